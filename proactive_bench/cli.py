@@ -1,0 +1,230 @@
+"""The ``pbench`` command line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from proactive_bench.llm.models import ModelSpecError, make_chat_model
+from proactive_bench.loading import DEFAULT_DATA_ROOT, DatasetError, LoadedEpisode, load_dataset, load_episode
+from proactive_bench.logs import configure_logging
+from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger, EpisodeResult, RunSettings, SessionResult, create_run, run_episode
+from proactive_bench.scaffold import ScaffoldLoadError, ScaffoldOptions, load_scaffold
+from proactive_bench.schema import Episode, Persona, Session
+from proactive_bench.store import Store
+from proactive_bench.user.rules import RulesUser
+from proactive_bench.validation import episode_stats, validate_dataset
+
+app = typer.Typer(help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False)
+err_console = Console(stderr=True)
+out_console = Console()
+
+DataOpt = Annotated[Path, typer.Option("--data", help="Dataset root holding personas/, episodes/ and graders/.")]
+DEFAULT_RESULTS = Path("pbench-runs")
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(code)
+
+
+def parse_sessions(spec: str | None, sessions: list[Session]) -> list[Session]:
+    """``1-3,5`` (1-based positions) or session ids, comma-separated."""
+    if not spec:
+        return sessions
+    chosen: list[Session] = []
+    for part in (p.strip() for p in spec.split(",") if p.strip()):
+        if "-" in part and all(x.isdigit() for x in part.split("-", 1)):
+            lo, hi = (int(x) for x in part.split("-", 1))
+            picked = sessions[lo - 1 : hi] if 1 <= lo <= hi <= len(sessions) else None
+        elif part.isdigit():
+            picked = [sessions[int(part) - 1]] if 1 <= int(part) <= len(sessions) else None
+        else:
+            picked = [s for s in sessions if s.id == part] or None
+        if picked is None:
+            raise ValueError(f"--sessions: {part!r} is not a session id or a position in 1-{len(sessions)}")
+        chosen += [s for s in picked if s not in chosen]
+    return [s for s in sessions if s in chosen]
+
+
+def _load(data: Path, persona: str) -> LoadedEpisode:
+    try:
+        return load_episode(data, persona)
+    except DatasetError as exc:
+        for problem in exc.problems:
+            err_console.print(f"[red]{problem}[/]", highlight=False)
+        raise fail(f"dataset {data} has {len(exc.problems)} problem(s)") from None
+
+
+def _build_user(kind: str, user_model: str | None, base_url: str | None, ledger: CallLedger) -> Any:
+    if kind == "rules":
+        return RulesUser()
+    if kind != "llm":
+        raise fail(f"--user must be 'rules' or 'llm', not {kind!r}")
+    if not user_model:
+        raise fail("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
+    from proactive_bench.user.llm import LLMUser
+
+    return LLMUser(make_chat_model(user_model, base_url=base_url, temperature=0), user_model, ledger)
+
+
+def _build_judge(judge_model: str | None, base_url: str | None, ledger: CallLedger) -> Any:
+    if not judge_model:
+        return None
+    from proactive_bench.judge import RubricJudge
+
+    return RubricJudge(make_chat_model(judge_model, base_url=base_url, temperature=0), judge_model, ledger)
+
+
+@app.command()
+def episode(
+    persona: Annotated[str, typer.Option(help="Persona whose episode to run, e.g. pharmacist.")],
+    model: Annotated[str, typer.Option(help="Agent: scripted:reference|passive|asker|surface, openai:NAME, module:attr or file.py:attr.")],
+    sessions: Annotated[Optional[str], typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
+    user: Annotated[str, typer.Option(help="User simulator backend: rules or llm.")] = "rules",
+    user_model: Annotated[Optional[str], typer.Option(help="Chat model for --user llm.")] = None,
+    judge_model: Annotated[Optional[str], typer.Option(help="Chat model for rubric items; without it they are ungraded.")] = None,
+    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
+    db: Annotated[Optional[Path], typer.Option(help="SQLite results database.")] = None,
+    max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before a session is truncated.")] = DEFAULT_MAX_TURNS,
+    data: DataOpt = DEFAULT_DATA_ROOT,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")] = False,
+) -> None:
+    """Run one persona's episode against an agent and score it."""
+    configure_logging(verbose)
+    loaded = _load(data, persona)
+    try:
+        chosen = parse_sessions(sessions, loaded.sessions)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    db_path = db or DEFAULT_RESULTS / "pbench.db"
+    store = Store(db_path)
+    settings = RunSettings(
+        model=model,
+        user_backend=user if user == "rules" else f"llm:{user_model}",
+        judge_model=judge_model,
+        max_turns=max_turns,
+        config={"sessions": [s.id for s in chosen], "base_url": base_url},
+    )
+    run = create_run(store, loaded, settings, db_path.parent)
+    ledger = CallLedger(store, run.id)
+    try:
+        agent = load_scaffold(model, ScaffoldOptions(model=model, base_url=base_url, recorder=ledger))
+        user_sim = _build_user(user, user_model, base_url, ledger)
+        judge = _build_judge(judge_model, base_url, ledger)
+    except (ScaffoldLoadError, ModelSpecError) as exc:
+        store.update(run, status="failed")
+        raise fail(str(exc)) from None
+    result = _run_with_progress(store, run, loaded, chosen, agent, user_sim, judge, ledger, max_turns)
+    if as_json:
+        typer.echo(json.dumps(result.as_dict(), indent=2))
+    else:
+        out_console.print(results_table(result, len(loaded.sessions)))
+        err_console.print(f"results: {db_path} (run {run.id}); workspace: {run.workspace}", highlight=False)
+    if any(s.status == "error" for s in result.sessions):
+        raise typer.Exit(1)
+
+
+def _run_with_progress(store: Store, run: Any, loaded: LoadedEpisode, chosen: list[Session], agent: Any, user_sim: Any, judge: Any, ledger: CallLedger, max_turns: int) -> EpisodeResult:
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn())
+    with Progress(*columns, console=err_console, transient=True) as progress:
+        task = progress.add_task(f"{loaded.persona.id}: starting", total=len(chosen))
+
+        def on_progress(session_id: str, result: SessionResult | None) -> None:
+            if result is None:
+                progress.update(task, description=f"{loaded.persona.id}: {session_id}")
+            else:
+                progress.advance(task)
+
+        return asyncio.run(
+            run_episode(
+                store=store, run=run, episode=loaded, sessions=chosen, agent=agent, user=user_sim,
+                judge=judge, ledger=ledger, max_turns=max_turns, on_progress=on_progress,
+            )
+        )
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.1f}"
+
+
+def results_table(result: EpisodeResult, total_sessions: int) -> Table:
+    basis = result.basis
+    caption = f"Comp covers {basis.graded} graded item(s) ({', '.join(basis.graders) or 'none'})"
+    if basis.ungraded:
+        caption += f"; {basis.ungraded} rubric item(s) ungraded (no --judge-model)"
+    if basis.errored:
+        caption += f"; {basis.errored} item(s) errored"
+    table = Table(title=f"{result.persona} · {result.model} · run {result.run_id}", caption=caption)
+    for name in ("session", "turns", "completed", "inferred", "provided", "Proc %", "Comp %", "status"):
+        table.add_column(name, justify="left" if name in ("session", "status") else "right")
+    for s in result.sessions:
+        status = s.status if s.error is None else f"{s.status}: {s.error[:60]}"
+        table.add_row(s.session_id, str(s.turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), _pct(s.proc), _pct(s.comp), status)
+    totals = [sum(getattr(s.counts, f) for s in result.sessions) for f in ("completed", "inferred", "provided")]
+    table.add_section()
+    table.add_row(f"episode ({len(result.sessions)}/{total_sessions})", str(sum(s.turns for s in result.sessions)), *map(str, totals), _pct(result.proc), _pct(result.comp), "")
+    return table
+
+
+@app.command()
+def validate(
+    data: DataOpt = DEFAULT_DATA_ROOT,
+    stats: Annotated[bool, typer.Option("--stats", help="Print counts per persona.")] = False,
+    strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
+) -> None:
+    """Check a dataset: schema, references, leaks, annotations, grader imports."""
+    configure_logging()
+    try:
+        dataset = load_dataset(data)
+    except DatasetError as exc:
+        for problem in exc.problems:
+            err_console.print(f"[red]error[/] {problem}", highlight=False)
+        raise fail(f"{len(exc.problems)} error(s) in {data}", 1) from None
+    if not dataset.episodes:
+        raise fail(f"no episodes under {data / 'episodes'}", 1)
+    problems = validate_dataset(dataset)
+    for problem in problems:
+        style = "red" if problem.level == "error" else "yellow"
+        err_console.print(f"[{style}]{problem.level}[/] {problem}", highlight=False)
+    errors = sum(p.level == "error" for p in problems)
+    warnings = len(problems) - errors
+    if stats:
+        out_console.print(stats_table([episode_stats(e) for e in dataset.episodes.values()]))
+    if errors or (strict and warnings):
+        raise fail(f"{errors} error(s), {warnings} warning(s)", 1)
+    err_console.print(f"ok: {len(dataset.episodes)} episode(s), {warnings} warning(s)")
+
+
+def stats_table(rows: list[Any]) -> Table:
+    table = Table(title="dataset statistics")
+    fields = ("persona", "sessions", "event_sessions", "dependency_groups", "intents_session", "intents_persistent", "rule_items", "rubric_items", "tools")
+    for name in fields:
+        table.add_column(name.replace("_", " "), justify="left" if name == "persona" else "right")
+    for row in rows:
+        table.add_row(*(str(getattr(row, f)) for f in fields))
+    return table
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of the dataset format (persona, episode, session)."""
+    combined = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "pbench dataset",
+        "description": "personas/<id>.yaml is a Persona; episodes/<persona>/episode.yaml an Episode; episodes/<persona>/sessions/<id>.yaml a Session.",
+        "$defs": {},
+    }
+    for model in (Persona, Episode, Session):
+        model_schema = model.model_json_schema(ref_template="#/$defs/{model}")
+        combined["$defs"].update(model_schema.pop("$defs", {}))
+        combined["$defs"][model.__name__] = model_schema
+    typer.echo(json.dumps(combined, indent=2))

@@ -1,0 +1,7 @@
+"""The world the agent acts on: a jailed workspace, memory, and recorded tools.
+
+``workspace`` owns the per-episode directory and its path jail, ``memory`` the
+agent's notes carried across sessions, ``toolbox`` the tool registry and the
+recording wrapper every call goes through, ``general_tools`` the built-in
+file and memory tools. See README.md for how to add a tool.
+"""

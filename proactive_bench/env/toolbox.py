@@ -1,0 +1,153 @@
+"""Tool registry and the recording wrapper every agent tool call goes through.
+
+A tool is a plain function ``fn(env, args) -> response`` registered with
+:func:`register_tool`; its second parameter's annotation (a pydantic model)
+is the argument schema. :class:`ToolBox` validates arguments, runs the tool,
+turns failures into error results and records
+``{tool_name, call, result, ok}`` so the scaffold cannot forge evidence.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import structlog
+from pydantic import BaseModel, ValidationError
+
+from proactive_bench.env.memory import Memory
+from proactive_bench.env.workspace import PathEscapeError, Workspace
+
+log = structlog.get_logger(__name__)
+
+RESULT_TEXT_LIMIT = 20_000
+
+
+class ToolError(Exception):
+    """A failure the tool reports to the agent as an error result."""
+
+
+@dataclass
+class ToolEnv:
+    """What tools act on during one episode run."""
+
+    workspace: Workspace
+    memory: Memory
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    args_model: type[BaseModel]
+    func: Callable[[ToolEnv, Any], Any]
+    group: str
+
+    def json_schema(self) -> dict[str, Any]:
+        return self.args_model.model_json_schema()
+
+
+REGISTRY: dict[str, ToolSpec] = {}
+DEFAULT_GROUPS = ("workspace", "memory")
+
+
+def register_tool(name: str, group: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register ``fn(env, args: ArgsModel)``; its docstring is the description."""
+
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        params = list(inspect.signature(fn, eval_str=True).parameters.values())
+        args_model = params[1].annotation
+        if not (isinstance(args_model, type) and issubclass(args_model, BaseModel)):
+            raise TypeError(f"tool {name}: second parameter must be annotated with a pydantic model")
+        if name in REGISTRY:
+            raise ValueError(f"tool {name} registered twice")
+        description = inspect.cleandoc(fn.__doc__ or name)
+        REGISTRY[name] = ToolSpec(name, description, args_model, fn, group)
+        return fn
+
+    return decorate
+
+
+def resolve_tool_names(names: list[str]) -> list[ToolSpec]:
+    """Expand tool and group names (empty: the default groups) into specs.
+
+    Raises KeyError naming the first unknown entry.
+    """
+    _load_builtin_tools()
+    wanted = names or list(DEFAULT_GROUPS)
+    specs: dict[str, ToolSpec] = {}
+    for name in wanted:
+        if name in REGISTRY:
+            specs[name] = REGISTRY[name]
+            continue
+        group = [spec for spec in REGISTRY.values() if spec.group == name]
+        if not group:
+            raise KeyError(name)
+        specs.update((spec.name, spec) for spec in group)
+    return list(specs.values())
+
+
+def _load_builtin_tools() -> None:
+    from proactive_bench.env import general_tools  # noqa: F401  (registers on import)
+
+
+@dataclass
+class ToolRecord:
+    """One recorded call, in the shape π-Bench graders read."""
+
+    tool_name: str
+    call: dict[str, Any]
+    result: dict[str, Any]
+    ok: bool
+    turn: int = 0
+    seq: int = 0
+
+    def as_pibench(self) -> dict[str, Any]:
+        return {"tool_name": self.tool_name, "call": self.call, "result": self.result, "ok": self.ok}
+
+
+@dataclass
+class ToolBox:
+    """The tools of one session, bound to the episode's environment."""
+
+    env: ToolEnv
+    specs: list[ToolSpec]
+    records: list[ToolRecord] = field(default_factory=list)
+    turn: int = 0
+
+    def spec(self, name: str) -> ToolSpec | None:
+        return next((s for s in self.specs if s.name == name), None)
+
+    def call(self, name: str, args: dict[str, Any] | None = None) -> ToolRecord:
+        """Run a tool by name; failures come back as ``ok=False`` records, never exceptions."""
+        call = dict(args or {})
+        spec = self.spec(name)
+        if spec is None:
+            return self._record(name, call, {"error": f"unknown tool {name!r}"}, ok=False)
+        try:
+            parsed = spec.args_model.model_validate(call)
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'args'}: {e['msg']}" for e in exc.errors())
+            return self._record(name, call, {"error": f"invalid arguments: {problems}"}, ok=False)
+        try:
+            response = spec.func(self.env, parsed)
+        except (ToolError, PathEscapeError, OSError, ValueError) as exc:
+            return self._record(name, call, {"error": str(exc)}, ok=False)
+        return self._record(name, call, {"response": response}, ok=True)
+
+    def _record(self, name: str, call: dict[str, Any], result: dict[str, Any], ok: bool) -> ToolRecord:
+        record = ToolRecord(name, call, result, ok, turn=self.turn, seq=len(self.records))
+        self.records.append(record)
+        log.debug("tool_call", tool=name, ok=ok, turn=self.turn)
+        return record
+
+
+def render_result(record: ToolRecord) -> str:
+    """A tool result as text for a model, capped in length."""
+    payload = record.result.get("response") if record.ok else {"error": record.result.get("error")}
+    text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False, default=str)
+    if len(text) > RESULT_TEXT_LIMIT:
+        text = text[:RESULT_TEXT_LIMIT] + f"\n[... truncated {len(text) - RESULT_TEXT_LIMIT} characters]"
+    return text

@@ -1,0 +1,69 @@
+"""What judges and graders look at: the dialogue, tool records, workspace and memory."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal
+
+from proactive_bench.env.memory import Memory
+from proactive_bench.env.toolbox import ToolRecord
+from proactive_bench.env.workspace import Workspace
+
+Role = Literal["user", "event", "agent"]
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Role
+    content: str
+    turn: int
+
+
+def split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def questions_in(text: str) -> list[str]:
+    """The sentences of a reply that are questions."""
+    return [s for s in split_sentences(text) if s.endswith("?")]
+
+
+def without_questions(text: str) -> str:
+    """A reply with its questions removed: asking about a requirement is not meeting it."""
+    return "\n".join(s for s in split_sentences(text) if not s.endswith("?"))
+
+
+@dataclass
+class Evidence:
+    """A view of one session for predicates, Python graders and judges."""
+
+    transcript: list[Message]
+    tool_records: list[ToolRecord]
+    workspace: Workspace
+    memory: Memory
+    resolve_python: Callable[[str], Callable[[Evidence], Any]]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def replies(self) -> list[str]:
+        return [m.content for m in self.transcript if m.role == "agent"]
+
+    @property
+    def latest_reply(self) -> str:
+        replies = self.replies
+        return replies[-1] if replies else ""
+
+    @property
+    def latest_statement(self) -> str:
+        return without_questions(self.latest_reply)
+
+    @property
+    def statements(self) -> list[str]:
+        return [without_questions(r) for r in self.replies]
+
+    def tool_history(self) -> list[dict[str, Any]]:
+        """Tool records as π-Bench grader scripts expect them."""
+        return [r.as_pibench() for r in self.tool_records]

@@ -1,0 +1,1 @@
+"""The LLM layer: chat-model factory, structured output with fallbacks, call records."""

@@ -1,0 +1,49 @@
+"""Build LangChain chat models from ``provider:name`` strings."""
+
+from __future__ import annotations
+
+import os
+
+from langchain_core.language_models.chat_models import BaseChatModel
+
+DEFAULT_TIMEOUT_S = 120.0
+DEFAULT_MAX_RETRIES = 3
+
+
+class ModelSpecError(ValueError):
+    """A model string that cannot be turned into a chat model."""
+
+
+def make_chat_model(
+    spec: str,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    temperature: float | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+) -> BaseChatModel:
+    """``openai:NAME`` (any OpenAI-compatible server with ``base_url``) or another
+    provider through LangChain's ``init_chat_model``. A bare name means openai.
+
+    The key comes from ``api_key``, else ``OPENAI_API_KEY``; a local server
+    without auth gets a placeholder so no real key is ever required.
+    """
+    provider, _, name = spec.partition(":") if ":" in spec else ("openai", "", spec)
+    if not name:
+        raise ModelSpecError(f"model {spec!r} has no name after the provider")
+    kwargs: dict[str, object] = {"timeout": timeout, "max_retries": max_retries}
+    if temperature is not None:
+        kwargs["temperature"] = temperature
+    if provider == "openai":
+        from langchain_openai import ChatOpenAI
+
+        key = api_key or os.environ.get("OPENAI_API_KEY") or ("not-needed" if base_url else None)
+        if key is None:
+            raise ModelSpecError("openai models need OPENAI_API_KEY, or --base-url for a local server")
+        return ChatOpenAI(model=name, base_url=base_url, api_key=key, **kwargs)
+    from langchain.chat_models import init_chat_model  # type: ignore[import-not-found]
+
+    try:
+        return init_chat_model(name, model_provider=provider, base_url=base_url, **kwargs)
+    except (ImportError, ValueError) as exc:
+        raise ModelSpecError(f"cannot build model {spec!r}: {exc}") from exc

@@ -1,0 +1,226 @@
+"""Load a dataset root (``personas/``, ``episodes/``, ``graders/``) into schema models.
+
+Every problem names the file, the field path and the reason; loading collects
+all problems of a dataset before raising :class:`DatasetError`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from proactive_bench.schema import Episode, Persona, Session
+
+M = TypeVar("M", bound=BaseModel)
+
+DEFAULT_DATA_ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    field: str
+    reason: str
+    level: str = "error"
+
+    def __str__(self) -> str:
+        where = f"{self.file}: {self.field}" if self.field else self.file
+        return f"{where}: {self.reason}"
+
+
+class DatasetError(Exception):
+    """One or more problems that make a dataset unusable."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+def format_loc(loc: tuple[Any, ...]) -> str:
+    """Render a pydantic error location as ``intents[2].evidence.all[0]``."""
+    out = ""
+    previous: Any = None
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part != previous:  # a union tag repeats its field name
+            out += ("." if out else "") + str(part)
+        previous = part
+    return out
+
+
+def read_yaml(path: Path, root: Path) -> tuple[Any, list[Problem]]:
+    rel = _rel(path, root)
+    if not path.is_file():
+        return None, [Problem(rel, "", "file not found")]
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8")), []
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        reason = getattr(exc, "problem", None) or str(exc)
+        return None, [Problem(rel, where, f"invalid YAML: {reason}")]
+    except UnicodeDecodeError as exc:
+        return None, [Problem(rel, "", f"not UTF-8 text: {exc}")]
+
+
+def parse_model(model: type[M], data: Any, rel: str) -> tuple[M | None, list[Problem]]:
+    if not isinstance(data, dict):
+        return None, [Problem(rel, "", f"expected a mapping at the top level, got {type(data).__name__}")]
+    try:
+        return model.model_validate(data), []
+    except ValidationError as exc:
+        return None, [Problem(rel, format_loc(e["loc"]), _reason(e)) for e in exc.errors()]
+
+
+def _reason(error: Any) -> str:
+    msg = str(error["msg"]).removeprefix("Value error, ")
+    if error["type"] == "extra_forbidden":
+        return "unknown field"
+    return msg
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+@dataclass
+class LoadedEpisode:
+    episode: Episode
+    persona: Persona
+    sessions: list[Session]
+    directory: Path
+
+    @property
+    def workspace_seed(self) -> Path:
+        return self.directory / "workspace"
+
+    def session(self, session_id: str) -> Session:
+        return next(s for s in self.sessions if s.id == session_id)
+
+    def depends_on(self, session_id: str) -> list[str]:
+        return next(e.depends_on for e in self.episode.sessions if e.id == session_id)
+
+
+@dataclass
+class Dataset:
+    root: Path
+    episodes: dict[str, LoadedEpisode] = field(default_factory=dict)
+
+    @property
+    def graders(self) -> GraderResolver:
+        return GraderResolver(self.root)
+
+
+def load_persona(root: Path, name: str) -> tuple[Persona | None, list[Problem]]:
+    path = root / "personas" / f"{name}.yaml"
+    data, problems = read_yaml(path, root)
+    if problems:
+        return None, problems
+    return parse_model(Persona, data, _rel(path, root))
+
+
+def load_episode(root: Path, persona_name: str) -> LoadedEpisode:
+    """Load one persona's episode and all its sessions; raise DatasetError listing every problem."""
+    root = root.resolve()
+    directory = root / "episodes" / persona_name
+    if not directory.is_dir():
+        known = ", ".join(persona_names(root)) or "none"
+        raise DatasetError([Problem(_rel(directory, root), "", f"no such episode; personas here: {known}")])
+    problems: list[Problem] = []
+    episode_path = directory / "episode.yaml"
+    data, found = read_yaml(episode_path, root)
+    problems += found
+    episode = None
+    if not found:
+        episode, found = parse_model(Episode, data, _rel(episode_path, root))
+        problems += found
+    persona, found = load_persona(root, episode.persona if episode else persona_name)
+    problems += found
+    sessions: list[Session] = []
+    if episode is not None:
+        for n, entry in enumerate(episode.sessions):
+            path = directory / "sessions" / f"{entry.id}.yaml"
+            if not path.is_file():
+                problems.append(Problem(_rel(episode_path, root), f"sessions[{n}].id", f"no file sessions/{entry.id}.yaml"))
+                continue
+            data, found = read_yaml(path, root)
+            session = None
+            if not found:
+                session, found = parse_model(Session, data, _rel(path, root))
+            problems += found
+            if session is not None and session.id != entry.id:
+                problems.append(Problem(_rel(path, root), "id", f"is {session.id!r} but the file is named for {entry.id!r}"))
+            elif session is not None:
+                sessions.append(session)
+    if problems or episode is None or persona is None:
+        raise DatasetError(problems)
+    return LoadedEpisode(episode, persona, sessions, directory)
+
+
+def persona_names(root: Path) -> list[str]:
+    episodes = root / "episodes"
+    return sorted(p.name for p in episodes.iterdir() if (p / "episode.yaml").is_file()) if episodes.is_dir() else []
+
+
+def load_dataset(root: Path) -> Dataset:
+    """Load every episode under ``root``; raise DatasetError with all problems found."""
+    dataset = Dataset(root.resolve())
+    problems: list[Problem] = []
+    for name in persona_names(dataset.root):
+        try:
+            dataset.episodes[name] = load_episode(dataset.root, name)
+        except DatasetError as exc:
+            problems += exc.problems
+    if problems:
+        raise DatasetError(problems)
+    return dataset
+
+
+class GraderError(Exception):
+    """A ``graders.<module>:<function>`` reference that cannot be resolved."""
+
+
+@dataclass(frozen=True)
+class GraderResolver:
+    """Import grader functions from ``<root>/graders/`` by file path."""
+
+    root: Path
+
+    def __call__(self, ref: str) -> Callable[..., Any]:
+        return self.resolve(ref)
+
+    def resolve(self, ref: str) -> Callable[..., Any]:
+        dotted, _, func_name = ref.partition(":")
+        parts = dotted.split(".")
+        if parts[0] != "graders" or len(parts) < 2 or not func_name:
+            raise GraderError(f"{ref!r} is not of the form graders.<module>:<function>")
+        path = self.root.joinpath(*parts).with_suffix(".py")
+        if not path.is_file():
+            raise GraderError(f"{ref!r}: no file {_rel(path, self.root)}")
+        digest = hashlib.sha256(str(self.root).encode()).hexdigest()[:10]
+        module_name = f"_pbench_graders_{digest}." + ".".join(parts[1:])
+        module = sys.modules.get(module_name)
+        if module is None:
+            spec = importlib.util.spec_from_file_location(module_name, path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            try:
+                spec.loader.exec_module(module)
+            except Exception as exc:  # a grader module's own bug must not crash the run
+                raise GraderError(f"{ref!r}: importing {_rel(path, self.root)} failed: {exc!r}") from exc
+            sys.modules[module_name] = module
+        func = getattr(module, func_name, None)
+        if not callable(func):
+            raise GraderError(f"{ref!r}: {_rel(path, self.root)} has no function {func_name!r}")
+        return func

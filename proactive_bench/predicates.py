@@ -1,0 +1,226 @@
+"""The predicate language shared by intent evidence and rule checklist items.
+
+A predicate is written in YAML as a mapping with exactly one key naming its
+kind, e.g. ``{file_matches: {path: reports/*.md, pattern: "dose"}}``. Regular
+expressions are searched case-insensitively in multi-line mode. Predicates are
+evaluated against an :class:`~proactive_bench.evidence.Evidence` object.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Union
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator
+
+if TYPE_CHECKING:
+    from proactive_bench.evidence import Evidence
+
+REGEX_FLAGS = re.IGNORECASE | re.MULTILINE
+
+
+def compile_pattern(pattern: str) -> re.Pattern[str]:
+    """Compile a predicate pattern with the language's flags."""
+    return re.compile(pattern, REGEX_FLAGS)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def check_regex(value: str) -> str:
+    """Validate a predicate pattern, raising ValueError with the reason."""
+    try:
+        compile_pattern(value)
+    except re.error as exc:
+        raise ValueError(f"invalid regular expression {value!r}: {exc}") from exc
+    return value
+
+
+class FileMatchArgs(_Strict):
+    path: str = Field(description="Workspace-relative path or glob.")
+    pattern: str = Field(description="Regex searched in the file's text.")
+
+    _regex = field_validator("pattern")(check_regex)
+
+
+class ToolCalledArgs(_Strict):
+    name: str = Field(description="Tool name, e.g. write_file or gmail__send_email.")
+    args: dict[str, str] = Field(
+        default_factory=dict,
+        description="Argument name -> regex searched in the argument's value (JSON-encoded if not a string).",
+    )
+    ok: bool | None = Field(default=True, description="Required success flag; null accepts either.")
+
+    @field_validator("args")
+    @classmethod
+    def _args_regex(cls, value: dict[str, str]) -> dict[str, str]:
+        for pattern in value.values():
+            check_regex(pattern)
+        return value
+
+
+class ResponseMatches(_Strict):
+    """The latest agent reply (questions removed) matches a regex."""
+
+    response_matches: str
+    _regex = field_validator("response_matches")(check_regex)
+
+
+class SaidMatches(_Strict):
+    """Some agent reply in the session (questions removed) matches a regex."""
+
+    said_matches: str
+    _regex = field_validator("said_matches")(check_regex)
+
+
+class FileExists(_Strict):
+    """A workspace file exists at the path (a glob matches at least one file)."""
+
+    file_exists: str
+
+
+class FileMatches(_Strict):
+    """Some workspace file at the path or glob contains text matching the regex."""
+
+    file_matches: FileMatchArgs
+
+
+class ToolCalled(_Strict):
+    """The session's tool records hold a call of the tool whose arguments match."""
+
+    tool_called: ToolCalledArgs
+
+
+class MemoryMatches(_Strict):
+    """Some entry of the agent's memory matches a regex."""
+
+    memory_matches: str
+    _regex = field_validator("memory_matches")(check_regex)
+
+
+class PythonCheck(_Strict):
+    """A Python function ``graders.<module>:<function>`` taking the evidence and returning a bool."""
+
+    python: str = Field(pattern=r"^graders(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class AllOf(_Strict):
+    all: list[Predicate] = Field(min_length=1)
+
+
+class AnyOf(_Strict):
+    any: list[Predicate] = Field(min_length=1)
+
+
+class NotOf(_Strict):
+    not_: Predicate = Field(alias="not")
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+_KINDS: dict[str, type[BaseModel]] = {
+    "response_matches": ResponseMatches,
+    "said_matches": SaidMatches,
+    "file_exists": FileExists,
+    "file_matches": FileMatches,
+    "tool_called": ToolCalled,
+    "memory_matches": MemoryMatches,
+    "python": PythonCheck,
+    "all": AllOf,
+    "any": AnyOf,
+    "not": NotOf,
+}
+
+
+def _kind_of(value: Any) -> str | None:
+    if isinstance(value, BaseModel):
+        for kind, cls in _KINDS.items():
+            if type(value) is cls:
+                return kind
+        return None
+    if isinstance(value, dict) and len(value) == 1:
+        key = next(iter(value))
+        return key if key in _KINDS else None
+    return None
+
+
+Predicate = Annotated[
+    Union[
+        Annotated[ResponseMatches, Tag("response_matches")],
+        Annotated[SaidMatches, Tag("said_matches")],
+        Annotated[FileExists, Tag("file_exists")],
+        Annotated[FileMatches, Tag("file_matches")],
+        Annotated[ToolCalled, Tag("tool_called")],
+        Annotated[MemoryMatches, Tag("memory_matches")],
+        Annotated[PythonCheck, Tag("python")],
+        Annotated[AllOf, Tag("all")],
+        Annotated[AnyOf, Tag("any")],
+        Annotated[NotOf, Tag("not")],
+    ],
+    Discriminator(
+        _kind_of,
+        custom_error_type="predicate_kind",
+        custom_error_message="a predicate is a mapping with exactly one key, one of: " + ", ".join(_KINDS),
+    ),
+]
+
+for _model in (AllOf, AnyOf, NotOf):
+    _model.model_rebuild()
+
+
+PythonResolver = Callable[[str], Callable[["Evidence"], Any]]
+
+
+def evaluate(predicate: BaseModel, evidence: Evidence) -> bool:
+    """Evaluate a predicate on evidence. Errors from Python graders propagate."""
+    match predicate:
+        case ResponseMatches(response_matches=pattern):
+            return bool(compile_pattern(pattern).search(evidence.latest_statement))
+        case SaidMatches(said_matches=pattern):
+            regex = compile_pattern(pattern)
+            return any(regex.search(text) for text in evidence.statements)
+        case FileExists(file_exists=path):
+            return bool(evidence.workspace.glob_files(path))
+        case FileMatches(file_matches=args):
+            regex = compile_pattern(args.pattern)
+            return any(regex.search(evidence.workspace.read_text(p)) for p in evidence.workspace.glob_files(args.path))
+        case ToolCalled(tool_called=args):
+            return any(_tool_matches(args, record) for record in evidence.tool_records)
+        case MemoryMatches(memory_matches=pattern):
+            regex = compile_pattern(pattern)
+            return any(regex.search(f"{key}: {value}") for key, value in evidence.memory.items())
+        case PythonCheck(python=ref):
+            return bool(evidence.resolve_python(ref)(evidence))
+        case AllOf(all=items):
+            return all(evaluate(item, evidence) for item in items)
+        case AnyOf(any=items):
+            return any(evaluate(item, evidence) for item in items)
+        case NotOf(not_=item):
+            return not evaluate(item, evidence)
+    raise TypeError(f"not a predicate: {predicate!r}")
+
+
+def _tool_matches(args: ToolCalledArgs, record: Any) -> bool:
+    if record.tool_name != args.name or (args.ok is not None and record.ok != args.ok):
+        return False
+    for name, pattern in args.args.items():
+        if name not in record.call:
+            return False
+        value = record.call[name]
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
+        if not compile_pattern(pattern).search(text):
+            return False
+    return True
+
+
+def walk(predicate: BaseModel):
+    """Yield a predicate and all its sub-predicates."""
+    yield predicate
+    match predicate:
+        case AllOf(all=items) | AnyOf(any=items):
+            for item in items:
+                yield from walk(item)
+        case NotOf(not_=item):
+            yield from walk(item)

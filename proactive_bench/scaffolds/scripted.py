@@ -1,0 +1,105 @@
+"""Scripted baselines that replay a session's reference solution.
+
+They are oracles on purpose (they read the reference solution) and exist to
+make the metrics testable offline:
+
+- ``scripted:reference`` does every step in its first turn, unasked;
+- ``scripted:passive`` does what the user has stated so far and never asks;
+- ``scripted:asker`` asks one targeted question per hidden intent, then acts;
+- ``scripted:surface`` does only what the opening request states and ignores
+  whatever the user reveals later.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from proactive_bench.predicates import compile_pattern
+from proactive_bench.scaffold import AgentTurn, ScaffoldOptions, SessionContext
+from proactive_bench.schema import HiddenIntent, ReferenceStep, Session
+
+Mode = Literal["reference", "passive", "asker", "surface"]
+
+
+def _normalize(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def stated_intents(intents: list[HiddenIntent], message: str) -> set[str]:
+    """Intents a user reply conveys: by their reveal sentences, or when none is
+    quoted (a paraphrasing LLM user), by their ask cues."""
+    text = _normalize(message)
+    quoted = {i.id for i in intents if i.reveal and _normalize(i.reveal) in text}
+    if quoted:
+        return quoted
+    return {i.id for i in intents if any(compile_pattern(p).search(message) for p in i.ask)}
+
+
+class ScriptedAgent:
+    """Replays reference steps according to its mode."""
+
+    uses_reference_solution = True
+
+    def __init__(self, mode: Mode) -> None:
+        self.mode = mode
+        self._ctx: SessionContext | None = None
+        self._done: set[int] = set()
+        self._known: set[str] = set()
+        self._asked: set[str] = set()
+        self._turns = 0
+
+    @property
+    def _session(self) -> Session:
+        if self._ctx is None or self._ctx.reference is None:
+            raise RuntimeError("scripted baselines need the session's reference solution in the context")
+        return self._ctx.reference
+
+    def start_session(self, ctx: SessionContext) -> None:
+        self._ctx = ctx
+        self._done, self._known, self._asked = set(), set(), set()
+        self._turns = 0
+        if not self._session.reference:
+            raise RuntimeError(f"session {ctx.session_id} has no reference solution to replay")
+
+    def end_session(self) -> None:
+        self._ctx = None
+
+    def respond(self, message: str) -> AgentTurn:
+        session = self._session
+        if self._turns:
+            self._known |= stated_intents(session.intents, message)
+        self._turns += 1
+        if self.mode == "asker":
+            pending = [i for i in session.intents if i.id not in self._asked and i.id not in self._known]
+            if pending:
+                intent = pending[0]
+                self._asked.add(intent.id)
+                return AgentTurn(reply=intent.question or f"Could you tell me more about: {intent.id}?")
+        said = [step.say for _, step in self._run_steps() if step.say]
+        return AgentTurn(reply="\n\n".join(said) if said else "Noted; nothing further to change.")
+
+    def _eligible(self, step: ReferenceStep) -> bool:
+        if self.mode in ("reference", "asker"):
+            return True
+        allowed = set() if self.mode == "surface" else self._known
+        return set(step.requires) <= allowed
+
+    def _run_steps(self) -> list[tuple[int, ReferenceStep]]:
+        assert self._ctx is not None
+        ran = []
+        for n, step in enumerate(self._session.reference):
+            if n in self._done or not self._eligible(step):
+                continue
+            if step.tool is not None:
+                self._ctx.tools.call(step.tool, step.args)
+            self._done.add(n)
+            ran.append((n, step))
+        return ran
+
+
+def scripted_factory(mode: Mode):  # noqa: ANN201 (a factory of factories)
+    def factory(_options: ScaffoldOptions) -> ScriptedAgent:
+        return ScriptedAgent(mode)
+
+    return factory

@@ -1,0 +1,185 @@
+"""SQLite persistence through SQLModel: one database per results directory.
+
+Tables: runs, session runs, messages, tool calls, intent events, grades, LLM
+calls, memory, and snapshots of workspace and memory at each session end.
+Rows of a turn are written when the turn finishes, so a crash loses at most
+the turn in progress.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
+
+from proactive_bench.llm.ledger import LLMCallRecord
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+class Run(SQLModel, table=True):
+    id: str = Field(default_factory=new_id, primary_key=True)
+    created: datetime = Field(default_factory=_now)
+    persona: str
+    model: str
+    user_backend: str
+    judge_model: str | None = None
+    data_root: str
+    workspace: str
+    status: str = "running"
+    config: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
+
+
+class SessionRun(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: str = Field(foreign_key="run.id", index=True)
+    session_id: str
+    position: int
+    status: str = "running"
+    turns: int = 0
+    error: str | None = None
+    started: datetime = Field(default_factory=_now)
+    finished: datetime | None = None
+
+
+class MessageRow(SQLModel, table=True):
+    __tablename__ = "message"
+    id: int | None = Field(default=None, primary_key=True)
+    session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
+    turn: int
+    role: str
+    content: str
+
+
+class ToolCallRow(SQLModel, table=True):
+    __tablename__ = "toolcall"
+    id: int | None = Field(default=None, primary_key=True)
+    session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
+    turn: int
+    seq: int
+    tool_name: str
+    call: dict[str, Any] = Field(sa_column=Column(JSON))
+    result: dict[str, Any] = Field(sa_column=Column(JSON))
+    ok: bool
+
+
+class IntentEvent(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
+    intent_id: str
+    status: str
+    stage: str
+    turn: int
+    evidence: str
+    decided_by: str
+    prompt_hash: str | None = None
+
+
+class Grade(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
+    item_id: str
+    grader: str
+    weight: float
+    score: int | None = None
+    rationale: str = ""
+    error: str | None = None
+
+
+class LLMCall(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: str = Field(foreign_key="run.id", index=True)
+    session_run_id: int | None = Field(default=None, foreign_key="sessionrun.id")
+    role: str
+    purpose: str
+    model: str
+    method: str
+    ok: bool
+    attempt: int
+    latency_ms: float
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    error: str | None = None
+    prompt_hash: str | None = None
+    created: datetime = Field(default_factory=_now)
+
+
+class Snapshot(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
+    kind: str
+    content: dict[str, Any] = Field(sa_column=Column(JSON))
+
+
+class Store:
+    """The results database of one results directory."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": 30})
+        event.listen(self.engine, "connect", _sqlite_pragmas)
+        SQLModel.metadata.create_all(self.engine)
+
+    def add(self, *rows: SQLModel) -> None:
+        """Insert rows in one transaction."""
+        with Session(self.engine, expire_on_commit=False) as db:
+            db.add_all(rows)
+            db.commit()
+            for row in rows:
+                db.refresh(row)
+
+    def update(self, row: SQLModel, **changes: Any) -> None:
+        for key, value in changes.items():
+            setattr(row, key, value)
+        self.add(row)
+
+    def record_llm_call(self, run_id: str, session_run_id: int | None, record: LLMCallRecord) -> None:
+        self.add(LLMCall(run_id=run_id, session_run_id=session_run_id, **record.__dict__))
+
+    def run(self, run_id: str) -> Run | None:
+        with Session(self.engine) as db:
+            return db.get(Run, run_id)
+
+    def session_runs(self, run_id: str) -> list[SessionRun]:
+        with Session(self.engine) as db:
+            return list(db.exec(select(SessionRun).where(SessionRun.run_id == run_id).order_by(SessionRun.position)))
+
+    def rows(self, table: type[SQLModel], session_run_id: int) -> list[Any]:
+        with Session(self.engine) as db:
+            stmt = select(table).where(table.session_run_id == session_run_id).order_by(table.id)  # type: ignore[attr-defined]
+            return list(db.exec(stmt))
+
+    def latest_snapshot(self, run_id: str, kind: str) -> dict[str, Any] | None:
+        with Session(self.engine) as db:
+            stmt = (
+                select(Snapshot)
+                .join(SessionRun, Snapshot.session_run_id == SessionRun.id)  # type: ignore[arg-type]
+                .where(SessionRun.run_id == run_id, Snapshot.kind == kind)
+                .order_by(Snapshot.id.desc())  # type: ignore[union-attr]
+            )
+            row = db.exec(stmt).first()
+            return row.content if row else None
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)

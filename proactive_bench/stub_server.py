@@ -1,0 +1,118 @@
+"""A scriptable OpenAI-compatible chat server on 127.0.0.1, for tests and benchmarks.
+
+It speaks real HTTP so that the real ``langchain-openai`` client is exercised.
+A *responder* function maps each request body to a reply: a completion dict
+(see :func:`text_reply` and :func:`tool_call_reply`) or an ``(http_status,
+body)`` pair to simulate faults.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
+
+Reply = dict[str, Any] | tuple[int, dict[str, Any]]
+Responder = Callable[[dict[str, Any]], Reply]
+
+
+def text_reply(content: str, model: str = "stub") -> dict[str, Any]:
+    """A chat completion whose message is plain text."""
+    return _completion({"role": "assistant", "content": content}, "stop", model)
+
+
+def tool_call_reply(calls: list[tuple[str, dict[str, Any]]], model: str = "stub", content: str = "") -> dict[str, Any]:
+    """A chat completion that calls tools: ``[(name, arguments), ...]``."""
+    tool_calls = [
+        {
+            "id": f"call_{uuid.uuid4().hex[:12]}",
+            "type": "function",
+            "function": {"name": name, "arguments": json.dumps(arguments)},
+        }
+        for name, arguments in calls
+    ]
+    return _completion({"role": "assistant", "content": content, "tool_calls": tool_calls}, "tool_calls", model)
+
+
+def error_reply(status: int, message: str) -> tuple[int, dict[str, Any]]:
+    return status, {"error": {"message": message, "type": "stub_error", "code": status}}
+
+
+def _completion(message: dict[str, Any], finish: str, model: str) -> dict[str, Any]:
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+    }
+
+
+def requested_format(body: dict[str, Any]) -> str:
+    """Which structured-output method a request uses: json_schema, json_object, tools or text."""
+    fmt = (body.get("response_format") or {}).get("type")
+    if fmt:
+        return str(fmt)
+    return "tools" if body.get("tools") else "text"
+
+
+@dataclass
+class StubServer:
+    """Serve ``responder`` on a free loopback port until :meth:`stop`."""
+
+    responder: Responder
+    delay: float = 0.0
+    requests: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server API)
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                server.requests.append(body)
+                if server.delay:
+                    time.sleep(server.delay)
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    status, payload = error_reply(404, f"no route {self.path}")
+                else:
+                    reply = server.responder(body)
+                    status, payload = reply if isinstance(reply, tuple) else (200, reply)
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: Any) -> None:
+                return
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def start(self) -> StubServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> StubServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,125 @@
+"""Decision types and the status priority shared by all user backends.
+
+Stage 1 (completion) and stage 2 (targeted question) judge the same agent
+turn independently; :func:`combine_stages` merges them with the priority
+completed > inferred > provided, and picks one intent to volunteer when
+nothing was completed or asked about and intents remain open.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+from proactive_bench.env.toolbox import ToolRecord
+from proactive_bench.evidence import Evidence
+from proactive_bench.schema import HiddenIntent, Persona, Session
+
+
+class IntentStatus(StrEnum):
+    COMPLETED = "completed"
+    INFERRED = "inferred"
+    PROVIDED = "provided"
+
+
+class Stage(StrEnum):
+    COMPLETION = "completion"
+    QUESTION = "question"
+    VOLUNTEER = "volunteer"
+
+
+@dataclass(frozen=True)
+class IntentLabel:
+    """The terminal status one intent received, and why."""
+
+    intent_id: str
+    status: IntentStatus
+    stage: Stage
+    evidence: str
+    decided_by: str
+    prompt_hash: str | None = None
+
+
+@dataclass
+class UserView:
+    """What the user simulator sees after an agent turn."""
+
+    persona: Persona
+    session: Session
+    open_intents: list[HiddenIntent]
+    evidence: Evidence
+    turn: int
+    turn_tool_records: list[ToolRecord] = field(default_factory=list)
+    changed_files: list[str] = field(default_factory=list)
+
+
+@dataclass
+class UserDecision:
+    """Labels for this turn and the next user message (None: nothing left to say)."""
+
+    labels: list[IntentLabel]
+    message: str | None
+    error: str | None = None
+
+
+class UserSimulator(Protocol):
+    name: str
+
+    async def decide(self, view: UserView) -> UserDecision: ...
+
+
+@dataclass(frozen=True)
+class StageVerdict:
+    """One stage's finding about one intent."""
+
+    intent_id: str
+    evidence: str
+
+
+def combine_stages(
+    open_ids: list[str],
+    completed: list[StageVerdict],
+    targeted: list[StageVerdict],
+    volunteer_order: list[str],
+    decided_by: str,
+    prompt_hashes: dict[Stage, str | None] | None = None,
+) -> list[IntentLabel]:
+    """Merge both stages by priority; each open intent gets at most one label.
+
+    ``volunteer_order`` ranks open intents by relevance to the current step;
+    the first one neither completed nor targeted is volunteered when no
+    question targeted any intent.
+    """
+    hashes = prompt_hashes or {}
+    open_set = set(open_ids)
+    labels: list[IntentLabel] = []
+    done: set[str] = set()
+    for verdict in completed:
+        if verdict.intent_id in open_set and verdict.intent_id not in done:
+            labels.append(_label(verdict, IntentStatus.COMPLETED, Stage.COMPLETION, decided_by, hashes))
+            done.add(verdict.intent_id)
+    asked = False
+    for verdict in targeted:
+        if verdict.intent_id in open_set and verdict.intent_id not in done:
+            labels.append(_label(verdict, IntentStatus.INFERRED, Stage.QUESTION, decided_by, hashes))
+            done.add(verdict.intent_id)
+            asked = True
+    if not asked:
+        remaining = [i for i in volunteer_order if i in open_set and i not in done]
+        remaining += [i for i in open_ids if i not in done and i not in remaining]
+        if remaining:
+            verdict = StageVerdict(remaining[0], "no completion or targeted question; the user volunteers it")
+            labels.append(_label(verdict, IntentStatus.PROVIDED, Stage.VOLUNTEER, decided_by, hashes))
+    return labels
+
+
+def _label(
+    verdict: StageVerdict, status: IntentStatus, stage: Stage, decided_by: str, hashes: dict[Stage, str | None]
+) -> IntentLabel:
+    return IntentLabel(verdict.intent_id, status, stage, verdict.evidence, decided_by, hashes.get(stage))
+
+
+def revealed(labels: list[IntentLabel]) -> list[str]:
+    """Ids of intents the next user message must convey (answered or volunteered)."""
+    return [label.intent_id for label in labels if label.status != IntentStatus.COMPLETED]
