@@ -23,7 +23,7 @@ from proactive_bench.user.rules import RulesUser
 from proactive_bench.validation import episode_stats, validate_dataset
 
 app = typer.Typer(help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False)
-err_console = Console(stderr=True)
+err_console = Console(stderr=True, soft_wrap=True)
 out_console = Console()
 
 DataOpt = Annotated[Path, typer.Option("--data", help="Dataset root holding personas/, episodes/ and graders/.")]

@@ -145,8 +145,10 @@ def load_episode(root: Path, persona_name: str) -> LoadedEpisode:
     if not found:
         episode, found = parse_model(Episode, data, _rel(episode_path, root))
         problems += found
-    persona, found = load_persona(root, episode.persona if episode else persona_name)
-    problems += found
+    persona = None
+    if episode is not None:
+        persona, found = load_persona(root, episode.persona)
+        problems += found
     sessions: list[Session] = []
     if episode is not None:
         for n, entry in enumerate(episode.sessions):

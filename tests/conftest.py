@@ -1,0 +1,35 @@
+"""Shared fixtures: the mini dataset and a helper to run the CLI in-process."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from proactive_bench.cli import app
+
+MINI = Path(__file__).parent / "data" / "mini"
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def mini_copy(tmp_path: Path) -> Path:
+    """A writable copy of the mini dataset."""
+    target = tmp_path / "mini"
+    shutil.copytree(MINI, target)
+    return target
+
+
+def run_cli(*args: str) -> Any:
+    result = CliRunner().invoke(app, list(args))
+    return result
+
+
+def run_episode_json(*args: str) -> dict[str, Any]:
+    result = run_cli("episode", "--json", *args)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
