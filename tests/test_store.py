@@ -1,0 +1,51 @@
+"""Everything of a run lands in SQLite: messages, tool calls, intent events, grades, snapshots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from proactive_bench.store import Grade, IntentEvent, MessageRow, Snapshot, Store, ToolCallRow
+
+from conftest import MINI, run_episode_json
+
+
+def test_passive_run_is_fully_recorded(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    out = run_episode_json("--persona", "mini", "--model", "scripted:passive", "--data", str(MINI), "--db", str(db))
+    store = Store(db)
+    run = store.run(out["run_id"])
+    assert run is not None and run.status == "finished" and run.model == "scripted:passive"
+    sruns = store.session_runs(run.id)
+    assert [s.session_id for s in sruns] == ["a1", "a2", "a3"]
+    a1 = sruns[0]
+    roles = [m.role for m in store.rows(MessageRow, a1.id)]
+    assert roles == ["user", "agent", "user", "agent", "user", "agent"]
+    events = store.rows(IntentEvent, a1.id)
+    assert {(e.intent_id, e.status, e.decided_by) for e in events} == {("units", "provided", "rules"), ("mean", "provided", "rules")}
+    calls = store.rows(ToolCallRow, a1.id)
+    assert [c.tool_name for c in calls] == ["read_file", "write_file", "edit_file", "edit_file"]
+    assert all(c.ok for c in calls) and calls[1].call["path"] == "out/summary.md"
+    grades = {g.item_id: (g.score, g.error) for g in store.rows(Grade, a1.id)}
+    assert grades == {"c1": (1, None), "c2": (1, None), "c3": (None, None)}
+    kinds = {s.kind for s in store.rows(Snapshot, a1.id)}
+    assert kinds == {"workspace", "memory"}
+    a2 = sruns[1]
+    assert store.rows(MessageRow, a2.id)[0].role == "event"
+    workspace = store.latest_snapshot(run.id, "workspace")
+    assert workspace is not None and "mg/L" in workspace["out/summary.md"]["text"]
+    assert store.latest_snapshot(run.id, "memory") == {"meetings": "prefers morning meetings"}
+
+
+def test_errored_grader_is_recorded_not_passed(tmp_path: Path) -> None:
+    out = run_episode_json("--persona", "mini", "--model", "scripted:reference", "--data", str(MINI), "--db", str(tmp_path / "g.db"), "--sessions", "a3")
+    (a3,) = out["sessions"]
+    assert a3["comp_basis"] == {"graders": ["rule"], "graded_items": 2, "ungraded_items": 0, "errored_items": 1}
+    grades = {g.item_id: g for g in Store(tmp_path / "g.db").rows(Grade, Store(tmp_path / "g.db").session_runs(out["run_id"])[0].id)}
+    assert grades["c3"].score is None and "grader bug" in (grades["c3"].error or "")
+
+
+def test_workspace_persists_across_sessions(tmp_path: Path) -> None:
+    out = run_episode_json("--persona", "mini", "--model", "scripted:reference", "--data", str(MINI), "--db", str(tmp_path / "w.db"))
+    workspace = Path(Store(tmp_path / "w.db").run(out["run_id"]).workspace)
+    assert (workspace / "out/summary.md").is_file() and (workspace / "out/weekly.md").is_file()
+    assert (workspace / "notes/batch.csv").is_file()
