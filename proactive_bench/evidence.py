@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Literal
 
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolRecord
 from proactive_bench.env.workspace import Workspace
+
+if TYPE_CHECKING:
+    from proactive_bench.env.apps.base import AppStore
 
 Role = Literal["user", "event", "agent"]
 
@@ -45,7 +48,7 @@ class Evidence:
     workspace: Workspace
     memory: Memory
     resolve_python: Callable[[str], Callable[[Evidence], Any]]
-    extra: dict[str, Any] = field(default_factory=dict)
+    apps: AppStore | None = None
 
     @property
     def replies(self) -> list[str]:

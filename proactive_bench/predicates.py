@@ -61,6 +61,22 @@ class ToolCalledArgs(_Strict):
         return value
 
 
+class AppRowsArgs(_Strict):
+    table: str = Field(description="App table, e.g. gmail_email or amazon_cart_item.")
+    where: dict[str, str] = Field(
+        default_factory=dict, description="Column -> regex searched in the value (JSON-encoded if not a string)."
+    )
+    min: int = Field(default=1, ge=0, description="At least this many rows must match.")
+    max: int | None = Field(default=None, ge=0, description="At most this many rows may match.")
+
+    @field_validator("where")
+    @classmethod
+    def _where_regex(cls, value: dict[str, str]) -> dict[str, str]:
+        for pattern in value.values():
+            check_regex(pattern)
+        return value
+
+
 class ResponseMatches(_Strict):
     """The latest agent reply (questions removed) matches a regex."""
 
@@ -100,6 +116,12 @@ class MemoryMatches(_Strict):
     _regex = field_validator("memory_matches")(check_regex)
 
 
+class AppRows(_Strict):
+    """The app state holds between ``min`` and ``max`` rows of a table matching ``where``."""
+
+    app_rows: AppRowsArgs
+
+
 class PythonCheck(_Strict):
     """A Python function ``graders.<module>:<function>`` taking the evidence and returning a bool."""
 
@@ -127,6 +149,7 @@ _KINDS: dict[str, type[BaseModel]] = {
     "file_matches": FileMatches,
     "tool_called": ToolCalled,
     "memory_matches": MemoryMatches,
+    "app_rows": AppRows,
     "python": PythonCheck,
     "all": AllOf,
     "any": AnyOf,
@@ -154,6 +177,7 @@ Predicate = Annotated[
         Annotated[FileMatches, Tag("file_matches")],
         Annotated[ToolCalled, Tag("tool_called")],
         Annotated[MemoryMatches, Tag("memory_matches")],
+        Annotated[AppRows, Tag("app_rows")],
         Annotated[PythonCheck, Tag("python")],
         Annotated[AllOf, Tag("all")],
         Annotated[AnyOf, Tag("any")],
@@ -191,6 +215,11 @@ def evaluate(predicate: BaseModel, evidence: Evidence) -> bool:
         case MemoryMatches(memory_matches=pattern):
             regex = compile_pattern(pattern)
             return any(regex.search(f"{key}: {value}") for key, value in evidence.memory.items())
+        case AppRows(app_rows=args):
+            if evidence.apps is None:
+                return False
+            count = sum(_fields_match(args.where, row) for row in evidence.apps.rows(args.table))
+            return args.min <= count and (args.max is None or count <= args.max)
         case PythonCheck(python=ref):
             return bool(evidence.resolve_python(ref)(evidence))
         case AllOf(all=items):
@@ -205,10 +234,15 @@ def evaluate(predicate: BaseModel, evidence: Evidence) -> bool:
 def _tool_matches(args: ToolCalledArgs, record: Any) -> bool:
     if record.tool_name != args.name or (args.ok is not None and record.ok != args.ok):
         return False
-    for name, pattern in args.args.items():
-        if name not in record.call:
+    return _fields_match(args.args, record.call)
+
+
+def _fields_match(patterns: dict[str, str], values: dict[str, Any]) -> bool:
+    """Every named field is present and its value (JSON-encoded if not a string) matches its regex."""
+    for name, pattern in patterns.items():
+        if name not in values:
             return False
-        value = record.call[name]
+        value = values[name]
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
         if not compile_pattern(pattern).search(text):
             return False

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import structlog
 
+from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, ToolRecord, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
@@ -189,6 +190,12 @@ def create_run(store: Store, episode: LoadedEpisode, settings: RunSettings, resu
     return run
 
 
+def app_db_path(run: Run) -> Path:
+    """App state lives beside the workspace, outside the agent's path jail."""
+    workspace = Path(run.workspace)
+    return workspace.parent.parent / "apps" / f"{run.id}.sqlite"
+
+
 ProgressHook = Callable[[str, SessionResult | None], None]
 
 
@@ -208,13 +215,15 @@ async def run_episode(
     """Run the given sessions of an episode in order and return their scores."""
     workspace = Workspace.seeded(Path(run.workspace), episode.workspace_seed)
     memory = Memory()
+    apps = AppStore(app_db_path(run))
+    apps.seed_from(episode.directory / "apps")
     graders = GraderResolver(episode.directory.parent.parent)
     results: list[SessionResult] = []
     for position, session in enumerate(sessions, start=1):
         if on_progress:
             on_progress(session.id, None)
         result = await _run_one(
-            store, run, episode, session, position, agent, user, judge, ledger, workspace, memory, graders, max_turns
+            store, run, episode, session, position, agent, user, judge, ledger, ToolEnv(workspace, memory, apps), graders, max_turns
         )
         results.append(result)
         if on_progress:
@@ -236,8 +245,7 @@ async def _run_one(
     user: UserSimulator,
     judge: Any | None,
     ledger: CallLedger,
-    workspace: Workspace,
-    memory: Memory,
+    env: ToolEnv,
     graders: GraderResolver,
     max_turns: int,
 ) -> SessionResult:
@@ -246,16 +254,16 @@ async def _run_one(
     ledger.session_run_id = session_run.id
     sink = StoreSink(store, session_run)
     sink.message(0, "event" if session.trigger.type == "event" else "user", session.trigger.message)
-    toolbox = ToolBox(ToolEnv(workspace, memory), resolve_tool_names(session.tools))
+    toolbox = ToolBox(env, resolve_tool_names(session.tools))
     ctx = SessionContext(
         session_id=session.id,
         trigger=session.trigger.type,
-        workspace=workspace,
-        memory=memory,
+        workspace=env.workspace,
+        memory=env.memory,
         tools=toolbox,
         reference=session if getattr(agent, "uses_reference_solution", False) else None,
     )
-    rt = SessionRuntime(episode.persona, session, agent, user, toolbox, workspace, memory, graders, sink, max_turns)
+    rt = SessionRuntime(episode.persona, session, agent, user, toolbox, env.workspace, env.memory, graders, sink, max_turns)
     log.info("session_start", run=run.id, session=session.id)
     try:
         agent.start_session(ctx)
@@ -279,8 +287,9 @@ async def _run_one(
             Grade(session_run_id=session_run.id, item_id=g.item_id, grader=g.grader, weight=g.weight, score=g.score, rationale=g.rationale, error=g.error)
             for g in grades
         ],
-        Snapshot(session_run_id=session_run.id, kind="workspace", content=workspace.snapshot()),
-        Snapshot(session_run_id=session_run.id, kind="memory", content=memory.as_dict()),
+        Snapshot(session_run_id=session_run.id, kind="workspace", content=env.workspace.snapshot()),
+        Snapshot(session_run_id=session_run.id, kind="memory", content=env.memory.as_dict()),
+        Snapshot(session_run_id=session_run.id, kind="apps", content=env.require_apps().snapshot()),
     )
     store.update(session_run, status=status, error=error, turns=state["turn"], finished=datetime.now(UTC))
     log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)

@@ -68,6 +68,7 @@ class SessionRuntime:
             workspace=self.workspace,
             memory=self.memory,
             resolve_python=self.graders,
+            apps=self.toolbox.env.apps,
         )
 
 

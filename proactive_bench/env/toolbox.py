@@ -12,13 +12,16 @@ from __future__ import annotations
 import inspect
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import structlog
 from pydantic import BaseModel, ValidationError
 
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.workspace import PathEscapeError, Workspace
+
+if TYPE_CHECKING:
+    from proactive_bench.env.apps.base import AppStore
 
 log = structlog.get_logger(__name__)
 
@@ -35,6 +38,12 @@ class ToolEnv:
 
     workspace: Workspace
     memory: Memory
+    apps: AppStore | None = None
+
+    def require_apps(self) -> AppStore:
+        if self.apps is None:
+            raise ToolError("no app environment in this run")
+        return self.apps
 
 
 @dataclass(frozen=True)
@@ -91,6 +100,9 @@ def resolve_tool_names(names: list[str]) -> list[ToolSpec]:
 
 def _load_builtin_tools() -> None:
     from proactive_bench.env import general_tools  # noqa: F401  (registers on import)
+    from proactive_bench.env.apps.base import load_builtin_apps
+
+    load_builtin_apps()
 
 
 @dataclass

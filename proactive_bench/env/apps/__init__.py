@@ -1,0 +1,1 @@
+"""Simulated apps (gmail, todoist, phone, ...) with state in SQLite; see base.py."""

@@ -1,0 +1,268 @@
+"""The simulated-app world: one SQLite database per episode run for every app's state.
+
+An app is a module in this package that defines SQLModel tables on
+:class:`AppModel` (table names prefixed with the app name, e.g.
+``gmail_email``), registers itself with :func:`register_app`, and registers
+its tools with :func:`proactive_bench.env.toolbox.register_tool` under the
+app's name as group (tool names ``<app>__<verb>``). State is seeded from
+``episodes/<persona>/apps/<app>.yaml`` (a mapping of table name to rows),
+carried across sessions, and snapshotted and restored as JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+from sqlalchemy import event
+from sqlalchemy.orm import registry
+from sqlmodel import Field, Session, SQLModel, create_engine, delete, select
+
+from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
+
+
+class AppModel(SQLModel, registry=registry()):
+    """Base of every app table; kept apart from the results store's tables."""
+
+
+class AppLogin(AppModel, table=True):
+    """Which account is logged in to which app."""
+
+    __tablename__ = "app_login"
+    app: str = Field(primary_key=True)
+    account: str
+
+
+class AppClock(AppModel, table=True):
+    """The simulated current time shared by all apps (deterministic timestamps)."""
+
+    __tablename__ = "app_clock"
+    id: int = Field(default=1, primary_key=True)
+    now: datetime
+
+
+DEFAULT_NOW = datetime(2026, 3, 2, 9, 0, 0)
+T = TypeVar("T", bound=AppModel)
+
+
+def now(db: Session) -> datetime:
+    """The simulated time: the seeded ``app_clock`` row, else a fixed default."""
+    clock = db.get(AppClock, 1)
+    return clock.now if clock else DEFAULT_NOW
+
+
+def get_row(db: Session, model: type[T], row_id: Any, what: str) -> T:
+    """A row by primary key, or a ToolError naming what was not found."""
+    row = db.get(model, row_id)
+    if row is None:
+        raise ToolError(f"no {what} with id {row_id}")
+    return row
+
+
+class PageArgs(BaseModel):
+    """Pagination shared by list and search tools."""
+
+    page_index: int = Field(default=0, ge=0, description="Page number, from 0.")
+    page_limit: int = Field(default=10, ge=1, le=50, description="Items per page.")
+
+
+def paginate(rows: list[Any], page: PageArgs) -> list[Any]:
+    start = page.page_index * page.page_limit
+    return rows[start : start + page.page_limit]
+
+
+def matches_query(query: str | None, *texts: str | None) -> bool:
+    """Whether every word of the query occurs (case-insensitively) in the texts."""
+    if not query:
+        return True
+    haystack = " ".join(t for t in texts if t).lower()
+    return all(word in haystack for word in query.lower().split())
+
+
+@dataclass(frozen=True)
+class AppSpec:
+    name: str
+    description: str
+    tables: tuple[type[AppModel], ...]
+    requires_login: bool = True
+    check_login: Callable[[Session, str, str], bool] | None = None
+    """``(db, username, password) -> ok``: how the app's login tool checks credentials."""
+
+
+APPS: dict[str, AppSpec] = {}
+
+
+class LoginArgs(BaseModel):
+    username: str = Field(description="The account's email address or phone number.")
+    password: str = Field(description="The account's password.")
+
+
+class NoArgs(BaseModel):
+    pass
+
+
+def register_app(spec: AppSpec) -> AppSpec:
+    """Register an app; apps that require login get ``<app>__login`` and ``<app>__logout`` tools."""
+    if spec.name in APPS:
+        raise ValueError(f"app {spec.name} registered twice")
+    APPS[spec.name] = spec
+    if spec.requires_login:
+        _register_login_tools(spec)
+    return spec
+
+
+def _register_login_tools(spec: AppSpec) -> None:
+    def login(env: ToolEnv, args: LoginArgs) -> dict[str, str]:
+        apps = env.require_apps()
+        with apps.db() as db:
+            ok = spec.check_login is not None and spec.check_login(db, args.username, args.password)
+        if not ok:
+            raise ToolError(f"{spec.name}: wrong username or password")
+        apps.login(spec.name, args.username)
+        return {"message": f"logged in to {spec.name} as {args.username}"}
+
+    def logout(env: ToolEnv, args: NoArgs) -> dict[str, str]:
+        if not env.require_apps().logout(spec.name):
+            raise ToolError(f"not logged in to {spec.name}")
+        return {"message": f"logged out of {spec.name}"}
+
+    login.__doc__ = f"Log in to {spec.name} with the user's account."
+    logout.__doc__ = f"Log out of {spec.name}."
+    register_tool(f"{spec.name}__login", group=spec.name)(login)
+    register_tool(f"{spec.name}__logout", group=spec.name)(logout)
+
+
+def load_builtin_apps() -> dict[str, AppSpec]:
+    """Import every app module so its tables, app spec and tools are registered."""
+    import importlib
+    import pkgutil
+
+    import proactive_bench.env.apps as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name != "base":
+            importlib.import_module(f"{package.__name__}.{info.name}")
+    return APPS
+
+
+class SeedError(ValueError):
+    """App seed data that does not fit the app's tables."""
+
+
+@dataclass
+class AppStore:
+    """The state of every app for one episode run."""
+
+    path: Path | None = None
+    engine: Any = field(init=False)
+
+    def __post_init__(self) -> None:
+        load_builtin_apps()
+        url = f"sqlite:///{self.path}" if self.path else "sqlite://"
+        if self.path:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(self.engine, "connect", _foreign_keys_on)
+        AppModel.metadata.create_all(self.engine)
+
+    @contextmanager
+    def db(self) -> Iterator[Session]:
+        """A transaction: committed when the block ends normally, rolled back on error."""
+        with Session(self.engine, expire_on_commit=False) as session:
+            try:
+                yield session
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise
+
+    # ---- login -----------------------------------------------------------------
+    def require_login(self, app: str) -> str:
+        """The logged-in account of an app, or a ToolError telling the agent to log in."""
+        with self.db() as db:
+            login = db.get(AppLogin, app)
+        if login is None:
+            raise ToolError(f"not logged in to {app}; call {app}__login first")
+        return login.account
+
+    def login(self, app: str, account: str) -> None:
+        with self.db() as db:
+            db.merge(AppLogin(app=app, account=account))
+
+    def logout(self, app: str) -> bool:
+        with self.db() as db:
+            login = db.get(AppLogin, app)
+            if login is None:
+                return False
+            db.delete(login)
+            return True
+
+    # ---- seed, snapshot, restore -------------------------------------------------
+    def seed_from(self, directory: Path) -> None:
+        """Load ``<app>.yaml`` files; raise SeedError naming file, field and reason."""
+        if not directory.is_dir():
+            return
+        tables = _tables_by_name()
+        for path in sorted(directory.glob("*.yaml")):
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            if not isinstance(data, dict):
+                raise SeedError(f"{path.name}: expected a mapping of table name to rows")
+            with self.db() as db:
+                for table_name, rows in data.items():
+                    model = tables.get(table_name)
+                    if model is None:
+                        raise SeedError(f"{path.name}: {table_name}: unknown table; known: {', '.join(sorted(tables))}")
+                    for n, row in enumerate(rows or []):
+                        try:
+                            db.add(model.model_validate(row))
+                        except ValidationError as exc:
+                            problem = exc.errors()[0]
+                            where = ".".join(str(p) for p in problem["loc"])
+                            raise SeedError(f"{path.name}: {table_name}[{n}].{where}: {problem['msg']}") from None
+
+    def snapshot(self) -> dict[str, list[dict[str, Any]]]:
+        """Every table's rows as JSON-ready dicts, keyed by table name."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        with self.db() as db:
+            for name, model in sorted(_tables_by_name().items()):
+                rows = db.exec(select(model)).all()
+                if rows:
+                    out[name] = [row.model_dump(mode="json") for row in rows]
+        return out
+
+    def restore(self, snapshot: dict[str, list[dict[str, Any]]]) -> None:
+        """Replace all app state with a snapshot's."""
+        tables = _tables_by_name()
+        with self.db() as db:
+            for table in reversed(AppModel.metadata.sorted_tables):
+                db.exec(delete(tables[table.name]))  # type: ignore[call-overload]
+            for table in AppModel.metadata.sorted_tables:
+                for row in snapshot.get(table.name, []):
+                    db.add(tables[table.name].model_validate(row))
+
+    def rows(self, table_name: str) -> list[dict[str, Any]]:
+        """Rows of one table as dicts (for predicates and graders)."""
+        model = _tables_by_name().get(table_name)
+        if model is None:
+            raise KeyError(table_name)
+        with self.db() as db:
+            return [row.model_dump(mode="json") for row in db.exec(select(model)).all()]
+
+
+def _tables_by_name() -> dict[str, type[AppModel]]:
+    return {
+        mapper.class_.__tablename__: mapper.class_  # type: ignore[attr-defined]
+        for mapper in AppModel._sa_registry.mappers  # type: ignore[attr-defined]
+    }
+
+
+def _foreign_keys_on(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
