@@ -228,3 +228,36 @@ def schema() -> None:
         combined["$defs"].update(model_schema.pop("$defs", {}))
         combined["$defs"][model.__name__] = model_schema
     typer.echo(json.dumps(combined, indent=2))
+
+
+@app.command()
+def tools(
+    persona: Annotated[Optional[str], typer.Option(help="Only the tools this persona's sessions offer.")] = None,
+    data: DataOpt = DEFAULT_DATA_ROOT,
+    as_json: Annotated[bool, typer.Option("--json", help="Print name, group, description and argument schema as JSON.")] = False,
+) -> None:
+    """List registered tools with their argument schemas."""
+    from proactive_bench.env.toolbox import REGISTRY, resolve_tool_names
+
+    specs = resolve_tool_names([])  # loads every built-in tool and app
+    if persona is None:
+        specs = sorted(REGISTRY.values(), key=lambda s: (s.group, s.name))
+    else:
+        loaded = _load(data, persona)
+        offered: dict[str, Any] = {}
+        for session in loaded.sessions:
+            offered.update((spec.name, spec) for spec in resolve_tool_names(session.tools))
+        specs = sorted(offered.values(), key=lambda s: (s.group, s.name))
+    if as_json:
+        rows = [{"name": s.name, "group": s.group, "description": s.description, "args": s.json_schema()} for s in specs]
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    table = Table(title=f"{len(specs)} tools" + (f" offered to {persona}" if persona else ""))
+    for name in ("tool", "group", "arguments", "description"):
+        table.add_column(name)
+    for spec in specs:
+        props = spec.json_schema().get("properties", {})
+        required = set(spec.json_schema().get("required", []))
+        args = ", ".join(f"{k}{'' if k in required else '?'}: {v.get('type', 'any')}" for k, v in props.items())
+        table.add_row(spec.name, spec.group, args, spec.description.splitlines()[0])
+    out_console.print(table)

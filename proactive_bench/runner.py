@@ -190,6 +190,11 @@ def create_run(store: Store, episode: LoadedEpisode, settings: RunSettings, resu
     return run
 
 
+def episode_env(episode: LoadedEpisode, workspace: Workspace, memory: Memory, apps: AppStore) -> ToolEnv:
+    """The tool environment of an episode run: its workspace, memory, apps, web corpus and skills."""
+    return ToolEnv(workspace, memory, apps, web_root=episode.directory / "web", skills_root=episode.directory / "skills")
+
+
 def app_db_path(run: Run) -> Path:
     """App state lives beside the workspace, outside the agent's path jail."""
     workspace = Path(run.workspace)
@@ -223,7 +228,7 @@ async def run_episode(
         if on_progress:
             on_progress(session.id, None)
         result = await _run_one(
-            store, run, episode, session, position, agent, user, judge, ledger, ToolEnv(workspace, memory, apps), graders, max_turns
+            store, run, episode, session, position, agent, user, judge, ledger, episode_env(episode, workspace, memory, apps), graders, max_turns
         )
         results.append(result)
         if on_progress:

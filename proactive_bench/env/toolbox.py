@@ -12,6 +12,7 @@ from __future__ import annotations
 import inspect
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 import structlog
@@ -39,6 +40,10 @@ class ToolEnv:
     workspace: Workspace
     memory: Memory
     apps: AppStore | None = None
+    web_root: Path | None = None
+    """The episode's local web corpus (``episodes/<persona>/web``)."""
+    skills_root: Path | None = None
+    """The episode's skills (``episodes/<persona>/skills``)."""
 
     def require_apps(self) -> AppStore:
         if self.apps is None:
