@@ -158,20 +158,22 @@ def _pct(value: float | None) -> str:
 
 def results_table(result: EpisodeResult, total_sessions: int) -> Table:
     basis = result.basis
-    caption = f"Comp covers {basis.graded} graded item(s) ({', '.join(basis.graders) or 'none'})"
+    caption = f"C/I/P = intents completed/inferred/provided. Comp covers {basis.graded} graded item(s) ({', '.join(basis.graders) or 'none'})"
     if basis.ungraded:
         caption += f"; {basis.ungraded} rubric item(s) ungraded (no --judge-model)"
     if basis.errored:
         caption += f"; {basis.errored} item(s) errored"
     table = Table(title=f"{result.persona} · {result.model} · run {result.run_id}", caption=caption)
-    for name in ("session", "turns", "completed", "inferred", "provided", "Proc %", "Comp %", "status"):
-        table.add_column(name, justify="left" if name in ("session", "status") else "right")
+    table.add_column("session", no_wrap=True)
+    for name in ("turns", "C", "I", "P", "Proc%", "Comp%"):
+        table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("status", overflow="fold")
     for s in result.sessions:
         status = s.status if s.error is None else f"{s.status}: {s.error[:60]}"
         table.add_row(s.session_id, str(s.turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), _pct(s.proc), _pct(s.comp), status)
     totals = [sum(getattr(s.counts, f) for s in result.sessions) for f in ("completed", "inferred", "provided")]
     table.add_section()
-    table.add_row(f"episode ({len(result.sessions)}/{total_sessions})", str(sum(s.turns for s in result.sessions)), *map(str, totals), _pct(result.proc), _pct(result.comp), "")
+    table.add_row(f"episode {len(result.sessions)}/{total_sessions}", str(sum(s.turns for s in result.sessions)), *map(str, totals), _pct(result.proc), _pct(result.comp), "")
     return table
 
 
@@ -205,12 +207,17 @@ def validate(
 
 
 def stats_table(rows: list[Any]) -> Table:
+    headers = {
+        "persona": "persona", "sessions": "sessions", "event_sessions": "event", "dependency_groups": "dep. groups",
+        "intents_session": "intents (session)", "intents_persistent": "intents (persistent)",
+        "rule_items": "rule items", "rubric_items": "rubric items", "tools": "tools used",
+    }
     table = Table(title="dataset statistics")
-    fields = ("persona", "sessions", "event_sessions", "dependency_groups", "intents_session", "intents_persistent", "rule_items", "rubric_items", "tools")
-    for name in fields:
-        table.add_column(name.replace("_", " "), justify="left" if name == "persona" else "right")
+    table.add_column("")
     for row in rows:
-        table.add_row(*(str(getattr(row, f)) for f in fields))
+        table.add_column(row.persona, justify="right")
+    for field, header in list(headers.items())[1:]:
+        table.add_row(header, *(str(getattr(row, field)) for row in rows))
     return table
 
 
