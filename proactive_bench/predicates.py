@@ -12,7 +12,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator
 
 if TYPE_CHECKING:
     from proactive_bench.evidence import Evidence
@@ -38,6 +38,16 @@ def check_regex(value: str) -> str:
     return value
 
 
+def _check_regex_values(value: dict[str, str]) -> dict[str, str]:
+    for pattern in value.values():
+        check_regex(pattern)
+    return value
+
+
+RegexMap = Annotated[dict[str, str], AfterValidator(_check_regex_values)]
+"""Field name -> regex, every regex checked when the dataset loads."""
+
+
 class FileMatchArgs(_Strict):
     path: str = Field(description="Workspace-relative path or glob.")
     pattern: str = Field(description="Regex searched in the file's text.")
@@ -47,34 +57,20 @@ class FileMatchArgs(_Strict):
 
 class ToolCalledArgs(_Strict):
     name: str = Field(description="Tool name, e.g. write_file or gmail__send_email.")
-    args: dict[str, str] = Field(
+    args: RegexMap = Field(
         default_factory=dict,
         description="Argument name -> regex searched in the argument's value (JSON-encoded if not a string).",
     )
     ok: bool | None = Field(default=True, description="Required success flag; null accepts either.")
 
-    @field_validator("args")
-    @classmethod
-    def _args_regex(cls, value: dict[str, str]) -> dict[str, str]:
-        for pattern in value.values():
-            check_regex(pattern)
-        return value
-
 
 class AppRowsArgs(_Strict):
     table: str = Field(description="App table, e.g. gmail_email or amazon_cart_item.")
-    where: dict[str, str] = Field(
+    where: RegexMap = Field(
         default_factory=dict, description="Column -> regex searched in the value (JSON-encoded if not a string)."
     )
     min: int = Field(default=1, ge=0, description="At least this many rows must match.")
     max: int | None = Field(default=None, ge=0, description="At most this many rows may match.")
-
-    @field_validator("where")
-    @classmethod
-    def _where_regex(cls, value: dict[str, str]) -> dict[str, str]:
-        for pattern in value.values():
-            check_regex(pattern)
-        return value
 
 
 class ResponseMatches(_Strict):
