@@ -15,7 +15,10 @@ if TYPE_CHECKING:
 
 Role = Literal["user", "event", "agent"]
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:dr|mr|mrs|ms|prof|st|no|vs|approx|etc|fig|al|inc|ltd|e\.g|i\.e|cf)|\b[a-z])\.$", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -26,7 +29,18 @@ class Message:
 
 
 def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+    """Sentences and lines of a text; a period after a common abbreviation ("Dr.", "e.g.") ends none."""
+    sentences: list[str] = []
+    for line in text.splitlines():
+        current = ""
+        for piece in (p.strip() for p in _SENTENCE_END.split(line) if p.strip()):
+            if current and not _ABBREVIATION.search(current):
+                sentences.append(current)
+                current = ""
+            current = f"{current} {piece}" if current else piece
+        if current:
+            sentences.append(current)
+    return sentences
 
 
 def questions_in(text: str) -> list[str]:

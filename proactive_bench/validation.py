@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from proactive_bench.env.apps.base import AppStore, SeedError
 from proactive_bench.env.memory import Memory
-from proactive_bench.env.toolbox import resolve_tool_names
+from proactive_bench.env.toolbox import ToolBox, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
-from proactive_bench.evidence import Evidence
+from proactive_bench.evidence import Evidence, Message
 from proactive_bench.loading import Dataset, GraderError, GraderResolver, LoadedEpisode, Problem
 from proactive_bench.predicates import FileExists, FileMatches, PythonCheck, compile_pattern, evaluate, walk
+from proactive_bench.runner import episode_env
 from proactive_bench.schema import Session
 
 GENERIC_QUESTIONS = (
@@ -51,7 +55,7 @@ def validate_dataset(dataset: Dataset) -> list[Problem]:
 
 
 def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
-    problems: list[Problem] = []
+    problems: list[Problem] = replay_references(episode, root)
     seed_files = set(Workspace(episode.workspace_seed).files()) if episode.workspace_seed.is_dir() else set()
     produced: set[str] = set()
     for session in episode.sessions:
@@ -83,7 +87,6 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
         if path not in known_files:
             err("files", f"{path!r} is neither in the workspace seed nor written by an earlier reference solution")
     request_words = _words(session.trigger.message)
-    seed = Workspace(episode.workspace_seed) if episode.workspace_seed.is_dir() else None
     for n, intent in enumerate(session.intents):
         where = f"intents[{n}]"
         words = _words(intent.text)
@@ -102,18 +105,10 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
             generic = [q for q in GENERIC_QUESTIONS if any(compile_pattern(p).search(q) for p in intent.ask)]
             if generic:
                 err(f"{where}.ask", f"an ask regex matches the generic question {generic[0]!r}")
-        if intent.scope == "persistent" and intent.source_session is None:
-            err(where, "a persistent intent should name its source_session", "warning")
         if intent.source_session is not None and intent.source_session not in [s.id for s in episode.sessions]:
             err(f"{where}.source_session", f"{intent.source_session!r} is not a session of this episode")
         if intent.evidence is not None:
             out += [Problem(rel, f"{where}.evidence", p) for p in _predicate_problems(intent.evidence, root, known_files)]
-            if seed is not None and not out_has_errors(out, f"{where}.evidence"):
-                try:
-                    if evaluate(intent.evidence, _seed_evidence(seed, root)):
-                        err(f"{where}.evidence", "already holds on the seed workspace before the agent acts")
-                except Exception as exc:  # noqa: BLE001 (reported, not raised)
-                    err(f"{where}.evidence", f"cannot be evaluated: {exc!r}")
     for n, item in enumerate(session.checklist):
         if item.check is not None:
             out += [Problem(rel, f"checklist[{n}].check", p) for p in _predicate_problems(item.check, root, known_files)]
@@ -121,10 +116,6 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
             if not any(fnmatch.fnmatch(f, path) for f in known_files):
                 err(f"checklist[{n}].evidence.files", f"{path!r} matches no seed file and no file a reference solution writes")
     return out
-
-
-def out_has_errors(problems: list[Problem], field: str) -> bool:
-    return any(p.field == field and p.level == "error" for p in problems)
 
 
 def _predicate_problems(predicate: object, root: Path, known_files: set[str]) -> list[str]:
@@ -143,10 +134,6 @@ def _predicate_problems(predicate: object, root: Path, known_files: set[str]) ->
             except GraderError as exc:
                 problems.append(str(exc))
     return problems
-
-
-def _seed_evidence(seed: Workspace, root: Path) -> Evidence:
-    return Evidence(transcript=[], tool_records=[], workspace=seed, memory=Memory(), resolve_python=GraderResolver(root))
 
 
 def _norm(text: str) -> str:
@@ -174,3 +161,56 @@ def episode_stats(episode: LoadedEpisode) -> EpisodeStats:
         rubric_items=graders["rubric"],
         tools=len(tools),
     )
+
+
+def replay_references(episode: LoadedEpisode, root: Path) -> list[Problem]:
+    """Run every reference solution in order on a scratch copy of the episode's world.
+
+    Before a session's steps, no intent evidence may already hold (on the seed
+    plus what earlier sessions produced); after them, every intent's evidence
+    and every rule item must hold and no step may fail.
+    """
+    problems: list[Problem] = []
+    resolver = GraderResolver(root)
+    with tempfile.TemporaryDirectory(prefix="pbench-validate-") as tmp:
+        apps = AppStore()
+        try:
+            apps.seed_from(episode.directory / "apps")
+        except SeedError as exc:
+            return [Problem(f"episodes/{episode.episode.id}/apps", "", str(exc))]
+        env = episode_env(episode, Workspace.seeded(Path(tmp) / "ws", episode.workspace_seed), Memory(), apps)
+        for session in episode.sessions:
+            rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
+            try:
+                box = ToolBox(env, resolve_tool_names(session.tools))
+            except KeyError:
+                continue  # reported by the session checks
+            before = Evidence([], [], env.workspace, env.memory, resolver, apps)
+            for n, intent in enumerate(session.intents):
+                if intent.evidence is not None and _holds(intent.evidence, before, problems, rel, f"intents[{n}].evidence"):
+                    problems.append(Problem(rel, f"intents[{n}].evidence", "already holds before the session starts (seed plus earlier reference solutions)"))
+            said = []
+            for n, step in enumerate(session.reference):
+                if step.tool is None:
+                    said.append(step.say or "")
+                    continue
+                record = box.call(step.tool, step.args)
+                if not record.ok:
+                    problems.append(Problem(rel, f"reference[{n}]", f"{step.tool} failed: {record.result.get('error')}"))
+            after = Evidence([Message("agent", "\n\n".join(said), 1)], box.records, env.workspace, env.memory, resolver, apps)
+            for n, intent in enumerate(session.intents):
+                if intent.evidence is not None and _holds(intent.evidence, after, problems, rel, f"intents[{n}].evidence") is False:
+                    problems.append(Problem(rel, f"intents[{n}].evidence", "the reference solution does not satisfy it"))
+            for n, item in enumerate(session.checklist):
+                if item.check is not None and _holds(item.check, after, problems, rel, f"checklist[{n}].check") is False:
+                    problems.append(Problem(rel, f"checklist[{n}].check", "the reference solution does not pass it"))
+    return problems
+
+
+def _holds(predicate: Any, evidence: Evidence, problems: list[Problem], rel: str, field: str) -> bool | None:
+    """The predicate's value, or None (with a problem recorded) when it raises."""
+    try:
+        return evaluate(predicate, evidence)
+    except Exception as exc:  # noqa: BLE001 (a grader bug is reported, not raised)
+        problems.append(Problem(rel, field, f"cannot be evaluated: {exc!r}"))
+        return None

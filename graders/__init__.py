@@ -1,0 +1,1 @@
+"""Rule graders referenced from checklist items as graders.<persona>.<module>:<function>."""

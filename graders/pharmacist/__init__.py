@@ -1,0 +1,1 @@
+"""Rule graders for the pharmacist episode (episodes/pharmacist)."""
