@@ -149,6 +149,9 @@ class ToolBox:
             problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'args'}: {e['msg']}" for e in exc.errors())
             return self._record(name, call, {"error": f"invalid arguments: {problems}"}, ok=False)
         try:
+            token = getattr(parsed, "access_token", None)
+            if token is not None:
+                self.env.require_apps().check_token(spec.group, token)
             response = spec.func(self.env, parsed)
         except (ToolError, PathEscapeError, OSError, ValueError) as exc:
             return self._record(name, call, {"error": str(exc)}, ok=False)

@@ -11,20 +11,21 @@ carried across sessions, and snapshotted and restored as JSON.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ValidationError, create_model
 from sqlalchemy import event
 from sqlalchemy.orm import registry
 from sqlmodel import Field, Session, SQLModel, create_engine, delete, select
 
-from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
+from proactive_bench.env.toolbox import REGISTRY, ToolEnv, ToolError, ToolSpec, register_tool
 
 
 class AppModel(SQLModel, registry=registry()):
@@ -37,6 +38,7 @@ class AppLogin(AppModel, table=True):
     __tablename__ = "app_login"
     app: str = Field(primary_key=True)
     account: str
+    access_token: str
 
 
 class AppClock(AppModel, table=True):
@@ -117,6 +119,16 @@ def register_app(spec: AppSpec) -> AppSpec:
     return spec
 
 
+def add_token_argument(tool: ToolSpec) -> ToolSpec:
+    """The tool with an optional ``access_token`` argument, as π-Bench-style agents pass it."""
+    model = create_model(
+        tool.args_model.__name__,
+        __base__=tool.args_model,
+        access_token=(str | None, Field(default=None, description=f"Token from {tool.group}__login (optional).")),
+    )
+    return replace(tool, args_model=model)
+
+
 def _register_login_tools(spec: AppSpec) -> None:
     def login(env: ToolEnv, args: LoginArgs) -> dict[str, str]:
         apps = env.require_apps()
@@ -124,8 +136,8 @@ def _register_login_tools(spec: AppSpec) -> None:
             ok = spec.check_login is not None and spec.check_login(db, args.username, args.password)
         if not ok:
             raise ToolError(f"{spec.name}: wrong username or password")
-        apps.login(spec.name, args.username)
-        return {"message": f"logged in to {spec.name} as {args.username}"}
+        token = apps.login(spec.name, args.username)
+        return {"access_token": token, "token_type": "Bearer", "message": f"logged in to {spec.name} as {args.username}"}
 
     def logout(env: ToolEnv, args: NoArgs) -> dict[str, str]:
         if not env.require_apps().logout(spec.name):
@@ -148,6 +160,10 @@ def load_builtin_apps() -> dict[str, AppSpec]:
     for info in pkgutil.iter_modules(package.__path__):
         if info.name != "base":
             importlib.import_module(f"{package.__name__}.{info.name}")
+    for name, tool in list(REGISTRY.items()):
+        app = APPS.get(tool.group)
+        if app and app.requires_login and name != f"{app.name}__login" and "access_token" not in tool.args_model.model_fields:
+            REGISTRY[name] = add_token_argument(tool)
     return APPS
 
 
@@ -191,9 +207,21 @@ class AppStore:
             raise ToolError(f"not logged in to {app}; call {app}__login first")
         return login.account
 
-    def login(self, app: str, account: str) -> None:
+    def login(self, app: str, account: str) -> str:
+        """Log an account in and return its access token (deterministic, like every id here)."""
         with self.db() as db:
-            db.merge(AppLogin(app=app, account=account))
+            previous = db.get(AppLogin, app)
+            serial = int(previous.access_token.rsplit("-", 1)[1]) + 1 if previous else 1
+            token = f"{app}-{hashlib.sha256(account.encode()).hexdigest()[:12]}-{serial}"
+            db.merge(AppLogin(app=app, account=account, access_token=token))
+        return token
+
+    def check_token(self, app: str, token: str) -> None:
+        """Accept the token of the current login; anything else is a ToolError."""
+        with self.db() as db:
+            login = db.get(AppLogin, app)
+        if login is None or login.access_token != token:
+            raise ToolError(f"invalid or expired access_token for {app}; call {app}__login again")
 
     def logout(self, app: str) -> bool:
         with self.db() as db:
