@@ -1,0 +1,48 @@
+"""The session's tools as LangChain tools, for scaffolds built on LangChain.
+
+Each tool forwards the model's raw arguments to :meth:`ToolBox.call`, which
+validates, runs and records the call. LangChain's own argument validation is
+skipped on purpose: a call with bad arguments must still be recorded and come
+back to the model as an error result, exactly as when the toolbox is called
+directly. The ``args_schema`` is still the tool's pydantic model, so
+``model.bind_tools(...)`` advertises the right JSON schema.
+
+Invoked with a model ``ToolCall``, a tool returns a ``ToolMessage`` whose
+``artifact`` is the :class:`~proactive_bench.env.toolbox.ToolRecord`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.tools import BaseTool, StructuredTool
+
+from proactive_bench.env.toolbox import ToolBox, ToolRecord, ToolSpec, render_result
+
+
+class RecordedTool(StructuredTool):
+    """A ``StructuredTool`` whose arguments reach the toolbox unvalidated and whole."""
+
+    def _to_args_and_kwargs(self, tool_input: str | dict[str, Any], tool_call_id: str | None) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        if not isinstance(tool_input, dict):
+            raise TypeError(f"tool {self.name!r} takes a dict of arguments, got {type(tool_input).__name__}")
+        return (dict(tool_input),), {}
+
+
+def _recorded_tool(toolbox: ToolBox, spec: ToolSpec) -> RecordedTool:
+    def run(args: dict[str, Any]) -> tuple[str, ToolRecord]:
+        record = toolbox.call(spec.name, args)
+        return render_result(record), record
+
+    return RecordedTool(
+        name=spec.name,
+        description=spec.description,
+        args_schema=spec.args_model,
+        func=run,
+        response_format="content_and_artifact",
+    )
+
+
+def as_langchain_tools(toolbox: ToolBox) -> list[BaseTool]:
+    """One LangChain tool per tool of ``toolbox``, each recording through it."""
+    return [_recorded_tool(toolbox, spec) for spec in toolbox.specs]

@@ -1,0 +1,177 @@
+"""The default agent under test: a small ReAct loop on any LangChain chat model.
+
+In the spirit of nanobot: one system prompt (role, the session's tools, the
+agent's memory, a compact digest of earlier sessions when the run gives
+them), one message history per session, and a loop model → tool calls →
+tool results until the model answers without calling a tool or the step cap
+is reached. Every tool call goes through the session's :class:`ToolBox`, so it
+is recorded; every model call is reported to the run's recorder.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import structlog
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+
+from proactive_bench.env.toolbox import render_result
+from proactive_bench.llm.ledger import LLMCallRecord, Recorder, usage_tokens
+from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, make_chat_model
+from proactive_bench.scaffold import AgentTurn, ScaffoldOptions, SessionContext
+from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
+
+log = structlog.get_logger(__name__)
+
+DEFAULT_MAX_STEPS = 20
+HISTORY_MESSAGE_CHARS = 300
+"""Each earlier-session message is cut to this many characters in the digest."""
+HISTORY_TOTAL_CHARS = 8_000
+"""The digest keeps at most this many characters, the most recent ones."""
+
+SYSTEM_PROMPT = """\
+You are a personal assistant for one user. You work across several sessions in a \
+persistent workspace: files you write stay there, and notes you save to memory are \
+available in later sessions.
+
+How to work:
+- Use your tools to look at the workspace and to do the work itself (write and edit \
+files) rather than only describing what you would do.
+- Save facts worth keeping for later sessions to memory.
+- When you are done, answer the user directly and briefly.
+
+{trigger_note}Tools available in this session:
+{tools}
+
+Your memory:
+{memory}
+{history}"""
+
+EVENT_TRIGGER_NOTE = (
+    "This session was started by an event in the user's environment, not by a message "
+    "from the user; the user may join the conversation later.\n\n"
+)
+EVENT_PREFIX = "[Environment event; this is not a message typed by the user]\n"
+
+
+class AgentModelError(RuntimeError):
+    """The agent's model call failed after the client's own retries."""
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def history_digest(history: list[list[dict[str, str]]]) -> str:
+    """Earlier sessions as short ``role: text`` lines, most recent kept if too long."""
+    blocks = []
+    for number, transcript in enumerate(history, start=1):
+        lines = [f"{m.get('role', '?')}: {_clip(str(m.get('content', '')), HISTORY_MESSAGE_CHARS)}" for m in transcript]
+        blocks.append(f"Session {number}:\n" + "\n".join(lines))
+    digest = "\n\n".join(blocks)
+    if len(digest) > HISTORY_TOTAL_CHARS:
+        digest = "[older sessions omitted]\n" + digest[-HISTORY_TOTAL_CHARS:]
+    return digest
+
+
+def system_prompt(ctx: SessionContext) -> str:
+    """The system prompt of one session."""
+    tools = "\n".join(f"- {spec.name}: {spec.description.splitlines()[0]}" for spec in ctx.tools.specs) or "(none)"
+    history = f"\nEarlier sessions with this user (condensed):\n{history_digest(ctx.history)}\n" if ctx.history else ""
+    return SYSTEM_PROMPT.format(
+        trigger_note=EVENT_TRIGGER_NOTE if ctx.trigger == "event" else "",
+        tools=tools,
+        memory=ctx.memory.render(),
+        history=history,
+    )
+
+
+class ReactAgent:
+    """A ReAct loop: the model calls tools until it answers, at most ``max_steps`` model calls per message."""
+
+    def __init__(self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> None:
+        if max_steps < 1:
+            raise ValueError("max_steps must be at least 1")
+        self.model = model
+        self.model_name = model_name
+        self.recorder = recorder
+        self.max_steps = max_steps
+        self._ctx: SessionContext | None = None
+        self._runnable: Any = None
+        self._method = "text"
+        self._messages: list[BaseMessage] = []
+
+    def start_session(self, ctx: SessionContext) -> None:
+        self._ctx = ctx
+        tools = as_langchain_tools(ctx.tools)
+        self._runnable = self.model.bind_tools(tools) if tools else self.model
+        self._method = "tools" if tools else "text"
+        self._messages = [SystemMessage(system_prompt(ctx))]
+
+    def end_session(self) -> None:
+        self._ctx = None
+        self._runnable = None
+        self._messages = []
+
+    async def respond(self, message: str) -> AgentTurn:
+        """Run the loop on one incoming message and return the model's answer."""
+        ctx = self._ctx
+        if ctx is None:
+            raise RuntimeError("respond() called before start_session()")
+        first = len(self._messages) == 1
+        text = EVENT_PREFIX + message if first and ctx.trigger == "event" else message
+        self._messages.append(HumanMessage(text))
+        for step in range(1, self.max_steps + 1):
+            ai = await self._call_model(step)
+            self._messages.append(ai)
+            if not ai.tool_calls and not ai.invalid_tool_calls:
+                return AgentTurn(reply=str(ai.text))
+            self._messages.extend(self._run_tools(ai))
+        log.warning("react_step_cap", session=ctx.session_id, max_steps=self.max_steps)
+        reply = f"I stopped after {self.max_steps} steps without finishing this request."
+        self._messages.append(AIMessage(reply))
+        return AgentTurn(reply=reply)
+
+    async def _call_model(self, step: int) -> AIMessage:
+        started = time.perf_counter()
+        try:
+            ai = await self._runnable.ainvoke(self._messages)
+        except Exception as exc:
+            error = f"{type(exc).__name__}: {exc}"
+            self._record(started, ok=False, error=error)
+            raise AgentModelError(f"agent model {self.model_name!r} failed at step {step}: {error}") from exc
+        prompt_tokens, completion_tokens = usage_tokens(ai)
+        self._record(started, ok=True, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        log.debug("react_step", step=step, tool_calls=len(ai.tool_calls))
+        return ai
+
+    def _run_tools(self, ai: AIMessage) -> list[ToolMessage]:
+        """Run the message's tool calls through the toolbox; malformed ones come back as errors."""
+        assert self._ctx is not None
+        results = []
+        for call in ai.tool_calls:
+            record = self._ctx.tools.call(call["name"], call["args"])
+            status = "success" if record.ok else "error"
+            results.append(ToolMessage(render_result(record), tool_call_id=call["id"] or "", name=call["name"], status=status))
+        for bad in ai.invalid_tool_calls:
+            log.info("react_invalid_tool_call", tool=bad["name"], error=bad["error"])
+            error = f"error: the arguments of this call could not be parsed ({bad['error'] or 'invalid JSON'}); nothing was run"
+            results.append(ToolMessage(error, tool_call_id=bad["id"] or "", name=bad["name"] or "", status="error"))
+        return results
+
+    def _record(self, started: float, ok: bool, **fields: Any) -> None:
+        if self.recorder is None:
+            return
+        latency_ms = (time.perf_counter() - started) * 1000
+        self.recorder(LLMCallRecord(role="agent", purpose="react_step", model=self.model_name, method=self._method, ok=ok, latency_ms=latency_ms, **fields))
+
+
+def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
+    """The ``react`` built-in: ``options.extra`` may set ``max_steps`` and ``max_retries``."""
+    max_retries = int(options.extra.get("max_retries", DEFAULT_MAX_RETRIES))
+    model = make_chat_model(options.model, base_url=options.base_url, api_key=options.api_key, max_retries=max_retries)
+    max_steps = int(options.extra.get("max_steps", DEFAULT_MAX_STEPS))
+    return ReactAgent(model, model_name=options.model, recorder=options.recorder, max_steps=max_steps)
