@@ -79,7 +79,7 @@ class RubricEvidence(_Model):
     """What the rubric judge sees besides the rendered dialogue."""
 
     files: list[str] = Field(default_factory=list, description="Workspace paths or globs to include.")
-    tools: list[str] = Field(default_factory=list, description="Tool names whose records to include.")
+    tools: list[str] = Field(default_factory=list, description="Tool names or globs (gmail__*) whose records to include.")
     memory: bool = False
 
 

@@ -42,6 +42,22 @@ def error_reply(status: int, message: str) -> tuple[int, dict[str, Any]]:
     return status, {"error": {"message": message, "type": "stub_error", "code": status}}
 
 
+def structured_reply(body: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` in whatever shape the request asked for: JSON text, or a call of its forced tool."""
+    if requested_format(body) == "tools":
+        return tool_call_reply([(body["tools"][0]["function"]["name"], payload)])
+    return text_reply(json.dumps(payload))
+
+
+def prompt_text(body: dict[str, Any]) -> str:
+    """All message texts of a request, joined, so responders can tell requests apart."""
+    parts = []
+    for message in body.get("messages", []):
+        content = message.get("content")
+        parts.extend([content] if isinstance(content, str) else [c.get("text", "") for c in content or [] if isinstance(c, dict)])
+    return "\n".join(parts)
+
+
 def _completion(message: dict[str, Any], finish: str, model: str) -> dict[str, Any]:
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
@@ -96,7 +112,7 @@ class StubServer:
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
     def base_url(self) -> str:

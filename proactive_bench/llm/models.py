@@ -41,9 +41,9 @@ def make_chat_model(
         if key is None:
             raise ModelSpecError("openai models need OPENAI_API_KEY, or --base-url for a local server")
         return ChatOpenAI(model=name, base_url=base_url, api_key=key, **kwargs)
-    from langchain.chat_models import init_chat_model  # type: ignore[import-not-found]
-
     try:
+        from langchain.chat_models import init_chat_model  # type: ignore[import-not-found]
+
         return init_chat_model(name, model_provider=provider, base_url=base_url, **kwargs)
     except (ImportError, ValueError) as exc:
-        raise ModelSpecError(f"cannot build model {spec!r}: {exc}") from exc
+        raise ModelSpecError(f"cannot build model {spec!r}: {exc} (providers other than openai need the 'langchain' package and the provider's integration installed)") from exc

@@ -1,0 +1,87 @@
+"""The rubric judge: one structured model call per rubric item, on the evidence the item names.
+
+Each item is graded pass/fail on the dialogue plus the files, tool records
+and memory its ``evidence`` block asks for. Items are graded concurrently
+(bounded). An item whose verdict cannot be obtained gets an error, never a
+guessed score.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import Literal
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage
+from pydantic import BaseModel, Field
+
+from proactive_bench.evidence import Evidence
+from proactive_bench.llm.ledger import Recorder
+from proactive_bench.llm.structured import RetryPolicy, StructuredCaller, StructuredOutputError
+from proactive_bench.prompts import load_prompt
+from proactive_bench.schema import ChecklistItem, Session
+from proactive_bench.trace import render_dialogue, render_files, render_tool_records
+from proactive_bench.user.llm import request_text
+
+RUBRIC_PROMPT = load_prompt("judge_prompts", "rubric.v1")
+DEFAULT_CONCURRENCY = 4
+
+
+class RubricAnswer(BaseModel):
+    """What the judge model returns for one item."""
+
+    rationale: str = Field(description="One to three sentences pointing at the evidence.")
+    verdict: Literal["pass", "fail"]
+
+
+@dataclass(frozen=True)
+class RubricVerdict:
+    score: int | None
+    rationale: str
+    error: str | None = None
+
+
+def item_prompt(item: ChecklistItem, evidence: Evidence, session: Session) -> str:
+    """The judge prompt for one item, with only the evidence the item asks for."""
+    records = [r for r in evidence.tool_records if any(fnmatchcase(r.tool_name, p) for p in item.evidence.tools)]
+    return RUBRIC_PROMPT.render(
+        request=request_text(session),
+        item=item.text,
+        dialogue=render_dialogue(evidence.transcript),
+        tool_calls=render_tool_records(records) if item.evidence.tools else "(not part of this item's evidence)",
+        files=render_files(evidence.workspace, item.evidence.files),
+        memory=evidence.memory.render() if item.evidence.memory else "(not part of this item's evidence)",
+    )
+
+
+class RubricJudge:
+    """Grades rubric checklist items with a chat model."""
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        model_name: str,
+        recorder: Recorder | None = None,
+        policy: RetryPolicy | None = None,
+        concurrency: int = DEFAULT_CONCURRENCY,
+    ) -> None:
+        self.model_name = model_name
+        self.structured = StructuredCaller(model, model_name, "judge", recorder, policy)
+        self._limit = asyncio.Semaphore(concurrency)
+
+    async def grade(self, items: list[ChecklistItem], evidence: Evidence, session: Session) -> dict[str, RubricVerdict]:
+        """A verdict for every item, keyed by item id."""
+        verdicts = await asyncio.gather(*(self._grade_one(item, evidence, session) for item in items))
+        return {item.id: verdict for item, verdict in zip(items, verdicts)}
+
+    async def _grade_one(self, item: ChecklistItem, evidence: Evidence, session: Session) -> RubricVerdict:
+        prompt = item_prompt(item, evidence, session)
+        async with self._limit:
+            try:
+                result = await self.structured.call(RubricAnswer, [HumanMessage(prompt)], f"rubric:{item.id}", RUBRIC_PROMPT.hash)
+            except StructuredOutputError as exc:
+                return RubricVerdict(None, "", error=str(exc))
+        answer = result.value
+        return RubricVerdict(int(answer.verdict == "pass"), answer.rationale)

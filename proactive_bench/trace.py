@@ -1,0 +1,80 @@
+"""Plain-text renderings of a session for model judges: dialogue, tool calls, files, memory.
+
+Everything is clipped so that one long file or tool result cannot crowd the
+rest out of a judge's context; clipping is always marked.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from proactive_bench.env.toolbox import ToolRecord
+from proactive_bench.env.workspace import PathEscapeError, Workspace
+from proactive_bench.evidence import Message
+
+MESSAGE_CHARS = 4_000
+TOOL_FIELD_CHARS = 1_500
+FILE_CHARS = 12_000
+SPEAKERS = {"user": "USER", "event": "EVENT", "agent": "ASSISTANT"}
+
+
+def clip(text: str, limit: int) -> str:
+    """The text, cut to ``limit`` characters with a marker saying how much was dropped."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}\n[... {len(text) - limit} more characters not shown]"
+
+
+def render_dialogue(transcript: Iterable[Message]) -> str:
+    """``[turn N] SPEAKER: text`` blocks, in order."""
+    blocks = [f"[turn {m.turn}] {SPEAKERS.get(m.role, m.role.upper())}: {clip(m.content, MESSAGE_CHARS)}" for m in transcript]
+    return "\n\n".join(blocks) or "(no messages)"
+
+
+def _compact(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return clip(text, TOOL_FIELD_CHARS)
+
+
+def render_tool_records(records: Iterable[ToolRecord]) -> str:
+    """One line per call with its arguments and its response or error."""
+    lines = []
+    for r in records:
+        outcome = f"-> {_compact(r.result.get('response'))}" if r.ok else f"-> ERROR {_compact(r.result.get('error'))}"
+        lines.append(f"[turn {r.turn}] {r.tool_name}({_compact(r.call)}) {outcome}")
+    return "\n".join(lines) or "(no tool calls)"
+
+
+def render_files(workspace: Workspace, patterns: Iterable[str]) -> str:
+    """The contents of workspace files matching paths or globs; missing ones are said to be missing."""
+    blocks = []
+    for pattern in patterns:
+        try:
+            matches = sorted(p for p in workspace.root.glob(pattern) if p.is_file())
+        except (ValueError, PathEscapeError) as exc:
+            blocks.append(f"--- {pattern}: invalid pattern ({exc})")
+            continue
+        if not matches:
+            blocks.append(f"--- {pattern}: no such file in the workspace")
+        for path in matches:
+            relative = path.relative_to(workspace.root).as_posix()
+            text = path.read_text(encoding="utf-8", errors="replace")
+            blocks.append(f"--- file {relative} ---\n{clip(text, FILE_CHARS)}")
+    return "\n\n".join(blocks) or "(no files requested)"
+
+
+def render_changed_files(workspace: Workspace, paths: Iterable[str]) -> str:
+    """Files the latest turn created, changed or deleted, with their current text."""
+    blocks = []
+    for relative in paths:
+        try:
+            path = workspace.resolve(relative)
+        except PathEscapeError:
+            continue
+        if not path.is_file():
+            blocks.append(f"--- {relative}: deleted")
+        else:
+            blocks.append(f"--- file {relative} ---\n{clip(path.read_text(encoding='utf-8', errors='replace'), FILE_CHARS)}")
+    return "\n\n".join(blocks) or "(no files changed)"

@@ -1,0 +1,200 @@
+"""The model-driven user backend: two judging stages and a reply in the persona's voice.
+
+After each agent turn, stage 1 (did the turn complete an open intent?) and
+stage 2 (did a question target one? which is most relevant now?) run
+concurrently, one structured call each covering every open intent. The
+stages are merged by :func:`combine_stages`; a third call writes the user's
+message conveying exactly the intents to reveal. A stage that cannot be
+obtained makes the decision an error. A reply that cannot be written falls
+back to the intents' reveal sentences, and the fallback is recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import structlog
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage
+from pydantic import BaseModel, Field
+
+from proactive_bench.llm.ledger import LLMCallRecord, Recorder, usage_tokens
+from proactive_bench.llm.structured import RetryPolicy, StructuredCaller, StructuredOutputError
+from proactive_bench.prompts import load_prompt
+from proactive_bench.schema import HiddenIntent, Persona, Session
+from proactive_bench.trace import render_changed_files, render_dialogue, render_tool_records
+from proactive_bench.user.base import (
+    IntentLabel,
+    IntentStatus,
+    Stage,
+    StageVerdict,
+    UserDecision,
+    UserView,
+    combine_stages,
+)
+
+log = structlog.get_logger(__name__)
+
+PROMPT_FOLDER = "user/prompts"
+COMPLETION_PROMPT = load_prompt(PROMPT_FOLDER, "completion.v1")
+QUESTION_PROMPT = load_prompt(PROMPT_FOLDER, "question.v1")
+REPLY_PROMPT = load_prompt(PROMPT_FOLDER, "reply.v1")
+
+
+class CompletionFinding(BaseModel):
+    intent_id: str = Field(description="The requirement's id, exactly as listed.")
+    completed: bool = Field(description="Whether the latest turn actually met it.")
+    evidence: str = Field(description="The sentence, tool call or file line that meets it; empty when not completed.")
+
+
+class CompletionJudgment(BaseModel):
+    """Stage 1: one finding per open requirement."""
+
+    findings: list[CompletionFinding]
+
+
+class QuestionFinding(BaseModel):
+    intent_id: str = Field(description="The requirement's id, exactly as listed.")
+    targeted: bool = Field(description="Whether a question in the latest message targets it.")
+    question: str = Field(description="That question, quoted; empty when not targeted.")
+
+
+class QuestionJudgment(BaseModel):
+    """Stage 2: one finding per open requirement and a relevance ranking."""
+
+    findings: list[QuestionFinding]
+    relevance_order: list[str] = Field(description="Every open requirement id, most relevant to the current step first.")
+
+
+def persona_card(persona: Persona) -> str:
+    """Who the user is, in a few lines."""
+    lines = [f"{persona.name}. {persona.role}"]
+    if persona.workplace:
+        lines.append(f"Works at: {persona.workplace}")
+    if persona.voice:
+        lines.append(f"Writing style: {persona.voice}")
+    return "\n".join(lines)
+
+
+def request_text(session: Session) -> str:
+    trigger = session.trigger
+    if trigger.type == "event":
+        return f"(The session began with an event from {trigger.source or 'the environment'}, not a user message.)\n{trigger.message}"
+    return trigger.message
+
+
+def intent_list(intents: list[HiddenIntent]) -> str:
+    return "\n".join(f"- {i.id}: {i.text}" for i in intents)
+
+
+def _check_ids(found: list[str], open_ids: list[str]) -> None:
+    """Exactly one finding per open intent, or the answer is rejected (and retried)."""
+    unknown = sorted(set(found) - set(open_ids))
+    missing = [i for i in open_ids if i not in found]
+    duplicated = sorted({i for i in found if found.count(i) > 1})
+    if unknown or missing or duplicated:
+        raise ValueError(f"findings must cover each open id once: unknown {unknown}, missing {missing}, repeated {duplicated}")
+
+
+class LLMUser:
+    """A user simulator on a LangChain chat model."""
+
+    name = "llm"
+
+    def __init__(self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, policy: RetryPolicy | None = None) -> None:
+        self.model = model
+        self.model_name = model_name
+        self.recorder = recorder
+        self.structured = StructuredCaller(model, model_name, "user", recorder, policy)
+
+    @property
+    def decided_by(self) -> str:
+        return f"llm:{self.model_name}"
+
+    async def decide(self, view: UserView) -> UserDecision:
+        open_ids = [i.id for i in view.open_intents]
+        if not open_ids:
+            return UserDecision([], None)
+        try:
+            completed, (targeted, order) = await asyncio.gather(self._completion_stage(view), self._question_stage(view))
+        except StructuredOutputError as exc:
+            return UserDecision([], None, error=str(exc))
+        hashes = {Stage.COMPLETION: COMPLETION_PROMPT.hash, Stage.QUESTION: QUESTION_PROMPT.hash, Stage.VOLUNTEER: QUESTION_PROMPT.hash}
+        labels = combine_stages(open_ids, completed, targeted, order, self.decided_by, hashes)
+        to_reveal = [label for label in labels if label.status != IntentStatus.COMPLETED]
+        message = await self._reply(view, to_reveal) if to_reveal else None
+        return UserDecision(labels, message)
+
+    async def _completion_stage(self, view: UserView) -> list[StageVerdict]:
+        open_ids = [i.id for i in view.open_intents]
+        prompt = COMPLETION_PROMPT.render(
+            persona=persona_card(view.persona),
+            request=request_text(view.session),
+            intents=intent_list(view.open_intents),
+            dialogue=render_dialogue(view.evidence.transcript),
+            tool_calls=render_tool_records(view.turn_tool_records),
+            changed_files=render_changed_files(view.evidence.workspace, view.changed_files),
+        )
+        result = await self.structured.call(
+            CompletionJudgment, [HumanMessage(prompt)], "completion_stage", COMPLETION_PROMPT.hash,
+            check=lambda j: _check_ids([f.intent_id for f in j.findings], open_ids),
+        )
+        return [StageVerdict(f.intent_id, f.evidence or "completed in the latest turn") for f in result.value.findings if f.completed]
+
+    async def _question_stage(self, view: UserView) -> tuple[list[StageVerdict], list[str]]:
+        open_ids = [i.id for i in view.open_intents]
+        prompt = QUESTION_PROMPT.render(
+            persona=persona_card(view.persona),
+            request=request_text(view.session),
+            intents=intent_list(view.open_intents),
+            dialogue=render_dialogue(view.evidence.transcript[:-1]),
+            latest=view.evidence.latest_reply or "(empty)",
+        )
+        result = await self.structured.call(
+            QuestionJudgment, [HumanMessage(prompt)], "question_stage", QUESTION_PROMPT.hash,
+            check=lambda j: _check_ids([f.intent_id for f in j.findings], open_ids),
+        )
+        targeted = [StageVerdict(f.intent_id, f"targeted question: {f.question}") for f in result.value.findings if f.targeted]
+        order = [i for i in result.value.relevance_order if i in open_ids]
+        return targeted, order
+
+    async def _reply(self, view: UserView, labels: list[IntentLabel]) -> str:
+        """The next user message; on failure, the reveal sentences (recorded as a fallback)."""
+        intents = [view.session.intent(label.intent_id) for label in labels]
+        points = []
+        for label, intent in zip(labels, intents):
+            how = "answer the assistant's question about" if label.status == IntentStatus.INFERRED else "bring up on your own"
+            hint = f' (you might say: "{intent.reveal}")' if intent.reveal else ""
+            points.append(f"- {how}: {intent.text}{hint}")
+        prompt = REPLY_PROMPT.render(
+            persona=persona_card(view.persona),
+            to_convey="\n".join(points),
+            voice=view.persona.voice or "plainly",
+            dialogue=render_dialogue(view.evidence.transcript),
+        )
+        started = time.perf_counter()
+        try:
+            answer = await self.model.ainvoke([HumanMessage(prompt)])
+            text = str(answer.text).strip()
+            if not text:
+                raise ValueError("the model returned an empty message")
+        except Exception as exc:  # any failure: fall back to the annotated sentences
+            error = f"{type(exc).__name__}: {exc}"
+            log.warning("user_reply_fallback", session=view.session.id, error=error)
+            self._record(started, ok=False, error=f"fallback to reveal sentences: {error}")
+            return " ".join(intent.reveal or intent.text for intent in intents)
+        prompt_tokens, completion_tokens = usage_tokens(answer)
+        self._record(started, ok=True, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        return text
+
+    def _record(self, started: float, ok: bool, error: str | None = None, prompt_tokens: int | None = None, completion_tokens: int | None = None) -> None:
+        if self.recorder is None:
+            return
+        self.recorder(
+            LLMCallRecord(
+                role="user", purpose="reply", model=self.model_name, method="text", ok=ok,
+                latency_ms=(time.perf_counter() - started) * 1000, error=error, prompt_hash=REPLY_PROMPT.hash,
+                prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+            )
+        )
