@@ -54,6 +54,17 @@ def parse_sessions(spec: str | None, sessions: list[Session]) -> list[Session]:
     return [s for s in sessions if s in chosen]
 
 
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """``["max_steps=8"]`` as ``{"max_steps": "8"}``."""
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--agent-option: expected KEY=VALUE, got {pair!r}")
+        options[key.strip()] = value.strip()
+    return options
+
+
 def _load(data: Path, persona: str) -> LoadedEpisode:
     try:
         return load_episode(data, persona)
@@ -86,7 +97,7 @@ def _build_judge(judge_model: str | None, base_url: str | None, ledger: CallLedg
 @app.command()
 def episode(
     persona: Annotated[str, typer.Option(help="Persona whose episode to run, e.g. pharmacist.")],
-    model: Annotated[str, typer.Option(help="Agent: scripted:reference|passive|asker|surface, openai:NAME, module:attr or file.py:attr.")],
+    model: Annotated[str, typer.Option(help="Agent: scripted:reference|passive|asker|surface; openai:NAME (the react scaffold on that model); package.module:attr or path/file.py:attr (your own scaffold).")],
     sessions: Annotated[Optional[str], typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
     user: Annotated[str, typer.Option(help="User simulator backend: rules or llm.")] = "rules",
     user_model: Annotated[Optional[str], typer.Option(help="Chat model for --user llm.")] = None,
@@ -94,6 +105,7 @@ def episode(
     base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
     db: Annotated[Optional[Path], typer.Option(help="SQLite results database.")] = None,
     max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before a session is truncated.")] = DEFAULT_MAX_TURNS,
+    agent_option: Annotated[Optional[list[str]], typer.Option(help="KEY=VALUE for the scaffold, repeatable (react: max_steps, max_retries).")] = None,
     data: DataOpt = DEFAULT_DATA_ROOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")] = False,
@@ -103,6 +115,7 @@ def episode(
     loaded = _load(data, persona)
     try:
         chosen = parse_sessions(sessions, loaded.sessions)
+        extra = parse_options(agent_option or [])
     except ValueError as exc:
         raise fail(str(exc)) from None
     db_path = db or DEFAULT_RESULTS / "pbench.db"
@@ -117,7 +130,7 @@ def episode(
     run = create_run(store, loaded, settings, db_path.parent)
     ledger = CallLedger(store, run.id)
     try:
-        agent = load_scaffold(model, ScaffoldOptions(model=model, base_url=base_url, recorder=ledger))
+        agent = load_scaffold(model, ScaffoldOptions(model=model, base_url=base_url, recorder=ledger, extra=extra))
         user_sim = _build_user(user, user_model, base_url, ledger)
         judge = _build_judge(judge_model, base_url, ledger)
     except (ScaffoldLoadError, ModelSpecError) as exc:

@@ -33,7 +33,7 @@ class RubricAnswer(BaseModel):
     """What the judge model returns for one item."""
 
     rationale: str = Field(description="One to three sentences pointing at the evidence.")
-    verdict: Literal["pass", "fail"]
+    verdict: Literal["YES", "NO"] = Field(description="YES when the evidence shows the item is met, else NO.")
 
 
 @dataclass(frozen=True)
@@ -84,4 +84,4 @@ class RubricJudge:
             except StructuredOutputError as exc:
                 return RubricVerdict(None, "", error=str(exc))
         answer = result.value
-        return RubricVerdict(int(answer.verdict == "pass"), answer.rationale)
+        return RubricVerdict(int(answer.verdict == "YES"), answer.rationale)

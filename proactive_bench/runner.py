@@ -108,6 +108,8 @@ class SessionResult:
     comp: float | None
     basis: CompBasis
     error: str | None = None
+    transcript: list[dict[str, str]] = field(default_factory=list)
+    """The session's messages as ``{"role", "content"}``, for later sessions' history."""
 
     @property
     def proc(self) -> float | None:
@@ -227,8 +229,9 @@ async def run_episode(
     for position, session in enumerate(sessions, start=1):
         if on_progress:
             on_progress(session.id, None)
+        history = [r.transcript for r in results]
         result = await _run_one(
-            store, run, episode, session, position, agent, user, judge, ledger, episode_env(episode, workspace, memory, apps), graders, max_turns
+            store, run, episode, session, position, agent, user, judge, ledger, episode_env(episode, workspace, memory, apps), graders, max_turns, history
         )
         results.append(result)
         if on_progress:
@@ -253,6 +256,7 @@ async def _run_one(
     env: ToolEnv,
     graders: GraderResolver,
     max_turns: int,
+    history: list[list[dict[str, str]]],
 ) -> SessionResult:
     session_run = SessionRun(run_id=run.id, session_id=session.id, position=position)
     store.add(session_run)
@@ -266,6 +270,7 @@ async def _run_one(
         workspace=env.workspace,
         memory=env.memory,
         tools=toolbox,
+        history=history,
         reference=session if getattr(agent, "uses_reference_solution", False) else None,
     )
     rt = SessionRuntime(episode.persona, session, agent, user, toolbox, env.workspace, env.memory, graders, sink, max_turns)
@@ -298,4 +303,5 @@ async def _run_one(
     )
     store.update(session_run, status=status, error=error, turns=state["turn"], finished=datetime.now(UTC))
     log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)
-    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error)
+    transcript = [{"role": m["role"], "content": m["content"]} for m in state["transcript"]]
+    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript)

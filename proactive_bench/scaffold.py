@@ -36,7 +36,8 @@ class SessionContext:
     memory: Memory
     tools: ToolBox
     history: list[list[dict[str, str]]] = field(default_factory=list)
-    """Transcripts of earlier sessions, when the run gives them (an ablation choice)."""
+    """Transcripts of the episode's earlier sessions in this run, oldest first, as
+    ``{"role", "content"}`` dicts (roles user, event, agent)."""
     reference: Session | None = None
     """The session spec with its reference solution: only given to scaffolds with
     ``uses_reference_solution = True`` (the scripted baselines)."""

@@ -60,7 +60,7 @@ class FakeUserModel:
         if "grading an AI assistant" in prompt:
             if self.judge_fault:
                 return text_reply("I think it is fine.")
-            verdict = "pass" if "Batch summary" in section(prompt, "Files") else "fail"
+            verdict = "YES" if "Batch summary" in section(prompt, "Files") else "NO"
             return structured_reply(body, {"rationale": "checked the file", "verdict": verdict})
         return error_reply(400, "unexpected prompt")
 

@@ -18,6 +18,8 @@ from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
 from proactive_bench.scaffolds.react import EVENT_PREFIX, AgentModelError, ReactAgent, react_scaffold
 from proactive_bench.stub_server import Reply, StubServer, error_reply, text_reply, tool_call_reply
 
+from conftest import MINI, run_cli
+
 
 def scripted(*replies: Reply) -> Any:
     """A responder that serves ``replies`` in order, then repeats the last one."""
@@ -177,3 +179,32 @@ async def test_langchain_tools_record_through_the_toolbox(tmp_path: Path) -> Non
     assert "Field required" in json.loads(message.content)["error"]
     assert isinstance(message.artifact, ToolRecord) and not message.artifact.ok
     assert [(r.tool_name, r.ok) for r in toolbox.records] == [("write_file", True), ("write_file", False)]
+
+
+def test_cli_runs_react_over_http_and_later_sessions_see_earlier_ones(tmp_path: Path) -> None:
+    """``--model openai:NAME`` drives the react scaffold; session a2's system prompt holds a1's dialogue."""
+
+    def respond(body: dict[str, Any]) -> Reply:
+        last = body["messages"][-1]
+        if last["role"] == "tool":
+            return text_reply("Done: the summary is written in mg/L with the mean.")
+        return tool_call_reply([("write_file", {"path": "out/summary.md", "content": "# Batch summary\nmean 4.65 mg/L\n"})])
+
+    with StubServer(respond) as stub:
+        result = run_cli(
+            "episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", "openai:stub-agent",
+            "--base-url", stub.base_url, "--db", str(tmp_path / "r.db"), "--sessions", "a1,a2", "--agent-option", "max_steps=3",
+        )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["sessions"][0]["completed"] == 2 and out["sessions"][0]["status"] == "completed"
+    a2_system = [b["messages"][0]["content"] for b in stub.requests if "weekly batch note" in json.dumps(b["messages"])]
+    assert a2_system and "Earlier sessions with this user" in a2_system[0] and "summarise notes/batch.csv" in a2_system[0]
+
+
+def test_cli_rejects_bad_agent_options(tmp_path: Path) -> None:
+    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "openai:x", "--base-url", "http://127.0.0.1:9/v1",
+                     "--db", str(tmp_path / "r.db"), "--agent-option", "max_steps=lots")
+    assert result.exit_code == 2 and "max_steps: expected an integer, got 'lots'" in result.output
+    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:reference", "--db", str(tmp_path / "r.db"), "--agent-option", "oops")
+    assert result.exit_code == 2 and "expected KEY=VALUE" in result.output

@@ -20,7 +20,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from proactive_bench.env.toolbox import render_result
 from proactive_bench.llm.ledger import LLMCallRecord, Recorder, usage_tokens
 from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, make_chat_model
-from proactive_bench.scaffold import AgentTurn, ScaffoldOptions, SessionContext
+from proactive_bench.scaffold import AgentTurn, ScaffoldLoadError, ScaffoldOptions, SessionContext
 from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
 
 log = structlog.get_logger(__name__)
@@ -171,7 +171,18 @@ class ReactAgent:
 
 def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
     """The ``react`` built-in: ``options.extra`` may set ``max_steps`` and ``max_retries``."""
-    max_retries = int(options.extra.get("max_retries", DEFAULT_MAX_RETRIES))
+    max_retries = _int_option(options, "max_retries", DEFAULT_MAX_RETRIES, minimum=0)
+    max_steps = _int_option(options, "max_steps", DEFAULT_MAX_STEPS, minimum=1)
     model = make_chat_model(options.model, base_url=options.base_url, api_key=options.api_key, max_retries=max_retries)
-    max_steps = int(options.extra.get("max_steps", DEFAULT_MAX_STEPS))
     return ReactAgent(model, model_name=options.model, recorder=options.recorder, max_steps=max_steps)
+
+
+def _int_option(options: ScaffoldOptions, key: str, default: int, minimum: int) -> int:
+    raw = options.extra.get(key, default)
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        raise ScaffoldLoadError(f"react option {key}: expected an integer, got {raw!r}") from None
+    if value < minimum:
+        raise ScaffoldLoadError(f"react option {key}: must be at least {minimum}, got {value}")
+    return value
