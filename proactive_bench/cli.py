@@ -118,6 +118,14 @@ def episode(
         extra = parse_options(agent_option or [])
     except ValueError as exc:
         raise fail(str(exc)) from None
+    if user == "rules":
+        unannotated = [f"{s.id}/{i.id}" for s in chosen for i in s.intents if not i.has_rules]
+        if unannotated:
+            raise fail(
+                f"--user rules needs every intent annotated with evidence, ask, question and reveal; "
+                f"{len(unannotated)} intent(s) are not (first: {', '.join(unannotated[:3])}). "
+                "Imported π-Bench data carries no such annotations: use --user llm --user-model MODEL."
+            )
     db_path = db or DEFAULT_RESULTS / "pbench.db"
     store = Store(db_path)
     settings = RunSettings(

@@ -79,3 +79,12 @@ def test_schema_command_prints_json_schema() -> None:
     result = run_cli("schema")
     schema = json.loads(result.stdout)
     assert {"Persona", "Episode", "Session", "HiddenIntent", "ChecklistItem"} <= set(schema["$defs"])
+
+
+def test_rules_user_refuses_unannotated_intents_up_front(mini_copy: Path, tmp_path: Path) -> None:
+    session = mini_copy / "episodes" / "mini" / "sessions" / "a3.yaml"
+    text = session.read_text().replace('    ask: ["memory", "remember"]\n', "")
+    session.write_text(text)
+    result = run_cli("episode", "--data", str(mini_copy), "--persona", "mini", "--model", "scripted:passive", "--db", str(tmp_path / "x.db"))
+    assert result.exit_code == 2
+    assert "a3/memo" in result.output and "--user llm" in result.output
