@@ -15,7 +15,8 @@ from rich.table import Table
 from proactive_bench.llm.models import ModelSpecError, make_chat_model
 from proactive_bench.loading import DEFAULT_DATA_ROOT, DatasetError, LoadedEpisode, load_dataset, load_episode
 from proactive_bench.logs import configure_logging
-from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger, EpisodeResult, RunSettings, SessionResult, create_run, run_episode
+from proactive_bench.results import EpisodeResult, SessionResult
+from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger, RunSettings, create_run, run_episode
 from proactive_bench.scaffold import ScaffoldLoadError, ScaffoldOptions, load_scaffold
 from proactive_bench.schema import Episode, Persona, Session
 from proactive_bench.store import Store

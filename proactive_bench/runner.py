@@ -2,11 +2,13 @@
 
 The runner owns the wiring: it seeds the workspace, builds each session's
 toolbox and context, runs the session graph, grades the final state, writes
-everything to the store and computes the metrics.
+everything to the store and computes the metrics. Running a run that already
+has finished sessions continues it (see :mod:`proactive_bench.checkpoints`).
 """
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,16 +23,17 @@ from proactive_bench.env.workspace import Workspace
 from proactive_bench.grading import GradeResult, grade_session
 from proactive_bench.llm.ledger import LLMCallRecord
 from proactive_bench.loading import GraderResolver, LoadedEpisode
-from proactive_bench.metrics import (
-    CompBasis,
-    IntentCounts,
-    UnitScore,
-    comp,
-    count_statuses,
-    dependency_units,
-    mean_or_none,
-    pooled_proc,
+from proactive_bench.checkpoints import (
+    checkpoint_dir,
+    restore_workspace,
+    save_workspace,
+    split_session_runs,
+    stored_session_result,
 )
+from proactive_bench.costs import Budget
+from proactive_bench.llm.cache import CallCache
+from proactive_bench.metrics import comp, count_statuses, dependency_units, pooled_proc
+from proactive_bench.results import EpisodeResult, SessionResult
 from proactive_bench.scaffold import Scaffold, SessionContext
 from proactive_bench.schema import Session
 from proactive_bench.session_graph import SessionRuntime, run_session_graph
@@ -45,13 +48,15 @@ DEFAULT_MAX_TURNS = 30
 class CallLedger:
     """Sends model-call records to the store, tagged with the run and current session."""
 
-    def __init__(self, store: Store, run_id: str) -> None:
+    def __init__(self, store: Store, run_id: str, budget: Budget | None = None) -> None:
         self.store = store
         self.run_id = run_id
+        self.budget = budget
         self.session_run_id: int | None = None
 
     def __call__(self, record: LLMCallRecord) -> None:
-        self.store.record_llm_call(self.run_id, self.session_run_id, record)
+        cost = self.budget.charge(record) if self.budget else None
+        self.store.record_llm_call(self.run_id, self.session_run_id, record, cost)
 
 
 @dataclass
@@ -96,75 +101,6 @@ class StoreSink:
     def _id(self) -> int:
         assert self.session_run.id is not None
         return self.session_run.id
-
-
-@dataclass
-class SessionResult:
-    session_id: str
-    status: str
-    turns: int
-    counts: IntentCounts
-    grades: list[GradeResult]
-    comp: float | None
-    basis: CompBasis
-    error: str | None = None
-    transcript: list[dict[str, str]] = field(default_factory=list)
-    """The session's messages as ``{"role", "content"}``, for later sessions' history."""
-
-    @property
-    def proc(self) -> float | None:
-        return None if self.status == "error" else self.counts.proc
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "session_id": self.session_id,
-            "status": self.status,
-            "turns": self.turns,
-            "intents": self.counts.total,
-            "completed": self.counts.completed,
-            "inferred": self.counts.inferred,
-            "provided": self.counts.provided,
-            "proc": self.proc,
-            "comp": self.comp,
-            "comp_basis": self.basis.as_dict(),
-            "error": self.error,
-        }
-
-
-@dataclass
-class EpisodeResult:
-    run_id: str
-    persona: str
-    model: str
-    sessions: list[SessionResult]
-    units: list[UnitScore]
-
-    @property
-    def proc(self) -> float | None:
-        return mean_or_none([u.proc for u in self.units])
-
-    @property
-    def comp(self) -> float | None:
-        return mean_or_none([s.comp for s in self.sessions])
-
-    @property
-    def basis(self) -> CompBasis:
-        total = CompBasis()
-        for s in self.sessions:
-            total = total + s.basis
-        return total
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "run_id": self.run_id,
-            "persona": self.persona,
-            "model": self.model,
-            "proc": self.proc,
-            "comp": self.comp,
-            "comp_basis": self.basis.as_dict(),
-            "dependency_groups": [{"sessions": u.sessions, "proc": u.proc} for u in self.units if len(u.sessions) > 1],
-            "sessions": [s.as_dict() for s in self.sessions],
-        }
 
 
 @dataclass
@@ -218,29 +154,63 @@ async def run_episode(
     ledger: CallLedger,
     max_turns: int = DEFAULT_MAX_TURNS,
     on_progress: ProgressHook | None = None,
+    cache: CallCache | None = None,
 ) -> EpisodeResult:
-    """Run the given sessions of an episode in order and return their scores."""
-    workspace = Workspace.seeded(Path(run.workspace), episode.workspace_seed)
-    memory = Memory()
-    apps = AppStore(app_db_path(run))
-    apps.seed_from(episode.directory / "apps")
+    """Run the given sessions of an episode in order and return their scores.
+
+    Sessions the run has already finished are not run again; an unfinished one
+    is run again from the state the last finished session left. When the
+    ledger's budget is spent, no further session starts and the run is
+    ``stopped`` (resumable).
+    """
+    finished, unfinished = split_session_runs(store, run)
+    for stale in unfinished:
+        store.delete_session_run(stale)
+    workspace, memory, apps = _episode_state(store, run, episode, [finished[s.id] for s in sessions if s.id in finished])
     graders = GraderResolver(episode.directory.parent.parent)
+    env = episode_env(episode, workspace, memory, apps)
     results: list[SessionResult] = []
+    status = "finished"
     for position, session in enumerate(sessions, start=1):
+        if session.id in finished:
+            results.append(stored_session_result(store, finished[session.id], session))
+            continue
+        if ledger.budget is not None and ledger.budget.exhausted:
+            status = "stopped"
+            log.warning("budget_exhausted", run=run.id, spent_usd=ledger.budget.spent_usd)
+            break
         if on_progress:
             on_progress(session.id, None)
+        if cache is not None:
+            cache.begin_session(session.id)
         history = [r.transcript for r in results]
-        result = await _run_one(
-            store, run, episode, session, position, agent, user, judge, ledger, episode_env(episode, workspace, memory, apps), graders, max_turns, history
-        )
+        result = await _run_one(store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history)
         results.append(result)
         if on_progress:
             on_progress(session.id, result)
-    units = dependency_units(episode.episode, [s.id for s in sessions])
+    units = dependency_units(episode.episode, [r.session_id for r in results])
     counts = {r.session_id: r.counts for r in results if r.status != "error"}
     result = EpisodeResult(run.id, episode.persona.id, run.model, results, pooled_proc(units, counts))
-    store.update(run, status="finished")
+    store.update(run, status=status)
     return result
+
+
+def _episode_state(store: Store, run: Run, episode: LoadedEpisode, done: list[SessionRun]) -> tuple[Workspace, Memory, AppStore]:
+    """Fresh seeded state for a new run, or the state after the last finished session."""
+    root, app_db = Path(run.workspace), app_db_path(run)
+    if not done:
+        shutil.rmtree(root, ignore_errors=True)
+        app_db.unlink(missing_ok=True)
+        apps = AppStore(app_db)
+        apps.seed_from(episode.directory / "apps")
+        return Workspace.seeded(root, episode.workspace_seed), Memory(), apps
+    last = max(done, key=lambda sr: sr.position)
+    assert last.id is not None
+    workspace = Workspace(root)
+    restore_workspace(workspace, checkpoint_dir(run, last.position))
+    apps = AppStore(app_db)
+    apps.restore(store.snapshot(last.id, "apps") or {})
+    return workspace, Memory(store.snapshot(last.id, "memory") or {}), apps
 
 
 async def _run_one(
@@ -301,6 +271,7 @@ async def _run_one(
         Snapshot(session_run_id=session_run.id, kind="memory", content=env.memory.as_dict()),
         Snapshot(session_run_id=session_run.id, kind="apps", content=env.require_apps().snapshot()),
     )
+    save_workspace(env.workspace, checkpoint_dir(run, position))
     store.update(session_run, status=status, error=error, turns=state["turn"], finished=datetime.now(UTC))
     log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)
     transcript = [{"role": m["role"], "content": m["content"]} for m in state["transcript"]]

@@ -18,6 +18,9 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Literal, Protocol, runtime_checkable
 
+from langchain_core.caches import BaseCache
+from langchain_core.rate_limiters import BaseRateLimiter
+
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox
 from proactive_bench.env.workspace import Workspace
@@ -72,6 +75,10 @@ class ScaffoldOptions:
     api_key: str | None = None
     recorder: Callable[..., None] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    cache: BaseCache | None = None
+    """Record/replay cache for the scaffold's chat models (pass it to ``make_chat_model``)."""
+    rate_limiter: BaseRateLimiter | None = None
+    """The endpoint's shared rate limiter, if the run sets one."""
 
 
 ScaffoldFactory = Callable[[ScaffoldOptions], Scaffold]

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
 
+from proactive_bench.llm.cache import ModelCallEntry  # noqa: F401  (its table lives in this database)
 from proactive_bench.llm.ledger import LLMCallRecord
 
 
@@ -112,6 +113,8 @@ class LLMCall(SQLModel, table=True):
     completion_tokens: int | None = None
     error: str | None = None
     prompt_hash: str | None = None
+    cached: bool = False
+    cost_usd: float | None = None
     created: datetime = Field(default_factory=_now)
 
 
@@ -145,8 +148,8 @@ class Store:
             setattr(row, key, value)
         self.add(row)
 
-    def record_llm_call(self, run_id: str, session_run_id: int | None, record: LLMCallRecord) -> None:
-        self.add(LLMCall(run_id=run_id, session_run_id=session_run_id, **record.__dict__))
+    def record_llm_call(self, run_id: str, session_run_id: int | None, record: LLMCallRecord, cost_usd: float | None = None) -> None:
+        self.add(LLMCall(run_id=run_id, session_run_id=session_run_id, cost_usd=cost_usd, **record.__dict__))
 
     def run(self, run_id: str) -> Run | None:
         with Session(self.engine) as db:
@@ -160,6 +163,30 @@ class Store:
         with Session(self.engine) as db:
             stmt = select(table).where(table.session_run_id == session_run_id).order_by(table.id)  # type: ignore[attr-defined]
             return list(db.exec(stmt))
+
+    def snapshot(self, session_run_id: int, kind: str) -> dict[str, Any] | None:
+        with Session(self.engine) as db:
+            row = db.exec(select(Snapshot).where(Snapshot.session_run_id == session_run_id, Snapshot.kind == kind)).first()
+            return row.content if row else None
+
+    def delete_session_run(self, session_run: SessionRun) -> None:
+        """Remove a session run and every row that belongs to it, in one transaction."""
+        with Session(self.engine) as db:
+            for table in (MessageRow, ToolCallRow, IntentEvent, Grade, LLMCall, Snapshot):
+                for row in db.exec(select(table).where(table.session_run_id == session_run.id)):  # type: ignore[attr-defined]
+                    db.delete(row)
+            stale = db.get(SessionRun, session_run.id)
+            if stale is not None:
+                db.delete(stale)
+            db.commit()
+
+    def replace_grades(self, session_run_id: int, grades: list[Grade]) -> None:
+        """Swap a session's grades for new ones (re-scoring), in one transaction."""
+        with Session(self.engine) as db:
+            for row in db.exec(select(Grade).where(Grade.session_run_id == session_run_id)):
+                db.delete(row)
+            db.add_all(grades)
+            db.commit()
 
     def latest_snapshot(self, run_id: str, kind: str) -> dict[str, Any] | None:
         with Session(self.engine) as db:

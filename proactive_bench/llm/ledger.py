@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
+from proactive_bench.llm.cache import is_cached
+
 CallRole = Literal["agent", "user", "judge"]
 
 
@@ -23,6 +25,8 @@ class LLMCallRecord:
     completion_tokens: int | None = None
     error: str | None = None
     prompt_hash: str | None = None
+    cached: bool = False
+    """Served from a recorded run (replay or resume): no tokens were spent."""
 
 
 Recorder = Callable[[LLMCallRecord], None]
@@ -32,7 +36,7 @@ def ignore_record(_record: LLMCallRecord) -> None:
     """A recorder that keeps nothing (for library use without a store)."""
 
 
-def usage_tokens(message: Any) -> tuple[int | None, int | None]:
-    """Prompt and completion tokens from a LangChain message's usage metadata, if any."""
+def usage_fields(message: Any) -> dict[str, Any]:
+    """Token counts and the cached flag of a LangChain answer, as LLMCallRecord fields."""
     usage = getattr(message, "usage_metadata", None) or {}
-    return usage.get("input_tokens"), usage.get("output_tokens")
+    return {"prompt_tokens": usage.get("input_tokens"), "completion_tokens": usage.get("output_tokens"), "cached": is_cached(message)}

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 
+from langchain_core.caches import BaseCache
 from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.rate_limiters import BaseRateLimiter
 
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MAX_RETRIES = 3
@@ -21,17 +23,25 @@ def make_chat_model(
     temperature: float | None = None,
     timeout: float = DEFAULT_TIMEOUT_S,
     max_retries: int = DEFAULT_MAX_RETRIES,
+    cache: BaseCache | None = None,
+    rate_limiter: BaseRateLimiter | None = None,
 ) -> BaseChatModel:
     """``openai:NAME`` (any OpenAI-compatible server with ``base_url``) or another
     provider through LangChain's ``init_chat_model``. A bare name means openai.
 
     The key comes from ``api_key``, else ``OPENAI_API_KEY``; a local server
-    without auth gets a placeholder so no real key is ever required.
+    without auth gets a placeholder so no real key is ever required. ``cache``
+    records or replays answers (see :mod:`proactive_bench.llm.cache`);
+    ``rate_limiter`` is shared by every model on one endpoint.
     """
     provider, _, name = spec.partition(":") if ":" in spec else ("openai", "", spec)
     if not name:
         raise ModelSpecError(f"model {spec!r} has no name after the provider")
     kwargs: dict[str, object] = {"timeout": timeout, "max_retries": max_retries}
+    if cache is not None:
+        kwargs["cache"] = cache
+    if rate_limiter is not None:
+        kwargs["rate_limiter"] = rate_limiter
     if temperature is not None:
         kwargs["temperature"] = temperature
     if provider == "openai":

@@ -32,7 +32,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from pydantic import BaseModel, ValidationError
 
-from proactive_bench.llm.ledger import CallRole, LLMCallRecord, Recorder, usage_tokens
+from proactive_bench.llm.ledger import CallRole, LLMCallRecord, Recorder, usage_fields
 
 log = structlog.get_logger(__name__)
 
@@ -183,12 +183,11 @@ class StructuredCaller:
             log.warning("structured_attempt_failed", role=self.role, purpose=purpose, method=method, attempt=attempt, error=error)
         if self.recorder is None:
             return
-        prompt_tokens, completion_tokens = usage_tokens(raw) if raw is not None else (None, None)
         self.recorder(
             LLMCallRecord(
                 role=self.role, purpose=purpose, model=self.model_name, method=method, ok=error is None,
-                latency_ms=(time.perf_counter() - started) * 1000, attempt=attempt, prompt_tokens=prompt_tokens,
-                completion_tokens=completion_tokens, error=error, prompt_hash=prompt_hash,
+                latency_ms=(time.perf_counter() - started) * 1000, attempt=attempt, error=error, prompt_hash=prompt_hash,
+                **(usage_fields(raw) if raw is not None else {}),
             )
         )
 

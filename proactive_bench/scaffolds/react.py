@@ -18,7 +18,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from proactive_bench.env.toolbox import render_result
-from proactive_bench.llm.ledger import LLMCallRecord, Recorder, usage_tokens
+from proactive_bench.llm.ledger import LLMCallRecord, Recorder, usage_fields
 from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, make_chat_model
 from proactive_bench.scaffold import AgentTurn, ScaffoldLoadError, ScaffoldOptions, SessionContext
 from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
@@ -143,8 +143,7 @@ class ReactAgent:
             error = f"{type(exc).__name__}: {exc}"
             self._record(started, ok=False, error=error)
             raise AgentModelError(f"agent model {self.model_name!r} failed at step {step}: {error}") from exc
-        prompt_tokens, completion_tokens = usage_tokens(ai)
-        self._record(started, ok=True, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        self._record(started, ok=True, **usage_fields(ai))
         log.debug("react_step", step=step, tool_calls=len(ai.tool_calls))
         return ai
 
@@ -173,7 +172,10 @@ def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
     """The ``react`` built-in: ``options.extra`` may set ``max_steps`` and ``max_retries``."""
     max_retries = _int_option(options, "max_retries", DEFAULT_MAX_RETRIES, minimum=0)
     max_steps = _int_option(options, "max_steps", DEFAULT_MAX_STEPS, minimum=1)
-    model = make_chat_model(options.model, base_url=options.base_url, api_key=options.api_key, max_retries=max_retries)
+    model = make_chat_model(
+        options.model, base_url=options.base_url, api_key=options.api_key, max_retries=max_retries,
+        cache=options.cache, rate_limiter=options.rate_limiter,
+    )
     return ReactAgent(model, model_name=options.model, recorder=options.recorder, max_steps=max_steps)
 
 

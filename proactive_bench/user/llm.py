@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import structlog
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
-from proactive_bench.llm.ledger import LLMCallRecord, Recorder, usage_tokens
+from proactive_bench.llm.ledger import LLMCallRecord, Recorder, usage_fields
 from proactive_bench.llm.structured import RetryPolicy, StructuredCaller, StructuredOutputError
 from proactive_bench.prompts import load_prompt
 from proactive_bench.schema import HiddenIntent, Persona, Session
@@ -184,17 +185,15 @@ class LLMUser:
             log.warning("user_reply_fallback", session=view.session.id, error=error)
             self._record(started, ok=False, error=f"fallback to reveal sentences: {error}")
             return " ".join(intent.reveal or intent.text for intent in intents)
-        prompt_tokens, completion_tokens = usage_tokens(answer)
-        self._record(started, ok=True, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        self._record(started, ok=True, **usage_fields(answer))
         return text
 
-    def _record(self, started: float, ok: bool, error: str | None = None, prompt_tokens: int | None = None, completion_tokens: int | None = None) -> None:
+    def _record(self, started: float, ok: bool, error: str | None = None, **usage: Any) -> None:
         if self.recorder is None:
             return
         self.recorder(
             LLMCallRecord(
                 role="user", purpose="reply", model=self.model_name, method="text", ok=ok,
-                latency_ms=(time.perf_counter() - started) * 1000, error=error, prompt_hash=REPLY_PROMPT.hash,
-                prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+                latency_ms=(time.perf_counter() - started) * 1000, error=error, prompt_hash=REPLY_PROMPT.hash, **usage,
             )
         )

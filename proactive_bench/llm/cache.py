@@ -1,0 +1,134 @@
+"""Record and replay of model calls, as a LangChain cache stored in the results database.
+
+Every successful model answer of a run is stored under the session it belongs
+to, keyed by a hash of the model's settings (model name, parameters, bound
+tools, response format) and the messages, and by *occurrence*: the n-th
+answer served for that key in that session. Replaying serves the same answers
+in the same order, so a run's decisions come out identical; retries after a
+malformed answer see the next recorded answer, as they did live.
+
+Modes:
+- ``record``: hits are served (this makes an interrupted session resume
+  without repeating finished model work), misses go to the server and are stored;
+- ``replay``: answers come from another run; a miss is an error, no server is called.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import structlog
+from langchain_core.caches import BaseCache
+from langchain_core.load import dumps, loads
+from langchain_core.outputs import Generation
+from sqlalchemy import UniqueConstraint
+from sqlmodel import Field, Session, SQLModel, select
+
+log = structlog.get_logger(__name__)
+
+CacheMode = Literal["record", "replay"]
+CACHED_FLAG = "pbench_cached"
+"""Set in a served answer's ``response_metadata`` so recorders can tell replayed calls apart."""
+
+
+class ModelCallEntry(SQLModel, table=True):
+    """One recorded model answer."""
+
+    __tablename__ = "modelcall_cache"
+    __table_args__ = (UniqueConstraint("namespace", "key", "occurrence"),)
+    id: int | None = Field(default=None, primary_key=True)
+    namespace: str = Field(index=True, description="<run id>/<session id>")
+    key: str
+    occurrence: int
+    generations: str
+
+
+class ReplayMissError(RuntimeError):
+    """Replay asked for an answer the recorded run does not have."""
+
+
+def call_key(prompt: str, llm_string: str) -> str:
+    return hashlib.sha256(f"{llm_string}\x00{prompt}".encode()).hexdigest()
+
+
+class CallCache(BaseCache):
+    """The cache of one episode run; :meth:`begin_session` scopes it to a session."""
+
+    def __init__(self, engine: Any, run_id: str, mode: CacheMode = "record", source_run_id: str | None = None) -> None:
+        if mode == "replay" and source_run_id is None:
+            raise ValueError("replay needs the run to replay from")
+        self.engine = engine
+        self.run_id = run_id
+        self.mode = mode
+        self.source_run_id = source_run_id or run_id
+        self._session = ""
+        self._served: dict[str, int] = defaultdict(int)
+
+    def begin_session(self, session_id: str) -> None:
+        """Scope lookups and writes to one session; occurrence counts start again."""
+        self._session = session_id
+        self._served.clear()
+
+    def _namespace(self, run_id: str) -> str:
+        return f"{run_id}/{self._session}"
+
+    def lookup(self, prompt: str, llm_string: str) -> Sequence[Generation] | None:
+        key = call_key(prompt, llm_string)
+        occurrence = self._served[key]
+        with Session(self.engine) as db:
+            entry = db.exec(
+                select(ModelCallEntry).where(
+                    ModelCallEntry.namespace == self._namespace(self.source_run_id),
+                    ModelCallEntry.key == key,
+                    ModelCallEntry.occurrence == occurrence,
+                )
+            ).first()
+        if entry is None:
+            if self.mode == "replay":
+                raise ReplayMissError(
+                    f"run {self.source_run_id} has no recorded answer #{occurrence + 1} for this call in session "
+                    f"{self._session!r}: the run's settings, prompts or data differ from the recorded ones"
+                )
+            return None
+        self._served[key] += 1
+        generations: list[Generation] = loads(entry.generations)
+        for generation in generations:
+            message = getattr(generation, "message", None)
+            if message is not None:
+                message.response_metadata[CACHED_FLAG] = True
+        if self.mode == "replay" and self.source_run_id != self.run_id:
+            self._store(key, occurrence, entry.generations)
+        return generations
+
+    def update(self, prompt: str, llm_string: str, return_val: Sequence[Generation]) -> None:
+        key = call_key(prompt, llm_string)
+        occurrence = self._served[key]
+        self._served[key] += 1
+        self._store(key, occurrence, dumps(list(return_val)))
+
+    def _store(self, key: str, occurrence: int, generations: str) -> None:
+        entry = ModelCallEntry(namespace=self._namespace(self.run_id), key=key, occurrence=occurrence, generations=generations)
+        with Session(self.engine) as db:
+            exists = db.exec(
+                select(ModelCallEntry.id).where(
+                    ModelCallEntry.namespace == entry.namespace, ModelCallEntry.key == key, ModelCallEntry.occurrence == occurrence
+                )
+            ).first()
+            if exists is None:
+                db.add(entry)
+                db.commit()
+
+    def clear(self, **kwargs: Any) -> None:
+        """Forget this run's recorded answers."""
+        with Session(self.engine) as db:
+            for entry in db.exec(select(ModelCallEntry).where(ModelCallEntry.namespace.startswith(f"{self.run_id}/"))):  # type: ignore[attr-defined]
+                db.delete(entry)
+            db.commit()
+
+
+def is_cached(message: Any) -> bool:
+    """Whether a model answer was served from the record instead of the server."""
+    return bool((getattr(message, "response_metadata", None) or {}).get(CACHED_FLAG))
