@@ -12,15 +12,16 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from proactive_bench.llm.models import ModelSpecError, make_chat_model
+from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.loading import DEFAULT_DATA_ROOT, DatasetError, LoadedEpisode, load_dataset, load_episode
 from proactive_bench.logs import configure_logging
 from proactive_bench.results import EpisodeResult, SessionResult
-from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger, RunSettings, create_run, run_episode
-from proactive_bench.scaffold import ScaffoldLoadError, ScaffoldOptions, load_scaffold
+from proactive_bench.costs import Budget
+from proactive_bench.launch import LaunchError, RunSpec, execute_run, run_spec, start_run
+from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
+from proactive_bench.scaffold import ScaffoldLoadError
 from proactive_bench.schema import Episode, Persona, Session
-from proactive_bench.store import Store
-from proactive_bench.user.rules import RulesUser
+from proactive_bench.store import Run, Store
 from proactive_bench.validation import episode_stats, validate_dataset
 
 app = typer.Typer(help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False)
@@ -75,26 +76,6 @@ def _load(data: Path, persona: str) -> LoadedEpisode:
         raise fail(f"dataset {data} has {len(exc.problems)} problem(s)") from None
 
 
-def _build_user(kind: str, user_model: str | None, base_url: str | None, ledger: CallLedger) -> Any:
-    if kind == "rules":
-        return RulesUser()
-    if kind != "llm":
-        raise fail(f"--user must be 'rules' or 'llm', not {kind!r}")
-    if not user_model:
-        raise fail("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
-    from proactive_bench.user.llm import LLMUser
-
-    return LLMUser(make_chat_model(user_model, base_url=base_url, temperature=0), user_model, ledger)
-
-
-def _build_judge(judge_model: str | None, base_url: str | None, ledger: CallLedger) -> Any:
-    if not judge_model:
-        return None
-    from proactive_bench.judge import RubricJudge
-
-    return RubricJudge(make_chat_model(judge_model, base_url=base_url, temperature=0), judge_model, ledger)
-
-
 @app.command()
 def episode(
     persona: Annotated[str, typer.Option(help="Persona whose episode to run, e.g. pharmacist.")],
@@ -119,6 +100,10 @@ def episode(
         extra = parse_options(agent_option or [])
     except ValueError as exc:
         raise fail(str(exc)) from None
+    if user not in ("rules", "llm"):
+        raise fail(f"--user must be 'rules' or 'llm', not {user!r}")
+    if user == "llm" and not user_model:
+        raise fail("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
     if user == "rules":
         unannotated = [f"{s.id}/{i.id}" for s in chosen for i in s.intents if not i.has_rules]
         if unannotated:
@@ -129,36 +114,35 @@ def episode(
             )
     db_path = db or DEFAULT_RESULTS / "pbench.db"
     store = Store(db_path)
-    settings = RunSettings(
-        model=model,
-        user_backend=user if user == "rules" else f"llm:{user_model}",
-        judge_model=judge_model,
-        max_turns=max_turns,
-        config={"sessions": [s.id for s in chosen], "base_url": base_url},
+    spec = RunSpec(
+        persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,  # type: ignore[arg-type]
+        user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra,
     )
-    run = create_run(store, loaded, settings, db_path.parent)
-    ledger = CallLedger(store, run.id)
+    run = start_run(store, loaded, spec, db_path.parent)
+    _finish(store, run, loaded, as_json)
+
+
+def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool, budget: Budget | None = None) -> None:
+    """Execute a run with a progress bar, print its results, exit 1 if a session errored."""
+    ledger = CallLedger(store, run.id, budget)
     try:
-        agent = load_scaffold(model, ScaffoldOptions(model=model, base_url=base_url, recorder=ledger, extra=extra))
-        user_sim = _build_user(user, user_model, base_url, ledger)
-        judge = _build_judge(judge_model, base_url, ledger)
-    except (ScaffoldLoadError, ModelSpecError) as exc:
+        result = _run_with_progress(store, run, loaded, ledger)
+    except (ScaffoldLoadError, ModelSpecError, LaunchError) as exc:
         store.update(run, status="failed")
         raise fail(str(exc)) from None
-    result = _run_with_progress(store, run, loaded, chosen, agent, user_sim, judge, ledger, max_turns)
     if as_json:
         typer.echo(json.dumps(result.as_dict(), indent=2))
     else:
         out_console.print(results_table(result, len(loaded.sessions)))
-        err_console.print(f"results: {db_path} (run {run.id}); workspace: {run.workspace}", highlight=False)
+        err_console.print(f"results: {store.path} (run {run.id}); workspace: {run.workspace}", highlight=False)
     if any(s.status == "error" for s in result.sessions):
         raise typer.Exit(1)
 
 
-def _run_with_progress(store: Store, run: Any, loaded: LoadedEpisode, chosen: list[Session], agent: Any, user_sim: Any, judge: Any, ledger: CallLedger, max_turns: int) -> EpisodeResult:
+def _run_with_progress(store: Store, run: Run, loaded: LoadedEpisode, ledger: CallLedger) -> EpisodeResult:
     columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn())
     with Progress(*columns, console=err_console, transient=True) as progress:
-        task = progress.add_task(f"{loaded.persona.id}: starting", total=len(chosen))
+        task = progress.add_task(f"{loaded.persona.id}: starting", total=len(run_spec(run).sessions))
 
         def on_progress(session_id: str, result: SessionResult | None) -> None:
             if result is None:
@@ -166,12 +150,49 @@ def _run_with_progress(store: Store, run: Any, loaded: LoadedEpisode, chosen: li
             else:
                 progress.advance(task)
 
-        return asyncio.run(
-            run_episode(
-                store=store, run=run, episode=loaded, sessions=chosen, agent=agent, user=user_sim,
-                judge=judge, ledger=ledger, max_turns=max_turns, on_progress=on_progress,
-            )
-        )
+        return asyncio.run(execute_run(store, run, loaded, ledger, on_progress=on_progress))
+
+
+def _open_run(db: Path, run_id: str) -> tuple[Store, Run, LoadedEpisode]:
+    if not db.is_file():
+        raise fail(f"no results database at {db}")
+    store = Store(db)
+    run = store.run(run_id)
+    if run is None:
+        raise fail(f"{db}: no run {run_id!r}")
+    spec = run_spec(run)
+    return store, run, _load(Path(spec.data_root), spec.persona)
+
+
+DbOpt = Annotated[Path, typer.Option("--db", help="SQLite results database.")]
+
+
+@app.command()
+def resume(
+    run_id: Annotated[str, typer.Argument(help="The run to continue.")],
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+) -> None:
+    """Continue an interrupted run: finished sessions are kept, the unfinished one runs again."""
+    configure_logging(verbose)
+    store, run, loaded = _open_run(db, run_id)
+    _finish(store, run, loaded, as_json)
+
+
+@app.command()
+def replay(
+    run_id: Annotated[str, typer.Argument(help="The recorded run to replay.")],
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+) -> None:
+    """Run a recorded run again as a new run, every model answer served from the record (no model calls)."""
+    configure_logging(verbose)
+    store, source, loaded = _open_run(db, run_id)
+    spec = run_spec(source).model_copy(update={"replay_of": source.id})
+    run = start_run(store, loaded, spec, db.parent)
+    _finish(store, run, loaded, as_json)
 
 
 def _pct(value: float | None) -> str:
@@ -290,3 +311,5 @@ def tools(
         args = ", ".join(f"{k}{'' if k in required else '?'}: {v.get('type', 'any')}" for k, v in props.items())
         table.add_row(spec.name, spec.group, args, spec.description.splitlines()[0])
     out_console.print(table)
+
+

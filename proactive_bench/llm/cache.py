@@ -16,11 +16,14 @@ Modes:
 from __future__ import annotations
 
 import hashlib
+import json
+import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any, Literal
 
 import structlog
+from langchain_core._api import LangChainBetaWarning
 from langchain_core.caches import BaseCache
 from langchain_core.load import dumps, loads
 from langchain_core.outputs import Generation
@@ -50,8 +53,23 @@ class ReplayMissError(RuntimeError):
     """Replay asked for an answer the recorded run does not have."""
 
 
+VOLATILE_MESSAGE_FIELDS = ("id", "response_metadata", "usage_metadata")
+"""Message fields that differ between a live answer and the same answer served again."""
+
+
 def call_key(prompt: str, llm_string: str) -> str:
-    return hashlib.sha256(f"{llm_string}\x00{prompt}".encode()).hexdigest()
+    """A hash of the model settings and the messages' content, tool calls and roles."""
+    try:
+        messages = json.loads(prompt)
+    except json.JSONDecodeError:
+        messages = prompt
+    if isinstance(messages, list):
+        for message in messages:
+            kwargs = message.get("kwargs", {}) if isinstance(message, dict) else {}
+            for name in VOLATILE_MESSAGE_FIELDS:
+                kwargs.pop(name, None)
+    canonical = json.dumps(messages, sort_keys=True)
+    return hashlib.sha256(f"{llm_string}\x00{canonical}".encode()).hexdigest()
 
 
 class CallCache(BaseCache):
@@ -94,7 +112,9 @@ class CallCache(BaseCache):
                 )
             return None
         self._served[key] += 1
-        generations: list[Generation] = loads(entry.generations)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", LangChainBetaWarning)
+            generations: list[Generation] = loads(entry.generations, allowed_objects="core")
         for generation in generations:
             message = getattr(generation, "message", None)
             if message is not None:
@@ -107,7 +127,7 @@ class CallCache(BaseCache):
         key = call_key(prompt, llm_string)
         occurrence = self._served[key]
         self._served[key] += 1
-        self._store(key, occurrence, dumps(list(return_val)))
+        self._store(key, occurrence, dumps([_serializable(g) for g in return_val]))
 
     def _store(self, key: str, occurrence: int, generations: str) -> None:
         entry = ModelCallEntry(namespace=self._namespace(self.run_id), key=key, occurrence=occurrence, generations=generations)
@@ -127,6 +147,15 @@ class CallCache(BaseCache):
             for entry in db.exec(select(ModelCallEntry).where(ModelCallEntry.namespace.startswith(f"{self.run_id}/"))):  # type: ignore[attr-defined]
                 db.delete(entry)
             db.commit()
+
+
+def _serializable(generation: Generation) -> Generation:
+    """The generation without the client's parsed object (re-parsed from the text when served)."""
+    message = getattr(generation, "message", None)
+    if message is None or "parsed" not in message.additional_kwargs:
+        return generation
+    kwargs = {k: v for k, v in message.additional_kwargs.items() if k != "parsed"}
+    return generation.model_copy(update={"message": message.model_copy(update={"additional_kwargs": kwargs})})
 
 
 def is_cached(message: Any) -> bool:

@@ -1,0 +1,120 @@
+"""From settings to a running episode: the run's spec, its participants and their models.
+
+A :class:`RunSpec` holds everything needed to build a run's agent, user and
+judge; it is stored in the run's row, so ``pbench resume`` and
+``pbench replay`` rebuild exactly the same participants later.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.rate_limiters import BaseRateLimiter, InMemoryRateLimiter
+from pydantic import BaseModel, Field
+
+from proactive_bench.ablation import Ablation, ablated_sessions
+from proactive_bench.llm.cache import CallCache
+from proactive_bench.llm.models import make_chat_model
+from proactive_bench.loading import LoadedEpisode, load_episode
+from proactive_bench.results import EpisodeResult
+from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger, ProgressHook, RunSettings, create_run, run_episode
+from proactive_bench.scaffold import ScaffoldOptions, load_scaffold
+from proactive_bench.store import Run, Store
+from proactive_bench.user.rules import RulesUser
+
+
+class RunSpec(BaseModel):
+    """The settings of one episode run."""
+
+    persona: str
+    model: str
+    data_root: str
+    sessions: list[str] = Field(default_factory=list, description="Session ids to run, in order; empty: all.")
+    user: Literal["rules", "llm"] = "rules"
+    user_model: str | None = None
+    judge_model: str | None = None
+    base_url: str | None = None
+    max_turns: int = DEFAULT_MAX_TURNS
+    agent_options: dict[str, str] = Field(default_factory=dict)
+    ablation: Ablation = "none"
+    repeat: int = 0
+    sweep_id: str | None = None
+    replay_of: str | None = Field(default=None, description="A run whose recorded model answers serve this one.")
+
+    @property
+    def user_backend(self) -> str:
+        return "rules" if self.user == "rules" else f"llm:{self.user_model}"
+
+
+class LaunchError(ValueError):
+    """Settings that cannot produce a run; the message says which and why."""
+
+
+def endpoint_limiter(requests_per_second: float | None) -> BaseRateLimiter | None:
+    """A token bucket shared by every model on one endpoint."""
+    if not requests_per_second:
+        return None
+    return InMemoryRateLimiter(requests_per_second=requests_per_second, check_every_n_seconds=0.02, max_bucket_size=max(1.0, requests_per_second))
+
+
+def load_spec_episode(spec: RunSpec) -> LoadedEpisode:
+    return load_episode(Path(spec.data_root), spec.persona)
+
+
+def start_run(store: Store, loaded: LoadedEpisode, spec: RunSpec, results_dir: Path) -> Run:
+    """Create the run row; the spec's session list is fixed here (ablation applied)."""
+    chosen = [s for s in loaded.sessions if not spec.sessions or s.id in spec.sessions]
+    kept = ablated_sessions(loaded.episode, chosen, spec.ablation)
+    fixed = spec.model_copy(update={"sessions": [s.id for s in kept]})
+    settings = RunSettings(spec.model, spec.user_backend, spec.judge_model, spec.max_turns, fixed.model_dump(mode="json"))
+    return create_run(store, loaded, settings, results_dir)
+
+
+def run_spec(run: Run) -> RunSpec:
+    return RunSpec.model_validate(run.config)
+
+
+def build_participants(spec: RunSpec, ledger: CallLedger, cache: CallCache | None, limiter: BaseRateLimiter | None) -> tuple[Any, Any, Any]:
+    """The agent, user simulator and judge (None without a judge model) of a run."""
+    from proactive_bench.judge import RubricJudge
+    from proactive_bench.user.llm import LLMUser
+
+    def chat(name: str) -> Any:
+        return make_chat_model(name, base_url=spec.base_url, temperature=0, cache=cache, rate_limiter=limiter)
+
+    options = ScaffoldOptions(model=spec.model, base_url=spec.base_url, recorder=ledger, extra=dict(spec.agent_options), cache=cache, rate_limiter=limiter)
+    agent = load_scaffold(spec.model, options)
+    if spec.user == "llm":
+        if not spec.user_model:
+            raise LaunchError("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
+        user: Any = LLMUser(chat(spec.user_model), spec.user_model, ledger)
+    else:
+        user = RulesUser()
+    judge = RubricJudge(chat(spec.judge_model), spec.judge_model, ledger) if spec.judge_model else None
+    return agent, user, judge
+
+
+async def execute_run(
+    store: Store,
+    run: Run,
+    loaded: LoadedEpisode,
+    ledger: CallLedger,
+    limiter: BaseRateLimiter | None = None,
+    on_progress: ProgressHook | None = None,
+) -> EpisodeResult:
+    """Run (or continue) a run from its stored spec, recording every model answer."""
+    spec = run_spec(run)
+    mode = "replay" if spec.replay_of else "record"
+    cache = CallCache(store.engine, run.id, mode, spec.replay_of)
+    agent, user, judge = build_participants(spec, ledger, cache, limiter)
+    by_id = {s.id: s for s in loaded.sessions}
+    missing = [sid for sid in spec.sessions if sid not in by_id]
+    if missing:
+        raise LaunchError(f"run {run.id}: sessions {missing} are no longer in the dataset at {spec.data_root}")
+    sessions = [by_id[sid] for sid in spec.sessions]
+    store.update(run, status="running")
+    return await run_episode(
+        store=store, run=run, episode=loaded, sessions=sessions, agent=agent, user=user, judge=judge,
+        ledger=ledger, max_turns=spec.max_turns, on_progress=on_progress, cache=cache,
+    )
