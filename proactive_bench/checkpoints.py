@@ -20,7 +20,6 @@ from proactive_bench.env.workspace import Workspace
 from proactive_bench.grading import GradeResult
 from proactive_bench.metrics import comp, count_statuses
 from proactive_bench.results import SessionResult
-from proactive_bench.schema import Session
 from proactive_bench.store import Grade, IntentEvent, MessageRow, Run, SessionRun, Store
 
 FINAL_STATUSES = frozenset({"completed", "truncated", "error"})
@@ -84,12 +83,12 @@ def stored_statuses(store: Store, session_run: SessionRun) -> list[str]:
     return [e.status for e in store.rows(IntentEvent, session_run.id)]
 
 
-def stored_session_result(store: Store, session_run: SessionRun, session: Session) -> SessionResult:
+def stored_session_result(store: Store, session_run: SessionRun) -> SessionResult:
     """A finished session's result, rebuilt from its rows."""
     grades = stored_grades(store, session_run)
     score, basis = comp(grades)
-    counts = count_statuses(stored_statuses(store, session_run), len(session.intents))
+    counts = count_statuses(stored_statuses(store, session_run), session_run.intents)
     return SessionResult(
-        session.id, session_run.status, session_run.turns, counts, grades, score, basis, session_run.error,
+        session_run.session_id, session_run.status, session_run.turns, counts, grades, score, basis, session_run.error,
         stored_transcript(store, session_run),
     )

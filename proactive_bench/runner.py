@@ -122,6 +122,8 @@ def create_run(store: Store, episode: LoadedEpisode, settings: RunSettings, resu
         data_root=str(episode.directory.parent.parent),
         workspace="",
         config=settings.config,
+        units=dependency_units(episode.episode, settings.config.get("sessions") or None),
+        sweep_id=settings.config.get("sweep_id"),
     )
     run.workspace = str((results_dir / "workspaces" / run.id).resolve())
     store.add(run)
@@ -173,7 +175,7 @@ async def run_episode(
     status = "finished"
     for position, session in enumerate(sessions, start=1):
         if session.id in finished:
-            results.append(stored_session_result(store, finished[session.id], session))
+            results.append(stored_session_result(store, finished[session.id]))
             continue
         if ledger.budget is not None and ledger.budget.exhausted:
             status = "stopped"
@@ -228,7 +230,7 @@ async def _run_one(
     max_turns: int,
     history: list[list[dict[str, str]]],
 ) -> SessionResult:
-    session_run = SessionRun(run_id=run.id, session_id=session.id, position=position)
+    session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))
     store.add(session_run)
     ledger.session_run_id = session_run.id
     sink = StoreSink(store, session_run)

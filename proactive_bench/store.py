@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, inspect
 from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
 
 from proactive_bench.llm.cache import ModelCallEntry  # noqa: F401  (its table lives in this database)
@@ -40,6 +40,16 @@ class Run(SQLModel, table=True):
     workspace: str
     status: str = "running"
     config: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
+    units: list[list[str]] = Field(default_factory=list, sa_column=Column(JSON))
+    """The episode's dependency units (session ids), fixed when the run is created."""
+    sweep_id: str | None = Field(default=None, index=True)
+
+
+class Sweep(SQLModel, table=True):
+    id: str = Field(default_factory=new_id, primary_key=True)
+    created: datetime = Field(default_factory=_now)
+    status: str = "running"
+    config: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
 
 
 class SessionRun(SQLModel, table=True):
@@ -47,6 +57,7 @@ class SessionRun(SQLModel, table=True):
     run_id: str = Field(foreign_key="run.id", index=True)
     session_id: str
     position: int
+    intents: int = 0
     status: str = "running"
     turns: int = 0
     error: str | None = None
@@ -133,6 +144,7 @@ class Store:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": 30})
         event.listen(self.engine, "connect", _sqlite_pragmas)
+        _check_columns(self.engine, path)
         SQLModel.metadata.create_all(self.engine)
 
     def add(self, *rows: SQLModel) -> None:
@@ -154,6 +166,18 @@ class Store:
     def run(self, run_id: str) -> Run | None:
         with Session(self.engine) as db:
             return db.get(Run, run_id)
+
+    def sweep(self, sweep_id: str) -> Sweep | None:
+        with Session(self.engine) as db:
+            return db.get(Sweep, sweep_id)
+
+    def runs(self, sweep_id: str) -> list[Run]:
+        with Session(self.engine) as db:
+            return list(db.exec(select(Run).where(Run.sweep_id == sweep_id).order_by(Run.created)))
+
+    def llm_calls(self, run_id: str) -> list[LLMCall]:
+        with Session(self.engine) as db:
+            return list(db.exec(select(LLMCall).where(LLMCall.run_id == run_id)))
 
     def session_runs(self, run_id: str) -> list[SessionRun]:
         with Session(self.engine) as db:
@@ -198,6 +222,24 @@ class Store:
             )
             row = db.exec(stmt).first()
             return row.content if row else None
+
+
+class StoreSchemaError(RuntimeError):
+    """A results database written by a pbench whose tables differ from this one's."""
+
+
+def _check_columns(engine: Any, path: Path) -> None:
+    existing = inspect(engine)
+    for table in SQLModel.metadata.sorted_tables:
+        if not existing.has_table(table.name):
+            continue
+        present = {c["name"] for c in existing.get_columns(table.name)}
+        missing = [c.name for c in table.columns if c.name not in present]
+        if missing:
+            raise StoreSchemaError(
+                f"{path}: table {table.name} lacks columns {missing}; it was written by another pbench version. "
+                "Use a new --db file (old results stay readable by the version that wrote them)."
+            )
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
