@@ -16,12 +16,17 @@ from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.loading import DEFAULT_DATA_ROOT, DatasetError, LoadedEpisode, load_dataset, load_episode
 from proactive_bench.logs import configure_logging
 from proactive_bench.results import EpisodeResult, SessionResult
-from proactive_bench.costs import Budget
+from proactive_bench.checkpoints import ResumeError
+from proactive_bench.costs import Budget, PriceFileError, PriceTable
+from proactive_bench.rescoring import rescore_run
+from proactive_bench.summary import Summary, summarize
+from proactive_bench.summary_tables import summary_csv, summary_tables
+from proactive_bench.sweep import SweepConfig, SweepConfigError, create_sweep, load_sweep_config, run_sweep, unfinished_runs, validate_sweep_config
 from proactive_bench.launch import LaunchError, RunSpec, execute_run, run_spec, start_run
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.scaffold import ScaffoldLoadError
 from proactive_bench.schema import Episode, Persona, Session
-from proactive_bench.store import Run, Store
+from proactive_bench.store import Run, Store, StoreSchemaError, Sweep
 from proactive_bench.validation import episode_stats, validate_dataset
 
 app = typer.Typer(help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False)
@@ -113,7 +118,10 @@ def episode(
                 "Imported π-Bench data carries no such annotations: use --user llm --user-model MODEL."
             )
     db_path = db or DEFAULT_RESULTS / "pbench.db"
-    store = Store(db_path)
+    try:
+        store = Store(db_path)
+    except StoreSchemaError as exc:
+        raise fail(str(exc)) from None
     spec = RunSpec(
         persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,  # type: ignore[arg-type]
         user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra,
@@ -153,10 +161,17 @@ def _run_with_progress(store: Store, run: Run, loaded: LoadedEpisode, ledger: Ca
         return asyncio.run(execute_run(store, run, loaded, ledger, on_progress=on_progress))
 
 
-def _open_run(db: Path, run_id: str) -> tuple[Store, Run, LoadedEpisode]:
+def _open_store(db: Path) -> Store:
     if not db.is_file():
         raise fail(f"no results database at {db}")
-    store = Store(db)
+    try:
+        return Store(db)
+    except StoreSchemaError as exc:
+        raise fail(str(exc)) from None
+
+
+def _open_run(db: Path, run_id: str) -> tuple[Store, Run, LoadedEpisode]:
+    store = _open_store(db)
     run = store.run(run_id)
     if run is None:
         raise fail(f"{db}: no run {run_id!r}")
@@ -169,13 +184,22 @@ DbOpt = Annotated[Path, typer.Option("--db", help="SQLite results database.")]
 
 @app.command()
 def resume(
-    run_id: Annotated[str, typer.Argument(help="The run to continue.")],
+    run_id: Annotated[str, typer.Argument(help="The run or sweep to continue.")],
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    max_cost: Annotated[Optional[float], typer.Option(help="New USD budget for a sweep's remaining work.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
 ) -> None:
-    """Continue an interrupted run: finished sessions are kept, the unfinished one runs again."""
+    """Continue an interrupted run or sweep: finished sessions are kept, unfinished ones run again."""
     configure_logging(verbose)
+    store = _open_store(db)
+    sweep = store.sweep(run_id)
+    if sweep is not None:
+        config = SweepConfig.model_validate(sweep.config)
+        if max_cost is not None:
+            config = config.model_copy(update={"max_cost_usd": max_cost})
+        _sweep_and_report(store, sweep, unfinished_runs(store, sweep), config, as_json)
+        return
     store, run, loaded = _open_run(db, run_id)
     _finish(store, run, loaded, as_json)
 
@@ -218,6 +242,124 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
     table.add_section()
     table.add_row(f"episode {len(result.sessions)}/{total_sessions}", str(sum(s.turns for s in result.sessions)), *map(str, totals), _pct(result.proc), _pct(result.comp), "")
     return table
+
+
+def _split(value: str | None) -> list[str]:
+    return [v.strip() for v in (value or "").split(",") if v.strip()]
+
+
+@app.command()
+def sweep(
+    models: Annotated[Optional[str], typer.Option(help="Comma-separated --model values, e.g. 'scripted:reference,openai:gpt-4o-mini'.")] = None,
+    personas: Annotated[Optional[str], typer.Option(help="Comma-separated personas; default: all in the dataset.")] = None,
+    runs: Annotated[int, typer.Option(min=1, help="Repeats of each combination.")] = 1,
+    ablation: Annotated[str, typer.Option(help="Comma-separated: none, no-dependency-history.")] = "none",
+    config: Annotated[Optional[Path], typer.Option(help="A sweep YAML file (keys as SweepConfig); flags given override it.")] = None,
+    user: Annotated[Optional[str], typer.Option(help="rules or llm.")] = None,
+    user_model: Annotated[Optional[str], typer.Option()] = None,
+    judge_model: Annotated[Optional[str], typer.Option()] = None,
+    base_url: Annotated[Optional[str], typer.Option()] = None,
+    concurrency: Annotated[Optional[int], typer.Option(min=1, help="Episodes at once (default 4).")] = None,
+    rps: Annotated[Optional[float], typer.Option(help="Requests per second per endpoint.")] = None,
+    max_cost: Annotated[Optional[float], typer.Option(help="USD budget; the sweep stops starting sessions once spent.")] = None,
+    prices: Annotated[Optional[Path], typer.Option(help="YAML price table: model: {input, output} USD per million tokens.")] = None,
+    db: Annotated[Optional[Path], typer.Option(help="SQLite results database.")] = None,
+    data: Annotated[Optional[Path], typer.Option("--data", help="Dataset root.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+) -> None:
+    """Run models × personas × repeats × ablations concurrently and print the summary tables."""
+    configure_logging(verbose)
+    flags = {
+        "models": _split(models) or None, "personas": _split(personas) or None, "runs": runs if runs != 1 else None,
+        "ablations": _split(ablation) if ablation != "none" else None, "user": user, "user_model": user_model,
+        "judge_model": judge_model, "base_url": base_url, "concurrency": concurrency, "requests_per_second": rps,
+        "max_cost_usd": max_cost, "prices": str(prices) if prices else None, "data": str(data) if data else None,
+    }
+    given = {k: v for k, v in flags.items() if v is not None}
+    try:
+        base = load_sweep_config(config).model_dump(mode="json", exclude_unset=True) if config else {}
+        settings = validate_sweep_config({**base, **given}, str(config) if config else "flags")
+        store = Store(db or DEFAULT_RESULTS / "pbench.db")
+        new_sweep, new_runs = create_sweep(store, settings, (db or DEFAULT_RESULTS / "pbench.db").parent)
+    except (SweepConfigError, StoreSchemaError) as exc:
+        raise fail(str(exc)) from None
+    except DatasetError as exc:
+        for problem in exc.problems:
+            err_console.print(f"[red]{problem}[/]", highlight=False)
+        raise fail("the dataset has problems") from None
+    err_console.print(f"sweep {new_sweep.id}: {len(new_runs)} run(s)", highlight=False)
+    _sweep_and_report(store, new_sweep, new_runs, settings, as_json)
+
+
+def _sweep_and_report(store: Store, the_sweep: Sweep, pending: list[tuple[Run, LoadedEpisode]], config: SweepConfig, as_json: bool) -> None:
+    try:
+        budget = Budget(PriceTable.load(config.prices), config.max_cost_usd)
+    except PriceFileError as exc:
+        raise fail(str(exc)) from None
+    total = sum(len(run_spec(run).sessions) for run, _ in pending)
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} sessions"), TimeElapsedColumn())
+    with Progress(*columns, console=err_console, transient=True) as progress:
+        task = progress.add_task(f"sweep {the_sweep.id}", total=total)
+
+        def on_event(run: Run, event: str) -> None:
+            if event == "session":
+                progress.advance(task)
+
+        asyncio.run(run_sweep(store, the_sweep, pending, config, budget, on_event))
+    if budget.exhausted:
+        err_console.print(f"budget of ${config.max_cost_usd} spent; continue with: pbench resume {the_sweep.id} --max-cost MORE", highlight=False)
+    _print_summary(summarize(store, store.runs(the_sweep.id)), "json" if as_json else "table")
+    err_console.print(f"results: {store.path} (sweep {the_sweep.id})", highlight=False)
+
+
+def _print_summary(summary: Summary, fmt: str) -> None:
+    if fmt == "json":
+        typer.echo(json.dumps(summary.as_dict(), indent=2))
+    elif fmt == "csv":
+        typer.echo(summary_csv(summary), nl=False)
+    else:
+        for table in summary_tables(summary):
+            out_console.print(table)
+
+
+@app.command()
+def results(
+    ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    fmt: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
+) -> None:
+    """Summaries of a sweep or a run: Proc/Comp mean ± std, pass^k, ablation deltas, statuses, turns, cost."""
+    configure_logging()
+    if fmt not in ("table", "json", "csv"):
+        raise fail(f"--format must be table, json or csv, not {fmt!r}")
+    store = _open_store(db)
+    runs = store.runs(ident) if store.sweep(ident) else [r for r in [store.run(ident)] if r is not None]
+    if not runs:
+        raise fail(f"{db}: no sweep or run {ident!r}")
+    _print_summary(summarize(store, runs), fmt)
+
+
+@app.command()
+def rescore(
+    run_id: Annotated[str, typer.Argument(help="A finished run.")],
+    judge_model: Annotated[Optional[str], typer.Option(help="Chat model for rubric items (default: the run's).")] = None,
+    base_url: Annotated[Optional[str], typer.Option(help="Endpoint for the judge (default: the run's).")] = None,
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Grade a finished run's sessions again from their saved final state, without re-running the agent."""
+    configure_logging()
+    store, run, loaded = _open_run(db, run_id)
+    spec = run_spec(run)
+    try:
+        result = asyncio.run(rescore_run(store, run, loaded, judge_model or spec.judge_model, base_url or spec.base_url))
+    except (ModelSpecError, ResumeError) as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        typer.echo(json.dumps(result.as_dict(), indent=2))
+    else:
+        out_console.print(results_table(result, len(loaded.sessions)))
 
 
 @app.command()

@@ -1,0 +1,70 @@
+"""Grade a finished run again from what it saved, without running the agent or the user.
+
+Each finished session's final state is rebuilt from the store and its
+checkpoint: the dialogue and tool records from their rows, the workspace
+from the session-end copy, memory and app state from their snapshots. The
+checklist is graded on that state (with a new judge model if given) and the
+session's grades are replaced; intent labels are kept.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from proactive_bench.checkpoints import FINAL_STATUSES, ResumeError, checkpoint_dir, stored_session_result
+from proactive_bench.env.apps.base import AppStore
+from proactive_bench.env.memory import Memory
+from proactive_bench.env.toolbox import ToolRecord
+from proactive_bench.env.workspace import Workspace
+from proactive_bench.evidence import Evidence, Message
+from proactive_bench.grading import grade_session
+from proactive_bench.llm.models import make_chat_model
+from proactive_bench.loading import GraderResolver, LoadedEpisode
+from proactive_bench.metrics import pooled_proc
+from proactive_bench.results import EpisodeResult
+from proactive_bench.runner import CallLedger
+from proactive_bench.store import Grade, MessageRow, Run, SessionRun, Store, ToolCallRow
+
+
+def saved_evidence(store: Store, run: Run, session_run: SessionRun, graders: GraderResolver) -> Evidence:
+    """The evidence of a finished session as it stood when the session ended."""
+    assert session_run.id is not None
+    saved = checkpoint_dir(run, session_run.position)
+    if not saved.is_dir():
+        raise ResumeError(f"run {run.id}: the workspace of session {session_run.session_id} was not saved ({saved})")
+    apps = AppStore()
+    apps.restore(store.snapshot(session_run.id, "apps") or {})
+    return Evidence(
+        transcript=[Message(m.role, m.content, m.turn) for m in store.rows(MessageRow, session_run.id)],  # type: ignore[arg-type]
+        tool_records=[ToolRecord(t.tool_name, t.call, t.result, t.ok, t.turn, t.seq) for t in store.rows(ToolCallRow, session_run.id)],
+        workspace=Workspace(saved),
+        memory=Memory(store.snapshot(session_run.id, "memory") or {}),
+        resolve_python=graders,
+        apps=apps,
+    )
+
+
+async def rescore_run(store: Store, run: Run, loaded: LoadedEpisode, judge_model: str | None, base_url: str | None) -> EpisodeResult:
+    """Re-grade every finished, non-errored session of a run and return the updated result."""
+    from proactive_bench.judge import RubricJudge
+
+    ledger = CallLedger(store, run.id)
+    judge = RubricJudge(make_chat_model(judge_model, base_url=base_url, temperature=0), judge_model, ledger) if judge_model else None
+    graders = GraderResolver(Path(run.data_root))
+    by_id = {s.id: s for s in loaded.sessions}
+    results = []
+    for session_run in store.session_runs(run.id):
+        if session_run.status not in FINAL_STATUSES:
+            continue
+        session = by_id.get(session_run.session_id)
+        if session is not None and session_run.status != "error":
+            assert session_run.id is not None
+            ledger.session_run_id = session_run.id
+            grades = await grade_session(session, saved_evidence(store, run, session_run, graders), judge)
+            store.replace_grades(
+                session_run.id,
+                [Grade(session_run_id=session_run.id, item_id=g.item_id, grader=g.grader, weight=g.weight, score=g.score, rationale=g.rationale, error=g.error) for g in grades],
+            )
+        results.append(stored_session_result(store, session_run))
+    counts = {r.session_id: r.counts for r in results if r.status != "error"}
+    return EpisodeResult(run.id, run.persona, run.model, results, pooled_proc(run.units, counts))

@@ -1,0 +1,143 @@
+"""Sweeps: many episode runs (models × personas × repeats × ablations) run concurrently.
+
+Episodes run concurrently up to ``concurrency`` (sessions inside an episode
+stay in order); models on one endpoint share a rate limiter; a budget shared
+by every run stops new sessions once spent. Every run is an ordinary run in
+the store, tagged with the sweep, so ``pbench resume SWEEP`` continues each
+unfinished run and ``pbench results SWEEP`` aggregates them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+import structlog
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from proactive_bench.ablation import Ablation
+from proactive_bench.costs import Budget
+from proactive_bench.launch import LaunchError, RunSpec, endpoint_limiter, execute_run, run_spec, start_run
+from proactive_bench.llm.models import ModelSpecError
+from proactive_bench.loading import DEFAULT_DATA_ROOT, LoadedEpisode, load_episode
+from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
+from proactive_bench.scaffold import ScaffoldLoadError
+from proactive_bench.store import Run, Store, Sweep
+
+log = structlog.get_logger(__name__)
+
+RunHook = Callable[[Run, str], None]
+"""Called with a run and an event: ``start``, ``session`` (one finished), ``end``."""
+
+
+class SweepConfig(BaseModel):
+    """A sweep, as flags or as a YAML file with these keys."""
+
+    model_config = ConfigDict(extra="forbid")
+    models: list[str] = Field(min_length=1)
+    personas: list[str] = Field(default_factory=list, description="Empty: every persona of the dataset.")
+    runs: int = Field(default=1, ge=1, description="Repeats of each model × persona × ablation.")
+    ablations: list[Ablation] = Field(default_factory=lambda: ["none"])
+    data: Path = DEFAULT_DATA_ROOT
+    user: Literal["rules", "llm"] = "rules"
+    user_model: str | None = None
+    judge_model: str | None = None
+    base_url: str | None = None
+    max_turns: int = Field(default=DEFAULT_MAX_TURNS, ge=1)
+    agent_options: dict[str, str] = Field(default_factory=dict)
+    concurrency: int = Field(default=4, ge=1, description="Episodes running at once.")
+    requests_per_second: float | None = Field(default=None, gt=0, description="Per endpoint, shared by all models on it.")
+    max_cost_usd: float | None = Field(default=None, gt=0)
+    prices: Path | None = None
+
+
+class SweepConfigError(ValueError):
+    """A sweep file or flag set that cannot be used: file, field and reason."""
+
+
+def load_sweep_config(path: Path) -> SweepConfig:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise SweepConfigError(f"{path}: cannot read: {exc}") from None
+    if not isinstance(data, dict):
+        raise SweepConfigError(f"{path}: expected a mapping of sweep settings")
+    return validate_sweep_config(data, str(path))
+
+
+def validate_sweep_config(data: dict[str, Any], source: str) -> SweepConfig:
+    try:
+        return SweepConfig.model_validate(data)
+    except ValidationError as exc:
+        lines = [f"{source}: {'.'.join(str(p) for p in e['loc']) or 'config'}: {e['msg']}" for e in exc.errors()]
+        raise SweepConfigError("\n".join(lines)) from None
+
+
+def create_sweep(store: Store, config: SweepConfig, results_dir: Path) -> tuple[Sweep, list[tuple[Run, LoadedEpisode]]]:
+    """The sweep row and one run row per model × persona × ablation × repeat."""
+    personas = config.personas or sorted(p.parent.name for p in (config.data / "episodes").glob("*/episode.yaml"))
+    if not personas:
+        raise SweepConfigError(f"no episodes under {config.data / 'episodes'}")
+    if config.user == "llm" and not config.user_model:
+        raise SweepConfigError("user: llm needs user_model")
+    episodes = {p: load_episode(config.data, p) for p in personas}
+    sweep = Sweep(config=config.model_dump(mode="json"))
+    store.add(sweep)
+    runs = []
+    for model in config.models:
+        for persona, loaded in episodes.items():
+            for ablation in config.ablations:
+                for repeat in range(config.runs):
+                    spec = RunSpec(
+                        persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
+                        judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
+                        agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep.id,
+                    )
+                    runs.append((start_run(store, loaded, spec, results_dir), loaded))
+    return sweep, runs
+
+
+async def run_sweep(
+    store: Store, sweep: Sweep, runs: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget, on_event: RunHook | None = None
+) -> None:
+    """Run (or continue) the sweep's runs concurrently; a run that cannot start is marked failed."""
+    limit = asyncio.Semaphore(config.concurrency)
+    limiters = {config.base_url: endpoint_limiter(config.requests_per_second)}
+
+    async def one(run: Run, loaded: LoadedEpisode) -> None:
+        async with limit:
+            if on_event:
+                on_event(run, "start")
+            ledger = CallLedger(store, run.id, budget)
+            try:
+                await execute_run(
+                    store, run, loaded, ledger, limiters.get(run_spec(run).base_url),
+                    on_progress=lambda _sid, result: on_event(run, "session") if on_event and result is not None else None,
+                )
+            except (ScaffoldLoadError, ModelSpecError, LaunchError) as exc:
+                log.warning("run_failed", run=run.id, error=str(exc))
+                store.update(run, status="failed", config={**run.config, "failure": str(exc)})
+            if on_event:
+                on_event(run, "end")
+
+    await asyncio.gather(*(one(run, loaded) for run, loaded in runs))
+    statuses = {r.status for r in store.runs(sweep.id)}
+    store.update(sweep, status="finished" if statuses <= {"finished"} else "stopped" if "stopped" in statuses else "partial")
+
+
+def unfinished_runs(store: Store, sweep: Sweep) -> list[tuple[Run, LoadedEpisode]]:
+    """Runs of a sweep that are not finished, with their episodes, for resuming."""
+    loaded: dict[tuple[str, str], LoadedEpisode] = {}
+    out = []
+    for run in store.runs(sweep.id):
+        if run.status == "finished":
+            continue
+        spec = run_spec(run)
+        key = (spec.data_root, spec.persona)
+        if key not in loaded:
+            loaded[key] = load_episode(Path(spec.data_root), spec.persona)
+        out.append((run, loaded[key]))
+    return out
