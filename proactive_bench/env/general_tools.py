@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from proactive_bench.env.documents import read_as_text
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 READ_LIMIT = 100_000
@@ -39,11 +40,11 @@ class MemoryReadArgs(BaseModel):
 
 @register_tool("read_file", group="workspace")
 def read_file(env: ToolEnv, args: PathArgs) -> str:
-    """Read a text file from the workspace."""
+    """Read a file from the workspace as text; PDF, DOCX and XLSX (sheets as CSV) are converted."""
     path = env.workspace.resolve(args.path)
     if not path.is_file():
         raise ToolError(f"no such file: {args.path}")
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = read_as_text(path)
     if len(text) > READ_LIMIT:
         return text[:READ_LIMIT] + f"\n[... {len(text) - READ_LIMIT} more characters]"
     return text

@@ -89,7 +89,7 @@ def resolve_tool_names(names: list[str]) -> list[ToolSpec]:
 
     Raises KeyError naming the first unknown entry.
     """
-    _load_builtin_tools()
+    load_builtin_tools()
     wanted = names or list(DEFAULT_GROUPS)
     specs: dict[str, ToolSpec] = {}
     for name in wanted:
@@ -103,8 +103,9 @@ def resolve_tool_names(names: list[str]) -> list[ToolSpec]:
     return list(specs.values())
 
 
-def _load_builtin_tools() -> None:
-    from proactive_bench.env import general_tools  # noqa: F401  (registers on import)
+def load_builtin_tools() -> None:
+    """Import every built-in tool module and app so their tools (and app tables) are registered."""
+    from proactive_bench.env import file_search, general_tools, messaging, shell, skills, web  # noqa: F401  (register on import)
     from proactive_bench.env.apps.base import load_builtin_apps
 
     load_builtin_apps()

@@ -14,6 +14,28 @@ class PathEscapeError(ValueError):
     """A path that would leave the workspace."""
 
 
+def resolve_inside(root: Path, relative: str, what: str = "folder") -> Path:
+    """Map a path relative to ``root`` (already resolved) to a real path that stays inside it.
+
+    Refuses absolute paths, ``~``, ``..``, NUL bytes, symlinks whose target lies
+    outside, and hard-linked files (a hard link may share its data with a file
+    outside). Raises PathEscapeError.
+    """
+    if not isinstance(relative, str) or "\x00" in relative:
+        raise PathEscapeError(f"invalid path {relative!r}")
+    pure = PurePosixPath(relative.replace("\\", "/"))
+    if pure.is_absolute() or relative.startswith("~"):
+        raise PathEscapeError(f"absolute paths are not allowed: {relative!r}")
+    if ".." in pure.parts:
+        raise PathEscapeError(f"'..' is not allowed in paths: {relative!r}")
+    candidate = (root / pure).resolve()
+    if candidate != root and root not in candidate.parents:
+        raise PathEscapeError(f"path leaves the {what}: {relative!r}")
+    if candidate.is_file() and candidate.stat().st_nlink > 1:
+        raise PathEscapeError(f"hard-linked files are not allowed: {relative!r}")
+    return candidate
+
+
 class Workspace:
     """A directory the agent may read and write; every path is checked against it."""
 
@@ -30,17 +52,7 @@ class Workspace:
 
     def resolve(self, relative: str) -> Path:
         """Map a workspace-relative path to a real path inside the jail."""
-        if not isinstance(relative, str) or "\x00" in relative:
-            raise PathEscapeError(f"invalid path {relative!r}")
-        pure = PurePosixPath(relative.replace("\\", "/"))
-        if pure.is_absolute() or relative.startswith("~"):
-            raise PathEscapeError(f"absolute paths are not allowed: {relative!r}")
-        if ".." in pure.parts:
-            raise PathEscapeError(f"'..' is not allowed in paths: {relative!r}")
-        candidate = (self.root / pure).resolve()
-        if candidate != self.root and self.root not in candidate.parents:
-            raise PathEscapeError(f"path leaves the workspace: {relative!r}")
-        return candidate
+        return resolve_inside(self.root, relative, "workspace")
 
     def relative(self, path: Path) -> str:
         return path.resolve().relative_to(self.root).as_posix()

@@ -25,7 +25,7 @@ from sqlalchemy import event
 from sqlalchemy.orm import registry
 from sqlmodel import Field, Session, SQLModel, create_engine, delete, select
 
-from proactive_bench.env.toolbox import REGISTRY, ToolEnv, ToolError, ToolSpec, register_tool
+from proactive_bench.env.toolbox import REGISTRY, ToolEnv, ToolError, ToolSpec, load_builtin_tools, register_tool
 
 
 class AppModel(SQLModel, registry=registry()):
@@ -179,7 +179,7 @@ class AppStore:
     engine: Any = field(init=False)
 
     def __post_init__(self) -> None:
-        load_builtin_apps()
+        load_builtin_tools()  # general tool modules define app tables too (e.g. general_scheduled_task)
         url = f"sqlite:///{self.path}" if self.path else "sqlite://"
         if self.path:
             self.path.parent.mkdir(parents=True, exist_ok=True)

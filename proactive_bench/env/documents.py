@@ -1,0 +1,66 @@
+"""Files as text for the agent: PDF, DOCX and XLSX through their libraries, anything else as UTF-8."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Callable
+
+
+class DocumentError(ValueError):
+    """A document that its format's library cannot read."""
+
+
+def read_pdf(path: Path) -> str:
+    """The text of every page, each under a ``--- page N ---`` line."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(path)
+    return "\n".join(f"--- page {n} ---\n{page.extract_text() or ''}".rstrip() for n, page in enumerate(reader.pages, start=1))
+
+
+def read_docx(path: Path) -> str:
+    """Paragraphs and tables in document order; table cells joined by `` | ``."""
+    from docx import Document
+    from docx.table import Table
+
+    lines: list[str] = []
+    for block in Document(str(path)).iter_inner_content():
+        if isinstance(block, Table):
+            lines.extend(" | ".join(cell.text for cell in row.cells) for row in block.rows)
+        else:
+            lines.append(block.text)
+    return "\n".join(lines)
+
+
+def read_xlsx(path: Path) -> str:
+    """Each sheet under a ``--- sheet NAME ---`` line, its rows as CSV (cached values, not formulas)."""
+    from openpyxl import load_workbook
+
+    book = load_workbook(path, read_only=True, data_only=True)
+    try:
+        parts = []
+        for sheet in book.worksheets:
+            out = io.StringIO()
+            writer = csv.writer(out, lineterminator="\n")
+            for row in sheet.iter_rows(values_only=True):
+                writer.writerow(["" if value is None else value for value in row])
+            parts.append(f"--- sheet {sheet.title} ---\n{out.getvalue().rstrip()}")
+        return "\n".join(parts)
+    finally:
+        book.close()
+
+
+READERS: dict[str, Callable[[Path], str]] = {".pdf": read_pdf, ".docx": read_docx, ".xlsx": read_xlsx}
+
+
+def read_as_text(path: Path) -> str:
+    """A file's text: documents through their readers, other files decoded as UTF-8 (bad bytes replaced)."""
+    reader = READERS.get(path.suffix.lower())
+    if reader is None:
+        return path.read_text(encoding="utf-8", errors="replace")
+    try:
+        return reader(path)
+    except Exception as exc:  # the libraries raise many types for a damaged file
+        raise DocumentError(f"cannot read {path.name} as {path.suffix.lower().lstrip('.').upper()}: {exc}") from exc

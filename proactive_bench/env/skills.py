@@ -1,0 +1,100 @@
+"""Skills: ``<skills_root>/<folder>/SKILL.md`` (YAML front matter with name and description,
+then the instructions) plus optional data files beside it.
+
+The scaffold shows :func:`skill_catalog` in its prompt; the agent reads a skill,
+or one of its data files, with ``read_skill``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, Field
+
+from proactive_bench.env.documents import read_as_text
+from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
+from proactive_bench.env.workspace import resolve_inside
+
+SKILL_FILE = "SKILL.md"
+
+
+class SkillError(ValueError):
+    """A SKILL.md that cannot be parsed."""
+
+
+@dataclass(frozen=True)
+class SkillInfo:
+    name: str
+    description: str
+    folder: Path
+    files: tuple[str, ...]
+    """Data files of the skill, relative to its folder."""
+
+
+class NoArgs(BaseModel):
+    pass
+
+
+class ReadSkillArgs(BaseModel):
+    name: str = Field(min_length=1, description="The skill's name, as list_skills shows it.")
+    file: str | None = Field(default=None, description="One of the skill's data files; omit to read its instructions.")
+
+
+def parse_skill_md(text: str, source: str) -> tuple[dict[str, Any], str]:
+    """Split a SKILL.md into its front matter (a mapping) and the instructions after it."""
+    if not text.startswith("---"):
+        return {}, text.strip()
+    _, _, rest = text.partition("\n")
+    header, sep, body = rest.partition("\n---")
+    if not sep:
+        raise SkillError(f"{source}: front matter is not closed with '---'")
+    try:
+        meta = yaml.safe_load(header) or {}
+    except yaml.YAMLError as exc:
+        raise SkillError(f"{source}: front matter is not valid YAML: {exc}") from None
+    if not isinstance(meta, dict):
+        raise SkillError(f"{source}: front matter must be a mapping")
+    return meta, body.partition("\n")[2].strip()
+
+
+def skill_catalog(root: Path | None) -> list[SkillInfo]:
+    """The skills under ``root``, sorted by name (empty when there is no such folder)."""
+    if root is None or not root.is_dir():
+        return []
+    root = root.resolve()
+    skills = []
+    for skill_md in sorted(root.glob(f"*/{SKILL_FILE}")):
+        folder = skill_md.parent.resolve()
+        if folder.parent != root:
+            continue  # a symlinked skill folder pointing elsewhere
+        text = resolve_inside(folder, SKILL_FILE, "skill folder").read_text(encoding="utf-8")
+        meta, _ = parse_skill_md(text, f"{folder.name}/{SKILL_FILE}")
+        files = tuple(
+            p.relative_to(folder).as_posix() for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink() and p != folder / SKILL_FILE
+        )
+        skills.append(SkillInfo(str(meta.get("name") or folder.name), str(meta.get("description") or "").strip(), folder, files))
+    return sorted(skills, key=lambda s: s.name)
+
+
+@register_tool("list_skills", group="skills")
+def list_skills(env: ToolEnv, args: NoArgs) -> list[dict[str, Any]]:
+    """List the available skills: name, description and data files."""
+    return [{"name": s.name, "description": s.description, "files": list(s.files)} for s in skill_catalog(env.skills_root)]
+
+
+@register_tool("read_skill", group="skills")
+def read_skill(env: ToolEnv, args: ReadSkillArgs) -> dict[str, Any]:
+    """Read a skill's instructions, or one of its data files."""
+    skill = next((s for s in skill_catalog(env.skills_root) if s.name == args.name), None)
+    if skill is None:
+        raise ToolError(f"no skill named {args.name!r}; list_skills shows the available ones")
+    if args.file is None:
+        _, instructions = parse_skill_md(resolve_inside(skill.folder, SKILL_FILE).read_text(encoding="utf-8"), args.name)
+        return {"name": skill.name, "description": skill.description, "instructions": instructions, "files": list(skill.files)}
+    path = resolve_inside(skill.folder, args.file, "skill folder")
+    if not path.is_file():
+        raise ToolError(f"skill {args.name!r} has no file {args.file!r}; its files: {', '.join(skill.files) or 'none'}")
+    return {"name": skill.name, "file": args.file, "content": read_as_text(path)}

@@ -1,0 +1,172 @@
+"""``web_search`` and ``web_fetch`` over the episode's offline web corpus (no internet).
+
+The corpus is the folder ``env.web_root`` (``episodes/<persona>/web``): pages
+are ``.md``, ``.markdown``, ``.html``, ``.htm`` and ``.txt`` files. An optional
+``index.yaml`` maps a URL to a page::
+
+    https://www.example.org/dosing: {file: dosing.html, title: Dosing guide}
+
+A page the index does not name gets the URL ``https://<its path in the corpus>``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, Field
+
+from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
+from proactive_bench.env.workspace import PathEscapeError, resolve_inside
+
+PAGE_SUFFIXES = {".md", ".markdown", ".html", ".htm", ".txt"}
+TITLE_WEIGHT = 3
+SNIPPET_CHARS = 200
+FETCH_LIMIT = 50_000
+
+
+class SearchArgs(BaseModel):
+    query: str = Field(min_length=1, description="Search words.")
+    max_results: int = Field(default=5, ge=1, le=20, description="At most this many results.")
+
+
+class FetchArgs(BaseModel):
+    url: str = Field(min_length=1, description="A URL from web_search results.")
+
+
+@dataclass(frozen=True)
+class Page:
+    url: str
+    title: str
+    text: str
+
+
+class _TextExtractor(HTMLParser):
+    """Readable text of an HTML page: no tags, scripts or styles; block elements start new lines."""
+
+    BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "table", "ul", "ol", "pre"}
+    HIDDEN = {"script", "style", "head", "noscript", "template"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.title = ""
+        self._hidden = 0
+        self._in_title = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._in_title = self._in_title or tag == "title"
+        self._hidden += tag in self.HIDDEN
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_title = self._in_title and tag != "title"
+        self._hidden -= tag in self.HIDDEN and self._hidden > 0
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title += data
+        elif not self._hidden:
+            self.parts.append(data)
+
+
+def html_to_text(html: str) -> tuple[str, str]:
+    """``(title, readable text)`` of an HTML document."""
+    parser = _TextExtractor()
+    parser.feed(html)
+    parser.close()
+    lines = (" ".join(line.split()) for line in "".join(parser.parts).splitlines())
+    return " ".join(parser.title.split()), "\n".join(line for line in lines if line)
+
+
+def _read_page(path: Path, url: str, title: str | None) -> Page:
+    raw = path.read_text(encoding="utf-8", errors="replace")
+    if path.suffix.lower() in {".html", ".htm"}:
+        html_title, text = html_to_text(raw)
+        return Page(url, title or html_title or path.stem, text)
+    heading = next((line.lstrip("#").strip() for line in raw.splitlines() if line.startswith("#")), "")
+    return Page(url, title or heading or path.stem, raw.strip())
+
+
+def load_corpus(root: Path | None) -> list[Page]:
+    """Every page of the corpus; index entries whose file is missing or outside the corpus are errors."""
+    if root is None or not root.is_dir():
+        return []
+    root = root.resolve()
+    index_path = root / "index.yaml"
+    try:
+        index = yaml.safe_load(resolve_inside(root, "index.yaml").read_text(encoding="utf-8")) if index_path.exists() else {}
+    except (yaml.YAMLError, PathEscapeError) as exc:
+        raise ToolError(f"the web corpus index cannot be read: {exc}") from None
+    if not isinstance(index, dict):
+        raise ToolError("the web corpus index must map URLs to pages")
+    pages, indexed = [], set()
+    for url, entry in index.items():
+        entry = entry if isinstance(entry, dict) else {"file": entry}
+        try:
+            path = resolve_inside(root, str(entry.get("file", "")), "web corpus")
+        except PathEscapeError as exc:
+            raise ToolError(f"web corpus index entry {url}: {exc}") from None
+        if not path.is_file():
+            raise ToolError(f"web corpus index entry {url}: no file {entry.get('file')!r}")
+        pages.append(_read_page(path, normalize_url(str(url)), entry.get("title")))
+        indexed.add(path)
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root).as_posix()
+        if path.suffix.lower() not in PAGE_SUFFIXES or not path.is_file() or path in indexed:
+            continue
+        try:
+            pages.append(_read_page(resolve_inside(root, relative, "web corpus"), "https://" + relative, None))
+        except PathEscapeError:
+            continue
+    return pages
+
+
+def normalize_url(url: str) -> str:
+    """Scheme added if missing; fragment and trailing slashes dropped."""
+    url = url.strip().split("#", 1)[0]
+    scheme, _, rest = url.partition("://") if "://" in url else ("https", "", url)
+    return f"{scheme.lower()}://{rest.rstrip('/')}"
+
+
+def terms(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def snippet(text: str, words: set[str]) -> str:
+    """About SNIPPET_CHARS characters of the text around the first query word it contains."""
+    lowered = text.lower()
+    hits = [i for w in words if (i := lowered.find(w)) != -1]
+    start = max(0, min(hits) - SNIPPET_CHARS // 4) if hits else 0
+    return " ".join(text[start : start + SNIPPET_CHARS].split())
+
+
+@register_tool("web_search", group="web")
+def web_search(env: ToolEnv, args: SearchArgs) -> list[dict[str, str]]:
+    """Search the web (an offline corpus for this task); returns title, url and snippet, best first."""
+    words = terms(args.query)
+    if not words:
+        raise ToolError("the query has no words")
+    scored = []
+    for page in load_corpus(env.web_root):
+        score = TITLE_WEIGHT * len(words & terms(page.title)) + len(words & terms(page.text))
+        if score:
+            scored.append((-score, page.url, page))
+    return [{"title": p.title, "url": p.url, "snippet": snippet(p.text, words)} for _, _, p in sorted(scored)[: args.max_results]]
+
+
+@register_tool("web_fetch", group="web")
+def web_fetch(env: ToolEnv, args: FetchArgs) -> dict[str, str]:
+    """Fetch a web page as readable text (from the offline corpus; other URLs are unreachable)."""
+    url = normalize_url(args.url)
+    page = next((p for p in load_corpus(env.web_root) if p.url == url), None)
+    if page is None:
+        raise ToolError(f"{args.url}: not in this offline corpus (there is no internet access)")
+    text = page.text if len(page.text) <= FETCH_LIMIT else page.text[:FETCH_LIMIT] + f"\n[... {len(page.text) - FETCH_LIMIT} more characters]"
+    return {"url": page.url, "title": page.title, "text": text}
