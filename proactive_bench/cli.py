@@ -15,6 +15,7 @@ from rich.table import Table
 from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.loading import DEFAULT_DATA_ROOT, DatasetError, LoadedEpisode, load_dataset, load_episode
 from proactive_bench.logs import configure_logging
+from proactive_bench.pibench.cli import import_app
 from proactive_bench.results import EpisodeResult, SessionResult
 from proactive_bench.checkpoints import ResumeError
 from proactive_bench.costs import Budget, PriceFileError, PriceTable
@@ -455,3 +456,4 @@ def tools(
     out_console.print(table)
 
 
+app.add_typer(import_app, name="import")

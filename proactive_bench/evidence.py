@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Literal
 
 from proactive_bench.env.memory import Memory
@@ -63,6 +63,8 @@ class Evidence:
     memory: Memory
     resolve_python: Callable[[str], Callable[[Evidence], Any]]
     apps: AppStore | None = None
+    memo: dict[Any, Any] = field(default_factory=dict)
+    """Values derived from this evidence, computed once per grading pass (e.g. a π-Bench script's scores)."""
 
     @property
     def replies(self) -> list[str]:

@@ -16,6 +16,7 @@ from typing import Any, Callable, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from proactive_bench.env.workspace import PathEscapeError, resolve_inside
 from proactive_bench.schema import Episode, Persona, Session
 
 M = TypeVar("M", bound=BaseModel)
@@ -226,3 +227,13 @@ class GraderResolver:
         if not callable(func):
             raise GraderError(f"{ref!r}: {_rel(path, self.root)} has no function {func_name!r}")
         return func
+
+    def file(self, relative: str) -> Path:
+        """A file under ``<root>/graders/`` by relative path; GraderError if it is missing or lies outside."""
+        try:
+            path = resolve_inside((self.root / "graders").resolve(), relative, "graders folder")
+        except PathEscapeError as exc:
+            raise GraderError(str(exc)) from None
+        if not path.is_file():
+            raise GraderError(f"no file graders/{relative}")
+        return path

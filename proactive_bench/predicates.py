@@ -124,6 +124,22 @@ class PythonCheck(_Strict):
     python: str = Field(pattern=r"^graders(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
 
 
+class PibenchScriptArgs(_Strict):
+    path: str = Field(description="The π-Bench grader script, relative to the dataset's graders/ folder.")
+    criterion: str | None = Field(
+        default=None, description="The key of the script's result to read; null: every key must be 1."
+    )
+    tools: tuple[str, ...] = Field(
+        default=(), description="Tools whose calls the script sees (π-Bench objectives.tools); empty: every tool."
+    )
+
+
+class PibenchScript(_Strict):
+    """A π-Bench grader script's ``score(tools_history)`` gives 1 for the criterion (see proactive_bench/pibench)."""
+
+    pibench_script: PibenchScriptArgs
+
+
 class AllOf(_Strict):
     all: list[Predicate] = Field(min_length=1)
 
@@ -147,6 +163,7 @@ _KINDS: dict[str, type[BaseModel]] = {
     "memory_matches": MemoryMatches,
     "app_rows": AppRows,
     "python": PythonCheck,
+    "pibench_script": PibenchScript,
     "all": AllOf,
     "any": AnyOf,
     "not": NotOf,
@@ -175,6 +192,7 @@ Predicate = Annotated[
         Annotated[MemoryMatches, Tag("memory_matches")],
         Annotated[AppRows, Tag("app_rows")],
         Annotated[PythonCheck, Tag("python")],
+        Annotated[PibenchScript, Tag("pibench_script")],
         Annotated[AllOf, Tag("all")],
         Annotated[AnyOf, Tag("any")],
         Annotated[NotOf, Tag("not")],
@@ -218,6 +236,10 @@ def evaluate(predicate: BaseModel, evidence: Evidence) -> bool:
             return args.min <= count and (args.max is None or count <= args.max)
         case PythonCheck(python=ref):
             return bool(evidence.resolve_python(ref)(evidence))
+        case PibenchScript(pibench_script=args):
+            from proactive_bench.pibench.scripts import script_check
+
+            return script_check(args, evidence)
         case AllOf(all=items):
             return all(evaluate(item, evidence) for item in items)
         case AnyOf(any=items):

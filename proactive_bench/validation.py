@@ -20,9 +20,9 @@ from proactive_bench.env.toolbox import ToolBox, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.evidence import Evidence, Message
 from proactive_bench.loading import Dataset, GraderError, GraderResolver, LoadedEpisode, Problem
-from proactive_bench.predicates import FileExists, FileMatches, PythonCheck, compile_pattern, evaluate, walk
+from proactive_bench.predicates import FileExists, FileMatches, PibenchScript, PythonCheck, compile_pattern, evaluate, walk
 from proactive_bench.runner import episode_env
-from proactive_bench.schema import Session
+from proactive_bench.schema import HiddenIntent, Session
 
 GENERIC_QUESTIONS = (
     "Do you have any other preferences?",
@@ -62,7 +62,20 @@ def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
         rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
         produced |= {str(s.args["path"]) for s in session.reference if s.tool in ("write_file", "edit_file") and "path" in s.args}
         problems += _check_session(session, rel, root, seed_files | produced, episode)
+    unannotated = [f"{s.id}/{i.id}" for s in episode.sessions for i in s.intents if _unannotated(i)]
+    if unannotated:
+        total = sum(len(s.intents) for s in episode.sessions)
+        problems.append(Problem(
+            f"episodes/{episode.episode.id}/episode.yaml", "intents",
+            f"{len(unannotated)} of {total} intents have no evidence, ask, question or reveal (first: {', '.join(unannotated[:3])}): "
+            "the rules user cannot track them (use --user llm)", "warning",
+        ))
     return problems
+
+
+def _unannotated(intent: HiddenIntent) -> bool:
+    """No rule annotation at all, as in imported datasets (partly annotated intents are warned about one by one)."""
+    return not (intent.evidence or intent.ask or intent.question or intent.reveal)
 
 
 def _check_session(session: Session, rel: str, root: Path, known_files: set[str], episode: LoadedEpisode) -> list[Problem]:
@@ -73,8 +86,8 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
 
     if not session.intents:
         err("intents", "a session needs at least one hidden intent")
-    if not session.checklist:
-        err("checklist", "a session needs at least one checklist item")
+    if not session.checklist and not any(session.id in e.depends_on for e in episode.episode.sessions):
+        err("checklist", "a session needs at least one checklist item (unless a later session depends on it)")
     try:
         offered = {spec.name for spec in resolve_tool_names(session.tools)}
     except KeyError as exc:
@@ -96,7 +109,7 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
             err(where, "the intent is stated in the initial request")
         elif words and len(words & request_words) / len(words) >= LEAK_OVERLAP:
             err(where, f"the intent's wording overlaps the initial request by {len(words & request_words)}/{len(words)} words", "warning")
-        if not intent.has_rules:
+        if not intent.has_rules and not _unannotated(intent):
             missing = [f for f in ("evidence", "ask", "question", "reveal") if not getattr(intent, f)]
             err(where, f"no {', '.join(missing)}: the rules user cannot track it (use --user llm)", "warning")
         if intent.question and intent.ask:
@@ -109,12 +122,20 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
             err(f"{where}.source_session", f"{intent.source_session!r} is not a session of this episode")
         if intent.evidence is not None:
             out += [Problem(rel, f"{where}.evidence", p) for p in _predicate_problems(intent.evidence, root, known_files)]
+    unproduced: dict[str, None] = {}
     for n, item in enumerate(session.checklist):
         if item.check is not None:
             out += [Problem(rel, f"checklist[{n}].check", p) for p in _predicate_problems(item.check, root, known_files)]
+            out += [Problem(rel, f"checklist[{n}].check", p, "warning") for p in _script_problems(item.check, root)]
         for path in item.evidence.files:
-            if not any(fnmatch.fnmatch(f, path) for f in known_files):
+            if any(fnmatch.fnmatch(f, path) for f in known_files):
+                continue
+            if session.reference:
                 err(f"checklist[{n}].evidence.files", f"{path!r} matches no seed file and no file a reference solution writes")
+            else:
+                unproduced[path] = None
+    if unproduced:
+        err("checklist", f"evidence files {', '.join(map(repr, unproduced))} match no seed file; the session has no reference solution to check that they are the agent's to write", "warning")
     return out
 
 
@@ -133,6 +154,18 @@ def _predicate_problems(predicate: object, root: Path, known_files: set[str]) ->
                 GraderResolver(root).resolve(node.python)
             except GraderError as exc:
                 problems.append(str(exc))
+    return problems
+
+
+def _script_problems(predicate: object, root: Path) -> list[str]:
+    """Missing π-Bench scripts: their items will be graded as errors, so the dataset still runs."""
+    problems = []
+    for node in walk(predicate):  # type: ignore[arg-type]
+        if isinstance(node, PibenchScript):
+            try:
+                GraderResolver(root).file(node.pibench_script.path)
+            except GraderError as exc:
+                problems.append(f"{exc}: its items will be graded as errors")
     return problems
 
 
@@ -189,6 +222,8 @@ def replay_references(episode: LoadedEpisode, root: Path) -> list[Problem]:
             for n, intent in enumerate(session.intents):
                 if intent.evidence is not None and _holds(intent.evidence, before, problems, rel, f"intents[{n}].evidence"):
                     problems.append(Problem(rel, f"intents[{n}].evidence", "already holds before the session starts (seed plus earlier reference solutions)"))
+            if not session.reference:
+                continue  # nothing to replay: the checks below judge a reference solution
             said = []
             for n, step in enumerate(session.reference):
                 if step.tool is None:
