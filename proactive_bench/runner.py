@@ -236,6 +236,8 @@ async def _run_one(
     sink = StoreSink(store, session_run)
     sink.message(0, "event" if session.trigger.type == "event" else "user", session.trigger.message)
     toolbox = ToolBox(env, resolve_tool_names(session.tools))
+    if session.now is not None:
+        env.require_apps().set_clock(session.now)
     ctx = SessionContext(
         session_id=session.id,
         trigger=session.trigger.type,

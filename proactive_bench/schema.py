@@ -6,6 +6,7 @@ These models are the single source of truth for the YAML files under
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -140,6 +141,9 @@ class Session(_Model):
     title: str
     category: str = Field(description="Task category code from the taxonomy (docs/taxonomy.md).")
     trigger: Trigger
+    now: datetime | None = Field(
+        default=None, description="Simulated date and time when the session starts; the apps' clock is set to it."
+    )
     tools: list[str] = Field(default_factory=list, description="Tool names offered; empty means the defaults.")
     files: list[str] = Field(default_factory=list, description="Workspace files the session uses.")
     intents: list[HiddenIntent] = Field(default_factory=list)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,26 @@ def test_bad_seed_rows_name_file_table_row_and_field(tmp_path: Path) -> None:
     (seed / "fwtest.yaml").write_text("fwtest_nothing: []\n")
     with pytest.raises(SeedError, match="fwtest_nothing: unknown table"):
         AppStore().seed_from(seed)
+
+
+def test_seed_files_may_split_an_app_and_clashing_ids_are_named(tmp_path: Path) -> None:
+    seed = tmp_path / "seed"
+    seed.mkdir()
+    (seed / "a_mail.yaml").write_text(
+        "gmail_thread: [{id: 7, subject: Levels}]\n"
+        "gmail_email: [{id: 70, thread_id: 7, sender_email: lab@example.org, sender_name: Lab,"
+        " recipient_emails: [me@example.org], subject: Levels, body: hi, sent_at: 2025-03-12 20:41:00}]\n"
+    )
+    (seed / "b_accounts.yaml").write_text("gmail_account: [{id: 1, name: Me, email: me@example.org, password: pw}]\n")
+    apps = AppStore()
+    apps.seed_from(seed)
+    assert [row["thread_id"] for row in apps.rows("gmail_email")] == [7]
+    (seed / "c_clash.yaml").write_text("gmail_thread: [{id: 8, subject: Other}, {id: 7, subject: Clash}]\n")
+    with pytest.raises(SeedError, match=r"c_clash.yaml: gmail_thread\[1\]: primary key \(7,\) is already used by a_mail.yaml: gmail_thread\[0\]"):
+        AppStore().seed_from(seed)
+
+
+def test_set_clock_moves_the_simulated_time(tmp_path: Path) -> None:
+    apps = AppStore()
+    apps.set_clock(datetime(2025, 3, 12, 21, 0, tzinfo=UTC))
+    assert apps.rows("app_clock") == [{"id": 1, "now": "2025-03-12T21:00:00"}]

@@ -105,7 +105,14 @@ def resolve_tool_names(names: list[str]) -> list[ToolSpec]:
 
 def load_builtin_tools() -> None:
     """Import every built-in tool module and app so their tools (and app tables) are registered."""
-    from proactive_bench.env import file_search, general_tools, messaging, shell, skills, web  # noqa: F401  (register on import)
+    from proactive_bench.env import (  # noqa: F401  (register on import)
+        file_search,
+        general_tools,
+        messaging,
+        shell,
+        skills,
+        web,
+    )
     from proactive_bench.env.apps.base import load_builtin_apps
 
     load_builtin_apps()

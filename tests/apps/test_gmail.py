@@ -14,7 +14,7 @@ from proactive_bench.env.workspace import Workspace
 
 SEED = """
 app_clock:
-  - {id: 1, now: "2026-03-02T09:00:00Z"}
+  - {id: 1, now: "2026-03-02T09:00:00"}
 gmail_account:
   - {id: 1, name: Ana Lima, email: ana@example.com, password: ana-pass}
   - {id: 2, name: Ben Cole, email: ben@example.com, password: ben-pass}

@@ -14,7 +14,7 @@ from proactive_bench.env.workspace import Workspace
 
 SEED = """
 app_clock:
-  - {id: 1, now: "2026-03-04T07:15:00Z"}
+  - {id: 1, now: "2026-03-04T07:15:00"}
 phone_account:
   - {id: 1, name: Ana Lima, phone_number: "+1 555-010-1000", password: ana-pass, email: ana@example.com}
   - {id: 2, name: Ben Cole, phone_number: "5550102000", password: ben-pass}

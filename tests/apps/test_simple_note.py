@@ -14,7 +14,7 @@ from proactive_bench.env.workspace import Workspace
 
 SEED = """
 app_clock:
-  - {id: 1, now: "2026-04-24T18:00:00Z"}
+  - {id: 1, now: "2026-04-24T18:00:00"}
 simple_note_user:
   - {id: 1, name: Sam McCoy, email: stmcco@gmail.com, phone_number: "5550100", password: Ozz21Q4, created_at: "2025-01-05T08:00:00"}
   - {id: 2, name: Lee Park, email: lee@corp.com, password: leepw}

@@ -14,7 +14,7 @@ from tests.apps.calls import err, ok
 
 SEED = """
 app_clock:
-  - {id: 1, now: "2026-03-05T10:30:00Z"}
+  - {id: 1, now: "2026-03-05T10:30:00"}
 spotify_user:
   - {id: 1, name: Lauren McCoy, email: la-mcco@gmail.com, password: wjhPa4l}
   - {id: 2, name: Omar Diaz, email: omar@example.com, password: other}

@@ -14,7 +14,7 @@ from proactive_bench.env.workspace import Workspace
 
 SEED = """
 app_clock:
-  - {id: 1, now: "2026-04-28T09:00:00Z"}
+  - {id: 1, now: "2026-04-28T09:00:00"}
 todoist_user:
   - {id: 1, name: Sam McCoy, email: stmcco@gmail.com, password: Ozz21Q4}
   - {id: 2, name: Lee Park, email: lee@corp.com, password: leepw}

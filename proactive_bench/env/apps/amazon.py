@@ -14,14 +14,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, NaiveDatetime
 from pydantic import Field as Arg
 from sqlmodel import JSON, Column, Field, ForeignKey, Integer, Session, col, select
 
-from proactive_bench.env.apps.base import AppModel, AppSpec, NoArgs, PageArgs, get_row, matches_query, now, paginate, register_app
+from proactive_bench.env.apps.base import (
+    AppModel,
+    AppSpec,
+    NoArgs,
+    PageArgs,
+    get_row,
+    matches_query,
+    now,
+    paginate,
+    register_app,
+)
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 APP = "amazon"
@@ -202,12 +211,6 @@ def _shopper(env: ToolEnv) -> Iterator[tuple[Session, AmazonAccount]]:
         yield db, account
 
 
-def _now(db: Session) -> datetime:
-    """The simulated time as naive UTC, the way the tables store it (the shared clock may carry a zone)."""
-    stamp = now(db)
-    return stamp.astimezone(UTC).replace(tzinfo=None) if stamp.tzinfo else stamp
-
-
 def _money(value: float) -> float:
     return round(value + 1e-9, 2)
 
@@ -281,7 +284,7 @@ def _add_to_wish_list(db: Session, account: AmazonAccount, product_id: int) -> s
     product = get_row(db, AmazonProduct, product_id, "product")
     if _entry(db, AmazonWishListItem, account, product_id):
         raise ToolError(f"product {product_id} is already in the wish list")
-    db.add(AmazonWishListItem(account_id=account.id, product_id=product_id, added_at=_now(db)))
+    db.add(AmazonWishListItem(account_id=account.id, product_id=product_id, added_at=now(db)))
     return f"Added {product.name} to the wish list."
 
 
@@ -567,7 +570,7 @@ def write_product_review(env: ToolEnv, args: ReviewArgs) -> dict[str, Any]:
         if db.exec(mine).first():
             raise ToolError(f"you already reviewed product {product.id}")
         review = AmazonReview(product_id=product.id, account_id=account.id, reviewer_name=account.name,
-                              rating=args.rating, title=args.title, text=args.text, created_at=_now(db))
+                              rating=args.rating, title=args.title, text=args.text, created_at=now(db))
         db.add(review)
         db.flush()
         return {"review_id": review.id, "message": f"Review of {product.name} posted."}
@@ -593,7 +596,7 @@ def write_product_question(env: ToolEnv, args: QuestionArgs) -> dict[str, Any]:
     with _shopper(env) as (db, account):
         product = get_row(db, AmazonProduct, args.product_id, "product")
         question = AmazonQuestion(product_id=product.id, account_id=account.id, asker_name=account.name,
-                                  question=args.question, created_at=_now(db))
+                                  question=args.question, created_at=now(db))
         db.add(question)
         db.flush()
         return {"question_id": question.id, "message": f"Question about {product.name} posted."}
@@ -619,7 +622,7 @@ def add_to_history(env: ToolEnv, args: ProductArgs) -> dict[str, Any]:
     """Record that the shopper viewed a product (browsing history, used for recommendations)."""
     with _shopper(env) as (db, account):
         product = get_row(db, AmazonProduct, args.product_id, "product")
-        db.add(AmazonHistoryItem(account_id=account.id, product_id=product.id, viewed_at=_now(db)))
+        db.add(AmazonHistoryItem(account_id=account.id, product_id=product.id, viewed_at=now(db)))
         return {"message": f"Added {product.name} to the browsing history."}
 
 
@@ -733,7 +736,7 @@ def place_order(env: ToolEnv, args: OrderArgs) -> dict[str, Any]:
     with _shopper(env) as (db, account):
         address = _own(db, AmazonAddress, args.address_id, account, "address")
         card = _own(db, AmazonPaymentCard, args.payment_card_id, account, "payment card")
-        today = _now(db)
+        today = now(db)
         if (card.expiry_year, card.expiry_month) < (today.year, today.month):
             raise ToolError(f"payment card {card.id} expired in {card.expiry_year:04d}-{card.expiry_month:02d}")
         items = db.exec(select(AmazonCartItem).where(AmazonCartItem.account_id == account.id)).all()

@@ -20,12 +20,20 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 import yaml
-from pydantic import BaseModel, ValidationError, create_model
+from pydantic import BaseModel, NaiveDatetime, ValidationError, create_model
 from sqlalchemy import event
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import registry
 from sqlmodel import Field, Session, SQLModel, create_engine, delete, select
 
-from proactive_bench.env.toolbox import REGISTRY, ToolEnv, ToolError, ToolSpec, load_builtin_tools, register_tool
+from proactive_bench.env.toolbox import (
+    REGISTRY,
+    ToolEnv,
+    ToolError,
+    ToolSpec,
+    load_builtin_tools,
+    register_tool,
+)
 
 
 class AppModel(SQLModel, registry=registry()):
@@ -46,7 +54,7 @@ class AppClock(AppModel, table=True):
 
     __tablename__ = "app_clock"
     id: int = Field(default=1, primary_key=True)
-    now: datetime
+    now: NaiveDatetime = Field(description="Wall-clock time of the simulated world (no zone, like every app timestamp).")
 
 
 DEFAULT_NOW = datetime(2026, 3, 2, 9, 0, 0)
@@ -54,7 +62,7 @@ T = TypeVar("T", bound=AppModel)
 
 
 def now(db: Session) -> datetime:
-    """The simulated time: the seeded ``app_clock`` row, else a fixed default."""
+    """The simulated wall-clock time (naive): the ``app_clock`` row, else a fixed default."""
     clock = db.get(AppClock, 1)
     return clock.now if clock else DEFAULT_NOW
 
@@ -233,26 +241,55 @@ class AppStore:
 
     # ---- seed, snapshot, restore -------------------------------------------------
     def seed_from(self, directory: Path) -> None:
-        """Load ``<app>.yaml`` files; raise SeedError naming file, field and reason."""
+        """Load every ``*.yaml`` file (table name to rows); raise SeedError naming file, field and reason.
+
+        Files may split an app's rows (e.g. accounts in one file, each session's mail in another):
+        rows are inserted table by table in foreign-key order, whatever file they come from.
+        """
         if not directory.is_dir():
             return
         tables = _tables_by_name()
+        pending: dict[str, list[tuple[str, AppModel]]] = {}
+        seen: dict[tuple[Any, ...], str] = {}
         for path in sorted(directory.glob("*.yaml")):
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            try:
+                data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            except yaml.YAMLError as exc:
+                raise SeedError(f"{path.name}: not valid YAML: {exc}") from None
             if not isinstance(data, dict):
                 raise SeedError(f"{path.name}: expected a mapping of table name to rows")
-            with self.db() as db:
-                for table_name, rows in data.items():
-                    model = tables.get(table_name)
-                    if model is None:
-                        raise SeedError(f"{path.name}: {table_name}: unknown table; known: {', '.join(sorted(tables))}")
-                    for n, row in enumerate(rows or []):
-                        try:
-                            db.add(model.model_validate(row))
-                        except ValidationError as exc:
-                            problem = exc.errors()[0]
-                            where = ".".join(str(p) for p in problem["loc"])
-                            raise SeedError(f"{path.name}: {table_name}[{n}].{where}: {problem['msg']}") from None
+            for table_name, rows in data.items():
+                model = tables.get(table_name)
+                if model is None:
+                    raise SeedError(f"{path.name}: {table_name}: unknown table; known: {', '.join(sorted(tables))}")
+                if not isinstance(rows, list | None):
+                    raise SeedError(f"{path.name}: {table_name}: expected a list of rows")
+                for n, row in enumerate(rows or []):
+                    where = f"{path.name}: {table_name}[{n}]"
+                    try:
+                        record = model.model_validate(row)
+                    except ValidationError as exc:
+                        problem = exc.errors()[0]
+                        field_path = ".".join(str(p) for p in problem["loc"])
+                        raise SeedError(f"{where}.{field_path}: {problem['msg']}") from None
+                    key = (table_name, *(getattr(record, c.name) for c in model.__table__.primary_key.columns))  # type: ignore[attr-defined]
+                    if None not in key and key in seen:
+                        raise SeedError(f"{where}: primary key {key[1:]} is already used by {seen[key]}")
+                    seen[key] = where
+                    pending.setdefault(table_name, []).append((where, record))
+        with self.db() as db:
+            for table in AppModel.metadata.sorted_tables:
+                for where, row in pending.get(table.name, []):
+                    db.add(row)
+                    try:
+                        db.flush()
+                    except IntegrityError as exc:
+                        raise SeedError(f"{where}: {exc.orig}") from None
+
+    def set_clock(self, moment: datetime) -> None:
+        """Move the apps' simulated time (a session's start, for instance)."""
+        with self.db() as db:
+            db.merge(AppClock(id=1, now=moment.replace(tzinfo=None)))
 
     def snapshot(self) -> dict[str, list[dict[str, Any]]]:
         """Every table's rows as JSON-ready dicts, keyed by table name."""
@@ -271,8 +308,8 @@ class AppStore:
             for table in reversed(AppModel.metadata.sorted_tables):
                 db.exec(delete(tables[table.name]))  # type: ignore[call-overload]
             for table in AppModel.metadata.sorted_tables:
-                for row in snapshot.get(table.name, []):
-                    db.add(tables[table.name].model_validate(row))
+                db.add_all(tables[table.name].model_validate(row) for row in snapshot.get(table.name, []))
+                db.flush()
 
     def rows(self, table_name: str) -> list[dict[str, Any]]:
         """Rows of one table as dicts (for predicates and graders)."""

@@ -23,7 +23,6 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, NaiveDatetime
@@ -112,12 +111,6 @@ class GmailDraft(AppModel, table=True):
     body: str = ""
     attachment_file_paths: list[str] = _json_list()
     updated_at: NaiveDatetime | None = None
-
-
-def _now(db: Session) -> datetime:
-    """The simulated time as naive UTC, as the tables store it (a seeded clock comes back UTC-aware)."""
-    stamp = now(db)
-    return stamp.astimezone(UTC).replace(tzinfo=None) if stamp.utcoffset() is not None else stamp
 
 
 def _find_account(db: Session, email: str) -> GmailAccount | None:
@@ -308,7 +301,7 @@ def _deliver(
         subject=subject,
         body=body,
         attachment_file_paths=attachments,
-        sent_at=_now(db),
+        sent_at=now(db),
     )
     db.add(email)
     _state(db, thread.id, me.id, create=True).read = True  # type: ignore[arg-type]
@@ -454,7 +447,7 @@ def create_draft(env: ToolEnv, args: CreateDraftArgs) -> dict[str, Any]:
             subject=args.subject,
             body=args.body,
             attachment_file_paths=attachments,
-            updated_at=_now(db),
+            updated_at=now(db),
         )
         db.add(draft)
         db.flush()
@@ -476,7 +469,7 @@ def update_draft(env: ToolEnv, args: UpdateDraftArgs) -> dict[str, str]:
             draft.subject = args.subject
         if args.body is not None:
             draft.body = args.body
-        draft.updated_at = _now(db)
+        draft.updated_at = now(db)
         db.add(draft)
     return {"message": f"draft {args.draft_id} updated"}
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import Any
 
 from pydantic import BaseModel, NaiveDatetime
@@ -102,12 +102,6 @@ class PhoneAlarm(AppModel, table=True):
 
 def _digits(number: str) -> str:
     return re.sub(r"\D", "", number)
-
-
-def _now(db: Session) -> datetime:
-    """The simulated time as naive UTC, as the tables store it (a seeded clock comes back UTC-aware)."""
-    stamp = now(db)
-    return stamp.astimezone(UTC).replace(tzinfo=None) if stamp.utcoffset() is not None else stamp
 
 
 def _find_account(db: Session, number: str) -> PhoneAccount | None:
@@ -341,7 +335,7 @@ class AlarmArgs(BaseModel):
 def get_current_date_and_time(env: ToolEnv, args: NoArgs) -> dict[str, str]:
     """The phone's current date, time and weekday."""
     with env.require_apps().db() as db:
-        current = _now(db)
+        current = now(db)
     return {
         "date": current.date().isoformat(),
         "time": current.strftime("%H:%M:%S"),
@@ -361,7 +355,7 @@ def _validated_contact_fields(
         fields["email"] = _email(fields["email"])
     if "relationships" in fields:
         fields["relationships"] = _relationships(fields["relationships"])
-    if "birthday" in fields and fields["birthday"] > _now(db).date():
+    if "birthday" in fields and fields["birthday"] > now(db).date():
         raise ToolError("birthday cannot be in the future")
     if "first_name" in fields and not fields["first_name"].strip():
         raise ToolError("first_name must not be empty")
@@ -416,7 +410,7 @@ def send_text_message(env: ToolEnv, args: SendTextArgs) -> dict[str, Any]:
         if _digits(number) == _digits(me.phone_number):
             raise ToolError("cannot text your own number")
         text = PhoneTextMessage(
-            sender_phone_number=me.phone_number, receiver_phone_number=number, message=args.message, sent_at=_now(db)
+            sender_phone_number=me.phone_number, receiver_phone_number=number, message=args.message, sent_at=now(db)
         )
         db.add(text)
         db.flush()

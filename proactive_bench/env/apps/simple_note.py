@@ -17,7 +17,16 @@ from sqlalchemy import JSON, Column, ForeignKey, func, or_
 from sqlmodel import Field as Col
 from sqlmodel import Session, select
 
-from proactive_bench.env.apps.base import AppModel, AppSpec, NoArgs, PageArgs, matches_query, now, paginate, register_app
+from proactive_bench.env.apps.base import (
+    AppModel,
+    AppSpec,
+    NoArgs,
+    PageArgs,
+    matches_query,
+    now,
+    paginate,
+    register_app,
+)
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 APP = "simple_note"
@@ -82,11 +91,6 @@ def _account(env: ToolEnv) -> Iterator[tuple[Session, SimpleNoteUser]]:
         yield db, me
 
 
-def _now(db: Session) -> datetime:
-    """The simulated time as a naive wall-clock datetime (how this app stores timestamps)."""
-    return now(db).replace(tzinfo=None)
-
-
 def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
@@ -117,7 +121,7 @@ def _note_dict(note: SimpleNoteNote) -> dict[str, Any]:
 
 
 def _touch(db: Session, note: SimpleNoteNote) -> None:
-    note.updated_at = _now(db)
+    note.updated_at = now(db)
     db.add(note)
 
 
@@ -161,7 +165,7 @@ class CreateNoteArgs(BaseModel):
 def create_note(env: ToolEnv, args: CreateNoteArgs) -> dict[str, Any]:
     """Create a note."""
     with _account(env) as (db, me):
-        at = _now(db)
+        at = now(db)
         note = SimpleNoteNote(owner_id=me.id, title=args.title, content=args.content, tags=_clean_tags(args.tags),
                               pinned=args.pinned, created_at=at, updated_at=at)
         db.add(note)

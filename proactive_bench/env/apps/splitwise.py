@@ -12,14 +12,23 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, NaiveDatetime
 from pydantic import Field as Arg
 from sqlmodel import Column, Field, ForeignKey, Integer, Session, col, func, select
 
-from proactive_bench.env.apps.base import AppModel, AppSpec, NoArgs, PageArgs, get_row, matches_query, now, paginate, register_app
+from proactive_bench.env.apps.base import (
+    AppModel,
+    AppSpec,
+    NoArgs,
+    PageArgs,
+    get_row,
+    matches_query,
+    now,
+    paginate,
+    register_app,
+)
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 APP = "splitwise"
@@ -98,12 +107,6 @@ def _session(env: ToolEnv) -> Iterator[tuple[Session, SplitwiseUser]]:
     email = apps.require_login(APP)
     with apps.db() as db:
         yield db, _user(db, email)
-
-
-def _now(db: Session) -> datetime:
-    """The simulated time as naive UTC, the way the tables store it (the shared clock may carry a zone)."""
-    stamp = now(db)
-    return stamp.astimezone(UTC).replace(tzinfo=None) if stamp.tzinfo else stamp
 
 
 def _cents(value: float) -> float:
@@ -274,7 +277,7 @@ def create_group(env: ToolEnv, args: CreateGroupArgs) -> dict[str, Any]:
     """Create a group with the given members; you are a member too."""
     with _session(env) as (db, me):
         members = [me] + [_user(db, email) for email in args.member_emails]
-        group = SplitwiseGroup(name=args.name, created_by=me.id, created_at=_now(db))
+        group = SplitwiseGroup(name=args.name, created_by=me.id, created_at=now(db))
         db.add(group)
         db.flush()
         ids = list(dict.fromkeys(m.id for m in members))
@@ -329,7 +332,7 @@ def record_expense(env: ToolEnv, args: RecordExpenseArgs) -> dict[str, Any]:
         group = _my_group(db, me, args.group_id)
         payer = _group_member(db, group.id, args.payer_email)
         expense = SplitwiseExpense(group_id=group.id, payer_id=payer.id, paid_amount=_cents(args.paid_amount),
-                                   description=args.description, created_by=me.id, created_at=_now(db))
+                                   description=args.description, created_by=me.id, created_at=now(db))
         db.add(expense)
         db.flush()
         _set_debts(db, expense, args.debtor_emails, args.debt_amounts)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, NaiveDatetime
@@ -26,7 +26,16 @@ from sqlalchemy import Column, String, UniqueConstraint, func
 from sqlalchemy.types import JSON
 from sqlmodel import Field, Session, select
 
-from proactive_bench.env.apps.base import AppModel, AppSpec, PageArgs, get_row, matches_query, now, paginate, register_app
+from proactive_bench.env.apps.base import (
+    AppModel,
+    AppSpec,
+    PageArgs,
+    get_row,
+    matches_query,
+    now,
+    paginate,
+    register_app,
+)
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 APP = "spotify"
@@ -150,12 +159,6 @@ def _session(env: ToolEnv) -> Iterator[tuple[Session, SpotifyUser]]:
         if me is None:
             raise ToolError(f"the logged-in {APP} account {email} no longer exists")
         yield db, me
-
-
-def _now(db: Session) -> datetime:
-    """The simulated time as naive UTC (the shared clock may be timezone-aware)."""
-    stamp = now(db)
-    return stamp.astimezone(UTC).replace(tzinfo=None) if stamp.utcoffset() is not None else stamp
 
 
 def _stamp(value: datetime | date | None) -> str | None:
@@ -313,7 +316,7 @@ def _collect(env: ToolEnv, kind: CollectionKind, item_id: int) -> dict[str, str]
             get_row(db, spec.model, item_id, spec.what)
         if _entry(db, me, kind, item_id):
             raise ToolError(f"{spec.what} {item_id} is already {spec.state}")
-        db.add(SpotifyCollection(user_id=me.id, kind=kind, item_id=item_id, added_at=_now(db)))
+        db.add(SpotifyCollection(user_id=me.id, kind=kind, item_id=item_id, added_at=now(db)))
     return {"message": spec.added}
 
 
@@ -636,7 +639,7 @@ def show_downloaded_songs(env: ToolEnv, args: PageArgs) -> list[dict[str, Any]]:
 def create_playlist(env: ToolEnv, args: CreatePlaylistArgs) -> dict[str, Any]:
     """Create an empty playlist (private unless is_public)."""
     with _session(env) as (db, me):
-        playlist = SpotifyPlaylist(title=args.title.strip(), owner_id=me.id, is_public=args.is_public, created_at=_now(db))
+        playlist = SpotifyPlaylist(title=args.title.strip(), owner_id=me.id, is_public=args.is_public, created_at=now(db))
         db.add(playlist)
         db.flush()
         return {"playlist_id": playlist.id, "message": f"Playlist {playlist.title!r} created."}
@@ -683,7 +686,7 @@ def review_song(env: ToolEnv, args: ReviewSongArgs) -> dict[str, Any]:
             raise ToolError(
                 f"you already reviewed song {args.song_id} (song_review_id {existing.id}); use spotify__update_song_review"
             )
-        stamp = _now(db)
+        stamp = now(db)
         review = SpotifySongReview(
             song_id=args.song_id, user_id=me.id, rating=args.rating, text=args.text, created_at=stamp, updated_at=stamp
         )
@@ -703,7 +706,7 @@ def update_song_review(env: ToolEnv, args: UpdateReviewArgs) -> dict[str, str]:
             raise ToolError(f"song review {review.id} was written by another user; you can only update your own")
         review.rating = args.rating if args.rating is not None else review.rating
         review.text = args.text if args.text is not None else review.text
-        review.updated_at = _now(db)
+        review.updated_at = now(db)
         db.add(review)
     return {"message": "Song review updated."}
 

@@ -24,7 +24,16 @@ from sqlalchemy import ForeignKey, UniqueConstraint, func
 from sqlmodel import Field as Col
 from sqlmodel import Session, col, delete, select
 
-from proactive_bench.env.apps.base import AppModel, AppSpec, NoArgs, PageArgs, matches_query, now, paginate, register_app
+from proactive_bench.env.apps.base import (
+    AppModel,
+    AppSpec,
+    NoArgs,
+    PageArgs,
+    matches_query,
+    now,
+    paginate,
+    register_app,
+)
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 APP = "todoist"
@@ -192,11 +201,6 @@ def _insert(db: Session, row: Any) -> int:
     return int(row.id)
 
 
-def _now(db: Session) -> datetime:
-    """The simulated time as a naive wall-clock datetime (how this app stores timestamps)."""
-    return now(db).replace(tzinfo=None)
-
-
 def _iso(value: date | datetime | None) -> str | None:
     return value.isoformat() if value else None
 
@@ -270,13 +274,13 @@ def _inbox(db: Session, me: TodoistUser) -> TodoistProject:
     """The user's Inbox project, created the first time it is needed."""
     inbox = next((p for p in _rows(db, TodoistProject, owner_id=me.id, is_inbox=True)), None)
     if inbox is None:
-        inbox = TodoistProject(owner_id=me.id, name="Inbox", is_inbox=True, created_at=_now(db))
+        inbox = TodoistProject(owner_id=me.id, name="Inbox", is_inbox=True, created_at=now(db))
         _insert(db, inbox)
     return inbox
 
 
 def _notify(db: Session, user_id: int, kind: str, message: str, task_id: int | None) -> None:
-    db.add(TodoistNotification(user_id=user_id, kind=kind, message=message, task_id=task_id, created_at=_now(db)))
+    db.add(TodoistNotification(user_id=user_id, kind=kind, message=message, task_id=task_id, created_at=now(db)))
 
 
 def _delete_tasks(db: Session, task_ids: list[int]) -> None:
@@ -353,7 +357,7 @@ def create_project(env: ToolEnv, args: CreateProjectArgs) -> dict[str, Any]:
     """Create a project owned by the logged-in user."""
     with _account(env) as (db, me):
         project = TodoistProject(owner_id=me.id, name=args.name, color=args.color or "charcoal",
-                                 is_favorite=args.is_favorite, created_at=_now(db))
+                                 is_favorite=args.is_favorite, created_at=now(db))
         project_id = _insert(db, project)
     return {"project_id": project_id, "message": f"created project {args.name!r}"}
 
@@ -500,7 +504,7 @@ def create_task(env: ToolEnv, args: CreateTaskArgs) -> dict[str, Any]:
             _section(db, me, args.section_id, project.id)
         labels = [_label(db, me, i) for i in dict.fromkeys(args.label_ids)]
         task = TodoistTask(project_id=project.id, section_id=args.section_id, title=args.title,
-                           description=args.description, due_date=due, priority=args.priority, created_at=_now(db))
+                           description=args.description, due_date=due, priority=args.priority, created_at=now(db))
         task_id = _insert(db, task)
         db.add_all(TodoistTaskLabel(task_id=task_id, label_id=label.id) for label in labels)
     return {"task_id": task_id, "message": f"created task {args.title!r} in project {project.id}"}
@@ -532,7 +536,7 @@ def update_task(env: ToolEnv, args: UpdateTaskArgs) -> dict[str, str]:
         if changes.get("section_id") is not None:
             _section(db, me, changes["section_id"], changes.get("project_id", task.project_id))
         if "is_completed" in changes:
-            changes["completed_at"] = _now(db) if changes["is_completed"] else None
+            changes["completed_at"] = now(db) if changes["is_completed"] else None
         task.sqlmodel_update(changes)
         db.add(task)
     return {"message": f"updated task {args.task_id}"}
@@ -772,7 +776,7 @@ def post_task_comment(env: ToolEnv, args: PostCommentArgs) -> dict[str, Any]:
     """Comment on a task (its assignee, if someone else, is notified)."""
     with _account(env) as (db, me):
         task = _visible(db, me, TodoistTask, args.task_id, "task")
-        at = _now(db)
+        at = now(db)
         comment = TodoistTaskComment(task_id=task.id, author_id=me.id, content=args.content,
                                      created_at=at, updated_at=at)
         comment_id = _insert(db, comment)
@@ -792,7 +796,7 @@ def update_task_comment(env: ToolEnv, args: UpdateCommentArgs) -> dict[str, str]
     """Edit a comment you wrote."""
     with _account(env) as (db, me):
         comment = _comment(db, me, args.task_comment_id, own=True)
-        comment.content, comment.updated_at = args.content, _now(db)
+        comment.content, comment.updated_at = args.content, now(db)
         db.add(comment)
     return {"message": f"updated task comment {args.task_comment_id}"}
 
