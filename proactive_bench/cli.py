@@ -446,8 +446,10 @@ def tools(
         typer.echo(json.dumps(rows, indent=2))
         return
     table = Table(title=f"{len(specs)} tools" + (f" offered to {persona}" if persona else ""))
-    for name in ("tool", "group", "arguments", "description"):
-        table.add_column(name)
+    table.add_column("tool", overflow="fold")  # names are what people copy: fold, never cut
+    table.add_column("group", no_wrap=True)
+    table.add_column("arguments", overflow="fold")
+    table.add_column("description")
     for spec in specs:
         props = spec.json_schema().get("properties", {})
         required = set(spec.json_schema().get("required", []))
