@@ -210,6 +210,7 @@ def _episode_state(store: Store, run: Run, episode: LoadedEpisode, done: list[Se
     assert last.id is not None
     workspace = Workspace(root)
     restore_workspace(workspace, checkpoint_dir(run, last.position))
+    app_db.unlink(missing_ok=True)  # scratch state (may be torn by a crash): rebuilt from the snapshot
     apps = AppStore(app_db)
     apps.restore(store.snapshot(last.id, "apps") or {})
     return workspace, Memory(store.snapshot(last.id, "memory") or {}), apps

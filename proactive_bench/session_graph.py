@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
+from functools import cache
 from typing import Annotated, Any, Literal, Protocol, TypedDict
 
 import structlog
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from proactive_bench.env.memory import Memory
@@ -93,68 +95,78 @@ def after_user(state: SessionState) -> str:
     return "agent" if state["outcome"] == "running" else END
 
 
-def build_session_graph(rt: SessionRuntime) -> Any:
-    """Compile the agent/user loop for one session."""
+def _runtime(config: RunnableConfig) -> SessionRuntime:
+    return config["configurable"]["runtime"]  # type: ignore[no-any-return]
 
-    async def agent_node(state: SessionState) -> dict[str, Any]:
-        turn = state["turn"] + 1
-        rt.toolbox.turn = turn
-        first_record = len(rt.toolbox.records)
-        before = rt.workspace.fingerprint()
-        try:
-            reply = (await call_respond(rt.agent, state["pending"])).reply
-        except Exception as exc:  # the agent under test failed; record it, never score it as normal
-            log.warning("agent_failed", session=rt.session.id, turn=turn, error=repr(exc))
-            rt.sink.agent_turn(turn, "", rt.toolbox.records[first_record:])
-            return {"turn": turn, "outcome": "error", "error": f"agent failed at turn {turn}: {exc}"}
-        after = rt.workspace.fingerprint()
-        changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
-        rt.sink.agent_turn(turn, reply, rt.toolbox.records[first_record:])
-        return {
-            "turn": turn,
-            "transcript": [{"role": "agent", "content": reply, "turn": turn}],
-            "changed_files": changed,
-        }
 
-    async def user_node(state: SessionState) -> dict[str, Any]:
-        turn = state["turn"]
-        done = {label["intent_id"] for label in state["labels"]}
-        open_intents = [i for i in rt.session.intents if i.id not in done]
-        view = UserView(
-            persona=rt.persona,
-            session=rt.session,
-            open_intents=open_intents,
-            evidence=rt.evidence(state["transcript"]),
-            turn=turn,
-            turn_tool_records=[r for r in rt.toolbox.records if r.turn == turn],
-            changed_files=state["changed_files"],
-        )
-        try:
-            decision = await rt.user.decide(view)
-        except Exception as exc:  # a judgment that could not be made ends the session as an error
-            decision_error: str | None = f"user simulator failed: {exc}"
-        else:
-            decision_error = decision.error
-            if decision_error is None and decision.message is None and open_intents and not _all_closed(
-                decision.labels, open_intents
-            ):
-                decision_error = "the user simulator produced no message while intents remain open"
-        if decision_error is not None:
-            rt.sink.user_turn(turn, [], None)
-            return {"outcome": "error", "error": decision_error}
-        labels, message, outcome = decision.labels, decision.message, "running"
-        if message is None:
-            outcome = "completed"
-        elif turn >= rt.max_turns:
-            labels = [label for label in labels if label.status == IntentStatus.COMPLETED]
-            message, outcome = None, "truncated"
-        rt.sink.user_turn(turn, labels, message)
-        update: dict[str, Any] = {"labels": [_label_dict(label, turn) for label in labels], "outcome": outcome}
-        if message is not None:
-            update["pending"] = message
-            update["transcript"] = [{"role": "user", "content": message, "turn": turn}]
-        return update
+async def agent_node(state: SessionState, config: RunnableConfig) -> dict[str, Any]:
+    """One agent turn: answer the pending message (tools run inside), note changed files."""
+    rt = _runtime(config)
+    turn = state["turn"] + 1
+    rt.toolbox.turn = turn
+    first_record = len(rt.toolbox.records)
+    before = rt.workspace.fingerprint()
+    try:
+        reply = (await call_respond(rt.agent, state["pending"])).reply
+    except Exception as exc:  # the agent under test failed; record it, never score it as normal
+        log.warning("agent_failed", session=rt.session.id, turn=turn, error=repr(exc))
+        rt.sink.agent_turn(turn, "", rt.toolbox.records[first_record:])
+        return {"turn": turn, "outcome": "error", "error": f"agent failed at turn {turn}: {exc}"}
+    after = rt.workspace.fingerprint()
+    changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
+    rt.sink.agent_turn(turn, reply, rt.toolbox.records[first_record:])
+    return {
+        "turn": turn,
+        "transcript": [{"role": "agent", "content": reply, "turn": turn}],
+        "changed_files": changed,
+    }
 
+
+async def user_node(state: SessionState, config: RunnableConfig) -> dict[str, Any]:
+    """One user turn: label intents, then reveal, answer, or end the session."""
+    rt = _runtime(config)
+    turn = state["turn"]
+    done = {label["intent_id"] for label in state["labels"]}
+    open_intents = [i for i in rt.session.intents if i.id not in done]
+    view = UserView(
+        persona=rt.persona,
+        session=rt.session,
+        open_intents=open_intents,
+        evidence=rt.evidence(state["transcript"]),
+        turn=turn,
+        turn_tool_records=[r for r in rt.toolbox.records if r.turn == turn],
+        changed_files=state["changed_files"],
+    )
+    try:
+        decision = await rt.user.decide(view)
+    except Exception as exc:  # a judgment that could not be made ends the session as an error
+        decision_error: str | None = f"user simulator failed: {exc}"
+    else:
+        decision_error = decision.error
+        if decision_error is None and decision.message is None and open_intents and not _all_closed(
+            decision.labels, open_intents
+        ):
+            decision_error = "the user simulator produced no message while intents remain open"
+    if decision_error is not None:
+        rt.sink.user_turn(turn, [], None)
+        return {"outcome": "error", "error": decision_error}
+    labels, message, outcome = decision.labels, decision.message, "running"
+    if message is None:
+        outcome = "completed"
+    elif turn >= rt.max_turns:
+        labels = [label for label in labels if label.status == IntentStatus.COMPLETED]
+        message, outcome = None, "truncated"
+    rt.sink.user_turn(turn, labels, message)
+    update: dict[str, Any] = {"labels": [_label_dict(label, turn) for label in labels], "outcome": outcome}
+    if message is not None:
+        update["pending"] = message
+        update["transcript"] = [{"role": "user", "content": message, "turn": turn}]
+    return update
+
+
+@cache
+def session_graph() -> Any:
+    """The agent/user loop, compiled once; each run gets its session's runtime through the config."""
     graph = StateGraph(SessionState)
     graph.add_node("agent", agent_node)
     graph.add_node("user", user_node)
@@ -182,6 +194,6 @@ def _label_dict(label: IntentLabel, turn: int) -> dict[str, Any]:
 
 async def run_session_graph(rt: SessionRuntime) -> SessionState:
     """Run one session to its end and return the final state."""
-    graph = build_session_graph(rt)
-    state = await graph.ainvoke(initial_state(rt.session), {"recursion_limit": 2 * rt.max_turns + 10})
+    config: RunnableConfig = {"recursion_limit": 2 * rt.max_turns + 10, "configurable": {"runtime": rt}}
+    state = await session_graph().ainvoke(initial_state(rt.session), config)
     return state  # type: ignore[no-any-return]

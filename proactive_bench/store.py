@@ -151,9 +151,7 @@ class Store:
         """Insert rows in one transaction."""
         with Session(self.engine, expire_on_commit=False) as db:
             db.add_all(rows)
-            db.commit()
-            for row in rows:
-                db.refresh(row)
+            db.commit()  # keys are filled in by the flush; nothing is computed by the database
 
     def update(self, row: SQLModel, **changes: Any) -> None:
         for key, value in changes.items():

@@ -37,7 +37,7 @@ class PibenchTestAgent:
         if sid == "researcher_task_014":
             self._todoist()
         if sid == "Financier_task_002":
-            self.ctx.tools.call("simple_note__search_notes", {"query": "Weekend Camping"})
+            self.ctx.tools.call("simple_note__search_notes", {"query": "car service"})
         if plan["do"]:
             self.ctx.tools.call("write_file", {"path": f"notes/{sid}.md", "content": " ".join(f"[{i}] done" for i in plan["do"])})
         questions = " ".join(f"Should I also handle [{i}]?" for i in plan["ask"])

@@ -1,9 +1,10 @@
-"""`pbench import pibench`: conversion of a π-Bench subset, its report, validation, and a scored run.
+"""`pbench import pibench`: conversion of π-Bench-format data, its report, validation, and a scored run.
 
-The fixture ``tests/data/pibench_mini`` is a subset of the public π-Bench data
-with test-double grader scripts (see its README). The end-to-end runs use the
-scripted agent in ``tests/pibench_agent.py`` and a stub OpenAI-compatible
-server as user model and judge; both follow ``[<intent id>]`` markers.
+The fixture ``tests/data/pibench_mini`` imitates the public π-Bench data format,
+with texts and test-double grader scripts written for pbench (see its README).
+The end-to-end runs use the scripted agent in ``tests/pibench_agent.py`` and a
+stub OpenAI-compatible server as user model and judge; both follow
+``[<intent id>]`` markers.
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ def test_persona_episode_order_and_dependency_units(imported: Path) -> None:
     assert researcher.persona.id == researcher.persona.name == "researcher"
     assert researcher.persona.role.startswith("# researcher") and researcher.persona.language == "zh"
     assert researcher.persona.preferences == ["language: zh", "verbosity: high"]
-    assert researcher.persona.long_term_goals[0].startswith('Complete a tool-use agent research project centered on the "think-with-image" paradigm: design')
+    assert researcher.persona.long_term_goals[0].startswith("Finish the thesis project on evaluating long-horizon tool-using agents: a benchmark")
     assert researcher.episode.title == "π-Bench ep_researcher"
     assert [s.id for s in researcher.sessions] == [f"researcher_task_{n}" for n in ("002", "006", "008", "014", "020")]
     assert dependency_units(researcher.episode) == [["researcher_task_002", "researcher_task_008"], ["researcher_task_006"], ["researcher_task_014"], ["researcher_task_020"]]
@@ -108,7 +109,7 @@ def test_every_task_format_variation_converts(imported: Path) -> None:
     assert researcher.session("researcher_task_014").trigger.type == "user"
     # hidden intents (odd indentation in researcher_task_002), no rule annotations
     intents = researcher.session("researcher_task_002").intents
-    assert [i.id for i in intents] == ["h1", "h2", "h3"] and intents[0].text.startswith("Current body metrics")
+    assert [i.id for i in intents] == ["h1", "h2", "h3"] and intents[0].text.startswith("Knee history")
     assert not any(i.has_rules or i.ask or i.reveal for s in researcher.sessions for i in s.intents)
     # empty titles fall back to the task id
     assert financier.session("Financier_task_017").title == "Financier_task_017"
@@ -430,7 +431,7 @@ def test_an_imported_episode_runs_with_the_llm_user_pooled_proc_and_script_items
     assert {i: g.score for i, g in graded.items()} == {"t1": 1, "t2": 0, "t3": 1}
     assert by_id["researcher_task_014"]["comp"] == pytest.approx(2 / 3)
     assert out["comp"] == pytest.approx((3 / 8 + 2 / 3) / 2)
-    judged = [p for p in fake.judge_prompts if "readable table format" in section(p, "Checklist item")]
+    judged = [p for p in fake.judge_prompts if "laid out as a table" in section(p, "Checklist item")]
     assert judged and "(no files requested)" in section(judged[0], "Files")
     store = Store(tmp_path / "r.db")
     events = [e for s in store.session_runs(out["run_id"]) for e in store.rows(IntentEvent, s.id)]

@@ -30,6 +30,7 @@ import openai
 import structlog
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
+from langchain_core.runnables import Runnable
 from pydantic import BaseModel, ValidationError
 
 from proactive_bench.llm.ledger import CallRole, LLMCallRecord, Recorder, usage_fields
@@ -103,6 +104,7 @@ class StructuredCaller:
         self.recorder = recorder
         self.policy = policy or RetryPolicy()
         self.methods: list[Method] = list(methods)
+        self._bound: dict[tuple[type[BaseModel], Method], Runnable[Any, Any]] = {}
 
     async def call(
         self,
@@ -157,8 +159,10 @@ class StructuredCaller:
     async def _attempt(self, method: Method, schema: type[T], messages: list[BaseMessage]) -> tuple[AIMessage | None, T]:
         try:
             if method in ("json_schema", "function_calling"):
-                runnable = self.model.with_structured_output(schema, method=method, include_raw=True)
-                out = await runnable.ainvoke(messages)
+                key = (schema, method)
+                if key not in self._bound:  # building one costs a JSON schema and a tool conversion
+                    self._bound[key] = self.model.with_structured_output(schema, method=method, include_raw=True)
+                out = await self._bound[key].ainvoke(messages)
                 raw = out.get("raw")
                 if out.get("parsing_error") is None and out.get("parsed") is not None:
                     return raw, _as_schema(schema, out["parsed"])

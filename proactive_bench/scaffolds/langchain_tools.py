@@ -13,9 +13,11 @@ Invoked with a model ``ToolCall``, a tool returns a ``ToolMessage`` whose
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from proactive_bench.env.toolbox import ToolBox, ToolRecord, ToolSpec, render_result
 
@@ -46,3 +48,18 @@ def _recorded_tool(toolbox: ToolBox, spec: ToolSpec) -> RecordedTool:
 def as_langchain_tools(toolbox: ToolBox) -> list[BaseTool]:
     """One LangChain tool per tool of ``toolbox``, each recording through it."""
     return [_recorded_tool(toolbox, spec) for spec in toolbox.specs]
+
+
+def _not_for_calling(args: dict[str, Any]) -> None:
+    raise RuntimeError("schema-only tool: calls go through the toolbox")
+
+
+@cache
+def _openai_schema(spec: ToolSpec) -> dict[str, Any]:
+    """What ``bind_tools`` would make of the spec's recorded tool (same name, description, schema)."""
+    return convert_to_openai_tool(StructuredTool(name=spec.name, description=spec.description, args_schema=spec.args_model, func=_not_for_calling))
+
+
+def openai_tool_schemas(toolbox: ToolBox) -> list[dict[str, Any]]:
+    """The session's tools in OpenAI's function format, for ``bind_tools`` (converted once per tool and process)."""
+    return [_openai_schema(spec) for spec in toolbox.specs]

@@ -21,7 +21,7 @@ from proactive_bench.env.toolbox import render_result
 from proactive_bench.llm.ledger import LLMCallRecord, Recorder, usage_fields
 from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, make_chat_model
 from proactive_bench.scaffold import AgentTurn, ScaffoldLoadError, ScaffoldOptions, SessionContext
-from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
+from proactive_bench.scaffolds.langchain_tools import openai_tool_schemas
 
 log = structlog.get_logger(__name__)
 
@@ -106,7 +106,7 @@ class ReactAgent:
 
     def start_session(self, ctx: SessionContext) -> None:
         self._ctx = ctx
-        tools = as_langchain_tools(ctx.tools)
+        tools = openai_tool_schemas(ctx.tools)
         self._runnable = self.model.bind_tools(tools) if tools else self.model
         self._method = "tools" if tools else "text"
         self._messages = [SystemMessage(system_prompt(ctx))]

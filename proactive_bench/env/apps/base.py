@@ -12,9 +12,11 @@ carried across sessions, and snapshotted and restored as JSON.
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import cache
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, TypeVar
@@ -189,11 +191,14 @@ class AppStore:
     def __post_init__(self) -> None:
         load_builtin_tools()  # general tool modules define app tables too (e.g. general_scheduled_task)
         url = f"sqlite:///{self.path}" if self.path else "sqlite://"
-        if self.path:
+        fresh_file = self.path is not None and not self.path.exists()
+        if self.path is not None and fresh_file:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_bytes(_empty_database(tuple(sorted(AppModel.metadata.tables))))
         self.engine = create_engine(url, connect_args={"check_same_thread": False})
-        event.listen(self.engine, "connect", _foreign_keys_on)
-        AppModel.metadata.create_all(self.engine)
+        event.listen(self.engine, "connect", _app_db_pragmas)
+        if not fresh_file:
+            AppModel.metadata.create_all(self.engine)
 
     @contextmanager
     def db(self) -> Iterator[Session]:
@@ -294,11 +299,13 @@ class AppStore:
     def snapshot(self) -> dict[str, list[dict[str, Any]]]:
         """Every table's rows as JSON-ready dicts, keyed by table name."""
         out: dict[str, list[dict[str, Any]]] = {}
+        tables = _tables_by_name()
+        names = sorted(tables)
         with self.db() as db:
-            for name, model in sorted(_tables_by_name().items()):
-                rows = db.exec(select(model)).all()
-                if rows:
-                    out[name] = [row.model_dump(mode="json") for row in rows]
+            counts = db.connection().exec_driver_sql("SELECT " + ", ".join(f'(SELECT count(*) FROM "{n}")' for n in names)).one()
+            for name, count in zip(names, counts, strict=True):
+                if count:
+                    out[name] = [row.model_dump(mode="json") for row in db.exec(select(tables[name])).all()]
         return out
 
     def restore(self, snapshot: dict[str, list[dict[str, Any]]]) -> None:
@@ -327,7 +334,23 @@ def _tables_by_name() -> dict[str, type[AppModel]]:
     }
 
 
-def _foreign_keys_on(dbapi_connection: Any, _record: Any) -> None:
+def _app_db_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """Foreign keys on; no fsync and an in-memory journal: the app database is scratch state that a
+    resumed run rebuilds from the session-end snapshot in the results store, so it need not survive a crash."""
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=OFF")
+    cursor.execute("PRAGMA journal_mode=MEMORY")
     cursor.close()
+
+
+@cache
+def _empty_database(table_names: tuple[str, ...]) -> bytes:
+    """The file image of a database holding every app table, built once per process and table set."""
+    connection = sqlite3.connect(":memory:", check_same_thread=False)
+    engine = create_engine("sqlite://", creator=lambda: connection)
+    AppModel.metadata.create_all(engine)
+    image = connection.serialize()
+    engine.dispose()
+    connection.close()
+    return image
