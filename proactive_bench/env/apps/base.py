@@ -16,8 +16,8 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from functools import cache
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
@@ -67,6 +67,18 @@ def now(db: Session) -> datetime:
     """The simulated wall-clock time (naive): the ``app_clock`` row, else a fixed default."""
     clock = db.get(AppClock, 1)
     return clock.now if clock else DEFAULT_NOW
+
+
+@contextmanager
+def logged_in(env: ToolEnv, app: str, find: Callable[[Session, str], T | None]) -> Iterator[tuple[Session, T]]:
+    """A transaction and the app's logged-in account (ToolError when nobody is logged in or it is gone)."""
+    apps = env.require_apps()
+    login = apps.require_login(app)
+    with apps.db() as db:
+        account = find(db, login)
+        if account is None:
+            raise ToolError(f"the logged-in {app} account {login} no longer exists; log in again")
+        yield db, account
 
 
 def get_row(db: Session, model: type[T], row_id: Any, what: str) -> T:

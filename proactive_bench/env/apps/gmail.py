@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +36,7 @@ from proactive_bench.env.apps.base import (
     NoArgs,
     PageArgs,
     get_row,
+    logged_in,
     matches_query,
     now,
     paginate,
@@ -135,16 +136,9 @@ register_app(
 # ---- shared helpers ----------------------------------------------------------------
 
 
-@contextmanager
-def _session(env: ToolEnv) -> Iterator[tuple[Session, GmailAccount]]:
+def _session(env: ToolEnv) -> AbstractContextManager[tuple[Session, GmailAccount]]:
     """A transaction and the logged-in account."""
-    apps = env.require_apps()
-    username = apps.require_login("gmail")
-    with apps.db() as db:
-        account = _find_account(db, username)
-        if account is None:
-            raise ToolError(f"gmail account {username} no longer exists; log in again")
-        yield db, account
+    return logged_in(env, "gmail", _find_account)
 
 
 def _addresses(values: list[str], what: str, required: bool = False) -> list[str]:

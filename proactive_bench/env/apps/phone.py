@@ -17,8 +17,7 @@ The date and time come from the shared simulated clock.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from datetime import date
 from typing import Any
 
@@ -33,6 +32,7 @@ from proactive_bench.env.apps.base import (
     NoArgs,
     PageArgs,
     get_row,
+    logged_in,
     matches_query,
     now,
     paginate,
@@ -127,16 +127,9 @@ register_app(
 # ---- shared helpers ----------------------------------------------------------------
 
 
-@contextmanager
-def _session(env: ToolEnv) -> Iterator[tuple[Session, PhoneAccount]]:
-    """A transaction and the logged-in phone owner."""
-    apps = env.require_apps()
-    username = apps.require_login("phone")
-    with apps.db() as db:
-        account = _find_account(db, username)
-        if account is None:
-            raise ToolError(f"phone account {username} no longer exists; log in again")
-        yield db, account
+def _session(env: ToolEnv) -> AbstractContextManager[tuple[Session, PhoneAccount]]:
+    """A transaction and the logged-in account."""
+    return logged_in(env, "phone", _find_account)
 
 
 def _phone(number: str) -> str:

@@ -7,8 +7,7 @@ Notes are private: another account's note is reported as not found.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -22,6 +21,7 @@ from proactive_bench.env.apps.base import (
     AppSpec,
     NoArgs,
     PageArgs,
+    logged_in,
     matches_query,
     now,
     paginate,
@@ -79,16 +79,9 @@ register_app(
 )
 
 
-@contextmanager
-def _account(env: ToolEnv) -> Iterator[tuple[Session, SimpleNoteUser]]:
-    """A transaction and the logged-in user (ToolError if not logged in)."""
-    apps = env.require_apps()
-    username = apps.require_login(APP)
-    with apps.db() as db:
-        me = _user(db, username)
-        if me is None:
-            raise ToolError(f"the logged-in simple_note account {username} no longer exists")
-        yield db, me
+def _account(env: ToolEnv) -> AbstractContextManager[tuple[Session, SimpleNoteUser]]:
+    """A transaction and the logged-in account."""
+    return logged_in(env, APP, _user)
 
 
 def _iso(value: datetime | None) -> str | None:

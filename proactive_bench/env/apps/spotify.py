@@ -15,8 +15,8 @@ Tables:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Literal
@@ -31,6 +31,7 @@ from proactive_bench.env.apps.base import (
     AppSpec,
     PageArgs,
     get_row,
+    logged_in,
     matches_query,
     now,
     paginate,
@@ -149,16 +150,13 @@ register_app(
 # ---- shared helpers -----------------------------------------------------------------
 
 
-@contextmanager
-def _session(env: ToolEnv) -> Iterator[tuple[Session, SpotifyUser]]:
-    """A transaction and the logged-in user (ToolError when not logged in)."""
-    apps = env.require_apps()
-    email = apps.require_login(APP)
-    with apps.db() as db:
-        me = db.exec(select(SpotifyUser).where(SpotifyUser.email == email)).first()
-        if me is None:
-            raise ToolError(f"the logged-in {APP} account {email} no longer exists")
-        yield db, me
+def _find_user(db: Session, email: str) -> SpotifyUser | None:
+    return db.exec(select(SpotifyUser).where(SpotifyUser.email == email)).first()
+
+
+def _session(env: ToolEnv) -> AbstractContextManager[tuple[Session, SpotifyUser]]:
+    """A transaction and the logged-in account."""
+    return logged_in(env, APP, _find_user)
 
 
 def _stamp(value: datetime | date | None) -> str | None:
