@@ -21,7 +21,7 @@ from proactive_bench.checkpoints import ResumeError
 from proactive_bench.costs import Budget, PriceFileError, PriceTable
 from proactive_bench.rescoring import rescore_run
 from proactive_bench.summary import Summary, summarize
-from proactive_bench.summary_tables import summary_csv, summary_tables
+from proactive_bench.summary_tables import pct, summary_csv, summary_tables
 from proactive_bench.sweep import SweepConfig, SweepConfigError, create_sweep, load_sweep_config, run_sweep, unfinished_runs, validate_sweep_config
 from proactive_bench.launch import LaunchError, RunSpec, execute_run, run_spec, start_run
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
@@ -220,10 +220,6 @@ def replay(
     _finish(store, run, loaded, as_json)
 
 
-def _pct(value: float | None) -> str:
-    return "—" if value is None else f"{100 * value:.1f}"
-
-
 def results_table(result: EpisodeResult, total_sessions: int) -> Table:
     basis = result.basis
     caption = f"C/I/P = intents completed/inferred/provided. Comp covers {basis.graded} graded item(s) ({', '.join(basis.graders) or 'none'})"
@@ -238,10 +234,10 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
     table.add_column("status", overflow="fold")
     for s in result.sessions:
         status = s.status if s.error is None else f"{s.status}: {s.error[:60]}"
-        table.add_row(s.session_id, str(s.turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), _pct(s.proc), _pct(s.comp), status)
+        table.add_row(s.session_id, str(s.turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), pct(s.proc), pct(s.comp), status)
     totals = [sum(getattr(s.counts, f) for s in result.sessions) for f in ("completed", "inferred", "provided")]
     table.add_section()
-    table.add_row(f"episode {len(result.sessions)}/{total_sessions}", str(sum(s.turns for s in result.sessions)), *map(str, totals), _pct(result.proc), _pct(result.comp), "")
+    table.add_row(f"episode {len(result.sessions)}/{total_sessions}", str(sum(s.turns for s in result.sessions)), *map(str, totals), pct(result.proc), pct(result.comp), "")
     return table
 
 
@@ -456,6 +452,32 @@ def tools(
         args = ", ".join(f"{k}{'' if k in required else '?'}: {v.get('type', 'any')}" for k, v in props.items())
         table.add_row(spec.name, spec.group, args, spec.description.splitlines()[0])
     out_console.print(table)
+
+
+@app.command()
+def report(
+    ident: Annotated[Optional[str], typer.Argument(metavar="ID", help="A sweep id or a run id.")] = None,
+    compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="RUN_A RUN_B", help="Two runs side by side instead.")] = None,
+    out: Annotated[Path, typer.Option("--out", help="The HTML file to write.")] = Path("report.html"),
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+) -> None:
+    """Write a self-contained HTML report: tables, figures and every session's trajectory (works offline)."""
+    from proactive_bench.report import ReportError, render_comparison, render_report  # matplotlib loads only here
+
+    configure_logging()
+    if (ident is None) == (compare is None):
+        raise fail("give a sweep or run ID, or --compare RUN_A RUN_B")
+    store = _open_store(db)
+    try:
+        html = render_comparison(store, *compare) if compare else render_report(store, ident or "")
+    except ReportError as exc:
+        raise fail(str(exc)) from None
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(html, encoding="utf-8")
+    except OSError as exc:
+        raise fail(f"cannot write {out}: {exc.strerror}") from None
+    err_console.print(f"report: {out}", highlight=False)
 
 
 app.add_typer(import_app, name="import")

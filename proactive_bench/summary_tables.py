@@ -11,11 +11,13 @@ from rich.table import Table
 from proactive_bench.summary import Summary
 
 
-def _pct(value: float | None) -> str:
+def pct(value: float | None) -> str:
+    """A fraction as a percentage with one decimal, or a dash."""
     return "—" if value is None else f"{100 * value:.1f}"
 
 
-def _mean_std(stats: dict[str, Any]) -> str:
+def mean_std(stats: dict[str, Any]) -> str:
+    """``mean ± std`` in percent, or a dash."""
     if stats["mean"] is None:
         return "—"
     return f"{100 * stats['mean']:.1f} ± {100 * stats['std']:.1f}"
@@ -29,7 +31,7 @@ def summary_tables(summary: Summary) -> list[Table]:
     for name in ("model", "persona", "ablation", "runs", "Proc", "Comp", *pass_keys):
         main.add_column(name, justify="left" if name in ("model", "persona", "ablation") else "right")
     for row in summary.main:
-        main.add_row(row["model"], row["persona"], row["ablation"], str(row["runs"]), _mean_std(row["proc"]), _mean_std(row["comp"]), *(_pct(row.get(k)) for k in pass_keys))
+        main.add_row(row["model"], row["persona"], row["ablation"], str(row["runs"]), mean_std(row["proc"]), mean_std(row["comp"]), *(pct(row.get(k)) for k in pass_keys))
     tables.append(main)
     if summary.ablation:
         ablation = Table(title="No-dependency-history ablation: final sessions of dependency groups (%)")
@@ -38,8 +40,8 @@ def summary_tables(summary: Summary) -> list[Table]:
         for row in summary.ablation:
             ablation.add_row(
                 row["model"], row["persona"], ", ".join(row["sessions"]),
-                *(_pct(row[f"{m}_{w}"]) for m in ("proc",) for w in ("with_history", "without_history", "delta")),
-                *(_pct(row[f"{m}_{w}"]) for m in ("comp",) for w in ("with_history", "without_history", "delta")),
+                *(pct(row[f"{m}_{w}"]) for m in ("proc",) for w in ("with_history", "without_history", "delta")),
+                *(pct(row[f"{m}_{w}"]) for m in ("comp",) for w in ("with_history", "without_history", "delta")),
             )
         tables.append(ablation)
     statuses = Table(title="Terminal statuses: intents (%) and sessions")
@@ -47,7 +49,7 @@ def summary_tables(summary: Summary) -> list[Table]:
         statuses.add_column(name)
     for row in summary.statuses:
         s = row["sessions"]
-        statuses.add_row(row["model"], *(_pct(row["intents"][k]) for k in ("completed", "inferred", "provided", "unresolved")), f"{s['completed']}/{s['truncated']}/{s['error']}")
+        statuses.add_row(row["model"], *(pct(row["intents"][k]) for k in ("completed", "inferred", "provided", "unresolved")), f"{s['completed']}/{s['truncated']}/{s['error']}")
     tables.append(statuses)
     turns = Table(title="Turns per session")
     for name in ("model", "mean", "median", "max"):

@@ -1,0 +1,66 @@
+"""What a report is built from: the runs an id names, and each run's episode definition."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from proactive_bench.env.workspace import Workspace
+from proactive_bench.launch import run_spec
+from proactive_bench.loading import DatasetError, LoadedEpisode, load_episode
+from proactive_bench.schema import Session
+from proactive_bench.store import Run, Store
+
+
+class ReportError(ValueError):
+    """An id the report cannot be built from; the message is one line."""
+
+
+def resolve_runs(store: Store, ident: str) -> tuple[str, list[Run]]:
+    """A sweep id names the sweep's runs, a run id that run (as ``pbench results``); with a title."""
+    if store.sweep(ident) is not None:
+        runs = store.runs(ident)
+        if not runs:
+            raise ReportError(f"{store.path}: sweep {ident!r} has no runs")
+        return f"sweep {ident}", runs
+    return f"run {ident}", [resolve_run(store, ident)]
+
+
+def resolve_run(store: Store, run_id: str) -> Run:
+    run = store.run(run_id)
+    if run is None:
+        raise ReportError(f"{store.path}: no sweep or run {run_id!r}")
+    return run
+
+
+@dataclass
+class EpisodeCatalog:
+    """Each run's episode, loaded once per dataset and persona; None when the dataset is gone or broken."""
+
+    _episodes: dict[tuple[str, str], LoadedEpisode | None] = field(default_factory=dict)
+    _seeds: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+
+    def episode(self, run: Run) -> LoadedEpisode | None:
+        spec = run_spec(run)
+        key = (spec.data_root, spec.persona)
+        if key not in self._episodes:
+            try:
+                self._episodes[key] = load_episode(Path(spec.data_root), spec.persona)
+            except DatasetError:
+                self._episodes[key] = None
+        return self._episodes[key]
+
+    def session(self, run: Run, session_id: str) -> Session | None:
+        loaded = self.episode(run)
+        return next((s for s in loaded.sessions if s.id == session_id), None) if loaded else None
+
+    def seed_snapshot(self, run: Run) -> dict[str, Any]:
+        """The seed workspace in snapshot form (empty when the dataset is gone)."""
+        spec = run_spec(run)
+        key = (spec.data_root, spec.persona)
+        if key not in self._seeds:
+            loaded = self.episode(run)
+            seed = loaded.workspace_seed if loaded else None
+            self._seeds[key] = Workspace(seed).snapshot() if seed is not None and seed.is_dir() else {}
+        return self._seeds[key]
