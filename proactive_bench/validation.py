@@ -218,6 +218,8 @@ def replay_references(episode: LoadedEpisode, root: Path) -> list[Problem]:
                 box = ToolBox(env, resolve_tool_names(session.tools))
             except KeyError:
                 continue  # reported by the session checks
+            if session.now is not None:
+                apps.set_clock(session.now)  # as the runner does at the session's start
             before = Evidence([], [], env.workspace, env.memory, resolver, apps)
             for n, intent in enumerate(session.intents):
                 if intent.evidence is not None and _holds(intent.evidence, before, problems, rel, f"intents[{n}].evidence"):
