@@ -9,25 +9,52 @@ from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
-from proactive_bench.llm.models import ModelSpecError
-from proactive_bench.loading import DEFAULT_DATA_ROOT, DatasetError, LoadedEpisode, load_dataset, load_episode
-from proactive_bench.logs import configure_logging
-from proactive_bench.pibench.cli import import_app
-from proactive_bench.results import EpisodeResult, SessionResult
 from proactive_bench.checkpoints import ResumeError
 from proactive_bench.costs import Budget, PriceFileError, PriceTable
+from proactive_bench.launch import (
+    LaunchError,
+    RunSpec,
+    execute_run,
+    run_spec,
+    start_run,
+)
+from proactive_bench.llm.models import ModelSpecError
+from proactive_bench.loading import (
+    DEFAULT_DATA_ROOT,
+    DatasetError,
+    LoadedEpisode,
+    load_dataset,
+    load_episode,
+)
+from proactive_bench.logs import configure_logging
+from proactive_bench.pibench.cli import import_app
 from proactive_bench.rescoring import rescore_run
-from proactive_bench.summary import Summary, summarize
-from proactive_bench.summary_tables import pct, summary_csv, summary_tables
-from proactive_bench.sweep import SweepConfig, SweepConfigError, create_sweep, load_sweep_config, run_sweep, unfinished_runs, validate_sweep_config
-from proactive_bench.launch import LaunchError, RunSpec, execute_run, run_spec, start_run
+from proactive_bench.results import EpisodeResult, SessionResult
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.scaffold import ScaffoldLoadError
 from proactive_bench.schema import Episode, Persona, Session
 from proactive_bench.store import Run, Store, StoreSchemaError, Sweep
+from proactive_bench.summary import Summary, summarize
+from proactive_bench.summary_tables import pct, summary_csv, summary_tables
+from proactive_bench.sweep import (
+    SweepConfig,
+    SweepConfigError,
+    create_sweep,
+    load_sweep_config,
+    run_sweep,
+    unfinished_runs,
+    validate_sweep_config,
+)
+from proactive_bench.sweep_workers import run_sweep_in_processes
 from proactive_bench.validation import episode_stats, validate_dataset
 
 app = typer.Typer(help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False)
@@ -257,6 +284,7 @@ def sweep(
     judge_model: Annotated[Optional[str], typer.Option()] = None,
     base_url: Annotated[Optional[str], typer.Option()] = None,
     concurrency: Annotated[Optional[int], typer.Option(min=1, help="Episodes at once (default 4).")] = None,
+    workers: Annotated[Optional[int], typer.Option(min=1, help="Processes to divide the runs among (default 1; use the cores you have).")] = None,
     rps: Annotated[Optional[float], typer.Option(help="Requests per second per endpoint.")] = None,
     max_cost: Annotated[Optional[float], typer.Option(help="USD budget; the sweep stops starting sessions once spent.")] = None,
     prices: Annotated[Optional[Path], typer.Option(help="YAML price table: model: {input, output} USD per million tokens.")] = None,
@@ -270,7 +298,7 @@ def sweep(
     flags = {
         "models": _split(models) or None, "personas": _split(personas) or None, "runs": runs if runs != 1 else None,
         "ablations": _split(ablation) if ablation != "none" else None, "user": user, "user_model": user_model,
-        "judge_model": judge_model, "base_url": base_url, "concurrency": concurrency, "requests_per_second": rps,
+        "judge_model": judge_model, "base_url": base_url, "concurrency": concurrency, "workers": workers, "requests_per_second": rps,
         "max_cost_usd": max_cost, "prices": str(prices) if prices else None, "data": str(data) if data else None,
     }
     given = {k: v for k, v in flags.items() if v is not None}
@@ -303,7 +331,10 @@ def _sweep_and_report(store: Store, the_sweep: Sweep, pending: list[tuple[Run, L
             if event == "session":
                 progress.advance(task)
 
-        asyncio.run(run_sweep(store, the_sweep, pending, config, budget, on_event))
+        if config.workers > 1:
+            run_sweep_in_processes(store, the_sweep, pending, config, budget, on_event)
+        else:
+            asyncio.run(run_sweep(store, the_sweep, pending, config, budget, on_event))
     if budget.exhausted:
         err_console.print(f"budget of ${config.max_cost_usd} spent; continue with: pbench resume {the_sweep.id} --max-cost MORE", highlight=False)
     _print_summary(summarize(store, store.runs(the_sweep.id)), "json" if as_json else "table")
@@ -462,7 +493,11 @@ def report(
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
 ) -> None:
     """Write a self-contained HTML report: tables, figures and every session's trajectory (works offline)."""
-    from proactive_bench.report import ReportError, render_comparison, render_report  # matplotlib loads only here
+    from proactive_bench.report import (  # matplotlib loads only here
+        ReportError,
+        render_comparison,
+        render_report,
+    )
 
     configure_logging()
     if (ident is None) == (compare is None):

@@ -48,7 +48,8 @@ class SweepConfig(BaseModel):
     base_url: str | None = None
     max_turns: int = Field(default=DEFAULT_MAX_TURNS, ge=1)
     agent_options: dict[str, str] = Field(default_factory=dict)
-    concurrency: int = Field(default=4, ge=1, description="Episodes running at once.")
+    concurrency: int = Field(default=4, ge=1, description="Episodes running at once (over all worker processes).")
+    workers: int = Field(default=1, ge=1, description="Processes the runs are divided among (one event loop each).")
     requests_per_second: float | None = Field(default=None, gt=0, description="Per endpoint, shared by all models on it.")
     max_cost_usd: float | None = Field(default=None, gt=0)
     prices: Path | None = None
@@ -104,6 +105,14 @@ async def run_sweep(
     store: Store, sweep: Sweep, runs: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget, on_event: RunHook | None = None
 ) -> None:
     """Run (or continue) the sweep's runs concurrently; a run that cannot start is marked failed."""
+    await run_episodes(store, runs, config, budget, on_event)
+    finish_sweep(store, sweep)
+
+
+async def run_episodes(
+    store: Store, runs: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget, on_event: RunHook | None = None
+) -> None:
+    """The runs, at most ``config.concurrency`` at once, in this process."""
     limit = asyncio.Semaphore(config.concurrency)
     limiters = {config.base_url: endpoint_limiter(config.requests_per_second)}
 
@@ -124,6 +133,10 @@ async def run_sweep(
                 on_event(run, "end")
 
     await asyncio.gather(*(one(run, loaded) for run, loaded in runs))
+
+
+def finish_sweep(store: Store, sweep: Sweep) -> None:
+    """The sweep's status from its runs': finished, stopped (budget) or partial."""
     statuses = {r.status for r in store.runs(sweep.id)}
     store.update(sweep, status="finished" if statuses <= {"finished"} else "stopped" if "stopped" in statuses else "partial")
 

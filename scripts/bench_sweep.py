@@ -7,11 +7,12 @@ the mini dataset (tests/data/mini). Printed figures, all ratios from this one ru
 1. overhead: wall time of one episode / time with at least one model request in flight
    (target <= 1.05);
 2. scaling: wall time of N concurrent episodes / model-waiting time of one episode
-   (target <= 1 / 0.9 = 1.11, i.e. >= 90% of ideal throughput);
+   (target <= 1 / 0.9 = 1.11, i.e. >= 90% of ideal throughput), in one event loop and
+   as ``pbench sweep --workers W`` runs them (W processes);
 3. user latency: mean time of a user turn (two concurrent judging stages + the reply)
    in model round trips (target <= 2 + a little: the two stages cost one round trip).
 
-    python scripts/bench_sweep.py [--delay 0.3] [--episodes 64]
+    python scripts/bench_sweep.py [--delay 0.3] [--episodes 64] [--workers 2]
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ import argparse
 import asyncio
 import multiprocessing
 import re
-import threading
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,14 @@ from proactive_bench.loading import load_episode
 from proactive_bench.logs import configure_logging
 from proactive_bench.runner import CallLedger
 from proactive_bench.store import Store
-from proactive_bench.stub_server import StubServer, prompt_text, structured_reply, text_reply
+from proactive_bench.stub_server import (
+    StubServer,
+    prompt_text,
+    structured_reply,
+    text_reply,
+)
+from proactive_bench.sweep import SweepConfig, create_sweep
+from proactive_bench.sweep_workers import run_sweep_in_processes
 
 MINI = Path(__file__).resolve().parent.parent / "tests" / "data" / "mini"
 
@@ -78,6 +86,18 @@ def busy_time(intervals: list[tuple[float, float]]) -> float:
     if current_end is not None and current_start is not None:
         total += current_end - current_start
     return total
+
+
+def sweep_in_processes(store: Store, base_url: str, count: int, workers: int, results: Path) -> float:
+    """Wall time of ``count`` episodes run as a sweep divided among ``workers`` processes."""
+    config = SweepConfig(
+        models=["openai:agent"], personas=["mini"], runs=count, data=MINI, user="llm", user_model="openai:user",
+        base_url=base_url, concurrency=count, workers=workers,
+    )
+    sweep, runs = create_sweep(store, config, results)
+    started = time.perf_counter()
+    run_sweep_in_processes(store, sweep, runs, config, Budget(PriceTable()))
+    return time.perf_counter() - started
 
 
 async def episodes(store: Store, base_url: str, count: int, results: Path) -> tuple[float, list[list[tuple[float, float]]], list[tuple[float, float]]]:
@@ -140,6 +160,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--delay", type=float, default=0.3)
     parser.add_argument("--episodes", type=int, default=64)
+    parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     configure_logging()
     with tempfile.TemporaryDirectory() as tmp, RemoteStub(args.delay) as base_url:
@@ -151,10 +172,13 @@ def main() -> None:
         user_rt = user_turn_round_trips(store, args.delay)
         many_store = Store(Path(tmp) / "many.db")
         many_wall, many_runs, _ = asyncio.run(episodes(many_store, base_url, args.episodes, Path(tmp)))
+        spread_wall = sweep_in_processes(Store(Path(tmp) / "spread.db"), base_url, args.episodes, args.workers, Path(tmp))
     print(f"model delay: {1000 * args.delay:.0f} ms; one episode: {wall:.2f} s wall, {waiting:.2f} s waiting on the model, {len(per_run[0])} calls")
     print(f"1. overhead (wall / waiting):                      {wall / waiting:.3f}   target <= 1.05")
     print(f"2. scaling, {args.episodes} concurrent episodes: {many_wall:.2f} s wall; wall / single waiting = {many_wall / waiting:.3f}   target <= 1.11"
           f" ({100 * waiting / many_wall:.0f}% of ideal throughput); calls: {sum(len(r) for r in many_runs)}")
+    print(f"   the same as a sweep in {args.workers} worker processes: {spread_wall:.2f} s wall; wall / single waiting = {spread_wall / waiting:.3f}"
+          f" ({100 * waiting / spread_wall:.0f}% of ideal throughput)")
     print(f"3. user turn (two concurrent stages + reply):      {user_rt:.2f} round trips   target <= 2.1")
 
 

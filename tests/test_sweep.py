@@ -104,3 +104,12 @@ def test_rescore_grades_saved_state_with_a_judge(tmp_path: Path) -> None:
     again = run_cli("results", recorded["run_id"], "--db", str(db), "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(again.stdout)))
     assert rows[0]["model"] == "scripted:reference" and float(rows[0]["comp_mean"]) == 1.0
+
+
+def test_worker_processes_give_the_same_results_as_one_event_loop(tmp_path: Path) -> None:
+    args = ("--models", "scripted:reference,scripted:asker", "--runs", "2", "--ablation", "none,no-dependency-history")
+    one = sweep_json(*args, "--db", str(tmp_path / "one.db"))
+    two = sweep_json(*args, "--workers", "2", "--concurrency", "4", "--db", str(tmp_path / "two.db"))
+    assert all(r["status"] == "finished" for r in two["runs"]) and len(two["runs"]) == 8
+    for key in ("main", "ablation", "statuses", "turns"):
+        assert two[key] == one[key], key

@@ -1,0 +1,115 @@
+"""Sweeps over several processes, for machines with more cores than one event loop can use.
+
+The runs are dealt round-robin to ``workers`` spawned processes; each runs its
+share with :func:`~proactive_bench.sweep.run_episodes` on its own event loop
+and its own connection to the same results database (SQLite in WAL mode).
+Concurrency and the per-endpoint request rate are divided among the workers;
+the budget is one shared counter, so the sweep stops at the same total spend.
+The parent process follows progress by reading finished sessions from the
+store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import multiprocessing
+import time
+from multiprocessing.sharedctypes import Synchronized
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from proactive_bench.checkpoints import FINAL_STATUSES
+from proactive_bench.costs import Budget, PriceTable
+from proactive_bench.llm.ledger import LLMCallRecord
+from proactive_bench.logs import configure_logging
+from proactive_bench.store import Run, SessionRun, Store, Sweep
+from proactive_bench.sweep import RunHook, SweepConfig, finish_sweep, run_episodes, unfinished_runs
+
+POLL_S = 0.5
+
+
+class SharedBudget(Budget):
+    """A budget whose spending is one counter shared by every worker process."""
+
+    def __init__(self, prices: PriceTable, limit_usd: float | None, spent: Synchronized[float]) -> None:
+        super().__init__(prices, limit_usd)
+        self._spent = spent
+
+    def charge(self, record: LLMCallRecord) -> float | None:
+        cost = self.prices.cost(record.model, record.prompt_tokens, record.completion_tokens, record.cached)
+        if cost is None:
+            self.unpriced_calls += 1
+            return None
+        with self._spent.get_lock():
+            self._spent.value += cost
+        return cost
+
+    @property
+    def spent_usd(self) -> float:  # type: ignore[override]
+        return float(self._spent.value)
+
+    @spent_usd.setter
+    def spent_usd(self, _value: float) -> None:
+        """Budget.__init__ sets 0; the shared counter keeps its own value."""
+
+
+def run_sweep_in_processes(
+    store: Store, sweep: Sweep, runs: list[tuple[Run, Any]], config: SweepConfig, budget: Budget, on_event: RunHook | None = None
+) -> None:
+    """Run the sweep's ``runs`` in ``config.workers`` processes and wait for them; then set the sweep's status."""
+    context = multiprocessing.get_context("spawn")  # no forked event loops, threads or database handles
+    spent = context.Value("d", budget.spent_usd)
+    share = config.model_copy(
+        update={
+            "concurrency": math.ceil(config.concurrency / config.workers),
+            "requests_per_second": config.requests_per_second / config.workers if config.requests_per_second else None,
+        }
+    )
+    groups = [[run.id for run, _ in runs[n :: config.workers]] for n in range(config.workers)]
+    workers = [
+        context.Process(target=_worker, args=(str(store.path), sweep.id, ids, share.model_dump(mode="json"), spent), name=f"pbench-sweep-{n}")
+        for n, ids in enumerate(groups)
+        if ids
+    ]
+    for worker in workers:
+        worker.start()
+    by_id = {run.id: run for run, _ in runs}
+    seen: set[int] = set()
+    while True:
+        alive = any(worker.is_alive() for worker in workers)
+        for session_run in _finished_sessions(store, list(by_id)):
+            if session_run.id not in seen:
+                seen.add(session_run.id)  # type: ignore[arg-type]
+                if on_event:
+                    on_event(by_id[session_run.run_id], "session")
+        if not alive:
+            break
+        time.sleep(POLL_S)
+    for worker in workers:
+        worker.join()
+    budget.spent_usd = spent.value
+    failed = [worker.name for worker in workers if worker.exitcode != 0]
+    if failed:
+        raise RuntimeError(f"sweep worker(s) {', '.join(failed)} exited abnormally; continue with: pbench resume {sweep.id}")
+    finish_sweep(store, sweep)
+
+
+def _finished_sessions(store: Store, run_ids: list[str]) -> list[SessionRun]:
+    with Session(store.engine) as db:
+        query = select(SessionRun).where(col(SessionRun.run_id).in_(run_ids), col(SessionRun.status).in_(FINAL_STATUSES))
+        return list(db.exec(query))
+
+
+def _worker(db_path: str, sweep_id: str, run_ids: list[str], config_json: dict[str, Any], spent: Synchronized[float]) -> None:
+    """One worker process: its share of the runs on its own event loop."""
+    configure_logging()
+    store = Store(Path(db_path))
+    config = SweepConfig.model_validate(config_json)
+    sweep = store.sweep(sweep_id)
+    assert sweep is not None
+    mine = [(run, loaded) for run, loaded in unfinished_runs(store, sweep) if run.id in set(run_ids)]
+    budget = SharedBudget(PriceTable.load(config.prices), config.max_cost_usd, spent)
+    asyncio.run(run_episodes(store, mine, config, budget))
