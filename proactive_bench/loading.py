@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import sys
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TypeVar
@@ -215,6 +216,7 @@ class GraderResolver:
         module_name = f"_pbench_graders_{digest}." + ".".join(parts[1:])
         module = sys.modules.get(module_name)
         if module is None:
+            self._register_packages(module_name, path.parent)
             spec = importlib.util.spec_from_file_location(module_name, path)
             assert spec is not None and spec.loader is not None
             module = importlib.util.module_from_spec(spec)
@@ -227,6 +229,17 @@ class GraderResolver:
         if not callable(func):
             raise GraderError(f"{ref!r}: {_rel(path, self.root)} has no function {func_name!r}")
         return func
+
+    def _register_packages(self, module_name: str, folder: Path) -> None:
+        """Make the module's folders packages, so grader modules can share helpers (``from .common import x``)."""
+        parents = module_name.split(".")[:-1]
+        for depth in range(len(parents), 0, -1):
+            name = ".".join(parents[:depth])
+            if name not in sys.modules:
+                package = types.ModuleType(name)
+                package.__path__ = [str(folder)]
+                sys.modules[name] = package
+            folder = folder.parent
 
     def file(self, relative: str) -> Path:
         """A file under ``<root>/graders/`` by relative path; GraderError if it is missing or lies outside."""

@@ -7,7 +7,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from proactive_bench.loading import DatasetError, GraderError, GraderResolver, load_episode
+from proactive_bench.loading import (
+    DatasetError,
+    GraderError,
+    GraderResolver,
+    load_episode,
+)
 
 
 def _edit(path: Path, fn) -> None:  # noqa: ANN001
@@ -92,3 +97,11 @@ def test_grader_resolver_errors(mini_copy: Path) -> None:
     (mini_copy / "graders/mini/broken.py").write_text("import does_not_exist\n")
     with pytest.raises(GraderError, match="importing graders/mini/broken.py failed"):
         resolve("graders.mini.broken:f")
+
+
+def test_grader_modules_share_helpers_through_relative_imports(tmp_path: Path) -> None:
+    folder = tmp_path / "graders" / "someone"
+    folder.mkdir(parents=True)
+    (folder / "common.py").write_text("def twice(x):\n    return 2 * x\n")
+    (folder / "checks.py").write_text("from .common import twice\n\n\ndef four(evidence):\n    return twice(2) == 4\n")
+    assert GraderResolver(tmp_path).resolve("graders.someone.checks:four")(None) is True

@@ -13,12 +13,15 @@ import io
 import re
 from typing import Any
 
+from .common import (
+    app_rows,
+    csv_rows,
+    identifier_patterns,
+    matching_texts,
+    near,
+)
+
 # --------------------------------------------------------------------------- helpers
-
-
-def _texts(evidence: Any, pattern: str) -> list[tuple[str, str]]:
-    ws = evidence.workspace
-    return [(path, ws.read_text(path)) for path in ws.glob_files(pattern)]
 
 
 _MONEY = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s*(k\b|K\b|thousand\b)?")
@@ -33,34 +36,6 @@ def _amounts(text: str) -> list[float]:
             value *= 1000
         out.append(value)
     return out
-
-
-def _near(value: float, target: float, rel: float) -> bool:
-    return abs(value - target) <= rel * abs(target)
-
-
-def _rows(text: str) -> list[dict[str, str]]:
-    reader = csv.DictReader(io.StringIO(text.strip()))
-    return [{(k or "").strip().lower(): (v or "").strip() for k, v in row.items()} for row in reader]
-
-
-def _app_rows(evidence: Any, table: str) -> list[dict[str, Any]]:
-    if getattr(evidence, "apps", None) is None:
-        return []
-    return list(evidence.apps.rows(table))
-
-
-def _identifiers(evidence: Any, source: str) -> list[re.Pattern[str]]:
-    """Patient names (full and surname) and MRNs listed in a seed CSV."""
-    found: set[str] = set()
-    for row in _rows(evidence.workspace.read_text(source)):
-        name = row.get("patient_name", "")
-        if name:
-            found.add(name)
-            found.add(name.split()[-1])
-        if row.get("mrn"):
-            found.add(row["mrn"])
-    return [re.compile(rf"\b{re.escape(x)}\b", re.IGNORECASE) for x in sorted(found)]
 
 
 # --------------------------------------------------------------------------- s07
@@ -87,7 +62,7 @@ _COUNT30 = re.compile(r"\b30\b[^\n]{0,60}(episodes?|courses?|patients?)|(episode
 def s07_criteria(evidence: Any) -> bool:
     """The review states targeted criteria: first recurrence, and initial episodes at 65+ with
     immunocompromise, severe CDI or continuing systemic antibiotics (all three named near the age)."""
-    return any(_targeted_criteria(text) for _p, text in _texts(evidence, S07_REPORT))
+    return any(_targeted_criteria(text) for _p, text in matching_texts(evidence, S07_REPORT))
 
 
 S07_ELIGIBLE = 30
@@ -96,10 +71,10 @@ S07_ADDED_COST = 141_209  # 30 x (4728.00 - 21.02)
 
 def s07_budget(evidence: Any) -> bool:
     """30 eligible 2024 episodes and about $141,200 a year of added drug cost (within 3%)."""
-    for _path, text in _texts(evidence, S07_REPORT):
+    for _path, text in matching_texts(evidence, S07_REPORT):
         if not _COUNT30.search(text):
             continue
-        if any(_near(v, S07_ADDED_COST, 0.03) for v in _amounts(text)):
+        if any(near(v, S07_ADDED_COST, 0.03) for v in _amounts(text)):
             return True
     return False
 
@@ -131,7 +106,7 @@ def _dates(line: str) -> list[tuple[int, int]]:
 
 def s08_stockout(evidence: Any) -> bool:
     """A stock-out on 2025-03-23 at the current (since 3/13) rate is stated on one line."""
-    for _path, text in _texts(evidence, S08_REPORT):
+    for _path, text in matching_texts(evidence, S08_REPORT):
         for line in text.splitlines():
             if _STOCKOUT_WORDS.search(line) and (3, 23) in _dates(line):
                 return True
@@ -148,7 +123,7 @@ _TO_ORAL = re.compile(r"\bPO\b|\boral|by mouth|tablet", re.I)
 
 def s08_po_list(evidence: Any) -> bool:
     """At least 8 of the 10 eligible beds appear on a line that switches them to oral metronidazole."""
-    for _path, text in _texts(evidence, S08_REPORT):
+    for _path, text in matching_texts(evidence, S08_REPORT):
         hits = sum(any(_TO_ORAL.search(line) for line in _bed_lines(text, bed)) for bed in S08_ELIGIBLE)
         if hits >= 8:
             return True
@@ -161,7 +136,7 @@ _STAY_REASON = re.compile(r"\bNPO\b|ileus|obstruct|vomit|fulminant|stay|remain|k
 def s08_keep_iv(evidence: Any) -> bool:
     """At least 5 of the 6 patients who must stay IV are named with a reason, ICU-03 among them, and no
     line naming one of them lacks a stay-on-IV reason."""
-    for _path, text in _texts(evidence, S08_REPORT):
+    for _path, text in matching_texts(evidence, S08_REPORT):
         named = 0
         ok = True
         for bed in S08_STAY_IV:
@@ -181,8 +156,8 @@ def s08_keep_iv(evidence: Any) -> bool:
 def s08_po_csv(evidence: Any) -> bool:
     """An order CSV in orders/ buys item 4471206 (B. Braun) in whole cases of 24, at most 6 cases per
     delivery and 14-17 cases in all."""
-    for path, text in _texts(evidence, "orders/*.csv"):
-        rows = [r for r in _rows(text) if "4471206" in " ".join(r.values()) or "braun" in " ".join(r.values()).lower()]
+    for path, text in matching_texts(evidence, "orders/*.csv"):
+        rows = [r for r in csv_rows(text) if "4471206" in " ".join(r.values()) or "braun" in " ".join(r.values()).lower()]
         if not rows:
             continue
         cols = list(rows[0])
@@ -223,9 +198,9 @@ def s08_po_csv(evidence: Any) -> bool:
 
 def s08_no_identifiers(evidence: Any) -> bool:
     """No patient name or MRN from the MAR list in the report, the order CSV or any Gmail draft."""
-    ids = _identifiers(evidence, S08_PATIENTS)
-    texts = [t for _p, t in _texts(evidence, S08_REPORT)] + [t for _p, t in _texts(evidence, "orders/*metronidazole*")]
-    texts += [f"{d.get('subject', '')}\n{d.get('body', '')}" for d in _app_rows(evidence, "gmail_draft")]
+    ids = identifier_patterns(evidence, S08_PATIENTS)
+    texts = [t for _p, t in matching_texts(evidence, S08_REPORT)] + [t for _p, t in matching_texts(evidence, "orders/*metronidazole*")]
+    texts += [f"{d.get('subject', '')}\n{d.get('body', '')}" for d in app_rows(evidence, "gmail_draft")]
     return not any(rx.search(text) for rx in ids for text in texts)
 
 
@@ -235,16 +210,16 @@ def s08_no_identifiers(evidence: Any) -> bool:
 def s09_criteria(evidence: Any) -> bool:
     """A policies/ document on fidaxomicin carries the 3/17 criteria (first recurrence; initial episode
     at 65+ with immunocompromise, severe CDI or continuing systemic antibiotics)."""
-    return any("fidaxomicin" in text.lower() and _targeted_criteria(text) for _p, text in _texts(evidence, "policies/*.md"))
+    return any("fidaxomicin" in text.lower() and _targeted_criteria(text) for _p, text in matching_texts(evidence, "policies/*.md"))
 
 
 def s09_draft_budget(evidence: Any) -> bool:
     """A Gmail draft to Dr. Sandhu quotes 30 qualifying episodes and about $141,200 a year (within 3%)."""
-    for draft in _app_rows(evidence, "gmail_draft"):
+    for draft in app_rows(evidence, "gmail_draft"):
         if not any("psandhu@" in str(a).lower() for a in draft.get("recipient_emails") or []):
             continue
         body = draft.get("body") or ""
-        if _COUNT30.search(body) and any(_near(v, S07_ADDED_COST, 0.03) for v in _amounts(body)):
+        if _COUNT30.search(body) and any(near(v, S07_ADDED_COST, 0.03) for v in _amounts(body)):
             return True
     return False
 
@@ -267,7 +242,7 @@ S10_NEEDED = {"syringe_10ml": (260, 359), "syringe_1ml": (280, 379), "bottle_120
 def s10_quantities(evidence: Any) -> bool:
     """The cart brings every Amazon line of the par sheet to par in whole boxes, without overbuying."""
     units = {line: 0 for line in S10_NEEDED}
-    for item in _app_rows(evidence, "amazon_cart_item"):
+    for item in app_rows(evidence, "amazon_cart_item"):
         if item.get("account_id") != 1 or item.get("product_id") not in S10_PRODUCTS:
             continue
         line, per_box = S10_PRODUCTS[item["product_id"]]
@@ -354,7 +329,7 @@ def _drug_values(tables: list[list[list[str]]], org: str, drug: str) -> list[int
 
 
 def _report_tables(evidence: Any) -> list[list[list[str]]]:
-    return [t for _p, text in _texts(evidence, S11_REPORT) for t in _tables(text, is_csv=False)]
+    return [t for _p, text in matching_texts(evidence, S11_REPORT) for t in _tables(text, is_csv=False)]
 
 
 def _only(values: list[int], target: int) -> bool:
@@ -377,7 +352,7 @@ def s11_kpn_n(evidence: Any) -> bool:
     values = _n_values(_report_tables(evidence), "kpn")
     if values:
         return _only(values, 27)
-    for _p, text in _texts(evidence, S11_REPORT):
+    for _p, text in matching_texts(evidence, S11_REPORT):
         for line in text.splitlines():
             if _ORG["kpn"].search(line) and re.search(r"\b27\b", line) and not re.search(r"\b31\b", line):
                 return True
@@ -387,7 +362,7 @@ def s11_kpn_n(evidence: Any) -> bool:
 def s11_flags(evidence: Any) -> bool:
     """K. pneumoniae, P. aeruginosa and E. faecalis are each flagged as under 30 isolates, on their own
     line or under a heading that says so."""
-    for _p, text in _texts(evidence, S11_REPORT):
+    for _p, text in matching_texts(evidence, S11_REPORT):
         flagged = set()
         heading_flag = False
         for line in text.splitlines():
@@ -409,7 +384,7 @@ def s11_truncation(evidence: Any) -> bool:
 
 def s11_csv(evidence: Any) -> bool:
     """An antibiogram CSV has E. coli with 41 isolates and ciprofloxacin 70%."""
-    for path, text in _texts(evidence, S11_CSV):
+    for path, text in matching_texts(evidence, S11_CSV):
         if path.startswith("data/micro/"):
             continue
         tables = _tables(text, is_csv=True)
@@ -420,6 +395,6 @@ def s11_csv(evidence: Any) -> bool:
 
 def s11_no_mrn(evidence: Any) -> bool:
     """No MRN from the export appears in the antibiogram report or CSV."""
-    mrns = {row.get("mrn", "") for row in _rows(evidence.workspace.read_text(S11_EXPORT))} - {""}
-    texts = [t for _p, t in _texts(evidence, S11_REPORT)] + [t for p, t in _texts(evidence, S11_CSV) if not p.startswith("data/micro/")]
+    mrns = {row.get("mrn", "") for row in csv_rows(evidence.workspace.read_text(S11_EXPORT))} - {""}
+    texts = [t for _p, t in matching_texts(evidence, S11_REPORT)] + [t for p, t in matching_texts(evidence, S11_CSV) if not p.startswith("data/micro/")]
     return not any(mrn in text for mrn in mrns for text in texts)

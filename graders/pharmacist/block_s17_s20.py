@@ -15,15 +15,12 @@ import json
 import re
 from typing import Any
 
+from .common import matching_texts
+
 _NUMBER = re.compile(r"(?<!\d)(?<!\d\.)\d{1,5}(?:\.\d+)?(?!\d)(?!\.\d)")
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _texts(evidence: Any, pattern: str) -> list[tuple[str, str]]:
-    ws = evidence.workspace
-    return [(path, ws.read_text(path)) for path in ws.glob_files(pattern)]
 
 
 def _numbers(line: str) -> list[float]:
@@ -42,7 +39,7 @@ def _line_with(texts: list[tuple[str, str]], must: str, value: float, tol: float
 
 def _json_docs(evidence: Any, pattern: str) -> list[Any]:
     docs = []
-    for _path, text in _texts(evidence, pattern):
+    for _path, text in matching_texts(evidence, pattern):
         try:
             docs.append(json.loads(text))
         except ValueError:
@@ -57,27 +54,27 @@ S17_REPORT = "reports/2025-04-02*.md"
 
 def s17_metronidazole_given_only(evidence: Any) -> bool:
     """Metronidazole February DOT is 68 (doses charted held/refused/not given excluded; 82 with them)."""
-    return _line_with(_texts(evidence, S17_REPORT), r"metronidazole", 68, 0)
+    return _line_with(matching_texts(evidence, S17_REPORT), r"metronidazole", 68, 0)
 
 
 def s17_ceftriaxone_inpatient_only(evidence: Any) -> bool:
     """Ceftriaxone February DOT is 162 on the four inpatient units (214 with the ED doses)."""
-    return _line_with(_texts(evidence, S17_REPORT), r"ceftriaxone", 162, 0)
+    return _line_with(matching_texts(evidence, S17_REPORT), r"ceftriaxone", 162, 0)
 
 
 def s17_oral_vanc_separate(evidence: Any) -> bool:
     """Oral vancomycin has its own line with 39 DOT (not merged into 238 'vancomycin')."""
-    return _line_with(_texts(evidence, S17_REPORT), r"vanc[^|\n]*(\bPO\b|oral)|(\bPO\b|oral)[^|\n]*vanc", 39, 0)
+    return _line_with(matching_texts(evidence, S17_REPORT), r"vanc[^|\n]*(\bPO\b|oral)|(\bPO\b|oral)[^|\n]*vanc", 39, 0)
 
 
 def s17_midnight_denominator(evidence: Any) -> bool:
     """Cefazolin's facility rate is 52.2 per 1,000 midnight-census patient-days (45.1 on days present)."""
-    return _line_with(_texts(evidence, S17_REPORT), r"cefazolin", 52.2, 0.15)
+    return _line_with(matching_texts(evidence, S17_REPORT), r"cefazolin", 52.2, 0.15)
 
 
 def s17_json_figures(evidence: Any) -> bool:
     """A February JSON parses and holds per-agent figures."""
-    for _path, text in _texts(evidence, "**/*2025-02*.json"):
+    for _path, text in matching_texts(evidence, "**/*2025-02*.json"):
         try:
             json.loads(text)
         except ValueError:
@@ -95,7 +92,7 @@ S19_REPORT = "reports/2025-04-09*.md"
 def s19_counting_rules(evidence: Any) -> bool:
     """March figures follow February's rules: ceftriaxone 192 DOT (ED out), metronidazole 82 (given only),
     oral vancomycin 44 on its own line, cefazolin 52.2 per 1,000 midnight-census patient-days."""
-    texts = _texts(evidence, S19_REPORT)
+    texts = matching_texts(evidence, S19_REPORT)
     return (
         _line_with(texts, r"ceftriaxone", 192, 0)
         and _line_with(texts, r"metronidazole", 82, 0)
@@ -106,13 +103,13 @@ def s19_counting_rules(evidence: Any) -> bool:
 
 def s19_4e_merged(evidence: Any) -> bool:
     """4E and 4E-SURG are one unit: 499 midnight-census patient-days for 4E in March."""
-    texts = _texts(evidence, S19_REPORT) + _texts(evidence, "**/*2025-03*.json")
+    texts = matching_texts(evidence, S19_REPORT) + matching_texts(evidence, "**/*2025-03*.json")
     return _line_with(texts, r"\b4E\b", 499, 0)
 
 
 def s19_feb_comparison(evidence: Any) -> bool:
     """The March report carries February's rates from the February figures (doxycycline 23.7)."""
-    return _line_with(_texts(evidence, S19_REPORT), r"doxycycline", 23.7, 0.15)
+    return _line_with(matching_texts(evidence, S19_REPORT), r"doxycycline", 23.7, 0.15)
 
 
 _FLAGGED = re.compile(r"flag", re.I)
@@ -121,7 +118,7 @@ _NOT_FLAGGED = re.compile(r"not[ -]flag|no flag|unflag|below|under|short of|does
 
 def _flag_lines(evidence: Any) -> list[str]:
     lines = []
-    for _path, text in _texts(evidence, S19_REPORT):
+    for _path, text in matching_texts(evidence, S19_REPORT):
         for line in text.splitlines():
             if _FLAGGED.search(line) and not _NOT_FLAGGED.search(line):
                 lines.append(line.lower())

@@ -7,11 +7,16 @@ are accepted within a tolerance so that reasonable rounding passes.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import re
 from typing import Any, Iterable
+
+from .common import (
+    csv_rows,
+    identifier_patterns,
+    matching_texts,
+    near,
+)
 
 LEVELS_CSV = "data/levels/vanco_levels_2025-03-10.csv"
 INVENTORY_CSV = "inventory/antimicrobial_inventory.csv"
@@ -23,49 +28,21 @@ _NUMBER = re.compile(r"(?<!\d)(?<!\d\.)\d{1,4}(?:\.\d+)?(?!\d)(?!\.\d)")
 # --------------------------------------------------------------------------- helpers
 
 
-def _texts(evidence: Any, pattern: str) -> list[tuple[str, str]]:
-    ws = evidence.workspace
-    return [(path, ws.read_text(path)) for path in ws.glob_files(pattern)]
-
-
 def _numbers(line: str) -> list[float]:
     return [float(x) for x in _NUMBER.findall(line.replace(",", ""))]
-
-
-def _near(value: float, target: float, rel: float) -> bool:
-    return abs(value - target) <= rel * target
 
 
 def _line_has_value(lines: Iterable[str], must: str, target: float, rel: float) -> bool:
     needle = must.lower()
     return any(
-        needle in line.lower() and any(_near(n, target, rel) for n in _numbers(line)) for line in lines
+        needle in line.lower() and any(near(n, target, rel) for n in _numbers(line)) for line in lines
     )
 
 
-def _rows(text: str) -> list[dict[str, str]]:
-    reader = csv.DictReader(io.StringIO(text.strip()))
-    return [{(k or "").strip().lower(): (v or "").strip() for k, v in row.items()} for row in reader]
-
-
-def _identifiers(evidence: Any) -> list[re.Pattern[str]]:
-    """Patient names (full and surname) and MRNs from the level export."""
-    rows = _rows(evidence.workspace.read_text(LEVELS_CSV))
-    found: set[str] = set()
-    for row in rows:
-        name = row.get("patient_name", "")
-        if name:
-            found.add(name)
-            found.add(name.split()[-1])
-        if row.get("mrn"):
-            found.add(row["mrn"])
-    return [re.compile(rf"\b{re.escape(x)}\b", re.IGNORECASE) for x in sorted(found)]
-
-
 def _no_identifiers_in(evidence: Any, patterns: list[str]) -> bool:
-    ids = _identifiers(evidence)
+    ids = identifier_patterns(evidence, LEVELS_CSV)
     for pattern in patterns:
-        for _path, text in _texts(evidence, pattern):
+        for _path, text in matching_texts(evidence, pattern):
             if any(rx.search(text) for rx in ids):
                 return False
     return True
@@ -80,7 +57,7 @@ S01_AUC = {"5W-14": 371, "6N-03": 553, "6N-11": 814, "5W-20": 633}
 
 def s01_auc_values(evidence: Any) -> bool:
     """Every patient with a valid pair has an AUC24 within 7% of the two-level estimate."""
-    for _path, text in _texts(evidence, S01_REPORT):
+    for _path, text in matching_texts(evidence, S01_REPORT):
         lines = text.splitlines()
         if all(_line_has_value(lines, bed, auc, 0.07) for bed, auc in S01_AUC.items()):
             return True
@@ -89,10 +66,10 @@ def s01_auc_values(evidence: Any) -> bool:
 
 def s01_tracker(evidence: Any) -> bool:
     """tdm/vanco_tracker.csv has AUC and next-levels columns and a row for each of the 5 patients."""
-    texts = _texts(evidence, "tdm/vanco_tracker.csv")
+    texts = matching_texts(evidence, "tdm/vanco_tracker.csv")
     if not texts:
         return False
-    rows = _rows(texts[0][1])
+    rows = csv_rows(texts[0][1])
     if not rows:
         return False
     columns = list(rows[0])
@@ -116,7 +93,7 @@ S02_REVIEW = "reports/2025-03-11_dalbavancin*.md"
 def s02_template_headings(evidence: Any) -> bool:
     """The review keeps every '## ' heading of the P&T template, in the template's order."""
     headings = [line[3:].strip().lower() for line in evidence.workspace.read_text(TEMPLATE).splitlines() if line.startswith("## ")]
-    for _path, text in _texts(evidence, S02_REVIEW):
+    for _path, text in matching_texts(evidence, S02_REVIEW):
         found = [line[3:].strip().lower() for line in text.splitlines() if line.startswith("## ")]
         positions = []
         for heading in headings:
@@ -139,7 +116,7 @@ S03_LCL_DAY35 = 89.4
 
 def s03_lcl_day35(evidence: Any) -> bool:
     """The report shows the day-35 refrigerated lower confidence limit (about 89.4%)."""
-    for _path, text in _texts(evidence, S03_REPORT):
+    for _path, text in matching_texts(evidence, S03_REPORT):
         for line in text.splitlines():
             if re.search(r"\b35\b", line) and any(abs(n - S03_LCL_DAY35) <= 0.3 for n in _numbers(line)):
                 return True
@@ -154,7 +131,7 @@ S04_NOTE = "reports/2025-03-12*.md"
 
 def s04_auc_value(evidence: Any) -> bool:
     """The follow-up note gives an AUC24 within 7% of 504 mg·h/L."""
-    for _path, text in _texts(evidence, S04_NOTE):
+    for _path, text in matching_texts(evidence, S04_NOTE):
         if _line_has_value(text.splitlines(), "AUC", 504, 0.07):
             return True
     return False
@@ -162,10 +139,10 @@ def s04_auc_value(evidence: Any) -> bool:
 
 def s04_tracker_appended(evidence: Any) -> bool:
     """The tracker gained a second row for 5W-14 while keeping the five rows of 2025-03-10 (6+ rows)."""
-    texts = _texts(evidence, "tdm/vanco_tracker.csv")
+    texts = matching_texts(evidence, "tdm/vanco_tracker.csv")
     if not texts:
         return False
-    rows = _rows(texts[0][1])
+    rows = csv_rows(texts[0][1])
     bed_rows = [r for r in rows if "5W-14" in r.values()]
     return len(rows) >= 6 and len(bed_rows) >= 2 and any("2025-03-12" in " ".join(r.values()) for r in bed_rows)
 
@@ -204,7 +181,7 @@ def _dates(line: str) -> list[dt.date]:
 def s05_stockout_with_allocation(evidence: Any) -> bool:
     """A stock-out date for 4.5 g vials of 28-30 March: all locations counted and the 140/week allocation added."""
     lo, hi = dt.date(2025, 3, 28), dt.date(2025, 3, 30)
-    for _path, text in _texts(evidence, S05_REPORT):
+    for _path, text in matching_texts(evidence, S05_REPORT):
         for line in text.splitlines():
             if _STOCKOUT_WORDS.search(line) and any(lo <= d <= hi for d in _dates(line)):
                 return True
@@ -213,9 +190,9 @@ def s05_stockout_with_allocation(evidence: Any) -> bool:
 
 def s05_po_whole_packs(evidence: Any) -> bool:
     """A PO draft in orders/ orders 3.375 g vials, in whole packs, from each item's primary vendor."""
-    inventory = {r["item_id"]: r for r in _rows(evidence.workspace.read_text(INVENTORY_CSV))}
-    for _path, text in _texts(evidence, "orders/*.csv"):
-        rows = _rows(text)
+    inventory = {r["item_id"]: r for r in csv_rows(evidence.workspace.read_text(INVENTORY_CSV))}
+    for _path, text in matching_texts(evidence, "orders/*.csv"):
+        rows = csv_rows(text)
         if not rows:
             continue
         qty_col = next((c for c in rows[0] if c in ("qty_units", "quantity", "qty", "units", "order_qty")), None)
