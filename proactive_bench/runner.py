@@ -205,7 +205,9 @@ def _episode_state(store: Store, run: Run, episode: LoadedEpisode, done: list[Se
         app_db.unlink(missing_ok=True)
         apps = AppStore(app_db)
         apps.seed_from(episode.directory / "apps")
-        return Workspace.seeded(root, episode.workspace_seed), Memory(), apps
+        workspace = Workspace.seeded(root, episode.workspace_seed)
+        save_workspace(workspace, checkpoint_dir(run, 0))  # position 0: the run's starting workspace (for reports)
+        return workspace, Memory(), apps
     last = max(done, key=lambda sr: sr.position)
     assert last.id is not None
     workspace = Workspace(root)

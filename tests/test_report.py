@@ -77,6 +77,7 @@ def test_sweep_report_renders_tables_figures_and_intent_tags_in_chromium(sweep: 
     reference_a1 = section(dom, f"session-{session_run(db, run_id(out, 'scripted:reference'), 'a1').id}")
     assert 'class="tag completed"' in reference_a1 and "evidence predicate holds after the turn" in reference_a1
     assert "out/summary.md" in reference_a1 and "+Units: mg/L." in reference_a1  # the workspace diff
+    assert "against the run&#39;s starting workspace" in reference_a1 or "against the run's starting workspace" in reference_a1
     assert "<details" in reference_a1 and "write_file" in reference_a1  # tool calls, collapsed
     shot = tmp_path / "report.png"
     screenshot(page, tmp_path / "profile", shot)

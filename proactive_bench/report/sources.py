@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from proactive_bench.checkpoints import checkpoint_dir
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.launch import run_spec
 from proactive_bench.loading import DatasetError, LoadedEpisode, load_episode
@@ -55,12 +56,15 @@ class EpisodeCatalog:
         loaded = self.episode(run)
         return next((s for s in loaded.sessions if s.id == session_id), None) if loaded else None
 
-    def seed_snapshot(self, run: Run) -> dict[str, Any]:
-        """The seed workspace in snapshot form (empty when the dataset is gone)."""
+    def seed_snapshot(self, run: Run) -> tuple[dict[str, Any], str]:
+        """The workspace the run started from, and what it is: the run's own copy, else the dataset's seed."""
+        start = checkpoint_dir(run, 0)
+        if start.is_dir():
+            return Workspace(start).snapshot(), "against the run's starting workspace"
         spec = run_spec(run)
         key = (spec.data_root, spec.persona)
         if key not in self._seeds:
             loaded = self.episode(run)
             seed = loaded.workspace_seed if loaded else None
             self._seeds[key] = Workspace(seed).snapshot() if seed is not None and seed.is_dir() else {}
-        return self._seeds[key]
+        return self._seeds[key], "against the episode's seed folder as it is now (this run kept no starting copy)"

@@ -17,7 +17,14 @@ from proactive_bench.report.diffs import FileDiff, workspace_diff
 from proactive_bench.report.sources import EpisodeCatalog
 from proactive_bench.results import SessionResult
 from proactive_bench.schema import Session
-from proactive_bench.store import IntentEvent, MessageRow, Run, SessionRun, Store, ToolCallRow
+from proactive_bench.store import (
+    IntentEvent,
+    MessageRow,
+    Run,
+    SessionRun,
+    Store,
+    ToolCallRow,
+)
 
 MAX_TOOL_TEXT = 20_000
 """Characters of a tool call's arguments or result shown; the rest is counted."""
@@ -95,7 +102,7 @@ class SessionView:
     diff: list[FileDiff] | None = None
     """Workspace changes in this session; None when it left no snapshot."""
     diff_base: str | None = None
-    """The session whose snapshot the diff starts from; None: the dataset's seed folder (as it is now)."""
+    """What the diff starts from: the previous session's snapshot or the run's starting workspace."""
 
     @property
     def session_id(self) -> str:
@@ -105,7 +112,7 @@ class SessionView:
 def session_views(store: Store, run: Run, catalog: EpisodeCatalog) -> list[SessionView]:
     """Every session run of a run, in order; each diff is against the previous snapshot (the seed first)."""
     views = []
-    previous, base = catalog.seed_snapshot(run), None
+    previous, base = catalog.seed_snapshot(run)
     ablation = run_spec(run).ablation
     for session_run in store.session_runs(run.id):
         assert session_run.id is not None
@@ -113,7 +120,7 @@ def session_views(store: Store, run: Run, catalog: EpisodeCatalog) -> list[Sessi
         view = _session_view(store, run, ablation, session_run, catalog.session(run, session_run.session_id))
         if snapshot is not None:
             view.diff, view.diff_base = workspace_diff(previous, snapshot), base
-            previous, base = snapshot, session_run.session_id
+            previous, base = snapshot, f"since {session_run.session_id}"
         views.append(view)
     return views
 
