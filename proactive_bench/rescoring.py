@@ -65,6 +65,7 @@ async def rescore_run(store: Store, run: Run, loaded: LoadedEpisode, judge_model
                 session_run.id,
                 [Grade(session_run_id=session_run.id, item_id=g.item_id, grader=g.grader, weight=g.weight, score=g.score, rationale=g.rationale, error=g.error) for g in grades],
             )
+            store.add(*ledger.take())
         results.append(stored_session_result(store, session_run))
     counts = {r.session_id: r.counts for r in results if r.status != "error"}
     return EpisodeResult(run.id, run.persona, run.model, results, pooled_proc(run.units, counts))

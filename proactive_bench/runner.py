@@ -37,7 +37,7 @@ from proactive_bench.results import EpisodeResult, SessionResult
 from proactive_bench.scaffold import Scaffold, SessionContext
 from proactive_bench.schema import Session
 from proactive_bench.session_graph import SessionRuntime, run_session_graph
-from proactive_bench.store import Grade, IntentEvent, MessageRow, Run, SessionRun, Snapshot, Store, ToolCallRow
+from proactive_bench.store import Grade, IntentEvent, LLMCall, MessageRow, Run, SessionRun, Snapshot, Store, ToolCallRow
 from proactive_bench.user.base import IntentLabel, UserSimulator
 
 log = structlog.get_logger(__name__)
@@ -46,40 +46,49 @@ DEFAULT_MAX_TURNS = 30
 
 
 class CallLedger:
-    """Sends model-call records to the store, tagged with the run and current session."""
+    """Collects model-call records, tagged with the run and current session, until the session is saved.
+
+    Rows reach the store with the session's other rows in one transaction
+    (:meth:`take`): an interrupted session leaves nothing behind, and a
+    resumed run plays it again (its model answers served from the cache).
+    """
 
     def __init__(self, store: Store, run_id: str, budget: Budget | None = None) -> None:
         self.store = store
         self.run_id = run_id
         self.budget = budget
         self.session_run_id: int | None = None
+        self._pending: list[LLMCall] = []
 
     def __call__(self, record: LLMCallRecord) -> None:
         cost = self.budget.charge(record) if self.budget else None
-        self.store.record_llm_call(self.run_id, self.session_run_id, record, cost)
+        self._pending.append(LLMCall(run_id=self.run_id, session_run_id=self.session_run_id, cost_usd=cost, **record.__dict__))
+
+    def take(self) -> list[LLMCall]:
+        """The rows collected since the last take."""
+        rows, self._pending = self._pending, []
+        return rows
 
 
 @dataclass
 class StoreSink:
-    """Writes each finished turn of one session to the store."""
+    """Collects the rows of one session's turns (messages, tool calls, intent events) until it is saved."""
 
-    store: Store
     session_run: SessionRun
+    pending: list[Any] = field(default_factory=list)
 
     def message(self, turn: int, role: str, content: str) -> None:
-        self.store.add(MessageRow(session_run_id=self._id, turn=turn, role=role, content=content))
+        self.pending.append(MessageRow(session_run_id=self._id, turn=turn, role=role, content=content))
 
     def agent_turn(self, turn: int, reply: str, records: list[ToolRecord]) -> None:
-        rows: list[Any] = [
+        self.pending.extend(
             ToolCallRow(session_run_id=self._id, turn=r.turn, seq=r.seq, tool_name=r.tool_name, call=r.call, result=r.result, ok=r.ok)
             for r in records
-        ]
-        rows.append(MessageRow(session_run_id=self._id, turn=turn, role="agent", content=reply))
-        self.store.add(*rows)
-        self.store.update(self.session_run, turns=turn)
+        )
+        self.pending.append(MessageRow(session_run_id=self._id, turn=turn, role="agent", content=reply))
 
     def user_turn(self, turn: int, labels: list[IntentLabel], message: str | None) -> None:
-        rows: list[Any] = [
+        self.pending.extend(
             IntentEvent(
                 session_run_id=self._id,
                 intent_id=label.intent_id,
@@ -91,11 +100,9 @@ class StoreSink:
                 prompt_hash=label.prompt_hash,
             )
             for label in labels
-        ]
+        )
         if message is not None:
-            rows.append(MessageRow(session_run_id=self._id, turn=turn, role="user", content=message))
-        if rows:
-            self.store.add(*rows)
+            self.pending.append(MessageRow(session_run_id=self._id, turn=turn, role="user", content=message))
 
     @property
     def _id(self) -> int:
@@ -236,7 +243,7 @@ async def _run_one(
     session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))
     store.add(session_run)
     ledger.session_run_id = session_run.id
-    sink = StoreSink(store, session_run)
+    sink = StoreSink(session_run)
     sink.message(0, "event" if session.trigger.type == "event" else "user", session.trigger.message)
     toolbox = ToolBox(env, resolve_tool_names(session.tools))
     if session.now is not None:
@@ -269,7 +276,11 @@ async def _run_one(
     if status != "error":
         grades = await grade_session(session, rt.evidence(state["transcript"]), judge)
     score, basis = comp(grades)
-    store.add(
+    save_workspace(env.workspace, checkpoint_dir(run, position))
+    session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)
+    store.add(  # one transaction: a session is saved whole or not at all
+        *sink.pending,
+        *ledger.take(),
         *[
             Grade(session_run_id=session_run.id, item_id=g.item_id, grader=g.grader, weight=g.weight, score=g.score, rationale=g.rationale, error=g.error)
             for g in grades
@@ -277,9 +288,8 @@ async def _run_one(
         Snapshot(session_run_id=session_run.id, kind="workspace", content=env.workspace.snapshot()),
         Snapshot(session_run_id=session_run.id, kind="memory", content=env.memory.as_dict()),
         Snapshot(session_run_id=session_run.id, kind="apps", content=env.require_apps().snapshot()),
+        session_run,
     )
-    save_workspace(env.workspace, checkpoint_dir(run, position))
-    store.update(session_run, status=status, error=error, turns=state["turn"], finished=datetime.now(UTC))
     log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)
     transcript = [{"role": m["role"], "content": m["content"]} for m in state["transcript"]]
     return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript)

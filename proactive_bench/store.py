@@ -18,7 +18,6 @@ from sqlalchemy import event, inspect
 from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
 
 from proactive_bench.llm.cache import ModelCallEntry  # noqa: F401  (its table lives in this database)
-from proactive_bench.llm.ledger import LLMCallRecord
 
 
 def _now() -> datetime:
@@ -157,9 +156,6 @@ class Store:
         for key, value in changes.items():
             setattr(row, key, value)
         self.add(row)
-
-    def record_llm_call(self, run_id: str, session_run_id: int | None, record: LLMCallRecord, cost_usd: float | None = None) -> None:
-        self.add(LLMCall(run_id=run_id, session_run_id=session_run_id, cost_usd=cost_usd, **record.__dict__))
 
     def run(self, run_id: str) -> Run | None:
         with Session(self.engine) as db:

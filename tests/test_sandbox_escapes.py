@@ -223,7 +223,9 @@ def test_sleep_ends_at_the_time_limit(world: World) -> None:
 
 def test_output_flood_is_capped(world: World) -> None:
     started = time.monotonic()
-    result = world.box.call("shell_exec", {"command": "yes flood", "timeout_s": 1}).result["response"]
+    record = world.box.call("shell_exec", {"command": "yes flood", "timeout_s": 1})
+    assert record.ok, record.result
+    result = record.result["response"]
     assert result["timed_out"] and time.monotonic() - started < 5
     assert len(result["output"]) < shell.OUTPUT_LIMIT + 300 and "[output cut:" in result["output"]
 

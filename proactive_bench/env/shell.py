@@ -169,7 +169,10 @@ def _stop(proc: subprocess.Popen[bytes], isolated: bool) -> None:
         except OSError:
             init = []
         for pid in init:
-            os.kill(int(pid), signal.SIGKILL)
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except ProcessLookupError:
+                pass  # it ended between the listing and the kill
         try:
             proc.wait(timeout=10)
             return
