@@ -84,11 +84,26 @@ class CallCache(BaseCache):
         self.source_run_id = source_run_id or run_id
         self._session = ""
         self._served: dict[str, int] = defaultdict(int)
+        self._source_keys: set[tuple[str, int]] | None = None  # recorded answers of the session, read once
+        self._own_keys: set[tuple[str, int]] | None = None
 
     def begin_session(self, session_id: str) -> None:
         """Scope lookups and writes to one session; occurrence counts start again."""
         self._session = session_id
         self._served.clear()
+        self._source_keys = self._own_keys = None
+
+    def _recorded(self, run_id: str) -> set[tuple[str, int]]:
+        """(key, occurrence) of every answer recorded for this session of ``run_id``."""
+        with Session(self.engine) as db:
+            rows = db.exec(select(ModelCallEntry.key, ModelCallEntry.occurrence).where(ModelCallEntry.namespace == self._namespace(run_id)))
+            return {(key, occurrence) for key, occurrence in rows}
+
+    async def alookup(self, prompt: str, llm_string: str) -> Sequence[Generation] | None:
+        return self.lookup(prompt, llm_string)  # no thread hop: a miss is answered from memory
+
+    async def aupdate(self, prompt: str, llm_string: str, return_val: Sequence[Generation]) -> None:
+        self.update(prompt, llm_string, return_val)
 
     def _namespace(self, run_id: str) -> str:
         return f"{run_id}/{self._session}"
@@ -96,14 +111,11 @@ class CallCache(BaseCache):
     def lookup(self, prompt: str, llm_string: str) -> Sequence[Generation] | None:
         key = call_key(prompt, llm_string)
         occurrence = self._served[key]
-        with Session(self.engine) as db:
-            entry = db.exec(
-                select(ModelCallEntry).where(
-                    ModelCallEntry.namespace == self._namespace(self.source_run_id),
-                    ModelCallEntry.key == key,
-                    ModelCallEntry.occurrence == occurrence,
-                )
-            ).first()
+        if self._source_keys is None:
+            self._source_keys = self._recorded(self.source_run_id)
+        entry = None
+        if (key, occurrence) in self._source_keys:
+            entry = self._entry(key, occurrence)
         if entry is None:
             if self.mode == "replay":
                 raise ReplayMissError(
@@ -123,6 +135,16 @@ class CallCache(BaseCache):
             self._store(key, occurrence, entry.generations)
         return generations
 
+    def _entry(self, key: str, occurrence: int) -> ModelCallEntry | None:
+        with Session(self.engine) as db:
+            return db.exec(
+                select(ModelCallEntry).where(
+                    ModelCallEntry.namespace == self._namespace(self.source_run_id),
+                    ModelCallEntry.key == key,
+                    ModelCallEntry.occurrence == occurrence,
+                )
+            ).first()
+
     def update(self, prompt: str, llm_string: str, return_val: Sequence[Generation]) -> None:
         key = call_key(prompt, llm_string)
         occurrence = self._served[key]
@@ -130,16 +152,14 @@ class CallCache(BaseCache):
         self._store(key, occurrence, dumps([_serializable(g) for g in return_val]))
 
     def _store(self, key: str, occurrence: int, generations: str) -> None:
-        entry = ModelCallEntry(namespace=self._namespace(self.run_id), key=key, occurrence=occurrence, generations=generations)
+        if self._own_keys is None:
+            self._own_keys = self._recorded(self.run_id)
+        if (key, occurrence) in self._own_keys:
+            return  # recorded before an interruption: the first answer stays
         with Session(self.engine) as db:
-            exists = db.exec(
-                select(ModelCallEntry.id).where(
-                    ModelCallEntry.namespace == entry.namespace, ModelCallEntry.key == key, ModelCallEntry.occurrence == occurrence
-                )
-            ).first()
-            if exists is None:
-                db.add(entry)
-                db.commit()
+            db.add(ModelCallEntry(namespace=self._namespace(self.run_id), key=key, occurrence=occurrence, generations=generations))
+            db.commit()
+        self._own_keys.add((key, occurrence))
 
     def clear(self, **kwargs: Any) -> None:
         """Forget this run's recorded answers."""
