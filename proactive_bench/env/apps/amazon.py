@@ -18,13 +18,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, NaiveDatetime
 from pydantic import Field as Arg
-from sqlmodel import JSON, Column, Field, ForeignKey, Integer, Session, col, select
+from sqlmodel import JSON, Column, Field, Session, col, select
 
 from proactive_bench.env.apps.base import (
     AppModel,
     AppSpec,
     NoArgs,
     PageArgs,
+    foreign_key,
     get_row,
     matches_query,
     now,
@@ -34,12 +35,6 @@ from proactive_bench.env.apps.base import (
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 APP = "amazon"
-
-
-def _ref(target: str, optional: bool = False) -> Any:
-    """A foreign key checked at commit, so seeds and restores may insert rows in any order."""
-    column = Column(Integer, ForeignKey(target, deferrable=True, initially="DEFERRED"), nullable=optional)
-    return Field(default=None, sa_column=column) if optional else Field(sa_column=column)
 
 
 class AmazonAccount(AppModel, table=True):
@@ -54,7 +49,7 @@ class AmazonAccount(AppModel, table=True):
 class AmazonAddress(AppModel, table=True):
     __tablename__ = "amazon_address"
     id: int | None = Field(default=None, primary_key=True)
-    account_id: int = _ref("amazon_account.id")
+    account_id: int = foreign_key("amazon_account.id")
     name: str
     street_address: str
     city: str
@@ -66,7 +61,7 @@ class AmazonAddress(AppModel, table=True):
 class AmazonPaymentCard(AppModel, table=True):
     __tablename__ = "amazon_payment_card"
     id: int | None = Field(default=None, primary_key=True)
-    account_id: int = _ref("amazon_account.id")
+    account_id: int = foreign_key("amazon_account.id")
     card_name: str
     owner_name: str
     card_number: str
@@ -93,8 +88,8 @@ class AmazonProduct(AppModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str
     description: str = ""
-    product_type_id: int = _ref("amazon_product_type.id")
-    seller_id: int = _ref("amazon_seller.id")
+    product_type_id: int = foreign_key("amazon_product_type.id")
+    seller_id: int = foreign_key("amazon_seller.id")
     price: float = Field(ge=0)
     stock: int = Field(default=0, ge=0)
     delivery_days: int = Field(default=3, ge=0)
@@ -108,8 +103,8 @@ class AmazonProduct(AppModel, table=True):
 class AmazonReview(AppModel, table=True):
     __tablename__ = "amazon_review"
     id: int | None = Field(default=None, primary_key=True)
-    product_id: int = _ref("amazon_product.id")
-    account_id: int | None = _ref("amazon_account.id", optional=True)
+    product_id: int = foreign_key("amazon_product.id")
+    account_id: int | None = foreign_key("amazon_account.id", default=None)
     reviewer_name: str
     rating: int = Field(ge=1, le=5)
     title: str
@@ -120,8 +115,8 @@ class AmazonReview(AppModel, table=True):
 class AmazonQuestion(AppModel, table=True):
     __tablename__ = "amazon_question"
     id: int | None = Field(default=None, primary_key=True)
-    product_id: int = _ref("amazon_product.id")
-    account_id: int | None = _ref("amazon_account.id", optional=True)
+    product_id: int = foreign_key("amazon_product.id")
+    account_id: int | None = foreign_key("amazon_account.id", default=None)
     asker_name: str
     question: str
     created_at: NaiveDatetime
@@ -130,7 +125,7 @@ class AmazonQuestion(AppModel, table=True):
 class AmazonAnswer(AppModel, table=True):
     __tablename__ = "amazon_answer"
     id: int | None = Field(default=None, primary_key=True)
-    question_id: int = _ref("amazon_question.id")
+    question_id: int = foreign_key("amazon_question.id")
     answerer_name: str
     answer: str
     created_at: NaiveDatetime
@@ -139,33 +134,33 @@ class AmazonAnswer(AppModel, table=True):
 class AmazonCartItem(AppModel, table=True):
     __tablename__ = "amazon_cart_item"
     id: int | None = Field(default=None, primary_key=True)
-    account_id: int = _ref("amazon_account.id")
-    product_id: int = _ref("amazon_product.id")
+    account_id: int = foreign_key("amazon_account.id")
+    product_id: int = foreign_key("amazon_product.id")
     quantity: int = Field(ge=1)
 
 
 class AmazonWishListItem(AppModel, table=True):
     __tablename__ = "amazon_wish_list_item"
     id: int | None = Field(default=None, primary_key=True)
-    account_id: int = _ref("amazon_account.id")
-    product_id: int = _ref("amazon_product.id")
+    account_id: int = foreign_key("amazon_account.id")
+    product_id: int = foreign_key("amazon_product.id")
     added_at: NaiveDatetime
 
 
 class AmazonHistoryItem(AppModel, table=True):
     __tablename__ = "amazon_history_item"
     id: int | None = Field(default=None, primary_key=True)
-    account_id: int = _ref("amazon_account.id")
-    product_id: int = _ref("amazon_product.id")
+    account_id: int = foreign_key("amazon_account.id")
+    product_id: int = foreign_key("amazon_product.id")
     viewed_at: NaiveDatetime
 
 
 class AmazonOrder(AppModel, table=True):
     __tablename__ = "amazon_order"
     id: int | None = Field(default=None, primary_key=True)
-    account_id: int = _ref("amazon_account.id")
-    address_id: int = _ref("amazon_address.id")
-    payment_card_id: int = _ref("amazon_payment_card.id")
+    account_id: int = foreign_key("amazon_account.id")
+    address_id: int = foreign_key("amazon_address.id")
+    payment_card_id: int = foreign_key("amazon_payment_card.id")
     status: str = "placed"
     created_at: NaiveDatetime
 
@@ -173,8 +168,8 @@ class AmazonOrder(AppModel, table=True):
 class AmazonOrderItem(AppModel, table=True):
     __tablename__ = "amazon_order_item"
     id: int | None = Field(default=None, primary_key=True)
-    order_id: int = _ref("amazon_order.id")
-    product_id: int = _ref("amazon_product.id")
+    order_id: int = foreign_key("amazon_order.id")
+    product_id: int = foreign_key("amazon_product.id")
     quantity: int = Field(ge=1)
     unit_price: float
 

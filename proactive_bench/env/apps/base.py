@@ -23,7 +23,7 @@ from typing import Any, Callable, TypeVar
 
 import yaml
 from pydantic import BaseModel, NaiveDatetime, ValidationError, create_model
-from sqlalchemy import event
+from sqlalchemy import JSON, Column, ForeignKey, event
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import registry
 from sqlmodel import Field, Session, SQLModel, create_engine, delete, select
@@ -36,6 +36,16 @@ from proactive_bench.env.toolbox import (
     load_builtin_tools,
     register_tool,
 )
+
+
+def foreign_key(target: str, **field: Any) -> Any:
+    """A foreign-key field checked at commit, so rows of related tables may be written in any order."""
+    return Field(sa_column_args=[ForeignKey(target, deferrable=True, initially="DEFERRED")], **field)
+
+
+def json_list() -> Any:
+    """A list field stored as JSON, empty by default."""
+    return Field(default_factory=list, sa_column=Column(JSON, nullable=False))
 
 
 class AppModel(SQLModel, registry=registry()):

@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel, NaiveDatetime
 from pydantic import Field as Arg
-from sqlalchemy import JSON, Column, func
+from sqlalchemy import func
 from sqlmodel import Field, Session, select
 
 from proactive_bench.env.apps.base import (
@@ -36,6 +36,7 @@ from proactive_bench.env.apps.base import (
     NoArgs,
     PageArgs,
     get_row,
+    json_list,
     logged_in,
     matches_query,
     now,
@@ -48,9 +49,6 @@ EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 MIN_PASSWORD_LENGTH = 6
 SNIPPET_LENGTH = 120
 
-
-def _json_list() -> Any:
-    return Field(default_factory=list, sa_column=Column(JSON, nullable=False))
 
 
 class GmailAccount(AppModel, table=True):
@@ -79,11 +77,11 @@ class GmailEmail(AppModel, table=True):
     thread_id: int
     sender_email: str
     sender_name: str | None = None
-    recipient_emails: list[str] = _json_list()
-    cc_emails: list[str] = _json_list()
+    recipient_emails: list[str] = json_list()
+    cc_emails: list[str] = json_list()
     subject: str = ""
     body: str = ""
-    attachment_file_paths: list[str] = _json_list()
+    attachment_file_paths: list[str] = json_list()
     sent_at: NaiveDatetime
 
 
@@ -96,7 +94,7 @@ class GmailThreadState(AppModel, table=True):
     read: bool = False
     starred: bool = False
     archived: bool = False
-    labels: list[str] = _json_list()
+    labels: list[str] = json_list()
 
 
 class GmailDraft(AppModel, table=True):
@@ -106,11 +104,11 @@ class GmailDraft(AppModel, table=True):
     __table_args__ = {"sqlite_autoincrement": True}
     id: int | None = Field(default=None, primary_key=True)
     account_id: int
-    recipient_emails: list[str] = _json_list()
-    cc_emails: list[str] = _json_list()
+    recipient_emails: list[str] = json_list()
+    cc_emails: list[str] = json_list()
     subject: str = ""
     body: str = ""
-    attachment_file_paths: list[str] = _json_list()
+    attachment_file_paths: list[str] = json_list()
     updated_at: NaiveDatetime | None = None
 
 

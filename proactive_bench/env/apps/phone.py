@@ -23,7 +23,6 @@ from typing import Any
 
 from pydantic import BaseModel, NaiveDatetime
 from pydantic import Field as Arg
-from sqlalchemy import JSON, Column
 from sqlmodel import Field, Session, select
 
 from proactive_bench.env.apps.base import (
@@ -32,6 +31,7 @@ from proactive_bench.env.apps.base import (
     NoArgs,
     PageArgs,
     get_row,
+    json_list,
     logged_in,
     matches_query,
     now,
@@ -45,9 +45,6 @@ EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 TIME_RE = re.compile(r"^(\d{1,2}):(\d{2})$")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
-
-def _json_list() -> Any:
-    return Field(default_factory=list, sa_column=Column(JSON, nullable=False))
 
 
 class PhoneAccount(AppModel, table=True):
@@ -71,7 +68,7 @@ class PhoneContact(AppModel, table=True):
     last_name: str = ""
     phone_number: str
     email: str | None = None
-    relationships: list[str] = _json_list()
+    relationships: list[str] = json_list()
     birthday: date | None = None
     home_address: str | None = None
 
@@ -96,7 +93,7 @@ class PhoneAlarm(AppModel, table=True):
     account_id: int
     time: str
     label: str = ""
-    repeat_days: list[str] = _json_list()
+    repeat_days: list[str] = json_list()
     enabled: bool = True
 
 

@@ -16,13 +16,14 @@ from typing import Any
 
 from pydantic import BaseModel, NaiveDatetime
 from pydantic import Field as Arg
-from sqlmodel import Column, Field, ForeignKey, Integer, Session, col, func, select
+from sqlmodel import Field, Session, col, func, select
 
 from proactive_bench.env.apps.base import (
     AppModel,
     AppSpec,
     NoArgs,
     PageArgs,
+    foreign_key,
     get_row,
     matches_query,
     now,
@@ -32,12 +33,6 @@ from proactive_bench.env.apps.base import (
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 APP = "splitwise"
-
-
-def _ref(target: str, optional: bool = False) -> Any:
-    """A foreign key checked at commit, so seeds and restores may insert rows in any order."""
-    column = Column(Integer, ForeignKey(target, deferrable=True, initially="DEFERRED"), nullable=optional)
-    return Field(default=None, sa_column=column) if optional else Field(sa_column=column)
 
 
 class SplitwiseUser(AppModel, table=True):
@@ -52,33 +47,33 @@ class SplitwiseGroup(AppModel, table=True):
     __tablename__ = "splitwise_group"
     id: int | None = Field(default=None, primary_key=True)
     name: str
-    created_by: int = _ref("splitwise_user.id")
+    created_by: int = foreign_key("splitwise_user.id")
     created_at: NaiveDatetime
 
 
 class SplitwiseGroupMember(AppModel, table=True):
     __tablename__ = "splitwise_group_member"
     id: int | None = Field(default=None, primary_key=True)
-    group_id: int = _ref("splitwise_group.id")
-    user_id: int = _ref("splitwise_user.id")
+    group_id: int = foreign_key("splitwise_group.id")
+    user_id: int = foreign_key("splitwise_user.id")
 
 
 class SplitwiseExpense(AppModel, table=True):
     __tablename__ = "splitwise_expense"
     id: int | None = Field(default=None, primary_key=True)
-    group_id: int = _ref("splitwise_group.id")
-    payer_id: int = _ref("splitwise_user.id")
+    group_id: int = foreign_key("splitwise_group.id")
+    payer_id: int = foreign_key("splitwise_user.id")
     paid_amount: float = Field(gt=0)
     description: str = ""
-    created_by: int = _ref("splitwise_user.id")
+    created_by: int = foreign_key("splitwise_user.id")
     created_at: NaiveDatetime
 
 
 class SplitwiseDebt(AppModel, table=True):
     __tablename__ = "splitwise_debt"
     id: int | None = Field(default=None, primary_key=True)
-    expense_id: int = _ref("splitwise_expense.id")
-    debtor_id: int = _ref("splitwise_user.id")
+    expense_id: int = foreign_key("splitwise_expense.id")
+    debtor_id: int = foreign_key("splitwise_user.id")
     amount: float = Field(gt=0)
 
 

@@ -20,7 +20,7 @@ from datetime import date, datetime
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, NaiveDatetime, StringConstraints
-from sqlalchemy import ForeignKey, UniqueConstraint, func
+from sqlalchemy import UniqueConstraint, func
 from sqlmodel import Field as Col
 from sqlmodel import Session, col, delete, select
 
@@ -29,6 +29,7 @@ from proactive_bench.env.apps.base import (
     AppSpec,
     NoArgs,
     PageArgs,
+    foreign_key,
     matches_query,
     now,
     paginate,
@@ -46,11 +47,6 @@ Color = Literal[
 
 
 # ---- tables ------------------------------------------------------------------------------------
-def _ref(target: str, **column: Any) -> Any:
-    """A foreign-key column checked at commit, so rows of related tables may be written in any order."""
-    return Col(sa_column_args=[ForeignKey(target, deferrable=True, initially="DEFERRED")], **column)
-
-
 class TodoistUser(AppModel, table=True):
     """A Todoist account."""
 
@@ -64,7 +60,7 @@ class TodoistUser(AppModel, table=True):
 class TodoistProject(AppModel, table=True):
     __tablename__ = "todoist_project"
     id: int | None = Col(default=None, primary_key=True)
-    owner_id: int = _ref("todoist_user.id")
+    owner_id: int = foreign_key("todoist_user.id")
     name: str
     color: str = "charcoal"
     is_favorite: bool = False
@@ -76,36 +72,36 @@ class TodoistProjectCollaborator(AppModel, table=True):
     """A user other than the owner that a project is shared with."""
 
     __tablename__ = "todoist_project_collaborator"
-    project_id: int = _ref("todoist_project.id", primary_key=True)
-    user_id: int = _ref("todoist_user.id", primary_key=True)
+    project_id: int = foreign_key("todoist_project.id", primary_key=True)
+    user_id: int = foreign_key("todoist_user.id", primary_key=True)
 
 
 class TodoistSection(AppModel, table=True):
     __tablename__ = "todoist_section"
     id: int | None = Col(default=None, primary_key=True)
-    project_id: int = _ref("todoist_project.id")
+    project_id: int = foreign_key("todoist_project.id")
     name: str
 
 
 class TodoistTask(AppModel, table=True):
     __tablename__ = "todoist_task"
     id: int | None = Col(default=None, primary_key=True)
-    project_id: int = _ref("todoist_project.id")
-    section_id: int | None = _ref("todoist_section.id", default=None)
+    project_id: int = foreign_key("todoist_project.id")
+    section_id: int | None = foreign_key("todoist_section.id", default=None)
     title: str
     description: str = ""
     due_date: date | None = None
     priority: int = Col(default=1, ge=1, le=4)
     is_completed: bool = False
     completed_at: NaiveDatetime | None = None
-    assignee_id: int | None = _ref("todoist_user.id", default=None)
+    assignee_id: int | None = foreign_key("todoist_user.id", default=None)
     created_at: NaiveDatetime | None = None
 
 
 class TodoistSubTask(AppModel, table=True):
     __tablename__ = "todoist_sub_task"
     id: int | None = Col(default=None, primary_key=True)
-    task_id: int = _ref("todoist_task.id")
+    task_id: int = foreign_key("todoist_task.id")
     title: str
     description: str = ""
     due_date: date | None = None
@@ -116,21 +112,21 @@ class TodoistLabel(AppModel, table=True):
     __tablename__ = "todoist_label"
     __table_args__ = (UniqueConstraint("owner_id", "name"),)
     id: int | None = Col(default=None, primary_key=True)
-    owner_id: int = _ref("todoist_user.id")
+    owner_id: int = foreign_key("todoist_user.id")
     name: str
 
 
 class TodoistTaskLabel(AppModel, table=True):
     __tablename__ = "todoist_task_label"
-    task_id: int = _ref("todoist_task.id", primary_key=True)
-    label_id: int = _ref("todoist_label.id", primary_key=True)
+    task_id: int = foreign_key("todoist_task.id", primary_key=True)
+    label_id: int = foreign_key("todoist_label.id", primary_key=True)
 
 
 class TodoistTaskComment(AppModel, table=True):
     __tablename__ = "todoist_task_comment"
     id: int | None = Col(default=None, primary_key=True)
-    task_id: int = _ref("todoist_task.id")
-    author_id: int = _ref("todoist_user.id")
+    task_id: int = foreign_key("todoist_task.id")
+    author_id: int = foreign_key("todoist_user.id")
     content: str
     created_at: NaiveDatetime | None = None
     updated_at: NaiveDatetime | None = None
@@ -141,7 +137,7 @@ class TodoistNotification(AppModel, table=True):
 
     __tablename__ = "todoist_notification"
     id: int | None = Col(default=None, primary_key=True)
-    user_id: int = _ref("todoist_user.id")
+    user_id: int = foreign_key("todoist_user.id")
     kind: str
     message: str
     task_id: int | None = None
