@@ -110,3 +110,14 @@ def test_set_clock_moves_the_simulated_time(tmp_path: Path) -> None:
     apps = AppStore()
     apps.set_clock(datetime(2025, 3, 12, 21, 0, tzinfo=UTC))
     assert apps.rows("app_clock") == [{"id": 1, "now": "2025-03-12T21:00:00"}]
+
+
+def test_a_seed_row_pointing_at_a_missing_row_is_named(tmp_path: Path) -> None:
+    seed = tmp_path / "seed"
+    seed.mkdir()
+    (seed / "shop.yaml").write_text(
+        "amazon_account: [{id: 1, email: a@example.org, password: pw, name: A}]\n"
+        "amazon_cart_item: [{id: 5, account_id: 1, product_id: 42, quantity: 1}]\n"
+    )
+    with pytest.raises(SeedError, match=r"shop.yaml: amazon_cart_item\[0\]: refers to a row of amazon_product that no seed file holds"):
+        AppStore().seed_from(seed)

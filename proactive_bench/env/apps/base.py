@@ -312,6 +312,9 @@ class AppStore:
                         db.flush()
                     except IntegrityError as exc:
                         raise SeedError(f"{where}: {exc.orig}") from None
+            for table_name, rowid, parent, _fk in db.connection().exec_driver_sql("PRAGMA foreign_key_check").fetchall():
+                where = seen.get((table_name, rowid), f"{table_name} (row {rowid})")
+                raise SeedError(f"{where}: refers to a row of {parent} that no seed file holds")
 
     def set_clock(self, moment: datetime) -> None:
         """Move the apps' simulated time (a session's start, for instance)."""
