@@ -11,7 +11,7 @@ import pytest
 
 from proactive_bench.report import render_report
 from proactive_bench.report.browser import chromium, dump_dom, screenshot
-from proactive_bench.report.diffs import MAX_DIFF_LINES, workspace_diff
+from proactive_bench.report.diffs import MAX_DIFF_LINES, app_diff, workspace_diff
 from proactive_bench.store import Grade, LLMCall, MessageRow, SessionRun, Store, ToolCallRow
 
 from conftest import MINI, run_cli
@@ -147,3 +147,13 @@ def test_workspace_diff_lists_added_removed_and_changed_files() -> None:
     assert "9 → 10 bytes" in diffs["blob.bin"].note and not diffs["blob.bin"].lines
     assert len(diffs["big.txt"].lines) == MAX_DIFF_LINES and diffs["big.txt"].hidden == 51  # hunk header + 450 lines
     assert [line.text for line in diffs["gone.txt"].lines] == ["@@ -1 +0,0 @@", "-y"]
+
+
+def test_app_diff_lists_rows_added_changed_and_removed_by_id() -> None:
+    before = {"gmail_draft": [{"id": 1, "subject": "Old", "body": "x"}, {"id": 2, "subject": "Gone", "body": ""}], "app_clock": [{"id": 1, "now": "a"}]}
+    after = {"gmail_draft": [{"id": 1, "subject": "New", "body": "x"}, {"id": 3, "subject": "Fresh", "body": ""}], "app_clock": [{"id": 1, "now": "b"}],
+             "todoist_task_label": [{"task_id": 7, "label_id": 2}]}
+    drafts, labels = app_diff(before, after)  # the simulated clock is bookkeeping, not a change
+    assert [r.key for r in drafts.added] == ["id 3"] and [r.key for r in drafts.removed] == ["id 2"]
+    assert drafts.changed[0].fields == {"subject": ["Old", "New"]}
+    assert labels.table == "todoist_task_label" and labels.added[0].fields == {"task_id": 7, "label_id": 2}

@@ -1,8 +1,9 @@
-"""Workspace changes between two snapshots (``Workspace.snapshot`` form), as unified diffs."""
+"""What a session changed: workspace files as unified diffs, app tables as rows added, changed or removed."""
 
 from __future__ import annotations
 
 import difflib
+import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -53,3 +54,48 @@ def _file_diff(path: str, change: Change, old: dict[str, Any], new: dict[str, An
 def _line(text: str) -> DiffLine:
     kind = {"+": "add", "-": "del", "@": "hunk"}.get(text[:1], "same")
     return DiffLine(kind, text)  # type: ignore[arg-type]
+
+
+IGNORED_APP_TABLES = frozenset({"app_clock", "app_login"})
+"""Bookkeeping that changes in every session (the simulated time, login tokens)."""
+MAX_APP_ROWS = 20
+"""Rows shown per table and kind of change."""
+
+
+@dataclass(frozen=True)
+class RowChange:
+    key: str
+    fields: dict[str, Any]
+    """Added or removed: the whole row; changed: field -> [old, new]."""
+
+
+@dataclass(frozen=True)
+class TableDiff:
+    table: str
+    added: list[RowChange] = field(default_factory=list)
+    changed: list[RowChange] = field(default_factory=list)
+    removed: list[RowChange] = field(default_factory=list)
+    hidden: int = 0
+
+
+def app_diff(before: dict[str, list[dict[str, Any]]], after: dict[str, list[dict[str, Any]]]) -> list[TableDiff]:
+    """Rows added, changed or removed per app table (``AppStore.snapshot`` form); rows match by ``id``."""
+    diffs = []
+    for table in sorted((set(before) | set(after)) - IGNORED_APP_TABLES):
+        old, new = _keyed(before.get(table, [])), _keyed(after.get(table, []))
+        added = [RowChange(k, new[k]) for k in new if k not in old]
+        removed = [RowChange(k, old[k]) for k in old if k not in new]
+        changed = [
+            RowChange(k, {f: [old[k].get(f), new[k].get(f)] for f in sorted(set(old[k]) | set(new[k])) if old[k].get(f) != new[k].get(f)})
+            for k in new
+            if k in old and old[k] != new[k]
+        ]
+        if added or changed or removed:
+            hidden = sum(max(0, len(rows) - MAX_APP_ROWS) for rows in (added, changed, removed))
+            diffs.append(TableDiff(table, added[:MAX_APP_ROWS], changed[:MAX_APP_ROWS], removed[:MAX_APP_ROWS], hidden))
+    return diffs
+
+
+def _keyed(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Rows by id; rows without one (link tables) by their whole content."""
+    return {f"id {row['id']}" if "id" in row else json.dumps(row, sort_keys=True): row for row in rows}

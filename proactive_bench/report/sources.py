@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from proactive_bench.checkpoints import checkpoint_dir
+from proactive_bench.env.apps.base import AppStore, SeedError
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.launch import run_spec
 from proactive_bench.loading import DatasetError, LoadedEpisode, load_episode
@@ -41,6 +42,7 @@ class EpisodeCatalog:
 
     _episodes: dict[tuple[str, str], LoadedEpisode | None] = field(default_factory=dict)
     _seeds: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    _app_seeds: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
 
     def episode(self, run: Run) -> LoadedEpisode | None:
         spec = run_spec(run)
@@ -68,3 +70,17 @@ class EpisodeCatalog:
             seed = loaded.workspace_seed if loaded else None
             self._seeds[key] = Workspace(seed).snapshot() if seed is not None and seed.is_dir() else {}
         return self._seeds[key], "against the episode's seed folder as it is now (this run kept no starting copy)"
+
+    def seed_apps(self, run: Run) -> dict[str, Any]:
+        """The app state the episode's seed files give (empty when the dataset is gone or its seeds are broken)."""
+        spec = run_spec(run)
+        key = (spec.data_root, spec.persona)
+        if key not in self._app_seeds:
+            loaded, apps = self.episode(run), AppStore()
+            try:
+                if loaded is not None:
+                    apps.seed_from(loaded.directory / "apps")
+            except SeedError:
+                pass
+            self._app_seeds[key] = apps.snapshot()
+        return self._app_seeds[key]

@@ -13,7 +13,7 @@ from typing import Any
 
 from proactive_bench.checkpoints import stored_session_result
 from proactive_bench.launch import run_spec
-from proactive_bench.report.diffs import FileDiff, workspace_diff
+from proactive_bench.report.diffs import FileDiff, TableDiff, app_diff, workspace_diff
 from proactive_bench.report.sources import EpisodeCatalog
 from proactive_bench.results import SessionResult
 from proactive_bench.schema import Session
@@ -103,6 +103,8 @@ class SessionView:
     """Workspace changes in this session; None when it left no snapshot."""
     diff_base: str | None = None
     """What the diff starts from: the previous session's snapshot or the run's starting workspace."""
+    app_changes: list[TableDiff] | None = None
+    """App rows this session added, changed or removed; None when it left no app snapshot."""
 
     @property
     def session_id(self) -> str:
@@ -113,6 +115,7 @@ def session_views(store: Store, run: Run, catalog: EpisodeCatalog) -> list[Sessi
     """Every session run of a run, in order; each diff is against the previous snapshot (the seed first)."""
     views = []
     previous, base = catalog.seed_snapshot(run)
+    previous_apps = catalog.seed_apps(run)
     ablation = run_spec(run).ablation
     for session_run in store.session_runs(run.id):
         assert session_run.id is not None
@@ -121,6 +124,9 @@ def session_views(store: Store, run: Run, catalog: EpisodeCatalog) -> list[Sessi
         if snapshot is not None:
             view.diff, view.diff_base = workspace_diff(previous, snapshot), base
             previous, base = snapshot, f"since {session_run.session_id}"
+        apps = store.snapshot(session_run.id, "apps")
+        if apps is not None:
+            view.app_changes, previous_apps = app_diff(previous_apps, apps), apps
         views.append(view)
     return views
 
