@@ -18,6 +18,13 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from proactive_bench.audits import (
+    AuditFileError,
+    audit_rows,
+    disagreement,
+    import_audit_file,
+    write_audit_file,
+)
 from proactive_bench.checkpoints import ResumeError
 from proactive_bench.costs import Budget, PriceFileError, PriceTable
 from proactive_bench.launch import (
@@ -514,5 +521,64 @@ def report(
         raise fail(f"cannot write {out}: {exc.strerror}") from None
     err_console.print(f"report: {out}", highlight=False)
 
+audit_app = typer.Typer(help="Audits of checklist grades and intent statuses (the disagreement rates of table 6).", no_args_is_help=True)
+
+
+def _runs_of(store: Store, ident: str, db: Path) -> list[Run]:
+    runs = store.runs(ident) if store.sweep(ident) else [r for r in [store.run(ident)] if r is not None]
+    if not runs:
+        raise fail(f"{db}: no sweep or run {ident!r}")
+    return runs
+
+
+@audit_app.command("export")
+def audit_export(
+    ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
+    out: Annotated[Path, typer.Option("--out", help="The CSV file to write.")] = Path("audit.csv"),
+    sample: Annotated[Optional[int], typer.Option(min=1, help="Only this many rows, drawn at random.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the sample.")] = 0,
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+) -> None:
+    """Write rubric grades and intent statuses to a CSV for auditors to fill in (column 'audited')."""
+    store = _open_store(db)
+    rows = audit_rows(store, _runs_of(store, ident, db), sample, seed)
+    try:
+        write_audit_file(rows, out)
+    except OSError as exc:
+        raise fail(f"cannot write {out}: {exc.strerror}") from None
+    err_console.print(f"{len(rows)} judgment(s) to audit: {out}", highlight=False)
+
+
+@audit_app.command("import")
+def audit_import(
+    path: Annotated[Path, typer.Argument(help="A filled audit CSV.")],
+    source: Annotated[str, typer.Option(help="Who audited, e.g. human:ana or model:gpt-4o.")],
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+) -> None:
+    """Store the verdicts of a filled audit CSV (blank rows are skipped; nothing is stored if a row is bad)."""
+    store = _open_store(db)
+    try:
+        count = import_audit_file(store, path, source)
+    except AuditFileError as exc:
+        raise fail(str(exc)) from None
+    err_console.print(f"{count} verdict(s) stored from {source}", highlight=False)
+
+
+@audit_app.command("show")
+def audit_show(
+    ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+) -> None:
+    """Disagreement rates per audit source (table 6)."""
+    store = _open_store(db)
+    rows = disagreement(store, _runs_of(store, ident, db))
+    table = Table(title="Disagreement with the run's judgments (%)")
+    for name in ("audit source", "checklist", "hidden intents"):
+        table.add_column(name)
+    for row in rows:
+        table.add_row(row.source, f"{pct(row.checklist_rate)} (n={row.checklist_n})", f"{pct(row.intents_rate)} (n={row.intents_n})")
+    out_console.print(table if rows else "no audits recorded for these runs")
+
 
 app.add_typer(import_app, name="import")
+app.add_typer(audit_app, name="audit")

@@ -128,6 +128,20 @@ class LLMCall(SQLModel, table=True):
     created: datetime = Field(default_factory=_now)
 
 
+class Audit(SQLModel, table=True):
+    """A second opinion on one judgment of a session: a checklist grade or an intent's status."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
+    kind: str  # "checklist" or "intent"
+    item_id: str
+    source: str  # who audited: e.g. "human:ana" or "model:gpt-4o"
+    judged: str  # what the run recorded: "1"/"0" or the intent status
+    audited: str  # what the auditor says, same values
+    note: str = ""
+    created: datetime = Field(default_factory=_now)
+
+
 class Snapshot(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     session_run_id: int = Field(foreign_key="sessionrun.id", index=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from proactive_bench.audits import disagreement
 from proactive_bench.report import figures
 from proactive_bench.report.categories import category_table
 from proactive_bench.report.compare import difference, pair_sessions
@@ -48,6 +49,7 @@ def render_report(store: Store, ident: str) -> str:
         run_ids=run_ids,
         runs=[(load_run(store, run), sessions[run.id]) for run in runs],
         categories=category_table([v for views in sessions.values() for v in views]),
+        audits=disagreement(store, runs),
         figures={
             "proc_comp": figures.proc_vs_comp(summary),
             "turns_proc": figures.turns_vs_proc(summary),

@@ -1,0 +1,168 @@
+"""Audits of the run's judgments (the paper's table 6): export a sample, import the auditors' verdicts,
+and report how often they disagree with the checklist grades and the hidden-intent statuses.
+
+``pbench audit export ID --out audit.csv`` writes one row per rubric grade and per intent status
+(optionally a random sample) with what the run decided and why; auditors fill the ``audited``
+column (``1``/``0`` for checklist items, ``completed``/``inferred``/``provided`` for intents) and
+``pbench audit import audit.csv --source human:NAME`` stores their verdicts. Rows left blank are
+not audited. Importing the same source again replaces its earlier verdicts for those rows.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import Session, col, delete, select
+
+from proactive_bench.launch import run_spec
+from proactive_bench.loading import DatasetError, load_episode
+from proactive_bench.store import Audit, Grade, IntentEvent, Run, SessionRun, Store
+
+COLUMNS = ("session_run_id", "run_id", "model", "session_id", "kind", "item_id", "text", "judged", "why", "audited", "note")
+CHECKLIST_VALUES = {"1": "1", "0": "0", "pass": "1", "fail": "0", "yes": "1", "no": "0"}
+INTENT_VALUES = {"completed", "inferred", "provided"}
+
+
+class AuditFileError(ValueError):
+    """An audit file that cannot be imported: file, row, field and reason."""
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """One audit source's disagreement with the run, per kind of judgment."""
+
+    source: str
+    checklist_n: int
+    checklist_disagree: int
+    intents_n: int
+    intents_disagree: int
+
+    @property
+    def checklist_rate(self) -> float | None:
+        return self.checklist_disagree / self.checklist_n if self.checklist_n else None
+
+    @property
+    def intents_rate(self) -> float | None:
+        return self.intents_disagree / self.intents_n if self.intents_n else None
+
+
+def audit_rows(store: Store, runs: list[Run], sample: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
+    """Rubric grades and intent statuses of the runs' sessions, as rows to audit (a seeded sample if asked)."""
+    rows: list[dict[str, Any]] = []
+    for run in runs:
+        texts = _item_texts(run)
+        for session_run in store.session_runs(run.id):
+            assert session_run.id is not None
+            base = {"session_run_id": session_run.id, "run_id": run.id, "model": run.model, "session_id": session_run.session_id}
+            for grade in store.rows(Grade, session_run.id):
+                if grade.grader == "rubric" and grade.score is not None:
+                    text = texts.get((session_run.session_id, "checklist", grade.item_id), "")
+                    rows.append({**base, "kind": "checklist", "item_id": grade.item_id, "text": text, "judged": str(grade.score), "why": grade.rationale})
+            for event in store.rows(IntentEvent, session_run.id):
+                text = texts.get((session_run.session_id, "intent", event.intent_id), "")
+                rows.append({**base, "kind": "intent", "item_id": event.intent_id, "text": text, "judged": event.status, "why": event.evidence})
+    if sample is not None and sample < len(rows):
+        rows = sorted(random.Random(seed).sample(rows, sample), key=lambda r: (r["session_run_id"], r["kind"], r["item_id"]))
+    return [{**row, "audited": "", "note": ""} for row in rows]
+
+
+def write_audit_file(rows: list[dict[str, Any]], path: Path) -> None:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def import_audit_file(store: Store, path: Path, source: str) -> int:
+    """Store the filled verdicts of an audit file; return how many. Nothing is stored if any row is bad."""
+    audits = [_audit(store, path, n, row, source) for n, row in enumerate(_read(path), start=2)]
+    kept = [a for a in audits if a is not None]
+    with Session(store.engine) as db:
+        for audit in kept:
+            db.exec(
+                delete(Audit).where(
+                    col(Audit.session_run_id) == audit.session_run_id, col(Audit.kind) == audit.kind,
+                    col(Audit.item_id) == audit.item_id, col(Audit.source) == source,
+                )
+            )
+        db.add_all(kept)
+        db.commit()
+    return len(kept)
+
+
+def disagreement(store: Store, runs: list[Run]) -> list[Disagreement]:
+    """Per audit source, how many audited checklist grades and intent statuses differ from the run's."""
+    with Session(store.engine) as db:
+        ids = list(db.exec(select(SessionRun.id).where(col(SessionRun.run_id).in_([r.id for r in runs]))))
+        audits = list(db.exec(select(Audit).where(col(Audit.session_run_id).in_(ids)))) if ids else []
+    out = []
+    for source in sorted({a.source for a in audits}):
+        mine = [a for a in audits if a.source == source]
+        checklist = [a for a in mine if a.kind == "checklist"]
+        intents = [a for a in mine if a.kind == "intent"]
+        out.append(
+            Disagreement(
+                source, len(checklist), sum(a.judged != a.audited for a in checklist), len(intents), sum(a.judged != a.audited for a in intents)
+            )
+        )
+    return out
+
+
+def _read(path: Path) -> list[dict[str, str]]:
+    try:
+        with path.open(newline="", encoding="utf-8") as handle:
+            reader = csv.DictReader(handle)
+            missing = [c for c in ("session_run_id", "kind", "item_id", "judged", "audited") if c not in (reader.fieldnames or [])]
+            if missing:
+                raise AuditFileError(f"{path}: header lacks the column(s) {', '.join(missing)}")
+            return list(reader)
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise AuditFileError(f"{path}: cannot read: {exc}") from None
+
+
+def _audit(store: Store, path: Path, line: int, row: dict[str, str], source: str) -> Audit | None:
+    where = f"{path}: row {line}"
+    verdict = (row.get("audited") or "").strip().lower()
+    if not verdict:
+        return None
+    kind, item_id, judged = (row.get("kind") or "").strip(), (row.get("item_id") or "").strip(), (row.get("judged") or "").strip()
+    try:
+        session_run_id = int(row.get("session_run_id") or "")
+    except ValueError:
+        raise AuditFileError(f"{where}: session_run_id: {row.get('session_run_id')!r} is not a number") from None
+    if kind == "checklist":
+        if verdict not in CHECKLIST_VALUES:
+            raise AuditFileError(f"{where}: audited: {verdict!r} is not one of {', '.join(CHECKLIST_VALUES)}")
+        verdict = CHECKLIST_VALUES[verdict]
+    elif kind == "intent":
+        if verdict not in INTENT_VALUES:
+            raise AuditFileError(f"{where}: audited: {verdict!r} is not one of {', '.join(sorted(INTENT_VALUES))}")
+    else:
+        raise AuditFileError(f"{where}: kind: {kind!r} is not checklist or intent")
+    if not _judgment_exists(store, session_run_id, kind, item_id, judged):
+        raise AuditFileError(f"{where}: no {kind} judgment {item_id!r} = {judged!r} in session run {session_run_id} of {store.path}")
+    return Audit(session_run_id=session_run_id, kind=kind, item_id=item_id, source=source, judged=judged, audited=verdict, note=(row.get("note") or "").strip())
+
+
+def _judgment_exists(store: Store, session_run_id: int, kind: str, item_id: str, judged: str) -> bool:
+    if kind == "checklist":
+        return any(g.item_id == item_id and str(g.score) == judged for g in store.rows(Grade, session_run_id))
+    return any(e.intent_id == item_id and e.status == judged for e in store.rows(IntentEvent, session_run_id))
+
+
+def _item_texts(run: Run) -> dict[tuple[str, str, str], str]:
+    """(session, kind, id) -> the intent's or checklist item's text, from the run's dataset when it is still there."""
+    spec = run_spec(run)
+    try:
+        loaded = load_episode(Path(spec.data_root), spec.persona)
+    except DatasetError:
+        return {}
+    texts: dict[tuple[str, str, str], str] = {}
+    for session in loaded.sessions:
+        texts.update({(session.id, "intent", i.id): i.text for i in session.intents})
+        texts.update({(session.id, "checklist", c.id): c.text for c in session.checklist})
+    return texts
