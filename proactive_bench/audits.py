@@ -6,6 +6,8 @@ and report how often they disagree with the checklist grades and the hidden-inte
 column (``1``/``0`` for checklist items, ``completed``/``inferred``/``provided`` for intents) and
 ``pbench audit import audit.csv --source human:NAME`` stores their verdicts. Rows left blank are
 not audited. Importing the same source again replaces its earlier verdicts for those rows.
+``pbench audit model ID --model M`` has another model grade the rubric items again on each
+session's saved final state (source ``model:M``); an item it cannot judge is left unaudited.
 """
 
 from __future__ import annotations
@@ -81,16 +83,7 @@ def import_audit_file(store: Store, path: Path, source: str) -> int:
     """Store the filled verdicts of an audit file; return how many. Nothing is stored if any row is bad."""
     audits = [_audit(store, path, n, row, source) for n, row in enumerate(_read(path), start=2)]
     kept = [a for a in audits if a is not None]
-    with Session(store.engine) as db:
-        for audit in kept:
-            db.exec(
-                delete(Audit).where(
-                    col(Audit.session_run_id) == audit.session_run_id, col(Audit.kind) == audit.kind,
-                    col(Audit.item_id) == audit.item_id, col(Audit.source) == source,
-                )
-            )
-        db.add_all(kept)
-        db.commit()
+    _replace(store, kept, source)
     return len(kept)
 
 
@@ -166,3 +159,55 @@ def _item_texts(run: Run) -> dict[tuple[str, str, str], str]:
         texts.update({(session.id, "intent", i.id): i.text for i in session.intents})
         texts.update({(session.id, "checklist", c.id): c.text for c in session.checklist})
     return texts
+
+
+async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url: str | None) -> int:
+    """Another model's verdicts on the runs' rubric grades, stored as audits; return how many."""
+    from proactive_bench.judge import RubricJudge
+    from proactive_bench.llm.models import make_chat_model
+    from proactive_bench.loading import GraderResolver
+    from proactive_bench.rescoring import saved_evidence
+    from proactive_bench.runner import CallLedger
+
+    source, count = f"model:{judge_model}", 0
+    for run in runs:
+        spec = run_spec(run)
+        try:
+            sessions = {s.id: s for s in load_episode(Path(spec.data_root), spec.persona).sessions}
+        except DatasetError:
+            continue
+        ledger = CallLedger(store, run.id)
+        judge = RubricJudge(make_chat_model(judge_model, base_url=base_url, temperature=0), judge_model, ledger)
+        for session_run in store.session_runs(run.id):
+            assert session_run.id is not None
+            grades = {g.item_id: g for g in store.rows(Grade, session_run.id) if g.grader == "rubric" and g.score is not None}
+            session = sessions.get(session_run.session_id)
+            if not grades or session is None:
+                continue
+            ledger.session_run_id = session_run.id
+            items = [c for c in session.checklist if c.id in grades]
+            verdicts = await judge.grade(items, saved_evidence(store, run, session_run, GraderResolver(Path(spec.data_root))), session)
+            audits = [
+                Audit(session_run_id=session_run.id, kind="checklist", item_id=item_id, source=source, judged=str(grades[item_id].score),
+                      audited=str(verdict.score), note=verdict.rationale)
+                for item_id, verdict in verdicts.items()
+                if verdict.score is not None
+            ]
+            _replace(store, audits, source)
+            store.add(*ledger.take())
+            count += len(audits)
+    return count
+
+
+def _replace(store: Store, audits: list[Audit], source: str) -> None:
+    """Store audits, replacing the same source's earlier verdicts on the same judgments."""
+    with Session(store.engine) as db:
+        for audit in audits:
+            db.exec(
+                delete(Audit).where(
+                    col(Audit.session_run_id) == audit.session_run_id, col(Audit.kind) == audit.kind,
+                    col(Audit.item_id) == audit.item_id, col(Audit.source) == source,
+                )
+            )
+        db.add_all(audits)
+        db.commit()

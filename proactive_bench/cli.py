@@ -23,6 +23,7 @@ from proactive_bench.audits import (
     audit_rows,
     disagreement,
     import_audit_file,
+    model_audit,
     write_audit_file,
 )
 from proactive_bench.checkpoints import ResumeError
@@ -562,6 +563,23 @@ def audit_import(
     except AuditFileError as exc:
         raise fail(str(exc)) from None
     err_console.print(f"{count} verdict(s) stored from {source}", highlight=False)
+
+
+@audit_app.command("model")
+def audit_model(
+    ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
+    model: Annotated[str, typer.Option("--model", help="The auditing chat model, e.g. openai:gpt-4o.")],
+    base_url: Annotated[Optional[str], typer.Option(help="Its OpenAI-compatible endpoint.")] = None,
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+) -> None:
+    """Have another model grade the rubric items again on the saved final states (source model:NAME)."""
+    configure_logging()
+    store = _open_store(db)
+    try:
+        count = asyncio.run(model_audit(store, _runs_of(store, ident, db), model, base_url))
+    except (ModelSpecError, ResumeError) as exc:
+        raise fail(str(exc)) from None
+    err_console.print(f"{count} verdict(s) stored from model:{model}", highlight=False)
 
 
 @audit_app.command("show")

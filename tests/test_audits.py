@@ -6,9 +6,11 @@ import csv
 import json
 from pathlib import Path
 
-from proactive_bench.store import Grade, Store
-
 from conftest import MINI, run_cli
+from test_llm_user import FakeUserModel
+
+from proactive_bench.store import Grade, Store
+from proactive_bench.stub_server import StubServer
 
 
 def _episode(tmp_path: Path) -> tuple[Path, str]:
@@ -77,3 +79,17 @@ def test_sample_is_seeded_and_bad_files_name_row_and_field(tmp_path: Path) -> No
     assert stale.exit_code == 2 and "row 2: no " in stale.output
     shown = run_cli("audit", "show", run_id, "--db", str(db))
     assert "no audits recorded" in shown.output  # a bad file stores nothing
+
+
+def test_a_model_audits_the_rubric_grades_on_the_saved_state(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    with StubServer(FakeUserModel()) as server:
+        first = run_cli(
+            "episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", "scripted:reference", "--db", str(db),
+            "--judge-model", "openai:stub-judge", "--base-url", server.base_url,
+        )
+        run_id = json.loads(first.stdout)["run_id"]
+        audited = run_cli("audit", "model", run_id, "--model", "openai:stub-auditor", "--base-url", server.base_url, "--db", str(db))
+    assert audited.exit_code == 0 and "1 verdict(s) stored from model:openai:stub-auditor" in audited.output
+    shown = run_cli("audit", "show", run_id, "--db", str(db))
+    assert "model:openai:stub-auditor" in shown.output and "0.0 (n=1)" in shown.output
