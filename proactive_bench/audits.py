@@ -6,27 +6,39 @@ and report how often they disagree with the checklist grades and the hidden-inte
 column (``1``/``0`` for checklist items, ``completed``/``inferred``/``provided`` for intents) and
 ``pbench audit import audit.csv --source human:NAME`` stores their verdicts. Rows left blank are
 not audited. Importing the same source again replaces its earlier verdicts for those rows.
-``pbench audit model ID --model M`` has another model grade the rubric items again on each
-session's saved final state (source ``model:M``); an item it cannot judge is left unaudited.
+``pbench audit model ID --model M`` has another model judge again (source ``model:M``): the rubric
+items on each session's saved final state, and each intent's status on the conversation and tool
+calls up to the turn where the status was given. A judgment it cannot make is left unaudited.
 """
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage
+from pydantic import BaseModel, Field
 from sqlmodel import Session, col, delete, select
 
+from proactive_bench.checkpoints import FINAL_STATUSES
 from proactive_bench.launch import run_spec
+from proactive_bench.llm.ledger import Recorder
+from proactive_bench.llm.structured import StructuredCaller, StructuredOutputError
 from proactive_bench.loading import DatasetError, load_episode
+from proactive_bench.prompts import load_prompt
 from proactive_bench.store import Audit, Grade, IntentEvent, Run, SessionRun, Store
+from proactive_bench.trace import render_dialogue, render_tool_records
+from proactive_bench.user.llm import request_text
 
 COLUMNS = ("session_run_id", "run_id", "model", "session_id", "kind", "item_id", "text", "judged", "why", "audited", "note")
 CHECKLIST_VALUES = {"1": "1", "0": "0", "pass": "1", "fail": "0", "yes": "1", "no": "0"}
 INTENT_VALUES = {"completed", "inferred", "provided"}
+INTENT_AUDIT_PROMPT = load_prompt("judge_prompts", "intent_audit.v1")
 
 
 class AuditFileError(ValueError):
@@ -162,7 +174,7 @@ def _item_texts(run: Run) -> dict[tuple[str, str, str], str]:
 
 
 async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url: str | None) -> int:
-    """Another model's verdicts on the runs' rubric grades, stored as audits; return how many."""
+    """Another model's verdicts on the runs' rubric grades and intent statuses, stored as audits; return how many."""
     from proactive_bench.judge import RubricJudge
     from proactive_bench.llm.models import make_chat_model
     from proactive_bench.loading import GraderResolver
@@ -177,21 +189,30 @@ async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url:
         except DatasetError:
             continue
         ledger = CallLedger(store, run.id)
-        judge = RubricJudge(make_chat_model(judge_model, base_url=base_url, temperature=0), judge_model, ledger)
+        chat = make_chat_model(judge_model, base_url=base_url, temperature=0)
+        judge, auditor = RubricJudge(chat, judge_model, ledger), IntentAuditor(chat, judge_model, ledger)
         for session_run in store.session_runs(run.id):
             assert session_run.id is not None
             grades = {g.item_id: g for g in store.rows(Grade, session_run.id) if g.grader == "rubric" and g.score is not None}
             session = sessions.get(session_run.session_id)
-            if not grades or session is None:
+            if session is None or session_run.status not in FINAL_STATUSES:
                 continue
             ledger.session_run_id = session_run.id
-            items = [c for c in session.checklist if c.id in grades]
-            verdicts = await judge.grade(items, saved_evidence(store, run, session_run, GraderResolver(Path(spec.data_root))), session)
+            evidence = saved_evidence(store, run, session_run, GraderResolver(Path(spec.data_root)))
+            verdicts = await judge.grade([c for c in session.checklist if c.id in grades], evidence, session) if grades else {}
             audits = [
                 Audit(session_run_id=session_run.id, kind="checklist", item_id=item_id, source=source, judged=str(grades[item_id].score),
                       audited=str(verdict.score), note=verdict.rationale)
                 for item_id, verdict in verdicts.items()
                 if verdict.score is not None
+            ]
+            events = store.rows(IntentEvent, session_run.id)
+            statuses = await asyncio.gather(*(auditor.status(session, event, evidence) for event in events))
+            audits += [
+                Audit(session_run_id=session_run.id, kind="intent", item_id=event.intent_id, source=source, judged=event.status,
+                      audited=answer.status, note=answer.rationale)
+                for event, answer in zip(events, statuses, strict=True)
+                if answer is not None
             ]
             _replace(store, audits, source)
             store.add(*ledger.take())
@@ -211,3 +232,35 @@ def _replace(store: Store, audits: list[Audit], source: str) -> None:
             )
         db.add_all(audits)
         db.commit()
+
+
+class IntentStatusAnswer(BaseModel):
+    """What the auditing model returns for one intent."""
+
+    rationale: str = Field(description="One to three sentences pointing at the deciding turn.")
+    status: Literal["completed", "inferred", "provided"]
+
+
+class IntentAuditor:
+    """Asks a model which status one intent should have had, on the session up to the labelling turn."""
+
+    def __init__(self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None) -> None:
+        self.structured = StructuredCaller(model, model_name, "judge", recorder)
+
+    async def status(self, session: Any, event: IntentEvent, evidence: Any) -> IntentStatusAnswer | None:
+        """The model's status, or None when no valid answer could be had (never guessed)."""
+        intent = next((i for i in session.intents if i.id == event.intent_id), None)
+        if intent is None:
+            return None
+        prompt = INTENT_AUDIT_PROMPT.render(
+            request=request_text(session),
+            intent=intent.text,
+            turn=str(event.turn),
+            dialogue=render_dialogue([m for m in evidence.transcript if m.turn <= event.turn]),
+            tool_calls=render_tool_records([r for r in evidence.tool_records if r.turn <= event.turn]),
+        )
+        try:
+            answer = await self.structured.call(IntentStatusAnswer, [HumanMessage(prompt)], f"intent_audit:{intent.id}", INTENT_AUDIT_PROMPT.hash)
+        except StructuredOutputError:
+            return None
+        return answer.value

@@ -572,7 +572,7 @@ def audit_model(
     base_url: Annotated[Optional[str], typer.Option(help="Its OpenAI-compatible endpoint.")] = None,
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
 ) -> None:
-    """Have another model grade the rubric items again on the saved final states (source model:NAME)."""
+    """Have another model judge the rubric items and intent statuses again (source model:NAME)."""
     configure_logging()
     store = _open_store(db)
     try:

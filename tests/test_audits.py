@@ -5,12 +5,13 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 from conftest import MINI, run_cli
 from test_llm_user import FakeUserModel
 
 from proactive_bench.store import Grade, Store
-from proactive_bench.stub_server import StubServer
+from proactive_bench.stub_server import Reply, StubServer, prompt_text, structured_reply
 
 
 def _episode(tmp_path: Path) -> tuple[Path, str]:
@@ -81,15 +82,28 @@ def test_sample_is_seeded_and_bad_files_name_row_and_field(tmp_path: Path) -> No
     assert "no audits recorded" in shown.output  # a bad file stores nothing
 
 
-def test_a_model_audits_the_rubric_grades_on_the_saved_state(tmp_path: Path) -> None:
+class Auditor(FakeUserModel):
+    """The stub judge, plus an intent auditor that disputes the status of the intent about the mean."""
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        prompt = prompt_text(body)
+        if "auditing how a simulated user labelled" in prompt:
+            intent = prompt.split("## Hidden requirement", 1)[1].split("##", 1)[0].lower()
+            return structured_reply(body, {"rationale": "turn 1", "status": "provided" if "mean" in intent else "completed"})
+        return super().__call__(body)
+
+
+def test_a_model_audits_rubric_grades_and_intent_statuses(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
-    with StubServer(FakeUserModel()) as server:
+    with StubServer(Auditor()) as server:
         first = run_cli(
             "episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", "scripted:reference", "--db", str(db),
             "--judge-model", "openai:stub-judge", "--base-url", server.base_url,
         )
-        run_id = json.loads(first.stdout)["run_id"]
-        audited = run_cli("audit", "model", run_id, "--model", "openai:stub-auditor", "--base-url", server.base_url, "--db", str(db))
-    assert audited.exit_code == 0 and "1 verdict(s) stored from model:openai:stub-auditor" in audited.output
-    shown = run_cli("audit", "show", run_id, "--db", str(db))
+        recorded = json.loads(first.stdout)
+        audited = run_cli("audit", "model", recorded["run_id"], "--model", "openai:stub-auditor", "--base-url", server.base_url, "--db", str(db))
+    intents = sum(s["intents"] for s in recorded["sessions"])
+    assert audited.exit_code == 0 and f"{1 + intents} verdict(s) stored from model:openai:stub-auditor" in audited.output
+    shown = run_cli("audit", "show", recorded["run_id"], "--db", str(db))
     assert "model:openai:stub-auditor" in shown.output and "0.0 (n=1)" in shown.output
+    assert f"{100 / intents:.1f} (n={intents})" in shown.output  # the disputed intent
