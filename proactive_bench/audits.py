@@ -26,10 +26,10 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session, col, delete, select
 
 from proactive_bench.checkpoints import FINAL_STATUSES
-from proactive_bench.launch import run_spec
+from proactive_bench.launch import load_spec_episode, run_spec
 from proactive_bench.llm.ledger import Recorder
 from proactive_bench.llm.structured import StructuredCaller, StructuredOutputError
-from proactive_bench.loading import DatasetError, load_episode
+from proactive_bench.loading import DatasetError
 from proactive_bench.prompts import load_prompt
 from proactive_bench.store import Audit, Grade, IntentEvent, Run, SessionRun, Store
 from proactive_bench.trace import render_dialogue, render_tool_records
@@ -67,8 +67,12 @@ class Disagreement:
 def audit_rows(store: Store, runs: list[Run], sample: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
     """Rubric grades and intent statuses of the runs' sessions, as rows to audit (a seeded sample if asked)."""
     rows: list[dict[str, Any]] = []
+    by_episode: dict[tuple[str, str], dict[tuple[str, str, str], str]] = {}
     for run in runs:
-        texts = _item_texts(run)
+        spec = run_spec(run)
+        if (spec.data_root, spec.persona) not in by_episode:  # the runs of a sweep share few episodes
+            by_episode[spec.data_root, spec.persona] = _item_texts(run)
+        texts = by_episode[spec.data_root, spec.persona]
         for session_run in store.session_runs(run.id):
             assert session_run.id is not None
             base = {"session_run_id": session_run.id, "run_id": run.id, "model": run.model, "session_id": session_run.session_id}
@@ -163,7 +167,7 @@ def _item_texts(run: Run) -> dict[tuple[str, str, str], str]:
     """(session, kind, id) -> the intent's or checklist item's text, from the run's dataset when it is still there."""
     spec = run_spec(run)
     try:
-        loaded = load_episode(Path(spec.data_root), spec.persona)
+        loaded = load_spec_episode(spec)
     except DatasetError:
         return {}
     texts: dict[tuple[str, str, str], str] = {}
@@ -185,7 +189,7 @@ async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url:
     for run in runs:
         spec = run_spec(run)
         try:
-            sessions = {s.id: s for s in load_episode(Path(spec.data_root), spec.persona).sessions}
+            sessions = {s.id: s for s in load_spec_episode(spec).sessions}
         except DatasetError:
             continue
         ledger = CallLedger(store, run.id)

@@ -370,10 +370,14 @@ def results(
     if fmt not in ("table", "json", "csv"):
         raise fail(f"--format must be table, json or csv, not {fmt!r}")
     store = _open_store(db)
-    runs = store.runs(ident) if store.sweep(ident) else [r for r in [store.run(ident)] if r is not None]
+    _print_summary(summarize(store, _runs_of(store, ident, db)), fmt)
+
+
+def _runs_of(store: Store, ident: str, db: Path) -> list[Run]:
+    runs = store.runs_for(ident)
     if not runs:
         raise fail(f"{db}: no sweep or run {ident!r}")
-    _print_summary(summarize(store, runs), fmt)
+    return runs
 
 
 @app.command()
@@ -522,14 +526,8 @@ def report(
         raise fail(f"cannot write {out}: {exc.strerror}") from None
     err_console.print(f"report: {out}", highlight=False)
 
+
 audit_app = typer.Typer(help="Audits of checklist grades and intent statuses (the disagreement rates of table 6).", no_args_is_help=True)
-
-
-def _runs_of(store: Store, ident: str, db: Path) -> list[Run]:
-    runs = store.runs(ident) if store.sweep(ident) else [r for r in [store.run(ident)] if r is not None]
-    if not runs:
-        raise fail(f"{db}: no sweep or run {ident!r}")
-    return runs
 
 
 @audit_app.command("export")

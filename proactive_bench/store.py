@@ -183,6 +183,13 @@ class Store:
         with Session(self.engine) as db:
             return list(db.exec(select(Run).where(Run.sweep_id == sweep_id).order_by(Run.created)))
 
+    def runs_for(self, ident: str) -> list[Run]:
+        """The runs a sweep id or a run id names; empty when it names neither."""
+        if self.sweep(ident) is not None:
+            return self.runs(ident)
+        run = self.run(ident)
+        return [run] if run is not None else []
+
     def llm_calls(self, run_id: str) -> list[LLMCall]:
         with Session(self.engine) as db:
             return list(db.exec(select(LLMCall).where(LLMCall.run_id == run_id)))

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from proactive_bench.ablation import Ablation
 from proactive_bench.costs import Budget
-from proactive_bench.launch import LaunchError, RunSpec, endpoint_limiter, execute_run, run_spec, start_run
+from proactive_bench.launch import LaunchError, RunSpec, endpoint_limiter, execute_run, load_spec_episode, run_spec, start_run
 from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.loading import DEFAULT_DATA_ROOT, LoadedEpisode, load_episode
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
@@ -151,6 +151,6 @@ def unfinished_runs(store: Store, sweep: Sweep) -> list[tuple[Run, LoadedEpisode
         spec = run_spec(run)
         key = (spec.data_root, spec.persona)
         if key not in loaded:
-            loaded[key] = load_episode(Path(spec.data_root), spec.persona)
+            loaded[key] = load_spec_episode(spec)
         out.append((run, loaded[key]))
     return out

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from proactive_bench.checkpoints import checkpoint_dir
 from proactive_bench.env.apps.base import AppStore, SeedError
 from proactive_bench.env.workspace import Workspace
-from proactive_bench.launch import run_spec
-from proactive_bench.loading import DatasetError, LoadedEpisode, load_episode
+from proactive_bench.launch import load_spec_episode, run_spec
+from proactive_bench.loading import DatasetError, LoadedEpisode
 from proactive_bench.schema import Session
 from proactive_bench.store import Run, Store
 
@@ -21,12 +20,10 @@ class ReportError(ValueError):
 
 def resolve_runs(store: Store, ident: str) -> tuple[str, list[Run]]:
     """A sweep id names the sweep's runs, a run id that run (as ``pbench results``); with a title."""
-    if store.sweep(ident) is not None:
-        runs = store.runs(ident)
-        if not runs:
-            raise ReportError(f"{store.path}: sweep {ident!r} has no runs")
-        return f"sweep {ident}", runs
-    return f"run {ident}", [resolve_run(store, ident)]
+    runs = store.runs_for(ident)
+    if not runs:
+        raise ReportError(f"{store.path}: no sweep or run {ident!r} (or a sweep without runs)")
+    return (f"sweep {ident}" if runs[0].sweep_id == ident else f"run {ident}"), runs
 
 
 def resolve_run(store: Store, run_id: str) -> Run:
@@ -49,7 +46,7 @@ class EpisodeCatalog:
         key = (spec.data_root, spec.persona)
         if key not in self._episodes:
             try:
-                self._episodes[key] = load_episode(Path(spec.data_root), spec.persona)
+                self._episodes[key] = load_spec_episode(spec)
             except DatasetError:
                 self._episodes[key] = None
         return self._episodes[key]
