@@ -78,15 +78,20 @@ class Budget:
     def __init__(self, prices: PriceTable, limit_usd: float | None = None) -> None:
         self.prices = prices
         self.limit_usd = limit_usd
-        self.spent_usd = 0.0
-        self.unpriced_calls = 0
+        self._spent_usd = 0.0
+
+    @property
+    def spent_usd(self) -> float:
+        return self._spent_usd
+
+    def add(self, cost_usd: float) -> None:
+        self._spent_usd += cost_usd
 
     def charge(self, record: LLMCallRecord) -> float | None:
+        """The call's cost (None when its model has no price), added to the spending."""
         cost = self.prices.cost(record.model, record.prompt_tokens, record.completion_tokens, record.cached)
-        if cost is None:
-            self.unpriced_calls += 1
-        else:
-            self.spent_usd += cost
+        if cost is not None:
+            self.add(cost)
         return cost
 
     @property

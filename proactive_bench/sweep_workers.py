@@ -23,7 +23,6 @@ from sqlmodel import Session, col, select
 
 from proactive_bench.checkpoints import FINAL_STATUSES
 from proactive_bench.costs import Budget, PriceTable
-from proactive_bench.llm.ledger import LLMCallRecord
 from proactive_bench.logs import configure_logging
 from proactive_bench.store import Run, SessionRun, Store, Sweep
 from proactive_bench.sweep import RunHook, SweepConfig, finish_sweep, run_episodes, unfinished_runs
@@ -36,24 +35,15 @@ class SharedBudget(Budget):
 
     def __init__(self, prices: PriceTable, limit_usd: float | None, spent: Synchronized[float]) -> None:
         super().__init__(prices, limit_usd)
-        self._spent = spent
-
-    def charge(self, record: LLMCallRecord) -> float | None:
-        cost = self.prices.cost(record.model, record.prompt_tokens, record.completion_tokens, record.cached)
-        if cost is None:
-            self.unpriced_calls += 1
-            return None
-        with self._spent.get_lock():
-            self._spent.value += cost
-        return cost
+        self._shared = spent
 
     @property
-    def spent_usd(self) -> float:  # type: ignore[override]
-        return float(self._spent.value)
+    def spent_usd(self) -> float:
+        return float(self._shared.value)
 
-    @spent_usd.setter
-    def spent_usd(self, _value: float) -> None:
-        """Budget.__init__ sets 0; the shared counter keeps its own value."""
+    def add(self, cost_usd: float) -> None:
+        with self._shared.get_lock():
+            self._shared.value += cost_usd
 
 
 def run_sweep_in_processes(
@@ -90,7 +80,7 @@ def run_sweep_in_processes(
         time.sleep(POLL_S)
     for worker in workers:
         worker.join()
-    budget.spent_usd = spent.value
+    budget.add(spent.value - budget.spent_usd)  # what the workers spent
     failed = [worker.name for worker in workers if worker.exitcode != 0]
     if failed:
         raise RuntimeError(f"sweep worker(s) {', '.join(failed)} exited abnormally; continue with: pbench resume {sweep.id}")

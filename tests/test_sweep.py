@@ -113,3 +113,19 @@ def test_worker_processes_give_the_same_results_as_one_event_loop(tmp_path: Path
     assert all(r["status"] == "finished" for r in two["runs"]) and len(two["runs"]) == 8
     for key in ("main", "ablation", "statuses", "turns"):
         assert two[key] == one[key], key
+
+
+def test_worker_budgets_charge_one_shared_counter() -> None:
+    import multiprocessing
+
+    from proactive_bench.costs import Price, PriceTable
+    from proactive_bench.llm.ledger import LLMCallRecord
+    from proactive_bench.sweep_workers import SharedBudget
+
+    spent = multiprocessing.get_context("spawn").Value("d", 0.0)
+    prices = PriceTable({"m": Price(input=1.0, output=1.0)})
+    first, second = SharedBudget(prices, 1.0, spent), SharedBudget(prices, 1.0, spent)
+    call = LLMCallRecord(role="agent", purpose="step", model="m", method="tools", ok=True, latency_ms=1.0, prompt_tokens=300_000, completion_tokens=300_000)
+    assert first.charge(call) == 0.6 and not second.exhausted
+    second.charge(call)
+    assert first.exhausted and first.spent_usd == second.spent_usd == spent.value == 1.2
