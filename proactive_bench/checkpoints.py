@@ -1,11 +1,12 @@
 """Session-end checkpoints, and picking an episode run up where it stopped.
 
-At the end of every session the runner writes, in this order: the grades and
-the memory/app snapshots (store rows), an exact copy of the workspace folder
-(``<results>/checkpoints/<run>/<position>/``), and only then the session's
-final status. A session without a final status is therefore unfinished, with
-whatever rows it left; resuming deletes those rows, restores the state of
-the last finished session and runs the unfinished one again. Its model calls
+A run's starting workspace is copied to ``<results>/checkpoints/<run>/000/``.
+At the end of every session the runner copies the workspace folder to
+``checkpoints/<run>/<position>/`` and then writes, in one transaction, the
+session's turn rows, model-call records, grades, snapshots and final status.
+A session without a final status is therefore unfinished and has no rows but
+its session-run row; resuming deletes that row, restores the state of the
+last finished session and runs the unfinished one again. Its model calls
 that had already been answered are served from the run's recording
 (:mod:`proactive_bench.llm.cache`), so finished turns cost nothing twice and
 the results equal those of an uninterrupted run.
