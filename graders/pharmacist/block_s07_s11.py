@@ -65,7 +65,6 @@ def s07_criteria(evidence: Any) -> bool:
     return any(_targeted_criteria(text) for _p, text in matching_texts(evidence, S07_REPORT))
 
 
-S07_ELIGIBLE = 30
 S07_ADDED_COST = 141_209  # 30 x (4728.00 - 21.02)
 
 
