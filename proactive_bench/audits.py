@@ -26,11 +26,15 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session, col, delete, select
 
 from proactive_bench.checkpoints import FINAL_STATUSES
+from proactive_bench.judge import RubricJudge
 from proactive_bench.launch import load_spec_episode, run_spec
 from proactive_bench.llm.ledger import Recorder
+from proactive_bench.llm.models import make_chat_model
 from proactive_bench.llm.structured import StructuredCaller, StructuredOutputError
-from proactive_bench.loading import DatasetError
+from proactive_bench.loading import DatasetError, GraderResolver
 from proactive_bench.prompts import load_prompt
+from proactive_bench.rescoring import saved_evidence
+from proactive_bench.runner import CallLedger
 from proactive_bench.store import Audit, Grade, IntentEvent, Run, SessionRun, Store
 from proactive_bench.trace import render_dialogue, render_tool_records
 from proactive_bench.user.llm import request_text
@@ -179,12 +183,6 @@ def _item_texts(run: Run) -> dict[tuple[str, str, str], str]:
 
 async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url: str | None) -> int:
     """Another model's verdicts on the runs' rubric grades and intent statuses, stored as audits; return how many."""
-    from proactive_bench.judge import RubricJudge
-    from proactive_bench.llm.models import make_chat_model
-    from proactive_bench.loading import GraderResolver
-    from proactive_bench.rescoring import saved_evidence
-    from proactive_bench.runner import CallLedger
-
     source, count = f"model:{judge_model}", 0
     for run in runs:
         spec = run_spec(run)
@@ -195,6 +193,7 @@ async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url:
         ledger = CallLedger(store, run.id)
         chat = make_chat_model(judge_model, base_url=base_url, temperature=0)
         judge, auditor = RubricJudge(chat, judge_model, ledger), IntentAuditor(chat, judge_model, ledger)
+        graders = GraderResolver(Path(spec.data_root))
         for session_run in store.session_runs(run.id):
             assert session_run.id is not None
             grades = {g.item_id: g for g in store.rows(Grade, session_run.id) if g.grader == "rubric" and g.score is not None}
@@ -202,7 +201,7 @@ async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url:
             if session is None or session_run.status not in FINAL_STATUSES:
                 continue
             ledger.session_run_id = session_run.id
-            evidence = saved_evidence(store, run, session_run, GraderResolver(Path(spec.data_root)))
+            evidence = saved_evidence(store, run, session_run, graders)
             verdicts = await judge.grade([c for c in session.checklist if c.id in grades], evidence, session) if grades else {}
             audits = [
                 Audit(session_run_id=session_run.id, kind="checklist", item_id=item_id, source=source, judged=str(grades[item_id].score),
