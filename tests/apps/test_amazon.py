@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from proactive_bench.env.apps.base import AppStore, SeedError
-from proactive_bench.env.memory import Memory
-from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
-from proactive_bench.env.workspace import Workspace
+from proactive_bench.env.toolbox import ToolBox
+from tests.apps.calls import app_box, err, ok, seed_database
 
 SEED = """
 amazon_account:
@@ -68,24 +65,17 @@ amazon_order_item:
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The seeded database, built once; each test works on a copy."""
-    seed = tmp_path_factory.mktemp("amazon_seed")
-    (seed / "amazon.yaml").write_text(SEED)
-    apps = AppStore(seed / "apps.sqlite")
-    apps.seed_from(seed)
-    apps.engine.dispose()
-    return seed / "apps.sqlite"
+    return seed_database(tmp_path_factory.mktemp("amazon_seed"), "amazon", SEED)
 
 
 def make_box(tmp_path: Path) -> ToolBox:
-    apps = AppStore(tmp_path / "apps.sqlite")
-    return ToolBox(ToolEnv(Workspace(tmp_path / "ws"), Memory(), apps), resolve_tool_names(["amazon"]))
+    return app_box(tmp_path, "amazon")
 
 
 @pytest.fixture
 def fresh(seeded: Path, tmp_path: Path) -> ToolBox:
     """A session on a freshly seeded database, not logged in."""
-    shutil.copy(seeded, tmp_path / "apps.sqlite")
-    return make_box(tmp_path)
+    return app_box(tmp_path, "amazon", seeded)
 
 
 @pytest.fixture
@@ -94,29 +84,17 @@ def box(fresh: ToolBox) -> ToolBox:
     return fresh
 
 
-def ok(box: ToolBox, tool: str, **args: Any) -> Any:
-    record = box.call(tool, args)
-    assert record.ok, record.result
-    return record.result["response"]
-
-
-def error(box: ToolBox, tool: str, **args: Any) -> str:
-    record = box.call(tool, args)
-    assert not record.ok, record.result
-    return record.result["error"]
-
-
 def test_login_and_tools_that_need_it(fresh: ToolBox) -> None:
     box = fresh
-    assert error(box, "amazon__show_cart") == "not logged in to amazon; call amazon__login first"
-    assert error(box, "amazon__login", username="la-mcco@gmail.com", password="wrong") == "amazon: wrong username or password"
+    assert err(box, "amazon__show_cart") == "not logged in to amazon; call amazon__login first"
+    assert err(box, "amazon__login", username="la-mcco@gmail.com", password="wrong") == "amazon: wrong username or password"
     assert ok(box, "amazon__search_products", query="pants")[0]["product_id"] == 4  # the catalog is public
     token = ok(box, "amazon__login", username="la-mcco@gmail.com", password="v[=NdO3")["access_token"]
     assert ok(box, "amazon__show_account", access_token=token) == {
         "account_id": 1, "email": "la-mcco@gmail.com", "name": "Laura Mccoy", "phone_number": None
     }
     assert ok(box, "amazon__logout") == {"message": "logged out of amazon"}
-    assert "not logged in" in error(box, "amazon__show_orders")
+    assert "not logged in" in err(box, "amazon__show_orders")
 
 
 def test_search_products_filters_sorts_and_pages(box: ToolBox) -> None:
@@ -131,7 +109,7 @@ def test_search_products_filters_sorts_and_pages(box: ToolBox) -> None:
     assert [p["product_id"] for p in ok(box, "amazon__search_products", query="hiking")][:2] == [3, 1]  # name hits first
     assert [p["product_id"] for p in ok(box, "amazon__search_products", page_index=1, page_limit=4)] == [5, 6]
     assert ok(box, "amazon__search_products", query="kayak") == []
-    assert "sort_by" in error(box, "amazon__search_products", sort_by="cheapest")
+    assert "sort_by" in err(box, "amazon__search_products", sort_by="cheapest")
 
 
 def test_catalog_details(box: ToolBox) -> None:
@@ -147,8 +125,8 @@ def test_catalog_details(box: ToolBox) -> None:
     assert [s["seller_id"] for s in ok(box, "amazon__search_sellers", query="books")] == [2]
     assert ok(box, "amazon__show_seller", seller_id=1)["num_products"] == 5
     assert ok(box, "amazon__show_product_question_answers", question_id=1)[0]["answer"] == "No"
-    assert error(box, "amazon__show_product", product_id=99) == "no product with id 99"
-    assert error(box, "amazon__show_seller", seller_id=99) == "no seller with id 99"
+    assert err(box, "amazon__show_product", product_id=99) == "no product with id 99"
+    assert err(box, "amazon__show_seller", seller_id=99) == "no seller with id 99"
 
 
 def test_cart_adds_updates_and_checks_stock(box: ToolBox) -> None:
@@ -159,29 +137,29 @@ def test_cart_adds_updates_and_checks_stock(box: ToolBox) -> None:
     cart = ok(box, "amazon__show_cart")
     assert [(i["product_id"], i["quantity"], i["subtotal"]) for i in cart["cart_items"]] == [(1, 3, 74.85), (3, 1, 12.5)]
     assert cart["total_price"] == 87.35
-    assert "only 1 of product 2" in error(box, "amazon__add_product_to_cart", product_id=2, quantity=2)
-    assert "only 0 of product 5" in error(box, "amazon__add_product_to_cart", product_id=5)
-    assert "quantity" in error(box, "amazon__add_product_to_cart", product_id=1, quantity=0)
-    assert "only 12" in error(box, "amazon__update_product_quantity_in_cart", product_id=1, quantity=13)
+    assert "only 1 of product 2" in err(box, "amazon__add_product_to_cart", product_id=2, quantity=2)
+    assert "only 0 of product 5" in err(box, "amazon__add_product_to_cart", product_id=5)
+    assert "quantity" in err(box, "amazon__add_product_to_cart", product_id=1, quantity=0)
+    assert "only 12" in err(box, "amazon__update_product_quantity_in_cart", product_id=1, quantity=13)
     ok(box, "amazon__update_product_quantity_in_cart", product_id=1, quantity=5)
     ok(box, "amazon__update_product_quantity_in_cart", product_id=3, quantity=0)
     assert [(i["product_id"], i["quantity"]) for i in ok(box, "amazon__show_cart")["cart_items"]] == [(1, 5)]
-    assert "not in the cart" in error(box, "amazon__update_product_quantity_in_cart", product_id=4, quantity=1)
+    assert "not in the cart" in err(box, "amazon__update_product_quantity_in_cart", product_id=4, quantity=1)
     assert ok(box, "amazon__clear_cart") == {"message": "Cleared the cart (1 products removed)."}
     assert ok(box, "amazon__show_cart") == {"cart_items": [], "total_price": 0.0}
 
 
 def test_wish_list_moves(box: ToolBox) -> None:
     ok(box, "amazon__add_product_to_wish_list", product_id=4)
-    assert "already in the wish list" in error(box, "amazon__add_product_to_wish_list", product_id=4)
+    assert "already in the wish list" in err(box, "amazon__add_product_to_wish_list", product_id=4)
     ok(box, "amazon__move_product_from_wish_list_to_cart", product_id=4, quantity=2)
     assert ok(box, "amazon__show_wish_list") == []
     assert ok(box, "amazon__show_cart")["cart_items"][0]["quantity"] == 2
     ok(box, "amazon__move_product_from_cart_to_wish_list", product_id=4)
     assert [p["product_id"] for p in ok(box, "amazon__show_wish_list")] == [4]
     assert ok(box, "amazon__show_cart")["cart_items"] == []
-    assert "not in the cart" in error(box, "amazon__move_product_from_cart_to_wish_list", product_id=4)
-    assert "not in the wish list" in error(box, "amazon__move_product_from_wish_list_to_cart", product_id=6)
+    assert "not in the cart" in err(box, "amazon__move_product_from_cart_to_wish_list", product_id=4)
+    assert "not in the wish list" in err(box, "amazon__move_product_from_wish_list_to_cart", product_id=6)
     ok(box, "amazon__remove_product_from_wish_list", product_id=4)
     assert ok(box, "amazon__show_wish_list") == []
 
@@ -194,16 +172,16 @@ def test_addresses_and_cards_are_per_account(box: ToolBox) -> None:
     cards = ok(box, "amazon__show_payment_cards")
     assert [(c["payment_card_id"], c["card_number"]) for c in cards] == [(1, "**** **** **** 1234"), (2, "**** **** **** 8431")]
     assert ok(box, "amazon__show_payment_card", payment_card_id=2)["expiry"] == "2026-02"
-    assert error(box, "amazon__show_payment_card", payment_card_id=3) == "no payment card with id 3 in your account"
+    assert err(box, "amazon__show_payment_card", payment_card_id=3) == "no payment card with id 3 in your account"
 
 
 def test_place_order_checks_and_effects(box: ToolBox) -> None:
-    assert error(box, "amazon__place_order", address_id=1, payment_card_id=1) == "the cart is empty"
+    assert err(box, "amazon__place_order", address_id=1, payment_card_id=1) == "the cart is empty"
     ok(box, "amazon__add_product_to_cart", product_id=1, quantity=2)
     ok(box, "amazon__add_product_to_cart", product_id=4)
-    assert "expired in 2026-02" in error(box, "amazon__place_order", address_id=1, payment_card_id=2)
-    assert "no payment card with id 3" in error(box, "amazon__place_order", address_id=1, payment_card_id=3)
-    assert "no address with id 2" in error(box, "amazon__place_order", address_id=2, payment_card_id=1)
+    assert "expired in 2026-02" in err(box, "amazon__place_order", address_id=1, payment_card_id=2)
+    assert "no payment card with id 3" in err(box, "amazon__place_order", address_id=1, payment_card_id=3)
+    assert "no address with id 2" in err(box, "amazon__place_order", address_id=2, payment_card_id=1)
     placed = ok(box, "amazon__place_order", address_id=1, payment_card_id=1)
     assert placed == {"order_id": 2, "message": "Order 2 placed.", "total": 109.89}
     assert ok(box, "amazon__show_cart")["cart_items"] == []
@@ -219,10 +197,10 @@ def test_place_order_checks_and_effects(box: ToolBox) -> None:
 
 def test_reviews_only_for_bought_products_and_questions(box: ToolBox) -> None:
     args = {"rating": 5, "title": "Great", "text": "Good value"}
-    assert "only review products you bought" in error(box, "amazon__write_product_review", product_id=1, **args)
-    assert "rating" in error(box, "amazon__write_product_review", product_id=3, rating=6, title="x", text="y")
+    assert "only review products you bought" in err(box, "amazon__write_product_review", product_id=1, **args)
+    assert "rating" in err(box, "amazon__write_product_review", product_id=3, rating=6, title="x", text="y")
     assert ok(box, "amazon__write_product_review", product_id=3, **args)["review_id"] == 2
-    assert "already reviewed" in error(box, "amazon__write_product_review", product_id=3, **args)
+    assert "already reviewed" in err(box, "amazon__write_product_review", product_id=3, **args)
     reviews = ok(box, "amazon__show_product_reviews", product_id=3)
     assert [(r["reviewer_name"], r["rating"], r["created_at"]) for r in reviews] == [("Laura Mccoy", 5, "2026-03-02T09:00:00")]
     assert ok(box, "amazon__show_product", product_id=3)["num_ratings"] == 21
@@ -231,7 +209,7 @@ def test_reviews_only_for_bought_products_and_questions(box: ToolBox) -> None:
     questions = ok(box, "amazon__show_product_questions", product_id=1)
     assert [(q["question_id"], q["num_answers"]) for q in questions] == [(2, 0), (1, 1)]
     assert ok(box, "amazon__show_product_questions", product_id=1, page_index=1, page_limit=1)[0]["question_id"] == 1
-    assert error(box, "amazon__show_product_question_answers", question_id=9) == "no question with id 9"
+    assert err(box, "amazon__show_product_question_answers", question_id=9) == "no question with id 9"
 
 
 def test_recommendations_follow_purchases_history_and_exclude_owned(box: ToolBox) -> None:
@@ -240,7 +218,7 @@ def test_recommendations_follow_purchases_history_and_exclude_owned(box: ToolBox
     ok(box, "amazon__add_to_history", product_id=5)
     ok(box, "amazon__add_product_to_wish_list", product_id=2)
     assert [p["product_id"] for p in ok(box, "amazon__show_recommended_products")] == [4, 1]  # 5 is out of stock; ties go to more ratings
-    assert error(box, "amazon__add_to_history", product_id=42) == "no product with id 42"
+    assert err(box, "amazon__add_to_history", product_id=42) == "no product with id 42"
 
 
 def test_state_persists_across_sessions_and_restores(box: ToolBox, tmp_path: Path) -> None:

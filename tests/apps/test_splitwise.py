@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from proactive_bench.env.apps.base import AppStore
-from proactive_bench.env.memory import Memory
-from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
-from proactive_bench.env.workspace import Workspace
+from proactive_bench.env.toolbox import ToolBox
+from tests.apps.calls import app_box, err, ok, seed_database
 
 ME = "la-mcco@gmail.com"
 SEED = """
@@ -50,24 +47,17 @@ splitwise_debt:
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The seeded database, built once; each test works on a copy."""
-    seed = tmp_path_factory.mktemp("splitwise_seed")
-    (seed / "splitwise.yaml").write_text(SEED)
-    apps = AppStore(seed / "apps.sqlite")
-    apps.seed_from(seed)
-    apps.engine.dispose()
-    return seed / "apps.sqlite"
+    return seed_database(tmp_path_factory.mktemp("splitwise_seed"), "splitwise", SEED)
 
 
 def make_box(tmp_path: Path) -> ToolBox:
-    apps = AppStore(tmp_path / "apps.sqlite")
-    return ToolBox(ToolEnv(Workspace(tmp_path / "ws"), Memory(), apps), resolve_tool_names(["splitwise"]))
+    return app_box(tmp_path, "splitwise")
 
 
 @pytest.fixture
 def fresh(seeded: Path, tmp_path: Path) -> ToolBox:
     """A session on a freshly seeded database, not logged in."""
-    shutil.copy(seeded, tmp_path / "apps.sqlite")
-    return make_box(tmp_path)
+    return app_box(tmp_path, "splitwise", seeded)
 
 
 @pytest.fixture
@@ -76,27 +66,15 @@ def box(fresh: ToolBox) -> ToolBox:
     return fresh
 
 
-def ok(box: ToolBox, tool: str, **args: Any) -> Any:
-    record = box.call(tool, args)
-    assert record.ok, record.result
-    return record.result["response"]
-
-
-def error(box: ToolBox, tool: str, **args: Any) -> str:
-    record = box.call(tool, args)
-    assert not record.ok, record.result
-    return record.result["error"]
-
-
 def balances(rows: list[dict[str, Any]]) -> dict[str, float]:
     return {row["email"]: row["balance"] for row in rows}
 
 
 def test_login(fresh: ToolBox) -> None:
     box = fresh
-    assert error(box, "splitwise__show_groups") == "not logged in to splitwise; call splitwise__login first"
-    assert error(box, "splitwise__login", username=ME, password="nope") == "splitwise: wrong username or password"
-    assert "wrong username" in error(box, "splitwise__login", username="chris.mcco@gmail.com", password="")
+    assert err(box, "splitwise__show_groups") == "not logged in to splitwise; call splitwise__login first"
+    assert err(box, "splitwise__login", username=ME, password="nope") == "splitwise: wrong username or password"
+    assert "wrong username" in err(box, "splitwise__login", username="chris.mcco@gmail.com", password="")
     token = ok(box, "splitwise__login", username=ME, password="T8H2[32")["access_token"]
     assert [g["group_id"] for g in ok(box, "splitwise__show_groups", access_token=token)] == [1]
 
@@ -114,7 +92,7 @@ def test_search_users_filters_and_pages(box: ToolBox) -> None:
 
 
 def test_create_group_and_add_members(box: ToolBox) -> None:
-    assert "no Splitwise user with email 'ghost@x.com'" in error(
+    assert "no Splitwise user with email 'ghost@x.com'" in err(
         box, "splitwise__create_group", name="Trip", member_emails=["jo.ball@gmail.com", "ghost@x.com"]
     )
     created = ok(box, "splitwise__create_group", name="Trip", member_emails=["Jo.Ball@gmail.com", "jo.ball@gmail.com", ME])
@@ -124,30 +102,30 @@ def test_create_group_and_add_members(box: ToolBox) -> None:
     group = ok(box, "splitwise__show_group", group_id=3)
     assert [m["email"] for m in group["members"]] == [ME, "jo.ball@gmail.com", "les_ball@gmail.com"]
     assert group["expense_count"] == 0 and group["created_by"] == ME and group["created_at"] == "2026-03-02T09:00:00"
-    assert "already a member" in error(box, "splitwise__add_member_to_group", group_id=3, user_email="les_ball@gmail.com")
-    assert "no Splitwise user" in error(box, "splitwise__add_member_to_group", group_id=3, user_email="who@x.com")
-    assert error(box, "splitwise__add_member_to_group", group_id=2, user_email=ME) == "no group with id 2 among your groups"
-    assert error(box, "splitwise__show_group", group_id=2) == "no group with id 2 among your groups"
+    assert "already a member" in err(box, "splitwise__add_member_to_group", group_id=3, user_email="les_ball@gmail.com")
+    assert "no Splitwise user" in err(box, "splitwise__add_member_to_group", group_id=3, user_email="who@x.com")
+    assert err(box, "splitwise__add_member_to_group", group_id=2, user_email=ME) == "no group with id 2 among your groups"
+    assert err(box, "splitwise__show_group", group_id=2) == "no group with id 2 among your groups"
     assert [g["group_id"] for g in ok(box, "splitwise__show_groups")] == [3, 1]
     assert [g["name"] for g in ok(box, "splitwise__show_groups", query="room")] == ["Roommates"]
     assert [g["group_id"] for g in ok(box, "splitwise__show_groups", page_index=1, page_limit=1)] == [1]
-    assert "member_emails" in error(box, "splitwise__create_group", name="No list")
+    assert "member_emails" in err(box, "splitwise__create_group", name="No list")
 
 
 def test_record_expense_validates_and_updates_balances(box: ToolBox) -> None:
     base = {"group_id": 1, "paid_amount": 100.0, "payer_email": ME}
-    assert "bradley_ball@gmail.com is not a member of group 1" in error(
+    assert "bradley_ball@gmail.com is not a member of group 1" in err(
         box, "splitwise__record_expense", **base, debtor_emails=["bradley_ball@gmail.com"], debt_amounts=[10.0]
     )
-    assert "has 2 entries but debt_amounts has 1" in error(
+    assert "has 2 entries but debt_amounts has 1" in err(
         box, "splitwise__record_expense", **base, debtor_emails=["jo.ball@gmail.com", ME], debt_amounts=[10.0]
     )
-    assert "greater than 0" in error(box, "splitwise__record_expense", **base, debtor_emails=[ME], debt_amounts=[-5.0])
-    assert "more than the paid amount 100.0" in error(
+    assert "greater than 0" in err(box, "splitwise__record_expense", **base, debtor_emails=[ME], debt_amounts=[-5.0])
+    assert "more than the paid amount 100.0" in err(
         box, "splitwise__record_expense", **base, debtor_emails=[ME, "jo.ball@gmail.com"], debt_amounts=[60.0, 50.0]
     )
-    assert "twice" in error(box, "splitwise__record_expense", **base, debtor_emails=[ME, ME], debt_amounts=[1.0, 1.0])
-    assert "paid_amount" in error(box, "splitwise__record_expense", **(base | {"paid_amount": 0}), debtor_emails=[ME], debt_amounts=[1.0])
+    assert "twice" in err(box, "splitwise__record_expense", **base, debtor_emails=[ME, ME], debt_amounts=[1.0, 1.0])
+    assert "paid_amount" in err(box, "splitwise__record_expense", **(base | {"paid_amount": 0}), debtor_emails=[ME], debt_amounts=[1.0])
     recorded = ok(
         box, "splitwise__record_expense", **base, description="Cabin deposit",
         debtor_emails=[ME, "chris.mcco@gmail.com", "jo.ball@gmail.com"], debt_amounts=[33.33, 33.33, 33.34],
@@ -180,14 +158,14 @@ def test_people_and_person_balances(box: ToolBox) -> None:
     }
     assert balances(ok(box, "splitwise__show_people_balance")) == {"jo.ball@gmail.com": 30.0, "chris.mcco@gmail.com": -15.5}
     assert ok(box, "splitwise__show_person_balance", user_email="les_ball@gmail.com")["balance"] == 0.0
-    assert "no Splitwise user" in error(box, "splitwise__show_person_balance", user_email="ghost@x.com")
+    assert "no Splitwise user" in err(box, "splitwise__show_person_balance", user_email="ghost@x.com")
 
 
 def test_update_and_delete_expense_permissions(box: ToolBox) -> None:
-    assert "only the payer or the person who recorded expense 2" in error(box, "splitwise__delete_expense", expense_id=2)
-    assert error(box, "splitwise__update_expense", expense_id=3, description="x") == "no expense with id 3 in your groups"
-    assert "together" in error(box, "splitwise__update_expense", expense_id=1, debtor_emails=[ME])
-    assert "existing debts add up to more" in error(box, "splitwise__update_expense", expense_id=1, paid_amount=50.0)
+    assert "only the payer or the person who recorded expense 2" in err(box, "splitwise__delete_expense", expense_id=2)
+    assert err(box, "splitwise__update_expense", expense_id=3, description="x") == "no expense with id 3 in your groups"
+    assert "together" in err(box, "splitwise__update_expense", expense_id=1, debtor_emails=[ME])
+    assert "existing debts add up to more" in err(box, "splitwise__update_expense", expense_id=1, paid_amount=50.0)
     updated = ok(box, "splitwise__update_expense", expense_id=1, description="Big groceries", paid_amount=120.0,
                  debtor_emails=["chris.mcco@gmail.com", "jo.ball@gmail.com"], debt_amounts=[60.0, 60.0])
     assert updated == {"message": "Updated expense 1."}
@@ -198,7 +176,7 @@ def test_update_and_delete_expense_permissions(box: ToolBox) -> None:
     assert balances(ok(box, "splitwise__show_group_balance", group_id=1)) == {
         ME: -20.0, "chris.mcco@gmail.com": 20.0, "jo.ball@gmail.com": 0.0
     }
-    assert error(box, "splitwise__delete_expense", expense_id=1) == "no expense with id 1 in your groups"
+    assert err(box, "splitwise__delete_expense", expense_id=1) == "no expense with id 1 in your groups"
 
 
 def test_state_persists_across_sessions_and_restores(box: ToolBox, tmp_path: Path) -> None:
