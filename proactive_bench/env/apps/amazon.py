@@ -12,8 +12,7 @@ shopper's own data does.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import Any, Literal
 
 from pydantic import BaseModel, NaiveDatetime
@@ -27,6 +26,7 @@ from proactive_bench.env.apps.base import (
     PageArgs,
     foreign_key,
     get_row,
+    logged_in,
     matches_query,
     now,
     paginate,
@@ -194,16 +194,13 @@ register_app(
 # ---- shared helpers ---------------------------------------------------------------
 
 
-@contextmanager
-def _shopper(env: ToolEnv) -> Iterator[tuple[Session, AmazonAccount]]:
+def _find_account(db: Session, email: str) -> AmazonAccount | None:
+    return db.exec(select(AmazonAccount).where(AmazonAccount.email == email)).first()
+
+
+def _shopper(env: ToolEnv) -> AbstractContextManager[tuple[Session, AmazonAccount]]:
     """A transaction together with the logged-in shopper's account."""
-    apps = env.require_apps()
-    email = apps.require_login(APP)
-    with apps.db() as db:
-        account = db.exec(select(AmazonAccount).where(AmazonAccount.email == email)).first()
-        if account is None:
-            raise ToolError(f"amazon account {email} no longer exists")
-        yield db, account
+    return logged_in(env, APP, _find_account)
 
 
 def _money(value: float) -> float:

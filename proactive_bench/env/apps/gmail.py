@@ -50,7 +50,6 @@ MIN_PASSWORD_LENGTH = 6
 SNIPPET_LENGTH = 120
 
 
-
 class GmailAccount(AppModel, table=True):
     """A Gmail user."""
 

@@ -46,7 +46,6 @@ TIME_RE = re.compile(r"^(\d{1,2}):(\d{2})$")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
-
 class PhoneAccount(AppModel, table=True):
     """The owner of a phone."""
 

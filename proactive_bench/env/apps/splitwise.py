@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import Any
 
 from pydantic import BaseModel, NaiveDatetime
@@ -25,6 +25,7 @@ from proactive_bench.env.apps.base import (
     PageArgs,
     foreign_key,
     get_row,
+    logged_in,
     matches_query,
     now,
     paginate,
@@ -95,21 +96,21 @@ register_app(
 # ---- shared helpers ---------------------------------------------------------------
 
 
-@contextmanager
-def _session(env: ToolEnv) -> Iterator[tuple[Session, SplitwiseUser]]:
+def _session(env: ToolEnv) -> AbstractContextManager[tuple[Session, SplitwiseUser]]:
     """A transaction together with the logged-in user."""
-    apps = env.require_apps()
-    email = apps.require_login(APP)
-    with apps.db() as db:
-        yield db, _user(db, email)
+    return logged_in(env, APP, _find_user)
 
 
 def _cents(value: float) -> float:
     return round(value + 1e-9, 2) + 0.0
 
 
+def _find_user(db: Session, email: str) -> SplitwiseUser | None:
+    return db.exec(select(SplitwiseUser).where(func.lower(SplitwiseUser.email) == email.strip().lower())).first()
+
+
 def _user(db: Session, email: str) -> SplitwiseUser:
-    user = db.exec(select(SplitwiseUser).where(func.lower(SplitwiseUser.email) == email.strip().lower())).first()
+    user = _find_user(db, email)
     if user is None:
         raise ToolError(f"no Splitwise user with email {email!r}; use splitwise__search_users")
     return user

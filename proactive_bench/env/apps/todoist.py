@@ -14,8 +14,8 @@ project with them and notifies them; comments notify the task's assignee.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from datetime import date, datetime
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -30,6 +30,7 @@ from proactive_bench.env.apps.base import (
     NoArgs,
     PageArgs,
     foreign_key,
+    logged_in,
     matches_query,
     now,
     paginate,
@@ -164,16 +165,9 @@ register_app(
 
 
 # ---- shared helpers ------------------------------------------------------------------------------
-@contextmanager
-def _account(env: ToolEnv) -> Iterator[tuple[Session, TodoistUser]]:
+def _account(env: ToolEnv) -> AbstractContextManager[tuple[Session, TodoistUser]]:
     """A transaction and the logged-in user (ToolError if not logged in)."""
-    apps = env.require_apps()
-    email = apps.require_login(APP)
-    with apps.db() as db:
-        me = _user_by_email(db, email)
-        if me is None:
-            raise ToolError(f"the logged-in todoist account {email} no longer exists")
-        yield db, me
+    return logged_in(env, APP, _user_by_email)
 
 
 def _user_by_email(db: Session, email: str) -> TodoistUser | None:
