@@ -32,12 +32,11 @@ def _echo(env: ToolEnv, args: EchoArgs) -> str:
     return args.text
 
 
-def _check(db, username: str, password: str) -> bool:  # noqa: ANN001
-    account = db.get(FwtestAccount, username)
-    return account is not None and account.password == password
+def _find(db, username: str) -> FwtestAccount | None:  # noqa: ANN001
+    return db.get(FwtestAccount, username)
 
 
-register_app(AppSpec("fwtest", "a test app", (FwtestAccount,), check_login=_check))
+register_app(AppSpec("fwtest", "a test app", (FwtestAccount,), find_account=_find))
 
 
 @pytest.fixture

@@ -174,9 +174,8 @@ class AmazonOrderItem(AppModel, table=True):
     unit_price: float
 
 
-def _check_login(db: Session, username: str, password: str) -> bool:
-    account = db.exec(select(AmazonAccount).where(AmazonAccount.email == username)).first()
-    return account is not None and account.password == password
+def _find_account(db: Session, email: str) -> AmazonAccount | None:
+    return db.exec(select(AmazonAccount).where(AmazonAccount.email == email)).first()
 
 
 register_app(
@@ -186,7 +185,7 @@ register_app(
         (AmazonAccount, AmazonAddress, AmazonPaymentCard, AmazonSeller, AmazonProductType, AmazonProduct,
          AmazonReview, AmazonQuestion, AmazonAnswer, AmazonCartItem, AmazonWishListItem, AmazonHistoryItem,
          AmazonOrder, AmazonOrderItem),
-        check_login=_check_login,
+        find_account=_find_account,
     )
 )
 
@@ -194,13 +193,9 @@ register_app(
 # ---- shared helpers ---------------------------------------------------------------
 
 
-def _find_account(db: Session, email: str) -> AmazonAccount | None:
-    return db.exec(select(AmazonAccount).where(AmazonAccount.email == email)).first()
-
-
 def _shopper(env: ToolEnv) -> AbstractContextManager[tuple[Session, AmazonAccount]]:
     """A transaction together with the logged-in shopper's account."""
-    return logged_in(env, APP, _find_account)
+    return logged_in(env, APP)
 
 
 def _money(value: float) -> float:

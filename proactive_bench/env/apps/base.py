@@ -80,10 +80,12 @@ def now(db: Session) -> datetime:
 
 
 @contextmanager
-def logged_in(env: ToolEnv, app: str, find: Callable[[Session, str], T | None]) -> Iterator[tuple[Session, T]]:
+def logged_in(env: ToolEnv, app: str) -> Iterator[tuple[Session, Any]]:
     """A transaction and the app's logged-in account (ToolError when nobody is logged in or it is gone)."""
     apps = env.require_apps()
     login = apps.require_login(app)
+    find = APPS[app].find_account
+    assert find is not None, f"app {app} has logins but no find_account"
     with apps.db() as db:
         account = find(db, login)
         if account is None:
@@ -125,8 +127,9 @@ class AppSpec:
     description: str
     tables: tuple[type[AppModel], ...]
     requires_login: bool = True
-    check_login: Callable[[Session, str, str], bool] | None = None
-    """``(db, username, password) -> ok``: how the app's login tool checks credentials."""
+    find_account: Callable[[Session, str], Any] | None = None
+    """``(db, login name) -> account row or None``: the login tool checks the row's ``password``,
+    and :func:`logged_in` hands the row to the app's tools."""
 
 
 APPS: dict[str, AppSpec] = {}
@@ -165,7 +168,8 @@ def _register_login_tools(spec: AppSpec) -> None:
     def login(env: ToolEnv, args: LoginArgs) -> dict[str, str]:
         apps = env.require_apps()
         with apps.db() as db:
-            ok = spec.check_login is not None and spec.check_login(db, args.username, args.password)
+            account = spec.find_account(db, args.username) if spec.find_account is not None else None
+            ok = account is not None and account.password is not None and account.password == args.password
         if not ok:
             raise ToolError(f"{spec.name}: wrong username or password")
         token = apps.login(spec.name, args.username)

@@ -32,9 +32,8 @@ class FileSystemAccount(AppModel, table=True):
     password: str
 
 
-def _check_login(db: Session, username: str, password: str) -> bool:
-    account = db.get(FileSystemAccount, username)
-    return account is not None and account.password == password
+def _find_account(db: Session, username: str) -> FileSystemAccount | None:
+    return db.get(FileSystemAccount, username)
 
 
 register_app(
@@ -42,7 +41,7 @@ register_app(
         APP,
         "The user's files: list, read, create, copy, move and delete files and directories in the workspace.",
         (FileSystemAccount,),
-        check_login=_check_login,
+        find_account=_find_account,
     )
 )
 

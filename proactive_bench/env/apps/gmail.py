@@ -115,17 +115,12 @@ def _find_account(db: Session, email: str) -> GmailAccount | None:
     return db.exec(select(GmailAccount).where(func.lower(GmailAccount.email) == email.strip().lower())).first()
 
 
-def _check_login(db: Session, username: str, password: str) -> bool:
-    account = _find_account(db, username)
-    return account is not None and account.password == password
-
-
 register_app(
     AppSpec(
         "gmail",
         "Email: inbox, sent mail, drafts, stars, labels and archive.",
         (GmailAccount, GmailThread, GmailEmail, GmailThreadState, GmailDraft),
-        check_login=_check_login,
+        find_account=_find_account,
     )
 )
 
@@ -135,7 +130,7 @@ register_app(
 
 def _session(env: ToolEnv) -> AbstractContextManager[tuple[Session, GmailAccount]]:
     """A transaction and the logged-in account."""
-    return logged_in(env, "gmail", _find_account)
+    return logged_in(env, "gmail")
 
 
 def _addresses(values: list[str], what: str, required: bool = False) -> list[str]:

@@ -105,17 +105,12 @@ def _find_account(db: Session, number: str) -> PhoneAccount | None:
     return next((a for a in db.exec(select(PhoneAccount)).all() if wanted and _digits(a.phone_number) == wanted), None)
 
 
-def _check_login(db: Session, username: str, password: str) -> bool:
-    account = _find_account(db, username)
-    return account is not None and account.password == password
-
-
 register_app(
     AppSpec(
         "phone",
         "Phone: contacts, text messages, alarms and the current date and time.",
         (PhoneAccount, PhoneContact, PhoneTextMessage, PhoneAlarm),
-        check_login=_check_login,
+        find_account=_find_account,
     )
 )
 
@@ -125,7 +120,7 @@ register_app(
 
 def _session(env: ToolEnv) -> AbstractContextManager[tuple[Session, PhoneAccount]]:
     """A transaction and the logged-in account."""
-    return logged_in(env, "phone", _find_account)
+    return logged_in(env, "phone")
 
 
 def _phone(number: str) -> str:

@@ -64,24 +64,19 @@ def _user(db: Session, username: str) -> SimpleNoteUser | None:
     return db.exec(query).first()
 
 
-def _check_login(db: Session, username: str, password: str) -> bool:
-    user = _user(db, username)
-    return user is not None and user.password == password
-
-
 register_app(
     AppSpec(
         APP,
         "Simple Note: private notes with titles, tags and pins.",
         (SimpleNoteUser, SimpleNoteNote),
-        check_login=_check_login,
+        find_account=_user,
     )
 )
 
 
 def _account(env: ToolEnv) -> AbstractContextManager[tuple[Session, SimpleNoteUser]]:
     """A transaction and the logged-in account."""
-    return logged_in(env, APP, _user)
+    return logged_in(env, APP)
 
 
 def _iso(value: datetime | None) -> str | None:

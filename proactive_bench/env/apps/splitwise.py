@@ -78,9 +78,9 @@ class SplitwiseDebt(AppModel, table=True):
     amount: float = Field(gt=0)
 
 
-def _check_login(db: Session, username: str, password: str) -> bool:
-    user = db.exec(select(SplitwiseUser).where(SplitwiseUser.email == username)).first()
-    return user is not None and user.password is not None and user.password == password
+def _find_account(db: Session, email: str) -> SplitwiseUser | None:
+    """The account logged in as exactly ``email``."""
+    return db.exec(select(SplitwiseUser).where(SplitwiseUser.email == email)).first()
 
 
 register_app(
@@ -88,7 +88,7 @@ register_app(
         APP,
         "Shared expenses: groups, who paid what for whom, and who owes whom.",
         (SplitwiseUser, SplitwiseGroup, SplitwiseGroupMember, SplitwiseExpense, SplitwiseDebt),
-        check_login=_check_login,
+        find_account=_find_account,
     )
 )
 
@@ -98,19 +98,15 @@ register_app(
 
 def _session(env: ToolEnv) -> AbstractContextManager[tuple[Session, SplitwiseUser]]:
     """A transaction together with the logged-in user."""
-    return logged_in(env, APP, _find_user)
+    return logged_in(env, APP)
 
 
 def _cents(value: float) -> float:
     return round(value + 1e-9, 2) + 0.0
 
 
-def _find_user(db: Session, email: str) -> SplitwiseUser | None:
-    return db.exec(select(SplitwiseUser).where(func.lower(SplitwiseUser.email) == email.strip().lower())).first()
-
-
 def _user(db: Session, email: str) -> SplitwiseUser:
-    user = _find_user(db, email)
+    user = db.exec(select(SplitwiseUser).where(func.lower(SplitwiseUser.email) == email.strip().lower())).first()
     if user is None:
         raise ToolError(f"no Splitwise user with email {email!r}; use splitwise__search_users")
     return user

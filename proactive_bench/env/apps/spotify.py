@@ -131,9 +131,8 @@ class SpotifyPlayer(AppModel, table=True):
     """Index of the current song in ``queue``; None when nothing is playing."""
 
 
-def _check_login(db: Session, username: str, password: str) -> bool:
-    user = db.exec(select(SpotifyUser).where(SpotifyUser.email == username)).first()
-    return user is not None and user.password is not None and user.password == password
+def _find_user(db: Session, email: str) -> SpotifyUser | None:
+    return db.exec(select(SpotifyUser).where(SpotifyUser.email == email)).first()
 
 
 register_app(
@@ -142,7 +141,7 @@ register_app(
         "Music streaming: songs, albums, artists, playlists, likes, library, reviews, play queue and downloads.",
         (SpotifyUser, SpotifyArtist, SpotifyAlbum, SpotifySong, SpotifyPlaylist, SpotifyPlaylistSong,
          SpotifyCollection, SpotifySongReview, SpotifyPlayer),
-        check_login=_check_login,
+        find_account=_find_user,
     )
 )
 
@@ -150,13 +149,9 @@ register_app(
 # ---- shared helpers -----------------------------------------------------------------
 
 
-def _find_user(db: Session, email: str) -> SpotifyUser | None:
-    return db.exec(select(SpotifyUser).where(SpotifyUser.email == email)).first()
-
-
 def _session(env: ToolEnv) -> AbstractContextManager[tuple[Session, SpotifyUser]]:
     """A transaction and the logged-in account."""
-    return logged_in(env, APP, _find_user)
+    return logged_in(env, APP)
 
 
 def _stamp(value: datetime | date | None) -> str | None:

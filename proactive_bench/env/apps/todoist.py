@@ -146,9 +146,8 @@ class TodoistNotification(AppModel, table=True):
     created_at: NaiveDatetime | None = None
 
 
-def _check_login(db: Session, username: str, password: str) -> bool:
-    user = _user_by_email(db, username)
-    return user is not None and user.password == password
+def _user_by_email(db: Session, email: str) -> TodoistUser | None:
+    return db.exec(select(TodoistUser).where(func.lower(TodoistUser.email) == email.strip().lower())).first()
 
 
 register_app(
@@ -159,7 +158,7 @@ register_app(
             TodoistUser, TodoistProject, TodoistProjectCollaborator, TodoistSection, TodoistTask, TodoistSubTask,
             TodoistLabel, TodoistTaskLabel, TodoistTaskComment, TodoistNotification,
         ),
-        check_login=_check_login,
+        find_account=_user_by_email,
     )
 )
 
@@ -167,11 +166,7 @@ register_app(
 # ---- shared helpers ------------------------------------------------------------------------------
 def _account(env: ToolEnv) -> AbstractContextManager[tuple[Session, TodoistUser]]:
     """A transaction and the logged-in user (ToolError if not logged in)."""
-    return logged_in(env, APP, _user_by_email)
-
-
-def _user_by_email(db: Session, email: str) -> TodoistUser | None:
-    return db.exec(select(TodoistUser).where(func.lower(TodoistUser.email) == email.strip().lower())).first()
+    return logged_in(env, APP)
 
 
 def _rows(db: Session, model: type[M], **equal: Any) -> list[M]:
