@@ -5,7 +5,7 @@ An app is a module in this package that defines SQLModel tables on
 ``gmail_email``), registers itself with :func:`register_app`, and registers
 its tools with :func:`proactive_bench.env.toolbox.register_tool` under the
 app's name as group (tool names ``<app>__<verb>``). State is seeded from
-``episodes/<persona>/apps/<app>.yaml`` (a mapping of table name to rows),
+``episodes/<persona>/apps/*.yaml`` (each a mapping of table name to rows),
 carried across sessions, and snapshotted and restored as JSON.
 """
 
