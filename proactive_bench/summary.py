@@ -82,6 +82,11 @@ class Summary:
     cost: list[dict[str, Any]] = field(default_factory=list)
     runs: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def pass_keys(self) -> list[str]:
+        """The pass^k columns of the main table, k ascending."""
+        return sorted({k for row in self.main for k in row if k.startswith("pass^")}, key=lambda k: int(k[5:]))
+
     def as_dict(self) -> dict[str, Any]:
         return {"main": self.main, "ablation": self.ablation, "statuses": self.statuses, "turns": self.turns, "cost": self.cost, "runs": self.runs}
 

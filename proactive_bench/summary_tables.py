@@ -27,7 +27,7 @@ def summary_tables(summary: Summary) -> list[Table]:
     """The main table, then ablation, statuses, turns and cost where there is something to show."""
     tables = []
     main = Table(title="Proc and Comp (%, mean ± std over runs)")
-    pass_keys = sorted({k for row in summary.main for k in row if k.startswith("pass^")}, key=lambda k: int(k[5:]))
+    pass_keys = summary.pass_keys
     for name in ("model", "persona", "ablation", "runs", "Proc", "Comp", *pass_keys):
         main.add_column(name, justify="left" if name in ("model", "persona", "ablation") else "right")
     for row in summary.main:
@@ -73,7 +73,7 @@ def summary_tables(summary: Summary) -> list[Table]:
 def summary_csv(summary: Summary) -> str:
     """The main table as CSV (fractions, not percentages)."""
     buffer = io.StringIO()
-    pass_keys = sorted({k for row in summary.main for k in row if k.startswith("pass^")}, key=lambda k: int(k[5:]))
+    pass_keys = summary.pass_keys
     writer = csv.writer(buffer)
     writer.writerow(["model", "persona", "ablation", "runs", "proc_mean", "proc_std", "comp_mean", "comp_std", *pass_keys])
     for row in summary.main:

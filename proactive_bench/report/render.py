@@ -45,7 +45,7 @@ def render_report(store: Store, ident: str) -> str:
     return _ENV.get_template("report.html.j2").render(
         **_common(store, title),
         summary=summary,
-        pass_keys=sorted({k for row in summary.main for k in row if k.startswith("pass^")}, key=lambda k: int(k[5:])),
+        pass_keys=summary.pass_keys,
         run_ids=run_ids,
         runs=[(load_run(store, run), sessions[run.id]) for run in runs],
         categories=category_table([v for views in sessions.values() for v in views]),
