@@ -20,6 +20,12 @@ FILE_CHARS = 12_000
 SPEAKERS = {"user": "USER", "event": "EVENT", "agent": "ASSISTANT"}
 
 
+def one_line(text: str, limit: int) -> str:
+    """The text with its whitespace collapsed, cut to ``limit`` characters with an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def clip(text: str, limit: int) -> str:
     """The text, cut to ``limit`` characters with a marker saying how much was dropped."""
     if len(text) <= limit:

@@ -34,6 +34,7 @@ from langchain_core.runnables import Runnable
 from pydantic import BaseModel, ValidationError
 
 from proactive_bench.llm.ledger import CallRole, LLMCallRecord, Recorder, usage_fields
+from proactive_bench.trace import one_line
 
 log = structlog.get_logger(__name__)
 
@@ -221,5 +222,4 @@ def _run_check(check: Callable[[T], None], value: T) -> None:
 
 
 def _clip(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= ERROR_TEXT_LIMIT else text[: ERROR_TEXT_LIMIT - 1] + "…"
+    return one_line(text, ERROR_TEXT_LIMIT)

@@ -25,6 +25,7 @@ from proactive_bench.store import (
     Store,
     ToolCallRow,
 )
+from proactive_bench.trace import one_line
 
 MAX_TOOL_TEXT = 20_000
 """Characters of a tool call's arguments or result shown; the rest is counted."""
@@ -40,8 +41,7 @@ class ToolCallView:
     @property
     def brief(self) -> str:
         """The arguments on one short line, for the collapsed summary."""
-        flat = " ".join(self.args.split())
-        return flat if len(flat) <= 100 else flat[:99] + "…"
+        return one_line(self.args, 100)
 
 
 @dataclass(frozen=True)

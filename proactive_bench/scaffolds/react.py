@@ -22,6 +22,7 @@ from proactive_bench.llm.ledger import LLMCallRecord, Recorder, usage_fields
 from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, make_chat_model
 from proactive_bench.scaffold import AgentTurn, ScaffoldLoadError, ScaffoldOptions, SessionContext
 from proactive_bench.scaffolds.langchain_tools import openai_tool_schemas
+from proactive_bench.trace import one_line
 
 log = structlog.get_logger(__name__)
 
@@ -60,16 +61,11 @@ class AgentModelError(RuntimeError):
     """The agent's model call failed after the client's own retries."""
 
 
-def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def history_digest(history: list[list[dict[str, str]]]) -> str:
     """Earlier sessions as short ``role: text`` lines, most recent kept if too long."""
     blocks = []
     for number, transcript in enumerate(history, start=1):
-        lines = [f"{m.get('role', '?')}: {_clip(str(m.get('content', '')), HISTORY_MESSAGE_CHARS)}" for m in transcript]
+        lines = [f"{m.get('role', '?')}: {one_line(str(m.get('content', '')), HISTORY_MESSAGE_CHARS)}" for m in transcript]
         blocks.append(f"Session {number}:\n" + "\n".join(lines))
     digest = "\n\n".join(blocks)
     if len(digest) > HISTORY_TOTAL_CHARS:
