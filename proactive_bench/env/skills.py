@@ -15,7 +15,7 @@ import yaml
 from pydantic import BaseModel, Field
 
 from proactive_bench.env.documents import read_as_text
-from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
+from proactive_bench.env.toolbox import NoArgs, ToolEnv, ToolError, register_tool
 from proactive_bench.env.workspace import resolve_inside
 
 SKILL_FILE = "SKILL.md"
@@ -32,10 +32,6 @@ class SkillInfo:
     folder: Path
     files: tuple[str, ...]
     """Data files of the skill, relative to its folder."""
-
-
-class NoArgs(BaseModel):
-    pass
 
 
 class ReadSkillArgs(BaseModel):

@@ -51,6 +51,10 @@ class ToolEnv:
         return self.apps
 
 
+class NoArgs(BaseModel):  # the arguments of a tool that takes none (no docstring: it would enter the schema)
+    pass
+
+
 @dataclass(frozen=True)
 class ToolSpec:
     name: str

@@ -30,6 +30,7 @@ from sqlmodel import Field, Session, SQLModel, create_engine, delete, select
 
 from proactive_bench.env.toolbox import (
     REGISTRY,
+    NoArgs,
     ToolEnv,
     ToolError,
     ToolSpec,
@@ -138,10 +139,6 @@ APPS: dict[str, AppSpec] = {}
 class LoginArgs(BaseModel):
     username: str = Field(description="The account's email address or phone number.")
     password: str = Field(description="The account's password.")
-
-
-class NoArgs(BaseModel):
-    pass
 
 
 def register_app(spec: AppSpec) -> AppSpec:

@@ -37,7 +37,7 @@ from proactive_bench.env.apps.base import (
     paginate,
     register_app,
 )
-from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
+from proactive_bench.env.toolbox import NoArgs, ToolEnv, ToolError, register_tool
 
 APP = "spotify"
 LINK = "https://spotify.com"
@@ -377,10 +377,6 @@ class SearchSongsArgs(QueryPageArgs):
 
 class SearchArtistsArgs(QueryPageArgs):
     genre: str | None = Field(default=None, description="Only artists of this genre.")
-
-
-class NoArgs(BaseModel):
-    pass
 
 
 class CreatePlaylistArgs(BaseModel):
