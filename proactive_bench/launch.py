@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from proactive_bench.ablation import Ablation, ablated_sessions
 from proactive_bench.llm.cache import CallCache
 from proactive_bench.llm.models import make_chat_model
+from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import LoadedEpisode, load_episode
 from proactive_bench.results import EpisodeResult
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger, ProgressHook, RunSettings, create_run, run_episode
@@ -75,15 +76,20 @@ def run_spec(run: Run) -> RunSpec:
     return RunSpec.model_validate(run.config)
 
 
-def build_participants(spec: RunSpec, ledger: CallLedger, cache: CallCache | None, limiter: BaseRateLimiter | None) -> tuple[Any, Any, Any]:
+def build_participants(
+    spec: RunSpec, ledger: CallLedger, cache: CallCache | None, limiter: BaseRateLimiter | None, transport: ChatTransport | None = None,
+) -> tuple[Any, Any, Any]:
     """The agent, user simulator and judge (None without a judge model) of a run."""
     from proactive_bench.judge import RubricJudge
     from proactive_bench.user.llm import LLMUser
 
     def chat(name: str) -> Any:
-        return make_chat_model(name, base_url=spec.base_url, temperature=0, cache=cache, rate_limiter=limiter)
+        return make_chat_model(name, base_url=spec.base_url, temperature=0, cache=cache, rate_limiter=limiter, transport=transport)
 
-    options = ScaffoldOptions(model=spec.model, base_url=spec.base_url, recorder=ledger, extra=dict(spec.agent_options), cache=cache, rate_limiter=limiter)
+    options = ScaffoldOptions(
+        model=spec.model, base_url=spec.base_url, recorder=ledger, extra=dict(spec.agent_options), cache=cache, rate_limiter=limiter,
+        transport=transport,
+    )
     agent = load_scaffold(spec.model, options)
     if spec.user == "llm":
         if not spec.user_model:
@@ -105,16 +111,17 @@ async def execute_run(
 ) -> EpisodeResult:
     """Run (or continue) a run from its stored spec, recording every model answer."""
     spec = run_spec(run)
-    mode = "replay" if spec.replay_of else "record"
-    cache = CallCache(store.engine, run.id, mode, spec.replay_of)
-    agent, user, judge = build_participants(spec, ledger, cache, limiter)
     by_id = {s.id: s for s in loaded.sessions}
     missing = [sid for sid in spec.sessions if sid not in by_id]
     if missing:
         raise LaunchError(f"run {run.id}: sessions {missing} are no longer in the dataset at {spec.data_root}")
     sessions = [by_id[sid] for sid in spec.sessions]
-    store.update(run, status="running")
-    return await run_episode(
-        store=store, run=run, episode=loaded, sessions=sessions, agent=agent, user=user, judge=judge,
-        ledger=ledger, max_turns=spec.max_turns, on_progress=on_progress, cache=cache,
-    )
+    mode = "replay" if spec.replay_of else "record"
+    cache = CallCache(store.engine, run.id, mode, spec.replay_of)
+    async with ChatTransport() as transport:
+        agent, user, judge = build_participants(spec, ledger, cache, limiter, transport)
+        store.update(run, status="running")
+        return await run_episode(
+            store=store, run=run, episode=loaded, sessions=sessions, agent=agent, user=user, judge=judge,
+            ledger=ledger, max_turns=spec.max_turns, on_progress=on_progress, cache=cache,
+        )

@@ -14,9 +14,10 @@ import importlib.util
 import inspect
 import sys
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Literal, Protocol, runtime_checkable
 
 from langchain_core.caches import BaseCache
 from langchain_core.rate_limiters import BaseRateLimiter
@@ -25,6 +26,9 @@ from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.schema import ReferenceStep, Session
+
+if TYPE_CHECKING:
+    from proactive_bench.llm.transport import ChatTransport
 
 ENTRY_POINT_GROUP = "pbench.scaffolds"
 
@@ -79,6 +83,8 @@ class ScaffoldOptions:
     """Record/replay cache for the scaffold's chat models (pass it to ``make_chat_model``)."""
     rate_limiter: BaseRateLimiter | None = None
     """The endpoint's shared rate limiter, if the run sets one."""
+    transport: ChatTransport | None = None
+    """The run's pooled HTTP connections for OpenAI-compatible servers (pass it to ``make_chat_model``)."""
 
 
 ScaffoldFactory = Callable[[ScaffoldOptions], Scaffold]
@@ -88,6 +94,12 @@ def _builtin_factories() -> dict[str, ScaffoldFactory]:
     from proactive_bench.scaffolds import BUILTIN_SCAFFOLDS
 
     return BUILTIN_SCAFFOLDS
+
+
+@cache
+def _installed_plugins() -> dict[str, EntryPoint]:
+    """Scaffolds installed under the ``pbench.scaffolds`` entry point group (read once: scanning is slow)."""
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
 def load_scaffold(spec: str, options: ScaffoldOptions) -> Scaffold:
@@ -108,7 +120,7 @@ def load_scaffold(spec: str, options: ScaffoldOptions) -> Scaffold:
         return builtins[spec](options)
     if head == "react":
         return builtins["react"](ScaffoldOptions(**{**options.__dict__, "model": spec.split(":", 1)[1]}))
-    plugins = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    plugins = _installed_plugins()
     if spec in plugins:
         return _instantiate(plugins[spec].load(), options, spec)
     if ":" in spec and (spec.split(":", 1)[0].endswith(".py") or "." in head):

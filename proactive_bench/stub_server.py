@@ -2,8 +2,8 @@
 
 It speaks real HTTP so that the real ``langchain-openai`` client is exercised.
 A *responder* function maps each request body to a reply: a completion dict
-(see :func:`text_reply` and :func:`tool_call_reply`) or an ``(http_status,
-body)`` pair to simulate faults.
+(see :func:`text_reply` and :func:`tool_call_reply`), an ``(http_status,
+body)`` pair to simulate faults, or a :class:`RawReply`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,17 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
-Reply = dict[str, Any] | tuple[int, dict[str, Any]]
+
+@dataclass(frozen=True)
+class RawReply:
+    """A reply sent as given: for bodies that are not JSON, and for extra headers such as ``Retry-After``."""
+
+    status: int
+    body: bytes
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+Reply = dict[str, Any] | tuple[int, dict[str, Any]] | RawReply
 Responder = Callable[[dict[str, Any]], Reply]
 
 
@@ -89,27 +99,30 @@ class StubServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive, as real model servers do
+            disable_nagle_algorithm = True  # headers and body go out in separate writes
+
             def do_POST(self) -> None:  # noqa: N802 (http.server API)
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
                 server.requests.append(body)
                 if server.delay:
                     time.sleep(server.delay)
-                if not self.path.rstrip("/").endswith("/chat/completions"):
-                    status, payload = error_reply(404, f"no route {self.path}")
-                else:
-                    reply = server.responder(body)
+                reply = server.responder(body) if self.path.rstrip("/").endswith("/chat/completions") else error_reply(404, f"no route {self.path}")
+                if not isinstance(reply, RawReply):
                     status, payload = reply if isinstance(reply, tuple) else (200, reply)
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
+                    reply = RawReply(status, json.dumps(payload).encode())
+                self.send_response(reply.status)
+                for name, value in {"Content-Type": "application/json", **reply.headers}.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(reply.body)))
                 self.end_headers()
-                self.wfile.write(data)
+                self.wfile.write(reply.body)
 
             def log_message(self, *args: Any) -> None:
                 return
 
+        ThreadingHTTPServer.request_queue_size = 1024
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from langchain_core.caches import BaseCache
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.rate_limiters import BaseRateLimiter
+
+if TYPE_CHECKING:
+    from proactive_bench.llm.transport import ChatTransport
 
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MAX_RETRIES = 3
@@ -25,6 +29,7 @@ def make_chat_model(
     max_retries: int = DEFAULT_MAX_RETRIES,
     cache: BaseCache | None = None,
     rate_limiter: BaseRateLimiter | None = None,
+    transport: ChatTransport | None = None,
 ) -> BaseChatModel:
     """``openai:NAME`` (any OpenAI-compatible server with ``base_url``) or another
     provider through LangChain's ``init_chat_model``. A bare name means openai.
@@ -32,7 +37,9 @@ def make_chat_model(
     The key comes from ``api_key``, else ``OPENAI_API_KEY``; a local server
     without auth gets a placeholder so no real key is ever required. ``cache``
     records or replays answers (see :mod:`proactive_bench.llm.cache`);
-    ``rate_limiter`` is shared by every model on one endpoint.
+    ``rate_limiter`` is shared by every model on one endpoint. With a
+    ``transport``, openai models send their async calls over it (see
+    :mod:`proactive_bench.llm.transport`) instead of the OpenAI SDK's client.
     """
     provider, _, name = spec.partition(":") if ":" in spec else ("openai", "", spec)
     if not name:
@@ -50,6 +57,10 @@ def make_chat_model(
         key = api_key or os.environ.get("OPENAI_API_KEY") or ("not-needed" if base_url else None)
         if key is None:
             raise ModelSpecError("openai models need OPENAI_API_KEY, or --base-url for a local server")
+        if transport is not None:
+            from proactive_bench.llm.transport import HttpChatOpenAI
+
+            return HttpChatOpenAI.over(transport, model=name, base_url=base_url, api_key=key, **kwargs)
         return ChatOpenAI(model=name, base_url=base_url, api_key=key, **kwargs)
     try:
         from langchain.chat_models import init_chat_model  # type: ignore[import-not-found]

@@ -170,7 +170,7 @@ def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
     max_steps = _int_option(options, "max_steps", DEFAULT_MAX_STEPS, minimum=1)
     model = make_chat_model(
         options.model, base_url=options.base_url, api_key=options.api_key, max_retries=max_retries,
-        cache=options.cache, rate_limiter=options.rate_limiter,
+        cache=options.cache, rate_limiter=options.rate_limiter, transport=options.transport,
     )
     return ReactAgent(model, model_name=options.model, recorder=options.recorder, max_steps=max_steps)
 

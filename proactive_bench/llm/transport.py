@@ -1,0 +1,238 @@
+"""A lean HTTP path to OpenAI-compatible chat completion servers.
+
+The OpenAI SDK spends a few milliseconds of CPU on every request (type-driven
+transformation of the payload, its own HTTP stack, response models) — at
+tens of thousands of calls in a sweep that, not the server, limits how many
+episodes one machine can drive. :class:`ChatTransport` posts the JSON that
+LangChain's ``ChatOpenAI`` already builds over one pooled ``aiohttp``
+session and returns the decoded answer; :class:`HttpChatOpenAI` is
+``ChatOpenAI`` with its async calls sent that way (everything else —
+message conversion, tools, structured output, result parsing — is
+LangChain's own).
+
+Failures keep the SDK's contract: HTTP errors raise the matching
+``openai.APIStatusError`` subclass, timeouts ``openai.APITimeoutError``, lost
+connections ``openai.APIConnectionError``; 408/409/429/5xx, timeouts and lost
+connections are retried ``max_retries`` times with jittered exponential
+backoff (``Retry-After`` honoured, capped).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from functools import lru_cache
+from typing import Any
+
+import aiohttp
+import httpx2
+import openai
+import structlog
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatResult
+from langchain_openai import ChatOpenAI
+from openai.lib._parsing._completions import type_to_response_format_param
+from pydantic import BaseModel, PrivateAttr, ValidationError
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_random_exponential
+
+log = structlog.get_logger(__name__)
+
+RETRY_STATUSES = frozenset({408, 409, 429})
+MAX_RETRY_AFTER_S = 60.0
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+UNSET_TIMEOUT_S = 600.0
+"""The whole-request limit when the model sets none (the OpenAI SDK's default)."""
+STATUS_ERRORS: dict[int, type[openai.APIStatusError]] = {
+    400: openai.BadRequestError,
+    401: openai.AuthenticationError,
+    403: openai.PermissionDeniedError,
+    404: openai.NotFoundError,
+    409: openai.ConflictError,
+    422: openai.UnprocessableEntityError,
+    429: openai.RateLimitError,
+}
+
+
+class ChatTransport:
+    """Pooled connections for chat completion requests, used inside one event loop.
+
+    Open it with ``async with`` (or call :meth:`aclose` when done); the
+    ``aiohttp`` session is created on first use, inside the running loop.
+    """
+
+    def __init__(self, connections_per_host: int = 256) -> None:
+        self.connections_per_host = connections_per_host
+        self._session: aiohttp.ClientSession | None = None
+
+    async def __aenter__(self) -> ChatTransport:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    def _client(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            connector = aiohttp.TCPConnector(limit=0, limit_per_host=self.connections_per_host)
+            self._session = aiohttp.ClientSession(connector=connector)
+        return self._session
+
+    async def complete(self, url: str, headers: dict[str, str], payload: dict[str, Any], timeout: float, max_retries: int) -> dict[str, Any]:
+        """POST ``payload`` to ``url``; the decoded JSON answer, retried on transient faults."""
+        body = json.dumps(payload).encode()
+        retrying = AsyncRetrying(
+            retry=retry_if_exception(_retryable), stop=stop_after_attempt(max_retries + 1), wait=_wait, reraise=True,
+            before_sleep=lambda state: log.info("model_request_retry", url=url, attempt=state.attempt_number, error=_describe(state)),
+        )
+        async for attempt in retrying:
+            with attempt:
+                return await self._post(url, headers, body, timeout)
+        raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
+
+    async def _post(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> dict[str, Any]:
+        try:
+            async with self._client().post(url, data=body, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
+                content = await response.read()
+                status = response.status
+                reply_headers = dict(response.headers)
+        except asyncio.TimeoutError:
+            raise openai.APITimeoutError(request=httpx2.Request("POST", url)) from None
+        except aiohttp.ClientError as exc:
+            raise openai.APIConnectionError(message=f"Connection error: {type(exc).__name__}: {exc}", request=httpx2.Request("POST", url)) from exc
+        if status >= 400:
+            raise _status_error(url, status, reply_headers, content)
+        try:
+            answer = json.loads(content)
+        except ValueError:
+            raise ValueError(f"{url} answered HTTP {status} with a body that is not JSON: {content[:200]!r}") from None
+        if not isinstance(answer, dict):
+            raise ValueError(f"{url} answered with JSON that is not an object: {content[:200]!r}")
+        return answer
+
+
+def _status_error(url: str, status: int, headers: dict[str, str], content: bytes) -> openai.APIStatusError:
+    """The SDK's exception for an HTTP error answer."""
+    try:
+        body: Any = json.loads(content)
+    except ValueError:
+        body = content.decode(errors="replace")
+    error = body.get("error") if isinstance(body, dict) else None
+    detail = error.get("message") if isinstance(error, dict) else error
+    message = f"Error code: {status} - {detail or body}"
+    response = httpx2.Response(status, headers=headers, content=content, request=httpx2.Request("POST", url))
+    kind = STATUS_ERRORS.get(status, openai.InternalServerError if status >= 500 else openai.APIStatusError)
+    return kind(message, response=response, body=body)
+
+
+def _retryable(exc: BaseException) -> bool:
+    if isinstance(exc, openai.APIStatusError):
+        return exc.status_code in RETRY_STATUSES or exc.status_code >= 500
+    return isinstance(exc, openai.APIConnectionError)  # includes timeouts
+
+
+_backoff = wait_random_exponential(multiplier=0.5, max=8.0)
+
+
+def _wait(state: RetryCallState) -> float:
+    """The server's ``Retry-After`` when it gives one, else jittered exponential backoff."""
+    exc = state.outcome.exception() if state.outcome is not None else None
+    if isinstance(exc, openai.APIStatusError):
+        try:
+            return min(max(float(exc.response.headers.get("retry-after", "")), 0.0), MAX_RETRY_AFTER_S)
+        except ValueError:
+            pass
+    return float(_backoff(state))
+
+
+def _describe(state: RetryCallState) -> str:
+    exc = state.outcome.exception() if state.outcome is not None else None
+    return f"{type(exc).__name__}: {exc}"
+
+
+@lru_cache(maxsize=256)
+def response_format_param(schema: type[BaseModel]) -> dict[str, Any]:
+    """The ``response_format`` the SDK would send for a pydantic class (strict JSON Schema), built once per class."""
+    return dict(type_to_response_format_param(schema))  # type: ignore[arg-type]
+
+
+class HttpChatOpenAI(ChatOpenAI):
+    """``ChatOpenAI`` whose async chat completions go through a :class:`ChatTransport`.
+
+    Serialises (and so keys the record/replay cache) exactly as ``ChatOpenAI``;
+    synchronous calls and the Responses API still use the SDK client.
+    """
+
+    _transport: ChatTransport = PrivateAttr()
+
+    @classmethod
+    def over(cls, transport: ChatTransport, **kwargs: Any) -> HttpChatOpenAI:
+        model = cls(**kwargs)
+        model._transport = transport
+        return model
+
+    @classmethod
+    def lc_id(cls) -> list[str]:
+        return ChatOpenAI.lc_id()
+
+    def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str:
+        return super().get_name(suffix, name=name or self.name or ChatOpenAI.__name__)
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        payload = self._get_request_payload(messages, stop=stop, **kwargs)
+        if self._use_responses_api(payload):
+            return await super()._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
+        schema = payload.get("response_format")
+        if isinstance(schema, type) and issubclass(schema, BaseModel):
+            payload["response_format"] = response_format_param(schema)
+        else:
+            schema = None
+        answer = await self._transport.complete(
+            self._chat_url(), self._headers(), payload, _timeout_s(self.request_timeout), self.max_retries or 0,
+        )
+        result = self._create_chat_result(answer)
+        if schema is not None and result.generations:
+            _attach_parsed(result, schema)
+        return result
+
+    def _chat_url(self) -> str:
+        return f"{(self.openai_api_base or DEFAULT_BASE_URL).rstrip('/')}/chat/completions"
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Content-Type": "application/json", **(self.default_headers or {})}
+        if self.openai_api_key is not None:
+            headers["Authorization"] = f"Bearer {self.openai_api_key.get_secret_value()}"
+        if self.openai_organization:
+            headers["OpenAI-Organization"] = self.openai_organization
+        return headers
+
+
+def _attach_parsed(result: ChatResult, schema: type[BaseModel]) -> None:
+    """Validate the answer's JSON into ``schema`` as the SDK's ``parse`` does; an invalid one is left unparsed."""
+    message = result.generations[0].message  # type: ignore[attr-defined]
+    text = message.content if isinstance(message.content, str) else ""
+    if not text:
+        return
+    try:
+        message.additional_kwargs["parsed"] = schema.model_validate_json(text)
+    except ValidationError:
+        return
+
+
+def _timeout_s(timeout: Any) -> float:
+    """A whole-request timeout from ``ChatOpenAI.request_timeout`` (a number, or a (connect, read) pair)."""
+    if isinstance(timeout, int | float):
+        return float(timeout)
+    if isinstance(timeout, tuple) and timeout:
+        return float(sum(t for t in timeout if t))
+    return UNSET_TIMEOUT_S
