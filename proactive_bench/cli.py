@@ -28,6 +28,7 @@ from proactive_bench.audits import (
 )
 from proactive_bench.checkpoints import ResumeError
 from proactive_bench.costs import Budget, PriceFileError, PriceTable
+from proactive_bench.gc_tuning import tune_for_runs
 from proactive_bench.launch import (
     LaunchError,
     RunSpec,
@@ -62,7 +63,7 @@ from proactive_bench.sweep import (
     unfinished_runs,
     validate_sweep_config,
 )
-from proactive_bench.sweep_workers import run_sweep_in_processes
+from proactive_bench.sweep_workers import SweepWorkers
 from proactive_bench.validation import episode_stats, validate_dataset
 
 app = typer.Typer(help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False)
@@ -194,6 +195,7 @@ def _run_with_progress(store: Store, run: Run, loaded: LoadedEpisode, ledger: Ca
             else:
                 progress.advance(task)
 
+        tune_for_runs()
         return asyncio.run(execute_run(store, run, loaded, ledger, on_progress=on_progress))
 
 
@@ -331,6 +333,9 @@ def _sweep_and_report(store: Store, the_sweep: Sweep, pending: list[tuple[Run, L
     except PriceFileError as exc:
         raise fail(str(exc)) from None
     total = sum(len(run_spec(run).sessions) for run, _ in pending)
+    workers = SweepWorkers(store, the_sweep, pending, config, budget) if config.workers > 1 else None
+    if workers is not None:
+        workers.start()  # before the progress display's thread exists, so workers can be forked
     columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} sessions"), TimeElapsedColumn())
     with Progress(*columns, console=err_console, transient=True) as progress:
         task = progress.add_task(f"sweep {the_sweep.id}", total=total)
@@ -339,9 +344,10 @@ def _sweep_and_report(store: Store, the_sweep: Sweep, pending: list[tuple[Run, L
             if event == "session":
                 progress.advance(task)
 
-        if config.workers > 1:
-            run_sweep_in_processes(store, the_sweep, pending, config, budget, on_event)
+        if workers is not None:
+            workers.follow(on_event)
         else:
+            tune_for_runs()
             asyncio.run(run_sweep(store, the_sweep, pending, config, budget, on_event))
     if budget.exhausted:
         err_console.print(f"budget of ${config.max_cost_usd} spent; continue with: pbench resume {the_sweep.id} --max-cost MORE", highlight=False)

@@ -1,6 +1,6 @@
 """Sweeps over several processes, for machines with more cores than one event loop can use.
 
-The runs are dealt round-robin to ``workers`` spawned processes; each runs its
+The runs are dealt round-robin to ``workers`` processes; each runs its
 share with :func:`~proactive_bench.sweep.run_episodes` on its own event loop
 and its own connection to the same results database (SQLite in WAL mode).
 Concurrency and the per-endpoint request rate are divided among the workers;
@@ -14,7 +14,8 @@ from __future__ import annotations
 import asyncio
 import math
 import multiprocessing
-import time
+import multiprocessing.connection
+import threading
 from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from sqlmodel import Session, col, select
 
 from proactive_bench.checkpoints import FINAL_STATUSES
 from proactive_bench.costs import Budget, PriceTable
+from proactive_bench.gc_tuning import tune_for_runs
 from proactive_bench.logs import configure_logging
 from proactive_bench.store import Run, SessionRun, Store, Sweep
 from proactive_bench.sweep import RunHook, SweepConfig, finish_sweep, run_episodes, unfinished_runs
@@ -46,45 +48,69 @@ class SharedBudget(Budget):
             self._shared.value += cost_usd
 
 
+class SweepWorkers:
+    """The worker processes of one sweep: :meth:`start` them, then :meth:`follow` them to the end.
+
+    Workers are forked when this process runs a single thread (cheap: the
+    code is already imported, and frozen objects are shared copy-on-write),
+    else spawned; start them before any progress display starts its thread.
+    """
+
+    def __init__(self, store: Store, sweep: Sweep, runs: list[tuple[Run, Any]], config: SweepConfig, budget: Budget) -> None:
+        self.store, self.sweep, self.budget = store, sweep, budget
+        self.by_id = {run.id: run for run, _ in runs}
+        self.method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        context = multiprocessing.get_context(self.method)
+        self.spent = context.Value("d", budget.spent_usd)
+        share = config.model_copy(
+            update={
+                "concurrency": math.ceil(config.concurrency / config.workers),
+                "requests_per_second": config.requests_per_second / config.workers if config.requests_per_second else None,
+            }
+        )
+        groups = [[run.id for run, _ in runs[n :: config.workers]] for n in range(config.workers)]
+        self.processes = [
+            context.Process(target=_worker, args=(str(store.path), sweep.id, ids, share.model_dump(mode="json"), self.spent), name=f"pbench-sweep-{n}")
+            for n, ids in enumerate(groups)
+            if ids
+        ]
+
+    def start(self) -> None:
+        if self.method == "fork":
+            self.store.engine.dispose()  # no SQLite handle crosses the fork; each worker opens its own
+            tune_for_runs()
+        for process in self.processes:
+            process.start()
+
+    def follow(self, on_event: RunHook | None = None) -> None:
+        """Report finished sessions until every worker exits; then settle the budget and the sweep's status."""
+        seen: set[int] = set()
+        while True:
+            running = [process.sentinel for process in self.processes if process.is_alive()]
+            for session_run in _finished_sessions(self.store, list(self.by_id)):
+                if session_run.id not in seen:
+                    seen.add(session_run.id)  # type: ignore[arg-type]
+                    if on_event:
+                        on_event(self.by_id[session_run.run_id], "session")
+            if not running:
+                break
+            multiprocessing.connection.wait(running, timeout=POLL_S)  # wakes as soon as a worker exits
+        for process in self.processes:
+            process.join()
+        self.budget.add(self.spent.value - self.budget.spent_usd)  # what the workers spent
+        failed = [process.name for process in self.processes if process.exitcode != 0]
+        if failed:
+            raise RuntimeError(f"sweep worker(s) {', '.join(failed)} exited abnormally; continue with: pbench resume {self.sweep.id}")
+        finish_sweep(self.store, self.sweep)
+
+
 def run_sweep_in_processes(
     store: Store, sweep: Sweep, runs: list[tuple[Run, Any]], config: SweepConfig, budget: Budget, on_event: RunHook | None = None
 ) -> None:
     """Run the sweep's ``runs`` in ``config.workers`` processes and wait for them; then set the sweep's status."""
-    context = multiprocessing.get_context("spawn")  # no forked event loops, threads or database handles
-    spent = context.Value("d", budget.spent_usd)
-    share = config.model_copy(
-        update={
-            "concurrency": math.ceil(config.concurrency / config.workers),
-            "requests_per_second": config.requests_per_second / config.workers if config.requests_per_second else None,
-        }
-    )
-    groups = [[run.id for run, _ in runs[n :: config.workers]] for n in range(config.workers)]
-    workers = [
-        context.Process(target=_worker, args=(str(store.path), sweep.id, ids, share.model_dump(mode="json"), spent), name=f"pbench-sweep-{n}")
-        for n, ids in enumerate(groups)
-        if ids
-    ]
-    for worker in workers:
-        worker.start()
-    by_id = {run.id: run for run, _ in runs}
-    seen: set[int] = set()
-    while True:
-        alive = any(worker.is_alive() for worker in workers)
-        for session_run in _finished_sessions(store, list(by_id)):
-            if session_run.id not in seen:
-                seen.add(session_run.id)  # type: ignore[arg-type]
-                if on_event:
-                    on_event(by_id[session_run.run_id], "session")
-        if not alive:
-            break
-        time.sleep(POLL_S)
-    for worker in workers:
-        worker.join()
-    budget.add(spent.value - budget.spent_usd)  # what the workers spent
-    failed = [worker.name for worker in workers if worker.exitcode != 0]
-    if failed:
-        raise RuntimeError(f"sweep worker(s) {', '.join(failed)} exited abnormally; continue with: pbench resume {sweep.id}")
-    finish_sweep(store, sweep)
+    workers = SweepWorkers(store, sweep, runs, config, budget)
+    workers.start()
+    workers.follow(on_event)
 
 
 def _finished_sessions(store: Store, run_ids: list[str]) -> list[SessionRun]:
@@ -102,4 +128,5 @@ def _worker(db_path: str, sweep_id: str, run_ids: list[str], config_json: dict[s
     assert sweep is not None
     mine = [(run, loaded) for run, loaded in unfinished_runs(store, sweep) if run.id in set(run_ids)]
     budget = SharedBudget(PriceTable.load(config.prices), config.max_cost_usd, spent)
+    tune_for_runs()
     asyncio.run(run_episodes(store, mine, config, budget))

@@ -67,7 +67,11 @@ def test_module_spec_passes_options(agent_package: str) -> None:
 def test_entry_point_spec(agent_package: str, monkeypatch: pytest.MonkeyPatch) -> None:
     plugin = EntryPoint(name="echo-agent", value=f"{agent_package}:EchoAgent", group=ENTRY_POINT_GROUP)
     monkeypatch.setattr(scaffold_module, "entry_points", lambda group: [plugin] if group == ENTRY_POINT_GROUP else [])
-    assert type(load_scaffold("echo-agent", OPTIONS)).__name__ == "EchoAgent"
+    scaffold_module._installed_plugins.cache_clear()  # the installed set is read once per process
+    try:
+        assert type(load_scaffold("echo-agent", OPTIONS)).__name__ == "EchoAgent"
+    finally:
+        scaffold_module._installed_plugins.cache_clear()
 
 
 def test_builtin_specs() -> None:

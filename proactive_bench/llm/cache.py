@@ -27,7 +27,7 @@ from langchain_core._api import LangChainBetaWarning
 from langchain_core.caches import BaseCache
 from langchain_core.load import dumps, loads
 from langchain_core.outputs import Generation
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import UniqueConstraint, insert
 from sqlmodel import Field, Session, SQLModel, select
 
 log = structlog.get_logger(__name__)
@@ -156,9 +156,8 @@ class CallCache(BaseCache):
             self._own_keys = self._recorded(self.run_id)
         if (key, occurrence) in self._own_keys:
             return  # recorded before an interruption: the first answer stays
-        with Session(self.engine) as db:
-            db.add(ModelCallEntry(namespace=self._namespace(self.run_id), key=key, occurrence=occurrence, generations=generations))
-            db.commit()
+        with self.engine.begin() as db:  # a plain insert: this runs once per model call
+            db.execute(insert(ModelCallEntry), {"namespace": self._namespace(self.run_id), "key": key, "occurrence": occurrence, "generations": generations})
         self._own_keys.add((key, occurrence))
 
     def clear(self, **kwargs: Any) -> None:

@@ -183,8 +183,8 @@ def _register_login_tools(spec: AppSpec) -> None:
     register_tool(f"{spec.name}__logout", group=spec.name)(logout)
 
 
-def load_builtin_apps() -> dict[str, AppSpec]:
-    """Import every app module so its tables, app spec and tools are registered."""
+@cache
+def _import_app_modules() -> None:
     import importlib
     import pkgutil
 
@@ -193,6 +193,11 @@ def load_builtin_apps() -> dict[str, AppSpec]:
     for info in pkgutil.iter_modules(package.__path__):
         if info.name != "base":
             importlib.import_module(f"{package.__name__}.{info.name}")
+
+
+def load_builtin_apps() -> dict[str, AppSpec]:
+    """Import every app module so its tables, app spec and tools are registered."""
+    _import_app_modules()
     for name, tool in list(REGISTRY.items()):
         app = APPS.get(tool.group)
         if app and app.requires_login and name != f"{app.name}__login" and "access_token" not in tool.args_model.model_fields:
