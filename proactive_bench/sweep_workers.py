@@ -59,7 +59,7 @@ class SweepWorkers:
     def __init__(self, store: Store, sweep: Sweep, runs: list[tuple[Run, Any]], config: SweepConfig, budget: Budget) -> None:
         self.store, self.sweep, self.budget = store, sweep, budget
         self.by_id = {run.id: run for run, _ in runs}
-        self.method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        self.method = start_method()
         context = multiprocessing.get_context(self.method)
         self.spent = context.Value("d", budget.spent_usd)
         share = config.model_copy(
@@ -102,6 +102,11 @@ class SweepWorkers:
         if failed:
             raise RuntimeError(f"sweep worker(s) {', '.join(failed)} exited abnormally; continue with: pbench resume {self.sweep.id}")
         finish_sweep(self.store, self.sweep)
+
+
+def start_method() -> str:
+    """``fork`` where it is safe (this process runs one thread, and the platform has it), else ``spawn``."""
+    return "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
 def run_sweep_in_processes(

@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from proactive_bench.stub_server import Reply, StubServer
 
 from conftest import MINI, run_cli
@@ -106,7 +108,11 @@ def test_rescore_grades_saved_state_with_a_judge(tmp_path: Path) -> None:
     assert rows[0]["model"] == "scripted:reference" and float(rows[0]["comp_mean"]) == 1.0
 
 
-def test_worker_processes_give_the_same_results_as_one_event_loop(tmp_path: Path) -> None:
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_worker_processes_give_the_same_results_as_one_event_loop(tmp_path: Path, method: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import proactive_bench.sweep_workers as sweep_workers
+
+    monkeypatch.setattr(sweep_workers, "start_method", lambda: method)
     args = ("--models", "scripted:reference,scripted:asker", "--runs", "2", "--ablation", "none,no-dependency-history")
     one = sweep_json(*args, "--db", str(tmp_path / "one.db"))
     two = sweep_json(*args, "--workers", "2", "--concurrency", "4", "--db", str(tmp_path / "two.db"))
