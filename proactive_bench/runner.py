@@ -278,17 +278,19 @@ async def _run_one(
     score, basis = comp(grades)
     save_workspace(env.workspace, checkpoint_dir(run, position))
     session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)
-    store.add(  # one transaction: a session is saved whole or not at all
-        *sink.pending,
-        *ledger.take(),
-        *[
-            Grade(session_run_id=session_run.id, item_id=g.item_id, grader=g.grader, weight=g.weight, score=g.score, rationale=g.rationale, error=g.error)
-            for g in grades
-        ],
-        Snapshot(session_run_id=session_run.id, kind="workspace", content=env.workspace.snapshot()),
-        Snapshot(session_run_id=session_run.id, kind="memory", content=env.memory.as_dict()),
-        Snapshot(session_run_id=session_run.id, kind="apps", content=env.require_apps().snapshot()),
+    store.save_session(  # one transaction: a session is saved whole or not at all
         session_run,
+        [
+            *sink.pending,
+            *ledger.take(),
+            *[
+                Grade(session_run_id=session_run.id, item_id=g.item_id, grader=g.grader, weight=g.weight, score=g.score, rationale=g.rationale, error=g.error)
+                for g in grades
+            ],
+            Snapshot(session_run_id=session_run.id, kind="workspace", content=env.workspace.snapshot()),
+            Snapshot(session_run_id=session_run.id, kind="memory", content=env.memory.as_dict()),
+            Snapshot(session_run_id=session_run.id, kind="apps", content=env.require_apps().snapshot()),
+        ],
     )
     log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)
     transcript = [{"role": m["role"], "content": m["content"]} for m in state["transcript"]]

@@ -2,19 +2,21 @@
 
 Tables: runs, session runs, messages, tool calls, intent events, grades, LLM
 calls, memory, and snapshots of workspace and memory at each session end.
-Rows of a turn are written when the turn finishes, so a crash loses at most
-the turn in progress.
+A session's rows are written together when it ends, so a crash loses at most
+the session in progress (whose model answers the call cache keeps).
 """
 
 from __future__ import annotations
 
 import json
 import uuid
+from collections import defaultdict
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, inspect
+from sqlalchemy import Table, event, inspect
 from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
 
 from proactive_bench.llm.cache import ModelCallEntry  # noqa: F401  (its table lives in this database)
@@ -165,6 +167,22 @@ class Store:
         with Session(self.engine, expire_on_commit=False) as db:
             db.add_all(rows)
             db.commit()  # keys are filled in by the flush; nothing is computed by the database
+
+    def save_session(self, session_run: SessionRun, rows: Sequence[SQLModel]) -> None:
+        """A finished session's new ``rows`` and its updated ``session_run``, in one transaction.
+
+        The rows go in table by table as bulk inserts (their ids are not read
+        back); this runs at every session end of every run of a sweep.
+        """
+        by_table: dict[Table, list[dict[str, Any]]] = defaultdict(list)
+        for row in rows:
+            table: Table = row.__table__  # type: ignore[attr-defined]
+            by_table[table].append({c.key: getattr(row, c.key) for c in table.columns if not (c.primary_key and getattr(row, c.key) is None)})
+        with Session(self.engine, expire_on_commit=False) as db:
+            for table, values in by_table.items():
+                db.execute(table.insert(), values)
+            db.add(session_run)
+            db.commit()
 
     def update(self, row: SQLModel, **changes: Any) -> None:
         for key, value in changes.items():

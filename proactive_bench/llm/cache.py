@@ -86,12 +86,14 @@ class CallCache(BaseCache):
         self._served: dict[str, int] = defaultdict(int)
         self._source_keys: set[tuple[str, int]] | None = None  # recorded answers of the session, read once
         self._own_keys: set[tuple[str, int]] | None = None
+        self._miss_keys: dict[tuple[str, str], str] = {}
 
     def begin_session(self, session_id: str) -> None:
         """Scope lookups and writes to one session; occurrence counts start again."""
         self._session = session_id
         self._served.clear()
         self._source_keys = self._own_keys = None
+        self._miss_keys.clear()
 
     def _recorded(self, run_id: str) -> set[tuple[str, int]]:
         """(key, occurrence) of every answer recorded for this session of ``run_id``."""
@@ -108,8 +110,13 @@ class CallCache(BaseCache):
     def _namespace(self, run_id: str) -> str:
         return f"{run_id}/{self._session}"
 
+    def _key(self, prompt: str, llm_string: str) -> str:
+        """The call's key; a miss's key is kept for the update that follows it (hashing the prompt twice is costly)."""
+        known = self._miss_keys.pop((prompt, llm_string), None)
+        return known if known is not None else call_key(prompt, llm_string)
+
     def lookup(self, prompt: str, llm_string: str) -> Sequence[Generation] | None:
-        key = call_key(prompt, llm_string)
+        key = self._key(prompt, llm_string)
         occurrence = self._served[key]
         if self._source_keys is None:
             self._source_keys = self._recorded(self.source_run_id)
@@ -122,6 +129,7 @@ class CallCache(BaseCache):
                     f"run {self.source_run_id} has no recorded answer #{occurrence + 1} for this call in session "
                     f"{self._session!r}: the run's settings, prompts or data differ from the recorded ones"
                 )
+            self._miss_keys[(prompt, llm_string)] = key
             return None
         self._served[key] += 1
         with warnings.catch_warnings():
@@ -146,7 +154,7 @@ class CallCache(BaseCache):
             ).first()
 
     def update(self, prompt: str, llm_string: str, return_val: Sequence[Generation]) -> None:
-        key = call_key(prompt, llm_string)
+        key = self._key(prompt, llm_string)
         occurrence = self._served[key]
         self._served[key] += 1
         self._store(key, occurrence, dumps([_serializable(g) for g in return_val]))

@@ -31,6 +31,7 @@ import structlog
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from langchain_core.runnables import Runnable
+from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, ValidationError
 
 from proactive_bench.llm.ledger import CallRole, LLMCallRecord, Recorder, usage_fields
@@ -159,6 +160,15 @@ class StructuredCaller:
 
     async def _attempt(self, method: Method, schema: type[T], messages: list[BaseMessage]) -> tuple[AIMessage | None, T]:
         try:
+            if method == "json_schema" and isinstance(self.model, ChatOpenAI):
+                # The same request and cache key as with_structured_output(), without its runnable chain (~1.4 ms CPU a call).
+                raw = await self.model.ainvoke(messages, response_format=schema)
+                parsed = raw.additional_kwargs.get("parsed")
+                if parsed is not None:
+                    return raw, _as_schema(schema, parsed)
+                if str(raw.text).strip():
+                    return raw, _parse_tolerantly(schema, str(raw.text))  # e.g. an answer served from a recording
+                raise _Malformed(_clip(f"no structured answer in the reply{_refusal(raw)}"))
             if method in ("json_schema", "function_calling"):
                 key = (schema, method)
                 if key not in self._bound:  # building one costs a JSON schema and a tool conversion
@@ -197,6 +207,11 @@ class StructuredCaller:
                 **(usage_fields(raw) if raw is not None else {}),
             )
         )
+
+
+def _refusal(raw: BaseMessage) -> str:
+    refusal = raw.additional_kwargs.get("refusal")
+    return f" (refused: {refusal})" if refusal else ""
 
 
 def _as_schema(schema: type[T], parsed: Any) -> T:
