@@ -117,11 +117,14 @@ async def execute_run(
         raise LaunchError(f"run {run.id}: sessions {missing} are no longer in the dataset at {spec.data_root}")
     sessions = [by_id[sid] for sid in spec.sessions]
     mode = "replay" if spec.replay_of else "record"
-    cache = CallCache(store.engine, run.id, mode, spec.replay_of)
+    cache = CallCache(store.engine, run.id, mode, spec.replay_of, writer=store.answers)
     async with ChatTransport() as transport:
         agent, user, judge = build_participants(spec, ledger, cache, limiter, transport)
         store.update(run, status="running")
-        return await run_episode(
-            store=store, run=run, episode=loaded, sessions=sessions, agent=agent, user=user, judge=judge,
-            ledger=ledger, max_turns=spec.max_turns, on_progress=on_progress, cache=cache,
-        )
+        try:
+            return await run_episode(
+                store=store, run=run, episode=loaded, sessions=sessions, agent=agent, user=user, judge=judge,
+                ledger=ledger, max_turns=spec.max_turns, on_progress=on_progress, cache=cache,
+            )
+        finally:
+            cache.flush()

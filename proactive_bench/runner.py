@@ -193,7 +193,7 @@ async def run_episode(
         if cache is not None:
             cache.begin_session(session.id)
         history = [r.transcript for r in results]
-        result = await _run_one(store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history)
+        result = await _run_one(store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, cache)
         results.append(result)
         if on_progress:
             on_progress(session.id, result)
@@ -239,6 +239,7 @@ async def _run_one(
     graders: GraderResolver,
     max_turns: int,
     history: list[list[dict[str, str]]],
+    cache: CallCache | None,
 ) -> SessionResult:
     session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))
     store.add(session_run)
@@ -277,6 +278,8 @@ async def _run_one(
         grades = await grade_session(session, rt.evidence(state["transcript"]), judge)
     score, basis = comp(grades)
     save_workspace(env.workspace, checkpoint_dir(run, position))
+    if cache is not None:
+        cache.flush()  # a saved session's answers are all recorded (replay needs every one)
     session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)
     store.save_session(  # one transaction: a session is saved whole or not at all
         session_run,

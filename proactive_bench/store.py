@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import Table, event, inspect
 from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
 
-from proactive_bench.llm.cache import ModelCallEntry  # noqa: F401  (its table lives in this database)
+from proactive_bench.llm.cache import AnswerWriter, ModelCallEntry  # noqa: F401  (its table lives in this database)
 
 
 def _now() -> datetime:
@@ -161,6 +161,8 @@ class Store:
         event.listen(self.engine, "connect", _sqlite_pragmas)
         _check_columns(self.engine, path)
         SQLModel.metadata.create_all(self.engine)
+        self.answers = AnswerWriter(self.engine)
+        """Recorded model answers of every run on this database, written in bursts."""
 
     def add(self, *rows: SQLModel) -> None:
         """Insert rows in one transaction."""

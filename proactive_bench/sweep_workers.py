@@ -12,6 +12,7 @@ store.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import math
 import multiprocessing
 import multiprocessing.connection
@@ -30,6 +31,8 @@ from proactive_bench.store import Run, SessionRun, Store, Sweep
 from proactive_bench.sweep import RunHook, SweepConfig, finish_sweep, run_episodes, unfinished_runs
 
 POLL_S = 0.5
+RUN_MODULES = ("proactive_bench.judge", "proactive_bench.user.llm", "proactive_bench.scaffolds.react", "langchain_openai")
+"""Modules a run imports on first use (participants are built lazily)."""
 
 
 class SharedBudget(Budget):
@@ -77,6 +80,8 @@ class SweepWorkers:
 
     def start(self) -> None:
         if self.method == "fork":
+            for module in RUN_MODULES:  # imported once here rather than in every worker
+                importlib.import_module(module)
             self.store.engine.dispose()  # no SQLite handle crosses the fork; each worker opens its own
             tune_for_runs()
         for process in self.processes:

@@ -15,6 +15,7 @@ Modes:
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import warnings
@@ -72,13 +73,52 @@ def call_key(prompt: str, llm_string: str) -> str:
     return hashlib.sha256(f"{llm_string}\x00{canonical}".encode()).hexdigest()
 
 
+class AnswerWriter:
+    """Writes recorded answers in bursts: one transaction for all answers that arrive within ``delay_s``.
+
+    Shared by every run on one database, so a sweep's concurrent episodes
+    commit together instead of once per model call. Inside an event loop a
+    write is deferred by at most ``delay_s`` (a crash loses at most that much
+    recording; the answers are then asked again on resume); outside one it is
+    written at once. :meth:`flush` writes whatever is waiting.
+    """
+
+    def __init__(self, engine: Any, delay_s: float = 0.05) -> None:
+        self.engine = engine
+        self.delay_s = delay_s
+        self._pending: list[dict[str, Any]] = []
+        self._timer: asyncio.TimerHandle | None = None
+
+    def add(self, namespace: str, key: str, occurrence: int, generations: str) -> None:
+        self._pending.append({"namespace": namespace, "key": key, "occurrence": occurrence, "generations": generations})
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        if self._timer is None:
+            self._timer = loop.call_later(self.delay_s, self.flush)
+
+    def flush(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        rows, self._pending = self._pending, []
+        if rows:
+            with self.engine.begin() as db:
+                db.execute(insert(ModelCallEntry), rows)
+
+
 class CallCache(BaseCache):
     """The cache of one episode run; :meth:`begin_session` scopes it to a session."""
 
-    def __init__(self, engine: Any, run_id: str, mode: CacheMode = "record", source_run_id: str | None = None) -> None:
+    def __init__(
+        self, engine: Any, run_id: str, mode: CacheMode = "record", source_run_id: str | None = None, writer: AnswerWriter | None = None,
+    ) -> None:
         if mode == "replay" and source_run_id is None:
             raise ValueError("replay needs the run to replay from")
         self.engine = engine
+        self.writer = writer or AnswerWriter(engine)
         self.run_id = run_id
         self.mode = mode
         self.source_run_id = source_run_id or run_id
@@ -95,8 +135,13 @@ class CallCache(BaseCache):
         self._source_keys = self._own_keys = None
         self._miss_keys.clear()
 
+    def flush(self) -> None:
+        """Write the answers still waiting (before a session's results are saved, for instance)."""
+        self.writer.flush()
+
     def _recorded(self, run_id: str) -> set[tuple[str, int]]:
         """(key, occurrence) of every answer recorded for this session of ``run_id``."""
+        self.writer.flush()
         with Session(self.engine) as db:
             rows = db.exec(select(ModelCallEntry.key, ModelCallEntry.occurrence).where(ModelCallEntry.namespace == self._namespace(run_id)))
             return {(key, occurrence) for key, occurrence in rows}
@@ -144,6 +189,7 @@ class CallCache(BaseCache):
         return generations
 
     def _entry(self, key: str, occurrence: int) -> ModelCallEntry | None:
+        self.writer.flush()
         with Session(self.engine) as db:
             return db.exec(
                 select(ModelCallEntry).where(
@@ -161,15 +207,16 @@ class CallCache(BaseCache):
 
     def _store(self, key: str, occurrence: int, generations: str) -> None:
         if self._own_keys is None:
-            self._own_keys = self._recorded(self.run_id)
+            recording_here = self.source_run_id == self.run_id and self._source_keys is not None
+            self._own_keys = self._source_keys if recording_here else self._recorded(self.run_id)
         if (key, occurrence) in self._own_keys:
             return  # recorded before an interruption: the first answer stays
-        with self.engine.begin() as db:  # a plain insert: this runs once per model call
-            db.execute(insert(ModelCallEntry), {"namespace": self._namespace(self.run_id), "key": key, "occurrence": occurrence, "generations": generations})
+        self.writer.add(self._namespace(self.run_id), key, occurrence, generations)
         self._own_keys.add((key, occurrence))
 
     def clear(self, **kwargs: Any) -> None:
         """Forget this run's recorded answers."""
+        self.writer.flush()
         with Session(self.engine) as db:
             for entry in db.exec(select(ModelCallEntry).where(ModelCallEntry.namespace.startswith(f"{self.run_id}/"))):  # type: ignore[attr-defined]
                 db.delete(entry)

@@ -195,13 +195,20 @@ def _import_app_modules() -> None:
             importlib.import_module(f"{package.__name__}.{info.name}")
 
 
+_TOKEN_CHECKED: dict[str, ToolSpec] = {}
+"""Tools already given their ``access_token`` argument (or not needing one), as registered."""
+
+
 def load_builtin_apps() -> dict[str, AppSpec]:
     """Import every app module so its tables, app spec and tools are registered."""
     _import_app_modules()
     for name, tool in list(REGISTRY.items()):
+        if _TOKEN_CHECKED.get(name) is tool:
+            continue
         app = APPS.get(tool.group)
         if app and app.requires_login and name != f"{app.name}__login" and "access_token" not in tool.args_model.model_fields:
-            REGISTRY[name] = add_token_argument(tool)
+            tool = REGISTRY[name] = add_token_argument(tool)
+        _TOKEN_CHECKED[name] = tool
     return APPS
 
 

@@ -1,0 +1,49 @@
+"""Recorded answers are written in bursts inside an event loop, at once outside one, and never lost by a flush."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from sqlalchemy import event
+from sqlmodel import Session, select
+
+from proactive_bench.llm.cache import ModelCallEntry
+from proactive_bench.store import Store
+
+
+def stored(store: Store) -> list[tuple[str, int]]:
+    with Session(store.engine) as db:
+        return [(e.key, e.occurrence) for e in db.exec(select(ModelCallEntry).order_by(ModelCallEntry.occurrence))]
+
+
+def count_commits(store: Store) -> list[int]:
+    commits = [0]
+    event.listen(store.engine, "commit", lambda conn: commits.__setitem__(0, commits[0] + 1))
+    return commits
+
+
+async def test_answers_arriving_together_are_committed_together(tmp_path: Path) -> None:
+    store = Store(tmp_path / "r.db")
+    commits = count_commits(store)
+    for n in range(5):
+        store.answers.add("run/s1", "k", n, "[]")
+    assert stored(store) == []  # waiting for the burst to end
+    await asyncio.sleep(store.answers.delay_s * 3)
+    assert stored(store) == [("k", n) for n in range(5)] and commits[0] == 1
+
+
+async def test_flush_writes_what_is_waiting_and_cancels_the_timer(tmp_path: Path) -> None:
+    store = Store(tmp_path / "r.db")
+    store.answers.add("run/s1", "k", 0, "[]")
+    store.answers.flush()
+    assert stored(store) == [("k", 0)]
+    commits = count_commits(store)
+    await asyncio.sleep(store.answers.delay_s * 3)
+    assert commits[0] == 0  # nothing left for the timer to write
+
+
+def test_outside_an_event_loop_answers_are_written_at_once(tmp_path: Path) -> None:
+    store = Store(tmp_path / "r.db")
+    store.answers.add("run/s1", "k", 0, "[]")
+    assert stored(store) == [("k", 0)]
