@@ -5,9 +5,12 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import time
 from pathlib import Path, PurePosixPath
 
 TEXT_SNAPSHOT_LIMIT = 200_000
+RACY_NS = 2_000_000_000
+"""Files changed this recently are always re-hashed: coarse file-system clocks (up to 2 s) could hide a later write."""
 
 
 class PathEscapeError(ValueError):
@@ -42,6 +45,7 @@ class Workspace:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self.root.mkdir(parents=True, exist_ok=True)
+        self._hashed: dict[str, tuple[tuple[int, int, int, int], str]] = {}
 
     @classmethod
     def seeded(cls, root: Path, seed: Path | None) -> Workspace:
@@ -81,17 +85,42 @@ class Workspace:
 
     def files(self) -> list[str]:
         """All regular files in the workspace, workspace-relative and sorted."""
-        out = []
-        for dirpath, _dirs, names in os.walk(self.root):
-            for name in names:
-                path = Path(dirpath) / name
-                if path.is_file() and not path.is_symlink():
-                    out.append(self.relative(path))
+        return [rel for rel, _ in self._scan()]
+
+    def _scan(self) -> list[tuple[str, os.stat_result]]:
+        """Regular files (no symlinks, none inside symlinked folders) with their ``lstat``, sorted by relative path."""
+        out: list[tuple[str, os.stat_result]] = []
+        folders = [("", str(self.root))]
+        while folders:
+            prefix, folder = folders.pop()
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        folders.append((f"{prefix}{entry.name}/", entry.path))
+                    elif entry.is_file(follow_symlinks=False):
+                        out.append((f"{prefix}{entry.name}", entry.stat(follow_symlinks=False)))
         return sorted(out)
 
     def fingerprint(self) -> dict[str, str]:
-        """Per file, the sha256 of its bytes: cheap change detection between turns."""
-        return {rel: hashlib.sha256((self.root / rel).read_bytes()).hexdigest() for rel in self.files()}
+        """Per file, the sha256 of its bytes: change detection between turns.
+
+        A file is read again unless its size, inode, mtime and ctime equal those
+        it had when last hashed and both times were then already ``RACY_NS``
+        old, so a later write cannot carry the same timestamps (as git does
+        for its index).
+        """
+        started = time.time_ns()
+        digests: dict[str, str] = {}
+        settled: dict[str, tuple[tuple[int, int, int, int], str]] = {}
+        for rel, stat in self._scan():
+            stamp = (stat.st_size, stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns)
+            known = self._hashed.get(rel)
+            digest = known[1] if known is not None and known[0] == stamp else hashlib.sha256((self.root / rel).read_bytes()).hexdigest()
+            if max(stat.st_mtime_ns, stat.st_ctime_ns) < started - RACY_NS:
+                settled[rel] = (stamp, digest)
+            digests[rel] = digest
+        self._hashed = settled
+        return digests
 
     def snapshot(self) -> dict[str, dict[str, str | int]]:
         """Per file: size, sha256 and (for small text files) the text."""

@@ -1,0 +1,54 @@
+"""Workspace listing and change detection: settled files are hashed once, every write is still seen."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from proactive_bench.env import workspace as workspace_module
+from proactive_bench.env.workspace import Workspace
+
+HOUR_NS = 3600 * 10**9
+
+
+def age(path: Path) -> None:
+    """Give a file an mtime an hour ago (its ctime stays now)."""
+    old = path.stat().st_mtime_ns - HOUR_NS
+    os.utime(path, ns=(old, old))
+
+
+def test_files_lists_regular_files_only(tmp_path: Path) -> None:
+    ws = Workspace(tmp_path / "ws")
+    ws.write_text("notes/a.md", "a")
+    ws.write_text("b.txt", "b")
+    (ws.root / "link.txt").symlink_to(ws.root / "b.txt")
+    (ws.root / "linked_dir").symlink_to(ws.root / "notes", target_is_directory=True)
+    assert ws.files() == ["b.txt", "notes/a.md"]
+
+
+def test_a_same_size_rewrite_right_after_hashing_is_seen(tmp_path: Path) -> None:
+    ws = Workspace(tmp_path / "ws")
+    ws.write_text("plan.md", "draft A")
+    before = ws.fingerprint()
+    ws.write_text("plan.md", "draft B")  # same size, likely the same coarse timestamp
+    assert ws.fingerprint()["plan.md"] != before["plan.md"]
+
+
+def test_settled_files_are_not_read_again_until_they_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ws = Workspace(tmp_path / "ws")
+    path = ws.write_text("seed.csv", "id,name\n1,aspirin\n")
+    age(path)
+    monkeypatch.setattr(workspace_module, "RACY_NS", 0)  # the ctime (now) counts as settled too
+    first = ws.fingerprint()
+    reads: list[Path] = []
+    original = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: reads.append(self) or original(self))
+    assert ws.fingerprint() == first and reads == []
+    mtime = path.stat().st_mtime_ns
+    time.sleep(0.05)  # RACY_NS is 0 here: let the file system's clock tick past the last ctime
+    path.write_text("id,name\n1,ibuprofe\n")  # same size; the old mtime is put back, the ctime cannot be
+    os.utime(path, ns=(mtime, mtime))
+    assert ws.fingerprint()["seed.csv"] != first["seed.csv"] and reads == [ws.root / "seed.csv"]
