@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -28,7 +27,6 @@ from proactive_bench.audits import (
 )
 from proactive_bench.checkpoints import ResumeError
 from proactive_bench.costs import Budget, PriceFileError, PriceTable
-from proactive_bench.gc_tuning import tune_for_runs
 from proactive_bench.launch import (
     LaunchError,
     RunSpec,
@@ -46,6 +44,7 @@ from proactive_bench.loading import (
 )
 from proactive_bench.logs import configure_logging
 from proactive_bench.pibench.cli import import_app
+from proactive_bench.process_tuning import run_fast, tune_for_runs
 from proactive_bench.rescoring import rescore_run
 from proactive_bench.results import EpisodeResult, SessionResult
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
@@ -196,7 +195,7 @@ def _run_with_progress(store: Store, run: Run, loaded: LoadedEpisode, ledger: Ca
                 progress.advance(task)
 
         tune_for_runs()
-        return asyncio.run(execute_run(store, run, loaded, ledger, on_progress=on_progress))
+        return run_fast(execute_run(store, run, loaded, ledger, on_progress=on_progress))
 
 
 def _open_store(db: Path) -> Store:
@@ -348,7 +347,7 @@ def _sweep_and_report(store: Store, the_sweep: Sweep, pending: list[tuple[Run, L
             workers.follow(on_event)
         else:
             tune_for_runs()
-            asyncio.run(run_sweep(store, the_sweep, pending, config, budget, on_event))
+            run_fast(run_sweep(store, the_sweep, pending, config, budget, on_event))
     if budget.exhausted:
         err_console.print(f"budget of ${config.max_cost_usd} spent; continue with: pbench resume {the_sweep.id} --max-cost MORE", highlight=False)
     _print_summary(summarize(store, store.runs(the_sweep.id)), "json" if as_json else "table")
@@ -399,7 +398,7 @@ def rescore(
     store, run, loaded = _open_run(db, run_id)
     spec = run_spec(run)
     try:
-        result = asyncio.run(rescore_run(store, run, loaded, judge_model or spec.judge_model, base_url or spec.base_url))
+        result = run_fast(rescore_run(store, run, loaded, judge_model or spec.judge_model, base_url or spec.base_url))
     except (ModelSpecError, ResumeError) as exc:
         raise fail(str(exc)) from None
     if as_json:
@@ -580,7 +579,7 @@ def audit_model(
     configure_logging()
     store = _open_store(db)
     try:
-        count = asyncio.run(model_audit(store, _runs_of(store, ident, db), model, base_url))
+        count = run_fast(model_audit(store, _runs_of(store, ident, db), model, base_url))
     except (ModelSpecError, ResumeError) as exc:
         raise fail(str(exc)) from None
     err_console.print(f"{count} verdict(s) stored from model:{model}", highlight=False)

@@ -11,7 +11,6 @@ store.
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import math
 import multiprocessing
@@ -25,8 +24,8 @@ from sqlmodel import Session, col, select
 
 from proactive_bench.checkpoints import FINAL_STATUSES
 from proactive_bench.costs import Budget, PriceTable
-from proactive_bench.gc_tuning import tune_for_runs
 from proactive_bench.logs import configure_logging
+from proactive_bench.process_tuning import run_fast, tune_for_runs
 from proactive_bench.store import Run, SessionRun, Store, Sweep
 from proactive_bench.sweep import RunHook, SweepConfig, finish_sweep, run_episodes, unfinished_runs
 
@@ -139,4 +138,4 @@ def _worker(db_path: str, sweep_id: str, run_ids: list[str], config_json: dict[s
     mine = [(run, loaded) for run, loaded in unfinished_runs(store, sweep) if run.id in set(run_ids)]
     budget = SharedBudget(PriceTable.load(config.prices), config.max_cost_usd, spent)
     tune_for_runs()
-    asyncio.run(run_episodes(store, mine, config, budget))
+    run_fast(run_episodes(store, mine, config, budget))

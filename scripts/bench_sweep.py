@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from proactive_bench.costs import Budget, PriceTable
-from proactive_bench.gc_tuning import tune_for_runs
 from proactive_bench.launch import RunSpec, execute_run, start_run
 from proactive_bench.llm.ledger import LLMCallRecord
 from proactive_bench.loading import load_episode
 from proactive_bench.logs import configure_logging
+from proactive_bench.process_tuning import run_fast, tune_for_runs
 from proactive_bench.runner import CallLedger
 from proactive_bench.store import Store
 from proactive_bench.stub_server import (
@@ -168,14 +168,14 @@ def main() -> None:
     configure_logging()
     with tempfile.TemporaryDirectory() as tmp, RemoteStub(args.delay) as base_url:
         with RemoteStub(0.0) as warm:  # first use pays for imports and client set-up
-            asyncio.run(episodes(Store(Path(tmp) / "warm.db"), warm, 1, Path(tmp)))
+            run_fast(episodes(Store(Path(tmp) / "warm.db"), warm, 1, Path(tmp)))
         tune_for_runs()  # as the CLI does before running episodes
         store = Store(Path(tmp) / "single.db")
-        wall, per_run, _ = asyncio.run(episodes(store, base_url, 1, Path(tmp)))
+        wall, per_run, _ = run_fast(episodes(store, base_url, 1, Path(tmp)))
         waiting = busy_time(per_run[0])
         user_rt = user_turn_round_trips(store, args.delay)
         many_store = Store(Path(tmp) / "many.db")
-        many_wall, many_runs, _ = asyncio.run(episodes(many_store, base_url, args.episodes, Path(tmp)))
+        many_wall, many_runs, _ = run_fast(episodes(many_store, base_url, args.episodes, Path(tmp)))
         spread_wall, method = sweep_in_processes(Store(Path(tmp) / "spread.db"), base_url, args.episodes, args.workers, Path(tmp))
     print(f"model delay: {1000 * args.delay:.0f} ms; one episode: {wall:.2f} s wall, {waiting:.2f} s waiting on the model, {len(per_run[0])} calls")
     print(f"1. overhead (wall / waiting):                      {wall / waiting:.3f}   target <= 1.05")

@@ -1,0 +1,39 @@
+"""Process settings for long runs: the event loop run_fast picks, and the collector thresholds."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from proactive_bench.process_tuning import YOUNG_THRESHOLD, run_fast, tune_for_runs
+
+
+async def loop_module() -> str:
+    return type(asyncio.get_running_loop()).__module__
+
+
+def test_run_fast_uses_uvloop_when_installed() -> None:
+    pytest.importorskip("uvloop")
+    assert run_fast(loop_module()).startswith("uvloop")
+
+
+def test_run_fast_falls_back_to_the_standard_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # import uvloop now raises ImportError
+    assert run_fast(loop_module()).startswith("asyncio")
+
+
+@pytest.fixture
+def restored_gc() -> Iterator[None]:
+    thresholds = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
+
+
+def test_tune_for_runs_freezes_and_collects_less_often(restored_gc: None) -> None:
+    tune_for_runs()
+    assert gc.get_threshold()[0] == YOUNG_THRESHOLD and gc.get_freeze_count() > 0
