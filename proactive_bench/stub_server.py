@@ -9,6 +9,7 @@ body)`` pair to simulate faults, or a :class:`RawReply`.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 import uuid
@@ -87,6 +88,16 @@ def requested_format(body: dict[str, Any]) -> str:
     return "tools" if body.get("tools") else "text"
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 1024  # a sweep opens many connections at once
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # the client hung up (after its timeout, for instance)
+        super().handle_error(request, client_address)
+
+
 @dataclass
 class StubServer:
     """Serve ``responder`` on a free loopback port until :meth:`stop`."""
@@ -122,9 +133,7 @@ class StubServer:
             def log_message(self, *args: Any) -> None:
                 return
 
-        ThreadingHTTPServer.request_queue_size = 1024
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
+        self._httpd = _Server(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property

@@ -134,9 +134,23 @@ async def test_the_transport_closes_and_reopens() -> None:
 async def _without_backoff(model: Any) -> Any:
     import proactive_bench.llm.transport as transport_module
 
-    saved = transport_module._backoff
-    transport_module._backoff = lambda state: 0.0
+    saved = transport_module.retry_delay
+    transport_module.retry_delay = lambda exc, attempt: 0.0
     try:
         return await model.ainvoke(QUESTION)
     finally:
-        transport_module._backoff = saved
+        transport_module.retry_delay = saved
+
+
+def test_retry_delay_prefers_the_servers_word_within_a_cap() -> None:
+    import httpx2
+
+    from proactive_bench.llm.transport import MAX_BACKOFF_S, MAX_RETRY_AFTER_S, retry_delay
+
+    def limited(retry_after: str) -> openai.RateLimitError:
+        response = httpx2.Response(429, headers={"retry-after": retry_after}, request=httpx2.Request("POST", "http://127.0.0.1/v1"))
+        return openai.RateLimitError("slow down", response=response, body=None)
+
+    assert retry_delay(limited("2.5"), attempt=0) == 2.5
+    assert retry_delay(limited("86400"), attempt=0) == MAX_RETRY_AFTER_S
+    assert all(0 <= retry_delay(limited("soon"), attempt=n) <= MAX_BACKOFF_S for n in range(10))

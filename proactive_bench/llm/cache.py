@@ -127,6 +127,7 @@ class CallCache(BaseCache):
         self._source_keys: set[tuple[str, int]] | None = None  # recorded answers of the session, read once
         self._own_keys: set[tuple[str, int]] | None = None
         self._miss_keys: dict[tuple[str, str], str] = {}
+        self._sessions_by_run: dict[str, set[str]] = {}
 
     def begin_session(self, session_id: str) -> None:
         """Scope lookups and writes to one session; occurrence counts start again."""
@@ -142,9 +143,20 @@ class CallCache(BaseCache):
     def _recorded(self, run_id: str) -> set[tuple[str, int]]:
         """(key, occurrence) of every answer recorded for this session of ``run_id``."""
         self.writer.flush()
+        if self._session not in self._sessions_recorded(run_id):
+            return set()  # the usual case for a new run: no query per session
         with Session(self.engine) as db:
             rows = db.exec(select(ModelCallEntry.key, ModelCallEntry.occurrence).where(ModelCallEntry.namespace == self._namespace(run_id)))
             return {(key, occurrence) for key, occurrence in rows}
+
+    def _sessions_recorded(self, run_id: str) -> set[str]:
+        """Sessions of ``run_id`` with recorded answers when this cache first asked (read once per run)."""
+        if run_id not in self._sessions_by_run:
+            start, end = f"{run_id}/", f"{run_id}0"  # '0' follows '/': an index range over "<run>/..."
+            with Session(self.engine) as db:
+                rows = db.exec(select(ModelCallEntry.namespace).where(ModelCallEntry.namespace >= start, ModelCallEntry.namespace < end).distinct())
+                self._sessions_by_run[run_id] = {namespace.removeprefix(start) for namespace in rows}
+        return self._sessions_by_run[run_id]
 
     async def alookup(self, prompt: str, llm_string: str) -> Sequence[Generation] | None:
         return self.lookup(prompt, llm_string)  # no thread hop: a miss is answered from memory

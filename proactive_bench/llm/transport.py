@@ -13,7 +13,7 @@ LangChain's own).
 Failures keep the SDK's contract: HTTP errors raise the matching
 ``openai.APIStatusError`` subclass, timeouts ``openai.APITimeoutError``, lost
 connections ``openai.APIConnectionError``; 408/409/429/5xx, timeouts and lost
-connections are retried ``max_retries`` times with jittered exponential
+connections are retried ``max_retries`` times with full-jitter exponential
 backoff (``Retry-After`` honoured, capped).
 """
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from functools import lru_cache
 from typing import Any
 
@@ -34,12 +35,13 @@ from langchain_core.outputs import ChatResult
 from langchain_openai import ChatOpenAI
 from openai.lib._parsing._completions import type_to_response_format_param
 from pydantic import BaseModel, PrivateAttr, ValidationError
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_random_exponential
 
 log = structlog.get_logger(__name__)
 
 RETRY_STATUSES = frozenset({408, 409, 429})
 MAX_RETRY_AFTER_S = 60.0
+FIRST_BACKOFF_S = 1.0
+MAX_BACKOFF_S = 8.0
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 UNSET_TIMEOUT_S = 600.0
 """The whole-request limit when the model sets none (the OpenAI SDK's default)."""
@@ -85,14 +87,16 @@ class ChatTransport:
     async def complete(self, url: str, headers: dict[str, str], payload: dict[str, Any], timeout: float, max_retries: int) -> dict[str, Any]:
         """POST ``payload`` to ``url``; the decoded JSON answer, retried on transient faults."""
         body = json.dumps(payload).encode()
-        retrying = AsyncRetrying(
-            retry=retry_if_exception(_retryable), stop=stop_after_attempt(max_retries + 1), wait=_wait, reraise=True,
-            before_sleep=lambda state: log.info("model_request_retry", url=url, attempt=state.attempt_number, error=_describe(state)),
-        )
-        async for attempt in retrying:
-            with attempt:
+        for attempt in range(max_retries + 1):
+            try:
                 return await self._post(url, headers, body, timeout)
-        raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
+            except (openai.APIStatusError, openai.APIConnectionError) as exc:
+                if attempt == max_retries or not _retryable(exc):
+                    raise
+                delay = retry_delay(exc, attempt)
+                log.info("model_request_retry", url=url, attempt=attempt + 1, wait_s=round(delay, 2), error=f"{type(exc).__name__}: {exc}")
+                await asyncio.sleep(delay)
+        raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
 
     async def _post(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> dict[str, Any]:
         try:
@@ -135,23 +139,14 @@ def _retryable(exc: BaseException) -> bool:
     return isinstance(exc, openai.APIConnectionError)  # includes timeouts
 
 
-_backoff = wait_random_exponential(multiplier=0.5, max=8.0)
-
-
-def _wait(state: RetryCallState) -> float:
-    """The server's ``Retry-After`` when it gives one, else jittered exponential backoff."""
-    exc = state.outcome.exception() if state.outcome is not None else None
+def retry_delay(exc: BaseException, attempt: int) -> float:
+    """The server's ``Retry-After`` when it gives one (capped), else full-jitter exponential backoff."""
     if isinstance(exc, openai.APIStatusError):
         try:
             return min(max(float(exc.response.headers.get("retry-after", "")), 0.0), MAX_RETRY_AFTER_S)
         except ValueError:
             pass
-    return float(_backoff(state))
-
-
-def _describe(state: RetryCallState) -> str:
-    exc = state.outcome.exception() if state.outcome is not None else None
-    return f"{type(exc).__name__}: {exc}"
+    return random.uniform(0, min(MAX_BACKOFF_S, FIRST_BACKOFF_S * 2**attempt))
 
 
 @lru_cache(maxsize=256)
