@@ -201,16 +201,16 @@ async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url:
             if session is None or session_run.status not in FINAL_STATUSES:
                 continue
             ledger.session_run_id = session_run.id
-            evidence = saved_evidence(store, run, session_run, graders)
-            verdicts = await judge.grade([c for c in session.checklist if c.id in grades], evidence, session) if grades else {}
+            with saved_evidence(store, run, session_run, graders) as evidence:
+                verdicts = await judge.grade([c for c in session.checklist if c.id in grades], evidence, session) if grades else {}
+                events = store.rows(IntentEvent, session_run.id)
+                statuses = await asyncio.gather(*(auditor.status(session, event, evidence) for event in events))
             audits = [
                 Audit(session_run_id=session_run.id, kind="checklist", item_id=item_id, source=source, judged=str(grades[item_id].score),
                       audited=str(verdict.score), note=verdict.rationale)
                 for item_id, verdict in verdicts.items()
                 if verdict.score is not None
             ]
-            events = store.rows(IntentEvent, session_run.id)
-            statuses = await asyncio.gather(*(auditor.status(session, event, evidence) for event in events))
             audits += [
                 Audit(session_run_id=session_run.id, kind="intent", item_id=event.intent_id, source=source, judged=event.status,
                       audited=answer.status, note=answer.rationale)

@@ -1,20 +1,28 @@
 """Session-end checkpoints, and picking an episode run up where it stopped.
 
-A run's starting workspace is copied to ``<results>/checkpoints/<run>/000/``.
-At the end of every session the runner copies the workspace folder to
-``checkpoints/<run>/<position>/`` and then writes, in one transaction, the
-session's turn rows, model-call records, grades, snapshots and final status.
-A session without a final status is therefore unfinished and has no rows but
-its session-run row; resuming deletes that row, restores the state of the
-last finished session and runs the unfinished one again. Its model calls
-that had already been answered are served from the run's recording
-(:mod:`proactive_bench.llm.cache`), so finished turns cost nothing twice and
-the results equal those of an uninterrupted run.
+A run's starting workspace is saved as ``<results>/checkpoints/<run>/000.tar``.
+At the end of every session the runner saves the workspace folder as
+``checkpoints/<run>/<position>.tar`` (one uncompressed archive: a single file
+write instead of a folder per directory, which on slow disks cost more than
+the copy) and then writes, in one transaction, the session's turn rows,
+model-call records, grades, snapshots and final status. A session without a
+final status is therefore unfinished and has no rows but its session-run row;
+resuming deletes that row, restores the state of the last finished session
+and runs the unfinished one again. Its model calls that had already been
+answered are served from the run's recording (:mod:`proactive_bench.llm.cache`),
+so finished turns cost nothing twice and the results equal those of an
+uninterrupted run. Checkpoints saved as folders by earlier versions are read
+as well.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
+import tarfile
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from proactive_bench.env.workspace import Workspace
@@ -30,30 +38,54 @@ class ResumeError(RuntimeError):
     """A run whose saved state is incomplete and cannot be continued."""
 
 
-def checkpoint_dir(run: Run, position: int) -> Path:
-    return Path(run.workspace).parent.parent / "checkpoints" / run.id / f"{position:03d}"
+def checkpoint_path(run: Run, position: int) -> Path:
+    """Where the workspace after the run's ``position``-th session is saved (0: its start)."""
+    return Path(run.workspace).parent.parent / "checkpoints" / run.id / f"{position:03d}.tar"
 
 
 def save_workspace(workspace: Workspace, target: Path) -> None:
-    """Copy the workspace folder to ``target``, replacing it atomically (rename)."""
+    """Archive the workspace folder (files, folders, symlinks as links) to ``target``, replacing it atomically."""
     partial = target.with_name(target.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(workspace.root, partial, symlinks=True)
-    shutil.rmtree(target, ignore_errors=True)
-    partial.rename(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(partial, "w") as archive:
+        for child in sorted(workspace.root.iterdir()):
+            archive.add(child, arcname=child.name)
+    os.replace(partial, target)
 
 
 def restore_workspace(workspace: Workspace, source: Path) -> None:
     """Make the workspace folder an exact copy of a checkpoint."""
-    if not source.is_dir():
+    folder = _legacy_folder(source)
+    if not source.is_file() and not folder.is_dir():
         raise ResumeError(f"checkpoint {source} is missing")
     for child in workspace.root.iterdir():
         if child.is_dir() and not child.is_symlink():
             shutil.rmtree(child)
         else:
             child.unlink()
-    shutil.copytree(source, workspace.root, symlinks=True, dirs_exist_ok=True)
+    if source.is_file():
+        with tarfile.open(source) as archive:
+            archive.extractall(workspace.root, filter="tar")  # names stay inside; links are kept as saved
+    else:
+        shutil.copytree(folder, workspace.root, symlinks=True, dirs_exist_ok=True)
+
+
+@contextmanager
+def opened_checkpoint(source: Path) -> Iterator[Workspace | None]:
+    """A checkpoint's files as a (temporary) workspace folder, or None when it was not saved."""
+    folder = _legacy_folder(source)
+    if not source.is_file():
+        yield Workspace(folder) if folder.is_dir() else None
+        return
+    with tempfile.TemporaryDirectory(prefix="pbench-checkpoint-") as scratch:
+        workspace = Workspace(Path(scratch))
+        restore_workspace(workspace, source)
+        yield workspace
+
+
+def _legacy_folder(source: Path) -> Path:
+    """Where versions before archives kept the same checkpoint (``<position>/``)."""
+    return source.with_suffix("")
 
 
 def split_session_runs(store: Store, run: Run) -> tuple[dict[str, SessionRun], list[SessionRun]]:

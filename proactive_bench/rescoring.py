@@ -9,13 +9,14 @@ session's grades are replaced; intent labels are kept.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from proactive_bench.checkpoints import FINAL_STATUSES, ResumeError, checkpoint_dir, stored_session_result
+from proactive_bench.checkpoints import FINAL_STATUSES, ResumeError, checkpoint_path, opened_checkpoint, stored_session_result
 from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolRecord
-from proactive_bench.env.workspace import Workspace
 from proactive_bench.evidence import Evidence, Message
 from proactive_bench.grading import grade_session
 from proactive_bench.llm.models import make_chat_model
@@ -26,22 +27,24 @@ from proactive_bench.runner import CallLedger
 from proactive_bench.store import Grade, MessageRow, Run, SessionRun, Store, ToolCallRow
 
 
-def saved_evidence(store: Store, run: Run, session_run: SessionRun, graders: GraderResolver) -> Evidence:
-    """The evidence of a finished session as it stood when the session ended."""
+@contextmanager
+def saved_evidence(store: Store, run: Run, session_run: SessionRun, graders: GraderResolver) -> Iterator[Evidence]:
+    """The evidence of a finished session as it stood when the session ended (its workspace unpacked while in use)."""
     assert session_run.id is not None
-    saved = checkpoint_dir(run, session_run.position)
-    if not saved.is_dir():
-        raise ResumeError(f"run {run.id}: the workspace of session {session_run.session_id} was not saved ({saved})")
-    apps = AppStore()
-    apps.restore(store.snapshot(session_run.id, "apps") or {})
-    return Evidence(
-        transcript=[Message(m.role, m.content, m.turn) for m in store.rows(MessageRow, session_run.id)],  # type: ignore[arg-type]
-        tool_records=[ToolRecord(t.tool_name, t.call, t.result, t.ok, t.turn, t.seq) for t in store.rows(ToolCallRow, session_run.id)],
-        workspace=Workspace(saved),
-        memory=Memory(store.snapshot(session_run.id, "memory") or {}),
-        resolve_python=graders,
-        apps=apps,
-    )
+    saved = checkpoint_path(run, session_run.position)
+    with opened_checkpoint(saved) as workspace:
+        if workspace is None:
+            raise ResumeError(f"run {run.id}: the workspace of session {session_run.session_id} was not saved ({saved})")
+        apps = AppStore()
+        apps.restore(store.snapshot(session_run.id, "apps") or {})
+        yield Evidence(
+            transcript=[Message(m.role, m.content, m.turn) for m in store.rows(MessageRow, session_run.id)],  # type: ignore[arg-type]
+            tool_records=[ToolRecord(t.tool_name, t.call, t.result, t.ok, t.turn, t.seq) for t in store.rows(ToolCallRow, session_run.id)],
+            workspace=workspace,
+            memory=Memory(store.snapshot(session_run.id, "memory") or {}),
+            resolve_python=graders,
+            apps=apps,
+        )
 
 
 async def rescore_run(store: Store, run: Run, loaded: LoadedEpisode, judge_model: str | None, base_url: str | None) -> EpisodeResult:
@@ -60,7 +63,8 @@ async def rescore_run(store: Store, run: Run, loaded: LoadedEpisode, judge_model
         if session is not None and session_run.status != "error":
             assert session_run.id is not None
             ledger.session_run_id = session_run.id
-            grades = await grade_session(session, saved_evidence(store, run, session_run, graders), judge)
+            with saved_evidence(store, run, session_run, graders) as evidence:
+                grades = await grade_session(session, evidence, judge)
             store.replace_grades(
                 session_run.id,
                 [Grade(session_run_id=session_run.id, item_id=g.item_id, grader=g.grader, weight=g.weight, score=g.score, rationale=g.rationale, error=g.error) for g in grades],

@@ -24,7 +24,7 @@ from proactive_bench.grading import GradeResult, grade_session
 from proactive_bench.llm.ledger import LLMCallRecord
 from proactive_bench.loading import GraderResolver, LoadedEpisode
 from proactive_bench.checkpoints import (
-    checkpoint_dir,
+    checkpoint_path,
     restore_workspace,
     save_workspace,
     split_session_runs,
@@ -213,12 +213,12 @@ def _episode_state(store: Store, run: Run, episode: LoadedEpisode, done: list[Se
         apps = AppStore(app_db)
         apps.seed_from(episode.directory / "apps")
         workspace = Workspace.seeded(root, episode.workspace_seed)
-        save_workspace(workspace, checkpoint_dir(run, 0))  # position 0: the run's starting workspace (for reports)
+        save_workspace(workspace, checkpoint_path(run, 0))  # position 0: the run's starting workspace (for reports)
         return workspace, Memory(), apps
     last = max(done, key=lambda sr: sr.position)
     assert last.id is not None
     workspace = Workspace(root)
-    restore_workspace(workspace, checkpoint_dir(run, last.position))
+    restore_workspace(workspace, checkpoint_path(run, last.position))
     app_db.unlink(missing_ok=True)  # scratch state (may be torn by a crash): rebuilt from the snapshot
     apps = AppStore(app_db)
     apps.restore(store.snapshot(last.id, "apps") or {})
@@ -277,7 +277,7 @@ async def _run_one(
     if status != "error":
         grades = await grade_session(session, rt.evidence(state["transcript"]), judge)
     score, basis = comp(grades)
-    save_workspace(env.workspace, checkpoint_dir(run, position))
+    save_workspace(env.workspace, checkpoint_path(run, position))
     if cache is not None:
         cache.flush()  # a saved session's answers are all recorded (replay needs every one)
     session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)

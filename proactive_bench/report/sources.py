@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from proactive_bench.checkpoints import checkpoint_dir
+from proactive_bench.checkpoints import checkpoint_path, opened_checkpoint
 from proactive_bench.env.apps.base import AppStore, SeedError
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.launch import load_spec_episode, run_spec
@@ -57,9 +57,9 @@ class EpisodeCatalog:
 
     def seed_snapshot(self, run: Run) -> tuple[dict[str, Any], str]:
         """The workspace the run started from, and what it is: the run's own copy, else the dataset's seed."""
-        start = checkpoint_dir(run, 0)
-        if start.is_dir():
-            return Workspace(start).snapshot(), "against the run's starting workspace"
+        with opened_checkpoint(checkpoint_path(run, 0)) as start:
+            if start is not None:
+                return start.snapshot(), "against the run's starting workspace"
         spec = run_spec(run)
         key = (spec.data_root, spec.persona)
         if key not in self._seeds:
