@@ -113,15 +113,6 @@ def start_method() -> str:
     return "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
-def run_sweep_in_processes(
-    store: Store, sweep: Sweep, runs: list[tuple[Run, Any]], config: SweepConfig, budget: Budget, on_event: RunHook | None = None
-) -> None:
-    """Run the sweep's ``runs`` in ``config.workers`` processes and wait for them; then set the sweep's status."""
-    workers = SweepWorkers(store, sweep, runs, config, budget)
-    workers.start()
-    workers.follow(on_event)
-
-
 def _finished_sessions(store: Store, run_ids: list[str]) -> list[SessionRun]:
     with Session(store.engine) as db:
         query = select(SessionRun).where(col(SessionRun.run_id).in_(run_ids), col(SessionRun.status).in_(FINAL_STATUSES))

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
 from proactive_bench.llm.cache import ModelCallEntry
@@ -46,4 +48,21 @@ async def test_flush_writes_what_is_waiting_and_cancels_the_timer(tmp_path: Path
 def test_outside_an_event_loop_answers_are_written_at_once(tmp_path: Path) -> None:
     store = Store(tmp_path / "r.db")
     store.answers.add("run/s1", "k", 0, "[]")
+    assert stored(store) == [("k", 0)]
+
+
+async def test_a_failed_write_keeps_the_answers_for_the_next_flush(tmp_path: Path) -> None:
+    store = Store(tmp_path / "r.db")
+    writer = store.answers
+    engine = writer.engine
+
+    class Locked:
+        def begin(self) -> Any:
+            raise OperationalError("INSERT", {}, Exception("database is locked"))
+
+    writer.engine = Locked()
+    writer.add("run/s1", "k", 0, "[]")
+    await asyncio.sleep(writer.delay_s * 3)  # the timer's write fails and is logged, not lost
+    writer.engine = engine
+    writer.flush()
     assert stored(store) == [("k", 0)]

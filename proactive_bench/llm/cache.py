@@ -97,16 +97,28 @@ class AnswerWriter:
             self.flush()
             return
         if self._timer is None:
-            self._timer = loop.call_later(self.delay_s, self.flush)
+            self._timer = loop.call_later(self.delay_s, self._flush_on_timer)
 
     def flush(self) -> None:
+        """Write every waiting answer in one transaction; if that fails they stay waiting and the error is raised."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         rows, self._pending = self._pending, []
-        if rows:
+        if not rows:
+            return
+        try:
             with self.engine.begin() as db:
                 db.execute(insert(ModelCallEntry), rows)
+        except Exception:
+            self._pending = rows + self._pending
+            raise
+
+    def _flush_on_timer(self) -> None:
+        try:
+            self.flush()
+        except Exception as exc:  # noqa: BLE001 (kept for the next flush, which a session's end makes and reports)
+            log.warning("answer_write_deferred", waiting=len(self._pending), error=f"{type(exc).__name__}: {exc}")
 
 
 class CallCache(BaseCache):

@@ -81,7 +81,7 @@ class ChatTransport:
     def _client(self) -> aiohttp.ClientSession:
         if self._session is None or self._session.closed:
             connector = aiohttp.TCPConnector(limit=0, limit_per_host=self.connections_per_host)
-            self._session = aiohttp.ClientSession(connector=connector)
+            self._session = aiohttp.ClientSession(connector=connector, trust_env=True)  # HTTP(S)_PROXY, as the SDK honours
         return self._session
 
     async def complete(self, url: str, headers: dict[str, str], payload: dict[str, Any], timeout: float, max_retries: int) -> dict[str, Any]:
