@@ -15,6 +15,7 @@ import importlib
 import math
 import multiprocessing
 import multiprocessing.connection
+import sys
 import threading
 from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
@@ -109,8 +110,8 @@ class SweepWorkers:
 
 
 def start_method() -> str:
-    """``fork`` where it is safe (this process runs one thread, and the platform has it), else ``spawn``."""
-    return "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    """``fork`` where it is safe (Linux, and this process runs one thread), else ``spawn`` (macOS system libraries break after fork)."""
+    return "fork" if sys.platform.startswith("linux") and threading.active_count() == 1 else "spawn"
 
 
 def _finished_sessions(store: Store, run_ids: list[str]) -> list[SessionRun]:
