@@ -154,3 +154,18 @@ def test_retry_delay_prefers_the_servers_word_within_a_cap() -> None:
     assert retry_delay(limited("2.5"), attempt=0) == 2.5
     assert retry_delay(limited("86400"), attempt=0) == MAX_RETRY_AFTER_S
     assert all(0 <= retry_delay(limited("soon"), attempt=n) <= MAX_BACKOFF_S for n in range(10))
+
+
+async def test_models_built_from_one_template_keep_their_own_transport_and_cache() -> None:
+    from langchain_core.caches import InMemoryCache
+
+    first, second = ChatTransport(), ChatTransport()
+    caches = InMemoryCache(), InMemoryCache()
+    with StubServer(lambda body: text_reply("ok")) as server:
+        a = make_chat_model("openai:stub", base_url=server.base_url, transport=first, cache=caches[0])
+        b = make_chat_model("openai:stub", base_url=server.base_url, transport=second, cache=caches[1])
+        assert (a._transport, b._transport, a.cache, b.cache) == (first, second, *caches)
+        await a.ainvoke(QUESTION)
+    assert len(caches[0]._cache) == 1 and len(caches[1]._cache) == 0  # only the first model's cache holds the answer
+    await first.aclose()
+    await second.aclose()
