@@ -9,6 +9,7 @@ body)`` pair to simulate faults, or a :class:`RawReply`.
 from __future__ import annotations
 
 import json
+import random
 import sys
 import threading
 import time
@@ -104,6 +105,8 @@ class StubServer:
 
     responder: Responder
     delay: float = 0.0
+    jitter: float = 0.0
+    """Each reply waits ``delay`` × a uniform factor in [1 − jitter, 1 + jitter], as real servers vary."""
     requests: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -118,7 +121,7 @@ class StubServer:
                 body = json.loads(self.rfile.read(length) or b"{}")
                 server.requests.append(body)
                 if server.delay:
-                    time.sleep(server.delay)
+                    time.sleep(server.delay * random.uniform(1 - server.jitter, 1 + server.jitter))
                 reply = server.responder(body) if self.path.rstrip("/").endswith("/chat/completions") else error_reply(404, f"no route {self.path}")
                 if not isinstance(reply, RawReply):
                     status, payload = reply if isinstance(reply, tuple) else (200, reply)
