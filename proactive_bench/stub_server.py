@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 import threading
 import time
@@ -68,6 +69,17 @@ def prompt_text(body: dict[str, Any]) -> str:
         content = message.get("content")
         parts.extend([content] if isinstance(content, str) else [c.get("text", "") for c in content or [] if isinstance(c, dict)])
     return "\n".join(parts)
+
+
+def prompt_section(prompt: str, title: str) -> str:
+    """The body of a ``## title`` section of a prompt (up to the next ``## `` heading), or ""."""
+    match = re.search(rf"## {re.escape(title)}\n(.*?)(?=\n## |\Z)", prompt, re.DOTALL)
+    return match.group(1) if match else ""
+
+
+def open_requirement_ids(prompt: str) -> list[str]:
+    """The intent ids a judging-stage prompt of the simulated user lists under "Open requirements"."""
+    return re.findall(r"^- ([\w.-]+): ", prompt_section(prompt, "Open requirements"), re.MULTILINE)
 
 
 def _completion(message: dict[str, Any], finish: str, model: str) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from proactive_bench.cli import app
-from proactive_bench.stub_server import StubServer, prompt_text, structured_reply, text_reply
+from proactive_bench.stub_server import StubServer, open_requirement_ids, prompt_text, structured_reply, text_reply
 
 REPO = Path(__file__).resolve().parent.parent
 MINI = REPO / "tests" / "data" / "mini"
@@ -40,7 +40,7 @@ def run(args: list[str]) -> tuple[float, dict[str, Any]]:
 def user_model(body: dict[str, Any]) -> Any:
     """A stub that completes nothing, targets nothing and replies with a fixed sentence."""
     prompt = prompt_text(body)
-    ids = [line[2:].split(":")[0] for line in prompt.split("## Open requirements\n", 1)[-1].split("\n## ")[0].splitlines() if line.startswith("- ")]
+    ids = open_requirement_ids(prompt)
     if "already satisfied" in prompt:
         return structured_reply(body, {"findings": [{"intent_id": i, "completed": False, "evidence": ""} for i in ids]})
     if "asks a question that targets" in prompt:

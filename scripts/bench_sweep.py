@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
-import re
 import statistics
 import tempfile
 import threading
@@ -44,6 +43,7 @@ from proactive_bench.runner import CallLedger
 from proactive_bench.store import Store
 from proactive_bench.stub_server import (
     StubServer,
+    open_requirement_ids,
     prompt_text,
     structured_reply,
     text_reply,
@@ -57,7 +57,7 @@ MINI = Path(__file__).resolve().parent.parent / "tests" / "data" / "mini"
 def responder(body: dict[str, Any]) -> Any:
     """Agent: a plain answer. User: nothing completed or asked, so intents are volunteered one by one."""
     prompt = prompt_text(body)
-    ids = re.findall(r"^- ([\w.-]+): ", prompt.split("## Open requirements", 1)[-1].split("\n## ", 1)[0], re.M)
+    ids = open_requirement_ids(prompt)
     if "already satisfied" in prompt:
         return structured_reply(body, {"findings": [{"intent_id": i, "completed": False, "evidence": ""} for i in ids]})
     if "asks a question that targets" in prompt:

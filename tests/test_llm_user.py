@@ -13,21 +13,21 @@ from pathlib import Path
 from typing import Any
 
 from proactive_bench.store import IntentEvent, LLMCall, MessageRow, Store
-from proactive_bench.stub_server import Reply, StubServer, error_reply, prompt_text, structured_reply, text_reply
+from proactive_bench.stub_server import (
+    Reply,
+    StubServer,
+    error_reply,
+    open_requirement_ids,
+    prompt_section,
+    prompt_text,
+    structured_reply,
+    text_reply,
+)
 
 from conftest import MINI, run_cli
 
 DONE_WHEN = {"units": "mg/L", "mean": "mean", "same_units": "mg/L", "memo": "memory_write"}
 ASKED_WHEN = {"units": "unit", "mean": "mean", "same_units": "unit", "memo": "memory"}
-
-
-def section(prompt: str, title: str) -> str:
-    match = re.search(rf"## {re.escape(title)}\n(.*?)(?=\n## |\Z)", prompt, re.S)
-    return match.group(1) if match else ""
-
-
-def open_ids(prompt: str) -> list[str]:
-    return re.findall(r"^- ([\w.-]+): ", section(prompt, "Open requirements"), re.M)
 
 
 class FakeUserModel:
@@ -41,26 +41,26 @@ class FakeUserModel:
     def __call__(self, body: dict[str, Any]) -> Reply:
         prompt = prompt_text(body)
         if "already satisfied" in prompt:
-            changed = section(prompt, "Files created or changed in the latest turn") + section(prompt, "Tool calls in the latest assistant turn")
-            ids = open_ids(prompt)[: -1 if self.drop_findings else None]
+            changed = prompt_section(prompt, "Files created or changed in the latest turn") + prompt_section(prompt, "Tool calls in the latest assistant turn")
+            ids = open_requirement_ids(prompt)[: -1 if self.drop_findings else None]
             findings = [{"intent_id": i, "completed": DONE_WHEN.get(i, "\0") in changed, "evidence": "in the file"} for i in ids]
             return structured_reply(body, {"findings": findings})
         if "asks a question that targets" in prompt:
-            latest = section(prompt, "The assistant's latest message")
+            latest = prompt_section(prompt, "The assistant's latest message")
             questions = [q for q in re.split(r"(?<=\?)\s*", latest) if q.endswith("?")]
             findings = []
-            for i in open_ids(prompt):
+            for i in open_requirement_ids(prompt):
                 hit = next((q for q in questions if ASKED_WHEN.get(i, "\0") in q.lower()), "")
                 findings.append({"intent_id": i, "targeted": bool(hit), "question": hit})
-            return structured_reply(body, {"findings": findings, "relevance_order": list(reversed(open_ids(prompt)))})
+            return structured_reply(body, {"findings": findings, "relevance_order": list(reversed(open_requirement_ids(prompt)))})
         if "role-playing the user" in prompt:
             if self.reply_fault:
                 return error_reply(500, "reply model down")
-            return text_reply("Sure, " + section(prompt, "What to convey").strip().splitlines()[0].split(": ", 1)[1])
+            return text_reply("Sure, " + prompt_section(prompt, "What to convey").strip().splitlines()[0].split(": ", 1)[1])
         if "grading an AI assistant" in prompt:
             if self.judge_fault:
                 return text_reply("I think it is fine.")
-            verdict = "YES" if "Batch summary" in section(prompt, "Files") else "NO"
+            verdict = "YES" if "Batch summary" in prompt_section(prompt, "Files") else "NO"
             return structured_reply(body, {"rationale": "checked the file", "verdict": verdict})
         return error_reply(400, "unexpected prompt")
 

@@ -27,7 +27,16 @@ from proactive_bench.metrics import dependency_units
 from proactive_bench.pibench.scripts import ScriptError, script_check
 from proactive_bench.predicates import PibenchScript, PibenchScriptArgs
 from proactive_bench.store import Grade, IntentEvent, Store
-from proactive_bench.stub_server import Reply, StubServer, error_reply, prompt_text, structured_reply, text_reply
+from proactive_bench.stub_server import (
+    Reply,
+    StubServer,
+    error_reply,
+    open_requirement_ids,
+    prompt_section,
+    prompt_text,
+    structured_reply,
+    text_reply,
+)
 
 from conftest import run_cli
 
@@ -358,15 +367,6 @@ def test_a_script_result_that_is_not_zero_or_one_is_an_error(tmp_path: Path) -> 
 # ---- running an imported episode -------------------------------------------------------------
 
 
-def section(prompt: str, title: str) -> str:
-    match = re.search(rf"## {re.escape(title)}\n(.*?)(?=\n## |\Z)", prompt, re.DOTALL)
-    return match.group(1) if match else ""
-
-
-def open_ids(prompt: str) -> list[str]:
-    return re.findall(r"^- ([\w.-]+): ", section(prompt, "Open requirements"), re.MULTILINE)
-
-
 class FakeModels:
     """User model and judge: an intent is met when ``[id]`` is in the turn's files or tool calls,
     targeted when a question names ``[id]``; the judge passes items that mention a table."""
@@ -377,18 +377,18 @@ class FakeModels:
     def __call__(self, body: dict[str, Any]) -> Reply:
         prompt = prompt_text(body)
         if "already satisfied" in prompt:
-            work = section(prompt, "Files created or changed in the latest turn") + section(prompt, "Tool calls in the latest assistant turn")
-            findings = [{"intent_id": i, "completed": f"[{i}]" in work, "evidence": f"[{i}]"} for i in open_ids(prompt)]
+            work = prompt_section(prompt, "Files created or changed in the latest turn") + prompt_section(prompt, "Tool calls in the latest assistant turn")
+            findings = [{"intent_id": i, "completed": f"[{i}]" in work, "evidence": f"[{i}]"} for i in open_requirement_ids(prompt)]
             return structured_reply(body, {"findings": findings})
         if "asks a question that targets" in prompt:
-            latest = section(prompt, "The assistant's latest message")
-            findings = [{"intent_id": i, "targeted": f"[{i}]" in latest, "question": f"[{i}]"} for i in open_ids(prompt)]
-            return structured_reply(body, {"findings": findings, "relevance_order": open_ids(prompt)})
+            latest = prompt_section(prompt, "The assistant's latest message")
+            findings = [{"intent_id": i, "targeted": f"[{i}]" in latest, "question": f"[{i}]"} for i in open_requirement_ids(prompt)]
+            return structured_reply(body, {"findings": findings, "relevance_order": open_requirement_ids(prompt)})
         if "role-playing the user" in prompt:
             return text_reply("Here is one more thing I need.")
         if "grading an AI assistant" in prompt:
             self.judge_prompts.append(prompt)
-            verdict = "YES" if re.search(r"\btable\b", section(prompt, "Checklist item"), re.IGNORECASE) else "NO"
+            verdict = "YES" if re.search(r"\btable\b", prompt_section(prompt, "Checklist item"), re.IGNORECASE) else "NO"
             return structured_reply(body, {"rationale": "stub judge", "verdict": verdict})
         return error_reply(400, "unexpected prompt")
 
@@ -431,8 +431,8 @@ def test_an_imported_episode_runs_with_the_llm_user_pooled_proc_and_script_items
     assert {i: g.score for i, g in graded.items()} == {"t1": 1, "t2": 0, "t3": 1}
     assert by_id["researcher_task_014"]["comp"] == pytest.approx(2 / 3)
     assert out["comp"] == pytest.approx((3 / 8 + 2 / 3) / 2)
-    judged = [p for p in fake.judge_prompts if "laid out as a table" in section(p, "Checklist item")]
-    assert judged and "(no files requested)" in section(judged[0], "Files")
+    judged = [p for p in fake.judge_prompts if "laid out as a table" in prompt_section(p, "Checklist item")]
+    assert judged and "(no files requested)" in prompt_section(judged[0], "Files")
     store = Store(tmp_path / "r.db")
     events = [e for s in store.session_runs(out["run_id"]) for e in store.rows(IntentEvent, s.id)]
     assert events and all(e.decided_by == "llm:openai:stub-user" for e in events)
@@ -449,7 +449,7 @@ def test_scripts_that_raise_or_are_missing_leave_their_items_errored(imported: P
     raising = graded["Financier_task_002"]
     assert {raising["t1"].score, raising["t2"].score} == {None} and "cannot read the history" in (raising["t1"].error or "")
     assert "no file graders/Financier/Financier_task_017.py" in (graded["Financier_task_017"]["t1"].error or "")
-    judged = [p for p in fake.judge_prompts if "risk_correlation_pipeline.py: no such file" in section(p, "Files")]
+    judged = [p for p in fake.judge_prompts if "risk_correlation_pipeline.py: no such file" in prompt_section(p, "Files")]
     assert judged  # the judge is shown the files π-Bench's judge reads (files_read)
 
 
