@@ -117,7 +117,7 @@ async def execute_run(
         raise LaunchError(f"run {run.id}: sessions {missing} are no longer in the dataset at {spec.data_root}")
     sessions = [by_id[sid] for sid in spec.sessions]
     mode = "replay" if spec.replay_of else "record"
-    cache = CallCache(store.engine, run.id, mode, spec.replay_of, writer=store.answers)
+    cache = CallCache(store.answers, run.id, mode, spec.replay_of)
     async with ChatTransport() as transport:
         agent, user, judge = build_participants(spec, ledger, cache, limiter, transport)
         store.update(run, status="running")

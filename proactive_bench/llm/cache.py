@@ -124,13 +124,12 @@ class AnswerWriter:
 class CallCache(BaseCache):
     """The cache of one episode run; :meth:`begin_session` scopes it to a session."""
 
-    def __init__(
-        self, engine: Any, run_id: str, mode: CacheMode = "record", source_run_id: str | None = None, writer: AnswerWriter | None = None,
-    ) -> None:
+    def __init__(self, writer: AnswerWriter, run_id: str, mode: CacheMode = "record", source_run_id: str | None = None) -> None:
+        """``writer`` is the database's shared :class:`AnswerWriter` (``Store.answers``); reads go to its engine."""
         if mode == "replay" and source_run_id is None:
             raise ValueError("replay needs the run to replay from")
-        self.engine = engine
-        self.writer = writer or AnswerWriter(engine)
+        self.writer = writer
+        self.engine = writer.engine
         self.run_id = run_id
         self.mode = mode
         self.source_run_id = source_run_id or run_id
@@ -154,9 +153,9 @@ class CallCache(BaseCache):
 
     def _recorded(self, run_id: str) -> set[tuple[str, int]]:
         """(key, occurrence) of every answer recorded for this session of ``run_id``."""
-        self.writer.flush()
         if self._session not in self._sessions_recorded(run_id):
             return set()  # the usual case for a new run: no query per session
+        self.writer.flush()  # the query below sees every answer written so far
         with Session(self.engine) as db:
             rows = db.exec(select(ModelCallEntry.key, ModelCallEntry.occurrence).where(ModelCallEntry.namespace == self._namespace(run_id)))
             return {(key, occurrence) for key, occurrence in rows}
