@@ -22,7 +22,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from proactive_bench.cli import app
-from proactive_bench.stub_server import StubServer, open_requirement_ids, prompt_text, structured_reply, text_reply
+from proactive_bench.stub_server import StubServer, silent_user_judgment, text_reply
 
 REPO = Path(__file__).resolve().parent.parent
 MINI = REPO / "tests" / "data" / "mini"
@@ -39,13 +39,7 @@ def run(args: list[str]) -> tuple[float, dict[str, Any]]:
 
 def user_model(body: dict[str, Any]) -> Any:
     """A stub that completes nothing, targets nothing and replies with a fixed sentence."""
-    prompt = prompt_text(body)
-    ids = open_requirement_ids(prompt)
-    if "already satisfied" in prompt:
-        return structured_reply(body, {"findings": [{"intent_id": i, "completed": False, "evidence": ""} for i in ids]})
-    if "asks a question that targets" in prompt:
-        return structured_reply(body, {"findings": [{"intent_id": i, "targeted": False, "question": ""} for i in ids], "relevance_order": ids})
-    return text_reply("Please also do that.")
+    return silent_user_judgment(body) or text_reply("Please also do that.")
 
 
 def main() -> None:

@@ -41,13 +41,7 @@ from proactive_bench.logs import configure_logging
 from proactive_bench.process_tuning import run_fast, tune_for_runs
 from proactive_bench.runner import CallLedger
 from proactive_bench.store import Store
-from proactive_bench.stub_server import (
-    StubServer,
-    open_requirement_ids,
-    prompt_text,
-    structured_reply,
-    text_reply,
-)
+from proactive_bench.stub_server import StubServer, prompt_text, silent_user_judgment, text_reply
 from proactive_bench.sweep import SweepConfig, create_sweep
 from proactive_bench.sweep_workers import SweepWorkers
 
@@ -56,15 +50,10 @@ MINI = Path(__file__).resolve().parent.parent / "tests" / "data" / "mini"
 
 def responder(body: dict[str, Any]) -> Any:
     """Agent: a plain answer. User: nothing completed or asked, so intents are volunteered one by one."""
-    prompt = prompt_text(body)
-    ids = open_requirement_ids(prompt)
-    if "already satisfied" in prompt:
-        return structured_reply(body, {"findings": [{"intent_id": i, "completed": False, "evidence": ""} for i in ids]})
-    if "asks a question that targets" in prompt:
-        return structured_reply(body, {"findings": [{"intent_id": i, "targeted": False, "question": ""} for i in ids], "relevance_order": ids})
-    if "role-playing the user" in prompt:
-        return text_reply("Please also take care of that.")
-    return text_reply("Done.")
+    judged = silent_user_judgment(body)
+    if judged is not None:
+        return judged
+    return text_reply("Please also take care of that." if "role-playing the user" in prompt_text(body) else "Done.")
 
 
 class TimedLedger(CallLedger):
