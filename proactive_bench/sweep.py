@@ -10,7 +10,7 @@ unfinished run and ``pbench results SWEEP`` aggregates them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Iterable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -132,7 +132,28 @@ async def run_episodes(
             if on_event:
                 on_event(run, "end")
 
-    await asyncio.gather(*(one(run, loaded) for run, loaded in runs))
+    await start_one_by_one(one(run, loaded) for run, loaded in runs)
+
+
+async def start_one_by_one(coroutines: Iterable[Coroutine[Any, Any, None]]) -> None:
+    """Run the coroutines concurrently, yielding to the event loop after starting each.
+
+    A run's set-up (workspace, app database, models) is CPU work that lasts until
+    its first model request. Started all at once, every run sets up before any
+    request leaves and their requests then travel in lock-step, so each reply
+    waits behind the others' processing. Started one by one, a run's first
+    request is on its way while the next one sets up, and the replies arrive spread out.
+    """
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        for coroutine in coroutines:
+            tasks.append(asyncio.ensure_future(coroutine))
+            await asyncio.sleep(0)
+        await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        raise
 
 
 def finish_sweep(store: Store, sweep: Sweep) -> None:

@@ -7,8 +7,8 @@ the mini dataset (tests/data/mini). Printed figures, all ratios from this one ru
 1. overhead: wall time of one episode / time with at least one model request in flight
    (target <= 1.05);
 2. scaling: wall time of N concurrent episodes / model-waiting time of one episode
-   (target <= 1 / 0.9 = 1.11, i.e. >= 90% of ideal throughput), in one event loop and
-   as ``pbench sweep --workers W`` runs them (W processes);
+   (target <= 1 / 0.9 = 1.11, i.e. >= 90% of ideal throughput), as a sweep runs them in
+   one event loop and as ``pbench sweep --workers W`` runs them (W processes);
 3. user latency: mean time of a user turn's two judging stages, and of a whole turn
    ending in a reply, in model round trips (targets: one, and two plus a little).
 
@@ -23,7 +23,6 @@ measurement with replies that vary by 10 %, as real servers' do.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import multiprocessing
 import statistics
 import tempfile
@@ -34,15 +33,13 @@ from pathlib import Path
 from typing import Any
 
 from proactive_bench.costs import Budget, PriceTable
-from proactive_bench.launch import RunSpec, execute_run, start_run
-from proactive_bench.llm.ledger import LLMCallRecord
+from proactive_bench.launch import RunSpec, start_run
 from proactive_bench.loading import load_episode
 from proactive_bench.logs import configure_logging
 from proactive_bench.process_tuning import run_fast, tune_for_runs
-from proactive_bench.runner import CallLedger
 from proactive_bench.store import Store
 from proactive_bench.stub_server import StubServer, prompt_text, silent_user_judgment, text_reply
-from proactive_bench.sweep import SweepConfig, create_sweep
+from proactive_bench.sweep import SweepConfig, create_sweep, run_episodes
 from proactive_bench.sweep_workers import SweepWorkers
 
 MINI = Path(__file__).resolve().parent.parent / "tests" / "data" / "mini"
@@ -56,17 +53,10 @@ def responder(body: dict[str, Any]) -> Any:
     return text_reply("Please also take care of that." if "role-playing the user" in prompt_text(body) else "Done.")
 
 
-class TimedLedger(CallLedger):
-    """A ledger that also keeps (start, end) of every model call."""
-
-    def __init__(self, store: Store, run_id: str, intervals: list[tuple[float, float]]) -> None:
-        super().__init__(store, run_id, Budget(PriceTable()))
-        self.intervals = intervals
-
-    def __call__(self, record: LLMCallRecord) -> None:
-        end = time.perf_counter()
-        self.intervals.append((end - record.latency_ms / 1000, end))
-        super().__call__(record)
+def call_intervals(store: Store, run_id: str) -> list[tuple[float, float]]:
+    """(start, end) of every model call of a run, from its stored call records."""
+    ends = [(call.created.timestamp(), call.latency_ms / 1000) for call in store.llm_calls(run_id)]
+    return [(end - latency, end) for end, latency in ends]
 
 
 def busy_time(intervals: list[tuple[float, float]]) -> float:
@@ -99,14 +89,14 @@ def sweep_in_processes(store: Store, base_url: str, count: int, workers: int, re
 
 
 async def episodes(store: Store, base_url: str, count: int, results: Path) -> tuple[float, list[list[tuple[float, float]]]]:
-    """Wall time of ``count`` concurrent episodes in this event loop, and each one's model-call intervals."""
+    """Wall time of ``count`` concurrent episodes in this event loop, as a sweep runs them, and each one's model-call intervals."""
     loaded = load_episode(MINI, "mini")
     spec = RunSpec(persona="mini", model="openai:agent", data_root=str(MINI), user="llm", user_model="openai:user", base_url=base_url)
-    runs = [start_run(store, loaded, spec, results) for _ in range(count)]
-    per_run: list[list[tuple[float, float]]] = [[] for _ in runs]
+    runs = [(start_run(store, loaded, spec, results), loaded) for _ in range(count)]
+    config = SweepConfig(models=[spec.model], personas=[spec.persona], runs=count, base_url=base_url, concurrency=count)
     started = time.perf_counter()
-    await asyncio.gather(*(execute_run(store, run, loaded, TimedLedger(store, run.id, per_run[n])) for n, run in enumerate(runs)))
-    return time.perf_counter() - started, per_run
+    await run_episodes(store, runs, config, Budget(PriceTable()))
+    return time.perf_counter() - started, [call_intervals(store, run.id) for run, _ in runs]
 
 
 def user_turn_round_trips(store: Store, delay: float) -> tuple[float, float]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 from proactive_bench.stub_server import Reply, StubServer
+from proactive_bench.sweep import start_one_by_one
 
 from conftest import MINI, run_cli
 from test_llm_user import FakeUserModel
@@ -135,3 +137,33 @@ def test_worker_budgets_charge_one_shared_counter() -> None:
     assert first.charge(call) == 0.6 and not second.exhausted
     second.charge(call)
     assert first.exhausted and first.spent_usd == second.spent_usd == spent.value == 1.2
+
+
+async def test_runs_start_one_by_one_each_getting_going_before_the_next() -> None:
+    events: list[str] = []
+
+    async def run(n: int) -> None:
+        events.append(f"set up {n}")
+        await asyncio.sleep(0)  # its first request is on its way
+        events.append(f"waiting {n}")
+
+    await start_one_by_one(run(n) for n in range(3))
+    assert events == ["set up 0", "waiting 0", "set up 1", "waiting 1", "set up 2", "waiting 2"]
+
+
+async def test_a_run_that_crashes_cancels_the_others_and_the_error_surfaces() -> None:
+    cancelled: list[int] = []
+
+    async def run(n: int) -> None:
+        try:
+            if n == 1:
+                raise RuntimeError("boom")
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            cancelled.append(n)
+            raise
+
+    with pytest.raises(RuntimeError, match="boom"):
+        await start_one_by_one(run(n) for n in range(3))
+    await asyncio.sleep(0)
+    assert sorted(cancelled) == [0, 2]
