@@ -190,7 +190,7 @@ async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url:
             sessions = {s.id: s for s in load_spec_episode(spec).sessions}
         except DatasetError:
             continue
-        ledger = CallLedger(store, run.id)
+        ledger = CallLedger(run.id)
         chat = make_chat_model(judge_model, base_url=base_url, temperature=0)
         judge, auditor = RubricJudge(chat, judge_model, ledger), IntentAuditor(chat, judge_model, ledger)
         graders = GraderResolver(Path(spec.data_root))
@@ -200,7 +200,6 @@ async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url:
             session = sessions.get(session_run.session_id)
             if session is None or session_run.status not in FINAL_STATUSES:
                 continue
-            ledger.session_run_id = session_run.id
             with saved_evidence(store, run, session_run, graders) as evidence:
                 verdicts = await judge.grade([c for c in session.checklist if c.id in grades], evidence, session) if grades else {}
                 events = store.rows(IntentEvent, session_run.id)
@@ -218,7 +217,7 @@ async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url:
                 if answer is not None
             ]
             _replace(store, audits, source)
-            store.add(*ledger.take())
+            store.add_rows(session_run.id, ledger.take())
             count += len(audits)
     return count
 

@@ -168,7 +168,7 @@ def episode(
 
 def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool, budget: Budget | None = None) -> None:
     """Execute a run with a progress bar, print its results, exit 1 if a session errored."""
-    ledger = CallLedger(store, run.id, budget)
+    ledger = CallLedger(run.id, budget)
     try:
         result = _run_with_progress(store, run, loaded, ledger)
     except (ScaffoldLoadError, ModelSpecError, LaunchError) as exc:

@@ -23,8 +23,8 @@ from proactive_bench.llm.models import make_chat_model
 from proactive_bench.loading import GraderResolver, LoadedEpisode
 from proactive_bench.metrics import pooled_proc
 from proactive_bench.results import EpisodeResult
-from proactive_bench.runner import CallLedger
-from proactive_bench.store import Grade, MessageRow, Run, SessionRun, Store, ToolCallRow
+from proactive_bench.runner import CallLedger, grade_rows
+from proactive_bench.store import MessageRow, Run, SessionRun, Store, ToolCallRow
 
 
 @contextmanager
@@ -51,7 +51,7 @@ async def rescore_run(store: Store, run: Run, loaded: LoadedEpisode, judge_model
     """Re-grade every finished, non-errored session of a run and return the updated result."""
     from proactive_bench.judge import RubricJudge
 
-    ledger = CallLedger(store, run.id)
+    ledger = CallLedger(run.id)
     judge = RubricJudge(make_chat_model(judge_model, base_url=base_url, temperature=0), judge_model, ledger) if judge_model else None
     graders = GraderResolver(Path(run.data_root))
     by_id = {s.id: s for s in loaded.sessions}
@@ -62,14 +62,10 @@ async def rescore_run(store: Store, run: Run, loaded: LoadedEpisode, judge_model
         session = by_id.get(session_run.session_id)
         if session is not None and session_run.status != "error":
             assert session_run.id is not None
-            ledger.session_run_id = session_run.id
             with saved_evidence(store, run, session_run, graders) as evidence:
                 grades = await grade_session(session, evidence, judge)
-            store.replace_grades(
-                session_run.id,
-                [Grade(session_run_id=session_run.id, item_id=g.item_id, grader=g.grader, weight=g.weight, score=g.score, rationale=g.rationale, error=g.error) for g in grades],
-            )
-            store.add(*ledger.take())
+            store.replace_grades(session_run.id, grade_rows(grades))
+            store.add_rows(session_run.id, ledger.take())
         results.append(stored_session_result(store, session_run))
     counts = {r.session_id: r.counts for r in results if r.status != "error"}
     return EpisodeResult(run.id, run.persona, run.model, results, pooled_proc(run.units, counts))

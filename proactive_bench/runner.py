@@ -37,7 +37,7 @@ from proactive_bench.results import EpisodeResult, SessionResult
 from proactive_bench.scaffold import Scaffold, SessionContext
 from proactive_bench.schema import Session
 from proactive_bench.session_graph import SessionRuntime, run_session_graph
-from proactive_bench.store import Grade, IntentEvent, LLMCall, MessageRow, Run, SessionRun, Snapshot, Store, ToolCallRow
+from proactive_bench.store import Grade, IntentEvent, LLMCall, MessageRow, PendingRow, Run, SessionRun, Snapshot, Store, ToolCallRow, pending_row
 from proactive_bench.user.base import IntentLabel, UserSimulator
 
 log = structlog.get_logger(__name__)
@@ -46,25 +46,23 @@ DEFAULT_MAX_TURNS = 30
 
 
 class CallLedger:
-    """Collects model-call records, tagged with the run and current session, until the session is saved.
+    """Collects a run's model-call records until the session they belong to is saved.
 
     Rows reach the store with the session's other rows in one transaction
     (:meth:`take`): an interrupted session leaves nothing behind, and a
     resumed run plays it again (its model answers served from the cache).
     """
 
-    def __init__(self, store: Store, run_id: str, budget: Budget | None = None) -> None:
-        self.store = store
+    def __init__(self, run_id: str, budget: Budget | None = None) -> None:
         self.run_id = run_id
         self.budget = budget
-        self.session_run_id: int | None = None
-        self._pending: list[LLMCall] = []
+        self._pending: list[PendingRow] = []
 
     def __call__(self, record: LLMCallRecord) -> None:
         cost = self.budget.charge(record) if self.budget else None
-        self._pending.append(LLMCall(run_id=self.run_id, session_run_id=self.session_run_id, cost_usd=cost, **record.__dict__))
+        self._pending.append(pending_row(LLMCall, run_id=self.run_id, cost_usd=cost, **record.__dict__))
 
-    def take(self) -> list[LLMCall]:
+    def take(self) -> list[PendingRow]:
         """The rows collected since the last take."""
         rows, self._pending = self._pending, []
         return rows
@@ -74,23 +72,21 @@ class CallLedger:
 class StoreSink:
     """Collects the rows of one session's turns (messages, tool calls, intent events) until it is saved."""
 
-    session_run: SessionRun
-    pending: list[Any] = field(default_factory=list)
+    pending: list[PendingRow] = field(default_factory=list)
 
     def message(self, turn: int, role: str, content: str) -> None:
-        self.pending.append(MessageRow(session_run_id=self._id, turn=turn, role=role, content=content))
+        self.pending.append(pending_row(MessageRow, turn=turn, role=role, content=content))
 
     def agent_turn(self, turn: int, reply: str, records: list[ToolRecord]) -> None:
         self.pending.extend(
-            ToolCallRow(session_run_id=self._id, turn=r.turn, seq=r.seq, tool_name=r.tool_name, call=r.call, result=r.result, ok=r.ok)
-            for r in records
+            pending_row(ToolCallRow, turn=r.turn, seq=r.seq, tool_name=r.tool_name, call=r.call, result=r.result, ok=r.ok) for r in records
         )
-        self.pending.append(MessageRow(session_run_id=self._id, turn=turn, role="agent", content=reply))
+        self.message(turn, "agent", reply)
 
     def user_turn(self, turn: int, labels: list[IntentLabel], message: str | None) -> None:
         self.pending.extend(
-            IntentEvent(
-                session_run_id=self._id,
+            pending_row(
+                IntentEvent,
                 intent_id=label.intent_id,
                 status=label.status.value,
                 stage=label.stage.value,
@@ -102,12 +98,15 @@ class StoreSink:
             for label in labels
         )
         if message is not None:
-            self.pending.append(MessageRow(session_run_id=self._id, turn=turn, role="user", content=message))
+            self.message(turn, "user", message)
 
-    @property
-    def _id(self) -> int:
-        assert self.session_run.id is not None
-        return self.session_run.id
+
+def grade_rows(grades: list[GradeResult]) -> list[PendingRow]:
+    """A session's grades as rows to save."""
+    return [
+        pending_row(Grade, item_id=g.item_id, grader=g.grader, weight=g.weight, score=g.score, rationale=g.rationale, error=g.error)
+        for g in grades
+    ]
 
 
 @dataclass
@@ -135,6 +134,7 @@ def create_run(store: Store, episode: LoadedEpisode, settings: RunSettings, resu
     run.workspace = str((results_dir / "workspaces" / run.id).resolve())
     store.add(run)
     return run
+
 
 
 def episode_env(episode: LoadedEpisode, workspace: Workspace, memory: Memory, apps: AppStore) -> ToolEnv:
@@ -241,10 +241,8 @@ async def _run_one(
     history: list[list[dict[str, str]]],
     cache: CallCache | None,
 ) -> SessionResult:
-    session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))
-    store.add(session_run)
-    ledger.session_run_id = session_run.id
-    sink = StoreSink(session_run)
+    session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))  # saved at the end
+    sink = StoreSink()
     sink.message(0, "event" if session.trigger.type == "event" else "user", session.trigger.message)
     toolbox = ToolBox(env, resolve_tool_names(session.tools))
     if session.now is not None:
@@ -286,13 +284,10 @@ async def _run_one(
         [
             *sink.pending,
             *ledger.take(),
-            *[
-                Grade(session_run_id=session_run.id, item_id=g.item_id, grader=g.grader, weight=g.weight, score=g.score, rationale=g.rationale, error=g.error)
-                for g in grades
-            ],
-            Snapshot(session_run_id=session_run.id, kind="workspace", content=env.workspace.snapshot()),
-            Snapshot(session_run_id=session_run.id, kind="memory", content=env.memory.as_dict()),
-            Snapshot(session_run_id=session_run.id, kind="apps", content=env.require_apps().snapshot()),
+            *grade_rows(grades),
+            pending_row(Snapshot, kind="workspace", content=env.workspace.snapshot()),
+            pending_row(Snapshot, kind="memory", content=env.memory.as_dict()),
+            pending_row(Snapshot, kind="apps", content=env.require_apps().snapshot()),
         ],
     )
     log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)

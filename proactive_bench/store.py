@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import uuid
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Table, event, inspect
+from sqlalchemy import Table, delete, event, inspect
 from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
 
 from proactive_bench.llm.cache import AnswerWriter, ModelCallEntry  # noqa: F401  (its table lives in this database)
@@ -151,6 +153,43 @@ class Snapshot(SQLModel, table=True):
     content: dict[str, Any] = Field(sa_column=Column(JSON))
 
 
+@dataclass(frozen=True, slots=True)
+class PendingRow:
+    """A row of a session in progress, kept as plain values until the session is saved.
+
+    Its ``session_run_id`` is filled in then. Building ORM objects for every
+    message, tool call and model call cost more than saving them.
+    """
+
+    table: type[SQLModel]
+    values: dict[str, Any]
+
+
+def pending_row(table: type[SQLModel], **values: Any) -> PendingRow:
+    """A row of ``table`` with the model's defaults for the columns not given; unknown columns are refused."""
+    static, factories, columns = _column_defaults(table)
+    unknown = values.keys() - columns
+    if unknown:
+        raise TypeError(f"{table.__name__} has no columns {sorted(unknown)}")
+    made = {name: make() for name, make in factories.items() if name not in values}
+    return PendingRow(table, {**static, **made, **values})
+
+
+@cache
+def _column_defaults(table: type[SQLModel]) -> tuple[dict[str, Any], dict[str, Callable[[], Any]], frozenset[str]]:
+    """Per table: fixed defaults, default factories, and the columns a pending row may set (not the keys)."""
+    static: dict[str, Any] = {}
+    factories: dict[str, Callable[[], Any]] = {}
+    columns = frozenset(name for name in table.model_fields if name not in ("id", "session_run_id"))
+    for name in columns:
+        info = table.model_fields[name]
+        if info.default_factory is not None:
+            factories[name] = info.default_factory  # type: ignore[assignment]
+        elif not info.is_required():
+            static[name] = info.default
+    return static, factories, columns
+
+
 class Store:
     """The results database of one results directory."""
 
@@ -170,20 +209,23 @@ class Store:
             db.add_all(rows)
             db.commit()  # keys are filled in by the flush; nothing is computed by the database
 
-    def save_session(self, session_run: SessionRun, rows: Sequence[SQLModel]) -> None:
-        """A finished session's new ``rows`` and its updated ``session_run``, in one transaction.
+    def save_session(self, session_run: SessionRun, rows: Sequence[PendingRow]) -> None:
+        """A finished session and its rows, in one transaction: saved whole or not at all.
 
-        The rows go in table by table as bulk inserts (their ids are not read
-        back); this runs at every session end of every run of a sweep.
+        The session run gets its id here; its rows go in table by table as bulk
+        inserts (this runs at every session end of every run of a sweep).
         """
-        by_table: dict[Table, list[dict[str, Any]]] = defaultdict(list)
-        for row in rows:
-            table: Table = row.__table__  # type: ignore[attr-defined]
-            by_table[table].append({c.key: getattr(row, c.key) for c in table.columns if not (c.primary_key and getattr(row, c.key) is None)})
         with Session(self.engine, expire_on_commit=False) as db:
-            for table, values in by_table.items():
-                db.execute(table.insert(), values)
             db.add(session_run)
+            db.flush()
+            assert session_run.id is not None
+            _insert_rows(db, session_run.id, rows)
+            db.commit()
+
+    def add_rows(self, session_run_id: int, rows: Sequence[PendingRow]) -> None:
+        """Rows for a saved session (re-scoring's model calls, for instance), in one transaction."""
+        with Session(self.engine) as db:
+            _insert_rows(db, session_run_id, rows)
             db.commit()
 
     def update(self, row: SQLModel, **changes: Any) -> None:
@@ -239,12 +281,11 @@ class Store:
                 db.delete(stale)
             db.commit()
 
-    def replace_grades(self, session_run_id: int, grades: list[Grade]) -> None:
+    def replace_grades(self, session_run_id: int, grades: Sequence[PendingRow]) -> None:
         """Swap a session's grades for new ones (re-scoring), in one transaction."""
         with Session(self.engine) as db:
-            for row in db.exec(select(Grade).where(Grade.session_run_id == session_run_id)):
-                db.delete(row)
-            db.add_all(grades)
+            db.execute(delete(Grade).where(Grade.session_run_id == session_run_id))  # type: ignore[arg-type]
+            _insert_rows(db, session_run_id, grades)
             db.commit()
 
     def latest_snapshot(self, run_id: str, kind: str) -> dict[str, Any] | None:
@@ -275,6 +316,14 @@ def _check_columns(engine: Any, path: Path) -> None:
                 f"{path}: table {table.name} lacks columns {missing}; it was written by another pbench version. "
                 "Use a new --db file (old results stay readable by the version that wrote them)."
             )
+
+
+def _insert_rows(db: Session, session_run_id: int, rows: Sequence[PendingRow]) -> None:
+    by_table: dict[Table, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_table[row.table.__table__].append({**row.values, "session_run_id": session_run_id})  # type: ignore[attr-defined]
+    for table, values in by_table.items():
+        db.execute(table.insert(), values)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

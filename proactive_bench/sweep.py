@@ -120,7 +120,7 @@ async def run_episodes(
         async with limit:
             if on_event:
                 on_event(run, "start")
-            ledger = CallLedger(store, run.id, budget)
+            ledger = CallLedger(run.id, budget)
             try:
                 await execute_run(
                     store, run, loaded, ledger, limiters.get(run_spec(run).base_url),

@@ -86,7 +86,7 @@ def _run(tmp_path: Path, agent: object, max_turns: int, sessions: list[str]) -> 
     return asyncio.run(
         run_episode(
             store=store, run=run, episode=episode, sessions=chosen, agent=agent, user=RulesUser(),
-            judge=None, ledger=CallLedger(store, run.id), max_turns=max_turns,
+            judge=None, ledger=CallLedger(run.id), max_turns=max_turns,
         )
     )
 

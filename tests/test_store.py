@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from proactive_bench.store import Grade, IntentEvent, MessageRow, Snapshot, Store, ToolCallRow
+import pytest
+
+from proactive_bench.store import Grade, IntentEvent, LLMCall, MessageRow, Run, SessionRun, Snapshot, Store, ToolCallRow, pending_row
 
 from conftest import MINI, run_episode_json
 
@@ -53,3 +55,18 @@ def test_workspace_persists_across_sessions(tmp_path: Path) -> None:
     workspace = Path(Store(tmp_path / "w.db").run(out["run_id"]).workspace)
     assert (workspace / "out/summary.md").is_file() and (workspace / "out/weekly.md").is_file()
     assert (workspace / "notes/batch.csv").is_file()
+
+
+def test_a_session_is_saved_with_its_rows_and_pending_rows_take_the_models_defaults(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    run = Run(persona="p", model="m", user_backend="rules", data_root=".", workspace=".")
+    store.add(run)
+    session_run = SessionRun(run_id=run.id, session_id="a1", position=1, status="completed")
+    call = pending_row(LLMCall, run_id=run.id, role="agent", purpose="reply", model="m", method="text", ok=True, attempt=1, latency_ms=5.0)
+    store.save_session(session_run, [pending_row(MessageRow, turn=0, role="user", content="hi"), call])
+    assert session_run.id is not None and [s.status for s in store.session_runs(run.id)] == ["completed"]
+    (saved,) = store.llm_calls(run.id)
+    assert saved.session_run_id == session_run.id and saved.cached is False and saved.created is not None
+    assert [m.content for m in store.rows(MessageRow, session_run.id)] == ["hi"]
+    with pytest.raises(TypeError, match="no columns"):
+        pending_row(MessageRow, turn=0, role="user", content="x", mood="happy")
