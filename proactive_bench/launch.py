@@ -117,14 +117,15 @@ async def execute_run(
         raise LaunchError(f"run {run.id}: sessions {missing} are no longer in the dataset at {spec.data_root}")
     sessions = [by_id[sid] for sid in spec.sessions]
     mode = "replay" if spec.replay_of else "record"
-    cache = CallCache(store.answers, run.id, mode, spec.replay_of)
+    fresh = run.status == "created"  # never started: nothing of it is stored or on disk yet
+    cache = CallCache(store.answers, run.id, mode, spec.replay_of, fresh=fresh)
     async with ChatTransport() as transport:
         agent, user, judge = build_participants(spec, ledger, cache, limiter, transport)
         store.update(run, status="running")
         try:
             return await run_episode(
                 store=store, run=run, episode=loaded, sessions=sessions, agent=agent, user=user, judge=judge,
-                ledger=ledger, max_turns=spec.max_turns, on_progress=on_progress, cache=cache,
+                ledger=ledger, max_turns=spec.max_turns, on_progress=on_progress, cache=cache, fresh=fresh,
             )
         finally:
             cache.flush()

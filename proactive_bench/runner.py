@@ -130,6 +130,7 @@ def create_run(store: Store, episode: LoadedEpisode, settings: RunSettings, resu
         config=settings.config,
         units=dependency_units(episode.episode, settings.config.get("sessions") or None),
         sweep_id=settings.config.get("sweep_id"),
+        status="created",
     )
     run.workspace = str((results_dir / "workspaces" / run.id).resolve())
     store.add(run)
@@ -164,18 +165,21 @@ async def run_episode(
     max_turns: int = DEFAULT_MAX_TURNS,
     on_progress: ProgressHook | None = None,
     cache: CallCache | None = None,
+    fresh: bool = False,
 ) -> EpisodeResult:
     """Run the given sessions of an episode in order and return their scores.
 
     Sessions the run has already finished are not run again; an unfinished one
     is run again from the state the last finished session left. When the
     ledger's budget is spent, no further session starts and the run is
-    ``stopped`` (resumable).
+    ``stopped`` (resumable). A ``fresh`` run (never started before) skips
+    looking for earlier sessions and state.
     """
-    finished, unfinished = split_session_runs(store, run)
+    finished, unfinished = ({}, []) if fresh else split_session_runs(store, run)
     for stale in unfinished:
         store.delete_session_run(stale)
-    workspace, memory, apps = _episode_state(store, run, episode, [finished[s.id] for s in sessions if s.id in finished])
+    done = [finished[s.id] for s in sessions if s.id in finished]
+    workspace, memory, apps = _episode_state(store, run, episode, done, fresh=fresh)
     graders = GraderResolver(episode.directory.parent.parent)
     env = episode_env(episode, workspace, memory, apps)
     results: list[SessionResult] = []
@@ -204,12 +208,15 @@ async def run_episode(
     return result
 
 
-def _episode_state(store: Store, run: Run, episode: LoadedEpisode, done: list[SessionRun]) -> tuple[Workspace, Memory, AppStore]:
-    """Fresh seeded state for a new run, or the state after the last finished session."""
+def _episode_state(
+    store: Store, run: Run, episode: LoadedEpisode, done: list[SessionRun], *, fresh: bool = False,
+) -> tuple[Workspace, Memory, AppStore]:
+    """Seeded state for a run with no finished session, or the state after the last finished session."""
     root, app_db = Path(run.workspace), app_db_path(run)
     if not done:
-        shutil.rmtree(root, ignore_errors=True)
-        app_db.unlink(missing_ok=True)
+        if not fresh:  # what an interrupted first session left behind
+            shutil.rmtree(root, ignore_errors=True)
+            app_db.unlink(missing_ok=True)
         apps = AppStore(app_db)
         apps.seed_from(episode.directory / "apps")
         workspace = Workspace.seeded(root, episode.workspace_seed)

@@ -124,8 +124,13 @@ class AnswerWriter:
 class CallCache(BaseCache):
     """The cache of one episode run; :meth:`begin_session` scopes it to a session."""
 
-    def __init__(self, writer: AnswerWriter, run_id: str, mode: CacheMode = "record", source_run_id: str | None = None) -> None:
-        """``writer`` is the database's shared :class:`AnswerWriter` (``Store.answers``); reads go to its engine."""
+    def __init__(
+        self, writer: AnswerWriter, run_id: str, mode: CacheMode = "record", source_run_id: str | None = None, *, fresh: bool = False,
+    ) -> None:
+        """``writer`` is the database's shared :class:`AnswerWriter` (``Store.answers``); reads go to its engine.
+
+        ``fresh``: the run has never started, so it has no recorded answers to look up.
+        """
         if mode == "replay" and source_run_id is None:
             raise ValueError("replay needs the run to replay from")
         self.writer = writer
@@ -138,7 +143,7 @@ class CallCache(BaseCache):
         self._source_keys: set[tuple[str, int]] | None = None  # recorded answers of the session, read once
         self._own_keys: set[tuple[str, int]] | None = None
         self._miss_keys: dict[tuple[str, str], str] = {}
-        self._sessions_by_run: dict[str, set[str]] = {}
+        self._sessions_by_run: dict[str, set[str]] = {run_id: set()} if fresh else {}
 
     def begin_session(self, session_id: str) -> None:
         """Scope lookups and writes to one session; occurrence counts start again."""
