@@ -1,7 +1,7 @@
 """The LangGraph state machine of one session: agent and simulated user in turns.
 
-State is a typed dict of plain data; nodes are functions of the state closed
-over a :class:`SessionRuntime`; routing is two small pure functions. The
+State is a typed dict of plain data; nodes are functions of the state that
+find the :class:`SessionRuntime` in the config; routing is two small pure functions. The
 session ends when the user has nothing left to reveal after an agent reply
 (every intent terminal), when a judgment fails (``error``), or at the turn
 cap (``truncated``, never scored as a normal end).
@@ -87,11 +87,15 @@ def initial_state(session: Session) -> SessionState:
     )
 
 
-def after_agent(state: SessionState) -> str:
+# The routing functions are coroutine functions only so that LangGraph calls them on the
+# event loop: a plain function would be sent to a worker thread at every step.
+
+
+async def after_agent(state: SessionState) -> str:
     return "user" if state["outcome"] == "running" else END
 
 
-def after_user(state: SessionState) -> str:
+async def after_user(state: SessionState) -> str:
     return "agent" if state["outcome"] == "running" else END
 
 
