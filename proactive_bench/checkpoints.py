@@ -1,23 +1,23 @@
 """Session-end checkpoints, and picking an episode run up where it stopped.
 
-A run's starting workspace is saved as ``<results>/checkpoints/<run>/000.tar``.
-At the end of every session the runner saves the workspace folder as
-``checkpoints/<run>/<position>.tar`` (one uncompressed archive: a single file
-write instead of a folder per directory, which on slow disks cost more than
-the copy) and then writes, in one transaction, the session's turn rows,
-model-call records, grades, snapshots and final status. A session without a
-final status is therefore unfinished and has no rows but its session-run row;
-resuming deletes that row, restores the state of the last finished session
-and runs the unfinished one again. Its model calls that had already been
-answered are served from the run's recording (:mod:`proactive_bench.llm.cache`),
-so finished turns cost nothing twice and the results equal those of an
-uninterrupted run. Checkpoints saved as folders by earlier versions are read
-as well.
+At the end of every session the runner archives the workspace folder (one
+uncompressed tar, built in memory) and saves it in the results database in
+the same transaction as the session's turn rows, model-call records, grades,
+snapshots and final status (:meth:`~proactive_bench.store.Store.save_session`);
+the first session also saves the workspace the run started from (position 0,
+for reports). Identical archives are stored once. A session is therefore
+saved whole or not at all: resuming restores the workspace of the last
+finished session and runs the unfinished one again. Its model calls that had
+already been answered are served from the run's recording
+(:mod:`proactive_bench.llm.cache`), so finished turns cost nothing twice and
+the results equal those of an uninterrupted run. Checkpoints that earlier
+versions saved as files (``checkpoints/<run>/<position>.tar``) or folders are
+read as well.
 """
 
 from __future__ import annotations
 
-import os
+import io
 import shutil
 import tarfile
 import tempfile
@@ -38,54 +38,60 @@ class ResumeError(RuntimeError):
     """A run whose saved state is incomplete and cannot be continued."""
 
 
-def checkpoint_path(run: Run, position: int) -> Path:
-    """Where the workspace after the run's ``position``-th session is saved (0: its start)."""
-    return Path(run.workspace).parent.parent / "checkpoints" / run.id / f"{position:03d}.tar"
-
-
-def save_workspace(workspace: Workspace, target: Path) -> None:
-    """Archive the workspace folder (files, folders, symlinks as links) to ``target``, replacing it atomically."""
-    partial = target.with_name(target.name + ".partial")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(partial, "w") as archive:
+def workspace_archive(workspace: Workspace) -> bytes:
+    """The workspace folder (files, folders, symlinks as links) as an uncompressed tar archive."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
         for child in sorted(workspace.root.iterdir()):
             archive.add(child, arcname=child.name)
-    os.replace(partial, target)
+    return buffer.getvalue()
 
 
-def restore_workspace(workspace: Workspace, source: Path) -> None:
-    """Make the workspace folder an exact copy of a checkpoint."""
-    folder = _legacy_folder(source)
-    if not source.is_file() and not folder.is_dir():
-        raise ResumeError(f"checkpoint {source} is missing")
+def saved_workspace(store: Store, run: Run, position: int) -> bytes | Path | None:
+    """The workspace after the run's ``position``-th session: an archive, a folder of an earlier version, or None."""
+    archive = store.checkpoint(run.id, position)
+    if archive is not None:
+        return archive
+    earlier = Path(run.workspace).parent.parent / "checkpoints" / run.id / f"{position:03d}.tar"
+    if earlier.is_file():
+        return earlier.read_bytes()
+    folder = earlier.with_suffix("")
+    return folder if folder.is_dir() else None
+
+
+def restore_workspace(workspace: Workspace, saved: bytes | Path) -> None:
+    """Make the workspace folder an exact copy of a saved one (an archive, or a folder)."""
     for child in workspace.root.iterdir():
         if child.is_dir() and not child.is_symlink():
             shutil.rmtree(child)
         else:
             child.unlink()
-    if source.is_file():
-        with tarfile.open(source) as archive:
-            archive.extractall(workspace.root, filter="tar")  # names stay inside; links are kept as saved
-    else:
-        shutil.copytree(folder, workspace.root, symlinks=True, dirs_exist_ok=True)
+    if isinstance(saved, Path):
+        shutil.copytree(saved, workspace.root, symlinks=True, dirs_exist_ok=True)
+        return
+    with tarfile.open(fileobj=io.BytesIO(saved)) as archive:
+        archive.extractall(workspace.root, filter="tar")  # names stay inside; links are kept as saved
+
+
+def restore_checkpoint(store: Store, run: Run, position: int, workspace: Workspace) -> None:
+    """Put the workspace back as it was after the run's ``position``-th session; ResumeError when it was not saved."""
+    saved = saved_workspace(store, run, position)
+    if saved is None:
+        raise ResumeError(f"run {run.id}: the workspace after session {position} was not saved")
+    restore_workspace(workspace, saved)
 
 
 @contextmanager
-def opened_checkpoint(source: Path) -> Iterator[Workspace | None]:
+def opened_checkpoint(store: Store, run: Run, position: int) -> Iterator[Workspace | None]:
     """A checkpoint's files as a (temporary) workspace folder, or None when it was not saved."""
-    folder = _legacy_folder(source)
-    if not source.is_file():
-        yield Workspace(folder) if folder.is_dir() else None
+    saved = saved_workspace(store, run, position)
+    if saved is None or isinstance(saved, Path):
+        yield Workspace(saved) if saved is not None else None
         return
     with tempfile.TemporaryDirectory(prefix="pbench-checkpoint-") as scratch:
         workspace = Workspace(Path(scratch))
-        restore_workspace(workspace, source)
+        restore_workspace(workspace, saved)
         yield workspace
-
-
-def _legacy_folder(source: Path) -> Path:
-    """Where versions before archives kept the same checkpoint (``<position>/``)."""
-    return source.with_suffix("")
 
 
 def split_session_runs(store: Store, run: Run) -> tuple[dict[str, SessionRun], list[SessionRun]]:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from proactive_bench.checkpoints import FINAL_STATUSES, ResumeError, checkpoint_path, opened_checkpoint, stored_session_result
+from proactive_bench.checkpoints import FINAL_STATUSES, ResumeError, opened_checkpoint, stored_session_result
 from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolRecord
@@ -31,10 +31,9 @@ from proactive_bench.store import MessageRow, Run, SessionRun, Store, ToolCallRo
 def saved_evidence(store: Store, run: Run, session_run: SessionRun, graders: GraderResolver) -> Iterator[Evidence]:
     """The evidence of a finished session as it stood when the session ended (its workspace unpacked while in use)."""
     assert session_run.id is not None
-    saved = checkpoint_path(run, session_run.position)
-    with opened_checkpoint(saved) as workspace:
+    with opened_checkpoint(store, run, session_run.position) as workspace:
         if workspace is None:
-            raise ResumeError(f"run {run.id}: the workspace of session {session_run.session_id} was not saved ({saved})")
+            raise ResumeError(f"run {run.id}: the workspace of session {session_run.session_id} was not saved")
         apps = AppStore()
         apps.restore(store.snapshot(session_run.id, "apps") or {})
         yield Evidence(

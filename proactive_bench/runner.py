@@ -23,13 +23,7 @@ from proactive_bench.env.workspace import Workspace
 from proactive_bench.grading import GradeResult, grade_session
 from proactive_bench.llm.ledger import LLMCallRecord
 from proactive_bench.loading import GraderResolver, LoadedEpisode
-from proactive_bench.checkpoints import (
-    checkpoint_path,
-    restore_workspace,
-    save_workspace,
-    split_session_runs,
-    stored_session_result,
-)
+from proactive_bench.checkpoints import restore_checkpoint, split_session_runs, stored_session_result, workspace_archive
 from proactive_bench.costs import Budget
 from proactive_bench.llm.cache import CallCache
 from proactive_bench.metrics import comp, count_statuses, dependency_units, pooled_proc
@@ -180,6 +174,7 @@ async def run_episode(
         store.delete_session_run(stale)
     done = [finished[s.id] for s in sessions if s.id in finished]
     workspace, memory, apps = _episode_state(store, run, episode, done, fresh=fresh)
+    start = None if done else workspace_archive(workspace)  # saved with the first session, for reports
     graders = GraderResolver(episode.directory.parent.parent)
     env = episode_env(episode, workspace, memory, apps)
     results: list[SessionResult] = []
@@ -197,7 +192,8 @@ async def run_episode(
         if cache is not None:
             cache.begin_session(session.id)
         history = [r.transcript for r in results]
-        result = await _run_one(store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, cache)
+        result = await _run_one(store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, cache, start)
+        start = None
         results.append(result)
         if on_progress:
             on_progress(session.id, result)
@@ -219,13 +215,11 @@ def _episode_state(
             app_db.unlink(missing_ok=True)
         apps = AppStore(app_db)
         apps.seed_from(episode.directory / "apps")
-        workspace = Workspace.seeded(root, episode.workspace_seed)
-        save_workspace(workspace, checkpoint_path(run, 0))  # position 0: the run's starting workspace (for reports)
-        return workspace, Memory(), apps
+        return Workspace.seeded(root, episode.workspace_seed), Memory(), apps
     last = max(done, key=lambda sr: sr.position)
     assert last.id is not None
     workspace = Workspace(root)
-    restore_workspace(workspace, checkpoint_path(run, last.position))
+    restore_checkpoint(store, run, last.position, workspace)
     app_db.unlink(missing_ok=True)  # scratch state (may be torn by a crash): rebuilt from the snapshot
     apps = AppStore(app_db)
     apps.restore(store.snapshot(last.id, "apps") or {})
@@ -247,7 +241,9 @@ async def _run_one(
     max_turns: int,
     history: list[list[dict[str, str]]],
     cache: CallCache | None,
+    start: bytes | None,
 ) -> SessionResult:
+    """Run one session and save it; ``start``, when given, is the run's starting workspace archive, saved with it."""
     session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))  # saved at the end
     sink = StoreSink()
     sink.message(0, "event" if session.trigger.type == "event" else "user", session.trigger.message)
@@ -282,7 +278,7 @@ async def _run_one(
     if status != "error":
         grades = await grade_session(session, rt.evidence(state["transcript"]), judge)
     score, basis = comp(grades)
-    save_workspace(env.workspace, checkpoint_path(run, position))
+    checkpoints = {position: workspace_archive(env.workspace)} | ({0: start} if start is not None else {})
     if cache is not None:
         cache.flush()  # a saved session's answers are all recorded (replay needs every one)
     session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)
@@ -296,6 +292,7 @@ async def _run_one(
             pending_row(Snapshot, kind="memory", content=env.memory.as_dict()),
             pending_row(Snapshot, kind="apps", content=env.require_apps().snapshot()),
         ],
+        checkpoints,
     )
     log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)
     transcript = [{"role": m["role"], "content": m["content"]} for m in state["transcript"]]

@@ -1,24 +1,27 @@
 """SQLite persistence through SQLModel: one database per results directory.
 
 Tables: runs, session runs, messages, tool calls, intent events, grades, LLM
-calls, memory, and snapshots of workspace and memory at each session end.
+calls, snapshots of workspace, memory and apps at each session end, and the
+workspace itself as checkpoint archives (each distinct archive stored once).
 A session's rows are written together when it ends, so a crash loses at most
 the session in progress (whose model answers the call cache keeps).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Table, delete, event, inspect
+from sqlalchemy import LargeBinary, Table, delete, event, inspect
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
 
 from proactive_bench.llm.cache import AnswerWriter, ModelCallEntry  # noqa: F401  (its table lives in this database)
@@ -153,6 +156,21 @@ class Snapshot(SQLModel, table=True):
     content: dict[str, Any] = Field(sa_column=Column(JSON))
 
 
+class WorkspaceArchive(SQLModel, table=True):
+    """A workspace as an uncompressed tar archive, stored once however many checkpoints hold the same bytes."""
+
+    sha256: str = Field(primary_key=True)
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class Checkpoint(SQLModel, table=True):
+    """Which archive holds a run's workspace after its ``position``-th session (0: as the run started)."""
+
+    run_id: str = Field(foreign_key="run.id", primary_key=True)
+    position: int = Field(primary_key=True)
+    sha256: str = Field(foreign_key="workspacearchive.sha256")
+
+
 @dataclass(frozen=True, slots=True)
 class PendingRow:
     """A row of a session in progress, kept as plain values until the session is saved.
@@ -209,18 +227,33 @@ class Store:
             db.add_all(rows)
             db.commit()  # keys are filled in by the flush; nothing is computed by the database
 
-    def save_session(self, session_run: SessionRun, rows: Sequence[PendingRow]) -> None:
-        """A finished session and its rows, in one transaction: saved whole or not at all.
+    def save_session(self, session_run: SessionRun, rows: Sequence[PendingRow], checkpoints: Mapping[int, bytes]) -> None:
+        """A finished session, its rows and workspace checkpoints (position to archive), in one transaction.
 
         The session run gets its id here; its rows go in table by table as bulk
-        inserts (this runs at every session end of every run of a sweep).
+        inserts (this runs at every session end of every run of a sweep). A
+        session is saved whole or not at all, its workspace included.
         """
         with Session(self.engine, expire_on_commit=False) as db:
             db.add(session_run)
             db.flush()
             assert session_run.id is not None
             _insert_rows(db, session_run.id, rows)
+            for position, data in checkpoints.items():
+                digest = hashlib.sha256(data).hexdigest()
+                db.execute(sqlite_insert(WorkspaceArchive).values(sha256=digest, data=data).on_conflict_do_nothing())
+                db.execute(
+                    sqlite_insert(Checkpoint)
+                    .values(run_id=session_run.run_id, position=position, sha256=digest)
+                    .on_conflict_do_update(index_elements=["run_id", "position"], set_={"sha256": digest})
+                )
             db.commit()
+
+    def checkpoint(self, run_id: str, position: int) -> bytes | None:
+        """The archive of a run's workspace after its ``position``-th session, if it was saved here."""
+        with Session(self.engine) as db:
+            stmt = select(WorkspaceArchive.data).join(Checkpoint, Checkpoint.sha256 == WorkspaceArchive.sha256)  # type: ignore[arg-type]
+            return db.exec(stmt.where(Checkpoint.run_id == run_id, Checkpoint.position == position)).first()
 
     def add_rows(self, session_run_id: int, rows: Sequence[PendingRow]) -> None:
         """Rows for a saved session (re-scoring's model calls, for instance), in one transaction."""

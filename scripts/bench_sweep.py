@@ -23,6 +23,7 @@ measurement with replies that vary by 10 %, as real servers' do.
 from __future__ import annotations
 
 import argparse
+import gc
 import multiprocessing
 import statistics
 import tempfile
@@ -136,7 +137,12 @@ def user_turn_round_trips(store: Store, delay: float) -> tuple[float, float]:
 
 
 def serve(delay: float, jitter: float, ports: Any) -> None:
-    """Run the stub server in its own process, so its threads do not compete with pbench for the GIL."""
+    """Run the stub server in its own process, so that it does not compete with pbench for the GIL.
+
+    The process is forked with the bench's modules loaded: they are frozen, or
+    the server's garbage collections would walk them all and stall replies.
+    """
+    gc.freeze()
     with StubServer(responder, delay=delay, jitter=jitter) as server:
         ports.put(server.base_url)
         threading.Event().wait()

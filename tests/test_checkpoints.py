@@ -1,4 +1,4 @@
-"""Workspace checkpoints: archives round-trip files, folders and links; folders from earlier versions still read."""
+"""Workspace checkpoints: archives in the results database round-trip files, folders and links; earlier versions' files still read."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from sqlmodel import Session, select
 
-from proactive_bench.checkpoints import ResumeError, opened_checkpoint, restore_workspace, save_workspace
+from proactive_bench.checkpoints import ResumeError, opened_checkpoint, restore_checkpoint, restore_workspace, workspace_archive
 from proactive_bench.env.workspace import Workspace
+from proactive_bench.store import Run, SessionRun, Store, WorkspaceArchive
 
 
 def filled(root: Path) -> Workspace:
@@ -20,39 +22,60 @@ def filled(root: Path) -> Workspace:
     return ws
 
 
+def saved_run(tmp_path: Path, checkpoints: dict[int, bytes]) -> tuple[Store, Run]:
+    store = Store(tmp_path / "r.db")
+    run = Run(persona="p", model="m", user_backend="rules", data_root=".", workspace=str(tmp_path / "workspaces" / "x"))
+    store.add(run)
+    store.save_session(SessionRun(run_id=run.id, session_id="s1", position=1, status="completed"), [], checkpoints)
+    return store, run
+
+
 def test_an_archive_restores_the_workspace_exactly(tmp_path: Path) -> None:
     ws = filled(tmp_path / "ws")
-    target = tmp_path / "checkpoints" / "run" / "001.tar"
-    save_workspace(ws, target)
-    assert target.is_file() and not target.with_name("001.tar.partial").exists()
+    store, run = saved_run(tmp_path, {1: workspace_archive(ws)})
     ws.write_text("a.txt", "changed")
     ws.write_text("later.txt", "added after the checkpoint")
-    restore_workspace(ws, target)
+    restore_checkpoint(store, run, 1, ws)
     assert ws.files() == ["a.txt", "notes/dose.md"] and ws.read_text("a.txt") == "alpha"
     assert (ws.root / "empty").is_dir() and (ws.root / "latest.md").is_symlink()
 
 
-def test_an_archive_opens_as_a_temporary_workspace(tmp_path: Path) -> None:
-    target = tmp_path / "000.tar"
-    save_workspace(filled(tmp_path / "ws"), target)
-    with opened_checkpoint(target) as saved:
+def test_an_archive_opens_as_a_temporary_workspace_and_identical_ones_are_stored_once(tmp_path: Path) -> None:
+    archive = workspace_archive(filled(tmp_path / "ws"))
+    store, run = saved_run(tmp_path, {0: archive, 1: archive})
+    with opened_checkpoint(store, run, 0) as saved:
         assert saved is not None and saved.read_text("notes/dose.md") == "5 mg"
         scratch = saved.root
     assert not scratch.exists()
+    with Session(store.engine) as db:
+        assert len(db.exec(select(WorkspaceArchive.sha256)).all()) == 1
 
 
-def test_folder_checkpoints_of_earlier_versions_still_work(tmp_path: Path) -> None:
-    folder = tmp_path / "checkpoints" / "002"
-    shutil.copytree(filled(tmp_path / "ws").root, folder, symlinks=True)
-    with opened_checkpoint(folder.with_suffix(".tar")) as saved:
-        assert saved is not None and saved.root == folder.resolve()
-    fresh = Workspace(tmp_path / "fresh")
-    restore_workspace(fresh, folder.with_suffix(".tar"))
-    assert fresh.files() == ["a.txt", "notes/dose.md"]
+def test_files_and_folders_of_earlier_versions_still_work(tmp_path: Path) -> None:
+    store, run = saved_run(tmp_path, {})
+    earlier = tmp_path / "checkpoints" / run.id
+    shutil.copytree(filled(tmp_path / "ws").root, earlier / "002", symlinks=True)
+    (earlier / "003.tar").write_bytes(workspace_archive(Workspace(earlier / "002")))
+    with opened_checkpoint(store, run, 2) as saved:
+        assert saved is not None and saved.root == (earlier / "002").resolve()
+    for position in (2, 3):
+        fresh = Workspace(tmp_path / f"fresh{position}")
+        restore_checkpoint(store, run, position, fresh)
+        assert fresh.files() == ["a.txt", "notes/dose.md"]
 
 
 def test_a_missing_checkpoint_is_named(tmp_path: Path) -> None:
-    with opened_checkpoint(tmp_path / "009.tar") as saved:
+    store, run = saved_run(tmp_path, {})
+    with opened_checkpoint(store, run, 9) as saved:
         assert saved is None
-    with pytest.raises(ResumeError, match="009.tar is missing"):
-        restore_workspace(Workspace(tmp_path / "ws"), tmp_path / "009.tar")
+    with pytest.raises(ResumeError, match=f"run {run.id}: the workspace after session 9 was not saved"):
+        restore_checkpoint(store, run, 9, Workspace(tmp_path / "ws"))
+
+
+def test_restore_workspace_takes_an_archive_or_a_folder(tmp_path: Path) -> None:
+    source = filled(tmp_path / "ws")
+    for n, saved in enumerate((workspace_archive(source), source.root)):
+        target = Workspace(tmp_path / f"t{n}")
+        target.write_text("stale.txt", "gone after the restore")
+        restore_workspace(target, saved)
+        assert target.files() == ["a.txt", "notes/dose.md"]

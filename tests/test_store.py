@@ -63,7 +63,7 @@ def test_a_session_is_saved_with_its_rows_and_pending_rows_take_the_models_defau
     store.add(run)
     session_run = SessionRun(run_id=run.id, session_id="a1", position=1, status="completed")
     call = pending_row(LLMCall, run_id=run.id, role="agent", purpose="reply", model="m", method="text", ok=True, attempt=1, latency_ms=5.0)
-    store.save_session(session_run, [pending_row(MessageRow, turn=0, role="user", content="hi"), call])
+    store.save_session(session_run, [pending_row(MessageRow, turn=0, role="user", content="hi"), call], {})
     assert session_run.id is not None and [s.status for s in store.session_runs(run.id)] == ["completed"]
     (saved,) = store.llm_calls(run.id)
     assert saved.session_run_id == session_run.id and saved.cached is False and saved.created is not None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from proactive_bench.checkpoints import checkpoint_path, opened_checkpoint
+from proactive_bench.checkpoints import opened_checkpoint
 from proactive_bench.env.apps.base import AppStore, SeedError
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.launch import load_spec_episode, run_spec
@@ -55,9 +55,9 @@ class EpisodeCatalog:
         loaded = self.episode(run)
         return next((s for s in loaded.sessions if s.id == session_id), None) if loaded else None
 
-    def seed_snapshot(self, run: Run) -> tuple[dict[str, Any], str]:
+    def seed_snapshot(self, store: Store, run: Run) -> tuple[dict[str, Any], str]:
         """The workspace the run started from, and what it is: the run's own copy, else the dataset's seed."""
-        with opened_checkpoint(checkpoint_path(run, 0)) as start:
+        with opened_checkpoint(store, run, 0) as start:
             if start is not None:
                 return start.snapshot(), "against the run's starting workspace"
         spec = run_spec(run)

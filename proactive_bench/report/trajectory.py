@@ -114,7 +114,7 @@ class SessionView:
 def session_views(store: Store, run: Run, catalog: EpisodeCatalog) -> list[SessionView]:
     """Every session run of a run, in order; each diff is against the previous snapshot (the seed first)."""
     views = []
-    previous, base = catalog.seed_snapshot(run)
+    previous, base = catalog.seed_snapshot(store, run)
     previous_apps = catalog.seed_apps(run)
     ablation = run_spec(run).ablation
     for session_run in store.session_runs(run.id):
