@@ -137,12 +137,6 @@ def episode_env(episode: LoadedEpisode, workspace: Workspace, memory: Memory, ap
     return ToolEnv(workspace, memory, apps, web_root=episode.directory / "web", skills_root=episode.directory / "skills")
 
 
-def app_db_path(run: Run) -> Path:
-    """App state lives beside the workspace, outside the agent's path jail."""
-    workspace = Path(run.workspace)
-    return workspace.parent.parent / "apps" / f"{run.id}.sqlite"
-
-
 ProgressHook = Callable[[str, SessionResult | None], None]
 
 
@@ -208,20 +202,16 @@ def _episode_state(
     store: Store, run: Run, episode: LoadedEpisode, done: list[SessionRun], *, fresh: bool = False,
 ) -> tuple[Workspace, Memory, AppStore]:
     """Seeded state for a run with no finished session, or the state after the last finished session."""
-    root, app_db = Path(run.workspace), app_db_path(run)
+    root, apps = Path(run.workspace), AppStore()  # app state in memory, outside the agent's reach
     if not done:
         if not fresh:  # what an interrupted first session left behind
             shutil.rmtree(root, ignore_errors=True)
-            app_db.unlink(missing_ok=True)
-        apps = AppStore(app_db)
         apps.seed_from(episode.directory / "apps")
         return Workspace.seeded(root, episode.workspace_seed), Memory(), apps
     last = max(done, key=lambda sr: sr.position)
     assert last.id is not None
     workspace = Workspace(root)
     restore_checkpoint(store, run, last.position, workspace)
-    app_db.unlink(missing_ok=True)  # scratch state (may be torn by a crash): rebuilt from the snapshot
-    apps = AppStore(app_db)
     apps.restore(store.snapshot(last.id, "apps") or {})
     return workspace, Memory(store.snapshot(last.id, "memory") or {}), apps
 

@@ -26,6 +26,7 @@ from pydantic import BaseModel, NaiveDatetime, ValidationError, create_model
 from sqlalchemy import JSON, Column, ForeignKey, event
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import registry
+from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, Session, SQLModel, create_engine, delete, select
 
 from proactive_bench.env.toolbox import (
@@ -218,22 +219,32 @@ class SeedError(ValueError):
 
 @dataclass
 class AppStore:
-    """The state of every app for one episode run."""
+    """The state of every app for one episode run: in memory, or in a database file at ``path``.
+
+    Episode runs keep it in memory (it is scratch state: each session end
+    snapshots it into the results store, and a resumed run restores it from
+    there); a file lets tests and tools reopen the same state.
+    """
 
     path: Path | None = None
     engine: Any = field(init=False)
 
     def __post_init__(self) -> None:
         load_builtin_tools()  # general tool modules define app tables too (e.g. general_scheduled_task)
-        url = f"sqlite:///{self.path}" if self.path else "sqlite://"
-        fresh_file = self.path is not None and not self.path.exists()
-        if self.path is not None and fresh_file:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_bytes(_empty_database(tuple(sorted(AppModel.metadata.tables))))
-        self.engine = create_engine(url, connect_args={"check_same_thread": False})
+        image = _empty_database(tuple(sorted(AppModel.metadata.tables)))
+        fresh = self.path is None or not self.path.exists()
+        if self.path is None:
+            memory = sqlite3.connect(":memory:", check_same_thread=False)
+            memory.deserialize(image)  # every table, without running the DDL again
+            self.engine = create_engine("sqlite://", creator=lambda: memory, poolclass=StaticPool)
+        else:
+            if fresh:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.path.write_bytes(image)
+            self.engine = create_engine(f"sqlite:///{self.path}", connect_args={"check_same_thread": False})
         event.listen(self.engine, "connect", _app_db_pragmas)
-        if not fresh_file:
-            AppModel.metadata.create_all(self.engine)
+        if not fresh:
+            AppModel.metadata.create_all(self.engine)  # tables added since the file was made
 
     @contextmanager
     def db(self) -> Iterator[Session]:
