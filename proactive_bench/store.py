@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import LargeBinary, Table, delete, event, inspect
+from sqlalchemy import LargeBinary, Table, delete, event, insert, inspect
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
 
@@ -234,9 +234,10 @@ class Store:
         inserts (this runs at every session end of every run of a sweep). A
         session is saved whole or not at all, its workspace included.
         """
+        columns = SessionRun.__table__.columns  # type: ignore[attr-defined]
+        values = {c.key: getattr(session_run, c.key) for c in columns if not (c.primary_key and session_run.id is None)}
         with Session(self.engine, expire_on_commit=False) as db:
-            db.add(session_run)
-            db.flush()
+            session_run.id = db.execute(insert(SessionRun).values(values)).inserted_primary_key[0]  # type: ignore[index]
             assert session_run.id is not None
             _insert_rows(db, session_run.id, rows)
             for position, data in checkpoints.items():

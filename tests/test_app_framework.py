@@ -120,3 +120,18 @@ def test_a_seed_row_pointing_at_a_missing_row_is_named(tmp_path: Path) -> None:
     )
     with pytest.raises(SeedError, match=r"shop.yaml: amazon_cart_item\[0\]: refers to a row of amazon_product that no seed file holds"):
         AppStore().seed_from(seed)
+
+
+def test_in_memory_state_snapshots_follow_every_change(tmp_path: Path) -> None:
+    apps = AppStore()
+    (tmp_path / "seed").mkdir()
+    (tmp_path / "seed" / "fwtest.yaml").write_text("fwtest_account:\n  - {username: me, password: pw}\n")
+    apps.seed_from(tmp_path / "seed")
+    box = ToolBox(ToolEnv(Workspace(tmp_path / "ws"), Memory(), apps), resolve_tool_names(["fwtest"]))
+    before = apps.snapshot()
+    assert apps.snapshot() is before  # nothing changed: the same snapshot
+    box.call("fwtest__login", {"username": "me", "password": "pw"})
+    after = apps.snapshot()
+    assert "app_login" not in before and after["app_login"][0]["account"] == "me"
+    apps.restore({"fwtest_account": after["fwtest_account"]})
+    assert "app_login" not in apps.snapshot()

@@ -228,13 +228,15 @@ class AppStore:
 
     path: Path | None = None
     engine: Any = field(init=False)
+    _memory: sqlite3.Connection | None = field(default=None, init=False, repr=False)
+    _snapshot: tuple[int, dict[str, list[dict[str, Any]]]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         load_builtin_tools()  # general tool modules define app tables too (e.g. general_scheduled_task)
         image = _empty_database(tuple(sorted(AppModel.metadata.tables)))
         fresh = self.path is None or not self.path.exists()
         if self.path is None:
-            memory = sqlite3.connect(":memory:", check_same_thread=False)
+            memory = self._memory = sqlite3.connect(":memory:", check_same_thread=False)
             memory.deserialize(image)  # every table, without running the DDL again
             self.engine = create_engine("sqlite://", creator=lambda: memory, poolclass=StaticPool)
         else:
@@ -346,7 +348,14 @@ class AppStore:
             db.merge(AppClock(id=1, now=moment.replace(tzinfo=None)))
 
     def snapshot(self) -> dict[str, list[dict[str, Any]]]:
-        """Every table's rows as JSON-ready dicts, keyed by table name."""
+        """Every table's rows as JSON-ready dicts, keyed by table name.
+
+        In memory, the one connection counts every row changed: while the count
+        stands still, the last snapshot is returned again (do not modify it).
+        """
+        changes = self._memory.total_changes if self._memory is not None else None
+        if changes is not None and self._snapshot is not None and self._snapshot[0] == changes:
+            return self._snapshot[1]
         out: dict[str, list[dict[str, Any]]] = {}
         tables = _tables_by_name()
         names = sorted(tables)
@@ -355,6 +364,8 @@ class AppStore:
             for name, count in zip(names, counts, strict=True):
                 if count:
                     out[name] = [row.model_dump(mode="json") for row in db.exec(select(tables[name])).all()]
+        if changes is not None:
+            self._snapshot = (changes, out)
         return out
 
     def restore(self, snapshot: dict[str, list[dict[str, Any]]]) -> None:
