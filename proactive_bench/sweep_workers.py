@@ -75,7 +75,10 @@ class SweepWorkers:
         self.processes = [
             context.Process(
                 target=_worker,
-                args=(str(store.path), sweep.id, [run.id for run, _ in group], share.model_dump(mode="json"), self.spent, group if self.method == "fork" else None),
+                args=(
+                    str(store.path), sweep.id, [run.id for run, _ in group], share.model_dump(mode="json"), self.spent,
+                    (store, group) if self.method == "fork" else None,
+                ),
                 name=f"pbench-sweep-{n}",
             )
             for n, group in enumerate(groups)
@@ -125,18 +128,23 @@ def _finished_sessions(store: Store, run_ids: list[str]) -> list[SessionRun]:
 
 
 def _worker(
-    db_path: str, sweep_id: str, run_ids: list[str], config_json: dict[str, Any], spent: Synchronized[float], forked_runs: list[tuple[Run, Any]] | None,
+    db_path: str, sweep_id: str, run_ids: list[str], config_json: dict[str, Any], spent: Synchronized[float],
+    forked: tuple[Store, list[tuple[Run, Any]]] | None,
 ) -> None:
     """One worker process: its share of the runs on its own event loop.
 
-    A forked worker has the parent's runs and loaded episodes already; a spawned one reads them again.
+    A forked worker has the parent's store (its connections closed before the
+    fork), runs and loaded episodes already; a spawned one opens and reads them again.
     """
     configure_logging()
-    store = Store(Path(db_path))
     config = SweepConfig.model_validate(config_json)
-    sweep = store.sweep(sweep_id)
-    assert sweep is not None
-    mine = forked_runs if forked_runs is not None else [(run, loaded) for run, loaded in unfinished_runs(store, sweep) if run.id in set(run_ids)]
+    if forked is not None:
+        store, mine = forked
+    else:
+        store = Store(Path(db_path))
+        sweep = store.sweep(sweep_id)
+        assert sweep is not None
+        mine = [(run, loaded) for run, loaded in unfinished_runs(store, sweep) if run.id in set(run_ids)]
     budget = SharedBudget(PriceTable.load(config.prices), config.max_cost_usd, spent)
     tune_for_runs()
     run_fast(run_episodes(store, mine, config, budget))
