@@ -20,6 +20,8 @@ from typing import Any, Callable
 
 from aiohttp import web
 
+from proactive_bench.process_tuning import loop_factory
+
 
 @dataclass(frozen=True)
 class RawReply:
@@ -171,7 +173,8 @@ class StubServer:
 
     def _serve(self, listening: threading.Event) -> None:
         """The server thread: listen, report the port, serve until stopped, then cancel replies still waiting."""
-        loop = self._loop = asyncio.new_event_loop()
+        make_loop = loop_factory() or asyncio.new_event_loop
+        loop = self._loop = make_loop()
         runner = web.AppRunner(self._app(), access_log=None, handle_signals=False, shutdown_timeout=0.1)
         try:
             loop.run_until_complete(runner.setup())
