@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import LargeBinary, Table, delete, event, insert, inspect
+from sqlalchemy import LargeBinary, Table, delete, event, inspect
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
 
@@ -234,20 +234,17 @@ class Store:
         inserts (this runs at every session end of every run of a sweep). A
         session is saved whole or not at all, its workspace included.
         """
-        columns = SessionRun.__table__.columns  # type: ignore[attr-defined]
-        values = {c.key: getattr(session_run, c.key) for c in columns if not (c.primary_key and session_run.id is None)}
+        table: Table = SessionRun.__table__  # type: ignore[attr-defined]
+        values = {c.key: getattr(session_run, c.key) for c in table.columns if not (c.primary_key and session_run.id is None)}
+        add_archive, point = _checkpoint_statements()
         with Session(self.engine, expire_on_commit=False) as db:
-            session_run.id = db.execute(insert(SessionRun).values(values)).inserted_primary_key[0]  # type: ignore[index]
+            session_run.id = db.execute(table.insert(), values).inserted_primary_key[0]  # type: ignore[attr-defined]
             assert session_run.id is not None
             _insert_rows(db, session_run.id, rows)
             for position, data in checkpoints.items():
                 digest = hashlib.sha256(data).hexdigest()
-                db.execute(sqlite_insert(WorkspaceArchive).values(sha256=digest, data=data).on_conflict_do_nothing())
-                db.execute(
-                    sqlite_insert(Checkpoint)
-                    .values(run_id=session_run.run_id, position=position, sha256=digest)
-                    .on_conflict_do_update(index_elements=["run_id", "position"], set_={"sha256": digest})
-                )
+                db.execute(add_archive, {"sha256": digest, "data": data})
+                db.execute(point, {"run_id": session_run.run_id, "position": position, "sha256": digest})
             db.commit()
 
     def checkpoint(self, run_id: str, position: int) -> bytes | None:
@@ -350,6 +347,16 @@ def _check_columns(engine: Any, path: Path) -> None:
                 f"{path}: table {table.name} lacks columns {missing}; it was written by another pbench version. "
                 "Use a new --db file (old results stay readable by the version that wrote them)."
             )
+
+
+@cache
+def _checkpoint_statements() -> tuple[Any, Any]:
+    """Store an archive unless already there; point a run's position at an archive (replacing an earlier pointer)."""
+    point = sqlite_insert(Checkpoint)
+    return (
+        sqlite_insert(WorkspaceArchive).on_conflict_do_nothing(),
+        point.on_conflict_do_update(index_elements=["run_id", "position"], set_={"sha256": point.excluded.sha256}),
+    )
 
 
 def _insert_rows(db: Session, session_run_id: int, rows: Sequence[PendingRow]) -> None:
