@@ -117,11 +117,10 @@ async def execute_run(
         raise LaunchError(f"run {run.id}: sessions {missing} are no longer in the dataset at {spec.data_root}")
     sessions = [by_id[sid] for sid in spec.sessions]
     mode = "replay" if spec.replay_of else "record"
-    fresh = run.status == "created"  # never started: nothing of it is stored or on disk yet
+    fresh = run.status == "created" and not Path(run.workspace).exists()  # never started: nothing of it is stored yet
     cache = CallCache(store.answers, run.id, mode, spec.replay_of, fresh=fresh)
     async with ChatTransport() as transport:
         agent, user, judge = build_participants(spec, ledger, cache, limiter, transport)
-        store.update(run, status="running")
         try:
             return await run_episode(
                 store=store, run=run, episode=loaded, sessions=sessions, agent=agent, user=user, judge=judge,

@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import LargeBinary, Table, delete, event, inspect
+from sqlalchemy import LargeBinary, Table, bindparam, delete, event, inspect, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
 
@@ -236,8 +236,9 @@ class Store:
         """
         table: Table = SessionRun.__table__  # type: ignore[attr-defined]
         values = {c.key: getattr(session_run, c.key) for c in table.columns if not (c.primary_key and session_run.id is None)}
-        add_archive, point = _checkpoint_statements()
+        add_archive, point, started = _session_statements()
         with Session(self.engine, expire_on_commit=False) as db:
+            db.execute(started, {"run_id": session_run.run_id})
             session_run.id = db.execute(table.insert(), values).inserted_primary_key[0]  # type: ignore[attr-defined]
             assert session_run.id is not None
             _insert_rows(db, session_run.id, rows)
@@ -350,12 +351,14 @@ def _check_columns(engine: Any, path: Path) -> None:
 
 
 @cache
-def _checkpoint_statements() -> tuple[Any, Any]:
-    """Store an archive unless already there; point a run's position at an archive (replacing an earlier pointer)."""
-    point = sqlite_insert(Checkpoint)
+def _session_statements() -> tuple[Any, Any, Any]:
+    """Store an archive unless already there; point a run's position at an archive (replacing an earlier pointer);
+    mark a run that saves its first session as running."""
+    point, runs = sqlite_insert(Checkpoint), Run.__table__  # type: ignore[attr-defined]
     return (
         sqlite_insert(WorkspaceArchive).on_conflict_do_nothing(),
         point.on_conflict_do_update(index_elements=["run_id", "position"], set_={"sha256": point.excluded.sha256}),
+        update(runs).where(runs.c.id == bindparam("run_id"), runs.c.status == "created").values(status="running"),
     )
 
 

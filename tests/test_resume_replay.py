@@ -15,6 +15,8 @@ from typing import Any
 
 from sqlmodel import Session, func, select
 
+from proactive_bench.launch import RunSpec, start_run
+from proactive_bench.loading import load_episode
 from proactive_bench.store import Grade, IntentEvent, LLMCall, MessageRow, SessionRun, Store, ToolCallRow
 from proactive_bench.stub_server import Reply, StubServer, text_reply, tool_call_reply
 
@@ -130,3 +132,18 @@ def test_replay_of_a_run_with_different_data_fails_clearly(tmp_path: Path, mini_
     assert replayed.exit_code == 1
     (s,) = json.loads(replayed.stdout)["sessions"]
     assert s["status"] == "error" and "no recorded answer" in s["error"]
+
+
+def test_a_run_killed_in_its_first_session_starts_over_from_the_seed(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    clean = json.loads(run_cli("episode", "--json", "--persona", "mini", "--model", "scripted:reference", "--data", str(MINI), "--db", str(db)).stdout)
+    store = Store(db)
+    run = start_run(store, load_episode(MINI, "mini"), RunSpec(persona="mini", model="scripted:reference", data_root=str(MINI)), tmp_path)
+    leftover = Path(run.workspace) / "out" / "half-written.md"  # what the killed first session left behind
+    leftover.parent.mkdir(parents=True)
+    leftover.write_text("partial")
+    assert run.status == "created"
+    resumed = run_cli("resume", run.id, "--db", str(db), "--json")
+    assert resumed.exit_code == 0, resumed.output
+    assert outcome(json.loads(resumed.stdout)) == outcome(clean)
+    assert not leftover.exists() and Store(db).run(run.id).status == "finished"
