@@ -7,6 +7,7 @@ judge; it is stored in the run's row, so ``pbench resume`` and
 
 from __future__ import annotations
 
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any, Literal
 
@@ -108,8 +109,12 @@ async def execute_run(
     ledger: CallLedger,
     limiter: BaseRateLimiter | None = None,
     on_progress: ProgressHook | None = None,
+    transport: ChatTransport | None = None,
 ) -> EpisodeResult:
-    """Run (or continue) a run from its stored spec, recording every model answer."""
+    """Run (or continue) a run from its stored spec, recording every model answer.
+
+    ``transport``: connections shared with other runs of this event loop (a sweep's); by default the run opens its own.
+    """
     spec = run_spec(run)
     by_id = {s.id: s for s in loaded.sessions}
     missing = [sid for sid in spec.sessions if sid not in by_id]
@@ -119,7 +124,9 @@ async def execute_run(
     mode = "replay" if spec.replay_of else "record"
     fresh = run.status == "created" and not Path(run.workspace).exists()  # never started: nothing of it is stored yet
     cache = CallCache(store.answers, run.id, mode, spec.replay_of, fresh=fresh)
-    async with ChatTransport() as transport:
+    async with AsyncExitStack() as stack:
+        if transport is None:
+            transport = await stack.enter_async_context(ChatTransport())
         agent, user, judge = build_participants(spec, ledger, cache, limiter, transport)
         try:
             return await run_episode(

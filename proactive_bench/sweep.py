@@ -22,6 +22,7 @@ from proactive_bench.ablation import Ablation
 from proactive_bench.costs import Budget
 from proactive_bench.launch import LaunchError, RunSpec, endpoint_limiter, execute_run, load_spec_episode, run_spec, start_run
 from proactive_bench.llm.models import ModelSpecError
+from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import DEFAULT_DATA_ROOT, LoadedEpisode, load_episode
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.scaffold import ScaffoldLoadError
@@ -115,6 +116,7 @@ async def run_episodes(
     """The runs, at most ``config.concurrency`` at once, in this process."""
     limit = asyncio.Semaphore(config.concurrency)
     limiters = {config.base_url: endpoint_limiter(config.requests_per_second)}
+    transport = ChatTransport()  # one connection pool for all runs: a run can start on a connection another has left idle
 
     async def one(run: Run, loaded: LoadedEpisode) -> None:
         async with limit:
@@ -125,6 +127,7 @@ async def run_episodes(
                 await execute_run(
                     store, run, loaded, ledger, limiters.get(run_spec(run).base_url),
                     on_progress=lambda _sid, result: on_event(run, "session") if on_event and result is not None else None,
+                    transport=transport,
                 )
             except (ScaffoldLoadError, ModelSpecError, LaunchError) as exc:
                 log.warning("run_failed", run=run.id, error=str(exc))
@@ -132,7 +135,8 @@ async def run_episodes(
             if on_event:
                 on_event(run, "end")
 
-    await start_one_by_one(one(run, loaded) for run, loaded in runs)
+    async with transport:
+        await start_one_by_one(one(run, loaded) for run, loaded in runs)
 
 
 async def start_one_by_one(coroutines: Iterable[Coroutine[Any, Any, None]]) -> None:
