@@ -15,7 +15,9 @@ the mini dataset (tests/data/mini). Printed figures, all ratios from this one ru
     python scripts/bench_sweep.py [--delay 0.3] [--episodes 64] [--workers 2] [--rounds 3]
 
 This machine's speed drifts by up to 2x within a minute (shared cores), so
-the measurement is repeated; every ratio is still taken within one round.
+the measurement is repeated; every ratio is still taken within one round, and
+each round runs in a new interpreter (as a ``pbench`` command would), so that
+what one round leaves in memory does not weigh on the next.
 The issue sets the target for a fixed delay; ``--jitter 0.1`` runs the same
 measurement with replies that vary by 10 %, as real servers' do.
 """
@@ -30,6 +32,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -181,12 +184,30 @@ def measure(tmp: Path, base_url: str, args: argparse.Namespace, n: int) -> Figur
     wall, per_run = run_fast(episodes(store, base_url, 1, tmp))
     waiting = busy_time(per_run[0])
     stages_rt, turn_rt = user_turn_round_trips(store, args.delay)
-    many_wall, many_runs = run_fast(episodes(Store(tmp / f"many{n}.db"), base_url, args.episodes, tmp))
     spread_wall, method = sweep_in_processes(Store(tmp / f"spread{n}.db"), base_url, args.episodes, args.workers, tmp)
+    many_wall, many_runs = run_fast(episodes(Store(tmp / f"many{n}.db"), base_url, args.episodes, tmp))
     print(f"round {n + 1}: one episode {wall:.2f} s wall, {waiting:.2f} s waiting on the model ({len(per_run[0])} calls);"
-          f" {args.episodes} episodes: {many_wall:.2f} s in one event loop, {spread_wall:.2f} s in {args.workers} {method}ed workers"
-          f" ({sum(len(r) for r in many_runs)} calls)")
+          f" {args.episodes} episodes: {spread_wall:.2f} s in {args.workers} {method}ed workers, {many_wall:.2f} s in one event loop"
+          f" ({sum(len(r) for r in many_runs)} calls)", flush=True)
     return Figures(wall / waiting, many_wall / waiting, spread_wall / waiting, stages_rt, turn_rt)
+
+
+def round_in_fresh_process(out: Connection, tmp: Path, warm_url: str, base_url: str, args: argparse.Namespace, n: int) -> None:
+    """A round in a new interpreter, as a ``pbench`` command runs: what earlier rounds left in memory cannot slow it."""
+    configure_logging()
+    run_fast(episodes(Store(tmp / f"warm{n}.db"), warm_url, 1, tmp))  # first use pays for imports and client set-up
+    tune_for_runs()  # as the CLI does before running episodes
+    out.send(measure(tmp, base_url, args, n))
+
+
+def fresh_round(tmp: Path, warm_url: str, base_url: str, args: argparse.Namespace, n: int) -> Figures:
+    context = multiprocessing.get_context("spawn")
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=round_in_fresh_process, args=(send, tmp, warm_url, base_url, args, n))
+    process.start()
+    figures: Figures = receive.recv()
+    process.join()
+    return figures
 
 
 def main() -> None:
@@ -197,12 +218,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="Measure this many times; the best and the median are printed.")
     parser.add_argument("--jitter", type=float, default=0.0, help="Vary each reply's delay by up to this fraction (the target is set for 0).")
     args = parser.parse_args()
-    configure_logging()
-    with tempfile.TemporaryDirectory() as tmp, RemoteStub(args.delay, args.jitter) as base_url:
-        with RemoteStub(0.0) as warm:  # first use pays for imports and client set-up
-            run_fast(episodes(Store(Path(tmp) / "warm.db"), warm, 1, Path(tmp)))
-        tune_for_runs()  # as the CLI does before running episodes
-        rounds = [measure(Path(tmp), base_url, args, n) for n in range(args.rounds)]
+    with tempfile.TemporaryDirectory() as tmp, RemoteStub(args.delay, args.jitter) as base_url, RemoteStub(0.0) as warm:
+        rounds = [fresh_round(Path(tmp), warm, base_url, args, n) for n in range(args.rounds)]
 
     def best_median(name: str) -> str:
         values = sorted(getattr(r, name) for r in rounds)
