@@ -186,7 +186,7 @@ async def run_episode(
         if cache is not None:
             cache.begin_session(session.id)
         history = [r.transcript for r in results]
-        result = await _run_one(store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, cache, start)
+        result = await _run_one(store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start)
         start = None
         results.append(result)
         if on_progress:
@@ -230,7 +230,6 @@ async def _run_one(
     graders: GraderResolver,
     max_turns: int,
     history: list[list[dict[str, str]]],
-    cache: CallCache | None,
     start: bytes | None,
 ) -> SessionResult:
     """Run one session and save it; ``start``, when given, is the run's starting workspace archive, saved with it."""
@@ -269,8 +268,6 @@ async def _run_one(
         grades = await grade_session(session, rt.evidence(state["transcript"]), judge)
     score, basis = comp(grades)
     checkpoints = {position: workspace_archive(env.workspace)} | ({0: start} if start is not None else {})
-    if cache is not None:
-        cache.flush()  # a saved session's answers are all recorded (replay needs every one)
     session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)
     store.save_session(  # one transaction: a session is saved whole or not at all
         session_run,

@@ -24,7 +24,7 @@ from sqlalchemy import LargeBinary, Table, bindparam, delete, event, inspect, up
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
 
-from proactive_bench.llm.cache import AnswerWriter, ModelCallEntry  # noqa: F401  (its table lives in this database)
+from proactive_bench.llm.cache import AnswerWriter, ModelCallEntry, write_answers  # noqa: F401  (its table lives in this database)
 
 
 def _now() -> datetime:
@@ -232,21 +232,28 @@ class Store:
 
         The session run gets its id here; its rows go in table by table as bulk
         inserts (this runs at every session end of every run of a sweep). A
-        session is saved whole or not at all, its workspace included.
+        session is saved whole or not at all, its workspace included, and with
+        every model answer recorded so far on this database.
         """
         table: Table = SessionRun.__table__  # type: ignore[attr-defined]
         values = {c.key: getattr(session_run, c.key) for c in table.columns if not (c.primary_key and session_run.id is None)}
         add_archive, point, started = _session_statements()
-        with Session(self.engine, expire_on_commit=False) as db:
-            db.execute(started, {"run_id": session_run.run_id})
-            session_run.id = db.execute(table.insert(), values).inserted_primary_key[0]  # type: ignore[attr-defined]
-            assert session_run.id is not None
-            _insert_rows(db, session_run.id, rows)
-            for position, data in checkpoints.items():
-                digest = hashlib.sha256(data).hexdigest()
-                db.execute(add_archive, {"sha256": digest, "data": data})
-                db.execute(point, {"run_id": session_run.run_id, "position": position, "sha256": digest})
-            db.commit()
+        answers = self.answers.take()  # every answer recorded so far goes in with it (replay needs them all)
+        try:
+            with Session(self.engine, expire_on_commit=False) as db:
+                write_answers(db, answers)
+                db.execute(started, {"run_id": session_run.run_id})
+                session_run.id = db.execute(table.insert(), values).inserted_primary_key[0]  # type: ignore[attr-defined]
+                assert session_run.id is not None
+                _insert_rows(db, session_run.id, rows)
+                for position, data in checkpoints.items():
+                    digest = hashlib.sha256(data).hexdigest()
+                    db.execute(add_archive, {"sha256": digest, "data": data})
+                    db.execute(point, {"run_id": session_run.run_id, "position": position, "sha256": digest})
+                db.commit()
+        except BaseException:
+            self.answers.put_back(answers)  # written later, by the next flush or save
+            raise
 
     def checkpoint(self, run_id: str, position: int) -> bytes | None:
         """The archive of a run's workspace after its ``position``-th session, if it was saved here."""

@@ -6,12 +6,13 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import event
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, select
 
 from proactive_bench.llm.cache import ModelCallEntry
-from proactive_bench.store import Store
+from proactive_bench.store import Run, SessionRun, Store
 
 
 def stored(store: Store) -> list[tuple[str, int]]:
@@ -66,3 +67,18 @@ async def test_a_failed_write_keeps_the_answers_for_the_next_flush(tmp_path: Pat
     writer.engine = engine
     writer.flush()
     assert stored(store) == [("k", 0)]
+
+
+async def test_a_session_save_writes_the_waiting_answers_in_its_transaction_or_keeps_them(tmp_path: Path) -> None:
+    store = Store(tmp_path / "r.db")
+    run = Run(persona="p", model="m", user_backend="rules", data_root=".", workspace=".")
+    store.add(run)
+    store.answers.add("run/s1", "k", 0, "[]")
+    commits = count_commits(store)
+    with pytest.raises(IntegrityError):  # the session refers to a run that does not exist
+        store.save_session(SessionRun(run_id="missing", session_id="s1", position=1), [], {})
+    assert stored(store) == [] and commits[0] == 0
+    store.save_session(SessionRun(run_id=run.id, session_id="s1", position=1, status="completed"), [], {})
+    assert stored(store) == [("k", 0)] and commits[0] == 1
+    await asyncio.sleep(store.answers.delay_s * 3)
+    assert commits[0] == 1  # the timer found nothing left to write

@@ -83,7 +83,7 @@ class AnswerWriter:
     written at once. :meth:`flush` writes whatever is waiting.
     """
 
-    def __init__(self, engine: Any, delay_s: float = 0.05) -> None:
+    def __init__(self, engine: Any, delay_s: float = 0.25) -> None:
         self.engine = engine
         self.delay_s = delay_s
         self._pending: list[dict[str, Any]] = []
@@ -101,24 +101,38 @@ class AnswerWriter:
 
     def flush(self) -> None:
         """Write every waiting answer in one transaction; if that fails they stay waiting and the error is raised."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        rows, self._pending = self._pending, []
+        rows = self.take()
         if not rows:
             return
         try:
             with self.engine.begin() as db:
-                db.execute(insert(ModelCallEntry), rows)
+                write_answers(db, rows)
         except Exception:
-            self._pending = rows + self._pending
+            self.put_back(rows)
             raise
+
+    def take(self) -> list[dict[str, Any]]:
+        """The waiting answers, for a caller that writes them in its own transaction (and puts them back if it fails)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        rows, self._pending = self._pending, []
+        return rows
+
+    def put_back(self, rows: list[dict[str, Any]]) -> None:
+        self._pending = rows + self._pending
 
     def _flush_on_timer(self) -> None:
         try:
             self.flush()
         except Exception as exc:  # noqa: BLE001 (kept for the next flush, which a session's end makes and reports)
             log.warning("answer_write_deferred", waiting=len(self._pending), error=f"{type(exc).__name__}: {exc}")
+
+
+def write_answers(db: Any, rows: list[dict[str, Any]]) -> None:
+    """Insert answers taken from an :class:`AnswerWriter` through a connection or session."""
+    if rows:
+        db.execute(insert(ModelCallEntry), rows)
 
 
 class CallCache(BaseCache):
