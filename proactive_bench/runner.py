@@ -8,9 +8,11 @@ has finished sessions continues it (see :mod:`proactive_bench.checkpoints`).
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -173,24 +175,32 @@ async def run_episode(
     env = episode_env(episode, workspace, memory, apps)
     results: list[SessionResult] = []
     status = "finished"
-    for position, session in enumerate(sessions, start=1):
-        if session.id in finished:
-            results.append(stored_session_result(store, finished[session.id]))
-            continue
-        if ledger.budget is not None and ledger.budget.exhausted:
-            status = "stopped"
-            log.warning("budget_exhausted", run=run.id, spent_usd=ledger.budget.spent_usd)
-            break
-        if on_progress:
-            on_progress(session.id, None)
-        if cache is not None:
-            cache.begin_session(session.id)
-        history = [r.transcript for r in results]
-        result = await _run_one(store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start)
-        start = None
-        results.append(result)
-        if on_progress:
-            on_progress(session.id, result)
+    saving: asyncio.Task[None] | None = None
+    try:
+        for position, session in enumerate(sessions, start=1):
+            if session.id in finished:
+                results.append(stored_session_result(store, finished[session.id]))
+                continue
+            if ledger.budget is not None and ledger.budget.exhausted:
+                status = "stopped"
+                log.warning("budget_exhausted", run=run.id, spent_usd=ledger.budget.spent_usd)
+                break
+            if on_progress:
+                on_progress(session.id, None)
+            if cache is not None:
+                cache.begin_session(session.id)
+            history = [r.transcript for r in results]
+            result, save = await _run_one(store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start)
+            start = None
+            if saving is not None:
+                await saving  # sessions are saved in order; a failed save ends the run here
+            saving = asyncio.get_running_loop().create_task(_write(save))
+            results.append(result)
+            if on_progress:
+                on_progress(session.id, result)
+    finally:
+        if saving is not None:
+            await saving
     units = dependency_units(episode.episode, [r.session_id for r in results])
     counts = {r.session_id: r.counts for r in results if r.status != "error"}
     result = EpisodeResult(run.id, episode.persona.id, run.model, results, pooled_proc(units, counts))
@@ -231,8 +241,14 @@ async def _run_one(
     max_turns: int,
     history: list[list[dict[str, str]]],
     start: bytes | None,
-) -> SessionResult:
-    """Run one session and save it; ``start``, when given, is the run's starting workspace archive, saved with it."""
+) -> tuple[SessionResult, Callable[[], None]]:
+    """Run one session; return its result and the call that saves it.
+
+    Everything the save writes is taken now (the next session changes the
+    workspace); writing it can wait until the next session's first model
+    request is on its way. ``start``, when given, is the run's starting
+    workspace archive, saved with the session.
+    """
     session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))  # saved at the end
     sink = StoreSink()
     sink.message(0, "event" if session.trigger.type == "event" else "user", session.trigger.message)
@@ -269,7 +285,8 @@ async def _run_one(
     score, basis = comp(grades)
     checkpoints = {position: workspace_archive(env.workspace)} | ({0: start} if start is not None else {})
     session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)
-    store.save_session(  # one transaction: a session is saved whole or not at all
+    save = partial(
+        store.save_session,  # one transaction: a session is saved whole or not at all
         session_run,
         [
             *sink.pending,
@@ -283,4 +300,9 @@ async def _run_one(
     )
     log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)
     transcript = [{"role": m["role"], "content": m["content"]} for m in state["transcript"]]
-    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript)
+    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript), save
+
+
+async def _write(save: Callable[[], None]) -> None:
+    """A session's save as a task: it runs once the next session is waiting on its model."""
+    save()
