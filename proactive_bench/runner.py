@@ -133,7 +133,6 @@ def create_run(store: Store, episode: LoadedEpisode, settings: RunSettings, resu
     return run
 
 
-
 def episode_env(episode: LoadedEpisode, workspace: Workspace, memory: Memory, apps: AppStore) -> ToolEnv:
     """The tool environment of an episode run: its workspace, memory, apps, web corpus and skills."""
     return ToolEnv(workspace, memory, apps, web_root=episode.directory / "web", skills_root=episode.directory / "skills")
