@@ -126,7 +126,6 @@ def create_run(store: Store, episode: LoadedEpisode, settings: RunSettings, resu
         config=settings.config,
         units=dependency_units(episode.episode, settings.config.get("sessions") or None),
         sweep_id=settings.config.get("sweep_id"),
-        status="created",
     )
     run.workspace = str((results_dir / "workspaces" / run.id).resolve())
     store.add(run)

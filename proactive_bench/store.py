@@ -44,7 +44,8 @@ class Run(SQLModel, table=True):
     judge_model: str | None = None
     data_root: str
     workspace: str
-    status: str = "running"
+    status: str = "created"
+    """created (never started), running (a session saved), finished, stopped (budget) or failed."""
     config: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
     units: list[list[str]] = Field(default_factory=list, sa_column=Column(JSON))
     """The episode's dependency units (session ids), fixed when the run is created."""
