@@ -84,7 +84,7 @@ class ScaffoldOptions:
     rate_limiter: BaseRateLimiter | None = None
     """The endpoint's shared rate limiter, if the run sets one."""
     transport: ChatTransport | None = None
-    """The run's pooled HTTP connections for OpenAI-compatible servers (pass it to ``make_chat_model``)."""
+    """Pooled HTTP connections for OpenAI-compatible servers, the run's own or its sweep process's (pass it to ``make_chat_model``)."""
 
 
 ScaffoldFactory = Callable[[ScaffoldOptions], Scaffold]

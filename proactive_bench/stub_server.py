@@ -123,8 +123,8 @@ class StubServer:
     The server is an aiohttp application on its own event loop in a
     background thread: a delayed reply is an ``asyncio.sleep``, so hundreds
     of concurrent requests cost no threads and no lock contention (a thread
-    per connection added up to a hundred milliseconds per call at 64
-    concurrent episodes). The responder runs on that loop and must not block.
+    per connection added about 8 ms per call, on average, at 32 concurrent
+    episodes). The responder runs on that loop and must not block.
     """
 
     responder: Responder

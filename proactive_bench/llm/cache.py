@@ -125,7 +125,7 @@ class AnswerWriter:
     def _flush_on_timer(self) -> None:
         try:
             self.flush()
-        except Exception as exc:  # noqa: BLE001 (kept for the next flush, which a session's end makes and reports)
+        except Exception as exc:  # noqa: BLE001 (kept for the next flush or session save, which reports a failure)
             log.warning("answer_write_deferred", waiting=len(self._pending), error=f"{type(exc).__name__}: {exc}")
 
 
@@ -167,7 +167,7 @@ class CallCache(BaseCache):
         self._miss_keys.clear()
 
     def flush(self) -> None:
-        """Write the answers still waiting (before a session's results are saved, for instance)."""
+        """Write the answers still waiting (when a run stops mid-session, so that resuming it finds them)."""
         self.writer.flush()
 
     def _recorded(self, run_id: str) -> set[tuple[str, int]]:
