@@ -24,6 +24,7 @@ from proactive_bench.env.toolbox import ToolBox, ToolEnv, ToolRecord, resolve_to
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.grading import GradeResult, grade_session
 from proactive_bench.llm.ledger import LLMCallRecord
+from proactive_bench.llm.sent import REQUEST_SENT
 from proactive_bench.loading import GraderResolver, LoadedEpisode
 from proactive_bench.checkpoints import restore_checkpoint, split_session_runs, stored_session_result, workspace_archive
 from proactive_bench.costs import Budget
@@ -174,6 +175,7 @@ async def run_episode(
     results: list[SessionResult] = []
     status = "finished"
     saving: asyncio.Task[None] | None = None
+    started = asyncio.Event()  # set when the coming session's first model request is out (or the session ends)
     try:
         for position, session in enumerate(sessions, start=1):
             if session.id in finished:
@@ -188,15 +190,19 @@ async def run_episode(
             if cache is not None:
                 cache.begin_session(session.id)
             history = [r.transcript for r in results]
+            REQUEST_SENT.set(started)
             result, save = await _run_one(store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start)
             start = None
+            started.set()  # a session that sent no request (or not through our transport)
             if saving is not None:
                 await saving  # sessions are saved in order; a failed save ends the run here
-            saving = asyncio.get_running_loop().create_task(_write(save))
+            started = asyncio.Event()
+            saving = asyncio.get_running_loop().create_task(_write(save, started))
             results.append(result)
             if on_progress:
                 on_progress(session.id, result)
     finally:
+        started.set()
         if saving is not None:
             await saving
     units = dependency_units(episode.episode, [r.session_id for r in results])
@@ -301,6 +307,7 @@ async def _run_one(
     return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript), save
 
 
-async def _write(save: Callable[[], None]) -> None:
-    """A session's save as a task: it runs once the next session is waiting on its model."""
+async def _write(save: Callable[[], None], after: asyncio.Event) -> None:
+    """A session's save as a task: it runs once ``after`` is set (the next session's first model request is out)."""
+    await after.wait()
     save()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 from collections.abc import AsyncIterator
@@ -14,6 +15,7 @@ from langchain_core.tools import tool
 from pydantic import BaseModel
 
 from proactive_bench.llm.models import make_chat_model
+from proactive_bench.llm.sent import REQUEST_SENT
 from proactive_bench.llm.transport import ChatTransport, HttpChatOpenAI
 from proactive_bench.stub_server import RawReply, StubServer, error_reply, structured_reply, text_reply, tool_call_reply
 
@@ -119,6 +121,29 @@ async def test_answers_that_are_not_json_objects_are_named(transport: ChatTransp
         with pytest.raises(ValueError, match=reason) as raised:
             await http_model(server, transport).ainvoke(QUESTION)
     assert "/chat/completions" in str(raised.value)
+
+
+async def test_work_waiting_for_a_request_runs_while_the_caller_waits_on_the_answer(transport: ChatTransport) -> None:
+    """The event in the caller's context is set as the request leaves, also from tasks the caller starts."""
+    sent, order = asyncio.Event(), []
+
+    async def after_sent() -> None:
+        await sent.wait()
+        order.append("ran")
+
+    with StubServer(lambda body: text_reply("ok"), delay=0.2) as server:
+        model = http_model(server, transport)
+        waiter = asyncio.create_task(after_sent())
+        await model.ainvoke(QUESTION)  # outside the context that holds the event
+        assert not sent.is_set()
+        token = REQUEST_SENT.set(sent)
+        try:
+            await asyncio.create_task(model.ainvoke(QUESTION))
+        finally:
+            REQUEST_SENT.reset(token)
+        order.append("answered")
+    await asyncio.wait_for(waiter, 5)
+    assert order == ["ran", "answered"]
 
 
 async def test_the_transport_closes_and_reopens() -> None:

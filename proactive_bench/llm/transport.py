@@ -39,6 +39,8 @@ from langchain_openai import ChatOpenAI
 from openai.lib._parsing._completions import type_to_response_format_param
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
+from proactive_bench.llm.sent import note_request_sent
+
 log = structlog.get_logger(__name__)
 
 RETRY_STATUSES = frozenset({408, 409, 429})
@@ -91,6 +93,7 @@ class ChatTransport:
     async def complete(self, url: str, headers: dict[str, str], payload: dict[str, Any], timeout: float, max_retries: int) -> dict[str, Any]:
         """POST ``payload`` to ``url``; the decoded JSON answer, retried on transient faults."""
         body = json.dumps(payload).encode()
+        note_request_sent()  # set now, what waits on it runs once the request below is out and this task waits
         for attempt in range(max_retries + 1):
             try:
                 return await self._post(url, headers, body, timeout)
