@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import LargeBinary, Table, bindparam, delete, event, inspect, update
+from sqlalchemy import Connection, LargeBinary, Table, bindparam, delete, event, inspect, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
 
@@ -241,7 +241,7 @@ class Store:
         add_archive, point, started = _session_statements()
         answers = self.answers.take()  # every answer recorded so far goes in with it (replay needs them all)
         try:
-            with Session(self.engine, expire_on_commit=False) as db:
+            with self.engine.begin() as db:  # Core: the ORM session's bulk-insert path cost more than the inserts
                 write_answers(db, answers)
                 db.execute(started, {"run_id": session_run.run_id})
                 session_run.id = db.execute(table.insert(), values).inserted_primary_key[0]  # type: ignore[attr-defined]
@@ -251,7 +251,6 @@ class Store:
                     digest = hashlib.sha256(data).hexdigest()
                     db.execute(add_archive, {"sha256": digest, "data": data})
                     db.execute(point, {"run_id": session_run.run_id, "position": position, "sha256": digest})
-                db.commit()
         except BaseException:
             self.answers.put_back(answers)  # written later, by the next flush or save
             raise
@@ -264,9 +263,8 @@ class Store:
 
     def add_rows(self, session_run_id: int, rows: Sequence[PendingRow]) -> None:
         """Rows for a saved session (re-scoring's model calls, for instance), in one transaction."""
-        with Session(self.engine) as db:
+        with self.engine.begin() as db:
             _insert_rows(db, session_run_id, rows)
-            db.commit()
 
     def update(self, row: SQLModel, **changes: Any) -> None:
         for key, value in changes.items():
@@ -323,10 +321,9 @@ class Store:
 
     def replace_grades(self, session_run_id: int, grades: Sequence[PendingRow]) -> None:
         """Swap a session's grades for new ones (re-scoring), in one transaction."""
-        with Session(self.engine) as db:
+        with self.engine.begin() as db:
             db.execute(delete(Grade).where(Grade.session_run_id == session_run_id))  # type: ignore[arg-type]
             _insert_rows(db, session_run_id, grades)
-            db.commit()
 
     def latest_snapshot(self, run_id: str, kind: str) -> dict[str, Any] | None:
         with Session(self.engine) as db:
@@ -370,7 +367,7 @@ def _session_statements() -> tuple[Any, Any, Any]:
     )
 
 
-def _insert_rows(db: Session, session_run_id: int, rows: Sequence[PendingRow]) -> None:
+def _insert_rows(db: Connection, session_run_id: int, rows: Sequence[PendingRow]) -> None:
     by_table: dict[Table, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         by_table[row.table.__table__].append({**row.values, "session_run_id": session_run_id})  # type: ignore[attr-defined]
