@@ -183,6 +183,7 @@ def test_retry_delay_prefers_the_servers_word_within_a_cap() -> None:
 
 async def test_models_built_from_one_template_keep_their_own_transport_and_cache() -> None:
     from langchain_core.caches import InMemoryCache
+    from langchain_core.load import dumpd
 
     first, second = ChatTransport(), ChatTransport()
     caches = InMemoryCache(), InMemoryCache()
@@ -190,6 +191,7 @@ async def test_models_built_from_one_template_keep_their_own_transport_and_cache
         a = make_chat_model("openai:stub", base_url=server.base_url, transport=first, cache=caches[0])
         b = make_chat_model("openai:stub", base_url=server.base_url, transport=second, cache=caches[1])
         assert (a._transport, b._transport, a.cache, b.cache) == (first, second, *caches)
+        assert a._serialized == dumpd(a)  # the template's dump, as LangChain would make it for this copy
         await a.ainvoke(QUESTION)
     assert len(caches[0]._cache) == 1 and len(caches[1]._cache) == 0  # only the first model's cache holds the answer
     await first.aclose()

@@ -222,7 +222,9 @@ class HttpChatOpenAI(ChatOpenAI):
 
 @lru_cache(maxsize=64)
 def _template(cls: type[HttpChatOpenAI], settings: tuple[tuple[str, Any], ...]) -> HttpChatOpenAI:
-    return cls(**dict(settings))
+    model = cls(**dict(settings))
+    getattr(model, "_serialized", None)  # LangChain's cached dump of the settings (~0.3 ms), copied with the template
+    return model
 
 
 def _attach_parsed(result: ChatResult, schema: type[BaseModel]) -> None:
