@@ -267,9 +267,14 @@ class Store:
             _insert_rows(db, session_run_id, rows)
 
     def update(self, row: SQLModel, **changes: Any) -> None:
+        """Set columns of a stored row, on the object and in the database (one UPDATE of those columns)."""
+        table: Table = row.__table__  # type: ignore[attr-defined]
         for key, value in changes.items():
             setattr(row, key, value)
-        self.add(row)
+        with self.engine.begin() as db:
+            where = [column == getattr(row, column.key) for column in table.primary_key.columns]
+            if db.execute(update(table).where(*where).values(changes)).rowcount != 1:
+                raise LookupError(f"{table.name} {[getattr(row, c.key) for c in table.primary_key.columns]} is not in {self.path}")
 
     def run(self, run_id: str) -> Run | None:
         with Session(self.engine) as db:

@@ -70,3 +70,15 @@ def test_a_session_is_saved_with_its_rows_and_pending_rows_take_the_models_defau
     assert [m.content for m in store.rows(MessageRow, session_run.id)] == ["hi"]
     with pytest.raises(TypeError, match="no columns"):
         pending_row(MessageRow, turn=0, role="user", content="x", mood="happy")
+
+
+def test_update_sets_the_columns_of_a_stored_row_and_refuses_a_missing_one(tmp_path: Path) -> None:
+    store = Store(tmp_path / "u.db")
+    run = Run(persona="mini", model="scripted:passive", user_backend="rules", data_root="data", workspace="ws")
+    store.add(run)
+    store.update(run, status="failed", config={"failure": "no such model"})
+    stored = store.run(run.id)
+    assert run.status == "failed" and stored is not None
+    assert (stored.status, stored.config, stored.model) == ("failed", {"failure": "no such model"}, "scripted:passive")
+    with pytest.raises(LookupError, match="is not in"):
+        store.update(Run(persona="mini", model="m", user_backend="rules", data_root="data", workspace="ws"), status="failed")
