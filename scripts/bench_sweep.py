@@ -227,8 +227,9 @@ def main() -> None:
 
     print(f"model delay {1000 * args.delay:.0f} ms ± {100 * args.jitter:.0f} %; {args.rounds} round(s), each ratio from one round:")
     print(f"1. overhead (wall / waiting):                           {best_median('overhead')}   target <= 1.05")
-    print(f"2. scaling, {args.episodes} concurrent episodes / single waiting:   {best_median('scaling')}   target <= 1.11 (one event loop)")
-    print(f"   the same as a sweep in {args.workers} worker processes:           {best_median('scaling_workers')}")
+    print(f"2. scaling, {args.episodes} concurrent episodes / single waiting, target <= 1.11:")
+    print(f"   pbench sweep --workers {args.workers} (the machine's cores):      {best_median('scaling_workers')}")
+    print(f"   one event loop (one process):                        {best_median('scaling')}")
     print(f"3. user turn, round trips: judging stages {best_median('stages_rt')} (target 1: concurrent);"
           f" with the reply {best_median('turn_rt')}   target <= 2.1")
 
