@@ -24,7 +24,7 @@ from proactive_bench.env.toolbox import ToolBox, ToolEnv, ToolRecord, resolve_to
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.grading import GradeResult, grade_session
 from proactive_bench.llm.ledger import LLMCallRecord
-from proactive_bench.llm.sent import REQUEST_SENT
+from proactive_bench.llm.sent import REQUEST_SENT, note_request_sent
 from proactive_bench.loading import GraderResolver, LoadedEpisode
 from proactive_bench.checkpoints import restore_checkpoint, split_session_runs, stored_session_result, workspace_archive
 from proactive_bench.costs import Budget
@@ -58,6 +58,7 @@ class CallLedger:
     def __call__(self, record: LLMCallRecord) -> None:
         cost = self.budget.charge(record) if self.budget else None
         self._pending.append(pending_row(LLMCall, run_id=self.run_id, cost_usd=cost, **record.__dict__))
+        note_request_sent()  # a call that did not go through our transport has at least been answered
 
     def take(self) -> list[PendingRow]:
         """The rows collected since the last take."""
@@ -193,7 +194,7 @@ async def run_episode(
             REQUEST_SENT.set(started)
             result, save = await _run_one(store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start)
             start = None
-            started.set()  # a session that sent no request (or not through our transport)
+            started.set()  # a session that made no model call
             if saving is not None:
                 await saving  # sessions are saved in order; a failed save ends the run here
             started = asyncio.Event()

@@ -196,3 +196,20 @@ async def test_models_built_from_one_template_keep_their_own_transport_and_cache
     assert len(caches[0]._cache) == 1 and len(caches[1]._cache) == 0  # only the first model's cache holds the answer
     await first.aclose()
     await second.aclose()
+
+
+async def test_a_recorded_call_also_releases_work_waiting_for_a_request() -> None:
+    """Models that bypass the transport (other providers, the SDK client) release it once their call is recorded."""
+    from proactive_bench.llm.ledger import LLMCallRecord
+    from proactive_bench.runner import CallLedger
+
+    sent, ledger = asyncio.Event(), CallLedger("run")
+    record = LLMCallRecord(role="agent", purpose="react_step", model="m", method="tools", ok=True, latency_ms=1.0)
+    ledger(record)  # outside the context that holds the event
+    assert not sent.is_set()
+    token = REQUEST_SENT.set(sent)
+    try:
+        ledger(record)
+    finally:
+        REQUEST_SENT.reset(token)
+    assert sent.is_set() and len(ledger.take()) == 2

@@ -3,7 +3,9 @@
 The runner writes a finished session while the next session's first request
 is out: set :data:`REQUEST_SENT` to an event in the calling task's context,
 and :class:`~proactive_bench.llm.transport.ChatTransport` sets the event as it
-sends a request from that context (tasks started from it inherit the value).
+sends a request from that context (tasks started from it inherit the value);
+the runner's call ledger sets it when a call is recorded, for models that do
+not use the transport.
 """
 
 from __future__ import annotations
