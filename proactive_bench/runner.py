@@ -177,6 +177,7 @@ async def run_episode(
     status = "finished"
     saving: asyncio.Task[None] | None = None
     started = asyncio.Event()  # set when the coming session's first model request is out (or the session ends)
+    outer = REQUEST_SENT.set(started)
     try:
         for position, session in enumerate(sessions, start=1):
             if session.id in finished:
@@ -191,7 +192,7 @@ async def run_episode(
             if cache is not None:
                 cache.begin_session(session.id)
             history = [r.transcript for r in results]
-            REQUEST_SENT.set(started)
+            REQUEST_SENT.set(started)  # in this task's context: the session's model calls see it
             result, save = await _run_one(store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start)
             start = None
             started.set()  # a session that made no model call
@@ -203,6 +204,7 @@ async def run_episode(
             if on_progress:
                 on_progress(session.id, result)
     finally:
+        REQUEST_SENT.reset(outer)
         started.set()
         if saving is not None:
             await saving
