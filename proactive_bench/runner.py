@@ -177,7 +177,7 @@ async def run_episode(
     status = "finished"
     saving: asyncio.Task[None] | None = None
     started = asyncio.Event()  # set when the coming session's first model request is out (or the session ends)
-    outer = REQUEST_SENT.set(started)
+    outer = REQUEST_SENT.set(started)  # in this task's context: the session's model calls see it
     try:
         for position, session in enumerate(sessions, start=1):
             if session.id in finished:
@@ -192,13 +192,13 @@ async def run_episode(
             if cache is not None:
                 cache.begin_session(session.id)
             history = [r.transcript for r in results]
-            REQUEST_SENT.set(started)  # in this task's context: the session's model calls see it
             result, save = await _run_one(store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start)
             start = None
             started.set()  # a session that made no model call
             if saving is not None:
                 await saving  # sessions are saved in order; a failed save ends the run here
             started = asyncio.Event()
+            REQUEST_SENT.set(started)
             saving = asyncio.get_running_loop().create_task(_write(save, started))
             results.append(result)
             if on_progress:
