@@ -139,12 +139,12 @@ def _worker(
     configure_logging()
     config = SweepConfig.model_validate(config_json)
     if forked is not None:
-        store, mine = forked
+        store, mine = forked  # the parent tuned the collector before forking
     else:
         store = Store(Path(db_path))
         sweep = store.sweep(sweep_id)
         assert sweep is not None
         mine = [(run, loaded) for run, loaded in unfinished_runs(store, sweep) if run.id in set(run_ids)]
+        tune_for_runs()
     budget = SharedBudget(PriceTable.load(config.prices), config.max_cost_usd, spent)
-    tune_for_runs()
     run_fast(run_episodes(store, mine, config, budget))
