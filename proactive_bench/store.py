@@ -271,10 +271,10 @@ class Store:
         table: Table = row.__table__  # type: ignore[attr-defined]
         for key, value in changes.items():
             setattr(row, key, value)
+        key = {column: getattr(row, column.key) for column in table.primary_key.columns}
         with self.engine.begin() as db:
-            where = [column == getattr(row, column.key) for column in table.primary_key.columns]
-            if db.execute(update(table).where(*where).values(changes)).rowcount != 1:
-                raise LookupError(f"{table.name} {[getattr(row, c.key) for c in table.primary_key.columns]} is not in {self.path}")
+            if db.execute(update(table).where(*(column == value for column, value in key.items())).values(changes)).rowcount != 1:
+                raise LookupError(f"{table.name} {list(key.values())} is not in {self.path}")
 
     def run(self, run_id: str) -> Run | None:
         with Session(self.engine) as db:
