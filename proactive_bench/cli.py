@@ -52,7 +52,7 @@ from proactive_bench.scaffold import ScaffoldLoadError
 from proactive_bench.schema import Episode, Persona, Session
 from proactive_bench.store import Run, Store, StoreSchemaError, Sweep
 from proactive_bench.summary import Summary, summarize
-from proactive_bench.summary_tables import pct, summary_csv, summary_tables
+from proactive_bench.summary_tables import category_table, pct, results_table, summary_csv, summary_tables
 from proactive_bench.sweep import (
     SweepConfig,
     SweepConfigError,
@@ -256,27 +256,6 @@ def replay(
     _finish(store, run, loaded, as_json)
 
 
-def results_table(result: EpisodeResult, total_sessions: int) -> Table:
-    basis = result.basis
-    caption = f"C/I/P = intents completed/inferred/provided. Comp covers {basis.graded} graded item(s) ({', '.join(basis.graders) or 'none'})"
-    if basis.ungraded:
-        caption += f"; {basis.ungraded} rubric item(s) ungraded (no --judge-model)"
-    if basis.errored:
-        caption += f"; {basis.errored} item(s) errored"
-    table = Table(title=f"{result.persona} · {result.model} · run {result.run_id}", caption=caption)
-    table.add_column("session", no_wrap=True)
-    for name in ("turns", "C", "I", "P", "Proc%", "Comp%"):
-        table.add_column(name, justify="right", no_wrap=True)
-    table.add_column("status", overflow="fold")
-    for s in result.sessions:
-        status = s.status if s.error is None else f"{s.status}: {s.error[:60]}"
-        table.add_row(s.session_id, str(s.turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), pct(s.proc), pct(s.comp), status)
-    totals = [sum(getattr(s.counts, f) for s in result.sessions) for f in ("completed", "inferred", "provided")]
-    table.add_section()
-    table.add_row(f"episode {len(result.sessions)}/{total_sessions}", str(sum(s.turns for s in result.sessions)), *map(str, totals), pct(result.proc), pct(result.comp), "")
-    return table
-
-
 def _split(value: str | None) -> list[str]:
     return [v.strip() for v in (value or "").split(",") if v.strip()]
 
@@ -354,8 +333,13 @@ def _sweep_and_report(store: Store, the_sweep: Sweep, pending: list[tuple[Run, L
     err_console.print(f"results: {store.path} (sweep {the_sweep.id})", highlight=False)
 
 
-def _print_summary(summary: Summary, fmt: str) -> None:
-    if fmt == "json":
+def _print_summary(summary: Summary, fmt: str, by: str | None = None) -> None:
+    if by == "category":
+        if fmt == "json":
+            typer.echo(json.dumps(summary.categories, indent=2))
+        else:
+            out_console.print(category_table(summary))
+    elif fmt == "json":
         typer.echo(json.dumps(summary.as_dict(), indent=2))
     elif fmt == "csv":
         typer.echo(summary_csv(summary), nl=False)
@@ -369,13 +353,17 @@ def results(
     ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
     fmt: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
+    by: Annotated[Optional[str], typer.Option("--by", help="'category': only the task-averaged Proc / Comp per task category.")] = None,
+    include_partial: Annotated[bool, typer.Option("--include-partial", help="Count runs stopped early (budget, Ctrl-C) in the figures.")] = False,
 ) -> None:
-    """Summaries of a sweep or a run: Proc/Comp mean ± std, pass^k, ablation deltas, statuses, turns, cost."""
+    """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std, failures, pass^k, table 1, ablation, statuses, turns, categories, cost."""
     configure_logging()
     if fmt not in ("table", "json", "csv"):
         raise fail(f"--format must be table, json or csv, not {fmt!r}")
+    if by not in (None, "category"):
+        raise fail(f"--by must be 'category', not {by!r}")
     store = _open_store(db)
-    _print_summary(summarize(store, _runs_of(store, ident, db)), fmt)
+    _print_summary(summarize(store, _runs_of(store, ident, db), include_partial=include_partial), fmt, by)
 
 
 def _runs_of(store: Store, ident: str, db: Path) -> list[Run]:

@@ -29,8 +29,8 @@ from proactive_bench.loading import GraderResolver, LoadedEpisode
 from proactive_bench.checkpoints import restore_checkpoint, split_session_runs, stored_session_result, workspace_archive
 from proactive_bench.costs import Budget
 from proactive_bench.llm.cache import CallCache
-from proactive_bench.metrics import comp, count_statuses, dependency_units, pooled_proc
-from proactive_bench.results import EpisodeResult, SessionResult
+from proactive_bench.metrics import comp, count_statuses, dependency_units, depends_on_map
+from proactive_bench.results import EpisodeResult, SessionResult, episode_result
 from proactive_bench.scaffold import Scaffold, SessionContext
 from proactive_bench.schema import Session
 from proactive_bench.session_graph import SessionRuntime, run_session_graph
@@ -208,9 +208,8 @@ async def run_episode(
         started.set()
         if saving is not None:
             await saving
-    units = dependency_units(episode.episode, [r.session_id for r in results])
-    counts = {r.session_id: r.counts for r in results if r.status != "error"}
-    result = EpisodeResult(run.id, episode.persona.id, run.model, results, pooled_proc(units, counts))
+    planned = [s.id for s in sessions]
+    result = episode_result(run.id, episode.persona.id, run.model, results, depends_on_map(episode.episode), planned, status)
     store.update(run, status=status)
     return result
 
