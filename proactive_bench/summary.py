@@ -224,7 +224,7 @@ def _ablation_rows(groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:
     for (model, persona, ablation), without in sorted(groups.items()):
         if ablation != ablated or (model, persona, base) not in groups:
             continue
-        finals = {u[-1] for v in groups[(model, persona, base)] for u in v.run.units if len(u) > 1}
+        finals = {t.session_id for v in groups[(model, persona, base)] for t in v.result.tasks if len(t.trajectory) > 1 and t.proc_weight}
         if not finals:
             continue
 

@@ -50,11 +50,11 @@ def proc_vs_comp(summary: Summary) -> str | None:
 
 @_styled
 def turns_vs_proc(summary: Summary) -> str | None:
-    proc = {(r["model"], r["persona"]): r["proc"]["mean"] for r in summary.main if r["ablation"] == "none"}
+    main = {(r["model"], r["persona"]): r for r in summary.main if r["ablation"] == "none" and r["proc"]["mean"] is not None}
     points = [
-        (_label(r), r["mean"], 100 * proc[(r["model"], r["persona"])])
+        (_label(main[key]), r["mean"], 100 * main[key]["proc"]["mean"])
         for r in summary.turns
-        if r["ablation"] == "none" and proc.get((r["model"], r["persona"])) is not None
+        if r["ablation"] == "none" and (key := (r["model"], r["persona"])) in main
     ]
     if not points:
         return None
