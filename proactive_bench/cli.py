@@ -46,6 +46,7 @@ from proactive_bench.logs import configure_logging
 from proactive_bench.pibench.cli import import_app
 from proactive_bench.process_tuning import run_fast, tune_for_runs
 from proactive_bench.rescoring import rescore_run
+from proactive_bench.protocols import PROTOCOLS, protocol_problem
 from proactive_bench.results import EpisodeResult, SessionResult
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.scaffold import ScaffoldLoadError
@@ -132,6 +133,7 @@ def episode(
     data: DataOpt = DEFAULT_DATA_ROOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")] = False,
+    protocol: Annotated[str, typer.Option(help="Evaluation rules: pbench or pibench (README, docs/metrics.md).")] = "pbench",
 ) -> None:
     """Run one persona's episode against an agent and score it."""
     configure_logging(verbose)
@@ -145,6 +147,12 @@ def episode(
         raise fail(f"--user must be 'rules' or 'llm', not {user!r}")
     if user == "llm" and not user_model:
         raise fail("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
+    try:
+        problem = protocol_problem(protocol, user, judge_model)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if problem:
+        raise fail(problem)
     if user == "rules":
         unannotated = [f"{s.id}/{i.id}" for s in chosen for i in s.intents if not i.has_rules]
         if unannotated:
@@ -160,7 +168,7 @@ def episode(
         raise fail(str(exc)) from None
     spec = RunSpec(
         persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,  # type: ignore[arg-type]
-        user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra,
+        user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra, protocol=protocol,  # type: ignore[arg-type]
     )
     run = start_run(store, loaded, spec, db_path.parent)
     _finish(store, run, loaded, as_json)
@@ -264,7 +272,7 @@ def _split(value: str | None) -> list[str]:
 def sweep(
     models: Annotated[Optional[str], typer.Option(help="Comma-separated --model values, e.g. 'scripted:reference,openai:gpt-4o-mini'.")] = None,
     personas: Annotated[Optional[str], typer.Option(help="Comma-separated personas; default: all in the dataset.")] = None,
-    runs: Annotated[int, typer.Option(min=1, help="Repeats of each combination.")] = 1,
+    runs: Annotated[Optional[int], typer.Option(min=1, help="Repeats of each combination (default 1; 3 under --protocol pibench).")] = None,
     ablation: Annotated[str, typer.Option(help="Comma-separated: none, no-dependency-history.")] = "none",
     config: Annotated[Optional[Path], typer.Option(help="A sweep YAML file (keys as SweepConfig); flags given override it.")] = None,
     user: Annotated[Optional[str], typer.Option(help="rules or llm.")] = None,
@@ -280,11 +288,12 @@ def sweep(
     data: Annotated[Optional[Path], typer.Option("--data", help="Dataset root.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+    protocol: Annotated[Optional[str], typer.Option(help="Evaluation rules: pbench (default) or pibench.")] = None,
 ) -> None:
     """Run models × personas × repeats × ablations concurrently and print the summary tables."""
     configure_logging(verbose)
     flags = {
-        "models": _split(models) or None, "personas": _split(personas) or None, "runs": runs if runs != 1 else None,
+        "models": _split(models) or None, "personas": _split(personas) or None, "runs": runs, "protocol": protocol,
         "ablations": _split(ablation) if ablation != "none" else None, "user": user, "user_model": user_model,
         "judge_model": judge_model, "base_url": base_url, "concurrency": concurrency, "workers": workers, "requests_per_second": rps,
         "max_cost_usd": max_cost, "prices": str(prices) if prices else None, "data": str(data) if data else None,
@@ -355,6 +364,7 @@ def results(
     fmt: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
     by: Annotated[Optional[str], typer.Option("--by", help="'category': only the task-averaged Proc / Comp per task category.")] = None,
     include_partial: Annotated[bool, typer.Option("--include-partial", help="Count runs stopped early (budget, Ctrl-C) in the figures.")] = False,
+    protocol: Annotated[Optional[str], typer.Option(help="Score every run by this protocol's rules (default: each run's own).")] = None,
 ) -> None:
     """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std, failures, pass^k, table 1, ablation, statuses, turns, categories, cost."""
     configure_logging()
@@ -362,8 +372,11 @@ def results(
         raise fail(f"--format must be table, json or csv, not {fmt!r}")
     if by not in (None, "category"):
         raise fail(f"--by must be 'category', not {by!r}")
+    if protocol is not None and protocol not in PROTOCOLS:
+        raise fail(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
     store = _open_store(db)
-    _print_summary(summarize(store, _runs_of(store, ident, db), include_partial=include_partial), fmt, by)
+    scoring = PROTOCOLS[protocol].scoring if protocol else None
+    _print_summary(summarize(store, _runs_of(store, ident, db), scoring, include_partial), fmt, by)
 
 
 def _runs_of(store: Store, ident: str, db: Path) -> list[Run]:

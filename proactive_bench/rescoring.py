@@ -20,6 +20,7 @@ from proactive_bench.env.toolbox import ToolRecord
 from proactive_bench.evidence import Evidence, Message
 from proactive_bench.grading import grade_session
 from proactive_bench.llm.models import make_chat_model
+from proactive_bench.launch import run_spec
 from proactive_bench.loading import GraderResolver, LoadedEpisode
 from proactive_bench.metrics import depends_on_map
 from proactive_bench.results import EpisodeResult
@@ -52,7 +53,8 @@ async def rescore_run(store: Store, run: Run, loaded: LoadedEpisode, judge_model
     from proactive_bench.judge import RubricJudge
 
     ledger = CallLedger(run.id)
-    judge = RubricJudge(make_chat_model(judge_model, base_url=base_url, temperature=0), judge_model, ledger) if judge_model else None
+    any_turn = run_spec(run).protocol == "pibench"
+    judge = RubricJudge(make_chat_model(judge_model, base_url=base_url, temperature=0), judge_model, ledger, any_turn=any_turn) if judge_model else None
     graders = GraderResolver(Path(run.data_root))
     by_id = {s.id: s for s in loaded.sessions}
     for session_run in store.session_runs(run.id):

@@ -29,7 +29,7 @@ from proactive_bench.loading import GraderResolver, LoadedEpisode
 from proactive_bench.checkpoints import restore_checkpoint, split_session_runs, stored_session_result, workspace_archive
 from proactive_bench.costs import Budget
 from proactive_bench.llm.cache import CallCache
-from proactive_bench.metrics import comp, count_statuses, dependency_units, depends_on_map
+from proactive_bench.metrics import SCORINGS, comp, count_statuses, dependency_units, depends_on_map
 from proactive_bench.results import EpisodeResult, SessionResult, episode_result
 from proactive_bench.scaffold import Scaffold, SessionContext
 from proactive_bench.schema import Session
@@ -209,7 +209,8 @@ async def run_episode(
         if saving is not None:
             await saving
     planned = [s.id for s in sessions]
-    result = episode_result(run.id, episode.persona.id, run.model, results, depends_on_map(episode.episode), planned, status)
+    scoring = SCORINGS[run.config.get("protocol", "pbench")]
+    result = episode_result(run.id, episode.persona.id, run.model, results, depends_on_map(episode.episode), planned, status, scoring)
     store.update(run, status=status)
     return result
 

@@ -25,7 +25,7 @@ from proactive_bench.ablation import ABLATIONS
 from proactive_bench.checkpoints import FINAL_STATUSES, stored_session_result
 from proactive_bench.launch import load_spec_episode, run_spec
 from proactive_bench.loading import DatasetError
-from proactive_bench.metrics import DEFAULT_SCORING, Scoring, TaskScore, chains, depends_on_map, episode_comp, episode_proc, run_stats
+from proactive_bench.metrics import SCORINGS, Scoring, TaskScore, chains, depends_on_map, episode_comp, episode_proc, run_stats
 from proactive_bench.results import EpisodeResult, Failures, SessionResult, episode_result
 from proactive_bench.store import Run, Store
 
@@ -54,13 +54,18 @@ def planned_sessions(run: Run) -> list[str]:
     return run_spec(run).sessions or [sid for unit in run.units for sid in unit]
 
 
+def run_scoring(run: Run) -> Scoring:
+    """The scoring rules of the protocol the run was made under."""
+    return SCORINGS[run_spec(run).protocol]
+
+
 def stored_run_result(
-    store: Store, run: Run, depends_on: dict[str, list[str]] | None = None, scoring: Scoring = DEFAULT_SCORING,
+    store: Store, run: Run, depends_on: dict[str, list[str]] | None = None, scoring: Scoring | None = None,
 ) -> EpisodeResult:
-    """A run's result rebuilt from its stored sessions."""
+    """A run's result rebuilt from its stored sessions, scored by its own protocol unless ``scoring`` is given."""
     sessions = [stored_session_result(store, sr) for sr in store.session_runs(run.id) if sr.status in FINAL_STATUSES]
     deps = depends_on if depends_on is not None else episode_shape(run).depends_on
-    return episode_result(run.id, run.persona, run.model, sessions, deps, planned_sessions(run), run.status, scoring)
+    return episode_result(run.id, run.persona, run.model, sessions, deps, planned_sessions(run), run.status, scoring or run_scoring(run))
 
 
 @dataclass
@@ -91,7 +96,7 @@ class _Shapes:
         return self._cache[key]
 
 
-def load_run(store: Store, run: Run, scoring: Scoring = DEFAULT_SCORING, shapes: _Shapes | None = None) -> RunView:
+def load_run(store: Store, run: Run, scoring: Scoring | None = None, shapes: _Shapes | None = None) -> RunView:
     shape = (shapes or _Shapes())(run)
     return RunView(run, run_spec(run).ablation, stored_run_result(store, run, shape.depends_on, scoring), shape.categories)
 
@@ -120,7 +125,8 @@ def failures_of(views: list[RunView]) -> Failures:
 
 @dataclass
 class Summary:
-    scoring: str = DEFAULT_SCORING.name
+    scoring: str = "pbench"
+    """The protocol(s) whose scoring rules the figures follow, e.g. ``pbench`` or ``pibench``."""
     main: list[dict[str, Any]] = field(default_factory=list)
     overall: list[dict[str, Any]] = field(default_factory=list)
     ablation: list[dict[str, Any]] = field(default_factory=list)
@@ -146,15 +152,15 @@ class Summary:
         }
 
 
-def summarize(store: Store, runs: list[Run], scoring: Scoring = DEFAULT_SCORING, include_partial: bool = False) -> Summary:
-    """Every table over the given runs; partial runs count only with ``include_partial``."""
+def summarize(store: Store, runs: list[Run], scoring: Scoring | None = None, include_partial: bool = False) -> Summary:
+    """Every table over the given runs, each scored by its protocol unless ``scoring`` is given; partial runs count only with ``include_partial``."""
     shapes = _Shapes()
     views = [load_run(store, run, scoring, shapes) for run in sorted(runs, key=lambda r: r.created)]
     summary = Summary(
-        scoring=scoring.name,
+        scoring=", ".join(sorted({v.result.scoring.name for v in views})) or "pbench",
         runs=[
             {
-                "run_id": v.run.id, "sweep_id": v.run.sweep_id, "model": v.run.model, "persona": v.run.persona, "ablation": v.ablation,
+                "run_id": v.run.id, "sweep_id": v.run.sweep_id, "model": v.run.model, "persona": v.run.persona, "ablation": v.ablation, "scoring": v.result.scoring.name,
                 "status": v.run.status, "partial": v.result.partial, "included": include_partial or not v.result.partial,
                 "failures": v.result.failures.as_dict(), "proc": v.result.proc, "comp": v.result.comp,
             }

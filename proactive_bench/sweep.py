@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import structlog
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from proactive_bench.ablation import Ablation
 from proactive_bench.costs import Budget
@@ -24,6 +24,7 @@ from proactive_bench.launch import LaunchError, RunSpec, endpoint_limiter, execu
 from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import DEFAULT_DATA_ROOT, LoadedEpisode, load_episode
+from proactive_bench.protocols import protocol, protocol_problem
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.scaffold import ScaffoldLoadError
 from proactive_bench.store import Run, Store, Sweep
@@ -54,6 +55,16 @@ class SweepConfig(BaseModel):
     requests_per_second: float | None = Field(default=None, gt=0, description="Per endpoint, shared by all models on it.")
     max_cost_usd: float | None = Field(default=None, gt=0)
     prices: Path | None = None
+    protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules; pibench: 3 runs unless runs is given.")
+
+    @model_validator(mode="after")
+    def _protocol_rules(self) -> SweepConfig:
+        problem = protocol_problem(self.protocol, self.user, self.judge_model)
+        if problem:
+            raise ValueError(problem)
+        if "runs" not in self.model_fields_set:
+            self.runs = protocol(self.protocol).default_runs
+        return self
 
 
 class SweepConfigError(ValueError):
@@ -96,7 +107,7 @@ def create_sweep(store: Store, config: SweepConfig, results_dir: Path) -> tuple[
                     spec = RunSpec(
                         persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
                         judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
-                        agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep.id,
+                        agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep.id, protocol=config.protocol,
                     )
                     runs.append((start_run(store, loaded, spec, results_dir), loaded))
     return sweep, runs
