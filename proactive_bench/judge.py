@@ -25,7 +25,7 @@ from proactive_bench.llm.ledger import Recorder
 from proactive_bench.llm.structured import RetryPolicy, StructuredCaller, StructuredOutputError
 from proactive_bench.prompts import load_prompt
 from proactive_bench.schema import ChecklistItem, Session
-from proactive_bench.trace import render_dialogue, render_files, render_tool_records
+from proactive_bench.trace import clipped_note, collecting_clips, render_dialogue, render_files, render_tool_records
 from proactive_bench.user.llm import request_text
 
 RUBRIC_PROMPT = load_prompt("judge_prompts", "rubric.v1")
@@ -98,11 +98,12 @@ class RubricJudge:
         return verdict
 
     async def _judge(self, item: ChecklistItem, evidence: Evidence, session: Session, label: str) -> RubricVerdict:
-        prompt = item_prompt(item, evidence, session)
+        with collecting_clips() as dropped:
+            prompt = item_prompt(item, evidence, session)
         async with self._limit:
             try:
                 result = await self.structured.call(RubricAnswer, [HumanMessage(prompt)], label, RUBRIC_PROMPT.hash)
             except StructuredOutputError as exc:
-                return RubricVerdict(None, "", error=str(exc))
+                return RubricVerdict(None, clipped_note(dropped).strip(), error=str(exc))
         answer = result.value
-        return RubricVerdict(int(answer.verdict == "YES"), answer.rationale)
+        return RubricVerdict(int(answer.verdict == "YES"), answer.rationale + clipped_note(dropped))

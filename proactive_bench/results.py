@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from proactive_bench.grading import GradeResult
+from proactive_bench.trace import was_clipped
 from proactive_bench.metrics import (
     DEFAULT_SCORING,
     CompBasis,
@@ -42,6 +43,13 @@ class SessionResult:
     error: str | None = None
     transcript: list[dict[str, str]] = field(default_factory=list)
     """The session's messages as ``{"role", "content"}``, for later sessions' history."""
+    clipped_intents: int = 0
+    """Intent labels the user simulator gave on clipped evidence."""
+
+    @property
+    def clipped_items(self) -> int:
+        """Checklist items the judge graded on clipped evidence."""
+        return sum(was_clipped(g.rationale) for g in self.grades)
 
     @property
     def follow_up_turns(self) -> int:
@@ -74,6 +82,7 @@ class SessionResult:
             "proc": self.proc,
             "comp": self.scored_comp,
             "comp_basis": self.basis.as_dict(),
+            "clipped": {"intents": self.clipped_intents, "items": self.clipped_items},
             "error": self.error,
         }
 
@@ -132,6 +141,11 @@ class EpisodeResult:
         return self.run_status in PARTIAL_RUN_STATUSES or self.failures.not_run > 0
 
     @property
+    def clipped(self) -> dict[str, int]:
+        """Intents labelled and items graded on clipped evidence."""
+        return {"intents": sum(s.clipped_intents for s in self.sessions), "items": sum(s.clipped_items for s in self.sessions)}
+
+    @property
     def basis(self) -> CompBasis:
         total = CompBasis()
         for s in self.sessions:
@@ -148,6 +162,7 @@ class EpisodeResult:
             "comp": self.comp,
             "partial": self.partial,
             "failures": self.failures.as_dict(),
+            "clipped": self.clipped,
             "comp_basis": self.basis.as_dict(),
             "tasks": [
                 {"session_id": t.session_id, "trajectory": list(t.trajectory), "proc": t.proc, "proc_weight": t.proc_weight, "comp": t.comp, "comp_weight": t.comp_weight}

@@ -34,6 +34,7 @@ from proactive_bench.results import EpisodeResult, SessionResult, episode_result
 from proactive_bench.scaffold import Scaffold, SessionContext
 from proactive_bench.schema import Session
 from proactive_bench.session_graph import SessionRuntime, run_session_graph
+from proactive_bench.trace import was_clipped
 from proactive_bench.store import Grade, IntentEvent, LLMCall, MessageRow, PendingRow, Run, SessionRun, Snapshot, Store, ToolCallRow, pending_row
 from proactive_bench.user.base import IntentLabel, UserSimulator
 
@@ -307,7 +308,8 @@ async def _run_one(
     )
     log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)
     transcript = [{"role": m["role"], "content": m["content"]} for m in state["transcript"]]
-    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript), save
+    clipped = sum(was_clipped(label["evidence"]) for label in state["labels"])
+    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped), save
 
 
 async def _write(save: Callable[[], None], after: asyncio.Event) -> None:

@@ -181,6 +181,7 @@ def summarize(store: Store, runs: list[Run], scoring: Scoring | None = None, inc
             {
                 "model": model, "persona": persona, "ablation": ablation, "runs": len(members), "partial_runs_left_out": excluded[key],
                 "failures": failures_of(members).as_dict(),
+                "clipped": {k: sum(v.result.clipped[k] for v in members) for k in ("intents", "items")},
                 "proc": run_stats([v.result.proc for v in members]), "comp": run_stats([v.result.comp for v in members]),
                 **pass_hat_k(members),
             }

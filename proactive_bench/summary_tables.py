@@ -91,6 +91,9 @@ def summary_tables(summary: Summary) -> list[Table]:
 def _main_table(summary: Summary) -> Table:
     left_out = sum(row["partial_runs_left_out"] for row in summary.main)
     caption = FAILURE_NOTE + (f" {left_out} partial run(s) left out (--include-partial to count them)." if left_out else "")
+    clipped = {k: sum(row["clipped"][k] for row in summary.main) for k in ("intents", "items")}
+    if any(clipped.values()):
+        caption += f" Decided on clipped evidence: {clipped['intents']} intent label(s), {clipped['items']} checklist item(s)."
     main = Table(title=f"Proc and Comp (%, mean ± sample std over runs; {summary.scoring} scoring)", caption=caption)
     pass_keys = summary.pass_keys
     for name in ("model", "persona", "ablation", "runs", "Proc", "Comp", "err/trunc/not run", *pass_keys):
@@ -154,6 +157,8 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
         caption += f". {FAILURE_MARK} sessions errored/truncated/not run: {failure_counts(failures)}; an errored session scores 0"
     if result.partial:
         caption += ". PARTIAL run: left out of comparisons"
+    if any(result.clipped.values()):
+        caption += f". Decided on clipped evidence: {result.clipped['intents']} intent label(s), {result.clipped['items']} item(s)"
     table = Table(title=f"{result.persona} · {result.model} · run {result.run_id}", caption=caption)
     table.add_column("session", no_wrap=True)
     for name in ("turns", "C", "I", "P", "Proc%", "Comp%"):

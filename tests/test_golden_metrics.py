@@ -23,6 +23,7 @@ from proactive_bench.launch import RunSpec
 from proactive_bench.metrics import PIBENCH_SCORING, t_975
 from proactive_bench.store import Grade, IntentEvent, MessageRow, Run, SessionRun, Store, Sweep, pending_row
 from proactive_bench.summary import summarize
+from proactive_bench.trace import clipped_note
 
 # persona -> session -> (category, depends_on, intents, items as (id, weight))
 EPISODES: dict[str, dict[str, tuple[str, list[str], int, list[tuple[str, float]]]]] = {
@@ -84,6 +85,7 @@ RUNS: list[tuple[str, str, str, Plan]] = [  # persona, ablation, run status, ses
     }),
 ]
 LABEL = {"C": "completed", "I": "inferred", "P": "provided"}
+CLIPPED = (0, "B2")  # run 0, session B2: a long file was clipped for the user and the judge (first label, first item)
 SWEEP = "golden"
 
 
@@ -119,10 +121,11 @@ def write_runs(store: Store, data: Path) -> None:
         for position, (sid, (outcome, labels, grades, follow_ups)) in enumerate(plan.items(), start=1):
             rows = [pending_row(MessageRow, turn=0, role="user", content="opening")]
             rows += [pending_row(MessageRow, turn=t + 1, role="user", content="more") for t in range(follow_ups)]
-            rows += [pending_row(IntentEvent, intent_id=f"i{k}", status=LABEL[c], stage="s", turn=1, evidence="", decided_by="rules", prompt_hash="")
-                     for k, c in enumerate(labels)]
+            note = clipped_note([5000]) if (n, sid) == CLIPPED else ""
+            rows += [pending_row(IntentEvent, intent_id=f"i{k}", status=LABEL[c], stage="s", turn=1, evidence=note if k == 0 else "", decided_by="rules",
+                                 prompt_hash="") for k, c in enumerate(labels)]
             weights = dict(episode[sid][3])
-            rows += [pending_row(Grade, item_id=item, grader="rubric", weight=weights[item], score={P: 1, F: 0}.get(g), rationale="",
+            rows += [pending_row(Grade, item_id=item, grader="rubric", weight=weights[item], score={P: 1, F: 0}.get(g), rationale=note if item == "a" else "",
                                  error="judge failed" if g == E else None) for item, g in grades.items() if item in weights]
             store.save_session(SessionRun(run_id=run.id, session_id=sid, position=position, intents=episode[sid][2], status=outcome, turns=1), rows, {})
 
@@ -174,6 +177,7 @@ def test_main_table_default(default: dict[str, Any]) -> None:
     alpha = main[("alpha", "none")]
     assert alpha["runs"] == 2 and alpha["partial_runs_left_out"] == 1
     assert alpha["failures"] == {"error": 1, "truncated": 1, "not_run": 0}
+    assert alpha["clipped"] == {"intents": 1, "items": 1} and main[("beta", "none")]["clipped"] == {"intents": 0, "items": 0}
     assert alpha["proc"] == approx(stats([ALPHA1_PROC, ALPHA2_PROC]))
     assert alpha["comp"] == approx(stats([ALPHA1_COMP, ALPHA2_COMP]))
     # pass^k over the six sessions: passes in runs 1/2: A1 0/1, B1 1/1, B2 0/0, C1 1/1 (ungraded left out), C2 0/1 (error), C3 0/1 (errored item)
