@@ -47,6 +47,7 @@ from proactive_bench.pibench.cli import import_app
 from proactive_bench.process_tuning import run_fast, tune_for_runs
 from proactive_bench.rescoring import rescore_run
 from proactive_bench.protocols import PROTOCOLS, protocol_problem
+from proactive_bench.scaffolds.scripted import reference_problem
 from proactive_bench.results import EpisodeResult, SessionResult
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.scaffold import ScaffoldLoadError
@@ -153,6 +154,8 @@ def episode(
         raise fail(str(exc)) from None
     if problem:
         raise fail(problem)
+    if missing_reference := reference_problem(model, chosen):
+        raise fail(missing_reference)
     if user == "rules":
         unannotated = [f"{s.id}/{i.id}" for s in chosen for i in s.intents if not i.has_rules]
         if unannotated:

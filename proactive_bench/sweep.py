@@ -25,6 +25,7 @@ from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import DEFAULT_DATA_ROOT, LoadedEpisode, load_episode
 from proactive_bench.protocols import protocol, protocol_problem
+from proactive_bench.scaffolds.scripted import reference_problem
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.scaffold import ScaffoldLoadError
 from proactive_bench.store import Run, Store, Sweep
@@ -97,6 +98,10 @@ def create_sweep(store: Store, config: SweepConfig, results_dir: Path) -> tuple[
     if config.user == "llm" and not config.user_model:
         raise SweepConfigError("user: llm needs user_model")
     episodes = {p: load_episode(config.data, p) for p in personas}
+    for model in config.models:
+        for loaded in episodes.values():
+            if problem := reference_problem(model, loaded.sessions):
+                raise SweepConfigError(problem)
     sweep = Sweep(config=config.model_dump(mode="json"))
     store.add(sweep)
     runs = []
