@@ -239,7 +239,8 @@ def _ablation_rows(groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:
             values = [getattr(s, metric) for v in members for s in v.result.sessions if s.session_id in finals]
             return run_stats(values)["mean"]  # type: ignore[return-value]
 
-        row: dict[str, Any] = {"model": model, "persona": persona, "sessions": sorted(finals)}
+        finals_of = [t for v in [*groups[(model, persona, base)], *without] for t in v.result.tasks if t.session_id in finals]
+        row: dict[str, Any] = {"model": model, "persona": persona, "sessions": sorted(finals), "failures": task_failures(finals_of)}
         for metric, attr in (("proc", "proc"), ("comp", "scored_comp")):
             with_h, without_h = scores(groups[(model, persona, base)], attr), scores(without, attr)
             row[f"{metric}_with_history"] = with_h
@@ -287,9 +288,17 @@ def category_rows(views: list[RunView]) -> list[dict[str, Any]]:
         for task in view.result.tasks:
             cells[(view.run.model, view.ablation, view.categories.get(task.session_id, "?"))].append(task)
     return [
-        {"model": model, "ablation": ablation, "category": category, "tasks": len(tasks), "proc": episode_proc(tasks), "comp": episode_comp(tasks)}
+        {
+            "model": model, "ablation": ablation, "category": category, "tasks": len(tasks), "proc": episode_proc(tasks), "comp": episode_comp(tasks),
+            "failures": task_failures(tasks),
+        }
         for (model, ablation, category), tasks in sorted(cells.items())
     ]
+
+
+def task_failures(tasks: list[TaskScore]) -> dict[str, int]:
+    """Errored and truncated sessions among tasks (a task that was not run has no score to count)."""
+    return Failures(sum(t.status == "error" for t in tasks), sum(t.status == "truncated" for t in tasks)).as_dict()
 
 
 def _cost_rows(store: Store, runs: list[Run]) -> list[dict[str, Any]]:

@@ -53,8 +53,8 @@ def summary_tables(summary: Summary) -> list[Table]:
         for row in summary.ablation:
             ablation.add_row(
                 row["model"], row["persona"], ", ".join(row["sessions"]),
-                *(pct(row[f"proc_{w}"]) for w in ("with_history", "without_history", "delta")),
-                *(pct(row[f"comp_{w}"]) for w in ("with_history", "without_history", "delta")),
+                *(marked(pct(row[f"proc_{w}"]), row["failures"]) for w in ("with_history", "without_history", "delta")),
+                *(marked(pct(row[f"comp_{w}"]), row["failures"]) for w in ("with_history", "without_history", "delta")),
             )
         tables.append(ablation)
     statuses = Table(title="Terminal statuses: intents (%) and sessions")
@@ -129,7 +129,7 @@ def category_table(summary: Summary) -> Table:
     columns = sorted({_column(row) for row in summary.categories})
     categories = sorted({row["category"] for row in summary.categories})
     cells = {(row["category"], _column(row)): row for row in summary.categories}
-    table = Table(title="Proc / Comp (%) by task category, averaged over tasks (table 8)")
+    table = Table(title="Proc / Comp (%) by task category, averaged over tasks (table 8)", caption=FAILURE_NOTE)
     for name in ("category", *columns):
         table.add_column(name)
     for category in categories:
@@ -142,7 +142,7 @@ def _column(row: dict[str, Any]) -> str:
 
 
 def _category_cell(row: dict[str, Any] | None) -> str:
-    return "—" if row is None else f"{pct(row['proc'])} / {pct(row['comp'])} (n={row['tasks']})"
+    return "—" if row is None else marked(f"{pct(row['proc'])} / {pct(row['comp'])} (n={row['tasks']})", row["failures"])
 
 
 def results_table(result: EpisodeResult, total_sessions: int) -> Table:

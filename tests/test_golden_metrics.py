@@ -222,6 +222,7 @@ def test_ablation_compares_final_sessions_own_figures(default: dict[str, Any]) -
     assert alpha["proc_with_history"] == approx((1 / 3 + 1 + 1 / 3 + 1) / 4) and alpha["proc_without_history"] == approx((1 + 0) / 2)
     assert alpha["proc_delta"] == approx(0.5 - 2 / 3)
     assert alpha["comp_with_history"] == approx((2 / 4 + 1 + 1 / 4 + 1) / 4) and alpha["comp_without_history"] == 1.0
+    assert alpha["failures"] == {"error": 0, "truncated": 1, "not_run": 0}  # B2 of run 2
 
 
 def test_categories_average_tasks_and_add_up_to_the_headline(default: dict[str, Any]) -> None:
@@ -232,6 +233,7 @@ def test_categories_average_tasks_and_add_up_to_the_headline(default: dict[str, 
     assert cells["Y"]["proc"] == approx((2 * 0.5 + 2 * 0.5 + 2 * 0.5 + 2 * 1) / 8)
     assert cells["Y"]["comp"] == approx((0.5 + 1 + 0 + 0.25 + 0.25 + 1 + 1 + 1) / 8)
     assert cells["Z"]["proc"] == approx((3 * 0.6 + 3 * 1) / 6) and cells["Z"]["comp"] == 1.0
+    assert cells["Y"]["failures"] == {"error": 1, "truncated": 1, "not_run": 0} and cells["X"]["failures"]["error"] == 0
 
 
 def test_pibench_scoring_changes_only_comp(db: Path) -> None:

@@ -17,6 +17,7 @@ class CategoryCell:
     proc: float | None
     comp: float | None
     tasks: int
+    failures: dict[str, int]
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ def column_label(model: str, ablation: str) -> str:
 
 
 def category_table(summary: Summary) -> CategoryTable:
-    cells = {(r["category"], column_label(r["model"], r["ablation"])): CategoryCell(r["proc"], r["comp"], r["tasks"]) for r in summary.categories}
+    cells = {(r["category"], column_label(r["model"], r["ablation"])): CategoryCell(r["proc"], r["comp"], r["tasks"], r["failures"]) for r in summary.categories}
     columns = sorted({column for _, column in cells})
     categories = sorted({category for category, _ in cells})
     return CategoryTable(columns, [(category, [cells.get((category, column)) for column in columns]) for category in categories])
