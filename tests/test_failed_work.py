@@ -10,7 +10,7 @@ import yaml
 
 from conftest import run_cli
 from crashing_agent import CRASHING
-from proactive_bench.report import render_report
+from proactive_bench.report import render_comparison, render_report
 from proactive_bench.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,3 +72,6 @@ def test_a_run_stopped_early_is_partial_and_left_out_unless_asked(tmp_path: Path
     assert counted["main"][0]["proc"]["mean"] == 0.0
     table = run_cli("results", run.id, "--db", str(db))
     assert "partial" in table.stdout
+    other = json.loads(run_cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--db", str(db)).stdout)
+    compared = render_comparison(Store(db), run.id, other["run_id"])
+    assert "a partial run: the difference compares unequal sets of sessions" in compared and "0/0/1" in compared
