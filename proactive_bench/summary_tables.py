@@ -129,7 +129,7 @@ def category_table(summary: Summary) -> Table:
     columns = sorted({_column(row) for row in summary.categories})
     categories = sorted({row["category"] for row in summary.categories})
     cells = {(row["category"], _column(row)): row for row in summary.categories}
-    table = Table(title="Proc / Comp (%) by task category, averaged over tasks (table 8)", caption=FAILURE_NOTE)
+    table = Table(title="Proc / Comp (%) by task category, averaged over tasks (table 8)", caption=f"{FAILURE_MARK} = the cell includes errored (scored 0) or truncated sessions.")
     for name in ("category", *columns):
         table.add_column(name)
     for category in categories:
