@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 import structlog
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from proactive_bench.ablation import Ablation
@@ -27,6 +26,7 @@ from proactive_bench.loading import DEFAULT_DATA_ROOT, LoadedEpisode, load_episo
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.scaffold import ScaffoldLoadError
 from proactive_bench.store import Run, Store, Sweep
+from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 log = structlog.get_logger(__name__)
 
@@ -62,9 +62,9 @@ class SweepConfigError(ValueError):
 
 def load_sweep_config(path: Path) -> SweepConfig:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise SweepConfigError(f"{path}: cannot read: {exc}") from None
+        data = read_yaml_file(path) or {}
+    except YamlFileError as exc:
+        raise SweepConfigError(str(exc)) from None
     if not isinstance(data, dict):
         raise SweepConfigError(f"{path}: expected a mapping of sweep settings")
     return validate_sweep_config(data, str(path))
