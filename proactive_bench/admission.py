@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,6 +54,8 @@ def dataset_problems(loaded: LoadedEpisode, session_ids: list[str], cache_dir: P
 
 def participant_problem(spec: RunSpec) -> str | None:
     """Why the spec's agent, user or judge cannot be built, or None."""
+    if spec.base_url is not None and not re.match(r"https?://[^/\s]+", spec.base_url):
+        return f"--base-url {spec.base_url!r} is not an http:// or https:// URL"
     try:
         build_participants(spec, CallLedger("admission"), None, None)
     except (ScaffoldLoadError, ModelSpecError, LaunchError) as exc:

@@ -179,13 +179,15 @@ def episode(
                 "Imported π-Bench data carries no such annotations: use --user llm --user-model MODEL."
             )
     db_path = db or DEFAULT_RESULTS / "pbench.db"
-    if not no_validate:
-        _admit(loaded, [s.id for s in chosen], db_path.parent)
-    store = _open_store(db_path, create=True)
     spec = RunSpec(
         persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,  # type: ignore[arg-type]
         user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra,
     )
+    if problem := participant_problem(spec):
+        raise fail(problem)
+    if not no_validate:
+        _admit(loaded, [s.id for s in chosen], db_path.parent)
+    store = _open_store(db_path, create=True)
     run = start_run(store, loaded, spec, db_path.parent)
     _finish(store, run, loaded, as_json)
 
@@ -264,9 +266,10 @@ def resume(
     store = _open_store(db)
     sweep = store.sweep(run_id)
     if sweep is not None:
-        config = SweepConfig.model_validate(sweep.config)
-        if max_cost is not None:
-            config = config.model_copy(update={"max_cost_usd": max_cost})
+        try:
+            config = validate_sweep_config({**sweep.config, **({"max_cost_usd": max_cost} if max_cost is not None else {})}, "--max-cost")
+        except SweepConfigError as exc:
+            raise fail(str(exc)) from None
         budget = _budget(config)
         try:
             pending = unfinished_runs(store, sweep)
@@ -368,8 +371,7 @@ def sweep(
     for loaded in episodes.values() if not no_validate else []:
         _admit(loaded, [], db_path.parent)
     for model in settings.models:  # every scaffold and model is built once before any row exists
-        problem = participant_problem(sweep_run_spec(settings, model, next(iter(episodes))))
-        if problem:
+        if problem := participant_problem(sweep_run_spec(settings, model, next(iter(episodes)))):
             raise fail(problem)
     budget = _budget(settings)
     store = _open_store(db_path, create=True)

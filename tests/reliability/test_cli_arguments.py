@@ -91,6 +91,14 @@ def test_a_sweep_with_an_unusable_model_fails_before_creating_rows(tmp_path: Pat
     assert not (tmp_path / "s.db").exists()  # today: exit 0, every run failed
 
 
+@pytest.mark.parametrize(("option", "value"), [("--model", "scripted:nope"), ("--model", "openai:"), ("--judge-model", "openai:"), ("--base-url", "localhost:8000")])
+def test_an_episode_with_an_unusable_model_fails_before_creating_its_run(tmp_path: Path, option: str, value: str) -> None:
+    args = {"--model": "scripted:passive", option: value}
+    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--db", str(tmp_path / "e.db"), *(x for pair in args.items() for x in pair))
+    assert_one_line_failure(result, 2)
+    assert not (tmp_path / "e.db").exists()  # today: a run row marked failed
+
+
 def test_a_sweep_with_an_unusable_judge_or_user_model_fails_before_creating_rows(tmp_path: Path) -> None:
     assert_one_line_failure(_sweep(tmp_path, "--models", "scripted:passive", "--judge-model", "openai:"), 2)
     assert_one_line_failure(_sweep(tmp_path, "--models", "scripted:passive", "--user", "llm", "--user-model", "scripted:x"), 2)
@@ -121,7 +129,7 @@ GARBAGE = st.one_of(
 )
 OPTIONS = {  # option -> the command it belongs to (each run stops at the first bad argument)
     "--sessions": "episode", "--model": "episode", "--user": "episode", "--user-model": "episode", "--judge-model": "episode",
-    "--max-turns": "episode", "--agent-option": "episode", "--persona": "episode", "--data": "episode", "--db": "episode",
+    "--max-turns": "episode", "--agent-option": "episode", "--base-url": "episode", "--persona": "episode", "--data": "episode", "--db": "episode",
     "--models": "sweep", "--personas": "sweep", "--runs": "sweep", "--ablation": "sweep", "--config": "sweep",
     "--concurrency": "sweep", "--workers": "sweep", "--rps": "sweep", "--max-cost": "sweep", "--prices": "sweep",
 }
