@@ -275,8 +275,8 @@ def resume(
             pending = unfinished_runs(store, sweep)
         except DatasetError as exc:
             raise _dataset_failure(exc, f"the dataset of sweep {sweep.id}") from None
-        for run, loaded in pending if not no_validate else []:
-            _admit(loaded, run_spec(run).sessions, db.parent)
+        for loaded in {id(loaded): loaded for _run, loaded in pending}.values() if not no_validate else []:
+            _admit(loaded, [], db.parent)
         _sweep_and_report(store, sweep, pending, config, budget, as_json)
         return
     store, run, loaded = _open_run(db, run_id)

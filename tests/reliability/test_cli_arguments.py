@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import string
@@ -132,22 +133,44 @@ OPTIONS = {  # option -> the command it belongs to (each run stops at the first 
     "--max-turns": "episode", "--agent-option": "episode", "--base-url": "episode", "--persona": "episode", "--data": "episode", "--db": "episode",
     "--models": "sweep", "--personas": "sweep", "--runs": "sweep", "--ablation": "sweep", "--config": "sweep",
     "--concurrency": "sweep", "--workers": "sweep", "--rps": "sweep", "--max-cost": "sweep", "--prices": "sweep",
+    "--format": "results", "--out": "report", "--sample": "audit export", "--seed": "audit export", "--source": "audit import",
+    "RUN_ID": "results",
 }
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A results database holding one short run, and its id."""
+    db = tmp_path_factory.mktemp("recorded") / "r.db"
+    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--sessions", "a3", "--db", str(db), "--json")
+    assert result.exit_code == 0, result.output
+    return db, json.loads(result.stdout)["run_id"]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(option=st.sampled_from(sorted(OPTIONS)), value=GARBAGE)
-def test_garbage_in_any_option_is_never_a_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str, value: str) -> None:
-    monkeypatch.chdir(tmp_path)  # a garbage --db or --data is relative to here
+def test_garbage_in_any_option_is_never_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, recorded: tuple[Path, str], option: str, value: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a garbage --db, --data or --out is relative to here
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)  # a garbage --model never reaches a real server
     prices = tmp_path / "prices.yaml"
     prices.write_text("some-model: {input: -1, output: 1}\n")  # an accepted sweep stops at its prices, before any run
+    audit = tmp_path / "audit.csv"
+    audit.write_text("session_run_id,kind,item_id,judged,audited\n")
+    db, run_id = recorded
     command = OPTIONS[option]
     base = {
         "episode": {"--persona": "mini", "--model": "scripted:passive", "--sessions": "a3", "--data": str(MINI), "--db": str(tmp_path / "g.db")},
         "sweep": {"--models": "scripted:passive", "--personas": "mini", "--data": str(MINI), "--db": str(tmp_path / "g.db"), "--prices": str(prices)},
+        "results": {"RUN_ID": run_id, "--db": str(db)},
+        "report": {"RUN_ID": run_id, "--db": str(db), "--out": str(tmp_path / "r.html")},
+        "audit export": {"RUN_ID": run_id, "--db": str(db), "--out": str(tmp_path / "a.csv")},
+        "audit import": {"RUN_ID": str(audit), "--db": str(db), "--source": "human:x"},
     }[command]
-    argv = [command] + [part for pair in {**base, option: value}.items() for part in pair]
+    args = {**base, option: value}
+    argv = [*command.split(), args.pop("RUN_ID", "")] if "RUN_ID" in args else command.split()
+    argv += [part for pair in args.items() for part in pair]
     result = run_cli(*argv)
     assert result.exception is None or isinstance(result.exception, SystemExit), f"{argv}: {result.exception!r}"
     assert "Traceback" not in result.output

@@ -89,6 +89,18 @@ def test_resume_and_replay_refuse_data_broken_since_the_run(mini_copy: Path, tmp
     assert _runs_in(tmp_path / "r.db") == 1
 
 
+def test_resume_of_a_sweep_refuses_data_broken_since_it_was_created(mini_copy: Path, tmp_path: Path) -> None:
+    from proactive_bench.store import Store
+    from proactive_bench.sweep import SweepConfig, create_sweep
+
+    db = tmp_path / "s.db"
+    sweep, runs = create_sweep(Store(db), SweepConfig(models=["scripted:reference"], data=mini_copy), tmp_path)  # killed before it ran
+    _break_reference(mini_copy)
+    result = run_cli("resume", sweep.id, "--db", str(db))
+    assert EXPECTED_BREAK in assert_one_line_failure(result, 1)
+    assert [r.status for r in Store(db).runs(sweep.id)] == ["created"]
+
+
 def test_a_passed_episode_is_not_checked_again_until_its_content_changes(mini_copy: Path, tmp_path: Path) -> None:
     from proactive_bench.admission import VALIDATED_DIR
 
