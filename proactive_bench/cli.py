@@ -62,9 +62,9 @@ from proactive_bench.sweep import (
     SweepConfigError,
     create_sweep,
     load_sweep_config,
+    run_sweep,
     sweep_episodes,
     sweep_run_spec,
-    run_sweep,
     unfinished_runs,
     validate_sweep_config,
 )
@@ -267,7 +267,7 @@ def resume(
     sweep = store.sweep(run_id)
     if sweep is not None:
         try:
-            config = validate_sweep_config({**sweep.config, **({"max_cost_usd": max_cost} if max_cost is not None else {})}, "--max-cost")
+            config = validate_sweep_config({**sweep.config, **({"max_cost_usd": max_cost} if max_cost is not None else {})}, f"sweep {sweep.id}")
         except SweepConfigError as exc:
             raise fail(str(exc)) from None
         budget = _budget(config)
