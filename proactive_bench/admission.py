@@ -59,7 +59,7 @@ def participant_problem(spec: RunSpec) -> str | None:
     try:
         build_participants(spec, CallLedger("admission"), None, None)
     except (ScaffoldLoadError, ModelSpecError, LaunchError) as exc:
-        return f"{spec.model}: {exc}" if spec.model not in str(exc) else str(exc)
+        return str(exc)
     return None
 
 

@@ -100,6 +100,24 @@ def test_an_episode_with_an_unusable_model_fails_before_creating_its_run(tmp_pat
     assert not (tmp_path / "e.db").exists()  # today: a run row marked failed
 
 
+@pytest.mark.parametrize(
+    ("source", "model", "reason"),
+    [
+        ("def broken(:\n", "agent.py:Agent", "cannot import scaffold module"),
+        ("raise RuntimeError('bug at import')\n", "agent.py:Agent", "bug at import"),
+        ("class Agent:\n    def __init__(self, options):\n        raise KeyError('no_key')\n", "agent.py:Agent", "building scaffold 'agent.py:Agent' failed: KeyError('no_key')"),
+        ("", "os.path:join", "building scaffold 'os.path:join' failed: TypeError"),
+        ("", "agent\x00.py:Agent", "embedded null byte"),
+    ],
+)
+def test_a_scaffold_that_cannot_be_built_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, model: str, reason: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "agent.py").write_text(source)
+    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", model, "--db", str(tmp_path / "e.db"))
+    assert reason in assert_one_line_failure(result, 2)
+    assert not (tmp_path / "e.db").exists()
+
+
 def test_a_sweep_with_an_unusable_judge_or_user_model_fails_before_creating_rows(tmp_path: Path) -> None:
     assert_one_line_failure(_sweep(tmp_path, "--models", "scripted:passive", "--judge-model", "openai:"), 2)
     assert_one_line_failure(_sweep(tmp_path, "--models", "scripted:passive", "--user", "llm", "--user-model", "scripted:x"), 2)
