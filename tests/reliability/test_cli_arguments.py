@@ -124,6 +124,17 @@ def test_a_sweep_with_an_unusable_judge_or_user_model_fails_before_creating_rows
     assert not (tmp_path / "s.db").exists()
 
 
+@pytest.mark.parametrize("max_cost", ["-1", "0"])
+def test_resume_checks_a_new_budget_like_the_sweep_does(tmp_path: Path, max_cost: str) -> None:
+    from proactive_bench.store import Store
+    from proactive_bench.sweep import SweepConfig, create_sweep
+
+    sweep, _runs = create_sweep(Store(tmp_path / "s.db"), SweepConfig(models=["scripted:passive"], data=MINI), tmp_path)
+    result = run_cli("resume", sweep.id, "--db", str(tmp_path / "s.db"), "--max-cost", max_cost)
+    assert "max_cost_usd: Input should be greater than 0" in assert_one_line_failure(result, 2)
+    assert [r.status for r in Store(tmp_path / "s.db").runs(sweep.id)] == ["created"]  # today: runs with a budget of $-1
+
+
 @pytest.mark.parametrize("spec", [",,", ",", "3-1", "0", "abc", "1-", "-1", "4", "1-4", "1,,2", "", " ", "a1,", "1--2", "0-2", "99999999999999999999"])
 def test_the_sessions_grammar_is_strict(tmp_path: Path, spec: str) -> None:
     result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--db", str(tmp_path / "e.db"), "--sessions", spec)
