@@ -50,13 +50,15 @@ from proactive_bench.logs import configure_logging
 from proactive_bench.pibench.cli import import_app
 from proactive_bench.process_tuning import run_fast, tune_for_runs
 from proactive_bench.rescoring import rescore_run
+from proactive_bench.protocols import PROTOCOLS, protocol_problem
+from proactive_bench.scaffolds.scripted import reference_problem
 from proactive_bench.results import EpisodeResult, SessionResult
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.scaffold import ScaffoldLoadError
 from proactive_bench.schema import Episode, Persona, Session
 from proactive_bench.store import Run, Store, StoreSchemaError, Sweep
 from proactive_bench.summary import Summary, summarize
-from proactive_bench.summary_tables import pct, summary_csv, summary_tables
+from proactive_bench.summary_tables import category_table, pct, results_table, summary_csv, summary_tables
 from proactive_bench.sweep import (
     SweepConfig,
     SweepConfigError,
@@ -157,6 +159,7 @@ def episode(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     no_validate: NoValidateOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")] = False,
+    protocol: Annotated[str, typer.Option(help="Evaluation rules: pbench or pibench (README, docs/metrics.md).")] = "pbench",
 ) -> None:
     """Run one persona's episode against an agent and score it."""
     configure_logging(verbose)
@@ -170,6 +173,14 @@ def episode(
         raise fail(f"--user must be 'rules' or 'llm', not {user!r}")
     if user == "llm" and not user_model:
         raise fail("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
+    try:
+        problem = protocol_problem(protocol, user, judge_model)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if problem:
+        raise fail(problem)
+    if missing_reference := reference_problem(model, chosen):
+        raise fail(missing_reference)
     if user == "rules":
         unannotated = [f"{s.id}/{i.id}" for s in chosen for i in s.intents if not i.has_rules]
         if unannotated:
@@ -181,7 +192,7 @@ def episode(
     db_path = db or DEFAULT_RESULTS / "pbench.db"
     spec = RunSpec(
         persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,  # type: ignore[arg-type]
-        user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra,
+        user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra, protocol=protocol,  # type: ignore[arg-type]
     )
     if problem := participant_problem(spec):
         raise fail(problem)
@@ -303,27 +314,6 @@ def replay(
     _finish(store, run, loaded, as_json)
 
 
-def results_table(result: EpisodeResult, total_sessions: int) -> Table:
-    basis = result.basis
-    caption = f"C/I/P = intents completed/inferred/provided. Comp covers {basis.graded} graded item(s) ({', '.join(basis.graders) or 'none'})"
-    if basis.ungraded:
-        caption += f"; {basis.ungraded} rubric item(s) ungraded (no --judge-model)"
-    if basis.errored:
-        caption += f"; {basis.errored} item(s) errored"
-    table = Table(title=f"{result.persona} · {result.model} · run {result.run_id}", caption=caption)
-    table.add_column("session", no_wrap=True)
-    for name in ("turns", "C", "I", "P", "Proc%", "Comp%"):
-        table.add_column(name, justify="right", no_wrap=True)
-    table.add_column("status", overflow="fold")
-    for s in result.sessions:
-        status = s.status if s.error is None else f"{s.status}: {s.error[:60]}"
-        table.add_row(s.session_id, str(s.turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), pct(s.proc), pct(s.comp), status)
-    totals = [sum(getattr(s.counts, f) for s in result.sessions) for f in ("completed", "inferred", "provided")]
-    table.add_section()
-    table.add_row(f"episode {len(result.sessions)}/{total_sessions}", str(sum(s.turns for s in result.sessions)), *map(str, totals), pct(result.proc), pct(result.comp), "")
-    return table
-
-
 def _split(value: str | None) -> list[str]:
     return [v.strip() for v in (value or "").split(",") if v.strip()]
 
@@ -332,7 +322,7 @@ def _split(value: str | None) -> list[str]:
 def sweep(
     models: Annotated[Optional[str], typer.Option(help="Comma-separated --model values, e.g. 'scripted:reference,openai:gpt-4o-mini'.")] = None,
     personas: Annotated[Optional[str], typer.Option(help="Comma-separated personas; default: all in the dataset.")] = None,
-    runs: Annotated[int, typer.Option(min=1, help="Repeats of each combination.")] = 1,
+    runs: Annotated[Optional[int], typer.Option(min=1, help="Repeats of each combination (default 1; 3 under --protocol pibench).")] = None,
     ablation: Annotated[str, typer.Option(help="Comma-separated: none, no-dependency-history.")] = "none",
     config: Annotated[Optional[Path], typer.Option(help="A sweep YAML file (keys as SweepConfig); flags given override it.")] = None,
     user: Annotated[Optional[str], typer.Option(help="rules or llm.")] = None,
@@ -349,11 +339,12 @@ def sweep(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     no_validate: NoValidateOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+    protocol: Annotated[Optional[str], typer.Option(help="Evaluation rules: pbench (default) or pibench.")] = None,
 ) -> None:
     """Run models × personas × repeats × ablations concurrently and print the summary tables."""
     configure_logging(verbose)
     flags = {
-        "models": _split(models) or None, "personas": _split(personas) or None, "runs": runs if runs != 1 else None,
+        "models": _split(models) or None, "personas": _split(personas) or None, "runs": runs, "protocol": protocol,
         "ablations": _split(ablation) if ablation != "none" else None, "user": user, "user_model": user_model,
         "judge_model": judge_model, "base_url": base_url, "concurrency": concurrency, "workers": workers, "requests_per_second": rps,
         "max_cost_usd": max_cost, "prices": str(prices) if prices else None, "data": str(data) if data else None,
@@ -413,8 +404,13 @@ def _sweep_and_report(
     err_console.print(f"results: {store.path} (sweep {the_sweep.id})", highlight=False)
 
 
-def _print_summary(summary: Summary, fmt: str) -> None:
-    if fmt == "json":
+def _print_summary(summary: Summary, fmt: str, by: str | None = None) -> None:
+    if by == "category":
+        if fmt == "json":
+            typer.echo(json.dumps(summary.categories, indent=2))
+        else:
+            out_console.print(category_table(summary))
+    elif fmt == "json":
         typer.echo(json.dumps(summary.as_dict(), indent=2))
     elif fmt == "csv":
         typer.echo(summary_csv(summary), nl=False)
@@ -428,13 +424,21 @@ def results(
     ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
     fmt: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
+    by: Annotated[Optional[str], typer.Option("--by", help="'category': only the task-averaged Proc / Comp per task category.")] = None,
+    include_partial: Annotated[bool, typer.Option("--include-partial", help="Count runs stopped early (budget, Ctrl-C) in the figures.")] = False,
+    protocol: Annotated[Optional[str], typer.Option(help="Score every run by this protocol's rules (default: each run's own).")] = None,
 ) -> None:
-    """Summaries of a sweep or a run: Proc/Comp mean ± std, pass^k, ablation deltas, statuses, turns, cost."""
+    """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std, failures, pass^k, table 1, ablation, statuses, turns, categories, cost."""
     configure_logging()
     if fmt not in ("table", "json", "csv"):
         raise fail(f"--format must be table, json or csv, not {fmt!r}")
+    if by not in (None, "category"):
+        raise fail(f"--by must be 'category', not {by!r}")
+    if protocol is not None and protocol not in PROTOCOLS:
+        raise fail(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
     store = _open_store(db)
-    _print_summary(summarize(store, _runs_of(store, ident, db)), fmt)
+    scoring = PROTOCOLS[protocol].scoring if protocol else None
+    _print_summary(summarize(store, _runs_of(store, ident, db), scoring, include_partial), fmt, by)
 
 
 def _runs_of(store: Store, ident: str, db: Path) -> list[Run]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import structlog
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from proactive_bench.ablation import Ablation
 from proactive_bench.costs import Budget
@@ -24,6 +24,8 @@ from proactive_bench.launch import LaunchError, RunSpec, endpoint_limiter, execu
 from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import DEFAULT_DATA_ROOT, LoadedEpisode, load_episode
+from proactive_bench.protocols import protocol, protocol_problem
+from proactive_bench.scaffolds.scripted import reference_problem
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.scaffold import ScaffoldLoadError
 from proactive_bench.store import Run, Store, Sweep
@@ -55,6 +57,16 @@ class SweepConfig(BaseModel):
     requests_per_second: float | None = Field(default=None, gt=0, description="Per endpoint, shared by all models on it.")
     max_cost_usd: float | None = Field(default=None, gt=0)
     prices: Path | None = None
+    protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules; pibench: 3 runs unless runs is given.")
+
+    @model_validator(mode="after")
+    def _protocol_rules(self) -> SweepConfig:
+        problem = protocol_problem(self.protocol, self.user, self.judge_model)
+        if problem:
+            raise ValueError(problem)
+        if "runs" not in self.model_fields_set:
+            self.runs = protocol(self.protocol).default_runs
+        return self
 
 
 class SweepConfigError(ValueError):
@@ -86,7 +98,12 @@ def sweep_episodes(config: SweepConfig) -> dict[str, LoadedEpisode]:
         raise SweepConfigError(f"no episodes under {config.data / 'episodes'}")
     if config.user == "llm" and not config.user_model:
         raise SweepConfigError("user: llm needs user_model")
-    return {p: load_episode(config.data, p) for p in personas}
+    episodes = {p: load_episode(config.data, p) for p in personas}
+    for model in config.models:
+        for loaded in episodes.values():
+            if problem := reference_problem(model, loaded.sessions):
+                raise SweepConfigError(problem)
+    return episodes
 
 
 def sweep_run_spec(config: SweepConfig, model: str, persona: str, ablation: Ablation = "none", repeat: int = 0, sweep_id: str | None = None) -> RunSpec:
@@ -94,7 +111,7 @@ def sweep_run_spec(config: SweepConfig, model: str, persona: str, ablation: Abla
     return RunSpec(
         persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
         judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
-        agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep_id,
+        agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep_id, protocol=config.protocol,
     )
 
 
