@@ -55,7 +55,9 @@ def validate_dataset(dataset: Dataset) -> list[Problem]:
 
 
 def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
-    problems: list[Problem] = replay_references(episode, root)
+    from proactive_bench.gaming_lint import gaming_problems
+
+    problems: list[Problem] = replay_references(episode, root) + gaming_problems(episode, root)
     seed_files = set(Workspace(episode.workspace_seed).files()) if episode.workspace_seed.is_dir() else set()
     produced: set[str] = set()
     for session in episode.sessions:
