@@ -51,6 +51,7 @@ from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.scaffold import ScaffoldLoadError
 from proactive_bench.schema import Episode, Persona, Session
 from proactive_bench.store import Run, Store, StoreSchemaError, Sweep
+from proactive_bench.burden import BurdenRow, burden_rows, burden_table
 from proactive_bench.summary import Summary, summarize
 from proactive_bench.summary_tables import pct, summary_csv, summary_tables
 from proactive_bench.sweep import (
@@ -354,14 +355,16 @@ def _sweep_and_report(store: Store, the_sweep: Sweep, pending: list[tuple[Run, L
     err_console.print(f"results: {store.path} (sweep {the_sweep.id})", highlight=False)
 
 
-def _print_summary(summary: Summary, fmt: str) -> None:
+def _print_summary(summary: Summary, fmt: str, burden: list[BurdenRow] | None = None) -> None:
     if fmt == "json":
-        typer.echo(json.dumps(summary.as_dict(), indent=2))
+        typer.echo(json.dumps(summary.as_dict() | ({"burden": [r.as_dict() for r in burden]} if burden else {}), indent=2))
     elif fmt == "csv":
         typer.echo(summary_csv(summary), nl=False)
     else:
         for table in summary_tables(summary):
             out_console.print(table)
+        if burden:
+            out_console.print(burden_table(burden))
 
 
 @app.command()
@@ -375,7 +378,8 @@ def results(
     if fmt not in ("table", "json", "csv"):
         raise fail(f"--format must be table, json or csv, not {fmt!r}")
     store = _open_store(db)
-    _print_summary(summarize(store, _runs_of(store, ident, db)), fmt)
+    runs = _runs_of(store, ident, db)
+    _print_summary(summarize(store, runs), fmt, burden_rows(store, runs))
 
 
 def _runs_of(store: Store, ident: str, db: Path) -> list[Run]:

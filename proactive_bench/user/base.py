@@ -61,6 +61,8 @@ class UserDecision:
     labels: list[IntentLabel]
     message: str | None
     error: str | None = None
+    leaks: list[str] = field(default_factory=list)
+    """Intents a first draft of the message conveyed although not chosen this turn (it was rewritten)."""
 
 
 class UserSimulator(Protocol):
