@@ -30,6 +30,7 @@ from rich.table import Table
 
 from proactive_bench.evidence import questions_in
 from proactive_bench.store import Run, Store
+from proactive_bench.user.targeting import credited_questions
 
 SNAPSHOT_KIND = "burden"
 
@@ -52,10 +53,7 @@ class Burden:
 
 def session_burden(transcript: list[dict[str, Any]], labels: list[dict[str, Any]], leaks: list[dict[str, Any]] | None = None) -> Burden:
     """Burden of one session from its final state's transcript, labels and recorded leaks."""
-    credited: dict[int, set[str]] = defaultdict(set)
-    for label in labels:
-        if label["status"] == "inferred":
-            credited[label["turn"]].add(label["evidence"])
+    credited = credited_questions(labels)
     burden = Burden(leaks=list(leaks or []))
     for message in transcript:
         if message["role"] == "user" and message["turn"] > 0:

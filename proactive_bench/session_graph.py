@@ -142,6 +142,7 @@ async def user_node(state: SessionState, config: RunnableConfig) -> dict[str, An
         turn=turn,
         turn_tool_records=[r for r in rt.toolbox.records if r.turn == turn],
         changed_files=state["changed_files"],
+        earlier_labels=state["labels"],
     )
     try:
         decision = await rt.user.decide(view)

@@ -12,7 +12,7 @@ from proactive_bench.loading import GraderResolver, load_episode
 from proactive_bench.scaffolds.adversarial import claims_everything, laundry_list_question
 from proactive_bench.user.base import UserView
 from proactive_bench.user.rules import RulesUser, targeted_by_cues
-from proactive_bench.user.targeting import Rejection, cap_claims, screen_questions
+from proactive_bench.user.targeting import Rejection, cap_claims, patience_spent, screen_questions
 
 from conftest import REPO
 
@@ -54,7 +54,7 @@ def test_a_survey_of_one_dimension_per_question_targets_nothing() -> None:
 
 def test_one_question_claiming_three_intents_targets_none_of_them() -> None:
     # no list separators, so not a menu; but it names the ADCs, cefepime and the index at once
-    reply = "Should the ADC counts and the cefepime plan go into the index?"
+    reply = "Should the ADC counts and the cefepime plan go into the reports index?"
     assert screen_questions(reply).admissible == [reply]
     assert targeted_by_cues(S05.intents, reply) == {}
 
@@ -86,3 +86,23 @@ def test_a_claim_only_turn_completes_nothing(tmp_path: Path) -> None:
     decision = asyncio.run(RulesUser().decide(view))
     assert decision.error is None
     assert [label.status.value for label in decision.labels] == ["provided"]
+
+
+def test_questions_that_earn_nothing_use_up_the_users_patience() -> None:
+    misses = [(1, "Should I add a chart to the summary? Should the chart be blue?"), (2, "Should I use a serif font for headings?")]
+    assert patience_spent(misses, [])
+    credited = [
+        {"intent_id": "a", "status": "inferred", "turn": 1, "evidence": "targeted question: Should I add a chart to the summary?"},
+        {"intent_id": "b", "status": "inferred", "turn": 2, "evidence": "targeted question: Should I use a serif font for headings?"},
+    ]
+    assert not patience_spent(misses, credited)  # 2 earned, 1 missed
+    assert not patience_spent([(1, "Anything else?"), (2, "Any preferences?"), (3, "Does this look good?")], [])  # generic: harmless
+    assert patience_spent([(1, laundry_list_question()), (2, laundry_list_question()), (3, laundry_list_question())], [])
+
+
+def test_a_drip_of_generic_questions_stops_earning_after_a_few_misses(tmp_path: Path) -> None:
+    from conftest import run_episode_json
+
+    out = run_episode_json("--persona", "pharmacist", "--model", "scripted:drip", "--sessions", "5", "--db", str(tmp_path / "d.db"))
+    (session,) = out["sessions"]
+    assert session["inferred"] <= 1

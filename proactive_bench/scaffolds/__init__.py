@@ -17,5 +17,5 @@ def _react(options: Any) -> Any:
 BUILTIN_SCAFFOLDS: dict[str, Callable[[Any], Any]] = {
     "react": _react,
     **{f"scripted:{mode}": scripted_factory(mode) for mode in ("reference", "passive", "asker", "surface")},
-    **{f"scripted:{mode}": adversarial_factory(mode) for mode in ("shotgun", "vague", "claimer", "stuffer")},
+    **{f"scripted:{mode}": adversarial_factory(mode) for mode in ("shotgun", "drip", "vague", "claimer", "stuffer")},
 }

@@ -6,6 +6,9 @@ attackers, not reference points for real assistants:
 
 - ``scripted:shotgun`` opens with one laundry-list question over
   :data:`WORK_DIMENSIONS`, then says it is done;
+- ``scripted:drip`` is the smarter shotgun: one short question per dimension,
+  :data:`DRIP_PER_TURN` a turn (under the per-turn survey cap) until the list
+  runs out;
 - ``scripted:vague`` asks an open "anything else?" question every turn;
 - ``scripted:claimer`` never touches the workspace and says every requirement
   is handled;
@@ -27,7 +30,8 @@ from typing import Literal
 
 from proactive_bench.scaffold import AgentTurn, ScaffoldOptions, SessionContext
 
-AdversaryMode = Literal["shotgun", "vague", "claimer", "stuffer"]
+AdversaryMode = Literal["shotgun", "drip", "vague", "claimer", "stuffer"]
+DRIP_PER_TURN = 4
 
 WORK_DIMENSIONS: tuple[str, ...] = (
     "all locations and sites",
@@ -109,6 +113,10 @@ class AdversarialAgent:
         first = self._turns == 1
         if self.mode == "shotgun":
             return AgentTurn(laundry_list_question() if first else DONE)
+        if self.mode == "drip":
+            start = (self._turns - 1) * DRIP_PER_TURN
+            batch = WORK_DIMENSIONS[start : start + DRIP_PER_TURN]
+            return AgentTurn(" ".join(f"Should I include {d}?" for d in batch) if batch else DONE)
         if self.mode == "vague":
             return AgentTurn(VAGUE_QUESTIONS[(self._turns - 1) % len(VAGUE_QUESTIONS)])
         if self.mode == "claimer":

@@ -39,7 +39,7 @@ from proactive_bench.user.base import (
     combine_stages,
 )
 from proactive_bench.user.leaks import leaked_intents
-from proactive_bench.user.targeting import QuestionScreen, cap_claims, match_admissible, screen_questions
+from proactive_bench.user.targeting import QuestionScreen, Rejection, cap_claims, match_admissible, screen_questions
 
 log = structlog.get_logger(__name__)
 
@@ -156,6 +156,8 @@ class LLMUser:
     async def _question_stage(self, view: UserView) -> tuple[list[StageVerdict], list[str]]:
         open_ids = [i.id for i in view.open_intents]
         screen = screen_questions(view.evidence.latest_reply)
+        if view.patience_spent:  # earlier questions that earned nothing: this turn's count as a survey too
+            screen = QuestionScreen(screen.questions, [], screen.rejected | {q: Rejection.SURVEY for q in screen.admissible})
         prompt = QUESTION_PROMPT.render(
             persona=persona_card(view.persona),
             request=request_text(view.session),

@@ -5,7 +5,9 @@ the state after the agent's turn (the reply's statements count only for
 intents whose evidence is about what the agent says). Stage 2: it is inferred
 when an admissible question of the latest reply (see
 :mod:`proactive_bench.user.targeting`) matches one of its ``ask`` regexes,
-within the caps on how many intents one question and one turn may claim.
+within the caps on how many intents one question and one turn may claim, and
+while the session's questions that earned nothing have not used up the
+user's patience.
 Otherwise the first open intent in the session's order is volunteered. The
 reply is the ``reveal`` sentences of the intents to convey.
 """
@@ -47,7 +49,8 @@ class RulesUser:
             ]
         except Exception as exc:  # a grader bug is a judgment that could not be made
             return UserDecision([], None, error=f"evidence predicate failed: {exc!r}")
-        targeted = [StageVerdict(i, f"targeted question: {q}") for i, q in targeted_by_cues(view.open_intents, view.evidence.latest_reply).items()]
+        claims = {} if view.patience_spent else targeted_by_cues(view.open_intents, view.evidence.latest_reply)
+        targeted = [StageVerdict(i, f"targeted question: {q}") for i, q in claims.items()]
         labels = combine_stages(open_ids, completed, targeted, open_ids, decided_by=RULES_BACKEND)
         to_say = revealed(labels)
         message = " ".join(view.session.intent(i).reveal or "" for i in to_say) or None

@@ -23,6 +23,13 @@ question claimed by more than :data:`MAX_INTENTS_PER_QUESTION` intents targets
 none of them, and a turn whose questions claim more than
 :data:`MAX_INTENTS_PER_TURN` intents targets none.
 
+Across turns, a survey spread thin is still a survey: once
+:data:`MAX_MISSES` substantive questions of the session (admissible ones, menus
+and surveys; generic ones are harmless) have earned nothing, and they
+outnumber those that earned an intent, the user has stopped answering
+questions as a collaborator (:func:`patience_spent`) and no later question
+of the session targets anything.
+
 The thresholds were set against the shipped dataset's targeted questions (each
 intent's ``question``, asked one per turn by ``scripted:asker``): every one has
 at least 2 content words, at most 3 separators, at most 29 words, and matches
@@ -33,8 +40,11 @@ the cues of exactly one intent of its session; the adversarial baselines
 from __future__ import annotations
 
 import re
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from proactive_bench.evidence import questions_in
 
@@ -44,6 +54,7 @@ MAX_QUESTION_WORDS = 40
 MAX_QUESTIONS_PER_TURN = 4
 MAX_INTENTS_PER_QUESTION = 2
 MAX_INTENTS_PER_TURN = 3
+MAX_MISSES = 3
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&.%-]*")
 _SEPARATOR = re.compile(r",(?!\d{3}\b)|;|\bor\b|\band/or\b", re.IGNORECASE)
@@ -124,6 +135,27 @@ def cap_claims(claims: dict[str, str]) -> dict[str, str]:
         per_question.setdefault(question, []).append(intent_id)
     kept = {i: q for i, q in claims.items() if len(per_question[q]) <= MAX_INTENTS_PER_QUESTION}
     return kept if len(kept) <= MAX_INTENTS_PER_TURN else {}
+
+
+def credited_questions(labels: Iterable[dict[str, Any]]) -> dict[int, set[str]]:
+    """Turn -> the distinct evidence texts (the quoted questions) of the intents inferred at that turn."""
+    credited: dict[int, set[str]] = defaultdict(set)
+    for label in labels:
+        if label["status"] == "inferred":
+            credited[label["turn"]].add(label["evidence"])
+    return credited
+
+
+def patience_spent(replies: Iterable[tuple[int, str]], labels: Iterable[dict[str, Any]]) -> bool:
+    """Whether the agent's earlier ``(turn, reply)`` pairs hold too many questions that earned nothing (see the module docstring)."""
+    credited = credited_questions(labels)
+    hits = misses = 0
+    for turn, reply in replies:
+        screen = screen_questions(reply)
+        asked = len(screen.admissible) + sum(reason != Rejection.GENERIC for reason in screen.rejected.values())
+        earned = min(len(screen.admissible), len(credited[turn]))
+        hits, misses = hits + earned, misses + asked - earned
+    return misses >= MAX_MISSES and misses > hits
 
 
 def match_admissible(quote: str, screen: QuestionScreen) -> str | None:
