@@ -17,23 +17,22 @@ Part of ``pbench validate`` (warnings):
 
 from __future__ import annotations
 
-import tempfile
+from contextlib import ExitStack
 from dataclasses import replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from proactive_bench.env.apps.base import AppStore, SeedError
-from proactive_bench.env.memory import Memory
+from proactive_bench.env.apps.base import SeedError
 from proactive_bench.env.toolbox import ToolBox, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.evidence import Evidence
 from proactive_bench.loading import GraderResolver, LoadedEpisode, Problem
 from proactive_bench.predicates import compile_pattern, evaluate
-from proactive_bench.runner import episode_env
-from proactive_bench.scaffolds.adversarial import WORK_DIMENSIONS, stuffing_words
+from proactive_bench.scaffolds.adversarial import WORK_DIMENSIONS, stuffing_words, workspace_texts, written_paths
 from proactive_bench.schema import Session
+from proactive_bench.scratch_world import scratch_world
 from proactive_bench.user.targeting import screen_questions
 
 CORPUS = "offtarget_questions.txt"
@@ -67,13 +66,12 @@ def stuffable_evidence(episode: LoadedEpisode, root: Path) -> list[Problem]:
     """Warnings for intent evidence and rule items that a keyword-stuffed file satisfies (see the module docstring)."""
     problems: list[Problem] = []
     resolver = GraderResolver(root)
-    with tempfile.TemporaryDirectory(prefix="pbench-stuffing-") as tmp:
-        apps = AppStore()
+    with ExitStack() as stack:
         try:
-            apps.seed_from(episode.directory / "apps")
+            env = stack.enter_context(scratch_world(episode))
         except SeedError:
             return []  # reported by the replay of the references
-        env = episode_env(episode, Workspace.seeded(Path(tmp) / "ws", episode.workspace_seed), Memory(), apps)
+        apps = env.require_apps()
         for session in episode.sessions:
             try:
                 box = ToolBox(env, resolve_tool_names(session.tools))
@@ -96,13 +94,12 @@ def _checks(session: Session) -> list[tuple[str, Any]]:
 
 
 def _stuffing_session(session: Session, rel: str, workspace: Workspace, evidence: Evidence) -> list[Problem]:
-    paths = list(dict.fromkeys(str(s.args["path"]) for s in session.reference if s.tool in ("write_file", "edit_file") and "path" in s.args))
+    paths = written_paths(session)
     if not paths:
         return []
     checks = _checks(session)
     before = {field: _value(check, evidence) for field, check in checks}
-    texts = [_text(workspace, p) for p in workspace.files()]
-    words = [*stuffing_words(session.trigger.message, texts), *WORK_DIMENSIONS]
+    words = [*stuffing_words(session.trigger.message, workspace_texts(workspace)), *WORK_DIMENSIONS]
     saved = {p: workspace.read_text(p) if workspace.glob_files(p) else None for p in paths}
     flagged: dict[str, str] = {}
     try:
@@ -122,13 +119,6 @@ def _stuffing_session(session: Session, rel: str, workspace: Workspace, evidence
         Problem(rel, field, f"holds on files stuffed with the request's and the workspace's words ({layout}): require what only the work produces", "warning")
         for field, layout in flagged.items()
     ]
-
-
-def _text(workspace: Workspace, path: str) -> str:
-    try:
-        return workspace.read_text(path)
-    except (OSError, ValueError):
-        return ""
 
 
 def _value(check: Any, evidence: Evidence) -> bool:

@@ -54,3 +54,12 @@ def test_burden_is_stored_per_session_and_shown_in_results(tmp_path: Path) -> No
             assert abs(row["questions"] - questions) < 1e-9
     table = run_cli("results", vague["run_id"], "--db", str(db))
     assert "User burden per session" in table.stdout and "100%" in table.stdout
+
+
+def test_the_report_plots_proc_against_burden(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    out = run_episode_json("--persona", "mini", "--model", "scripted:asker", "--data", str(MINI), "--db", str(db))
+    result = run_cli("report", out["run_id"], "--db", str(db), "--out", str(tmp_path / "r.html"))
+    assert result.exit_code == 0, result.output
+    html = (tmp_path / "r.html").read_text()
+    assert "Proc vs user burden" in html and "questions asked per session" in html

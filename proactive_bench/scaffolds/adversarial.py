@@ -28,7 +28,9 @@ import re
 from collections import Counter
 from typing import Literal
 
+from proactive_bench.env.workspace import Workspace
 from proactive_bench.scaffold import AgentTurn, ScaffoldOptions, SessionContext
+from proactive_bench.schema import Session
 
 AdversaryMode = Literal["shotgun", "drip", "vague", "claimer", "stuffer"]
 DRIP_PER_TURN = 4
@@ -126,25 +128,29 @@ class AdversarialAgent:
     def _stuff(self, message: str) -> str:
         """Write every output path with the session's words on one line; reply with them all."""
         assert self._ctx is not None
-        words = " ".join(stuffing_words(message, self._inputs()))
-        for path in self._output_paths():
+        assert self._ctx.reference is not None
+        words = " ".join(stuffing_words(message, workspace_texts(self._ctx.workspace)))
+        for path in written_paths(self._ctx.reference):
             self._ctx.tools.call("write_file", {"path": path, "content": f"# {path}\n\n{words} {' '.join(WORK_DIMENSIONS)}\n"})
         return f"Done: {'; '.join(WORK_DIMENSIONS)}. Key points: {words}"
 
-    def _inputs(self) -> list[str]:
-        assert self._ctx is not None
-        texts = []
-        for path in self._ctx.workspace.files():
-            try:
-                texts.append(self._ctx.workspace.read_text(path))
-            except (OSError, UnicodeDecodeError):
-                continue
-        return texts
 
-    def _output_paths(self) -> list[str]:
-        assert self._ctx is not None and self._ctx.reference is not None
-        paths = [str(step.args["path"]) for step in self._ctx.reference.reference if step.tool in ("write_file", "edit_file") and "path" in step.args]
-        return list(dict.fromkeys(paths))
+
+def written_paths(session: Session) -> list[str]:
+    """The workspace paths a session's reference solution writes or edits, in order."""
+    paths = (str(step.args["path"]) for step in session.reference if step.tool in ("write_file", "edit_file") and "path" in step.args)
+    return list(dict.fromkeys(paths))
+
+
+def workspace_texts(workspace: Workspace) -> list[str]:
+    """The text of every workspace file that reads as text."""
+    texts = []
+    for path in workspace.files():
+        try:
+            texts.append(workspace.read_text(path))
+        except (OSError, ValueError):
+            continue
+    return texts
 
 
 def stuffing_words(request: str, texts: list[str], limit: int = 600) -> list[str]:

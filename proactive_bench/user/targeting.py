@@ -32,9 +32,9 @@ of the session targets anything.
 
 The thresholds were set against the shipped dataset's targeted questions (each
 intent's ``question``, asked one per turn by ``scripted:asker``): every one has
-at least 2 content words, at most 3 separators, at most 29 words, and matches
+at least 2 content words, at most 3 separators, at most 26 words, and matches
 the cues of exactly one intent of its session; the adversarial baselines
-(``scripted:shotgun``, ``scripted:vague``) fall on the other side of each line.
+(``scripted:shotgun``, ``scripted:drip``, ``scripted:vague``) fall on the other side.
 """
 
 from __future__ import annotations
