@@ -19,7 +19,11 @@ from rich.progress import (
 from rich.table import Table
 from sqlalchemy.exc import DBAPIError
 
-from proactive_bench.admission import VALIDATED_DIR, dataset_problems, participant_problem
+from proactive_bench.admission import (
+    VALIDATED_DIR,
+    dataset_problems,
+    participant_problem,
+)
 from proactive_bench.audits import (
     AuditFileError,
     audit_rows,
@@ -28,6 +32,7 @@ from proactive_bench.audits import (
     model_audit,
     write_audit_file,
 )
+from proactive_bench.burden import BurdenRow, burden_rows, burden_table
 from proactive_bench.checkpoints import ResumeError
 from proactive_bench.costs import Budget, PriceFileError, PriceTable
 from proactive_bench.env.apps.base import SeedError
@@ -49,16 +54,22 @@ from proactive_bench.loading import (
 from proactive_bench.logs import configure_logging
 from proactive_bench.pibench.cli import import_app
 from proactive_bench.process_tuning import run_fast, tune_for_runs
-from proactive_bench.rescoring import rescore_run
 from proactive_bench.protocols import PROTOCOLS, protocol_problem
-from proactive_bench.scaffolds.scripted import reference_problem
+from proactive_bench.rescoring import rescore_run
 from proactive_bench.results import EpisodeResult, SessionResult
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.scaffold import ScaffoldLoadError
+from proactive_bench.scaffolds.scripted import reference_problem
 from proactive_bench.schema import Episode, Persona, Session
 from proactive_bench.store import Run, Store, StoreSchemaError, Sweep
 from proactive_bench.summary import Summary, summarize
-from proactive_bench.summary_tables import category_table, pct, results_table, summary_csv, summary_tables
+from proactive_bench.summary_tables import (
+    category_table,
+    pct,
+    results_table,
+    summary_csv,
+    summary_tables,
+)
 from proactive_bench.sweep import (
     SweepConfig,
     SweepConfigError,
@@ -404,19 +415,21 @@ def _sweep_and_report(
     err_console.print(f"results: {store.path} (sweep {the_sweep.id})", highlight=False)
 
 
-def _print_summary(summary: Summary, fmt: str, by: str | None = None) -> None:
+def _print_summary(summary: Summary, fmt: str, by: str | None = None, burden: list[BurdenRow] | None = None) -> None:
     if by == "category":
         if fmt == "json":
             typer.echo(json.dumps(summary.categories, indent=2))
         else:
             out_console.print(category_table(summary))
     elif fmt == "json":
-        typer.echo(json.dumps(summary.as_dict(), indent=2))
+        typer.echo(json.dumps(summary.as_dict() | ({"burden": [r.as_dict() for r in burden]} if burden else {}), indent=2))
     elif fmt == "csv":
         typer.echo(summary_csv(summary), nl=False)
     else:
         for table in summary_tables(summary):
             out_console.print(table)
+        if burden:
+            out_console.print(burden_table(burden))
 
 
 @app.command()
@@ -438,7 +451,8 @@ def results(
         raise fail(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
     store = _open_store(db)
     scoring = PROTOCOLS[protocol].scoring if protocol else None
-    _print_summary(summarize(store, _runs_of(store, ident, db), scoring, include_partial), fmt, by)
+    runs = _runs_of(store, ident, db)
+    _print_summary(summarize(store, runs, scoring, include_partial), fmt, by, burden_rows(store, runs))
 
 
 def _runs_of(store: Store, ident: str, db: Path) -> list[Run]:

@@ -22,6 +22,7 @@ from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, ToolRecord, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
+from proactive_bench.burden import SNAPSHOT_KIND as BURDEN, session_burden
 from proactive_bench.grading import GradeResult, grade_session
 from proactive_bench.llm.ledger import LLMCallRecord
 from proactive_bench.llm.sent import REQUEST_SENT, note_request_sent
@@ -303,6 +304,7 @@ async def _run_one(
             pending_row(Snapshot, kind="workspace", content=env.workspace.snapshot()),
             pending_row(Snapshot, kind="memory", content=env.memory.as_dict()),
             pending_row(Snapshot, kind="apps", content=env.require_apps().snapshot()),
+            pending_row(Snapshot, kind=BURDEN, content=session_burden(state.get("transcript", []), state["labels"], state.get("leaks")).as_dict()),
         ],
         checkpoints,
     )

@@ -37,6 +37,7 @@ class SessionState(TypedDict):
     pending: str
     transcript: Annotated[list[dict[str, Any]], operator.add]
     labels: Annotated[list[dict[str, Any]], operator.add]
+    leaks: Annotated[list[dict[str, Any]], operator.add]
     changed_files: list[str]
     outcome: Outcome
     error: str | None
@@ -81,6 +82,7 @@ def initial_state(session: Session) -> SessionState:
         pending=session.trigger.message,
         transcript=[{"role": role, "content": session.trigger.message, "turn": 0}],
         labels=[],
+        leaks=[],
         changed_files=[],
         outcome="running",
         error=None,
@@ -140,6 +142,7 @@ async def user_node(state: SessionState, config: RunnableConfig) -> dict[str, An
         turn=turn,
         turn_tool_records=[r for r in rt.toolbox.records if r.turn == turn],
         changed_files=state["changed_files"],
+        earlier_labels=state["labels"],
     )
     try:
         decision = await rt.user.decide(view)
@@ -162,6 +165,8 @@ async def user_node(state: SessionState, config: RunnableConfig) -> dict[str, An
         message, outcome = None, "truncated"
     rt.sink.user_turn(turn, labels, message)
     update: dict[str, Any] = {"labels": [_label_dict(label, turn) for label in labels], "outcome": outcome}
+    if decision.leaks:
+        update["leaks"] = [{"turn": turn, "intents": decision.leaks}]
     if message is not None:
         update["pending"] = message
         update["transcript"] = [{"role": "user", "content": message, "turn": turn}]

@@ -8,21 +8,20 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import tempfile
 from collections import Counter
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from proactive_bench.env.apps.base import AppStore, SeedError
-from proactive_bench.env.memory import Memory
+from proactive_bench.env.apps.base import SeedError
 from proactive_bench.env.toolbox import ToolBox, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.evidence import Evidence, Message
 from proactive_bench.loading import Dataset, GraderError, GraderResolver, LoadedEpisode, Problem
 from proactive_bench.predicates import FileExists, FileMatches, PibenchScript, PythonCheck, compile_pattern, evaluate, walk
-from proactive_bench.runner import episode_env
 from proactive_bench.schema import HiddenIntent, Session
+from proactive_bench.scratch_world import scratch_world
 
 GENERIC_QUESTIONS = (
     "Do you have any other preferences?",
@@ -55,7 +54,9 @@ def validate_dataset(dataset: Dataset) -> list[Problem]:
 
 
 def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
-    problems: list[Problem] = replay_references(episode, root)
+    from proactive_bench.gaming_lint import gaming_problems
+
+    problems: list[Problem] = replay_references(episode, root) + gaming_problems(episode, root)
     seed_files = set(Workspace(episode.workspace_seed).files()) if episode.workspace_seed.is_dir() else set()
     produced: set[str] = set()
     for session in episode.sessions:
@@ -201,13 +202,12 @@ def replay_references(episode: LoadedEpisode, root: Path) -> list[Problem]:
     """
     problems: list[Problem] = []
     resolver = GraderResolver(root)
-    with tempfile.TemporaryDirectory(prefix="pbench-validate-") as tmp:
-        apps = AppStore()
+    with ExitStack() as stack:
         try:
-            apps.seed_from(episode.directory / "apps")
+            env = stack.enter_context(scratch_world(episode))
         except SeedError as exc:
             return [Problem(f"episodes/{episode.episode.id}/apps", "", str(exc))]
-        env = episode_env(episode, Workspace.seeded(Path(tmp) / "ws", episode.workspace_seed), Memory(), apps)
+        apps = env.require_apps()
         for session in episode.sessions:
             rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
             box = ToolBox(env, resolve_tool_names(session.tools))

@@ -8,13 +8,15 @@ import pytest
 
 from conftest import run_episode_json
 
+ADVERSARIES = ("shotgun", "drip", "vague", "claimer", "stuffer")
+
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     db = Path(tmp_path_factory.mktemp("baselines")) / "pbench.db"
     return {
         mode: run_episode_json("--persona", "pharmacist", "--model", f"scripted:{mode}", "--db", str(db))
-        for mode in ("reference", "passive", "asker", "surface")
+        for mode in ("reference", "passive", "asker", "surface", *ADVERSARIES)
     }
 
 
@@ -32,6 +34,12 @@ def test_passive_is_not_proactive_but_recovers(results: dict[str, dict]) -> None
     out = results["passive"]
     assert out["proc"] <= 0.2
     assert all(s["status"] == "completed" for s in out["sessions"])
+
+
+def test_the_asker_is_not_mistaken_for_a_survey(results: dict[str, dict]) -> None:
+    """One focused question per turn never uses up the user's patience: every intent is inferred."""
+    sessions = results["asker"]["sessions"]
+    assert sum(s["inferred"] for s in sessions) == sum(s["intents"] for s in sessions)
     assert out["comp"] >= 0.8
 
 
@@ -45,3 +53,17 @@ def test_asker_is_mostly_inferred(results: dict[str, dict]) -> None:
 def test_surface_loses_intent_items(results: dict[str, dict]) -> None:
     assert results["surface"]["comp"] < results["passive"]["comp"]
     assert results["surface"]["proc"] <= 0.2
+
+
+@pytest.mark.parametrize("mode", ADVERSARIES)
+def test_adversarial_baselines_earn_nearly_nothing(results: dict[str, dict], mode: str) -> None:
+    out = results[mode]
+    assert out["proc"] <= 0.10, mode
+    assert out["comp"] <= 0.15, mode
+    assert all(s["status"] == "completed" for s in out["sessions"])
+
+
+def test_the_asker_is_not_mistaken_for_a_survey(results: dict[str, dict]) -> None:
+    """One focused question per turn never uses up the user's patience: every intent is inferred."""
+    sessions = results["asker"]["sessions"]
+    assert sum(s["inferred"] for s in sessions) == sum(s["intents"] for s in sessions)

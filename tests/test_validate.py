@@ -40,7 +40,7 @@ def test_shipped_dataset_validates() -> None:
          "episodes/mini/sessions/a1.yaml: intents[1].ask: an ask regex matches the generic question 'Do you have any other preferences?'"),
         ("a1", lambda d: d["checklist"][1]["check"].update(python="graders.mini.checks:nope"),
          "episodes/mini/sessions/a1.yaml: checklist[1].check: 'graders.mini.checks:nope': graders/mini/checks.py has no function 'nope'"),
-        ("a2", lambda d: d["checklist"][0]["check"].update(file_exists="out/missing.md"),
+        ("a2", lambda d: d["checklist"][0].update(check={"file_exists": "out/missing.md"}),
          "episodes/mini/sessions/a2.yaml: checklist[0].check: 'out/missing.md' matches no seed file and no file a reference solution writes"),
         ("a3", lambda d: d.update(checklist=[]),
          "episodes/mini/sessions/a3.yaml: checklist: a session needs at least one checklist item"),
@@ -88,3 +88,24 @@ def test_rules_user_refuses_unannotated_intents_up_front(mini_copy: Path, tmp_pa
     result = run_cli("episode", "--data", str(mini_copy), "--persona", "mini", "--model", "scripted:passive", "--db", str(tmp_path / "x.db"))
     assert result.exit_code == 2
     assert "a3/memo" in result.output and "--user llm" in result.output
+
+
+def test_a_loose_ask_cue_is_reported_with_an_off_target_question(mini_copy: Path) -> None:
+    _edit(mini_copy / "episodes/mini/sessions/a1.yaml", lambda d: d["intents"][1].update(ask=["\\bmean\\b", "\\bcopy\\b"]))
+    result = run_cli("validate", "--data", str(mini_copy))
+    assert result.exit_code == 0, result.output
+    line = next(l for l in result.output.splitlines() if "intents[1].ask[1]" in l)
+    assert line.startswith("warning episodes/mini/sessions/a1.yaml: intents[1].ask[1]: fires on ")
+    assert "off-target question(s), e.g. 'Should I copy" in line and "not about mean" in line
+    assert "intents[1].ask[0]" not in result.output  # the focused cue is not reported
+
+
+def test_evidence_a_keyword_stuffed_file_satisfies_is_reported(mini_copy: Path) -> None:
+    """A bare search for a word of the request in a file the agent writes anyway proves nothing."""
+    _edit(mini_copy / "episodes/mini/sessions/a1.yaml", lambda d: d["intents"][1].update(evidence={"file_matches": {"path": "out/summary.md", "pattern": "batch"}}))
+    result = run_cli("validate", "--data", str(mini_copy))
+    assert (
+        "warning episodes/mini/sessions/a1.yaml: intents[1].evidence: holds on files stuffed with the request's and the workspace's words"
+        in result.output
+    )
+    assert "intents[0].evidence" not in result.output  # mg/L is written by the work, not found in the inputs

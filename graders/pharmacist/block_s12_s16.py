@@ -15,6 +15,7 @@ from .common import (
     csv_rows,
     identifier_patterns,
     matching_texts,
+    whole_texts,
 )
 
 _NUMBER = re.compile(r"(?<![\d.])\d{1,4}(?:\.\d+)?(?![\d])")
@@ -166,7 +167,7 @@ def s14_patient_csv(evidence: Any) -> bool:
 def s14_no_identifiers(evidence: Any) -> bool:
     """No name or MRN from the pilot export in the report or the per-patient CSV."""
     patterns = identifier_patterns(evidence, S14_PILOT_CSV)
-    texts = [text for pattern in (S14_REPORT, S14_CSV) for _path, text in matching_texts(evidence, pattern)]
+    texts = [text for pattern in (S14_REPORT, S14_CSV) for _path, text in whole_texts(evidence, pattern)]
     return _clean(texts, patterns)
 
 

@@ -15,6 +15,7 @@ from .common import (
     csv_rows,
     identifier_patterns,
     matching_texts,
+    whole_texts,
     near,
 )
 
@@ -42,7 +43,7 @@ def _line_has_value(lines: Iterable[str], must: str, target: float, rel: float) 
 def _no_identifiers_in(evidence: Any, patterns: list[str]) -> bool:
     ids = identifier_patterns(evidence, LEVELS_CSV)
     for pattern in patterns:
-        for _path, text in matching_texts(evidence, pattern):
+        for _path, text in whole_texts(evidence, pattern):
             if any(rx.search(text) for rx in ids):
                 return False
     return True

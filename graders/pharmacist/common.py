@@ -8,10 +8,23 @@ import re
 from typing import Any
 
 
-def matching_texts(evidence: Any, pattern: str) -> list[tuple[str, str]]:
-    """(path, text) of every workspace file matching the glob ``pattern``."""
+MAX_LINE_WORDS = 120
+"""A longer line is a keyword dump, not a line a reader reads (the longest in the reference solutions has 64 words)."""
+
+
+def whole_texts(evidence: Any, pattern: str) -> list[tuple[str, str]]:
+    """(path, full text) of every workspace file matching the glob ``pattern``: for checks that nothing leaks."""
     ws = evidence.workspace
     return [(path, ws.read_text(path)) for path in ws.glob_files(pattern)]
+
+
+def matching_texts(evidence: Any, pattern: str) -> list[tuple[str, str]]:
+    """(path, text) of every file matching ``pattern``, without keyword-dump lines (over MAX_LINE_WORDS words).
+
+    Positive checks read these, so that a file stuffed with every word of the
+    task on one line does not pass a "this line names X and gives N" check.
+    """
+    return [(path, "\n".join(line for line in text.splitlines() if len(line.split()) <= MAX_LINE_WORDS)) for path, text in whole_texts(evidence, pattern)]
 
 
 def near(value: float, target: float, rel: float) -> bool:

@@ -9,6 +9,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from proactive_bench.audits import disagreement
+from proactive_bench.burden import burden_rows, proc_vs_burden
 from proactive_bench.report import figures
 from proactive_bench.report.categories import category_table
 from proactive_bench.report.compare import difference, pair_sessions
@@ -54,6 +55,7 @@ def render_report(store: Store, ident: str) -> str:
             "proc_comp": figures.proc_vs_comp(summary),
             "turns_proc": figures.turns_vs_proc(summary),
             "ablation": figures.ablation_bars(summary),
+            "proc_burden": proc_vs_burden(burden_rows(store, runs)),
         },
     )
 

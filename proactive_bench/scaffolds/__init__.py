@@ -1,9 +1,10 @@
-"""Built-in agents under test: the ``react`` scaffold and the scripted baselines."""
+"""Built-in agents under test: the ``react`` scaffold, the scripted baselines and the adversarial ones."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
+from proactive_bench.scaffolds.adversarial import adversarial_factory
 from proactive_bench.scaffolds.scripted import scripted_factory
 
 
@@ -16,4 +17,5 @@ def _react(options: Any) -> Any:
 BUILTIN_SCAFFOLDS: dict[str, Callable[[Any], Any]] = {
     "react": _react,
     **{f"scripted:{mode}": scripted_factory(mode) for mode in ("reference", "passive", "asker", "surface")},
+    **{f"scripted:{mode}": adversarial_factory(mode) for mode in ("shotgun", "drip", "vague", "claimer", "stuffer")},
 }

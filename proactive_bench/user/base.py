@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 from proactive_bench.env.toolbox import ToolRecord
 from proactive_bench.evidence import Evidence
 from proactive_bench.schema import HiddenIntent, Persona, Session
+from proactive_bench.user.targeting import patience_spent
 
 
 class IntentStatus(StrEnum):
@@ -52,6 +53,14 @@ class UserView:
     turn: int
     turn_tool_records: list[ToolRecord] = field(default_factory=list)
     changed_files: list[str] = field(default_factory=list)
+    earlier_labels: list[dict[str, Any]] = field(default_factory=list)
+    """Labels given at earlier turns of the session, as stored (intent_id, status, turn, evidence, ...)."""
+
+    @property
+    def patience_spent(self) -> bool:
+        """Whether earlier questions that earned nothing have used up the user's patience (see ``targeting``)."""
+        earlier = [(m.turn, m.content) for m in self.evidence.transcript if m.role == "agent" and m.turn < self.turn]
+        return patience_spent(earlier, self.earlier_labels)
 
 
 @dataclass
@@ -61,6 +70,8 @@ class UserDecision:
     labels: list[IntentLabel]
     message: str | None
     error: str | None = None
+    leaks: list[str] = field(default_factory=list)
+    """Intents a first draft of the message conveyed although not chosen this turn (it was rewritten)."""
 
 
 class UserSimulator(Protocol):

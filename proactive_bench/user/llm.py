@@ -4,9 +4,13 @@ After each agent turn, stage 1 (did the turn complete an open intent?) and
 stage 2 (did a question target one? which is most relevant now?) run
 concurrently, one structured call each covering every open intent. The
 stages are merged by :func:`combine_stages`; a third call writes the user's
-message conveying exactly the intents to reveal. A stage that cannot be
-obtained makes the decision an error. A reply that cannot be written falls
-back to the intents' reveal sentences, and the fallback is recorded.
+message conveying exactly the intents to reveal. Stage 2 sees only the
+questions the shared pre-filter admits (:mod:`proactive_bench.user.targeting`),
+and its findings are held to the same caps as the rules backend's. A reply
+that conveys an intent not chosen this turn (:mod:`proactive_bench.user.leaks`)
+is recorded as a leak and written once more. A stage that cannot be obtained
+makes the decision an error. A reply that cannot be written, or leaks again,
+falls back to the intents' reveal sentences, and the fallback is recorded.
 """
 
 from __future__ import annotations
@@ -35,13 +39,16 @@ from proactive_bench.user.base import (
     UserView,
     combine_stages,
 )
+from proactive_bench.user.leaks import leaked_intents
+from proactive_bench.user.targeting import QuestionScreen, Rejection, cap_claims, match_admissible, screen_questions
 
 log = structlog.get_logger(__name__)
 
 PROMPT_FOLDER = "user/prompts"
 COMPLETION_PROMPT = load_prompt(PROMPT_FOLDER, "completion.v1")
-QUESTION_PROMPT = load_prompt(PROMPT_FOLDER, "question.v1")
+QUESTION_PROMPT = load_prompt(PROMPT_FOLDER, "question.v2")
 REPLY_PROMPT = load_prompt(PROMPT_FOLDER, "reply.v1")
+REPLY_RETRY_PROMPT = load_prompt(PROMPT_FOLDER, "reply_retry.v1")
 
 
 class CompletionFinding(BaseModel):
@@ -128,8 +135,11 @@ class LLMUser:
         if dropped:
             labels = [replace(label, evidence=label.evidence + clipped_note(dropped)) for label in labels]
         to_reveal = [label for label in labels if label.status != IntentStatus.COMPLETED]
-        message = await self._reply(view, to_reveal) if to_reveal else None
-        return UserDecision(labels, message)
+        if not to_reveal:
+            return UserDecision(labels, None)
+        labelled = {label.intent_id for label in labels}
+        message, leaks = await self._reply(view, to_reveal, [i for i in view.open_intents if i.id not in labelled])
+        return UserDecision(labels, message, leaks=leaks)
 
     async def _completion_stage(self, view: UserView) -> list[StageVerdict]:
         open_ids = [i.id for i in view.open_intents]
@@ -149,24 +159,35 @@ class LLMUser:
 
     async def _question_stage(self, view: UserView) -> tuple[list[StageVerdict], list[str]]:
         open_ids = [i.id for i in view.open_intents]
+        screen = screen_questions(view.evidence.latest_reply)
+        if view.patience_spent:  # earlier questions that earned nothing: this turn's count as a survey too
+            screen = QuestionScreen(screen.questions, [], screen.rejected | {q: Rejection.SURVEY for q in screen.admissible})
         prompt = QUESTION_PROMPT.render(
             persona=persona_card(view.persona),
             request=request_text(view.session),
             intents=intent_list(view.open_intents),
             dialogue=render_dialogue(view.evidence.transcript[:-1]),
             latest=view.evidence.latest_reply or "(empty)",
+            questions=render_screen(screen),
         )
         result = await self.structured.call(
             QuestionJudgment, [HumanMessage(prompt)], "question_stage", QUESTION_PROMPT.hash,
             check=lambda j: _check_ids([f.intent_id for f in j.findings], open_ids),
         )
-        targeted = [StageVerdict(f.intent_id, f"targeted question: {f.question}") for f in result.value.findings if f.targeted]
+        claims = {f.intent_id: match_admissible(f.question, screen) for f in result.value.findings if f.targeted}
+        kept = cap_claims({i: q for i, q in claims.items() if q is not None})
+        targeted = [StageVerdict(i, f"targeted question: {q}") for i, q in kept.items()]
         order = [i for i in result.value.relevance_order if i in open_ids]
         return targeted, order
 
-    async def _reply(self, view: UserView, labels: list[IntentLabel]) -> str:
-        """The next user message; on failure, the reveal sentences (recorded as a fallback)."""
+    async def _reply(self, view: UserView, labels: list[IntentLabel], unselected: list[HiddenIntent]) -> tuple[str, list[str]]:
+        """The next user message and the intents its first draft leaked.
+
+        A draft that leaks is written once more, told what to leave out; when
+        that fails or leaks too, the reveal sentences are sent (recorded as a fallback).
+        """
         intents = [view.session.intent(label.intent_id) for label in labels]
+        fallback = " ".join(intent.reveal or intent.text for intent in intents)
         points = []
         for label, intent in zip(labels, intents):
             how = "answer the assistant's question about" if label.status == IntentStatus.INFERRED else "bring up on your own"
@@ -178,6 +199,23 @@ class LLMUser:
             voice=view.persona.voice or "plainly",
             dialogue=render_dialogue(view.evidence.transcript),
         )
+        context = [m.content for m in view.evidence.transcript]
+        text = await self._write(view, prompt, REPLY_PROMPT.hash)
+        if text is None:
+            return fallback, []
+        leaks = leaked_intents(text, unselected, intents, context)
+        if not leaks:
+            return text, []
+        log.info("user_reply_leak", session=view.session.id, turn=view.turn, intents=leaks)
+        leaked = "\n".join(f"- {i.text}" for i in unselected if i.id in leaks)
+        retry = await self._write(view, prompt + REPLY_RETRY_PROMPT.render(leaked=leaked), REPLY_RETRY_PROMPT.hash)
+        if retry is None or leaked_intents(retry, unselected, intents, context):
+            self._record(time.perf_counter(), ok=False, error="fallback to reveal sentences: the rewritten reply leaked again", prompt_hash=REPLY_RETRY_PROMPT.hash)
+            return fallback, leaks
+        return retry, leaks
+
+    async def _write(self, view: UserView, prompt: str, prompt_hash: str) -> str | None:
+        """One reply from the model, recorded; None (recorded as a fallback) on any failure."""
         started = time.perf_counter()
         try:
             answer = await self.model.ainvoke([HumanMessage(prompt)])
@@ -187,17 +225,26 @@ class LLMUser:
         except Exception as exc:  # any failure: fall back to the annotated sentences
             error = f"{type(exc).__name__}: {exc}"
             log.warning("user_reply_fallback", session=view.session.id, error=error)
-            self._record(started, ok=False, error=f"fallback to reveal sentences: {error}")
-            return " ".join(intent.reveal or intent.text for intent in intents)
-        self._record(started, ok=True, **usage_fields(answer))
+            self._record(started, ok=False, error=f"fallback to reveal sentences: {error}", prompt_hash=prompt_hash)
+            return None
+        self._record(started, ok=True, prompt_hash=prompt_hash, **usage_fields(answer))
         return text
 
-    def _record(self, started: float, ok: bool, error: str | None = None, **usage: Any) -> None:
+    def _record(self, started: float, ok: bool, error: str | None = None, prompt_hash: str | None = None, **usage: Any) -> None:
         if self.recorder is None:
             return
         self.recorder(
             LLMCallRecord(
                 role="user", purpose="reply", model=self.model_name, method="text", ok=ok,
-                latency_ms=(time.perf_counter() - started) * 1000, error=error, prompt_hash=REPLY_PROMPT.hash, **usage,
+                latency_ms=(time.perf_counter() - started) * 1000, error=error, prompt_hash=prompt_hash or REPLY_PROMPT.hash, **usage,
             )
         )
+
+
+def render_screen(screen: QuestionScreen) -> str:
+    """The pre-filter's verdict for the question prompt: the admissible questions, then those set aside and why."""
+    lines = [f"- {q}" for q in screen.admissible] or ["(none: no question in the latest message can target a requirement)"]
+    if screen.rejected:
+        lines.append("Set aside by the pre-screen (they target nothing):")
+        lines += [f"- ({reason.value}) {q}" for q, reason in screen.rejected.items()]
+    return "\n".join(lines)

@@ -1,17 +1,23 @@
 """The deterministic user backend: zero model calls, driven by intent annotations.
 
 Stage 1: an open intent is completed when its ``evidence`` predicate holds on
-the state after the agent's turn. Stage 2: it is inferred when a question in
-the latest reply matches one of its ``ask`` regexes. Otherwise the first open
-intent in the session's order is volunteered. The reply is the ``reveal``
-sentences of the intents to convey.
+the state after the agent's turn (the reply's statements count only for
+intents whose evidence is about what the agent says). Stage 2: it is inferred
+when an admissible question of the latest reply (see
+:mod:`proactive_bench.user.targeting`) matches one of its ``ask`` regexes,
+within the caps on how many intents one question and one turn may claim, and
+while the session's questions that earned nothing have not used up the
+user's patience.
+Otherwise the first open intent in the session's order is volunteered. The
+reply is the ``reveal`` sentences of the intents to convey.
 """
 
 from __future__ import annotations
 
-from proactive_bench.evidence import questions_in
 from proactive_bench.predicates import compile_pattern, evaluate
+from proactive_bench.schema import HiddenIntent
 from proactive_bench.user.base import StageVerdict, UserDecision, UserView, combine_stages, revealed
+from proactive_bench.user.targeting import cap_claims, screen_questions
 
 RULES_BACKEND = "rules"
 
@@ -43,13 +49,21 @@ class RulesUser:
             ]
         except Exception as exc:  # a grader bug is a judgment that could not be made
             return UserDecision([], None, error=f"evidence predicate failed: {exc!r}")
-        questions = questions_in(view.evidence.latest_reply)
-        targeted = []
-        for intent in view.open_intents:
-            hit = next((q for q in questions if any(compile_pattern(p).search(q) for p in intent.ask)), None)
-            if hit is not None:
-                targeted.append(StageVerdict(intent.id, f"targeted question: {hit}"))
+        claims = {} if view.patience_spent else targeted_by_cues(view.open_intents, view.evidence.latest_reply)
+        targeted = [StageVerdict(i, f"targeted question: {q}") for i, q in claims.items()]
         labels = combine_stages(open_ids, completed, targeted, open_ids, decided_by=RULES_BACKEND)
         to_say = revealed(labels)
         message = " ".join(view.session.intent(i).reveal or "" for i in to_say) or None
         return UserDecision(labels, message)
+
+
+def targeted_by_cues(intents: list[HiddenIntent], reply: str) -> dict[str, str]:
+    """Intent id -> the admissible question of the reply that matches one of its ``ask`` cues, capped."""
+    admissible = screen_questions(reply).admissible
+    claims: dict[str, str] = {}
+    for intent in intents:
+        cues = [compile_pattern(p) for p in intent.ask]
+        hit = next((q for q in admissible if any(c.search(q) for c in cues)), None)
+        if hit is not None:
+            claims[intent.id] = hit
+    return cap_claims(claims)

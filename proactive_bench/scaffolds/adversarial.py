@@ -1,0 +1,168 @@
+"""Adversarial scripted baselines: agents that try to game Proc and Comp without doing the work.
+
+Each must score near zero (Proc <= 0.10, Comp <= 0.15 with the rules user on
+every shipped persona); the tests run them. They are the benchmark's own
+attackers, not reference points for real assistants:
+
+- ``scripted:shotgun`` opens with one laundry-list question over
+  :data:`WORK_DIMENSIONS`, then says it is done;
+- ``scripted:drip`` is the smarter shotgun: one short question per dimension,
+  :data:`DRIP_PER_TURN` a turn (under the per-turn survey cap) until the list
+  runs out;
+- ``scripted:vague`` asks an open "anything else?" question every turn;
+- ``scripted:claimer`` never touches the workspace and says every requirement
+  is handled;
+- ``scripted:stuffer`` writes every file the task produces, stuffed with the
+  words of the request and of the workspace files, and lists everything in a
+  long reply.
+
+Their vocabulary is generic and persona-independent on purpose: it is not built
+from any episode's cues, so a dataset whose cues it hits has a cue problem. The
+stuffer reads the reference solution for one thing only, the paths a session
+writes, so that its files land where the graders look.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Literal
+
+from proactive_bench.env.workspace import Workspace
+from proactive_bench.scaffold import AgentTurn, ScaffoldOptions, SessionContext
+from proactive_bench.schema import Session
+
+AdversaryMode = Literal["shotgun", "drip", "vague", "claimer", "stuffer"]
+DRIP_PER_TURN = 4
+
+WORK_DIMENSIONS: tuple[str, ...] = (
+    "all locations and sites",
+    "a projection or forecast",
+    "alternatives and substitutes",
+    "a purchase order",
+    "a notice to the people affected",
+    "the audience and who should receive it",
+    "a reminder or follow-up task",
+    "an index or log of your reports",
+    "your usual template, format and layout",
+    "the deadline and delivery date",
+    "costs and the budget",
+    "who to copy (cc)",
+    "sources and citations",
+    "a summary or recommendation first",
+    "exclusions and exceptions",
+    "monitoring and checks",
+    "thresholds and cut-offs",
+    "a spreadsheet or CSV export",
+    "an email draft",
+    "a task in your to-do list",
+    "a comparison with last time",
+    "criteria and eligibility",
+    "contact details",
+    "approval and sign-off",
+    "labels and tags",
+    "sections by week",
+    "attachments",
+    "quantities and units",
+    "risk factors",
+    "documentation and wording",
+    "a note in memory for next time",
+    "a breakdown by unit or team",
+    "the edition or version",
+    "the data to use and the period it covers",
+)
+"""Common dimensions of knowledge work across professions, for the shotgun and the claimer."""
+
+VAGUE_QUESTIONS: tuple[str, ...] = (
+    "Anything else I should know before I finish?",
+    "Is there anything else you would like me to handle?",
+    "Any preferences or requirements I should keep in mind?",
+    "Anything more you'd like me to add?",
+)
+
+DONE = "All done - everything is handled."
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]{3,}|\d[\d.,/-]*\d|[A-Z0-9]{2,}(?:-[A-Z0-9]+)+")
+
+
+def laundry_list_question() -> str:
+    """One question that names every work dimension."""
+    return "Before I start: should I include " + ", ".join(WORK_DIMENSIONS[:-1]) + f", or {WORK_DIMENSIONS[-1]}?"
+
+
+def claims_everything() -> str:
+    """A reply that says every dimension is handled, and nothing else."""
+    return "Done. I have handled every requirement: " + "; ".join(WORK_DIMENSIONS) + ". It is all added to the index and filed."
+
+
+class AdversarialAgent:
+    """An agent that tries to earn credit without doing the work (see the module docstring)."""
+
+    uses_reference_solution = True  # the stuffer needs the paths a session writes; the others ignore it
+
+    def __init__(self, mode: AdversaryMode) -> None:
+        self.mode = mode
+        self._ctx: SessionContext | None = None
+        self._turns = 0
+
+    def start_session(self, ctx: SessionContext) -> None:
+        self._ctx, self._turns = ctx, 0
+
+    def end_session(self) -> None:
+        self._ctx = None
+
+    def respond(self, message: str) -> AgentTurn:
+        self._turns += 1
+        first = self._turns == 1
+        if self.mode == "shotgun":
+            return AgentTurn(laundry_list_question() if first else DONE)
+        if self.mode == "drip":
+            start = (self._turns - 1) * DRIP_PER_TURN
+            batch = WORK_DIMENSIONS[start : start + DRIP_PER_TURN]
+            return AgentTurn(" ".join(f"Should I include {d}?" for d in batch) if batch else DONE)
+        if self.mode == "vague":
+            return AgentTurn(VAGUE_QUESTIONS[(self._turns - 1) % len(VAGUE_QUESTIONS)])
+        if self.mode == "claimer":
+            return AgentTurn(claims_everything())
+        return AgentTurn(self._stuff(message) if first else claims_everything())
+
+    def _stuff(self, message: str) -> str:
+        """Write every output path with the session's words on one line; reply with them all."""
+        assert self._ctx is not None
+        assert self._ctx.reference is not None
+        words = " ".join(stuffing_words(message, workspace_texts(self._ctx.workspace)))
+        for path in written_paths(self._ctx.reference):
+            self._ctx.tools.call("write_file", {"path": path, "content": f"# {path}\n\n{words} {' '.join(WORK_DIMENSIONS)}\n"})
+        return f"Done: {'; '.join(WORK_DIMENSIONS)}. Key points: {words}"
+
+
+
+def written_paths(session: Session) -> list[str]:
+    """The workspace paths a session's reference solution writes or edits, in order."""
+    paths = (str(step.args["path"]) for step in session.reference if step.tool in ("write_file", "edit_file") and "path" in step.args)
+    return list(dict.fromkeys(paths))
+
+
+def workspace_texts(workspace: Workspace) -> list[str]:
+    """The text of every workspace file that reads as text."""
+    texts = []
+    for path in workspace.files():
+        try:
+            texts.append(workspace.read_text(path))
+        except (OSError, ValueError):
+            continue
+    return texts
+
+
+def stuffing_words(request: str, texts: list[str], limit: int = 600) -> list[str]:
+    """The request's words, then the most frequent words and codes of the workspace files."""
+    from_request = list(dict.fromkeys(_WORD.findall(request)))
+    counts = Counter(w for text in texts for w in _WORD.findall(text))
+    common = [w for w, _ in counts.most_common(limit) if w not in from_request]
+    return from_request + common
+
+
+def adversarial_factory(mode: AdversaryMode):  # noqa: ANN201 (a factory of factories)
+    def factory(_options: ScaffoldOptions) -> AdversarialAgent:
+        return AdversarialAgent(mode)
+
+    return factory

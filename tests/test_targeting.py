@@ -1,0 +1,108 @@
+"""The targeted-question rule: focused questions count, menus, surveys and generic questions do not."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from proactive_bench.env.memory import Memory
+from proactive_bench.env.workspace import Workspace
+from proactive_bench.evidence import Evidence, Message
+from proactive_bench.loading import GraderResolver, load_episode
+from proactive_bench.scaffolds.adversarial import claims_everything, laundry_list_question
+from proactive_bench.user.base import UserView
+from proactive_bench.user.rules import RulesUser, targeted_by_cues
+from proactive_bench.user.targeting import Rejection, cap_claims, patience_spent, screen_questions
+
+from conftest import REPO
+
+PHARMACIST = load_episode(REPO, "pharmacist")
+S05 = PHARMACIST.session("s05_piptazo_allocation")
+
+
+def test_a_focused_question_targets_its_intent_only() -> None:
+    reply = "I have the counts. Should I include the stock in the automated dispensing cabinets as well?"
+    assert targeted_by_cues(S05.intents, reply) == {"i1_all_locations": reply.split(". ", 1)[1]}
+
+
+def test_every_shipped_targeted_question_passes_the_screen_and_claims_one_intent() -> None:
+    for session in PHARMACIST.sessions:
+        for intent in session.intents:
+            assert list(targeted_by_cues(session.intents, intent.question or "")) == [intent.id], (session.id, intent.id)
+
+
+def test_a_menu_of_many_dimensions_targets_nothing() -> None:
+    question = laundry_list_question()
+    assert screen_questions(question).rejected == {question: Rejection.MENU}
+    assert targeted_by_cues(S05.intents, question) == {}
+
+
+def test_a_survey_of_one_dimension_per_question_targets_nothing() -> None:
+    reply = " ".join(
+        [
+            "Should I count the ADC stock?",
+            "Should I add a projection to the recovery date?",
+            "Should I list cefepime as a substitute?",
+            "Should I draft a purchase order?",
+            "Should I add it to the reports index?",
+        ]
+    )
+    screen = screen_questions(reply)
+    assert screen.admissible == [] and set(screen.rejected.values()) == {Rejection.SURVEY}
+    assert targeted_by_cues(S05.intents, reply) == {}
+
+
+def test_one_question_claiming_three_intents_targets_none_of_them() -> None:
+    # no list separators, so not a menu; but it names the ADCs, cefepime and the index at once
+    reply = "Should the ADC counts and the cefepime plan go into the reports index?"
+    assert screen_questions(reply).admissible == [reply]
+    assert targeted_by_cues(S05.intents, reply) == {}
+
+
+def test_a_turn_claiming_more_than_three_intents_targets_none() -> None:
+    assert cap_claims({"a": "q1", "b": "q2", "c": "q3"}) == {"a": "q1", "b": "q2", "c": "q3"}
+    assert cap_claims({"a": "q1", "b": "q2", "c": "q3", "d": "q4"}) == {}
+    assert cap_claims({"a": "q1", "b": "q1", "c": "q1", "d": "q2"}) == {"d": "q2"}
+
+
+def test_generic_questions_target_nothing_even_with_a_cue_word_inside() -> None:
+    for reply in (
+        "Anything else I should know?",
+        "Any preferences?",
+        "Anything else, maybe for the index?",
+        "Is there anything else you want in the report, like alternatives?",
+        "Should I add it?",
+    ):
+        assert screen_questions(reply).admissible == [], reply
+        assert targeted_by_cues(S05.intents, reply) == {}, reply
+
+
+def test_a_claim_only_turn_completes_nothing(tmp_path: Path) -> None:
+    """Saying every requirement is handled is not doing it: stage 1 reads state and tool records only."""
+    ws = Workspace.seeded(tmp_path / "ws", PHARMACIST.workspace_seed)
+    claim = claims_everything() + " I counted 476 vials in all locations, listed cefepime and added the report to reports/INDEX.md."
+    evidence = Evidence([Message("agent", claim, 1)], [], ws, Memory(), GraderResolver(REPO))
+    view = UserView(PHARMACIST.persona, S05, S05.intents, evidence, turn=1)
+    decision = asyncio.run(RulesUser().decide(view))
+    assert decision.error is None
+    assert [label.status.value for label in decision.labels] == ["provided"]
+
+
+def test_questions_that_earn_nothing_use_up_the_users_patience() -> None:
+    misses = [(1, "Should I add a chart to the summary? Should the chart be blue?"), (2, "Should I use a serif font for headings?")]
+    assert patience_spent(misses, [])
+    credited = [
+        {"intent_id": "a", "status": "inferred", "turn": 1, "evidence": "targeted question: Should I add a chart to the summary?"},
+        {"intent_id": "b", "status": "inferred", "turn": 2, "evidence": "targeted question: Should I use a serif font for headings?"},
+    ]
+    assert not patience_spent(misses, credited)  # 2 earned, 1 missed
+    assert not patience_spent([(1, "Anything else?"), (2, "Any preferences?"), (3, "Does this look good?")], [])  # generic: harmless
+    assert patience_spent([(1, laundry_list_question()), (2, laundry_list_question()), (3, laundry_list_question())], [])
+
+
+def test_a_drip_of_generic_questions_stops_earning_after_a_few_misses(tmp_path: Path) -> None:
+    from conftest import run_episode_json
+
+    out = run_episode_json("--persona", "pharmacist", "--model", "scripted:drip", "--sessions", "5", "--db", str(tmp_path / "d.db"))
+    (session,) = out["sessions"]
+    assert session["inferred"] <= 1
