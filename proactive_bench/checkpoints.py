@@ -1,30 +1,39 @@
 """Session-end checkpoints, and picking an episode run up where it stopped.
 
-At the end of every session the runner archives the workspace folder (one
-uncompressed tar, built in memory) and saves it in the results database in
+At the end of every session the runner packs the workspace folder through
+the jail (:func:`workspace_archive`: a manifest of folders, files and links,
+and each file's content stored once by sha256, so unchanged files cost no
+new content) and saves it in the results database in
 the same transaction as the session's turn rows, model-call records, grades,
 snapshots and final status (:meth:`~proactive_bench.store.Store.save_session`);
 the first session also saves the workspace the run started from (position 0,
-for reports). Identical archives are stored once. A session is therefore
+for reports). Identical manifests and contents are stored once. A session is therefore
 saved whole or not at all: resuming restores the workspace of the last
 finished session and runs the unfinished one again. Its model calls that had
 already been answered are served from the run's recording
 (:mod:`proactive_bench.llm.cache`), so finished turns cost nothing twice and
 the results equal those of an uninterrupted run. Checkpoints that earlier
 versions saved as files (``checkpoints/<run>/<position>.tar``) or folders are
-read as well.
+read as well, as are tar archives that versions before the manifest saved.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
+import os
 import shutil
+import stat
 import tarfile
 import tempfile
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
+from proactive_bench.env import jail
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.grading import GradeResult
 from proactive_bench.metrics import comp, count_statuses
@@ -32,23 +41,62 @@ from proactive_bench.results import SessionResult
 from proactive_bench.store import Grade, IntentEvent, MessageRow, Run, SessionRun, Store
 
 FINAL_STATUSES = frozenset({"completed", "truncated", "error"})
+MANIFEST_MAGIC = b"pbench-workspace/2\n"
 
 
 class ResumeError(RuntimeError):
     """A run whose saved state is incomplete and cannot be continued."""
 
 
-def workspace_archive(workspace: Workspace) -> bytes:
-    """The workspace folder (files, folders, symlinks as links) as an uncompressed tar archive."""
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w") as archive:
-        for child in sorted(workspace.root.iterdir()):
-            archive.add(child, arcname=child.name)
-    return buffer.getvalue()
+@dataclass(frozen=True)
+class PackedWorkspace:
+    """A workspace as a manifest (what is where) and the contents of its files by sha256.
+
+    ``blobs`` leaves out the contents the caller said are already stored
+    (earlier checkpoints of the run), so a session's checkpoint costs its
+    manifest plus what changed.
+    """
+
+    manifest: bytes
+    blobs: dict[str, bytes]
+    cut: list[str]
+    """What the workspace held that was not packed (see :func:`jail.walk`)."""
+
+
+def workspace_archive(workspace: Workspace, stored: set[str] | None = None) -> PackedWorkspace:
+    """The workspace as :func:`jail.walk` lists it: folders, regular files (content by sha256) and symlinks (as links, never followed).
+
+    The manifest is zlib-compressed JSON after :data:`MANIFEST_MAGIC`; names
+    that are not UTF-8 are kept exactly (JSON escapes of their surrogates).
+    What the walk cut is in the manifest and logged. ``stored``: sha256 of
+    contents already in the store, left out of ``blobs``; the new ones are added to it.
+    """
+    scan = workspace.scan()
+    known = stored if stored is not None else set()
+    blobs: dict[str, bytes] = {}
+    entries: list[list[str | int]] = []
+    for entry in scan.entries:
+        mode = stat.S_IMODE(entry.stat.st_mode)
+        if entry.kind == "file":
+            try:
+                data = jail.read_file(workspace.root, entry.path)
+            except jail.Refused as exc:
+                scan.note_cut(entry.path, str(exc))
+                continue
+            digest = hashlib.sha256(data).hexdigest()
+            if digest not in known:
+                blobs[digest] = data
+            entries.append([entry.path, "file", mode, digest])
+        else:
+            entries.append([entry.path, entry.kind, mode, entry.target])
+    known.update(blobs)
+    cut = scan.cut_summary()
+    body = json.dumps({"entries": entries, "cut": cut}, ensure_ascii=True, separators=(",", ":"))
+    return PackedWorkspace(MANIFEST_MAGIC + zlib.compress(body.encode("ascii"), 6), blobs, cut)
 
 
 def saved_workspace(store: Store, run: Run, position: int) -> bytes | Path | None:
-    """The workspace after the run's ``position``-th session: an archive, a folder of an earlier version, or None."""
+    """The workspace after the run's ``position``-th session: a manifest or an earlier version's tar archive or folder, or None."""
     archive = store.checkpoint(run.id, position)
     if archive is not None:
         return archive
@@ -59,18 +107,54 @@ def saved_workspace(store: Store, run: Run, position: int) -> bytes | Path | Non
     return folder if folder.is_dir() else None
 
 
-def restore_workspace(workspace: Workspace, saved: bytes | Path) -> None:
-    """Make the workspace folder an exact copy of a saved one (an archive, or a folder)."""
-    for child in workspace.root.iterdir():
-        if child.is_dir() and not child.is_symlink():
-            shutil.rmtree(child)
-        else:
-            child.unlink()
+def restore_workspace(workspace: Workspace, saved: bytes | Path, store: Store | None = None) -> None:
+    """Make the workspace folder an exact copy of a saved one: a manifest (its file contents read from ``store``),
+    an earlier version's tar archive, or a folder. Emptying and rebuilding are iterative (any depth)."""
+    clear_folder(workspace.root)
     if isinstance(saved, Path):
         shutil.copytree(saved, workspace.root, symlinks=True, dirs_exist_ok=True)
-        return
-    with tarfile.open(fileobj=io.BytesIO(saved)) as archive:
-        archive.extractall(workspace.root, filter="tar")  # names stay inside; links are kept as saved
+    elif saved.startswith(MANIFEST_MAGIC):
+        if store is None:
+            raise ResumeError("a workspace manifest needs the store that holds its files")
+        unpack_manifest(workspace.root, saved, store)
+    else:
+        with tarfile.open(fileobj=io.BytesIO(saved)) as archive:
+            archive.extractall(workspace.root, filter="tar")  # names stay inside; links are kept as saved
+
+
+def unpack_manifest(root: Path, manifest: bytes, store: Store) -> None:
+    """Create a manifest's folders, files and links under ``root`` (names are checked to stay inside)."""
+    entries = json.loads(zlib.decompress(manifest[len(MANIFEST_MAGIC) :]))["entries"]
+    contents = store.archives({str(e[3]) for e in entries if e[1] == "file"})
+    for path, kind, mode, value in entries:
+        jail.check_relative(path)
+        target = root / path
+        if kind == "dir":
+            target.mkdir(exist_ok=True)
+            os.chmod(target, mode | 0o700)
+        elif kind == "link":
+            os.symlink(value, target)
+        else:
+            if value not in contents:
+                raise ResumeError(f"a checkpoint's file {jail.shown(path)} has no stored content")
+            target.write_bytes(contents[value])
+            os.chmod(target, mode)
+
+
+def clear_folder(root: Path) -> None:
+    """Remove everything inside ``root`` (not following links), iteratively, however deep."""
+    pending, folders = [root], []
+    while pending:
+        folder = pending.pop()
+        folders.append(folder)
+        with os.scandir(folder) as listing:
+            for child in listing:
+                if child.is_dir(follow_symlinks=False):
+                    pending.append(Path(child.path))
+                else:
+                    os.unlink(child.path)
+    for folder in reversed(folders[1:]):
+        os.rmdir(folder)
 
 
 def restore_checkpoint(store: Store, run: Run, position: int, workspace: Workspace) -> None:
@@ -78,7 +162,7 @@ def restore_checkpoint(store: Store, run: Run, position: int, workspace: Workspa
     saved = saved_workspace(store, run, position)
     if saved is None:
         raise ResumeError(f"run {run.id}: the workspace after session {position} was not saved")
-    restore_workspace(workspace, saved)
+    restore_workspace(workspace, saved, store)
 
 
 @contextmanager
@@ -90,7 +174,7 @@ def opened_checkpoint(store: Store, run: Run, position: int) -> Iterator[Workspa
         return
     with tempfile.TemporaryDirectory(prefix="pbench-checkpoint-") as scratch:
         workspace = Workspace(Path(scratch))
-        restore_workspace(workspace, saved)
+        restore_workspace(workspace, saved, store)
         yield workspace
 
 

@@ -26,7 +26,7 @@ from proactive_bench.grading import GradeResult, grade_session
 from proactive_bench.llm.ledger import LLMCallRecord
 from proactive_bench.llm.sent import REQUEST_SENT, note_request_sent
 from proactive_bench.loading import GraderResolver, LoadedEpisode
-from proactive_bench.checkpoints import restore_checkpoint, split_session_runs, stored_session_result, workspace_archive
+from proactive_bench.checkpoints import PackedWorkspace, restore_checkpoint, split_session_runs, stored_session_result, workspace_archive
 from proactive_bench.costs import Budget
 from proactive_bench.llm.cache import CallCache
 from proactive_bench.metrics import comp, count_statuses, dependency_units, pooled_proc
@@ -170,7 +170,8 @@ async def run_episode(
         store.delete_session_run(stale)
     done = [finished[s.id] for s in sessions if s.id in finished]
     workspace, memory, apps = _episode_state(store, run, episode, done, fresh=fresh)
-    start = None if done else workspace_archive(workspace)  # saved with the first session, for reports
+    stored: set[str] = set()  # file contents this run's checkpoints already hold
+    start = None if done else workspace_archive(workspace, stored)  # saved with the first session, for reports
     graders = GraderResolver(episode.directory.parent.parent)
     env = episode_env(episode, workspace, memory, apps)
     results: list[SessionResult] = []
@@ -192,7 +193,9 @@ async def run_episode(
             if cache is not None:
                 cache.begin_session(session.id)
             history = [r.transcript for r in results]
-            result, save = await _run_one(store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start)
+            result, save = await _run_one(
+                store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start, stored,
+            )
             start = None
             started.set()  # a session that made no model call
             if saving is not None:
@@ -247,14 +250,16 @@ async def _run_one(
     graders: GraderResolver,
     max_turns: int,
     history: list[list[dict[str, str]]],
-    start: bytes | None,
+    start: PackedWorkspace | None,
+    stored: set[str],
 ) -> tuple[SessionResult, Callable[[], None]]:
     """Run one session; return its result and the call that saves it.
 
     Everything the save writes is taken now (the next session changes the
     workspace); writing it can wait until the next session's first model
     request is on its way. ``start``, when given, is the run's starting
-    workspace archive, saved with the session.
+    workspace, saved with the session; ``stored`` the file contents the run's
+    checkpoints already hold.
     """
     session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))  # saved at the end
     sink = StoreSink()
@@ -290,7 +295,9 @@ async def _run_one(
     if status != "error":
         grades = await grade_session(session, rt.evidence(state["transcript"]), judge)
     score, basis = comp(grades)
-    checkpoints = {position: workspace_archive(env.workspace)} | ({0: start} if start is not None else {})
+    packs = {position: workspace_archive(env.workspace, stored)} | ({0: start} if start is not None else {})
+    if packs[position].cut:
+        log.warning("workspace_cut", run=run.id, session=session.id, cut=packs[position].cut)
     session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)
     save = partial(
         store.save_session,  # one transaction: a session is saved whole or not at all
@@ -303,7 +310,8 @@ async def _run_one(
             pending_row(Snapshot, kind="memory", content=env.memory.as_dict()),
             pending_row(Snapshot, kind="apps", content=env.require_apps().snapshot()),
         ],
-        checkpoints,
+        {p: pack.manifest for p, pack in packs.items()},
+        {digest: data for pack in packs.values() for digest, data in pack.blobs.items()},
     )
     log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)
     transcript = [{"role": m["role"], "content": m["content"]} for m in state["transcript"]]

@@ -9,7 +9,7 @@ import pytest
 
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
-from proactive_bench.env.workspace import PathEscapeError, Workspace
+from proactive_bench.env.workspace import PathEscapeError, Workspace, fill_snapshot_texts
 
 
 @pytest.fixture
@@ -52,13 +52,13 @@ def test_errors_are_results_not_exceptions(box: ToolBox) -> None:
     assert "no memory note" in box.call("memory_read", {"key": "nope"}).result["error"]
 
 
-def test_memory_tools_and_snapshot_restore(box: ToolBox) -> None:
+def test_memory_tools_and_snapshots(box: ToolBox) -> None:
     box.call("memory_write", {"key": "fmt", "text": "tables in Markdown"})
     assert box.call("memory_read", {}).result == {"response": {"fmt": "tables in Markdown"}}
     ws = box.env.workspace
     ws.write_text("keep.md", "v1")
-    snap = ws.snapshot()
-    ws.write_text("keep.md", "v2")
+    first = ws.snapshot()
     ws.write_text("extra.md", "new")
-    ws.restore(snap)
-    assert ws.files() == ["keep.md"] and ws.read_text("keep.md") == "v1"
+    second = ws.snapshot()
+    assert first["keep.md"]["text"] == "v1" and "text" not in second["keep.md"]  # unchanged: its text is in the previous snapshot
+    assert fill_snapshot_texts(first, second) == {"keep.md": first["keep.md"], "extra.md": second["extra.md"]}
