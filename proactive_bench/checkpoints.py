@@ -30,8 +30,9 @@ import tempfile
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from proactive_bench.env import jail
 from proactive_bench.env.workspace import Workspace
@@ -50,12 +51,7 @@ class ResumeError(RuntimeError):
 
 @dataclass(frozen=True)
 class PackedWorkspace:
-    """A workspace as a manifest (what is where) and the contents of its files by sha256.
-
-    ``blobs`` leaves out the contents the caller said are already stored
-    (earlier checkpoints of the run), so a session's checkpoint costs its
-    manifest plus what changed.
-    """
+    """A workspace checkpoint: its manifest and the file contents (by sha256) the store does not hold yet."""
 
     manifest: bytes
     blobs: dict[str, bytes]
@@ -63,36 +59,60 @@ class PackedWorkspace:
     """What the workspace held that was not packed (see :func:`jail.walk`)."""
 
 
-def workspace_archive(workspace: Workspace, stored: set[str] | None = None) -> PackedWorkspace:
-    """The workspace as :func:`jail.walk` lists it: folders, regular files (content by sha256) and symlinks (as links, never followed).
+ManifestEntry = tuple[str, int, str]
+"""kind ("dir", "file", "link"), permission bits, and the content's sha256 (file) or the target (link)."""
 
-    The manifest is zlib-compressed JSON after :data:`MANIFEST_MAGIC`; names
-    that are not UTF-8 are kept exactly (JSON escapes of their surrogates).
-    What the walk cut is in the manifest and logged. ``stored``: sha256 of
-    contents already in the store, left out of ``blobs``; the new ones are added to it.
+
+@dataclass
+class WorkspacePacker:
+    """Packs one run's workspace checkpoints so that each costs what changed since the previous one.
+
+    A manifest lists folders, regular files (by content sha256) and symlinks
+    (as links: never followed) as :func:`jail.walk` sees them, and is a delta
+    against this packer's previous manifest (``base``: its sha256), so
+    unchanged files cost nothing; ``blobs`` holds only contents this packer
+    has not handed out before. Both assume the caller stores every pack, in
+    order (the runner does: a failed save ends the run). A new packer (a
+    resumed run) starts with a full manifest.
     """
-    scan = workspace.scan()
-    known = stored if stored is not None else set()
-    blobs: dict[str, bytes] = {}
-    entries: list[list[str | int]] = []
-    for entry in scan.entries:
-        mode = stat.S_IMODE(entry.stat.st_mode)
-        if entry.kind == "file":
-            try:
-                data = jail.read_file(workspace.root, entry.path)
-            except jail.Refused as exc:
-                scan.note_cut(entry.path, str(exc))
-                continue
-            digest = hashlib.sha256(data).hexdigest()
-            if digest not in known:
-                blobs[digest] = data
-            entries.append([entry.path, "file", mode, digest])
-        else:
-            entries.append([entry.path, entry.kind, mode, entry.target])
-    known.update(blobs)
-    cut = scan.cut_summary()
-    body = json.dumps({"entries": entries, "cut": cut}, ensure_ascii=True, separators=(",", ":"))
-    return PackedWorkspace(MANIFEST_MAGIC + zlib.compress(body.encode("ascii"), 6), blobs, cut)
+
+    stored: set[str] = field(default_factory=set)
+    _base: tuple[str, dict[str, ManifestEntry]] | None = None
+
+    def pack(self, workspace: Workspace) -> PackedWorkspace:
+        """The manifest is zlib-compressed JSON after :data:`MANIFEST_MAGIC`; names that are not UTF-8 are kept
+        exactly (JSON escapes of their surrogates). What the walk cut is in the manifest (and logged)."""
+        scan = workspace.scan()
+        blobs: dict[str, bytes] = {}
+        entries: dict[str, ManifestEntry] = {}
+        for entry in scan.entries:
+            mode = stat.S_IMODE(entry.stat.st_mode)
+            if entry.kind == "file":
+                try:
+                    data = jail.read_file(workspace.root, entry.path)
+                except jail.Refused as exc:
+                    scan.note_cut(entry.path, str(exc))
+                    continue
+                digest = hashlib.sha256(data).hexdigest()
+                if digest not in self.stored:
+                    blobs[digest] = data
+                entries[entry.path] = ("file", mode, digest)
+            elif entry.kind != "refused":  # refused entries are in the cut already
+                entries[entry.path] = (entry.kind, mode, entry.target)
+        self.stored.update(blobs)
+        base_sha, base = self._base or (None, {})
+        changed = [[path, *value] for path, value in entries.items() if base.get(path) != value]
+        removed = [path for path in base if path not in entries]
+        cut = scan.cut_summary()
+        body = json.dumps({"base": base_sha, "entries": changed, "removed": removed, "cut": cut}, ensure_ascii=True, separators=(",", ":"))
+        manifest = MANIFEST_MAGIC + zlib.compress(body.encode("ascii"), 6)
+        self._base = (hashlib.sha256(manifest).hexdigest(), entries)
+        return PackedWorkspace(manifest, blobs, cut)
+
+
+def workspace_archive(workspace: Workspace) -> PackedWorkspace:
+    """The workspace as one self-contained checkpoint (a full manifest and every content)."""
+    return WorkspacePacker().pack(workspace)
 
 
 def saved_workspace(store: Store, run: Run, position: int) -> bytes | Path | None:
@@ -110,7 +130,7 @@ def saved_workspace(store: Store, run: Run, position: int) -> bytes | Path | Non
 def restore_workspace(workspace: Workspace, saved: bytes | Path, store: Store | None = None) -> None:
     """Make the workspace folder an exact copy of a saved one: a manifest (its file contents read from ``store``),
     an earlier version's tar archive, or a folder. Emptying and rebuilding are iterative (any depth)."""
-    clear_folder(workspace.root)
+    jail.empty_folder(workspace.root)
     if isinstance(saved, Path):
         shutil.copytree(saved, workspace.root, symlinks=True, dirs_exist_ok=True)
     elif saved.startswith(MANIFEST_MAGIC):
@@ -122,11 +142,37 @@ def restore_workspace(workspace: Workspace, saved: bytes | Path, store: Store | 
             archive.extractall(workspace.root, filter="tar")  # names stay inside; links are kept as saved
 
 
+def manifest_entries(manifest: bytes, store: Store) -> dict[str, ManifestEntry]:
+    """What a manifest and the chain of manifests it is a delta of (read from ``store``) say the workspace held."""
+    chain: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    while True:
+        body = json.loads(zlib.decompress(manifest[len(MANIFEST_MAGIC) :]))
+        chain.append(body)
+        base = body.get("base")
+        if base is None:
+            break
+        if base in seen:
+            raise ResumeError(f"checkpoint manifest {base[:12]} is its own base")
+        seen.add(base)
+        found = store.archives({base}).get(base)
+        if found is None or not found.startswith(MANIFEST_MAGIC):
+            raise ResumeError(f"checkpoint manifest {base[:12]} (the base of a later one) is missing")
+        manifest = found
+    entries: dict[str, ManifestEntry] = {}
+    for body in reversed(chain):
+        for path in body["removed"]:
+            entries.pop(path, None)
+        entries.update((path, (kind, mode, value)) for path, kind, mode, value in body["entries"])
+    return entries
+
+
 def unpack_manifest(root: Path, manifest: bytes, store: Store) -> None:
     """Create a manifest's folders, files and links under ``root`` (names are checked to stay inside)."""
-    entries = json.loads(zlib.decompress(manifest[len(MANIFEST_MAGIC) :]))["entries"]
-    contents = store.archives({str(e[3]) for e in entries if e[1] == "file"})
-    for path, kind, mode, value in entries:
+    entries = manifest_entries(manifest, store)
+    contents = store.archives({value for kind, _, value in entries.values() if kind == "file"})
+    for path in sorted(entries):  # a folder before what it holds
+        kind, mode, value = entries[path]
         jail.check_relative(path)
         target = root / path
         if kind == "dir":
@@ -139,22 +185,6 @@ def unpack_manifest(root: Path, manifest: bytes, store: Store) -> None:
                 raise ResumeError(f"a checkpoint's file {jail.shown(path)} has no stored content")
             target.write_bytes(contents[value])
             os.chmod(target, mode)
-
-
-def clear_folder(root: Path) -> None:
-    """Remove everything inside ``root`` (not following links), iteratively, however deep."""
-    pending, folders = [root], []
-    while pending:
-        folder = pending.pop()
-        folders.append(folder)
-        with os.scandir(folder) as listing:
-            for child in listing:
-                if child.is_dir(follow_symlinks=False):
-                    pending.append(Path(child.path))
-                else:
-                    os.unlink(child.path)
-    for folder in reversed(folders[1:]):
-        os.rmdir(folder)
 
 
 def restore_checkpoint(store: Store, run: Run, position: int, workspace: Workspace) -> None:

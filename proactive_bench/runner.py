@@ -9,7 +9,6 @@ has finished sessions continues it (see :mod:`proactive_bench.checkpoints`).
 from __future__ import annotations
 
 import asyncio
-import shutil
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -18,6 +17,7 @@ from typing import Any, Callable
 
 import structlog
 
+from proactive_bench.env import jail
 from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, ToolRecord, resolve_tool_names
@@ -26,7 +26,7 @@ from proactive_bench.grading import GradeResult, grade_session
 from proactive_bench.llm.ledger import LLMCallRecord
 from proactive_bench.llm.sent import REQUEST_SENT, note_request_sent
 from proactive_bench.loading import GraderResolver, LoadedEpisode
-from proactive_bench.checkpoints import PackedWorkspace, restore_checkpoint, split_session_runs, stored_session_result, workspace_archive
+from proactive_bench.checkpoints import PackedWorkspace, WorkspacePacker, restore_checkpoint, split_session_runs, stored_session_result
 from proactive_bench.costs import Budget
 from proactive_bench.llm.cache import CallCache
 from proactive_bench.metrics import comp, count_statuses, dependency_units, pooled_proc
@@ -170,8 +170,8 @@ async def run_episode(
         store.delete_session_run(stale)
     done = [finished[s.id] for s in sessions if s.id in finished]
     workspace, memory, apps = _episode_state(store, run, episode, done, fresh=fresh)
-    stored: set[str] = set()  # file contents this run's checkpoints already hold
-    start = None if done else workspace_archive(workspace, stored)  # saved with the first session, for reports
+    packer = WorkspacePacker()  # each checkpoint of this run costs what changed since the previous one
+    start = None if done else packer.pack(workspace)  # saved with the first session, for reports
     graders = GraderResolver(episode.directory.parent.parent)
     env = episode_env(episode, workspace, memory, apps)
     results: list[SessionResult] = []
@@ -194,7 +194,7 @@ async def run_episode(
                 cache.begin_session(session.id)
             history = [r.transcript for r in results]
             result, save = await _run_one(
-                store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start, stored,
+                store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start, packer,
             )
             start = None
             started.set()  # a session that made no model call
@@ -225,7 +225,7 @@ def _episode_state(
     root, apps = Path(run.workspace), AppStore()  # app state in memory, outside the agent's reach
     if not done:
         if not fresh:  # what an interrupted first session left behind
-            shutil.rmtree(root, ignore_errors=True)
+            jail.remove_tree(root)
         apps.seed_from(episode.directory / "apps")
         return Workspace.seeded(root, episode.workspace_seed), Memory(), apps
     last = max(done, key=lambda sr: sr.position)
@@ -251,15 +251,14 @@ async def _run_one(
     max_turns: int,
     history: list[list[dict[str, str]]],
     start: PackedWorkspace | None,
-    stored: set[str],
+    packer: WorkspacePacker,
 ) -> tuple[SessionResult, Callable[[], None]]:
     """Run one session; return its result and the call that saves it.
 
     Everything the save writes is taken now (the next session changes the
     workspace); writing it can wait until the next session's first model
     request is on its way. ``start``, when given, is the run's starting
-    workspace, saved with the session; ``stored`` the file contents the run's
-    checkpoints already hold.
+    workspace, saved with the session; ``packer`` packs this run's checkpoints.
     """
     session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))  # saved at the end
     sink = StoreSink()
@@ -295,7 +294,7 @@ async def _run_one(
     if status != "error":
         grades = await grade_session(session, rt.evidence(state["transcript"]), judge)
     score, basis = comp(grades)
-    packs = {position: workspace_archive(env.workspace, stored)} | ({0: start} if start is not None else {})
+    packs = {position: packer.pack(env.workspace)} | ({0: start} if start is not None else {})
     if packs[position].cut:
         log.warning("workspace_cut", run=run.id, session=session.id, cut=packs[position].cut)
     session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from proactive_bench.checkpoints import PackedWorkspace, ResumeError, opened_checkpoint, restore_checkpoint, restore_workspace, workspace_archive
+from proactive_bench.checkpoints import PackedWorkspace, ResumeError, WorkspacePacker, opened_checkpoint, restore_checkpoint, restore_workspace, workspace_archive
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.store import Run, SessionRun, Store, WorkspaceArchive
 
@@ -91,3 +91,25 @@ def test_restore_workspace_takes_a_tar_archive_or_a_folder(tmp_path: Path) -> No
         target.write_text("stale.txt", "gone after the restore")
         restore_workspace(target, saved)
         assert target.files() == ["a.txt", "notes/dose.md"]
+
+
+def test_delta_checkpoints_restore_every_position(tmp_path: Path) -> None:
+    ws = filled(tmp_path / "ws")
+    packer, store = WorkspacePacker(), Store(tmp_path / "r.db")
+    run = Run(persona="p", model="m", user_backend="rules", data_root=".", workspace=str(tmp_path / "workspaces" / "x"))
+    store.add(run)
+    expected = {}
+    for position in (1, 2, 3):
+        ws.write_text(f"s{position}.md", f"session {position}")
+        if position == 3:
+            (ws.root / "a.txt").unlink()
+            shutil.rmtree(ws.root / "notes")
+            (ws.root / "notes").write_text("a file where a folder was")
+        pack = packer.pack(ws)
+        expected[position] = {rel: ws.read_text(rel) for rel in ws.files()}
+        session_run = SessionRun(run_id=run.id, session_id=f"s{position}", position=position, status="completed")
+        store.save_session(session_run, [], {position: pack.manifest}, pack.blobs)
+    assert len(pack.manifest) < 300 and len(pack.blobs) == 2  # a delta: the new file and the file where a folder was
+    for position, files in expected.items():
+        with opened_checkpoint(store, run, position) as saved:
+            assert saved is not None and {rel: saved.read_text(rel) for rel in saved.files()} == files

@@ -49,6 +49,8 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+UNLIMITED = Limits(files=sys.maxsize, depth=sys.maxsize, total_bytes=sys.maxsize, file_bytes=sys.maxsize, path_chars=sys.maxsize)
+"""For walks that must see everything (handing a workspace to the sandbox's uid), never for reading."""
 
 
 class Refused(OSError):
@@ -67,7 +69,8 @@ class Entry:
     """One thing a walk found: ``path`` is workspace-relative in the OS's own spelling (use :func:`shown` to display it)."""
 
     path: str
-    kind: Literal["file", "dir", "link"]
+    kind: Literal["file", "dir", "link", "refused"]
+    """``refused``: a special or hard-linked file, listed so readers can say why it was skipped (it is also in ``cut``)."""
     stat: os.stat_result
     target: str = ""
     """For a link, where it points (the link is never followed)."""
@@ -117,9 +120,9 @@ def special_kind(mode: int) -> str | None:
 def walk(root: Path, limits: Limits = DEFAULT_LIMITS) -> Scan:
     """Every folder, regular file and symlink under ``root``, iteratively and never following a link.
 
-    Left out, with a note in ``cut``: FIFOs, sockets and device files;
-    regular files with more than one hard link (their data may be shared with a
-    file outside); folders deeper than ``limits.depth`` (not entered); paths
+    Listed as ``refused`` and noted in ``cut``: FIFOs, sockets and device
+    files; regular files with more than one hard link (their data may be
+    shared with a file outside). Left out, with a note in ``cut``: folders deeper than ``limits.depth`` (not entered); paths
     longer than ``limits.path_chars``; files over ``limits.file_bytes``; and
     everything past ``limits.files`` entries or ``limits.total_bytes``.
     Unreadable folders are noted and skipped.
@@ -161,6 +164,7 @@ def walk(root: Path, limits: Limits = DEFAULT_LIMITS) -> Scan:
             elif stat.S_ISREG(info.st_mode):
                 if info.st_nlink > 1:
                     scan.note_cut(rel, "hard-linked file")
+                    scan.entries.append(Entry(rel, "refused", info))
                 elif info.st_size > limits.file_bytes:
                     scan.note_cut(rel, f"file larger than {limits.file_bytes} bytes")
                 elif total + info.st_size > limits.total_bytes:
@@ -170,8 +174,35 @@ def walk(root: Path, limits: Limits = DEFAULT_LIMITS) -> Scan:
                     scan.entries.append(Entry(rel, "file", info))
             else:
                 scan.note_cut(rel, special_kind(info.st_mode) or "special file")
+                scan.entries.append(Entry(rel, "refused", info))
     scan.entries.sort(key=lambda e: e.path)
     return scan
+
+
+def empty_folder(root: Path) -> None:
+    """Remove everything inside ``root`` (links are removed, never followed), iteratively, however deep."""
+    pending, folders = [str(root)], []
+    while pending:
+        folder = pending.pop()
+        folders.append(folder)
+        with os.scandir(folder) as listing:
+            for child in listing:
+                if child.is_dir(follow_symlinks=False):
+                    pending.append(child.path)
+                else:
+                    os.unlink(child.path)
+    for folder in reversed(folders[1:]):
+        os.rmdir(folder)
+
+
+def remove_tree(root: Path) -> None:
+    """Remove ``root`` and everything in it, however deep (``shutil.rmtree`` recurses per level); best effort, as
+    ``rmtree(ignore_errors=True)``: what cannot be removed stays."""
+    try:
+        empty_folder(root)
+        root.rmdir()
+    except OSError:
+        pass
 
 
 def check_relative(relative: str) -> PurePosixPath:
