@@ -9,7 +9,7 @@ import pytest
 
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
-from proactive_bench.env.workspace import PathEscapeError, Workspace, fill_snapshot_texts
+from proactive_bench.env.workspace import PathEscapeError, Workspace, expand_snapshot
 
 
 @pytest.fixture
@@ -57,8 +57,11 @@ def test_memory_tools_and_snapshots(box: ToolBox) -> None:
     assert box.call("memory_read", {}).result == {"response": {"fmt": "tables in Markdown"}}
     ws = box.env.workspace
     ws.write_text("keep.md", "v1")
+    ws.write_text("gone.md", "v1")
     first = ws.snapshot()
     ws.write_text("extra.md", "new")
+    (ws.root / "gone.md").unlink()
     second = ws.snapshot()
-    assert first["keep.md"]["text"] == "v1" and "text" not in second["keep.md"]  # unchanged: its text is in the previous snapshot
-    assert fill_snapshot_texts(first, second) == {"keep.md": first["keep.md"], "extra.md": second["extra.md"]}
+    assert first["keep.md"]["text"] == "v1" and set(second) == {"extra.md", ""}  # a delta: only what changed
+    assert expand_snapshot(first, second) == {"keep.md": first["keep.md"], "extra.md": second["extra.md"]}
+    assert expand_snapshot({}, first) == first

@@ -229,8 +229,9 @@ def hand_over(root: Path) -> None:
     """
     os.lchown(root, SANDBOX_UID, SANDBOX_UID)
     for entry in jail.walk(root, jail.UNLIMITED).entries:  # iterative, so any depth
-        if entry.kind != "refused":  # hard-linked and special files
-            os.lchown(root / entry.path, SANDBOX_UID, SANDBOX_UID)
+        mine = entry.stat.st_uid == SANDBOX_UID and entry.stat.st_gid == SANDBOX_UID  # what the shell made
+        if entry.kind != "refused" and not mine:  # refused: hard-linked and special files
+            os.lchown(os.path.join(root, entry.path), SANDBOX_UID, SANDBOX_UID)
 
 
 @cache

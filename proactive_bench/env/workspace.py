@@ -59,8 +59,8 @@ class Workspace:
         self.root = root.resolve()
         self.root.mkdir(parents=True, exist_ok=True)
         self._hashed: dict[str, tuple[tuple[int, int, int, int], str]] = {}
-        self._snapshotted: dict[str, str] = {}
-        """File to sha256 in this object's last snapshot."""
+        self._snapshotted: dict[str, str] | None = None
+        """File to sha256 in this object's last snapshot (None before the first)."""
 
     @classmethod
     def seeded(cls, root: Path, seed: Path | None) -> Workspace:
@@ -159,39 +159,42 @@ class Workspace:
         self._hashed = settled
         return digests
 
-    def snapshot(self) -> dict[str, dict[str, str | int]]:
+    def snapshot(self) -> dict[str, dict[str, Any]]:
         """Per file: size, sha256 and, for small text files, the text; a file the jail refuses has its marker as text.
 
-        The text is left out for a file whose bytes equal those of this
-        workspace's previous snapshot (:func:`fill_snapshot_texts` puts it back
-        from there), so a session's snapshot costs about 100 bytes per
-        unchanged file.
+        After the first, a workspace's snapshots are deltas (so a session's
+        snapshot costs what it changed): only files added or changed since its
+        previous snapshot, and under the key ``""`` (never a file's path)
+        ``{"delta": True, "removed": [...]}``. :func:`expand_snapshot` makes a
+        delta whole again from the previous snapshot.
         """
-        snap: dict[str, dict[str, str | int]] = {}
+        full: dict[str, dict[str, Any]] = {}
         for item in self.scan().files():
             rel = jail.shown(item.path)
             try:
                 data = jail.read_file(self.root, item.path)
             except jail.Refused as exc:
-                snap[rel] = {"size": 0, "sha256": "", "text": exc.marker()}
+                full[rel] = {"size": 0, "sha256": "", "text": exc.marker()}
                 continue
-            entry: dict[str, str | int] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-            if len(data) <= TEXT_SNAPSHOT_LIMIT and self._snapshotted.get(rel) != entry["sha256"]:
+            entry: dict[str, Any] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+            if len(data) <= TEXT_SNAPSHOT_LIMIT:
                 try:
                     entry["text"] = data.decode("utf-8")
                 except UnicodeDecodeError:
                     pass
-            snap[rel] = entry
-        self._snapshotted = {rel: str(entry["sha256"]) for rel, entry in snap.items()}
-        return snap
+            full[rel] = entry
+        previous, self._snapshotted = self._snapshotted, {rel: e["sha256"] or e["text"] for rel, e in full.items()}
+        if previous is None:
+            return full
+        delta = {rel: e for rel, e in full.items() if previous.get(rel) != self._snapshotted[rel]}
+        return {**delta, "": {"delta": True, "removed": sorted(set(previous) - set(full))}}
 
 
-def fill_snapshot_texts(previous: dict[str, dict[str, Any]], snapshot: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """The snapshot with the texts it left out (files unchanged since ``previous``) taken from ``previous``."""
-    filled = {}
-    for rel, entry in snapshot.items():
-        before = previous.get(rel)
-        if "text" not in entry and before is not None and before.get("sha256") == entry.get("sha256") and "text" in before:
-            entry = {**entry, "text": before["text"]}
-        filled[rel] = entry
-    return filled
+def expand_snapshot(previous: dict[str, dict[str, Any]], snapshot: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A snapshot made whole: a delta (see :meth:`Workspace.snapshot`) applied to the snapshot before it; a whole one as it is."""
+    marker = snapshot.get("")
+    if not marker or not marker.get("delta"):
+        return snapshot
+    whole = {rel: entry for rel, entry in previous.items() if rel not in marker.get("removed", [])}
+    whole.update((rel, entry) for rel, entry in snapshot.items() if rel)
+    return whole
