@@ -526,7 +526,7 @@ def report(
         raise fail(str(exc)) from None
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(html, encoding="utf-8")
+        out.write_text(html, encoding="utf-8", errors="backslashreplace")  # a file name that is not UTF-8 cannot stop a report
     except OSError as exc:
         raise fail(f"cannot write {out}: {exc.strerror}") from None
     err_console.print(f"report: {out}", highlight=False)

@@ -295,8 +295,8 @@ async def _run_one(
         grades = await grade_session(session, rt.evidence(state["transcript"]), judge)
     score, basis = comp(grades)
     packs = {position: packer.pack(env.workspace)} | ({0: start} if start is not None else {})
-    if packs[position].cut:
-        log.warning("workspace_cut", run=run.id, session=session.id, cut=packs[position].cut)
+    if packs[position].cut:  # also in the checkpoint's manifest
+        log.warning("checkpoint_cut", run=run.id, session=session.id, cut=packs[position].cut)
     session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)
     save = partial(
         store.save_session,  # one transaction: a session is saved whole or not at all

@@ -59,6 +59,7 @@ class Workspace:
         self.root = root.resolve()
         self.root.mkdir(parents=True, exist_ok=True)
         self._hashed: dict[str, tuple[tuple[int, int, int, int], str]] = {}
+        self._logged_cut: list[str] = []
         self._snapshotted: dict[str, str] | None = None
         """File to sha256 in this object's last snapshot (None before the first)."""
 
@@ -125,10 +126,12 @@ class Workspace:
         return [e.path for e in self.scan().files()]
 
     def scan(self) -> jail.Scan:
-        """Everything in the workspace as :func:`jail.walk` lists it (links not followed, bounded); cuts are logged."""
+        """Everything in the workspace as :func:`jail.walk` lists it (links not followed, bounded); what it cut is logged when it changes."""
         scan = jail.walk(self.root)
-        if scan.cut_count:
-            log.warning("workspace_cut", workspace=str(self.root), cut=scan.cut_count, first=scan.cut[:3])
+        cut = scan.cut_summary()
+        if cut and cut != self._logged_cut:  # once per change, not at every look
+            log.warning("workspace_cut", workspace=str(self.root), cut=cut)
+        self._logged_cut = cut
         return scan
 
     def fingerprint(self) -> dict[str, str]:
