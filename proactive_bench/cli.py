@@ -27,6 +27,7 @@ from proactive_bench.audits import (
 )
 from proactive_bench.checkpoints import ResumeError
 from proactive_bench.costs import Budget, PriceFileError, PriceTable
+from proactive_bench.env.workspace import SeedError
 from proactive_bench.launch import (
     LaunchError,
     RunSpec,
@@ -171,7 +172,7 @@ def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool, budget
     ledger = CallLedger(run.id, budget)
     try:
         result = _run_with_progress(store, run, loaded, ledger)
-    except (ScaffoldLoadError, ModelSpecError, LaunchError) as exc:
+    except (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError) as exc:
         store.update(run, status="failed")
         raise fail(str(exc)) from None
     if as_json:

@@ -52,6 +52,7 @@ def send_message(env: ToolEnv, args: SendMessageArgs) -> dict[str, Any]:
         raise ToolError("a message needs text or at least one attachment")
     sent = []
     for name in args.attachments:
+        env.workspace.resolve(name)  # PathEscapeError names what is wrong with the path
         try:
             data = jail.read_file(env.workspace.root, name)
         except jail.Missing:

@@ -113,13 +113,22 @@ class Workspace:
     def glob_files(self, pattern: str) -> list[str]:
         """Workspace-relative paths of regular files matching a glob (``*`` within a folder, ``**`` across), sorted.
 
-        Matches are what :func:`jail.walk` lists: symlinks and special files never match.
+        Matches are what :func:`jail.walk` lists: regular files, and symlinks to
+        one of them (never a link leaving the workspace, a special or a hard-linked file).
         """
         try:
             regex = jail.glob_regex(jail.check_pattern(pattern))
         except jail.Refused:
             return []
-        return [e.path for e in self.scan().files() if regex.match(e.path)]
+        scan = self.scan()
+        files = {e.path for e in scan.files()}
+        return [e.path for e in scan.entries if regex.match(e.path) and (e.path in files or (e.kind == "link" and self._links_to(e.path, files)))]
+
+    def _links_to(self, link: str, files: set[str]) -> bool:
+        try:
+            return jail.real_relative(self.root, link).as_posix() in files
+        except jail.Refused:
+            return False
 
     def files(self) -> list[str]:
         """All regular files in the workspace, workspace-relative and sorted."""

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import zlib
 from pathlib import Path
 
 import pytest
+from conftest import MINI, run_cli
 
 from proactive_bench.checkpoints import MANIFEST_MAGIC, WorkspacePacker, workspace_archive
 from proactive_bench.env import jail
@@ -241,3 +243,20 @@ def test_a_clean_seed_is_copied_with_its_modes(tmp_path: Path) -> None:
     os.chmod(seed / "bin" / "run.sh", 0o755)
     ws = Workspace.seeded(tmp_path / "run", seed)
     assert ws.files() == ["bin/run.sh"] and os.access(ws.root / "bin" / "run.sh", os.X_OK)
+
+
+def test_rule_checks_see_links_inside_but_not_links_out(ws: Workspace, outside: Path) -> None:
+    os.symlink("real.md", ws.root / "out" / "summary.md")
+    os.symlink(outside / "secret.txt", ws.root / "out" / "leak.md")
+    os.mkfifo(ws.root / "out" / "pipe.md")
+    assert ws.glob_files("out/*.md") == ["out/real.md", "out/summary.md"]
+    assert ws.read_text("out/summary.md") == "the real summary\n"
+
+
+def test_an_episode_with_a_linked_seed_fails_in_one_line_naming_the_file(tmp_path: Path) -> None:
+    data = tmp_path / "mini"
+    shutil.copytree(MINI, data)
+    os.symlink("/etc/hostname", data / "episodes" / "mini" / "workspace" / "notes" / "host.txt")
+    result = run_cli("episode", "--data", str(data), "--persona", "mini", "--model", "scripted:reference", "--db", str(tmp_path / "r.db"))
+    assert result.exit_code == 2 and "notes/host.txt: symlink" in result.output and "Traceback" not in result.output
+    assert not list((tmp_path / "workspaces").glob("*/notes/host.txt"))
