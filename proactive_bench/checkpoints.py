@@ -174,6 +174,7 @@ def unpack_manifest(root: Path, manifest: bytes, store: Store) -> None:
     for path in sorted(entries):  # a folder before what it holds
         kind, mode, value = entries[path]
         jail.check_relative(path)
+        jail.real_relative(root, os.path.dirname(path) or ".")  # a crafted manifest cannot write through a link it made
         target = root / path
         if kind == "dir":
             target.mkdir(exist_ok=True)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import io
+import json
 import shutil
 import tarfile
+import zlib
 from pathlib import Path
 
 import pytest
 from sqlmodel import Session, select
 
-from proactive_bench.checkpoints import PackedWorkspace, ResumeError, WorkspacePacker, opened_checkpoint, restore_checkpoint, restore_workspace, workspace_archive
+from proactive_bench.checkpoints import MANIFEST_MAGIC, PackedWorkspace, ResumeError, WorkspacePacker, opened_checkpoint, restore_checkpoint, restore_workspace, workspace_archive
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.store import Run, SessionRun, Store, WorkspaceArchive
 
@@ -113,3 +115,15 @@ def test_delta_checkpoints_restore_every_position(tmp_path: Path) -> None:
     for position, files in expected.items():
         with opened_checkpoint(store, run, position) as saved:
             assert saved is not None and {rel: saved.read_text(rel) for rel in saved.files()} == files
+
+
+def test_a_crafted_manifest_cannot_write_through_its_own_link(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    store, run = saved_run(tmp_path, {})
+    body = {"base": None, "entries": [["a", "link", 0o777, str(outside)], ["a/planted.txt", "file", 0o644, "0" * 64]], "removed": [], "cut": []}
+    manifest = MANIFEST_MAGIC + zlib.compress(json.dumps(body).encode())
+    store.save_session(SessionRun(run_id=run.id, session_id="s2", position=2, status="completed"), [], {2: manifest}, {"0" * 64: b"planted"})
+    with pytest.raises(OSError, match="symlink leaving the workspace"):
+        restore_checkpoint(store, run, 2, Workspace(tmp_path / "ws"))
+    assert not (outside / "planted.txt").exists()

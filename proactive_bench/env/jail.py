@@ -222,6 +222,8 @@ def real_relative(root: Path, relative: str) -> PurePosixPath:
         real = Path(os.path.realpath(root / pure, strict=False))
     except (OSError, RuntimeError):
         raise Refused("symlink loop") from None
+    if os.path.islink(real):  # realpath leaves a link it could not resolve: a loop
+        raise Refused("symlink loop")
     if real != root and root not in real.parents:
         raise Refused("symlink leaving the workspace")
     return PurePosixPath(real.relative_to(root).as_posix())
