@@ -12,7 +12,8 @@ server; the judge quotes the files it was shown into its rationale, as a
 careless judge would. Afterwards the bytes of the database files, the logs,
 the HTML report, an audit export and every request body the stub received
 (judge and user prompts, a re-scoring's too) must not hold the key or the
-secret, and the judge must have been shown the jail's markers.
+secret, and the judge must have been shown the jail's markers. The attacks
+only plant links and files, so the run means the same in either sandbox mode.
 """
 
 from __future__ import annotations
@@ -25,10 +26,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from conftest import MINI, run_cli
-from proactive_bench.env import jail, shell
+from proactive_bench.env import jail
 from proactive_bench.stub_server import Reply, StubServer, prompt_section, prompt_text, silent_user_judgment, structured_reply, text_reply
 
 PLANTED_KEY = "sk-test-CANARY-7f3e9a1c"
@@ -130,7 +129,6 @@ def run_everything(env: dict[str, str], data: Path, agent: Path, db: Path, log: 
     return bodies
 
 
-@pytest.mark.skipif(not shell.namespaces_available(), reason="the agent's shell must be isolated for this run (see env/README.md, Sandbox)")
 def test_no_planted_secret_reaches_the_results(tmp_path: Path) -> None:
     data, results = dataset(tmp_path), tmp_path / "results"
     other_run = results / "workspaces" / "other-run"
