@@ -43,6 +43,7 @@ class RunSpec(BaseModel):
     repeat: int = 0
     sweep_id: str | None = None
     replay_of: str | None = Field(default=None, description="A run whose recorded model answers serve this one.")
+    protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules (docs/metrics.md, README).")
 
     @property
     def user_backend(self) -> str:
@@ -98,7 +99,8 @@ def build_participants(
         user: Any = LLMUser(chat(spec.user_model), spec.user_model, ledger)
     else:
         user = RulesUser()
-    judge = RubricJudge(chat(spec.judge_model), spec.judge_model, ledger) if spec.judge_model else None
+    any_turn = spec.protocol == "pibench"  # π-Bench credits a rubric item met at any turn
+    judge = RubricJudge(chat(spec.judge_model), spec.judge_model, ledger, any_turn=any_turn) if spec.judge_model else None
     return agent, user, judge
 
 

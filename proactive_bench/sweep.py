@@ -15,18 +15,22 @@ from pathlib import Path
 from typing import Any, Literal
 
 import structlog
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from proactive_bench.ablation import Ablation
 from proactive_bench.costs import Budget
+from proactive_bench.env.apps.base import SeedError
+from proactive_bench.env.workspace import WorkspaceSeedError
 from proactive_bench.launch import LaunchError, RunSpec, endpoint_limiter, execute_run, load_spec_episode, run_spec, start_run
 from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import DEFAULT_DATA_ROOT, LoadedEpisode, load_episode
+from proactive_bench.protocols import protocol, protocol_problem
+from proactive_bench.scaffolds.scripted import reference_problem
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.scaffold import ScaffoldLoadError
 from proactive_bench.store import Run, Store, Sweep
+from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 log = structlog.get_logger(__name__)
 
@@ -54,6 +58,16 @@ class SweepConfig(BaseModel):
     requests_per_second: float | None = Field(default=None, gt=0, description="Per endpoint, shared by all models on it.")
     max_cost_usd: float | None = Field(default=None, gt=0)
     prices: Path | None = None
+    protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules; pibench: 3 runs unless runs is given.")
+
+    @model_validator(mode="after")
+    def _protocol_rules(self) -> SweepConfig:
+        problem = protocol_problem(self.protocol, self.user, self.judge_model)
+        if problem:
+            raise ValueError(problem)
+        if "runs" not in self.model_fields_set:
+            self.runs = protocol(self.protocol).default_runs
+        return self
 
 
 class SweepConfigError(ValueError):
@@ -62,9 +76,9 @@ class SweepConfigError(ValueError):
 
 def load_sweep_config(path: Path) -> SweepConfig:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise SweepConfigError(f"{path}: cannot read: {exc}") from None
+        data = read_yaml_file(path) or {}
+    except YamlFileError as exc:
+        raise SweepConfigError(str(exc)) from None
     if not isinstance(data, dict):
         raise SweepConfigError(f"{path}: expected a mapping of sweep settings")
     return validate_sweep_config(data, str(path))
@@ -78,14 +92,35 @@ def validate_sweep_config(data: dict[str, Any], source: str) -> SweepConfig:
         raise SweepConfigError("\n".join(lines)) from None
 
 
-def create_sweep(store: Store, config: SweepConfig, results_dir: Path) -> tuple[Sweep, list[tuple[Run, LoadedEpisode]]]:
-    """The sweep row and one run row per model × persona × ablation × repeat."""
+def sweep_episodes(config: SweepConfig) -> dict[str, LoadedEpisode]:
+    """The episodes a sweep runs, by persona; SweepConfigError or DatasetError if it cannot run."""
     personas = config.personas or sorted(p.parent.name for p in (config.data / "episodes").glob("*/episode.yaml"))
     if not personas:
         raise SweepConfigError(f"no episodes under {config.data / 'episodes'}")
     if config.user == "llm" and not config.user_model:
         raise SweepConfigError("user: llm needs user_model")
     episodes = {p: load_episode(config.data, p) for p in personas}
+    for model in config.models:
+        for loaded in episodes.values():
+            if problem := reference_problem(model, loaded.sessions):
+                raise SweepConfigError(problem)
+    return episodes
+
+
+def sweep_run_spec(config: SweepConfig, model: str, persona: str, ablation: Ablation = "none", repeat: int = 0, sweep_id: str | None = None) -> RunSpec:
+    """The spec of one run of the sweep."""
+    return RunSpec(
+        persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
+        judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
+        agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep_id, protocol=config.protocol,
+    )
+
+
+def create_sweep(
+    store: Store, config: SweepConfig, results_dir: Path, episodes: dict[str, LoadedEpisode] | None = None,
+) -> tuple[Sweep, list[tuple[Run, LoadedEpisode]]]:
+    """The sweep row and one run row per model × persona × ablation × repeat (``episodes``: from :func:`sweep_episodes`)."""
+    episodes = sweep_episodes(config) if episodes is None else episodes
     sweep = Sweep(config=config.model_dump(mode="json"))
     store.add(sweep)
     runs = []
@@ -93,11 +128,7 @@ def create_sweep(store: Store, config: SweepConfig, results_dir: Path) -> tuple[
         for persona, loaded in episodes.items():
             for ablation in config.ablations:
                 for repeat in range(config.runs):
-                    spec = RunSpec(
-                        persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
-                        judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
-                        agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep.id,
-                    )
+                    spec = sweep_run_spec(config, model, persona, ablation, repeat, sweep.id)
                     runs.append((start_run(store, loaded, spec, results_dir), loaded))
     return sweep, runs
 
@@ -129,7 +160,7 @@ async def run_episodes(
                     on_progress=lambda _sid, result: on_event(run, "session") if on_event and result is not None else None,
                     transport=transport,
                 )
-            except (ScaffoldLoadError, ModelSpecError, LaunchError) as exc:
+            except (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError, WorkspaceSeedError) as exc:
                 log.warning("run_failed", run=run.id, error=str(exc))
                 store.update(run, status="failed", config={**run.config, "failure": str(exc)})
             if on_event:

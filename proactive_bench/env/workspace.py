@@ -23,7 +23,7 @@ class PathEscapeError(ValueError):
     """A path that would leave the workspace."""
 
 
-class SeedError(ValueError):
+class WorkspaceSeedError(ValueError):
     """A dataset's workspace seed holding something other than regular files and folders; names the file."""
 
 
@@ -69,7 +69,7 @@ class Workspace:
 
         Nothing in a seed is followed: a symlink, hard-linked file, FIFO,
         socket or device file in it (or a seed past :data:`jail.DEFAULT_LIMITS`)
-        raises SeedError naming the file, so no host file can enter a run
+        raises WorkspaceSeedError naming the file, so no host file can enter a run
         through its dataset.
         """
         workspace = cls(root)
@@ -80,7 +80,7 @@ class Workspace:
         links = [e.path for e in scan.entries if e.kind == "link"]
         if links or scan.cut_count:
             problems = [f"{jail.shown(p)}: symlink" for p in links] + scan.cut_summary()
-            raise SeedError(f"{seed}: a workspace seed may hold only regular files and folders: {'; '.join(problems[:5])}")
+            raise WorkspaceSeedError(f"{seed}: a workspace seed may hold only regular files and folders: {'; '.join(problems[:5])}")
         for entry in scan.entries:
             target = workspace.root / entry.path
             if entry.kind == "dir":
@@ -89,7 +89,7 @@ class Workspace:
             try:
                 target.write_bytes(jail.read_file(seed, entry.path))
             except jail.Refused as exc:
-                raise SeedError(f"{seed / entry.path}: {exc}") from None
+                raise WorkspaceSeedError(f"{seed / entry.path}: {exc}") from None
             os.chmod(target, entry.stat.st_mode & 0o777)
         return workspace
 

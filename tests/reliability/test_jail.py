@@ -23,7 +23,7 @@ from proactive_bench.checkpoints import MANIFEST_MAGIC, WorkspacePacker, workspa
 from proactive_bench.env import jail
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
-from proactive_bench.env.workspace import SeedError, Workspace
+from proactive_bench.env.workspace import WorkspaceSeedError, Workspace
 from proactive_bench.trace import render_changed_files, render_files
 
 SECRET = "HOST-SECRET-9137"
@@ -231,7 +231,7 @@ def test_a_seed_with_a_link_or_special_file_is_refused_naming_it(tmp_path: Path,
     (seed / "notes" / "ok.md").write_text("fine")
     bad = seed / "notes" / "host.txt"
     {"symlink": lambda: os.symlink("/etc/hostname", bad), "hardlink": lambda: os.link(outside / "secret.txt", bad), "fifo": lambda: os.mkfifo(bad)}[plant]()
-    with pytest.raises(SeedError, match="notes/host.txt"):
+    with pytest.raises(WorkspaceSeedError, match="notes/host.txt"):
         Workspace.seeded(tmp_path / "run", seed)
     assert not (tmp_path / "run" / "notes" / "host.txt").exists()
 
@@ -257,6 +257,8 @@ def test_an_episode_with_a_linked_seed_fails_in_one_line_naming_the_file(tmp_pat
     data = tmp_path / "mini"
     shutil.copytree(MINI, data)
     os.symlink("/etc/hostname", data / "episodes" / "mini" / "workspace" / "notes" / "host.txt")
-    result = run_cli("episode", "--data", str(data), "--persona", "mini", "--model", "scripted:reference", "--db", str(tmp_path / "r.db"))
-    assert result.exit_code == 2 and "notes/host.txt: symlink" in result.output and "Traceback" not in result.output
+    for extra, code in [([], 1), (["--no-validate"], 2)]:  # refused at the door as by validate, or when the run seeds its workspace
+        result = run_cli("episode", "--data", str(data), "--persona", "mini", "--model", "scripted:reference", "--db", str(tmp_path / "r.db"), *extra)
+        assert result.exit_code == code and "notes/host.txt: symlink" in result.output and "Traceback" not in result.output
     assert not list((tmp_path / "workspaces").glob("*/notes/host.txt"))
+    assert "notes/host.txt: symlink" in run_cli("validate", "--data", str(data)).output
