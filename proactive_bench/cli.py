@@ -36,6 +36,7 @@ from proactive_bench.burden import BurdenRow, burden_rows, burden_table
 from proactive_bench.checkpoints import ResumeError
 from proactive_bench.costs import Budget, PriceFileError, PriceTable
 from proactive_bench.env.apps.base import SeedError
+from proactive_bench.env.workspace import WorkspaceSeedError
 from proactive_bench.launch import (
     LaunchError,
     RunSpec,
@@ -219,7 +220,7 @@ def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool, budget
     ledger = CallLedger(run.id, budget)
     try:
         result = _run_with_progress(store, run, loaded, ledger)
-    except (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError) as exc:
+    except (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError, WorkspaceSeedError) as exc:
         store.update(run, status="failed")
         raise fail(str(exc)) from None
     if as_json:
@@ -603,7 +604,7 @@ def report(
         raise fail(str(exc)) from None
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(html, encoding="utf-8")
+        out.write_text(html, encoding="utf-8", errors="backslashreplace")  # a file name that is not UTF-8 cannot stop a report
     except OSError as exc:
         raise fail(f"cannot write {out}: {exc.strerror}") from None
     err_console.print(f"report: {out}", highlight=False)

@@ -26,7 +26,7 @@ from typing import Any
 
 from proactive_bench.env.apps.base import SeedError
 from proactive_bench.env.toolbox import ToolBox, resolve_tool_names
-from proactive_bench.env.workspace import Workspace
+from proactive_bench.env.workspace import Workspace, WorkspaceSeedError
 from proactive_bench.evidence import Evidence
 from proactive_bench.loading import GraderResolver, LoadedEpisode, Problem
 from proactive_bench.predicates import compile_pattern, evaluate
@@ -69,7 +69,7 @@ def stuffable_evidence(episode: LoadedEpisode, root: Path) -> list[Problem]:
     with ExitStack() as stack:
         try:
             env = stack.enter_context(scratch_world(episode))
-        except SeedError:
+        except (SeedError, WorkspaceSeedError):
             return []  # reported by the replay of the references
         apps = env.require_apps()
         for session in episode.sessions:

@@ -9,7 +9,6 @@ has finished sessions continues it (see :mod:`proactive_bench.checkpoints`).
 from __future__ import annotations
 
 import asyncio
-import shutil
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -18,6 +17,7 @@ from typing import Any, Callable
 
 import structlog
 
+from proactive_bench.env import jail
 from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, ToolRecord, resolve_tool_names
@@ -27,7 +27,7 @@ from proactive_bench.grading import GradeResult, grade_session
 from proactive_bench.llm.ledger import LLMCallRecord
 from proactive_bench.llm.sent import REQUEST_SENT, note_request_sent
 from proactive_bench.loading import GraderResolver, LoadedEpisode
-from proactive_bench.checkpoints import restore_checkpoint, split_session_runs, stored_session_result, workspace_archive
+from proactive_bench.checkpoints import PackedWorkspace, WorkspacePacker, restore_checkpoint, split_session_runs, stored_session_result
 from proactive_bench.costs import Budget
 from proactive_bench.llm.cache import CallCache
 from proactive_bench.metrics import SCORINGS, comp, count_statuses, dependency_units, depends_on_map
@@ -172,7 +172,8 @@ async def run_episode(
         store.delete_session_run(stale)
     done = [finished[s.id] for s in sessions if s.id in finished]
     workspace, memory, apps = _episode_state(store, run, episode, done, fresh=fresh)
-    start = None if done else workspace_archive(workspace)  # saved with the first session, for reports
+    packer = WorkspacePacker()  # each checkpoint of this run costs what changed since the previous one
+    start = None if done else packer.pack(workspace)  # saved with the first session, for reports
     graders = GraderResolver(episode.directory.parent.parent)
     env = episode_env(episode, workspace, memory, apps)
     results: list[SessionResult] = []
@@ -194,7 +195,9 @@ async def run_episode(
             if cache is not None:
                 cache.begin_session(session.id)
             history = [r.transcript for r in results]
-            result, save = await _run_one(store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start)
+            result, save = await _run_one(
+                store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start, packer,
+            )
             start = None
             started.set()  # a session that made no model call
             if saving is not None:
@@ -224,7 +227,7 @@ def _episode_state(
     root, apps = Path(run.workspace), AppStore()  # app state in memory, outside the agent's reach
     if not done:
         if not fresh:  # what an interrupted first session left behind
-            shutil.rmtree(root, ignore_errors=True)
+            jail.remove_tree(root)
         apps.seed_from(episode.directory / "apps")
         return Workspace.seeded(root, episode.workspace_seed), Memory(), apps
     last = max(done, key=lambda sr: sr.position)
@@ -249,14 +252,15 @@ async def _run_one(
     graders: GraderResolver,
     max_turns: int,
     history: list[list[dict[str, str]]],
-    start: bytes | None,
+    start: PackedWorkspace | None,
+    packer: WorkspacePacker,
 ) -> tuple[SessionResult, Callable[[], None]]:
     """Run one session; return its result and the call that saves it.
 
     Everything the save writes is taken now (the next session changes the
     workspace); writing it can wait until the next session's first model
     request is on its way. ``start``, when given, is the run's starting
-    workspace archive, saved with the session.
+    workspace, saved with the session; ``packer`` packs this run's checkpoints.
     """
     session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))  # saved at the end
     sink = StoreSink()
@@ -292,7 +296,9 @@ async def _run_one(
     if status != "error":
         grades = await grade_session(session, rt.evidence(state["transcript"]), judge)
     score, basis = comp(grades)
-    checkpoints = {position: workspace_archive(env.workspace)} | ({0: start} if start is not None else {})
+    packs = {position: packer.pack(env.workspace)} | ({0: start} if start is not None else {})
+    if packs[position].cut:  # also in the checkpoint's manifest
+        log.warning("checkpoint_cut", run=run.id, session=session.id, cut=packs[position].cut)
     session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)
     save = partial(
         store.save_session,  # one transaction: a session is saved whole or not at all
@@ -306,7 +312,8 @@ async def _run_one(
             pending_row(Snapshot, kind="apps", content=env.require_apps().snapshot()),
             pending_row(Snapshot, kind=BURDEN, content=session_burden(state.get("transcript", []), state["labels"], state.get("leaks")).as_dict()),
         ],
-        checkpoints,
+        {p: pack.manifest for p, pack in packs.items()},
+        {digest: data for pack in packs.values() for digest, data in pack.blobs.items()},
     )
     log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)
     transcript = [{"role": m["role"], "content": m["content"]} for m in state["transcript"]]

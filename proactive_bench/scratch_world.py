@@ -19,7 +19,8 @@ from proactive_bench.runner import episode_env
 def scratch_world(episode: LoadedEpisode) -> Iterator[ToolEnv]:
     """The episode's seeded workspace, empty memory and seeded apps in a temporary folder.
 
-    Raises :class:`~proactive_bench.env.apps.base.SeedError` on entry when the app seeds are broken.
+    Raises :class:`~proactive_bench.env.apps.base.SeedError` on entry when the app seeds are broken,
+    :class:`~proactive_bench.env.workspace.WorkspaceSeedError` when the workspace seed holds a link or special file.
     """
     with tempfile.TemporaryDirectory(prefix="pbench-scratch-") as tmp:
         apps = AppStore()

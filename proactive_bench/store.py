@@ -158,7 +158,7 @@ class Snapshot(SQLModel, table=True):
 
 
 class WorkspaceArchive(SQLModel, table=True):
-    """A workspace as an uncompressed tar archive, stored once however many checkpoints hold the same bytes."""
+    """A workspace checkpoint's manifest (or, from earlier versions, tar archive), or one file content it names; stored once by sha256."""
 
     sha256: str = Field(primary_key=True)
     data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
@@ -228,8 +228,12 @@ class Store:
             db.add_all(rows)
             db.commit()  # keys are filled in by the flush; nothing is computed by the database
 
-    def save_session(self, session_run: SessionRun, rows: Sequence[PendingRow], checkpoints: Mapping[int, bytes]) -> None:
+    def save_session(
+        self, session_run: SessionRun, rows: Sequence[PendingRow], checkpoints: Mapping[int, bytes], blobs: Mapping[str, bytes] | None = None,
+    ) -> None:
         """A finished session, its rows and workspace checkpoints (position to archive), in one transaction.
+
+        ``blobs`` (sha256 to bytes: the file contents a checkpoint manifest names) go into the archive table too.
 
         The session run gets its id here; its rows go in table by table as bulk
         inserts (this runs at every session end of every run of a sweep). A
@@ -247,6 +251,8 @@ class Store:
                 session_run.id = db.execute(table.insert(), values).inserted_primary_key[0]  # type: ignore[attr-defined]
                 assert session_run.id is not None
                 _insert_rows(db, session_run.id, rows)
+                for digest, data in (blobs or {}).items():
+                    db.execute(add_archive, {"sha256": digest, "data": data})
                 for position, data in checkpoints.items():
                     digest = hashlib.sha256(data).hexdigest()
                     db.execute(add_archive, {"sha256": digest, "data": data})
@@ -260,6 +266,15 @@ class Store:
         with Session(self.engine) as db:
             stmt = select(WorkspaceArchive.data).join(Checkpoint, Checkpoint.sha256 == WorkspaceArchive.sha256)  # type: ignore[arg-type]
             return db.exec(stmt.where(Checkpoint.run_id == run_id, Checkpoint.position == position)).first()
+
+    def archives(self, digests: set[str]) -> dict[str, bytes]:
+        """Stored archives and file contents by sha256 (those found among ``digests``)."""
+        wanted, found = sorted(digests), {}
+        with Session(self.engine) as db:
+            for start in range(0, len(wanted), 500):
+                stmt = select(WorkspaceArchive.sha256, WorkspaceArchive.data).where(WorkspaceArchive.sha256.in_(wanted[start : start + 500]))  # type: ignore[attr-defined]
+                found.update(db.exec(stmt).all())
+        return found
 
     def add_rows(self, session_run_id: int, rows: Sequence[PendingRow]) -> None:
         """Rows for a saved session (re-scoring's model calls, for instance), in one transaction."""

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from proactive_bench.ablation import Ablation
 from proactive_bench.costs import Budget
 from proactive_bench.env.apps.base import SeedError
+from proactive_bench.env.workspace import WorkspaceSeedError
 from proactive_bench.launch import LaunchError, RunSpec, endpoint_limiter, execute_run, load_spec_episode, run_spec, start_run
 from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.llm.transport import ChatTransport
@@ -159,7 +160,7 @@ async def run_episodes(
                     on_progress=lambda _sid, result: on_event(run, "session") if on_event and result is not None else None,
                     transport=transport,
                 )
-            except (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError) as exc:
+            except (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError, WorkspaceSeedError) as exc:
                 log.warning("run_failed", run=run.id, error=str(exc))
                 store.update(run, status="failed", config={**run.config, "failure": str(exc)})
             if on_event:

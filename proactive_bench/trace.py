@@ -15,7 +15,8 @@ from contextvars import ContextVar
 from typing import Any
 
 from proactive_bench.env.toolbox import ToolRecord
-from proactive_bench.env.workspace import PathEscapeError, Workspace
+from proactive_bench.env import jail
+from proactive_bench.env.workspace import Workspace
 from proactive_bench.evidence import Message
 
 MESSAGE_CHARS = 4_000
@@ -86,33 +87,41 @@ def render_tool_records(records: Iterable[ToolRecord]) -> str:
 
 
 def render_files(workspace: Workspace, patterns: Iterable[str]) -> str:
-    """The contents of workspace files matching paths or globs; missing ones are said to be missing."""
+    """The contents of workspace files matching paths or globs, read through the jail; missing ones are said to be missing.
+
+    A pattern matches what :func:`jail.walk` lists (regular files, and links
+    and special files so that they are reported): a file the jail refuses (a
+    link leaving the workspace, a FIFO, a device, a hard link, a loop, a file
+    too large) appears as its ``[skipped: ...]`` marker, never its content.
+    """
+    scan = workspace.scan()
+    candidates = [e for e in scan.entries if e.kind != "dir"]
     blocks = []
     for pattern in patterns:
         try:
-            matches = sorted(p for p in workspace.root.glob(pattern) if p.is_file())
-        except (ValueError, PathEscapeError) as exc:
+            regex = jail.glob_regex(jail.check_pattern(pattern))
+        except jail.Refused as exc:
             blocks.append(f"--- {pattern}: invalid pattern ({exc})")
             continue
+        matches = [e.path for e in candidates if regex.match(e.path)]
         if not matches:
             blocks.append(f"--- {pattern}: no such file in the workspace")
-        for path in matches:
-            relative = path.relative_to(workspace.root).as_posix()
-            text = path.read_text(encoding="utf-8", errors="replace")
-            blocks.append(f"--- file {relative} ---\n{clip(text, FILE_CHARS)}")
+        for relative in matches:
+            blocks.append(f"--- file {jail.shown(relative)} ---\n{clip(jail.text_or_marker(workspace.root, relative, FILE_CHARS), FILE_CHARS)}")
     return "\n\n".join(blocks) or "(no files requested)"
 
 
 def render_changed_files(workspace: Workspace, paths: Iterable[str]) -> str:
-    """Files the latest turn created, changed or deleted, with their current text."""
+    """Files the latest turn created, changed or deleted, with their current text (read through the jail)."""
     blocks = []
     for relative in paths:
         try:
-            path = workspace.resolve(relative)
-        except PathEscapeError:
+            text = jail.read_text(workspace.root, relative, FILE_CHARS)
+        except jail.Missing:
+            blocks.append(f"--- {jail.shown(relative)}: deleted")
             continue
-        if not path.is_file():
-            blocks.append(f"--- {relative}: deleted")
-        else:
-            blocks.append(f"--- file {relative} ---\n{clip(path.read_text(encoding='utf-8', errors='replace'), FILE_CHARS)}")
+        except jail.Refused as exc:
+            blocks.append(f"--- {jail.shown(relative)}: {exc.marker()}")
+            continue
+        blocks.append(f"--- file {jail.shown(relative)} ---\n{clip(text, FILE_CHARS)}")
     return "\n\n".join(blocks) or "(no files changed)"

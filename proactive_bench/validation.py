@@ -16,7 +16,7 @@ from typing import Any
 
 from proactive_bench.env.apps.base import SeedError
 from proactive_bench.env.toolbox import ToolBox, resolve_tool_names
-from proactive_bench.env.workspace import Workspace
+from proactive_bench.env.workspace import Workspace, WorkspaceSeedError
 from proactive_bench.evidence import Evidence, Message
 from proactive_bench.loading import Dataset, GraderError, GraderResolver, LoadedEpisode, Problem
 from proactive_bench.predicates import FileExists, FileMatches, PibenchScript, PythonCheck, compile_pattern, evaluate, walk
@@ -207,6 +207,8 @@ def replay_references(episode: LoadedEpisode, root: Path) -> list[Problem]:
             env = stack.enter_context(scratch_world(episode))
         except SeedError as exc:
             return [Problem(f"episodes/{episode.episode.id}/apps", "", str(exc))]
+        except WorkspaceSeedError as exc:
+            return [Problem(f"episodes/{episode.episode.id}/workspace", "", str(exc))]
         apps = env.require_apps()
         for session in episode.sessions:
             rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"

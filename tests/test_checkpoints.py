@@ -1,14 +1,18 @@
-"""Workspace checkpoints: archives in the results database round-trip files, folders and links; earlier versions' files still read."""
+"""Workspace checkpoints: manifests and contents in the results database round-trip files, folders and links; earlier versions' tars and folders still read."""
 
 from __future__ import annotations
 
+import io
+import json
 import shutil
+import tarfile
+import zlib
 from pathlib import Path
 
 import pytest
 from sqlmodel import Session, select
 
-from proactive_bench.checkpoints import ResumeError, opened_checkpoint, restore_checkpoint, restore_workspace, workspace_archive
+from proactive_bench.checkpoints import MANIFEST_MAGIC, PackedWorkspace, ResumeError, WorkspacePacker, opened_checkpoint, restore_checkpoint, restore_workspace, workspace_archive
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.store import Run, SessionRun, Store, WorkspaceArchive
 
@@ -22,12 +26,22 @@ def filled(root: Path) -> Workspace:
     return ws
 
 
-def saved_run(tmp_path: Path, checkpoints: dict[int, bytes]) -> tuple[Store, Run]:
+def saved_run(tmp_path: Path, checkpoints: dict[int, PackedWorkspace]) -> tuple[Store, Run]:
     store = Store(tmp_path / "r.db")
     run = Run(persona="p", model="m", user_backend="rules", data_root=".", workspace=str(tmp_path / "workspaces" / "x"))
     store.add(run)
-    store.save_session(SessionRun(run_id=run.id, session_id="s1", position=1, status="completed"), [], checkpoints)
+    blobs = {digest: data for pack in checkpoints.values() for digest, data in pack.blobs.items()}
+    store.save_session(SessionRun(run_id=run.id, session_id="s1", position=1, status="completed"), [], {p: c.manifest for p, c in checkpoints.items()}, blobs)
     return store, run
+
+
+def tar_of(folder: Path) -> bytes:
+    """The folder as an uncompressed tar, as versions before the manifest saved checkpoints."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        for child in sorted(folder.iterdir()):
+            archive.add(child, arcname=child.name)
+    return buffer.getvalue()
 
 
 def test_an_archive_restores_the_workspace_exactly(tmp_path: Path) -> None:
@@ -48,14 +62,14 @@ def test_an_archive_opens_as_a_temporary_workspace_and_identical_ones_are_stored
         scratch = saved.root
     assert not scratch.exists()
     with Session(store.engine) as db:
-        assert len(db.exec(select(WorkspaceArchive.sha256)).all()) == 1
+        assert len(db.exec(select(WorkspaceArchive.sha256)).all()) == 3  # one manifest and the two file contents
 
 
 def test_files_and_folders_of_earlier_versions_still_work(tmp_path: Path) -> None:
     store, run = saved_run(tmp_path, {})
     earlier = tmp_path / "checkpoints" / run.id
     shutil.copytree(filled(tmp_path / "ws").root, earlier / "002", symlinks=True)
-    (earlier / "003.tar").write_bytes(workspace_archive(Workspace(earlier / "002")))
+    (earlier / "003.tar").write_bytes(tar_of(earlier / "002"))
     with opened_checkpoint(store, run, 2) as saved:
         assert saved is not None and saved.root == (earlier / "002").resolve()
     for position in (2, 3):
@@ -72,10 +86,44 @@ def test_a_missing_checkpoint_is_named(tmp_path: Path) -> None:
         restore_checkpoint(store, run, 9, Workspace(tmp_path / "ws"))
 
 
-def test_restore_workspace_takes_an_archive_or_a_folder(tmp_path: Path) -> None:
+def test_restore_workspace_takes_a_tar_archive_or_a_folder(tmp_path: Path) -> None:
     source = filled(tmp_path / "ws")
-    for n, saved in enumerate((workspace_archive(source), source.root)):
+    for n, saved in enumerate((tar_of(source.root), source.root)):
         target = Workspace(tmp_path / f"t{n}")
         target.write_text("stale.txt", "gone after the restore")
         restore_workspace(target, saved)
         assert target.files() == ["a.txt", "notes/dose.md"]
+
+
+def test_delta_checkpoints_restore_every_position(tmp_path: Path) -> None:
+    ws = filled(tmp_path / "ws")
+    packer, store = WorkspacePacker(), Store(tmp_path / "r.db")
+    run = Run(persona="p", model="m", user_backend="rules", data_root=".", workspace=str(tmp_path / "workspaces" / "x"))
+    store.add(run)
+    expected = {}
+    for position in (1, 2, 3):
+        ws.write_text(f"s{position}.md", f"session {position}")
+        if position == 3:
+            (ws.root / "a.txt").unlink()
+            shutil.rmtree(ws.root / "notes")
+            (ws.root / "notes").write_text("a file where a folder was")
+        pack = packer.pack(ws)
+        expected[position] = {rel: ws.read_text(rel) for rel in ws.files()}
+        session_run = SessionRun(run_id=run.id, session_id=f"s{position}", position=position, status="completed")
+        store.save_session(session_run, [], {position: pack.manifest}, pack.blobs)
+    assert len(pack.manifest) < 300 and len(pack.blobs) == 2  # a delta: the new file and the file where a folder was
+    for position, files in expected.items():
+        with opened_checkpoint(store, run, position) as saved:
+            assert saved is not None and {rel: saved.read_text(rel) for rel in saved.files()} == files
+
+
+def test_a_crafted_manifest_cannot_write_through_its_own_link(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    store, run = saved_run(tmp_path, {})
+    body = {"base": None, "entries": [["a", "link", 0o777, str(outside)], ["a/planted.txt", "file", 0o644, "0" * 64]], "removed": [], "cut": []}
+    manifest = MANIFEST_MAGIC + zlib.compress(json.dumps(body).encode())
+    store.save_session(SessionRun(run_id=run.id, session_id="s2", position=2, status="completed"), [], {2: manifest}, {"0" * 64: b"planted"})
+    with pytest.raises(OSError, match="symlink leaving the workspace"):
+        restore_checkpoint(store, run, 2, Workspace(tmp_path / "ws"))
+    assert not (outside / "planted.txt").exists()

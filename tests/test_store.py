@@ -33,7 +33,7 @@ def test_passive_run_is_fully_recorded(tmp_path: Path) -> None:
     assert kinds == {"workspace", "memory", "apps", "burden"}
     a2 = sruns[1]
     assert store.rows(MessageRow, a2.id)[0].role == "event"
-    workspace = store.latest_snapshot(run.id, "workspace")
+    workspace = store.snapshot(a1.id, "workspace")  # the first snapshot is whole, later ones are deltas
     assert workspace is not None and "mg/L" in workspace["out/summary.md"]["text"]
     assert store.latest_snapshot(run.id, "memory") == {"meetings": "prefers morning meetings"}
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from proactive_bench.env import jail
 from proactive_bench.env import workspace as workspace_module
 from proactive_bench.env.workspace import Workspace
 
@@ -43,12 +44,12 @@ def test_settled_files_are_not_read_again_until_they_change(tmp_path: Path, monk
     age(path)
     monkeypatch.setattr(workspace_module, "RACY_NS", 0)  # the ctime (now) counts as settled too
     first = ws.fingerprint()
-    reads: list[Path] = []
-    original = Path.read_bytes
-    monkeypatch.setattr(Path, "read_bytes", lambda self: reads.append(self) or original(self))
+    reads: list[str] = []
+    original = jail.read_file
+    monkeypatch.setattr(jail, "read_file", lambda root, rel, *a, **k: reads.append(rel) or original(root, rel, *a, **k))
     assert ws.fingerprint() == first and reads == []
     mtime = path.stat().st_mtime_ns
     time.sleep(0.05)  # RACY_NS is 0 here: let the file system's clock tick past the last ctime
     path.write_text("id,name\n1,ibuprofe\n")  # same size; the old mtime is put back, the ctime cannot be
     os.utime(path, ns=(mtime, mtime))
-    assert ws.fingerprint()["seed.csv"] != first["seed.csv"] and reads == [ws.root / "seed.csv"]
+    assert ws.fingerprint()["seed.csv"] != first["seed.csv"] and reads == ["seed.csv"]

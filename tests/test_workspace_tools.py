@@ -9,7 +9,7 @@ import pytest
 
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
-from proactive_bench.env.workspace import PathEscapeError, Workspace
+from proactive_bench.env.workspace import PathEscapeError, Workspace, expand_snapshot
 
 
 @pytest.fixture
@@ -52,13 +52,16 @@ def test_errors_are_results_not_exceptions(box: ToolBox) -> None:
     assert "no memory note" in box.call("memory_read", {"key": "nope"}).result["error"]
 
 
-def test_memory_tools_and_snapshot_restore(box: ToolBox) -> None:
+def test_memory_tools_and_snapshots(box: ToolBox) -> None:
     box.call("memory_write", {"key": "fmt", "text": "tables in Markdown"})
     assert box.call("memory_read", {}).result == {"response": {"fmt": "tables in Markdown"}}
     ws = box.env.workspace
     ws.write_text("keep.md", "v1")
-    snap = ws.snapshot()
-    ws.write_text("keep.md", "v2")
+    ws.write_text("gone.md", "v1")
+    first = ws.snapshot()
     ws.write_text("extra.md", "new")
-    ws.restore(snap)
-    assert ws.files() == ["keep.md"] and ws.read_text("keep.md") == "v1"
+    (ws.root / "gone.md").unlink()
+    second = ws.snapshot()
+    assert first["keep.md"]["text"] == "v1" and set(second) == {"extra.md", ""}  # a delta: only what changed
+    assert expand_snapshot(first, second) == {"keep.md": first["keep.md"], "extra.md": second["extra.md"]}
+    assert expand_snapshot({}, first) == first

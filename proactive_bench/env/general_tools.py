@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from proactive_bench.env.documents import read_as_text
+from proactive_bench.env.jail import shown
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 READ_LIMIT = 100_000
@@ -77,7 +78,7 @@ def list_dir(env: ToolEnv, args: ListArgs) -> list[str]:
     path = env.workspace.resolve(args.path)
     if not path.is_dir():
         raise ToolError(f"no such folder: {args.path}")
-    return sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir())
+    return sorted(shown(p.name) + ("/" if p.is_dir() else "") for p in path.iterdir())
 
 
 @register_tool("memory_write", group="memory")

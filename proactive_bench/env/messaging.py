@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, NaiveDatetime
 from sqlmodel import Field as Column
 from sqlmodel import select
 
+from proactive_bench.env import jail
 from proactive_bench.env.apps.base import AppModel, get_row, now
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
@@ -51,10 +52,13 @@ def send_message(env: ToolEnv, args: SendMessageArgs) -> dict[str, Any]:
         raise ToolError("a message needs text or at least one attachment")
     sent = []
     for name in args.attachments:
-        path = env.workspace.resolve(name)
-        if not path.is_file():
-            raise ToolError(f"no such file to attach: {name}")
-        data = path.read_bytes()
+        env.workspace.resolve(name)  # PathEscapeError names what is wrong with the path
+        try:
+            data = jail.read_file(env.workspace.root, name)
+        except jail.Missing:
+            raise ToolError(f"no such file to attach: {name}") from None
+        except jail.Refused as exc:
+            raise ToolError(f"cannot attach {name}: {exc}") from None
         sent.append({"path": name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()})
     digest = hashlib.sha256(repr((args.text, [a["sha256"] for a in sent])).encode()).hexdigest()[:12]
     return {"message_id": f"msg-{digest}", "attachments": sent}

@@ -19,7 +19,6 @@ import resource
 import select
 import shutil
 import signal
-import stat
 import subprocess
 import tempfile
 import time
@@ -30,6 +29,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, Field
 
+from proactive_bench.env import jail
 from proactive_bench.env.toolbox import ToolEnv, register_tool
 
 DEFAULT_TIMEOUT_S = 20
@@ -116,7 +116,7 @@ def run_sandboxed(root: Path, command: str, timeout_s: float = DEFAULT_TIMEOUT_S
         finally:
             _stop(proc, isolated)
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        jail.remove_tree(tmp)
     text = data.decode("utf-8", errors="replace")
     if total > len(data) or len(text) > OUTPUT_LIMIT:
         text = text[:OUTPUT_LIMIT] + f"\n[output cut: {total:,} bytes in all, only the first {OUTPUT_LIMIT:,} characters shown]"
@@ -228,12 +228,10 @@ def hand_over(root: Path) -> None:
     Hard-linked files are skipped: their data may be shared with a file outside.
     """
     os.lchown(root, SANDBOX_UID, SANDBOX_UID)
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            path = os.path.join(dirpath, name)
-            st = os.lstat(path)
-            if not (stat.S_ISREG(st.st_mode) and st.st_nlink > 1):
-                os.lchown(path, SANDBOX_UID, SANDBOX_UID)
+    for entry in jail.walk(root, jail.UNLIMITED).entries:  # iterative, so any depth
+        mine = entry.stat.st_uid == SANDBOX_UID and entry.stat.st_gid == SANDBOX_UID  # what the shell made
+        if entry.kind != "refused" and not mine:  # refused: hard-linked and special files
+            os.lchown(os.path.join(root, entry.path), SANDBOX_UID, SANDBOX_UID)
 
 
 @cache

@@ -167,6 +167,8 @@ class ToolBox:
             response = spec.func(self.env, parsed)
         except (ToolError, PathEscapeError, OSError, ValueError) as exc:
             return self._record(name, call, {"error": str(exc)}, ok=False)
+        except RecursionError:  # a library walk (os.walk, shutil) over a folder tree nested thousands deep
+            return self._record(name, call, {"error": "folder tree nested too deep"}, ok=False)
         return self._record(name, call, {"response": response}, ok=True)
 
     def _record(self, name: str, call: dict[str, Any], result: dict[str, Any], ok: bool) -> ToolRecord:

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import time
 from pathlib import Path, PurePosixPath
+from typing import Any
+
+import structlog
+
+from proactive_bench.env import jail
+
+log = structlog.get_logger(__name__)
 
 TEXT_SNAPSHOT_LIMIT = 200_000
 RACY_NS = 2_000_000_000
@@ -15,6 +21,10 @@ RACY_NS = 2_000_000_000
 
 class PathEscapeError(ValueError):
     """A path that would leave the workspace."""
+
+
+class WorkspaceSeedError(ValueError):
+    """A dataset's workspace seed holding something other than regular files and folders; names the file."""
 
 
 def resolve_inside(root: Path, relative: str, what: str = "folder") -> Path:
@@ -31,7 +41,10 @@ def resolve_inside(root: Path, relative: str, what: str = "folder") -> Path:
         raise PathEscapeError(f"absolute paths are not allowed: {relative!r}")
     if ".." in pure.parts:
         raise PathEscapeError(f"'..' is not allowed in paths: {relative!r}")
-    candidate = (root / pure).resolve()
+    try:
+        candidate = (root / pure).resolve()
+    except (RuntimeError, OSError):  # a symlink loop (RuntimeError before Python 3.13)
+        raise PathEscapeError(f"symlink loop: {jail.shown(relative)!r}") from None
     if candidate != root and root not in candidate.parents:
         raise PathEscapeError(f"path leaves the {what}: {relative!r}")
     if candidate.is_file() and candidate.stat().st_nlink > 1:
@@ -46,13 +59,39 @@ class Workspace:
         self.root = root.resolve()
         self.root.mkdir(parents=True, exist_ok=True)
         self._hashed: dict[str, tuple[tuple[int, int, int, int], str]] = {}
+        self._logged_cut: list[str] = []
+        self._snapshotted: dict[str, str] | None = None
+        """File to sha256 in this object's last snapshot (None before the first)."""
 
     @classmethod
     def seeded(cls, root: Path, seed: Path | None) -> Workspace:
-        """Create the workspace, copying the seed directory's files into it."""
-        if seed is not None and seed.is_dir():
-            shutil.copytree(seed, root, dirs_exist_ok=True, symlinks=False)
-        return cls(root)
+        """Create the workspace, copying the seed directory's folders and files into it.
+
+        Nothing in a seed is followed: a symlink, hard-linked file, FIFO,
+        socket or device file in it (or a seed past :data:`jail.DEFAULT_LIMITS`)
+        raises WorkspaceSeedError naming the file, so no host file can enter a run
+        through its dataset.
+        """
+        workspace = cls(root)
+        if seed is None or not seed.is_dir():
+            return workspace
+        seed = seed.resolve()
+        scan = jail.walk(seed)
+        links = [e.path for e in scan.entries if e.kind == "link"]
+        if links or scan.cut_count:
+            problems = [f"{jail.shown(p)}: symlink" for p in links] + scan.cut_summary()
+            raise WorkspaceSeedError(f"{seed}: a workspace seed may hold only regular files and folders: {'; '.join(problems[:5])}")
+        for entry in scan.entries:
+            target = workspace.root / entry.path
+            if entry.kind == "dir":
+                target.mkdir(exist_ok=True)
+                continue
+            try:
+                target.write_bytes(jail.read_file(seed, entry.path))
+            except jail.Refused as exc:
+                raise WorkspaceSeedError(f"{seed / entry.path}: {exc}") from None
+            os.chmod(target, entry.stat.st_mode & 0o777)
+        return workspace
 
     def resolve(self, relative: str) -> Path:
         """Map a workspace-relative path to a real path inside the jail."""
@@ -62,7 +101,8 @@ class Workspace:
         return path.resolve().relative_to(self.root).as_posix()
 
     def read_text(self, relative: str) -> str:
-        return self.resolve(relative).read_text(encoding="utf-8", errors="replace")
+        """A file's text through the jail (:func:`jail.read_text`); raises jail.Refused."""
+        return jail.read_text(self.root, relative)
 
     def write_text(self, relative: str, content: str) -> Path:
         target = self.resolve(relative)
@@ -71,35 +111,37 @@ class Workspace:
         return target
 
     def glob_files(self, pattern: str) -> list[str]:
-        """Workspace-relative paths of regular files matching a glob, sorted."""
+        """Workspace-relative paths of regular files matching a glob (``*`` within a folder, ``**`` across), sorted.
+
+        Matches are what :func:`jail.walk` lists: regular files, and symlinks to
+        one of them (never a link leaving the workspace, a special or a hard-linked file).
+        """
         try:
-            self.resolve(pattern.replace("*", "x").replace("?", "x"))
-        except PathEscapeError:
+            regex = jail.glob_regex(jail.check_pattern(pattern))
+        except jail.Refused:
             return []
-        matches = []
-        for path in self.root.glob(pattern):
-            resolved = path.resolve()
-            if resolved.is_file() and (self.root in resolved.parents):
-                matches.append(self.relative(path))
-        return sorted(set(matches))
+        scan = self.scan()
+        files = {e.path for e in scan.files()}
+        return [e.path for e in scan.entries if regex.match(e.path) and (e.path in files or (e.kind == "link" and self._links_to(e.path, files)))]
+
+    def _links_to(self, link: str, files: set[str]) -> bool:
+        try:
+            return jail.real_relative(self.root, link).as_posix() in files
+        except jail.Refused:
+            return False
 
     def files(self) -> list[str]:
         """All regular files in the workspace, workspace-relative and sorted."""
-        return [rel for rel, _ in self._scan()]
+        return [e.path for e in self.scan().files()]
 
-    def _scan(self) -> list[tuple[str, os.stat_result]]:
-        """Regular files (no symlinks, none inside symlinked folders) with their ``lstat``, sorted by relative path."""
-        out: list[tuple[str, os.stat_result]] = []
-        folders = [("", str(self.root))]
-        while folders:
-            prefix, folder = folders.pop()
-            with os.scandir(folder) as entries:
-                for entry in entries:
-                    if entry.is_dir(follow_symlinks=False):
-                        folders.append((f"{prefix}{entry.name}/", entry.path))
-                    elif entry.is_file(follow_symlinks=False):
-                        out.append((f"{prefix}{entry.name}", entry.stat(follow_symlinks=False)))
-        return sorted(out)
+    def scan(self) -> jail.Scan:
+        """Everything in the workspace as :func:`jail.walk` lists it (links not followed, bounded); what it cut is logged when it changes."""
+        scan = jail.walk(self.root)
+        cut = scan.cut_summary()
+        if cut and cut != self._logged_cut:  # once per change, not at every look
+            log.warning("workspace_cut", workspace=str(self.root), cut=cut)
+        self._logged_cut = cut
+        return scan
 
     def fingerprint(self) -> dict[str, str]:
         """Per file, the sha256 of its bytes: change detection between turns.
@@ -112,36 +154,59 @@ class Workspace:
         started = time.time_ns()
         digests: dict[str, str] = {}
         settled: dict[str, tuple[tuple[int, int, int, int], str]] = {}
-        for rel, stat in self._scan():
+        for entry in self.scan().files():
+            rel, stat = jail.shown(entry.path), entry.stat
             stamp = (stat.st_size, stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns)
             known = self._hashed.get(rel)
-            digest = known[1] if known is not None and known[0] == stamp else hashlib.sha256((self.root / rel).read_bytes()).hexdigest()
+            if known is not None and known[0] == stamp:
+                digest = known[1]
+            else:
+                try:
+                    digest = hashlib.sha256(jail.read_file(self.root, entry.path)).hexdigest()
+                except jail.Refused as exc:
+                    digest = exc.marker()
             if max(stat.st_mtime_ns, stat.st_ctime_ns) < started - RACY_NS:
                 settled[rel] = (stamp, digest)
             digests[rel] = digest
         self._hashed = settled
         return digests
 
-    def snapshot(self) -> dict[str, dict[str, str | int]]:
-        """Per file: size, sha256 and (for small text files) the text."""
-        snap: dict[str, dict[str, str | int]] = {}
-        for rel in self.files():
-            data = (self.root / rel).read_bytes()
-            entry: dict[str, str | int] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    def snapshot(self) -> dict[str, dict[str, Any]]:
+        """Per file: size, sha256 and, for small text files, the text; a file the jail refuses has its marker as text.
+
+        After the first, a workspace's snapshots are deltas (so a session's
+        snapshot costs what it changed): only files added or changed since its
+        previous snapshot, and under the key ``""`` (never a file's path)
+        ``{"delta": True, "removed": [...]}``. :func:`expand_snapshot` makes a
+        delta whole again from the previous snapshot.
+        """
+        full: dict[str, dict[str, Any]] = {}
+        for item in self.scan().files():
+            rel = jail.shown(item.path)
+            try:
+                data = jail.read_file(self.root, item.path)
+            except jail.Refused as exc:
+                full[rel] = {"size": 0, "sha256": "", "text": exc.marker()}
+                continue
+            entry: dict[str, Any] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
             if len(data) <= TEXT_SNAPSHOT_LIMIT:
                 try:
                     entry["text"] = data.decode("utf-8")
                 except UnicodeDecodeError:
                     pass
-            snap[rel] = entry
-        return snap
+            full[rel] = entry
+        previous, self._snapshotted = self._snapshotted, {rel: e["sha256"] or e["text"] for rel, e in full.items()}
+        if previous is None:
+            return full
+        delta = {rel: e for rel, e in full.items() if previous.get(rel) != self._snapshotted[rel]}
+        return {**delta, "": {"delta": True, "removed": sorted(set(previous) - set(full))}}
 
-    def restore(self, snapshot: dict[str, dict[str, str | int]]) -> None:
-        """Make the workspace hold exactly the text files of a snapshot."""
-        keep = set(snapshot)
-        for rel in self.files():
-            if rel not in keep:
-                (self.root / rel).unlink()
-        for rel, entry in snapshot.items():
-            if "text" in entry:
-                self.write_text(rel, str(entry["text"]))
+
+def expand_snapshot(previous: dict[str, dict[str, Any]], snapshot: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A snapshot made whole: a delta (see :meth:`Workspace.snapshot`) applied to the snapshot before it; a whole one as it is."""
+    marker = snapshot.get("")
+    if not marker or not marker.get("delta"):
+        return snapshot
+    whole = {rel: entry for rel, entry in previous.items() if rel not in marker.get("removed", [])}
+    whole.update((rel, entry) for rel, entry in snapshot.items() if rel)
+    return whole

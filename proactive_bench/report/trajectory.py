@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from proactive_bench.checkpoints import stored_session_result
+from proactive_bench.env.workspace import expand_snapshot
 from proactive_bench.launch import run_spec
 from proactive_bench.report.diffs import FileDiff, TableDiff, app_diff, workspace_diff
 from proactive_bench.report.sources import EpisodeCatalog
@@ -122,6 +123,7 @@ def session_views(store: Store, run: Run, catalog: EpisodeCatalog) -> list[Sessi
         snapshot = store.snapshot(session_run.id, "workspace")
         view = _session_view(store, run, ablation, session_run, catalog.session(run, session_run.session_id))
         if snapshot is not None:
+            snapshot = expand_snapshot(previous, snapshot)  # a delta's base is the previous session's snapshot
             view.diff, view.diff_base = workspace_diff(previous, snapshot), base
             previous, base = snapshot, f"since {session_run.session_id}"
         apps = store.snapshot(session_run.id, "apps")

@@ -1,0 +1,264 @@
+"""The jailed reader against a hostile workspace: every framework-side read refuses what leaves the workspace.
+
+Each attack plants something in a workspace the way an agent's ``shell_exec``
+could (or a host user, for the hard link), then runs the framework's own
+readers: judge evidence (``render_files``), user evidence
+(``render_changed_files``), snapshots, fingerprints, checkpoint packs, the
+file tools, seeds. A secret outside the workspace and a planted API key in
+the environment must appear in none of their outputs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import zlib
+from pathlib import Path
+
+import pytest
+from conftest import MINI, run_cli
+
+from proactive_bench.checkpoints import MANIFEST_MAGIC, WorkspacePacker, workspace_archive
+from proactive_bench.env import jail
+from proactive_bench.env.memory import Memory
+from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
+from proactive_bench.env.workspace import WorkspaceSeedError, Workspace
+from proactive_bench.trace import render_changed_files, render_files
+
+SECRET = "HOST-SECRET-9137"
+PLANTED_KEY = "sk-test-JAIL-PLANTED-5521"
+NON_UTF8 = os.fsdecode(b"bad-\xff\xfe.md")
+
+
+@pytest.fixture
+def outside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder beside the workspace holding a secret (another run's workspace, say); the planted key is in the environment."""
+    monkeypatch.setenv("OPENAI_API_KEY", PLANTED_KEY)
+    folder = tmp_path / "other-run"
+    folder.mkdir()
+    (folder / "secret.txt").write_text(SECRET)
+    return folder
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    workspace = Workspace(tmp_path / "ws")
+    workspace.write_text("out/real.md", "the real summary\n")
+    return workspace
+
+
+def every_reading(ws: Workspace) -> str:
+    """What each framework-side reader makes of the workspace, as one text."""
+    names = [e.path for e in jail.walk(ws.root).entries]
+    pack = workspace_archive(ws)
+    readings = [
+        render_files(ws, ["out/*", "out/summary.md", "**/*"]),
+        render_changed_files(ws, names),
+        json.dumps(ws.snapshot()),
+        json.dumps(ws.fingerprint()),
+        json.dumps(ws.glob_files("**/*")),
+        zlib.decompress(pack.manifest[len(MANIFEST_MAGIC) :]).decode(),
+        b"".join(pack.blobs.values()).decode("utf-8", "replace"),
+    ]
+    return "\n".join(readings)
+
+
+def assert_no_leak(text: str) -> None:
+    assert SECRET not in text and PLANTED_KEY not in text
+
+
+LINK_TARGETS = {
+    "proc_environ": lambda outside: "/proc/self/environ",
+    "etc_passwd": lambda outside: "/etc/passwd",
+    "other_run": lambda outside: str(outside / "secret.txt"),
+    "other_run_folder": lambda outside: str(outside),
+    "relative_out": lambda outside: f"../../{outside.name}/secret.txt",
+}
+
+
+@pytest.mark.parametrize("target", LINK_TARGETS, ids=list(LINK_TARGETS))
+def test_a_link_leaving_the_workspace_is_never_read(ws: Workspace, outside: Path, target: str) -> None:
+    os.symlink(LINK_TARGETS[target](outside), ws.root / "out" / "summary.md")
+    text = every_reading(ws)
+    assert_no_leak(text)
+    assert "root:x:0:0" not in text  # /etc/passwd
+    assert "[skipped: symlink leaving the workspace]" in render_files(ws, ["out/summary.md"])
+
+
+def test_judge_evidence_of_proc_environ_shows_a_marker_not_the_environment(ws: Workspace, outside: Path) -> None:
+    os.symlink("/proc/self/environ", ws.root / "out" / "summary.md")
+    evidence = render_files(ws, ["out/summary.md"])
+    assert evidence == "--- file out/summary.md ---\n[skipped: symlink leaving the workspace]"
+
+
+def test_a_link_inside_the_workspace_is_followed(ws: Workspace) -> None:
+    os.symlink("real.md", ws.root / "out" / "summary.md")
+    assert "the real summary" in render_files(ws, ["out/summary.md"])
+    assert "the real summary" in render_changed_files(ws, ["out/summary.md"])
+
+
+def test_a_hard_link_to_a_file_outside_is_never_read(ws: Workspace, outside: Path) -> None:
+    os.link(outside / "secret.txt", ws.root / "out" / "summary.md")
+    assert_no_leak(every_reading(ws))
+    assert "[skipped: hard-linked file]" in render_files(ws, ["out/summary.md"])
+    assert "out/summary.md: hard-linked file" in workspace_archive(ws).cut
+
+
+def test_fifos_are_never_opened(ws: Workspace, outside: Path) -> None:
+    os.mkfifo(ws.root / "out" / "pipe.md")  # opening it for reading without O_NONBLOCK would hang forever
+    os.symlink("pipe.md", ws.root / "out" / "summary.md")
+    assert_no_leak(every_reading(ws))
+    assert "[skipped: FIFO]" in render_files(ws, ["out/summary.md"])
+    assert "[skipped: FIFO]" in render_files(ws, ["out/pipe.md"])
+    assert "out/pipe.md: FIFO" in workspace_archive(ws).cut
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/null"])
+def test_links_to_device_files_are_never_opened(ws: Workspace, outside: Path, device: str) -> None:
+    os.symlink(device, ws.root / "out" / "summary.md")
+    text = every_reading(ws)
+    assert_no_leak(text)
+    assert "\x00" * 64 not in text
+    assert "[skipped: symlink leaving the workspace]" in render_files(ws, ["out/summary.md"])
+
+
+def test_a_unix_socket_is_never_opened(ws: Workspace, outside: Path) -> None:
+    import socket
+
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(ws.root / "out" / "sock.md"))
+        assert "[skipped: socket]" in render_files(ws, ["out/sock.md"])
+        assert_no_leak(every_reading(ws))
+
+
+def test_a_symlink_loop_is_a_marker_and_a_tool_error(ws: Workspace) -> None:
+    os.symlink("loop_b", ws.root / "loop_a")
+    os.symlink("loop_a", ws.root / "loop_b")
+    os.symlink("loop_a", ws.root / "out" / "summary.md")
+    assert "[skipped: " in render_files(ws, ["out/summary.md"])
+    every_reading(ws)  # no exception
+    box = ToolBox(ToolEnv(ws, Memory()), resolve_tool_names(["workspace"]))
+    for name, args in [
+        ("read_file", {"path": "loop_a"}),
+        ("read_file", {"path": "out/summary.md"}),
+        ("list_dir", {"path": "loop_a"}),
+        ("list_dir", {"path": "."}),
+        ("glob", {"pattern": "**/*"}),
+        ("grep", {"pattern": "x"}),
+        ("grep", {"pattern": "x", "path": "loop_a"}),
+        ("write_file", {"path": "loop_a", "content": "x"}),
+        ("write_file", {"path": "loop_a/inner.md", "content": "x"}),
+        ("edit_file", {"path": "loop_b", "old": "a", "new": "b"}),
+    ]:
+        record = box.call(name, args)  # documented as never raising
+        assert record.tool_name == name
+    assert not box.call("read_file", {"path": "loop_a"}).ok
+
+
+def test_deep_nesting_is_walked_packed_and_handed_to_the_shell(ws: Workspace) -> None:
+    folder = ws.root
+    for _ in range(1_500):  # tarfile.add, os.walk and shutil.rmtree recurse once per level: RecursionError
+        folder = folder / "d"
+        folder.mkdir()
+    (folder / "deep.md").write_text("deep")
+    pack = workspace_archive(ws)
+    assert any("nested deeper than 64 levels" in note for note in pack.cut)
+    ws.snapshot()
+    ws.fingerprint()
+    render_files(ws, ["**/*.md"])
+    box = ToolBox(ToolEnv(ws, Memory()), resolve_tool_names(["workspace", "shell"]))
+    assert box.call("shell_exec", {"command": "mkdir -p .shell-tmp-probe && true"}).ok
+    assert box.call("glob", {"pattern": "**/*.md"}).ok
+    jail.remove_tree(ws.root / "d")
+    assert not (ws.root / "d").exists()
+
+
+def test_non_utf8_names_come_out_as_valid_text(ws: Workspace) -> None:
+    (ws.root / NON_UTF8).write_text("content")
+    box = ToolBox(ToolEnv(ws, Memory()), resolve_tool_names(["workspace"]))
+    results = [box.call("list_dir", {"path": "."}), box.call("glob", {"pattern": "*"}), box.call("grep", {"pattern": "content"})]
+    for record in results:
+        assert record.ok
+        json.dumps(record.result, ensure_ascii=False).encode("utf-8")  # storable and printable
+    assert "bad-\\xff\\xfe.md" in results[0].result["response"]
+    snapshot = json.dumps(ws.snapshot(), ensure_ascii=False)
+    snapshot.encode("utf-8")
+    assert "bad-\\\\xff\\\\xfe.md" in snapshot
+    render_files(ws, ["*"]).encode("utf-8")
+
+
+def test_a_checkpoint_costs_what_changed(ws: Workspace) -> None:
+    for n in range(2_000):
+        ws.write_text(f"many/{n:04d}.txt", f"file {n}\n")
+    packer = WorkspacePacker()
+    first = packer.pack(ws)
+    assert len(first.blobs) == 2_001
+    ws.write_text("many/0007.txt", "changed\n")
+    second = packer.pack(ws)
+    assert list(second.blobs.values()) == [b"changed\n"]  # a session's new content is what it changed
+    assert len(second.manifest) < 300  # a delta: one changed entry, not 2,001
+    assert packer.pack(ws).blobs == {}
+
+
+def test_limits_cut_and_record_what_they_leave_out(tmp_path: Path) -> None:
+    root = tmp_path / "w"
+    (root / "a" / "b" / "c").mkdir(parents=True)
+    for n in range(5):
+        (root / f"f{n}.txt").write_text("x" * 10)
+    (root / ("n" * 40)).write_text("long name")
+    scan = jail.walk(root, jail.Limits(files=6, depth=2, total_bytes=35, file_bytes=8, path_chars=30))
+    reasons = " | ".join(scan.cut_summary())
+    for expected in ["nested deeper than 2", "longer than 30 characters", "larger than 8 bytes"]:
+        assert expected in reasons
+    scan = jail.walk(root, jail.Limits(files=3))
+    assert len(scan.entries) == 3 and "more than 3 entries" in scan.cut_summary()[0]
+    scan = jail.walk(root, jail.Limits(total_bytes=25))
+    assert sum(e.stat.st_size for e in scan.files()) <= 25 and any("larger than 25 bytes" in c for c in scan.cut)
+
+
+def test_a_large_file_is_read_only_as_far_as_a_judge_sees(ws: Workspace) -> None:
+    ws.write_text("out/big.md", "y" * 5_000_000)
+    assert len(jail.read_text(ws.root, "out/big.md", 100)) <= 404
+    with pytest.raises(jail.Refused, match="larger than 1000 bytes"):
+        jail.read_file(ws.root, "out/big.md", limit=1000)
+
+
+@pytest.mark.parametrize("plant", ["symlink", "hardlink", "fifo"])
+def test_a_seed_with_a_link_or_special_file_is_refused_naming_it(tmp_path: Path, outside: Path, plant: str) -> None:
+    seed = tmp_path / "seed"
+    (seed / "notes").mkdir(parents=True)
+    (seed / "notes" / "ok.md").write_text("fine")
+    bad = seed / "notes" / "host.txt"
+    {"symlink": lambda: os.symlink("/etc/hostname", bad), "hardlink": lambda: os.link(outside / "secret.txt", bad), "fifo": lambda: os.mkfifo(bad)}[plant]()
+    with pytest.raises(WorkspaceSeedError, match="notes/host.txt"):
+        Workspace.seeded(tmp_path / "run", seed)
+    assert not (tmp_path / "run" / "notes" / "host.txt").exists()
+
+
+def test_a_clean_seed_is_copied_with_its_modes(tmp_path: Path) -> None:
+    seed = tmp_path / "seed"
+    (seed / "bin").mkdir(parents=True)
+    (seed / "bin" / "run.sh").write_text("#!/bin/sh\n")
+    os.chmod(seed / "bin" / "run.sh", 0o755)
+    ws = Workspace.seeded(tmp_path / "run", seed)
+    assert ws.files() == ["bin/run.sh"] and os.access(ws.root / "bin" / "run.sh", os.X_OK)
+
+
+def test_rule_checks_see_links_inside_but_not_links_out(ws: Workspace, outside: Path) -> None:
+    os.symlink("real.md", ws.root / "out" / "summary.md")
+    os.symlink(outside / "secret.txt", ws.root / "out" / "leak.md")
+    os.mkfifo(ws.root / "out" / "pipe.md")
+    assert ws.glob_files("out/*.md") == ["out/real.md", "out/summary.md"]
+    assert ws.read_text("out/summary.md") == "the real summary\n"
+
+
+def test_an_episode_with_a_linked_seed_fails_in_one_line_naming_the_file(tmp_path: Path) -> None:
+    data = tmp_path / "mini"
+    shutil.copytree(MINI, data)
+    os.symlink("/etc/hostname", data / "episodes" / "mini" / "workspace" / "notes" / "host.txt")
+    for extra, code in [([], 1), (["--no-validate"], 2)]:  # refused at the door as by validate, or when the run seeds its workspace
+        result = run_cli("episode", "--data", str(data), "--persona", "mini", "--model", "scripted:reference", "--db", str(tmp_path / "r.db"), *extra)
+        assert result.exit_code == code and "notes/host.txt: symlink" in result.output and "Traceback" not in result.output
+    assert not list((tmp_path / "workspaces").glob("*/notes/host.txt"))
+    assert "notes/host.txt: symlink" in run_cli("validate", "--data", str(data)).output
