@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -42,10 +43,11 @@ def outside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def ws(tmp_path: Path) -> Workspace:
+def ws(tmp_path: Path) -> Iterator[Workspace]:
     workspace = Workspace(tmp_path / "ws")
     workspace.write_text("out/real.md", "the real summary\n")
-    return workspace
+    yield workspace
+    jail.remove_tree(workspace.root)  # pass or fail: deep trees left behind would make pytest's own clean-up recurse too deep
 
 
 def every_reading(ws: Workspace) -> str:
