@@ -12,9 +12,15 @@ LangChain's own).
 
 Failures keep the SDK's contract: HTTP errors raise the matching
 ``openai.APIStatusError`` subclass, timeouts ``openai.APITimeoutError``, lost
-connections ``openai.APIConnectionError``; 408/409/429/5xx, timeouts and lost
-connections are retried ``max_retries`` times with full-jitter exponential
-backoff (``Retry-After`` honoured, capped).
+connections ``openai.APIConnectionError``, an answer that is not a JSON
+object :class:`MalformedBodyError`. Transient faults are retried
+``max_retries`` times with full-jitter exponential backoff (``Retry-After``
+honoured, capped): 429, timeouts, lost connections and truncated or non-JSON
+bodies always; 408/409/5xx unless the body names a request feature
+(``response_format``, ``tools``, ...: the server rejects the request itself,
+see :func:`names_request_feature`); 5xx other than 502/503/504 also not when
+the same answer came twice in a row. Every retried attempt is reported to the caller's
+:mod:`~proactive_bench.llm.retry_log` listener.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
+import time
 import urllib.request
 from functools import lru_cache
 from typing import Any
@@ -39,11 +47,15 @@ from langchain_openai import ChatOpenAI
 from openai.lib._parsing._completions import type_to_response_format_param
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
+from proactive_bench.llm.retry_log import note_retry
 from proactive_bench.llm.sent import note_request_sent
 
 log = structlog.get_logger(__name__)
 
-RETRY_STATUSES = frozenset({408, 409, 429})
+RETRY_STATUSES = frozenset({408, 409, 429, 502, 503, 504})
+"""Always transient; other 5xx are retried unless they name a request feature or repeat."""
+REQUEST_FEATURE = re.compile(r"response_format|json_schema|json_object|tool_choice|\btools?\b|\bfunctions?\b|function.?call", re.IGNORECASE)
+CONTEXT_LENGTH = re.compile(r"context (length|window|size)|maximum context|too many tokens|prompt is too long|reduce the length", re.IGNORECASE)
 MAX_RETRY_AFTER_S = 60.0
 FIRST_BACKOFF_S = 1.0
 MAX_BACKOFF_S = 8.0
@@ -59,6 +71,20 @@ STATUS_ERRORS: dict[int, type[openai.APIStatusError]] = {
     422: openai.UnprocessableEntityError,
     429: openai.RateLimitError,
 }
+
+
+class MalformedBodyError(ValueError):
+    """The server answered 200 with a body that is not a JSON object (cut short, an HTML error page, ...)."""
+
+
+def names_request_feature(exc: BaseException) -> bool:
+    """Whether an HTTP error's message names a request feature: the server rejects the request's shape, retrying cannot help."""
+    return isinstance(exc, openai.APIStatusError) and REQUEST_FEATURE.search(str(exc.message)) is not None
+
+
+def is_context_length_error(exc: BaseException) -> bool:
+    """Whether an HTTP error says the prompt is longer than the model's context."""
+    return isinstance(exc, openai.APIStatusError) and CONTEXT_LENGTH.search(str(exc.message)) is not None
 
 
 class ChatTransport:
@@ -94,14 +120,19 @@ class ChatTransport:
         """POST ``payload`` to ``url``; the decoded JSON answer, retried on transient faults."""
         body = json.dumps(payload).encode()
         note_request_sent()  # set now, what waits on it runs once the request below is out and this task waits
+        previous = ""
         for attempt in range(max_retries + 1):
+            started = time.perf_counter()
             try:
                 return await self._post(url, headers, body, timeout)
-            except (openai.APIStatusError, openai.APIConnectionError) as exc:
-                if attempt == max_retries or not _retryable(exc):
+            except (openai.APIStatusError, openai.APIConnectionError, MalformedBodyError) as exc:
+                error = f"{type(exc).__name__}: {exc}"
+                if attempt == max_retries or not _retryable(exc, repeated=error == previous):
                     raise
+                previous = error
                 delay = retry_delay(exc, attempt)
-                log.info("model_request_retry", url=url, attempt=attempt + 1, wait_s=round(delay, 2), error=f"{type(exc).__name__}: {exc}")
+                log.info("model_request_retry", url=url, attempt=attempt + 1, wait_s=round(delay, 2), error=error)
+                note_retry(error, (time.perf_counter() - started) * 1000)
                 await asyncio.sleep(delay)
         raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
 
@@ -120,9 +151,9 @@ class ChatTransport:
         try:
             answer = json.loads(content)
         except ValueError:
-            raise ValueError(f"{url} answered HTTP {status} with a body that is not JSON: {content[:200]!r}") from None
+            raise MalformedBodyError(f"{url} answered HTTP {status} with a body that is not JSON: {content[:200]!r}") from None
         if not isinstance(answer, dict):
-            raise ValueError(f"{url} answered with JSON that is not an object: {content[:200]!r}")
+            raise MalformedBodyError(f"{url} answered with JSON that is not an object: {content[:200]!r}")
         return answer
 
 
@@ -140,10 +171,15 @@ def _status_error(url: str, status: int, headers: dict[str, str], content: bytes
     return kind(message, response=response, body=body)
 
 
-def _retryable(exc: BaseException) -> bool:
+def _retryable(exc: BaseException, repeated: bool) -> bool:
+    """Whether a failed attempt is worth repeating; ``repeated``: it failed exactly as the attempt before."""
     if isinstance(exc, openai.APIStatusError):
-        return exc.status_code in RETRY_STATUSES or exc.status_code >= 500
-    return isinstance(exc, openai.APIConnectionError)  # includes timeouts
+        if exc.status_code == 429:
+            return True
+        if names_request_feature(exc):
+            return False
+        return exc.status_code in RETRY_STATUSES or (exc.status_code >= 500 and not repeated)
+    return isinstance(exc, openai.APIConnectionError | MalformedBodyError)  # connection errors include timeouts
 
 
 def retry_delay(exc: BaseException, attempt: int) -> float:
