@@ -6,8 +6,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
 from proactive_bench.llm.cache import is_cached
+from proactive_bench.llm.retry_log import RetryListener
 
 CallRole = Literal["agent", "user", "judge"]
+ERROR_TEXT_LIMIT = 300
 
 
 @dataclass(frozen=True)
@@ -40,3 +42,15 @@ def usage_fields(message: Any) -> dict[str, Any]:
     """Token counts and the cached flag of a LangChain answer, as LLMCallRecord fields."""
     usage = getattr(message, "usage_metadata", None) or {}
     return {"prompt_tokens": usage.get("input_tokens"), "completion_tokens": usage.get("output_tokens"), "cached": is_cached(message)}
+
+
+def record_retries(recorder: Recorder | None, **fields: Any) -> RetryListener | None:
+    """A retry listener (see :mod:`~proactive_bench.llm.retry_log`) that records each transport retry
+    as a failed attempt with ``fields`` (role, purpose, model, method, ...)."""
+    if recorder is None:
+        return None
+
+    def record(error: str, latency_ms: float) -> None:
+        recorder(LLMCallRecord(ok=False, latency_ms=latency_ms, error=f"transport retry: {error[:ERROR_TEXT_LIMIT]}", **fields))
+
+    return record

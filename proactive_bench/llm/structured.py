@@ -50,8 +50,8 @@ from langchain_core.runnables import Runnable
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, ValidationError
 
-from proactive_bench.llm.ledger import CallRole, LLMCallRecord, Recorder, usage_fields
-from proactive_bench.llm.retry_log import RetryListener, listen, unlisten
+from proactive_bench.llm.ledger import ERROR_TEXT_LIMIT, CallRole, LLMCallRecord, Recorder, record_retries, usage_fields
+from proactive_bench.llm.retry_log import listen, unlisten
 from proactive_bench.llm.transport import RETRY_STATUSES, MalformedBodyError, is_context_length_error, names_request_feature
 from proactive_bench.trace import one_line
 
@@ -65,7 +65,6 @@ SCHEMA_INSTRUCTION = (
     "Answer with a single JSON object and nothing else (no prose, no code fence). "
     "It must validate against this JSON Schema:\n{schema}"
 )
-ERROR_TEXT_LIMIT = 300
 
 
 class StructuredOutputError(RuntimeError):
@@ -171,7 +170,9 @@ class StructuredCaller:
                 attempt += 1
                 started = time.perf_counter()
                 raw: AIMessage | None = None
-                token = listen(self._retry_listener(purpose, method, attempt, prompt_hash))
+                token = listen(record_retries(
+                    self.recorder, role=self.role, purpose=purpose, model=self.model_name, method=method, attempt=attempt, prompt_hash=prompt_hash,
+                ))
                 try:
                     raw, value = await self._attempt(method, schema, messages)
                     if check is not None:
@@ -219,20 +220,6 @@ class StructuredCaller:
         if method in self.methods and len(self.methods) > 1:
             self.methods.remove(method)
             log.info("structured_method_dropped", model=self.model_name, method=method, reason=reason)
-
-    def _retry_listener(self, purpose: str, method: Method, attempt: int, prompt_hash: str | None) -> RetryListener | None:
-        """Records the transport's retries inside one attempt (with the attempt's number)."""
-        if self.recorder is None:
-            return None
-        recorder = self.recorder
-
-        def record(error: str, latency_ms: float) -> None:
-            recorder(LLMCallRecord(
-                role=self.role, purpose=purpose, model=self.model_name, method=method, ok=False, latency_ms=latency_ms,
-                attempt=attempt, error=f"transport retry: {_clip(error)}", prompt_hash=prompt_hash,
-            ))
-
-        return record
 
     async def _attempt(self, method: Method, schema: type[T], messages: list[BaseMessage]) -> tuple[AIMessage | None, T]:
         try:

@@ -10,7 +10,10 @@ is recorded; every model call is reported to the run's recorder.
 
 from __future__ import annotations
 
+import json
+import re
 import time
+import uuid
 from typing import Any
 
 import structlog
@@ -18,7 +21,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from proactive_bench.env.toolbox import render_result
-from proactive_bench.llm.ledger import LLMCallRecord, Recorder, usage_fields
+from proactive_bench.llm.ledger import LLMCallRecord, Recorder, record_retries, usage_fields
+from proactive_bench.llm.retry_log import listen, unlisten
 from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, make_chat_model
 from proactive_bench.scaffold import AgentTurn, ScaffoldLoadError, ScaffoldOptions, SessionContext
 from proactive_bench.scaffolds.langchain_tools import openai_tool_schemas
@@ -57,8 +61,36 @@ EVENT_TRIGGER_NOTE = (
 EVENT_PREFIX = "[Environment event; this is not a message typed by the user]\n"
 
 
+TEXT_TOOL_CALL = re.compile(r"^\s*(?:```(?:json)?|<tool_call>)?\s*([\[{].*[\]}])\s*(?:```|</tool_call>)?\s*$", re.DOTALL)
+"""A reply that is nothing but JSON, perhaps fenced or in ``<tool_call>`` tags: maybe a tool call written as text."""
+
+
 class AgentModelError(RuntimeError):
     """The agent's model call failed after the client's own retries."""
+
+
+def tool_calls_in_text(text: str, tool_names: set[str]) -> list[dict[str, Any]]:
+    """Tool calls some servers return as JSON text in the content (``{"name": ..., "arguments": {...}}``
+    or a list of them) instead of as tool calls; [] unless every object names one of ``tool_names``."""
+    match = TEXT_TOOL_CALL.match(text)
+    if match is None:
+        return []
+    try:
+        data = json.loads(match.group(1))
+    except ValueError:
+        return []
+    calls = []
+    for item in data if isinstance(data, list) else [data]:
+        arguments = item.get("arguments", item.get("parameters", {})) if isinstance(item, dict) else None
+        if isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments)
+            except ValueError:
+                return []
+        if not isinstance(arguments, dict) or item.get("name") not in tool_names:
+            return []
+        calls.append({"name": item["name"], "args": arguments, "id": f"call_{uuid.uuid4().hex[:12]}", "type": "tool_call"})
+    return calls
 
 
 def history_digest(history: list[list[dict[str, str]]]) -> str:
@@ -99,9 +131,11 @@ class ReactAgent:
         self._runnable: Any = None
         self._method = "text"
         self._messages: list[BaseMessage] = []
+        self._tool_names: set[str] = set()
 
     def start_session(self, ctx: SessionContext) -> None:
         self._ctx = ctx
+        self._tool_names = {spec.name for spec in ctx.tools.specs}
         tools = openai_tool_schemas(ctx.tools)
         self._runnable = self.model.bind_tools(tools) if tools else self.model
         self._method = "tools" if tools else "text"
@@ -132,14 +166,22 @@ class ReactAgent:
         return AgentTurn(reply=reply)
 
     async def _call_model(self, step: int) -> AIMessage:
+        """One model call; the transport's retries (rate limits, dropped connections, garbled bodies) are recorded each."""
         started = time.perf_counter()
+        token = listen(record_retries(self.recorder, role="agent", purpose="react_step", model=self.model_name, method=self._method))
         try:
             ai = await self._runnable.ainvoke(self._messages)
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"
             self._record(started, ok=False, error=error)
             raise AgentModelError(f"agent model {self.model_name!r} failed at step {step}: {error}") from exc
+        finally:
+            unlisten(token)
         self._record(started, ok=True, **usage_fields(ai))
+        if not ai.tool_calls and not ai.invalid_tool_calls and self._tool_names:
+            written = tool_calls_in_text(str(ai.text), self._tool_names)
+            if written:
+                ai = AIMessage(content="", tool_calls=written, response_metadata=ai.response_metadata, usage_metadata=ai.usage_metadata)
         log.debug("react_step", step=step, tool_calls=len(ai.tool_calls))
         return ai
 

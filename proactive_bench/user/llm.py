@@ -20,7 +20,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
-from proactive_bench.llm.ledger import LLMCallRecord, Recorder, usage_fields
+from proactive_bench.llm.ledger import LLMCallRecord, Recorder, record_retries, usage_fields
+from proactive_bench.llm.retry_log import listen, unlisten
 from proactive_bench.llm.structured import RetryPolicy, StructuredCaller, StructuredOutputError
 from proactive_bench.prompts import load_prompt
 from proactive_bench.schema import HiddenIntent, Persona, Session
@@ -175,6 +176,7 @@ class LLMUser:
             dialogue=render_dialogue(view.evidence.transcript),
         )
         started = time.perf_counter()
+        token = listen(record_retries(self.recorder, role="user", purpose="reply", model=self.model_name, method="text", prompt_hash=REPLY_PROMPT.hash))
         try:
             answer = await self.model.ainvoke([HumanMessage(prompt)])
             text = str(answer.text).strip()
@@ -185,6 +187,8 @@ class LLMUser:
             log.warning("user_reply_fallback", session=view.session.id, error=error)
             self._record(started, ok=False, error=f"fallback to reveal sentences: {error}")
             return " ".join(intent.reveal or intent.text for intent in intents)
+        finally:
+            unlisten(token)
         self._record(started, ok=True, **usage_fields(answer))
         return text
 
