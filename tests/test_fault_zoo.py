@@ -1,0 +1,105 @@
+"""Issue 16: a full pharmacist session on servers with real-world quirks (react agent, LLM user and judge, real HTTP on loopback).
+
+Each quirk of :mod:`proactive_bench.stub_zoo` must leave every intent terminal
+(or the session recorded as ``error`` where nothing could be done), use the
+structured-output method that server supports, record every retried
+attempt, and print no traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from proactive_bench.store import LLMCall, Store
+from proactive_bench.stub_server import StubServer
+from proactive_bench.stub_zoo import plausible_model, with_quirk
+
+from conftest import REPO, run_cli
+
+SESSION = "1"
+
+
+@pytest.fixture(autouse=True)
+def quick_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The transport's backoff shortened (its bounds, not its waits, are under test)."""
+    monkeypatch.setattr("proactive_bench.llm.transport.FIRST_BACKOFF_S", 0.001)
+
+
+def run_on(quirk: str, tmp_path: Path, *extra: str, model: str = "openai:zoo-agent", sessions: str = SESSION) -> tuple[Any, dict[str, Any], list[LLMCall]]:
+    db = tmp_path / "zoo.db"
+    with StubServer(with_quirk(plausible_model, quirk, retry_after="0")) as server:
+        result = run_cli(
+            "episode", "--json", "--data", str(REPO), "--persona", "pharmacist", "--model", model, "--sessions", sessions,
+            "--user", "llm", "--user-model", "openai:zoo-user", "--judge-model", "openai:zoo-judge", "--base-url", server.base_url,
+            "--db", str(db), *extra,
+        )
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    out = json.loads(result.stdout)
+    store = Store(db)
+    calls = [row for srun in store.session_runs(out["run_id"]) for row in store.rows(LLMCall, srun.id)]
+    return result, out, calls
+
+
+def assert_every_intent_terminal(out: dict[str, Any]) -> None:
+    for session in out["sessions"]:
+        assert session["status"] == "completed", session
+        assert session["completed"] + session["inferred"] + session["provided"] == session["intents"], session
+
+
+def methods_that_worked(calls: list[LLMCall], role: str) -> set[str]:
+    return {c.method for c in calls if c.role == role and c.ok and c.purpose != "reply"}
+
+
+@pytest.mark.parametrize(("quirk", "method"), [
+    ("none", "json_schema"),
+    ("reject-format-500", "function_calling"),
+    ("reject-format-400", "function_calling"),
+    ("reject-format-422", "function_calling"),
+    ("ignore-format", "function_calling"),
+    ("tool-calls-as-text", "function_calling"),
+])
+def test_structured_output_settles_on_the_method_the_server_supports(quirk: str, method: str, tmp_path: Path) -> None:
+    _, out, calls = run_on(quirk, tmp_path)
+    assert_every_intent_terminal(out)
+    assert methods_that_worked(calls, "user") == methods_that_worked(calls, "judge") == {method}
+    # json_schema is abandoned on the first decision (of each of the user's two concurrent stages, of the judge's
+    # first concurrent items), not tried again on every decision
+    refused = Counter(c.role for c in calls if not c.ok and c.method == "json_schema")
+    assert refused["user"] <= 4 and refused["judge"] <= 2 * 4
+    assert sum(1 for c in calls if c.role == "user" and c.ok) > 2 * refused["user"]
+    agent = [c for c in calls if c.role == "agent"]
+    assert agent and all(c.ok for c in agent)
+
+
+def test_tool_calls_written_as_text_are_run_by_the_agent(tmp_path: Path) -> None:
+    _, out, calls = run_on("tool-calls-as-text", tmp_path)
+    db = Store(tmp_path / "zoo.db")
+    from proactive_bench.store import ToolCallRow
+
+    tools = [row.tool_name for srun in db.session_runs(out["run_id"]) for row in db.rows(ToolCallRow, srun.id)]
+    assert "list_dir" in tools
+
+
+@pytest.mark.parametrize("quirk", ["rate-limit", "drop-connection", "non-json-body", "truncated-body"])
+def test_intermittent_transport_faults_are_retried_and_every_retry_recorded(quirk: str, tmp_path: Path) -> None:
+    _, out, calls = run_on(quirk, tmp_path)
+    assert_every_intent_terminal(out)
+    retries = [c for c in calls if not c.ok]
+    assert retries and all((c.error or "").startswith("transport retry") for c in retries)
+    assert {c.role for c in retries} >= {"agent", "user"}
+    assert methods_that_worked(calls, "user") == {"json_schema"}
+
+
+def test_the_acceptance_run_uses_function_calling_on_a_500_rejecting_server(tmp_path: Path) -> None:
+    """The issue's command: scripted reference agent, LLM user and judge, a server refusing response_format with 500."""
+    _, out, calls = run_on("reject-format-500", tmp_path, model="scripted:reference", sessions="1-3")
+    assert len(out["sessions"]) == 3
+    assert_every_intent_terminal(out)
+    assert methods_that_worked(calls, "user") == methods_that_worked(calls, "judge") == {"function_calling"}
+    assert [c.method for c in calls if not c.ok] == ["json_schema"] * len([c for c in calls if not c.ok])
