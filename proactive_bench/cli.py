@@ -34,6 +34,7 @@ from proactive_bench.launch import (
     run_spec,
     start_run,
 )
+from proactive_bench.llm.caps import ROLES, MaxTokens, parse_max_tokens
 from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.loading import (
     DEFAULT_DATA_ROOT,
@@ -70,6 +71,8 @@ err_console = Console(stderr=True, soft_wrap=True)
 out_console = Console()
 
 DataOpt = Annotated[Path, typer.Option("--data", help="Dataset root holding personas/, episodes/ and graders/.")]
+MaxTokensOpt = Annotated[Optional[list[str]], typer.Option(help=f"ROLE=N: answer cap of one role's calls, repeatable; roles {', '.join(ROLES)} (defaults {MaxTokens().model_dump()}).")]
+CallTimeoutOpt = Annotated[Optional[float], typer.Option(min=0.1, help="Seconds one model call may take (default 120).")]
 DEFAULT_RESULTS = Path("pbench-runs")
 
 
@@ -129,6 +132,8 @@ def episode(
     db: Annotated[Optional[Path], typer.Option(help="SQLite results database.")] = None,
     max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before a session is truncated.")] = DEFAULT_MAX_TURNS,
     agent_option: Annotated[Optional[list[str]], typer.Option(help="KEY=VALUE for the scaffold, repeatable (react: max_steps, max_retries).")] = None,
+    max_tokens: MaxTokensOpt = None,
+    call_timeout: CallTimeoutOpt = None,
     data: DataOpt = DEFAULT_DATA_ROOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")] = False,
@@ -139,6 +144,7 @@ def episode(
     try:
         chosen = parse_sessions(sessions, loaded.sessions)
         extra = parse_options(agent_option or [])
+        caps = MaxTokens(**parse_max_tokens(max_tokens or []))
     except ValueError as exc:
         raise fail(str(exc)) from None
     if user not in ("rules", "llm"):
@@ -161,6 +167,7 @@ def episode(
     spec = RunSpec(
         persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,  # type: ignore[arg-type]
         user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra,
+        max_tokens=caps, call_timeout=call_timeout,
     )
     run = start_run(store, loaded, spec, db_path.parent)
     _finish(store, run, loaded, as_json)
@@ -297,6 +304,8 @@ def sweep(
     rps: Annotated[Optional[float], typer.Option(help="Requests per second per endpoint.")] = None,
     max_cost: Annotated[Optional[float], typer.Option(help="USD budget; the sweep stops starting sessions once spent.")] = None,
     prices: Annotated[Optional[Path], typer.Option(help="YAML price table: model: {input, output} USD per million tokens.")] = None,
+    max_tokens: MaxTokensOpt = None,
+    call_timeout: CallTimeoutOpt = None,
     db: Annotated[Optional[Path], typer.Option(help="SQLite results database.")] = None,
     data: Annotated[Optional[Path], typer.Option("--data", help="Dataset root.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
@@ -309,14 +318,17 @@ def sweep(
         "ablations": _split(ablation) if ablation != "none" else None, "user": user, "user_model": user_model,
         "judge_model": judge_model, "base_url": base_url, "concurrency": concurrency, "workers": workers, "requests_per_second": rps,
         "max_cost_usd": max_cost, "prices": str(prices) if prices else None, "data": str(data) if data else None,
+        "call_timeout": call_timeout,
     }
     given = {k: v for k, v in flags.items() if v is not None}
     try:
+        if max_tokens:
+            given["max_tokens"] = parse_max_tokens(max_tokens)
         base = load_sweep_config(config).model_dump(mode="json", exclude_unset=True) if config else {}
         settings = validate_sweep_config({**base, **given}, str(config) if config else "flags")
         store = Store(db or DEFAULT_RESULTS / "pbench.db")
         new_sweep, new_runs = create_sweep(store, settings, (db or DEFAULT_RESULTS / "pbench.db").parent)
-    except (SweepConfigError, StoreSchemaError) as exc:
+    except (SweepConfigError, StoreSchemaError, ValueError) as exc:
         raise fail(str(exc)) from None
     except DatasetError as exc:
         for problem in exc.problems:

@@ -16,7 +16,8 @@ from pydantic import BaseModel, Field
 
 from proactive_bench.ablation import Ablation, ablated_sessions
 from proactive_bench.llm.cache import CallCache
-from proactive_bench.llm.models import make_chat_model
+from proactive_bench.llm.caps import UNCAPPED, MaxTokens
+from proactive_bench.llm.models import DEFAULT_TIMEOUT_S, make_chat_model
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import LoadedEpisode, load_episode
 from proactive_bench.results import EpisodeResult
@@ -43,6 +44,8 @@ class RunSpec(BaseModel):
     repeat: int = 0
     sweep_id: str | None = None
     replay_of: str | None = Field(default=None, description="A run whose recorded model answers serve this one.")
+    max_tokens: MaxTokens = Field(default_factory=MaxTokens, description="Answer caps per role (runs stored without caps run uncapped).")
+    call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take; None: the default.")
 
     @property
     def user_backend(self) -> str:
@@ -74,7 +77,7 @@ def start_run(store: Store, loaded: LoadedEpisode, spec: RunSpec, results_dir: P
 
 
 def run_spec(run: Run) -> RunSpec:
-    return RunSpec.model_validate(run.config)
+    return RunSpec.model_validate({"max_tokens": UNCAPPED, **run.config})  # a run stored before caps existed replays uncapped
 
 
 def build_participants(
@@ -84,21 +87,26 @@ def build_participants(
     from proactive_bench.judge import RubricJudge
     from proactive_bench.user.llm import LLMUser
 
-    def chat(name: str) -> Any:
-        return make_chat_model(name, base_url=spec.base_url, temperature=0, cache=cache, rate_limiter=limiter, transport=transport)
+    timeout = spec.call_timeout or DEFAULT_TIMEOUT_S
+    caps = spec.max_tokens
+
+    def chat(name: str, max_tokens: int | None) -> Any:
+        return make_chat_model(
+            name, base_url=spec.base_url, temperature=0, cache=cache, rate_limiter=limiter, transport=transport, max_tokens=max_tokens, timeout=timeout,
+        )
 
     options = ScaffoldOptions(
         model=spec.model, base_url=spec.base_url, recorder=ledger, extra=dict(spec.agent_options), cache=cache, rate_limiter=limiter,
-        transport=transport,
+        transport=transport, max_tokens=caps.agent, call_timeout=timeout,
     )
     agent = load_scaffold(spec.model, options)
     if spec.user == "llm":
         if not spec.user_model:
             raise LaunchError("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
-        user: Any = LLMUser(chat(spec.user_model), spec.user_model, ledger)
+        user: Any = LLMUser(chat(spec.user_model, caps.user_judgement), spec.user_model, ledger, reply_model=chat(spec.user_model, caps.user_reply))
     else:
         user = RulesUser()
-    judge = RubricJudge(chat(spec.judge_model), spec.judge_model, ledger) if spec.judge_model else None
+    judge = RubricJudge(chat(spec.judge_model, caps.judge), spec.judge_model, ledger) if spec.judge_model else None
     return agent, user, judge
 
 

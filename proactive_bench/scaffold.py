@@ -85,6 +85,10 @@ class ScaffoldOptions:
     """The endpoint's shared rate limiter, if the run sets one."""
     transport: ChatTransport | None = None
     """Pooled HTTP connections for OpenAI-compatible servers, the run's own or its sweep process's (pass it to ``make_chat_model``)."""
+    max_tokens: int | None = None
+    """The run's cap on each answer of the agent's model (pass it to ``make_chat_model``); None: uncapped."""
+    call_timeout: float | None = None
+    """Seconds one model call may take (pass it to ``make_chat_model`` as ``timeout``); None: its default."""
 
 
 ScaffoldFactory = Callable[[ScaffoldOptions], Scaffold]

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from proactive_bench.ablation import Ablation
 from proactive_bench.costs import Budget
 from proactive_bench.launch import LaunchError, RunSpec, endpoint_limiter, execute_run, load_spec_episode, run_spec, start_run
+from proactive_bench.llm.caps import MaxTokens
 from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import DEFAULT_DATA_ROOT, LoadedEpisode, load_episode
@@ -54,6 +55,8 @@ class SweepConfig(BaseModel):
     requests_per_second: float | None = Field(default=None, gt=0, description="Per endpoint, shared by all models on it.")
     max_cost_usd: float | None = Field(default=None, gt=0)
     prices: Path | None = None
+    max_tokens: MaxTokens = Field(default_factory=MaxTokens, description="Answer caps per role (agent, user_reply, user_judgement, judge).")
+    call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take.")
 
 
 class SweepConfigError(ValueError):
@@ -97,6 +100,7 @@ def create_sweep(store: Store, config: SweepConfig, results_dir: Path) -> tuple[
                         persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
                         judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
                         agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep.id,
+                        max_tokens=config.max_tokens, call_timeout=config.call_timeout,
                     )
                     runs.append((start_run(store, loaded, spec, results_dir), loaded))
     return sweep, runs

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from proactive_bench.store import LLMCall, Store
-from proactive_bench.stub_server import StubServer
+from proactive_bench.stub_server import StubServer, prompt_text
 from proactive_bench.stub_zoo import plausible_model, with_quirk
 
 from conftest import REPO, run_cli
@@ -30,6 +30,10 @@ def quick_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("proactive_bench.llm.transport.FIRST_BACKOFF_S", 0.001)
 
 
+SENT: list[dict[str, Any]] = []
+"""The requests of the last :func:`run_on`."""
+
+
 def run_on(quirk: str, tmp_path: Path, *extra: str, model: str = "openai:zoo-agent", sessions: str = SESSION) -> tuple[Any, dict[str, Any], list[LLMCall]]:
     db = tmp_path / "zoo.db"
     with StubServer(with_quirk(plausible_model, quirk, retry_after="0")) as server:
@@ -38,6 +42,7 @@ def run_on(quirk: str, tmp_path: Path, *extra: str, model: str = "openai:zoo-age
             "--user", "llm", "--user-model", "openai:zoo-user", "--judge-model", "openai:zoo-judge", "--base-url", server.base_url,
             "--db", str(db), *extra,
         )
+        SENT[:] = server.requests
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
     out = json.loads(result.stdout)
@@ -103,3 +108,37 @@ def test_the_acceptance_run_uses_function_calling_on_a_500_rejecting_server(tmp_
     assert_every_intent_terminal(out)
     assert methods_that_worked(calls, "user") == methods_that_worked(calls, "judge") == {"function_calling"}
     assert [c.method for c in calls if not c.ok] == ["json_schema"] * len([c for c in calls if not c.ok])
+
+
+def test_a_model_that_never_stops_is_capped_per_role_and_the_cut_recorded(tmp_path: Path) -> None:
+    _, out, calls = run_on("never-stops", tmp_path, "--max-tokens", "agent=300", "--max-tokens", "judge=200")
+    assert_every_intent_terminal(out)
+    caps = Counter((prompt_role(body), body.get("max_tokens"), body.get("max_completion_tokens")) for body in SENT)
+    assert {(role, cap) for role, cap, _ in caps} == {("agent", 300), ("user_judgement", 2048), ("user_reply", 512), ("judge", 200)}
+    assert all(cap == completion_cap for _, cap, completion_cap in caps)
+    cut = [c for c in calls if c.ok and c.error == "cut at the max_tokens cap"]
+    assert {c.role for c in cut} == {"agent", "user", "judge"}
+    assert max(c.completion_tokens or 0 for c in calls) <= 2048
+
+
+def prompt_role(body: dict[str, Any]) -> str:
+    text = prompt_text(body)
+    if "grading an AI assistant" in text:
+        return "judge"
+    if "role-playing the user" in text:
+        return "user_reply"
+    return "user_judgement" if "Open requirements" in text else "agent"
+
+
+def test_caps_and_call_timeout_flags_are_checked_and_stored(tmp_path: Path) -> None:
+    bad = run_cli("episode", "--persona", "pharmacist", "--data", str(REPO), "--model", "scripted:reference", "--db", str(tmp_path / "r.db"),
+                  "--max-tokens", "critic=5")
+    assert bad.exit_code == 2 and "expected ROLE=N with ROLE one of agent, user_reply, user_judgement, judge" in bad.output
+    assert "Traceback" not in bad.output
+    good = run_cli("episode", "--json", "--persona", "pharmacist", "--data", str(REPO), "--model", "scripted:reference", "--sessions", "1",
+                   "--db", str(tmp_path / "r.db"), "--max-tokens", "judge=64", "--call-timeout", "9")
+    assert good.exit_code == 0, good.output
+    from proactive_bench.launch import run_spec
+
+    spec = run_spec(Store(tmp_path / "r.db").run(json.loads(good.stdout)["run_id"]))
+    assert (spec.max_tokens.judge, spec.max_tokens.agent, spec.call_timeout) == (64, 4096, 9.0)

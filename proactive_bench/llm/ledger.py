@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
 from proactive_bench.llm.cache import is_cached
+from proactive_bench.llm.caps import CUT_NOTE
 from proactive_bench.llm.retry_log import RetryListener
 
 CallRole = Literal["agent", "user", "judge"]
@@ -39,9 +40,13 @@ def ignore_record(_record: LLMCallRecord) -> None:
 
 
 def usage_fields(message: Any) -> dict[str, Any]:
-    """Token counts and the cached flag of a LangChain answer, as LLMCallRecord fields."""
+    """Token counts and the cached flag of a LangChain answer, as LLMCallRecord fields; an answer
+    that stopped at the max_tokens cap also gets ``error`` :data:`~proactive_bench.llm.caps.CUT_NOTE`."""
     usage = getattr(message, "usage_metadata", None) or {}
-    return {"prompt_tokens": usage.get("input_tokens"), "completion_tokens": usage.get("output_tokens"), "cached": is_cached(message)}
+    fields = {"prompt_tokens": usage.get("input_tokens"), "completion_tokens": usage.get("output_tokens"), "cached": is_cached(message)}
+    if (getattr(message, "response_metadata", None) or {}).get("finish_reason") == "length":
+        fields["error"] = CUT_NOTE
+    return fields
 
 
 def record_retries(recorder: Recorder | None, **fields: Any) -> RetryListener | None:

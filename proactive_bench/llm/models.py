@@ -30,6 +30,7 @@ def make_chat_model(
     cache: BaseCache | None = None,
     rate_limiter: BaseRateLimiter | None = None,
     transport: ChatTransport | None = None,
+    max_tokens: int | None = None,
 ) -> BaseChatModel:
     """``openai:NAME`` (any OpenAI-compatible server with ``base_url``) or another
     provider through LangChain's ``init_chat_model``. A bare name means openai.
@@ -40,6 +41,9 @@ def make_chat_model(
     ``rate_limiter`` is shared by every model on one endpoint. With a
     ``transport``, openai models send their async calls over it (see
     :mod:`proactive_bench.llm.transport`) instead of the OpenAI SDK's client.
+    ``max_tokens`` caps each answer (sent to other OpenAI-compatible servers
+    also as the older ``max_tokens``, which most of them read instead of
+    ``max_completion_tokens``).
     """
     provider, _, name = spec.partition(":") if ":" in spec else ("openai", "", spec)
     if not name:
@@ -51,7 +55,11 @@ def make_chat_model(
         kwargs["rate_limiter"] = rate_limiter
     if temperature is not None:
         kwargs["temperature"] = temperature
+    if max_tokens is not None:
+        kwargs["max_tokens"] = max_tokens
     if provider == "openai":
+        if max_tokens is not None and base_url:
+            kwargs["extra_body"] = {"max_tokens": max_tokens}
         from langchain_openai import ChatOpenAI
 
         key = api_key or os.environ.get("OPENAI_API_KEY") or ("not-needed" if base_url else None)

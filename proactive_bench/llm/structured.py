@@ -253,11 +253,13 @@ class StructuredCaller:
             log.warning("structured_attempt_failed", role=self.role, purpose=purpose, method=method, attempt=attempt, error=error)
         if self.recorder is None:
             return
+        fields = usage_fields(raw) if raw is not None else {}
+        if error is not None:
+            fields["error"] = error
         self.recorder(
             LLMCallRecord(
                 role=self.role, purpose=purpose, model=self.model_name, method=method, ok=error is None,
-                latency_ms=(time.perf_counter() - started) * 1000, attempt=attempt, error=error, prompt_hash=prompt_hash,
-                **(usage_fields(raw) if raw is not None else {}),
+                latency_ms=(time.perf_counter() - started) * 1000, attempt=attempt, prompt_hash=prompt_hash, **fields,
             )
         )
 

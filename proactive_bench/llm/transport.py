@@ -209,8 +209,8 @@ class HttpChatOpenAI(ChatOpenAI):
 
     @classmethod
     def over(cls, transport: ChatTransport, cache: BaseCache | None = None, rate_limiter: BaseRateLimiter | None = None, **settings: Any) -> HttpChatOpenAI:
-        """A model with these settings on ``transport``; runs share one validated template per settings (building one costs ~1 ms)."""
-        model = _template(cls, tuple(sorted(settings.items()))).model_copy(update={"cache": cache, "rate_limiter": rate_limiter})
+        """A model with these (JSON) settings on ``transport``; runs share one validated template per settings (building one costs ~1 ms)."""
+        model = _template(cls, json.dumps(settings, sort_keys=True)).model_copy(update={"cache": cache, "rate_limiter": rate_limiter})
         model._transport = transport
         return model
 
@@ -231,6 +231,9 @@ class HttpChatOpenAI(ChatOpenAI):
         payload = self._get_request_payload(messages, stop=stop, **kwargs)
         if self._use_responses_api(payload):
             return await super()._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
+        extra = payload.pop("extra_body", None)
+        if extra:  # merged into the JSON, as the SDK does
+            payload.update(extra)
         schema = payload.get("response_format")
         if isinstance(schema, type) and issubclass(schema, BaseModel):
             payload["response_format"] = response_format_param(schema)
@@ -257,8 +260,9 @@ class HttpChatOpenAI(ChatOpenAI):
 
 
 @lru_cache(maxsize=64)
-def _template(cls: type[HttpChatOpenAI], settings: tuple[tuple[str, Any], ...]) -> HttpChatOpenAI:
-    model = cls(**dict(settings))
+def _template(cls: type[HttpChatOpenAI], settings: str) -> HttpChatOpenAI:
+    """A model built from JSON ``settings`` (a hashable key, dict values such as ``extra_body`` included)."""
+    model = cls(**json.loads(settings))
     getattr(model, "_serialized", None)  # LangChain's cached dump of the settings (~0.3 ms), copied with the template
     return model
 

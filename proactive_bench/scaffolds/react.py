@@ -23,7 +23,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from proactive_bench.env.toolbox import render_result
 from proactive_bench.llm.ledger import LLMCallRecord, Recorder, record_retries, usage_fields
 from proactive_bench.llm.retry_log import listen, unlisten
-from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, make_chat_model
+from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, make_chat_model
 from proactive_bench.scaffold import AgentTurn, ScaffoldLoadError, ScaffoldOptions, SessionContext
 from proactive_bench.scaffolds.langchain_tools import openai_tool_schemas
 from proactive_bench.trace import one_line
@@ -212,7 +212,8 @@ def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
     max_steps = _int_option(options, "max_steps", DEFAULT_MAX_STEPS, minimum=1)
     model = make_chat_model(
         options.model, base_url=options.base_url, api_key=options.api_key, max_retries=max_retries,
-        cache=options.cache, rate_limiter=options.rate_limiter, transport=options.transport,
+        cache=options.cache, rate_limiter=options.rate_limiter, transport=options.transport, max_tokens=options.max_tokens,
+        timeout=options.call_timeout or DEFAULT_TIMEOUT_S,
     )
     return ReactAgent(model, model_name=options.model, recorder=options.recorder, max_steps=max_steps)
 

@@ -104,8 +104,13 @@ class LLMUser:
 
     name = "llm"
 
-    def __init__(self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, policy: RetryPolicy | None = None) -> None:
+    def __init__(
+        self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, policy: RetryPolicy | None = None,
+        reply_model: BaseChatModel | None = None,
+    ) -> None:
+        """``model`` judges; ``reply_model`` (default: the same) writes the user's messages, e.g. with a shorter answer cap."""
         self.model = model
+        self.reply_model = reply_model or model
         self.model_name = model_name
         self.recorder = recorder
         self.structured = StructuredCaller(model, model_name, "user", recorder, policy)
@@ -178,7 +183,7 @@ class LLMUser:
         started = time.perf_counter()
         token = listen(record_retries(self.recorder, role="user", purpose="reply", model=self.model_name, method="text", prompt_hash=REPLY_PROMPT.hash))
         try:
-            answer = await self.model.ainvoke([HumanMessage(prompt)])
+            answer = await self.reply_model.ainvoke([HumanMessage(prompt)])
             text = str(answer.text).strip()
             if not text:
                 raise ValueError("the model returned an empty message")
