@@ -35,6 +35,7 @@ from proactive_bench.launch import (
     start_run,
 )
 from proactive_bench.llm.caps import ROLES, MaxTokens, parse_max_tokens
+from proactive_bench.llm.endpoints import EndpointError, check_reachable
 from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.loading import (
     DEFAULT_DATA_ROOT,
@@ -60,6 +61,7 @@ from proactive_bench.sweep import (
     create_sweep,
     load_sweep_config,
     run_sweep,
+    sweep_endpoints,
     unfinished_runs,
     validate_sweep_config,
 )
@@ -169,8 +171,17 @@ def episode(
         user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra,
         max_tokens=caps, call_timeout=call_timeout,
     )
+    _check_endpoints(spec.endpoints())
     run = start_run(store, loaded, spec, db_path.parent)
     _finish(store, run, loaded, as_json)
+
+
+def _check_endpoints(endpoints: dict[str, list[str]]) -> None:
+    """Stop with one line, before any row is written, when a model server is not there."""
+    try:
+        check_reachable(endpoints)
+    except EndpointError as exc:
+        raise fail(str(exc)) from None
 
 
 def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool, budget: Budget | None = None) -> None:
@@ -242,9 +253,11 @@ def resume(
         config = SweepConfig.model_validate(sweep.config)
         if max_cost is not None:
             config = config.model_copy(update={"max_cost_usd": max_cost})
+        _check_endpoints(sweep_endpoints(config))
         _sweep_and_report(store, sweep, unfinished_runs(store, sweep), config, as_json)
         return
     store, run, loaded = _open_run(db, run_id)
+    _check_endpoints(run_spec(run).endpoints())
     _finish(store, run, loaded, as_json)
 
 
@@ -326,6 +339,7 @@ def sweep(
             given["max_tokens"] = parse_max_tokens(max_tokens)
         base = load_sweep_config(config).model_dump(mode="json", exclude_unset=True) if config else {}
         settings = validate_sweep_config({**base, **given}, str(config) if config else "flags")
+        _check_endpoints(sweep_endpoints(settings))
         store = Store(db or DEFAULT_RESULTS / "pbench.db")
         new_sweep, new_runs = create_sweep(store, settings, (db or DEFAULT_RESULTS / "pbench.db").parent)
     except (SweepConfigError, StoreSchemaError, ValueError) as exc:

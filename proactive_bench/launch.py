@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from proactive_bench.ablation import Ablation, ablated_sessions
 from proactive_bench.llm.cache import CallCache
 from proactive_bench.llm.caps import UNCAPPED, MaxTokens
+from proactive_bench.llm.endpoints import is_openai_model
 from proactive_bench.llm.models import DEFAULT_TIMEOUT_S, make_chat_model
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import LoadedEpisode, load_episode
@@ -50,6 +51,15 @@ class RunSpec(BaseModel):
     @property
     def user_backend(self) -> str:
         return "rules" if self.user == "rules" else f"llm:{self.user_model}"
+
+    def endpoints(self) -> dict[str, list[str]]:
+        """``{base_url: roles}`` of the OpenAI-compatible servers this run calls (those given by URL)."""
+        roles = {"agent": self.model, "user": self.user_model if self.user == "llm" else None, "judge": self.judge_model}
+        used: dict[str, list[str]] = {}
+        for role, model in roles.items():
+            if self.base_url and is_openai_model(model):
+                used.setdefault(self.base_url, []).append(role)
+        return used
 
 
 class LaunchError(ValueError):

@@ -81,6 +81,16 @@ def validate_sweep_config(data: dict[str, Any], source: str) -> SweepConfig:
         raise SweepConfigError("\n".join(lines)) from None
 
 
+def sweep_endpoints(config: SweepConfig) -> dict[str, list[str]]:
+    """``{base_url: roles}`` of the OpenAI-compatible servers the sweep's runs call."""
+    used: dict[str, list[str]] = {}
+    for model in config.models:
+        spec = RunSpec(persona="", model=model, data_root="", user=config.user, user_model=config.user_model, judge_model=config.judge_model, base_url=config.base_url)
+        for url, roles in spec.endpoints().items():
+            used.setdefault(url, []).extend(role for role in roles if role not in used[url])
+    return used
+
+
 def create_sweep(store: Store, config: SweepConfig, results_dir: Path) -> tuple[Sweep, list[tuple[Run, LoadedEpisode]]]:
     """The sweep row and one run row per model × persona × ablation × repeat."""
     personas = config.personas or sorted(p.parent.name for p in (config.data / "episodes").glob("*/episode.yaml"))
