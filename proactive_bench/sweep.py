@@ -22,6 +22,7 @@ from proactive_bench.ablation import Ablation
 from proactive_bench.costs import Budget
 from proactive_bench.launch import LaunchError, RunSpec, endpoint_limiter, execute_run, load_spec_episode, run_spec, start_run
 from proactive_bench.llm.caps import MaxTokens
+from proactive_bench.llm.endpoints import DEFAULT_PAUSE_AFTER, EndpointHealth
 from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import DEFAULT_DATA_ROOT, LoadedEpisode, load_episode
@@ -57,6 +58,7 @@ class SweepConfig(BaseModel):
     prices: Path | None = None
     max_tokens: MaxTokens = Field(default_factory=MaxTokens, description="Answer caps per role (agent, user_reply, user_judgement, judge).")
     call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take.")
+    pause_after: int = Field(default=DEFAULT_PAUSE_AFTER, ge=1, description="Connection errors in a row after which a model server's runs pause.")
 
 
 class SweepConfigError(ValueError):
@@ -130,13 +132,15 @@ async def run_episodes(
     """The runs, at most ``config.concurrency`` at once, in this process."""
     limit = asyncio.Semaphore(config.concurrency)
     limiters = {config.base_url: endpoint_limiter(config.requests_per_second)}
-    transport = ChatTransport()  # one connection pool for all runs: a run can start on a connection another has left idle
+    health = EndpointHealth(config.pause_after)
+    transport = ChatTransport(health=health)  # one connection pool for all runs: a run can start on a connection another has left idle
 
     async def one(run: Run, loaded: LoadedEpisode) -> None:
         async with limit:
             if on_event:
                 on_event(run, "start")
-            ledger = CallLedger(run.id, budget)
+            endpoints = run_spec(run).endpoints()
+            ledger = CallLedger(run.id, budget, paused=lambda failing_counts: health.pause_reason(endpoints, failing_counts))
             try:
                 await execute_run(
                     store, run, loaded, ledger, limiters.get(run_spec(run).base_url),

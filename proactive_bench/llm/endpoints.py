@@ -1,4 +1,4 @@
-"""Is a model server there at all? A quick look before a run creates anything.
+"""Is a model server there at all? A quick look before a run creates anything, and a watch during a sweep.
 
 A dead ``--base-url`` used to cost a minute of retries and a screen of
 identical warnings per session; :func:`check_reachable` asks each endpoint
@@ -13,7 +13,11 @@ from __future__ import annotations
 import socket
 import urllib.error
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+
+import structlog
+
+log = structlog.get_logger(__name__)
 
 CHECK_TIMEOUT_S = 3.0
 
@@ -63,3 +67,44 @@ def _reason(reason: object) -> str:
     if isinstance(reason, TimeoutError | socket.timeout):
         return "no answer in time"
     return f"{type(reason).__name__}: {reason}" if isinstance(reason, BaseException) else str(reason)
+
+
+DEFAULT_PAUSE_AFTER = 5
+
+
+class EndpointHealth:
+    """Consecutive connection failures per model server, for a sweep to pause the runs of one that went away.
+
+    The sweep's :class:`~proactive_bench.llm.transport.ChatTransport` reports
+    each request's outcome; after ``pause_after`` connection errors in a row
+    (timeouts included; HTTP errors do not count: the server is there) the
+    endpoint is paused for the rest of the process. Runs using it stop before
+    their next session, are left ``stopped``, and ``pbench resume`` continues
+    them; a session that ended in error while its server was failing is not
+    saved, so it runs again then.
+    """
+
+    def __init__(self, pause_after: int = DEFAULT_PAUSE_AFTER) -> None:
+        self.pause_after = pause_after
+        self._failing: dict[str, int] = {}
+        self.paused: dict[str, str] = {}
+        """Paused base URLs and why."""
+
+    def succeeded(self, base_url: str) -> None:
+        if self._failing:
+            self._failing.pop(base_url, None)
+
+    def failed(self, base_url: str, error: str) -> None:
+        count = self._failing[base_url] = self._failing.get(base_url, 0) + 1
+        if count >= self.pause_after and base_url not in self.paused:
+            self.paused[base_url] = f"{count} connection errors in a row, the last: {error}"
+            log.warning("endpoint_paused", url=base_url, reason=self.paused[base_url], hint="its runs stop after their current session; pbench resume continues them")
+
+    def pause_reason(self, base_urls: Iterable[str], failing_counts: bool = False) -> str | None:
+        """Why the first of ``base_urls`` that is paused is (or, with ``failing_counts``, failing since its last answer), or None."""
+        for url in base_urls:
+            if url in self.paused:
+                return f"{url}: {self.paused[url]}"
+            if failing_counts and self._failing.get(url):
+                return f"{url}: {self._failing[url]} connection error(s) in a row"
+        return None

@@ -47,6 +47,7 @@ from langchain_openai import ChatOpenAI
 from openai.lib._parsing._completions import type_to_response_format_param
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
+from proactive_bench.llm.endpoints import EndpointHealth
 from proactive_bench.llm.retry_log import note_retry
 from proactive_bench.llm.sent import note_request_sent
 
@@ -60,6 +61,7 @@ MAX_RETRY_AFTER_S = 60.0
 FIRST_BACKOFF_S = 1.0
 MAX_BACKOFF_S = 8.0
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+CHAT_PATH = "/chat/completions"
 UNSET_TIMEOUT_S = 600.0
 """The whole-request limit when the model sets none (the OpenAI SDK's default)."""
 STATUS_ERRORS: dict[int, type[openai.APIStatusError]] = {
@@ -94,8 +96,10 @@ class ChatTransport:
     ``aiohttp`` session is created on first use, inside the running loop.
     """
 
-    def __init__(self, connections_per_host: int = 256) -> None:
+    def __init__(self, connections_per_host: int = 256, health: EndpointHealth | None = None) -> None:
+        """``health``: told each request's outcome (a sweep pauses the runs of a server that went away)."""
         self.connections_per_host = connections_per_host
+        self.health = health
         self._session: aiohttp.ClientSession | None = None
 
     async def __aenter__(self) -> ChatTransport:
@@ -118,15 +122,22 @@ class ChatTransport:
 
     async def complete(self, url: str, headers: dict[str, str], payload: dict[str, Any], timeout: float, max_retries: int) -> dict[str, Any]:
         """POST ``payload`` to ``url``; the decoded JSON answer, retried on transient faults."""
+        if self.health is not None and self.health.paused and base_url_of(url) in self.health.paused:
+            raise openai.APIConnectionError(message=f"Connection error: {base_url_of(url)} is paused ({self.health.paused[base_url_of(url)]})", request=httpx2.Request("POST", url))
         body = json.dumps(payload).encode()
         note_request_sent()  # set now, what waits on it runs once the request below is out and this task waits
         previous = ""
         for attempt in range(max_retries + 1):
             started = time.perf_counter()
             try:
-                return await self._post(url, headers, body, timeout)
+                answer = await self._post(url, headers, body, timeout)
+                if self.health is not None:
+                    self.health.succeeded(base_url_of(url))
+                return answer
             except (openai.APIStatusError, openai.APIConnectionError, MalformedBodyError) as exc:
                 error = f"{type(exc).__name__}: {exc}"
+                if self.health is not None and isinstance(exc, openai.APIConnectionError):
+                    self.health.failed(base_url_of(url), error)
                 if attempt == max_retries or not _retryable(exc, repeated=error == previous):
                     raise
                 previous = error
@@ -155,6 +166,11 @@ class ChatTransport:
         if not isinstance(answer, dict):
             raise MalformedBodyError(f"{url} answered with JSON that is not an object: {content[:200]!r}")
         return answer
+
+
+def base_url_of(chat_url: str) -> str:
+    """The base URL a chat completions URL was made from."""
+    return chat_url.removesuffix(CHAT_PATH)
 
 
 def _status_error(url: str, status: int, headers: dict[str, str], content: bytes) -> openai.APIStatusError:
@@ -248,7 +264,7 @@ class HttpChatOpenAI(ChatOpenAI):
         return result
 
     def _chat_url(self) -> str:
-        return f"{(self.openai_api_base or DEFAULT_BASE_URL).rstrip('/')}/chat/completions"
+        return f"{(self.openai_api_base or DEFAULT_BASE_URL).rstrip('/')}{CHAT_PATH}"
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json", **(self.default_headers or {})}
