@@ -37,6 +37,7 @@ from proactive_bench.launch import (
 from proactive_bench.llm.caps import ROLES, MaxTokens, parse_max_tokens
 from proactive_bench.llm.endpoints import EndpointError, check_reachable
 from proactive_bench.llm.models import ModelSpecError
+from proactive_bench.llm.probe import probe_model, probe_table
 from proactive_bench.loading import (
     DEFAULT_DATA_ROOT,
     DatasetError,
@@ -136,6 +137,7 @@ def episode(
     agent_option: Annotated[Optional[list[str]], typer.Option(help="KEY=VALUE for the scaffold, repeatable (react: max_steps, max_retries).")] = None,
     max_tokens: MaxTokensOpt = None,
     call_timeout: CallTimeoutOpt = None,
+    no_probe: Annotated[bool, typer.Option("--no-probe", help="Do not probe the model servers' capabilities before the first decision.")] = False,
     data: DataOpt = DEFAULT_DATA_ROOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")] = False,
@@ -169,7 +171,7 @@ def episode(
     spec = RunSpec(
         persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,  # type: ignore[arg-type]
         user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra,
-        max_tokens=caps, call_timeout=call_timeout,
+        max_tokens=caps, call_timeout=call_timeout, probe=not no_probe,
     )
     _check_endpoints(spec.endpoints())
     run = start_run(store, loaded, spec, db_path.parent)
@@ -259,6 +261,26 @@ def resume(
     store, run, loaded = _open_run(db, run_id)
     _check_endpoints(run_spec(run).endpoints())
     _finish(store, run, loaded, as_json)
+
+
+@app.command()
+def probe(
+    model: Annotated[str, typer.Option(help="The model to probe: openai:NAME (or openai/NAME).")],
+    base_url: Annotated[Optional[str], typer.Option(help="Its OpenAI-compatible endpoint (default: OpenAI's).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """One short call per capability (plain chat, json_schema, function calling, JSON mode, tool use) and a table of what works."""
+    configure_logging(False)
+    try:
+        report = run_fast(probe_model(model, base_url))
+    except ModelSpecError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        typer.echo(report.to_json())
+    else:
+        out_console.print(probe_table(report))
+    if not report.reachable:
+        raise fail(f"no answer from {report.base_url}: {report.capabilities[0].detail}")
 
 
 @app.command()

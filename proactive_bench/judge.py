@@ -9,6 +9,7 @@ guessed score.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Literal
@@ -19,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from proactive_bench.evidence import Evidence
 from proactive_bench.llm.ledger import Recorder
-from proactive_bench.llm.structured import RetryPolicy, StructuredCaller, StructuredOutputError
+from proactive_bench.llm.structured import METHODS, RetryPolicy, StructuredCaller, StructuredOutputError
 from proactive_bench.prompts import load_prompt
 from proactive_bench.schema import ChecklistItem, Session
 from proactive_bench.trace import render_dialogue, render_files, render_tool_records
@@ -66,9 +67,11 @@ class RubricJudge:
         recorder: Recorder | None = None,
         policy: RetryPolicy | None = None,
         concurrency: int = DEFAULT_CONCURRENCY,
+        methods: Sequence[str] | None = None,
     ) -> None:
+        """``methods``: the structured-output methods to start with (default: all)."""
         self.model_name = model_name
-        self.structured = StructuredCaller(model, model_name, "judge", recorder, policy)
+        self.structured = StructuredCaller(model, model_name, "judge", recorder, policy, methods or METHODS)
         self._limit = asyncio.Semaphore(concurrency)
 
     async def grade(self, items: list[ChecklistItem], evidence: Evidence, session: Session) -> dict[str, RubricVerdict]:

@@ -19,6 +19,7 @@ from proactive_bench.llm.cache import CallCache
 from proactive_bench.llm.caps import UNCAPPED, MaxTokens
 from proactive_bench.llm.endpoints import is_openai_model
 from proactive_bench.llm.models import DEFAULT_TIMEOUT_S, make_chat_model
+from proactive_bench.llm.probe import structured_methods
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import LoadedEpisode, load_episode
 from proactive_bench.results import EpisodeResult
@@ -47,10 +48,17 @@ class RunSpec(BaseModel):
     replay_of: str | None = Field(default=None, description="A run whose recorded model answers serve this one.")
     max_tokens: MaxTokens = Field(default_factory=MaxTokens, description="Answer caps per role (runs stored without caps run uncapped).")
     call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take; None: the default.")
+    probe: bool = Field(default=True, description="Probe each OpenAI-compatible server's capabilities once before the first decision.")
+    structured_methods: dict[str, list[str]] | None = Field(default=None, description="Per user/judge model, the structured-output methods to start with (set when the run starts).")
 
     @property
     def user_backend(self) -> str:
         return "rules" if self.user == "rules" else f"llm:{self.user_model}"
+
+    def structured_models(self) -> dict[str, str]:
+        """``{model: base URL}`` of the user and judge models on an OpenAI-compatible server given by URL."""
+        models = [self.user_model if self.user == "llm" else None, self.judge_model]
+        return {m: self.base_url for m in models if m and self.base_url and is_openai_model(m)}
 
     def endpoints(self) -> dict[str, list[str]]:
         """``{base_url: roles}`` of the OpenAI-compatible servers this run calls (those given by URL)."""
@@ -99,6 +107,7 @@ def build_participants(
 
     timeout = spec.call_timeout or DEFAULT_TIMEOUT_S
     caps = spec.max_tokens
+    methods = spec.structured_methods or {}
 
     def chat(name: str, max_tokens: int | None) -> Any:
         return make_chat_model(
@@ -113,10 +122,12 @@ def build_participants(
     if spec.user == "llm":
         if not spec.user_model:
             raise LaunchError("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
-        user: Any = LLMUser(chat(spec.user_model, caps.user_judgement), spec.user_model, ledger, reply_model=chat(spec.user_model, caps.user_reply))
+        user: Any = LLMUser(
+            chat(spec.user_model, caps.user_judgement), spec.user_model, ledger, reply_model=chat(spec.user_model, caps.user_reply), methods=methods.get(spec.user_model),
+        )
     else:
         user = RulesUser()
-    judge = RubricJudge(chat(spec.judge_model, caps.judge), spec.judge_model, ledger) if spec.judge_model else None
+    judge = RubricJudge(chat(spec.judge_model, caps.judge), spec.judge_model, ledger, methods=methods.get(spec.judge_model)) if spec.judge_model else None
     return agent, user, judge
 
 
@@ -145,6 +156,11 @@ async def execute_run(
     async with AsyncExitStack() as stack:
         if transport is None:
             transport = await stack.enter_async_context(ChatTransport())
+        if spec.structured_methods is None:  # first start: what the servers support, kept for resume and replay
+            probing = spec.probe and not spec.replay_of
+            methods = await structured_methods(store.engine, transport, spec.structured_models()) if probing else {}
+            spec = spec.model_copy(update={"structured_methods": methods})
+            store.update(run, config={**run.config, "structured_methods": methods})
         agent, user, judge = build_participants(spec, ledger, cache, limiter, transport)
         try:
             return await run_episode(

@@ -142,6 +142,8 @@ class StubServer:
     """Each reply waits ``delay`` × a uniform factor in [1 − jitter, 1 + jitter], as real servers vary."""
     port: int = 0
     """The port to listen on; 0: any free one."""
+    models: dict[str, Any] | None = None
+    """The answer to ``GET /v1/models`` (None: 404), e.g. ``{"data": [{"id": "m", "max_model_len": 4096}]}``."""
     _received: list[bytes] = field(default_factory=list, init=False, repr=False)
     _loop: asyncio.AbstractEventLoop | None = field(default=None, init=False, repr=False)
     _thread: threading.Thread | None = field(default=None, init=False, repr=False)
@@ -200,7 +202,13 @@ class StubServer:
     def _app(self) -> web.Application:
         app = web.Application(client_max_size=64 * 2**20)  # long prompts
         app.router.add_post("/{path:.*}", self._answer)
+        app.router.add_get("/{path:.*}", self._listing)
         return app
+
+    async def _listing(self, request: web.Request) -> web.Response:
+        if self.models is None or not request.path.rstrip("/").endswith("/models"):
+            return web.json_response(error_reply(404, f"no route {request.path}")[1], status=404)
+        return web.json_response(self.models)
 
     async def _answer(self, request: web.Request) -> web.StreamResponse:
         raw = await request.read()

@@ -138,6 +138,14 @@ def with_quirk(responder: Responder, quirk: str, retry_after: str = "1", every: 
     return respond
 
 
+def model_listing(quirk: str) -> dict[str, Any]:
+    """What the zoo's server answers to ``GET /v1/models``: the small context where the quirk has one."""
+    entry: dict[str, Any] = {"id": "zoo", "object": "model"}
+    if quirk == "small-context":
+        entry["max_model_len"] = SMALL_CONTEXT_TOKENS
+    return {"object": "list", "data": [entry]}
+
+
 def prompt_tokens(body: dict[str, Any]) -> int:
     """A rough token count of a request (four characters a token), as a small server would count."""
     return (len(json.dumps(body.get("messages", []))) + len(json.dumps(body.get("tools", [])))) // 4
@@ -188,7 +196,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="0: any free port")
     parser.add_argument("--retry-after", default="1")
     args = parser.parse_args()
-    with StubServer(with_quirk(plausible_model, args.quirk, args.retry_after), port=args.port) as server:
+    with StubServer(with_quirk(plausible_model, args.quirk, args.retry_after), port=args.port, models=model_listing(args.quirk)) as server:
         print(server.base_url, flush=True)
         try:
             while True:

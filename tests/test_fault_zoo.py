@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -34,15 +35,19 @@ SENT: list[dict[str, Any]] = []
 """The requests of the last :func:`run_on`."""
 
 
-def run_on(quirk: str, tmp_path: Path, *extra: str, model: str = "openai:zoo-agent", sessions: str = SESSION) -> tuple[Any, dict[str, Any], list[LLMCall]]:
+def run_on(
+    quirk: str, tmp_path: Path, *extra: str, model: str = "openai:zoo-agent", sessions: str = SESSION, server: StubServer | None = None,
+) -> tuple[Any, dict[str, Any], list[LLMCall]]:
+    """A pharmacist episode on a zoo server (``server``, else a new one with ``quirk``); the requests it got are left in SENT."""
     db = tmp_path / "zoo.db"
-    with StubServer(with_quirk(plausible_model, quirk, retry_after="0")) as server:
+    with nullcontext(server) if server else StubServer(with_quirk(plausible_model, quirk, retry_after="0")) as stub:
+        before = len(stub.requests)
         result = run_cli(
             "episode", "--json", "--data", str(REPO), "--persona", "pharmacist", "--model", model, "--sessions", sessions,
-            "--user", "llm", "--user-model", "openai:zoo-user", "--judge-model", "openai:zoo-judge", "--base-url", server.base_url,
+            "--user", "llm", "--user-model", "openai:zoo-user", "--judge-model", "openai:zoo-judge", "--base-url", stub.base_url,
             "--db", str(db), *extra,
         )
-        SENT[:] = server.requests
+        SENT[:] = stub.requests[before:]
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
     out = json.loads(result.stdout)
@@ -113,12 +118,18 @@ def test_the_acceptance_run_uses_function_calling_on_a_500_rejecting_server(tmp_
 def test_a_model_that_never_stops_is_capped_per_role_and_the_cut_recorded(tmp_path: Path) -> None:
     _, out, calls = run_on("never-stops", tmp_path, "--max-tokens", "agent=300", "--max-tokens", "judge=200")
     assert_every_intent_terminal(out)
-    caps = Counter((prompt_role(body), body.get("max_tokens"), body.get("max_completion_tokens")) for body in SENT)
+    caps = Counter((prompt_role(body), body.get("max_tokens"), body.get("max_completion_tokens")) for body in SENT if not is_probe(body))
     assert {(role, cap) for role, cap, _ in caps} == {("agent", 300), ("user_judgement", 2048), ("user_reply", 512), ("judge", 200)}
     assert all(cap == completion_cap for _, cap, completion_cap in caps)
     cut = [c for c in calls if c.ok and c.error == "cut at the max_tokens cap"]
-    assert {c.role for c in cut} == {"agent", "user", "judge"}
+    assert {(c.role, c.purpose) for c in cut} >= {("agent", "react_step"), ("user", "reply")}
+    assert methods_that_worked(calls, "judge") == {"function_calling"}  # the probe saw JSON answers run on: tool calls end
     assert max(c.completion_tokens or 0 for c in calls) <= 2048
+
+
+def is_probe(body: dict[str, Any]) -> bool:
+    text = prompt_text(body)
+    return any(marker in text for marker in ("capital of France", "single word: ready", "weather in Paris"))
 
 
 def prompt_role(body: dict[str, Any]) -> str:
@@ -142,3 +153,20 @@ def test_caps_and_call_timeout_flags_are_checked_and_stored(tmp_path: Path) -> N
 
     spec = run_spec(Store(tmp_path / "r.db").run(json.loads(good.stdout)["run_id"]))
     assert (spec.max_tokens.judge, spec.max_tokens.agent, spec.call_timeout) == (64, 4096, 9.0)
+
+
+def test_a_run_probes_each_server_once_starts_with_what_works_and_later_runs_reuse_it(tmp_path: Path) -> None:
+    """Probed first, the 500-rejecting server never sees json_schema during decisions; the next run on the database does not probe."""
+    with StubServer(with_quirk(plausible_model, "reject-format-500")) as server:
+        _, out, calls = run_on("", tmp_path, server=server)
+        assert_every_intent_terminal(out)
+        assert len([b for b in SENT if is_probe(b)]) == 2 * 5  # five capabilities, once for each model name on the server
+        assert not [c for c in calls if not c.ok] and methods_that_worked(calls, "user") == {"function_calling"}
+        _, again, _ = run_on("", tmp_path, server=server)
+        assert again["run_id"] != out["run_id"] and not [b for b in SENT if is_probe(b)]
+    from proactive_bench.launch import run_spec
+
+    methods = run_spec(Store(tmp_path / "zoo.db").run(out["run_id"])).structured_methods  # type: ignore[arg-type]
+    assert methods == {"openai:zoo-user": ["function_calling", "prompt"], "openai:zoo-judge": ["function_calling", "prompt"]}
+    _, _, calls = run_on("reject-format-500", tmp_path / "fresh", "--no-probe")
+    assert not [b for b in SENT if is_probe(b)] and any(c.method == "json_schema" and not c.ok for c in calls)

@@ -28,11 +28,12 @@ class EndpointError(RuntimeError):
 
 def is_openai_model(spec: str | None) -> bool:
     """Whether a model string means an OpenAI-compatible server (``openai:NAME``, ``openai/NAME`` or a bare name)."""
-    if not spec:
+    from proactive_bench.llm.models import ModelSpecError, model_name
+
+    try:
+        return bool(spec) and model_name(spec or "")[0] == "openai"
+    except ModelSpecError:
         return False
-    if ":" in spec:
-        return spec.partition(":")[0] == "openai"
-    return "/" not in spec or spec.startswith("openai/")
 
 
 def check_reachable(endpoints: Mapping[str, Sequence[str]], timeout: float = CHECK_TIMEOUT_S) -> None:

@@ -20,6 +20,19 @@ class ModelSpecError(ValueError):
     """A model string that cannot be turned into a chat model."""
 
 
+def model_name(spec: str) -> tuple[str, str]:
+    """``(provider, name)`` of ``provider:NAME``, ``openai/NAME`` or a bare name (openai)."""
+    if ":" in spec:
+        provider, _, name = spec.partition(":")
+    elif spec.startswith("openai/"):
+        provider, name = "openai", spec.removeprefix("openai/")
+    else:
+        provider, name = "openai", spec
+    if not name:
+        raise ModelSpecError(f"model {spec!r} has no name after the provider")
+    return provider, name
+
+
 def make_chat_model(
     spec: str,
     base_url: str | None = None,
@@ -45,9 +58,7 @@ def make_chat_model(
     also as the older ``max_tokens``, which most of them read instead of
     ``max_completion_tokens``).
     """
-    provider, _, name = spec.partition(":") if ":" in spec else ("openai", "", spec)
-    if not name:
-        raise ModelSpecError(f"model {spec!r} has no name after the provider")
+    provider, name = model_name(spec)
     kwargs: dict[str, object] = {"timeout": timeout, "max_retries": max_retries}
     if cache is not None:
         kwargs["cache"] = cache

@@ -147,6 +147,14 @@ class ChatTransport:
                 await asyncio.sleep(delay)
         raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
 
+    async def get_json(self, url: str, headers: dict[str, str], timeout: float) -> Any:
+        """GET ``url``'s JSON, or None when there is no JSON answer (for optional server facts such as ``/models``)."""
+        try:
+            async with self._client().get(url, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
+                return await response.json(content_type=None) if response.status == 200 else None
+        except (aiohttp.ClientError, asyncio.TimeoutError, ValueError):
+            return None
+
     async def _post(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> dict[str, Any]:
         try:
             async with self._client().post(url, data=body, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:

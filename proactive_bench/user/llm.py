@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import structlog
@@ -22,7 +23,7 @@ from pydantic import BaseModel, Field
 
 from proactive_bench.llm.ledger import LLMCallRecord, Recorder, record_retries, usage_fields
 from proactive_bench.llm.retry_log import listen, unlisten
-from proactive_bench.llm.structured import RetryPolicy, StructuredCaller, StructuredOutputError
+from proactive_bench.llm.structured import METHODS, RetryPolicy, StructuredCaller, StructuredOutputError
 from proactive_bench.prompts import load_prompt
 from proactive_bench.schema import HiddenIntent, Persona, Session
 from proactive_bench.trace import render_changed_files, render_dialogue, render_tool_records
@@ -106,14 +107,15 @@ class LLMUser:
 
     def __init__(
         self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, policy: RetryPolicy | None = None,
-        reply_model: BaseChatModel | None = None,
+        reply_model: BaseChatModel | None = None, methods: Sequence[str] | None = None,
     ) -> None:
-        """``model`` judges; ``reply_model`` (default: the same) writes the user's messages, e.g. with a shorter answer cap."""
+        """``model`` judges; ``reply_model`` (default: the same) writes the user's messages, e.g. with a shorter answer cap;
+        ``methods``: the structured-output methods to start with (default: all, see :mod:`~proactive_bench.llm.structured`)."""
         self.model = model
         self.reply_model = reply_model or model
         self.model_name = model_name
         self.recorder = recorder
-        self.structured = StructuredCaller(model, model_name, "user", recorder, policy)
+        self.structured = StructuredCaller(model, model_name, "user", recorder, policy, methods or METHODS)
 
     @property
     def decided_by(self) -> str:
