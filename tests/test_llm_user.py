@@ -87,7 +87,8 @@ def test_reference_agent_completes_everything_and_the_judge_grades_rubric_items(
     assert all(c.ok and c.prompt_hash for c in calls)
     events = [row for srun in store.session_runs(out["run_id"]) for row in store.rows(IntentEvent, srun.id)]
     assert events and all(e.decided_by == "llm:openai:stub-user" and e.prompt_hash for e in events)
-    assert all("json_schema" == requested for requested in (b.get("response_format", {}).get("type") for b in server.requests if "response_format" in b))
+    decisions = [b for b in server.requests if "response_format" in b and "capital of France" not in prompt_text(b)]  # not the probe's
+    assert decisions and all(b["response_format"]["type"] == "json_schema" for b in decisions)
 
 
 def test_questions_are_inferred_and_answered_in_the_persona_voice(tmp_path: Path) -> None:

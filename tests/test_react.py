@@ -207,8 +207,9 @@ def test_cli_runs_react_over_http_and_later_sessions_see_earlier_ones(tmp_path: 
 
 
 def test_cli_rejects_bad_agent_options(tmp_path: Path) -> None:
-    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "openai:x", "--base-url", "http://127.0.0.1:9/v1",
-                     "--db", str(tmp_path / "r.db"), "--agent-option", "max_steps=lots")
+    with StubServer(scripted(text_reply("ok"))) as stub:
+        result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "openai:x", "--base-url", stub.base_url,
+                         "--db", str(tmp_path / "r.db"), "--agent-option", "max_steps=lots")
     assert result.exit_code == 2 and "max_steps: expected an integer, got 'lots'" in result.output
     result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:reference", "--db", str(tmp_path / "r.db"), "--agent-option", "oops")
     assert result.exit_code == 2 and "expected KEY=VALUE" in result.output

@@ -80,11 +80,14 @@ class ProbeReport:
         return any(c.outcome != "failed" for c in self.capabilities)
 
     def structured_methods(self) -> list[str]:
-        """The structured-output methods to start with: those the server supports, in the usual order, then the prompt."""
+        """The structured-output methods to start with: those the server supports, in the usual order, then the prompt.
+        All of them when even a plain chat call did not work (the probe tells nothing then)."""
         from proactive_bench.llm.structured import METHODS
 
+        if self.outcome("plain chat") != "supported":
+            return list(METHODS)
         works = [m for m in METHODS if m != "prompt" and self.outcome(STRUCTURED_CAPABILITY[m]) in ("supported", "as text")]
-        return [*works, "prompt"] if self.reachable else list(METHODS)
+        return [*works, "prompt"]
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
