@@ -138,6 +138,7 @@ def episode(
     max_tokens: MaxTokensOpt = None,
     call_timeout: CallTimeoutOpt = None,
     no_probe: Annotated[bool, typer.Option("--no-probe", help="Do not probe the model servers' capabilities before the first decision.")] = False,
+    context_tokens: Annotated[Optional[int], typer.Option(min=256, help="The models' context window in tokens (default: from the probe or the server's errors).")] = None,
     data: DataOpt = DEFAULT_DATA_ROOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")] = False,
@@ -171,7 +172,7 @@ def episode(
     spec = RunSpec(
         persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,  # type: ignore[arg-type]
         user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra,
-        max_tokens=caps, call_timeout=call_timeout, probe=not no_probe,
+        max_tokens=caps, call_timeout=call_timeout, probe=not no_probe, context_tokens=context_tokens,
     )
     _check_endpoints(spec.endpoints())
     run = start_run(store, loaded, spec, db_path.parent)

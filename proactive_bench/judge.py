@@ -15,7 +15,6 @@ from fnmatch import fnmatchcase
 from typing import Literal
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
 from proactive_bench.evidence import Evidence
@@ -44,17 +43,20 @@ class RubricVerdict:
     error: str | None = None
 
 
-def item_prompt(item: ChecklistItem, evidence: Evidence, session: Session) -> str:
-    """The judge prompt for one item, with only the evidence the item asks for."""
+def item_parts(item: ChecklistItem, session: Session) -> dict[str, str]:
+    """The parts of an item's prompt that are never clipped."""
+    return {"request": request_text(session), "item": item.text}
+
+
+def item_evidence(item: ChecklistItem, evidence: Evidence) -> dict[str, str]:
+    """The evidence the item asks for, rendered (clipped to the judge's context window when needed)."""
     records = [r for r in evidence.tool_records if any(fnmatchcase(r.tool_name, p) for p in item.evidence.tools)]
-    return RUBRIC_PROMPT.render(
-        request=request_text(session),
-        item=item.text,
-        dialogue=render_dialogue(evidence.transcript),
-        tool_calls=render_tool_records(records) if item.evidence.tools else "(not part of this item's evidence)",
-        files=render_files(evidence.workspace, item.evidence.files),
-        memory=evidence.memory.render() if item.evidence.memory else "(not part of this item's evidence)",
-    )
+    return {
+        "dialogue": render_dialogue(evidence.transcript),
+        "tool_calls": render_tool_records(records) if item.evidence.tools else "(not part of this item's evidence)",
+        "files": render_files(evidence.workspace, item.evidence.files),
+        "memory": evidence.memory.render() if item.evidence.memory else "(not part of this item's evidence)",
+    }
 
 
 class RubricJudge:
@@ -68,10 +70,13 @@ class RubricJudge:
         policy: RetryPolicy | None = None,
         concurrency: int = DEFAULT_CONCURRENCY,
         methods: Sequence[str] | None = None,
+        context_tokens: int | None = None,
+        max_tokens: int | None = None,
     ) -> None:
-        """``methods``: the structured-output methods to start with (default: all)."""
+        """``methods``: the structured-output methods to start with (default: all); ``context_tokens``/``max_tokens``:
+        the model's window and answer cap, to clip long evidence."""
         self.model_name = model_name
-        self.structured = StructuredCaller(model, model_name, "judge", recorder, policy, methods or METHODS)
+        self.structured = StructuredCaller(model, model_name, "judge", recorder, policy, methods or METHODS, context_tokens, max_tokens)  # type: ignore[arg-type]
         self._limit = asyncio.Semaphore(concurrency)
 
     async def grade(self, items: list[ChecklistItem], evidence: Evidence, session: Session) -> dict[str, RubricVerdict]:
@@ -80,10 +85,10 @@ class RubricJudge:
         return {item.id: verdict for item, verdict in zip(items, verdicts)}
 
     async def _grade_one(self, item: ChecklistItem, evidence: Evidence, session: Session) -> RubricVerdict:
-        prompt = item_prompt(item, evidence, session)
+        fixed, clippable = item_parts(item, session), item_evidence(item, evidence)
         async with self._limit:
             try:
-                result = await self.structured.call(RubricAnswer, [HumanMessage(prompt)], f"rubric:{item.id}", RUBRIC_PROMPT.hash)
+                result = await self.structured.call_prompt(RubricAnswer, RUBRIC_PROMPT, f"rubric:{item.id}", fixed, clippable)
             except StructuredOutputError as exc:
                 return RubricVerdict(None, "", error=str(exc))
         answer = result.value

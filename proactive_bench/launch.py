@@ -19,7 +19,7 @@ from proactive_bench.llm.cache import CallCache
 from proactive_bench.llm.caps import UNCAPPED, MaxTokens
 from proactive_bench.llm.endpoints import is_openai_model
 from proactive_bench.llm.models import DEFAULT_TIMEOUT_S, make_chat_model
-from proactive_bench.llm.probe import structured_methods
+from proactive_bench.llm.probe import probe_reports
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import LoadedEpisode, load_episode
 from proactive_bench.results import EpisodeResult
@@ -50,6 +50,8 @@ class RunSpec(BaseModel):
     call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take; None: the default.")
     probe: bool = Field(default=True, description="Probe each OpenAI-compatible server's capabilities once before the first decision.")
     structured_methods: dict[str, list[str]] | None = Field(default=None, description="Per user/judge model, the structured-output methods to start with (set when the run starts).")
+    model_contexts: dict[str, int] = Field(default_factory=dict, description="Context windows the probe found, per model (set when the run starts).")
+    context_tokens: int | None = Field(default=None, gt=0, description="The models' context window (--context-tokens); None: from the probe or the servers' errors.")
 
     @property
     def user_backend(self) -> str:
@@ -109,6 +111,9 @@ def build_participants(
     caps = spec.max_tokens
     methods = spec.structured_methods or {}
 
+    def context(model: str) -> int | None:
+        return spec.context_tokens or spec.model_contexts.get(model)
+
     def chat(name: str, max_tokens: int | None) -> Any:
         return make_chat_model(
             name, base_url=spec.base_url, temperature=0, cache=cache, rate_limiter=limiter, transport=transport, max_tokens=max_tokens, timeout=timeout,
@@ -116,18 +121,24 @@ def build_participants(
 
     options = ScaffoldOptions(
         model=spec.model, base_url=spec.base_url, recorder=ledger, extra=dict(spec.agent_options), cache=cache, rate_limiter=limiter,
-        transport=transport, max_tokens=caps.agent, call_timeout=timeout,
+        transport=transport, max_tokens=caps.agent, call_timeout=timeout, context_tokens=spec.context_tokens,
     )
     agent = load_scaffold(spec.model, options)
     if spec.user == "llm":
         if not spec.user_model:
             raise LaunchError("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
         user: Any = LLMUser(
-            chat(spec.user_model, caps.user_judgement), spec.user_model, ledger, reply_model=chat(spec.user_model, caps.user_reply), methods=methods.get(spec.user_model),
+            chat(spec.user_model, caps.user_judgement), spec.user_model, ledger, reply_model=chat(spec.user_model, caps.user_reply),
+            methods=methods.get(spec.user_model), context_tokens=context(spec.user_model), max_tokens=caps.user_judgement,
         )
     else:
         user = RulesUser()
-    judge = RubricJudge(chat(spec.judge_model, caps.judge), spec.judge_model, ledger, methods=methods.get(spec.judge_model)) if spec.judge_model else None
+    judge = None
+    if spec.judge_model:
+        judge = RubricJudge(
+            chat(spec.judge_model, caps.judge), spec.judge_model, ledger, methods=methods.get(spec.judge_model),
+            context_tokens=context(spec.judge_model), max_tokens=caps.judge,
+        )
     return agent, user, judge
 
 
@@ -158,9 +169,13 @@ async def execute_run(
             transport = await stack.enter_async_context(ChatTransport())
         if spec.structured_methods is None:  # first start: what the servers support, kept for resume and replay
             probing = spec.probe and not spec.replay_of
-            methods = await structured_methods(store.engine, transport, spec.structured_models()) if probing else {}
-            spec = spec.model_copy(update={"structured_methods": methods})
-            store.update(run, config={**run.config, "structured_methods": methods})
+            reports = await probe_reports(store.engine, transport, spec.structured_models()) if probing else {}
+            found = {
+                "structured_methods": {m: r.structured_methods() for m, r in reports.items()},
+                "model_contexts": {m: r.max_context for m, r in reports.items() if r.max_context},
+            }
+            spec = spec.model_copy(update=found)
+            store.update(run, config={**run.config, **found})
         agent, user, judge = build_participants(spec, ledger, cache, limiter, transport)
         try:
             return await run_episode(

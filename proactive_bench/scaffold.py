@@ -89,6 +89,8 @@ class ScaffoldOptions:
     """The run's cap on each answer of the agent's model (pass it to ``make_chat_model``); None: uncapped."""
     call_timeout: float | None = None
     """Seconds one model call may take (pass it to ``make_chat_model`` as ``timeout``); None: its default."""
+    context_tokens: int | None = None
+    """The agent model's context window, when the run knows it (``--context-tokens``); None: unknown."""
 
 
 ScaffoldFactory = Callable[[ScaffoldOptions], Scaffold]

@@ -105,8 +105,11 @@ def _forced_tool(body: dict[str, Any]) -> str:
     return str(body["tools"][0]["function"]["name"])
 
 
-def with_quirk(responder: Responder, quirk: str, retry_after: str = "1", every: int = FAULT_EVERY) -> Responder:
-    """``responder`` behind one of :data:`QUIRKS`; intermittent faults hit every ``every``-th request."""
+def with_quirk(
+    responder: Responder, quirk: str, retry_after: str = "1", every: int = FAULT_EVERY, context_tokens: int = SMALL_CONTEXT_TOKENS,
+) -> Responder:
+    """``responder`` behind one of :data:`QUIRKS`; intermittent faults hit every ``every``-th request; a small
+    context holds ``context_tokens``."""
     if quirk not in QUIRKS:
         raise ValueError(f"unknown quirk {quirk!r}; known: {', '.join(QUIRKS)}")
     count = itertools.count(1)
@@ -125,9 +128,9 @@ def with_quirk(responder: Responder, quirk: str, retry_after: str = "1", every: 
             return _run_on(responder(body), int(body.get("max_tokens") or body.get("max_completion_tokens") or UNCAPPED_TOKENS))
         if quirk == "small-context":
             used = prompt_tokens(body)
-            if used > SMALL_CONTEXT_TOKENS:
+            if used > context_tokens:
                 return error_reply(400, (
-                    f"This model's maximum context length is {SMALL_CONTEXT_TOKENS} tokens. However, your messages resulted in "
+                    f"This model's maximum context length is {context_tokens} tokens. However, your messages resulted in "
                     f"{used} tokens. Please reduce the length of the messages."
                 ))
             return responder(body)

@@ -59,6 +59,7 @@ class SweepConfig(BaseModel):
     max_tokens: MaxTokens = Field(default_factory=MaxTokens, description="Answer caps per role (agent, user_reply, user_judgement, judge).")
     call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take.")
     probe: bool = Field(default=True, description="Probe each model server's capabilities once before the first decision.")
+    context_tokens: int | None = Field(default=None, gt=0, description="The models' context window; default: from the probe or the servers' errors.")
     pause_after: int = Field(default=DEFAULT_PAUSE_AFTER, ge=1, description="Connection errors in a row after which a model server's runs pause.")
 
 
@@ -114,6 +115,7 @@ def create_sweep(store: Store, config: SweepConfig, results_dir: Path) -> tuple[
                         judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
                         agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep.id,
                         max_tokens=config.max_tokens, call_timeout=config.call_timeout, probe=config.probe,
+                        context_tokens=config.context_tokens,
                     )
                     runs.append((start_run(store, loaded, spec, results_dir), loaded))
     return sweep, runs

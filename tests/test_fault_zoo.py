@@ -18,7 +18,7 @@ import pytest
 
 from proactive_bench.store import LLMCall, Store
 from proactive_bench.stub_server import StubServer, prompt_text
-from proactive_bench.stub_zoo import plausible_model, with_quirk
+from proactive_bench.stub_zoo import plausible_model, prompt_tokens, with_quirk
 
 from conftest import REPO, run_cli
 
@@ -37,10 +37,11 @@ SENT: list[dict[str, Any]] = []
 
 def run_on(
     quirk: str, tmp_path: Path, *extra: str, model: str = "openai:zoo-agent", sessions: str = SESSION, server: StubServer | None = None,
+    **quirk_options: Any,
 ) -> tuple[Any, dict[str, Any], list[LLMCall]]:
     """A pharmacist episode on a zoo server (``server``, else a new one with ``quirk``); the requests it got are left in SENT."""
     db = tmp_path / "zoo.db"
-    with nullcontext(server) if server else StubServer(with_quirk(plausible_model, quirk, retry_after="0")) as stub:
+    with nullcontext(server) if server else StubServer(with_quirk(plausible_model, quirk, retry_after="0", **quirk_options)) as stub:
         before = len(stub.requests)
         result = run_cli(
             "episode", "--json", "--data", str(REPO), "--persona", "pharmacist", "--model", model, "--sessions", sessions,
@@ -170,3 +171,23 @@ def test_a_run_probes_each_server_once_starts_with_what_works_and_later_runs_reu
     assert methods == {"openai:zoo-user": ["function_calling", "prompt"], "openai:zoo-judge": ["function_calling", "prompt"]}
     _, _, calls = run_on("reject-format-500", tmp_path / "fresh", "--no-probe")
     assert not [b for b in SENT if is_probe(b)] and any(c.method == "json_schema" and not c.ok for c in calls)
+
+
+def test_prompts_over_a_small_context_are_trimmed_and_asked_again(tmp_path: Path) -> None:
+    """A server with a 2,000-token window (the zoo agent's prompts reach about 2,700): the context-length error teaches
+    the agent the window, it is asked again with its history trimmed oldest-first, and trims before every later call.
+    (Clipping the user's and judge's evidence: tests/test_structured.py.)"""
+    _, out, calls = run_on("small-context", tmp_path, context_tokens=2000)
+    assert_every_intent_terminal(out)
+    refused = [c for c in calls if not c.ok]
+    assert [(c.role, (c.error or "").split(":")[0]) for c in refused] == [("agent", "context length")]  # learnt once
+    assert [c for c in calls if c.ok and "history trimmed to fit 2000 tokens" in (c.error or "")]
+    later = SENT[SENT.index(next(b for b in SENT if prompt_tokens(b) > 2000)) + 1 :]
+    assert later and all(prompt_tokens(b) <= 2000 for b in later)
+    assert any("removed to fit the model's context window" in prompt_text(b) for b in later)
+
+
+def test_a_known_context_window_trims_before_any_error(tmp_path: Path) -> None:
+    _, out, calls = run_on("small-context", tmp_path, "--context-tokens", "2000", context_tokens=2000)
+    assert_every_intent_terminal(out)
+    assert not [c for c in calls if not c.ok] and [c for c in calls if "history trimmed" in (c.error or "")]

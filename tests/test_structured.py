@@ -234,3 +234,29 @@ async def test_a_check_can_reject_an_answer(transport: ChatTransport | None) -> 
     with StubServer(lambda body: structured_reply(body, next(payloads))) as server:
         result = await ask(caller(server, [], transport), check=must_be_positive)
     assert result.value.score == 3 and result.attempts == 2
+
+
+async def test_a_prompt_over_the_context_is_clipped_asked_again_and_noted(transport: ChatTransport | None) -> None:
+    """The server's context-length error teaches the window; the long evidence is clipped with a marker, the short parts kept."""
+    from proactive_bench.prompts import Prompt
+
+    template = Prompt("t.v1", "## Item\n$item\n## Evidence\n$evidence\n")
+    limit_chars = 4000
+
+    def respond(body: dict[str, Any]) -> Reply:
+        size = len(json.dumps(body["messages"]))
+        if size > limit_chars:
+            return error_reply(400, f"This model's maximum context length is 1000 tokens. However, your messages resulted in {size // 4} tokens.")
+        return structured_reply(body, GOOD)
+
+    records: list[LLMCallRecord] = []
+    with StubServer(respond) as server:
+        c = caller(server, records, transport)
+        c.max_tokens = 100
+        result = await c.call_prompt(Answer, template, "test", {"item": "Is the unit mg/L?"}, {"evidence": "x" * 20_000 + "THE END"})
+        again = await c.call_prompt(Answer, template, "test", {"item": "Second item"}, {"evidence": "y" * 20_000})
+    assert result.value == Answer(**GOOD) and again.attempts == 1 and c.context_tokens == 1000
+    sent = json.dumps(server.requests[1]["messages"])
+    assert "Is the unit mg/L?" in sent and "characters clipped to fit the model's context window" in sent and "THE END" in sent
+    assert [(r.ok, (r.error or "").split(":")[0]) for r in records] == [(False, "fatal"), (True, "prompt clipped to fit 1000 tokens"), (True, "prompt clipped to fit 1000 tokens")]
+    assert len(server.requests) == 3

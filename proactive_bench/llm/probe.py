@@ -244,12 +244,12 @@ def probe_table(report: ProbeReport) -> Any:
     return table
 
 
-async def structured_methods(engine: Any, transport: ChatTransport, models: dict[str, str]) -> dict[str, list[str]]:
-    """``{model spec: methods to start with}`` for ``{model spec: base URL}``, from stored or new probes."""
+async def probe_reports(engine: Any, transport: ChatTransport, models: dict[str, str]) -> dict[str, ProbeReport]:
+    """``{model spec: its probe}`` for ``{model spec: base URL}``, stored ones reused, new ones stored."""
     import os
 
     from proactive_bench.llm.models import model_name
 
     key = os.environ.get("OPENAI_API_KEY") or "not-needed"
     reports = await asyncio.gather(*(known_capabilities(engine, transport, url, model_name(spec)[1], key) for spec, url in models.items()))
-    return {spec: report.structured_methods() for spec, report in zip(models, reports)}
+    return dict(zip(models, reports))

@@ -45,14 +45,16 @@ import json_repair
 import openai
 import structlog
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, ValidationError
 
+from proactive_bench.llm.context import CHARS_PER_TOKEN, fit_parts, limit_from_error, prompt_budget_chars
 from proactive_bench.llm.ledger import ERROR_TEXT_LIMIT, CallRole, LLMCallRecord, Recorder, record_retries, usage_fields
 from proactive_bench.llm.retry_log import listen, unlisten
 from proactive_bench.llm.transport import RETRY_STATUSES, MalformedBodyError, is_context_length_error, names_request_feature
+from proactive_bench.prompts import Prompt
 from proactive_bench.trace import one_line
 
 log = structlog.get_logger(__name__)
@@ -73,6 +75,10 @@ class StructuredOutputError(RuntimeError):
 
 class ContextLengthError(StructuredOutputError):
     """The prompt is longer than the model's context; the caller may shorten it and ask again."""
+
+    def __init__(self, message: str, limit: int | None = None) -> None:
+        super().__init__(message)
+        self.limit = limit
 
 
 class _Failure(Exception):
@@ -142,7 +148,13 @@ class StructuredCaller:
         recorder: Recorder | None = None,
         policy: RetryPolicy | None = None,
         methods: Sequence[Method] = METHODS,
+        context_tokens: int | None = None,
+        max_tokens: int | None = None,
     ) -> None:
+        """``context_tokens``: the model's context window when known (else learnt from a context-length error);
+        ``max_tokens``: its answer cap, kept free in the window (both for :meth:`call_prompt`)."""
+        self.context_tokens = context_tokens
+        self.max_tokens = max_tokens
         self.model = model
         self.model_name = model_name
         self.role = role
@@ -158,8 +170,10 @@ class StructuredCaller:
         purpose: str,
         prompt_hash: str | None = None,
         check: Callable[[T], None] | None = None,
+        note: str | None = None,
     ) -> Structured[T]:
-        """A valid ``schema`` instance; ``check`` may reject it with ValueError (counted as malformed)."""
+        """A valid ``schema`` instance; ``check`` may reject it with ValueError (counted as malformed); ``note`` goes on the
+        recorded answer (e.g. how its prompt was clipped)."""
         attempt = transient = 0
         wait = self.policy.backoff_s
         errors: list[str] = []
@@ -181,8 +195,10 @@ class StructuredCaller:
                     label = _LABELS[type(exc)]
                     self._record(purpose, method, attempt, started, raw, prompt_hash, f"{label}: {exc}")
                     errors.append(f"{method}: {label} ({exc})")
+                    if isinstance(exc, _Fatal) and exc.kind == "context_length":
+                        raise ContextLengthError(self._summary(purpose, attempt, errors), limit_from_error(str(exc))) from exc
                     if isinstance(exc, _Fatal):
-                        raise (ContextLengthError if exc.kind == "context_length" else StructuredOutputError)(self._summary(purpose, attempt, errors)) from exc
+                        raise StructuredOutputError(self._summary(purpose, attempt, errors)) from exc
                     if isinstance(exc, _Unsupported):
                         self._abandon(method, str(exc))
                         break
@@ -203,13 +219,40 @@ class StructuredCaller:
                     continue
                 finally:
                     unlisten(token)
-                self._record(purpose, method, attempt, started, raw, prompt_hash, None)
+                self._record(purpose, method, attempt, started, raw, prompt_hash, None, note)
                 for suspect in suspects:
                     self._abandon(suspect, "failed the same way twice in a row while another method works")
                 return Structured(value, method, attempt)
             if attempt >= self.policy.max_attempts:
                 break
         raise StructuredOutputError(self._summary(purpose, attempt, errors))
+
+    async def call_prompt(
+        self, schema: type[T], template: Prompt, purpose: str, fixed: dict[str, str], clippable: dict[str, str],
+        check: Callable[[T], None] | None = None,
+    ) -> Structured[T]:
+        """:meth:`call` on ``template`` rendered with ``fixed`` and ``clippable`` parts, the longest clippable ones clipped
+        (with a marker) to fit the context window when it is known; a context-length error teaches the window and is
+        asked again once, clipped. The clipping is noted on the recorded answer."""
+        fitted, clipped = self._fit(template, fixed, clippable)
+        try:
+            return await self.call(schema, [HumanMessage(template.render(**fixed, **fitted))], purpose, template.hash, check, self._note(clipped))
+        except ContextLengthError as exc:
+            if clipped is not None and exc.limit is None:
+                raise
+            self.context_tokens = exc.limit or (len(template.render(**fixed, **fitted)) // CHARS_PER_TOKEN) * 3 // 4
+            fitted, clipped = self._fit(template, fixed, clippable)
+            return await self.call(schema, [HumanMessage(template.render(**fixed, **fitted))], purpose, template.hash, check, self._note(clipped))
+
+    def _fit(self, template: Prompt, fixed: dict[str, str], clippable: dict[str, str]) -> tuple[dict[str, str], list[str] | None]:
+        """The clippable parts clipped to the known window, and which were clipped (None: no window known)."""
+        if self.context_tokens is None:
+            return clippable, None
+        fixed_chars = len(template.render(**fixed, **{name: "" for name in clippable}))
+        return fit_parts(clippable, prompt_budget_chars(self.context_tokens, self.max_tokens), fixed_chars)
+
+    def _note(self, clipped: list[str] | None) -> str | None:
+        return f"prompt clipped to fit {self.context_tokens} tokens: {', '.join(clipped)}" if clipped else None
 
     def _summary(self, purpose: str, attempt: int, errors: list[str]) -> str:
         summary = "; ".join(errors[-4:]) or "no method left to try"
@@ -248,14 +291,18 @@ class StructuredCaller:
         except (ValidationError, ValueError, KeyError, TypeError) as exc:
             raise _Malformed(_clip(f"{type(exc).__name__}: {exc}"), "schema") from exc
 
-    def _record(self, purpose: str, method: Method, attempt: int, started: float, raw: AIMessage | None, prompt_hash: str | None, error: str | None) -> None:
+    def _record(
+        self, purpose: str, method: Method, attempt: int, started: float, raw: AIMessage | None, prompt_hash: str | None, error: str | None,
+        note: str | None = None,
+    ) -> None:
         if error is not None:
             log.warning("structured_attempt_failed", role=self.role, purpose=purpose, method=method, attempt=attempt, error=error)
         if self.recorder is None:
             return
         fields = usage_fields(raw) if raw is not None else {}
-        if error is not None:
-            fields["error"] = error
+        notes = [text for text in (error, fields.get("error"), note) if text]
+        if notes:
+            fields["error"] = "; ".join(notes)
         self.recorder(
             LLMCallRecord(
                 role=self.role, purpose=purpose, model=self.model_name, method=method, ok=error is None,

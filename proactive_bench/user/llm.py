@@ -107,15 +107,17 @@ class LLMUser:
 
     def __init__(
         self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, policy: RetryPolicy | None = None,
-        reply_model: BaseChatModel | None = None, methods: Sequence[str] | None = None,
+        reply_model: BaseChatModel | None = None, methods: Sequence[str] | None = None, context_tokens: int | None = None,
+        max_tokens: int | None = None,
     ) -> None:
         """``model`` judges; ``reply_model`` (default: the same) writes the user's messages, e.g. with a shorter answer cap;
-        ``methods``: the structured-output methods to start with (default: all, see :mod:`~proactive_bench.llm.structured`)."""
+        ``methods``: the structured-output methods to start with (default: all, see :mod:`~proactive_bench.llm.structured`);
+        ``context_tokens``/``max_tokens``: the judging model's window and answer cap, to clip long prompts."""
         self.model = model
         self.reply_model = reply_model or model
         self.model_name = model_name
         self.recorder = recorder
-        self.structured = StructuredCaller(model, model_name, "user", recorder, policy, methods or METHODS)
+        self.structured = StructuredCaller(model, model_name, "user", recorder, policy, methods or METHODS, context_tokens, max_tokens)  # type: ignore[arg-type]
 
     @property
     def decided_by(self) -> str:
@@ -137,31 +139,24 @@ class LLMUser:
 
     async def _completion_stage(self, view: UserView) -> list[StageVerdict]:
         open_ids = [i.id for i in view.open_intents]
-        prompt = COMPLETION_PROMPT.render(
-            persona=persona_card(view.persona),
-            request=request_text(view.session),
-            intents=intent_list(view.open_intents),
-            dialogue=render_dialogue(view.evidence.transcript),
-            tool_calls=render_tool_records(view.turn_tool_records),
-            changed_files=render_changed_files(view.evidence.workspace, view.changed_files),
-        )
-        result = await self.structured.call(
-            CompletionJudgment, [HumanMessage(prompt)], "completion_stage", COMPLETION_PROMPT.hash,
+        fixed = {"persona": persona_card(view.persona), "request": request_text(view.session), "intents": intent_list(view.open_intents)}
+        clippable = {
+            "dialogue": render_dialogue(view.evidence.transcript),
+            "tool_calls": render_tool_records(view.turn_tool_records),
+            "changed_files": render_changed_files(view.evidence.workspace, view.changed_files),
+        }
+        result = await self.structured.call_prompt(
+            CompletionJudgment, COMPLETION_PROMPT, "completion_stage", fixed, clippable,
             check=lambda j: _check_ids([f.intent_id for f in j.findings], open_ids),
         )
         return [StageVerdict(f.intent_id, f.evidence or "completed in the latest turn") for f in result.value.findings if f.completed]
 
     async def _question_stage(self, view: UserView) -> tuple[list[StageVerdict], list[str]]:
         open_ids = [i.id for i in view.open_intents]
-        prompt = QUESTION_PROMPT.render(
-            persona=persona_card(view.persona),
-            request=request_text(view.session),
-            intents=intent_list(view.open_intents),
-            dialogue=render_dialogue(view.evidence.transcript[:-1]),
-            latest=view.evidence.latest_reply or "(empty)",
-        )
-        result = await self.structured.call(
-            QuestionJudgment, [HumanMessage(prompt)], "question_stage", QUESTION_PROMPT.hash,
+        fixed = {"persona": persona_card(view.persona), "request": request_text(view.session), "intents": intent_list(view.open_intents)}
+        clippable = {"dialogue": render_dialogue(view.evidence.transcript[:-1]), "latest": view.evidence.latest_reply or "(empty)"}
+        result = await self.structured.call_prompt(
+            QuestionJudgment, QUESTION_PROMPT, "question_stage", fixed, clippable,
             check=lambda j: _check_ids([f.intent_id for f in j.findings], open_ids),
         )
         targeted = [StageVerdict(f.intent_id, f"targeted question: {f.question}") for f in result.value.findings if f.targeted]
