@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
+from dotenv import load_dotenv
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -70,10 +71,18 @@ from proactive_bench.sweep_workers import SweepWorkers
 from proactive_bench.validation import episode_stats, validate_dataset
 
 app = typer.Typer(help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False)
+
+
+@app.callback()
+def _settings_from_dotenv() -> None:
+    """pbench: measure whether AI assistants are proactive."""
+    load_dotenv(Path.cwd() / ".env", override=False)  # keys and URLs kept beside the project; the environment wins
 err_console = Console(stderr=True, soft_wrap=True)
 out_console = Console()
 
 DataOpt = Annotated[Path, typer.Option("--data", help="Dataset root holding personas/, episodes/ and graders/.")]
+RoleUrlOpt = Annotated[Optional[str], typer.Option(help="This role's OpenAI-compatible endpoint (default: --base-url).")]
+RoleKeyOpt = Annotated[Optional[str], typer.Option(help="Name of the environment variable (or ./.env entry) holding this role's API key.")]
 MaxTokensOpt = Annotated[Optional[list[str]], typer.Option(help=f"ROLE=N: answer cap of one role's calls, repeatable; roles {', '.join(ROLES)} (defaults {MaxTokens().model_dump()}).")]
 CallTimeoutOpt = Annotated[Optional[float], typer.Option(min=0.1, help="Seconds one model call may take (default 120).")]
 DEFAULT_RESULTS = Path("pbench-runs")
@@ -138,6 +147,12 @@ def episode(
     max_tokens: MaxTokensOpt = None,
     call_timeout: CallTimeoutOpt = None,
     no_probe: Annotated[bool, typer.Option("--no-probe", help="Do not probe the model servers' capabilities before the first decision.")] = False,
+    agent_base_url: RoleUrlOpt = None,
+    user_base_url: RoleUrlOpt = None,
+    judge_base_url: RoleUrlOpt = None,
+    agent_key_env: RoleKeyOpt = None,
+    user_key_env: RoleKeyOpt = None,
+    judge_key_env: RoleKeyOpt = None,
     context_tokens: Annotated[Optional[int], typer.Option(min=256, help="The models' context window in tokens (default: from the probe or the server's errors).")] = None,
     data: DataOpt = DEFAULT_DATA_ROOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
@@ -173,10 +188,20 @@ def episode(
         persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,  # type: ignore[arg-type]
         user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra,
         max_tokens=caps, call_timeout=call_timeout, probe=not no_probe, context_tokens=context_tokens,
+        role_base_urls=_per_role(agent_base_url, user_base_url, judge_base_url), role_key_envs=_per_role(agent_key_env, user_key_env, judge_key_env),
     )
+    try:
+        spec.check_keys()
+    except LaunchError as exc:
+        raise fail(str(exc)) from None
     _check_endpoints(spec.endpoints())
     run = start_run(store, loaded, spec, db_path.parent)
     _finish(store, run, loaded, as_json)
+
+
+def _per_role(agent: str | None, user: str | None, judge: str | None) -> dict[str, str]:
+    """The per-role settings given."""
+    return {role: value for role, value in (("agent", agent), ("user", user), ("judge", judge)) if value}
 
 
 def _check_endpoints(endpoints: dict[str, list[str]]) -> None:
@@ -342,6 +367,12 @@ def sweep(
     prices: Annotated[Optional[Path], typer.Option(help="YAML price table: model: {input, output} USD per million tokens.")] = None,
     max_tokens: MaxTokensOpt = None,
     call_timeout: CallTimeoutOpt = None,
+    agent_base_url: RoleUrlOpt = None,
+    user_base_url: RoleUrlOpt = None,
+    judge_base_url: RoleUrlOpt = None,
+    agent_key_env: RoleKeyOpt = None,
+    user_key_env: RoleKeyOpt = None,
+    judge_key_env: RoleKeyOpt = None,
     db: Annotated[Optional[Path], typer.Option(help="SQLite results database.")] = None,
     data: Annotated[Optional[Path], typer.Option("--data", help="Dataset root.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
@@ -355,6 +386,8 @@ def sweep(
         "judge_model": judge_model, "base_url": base_url, "concurrency": concurrency, "workers": workers, "requests_per_second": rps,
         "max_cost_usd": max_cost, "prices": str(prices) if prices else None, "data": str(data) if data else None,
         "call_timeout": call_timeout,
+        "role_base_urls": _per_role(agent_base_url, user_base_url, judge_base_url) or None,
+        "role_key_envs": _per_role(agent_key_env, user_key_env, judge_key_env) or None,
     }
     given = {k: v for k, v in flags.items() if v is not None}
     try:

@@ -144,6 +144,8 @@ class StubServer:
     """The port to listen on; 0: any free one."""
     models: dict[str, Any] | None = None
     """The answer to ``GET /v1/models`` (None: 404), e.g. ``{"data": [{"id": "m", "max_model_len": 4096}]}``."""
+    authorizations: list[str] = field(default_factory=list, init=False, repr=False)
+    """The ``Authorization`` header of every request, in order."""
     _received: list[bytes] = field(default_factory=list, init=False, repr=False)
     _loop: asyncio.AbstractEventLoop | None = field(default=None, init=False, repr=False)
     _thread: threading.Thread | None = field(default=None, init=False, repr=False)
@@ -213,6 +215,7 @@ class StubServer:
     async def _answer(self, request: web.Request) -> web.StreamResponse:
         raw = await request.read()
         self._received.append(raw)
+        self.authorizations.append(request.headers.get("Authorization", ""))
         body = json.loads(raw or b"{}")
         if self.delay:
             await asyncio.sleep(self.delay * random.uniform(1 - self.jitter, 1 + self.jitter))

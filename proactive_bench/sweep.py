@@ -23,6 +23,7 @@ from proactive_bench.costs import Budget
 from proactive_bench.launch import LaunchError, RunSpec, endpoint_limiter, execute_run, load_spec_episode, run_spec, start_run
 from proactive_bench.llm.caps import MaxTokens
 from proactive_bench.llm.endpoints import DEFAULT_PAUSE_AFTER, EndpointHealth
+from proactive_bench.llm.ledger import CallRole
 from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import DEFAULT_DATA_ROOT, LoadedEpisode, load_episode
@@ -60,6 +61,8 @@ class SweepConfig(BaseModel):
     call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take.")
     probe: bool = Field(default=True, description="Probe each model server's capabilities once before the first decision.")
     context_tokens: int | None = Field(default=None, gt=0, description="The models' context window; default: from the probe or the servers' errors.")
+    role_base_urls: dict[CallRole, str] = Field(default_factory=dict, description="Per role (agent, user, judge), an endpoint other than base_url.")
+    role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key.")
     pause_after: int = Field(default=DEFAULT_PAUSE_AFTER, ge=1, description="Connection errors in a row after which a model server's runs pause.")
 
 
@@ -89,7 +92,10 @@ def sweep_endpoints(config: SweepConfig) -> dict[str, list[str]]:
     """``{base_url: roles}`` of the OpenAI-compatible servers the sweep's runs call."""
     used: dict[str, list[str]] = {}
     for model in config.models:
-        spec = RunSpec(persona="", model=model, data_root="", user=config.user, user_model=config.user_model, judge_model=config.judge_model, base_url=config.base_url)
+        spec = RunSpec(
+            persona="", model=model, data_root="", user=config.user, user_model=config.user_model, judge_model=config.judge_model,
+            base_url=config.base_url, role_base_urls=config.role_base_urls,
+        )
         for url, roles in spec.endpoints().items():
             used.setdefault(url, []).extend(role for role in roles if role not in used[url])
     return used
@@ -115,7 +121,7 @@ def create_sweep(store: Store, config: SweepConfig, results_dir: Path) -> tuple[
                         judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
                         agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep.id,
                         max_tokens=config.max_tokens, call_timeout=config.call_timeout, probe=config.probe,
-                        context_tokens=config.context_tokens,
+                        context_tokens=config.context_tokens, role_base_urls=config.role_base_urls, role_key_envs=config.role_key_envs,
                     )
                     runs.append((start_run(store, loaded, spec, results_dir), loaded))
     return sweep, runs

@@ -20,6 +20,15 @@ class ModelSpecError(ValueError):
     """A model string that cannot be turned into a chat model."""
 
 
+def known_providers() -> list[str]:
+    """``openai``, and the providers LangChain's ``init_chat_model`` knows when the ``langchain`` package is installed."""
+    try:
+        from langchain.chat_models.base import _SUPPORTED_PROVIDERS  # type: ignore[import-not-found]
+    except ImportError:
+        return ["openai"]
+    return ["openai", *sorted(set(_SUPPORTED_PROVIDERS) - {"openai"})]
+
+
 def model_name(spec: str) -> tuple[str, str]:
     """``(provider, name)`` of ``provider:NAME``, ``openai/NAME`` or a bare name (openai)."""
     if ":" in spec:
@@ -81,9 +90,14 @@ def make_chat_model(
 
             return HttpChatOpenAI.over(transport, model=name, base_url=base_url, api_key=key, **kwargs)
         return ChatOpenAI(model=name, base_url=base_url, api_key=key, **kwargs)
+    if provider not in known_providers():
+        raise ModelSpecError(
+            f"unknown model provider {provider!r} in {spec!r}; known: {', '.join(known_providers())} "
+            "(openai:NAME or openai/NAME for any OpenAI-compatible server; others need the 'langchain' package)"
+        )
     try:
         from langchain.chat_models import init_chat_model  # type: ignore[import-not-found]
 
         return init_chat_model(name, model_provider=provider, base_url=base_url, **kwargs)
     except (ImportError, ValueError) as exc:
-        raise ModelSpecError(f"cannot build model {spec!r}: {exc} (providers other than openai need the 'langchain' package and the provider's integration installed)") from exc
+        raise ModelSpecError(f"cannot build model {spec!r}: {exc} (providers other than openai need the provider's LangChain integration installed)") from exc

@@ -244,12 +244,14 @@ def probe_table(report: ProbeReport) -> Any:
     return table
 
 
-async def probe_reports(engine: Any, transport: ChatTransport, models: dict[str, str]) -> dict[str, ProbeReport]:
-    """``{model spec: its probe}`` for ``{model spec: base URL}``, stored ones reused, new ones stored."""
+async def probe_reports(engine: Any, transport: ChatTransport, models: dict[str, tuple[str, str, str | None]]) -> dict[str, ProbeReport]:
+    """``{role: its model's probe}`` for ``{role: (model spec, base URL, API key or None)}``, stored ones reused, new ones stored."""
     import os
 
     from proactive_bench.llm.models import model_name
 
-    key = os.environ.get("OPENAI_API_KEY") or "not-needed"
-    reports = await asyncio.gather(*(known_capabilities(engine, transport, url, model_name(spec)[1], key) for spec, url in models.items()))
+    default_key = os.environ.get("OPENAI_API_KEY") or "not-needed"
+    reports = await asyncio.gather(*(
+        known_capabilities(engine, transport, url, model_name(spec)[1], key or default_key) for spec, url, key in models.values()
+    ))
     return dict(zip(models, reports))
