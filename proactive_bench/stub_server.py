@@ -94,15 +94,15 @@ def open_requirement_ids(prompt: str) -> list[str]:
     return re.findall(r"^- ([\w.-]+): ", prompt_section(prompt, "Open requirements"), re.MULTILINE)
 
 
-def silent_user_judgment(body: dict[str, Any]) -> Reply | None:
+def silent_user_judgment(body: dict[str, Any], answer: Callable[[dict[str, Any], dict[str, Any]], Reply] = structured_reply) -> Reply | None:
     """For a judging-stage request of the simulated user: nothing completed, nothing targeted (so every
-    intent ends up volunteered). None for any other request."""
+    intent ends up volunteered), shaped by ``answer``. None for any other request."""
     prompt = prompt_text(body)
     ids = open_requirement_ids(prompt)
     if "already satisfied" in prompt:
-        return structured_reply(body, {"findings": [{"intent_id": i, "completed": False, "evidence": ""} for i in ids]})
+        return answer(body, {"findings": [{"intent_id": i, "completed": False, "evidence": ""} for i in ids]})
     if "asks a question that targets" in prompt:
-        return structured_reply(body, {"findings": [{"intent_id": i, "targeted": False, "question": ""} for i in ids], "relevance_order": ids})
+        return answer(body, {"findings": [{"intent_id": i, "targeted": False, "question": ""} for i in ids], "relevance_order": ids})
     return None
 
 

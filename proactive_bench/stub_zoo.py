@@ -39,10 +39,10 @@ from proactive_bench.stub_server import (
     Responder,
     StubServer,
     error_reply,
-    open_requirement_ids,
     prompt_section,
     prompt_text,
     requested_format,
+    silent_user_judgment,
     text_reply,
     tool_call_reply,
 )
@@ -66,12 +66,10 @@ def plausible_model(body: dict[str, Any]) -> Reply:
     nothing completed and nothing asked (so every intent is volunteered) and
     replies with what it has to convey; the judge passes every item.
     """
+    judged = silent_user_judgment(body, structured)
+    if judged is not None:
+        return judged
     prompt = prompt_text(body)
-    ids = open_requirement_ids(prompt)
-    if "already satisfied" in prompt:
-        return structured(body, {"findings": [{"intent_id": i, "completed": False, "evidence": ""} for i in ids]})
-    if "asks a question that targets" in prompt:
-        return structured(body, {"findings": [{"intent_id": i, "targeted": False, "question": ""} for i in ids], "relevance_order": ids})
     if "grading an AI assistant" in prompt:
         return structured(body, {"rationale": "The transcript shows it.", "verdict": "YES"})
     if "role-playing the user" in prompt:
