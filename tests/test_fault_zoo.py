@@ -168,7 +168,7 @@ def test_a_run_probes_each_server_once_starts_with_what_works_and_later_runs_reu
     from proactive_bench.launch import run_spec
 
     methods = run_spec(Store(tmp_path / "zoo.db").run(out["run_id"])).structured_methods  # type: ignore[arg-type]
-    assert methods == {"openai:zoo-user": ["function_calling", "prompt"], "openai:zoo-judge": ["function_calling", "prompt"]}
+    assert methods == {"user": ["function_calling", "prompt"], "judge": ["function_calling", "prompt"]}
     _, _, calls = run_on("reject-format-500", tmp_path / "fresh", "--no-probe")
     assert not [b for b in SENT if is_probe(b)] and any(c.method == "json_schema" and not c.ok for c in calls)
 
