@@ -30,6 +30,7 @@ from proactive_bench.grading import GradeResult
 from proactive_bench.metrics import comp, count_statuses
 from proactive_bench.results import SessionResult
 from proactive_bench.store import Grade, IntentEvent, MessageRow, Run, SessionRun, Store
+from proactive_bench.trace import was_clipped
 
 FINAL_STATUSES = frozenset({"completed", "truncated", "error"})
 
@@ -117,17 +118,14 @@ def stored_transcript(store: Store, session_run: SessionRun) -> list[dict[str, s
     return [{"role": m.role, "content": m.content} for m in store.rows(MessageRow, session_run.id)]
 
 
-def stored_statuses(store: Store, session_run: SessionRun) -> list[str]:
-    assert session_run.id is not None
-    return [e.status for e in store.rows(IntentEvent, session_run.id)]
-
-
 def stored_session_result(store: Store, session_run: SessionRun) -> SessionResult:
     """A finished session's result, rebuilt from its rows."""
+    assert session_run.id is not None
     grades = stored_grades(store, session_run)
     score, basis = comp(grades)
-    counts = count_statuses(stored_statuses(store, session_run), session_run.intents)
+    events: list[IntentEvent] = store.rows(IntentEvent, session_run.id)
+    counts = count_statuses([e.status for e in events], session_run.intents)
     return SessionResult(
         session_run.session_id, session_run.status, session_run.turns, counts, grades, score, basis, session_run.error,
-        stored_transcript(store, session_run),
+        stored_transcript(store, session_run), sum(was_clipped(e.evidence) for e in events),
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -17,7 +18,9 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 from rich.table import Table
+from sqlalchemy.exc import DBAPIError
 
+from proactive_bench.admission import VALIDATED_DIR, dataset_problems, participant_problem
 from proactive_bench.audits import (
     AuditFileError,
     audit_rows,
@@ -28,6 +31,7 @@ from proactive_bench.audits import (
 )
 from proactive_bench.checkpoints import ResumeError
 from proactive_bench.costs import Budget, PriceFileError, PriceTable
+from proactive_bench.env.apps.base import SeedError
 from proactive_bench.launch import (
     LaunchError,
     RunSpec,
@@ -50,13 +54,15 @@ from proactive_bench.logs import configure_logging
 from proactive_bench.pibench.cli import import_app
 from proactive_bench.process_tuning import run_fast, tune_for_runs
 from proactive_bench.rescoring import rescore_run
+from proactive_bench.protocols import PROTOCOLS, protocol_problem
+from proactive_bench.scaffolds.scripted import reference_problem
 from proactive_bench.results import EpisodeResult, SessionResult
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.scaffold import ScaffoldLoadError
 from proactive_bench.schema import Episode, Persona, Session
 from proactive_bench.store import Run, Store, StoreSchemaError, Sweep
 from proactive_bench.summary import Summary, summarize
-from proactive_bench.summary_tables import pct, summary_csv, summary_tables
+from proactive_bench.summary_tables import category_table, pct, results_table, summary_csv, summary_tables
 from proactive_bench.sweep import (
     SweepConfig,
     SweepConfigError,
@@ -64,6 +70,8 @@ from proactive_bench.sweep import (
     load_sweep_config,
     run_sweep,
     sweep_endpoints,
+    sweep_episodes,
+    sweep_run_spec,
     unfinished_runs,
     validate_sweep_config,
 )
@@ -94,20 +102,22 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def parse_sessions(spec: str | None, sessions: list[Session]) -> list[Session]:
-    """``1-3,5`` (1-based positions) or session ids, comma-separated."""
-    if not spec:
+    """``1-3,5`` (1-based positions) or session ids, comma-separated; anything else is a ValueError naming --sessions."""
+    if spec is None:
         return sessions
     chosen: list[Session] = []
-    for part in (p.strip() for p in spec.split(",") if p.strip()):
-        if "-" in part and all(x.isdigit() for x in part.split("-", 1)):
-            lo, hi = (int(x) for x in part.split("-", 1))
+    for part in (p.strip() for p in spec.split(",")):
+        if not part:
+            raise ValueError(f"--sessions: {spec!r} has an empty item; give positions (1-{len(sessions)}), ranges (1-3) or session ids, comma-separated")
+        if re.fullmatch(r"\d+-\d+", part):
+            lo, hi = (int(x) for x in part.split("-"))
             picked = sessions[lo - 1 : hi] if 1 <= lo <= hi <= len(sessions) else None
         elif part.isdigit():
             picked = [sessions[int(part) - 1]] if 1 <= int(part) <= len(sessions) else None
         else:
             picked = [s for s in sessions if s.id == part] or None
         if picked is None:
-            raise ValueError(f"--sessions: {part!r} is not a session id or a position in 1-{len(sessions)}")
+            raise ValueError(f"--sessions: {part!r} is not a session id, a position in 1-{len(sessions)} or a range of them (lo-hi)")
         chosen += [s for s in picked if s not in chosen]
     return [s for s in sessions if s in chosen]
 
@@ -127,9 +137,25 @@ def _load(data: Path, persona: str) -> LoadedEpisode:
     try:
         return load_episode(data, persona)
     except DatasetError as exc:
-        for problem in exc.problems:
-            err_console.print(f"[red]{problem}[/]", highlight=False)
-        raise fail(f"dataset {data} has {len(exc.problems)} problem(s)") from None
+        raise _dataset_failure(exc, f"dataset {data}") from None
+
+
+def _dataset_failure(exc: DatasetError, what: str) -> typer.Exit:
+    for problem in exc.problems:
+        err_console.print(f"[red]{problem}[/]", highlight=False)
+    return fail(f"{what} has {len(exc.problems)} problem(s)")
+
+
+def _admit(loaded: LoadedEpisode, session_ids: list[str], results_dir: Path) -> None:
+    """Refuse to run data ``pbench validate`` rejects, with its messages (exit 1)."""
+    problems = dataset_problems(loaded, session_ids, results_dir / VALIDATED_DIR)
+    for problem in problems:
+        err_console.print(f"[red]error[/] {problem}", highlight=False)
+    if problems:
+        raise fail(f"{len(problems)} error(s) in episode {loaded.episode.id} (see pbench validate); nothing was run. --no-validate skips these checks", 1)
+
+
+NoValidateOpt = Annotated[bool, typer.Option("--no-validate", help="Skip the checks of pbench validate before running (they are cached by the data's content).")]
 
 
 @app.command()
@@ -156,7 +182,9 @@ def episode(
     context_tokens: Annotated[Optional[int], typer.Option(min=256, help="The models' context window in tokens (default: from the probe or the server's errors).")] = None,
     data: DataOpt = DEFAULT_DATA_ROOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
+    no_validate: NoValidateOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")] = False,
+    protocol: Annotated[str, typer.Option(help="Evaluation rules: pbench or pibench (README, docs/metrics.md).")] = "pbench",
 ) -> None:
     """Run one persona's episode against an agent and score it."""
     configure_logging(verbose)
@@ -171,6 +199,14 @@ def episode(
         raise fail(f"--user must be 'rules' or 'llm', not {user!r}")
     if user == "llm" and not user_model:
         raise fail("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
+    try:
+        problem = protocol_problem(protocol, user, judge_model)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if problem:
+        raise fail(problem)
+    if missing_reference := reference_problem(model, chosen):
+        raise fail(missing_reference)
     if user == "rules":
         unannotated = [f"{s.id}/{i.id}" for s in chosen for i in s.intents if not i.has_rules]
         if unannotated:
@@ -180,21 +216,18 @@ def episode(
                 "Imported π-Bench data carries no such annotations: use --user llm --user-model MODEL."
             )
     db_path = db or DEFAULT_RESULTS / "pbench.db"
-    try:
-        store = Store(db_path)
-    except StoreSchemaError as exc:
-        raise fail(str(exc)) from None
     spec = RunSpec(
         persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,  # type: ignore[arg-type]
-        user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra,
+        user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra, protocol=protocol,  # type: ignore[arg-type]
         max_tokens=caps, call_timeout=call_timeout, probe=not no_probe, context_tokens=context_tokens,
         role_base_urls=_per_role(agent_base_url, user_base_url, judge_base_url), role_key_envs=_per_role(agent_key_env, user_key_env, judge_key_env),
     )
-    try:
-        spec.check_keys()
-    except LaunchError as exc:
-        raise fail(str(exc)) from None
+    if problem := participant_problem(spec):
+        raise fail(problem)
     _check_endpoints(spec.endpoints())
+    if not no_validate:
+        _admit(loaded, [s.id for s in chosen], db_path.parent)
+    store = _open_store(db_path, create=True)
     run = start_run(store, loaded, spec, db_path.parent)
     _finish(store, run, loaded, as_json)
 
@@ -217,7 +250,7 @@ def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool, budget
     ledger = CallLedger(run.id, budget)
     try:
         result = _run_with_progress(store, run, loaded, ledger)
-    except (ScaffoldLoadError, ModelSpecError, LaunchError) as exc:
+    except (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError) as exc:
         store.update(run, status="failed")
         raise fail(str(exc)) from None
     if as_json:
@@ -244,13 +277,20 @@ def _run_with_progress(store: Store, run: Run, loaded: LoadedEpisode, ledger: Ca
         return run_fast(execute_run(store, run, loaded, ledger, on_progress=on_progress))
 
 
-def _open_store(db: Path) -> Store:
-    if not db.is_file():
+def _open_store(db: Path, create: bool = False) -> Store:
+    """The results database at ``--db`` (made if ``create``), or a one-line error."""
+    if db.is_dir():
+        raise fail(f"--db {db}: is a folder, not a results database")
+    if not create and not db.is_file():
         raise fail(f"no results database at {db}")
     try:
         return Store(db)
     except StoreSchemaError as exc:
         raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"--db {db}: cannot open it as a results database: {exc.strerror}: {exc.filename}") from None
+    except DBAPIError as exc:
+        raise fail(f"--db {db}: cannot open it as a results database: {exc.orig}") from None
 
 
 def _open_run(db: Path, run_id: str) -> tuple[Store, Run, LoadedEpisode]:
@@ -271,6 +311,7 @@ def resume(
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
     max_cost: Annotated[Optional[float], typer.Option(help="New USD budget for a sweep's remaining work.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
+    no_validate: NoValidateOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
 ) -> None:
     """Continue an interrupted run or sweep: finished sessions are kept, unfinished ones run again."""
@@ -278,13 +319,23 @@ def resume(
     store = _open_store(db)
     sweep = store.sweep(run_id)
     if sweep is not None:
-        config = SweepConfig.model_validate(sweep.config)
-        if max_cost is not None:
-            config = config.model_copy(update={"max_cost_usd": max_cost})
+        try:
+            config = validate_sweep_config({**sweep.config, **({"max_cost_usd": max_cost} if max_cost is not None else {})}, f"sweep {sweep.id}")
+        except SweepConfigError as exc:
+            raise fail(str(exc)) from None
+        budget = _budget(config)
+        try:
+            pending = unfinished_runs(store, sweep)
+        except DatasetError as exc:
+            raise _dataset_failure(exc, f"the dataset of sweep {sweep.id}") from None
+        for loaded in {id(loaded): loaded for _run, loaded in pending}.values() if not no_validate else []:
+            _admit(loaded, [], db.parent)
         _check_endpoints(sweep_endpoints(config))
-        _sweep_and_report(store, sweep, unfinished_runs(store, sweep), config, as_json)
+        _sweep_and_report(store, sweep, pending, config, budget, as_json)
         return
     store, run, loaded = _open_run(db, run_id)
+    if not no_validate:
+        _admit(loaded, run_spec(run).sessions, db.parent)
     _check_endpoints(run_spec(run).endpoints())
     _finish(store, run, loaded, as_json)
 
@@ -314,35 +365,17 @@ def replay(
     run_id: Annotated[str, typer.Argument(help="The recorded run to replay.")],
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
+    no_validate: NoValidateOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
 ) -> None:
     """Run a recorded run again as a new run, every model answer served from the record (no model calls)."""
     configure_logging(verbose)
     store, source, loaded = _open_run(db, run_id)
     spec = run_spec(source).model_copy(update={"replay_of": source.id})
+    if not no_validate:
+        _admit(loaded, spec.sessions, db.parent)
     run = start_run(store, loaded, spec, db.parent)
     _finish(store, run, loaded, as_json)
-
-
-def results_table(result: EpisodeResult, total_sessions: int) -> Table:
-    basis = result.basis
-    caption = f"C/I/P = intents completed/inferred/provided. Comp covers {basis.graded} graded item(s) ({', '.join(basis.graders) or 'none'})"
-    if basis.ungraded:
-        caption += f"; {basis.ungraded} rubric item(s) ungraded (no --judge-model)"
-    if basis.errored:
-        caption += f"; {basis.errored} item(s) errored"
-    table = Table(title=f"{result.persona} · {result.model} · run {result.run_id}", caption=caption)
-    table.add_column("session", no_wrap=True)
-    for name in ("turns", "C", "I", "P", "Proc%", "Comp%"):
-        table.add_column(name, justify="right", no_wrap=True)
-    table.add_column("status", overflow="fold")
-    for s in result.sessions:
-        status = s.status if s.error is None else f"{s.status}: {s.error[:60]}"
-        table.add_row(s.session_id, str(s.turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), pct(s.proc), pct(s.comp), status)
-    totals = [sum(getattr(s.counts, f) for s in result.sessions) for f in ("completed", "inferred", "provided")]
-    table.add_section()
-    table.add_row(f"episode {len(result.sessions)}/{total_sessions}", str(sum(s.turns for s in result.sessions)), *map(str, totals), pct(result.proc), pct(result.comp), "")
-    return table
 
 
 def _split(value: str | None) -> list[str]:
@@ -353,7 +386,7 @@ def _split(value: str | None) -> list[str]:
 def sweep(
     models: Annotated[Optional[str], typer.Option(help="Comma-separated --model values, e.g. 'scripted:reference,openai:gpt-4o-mini'.")] = None,
     personas: Annotated[Optional[str], typer.Option(help="Comma-separated personas; default: all in the dataset.")] = None,
-    runs: Annotated[int, typer.Option(min=1, help="Repeats of each combination.")] = 1,
+    runs: Annotated[Optional[int], typer.Option(min=1, help="Repeats of each combination (default 1; 3 under --protocol pibench).")] = None,
     ablation: Annotated[str, typer.Option(help="Comma-separated: none, no-dependency-history.")] = "none",
     config: Annotated[Optional[Path], typer.Option(help="A sweep YAML file (keys as SweepConfig); flags given override it.")] = None,
     user: Annotated[Optional[str], typer.Option(help="rules or llm.")] = None,
@@ -376,12 +409,14 @@ def sweep(
     db: Annotated[Optional[Path], typer.Option(help="SQLite results database.")] = None,
     data: Annotated[Optional[Path], typer.Option("--data", help="Dataset root.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    no_validate: NoValidateOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+    protocol: Annotated[Optional[str], typer.Option(help="Evaluation rules: pbench (default) or pibench.")] = None,
 ) -> None:
     """Run models × personas × repeats × ablations concurrently and print the summary tables."""
     configure_logging(verbose)
     flags = {
-        "models": _split(models) or None, "personas": _split(personas) or None, "runs": runs if runs != 1 else None,
+        "models": _split(models) or None, "personas": _split(personas) or None, "runs": runs, "protocol": protocol,
         "ablations": _split(ablation) if ablation != "none" else None, "user": user, "user_model": user_model,
         "judge_model": judge_model, "base_url": base_url, "concurrency": concurrency, "workers": workers, "requests_per_second": rps,
         "max_cost_usd": max_cost, "prices": str(prices) if prices else None, "data": str(data) if data else None,
@@ -390,29 +425,40 @@ def sweep(
         "role_key_envs": _per_role(agent_key_env, user_key_env, judge_key_env) or None,
     }
     given = {k: v for k, v in flags.items() if v is not None}
+    db_path = db or DEFAULT_RESULTS / "pbench.db"
     try:
         if max_tokens:
             given["max_tokens"] = parse_max_tokens(max_tokens)
         base = load_sweep_config(config).model_dump(mode="json", exclude_unset=True) if config else {}
         settings = validate_sweep_config({**base, **given}, str(config) if config else "flags")
-        _check_endpoints(sweep_endpoints(settings))
-        store = Store(db or DEFAULT_RESULTS / "pbench.db")
-        new_sweep, new_runs = create_sweep(store, settings, (db or DEFAULT_RESULTS / "pbench.db").parent)
-    except (SweepConfigError, StoreSchemaError, ValueError) as exc:
+        episodes = sweep_episodes(settings)
+    except ValueError as exc:  # SweepConfigError and --max-tokens errors
         raise fail(str(exc)) from None
     except DatasetError as exc:
-        for problem in exc.problems:
-            err_console.print(f"[red]{problem}[/]", highlight=False)
-        raise fail("the dataset has problems") from None
+        raise _dataset_failure(exc, "the dataset") from None
+    for loaded in episodes.values() if not no_validate else []:
+        _admit(loaded, [], db_path.parent)
+    for model in settings.models:  # every scaffold and model is built once before any row exists
+        if problem := participant_problem(sweep_run_spec(settings, model, next(iter(episodes)))):
+            raise fail(problem)
+    _check_endpoints(sweep_endpoints(settings))
+    budget = _budget(settings)
+    store = _open_store(db_path, create=True)
+    new_sweep, new_runs = create_sweep(store, settings, db_path.parent, episodes)
     err_console.print(f"sweep {new_sweep.id}: {len(new_runs)} run(s)", highlight=False)
-    _sweep_and_report(store, new_sweep, new_runs, settings, as_json)
+    _sweep_and_report(store, new_sweep, new_runs, settings, budget, as_json)
 
 
-def _sweep_and_report(store: Store, the_sweep: Sweep, pending: list[tuple[Run, LoadedEpisode]], config: SweepConfig, as_json: bool) -> None:
+def _budget(config: SweepConfig) -> Budget:
     try:
-        budget = Budget(PriceTable.load(config.prices), config.max_cost_usd)
+        return Budget(PriceTable.load(config.prices), config.max_cost_usd)
     except PriceFileError as exc:
         raise fail(str(exc)) from None
+
+
+def _sweep_and_report(
+    store: Store, the_sweep: Sweep, pending: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget, as_json: bool,
+) -> None:
     total = sum(len(run_spec(run).sessions) for run, _ in pending)
     workers = SweepWorkers(store, the_sweep, pending, config, budget) if config.workers > 1 else None
     if workers is not None:
@@ -436,8 +482,13 @@ def _sweep_and_report(store: Store, the_sweep: Sweep, pending: list[tuple[Run, L
     err_console.print(f"results: {store.path} (sweep {the_sweep.id})", highlight=False)
 
 
-def _print_summary(summary: Summary, fmt: str) -> None:
-    if fmt == "json":
+def _print_summary(summary: Summary, fmt: str, by: str | None = None) -> None:
+    if by == "category":
+        if fmt == "json":
+            typer.echo(json.dumps(summary.categories, indent=2))
+        else:
+            out_console.print(category_table(summary))
+    elif fmt == "json":
         typer.echo(json.dumps(summary.as_dict(), indent=2))
     elif fmt == "csv":
         typer.echo(summary_csv(summary), nl=False)
@@ -451,13 +502,21 @@ def results(
     ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
     fmt: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
+    by: Annotated[Optional[str], typer.Option("--by", help="'category': only the task-averaged Proc / Comp per task category.")] = None,
+    include_partial: Annotated[bool, typer.Option("--include-partial", help="Count runs stopped early (budget, Ctrl-C) in the figures.")] = False,
+    protocol: Annotated[Optional[str], typer.Option(help="Score every run by this protocol's rules (default: each run's own).")] = None,
 ) -> None:
-    """Summaries of a sweep or a run: Proc/Comp mean ± std, pass^k, ablation deltas, statuses, turns, cost."""
+    """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std, failures, pass^k, table 1, ablation, statuses, turns, categories, cost."""
     configure_logging()
     if fmt not in ("table", "json", "csv"):
         raise fail(f"--format must be table, json or csv, not {fmt!r}")
+    if by not in (None, "category"):
+        raise fail(f"--by must be 'category', not {by!r}")
+    if protocol is not None and protocol not in PROTOCOLS:
+        raise fail(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
     store = _open_store(db)
-    _print_summary(summarize(store, _runs_of(store, ident, db)), fmt)
+    scoring = PROTOCOLS[protocol].scoring if protocol else None
+    _print_summary(summarize(store, _runs_of(store, ident, db), scoring, include_partial), fmt, by)
 
 
 def _runs_of(store: Store, ident: str, db: Path) -> list[Run]:

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from proactive_bench.llm.ledger import LLMCallRecord
+from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 
 class Price(BaseModel):
@@ -42,9 +42,9 @@ class PriceTable:
         if path is None:
             return cls()
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except (OSError, yaml.YAMLError) as exc:
-            raise PriceFileError(f"{path}: cannot read prices: {exc}") from None
+            data = read_yaml_file(path) or {}
+        except YamlFileError as exc:
+            raise PriceFileError(f"cannot read prices: {exc}") from None
         if not isinstance(data, dict):
             raise PriceFileError(f"{path}: expected a mapping of model name to {{input, output}}")
         prices = {}

@@ -3,14 +3,17 @@
 Each item is graded pass/fail on the dialogue plus the files, tool records
 and memory its ``evidence`` block asks for. Items are graded concurrently
 (bounded). An item whose verdict cannot be obtained gets an error, never a
-guessed score.
+guessed score. Under the π-Bench protocol (``any_turn``) an item is judged on
+the trajectory up to each agent turn in order (dialogue and tool records up to
+that turn; files and memory as the session left them) and credited at the
+first turn that meets it.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from typing import Literal
 
@@ -22,7 +25,7 @@ from proactive_bench.llm.ledger import Recorder
 from proactive_bench.llm.structured import METHODS, RetryPolicy, StructuredCaller, StructuredOutputError
 from proactive_bench.prompts import load_prompt
 from proactive_bench.schema import ChecklistItem, Session
-from proactive_bench.trace import render_dialogue, render_files, render_tool_records
+from proactive_bench.trace import clipped_note, collecting_clips, render_dialogue, render_files, render_tool_records
 from proactive_bench.user.llm import request_text
 
 RUBRIC_PROMPT = load_prompt("judge_prompts", "rubric.v1")
@@ -69,6 +72,7 @@ class RubricJudge:
         recorder: Recorder | None = None,
         policy: RetryPolicy | None = None,
         concurrency: int = DEFAULT_CONCURRENCY,
+        any_turn: bool = False,
         methods: Sequence[str] | None = None,
         context_tokens: int | None = None,
         max_tokens: int | None = None,
@@ -76,6 +80,7 @@ class RubricJudge:
         """``methods``: the structured-output methods to start with (default: all); ``context_tokens``/``max_tokens``:
         the model's window and answer cap, to clip long evidence."""
         self.model_name = model_name
+        self.any_turn = any_turn
         self.structured = StructuredCaller(model, model_name, "judge", recorder, policy, methods or METHODS, context_tokens, max_tokens)  # type: ignore[arg-type]
         self._limit = asyncio.Semaphore(concurrency)
 
@@ -85,11 +90,28 @@ class RubricJudge:
         return {item.id: verdict for item, verdict in zip(items, verdicts)}
 
     async def _grade_one(self, item: ChecklistItem, evidence: Evidence, session: Session) -> RubricVerdict:
-        fixed, clippable = item_parts(item, session), item_evidence(item, evidence)
+        if not self.any_turn:
+            return await self._judge(item, evidence, session, f"rubric:{item.id}")
+        verdict = RubricVerdict(0, "no agent turn")
+        for turn in sorted({m.turn for m in evidence.transcript if m.role == "agent"}):
+            upto = replace(
+                evidence,
+                transcript=[m for m in evidence.transcript if m.turn <= turn],
+                tool_records=[r for r in evidence.tool_records if r.turn <= turn],
+                memo={},
+            )
+            verdict = await self._judge(item, upto, session, f"rubric:{item.id}@{turn}")
+            if verdict.score == 1 or verdict.error is not None:
+                return RubricVerdict(verdict.score, f"turn {turn}: {verdict.rationale}", verdict.error)
+        return verdict
+
+    async def _judge(self, item: ChecklistItem, evidence: Evidence, session: Session, label: str) -> RubricVerdict:
+        with collecting_clips() as dropped:
+            fixed, clippable = item_parts(item, session), item_evidence(item, evidence)
         async with self._limit:
             try:
-                result = await self.structured.call_prompt(RubricAnswer, RUBRIC_PROMPT, f"rubric:{item.id}", fixed, clippable)
+                result = await self.structured.call_prompt(RubricAnswer, RUBRIC_PROMPT, label, fixed, clippable)
             except StructuredOutputError as exc:
-                return RubricVerdict(None, "", error=str(exc))
+                return RubricVerdict(None, clipped_note(dropped).strip(), error=str(exc))
         answer = result.value
-        return RubricVerdict(int(answer.verdict == "YES"), answer.rationale)
+        return RubricVerdict(int(answer.verdict == "YES"), answer.rationale + clipped_note(dropped))

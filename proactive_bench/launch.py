@@ -56,6 +56,7 @@ class RunSpec(BaseModel):
     context_tokens: int | None = Field(default=None, gt=0, description="The models' context window (--context-tokens); None: from the probe or the servers' errors.")
     role_base_urls: dict[CallRole, str] = Field(default_factory=dict, description="Per role, an endpoint other than base_url.")
     role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key (the key itself is never stored).")
+    protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules (docs/metrics.md, README).")
 
     @property
     def user_backend(self) -> str:
@@ -78,11 +79,6 @@ class RunSpec(BaseModel):
         if not key:
             raise LaunchError(f"the {role}'s API key is read from ${name}, which is not set (in the environment or ./.env)")
         return key
-
-    def check_keys(self) -> None:
-        """LaunchError naming the first role whose key variable is not set."""
-        for role in self.role_key_envs:
-            self.api_key_for(role)
 
     def structured_models(self) -> dict[CallRole, tuple[str, str]]:
         """``{role: (model, base URL)}`` of the user and judge models on an OpenAI-compatible server given by URL."""
@@ -172,8 +168,8 @@ def build_participants(
     judge = None
     if spec.judge_model:
         judge = RubricJudge(
-            chat("judge", spec.judge_model, caps.judge), spec.judge_model, ledger, methods=methods.get("judge"),
-            context_tokens=context("judge"), max_tokens=caps.judge,
+            chat("judge", spec.judge_model, caps.judge), spec.judge_model, ledger, any_turn=spec.protocol == "pibench",  # π-Bench credits an item met at any turn
+            methods=methods.get("judge"), context_tokens=context("judge"), max_tokens=caps.judge,
         )
     return agent, user, judge
 

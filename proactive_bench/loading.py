@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import re
 import sys
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
+from proactive_bench.env.toolbox import resolve_tool_names
 from proactive_bench.env.workspace import PathEscapeError, resolve_inside
-from proactive_bench.schema import Episode, Persona, Session
+from proactive_bench.schema import ID_PATTERN, Episode, Persona, Session
+from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -59,18 +61,10 @@ def format_loc(loc: tuple[Any, ...]) -> str:
 
 
 def read_yaml(path: Path, root: Path) -> tuple[Any, list[Problem]]:
-    rel = _rel(path, root)
-    if not path.is_file():
-        return None, [Problem(rel, "", "file not found")]
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8")), []
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        reason = getattr(exc, "problem", None) or str(exc)
-        return None, [Problem(rel, where, f"invalid YAML: {reason}")]
-    except UnicodeDecodeError as exc:
-        return None, [Problem(rel, "", f"not UTF-8 text: {exc}")]
+        return read_yaml_file(path), []
+    except YamlFileError as exc:
+        return None, [Problem(_rel(path, root), exc.where, exc.reason)]
 
 
 def parse_model(model: type[M], data: Any, rel: str) -> tuple[M | None, list[Problem]]:
@@ -136,6 +130,8 @@ def load_episode(root: Path, persona_name: str) -> LoadedEpisode:
     """Load one persona's episode and all its sessions; raise DatasetError listing every problem."""
     root = root.resolve()
     directory = root / "episodes" / persona_name
+    if not re.fullmatch(ID_PATTERN, persona_name):
+        raise DatasetError([Problem("episodes", "", f"{persona_name!r} is not a persona id (letters, digits, '_', '.', '-')")])
     if not directory.is_dir():
         known = ", ".join(persona_names(root)) or "none"
         raise DatasetError([Problem(_rel(directory, root), "", f"no such episode; personas here: {known}")])
@@ -163,6 +159,8 @@ def load_episode(root: Path, persona_name: str) -> LoadedEpisode:
             if not found:
                 session, found = parse_model(Session, data, _rel(path, root))
             problems += found
+            if session is not None:
+                problems += _unknown_tools(session, _rel(path, root))
             if session is not None and session.id != entry.id:
                 problems.append(Problem(_rel(path, root), "id", f"is {session.id!r} but the file is named for {entry.id!r}"))
             elif session is not None:
@@ -170,6 +168,14 @@ def load_episode(root: Path, persona_name: str) -> LoadedEpisode:
     if problems or episode is None or persona is None:
         raise DatasetError(problems)
     return LoadedEpisode(episode, persona, sessions, directory)
+
+
+def _unknown_tools(session: Session, rel: str) -> list[Problem]:
+    try:
+        resolve_tool_names(session.tools)
+    except KeyError as exc:
+        return [Problem(rel, "tools", f"unknown tool or tool group {exc.args[0]!r}")]
+    return []
 
 
 def persona_names(root: Path) -> list[str]:

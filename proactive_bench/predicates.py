@@ -44,12 +44,28 @@ def _check_regex_values(value: dict[str, str]) -> dict[str, str]:
     return value
 
 
+def check_relative_path(value: str) -> str:
+    """Validate a path or glob that must stay inside its folder (the workspace), raising ValueError with the reason."""
+    if not value.strip():
+        raise ValueError("a path must not be empty")
+    if "\x00" in value:
+        raise ValueError("a path must not contain a NUL character")
+    if value.startswith(("/", "\\")):
+        raise ValueError(f"{value!r} is an absolute path; paths are relative to the workspace")
+    if ".." in re.split(r"[/\\]", value):
+        raise ValueError(f"{value!r} climbs out of the workspace with '..'")
+    return value
+
+
+RelativePath = Annotated[str, AfterValidator(check_relative_path)]
+"""A workspace-relative path or glob, checked when the dataset loads."""
+
 RegexMap = Annotated[dict[str, str], AfterValidator(_check_regex_values)]
 """Field name -> regex, every regex checked when the dataset loads."""
 
 
 class FileMatchArgs(_Strict):
-    path: str = Field(description="Workspace-relative path or glob.")
+    path: RelativePath = Field(description="Workspace-relative path or glob.")
     pattern: str = Field(description="Regex searched in the file's text.")
 
     _regex = field_validator("pattern")(check_regex)
@@ -90,7 +106,7 @@ class SaidMatches(_Strict):
 class FileExists(_Strict):
     """A workspace file exists at the path (a glob matches at least one file)."""
 
-    file_exists: str
+    file_exists: RelativePath
 
 
 class FileMatches(_Strict):
@@ -125,7 +141,7 @@ class PythonCheck(_Strict):
 
 
 class PibenchScriptArgs(_Strict):
-    path: str = Field(description="The π-Bench grader script, relative to the dataset's graders/ folder.")
+    path: RelativePath = Field(description="The π-Bench grader script, relative to the dataset's graders/ folder.")
     criterion: str | None = Field(
         default=None, description="The key of the script's result to read; null: every key must be 1."
     )

@@ -13,16 +13,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from proactive_bench.checkpoints import FINAL_STATUSES, ResumeError, opened_checkpoint, stored_session_result
+from proactive_bench.checkpoints import FINAL_STATUSES, ResumeError, opened_checkpoint
 from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolRecord
 from proactive_bench.evidence import Evidence, Message
 from proactive_bench.grading import grade_session
 from proactive_bench.llm.models import make_chat_model
+from proactive_bench.launch import run_spec
 from proactive_bench.loading import GraderResolver, LoadedEpisode
-from proactive_bench.metrics import pooled_proc
+from proactive_bench.metrics import depends_on_map
 from proactive_bench.results import EpisodeResult
+from proactive_bench.summary import stored_run_result
 from proactive_bench.runner import CallLedger, grade_rows
 from proactive_bench.store import MessageRow, Run, SessionRun, Store, ToolCallRow
 
@@ -51,10 +53,10 @@ async def rescore_run(store: Store, run: Run, loaded: LoadedEpisode, judge_model
     from proactive_bench.judge import RubricJudge
 
     ledger = CallLedger(run.id)
-    judge = RubricJudge(make_chat_model(judge_model, base_url=base_url, temperature=0), judge_model, ledger) if judge_model else None
+    any_turn = run_spec(run).protocol == "pibench"
+    judge = RubricJudge(make_chat_model(judge_model, base_url=base_url, temperature=0), judge_model, ledger, any_turn=any_turn) if judge_model else None
     graders = GraderResolver(Path(run.data_root))
     by_id = {s.id: s for s in loaded.sessions}
-    results = []
     for session_run in store.session_runs(run.id):
         if session_run.status not in FINAL_STATUSES:
             continue
@@ -65,6 +67,4 @@ async def rescore_run(store: Store, run: Run, loaded: LoadedEpisode, judge_model
                 grades = await grade_session(session, evidence, judge)
             store.replace_grades(session_run.id, grade_rows(grades))
             store.add_rows(session_run.id, ledger.take())
-        results.append(stored_session_result(store, session_run))
-    counts = {r.session_id: r.counts for r in results if r.status != "error"}
-    return EpisodeResult(run.id, run.persona, run.model, results, pooled_proc(run.units, counts))
+    return stored_run_result(store, run, depends_on_map(loaded.episode))

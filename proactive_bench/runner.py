@@ -29,11 +29,12 @@ from proactive_bench.loading import GraderResolver, LoadedEpisode
 from proactive_bench.checkpoints import restore_checkpoint, split_session_runs, stored_session_result, workspace_archive
 from proactive_bench.costs import Budget
 from proactive_bench.llm.cache import CallCache
-from proactive_bench.metrics import comp, count_statuses, dependency_units, pooled_proc
-from proactive_bench.results import EpisodeResult, SessionResult
+from proactive_bench.metrics import SCORINGS, comp, count_statuses, dependency_units, depends_on_map
+from proactive_bench.results import EpisodeResult, SessionResult, episode_result
 from proactive_bench.scaffold import Scaffold, SessionContext
 from proactive_bench.schema import Session
 from proactive_bench.session_graph import SessionRuntime, run_session_graph
+from proactive_bench.trace import was_clipped
 from proactive_bench.store import Grade, IntentEvent, LLMCall, MessageRow, PendingRow, Run, SessionRun, Snapshot, Store, ToolCallRow, pending_row
 from proactive_bench.user.base import IntentLabel, UserSimulator
 
@@ -218,9 +219,9 @@ async def run_episode(
         started.set()
         if saving is not None:
             await saving
-    units = dependency_units(episode.episode, [r.session_id for r in results])
-    counts = {r.session_id: r.counts for r in results if r.status != "error"}
-    result = EpisodeResult(run.id, episode.persona.id, run.model, results, pooled_proc(units, counts))
+    planned = [s.id for s in sessions]
+    scoring = SCORINGS[run.config.get("protocol", "pbench")]
+    result = episode_result(run.id, episode.persona.id, run.model, results, depends_on_map(episode.episode), planned, status, scoring)
     store.update(run, status=status)
     return result
 
@@ -317,7 +318,8 @@ async def _run_one(
     )
     log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)
     transcript = [{"role": m["role"], "content": m["content"]} for m in state["transcript"]]
-    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript), save
+    clipped = sum(was_clipped(label["evidence"]) for label in state["labels"])
+    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped), save
 
 
 async def _write(save: Callable[[], None], after: asyncio.Event) -> None:

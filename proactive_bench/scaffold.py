@@ -150,7 +150,9 @@ def _import_attr(spec: str) -> Any:
             module_spec.loader.exec_module(module)
         else:
             module = importlib.import_module(target)
-    except ImportError as exc:
+    except ScaffoldLoadError:
+        raise
+    except Exception as exc:  # noqa: BLE001 (the user's module: missing, a syntax error, a bug at import)
         raise ScaffoldLoadError(f"cannot import scaffold module {target!r}: {exc}") from exc
     try:
         return getattr(module, attr)
@@ -163,7 +165,10 @@ def _instantiate(factory: Any, options: ScaffoldOptions, spec: str) -> Scaffold:
         takes_args = bool(inspect.signature(factory).parameters)
     except (TypeError, ValueError):
         takes_args = False
-    agent = factory(options) if takes_args else factory()
+    try:
+        agent = factory(options) if takes_args else factory()
+    except Exception as exc:  # noqa: BLE001 (the user's factory)
+        raise ScaffoldLoadError(f"building scaffold {spec!r} failed: {exc!r}") from exc
     missing = [m for m in ("start_session", "respond", "end_session") if not callable(getattr(agent, m, None))]
     if missing:
         raise ScaffoldLoadError(f"scaffold {spec!r} lacks method(s): {', '.join(missing)}")

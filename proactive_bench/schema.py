@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from proactive_bench.predicates import Predicate, check_regex
+from proactive_bench.predicates import Predicate, RelativePath, check_regex
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
 
@@ -79,7 +79,7 @@ class HiddenIntent(_Model):
 class RubricEvidence(_Model):
     """What the rubric judge sees besides the rendered dialogue."""
 
-    files: list[str] = Field(default_factory=list, description="Workspace paths or globs to include.")
+    files: list[RelativePath] = Field(default_factory=list, description="Workspace paths or globs to include.")
     tools: list[str] = Field(default_factory=list, description="Tool names or globs (gmail__*) whose records to include.")
     memory: bool = False
 
@@ -145,7 +145,7 @@ class Session(_Model):
         default=None, description="Simulated date and time when the session starts; the apps' clock is set to it."
     )
     tools: list[str] = Field(default_factory=list, description="Tool names offered; empty means the defaults.")
-    files: list[str] = Field(default_factory=list, description="Workspace files the session uses.")
+    files: list[RelativePath] = Field(default_factory=list, description="Workspace files the session uses.")
     intents: list[HiddenIntent] = Field(default_factory=list)
     checklist: list[ChecklistItem] = Field(default_factory=list)
     reference: list[ReferenceStep] = Field(default_factory=list)
@@ -179,7 +179,7 @@ class Episode(_Model):
     """An ordered list of sessions of one persona, with their dependencies."""
 
     id: str = Field(pattern=ID_PATTERN)
-    persona: str
+    persona: str = Field(pattern=ID_PATTERN, description="The persona's id: personas/<persona>.yaml.")
     title: str = ""
     sessions: list[SessionEntry] = Field(min_length=1)
 

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import structlog
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from proactive_bench.ablation import Ablation
 from proactive_bench.costs import Budget
+from proactive_bench.env.apps.base import SeedError
 from proactive_bench.launch import LaunchError, RunSpec, endpoint_limiter, execute_run, load_spec_episode, run_spec, start_run
 from proactive_bench.llm.caps import MaxTokens
 from proactive_bench.llm.endpoints import DEFAULT_PAUSE_AFTER, EndpointHealth
@@ -27,9 +27,12 @@ from proactive_bench.llm.ledger import CallRole
 from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import DEFAULT_DATA_ROOT, LoadedEpisode, load_episode
+from proactive_bench.protocols import protocol, protocol_problem
+from proactive_bench.scaffolds.scripted import reference_problem
 from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.scaffold import ScaffoldLoadError
 from proactive_bench.store import Run, Store, Sweep
+from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 log = structlog.get_logger(__name__)
 
@@ -64,6 +67,16 @@ class SweepConfig(BaseModel):
     role_base_urls: dict[CallRole, str] = Field(default_factory=dict, description="Per role (agent, user, judge), an endpoint other than base_url.")
     role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key.")
     pause_after: int = Field(default=DEFAULT_PAUSE_AFTER, ge=1, description="Connection errors in a row after which a model server's runs pause.")
+    protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules; pibench: 3 runs unless runs is given.")
+
+    @model_validator(mode="after")
+    def _protocol_rules(self) -> SweepConfig:
+        problem = protocol_problem(self.protocol, self.user, self.judge_model)
+        if problem:
+            raise ValueError(problem)
+        if "runs" not in self.model_fields_set:
+            self.runs = protocol(self.protocol).default_runs
+        return self
 
 
 class SweepConfigError(ValueError):
@@ -72,9 +85,9 @@ class SweepConfigError(ValueError):
 
 def load_sweep_config(path: Path) -> SweepConfig:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise SweepConfigError(f"{path}: cannot read: {exc}") from None
+        data = read_yaml_file(path) or {}
+    except YamlFileError as exc:
+        raise SweepConfigError(str(exc)) from None
     if not isinstance(data, dict):
         raise SweepConfigError(f"{path}: expected a mapping of sweep settings")
     return validate_sweep_config(data, str(path))
@@ -92,23 +105,42 @@ def sweep_endpoints(config: SweepConfig) -> dict[str, list[str]]:
     """``{base_url: roles}`` of the OpenAI-compatible servers the sweep's runs call."""
     used: dict[str, list[str]] = {}
     for model in config.models:
-        spec = RunSpec(
-            persona="", model=model, data_root="", user=config.user, user_model=config.user_model, judge_model=config.judge_model,
-            base_url=config.base_url, role_base_urls=config.role_base_urls,
-        )
-        for url, roles in spec.endpoints().items():
+        for url, roles in sweep_run_spec(config, model, persona="").endpoints().items():
             used.setdefault(url, []).extend(role for role in roles if role not in used[url])
     return used
 
 
-def create_sweep(store: Store, config: SweepConfig, results_dir: Path) -> tuple[Sweep, list[tuple[Run, LoadedEpisode]]]:
-    """The sweep row and one run row per model × persona × ablation × repeat."""
+def sweep_episodes(config: SweepConfig) -> dict[str, LoadedEpisode]:
+    """The episodes a sweep runs, by persona; SweepConfigError or DatasetError if it cannot run."""
     personas = config.personas or sorted(p.parent.name for p in (config.data / "episodes").glob("*/episode.yaml"))
     if not personas:
         raise SweepConfigError(f"no episodes under {config.data / 'episodes'}")
     if config.user == "llm" and not config.user_model:
         raise SweepConfigError("user: llm needs user_model")
     episodes = {p: load_episode(config.data, p) for p in personas}
+    for model in config.models:
+        for loaded in episodes.values():
+            if problem := reference_problem(model, loaded.sessions):
+                raise SweepConfigError(problem)
+    return episodes
+
+
+def sweep_run_spec(config: SweepConfig, model: str, persona: str, ablation: Ablation = "none", repeat: int = 0, sweep_id: str | None = None) -> RunSpec:
+    """The spec of one run of the sweep."""
+    return RunSpec(
+        persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
+        judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
+        agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep_id, protocol=config.protocol,
+        max_tokens=config.max_tokens, call_timeout=config.call_timeout, probe=config.probe, context_tokens=config.context_tokens,
+        role_base_urls=config.role_base_urls, role_key_envs=config.role_key_envs,
+    )
+
+
+def create_sweep(
+    store: Store, config: SweepConfig, results_dir: Path, episodes: dict[str, LoadedEpisode] | None = None,
+) -> tuple[Sweep, list[tuple[Run, LoadedEpisode]]]:
+    """The sweep row and one run row per model × persona × ablation × repeat (``episodes``: from :func:`sweep_episodes`)."""
+    episodes = sweep_episodes(config) if episodes is None else episodes
     sweep = Sweep(config=config.model_dump(mode="json"))
     store.add(sweep)
     runs = []
@@ -116,13 +148,7 @@ def create_sweep(store: Store, config: SweepConfig, results_dir: Path) -> tuple[
         for persona, loaded in episodes.items():
             for ablation in config.ablations:
                 for repeat in range(config.runs):
-                    spec = RunSpec(
-                        persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
-                        judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
-                        agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep.id,
-                        max_tokens=config.max_tokens, call_timeout=config.call_timeout, probe=config.probe,
-                        context_tokens=config.context_tokens, role_base_urls=config.role_base_urls, role_key_envs=config.role_key_envs,
-                    )
+                    spec = sweep_run_spec(config, model, persona, ablation, repeat, sweep.id)
                     runs.append((start_run(store, loaded, spec, results_dir), loaded))
     return sweep, runs
 
@@ -156,7 +182,7 @@ async def run_episodes(
                     on_progress=lambda _sid, result: on_event(run, "session") if on_event and result is not None else None,
                     transport=transport,
                 )
-            except (ScaffoldLoadError, ModelSpecError, LaunchError) as exc:
+            except (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError) as exc:
                 log.warning("run_failed", run=run.id, error=str(exc))
                 store.update(run, status="failed", config={**run.config, "failure": str(exc)})
             if on_event:

@@ -1,13 +1,17 @@
 """Plain-text renderings of a session for model judges: dialogue, tool calls, files, memory.
 
 Everything is clipped so that one long file or tool result cannot crowd the
-rest out of a judge's context; clipping is always marked.
+rest out of a judge's context; clipping is always marked in the text, and
+recorded (:func:`collecting_clips`) so that a decision made on clipped evidence
+says so (:func:`clipped_note`) and results can count such decisions.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from proactive_bench.env.toolbox import ToolRecord
@@ -26,10 +30,38 @@ def one_line(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+_CLIPS: ContextVar[list[int] | None] = ContextVar("pbench_clips", default=None)
+CLIPPED_MARK = "[decided on clipped evidence:"
+
+
+@contextmanager
+def collecting_clips() -> Iterator[list[int]]:
+    """Within the block, every clip appends the number of characters it dropped to the yielded list."""
+    dropped: list[int] = []
+    token = _CLIPS.set(dropped)
+    try:
+        yield dropped
+    finally:
+        _CLIPS.reset(token)
+
+
+def clipped_note(dropped: list[int]) -> str:
+    """The note a decision made on clipped evidence carries ("" when nothing was clipped)."""
+    return f" {CLIPPED_MARK} {len(dropped)} part(s) cut, {sum(dropped)} characters not shown]" if dropped else ""
+
+
+def was_clipped(text: str | None) -> bool:
+    """Whether a recorded rationale or evidence carries the clipped-evidence note."""
+    return bool(text) and CLIPPED_MARK in text  # type: ignore[operator]
+
+
 def clip(text: str, limit: int) -> str:
-    """The text, cut to ``limit`` characters with a marker saying how much was dropped."""
+    """The text, cut to ``limit`` characters with a marker saying how much was dropped (and recorded)."""
     if len(text) <= limit:
         return text
+    collected = _CLIPS.get()
+    if collected is not None:
+        collected.append(len(text) - limit)
     return f"{text[:limit]}\n[... {len(text) - limit} more characters not shown]"
 
 

@@ -88,13 +88,9 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
         err("intents", "a session needs at least one hidden intent")
     if not session.checklist and not any(session.id in e.depends_on for e in episode.episode.sessions):
         err("checklist", "a session needs at least one checklist item (unless a later session depends on it)")
-    try:
-        offered = {spec.name for spec in resolve_tool_names(session.tools)}
-    except KeyError as exc:
-        err("tools", f"unknown tool or tool group {exc.args[0]!r}")
-        offered = set()
+    offered = {spec.name for spec in resolve_tool_names(session.tools)}  # the loader has refused unknown names
     for n, step in enumerate(session.reference):
-        if step.tool is not None and offered and step.tool not in offered:
+        if step.tool is not None and step.tool not in offered:
             err(f"reference[{n}].tool", f"{step.tool!r} is not among the session's tools")
     for path in session.files:
         if path not in known_files:
@@ -214,10 +210,7 @@ def replay_references(episode: LoadedEpisode, root: Path) -> list[Problem]:
         env = episode_env(episode, Workspace.seeded(Path(tmp) / "ws", episode.workspace_seed), Memory(), apps)
         for session in episode.sessions:
             rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
-            try:
-                box = ToolBox(env, resolve_tool_names(session.tools))
-            except KeyError:
-                continue  # reported by the session checks
+            box = ToolBox(env, resolve_tool_names(session.tools))
             if session.now is not None:
                 apps.set_clock(session.now)  # as the runner does at the session's start
             before = Evidence([], [], env.workspace, env.memory, resolver, apps)

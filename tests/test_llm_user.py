@@ -117,7 +117,7 @@ def test_a_stage_that_never_covers_every_intent_is_an_error_not_a_guess(tmp_path
     assert result.exit_code == 1
     out = json.loads(result.stdout)
     (session,) = out["sessions"]
-    assert session["status"] == "error" and "no valid answer" in session["error"] and session["proc"] is None
+    assert session["status"] == "error" and "no valid answer" in session["error"] and session["proc"] == 0.0  # errored work counts as not proactive
     store = Store(db)
     (srun,) = store.session_runs(out["run_id"])
     assert store.rows(IntentEvent, srun.id) == []

@@ -86,9 +86,9 @@ def test_import_prints_counts_matching_the_source_and_writes_the_report(tmp_path
         assert sum(c.grader == "rubric" for s in dataset.sessions for c in s.checklist) == expected["checklist"]
         assert sum(any(c.grader == "rule" for c in s.checklist) for s in dataset.sessions) == expected["scripts"]
     table = " ".join(result.stdout.split())
-    assert "hidden intents │ 24 │ 24" in table and "checklist items (rubric) │ 38 │ 53" in table
-    assert "script-graded items (rule) │ 3 │ 3" in table and "tasks with a grader script │ 2 │ 1" in table
-    assert "| hidden intents | 24 | 24 |" in report
+    assert "hidden intents imported │ 24 │ 24 │ 48" in table and "checklist items (rubric) │ 38 │ 53 │ 91" in table
+    assert "script-graded items (rule) │ 3 │ 3 │ 6" in table and "tasks with a grader script │ 2 │ 1 │ 3" in table
+    assert "| hidden intents imported | 24 | 24 | 48 |" in report and "| π-Bench hidden intents | 24 | 24 | 48 |" in report
 
 
 def test_persona_episode_order_and_dependency_units(imported: Path) -> None:
@@ -422,8 +422,11 @@ def test_an_imported_episode_runs_with_the_llm_user_pooled_proc_and_script_items
     assert {s["status"] for s in out["sessions"]} == {"completed"}
     assert [(by_id[s]["completed"], by_id[s]["inferred"], by_id[s]["provided"]) for s in by_id] == [(0, 0, 3), (0, 1, 6), (1, 1, 1)]
     # Proc pools researcher_task_002 with the task that depends on it, as π-Bench does
-    assert out["dependency_groups"] == [{"sessions": ["researcher_task_002", "researcher_task_008"], "proc": pytest.approx(1 / 10)}]
-    assert out["proc"] == pytest.approx((1 / 10 + 2 / 3) / 2)
+    tasks = {t["session_id"]: t for t in out["tasks"]}
+    assert tasks["researcher_task_008"]["trajectory"] == ["researcher_task_002", "researcher_task_008"]
+    assert (tasks["researcher_task_008"]["proc"], tasks["researcher_task_008"]["proc_weight"]) == (pytest.approx(1 / 10), 2)
+    assert tasks["researcher_task_002"]["proc_weight"] == 0  # scored through the task that depends on it
+    assert out["proc"] == pytest.approx((2 * 1 / 10 + 2 / 3) / 3)  # the group weighs by its size
     # rubric items by the judge (3 of 8 mention a table); script items by the test-double script
     assert by_id["researcher_task_008"]["comp"] == pytest.approx(3 / 8)
     assert by_id["researcher_task_002"]["comp"] is None

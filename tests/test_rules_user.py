@@ -106,11 +106,12 @@ def test_silent_agent_gets_everything_provided_then_ends(tmp_path: Path) -> None
     assert session.comp == 0.0
 
 
-def test_agent_failure_is_an_error_not_a_score(tmp_path: Path) -> None:
+def test_agent_failure_is_an_error_that_scores_zero(tmp_path: Path) -> None:
     result = _run(tmp_path, Crashing(), max_turns=5, sessions=["a1", "a3"])
     assert [s.status for s in result.sessions] == ["error", "error"]
     assert "model server unreachable" in (result.sessions[0].error or "")
-    assert result.proc is None and result.comp is None
+    assert result.proc == 0.0 and result.comp == 0.0  # failed work counts: it does not leave the figures
+    assert result.failures.as_dict() == {"error": 2, "truncated": 0, "not_run": 0}
 
 
 def test_rules_user_asks_for_llm_backend_without_annotations(tmp_path: Path) -> None:

@@ -29,15 +29,16 @@ def test_sweep_summarises_models_repeats_and_the_ablation(tmp_path: Path) -> Non
     out = sweep_json("--models", "scripted:reference,scripted:passive", "--runs", "2", "--ablation", "none,no-dependency-history", "--db", str(tmp_path / "r.db"))
     assert len(out["runs"]) == 8 and all(r["status"] == "finished" for r in out["runs"])
     main = {(r["model"], r["ablation"]): r for r in out["main"]}
-    assert main[("scripted:reference", "none")]["proc"] == {"mean": 1.0, "std": 0.0, "n": 2}
+    assert main[("scripted:reference", "none")]["proc"] == {"mean": 1.0, "std": 0.0, "ci95": 0.0, "n": 2}
     assert main[("scripted:passive", "none")]["proc"]["mean"] == 0.0
     assert main[("scripted:reference", "none")]["pass^2"] == 1.0
     (ref_ablation,) = [r for r in out["ablation"] if r["model"] == "scripted:reference"]
     assert ref_ablation["sessions"] == ["a2"]  # a2 depends on a1
     assert ref_ablation["proc_with_history"] == 1.0 and ref_ablation["proc_without_history"] == 1.0
-    statuses = {r["model"]: r for r in out["statuses"]}
-    assert statuses["scripted:passive"]["intents"]["provided"] == 1.0
-    assert {r["model"] for r in out["turns"]} == {"scripted:reference", "scripted:passive"}
+    statuses = {(r["model"], r["ablation"]): r for r in out["statuses"]}
+    assert statuses[("scripted:passive", "none")]["intents"]["provided"] == 1.0
+    assert statuses[("scripted:reference", "no-dependency-history")]["intents"]["provided"] == 0.0  # arms are not mixed
+    assert {(r["model"], r["ablation"]) for r in out["turns"]} == {(m, a) for m in ("scripted:reference", "scripted:passive") for a in ("none", "no-dependency-history")}
 
 
 def test_results_for_a_sweep_as_csv_and_a_run_as_json(tmp_path: Path) -> None:

@@ -41,8 +41,10 @@ from proactive_bench.schema import (
 
 AGENT_GROUPS = ("workspace", "memory", "shell")
 """pbench's counterparts of the π-Bench (nanobot) agent's own tools: files, memory, a shell."""
-USER_TRIGGERS = frozenset({"user", "user_query"})
-EVENT_TRIGGERS = frozenset({"env", "environmental_signal", "event"})
+USER_TRIGGERS = frozenset({"user", "user_query", "user_request", "human"})
+EVENT_TRIGGERS = frozenset({"env", "environment", "environmental", "environmental_signal", "environment_signal", "env_signal", "event", "system"})
+"""Trigger spellings, compared lower-cased with ``-`` and spaces read as ``_``."""
+KNOWN_TASK_TYPES = frozenset({"long_term", "short_term_contextual", "short_term_independent"})
 JUDGE_TOOLS = ["*"]
 """π-Bench's judge reads the whole trace, tool calls included; ours sees every tool record."""
 
@@ -101,16 +103,19 @@ class _Converter:
             if not sessions[task_id].checklist and task_id not in needed:
                 self.report.add(
                     self.task_rel(self.pi.tasks[task_id]), "objectives",
-                    "no criteria, and no later task depends on it: π-Bench leaves it out of Proc and Comp, "
-                    "pbench counts its intents in Proc and `pbench validate` rejects it",
+                    "no criteria, and no later task depends on it: π-Bench leaves it out of Proc and Comp; left out here too",
                 )
+        order = [(t, deps) for t, deps in order if sessions[t].checklist or t in needed]
         episode = Episode(
             id=name, persona=name, title=f"π-Bench {self.pi.episode_id or name}",
             sessions=[SessionEntry(id=t, depends_on=deps) for t, deps in order],
         )
         ordered = [sessions[t] for t, _ in order]
+        source_tasks = [self.pi.tasks[t] for t, _ in order]
         counts = PersonaCounts(
             persona=name,
+            source_intents=sum(len(t.hidden_intents) for t in source_tasks),
+            source_criteria=sum(len(t.criteria) + (t.script is not None) for t in source_tasks),
             sessions=len(ordered),
             intents=sum(len(s.intents) for s in ordered),
             checklist_items=sum(c.grader == "rubric" for s in ordered for c in s.checklist),
@@ -239,7 +244,9 @@ class _Converter:
             ChecklistItem(id=f"c{n}", text=text, grader="rubric", weight=weight, evidence=RubricEvidence(files=task.files_read, tools=JUDGE_TOOLS))
             for n, (text, weight) in enumerate(task.criteria, start=1)
         ]
-        checklist += self._script_items(task)
+        checklist += self._script_items(task, tools)
+        if task.task_type not in KNOWN_TASK_TYPES:
+            self.report.add(rel, "task_type", f"unknown task type {task.task_type!r} (known: {', '.join(sorted(KNOWN_TASK_TYPES))}); kept as the category")
         try:
             return Session(
                 id=task.task_id,
@@ -248,7 +255,7 @@ class _Converter:
                 trigger=self._trigger(task),
                 tools=tools,
                 files=self._copy_assets(task),
-                intents=[HiddenIntent(id=f"h{n}", text=text) for n, text in enumerate(task.hidden_intents, start=1)],
+                intents=self._intents(task),
                 checklist=checklist,
             )
         except ValidationError as exc:
@@ -257,7 +264,8 @@ class _Converter:
 
     def _trigger(self, task: PiTask) -> Trigger:
         rel = self.task_rel(task)
-        if task.trigger_type in EVENT_TRIGGERS:
+        kind = task.trigger_type.strip().lower().replace("-", "_").replace(" ", "_")
+        if kind in EVENT_TRIGGERS:
             try:
                 payload = json.loads(task.initial_input)
             except json.JSONDecodeError:
@@ -267,11 +275,22 @@ class _Converter:
                 self.report.add(rel, "intent.initial_input", "the env trigger's payload is not JSON with a 'source'; the event has no source")
                 source = None
             return Trigger(type="event", source=source, message=task.initial_input)
-        if task.trigger_type not in USER_TRIGGERS:
+        if kind not in USER_TRIGGERS:
             self.report.add(rel, "trigger.type", f"unknown trigger type {task.trigger_type!r}; a user request is assumed")
         return Trigger(type="user", message=task.initial_input)
 
-    def _script_items(self, task: PiTask) -> list[ChecklistItem]:
+    def _intents(self, task: PiTask) -> list[HiddenIntent]:
+        """The task's hidden intents ``h1``...; one that repeats the request word for word is left out (validation rejects it), with a report line."""
+        request = _plain(task.initial_input)
+        intents = []
+        for n, text in enumerate(task.hidden_intents, start=1):
+            if _plain(text) in request and len(intents) + (len(task.hidden_intents) - n) > 0:
+                self.report.add(self.task_rel(task), f"intent.hidden_intent[{n - 1}]", f"h{n} repeats the initial request word for word; left out (π-Bench counts it)")
+                continue
+            intents.append(HiddenIntent(id=f"h{n}", text=text))
+        return intents
+
+    def _script_items(self, task: PiTask, offered: list[str]) -> list[ChecklistItem]:
         """One rule item per criterion of the task's grader script; one for the whole script when they are unknown."""
         if task.script is None:
             return []
@@ -287,6 +306,12 @@ class _Converter:
                 criteria = list(discover_criteria(script))
             except ScriptError as exc:
                 self.report.add(rel, "objectives.tools_evaluation_path", f"score([]) failed ({exc}); one item stands for the whole script")
+        unreachable = [t for t in task.tools if t not in offered]
+        if task.tools and len(unreachable) == len(task.tools):
+            self.report.add(
+                rel, "objectives.tools",
+                f"the script checks calls of {', '.join(unreachable)}, none of which the agent can make: its {len(criteria)} item(s) can never pass",
+            )
         return [
             ChecklistItem(
                 id=f"t{n}",
@@ -309,6 +334,11 @@ class _Converter:
             self.files[f"episodes/{self.pi.name}/workspace/{target}"] = task.directory / asset
             placed.append(target)
         return placed
+
+
+def _plain(text: str) -> str:
+    """Lower-case text with whitespace collapsed, for comparing wordings."""
+    return " ".join(text.lower().split())
 
 
 def _valid_id(value: str) -> bool:

@@ -16,6 +16,10 @@ class PersonaCounts:
     """What one persona became; the first five mirror the π-Bench source files."""
 
     persona: str
+    source_intents: int
+    """Hidden intents of the imported tasks as π-Bench counts them (before any repair)."""
+    source_criteria: int
+    """Checklist criteria as π-Bench's Proc evaluator counts them: criteria plus one per grader script."""
     sessions: int
     intents: int
     checklist_items: int
@@ -29,7 +33,8 @@ class PersonaCounts:
     skills: int
 
     COLUMNS: ClassVar[dict[str, str]] = {
-        "sessions": "sessions", "intents": "hidden intents", "checklist_items": "checklist items (rubric)",
+        "sessions": "sessions (tasks)", "source_intents": "π-Bench hidden intents", "intents": "hidden intents imported",
+        "source_criteria": "π-Bench criteria (+1 per script)", "checklist_items": "checklist items (rubric)",
         "scripts": "tasks with a grader script", "script_items": "script-graded items (rule)",
         "dependency_groups": "dependency groups", "event_sessions": "env-triggered sessions",
         "assets": "task files copied", "skills": "skills copied",
@@ -43,6 +48,8 @@ class ImportReport:
     source: Path
     problems: list[Problem] = field(default_factory=list)
     counts: list[PersonaCounts] = field(default_factory=list)
+    validation: list[Problem] = field(default_factory=list)
+    """What ``pbench validate`` says of the written dataset."""
 
     def add(self, file: str, field_path: str, reason: str) -> None:
         """Record one item that was skipped, changed or cannot work as in π-Bench."""
@@ -51,10 +58,14 @@ class ImportReport:
     def markdown(self) -> str:
         lines = [f"# π-Bench import of `{self.source}`", ""]
         if self.counts:
-            lines += ["| | " + " | ".join(c.persona for c in self.counts) + " |", "|---|" + "---:|" * len(self.counts)]
+            lines += ["| | " + " | ".join(c.persona for c in self.counts) + " | total |", "|---|" + "---:|" * (len(self.counts) + 1)]
             for name, header in PersonaCounts.COLUMNS.items():
-                lines.append(f"| {header} | " + " | ".join(str(getattr(c, name)) for c in self.counts) + " |")
+                values = [getattr(c, name) for c in self.counts]
+                lines.append(f"| {header} | " + " | ".join(map(str, values)) + f" | {sum(values)} |")
             lines.append("")
+        if self.validation:
+            lines += [f"## `pbench validate` on the output ({len(self.validation)})", ""]
+            lines += [f"- {p.level}: {p.file}: {p.field + ': ' if p.field else ''}{p.reason}" for p in self.validation] + [""]
         lines.append(f"## Not converted, or not as in π-Bench ({len(self.problems)})")
         if not self.problems:
             lines += ["", "Nothing: every item was converted."]

@@ -1,25 +1,23 @@
-"""Proc / Comp by task category (the paper's table 8), from the sessions of a report.
+"""Proc / Comp by task category (the paper's table 8) as the report lays it out.
 
-One column per model (and ablation, when it is not ``none``); Proc pools the
-intents of every finished, non-errored session of that category, Comp is
-the mean of those sessions' Comp.
+The figures are :attr:`~proactive_bench.summary.Summary.categories` (tasks
+averaged as ``docs/metrics.md`` says), the same numbers as
+``pbench results --by category``; this module only arranges them in a grid.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 
-from proactive_bench.checkpoints import FINAL_STATUSES
-from proactive_bench.metrics import IntentCounts, mean_or_none
-from proactive_bench.report.trajectory import SessionView
+from proactive_bench.summary import Summary
 
 
 @dataclass(frozen=True)
 class CategoryCell:
     proc: float | None
     comp: float | None
-    sessions: int
+    tasks: int
+    failures: dict[str, int]
 
 
 @dataclass(frozen=True)
@@ -28,23 +26,12 @@ class CategoryTable:
     rows: list[tuple[str, list[CategoryCell | None]]]
 
 
-def column_label(view: SessionView) -> str:
-    return view.run.model if view.ablation == "none" else f"{view.run.model} ({view.ablation})"
+def column_label(model: str, ablation: str) -> str:
+    return model if ablation == "none" else f"{model} ({ablation})"
 
 
-def category_table(views: list[SessionView]) -> CategoryTable:
-    cells: dict[tuple[str, str], list[SessionView]] = defaultdict(list)
-    for view in views:
-        if view.session_run.status in FINAL_STATUSES and view.session_run.status != "error":
-            cells[(view.category, column_label(view))].append(view)
+def category_table(summary: Summary) -> CategoryTable:
+    cells = {(r["category"], column_label(r["model"], r["ablation"])): CategoryCell(r["proc"], r["comp"], r["tasks"], r["failures"]) for r in summary.categories}
     columns = sorted({column for _, column in cells})
     categories = sorted({category for category, _ in cells})
-    rows = [(category, [_cell(cells.get((category, column), [])) for column in columns]) for category in categories]
-    return CategoryTable(columns, rows)
-
-
-def _cell(members: list[SessionView]) -> CategoryCell | None:
-    if not members:
-        return None
-    counts = sum((m.result.counts for m in members), IntentCounts())
-    return CategoryCell(counts.proc, mean_or_none([m.result.comp for m in members]), len(members))
+    return CategoryTable(columns, [(category, [cells.get((category, column)) for column in columns]) for category in categories])

@@ -1,7 +1,7 @@
 """The paper's figures from a :class:`~proactive_bench.summary.Summary`, as inline SVG markup.
 
-- Proc vs Comp per model, with the Comp = Proc diagonal (figure 3d);
-- average turns per session vs Proc per model (figure 4);
+- Proc vs Comp per model and persona, with the Comp = Proc diagonal (figure 3d);
+- average follow-up user turns per session vs Proc per model and persona (figure 4);
 - the ablation with and without dependency history (figure 5).
 
 Each function returns None when the summary has nothing to plot.
@@ -36,28 +36,32 @@ def _styled(draw: Draw) -> Draw:
 
 @_styled
 def proc_vs_comp(summary: Summary) -> str | None:
-    points = [(r["model"], r["proc"]["mean"], r["comp"]["mean"]) for r in summary.main if r["ablation"] == "none"]
+    points = [(_label(r), r["proc"]["mean"], r["comp"]["mean"]) for r in summary.main if r["ablation"] == "none"]
     points = [(m, 100 * p, 100 * c) for m, p, c in points if p is not None and c is not None]
     if not points:
         return None
     fig, ax = _figure()
     ax.plot([0, 100], [0, 100], linestyle="--", color="#999", linewidth=1, label="Comp = Proc")
     _scatter(ax, points)
-    ax.set(xlim=(-3, 103), ylim=(-3, 103), xlabel="Proc (%)", ylabel="Comp (%)", title="Proc vs Comp per model")
+    ax.set(xlim=(-3, 103), ylim=(-3, 103), xlabel="Proc (%)", ylabel="Comp (%)", title="Proc vs Comp per model and persona")
     ax.legend(loc="lower right", frameon=False)
     return _svg(fig)
 
 
 @_styled
 def turns_vs_proc(summary: Summary) -> str | None:
-    proc = {r["model"]: r["proc"]["mean"] for r in summary.main if r["ablation"] == "none"}
-    points = [(r["model"], r["mean"], 100 * proc[r["model"]]) for r in summary.turns if proc.get(r["model"]) is not None]
+    main = {(r["model"], r["persona"]): r for r in summary.main if r["ablation"] == "none" and r["proc"]["mean"] is not None}
+    points = [
+        (_label(main[key]), r["mean"], 100 * main[key]["proc"]["mean"])
+        for r in summary.turns
+        if r["ablation"] == "none" and (key := (r["model"], r["persona"])) in main
+    ]
     if not points:
         return None
     fig, ax = _figure()
     _scatter(ax, points)
-    ax.set(xlim=(0, max(p[1] for p in points) * 1.2 + 0.5), ylim=(-3, 103), xlabel="average turns per session", ylabel="Proc (%)")
-    ax.set_title("Turns per session vs Proc")
+    ax.set(xlim=(0, max(p[1] for p in points) * 1.2 + 0.5), ylim=(-3, 103), xlabel="average follow-up user turns per session", ylabel="Proc (%)")
+    ax.set_title("Follow-up turns vs Proc")
     return _svg(fig)
 
 
@@ -80,6 +84,12 @@ def ablation_bars(summary: Summary) -> str | None:
     fig.suptitle("Final sessions of dependency groups")
     fig.tight_layout()
     return _svg(fig)
+
+
+def _label(row: dict[str, Any]) -> str:
+    """A point's label: model and persona, with the failure mark when the figure includes failed sessions."""
+    mark = " †" if any(row.get("failures", {}).values()) else ""
+    return f"{row['model']} · {row['persona']}{mark}"
 
 
 def _figure() -> tuple[Figure, Any]:

@@ -16,7 +16,7 @@ from proactive_bench.report.sources import EpisodeCatalog, resolve_run, resolve_
 from proactive_bench.report.trajectory import session_views
 from proactive_bench.store import Store
 from proactive_bench.summary import load_run, summarize
-from proactive_bench.summary_tables import mean_std, pct
+from proactive_bench.summary_tables import failure_counts, marked, mean_std, pct
 
 
 def _delta(value: float | None) -> str:
@@ -30,7 +30,7 @@ _ENV = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
-_ENV.filters.update(pct=pct, mean_std=mean_std, delta=_delta)
+_ENV.filters.update(pct=pct, mean_std=mean_std, delta=_delta, marked=marked, failure_counts=failure_counts)
 
 
 def render_report(store: Store, ident: str) -> str:
@@ -48,7 +48,7 @@ def render_report(store: Store, ident: str) -> str:
         pass_keys=summary.pass_keys,
         run_ids=run_ids,
         runs=[(load_run(store, run), sessions[run.id]) for run in runs],
-        categories=category_table([v for views in sessions.values() for v in views]),
+        categories=category_table(summary),
         audits=disagreement(store, runs),
         figures={
             "proc_comp": figures.proc_vs_comp(summary),

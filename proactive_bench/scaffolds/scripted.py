@@ -59,7 +59,7 @@ class ScriptedAgent:
         self._ctx = ctx
         self._done, self._known, self._asked = set(), set(), set()
         self._turns = 0
-        if not self._session.reference:
+        if not self._session.reference and self.mode not in REFERENCE_FREE_MODES:
             raise RuntimeError(f"session {ctx.session_id} has no reference solution to replay")
 
     def end_session(self) -> None:
@@ -96,6 +96,25 @@ class ScriptedAgent:
             self._done.add(n)
             ran.append((n, step))
         return ran
+
+
+REFERENCE_FREE_MODES = ("passive",)
+"""Baselines that still work on a session without a reference solution (they act only on what they are told)."""
+
+
+def reference_problem(model: str, sessions: list[Session]) -> str | None:
+    """Why a scripted baseline cannot run these sessions (one line), or None."""
+    mode = model.removeprefix("scripted:")
+    if not model.startswith("scripted:") or mode in REFERENCE_FREE_MODES:
+        return None
+    missing = [s.id for s in sessions if not s.reference]
+    if not missing:
+        return None
+    working = ", ".join(f"scripted:{m}" for m in REFERENCE_FREE_MODES)
+    return (
+        f"{model} replays each session's reference solution and {len(missing)} session(s) have none (first: {missing[0]}; "
+        f"imported data has none); baselines that work without one: {working}, or a model"
+    )
 
 
 def scripted_factory(mode: Mode):  # noqa: ANN201 (a factory of factories)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import structlog
@@ -26,7 +27,7 @@ from proactive_bench.llm.retry_log import listen, unlisten
 from proactive_bench.llm.structured import METHODS, RetryPolicy, StructuredCaller, StructuredOutputError
 from proactive_bench.prompts import load_prompt
 from proactive_bench.schema import HiddenIntent, Persona, Session
-from proactive_bench.trace import render_changed_files, render_dialogue, render_tool_records
+from proactive_bench.trace import clipped_note, collecting_clips, render_changed_files, render_dialogue, render_tool_records
 from proactive_bench.user.base import (
     IntentLabel,
     IntentStatus,
@@ -128,11 +129,14 @@ class LLMUser:
         if not open_ids:
             return UserDecision([], None)
         try:
-            completed, (targeted, order) = await asyncio.gather(self._completion_stage(view), self._question_stage(view))
+            with collecting_clips() as dropped:  # the stages run in tasks that share this list
+                completed, (targeted, order) = await asyncio.gather(self._completion_stage(view), self._question_stage(view))
         except StructuredOutputError as exc:
             return UserDecision([], None, error=str(exc))
         hashes = {Stage.COMPLETION: COMPLETION_PROMPT.hash, Stage.QUESTION: QUESTION_PROMPT.hash, Stage.VOLUNTEER: QUESTION_PROMPT.hash}
         labels = combine_stages(open_ids, completed, targeted, order, self.decided_by, hashes)
+        if dropped:
+            labels = [replace(label, evidence=label.evidence + clipped_note(dropped)) for label in labels]
         to_reveal = [label for label in labels if label.status != IntentStatus.COMPLETED]
         message = await self._reply(view, to_reveal) if to_reveal else None
         return UserDecision(labels, message)

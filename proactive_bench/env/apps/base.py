@@ -21,7 +21,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-import yaml
 from pydantic import BaseModel, NaiveDatetime, ValidationError, create_model
 from sqlalchemy import JSON, Column, ForeignKey, event
 from sqlalchemy.exc import IntegrityError
@@ -38,6 +37,7 @@ from proactive_bench.env.toolbox import (
     load_builtin_tools,
     register_tool,
 )
+from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 
 def foreign_key(target: str, **field: Any) -> Any:
@@ -306,9 +306,9 @@ class AppStore:
         seen: dict[tuple[Any, ...], str] = {}
         for path in sorted(directory.glob("*.yaml")):
             try:
-                data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-            except yaml.YAMLError as exc:
-                raise SeedError(f"{path.name}: not valid YAML: {exc}") from None
+                data = read_yaml_file(path) or {}
+            except YamlFileError as exc:
+                raise SeedError(f"{path.name}: {exc.where + ': ' if exc.where else ''}{exc.reason}") from None
             if not isinstance(data, dict):
                 raise SeedError(f"{path.name}: expected a mapping of table name to rows")
             for table_name, rows in data.items():
