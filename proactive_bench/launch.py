@@ -7,6 +7,7 @@ judge; it is stored in the run's row, so ``pbench resume`` and
 
 from __future__ import annotations
 
+import asyncio
 import os
 from contextlib import AsyncExitStack
 from pathlib import Path
@@ -174,6 +175,17 @@ def build_participants(
     return agent, user, judge
 
 
+async def learn_servers(store: Store, run: Run, transport: ChatTransport, to_probe: dict[str, tuple[str, str, str | None]]) -> dict[str, Any]:
+    """Probe (or recall) the servers of ``{role: (model, base URL, key)}``; what they support is kept in the run's config."""
+    reports = await probe_reports(store.engine, transport, to_probe)
+    found = {
+        "structured_methods": {role: r.structured_methods() for role, r in reports.items()},
+        "model_contexts": {role: r.max_context for role, r in reports.items() if r.max_context},
+    }
+    store.update(run, config={**run.config, **found})
+    return found
+
+
 async def execute_run(
     store: Store,
     run: Run,
@@ -199,17 +211,21 @@ async def execute_run(
     async with AsyncExitStack() as stack:
         if transport is None:
             transport = await stack.enter_async_context(ChatTransport())
+        learning = None
         if spec.structured_methods is None:  # first start: what the servers support, kept for resume and replay
             probing = spec.probe and not spec.replay_of
-            to_probe = {role: (model, url, spec.api_key_for(role)) for role, (model, url) in spec.structured_models().items()}
-            reports = await probe_reports(store.engine, transport, to_probe) if probing else {}
-            found = {
-                "structured_methods": {m: r.structured_methods() for m, r in reports.items()},
-                "model_contexts": {m: r.max_context for m, r in reports.items() if r.max_context},
-            }
-            spec = spec.model_copy(update=found)
-            store.update(run, config={**run.config, **found})
+            to_probe = {role: (model, url, spec.api_key_for(role)) for role, (model, url) in spec.structured_models().items()} if probing else {}
+            if to_probe:  # probed while the agent takes its first turn: the first user or judge decision waits for it
+                learning = asyncio.ensure_future(learn_servers(store, run, transport, to_probe))
+                stack.callback(learning.cancel)
+            else:
+                store.update(run, config={**run.config, "structured_methods": {}})
         agent, user, judge = build_participants(spec, ledger, cache, limiter, transport)
+        if learning is not None:
+            for role, participant in (("user", user), ("judge", judge)):
+                caller = getattr(participant, "structured", None)
+                if caller is not None:
+                    caller.learn_from(learning, role)
         try:
             return await run_episode(
                 store=store, run=run, episode=loaded, sessions=sessions, agent=agent, user=user, judge=judge,

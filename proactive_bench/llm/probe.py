@@ -8,8 +8,10 @@ structured calls with the methods the server supports (the fallbacks of
 
 Each capability comes out as ``supported``, ``as text`` (a tool call written
 as JSON in the content: read tolerantly), ``ignored`` (HTTP 200 but the
-feature had no effect), ``rejected`` (an HTTP error, its status kept) or
-``failed`` (no answer: connection error, timeout, garbled body).
+feature had no effect), ``rejected`` (an HTTP error about the request, its
+status kept) or ``failed`` (no answer the probe could judge: connection
+error, timeout, garbled body, rate limit or overload). Structured calls start
+with every method neither rejected nor ignored.
 """
 
 from __future__ import annotations
@@ -86,8 +88,8 @@ class ProbeReport:
 
         if self.outcome("plain chat") != "supported":
             return list(METHODS)
-        works = [m for m in METHODS if m != "prompt" and self.outcome(STRUCTURED_CAPABILITY[m]) in ("supported", "as text")]
-        return [*works, "prompt"]
+        left_out = ("rejected", "ignored")  # a method that failed to answer at all stays: the probe could not tell
+        return [m for m in METHODS if m == "prompt" or self.outcome(STRUCTURED_CAPABILITY[m]) not in left_out]
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -101,7 +103,7 @@ class ProbeReport:
 async def probe(transport: ChatTransport, base_url: str, model: str, api_key: str, timeout: float = PROBE_TIMEOUT_S) -> ProbeReport:
     """One short call per capability of ``model`` (its name on the server, no provider prefix), concurrently,
     and the context size if ``GET /models`` reports it."""
-    from proactive_bench.llm.transport import CHAT_PATH
+    from proactive_bench.llm.transport import CHAT_PATH, RETRY_STATUSES, names_request_feature
 
     url = f"{base_url.rstrip('/')}{CHAT_PATH}"
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {api_key}"}
@@ -118,12 +120,13 @@ async def probe(transport: ChatTransport, base_url: str, model: str, api_key: st
         payload = {"model": model, "max_tokens": PROBE_MAX_TOKENS, "temperature": 0, **extra}
         started = time.perf_counter()
         try:
-            answer = await transport.complete(url, headers, payload, timeout, max_retries=1)
+            answer = await transport.complete(url, headers, payload, timeout, max_retries=2)
         except Exception as exc:  # noqa: BLE001 (every failure is a finding)
             latency = (time.perf_counter() - started) * 1000
             status = getattr(exc, "status_code", None)
             detail = str(getattr(exc, "message", exc)).removeprefix(f"Error code: {status} - ")[:120]
-            return Capability(name, "rejected" if status is not None else "failed", latency, status, detail)
+            transient = status is None or status in RETRY_STATUSES or (status >= 500 and not names_request_feature(exc))
+            return Capability(name, "failed" if transient else "rejected", latency, status, detail)
         latency = (time.perf_counter() - started) * 1000
         outcome, detail = judge(answer)
         return Capability(name, outcome, latency, 200, detail)

@@ -161,6 +161,7 @@ class StructuredCaller:
         self.recorder = recorder
         self.policy = policy or RetryPolicy()
         self.methods: list[Method] = list(methods)
+        self._learning: tuple[asyncio.Future[dict[str, Any]], str] | None = None
         self._bound: dict[tuple[type[BaseModel], Method], Runnable[Any, Any]] = {}
 
     async def call(
@@ -174,6 +175,8 @@ class StructuredCaller:
     ) -> Structured[T]:
         """A valid ``schema`` instance; ``check`` may reject it with ValueError (counted as malformed); ``note`` goes on the
         recorded answer (e.g. how its prompt was clipped)."""
+        if self._learning is not None:
+            await self._learn()
         attempt = transient = 0
         wait = self.policy.backoff_s
         errors: list[str] = []
@@ -234,6 +237,8 @@ class StructuredCaller:
         """:meth:`call` on ``template`` rendered with ``fixed`` and ``clippable`` parts, the longest clippable ones clipped
         (with a marker) to fit the context window when it is known; a context-length error teaches the window and is
         asked again once, clipped. The clipping is noted on the recorded answer."""
+        if self._learning is not None:
+            await self._learn()
         fitted, clipped = self._fit(template, fixed, clippable)
         try:
             return await self.call(schema, [HumanMessage(template.render(**fixed, **fitted))], purpose, template.hash, check, self._note(clipped))
@@ -243,6 +248,27 @@ class StructuredCaller:
             self.context_tokens = exc.limit or (len(template.render(**fixed, **fitted)) // CHARS_PER_TOKEN) * 3 // 4
             fitted, clipped = self._fit(template, fixed, clippable)
             return await self.call(schema, [HumanMessage(template.render(**fixed, **fitted))], purpose, template.hash, check, self._note(clipped))
+
+    def learn_from(self, probing: asyncio.Future[dict[str, Any]], role: str) -> None:
+        """Start with the methods and context window a probe in progress finds for ``role`` (``structured_methods`` and
+        ``model_contexts`` by role); the first call waits for it, a failed probe leaves the defaults."""
+        self._learning = (probing, role)
+
+    async def _learn(self) -> None:
+        assert self._learning is not None
+        probing, role = self._learning
+        try:
+            found = await asyncio.shield(probing)
+        except Exception as exc:  # noqa: BLE001 (the probe only informs; the fallbacks still work)
+            log.warning("probe_failed", model=self.model_name, error=f"{type(exc).__name__}: {exc}")
+            found = {}
+        if self._learning is None:
+            return  # a concurrent call applied it
+        self._learning = None
+        methods = found.get("structured_methods", {}).get(role)
+        if methods:
+            self.methods = list(methods)
+        self.context_tokens = self.context_tokens or found.get("model_contexts", {}).get(role)
 
     def _fit(self, template: Prompt, fixed: dict[str, str], clippable: dict[str, str]) -> tuple[dict[str, str], list[str] | None]:
         """The clippable parts clipped to the known window, and which were clipped (None: no window known)."""
