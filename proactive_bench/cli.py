@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
+from dotenv import load_dotenv
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -44,7 +45,10 @@ from proactive_bench.launch import (
     run_spec,
     start_run,
 )
+from proactive_bench.llm.caps import ROLES, MaxTokens, parse_max_tokens
+from proactive_bench.llm.endpoints import EndpointError, check_reachable
 from proactive_bench.llm.models import ModelSpecError
+from proactive_bench.llm.probe import probe_model, probe_table
 from proactive_bench.loading import (
     DEFAULT_DATA_ROOT,
     DatasetError,
@@ -77,6 +81,7 @@ from proactive_bench.sweep import (
     create_sweep,
     load_sweep_config,
     run_sweep,
+    sweep_endpoints,
     sweep_episodes,
     sweep_run_spec,
     unfinished_runs,
@@ -86,10 +91,20 @@ from proactive_bench.sweep_workers import SweepWorkers
 from proactive_bench.validation import episode_stats, validate_dataset
 
 app = typer.Typer(help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False)
+
+
+@app.callback()
+def _settings_from_dotenv() -> None:
+    """pbench: measure whether AI assistants are proactive."""
+    load_dotenv(Path.cwd() / ".env", override=False)  # keys and URLs kept beside the project; the environment wins
 err_console = Console(stderr=True, soft_wrap=True)
 out_console = Console()
 
 DataOpt = Annotated[Path, typer.Option("--data", help="Dataset root holding personas/, episodes/ and graders/.")]
+RoleUrlOpt = Annotated[Optional[str], typer.Option(help="This role's OpenAI-compatible endpoint (default: --base-url).")]
+RoleKeyOpt = Annotated[Optional[str], typer.Option(help="Name of the environment variable (or ./.env entry) holding this role's API key.")]
+MaxTokensOpt = Annotated[Optional[list[str]], typer.Option(help=f"ROLE=N: answer cap of one role's calls, repeatable; roles {', '.join(ROLES)} (defaults {MaxTokens().model_dump()}).")]
+CallTimeoutOpt = Annotated[Optional[float], typer.Option(min=0.1, help="Seconds one model call may take (default 120).")]
 DEFAULT_RESULTS = Path("pbench-runs")
 
 
@@ -167,6 +182,16 @@ def episode(
     db: Annotated[Optional[Path], typer.Option(help="SQLite results database.")] = None,
     max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before a session is truncated.")] = DEFAULT_MAX_TURNS,
     agent_option: Annotated[Optional[list[str]], typer.Option(help="KEY=VALUE for the scaffold, repeatable (react: max_steps, max_retries).")] = None,
+    max_tokens: MaxTokensOpt = None,
+    call_timeout: CallTimeoutOpt = None,
+    no_probe: Annotated[bool, typer.Option("--no-probe", help="Do not probe the model servers' capabilities before the first decision.")] = False,
+    agent_base_url: RoleUrlOpt = None,
+    user_base_url: RoleUrlOpt = None,
+    judge_base_url: RoleUrlOpt = None,
+    agent_key_env: RoleKeyOpt = None,
+    user_key_env: RoleKeyOpt = None,
+    judge_key_env: RoleKeyOpt = None,
+    context_tokens: Annotated[Optional[int], typer.Option(min=256, help="The models' context window in tokens (default: from the probe or the server's errors).")] = None,
     data: DataOpt = DEFAULT_DATA_ROOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     no_validate: NoValidateOpt = False,
@@ -179,6 +204,7 @@ def episode(
     try:
         chosen = parse_sessions(sessions, loaded.sessions)
         extra = parse_options(agent_option or [])
+        caps = MaxTokens(**parse_max_tokens(max_tokens or []))
     except ValueError as exc:
         raise fail(str(exc)) from None
     if user not in ("rules", "llm"):
@@ -205,14 +231,30 @@ def episode(
     spec = RunSpec(
         persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,  # type: ignore[arg-type]
         user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra, protocol=protocol,  # type: ignore[arg-type]
+        max_tokens=caps, call_timeout=call_timeout, probe=not no_probe, context_tokens=context_tokens,
+        role_base_urls=_per_role(agent_base_url, user_base_url, judge_base_url), role_key_envs=_per_role(agent_key_env, user_key_env, judge_key_env),
     )
     if problem := participant_problem(spec):
         raise fail(problem)
+    _check_endpoints(spec.endpoints())
     if not no_validate:
         _admit(loaded, [s.id for s in chosen], db_path.parent)
     store = _open_store(db_path, create=True)
     run = start_run(store, loaded, spec, db_path.parent)
     _finish(store, run, loaded, as_json)
+
+
+def _per_role(agent: str | None, user: str | None, judge: str | None) -> dict[str, str]:
+    """The per-role settings given."""
+    return {role: value for role, value in (("agent", agent), ("user", user), ("judge", judge)) if value}
+
+
+def _check_endpoints(endpoints: dict[str, list[str]]) -> None:
+    """Stop with one line, before any row is written, when a model server is not there."""
+    try:
+        check_reachable(endpoints)
+    except EndpointError as exc:
+        raise fail(str(exc)) from None
 
 
 def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool, budget: Budget | None = None) -> None:
@@ -300,12 +342,34 @@ def resume(
             raise _dataset_failure(exc, f"the dataset of sweep {sweep.id}") from None
         for loaded in {id(loaded): loaded for _run, loaded in pending}.values() if not no_validate else []:
             _admit(loaded, [], db.parent)
+        _check_endpoints(sweep_endpoints(config))
         _sweep_and_report(store, sweep, pending, config, budget, as_json)
         return
     store, run, loaded = _open_run(db, run_id)
     if not no_validate:
         _admit(loaded, run_spec(run).sessions, db.parent)
+    _check_endpoints(run_spec(run).endpoints())
     _finish(store, run, loaded, as_json)
+
+
+@app.command()
+def probe(
+    model: Annotated[str, typer.Option(help="The model to probe: openai:NAME (or openai/NAME).")],
+    base_url: Annotated[Optional[str], typer.Option(help="Its OpenAI-compatible endpoint (default: OpenAI's).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """One short call per capability (plain chat, json_schema, function calling, JSON mode, tool use) and a table of what works."""
+    configure_logging(False)
+    try:
+        report = run_fast(probe_model(model, base_url))
+    except ModelSpecError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        typer.echo(report.to_json())
+    else:
+        out_console.print(probe_table(report))
+    if not report.reachable:
+        raise fail(f"no answer from {report.base_url}: {report.capabilities[0].detail}")
 
 
 @app.command()
@@ -346,6 +410,14 @@ def sweep(
     rps: Annotated[Optional[float], typer.Option(help="Requests per second per endpoint.")] = None,
     max_cost: Annotated[Optional[float], typer.Option(help="USD budget; the sweep stops starting sessions once spent.")] = None,
     prices: Annotated[Optional[Path], typer.Option(help="YAML price table: model: {input, output} USD per million tokens.")] = None,
+    max_tokens: MaxTokensOpt = None,
+    call_timeout: CallTimeoutOpt = None,
+    agent_base_url: RoleUrlOpt = None,
+    user_base_url: RoleUrlOpt = None,
+    judge_base_url: RoleUrlOpt = None,
+    agent_key_env: RoleKeyOpt = None,
+    user_key_env: RoleKeyOpt = None,
+    judge_key_env: RoleKeyOpt = None,
     db: Annotated[Optional[Path], typer.Option(help="SQLite results database.")] = None,
     data: Annotated[Optional[Path], typer.Option("--data", help="Dataset root.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
@@ -360,14 +432,19 @@ def sweep(
         "ablations": _split(ablation) if ablation != "none" else None, "user": user, "user_model": user_model,
         "judge_model": judge_model, "base_url": base_url, "concurrency": concurrency, "workers": workers, "requests_per_second": rps,
         "max_cost_usd": max_cost, "prices": str(prices) if prices else None, "data": str(data) if data else None,
+        "call_timeout": call_timeout,
+        "role_base_urls": _per_role(agent_base_url, user_base_url, judge_base_url) or None,
+        "role_key_envs": _per_role(agent_key_env, user_key_env, judge_key_env) or None,
     }
     given = {k: v for k, v in flags.items() if v is not None}
     db_path = db or DEFAULT_RESULTS / "pbench.db"
     try:
+        if max_tokens:
+            given["max_tokens"] = parse_max_tokens(max_tokens)
         base = load_sweep_config(config).model_dump(mode="json", exclude_unset=True) if config else {}
         settings = validate_sweep_config({**base, **given}, str(config) if config else "flags")
         episodes = sweep_episodes(settings)
-    except SweepConfigError as exc:
+    except ValueError as exc:  # SweepConfigError and --max-tokens errors
         raise fail(str(exc)) from None
     except DatasetError as exc:
         raise _dataset_failure(exc, "the dataset") from None
@@ -376,6 +453,7 @@ def sweep(
     for model in settings.models:  # every scaffold and model is built once before any row exists
         if problem := participant_problem(sweep_run_spec(settings, model, next(iter(episodes)))):
             raise fail(problem)
+    _check_endpoints(sweep_endpoints(settings))
     budget = _budget(settings)
     store = _open_store(db_path, create=True)
     new_sweep, new_runs = create_sweep(store, settings, db_path.parent, episodes)

@@ -12,17 +12,17 @@ first turn that meets it.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from typing import Literal
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
 from proactive_bench.evidence import Evidence
 from proactive_bench.llm.ledger import Recorder
-from proactive_bench.llm.structured import RetryPolicy, StructuredCaller, StructuredOutputError
+from proactive_bench.llm.structured import METHODS, RetryPolicy, StructuredCaller, StructuredOutputError
 from proactive_bench.prompts import load_prompt
 from proactive_bench.schema import ChecklistItem, Session
 from proactive_bench.trace import clipped_note, collecting_clips, render_dialogue, render_files, render_tool_records
@@ -46,17 +46,20 @@ class RubricVerdict:
     error: str | None = None
 
 
-def item_prompt(item: ChecklistItem, evidence: Evidence, session: Session) -> str:
-    """The judge prompt for one item, with only the evidence the item asks for."""
+def item_parts(item: ChecklistItem, session: Session) -> dict[str, str]:
+    """The parts of an item's prompt that are never clipped."""
+    return {"request": request_text(session), "item": item.text}
+
+
+def item_evidence(item: ChecklistItem, evidence: Evidence) -> dict[str, str]:
+    """The evidence the item asks for, rendered (clipped to the judge's context window when needed)."""
     records = [r for r in evidence.tool_records if any(fnmatchcase(r.tool_name, p) for p in item.evidence.tools)]
-    return RUBRIC_PROMPT.render(
-        request=request_text(session),
-        item=item.text,
-        dialogue=render_dialogue(evidence.transcript),
-        tool_calls=render_tool_records(records) if item.evidence.tools else "(not part of this item's evidence)",
-        files=render_files(evidence.workspace, item.evidence.files),
-        memory=evidence.memory.render() if item.evidence.memory else "(not part of this item's evidence)",
-    )
+    return {
+        "dialogue": render_dialogue(evidence.transcript),
+        "tool_calls": render_tool_records(records) if item.evidence.tools else "(not part of this item's evidence)",
+        "files": render_files(evidence.workspace, item.evidence.files),
+        "memory": evidence.memory.render() if item.evidence.memory else "(not part of this item's evidence)",
+    }
 
 
 class RubricJudge:
@@ -70,10 +73,15 @@ class RubricJudge:
         policy: RetryPolicy | None = None,
         concurrency: int = DEFAULT_CONCURRENCY,
         any_turn: bool = False,
+        methods: Sequence[str] | None = None,
+        context_tokens: int | None = None,
+        max_tokens: int | None = None,
     ) -> None:
+        """``methods``: the structured-output methods to start with (default: all); ``context_tokens``/``max_tokens``:
+        the model's window and answer cap, to clip long evidence."""
         self.model_name = model_name
         self.any_turn = any_turn
-        self.structured = StructuredCaller(model, model_name, "judge", recorder, policy)
+        self.structured = StructuredCaller(model, model_name, "judge", recorder, policy, methods or METHODS, context_tokens, max_tokens)  # type: ignore[arg-type]
         self._limit = asyncio.Semaphore(concurrency)
 
     async def grade(self, items: list[ChecklistItem], evidence: Evidence, session: Session) -> dict[str, RubricVerdict]:
@@ -99,10 +107,10 @@ class RubricJudge:
 
     async def _judge(self, item: ChecklistItem, evidence: Evidence, session: Session, label: str) -> RubricVerdict:
         with collecting_clips() as dropped:
-            prompt = item_prompt(item, evidence, session)
+            fixed, clippable = item_parts(item, session), item_evidence(item, evidence)
         async with self._limit:
             try:
-                result = await self.structured.call(RubricAnswer, [HumanMessage(prompt)], label, RUBRIC_PROMPT.hash)
+                result = await self.structured.call_prompt(RubricAnswer, RUBRIC_PROMPT, label, fixed, clippable)
             except StructuredOutputError as exc:
                 return RubricVerdict(None, clipped_note(dropped).strip(), error=str(exc))
         answer = result.value

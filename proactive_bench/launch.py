@@ -7,6 +7,8 @@ judge; it is stored in the run's row, so ``pbench resume`` and
 
 from __future__ import annotations
 
+import asyncio
+import os
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any, Literal
@@ -16,7 +18,11 @@ from pydantic import BaseModel, Field
 
 from proactive_bench.ablation import Ablation, ablated_sessions
 from proactive_bench.llm.cache import CallCache
-from proactive_bench.llm.models import make_chat_model
+from proactive_bench.llm.caps import UNCAPPED, MaxTokens
+from proactive_bench.llm.endpoints import is_openai_model
+from proactive_bench.llm.ledger import CallRole
+from proactive_bench.llm.models import DEFAULT_TIMEOUT_S, make_chat_model
+from proactive_bench.llm.probe import probe_reports
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import LoadedEpisode, load_episode
 from proactive_bench.results import EpisodeResult
@@ -43,11 +49,55 @@ class RunSpec(BaseModel):
     repeat: int = 0
     sweep_id: str | None = None
     replay_of: str | None = Field(default=None, description="A run whose recorded model answers serve this one.")
+    max_tokens: MaxTokens = Field(default_factory=MaxTokens, description="Answer caps per role (runs stored without caps run uncapped).")
+    call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take; None: the default.")
+    probe: bool = Field(default=True, description="Probe each OpenAI-compatible server's capabilities once before the first decision.")
+    structured_methods: dict[str, list[str]] | None = Field(default=None, description="Per role (user, judge), the structured-output methods to start with (set when the run starts).")
+    model_contexts: dict[str, int] = Field(default_factory=dict, description="Per role, the context window the probe found (set when the run starts).")
+    context_tokens: int | None = Field(default=None, gt=0, description="The models' context window (--context-tokens); None: from the probe or the servers' errors.")
+    role_base_urls: dict[CallRole, str] = Field(default_factory=dict, description="Per role, an endpoint other than base_url.")
+    role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key (the key itself is never stored).")
     protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules (docs/metrics.md, README).")
 
     @property
     def user_backend(self) -> str:
         return "rules" if self.user == "rules" else f"llm:{self.user_model}"
+
+    def role_models(self) -> dict[CallRole, str]:
+        """The model of each role that calls one."""
+        models = {"agent": self.model, "user": self.user_model if self.user == "llm" else None, "judge": self.judge_model}
+        return {role: model for role, model in models.items() if model}  # type: ignore[misc]
+
+    def base_url_for(self, role: CallRole) -> str | None:
+        return self.role_base_urls.get(role) or self.base_url
+
+    def api_key_for(self, role: CallRole) -> str | None:
+        """The role's key from its named environment variable (None: the provider's usual variable)."""
+        name = self.role_key_envs.get(role)
+        if name is None:
+            return None
+        key = os.environ.get(name)
+        if not key:
+            raise LaunchError(f"the {role}'s API key is read from ${name}, which is not set (in the environment or ./.env)")
+        return key
+
+    def structured_models(self) -> dict[CallRole, tuple[str, str]]:
+        """``{role: (model, base URL)}`` of the user and judge models on an OpenAI-compatible server given by URL."""
+        found: dict[CallRole, tuple[str, str]] = {}
+        for role, model in self.role_models().items():
+            url = self.base_url_for(role)
+            if role != "agent" and url and is_openai_model(model):
+                found[role] = (model, url)
+        return found
+
+    def endpoints(self) -> dict[str, list[str]]:
+        """``{base_url: roles}`` of the OpenAI-compatible servers this run calls (those given by URL)."""
+        used: dict[str, list[str]] = {}
+        for role, model in self.role_models().items():
+            url = self.base_url_for(role)
+            if url and is_openai_model(model):
+                used.setdefault(url, []).append(role)
+        return used
 
 
 class LaunchError(ValueError):
@@ -75,7 +125,7 @@ def start_run(store: Store, loaded: LoadedEpisode, spec: RunSpec, results_dir: P
 
 
 def run_spec(run: Run) -> RunSpec:
-    return RunSpec.model_validate(run.config)
+    return RunSpec.model_validate({"max_tokens": UNCAPPED, **run.config})  # a run stored before caps existed replays uncapped
 
 
 def build_participants(
@@ -85,23 +135,55 @@ def build_participants(
     from proactive_bench.judge import RubricJudge
     from proactive_bench.user.llm import LLMUser
 
-    def chat(name: str) -> Any:
-        return make_chat_model(name, base_url=spec.base_url, temperature=0, cache=cache, rate_limiter=limiter, transport=transport)
+    timeout = spec.call_timeout or DEFAULT_TIMEOUT_S
+    caps = spec.max_tokens
+    methods = spec.structured_methods or {}
+
+    def context(role: CallRole) -> int | None:
+        return spec.context_tokens or spec.model_contexts.get(role)
+
+    def shared(role: CallRole) -> BaseRateLimiter | None:
+        """The run's endpoint limiter, for the roles on that endpoint."""
+        return limiter if spec.base_url_for(role) == spec.base_url else None
+
+    def chat(role: CallRole, name: str, max_tokens: int | None) -> Any:
+        return make_chat_model(
+            name, base_url=spec.base_url_for(role), api_key=spec.api_key_for(role), temperature=0, cache=cache,
+            rate_limiter=shared(role), transport=transport, max_tokens=max_tokens, timeout=timeout,
+        )
 
     options = ScaffoldOptions(
-        model=spec.model, base_url=spec.base_url, recorder=ledger, extra=dict(spec.agent_options), cache=cache, rate_limiter=limiter,
-        transport=transport,
+        model=spec.model, base_url=spec.base_url_for("agent"), api_key=spec.api_key_for("agent"), recorder=ledger, extra=dict(spec.agent_options), cache=cache,
+        rate_limiter=shared("agent"), transport=transport, max_tokens=caps.agent, call_timeout=timeout, context_tokens=spec.context_tokens,
     )
     agent = load_scaffold(spec.model, options)
     if spec.user == "llm":
         if not spec.user_model:
             raise LaunchError("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
-        user: Any = LLMUser(chat(spec.user_model), spec.user_model, ledger)
+        user: Any = LLMUser(
+            chat("user", spec.user_model, caps.user_judgement), spec.user_model, ledger, reply_model=chat("user", spec.user_model, caps.user_reply),
+            methods=methods.get("user"), context_tokens=context("user"), max_tokens=caps.user_judgement,
+        )
     else:
         user = RulesUser()
-    any_turn = spec.protocol == "pibench"  # π-Bench credits a rubric item met at any turn
-    judge = RubricJudge(chat(spec.judge_model), spec.judge_model, ledger, any_turn=any_turn) if spec.judge_model else None
+    judge = None
+    if spec.judge_model:
+        judge = RubricJudge(
+            chat("judge", spec.judge_model, caps.judge), spec.judge_model, ledger, any_turn=spec.protocol == "pibench",  # π-Bench credits an item met at any turn
+            methods=methods.get("judge"), context_tokens=context("judge"), max_tokens=caps.judge,
+        )
     return agent, user, judge
+
+
+async def learn_servers(store: Store, run: Run, transport: ChatTransport, to_probe: dict[str, tuple[str, str, str | None]]) -> dict[str, Any]:
+    """Probe (or recall) the servers of ``{role: (model, base URL, key)}``; what they support is kept in the run's config."""
+    reports = await probe_reports(store.engine, transport, to_probe)
+    found = {
+        "structured_methods": {role: r.structured_methods() for role, r in reports.items()},
+        "model_contexts": {role: r.max_context for role, r in reports.items() if r.max_context},
+    }
+    store.update(run, config={**run.config, **found})
+    return found
 
 
 async def execute_run(
@@ -129,7 +211,21 @@ async def execute_run(
     async with AsyncExitStack() as stack:
         if transport is None:
             transport = await stack.enter_async_context(ChatTransport())
+        learning = None
+        if spec.structured_methods is None:  # first start: what the servers support, kept for resume and replay
+            probing = spec.probe and not spec.replay_of
+            to_probe = {role: (model, url, spec.api_key_for(role)) for role, (model, url) in spec.structured_models().items()} if probing else {}
+            if to_probe:  # probed while the agent takes its first turn: the first user or judge decision waits for it
+                learning = asyncio.ensure_future(learn_servers(store, run, transport, to_probe))
+                stack.callback(learning.cancel)
+            else:
+                store.update(run, config={**run.config, "structured_methods": {}})
         agent, user, judge = build_participants(spec, ledger, cache, limiter, transport)
+        if learning is not None:
+            for role, participant in (("user", user), ("judge", judge)):
+                caller = getattr(participant, "structured", None)
+                if caller is not None:
+                    caller.learn_from(learning, role)
         try:
             return await run_episode(
                 store=store, run=run, episode=loaded, sessions=sessions, agent=agent, user=user, judge=judge,

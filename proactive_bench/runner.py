@@ -52,9 +52,11 @@ class CallLedger:
     resumed run plays it again (its model answers served from the cache).
     """
 
-    def __init__(self, run_id: str, budget: Budget | None = None) -> None:
+    def __init__(self, run_id: str, budget: Budget | None = None, paused: Callable[[bool], str | None] | None = None) -> None:
+        """``paused(failing_counts)``: why the run's model server is paused (or, when asked, failing), from a sweep's watch; None while usable."""
         self.run_id = run_id
         self.budget = budget
+        self.paused = paused or (lambda failing_counts: None)
         self._pending: list[PendingRow] = []
 
     def __call__(self, record: LLMCallRecord) -> None:
@@ -190,6 +192,9 @@ async def run_episode(
                 status = "stopped"
                 log.warning("budget_exhausted", run=run.id, spent_usd=ledger.budget.spent_usd)
                 break
+            if ledger.paused(False):
+                status = "stopped"
+                break
             if on_progress:
                 on_progress(session.id, None)
             if cache is not None:
@@ -198,6 +203,11 @@ async def run_episode(
             result, save = await _run_one(
                 store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start, packer,
             )
+            reason = ledger.paused(True) if result.status == "error" else None
+            if reason:  # its server went away: this session runs again on resume instead of being kept as an error
+                status = "stopped"
+                log.warning("run_paused", run=run.id, session=session.id, reason=reason)
+                break
             start = None
             started.set()  # a session that made no model call
             if saving is not None:

@@ -85,6 +85,12 @@ class ScaffoldOptions:
     """The endpoint's shared rate limiter, if the run sets one."""
     transport: ChatTransport | None = None
     """Pooled HTTP connections for OpenAI-compatible servers, the run's own or its sweep process's (pass it to ``make_chat_model``)."""
+    max_tokens: int | None = None
+    """The run's cap on each answer of the agent's model (pass it to ``make_chat_model``); None: uncapped."""
+    call_timeout: float | None = None
+    """Seconds one model call may take (pass it to ``make_chat_model`` as ``timeout``); None: its default."""
+    context_tokens: int | None = None
+    """The agent model's context window, when the run knows it (``--context-tokens``); None: unknown."""
 
 
 ScaffoldFactory = Callable[[ScaffoldOptions], Scaffold]

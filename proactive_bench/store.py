@@ -25,6 +25,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
 
 from proactive_bench.llm.cache import AnswerWriter, ModelCallEntry, write_answers  # noqa: F401  (its table lives in this database)
+from proactive_bench.llm.probe import ProbeRow  # noqa: F401  (its table lives in this database)
 
 
 def _now() -> datetime:

@@ -3,7 +3,9 @@
 It speaks real HTTP so that the real ``langchain-openai`` client is exercised.
 A *responder* function maps each request body to a reply: a completion dict
 (see :func:`text_reply` and :func:`tool_call_reply`), an ``(http_status,
-body)`` pair to simulate faults, or a :class:`RawReply`.
+body)`` pair to simulate faults, a :class:`RawReply` (any body, headers, or
+a body cut short), or :data:`DROP` (the connection is closed unanswered).
+:mod:`proactive_bench.stub_zoo` builds responders that imitate real servers' quirks.
 """
 
 from __future__ import annotations
@@ -30,9 +32,16 @@ class RawReply:
     status: int
     body: bytes
     headers: dict[str, str] = field(default_factory=dict)
+    cut_at: int | None = None
+    """Announce the whole body's length, send only this many bytes, then close the connection."""
 
 
-Reply = dict[str, Any] | tuple[int, dict[str, Any]] | RawReply
+class Dropped:
+    """The connection is closed without an answer."""
+
+
+DROP = Dropped()
+Reply = dict[str, Any] | tuple[int, dict[str, Any]] | RawReply | Dropped
 Responder = Callable[[dict[str, Any]], Reply]
 
 
@@ -85,15 +94,15 @@ def open_requirement_ids(prompt: str) -> list[str]:
     return re.findall(r"^- ([\w.-]+): ", prompt_section(prompt, "Open requirements"), re.MULTILINE)
 
 
-def silent_user_judgment(body: dict[str, Any]) -> Reply | None:
+def silent_user_judgment(body: dict[str, Any], answer: Callable[[dict[str, Any], dict[str, Any]], Reply] = structured_reply) -> Reply | None:
     """For a judging-stage request of the simulated user: nothing completed, nothing targeted (so every
-    intent ends up volunteered). None for any other request."""
+    intent ends up volunteered), shaped by ``answer``. None for any other request."""
     prompt = prompt_text(body)
     ids = open_requirement_ids(prompt)
     if "already satisfied" in prompt:
-        return structured_reply(body, {"findings": [{"intent_id": i, "completed": False, "evidence": ""} for i in ids]})
+        return answer(body, {"findings": [{"intent_id": i, "completed": False, "evidence": ""} for i in ids]})
     if "asks a question that targets" in prompt:
-        return structured_reply(body, {"findings": [{"intent_id": i, "targeted": False, "question": ""} for i in ids], "relevance_order": ids})
+        return answer(body, {"findings": [{"intent_id": i, "targeted": False, "question": ""} for i in ids], "relevance_order": ids})
     return None
 
 
@@ -131,6 +140,12 @@ class StubServer:
     delay: float = 0.0
     jitter: float = 0.0
     """Each reply waits ``delay`` × a uniform factor in [1 − jitter, 1 + jitter], as real servers vary."""
+    port: int = 0
+    """The port to listen on; 0: any free one."""
+    models: dict[str, Any] | None = None
+    """The answer to ``GET /v1/models`` (None: 404), e.g. ``{"data": [{"id": "m", "max_model_len": 4096}]}``."""
+    authorizations: list[str] = field(default_factory=list, init=False, repr=False)
+    """The ``Authorization`` header of every request, in order."""
     _received: list[bytes] = field(default_factory=list, init=False, repr=False)
     _loop: asyncio.AbstractEventLoop | None = field(default=None, init=False, repr=False)
     _thread: threading.Thread | None = field(default=None, init=False, repr=False)
@@ -178,7 +193,7 @@ class StubServer:
         runner = web.AppRunner(self._app(), access_log=None, handle_signals=False, shutdown_timeout=0.1)
         try:
             loop.run_until_complete(runner.setup())
-            loop.run_until_complete(web.TCPSite(runner, "127.0.0.1", 0, backlog=1024).start())  # a sweep connects all at once
+            loop.run_until_complete(web.TCPSite(runner, "127.0.0.1", self.port, backlog=1024).start())  # a sweep connects all at once
             self._port = int(runner.addresses[0][1])
         finally:
             listening.set()
@@ -189,16 +204,42 @@ class StubServer:
     def _app(self) -> web.Application:
         app = web.Application(client_max_size=64 * 2**20)  # long prompts
         app.router.add_post("/{path:.*}", self._answer)
+        app.router.add_get("/{path:.*}", self._listing)
         return app
 
-    async def _answer(self, request: web.Request) -> web.Response:
+    async def _listing(self, request: web.Request) -> web.Response:
+        if self.models is None or not request.path.rstrip("/").endswith("/models"):
+            return web.json_response(error_reply(404, f"no route {request.path}")[1], status=404)
+        return web.json_response(self.models)
+
+    async def _answer(self, request: web.Request) -> web.StreamResponse:
         raw = await request.read()
         self._received.append(raw)
+        self.authorizations.append(request.headers.get("Authorization", ""))
         body = json.loads(raw or b"{}")
         if self.delay:
             await asyncio.sleep(self.delay * random.uniform(1 - self.jitter, 1 + self.jitter))
         reply = self.responder(body) if request.path.rstrip("/").endswith("/chat/completions") else error_reply(404, f"no route {request.path}")
+        if isinstance(reply, Dropped):
+            return await _cut_short(request, RawReply(200, b"", cut_at=0))
         if not isinstance(reply, RawReply):
             status, payload = reply if isinstance(reply, tuple) else (200, reply)
             reply = RawReply(status, json.dumps(payload).encode())
+        if reply.cut_at is not None:
+            return await _cut_short(request, reply)
         return web.Response(status=reply.status, body=reply.body, headers={"Content-Type": "application/json", **reply.headers})
+
+
+async def _cut_short(request: web.Request, reply: RawReply) -> web.StreamResponse:
+    """Close the connection after ``reply.cut_at`` bytes of the body (0: before any answer)."""
+    transport = request.transport
+    if reply.cut_at == 0 or transport is None:
+        if transport is not None:
+            transport.close()
+        raise asyncio.CancelledError  # aiohttp ends the handler without writing
+    response = web.StreamResponse(status=reply.status, headers={"Content-Type": "application/json", **reply.headers})
+    response.content_length = len(reply.body)
+    await response.prepare(request)
+    await response.write(reply.body[: reply.cut_at])
+    transport.close()
+    return response

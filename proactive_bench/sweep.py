@@ -22,6 +22,9 @@ from proactive_bench.costs import Budget
 from proactive_bench.env.apps.base import SeedError
 from proactive_bench.env.workspace import WorkspaceSeedError
 from proactive_bench.launch import LaunchError, RunSpec, endpoint_limiter, execute_run, load_spec_episode, run_spec, start_run
+from proactive_bench.llm.caps import MaxTokens
+from proactive_bench.llm.endpoints import DEFAULT_PAUSE_AFTER, EndpointHealth
+from proactive_bench.llm.ledger import CallRole
 from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.loading import DEFAULT_DATA_ROOT, LoadedEpisode, load_episode
@@ -58,6 +61,13 @@ class SweepConfig(BaseModel):
     requests_per_second: float | None = Field(default=None, gt=0, description="Per endpoint, shared by all models on it.")
     max_cost_usd: float | None = Field(default=None, gt=0)
     prices: Path | None = None
+    max_tokens: MaxTokens = Field(default_factory=MaxTokens, description="Answer caps per role (agent, user_reply, user_judgement, judge).")
+    call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take.")
+    probe: bool = Field(default=True, description="Probe each model server's capabilities once before the first decision.")
+    context_tokens: int | None = Field(default=None, gt=0, description="The models' context window; default: from the probe or the servers' errors.")
+    role_base_urls: dict[CallRole, str] = Field(default_factory=dict, description="Per role (agent, user, judge), an endpoint other than base_url.")
+    role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key.")
+    pause_after: int = Field(default=DEFAULT_PAUSE_AFTER, ge=1, description="Connection errors in a row after which a model server's runs pause.")
     protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules; pibench: 3 runs unless runs is given.")
 
     @model_validator(mode="after")
@@ -92,6 +102,15 @@ def validate_sweep_config(data: dict[str, Any], source: str) -> SweepConfig:
         raise SweepConfigError("\n".join(lines)) from None
 
 
+def sweep_endpoints(config: SweepConfig) -> dict[str, list[str]]:
+    """``{base_url: roles}`` of the OpenAI-compatible servers the sweep's runs call."""
+    used: dict[str, list[str]] = {}
+    for model in config.models:
+        for url, roles in sweep_run_spec(config, model, persona="").endpoints().items():
+            used.setdefault(url, []).extend(role for role in roles if role not in used[url])
+    return used
+
+
 def sweep_episodes(config: SweepConfig) -> dict[str, LoadedEpisode]:
     """The episodes a sweep runs, by persona; SweepConfigError or DatasetError if it cannot run."""
     personas = config.personas or sorted(p.parent.name for p in (config.data / "episodes").glob("*/episode.yaml"))
@@ -113,6 +132,8 @@ def sweep_run_spec(config: SweepConfig, model: str, persona: str, ablation: Abla
         persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
         judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
         agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep_id, protocol=config.protocol,
+        max_tokens=config.max_tokens, call_timeout=config.call_timeout, probe=config.probe, context_tokens=config.context_tokens,
+        role_base_urls=config.role_base_urls, role_key_envs=config.role_key_envs,
     )
 
 
@@ -147,13 +168,15 @@ async def run_episodes(
     """The runs, at most ``config.concurrency`` at once, in this process."""
     limit = asyncio.Semaphore(config.concurrency)
     limiters = {config.base_url: endpoint_limiter(config.requests_per_second)}
-    transport = ChatTransport()  # one connection pool for all runs: a run can start on a connection another has left idle
+    health = EndpointHealth(config.pause_after)
+    transport = ChatTransport(health=health)  # one connection pool for all runs: a run can start on a connection another has left idle
 
     async def one(run: Run, loaded: LoadedEpisode) -> None:
         async with limit:
             if on_event:
                 on_event(run, "start")
-            ledger = CallLedger(run.id, budget)
+            endpoints = run_spec(run).endpoints()
+            ledger = CallLedger(run.id, budget, paused=lambda failing_counts: health.pause_reason(endpoints, failing_counts))
             try:
                 await execute_run(
                     store, run, loaded, ledger, limiters.get(run_spec(run).base_url),

@@ -34,12 +34,6 @@ def test_passive_is_not_proactive_but_recovers(results: dict[str, dict]) -> None
     out = results["passive"]
     assert out["proc"] <= 0.2
     assert all(s["status"] == "completed" for s in out["sessions"])
-
-
-def test_the_asker_is_not_mistaken_for_a_survey(results: dict[str, dict]) -> None:
-    """One focused question per turn never uses up the user's patience: every intent is inferred."""
-    sessions = results["asker"]["sessions"]
-    assert sum(s["inferred"] for s in sessions) == sum(s["intents"] for s in sessions)
     assert out["comp"] >= 0.8
 
 

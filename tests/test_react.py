@@ -16,7 +16,8 @@ from proactive_bench.llm.ledger import LLMCallRecord
 from proactive_bench.scaffold import ScaffoldOptions, SessionContext
 from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
 from proactive_bench.scaffolds.react import EVENT_PREFIX, AgentModelError, ReactAgent, react_scaffold
-from proactive_bench.stub_server import Reply, StubServer, error_reply, text_reply, tool_call_reply
+from proactive_bench.llm.transport import ChatTransport
+from proactive_bench.stub_server import DROP, RawReply, Reply, StubServer, error_reply, text_reply, tool_call_reply
 
 from conftest import MINI, run_cli
 
@@ -55,10 +56,13 @@ def make_rig(
     memory: Memory | None = None,
     history: list[list[dict[str, str]]] | None = None,
     trigger: Literal["user", "event"] = "user",
+    transport: ChatTransport | None = None,
     **extra: Any,
 ) -> Rig:
     calls: list[LLMCallRecord] = []
-    options = ScaffoldOptions(model="openai:stub-model", base_url=server.base_url, recorder=calls.append, extra={"max_retries": 0, **extra})
+    options = ScaffoldOptions(
+        model="openai:stub-model", base_url=server.base_url, recorder=calls.append, extra={"max_retries": 0, **extra}, transport=transport,
+    )
     agent = react_scaffold(options)
     toolbox = ToolBox(ToolEnv(Workspace(tmp_path / "ws"), memory or Memory()), resolve_tool_names([]))
     ctx = SessionContext("s1", trigger, toolbox.env.workspace, toolbox.env.memory, toolbox, history=history or [])
@@ -203,8 +207,42 @@ def test_cli_runs_react_over_http_and_later_sessions_see_earlier_ones(tmp_path: 
 
 
 def test_cli_rejects_bad_agent_options(tmp_path: Path) -> None:
-    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "openai:x", "--base-url", "http://127.0.0.1:9/v1",
-                     "--db", str(tmp_path / "r.db"), "--agent-option", "max_steps=lots")
+    with StubServer(scripted(text_reply("ok"))) as stub:
+        result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "openai:x", "--base-url", stub.base_url,
+                         "--db", str(tmp_path / "r.db"), "--agent-option", "max_steps=lots")
     assert result.exit_code == 2 and "max_steps: expected an integer, got 'lots'" in result.output
     result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:reference", "--db", str(tmp_path / "r.db"), "--agent-option", "oops")
     assert result.exit_code == 2 and "expected KEY=VALUE" in result.output
+
+
+def _garbled(reply: dict[str, Any]) -> list[Reply]:
+    whole = json.dumps(reply).encode()
+    return [RawReply(200, b"<html>502 Bad Gateway</html>"), RawReply(200, whole, cut_at=len(whole) // 2), DROP]
+
+
+async def test_garbled_answers_and_dropped_connections_are_retried_and_each_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: a 200 whose body is not JSON, a body cut short and a closed connection are retried, within bounds."""
+    monkeypatch.setattr("proactive_bench.llm.transport.retry_delay", lambda exc, attempt: 0.0)
+    async with ChatTransport() as transport:
+        with StubServer(scripted(*_garbled(text_reply("x")), text_reply("Done."))) as server:
+            rig = make_rig(server, tmp_path, transport=transport, max_retries=3)
+            assert (await rig.agent.respond("hi")).reply == "Done."
+        assert len(server.requests) == 4
+        assert [(c.ok, (c.error or "").split(":")[0]) for c in rig.calls] == [(False, "transport retry")] * 3 + [(True, "")]
+        assert ["not JSON" in (c.error or "") for c in rig.calls[:3]] == [True, False, False]
+        with StubServer(scripted(RawReply(200, b"<html>still down</html>"))) as server:
+            rig = make_rig(server, tmp_path / "again", transport=transport, max_retries=2)
+            with pytest.raises(AgentModelError, match="not JSON"):
+                await rig.agent.respond("hi")
+        assert len(server.requests) == 3 and [c.ok for c in rig.calls] == [False] * 3
+
+
+async def test_tool_calls_written_as_text_are_run(tmp_path: Path) -> None:
+    as_text = json.dumps({"name": "write_file", "arguments": {"path": "notes/todo.md", "content": "buy milk"}})
+    with StubServer(scripted(text_reply(f"```json\n{as_text}\n```"), text_reply('{"name": "no_such_tool", "arguments": {}}'))) as server:
+        rig = make_rig(server, tmp_path)
+        turn = await rig.agent.respond("Please keep a todo list: buy milk")
+    assert rig.workspace.read_text("notes/todo.md") == "buy milk"
+    assert turn.reply == '{"name": "no_such_tool", "arguments": {}}'  # JSON naming no tool is an answer, not a call
+    assert tool_messages(server.requests[1]) == ["wrote 8 characters to notes/todo.md"]
+    assert server.requests[1]["messages"][2]["tool_calls"][0]["function"]["name"] == "write_file"

@@ -12,11 +12,11 @@ from pydantic import BaseModel
 from proactive_bench.llm.ledger import LLMCallRecord
 from proactive_bench.llm.models import make_chat_model
 from proactive_bench.llm.transport import ChatTransport
-from proactive_bench.llm.structured import RetryPolicy, StructuredCaller, StructuredOutputError
-from proactive_bench.stub_server import Reply, StubServer, error_reply, requested_format, structured_reply, text_reply
+from proactive_bench.llm.structured import ContextLengthError, RetryPolicy, StructuredCaller, StructuredOutputError
+from proactive_bench.stub_server import RawReply, Reply, StubServer, error_reply, requested_format, structured_reply, text_reply
 from langchain_core.messages import HumanMessage
 
-FAST = RetryPolicy(max_attempts=6, attempts_per_method=2, backoff_s=0.0)
+FAST = RetryPolicy(backoff_s=0.0)
 GOOD = {"label": "ok", "score": 3}
 
 
@@ -120,17 +120,109 @@ async def test_rate_limits_and_server_errors_are_retried_with_bounds(transport: 
 
     records: list[LLMCallRecord] = []
     with StubServer(respond) as server:
-        result = await ask(caller(server, records, transport))
+        c = caller(server, records, transport)
+        result = await ask(c)
     assert result.method == "json_schema" and result.attempts == 3
-    assert [r.error.split(":")[0] if r.error else None for r in records] == ["transient", "transient", None]
+    assert [r.error.split(":")[0] if r.error else None for r in records] == ["transient", "server error", None]
+    assert c.methods[0] == "json_schema"  # one server error is no reason to abandon a method
 
 
-async def test_a_server_that_never_answers_validly_raises_and_records_every_attempt(transport: ChatTransport | None) -> None:
+async def test_transient_faults_are_retried_a_bounded_number_of_times(transport: ChatTransport | None) -> None:
     records: list[LLMCallRecord] = []
     with StubServer(lambda body: error_reply(503, "down")) as server:
-        with pytest.raises(StructuredOutputError, match="after 4 attempt"):
-            await ask(caller(server, records, transport, RetryPolicy(max_attempts=4, backoff_s=0.0)))
-    assert len(server.requests) == 4 and len(records) == 4 and not any(r.ok for r in records)
+        with pytest.raises(StructuredOutputError, match="after 3 attempt"):
+            await ask(caller(server, records, transport, RetryPolicy(transient_retries=2, backoff_s=0.0)))
+    assert len(server.requests) == 3 and len(records) == 3 and not any(r.ok for r in records)
+
+
+@pytest.mark.parametrize("status", [400, 422, 500, 503])
+async def test_a_rejection_naming_the_feature_abandons_the_method_at_once(transport: ChatTransport | None, status: int) -> None:
+    """Whatever the status, a body naming response_format means the method itself is refused."""
+
+    def respond(body: dict[str, Any]) -> Reply:
+        if "response_format" in body:
+            return error_reply(status, "1 validation error: body.response_format: json_schema is not supported")
+        return structured_reply(body, GOOD)
+
+    records: list[LLMCallRecord] = []
+    with StubServer(respond) as server:
+        c = caller(server, records, transport)
+        first, second = await ask(c), await ask(c)
+    assert (first.method, first.attempts, second.method, second.attempts) == ("function_calling", 2, "function_calling", 1)
+    assert [requested_format(b) for b in server.requests] == ["json_schema", "tools", "tools"]
+    assert "json_schema" not in c.methods and records[0].error and records[0].error.startswith("unsupported")
+
+
+async def test_a_method_failing_the_same_way_twice_is_left_and_abandoned_once_another_works(transport: ChatTransport | None) -> None:
+    def respond(body: dict[str, Any]) -> Reply:
+        return error_reply(500, "internal error") if "response_format" in body else structured_reply(body, GOOD)
+
+    records: list[LLMCallRecord] = []
+    with StubServer(respond) as server:
+        c = caller(server, records, transport)
+        first, second = await ask(c), await ask(c)
+    assert (first.method, first.attempts, second.attempts) == ("function_calling", 3, 1)
+    assert [requested_format(b) for b in server.requests] == ["json_schema", "json_schema", "tools", "tools"]
+    assert c.methods == ["function_calling", "json_mode", "prompt"]
+
+
+async def test_a_server_that_fails_every_method_alike_raises_and_abandons_none(transport: ChatTransport | None) -> None:
+    """The server is at fault, not a method: every attempt is stored, the decision is an error, nothing is guessed."""
+    records: list[LLMCallRecord] = []
+    with StubServer(lambda body: error_reply(500, "internal error")) as server:
+        c = caller(server, records, transport)
+        with pytest.raises(StructuredOutputError, match="after 8 attempt"):
+            await ask(c)
+    assert len(server.requests) == 8 and len(records) == 8 and not any(r.ok for r in records)
+    assert [r.method for r in records] == ["json_schema"] * 2 + ["function_calling"] * 2 + ["json_mode"] * 2 + ["prompt"] * 2
+    assert c.methods == ["json_schema", "function_calling", "json_mode", "prompt"]
+
+
+async def test_a_server_ignoring_response_format_ends_up_on_function_calling(transport: ChatTransport | None) -> None:
+    def respond(body: dict[str, Any]) -> Reply:
+        return structured_reply(body, GOOD) if body.get("tools") else text_reply("The answer looks fine to me.")
+
+    with StubServer(respond) as server:
+        c = caller(server, [], transport)
+        first, second = await ask(c), await ask(c)
+    assert (first.method, first.attempts, second.attempts) == ("function_calling", 3, 1)
+    assert "json_schema" not in c.methods
+
+
+async def test_a_tool_call_written_as_text_is_read(transport: ChatTransport | None) -> None:
+    def respond(body: dict[str, Any]) -> Reply:
+        if "response_format" in body:
+            return error_reply(400, "response_format is not supported")
+        return text_reply(json.dumps({"name": "Answer", "arguments": GOOD}))
+
+    with StubServer(respond) as server:
+        result = await ask(caller(server, [], transport))
+    assert (result.method, result.value) == ("function_calling", Answer(**GOOD))
+
+
+@pytest.mark.parametrize(("reply", "error"), [
+    (error_reply(401, "invalid api key"), StructuredOutputError),
+    (error_reply(400, "This model's maximum context length is 4096 tokens. However, your messages resulted in 9000 tokens."), ContextLengthError),
+])
+async def test_no_method_can_help_with_bad_keys_or_long_prompts(transport: ChatTransport | None, reply: Reply, error: type[Exception]) -> None:
+    records: list[LLMCallRecord] = []
+    with StubServer(lambda body: reply) as server:
+        c = caller(server, records, transport)
+        with pytest.raises(error, match="after 1 attempt"):
+            await ask(c)
+    assert len(server.requests) == 1 and c.methods == ["json_schema", "function_calling", "json_mode", "prompt"]
+
+
+async def test_transport_retries_are_recorded_as_attempts() -> None:
+    faults = iter([RawReply(429, b'{"error": {"message": "slow down"}}', {"Retry-After": "0"}), RawReply(200, b"<html>bad gateway</html>")])
+    records: list[LLMCallRecord] = []
+    async with ChatTransport() as opened:
+        with StubServer(lambda body: next(faults, None) or structured_reply(body, GOOD)) as server:
+            model = make_chat_model("openai:stub", base_url=server.base_url, max_retries=3, timeout=5, transport=opened)
+            result = await ask(StructuredCaller(model, "stub", "judge", records.append, FAST), )
+    assert result.attempts == 1 and len(server.requests) == 3
+    assert [(r.attempt, r.ok, (r.error or "").split(":")[0]) for r in records] == [(1, False, "transport retry"), (1, False, "transport retry"), (1, True, "")]
+    assert "RateLimitError" in (records[0].error or "") and "not JSON" in (records[1].error or "")
 
 
 async def test_a_check_can_reject_an_answer(transport: ChatTransport | None) -> None:
@@ -142,3 +234,29 @@ async def test_a_check_can_reject_an_answer(transport: ChatTransport | None) -> 
     with StubServer(lambda body: structured_reply(body, next(payloads))) as server:
         result = await ask(caller(server, [], transport), check=must_be_positive)
     assert result.value.score == 3 and result.attempts == 2
+
+
+async def test_a_prompt_over_the_context_is_clipped_asked_again_and_noted(transport: ChatTransport | None) -> None:
+    """The server's context-length error teaches the window; the long evidence is clipped with a marker, the short parts kept."""
+    from proactive_bench.prompts import Prompt
+
+    template = Prompt("t.v1", "## Item\n$item\n## Evidence\n$evidence\n")
+    limit_chars = 4000
+
+    def respond(body: dict[str, Any]) -> Reply:
+        size = len(json.dumps(body["messages"]))
+        if size > limit_chars:
+            return error_reply(400, f"This model's maximum context length is 1000 tokens. However, your messages resulted in {size // 4} tokens.")
+        return structured_reply(body, GOOD)
+
+    records: list[LLMCallRecord] = []
+    with StubServer(respond) as server:
+        c = caller(server, records, transport)
+        c.max_tokens = 100
+        result = await c.call_prompt(Answer, template, "test", {"item": "Is the unit mg/L?"}, {"evidence": "x" * 20_000 + "THE END"})
+        again = await c.call_prompt(Answer, template, "test", {"item": "Second item"}, {"evidence": "y" * 20_000})
+    assert result.value == Answer(**GOOD) and again.attempts == 1 and c.context_tokens == 1000
+    sent = json.dumps(server.requests[1]["messages"])
+    assert "Is the unit mg/L?" in sent and "characters clipped to fit the model's context window" in sent and "THE END" in sent
+    assert [(r.ok, (r.error or "").split(":")[0]) for r in records] == [(False, "fatal"), (True, "prompt clipped to fit 1000 tokens"), (True, "prompt clipped to fit 1000 tokens")]
+    assert len(server.requests) == 3

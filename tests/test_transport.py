@@ -16,8 +16,9 @@ from pydantic import BaseModel
 
 from proactive_bench.llm.models import make_chat_model
 from proactive_bench.llm.sent import REQUEST_SENT
-from proactive_bench.llm.transport import ChatTransport, HttpChatOpenAI
-from proactive_bench.stub_server import RawReply, StubServer, error_reply, structured_reply, text_reply, tool_call_reply
+from proactive_bench.llm.retry_log import listen, unlisten
+from proactive_bench.llm.transport import ChatTransport, HttpChatOpenAI, MalformedBodyError
+from proactive_bench.stub_server import DROP, RawReply, StubServer, error_reply, structured_reply, text_reply, tool_call_reply
 
 QUESTION = [HumanMessage("What is on the shopping list?")]
 
@@ -90,6 +91,33 @@ async def test_server_errors_raise_the_sdks_exceptions_once_retries_are_spent(tr
         with pytest.raises(openai.InternalServerError, match="boom") as raised:
             await _without_backoff(model)
     assert raised.value.status_code == 500 and len(server.requests) == 2
+
+
+@pytest.mark.parametrize(("reply", "requests"), [
+    (error_reply(500, "response_format json_schema is not supported"), 1),  # names the feature: retrying cannot help
+    (error_reply(500, "internal error"), 2),  # the same answer twice: given up
+    (error_reply(503, "overloaded"), 4),  # overload: every retry used
+    (RawReply(200, b"<html>bad gateway</html>"), 4),
+    (DROP, 4),
+])
+async def test_which_faults_are_retried(transport: ChatTransport, reply: Any, requests: int) -> None:
+    retries: list[str] = []
+    token = listen(lambda error, latency_ms: retries.append(error))
+    try:
+        with StubServer(lambda body: reply) as server:
+            with pytest.raises((openai.APIError, MalformedBodyError)):
+                await _without_backoff(http_model(server, transport, max_retries=3))
+    finally:
+        unlisten(token)
+    assert len(server.requests) == requests and len(retries) == requests - 1
+
+
+async def test_a_truncated_body_is_retried(transport: ChatTransport) -> None:
+    whole = json.dumps(text_reply("complete")).encode()
+    replies = iter([RawReply(200, whole, cut_at=len(whole) // 2)])
+    with StubServer(lambda body: next(replies, None) or text_reply("complete")) as server:
+        answer = await _without_backoff(http_model(server, transport, max_retries=1))
+    assert answer.content == "complete" and len(server.requests) == 2
 
 
 async def test_client_errors_are_not_retried(transport: ChatTransport) -> None:

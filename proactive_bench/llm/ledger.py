@@ -6,8 +6,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
 from proactive_bench.llm.cache import is_cached
+from proactive_bench.llm.caps import CUT_NOTE
+from proactive_bench.llm.retry_log import RetryListener
 
 CallRole = Literal["agent", "user", "judge"]
+ERROR_TEXT_LIMIT = 300
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,22 @@ def ignore_record(_record: LLMCallRecord) -> None:
 
 
 def usage_fields(message: Any) -> dict[str, Any]:
-    """Token counts and the cached flag of a LangChain answer, as LLMCallRecord fields."""
+    """Token counts and the cached flag of a LangChain answer, as LLMCallRecord fields; an answer
+    that stopped at the max_tokens cap also gets ``error`` :data:`~proactive_bench.llm.caps.CUT_NOTE`."""
     usage = getattr(message, "usage_metadata", None) or {}
-    return {"prompt_tokens": usage.get("input_tokens"), "completion_tokens": usage.get("output_tokens"), "cached": is_cached(message)}
+    fields = {"prompt_tokens": usage.get("input_tokens"), "completion_tokens": usage.get("output_tokens"), "cached": is_cached(message)}
+    if (getattr(message, "response_metadata", None) or {}).get("finish_reason") == "length":
+        fields["error"] = CUT_NOTE
+    return fields
+
+
+def record_retries(recorder: Recorder | None, **fields: Any) -> RetryListener | None:
+    """A retry listener (see :mod:`~proactive_bench.llm.retry_log`) that records each transport retry
+    as a failed attempt with ``fields`` (role, purpose, model, method, ...)."""
+    if recorder is None:
+        return None
+
+    def record(error: str, latency_ms: float) -> None:
+        recorder(LLMCallRecord(ok=False, latency_ms=latency_ms, error=f"transport retry: {error[:ERROR_TEXT_LIMIT]}", **fields))
+
+    return record

@@ -7,13 +7,29 @@ Servers differ in what they support, so one call tries, in order:
 3. ``json_mode``: ``response_format: json_object`` plus the schema in the prompt;
 4. ``prompt``: the schema in the prompt only, for servers with none of the above.
 
-JSON from the last two is parsed tolerantly (``json-repair``). A method the
-server rejects (HTTP 400/404/422) is skipped for the rest of the caller's
-life; malformed or invalid output is retried a bounded number of times and
-then falls through to the next method; rate limits, server errors and
-timeouts are retried with backoff. Every attempt is recorded. When nothing
-yields a valid object, :class:`StructuredOutputError` is raised: the caller
-records the judgment as not made, it never guesses one.
+JSON from the last two is parsed tolerantly (``json-repair``), and so is a
+"tool call" a server writes as JSON text instead of a real one.
+
+Which method to use is learnt from the server's answers:
+
+- rejected: an HTTP error (any status) whose message names the method's
+  feature (``response_format``, ``tools``, ...), or a 400/404/415/422 — the
+  method is abandoned for the caller's life (the run) and the next one tried;
+- failing the same way twice in a row (the same server error, or answers that
+  are not JSON / do not match the schema, as from a server that silently
+  ignores ``response_format``): the next method is tried, and once another
+  method has worked the failing one is abandoned for the run (when every
+  method fails alike, the server is at fault, not the method);
+- an answer the caller's ``check`` rejects is retried, then the next method tried;
+- transient faults (rate limits, 502/503/504, timeouts, dropped connections,
+  garbled bodies — already retried by the transport) are retried with backoff
+  on the same method, a bounded number of times;
+- authentication errors and prompts longer than the model's context end the
+  call at once: no method can help.
+
+Every attempt is recorded. When nothing yields a valid object,
+:class:`StructuredOutputError` is raised: the caller records the judgment as
+not made, it never guesses one.
 """
 
 from __future__ import annotations
@@ -29,12 +45,16 @@ import json_repair
 import openai
 import structlog
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, ValidationError
 
-from proactive_bench.llm.ledger import CallRole, LLMCallRecord, Recorder, usage_fields
+from proactive_bench.llm.context import CHARS_PER_TOKEN, fit_parts, limit_from_error, prompt_budget_chars
+from proactive_bench.llm.ledger import ERROR_TEXT_LIMIT, CallRole, LLMCallRecord, Recorder, record_retries, usage_fields
+from proactive_bench.llm.retry_log import listen, unlisten
+from proactive_bench.llm.transport import RETRY_STATUSES, MalformedBodyError, is_context_length_error, names_request_feature
+from proactive_bench.prompts import Prompt
 from proactive_bench.trace import one_line
 
 log = structlog.get_logger(__name__)
@@ -47,33 +67,62 @@ SCHEMA_INSTRUCTION = (
     "Answer with a single JSON object and nothing else (no prose, no code fence). "
     "It must validate against this JSON Schema:\n{schema}"
 )
-ERROR_TEXT_LIMIT = 300
 
 
 class StructuredOutputError(RuntimeError):
     """No valid structured answer could be obtained within the attempt budget."""
 
 
-class _Unsupported(Exception):
+class ContextLengthError(StructuredOutputError):
+    """The prompt is longer than the model's context; the caller may shorten it and ask again."""
+
+    def __init__(self, message: str, limit: int | None = None) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+
+class _Failure(Exception):
+    """One failed attempt; ``kind`` tells failures apart for "the same way twice in a row"."""
+
+    def __init__(self, message: str, kind: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind or type(self).__name__
+
+
+class _Unsupported(_Failure):
     """The server rejected the request format itself."""
 
 
-class _Malformed(Exception):
-    """The server answered, but not with a valid object."""
+class _Malformed(_Failure):
+    """The server answered, but not with a valid object (kind: how)."""
 
 
-class _Transient(Exception):
-    """Rate limit, server error, timeout or dropped connection."""
+class _Rejected(_Malformed):
+    """A valid object that the caller's check rejected: the model's fault, not the method's."""
+
+
+class _MethodFault(_Failure):
+    """A server error that may come from the request's format (kind: status and message)."""
+
+
+class _Transient(_Failure):
+    """Rate limit, overload, timeout, dropped connection or garbled body."""
+
+
+class _Fatal(_Failure):
+    """No method can help: bad credentials, or a prompt over the model's context."""
 
 
 @dataclass(frozen=True)
 class RetryPolicy:
     """Bounds on one structured call."""
 
-    max_attempts: int = 6
+    max_attempts: int = 10
     """Attempts over all methods together."""
     attempts_per_method: int = 2
-    """Malformed answers tolerated from one method before falling through."""
+    """Failed answers (malformed, rejected by the check, server errors) from one method before falling through."""
+    transient_retries: int = 2
+    """Transient faults retried per call (on top of the transport's own retries)."""
     backoff_s: float = 0.5
     """First wait after a transient fault; doubled each time, capped at ``max_backoff_s``."""
     max_backoff_s: float = 8.0
@@ -99,13 +148,20 @@ class StructuredCaller:
         recorder: Recorder | None = None,
         policy: RetryPolicy | None = None,
         methods: Sequence[Method] = METHODS,
+        context_tokens: int | None = None,
+        max_tokens: int | None = None,
     ) -> None:
+        """``context_tokens``: the model's context window when known (else learnt from a context-length error);
+        ``max_tokens``: its answer cap, kept free in the window (both for :meth:`call_prompt`)."""
+        self.context_tokens = context_tokens
+        self.max_tokens = max_tokens
         self.model = model
         self.model_name = model_name
         self.role = role
         self.recorder = recorder
         self.policy = policy or RetryPolicy()
         self.methods: list[Method] = list(methods)
+        self._learning: tuple[asyncio.Future[dict[str, Any]], str] | None = None
         self._bound: dict[tuple[type[BaseModel], Method], Runnable[Any, Any]] = {}
 
     async def call(
@@ -115,48 +171,124 @@ class StructuredCaller:
         purpose: str,
         prompt_hash: str | None = None,
         check: Callable[[T], None] | None = None,
+        note: str | None = None,
     ) -> Structured[T]:
-        """A valid ``schema`` instance; ``check`` may reject it with ValueError (counted as malformed)."""
-        attempt = 0
+        """A valid ``schema`` instance; ``check`` may reject it with ValueError (counted as malformed); ``note`` goes on the
+        recorded answer (e.g. how its prompt was clipped)."""
+        if self._learning is not None:
+            await self._learn()
+        attempt = transient = 0
         wait = self.policy.backoff_s
         errors: list[str] = []
+        suspects: list[Method] = []  # failed the same way twice in this call: abandoned if another method works
         for method in list(self.methods):
-            malformed = 0
+            failures, last_kind = 0, ""
             while attempt < self.policy.max_attempts:
                 attempt += 1
                 started = time.perf_counter()
                 raw: AIMessage | None = None
+                token = listen(record_retries(
+                    self.recorder, role=self.role, purpose=purpose, model=self.model_name, method=method, attempt=attempt, prompt_hash=prompt_hash,
+                ))
                 try:
                     raw, value = await self._attempt(method, schema, messages)
                     if check is not None:
                         _run_check(check, value)
-                except _Unsupported as exc:
-                    self._record(purpose, method, attempt, started, raw, prompt_hash, f"unsupported: {exc}")
-                    errors.append(f"{method}: unsupported ({exc})")
-                    if method in self.methods and len(self.methods) > 1:
-                        self.methods.remove(method)
-                        log.info("structured_method_dropped", model=self.model_name, method=method)
-                    break
-                except _Malformed as exc:
-                    self._record(purpose, method, attempt, started, raw, prompt_hash, f"malformed: {exc}")
-                    errors.append(f"{method}: malformed ({exc})")
-                    malformed += 1
-                    if malformed >= self.policy.attempts_per_method:
+                except _Failure as exc:
+                    label = _LABELS[type(exc)]
+                    self._record(purpose, method, attempt, started, raw, prompt_hash, f"{label}: {exc}")
+                    errors.append(f"{method}: {label} ({exc})")
+                    if isinstance(exc, _Fatal) and exc.kind == "context_length":
+                        raise ContextLengthError(self._summary(purpose, attempt, errors), limit_from_error(str(exc))) from exc
+                    if isinstance(exc, _Fatal):
+                        raise StructuredOutputError(self._summary(purpose, attempt, errors)) from exc
+                    if isinstance(exc, _Unsupported):
+                        self._abandon(method, str(exc))
+                        break
+                    if isinstance(exc, _Transient):
+                        transient += 1
+                        if transient > self.policy.transient_retries:
+                            raise StructuredOutputError(self._summary(purpose, attempt, errors)) from exc
+                        await asyncio.sleep(wait)
+                        wait = min(wait * 2, self.policy.max_backoff_s)
+                        continue
+                    failures += 1
+                    if exc.kind == last_kind and not isinstance(exc, _Rejected):
+                        suspects.append(method)
+                        break
+                    last_kind = exc.kind
+                    if failures >= self.policy.attempts_per_method:
                         break
                     continue
-                except _Transient as exc:
-                    self._record(purpose, method, attempt, started, raw, prompt_hash, f"transient: {exc}")
-                    errors.append(f"{method}: {exc}")
-                    if attempt < self.policy.max_attempts:
-                        await asyncio.sleep(wait)
-                    wait = min(wait * 2, self.policy.max_backoff_s)
-                    continue
-                self._record(purpose, method, attempt, started, raw, prompt_hash, None)
+                finally:
+                    unlisten(token)
+                self._record(purpose, method, attempt, started, raw, prompt_hash, None, note)
+                for suspect in suspects:
+                    self._abandon(suspect, "failed the same way twice in a row while another method works")
                 return Structured(value, method, attempt)
             if attempt >= self.policy.max_attempts:
                 break
+        raise StructuredOutputError(self._summary(purpose, attempt, errors))
+
+    async def call_prompt(
+        self, schema: type[T], template: Prompt, purpose: str, fixed: dict[str, str], clippable: dict[str, str],
+        check: Callable[[T], None] | None = None,
+    ) -> Structured[T]:
+        """:meth:`call` on ``template`` rendered with ``fixed`` and ``clippable`` parts, the longest clippable ones clipped
+        (with a marker) to fit the context window when it is known; a context-length error teaches the window and is
+        asked again once, clipped. The clipping is noted on the recorded answer."""
+        if self._learning is not None:
+            await self._learn()
+        fitted, clipped = self._fit(template, fixed, clippable)
+        try:
+            return await self.call(schema, [HumanMessage(template.render(**fixed, **fitted))], purpose, template.hash, check, self._note(clipped))
+        except ContextLengthError as exc:
+            if clipped is not None and exc.limit is None:
+                raise
+            self.context_tokens = exc.limit or (len(template.render(**fixed, **fitted)) // CHARS_PER_TOKEN) * 3 // 4
+            fitted, clipped = self._fit(template, fixed, clippable)
+            return await self.call(schema, [HumanMessage(template.render(**fixed, **fitted))], purpose, template.hash, check, self._note(clipped))
+
+    def learn_from(self, probing: asyncio.Future[dict[str, Any]], role: str) -> None:
+        """Start with the methods and context window a probe in progress finds for ``role`` (``structured_methods`` and
+        ``model_contexts`` by role); the first call waits for it, a failed probe leaves the defaults."""
+        self._learning = (probing, role)
+
+    async def _learn(self) -> None:
+        assert self._learning is not None
+        probing, role = self._learning
+        try:
+            found = await asyncio.shield(probing)
+        except Exception as exc:  # noqa: BLE001 (the probe only informs; the fallbacks still work)
+            log.warning("probe_failed", model=self.model_name, error=f"{type(exc).__name__}: {exc}")
+            found = {}
+        if self._learning is None:
+            return  # a concurrent call applied it
+        self._learning = None
+        methods = found.get("structured_methods", {}).get(role)
+        if methods:
+            self.methods = list(methods)
+        self.context_tokens = self.context_tokens or found.get("model_contexts", {}).get(role)
+
+    def _fit(self, template: Prompt, fixed: dict[str, str], clippable: dict[str, str]) -> tuple[dict[str, str], list[str] | None]:
+        """The clippable parts clipped to the known window, and which were clipped (None: no window known)."""
+        if self.context_tokens is None:
+            return clippable, None
+        fixed_chars = len(template.render(**fixed, **{name: "" for name in clippable}))
+        return fit_parts(clippable, prompt_budget_chars(self.context_tokens, self.max_tokens), fixed_chars)
+
+    def _note(self, clipped: list[str] | None) -> str | None:
+        return f"prompt clipped to fit {self.context_tokens} tokens: {', '.join(clipped)}" if clipped else None
+
+    def _summary(self, purpose: str, attempt: int, errors: list[str]) -> str:
         summary = "; ".join(errors[-4:]) or "no method left to try"
-        raise StructuredOutputError(f"{self.role} {purpose}: no valid answer from {self.model_name} after {attempt} attempt(s): {summary}")
+        return f"{self.role} {purpose}: no valid answer from {self.model_name} after {attempt} attempt(s): {summary}"
+
+    def _abandon(self, method: Method, reason: str) -> None:
+        """Stop using ``method`` for the rest of the run (the last method left is kept)."""
+        if method in self.methods and len(self.methods) > 1:
+            self.methods.remove(method)
+            log.info("structured_method_dropped", model=self.model_name, method=method, reason=reason)
 
     async def _attempt(self, method: Method, schema: type[T], messages: list[BaseMessage]) -> tuple[AIMessage | None, T]:
         try:
@@ -171,34 +303,60 @@ class StructuredCaller:
                 out = await self._bound[key].ainvoke(messages)
                 parsed = out.get("parsed") if out.get("parsing_error") is None else None
                 error = str(out.get("parsing_error") or "no structured answer in the reply")
-                return _structured_answer(schema, out.get("raw"), parsed, method == "json_schema", error)
+                return _structured_answer(schema, out.get("raw"), parsed, True, error)
             prompted = [*messages, SystemMessage(SCHEMA_INSTRUCTION.format(schema=json.dumps(schema.model_json_schema())))]
             runnable = self.model.bind(response_format={"type": "json_object"}) if method == "json_mode" else self.model
             raw = await runnable.ainvoke(prompted)
             return raw, _parse_tolerantly(schema, str(raw.text))
-        except (_Malformed, _Unsupported, _Transient):
+        except _Failure:
             raise
         except openai.APIStatusError as exc:
-            if exc.status_code in (400, 404, 415, 422):
-                raise _Unsupported(_clip(f"HTTP {exc.status_code}: {exc.message}")) from exc
-            raise _Transient(_clip(f"HTTP {exc.status_code}: {exc.message}")) from exc
-        except (openai.APITimeoutError, openai.APIConnectionError, asyncio.TimeoutError) as exc:
+            raise _status_failure(exc) from exc
+        except (openai.APITimeoutError, openai.APIConnectionError, asyncio.TimeoutError, MalformedBodyError) as exc:
             raise _Transient(_clip(f"{type(exc).__name__}: {exc}")) from exc
         except (ValidationError, ValueError, KeyError, TypeError) as exc:
-            raise _Malformed(_clip(f"{type(exc).__name__}: {exc}")) from exc
+            raise _Malformed(_clip(f"{type(exc).__name__}: {exc}"), "schema") from exc
 
-    def _record(self, purpose: str, method: Method, attempt: int, started: float, raw: AIMessage | None, prompt_hash: str | None, error: str | None) -> None:
+    def _record(
+        self, purpose: str, method: Method, attempt: int, started: float, raw: AIMessage | None, prompt_hash: str | None, error: str | None,
+        note: str | None = None,
+    ) -> None:
         if error is not None:
             log.warning("structured_attempt_failed", role=self.role, purpose=purpose, method=method, attempt=attempt, error=error)
         if self.recorder is None:
             return
+        fields = usage_fields(raw) if raw is not None else {}
+        notes = [text for text in (error, fields.get("error"), note) if text]
+        if notes:
+            fields["error"] = "; ".join(notes)
         self.recorder(
             LLMCallRecord(
                 role=self.role, purpose=purpose, model=self.model_name, method=method, ok=error is None,
-                latency_ms=(time.perf_counter() - started) * 1000, attempt=attempt, error=error, prompt_hash=prompt_hash,
-                **(usage_fields(raw) if raw is not None else {}),
+                latency_ms=(time.perf_counter() - started) * 1000, attempt=attempt, prompt_hash=prompt_hash, **fields,
             )
         )
+
+
+_LABELS: dict[type[_Failure], str] = {
+    _Unsupported: "unsupported", _Malformed: "malformed", _Rejected: "malformed", _MethodFault: "server error",
+    _Transient: "transient", _Fatal: "fatal",
+}
+
+
+def _status_failure(exc: openai.APIStatusError) -> _Failure:
+    """What an HTTP error answer means for the method that got it."""
+    message = _clip(f"HTTP {exc.status_code}: {exc.message}")
+    if exc.status_code == 429:
+        return _Transient(message)
+    if is_context_length_error(exc):
+        return _Fatal(message, "context_length")
+    if exc.status_code in (401, 403):
+        return _Fatal(message, "auth")
+    if names_request_feature(exc) or exc.status_code in (400, 404, 415, 422):
+        return _Unsupported(message)
+    if exc.status_code in RETRY_STATUSES:
+        return _Transient(message)
+    return _MethodFault(message, f"HTTP {exc.status_code}")
 
 
 def _structured_answer(schema: type[T], raw: AIMessage | None, parsed: Any, text_is_json: bool, error: str) -> tuple[AIMessage | None, T]:
@@ -208,7 +366,7 @@ def _structured_answer(schema: type[T], raw: AIMessage | None, parsed: Any, text
         return raw, _as_schema(schema, parsed)
     if text_is_json and raw is not None and str(raw.text).strip():
         return raw, _parse_tolerantly(schema, str(raw.text))
-    raise _Malformed(_clip(error))
+    raise _Malformed(_clip(error), "no_answer")
 
 
 def _refusal(raw: BaseMessage) -> str:
@@ -221,21 +379,34 @@ def _as_schema(schema: type[T], parsed: Any) -> T:
 
 
 def _parse_tolerantly(schema: type[T], text: str) -> T:
-    """Validate JSON that may be fenced, trailed by prose or slightly broken."""
+    """Validate JSON that may be fenced, trailed by prose or slightly broken, or wrapped as a tool call written in text."""
     data = json_repair.loads(text)
+    if isinstance(data, list):  # JSON followed by more JSON or prose: the first object
+        data = next((item for item in data if isinstance(item, dict)), None)
     if not isinstance(data, dict):
-        raise _Malformed(_clip(f"expected a JSON object, got {text!r}"))
+        raise _Malformed(_clip(f"expected a JSON object, got {text!r}"), "not_json")
+    data = _unwrap_tool_call(data, schema)
     try:
         return schema.model_validate(data)
     except ValidationError as exc:
-        raise _Malformed(_clip(f"does not match the schema: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}")) from exc
+        raise _Malformed(_clip(f"does not match the schema: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}"), "schema") from exc
+
+
+def _unwrap_tool_call(data: dict[str, Any], schema: type[BaseModel]) -> Any:
+    """The arguments of ``{"name": <schema>, "arguments": {...}}`` (a tool call some servers put in the text), else ``data``."""
+    if data.get("name") != schema.__name__ or "name" in schema.model_fields:
+        return data
+    arguments = data.get("arguments", data.get("parameters"))
+    if isinstance(arguments, str):
+        arguments = json_repair.loads(arguments)
+    return arguments if isinstance(arguments, dict) else data
 
 
 def _run_check(check: Callable[[T], None], value: T) -> None:
     try:
         check(value)
     except ValueError as exc:
-        raise _Malformed(_clip(str(exc))) from exc
+        raise _Rejected(_clip(str(exc)), "check") from exc
 
 
 def _clip(text: str) -> str:

@@ -12,9 +12,15 @@ LangChain's own).
 
 Failures keep the SDK's contract: HTTP errors raise the matching
 ``openai.APIStatusError`` subclass, timeouts ``openai.APITimeoutError``, lost
-connections ``openai.APIConnectionError``; 408/409/429/5xx, timeouts and lost
-connections are retried ``max_retries`` times with full-jitter exponential
-backoff (``Retry-After`` honoured, capped).
+connections ``openai.APIConnectionError``, an answer that is not a JSON
+object :class:`MalformedBodyError`. Transient faults are retried
+``max_retries`` times with full-jitter exponential backoff (``Retry-After``
+honoured, capped): 429, timeouts, lost connections and truncated or non-JSON
+bodies always; 408/409/5xx unless the body names a request feature
+(``response_format``, ``tools``, ...: the server rejects the request itself,
+see :func:`names_request_feature`); 5xx other than 502/503/504 also not when
+the same answer came twice in a row. Every retried attempt is reported to the caller's
+:mod:`~proactive_bench.llm.retry_log` listener.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
+import time
 import urllib.request
 from functools import lru_cache
 from typing import Any
@@ -39,15 +47,21 @@ from langchain_openai import ChatOpenAI
 from openai.lib._parsing._completions import type_to_response_format_param
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
+from proactive_bench.llm.endpoints import EndpointHealth
+from proactive_bench.llm.retry_log import note_retry
 from proactive_bench.llm.sent import note_request_sent
 
 log = structlog.get_logger(__name__)
 
-RETRY_STATUSES = frozenset({408, 409, 429})
+RETRY_STATUSES = frozenset({408, 409, 429, 502, 503, 504})
+"""Always transient; other 5xx are retried unless they name a request feature or repeat."""
+REQUEST_FEATURE = re.compile(r"response_format|json_schema|json_object|tool_choice|\btools?\b|\bfunctions?\b|function.?call", re.IGNORECASE)
+CONTEXT_LENGTH = re.compile(r"context (length|window|size)|maximum context|too many tokens|prompt is too long|reduce the length", re.IGNORECASE)
 MAX_RETRY_AFTER_S = 60.0
 FIRST_BACKOFF_S = 1.0
 MAX_BACKOFF_S = 8.0
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+CHAT_PATH = "/chat/completions"
 UNSET_TIMEOUT_S = 600.0
 """The whole-request limit when the model sets none (the OpenAI SDK's default)."""
 STATUS_ERRORS: dict[int, type[openai.APIStatusError]] = {
@@ -61,6 +75,20 @@ STATUS_ERRORS: dict[int, type[openai.APIStatusError]] = {
 }
 
 
+class MalformedBodyError(ValueError):
+    """The server answered 200 with a body that is not a JSON object (cut short, an HTML error page, ...)."""
+
+
+def names_request_feature(exc: BaseException) -> bool:
+    """Whether an HTTP error's message names a request feature: the server rejects the request's shape, retrying cannot help."""
+    return isinstance(exc, openai.APIStatusError) and REQUEST_FEATURE.search(str(exc.message)) is not None
+
+
+def is_context_length_error(exc: BaseException) -> bool:
+    """Whether an HTTP error says the prompt is longer than the model's context."""
+    return isinstance(exc, openai.APIStatusError) and CONTEXT_LENGTH.search(str(exc.message)) is not None
+
+
 class ChatTransport:
     """Pooled connections for chat completion requests, used inside one event loop.
 
@@ -68,8 +96,10 @@ class ChatTransport:
     ``aiohttp`` session is created on first use, inside the running loop.
     """
 
-    def __init__(self, connections_per_host: int = 256) -> None:
+    def __init__(self, connections_per_host: int = 256, health: EndpointHealth | None = None) -> None:
+        """``health``: told each request's outcome (a sweep pauses the runs of a server that went away)."""
         self.connections_per_host = connections_per_host
+        self.health = health
         self._session: aiohttp.ClientSession | None = None
 
     async def __aenter__(self) -> ChatTransport:
@@ -92,18 +122,38 @@ class ChatTransport:
 
     async def complete(self, url: str, headers: dict[str, str], payload: dict[str, Any], timeout: float, max_retries: int) -> dict[str, Any]:
         """POST ``payload`` to ``url``; the decoded JSON answer, retried on transient faults."""
+        if self.health is not None and self.health.paused and base_url_of(url) in self.health.paused:
+            raise openai.APIConnectionError(message=f"Connection error: {base_url_of(url)} is paused ({self.health.paused[base_url_of(url)]})", request=httpx2.Request("POST", url))
         body = json.dumps(payload).encode()
         note_request_sent()  # set now, what waits on it runs once the request below is out and this task waits
+        previous = ""
         for attempt in range(max_retries + 1):
+            started = time.perf_counter()
             try:
-                return await self._post(url, headers, body, timeout)
-            except (openai.APIStatusError, openai.APIConnectionError) as exc:
-                if attempt == max_retries or not _retryable(exc):
+                answer = await self._post(url, headers, body, timeout)
+                if self.health is not None:
+                    self.health.succeeded(base_url_of(url))
+                return answer
+            except (openai.APIStatusError, openai.APIConnectionError, MalformedBodyError) as exc:
+                error = f"{type(exc).__name__}: {exc}"
+                if self.health is not None and isinstance(exc, openai.APIConnectionError):
+                    self.health.failed(base_url_of(url), error)
+                if attempt == max_retries or not _retryable(exc, repeated=error == previous):
                     raise
+                previous = error
                 delay = retry_delay(exc, attempt)
-                log.info("model_request_retry", url=url, attempt=attempt + 1, wait_s=round(delay, 2), error=f"{type(exc).__name__}: {exc}")
+                log.info("model_request_retry", url=url, attempt=attempt + 1, wait_s=round(delay, 2), error=error)
+                note_retry(error, (time.perf_counter() - started) * 1000)
                 await asyncio.sleep(delay)
         raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
+
+    async def get_json(self, url: str, headers: dict[str, str], timeout: float) -> Any:
+        """GET ``url``'s JSON, or None when there is no JSON answer (for optional server facts such as ``/models``)."""
+        try:
+            async with self._client().get(url, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
+                return await response.json(content_type=None) if response.status == 200 else None
+        except (aiohttp.ClientError, asyncio.TimeoutError, ValueError):
+            return None
 
     async def _post(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> dict[str, Any]:
         try:
@@ -120,10 +170,15 @@ class ChatTransport:
         try:
             answer = json.loads(content)
         except ValueError:
-            raise ValueError(f"{url} answered HTTP {status} with a body that is not JSON: {content[:200]!r}") from None
+            raise MalformedBodyError(f"{url} answered HTTP {status} with a body that is not JSON: {content[:200]!r}") from None
         if not isinstance(answer, dict):
-            raise ValueError(f"{url} answered with JSON that is not an object: {content[:200]!r}")
+            raise MalformedBodyError(f"{url} answered with JSON that is not an object: {content[:200]!r}")
         return answer
+
+
+def base_url_of(chat_url: str) -> str:
+    """The base URL a chat completions URL was made from."""
+    return chat_url.removesuffix(CHAT_PATH)
 
 
 def _status_error(url: str, status: int, headers: dict[str, str], content: bytes) -> openai.APIStatusError:
@@ -140,10 +195,15 @@ def _status_error(url: str, status: int, headers: dict[str, str], content: bytes
     return kind(message, response=response, body=body)
 
 
-def _retryable(exc: BaseException) -> bool:
+def _retryable(exc: BaseException, repeated: bool) -> bool:
+    """Whether a failed attempt is worth repeating; ``repeated``: it failed exactly as the attempt before."""
     if isinstance(exc, openai.APIStatusError):
-        return exc.status_code in RETRY_STATUSES or exc.status_code >= 500
-    return isinstance(exc, openai.APIConnectionError)  # includes timeouts
+        if exc.status_code == 429:
+            return True
+        if names_request_feature(exc):
+            return False
+        return exc.status_code in RETRY_STATUSES or (exc.status_code >= 500 and not repeated)
+    return isinstance(exc, openai.APIConnectionError | MalformedBodyError)  # connection errors include timeouts
 
 
 def retry_delay(exc: BaseException, attempt: int) -> float:
@@ -173,8 +233,8 @@ class HttpChatOpenAI(ChatOpenAI):
 
     @classmethod
     def over(cls, transport: ChatTransport, cache: BaseCache | None = None, rate_limiter: BaseRateLimiter | None = None, **settings: Any) -> HttpChatOpenAI:
-        """A model with these settings on ``transport``; runs share one validated template per settings (building one costs ~1 ms)."""
-        model = _template(cls, tuple(sorted(settings.items()))).model_copy(update={"cache": cache, "rate_limiter": rate_limiter})
+        """A model with these (JSON) settings on ``transport``; runs share one validated template per settings (building one costs ~1 ms)."""
+        model = _template(cls, json.dumps(settings, sort_keys=True)).model_copy(update={"cache": cache, "rate_limiter": rate_limiter})
         model._transport = transport
         return model
 
@@ -195,6 +255,9 @@ class HttpChatOpenAI(ChatOpenAI):
         payload = self._get_request_payload(messages, stop=stop, **kwargs)
         if self._use_responses_api(payload):
             return await super()._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
+        extra = payload.pop("extra_body", None)
+        if extra:  # merged into the JSON, as the SDK does
+            payload.update(extra)
         schema = payload.get("response_format")
         if isinstance(schema, type) and issubclass(schema, BaseModel):
             payload["response_format"] = response_format_param(schema)
@@ -209,7 +272,7 @@ class HttpChatOpenAI(ChatOpenAI):
         return result
 
     def _chat_url(self) -> str:
-        return f"{(self.openai_api_base or DEFAULT_BASE_URL).rstrip('/')}/chat/completions"
+        return f"{(self.openai_api_base or DEFAULT_BASE_URL).rstrip('/')}{CHAT_PATH}"
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json", **(self.default_headers or {})}
@@ -221,8 +284,9 @@ class HttpChatOpenAI(ChatOpenAI):
 
 
 @lru_cache(maxsize=64)
-def _template(cls: type[HttpChatOpenAI], settings: tuple[tuple[str, Any], ...]) -> HttpChatOpenAI:
-    model = cls(**dict(settings))
+def _template(cls: type[HttpChatOpenAI], settings: str) -> HttpChatOpenAI:
+    """A model built from JSON ``settings`` (a hashable key, dict values such as ``extra_body`` included)."""
+    model = cls(**json.loads(settings))
     getattr(model, "_serialized", None)  # LangChain's cached dump of the settings (~0.3 ms), copied with the template
     return model
 

@@ -10,16 +10,23 @@ is recorded; every model call is reported to the run's recorder.
 
 from __future__ import annotations
 
+import json
+import re
 import time
+import uuid
 from typing import Any
 
+import openai
 import structlog
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from proactive_bench.env.toolbox import render_result
-from proactive_bench.llm.ledger import LLMCallRecord, Recorder, usage_fields
-from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, make_chat_model
+from proactive_bench.llm.context import CHARS_PER_TOKEN, limit_from_error, message_chars, prompt_budget_chars, trim_history
+from proactive_bench.llm.ledger import LLMCallRecord, Recorder, record_retries, usage_fields
+from proactive_bench.llm.retry_log import listen, unlisten
+from proactive_bench.llm.transport import is_context_length_error
+from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, make_chat_model
 from proactive_bench.scaffold import AgentTurn, ScaffoldLoadError, ScaffoldOptions, SessionContext
 from proactive_bench.scaffolds.langchain_tools import openai_tool_schemas
 from proactive_bench.trace import one_line
@@ -57,8 +64,36 @@ EVENT_TRIGGER_NOTE = (
 EVENT_PREFIX = "[Environment event; this is not a message typed by the user]\n"
 
 
+TEXT_TOOL_CALL = re.compile(r"^\s*(?:```(?:json)?|<tool_call>)?\s*([\[{].*[\]}])\s*(?:```|</tool_call>)?\s*$", re.DOTALL)
+"""A reply that is nothing but JSON, perhaps fenced or in ``<tool_call>`` tags: maybe a tool call written as text."""
+
+
 class AgentModelError(RuntimeError):
     """The agent's model call failed after the client's own retries."""
+
+
+def tool_calls_in_text(text: str, tool_names: set[str]) -> list[dict[str, Any]]:
+    """Tool calls some servers return as JSON text in the content (``{"name": ..., "arguments": {...}}``
+    or a list of them) instead of as tool calls; [] unless every object names one of ``tool_names``."""
+    match = TEXT_TOOL_CALL.match(text)
+    if match is None:
+        return []
+    try:
+        data = json.loads(match.group(1))
+    except ValueError:
+        return []
+    calls = []
+    for item in data if isinstance(data, list) else [data]:
+        arguments = item.get("arguments", item.get("parameters", {})) if isinstance(item, dict) else None
+        if isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments)
+            except ValueError:
+                return []
+        if not isinstance(arguments, dict) or item.get("name") not in tool_names:
+            return []
+        calls.append({"name": item["name"], "args": arguments, "id": f"call_{uuid.uuid4().hex[:12]}", "type": "tool_call"})
+    return calls
 
 
 def history_digest(history: list[list[dict[str, str]]]) -> str:
@@ -88,9 +123,16 @@ def system_prompt(ctx: SessionContext) -> str:
 class ReactAgent:
     """A ReAct loop: the model calls tools until it answers, at most ``max_steps`` model calls per message."""
 
-    def __init__(self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> None:
+    def __init__(
+        self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, max_steps: int = DEFAULT_MAX_STEPS,
+        context_tokens: int | None = None, max_tokens: int | None = None,
+    ) -> None:
+        """``context_tokens``: the model's context window, when known (else learnt from a context-length error);
+        ``max_tokens``: the answer cap, kept free in the window."""
         if max_steps < 1:
             raise ValueError("max_steps must be at least 1")
+        self.context_tokens = context_tokens
+        self.max_tokens = max_tokens
         self.model = model
         self.model_name = model_name
         self.recorder = recorder
@@ -99,9 +141,11 @@ class ReactAgent:
         self._runnable: Any = None
         self._method = "text"
         self._messages: list[BaseMessage] = []
+        self._tool_names: set[str] = set()
 
     def start_session(self, ctx: SessionContext) -> None:
         self._ctx = ctx
+        self._tool_names = {spec.name for spec in ctx.tools.specs}
         tools = openai_tool_schemas(ctx.tools)
         self._runnable = self.model.bind_tools(tools) if tools else self.model
         self._method = "tools" if tools else "text"
@@ -132,16 +176,48 @@ class ReactAgent:
         return AgentTurn(reply=reply)
 
     async def _call_model(self, step: int) -> AIMessage:
+        """One model call, the history trimmed to the context window when it is known; a context-length error
+        teaches the window and is retried once, trimmed. The transport's retries are recorded each."""
+        trimmed = self._fit_context()
         started = time.perf_counter()
+        token = listen(record_retries(self.recorder, role="agent", purpose="react_step", model=self.model_name, method=self._method))
         try:
-            ai = await self._runnable.ainvoke(self._messages)
+            try:
+                ai = await self._runnable.ainvoke(self._messages)
+            except openai.APIStatusError as exc:
+                if not is_context_length_error(exc):
+                    raise
+                self._record(started, ok=False, error=f"context length: {one_line(str(exc.message), 200)}")
+                self.context_tokens = limit_from_error(str(exc.message)) or message_chars(self._messages) // CHARS_PER_TOKEN * 3 // 4
+                trimmed = max(self._fit_context(), 0)
+                started = time.perf_counter()
+                ai = await self._runnable.ainvoke(self._messages)
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"
             self._record(started, ok=False, error=error)
             raise AgentModelError(f"agent model {self.model_name!r} failed at step {step}: {error}") from exc
-        self._record(started, ok=True, **usage_fields(ai))
+        finally:
+            unlisten(token)
+        fields = usage_fields(ai)
+        if trimmed > 0:
+            note = f"history trimmed to fit {self.context_tokens} tokens: {trimmed} message(s) removed or clipped"
+            fields["error"] = "; ".join(filter(None, (fields.get("error"), note)))
+        self._record(started, ok=True, **fields)
+        if not ai.tool_calls and not ai.invalid_tool_calls and self._tool_names:
+            written = tool_calls_in_text(str(ai.text), self._tool_names)
+            if written:
+                ai = AIMessage(content="", tool_calls=written, response_metadata=ai.response_metadata, usage_metadata=ai.usage_metadata)
         log.debug("react_step", step=step, tool_calls=len(ai.tool_calls))
         return ai
+
+    def _fit_context(self) -> int:
+        """Trim the history to the known context window: how many messages were removed or clipped (-1: no window known)."""
+        if self.context_tokens is None:
+            return -1
+        self._messages, changed = trim_history(self._messages, prompt_budget_chars(self.context_tokens, self.max_tokens))
+        if changed:
+            log.info("react_history_trimmed", context_tokens=self.context_tokens, changed=changed)
+        return changed
 
     def _run_tools(self, ai: AIMessage) -> list[ToolMessage]:
         """Run the message's tool calls through the toolbox; malformed ones come back as errors."""
@@ -165,14 +241,16 @@ class ReactAgent:
 
 
 def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
-    """The ``react`` built-in: ``options.extra`` may set ``max_steps`` and ``max_retries``."""
+    """The ``react`` built-in: ``options.extra`` may set ``max_steps``, ``max_retries`` and ``context_tokens``."""
     max_retries = _int_option(options, "max_retries", DEFAULT_MAX_RETRIES, minimum=0)
     max_steps = _int_option(options, "max_steps", DEFAULT_MAX_STEPS, minimum=1)
     model = make_chat_model(
         options.model, base_url=options.base_url, api_key=options.api_key, max_retries=max_retries,
-        cache=options.cache, rate_limiter=options.rate_limiter, transport=options.transport,
+        cache=options.cache, rate_limiter=options.rate_limiter, transport=options.transport, max_tokens=options.max_tokens,
+        timeout=options.call_timeout or DEFAULT_TIMEOUT_S,
     )
-    return ReactAgent(model, model_name=options.model, recorder=options.recorder, max_steps=max_steps)
+    context = _int_option(options, "context_tokens", 0, minimum=0) or options.context_tokens
+    return ReactAgent(model, model_name=options.model, recorder=options.recorder, max_steps=max_steps, context_tokens=context, max_tokens=options.max_tokens)
 
 
 def _int_option(options: ScaffoldOptions, key: str, default: int, minimum: int) -> int:

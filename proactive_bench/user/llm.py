@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -25,8 +26,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
-from proactive_bench.llm.ledger import LLMCallRecord, Recorder, usage_fields
-from proactive_bench.llm.structured import RetryPolicy, StructuredCaller, StructuredOutputError
+from proactive_bench.llm.ledger import LLMCallRecord, Recorder, record_retries, usage_fields
+from proactive_bench.llm.retry_log import listen, unlisten
+from proactive_bench.llm.structured import METHODS, RetryPolicy, StructuredCaller, StructuredOutputError
 from proactive_bench.prompts import load_prompt
 from proactive_bench.schema import HiddenIntent, Persona, Session
 from proactive_bench.trace import clipped_note, collecting_clips, render_changed_files, render_dialogue, render_tool_records
@@ -111,11 +113,19 @@ class LLMUser:
 
     name = "llm"
 
-    def __init__(self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, policy: RetryPolicy | None = None) -> None:
+    def __init__(
+        self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, policy: RetryPolicy | None = None,
+        reply_model: BaseChatModel | None = None, methods: Sequence[str] | None = None, context_tokens: int | None = None,
+        max_tokens: int | None = None,
+    ) -> None:
+        """``model`` judges; ``reply_model`` (default: the same) writes the user's messages, e.g. with a shorter answer cap;
+        ``methods``: the structured-output methods to start with (default: all, see :mod:`~proactive_bench.llm.structured`);
+        ``context_tokens``/``max_tokens``: the judging model's window and answer cap, to clip long prompts."""
         self.model = model
+        self.reply_model = reply_model or model
         self.model_name = model_name
         self.recorder = recorder
-        self.structured = StructuredCaller(model, model_name, "user", recorder, policy)
+        self.structured = StructuredCaller(model, model_name, "user", recorder, policy, methods or METHODS, context_tokens, max_tokens)  # type: ignore[arg-type]
 
     @property
     def decided_by(self) -> str:
@@ -143,16 +153,14 @@ class LLMUser:
 
     async def _completion_stage(self, view: UserView) -> list[StageVerdict]:
         open_ids = [i.id for i in view.open_intents]
-        prompt = COMPLETION_PROMPT.render(
-            persona=persona_card(view.persona),
-            request=request_text(view.session),
-            intents=intent_list(view.open_intents),
-            dialogue=render_dialogue(view.evidence.transcript),
-            tool_calls=render_tool_records(view.turn_tool_records),
-            changed_files=render_changed_files(view.evidence.workspace, view.changed_files),
-        )
-        result = await self.structured.call(
-            CompletionJudgment, [HumanMessage(prompt)], "completion_stage", COMPLETION_PROMPT.hash,
+        fixed = {"persona": persona_card(view.persona), "request": request_text(view.session), "intents": intent_list(view.open_intents)}
+        clippable = {
+            "dialogue": render_dialogue(view.evidence.transcript),
+            "tool_calls": render_tool_records(view.turn_tool_records),
+            "changed_files": render_changed_files(view.evidence.workspace, view.changed_files),
+        }
+        result = await self.structured.call_prompt(
+            CompletionJudgment, COMPLETION_PROMPT, "completion_stage", fixed, clippable,
             check=lambda j: _check_ids([f.intent_id for f in j.findings], open_ids),
         )
         return [StageVerdict(f.intent_id, f.evidence or "completed in the latest turn") for f in result.value.findings if f.completed]
@@ -162,16 +170,15 @@ class LLMUser:
         screen = screen_questions(view.evidence.latest_reply)
         if view.patience_spent:  # earlier questions that earned nothing: this turn's count as a survey too
             screen = QuestionScreen(screen.questions, [], screen.rejected | {q: Rejection.SURVEY for q in screen.admissible})
-        prompt = QUESTION_PROMPT.render(
-            persona=persona_card(view.persona),
-            request=request_text(view.session),
-            intents=intent_list(view.open_intents),
-            dialogue=render_dialogue(view.evidence.transcript[:-1]),
-            latest=view.evidence.latest_reply or "(empty)",
-            questions=render_screen(screen),
-        )
-        result = await self.structured.call(
-            QuestionJudgment, [HumanMessage(prompt)], "question_stage", QUESTION_PROMPT.hash,
+        fixed = {
+            "persona": persona_card(view.persona),
+            "request": request_text(view.session),
+            "intents": intent_list(view.open_intents),
+            "questions": render_screen(screen),
+        }
+        clippable = {"dialogue": render_dialogue(view.evidence.transcript[:-1]), "latest": view.evidence.latest_reply or "(empty)"}
+        result = await self.structured.call_prompt(
+            QuestionJudgment, QUESTION_PROMPT, "question_stage", fixed, clippable,
             check=lambda j: _check_ids([f.intent_id for f in j.findings], open_ids),
         )
         claims = {f.intent_id: match_admissible(f.question, screen) for f in result.value.findings if f.targeted}
@@ -217,8 +224,9 @@ class LLMUser:
     async def _write(self, view: UserView, prompt: str, prompt_hash: str) -> str | None:
         """One reply from the model, recorded; None (recorded as a fallback) on any failure."""
         started = time.perf_counter()
+        token = listen(record_retries(self.recorder, role="user", purpose="reply", model=self.model_name, method="text", prompt_hash=prompt_hash))
         try:
-            answer = await self.model.ainvoke([HumanMessage(prompt)])
+            answer = await self.reply_model.ainvoke([HumanMessage(prompt)])
             text = str(answer.text).strip()
             if not text:
                 raise ValueError("the model returned an empty message")
@@ -227,6 +235,8 @@ class LLMUser:
             log.warning("user_reply_fallback", session=view.session.id, error=error)
             self._record(started, ok=False, error=f"fallback to reveal sentences: {error}", prompt_hash=prompt_hash)
             return None
+        finally:
+            unlisten(token)
         self._record(started, ok=True, prompt_hash=prompt_hash, **usage_fields(answer))
         return text
 

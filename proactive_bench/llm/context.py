@@ -1,0 +1,115 @@
+"""Fitting prompts into a model's context window.
+
+A small local model may have a 4,096-token context; a long session's agent
+history, or a judge prompt quoting big files, does not fit. When the limit
+is known (``--context-tokens``, or learnt from the server's context-length
+error) the agent's history is trimmed oldest-first and the user/judge
+prompts' long parts (dialogue, tool results, file excerpts) are clipped,
+each with a visible marker, and the trimming is recorded on the call. A
+context-length error is retried once after trimming; it is not a transient
+fault.
+
+Token counts are estimated from characters (:data:`CHARS_PER_TOKEN`, on the
+safe side for English and JSON): no tokenizer is loaded, nothing is counted
+unless a limit is known.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
+
+CHARS_PER_TOKEN = 3
+HISTORY_MARKER = "[{count} earlier message(s) of this session were removed to fit the model's context window]"
+CLIP_MARKER = "\n[... {count} characters clipped to fit the model's context window ...]\n"
+LIMIT_IN_ERROR = re.compile(r"(?:context (?:length|window|size)|maximum context)[^0-9]{0,40}?(\d{3,7})", re.IGNORECASE)
+MIN_PART_CHARS = 200
+
+
+def limit_from_error(message: str) -> int | None:
+    """The context size a server's context-length error states, if it states one."""
+    match = LIMIT_IN_ERROR.search(message)
+    return int(match.group(1)) if match else None
+
+
+def prompt_budget_chars(context_tokens: int, max_tokens: int | None) -> int:
+    """Characters a prompt may take so that the answer (its cap, at most half the window) still fits."""
+    reserve = min(max_tokens or context_tokens // 4, context_tokens // 2)
+    return (context_tokens - reserve) * CHARS_PER_TOKEN
+
+
+def message_chars(messages: list[BaseMessage]) -> int:
+    return sum(len(str(m.content)) + sum(len(str(c.get("args", ""))) + 40 for c in getattr(m, "tool_calls", []) or []) for m in messages)
+
+
+def trim_history(messages: list[BaseMessage], budget_chars: int) -> tuple[list[BaseMessage], int]:
+    """``messages`` (system prompt first) within ``budget_chars``: the oldest exchanges dropped for a marker,
+    then long tool results of what is left clipped. Returns the messages and how many were dropped or clipped."""
+    if message_chars(messages) <= budget_chars:
+        return messages, 0
+    head, body = messages[:1], messages[1:]
+    starts = [i for i, m in enumerate(body) if not isinstance(m, ToolMessage)]  # a tool result stays with its call
+    dropped = 0
+    for start in starts[1:]:
+        if message_chars(head + body[start:]) + len(HISTORY_MARKER) <= budget_chars:
+            dropped = start
+            break
+    else:
+        dropped = starts[-1] if starts else 0
+    kept = body[dropped:]
+    if dropped:
+        kept = [HumanMessage(HISTORY_MARKER.format(count=dropped)), *kept]
+    changed = dropped
+    overflow = message_chars(head + kept) - budget_chars
+    if overflow > 0:
+        kept, clipped = _clip_tool_results(kept, overflow)
+        changed += clipped
+    return head + kept, changed
+
+
+def _clip_tool_results(messages: list[BaseMessage], overflow: int) -> tuple[list[BaseMessage], int]:
+    """Clip the longest tool results (and then the longest other texts) until ``overflow`` characters are gone."""
+    out = list(messages)
+    clipped = 0
+    order = sorted(range(len(out)), key=lambda i: (not isinstance(out[i], ToolMessage), -len(str(out[i].content))))
+    for i in order:
+        if overflow <= 0:
+            break
+        text = str(out[i].content)
+        keep = max(MIN_PART_CHARS, len(text) - overflow - len(CLIP_MARKER))
+        if keep >= len(text):
+            continue
+        out[i] = out[i].model_copy(update={"content": clip_middle(text, keep)})
+        overflow -= len(text) - len(str(out[i].content))
+        clipped += 1
+    return out, clipped
+
+
+def clip_middle(text: str, keep: int) -> str:
+    """``text`` cut to about ``keep`` characters, its start and end kept, with a marker in between."""
+    if len(text) <= keep:
+        return text
+    cut = len(text) - keep
+    return text[: keep // 2] + CLIP_MARKER.format(count=cut) + text[len(text) - keep // 2 :]
+
+
+def fit_parts(parts: Mapping[str, str], budget_chars: int, fixed_chars: int) -> tuple[dict[str, str], list[str]]:
+    """Clip the longest of a prompt's variable ``parts`` so that they and ``fixed_chars`` of template fit ``budget_chars``.
+    Returns the parts and the names of those clipped."""
+    out = dict(parts)
+    overflow = fixed_chars + sum(len(v) for v in out.values()) - budget_chars
+    clipped = []
+    for name in sorted(out, key=lambda n: -len(out[n])):
+        if overflow <= 0:
+            break
+        text = out[name]
+        keep = max(MIN_PART_CHARS, len(text) - overflow - len(CLIP_MARKER))
+        if keep >= len(text):
+            continue
+        out[name] = clip_middle(text, keep)
+        overflow -= len(text) - len(out[name])
+        clipped.append(name)
+    return out, clipped
+

@@ -1,0 +1,260 @@
+"""What an OpenAI-compatible server can do, found with one short call per capability.
+
+``pbench probe --model openai:NAME --base-url URL`` prints the table; a run
+probes each (base URL, model) it calls once, before its first decision,
+stores the report (table ``probe``) for later runs, and starts its
+structured calls with the methods the server supports (the fallbacks of
+:mod:`~proactive_bench.llm.structured` still apply). ``--no-probe`` skips it.
+
+Each capability comes out as ``supported``, ``as text`` (a tool call written
+as JSON in the content: read tolerantly), ``ignored`` (HTTP 200 but the
+feature had no effect), ``rejected`` (an HTTP error about the request, its
+status kept) or ``failed`` (no answer the probe could judge: connection
+error, timeout, garbled body, rate limit or overload). Structured calls start
+with every method neither rejected nor ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Literal
+from weakref import WeakKeyDictionary
+
+from sqlmodel import Field, Session, SQLModel, select
+
+if TYPE_CHECKING:
+    from proactive_bench.llm.transport import ChatTransport
+
+Outcome = Literal["supported", "as text", "ignored", "rejected", "failed"]
+PROBE_TIMEOUT_S = 30.0
+PROBE_MAX_TOKENS = 64
+ANSWER_SCHEMA = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"], "additionalProperties": False}
+QUESTION = "What is the capital of France? One word."
+TOOL = {"type": "function", "function": {"name": "record_answer", "description": "Record the answer.", "parameters": ANSWER_SCHEMA}}
+WEATHER_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather", "description": "The current weather in a city.",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    },
+}
+CONTEXT_KEYS = ("max_model_len", "context_length", "context_window", "max_context_length", "n_ctx", "n_ctx_train")
+"""Where servers report a model's context in ``GET /models`` (vLLM, LM Studio/OpenRouter, others, llama.cpp's ``meta``)."""
+STRUCTURED_CAPABILITY = {"json_schema": "json_schema", "function_calling": "function_calling", "json_mode": "json_mode"}
+
+
+class ProbeRow(SQLModel, table=True):
+    """A stored probe of one model on one server."""
+
+    __tablename__ = "probe"
+    id: int | None = Field(default=None, primary_key=True)
+    base_url: str = Field(index=True)
+    model: str
+    report: str
+    created: datetime = Field(default_factory=lambda: datetime.now(UTC))
+
+
+@dataclass(frozen=True)
+class Capability:
+    name: str
+    outcome: Outcome
+    latency_ms: float
+    status: int | None = None
+    detail: str = ""
+
+
+@dataclass
+class ProbeReport:
+    base_url: str
+    model: str
+    capabilities: list[Capability] = field(default_factory=list)
+    max_context: int | None = None
+
+    def outcome(self, name: str) -> Outcome | None:
+        return next((c.outcome for c in self.capabilities if c.name == name), None)
+
+    @property
+    def reachable(self) -> bool:
+        return any(c.outcome != "failed" for c in self.capabilities)
+
+    def structured_methods(self) -> list[str]:
+        """The structured-output methods to start with: those the server supports, in the usual order, then the prompt.
+        All of them when even a plain chat call did not work (the probe tells nothing then)."""
+        from proactive_bench.llm.structured import METHODS
+
+        if self.outcome("plain chat") != "supported":
+            return list(METHODS)
+        left_out = ("rejected", "ignored")  # a method that failed to answer at all stays: the probe could not tell
+        return [m for m in METHODS if m == "prompt" or self.outcome(STRUCTURED_CAPABILITY[m]) not in left_out]
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> ProbeReport:
+        data = json.loads(text)
+        return cls(data["base_url"], data["model"], [Capability(**c) for c in data["capabilities"]], data.get("max_context"))
+
+
+async def probe(transport: ChatTransport, base_url: str, model: str, api_key: str, timeout: float = PROBE_TIMEOUT_S) -> ProbeReport:
+    """One short call per capability of ``model`` (its name on the server, no provider prefix), concurrently,
+    and the context size if ``GET /models`` reports it."""
+    from proactive_bench.llm.transport import CHAT_PATH, RETRY_STATUSES, names_request_feature
+
+    url = f"{base_url.rstrip('/')}{CHAT_PATH}"
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {api_key}"}
+    ask = [{"role": "user", "content": QUESTION}]
+    calls = {
+        "plain chat": ({"messages": [{"role": "user", "content": "Reply with the single word: ready"}]}, _plain),
+        "json_schema": ({"messages": ask, "response_format": {"type": "json_schema", "json_schema": {"name": "probe", "strict": True, "schema": ANSWER_SCHEMA}}}, _json_answer),
+        "function_calling": ({"messages": ask, "tools": [TOOL], "tool_choice": {"type": "function", "function": {"name": "record_answer"}}}, _forced_call),
+        "json_mode": ({"messages": [{"role": "user", "content": f'{QUESTION} Answer as a JSON object {{"answer": "..."}}.'}], "response_format": {"type": "json_object"}}, _json_answer),
+        "tool use": ({"messages": [{"role": "user", "content": "What is the weather in Paris right now? Use your tool."}], "tools": [WEATHER_TOOL]}, _tool_use),
+    }
+
+    async def one(name: str, extra: dict[str, Any], judge: Any) -> Capability:
+        payload = {"model": model, "max_tokens": PROBE_MAX_TOKENS, "temperature": 0, **extra}
+        started = time.perf_counter()
+        try:
+            answer = await transport.complete(url, headers, payload, timeout, max_retries=2)
+        except Exception as exc:  # noqa: BLE001 (every failure is a finding)
+            latency = (time.perf_counter() - started) * 1000
+            status = getattr(exc, "status_code", None)
+            detail = str(getattr(exc, "message", exc)).removeprefix(f"Error code: {status} - ")[:120]
+            transient = status is None or status in RETRY_STATUSES or (status >= 500 and not names_request_feature(exc))
+            return Capability(name, "failed" if transient else "rejected", latency, status, detail)
+        latency = (time.perf_counter() - started) * 1000
+        outcome, detail = judge(answer)
+        return Capability(name, outcome, latency, 200, detail)
+
+    found = await asyncio.gather(*(one(name, extra, judge) for name, (extra, judge) in calls.items()), _max_context(transport, base_url, model, headers))
+    return ProbeReport(base_url, model, list(found[:-1]), found[-1])
+
+
+def _message(answer: dict[str, Any]) -> dict[str, Any]:
+    choices = answer.get("choices") or [{}]
+    return choices[0].get("message") or {}
+
+
+def _plain(answer: dict[str, Any]) -> tuple[Outcome, str]:
+    text = str(_message(answer).get("content") or "").strip()
+    return ("supported", text[:60]) if text else ("ignored", "empty answer")
+
+
+def _json_answer(answer: dict[str, Any]) -> tuple[Outcome, str]:
+    text = str(_message(answer).get("content") or "").strip()
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return "ignored", f"not JSON: {text[:60]!r}"
+    return ("supported", text[:60]) if isinstance(data, dict) and "answer" in data else ("ignored", f"other JSON: {text[:60]}")
+
+
+def _forced_call(answer: dict[str, Any]) -> tuple[Outcome, str]:
+    return _called(answer, "record_answer")
+
+
+def _tool_use(answer: dict[str, Any]) -> tuple[Outcome, str]:
+    return _called(answer, "get_weather")
+
+
+def _called(answer: dict[str, Any], tool: str) -> tuple[Outcome, str]:
+    message = _message(answer)
+    calls = message.get("tool_calls") or []
+    if calls and calls[0].get("function", {}).get("name") == tool:
+        return "supported", str(calls[0]["function"].get("arguments", ""))[:60]
+    text = str(message.get("content") or "").strip()
+    if f'"{tool}"' in text:
+        return "as text", text[:60]
+    return "ignored", f"answered in prose: {text[:60]!r}"
+
+
+async def _max_context(transport: ChatTransport, base_url: str, model: str, headers: dict[str, str]) -> int | None:
+    listing = await transport.get_json(f"{base_url.rstrip('/')}/models", headers, timeout=5.0)
+    entries = listing.get("data") if isinstance(listing, dict) else None
+    if not isinstance(entries, list):
+        return None
+    entry = next((e for e in entries if isinstance(e, dict) and e.get("id") == model), entries[0] if len(entries) == 1 else None)
+    if not isinstance(entry, dict):
+        return None
+    for source in (entry, entry.get("meta") or {}):
+        for key in CONTEXT_KEYS:
+            if isinstance(source.get(key), int):
+                return int(source[key])
+    return None
+
+
+def stored_probe(engine: Any, base_url: str, model: str) -> ProbeReport | None:
+    """The latest stored probe of ``model`` on ``base_url``."""
+    with Session(engine) as db:
+        row = db.exec(select(ProbeRow).where(ProbeRow.base_url == base_url, ProbeRow.model == model).order_by(ProbeRow.id.desc())).first()  # type: ignore[union-attr]
+    return ProbeReport.from_json(row.report) if row is not None else None
+
+
+def store_probe(engine: Any, report: ProbeReport) -> None:
+    with Session(engine) as db:
+        db.add(ProbeRow(base_url=report.base_url, model=report.model, report=report.to_json()))
+        db.commit()
+
+
+_in_flight: WeakKeyDictionary[ChatTransport, dict[tuple[str, str], asyncio.Task[ProbeReport]]] = WeakKeyDictionary()
+
+
+async def known_capabilities(engine: Any, transport: ChatTransport, base_url: str, model: str, api_key: str) -> ProbeReport:
+    """The stored probe of ``model`` on ``base_url``, else a new one (stored); runs sharing a transport probe once."""
+    stored = stored_probe(engine, base_url, model)
+    if stored is not None:
+        return stored
+    probing = _in_flight.setdefault(transport, {})
+    key = (base_url, model)
+    if key not in probing:
+        probing[key] = asyncio.ensure_future(probe(transport, base_url, model, api_key))
+    report = await asyncio.shield(probing[key])
+    if stored_probe(engine, base_url, model) is None and report.reachable:
+        store_probe(engine, report)
+    return report
+
+
+async def probe_model(spec: str, base_url: str | None, api_key: str | None = None) -> ProbeReport:
+    """Probe an ``openai:NAME`` model (the ``probe`` command) over a transport of its own."""
+    import os
+
+    from proactive_bench.llm.models import ModelSpecError, model_name
+    from proactive_bench.llm.transport import DEFAULT_BASE_URL, ChatTransport
+
+    provider, name = model_name(spec)
+    if provider != "openai":
+        raise ModelSpecError(f"probe: {spec!r} is not an OpenAI-compatible model (openai:NAME)")
+    key = api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
+    async with ChatTransport() as transport:
+        return await probe(transport, base_url or DEFAULT_BASE_URL, name, key)
+
+
+def probe_table(report: ProbeReport) -> Any:
+    """The report as a rich table."""
+    from rich.table import Table
+
+    context = f"max context: {report.max_context} tokens" if report.max_context else "max context: not reported"
+    table = Table(title=f"{report.model} at {report.base_url}", caption=f"{context}; structured calls start with: {', '.join(report.structured_methods())}")
+    for column in ("capability", "result", "status", "latency ms", "detail"):
+        table.add_column(column)
+    for c in report.capabilities:
+        table.add_row(c.name, c.outcome, str(c.status or "—"), f"{c.latency_ms:.0f}", c.detail)
+    return table
+
+
+async def probe_reports(engine: Any, transport: ChatTransport, models: dict[str, tuple[str, str, str | None]]) -> dict[str, ProbeReport]:
+    """``{role: its model's probe}`` for ``{role: (model spec, base URL, API key or None)}``, stored ones reused, new ones stored."""
+    import os
+
+    from proactive_bench.llm.models import model_name
+
+    default_key = os.environ.get("OPENAI_API_KEY") or "not-needed"
+    reports = await asyncio.gather(*(
+        known_capabilities(engine, transport, url, model_name(spec)[1], key or default_key) for spec, url, key in models.values()
+    ))
+    return dict(zip(models, reports))
