@@ -35,6 +35,7 @@ from proactive_bench.scaffold import Scaffold, SessionContext
 from proactive_bench.schema import Session
 from proactive_bench.session_graph import SessionRuntime, run_session_graph
 from proactive_bench.store import Grade, IntentEvent, LLMCall, MessageRow, PendingRow, Run, SessionRun, Snapshot, Store, ToolCallRow, pending_row
+from proactive_bench.timed_events import start_session
 from proactive_bench.user.base import IntentLabel, UserSimulator
 
 log = structlog.get_logger(__name__)
@@ -260,8 +261,7 @@ async def _run_one(
     sink = StoreSink()
     sink.message(0, "event" if session.trigger.type == "event" else "user", session.trigger.message)
     toolbox = ToolBox(env, resolve_tool_names(session.tools))
-    if session.now is not None:
-        env.require_apps().set_clock(session.now)
+    start_session(env.require_apps(), episode.directory, session)  # the clock moves, the session's timed app rows appear
     ctx = SessionContext(
         session_id=session.id,
         trigger=session.trigger.type,

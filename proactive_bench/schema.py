@@ -104,12 +104,34 @@ class ChecklistItem(_Model):
         return self
 
 
+class TriggerRow(_Model):
+    """The app row an event session starts with: it lives in ``apps/<session id>/*.yaml``."""
+
+    table: str = Field(description="App table, e.g. gmail_email.")
+    id: int | str = Field(description="The row's primary key value.")
+
+
 class Trigger(_Model):
     """How a session starts: a user request, or an event from the environment."""
 
     type: Literal["user", "event"] = "user"
     source: str | None = Field(default=None, description="For events: where it comes from (gmail, scheduler...).")
-    message: str = Field(min_length=1, description="The initial request, or the event payload.")
+    message: str = Field(
+        default="",
+        description="The initial request, or the event payload. With 'row': a template whose {column} fields are "
+        "filled from the row (empty: every column as 'column: value').",
+    )
+    row: TriggerRow | None = Field(
+        default=None, description="For events: the timed app row that is the event; the message is rendered from it."
+    )
+
+    @model_validator(mode="after")
+    def _has_text(self) -> Trigger:
+        if self.row is None and not self.message.strip():
+            raise ValueError("a trigger needs a 'message' (or, for an event, the app 'row' it renders)")
+        if self.row is not None and self.type != "event":
+            raise ValueError("'row' goes with type: event")
+        return self
 
 
 class ReferenceStep(_Model):

@@ -8,21 +8,17 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from proactive_bench.env.apps.base import AppStore, SeedError
-from proactive_bench.env.memory import Memory
-from proactive_bench.env.toolbox import ToolBox, resolve_tool_names
+from proactive_bench.env.toolbox import resolve_tool_names
 from proactive_bench.env.workspace import Workspace
-from proactive_bench.evidence import Evidence, Message
-from proactive_bench.loading import Dataset, GraderError, GraderResolver, LoadedEpisode, Problem
-from proactive_bench.predicates import FileExists, FileMatches, PibenchScript, PythonCheck, compile_pattern, evaluate, walk
-from proactive_bench.runner import episode_env
+from proactive_bench.loading import Dataset, GraderError, GraderResolver, LoadedEpisode, Problem, load_dataset_partly
+from proactive_bench.predicates import FileExists, FileMatches, FileNear, LineCount, PibenchScript, PythonCheck, compile_pattern, walk
+from proactive_bench.reference_replay import replay_references
 from proactive_bench.schema import HiddenIntent, Session
+from proactive_bench.validation_semantics import semantic_problems
 
 GENERIC_QUESTIONS = (
     "Do you have any other preferences?",
@@ -54,8 +50,19 @@ def validate_dataset(dataset: Dataset) -> list[Problem]:
     return problems
 
 
+def validate_root(root: Path) -> tuple[Dataset, list[Problem]]:
+    """Everything ``pbench validate`` finds under a dataset root, in one pass, each problem once.
+
+    Files with load errors are reported and left out; every other file is
+    still checked (the sessions that depend on a left-out one are not replayed).
+    """
+    dataset, problems = load_dataset_partly(root)
+    problems += validate_dataset(dataset)
+    return dataset, list(dict.fromkeys(problems))
+
+
 def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
-    problems: list[Problem] = replay_references(episode, root)
+    problems: list[Problem] = replay_references(episode, root) + semantic_problems(episode)
     seed_files = set(Workspace(episode.workspace_seed).files()) if episode.workspace_seed.is_dir() else set()
     produced: set[str] = set()
     for session in episode.sessions:
@@ -114,7 +121,7 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
             generic = [q for q in GENERIC_QUESTIONS if any(compile_pattern(p).search(q) for p in intent.ask)]
             if generic:
                 err(f"{where}.ask", f"an ask regex matches the generic question {generic[0]!r}")
-        if intent.source_session is not None and intent.source_session not in [s.id for s in episode.sessions]:
+        if intent.source_session is not None and intent.source_session not in [s.id for s in episode.episode.sessions]:
             err(f"{where}.source_session", f"{intent.source_session!r} is not a session of this episode")
         if intent.evidence is not None:
             out += [Problem(rel, f"{where}.evidence", p) for p in _predicate_problems(intent.evidence, root, known_files)]
@@ -143,6 +150,10 @@ def _predicate_problems(predicate: object, root: Path, known_files: set[str]) ->
             path = node.file_exists
         elif isinstance(node, FileMatches):
             path = node.file_matches.path
+        elif isinstance(node, FileNear):
+            path = node.file_near.path
+        elif isinstance(node, LineCount):
+            path = node.line_count.path
         if path is not None and not any(fnmatch.fnmatch(f, path) for f in known_files):
             problems.append(f"{path!r} matches no seed file and no file a reference solution writes")
         if isinstance(node, PythonCheck):
@@ -190,57 +201,3 @@ def episode_stats(episode: LoadedEpisode) -> EpisodeStats:
         rubric_items=graders["rubric"],
         tools=len(tools),
     )
-
-
-def replay_references(episode: LoadedEpisode, root: Path) -> list[Problem]:
-    """Run every reference solution in order on a scratch copy of the episode's world.
-
-    Before a session's steps, no intent evidence may already hold (on the seed
-    plus what earlier sessions produced); after them, every intent's evidence
-    and every rule item must hold and no step may fail.
-    """
-    problems: list[Problem] = []
-    resolver = GraderResolver(root)
-    with tempfile.TemporaryDirectory(prefix="pbench-validate-") as tmp:
-        apps = AppStore()
-        try:
-            apps.seed_from(episode.directory / "apps")
-        except SeedError as exc:
-            return [Problem(f"episodes/{episode.episode.id}/apps", "", str(exc))]
-        env = episode_env(episode, Workspace.seeded(Path(tmp) / "ws", episode.workspace_seed), Memory(), apps)
-        for session in episode.sessions:
-            rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
-            box = ToolBox(env, resolve_tool_names(session.tools))
-            if session.now is not None:
-                apps.set_clock(session.now)  # as the runner does at the session's start
-            before = Evidence([], [], env.workspace, env.memory, resolver, apps)
-            for n, intent in enumerate(session.intents):
-                if intent.evidence is not None and _holds(intent.evidence, before, problems, rel, f"intents[{n}].evidence"):
-                    problems.append(Problem(rel, f"intents[{n}].evidence", "already holds before the session starts (seed plus earlier reference solutions)"))
-            if not session.reference:
-                continue  # nothing to replay: the checks below judge a reference solution
-            said = []
-            for n, step in enumerate(session.reference):
-                if step.tool is None:
-                    said.append(step.say or "")
-                    continue
-                record = box.call(step.tool, step.args)
-                if not record.ok:
-                    problems.append(Problem(rel, f"reference[{n}]", f"{step.tool} failed: {record.result.get('error')}"))
-            after = Evidence([Message("agent", "\n\n".join(said), 1)], box.records, env.workspace, env.memory, resolver, apps)
-            for n, intent in enumerate(session.intents):
-                if intent.evidence is not None and _holds(intent.evidence, after, problems, rel, f"intents[{n}].evidence") is False:
-                    problems.append(Problem(rel, f"intents[{n}].evidence", "the reference solution does not satisfy it"))
-            for n, item in enumerate(session.checklist):
-                if item.check is not None and _holds(item.check, after, problems, rel, f"checklist[{n}].check") is False:
-                    problems.append(Problem(rel, f"checklist[{n}].check", "the reference solution does not pass it"))
-    return problems
-
-
-def _holds(predicate: Any, evidence: Evidence, problems: list[Problem], rel: str, field: str) -> bool | None:
-    """The predicate's value, or None (with a problem recorded) when it raises."""
-    try:
-        return evaluate(predicate, evidence)
-    except Exception as exc:  # noqa: BLE001 (a grader bug is reported, not raised)
-        problems.append(Problem(rel, field, f"cannot be evaluated: {exc!r}"))
-        return None

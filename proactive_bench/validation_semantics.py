@@ -1,0 +1,52 @@
+"""Rules of the dataset format that the schema cannot see on one file (``pbench validate``).
+
+Scope and ``source_session`` must agree and point back in the episode; the
+category is a taxonomy code; per-session counts stay in the documented ranges
+(warnings: a short session is allowed, but weakens the scores).
+"""
+
+from __future__ import annotations
+
+from proactive_bench.loading import LoadedEpisode, Problem
+from proactive_bench.schema import Scope, Session
+from proactive_bench.taxonomy import CATEGORY_CODES
+from proactive_bench.timed_events import unknown_timed_folders
+
+INTENTS_PER_SESSION = (5, 12)
+ITEMS_PER_SESSION = (5, 10)
+RULE_SHARE = 0.25
+"""At least this share of the episode's checklist items is rule-graded."""
+
+
+def semantic_problems(episode: LoadedEpisode) -> list[Problem]:
+    order = [e.id for e in episode.episode.sessions]
+    problems: list[Problem] = []
+    for session in episode.sessions:
+        rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
+        problems += [Problem(rel, field, reason, level) for field, reason, level in _session_problems(session, order)]
+    for folder in unknown_timed_folders(episode.directory, order):
+        problems.append(Problem(f"episodes/{episode.episode.id}/apps/{folder}", "", "a folder of timed app rows is named for a session; no session of the episode is called that"))
+    items = [c for s in episode.sessions for c in s.checklist]
+    rule = sum(c.grader == "rule" for c in items)
+    if items and rule < RULE_SHARE * len(items):
+        problems.append(Problem(f"episodes/{episode.episode.id}/episode.yaml", "sessions", f"{rule} of {len(items)} checklist items are rule-graded; at least a quarter should be", "warning"))
+    return problems
+
+
+def _session_problems(session: Session, order: list[str]) -> list[tuple[str, str, str]]:
+    out: list[tuple[str, str, str]] = []
+    if session.category not in CATEGORY_CODES:
+        out.append(("category", f"{session.category!r} is not a taxonomy code ({CATEGORY_CODES[0]}-{CATEGORY_CODES[-1]}, docs/taxonomy.md)", "error"))
+    earlier = order[: order.index(session.id)] if session.id in order else []
+    for n, intent in enumerate(session.intents):
+        where = f"intents[{n}]"
+        if intent.scope == Scope.PERSISTENT and intent.source_session is None:
+            out.append((f"{where}.source_session", "a persistent intent names the earlier session whose output holds it", "error"))
+        elif intent.scope == Scope.SESSION and intent.source_session is not None:
+            out.append((f"{where}.source_session", "only a persistent intent has a source session (set scope: persistent, or drop it)", "error"))
+        elif intent.source_session is not None and intent.source_session in order and intent.source_session not in earlier:
+            out.append((f"{where}.source_session", f"{intent.source_session!r} does not come before this session", "error"))
+    for field, count, (low, high) in (("intents", len(session.intents), INTENTS_PER_SESSION), ("checklist", len(session.checklist), ITEMS_PER_SESSION)):
+        if count and not low <= count <= high:
+            out.append((field, f"{count} {'hidden intents' if field == 'intents' else 'checklist items'}; a session has {low}-{high}", "warning"))
+    return out
