@@ -25,7 +25,7 @@ def semantic_problems(episode: LoadedEpisode) -> list[Problem]:
         rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
         problems += [Problem(rel, field, reason, level) for field, reason, level in _session_problems(session, order)]
     for folder in unknown_timed_folders(episode.directory, order):
-        problems.append(Problem(f"episodes/{episode.episode.id}/apps/{folder}", "", "a folder of timed app rows is named for a session; no session of the episode is called that"))
+        problems.append(Problem(f"episodes/{episode.episode.id}/apps/{folder}", "", "no session of the episode has this id (timed app rows go in apps/<session id>/)"))
     items = [c for s in episode.sessions for c in s.checklist]
     rule = sum(c.grader == "rule" for c in items)
     if items and rule < RULE_SHARE * len(items):
@@ -48,5 +48,5 @@ def _session_problems(session: Session, order: list[str]) -> list[tuple[str, str
             out.append((f"{where}.source_session", f"{intent.source_session!r} does not come before this session", "error"))
     for field, count, (low, high) in (("intents", len(session.intents), INTENTS_PER_SESSION), ("checklist", len(session.checklist), ITEMS_PER_SESSION)):
         if count and not low <= count <= high:
-            out.append((field, f"{count} {'hidden intents' if field == 'intents' else 'checklist items'}; a session has {low}-{high}", "warning"))
+            out.append((field, f"{count} {'hidden intent(s)' if field == 'intents' else 'checklist item(s)'}; a session has {low}-{high}", "warning"))
     return out
