@@ -3,10 +3,12 @@
 A dataset is fit for scoring when the baselines land where they must:
 ``scripted:reference`` completes every intent and passes every rule item,
 ``scripted:passive`` is not proactive, ``scripted:asker`` gets most intents
-inferred, and ``scripted:surface`` (the stated request only) loses every rule
-item tied to a hidden intent. Baselines that act on what the user reveals
-run twice: with intents revealed in the session's order and in reverse, so a
-reference solution whose edit steps only work in one order fails here.
+inferred, ``scripted:passive`` passes every rule item once it has been told
+everything, and ``scripted:surface`` (the stated request only) loses every
+rule item tied to a hidden intent. Baselines that act on what the user
+reveals run twice: with intents revealed in the session's order and in
+reverse, so a reference solution whose steps only work in one order, or an
+intent whose evidence another intent's steps satisfy, fails here.
 
 Each baseline is one :class:`OracleBar` in :data:`BASELINES`; a new baseline
 (or an adversarial one) is one more line there.
@@ -57,6 +59,15 @@ def not_proactive(limit: float) -> Verdict:
     return verdict
 
 
+def recovers_when_told(limit: float) -> Verdict:
+    """Not proactive, yet every rule item passes once the user has revealed everything (in whatever order)."""
+
+    def verdict(result: EpisodeResult, episode: LoadedEpisode) -> str | None:
+        return not_proactive(limit)(result, episode) or every_rule_item_passes(result, episode)
+
+    return verdict
+
+
 def mostly_inferred(share: float) -> Verdict:
     """Most intents inferred, and every rule item passes once they are all known (in whatever order they were asked)."""
 
@@ -89,7 +100,7 @@ class OracleBar:
 
 BASELINES: list[OracleBar] = [
     OracleBar("scripted:reference", fully_proactive, "Proc 1.0, every rule item passes", ("forward",)),
-    OracleBar("scripted:passive", not_proactive(0.2), "Proc <= 0.2"),
+    OracleBar("scripted:passive", recovers_when_told(0.2), "Proc <= 0.2, every rule item passes once told"),
     OracleBar("scripted:asker", mostly_inferred(0.6), ">= 60% of intents inferred, every rule item passes"),
     OracleBar("scripted:surface", loses_intent_items, "Proc <= 0.2, fails every rule item tied to an intent", ("forward",)),
 ]

@@ -80,6 +80,10 @@ def test_schema_command_prints_json_schema() -> None:
     result = run_cli("schema")
     schema = json.loads(result.stdout)
     assert {"Persona", "Episode", "Session", "HiddenIntent", "ChecklistItem"} <= set(schema["$defs"])
+    defs = schema["$defs"]
+    for kind in ("ToolCount", "AppRowsAdded", "FileNear", "LineCount", "TriggerRow"):
+        assert defs[kind]["description"], kind
+    assert "group" in defs["ToolCountArgs"]["properties"] and "within" in defs["NearArgs"]["properties"]
 
 
 def test_rules_user_refuses_unannotated_intents_up_front(mini_copy: Path, tmp_path: Path) -> None:
