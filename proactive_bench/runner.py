@@ -302,6 +302,7 @@ async def _run_one(
             pending_row(Snapshot, kind="workspace", content=env.workspace.snapshot()),
             pending_row(Snapshot, kind="memory", content=env.memory.as_dict()),
             pending_row(Snapshot, kind="apps", content=env.require_apps().snapshot()),
+            pending_row(Snapshot, kind="apps_start", content=rt.apps_at_start or {}),  # for app_rows_added when re-graded
         ],
         checkpoints,
     )

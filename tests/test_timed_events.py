@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -80,3 +81,14 @@ def test_a_timed_row_that_clashes_with_the_seed_is_named_by_its_session(example_
     assert result.exit_code == 1
     assert "error episodes/lab_manager/apps/s2_pfa_backorder: clash.yaml: gmail_account[0]: UNIQUE constraint failed" in " ".join(result.output.split())
     assert "s3_week13_order.yaml: reference: not replayed: it depends on s2_pfa_backorder" in " ".join(result.output.split())
+
+
+def test_rows_added_count_from_the_session_start_in_runs_and_rescoring(tmp_path: Path) -> None:
+    """s2's "exactly one new task" item: passes for the reference, in the run and when re-graded from the store."""
+    db = tmp_path / "runs.db"
+    out = run_episode_json("--data", str(EXAMPLE), "--persona", "lab_manager", "--model", "scripted:reference", "--db", str(db))
+    again = run_cli("rescore", out["run_id"], "--db", str(db), "--json")
+    assert again.exit_code == 0, again.output
+    for result in (out, json.loads(again.stdout)):
+        s2 = next(s for s in result["sessions"] if s["session_id"] == "s2_pfa_backorder")
+        assert s2["comp"] == 1.0
