@@ -120,3 +120,26 @@ def test_line_count_bounds_every_matching_file(box: ToolBox) -> None:
 def test_bad_arguments_are_load_errors(spec: dict, reason: str) -> None:
     with pytest.raises(ValidationError, match=reason.replace("(", r"\(")):
         PREDICATE.validate_python(spec)
+
+
+def test_the_examples_in_the_authoring_guide_parse() -> None:
+    import re
+
+    import yaml
+
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "authoring.md").read_text(encoding="utf-8")
+    block = guide.split("Use the counting and closeness predicates", 1)[1].split("```yaml", 1)[1].split("```", 1)[0]
+    examples = [yaml.safe_load(chunk) for chunk in re.split(r"\n(?=# )", block.strip())]
+    kinds = {next(iter(e)) for e in examples}
+    assert {"all", "file_near", "line_count", "tool_count"} <= kinds
+    for example in examples:
+        PREDICATE.validate_python(example)
+
+
+def test_taxonomy_codes_match_the_taxonomy_document() -> None:
+    import re
+
+    from proactive_bench.taxonomy import CATEGORY_CODES
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "taxonomy.md").read_text(encoding="utf-8")
+    assert tuple(re.findall(r"^\| ([A-Z]) \|", text, re.MULTILINE)) == CATEGORY_CODES
