@@ -13,7 +13,16 @@ import json
 import re
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Union
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    field_validator,
+    model_validator,
+)
 
 if TYPE_CHECKING:
     from proactive_bench.evidence import Evidence
@@ -40,8 +49,7 @@ def check_regex(value: str) -> str:
 
 
 def _check_regex_values(value: dict[str, str]) -> dict[str, str]:
-    for pattern in value.values():
-        check_regex(pattern)
+    _check_regex_list(list(value.values()))
     return value
 
 
@@ -63,6 +71,16 @@ RelativePath = Annotated[str, AfterValidator(check_relative_path)]
 
 RegexMap = Annotated[dict[str, str], AfterValidator(_check_regex_values)]
 """Field name -> regex, every regex checked when the dataset loads."""
+
+
+def _check_regex_list(value: list[str]) -> list[str]:
+    for pattern in value:
+        check_regex(pattern)
+    return value
+
+
+RegexList = Annotated[list[str], AfterValidator(_check_regex_list)]
+"""Regexes, each checked when the dataset loads."""
 
 
 class FileMatchArgs(_Strict):
@@ -120,17 +138,10 @@ class AppRowsAddedArgs(_Strict):
 
 class NearArgs(_Strict):
     path: RelativePath = Field(description="Workspace-relative path or glob.")
-    patterns: list[str] = Field(min_length=2, description="Regexes that must all occur close together.")
+    patterns: RegexList = Field(min_length=2, description="Regexes that must all occur close together.")
     within: int | None = Field(
         default=None, ge=0, description="Characters allowed between the matches; null: on the same line."
     )
-
-    @field_validator("patterns")
-    @classmethod
-    def _regexes(cls, value: list[str]) -> list[str]:
-        for pattern in value:
-            check_regex(pattern)
-        return value
 
 
 class LineCountArgs(_Strict):

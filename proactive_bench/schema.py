@@ -10,9 +10,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from proactive_bench.predicates import Predicate, RelativePath, check_regex
+from proactive_bench.predicates import Predicate, RegexList, RelativePath
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
 
@@ -51,7 +51,7 @@ class HiddenIntent(_Model):
     reveal: str | None = Field(
         default=None, description="The user's own sentence when answering or volunteering this intent."
     )
-    ask: list[str] = Field(
+    ask: RegexList = Field(
         default_factory=list,
         description="Regexes; a question in the agent's reply that matches one of them targets this intent.",
     )
@@ -62,13 +62,6 @@ class HiddenIntent(_Model):
     source_session: str | None = Field(
         default=None, description="For persistent intents: the earlier session whose output holds the evidence."
     )
-
-    @field_validator("ask")
-    @classmethod
-    def _ask_regex(cls, value: list[str]) -> list[str]:
-        for pattern in value:
-            check_regex(pattern)
-        return value
 
     @property
     def has_rules(self) -> bool:

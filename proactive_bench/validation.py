@@ -14,8 +14,24 @@ from pathlib import Path
 
 from proactive_bench.env.toolbox import resolve_tool_names
 from proactive_bench.env.workspace import Workspace
-from proactive_bench.loading import Dataset, GraderError, GraderResolver, LoadedEpisode, Problem, load_dataset_partly
-from proactive_bench.predicates import FileExists, FileMatches, FileNear, LineCount, PibenchScript, PythonCheck, compile_pattern, walk
+from proactive_bench.loading import (
+    Dataset,
+    GraderError,
+    GraderResolver,
+    LoadedEpisode,
+    Problem,
+    load_dataset_partly,
+)
+from proactive_bench.predicates import (
+    FileExists,
+    FileMatches,
+    FileNear,
+    LineCount,
+    PibenchScript,
+    PythonCheck,
+    compile_pattern,
+    walk,
+)
 from proactive_bench.reference_replay import replay_references
 from proactive_bench.schema import HiddenIntent, Session
 from proactive_bench.validation_semantics import semantic_problems

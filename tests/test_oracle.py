@@ -3,29 +3,14 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
-import pytest
-import yaml
+from conftest import EXAMPLE, run_cli
+from conftest import edit_yaml as _edit
 
-from conftest import REPO, run_cli
 from proactive_bench.oracle import BASELINES
 
-EXAMPLE = REPO / "examples" / "lab_orders"
 S1 = "episodes/lab_manager/sessions/s1_week12_order.yaml"
-
-
-@pytest.fixture
-def example_copy(tmp_path: Path) -> Path:
-    shutil.copytree(EXAMPLE, tmp_path / "lab")
-    return tmp_path / "lab"
-
-
-def _edit(path: Path, fn) -> None:  # noqa: ANN001
-    data = yaml.safe_load(path.read_text())
-    fn(data)
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
 
 
 def _oracle(root: Path) -> tuple[int, dict]:

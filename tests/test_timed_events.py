@@ -3,30 +3,16 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-import yaml
+from conftest import EXAMPLE, run_cli, run_episode_json
+from conftest import edit_yaml as _edit
 
-from conftest import REPO, run_cli, run_episode_json
 from proactive_bench.loading import load_episode, load_episode_partly
 from proactive_bench.store import MessageRow, Store
 
-EXAMPLE = REPO / "examples" / "lab_orders"
 S2 = "episodes/lab_manager/sessions/s2_pfa_backorder.yaml"
-
-
-@pytest.fixture
-def example_copy(tmp_path: Path) -> Path:
-    shutil.copytree(EXAMPLE, tmp_path / "lab")
-    return tmp_path / "lab"
-
-
-def _edit(path: Path, fn) -> None:  # noqa: ANN001
-    data = yaml.safe_load(path.read_text())
-    fn(data)
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
 
 
 def test_a_session_two_email_is_absent_in_session_one(tmp_path: Path) -> None:

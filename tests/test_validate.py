@@ -7,15 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-import yaml
-
-from conftest import REPO, run_cli
-
-
-def _edit(path: Path, fn) -> None:  # noqa: ANN001
-    data = yaml.safe_load(path.read_text())
-    fn(data)
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
+from conftest import EXAMPLE, REPO, run_cli
+from conftest import edit_yaml as _edit
 
 
 def test_mini_dataset_validates(mini_copy: Path) -> None:
@@ -97,7 +90,6 @@ def test_rules_user_refuses_unannotated_intents_up_front(mini_copy: Path, tmp_pa
 
 # --------------------------------------------------------------------------- one pass, each problem once
 
-EXAMPLE = REPO / "examples" / "lab_orders"
 LAB = "episodes/lab_manager/sessions"
 
 
