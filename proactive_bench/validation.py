@@ -33,8 +33,8 @@ from proactive_bench.predicates import (
     walk,
 )
 from proactive_bench.reference_replay import replay_references
-from proactive_bench.schema import HiddenIntent, Session
-from proactive_bench.validation_semantics import semantic_problems
+from proactive_bench.schema import Session
+from proactive_bench.validation_semantics import is_unannotated, semantic_problems
 
 GENERIC_QUESTIONS = (
     "Do you have any other preferences?",
@@ -85,7 +85,7 @@ def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
         rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
         produced |= {str(s.args["path"]) for s in session.reference if s.tool in ("write_file", "edit_file") and "path" in s.args}
         problems += _check_session(session, rel, root, seed_files | produced, episode)
-    unannotated = [f"{s.id}/{i.id}" for s in episode.sessions for i in s.intents if _unannotated(i)]
+    unannotated = [f"{s.id}/{i.id}" for s in episode.sessions for i in s.intents if is_unannotated(i)]
     if unannotated:
         total = sum(len(s.intents) for s in episode.sessions)
         problems.append(Problem(
@@ -94,11 +94,6 @@ def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
             "the rules user cannot track them (use --user llm)", "warning",
         ))
     return problems
-
-
-def _unannotated(intent: HiddenIntent) -> bool:
-    """No rule annotation at all, as in imported datasets (partly annotated intents are warned about one by one)."""
-    return not (intent.evidence or intent.ask or intent.question or intent.reveal)
 
 
 def _check_session(session: Session, rel: str, root: Path, known_files: set[str], episode: LoadedEpisode) -> list[Problem]:
@@ -128,7 +123,7 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
             err(where, "the intent is stated in the initial request")
         elif words and len(words & request_words) / len(words) >= LEAK_OVERLAP:
             err(where, f"the intent's wording overlaps the initial request by {len(words & request_words)}/{len(words)} words", "warning")
-        if not intent.has_rules and not _unannotated(intent):
+        if not intent.has_rules and not is_unannotated(intent):
             missing = [f for f in ("evidence", "ask", "question", "reveal") if not getattr(intent, f)]
             err(where, f"no {', '.join(missing)}: the rules user cannot track it (use --user llm)", "warning")
         if intent.question and intent.ask:

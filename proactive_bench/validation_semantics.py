@@ -8,7 +8,7 @@ category is a taxonomy code; per-session counts stay in the documented ranges
 from __future__ import annotations
 
 from proactive_bench.loading import LoadedEpisode, Problem
-from proactive_bench.schema import Scope, Session
+from proactive_bench.schema import HiddenIntent, Scope, Session
 from proactive_bench.taxonomy import CATEGORY_CODES
 from proactive_bench.timed_events import unknown_timed_folders
 
@@ -18,12 +18,21 @@ RULE_SHARE = 0.25
 """At least this share of the episode's checklist items is rule-graded."""
 
 
+def is_unannotated(intent: HiddenIntent) -> bool:
+    """No rule annotation at all, as in imported datasets (partly annotated intents are warned about one by one)."""
+    return not (intent.evidence or intent.ask or intent.question or intent.reveal)
+
+
 def semantic_problems(episode: LoadedEpisode) -> list[Problem]:
     order = [e.id for e in episode.episode.sessions]
     problems: list[Problem] = []
-    for session in episode.sessions:
-        rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
-        problems += [Problem(rel, field, reason, level) for field, reason, level in _session_problems(session, order)]
+    found = {s.id: _session_problems(s, order) for s in episode.sessions}
+    intents = [i for s in episode.sessions for i in s.intents]
+    if intents and all(is_unannotated(i) for i in intents):
+        found, problems = _imported_summary(episode, found)
+    for session_id, session_problems in found.items():
+        rel = f"episodes/{episode.episode.id}/sessions/{session_id}.yaml"
+        problems += [Problem(rel, field, reason, level) for field, reason, level in session_problems]
     for folder in unknown_timed_folders(episode.directory, order):
         problems.append(Problem(f"episodes/{episode.episode.id}/apps/{folder}", "", "no session of the episode has this id (timed app rows go in apps/<session id>/)"))
     items = [c for s in episode.sessions for c in s.checklist]
@@ -31,6 +40,18 @@ def semantic_problems(episode: LoadedEpisode) -> list[Problem]:
     if items and rule < RULE_SHARE * len(items):
         problems.append(Problem(f"episodes/{episode.episode.id}/episode.yaml", "sessions", f"{rule} of {len(items)} checklist items are rule-graded; at least a quarter should be", "warning"))
     return problems
+
+
+def _imported_summary(episode: LoadedEpisode, found: dict[str, list[tuple[str, str, str]]]) -> tuple[dict[str, list[tuple[str, str, str]]], list[Problem]]:
+    """Imported data (no intent annotated) keeps its own categories and sizes: one warning per kind for the episode."""
+    summary: list[Problem] = []
+    for field in ("category", "intents", "checklist"):
+        hits = [sid for sid, problems in found.items() if any(f == field for f, _, _ in problems)]
+        if hits:
+            what = "categories outside the taxonomy" if field == "category" else f"{field} counts outside the documented range"
+            summary.append(Problem(f"episodes/{episode.episode.id}/episode.yaml", field, f"{len(hits)} session(s) have {what} (first: {', '.join(hits[:3])}), as imported data may", "warning"))
+    kept = {sid: [p for p in problems if p[0] not in ("category", "intents", "checklist")] for sid, problems in found.items()}
+    return kept, summary
 
 
 def _session_problems(session: Session, order: list[str]) -> list[tuple[str, str, str]]:
