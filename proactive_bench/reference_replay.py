@@ -21,10 +21,11 @@ from proactive_bench.env.toolbox import ToolBox, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.evidence import Evidence, Message
 from proactive_bench.loading import GraderError, GraderResolver, LoadedEpisode, Problem
-from proactive_bench.predicates import evaluate
+from proactive_bench.predicates import evaluate, walk
 from proactive_bench.runner import episode_env
 from proactive_bench.schema import Session
 from proactive_bench.timed_events import start_session
+from proactive_bench.validation_semantics import unknown_name
 
 
 def replay_references(episode: LoadedEpisode, root: Path) -> list[Problem]:
@@ -93,7 +94,9 @@ def _replay_session(session: Session, rel: str, box: ToolBox, resolver: GraderRe
 
 
 def _holds(predicate: Any, evidence: Evidence, problems: list[Problem], rel: str, field: str) -> bool | None:
-    """The predicate's value, or None when it raises (recorded, except for a grader the static checks already name)."""
+    """The predicate's value, or None when it raises (recorded, except for what the static checks already name)."""
+    if any(unknown_name(node) for node in walk(predicate)):
+        return None
     try:
         return evaluate(predicate, evidence)
     except GraderError:

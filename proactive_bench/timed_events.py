@@ -56,7 +56,10 @@ def render_trigger(episode_dir: Path, session: Session) -> tuple[str | None, str
     missing = [n for n in names if n not in fields]
     if missing:
         return None, f"the row of {row_ref.table} has no column {missing[0]!r}; columns: {', '.join(fields)}"
-    return session.trigger.message.format_map(fields), None
+    try:
+        return session.trigger.message.format_map(fields), None
+    except (KeyError, ValueError, IndexError) as exc:  # a field nested in a format spec, a bad spec
+        return None, f"the message is not a valid template: {exc!r}"
 
 
 def _find_row(folder: Path, table: str, row_id: int | str) -> dict[str, Any] | str:

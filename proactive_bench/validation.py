@@ -34,7 +34,11 @@ from proactive_bench.predicates import (
 )
 from proactive_bench.reference_replay import replay_references
 from proactive_bench.schema import Session
-from proactive_bench.validation_semantics import is_unannotated, semantic_problems
+from proactive_bench.validation_semantics import (
+    is_unannotated,
+    semantic_problems,
+    unknown_name,
+)
 
 GENERIC_QUESTIONS = (
     "Do you have any other preferences?",
@@ -78,7 +82,7 @@ def validate_root(root: Path) -> tuple[Dataset, list[Problem]]:
 
 
 def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
-    problems: list[Problem] = replay_references(episode, root) + semantic_problems(episode)
+    problems: list[Problem] = semantic_problems(episode)
     seed_files = set(Workspace(episode.workspace_seed).files()) if episode.workspace_seed.is_dir() else set()
     produced: set[str] = set()
     for session in episode.sessions:
@@ -93,7 +97,8 @@ def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
             f"{len(unannotated)} of {total} intents have no evidence, ask, question or reveal (first: {', '.join(unannotated[:3])}): "
             "the rules user cannot track them (use --user llm)", "warning",
         ))
-    return problems
+    named = {(p.file, p.field) for p in problems if p.level == "error"}  # a replay failure there is its consequence
+    return [p for p in replay_references(episode, root) if (p.file, p.field) not in named] + problems
 
 
 def _check_session(session: Session, rel: str, root: Path, known_files: set[str], episode: LoadedEpisode) -> list[Problem]:
@@ -167,6 +172,8 @@ def _predicate_problems(predicate: object, root: Path, known_files: set[str]) ->
             path = node.line_count.path
         if path is not None and not any(fnmatch.fnmatch(f, path) for f in known_files):
             problems.append(f"{path!r} matches no seed file and no file a reference solution writes")
+        if (reason := unknown_name(node)) is not None:
+            problems.append(reason)
         if isinstance(node, PythonCheck):
             try:
                 GraderResolver(root).resolve(node.python)

@@ -7,7 +7,10 @@ category is a taxonomy code; per-session counts stay in the documented ranges
 
 from __future__ import annotations
 
+from proactive_bench.env.apps.base import app_tables
+from proactive_bench.env.toolbox import REGISTRY, load_builtin_tools
 from proactive_bench.loading import LoadedEpisode, Problem
+from proactive_bench.predicates import AppRows, AppRowsAdded, ToolCount
 from proactive_bench.schema import HiddenIntent, Scope, Session
 from proactive_bench.taxonomy import CATEGORY_CODES
 from proactive_bench.timed_events import unknown_timed_folders
@@ -40,6 +43,19 @@ def semantic_problems(episode: LoadedEpisode) -> list[Problem]:
     if items and rule < RULE_SHARE * len(items):
         problems.append(Problem(f"episodes/{episode.episode.id}/episode.yaml", "sessions", f"{rule} of {len(items)} checklist items are rule-graded; at least a quarter should be", "warning"))
     return problems
+
+
+def unknown_name(node: object) -> str | None:
+    """Why a predicate names an app table or tool group that does not exist (it would never hold), or None."""
+    if isinstance(node, AppRows | AppRowsAdded):
+        table = node.app_rows.table if isinstance(node, AppRows) else node.app_rows_added.table
+        if table not in app_tables():
+            return f"unknown app table {table!r}"
+    if isinstance(node, ToolCount) and node.tool_count.group is not None:
+        load_builtin_tools()
+        if not any(spec.group == node.tool_count.group for spec in REGISTRY.values()):
+            return f"unknown tool group {node.tool_count.group!r}"
+    return None
 
 
 def _imported_summary(episode: LoadedEpisode, found: dict[str, list[tuple[str, str, str]]]) -> tuple[dict[str, list[tuple[str, str, str]]], list[Problem]]:

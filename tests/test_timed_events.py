@@ -48,6 +48,8 @@ def test_without_a_template_every_column_is_listed(example_copy: Path) -> None:
         (lambda t: t["row"].update(table="gmail_pigeon"), "trigger.row: unknown app table 'gmail_pigeon'"),
         (lambda t: t.update(message="From {colour}"), "trigger.row: the row of gmail_email has no column 'colour'"),
         (lambda t: t.update(message="From {sender_name"), "trigger.row: the message is not a valid template"),
+        (lambda t: t.update(message="From {sender_name:>{width}}"), "trigger.row: the message is not a valid template"),
+        (lambda t: t.update(message="From {sender_name.__class__}"), "trigger.row: the row of gmail_email has no column 'sender_name.__class__'"),
         (lambda t: t.update(type="user"), "trigger: 'row' goes with type: event"),
     ],
 )

@@ -50,6 +50,10 @@ def test_shipped_dataset_validates() -> None:
          "episodes/mini/sessions/a2.yaml: reference[1]: edit_file failed: 'old' occurs 0 times in out/weekly.md"),
         ("a3", lambda d: d["checklist"].append({"id": "c9", "text": "t", "grader": "rule", "check": {"python": "graders.mini.checks:explode"}}),
          "episodes/mini/sessions/a3.yaml: checklist[2].check: cannot be evaluated: RuntimeError('grader bug')"),
+        ("a3", lambda d: d["checklist"].append({"id": "c9", "text": "t", "grader": "rule", "check": {"app_rows_added": {"table": "gmail_pigeon"}}}),
+         "episodes/mini/sessions/a3.yaml: checklist[2].check: unknown app table 'gmail_pigeon'"),
+        ("a3", lambda d: d["checklist"].append({"id": "c9", "text": "t", "grader": "rule", "check": {"tool_count": {"group": "telepathy", "max": 1}}}),
+         "episodes/mini/sessions/a3.yaml: checklist[2].check: unknown tool group 'telepathy'"),
         ("a3", lambda d: d.update(tools=["workspace", "teleport"]),
          "episodes/mini/sessions/a3.yaml: tools: unknown tool or tool group 'teleport'"),
     ],
@@ -58,7 +62,10 @@ def test_broken_copy_fails_precisely(mini_copy: Path, session: str, breakage, ex
     _edit(mini_copy / f"episodes/mini/sessions/{session}.yaml", breakage)
     result = run_cli("validate", "--data", str(mini_copy))
     assert result.exit_code == 1
-    assert expected in " ".join(result.output.split())
+    output = " ".join(result.output.split())
+    assert expected in output
+    where = ": ".join(expected.split(": ")[:2]) + ":"
+    assert output.count(where) == 1, f"{where} is reported once"
 
 
 def test_schema_errors_are_reported_without_traceback(mini_copy: Path) -> None:
