@@ -40,7 +40,7 @@ def replay_references(episode: LoadedEpisode, root: Path) -> list[Problem]:
         except SeedError as exc:
             return [Problem(f"episodes/{episode.episode.id}/apps", "", str(exc))]
         env = episode_env(episode, Workspace.seeded(Path(tmp) / "ws", episode.workspace_seed), Memory(), apps)
-        for entry in episode.episode.sessions:
+        for position, entry in enumerate(episode.episode.sessions):
             session = loaded.get(entry.id)
             if session is None:
                 continue
@@ -56,13 +56,20 @@ def replay_references(episode: LoadedEpisode, root: Path) -> list[Problem]:
                 problems.append(Problem(rel, "reference", f"not replayed: it depends on {missing[0]}, which has errors", "warning"))
                 broken.add(session.id)
                 continue
-            if not _replay_session(session, rel, ToolBox(env, resolve_tool_names(session.tools)), resolver, problems):
+            earlier = next((e.id for e in episode.episode.sessions[:position] if e.id in broken), None)
+            if not _replay_session(session, rel, ToolBox(env, resolve_tool_names(session.tools)), resolver, problems, earlier):
                 broken.add(session.id)
     return problems
 
 
-def _replay_session(session: Session, rel: str, box: ToolBox, resolver: GraderResolver, problems: list[Problem]) -> bool:
-    """Check one session's reference solution; False when a step failed (or cannot run)."""
+def _replay_session(
+    session: Session, rel: str, box: ToolBox, resolver: GraderResolver, problems: list[Problem], broken_before: str | None,
+) -> bool:
+    """Check one session's reference solution; False when a step failed (or cannot run).
+
+    ``broken_before``: an earlier session with errors, named in a failure that may follow from it
+    (a session that needs another's output should list it in ``depends_on``).
+    """
     env = box.env
     start = env.require_apps().snapshot()
     before = Evidence([], [], env.workspace, env.memory, resolver, env.apps, start)
@@ -81,7 +88,8 @@ def _replay_session(session: Session, rel: str, box: ToolBox, resolver: GraderRe
             continue
         record = box.call(step.tool, step.args)
         if not record.ok:
-            problems.append(Problem(rel, f"reference[{n}]", f"{step.tool} failed: {record.result.get('error')} (the first failing step; the session's later checks are skipped)"))
+            hint = f"; {broken_before} has errors: if this session needs its output, add it to depends_on" if broken_before else ""
+            problems.append(Problem(rel, f"reference[{n}]", f"{step.tool} failed: {record.result.get('error')} (the first failing step; the session's later checks are skipped{hint})"))
             return False
     after = Evidence([Message("agent", "\n\n".join(said), 1)], box.records, env.workspace, env.memory, resolver, env.apps, start)
     for n, intent in enumerate(session.intents):

@@ -167,3 +167,12 @@ def test_a_later_session_that_does_not_depend_on_a_broken_one_is_still_replayed(
     _edit(mini_copy / "episodes/mini/sessions/a3.yaml", lambda d: d["reference"].pop(1))  # a3 does not depend on a2
     result = run_cli("validate", "--data", str(mini_copy))
     assert "a3.yaml: intents[0].evidence: the reference solution does not satisfy it" in " ".join(result.output.split())
+
+
+def test_a_failure_after_a_broken_session_it_does_not_declare_names_that_session(mini_copy: Path) -> None:
+    _edit(mini_copy / "episodes/mini/sessions/a1.yaml", lambda d: d.update(tools=["workspace", "teleport"]))
+    _edit(mini_copy / "episodes/mini/sessions/a3.yaml", lambda d: d["reference"].insert(0, {"tool": "read_file", "args": {"path": "out/summary.md"}}))
+    output = " ".join(run_cli("validate", "--data", str(mini_copy)).output.split())
+    assert "a3.yaml: reference[0]: read_file failed" in output
+    assert "a1 has errors: if this session needs its output, add it to depends_on" in output
+    assert "a2.yaml: reference: not replayed: it depends on a1, which has errors" in output
