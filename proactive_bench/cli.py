@@ -53,7 +53,6 @@ from proactive_bench.loading import (
     DEFAULT_DATA_ROOT,
     DatasetError,
     LoadedEpisode,
-    load_dataset,
     load_episode,
 )
 from proactive_bench.logs import configure_logging
@@ -88,7 +87,7 @@ from proactive_bench.sweep import (
     validate_sweep_config,
 )
 from proactive_bench.sweep_workers import SweepWorkers
-from proactive_bench.validation import episode_stats, validate_dataset
+from proactive_bench.validation import episode_stats
 
 app = typer.Typer(help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False)
 
@@ -568,28 +567,40 @@ def validate(
     data: DataOpt = DEFAULT_DATA_ROOT,
     stats: Annotated[bool, typer.Option("--stats", help="Print counts per persona.")] = False,
     strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
+    oracle: Annotated[bool, typer.Option("--oracle", help="Also run the scripted baselines and check the quality bar (slower).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the problems (and oracle outcomes) as one JSON object on stdout.")] = False,
 ) -> None:
-    """Check a dataset: schema, references, leaks, annotations, grader imports."""
+    """Check a dataset in one pass: schema, semantics, references, leaks, annotations, grader imports."""
+    from proactive_bench.oracle import oracle_problems, run_oracle
+    from proactive_bench.validation import validate_root
+
     configure_logging()
-    try:
-        dataset = load_dataset(data)
-    except DatasetError as exc:
-        for problem in exc.problems:
-            err_console.print(f"[red]error[/] {problem}", highlight=False)
-        raise fail(f"{len(exc.problems)} error(s) in {data}", 1) from None
-    if not dataset.episodes:
+    dataset, problems = validate_root(data)
+    if not dataset.episodes and not problems:
         raise fail(f"no episodes under {data / 'episodes'}", 1)
-    problems = validate_dataset(dataset)
-    for problem in problems:
-        style = "red" if problem.level == "error" else "yellow"
-        err_console.print(f"[{style}]{problem.level}[/] {problem}", highlight=False)
+    outcomes = [o for e in dataset.episodes.values() if oracle and not problems_in(problems, e) for o in run_oracle(e, dataset.root)]
+    problems += oracle_problems(outcomes)
     errors = sum(p.level == "error" for p in problems)
     warnings = len(problems) - errors
-    if stats:
+    if as_json:
+        typer.echo(json.dumps({
+            "errors": errors, "warnings": warnings, "episodes": len(dataset.episodes),
+            "problems": [{"file": p.file, "field": p.field, "reason": p.reason, "level": p.level} for p in problems],
+            "oracle": [o.as_dict() for o in outcomes],
+        }, indent=2))
+    for problem in [] if as_json else problems:
+        style = "red" if problem.level == "error" else "yellow"
+        err_console.print(f"[{style}]{problem.level}[/] {problem}", highlight=False)
+    if stats and not as_json:
         out_console.print(stats_table([episode_stats(e) for e in dataset.episodes.values()]))
     if errors or (strict and warnings):
         raise fail(f"{errors} error(s), {warnings} warning(s)", 1)
-    err_console.print(f"ok: {len(dataset.episodes)} episode(s), {warnings} warning(s)")
+    err_console.print(f"ok: {len(dataset.episodes)} episode(s), {warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""))
+
+
+def problems_in(problems: list[Any], episode: LoadedEpisode) -> bool:
+    """Whether any error concerns the episode (the oracle only runs on data that validates)."""
+    return any(p.level == "error" and p.file.startswith(f"episodes/{episode.episode.id}/") for p in problems)
 
 
 def stats_table(rows: list[Any]) -> Table:

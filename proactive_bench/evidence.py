@@ -63,6 +63,8 @@ class Evidence:
     memory: Memory
     resolve_python: Callable[[str], Callable[[Evidence], Any]]
     apps: AppStore | None = None
+    apps_at_start: dict[str, list[dict[str, Any]]] | None = None
+    """Every app table's rows when the session started (``app_rows_added`` counts against it)."""
     memo: dict[Any, Any] = field(default_factory=dict)
     """Values derived from this evidence, computed once per grading pass (e.g. a π-Bench script's scores)."""
 

@@ -128,13 +128,25 @@ def load_persona(root: Path, name: str) -> tuple[Persona | None, list[Problem]]:
 
 def load_episode(root: Path, persona_name: str) -> LoadedEpisode:
     """Load one persona's episode and all its sessions; raise DatasetError listing every problem."""
+    loaded, problems = load_episode_partly(root, persona_name)
+    if problems or loaded is None:
+        raise DatasetError(problems)
+    return loaded
+
+
+def load_episode_partly(root: Path, persona_name: str) -> tuple[LoadedEpisode | None, list[Problem]]:
+    """Load what can be loaded of an episode, and every problem found.
+
+    The episode holds the sessions that loaded (a session file with errors is
+    left out); None when the episode file or the persona does not load.
+    """
     root = root.resolve()
     directory = root / "episodes" / persona_name
     if not re.fullmatch(ID_PATTERN, persona_name):
-        raise DatasetError([Problem("episodes", "", f"{persona_name!r} is not a persona id (letters, digits, '_', '.', '-')")])
+        return None, [Problem("episodes", "", f"{persona_name!r} is not a persona id (letters, digits, '_', '.', '-')")]
     if not directory.is_dir():
         known = ", ".join(persona_names(root)) or "none"
-        raise DatasetError([Problem(_rel(directory, root), "", f"no such episode; personas here: {known}")])
+        return None, [Problem(_rel(directory, root), "", f"no such episode; personas here: {known}")]
     problems: list[Problem] = []
     episode_path = directory / "episode.yaml"
     data, found = read_yaml(episode_path, root)
@@ -159,15 +171,30 @@ def load_episode(root: Path, persona_name: str) -> LoadedEpisode:
             if not found:
                 session, found = parse_model(Session, data, _rel(path, root))
             problems += found
-            if session is not None:
-                problems += _unknown_tools(session, _rel(path, root))
-            if session is not None and session.id != entry.id:
-                problems.append(Problem(_rel(path, root), "id", f"is {session.id!r} but the file is named for {entry.id!r}"))
-            elif session is not None:
+            if session is None:
+                continue
+            session, found = _with_rendered_trigger(directory, session, _rel(path, root))
+            found += _unknown_tools(session, _rel(path, root))
+            if session.id != entry.id:
+                found.append(Problem(_rel(path, root), "id", f"is {session.id!r} but the file is named for {entry.id!r}"))
+            problems += found
+            if not found:
                 sessions.append(session)
-    if problems or episode is None or persona is None:
-        raise DatasetError(problems)
-    return LoadedEpisode(episode, persona, sessions, directory)
+    if episode is None or persona is None:
+        return None, problems
+    return LoadedEpisode(episode, persona, sessions, directory), problems
+
+
+def _with_rendered_trigger(directory: Path, session: Session, rel: str) -> tuple[Session, list[Problem]]:
+    """The session with its trigger message rendered from its timed app row, if it names one."""
+    from proactive_bench.timed_events import render_trigger
+
+    if session.trigger.row is None:
+        return session, []
+    message, reason = render_trigger(directory, session)
+    if message is None:
+        return session, [Problem(rel, "trigger.row", reason or "cannot be rendered")]
+    return session.model_copy(update={"trigger": session.trigger.model_copy(update={"message": message})}), []
 
 
 def _unknown_tools(session: Session, rel: str) -> list[Problem]:
@@ -185,16 +212,22 @@ def persona_names(root: Path) -> list[str]:
 
 def load_dataset(root: Path) -> Dataset:
     """Load every episode under ``root``; raise DatasetError with all problems found."""
-    dataset = Dataset(root.resolve())
-    problems: list[Problem] = []
-    for name in persona_names(dataset.root):
-        try:
-            dataset.episodes[name] = load_episode(dataset.root, name)
-        except DatasetError as exc:
-            problems += exc.problems
+    dataset, problems = load_dataset_partly(root)
     if problems:
         raise DatasetError(problems)
     return dataset
+
+
+def load_dataset_partly(root: Path) -> tuple[Dataset, list[Problem]]:
+    """Every episode under ``root`` that loads (with the sessions that load), and every problem found."""
+    dataset = Dataset(root.resolve())
+    problems: list[Problem] = []
+    for name in persona_names(dataset.root):
+        loaded, found = load_episode_partly(dataset.root, name)
+        problems += found
+        if loaded is not None:
+            dataset.episodes[name] = loaded
+    return dataset, problems
 
 
 class GraderError(Exception):

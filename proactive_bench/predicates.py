@@ -8,11 +8,21 @@ evaluated against an :class:`~proactive_bench.evidence.Evidence` object.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import re
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Union
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    field_validator,
+    model_validator,
+)
 
 if TYPE_CHECKING:
     from proactive_bench.evidence import Evidence
@@ -39,8 +49,7 @@ def check_regex(value: str) -> str:
 
 
 def _check_regex_values(value: dict[str, str]) -> dict[str, str]:
-    for pattern in value.values():
-        check_regex(pattern)
+    _check_regex_list(list(value.values()))
     return value
 
 
@@ -62,6 +71,16 @@ RelativePath = Annotated[str, AfterValidator(check_relative_path)]
 
 RegexMap = Annotated[dict[str, str], AfterValidator(_check_regex_values)]
 """Field name -> regex, every regex checked when the dataset loads."""
+
+
+def _check_regex_list(value: list[str]) -> list[str]:
+    for pattern in value:
+        check_regex(pattern)
+    return value
+
+
+RegexList = Annotated[list[str], AfterValidator(_check_regex_list)]
+"""Regexes, each checked when the dataset loads."""
 
 
 class FileMatchArgs(_Strict):
@@ -87,6 +106,61 @@ class AppRowsArgs(_Strict):
     )
     min: int = Field(default=1, ge=0, description="At least this many rows must match.")
     max: int | None = Field(default=None, ge=0, description="At most this many rows may match.")
+
+
+class ToolCountArgs(_Strict):
+    name: str | None = Field(default=None, description="Tool name or glob (todoist__*); give name or group.")
+    group: str | None = Field(default=None, description="Tool group, e.g. todoist or workspace; give name or group.")
+    args: RegexMap = Field(default_factory=dict, description="Argument name -> regex, as in tool_called.")
+    ok: bool | None = Field(default=True, description="Count only calls with this success flag; null counts all.")
+    min: int = Field(default=0, ge=0, description="At least this many calls this session.")
+    max: int | None = Field(default=None, ge=0, description="At most this many calls this session.")
+
+    @model_validator(mode="after")
+    def _name_or_group(self) -> ToolCountArgs:
+        if (self.name is None) == (self.group is None):
+            raise ValueError("tool_count takes exactly one of 'name' or 'group'")
+        _check_bounds(self.min, self.max)
+        return self
+
+
+class AppRowsAddedArgs(_Strict):
+    table: str = Field(description="App table, e.g. todoist_task.")
+    where: RegexMap = Field(default_factory=dict, description="Column -> regex, as in app_rows.")
+    min: int = Field(default=1, ge=0, description="The table gained at least this many matching rows this session.")
+    max: int | None = Field(default=None, ge=0, description="... and at most this many.")
+
+    @model_validator(mode="after")
+    def _bounds(self) -> AppRowsAddedArgs:
+        _check_bounds(self.min, self.max)
+        return self
+
+
+class NearArgs(_Strict):
+    path: RelativePath = Field(description="Workspace-relative path or glob.")
+    patterns: RegexList = Field(min_length=2, description="Regexes that must all occur close together.")
+    within: int | None = Field(
+        default=None, ge=0, description="Characters allowed between the matches; null: on the same line."
+    )
+
+
+class LineCountArgs(_Strict):
+    path: RelativePath = Field(description="Workspace-relative path or glob; every matching file must be in bounds.")
+    pattern: str | None = Field(default=None, description="Count only lines matching this regex (e.g. '^- ' for list items).")
+    min: int = Field(default=0, ge=0)
+    max: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _checked(self) -> LineCountArgs:
+        if self.pattern is not None:
+            check_regex(self.pattern)
+        _check_bounds(self.min, self.max)
+        return self
+
+
+def _check_bounds(low: int, high: int | None) -> None:
+    if high is not None and high < low:
+        raise ValueError(f"max {high} is below min {low}")
 
 
 class ResponseMatches(_Strict):
@@ -134,6 +208,30 @@ class AppRows(_Strict):
     app_rows: AppRowsArgs
 
 
+class ToolCount(_Strict):
+    """The number of this session's calls of a tool (by name or glob) or tool group is within bounds."""
+
+    tool_count: ToolCountArgs
+
+
+class AppRowsAdded(_Strict):
+    """The number of rows of a table matching ``where`` grew by ``min``..``max`` since the session started."""
+
+    app_rows_added: AppRowsAddedArgs
+
+
+class FileNear(_Strict):
+    """Some workspace file has all the patterns on one line (or within ``within`` characters of each other)."""
+
+    file_near: NearArgs
+
+
+class LineCount(_Strict):
+    """Every file at the path has between ``min`` and ``max`` lines (matching ``pattern``, if given); no file: false."""
+
+    line_count: LineCountArgs
+
+
 class PythonCheck(_Strict):
     """A Python function ``graders.<module>:<function>`` taking the evidence and returning a bool."""
 
@@ -178,6 +276,10 @@ _KINDS: dict[str, type[BaseModel]] = {
     "tool_called": ToolCalled,
     "memory_matches": MemoryMatches,
     "app_rows": AppRows,
+    "tool_count": ToolCount,
+    "app_rows_added": AppRowsAdded,
+    "file_near": FileNear,
+    "line_count": LineCount,
     "python": PythonCheck,
     "pibench_script": PibenchScript,
     "all": AllOf,
@@ -207,6 +309,10 @@ Predicate = Annotated[
         Annotated[ToolCalled, Tag("tool_called")],
         Annotated[MemoryMatches, Tag("memory_matches")],
         Annotated[AppRows, Tag("app_rows")],
+        Annotated[ToolCount, Tag("tool_count")],
+        Annotated[AppRowsAdded, Tag("app_rows_added")],
+        Annotated[FileNear, Tag("file_near")],
+        Annotated[LineCount, Tag("line_count")],
         Annotated[PythonCheck, Tag("python")],
         Annotated[PibenchScript, Tag("pibench_script")],
         Annotated[AllOf, Tag("all")],
@@ -250,6 +356,19 @@ def evaluate(predicate: BaseModel, evidence: Evidence) -> bool:
                 return False
             count = sum(_fields_match(args.where, row) for row in evidence.apps.rows(args.table))
             return args.min <= count and (args.max is None or count <= args.max)
+        case ToolCount(tool_count=args):
+            return _in_bounds(sum(_counted_call(args, record) for record in evidence.tool_records), args.min, args.max)
+        case AppRowsAdded(app_rows_added=args):
+            if evidence.apps is None or evidence.apps_at_start is None:
+                return False
+            now = sum(_fields_match(args.where, row) for row in evidence.apps.rows(args.table))
+            before = sum(_fields_match(args.where, row) for row in evidence.apps_at_start.get(args.table, []))
+            return _in_bounds(now - before, args.min, args.max)
+        case FileNear(file_near=args):
+            return any(near(evidence.workspace.read_text(p), args.patterns, args.within) for p in evidence.workspace.glob_files(args.path))
+        case LineCount(line_count=args):
+            files = evidence.workspace.glob_files(args.path)
+            return bool(files) and all(_in_bounds(_lines(evidence.workspace.read_text(p), args.pattern), args.min, args.max) for p in files)
         case PythonCheck(python=ref):
             return bool(evidence.resolve_python(ref)(evidence))
         case PibenchScript(pibench_script=args):
@@ -263,6 +382,50 @@ def evaluate(predicate: BaseModel, evidence: Evidence) -> bool:
         case NotOf(not_=item):
             return not evaluate(item, evidence)
     raise TypeError(f"not a predicate: {predicate!r}")
+
+
+def _in_bounds(count: int, low: int, high: int | None) -> bool:
+    return low <= count and (high is None or count <= high)
+
+
+def _counted_call(args: ToolCountArgs, record: Any) -> bool:
+    if args.ok is not None and record.ok != args.ok:
+        return False
+    if args.name is not None and not fnmatch.fnmatchcase(record.tool_name, args.name):
+        return False
+    if args.group is not None:
+        from proactive_bench.env.toolbox import REGISTRY
+
+        spec = REGISTRY.get(record.tool_name)
+        if spec is None or spec.group != args.group:
+            return False
+    return _fields_match(args.args, record.call)
+
+
+def near(text: str, patterns: list[str], within: int | None) -> bool:
+    """Whether every pattern matches inside one line (``within`` None) or one stretch of text where
+    consecutive matches are at most ``within`` characters apart."""
+    if within is None:
+        return any(all(compile_pattern(p).search(line) for p in patterns) for line in text.splitlines())
+    spans = sorted((m.start(), m.end(), n) for n, p in enumerate(patterns) for m in compile_pattern(p).finditer(text))
+    for first, (_start, reach, n) in enumerate(spans):
+        seen = {n}
+        for start, end, other in spans[first + 1 :]:
+            if len(seen) == len(patterns) or start - reach > within:
+                break
+            seen.add(other)
+            reach = max(reach, end)
+        if len(seen) == len(patterns):
+            return True
+    return False
+
+
+def _lines(text: str, pattern: str | None) -> int:
+    lines = text.splitlines()
+    if pattern is None:
+        return len(lines)
+    regex = compile_pattern(pattern)
+    return sum(bool(regex.search(line)) for line in lines)
 
 
 def _tool_matches(args: ToolCalledArgs, record: Any) -> bool:

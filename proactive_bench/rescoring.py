@@ -45,6 +45,7 @@ def saved_evidence(store: Store, run: Run, session_run: SessionRun, graders: Gra
             memory=Memory(store.snapshot(session_run.id, "memory") or {}),
             resolve_python=graders,
             apps=apps,
+            apps_at_start=store.snapshot(session_run.id, "apps_start"),  # None for runs made before it was kept
         )
 
 

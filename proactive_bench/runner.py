@@ -37,6 +37,7 @@ from proactive_bench.schema import Session
 from proactive_bench.session_graph import SessionRuntime, run_session_graph
 from proactive_bench.trace import was_clipped
 from proactive_bench.store import Grade, IntentEvent, LLMCall, MessageRow, PendingRow, Run, SessionRun, Snapshot, Store, ToolCallRow, pending_row
+from proactive_bench.timed_events import start_session
 from proactive_bench.user.base import IntentLabel, UserSimulator
 
 log = structlog.get_logger(__name__)
@@ -276,8 +277,7 @@ async def _run_one(
     sink = StoreSink()
     sink.message(0, "event" if session.trigger.type == "event" else "user", session.trigger.message)
     toolbox = ToolBox(env, resolve_tool_names(session.tools))
-    if session.now is not None:
-        env.require_apps().set_clock(session.now)
+    start_session(env.require_apps(), episode.directory, session)  # the clock moves, the session's timed app rows appear
     ctx = SessionContext(
         session_id=session.id,
         trigger=session.trigger.type,
@@ -321,6 +321,7 @@ async def _run_one(
             pending_row(Snapshot, kind="memory", content=env.memory.as_dict()),
             pending_row(Snapshot, kind="apps", content=env.require_apps().snapshot()),
             pending_row(Snapshot, kind=BURDEN, content=session_burden(state.get("transcript", []), state["labels"], state.get("leaks")).as_dict()),
+            pending_row(Snapshot, kind="apps_start", content=rt.apps_at_start or {}),  # for app_rows_added when re-graded
         ],
         {p: pack.manifest for p, pack in packs.items()},
         {digest: data for pack in packs.values() for digest, data in pack.blobs.items()},

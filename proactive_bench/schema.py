@@ -10,9 +10,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from proactive_bench.predicates import Predicate, RelativePath, check_regex
+from proactive_bench.predicates import Predicate, RegexList, RelativePath
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
 
@@ -51,7 +51,7 @@ class HiddenIntent(_Model):
     reveal: str | None = Field(
         default=None, description="The user's own sentence when answering or volunteering this intent."
     )
-    ask: list[str] = Field(
+    ask: RegexList = Field(
         default_factory=list,
         description="Regexes; a question in the agent's reply that matches one of them targets this intent.",
     )
@@ -62,13 +62,6 @@ class HiddenIntent(_Model):
     source_session: str | None = Field(
         default=None, description="For persistent intents: the earlier session whose output holds the evidence."
     )
-
-    @field_validator("ask")
-    @classmethod
-    def _ask_regex(cls, value: list[str]) -> list[str]:
-        for pattern in value:
-            check_regex(pattern)
-        return value
 
     @property
     def has_rules(self) -> bool:
@@ -104,12 +97,34 @@ class ChecklistItem(_Model):
         return self
 
 
+class TriggerRow(_Model):
+    """The app row an event session starts with: it lives in ``apps/<session id>/*.yaml``."""
+
+    table: str = Field(description="App table, e.g. gmail_email.")
+    id: int | str = Field(description="The row's primary key value.")
+
+
 class Trigger(_Model):
     """How a session starts: a user request, or an event from the environment."""
 
     type: Literal["user", "event"] = "user"
     source: str | None = Field(default=None, description="For events: where it comes from (gmail, scheduler...).")
-    message: str = Field(min_length=1, description="The initial request, or the event payload.")
+    message: str = Field(
+        default="",
+        description="The initial request, or the event payload. With 'row': a template whose {column} fields are "
+        "filled from the row (empty: every column as 'column: value').",
+    )
+    row: TriggerRow | None = Field(
+        default=None, description="For events: the timed app row that is the event; the message is rendered from it."
+    )
+
+    @model_validator(mode="after")
+    def _has_text(self) -> Trigger:
+        if self.row is None and not self.message.strip():
+            raise ValueError("a trigger needs a 'message' (or, for an event, the app 'row' it renders)")
+        if self.row is not None and self.type != "event":
+            raise ValueError("'row' goes with type: event")
+        return self
 
 
 class ReferenceStep(_Model):

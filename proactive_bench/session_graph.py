@@ -10,7 +10,7 @@ cap (``truncated``, never scored as a normal end).
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Annotated, Any, Literal, Protocol, TypedDict
 
@@ -63,6 +63,11 @@ class SessionRuntime:
     graders: GraderResolver
     sink: TurnSink
     max_turns: int
+    apps_at_start: dict[str, list[dict[str, Any]]] | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        apps = self.toolbox.env.apps
+        self.apps_at_start = apps.snapshot() if apps is not None else None  # for app_rows_added
 
     def evidence(self, transcript: list[dict[str, Any]]) -> Evidence:
         return Evidence(
@@ -72,6 +77,7 @@ class SessionRuntime:
             memory=self.memory,
             resolve_python=self.graders,
             apps=self.toolbox.env.apps,
+            apps_at_start=self.apps_at_start,
         )
 
 

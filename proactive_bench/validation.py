@@ -9,19 +9,37 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections import Counter
-from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from proactive_bench.env.apps.base import SeedError
-from proactive_bench.env.toolbox import ToolBox, resolve_tool_names
-from proactive_bench.env.workspace import Workspace, WorkspaceSeedError
-from proactive_bench.evidence import Evidence, Message
-from proactive_bench.loading import Dataset, GraderError, GraderResolver, LoadedEpisode, Problem
-from proactive_bench.predicates import FileExists, FileMatches, PibenchScript, PythonCheck, compile_pattern, evaluate, walk
-from proactive_bench.schema import HiddenIntent, Session
-from proactive_bench.scratch_world import scratch_world
+from proactive_bench.env.toolbox import resolve_tool_names
+from proactive_bench.gaming_lint import gaming_problems
+from proactive_bench.env.workspace import Workspace
+from proactive_bench.loading import (
+    Dataset,
+    GraderError,
+    GraderResolver,
+    LoadedEpisode,
+    Problem,
+    load_dataset_partly,
+)
+from proactive_bench.predicates import (
+    FileExists,
+    FileMatches,
+    FileNear,
+    LineCount,
+    PibenchScript,
+    PythonCheck,
+    compile_pattern,
+    walk,
+)
+from proactive_bench.reference_replay import replay_references
+from proactive_bench.schema import Session
+from proactive_bench.validation_semantics import (
+    is_unannotated,
+    semantic_problems,
+    unknown_name,
+)
 
 GENERIC_QUESTIONS = (
     "Do you have any other preferences?",
@@ -53,17 +71,26 @@ def validate_dataset(dataset: Dataset) -> list[Problem]:
     return problems
 
 
-def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
-    from proactive_bench.gaming_lint import gaming_problems
+def validate_root(root: Path) -> tuple[Dataset, list[Problem]]:
+    """Everything ``pbench validate`` finds under a dataset root, in one pass, each problem once.
 
-    problems: list[Problem] = replay_references(episode, root) + gaming_problems(episode, root)
+    Files with load errors are reported and left out; every other file is
+    still checked (the sessions that depend on a left-out one are not replayed).
+    """
+    dataset, problems = load_dataset_partly(root)
+    problems += validate_dataset(dataset)
+    return dataset, list(dict.fromkeys(problems))
+
+
+def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
+    problems: list[Problem] = semantic_problems(episode)
     seed_files = set(Workspace(episode.workspace_seed).files()) if episode.workspace_seed.is_dir() else set()
     produced: set[str] = set()
     for session in episode.sessions:
         rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
         produced |= {str(s.args["path"]) for s in session.reference if s.tool in ("write_file", "edit_file") and "path" in s.args}
         problems += _check_session(session, rel, root, seed_files | produced, episode)
-    unannotated = [f"{s.id}/{i.id}" for s in episode.sessions for i in s.intents if _unannotated(i)]
+    unannotated = [f"{s.id}/{i.id}" for s in episode.sessions for i in s.intents if is_unannotated(i)]
     if unannotated:
         total = sum(len(s.intents) for s in episode.sessions)
         problems.append(Problem(
@@ -71,12 +98,8 @@ def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
             f"{len(unannotated)} of {total} intents have no evidence, ask, question or reveal (first: {', '.join(unannotated[:3])}): "
             "the rules user cannot track them (use --user llm)", "warning",
         ))
-    return problems
-
-
-def _unannotated(intent: HiddenIntent) -> bool:
-    """No rule annotation at all, as in imported datasets (partly annotated intents are warned about one by one)."""
-    return not (intent.evidence or intent.ask or intent.question or intent.reveal)
+    named = {(p.file, p.field) for p in problems if p.level == "error"}  # a replay failure there is its consequence
+    return [p for p in replay_references(episode, root) if (p.file, p.field) not in named] + problems + gaming_problems(episode, root)
 
 
 def _check_session(session: Session, rel: str, root: Path, known_files: set[str], episode: LoadedEpisode) -> list[Problem]:
@@ -106,7 +129,7 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
             err(where, "the intent is stated in the initial request")
         elif words and len(words & request_words) / len(words) >= LEAK_OVERLAP:
             err(where, f"the intent's wording overlaps the initial request by {len(words & request_words)}/{len(words)} words", "warning")
-        if not intent.has_rules and not _unannotated(intent):
+        if not intent.has_rules and not is_unannotated(intent):
             missing = [f for f in ("evidence", "ask", "question", "reveal") if not getattr(intent, f)]
             err(where, f"no {', '.join(missing)}: the rules user cannot track it (use --user llm)", "warning")
         if intent.question and intent.ask:
@@ -115,7 +138,7 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
             generic = [q for q in GENERIC_QUESTIONS if any(compile_pattern(p).search(q) for p in intent.ask)]
             if generic:
                 err(f"{where}.ask", f"an ask regex matches the generic question {generic[0]!r}")
-        if intent.source_session is not None and intent.source_session not in [s.id for s in episode.sessions]:
+        if intent.source_session is not None and intent.source_session not in [s.id for s in episode.episode.sessions]:
             err(f"{where}.source_session", f"{intent.source_session!r} is not a session of this episode")
         if intent.evidence is not None:
             out += [Problem(rel, f"{where}.evidence", p) for p in _predicate_problems(intent.evidence, root, known_files)]
@@ -144,8 +167,14 @@ def _predicate_problems(predicate: object, root: Path, known_files: set[str]) ->
             path = node.file_exists
         elif isinstance(node, FileMatches):
             path = node.file_matches.path
+        elif isinstance(node, FileNear):
+            path = node.file_near.path
+        elif isinstance(node, LineCount):
+            path = node.line_count.path
         if path is not None and not any(fnmatch.fnmatch(f, path) for f in known_files):
             problems.append(f"{path!r} matches no seed file and no file a reference solution writes")
+        if (reason := unknown_name(node)) is not None:
+            problems.append(reason)
         if isinstance(node, PythonCheck):
             try:
                 GraderResolver(root).resolve(node.python)
@@ -191,58 +220,3 @@ def episode_stats(episode: LoadedEpisode) -> EpisodeStats:
         rubric_items=graders["rubric"],
         tools=len(tools),
     )
-
-
-def replay_references(episode: LoadedEpisode, root: Path) -> list[Problem]:
-    """Run every reference solution in order on a scratch copy of the episode's world.
-
-    Before a session's steps, no intent evidence may already hold (on the seed
-    plus what earlier sessions produced); after them, every intent's evidence
-    and every rule item must hold and no step may fail.
-    """
-    problems: list[Problem] = []
-    resolver = GraderResolver(root)
-    with ExitStack() as stack:
-        try:
-            env = stack.enter_context(scratch_world(episode))
-        except SeedError as exc:
-            return [Problem(f"episodes/{episode.episode.id}/apps", "", str(exc))]
-        except WorkspaceSeedError as exc:
-            return [Problem(f"episodes/{episode.episode.id}/workspace", "", str(exc))]
-        apps = env.require_apps()
-        for session in episode.sessions:
-            rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
-            box = ToolBox(env, resolve_tool_names(session.tools))
-            if session.now is not None:
-                apps.set_clock(session.now)  # as the runner does at the session's start
-            before = Evidence([], [], env.workspace, env.memory, resolver, apps)
-            for n, intent in enumerate(session.intents):
-                if intent.evidence is not None and _holds(intent.evidence, before, problems, rel, f"intents[{n}].evidence"):
-                    problems.append(Problem(rel, f"intents[{n}].evidence", "already holds before the session starts (seed plus earlier reference solutions)"))
-            if not session.reference:
-                continue  # nothing to replay: the checks below judge a reference solution
-            said = []
-            for n, step in enumerate(session.reference):
-                if step.tool is None:
-                    said.append(step.say or "")
-                    continue
-                record = box.call(step.tool, step.args)
-                if not record.ok:
-                    problems.append(Problem(rel, f"reference[{n}]", f"{step.tool} failed: {record.result.get('error')}"))
-            after = Evidence([Message("agent", "\n\n".join(said), 1)], box.records, env.workspace, env.memory, resolver, apps)
-            for n, intent in enumerate(session.intents):
-                if intent.evidence is not None and _holds(intent.evidence, after, problems, rel, f"intents[{n}].evidence") is False:
-                    problems.append(Problem(rel, f"intents[{n}].evidence", "the reference solution does not satisfy it"))
-            for n, item in enumerate(session.checklist):
-                if item.check is not None and _holds(item.check, after, problems, rel, f"checklist[{n}].check") is False:
-                    problems.append(Problem(rel, f"checklist[{n}].check", "the reference solution does not pass it"))
-    return problems
-
-
-def _holds(predicate: Any, evidence: Evidence, problems: list[Problem], rel: str, field: str) -> bool | None:
-    """The predicate's value, or None (with a problem recorded) when it raises."""
-    try:
-        return evaluate(predicate, evidence)
-    except Exception as exc:  # noqa: BLE001 (a grader bug is reported, not raised)
-        problems.append(Problem(rel, field, f"cannot be evaluated: {exc!r}"))
-        return None

@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from proactive_bench.cli import app
 
 MINI = Path(__file__).parent / "data" / "mini"
 REPO = Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "examples" / "lab_orders"
 
 
 @pytest.fixture
@@ -22,6 +24,20 @@ def mini_copy(tmp_path: Path) -> Path:
     target = tmp_path / "mini"
     shutil.copytree(MINI, target)
     return target
+
+
+@pytest.fixture
+def example_copy(tmp_path: Path) -> Path:
+    """A writable copy of the worked example dataset (examples/lab_orders)."""
+    shutil.copytree(EXAMPLE, tmp_path / "lab")
+    return tmp_path / "lab"
+
+
+def edit_yaml(path: Path, change: Any) -> None:
+    """Load a YAML file, let ``change`` modify the data in place, write it back."""
+    data = yaml.safe_load(path.read_text())
+    change(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
 
 
 def run_cli(*args: str) -> Any:

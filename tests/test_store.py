@@ -30,7 +30,7 @@ def test_passive_run_is_fully_recorded(tmp_path: Path) -> None:
     grades = {g.item_id: (g.score, g.error) for g in store.rows(Grade, a1.id)}
     assert grades == {"c1": (1, None), "c2": (1, None), "c3": (None, None)}
     kinds = {s.kind for s in store.rows(Snapshot, a1.id)}
-    assert kinds == {"workspace", "memory", "apps", "burden"}
+    assert kinds == {"workspace", "memory", "apps", "burden", "apps_start"}
     a2 = sruns[1]
     assert store.rows(MessageRow, a2.id)[0].role == "event"
     workspace = store.snapshot(a1.id, "workspace")  # the first snapshot is whole, later ones are deltas

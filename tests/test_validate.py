@@ -3,24 +3,18 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
-import yaml
-
-from conftest import REPO, run_cli
-
-
-def _edit(path: Path, fn) -> None:  # noqa: ANN001
-    data = yaml.safe_load(path.read_text())
-    fn(data)
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
+from conftest import EXAMPLE, REPO, run_cli
+from conftest import edit_yaml as _edit
 
 
 def test_mini_dataset_validates(mini_copy: Path) -> None:
-    result = run_cli("validate", "--data", str(mini_copy), "--strict")
+    result = run_cli("validate", "--data", str(mini_copy))
     assert result.exit_code == 0, result.output
-    assert "ok: 1 episode(s), 0 warning(s)" in result.output
+    assert "ok: 1 episode(s), 6 warning(s)" in result.output  # its sessions are shorter than the documented ranges
 
 
 @pytest.mark.skipif(not (REPO / "episodes" / "pharmacist").is_dir(), reason="shipped data not present")
@@ -56,6 +50,10 @@ def test_shipped_dataset_validates() -> None:
          "episodes/mini/sessions/a2.yaml: reference[1]: edit_file failed: 'old' occurs 0 times in out/weekly.md"),
         ("a3", lambda d: d["checklist"].append({"id": "c9", "text": "t", "grader": "rule", "check": {"python": "graders.mini.checks:explode"}}),
          "episodes/mini/sessions/a3.yaml: checklist[2].check: cannot be evaluated: RuntimeError('grader bug')"),
+        ("a3", lambda d: d["checklist"].append({"id": "c9", "text": "t", "grader": "rule", "check": {"app_rows_added": {"table": "gmail_pigeon"}}}),
+         "episodes/mini/sessions/a3.yaml: checklist[2].check: unknown app table 'gmail_pigeon'"),
+        ("a3", lambda d: d["checklist"].append({"id": "c9", "text": "t", "grader": "rule", "check": {"tool_count": {"group": "telepathy", "max": 1}}}),
+         "episodes/mini/sessions/a3.yaml: checklist[2].check: unknown tool group 'telepathy'"),
         ("a3", lambda d: d.update(tools=["workspace", "teleport"]),
          "episodes/mini/sessions/a3.yaml: tools: unknown tool or tool group 'teleport'"),
     ],
@@ -64,7 +62,10 @@ def test_broken_copy_fails_precisely(mini_copy: Path, session: str, breakage, ex
     _edit(mini_copy / f"episodes/mini/sessions/{session}.yaml", breakage)
     result = run_cli("validate", "--data", str(mini_copy))
     assert result.exit_code == 1
-    assert expected in " ".join(result.output.split())
+    output = " ".join(result.output.split())
+    assert expected in output
+    where = ": ".join(expected.split(": ")[:2]) + ":"
+    assert output.count(where) == 1, f"{where} is reported once"
 
 
 def test_schema_errors_are_reported_without_traceback(mini_copy: Path) -> None:
@@ -79,6 +80,10 @@ def test_schema_command_prints_json_schema() -> None:
     result = run_cli("schema")
     schema = json.loads(result.stdout)
     assert {"Persona", "Episode", "Session", "HiddenIntent", "ChecklistItem"} <= set(schema["$defs"])
+    defs = schema["$defs"]
+    for kind in ("ToolCount", "AppRowsAdded", "FileNear", "LineCount", "TriggerRow"):
+        assert defs[kind]["description"], kind
+    assert "group" in defs["ToolCountArgs"]["properties"] and "within" in defs["NearArgs"]["properties"]
 
 
 def test_rules_user_refuses_unannotated_intents_up_front(mini_copy: Path, tmp_path: Path) -> None:
@@ -109,3 +114,86 @@ def test_evidence_a_keyword_stuffed_file_satisfies_is_reported(mini_copy: Path) 
         in result.output
     )
     assert "intents[0].evidence" not in result.output  # mg/L is written by the work, not found in the inputs
+
+
+# --------------------------------------------------------------------------- one pass, each problem once
+
+LAB = "episodes/lab_manager/sessions"
+
+
+@pytest.fixture
+def two_broken_episodes(mini_copy: Path) -> Path:
+    """The mini dataset plus the worked example in one root, with one of each authoring problem."""
+    shutil.copytree(EXAMPLE / "episodes" / "lab_manager", mini_copy / "episodes" / "lab_manager")
+    shutil.copy(EXAMPLE / "personas" / "lab_manager.yaml", mini_copy / "personas")
+    lab = mini_copy / LAB
+    _edit(lab / "s1_week12_order.yaml", lambda d: d.update(tools=["workspace", "teleport"]))
+    _edit(lab / "s2_pfa_backorder.yaml", lambda d: d["intents"][3].update(source_session="s3_week13_order"))
+    _edit(lab / "s3_week13_order.yaml", lambda d: (d["intents"][2].pop("source_session"), d["intents"][4].update(source_session="s1_week12_order")))
+    (mini_copy / "episodes/lab_manager/apps/s9_gone").mkdir()
+    mini = mini_copy / "episodes/mini/sessions"
+    _edit(mini / "a1.yaml", lambda d: (d.update(category="Z"), d["reference"][2]["args"].update(old="Nothing like this\n")))
+    _edit(mini / "a2.yaml", lambda d: d["trigger"].update(type="telepathy"))
+    _edit(mini / "a3.yaml", lambda d: d["checklist"][1].update(check={"python": "graders.mini.checks:nope"}))
+    return mini_copy
+
+
+EVERY_PROBLEM = [
+    f"error {LAB}/s1_week12_order.yaml: tools: unknown tool or tool group 'teleport'",
+    f"warning {LAB}/s2_pfa_backorder.yaml: reference: not replayed: it depends on s1_week12_order, which has errors",
+    f"warning {LAB}/s3_week13_order.yaml: reference: not replayed: it depends on s1_week12_order, which has errors",
+    f"error {LAB}/s2_pfa_backorder.yaml: intents[3].source_session: 's3_week13_order' does not come before this session",
+    f"error {LAB}/s3_week13_order.yaml: intents[2].source_session: a persistent intent names the earlier session",
+    f"error {LAB}/s3_week13_order.yaml: intents[4].source_session: only a persistent intent has a source session",
+    "error episodes/lab_manager/apps/s9_gone: no session of the episode has this id",
+    "error episodes/mini/sessions/a1.yaml: category: 'Z' is not a taxonomy code",
+    "error episodes/mini/sessions/a1.yaml: reference[2]: edit_file failed: 'old' occurs 0 times in out/summary.md; it must occur exactly once (the first failing step",
+    "error episodes/mini/sessions/a2.yaml: trigger.type: Input should be 'user' or 'event'",
+    "error episodes/mini/sessions/a3.yaml: checklist[1].check: 'graders.mini.checks:nope': graders/mini/checks.py has no function 'nope'",
+    "warning episodes/mini/sessions/a1.yaml: intents: 2 hidden intent(s); a session has 5-12",
+    "warning episodes/mini/sessions/a3.yaml: checklist: 2 checklist item(s); a session has 5-10",
+]
+
+
+def test_every_problem_is_reported_once_in_one_run(two_broken_episodes: Path) -> None:
+    result = run_cli("validate", "--data", str(two_broken_episodes))
+    lines = [" ".join(line.split()) for line in result.output.splitlines()]
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    for expected in EVERY_PROBLEM:
+        hits = [line for line in lines if line.startswith(expected)]
+        assert len(hits) == 1, (expected, result.output)
+    # the cascade is cut: nothing after a1's broken step, nothing of s3 failing for want of s1's output
+    assert not any("a1.yaml: intents" in line and "does not satisfy" in line for line in lines)
+    assert not any("read_file failed" in line or "cannot be evaluated" in line for line in lines)
+    assert not any("nope" in line and "a3.yaml" in line for line in lines if not line.startswith(EVERY_PROBLEM[10]))
+    problems = [line for line in lines if line.startswith(("error ", "warning "))]
+    assert len(problems) == len(set(problems))
+    errors = sum(line.startswith("error ") for line in problems)
+    assert f"{errors} error(s), {len(problems) - errors} warning(s)" in " ".join(lines)
+
+
+def test_json_output_lists_the_same_problems(two_broken_episodes: Path) -> None:
+    text = run_cli("validate", "--data", str(two_broken_episodes)).output
+    result = run_cli("validate", "--data", str(two_broken_episodes), "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["errors"] == sum(p["level"] == "error" for p in report["problems"])
+    assert {"file", "field", "reason", "level"} == set(report["problems"][0])
+    shown = [f"{p['level']} {p['file']}: {p['field']}: {p['reason']}" if p["field"] else f"{p['level']} {p['file']}: {p['reason']}" for p in report["problems"]]
+    assert all(" ".join(s.split()) in " ".join(text.split()) for s in shown)
+
+
+def test_a_later_session_that_does_not_depend_on_a_broken_one_is_still_replayed(mini_copy: Path) -> None:
+    _edit(mini_copy / "episodes/mini/sessions/a2.yaml", lambda d: d["trigger"].update(type="telepathy"))
+    _edit(mini_copy / "episodes/mini/sessions/a3.yaml", lambda d: d["reference"].pop(1))  # a3 does not depend on a2
+    result = run_cli("validate", "--data", str(mini_copy))
+    assert "a3.yaml: intents[0].evidence: the reference solution does not satisfy it" in " ".join(result.output.split())
+
+
+def test_a_failure_after_a_broken_session_it_does_not_declare_names_that_session(mini_copy: Path) -> None:
+    _edit(mini_copy / "episodes/mini/sessions/a1.yaml", lambda d: d.update(tools=["workspace", "teleport"]))
+    _edit(mini_copy / "episodes/mini/sessions/a3.yaml", lambda d: d["reference"].insert(0, {"tool": "read_file", "args": {"path": "out/summary.md"}}))
+    output = " ".join(run_cli("validate", "--data", str(mini_copy)).output.split())
+    assert "a3.yaml: reference[0]: read_file failed" in output
+    assert "a1 has errors: if this session needs its output, add it to depends_on" in output
+    assert "a2.yaml: reference: not replayed: it depends on a1, which has errors" in output

@@ -387,6 +387,12 @@ class AppStore:
             return [row.model_dump(mode="json") for row in db.exec(select(model)).all()]
 
 
+def app_tables() -> dict[str, type[AppModel]]:
+    """Every app table model by table name."""
+    load_builtin_tools()
+    return _tables_by_name()
+
+
 def _tables_by_name() -> dict[str, type[AppModel]]:
     return {
         mapper.class_.__tablename__: mapper.class_  # type: ignore[attr-defined]

@@ -1,0 +1,65 @@
+"""`pbench validate --oracle`: the scripted baselines' quality bar, on the worked example and broken copies."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import EXAMPLE, run_cli
+from conftest import edit_yaml as _edit
+
+from proactive_bench.oracle import BASELINES
+
+S1 = "episodes/lab_manager/sessions/s1_week12_order.yaml"
+
+
+def _oracle(root: Path) -> tuple[int, dict]:
+    result = run_cli("validate", "--data", str(root), "--oracle", "--json")
+    return result.exit_code, json.loads(result.stdout)
+
+
+def test_the_worked_example_passes_strictly_with_the_oracle() -> None:
+    result = run_cli("validate", "--data", str(EXAMPLE), "--strict", "--oracle")
+    assert result.exit_code == 0, result.output
+    assert "ok: 1 episode(s), 0 warning(s), 6 oracle run(s) on the bar" in result.output
+    code, report = _oracle(EXAMPLE)
+    runs = {(o["model"], o["reveal_order"]): o for o in report["oracle"]}
+    assert code == 0 and all(o["ok"] for o in runs.values())
+    assert runs[("scripted:reference", "forward")]["proc"] == 1.0 and runs[("scripted:reference", "forward")]["comp"] == 1.0
+    assert runs[("scripted:passive", "reverse")]["proc"] <= 0.2
+    assert runs[("scripted:surface", "forward")]["comp"] < 0.5
+
+
+def test_a_reference_that_only_works_in_one_reveal_order_fails_the_oracle(example_copy: Path) -> None:
+    """The serum note is anchored on the room note: fine when the room intent comes first, broken otherwise."""
+
+    def chain(d: dict) -> None:
+        serum = next(s for s in d["reference"] if s.get("requires") == ["serum_lot"] and s["tool"] == "edit_file")
+        serum["args"].update(old="- Deliver to room B214.\n", new="- Deliver to room B214.\n- Serum: lot 77120 only.\n")
+
+    _edit(example_copy / S1, chain)
+    assert run_cli("validate", "--data", str(example_copy), "--strict").exit_code == 0  # the forward replay cannot see it
+    code, report = _oracle(example_copy)
+    failed = {(o["model"], o["reveal_order"]) for o in report["oracle"] if not o["ok"]}
+    assert code == 1 and failed == {("scripted:passive", "reverse")}
+    reason = next(p["reason"] for p in report["problems"] if p["field"] == "oracle scripted:passive (reverse reveal order)")
+    assert "s1_week12_order: rule items c6 fail" in reason
+
+
+def test_a_rule_item_the_stated_request_passes_fails_the_oracle(example_copy: Path) -> None:
+    _edit(example_copy / S1, lambda d: d["checklist"][2].update(check={"file_exists": "orders/week-12.md"}))
+    code, report = _oracle(example_copy)
+    surface = next(o for o in report["oracle"] if o["model"] == "scripted:surface")
+    assert code == 1 and not surface["ok"]
+    assert "passes rule items tied to a hidden intent without it: s1_week12_order:c3" in surface["failure"]
+
+
+def test_the_oracle_does_not_run_on_data_with_errors(example_copy: Path) -> None:
+    _edit(example_copy / S1, lambda d: d.update(category="Z"))
+    code, report = _oracle(example_copy)
+    assert code == 1 and report["oracle"] == [] and report["errors"] == 1
+
+
+def test_baselines_are_a_registry_of_scripted_models() -> None:
+    assert [b.model for b in BASELINES[:4]] == ["scripted:reference", "scripted:passive", "scripted:asker", "scripted:surface"]
+    assert all(b.reveal_orders and b.bar for b in BASELINES)
