@@ -90,15 +90,21 @@ def gone(pid: int) -> bool:
     return state in ("Z", "X")
 
 
-def kill_mid_sweep(db: Path, after_sessions: int) -> list[int]:
-    """Start the sweep, SIGKILL its parent once ``after_sessions`` sessions are saved; the workers it had."""
-    proc = subprocess.Popen([*PBENCH, *SWEEP, "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def kill_after(command: list[str], db: Path, sessions: int, delay: float = 0.0) -> list[int]:
+    """Run a pbench command on ``db``; SIGKILL it ``delay`` s after ``sessions`` sessions are saved. The workers it had."""
+    proc = subprocess.Popen([*PBENCH, *command, "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and _finished_sessions(db) < after_sessions:
+    while time.monotonic() < deadline and _finished_sessions(db) < sessions and proc.poll() is None:
         time.sleep(0.02)
+    time.sleep(delay)
     workers = children(proc.pid)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    return workers
+
+
+def kill_mid_sweep(db: Path, after_sessions: int) -> list[int]:
+    workers = kill_after(SWEEP, db, after_sessions)
     assert 0 < _finished_sessions(db) < 40, "the sweep was not killed mid-way"
     return workers
 
