@@ -241,7 +241,8 @@ class Store:
         The session run gets its id here; its rows go in table by table as bulk
         inserts (this runs at every session end of every run of a sweep). A
         session is saved whole or not at all, its workspace included, and with
-        every model answer recorded so far on this database.
+        every model answer recorded so far on this database; under a lease
+        (``fence``), only while this process still holds it (LeaseLost otherwise).
         """
         table: Table = SessionRun.__table__  # type: ignore[attr-defined]
         values = {c.key: getattr(session_run, c.key) for c in table.columns if not (c.primary_key and session_run.id is None)}
