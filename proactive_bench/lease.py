@@ -33,7 +33,7 @@ from typing import Any
 
 import structlog
 from sqlalchemy import Connection, delete, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import Field, SQLModel
 
 log = structlog.get_logger(__name__)
@@ -110,8 +110,11 @@ class HeldLease:
         self._stop.set()
         if self._beating is not None:
             self._beating.join()
-        with self.engine.begin() as db:
-            db.execute(delete(Lease).where(Lease.scope == self.fence.scope, Lease.owner == self.fence.owner))  # type: ignore[arg-type]
+        try:
+            with self.engine.begin() as db:
+                db.execute(delete(Lease).where(Lease.scope == self.fence.scope, Lease.owner == self.fence.owner))  # type: ignore[arg-type]
+        except SQLAlchemyError as exc:  # the lease then expires by itself; the caller's own error matters more
+            log.warning("lease_release_failed", scope=self.fence.scope, error=f"{type(exc).__name__}: {exc}")
 
     def __enter__(self) -> HeldLease:
         return self

@@ -19,7 +19,7 @@ import pytest
 from sqlmodel import Session, func, select
 
 from proactive_bench.launch import RunSpec, start_run
-from proactive_bench.lease import EXPIRY_S, Lease, LeaseLost, take_lease, writing
+from proactive_bench.lease import Lease, LeaseLost, pid_alive, take_lease, writing
 from proactive_bench.loading import load_episode
 from proactive_bench.store import Grade, IntentEvent, LLMCall, MessageRow, SessionRun, Snapshot, Store, ToolCallRow
 
@@ -82,14 +82,6 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def gone(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return True
-    return state in ("Z", "X")
-
-
 def kill_after(command: list[str], db: Path, sessions: int, delay: float = 0.0) -> list[int]:
     """Run a pbench command on ``db``; SIGKILL it ``delay`` s after ``sessions`` sessions are saved. The workers it had."""
     proc = subprocess.Popen([*PBENCH, *command, "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -129,9 +121,9 @@ def test_kill_9_of_a_sweep_parent_stops_its_workers_and_an_immediate_resume_give
     assert len(workers) == 2
     resumed = pbench("resume", only_sweep(db), "--db", str(db), "--json")  # at once: no waiting for the lease to expire
     deadline = time.monotonic() + 1.0
-    while time.monotonic() < deadline and not all(gone(w) for w in workers):
+    while time.monotonic() < deadline and any(pid_alive(w) for w in workers):
         time.sleep(0.02)
-    assert all(gone(w) for w in workers), "sweep workers outlived their parent by more than a second"
+    assert not any(pid_alive(w) for w in workers), "sweep workers outlived their parent by more than a second"
     out, err = resumed.communicate(timeout=120)
     assert resumed.returncode == 0, err
     assert "Traceback" not in err and "lease_taken_over" in err
@@ -180,7 +172,7 @@ def dead_pid() -> int:
 def test_a_stale_lease_is_taken_over_with_a_log_line(tmp_path: Path, holder: str, reason: str) -> None:
     db, run_id = interrupted_run(tmp_path)
     if holder.startswith("dead"):
-        plant_lease(db, run_id, pid=dead_pid(), host=socket.gethostname(), expires_in=EXPIRY_S)
+        plant_lease(db, run_id, pid=dead_pid(), host=socket.gethostname(), expires_in=600)
     else:
         plant_lease(db, run_id, pid=os.getpid(), host="elsewhere.example", expires_in=-1)
     resumed = subprocess.run([*PBENCH, "resume", run_id, "--db", str(db), "--json"], capture_output=True, text=True)
@@ -195,7 +187,7 @@ def test_a_stale_lease_is_taken_over_with_a_log_line(tmp_path: Path, holder: str
 
 def test_a_live_lease_is_refused_naming_its_holder_and_the_run_is_untouched(tmp_path: Path) -> None:
     db, run_id = interrupted_run(tmp_path)
-    plant_lease(db, run_id, pid=os.getpid(), host=socket.gethostname(), expires_in=EXPIRY_S, command="pbench sweep --models x")
+    plant_lease(db, run_id, pid=os.getpid(), host=socket.gethostname(), expires_in=600, command="pbench sweep --models x")
     before = (table_counts(db), Store(db).run(run_id))
     resumed = subprocess.run([*PBENCH, "resume", run_id, "--db", str(db)], capture_output=True, text=True)
     assert resumed.returncode == 3
@@ -278,14 +270,14 @@ def test_without_the_parent_death_signal_a_worker_still_exits_within_a_second(tm
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not ready.exists():
         time.sleep(0.02)
-    assert not gone(child)
+    assert pid_alive(child)
     parent.send_signal(signal.SIGKILL)
     parent.wait()
     deadline = time.monotonic() + 1.0
-    while time.monotonic() < deadline and not gone(child):
+    while time.monotonic() < deadline and pid_alive(child):
         time.sleep(0.02)
     try:
-        assert gone(child), "the worker outlived its parent by more than a second"
+        assert not pid_alive(child), "the worker outlived its parent by more than a second"
     finally:
-        if not gone(child):
+        if pid_alive(child):
             os.kill(child, signal.SIGKILL)
