@@ -28,11 +28,12 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import structlog
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import Field, SQLModel
 
@@ -85,9 +86,14 @@ def check_fence(db: Connection, fence: Fence) -> None:
     SQLite serializes the transaction once it has written; other databases
     lock the row read here until commit (FOR SHARE), so a takeover waits.
     """
-    stmt = select(Lease.owner).where(Lease.scope == fence.scope).with_for_update(read=True)  # type: ignore[arg-type]
-    if db.execute(stmt).scalar() != fence.owner:
+    if db.execute(_owner_of(), {"scope": fence.scope}).scalar() != fence.owner:
         raise LeaseLost(f"{fence.scope}: another process took over this run's lease; this one stops without saving")
+
+
+@cache
+def _owner_of() -> Any:
+    """The owner of a lease, read under a share lock; built once (this runs at every session save)."""
+    return select(Lease.owner).where(Lease.scope == bindparam("scope")).with_for_update(read=True)  # type: ignore[arg-type]
 
 
 class HeldLease:
