@@ -122,12 +122,6 @@ class HeldLease:
         except SQLAlchemyError as exc:  # the lease then expires by itself; the caller's own error matters more
             log.warning("lease_release_failed", scope=self.fence.scope, error=f"{type(exc).__name__}: {exc}")
 
-    def __enter__(self) -> HeldLease:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()
-
     def _beat(self) -> None:
         while not self._stop.wait(HEARTBEAT_S):
             now = _now()

@@ -146,6 +146,21 @@ def test_two_resumes_of_one_sweep_at_once_run_each_session_once(tmp_path: Path, 
     assert (sweep_outcome(db), table_counts(db)) == uninterrupted
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_of_a_sweep_stops_its_workers_and_releases_the_lease(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    proc = subprocess.Popen([*PBENCH, *SWEEP, "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and _finished_sessions(db) < 4:
+        time.sleep(0.02)
+    workers = children(proc.pid)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=60)
+    assert proc.returncode != 0 and workers and not any(pid_alive(w) for w in workers)
+    with closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("select count(*) from lease").fetchone()[0] == 0
+
+
 def interrupted_run(tmp_path: Path) -> tuple[Path, str]:
     """A mini run created but never started (as after a kill -9 before its first save)."""
     db = tmp_path / "r.db"
