@@ -259,7 +259,7 @@ def session_errors(db: Path) -> list[str]:
     """Errors of errored sessions, shortened and without the server's port, to group them."""
     with closing(sqlite3.connect(db)) as conn:
         rows = conn.execute("select error from sessionrun where status = 'error'").fetchall()
-    return [re.sub(r"(turn|step|127\.0\.0\.1:)\s?\d+", r"\1 N", error or "")[:150] for (error,) in rows]
+    return [re.sub(r"(turn|step) \d+", r"\1 N", re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1", error or ""))[:200] for (error,) in rows]
 
 
 def report(figures: dict[str, Figures], injected: Counter[tuple[str, str]], elapsed: float) -> None:
