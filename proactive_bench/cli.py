@@ -85,7 +85,7 @@ from proactive_bench.sweep import (
     unfinished_runs,
     validate_sweep_config,
 )
-from proactive_bench.sweep_workers import SweepWorkers
+from proactive_bench.sweep_workers import SweepWorkers, WorkerFailed
 from proactive_bench.validation import episode_stats, validate_dataset
 
 app = typer.Typer(help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False)
@@ -426,7 +426,10 @@ def _sweep_and_report(
                 progress.advance(task)
 
         if workers is not None:
-            workers.follow(on_event)
+            try:
+                workers.follow(on_event)
+            except WorkerFailed as exc:
+                raise fail(str(exc), 1) from None
         else:
             tune_for_runs()
             run_fast(run_sweep(store, the_sweep, pending, config, budget, on_event))

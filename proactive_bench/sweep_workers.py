@@ -62,6 +62,10 @@ class SharedBudget(Budget):
             self._shared.value += cost_usd
 
 
+class WorkerFailed(RuntimeError):
+    """A worker process ended with an error (its own log says which); the sweep can be resumed."""
+
+
 class SweepWorkers:
     """The worker processes of one sweep: :meth:`start` them, then :meth:`follow` them to the end.
 
@@ -129,7 +133,7 @@ class SweepWorkers:
         self.budget.add(self.spent.value - self.budget.spent_usd)  # what the workers spent
         failed = [process.name for process in self.processes if process.exitcode != 0]
         if failed:
-            raise RuntimeError(f"sweep worker(s) {', '.join(failed)} exited abnormally; continue with: pbench resume {self.sweep.id}")
+            raise WorkerFailed(f"sweep worker(s) {', '.join(failed)} exited abnormally; continue with: pbench resume {self.sweep.id}")
         finish_sweep(self.store, self.sweep)
 
 

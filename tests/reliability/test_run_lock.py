@@ -161,6 +161,20 @@ def test_ctrl_c_of_a_sweep_stops_its_workers_and_releases_the_lease(tmp_path: Pa
         assert conn.execute("select count(*) from lease").fetchone()[0] == 0
 
 
+def test_workers_whose_lease_was_taken_over_save_nothing_more_and_the_sweep_ends_with_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    proc = subprocess.Popen([*PBENCH, *SWEEP, "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and _finished_sessions(db) < 4:
+        time.sleep(0.02)
+    with closing(sqlite3.connect(db, timeout=30)) as conn, conn:  # another writer takes the sweep over
+        conn.execute("update lease set owner = 'the-new-owner'")
+        saved = conn.execute("select count(*) from sessionrun").fetchone()[0]
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1 and "exited abnormally" in err and "Traceback" not in err, err
+    assert saved < 40 and table_counts(db)["SessionRun"] == saved
+
+
 def interrupted_run(tmp_path: Path) -> tuple[Path, str]:
     """A mini run created but never started (as after a kill -9 before its first save)."""
     db = tmp_path / "r.db"
