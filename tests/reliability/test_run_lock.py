@@ -82,12 +82,24 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def kill_after(command: list[str], db: Path, sessions: int, delay: float = 0.0) -> list[int]:
-    """Run a pbench command on ``db``; SIGKILL it ``delay`` s after ``sessions`` sessions are saved. The workers it had."""
-    proc = subprocess.Popen([*PBENCH, *command, "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def started(command: list[str], db: Path, sessions: int) -> subprocess.Popen[bytes]:
+    """A pbench command on ``db`` (stderr to :func:`stderr_of`), once it has saved ``sessions`` sessions or ended."""
+    db.parent.mkdir(parents=True, exist_ok=True)
+    with stderr_of(db).open("wb") as stderr:
+        proc = subprocess.Popen([*PBENCH, *command, "--db", str(db)], stdout=subprocess.DEVNULL, stderr=stderr)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and _finished_sessions(db) < sessions and proc.poll() is None:
         time.sleep(0.02)
+    return proc
+
+
+def stderr_of(db: Path) -> Path:
+    return db.parent / "pbench.stderr"
+
+
+def kill_after(command: list[str], db: Path, sessions: int, delay: float = 0.0) -> list[int]:
+    """Run a pbench command on ``db``; SIGKILL it ``delay`` s after ``sessions`` sessions are saved. The workers it had."""
+    proc = started(command, db, sessions)
     time.sleep(delay)
     workers = children(proc.pid)
     proc.send_signal(signal.SIGKILL)
@@ -149,10 +161,7 @@ def test_two_resumes_of_one_sweep_at_once_run_each_session_once(tmp_path: Path, 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_ctrl_c_of_a_sweep_stops_its_workers_and_releases_the_lease(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
-    proc = subprocess.Popen([*PBENCH, *SWEEP, "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and _finished_sessions(db) < 4:
-        time.sleep(0.02)
+    proc = started(SWEEP, db, sessions=4)
     workers = children(proc.pid)
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=60)
@@ -163,14 +172,12 @@ def test_ctrl_c_of_a_sweep_stops_its_workers_and_releases_the_lease(tmp_path: Pa
 
 def test_workers_whose_lease_was_taken_over_save_nothing_more_and_the_sweep_ends_with_one_line(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
-    proc = subprocess.Popen([*PBENCH, *SWEEP, "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and _finished_sessions(db) < 4:
-        time.sleep(0.02)
+    proc = started(SWEEP, db, sessions=4)
     with closing(sqlite3.connect(db, timeout=30)) as conn, conn:  # another writer takes the sweep over
         conn.execute("update lease set owner = 'the-new-owner'")
         saved = conn.execute("select count(*) from sessionrun").fetchone()[0]
-    _, err = proc.communicate(timeout=120)
+    proc.wait(timeout=120)
+    err = stderr_of(db).read_text()
     assert proc.returncode == 1 and "exited abnormally" in err and "Traceback" not in err, err
     assert saved < 40 and table_counts(db)["SessionRun"] == saved
 
