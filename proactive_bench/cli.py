@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -47,6 +49,7 @@ from proactive_bench.launch import (
 )
 from proactive_bench.llm.caps import ROLES, MaxTokens, parse_max_tokens
 from proactive_bench.llm.endpoints import EndpointError, check_reachable
+from proactive_bench.lease import HeldLease, LeaseHeld, LeaseLost, lease_scope, writing
 from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.llm.probe import probe_model, probe_table
 from proactive_bench.loading import (
@@ -86,7 +89,7 @@ from proactive_bench.sweep import (
     unfinished_runs,
     validate_sweep_config,
 )
-from proactive_bench.sweep_workers import SweepWorkers
+from proactive_bench.sweep_workers import SweepWorkers, WorkerFailed
 from proactive_bench.validation import episode_stats
 
 app = typer.Typer(help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False)
@@ -240,7 +243,18 @@ def episode(
         _admit(loaded, [s.id for s in chosen], db_path.parent)
     store = _open_store(db_path, create=True)
     run = start_run(store, loaded, spec, db_path.parent)
-    _finish(store, run, loaded, as_json)
+    with _owning(store, run.id):
+        _finish(store, run, loaded, as_json)
+
+
+@contextmanager
+def _owning(store: Store, scope: str, beat: bool = True) -> Iterator[HeldLease]:
+    """Write a run or sweep under its lease; another writer's lease, or losing ours, is a one-line error (exit 3)."""
+    try:
+        with writing(store, scope, beat=beat) as held:
+            yield held
+    except (LeaseHeld, LeaseLost) as exc:
+        raise fail(str(exc), 3) from None
 
 
 def _per_role(agent: str | None, user: str | None, judge: str | None) -> dict[str, str]:
@@ -335,20 +349,22 @@ def resume(
         except SweepConfigError as exc:
             raise fail(str(exc)) from None
         budget = _budget(config)
-        try:
-            pending = unfinished_runs(store, sweep)
-        except DatasetError as exc:
-            raise _dataset_failure(exc, f"the dataset of sweep {sweep.id}") from None
-        for loaded in {id(loaded): loaded for _run, loaded in pending}.values() if not no_validate else []:
-            _admit(loaded, [], db.parent)
-        _check_endpoints(sweep_endpoints(config))
-        _sweep_and_report(store, sweep, pending, config, budget, as_json)
+        with _owning(store, sweep.id, beat=False) as held:  # taken before reading what is left to do
+            try:
+                pending = unfinished_runs(store, sweep)
+            except DatasetError as exc:
+                raise _dataset_failure(exc, f"the dataset of sweep {sweep.id}") from None
+            for loaded in {id(loaded): loaded for _run, loaded in pending}.values() if not no_validate else []:
+                _admit(loaded, [], db.parent)
+            _check_endpoints(sweep_endpoints(config))
+            _sweep_and_report(store, sweep, pending, config, budget, as_json, held)
         return
     store, run, loaded = _open_run(db, run_id)
     if not no_validate:
         _admit(loaded, run_spec(run).sessions, db.parent)
     _check_endpoints(run_spec(run).endpoints())
-    _finish(store, run, loaded, as_json)
+    with _owning(store, lease_scope(run)):
+        _finish(store, store.run(run.id) or run, loaded, as_json)  # read again: a former holder may have moved it on
 
 
 @app.command()
@@ -386,7 +402,8 @@ def replay(
     if not no_validate:
         _admit(loaded, spec.sessions, db.parent)
     run = start_run(store, loaded, spec, db.parent)
-    _finish(store, run, loaded, as_json)
+    with _owning(store, run.id):
+        _finish(store, run, loaded, as_json)
 
 
 def _split(value: str | None) -> list[str]:
@@ -457,7 +474,8 @@ def sweep(
     store = _open_store(db_path, create=True)
     new_sweep, new_runs = create_sweep(store, settings, db_path.parent, episodes)
     err_console.print(f"sweep {new_sweep.id}: {len(new_runs)} run(s)", highlight=False)
-    _sweep_and_report(store, new_sweep, new_runs, settings, budget, as_json)
+    with _owning(store, new_sweep.id, beat=False) as held:
+        _sweep_and_report(store, new_sweep, new_runs, settings, budget, as_json, held)
 
 
 def _budget(config: SweepConfig) -> Budget:
@@ -469,11 +487,13 @@ def _budget(config: SweepConfig) -> Budget:
 
 def _sweep_and_report(
     store: Store, the_sweep: Sweep, pending: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget, as_json: bool,
+    lease: HeldLease,
 ) -> None:
     total = sum(len(run_spec(run).sessions) for run, _ in pending)
     workers = SweepWorkers(store, the_sweep, pending, config, budget) if config.workers > 1 else None
     if workers is not None:
         workers.start()  # before the progress display's thread exists, so workers can be forked
+    lease.keep_alive()  # its heartbeat thread too
     columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} sessions"), TimeElapsedColumn())
     with Progress(*columns, console=err_console, transient=True) as progress:
         task = progress.add_task(f"sweep {the_sweep.id}", total=total)
@@ -483,7 +503,10 @@ def _sweep_and_report(
                 progress.advance(task)
 
         if workers is not None:
-            workers.follow(on_event)
+            try:
+                workers.follow(on_event)
+            except WorkerFailed as exc:
+                raise fail(str(exc), 1) from None
         else:
             tune_for_runs()
             run_fast(run_sweep(store, the_sweep, pending, config, budget, on_event))

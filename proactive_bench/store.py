@@ -24,6 +24,7 @@ from sqlalchemy import Connection, LargeBinary, Table, bindparam, delete, event,
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
 
+from proactive_bench.lease import Fence, Lease, check_fence  # noqa: F401  (its table lives in this database)
 from proactive_bench.llm.cache import AnswerWriter, ModelCallEntry, write_answers  # noqa: F401  (its table lives in this database)
 from proactive_bench.llm.probe import ProbeRow  # noqa: F401  (its table lives in this database)
 
@@ -222,6 +223,8 @@ class Store:
         SQLModel.metadata.create_all(self.engine)
         self.answers = AnswerWriter(self.engine)
         """Recorded model answers of every run on this database, written in bursts."""
+        self.fence: Fence | None = None
+        """The lease this process writes under (see :mod:`proactive_bench.lease`): every session save checks it."""
 
     def add(self, *rows: SQLModel) -> None:
         """Insert rows in one transaction."""
@@ -239,7 +242,8 @@ class Store:
         The session run gets its id here; its rows go in table by table as bulk
         inserts (this runs at every session end of every run of a sweep). A
         session is saved whole or not at all, its workspace included, and with
-        every model answer recorded so far on this database.
+        every model answer recorded so far on this database; under a lease
+        (``fence``), only while this process still holds it (LeaseLost otherwise).
         """
         table: Table = SessionRun.__table__  # type: ignore[attr-defined]
         values = {c.key: getattr(session_run, c.key) for c in table.columns if not (c.primary_key and session_run.id is None)}
@@ -248,7 +252,9 @@ class Store:
         try:
             with self.engine.begin() as db:  # Core: the ORM session's bulk-insert path cost more than the inserts
                 write_answers(db, answers)
-                db.execute(started, {"run_id": session_run.run_id})
+                db.execute(started, {"run_id": session_run.run_id})  # the first write: the transaction holds the write lock from here
+                if self.fence is not None:
+                    check_fence(db, self.fence)
                 session_run.id = db.execute(table.insert(), values).inserted_primary_key[0]  # type: ignore[attr-defined]
                 assert session_run.id is not None
                 _insert_rows(db, session_run.id, rows)

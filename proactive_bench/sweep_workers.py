@@ -6,31 +6,42 @@ and its own connection to the same results database (SQLite in WAL mode).
 Concurrency and the per-endpoint request rate are divided among the workers;
 the budget is one shared counter, so the sweep stops at the same total spend.
 The parent process follows progress by reading finished sessions from the
-store.
+store, and holds the sweep's lease; workers save under it and die with the
+parent (:func:`die_with_parent`), so none outlives a ``kill -9`` of the sweep.
 """
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import math
 import multiprocessing
 import multiprocessing.connection
+import os
+import signal
 import sys
 import threading
 from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
 from typing import Any
 
+import structlog
 from sqlmodel import Session, col, select
 
 from proactive_bench.checkpoints import FINAL_STATUSES
 from proactive_bench.costs import Budget, PriceTable
+from proactive_bench.lease import Fence, LeaseLost
 from proactive_bench.logs import configure_logging
 from proactive_bench.process_tuning import run_fast, tune_for_runs
 from proactive_bench.store import Run, SessionRun, Store, Sweep
 from proactive_bench.sweep import RunHook, SweepConfig, finish_sweep, run_episodes, unfinished_runs
 
+log = structlog.get_logger(__name__)
+
 POLL_S = 0.5
+PARENT_POLL_S = 0.2
+"""How often a worker without a parent-death signal checks that its parent lives."""
+PR_SET_PDEATHSIG = 1
 RUN_MODULES = ("proactive_bench.judge", "proactive_bench.user.llm", "proactive_bench.scaffolds.react", "langchain_openai")
 """Modules a run imports on first use (participants are built lazily)."""
 
@@ -49,6 +60,10 @@ class SharedBudget(Budget):
     def add(self, cost_usd: float) -> None:
         with self._shared.get_lock():
             self._shared.value += cost_usd
+
+
+class WorkerFailed(RuntimeError):
+    """A worker process ended with an error (its own log says which); the sweep can be resumed."""
 
 
 class SweepWorkers:
@@ -77,7 +92,7 @@ class SweepWorkers:
                 target=_worker,
                 args=(
                     str(store.path), sweep.id, [run.id for run, _ in group], share.model_dump(mode="json"), self.spent,
-                    (store, group) if self.method == "fork" else None,
+                    store.fence, (store, group) if self.method == "fork" else None,
                 ),
                 name=f"pbench-sweep-{n}",
             )
@@ -97,22 +112,28 @@ class SweepWorkers:
     def follow(self, on_event: RunHook | None = None) -> None:
         """Report finished sessions until every worker exits; then settle the budget and the sweep's status."""
         seen: set[int] = set()
-        while True:
-            running = [process.sentinel for process in self.processes if process.is_alive()]
-            for session_run in _finished_sessions(self.store, list(self.by_id)):
-                if session_run.id not in seen:
-                    seen.add(session_run.id)  # type: ignore[arg-type]
-                    if on_event:
-                        on_event(self.by_id[session_run.run_id], "session")
-            if not running:
-                break
-            multiprocessing.connection.wait(running, timeout=POLL_S)  # wakes as soon as a worker exits
-        for process in self.processes:
-            process.join()
+        try:
+            while True:
+                running = [process.sentinel for process in self.processes if process.is_alive()]
+                for session_run in _finished_sessions(self.store, list(self.by_id)):
+                    if session_run.id not in seen:
+                        seen.add(session_run.id)  # type: ignore[arg-type]
+                        if on_event:
+                            on_event(self.by_id[session_run.run_id], "session")
+                if not running:
+                    break
+                multiprocessing.connection.wait(running, timeout=POLL_S)  # wakes as soon as a worker exits
+        except BaseException:  # Ctrl-C: no worker may save once the caller releases the lease
+            for process in self.processes:
+                process.kill()
+            raise
+        finally:
+            for process in self.processes:
+                process.join()
         self.budget.add(self.spent.value - self.budget.spent_usd)  # what the workers spent
         failed = [process.name for process in self.processes if process.exitcode != 0]
         if failed:
-            raise RuntimeError(f"sweep worker(s) {', '.join(failed)} exited abnormally; continue with: pbench resume {self.sweep.id}")
+            raise WorkerFailed(f"sweep worker(s) {', '.join(failed)} exited abnormally; continue with: pbench resume {self.sweep.id}")
         finish_sweep(self.store, self.sweep)
 
 
@@ -127,15 +148,44 @@ def _finished_sessions(store: Store, run_ids: list[str]) -> list[SessionRun]:
         return list(db.exec(query))
 
 
+def die_with_parent() -> None:
+    """Make this (worker) process exit at once, without writing, when its parent dies.
+
+    On Linux the kernel kills it (``prctl(PR_SET_PDEATHSIG, SIGKILL)``);
+    everywhere, a daemon thread also waits on multiprocessing's pipe from the
+    parent and watches the parent's pid, and ends the process within
+    PARENT_POLL_S of the parent's death.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):  # no usable libc: the thread below still watches
+            pass
+    if os.getppid() != parent.pid:  # it died before the signal was armed
+        os._exit(70)
+
+    def watch() -> None:
+        while not multiprocessing.connection.wait([parent.sentinel], timeout=PARENT_POLL_S):
+            if os.getppid() != parent.pid:  # re-parented: the parent is gone (its pipe may be held open by a sibling)
+                break
+        os._exit(70)  # no cleanup: nothing may be written once the parent is gone
+
+    threading.Thread(target=watch, name="pbench-parent-watch", daemon=True).start()
+
+
 def _worker(
     db_path: str, sweep_id: str, run_ids: list[str], config_json: dict[str, Any], spent: Synchronized[float],
-    forked: tuple[Store, list[tuple[Run, Any]]] | None,
+    fence: Fence | None, forked: tuple[Store, list[tuple[Run, Any]]] | None,
 ) -> None:
-    """One worker process: its share of the runs on its own event loop.
+    """One worker process: its share of the runs on its own event loop, saved under the parent's lease (``fence``).
 
     A forked worker has the parent's store (its connections closed before the
     fork), runs and loaded episodes already; a spawned one opens and reads them again.
     """
+    die_with_parent()
     configure_logging()
     config = SweepConfig.model_validate(config_json)
     if forked is not None:
@@ -146,5 +196,10 @@ def _worker(
         assert sweep is not None
         mine = [(run, loaded) for run, loaded in unfinished_runs(store, sweep) if run.id in set(run_ids)]
         tune_for_runs()
+    store.fence = fence
     budget = SharedBudget(PriceTable.load(config.prices), config.max_cost_usd, spent)
-    run_fast(run_episodes(store, mine, config, budget))
+    try:
+        run_fast(run_episodes(store, mine, config, budget))
+    except LeaseLost as exc:  # another process took the sweep over: stop, having written nothing more
+        log.error("lease_lost", error=str(exc))
+        sys.exit(3)

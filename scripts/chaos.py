@@ -1,0 +1,315 @@
+"""Chaos trials: kill -9 at random moments and injected model-server faults, compared with clean baselines.
+
+1. kill -9 trials, in turn: an episode killed and resumed; a ``sweep --workers 2``
+   whose parent is killed and resumed at once; the same sweep killed and then
+   resumed by two ``pbench resume`` started together. Each ends compared with
+   an uninterrupted run of the same command (every session's status, turns,
+   intent decisions and grades, and the row count of every table).
+2. fault trials: sweeps of the react agent with the LLM user and the rubric
+   judge (mini dataset) against a stub OpenAI-compatible server that answers a
+   random share of requests with HTTP 500, HTTP 429 (``Retry-After: 0``), a
+   200 whose body is not JSON, or a dropped connection, never twice in a row
+   for the same request. Each run is compared with a fault-free run.
+
+Printed per kind of trial: attempts, failures (a command that crashed, or a
+run left unfinished), duplicate session rows, results differing from the
+baseline, guessed decisions (an intent decision or rubric grade with no
+successful model call behind it), tracebacks in stderr, clean refusals of a
+second writer, and workers still alive one second after their parent's kill.
+The script stops by itself: each command has a timeout and no trial starts
+after ``--time-limit``.
+
+    python scripts/chaos.py [--quick] [--kill-trials 24] [--faults 300] [--fault-rate 0.2] [--seed 1] [--time-limit 1800]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from proactive_bench.lease import pid_alive
+from proactive_bench.stub_server import StubServer, error_reply, prompt_text, silent_user_judgment, structured_reply, text_reply, tool_call_reply
+
+TESTS = Path(__file__).resolve().parent.parent / "tests"
+sys.path[:0] = [str(TESTS), str(TESTS / "reliability")]  # the reliability tests' helpers drive and compare the runs
+
+from conftest import MINI  # noqa: E402
+from test_resume_replay import PBENCH  # noqa: E402
+from test_run_lock import SWEEP, duplicate_sessions, kill_after, sweep_outcome, table_counts  # noqa: E402
+
+EPISODE = ["episode", "--persona", "pharmacist", "--model", "scripted:reference", "--sessions", "1-10", "--json"]
+KILL_KINDS = ("episode", "sweep --workers 2", "two resumes at once")
+COMMAND_TIMEOUT_S = 300
+REFUSAL = "is being written by pid"
+FAULT_KINDS = ("500", "429", "not JSON", "dropped")
+JUDGE_RATE = 0.5
+"""A run makes one judge call per rubric item (the mini dataset has one): it is faulted more often to reach every role."""
+ROLES = {"chaos-agent": "agent", "chaos-user": "user", "chaos-judge": "judge"}
+LLM_SWEEP = [
+    "sweep", "--json", "--data", str(MINI), "--models", "openai:chaos-agent", "--user", "llm", "--user-model", "openai:chaos-user",
+    "--judge-model", "openai:chaos-judge",
+]
+
+
+@dataclass
+class Figures:
+    """What one kind of trial counted."""
+
+    attempts: int = 0
+    failures: int = 0
+    duplicates: int = 0
+    differing: int = 0
+    guessed: int = 0
+    tracebacks: int = 0
+    refusals: int = 0
+    surviving_workers: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def fail(self, note: str) -> None:
+        self.failures += 1
+        self.notes.append(note)
+
+
+@dataclass
+class Finished:
+    code: int
+    stdout: str
+    stderr: str
+
+
+def pbench(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([*PBENCH, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finish(proc: subprocess.Popen[str]) -> Finished:
+    try:
+        out, err = proc.communicate(timeout=COMMAND_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        err += "\n[chaos: timed out]"
+    return Finished(proc.returncode, out, err)
+
+
+def check_command(figures: Figures, done: Finished, what: str) -> None:
+    """Count a finished pbench command: tracebacks, clean refusals, crashes."""
+    if "Traceback" in done.stderr:
+        figures.tracebacks += 1
+        figures.notes.append(f"{what}: traceback: {done.stderr.strip().splitlines()[-1][:160]}")
+    if done.code == 3 and REFUSAL in done.stderr:
+        figures.refusals += 1
+    elif done.code != 0:
+        figures.fail(f"{what}: exit {done.code}: {(done.stderr.strip().splitlines() or [''])[-1][:160]}")
+
+
+def compare(figures: Figures, db: Path, expected: tuple[Any, Any], what: str) -> None:
+    figures.duplicates += duplicate_sessions(db)
+    with closing(sqlite3.connect(db)) as conn:
+        unfinished = conn.execute("select count(*) from run where status != 'finished'").fetchone()[0]
+    if unfinished:
+        figures.fail(f"{what}: {unfinished} run(s) left unfinished")
+    if (sweep_outcome(db), table_counts(db)) != expected:
+        figures.differing += 1
+        figures.notes.append(f"{what}: results differ from the uninterrupted run")
+
+
+def ids(db: Path, table: str) -> list[str]:
+    with closing(sqlite3.connect(db)) as conn:
+        return [row[0] for row in conn.execute(f"select id from {table}")]  # noqa: S608 (a table name of ours)
+
+
+def baseline(command: list[str], db: Path) -> tuple[Any, Any]:
+    done = finish(pbench(*command, "--db", str(db)))
+    if done.code != 0:
+        raise SystemExit(f"chaos: the baseline {' '.join(command)} failed: {done.stderr[-500:]}")
+    return sweep_outcome(db), table_counts(db)
+
+
+def kill_trial(kind: str, n: int, root: Path, rng: random.Random, expected: dict[str, tuple[Any, Any]], figures: Figures) -> None:
+    db = root / f"kill{n}" / "r.db"
+    command = EPISODE if kind == "episode" else SWEEP
+    workers = kill_after(command, db, sessions=rng.randint(1, 8), delay=rng.uniform(0.0, 0.2))
+    scope = ids(db, "run")[0] if kind == "episode" else ids(db, "sweep")[0]
+    resumes = [pbench("resume", scope, "--db", str(db), "--json") for _ in range(2 if kind == "two resumes at once" else 1)]
+    time.sleep(1.0)
+    figures.surviving_workers += sum(pid_alive(w) for w in workers)
+    for done in map(finish, resumes):
+        check_command(figures, done, f"{kind} #{n}")
+    compare(figures, db, expected["episode" if kind == "episode" else "sweep"], f"{kind} #{n}")
+
+
+class FaultPlan:
+    """Which requests get a fault: a share ``rate`` of them (JUDGE_RATE of the judge's, which are few), never the
+    retry of a request that just got one."""
+
+    def __init__(self, rate: float, seed: int) -> None:
+        self.rates = {"judge": max(rate, JUDGE_RATE)}
+        self.rate = rate
+        self.rng = random.Random(seed)
+        self.just_faulted: set[str] = set()
+        self.injected: Counter[tuple[str, str]] = Counter()
+
+    def fault_for(self, body: dict[str, Any], raw: bytes) -> str | None:
+        digest = hashlib.sha256(raw).hexdigest()
+        if digest in self.just_faulted:
+            self.just_faulted.discard(digest)
+            return None
+        role = ROLES.get(body.get("model", ""), "other")
+        if self.rng.random() >= self.rates.get(role, self.rate):
+            return None
+        self.just_faulted.add(digest)
+        fault = self.rng.choice(FAULT_KINDS)
+        self.injected[(role, fault)] += 1
+        return fault
+
+
+class FaultyServer(StubServer):
+    """The stub server with faults injected before the responder answers (a dropped connection included)."""
+
+    plan: FaultPlan | None = None
+
+    async def _answer(self, request: web.Request) -> web.Response:
+        raw = await request.read()
+        fault = self.plan.fault_for(json.loads(raw or b"{}"), raw) if self.plan else None
+        if fault == "dropped":
+            assert request.transport is not None
+            request.transport.close()
+            return web.Response()
+        if fault == "500":
+            return web.json_response(error_reply(500, "injected server error")[1], status=500)
+        if fault == "429":
+            return web.json_response(error_reply(429, "injected rate limit")[1], status=429, headers={"Retry-After": "0"})
+        if fault == "not JSON":
+            return web.Response(status=200, body=b'{"id": "chatcmpl-cut", "choices": [{"message": ', content_type="application/json")
+        return await super()._answer(request)
+
+
+def answer(body: dict[str, Any]) -> Any:
+    """Deterministic agent (writes the summary, then answers), user (volunteers intents) and judge."""
+    role = ROLES.get(body["model"])
+    if role == "user":
+        return silent_user_judgment(body) or text_reply("Please also take care of that.")
+    if role == "judge":
+        return structured_reply(body, {"rationale": "checked the file", "verdict": "YES" if "Batch summary" in prompt_text(body) else "NO"})
+    if body["messages"][-1]["role"] == "tool":
+        return text_reply("Done: the summary is in out/summary.md.")
+    return tool_call_reply([("write_file", {"path": "out/summary.md", "content": "# Batch summary\nmean 4.65 mg/L\n"})])
+
+
+def guessed_decisions(db: Path) -> int:
+    """Intent decisions of the LLM user and rubric grades with a score, with no successful model call of their kind in their session."""
+    with closing(sqlite3.connect(db)) as conn:
+        intents = conn.execute(
+            "select count(*) from intentevent e where e.decided_by like 'llm:%' and not exists (select 1 from llmcall c "
+            "where c.session_run_id = e.session_run_id and c.role = 'user' and c.ok and c.prompt_hash = e.prompt_hash)"
+        ).fetchone()[0]
+        grades = conn.execute(
+            "select count(*) from grade g where g.score is not null and g.grader = 'rubric' and not exists (select 1 from llmcall c "
+            "where c.session_run_id = g.session_run_id and c.role = 'judge' and c.ok and c.purpose = 'rubric:' || g.item_id)"
+        ).fetchone()[0]
+    return int(intents + grades)
+
+
+def fault_trials(root: Path, args: argparse.Namespace, deadline: float, figures: Figures) -> Counter[tuple[str, str]]:
+    plan = FaultPlan(args.fault_rate, args.seed)
+    errors: Counter[str] = Counter()
+    with FaultyServer(answer) as server:
+        clean = finish(pbench(*LLM_SWEEP, "--base-url", server.base_url, "--db", str(root / "faults-base.db")))
+        if clean.code != 0:
+            raise SystemExit(f"chaos: the fault-free LLM sweep failed: {clean.stderr[-500:]}")
+        (expected,) = sweep_outcome(root / "faults-base.db").values()
+        server.plan = plan
+        trial = 0
+        while sum(plan.injected.values()) < args.faults and time.monotonic() < deadline:
+            trial += 1
+            db = root / f"faults{trial}.db"
+            done = finish(pbench(*LLM_SWEEP, "--runs", str(args.fault_runs), "--concurrency", str(args.fault_runs),
+                                 "--base-url", server.base_url, "--db", str(db)))
+            figures.attempts += args.fault_runs
+            check_command(figures, done, f"fault sweep #{trial}")
+            figures.duplicates += duplicate_sessions(db)
+            figures.guessed += guessed_decisions(db)
+            outcomes = sweep_outcome(db)
+            figures.differing += sum(sessions != expected for sessions in outcomes.values())
+            errors.update(session_errors(db))
+            with closing(sqlite3.connect(db)) as conn:
+                unfinished = conn.execute("select count(*) from run where status != 'finished'").fetchone()[0]
+            if unfinished:
+                figures.fail(f"fault sweep #{trial}: {unfinished} run(s) left unfinished")
+    figures.notes += [f"{count} session(s) errored: {error}" for error, count in errors.most_common()]
+    return plan.injected
+
+
+def session_errors(db: Path) -> list[str]:
+    """Errors of errored sessions, shortened and without the server's port, to group them."""
+    with closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute("select error from sessionrun where status = 'error'").fetchall()
+    return [re.sub(r"(turn|step) \d+", r"\1 N", re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1", error or ""))[:200] for (error,) in rows]
+
+
+def report(figures: dict[str, Figures], injected: Counter[tuple[str, str]], elapsed: float) -> None:
+    columns = ("attempts", "failures", "duplicates", "differing", "guessed", "tracebacks", "refusals", "surviving_workers")
+    print(f"{'trial':<22}" + "".join(f"{c:>18}" for c in columns))
+    for name, f in figures.items():
+        print(f"{name:<22}" + "".join(f"{getattr(f, c):>18}" for c in columns))
+    total = sum(injected.values())
+    by_role = Counter[str]()
+    for (role, _), count in injected.items():
+        by_role[role] += count
+    print(f"\nfaults injected: {total} ({', '.join(f'{r} {c}' for r, c in sorted(by_role.items()))})")
+    for role in sorted(by_role):
+        print(f"  {role:<6} " + ", ".join(f"{kind}: {injected[(role, kind)]}" for kind in FAULT_KINDS))
+    notes = [note for f in figures.values() for note in f.notes]
+    if notes:
+        print(f"\n{len(notes)} note(s):")
+        for note in notes[:40]:
+            print(f"  {note}")
+    print(f"\nelapsed: {elapsed:.0f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="A short version: 3 kill trials and 30 faults.")
+    parser.add_argument("--kill-trials", type=int, default=24)
+    parser.add_argument("--faults", type=int, default=300, help="Keep running fault sweeps until this many faults were injected.")
+    parser.add_argument("--fault-rate", type=float, default=0.2)
+    parser.add_argument("--fault-runs", type=int, default=8, help="Runs per fault sweep.")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--time-limit", type=float, default=1800, help="Seconds after which no new trial starts.")
+    args = parser.parse_args()
+    if args.quick:
+        args.kill_trials, args.faults, args.fault_runs = 3, 30, 4
+    started = time.monotonic()
+    deadline = started + args.time_limit
+    rng = random.Random(args.seed)
+    figures = {kind: Figures() for kind in (*KILL_KINDS, "injected faults")}
+    with tempfile.TemporaryDirectory(prefix="pbench-chaos-") as tmp:
+        root = Path(tmp)
+        expected = {"episode": baseline(EPISODE, root / "base-episode.db"), "sweep": baseline(SWEEP, root / "base-sweep.db")}
+        for n in range(args.kill_trials):
+            if time.monotonic() >= deadline:
+                break
+            kind = KILL_KINDS[n % len(KILL_KINDS)]
+            figures[kind].attempts += 1
+            kill_trial(kind, n, root, rng, expected, figures[kind])
+        injected = fault_trials(root, args, deadline, figures["injected faults"])
+    report(figures, injected, time.monotonic() - started)
+
+
+if __name__ == "__main__":
+    main()

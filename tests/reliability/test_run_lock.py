@@ -1,0 +1,319 @@
+"""Run and sweep ownership with real processes: kill -9 of a sweep's parent, concurrent resumes, stale and live leases."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from contextlib import closing
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlmodel import Session, func, select
+
+from proactive_bench.launch import RunSpec, start_run
+from proactive_bench.lease import Lease, LeaseLost, pid_alive, take_lease, writing
+from proactive_bench.loading import load_episode
+from proactive_bench.store import Grade, IntentEvent, LLMCall, MessageRow, SessionRun, Snapshot, Store, ToolCallRow
+
+from conftest import MINI
+from test_resume_replay import PBENCH, _finished_sessions
+
+SWEEP = ["sweep", "--models", "scripted:passive,scripted:reference", "--workers", "2", "--json"]
+"""Two runs of the 20-session pharmacist episode, one per worker: about 5 s, long enough to kill mid-way."""
+ROW_TABLES = (SessionRun, MessageRow, ToolCallRow, IntentEvent, Grade, Snapshot, LLMCall)
+
+
+def sweep_outcome(db: Path) -> dict[tuple[str, str, int], list[tuple[Any, ...]]]:
+    """Per run (model, ablation, repeat): every saved session's status, turns, intent decisions and grades, in order."""
+    store = Store(db)
+    out = {}
+    with Session(store.engine) as s:
+        for run in s.exec(select(SessionRun.run_id).distinct()).all():
+            stored = store.run(run)
+            assert stored is not None
+            key = (stored.model, stored.config.get("ablation", "none"), stored.config.get("repeat", 0))
+            out[key] = [
+                (
+                    sr.session_id, sr.status, sr.turns,
+                    [(e.intent_id, e.status, e.turn) for e in store.rows(IntentEvent, sr.id)],
+                    [(g.item_id, g.score) for g in store.rows(Grade, sr.id)],
+                )
+                for sr in store.session_runs(run)
+            ]
+    return out
+
+
+def table_counts(db: Path) -> dict[str, int]:
+    store = Store(db)
+    with Session(store.engine) as s:
+        return {t.__name__: s.exec(select(func.count()).select_from(t)).one() for t in ROW_TABLES}
+
+
+def duplicate_sessions(db: Path) -> int:
+    """Session rows beyond one per (run, session)."""
+    with closing(sqlite3.connect(db)) as conn:
+        return int(conn.execute("select count(*) - count(distinct run_id || '/' || session_id) from sessionrun").fetchone()[0])
+
+
+def only_sweep(db: Path) -> str:
+    with closing(sqlite3.connect(db)) as conn:
+        (sweep_id,) = conn.execute("select id from sweep").fetchone()
+    return str(sweep_id)
+
+
+def children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def started(command: list[str], db: Path, sessions: int) -> subprocess.Popen[bytes]:
+    """A pbench command on ``db`` (stderr to :func:`stderr_of`), once it has saved ``sessions`` sessions or ended."""
+    db.parent.mkdir(parents=True, exist_ok=True)
+    with stderr_of(db).open("wb") as stderr:
+        proc = subprocess.Popen([*PBENCH, *command, "--db", str(db)], stdout=subprocess.DEVNULL, stderr=stderr)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and _finished_sessions(db) < sessions and proc.poll() is None:
+        time.sleep(0.02)
+    return proc
+
+
+def stderr_of(db: Path) -> Path:
+    return db.parent / "pbench.stderr"
+
+
+def kill_after(command: list[str], db: Path, sessions: int, delay: float = 0.0) -> list[int]:
+    """Run a pbench command on ``db``; SIGKILL it ``delay`` s after ``sessions`` sessions are saved. The workers it had."""
+    proc = started(command, db, sessions)
+    time.sleep(delay)
+    workers = children(proc.pid)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    return workers
+
+
+def kill_mid_sweep(db: Path, after_sessions: int) -> list[int]:
+    workers = kill_after(SWEEP, db, after_sessions)
+    assert 0 < _finished_sessions(db) < 40, "the sweep was not killed mid-way"
+    return workers
+
+
+def pbench(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([*PBENCH, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[Any, Any], dict[str, int]]:
+    db = tmp_path_factory.mktemp("base") / "r.db"
+    subprocess.run([*PBENCH, *SWEEP, "--db", str(db)], capture_output=True, text=True, check=True)
+    return sweep_outcome(db), table_counts(db)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_kill_9_of_a_sweep_parent_stops_its_workers_and_an_immediate_resume_gives_identical_results(
+    tmp_path: Path, uninterrupted: tuple[dict[Any, Any], dict[str, int]]
+) -> None:
+    db = tmp_path / "r.db"
+    workers = kill_mid_sweep(db, after_sessions=6)
+    assert len(workers) == 2
+    resumed = pbench("resume", only_sweep(db), "--db", str(db), "--json")  # at once: no waiting for the lease to expire
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline and any(pid_alive(w) for w in workers):
+        time.sleep(0.02)
+    assert not any(pid_alive(w) for w in workers), "sweep workers outlived their parent by more than a second"
+    out, err = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, err
+    assert "Traceback" not in err and "lease_taken_over" in err
+    assert duplicate_sessions(db) == 0
+    assert (sweep_outcome(db), table_counts(db)) == uninterrupted
+    assert all(run["status"] == "finished" for run in json.loads(out)["runs"])
+
+
+def test_two_resumes_of_one_sweep_at_once_run_each_session_once(tmp_path: Path, uninterrupted: tuple[dict[Any, Any], dict[str, int]]) -> None:
+    db = tmp_path / "r.db"
+    kill_mid_sweep(db, after_sessions=4)
+    sweep_id = only_sweep(db)
+    both = [pbench("resume", sweep_id, "--db", str(db), "--json") for _ in range(2)]
+    results = [(p.wait(timeout=120), p.stderr.read()) for p in both]  # type: ignore[union-attr]
+    for code, err in results:
+        assert "Traceback" not in err and "FileNotFoundError" not in err, err
+        assert code == 0 or (code == 3 and f"{sweep_id} is being written by pid" in err), err
+    assert 0 in [code for code, _ in results]
+    assert duplicate_sessions(db) == 0
+    assert (sweep_outcome(db), table_counts(db)) == uninterrupted
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_of_a_sweep_stops_its_workers_and_releases_the_lease(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    proc = started(SWEEP, db, sessions=4)
+    workers = children(proc.pid)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=60)
+    assert proc.returncode != 0 and workers and not any(pid_alive(w) for w in workers)
+    with closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("select count(*) from lease").fetchone()[0] == 0
+
+
+def test_workers_whose_lease_was_taken_over_save_nothing_more_and_the_sweep_ends_with_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    proc = started(SWEEP, db, sessions=4)
+    with closing(sqlite3.connect(db, timeout=30)) as conn, conn:  # another writer takes the sweep over
+        conn.execute("update lease set owner = 'the-new-owner'")
+        saved = conn.execute("select count(*) from sessionrun").fetchone()[0]
+    proc.wait(timeout=120)
+    err = stderr_of(db).read_text()
+    assert proc.returncode == 1 and "exited abnormally" in err and "Traceback" not in err, err
+    assert saved < 40 and table_counts(db)["SessionRun"] == saved
+
+
+def interrupted_run(tmp_path: Path) -> tuple[Path, str]:
+    """A mini run created but never started (as after a kill -9 before its first save)."""
+    db = tmp_path / "r.db"
+    run = start_run(Store(db), load_episode(MINI, "mini"), RunSpec(persona="mini", model="scripted:reference", data_root=str(MINI)), tmp_path)
+    return db, run.id
+
+
+def plant_lease(db: Path, scope: str, *, pid: int, host: str, expires_in: float, command: str = "pbench episode --persona mini") -> None:
+    now = datetime.now(UTC)
+    store = Store(db)
+    store.add(Lease(scope=scope, owner="f" * 32, pid=pid, host=host, command=command, taken=now - timedelta(minutes=5), heartbeat=now, expires=now + timedelta(seconds=expires_in)))
+
+
+def dead_pid() -> int:
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+@pytest.mark.parametrize(
+    ("holder", "reason"),
+    [("dead pid on this host", "holder process is gone"), ("expired heartbeat on another host", "heartbeat expired")],
+)
+def test_a_stale_lease_is_taken_over_with_a_log_line(tmp_path: Path, holder: str, reason: str) -> None:
+    db, run_id = interrupted_run(tmp_path)
+    if holder.startswith("dead"):
+        plant_lease(db, run_id, pid=dead_pid(), host=socket.gethostname(), expires_in=600)
+    else:
+        plant_lease(db, run_id, pid=os.getpid(), host="elsewhere.example", expires_in=-1)
+    resumed = subprocess.run([*PBENCH, "resume", run_id, "--db", str(db), "--json"], capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "lease_taken_over" in resumed.stderr and reason in resumed.stderr
+    assert json.loads(resumed.stdout)["proc"] is not None
+    assert Store(db).run(run_id).status == "finished"  # type: ignore[union-attr]
+    assert table_counts(db)["SessionRun"] == 3
+    with closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("select count(*) from lease").fetchone()[0] == 0, "released at exit"
+
+
+def test_a_live_lease_is_refused_naming_its_holder_and_the_run_is_untouched(tmp_path: Path) -> None:
+    db, run_id = interrupted_run(tmp_path)
+    plant_lease(db, run_id, pid=os.getpid(), host=socket.gethostname(), expires_in=600, command="pbench sweep --models x")
+    before = (table_counts(db), Store(db).run(run_id))
+    resumed = subprocess.run([*PBENCH, "resume", run_id, "--db", str(db)], capture_output=True, text=True)
+    assert resumed.returncode == 3
+    message = " ".join(resumed.stderr.split())
+    assert f"{run_id} is being written by pid {os.getpid()} on {socket.gethostname()} since" in message
+    assert "pbench sweep --models x" in message and "Traceback" not in message
+    assert (table_counts(db), Store(db).run(run_id)) == before
+    assert not Path(Store(db).run(run_id).workspace).exists()  # type: ignore[union-attr]
+
+
+def test_a_run_of_a_sweep_shares_the_sweep_lease(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    done = subprocess.run([*PBENCH, "sweep", "--data", str(MINI), "--models", "scripted:reference", "--db", str(db)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    sweep_id = only_sweep(db)
+    with closing(sqlite3.connect(db)) as conn:
+        (run_id,) = conn.execute("select id from run").fetchone()
+    with writing(Store(db), sweep_id):  # this process resumes the sweep
+        other = subprocess.run([*PBENCH, "resume", run_id, "--db", str(db)], capture_output=True, text=True)
+    assert other.returncode == 3 and f"{sweep_id} is being written by pid {os.getpid()}" in " ".join(other.stderr.split())
+
+
+def test_a_save_after_the_lease_was_taken_over_writes_nothing(tmp_path: Path) -> None:
+    db, run_id = interrupted_run(tmp_path)
+    store = Store(db)
+    lease = take_lease(store.engine, run_id, "pbench episode")
+    store.fence = lease.fence
+    with closing(sqlite3.connect(db)) as conn, conn:  # another writer took it over
+        conn.execute("update lease set owner = 'someone-else' where scope = ?", (run_id,))
+    with pytest.raises(LeaseLost, match=run_id):
+        store.save_session(SessionRun(run_id=run_id, session_id="a1", position=1), [], {})
+    assert table_counts(db)["SessionRun"] == 0
+    store.fence = None
+    store.save_session(SessionRun(run_id=run_id, session_id="a1", position=1), [], {})  # unfenced writers are not checked
+    assert table_counts(db)["SessionRun"] == 1
+
+
+def test_the_heartbeat_renews_the_lease_and_release_deletes_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import proactive_bench.lease as lease_module
+
+    monkeypatch.setattr(lease_module, "HEARTBEAT_S", 0.05)
+    db, run_id = interrupted_run(tmp_path)
+    store = Store(db)
+    with writing(store, run_id) as held:
+        first = _lease_row(db)
+        time.sleep(0.3)
+        later = _lease_row(db)
+        assert store.fence == held.fence and later[1] > first[1]
+    assert store.fence is None and _lease_row(db) is None
+
+
+def _lease_row(db: Path) -> tuple[str, str] | None:
+    with closing(sqlite3.connect(db)) as conn:
+        return conn.execute("select owner, heartbeat from lease").fetchone()
+
+
+WATCHED_CHILD = """
+import multiprocessing, os, sys, time
+import proactive_bench.sweep_workers as sw
+sw.PR_SET_PDEATHSIG = 0  # prctl(0): no parent-death signal, so only the portable watch remains
+def child(ready):
+    sw.die_with_parent()
+    open(ready, "w").close()
+    time.sleep(60)
+if __name__ == "__main__":
+    p = multiprocessing.get_context(sys.argv[1]).Process(target=child, args=(sys.argv[2],))
+    p.start()
+    print(p.pid, flush=True)
+    time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_without_the_parent_death_signal_a_worker_still_exits_within_a_second(tmp_path: Path, method: str) -> None:
+    script = tmp_path / "parent.py"
+    script.write_text(WATCHED_CHILD)
+    ready = tmp_path / "watching"
+    parent = subprocess.Popen([sys.executable, str(script), method, str(ready)], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())  # type: ignore[union-attr]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not ready.exists():
+        time.sleep(0.02)
+    assert pid_alive(child)
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline and pid_alive(child):
+        time.sleep(0.02)
+    try:
+        assert not pid_alive(child), "the worker outlived its parent by more than a second"
+    finally:
+        if pid_alive(child):
+            os.kill(child, signal.SIGKILL)
