@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Literal
+from typing import Literal, get_args
 
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.scaffold import AgentTurn, ScaffoldOptions, SessionContext
 from proactive_bench.schema import Session
 
 AdversaryMode = Literal["shotgun", "drip", "vague", "claimer", "stuffer"]
+ADVERSARY_MODES: tuple[AdversaryMode, ...] = get_args(AdversaryMode)
 DRIP_PER_TURN = 4
 
 WORK_DIMENSIONS: tuple[str, ...] = (
