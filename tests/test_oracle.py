@@ -21,16 +21,10 @@ def _oracle(root: Path) -> tuple[int, dict]:
 
 
 def test_the_worked_example_passes_strictly_with_the_oracle() -> None:
+    """The command the README shows; the runs' figures are checked on the same oracle in test_pharmacist_content."""
     result = run_cli("validate", "--data", str(EXAMPLE), "--strict", "--oracle")
     assert result.exit_code == 0, result.output
     assert "ok: 1 episode(s), 0 warning(s), 11 oracle run(s) on the bar" in result.output
-    code, report = _oracle(EXAMPLE)
-    runs = {(o["model"], o["reveal_order"]): o for o in report["oracle"]}
-    assert code == 0 and all(o["ok"] for o in runs.values())
-    assert runs[("scripted:reference", "forward")]["proc"] == 1.0 and runs[("scripted:reference", "forward")]["comp"] == 1.0
-    assert runs[("scripted:passive", "reverse")]["proc"] <= 0.2
-    assert runs[("scripted:surface", "forward")]["comp"] < 0.5
-    assert all(runs[(f"scripted:{mode}", "forward")]["comp"] <= 0.15 for mode in ADVERSARY_MODES)
 
 
 def test_a_reference_that_only_works_in_one_reveal_order_fails_the_oracle(example_copy: Path) -> None:
@@ -65,6 +59,8 @@ def test_a_cue_that_a_generic_question_hits_fails_the_oracle(example_copy: Path)
     code, report = _oracle(example_copy)
     failed = {o["model"]: o["failure"] for o in report["oracle"] if not o["ok"]}
     assert code == 1 and list(failed) == ["scripted:drip"]
+    drip = next(o for o in report["oracle"] if o["model"] == "scripted:drip")
+    assert drip["proc"] > 0.1 and drip["comp"] == 0.0
     assert failed["scripted:drip"].startswith("Proc 0.13 is above 0.1")
 
 

@@ -79,6 +79,7 @@ def _runs(oracle: list[OracleOutcome], model: str) -> list[OracleOutcome]:
 
 def test_the_reference_completes_every_session_on_rule_items_alone(oracle: list[OracleOutcome]) -> None:
     [reference] = _runs(oracle, "reference")
+    assert (reference.proc, reference.comp) == (1.0, 1.0)
     for session in reference.result.sessions:
         assert session.status == "completed" and session.comp == 1.0, session.session_id
         assert session.counts.completed == session.counts.total, session.session_id
