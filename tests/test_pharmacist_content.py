@@ -18,8 +18,8 @@ import yaml
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.loading import LoadedEpisode, load_episode
 from proactive_bench.oracle import OracleOutcome, run_oracle
-from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES
 from proactive_bench.predicates import compile_pattern
+from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES
 from proactive_bench.schema import Persona, Scope, Session
 from proactive_bench.validation import validate_root
 
