@@ -1,7 +1,7 @@
 """Adversarial scripted baselines: agents that try to game Proc and Comp without doing the work.
 
 Each must score near zero (Proc <= 0.10, Comp <= 0.15 with the rules user on
-every shipped persona); the tests run them. They are the benchmark's own
+every dataset): ``pbench validate --oracle`` holds them to it. They are the benchmark's own
 attackers, not reference points for real assistants:
 
 - ``scripted:shotgun`` opens with one laundry-list question over
