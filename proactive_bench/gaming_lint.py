@@ -7,8 +7,9 @@ Part of ``pbench validate`` (warnings):
   (``data/offtarget_questions.txt``); a cue that fires on a question the
   targeted-question screen lets through would credit a question that is not
   about the intent;
-- **stuffable evidence**: before each session's reference solution is
-  replayed, every file it writes is filled with the words an agent could
+- **stuffable evidence**: the sessions start in order on a scratch world as
+  in a run (clock, timed app rows); before each session's reference solution
+  is replayed, every file it writes is filled with the words an agent could
   collect without doing any work (the request, the workspace files, a generic
   work vocabulary), once all on one line and once one word per line; an
   intent's evidence or a rule item that holds on that, and did not hold
@@ -25,14 +26,18 @@ from pathlib import Path
 from typing import Any
 
 from proactive_bench.env.apps.base import SeedError
-from proactive_bench.env.toolbox import ToolBox, resolve_tool_names
 from proactive_bench.env.workspace import Workspace, WorkspaceSeedError
 from proactive_bench.evidence import Evidence
 from proactive_bench.loading import GraderResolver, LoadedEpisode, Problem
 from proactive_bench.predicates import compile_pattern, evaluate
-from proactive_bench.scaffolds.adversarial import WORK_DIMENSIONS, stuffing_words, workspace_texts, written_paths
+from proactive_bench.scaffolds.adversarial import (
+    WORK_DIMENSIONS,
+    stuffing_words,
+    workspace_texts,
+    written_paths,
+)
 from proactive_bench.schema import Session
-from proactive_bench.scratch_world import scratch_world
+from proactive_bench.scratch_world import scratch_world, start_scratch_session
 from proactive_bench.user.targeting import screen_questions
 
 CORPUS = "offtarget_questions.txt"
@@ -71,16 +76,16 @@ def stuffable_evidence(episode: LoadedEpisode, root: Path) -> list[Problem]:
             env = stack.enter_context(scratch_world(episode))
         except (SeedError, WorkspaceSeedError):
             return []  # reported by the replay of the references
-        apps = env.require_apps()
         for session in episode.sessions:
             try:
-                box = ToolBox(env, resolve_tool_names(session.tools))
+                box = start_scratch_session(env, episode, session)
+            except SeedError:
+                break  # reported by the replay of the references; later sessions would start on the wrong rows
             except KeyError:
                 continue  # reported by the session checks
-            if session.now is not None:
-                apps.set_clock(session.now)
             rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
-            problems += _stuffing_session(session, rel, env.workspace, Evidence([], [], env.workspace, env.memory, resolver, apps))
+            start = env.require_apps().snapshot()
+            problems += _stuffing_session(session, rel, env.workspace, Evidence([], [], env.workspace, env.memory, resolver, env.apps, start))
             for step in session.reference:
                 if step.tool is not None:
                     box.call(step.tool, step.args)

@@ -5,7 +5,9 @@ A dataset is fit for scoring when the baselines land where they must:
 ``scripted:passive`` is not proactive, ``scripted:asker`` gets most intents
 inferred, ``scripted:passive`` passes every rule item once it has been told
 everything, and ``scripted:surface`` (the stated request only) loses every
-rule item tied to a hidden intent. Baselines that act on what the user
+rule item tied to a hidden intent; the adversarial baselines
+(``scripted:shotgun``, ``drip``, ``vague``, ``claimer``, ``stuffer``: see
+:mod:`proactive_bench.scaffolds.adversarial`) earn nearly nothing. Baselines that act on what the user
 reveals run twice: with intents revealed in the session's order and in
 reverse, so a reference solution whose steps only work in one order, or an
 intent whose evidence another intent's steps satisfy, fails here.
@@ -19,13 +21,14 @@ from __future__ import annotations
 import asyncio
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from proactive_bench.launch import RunSpec, execute_run, start_run
 from proactive_bench.loading import LoadedEpisode, Problem
 from proactive_bench.results import EpisodeResult
 from proactive_bench.runner import CallLedger
+from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES
 from proactive_bench.store import Store
 
 REVEAL_ORDERS = ("forward", "reverse")
@@ -34,10 +37,17 @@ Verdict = Callable[[EpisodeResult, LoadedEpisode], str | None]
 """The reason a baseline's result misses the bar, or None."""
 
 
-def every_rule_item_passes(result: EpisodeResult, _episode: LoadedEpisode) -> str | None:
+def every_session_completes(result: EpisodeResult, _episode: LoadedEpisode) -> str | None:
     for session in result.sessions:
         if session.status != "completed":
             return f"{session.session_id} ended {session.status}" + (f": {session.error}" if session.error else "")
+    return None
+
+
+def every_rule_item_passes(result: EpisodeResult, episode: LoadedEpisode) -> str | None:
+    if (reason := every_session_completes(result, episode)) is not None:
+        return reason
+    for session in result.sessions:
         failed = [g.item_id for g in session.grades if g.grader == "rule" and g.score != 1]
         if failed:
             return f"{session.session_id}: rule items {', '.join(failed)} fail"
@@ -89,6 +99,20 @@ def loses_intent_items(result: EpisodeResult, episode: LoadedEpisode) -> str | N
     return f"passes rule items tied to a hidden intent without it: {', '.join(passed[:5])}" if passed else None
 
 
+def earns_nearly_nothing(proc_limit: float, comp_limit: float) -> Verdict:
+    """An attacker's bar: every session runs to its end, and neither Proc nor Comp rises above its limit."""
+
+    def verdict(result: EpisodeResult, episode: LoadedEpisode) -> str | None:
+        comp = result.comp or 0.0
+        return (
+            not_proactive(proc_limit)(result, episode)
+            or (f"Comp {comp:.2f} is above {comp_limit}" if comp > comp_limit else None)
+            or every_session_completes(result, episode)
+        )
+
+    return verdict
+
+
 @dataclass(frozen=True)
 class OracleBar:
     model: str
@@ -103,6 +127,7 @@ BASELINES: list[OracleBar] = [
     OracleBar("scripted:passive", recovers_when_told(0.2), "Proc <= 0.2, every rule item passes once told"),
     OracleBar("scripted:asker", mostly_inferred(0.6), ">= 60% of intents inferred, every rule item passes"),
     OracleBar("scripted:surface", loses_intent_items, "Proc <= 0.2, fails every rule item tied to an intent", ("forward",)),
+    *(OracleBar(f"scripted:{mode}", earns_nearly_nothing(0.10, 0.15), "Proc <= 0.10, Comp <= 0.15", ("forward",)) for mode in ADVERSARY_MODES),
 ]
 
 
@@ -115,6 +140,8 @@ class OracleOutcome:
     proc: float | None
     comp: float | None
     failure: str | None
+    result: EpisodeResult = field(repr=False, compare=False)
+    """The run itself, for checks beyond the bar (not in the report)."""
 
     def as_dict(self) -> dict[str, object]:
         return {"persona": self.persona, "model": self.model, "reveal_order": self.order, "bar": self.bar,
@@ -140,7 +167,7 @@ def run_oracle(episode: LoadedEpisode, root: Path, bars: list[OracleBar] | None 
                 spec = RunSpec(persona=episode.persona.id, model=bar.model, data_root=str(root))
                 run = start_run(store, loaded, spec, Path(tmp))
                 result = asyncio.run(execute_run(store, run, loaded, CallLedger(run.id)))
-                outcomes.append(OracleOutcome(episode.episode.id, bar.model, order, bar.bar, result.proc, result.comp, bar.verdict(result, loaded)))
+                outcomes.append(OracleOutcome(episode.episode.id, bar.model, order, bar.bar, result.proc, result.comp, bar.verdict(result, loaded), result))
     return outcomes
 
 

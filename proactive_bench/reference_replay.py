@@ -16,14 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from proactive_bench.env.apps.base import SeedError
-from proactive_bench.env.toolbox import ToolBox, resolve_tool_names
+from proactive_bench.env.toolbox import ToolBox
 from proactive_bench.env.workspace import WorkspaceSeedError
 from proactive_bench.evidence import Evidence, Message
 from proactive_bench.loading import GraderError, GraderResolver, LoadedEpisode, Problem
 from proactive_bench.predicates import evaluate, walk
 from proactive_bench.schema import Session
-from proactive_bench.scratch_world import scratch_world
-from proactive_bench.timed_events import start_session
+from proactive_bench.scratch_world import scratch_world, start_scratch_session
 from proactive_bench.validation_semantics import unknown_name
 
 
@@ -39,17 +38,19 @@ def replay_references(episode: LoadedEpisode, root: Path) -> list[Problem]:
             return [Problem(f"episodes/{episode.episode.id}/apps", "", str(exc))]
         except WorkspaceSeedError as exc:
             return [Problem(f"episodes/{episode.episode.id}/workspace", "", str(exc))]
-        apps = env.require_apps()
         for position, entry in enumerate(episode.episode.sessions):
             session = loaded.get(entry.id)
             if session is None:
                 continue
             rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
             try:
-                start_session(apps, episode.directory, session)
+                box = start_scratch_session(env, episode, session)
             except SeedError as exc:
                 problems.append(Problem(f"episodes/{episode.episode.id}/apps/{session.id}", "", str(exc)))
                 broken.add(session.id)
+                continue
+            except KeyError:
+                broken.add(session.id)  # the unknown tool is reported by the session checks
                 continue
             missing = [d for d in entry.depends_on if d in broken]
             if missing:
@@ -57,7 +58,7 @@ def replay_references(episode: LoadedEpisode, root: Path) -> list[Problem]:
                 broken.add(session.id)
                 continue
             earlier = next((e.id for e in episode.episode.sessions[:position] if e.id in broken), None)
-            if not _replay_session(session, rel, ToolBox(env, resolve_tool_names(session.tools)), resolver, problems, earlier):
+            if not _replay_session(session, rel, box, resolver, problems, earlier):
                 broken.add(session.id)
     return problems
 

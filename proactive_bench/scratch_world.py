@@ -1,4 +1,9 @@
-"""A throwaway copy of an episode's world, for checks that replay or probe it (``pbench validate``)."""
+"""A throwaway copy of an episode's world, for checks that replay or probe it (``pbench validate``).
+
+The checks walk the sessions in order on one scratch world, each started with
+:func:`start_scratch_session` as a run starts it, so that app-state evidence is
+judged on the rows the session really sees.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +14,12 @@ from pathlib import Path
 
 from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
-from proactive_bench.env.toolbox import ToolEnv
+from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.loading import LoadedEpisode
 from proactive_bench.runner import episode_env
+from proactive_bench.schema import Session
+from proactive_bench.timed_events import start_session
 
 
 @contextmanager
@@ -26,3 +33,13 @@ def scratch_world(episode: LoadedEpisode) -> Iterator[ToolEnv]:
         apps = AppStore()
         apps.seed_from(episode.directory / "apps")
         yield episode_env(episode, Workspace.seeded(Path(tmp) / "ws", episode.workspace_seed), Memory(), apps)
+
+
+def start_scratch_session(env: ToolEnv, episode: LoadedEpisode, session: Session) -> ToolBox:
+    """Start a session on the scratch world as a run does (clock, timed app rows); the session's tools on it.
+
+    Raises :class:`~proactive_bench.env.apps.base.SeedError` when the session's timed rows do not fit,
+    KeyError naming an unknown tool or group (both reported by other checks of ``pbench validate``).
+    """
+    start_session(env.require_apps(), episode.directory, session)
+    return ToolBox(env, resolve_tool_names(session.tools))

@@ -9,8 +9,10 @@ from conftest import EXAMPLE, run_cli
 from conftest import edit_yaml as _edit
 
 from proactive_bench.oracle import BASELINES
+from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES
 
 S1 = "episodes/lab_manager/sessions/s1_week12_order.yaml"
+S3 = "episodes/lab_manager/sessions/s3_week13_order.yaml"
 
 
 def _oracle(root: Path) -> tuple[int, dict]:
@@ -19,15 +21,10 @@ def _oracle(root: Path) -> tuple[int, dict]:
 
 
 def test_the_worked_example_passes_strictly_with_the_oracle() -> None:
+    """The command the README shows; the runs' figures are checked on the same oracle in test_pharmacist_content."""
     result = run_cli("validate", "--data", str(EXAMPLE), "--strict", "--oracle")
     assert result.exit_code == 0, result.output
-    assert "ok: 1 episode(s), 0 warning(s), 6 oracle run(s) on the bar" in result.output
-    code, report = _oracle(EXAMPLE)
-    runs = {(o["model"], o["reveal_order"]): o for o in report["oracle"]}
-    assert code == 0 and all(o["ok"] for o in runs.values())
-    assert runs[("scripted:reference", "forward")]["proc"] == 1.0 and runs[("scripted:reference", "forward")]["comp"] == 1.0
-    assert runs[("scripted:passive", "reverse")]["proc"] <= 0.2
-    assert runs[("scripted:surface", "forward")]["comp"] < 0.5
+    assert "ok: 1 episode(s), 0 warning(s), 11 oracle run(s) on the bar" in result.output
 
 
 def test_a_reference_that_only_works_in_one_reveal_order_fails_the_oracle(example_copy: Path) -> None:
@@ -54,6 +51,19 @@ def test_a_rule_item_the_stated_request_passes_fails_the_oracle(example_copy: Pa
     assert "passes rule items tied to a hidden intent without it: s1_week12_order:c3" in surface["failure"]
 
 
+def test_a_cue_that_a_generic_question_hits_fails_the_oracle(example_copy: Path) -> None:
+    """"Should I include a purchase order?" is not a question about which one: a cue it fires lets the drip score."""
+    for session in (S1, S3):
+        _edit(example_copy / session, lambda d: d["intents"][0].update(ask=["purchase order|\\bPO\\b"]))
+    assert run_cli("validate", "--data", str(example_copy), "--strict").exit_code == 0  # no off-target question in the corpus names a PO
+    code, report = _oracle(example_copy)
+    failed = {o["model"]: o["failure"] for o in report["oracle"] if not o["ok"]}
+    assert code == 1 and list(failed) == ["scripted:drip"]
+    drip = next(o for o in report["oracle"] if o["model"] == "scripted:drip")
+    assert drip["proc"] > 0.1 and drip["comp"] == 0.0
+    assert failed["scripted:drip"].startswith("Proc 0.13 is above 0.1")
+
+
 def test_the_oracle_does_not_run_on_data_with_errors(example_copy: Path) -> None:
     _edit(example_copy / S1, lambda d: d.update(category="Z"))
     code, report = _oracle(example_copy)
@@ -62,4 +72,5 @@ def test_the_oracle_does_not_run_on_data_with_errors(example_copy: Path) -> None
 
 def test_baselines_are_a_registry_of_scripted_models() -> None:
     assert [b.model for b in BASELINES[:4]] == ["scripted:reference", "scripted:passive", "scripted:asker", "scripted:surface"]
+    assert [b.model for b in BASELINES[4:]] == [f"scripted:{mode}" for mode in ADVERSARY_MODES]
     assert all(b.reveal_orders and b.bar for b in BASELINES)

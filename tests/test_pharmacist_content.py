@@ -19,6 +19,7 @@ from proactive_bench.env.workspace import Workspace
 from proactive_bench.loading import LoadedEpisode, load_episode
 from proactive_bench.oracle import OracleOutcome, run_oracle
 from proactive_bench.predicates import compile_pattern
+from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES
 from proactive_bench.schema import Persona, Scope, Session
 from proactive_bench.validation import validate_root
 
@@ -65,8 +66,39 @@ def test_the_dataset_validates_without_warnings(episode: LoadedEpisode) -> None:
 def test_the_scripted_baselines_meet_the_quality_bar(oracle: list[OracleOutcome]) -> None:
     assert {(o.model, o.order) for o in oracle} >= {
         ("scripted:reference", "forward"), ("scripted:passive", "reverse"), ("scripted:asker", "reverse"), ("scripted:surface", "forward"),
+        *((f"scripted:{mode}", "forward") for mode in ADVERSARY_MODES),
     }
     assert [f"{o.model} ({o.order}): {o.failure}" for o in oracle if o.failure] == []
+
+
+def _runs(oracle: list[OracleOutcome], model: str) -> list[OracleOutcome]:
+    runs = [o for o in oracle if o.model == f"scripted:{model}"]
+    assert runs, model
+    return runs
+
+
+def test_the_reference_completes_every_session_on_rule_items_alone(oracle: list[OracleOutcome]) -> None:
+    [reference] = _runs(oracle, "reference")
+    assert (reference.proc, reference.comp) == (1.0, 1.0)
+    for session in reference.result.sessions:
+        assert session.status == "completed" and session.comp == 1.0, session.session_id
+        assert session.counts.completed == session.counts.total, session.session_id
+    assert reference.result.basis.graders == ("rule",) and reference.result.basis.ungraded > 0
+
+
+def test_passive_recovers_most_of_the_work_once_told(oracle: list[OracleOutcome]) -> None:
+    assert all((o.comp or 0.0) >= 0.8 for o in _runs(oracle, "passive"))
+
+
+def test_surface_scores_below_passive(oracle: list[OracleOutcome]) -> None:
+    [surface] = _runs(oracle, "surface")
+    assert all((surface.comp or 0.0) < (o.comp or 0.0) for o in _runs(oracle, "passive"))
+
+
+def test_the_asker_is_not_mistaken_for_a_survey(oracle: list[OracleOutcome]) -> None:
+    """One focused question per turn never uses up the user's patience: every intent is inferred, in either order."""
+    for asker in _runs(oracle, "asker"):
+        assert [s.session_id for s in asker.result.sessions if s.counts.inferred != s.counts.total] == [], asker.order
 
 
 def test_persona_loads_with_all_fields(episode: LoadedEpisode) -> None:

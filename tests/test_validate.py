@@ -10,6 +10,8 @@ import pytest
 from conftest import EXAMPLE, REPO, run_cli
 from conftest import edit_yaml as _edit
 
+LAB = "episodes/lab_manager/sessions"
+
 
 def test_mini_dataset_validates(mini_copy: Path) -> None:
     result = run_cli("validate", "--data", str(mini_copy))
@@ -116,9 +118,22 @@ def test_evidence_a_keyword_stuffed_file_satisfies_is_reported(mini_copy: Path) 
     assert "intents[0].evidence" not in result.output  # mg/L is written by the work, not found in the inputs
 
 
-# --------------------------------------------------------------------------- one pass, each problem once
 
-LAB = "episodes/lab_manager/sessions"
+def test_stuffing_is_linted_on_the_app_rows_the_session_sees(example_copy: Path) -> None:
+    """The backorder e-mail appears when s2 starts: a check that needs it and a stuffable word is caught there."""
+    from proactive_bench.gaming_lint import stuffable_evidence
+    from proactive_bench.loading import load_episode
+
+    needs_email = {"all": [
+        {"app_rows": {"table": "gmail_email", "where": {"subject": "Backorder"}}},
+        {"file_matches": {"path": "orders/week-12.md", "pattern": "concentrate"}},
+    ]}
+    _edit(example_copy / LAB / "s2_pfa_backorder.yaml", lambda d: d["checklist"][0].update(check=needs_email))
+    problems = [str(p) for p in stuffable_evidence(load_episode(example_copy, "lab_manager"), example_copy)]
+    assert len(problems) == 1 and problems[0].startswith(f"{LAB}/s2_pfa_backorder.yaml: checklist[0].check: holds on files stuffed"), problems
+
+
+# --------------------------------------------------------------------------- one pass, each problem once
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from proactive_bench.scaffolds.adversarial import adversarial_factory
+from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES, adversarial_factory
 from proactive_bench.scaffolds.scripted import scripted_factory
 
 
@@ -17,5 +17,5 @@ def _react(options: Any) -> Any:
 BUILTIN_SCAFFOLDS: dict[str, Callable[[Any], Any]] = {
     "react": _react,
     **{f"scripted:{mode}": scripted_factory(mode) for mode in ("reference", "passive", "asker", "surface")},
-    **{f"scripted:{mode}": adversarial_factory(mode) for mode in ("shotgun", "drip", "vague", "claimer", "stuffer")},
+    **{f"scripted:{mode}": adversarial_factory(mode) for mode in ADVERSARY_MODES},
 }

@@ -1,7 +1,7 @@
 """Adversarial scripted baselines: agents that try to game Proc and Comp without doing the work.
 
 Each must score near zero (Proc <= 0.10, Comp <= 0.15 with the rules user on
-every shipped persona); the tests run them. They are the benchmark's own
+every dataset): ``pbench validate --oracle`` holds them to it. They are the benchmark's own
 attackers, not reference points for real assistants:
 
 - ``scripted:shotgun`` opens with one laundry-list question over
@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Literal
+from typing import Literal, get_args
 
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.scaffold import AgentTurn, ScaffoldOptions, SessionContext
 from proactive_bench.schema import Session
 
 AdversaryMode = Literal["shotgun", "drip", "vague", "claimer", "stuffer"]
+ADVERSARY_MODES: tuple[AdversaryMode, ...] = get_args(AdversaryMode)
 DRIP_PER_TURN = 4
 
 WORK_DIMENSIONS: tuple[str, ...] = (
