@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from proactive_bench.evidence import Message
 from proactive_bench.store import Grade, IntentEvent, Store
 from proactive_bench.stub_server import Reply, StubServer, prompt_text
@@ -61,10 +63,10 @@ def test_limits_grow_with_a_known_large_window_and_never_shrink() -> None:
     assert "not shown" in render_dialogue(long)  # the defaults again outside the block
 
 
-def _writer_episode(tmp_path: Path, *extra: str) -> tuple[Path, Recording, dict[str, Any]]:
+def _writer_episode(tmp_path: Path, *extra: str, models: dict[str, Any] | None = None) -> tuple[Path, Recording, dict[str, Any]]:
     db = tmp_path / "r.db"
     fake = Recording()
-    with StubServer(fake) as server:
+    with StubServer(fake, models=models) as server:
         result = run_cli(
             "episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", WRITER, "--sessions", "a1", "--db", str(db),
             "--user", "llm", "--user-model", "openai:stub-user", "--judge-model", "openai:stub-judge", "--base-url", server.base_url, *extra,
@@ -73,8 +75,12 @@ def _writer_episode(tmp_path: Path, *extra: str) -> tuple[Path, Recording, dict[
     return db, fake, json.loads(result.stdout)
 
 
-def test_a_model_with_a_large_window_sees_the_long_deliverable_whole(tmp_path: Path) -> None:
-    _, fake, out = _writer_episode(tmp_path, "--context-tokens", "128000")
+@pytest.mark.parametrize("told", ["option", "probe"])
+def test_a_model_with_a_large_window_sees_the_long_deliverable_whole(tmp_path: Path, told: str) -> None:
+    if told == "option":
+        _, fake, out = _writer_episode(tmp_path, "--context-tokens", "128000")
+    else:  # the run's probe reads the window from GET /models before the first judgment
+        _, fake, out = _writer_episode(tmp_path, models={"data": [{"id": m, "max_model_len": 128000} for m in ("stub-user", "stub-judge")]})
     judged = [p for p in fake.prompts if "grading an AI assistant" in p]
     assert judged and not any("not shown" in p or "clipped to fit" in p for p in judged)
     assert any("filler line for a long report\n" * (FILE_CHARS // 20) in p for p in judged)
