@@ -2,10 +2,15 @@
 and report how often they disagree with the checklist grades and the hidden-intent statuses.
 
 ``pbench audit export ID --out audit.csv`` writes one row per rubric grade and per intent status
-(optionally a random sample) with what the run decided and why; auditors fill the ``audited``
+with what the run decided and why. ``--sample N`` keeps N whole session runs (all their grades and
+statuses, so an auditor reads each trajectory once), stratified by model: the models take equal shares
+(a model with fewer sessions gives its unused share to the others), drawn with a seed. Auditors fill the ``audited``
 column (``1``/``0`` for checklist items, ``completed``/``inferred``/``provided`` for intents) and
 ``pbench audit import audit.csv --source human:NAME`` stores their verdicts. Rows left blank are
 not audited. Importing the same source again replaces its earlier verdicts for those rows.
+``pbench audit show`` combines the human sources (every source not named ``model:...``) by majority
+vote per judgment: the verdict more of them gave than any other wins; a tie gives no verdict and is
+counted. Each model source is reported on its own.
 ``pbench audit model ID --model M`` has another model judge again (source ``model:M``): the rubric
 items on each session's saved final state, and each intent's status on the conversation and tool
 calls up to the turn where the status was given. A judgment it cannot make is left unaudited.
@@ -16,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import random
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -51,13 +57,21 @@ class AuditFileError(ValueError):
 
 @dataclass(frozen=True)
 class Disagreement:
-    """One audit source's disagreement with the run, per kind of judgment."""
+    """One audit source's (or the humans' majority vote's) disagreement with the run, per kind of judgment."""
 
     source: str
     checklist_n: int
     checklist_disagree: int
     intents_n: int
     intents_disagree: int
+    checklist_ties: int = 0
+    intents_ties: int = 0
+
+    @property
+    def label(self) -> str:
+        """The source, with the ties of a majority vote when there were any (they are left out of n)."""
+        ties = self.checklist_ties + self.intents_ties
+        return f"{self.source}; {ties} tie(s) without verdict ({self.checklist_ties} checklist, {self.intents_ties} intents)" if ties else self.source
 
     @property
     def checklist_rate(self) -> float | None:
@@ -69,8 +83,12 @@ class Disagreement:
 
 
 def audit_rows(store: Store, runs: list[Run], sample: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
-    """Rubric grades and intent statuses of the runs' sessions, as rows to audit (a seeded sample if asked)."""
-    rows: list[dict[str, Any]] = []
+    """Rubric grades and intent statuses of the runs' sessions, as rows to audit.
+
+    With ``sample``, only the judgments of that many session runs, chosen by ``sample_sessions``.
+    """
+    by_session: dict[int, list[dict[str, Any]]] = {}
+    models: dict[int, str] = {}
     by_episode: dict[tuple[str, str], dict[tuple[str, str, str], str]] = {}
     for run in runs:
         spec = run_spec(run)
@@ -80,6 +98,8 @@ def audit_rows(store: Store, runs: list[Run], sample: int | None = None, seed: i
         for session_run in store.session_runs(run.id):
             assert session_run.id is not None
             base = {"session_run_id": session_run.id, "run_id": run.id, "model": run.model, "session_id": session_run.session_id}
+            rows = by_session.setdefault(session_run.id, [])
+            models[session_run.id] = run.model
             for grade in store.rows(Grade, session_run.id):
                 if grade.grader == "rubric" and grade.score is not None:
                     text = texts.get((session_run.session_id, "checklist", grade.item_id), "")
@@ -87,9 +107,28 @@ def audit_rows(store: Store, runs: list[Run], sample: int | None = None, seed: i
             for event in store.rows(IntentEvent, session_run.id):
                 text = texts.get((session_run.session_id, "intent", event.intent_id), "")
                 rows.append({**base, "kind": "intent", "item_id": event.intent_id, "text": text, "judged": event.status, "why": event.evidence})
-    if sample is not None and sample < len(rows):
-        rows = sorted(random.Random(seed).sample(rows, sample), key=lambda r: (r["session_run_id"], r["kind"], r["item_id"]))
-    return [{**row, "audited": "", "note": ""} for row in rows]
+    judged = {sid: model for sid, model in models.items() if by_session[sid]}  # a session with nothing judged is not worth a slot
+    kept = sorted(sample_sessions(judged, sample, seed) if sample is not None else judged)
+    return [{**row, "audited": "", "note": ""} for sid in kept for row in by_session[sid]]
+
+
+def sample_sessions(models: dict[int, str], count: int, seed: int) -> list[int]:
+    """``count`` session run ids of ``models`` (id -> model), stratified by model, seeded.
+
+    Slots go round-robin over the models in name order, so every model gets an equal share (the
+    first models in name order take the remainder) and a model out of sessions leaves its share to
+    the others; within a model, its sessions are drawn at random with ``seed``.
+    """
+    pools: dict[str, list[int]] = {}
+    for sid in sorted(models):
+        pools.setdefault(models[sid], []).append(sid)
+    quota = dict.fromkeys(pools, 0)
+    while count > 0 and any(quota[m] < len(pools[m]) for m in pools):
+        for model in sorted(pools):
+            if count > 0 and quota[model] < len(pools[model]):
+                quota[model], count = quota[model] + 1, count - 1
+    rng = random.Random(seed)
+    return [sid for model in sorted(pools) for sid in rng.sample(pools[model], quota[model])]
 
 
 def write_audit_file(rows: list[dict[str, Any]], path: Path) -> None:
@@ -108,21 +147,47 @@ def import_audit_file(store: Store, path: Path, source: str) -> int:
 
 
 def disagreement(store: Store, runs: list[Run]) -> list[Disagreement]:
-    """Per audit source, how many audited checklist grades and intent statuses differ from the run's."""
+    """How many audited checklist grades and intent statuses differ from the run's: one row for the
+    human sources together (majority vote per judgment, see ``majority``), one per model source."""
     with Session(store.engine) as db:
         ids = list(db.exec(select(SessionRun.id).where(col(SessionRun.run_id).in_([r.id for r in runs]))))
         audits = list(db.exec(select(Audit).where(col(Audit.session_run_id).in_(ids)))) if ids else []
-    out = []
-    for source in sorted({a.source for a in audits}):
-        mine = [a for a in audits if a.source == source]
-        checklist = [a for a in mine if a.kind == "checklist"]
-        intents = [a for a in mine if a.kind == "intent"]
-        out.append(
-            Disagreement(
-                source, len(checklist), sum(a.judged != a.audited for a in checklist), len(intents), sum(a.judged != a.audited for a in intents)
-            )
-        )
+    human = sorted({a.source for a in audits if not a.source.startswith("model:")})
+    out = [_disagreement(_human_label(human), majority([a for a in audits if a.source in human]))] if human else []
+    for source in sorted({a.source for a in audits} - set(human)):
+        out.append(_disagreement(source, majority([a for a in audits if a.source == source])))  # one voter: its own verdicts
     return out
+
+
+def majority(audits: list[Audit]) -> tuple[dict[tuple[int, str, str], tuple[str, str]], dict[str, int]]:
+    """Per judgment (session run, kind, item): (run's verdict, the verdict most sources gave), and the
+    number of ties per kind: judgments whose top verdicts are tied get no verdict."""
+    votes: dict[tuple[int, str, str], list[Audit]] = {}
+    for audit in audits:
+        votes.setdefault((audit.session_run_id, audit.kind, audit.item_id), []).append(audit)
+    decided: dict[tuple[int, str, str], tuple[str, str]] = {}
+    ties: dict[str, int] = {}
+    for key, mine in votes.items():
+        (top, top_n), *rest = Counter(a.audited for a in mine).most_common()
+        if rest and rest[0][1] == top_n:
+            ties[key[1]] = ties.get(key[1], 0) + 1
+        else:
+            decided[key] = (mine[0].judged, top)
+    return decided, ties
+
+
+def _disagreement(source: str, vote: tuple[dict[tuple[int, str, str], tuple[str, str]], dict[str, int]]) -> Disagreement:
+    decided, ties = vote
+    checklist = [v for k, v in decided.items() if k[1] == "checklist"]
+    intents = [v for k, v in decided.items() if k[1] == "intent"]
+    return Disagreement(
+        source, len(checklist), sum(j != a for j, a in checklist), len(intents), sum(j != a for j, a in intents),
+        ties.get("checklist", 0), ties.get("intent", 0),
+    )
+
+
+def _human_label(sources: list[str]) -> str:
+    return sources[0] if len(sources) == 1 else f"majority of {len(sources)} humans ({', '.join(sources)})"
 
 
 def _read(path: Path) -> list[dict[str, str]]:

@@ -729,7 +729,7 @@ audit_app = typer.Typer(help="Audits of checklist grades and intent statuses (th
 def audit_export(
     ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
     out: Annotated[Path, typer.Option("--out", help="The CSV file to write.")] = Path("audit.csv"),
-    sample: Annotated[Optional[int], typer.Option(min=1, help="Only this many rows, drawn at random.")] = None,
+    sample: Annotated[Optional[int], typer.Option(min=1, help="Only this many whole session runs (all their judgments), an equal share per model, drawn at random.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the sample.")] = 0,
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
 ) -> None:
@@ -780,14 +780,14 @@ def audit_show(
     ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
 ) -> None:
-    """Disagreement rates per audit source (table 6)."""
+    """Disagreement rates (table 6): human sources by majority vote per judgment (ties counted), each model source apart."""
     store = _open_store(db)
     rows = disagreement(store, _runs_of(store, ident, db))
     table = Table(title="Disagreement with the run's judgments (%)")
     for name in ("audit source", "checklist", "hidden intents"):
         table.add_column(name)
     for row in rows:
-        table.add_row(row.source, f"{pct(row.checklist_rate)} (n={row.checklist_n})", f"{pct(row.intents_rate)} (n={row.intents_n})")
+        table.add_row(row.label, f"{pct(row.checklist_rate)} (n={row.checklist_n})", f"{pct(row.intents_rate)} (n={row.intents_n})")
     out_console.print(table if rows else "no audits recorded for these runs")
 
 

@@ -106,7 +106,8 @@ class RubricJudge:
         return verdict
 
     async def _judge(self, item: ChecklistItem, evidence: Evidence, session: Session, label: str) -> RubricVerdict:
-        with collecting_clips() as dropped:
+        await self.structured.ready()
+        with collecting_clips(self.structured.context_tokens) as dropped:
             fixed, clippable = item_parts(item, session), item_evidence(item, evidence)
         async with self._limit:
             try:

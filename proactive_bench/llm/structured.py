@@ -175,8 +175,7 @@ class StructuredCaller:
     ) -> Structured[T]:
         """A valid ``schema`` instance; ``check`` may reject it with ValueError (counted as malformed); ``note`` goes on the
         recorded answer (e.g. how its prompt was clipped)."""
-        if self._learning is not None:
-            await self._learn()
+        await self.ready()
         attempt = transient = 0
         wait = self.policy.backoff_s
         errors: list[str] = []
@@ -237,8 +236,7 @@ class StructuredCaller:
         """:meth:`call` on ``template`` rendered with ``fixed`` and ``clippable`` parts, the longest clippable ones clipped
         (with a marker) to fit the context window when it is known; a context-length error teaches the window and is
         asked again once, clipped. The clipping is noted on the recorded answer."""
-        if self._learning is not None:
-            await self._learn()
+        await self.ready()
         fitted, clipped = self._fit(template, fixed, clippable)
         try:
             return await self.call(schema, [HumanMessage(template.render(**fixed, **fitted))], purpose, template.hash, check, self._note(clipped))
@@ -248,6 +246,11 @@ class StructuredCaller:
             self.context_tokens = exc.limit or (len(template.render(**fixed, **fitted)) // CHARS_PER_TOKEN) * 3 // 4
             fitted, clipped = self._fit(template, fixed, clippable)
             return await self.call(schema, [HumanMessage(template.render(**fixed, **fitted))], purpose, template.hash, check, self._note(clipped))
+
+    async def ready(self) -> None:
+        """Apply a probe in progress (methods, context window), e.g. before rendering evidence for the window."""
+        if self._learning is not None:
+            await self._learn()
 
     def learn_from(self, probing: asyncio.Future[dict[str, Any]], role: str) -> None:
         """Start with the methods and context window a probe in progress finds for ``role`` (``structured_methods`` and

@@ -136,7 +136,8 @@ class LLMUser:
         if not open_ids:
             return UserDecision([], None)
         try:
-            with collecting_clips() as dropped:  # the stages run in tasks that share this list
+            await self.structured.ready()
+            with collecting_clips(self.structured.context_tokens) as dropped:  # the stages' tasks share this list and limits
                 completed, (targeted, order) = await asyncio.gather(self._completion_stage(view), self._question_stage(view))
         except StructuredOutputError as exc:
             return UserDecision([], None, error=str(exc))
