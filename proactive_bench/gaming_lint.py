@@ -21,7 +21,6 @@ from __future__ import annotations
 from contextlib import ExitStack
 from dataclasses import replace
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +45,7 @@ CORPUS = "offtarget_questions.txt"
 @cache
 def offtarget_questions() -> tuple[str, ...]:
     """The shipped corpus of off-target questions, each one the screen lets through."""
-    text = resources.files("proactive_bench.data").joinpath(CORPUS).read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parent / "data" / CORPUS).read_text(encoding="utf-8")  # importlib.resources fails on an editable namespace package
     lines = [line.strip() for line in text.splitlines()]
     return tuple(q for q in lines if q and not q.startswith("#") and screen_questions(q).admissible)
 
