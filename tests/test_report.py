@@ -66,7 +66,7 @@ def test_sweep_report_renders_tables_figures_and_intent_tags_in_chromium(sweep: 
         assert f'id="{anchor}"' in dom, anchor
     table_1 = dom[dom.index('id="table-1"') : dom.index('id="figures"')]
     assert "scripted:reference" in table_1 and "scripted:passive" in table_1 and "100.0 ± 0.0" in table_1
-    assert dom.count("<svg") == 3  # Proc vs Comp, turns vs Proc, the ablation
+    assert dom.count("<svg") == 4  # Proc vs Comp, turns vs Proc, Proc vs burden, the ablation
     assert "No audits recorded" in dom
     passive_a1 = session_run(db, run_id(out, "scripted:passive"), "a1")
     assert f'href="#session-{passive_a1.id}"' in dom  # the run index links to the session
