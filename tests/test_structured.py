@@ -260,3 +260,43 @@ async def test_a_prompt_over_the_context_is_clipped_asked_again_and_noted(transp
     assert "Is the unit mg/L?" in sent and "characters clipped to fit the model's context window" in sent and "THE END" in sent
     assert [(r.ok, (r.error or "").split(":")[0]) for r in records] == [(False, "fatal"), (True, "prompt clipped to fit 1000 tokens"), (True, "prompt clipped to fit 1000 tokens")]
     assert len(server.requests) == 3
+
+
+async def test_an_answer_cut_before_its_json_closed_is_not_repaired_into_a_judgment(transport: ChatTransport | None) -> None:
+    """A judge stopped at the token cap mid-object: json_repair would complete it; the attempt is malformed instead."""
+
+    def respond(body: dict[str, Any]) -> Reply:
+        reply = text_reply('{"label": "ok", "score": 3, "label": "the agent did not yet')
+        reply["choices"][0]["finish_reason"] = "length"
+        return reply
+
+    records: list[LLMCallRecord] = []
+    with StubServer(respond) as server:
+        with pytest.raises(StructuredOutputError):
+            await ask(caller(server, records, transport))
+    assert records and not any(r.ok for r in records)
+    assert any("cut at the max_tokens cap before its JSON object closed" in (r.error or "") for r in records)
+
+
+async def test_an_answer_cut_after_its_json_closed_still_counts(transport: ChatTransport | None) -> None:
+    def respond(body: dict[str, Any]) -> Reply:
+        if requested_format(body) != "text":
+            return error_reply(400, "response_format is not supported")
+        reply = text_reply('{"label": "ok", "score": 3} and then the model ran on and on')
+        reply["choices"][0]["finish_reason"] = "length"
+        return reply
+
+    with StubServer(respond) as server:
+        result = await ask(caller(server, [], transport))
+    assert result.value == Answer(label="ok", score=3)
+
+
+async def test_a_200_without_choices_is_malformed_not_an_escape(transport: ChatTransport | None) -> None:
+    def respond(body: dict[str, Any]) -> Reply:
+        return RawReply(200, json.dumps({"id": "x", "object": "chat.completion", "choices": []}).encode(), {"content-type": "application/json"})
+
+    records: list[LLMCallRecord] = []
+    with StubServer(respond) as server:
+        with pytest.raises(StructuredOutputError):
+            await ask(caller(server, records, transport))
+    assert records and not any(r.ok for r in records)

@@ -310,14 +310,16 @@ class StructuredCaller:
             prompted = [*messages, SystemMessage(SCHEMA_INSTRUCTION.format(schema=json.dumps(schema.model_json_schema())))]
             runnable = self.model.bind(response_format={"type": "json_object"}) if method == "json_mode" else self.model
             raw = await runnable.ainvoke(prompted)
-            return raw, _parse_tolerantly(schema, str(raw.text))
+            return raw, _parse_tolerantly(schema, str(raw.text), _was_cut(raw))
         except _Failure:
             raise
         except openai.APIStatusError as exc:
             raise _status_failure(exc) from exc
         except (openai.APITimeoutError, openai.APIConnectionError, asyncio.TimeoutError, MalformedBodyError) as exc:
             raise _Transient(_clip(f"{type(exc).__name__}: {exc}")) from exc
-        except (ValidationError, ValueError, KeyError, TypeError) as exc:
+        except openai.LengthFinishReasonError as exc:  # the SDK's json_schema parse of a cut answer
+            raise _Malformed("cut at the max_tokens cap before its JSON object closed", "cut") from exc
+        except (ValidationError, ValueError, KeyError, TypeError, IndexError) as exc:  # IndexError: a 200 with no choices
             raise _Malformed(_clip(f"{type(exc).__name__}: {exc}"), "schema") from exc
 
     def _record(
@@ -368,7 +370,7 @@ def _structured_answer(schema: type[T], raw: AIMessage | None, parsed: Any, text
     if parsed is not None:
         return raw, _as_schema(schema, parsed)
     if text_is_json and raw is not None and str(raw.text).strip():
-        return raw, _parse_tolerantly(schema, str(raw.text))
+        return raw, _parse_tolerantly(schema, str(raw.text), _was_cut(raw))
     raise _Malformed(_clip(error), "no_answer")
 
 
@@ -381,8 +383,31 @@ def _as_schema(schema: type[T], parsed: Any) -> T:
     return parsed if isinstance(parsed, schema) else schema.model_validate(parsed)
 
 
-def _parse_tolerantly(schema: type[T], text: str) -> T:
-    """Validate JSON that may be fenced, trailed by prose or slightly broken, or wrapped as a tool call written in text."""
+def _was_cut(raw: AIMessage) -> bool:
+    """Whether the server stopped the answer at the token cap (finish reason ``length``)."""
+    return raw.response_metadata.get("finish_reason") == "length"
+
+
+def _closes_an_object(text: str) -> bool:
+    """Whether the text's first ``{`` starts a JSON object that is complete as written (no repair)."""
+    start = text.find("{")
+    if start < 0:
+        return False
+    try:
+        json.JSONDecoder().raw_decode(text, start)
+    except ValueError:
+        return False
+    return True
+
+
+def _parse_tolerantly(schema: type[T], text: str, cut: bool = False) -> T:
+    """Validate JSON that may be fenced, trailed by prose or slightly broken, or wrapped as a tool call written in text.
+
+    An answer ``cut`` at the token cap counts only if its JSON object closed before the cut: repairing a
+    half-written object would complete a judgment the model never made.
+    """
+    if cut and not _closes_an_object(text):
+        raise _Malformed("cut at the max_tokens cap before its JSON object closed", "cut")
     data = json_repair.loads(text)
     if isinstance(data, list):  # JSON followed by more JSON or prose: the first object
         data = next((item for item in data if isinstance(item, dict)), None)
