@@ -186,7 +186,7 @@ def unpack_manifest(root: Path, manifest: bytes, store: Store) -> None:
             if value not in contents:
                 raise ResumeError(f"a checkpoint's file {jail.shown(path)} has no stored content")
             target.write_bytes(contents[value])
-            os.chmod(target, mode)
+            os.chmod(target, mode & 0o777)  # as the seed copy does: no setuid, setgid or sticky bit comes back from a checkpoint
 
 
 def restore_checkpoint(store: Store, run: Run, position: int, workspace: Workspace) -> None:
