@@ -22,62 +22,9 @@ from rich.progress import (
 from rich.table import Table
 from sqlalchemy.exc import DBAPIError
 
-from proactive_bench.admission import (
-    VALIDATED_DIR,
-    dataset_problems,
-    participant_problem,
-)
-from proactive_bench.audits import (
-    AuditFileError,
-    audit_rows,
-    disagreement,
-    import_audit_file,
-    model_audit,
-    write_audit_file,
-)
-from proactive_bench.burden import BurdenRow, burden_rows, burden_table
-from proactive_bench.checkpoints import ResumeError
-from proactive_bench.costs import Budget, PriceFileError, PriceTable
-from proactive_bench.env.apps.base import SeedError
-from proactive_bench.env.workspace import WorkspaceSeedError
-from proactive_bench.launch import (
-    LaunchError,
-    RunSpec,
-    execute_run,
-    run_spec,
-    start_run,
-)
-from proactive_bench.llm.caps import ROLES, MaxTokens, parse_max_tokens
-from proactive_bench.llm.endpoints import EndpointError, check_reachable
-from proactive_bench.lease import HeldLease, LeaseHeld, LeaseLost, lease_scope, writing
-from proactive_bench.llm.models import ModelSpecError
-from proactive_bench.llm.probe import probe_model, probe_table
-from proactive_bench.loading import (
-    DEFAULT_DATA_ROOT,
-    DatasetError,
-    LoadedEpisode,
-    load_episode,
-)
-from proactive_bench.logs import configure_logging
-from proactive_bench.pibench.cli import import_app
-from proactive_bench.process_tuning import run_fast, tune_for_runs
-from proactive_bench.protocols import PROTOCOLS, protocol_problem
-from proactive_bench.rescoring import rescore_run
-from proactive_bench.results import EpisodeResult, SessionResult
-from proactive_bench.runner import DEFAULT_MAX_TURNS, CallLedger
-from proactive_bench.scaffold import ScaffoldLoadError
-from proactive_bench.scaffolds.scripted import reference_problem
-from proactive_bench.schema import Episode, Persona, Session
-from proactive_bench.store import Run, Store, StoreSchemaError, Sweep
-from proactive_bench.summary import Summary, summarize
-from proactive_bench.summary_tables import (
-    category_table,
-    pct,
-    results_table,
-    summary_csv,
-    summary_tables,
-)
-from proactive_bench.sweep import (
+from proactive_bench.campaign.costs import Budget, PriceFileError, PriceTable
+from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
+from proactive_bench.campaign.sweep import (
     SweepConfig,
     SweepConfigError,
     create_sweep,
@@ -89,8 +36,67 @@ from proactive_bench.sweep import (
     unfinished_runs,
     validate_sweep_config,
 )
-from proactive_bench.sweep_workers import SweepWorkers, WorkerFailed
-from proactive_bench.validation import episode_stats
+from proactive_bench.campaign.workers import SweepWorkers, WorkerFailed
+from proactive_bench.dataset.loading import (
+    DEFAULT_DATA_ROOT,
+    DatasetError,
+    LoadedEpisode,
+    load_episode,
+)
+from proactive_bench.dataset.schema import Episode, Persona, Session
+from proactive_bench.env.apps.base import SeedError
+from proactive_bench.env.workspace import WorkspaceSeedError
+from proactive_bench.episode.checkpoints import ResumeError
+from proactive_bench.episode.launch import (
+    LaunchError,
+    RunSpec,
+    execute_run,
+    run_spec,
+    start_run,
+)
+from proactive_bench.episode.runner import DEFAULT_MAX_TURNS, CallLedger
+from proactive_bench.importers.pibench.cli import import_app
+from proactive_bench.llm.caps import ROLES, MaxTokens, parse_max_tokens
+from proactive_bench.llm.endpoints import EndpointError, check_reachable
+from proactive_bench.llm.models import ModelSpecError
+from proactive_bench.llm.probe import probe_model, probe_table
+from proactive_bench.logs import configure_logging
+from proactive_bench.reporting.summary import Summary, summarize
+from proactive_bench.reporting.summary_tables import (
+    category_table,
+    pct,
+    results_table,
+    summary_csv,
+    summary_tables,
+)
+from proactive_bench.scaffolds.protocol import ScaffoldLoadError
+from proactive_bench.scaffolds.scripted import reference_problem
+from proactive_bench.scoring.audits import (
+    AuditFileError,
+    audit_rows,
+    disagreement,
+    import_audit_file,
+    model_audit,
+    write_audit_file,
+)
+from proactive_bench.scoring.burden import BurdenRow, burden_rows, burden_table
+from proactive_bench.scoring.protocols import PROTOCOLS, protocol_problem
+from proactive_bench.scoring.rescoring import rescore_run
+from proactive_bench.scoring.results import EpisodeResult, SessionResult
+from proactive_bench.store.database import Run, Store, StoreSchemaError, Sweep
+from proactive_bench.store.lease import (
+    HeldLease,
+    LeaseHeld,
+    LeaseLost,
+    lease_scope,
+    writing,
+)
+from proactive_bench.validation.admission import (
+    VALIDATED_DIR,
+    dataset_problems,
+    participant_problem,
+)
+from proactive_bench.validation.lint import episode_stats
 
 app = typer.Typer(help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False)
 
@@ -594,8 +600,8 @@ def validate(
     as_json: Annotated[bool, typer.Option("--json", help="Print the problems (and oracle outcomes) as one JSON object on stdout.")] = False,
 ) -> None:
     """Check a dataset in one pass: schema, semantics, references, leaks, annotations, grader imports."""
-    from proactive_bench.oracle import oracle_problems, run_oracle
-    from proactive_bench.validation import validate_root
+    from proactive_bench.validation.lint import validate_root
+    from proactive_bench.validation.oracle import oracle_problems, run_oracle
 
     configure_logging()
     dataset, problems = validate_root(data)
@@ -700,7 +706,7 @@ def report(
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
 ) -> None:
     """Write a self-contained HTML report: tables, figures and every session's trajectory (works offline)."""
-    from proactive_bench.report import (  # matplotlib loads only here
+    from proactive_bench.reporting.html import (  # matplotlib loads only here
         ReportError,
         render_comparison,
         render_report,

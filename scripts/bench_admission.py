@@ -2,7 +2,7 @@
 
 For each persona of the dataset, prints medians over ``--repeat`` tries of:
 
-- check: :func:`~proactive_bench.admission.dataset_problems` without a cache
+- check: :func:`~proactive_bench.validation.admission.dataset_problems` without a cache
   (every check of ``pbench validate``, reference solutions replayed);
 - digest: the content digest alone, which is all a run of unchanged data pays
   once the episode has passed (a marker file under ``<results>/validated/``);
@@ -19,9 +19,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from proactive_bench.admission import dataset_problems, episode_digest
-from proactive_bench.loading import DEFAULT_DATA_ROOT, load_episode, persona_names
+from proactive_bench.dataset.loading import (
+    DEFAULT_DATA_ROOT,
+    load_episode,
+    persona_names,
+)
 from proactive_bench.logs import configure_logging
+from proactive_bench.validation.admission import dataset_problems, episode_digest
 
 
 def median_ms(fn: Callable[[], object], repeat: int) -> float:

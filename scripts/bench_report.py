@@ -29,10 +29,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from proactive_bench.ablation import ABLATIONS, ablated_sessions
 from proactive_bench.cli import app
-from proactive_bench.loading import DEFAULT_DATA_ROOT, load_episode
-from proactive_bench.report.browser import chromium, dump_dom, screenshot
+from proactive_bench.dataset.ablation import ABLATIONS, ablated_sessions
+from proactive_bench.dataset.loading import DEFAULT_DATA_ROOT, load_episode
+from proactive_bench.reporting.html.browser import chromium, dump_dom, screenshot
 
 PROBE = """<script>
 addEventListener("load", () => {

@@ -22,7 +22,11 @@ from typing import Any
 from typer.testing import CliRunner
 
 from proactive_bench.cli import app
-from proactive_bench.stub_server import StubServer, silent_user_judgment, text_reply
+from proactive_bench.testing.stub_server import (
+    StubServer,
+    silent_user_judgment,
+    text_reply,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 MINI = REPO / "tests" / "data" / "mini"

@@ -36,15 +36,20 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from proactive_bench.costs import Budget, PriceTable
-from proactive_bench.launch import RunSpec, start_run
-from proactive_bench.loading import load_episode
+from proactive_bench.campaign.costs import Budget, PriceTable
+from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
+from proactive_bench.campaign.sweep import SweepConfig, create_sweep, run_episodes
+from proactive_bench.campaign.workers import SweepWorkers
+from proactive_bench.dataset.loading import load_episode
+from proactive_bench.episode.launch import RunSpec, start_run
 from proactive_bench.logs import configure_logging
-from proactive_bench.process_tuning import run_fast, tune_for_runs
-from proactive_bench.store import Store
-from proactive_bench.stub_server import StubServer, prompt_text, silent_user_judgment, text_reply
-from proactive_bench.sweep import SweepConfig, create_sweep, run_episodes
-from proactive_bench.sweep_workers import SweepWorkers
+from proactive_bench.store.database import Store
+from proactive_bench.testing.stub_server import (
+    StubServer,
+    prompt_text,
+    silent_user_judgment,
+    text_reply,
+)
 
 MINI = Path(__file__).resolve().parent.parent / "tests" / "data" / "mini"
 
@@ -111,7 +116,7 @@ def user_turn_round_trips(store: Store, delay: float) -> tuple[float, float]:
     """
     from sqlmodel import Session, select
 
-    from proactive_bench.store import LLMCall
+    from proactive_bench.store.database import LLMCall
 
     def start(call: LLMCall) -> float:
         return call.created.timestamp() - call.latency_ms / 1000

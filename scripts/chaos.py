@@ -42,15 +42,29 @@ from typing import Any
 
 from aiohttp import web
 
-from proactive_bench.lease import pid_alive
-from proactive_bench.stub_server import StubServer, error_reply, prompt_text, silent_user_judgment, structured_reply, text_reply, tool_call_reply
+from proactive_bench.store.lease import pid_alive
+from proactive_bench.testing.stub_server import (
+    StubServer,
+    error_reply,
+    prompt_text,
+    silent_user_judgment,
+    structured_reply,
+    text_reply,
+    tool_call_reply,
+)
 
 TESTS = Path(__file__).resolve().parent.parent / "tests"
 sys.path[:0] = [str(TESTS), str(TESTS / "reliability")]  # the reliability tests' helpers drive and compare the runs
 
 from conftest import MINI  # noqa: E402
 from test_resume_replay import PBENCH  # noqa: E402
-from test_run_lock import SWEEP, duplicate_sessions, kill_after, sweep_outcome, table_counts  # noqa: E402
+from test_run_lock import (  # noqa: E402
+    SWEEP,
+    duplicate_sessions,
+    kill_after,
+    sweep_outcome,
+    table_counts,
+)
 
 EPISODE = ["episode", "--persona", "pharmacist", "--model", "scripted:reference", "--sessions", "1-10", "--json"]
 KILL_KINDS = ("episode", "sweep --workers 2", "two resumes at once")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from proactive_bench.scaffold import SessionContext
+from proactive_bench.scaffolds.protocol import SessionContext
 from proactive_bench.scaffolds.scripted import ScriptedAgent
 
 CRASHING = {"s02_dalbavancin_pt_review", "s13_ivpo_conversion_round", "a3"}

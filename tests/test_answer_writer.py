@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, select
 
 from proactive_bench.llm.cache import ModelCallEntry
-from proactive_bench.store import Run, SessionRun, Store
+from proactive_bench.store.database import Run, SessionRun, Store
 
 
 def stored(store: Store) -> list[tuple[str, int]]:

@@ -9,9 +9,21 @@ import pytest
 from pydantic import BaseModel, Field
 from sqlmodel import Field as Column
 
-from proactive_bench.env.apps.base import AppModel, AppSpec, AppStore, SeedError, load_builtin_apps, register_app
+from proactive_bench.env.apps.base import (
+    AppModel,
+    AppSpec,
+    AppStore,
+    SeedError,
+    load_builtin_apps,
+    register_app,
+)
 from proactive_bench.env.memory import Memory
-from proactive_bench.env.toolbox import ToolBox, ToolEnv, register_tool, resolve_tool_names
+from proactive_bench.env.toolbox import (
+    ToolBox,
+    ToolEnv,
+    register_tool,
+    resolve_tool_names,
+)
 from proactive_bench.env.workspace import Workspace
 
 

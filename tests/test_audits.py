@@ -10,9 +10,14 @@ from typing import Any
 from conftest import MINI, run_cli
 from test_llm_user import FakeUserModel
 
-from proactive_bench.audits import disagreement, sample_sessions
-from proactive_bench.store import Grade, Store
-from proactive_bench.stub_server import Reply, StubServer, prompt_text, structured_reply
+from proactive_bench.scoring.audits import disagreement, sample_sessions
+from proactive_bench.store.database import Grade, Store
+from proactive_bench.testing.stub_server import (
+    Reply,
+    StubServer,
+    prompt_text,
+    structured_reply,
+)
 
 
 def _episode(tmp_path: Path) -> tuple[Path, str]:

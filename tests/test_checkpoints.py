@@ -12,9 +12,18 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from proactive_bench.checkpoints import MANIFEST_MAGIC, PackedWorkspace, ResumeError, WorkspacePacker, opened_checkpoint, restore_checkpoint, restore_workspace, workspace_archive
 from proactive_bench.env.workspace import Workspace
-from proactive_bench.store import Run, SessionRun, Store, WorkspaceArchive
+from proactive_bench.episode.checkpoints import (
+    MANIFEST_MAGIC,
+    PackedWorkspace,
+    ResumeError,
+    WorkspacePacker,
+    opened_checkpoint,
+    restore_checkpoint,
+    restore_workspace,
+    workspace_archive,
+)
+from proactive_bench.store.database import Run, SessionRun, Store, WorkspaceArchive
 
 
 def filled(root: Path) -> Workspace:

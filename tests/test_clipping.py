@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import MINI, run_cli
+from test_llm_user import FakeUserModel
 
-from proactive_bench.evidence import Message
-from proactive_bench.store import Grade, IntentEvent, Store
-from proactive_bench.stub_server import Reply, StubServer, prompt_text
-from proactive_bench.trace import (
+from proactive_bench.data_model.evidence import Message
+from proactive_bench.scoring.trace import (
     CLIPPED_MARK,
     DEFAULT_LIMITS,
     FILE_CHARS,
@@ -23,9 +23,8 @@ from proactive_bench.trace import (
     render_dialogue,
     was_clipped,
 )
-
-from conftest import MINI, run_cli
-from test_llm_user import FakeUserModel
+from proactive_bench.store.database import Grade, IntentEvent, Store
+from proactive_bench.testing.stub_server import Reply, StubServer, prompt_text
 
 WRITER = f"{Path(__file__).parent / 'long_writer_agent.py'}:LongWriter"
 

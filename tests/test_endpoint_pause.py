@@ -6,11 +6,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from proactive_bench.store import Run, Store
-from proactive_bench.stub_server import DROP, Reply, StubServer, text_reply
-
 from conftest import MINI, run_cli
+
+from proactive_bench.store.database import Run, Store
+from proactive_bench.testing.stub_server import DROP, Reply, StubServer, text_reply
 
 
 class Flaky:

@@ -6,13 +6,16 @@ import socket
 from pathlib import Path
 
 import pytest
+from conftest import REPO, run_cli
 from sqlmodel import Session, select
 
-from proactive_bench.llm.endpoints import EndpointError, check_reachable, is_openai_model
-from proactive_bench.store import Run, Store, Sweep
-from proactive_bench.stub_server import StubServer, text_reply
-
-from conftest import REPO, run_cli
+from proactive_bench.llm.endpoints import (
+    EndpointError,
+    check_reachable,
+    is_openai_model,
+)
+from proactive_bench.store.database import Run, Store, Sweep
+from proactive_bench.testing.stub_server import StubServer, text_reply
 
 
 def closed_port() -> int:

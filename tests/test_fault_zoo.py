@@ -1,6 +1,6 @@
 """Issue 16: a full pharmacist session on servers with real-world quirks (react agent, LLM user and judge, real HTTP on loopback).
 
-Each quirk of :mod:`proactive_bench.stub_zoo` must leave every intent terminal
+Each quirk of :mod:`proactive_bench.testing.stub_zoo` must leave every intent terminal
 (or the session recorded as ``error`` where nothing could be done), use the
 structured-output method that server supports, record every retried
 attempt, and print no traceback.
@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from proactive_bench.store import LLMCall, Store
-from proactive_bench.stub_server import StubServer, prompt_text
-from proactive_bench.stub_zoo import plausible_model, prompt_tokens, with_quirk
-
 from conftest import REPO, run_cli
+
+from proactive_bench.store.database import LLMCall, Store
+from proactive_bench.testing.stub_server import StubServer, prompt_text
+from proactive_bench.testing.stub_zoo import plausible_model, prompt_tokens, with_quirk
 
 SESSION = "1"
 
@@ -91,7 +90,7 @@ def test_structured_output_settles_on_the_method_the_server_supports(quirk: str,
 def test_tool_calls_written_as_text_are_run_by_the_agent(tmp_path: Path) -> None:
     _, out, calls = run_on("tool-calls-as-text", tmp_path)
     db = Store(tmp_path / "zoo.db")
-    from proactive_bench.store import ToolCallRow
+    from proactive_bench.store.database import ToolCallRow
 
     tools = [row.tool_name for srun in db.session_runs(out["run_id"]) for row in db.rows(ToolCallRow, srun.id)]
     assert "list_dir" in tools
@@ -150,7 +149,7 @@ def test_caps_and_call_timeout_flags_are_checked_and_stored(tmp_path: Path) -> N
     good = run_cli("episode", "--json", "--persona", "pharmacist", "--data", str(REPO), "--model", "scripted:reference", "--sessions", "1",
                    "--db", str(tmp_path / "r.db"), "--max-tokens", "judge=64", "--call-timeout", "9")
     assert good.exit_code == 0, good.output
-    from proactive_bench.launch import run_spec
+    from proactive_bench.episode.launch import run_spec
 
     spec = run_spec(Store(tmp_path / "r.db").run(json.loads(good.stdout)["run_id"]))
     assert (spec.max_tokens.judge, spec.max_tokens.agent, spec.call_timeout) == (64, 4096, 9.0)
@@ -165,7 +164,7 @@ def test_a_run_probes_each_server_once_starts_with_what_works_and_later_runs_reu
         assert not [c for c in calls if not c.ok] and methods_that_worked(calls, "user") == {"function_calling"}
         _, again, _ = run_on("", tmp_path, server=server)
         assert again["run_id"] != out["run_id"] and not [b for b in SENT if is_probe(b)]
-    from proactive_bench.launch import run_spec
+    from proactive_bench.episode.launch import run_spec
 
     methods = run_spec(Store(tmp_path / "zoo.db").run(out["run_id"])).structured_methods  # type: ignore[arg-type]
     assert methods == {"user": ["function_calling", "prompt"], "judge": ["function_calling", "prompt"]}

@@ -17,13 +17,22 @@ from typing import Any
 
 import pytest
 import yaml
-
 from conftest import run_cli
-from proactive_bench.launch import RunSpec
-from proactive_bench.metrics import PIBENCH_SCORING, t_975
-from proactive_bench.store import Grade, IntentEvent, MessageRow, Run, SessionRun, Store, Sweep, pending_row
-from proactive_bench.summary import summarize
-from proactive_bench.trace import clipped_note
+
+from proactive_bench.episode.launch import RunSpec
+from proactive_bench.reporting.summary import summarize
+from proactive_bench.scoring.metrics import PIBENCH_SCORING, t_975
+from proactive_bench.scoring.trace import clipped_note
+from proactive_bench.store.database import (
+    Grade,
+    IntentEvent,
+    MessageRow,
+    Run,
+    SessionRun,
+    Store,
+    Sweep,
+    pending_row,
+)
 
 # persona -> session -> (category, depends_on, intents, items as (id, weight))
 EPISODES: dict[str, dict[str, tuple[str, list[str], int, list[tuple[str, float]]]]] = {
@@ -257,8 +266,8 @@ def test_the_cli_prints_the_same_figures(db: Path, default: dict[str, Any]) -> N
 
 
 def test_the_report_keys_figures_by_model_and_persona_and_marks_failures(db: Path) -> None:
-    from proactive_bench.report import render_report
-    from proactive_bench.report.figures import proc_vs_comp, turns_vs_proc
+    from proactive_bench.reporting.html import render_report
+    from proactive_bench.reporting.html.figures import proc_vs_comp, turns_vs_proc
 
     store = Store(db)
     summary = summarize(store, store.runs(SWEEP))

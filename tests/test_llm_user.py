@@ -12,8 +12,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from proactive_bench.store import IntentEvent, LLMCall, MessageRow, Store
-from proactive_bench.stub_server import (
+from conftest import MINI, run_cli
+
+from proactive_bench.store.database import IntentEvent, LLMCall, MessageRow, Store
+from proactive_bench.testing.stub_server import (
     Reply,
     StubServer,
     error_reply,
@@ -23,8 +25,6 @@ from proactive_bench.stub_server import (
     structured_reply,
     text_reply,
 )
-
-from conftest import MINI, run_cli
 
 DONE_WHEN = {"units": "mg/L", "mean": "mean", "same_units": "mg/L", "memo": "memory_write"}
 ASKED_WHEN = {"units": "unit", "mean": "mean", "same_units": "unit", "memo": "memory"}

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from proactive_bench.loading import (
+from proactive_bench.dataset.loading import (
     DatasetError,
     GraderError,
     GraderResolver,

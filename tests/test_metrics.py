@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from proactive_bench.grading import GradeResult
-from proactive_bench.metrics import (
+from proactive_bench.dataset.schema import Episode
+from proactive_bench.scoring.grading import GradeResult
+from proactive_bench.scoring.metrics import (
     DEFAULT_SCORING,
     PIBENCH_SCORING,
     IntentCounts,
@@ -22,7 +23,6 @@ from proactive_bench.metrics import (
     task_scores,
     trajectories,
 )
-from proactive_bench.schema import Episode
 
 
 def _episode() -> Episode:

@@ -8,8 +8,8 @@ from pathlib import Path
 from conftest import EXAMPLE, run_cli
 from conftest import edit_yaml as _edit
 
-from proactive_bench.oracle import BASELINES
 from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES
+from proactive_bench.validation.oracle import BASELINES
 
 S1 = "episodes/lab_manager/sessions/s1_week12_order.yaml"
 S3 = "episodes/lab_manager/sessions/s3_week13_order.yaml"

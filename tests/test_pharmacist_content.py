@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from proactive_bench.dataset.loading import LoadedEpisode, load_episode
+from proactive_bench.dataset.predicates import compile_pattern
+from proactive_bench.dataset.schema import Persona, Scope, Session
 from proactive_bench.env.workspace import Workspace
-from proactive_bench.loading import LoadedEpisode, load_episode
-from proactive_bench.oracle import OracleOutcome, run_oracle
-from proactive_bench.predicates import compile_pattern
 from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES
-from proactive_bench.schema import Persona, Scope, Session
-from proactive_bench.validation import validate_root
+from proactive_bench.validation.lint import validate_root
+from proactive_bench.validation.oracle import OracleOutcome, run_oracle
 
 REPO = Path(__file__).resolve().parent.parent
 EPISODES = [(REPO, "pharmacist"), (REPO / "examples" / "lab_orders", "lab_manager")]
@@ -145,7 +145,7 @@ def test_ask_regexes_do_not_capture_other_intents_questions(sessions: list[Sessi
 
 
 def test_questions_are_single_question_sentences(sessions: list[Session]) -> None:
-    from proactive_bench.evidence import questions_in
+    from proactive_bench.data_model.evidence import questions_in
 
     for session in sessions:
         for intent in session.intents:

@@ -17,17 +17,18 @@ from typing import Any
 
 import pytest
 import yaml
+from conftest import run_cli
 
+from proactive_bench.data_model.evidence import Evidence, Message
+from proactive_bench.dataset.loading import GraderResolver, load_dataset
+from proactive_bench.dataset.predicates import PibenchScript, PibenchScriptArgs
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolRecord
 from proactive_bench.env.workspace import Workspace
-from proactive_bench.evidence import Evidence, Message
-from proactive_bench.loading import GraderResolver, load_dataset
-from proactive_bench.metrics import dependency_units
-from proactive_bench.pibench.scripts import ScriptError, script_check
-from proactive_bench.predicates import PibenchScript, PibenchScriptArgs
-from proactive_bench.store import Grade, IntentEvent, Store
-from proactive_bench.stub_server import (
+from proactive_bench.importers.pibench.scripts import ScriptError, script_check
+from proactive_bench.scoring.metrics import dependency_units
+from proactive_bench.store.database import Grade, IntentEvent, Store
+from proactive_bench.testing.stub_server import (
     Reply,
     StubServer,
     error_reply,
@@ -37,8 +38,6 @@ from proactive_bench.stub_server import (
     structured_reply,
     text_reply,
 )
-
-from conftest import run_cli
 
 TESTS = Path(__file__).parent
 PIBENCH_MINI = TESTS / "data" / "pibench_mini"

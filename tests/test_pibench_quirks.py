@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import run_cli
 from test_pibench_import import PIBENCH_MINI, FakeModels
-from proactive_bench.loading import load_dataset
-from proactive_bench.stub_server import StubServer
+
+from proactive_bench.dataset.loading import load_dataset
+from proactive_bench.testing.stub_server import StubServer
 
 TASKS = Path("data") / "researcher" / "tasks"
 

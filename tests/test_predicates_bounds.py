@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
+from proactive_bench.data_model.evidence import Evidence
+from proactive_bench.dataset.loading import GraderResolver
+from proactive_bench.dataset.predicates import Predicate, evaluate, near
 from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
-from proactive_bench.evidence import Evidence
-from proactive_bench.loading import GraderResolver
-from proactive_bench.predicates import Predicate, evaluate, near
 
 PREDICATE = TypeAdapter(Predicate)
 SEED = """
@@ -139,7 +139,7 @@ def test_the_examples_in_the_authoring_guide_parse() -> None:
 def test_taxonomy_codes_match_the_taxonomy_document() -> None:
     import re
 
-    from proactive_bench.taxonomy import CATEGORY_CODES
+    from proactive_bench.dataset.taxonomy import CATEGORY_CODES
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "taxonomy.md").read_text(encoding="utf-8")
     assert tuple(re.findall(r"^\| ([A-Z]) \|", text, re.MULTILINE)) == CATEGORY_CODES

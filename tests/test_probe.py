@@ -6,11 +6,10 @@ import json
 import socket
 
 import pytest
-
-from proactive_bench.stub_server import StubServer
-from proactive_bench.stub_zoo import model_listing, plausible_model, with_quirk
-
 from conftest import run_cli
+
+from proactive_bench.testing.stub_server import StubServer
+from proactive_bench.testing.stub_zoo import model_listing, plausible_model, with_quirk
 
 EXPECTED = {
     "none": ("supported", "supported", "supported", "supported", "supported"),

@@ -9,7 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from proactive_bench.process_tuning import YOUNG_THRESHOLD, run_fast, tune_for_runs
+from proactive_bench.campaign.process_tuning import (
+    YOUNG_THRESHOLD,
+    run_fast,
+    tune_for_runs,
+)
 
 
 async def loop_module() -> str:

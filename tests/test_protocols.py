@@ -6,11 +6,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from proactive_bench.store import Grade, Store
-from proactive_bench.stub_server import Reply, StubServer, prompt_section, prompt_text, structured_reply
-
 from conftest import MINI, run_cli
 from test_llm_user import FakeUserModel
+
+from proactive_bench.store.database import Grade, Store
+from proactive_bench.testing.stub_server import (
+    Reply,
+    StubServer,
+    prompt_section,
+    prompt_text,
+    structured_reply,
+)
 
 
 class EarlyOnlyJudge(FakeUserModel):

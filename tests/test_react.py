@@ -8,18 +8,30 @@ from pathlib import Path
 from typing import Any, Iterator, Literal
 
 import pytest
+from conftest import MINI, run_cli
 
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, ToolRecord, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.llm.ledger import LLMCallRecord
-from proactive_bench.scaffold import ScaffoldOptions, SessionContext
-from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
-from proactive_bench.scaffolds.react import EVENT_PREFIX, AgentModelError, ReactAgent, react_scaffold
 from proactive_bench.llm.transport import ChatTransport
-from proactive_bench.stub_server import DROP, RawReply, Reply, StubServer, error_reply, text_reply, tool_call_reply
-
-from conftest import MINI, run_cli
+from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
+from proactive_bench.scaffolds.protocol import ScaffoldOptions, SessionContext
+from proactive_bench.scaffolds.react import (
+    EVENT_PREFIX,
+    AgentModelError,
+    ReactAgent,
+    react_scaffold,
+)
+from proactive_bench.testing.stub_server import (
+    DROP,
+    RawReply,
+    Reply,
+    StubServer,
+    error_reply,
+    text_reply,
+    tool_call_reply,
+)
 
 
 def scripted(*replies: Reply) -> Any:

@@ -8,13 +8,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from proactive_bench.report import render_report
-from proactive_bench.report.browser import chromium, dump_dom, screenshot
-from proactive_bench.report.diffs import MAX_DIFF_LINES, app_diff, workspace_diff
-from proactive_bench.store import Grade, LLMCall, MessageRow, SessionRun, Store, ToolCallRow
-
 from conftest import MINI, run_cli
+
+from proactive_bench.reporting.html import render_report
+from proactive_bench.reporting.html.browser import chromium, dump_dom, screenshot
+from proactive_bench.reporting.html.diffs import (
+    MAX_DIFF_LINES,
+    app_diff,
+    workspace_diff,
+)
+from proactive_bench.store.database import (
+    Grade,
+    LLMCall,
+    MessageRow,
+    SessionRun,
+    Store,
+    ToolCallRow,
+)
 
 
 @pytest.fixture(scope="module")

@@ -13,15 +13,27 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import Session, func, select
-
-from proactive_bench.launch import RunSpec, start_run
-from proactive_bench.loading import load_episode
-from proactive_bench.store import Grade, IntentEvent, LLMCall, MessageRow, SessionRun, Store, ToolCallRow
-from proactive_bench.stub_server import Reply, StubServer, text_reply, tool_call_reply
-
 from conftest import MINI, run_cli
+from sqlmodel import Session, func, select
 from test_llm_user import FakeUserModel
+
+from proactive_bench.dataset.loading import load_episode
+from proactive_bench.episode.launch import RunSpec, start_run
+from proactive_bench.store.database import (
+    Grade,
+    IntentEvent,
+    LLMCall,
+    MessageRow,
+    SessionRun,
+    Store,
+    ToolCallRow,
+)
+from proactive_bench.testing.stub_server import (
+    Reply,
+    StubServer,
+    text_reply,
+    tool_call_reply,
+)
 
 PBENCH = [sys.executable, "-c", "from proactive_bench.cli import app; app()"]
 EPISODE = ["episode", "--persona", "pharmacist", "--model", "scripted:passive", "--json"]

@@ -6,11 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-
-from proactive_bench.stub_server import StubServer
-from proactive_bench.stub_zoo import plausible_model
-
 from conftest import REPO, run_cli
+
+from proactive_bench.testing.stub_server import StubServer
+from proactive_bench.testing.stub_zoo import plausible_model
 
 
 def test_each_role_goes_to_its_server_with_its_key_from_dotenv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

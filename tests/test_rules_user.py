@@ -5,17 +5,22 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from conftest import MINI, run_episode_json
+
+from proactive_bench.dataset.loading import load_episode
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
-from proactive_bench.loading import load_episode
-from proactive_bench.runner import CallLedger, RunSettings, create_run, run_episode
-from proactive_bench.scaffold import AgentTurn, SessionContext
-from proactive_bench.store import IntentEvent, MessageRow, Store
+from proactive_bench.episode.runner import (
+    CallLedger,
+    RunSettings,
+    create_run,
+    run_episode,
+)
+from proactive_bench.scaffolds.protocol import AgentTurn, SessionContext
+from proactive_bench.store.database import IntentEvent, MessageRow, Store
 from proactive_bench.user.base import IntentStatus, Stage, StageVerdict, combine_stages
 from proactive_bench.user.rules import RulesUser
-
-from conftest import MINI, run_episode_json
 
 
 def test_completed_beats_inferred_beats_provided() -> None:
@@ -118,7 +123,7 @@ def test_rules_user_asks_for_llm_backend_without_annotations(tmp_path: Path) -> 
     episode = load_episode(MINI, "mini")
     session = episode.session("a1").model_copy(deep=True)
     session.intents[0].evidence = None
-    from proactive_bench.evidence import Evidence
+    from proactive_bench.data_model.evidence import Evidence
     from proactive_bench.user.base import UserView
 
     view = UserView(
@@ -140,7 +145,7 @@ def test_questions_do_not_count_as_completion(tmp_path: Path) -> None:
     ws = Workspace(tmp_path)
     box = ToolBox(ToolEnv(ws, Memory()), resolve_tool_names([]))
     box.call("write_file", {"path": "out/summary.md", "content": "draft"})
-    from proactive_bench.evidence import Evidence, Message
+    from proactive_bench.data_model.evidence import Evidence, Message
     from proactive_bench.user.base import UserView
 
     evidence = Evidence([Message("agent", "Should the summary report mg/L units?", 1)], box.records, ws, Memory(), lambda r: None)

@@ -8,11 +8,18 @@ from typing import Any
 
 import pytest
 
-import proactive_bench.scaffold as scaffold_module
+import proactive_bench.scaffolds.protocol as scaffold_module
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
-from proactive_bench.scaffold import ENTRY_POINT_GROUP, ScaffoldLoadError, ScaffoldOptions, SessionContext, call_respond, load_scaffold
+from proactive_bench.scaffolds.protocol import (
+    ENTRY_POINT_GROUP,
+    ScaffoldLoadError,
+    ScaffoldOptions,
+    SessionContext,
+    call_respond,
+    load_scaffold,
+)
 from proactive_bench.scaffolds.react import ReactAgent
 from proactive_bench.scaffolds.scripted import ScriptedAgent
 
@@ -21,7 +28,7 @@ NOTES_AGENT = REPO / "scaffolds" / "notes_agent.py"
 OPTIONS = ScaffoldOptions(model="unused")
 
 AGENT_MODULE = '''
-from proactive_bench.scaffold import AgentTurn
+from proactive_bench.scaffolds.protocol import AgentTurn
 
 
 class EchoAgent:

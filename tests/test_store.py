@@ -5,10 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from proactive_bench.store import Grade, IntentEvent, LLMCall, MessageRow, Run, SessionRun, Snapshot, Store, ToolCallRow, pending_row
-
 from conftest import MINI, run_episode_json
+
+from proactive_bench.store.database import (
+    Grade,
+    IntentEvent,
+    LLMCall,
+    MessageRow,
+    Run,
+    SessionRun,
+    Snapshot,
+    Store,
+    ToolCallRow,
+    pending_row,
+)
 
 
 def test_passive_run_is_fully_recorded(tmp_path: Path) -> None:

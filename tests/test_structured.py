@@ -7,14 +7,27 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from langchain_core.messages import HumanMessage
 from pydantic import BaseModel
 
 from proactive_bench.llm.ledger import LLMCallRecord
 from proactive_bench.llm.models import make_chat_model
+from proactive_bench.llm.structured import (
+    ContextLengthError,
+    RetryPolicy,
+    StructuredCaller,
+    StructuredOutputError,
+)
 from proactive_bench.llm.transport import ChatTransport
-from proactive_bench.llm.structured import ContextLengthError, RetryPolicy, StructuredCaller, StructuredOutputError
-from proactive_bench.stub_server import RawReply, Reply, StubServer, error_reply, requested_format, structured_reply, text_reply
-from langchain_core.messages import HumanMessage
+from proactive_bench.testing.stub_server import (
+    RawReply,
+    Reply,
+    StubServer,
+    error_reply,
+    requested_format,
+    structured_reply,
+    text_reply,
+)
 
 FAST = RetryPolicy(backoff_s=0.0)
 GOOD = {"label": "ok", "score": 3}
@@ -238,7 +251,7 @@ async def test_a_check_can_reject_an_answer(transport: ChatTransport | None) -> 
 
 async def test_a_prompt_over_the_context_is_clipped_asked_again_and_noted(transport: ChatTransport | None) -> None:
     """The server's context-length error teaches the window; the long evidence is clipped with a marker, the short parts kept."""
-    from proactive_bench.prompts import Prompt
+    from proactive_bench.llm.prompts import Prompt
 
     template = Prompt("t.v1", "## Item\n$item\n## Evidence\n$evidence\n")
     limit_chars = 4000

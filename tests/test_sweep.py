@@ -10,13 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from proactive_bench.stub_server import Reply, StubServer
-from proactive_bench.sweep import start_one_by_one
-
 from conftest import MINI, run_cli
 from test_llm_user import FakeUserModel
 from test_resume_replay import agent_model
+
+from proactive_bench.campaign.sweep import start_one_by_one
+from proactive_bench.testing.stub_server import Reply, StubServer
 
 
 def sweep_json(*args: str) -> dict[str, Any]:
@@ -113,7 +112,7 @@ def test_rescore_grades_saved_state_with_a_judge(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("method", ["fork", "spawn"])
 def test_worker_processes_give_the_same_results_as_one_event_loop(tmp_path: Path, method: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    import proactive_bench.sweep_workers as sweep_workers
+    import proactive_bench.campaign.workers as sweep_workers
 
     monkeypatch.setattr(sweep_workers, "start_method", lambda: method)
     args = ("--models", "scripted:reference,scripted:asker", "--runs", "2", "--ablation", "none,no-dependency-history")
@@ -127,9 +126,9 @@ def test_worker_processes_give_the_same_results_as_one_event_loop(tmp_path: Path
 def test_worker_budgets_charge_one_shared_counter() -> None:
     import multiprocessing
 
-    from proactive_bench.costs import Price, PriceTable
+    from proactive_bench.campaign.costs import Price, PriceTable
+    from proactive_bench.campaign.workers import SharedBudget
     from proactive_bench.llm.ledger import LLMCallRecord
-    from proactive_bench.sweep_workers import SharedBudget
 
     spent = multiprocessing.get_context("spawn").Value("d", 0.0)
     prices = PriceTable({"m": Price(input=1.0, output=1.0)})

@@ -5,16 +5,24 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from conftest import REPO
+
+from proactive_bench.data_model.evidence import Evidence, Message
+from proactive_bench.dataset.loading import GraderResolver, load_episode
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.workspace import Workspace
-from proactive_bench.evidence import Evidence, Message
-from proactive_bench.loading import GraderResolver, load_episode
-from proactive_bench.scaffolds.adversarial import claims_everything, laundry_list_question
+from proactive_bench.scaffolds.adversarial import (
+    claims_everything,
+    laundry_list_question,
+)
 from proactive_bench.user.base import UserView
 from proactive_bench.user.rules import RulesUser, targeted_by_cues
-from proactive_bench.user.targeting import Rejection, cap_claims, patience_spent, screen_questions
-
-from conftest import REPO
+from proactive_bench.user.targeting import (
+    Rejection,
+    cap_claims,
+    patience_spent,
+    screen_questions,
+)
 
 PHARMACIST = load_episode(REPO, "pharmacist")
 S05 = PHARMACIST.session("s05_piptazo_allocation")

@@ -15,10 +15,22 @@ from langchain_core.tools import tool
 from pydantic import BaseModel
 
 from proactive_bench.llm.models import make_chat_model
-from proactive_bench.llm.sent import REQUEST_SENT
 from proactive_bench.llm.retry_log import listen, unlisten
-from proactive_bench.llm.transport import ChatTransport, HttpChatOpenAI, MalformedBodyError
-from proactive_bench.stub_server import DROP, RawReply, StubServer, error_reply, structured_reply, text_reply, tool_call_reply
+from proactive_bench.llm.sent import REQUEST_SENT
+from proactive_bench.llm.transport import (
+    ChatTransport,
+    HttpChatOpenAI,
+    MalformedBodyError,
+)
+from proactive_bench.testing.stub_server import (
+    DROP,
+    RawReply,
+    StubServer,
+    error_reply,
+    structured_reply,
+    text_reply,
+    tool_call_reply,
+)
 
 QUESTION = [HumanMessage("What is on the shopping list?")]
 
@@ -198,7 +210,11 @@ async def _without_backoff(model: Any) -> Any:
 def test_retry_delay_prefers_the_servers_word_within_a_cap() -> None:
     import httpx2
 
-    from proactive_bench.llm.transport import MAX_BACKOFF_S, MAX_RETRY_AFTER_S, retry_delay
+    from proactive_bench.llm.transport import (
+        MAX_BACKOFF_S,
+        MAX_RETRY_AFTER_S,
+        retry_delay,
+    )
 
     def limited(retry_after: str) -> openai.RateLimitError:
         response = httpx2.Response(429, headers={"retry-after": retry_after}, request=httpx2.Request("POST", "http://127.0.0.1/v1"))
@@ -228,8 +244,8 @@ async def test_models_built_from_one_template_keep_their_own_transport_and_cache
 
 async def test_a_recorded_call_also_releases_work_waiting_for_a_request() -> None:
     """Models that bypass the transport (other providers, the SDK client) release it once their call is recorded."""
+    from proactive_bench.episode.runner import CallLedger
     from proactive_bench.llm.ledger import LLMCallRecord
-    from proactive_bench.runner import CallLedger
 
     sent, ledger = asyncio.Event(), CallLedger("run")
     record = LLMCallRecord(role="agent", purpose="react_step", model="m", method="tools", ok=True, latency_ms=1.0)

@@ -121,8 +121,8 @@ def test_evidence_a_keyword_stuffed_file_satisfies_is_reported(mini_copy: Path) 
 
 def test_stuffing_is_linted_on_the_app_rows_the_session_sees(example_copy: Path) -> None:
     """The backorder e-mail appears when s2 starts: a check that needs it and a stuffable word is caught there."""
-    from proactive_bench.gaming_lint import stuffable_evidence
-    from proactive_bench.loading import load_episode
+    from proactive_bench.dataset.loading import load_episode
+    from proactive_bench.validation.gaming import stuffable_evidence
 
     needs_email = {"all": [
         {"app_rows": {"table": "gmail_email", "where": {"subject": "Backorder"}}},

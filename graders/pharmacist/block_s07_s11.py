@@ -18,8 +18,8 @@ from .common import (
     csv_rows,
     identifier_patterns,
     matching_texts,
-    whole_texts,
     near,
+    whole_texts,
 )
 
 # --------------------------------------------------------------------------- helpers

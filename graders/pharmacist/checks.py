@@ -15,8 +15,8 @@ from .common import (
     csv_rows,
     identifier_patterns,
     matching_texts,
-    whole_texts,
     near,
+    whole_texts,
 )
 
 LEVELS_CSV = "data/levels/vanco_levels_2025-03-10.csv"

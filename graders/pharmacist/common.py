@@ -7,7 +7,6 @@ import io
 import re
 from typing import Any
 
-
 MAX_LINE_WORDS = 120
 """A longer line is a keyword dump, not a line a reader reads (the longest in the reference solutions has 64 words)."""
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 from proactive_bench.env import jail
 from proactive_bench.env.jail import check_pattern, glob_regex
+from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 from proactive_bench.env.workspace import Workspace
 
 MAX_PATHS = 200

@@ -103,7 +103,11 @@ class ProbeReport:
 async def probe(transport: ChatTransport, base_url: str, model: str, api_key: str, timeout: float = PROBE_TIMEOUT_S) -> ProbeReport:
     """One short call per capability of ``model`` (its name on the server, no provider prefix), concurrently,
     and the context size if ``GET /models`` reports it."""
-    from proactive_bench.llm.transport import CHAT_PATH, RETRY_STATUSES, names_request_feature
+    from proactive_bench.llm.transport import (
+        CHAT_PATH,
+        RETRY_STATUSES,
+        names_request_feature,
+    )
 
     url = f"{base_url.rstrip('/')}{CHAT_PATH}"
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {api_key}"}

@@ -50,12 +50,29 @@ from langchain_core.runnables import Runnable
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, ValidationError
 
-from proactive_bench.llm.context import CHARS_PER_TOKEN, fit_parts, limit_from_error, prompt_budget_chars
-from proactive_bench.llm.ledger import ERROR_TEXT_LIMIT, CallRole, LLMCallRecord, Recorder, record_retries, usage_fields
+from proactive_bench.llm.context import (
+    CHARS_PER_TOKEN,
+    fit_parts,
+    limit_from_error,
+    prompt_budget_chars,
+)
+from proactive_bench.llm.ledger import (
+    ERROR_TEXT_LIMIT,
+    CallRole,
+    LLMCallRecord,
+    Recorder,
+    record_retries,
+    usage_fields,
+)
+from proactive_bench.llm.prompts import Prompt
 from proactive_bench.llm.retry_log import listen, unlisten
-from proactive_bench.llm.transport import RETRY_STATUSES, MalformedBodyError, is_context_length_error, names_request_feature
-from proactive_bench.prompts import Prompt
-from proactive_bench.trace import one_line
+from proactive_bench.llm.transport import (
+    RETRY_STATUSES,
+    MalformedBodyError,
+    is_context_length_error,
+    names_request_feature,
+)
+from proactive_bench.scoring.trace import one_line
 
 log = structlog.get_logger(__name__)
 

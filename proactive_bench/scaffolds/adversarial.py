@@ -28,9 +28,13 @@ import re
 from collections import Counter
 from typing import Literal, get_args
 
+from proactive_bench.dataset.schema import Session
 from proactive_bench.env.workspace import Workspace
-from proactive_bench.scaffold import AgentTurn, ScaffoldOptions, SessionContext
-from proactive_bench.schema import Session
+from proactive_bench.scaffolds.protocol import (
+    AgentTurn,
+    ScaffoldOptions,
+    SessionContext,
+)
 
 AdversaryMode = Literal["shotgun", "drip", "vague", "claimer", "stuffer"]
 ADVERSARY_MODES: tuple[AdversaryMode, ...] = get_args(AdversaryMode)

@@ -19,17 +19,43 @@ from typing import Any
 import openai
 import structlog
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 
 from proactive_bench.env.toolbox import render_result
-from proactive_bench.llm.context import CHARS_PER_TOKEN, limit_from_error, message_chars, prompt_budget_chars, trim_history
-from proactive_bench.llm.ledger import LLMCallRecord, Recorder, record_retries, usage_fields
+from proactive_bench.llm.context import (
+    CHARS_PER_TOKEN,
+    limit_from_error,
+    message_chars,
+    prompt_budget_chars,
+    trim_history,
+)
+from proactive_bench.llm.ledger import (
+    LLMCallRecord,
+    Recorder,
+    record_retries,
+    usage_fields,
+)
+from proactive_bench.llm.models import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT_S,
+    make_chat_model,
+)
 from proactive_bench.llm.retry_log import listen, unlisten
 from proactive_bench.llm.transport import is_context_length_error
-from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, make_chat_model
-from proactive_bench.scaffold import AgentTurn, ScaffoldLoadError, ScaffoldOptions, SessionContext
 from proactive_bench.scaffolds.langchain_tools import openai_tool_schemas
-from proactive_bench.trace import one_line
+from proactive_bench.scaffolds.protocol import (
+    AgentTurn,
+    ScaffoldLoadError,
+    ScaffoldOptions,
+    SessionContext,
+)
+from proactive_bench.scoring.trace import one_line
 
 log = structlog.get_logger(__name__)
 

@@ -15,9 +15,13 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from proactive_bench.predicates import compile_pattern
-from proactive_bench.scaffold import AgentTurn, ScaffoldOptions, SessionContext
-from proactive_bench.schema import HiddenIntent, ReferenceStep, Session
+from proactive_bench.dataset.predicates import compile_pattern
+from proactive_bench.dataset.schema import HiddenIntent, ReferenceStep, Session
+from proactive_bench.scaffolds.protocol import (
+    AgentTurn,
+    ScaffoldOptions,
+    SessionContext,
+)
 
 Mode = Literal["reference", "passive", "asker", "surface"]
 

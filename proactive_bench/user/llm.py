@@ -26,12 +26,28 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
-from proactive_bench.llm.ledger import LLMCallRecord, Recorder, record_retries, usage_fields
+from proactive_bench.dataset.schema import HiddenIntent, Persona, Session
+from proactive_bench.llm.ledger import (
+    LLMCallRecord,
+    Recorder,
+    record_retries,
+    usage_fields,
+)
+from proactive_bench.llm.prompts import load_prompt
 from proactive_bench.llm.retry_log import listen, unlisten
-from proactive_bench.llm.structured import METHODS, RetryPolicy, StructuredCaller, StructuredOutputError
-from proactive_bench.prompts import load_prompt
-from proactive_bench.schema import HiddenIntent, Persona, Session
-from proactive_bench.trace import clipped_note, collecting_clips, render_changed_files, render_dialogue, render_tool_records
+from proactive_bench.llm.structured import (
+    METHODS,
+    RetryPolicy,
+    StructuredCaller,
+    StructuredOutputError,
+)
+from proactive_bench.scoring.trace import (
+    clipped_note,
+    collecting_clips,
+    render_changed_files,
+    render_dialogue,
+    render_tool_records,
+)
 from proactive_bench.user.base import (
     IntentLabel,
     IntentStatus,
@@ -42,7 +58,13 @@ from proactive_bench.user.base import (
     combine_stages,
 )
 from proactive_bench.user.leaks import leaked_intents
-from proactive_bench.user.targeting import QuestionScreen, Rejection, cap_claims, match_admissible, screen_questions
+from proactive_bench.user.targeting import (
+    QuestionScreen,
+    Rejection,
+    cap_claims,
+    match_admissible,
+    screen_questions,
+)
 
 log = structlog.get_logger(__name__)
 

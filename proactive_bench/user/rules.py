@@ -14,9 +14,15 @@ reply is the ``reveal`` sentences of the intents to convey.
 
 from __future__ import annotations
 
-from proactive_bench.predicates import compile_pattern, evaluate
-from proactive_bench.schema import HiddenIntent
-from proactive_bench.user.base import StageVerdict, UserDecision, UserView, combine_stages, revealed
+from proactive_bench.dataset.predicates import compile_pattern, evaluate
+from proactive_bench.dataset.schema import HiddenIntent
+from proactive_bench.user.base import (
+    StageVerdict,
+    UserDecision,
+    UserView,
+    combine_stages,
+    revealed,
+)
 from proactive_bench.user.targeting import cap_claims, screen_questions
 
 RULES_BACKEND = "rules"

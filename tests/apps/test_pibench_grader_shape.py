@@ -10,7 +10,7 @@ from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
-from proactive_bench.pibench.scripts import run_script, turn_histories
+from proactive_bench.importers.pibench.scripts import run_script, turn_histories
 
 SEED = """
 gmail_account:

@@ -27,15 +27,24 @@ from pathlib import Path
 from typing import Any
 
 from conftest import MINI, run_cli
+
 from proactive_bench.env import jail
-from proactive_bench.stub_server import Reply, StubServer, prompt_section, prompt_text, silent_user_judgment, structured_reply, text_reply
+from proactive_bench.testing.stub_server import (
+    Reply,
+    StubServer,
+    prompt_section,
+    prompt_text,
+    silent_user_judgment,
+    structured_reply,
+    text_reply,
+)
 
 PLANTED_KEY = "sk-test-CANARY-7f3e9a1c"
 SECRET = "CANARY-HOST-SECRET-4d2b"
 
 AGENT = '''
 import os
-from proactive_bench.scaffold import AgentTurn
+from proactive_bench.scaffolds.protocol import AgentTurn
 
 SHELL = [
     "mkdir -p out",

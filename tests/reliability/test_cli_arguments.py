@@ -9,10 +9,9 @@ import string
 from pathlib import Path
 
 import pytest
+from conftest import MINI, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import MINI, run_cli
 from test_run_admission import assert_one_line_failure
 
 
@@ -126,8 +125,8 @@ def test_a_sweep_with_an_unusable_judge_or_user_model_fails_before_creating_rows
 
 @pytest.mark.parametrize("max_cost", ["-1", "0"])
 def test_resume_checks_a_new_budget_like_the_sweep_does(tmp_path: Path, max_cost: str) -> None:
-    from proactive_bench.store import Store
-    from proactive_bench.sweep import SweepConfig, create_sweep
+    from proactive_bench.campaign.sweep import SweepConfig, create_sweep
+    from proactive_bench.store.database import Store
 
     sweep, _runs = create_sweep(Store(tmp_path / "s.db"), SweepConfig(models=["scripted:passive"], data=MINI), tmp_path)
     result = run_cli("resume", sweep.id, "--db", str(tmp_path / "s.db"), "--max-cost", max_cost)
@@ -146,7 +145,7 @@ def test_the_sessions_grammar_is_strict(tmp_path: Path, spec: str) -> None:
 @pytest.mark.parametrize(("spec", "chosen"), [("1-2", ["a1", "a2"]), ("3,1", ["a1", "a3"]), ("a2, 1", ["a1", "a2"]), ("2-2,2", ["a2"])])
 def test_the_sessions_grammar_accepts_positions_ranges_and_ids(spec: str, chosen: list[str]) -> None:
     from proactive_bench.cli import parse_sessions
-    from proactive_bench.loading import load_episode
+    from proactive_bench.dataset.loading import load_episode
 
     sessions = load_episode(MINI, "mini").sessions
     assert [s.id for s in parse_sessions(spec, sessions)] == chosen

@@ -20,12 +20,16 @@ from pathlib import Path
 import pytest
 from conftest import MINI, run_cli
 
-from proactive_bench.checkpoints import MANIFEST_MAGIC, WorkspacePacker, workspace_archive
 from proactive_bench.env import jail
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
-from proactive_bench.env.workspace import WorkspaceSeedError, Workspace
-from proactive_bench.trace import render_changed_files, render_files
+from proactive_bench.env.workspace import Workspace, WorkspaceSeedError
+from proactive_bench.episode.checkpoints import (
+    MANIFEST_MAGIC,
+    WorkspacePacker,
+    workspace_archive,
+)
+from proactive_bench.scoring.trace import render_changed_files, render_files
 
 SECRET = "HOST-SECRET-9137"
 PLANTED_KEY = "sk-test-JAIL-PLANTED-5521"

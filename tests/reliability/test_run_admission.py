@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from typer.testing import Result
-
 from conftest import run_cli
+from typer.testing import Result
 
 
 def _edit(path: Path, fn) -> None:  # noqa: ANN001
@@ -90,8 +89,8 @@ def test_resume_and_replay_refuse_data_broken_since_the_run(mini_copy: Path, tmp
 
 
 def test_resume_of_a_sweep_refuses_data_broken_since_it_was_created(mini_copy: Path, tmp_path: Path) -> None:
-    from proactive_bench.store import Store
-    from proactive_bench.sweep import SweepConfig, create_sweep
+    from proactive_bench.campaign.sweep import SweepConfig, create_sweep
+    from proactive_bench.store.database import Store
 
     db = tmp_path / "s.db"
     sweep, runs = create_sweep(Store(db), SweepConfig(models=["scripted:reference"], data=mini_copy), tmp_path)  # killed before it ran
@@ -102,7 +101,7 @@ def test_resume_of_a_sweep_refuses_data_broken_since_it_was_created(mini_copy: P
 
 
 def test_a_passed_episode_is_not_checked_again_until_its_content_changes(mini_copy: Path, tmp_path: Path) -> None:
-    from proactive_bench.admission import VALIDATED_DIR
+    from proactive_bench.validation.admission import VALIDATED_DIR
 
     assert _episode(mini_copy, tmp_path / "r.db").exit_code == 0
     markers = list((tmp_path / VALIDATED_DIR).glob("*.ok"))

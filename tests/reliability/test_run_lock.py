@@ -16,15 +16,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlmodel import Session, func, select
-
-from proactive_bench.launch import RunSpec, start_run
-from proactive_bench.lease import Lease, LeaseLost, pid_alive, take_lease, writing
-from proactive_bench.loading import load_episode
-from proactive_bench.store import Grade, IntentEvent, LLMCall, MessageRow, SessionRun, Snapshot, Store, ToolCallRow
-
 from conftest import MINI
+from sqlmodel import Session, func, select
 from test_resume_replay import PBENCH, _finished_sessions
+
+from proactive_bench.dataset.loading import load_episode
+from proactive_bench.episode.launch import RunSpec, start_run
+from proactive_bench.store.database import (
+    Grade,
+    IntentEvent,
+    LLMCall,
+    MessageRow,
+    SessionRun,
+    Snapshot,
+    Store,
+    ToolCallRow,
+)
+from proactive_bench.store.lease import Lease, LeaseLost, pid_alive, take_lease, writing
 
 SWEEP = ["sweep", "--models", "scripted:passive,scripted:reference", "--workers", "2", "--json"]
 """Two runs of the 20-session pharmacist episode, one per worker: about 5 s, long enough to kill mid-way."""
@@ -262,7 +270,7 @@ def test_a_save_after_the_lease_was_taken_over_writes_nothing(tmp_path: Path) ->
 
 
 def test_the_heartbeat_renews_the_lease_and_release_deletes_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import proactive_bench.lease as lease_module
+    import proactive_bench.store.lease as lease_module
 
     monkeypatch.setattr(lease_module, "HEARTBEAT_S", 0.05)
     db, run_id = interrupted_run(tmp_path)
@@ -282,7 +290,7 @@ def _lease_row(db: Path) -> tuple[str, str] | None:
 
 WATCHED_CHILD = """
 import multiprocessing, os, sys, time
-import proactive_bench.sweep_workers as sw
+import proactive_bench.campaign.workers as sw
 sw.PR_SET_PDEATHSIG = 0  # prctl(0): no parent-death signal, so only the portable watch remains
 def child(ready):
     sw.die_with_parent()

@@ -1,0 +1,247 @@
+"""Sweeps: many episode runs (models × personas × repeats × ablations) run concurrently.
+
+Episodes run concurrently up to ``concurrency`` (sessions inside an episode
+stay in order); models on one endpoint share a rate limiter; a budget shared
+by every run stops new sessions once spent. Every run is an ordinary run in
+the store, tagged with the sweep, so ``pbench resume SWEEP`` continues each
+unfinished run and ``pbench results SWEEP`` aggregates them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine, Iterable
+from pathlib import Path
+from typing import Any, Literal
+
+import structlog
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from proactive_bench.campaign.costs import Budget
+from proactive_bench.dataset.ablation import Ablation
+from proactive_bench.dataset.loading import (
+    DEFAULT_DATA_ROOT,
+    LoadedEpisode,
+    load_episode,
+)
+from proactive_bench.dataset.yaml_files import YamlFileError, read_yaml_file
+from proactive_bench.env.apps.base import SeedError
+from proactive_bench.env.workspace import WorkspaceSeedError
+from proactive_bench.episode.launch import (
+    LaunchError,
+    RunSpec,
+    endpoint_limiter,
+    execute_run,
+    load_spec_episode,
+    run_spec,
+    start_run,
+)
+from proactive_bench.episode.runner import DEFAULT_MAX_TURNS, CallLedger
+from proactive_bench.llm.caps import MaxTokens
+from proactive_bench.llm.endpoints import DEFAULT_PAUSE_AFTER, EndpointHealth
+from proactive_bench.llm.ledger import CallRole
+from proactive_bench.llm.models import ModelSpecError
+from proactive_bench.llm.transport import ChatTransport
+from proactive_bench.scaffolds.protocol import ScaffoldLoadError
+from proactive_bench.scaffolds.scripted import reference_problem
+from proactive_bench.scoring.protocols import protocol, protocol_problem
+from proactive_bench.store.database import Run, Store, Sweep
+
+log = structlog.get_logger(__name__)
+
+RunHook = Callable[[Run, str], None]
+"""Called with a run and an event: ``start``, ``session`` (one finished), ``end``."""
+
+
+class SweepConfig(BaseModel):
+    """A sweep, as flags or as a YAML file with these keys."""
+
+    model_config = ConfigDict(extra="forbid")
+    models: list[str] = Field(min_length=1)
+    personas: list[str] = Field(default_factory=list, description="Empty: every persona of the dataset.")
+    runs: int = Field(default=1, ge=1, description="Repeats of each model × persona × ablation.")
+    ablations: list[Ablation] = Field(default_factory=lambda: ["none"])
+    data: Path = DEFAULT_DATA_ROOT
+    user: Literal["rules", "llm"] = "rules"
+    user_model: str | None = None
+    judge_model: str | None = None
+    base_url: str | None = None
+    max_turns: int = Field(default=DEFAULT_MAX_TURNS, ge=1)
+    agent_options: dict[str, str] = Field(default_factory=dict)
+    concurrency: int = Field(default=4, ge=1, description="Episodes running at once (over all worker processes).")
+    workers: int = Field(default=1, ge=1, description="Processes the runs are divided among (one event loop each).")
+    requests_per_second: float | None = Field(default=None, gt=0, description="Per endpoint, shared by all models on it.")
+    max_cost_usd: float | None = Field(default=None, gt=0)
+    prices: Path | None = None
+    max_tokens: MaxTokens = Field(default_factory=MaxTokens, description="Answer caps per role (agent, user_reply, user_judgement, judge).")
+    call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take.")
+    probe: bool = Field(default=True, description="Probe each model server's capabilities once before the first decision.")
+    context_tokens: int | None = Field(default=None, gt=0, description="The models' context window; default: from the probe or the servers' errors.")
+    role_base_urls: dict[CallRole, str] = Field(default_factory=dict, description="Per role (agent, user, judge), an endpoint other than base_url.")
+    role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key.")
+    pause_after: int = Field(default=DEFAULT_PAUSE_AFTER, ge=1, description="Connection errors in a row after which a model server's runs pause.")
+    protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules; pibench: 3 runs unless runs is given.")
+
+    @model_validator(mode="after")
+    def _protocol_rules(self) -> SweepConfig:
+        problem = protocol_problem(self.protocol, self.user, self.judge_model)
+        if problem:
+            raise ValueError(problem)
+        if "runs" not in self.model_fields_set:
+            self.runs = protocol(self.protocol).default_runs
+        return self
+
+
+class SweepConfigError(ValueError):
+    """A sweep file or flag set that cannot be used: file, field and reason."""
+
+
+def load_sweep_config(path: Path) -> SweepConfig:
+    try:
+        data = read_yaml_file(path) or {}
+    except YamlFileError as exc:
+        raise SweepConfigError(str(exc)) from None
+    if not isinstance(data, dict):
+        raise SweepConfigError(f"{path}: expected a mapping of sweep settings")
+    return validate_sweep_config(data, str(path))
+
+
+def validate_sweep_config(data: dict[str, Any], source: str) -> SweepConfig:
+    try:
+        return SweepConfig.model_validate(data)
+    except ValidationError as exc:
+        lines = [f"{source}: {'.'.join(str(p) for p in e['loc']) or 'config'}: {e['msg']}" for e in exc.errors()]
+        raise SweepConfigError("\n".join(lines)) from None
+
+
+def sweep_endpoints(config: SweepConfig) -> dict[str, list[str]]:
+    """``{base_url: roles}`` of the OpenAI-compatible servers the sweep's runs call."""
+    used: dict[str, list[str]] = {}
+    for model in config.models:
+        for url, roles in sweep_run_spec(config, model, persona="").endpoints().items():
+            used.setdefault(url, []).extend(role for role in roles if role not in used[url])
+    return used
+
+
+def sweep_episodes(config: SweepConfig) -> dict[str, LoadedEpisode]:
+    """The episodes a sweep runs, by persona; SweepConfigError or DatasetError if it cannot run."""
+    personas = config.personas or sorted(p.parent.name for p in (config.data / "episodes").glob("*/episode.yaml"))
+    if not personas:
+        raise SweepConfigError(f"no episodes under {config.data / 'episodes'}")
+    if config.user == "llm" and not config.user_model:
+        raise SweepConfigError("user: llm needs user_model")
+    episodes = {p: load_episode(config.data, p) for p in personas}
+    for model in config.models:
+        for loaded in episodes.values():
+            if problem := reference_problem(model, loaded.sessions):
+                raise SweepConfigError(problem)
+    return episodes
+
+
+def sweep_run_spec(config: SweepConfig, model: str, persona: str, ablation: Ablation = "none", repeat: int = 0, sweep_id: str | None = None) -> RunSpec:
+    """The spec of one run of the sweep."""
+    return RunSpec(
+        persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
+        judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
+        agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep_id, protocol=config.protocol,
+        max_tokens=config.max_tokens, call_timeout=config.call_timeout, probe=config.probe, context_tokens=config.context_tokens,
+        role_base_urls=config.role_base_urls, role_key_envs=config.role_key_envs,
+    )
+
+
+def create_sweep(
+    store: Store, config: SweepConfig, results_dir: Path, episodes: dict[str, LoadedEpisode] | None = None,
+) -> tuple[Sweep, list[tuple[Run, LoadedEpisode]]]:
+    """The sweep row and one run row per model × persona × ablation × repeat (``episodes``: from :func:`sweep_episodes`)."""
+    episodes = sweep_episodes(config) if episodes is None else episodes
+    sweep = Sweep(config=config.model_dump(mode="json"))
+    store.add(sweep)
+    runs = []
+    for model in config.models:
+        for persona, loaded in episodes.items():
+            for ablation in config.ablations:
+                for repeat in range(config.runs):
+                    spec = sweep_run_spec(config, model, persona, ablation, repeat, sweep.id)
+                    runs.append((start_run(store, loaded, spec, results_dir), loaded))
+    return sweep, runs
+
+
+async def run_sweep(
+    store: Store, sweep: Sweep, runs: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget, on_event: RunHook | None = None
+) -> None:
+    """Run (or continue) the sweep's runs concurrently; a run that cannot start is marked failed."""
+    await run_episodes(store, runs, config, budget, on_event)
+    finish_sweep(store, sweep)
+
+
+async def run_episodes(
+    store: Store, runs: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget, on_event: RunHook | None = None
+) -> None:
+    """The runs, at most ``config.concurrency`` at once, in this process."""
+    limit = asyncio.Semaphore(config.concurrency)
+    limiters = {config.base_url: endpoint_limiter(config.requests_per_second)}
+    health = EndpointHealth(config.pause_after)
+    transport = ChatTransport(health=health)  # one connection pool for all runs: a run can start on a connection another has left idle
+
+    async def one(run: Run, loaded: LoadedEpisode) -> None:
+        async with limit:
+            if on_event:
+                on_event(run, "start")
+            endpoints = run_spec(run).endpoints()
+            ledger = CallLedger(run.id, budget, paused=lambda failing_counts: health.pause_reason(endpoints, failing_counts))
+            try:
+                await execute_run(
+                    store, run, loaded, ledger, limiters.get(run_spec(run).base_url),
+                    on_progress=lambda _sid, result: on_event(run, "session") if on_event and result is not None else None,
+                    transport=transport,
+                )
+            except (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError, WorkspaceSeedError) as exc:
+                log.warning("run_failed", run=run.id, error=str(exc))
+                store.update(run, status="failed", config={**run.config, "failure": str(exc)})
+            if on_event:
+                on_event(run, "end")
+
+    async with transport:
+        await start_one_by_one(one(run, loaded) for run, loaded in runs)
+
+
+async def start_one_by_one(coroutines: Iterable[Coroutine[Any, Any, None]]) -> None:
+    """Run the coroutines concurrently, yielding to the event loop after starting each.
+
+    A run's set-up (workspace, app database, models) is CPU work that lasts until
+    its first model request. Started all at once, every run sets up before any
+    request leaves and their requests then travel in lock-step, so each reply
+    waits behind the others' processing. Started one by one, a run's first
+    request is on its way while the next one sets up, and the replies arrive spread out.
+    """
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        for coroutine in coroutines:
+            tasks.append(asyncio.ensure_future(coroutine))
+            await asyncio.sleep(0)
+        await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        raise
+
+
+def finish_sweep(store: Store, sweep: Sweep) -> None:
+    """The sweep's status from its runs': finished, stopped (budget) or partial."""
+    statuses = {r.status for r in store.runs(sweep.id)}
+    store.update(sweep, status="finished" if statuses <= {"finished"} else "stopped" if "stopped" in statuses else "partial")
+
+
+def unfinished_runs(store: Store, sweep: Sweep) -> list[tuple[Run, LoadedEpisode]]:
+    """Runs of a sweep that are not finished, with their episodes, for resuming."""
+    loaded: dict[tuple[str, str], LoadedEpisode] = {}
+    out = []
+    for run in store.runs(sweep.id):
+        if run.status == "finished":
+            continue
+        spec = run_spec(run)
+        key = (spec.data_root, spec.persona)
+        if key not in loaded:
+            loaded[key] = load_spec_episode(spec)
+        out.append((run, loaded[key]))
+    return out

@@ -1,0 +1,211 @@
+"""Sweeps over several processes, for machines with more cores than one event loop can use.
+
+The runs are dealt round-robin to ``workers`` processes; each runs its
+share with :func:`~proactive_bench.campaign.sweep.run_episodes` on its own event loop
+and its own connection to the same results database (SQLite in WAL mode).
+Concurrency and the per-endpoint request rate are divided among the workers;
+the budget is one shared counter, so the sweep stops at the same total spend.
+The parent process follows progress by reading finished sessions from the
+store, and holds the sweep's lease; workers save under it and die with the
+parent (:func:`die_with_parent`), so none outlives a ``kill -9`` of the sweep.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib
+import math
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import sys
+import threading
+from multiprocessing.sharedctypes import Synchronized
+from pathlib import Path
+from typing import Any
+
+import structlog
+from sqlmodel import Session, col, select
+
+from proactive_bench.campaign.costs import Budget, PriceTable
+from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
+from proactive_bench.campaign.sweep import (
+    RunHook,
+    SweepConfig,
+    finish_sweep,
+    run_episodes,
+    unfinished_runs,
+)
+from proactive_bench.episode.checkpoints import FINAL_STATUSES
+from proactive_bench.logs import configure_logging
+from proactive_bench.store.database import Run, SessionRun, Store, Sweep
+from proactive_bench.store.lease import Fence, LeaseLost
+
+log = structlog.get_logger(__name__)
+
+POLL_S = 0.5
+PARENT_POLL_S = 0.2
+"""How often a worker without a parent-death signal checks that its parent lives."""
+PR_SET_PDEATHSIG = 1
+RUN_MODULES = ("proactive_bench.scoring.judge", "proactive_bench.user.llm", "proactive_bench.scaffolds.react", "langchain_openai")
+"""Modules a run imports on first use (participants are built lazily)."""
+
+
+class SharedBudget(Budget):
+    """A budget whose spending is one counter shared by every worker process."""
+
+    def __init__(self, prices: PriceTable, limit_usd: float | None, spent: Synchronized[float]) -> None:
+        super().__init__(prices, limit_usd)
+        self._shared = spent
+
+    @property
+    def spent_usd(self) -> float:
+        return float(self._shared.value)
+
+    def add(self, cost_usd: float) -> None:
+        with self._shared.get_lock():
+            self._shared.value += cost_usd
+
+
+class WorkerFailed(RuntimeError):
+    """A worker process ended with an error (its own log says which); the sweep can be resumed."""
+
+
+class SweepWorkers:
+    """The worker processes of one sweep: :meth:`start` them, then :meth:`follow` them to the end.
+
+    Workers are forked when this process runs a single thread (cheap: the
+    code is already imported, and frozen objects are shared copy-on-write),
+    else spawned; start them before any progress display starts its thread.
+    """
+
+    def __init__(self, store: Store, sweep: Sweep, runs: list[tuple[Run, Any]], config: SweepConfig, budget: Budget) -> None:
+        self.store, self.sweep, self.budget = store, sweep, budget
+        self.by_id = {run.id: run for run, _ in runs}
+        self.method = start_method()
+        context = multiprocessing.get_context(self.method)
+        self.spent = context.Value("d", budget.spent_usd)
+        share = config.model_copy(
+            update={
+                "concurrency": math.ceil(config.concurrency / config.workers),
+                "requests_per_second": config.requests_per_second / config.workers if config.requests_per_second else None,
+            }
+        )
+        groups = [runs[n :: config.workers] for n in range(config.workers)]
+        self.processes = [
+            context.Process(
+                target=_worker,
+                args=(
+                    str(store.path), sweep.id, [run.id for run, _ in group], share.model_dump(mode="json"), self.spent,
+                    store.fence, (store, group) if self.method == "fork" else None,
+                ),
+                name=f"pbench-sweep-{n}",
+            )
+            for n, group in enumerate(groups)
+            if group
+        ]
+
+    def start(self) -> None:
+        if self.method == "fork":
+            for module in RUN_MODULES:  # imported once here rather than in every worker
+                importlib.import_module(module)
+            self.store.engine.dispose()  # no SQLite handle crosses the fork; each worker opens its own
+            tune_for_runs()
+        for process in self.processes:
+            process.start()
+
+    def follow(self, on_event: RunHook | None = None) -> None:
+        """Report finished sessions until every worker exits; then settle the budget and the sweep's status."""
+        seen: set[int] = set()
+        try:
+            while True:
+                running = [process.sentinel for process in self.processes if process.is_alive()]
+                for session_run in _finished_sessions(self.store, list(self.by_id)):
+                    if session_run.id not in seen:
+                        seen.add(session_run.id)  # type: ignore[arg-type]
+                        if on_event:
+                            on_event(self.by_id[session_run.run_id], "session")
+                if not running:
+                    break
+                multiprocessing.connection.wait(running, timeout=POLL_S)  # wakes as soon as a worker exits
+        except BaseException:  # Ctrl-C: no worker may save once the caller releases the lease
+            for process in self.processes:
+                process.kill()
+            raise
+        finally:
+            for process in self.processes:
+                process.join()
+        self.budget.add(self.spent.value - self.budget.spent_usd)  # what the workers spent
+        failed = [process.name for process in self.processes if process.exitcode != 0]
+        if failed:
+            raise WorkerFailed(f"sweep worker(s) {', '.join(failed)} exited abnormally; continue with: pbench resume {self.sweep.id}")
+        finish_sweep(self.store, self.sweep)
+
+
+def start_method() -> str:
+    """``fork`` where it is safe (Linux, and this process runs one thread), else ``spawn`` (macOS system libraries break after fork)."""
+    return "fork" if sys.platform.startswith("linux") and threading.active_count() == 1 else "spawn"
+
+
+def _finished_sessions(store: Store, run_ids: list[str]) -> list[SessionRun]:
+    with Session(store.engine) as db:
+        query = select(SessionRun).where(col(SessionRun.run_id).in_(run_ids), col(SessionRun.status).in_(FINAL_STATUSES))
+        return list(db.exec(query))
+
+
+def die_with_parent() -> None:
+    """Make this (worker) process exit at once, without writing, when its parent dies.
+
+    On Linux the kernel kills it (``prctl(PR_SET_PDEATHSIG, SIGKILL)``);
+    everywhere, a daemon thread also waits on multiprocessing's pipe from the
+    parent and watches the parent's pid, and ends the process within
+    PARENT_POLL_S of the parent's death.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):  # no usable libc: the thread below still watches
+            pass
+    if os.getppid() != parent.pid:  # it died before the signal was armed
+        os._exit(70)
+
+    def watch() -> None:
+        while not multiprocessing.connection.wait([parent.sentinel], timeout=PARENT_POLL_S):
+            if os.getppid() != parent.pid:  # re-parented: the parent is gone (its pipe may be held open by a sibling)
+                break
+        os._exit(70)  # no cleanup: nothing may be written once the parent is gone
+
+    threading.Thread(target=watch, name="pbench-parent-watch", daemon=True).start()
+
+
+def _worker(
+    db_path: str, sweep_id: str, run_ids: list[str], config_json: dict[str, Any], spent: Synchronized[float],
+    fence: Fence | None, forked: tuple[Store, list[tuple[Run, Any]]] | None,
+) -> None:
+    """One worker process: its share of the runs on its own event loop, saved under the parent's lease (``fence``).
+
+    A forked worker has the parent's store (its connections closed before the
+    fork), runs and loaded episodes already; a spawned one opens and reads them again.
+    """
+    die_with_parent()
+    configure_logging()
+    config = SweepConfig.model_validate(config_json)
+    if forked is not None:
+        store, mine = forked  # the parent tuned the collector before forking
+    else:
+        store = Store(Path(db_path))
+        sweep = store.sweep(sweep_id)
+        assert sweep is not None
+        mine = [(run, loaded) for run, loaded in unfinished_runs(store, sweep) if run.id in set(run_ids)]
+        tune_for_runs()
+    store.fence = fence
+    budget = SharedBudget(PriceTable.load(config.prices), config.max_cost_usd, spent)
+    try:
+        run_fast(run_episodes(store, mine, config, budget))
+    except LeaseLost as exc:  # another process took the sweep over: stop, having written nothing more
+        log.error("lease_lost", error=str(exc))
+        sys.exit(3)

@@ -1,0 +1,30 @@
+"""Ablations: which sessions of an episode a run keeps.
+
+``no-dependency-history`` is the paper's ablation (section 4.3): for every
+dependency group, the earlier sessions are removed, so the group's final
+session runs without their workspace changes, memory and transcripts. The
+final sessions are then compared with the same sessions in a full run.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from proactive_bench.dataset.schema import Episode, Session
+from proactive_bench.scoring.metrics import dependency_units
+
+Ablation = Literal["none", "no-dependency-history"]
+ABLATIONS: tuple[Ablation, ...] = ("none", "no-dependency-history")
+
+
+def group_finals(episode: Episode, sessions: list[Session]) -> dict[str, list[str]]:
+    """Final session id of each dependency group with more than one session -> the earlier ones."""
+    return {unit[-1]: unit[:-1] for unit in dependency_units(episode, [s.id for s in sessions]) if len(unit) > 1}
+
+
+def ablated_sessions(episode: Episode, sessions: list[Session], ablation: Ablation) -> list[Session]:
+    """The sessions a run with this ablation keeps, in episode order."""
+    if ablation == "none":
+        return sessions
+    removed = {sid for earlier in group_finals(episode, sessions).values() for sid in earlier}
+    return [s for s in sessions if s.id not in removed]

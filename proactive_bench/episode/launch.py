@@ -1,0 +1,242 @@
+"""From settings to a running episode: the run's spec, its participants and their models.
+
+A :class:`RunSpec` holds everything needed to build a run's agent, user and
+judge; it is stored in the run's row, so ``pbench resume`` and
+``pbench replay`` rebuild exactly the same participants later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.rate_limiters import BaseRateLimiter, InMemoryRateLimiter
+from pydantic import BaseModel, Field
+
+from proactive_bench.dataset.ablation import Ablation, ablated_sessions
+from proactive_bench.dataset.loading import LoadedEpisode, load_episode
+from proactive_bench.episode.runner import (
+    DEFAULT_MAX_TURNS,
+    CallLedger,
+    ProgressHook,
+    RunSettings,
+    create_run,
+    run_episode,
+)
+from proactive_bench.llm.cache import CallCache
+from proactive_bench.llm.caps import UNCAPPED, MaxTokens
+from proactive_bench.llm.endpoints import is_openai_model
+from proactive_bench.llm.ledger import CallRole
+from proactive_bench.llm.models import DEFAULT_TIMEOUT_S, make_chat_model
+from proactive_bench.llm.probe import probe_reports
+from proactive_bench.llm.transport import ChatTransport
+from proactive_bench.scaffolds.protocol import ScaffoldOptions, load_scaffold
+from proactive_bench.scoring.results import EpisodeResult
+from proactive_bench.store.database import Run, Store
+from proactive_bench.user.rules import RulesUser
+
+
+class RunSpec(BaseModel):
+    """The settings of one episode run."""
+
+    persona: str
+    model: str
+    data_root: str
+    sessions: list[str] = Field(default_factory=list, description="Session ids to run, in order; empty: all.")
+    user: Literal["rules", "llm"] = "rules"
+    user_model: str | None = None
+    judge_model: str | None = None
+    base_url: str | None = None
+    max_turns: int = DEFAULT_MAX_TURNS
+    agent_options: dict[str, str] = Field(default_factory=dict)
+    ablation: Ablation = "none"
+    repeat: int = 0
+    sweep_id: str | None = None
+    replay_of: str | None = Field(default=None, description="A run whose recorded model answers serve this one.")
+    max_tokens: MaxTokens = Field(default_factory=MaxTokens, description="Answer caps per role (runs stored without caps run uncapped).")
+    call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take; None: the default.")
+    probe: bool = Field(default=True, description="Probe each OpenAI-compatible server's capabilities once before the first decision.")
+    structured_methods: dict[str, list[str]] | None = Field(default=None, description="Per role (user, judge), the structured-output methods to start with (set when the run starts).")
+    model_contexts: dict[str, int] = Field(default_factory=dict, description="Per role, the context window the probe found (set when the run starts).")
+    context_tokens: int | None = Field(default=None, gt=0, description="The models' context window (--context-tokens); None: from the probe or the servers' errors.")
+    role_base_urls: dict[CallRole, str] = Field(default_factory=dict, description="Per role, an endpoint other than base_url.")
+    role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key (the key itself is never stored).")
+    protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules (docs/metrics.md, README).")
+
+    @property
+    def user_backend(self) -> str:
+        return "rules" if self.user == "rules" else f"llm:{self.user_model}"
+
+    def role_models(self) -> dict[CallRole, str]:
+        """The model of each role that calls one."""
+        models = {"agent": self.model, "user": self.user_model if self.user == "llm" else None, "judge": self.judge_model}
+        return {role: model for role, model in models.items() if model}  # type: ignore[misc]
+
+    def base_url_for(self, role: CallRole) -> str | None:
+        return self.role_base_urls.get(role) or self.base_url
+
+    def api_key_for(self, role: CallRole) -> str | None:
+        """The role's key from its named environment variable (None: the provider's usual variable)."""
+        name = self.role_key_envs.get(role)
+        if name is None:
+            return None
+        key = os.environ.get(name)
+        if not key:
+            raise LaunchError(f"the {role}'s API key is read from ${name}, which is not set (in the environment or ./.env)")
+        return key
+
+    def structured_models(self) -> dict[CallRole, tuple[str, str]]:
+        """``{role: (model, base URL)}`` of the user and judge models on an OpenAI-compatible server given by URL."""
+        found: dict[CallRole, tuple[str, str]] = {}
+        for role, model in self.role_models().items():
+            url = self.base_url_for(role)
+            if role != "agent" and url and is_openai_model(model):
+                found[role] = (model, url)
+        return found
+
+    def endpoints(self) -> dict[str, list[str]]:
+        """``{base_url: roles}`` of the OpenAI-compatible servers this run calls (those given by URL)."""
+        used: dict[str, list[str]] = {}
+        for role, model in self.role_models().items():
+            url = self.base_url_for(role)
+            if url and is_openai_model(model):
+                used.setdefault(url, []).append(role)
+        return used
+
+
+class LaunchError(ValueError):
+    """Settings that cannot produce a run; the message says which and why."""
+
+
+def endpoint_limiter(requests_per_second: float | None) -> BaseRateLimiter | None:
+    """A token bucket shared by every model on one endpoint."""
+    if not requests_per_second:
+        return None
+    return InMemoryRateLimiter(requests_per_second=requests_per_second, check_every_n_seconds=0.02, max_bucket_size=max(1.0, requests_per_second))
+
+
+def load_spec_episode(spec: RunSpec) -> LoadedEpisode:
+    return load_episode(Path(spec.data_root), spec.persona)
+
+
+def start_run(store: Store, loaded: LoadedEpisode, spec: RunSpec, results_dir: Path) -> Run:
+    """Create the run row; the spec's session list is fixed here (ablation applied)."""
+    chosen = [s for s in loaded.sessions if not spec.sessions or s.id in spec.sessions]
+    kept = ablated_sessions(loaded.episode, chosen, spec.ablation)
+    fixed = spec.model_copy(update={"sessions": [s.id for s in kept]})
+    settings = RunSettings(spec.model, spec.user_backend, spec.judge_model, spec.max_turns, fixed.model_dump(mode="json"))
+    return create_run(store, loaded, settings, results_dir)
+
+
+def run_spec(run: Run) -> RunSpec:
+    return RunSpec.model_validate({"max_tokens": UNCAPPED, **run.config})  # a run stored before caps existed replays uncapped
+
+
+def build_participants(
+    spec: RunSpec, ledger: CallLedger, cache: CallCache | None, limiter: BaseRateLimiter | None, transport: ChatTransport | None = None,
+) -> tuple[Any, Any, Any]:
+    """The agent, user simulator and judge (None without a judge model) of a run."""
+    from proactive_bench.scoring.judge import RubricJudge
+    from proactive_bench.user.llm import LLMUser
+
+    timeout = spec.call_timeout or DEFAULT_TIMEOUT_S
+    caps = spec.max_tokens
+    methods = spec.structured_methods or {}
+
+    def context(role: CallRole) -> int | None:
+        return spec.context_tokens or spec.model_contexts.get(role)
+
+    def shared(role: CallRole) -> BaseRateLimiter | None:
+        """The run's endpoint limiter, for the roles on that endpoint."""
+        return limiter if spec.base_url_for(role) == spec.base_url else None
+
+    def chat(role: CallRole, name: str, max_tokens: int | None) -> Any:
+        return make_chat_model(
+            name, base_url=spec.base_url_for(role), api_key=spec.api_key_for(role), temperature=0, cache=cache,
+            rate_limiter=shared(role), transport=transport, max_tokens=max_tokens, timeout=timeout,
+        )
+
+    options = ScaffoldOptions(
+        model=spec.model, base_url=spec.base_url_for("agent"), api_key=spec.api_key_for("agent"), recorder=ledger, extra=dict(spec.agent_options), cache=cache,
+        rate_limiter=shared("agent"), transport=transport, max_tokens=caps.agent, call_timeout=timeout, context_tokens=spec.context_tokens,
+    )
+    agent = load_scaffold(spec.model, options)
+    if spec.user == "llm":
+        if not spec.user_model:
+            raise LaunchError("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
+        user: Any = LLMUser(
+            chat("user", spec.user_model, caps.user_judgement), spec.user_model, ledger, reply_model=chat("user", spec.user_model, caps.user_reply),
+            methods=methods.get("user"), context_tokens=context("user"), max_tokens=caps.user_judgement,
+        )
+    else:
+        user = RulesUser()
+    judge = None
+    if spec.judge_model:
+        judge = RubricJudge(
+            chat("judge", spec.judge_model, caps.judge), spec.judge_model, ledger, any_turn=spec.protocol == "pibench",  # π-Bench credits an item met at any turn
+            methods=methods.get("judge"), context_tokens=context("judge"), max_tokens=caps.judge,
+        )
+    return agent, user, judge
+
+
+async def learn_servers(store: Store, run: Run, transport: ChatTransport, to_probe: dict[str, tuple[str, str, str | None]]) -> dict[str, Any]:
+    """Probe (or recall) the servers of ``{role: (model, base URL, key)}``; what they support is kept in the run's config."""
+    reports = await probe_reports(store.engine, transport, to_probe)
+    found = {
+        "structured_methods": {role: r.structured_methods() for role, r in reports.items()},
+        "model_contexts": {role: r.max_context for role, r in reports.items() if r.max_context},
+    }
+    store.update(run, config={**run.config, **found})
+    return found
+
+
+async def execute_run(
+    store: Store,
+    run: Run,
+    loaded: LoadedEpisode,
+    ledger: CallLedger,
+    limiter: BaseRateLimiter | None = None,
+    on_progress: ProgressHook | None = None,
+    transport: ChatTransport | None = None,
+) -> EpisodeResult:
+    """Run (or continue) a run from its stored spec, recording every model answer.
+
+    ``transport``: connections shared with other runs of this event loop (a sweep's); by default the run opens its own.
+    """
+    spec = run_spec(run)
+    by_id = {s.id: s for s in loaded.sessions}
+    missing = [sid for sid in spec.sessions if sid not in by_id]
+    if missing:
+        raise LaunchError(f"run {run.id}: sessions {missing} are no longer in the dataset at {spec.data_root}")
+    sessions = [by_id[sid] for sid in spec.sessions]
+    mode = "replay" if spec.replay_of else "record"
+    fresh = run.status == "created" and not Path(run.workspace).exists()  # never started: nothing of it is stored yet
+    cache = CallCache(store.answers, run.id, mode, spec.replay_of, fresh=fresh)
+    async with AsyncExitStack() as stack:
+        if transport is None:
+            transport = await stack.enter_async_context(ChatTransport())
+        learning = None
+        if spec.structured_methods is None:  # first start: what the servers support, kept for resume and replay
+            probing = spec.probe and not spec.replay_of
+            to_probe = {role: (model, url, spec.api_key_for(role)) for role, (model, url) in spec.structured_models().items()} if probing else {}
+            if to_probe:  # probed while the agent takes its first turn: the first user or judge decision waits for it
+                learning = asyncio.ensure_future(learn_servers(store, run, transport, to_probe))
+                stack.callback(learning.cancel)
+            else:
+                store.update(run, config={**run.config, "structured_methods": {}})
+        agent, user, judge = build_participants(spec, ledger, cache, limiter, transport)
+        if learning is not None:
+            for role, participant in (("user", user), ("judge", judge)):
+                caller = getattr(participant, "structured", None)
+                if caller is not None:
+                    caller.learn_from(learning, role)
+        try:
+            return await run_episode(
+                store=store, run=run, episode=loaded, sessions=sessions, agent=agent, user=user, judge=judge,
+                ledger=ledger, max_turns=spec.max_turns, on_progress=on_progress, cache=cache, fresh=fresh,
+            )
+        finally:
+            cache.flush()

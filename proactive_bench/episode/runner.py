@@ -1,0 +1,363 @@
+"""Run an episode: sessions in order over one workspace, memory and store.
+
+The runner owns the wiring: it seeds the workspace, builds each session's
+toolbox and context, runs the session graph, grades the final state, writes
+everything to the store and computes the metrics. Running a run that already
+has finished sessions continues it (see :mod:`proactive_bench.episode.checkpoints`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable
+
+import structlog
+
+from proactive_bench.campaign.costs import Budget
+from proactive_bench.dataset.loading import GraderResolver, LoadedEpisode
+from proactive_bench.dataset.schema import Session
+from proactive_bench.dataset.timed_events import start_session
+from proactive_bench.env import jail
+from proactive_bench.env.apps.base import AppStore
+from proactive_bench.env.memory import Memory
+from proactive_bench.env.toolbox import ToolBox, ToolEnv, ToolRecord, resolve_tool_names
+from proactive_bench.env.workspace import Workspace
+from proactive_bench.episode.checkpoints import (
+    PackedWorkspace,
+    WorkspacePacker,
+    restore_checkpoint,
+    split_session_runs,
+    stored_session_result,
+)
+from proactive_bench.episode.session_graph import SessionRuntime, run_session_graph
+from proactive_bench.llm.cache import CallCache
+from proactive_bench.llm.ledger import LLMCallRecord
+from proactive_bench.llm.sent import REQUEST_SENT, note_request_sent
+from proactive_bench.scaffolds.protocol import Scaffold, SessionContext
+from proactive_bench.scoring.burden import SNAPSHOT_KIND as BURDEN
+from proactive_bench.scoring.burden import session_burden
+from proactive_bench.scoring.grading import GradeResult, grade_session
+from proactive_bench.scoring.metrics import (
+    SCORINGS,
+    comp,
+    count_statuses,
+    dependency_units,
+    depends_on_map,
+)
+from proactive_bench.scoring.results import EpisodeResult, SessionResult, episode_result
+from proactive_bench.scoring.trace import was_clipped
+from proactive_bench.store.database import (
+    Grade,
+    IntentEvent,
+    LLMCall,
+    MessageRow,
+    PendingRow,
+    Run,
+    SessionRun,
+    Snapshot,
+    Store,
+    ToolCallRow,
+    pending_row,
+)
+from proactive_bench.user.base import IntentLabel, UserSimulator
+
+log = structlog.get_logger(__name__)
+
+DEFAULT_MAX_TURNS = 30
+
+
+class CallLedger:
+    """Collects a run's model-call records until the session they belong to is saved.
+
+    Rows reach the store with the session's other rows in one transaction
+    (:meth:`take`): an interrupted session leaves nothing behind, and a
+    resumed run plays it again (its model answers served from the cache).
+    """
+
+    def __init__(self, run_id: str, budget: Budget | None = None, paused: Callable[[bool], str | None] | None = None) -> None:
+        """``paused(failing_counts)``: why the run's model server is paused (or, when asked, failing), from a sweep's watch; None while usable."""
+        self.run_id = run_id
+        self.budget = budget
+        self.paused = paused or (lambda failing_counts: None)
+        self._pending: list[PendingRow] = []
+
+    def __call__(self, record: LLMCallRecord) -> None:
+        cost = self.budget.charge(record) if self.budget else None
+        self._pending.append(pending_row(LLMCall, run_id=self.run_id, cost_usd=cost, **record.__dict__))
+        note_request_sent()  # a call that did not go through our transport has at least been answered
+
+    def take(self) -> list[PendingRow]:
+        """The rows collected since the last take."""
+        rows, self._pending = self._pending, []
+        return rows
+
+
+@dataclass
+class StoreSink:
+    """Collects the rows of one session's turns (messages, tool calls, intent events) until it is saved."""
+
+    pending: list[PendingRow] = field(default_factory=list)
+
+    def message(self, turn: int, role: str, content: str) -> None:
+        self.pending.append(pending_row(MessageRow, turn=turn, role=role, content=content))
+
+    def agent_turn(self, turn: int, reply: str, records: list[ToolRecord]) -> None:
+        self.pending.extend(
+            pending_row(ToolCallRow, turn=r.turn, seq=r.seq, tool_name=r.tool_name, call=r.call, result=r.result, ok=r.ok) for r in records
+        )
+        self.message(turn, "agent", reply)
+
+    def user_turn(self, turn: int, labels: list[IntentLabel], message: str | None) -> None:
+        self.pending.extend(
+            pending_row(
+                IntentEvent,
+                intent_id=label.intent_id,
+                status=label.status.value,
+                stage=label.stage.value,
+                turn=turn,
+                evidence=label.evidence,
+                decided_by=label.decided_by,
+                prompt_hash=label.prompt_hash,
+            )
+            for label in labels
+        )
+        if message is not None:
+            self.message(turn, "user", message)
+
+
+def grade_rows(grades: list[GradeResult]) -> list[PendingRow]:
+    """A session's grades as rows to save."""
+    return [
+        pending_row(Grade, item_id=g.item_id, grader=g.grader, weight=g.weight, score=g.score, rationale=g.rationale, error=g.error)
+        for g in grades
+    ]
+
+
+@dataclass
+class RunSettings:
+    model: str
+    user_backend: str
+    judge_model: str | None = None
+    max_turns: int = DEFAULT_MAX_TURNS
+    config: dict[str, Any] = field(default_factory=dict)
+
+
+def create_run(store: Store, episode: LoadedEpisode, settings: RunSettings, results_dir: Path) -> Run:
+    """Insert the run row; its workspace lives under ``results_dir/workspaces/<run id>``."""
+    run = Run(
+        persona=episode.persona.id,
+        model=settings.model,
+        user_backend=settings.user_backend,
+        judge_model=settings.judge_model,
+        data_root=str(episode.directory.parent.parent),
+        workspace="",
+        config=settings.config,
+        units=dependency_units(episode.episode, settings.config.get("sessions") or None),
+        sweep_id=settings.config.get("sweep_id"),
+    )
+    run.workspace = str((results_dir / "workspaces" / run.id).resolve())
+    store.add(run)
+    return run
+
+
+def episode_env(episode: LoadedEpisode, workspace: Workspace, memory: Memory, apps: AppStore) -> ToolEnv:
+    """The tool environment of an episode run: its workspace, memory, apps, web corpus and skills."""
+    return ToolEnv(workspace, memory, apps, web_root=episode.directory / "web", skills_root=episode.directory / "skills")
+
+
+ProgressHook = Callable[[str, SessionResult | None], None]
+
+
+async def run_episode(
+    *,
+    store: Store,
+    run: Run,
+    episode: LoadedEpisode,
+    sessions: list[Session],
+    agent: Scaffold,
+    user: UserSimulator,
+    judge: Any | None,
+    ledger: CallLedger,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    on_progress: ProgressHook | None = None,
+    cache: CallCache | None = None,
+    fresh: bool = False,
+) -> EpisodeResult:
+    """Run the given sessions of an episode in order and return their scores.
+
+    Sessions the run has already finished are not run again; an unfinished one
+    is run again from the state the last finished session left. When the
+    ledger's budget is spent, no further session starts and the run is
+    ``stopped`` (resumable). A ``fresh`` run (never started before) skips
+    looking for earlier sessions and state.
+    """
+    finished, unfinished = ({}, []) if fresh else split_session_runs(store, run)
+    for stale in unfinished:
+        store.delete_session_run(stale)
+    done = [finished[s.id] for s in sessions if s.id in finished]
+    workspace, memory, apps = _episode_state(store, run, episode, done, fresh=fresh)
+    packer = WorkspacePacker()  # each checkpoint of this run costs what changed since the previous one
+    start = None if done else packer.pack(workspace)  # saved with the first session, for reports
+    graders = GraderResolver(episode.directory.parent.parent)
+    env = episode_env(episode, workspace, memory, apps)
+    results: list[SessionResult] = []
+    status = "finished"
+    saving: asyncio.Task[None] | None = None
+    started = asyncio.Event()  # set when the coming session's first model request is out (or the session ends)
+    outer = REQUEST_SENT.set(started)  # in this task's context: the session's model calls see it
+    try:
+        for position, session in enumerate(sessions, start=1):
+            if session.id in finished:
+                results.append(stored_session_result(store, finished[session.id]))
+                continue
+            if ledger.budget is not None and ledger.budget.exhausted:
+                status = "stopped"
+                log.warning("budget_exhausted", run=run.id, spent_usd=ledger.budget.spent_usd)
+                break
+            if ledger.paused(False):
+                status = "stopped"
+                break
+            if on_progress:
+                on_progress(session.id, None)
+            if cache is not None:
+                cache.begin_session(session.id)
+            history = [r.transcript for r in results]
+            result, save = await _run_one(
+                store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start, packer,
+            )
+            reason = ledger.paused(True) if result.status == "error" else None
+            if reason:  # its server went away: this session runs again on resume instead of being kept as an error
+                status = "stopped"
+                log.warning("run_paused", run=run.id, session=session.id, reason=reason)
+                break
+            start = None
+            started.set()  # a session that made no model call
+            if saving is not None:
+                await saving  # sessions are saved in order; a failed save ends the run here
+            started = asyncio.Event()
+            REQUEST_SENT.set(started)
+            saving = asyncio.get_running_loop().create_task(_write(save, started))
+            results.append(result)
+            if on_progress:
+                on_progress(session.id, result)
+    finally:
+        REQUEST_SENT.reset(outer)
+        started.set()
+        if saving is not None:
+            await saving
+    planned = [s.id for s in sessions]
+    scoring = SCORINGS[run.config.get("protocol", "pbench")]
+    result = episode_result(run.id, episode.persona.id, run.model, results, depends_on_map(episode.episode), planned, status, scoring)
+    store.update(run, status=status)
+    return result
+
+
+def _episode_state(
+    store: Store, run: Run, episode: LoadedEpisode, done: list[SessionRun], *, fresh: bool = False,
+) -> tuple[Workspace, Memory, AppStore]:
+    """Seeded state for a run with no finished session, or the state after the last finished session."""
+    root, apps = Path(run.workspace), AppStore()  # app state in memory, outside the agent's reach
+    if not done:
+        if not fresh:  # what an interrupted first session left behind
+            jail.remove_tree(root)
+        apps.seed_from(episode.directory / "apps")
+        return Workspace.seeded(root, episode.workspace_seed), Memory(), apps
+    last = max(done, key=lambda sr: sr.position)
+    assert last.id is not None
+    workspace = Workspace(root)
+    restore_checkpoint(store, run, last.position, workspace)
+    apps.restore(store.snapshot(last.id, "apps") or {})
+    return workspace, Memory(store.snapshot(last.id, "memory") or {}), apps
+
+
+async def _run_one(
+    store: Store,
+    run: Run,
+    episode: LoadedEpisode,
+    session: Session,
+    position: int,
+    agent: Scaffold,
+    user: UserSimulator,
+    judge: Any | None,
+    ledger: CallLedger,
+    env: ToolEnv,
+    graders: GraderResolver,
+    max_turns: int,
+    history: list[list[dict[str, str]]],
+    start: PackedWorkspace | None,
+    packer: WorkspacePacker,
+) -> tuple[SessionResult, Callable[[], None]]:
+    """Run one session; return its result and the call that saves it.
+
+    Everything the save writes is taken now (the next session changes the
+    workspace); writing it can wait until the next session's first model
+    request is on its way. ``start``, when given, is the run's starting
+    workspace, saved with the session; ``packer`` packs this run's checkpoints.
+    """
+    session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))  # saved at the end
+    sink = StoreSink()
+    sink.message(0, "event" if session.trigger.type == "event" else "user", session.trigger.message)
+    toolbox = ToolBox(env, resolve_tool_names(session.tools))
+    start_session(env.require_apps(), episode.directory, session)  # the clock moves, the session's timed app rows appear
+    ctx = SessionContext(
+        session_id=session.id,
+        trigger=session.trigger.type,
+        workspace=env.workspace,
+        memory=env.memory,
+        tools=toolbox,
+        history=history,
+        reference=session if getattr(agent, "uses_reference_solution", False) else None,
+    )
+    rt = SessionRuntime(episode.persona, session, agent, user, toolbox, env.workspace, env.memory, graders, sink, max_turns)
+    log.info("session_start", run=run.id, session=session.id)
+    try:
+        agent.start_session(ctx)
+        state = await run_session_graph(rt)
+    except Exception as exc:  # a scaffold that fails to start is an errored session, not a crash
+        log.warning("session_failed", session=session.id, error=repr(exc))
+        state = {"outcome": "error", "error": f"{type(exc).__name__}: {exc}", "labels": [], "turn": 0, "transcript": []}
+    finally:
+        try:
+            agent.end_session()
+        except Exception as exc:  # noqa: BLE001 (cleanup must not hide the session's result)
+            log.warning("end_session_failed", session=session.id, error=repr(exc))
+    status, error = state["outcome"], state.get("error")
+    counts = count_statuses([label["status"] for label in state["labels"]], len(session.intents))
+    grades: list[GradeResult] = []
+    if status != "error":
+        grades = await grade_session(session, rt.evidence(state["transcript"]), judge)
+    score, basis = comp(grades)
+    packs = {position: packer.pack(env.workspace)} | ({0: start} if start is not None else {})
+    if packs[position].cut:  # also in the checkpoint's manifest
+        log.warning("checkpoint_cut", run=run.id, session=session.id, cut=packs[position].cut)
+    session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)
+    save = partial(
+        store.save_session,  # one transaction: a session is saved whole or not at all
+        session_run,
+        [
+            *sink.pending,
+            *ledger.take(),
+            *grade_rows(grades),
+            pending_row(Snapshot, kind="workspace", content=env.workspace.snapshot()),
+            pending_row(Snapshot, kind="memory", content=env.memory.as_dict()),
+            pending_row(Snapshot, kind="apps", content=env.require_apps().snapshot()),
+            pending_row(Snapshot, kind=BURDEN, content=session_burden(state.get("transcript", []), state["labels"], state.get("leaks")).as_dict()),
+            pending_row(Snapshot, kind="apps_start", content=rt.apps_at_start or {}),  # for app_rows_added when re-graded
+        ],
+        {p: pack.manifest for p, pack in packs.items()},
+        {digest: data for pack in packs.values() for digest, data in pack.blobs.items()},
+    )
+    log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)
+    transcript = [{"role": m["role"], "content": m["content"]} for m in state["transcript"]]
+    clipped = sum(was_clipped(label["evidence"]) for label in state["labels"])
+    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped), save
+
+
+async def _write(save: Callable[[], None], after: asyncio.Event) -> None:
+    """A session's save as a task: it runs once ``after`` is set (the next session's first model request is out)."""
+    await after.wait()
+    save()

@@ -1,0 +1,88 @@
+"""``pbench import pibench PATH [--out DIR]``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from proactive_bench.dataset.loading import DatasetError, Problem, load_dataset
+from proactive_bench.importers.pibench.convert import convert_pibench
+from proactive_bench.importers.pibench.reader import read_pibench
+from proactive_bench.importers.pibench.report import ImportReport, PersonaCounts
+from proactive_bench.importers.pibench.writer import (
+    OutputError,
+    prepare_out,
+    write_dataset,
+)
+from proactive_bench.validation.lint import validate_dataset
+
+import_app = typer.Typer(help="Import another benchmark's data as a pbench dataset.", no_args_is_help=True, add_completion=False)
+err_console = Console(stderr=True, soft_wrap=True)
+out_console = Console()
+
+
+@import_app.command("pibench")
+def pibench(
+    path: Annotated[Path, typer.Argument(help="A π-Bench checkout, or its data/ folder.")],
+    out: Annotated[Path, typer.Option(help="Dataset root to write (new, empty, or an earlier import).")] = Path("pibench-data"),
+) -> None:
+    """Convert π-Bench personas and tasks into a dataset root for --data; report what could not be converted."""
+    if not path.is_dir():
+        err_console.print(f"[bold red]error:[/] {path} is not a folder", highlight=False)
+        raise typer.Exit(2)
+    report = ImportReport(path)
+    source = read_pibench(path, report)
+    if not source.personas:
+        err_console.print(f"[bold red]error:[/] no π-Bench personas under {source.data_dir}", highlight=False)
+        raise typer.Exit(2)
+    try:
+        prepare_out(out)
+    except OutputError as exc:
+        err_console.print(f"[bold red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(2) from None
+    write_dataset(convert_pibench(source, report), out)
+    report.validation = validate_output(out)
+    report_path = report.write(out)
+    for problem in report.problems:
+        err_console.print(f"[yellow]not converted[/] {problem}", highlight=False)
+    out_console.print(counts_table(report.counts))
+    errors = [p for p in report.validation if p.level == "error"]
+    if errors:
+        for problem in errors:
+            err_console.print(f"[red]{problem}[/]", highlight=False)
+        err_console.print(
+            f"[bold red]error:[/] wrote {out}, but `pbench validate` rejects it ({len(errors)} error(s), listed above and in {report_path})",
+            highlight=False,
+        )
+        raise typer.Exit(1)
+    warnings = len(report.validation) - len(errors)
+    err_console.print(
+        f"wrote {out} ({len(report.counts)} persona(s)); validate: ok, {warnings} warning(s); "
+        f"{len(report.problems)} item(s) not converted as in π-Bench, see {report_path}. "
+        f"Run it with: pbench episode --data {out} --persona NAME --user llm --user-model MODEL",
+        highlight=False,
+    )
+
+
+def validate_output(out: Path) -> list[Problem]:
+    """What ``pbench validate --data OUT`` reports (a load failure as its problems)."""
+    try:
+        return validate_dataset(load_dataset(out))
+    except DatasetError as exc:
+        return list(exc.problems)
+
+
+def counts_table(counts: list[PersonaCounts]) -> Table:
+    table = Table(title="π-Bench import")
+    table.add_column("")
+    for row in counts:
+        table.add_column(row.persona, justify="right")
+    table.add_column("total", justify="right")
+    for name, header in PersonaCounts.COLUMNS.items():
+        values = [getattr(row, name) for row in counts]
+        table.add_row(header, *map(str, values), str(sum(values)))
+    return table

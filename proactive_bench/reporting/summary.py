@@ -1,0 +1,335 @@
+"""Aggregates over finished runs: the paper's tables, rebuilt from the store.
+
+Every figure follows ``docs/metrics.md`` (computed by :mod:`proactive_bench.scoring.metrics`):
+
+- main: per model × persona × ablation, Proc and Comp over runs (mean,
+  sample std, 95 % interval), pass^k, and the sessions that errored, were
+  truncated or were not run; partial runs are left out unless asked;
+- overall: per model × ablation, one column per persona and an Average
+  column over all tasks of every persona (table 1);
+- ablation: final sessions of dependency groups with and without history;
+- statuses, turns: per model × persona × ablation (table 7, figure 4);
+- categories: per model × ablation, task-averaged Proc / Comp by category (table 8);
+- cost: calls, tokens and USD per model and role.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from math import comb
+from statistics import mean, median
+from typing import Any
+
+from proactive_bench.dataset.ablation import ABLATIONS
+from proactive_bench.dataset.loading import DatasetError
+from proactive_bench.episode.checkpoints import FINAL_STATUSES, stored_session_result
+from proactive_bench.episode.launch import load_spec_episode, run_spec
+from proactive_bench.scoring.metrics import (
+    SCORINGS,
+    Scoring,
+    TaskScore,
+    chains,
+    depends_on_map,
+    episode_comp,
+    episode_proc,
+    run_stats,
+)
+from proactive_bench.scoring.results import (
+    EpisodeResult,
+    Failures,
+    SessionResult,
+    episode_result,
+)
+from proactive_bench.store.database import Run, Store
+
+Key = tuple[str, str, str]
+"""(model, persona, ablation)."""
+
+
+@dataclass(frozen=True)
+class EpisodeShape:
+    """What scoring needs from a run's dataset: dependencies and task categories."""
+
+    depends_on: dict[str, list[str]]
+    categories: dict[str, str]
+
+
+def episode_shape(run: Run) -> EpisodeShape:
+    """The run's episode as its dataset defines it; when the dataset is gone, chains read from the run's units."""
+    try:
+        loaded = load_spec_episode(run_spec(run))
+    except (DatasetError, OSError):
+        return EpisodeShape(chains(run.units), {})
+    return EpisodeShape(depends_on_map(loaded.episode), {s.id: s.category for s in loaded.sessions})
+
+
+def planned_sessions(run: Run) -> list[str]:
+    return run_spec(run).sessions or [sid for unit in run.units for sid in unit]
+
+
+def run_scoring(run: Run) -> Scoring:
+    """The scoring rules of the protocol the run was made under."""
+    return SCORINGS[run_spec(run).protocol]
+
+
+def stored_run_result(
+    store: Store, run: Run, depends_on: dict[str, list[str]] | None = None, scoring: Scoring | None = None,
+) -> EpisodeResult:
+    """A run's result rebuilt from its stored sessions, scored by its own protocol unless ``scoring`` is given."""
+    sessions = [stored_session_result(store, sr) for sr in store.session_runs(run.id) if sr.status in FINAL_STATUSES]
+    deps = depends_on if depends_on is not None else episode_shape(run).depends_on
+    return episode_result(run.id, run.persona, run.model, sessions, deps, planned_sessions(run), run.status, scoring or run_scoring(run))
+
+
+@dataclass
+class RunView:
+    """One run with its stored results."""
+
+    run: Run
+    ablation: str
+    result: EpisodeResult
+    categories: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def key(self) -> Key:
+        return (self.run.model, self.run.persona, self.ablation)
+
+
+class _Shapes:
+    """Episode shapes loaded once per dataset and persona."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[str, str], EpisodeShape] = {}
+
+    def __call__(self, run: Run) -> EpisodeShape:
+        spec = run_spec(run)
+        key = (spec.data_root, spec.persona)
+        if key not in self._cache:
+            self._cache[key] = episode_shape(run)
+        return self._cache[key]
+
+
+def load_run(store: Store, run: Run, scoring: Scoring | None = None, shapes: _Shapes | None = None) -> RunView:
+    shape = (shapes or _Shapes())(run)
+    return RunView(run, run_spec(run).ablation, stored_run_result(store, run, shape.depends_on, scoring), shape.categories)
+
+
+def session_passed(session: SessionResult) -> bool:
+    graded = [g for g in session.grades if g.status in ("pass", "fail", "error")]
+    return session.status != "error" and bool(graded) and all(g.status == "pass" for g in graded)
+
+
+def pass_hat_k(views: list[RunView]) -> dict[str, float]:
+    """pass^k for k = 1..len(views), over sessions present in every run."""
+    n = len(views)
+    per_session: dict[str, list[bool]] = defaultdict(list)
+    for view in views:
+        for session in view.result.sessions:
+            per_session[session.session_id].append(session_passed(session))
+    complete = {sid: flags for sid, flags in per_session.items() if len(flags) == n}
+    if not complete:
+        return {}
+    return {f"pass^{k}": mean(comb(sum(flags), k) / comb(n, k) for flags in complete.values()) for k in range(1, n + 1)}
+
+
+def failures_of(views: list[RunView]) -> Failures:
+    return sum((v.result.failures for v in views), Failures())
+
+
+@dataclass
+class Summary:
+    scoring: str = "pbench"
+    """The protocol(s) whose scoring rules the figures follow, e.g. ``pbench`` or ``pibench``."""
+    main: list[dict[str, Any]] = field(default_factory=list)
+    overall: list[dict[str, Any]] = field(default_factory=list)
+    ablation: list[dict[str, Any]] = field(default_factory=list)
+    statuses: list[dict[str, Any]] = field(default_factory=list)
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    categories: list[dict[str, Any]] = field(default_factory=list)
+    cost: list[dict[str, Any]] = field(default_factory=list)
+    runs: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def pass_keys(self) -> list[str]:
+        """The pass^k columns of the main table, k ascending."""
+        return sorted({k for row in self.main for k in row if k.startswith("pass^")}, key=lambda k: int(k[5:]))
+
+    @property
+    def personas(self) -> list[str]:
+        return sorted({row["persona"] for row in self.main})
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "scoring": self.scoring, "main": self.main, "overall": self.overall, "ablation": self.ablation, "statuses": self.statuses,
+            "turns": self.turns, "categories": self.categories, "cost": self.cost, "runs": self.runs,
+        }
+
+
+def summarize(store: Store, runs: list[Run], scoring: Scoring | None = None, include_partial: bool = False) -> Summary:
+    """Every table over the given runs, each scored by its protocol unless ``scoring`` is given; partial runs count only with ``include_partial``."""
+    shapes = _Shapes()
+    views = [load_run(store, run, scoring, shapes) for run in sorted(runs, key=lambda r: r.created)]
+    summary = Summary(
+        scoring=", ".join(sorted({v.result.scoring.name for v in views})) or "pbench",
+        runs=[
+            {
+                "run_id": v.run.id, "sweep_id": v.run.sweep_id, "model": v.run.model, "persona": v.run.persona, "ablation": v.ablation, "scoring": v.result.scoring.name,
+                "status": v.run.status, "partial": v.result.partial, "included": include_partial or not v.result.partial,
+                "failures": v.result.failures.as_dict(), "proc": v.result.proc, "comp": v.result.comp,
+            }
+            for v in views
+        ],
+    )
+    groups: dict[Key, list[RunView]] = defaultdict(list)
+    excluded: Counter[Key] = Counter()
+    for view in views:
+        if include_partial or not view.result.partial:
+            groups[view.key].append(view)
+        else:
+            excluded[view.key] += 1
+    for key in sorted(set(groups) | set(excluded)):
+        model, persona, ablation = key
+        members = groups.get(key, [])
+        summary.main.append(
+            {
+                "model": model, "persona": persona, "ablation": ablation, "runs": len(members), "partial_runs_left_out": excluded[key],
+                "failures": failures_of(members).as_dict(),
+                "clipped": {k: sum(v.result.clipped[k] for v in members) for k in ("intents", "items")},
+                "proc": run_stats([v.result.proc for v in members]), "comp": run_stats([v.result.comp for v in members]),
+                **pass_hat_k(members),
+            }
+        )
+    included = [v for members in groups.values() for v in members]
+    summary.overall = _overall_rows(summary.main, groups)
+    summary.ablation = _ablation_rows(groups)
+    summary.statuses = _status_rows(groups)
+    summary.turns = _turn_rows(groups)
+    summary.categories = category_rows(included)
+    summary.cost = _cost_rows(store, runs)
+    return summary
+
+
+def _overall_rows(main: list[dict[str, Any]], groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:
+    """Table 1: per model × ablation, each persona's figures and the Average over all tasks of every persona.
+
+    The Average of repeat r pools the tasks of every persona's r-th run (in
+    creation order); mean ± std are over those repeats.
+    """
+    arms: dict[tuple[str, str], dict[str, list[RunView]]] = defaultdict(dict)
+    for (model, persona, ablation), members in groups.items():
+        arms[(model, ablation)][persona] = members
+    rows = []
+    for (model, ablation), by_persona in sorted(arms.items()):
+        repeats = min(len(members) for members in by_persona.values())
+        pooled: list[list[TaskScore]] = [[t for members in by_persona.values() for t in members[r].result.tasks] for r in range(repeats)]
+        rows.append(
+            {
+                "model": model, "ablation": ablation,
+                "personas": {row["persona"]: {"proc": row["proc"], "comp": row["comp"], "failures": row["failures"]}
+                             for row in main if (row["model"], row["ablation"]) == (model, ablation) and row["persona"] in by_persona},
+                "average": {
+                    "proc": run_stats([episode_proc(tasks) for tasks in pooled]),
+                    "comp": run_stats([episode_comp(tasks) for tasks in pooled]),
+                    "repeats": repeats,
+                    "failures": failures_of([v for members in by_persona.values() for v in members[:repeats]]).as_dict(),
+                },
+            }
+        )
+    return rows
+
+
+def _ablation_rows(groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:
+    rows = []
+    base, ablated = ABLATIONS
+    for (model, persona, ablation), without in sorted(groups.items()):
+        if ablation != ablated or (model, persona, base) not in groups:
+            continue
+        finals = {t.session_id for v in groups[(model, persona, base)] for t in v.result.tasks if len(t.trajectory) > 1 and t.proc_weight}
+        if not finals:
+            continue
+
+        def scores(members: list[RunView], metric: str) -> float | None:
+            values = [getattr(s, metric) for v in members for s in v.result.sessions if s.session_id in finals]
+            return run_stats(values)["mean"]  # type: ignore[return-value]
+
+        finals_of = [t for v in [*groups[(model, persona, base)], *without] for t in v.result.tasks if t.session_id in finals]
+        row: dict[str, Any] = {"model": model, "persona": persona, "sessions": sorted(finals), "failures": task_failures(finals_of)}
+        for metric, attr in (("proc", "proc"), ("comp", "scored_comp")):
+            with_h, without_h = scores(groups[(model, persona, base)], attr), scores(without, attr)
+            row[f"{metric}_with_history"] = with_h
+            row[f"{metric}_without_history"] = without_h
+            row[f"{metric}_delta"] = None if with_h is None or without_h is None else without_h - with_h
+        rows.append(row)
+    return rows
+
+
+def _status_rows(groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:
+    """Table 7: shares of intents by final status (an errored session's intents are unresolved) and session outcomes."""
+    rows = []
+    for (model, persona, ablation), members in sorted(groups.items()):
+        sessions = [s for v in members for s in v.result.sessions]
+        counts = [s.scored_counts for s in sessions]
+        total = sum(c.total for c in counts) or 1
+        outcome = Counter(s.status for s in sessions)
+        rows.append(
+            {
+                "model": model, "persona": persona, "ablation": ablation,
+                "intents": {f: sum(getattr(c, f) for c in counts) / total for f in ("completed", "inferred", "provided", "unresolved")},
+                "sessions": {status: outcome.get(status, 0) for status in ("completed", "truncated", "error")} | {"not_run": failures_of(members).not_run},
+            }
+        )
+    return rows
+
+
+def _turn_rows(groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:
+    """Figure 4: follow-up user turns per session (errored sessions left out)."""
+    rows = []
+    for (model, persona, ablation), members in sorted(groups.items()):
+        turns = [s.follow_up_turns for v in members for s in v.result.sessions if s.status != "error"]
+        if turns:
+            rows.append(
+                {"model": model, "persona": persona, "ablation": ablation, "sessions": len(turns), "mean": mean(turns), "median": median(turns),
+                 "max": max(turns), "histogram": dict(sorted(Counter(turns).items()))}
+            )
+    return rows
+
+
+def category_rows(views: list[RunView]) -> list[dict[str, Any]]:
+    """Table 8: per model × ablation and task category, Proc and Comp averaged over that category's tasks of every run."""
+    cells: dict[tuple[str, str, str], list[TaskScore]] = defaultdict(list)
+    for view in views:
+        for task in view.result.tasks:
+            cells[(view.run.model, view.ablation, view.categories.get(task.session_id, "?"))].append(task)
+    return [
+        {
+            "model": model, "ablation": ablation, "category": category, "tasks": len(tasks), "proc": episode_proc(tasks), "comp": episode_comp(tasks),
+            "failures": task_failures(tasks),
+        }
+        for (model, ablation, category), tasks in sorted(cells.items())
+    ]
+
+
+def task_failures(tasks: list[TaskScore]) -> dict[str, int]:
+    """Errored and truncated sessions among tasks (a task that was not run has no score to count)."""
+    return Failures(sum(t.status == "error" for t in tasks), sum(t.status == "truncated" for t in tasks)).as_dict()
+
+
+def _cost_rows(store: Store, runs: list[Run]) -> list[dict[str, Any]]:
+    totals: dict[tuple[str, str], dict[str, Any]] = {}
+    for run in runs:
+        for call in store.llm_calls(run.id):
+            row = totals.setdefault(
+                (run.model, call.role),
+                {"model": run.model, "role": call.role, "calls": 0, "cached": 0, "failed": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0, "unpriced_calls": 0},
+            )
+            row["calls"] += 1
+            row["cached"] += int(call.cached)
+            row["failed"] += int(not call.ok)
+            row["prompt_tokens"] += call.prompt_tokens or 0
+            row["completion_tokens"] += call.completion_tokens or 0
+            if call.cost_usd is None:
+                row["unpriced_calls"] += int(not call.cached)
+            else:
+                row["cost_usd"] += call.cost_usd
+    return [totals[k] for k in sorted(totals)]

@@ -1,0 +1,197 @@
+"""A :class:`~proactive_bench.reporting.summary.Summary` or one run's result as rich tables or CSV.
+
+A figure that has errored, truncated or unplayed sessions in it carries a
+``†`` and the counts stand beside it, so a failure is never silent.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from rich.table import Table
+
+from proactive_bench.reporting.summary import Summary
+from proactive_bench.scoring.results import EpisodeResult
+
+FAILURE_MARK = "†"
+FAILURE_NOTE = f"{FAILURE_MARK} = the figure includes errored (scored 0), truncated or not-run sessions; see the err/trunc/not-run column."
+
+
+def pct(value: float | None) -> str:
+    """A fraction as a percentage with one decimal, or a dash."""
+    return "—" if value is None else f"{100 * value:.1f}"
+
+
+def mean_std(stats: dict[str, Any]) -> str:
+    """``mean ± std`` in percent (just the mean for a single run), or a dash."""
+    if stats["mean"] is None:
+        return "—"
+    return f"{100 * stats['mean']:.1f}" if stats["std"] is None else f"{100 * stats['mean']:.1f} ± {100 * stats['std']:.1f}"
+
+
+def failure_counts(failures: dict[str, int]) -> str:
+    """``errored/truncated/not run`` session counts."""
+    return f"{failures['error']}/{failures['truncated']}/{failures['not_run']}"
+
+
+def marked(text: str, failures: dict[str, int]) -> str:
+    """A figure with the failure mark when any session failed."""
+    return f"{text} {FAILURE_MARK}" if text != "—" and any(failures.values()) else text
+
+
+def summary_tables(summary: Summary) -> list[Table]:
+    """Main table, table 1, ablation, statuses, turns, categories and cost where there is something to show."""
+    tables = [_main_table(summary)]
+    if len(summary.personas) > 1:
+        tables.append(_overall_table(summary))
+    if summary.ablation:
+        ablation = Table(title="No-dependency-history ablation: final sessions of dependency groups (%)")
+        for name in ("model", "persona", "sessions", "Proc with", "Proc without", "Δ Proc", "Comp with", "Comp without", "Δ Comp"):
+            ablation.add_column(name)
+        for row in summary.ablation:
+            ablation.add_row(
+                row["model"], row["persona"], ", ".join(row["sessions"]),
+                *(marked(pct(row[f"proc_{w}"]), row["failures"]) for w in ("with_history", "without_history", "delta")),
+                *(marked(pct(row[f"comp_{w}"]), row["failures"]) for w in ("with_history", "without_history", "delta")),
+            )
+        tables.append(ablation)
+    statuses = Table(title="Terminal statuses: intents (%) and sessions")
+    for name in ("model", "persona", "ablation", "completed", "inferred", "provided", "unresolved", "sessions ok/trunc/err/not run"):
+        statuses.add_column(name)
+    for row in summary.statuses:
+        s = row["sessions"]
+        statuses.add_row(
+            row["model"], row["persona"], row["ablation"], *(pct(row["intents"][k]) for k in ("completed", "inferred", "provided", "unresolved")),
+            f"{s['completed']}/{s['truncated']}/{s['error']}/{s['not_run']}",
+        )
+    tables.append(statuses)
+    turns = Table(title="Follow-up user turns per session (errored sessions left out)")
+    for name in ("model", "persona", "ablation", "sessions", "mean", "median", "max"):
+        turns.add_column(name)
+    for row in summary.turns:
+        turns.add_row(row["model"], row["persona"], row["ablation"], str(row["sessions"]), f"{row['mean']:.2f}", f"{row['median']:.1f}", str(row["max"]))
+    tables.append(turns)
+    if summary.categories:
+        tables.append(category_table(summary))
+    if summary.cost:
+        cost = Table(title="Model calls and cost")
+        for name in ("model", "role", "calls", "cached", "failed", "prompt tok", "completion tok", "USD", "unpriced"):
+            cost.add_column(name)
+        for row in summary.cost:
+            cost.add_row(
+                row["model"], row["role"], *(str(row[k]) for k in ("calls", "cached", "failed", "prompt_tokens", "completion_tokens")),
+                f"{row['cost_usd']:.4f}", str(row["unpriced_calls"]),
+            )
+        tables.append(cost)
+    return tables
+
+
+def _main_table(summary: Summary) -> Table:
+    left_out = sum(row["partial_runs_left_out"] for row in summary.main)
+    caption = FAILURE_NOTE + (f" {left_out} partial run(s) left out (--include-partial to count them)." if left_out else "")
+    clipped = {k: sum(row["clipped"][k] for row in summary.main) for k in ("intents", "items")}
+    if any(clipped.values()):
+        caption += f" Decided on clipped evidence: {clipped['intents']} intent label(s), {clipped['items']} checklist item(s)."
+    main = Table(title=f"Proc and Comp (%, mean ± sample std over runs; {summary.scoring} scoring)", caption=caption)
+    pass_keys = summary.pass_keys
+    for name in ("model", "persona", "ablation", "runs", "Proc", "Comp", "err/trunc/not run", *pass_keys):
+        main.add_column(name, justify="left" if name in ("model", "persona", "ablation") else "right")
+    for row in summary.main:
+        f = row["failures"]
+        main.add_row(
+            row["model"], row["persona"], row["ablation"], str(row["runs"]) + (f" (+{row['partial_runs_left_out']} partial)" if row["partial_runs_left_out"] else ""),
+            marked(mean_std(row["proc"]), f), marked(mean_std(row["comp"]), f), failure_counts(f), *(pct(row.get(k)) for k in pass_keys),
+        )
+    return main
+
+
+def _overall_table(summary: Summary) -> Table:
+    """Table 1: Proc / Comp per persona and the Average over all their tasks."""
+    personas = summary.personas
+    table = Table(title="Proc / Comp (%) per persona and Average over all tasks (table 1)", caption=FAILURE_NOTE)
+    for name in ("model", "ablation", *personas, "Average"):
+        table.add_column(name, justify="left" if name in ("model", "ablation") else "right")
+    for row in summary.overall:
+        cells = []
+        for persona in personas:
+            cell = row["personas"].get(persona)
+            cells.append("—" if cell is None else marked(f"{mean_std(cell['proc'])} / {mean_std(cell['comp'])}", cell["failures"]))
+        avg = row["average"]
+        cells.append(marked(f"{mean_std(avg['proc'])} / {mean_std(avg['comp'])}", avg["failures"]))
+        table.add_row(row["model"], row["ablation"], *cells)
+    return table
+
+
+def category_table(summary: Summary) -> Table:
+    """Table 8: task-averaged Proc / Comp per category, one column per model (and ablation)."""
+    columns = sorted({_column(row) for row in summary.categories})
+    categories = sorted({row["category"] for row in summary.categories})
+    cells = {(row["category"], _column(row)): row for row in summary.categories}
+    table = Table(title="Proc / Comp (%) by task category, averaged over tasks (table 8)", caption=f"{FAILURE_MARK} = the cell includes errored (scored 0) or truncated sessions.")
+    for name in ("category", *columns):
+        table.add_column(name)
+    for category in categories:
+        table.add_row(category, *(_category_cell(cells.get((category, column))) for column in columns))
+    return table
+
+
+def _column(row: dict[str, Any]) -> str:
+    return row["model"] if row["ablation"] == "none" else f"{row['model']} ({row['ablation']})"
+
+
+def _category_cell(row: dict[str, Any] | None) -> str:
+    return "—" if row is None else marked(f"{pct(row['proc'])} / {pct(row['comp'])} (n={row['tasks']})", row["failures"])
+
+
+def results_table(result: EpisodeResult, total_sessions: int) -> Table:
+    """One run, session by session, with the episode's figures and its failures."""
+    basis, failures = result.basis, result.failures.as_dict()
+    caption = f"C/I/P = intents completed/inferred/provided. Comp covers {basis.graded} graded item(s) ({', '.join(basis.graders) or 'none'})"
+    if basis.ungraded:
+        caption += f"; {basis.ungraded} rubric item(s) ungraded (no --judge-model)"
+    if basis.errored:
+        caption += f"; {basis.errored} item(s) errored"
+    if any(failures.values()):
+        caption += f". {FAILURE_MARK} sessions errored/truncated/not run: {failure_counts(failures)}; an errored session scores 0"
+    if result.partial:
+        caption += ". PARTIAL run: left out of comparisons"
+    if any(result.clipped.values()):
+        caption += f". Decided on clipped evidence: {result.clipped['intents']} intent label(s), {result.clipped['items']} item(s)"
+    table = Table(title=f"{result.persona} · {result.model} · run {result.run_id}", caption=caption)
+    table.add_column("session", no_wrap=True)
+    for name in ("turns", "C", "I", "P", "Proc%", "Comp%"):
+        table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("status", overflow="fold")
+    for s in result.sessions:
+        status = s.status if s.error is None else f"{s.status}: {s.error[:60]}"
+        table.add_row(
+            s.session_id, str(s.follow_up_turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), pct(s.proc), pct(s.scored_comp), status,
+        )
+    totals = [sum(getattr(s.counts, f) for s in result.sessions) for f in ("completed", "inferred", "provided")]
+    table.add_section()
+    table.add_row(
+        f"episode {len(result.sessions)}/{total_sessions}", str(sum(s.follow_up_turns for s in result.sessions)), *map(str, totals),
+        marked(pct(result.proc), failures), marked(pct(result.comp), failures), "",
+    )
+    return table
+
+
+def summary_csv(summary: Summary) -> str:
+    """The main table as CSV (fractions, not percentages)."""
+    buffer = io.StringIO()
+    pass_keys = summary.pass_keys
+    writer = csv.writer(buffer)
+    writer.writerow(
+        ["model", "persona", "ablation", "runs", "proc_mean", "proc_std", "proc_ci95", "comp_mean", "comp_std", "comp_ci95",
+         "errored_sessions", "truncated_sessions", "not_run_sessions", "partial_runs_left_out", *pass_keys]
+    )
+    for row in summary.main:
+        f = row["failures"]
+        writer.writerow(
+            [row["model"], row["persona"], row["ablation"], row["runs"], row["proc"]["mean"], row["proc"]["std"], row["proc"]["ci95"],
+             row["comp"]["mean"], row["comp"]["std"], row["comp"]["ci95"], f["error"], f["truncated"], f["not_run"], row["partial_runs_left_out"],
+             *(row.get(k) for k in pass_keys)]
+        )
+    return buffer.getvalue()

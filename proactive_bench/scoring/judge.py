@@ -1,0 +1,129 @@
+"""The rubric judge: one structured model call per rubric item, on the evidence the item names.
+
+Each item is graded pass/fail on the dialogue plus the files, tool records
+and memory its ``evidence`` block asks for. Items are graded concurrently
+(bounded). An item whose verdict cannot be obtained gets an error, never a
+guessed score. Under the π-Bench protocol (``any_turn``) an item is judged on
+the trajectory up to each agent turn in order (dialogue and tool records up to
+that turn; files and memory as the session left them) and credited at the
+first turn that meets it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fnmatch import fnmatchcase
+from typing import Literal
+
+from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel, Field
+
+from proactive_bench.data_model.evidence import Evidence
+from proactive_bench.dataset.schema import ChecklistItem, Session
+from proactive_bench.llm.ledger import Recorder
+from proactive_bench.llm.prompts import load_prompt
+from proactive_bench.llm.structured import (
+    METHODS,
+    RetryPolicy,
+    StructuredCaller,
+    StructuredOutputError,
+)
+from proactive_bench.scoring.trace import (
+    clipped_note,
+    collecting_clips,
+    render_dialogue,
+    render_files,
+    render_tool_records,
+)
+from proactive_bench.user.llm import request_text
+
+RUBRIC_PROMPT = load_prompt("scoring/judge_prompts", "rubric.v1")
+DEFAULT_CONCURRENCY = 4
+
+
+class RubricAnswer(BaseModel):
+    """What the judge model returns for one item."""
+
+    rationale: str = Field(description="One to three sentences pointing at the evidence.")
+    verdict: Literal["YES", "NO"] = Field(description="YES when the evidence shows the item is met, else NO.")
+
+
+@dataclass(frozen=True)
+class RubricVerdict:
+    score: int | None
+    rationale: str
+    error: str | None = None
+
+
+def item_parts(item: ChecklistItem, session: Session) -> dict[str, str]:
+    """The parts of an item's prompt that are never clipped."""
+    return {"request": request_text(session), "item": item.text}
+
+
+def item_evidence(item: ChecklistItem, evidence: Evidence) -> dict[str, str]:
+    """The evidence the item asks for, rendered (clipped to the judge's context window when needed)."""
+    records = [r for r in evidence.tool_records if any(fnmatchcase(r.tool_name, p) for p in item.evidence.tools)]
+    return {
+        "dialogue": render_dialogue(evidence.transcript),
+        "tool_calls": render_tool_records(records) if item.evidence.tools else "(not part of this item's evidence)",
+        "files": render_files(evidence.workspace, item.evidence.files),
+        "memory": evidence.memory.render() if item.evidence.memory else "(not part of this item's evidence)",
+    }
+
+
+class RubricJudge:
+    """Grades rubric checklist items with a chat model."""
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        model_name: str,
+        recorder: Recorder | None = None,
+        policy: RetryPolicy | None = None,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        any_turn: bool = False,
+        methods: Sequence[str] | None = None,
+        context_tokens: int | None = None,
+        max_tokens: int | None = None,
+    ) -> None:
+        """``methods``: the structured-output methods to start with (default: all); ``context_tokens``/``max_tokens``:
+        the model's window and answer cap, to clip long evidence."""
+        self.model_name = model_name
+        self.any_turn = any_turn
+        self.structured = StructuredCaller(model, model_name, "judge", recorder, policy, methods or METHODS, context_tokens, max_tokens)  # type: ignore[arg-type]
+        self._limit = asyncio.Semaphore(concurrency)
+
+    async def grade(self, items: list[ChecklistItem], evidence: Evidence, session: Session) -> dict[str, RubricVerdict]:
+        """A verdict for every item, keyed by item id."""
+        verdicts = await asyncio.gather(*(self._grade_one(item, evidence, session) for item in items))
+        return {item.id: verdict for item, verdict in zip(items, verdicts)}
+
+    async def _grade_one(self, item: ChecklistItem, evidence: Evidence, session: Session) -> RubricVerdict:
+        if not self.any_turn:
+            return await self._judge(item, evidence, session, f"rubric:{item.id}")
+        verdict = RubricVerdict(0, "no agent turn")
+        for turn in sorted({m.turn for m in evidence.transcript if m.role == "agent"}):
+            upto = replace(
+                evidence,
+                transcript=[m for m in evidence.transcript if m.turn <= turn],
+                tool_records=[r for r in evidence.tool_records if r.turn <= turn],
+                memo={},
+            )
+            verdict = await self._judge(item, upto, session, f"rubric:{item.id}@{turn}")
+            if verdict.score == 1 or verdict.error is not None:
+                return RubricVerdict(verdict.score, f"turn {turn}: {verdict.rationale}", verdict.error)
+        return verdict
+
+    async def _judge(self, item: ChecklistItem, evidence: Evidence, session: Session, label: str) -> RubricVerdict:
+        await self.structured.ready()
+        with collecting_clips(self.structured.context_tokens) as dropped:
+            fixed, clippable = item_parts(item, session), item_evidence(item, evidence)
+        async with self._limit:
+            try:
+                result = await self.structured.call_prompt(RubricAnswer, RUBRIC_PROMPT, label, fixed, clippable)
+            except StructuredOutputError as exc:
+                return RubricVerdict(None, clipped_note(dropped).strip(), error=str(exc))
+        answer = result.value
+        return RubricVerdict(int(answer.verdict == "YES"), answer.rationale + clipped_note(dropped))

@@ -1,0 +1,49 @@
+"""Evaluation protocols: pbench's default rules, or π-Bench's where they differ.
+
+One option (``--protocol``) selects every rule at once; the README's table
+lists them with the reason pbench differs. Scoring rules live in
+:mod:`proactive_bench.scoring.metrics` (:class:`~proactive_bench.scoring.metrics.Scoring`); the
+rest is how runs are made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from proactive_bench.scoring.metrics import DEFAULT_SCORING, PIBENCH_SCORING, Scoring
+
+ProtocolName = Literal["pbench", "pibench"]
+PROTOCOL_NAMES: tuple[ProtocolName, ...] = ("pbench", "pibench")
+
+
+@dataclass(frozen=True)
+class EvalProtocol:
+    name: ProtocolName
+    scoring: Scoring
+    rubric_any_turn: bool
+    """Rubric items are judged after every agent turn and credited if any turn meets them."""
+    needs_models: bool
+    """The LLM user simulator and a judge model are required."""
+    default_runs: int
+
+
+PROTOCOLS: dict[str, EvalProtocol] = {
+    "pbench": EvalProtocol("pbench", DEFAULT_SCORING, rubric_any_turn=False, needs_models=False, default_runs=1),
+    "pibench": EvalProtocol("pibench", PIBENCH_SCORING, rubric_any_turn=True, needs_models=True, default_runs=3),
+}
+
+
+def protocol(name: str) -> EvalProtocol:
+    """The protocol of that name; ValueError naming the known ones."""
+    if name not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {name!r}; known: {', '.join(PROTOCOL_NAMES)}")
+    return PROTOCOLS[name]
+
+
+def protocol_problem(name: str, user: str, judge_model: str | None) -> str | None:
+    """Why these run settings break the protocol (one line), or None."""
+    rules = protocol(name)
+    if rules.needs_models and (user != "llm" or not judge_model):
+        return f"--protocol {name} needs the LLM user and a judge: --user llm --user-model MODEL --judge-model MODEL"
+    return None

@@ -1,0 +1,90 @@
+"""Checks at the door: what ``episode``, ``sweep``, ``resume`` and ``replay`` verify before a run row exists.
+
+Data: the errors ``pbench validate`` finds in the episode (its reference
+solutions replayed on a scratch world, about a second for the pharmacist
+episode), restricted to the sessions that will run. An episode that passed
+is remembered by a digest of its folder, its persona, the dataset's graders
+and pbench's own code, so unchanged data is not checked again (the digest
+costs milliseconds). Models: every participant a run spec names is built
+once, so a sweep with an unknown scaffold or model fails before it starts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import structlog
+
+from proactive_bench.dataset.loading import LoadedEpisode, Problem
+from proactive_bench.episode.launch import LaunchError, RunSpec, build_participants
+from proactive_bench.episode.runner import CallLedger
+from proactive_bench.llm.models import ModelSpecError
+from proactive_bench.scaffolds.protocol import ScaffoldLoadError
+from proactive_bench.validation.lint import validate_episode
+
+log = structlog.get_logger(__name__)
+
+VALIDATED_DIR = "validated"
+"""Under a results folder: one empty ``<digest>.ok`` file per episode content that passed."""
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def dataset_problems(loaded: LoadedEpisode, session_ids: list[str], cache_dir: Path | None) -> list[Problem]:
+    """Errors of ``pbench validate`` in this episode that concern the sessions to run; empty: go ahead."""
+    root = loaded.directory.parent.parent
+    marker = cache_dir / f"{episode_digest(loaded, root)}.ok" if cache_dir is not None else None
+    if marker is not None and marker.is_file():
+        return []
+    errors = [p for p in validate_episode(loaded, root) if p.level == "error"]
+    if not errors and marker is not None:
+        try:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.touch()
+        except OSError as exc:  # the checks still ran; only the next run repeats them
+            log.warning("validation_cache_unwritable", path=str(marker), error=exc.strerror)
+    not_run = {f"episodes/{loaded.episode.id}/sessions/{s.id}.yaml" for s in loaded.sessions if session_ids and s.id not in session_ids}
+    return [p for p in errors if p.file not in not_run]
+
+
+def participant_problem(spec: RunSpec) -> str | None:
+    """Why the spec's agent, user or judge cannot be built, or None."""
+    if spec.base_url is not None and not re.match(r"https?://[^/\s]+", spec.base_url):
+        return f"--base-url {spec.base_url!r} is not an http:// or https:// URL"
+    try:
+        build_participants(spec, CallLedger("admission"), None, None)
+    except (ScaffoldLoadError, ModelSpecError, LaunchError) as exc:
+        return str(exc)
+    return None
+
+
+def episode_digest(loaded: LoadedEpisode, root: Path) -> str:
+    """A digest of everything validation reads: the episode folder, persona, graders and pbench's code."""
+    digest = hashlib.sha256()
+    persona = root / "personas" / f"{loaded.persona.id}.yaml"
+    for label, folder in (("episode", loaded.directory), ("graders", root / "graders"), ("pbench", _PACKAGE)):
+        for rel, content in _tree(folder):
+            digest.update(f"{label}/{rel}\0{len(content)}\0".encode())
+            digest.update(content)
+    digest.update(persona.read_bytes() if persona.is_file() else b"")
+    return digest.hexdigest()[:32]
+
+
+def _tree(folder: Path) -> Iterator[tuple[str, bytes]]:
+    """Relative path and content of every regular file (a link: its target's name, never what it points to)."""
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files + [d for d in dirs if os.path.islink(os.path.join(top, d))]):
+            path = os.path.join(top, name)
+            rel = os.path.relpath(path, folder)
+            mode = os.lstat(path).st_mode
+            if stat.S_ISLNK(mode):
+                yield rel, b"link:" + os.fsencode(os.readlink(path))
+            elif stat.S_ISREG(mode):
+                with open(path, "rb") as handle:
+                    yield rel, handle.read()

@@ -1,0 +1,222 @@
+"""``pbench validate``: lint a dataset beyond what the schema enforces.
+
+Errors make a dataset unusable or its scores meaningless; warnings point at
+annotations that weaken a session (e.g. intents the rules user cannot track).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from proactive_bench.dataset.loading import (
+    Dataset,
+    GraderError,
+    GraderResolver,
+    LoadedEpisode,
+    Problem,
+    load_dataset_partly,
+)
+from proactive_bench.dataset.predicates import (
+    FileExists,
+    FileMatches,
+    FileNear,
+    LineCount,
+    PibenchScript,
+    PythonCheck,
+    compile_pattern,
+    walk,
+)
+from proactive_bench.dataset.schema import Session
+from proactive_bench.env.toolbox import resolve_tool_names
+from proactive_bench.env.workspace import Workspace
+from proactive_bench.validation.gaming import gaming_problems
+from proactive_bench.validation.reference_replay import replay_references
+from proactive_bench.validation.semantics import (
+    is_unannotated,
+    semantic_problems,
+    unknown_name,
+)
+
+GENERIC_QUESTIONS = (
+    "Do you have any other preferences?",
+    "Is there anything else I should know?",
+    "Anything else you would like me to do?",
+    "Should I go ahead?",
+)
+LEAK_OVERLAP = 0.8
+_WORD = re.compile(r"[a-z0-9]{4,}")
+
+
+@dataclass(frozen=True)
+class EpisodeStats:
+    persona: str
+    sessions: int
+    event_sessions: int
+    dependency_groups: int
+    intents_session: int
+    intents_persistent: int
+    rule_items: int
+    rubric_items: int
+    tools: int
+
+
+def validate_dataset(dataset: Dataset) -> list[Problem]:
+    problems: list[Problem] = []
+    for episode in dataset.episodes.values():
+        problems += validate_episode(episode, dataset.root)
+    return problems
+
+
+def validate_root(root: Path) -> tuple[Dataset, list[Problem]]:
+    """Everything ``pbench validate`` finds under a dataset root, in one pass, each problem once.
+
+    Files with load errors are reported and left out; every other file is
+    still checked (the sessions that depend on a left-out one are not replayed).
+    """
+    dataset, problems = load_dataset_partly(root)
+    problems += validate_dataset(dataset)
+    return dataset, list(dict.fromkeys(problems))
+
+
+def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
+    problems: list[Problem] = semantic_problems(episode)
+    seed_files = set(Workspace(episode.workspace_seed).files()) if episode.workspace_seed.is_dir() else set()
+    produced: set[str] = set()
+    for session in episode.sessions:
+        rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
+        produced |= {str(s.args["path"]) for s in session.reference if s.tool in ("write_file", "edit_file") and "path" in s.args}
+        problems += _check_session(session, rel, root, seed_files | produced, episode)
+    unannotated = [f"{s.id}/{i.id}" for s in episode.sessions for i in s.intents if is_unannotated(i)]
+    if unannotated:
+        total = sum(len(s.intents) for s in episode.sessions)
+        problems.append(Problem(
+            f"episodes/{episode.episode.id}/episode.yaml", "intents",
+            f"{len(unannotated)} of {total} intents have no evidence, ask, question or reveal (first: {', '.join(unannotated[:3])}): "
+            "the rules user cannot track them (use --user llm)", "warning",
+        ))
+    named = {(p.file, p.field) for p in problems if p.level == "error"}  # a replay failure there is its consequence
+    return [p for p in replay_references(episode, root) if (p.file, p.field) not in named] + problems + gaming_problems(episode, root)
+
+
+def _check_session(session: Session, rel: str, root: Path, known_files: set[str], episode: LoadedEpisode) -> list[Problem]:
+    out: list[Problem] = []
+
+    def err(field: str, reason: str, level: str = "error") -> None:
+        out.append(Problem(rel, field, reason, level))
+
+    if not session.intents:
+        err("intents", "a session needs at least one hidden intent")
+    if not session.checklist and not any(session.id in e.depends_on for e in episode.episode.sessions):
+        err("checklist", "a session needs at least one checklist item (unless a later session depends on it)")
+    offered = {spec.name for spec in resolve_tool_names(session.tools)}  # the loader has refused unknown names
+    for n, step in enumerate(session.reference):
+        if step.tool is not None and step.tool not in offered:
+            err(f"reference[{n}].tool", f"{step.tool!r} is not among the session's tools")
+    for path in session.files:
+        if path not in known_files:
+            err("files", f"{path!r} is neither in the workspace seed nor written by an earlier reference solution")
+    request_words = _words(session.trigger.message)
+    for n, intent in enumerate(session.intents):
+        where = f"intents[{n}]"
+        words = _words(intent.text)
+        if _norm(intent.text) in _norm(session.trigger.message) or (
+            intent.reveal and _norm(intent.reveal) in _norm(session.trigger.message)
+        ):
+            err(where, "the intent is stated in the initial request")
+        elif words and len(words & request_words) / len(words) >= LEAK_OVERLAP:
+            err(where, f"the intent's wording overlaps the initial request by {len(words & request_words)}/{len(words)} words", "warning")
+        if not intent.has_rules and not is_unannotated(intent):
+            missing = [f for f in ("evidence", "ask", "question", "reveal") if not getattr(intent, f)]
+            err(where, f"no {', '.join(missing)}: the rules user cannot track it (use --user llm)", "warning")
+        if intent.question and intent.ask:
+            if not any(compile_pattern(p).search(intent.question) for p in intent.ask):
+                err(f"{where}.ask", "no ask regex matches the intent's own example question")
+            generic = [q for q in GENERIC_QUESTIONS if any(compile_pattern(p).search(q) for p in intent.ask)]
+            if generic:
+                err(f"{where}.ask", f"an ask regex matches the generic question {generic[0]!r}")
+        if intent.source_session is not None and intent.source_session not in [s.id for s in episode.episode.sessions]:
+            err(f"{where}.source_session", f"{intent.source_session!r} is not a session of this episode")
+        if intent.evidence is not None:
+            out += [Problem(rel, f"{where}.evidence", p) for p in _predicate_problems(intent.evidence, root, known_files)]
+    unproduced: dict[str, None] = {}
+    for n, item in enumerate(session.checklist):
+        if item.check is not None:
+            out += [Problem(rel, f"checklist[{n}].check", p) for p in _predicate_problems(item.check, root, known_files)]
+            out += [Problem(rel, f"checklist[{n}].check", p, "warning") for p in _script_problems(item.check, root)]
+        for path in item.evidence.files:
+            if any(fnmatch.fnmatch(f, path) for f in known_files):
+                continue
+            if session.reference:
+                err(f"checklist[{n}].evidence.files", f"{path!r} matches no seed file and no file a reference solution writes")
+            else:
+                unproduced[path] = None
+    if unproduced:
+        err("checklist", f"evidence files {', '.join(map(repr, unproduced))} match no seed file; the session has no reference solution to check that they are the agent's to write", "warning")
+    return out
+
+
+def _predicate_problems(predicate: object, root: Path, known_files: set[str]) -> list[str]:
+    problems = []
+    for node in walk(predicate):  # type: ignore[arg-type]
+        path = None
+        if isinstance(node, FileExists):
+            path = node.file_exists
+        elif isinstance(node, FileMatches):
+            path = node.file_matches.path
+        elif isinstance(node, FileNear):
+            path = node.file_near.path
+        elif isinstance(node, LineCount):
+            path = node.line_count.path
+        if path is not None and not any(fnmatch.fnmatch(f, path) for f in known_files):
+            problems.append(f"{path!r} matches no seed file and no file a reference solution writes")
+        if (reason := unknown_name(node)) is not None:
+            problems.append(reason)
+        if isinstance(node, PythonCheck):
+            try:
+                GraderResolver(root).resolve(node.python)
+            except GraderError as exc:
+                problems.append(str(exc))
+    return problems
+
+
+def _script_problems(predicate: object, root: Path) -> list[str]:
+    """Missing π-Bench scripts: their items will be graded as errors, so the dataset still runs."""
+    problems = []
+    for node in walk(predicate):  # type: ignore[arg-type]
+        if isinstance(node, PibenchScript):
+            try:
+                GraderResolver(root).file(node.pibench_script.path)
+            except GraderError as exc:
+                problems.append(f"{exc}: its items will be graded as errors")
+    return problems
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+def episode_stats(episode: LoadedEpisode) -> EpisodeStats:
+    from proactive_bench.scoring.metrics import dependency_units
+
+    scopes = Counter(i.scope.value for s in episode.sessions for i in s.intents)
+    graders = Counter(c.grader for s in episode.sessions for c in s.checklist)
+    tools = {step.tool for s in episode.sessions for step in s.reference if step.tool}
+    return EpisodeStats(
+        persona=episode.persona.id,
+        sessions=len(episode.sessions),
+        event_sessions=sum(s.trigger.type == "event" for s in episode.sessions),
+        dependency_groups=sum(len(u) > 1 for u in dependency_units(episode.episode)),
+        intents_session=scopes["session"],
+        intents_persistent=scopes["persistent"],
+        rule_items=graders["rule"],
+        rubric_items=graders["rubric"],
+        tools=len(tools),
+    )

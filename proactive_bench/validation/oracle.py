@@ -1,0 +1,178 @@
+"""``pbench validate --oracle``: the scripted baselines on a dataset, held to the quality bar.
+
+A dataset is fit for scoring when the baselines land where they must:
+``scripted:reference`` completes every intent and passes every rule item,
+``scripted:passive`` is not proactive, ``scripted:asker`` gets most intents
+inferred, ``scripted:passive`` passes every rule item once it has been told
+everything, and ``scripted:surface`` (the stated request only) loses every
+rule item tied to a hidden intent; the adversarial baselines
+(``scripted:shotgun``, ``drip``, ``vague``, ``claimer``, ``stuffer``: see
+:mod:`proactive_bench.scaffolds.adversarial`) earn nearly nothing. Baselines that act on what the user
+reveals run twice: with intents revealed in the session's order and in
+reverse, so a reference solution whose steps only work in one order, or an
+intent whose evidence another intent's steps satisfy, fails here.
+
+Each baseline is one :class:`OracleBar` in :data:`BASELINES`; a new baseline
+(or an adversarial one) is one more line there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from proactive_bench.dataset.loading import LoadedEpisode, Problem
+from proactive_bench.episode.launch import RunSpec, execute_run, start_run
+from proactive_bench.episode.runner import CallLedger
+from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES
+from proactive_bench.scoring.results import EpisodeResult
+from proactive_bench.store.database import Store
+
+REVEAL_ORDERS = ("forward", "reverse")
+
+Verdict = Callable[[EpisodeResult, LoadedEpisode], str | None]
+"""The reason a baseline's result misses the bar, or None."""
+
+
+def every_session_completes(result: EpisodeResult, _episode: LoadedEpisode) -> str | None:
+    for session in result.sessions:
+        if session.status != "completed":
+            return f"{session.session_id} ended {session.status}" + (f": {session.error}" if session.error else "")
+    return None
+
+
+def every_rule_item_passes(result: EpisodeResult, episode: LoadedEpisode) -> str | None:
+    if (reason := every_session_completes(result, episode)) is not None:
+        return reason
+    for session in result.sessions:
+        failed = [g.item_id for g in session.grades if g.grader == "rule" and g.score != 1]
+        if failed:
+            return f"{session.session_id}: rule items {', '.join(failed)} fail"
+    return None
+
+
+def fully_proactive(result: EpisodeResult, episode: LoadedEpisode) -> str | None:
+    for session in result.sessions:
+        if session.counts.completed != session.counts.total:
+            return f"{session.session_id}: {session.counts.completed} of {session.counts.total} intents completed unasked"
+    return every_rule_item_passes(result, episode)
+
+
+def not_proactive(limit: float) -> Verdict:
+    def verdict(result: EpisodeResult, _episode: LoadedEpisode) -> str | None:
+        proc = result.proc or 0.0
+        return f"Proc {proc:.2f} is above {limit}" if proc > limit else None
+
+    return verdict
+
+
+def recovers_when_told(limit: float) -> Verdict:
+    """Not proactive, yet every rule item passes once the user has revealed everything (in whatever order)."""
+
+    def verdict(result: EpisodeResult, episode: LoadedEpisode) -> str | None:
+        return not_proactive(limit)(result, episode) or every_rule_item_passes(result, episode)
+
+    return verdict
+
+
+def mostly_inferred(share: float) -> Verdict:
+    """Most intents inferred, and every rule item passes once they are all known (in whatever order they were asked)."""
+
+    def verdict(result: EpisodeResult, episode: LoadedEpisode) -> str | None:
+        inferred = sum(s.counts.inferred for s in result.sessions)
+        total = sum(s.counts.total for s in result.sessions) or 1
+        if inferred < share * total:
+            return f"{inferred} of {total} intents inferred, below {share:.0%}"
+        return every_rule_item_passes(result, episode)
+
+    return verdict
+
+
+def loses_intent_items(result: EpisodeResult, episode: LoadedEpisode) -> str | None:
+    if (reason := not_proactive(0.2)(result, episode)) is not None:
+        return reason
+    tied = {(s.id, c.id) for s in episode.sessions for c in s.checklist if c.grader == "rule" and c.intent is not None}
+    passed = [f"{s.session_id}:{g.item_id}" for s in result.sessions for g in s.grades if (s.session_id, g.item_id) in tied and g.score == 1]
+    return f"passes rule items tied to a hidden intent without it: {', '.join(passed[:5])}" if passed else None
+
+
+def earns_nearly_nothing(proc_limit: float, comp_limit: float) -> Verdict:
+    """An attacker's bar: every session runs to its end, and neither Proc nor Comp rises above its limit."""
+
+    def verdict(result: EpisodeResult, episode: LoadedEpisode) -> str | None:
+        comp = result.comp or 0.0
+        return (
+            not_proactive(proc_limit)(result, episode)
+            or (f"Comp {comp:.2f} is above {comp_limit}" if comp > comp_limit else None)
+            or every_session_completes(result, episode)
+        )
+
+    return verdict
+
+
+@dataclass(frozen=True)
+class OracleBar:
+    model: str
+    verdict: Verdict
+    bar: str
+    """The bar in words, for the report."""
+    reveal_orders: tuple[str, ...] = REVEAL_ORDERS
+
+
+BASELINES: list[OracleBar] = [
+    OracleBar("scripted:reference", fully_proactive, "Proc 1.0, every rule item passes", ("forward",)),
+    OracleBar("scripted:passive", recovers_when_told(0.2), "Proc <= 0.2, every rule item passes once told"),
+    OracleBar("scripted:asker", mostly_inferred(0.6), ">= 60% of intents inferred, every rule item passes"),
+    OracleBar("scripted:surface", loses_intent_items, "Proc <= 0.2, fails every rule item tied to an intent", ("forward",)),
+    *(OracleBar(f"scripted:{mode}", earns_nearly_nothing(0.10, 0.15), "Proc <= 0.10, Comp <= 0.15", ("forward",)) for mode in ADVERSARY_MODES),
+]
+
+
+@dataclass(frozen=True)
+class OracleOutcome:
+    persona: str
+    model: str
+    order: str
+    bar: str
+    proc: float | None
+    comp: float | None
+    failure: str | None
+    result: EpisodeResult = field(repr=False, compare=False)
+    """The run itself, for checks beyond the bar (not in the report)."""
+
+    def as_dict(self) -> dict[str, object]:
+        return {"persona": self.persona, "model": self.model, "reveal_order": self.order, "bar": self.bar,
+                "proc": self.proc, "comp": self.comp, "ok": self.failure is None, "failure": self.failure}
+
+
+def in_reveal_order(episode: LoadedEpisode, order: str) -> LoadedEpisode:
+    """The episode with each session's intents in the given order (the rules user volunteers them in list order)."""
+    if order == "forward":
+        return episode
+    sessions = [s.model_copy(update={"intents": list(reversed(s.intents))}) for s in episode.sessions]
+    return replace(episode, sessions=sessions)
+
+
+def run_oracle(episode: LoadedEpisode, root: Path, bars: list[OracleBar] | None = None) -> list[OracleOutcome]:
+    """Run every baseline in each of its reveal orders on a scratch results store."""
+    outcomes = []
+    with tempfile.TemporaryDirectory(prefix="pbench-oracle-") as tmp:
+        store = Store(Path(tmp) / "oracle.db")
+        for bar in BASELINES if bars is None else bars:
+            for order in bar.reveal_orders:
+                loaded = in_reveal_order(episode, order)
+                spec = RunSpec(persona=episode.persona.id, model=bar.model, data_root=str(root))
+                run = start_run(store, loaded, spec, Path(tmp))
+                result = asyncio.run(execute_run(store, run, loaded, CallLedger(run.id)))
+                outcomes.append(OracleOutcome(episode.episode.id, bar.model, order, bar.bar, result.proc, result.comp, bar.verdict(result, loaded), result))
+    return outcomes
+
+
+def oracle_problems(outcomes: list[OracleOutcome]) -> list[Problem]:
+    return [
+        Problem(f"episodes/{o.persona}", f"oracle {o.model} ({o.order} reveal order)", f"misses the bar ({o.bar}): {o.failure}")
+        for o in outcomes if o.failure is not None
+    ]
