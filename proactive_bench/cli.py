@@ -22,7 +22,6 @@ from rich.progress import (
 from rich.table import Table
 from sqlalchemy.exc import DBAPIError
 
-from proactive_bench.campaign.costs import Budget, PriceFileError, PriceTable
 from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
 from proactive_bench.campaign.sweep import (
     SweepConfig,
@@ -57,10 +56,12 @@ from proactive_bench.episode.launch import (
 from proactive_bench.episode.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.importers.pibench.cli import import_app
 from proactive_bench.llm.caps import ROLES, MaxTokens, parse_max_tokens
+from proactive_bench.llm.costs import Budget, PriceFileError, PriceTable
 from proactive_bench.llm.endpoints import EndpointError, check_reachable
 from proactive_bench.llm.models import ModelSpecError
 from proactive_bench.llm.probe import probe_model, probe_table
 from proactive_bench.logs import configure_logging
+from proactive_bench.reporting.burden import BurdenRow, burden_rows, burden_table
 from proactive_bench.reporting.summary import Summary, summarize
 from proactive_bench.reporting.summary_tables import (
     category_table,
@@ -69,9 +70,7 @@ from proactive_bench.reporting.summary_tables import (
     summary_csv,
     summary_tables,
 )
-from proactive_bench.scaffolds.protocol import ScaffoldLoadError
-from proactive_bench.scaffolds.scripted import reference_problem
-from proactive_bench.scoring.audits import (
+from proactive_bench.review.audits import (
     AuditFileError,
     audit_rows,
     disagreement,
@@ -79,9 +78,10 @@ from proactive_bench.scoring.audits import (
     model_audit,
     write_audit_file,
 )
-from proactive_bench.scoring.burden import BurdenRow, burden_rows, burden_table
+from proactive_bench.review.rescoring import rescore_run
+from proactive_bench.scaffolds.protocol import ScaffoldLoadError
+from proactive_bench.scaffolds.scripted import reference_problem
 from proactive_bench.scoring.protocols import PROTOCOLS, protocol_problem
-from proactive_bench.scoring.rescoring import rescore_run
 from proactive_bench.scoring.results import EpisodeResult, SessionResult
 from proactive_bench.store.database import Run, Store, StoreSchemaError, Sweep
 from proactive_bench.store.lease import (

@@ -36,12 +36,12 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from proactive_bench.campaign.costs import Budget, PriceTable
 from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
 from proactive_bench.campaign.sweep import SweepConfig, create_sweep, run_episodes
 from proactive_bench.campaign.workers import SweepWorkers
 from proactive_bench.dataset.loading import load_episode
 from proactive_bench.episode.launch import RunSpec, start_run
+from proactive_bench.llm.costs import Budget, PriceTable
 from proactive_bench.logs import configure_logging
 from proactive_bench.store.database import Store
 from proactive_bench.testing.stub_server import (

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from proactive_bench.data_model.trace import FILE_CHARS
 from proactive_bench.scaffolds.protocol import AgentTurn, SessionContext
-from proactive_bench.scoring.trace import FILE_CHARS
 
 
 class LongWriter:

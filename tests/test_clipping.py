@@ -11,7 +11,7 @@ from conftest import MINI, run_cli
 from test_llm_user import FakeUserModel
 
 from proactive_bench.data_model.evidence import Message
-from proactive_bench.scoring.trace import (
+from proactive_bench.data_model.trace import (
     CLIPPED_MARK,
     DEFAULT_LIMITS,
     FILE_CHARS,

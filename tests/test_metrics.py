@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from proactive_bench.dataset.ablation import dependency_units, depends_on_map
 from proactive_bench.dataset.schema import Episode
 from proactive_bench.scoring.grading import GradeResult
 from proactive_bench.scoring.metrics import (
@@ -15,8 +16,6 @@ from proactive_bench.scoring.metrics import (
     chains,
     comp,
     count_statuses,
-    dependency_units,
-    depends_on_map,
     episode_comp,
     episode_proc,
     run_stats,

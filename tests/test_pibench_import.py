@@ -20,13 +20,13 @@ import yaml
 from conftest import run_cli
 
 from proactive_bench.data_model.evidence import Evidence, Message
+from proactive_bench.dataset.ablation import dependency_units
 from proactive_bench.dataset.loading import GraderResolver, load_dataset
 from proactive_bench.dataset.predicates import PibenchScript, PibenchScriptArgs
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolRecord
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.importers.pibench.scripts import ScriptError, script_check
-from proactive_bench.scoring.metrics import dependency_units
 from proactive_bench.store.database import Grade, IntentEvent, Store
 from proactive_bench.testing.stub_server import (
     Reply,

@@ -126,8 +126,8 @@ def test_worker_processes_give_the_same_results_as_one_event_loop(tmp_path: Path
 def test_worker_budgets_charge_one_shared_counter() -> None:
     import multiprocessing
 
-    from proactive_bench.campaign.costs import Price, PriceTable
     from proactive_bench.campaign.workers import SharedBudget
+    from proactive_bench.llm.costs import Price, PriceTable
     from proactive_bench.llm.ledger import LLMCallRecord
 
     spent = multiprocessing.get_context("spawn").Value("d", 0.0)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from proactive_bench.dataset.yaml_files import YamlFileError, parse_yaml, read_yaml_file
+from proactive_bench.yaml_files import YamlFileError, parse_yaml, read_yaml_file
 
 
 @pytest.mark.parametrize(

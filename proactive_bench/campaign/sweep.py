@@ -17,14 +17,12 @@ from typing import Any, Literal
 import structlog
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from proactive_bench.campaign.costs import Budget
 from proactive_bench.dataset.ablation import Ablation
 from proactive_bench.dataset.loading import (
     DEFAULT_DATA_ROOT,
     LoadedEpisode,
     load_episode,
 )
-from proactive_bench.dataset.yaml_files import YamlFileError, read_yaml_file
 from proactive_bench.env.apps.base import SeedError
 from proactive_bench.env.workspace import WorkspaceSeedError
 from proactive_bench.episode.launch import (
@@ -38,6 +36,7 @@ from proactive_bench.episode.launch import (
 )
 from proactive_bench.episode.runner import DEFAULT_MAX_TURNS, CallLedger
 from proactive_bench.llm.caps import MaxTokens
+from proactive_bench.llm.costs import Budget
 from proactive_bench.llm.endpoints import DEFAULT_PAUSE_AFTER, EndpointHealth
 from proactive_bench.llm.ledger import CallRole
 from proactive_bench.llm.models import ModelSpecError
@@ -46,6 +45,7 @@ from proactive_bench.scaffolds.protocol import ScaffoldLoadError
 from proactive_bench.scaffolds.scripted import reference_problem
 from proactive_bench.scoring.protocols import protocol, protocol_problem
 from proactive_bench.store.database import Run, Store, Sweep
+from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 log = structlog.get_logger(__name__)
 

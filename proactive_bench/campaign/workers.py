@@ -28,7 +28,6 @@ from typing import Any
 import structlog
 from sqlmodel import Session, col, select
 
-from proactive_bench.campaign.costs import Budget, PriceTable
 from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
 from proactive_bench.campaign.sweep import (
     RunHook,
@@ -38,6 +37,7 @@ from proactive_bench.campaign.sweep import (
     unfinished_runs,
 )
 from proactive_bench.episode.checkpoints import FINAL_STATUSES
+from proactive_bench.llm.costs import Budget, PriceTable
 from proactive_bench.logs import configure_logging
 from proactive_bench.store.database import Run, SessionRun, Store, Sweep
 from proactive_bench.store.lease import Fence, LeaseLost

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Literal
 
 from proactive_bench.dataset.schema import Episode, Session
-from proactive_bench.scoring.metrics import dependency_units
 
 Ablation = Literal["none", "no-dependency-history"]
 ABLATIONS: tuple[Ablation, ...] = ("none", "no-dependency-history")
@@ -28,3 +27,29 @@ def ablated_sessions(episode: Episode, sessions: list[Session], ablation: Ablati
         return sessions
     removed = {sid for earlier in group_finals(episode, sessions).values() for sid in earlier}
     return [s for s in sessions if s.id not in removed]
+
+
+def dependency_units(episode: Episode, session_ids: list[str] | None = None) -> list[list[str]]:
+    """Connected components of ``depends_on`` (restricted to ``session_ids``), in episode order."""
+    order = [s.id for s in episode.sessions if session_ids is None or s.id in session_ids]
+    parent = {sid: sid for sid in order}
+
+    def find(sid: str) -> str:
+        while parent[sid] != sid:
+            parent[sid] = parent[parent[sid]]
+            sid = parent[sid]
+        return sid
+
+    for entry in episode.sessions:
+        for dep in entry.depends_on:
+            if entry.id in parent and dep in parent:
+                parent[find(entry.id)] = find(dep)
+    units: dict[str, list[str]] = {}
+    for sid in order:
+        units.setdefault(find(sid), []).append(sid)
+    return list(units.values())
+
+
+def depends_on_map(episode: Episode) -> dict[str, list[str]]:
+    """Each session's direct dependencies."""
+    return {s.id: list(s.depends_on) for s in episode.sessions}

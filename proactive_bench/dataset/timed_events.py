@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from proactive_bench.dataset.schema import Session
-from proactive_bench.dataset.yaml_files import YamlFileError, read_yaml_file
 from proactive_bench.env.apps.base import AppStore, app_tables
+from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 
 def timed_rows_dir(episode_dir: Path, session_id: str) -> Path:

@@ -17,7 +17,8 @@ from typing import Any, Callable
 
 import structlog
 
-from proactive_bench.campaign.costs import Budget
+from proactive_bench.data_model.trace import was_clipped
+from proactive_bench.dataset.ablation import dependency_units, depends_on_map
 from proactive_bench.dataset.loading import GraderResolver, LoadedEpisode
 from proactive_bench.dataset.schema import Session
 from proactive_bench.dataset.timed_events import start_session
@@ -35,21 +36,15 @@ from proactive_bench.episode.checkpoints import (
 )
 from proactive_bench.episode.session_graph import SessionRuntime, run_session_graph
 from proactive_bench.llm.cache import CallCache
+from proactive_bench.llm.costs import Budget
 from proactive_bench.llm.ledger import LLMCallRecord
 from proactive_bench.llm.sent import REQUEST_SENT, note_request_sent
 from proactive_bench.scaffolds.protocol import Scaffold, SessionContext
 from proactive_bench.scoring.burden import SNAPSHOT_KIND as BURDEN
 from proactive_bench.scoring.burden import session_burden
 from proactive_bench.scoring.grading import GradeResult, grade_session
-from proactive_bench.scoring.metrics import (
-    SCORINGS,
-    comp,
-    count_statuses,
-    dependency_units,
-    depends_on_map,
-)
+from proactive_bench.scoring.metrics import SCORINGS, comp, count_statuses
 from proactive_bench.scoring.results import EpisodeResult, SessionResult, episode_result
-from proactive_bench.scoring.trace import was_clipped
 from proactive_bench.store.database import (
     Grade,
     IntentEvent,

@@ -113,3 +113,8 @@ def fit_parts(parts: Mapping[str, str], budget_chars: int, fixed_chars: int) -> 
         clipped.append(name)
     return out, clipped
 
+
+def one_line(text: str, limit: int) -> str:
+    """The text with its whitespace collapsed, cut to ``limit`` characters with an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

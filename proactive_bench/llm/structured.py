@@ -54,6 +54,7 @@ from proactive_bench.llm.context import (
     CHARS_PER_TOKEN,
     fit_parts,
     limit_from_error,
+    one_line,
     prompt_budget_chars,
 )
 from proactive_bench.llm.ledger import (
@@ -72,7 +73,6 @@ from proactive_bench.llm.transport import (
     is_context_length_error,
     names_request_feature,
 )
-from proactive_bench.scoring.trace import one_line
 
 log = structlog.get_logger(__name__)
 

@@ -22,15 +22,15 @@ from statistics import mean, median
 from typing import Any
 
 from proactive_bench.dataset.ablation import ABLATIONS
-from proactive_bench.dataset.loading import DatasetError
-from proactive_bench.episode.checkpoints import FINAL_STATUSES, stored_session_result
-from proactive_bench.episode.launch import load_spec_episode, run_spec
+from proactive_bench.episode.launch import run_spec
+from proactive_bench.review.stored_results import (
+    EpisodeShape,
+    episode_shape,
+    stored_run_result,
+)
 from proactive_bench.scoring.metrics import (
-    SCORINGS,
     Scoring,
     TaskScore,
-    chains,
-    depends_on_map,
     episode_comp,
     episode_proc,
     run_stats,
@@ -39,47 +39,11 @@ from proactive_bench.scoring.results import (
     EpisodeResult,
     Failures,
     SessionResult,
-    episode_result,
 )
 from proactive_bench.store.database import Run, Store
 
 Key = tuple[str, str, str]
 """(model, persona, ablation)."""
-
-
-@dataclass(frozen=True)
-class EpisodeShape:
-    """What scoring needs from a run's dataset: dependencies and task categories."""
-
-    depends_on: dict[str, list[str]]
-    categories: dict[str, str]
-
-
-def episode_shape(run: Run) -> EpisodeShape:
-    """The run's episode as its dataset defines it; when the dataset is gone, chains read from the run's units."""
-    try:
-        loaded = load_spec_episode(run_spec(run))
-    except (DatasetError, OSError):
-        return EpisodeShape(chains(run.units), {})
-    return EpisodeShape(depends_on_map(loaded.episode), {s.id: s.category for s in loaded.sessions})
-
-
-def planned_sessions(run: Run) -> list[str]:
-    return run_spec(run).sessions or [sid for unit in run.units for sid in unit]
-
-
-def run_scoring(run: Run) -> Scoring:
-    """The scoring rules of the protocol the run was made under."""
-    return SCORINGS[run_spec(run).protocol]
-
-
-def stored_run_result(
-    store: Store, run: Run, depends_on: dict[str, list[str]] | None = None, scoring: Scoring | None = None,
-) -> EpisodeResult:
-    """A run's result rebuilt from its stored sessions, scored by its own protocol unless ``scoring`` is given."""
-    sessions = [stored_session_result(store, sr) for sr in store.session_runs(run.id) if sr.status in FINAL_STATUSES]
-    deps = depends_on if depends_on is not None else episode_shape(run).depends_on
-    return episode_result(run.id, run.persona, run.model, sessions, deps, planned_sessions(run), run.status, scoring or run_scoring(run))
 
 
 @dataclass

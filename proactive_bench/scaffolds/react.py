@@ -32,6 +32,7 @@ from proactive_bench.llm.context import (
     CHARS_PER_TOKEN,
     limit_from_error,
     message_chars,
+    one_line,
     prompt_budget_chars,
     trim_history,
 )
@@ -55,7 +56,6 @@ from proactive_bench.scaffolds.protocol import (
     ScaffoldOptions,
     SessionContext,
 )
-from proactive_bench.scoring.trace import one_line
 
 log = structlog.get_logger(__name__)
 

@@ -21,6 +21,13 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from proactive_bench.data_model.evidence import Evidence
+from proactive_bench.data_model.trace import (
+    clipped_note,
+    collecting_clips,
+    render_dialogue,
+    render_files,
+    render_tool_records,
+)
 from proactive_bench.dataset.schema import ChecklistItem, Session
 from proactive_bench.llm.ledger import Recorder
 from proactive_bench.llm.prompts import load_prompt
@@ -29,13 +36,6 @@ from proactive_bench.llm.structured import (
     RetryPolicy,
     StructuredCaller,
     StructuredOutputError,
-)
-from proactive_bench.scoring.trace import (
-    clipped_note,
-    collecting_clips,
-    render_dialogue,
-    render_files,
-    render_tool_records,
 )
 from proactive_bench.user.llm import request_text
 

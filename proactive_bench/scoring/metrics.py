@@ -23,7 +23,6 @@ from math import sqrt
 from statistics import mean, stdev
 from typing import Protocol
 
-from proactive_bench.dataset.schema import Episode
 from proactive_bench.scoring.grading import GradeResult
 
 
@@ -110,31 +109,6 @@ def comp(grades: list[GradeResult], scoring: Scoring = DEFAULT_SCORING) -> tuple
         return None, basis
     return sum(w * (g.score if g.status == "pass" else 0) for w, g in zip(weights, counted, strict=True)) / sum(weights), basis
 
-
-def dependency_units(episode: Episode, session_ids: list[str] | None = None) -> list[list[str]]:
-    """Connected components of ``depends_on`` (restricted to ``session_ids``), in episode order."""
-    order = [s.id for s in episode.sessions if session_ids is None or s.id in session_ids]
-    parent = {sid: sid for sid in order}
-
-    def find(sid: str) -> str:
-        while parent[sid] != sid:
-            parent[sid] = parent[parent[sid]]
-            sid = parent[sid]
-        return sid
-
-    for entry in episode.sessions:
-        for dep in entry.depends_on:
-            if entry.id in parent and dep in parent:
-                parent[find(entry.id)] = find(dep)
-    units: dict[str, list[str]] = {}
-    for sid in order:
-        units.setdefault(find(sid), []).append(sid)
-    return list(units.values())
-
-
-def depends_on_map(episode: Episode) -> dict[str, list[str]]:
-    """Each session's direct dependencies."""
-    return {s.id: list(s.depends_on) for s in episode.sessions}
 
 
 def chains(units: list[list[str]]) -> dict[str, list[str]]:

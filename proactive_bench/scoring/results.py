@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from proactive_bench.data_model.trace import was_clipped
 from proactive_bench.scoring.grading import GradeResult
 from proactive_bench.scoring.metrics import (
     DEFAULT_SCORING,
@@ -22,7 +23,6 @@ from proactive_bench.scoring.metrics import (
     session_counts,
     task_scores,
 )
-from proactive_bench.scoring.trace import was_clipped
 
 PARTIAL_RUN_STATUSES = frozenset({"created", "running", "stopped", "failed"})
 """Run statuses of a run that did not play every planned session (budget, Ctrl-C, crash)."""

@@ -26,6 +26,13 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
+from proactive_bench.data_model.trace import (
+    clipped_note,
+    collecting_clips,
+    render_changed_files,
+    render_dialogue,
+    render_tool_records,
+)
 from proactive_bench.dataset.schema import HiddenIntent, Persona, Session
 from proactive_bench.llm.ledger import (
     LLMCallRecord,
@@ -40,13 +47,6 @@ from proactive_bench.llm.structured import (
     RetryPolicy,
     StructuredCaller,
     StructuredOutputError,
-)
-from proactive_bench.scoring.trace import (
-    clipped_note,
-    collecting_clips,
-    render_changed_files,
-    render_dialogue,
-    render_tool_records,
 )
 from proactive_bench.user.base import (
     IntentLabel,

@@ -204,7 +204,7 @@ def _words(text: str) -> set[str]:
 
 
 def episode_stats(episode: LoadedEpisode) -> EpisodeStats:
-    from proactive_bench.scoring.metrics import dependency_units
+    from proactive_bench.dataset.ablation import dependency_units
 
     scopes = Counter(i.scope.value for s in episode.sessions for i in s.intents)
     graders = Counter(c.grader for s in episode.sessions for c in s.checklist)

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import MINI, run_cli
 
+from proactive_bench.data_model.trace import render_changed_files, render_files
 from proactive_bench.env import jail
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
@@ -29,7 +30,6 @@ from proactive_bench.episode.checkpoints import (
     WorkspacePacker,
     workspace_archive,
 )
-from proactive_bench.scoring.trace import render_changed_files, render_files
 
 SECRET = "HOST-SECRET-9137"
 PLANTED_KEY = "sk-test-JAIL-PLANTED-5521"

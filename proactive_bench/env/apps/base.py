@@ -28,7 +28,6 @@ from sqlalchemy.orm import registry
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, Session, SQLModel, create_engine, delete, select
 
-from proactive_bench.dataset.yaml_files import YamlFileError, read_yaml_file
 from proactive_bench.env.toolbox import (
     REGISTRY,
     NoArgs,
@@ -38,6 +37,7 @@ from proactive_bench.env.toolbox import (
     load_builtin_tools,
     register_tool,
 )
+from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 
 def foreign_key(target: str, **field: Any) -> Any:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from proactive_bench.dataset.ablation import dependency_units
 from proactive_bench.dataset.predicates import PibenchScript, PibenchScriptArgs
 from proactive_bench.dataset.schema import (
     ID_PATTERN,
@@ -43,7 +44,6 @@ from proactive_bench.importers.pibench.reader import (
 )
 from proactive_bench.importers.pibench.report import ImportReport, PersonaCounts
 from proactive_bench.importers.pibench.scripts import ScriptError, discover_criteria
-from proactive_bench.scoring.metrics import dependency_units
 
 AGENT_GROUPS = ("workspace", "memory", "shell")
 """pbench's counterparts of the π-Bench (nanobot) agent's own tools: files, memory, a shell."""

@@ -15,6 +15,7 @@ from proactive_bench.dataset.schema import Session
 from proactive_bench.env.workspace import expand_snapshot
 from proactive_bench.episode.checkpoints import stored_session_result
 from proactive_bench.episode.launch import run_spec
+from proactive_bench.llm.context import one_line
 from proactive_bench.reporting.html.diffs import (
     FileDiff,
     TableDiff,
@@ -23,7 +24,6 @@ from proactive_bench.reporting.html.diffs import (
 )
 from proactive_bench.reporting.html.sources import EpisodeCatalog
 from proactive_bench.scoring.results import SessionResult
-from proactive_bench.scoring.trace import one_line
 from proactive_bench.store.database import (
     IntentEvent,
     MessageRow,

@@ -31,6 +31,7 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 from sqlmodel import Session, col, delete, select
 
+from proactive_bench.data_model.trace import render_dialogue, render_tool_records
 from proactive_bench.dataset.loading import DatasetError, GraderResolver
 from proactive_bench.episode.checkpoints import FINAL_STATUSES
 from proactive_bench.episode.launch import load_spec_episode, run_spec
@@ -39,9 +40,8 @@ from proactive_bench.llm.ledger import Recorder
 from proactive_bench.llm.models import make_chat_model
 from proactive_bench.llm.prompts import load_prompt
 from proactive_bench.llm.structured import StructuredCaller, StructuredOutputError
+from proactive_bench.review.rescoring import saved_evidence
 from proactive_bench.scoring.judge import RubricJudge
-from proactive_bench.scoring.rescoring import saved_evidence
-from proactive_bench.scoring.trace import render_dialogue, render_tool_records
 from proactive_bench.store.database import (
     Audit,
     Grade,

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from proactive_bench.dataset.yaml_files import YamlFileError, read_yaml_file
 from proactive_bench.llm.ledger import LLMCallRecord
+from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 
 class Price(BaseModel):

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from proactive_bench.data_model.evidence import Evidence, Message
+from proactive_bench.dataset.ablation import depends_on_map
 from proactive_bench.dataset.loading import GraderResolver, LoadedEpisode
 from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
@@ -26,9 +27,8 @@ from proactive_bench.episode.checkpoints import (
 from proactive_bench.episode.launch import run_spec
 from proactive_bench.episode.runner import CallLedger, grade_rows
 from proactive_bench.llm.models import make_chat_model
-from proactive_bench.reporting.summary import stored_run_result
+from proactive_bench.review.stored_results import stored_run_result
 from proactive_bench.scoring.grading import grade_session
-from proactive_bench.scoring.metrics import depends_on_map
 from proactive_bench.scoring.results import EpisodeResult
 from proactive_bench.store.database import (
     MessageRow,

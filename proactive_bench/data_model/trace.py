@@ -53,12 +53,6 @@ def evidence_limits(context_tokens: int | None) -> ClipLimits:
     return ClipLimits(*(int(limit * scale) for limit in DEFAULT_LIMITS))
 
 
-def one_line(text: str, limit: int) -> str:
-    """The text with its whitespace collapsed, cut to ``limit`` characters with an ellipsis."""
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 _CLIPS: ContextVar[list[int] | None] = ContextVar("pbench_clips", default=None)
 _LIMITS: ContextVar[ClipLimits] = ContextVar("pbench_clip_limits", default=DEFAULT_LIMITS)
 CLIPPED_MARK = "[decided on clipped evidence:"

@@ -1,0 +1,92 @@
+"""User burden over runs: means per model × persona, as a table and plotted against Proc."""
+
+from __future__ import annotations
+
+import io
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from statistics import mean
+from typing import Any
+
+from matplotlib import rc_context
+from matplotlib.figure import Figure
+from rich.table import Table
+
+from proactive_bench.reporting.summary import load_run
+from proactive_bench.scoring.burden import SNAPSHOT_KIND, Burden
+from proactive_bench.store.database import Run, Store
+
+
+@dataclass
+class BurdenRow:
+    """Burden per model and persona over the stored sessions of some runs."""
+
+    model: str
+    persona: str
+    sessions: int
+    questions: float
+    question_words: float
+    user_turns: float
+    untargeted_share: float | None
+    leaks: int
+    proc: float | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def burden_rows(store: Store, runs: list[Run]) -> list[BurdenRow]:
+    """Means per session (questions, words, user turns), pooled untargeted share, leak count and mean Proc, per model × persona."""
+    grouped: dict[tuple[str, str], list[Burden]] = defaultdict(list)
+    procs: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for run in runs:
+        run_proc = load_run(store, run).result.proc
+        if run_proc is not None:
+            procs[(run.model, run.persona)].append(run_proc)
+        for session_run in store.session_runs(run.id):
+            assert session_run.id is not None
+            stored = store.snapshot(session_run.id, SNAPSHOT_KIND)
+            if stored is not None:
+                stored = {k: v for k, v in stored.items() if k != "untargeted_share"}
+                grouped[(run.model, run.persona)].append(Burden(**stored))
+    rows = []
+    for (model, persona), burdens in grouped.items():
+        asked = sum(b.questions for b in burdens)
+        rows.append(BurdenRow(
+            model, persona, len(burdens),
+            mean(b.questions for b in burdens), mean(b.question_words for b in burdens), mean(b.user_turns for b in burdens),
+            sum(b.untargeted for b in burdens) / asked if asked else None,
+            sum(len(b.leaks) for b in burdens),
+            mean(procs[(model, persona)]) if procs[(model, persona)] else None,
+        ))
+    return rows
+
+
+def burden_table(rows: list[BurdenRow]) -> Table:
+    table = Table(title="User burden per session (mean)")
+    for column in ("model", "persona", "sessions", "questions", "question words", "user turns", "untargeted", "leaks"):
+        table.add_column(column, justify="left" if column in ("model", "persona") else "right")
+    for r in rows:
+        share = "—" if r.untargeted_share is None else f"{100 * r.untargeted_share:.0f}%"
+        table.add_row(r.model, r.persona, str(r.sessions), f"{r.questions:.1f}", f"{r.question_words:.0f}", f"{r.user_turns:.1f}", share, str(r.leaks))
+    return table
+
+
+def proc_vs_burden(rows: list[BurdenRow]) -> str | None:
+    """Inline SVG: questions asked per session vs Proc, one point per model and persona (None without data)."""
+    points = [(r, 100 * r.proc) for r in rows if r.proc is not None]
+    if not points:
+        return None
+    with rc_context({"svg.fonttype": "none", "font.size": 9, "axes.spines.top": False, "axes.spines.right": False}):
+        fig = Figure(figsize=(4.6, 3.6))
+        ax = fig.subplots()
+        for row, proc in points:
+            share = "" if row.untargeted_share is None else f", {100 * row.untargeted_share:.0f}% untargeted"
+            ax.scatter([row.questions], [proc], s=36, zorder=3)
+            ax.annotate(f"{row.model}{share}".replace("$", r"\$"), (row.questions, proc), textcoords="offset points", xytext=(5, 4), fontsize=7)
+        ax.set(xlim=(0, max(r.questions for r, _ in points) * 1.2 + 0.5), ylim=(-3, 103), xlabel="questions asked per session", ylabel="Proc (%)")
+        ax.set_title("Proc vs user burden")
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg", bbox_inches="tight")
+    markup = buffer.getvalue()
+    return markup[markup.index("<svg") :]
