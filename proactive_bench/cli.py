@@ -20,7 +20,6 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 from rich.table import Table
-from sqlalchemy.exc import DBAPIError
 
 from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
 from proactive_bench.campaign.sweep import (
@@ -83,11 +82,15 @@ from proactive_bench.scaffolds.protocol import ScaffoldLoadError
 from proactive_bench.scaffolds.scripted import reference_problem
 from proactive_bench.scoring.protocols import PROTOCOLS, protocol_problem
 from proactive_bench.scoring.results import EpisodeResult, SessionResult
-from proactive_bench.store.database import Run, Store, StoreSchemaError, Sweep
-from proactive_bench.store.lease import (
+from proactive_bench.store import (
     HeldLease,
     LeaseHeld,
     LeaseLost,
+    Run,
+    Store,
+    StoreOpenError,
+    StoreSchemaError,
+    Sweep,
     lease_scope,
     writing,
 )
@@ -320,8 +323,8 @@ def _open_store(db: Path, create: bool = False) -> Store:
         raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(f"--db {db}: cannot open it as a results database: {exc.strerror}: {exc.filename}") from None
-    except DBAPIError as exc:
-        raise fail(f"--db {db}: cannot open it as a results database: {exc.orig}") from None
+    except StoreOpenError as exc:
+        raise fail(f"--db {db}: cannot open it as a results database: {exc}") from None
 
 
 def _open_run(db: Path, run_id: str) -> tuple[Store, Run, LoadedEpisode]:

@@ -43,7 +43,7 @@ from proactive_bench.dataset.loading import load_episode
 from proactive_bench.episode.launch import RunSpec, start_run
 from proactive_bench.llm.costs import Budget, PriceTable
 from proactive_bench.logs import configure_logging
-from proactive_bench.store.database import Store
+from proactive_bench.store import Store
 from proactive_bench.testing.stub_server import (
     StubServer,
     prompt_text,
@@ -116,7 +116,7 @@ def user_turn_round_trips(store: Store, delay: float) -> tuple[float, float]:
     """
     from sqlmodel import Session, select
 
-    from proactive_bench.store.database import LLMCall
+    from proactive_bench.store import LLMCall
 
     def start(call: LLMCall) -> float:
         return call.created.timestamp() - call.latency_ms / 1000

@@ -42,7 +42,7 @@ from typing import Any
 
 from aiohttp import web
 
-from proactive_bench.store.lease import pid_alive
+from proactive_bench.store import pid_alive
 from proactive_bench.testing.stub_server import (
     StubServer,
     error_reply,

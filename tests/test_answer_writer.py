@@ -11,8 +11,7 @@ from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, select
 
-from proactive_bench.llm.cache import ModelCallEntry
-from proactive_bench.store.database import Run, SessionRun, Store
+from proactive_bench.store import ModelCallEntry, Run, SessionRun, Store
 
 
 def stored(store: Store) -> list[tuple[str, int]]:

@@ -11,7 +11,7 @@ from conftest import MINI, run_cli
 from test_llm_user import FakeUserModel
 
 from proactive_bench.review.audits import disagreement, sample_sessions
-from proactive_bench.store.database import Grade, Store
+from proactive_bench.store import Grade, Store
 from proactive_bench.testing.stub_server import (
     Reply,
     StubServer,

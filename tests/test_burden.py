@@ -8,7 +8,7 @@ from pathlib import Path
 from conftest import MINI, run_cli, run_episode_json
 
 from proactive_bench.scoring.burden import SNAPSHOT_KIND, session_burden
-from proactive_bench.store.database import Store
+from proactive_bench.store import Store
 
 
 def test_counts_questions_words_user_turns_and_untargeted_questions() -> None:

@@ -7,7 +7,7 @@ import pytest
 from proactive_bench.campaign.sweep import SweepConfigError, validate_sweep_config
 from proactive_bench.episode.launch import RunSpec, run_spec
 from proactive_bench.llm.caps import UNCAPPED, MaxTokens, parse_max_tokens
-from proactive_bench.store.database import Run
+from proactive_bench.store import Run
 
 
 def test_flags_name_a_role_and_a_positive_number() -> None:

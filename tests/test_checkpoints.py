@@ -23,7 +23,7 @@ from proactive_bench.episode.checkpoints import (
     restore_workspace,
     workspace_archive,
 )
-from proactive_bench.store.database import Run, SessionRun, Store, WorkspaceArchive
+from proactive_bench.store import Run, SessionRun, Store, WorkspaceArchive
 
 
 def filled(root: Path) -> Workspace:

@@ -23,7 +23,7 @@ from proactive_bench.data_model.trace import (
     render_dialogue,
     was_clipped,
 )
-from proactive_bench.store.database import Grade, IntentEvent, Store
+from proactive_bench.store import Grade, IntentEvent, Store
 from proactive_bench.testing.stub_server import Reply, StubServer, prompt_text
 
 WRITER = f"{Path(__file__).parent / 'long_writer_agent.py'}:LongWriter"

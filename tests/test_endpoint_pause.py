@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from conftest import MINI, run_cli
 
-from proactive_bench.store.database import Run, Store
+from proactive_bench.store import Run, Store
 from proactive_bench.testing.stub_server import DROP, Reply, StubServer, text_reply
 
 

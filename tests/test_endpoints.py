@@ -14,7 +14,7 @@ from proactive_bench.llm.endpoints import (
     check_reachable,
     is_openai_model,
 )
-from proactive_bench.store.database import Run, Store, Sweep
+from proactive_bench.store import Run, Store, Sweep
 from proactive_bench.testing.stub_server import StubServer, text_reply
 
 

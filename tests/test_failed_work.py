@@ -11,7 +11,7 @@ from conftest import run_cli
 from crashing_agent import CRASHING
 
 from proactive_bench.reporting.html import render_comparison, render_report
-from proactive_bench.store.database import Store
+from proactive_bench.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = Path(__file__).parent / "data" / "mini"

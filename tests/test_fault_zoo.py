@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from conftest import REPO, run_cli
 
-from proactive_bench.store.database import LLMCall, Store
+from proactive_bench.store import LLMCall, Store
 from proactive_bench.testing.stub_server import StubServer, prompt_text
 from proactive_bench.testing.stub_zoo import plausible_model, prompt_tokens, with_quirk
 
@@ -90,7 +90,7 @@ def test_structured_output_settles_on_the_method_the_server_supports(quirk: str,
 def test_tool_calls_written_as_text_are_run_by_the_agent(tmp_path: Path) -> None:
     _, out, calls = run_on("tool-calls-as-text", tmp_path)
     db = Store(tmp_path / "zoo.db")
-    from proactive_bench.store.database import ToolCallRow
+    from proactive_bench.store import ToolCallRow
 
     tools = [row.tool_name for srun in db.session_runs(out["run_id"]) for row in db.rows(ToolCallRow, srun.id)]
     assert "list_dir" in tools

@@ -23,7 +23,7 @@ from proactive_bench.data_model.trace import clipped_note
 from proactive_bench.episode.launch import RunSpec
 from proactive_bench.reporting.summary import summarize
 from proactive_bench.scoring.metrics import PIBENCH_SCORING, t_975
-from proactive_bench.store.database import (
+from proactive_bench.store import (
     Grade,
     IntentEvent,
     MessageRow,

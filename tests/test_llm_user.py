@@ -14,7 +14,7 @@ from typing import Any
 
 from conftest import MINI, run_cli
 
-from proactive_bench.store.database import IntentEvent, LLMCall, MessageRow, Store
+from proactive_bench.store import IntentEvent, LLMCall, MessageRow, Store
 from proactive_bench.testing.stub_server import (
     Reply,
     StubServer,

@@ -27,7 +27,7 @@ from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolRecord
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.importers.pibench.scripts import ScriptError, script_check
-from proactive_bench.store.database import Grade, IntentEvent, Store
+from proactive_bench.store import Grade, IntentEvent, Store
 from proactive_bench.testing.stub_server import (
     Reply,
     StubServer,

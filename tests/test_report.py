@@ -17,7 +17,7 @@ from proactive_bench.reporting.html.diffs import (
     app_diff,
     workspace_diff,
 )
-from proactive_bench.store.database import (
+from proactive_bench.store import (
     Grade,
     LLMCall,
     MessageRow,

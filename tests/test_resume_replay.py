@@ -19,7 +19,7 @@ from test_llm_user import FakeUserModel
 
 from proactive_bench.dataset.loading import load_episode
 from proactive_bench.episode.launch import RunSpec, start_run
-from proactive_bench.store.database import (
+from proactive_bench.store import (
     Grade,
     IntentEvent,
     LLMCall,

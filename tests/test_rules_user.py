@@ -18,7 +18,7 @@ from proactive_bench.episode.runner import (
     run_episode,
 )
 from proactive_bench.scaffolds.protocol import AgentTurn, SessionContext
-from proactive_bench.store.database import IntentEvent, MessageRow, Store
+from proactive_bench.store import IntentEvent, MessageRow, Store
 from proactive_bench.user.base import IntentStatus, Stage, StageVerdict, combine_stages
 from proactive_bench.user.rules import RulesUser
 

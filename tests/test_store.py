@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import MINI, run_episode_json
 
-from proactive_bench.store.database import (
+from proactive_bench.store import (
     Grade,
     IntentEvent,
     LLMCall,

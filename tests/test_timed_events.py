@@ -10,7 +10,7 @@ from conftest import EXAMPLE, run_cli, run_episode_json
 from conftest import edit_yaml as _edit
 
 from proactive_bench.dataset.loading import load_episode, load_episode_partly
-from proactive_bench.store.database import MessageRow, Store
+from proactive_bench.store import MessageRow, Store
 
 S2 = "episodes/lab_manager/sessions/s2_pfa_backorder.yaml"
 

@@ -44,7 +44,7 @@ from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.scaffolds.protocol import ScaffoldLoadError
 from proactive_bench.scaffolds.scripted import reference_problem
 from proactive_bench.scoring.protocols import protocol, protocol_problem
-from proactive_bench.store.database import Run, Store, Sweep
+from proactive_bench.store import Run, Store, Sweep
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 log = structlog.get_logger(__name__)

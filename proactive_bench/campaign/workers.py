@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import structlog
-from sqlmodel import Session, col, select
 
 from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
 from proactive_bench.campaign.sweep import (
@@ -39,8 +38,7 @@ from proactive_bench.campaign.sweep import (
 from proactive_bench.episode.checkpoints import FINAL_STATUSES
 from proactive_bench.llm.costs import Budget, PriceTable
 from proactive_bench.logs import configure_logging
-from proactive_bench.store.database import Run, SessionRun, Store, Sweep
-from proactive_bench.store.lease import Fence, LeaseLost
+from proactive_bench.store import Fence, LeaseLost, Run, Store, Sweep
 
 log = structlog.get_logger(__name__)
 
@@ -110,7 +108,7 @@ class SweepWorkers:
         if self.method == "fork":
             for module in RUN_MODULES:  # imported once here rather than in every worker
                 importlib.import_module(module)
-            self.store.engine.dispose()  # no SQLite handle crosses the fork; each worker opens its own
+            self.store.close_connections()  # no SQLite handle crosses the fork; each worker opens its own
             tune_for_runs()
         for process in self.processes:
             process.start()
@@ -121,7 +119,7 @@ class SweepWorkers:
         try:
             while True:
                 running = [process.sentinel for process in self.processes if process.is_alive()]
-                for session_run in _finished_sessions(self.store, list(self.by_id)):
+                for session_run in self.store.session_runs_ending(list(self.by_id), FINAL_STATUSES):
                     if session_run.id not in seen:
                         seen.add(session_run.id)  # type: ignore[arg-type]
                         if on_event:
@@ -146,12 +144,6 @@ class SweepWorkers:
 def start_method() -> str:
     """``fork`` where it is safe (Linux, and this process runs one thread), else ``spawn`` (macOS system libraries break after fork)."""
     return "fork" if sys.platform.startswith("linux") and threading.active_count() == 1 else "spawn"
-
-
-def _finished_sessions(store: Store, run_ids: list[str]) -> list[SessionRun]:
-    with Session(store.engine) as db:
-        query = select(SessionRun).where(col(SessionRun.run_id).in_(run_ids), col(SessionRun.status).in_(FINAL_STATUSES))
-        return list(db.exec(query))
 
 
 def die_with_parent() -> None:

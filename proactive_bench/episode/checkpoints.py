@@ -5,7 +5,7 @@ the jail (:func:`workspace_archive`: a manifest of folders, files and links,
 and each file's content stored once by sha256, so unchanged files cost no
 new content) and saves it in the results database in
 the same transaction as the session's turn rows, model-call records, grades,
-snapshots and final status (:meth:`~proactive_bench.store.database.Store.save_session`);
+snapshots and final status (:meth:`~proactive_bench.store.Store.save_session`);
 the first session also saves the workspace the run started from (position 0,
 for reports). Identical manifests and contents are stored once. A session is therefore
 saved whole or not at all: resuming restores the workspace of the last
@@ -40,7 +40,7 @@ from proactive_bench.env.workspace import Workspace
 from proactive_bench.scoring.grading import GradeResult
 from proactive_bench.scoring.metrics import comp, count_statuses
 from proactive_bench.scoring.results import SessionResult
-from proactive_bench.store.database import (
+from proactive_bench.store import (
     Grade,
     IntentEvent,
     MessageRow,

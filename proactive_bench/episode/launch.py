@@ -35,7 +35,7 @@ from proactive_bench.llm.probe import probe_reports
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.scaffolds.protocol import ScaffoldOptions, load_scaffold
 from proactive_bench.scoring.results import EpisodeResult
-from proactive_bench.store.database import Run, Store
+from proactive_bench.store import Run, Store
 from proactive_bench.user.rules import RulesUser
 
 
@@ -184,7 +184,7 @@ def build_participants(
 
 async def learn_servers(store: Store, run: Run, transport: ChatTransport, to_probe: dict[str, tuple[str, str, str | None]]) -> dict[str, Any]:
     """Probe (or recall) the servers of ``{role: (model, base URL, key)}``; what they support is kept in the run's config."""
-    reports = await probe_reports(store.engine, transport, to_probe)
+    reports = await probe_reports(store, transport, to_probe)
     found = {
         "structured_methods": {role: r.structured_methods() for role, r in reports.items()},
         "model_contexts": {role: r.max_context for role, r in reports.items() if r.max_context},

@@ -45,7 +45,7 @@ from proactive_bench.scoring.burden import session_burden
 from proactive_bench.scoring.grading import GradeResult, grade_session
 from proactive_bench.scoring.metrics import SCORINGS, comp, count_statuses
 from proactive_bench.scoring.results import EpisodeResult, SessionResult, episode_result
-from proactive_bench.store.database import (
+from proactive_bench.store import (
     Grade,
     IntentEvent,
     LLMCall,

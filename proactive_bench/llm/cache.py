@@ -1,6 +1,7 @@
 """Record and replay of model calls, as a LangChain cache stored in the results database.
 
-Every successful model answer of a run is stored under the session it belongs
+Every successful model answer of a run is stored (through the store's
+:class:`~proactive_bench.store.RecordedAnswers`) under the session it belongs
 to, keyed by a hash of the model's settings (model name, parameters, bound
 tools, response format) and the messages, and by *occurrence*: the n-th
 answer served for that key in that session. Replaying serves the same answers
@@ -15,7 +16,6 @@ Modes:
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import warnings
@@ -28,26 +28,14 @@ from langchain_core._api import LangChainBetaWarning
 from langchain_core.caches import BaseCache
 from langchain_core.load import dumps, loads
 from langchain_core.outputs import Generation
-from sqlalchemy import UniqueConstraint, insert
-from sqlmodel import Field, Session, SQLModel, select
+
+from proactive_bench.store import RecordedAnswers
 
 log = structlog.get_logger(__name__)
 
 CacheMode = Literal["record", "replay"]
 CACHED_FLAG = "pbench_cached"
 """Set in a served answer's ``response_metadata`` so recorders can tell replayed calls apart."""
-
-
-class ModelCallEntry(SQLModel, table=True):
-    """One recorded model answer."""
-
-    __tablename__ = "modelcall_cache"
-    __table_args__ = (UniqueConstraint("namespace", "key", "occurrence"),)
-    id: int | None = Field(default=None, primary_key=True)
-    namespace: str = Field(index=True, description="<run id>/<session id>")
-    key: str
-    occurrence: int
-    generations: str
 
 
 class ReplayMissError(RuntimeError):
@@ -73,82 +61,19 @@ def call_key(prompt: str, llm_string: str) -> str:
     return hashlib.sha256(f"{llm_string}\x00{canonical}".encode()).hexdigest()
 
 
-class AnswerWriter:
-    """Writes recorded answers in bursts: one transaction for all answers that arrive within ``delay_s``.
-
-    Shared by every run on one database, so a sweep's concurrent episodes
-    commit together instead of once per model call. Inside an event loop a
-    write is deferred by at most ``delay_s`` (a crash loses at most that much
-    recording; the answers are then asked again on resume); outside one it is
-    written at once. :meth:`flush` writes whatever is waiting.
-    """
-
-    def __init__(self, engine: Any, delay_s: float = 0.25) -> None:
-        self.engine = engine
-        self.delay_s = delay_s
-        self._pending: list[dict[str, Any]] = []
-        self._timer: asyncio.TimerHandle | None = None
-
-    def add(self, namespace: str, key: str, occurrence: int, generations: str) -> None:
-        self._pending.append({"namespace": namespace, "key": key, "occurrence": occurrence, "generations": generations})
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self.flush()
-            return
-        if self._timer is None:
-            self._timer = loop.call_later(self.delay_s, self._flush_on_timer)
-
-    def flush(self) -> None:
-        """Write every waiting answer in one transaction; if that fails they stay waiting and the error is raised."""
-        rows = self.take()
-        if not rows:
-            return
-        try:
-            with self.engine.begin() as db:
-                write_answers(db, rows)
-        except Exception:
-            self.put_back(rows)
-            raise
-
-    def take(self) -> list[dict[str, Any]]:
-        """The waiting answers, for a caller that writes them in its own transaction (and puts them back if it fails)."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        rows, self._pending = self._pending, []
-        return rows
-
-    def put_back(self, rows: list[dict[str, Any]]) -> None:
-        self._pending = rows + self._pending
-
-    def _flush_on_timer(self) -> None:
-        try:
-            self.flush()
-        except Exception as exc:  # noqa: BLE001 (kept for the next flush or session save, which reports a failure)
-            log.warning("answer_write_deferred", waiting=len(self._pending), error=f"{type(exc).__name__}: {exc}")
-
-
-def write_answers(db: Any, rows: list[dict[str, Any]]) -> None:
-    """Insert answers taken from an :class:`AnswerWriter` through a connection or session."""
-    if rows:
-        db.execute(insert(ModelCallEntry), rows)
-
-
 class CallCache(BaseCache):
     """The cache of one episode run; :meth:`begin_session` scopes it to a session."""
 
     def __init__(
-        self, writer: AnswerWriter, run_id: str, mode: CacheMode = "record", source_run_id: str | None = None, *, fresh: bool = False,
+        self, answers: RecordedAnswers, run_id: str, mode: CacheMode = "record", source_run_id: str | None = None, *, fresh: bool = False,
     ) -> None:
-        """``writer`` is the database's shared :class:`AnswerWriter` (``Store.answers``); reads go to its engine.
+        """``answers`` are the database's shared recorded answers (``Store.answers``).
 
         ``fresh``: the run has never started, so it has no recorded answers to look up.
         """
         if mode == "replay" and source_run_id is None:
             raise ValueError("replay needs the run to replay from")
-        self.writer = writer
-        self.engine = writer.engine
+        self.answers = answers
         self.run_id = run_id
         self.mode = mode
         self.source_run_id = source_run_id or run_id
@@ -168,24 +93,18 @@ class CallCache(BaseCache):
 
     def flush(self) -> None:
         """Write the answers still waiting (when a run stops mid-session, so that resuming it finds them)."""
-        self.writer.flush()
+        self.answers.flush()
 
     def _recorded(self, run_id: str) -> set[tuple[str, int]]:
         """(key, occurrence) of every answer recorded for this session of ``run_id``."""
         if self._session not in self._sessions_recorded(run_id):
             return set()  # the usual case for a new run: no query per session
-        self.writer.flush()  # the query below sees every answer written so far
-        with Session(self.engine) as db:
-            rows = db.exec(select(ModelCallEntry.key, ModelCallEntry.occurrence).where(ModelCallEntry.namespace == self._namespace(run_id)))
-            return {(key, occurrence) for key, occurrence in rows}
+        return self.answers.keys(self._namespace(run_id))
 
     def _sessions_recorded(self, run_id: str) -> set[str]:
         """Sessions of ``run_id`` with recorded answers when this cache first asked (read once per run)."""
         if run_id not in self._sessions_by_run:
-            start, end = f"{run_id}/", f"{run_id}0"  # '0' follows '/': an index range over "<run>/..."
-            with Session(self.engine) as db:
-                rows = db.exec(select(ModelCallEntry.namespace).where(ModelCallEntry.namespace >= start, ModelCallEntry.namespace < end).distinct())
-                self._sessions_by_run[run_id] = {namespace.removeprefix(start) for namespace in rows}
+            self._sessions_by_run[run_id] = self.answers.sessions(run_id)
         return self._sessions_by_run[run_id]
 
     async def alookup(self, prompt: str, llm_string: str) -> Sequence[Generation] | None:
@@ -207,10 +126,10 @@ class CallCache(BaseCache):
         occurrence = self._served[key]
         if self._source_keys is None:
             self._source_keys = self._recorded(self.source_run_id)
-        entry = None
+        recorded = None
         if (key, occurrence) in self._source_keys:
-            entry = self._entry(key, occurrence)
-        if entry is None:
+            recorded = self.answers.generations(self._namespace(self.source_run_id), key, occurrence)
+        if recorded is None:
             if self.mode == "replay":
                 raise ReplayMissError(
                     f"run {self.source_run_id} has no recorded answer #{occurrence + 1} for this call in session "
@@ -221,25 +140,14 @@ class CallCache(BaseCache):
         self._served[key] += 1
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", LangChainBetaWarning)
-            generations: list[Generation] = loads(entry.generations, allowed_objects="core")
+            generations: list[Generation] = loads(recorded, allowed_objects="core")
         for generation in generations:
             message = getattr(generation, "message", None)
             if message is not None:
                 message.response_metadata[CACHED_FLAG] = True
         if self.mode == "replay" and self.source_run_id != self.run_id:
-            self._store(key, occurrence, entry.generations)
+            self._store(key, occurrence, recorded)
         return generations
-
-    def _entry(self, key: str, occurrence: int) -> ModelCallEntry | None:
-        self.writer.flush()
-        with Session(self.engine) as db:
-            return db.exec(
-                select(ModelCallEntry).where(
-                    ModelCallEntry.namespace == self._namespace(self.source_run_id),
-                    ModelCallEntry.key == key,
-                    ModelCallEntry.occurrence == occurrence,
-                )
-            ).first()
 
     def update(self, prompt: str, llm_string: str, return_val: Sequence[Generation]) -> None:
         key = self._key(prompt, llm_string)
@@ -253,16 +161,12 @@ class CallCache(BaseCache):
             self._own_keys = self._source_keys if recording_here else self._recorded(self.run_id)
         if (key, occurrence) in self._own_keys:
             return  # recorded before an interruption: the first answer stays
-        self.writer.add(self._namespace(self.run_id), key, occurrence, generations)
+        self.answers.add(self._namespace(self.run_id), key, occurrence, generations)
         self._own_keys.add((key, occurrence))
 
     def clear(self, **kwargs: Any) -> None:
         """Forget this run's recorded answers."""
-        self.writer.flush()
-        with Session(self.engine) as db:
-            for entry in db.exec(select(ModelCallEntry).where(ModelCallEntry.namespace.startswith(f"{self.run_id}/"))):  # type: ignore[attr-defined]
-                db.delete(entry)
-            db.commit()
+        self.answers.forget(self.run_id)
 
 
 def _serializable(generation: Generation) -> Generation:

@@ -35,10 +35,6 @@ class LLMCallRecord:
 Recorder = Callable[[LLMCallRecord], None]
 
 
-def ignore_record(_record: LLMCallRecord) -> None:
-    """A recorder that keeps nothing (for library use without a store)."""
-
-
 def usage_fields(message: Any) -> dict[str, Any]:
     """Token counts and the cached flag of a LangChain answer, as LLMCallRecord fields; an answer
     that stopped at the max_tokens cap also gets ``error`` :data:`~proactive_bench.llm.caps.CUT_NOTE`."""

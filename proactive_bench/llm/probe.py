@@ -2,7 +2,7 @@
 
 ``pbench probe --model openai:NAME --base-url URL`` prints the table; a run
 probes each (base URL, model) it calls once, before its first decision,
-stores the report (table ``probe``) for later runs, and starts its
+stores the report (the store's table ``probe``) for later runs, and starts its
 structured calls with the methods the server supports (the fallbacks of
 :mod:`~proactive_bench.llm.structured` still apply). ``--no-probe`` skips it.
 
@@ -20,11 +20,10 @@ import asyncio
 import json
 import time
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 from weakref import WeakKeyDictionary
 
-from sqlmodel import Field, Session, SQLModel, select
+from proactive_bench.store import Store
 
 if TYPE_CHECKING:
     from proactive_bench.llm.transport import ChatTransport
@@ -45,17 +44,6 @@ WEATHER_TOOL = {
 CONTEXT_KEYS = ("max_model_len", "context_length", "context_window", "max_context_length", "n_ctx", "n_ctx_train")
 """Where servers report a model's context in ``GET /models`` (vLLM, LM Studio/OpenRouter, others, llama.cpp's ``meta``)."""
 STRUCTURED_CAPABILITY = {"json_schema": "json_schema", "function_calling": "function_calling", "json_mode": "json_mode"}
-
-
-class ProbeRow(SQLModel, table=True):
-    """A stored probe of one model on one server."""
-
-    __tablename__ = "probe"
-    id: int | None = Field(default=None, primary_key=True)
-    base_url: str = Field(index=True)
-    model: str
-    report: str
-    created: datetime = Field(default_factory=lambda: datetime.now(UTC))
 
 
 @dataclass(frozen=True)
@@ -192,25 +180,22 @@ async def _max_context(transport: ChatTransport, base_url: str, model: str, head
     return None
 
 
-def stored_probe(engine: Any, base_url: str, model: str) -> ProbeReport | None:
+def stored_probe(store: Store, base_url: str, model: str) -> ProbeReport | None:
     """The latest stored probe of ``model`` on ``base_url``."""
-    with Session(engine) as db:
-        row = db.exec(select(ProbeRow).where(ProbeRow.base_url == base_url, ProbeRow.model == model).order_by(ProbeRow.id.desc())).first()  # type: ignore[union-attr]
-    return ProbeReport.from_json(row.report) if row is not None else None
+    report = store.probe_report(base_url, model)
+    return ProbeReport.from_json(report) if report is not None else None
 
 
-def store_probe(engine: Any, report: ProbeReport) -> None:
-    with Session(engine) as db:
-        db.add(ProbeRow(base_url=report.base_url, model=report.model, report=report.to_json()))
-        db.commit()
+def store_probe(store: Store, report: ProbeReport) -> None:
+    store.add_probe_report(report.base_url, report.model, report.to_json())
 
 
 _in_flight: WeakKeyDictionary[ChatTransport, dict[tuple[str, str], asyncio.Task[ProbeReport]]] = WeakKeyDictionary()
 
 
-async def known_capabilities(engine: Any, transport: ChatTransport, base_url: str, model: str, api_key: str) -> ProbeReport:
+async def known_capabilities(store: Store, transport: ChatTransport, base_url: str, model: str, api_key: str) -> ProbeReport:
     """The stored probe of ``model`` on ``base_url``, else a new one (stored); runs sharing a transport probe once."""
-    stored = stored_probe(engine, base_url, model)
+    stored = stored_probe(store, base_url, model)
     if stored is not None:
         return stored
     probing = _in_flight.setdefault(transport, {})
@@ -218,8 +203,8 @@ async def known_capabilities(engine: Any, transport: ChatTransport, base_url: st
     if key not in probing:
         probing[key] = asyncio.ensure_future(probe(transport, base_url, model, api_key))
     report = await asyncio.shield(probing[key])
-    if stored_probe(engine, base_url, model) is None and report.reachable:
-        store_probe(engine, report)
+    if stored_probe(store, base_url, model) is None and report.reachable:
+        store_probe(store, report)
     return report
 
 
@@ -251,7 +236,7 @@ def probe_table(report: ProbeReport) -> Any:
     return table
 
 
-async def probe_reports(engine: Any, transport: ChatTransport, models: dict[str, tuple[str, str, str | None]]) -> dict[str, ProbeReport]:
+async def probe_reports(store: Store, transport: ChatTransport, models: dict[str, tuple[str, str, str | None]]) -> dict[str, ProbeReport]:
     """``{role: its model's probe}`` for ``{role: (model spec, base URL, API key or None)}``, stored ones reused, new ones stored."""
     import os
 
@@ -259,6 +244,6 @@ async def probe_reports(engine: Any, transport: ChatTransport, models: dict[str,
 
     default_key = os.environ.get("OPENAI_API_KEY") or "not-needed"
     reports = await asyncio.gather(*(
-        known_capabilities(engine, transport, url, model_name(spec)[1], key or default_key) for spec, url, key in models.values()
+        known_capabilities(store, transport, url, model_name(spec)[1], key or default_key) for spec, url, key in models.values()
     ))
     return dict(zip(models, reports))

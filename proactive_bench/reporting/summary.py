@@ -40,7 +40,7 @@ from proactive_bench.scoring.results import (
     Failures,
     SessionResult,
 )
-from proactive_bench.store.database import Run, Store
+from proactive_bench.store import Run, Store
 
 Key = tuple[str, str, str]
 """(model, persona, ablation)."""

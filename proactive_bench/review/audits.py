@@ -29,7 +29,6 @@ from typing import Any, Literal
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
-from sqlmodel import Session, col, delete, select
 
 from proactive_bench.data_model.trace import render_dialogue, render_tool_records
 from proactive_bench.dataset.loading import DatasetError, GraderResolver
@@ -42,12 +41,11 @@ from proactive_bench.llm.prompts import load_prompt
 from proactive_bench.llm.structured import StructuredCaller, StructuredOutputError
 from proactive_bench.review.rescoring import saved_evidence
 from proactive_bench.scoring.judge import RubricJudge
-from proactive_bench.store.database import (
+from proactive_bench.store import (
     Audit,
     Grade,
     IntentEvent,
     Run,
-    SessionRun,
     Store,
 )
 from proactive_bench.user.llm import request_text
@@ -149,16 +147,14 @@ def import_audit_file(store: Store, path: Path, source: str) -> int:
     """Store the filled verdicts of an audit file; return how many. Nothing is stored if any row is bad."""
     audits = [_audit(store, path, n, row, source) for n, row in enumerate(_read(path), start=2)]
     kept = [a for a in audits if a is not None]
-    _replace(store, kept, source)
+    store.replace_audits(kept, source)
     return len(kept)
 
 
 def disagreement(store: Store, runs: list[Run]) -> list[Disagreement]:
     """How many audited checklist grades and intent statuses differ from the run's: one row for the
     human sources together (majority vote per judgment, see ``majority``), one per model source."""
-    with Session(store.engine) as db:
-        ids = list(db.exec(select(SessionRun.id).where(col(SessionRun.run_id).in_([r.id for r in runs]))))
-        audits = list(db.exec(select(Audit).where(col(Audit.session_run_id).in_(ids)))) if ids else []
+    audits = store.audits([r.id for r in runs])
     human = sorted({a.source for a in audits if not a.source.startswith("model:")})
     out = [_disagreement(_human_label(human), majority([a for a in audits if a.source in human]))] if human else []
     for source in sorted({a.source for a in audits} - set(human)):
@@ -288,24 +284,10 @@ async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url:
                 for event, answer in zip(events, statuses, strict=True)
                 if answer is not None
             ]
-            _replace(store, audits, source)
+            store.replace_audits(audits, source)
             store.add_rows(session_run.id, ledger.take())
             count += len(audits)
     return count
-
-
-def _replace(store: Store, audits: list[Audit], source: str) -> None:
-    """Store audits, replacing the same source's earlier verdicts on the same judgments."""
-    with Session(store.engine) as db:
-        for audit in audits:
-            db.exec(
-                delete(Audit).where(
-                    col(Audit.session_run_id) == audit.session_run_id, col(Audit.kind) == audit.kind,
-                    col(Audit.item_id) == audit.item_id, col(Audit.source) == source,
-                )
-            )
-        db.add_all(audits)
-        db.commit()
 
 
 class IntentStatusAnswer(BaseModel):

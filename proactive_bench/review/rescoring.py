@@ -30,7 +30,7 @@ from proactive_bench.llm.models import make_chat_model
 from proactive_bench.review.stored_results import stored_run_result
 from proactive_bench.scoring.grading import grade_session
 from proactive_bench.scoring.results import EpisodeResult
-from proactive_bench.store.database import (
+from proactive_bench.store import (
     MessageRow,
     Run,
     SessionRun,

@@ -10,7 +10,7 @@ from proactive_bench.episode.checkpoints import FINAL_STATUSES, stored_session_r
 from proactive_bench.episode.launch import load_spec_episode, run_spec
 from proactive_bench.scoring.metrics import SCORINGS, Scoring, chains
 from proactive_bench.scoring.results import EpisodeResult, episode_result
-from proactive_bench.store.database import Run, Store
+from proactive_bench.store import Run, Store
 
 
 @dataclass(frozen=True)

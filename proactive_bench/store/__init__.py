@@ -1,1 +1,46 @@
-"""store."""
+"""The persistence boundary: every table of the results database and every query on it (see README.md).
+
+Nothing outside this package opens a database session, builds an engine or
+imports SQLAlchemy; other packages call :class:`Store`'s typed methods.
+The simulated apps' own databases are the one exemption (their table
+classes and queries are part of the world under test); their engines are
+made here too (:mod:`~proactive_bench.store.app_state`).
+"""
+
+from proactive_bench.store.answers import ModelCallEntry, RecordedAnswers
+from proactive_bench.store.database import Store, StoreOpenError, StoreSchemaError
+from proactive_bench.store.lease import (
+    Fence,
+    HeldLease,
+    Lease,
+    LeaseHeld,
+    LeaseLost,
+    lease_scope,
+    pid_alive,
+    take_lease,
+    writing,
+)
+from proactive_bench.store.pending import PendingRow, pending_row
+from proactive_bench.store.probes import ProbeRow
+from proactive_bench.store.tables import (
+    Audit,
+    Checkpoint,
+    Grade,
+    IntentEvent,
+    LLMCall,
+    MessageRow,
+    Run,
+    SessionRun,
+    Snapshot,
+    Sweep,
+    ToolCallRow,
+    WorkspaceArchive,
+    new_id,
+)
+
+__all__ = [
+    "Audit", "Checkpoint", "Fence", "Grade", "HeldLease", "IntentEvent", "LLMCall", "Lease", "LeaseHeld", "LeaseLost",
+    "MessageRow", "ModelCallEntry", "PendingRow", "ProbeRow", "RecordedAnswers", "Run", "SessionRun", "Snapshot", "Store",
+    "StoreOpenError", "StoreSchemaError", "Sweep", "ToolCallRow", "WorkspaceArchive", "lease_scope", "new_id", "pending_row",
+    "pid_alive", "take_lease", "writing",
+]

@@ -29,7 +29,7 @@ from proactive_bench.episode.launch import RunSpec, execute_run, start_run
 from proactive_bench.episode.runner import CallLedger
 from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES
 from proactive_bench.scoring.results import EpisodeResult
-from proactive_bench.store.database import Store
+from proactive_bench.store import Store
 
 REVEAL_ORDERS = ("forward", "reverse")
 

@@ -126,7 +126,7 @@ def test_a_sweep_with_an_unusable_judge_or_user_model_fails_before_creating_rows
 @pytest.mark.parametrize("max_cost", ["-1", "0"])
 def test_resume_checks_a_new_budget_like_the_sweep_does(tmp_path: Path, max_cost: str) -> None:
     from proactive_bench.campaign.sweep import SweepConfig, create_sweep
-    from proactive_bench.store.database import Store
+    from proactive_bench.store import Store
 
     sweep, _runs = create_sweep(Store(tmp_path / "s.db"), SweepConfig(models=["scripted:passive"], data=MINI), tmp_path)
     result = run_cli("resume", sweep.id, "--db", str(tmp_path / "s.db"), "--max-cost", max_cost)

@@ -90,7 +90,7 @@ def test_resume_and_replay_refuse_data_broken_since_the_run(mini_copy: Path, tmp
 
 def test_resume_of_a_sweep_refuses_data_broken_since_it_was_created(mini_copy: Path, tmp_path: Path) -> None:
     from proactive_bench.campaign.sweep import SweepConfig, create_sweep
-    from proactive_bench.store.database import Store
+    from proactive_bench.store import Store
 
     db = tmp_path / "s.db"
     sweep, runs = create_sweep(Store(db), SweepConfig(models=["scripted:reference"], data=mini_copy), tmp_path)  # killed before it ran

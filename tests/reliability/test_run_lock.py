@@ -22,17 +22,21 @@ from test_resume_replay import PBENCH, _finished_sessions
 
 from proactive_bench.dataset.loading import load_episode
 from proactive_bench.episode.launch import RunSpec, start_run
-from proactive_bench.store.database import (
+from proactive_bench.store import (
     Grade,
     IntentEvent,
+    Lease,
+    LeaseLost,
     LLMCall,
     MessageRow,
     SessionRun,
     Snapshot,
     Store,
     ToolCallRow,
+    pid_alive,
+    take_lease,
+    writing,
 )
-from proactive_bench.store.lease import Lease, LeaseLost, pid_alive, take_lease, writing
 
 SWEEP = ["sweep", "--models", "scripted:passive,scripted:reference", "--workers", "2", "--json"]
 """Two runs of the 20-session pharmacist episode, one per worker: about 5 s, long enough to kill mid-way."""

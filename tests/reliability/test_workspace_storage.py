@@ -11,7 +11,7 @@ from conftest import MINI, run_episode_json
 from proactive_bench.episode.checkpoints import opened_checkpoint
 from proactive_bench.reporting.html.sources import EpisodeCatalog
 from proactive_bench.reporting.html.trajectory import session_views
-from proactive_bench.store.database import Store
+from proactive_bench.store import Store
 
 FILES = 2_000
 

@@ -22,11 +22,10 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from pydantic import BaseModel, NaiveDatetime, ValidationError, create_model
-from sqlalchemy import JSON, Column, ForeignKey, event
+from sqlalchemy import JSON, Column, ForeignKey
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import registry
-from sqlalchemy.pool import StaticPool
-from sqlmodel import Field, Session, SQLModel, create_engine, delete, select
+from sqlmodel import Field, Session, SQLModel, delete, select
 
 from proactive_bench.env.toolbox import (
     REGISTRY,
@@ -37,6 +36,7 @@ from proactive_bench.env.toolbox import (
     load_builtin_tools,
     register_tool,
 )
+from proactive_bench.store.app_state import app_transaction, open_app_database
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 
@@ -233,31 +233,14 @@ class AppStore:
 
     def __post_init__(self) -> None:
         load_builtin_tools()  # general tool modules define app tables too (e.g. general_scheduled_task)
-        image = _empty_database(tuple(sorted(AppModel.metadata.tables)))
-        fresh = self.path is None or not self.path.exists()
-        if self.path is None:
-            memory = self._memory = sqlite3.connect(":memory:", check_same_thread=False)
-            memory.deserialize(image)  # every table, without running the DDL again
-            self.engine = create_engine("sqlite://", creator=lambda: memory, poolclass=StaticPool)
-        else:
-            if fresh:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self.path.write_bytes(image)
-            self.engine = create_engine(f"sqlite:///{self.path}", connect_args={"check_same_thread": False})
-        event.listen(self.engine, "connect", _app_db_pragmas)
-        if not fresh:
-            AppModel.metadata.create_all(self.engine)  # tables added since the file was made
+        opened = open_app_database(AppModel.metadata, self.path)
+        self.engine, self._memory = opened.engine, opened.memory
 
     @contextmanager
     def db(self) -> Iterator[Session]:
         """A transaction: committed when the block ends normally, rolled back on error."""
-        with Session(self.engine, expire_on_commit=False) as session:
-            try:
-                yield session
-                session.commit()
-            except BaseException:
-                session.rollback()
-                raise
+        with app_transaction(self.engine) as session:
+            yield session
 
     # ---- login -----------------------------------------------------------------
     def require_login(self, app: str) -> str:
@@ -398,25 +381,3 @@ def _tables_by_name() -> dict[str, type[AppModel]]:
         mapper.class_.__tablename__: mapper.class_  # type: ignore[attr-defined]
         for mapper in AppModel._sa_registry.mappers  # type: ignore[attr-defined]
     }
-
-
-def _app_db_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """Foreign keys on; no fsync and an in-memory journal: the app database is scratch state that a
-    resumed run rebuilds from the session-end snapshot in the results store, so it need not survive a crash."""
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA synchronous=OFF")
-    cursor.execute("PRAGMA journal_mode=MEMORY")
-    cursor.close()
-
-
-@cache
-def _empty_database(table_names: tuple[str, ...]) -> bytes:
-    """The file image of a database holding every app table, built once per process and table set."""
-    connection = sqlite3.connect(":memory:", check_same_thread=False)
-    engine = create_engine("sqlite://", creator=lambda: connection)
-    AppModel.metadata.create_all(engine)
-    image = connection.serialize()
-    engine.dispose()
-    connection.close()
-    return image

@@ -26,7 +26,7 @@ from proactive_bench.reporting.summary_tables import (
     pct,
 )
 from proactive_bench.review.audits import disagreement
-from proactive_bench.store.database import Store
+from proactive_bench.store import Store
 
 
 def _delta(value: float | None) -> str:

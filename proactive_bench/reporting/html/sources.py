@@ -11,7 +11,7 @@ from proactive_bench.env.apps.base import AppStore, SeedError
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.episode.checkpoints import opened_checkpoint
 from proactive_bench.episode.launch import load_spec_episode, run_spec
-from proactive_bench.store.database import Run, Store
+from proactive_bench.store import Run, Store
 
 
 class ReportError(ValueError):

@@ -24,7 +24,7 @@ from proactive_bench.reporting.html.diffs import (
 )
 from proactive_bench.reporting.html.sources import EpisodeCatalog
 from proactive_bench.scoring.results import SessionResult
-from proactive_bench.store.database import (
+from proactive_bench.store import (
     IntentEvent,
     MessageRow,
     Run,

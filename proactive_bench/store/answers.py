@@ -1,0 +1,121 @@
+"""Recorded model answers (table ``modelcall_cache``): written in bursts, read by the record/replay cache.
+
+The cache itself (keys, occurrences, replay rules) is
+:class:`proactive_bench.llm.cache.CallCache`; this module only stores and
+finds what it recorded, by namespace (``<run id>/<session id>``), key and occurrence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import structlog
+from sqlalchemy import UniqueConstraint, delete, insert
+from sqlmodel import Field, Session, SQLModel, select
+
+log = structlog.get_logger(__name__)
+
+
+class ModelCallEntry(SQLModel, table=True):
+    """One recorded model answer."""
+
+    __tablename__ = "modelcall_cache"
+    __table_args__ = (UniqueConstraint("namespace", "key", "occurrence"),)
+    id: int | None = Field(default=None, primary_key=True)
+    namespace: str = Field(index=True, description="<run id>/<session id>")
+    key: str
+    occurrence: int
+    generations: str
+
+
+class RecordedAnswers:
+    """The recorded answers of one database: writes in bursts, one transaction for all answers that arrive within ``delay_s``.
+
+    Shared by every run on one database, so a sweep's concurrent episodes
+    commit together instead of once per model call. Inside an event loop a
+    write is deferred by at most ``delay_s`` (a crash loses at most that much
+    recording; the answers are then asked again on resume); outside one it is
+    written at once. :meth:`flush` writes whatever is waiting; the reads of one session's answers flush first.
+    """
+
+    def __init__(self, engine: Any, delay_s: float = 0.25) -> None:
+        self.engine = engine
+        self.delay_s = delay_s
+        self._pending: list[dict[str, Any]] = []
+        self._timer: asyncio.TimerHandle | None = None
+
+    def add(self, namespace: str, key: str, occurrence: int, generations: str) -> None:
+        self._pending.append({"namespace": namespace, "key": key, "occurrence": occurrence, "generations": generations})
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        if self._timer is None:
+            self._timer = loop.call_later(self.delay_s, self._flush_on_timer)
+
+    def flush(self) -> None:
+        """Write every waiting answer in one transaction; if that fails they stay waiting and the error is raised."""
+        rows = self.take()
+        if not rows:
+            return
+        try:
+            with self.engine.begin() as db:
+                write_answers(db, rows)
+        except Exception:
+            self.put_back(rows)
+            raise
+
+    def take(self) -> list[dict[str, Any]]:
+        """The waiting answers, for a caller that writes them in its own transaction (and puts them back if it fails)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        rows, self._pending = self._pending, []
+        return rows
+
+    def put_back(self, rows: list[dict[str, Any]]) -> None:
+        self._pending = rows + self._pending
+
+    def _flush_on_timer(self) -> None:
+        try:
+            self.flush()
+        except Exception as exc:  # noqa: BLE001 (kept for the next flush or session save, which reports a failure)
+            log.warning("answer_write_deferred", waiting=len(self._pending), error=f"{type(exc).__name__}: {exc}")
+
+    def keys(self, namespace: str) -> set[tuple[str, int]]:
+        """(key, occurrence) of every answer recorded under ``namespace``."""
+        self.flush()
+        with Session(self.engine) as db:
+            rows = db.exec(select(ModelCallEntry.key, ModelCallEntry.occurrence).where(ModelCallEntry.namespace == namespace))
+            return {(key, occurrence) for key, occurrence in rows}
+
+    def sessions(self, run_id: str) -> set[str]:
+        """The session ids of ``run_id`` with committed answers (one index range over ``<run>/...``; nothing waiting is flushed)."""
+        start, end = f"{run_id}/", f"{run_id}0"  # '0' follows '/'
+        with Session(self.engine) as db:
+            rows = db.exec(select(ModelCallEntry.namespace).where(ModelCallEntry.namespace >= start, ModelCallEntry.namespace < end).distinct())
+            return {namespace.removeprefix(start) for namespace in rows}
+
+    def generations(self, namespace: str, key: str, occurrence: int) -> str | None:
+        """The serialized answer recorded under ``namespace`` for ``key``'s ``occurrence``-th call, if any."""
+        self.flush()
+        with Session(self.engine) as db:
+            return db.exec(
+                select(ModelCallEntry.generations).where(
+                    ModelCallEntry.namespace == namespace, ModelCallEntry.key == key, ModelCallEntry.occurrence == occurrence,
+                )
+            ).first()
+
+    def forget(self, run_id: str) -> None:
+        """Delete every answer recorded for ``run_id``."""
+        self.flush()
+        with self.engine.begin() as db:
+            db.execute(delete(ModelCallEntry).where(ModelCallEntry.namespace.startswith(f"{run_id}/")))  # type: ignore[attr-defined]
+
+
+def write_answers(db: Any, rows: list[dict[str, Any]]) -> None:
+    """Insert answers taken from :class:`RecordedAnswers` through a connection or session."""
+    if rows:
+        db.execute(insert(ModelCallEntry), rows)

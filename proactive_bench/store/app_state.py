@@ -1,0 +1,89 @@
+"""Engines and transactions of the simulated apps' state databases (not the results database).
+
+The apps (:mod:`proactive_bench.env.apps`, :mod:`proactive_bench.env.messaging`)
+define their own tables and query them on the session handed to them: their
+databases are part of the world under test, so that ORM code stays with the
+apps. Making the engine (file or in-memory, pragmas, pool) and opening a
+transaction are persistence plumbing and live here, like every other engine.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, MetaData, event
+from sqlalchemy.pool import StaticPool
+from sqlmodel import Session, create_engine
+
+
+@dataclass(frozen=True)
+class AppDatabase:
+    """An open app-state database: its engine, and the in-memory SQLite connection behind it (None for a file)."""
+
+    engine: Engine
+    memory: sqlite3.Connection | None
+
+
+def open_app_database(metadata: MetaData, path: Path | None) -> AppDatabase:
+    """The app state in memory (``path`` None) or in a database file, with every table of ``metadata``.
+
+    A new database is a copy of an empty one built once per process (no DDL per
+    episode run); an existing file gets the tables added since it was made.
+    """
+    image = _empty_database(metadata, tuple(sorted(metadata.tables)))
+    fresh = path is None or not path.exists()
+    memory: sqlite3.Connection | None = None
+    if path is None:
+        memory = sqlite3.connect(":memory:", check_same_thread=False)
+        memory.deserialize(image)  # every table, without running the DDL again
+        connection = memory
+        engine = create_engine("sqlite://", creator=lambda: connection, poolclass=StaticPool)
+    else:
+        if fresh:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(image)
+        engine = create_engine(f"sqlite:///{path}", connect_args={"check_same_thread": False})
+    event.listen(engine, "connect", _app_db_pragmas)
+    if not fresh:
+        metadata.create_all(engine)
+    return AppDatabase(engine, memory)
+
+
+@contextmanager
+def app_transaction(engine: Engine) -> Iterator[Session]:
+    """A transaction on an app database: committed when the block ends normally, rolled back on error."""
+    with Session(engine, expire_on_commit=False) as session:
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+
+
+def _app_db_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """Foreign keys on; no fsync and an in-memory journal: the app database is scratch state that a
+    resumed run rebuilds from the session-end snapshot in the results store, so it need not survive a crash."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=OFF")
+    cursor.execute("PRAGMA journal_mode=MEMORY")
+    cursor.close()
+
+
+@cache
+def _empty_database(metadata: MetaData, table_names: tuple[str, ...]) -> bytes:
+    """The file image of a database holding every table of ``metadata``, built once per process and table set."""
+    connection = sqlite3.connect(":memory:", check_same_thread=False)
+    engine = create_engine("sqlite://", creator=lambda: connection)
+    metadata.create_all(engine)
+    image = connection.serialize()
+    engine.dispose()
+    connection.close()
+    return image

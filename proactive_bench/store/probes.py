@@ -1,0 +1,39 @@
+"""Stored server probes (table ``probe``): the latest report per (base URL, model), as JSON text.
+
+The probe itself and the report's shape are :mod:`proactive_bench.llm.probe`'s.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import Engine
+from sqlmodel import Field, Session, SQLModel, select
+
+
+class ProbeRow(SQLModel, table=True):
+    """A stored probe of one model on one server."""
+
+    __tablename__ = "probe"
+    id: int | None = Field(default=None, primary_key=True)
+    base_url: str = Field(index=True)
+    model: str
+    report: str
+    created: datetime = Field(default_factory=lambda: datetime.now(UTC))
+
+
+class ProbeQueries:
+    """The :class:`~proactive_bench.store.database.Store` methods over stored probes."""
+
+    engine: Engine
+
+    def probe_report(self, base_url: str, model: str) -> str | None:
+        """The latest stored probe report of ``model`` on ``base_url`` (JSON), if any."""
+        with Session(self.engine) as db:
+            stmt = select(ProbeRow.report).where(ProbeRow.base_url == base_url, ProbeRow.model == model).order_by(ProbeRow.id.desc())  # type: ignore[union-attr]
+            return db.exec(stmt).first()
+
+    def add_probe_report(self, base_url: str, model: str, report: str) -> None:
+        with Session(self.engine) as db:
+            db.add(ProbeRow(base_url=base_url, model=model, report=report))
+            db.commit()

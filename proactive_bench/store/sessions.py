@@ -1,0 +1,145 @@
+"""Store queries over session runs: saving a finished session whole, its rows and snapshots, and workspace checkpoints."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Collection, Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, Table, bindparam, update
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlmodel import Session, SQLModel, col, select
+
+from proactive_bench.store.answers import RecordedAnswers, write_answers
+from proactive_bench.store.lease import Fence, check_fence
+from proactive_bench.store.pending import PendingRow, insert_rows
+from proactive_bench.store.tables import (
+    SESSION_TABLES,
+    Checkpoint,
+    Run,
+    SessionRun,
+    Snapshot,
+    WorkspaceArchive,
+)
+
+
+class SessionQueries:
+    """The :class:`~proactive_bench.store.database.Store` methods over session runs and checkpoints."""
+
+    engine: Engine
+    path: Path
+    answers: RecordedAnswers
+    fence: Fence | None
+
+    def save_session(
+        self, session_run: SessionRun, rows: Sequence[PendingRow], checkpoints: Mapping[int, bytes], blobs: Mapping[str, bytes] | None = None,
+    ) -> None:
+        """A finished session, its rows and workspace checkpoints (position to archive), in one transaction.
+
+        ``blobs`` (sha256 to bytes: the file contents a checkpoint manifest names) go into the archive table too.
+
+        The session run gets its id here; its rows go in table by table as bulk
+        inserts (this runs at every session end of every run of a sweep). A
+        session is saved whole or not at all, its workspace included, and with
+        every model answer recorded so far on this database; under a lease
+        (``fence``), only while this process still holds it (LeaseLost otherwise).
+        """
+        table: Table = SessionRun.__table__  # type: ignore[attr-defined]
+        values = {c.key: getattr(session_run, c.key) for c in table.columns if not (c.primary_key and session_run.id is None)}
+        add_archive, point, started = _session_statements()
+        answers = self.answers.take()  # every answer recorded so far goes in with it (replay needs them all)
+        try:
+            with self.engine.begin() as db:  # Core: the ORM session's bulk-insert path cost more than the inserts
+                write_answers(db, answers)
+                db.execute(started, {"run_id": session_run.run_id})  # the first write: the transaction holds the write lock from here
+                if self.fence is not None:
+                    check_fence(db, self.fence)
+                session_run.id = db.execute(table.insert(), values).inserted_primary_key[0]  # type: ignore[attr-defined]
+                assert session_run.id is not None
+                insert_rows(db, session_run.id, rows)
+                for digest, data in (blobs or {}).items():
+                    db.execute(add_archive, {"sha256": digest, "data": data})
+                for position, data in checkpoints.items():
+                    digest = hashlib.sha256(data).hexdigest()
+                    db.execute(add_archive, {"sha256": digest, "data": data})
+                    db.execute(point, {"run_id": session_run.run_id, "position": position, "sha256": digest})
+        except BaseException:
+            self.answers.put_back(answers)  # written later, by the next flush or save
+            raise
+
+    def add_rows(self, session_run_id: int, rows: Sequence[PendingRow]) -> None:
+        """Rows for a saved session (re-scoring's model calls, for instance), in one transaction."""
+        with self.engine.begin() as db:
+            insert_rows(db, session_run_id, rows)
+
+    def session_runs(self, run_id: str) -> list[SessionRun]:
+        with Session(self.engine) as db:
+            return list(db.exec(select(SessionRun).where(SessionRun.run_id == run_id).order_by(SessionRun.position)))
+
+    def session_runs_ending(self, run_ids: Sequence[str], statuses: Collection[str]) -> list[SessionRun]:
+        """The session runs of any of ``run_ids`` whose status is one of ``statuses``."""
+        with Session(self.engine) as db:
+            query = select(SessionRun).where(col(SessionRun.run_id).in_(run_ids), col(SessionRun.status).in_(statuses))
+            return list(db.exec(query))
+
+    def rows(self, table: type[SQLModel], session_run_id: int) -> list[Any]:
+        """A session run's rows of one of its tables (messages, tool calls, intent events, grades, ...), in insertion order."""
+        with Session(self.engine) as db:
+            stmt = select(table).where(table.session_run_id == session_run_id).order_by(table.id)  # type: ignore[attr-defined]
+            return list(db.exec(stmt))
+
+    def snapshot(self, session_run_id: int, kind: str) -> dict[str, Any] | None:
+        with Session(self.engine) as db:
+            row = db.exec(select(Snapshot).where(Snapshot.session_run_id == session_run_id, Snapshot.kind == kind)).first()
+            return row.content if row else None
+
+    def latest_snapshot(self, run_id: str, kind: str) -> dict[str, Any] | None:
+        with Session(self.engine) as db:
+            stmt = (
+                select(Snapshot)
+                .join(SessionRun, Snapshot.session_run_id == SessionRun.id)  # type: ignore[arg-type]
+                .where(SessionRun.run_id == run_id, Snapshot.kind == kind)
+                .order_by(Snapshot.id.desc())  # type: ignore[union-attr]
+            )
+            row = db.exec(stmt).first()
+            return row.content if row else None
+
+    def delete_session_run(self, session_run: SessionRun) -> None:
+        """Remove a session run and every row that belongs to it, in one transaction."""
+        with Session(self.engine) as db:
+            for table in SESSION_TABLES:
+                for row in db.exec(select(table).where(table.session_run_id == session_run.id)):  # type: ignore[attr-defined]
+                    db.delete(row)
+            stale = db.get(SessionRun, session_run.id)
+            if stale is not None:
+                db.delete(stale)
+            db.commit()
+
+    def checkpoint(self, run_id: str, position: int) -> bytes | None:
+        """The archive of a run's workspace after its ``position``-th session, if it was saved here."""
+        with Session(self.engine) as db:
+            stmt = select(WorkspaceArchive.data).join(Checkpoint, Checkpoint.sha256 == WorkspaceArchive.sha256)  # type: ignore[arg-type]
+            return db.exec(stmt.where(Checkpoint.run_id == run_id, Checkpoint.position == position)).first()
+
+    def archives(self, digests: set[str]) -> dict[str, bytes]:
+        """Stored archives and file contents by sha256 (those found among ``digests``)."""
+        wanted, found = sorted(digests), {}
+        with Session(self.engine) as db:
+            for start in range(0, len(wanted), 500):
+                stmt = select(WorkspaceArchive.sha256, WorkspaceArchive.data).where(WorkspaceArchive.sha256.in_(wanted[start : start + 500]))  # type: ignore[attr-defined]
+                found.update(db.exec(stmt).all())
+        return found
+
+
+@cache
+def _session_statements() -> tuple[Any, Any, Any]:
+    """Store an archive unless already there; point a run's position at an archive (replacing an earlier pointer);
+    mark a run that saves its first session as running (RunStatus: created → running)."""
+    point, runs = sqlite_insert(Checkpoint), Run.__table__  # type: ignore[attr-defined]
+    return (
+        sqlite_insert(WorkspaceArchive).on_conflict_do_nothing(),
+        point.on_conflict_do_update(index_elements=["run_id", "position"], set_={"sha256": point.excluded.sha256}),
+        update(runs).where(runs.c.id == bindparam("run_id"), runs.c.status == "created").values(status="running"),
+    )

@@ -1,0 +1,167 @@
+"""The results tables: runs and sweeps, each session run's rows, judgments, model calls, snapshots and workspace checkpoints.
+
+Status columns hold the words of :mod:`proactive_bench.data_model.status`
+(``RunStatus``, ``SweepStatus``, ``SessionOutcome``, ``IntentStatus``); the
+store sits below that package, so its defaults spell the same words.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import LargeBinary
+from sqlmodel import JSON, Column, Field, SQLModel
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+class Run(SQLModel, table=True):
+    id: str = Field(default_factory=new_id, primary_key=True)
+    created: datetime = Field(default_factory=_now)
+    persona: str
+    model: str
+    user_backend: str
+    judge_model: str | None = None
+    data_root: str
+    workspace: str
+    status: str = "created"
+    """created (never started), running (a session saved), finished, stopped (budget) or failed: ``RunStatus``."""
+    config: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
+    units: list[list[str]] = Field(default_factory=list, sa_column=Column(JSON))
+    """The episode's dependency units (session ids), fixed when the run is created."""
+    sweep_id: str | None = Field(default=None, index=True)
+
+
+class Sweep(SQLModel, table=True):
+    id: str = Field(default_factory=new_id, primary_key=True)
+    created: datetime = Field(default_factory=_now)
+    status: str = "running"
+    """``SweepStatus``."""
+    config: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
+
+
+class SessionRun(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: str = Field(foreign_key="run.id", index=True)
+    session_id: str
+    position: int
+    intents: int = 0
+    status: str = "running"
+    """``SessionOutcome``."""
+    turns: int = 0
+    error: str | None = None
+    started: datetime = Field(default_factory=_now)
+    finished: datetime | None = None
+
+
+class MessageRow(SQLModel, table=True):
+    __tablename__ = "message"
+    id: int | None = Field(default=None, primary_key=True)
+    session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
+    turn: int
+    role: str
+    content: str
+
+
+class ToolCallRow(SQLModel, table=True):
+    __tablename__ = "toolcall"
+    id: int | None = Field(default=None, primary_key=True)
+    session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
+    turn: int
+    seq: int
+    tool_name: str
+    call: dict[str, Any] = Field(sa_column=Column(JSON))
+    result: dict[str, Any] = Field(sa_column=Column(JSON))
+    ok: bool
+
+
+class IntentEvent(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
+    intent_id: str
+    status: str
+    """``IntentStatus``."""
+    stage: str
+    turn: int
+    evidence: str
+    decided_by: str
+    prompt_hash: str | None = None
+
+
+class Grade(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
+    item_id: str
+    grader: str
+    weight: float
+    score: int | None = None
+    rationale: str = ""
+    error: str | None = None
+
+
+class LLMCall(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: str = Field(foreign_key="run.id", index=True)
+    session_run_id: int | None = Field(default=None, foreign_key="sessionrun.id")
+    role: str
+    purpose: str
+    model: str
+    method: str
+    ok: bool
+    attempt: int
+    latency_ms: float
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    error: str | None = None
+    prompt_hash: str | None = None
+    cached: bool = False
+    cost_usd: float | None = None
+    created: datetime = Field(default_factory=_now)
+
+
+class Audit(SQLModel, table=True):
+    """A second opinion on one judgment of a session: a checklist grade or an intent's status."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
+    kind: str  # "checklist" or "intent"
+    item_id: str
+    source: str  # who audited: e.g. "human:ana" or "model:gpt-4o"
+    judged: str  # what the run recorded: "1"/"0" or the intent status
+    audited: str  # what the auditor says, same values
+    note: str = ""
+    created: datetime = Field(default_factory=_now)
+
+
+class Snapshot(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
+    kind: str
+    content: dict[str, Any] = Field(sa_column=Column(JSON))
+
+
+class WorkspaceArchive(SQLModel, table=True):
+    """A workspace checkpoint's manifest (or, from earlier versions, tar archive), or one file content it names; stored once by sha256."""
+
+    sha256: str = Field(primary_key=True)
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class Checkpoint(SQLModel, table=True):
+    """Which archive holds a run's workspace after its ``position``-th session (0: as the run started)."""
+
+    run_id: str = Field(foreign_key="run.id", primary_key=True)
+    position: int = Field(primary_key=True)
+    sha256: str = Field(foreign_key="workspacearchive.sha256")
+
+
+SESSION_TABLES: tuple[type[SQLModel], ...] = (MessageRow, ToolCallRow, IntentEvent, Grade, LLMCall, Snapshot)
+"""The tables whose rows belong to one session run (by ``session_run_id``)."""
