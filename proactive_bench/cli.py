@@ -35,6 +35,7 @@ from proactive_bench.campaign.sweep import (
     validate_sweep_config,
 )
 from proactive_bench.campaign.workers import SweepWorkers, WorkerFailed
+from proactive_bench.data_model.status import RunStatus, SessionOutcome
 from proactive_bench.dataset.loading import (
     DEFAULT_DATA_ROOT,
     DatasetError,
@@ -285,14 +286,14 @@ def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool, budget
     try:
         result = _run_with_progress(store, run, loaded, ledger)
     except (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError, WorkspaceSeedError) as exc:
-        store.update(run, status="failed")
+        store.update(run, status=RunStatus.FAILED)
         raise fail(str(exc)) from None
     if as_json:
         typer.echo(json.dumps(result.as_dict(), indent=2))
     else:
         out_console.print(results_table(result, len(loaded.sessions)))
         err_console.print(f"results: {store.path} (run {run.id}); workspace: {run.workspace}", highlight=False)
-    if any(s.status == "error" for s in result.sessions):
+    if any(s.status == SessionOutcome.ERROR for s in result.sessions):
         raise typer.Exit(1)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from conftest import MINI, run_episode_json
 
+from proactive_bench.data_model.status import IntentStatus
 from proactive_bench.dataset.loading import load_episode
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
@@ -19,7 +20,7 @@ from proactive_bench.episode.runner import (
 )
 from proactive_bench.scaffolds.protocol import AgentTurn, SessionContext
 from proactive_bench.store import IntentEvent, MessageRow, Store
-from proactive_bench.user.base import IntentStatus, Stage, StageVerdict, combine_stages
+from proactive_bench.user.base import Stage, StageVerdict, combine_stages
 from proactive_bench.user.rules import RulesUser
 
 

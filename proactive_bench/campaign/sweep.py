@@ -17,6 +17,7 @@ from typing import Any, Literal
 import structlog
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from proactive_bench.data_model.status import RunStatus, SweepStatus
 from proactive_bench.dataset.ablation import Ablation
 from proactive_bench.dataset.loading import (
     DEFAULT_DATA_ROOT,
@@ -197,7 +198,7 @@ async def run_episodes(
                 )
             except (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError, WorkspaceSeedError) as exc:
                 log.warning("run_failed", run=run.id, error=str(exc))
-                store.update(run, status="failed", config={**run.config, "failure": str(exc)})
+                store.update(run, status=RunStatus.FAILED, config={**run.config, "failure": str(exc)})
             if on_event:
                 on_event(run, "end")
 
@@ -229,7 +230,11 @@ async def start_one_by_one(coroutines: Iterable[Coroutine[Any, Any, None]]) -> N
 def finish_sweep(store: Store, sweep: Sweep) -> None:
     """The sweep's status from its runs': finished, stopped (budget) or partial."""
     statuses = {r.status for r in store.runs(sweep.id)}
-    store.update(sweep, status="finished" if statuses <= {"finished"} else "stopped" if "stopped" in statuses else "partial")
+    if statuses <= {RunStatus.FINISHED}:
+        settled = SweepStatus.FINISHED
+    else:
+        settled = SweepStatus.STOPPED if RunStatus.STOPPED in statuses else SweepStatus.PARTIAL
+    store.update(sweep, status=settled)
 
 
 def unfinished_runs(store: Store, sweep: Sweep) -> list[tuple[Run, LoadedEpisode]]:
@@ -237,7 +242,7 @@ def unfinished_runs(store: Store, sweep: Sweep) -> list[tuple[Run, LoadedEpisode
     loaded: dict[tuple[str, str], LoadedEpisode] = {}
     out = []
     for run in store.runs(sweep.id):
-        if run.status == "finished":
+        if run.status == RunStatus.FINISHED:
             continue
         spec = run_spec(run)
         key = (spec.data_root, spec.persona)

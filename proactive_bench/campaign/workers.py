@@ -35,7 +35,7 @@ from proactive_bench.campaign.sweep import (
     run_episodes,
     unfinished_runs,
 )
-from proactive_bench.episode.checkpoints import FINAL_STATUSES
+from proactive_bench.data_model.status import FINAL_OUTCOMES
 from proactive_bench.llm.costs import Budget, PriceTable
 from proactive_bench.logs import configure_logging
 from proactive_bench.store import Fence, LeaseLost, Run, Store, Sweep
@@ -119,7 +119,7 @@ class SweepWorkers:
         try:
             while True:
                 running = [process.sentinel for process in self.processes if process.is_alive()]
-                for session_run in self.store.session_runs_ending(list(self.by_id), FINAL_STATUSES):
+                for session_run in self.store.session_runs_ending(list(self.by_id), FINAL_OUTCOMES):
                     if session_run.id not in seen:
                         seen.add(session_run.id)  # type: ignore[arg-type]
                         if on_event:

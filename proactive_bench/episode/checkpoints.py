@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from proactive_bench.data_model.status import FINAL_OUTCOMES
 from proactive_bench.data_model.trace import was_clipped
 from proactive_bench.env import jail
 from proactive_bench.env.workspace import Workspace
@@ -49,7 +50,6 @@ from proactive_bench.store import (
     Store,
 )
 
-FINAL_STATUSES = frozenset({"completed", "truncated", "error"})
 MANIFEST_MAGIC = b"pbench-workspace/2\n"
 
 
@@ -222,7 +222,7 @@ def split_session_runs(store: Store, run: Run) -> tuple[dict[str, SessionRun], l
     finished: dict[str, SessionRun] = {}
     unfinished: list[SessionRun] = []
     for session_run in store.session_runs(run.id):
-        if session_run.status in FINAL_STATUSES:
+        if session_run.status in FINAL_OUTCOMES:
             finished[session_run.session_id] = session_run
         else:
             unfinished.append(session_run)

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from langchain_core.rate_limiters import BaseRateLimiter, InMemoryRateLimiter
 from pydantic import BaseModel, Field
 
+from proactive_bench.data_model.status import RunStatus
 from proactive_bench.dataset.ablation import Ablation, ablated_sessions
 from proactive_bench.dataset.loading import LoadedEpisode, load_episode
 from proactive_bench.episode.runner import (
@@ -213,7 +214,7 @@ async def execute_run(
         raise LaunchError(f"run {run.id}: sessions {missing} are no longer in the dataset at {spec.data_root}")
     sessions = [by_id[sid] for sid in spec.sessions]
     mode = "replay" if spec.replay_of else "record"
-    fresh = run.status == "created" and not Path(run.workspace).exists()  # never started: nothing of it is stored yet
+    fresh = run.status == RunStatus.CREATED and not Path(run.workspace).exists()  # never started: nothing of it is stored yet
     cache = CallCache(store.answers, run.id, mode, spec.replay_of, fresh=fresh)
     async with AsyncExitStack() as stack:
         if transport is None:

@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 import structlog
 
+from proactive_bench.data_model.status import RunStatus, SessionOutcome
 from proactive_bench.data_model.trace import was_clipped
 from proactive_bench.dataset.ablation import dependency_units, depends_on_map
 from proactive_bench.dataset.loading import GraderResolver, LoadedEpisode
@@ -200,7 +201,7 @@ async def run_episode(
     graders = GraderResolver(episode.directory.parent.parent)
     env = episode_env(episode, workspace, memory, apps)
     results: list[SessionResult] = []
-    status = "finished"
+    status = RunStatus.FINISHED
     saving: asyncio.Task[None] | None = None
     started = asyncio.Event()  # set when the coming session's first model request is out (or the session ends)
     outer = REQUEST_SENT.set(started)  # in this task's context: the session's model calls see it
@@ -210,11 +211,11 @@ async def run_episode(
                 results.append(stored_session_result(store, finished[session.id]))
                 continue
             if ledger.budget is not None and ledger.budget.exhausted:
-                status = "stopped"
+                status = RunStatus.STOPPED
                 log.warning("budget_exhausted", run=run.id, spent_usd=ledger.budget.spent_usd)
                 break
             if ledger.paused(False):
-                status = "stopped"
+                status = RunStatus.STOPPED
                 break
             if on_progress:
                 on_progress(session.id, None)
@@ -224,9 +225,9 @@ async def run_episode(
             result, save = await _run_one(
                 store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start, packer,
             )
-            reason = ledger.paused(True) if result.status == "error" else None
+            reason = ledger.paused(True) if result.status == SessionOutcome.ERROR else None
             if reason:  # its server went away: this session runs again on resume instead of being kept as an error
-                status = "stopped"
+                status = RunStatus.STOPPED
                 log.warning("run_paused", run=run.id, session=session.id, reason=reason)
                 break
             start = None
@@ -314,7 +315,7 @@ async def _run_one(
         state = await run_session_graph(rt)
     except Exception as exc:  # a scaffold that fails to start is an errored session, not a crash
         log.warning("session_failed", session=session.id, error=repr(exc))
-        state = {"outcome": "error", "error": f"{type(exc).__name__}: {exc}", "labels": [], "turn": 0, "transcript": []}
+        state = {"outcome": SessionOutcome.ERROR, "error": f"{type(exc).__name__}: {exc}", "labels": [], "turn": 0, "transcript": []}
     finally:
         try:
             agent.end_session()
@@ -323,7 +324,7 @@ async def _run_one(
     status, error = state["outcome"], state.get("error")
     counts = count_statuses([label["status"] for label in state["labels"]], len(session.intents))
     grades: list[GradeResult] = []
-    if status != "error":
+    if status != SessionOutcome.ERROR:
         grades = await grade_session(session, rt.evidence(state["transcript"]), judge)
     score, basis = comp(grades)
     packs = {position: packer.pack(env.workspace)} | ({0: start} if start is not None else {})

@@ -12,24 +12,23 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Annotated, Any, Literal, Protocol, TypedDict
+from typing import Annotated, Any, Protocol, TypedDict
 
 import structlog
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from proactive_bench.data_model.evidence import Evidence, Message
+from proactive_bench.data_model.status import IntentStatus, SessionOutcome
 from proactive_bench.dataset.loading import GraderResolver
 from proactive_bench.dataset.schema import Persona, Session
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolRecord
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.scaffolds.protocol import Scaffold, call_respond
-from proactive_bench.user.base import IntentLabel, IntentStatus, UserSimulator, UserView
+from proactive_bench.user.base import IntentLabel, UserSimulator, UserView
 
 log = structlog.get_logger(__name__)
-
-Outcome = Literal["running", "completed", "truncated", "error"]
 
 
 class SessionState(TypedDict):
@@ -39,7 +38,7 @@ class SessionState(TypedDict):
     labels: Annotated[list[dict[str, Any]], operator.add]
     leaks: Annotated[list[dict[str, Any]], operator.add]
     changed_files: list[str]
-    outcome: Outcome
+    outcome: SessionOutcome
     error: str | None
 
 
@@ -90,7 +89,7 @@ def initial_state(session: Session) -> SessionState:
         labels=[],
         leaks=[],
         changed_files=[],
-        outcome="running",
+        outcome=SessionOutcome.RUNNING,
         error=None,
     )
 
@@ -100,11 +99,11 @@ def initial_state(session: Session) -> SessionState:
 
 
 async def after_agent(state: SessionState) -> str:
-    return "user" if state["outcome"] == "running" else END
+    return "user" if state["outcome"] == SessionOutcome.RUNNING else END
 
 
 async def after_user(state: SessionState) -> str:
-    return "agent" if state["outcome"] == "running" else END
+    return "agent" if state["outcome"] == SessionOutcome.RUNNING else END
 
 
 def _runtime(config: RunnableConfig) -> SessionRuntime:
@@ -123,7 +122,7 @@ async def agent_node(state: SessionState, config: RunnableConfig) -> dict[str, A
     except Exception as exc:  # the agent under test failed; record it, never score it as normal
         log.warning("agent_failed", session=rt.session.id, turn=turn, error=repr(exc))
         rt.sink.agent_turn(turn, "", rt.toolbox.records[first_record:])
-        return {"turn": turn, "outcome": "error", "error": f"agent failed at turn {turn}: {exc}"}
+        return {"turn": turn, "outcome": SessionOutcome.ERROR, "error": f"agent failed at turn {turn}: {exc}"}
     after = rt.workspace.fingerprint()
     changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
     rt.sink.agent_turn(turn, reply, rt.toolbox.records[first_record:])
@@ -162,13 +161,13 @@ async def user_node(state: SessionState, config: RunnableConfig) -> dict[str, An
             decision_error = "the user simulator produced no message while intents remain open"
     if decision_error is not None:
         rt.sink.user_turn(turn, [], None)
-        return {"outcome": "error", "error": decision_error}
-    labels, message, outcome = decision.labels, decision.message, "running"
+        return {"outcome": SessionOutcome.ERROR, "error": decision_error}
+    labels, message, outcome = decision.labels, decision.message, SessionOutcome.RUNNING
     if message is None:
-        outcome = "completed"
+        outcome = SessionOutcome.COMPLETED
     elif turn >= rt.max_turns:
         labels = [label for label in labels if label.status == IntentStatus.COMPLETED]
-        message, outcome = None, "truncated"
+        message, outcome = None, SessionOutcome.TRUNCATED
     rt.sink.user_turn(turn, labels, message)
     update: dict[str, Any] = {"labels": [_label_dict(label, turn) for label in labels], "outcome": outcome}
     if decision.leaks:

@@ -21,6 +21,7 @@ from math import comb
 from statistics import mean, median
 from typing import Any
 
+from proactive_bench.data_model.status import SessionOutcome
 from proactive_bench.dataset.ablation import ABLATIONS
 from proactive_bench.episode.launch import run_spec
 from proactive_bench.review.stored_results import (
@@ -81,7 +82,7 @@ def load_run(store: Store, run: Run, scoring: Scoring | None = None, shapes: _Sh
 
 def session_passed(session: SessionResult) -> bool:
     graded = [g for g in session.grades if g.status in ("pass", "fail", "error")]
-    return session.status != "error" and bool(graded) and all(g.status == "pass" for g in graded)
+    return session.status != SessionOutcome.ERROR and bool(graded) and all(g.status == "pass" for g in graded)
 
 
 def pass_hat_k(views: list[RunView]) -> dict[str, float]:
@@ -240,7 +241,7 @@ def _status_rows(groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:
             {
                 "model": model, "persona": persona, "ablation": ablation,
                 "intents": {f: sum(getattr(c, f) for c in counts) / total for f in ("completed", "inferred", "provided", "unresolved")},
-                "sessions": {status: outcome.get(status, 0) for status in ("completed", "truncated", "error")} | {"not_run": failures_of(members).not_run},
+                "sessions": {status: outcome.get(status, 0) for status in (SessionOutcome.COMPLETED, SessionOutcome.TRUNCATED, SessionOutcome.ERROR)} | {"not_run": failures_of(members).not_run},
             }
         )
     return rows
@@ -250,7 +251,7 @@ def _turn_rows(groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:
     """Figure 4: follow-up user turns per session (errored sessions left out)."""
     rows = []
     for (model, persona, ablation), members in sorted(groups.items()):
-        turns = [s.follow_up_turns for v in members for s in v.result.sessions if s.status != "error"]
+        turns = [s.follow_up_turns for v in members for s in v.result.sessions if s.status != SessionOutcome.ERROR]
         if turns:
             rows.append(
                 {"model": model, "persona": persona, "ablation": ablation, "sessions": len(turns), "mean": mean(turns), "median": median(turns),
@@ -276,7 +277,7 @@ def category_rows(views: list[RunView]) -> list[dict[str, Any]]:
 
 def task_failures(tasks: list[TaskScore]) -> dict[str, int]:
     """Errored and truncated sessions among tasks (a task that was not run has no score to count)."""
-    return Failures(sum(t.status == "error" for t in tasks), sum(t.status == "truncated" for t in tasks)).as_dict()
+    return Failures(sum(t.status == SessionOutcome.ERROR for t in tasks), sum(t.status == SessionOutcome.TRUNCATED for t in tasks)).as_dict()
 
 
 def _cost_rows(store: Store, runs: list[Run]) -> list[dict[str, Any]]:

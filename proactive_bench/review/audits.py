@@ -30,9 +30,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
+from proactive_bench.data_model.status import FINAL_OUTCOMES, IntentStatus
 from proactive_bench.data_model.trace import render_dialogue, render_tool_records
 from proactive_bench.dataset.loading import DatasetError, GraderResolver
-from proactive_bench.episode.checkpoints import FINAL_STATUSES
 from proactive_bench.episode.launch import load_spec_episode, run_spec
 from proactive_bench.episode.runner import CallLedger
 from proactive_bench.llm.ledger import Recorder
@@ -52,7 +52,7 @@ from proactive_bench.user.llm import request_text
 
 COLUMNS = ("session_run_id", "run_id", "model", "session_id", "kind", "item_id", "text", "judged", "why", "audited", "note")
 CHECKLIST_VALUES = {"1": "1", "0": "0", "pass": "1", "fail": "0", "yes": "1", "no": "0"}
-INTENT_VALUES = {"completed", "inferred", "provided"}
+INTENT_VALUES = set(IntentStatus)
 INTENT_AUDIT_PROMPT = load_prompt("scoring/judge_prompts", "intent_audit.v1")
 
 
@@ -266,7 +266,7 @@ async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url:
             assert session_run.id is not None
             grades = {g.item_id: g for g in store.rows(Grade, session_run.id) if g.grader == "rubric" and g.score is not None}
             session = sessions.get(session_run.session_id)
-            if session is None or session_run.status not in FINAL_STATUSES:
+            if session is None or session_run.status not in FINAL_OUTCOMES:
                 continue
             with saved_evidence(store, run, session_run, graders) as evidence:
                 verdicts = await judge.grade([c for c in session.checklist if c.id in grades], evidence, session) if grades else {}

@@ -14,13 +14,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from proactive_bench.data_model.evidence import Evidence, Message
+from proactive_bench.data_model.status import FINAL_OUTCOMES, SessionOutcome
 from proactive_bench.dataset.ablation import depends_on_map
 from proactive_bench.dataset.loading import GraderResolver, LoadedEpisode
 from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolRecord
 from proactive_bench.episode.checkpoints import (
-    FINAL_STATUSES,
     ResumeError,
     opened_checkpoint,
 )
@@ -69,10 +69,10 @@ async def rescore_run(store: Store, run: Run, loaded: LoadedEpisode, judge_model
     graders = GraderResolver(Path(run.data_root))
     by_id = {s.id: s for s in loaded.sessions}
     for session_run in store.session_runs(run.id):
-        if session_run.status not in FINAL_STATUSES:
+        if session_run.status not in FINAL_OUTCOMES:
             continue
         session = by_id.get(session_run.session_id)
-        if session is not None and session_run.status != "error":
+        if session is not None and session_run.status != SessionOutcome.ERROR:
             assert session_run.id is not None
             with saved_evidence(store, run, session_run, graders) as evidence:
                 grades = await grade_session(session, evidence, judge)

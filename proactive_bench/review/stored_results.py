@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from proactive_bench.data_model.status import FINAL_OUTCOMES
 from proactive_bench.dataset.ablation import depends_on_map
 from proactive_bench.dataset.loading import DatasetError
-from proactive_bench.episode.checkpoints import FINAL_STATUSES, stored_session_result
+from proactive_bench.episode.checkpoints import stored_session_result
 from proactive_bench.episode.launch import load_spec_episode, run_spec
 from proactive_bench.scoring.metrics import SCORINGS, Scoring, chains
 from proactive_bench.scoring.results import EpisodeResult, episode_result
@@ -43,6 +44,6 @@ def stored_run_result(
     store: Store, run: Run, depends_on: dict[str, list[str]] | None = None, scoring: Scoring | None = None,
 ) -> EpisodeResult:
     """A run's result rebuilt from its stored sessions, scored by its own protocol unless ``scoring`` is given."""
-    sessions = [stored_session_result(store, sr) for sr in store.session_runs(run.id) if sr.status in FINAL_STATUSES]
+    sessions = [stored_session_result(store, sr) for sr in store.session_runs(run.id) if sr.status in FINAL_OUTCOMES]
     deps = depends_on if depends_on is not None else episode_shape(run).depends_on
     return episode_result(run.id, run.persona, run.model, sessions, deps, planned_sessions(run), run.status, scoring or run_scoring(run))

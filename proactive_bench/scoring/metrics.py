@@ -23,6 +23,7 @@ from math import sqrt
 from statistics import mean, stdev
 from typing import Protocol
 
+from proactive_bench.data_model.status import IntentStatus, SessionOutcome
 from proactive_bench.scoring.grading import GradeResult
 
 
@@ -55,7 +56,7 @@ class IntentCounts:
 
 
 def count_statuses(statuses: list[str], total: int) -> IntentCounts:
-    return IntentCounts(statuses.count("completed"), statuses.count("inferred"), statuses.count("provided"), total)
+    return IntentCounts(statuses.count(IntentStatus.COMPLETED), statuses.count(IntentStatus.INFERRED), statuses.count(IntentStatus.PROVIDED), total)
 
 
 @dataclass(frozen=True)
@@ -166,12 +167,12 @@ class TaskScore:
 
 def session_counts(session: ScoredSession) -> IntentCounts:
     """The intents a session contributes: as labelled, or none proactive when it ended in error."""
-    return IntentCounts(total=session.counts.total) if session.status == "error" else session.counts
+    return IntentCounts(total=session.counts.total) if session.status == SessionOutcome.ERROR else session.counts
 
 
 def session_comp(session: ScoredSession, scoring: Scoring = DEFAULT_SCORING) -> float | None:
     """A session's Comp: 0 when it ended in error, else the mean over its counted items."""
-    return 0.0 if session.status == "error" else comp(session.grades, scoring)[0]
+    return 0.0 if session.status == SessionOutcome.ERROR else comp(session.grades, scoring)[0]
 
 
 def task_scores(sessions: Sequence[ScoredSession], depends_on: Mapping[str, Sequence[str]], scoring: Scoring = DEFAULT_SCORING) -> list[TaskScore]:

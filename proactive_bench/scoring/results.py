@@ -9,6 +9,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from proactive_bench.data_model.status import (
+    PARTIAL_RUN_STATUSES,
+    RunStatus,
+    SessionOutcome,
+)
 from proactive_bench.data_model.trace import was_clipped
 from proactive_bench.scoring.grading import GradeResult
 from proactive_bench.scoring.metrics import (
@@ -23,9 +28,6 @@ from proactive_bench.scoring.metrics import (
     session_counts,
     task_scores,
 )
-
-PARTIAL_RUN_STATUSES = frozenset({"created", "running", "stopped", "failed"})
-"""Run statuses of a run that did not play every planned session (budget, Ctrl-C, crash)."""
 
 
 @dataclass
@@ -115,7 +117,7 @@ class EpisodeResult:
     tasks: list[TaskScore]
     planned: list[str]
     """The session ids the run was meant to play."""
-    run_status: str = "finished"
+    run_status: str = RunStatus.FINISHED
     scoring: Scoring = DEFAULT_SCORING
 
     @property
@@ -130,8 +132,8 @@ class EpisodeResult:
     def failures(self) -> Failures:
         played = {s.session_id for s in self.sessions}
         return Failures(
-            sum(s.status == "error" for s in self.sessions),
-            sum(s.status == "truncated" for s in self.sessions),
+            sum(s.status == SessionOutcome.ERROR for s in self.sessions),
+            sum(s.status == SessionOutcome.TRUNCATED for s in self.sessions),
             sum(sid not in played for sid in self.planned),
         )
 
@@ -179,7 +181,7 @@ def episode_result(
     sessions: list[SessionResult],
     depends_on: Mapping[str, Sequence[str]],
     planned: Sequence[str],
-    run_status: str = "finished",
+    run_status: str = RunStatus.FINISHED,
     scoring: Scoring = DEFAULT_SCORING,
 ) -> EpisodeResult:
     """A run's result: its finished sessions scored as tasks under ``scoring``."""

@@ -13,15 +13,10 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from proactive_bench.data_model.evidence import Evidence
+from proactive_bench.data_model.status import IntentStatus
 from proactive_bench.dataset.schema import HiddenIntent, Persona, Session
 from proactive_bench.env.toolbox import ToolRecord
 from proactive_bench.user.targeting import patience_spent
-
-
-class IntentStatus(StrEnum):
-    COMPLETED = "completed"
-    INFERRED = "inferred"
-    PROVIDED = "provided"
 
 
 class Stage(StrEnum):

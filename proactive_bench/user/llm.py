@@ -26,6 +26,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
+from proactive_bench.data_model.status import IntentStatus
 from proactive_bench.data_model.trace import (
     clipped_note,
     collecting_clips,
@@ -50,7 +51,6 @@ from proactive_bench.llm.structured import (
 )
 from proactive_bench.user.base import (
     IntentLabel,
-    IntentStatus,
     Stage,
     StageVerdict,
     UserDecision,

@@ -47,6 +47,7 @@ from enum import StrEnum
 from typing import Any
 
 from proactive_bench.data_model.evidence import questions_in
+from proactive_bench.data_model.status import IntentStatus
 
 MIN_CONTENT_WORDS = 2
 MENU_SEPARATORS = 4
@@ -141,7 +142,7 @@ def credited_questions(labels: Iterable[dict[str, Any]]) -> dict[int, set[str]]:
     """Turn -> the distinct evidence texts (the quoted questions) of the intents inferred at that turn."""
     credited: dict[int, set[str]] = defaultdict(set)
     for label in labels:
-        if label["status"] == "inferred":
+        if label["status"] == IntentStatus.INFERRED:
             credited[label["turn"]].add(label["evidence"])
     return credited
 

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from proactive_bench.data_model.status import SessionOutcome
 from proactive_bench.dataset.loading import LoadedEpisode, Problem
 from proactive_bench.episode.launch import RunSpec, execute_run, start_run
 from proactive_bench.episode.runner import CallLedger
@@ -39,7 +40,7 @@ Verdict = Callable[[EpisodeResult, LoadedEpisode], str | None]
 
 def every_session_completes(result: EpisodeResult, _episode: LoadedEpisode) -> str | None:
     for session in result.sessions:
-        if session.status != "completed":
+        if session.status != SessionOutcome.COMPLETED:
             return f"{session.session_id} ended {session.status}" + (f": {session.error}" if session.error else "")
     return None
 
