@@ -134,7 +134,8 @@ class EpisodeRun:
 
 @dataclass
 class _Stage:
-    """What every session of a run plays on: the tool environment, the grader scripts and the checkpoint packer."""
+    """What every session of a run plays on: the tool environment, the grader scripts and the checkpoint packer
+    (each checkpoint of the run costs what changed since the previous one)."""
 
     env: ToolEnv
     graders: GraderResolver
@@ -166,7 +167,6 @@ async def run_episode(
         store.delete_session_run(stale)
     done = [finished[s.id] for s in sessions if s.id in finished]
     workspace, memory, apps = _episode_state(store, run, episode, done, fresh=fresh)
-    # each checkpoint of this run costs what changed since the previous one
     stage = _Stage(episode_env(episode, workspace, memory, apps), GraderResolver(episode.directory.parent.parent), WorkspacePacker())
     start = None if done else stage.packer.pack(workspace)  # saved with the first session, for reports
     results: list[SessionResult] = []
