@@ -7,33 +7,40 @@ from pathlib import Path
 
 from conftest import MINI, run_cli, run_episode_json
 
+from proactive_bench.data_model.labels import IntentLabel, Leak, Stage
+from proactive_bench.data_model.messages import Message
+from proactive_bench.data_model.status import IntentStatus
 from proactive_bench.scoring.burden import SNAPSHOT_KIND, session_burden
 from proactive_bench.store import Store
 
 
+def label(intent_id: str, status: IntentStatus, turn: int, evidence: str) -> IntentLabel:
+    return IntentLabel(intent_id, status, Stage.QUESTION, evidence, "test", turn=turn)
+
+
 def test_counts_questions_words_user_turns_and_untargeted_questions() -> None:
     transcript = [
-        {"role": "user", "content": "Summarise the batch.", "turn": 0},
-        {"role": "agent", "content": "Sure. Which units should I use? Anything else?", "turn": 1},
-        {"role": "user", "content": "mg/L please.", "turn": 1},
-        {"role": "agent", "content": "Done. Should I add a chart? Should it be blue?", "turn": 2},
-        {"role": "user", "content": "I need the mean too.", "turn": 2},
-        {"role": "agent", "content": "Added the mean.", "turn": 3},
+        Message("user", "Summarise the batch.", 0),
+        Message("agent", "Sure. Which units should I use? Anything else?", 1),
+        Message("user", "mg/L please.", 1),
+        Message("agent", "Done. Should I add a chart? Should it be blue?", 2),
+        Message("user", "I need the mean too.", 2),
+        Message("agent", "Added the mean.", 3),
     ]
     labels = [
-        {"intent_id": "units", "status": "inferred", "turn": 1, "evidence": "targeted question: Which units should I use?"},
-        {"intent_id": "mean", "status": "provided", "turn": 2, "evidence": "volunteered"},
+        label("units", IntentStatus.INFERRED, 1, "targeted question: Which units should I use?"),
+        label("mean", IntentStatus.PROVIDED, 2, "volunteered"),
     ]
-    burden = session_burden(transcript, labels, [{"turn": 2, "intents": ["mean"]}])
+    burden = session_burden(transcript, labels, [Leak(2, ["mean"])])
     assert (burden.questions, burden.question_words, burden.user_turns, burden.untargeted) == (4, 16, 2, 3)
-    assert burden.untargeted_share == 0.75 and len(burden.leaks) == 1
+    assert burden.untargeted_share == 0.75 and burden.leaks == [{"turn": 2, "intents": ["mean"]}]
 
 
 def test_two_intents_credited_to_one_question_count_that_question_once() -> None:
-    transcript = [{"role": "agent", "content": "Which units and which average should I use? Is it urgent?", "turn": 1}]
+    transcript = [Message("agent", "Which units and which average should I use? Is it urgent?", 1)]
     labels = [
-        {"intent_id": "a", "status": "inferred", "turn": 1, "evidence": "targeted question: Which units and which average should I use?"},
-        {"intent_id": "b", "status": "inferred", "turn": 1, "evidence": "targeted question: Which units and which average should I use?"},
+        label("a", IntentStatus.INFERRED, 1, "targeted question: Which units and which average should I use?"),
+        label("b", IntentStatus.INFERRED, 1, "targeted question: Which units and which average should I use?"),
     ]
     assert session_burden(transcript, labels).untargeted == 1
 

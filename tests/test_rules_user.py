@@ -12,10 +12,11 @@ from proactive_bench.dataset.loading import load_episode
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
+from proactive_bench.episode.launch import RunSpec, start_run
 from proactive_bench.episode.runner import (
     CallLedger,
-    RunSettings,
-    create_run,
+    EpisodeRun,
+    Participants,
     run_episode,
 )
 from proactive_bench.scaffolds.protocol import AgentTurn, SessionContext
@@ -87,14 +88,10 @@ class Crashing(Silent):
 def _run(tmp_path: Path, agent: object, max_turns: int, sessions: list[str]) -> object:
     episode = load_episode(MINI, "mini")
     store = Store(tmp_path / "x.db")
-    run = create_run(store, episode, RunSettings(model="test", user_backend="rules"), tmp_path)
+    run = start_run(store, episode, RunSpec(persona="mini", model="test", data_root=str(MINI)), tmp_path)
     chosen = [s for s in episode.sessions if s.id in sessions]
-    return asyncio.run(
-        run_episode(
-            store=store, run=run, episode=episode, sessions=chosen, agent=agent, user=RulesUser(),
-            judge=None, ledger=CallLedger(run.id), max_turns=max_turns,
-        )
-    )
+    wiring = EpisodeRun(store, run, episode, Participants(agent, RulesUser()), CallLedger(run.id), max_turns=max_turns)  # type: ignore[arg-type]
+    return asyncio.run(run_episode(wiring, chosen))
 
 
 def test_max_turn_guard_truncates_and_counts_unresolved(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel
 
 from proactive_bench.llm.ledger import LLMCallRecord
-from proactive_bench.llm.models import make_chat_model
+from proactive_bench.llm.models import ChatSettings, make_chat_model
 from proactive_bench.llm.structured import (
     ContextLengthError,
     RetryPolicy,
@@ -49,7 +49,7 @@ async def transport(request: pytest.FixtureRequest) -> AsyncIterator[ChatTranspo
 
 
 def caller(server: StubServer, records: list[LLMCallRecord], transport: ChatTransport | None, policy: RetryPolicy = FAST) -> StructuredCaller:
-    model = make_chat_model("openai:stub", base_url=server.base_url, max_retries=0, timeout=5, transport=transport)
+    model = make_chat_model("openai:stub", ChatSettings(base_url=server.base_url, max_retries=0, timeout=5, transport=transport))
     return StructuredCaller(model, "stub", "judge", records.append, policy)
 
 
@@ -231,7 +231,7 @@ async def test_transport_retries_are_recorded_as_attempts() -> None:
     records: list[LLMCallRecord] = []
     async with ChatTransport() as opened:
         with StubServer(lambda body: next(faults, None) or structured_reply(body, GOOD)) as server:
-            model = make_chat_model("openai:stub", base_url=server.base_url, max_retries=3, timeout=5, transport=opened)
+            model = make_chat_model("openai:stub", ChatSettings(base_url=server.base_url, max_retries=3, timeout=5, transport=opened))
             result = await ask(StructuredCaller(model, "stub", "judge", records.append, FAST), )
     assert result.attempts == 1 and len(server.requests) == 3
     assert [(r.attempt, r.ok, (r.error or "").split(":")[0]) for r in records] == [(1, False, "transport retry"), (1, False, "transport retry"), (1, True, "")]

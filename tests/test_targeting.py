@@ -8,6 +8,8 @@ from pathlib import Path
 from conftest import REPO
 
 from proactive_bench.data_model.evidence import Evidence, Message
+from proactive_bench.data_model.labels import IntentLabel, Stage
+from proactive_bench.data_model.status import IntentStatus
 from proactive_bench.dataset.loading import GraderResolver, load_episode
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.workspace import Workspace
@@ -100,8 +102,8 @@ def test_questions_that_earn_nothing_use_up_the_users_patience() -> None:
     misses = [(1, "Should I add a chart to the summary? Should the chart be blue?"), (2, "Should I use a serif font for headings?")]
     assert patience_spent(misses, [])
     credited = [
-        {"intent_id": "a", "status": "inferred", "turn": 1, "evidence": "targeted question: Should I add a chart to the summary?"},
-        {"intent_id": "b", "status": "inferred", "turn": 2, "evidence": "targeted question: Should I use a serif font for headings?"},
+        IntentLabel("a", IntentStatus.INFERRED, Stage.QUESTION, "targeted question: Should I add a chart to the summary?", "test", turn=1),
+        IntentLabel("b", IntentStatus.INFERRED, Stage.QUESTION, "targeted question: Should I use a serif font for headings?", "test", turn=2),
     ]
     assert not patience_spent(misses, credited)  # 2 earned, 1 missed
     assert not patience_spent([(1, "Anything else?"), (2, "Any preferences?"), (3, "Does this look good?")], [])  # generic: harmless

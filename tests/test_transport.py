@@ -14,7 +14,7 @@ from langchain_core.messages import HumanMessage
 from langchain_core.tools import tool
 from pydantic import BaseModel
 
-from proactive_bench.llm.models import make_chat_model
+from proactive_bench.llm.models import ChatSettings, make_chat_model
 from proactive_bench.llm.retry_log import listen, unlisten
 from proactive_bench.llm.sent import REQUEST_SENT
 from proactive_bench.llm.transport import (
@@ -53,13 +53,13 @@ async def transport() -> AsyncIterator[ChatTransport]:
 
 
 def http_model(server: StubServer, transport: ChatTransport, **kwargs: Any) -> Any:
-    return make_chat_model("openai:stub", base_url=server.base_url, transport=transport, **{"max_retries": 0, "timeout": 5, **kwargs})
+    return make_chat_model("openai:stub", ChatSettings(base_url=server.base_url, transport=transport, **{"max_retries": 0, "timeout": 5, **kwargs}))
 
 
 async def test_requests_match_the_sdk_path_byte_for_byte(transport: ChatTransport) -> None:
     """Plain, tool-calling and structured requests carry the same JSON over both paths."""
     with StubServer(lambda body: structured_reply(body, {"label": "ok", "score": 1})) as server:
-        for model in (make_chat_model("openai:stub", base_url=server.base_url, max_retries=0), http_model(server, transport)):
+        for model in (make_chat_model("openai:stub", ChatSettings(base_url=server.base_url, max_retries=0)), http_model(server, transport)):
             await model.ainvoke(QUESTION)
             await model.bind_tools([read_list]).ainvoke(QUESTION)
             await model.with_structured_output(Verdict, method="json_schema").ainvoke(QUESTION)
@@ -84,8 +84,8 @@ async def test_answers_are_parsed_as_langchain_parses_them(transport: ChatTransp
 async def test_the_cache_key_is_the_sdk_models(transport: ChatTransport) -> None:
     """Runs recorded through the SDK path replay through this one: the model serialises the same."""
     with StubServer(lambda body: text_reply("x")) as server:
-        sdk = make_chat_model("openai:stub", base_url=server.base_url, temperature=0)
-        http = make_chat_model("openai:stub", base_url=server.base_url, temperature=0, transport=transport)
+        sdk = make_chat_model("openai:stub", ChatSettings(base_url=server.base_url, temperature=0))
+        http = make_chat_model("openai:stub", ChatSettings(base_url=server.base_url, temperature=0, transport=transport))
     assert isinstance(http, HttpChatOpenAI)
     assert http._get_llm_string(stop=None) == sdk._get_llm_string(stop=None)
 
@@ -150,7 +150,7 @@ async def test_a_closed_port_is_a_connection_error(transport: ChatTransport) -> 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    model = make_chat_model("openai:stub", base_url=f"http://127.0.0.1:{port}/v1", transport=transport, max_retries=0)
+    model = make_chat_model("openai:stub", ChatSettings(base_url=f"http://127.0.0.1:{port}/v1", transport=transport, max_retries=0))
     with pytest.raises(openai.APIConnectionError, match="Connection error"):
         await model.ainvoke(QUESTION)
 
@@ -232,8 +232,8 @@ async def test_models_built_from_one_template_keep_their_own_transport_and_cache
     first, second = ChatTransport(), ChatTransport()
     caches = InMemoryCache(), InMemoryCache()
     with StubServer(lambda body: text_reply("ok")) as server:
-        a = make_chat_model("openai:stub", base_url=server.base_url, transport=first, cache=caches[0])
-        b = make_chat_model("openai:stub", base_url=server.base_url, transport=second, cache=caches[1])
+        a = make_chat_model("openai:stub", ChatSettings(base_url=server.base_url, transport=first, cache=caches[0]))
+        b = make_chat_model("openai:stub", ChatSettings(base_url=server.base_url, transport=second, cache=caches[1]))
         assert (a._transport, b._transport, a.cache, b.cache) == (first, second, *caches)
         assert a._serialized == dumpd(a)  # the template's dump, as LangChain would make it for this copy
         await a.ainvoke(QUESTION)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Literal
+from typing import TYPE_CHECKING, Any, Callable
 
+from proactive_bench.data_model.messages import Message
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolRecord
 from proactive_bench.env.workspace import Workspace
@@ -13,19 +14,10 @@ from proactive_bench.env.workspace import Workspace
 if TYPE_CHECKING:
     from proactive_bench.env.apps.base import AppStore
 
-Role = Literal["user", "event", "agent"]
-
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _ABBREVIATION = re.compile(
     r"(?:\b(?:dr|mr|mrs|ms|prof|st|no|vs|approx|etc|fig|al|inc|ltd|e\.g|i\.e|cf)|\b[a-z])\.$", re.IGNORECASE
 )
-
-
-@dataclass(frozen=True)
-class Message:
-    role: Role
-    content: str
-    turn: int
 
 
 def split_sentences(text: str) -> list[str]:

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, NamedTuple
 
-from proactive_bench.data_model.evidence import Message
+from proactive_bench.data_model.messages import Message
 from proactive_bench.env import jail
 from proactive_bench.env.toolbox import ToolRecord
 from proactive_bench.env.workspace import Workspace

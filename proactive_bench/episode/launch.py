@@ -1,8 +1,9 @@
-"""From settings to a running episode: the run's spec, its participants and their models.
+"""From settings to a running episode: the run's settings, its row, its participants and their models.
 
-A :class:`RunSpec` holds everything needed to build a run's agent, user and
-judge; it is stored in the run's row, so ``pbench resume`` and
-``pbench replay`` rebuild exactly the same participants later.
+A :class:`RunSpec` is a run's one settings object: it holds everything needed
+to build the run's agent, user and judge, and is stored in the run's row
+(``config``), so ``pbench resume`` and ``pbench replay`` rebuild exactly the
+same participants later.
 """
 
 from __future__ import annotations
@@ -17,31 +18,37 @@ from langchain_core.rate_limiters import BaseRateLimiter, InMemoryRateLimiter
 from pydantic import BaseModel, Field
 
 from proactive_bench.data_model.status import RunStatus
-from proactive_bench.dataset.ablation import Ablation, ablated_sessions
+from proactive_bench.dataset.ablation import (
+    Ablation,
+    ablated_sessions,
+    dependency_units,
+)
 from proactive_bench.dataset.loading import LoadedEpisode, load_episode
 from proactive_bench.episode.runner import (
     DEFAULT_MAX_TURNS,
     CallLedger,
+    EpisodeRun,
+    Participants,
     ProgressHook,
-    RunSettings,
-    create_run,
     run_episode,
 )
 from proactive_bench.llm.cache import CallCache
 from proactive_bench.llm.caps import UNCAPPED, MaxTokens
 from proactive_bench.llm.endpoints import is_openai_model
 from proactive_bench.llm.ledger import CallRole
-from proactive_bench.llm.models import DEFAULT_TIMEOUT_S, make_chat_model
+from proactive_bench.llm.models import DEFAULT_TIMEOUT_S, ChatSettings, make_chat_model
 from proactive_bench.llm.probe import probe_reports
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.scaffolds.protocol import ScaffoldOptions, load_scaffold
+from proactive_bench.scoring.judge import JudgeSettings, RubricJudge
 from proactive_bench.scoring.results import EpisodeResult
 from proactive_bench.store import Run, Store
+from proactive_bench.user.llm import LLMUser
 from proactive_bench.user.rules import RulesUser
 
 
 class RunSpec(BaseModel):
-    """The settings of one episode run."""
+    """The settings of one episode run (stored as the run's ``config``; runs stored by earlier versions load too)."""
 
     persona: str
     model: str
@@ -124,12 +131,26 @@ def load_spec_episode(spec: RunSpec) -> LoadedEpisode:
 
 
 def start_run(store: Store, loaded: LoadedEpisode, spec: RunSpec, results_dir: Path) -> Run:
-    """Create the run row; the spec's session list is fixed here (ablation applied)."""
+    """Insert the run row; the spec's session list is fixed here (ablation applied).
+
+    The run's workspace lives under ``results_dir/workspaces/<run id>``.
+    """
     chosen = [s for s in loaded.sessions if not spec.sessions or s.id in spec.sessions]
-    kept = ablated_sessions(loaded.episode, chosen, spec.ablation)
-    fixed = spec.model_copy(update={"sessions": [s.id for s in kept]})
-    settings = RunSettings(spec.model, spec.user_backend, spec.judge_model, spec.max_turns, fixed.model_dump(mode="json"))
-    return create_run(store, loaded, settings, results_dir)
+    kept = [s.id for s in ablated_sessions(loaded.episode, chosen, spec.ablation)]
+    run = Run(
+        persona=loaded.persona.id,
+        model=spec.model,
+        user_backend=spec.user_backend,
+        judge_model=spec.judge_model,
+        data_root=str(loaded.directory.parent.parent),
+        workspace="",
+        config=spec.model_copy(update={"sessions": kept}).model_dump(mode="json"),
+        units=dependency_units(loaded.episode, kept or None),
+        sweep_id=spec.sweep_id,
+    )
+    run.workspace = str((results_dir / "workspaces" / run.id).resolve())
+    store.add(run)
+    return run
 
 
 def run_spec(run: Run) -> RunSpec:
@@ -138,11 +159,8 @@ def run_spec(run: Run) -> RunSpec:
 
 def build_participants(
     spec: RunSpec, ledger: CallLedger, cache: CallCache | None, limiter: BaseRateLimiter | None, transport: ChatTransport | None = None,
-) -> tuple[Any, Any, Any]:
+) -> Participants:
     """The agent, user simulator and judge (None without a judge model) of a run."""
-    from proactive_bench.scoring.judge import RubricJudge
-    from proactive_bench.user.llm import LLMUser
-
     timeout = spec.call_timeout or DEFAULT_TIMEOUT_S
     caps = spec.max_tokens
     methods = spec.structured_methods or {}
@@ -155,10 +173,10 @@ def build_participants(
         return limiter if spec.base_url_for(role) == spec.base_url else None
 
     def chat(role: CallRole, name: str, max_tokens: int | None) -> Any:
-        return make_chat_model(
-            name, base_url=spec.base_url_for(role), api_key=spec.api_key_for(role), temperature=0, cache=cache,
+        return make_chat_model(name, ChatSettings(
+            base_url=spec.base_url_for(role), api_key=spec.api_key_for(role), temperature=0, cache=cache,
             rate_limiter=shared(role), transport=transport, max_tokens=max_tokens, timeout=timeout,
-        )
+        ))
 
     options = ScaffoldOptions(
         model=spec.model, base_url=spec.base_url_for("agent"), api_key=spec.api_key_for("agent"), recorder=ledger, extra=dict(spec.agent_options), cache=cache,
@@ -177,10 +195,13 @@ def build_participants(
     judge = None
     if spec.judge_model:
         judge = RubricJudge(
-            chat("judge", spec.judge_model, caps.judge), spec.judge_model, ledger, any_turn=spec.protocol == "pibench",  # π-Bench credits an item met at any turn
-            methods=methods.get("judge"), context_tokens=context("judge"), max_tokens=caps.judge,
+            chat("judge", spec.judge_model, caps.judge), spec.judge_model, ledger,
+            JudgeSettings(
+                any_turn=spec.protocol == "pibench",  # π-Bench credits an item met at any turn
+                methods=methods.get("judge"), context_tokens=context("judge"), max_tokens=caps.judge,
+            ),
         )
-    return agent, user, judge
+    return Participants(agent, user, judge)
 
 
 async def learn_servers(store: Store, run: Run, transport: ChatTransport, to_probe: dict[str, tuple[str, str, str | None]]) -> dict[str, Any]:
@@ -228,16 +249,14 @@ async def execute_run(
                 stack.callback(learning.cancel)
             else:
                 store.update(run, config={**run.config, "structured_methods": {}})
-        agent, user, judge = build_participants(spec, ledger, cache, limiter, transport)
+        participants = build_participants(spec, ledger, cache, limiter, transport)
         if learning is not None:
-            for role, participant in (("user", user), ("judge", judge)):
+            for role, participant in (("user", participants.user), ("judge", participants.judge)):
                 caller = getattr(participant, "structured", None)
                 if caller is not None:
                     caller.learn_from(learning, role)
         try:
-            return await run_episode(
-                store=store, run=run, episode=loaded, sessions=sessions, agent=agent, user=user, judge=judge,
-                ledger=ledger, max_turns=spec.max_turns, on_progress=on_progress, cache=cache, fresh=fresh,
-            )
+            wiring = EpisodeRun(store, run, loaded, participants, ledger, cache, spec.max_turns)
+            return await run_episode(wiring, sessions, on_progress, fresh)
         finally:
             cache.flush()

@@ -17,9 +17,11 @@ from typing import Any, Callable
 
 import structlog
 
+from proactive_bench.data_model.labels import IntentLabel
+from proactive_bench.data_model.messages import Message
 from proactive_bench.data_model.status import RunStatus, SessionOutcome
 from proactive_bench.data_model.trace import was_clipped
-from proactive_bench.dataset.ablation import dependency_units, depends_on_map
+from proactive_bench.dataset.ablation import depends_on_map
 from proactive_bench.dataset.loading import GraderResolver, LoadedEpisode
 from proactive_bench.dataset.schema import Session
 from proactive_bench.dataset.timed_events import start_session
@@ -35,7 +37,20 @@ from proactive_bench.episode.checkpoints import (
     split_session_runs,
     stored_session_result,
 )
-from proactive_bench.episode.session_graph import SessionRuntime, run_session_graph
+from proactive_bench.episode.rows import (
+    call_row,
+    grade_rows,
+    label_row,
+    message_row,
+    snapshot_row,
+    tool_call_row,
+)
+from proactive_bench.episode.session_graph import (
+    SessionRuntime,
+    failed_state,
+    opening_message,
+    run_session_graph,
+)
 from proactive_bench.llm.cache import CallCache
 from proactive_bench.llm.costs import Budget
 from proactive_bench.llm.ledger import LLMCallRecord
@@ -46,20 +61,8 @@ from proactive_bench.scoring.burden import session_burden
 from proactive_bench.scoring.grading import GradeResult, grade_session
 from proactive_bench.scoring.metrics import SCORINGS, comp, count_statuses
 from proactive_bench.scoring.results import EpisodeResult, SessionResult, episode_result
-from proactive_bench.store import (
-    Grade,
-    IntentEvent,
-    LLMCall,
-    MessageRow,
-    PendingRow,
-    Run,
-    SessionRun,
-    Snapshot,
-    Store,
-    ToolCallRow,
-    pending_row,
-)
-from proactive_bench.user.base import IntentLabel, UserSimulator
+from proactive_bench.store import PendingRow, Run, SessionRun, Store
+from proactive_bench.user.base import UserSimulator
 
 log = structlog.get_logger(__name__)
 
@@ -83,7 +86,7 @@ class CallLedger:
 
     def __call__(self, record: LLMCallRecord) -> None:
         cost = self.budget.charge(record) if self.budget else None
-        self._pending.append(pending_row(LLMCall, run_id=self.run_id, cost_usd=cost, **record.__dict__))
+        self._pending.append(call_row(record, self.run_id, cost))
         note_request_sent()  # a call that did not go through our transport has at least been answered
 
     def take(self) -> list[PendingRow]:
@@ -98,66 +101,46 @@ class StoreSink:
 
     pending: list[PendingRow] = field(default_factory=list)
 
-    def message(self, turn: int, role: str, content: str) -> None:
-        self.pending.append(pending_row(MessageRow, turn=turn, role=role, content=content))
+    def agent_turn(self, reply: Message, records: list[ToolRecord]) -> None:
+        self.pending.extend(tool_call_row(r) for r in records)
+        self.pending.append(message_row(reply))
 
-    def agent_turn(self, turn: int, reply: str, records: list[ToolRecord]) -> None:
-        self.pending.extend(
-            pending_row(ToolCallRow, turn=r.turn, seq=r.seq, tool_name=r.tool_name, call=r.call, result=r.result, ok=r.ok) for r in records
-        )
-        self.message(turn, "agent", reply)
-
-    def user_turn(self, turn: int, labels: list[IntentLabel], message: str | None) -> None:
-        self.pending.extend(
-            pending_row(
-                IntentEvent,
-                intent_id=label.intent_id,
-                status=label.status.value,
-                stage=label.stage.value,
-                turn=turn,
-                evidence=label.evidence,
-                decided_by=label.decided_by,
-                prompt_hash=label.prompt_hash,
-            )
-            for label in labels
-        )
+    def user_turn(self, labels: list[IntentLabel], message: Message | None) -> None:
+        self.pending.extend(label_row(label) for label in labels)
         if message is not None:
-            self.message(turn, "user", message)
-
-
-def grade_rows(grades: list[GradeResult]) -> list[PendingRow]:
-    """A session's grades as rows to save."""
-    return [
-        pending_row(Grade, item_id=g.item_id, grader=g.grader, weight=g.weight, score=g.score, rationale=g.rationale, error=g.error)
-        for g in grades
-    ]
+            self.pending.append(message_row(message))
 
 
 @dataclass
-class RunSettings:
-    model: str
-    user_backend: str
-    judge_model: str | None = None
+class Participants:
+    """Who plays a run: the agent under test, the simulated user, and the rubric judge (None without a judge model)."""
+
+    agent: Scaffold
+    user: UserSimulator
+    judge: Any | None = None
+
+
+@dataclass
+class EpisodeRun:
+    """One run's wiring: its store and row, the episode it plays, who plays it, and where its model calls go."""
+
+    store: Store
+    run: Run
+    episode: LoadedEpisode
+    participants: Participants
+    ledger: CallLedger
+    cache: CallCache | None = None
     max_turns: int = DEFAULT_MAX_TURNS
-    config: dict[str, Any] = field(default_factory=dict)
 
 
-def create_run(store: Store, episode: LoadedEpisode, settings: RunSettings, results_dir: Path) -> Run:
-    """Insert the run row; its workspace lives under ``results_dir/workspaces/<run id>``."""
-    run = Run(
-        persona=episode.persona.id,
-        model=settings.model,
-        user_backend=settings.user_backend,
-        judge_model=settings.judge_model,
-        data_root=str(episode.directory.parent.parent),
-        workspace="",
-        config=settings.config,
-        units=dependency_units(episode.episode, settings.config.get("sessions") or None),
-        sweep_id=settings.config.get("sweep_id"),
-    )
-    run.workspace = str((results_dir / "workspaces" / run.id).resolve())
-    store.add(run)
-    return run
+@dataclass
+class _Stage:
+    """What every session of a run plays on: the tool environment, the grader scripts and the checkpoint packer
+    (each checkpoint of the run costs what changed since the previous one)."""
+
+    env: ToolEnv
+    graders: GraderResolver
+    packer: WorkspacePacker
 
 
 def episode_env(episode: LoadedEpisode, workspace: Workspace, memory: Memory, apps: AppStore) -> ToolEnv:
@@ -169,19 +152,7 @@ ProgressHook = Callable[[str, SessionResult | None], None]
 
 
 async def run_episode(
-    *,
-    store: Store,
-    run: Run,
-    episode: LoadedEpisode,
-    sessions: list[Session],
-    agent: Scaffold,
-    user: UserSimulator,
-    judge: Any | None,
-    ledger: CallLedger,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    on_progress: ProgressHook | None = None,
-    cache: CallCache | None = None,
-    fresh: bool = False,
+    wiring: EpisodeRun, sessions: list[Session], on_progress: ProgressHook | None = None, fresh: bool = False,
 ) -> EpisodeResult:
     """Run the given sessions of an episode in order and return their scores.
 
@@ -191,15 +162,14 @@ async def run_episode(
     ``stopped`` (resumable). A ``fresh`` run (never started before) skips
     looking for earlier sessions and state.
     """
+    store, run, episode, ledger, cache = wiring.store, wiring.run, wiring.episode, wiring.ledger, wiring.cache
     finished, unfinished = ({}, []) if fresh else split_session_runs(store, run)
     for stale in unfinished:
         store.delete_session_run(stale)
     done = [finished[s.id] for s in sessions if s.id in finished]
     workspace, memory, apps = _episode_state(store, run, episode, done, fresh=fresh)
-    packer = WorkspacePacker()  # each checkpoint of this run costs what changed since the previous one
-    start = None if done else packer.pack(workspace)  # saved with the first session, for reports
-    graders = GraderResolver(episode.directory.parent.parent)
-    env = episode_env(episode, workspace, memory, apps)
+    stage = _Stage(episode_env(episode, workspace, memory, apps), GraderResolver(episode.directory.parent.parent), WorkspacePacker())
+    start = None if done else stage.packer.pack(workspace)  # saved with the first session, for reports
     results: list[SessionResult] = []
     status = RunStatus.FINISHED
     saving: asyncio.Task[None] | None = None
@@ -222,9 +192,7 @@ async def run_episode(
             if cache is not None:
                 cache.begin_session(session.id)
             history = [r.transcript for r in results]
-            result, save = await _run_one(
-                store, run, episode, session, position, agent, user, judge, ledger, env, graders, max_turns, history, start, packer,
-            )
+            result, save = await _run_one(wiring, stage, session, position, history, start)
             reason = ledger.paused(True) if result.status == SessionOutcome.ERROR else None
             if reason:  # its server went away: this session runs again on resume instead of being kept as an error
                 status = RunStatus.STOPPED
@@ -271,34 +239,21 @@ def _episode_state(
 
 
 async def _run_one(
-    store: Store,
-    run: Run,
-    episode: LoadedEpisode,
-    session: Session,
-    position: int,
-    agent: Scaffold,
-    user: UserSimulator,
-    judge: Any | None,
-    ledger: CallLedger,
-    env: ToolEnv,
-    graders: GraderResolver,
-    max_turns: int,
-    history: list[list[dict[str, str]]],
-    start: PackedWorkspace | None,
-    packer: WorkspacePacker,
+    wiring: EpisodeRun, stage: _Stage, session: Session, position: int, history: list[list[dict[str, str]]], start: PackedWorkspace | None,
 ) -> tuple[SessionResult, Callable[[], None]]:
     """Run one session; return its result and the call that saves it.
 
     Everything the save writes is taken now (the next session changes the
     workspace); writing it can wait until the next session's first model
     request is on its way. ``start``, when given, is the run's starting
-    workspace, saved with the session; ``packer`` packs this run's checkpoints.
+    workspace, saved with the session.
     """
+    run, env, agent = wiring.run, stage.env, wiring.participants.agent
     session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))  # saved at the end
     sink = StoreSink()
-    sink.message(0, "event" if session.trigger.type == "event" else "user", session.trigger.message)
+    sink.pending.append(message_row(opening_message(session)))
     toolbox = ToolBox(env, resolve_tool_names(session.tools))
-    start_session(env.require_apps(), episode.directory, session)  # the clock moves, the session's timed app rows appear
+    start_session(env.require_apps(), wiring.episode.directory, session)  # the clock moves, the session's timed app rows appear
     ctx = SessionContext(
         session_id=session.id,
         trigger=session.trigger.type,
@@ -308,48 +263,50 @@ async def _run_one(
         history=history,
         reference=session if getattr(agent, "uses_reference_solution", False) else None,
     )
-    rt = SessionRuntime(episode.persona, session, agent, user, toolbox, env.workspace, env.memory, graders, sink, max_turns)
+    rt = SessionRuntime(
+        wiring.episode.persona, session, agent, wiring.participants.user, toolbox, env.workspace, env.memory, stage.graders, sink, wiring.max_turns
+    )
     log.info("session_start", run=run.id, session=session.id)
     try:
         agent.start_session(ctx)
         state = await run_session_graph(rt)
     except Exception as exc:  # a scaffold that fails to start is an errored session, not a crash
         log.warning("session_failed", session=session.id, error=repr(exc))
-        state = {"outcome": SessionOutcome.ERROR, "error": f"{type(exc).__name__}: {exc}", "labels": [], "turn": 0, "transcript": []}
+        state = failed_state(f"{type(exc).__name__}: {exc}")
     finally:
         try:
             agent.end_session()
         except Exception as exc:  # noqa: BLE001 (cleanup must not hide the session's result)
             log.warning("end_session_failed", session=session.id, error=repr(exc))
-    status, error = state["outcome"], state.get("error")
-    counts = count_statuses([label["status"] for label in state["labels"]], len(session.intents))
+    status, error = state["outcome"], state["error"]
+    counts = count_statuses([label.status for label in state["labels"]], len(session.intents))
     grades: list[GradeResult] = []
     if status != SessionOutcome.ERROR:
-        grades = await grade_session(session, rt.evidence(state["transcript"]), judge)
+        grades = await grade_session(session, rt.evidence(state["transcript"]), wiring.participants.judge)
     score, basis = comp(grades)
-    packs = {position: packer.pack(env.workspace)} | ({0: start} if start is not None else {})
+    packs = {position: stage.packer.pack(env.workspace)} | ({0: start} if start is not None else {})
     if packs[position].cut:  # also in the checkpoint's manifest
         log.warning("checkpoint_cut", run=run.id, session=session.id, cut=packs[position].cut)
     session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)
     save = partial(
-        store.save_session,  # one transaction: a session is saved whole or not at all
+        wiring.store.save_session,  # one transaction: a session is saved whole or not at all
         session_run,
         [
             *sink.pending,
-            *ledger.take(),
+            *wiring.ledger.take(),
             *grade_rows(grades),
-            pending_row(Snapshot, kind="workspace", content=env.workspace.snapshot()),
-            pending_row(Snapshot, kind="memory", content=env.memory.as_dict()),
-            pending_row(Snapshot, kind="apps", content=env.require_apps().snapshot()),
-            pending_row(Snapshot, kind=BURDEN, content=session_burden(state.get("transcript", []), state["labels"], state.get("leaks")).as_dict()),
-            pending_row(Snapshot, kind="apps_start", content=rt.apps_at_start or {}),  # for app_rows_added when re-graded
+            snapshot_row("workspace", env.workspace.snapshot()),
+            snapshot_row("memory", env.memory.as_dict()),
+            snapshot_row("apps", env.require_apps().snapshot()),
+            snapshot_row(BURDEN, session_burden(state["transcript"], state["labels"], state["leaks"]).as_dict()),
+            snapshot_row("apps_start", rt.apps_at_start or {}),  # for app_rows_added when re-graded
         ],
         {p: pack.manifest for p, pack in packs.items()},
         {digest: data for pack in packs.values() for digest, data in pack.blobs.items()},
     )
     log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)
-    transcript = [{"role": m["role"], "content": m["content"]} for m in state["transcript"]]
-    clipped = sum(was_clipped(label["evidence"]) for label in state["labels"])
+    transcript = [m.as_history() for m in state["transcript"]]
+    clipped = sum(was_clipped(label.evidence) for label in state["labels"])
     return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped), save
 
 

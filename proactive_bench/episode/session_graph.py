@@ -1,24 +1,29 @@
 """The LangGraph state machine of one session: agent and simulated user in turns.
 
-State is a typed dict of plain data; nodes are functions of the state that
-find the :class:`SessionRuntime` in the config; routing is two small pure functions. The
-session ends when the user has nothing left to reveal after an agent reply
-(every intent terminal), when a judgment fails (``error``), or at the turn
-cap (``truncated``, never scored as a normal end).
+State is a typed dict of typed records (messages, intent labels, leaks);
+nodes are functions of the state that get the session's
+:class:`SessionRuntime` as LangGraph's run context (``context_schema``);
+routing is two small pure functions. The session ends when the user has
+nothing left to reveal after an agent reply (every intent terminal), when a
+judgment fails (``error``), or at the turn cap (``truncated``, never scored as
+a normal end).
 """
 
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Annotated, Any, Protocol, TypedDict
 
 import structlog
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 
-from proactive_bench.data_model.evidence import Evidence, Message
+from proactive_bench.data_model.evidence import Evidence
+from proactive_bench.data_model.labels import IntentLabel, Leak
+from proactive_bench.data_model.messages import Message
 from proactive_bench.data_model.status import IntentStatus, SessionOutcome
 from proactive_bench.dataset.loading import GraderResolver
 from proactive_bench.dataset.schema import Persona, Session
@@ -26,7 +31,7 @@ from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolRecord
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.scaffolds.protocol import Scaffold, call_respond
-from proactive_bench.user.base import IntentLabel, UserSimulator, UserView
+from proactive_bench.user.base import UserSimulator, UserView
 
 log = structlog.get_logger(__name__)
 
@@ -34,9 +39,9 @@ log = structlog.get_logger(__name__)
 class SessionState(TypedDict):
     turn: int
     pending: str
-    transcript: Annotated[list[dict[str, Any]], operator.add]
-    labels: Annotated[list[dict[str, Any]], operator.add]
-    leaks: Annotated[list[dict[str, Any]], operator.add]
+    transcript: Annotated[list[Message], operator.add]
+    labels: Annotated[list[IntentLabel], operator.add]
+    leaks: Annotated[list[Leak], operator.add]
     changed_files: list[str]
     outcome: SessionOutcome
     error: str | None
@@ -45,13 +50,15 @@ class SessionState(TypedDict):
 class TurnSink(Protocol):
     """Where finished turns go (the store); called once per node run."""
 
-    def agent_turn(self, turn: int, reply: str, records: list[ToolRecord]) -> None: ...
+    def agent_turn(self, reply: Message, records: list[ToolRecord]) -> None: ...
 
-    def user_turn(self, turn: int, labels: list[IntentLabel], message: str | None) -> None: ...
+    def user_turn(self, labels: list[IntentLabel], message: Message | None) -> None: ...
 
 
 @dataclass
 class SessionRuntime:
+    """Everything one session's run needs besides its state: LangGraph's run context for the nodes."""
+
     persona: Persona
     session: Session
     agent: Scaffold
@@ -68,9 +75,9 @@ class SessionRuntime:
         apps = self.toolbox.env.apps
         self.apps_at_start = apps.snapshot() if apps is not None else None  # for app_rows_added
 
-    def evidence(self, transcript: list[dict[str, Any]]) -> Evidence:
+    def evidence(self, transcript: list[Message]) -> Evidence:
         return Evidence(
-            transcript=[Message(m["role"], m["content"], m["turn"]) for m in transcript],
+            transcript=list(transcript),
             tool_records=list(self.toolbox.records),
             workspace=self.workspace,
             memory=self.memory,
@@ -80,18 +87,21 @@ class SessionRuntime:
         )
 
 
+def opening_message(session: Session) -> Message:
+    """The session's trigger as the transcript's first message (turn 0)."""
+    return Message("event" if session.trigger.type == "event" else "user", session.trigger.message, 0)
+
+
 def initial_state(session: Session) -> SessionState:
-    role = "event" if session.trigger.type == "event" else "user"
+    opening = opening_message(session)
     return SessionState(
-        turn=0,
-        pending=session.trigger.message,
-        transcript=[{"role": role, "content": session.trigger.message, "turn": 0}],
-        labels=[],
-        leaks=[],
-        changed_files=[],
-        outcome=SessionOutcome.RUNNING,
-        error=None,
+        turn=0, pending=opening.content, transcript=[opening], labels=[], leaks=[], changed_files=[], outcome=SessionOutcome.RUNNING, error=None,
     )
+
+
+def failed_state(error: str) -> SessionState:
+    """The final state of a session that could not start (its scaffold failed): nothing happened in it."""
+    return SessionState(turn=0, pending="", transcript=[], labels=[], leaks=[], changed_files=[], outcome=SessionOutcome.ERROR, error=error)
 
 
 # The routing functions are coroutine functions only so that LangGraph calls them on the
@@ -106,13 +116,9 @@ async def after_user(state: SessionState) -> str:
     return "agent" if state["outcome"] == SessionOutcome.RUNNING else END
 
 
-def _runtime(config: RunnableConfig) -> SessionRuntime:
-    return config["configurable"]["runtime"]  # type: ignore[no-any-return]
-
-
-async def agent_node(state: SessionState, config: RunnableConfig) -> dict[str, Any]:
+async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> dict[str, Any]:
     """One agent turn: answer the pending message (tools run inside), note changed files."""
-    rt = _runtime(config)
+    rt = runtime.context
     turn = state["turn"] + 1
     rt.toolbox.turn = turn
     first_record = len(rt.toolbox.records)
@@ -121,23 +127,20 @@ async def agent_node(state: SessionState, config: RunnableConfig) -> dict[str, A
         reply = (await call_respond(rt.agent, state["pending"])).reply
     except Exception as exc:  # the agent under test failed; record it, never score it as normal
         log.warning("agent_failed", session=rt.session.id, turn=turn, error=repr(exc))
-        rt.sink.agent_turn(turn, "", rt.toolbox.records[first_record:])
+        rt.sink.agent_turn(Message("agent", "", turn), rt.toolbox.records[first_record:])
         return {"turn": turn, "outcome": SessionOutcome.ERROR, "error": f"agent failed at turn {turn}: {exc}"}
     after = rt.workspace.fingerprint()
     changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
-    rt.sink.agent_turn(turn, reply, rt.toolbox.records[first_record:])
-    return {
-        "turn": turn,
-        "transcript": [{"role": "agent", "content": reply, "turn": turn}],
-        "changed_files": changed,
-    }
+    message = Message("agent", reply, turn)
+    rt.sink.agent_turn(message, rt.toolbox.records[first_record:])
+    return {"turn": turn, "transcript": [message], "changed_files": changed}
 
 
-async def user_node(state: SessionState, config: RunnableConfig) -> dict[str, Any]:
+async def user_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> dict[str, Any]:
     """One user turn: label intents, then reveal, answer, or end the session."""
-    rt = _runtime(config)
+    rt = runtime.context
     turn = state["turn"]
-    done = {label["intent_id"] for label in state["labels"]}
+    done = {label.intent_id for label in state["labels"]}
     open_intents = [i for i in rt.session.intents if i.id not in done]
     view = UserView(
         persona=rt.persona,
@@ -160,28 +163,29 @@ async def user_node(state: SessionState, config: RunnableConfig) -> dict[str, An
         ):
             decision_error = "the user simulator produced no message while intents remain open"
     if decision_error is not None:
-        rt.sink.user_turn(turn, [], None)
+        rt.sink.user_turn([], None)
         return {"outcome": SessionOutcome.ERROR, "error": decision_error}
-    labels, message, outcome = decision.labels, decision.message, SessionOutcome.RUNNING
-    if message is None:
+    labels, text, outcome = [replace(label, turn=turn) for label in decision.labels], decision.message, SessionOutcome.RUNNING
+    if text is None:
         outcome = SessionOutcome.COMPLETED
     elif turn >= rt.max_turns:
         labels = [label for label in labels if label.status == IntentStatus.COMPLETED]
-        message, outcome = None, SessionOutcome.TRUNCATED
-    rt.sink.user_turn(turn, labels, message)
-    update: dict[str, Any] = {"labels": [_label_dict(label, turn) for label in labels], "outcome": outcome}
+        text, outcome = None, SessionOutcome.TRUNCATED
+    message = Message("user", text, turn) if text is not None else None
+    rt.sink.user_turn(labels, message)
+    update: dict[str, Any] = {"labels": labels, "outcome": outcome}
     if decision.leaks:
-        update["leaks"] = [{"turn": turn, "intents": decision.leaks}]
+        update["leaks"] = [Leak(turn, decision.leaks)]
     if message is not None:
-        update["pending"] = message
-        update["transcript"] = [{"role": "user", "content": message, "turn": turn}]
+        update["pending"] = message.content
+        update["transcript"] = [message]
     return update
 
 
 @cache
 def session_graph() -> Any:
-    """The agent/user loop, compiled once; each run gets its session's runtime through the config."""
-    graph = StateGraph(SessionState)
+    """The agent/user loop, compiled once; each run gets its session's runtime as the run context."""
+    graph = StateGraph(SessionState, context_schema=SessionRuntime)
     graph.add_node("agent", agent_node)
     graph.add_node("user", user_node)
     graph.add_edge(START, "agent")
@@ -194,20 +198,8 @@ def _all_closed(labels: list[IntentLabel], open_intents: list[Any]) -> bool:
     return {label.intent_id for label in labels} >= {i.id for i in open_intents}
 
 
-def _label_dict(label: IntentLabel, turn: int) -> dict[str, Any]:
-    return {
-        "intent_id": label.intent_id,
-        "status": label.status.value,
-        "stage": label.stage.value,
-        "turn": turn,
-        "evidence": label.evidence,
-        "decided_by": label.decided_by,
-        "prompt_hash": label.prompt_hash,
-    }
-
-
 async def run_session_graph(rt: SessionRuntime) -> SessionState:
     """Run one session to its end and return the final state."""
-    config: RunnableConfig = {"recursion_limit": 2 * rt.max_turns + 10, "configurable": {"runtime": rt}}
-    state = await session_graph().ainvoke(initial_state(rt.session), config)
+    config: RunnableConfig = {"recursion_limit": 2 * rt.max_turns + 10}
+    state = await session_graph().ainvoke(initial_state(rt.session), config, context=rt)
     return state  # type: ignore[no-any-return]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from langchain_core.caches import BaseCache
@@ -42,20 +43,9 @@ def model_name(spec: str) -> tuple[str, str]:
     return provider, name
 
 
-def make_chat_model(
-    spec: str,
-    base_url: str | None = None,
-    api_key: str | None = None,
-    temperature: float | None = None,
-    timeout: float = DEFAULT_TIMEOUT_S,
-    max_retries: int = DEFAULT_MAX_RETRIES,
-    cache: BaseCache | None = None,
-    rate_limiter: BaseRateLimiter | None = None,
-    transport: ChatTransport | None = None,
-    max_tokens: int | None = None,
-) -> BaseChatModel:
-    """``openai:NAME`` (any OpenAI-compatible server with ``base_url``) or another
-    provider through LangChain's ``init_chat_model``. A bare name means openai.
+@dataclass(frozen=True)
+class ChatSettings:
+    """How to reach and call a chat model (all optional).
 
     The key comes from ``api_key``, else ``OPENAI_API_KEY``; a local server
     without auth gets a placeholder so no real key is ever required. ``cache``
@@ -67,28 +57,38 @@ def make_chat_model(
     also as the older ``max_tokens``, which most of them read instead of
     ``max_completion_tokens``).
     """
+
+    base_url: str | None = None
+    api_key: str | None = None
+    temperature: float | None = None
+    timeout: float = DEFAULT_TIMEOUT_S
+    max_retries: int = DEFAULT_MAX_RETRIES
+    cache: BaseCache | None = None
+    rate_limiter: BaseRateLimiter | None = None
+    transport: ChatTransport | None = None
+    max_tokens: int | None = None
+
+
+def make_chat_model(spec: str, settings: ChatSettings = ChatSettings()) -> BaseChatModel:
+    """``openai:NAME`` (any OpenAI-compatible server with ``base_url``) or another
+    provider through LangChain's ``init_chat_model``. A bare name means openai."""
     provider, name = model_name(spec)
-    kwargs: dict[str, object] = {"timeout": timeout, "max_retries": max_retries}
-    if cache is not None:
-        kwargs["cache"] = cache
-    if rate_limiter is not None:
-        kwargs["rate_limiter"] = rate_limiter
-    if temperature is not None:
-        kwargs["temperature"] = temperature
-    if max_tokens is not None:
-        kwargs["max_tokens"] = max_tokens
+    kwargs: dict[str, object] = {"timeout": settings.timeout, "max_retries": settings.max_retries}
+    optional = {"cache": settings.cache, "rate_limiter": settings.rate_limiter, "temperature": settings.temperature, "max_tokens": settings.max_tokens}
+    kwargs.update((key, value) for key, value in optional.items() if value is not None)
+    base_url = settings.base_url
     if provider == "openai":
-        if max_tokens is not None and base_url:
-            kwargs["extra_body"] = {"max_tokens": max_tokens}
+        if settings.max_tokens is not None and base_url:
+            kwargs["extra_body"] = {"max_tokens": settings.max_tokens}
         from langchain_openai import ChatOpenAI
 
-        key = api_key or os.environ.get("OPENAI_API_KEY") or ("not-needed" if base_url else None)
+        key = settings.api_key or os.environ.get("OPENAI_API_KEY") or ("not-needed" if base_url else None)
         if key is None:
             raise ModelSpecError("openai models need OPENAI_API_KEY, or --base-url for a local server")
-        if transport is not None:
+        if settings.transport is not None:
             from proactive_bench.llm.transport import HttpChatOpenAI
 
-            return HttpChatOpenAI.over(transport, model=name, base_url=base_url, api_key=key, **kwargs)
+            return HttpChatOpenAI.over(settings.transport, model=name, base_url=base_url, api_key=key, **kwargs)
         return ChatOpenAI(model=name, base_url=base_url, api_key=key, **kwargs)
     if provider not in known_providers():
         raise ModelSpecError(

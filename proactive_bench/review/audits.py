@@ -36,7 +36,7 @@ from proactive_bench.dataset.loading import DatasetError, GraderResolver
 from proactive_bench.episode.launch import load_spec_episode, run_spec
 from proactive_bench.episode.runner import CallLedger
 from proactive_bench.llm.ledger import Recorder
-from proactive_bench.llm.models import make_chat_model
+from proactive_bench.llm.models import ChatSettings, make_chat_model
 from proactive_bench.llm.prompts import load_prompt
 from proactive_bench.llm.structured import StructuredCaller, StructuredOutputError
 from proactive_bench.review.rescoring import saved_evidence
@@ -259,7 +259,7 @@ async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url:
         except DatasetError:
             continue
         ledger = CallLedger(run.id)
-        chat = make_chat_model(judge_model, base_url=base_url, temperature=0)
+        chat = make_chat_model(judge_model, ChatSettings(base_url=base_url, temperature=0))
         judge, auditor = RubricJudge(chat, judge_model, ledger), IntentAuditor(chat, judge_model, ledger)
         graders = GraderResolver(Path(spec.data_root))
         for session_run in store.session_runs(run.id):

@@ -25,8 +25,9 @@ from proactive_bench.episode.checkpoints import (
     opened_checkpoint,
 )
 from proactive_bench.episode.launch import run_spec
-from proactive_bench.episode.runner import CallLedger, grade_rows
-from proactive_bench.llm.models import make_chat_model
+from proactive_bench.episode.rows import grade_rows
+from proactive_bench.episode.runner import CallLedger
+from proactive_bench.llm.models import ChatSettings, make_chat_model
 from proactive_bench.review.stored_results import stored_run_result
 from proactive_bench.scoring.grading import grade_session
 from proactive_bench.scoring.results import EpisodeResult
@@ -61,11 +62,12 @@ def saved_evidence(store: Store, run: Run, session_run: SessionRun, graders: Gra
 
 async def rescore_run(store: Store, run: Run, loaded: LoadedEpisode, judge_model: str | None, base_url: str | None) -> EpisodeResult:
     """Re-grade every finished, non-errored session of a run and return the updated result."""
-    from proactive_bench.scoring.judge import RubricJudge
+    from proactive_bench.scoring.judge import JudgeSettings, RubricJudge
 
     ledger = CallLedger(run.id)
     any_turn = run_spec(run).protocol == "pibench"
-    judge = RubricJudge(make_chat_model(judge_model, base_url=base_url, temperature=0), judge_model, ledger, any_turn=any_turn) if judge_model else None
+    chat = ChatSettings(base_url=base_url, temperature=0)
+    judge = RubricJudge(make_chat_model(judge_model, chat), judge_model, ledger, JudgeSettings(any_turn=any_turn)) if judge_model else None
     graders = GraderResolver(Path(run.data_root))
     by_id = {s.id: s for s in loaded.sessions}
     for session_run in store.session_runs(run.id):

@@ -45,6 +45,7 @@ from proactive_bench.llm.ledger import (
 from proactive_bench.llm.models import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
+    ChatSettings,
     make_chat_model,
 )
 from proactive_bench.llm.retry_log import listen, unlisten
@@ -270,11 +271,11 @@ def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
     """The ``react`` built-in: ``options.extra`` may set ``max_steps``, ``max_retries`` and ``context_tokens``."""
     max_retries = _int_option(options, "max_retries", DEFAULT_MAX_RETRIES, minimum=0)
     max_steps = _int_option(options, "max_steps", DEFAULT_MAX_STEPS, minimum=1)
-    model = make_chat_model(
-        options.model, base_url=options.base_url, api_key=options.api_key, max_retries=max_retries,
+    model = make_chat_model(options.model, ChatSettings(
+        base_url=options.base_url, api_key=options.api_key, max_retries=max_retries,
         cache=options.cache, rate_limiter=options.rate_limiter, transport=options.transport, max_tokens=options.max_tokens,
         timeout=options.call_timeout or DEFAULT_TIMEOUT_S,
-    )
+    ))
     context = _int_option(options, "context_tokens", 0, minimum=0) or options.context_tokens
     return ReactAgent(model, model_name=options.model, recorder=options.recorder, max_steps=max_steps, context_tokens=context, max_tokens=options.max_tokens)
 

@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from proactive_bench.data_model.evidence import questions_in
+from proactive_bench.data_model.labels import IntentLabel, Leak
+from proactive_bench.data_model.messages import Message
 from proactive_bench.user.targeting import credited_questions
 
 SNAPSHOT_KIND = "burden"
@@ -43,17 +45,17 @@ class Burden:
         return asdict(self) | {"untargeted_share": self.untargeted_share}
 
 
-def session_burden(transcript: list[dict[str, Any]], labels: list[dict[str, Any]], leaks: list[dict[str, Any]] | None = None) -> Burden:
+def session_burden(transcript: list[Message], labels: list[IntentLabel], leaks: list[Leak] | None = None) -> Burden:
     """Burden of one session from its final state's transcript, labels and recorded leaks."""
     credited = credited_questions(labels)
-    burden = Burden(leaks=list(leaks or []))
+    burden = Burden(leaks=[asdict(leak) for leak in leaks or []])
     for message in transcript:
-        if message["role"] == "user" and message["turn"] > 0:
+        if message.role == "user" and message.turn > 0:
             burden.user_turns += 1
-        if message["role"] != "agent":
+        if message.role != "agent":
             continue
-        questions = questions_in(message["content"])
+        questions = questions_in(message.content)
         burden.questions += len(questions)
         burden.question_words += sum(len(q.split()) for q in questions)
-        burden.untargeted += len(questions) - min(len(questions), len(credited[message["turn"]]))
+        burden.untargeted += len(questions) - min(len(questions), len(credited[message.turn]))
     return burden

@@ -73,27 +73,34 @@ def item_evidence(item: ChecklistItem, evidence: Evidence) -> dict[str, str]:
     }
 
 
+@dataclass(frozen=True)
+class JudgeSettings:
+    """How a rubric judge grades and calls its model.
+
+    ``any_turn``: the π-Bench protocol (an item is credited at the first agent
+    turn that meets it); ``methods``: the structured-output methods to start
+    with (default: all); ``context_tokens``/``max_tokens``: the model's window
+    and answer cap, to clip long evidence.
+    """
+
+    any_turn: bool = False
+    policy: RetryPolicy | None = None
+    concurrency: int = DEFAULT_CONCURRENCY
+    methods: Sequence[str] | None = None
+    context_tokens: int | None = None
+    max_tokens: int | None = None
+
+
 class RubricJudge:
     """Grades rubric checklist items with a chat model."""
 
-    def __init__(
-        self,
-        model: BaseChatModel,
-        model_name: str,
-        recorder: Recorder | None = None,
-        policy: RetryPolicy | None = None,
-        concurrency: int = DEFAULT_CONCURRENCY,
-        any_turn: bool = False,
-        methods: Sequence[str] | None = None,
-        context_tokens: int | None = None,
-        max_tokens: int | None = None,
-    ) -> None:
-        """``methods``: the structured-output methods to start with (default: all); ``context_tokens``/``max_tokens``:
-        the model's window and answer cap, to clip long evidence."""
+    def __init__(self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, settings: JudgeSettings = JudgeSettings()) -> None:
         self.model_name = model_name
-        self.any_turn = any_turn
-        self.structured = StructuredCaller(model, model_name, "judge", recorder, policy, methods or METHODS, context_tokens, max_tokens)  # type: ignore[arg-type]
-        self._limit = asyncio.Semaphore(concurrency)
+        self.any_turn = settings.any_turn
+        self.structured = StructuredCaller(
+            model, model_name, "judge", recorder, settings.policy, settings.methods or METHODS, settings.context_tokens, settings.max_tokens  # type: ignore[arg-type]
+        )
+        self._limit = asyncio.Semaphore(settings.concurrency)
 
     async def grade(self, items: list[ChecklistItem], evidence: Evidence, session: Session) -> dict[str, RubricVerdict]:
         """A verdict for every item, keyed by item id."""

@@ -9,32 +9,14 @@ nothing was completed or asked about and intents remain open.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any, Protocol
+from typing import Protocol
 
 from proactive_bench.data_model.evidence import Evidence
+from proactive_bench.data_model.labels import IntentLabel, Stage
 from proactive_bench.data_model.status import IntentStatus
 from proactive_bench.dataset.schema import HiddenIntent, Persona, Session
 from proactive_bench.env.toolbox import ToolRecord
 from proactive_bench.user.targeting import patience_spent
-
-
-class Stage(StrEnum):
-    COMPLETION = "completion"
-    QUESTION = "question"
-    VOLUNTEER = "volunteer"
-
-
-@dataclass(frozen=True)
-class IntentLabel:
-    """The terminal status one intent received, and why."""
-
-    intent_id: str
-    status: IntentStatus
-    stage: Stage
-    evidence: str
-    decided_by: str
-    prompt_hash: str | None = None
 
 
 @dataclass
@@ -48,8 +30,8 @@ class UserView:
     turn: int
     turn_tool_records: list[ToolRecord] = field(default_factory=list)
     changed_files: list[str] = field(default_factory=list)
-    earlier_labels: list[dict[str, Any]] = field(default_factory=list)
-    """Labels given at earlier turns of the session, as stored (intent_id, status, turn, evidence, ...)."""
+    earlier_labels: list[IntentLabel] = field(default_factory=list)
+    """Labels given at earlier turns of the session (each with its turn)."""
 
     @property
     def patience_spent(self) -> bool:

@@ -44,9 +44,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from proactive_bench.data_model.evidence import questions_in
+from proactive_bench.data_model.labels import IntentLabel
 from proactive_bench.data_model.status import IntentStatus
 
 MIN_CONTENT_WORDS = 2
@@ -138,16 +138,16 @@ def cap_claims(claims: dict[str, str]) -> dict[str, str]:
     return kept if len(kept) <= MAX_INTENTS_PER_TURN else {}
 
 
-def credited_questions(labels: Iterable[dict[str, Any]]) -> dict[int, set[str]]:
+def credited_questions(labels: Iterable[IntentLabel]) -> dict[int, set[str]]:
     """Turn -> the distinct evidence texts (the quoted questions) of the intents inferred at that turn."""
     credited: dict[int, set[str]] = defaultdict(set)
     for label in labels:
-        if label["status"] == IntentStatus.INFERRED:
-            credited[label["turn"]].add(label["evidence"])
+        if label.status == IntentStatus.INFERRED:
+            credited[label.turn].add(label.evidence)
     return credited
 
 
-def patience_spent(replies: Iterable[tuple[int, str]], labels: Iterable[dict[str, Any]]) -> bool:
+def patience_spent(replies: Iterable[tuple[int, str]], labels: Iterable[IntentLabel]) -> bool:
     """Whether the agent's earlier ``(turn, reply)`` pairs hold too many questions that earned nothing (see the module docstring)."""
     credited = credited_questions(labels)
     hits = misses = 0
