@@ -86,9 +86,9 @@ def make_chat_model(
         if key is None:
             raise ModelSpecError("openai models need OPENAI_API_KEY, or --base-url for a local server")
         if transport is not None:
-            from proactive_bench.llm.transport import chat_model
+            from proactive_bench.llm.transport import HttpChatOpenAI
 
-            return chat_model(transport, model=name, base_url=base_url, api_key=key, **kwargs)
+            return HttpChatOpenAI.over(transport, model=name, base_url=base_url, api_key=key, **kwargs)
         return ChatOpenAI(model=name, base_url=base_url, api_key=key, **kwargs)
     if provider not in known_providers():
         raise ModelSpecError(

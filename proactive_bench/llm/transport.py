@@ -5,11 +5,10 @@ transformation of the payload, its own HTTP stack, response models) — at
 tens of thousands of calls in a sweep that, not the server, limits how many
 episodes one machine can drive. :class:`ChatTransport` posts the JSON that
 LangChain's ``ChatOpenAI`` already builds over one pooled ``aiohttp``
-session and returns the decoded answer; :func:`chat_model` builds a
-``ChatOpenAI`` whose async calls travel it, through the SDK's public
-extension point (an ``httpx2.AsyncClient`` given as ``http_async_client``,
-its transport this one): everything else — message conversion, tools,
-structured output, result parsing — is LangChain's and the SDK's own.
+session and returns the decoded answer; :class:`HttpChatOpenAI` is
+``ChatOpenAI`` with its async calls sent that way (everything else —
+message conversion, tools, structured output, result parsing — is
+LangChain's own).
 
 Failures keep the SDK's contract: HTTP errors raise the matching
 ``openai.APIStatusError`` subclass, timeouts ``openai.APITimeoutError``, lost
@@ -32,15 +31,21 @@ import random
 import re
 import time
 import urllib.request
-from typing import Any, NamedTuple
+from functools import lru_cache
+from typing import Any
 
 import aiohttp
 import httpx2
 import openai
 import structlog
 from langchain_core.caches import BaseCache
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatResult
 from langchain_core.rate_limiters import BaseRateLimiter
 from langchain_openai import ChatOpenAI
+from openai.lib._parsing._completions import type_to_response_format_param
+from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from proactive_bench.llm.endpoints import EndpointHealth
 from proactive_bench.llm.retry_log import note_retry
@@ -70,20 +75,6 @@ STATUS_ERRORS: dict[int, type[openai.APIStatusError]] = {
 }
 
 
-SENDER_HEADERS = frozenset({"host", "content-length", "transfer-encoding", "connection"})
-"""Request headers the sending session writes itself."""
-DECODED_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
-"""Answer headers that no longer hold once the session has decoded the body."""
-
-
-class Reply(NamedTuple):
-    """A 200 answer whose body is a JSON object: decoded, as sent, and its headers."""
-
-    answer: dict[str, Any]
-    content: bytes
-    headers: dict[str, str]
-
-
 class MalformedBodyError(ValueError):
     """The server answered 200 with a body that is not a JSON object (cut short, an HTML error page, ...)."""
 
@@ -110,8 +101,6 @@ class ChatTransport:
         self.connections_per_host = connections_per_host
         self.health = health
         self._session: aiohttp.ClientSession | None = None
-        self.templates: dict[str, ChatOpenAI] = {}
-        """Validated chat models per settings (see :func:`chat_model`)."""
 
     async def __aenter__(self) -> ChatTransport:
         return self
@@ -133,22 +122,18 @@ class ChatTransport:
 
     async def complete(self, url: str, headers: dict[str, str], payload: dict[str, Any], timeout: float, max_retries: int) -> dict[str, Any]:
         """POST ``payload`` to ``url``; the decoded JSON answer, retried on transient faults."""
-        reply = await self.send(url, headers, json.dumps(payload).encode(), timeout, max_retries)
-        return reply.answer
-
-    async def send(self, url: str, headers: dict[str, str], body: bytes, timeout: float, max_retries: int) -> Reply:
-        """POST the JSON ``body`` to ``url``; the answer, retried on transient faults."""
         if self.health is not None and self.health.paused and base_url_of(url) in self.health.paused:
             raise openai.APIConnectionError(message=f"Connection error: {base_url_of(url)} is paused ({self.health.paused[base_url_of(url)]})", request=httpx2.Request("POST", url))
+        body = json.dumps(payload).encode()
         note_request_sent()  # set now, what waits on it runs once the request below is out and this task waits
         previous = ""
         for attempt in range(max_retries + 1):
             started = time.perf_counter()
             try:
-                reply = await self._post(url, headers, body, timeout)
+                answer = await self._post(url, headers, body, timeout)
                 if self.health is not None:
                     self.health.succeeded(base_url_of(url))
-                return reply
+                return answer
             except (openai.APIStatusError, openai.APIConnectionError, MalformedBodyError) as exc:
                 error = f"{type(exc).__name__}: {exc}"
                 if self.health is not None and isinstance(exc, openai.APIConnectionError):
@@ -170,7 +155,7 @@ class ChatTransport:
         except (aiohttp.ClientError, asyncio.TimeoutError, ValueError):
             return None
 
-    async def _post(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> Reply:
+    async def _post(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> dict[str, Any]:
         try:
             async with self._client().post(url, data=body, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
                 content = await response.read()
@@ -188,7 +173,7 @@ class ChatTransport:
             raise MalformedBodyError(f"{url} answered HTTP {status} with a body that is not JSON: {content[:200]!r}") from None
         if not isinstance(answer, dict):
             raise MalformedBodyError(f"{url} answered with JSON that is not an object: {content[:200]!r}")
-        return Reply(answer, content, reply_headers)
+        return answer
 
 
 def base_url_of(chat_url: str) -> str:
@@ -231,46 +216,95 @@ def retry_delay(exc: BaseException, attempt: int) -> float:
     return random.uniform(0, min(MAX_BACKOFF_S, FIRST_BACKOFF_S * 2**attempt))
 
 
-class SessionTransport(httpx2.AsyncBaseTransport):
-    """httpx's public transport interface over a :class:`ChatTransport`, for the OpenAI SDK's client.
+@lru_cache(maxsize=256)
+def response_format_param(schema: type[BaseModel]) -> dict[str, Any]:
+    """The ``response_format`` the SDK would send for a pydantic class (strict JSON Schema), built once per class."""
+    return dict(type_to_response_format_param(schema))  # type: ignore[arg-type]
 
-    It answers only with a 200 whose body is a JSON object and raises the
-    SDK's own exceptions otherwise, which the SDK passes on unchanged (so its
-    own retries never start: this transport's do, as :meth:`ChatTransport.send`).
+
+class HttpChatOpenAI(ChatOpenAI):
+    """``ChatOpenAI`` whose async chat completions go through a :class:`ChatTransport`.
+
+    Serialises (and so keys the record/replay cache) exactly as ``ChatOpenAI``;
+    synchronous calls and the Responses API still use the SDK client.
     """
 
-    def __init__(self, transport: ChatTransport, timeout_s: float, max_retries: int) -> None:
-        self.transport = transport
-        self.timeout_s = timeout_s
-        self.max_retries = max_retries
+    _transport: ChatTransport = PrivateAttr()
 
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        headers = {k: v for k, v in request.headers.items() if k not in SENDER_HEADERS}
-        reply = await self.transport.send(str(request.url), headers, await request.aread(), self.timeout_s, self.max_retries)
-        kept = {k: v for k, v in reply.headers.items() if k.lower() not in DECODED_HEADERS}
-        return httpx2.Response(200, headers=kept, content=reply.content, request=request)
+    @classmethod
+    def over(cls, transport: ChatTransport, cache: BaseCache | None = None, rate_limiter: BaseRateLimiter | None = None, **settings: Any) -> HttpChatOpenAI:
+        """A model with these (JSON) settings on ``transport``; runs share one validated template per settings (building one costs ~1 ms)."""
+        model = _template(cls, json.dumps(settings, sort_keys=True)).model_copy(update={"cache": cache, "rate_limiter": rate_limiter})
+        model._transport = transport
+        return model
+
+    @classmethod
+    def lc_id(cls) -> list[str]:
+        return ChatOpenAI.lc_id()
+
+    def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str:
+        return super().get_name(suffix, name=name or self.name or ChatOpenAI.__name__)
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        payload = self._get_request_payload(messages, stop=stop, **kwargs)
+        if self._use_responses_api(payload):
+            return await super()._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
+        extra = payload.pop("extra_body", None)
+        if extra:  # merged into the JSON, as the SDK does
+            payload.update(extra)
+        schema = payload.get("response_format")
+        if isinstance(schema, type) and issubclass(schema, BaseModel):
+            payload["response_format"] = response_format_param(schema)
+        else:
+            schema = None
+        answer = await self._transport.complete(
+            self._chat_url(), self._headers(), payload, _timeout_s(self.request_timeout), self.max_retries or 0,
+        )
+        result = self._create_chat_result(answer)
+        if schema is not None and result.generations:
+            _attach_parsed(result, schema)
+        return result
+
+    def _chat_url(self) -> str:
+        return f"{(self.openai_api_base or DEFAULT_BASE_URL).rstrip('/')}{CHAT_PATH}"
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Content-Type": "application/json", **(self.default_headers or {})}
+        if self.openai_api_key is not None:
+            headers["Authorization"] = f"Bearer {self.openai_api_key.get_secret_value()}"
+        if self.openai_organization:
+            headers["OpenAI-Organization"] = self.openai_organization
+        return headers
 
 
-def chat_model(transport: ChatTransport, cache: BaseCache | None = None, rate_limiter: BaseRateLimiter | None = None, **settings: Any) -> ChatOpenAI:
-    """A ``ChatOpenAI`` with these (JSON) settings whose async calls travel ``transport``.
+@lru_cache(maxsize=64)
+def _template(cls: type[HttpChatOpenAI], settings: str) -> HttpChatOpenAI:
+    """A model built from JSON ``settings`` (a hashable key, dict values such as ``extra_body`` included)."""
+    model = cls(**json.loads(settings))
+    getattr(model, "_serialized", None)  # LangChain's cached dump of the settings (~0.3 ms), copied with the template
+    return model
 
-    Serialises (and so keys the record/replay cache) exactly as a ``ChatOpenAI``
-    without it; synchronous calls still use the SDK's own client. Models share
-    one validated template per transport and settings (building one costs ~1 ms
-    and an SDK client); each copy has its own cache and rate limiter.
-    """
-    key = json.dumps(settings, sort_keys=True)
-    template = transport.templates.get(key)
-    if template is None:
-        sender = SessionTransport(transport, _timeout_s(settings.get("timeout")), int(settings.get("max_retries") or 0))
-        template = ChatOpenAI(**settings, http_async_client=httpx2.AsyncClient(transport=sender))
-        getattr(template, "_serialized", None)  # LangChain's cached dump of the settings (~0.3 ms), copied with the template
-        transport.templates[key] = template
-    return template.model_copy(update={"cache": cache, "rate_limiter": rate_limiter})
+
+def _attach_parsed(result: ChatResult, schema: type[BaseModel]) -> None:
+    """Validate the answer's JSON into ``schema`` as the SDK's ``parse`` does; an invalid one is left unparsed."""
+    message = result.generations[0].message  # type: ignore[attr-defined]
+    text = message.content if isinstance(message.content, str) else ""
+    if not text:
+        return
+    try:
+        message.additional_kwargs["parsed"] = schema.model_validate_json(text)
+    except ValidationError:
+        return
 
 
 def _timeout_s(timeout: Any) -> float:
-    """A whole-request timeout from a chat model's ``timeout`` setting (a number, or a (connect, read) pair)."""
+    """A whole-request timeout from ``ChatOpenAI.request_timeout`` (a number, or a (connect, read) pair)."""
     if isinstance(timeout, int | float):
         return float(timeout)
     if isinstance(timeout, tuple) and timeout:
