@@ -43,7 +43,6 @@ def dataset_failure(exc: DatasetError, what: str) -> typer.Exit:
     return fail(f"{what} has {len(exc.problems)} problem(s)")
 
 
-
 def open_store(db: Path, create: bool = False) -> Store:
     """The results database at ``--db`` (made if ``create``), or a one-line error."""
     if db.is_dir():

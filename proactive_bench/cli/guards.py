@@ -23,7 +23,6 @@ def admit(loaded: LoadedEpisode, session_ids: list[str], results_dir: Path) -> N
         raise fail(f"{len(problems)} error(s) in episode {loaded.episode.id} (see pbench validate); nothing was run. --no-validate skips these checks", 1)
 
 
-
 @contextmanager
 def owning(store: Store, scope: str, beat: bool = True) -> Iterator[HeldLease]:
     """Write a run or sweep under its lease; another writer's lease, or losing ours, is a one-line error (exit 3)."""
@@ -32,7 +31,6 @@ def owning(store: Store, scope: str, beat: bool = True) -> Iterator[HeldLease]:
             yield held
     except (LeaseHeld, LeaseLost) as exc:
         raise fail(str(exc), 3) from None
-
 
 
 def check_endpoints(endpoints: dict[str, list[str]]) -> None:

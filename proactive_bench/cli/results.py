@@ -53,7 +53,6 @@ def print_summary(summary: Summary, fmt: str, by: str | None = None, burden: lis
             out_console.print(burden_table(burden))
 
 
-
 def results(
     ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
@@ -95,7 +94,6 @@ def rescore(
         typer.echo(json.dumps(result.as_dict(), indent=2))
     else:
         out_console.print(results_table(result, len(loaded.sessions)))
-
 
 
 def report(

@@ -100,7 +100,6 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return options
 
 
-
 @with_option_groups
 def episode(
     *,
@@ -171,7 +170,6 @@ def episode(
         _finish(store, run, loaded, as_json)
 
 
-
 def resume(
     run_id: Annotated[str, typer.Argument(help="The run or sweep to continue.")],
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
@@ -208,7 +206,6 @@ def resume(
         _finish(store, store.run(run.id) or run, loaded, as_json)  # read again: a former holder may have moved it on
 
 
-
 def replay(
     run_id: Annotated[str, typer.Argument(help="The recorded run to replay.")],
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
@@ -225,7 +222,6 @@ def replay(
     run = start_run(store, loaded, spec, db.parent)
     with owning(store, run.id):
         _finish(store, run, loaded, as_json)
-
 
 
 def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool) -> None:

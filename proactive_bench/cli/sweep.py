@@ -108,10 +108,8 @@ def sweep(
         sweep_and_report(store, new_sweep, new_runs, settings, budget, as_json, held)
 
 
-
 def _split(value: str | None) -> list[str]:
     return [v.strip() for v in (value or "").split(",") if v.strip()]
-
 
 
 def budget_of(config: SweepConfig) -> Budget:
