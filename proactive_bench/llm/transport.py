@@ -44,7 +44,7 @@ from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
 from langchain_core.rate_limiters import BaseRateLimiter
 from langchain_openai import ChatOpenAI
-from openai.lib._parsing._completions import type_to_response_format_param
+from openai.lib import type_to_response_format_param
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from proactive_bench.llm.endpoints import EndpointHealth
@@ -227,6 +227,18 @@ class HttpChatOpenAI(ChatOpenAI):
 
     Serialises (and so keys the record/replay cache) exactly as ``ChatOpenAI``;
     synchronous calls and the Responses API still use the SDK client.
+
+    Private hooks, kept on purpose: ``_agenerate`` (BaseChatModel's hook for
+    a chat model's own async call) builds the request with ChatOpenAI's
+    ``_get_request_payload`` / ``_use_responses_api`` and reads the answer
+    with ``_create_chat_result``, so payloads and results stay LangChain's
+    own. The public route — ``ChatOpenAI(http_async_client=httpx2.AsyncClient(
+    transport=...))`` over the same pooled session, tried for issue 17 —
+    passes every transport test but costs ~2.8 ms of CPU per call against
+    ~0.9 ms here (64 concurrent callers on a loopback stub; most of it the
+    SDK's type-driven ``_transform`` of the messages), which is far beyond
+    the 5 % throughput budget of ``scripts/bench_sweep.py``. pyproject pins
+    langchain-openai to the minor release these methods were checked on.
     """
 
     _transport: ChatTransport = PrivateAttr()

@@ -144,7 +144,7 @@ def test_the_sessions_grammar_is_strict(tmp_path: Path, spec: str) -> None:
 
 @pytest.mark.parametrize(("spec", "chosen"), [("1-2", ["a1", "a2"]), ("3,1", ["a1", "a3"]), ("a2, 1", ["a1", "a2"]), ("2-2,2", ["a2"])])
 def test_the_sessions_grammar_accepts_positions_ranges_and_ids(spec: str, chosen: list[str]) -> None:
-    from proactive_bench.cli import parse_sessions
+    from proactive_bench.cli.run import parse_sessions
     from proactive_bench.dataset.loading import load_episode
 
     sessions = load_episode(MINI, "mini").sessions

@@ -1,0 +1,45 @@
+"""The ``pbench`` command line: the typer app, its commands in the order ``pbench --help`` lists them.
+
+| module | commands |
+|---|---|
+| `run.py` | `episode`, `resume`, `replay` |
+| `sweep.py` | `sweep` |
+| `probe.py` | `probe` |
+| `results.py` | `results`, `rescore`, `report` |
+| `dataset.py` | `validate`, `schema`, `tools` |
+| `audit.py` | `audit export/import/model/show` |
+
+`common.py` holds what every command uses (consoles, one-line failures,
+opening the results database and the dataset), `guards.py` the checks before
+and around a run, `options.py` the options ``episode`` and ``sweep`` share.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from dotenv import load_dotenv
+
+from proactive_bench.cli import dataset, probe, results, run, sweep
+from proactive_bench.cli.audit import audit_app
+from proactive_bench.importers.pibench.cli import import_app
+
+__all__ = ["app"]
+
+app = typer.Typer(help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False)
+
+
+@app.callback()
+def _settings_from_dotenv() -> None:
+    """pbench: measure whether AI assistants are proactive."""
+    load_dotenv(Path.cwd() / ".env", override=False)  # keys and URLs kept beside the project; the environment wins
+
+
+for command in (
+    run.episode, run.resume, probe.probe, run.replay, sweep.sweep, results.results, results.rescore,
+    dataset.validate, dataset.schema, dataset.tools, results.report,
+):
+    app.command()(command)
+app.add_typer(import_app, name="import")
+app.add_typer(audit_app, name="audit")

@@ -1,0 +1,76 @@
+"""What every ``pbench`` command uses: the consoles, one-line failures, the results database and the dataset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from proactive_bench.dataset.loading import DatasetError, LoadedEpisode, load_episode
+from proactive_bench.episode.launch import run_spec
+from proactive_bench.store import Run, Store, StoreOpenError, StoreSchemaError
+
+err_console = Console(stderr=True, soft_wrap=True)
+out_console = Console()
+
+DataOpt = Annotated[Path, typer.Option("--data", help="Dataset root holding personas/, episodes/ and graders/.")]
+DbOpt = Annotated[Path, typer.Option("--db", help="SQLite results database.")]
+NoValidateOpt = Annotated[bool, typer.Option("--no-validate", help="Skip the checks of pbench validate before running (they are cached by the data's content).")]
+DEFAULT_RESULTS = Path("pbench-runs")
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print ``error: message`` on stderr; the exit to raise (code 2: bad input, 1: a failed check or run, 3: a held lease)."""
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(code)
+
+
+def load_or_exit(data: Path, persona: str) -> LoadedEpisode:
+    """A persona's episode, or its dataset problems and an exit."""
+    try:
+        return load_episode(data, persona)
+    except DatasetError as exc:
+        raise dataset_failure(exc, f"dataset {data}") from None
+
+
+def dataset_failure(exc: DatasetError, what: str) -> typer.Exit:
+    """Print each of the dataset's problems; the exit to raise."""
+    for problem in exc.problems:
+        err_console.print(f"[red]{problem}[/]", highlight=False)
+    return fail(f"{what} has {len(exc.problems)} problem(s)")
+
+
+def open_store(db: Path, create: bool = False) -> Store:
+    """The results database at ``--db`` (made if ``create``), or a one-line error."""
+    if db.is_dir():
+        raise fail(f"--db {db}: is a folder, not a results database")
+    if not create and not db.is_file():
+        raise fail(f"no results database at {db}")
+    try:
+        return Store(db)
+    except StoreSchemaError as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"--db {db}: cannot open it as a results database: {exc.strerror}: {exc.filename}") from None
+    except StoreOpenError as exc:
+        raise fail(f"--db {db}: cannot open it as a results database: {exc}") from None
+
+
+def open_run(db: Path, run_id: str) -> tuple[Store, Run, LoadedEpisode]:
+    """A stored run and its episode, or a one-line error."""
+    store = open_store(db)
+    run = store.run(run_id)
+    if run is None:
+        raise fail(f"{db}: no run {run_id!r}")
+    spec = run_spec(run)
+    return store, run, load_or_exit(Path(spec.data_root), spec.persona)
+
+
+def runs_of(store: Store, ident: str, db: Path) -> list[Run]:
+    """The runs of a sweep id or the run of a run id, or a one-line error."""
+    runs = store.runs_for(ident)
+    if not runs:
+        raise fail(f"{db}: no sweep or run {ident!r}")
+    return runs

@@ -1,0 +1,122 @@
+"""``pbench validate``, ``schema`` and ``tools``: the dataset checked, its format, the tools it may offer."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.table import Table
+
+from proactive_bench.cli.common import (
+    DataOpt,
+    err_console,
+    fail,
+    load_or_exit,
+    out_console,
+)
+from proactive_bench.dataset.loading import DEFAULT_DATA_ROOT, LoadedEpisode
+from proactive_bench.dataset.schema import Episode, Persona, Session
+from proactive_bench.env.toolbox import REGISTRY, resolve_tool_names
+from proactive_bench.logs import configure_logging
+from proactive_bench.validation.lint import episode_stats, validate_root
+from proactive_bench.validation.oracle import oracle_problems, run_oracle
+
+
+def validate(
+    data: DataOpt = DEFAULT_DATA_ROOT,
+    stats: Annotated[bool, typer.Option("--stats", help="Print counts per persona.")] = False,
+    strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
+    oracle: Annotated[bool, typer.Option("--oracle", help="Also run the scripted baselines and check the quality bar (slower).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the problems (and oracle outcomes) as one JSON object on stdout.")] = False,
+) -> None:
+    """Check a dataset in one pass: schema, semantics, references, leaks, annotations, grader imports."""
+    configure_logging()
+    dataset, problems = validate_root(data)
+    if not dataset.episodes and not problems:
+        raise fail(f"no episodes under {data / 'episodes'}", 1)
+    outcomes = [o for e in dataset.episodes.values() if oracle and not problems_in(problems, e) for o in run_oracle(e, dataset.root)]
+    problems += oracle_problems(outcomes)
+    errors = sum(p.level == "error" for p in problems)
+    warnings = len(problems) - errors
+    if as_json:
+        typer.echo(json.dumps({
+            "errors": errors, "warnings": warnings, "episodes": len(dataset.episodes),
+            "problems": [{"file": p.file, "field": p.field, "reason": p.reason, "level": p.level} for p in problems],
+            "oracle": [o.as_dict() for o in outcomes],
+        }, indent=2))
+    for problem in [] if as_json else problems:
+        style = "red" if problem.level == "error" else "yellow"
+        err_console.print(f"[{style}]{problem.level}[/] {problem}", highlight=False)
+    if stats and not as_json:
+        out_console.print(stats_table([episode_stats(e) for e in dataset.episodes.values()]))
+    if errors or (strict and warnings):
+        raise fail(f"{errors} error(s), {warnings} warning(s)", 1)
+    err_console.print(f"ok: {len(dataset.episodes)} episode(s), {warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""))
+
+
+def problems_in(problems: list[Any], episode: LoadedEpisode) -> bool:
+    """Whether any error concerns the episode (the oracle only runs on data that validates)."""
+    return any(p.level == "error" and p.file.startswith(f"episodes/{episode.episode.id}/") for p in problems)
+
+
+def stats_table(rows: list[Any]) -> Table:
+    headers = {
+        "persona": "persona", "sessions": "sessions", "event_sessions": "event", "dependency_groups": "dep. groups",
+        "intents_session": "intents (session)", "intents_persistent": "intents (persistent)",
+        "rule_items": "rule items", "rubric_items": "rubric items", "tools": "tools used",
+    }
+    table = Table(title="dataset statistics")
+    table.add_column("")
+    for row in rows:
+        table.add_column(row.persona, justify="right")
+    for field, header in list(headers.items())[1:]:
+        table.add_row(header, *(str(getattr(row, field)) for row in rows))
+    return table
+
+
+def schema() -> None:
+    """Print the JSON Schema of the dataset format (persona, episode, session)."""
+    combined = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "pbench dataset",
+        "description": "personas/<id>.yaml is a Persona; episodes/<persona>/episode.yaml an Episode; episodes/<persona>/sessions/<id>.yaml a Session.",
+        "$defs": {},
+    }
+    for model in (Persona, Episode, Session):
+        model_schema = model.model_json_schema(ref_template="#/$defs/{model}")
+        combined["$defs"].update(model_schema.pop("$defs", {}))
+        combined["$defs"][model.__name__] = model_schema
+    typer.echo(json.dumps(combined, indent=2))
+
+
+def tools(
+    persona: Annotated[Optional[str], typer.Option(help="Only the tools this persona's sessions offer.")] = None,
+    data: DataOpt = DEFAULT_DATA_ROOT,
+    as_json: Annotated[bool, typer.Option("--json", help="Print name, group, description and argument schema as JSON.")] = False,
+) -> None:
+    """List registered tools with their argument schemas."""
+    specs = resolve_tool_names([])  # loads every built-in tool and app
+    if persona is None:
+        specs = sorted(REGISTRY.values(), key=lambda s: (s.group, s.name))
+    else:
+        loaded = load_or_exit(data, persona)
+        offered: dict[str, Any] = {}
+        for session in loaded.sessions:
+            offered.update((spec.name, spec) for spec in resolve_tool_names(session.tools))
+        specs = sorted(offered.values(), key=lambda s: (s.group, s.name))
+    if as_json:
+        rows = [{"name": s.name, "group": s.group, "description": s.description, "args": s.json_schema()} for s in specs]
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    table = Table(title=f"{len(specs)} tools" + (f" offered to {persona}" if persona else ""))
+    table.add_column("tool", overflow="fold")  # names are what people copy: fold, never cut
+    table.add_column("group", no_wrap=True)
+    table.add_column("arguments", overflow="fold")
+    table.add_column("description")
+    for spec in specs:
+        props = spec.json_schema().get("properties", {})
+        required = set(spec.json_schema().get("required", []))
+        args = ", ".join(f"{k}{'' if k in required else '?'}: {v.get('type', 'any')}" for k, v in props.items())
+        table.add_row(spec.name, spec.group, args, spec.description.splitlines()[0])
+    out_console.print(table)

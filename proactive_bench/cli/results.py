@@ -1,0 +1,125 @@
+"""``pbench results``, ``rescore`` and ``report``: what stored runs scored, graded again or written as HTML."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from proactive_bench.campaign.process_tuning import run_fast
+from proactive_bench.cli.common import (
+    DEFAULT_RESULTS,
+    DbOpt,
+    err_console,
+    fail,
+    open_run,
+    open_store,
+    out_console,
+    runs_of,
+)
+from proactive_bench.episode.checkpoints import ResumeError
+from proactive_bench.episode.launch import run_spec
+from proactive_bench.llm.models import ModelSpecError
+from proactive_bench.logs import configure_logging
+from proactive_bench.reporting.burden import BurdenRow, burden_rows, burden_table
+from proactive_bench.reporting.summary import Summary, summarize
+from proactive_bench.reporting.summary_tables import (
+    category_table,
+    results_table,
+    summary_csv,
+    summary_tables,
+)
+from proactive_bench.review.rescoring import rescore_run
+from proactive_bench.scoring.protocols import PROTOCOLS
+
+
+def print_summary(summary: Summary, fmt: str, by: str | None = None, burden: list[BurdenRow] | None = None) -> None:
+    """Print a summary as tables (or per category), JSON or CSV; ``burden`` adds the user-burden figures."""
+    if by == "category":
+        if fmt == "json":
+            typer.echo(json.dumps(summary.categories, indent=2))
+        else:
+            out_console.print(category_table(summary))
+    elif fmt == "json":
+        typer.echo(json.dumps(summary.as_dict() | ({"burden": [r.as_dict() for r in burden]} if burden else {}), indent=2))
+    elif fmt == "csv":
+        typer.echo(summary_csv(summary), nl=False)
+    else:
+        for table in summary_tables(summary):
+            out_console.print(table)
+        if burden:
+            out_console.print(burden_table(burden))
+
+
+def results(
+    ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    fmt: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
+    by: Annotated[Optional[str], typer.Option("--by", help="'category': only the task-averaged Proc / Comp per task category.")] = None,
+    include_partial: Annotated[bool, typer.Option("--include-partial", help="Count runs stopped early (budget, Ctrl-C) in the figures.")] = False,
+    protocol: Annotated[Optional[str], typer.Option(help="Score every run by this protocol's rules (default: each run's own).")] = None,
+) -> None:
+    """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std, failures, pass^k, table 1, ablation, statuses, turns, categories, cost."""
+    configure_logging()
+    if fmt not in ("table", "json", "csv"):
+        raise fail(f"--format must be table, json or csv, not {fmt!r}")
+    if by not in (None, "category"):
+        raise fail(f"--by must be 'category', not {by!r}")
+    if protocol is not None and protocol not in PROTOCOLS:
+        raise fail(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
+    store = open_store(db)
+    scoring = PROTOCOLS[protocol].scoring if protocol else None
+    runs = runs_of(store, ident, db)
+    print_summary(summarize(store, runs, scoring, include_partial), fmt, by, burden_rows(store, runs))
+
+
+def rescore(
+    run_id: Annotated[str, typer.Argument(help="A finished run.")],
+    judge_model: Annotated[Optional[str], typer.Option(help="Chat model for rubric items (default: the run's).")] = None,
+    base_url: Annotated[Optional[str], typer.Option(help="Endpoint for the judge (default: the run's).")] = None,
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Grade a finished run's sessions again from their saved final state, without re-running the agent."""
+    configure_logging()
+    store, run, loaded = open_run(db, run_id)
+    spec = run_spec(run)
+    try:
+        result = run_fast(rescore_run(store, run, loaded, judge_model or spec.judge_model, base_url or spec.base_url))
+    except (ModelSpecError, ResumeError) as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        typer.echo(json.dumps(result.as_dict(), indent=2))
+    else:
+        out_console.print(results_table(result, len(loaded.sessions)))
+
+
+def report(
+    ident: Annotated[Optional[str], typer.Argument(metavar="ID", help="A sweep id or a run id.")] = None,
+    compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="RUN_A RUN_B", help="Two runs side by side instead.")] = None,
+    out: Annotated[Path, typer.Option("--out", help="The HTML file to write.")] = Path("report.html"),
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+) -> None:
+    """Write a self-contained HTML report: tables, figures and every session's trajectory (works offline)."""
+    from proactive_bench.reporting.html import (  # matplotlib loads only here
+        ReportError,
+        render_comparison,
+        render_report,
+    )
+
+    configure_logging()
+    if (ident is None) == (compare is None):
+        raise fail("give a sweep or run ID, or --compare RUN_A RUN_B")
+    store = open_store(db)
+    try:
+        html = render_comparison(store, *compare) if compare else render_report(store, ident or "")
+    except ReportError as exc:
+        raise fail(str(exc)) from None
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(html, encoding="utf-8", errors="backslashreplace")  # a file name that is not UTF-8 cannot stop a report
+    except OSError as exc:
+        raise fail(f"cannot write {out}: {exc.strerror}") from None
+    err_console.print(f"report: {out}", highlight=False)

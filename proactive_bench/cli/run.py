@@ -1,0 +1,257 @@
+"""``pbench episode``, ``resume`` and ``replay``: one run of one persona's episode, executed with a progress bar and scored."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.progress import (
+    BarColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
+from proactive_bench.campaign.sweep import (
+    SweepConfigError,
+    sweep_endpoints,
+    unfinished_runs,
+    validate_sweep_config,
+)
+from proactive_bench.cli.common import (
+    DEFAULT_RESULTS,
+    DataOpt,
+    DbOpt,
+    NoValidateOpt,
+    dataset_failure,
+    err_console,
+    fail,
+    load_or_exit,
+    open_run,
+    open_store,
+    out_console,
+)
+from proactive_bench.cli.guards import admit, check_endpoints, owning
+from proactive_bench.cli.options import CallLimits, RoleEndpoints, with_option_groups
+from proactive_bench.cli.sweep import budget_of, sweep_and_report
+from proactive_bench.data_model.status import RunStatus, SessionOutcome
+from proactive_bench.dataset.loading import (
+    DEFAULT_DATA_ROOT,
+    DatasetError,
+    LoadedEpisode,
+)
+from proactive_bench.dataset.schema import Session
+from proactive_bench.env.apps.base import SeedError
+from proactive_bench.env.workspace import WorkspaceSeedError
+from proactive_bench.episode.launch import (
+    LaunchError,
+    RunSpec,
+    execute_run,
+    run_spec,
+    start_run,
+)
+from proactive_bench.episode.runner import DEFAULT_MAX_TURNS, CallLedger
+from proactive_bench.llm.caps import MaxTokens
+from proactive_bench.llm.models import ModelSpecError
+from proactive_bench.logs import configure_logging
+from proactive_bench.reporting.summary_tables import results_table
+from proactive_bench.scaffolds.protocol import ScaffoldLoadError
+from proactive_bench.scaffolds.scripted import reference_problem
+from proactive_bench.scoring.protocols import protocol_problem
+from proactive_bench.scoring.results import EpisodeResult, SessionResult
+from proactive_bench.store import Run, Store, lease_scope
+from proactive_bench.validation.admission import participant_problem
+
+
+def parse_sessions(spec: str | None, sessions: list[Session]) -> list[Session]:
+    """``1-3,5`` (1-based positions) or session ids, comma-separated; anything else is a ValueError naming --sessions."""
+    if spec is None:
+        return sessions
+    chosen: list[Session] = []
+    for part in (p.strip() for p in spec.split(",")):
+        if not part:
+            raise ValueError(f"--sessions: {spec!r} has an empty item; give positions (1-{len(sessions)}), ranges (1-3) or session ids, comma-separated")
+        if re.fullmatch(r"\d+-\d+", part):
+            lo, hi = (int(x) for x in part.split("-"))
+            picked = sessions[lo - 1 : hi] if 1 <= lo <= hi <= len(sessions) else None
+        elif part.isdigit():
+            picked = [sessions[int(part) - 1]] if 1 <= int(part) <= len(sessions) else None
+        else:
+            picked = [s for s in sessions if s.id == part] or None
+        if picked is None:
+            raise ValueError(f"--sessions: {part!r} is not a session id, a position in 1-{len(sessions)} or a range of them (lo-hi)")
+        chosen += [s for s in picked if s not in chosen]
+    return [s for s in sessions if s in chosen]
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """``["max_steps=8"]`` as ``{"max_steps": "8"}``."""
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--agent-option: expected KEY=VALUE, got {pair!r}")
+        options[key.strip()] = value.strip()
+    return options
+
+
+@with_option_groups
+def episode(
+    *,
+    persona: Annotated[str, typer.Option(help="Persona whose episode to run, e.g. pharmacist.")],
+    model: Annotated[str, typer.Option(help="Agent: scripted:reference|passive|asker|surface; openai:NAME (the react scaffold on that model); package.module:attr or path/file.py:attr (your own scaffold).")],
+    sessions: Annotated[Optional[str], typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
+    user: Annotated[str, typer.Option(help="User simulator backend: rules or llm.")] = "rules",
+    user_model: Annotated[Optional[str], typer.Option(help="Chat model for --user llm.")] = None,
+    judge_model: Annotated[Optional[str], typer.Option(help="Chat model for rubric items; without it they are ungraded.")] = None,
+    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
+    db: Annotated[Optional[Path], typer.Option(help="SQLite results database.")] = None,
+    max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before a session is truncated.")] = DEFAULT_MAX_TURNS,
+    agent_option: Annotated[Optional[list[str]], typer.Option(help="KEY=VALUE for the scaffold, repeatable (react: max_steps, max_retries).")] = None,
+    limits: CallLimits,
+    no_probe: Annotated[bool, typer.Option("--no-probe", help="Do not probe the model servers' capabilities before the first decision.")] = False,
+    endpoints: RoleEndpoints,
+    context_tokens: Annotated[Optional[int], typer.Option(min=256, help="The models' context window in tokens (default: from the probe or the server's errors).")] = None,
+    data: DataOpt = DEFAULT_DATA_ROOT,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
+    no_validate: NoValidateOpt = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")] = False,
+    protocol: Annotated[str, typer.Option(help="Evaluation rules: pbench or pibench (README, docs/metrics.md).")] = "pbench",
+) -> None:
+    """Run one persona's episode against an agent and score it."""
+    configure_logging(verbose)
+    loaded = load_or_exit(data, persona)
+    try:
+        chosen = parse_sessions(sessions, loaded.sessions)
+        extra = parse_options(agent_option or [])
+        caps = MaxTokens(**limits.caps())
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if user not in ("rules", "llm"):
+        raise fail(f"--user must be 'rules' or 'llm', not {user!r}")
+    if user == "llm" and not user_model:
+        raise fail("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
+    try:
+        problem = protocol_problem(protocol, user, judge_model)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if problem:
+        raise fail(problem)
+    if missing_reference := reference_problem(model, chosen):
+        raise fail(missing_reference)
+    if user == "rules":
+        unannotated = [f"{s.id}/{i.id}" for s in chosen for i in s.intents if not i.has_rules]
+        if unannotated:
+            raise fail(
+                f"--user rules needs every intent annotated with evidence, ask, question and reveal; "
+                f"{len(unannotated)} intent(s) are not (first: {', '.join(unannotated[:3])}). "
+                "Imported π-Bench data carries no such annotations: use --user llm --user-model MODEL."
+            )
+    db_path = db or DEFAULT_RESULTS / "pbench.db"
+    spec = RunSpec(
+        persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,  # type: ignore[arg-type]
+        user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra, protocol=protocol,  # type: ignore[arg-type]
+        max_tokens=caps, call_timeout=limits.call_timeout, probe=not no_probe, context_tokens=context_tokens,
+        role_base_urls=endpoints.base_urls(), role_key_envs=endpoints.key_envs(),
+    )
+    if problem := participant_problem(spec):
+        raise fail(problem)
+    check_endpoints(spec.endpoints())
+    if not no_validate:
+        admit(loaded, [s.id for s in chosen], db_path.parent)
+    store = open_store(db_path, create=True)
+    run = start_run(store, loaded, spec, db_path.parent)
+    with owning(store, run.id):
+        _finish(store, run, loaded, as_json)
+
+
+def resume(
+    run_id: Annotated[str, typer.Argument(help="The run or sweep to continue.")],
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    max_cost: Annotated[Optional[float], typer.Option(help="New USD budget for a sweep's remaining work.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
+    no_validate: NoValidateOpt = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+) -> None:
+    """Continue an interrupted run or sweep: finished sessions are kept, unfinished ones run again."""
+    configure_logging(verbose)
+    store = open_store(db)
+    sweep = store.sweep(run_id)
+    if sweep is not None:
+        try:
+            config = validate_sweep_config({**sweep.config, **({"max_cost_usd": max_cost} if max_cost is not None else {})}, f"sweep {sweep.id}")
+        except SweepConfigError as exc:
+            raise fail(str(exc)) from None
+        budget = budget_of(config)
+        with owning(store, sweep.id, beat=False) as held:  # taken before reading what is left to do
+            try:
+                pending = unfinished_runs(store, sweep)
+            except DatasetError as exc:
+                raise dataset_failure(exc, f"the dataset of sweep {sweep.id}") from None
+            for loaded in {id(loaded): loaded for _run, loaded in pending}.values() if not no_validate else []:
+                admit(loaded, [], db.parent)
+            check_endpoints(sweep_endpoints(config))
+            sweep_and_report(store, sweep, pending, config, budget, as_json, held)
+        return
+    store, run, loaded = open_run(db, run_id)
+    if not no_validate:
+        admit(loaded, run_spec(run).sessions, db.parent)
+    check_endpoints(run_spec(run).endpoints())
+    with owning(store, lease_scope(run)):
+        _finish(store, store.run(run.id) or run, loaded, as_json)  # read again: a former holder may have moved it on
+
+
+def replay(
+    run_id: Annotated[str, typer.Argument(help="The recorded run to replay.")],
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
+    no_validate: NoValidateOpt = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+) -> None:
+    """Run a recorded run again as a new run, every model answer served from the record (no model calls)."""
+    configure_logging(verbose)
+    store, source, loaded = open_run(db, run_id)
+    spec = run_spec(source).model_copy(update={"replay_of": source.id})
+    if not no_validate:
+        admit(loaded, spec.sessions, db.parent)
+    run = start_run(store, loaded, spec, db.parent)
+    with owning(store, run.id):
+        _finish(store, run, loaded, as_json)
+
+
+def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool) -> None:
+    """Execute a run with a progress bar, print its results, exit 1 if a session errored."""
+    ledger = CallLedger(run.id)
+    try:
+        result = _run_with_progress(store, run, loaded, ledger)
+    except (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError, WorkspaceSeedError) as exc:
+        store.update(run, status=RunStatus.FAILED)
+        raise fail(str(exc)) from None
+    if as_json:
+        typer.echo(json.dumps(result.as_dict(), indent=2))
+    else:
+        out_console.print(results_table(result, len(loaded.sessions)))
+        err_console.print(f"results: {store.path} (run {run.id}); workspace: {run.workspace}", highlight=False)
+    if any(s.status == SessionOutcome.ERROR for s in result.sessions):
+        raise typer.Exit(1)
+
+
+def _run_with_progress(store: Store, run: Run, loaded: LoadedEpisode, ledger: CallLedger) -> EpisodeResult:
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn())
+    with Progress(*columns, console=err_console, transient=True) as progress:
+        task = progress.add_task(f"{loaded.persona.id}: starting", total=len(run_spec(run).sessions))
+
+        def on_progress(session_id: str, result: SessionResult | None) -> None:
+            if result is None:
+                progress.update(task, description=f"{loaded.persona.id}: {session_id}")
+            else:
+                progress.advance(task)
+
+        tune_for_runs()
+        return run_fast(execute_run(store, run, loaded, ledger, on_progress=on_progress))
+

@@ -1,0 +1,152 @@
+"""``pbench sweep``: models × personas × repeats × ablations, run concurrently and summarised."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.progress import (
+    BarColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
+from proactive_bench.campaign.sweep import (
+    SweepConfig,
+    create_sweep,
+    load_sweep_config,
+    run_sweep,
+    sweep_endpoints,
+    sweep_episodes,
+    sweep_run_spec,
+    validate_sweep_config,
+)
+from proactive_bench.campaign.workers import SweepWorkers, WorkerFailed
+from proactive_bench.cli.common import (
+    DEFAULT_RESULTS,
+    NoValidateOpt,
+    dataset_failure,
+    err_console,
+    fail,
+    open_store,
+)
+from proactive_bench.cli.guards import admit, check_endpoints, owning
+from proactive_bench.cli.options import CallLimits, RoleEndpoints, with_option_groups
+from proactive_bench.cli.results import print_summary
+from proactive_bench.dataset.loading import DatasetError, LoadedEpisode
+from proactive_bench.episode.launch import run_spec
+from proactive_bench.llm.costs import Budget, PriceFileError, PriceTable
+from proactive_bench.logs import configure_logging
+from proactive_bench.reporting.summary import summarize
+from proactive_bench.store import HeldLease, Run, Store, Sweep
+from proactive_bench.validation.admission import participant_problem
+
+
+@with_option_groups
+def sweep(
+    *,
+    models: Annotated[Optional[str], typer.Option(help="Comma-separated --model values, e.g. 'scripted:reference,openai:gpt-4o-mini'.")] = None,
+    personas: Annotated[Optional[str], typer.Option(help="Comma-separated personas; default: all in the dataset.")] = None,
+    runs: Annotated[Optional[int], typer.Option(min=1, help="Repeats of each combination (default 1; 3 under --protocol pibench).")] = None,
+    ablation: Annotated[str, typer.Option(help="Comma-separated: none, no-dependency-history.")] = "none",
+    config: Annotated[Optional[Path], typer.Option(help="A sweep YAML file (keys as SweepConfig); flags given override it.")] = None,
+    user: Annotated[Optional[str], typer.Option(help="rules or llm.")] = None,
+    user_model: Annotated[Optional[str], typer.Option()] = None,
+    judge_model: Annotated[Optional[str], typer.Option()] = None,
+    base_url: Annotated[Optional[str], typer.Option()] = None,
+    concurrency: Annotated[Optional[int], typer.Option(min=1, help="Episodes at once (default 4).")] = None,
+    workers: Annotated[Optional[int], typer.Option(min=1, help="Processes to divide the runs among (default 1; use the cores you have).")] = None,
+    rps: Annotated[Optional[float], typer.Option(help="Requests per second per endpoint.")] = None,
+    max_cost: Annotated[Optional[float], typer.Option(help="USD budget; the sweep stops starting sessions once spent.")] = None,
+    prices: Annotated[Optional[Path], typer.Option(help="YAML price table: model: {input, output} USD per million tokens.")] = None,
+    limits: CallLimits,
+    endpoints: RoleEndpoints,
+    db: Annotated[Optional[Path], typer.Option(help="SQLite results database.")] = None,
+    data: Annotated[Optional[Path], typer.Option("--data", help="Dataset root.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    no_validate: NoValidateOpt = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+    protocol: Annotated[Optional[str], typer.Option(help="Evaluation rules: pbench (default) or pibench.")] = None,
+) -> None:
+    """Run models × personas × repeats × ablations concurrently and print the summary tables."""
+    configure_logging(verbose)
+    flags = {
+        "models": _split(models) or None, "personas": _split(personas) or None, "runs": runs, "protocol": protocol,
+        "ablations": _split(ablation) if ablation != "none" else None, "user": user, "user_model": user_model,
+        "judge_model": judge_model, "base_url": base_url, "concurrency": concurrency, "workers": workers, "requests_per_second": rps,
+        "max_cost_usd": max_cost, "prices": str(prices) if prices else None, "data": str(data) if data else None,
+        "call_timeout": limits.call_timeout, "role_base_urls": endpoints.base_urls() or None, "role_key_envs": endpoints.key_envs() or None,
+    }
+    given = {k: v for k, v in flags.items() if v is not None}
+    db_path = db or DEFAULT_RESULTS / "pbench.db"
+    try:
+        if limits.max_tokens:
+            given["max_tokens"] = limits.caps()
+        base = load_sweep_config(config).model_dump(mode="json", exclude_unset=True) if config else {}
+        settings = validate_sweep_config({**base, **given}, str(config) if config else "flags")
+        episodes = sweep_episodes(settings)
+    except ValueError as exc:  # SweepConfigError and --max-tokens errors
+        raise fail(str(exc)) from None
+    except DatasetError as exc:
+        raise dataset_failure(exc, "the dataset") from None
+    for loaded in episodes.values() if not no_validate else []:
+        admit(loaded, [], db_path.parent)
+    for model in settings.models:  # every scaffold and model is built once before any row exists
+        if problem := participant_problem(sweep_run_spec(settings, model, next(iter(episodes)))):
+            raise fail(problem)
+    check_endpoints(sweep_endpoints(settings))
+    budget = budget_of(settings)
+    store = open_store(db_path, create=True)
+    new_sweep, new_runs = create_sweep(store, settings, db_path.parent, episodes)
+    err_console.print(f"sweep {new_sweep.id}: {len(new_runs)} run(s)", highlight=False)
+    with owning(store, new_sweep.id, beat=False) as held:
+        sweep_and_report(store, new_sweep, new_runs, settings, budget, as_json, held)
+
+
+def _split(value: str | None) -> list[str]:
+    return [v.strip() for v in (value or "").split(",") if v.strip()]
+
+
+def budget_of(config: SweepConfig) -> Budget:
+    """The sweep's cost budget, or a one-line error for a bad price file."""
+    try:
+        return Budget(PriceTable.load(config.prices), config.max_cost_usd)
+    except PriceFileError as exc:
+        raise fail(str(exc)) from None
+
+
+def sweep_and_report(
+    store: Store, the_sweep: Sweep, pending: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget, as_json: bool,
+    lease: HeldLease,
+) -> None:
+    """Run a sweep's pending runs (in worker processes if it has them) with a progress bar, then print its summary."""
+    total = sum(len(run_spec(run).sessions) for run, _ in pending)
+    workers = SweepWorkers(store, the_sweep, pending, config, budget) if config.workers > 1 else None
+    if workers is not None:
+        workers.start()  # before the progress display's thread exists, so workers can be forked
+    lease.keep_alive()  # its heartbeat thread too
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} sessions"), TimeElapsedColumn())
+    with Progress(*columns, console=err_console, transient=True) as progress:
+        task = progress.add_task(f"sweep {the_sweep.id}", total=total)
+
+        def on_event(run: Run, event: str) -> None:
+            if event == "session":
+                progress.advance(task)
+
+        if workers is not None:
+            try:
+                workers.follow(on_event)
+            except WorkerFailed as exc:
+                raise fail(str(exc), 1) from None
+        else:
+            tune_for_runs()
+            run_fast(run_sweep(store, the_sweep, pending, config, budget, on_event))
+    if budget.exhausted:
+        err_console.print(f"budget of ${config.max_cost_usd} spent; continue with: pbench resume {the_sweep.id} --max-cost MORE", highlight=False)
+    print_summary(summarize(store, store.runs(the_sweep.id)), "json" if as_json else "table")
+    err_console.print(f"results: {store.path} (sweep {the_sweep.id})", highlight=False)
+
