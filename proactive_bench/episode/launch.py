@@ -33,9 +33,11 @@ from proactive_bench.llm.ledger import CallRole
 from proactive_bench.llm.models import DEFAULT_TIMEOUT_S, make_chat_model
 from proactive_bench.llm.probe import probe_reports
 from proactive_bench.llm.transport import ChatTransport
-from proactive_bench.scaffolds.protocol import ScaffoldOptions, load_scaffold
+from proactive_bench.scaffolds import ScaffoldOptions, load_scaffold
+from proactive_bench.scoring.judge import RubricJudge
 from proactive_bench.scoring.results import EpisodeResult
 from proactive_bench.store.database import Run, Store
+from proactive_bench.user.llm import LLMUser
 from proactive_bench.user.rules import RulesUser
 
 
@@ -139,9 +141,6 @@ def build_participants(
     spec: RunSpec, ledger: CallLedger, cache: CallCache | None, limiter: BaseRateLimiter | None, transport: ChatTransport | None = None,
 ) -> tuple[Any, Any, Any]:
     """The agent, user simulator and judge (None without a judge model) of a run."""
-    from proactive_bench.scoring.judge import RubricJudge
-    from proactive_bench.user.llm import LLMUser
-
     timeout = spec.call_timeout or DEFAULT_TIMEOUT_S
     caps = spec.max_tokens
     methods = spec.structured_methods or {}

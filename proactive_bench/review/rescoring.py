@@ -29,6 +29,7 @@ from proactive_bench.episode.runner import CallLedger, grade_rows
 from proactive_bench.llm.models import make_chat_model
 from proactive_bench.review.stored_results import stored_run_result
 from proactive_bench.scoring.grading import grade_session
+from proactive_bench.scoring.judge import RubricJudge
 from proactive_bench.scoring.results import EpisodeResult
 from proactive_bench.store.database import (
     MessageRow,
@@ -61,8 +62,6 @@ def saved_evidence(store: Store, run: Run, session_run: SessionRun, graders: Gra
 
 async def rescore_run(store: Store, run: Run, loaded: LoadedEpisode, judge_model: str | None, base_url: str | None) -> EpisodeResult:
     """Re-grade every finished, non-errored session of a run and return the updated result."""
-    from proactive_bench.scoring.judge import RubricJudge
-
     ledger = CallLedger(run.id)
     any_turn = run_spec(run).protocol == "pibench"
     judge = RubricJudge(make_chat_model(judge_model, base_url=base_url, temperature=0), judge_model, ledger, any_turn=any_turn) if judge_model else None

@@ -31,6 +31,7 @@ from typing import Literal, get_args
 from proactive_bench.dataset.schema import Session
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.scaffolds.protocol import (
+    SCAFFOLDS,
     AgentTurn,
     ScaffoldOptions,
     SessionContext,
@@ -171,3 +172,7 @@ def adversarial_factory(mode: AdversaryMode):  # noqa: ANN201 (a factory of fact
         return AdversarialAgent(mode)
 
     return factory
+
+
+for _mode in ADVERSARY_MODES:
+    SCAFFOLDS.add(f"scripted:{_mode}", adversarial_factory(_mode))

@@ -51,6 +51,7 @@ from proactive_bench.llm.retry_log import listen, unlisten
 from proactive_bench.llm.transport import is_context_length_error
 from proactive_bench.scaffolds.langchain_tools import openai_tool_schemas
 from proactive_bench.scaffolds.protocol import (
+    SCAFFOLDS,
     AgentTurn,
     ScaffoldLoadError,
     ScaffoldOptions,
@@ -266,6 +267,7 @@ class ReactAgent:
         self.recorder(LLMCallRecord(role="agent", purpose="react_step", model=self.model_name, method=self._method, ok=ok, latency_ms=latency_ms, **fields))
 
 
+@SCAFFOLDS.register("react")
 def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
     """The ``react`` built-in: ``options.extra`` may set ``max_steps``, ``max_retries`` and ``context_tokens``."""
     max_retries = _int_option(options, "max_retries", DEFAULT_MAX_RETRIES, minimum=0)

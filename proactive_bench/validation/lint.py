@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from proactive_bench.dataset.ablation import dependency_units
 from proactive_bench.dataset.loading import (
     Dataset,
     GraderError,
@@ -204,8 +205,6 @@ def _words(text: str) -> set[str]:
 
 
 def episode_stats(episode: LoadedEpisode) -> EpisodeStats:
-    from proactive_bench.dataset.ablation import dependency_units
-
     scopes = Counter(i.scope.value for s in episode.sessions for i in s.intents)
     graders = Counter(c.grader for s in episode.sessions for c in s.checklist)
     tools = {step.tool for s in episode.sessions for step in s.reference if step.tool}
