@@ -22,81 +22,110 @@ from rich.progress import (
 from rich.table import Table
 from sqlalchemy.exc import DBAPIError
 
-from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
-from proactive_bench.campaign.sweep import (
+from proactive_bench.campaign import (
     SweepConfig,
     SweepConfigError,
+    SweepWorkers,
+    WorkerFailed,
     create_sweep,
     load_sweep_config,
+    run_fast,
     run_sweep,
     sweep_endpoints,
     sweep_episodes,
     sweep_run_spec,
+    tune_for_runs,
     unfinished_runs,
     validate_sweep_config,
 )
-from proactive_bench.campaign.workers import SweepWorkers, WorkerFailed
-from proactive_bench.dataset.loading import (
+from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
     DatasetError,
+    Episode,
     LoadedEpisode,
+    Persona,
+    Session,
     load_episode,
 )
-from proactive_bench.dataset.schema import Episode, Persona, Session
-from proactive_bench.env.apps.base import SeedError
-from proactive_bench.env.workspace import WorkspaceSeedError
-from proactive_bench.episode.checkpoints import ResumeError
-from proactive_bench.episode.launch import (
+from proactive_bench.env import (
+    REGISTRY,
+    SeedError,
+    WorkspaceSeedError,
+    resolve_tool_names,
+)
+from proactive_bench.episode import (
+    DEFAULT_MAX_TURNS,
+    CallLedger,
     LaunchError,
+    ResumeError,
     RunSpec,
     execute_run,
     run_spec,
     start_run,
 )
-from proactive_bench.episode.runner import DEFAULT_MAX_TURNS, CallLedger
-from proactive_bench.importers.pibench.cli import import_app
-from proactive_bench.llm.caps import ROLES, MaxTokens, parse_max_tokens
-from proactive_bench.llm.costs import Budget, PriceFileError, PriceTable
-from proactive_bench.llm.endpoints import EndpointError, check_reachable
-from proactive_bench.llm.models import ModelSpecError
-from proactive_bench.llm.probe import probe_model, probe_table
+from proactive_bench.importers.pibench import import_app
+from proactive_bench.llm import (
+    ROLES,
+    Budget,
+    EndpointError,
+    MaxTokens,
+    ModelSpecError,
+    PriceFileError,
+    PriceTable,
+    check_reachable,
+    parse_max_tokens,
+    probe_model,
+    probe_table,
+)
 from proactive_bench.logs import configure_logging
-from proactive_bench.reporting.burden import BurdenRow, burden_rows, burden_table
-from proactive_bench.reporting.summary import Summary, summarize
-from proactive_bench.reporting.summary_tables import (
+from proactive_bench.reporting import (
+    BurdenRow,
+    Summary,
+    burden_rows,
+    burden_table,
     category_table,
     pct,
     results_table,
+    summarize,
     summary_csv,
     summary_tables,
 )
-from proactive_bench.review.audits import (
+from proactive_bench.review import (
     AuditFileError,
     audit_rows,
     disagreement,
     import_audit_file,
     model_audit,
+    rescore_run,
     write_audit_file,
 )
-from proactive_bench.review.rescoring import rescore_run
-from proactive_bench.scaffolds.protocol import ScaffoldLoadError
-from proactive_bench.scaffolds.scripted import reference_problem
-from proactive_bench.scoring.protocols import PROTOCOLS, protocol_problem
-from proactive_bench.scoring.results import EpisodeResult, SessionResult
-from proactive_bench.store.database import Run, Store, StoreSchemaError, Sweep
-from proactive_bench.store.lease import (
+from proactive_bench.scaffolds import ScaffoldLoadError, reference_problem
+from proactive_bench.scoring import (
+    PROTOCOLS,
+    EpisodeResult,
+    SessionResult,
+    protocol_problem,
+)
+from proactive_bench.store import (
     HeldLease,
     LeaseHeld,
     LeaseLost,
+    Run,
+    Store,
+    StoreSchemaError,
+    Sweep,
     lease_scope,
     writing,
 )
-from proactive_bench.validation.admission import (
+from proactive_bench.validation import (
     VALIDATED_DIR,
     dataset_problems,
+    episode_stats,
+    oracle_problems,
     participant_problem,
+    run_oracle,
+    validate_root,
 )
-from proactive_bench.validation.lint import episode_stats
 
 app = typer.Typer(help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False)
 
@@ -600,9 +629,6 @@ def validate(
     as_json: Annotated[bool, typer.Option("--json", help="Print the problems (and oracle outcomes) as one JSON object on stdout.")] = False,
 ) -> None:
     """Check a dataset in one pass: schema, semantics, references, leaks, annotations, grader imports."""
-    from proactive_bench.validation.lint import validate_root
-    from proactive_bench.validation.oracle import oracle_problems, run_oracle
-
     configure_logging()
     dataset, problems = validate_root(data)
     if not dataset.episodes and not problems:
@@ -670,8 +696,6 @@ def tools(
     as_json: Annotated[bool, typer.Option("--json", help="Print name, group, description and argument schema as JSON.")] = False,
 ) -> None:
     """List registered tools with their argument schemas."""
-    from proactive_bench.env.toolbox import REGISTRY, resolve_tool_names
-
     specs = resolve_tool_names([])  # loads every built-in tool and app
     if persona is None:
         specs = sorted(REGISTRY.values(), key=lambda s: (s.group, s.name))

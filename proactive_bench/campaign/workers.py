@@ -36,11 +36,10 @@ from proactive_bench.campaign.sweep import (
     run_episodes,
     unfinished_runs,
 )
-from proactive_bench.episode.checkpoints import FINAL_STATUSES
-from proactive_bench.llm.costs import Budget, PriceTable
+from proactive_bench.episode import FINAL_STATUSES
+from proactive_bench.llm import Budget, PriceTable
 from proactive_bench.logs import configure_logging
-from proactive_bench.store.database import Run, SessionRun, Store, Sweep
-from proactive_bench.store.lease import Fence, LeaseLost
+from proactive_bench.store import Fence, LeaseLost, Run, SessionRun, Store, Sweep
 
 log = structlog.get_logger(__name__)
 

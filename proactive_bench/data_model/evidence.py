@@ -6,12 +6,10 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Literal
 
-from proactive_bench.env.memory import Memory
-from proactive_bench.env.toolbox import ToolRecord
-from proactive_bench.env.workspace import Workspace
+from proactive_bench.env import Memory, ToolRecord, Workspace
 
 if TYPE_CHECKING:
-    from proactive_bench.env.apps.base import AppStore
+    from proactive_bench.env import AppStore
 
 Role = Literal["user", "event", "agent"]
 

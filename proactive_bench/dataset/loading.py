@@ -19,8 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from proactive_bench.dataset.schema import ID_PATTERN, Episode, Persona, Session
 from proactive_bench.dataset.timed_events import render_trigger
-from proactive_bench.env.toolbox import resolve_tool_names
-from proactive_bench.env.workspace import PathEscapeError, resolve_inside
+from proactive_bench.env import PathEscapeError, resolve_inside, resolve_tool_names
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 M = TypeVar("M", bound=BaseModel)

@@ -24,11 +24,11 @@ from pydantic import (
     model_validator,
 )
 
-from proactive_bench.env.toolbox import REGISTRY
+from proactive_bench.env import REGISTRY
 from proactive_bench.registry import Registry
 
 if TYPE_CHECKING:
-    from proactive_bench.data_model.evidence import Evidence
+    from proactive_bench.data_model import Evidence
 
 REGEX_FLAGS = re.IGNORECASE | re.MULTILINE
 

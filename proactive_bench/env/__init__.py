@@ -47,5 +47,6 @@ __all__ = [
     "expand_snapshot",
     "jail",
     "render_result",
+    "resolve_inside",
     "resolve_tool_names",
 ]

@@ -16,8 +16,12 @@ from typing import Any, Literal
 from langchain_core.rate_limiters import BaseRateLimiter, InMemoryRateLimiter
 from pydantic import BaseModel, Field
 
-from proactive_bench.dataset.ablation import Ablation, ablated_sessions
-from proactive_bench.dataset.loading import LoadedEpisode, load_episode
+from proactive_bench.dataset import (
+    Ablation,
+    LoadedEpisode,
+    ablated_sessions,
+    load_episode,
+)
 from proactive_bench.episode.runner import (
     DEFAULT_MAX_TURNS,
     CallLedger,
@@ -26,19 +30,21 @@ from proactive_bench.episode.runner import (
     create_run,
     run_episode,
 )
-from proactive_bench.llm.cache import CallCache
-from proactive_bench.llm.caps import UNCAPPED, MaxTokens
-from proactive_bench.llm.endpoints import is_openai_model
-from proactive_bench.llm.ledger import CallRole
-from proactive_bench.llm.models import DEFAULT_TIMEOUT_S, make_chat_model
-from proactive_bench.llm.probe import probe_reports
-from proactive_bench.llm.transport import ChatTransport
+from proactive_bench.llm import (
+    DEFAULT_TIMEOUT_S,
+    UNCAPPED,
+    CallCache,
+    CallRole,
+    ChatTransport,
+    MaxTokens,
+    is_openai_model,
+    make_chat_model,
+    probe_reports,
+)
 from proactive_bench.scaffolds import ScaffoldOptions, load_scaffold
-from proactive_bench.scoring.judge import RubricJudge
-from proactive_bench.scoring.results import EpisodeResult
-from proactive_bench.store.database import Run, Store
-from proactive_bench.user.llm import LLMUser
-from proactive_bench.user.rules import RulesUser
+from proactive_bench.scoring import EpisodeResult, RubricJudge
+from proactive_bench.store import Run, Store
+from proactive_bench.user import LLMUser, RulesUser
 
 
 class RunSpec(BaseModel):

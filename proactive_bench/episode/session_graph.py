@@ -18,14 +18,11 @@ import structlog
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
-from proactive_bench.data_model.evidence import Evidence, Message
-from proactive_bench.dataset.loading import GraderResolver
-from proactive_bench.dataset.schema import Persona, Session
-from proactive_bench.env.memory import Memory
-from proactive_bench.env.toolbox import ToolBox, ToolRecord
-from proactive_bench.env.workspace import Workspace
-from proactive_bench.scaffolds.protocol import Scaffold, call_respond
-from proactive_bench.user.base import IntentLabel, IntentStatus, UserSimulator, UserView
+from proactive_bench.data_model import Evidence, Message
+from proactive_bench.dataset import GraderResolver, Persona, Session
+from proactive_bench.env import Memory, ToolBox, ToolRecord, Workspace
+from proactive_bench.scaffolds import Scaffold, call_respond
+from proactive_bench.user import IntentLabel, IntentStatus, UserSimulator, UserView
 
 log = structlog.get_logger(__name__)
 

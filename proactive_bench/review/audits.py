@@ -31,26 +31,25 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 from sqlmodel import Session, col, delete, select
 
-from proactive_bench.data_model.trace import render_dialogue, render_tool_records
-from proactive_bench.dataset.loading import DatasetError, GraderResolver
-from proactive_bench.episode.checkpoints import FINAL_STATUSES
-from proactive_bench.episode.launch import load_spec_episode, run_spec
-from proactive_bench.episode.runner import CallLedger
-from proactive_bench.llm.ledger import Recorder
-from proactive_bench.llm.models import make_chat_model
-from proactive_bench.llm.prompts import load_prompt
-from proactive_bench.llm.structured import StructuredCaller, StructuredOutputError
-from proactive_bench.review.rescoring import saved_evidence
-from proactive_bench.scoring.judge import RubricJudge
-from proactive_bench.store.database import (
-    Audit,
-    Grade,
-    IntentEvent,
-    Run,
-    SessionRun,
-    Store,
+from proactive_bench.data_model import render_dialogue, render_tool_records
+from proactive_bench.dataset import DatasetError, GraderResolver
+from proactive_bench.episode import (
+    FINAL_STATUSES,
+    CallLedger,
+    load_spec_episode,
+    run_spec,
 )
-from proactive_bench.user.llm import request_text
+from proactive_bench.llm import (
+    Recorder,
+    StructuredCaller,
+    StructuredOutputError,
+    load_prompt,
+    make_chat_model,
+)
+from proactive_bench.review.rescoring import saved_evidence
+from proactive_bench.scoring import RubricJudge
+from proactive_bench.store import Audit, Grade, IntentEvent, Run, SessionRun, Store
+from proactive_bench.user import request_text
 
 COLUMNS = ("session_run_id", "run_id", "model", "session_id", "kind", "item_id", "text", "judged", "why", "audited", "note")
 CHECKLIST_VALUES = {"1": "1", "0": "0", "pass": "1", "fail": "0", "yes": "1", "no": "0"}

@@ -13,31 +13,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from proactive_bench.data_model.evidence import Evidence, Message
-from proactive_bench.dataset.ablation import depends_on_map
-from proactive_bench.dataset.loading import GraderResolver, LoadedEpisode
-from proactive_bench.env.apps.base import AppStore
-from proactive_bench.env.memory import Memory
-from proactive_bench.env.toolbox import ToolRecord
-from proactive_bench.episode.checkpoints import (
+from proactive_bench.data_model import Evidence, Message
+from proactive_bench.dataset import GraderResolver, LoadedEpisode, depends_on_map
+from proactive_bench.env import AppStore, Memory, ToolRecord
+from proactive_bench.episode import (
     FINAL_STATUSES,
+    CallLedger,
     ResumeError,
+    grade_rows,
     opened_checkpoint,
+    run_spec,
 )
-from proactive_bench.episode.launch import run_spec
-from proactive_bench.episode.runner import CallLedger, grade_rows
-from proactive_bench.llm.models import make_chat_model
+from proactive_bench.llm import make_chat_model
 from proactive_bench.review.stored_results import stored_run_result
-from proactive_bench.scoring.grading import grade_session
-from proactive_bench.scoring.judge import RubricJudge
-from proactive_bench.scoring.results import EpisodeResult
-from proactive_bench.store.database import (
-    MessageRow,
-    Run,
-    SessionRun,
-    Store,
-    ToolCallRow,
-)
+from proactive_bench.scoring import EpisodeResult, RubricJudge, grade_session
+from proactive_bench.store import MessageRow, Run, SessionRun, Store, ToolCallRow
 
 
 @contextmanager

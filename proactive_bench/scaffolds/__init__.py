@@ -7,6 +7,13 @@ built-ins; ``catalog`` registers them and builds the agent of a run
 ``path/file.py:attr`` or an entry point of the ``pbench.scaffolds`` group.
 """
 
+from proactive_bench.scaffolds.adversarial import (
+    ADVERSARY_MODES,
+    WORK_DIMENSIONS,
+    stuffing_words,
+    workspace_texts,
+    written_paths,
+)
 from proactive_bench.scaffolds.catalog import load_scaffold
 from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
 from proactive_bench.scaffolds.protocol import (
@@ -19,9 +26,12 @@ from proactive_bench.scaffolds.protocol import (
     SessionContext,
     call_respond,
 )
+from proactive_bench.scaffolds.scripted import reference_problem
 
 __all__ = [
+    "ADVERSARY_MODES",
     "SCAFFOLDS",
+    "WORK_DIMENSIONS",
     "AgentTurn",
     "Scaffold",
     "ScaffoldFactory",
@@ -31,4 +41,8 @@ __all__ = [
     "as_langchain_tools",
     "call_respond",
     "load_scaffold",
+    "reference_problem",
+    "stuffing_words",
+    "workspace_texts",
+    "written_paths",
 ]

@@ -28,8 +28,8 @@ import re
 from collections import Counter
 from typing import Literal, get_args
 
-from proactive_bench.dataset.schema import Session
-from proactive_bench.env.workspace import Workspace
+from proactive_bench.dataset import Session
+from proactive_bench.env import Workspace
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     AgentTurn,

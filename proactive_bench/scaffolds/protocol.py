@@ -24,14 +24,12 @@ from typing import (
 from langchain_core.caches import BaseCache
 from langchain_core.rate_limiters import BaseRateLimiter
 
-from proactive_bench.dataset.schema import ReferenceStep, Session
-from proactive_bench.env.memory import Memory
-from proactive_bench.env.toolbox import ToolBox
-from proactive_bench.env.workspace import Workspace
+from proactive_bench.dataset import ReferenceStep, Session
+from proactive_bench.env import Memory, ToolBox, Workspace
 from proactive_bench.registry import Registry
 
 if TYPE_CHECKING:
-    from proactive_bench.llm.transport import ChatTransport
+    from proactive_bench.llm import ChatTransport
 
 
 

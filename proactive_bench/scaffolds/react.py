@@ -27,28 +27,25 @@ from langchain_core.messages import (
     ToolMessage,
 )
 
-from proactive_bench.env.toolbox import render_result
-from proactive_bench.llm.context import (
+from proactive_bench.env import render_result
+from proactive_bench.llm import (
     CHARS_PER_TOKEN,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT_S,
+    LLMCallRecord,
+    Recorder,
+    is_context_length_error,
     limit_from_error,
+    listen,
+    make_chat_model,
     message_chars,
     one_line,
     prompt_budget_chars,
-    trim_history,
-)
-from proactive_bench.llm.ledger import (
-    LLMCallRecord,
-    Recorder,
     record_retries,
+    trim_history,
+    unlisten,
     usage_fields,
 )
-from proactive_bench.llm.models import (
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_TIMEOUT_S,
-    make_chat_model,
-)
-from proactive_bench.llm.retry_log import listen, unlisten
-from proactive_bench.llm.transport import is_context_length_error
 from proactive_bench.scaffolds.langchain_tools import openai_tool_schemas
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,

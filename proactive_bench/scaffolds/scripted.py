@@ -15,8 +15,12 @@ from __future__ import annotations
 import re
 from typing import Literal, get_args
 
-from proactive_bench.dataset.predicates import compile_pattern
-from proactive_bench.dataset.schema import HiddenIntent, ReferenceStep, Session
+from proactive_bench.dataset import (
+    HiddenIntent,
+    ReferenceStep,
+    Session,
+    compile_pattern,
+)
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     AgentTurn,

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from proactive_bench.data_model.evidence import questions_in
-from proactive_bench.user.targeting import credited_questions
+from proactive_bench.data_model import questions_in
+from proactive_bench.user import credited_questions
 
 SNAPSHOT_KIND = "burden"
 

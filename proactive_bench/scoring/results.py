@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from proactive_bench.data_model.trace import was_clipped
+from proactive_bench.data_model import was_clipped
 from proactive_bench.scoring.grading import GradeResult
 from proactive_bench.scoring.metrics import (
     DEFAULT_SCORING,

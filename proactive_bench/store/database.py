@@ -33,8 +33,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import JSON, Column, Field, Session, SQLModel, create_engine, select
 
-from proactive_bench.llm.cache import AnswerWriter, ModelCallEntry, write_answers  # noqa: F401  (its table lives in this database)
-from proactive_bench.llm.probe import ProbeRow  # noqa: F401  (its table lives in this database)
+from proactive_bench.llm import AnswerWriter, write_answers
 from proactive_bench.store.lease import Fence, Lease, check_fence  # noqa: F401  (its table lives in this database)
 
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from proactive_bench.data_model.evidence import Evidence
-from proactive_bench.dataset.schema import HiddenIntent, Persona, Session
-from proactive_bench.env.toolbox import ToolRecord
+from proactive_bench.data_model import Evidence
+from proactive_bench.dataset import HiddenIntent, Persona, Session
+from proactive_bench.env import ToolRecord
 from proactive_bench.user.targeting import patience_spent
 
 

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from proactive_bench.data_model.evidence import questions_in
+from proactive_bench.data_model import questions_in
 
 MIN_CONTENT_WORDS = 2
 MENU_SEPARATORS = 4

@@ -7,13 +7,19 @@ category is a taxonomy code; per-session counts stay in the documented ranges
 
 from __future__ import annotations
 
-from proactive_bench.dataset.loading import LoadedEpisode, Problem
-from proactive_bench.dataset.predicates import AppRows, AppRowsAdded, ToolCount
-from proactive_bench.dataset.schema import HiddenIntent, Scope, Session
-from proactive_bench.dataset.taxonomy import CATEGORY_CODES
-from proactive_bench.dataset.timed_events import unknown_timed_folders
-from proactive_bench.env.apps.base import app_tables
-from proactive_bench.env.toolbox import REGISTRY
+from proactive_bench.dataset import (
+    CATEGORY_CODES,
+    AppRows,
+    AppRowsAdded,
+    HiddenIntent,
+    LoadedEpisode,
+    Problem,
+    Scope,
+    Session,
+    ToolCount,
+    unknown_timed_folders,
+)
+from proactive_bench.env import REGISTRY, app_tables
 
 INTENTS_PER_SESSION = (5, 12)
 ITEMS_PER_SESSION = (5, 10)

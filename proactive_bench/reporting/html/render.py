@@ -25,8 +25,8 @@ from proactive_bench.reporting.summary_tables import (
     mean_std,
     pct,
 )
-from proactive_bench.review.audits import disagreement
-from proactive_bench.store.database import Store
+from proactive_bench.review import disagreement
+from proactive_bench.store import Store
 
 
 def _delta(value: float | None) -> str:
