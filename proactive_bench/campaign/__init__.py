@@ -1,4 +1,10 @@
-"""campaign."""
+"""Campaigns: many episode runs at once (models x personas x repeats x ablations).
+
+``sweep`` reads a sweep config and runs its episodes concurrently in one
+event loop, ``workers`` spreads a sweep over several processes,
+``process_tuning`` sets the event loop and garbage collector for that load.
+See README.md here.
+"""
 
 from proactive_bench.campaign.process_tuning import (
     loop_factory,

@@ -1,4 +1,9 @@
-"""data_model."""
+"""What a session produced, in the shapes judges and reports read.
+
+``evidence`` is what graders and the rubric judge look at (dialogue, tool
+records, workspace, memory, apps), ``trace`` renders it as plain text for
+model prompts (with clipping notes). See README.md here.
+"""
 
 from proactive_bench.data_model.evidence import (
     Evidence,

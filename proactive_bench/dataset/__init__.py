@@ -1,4 +1,12 @@
-"""dataset."""
+"""The dataset format and everything read from a dataset root.
+
+``schema`` holds the pydantic models (persona, episode, session, intent,
+checklist), ``predicates`` the predicate language and the ``PREDICATE_CHECKS``
+registry through which an importer contributes a check, ``loading`` reads a
+root, ``ablation`` picks the sessions a run keeps, ``taxonomy`` the category
+codes, ``timed_events`` the app rows that appear when a session starts.
+See README.md here.
+"""
 
 from proactive_bench.dataset.ablation import (
     ABLATIONS,

@@ -1,4 +1,10 @@
-"""episode."""
+"""One episode run: sessions in order over one workspace, memory and store.
+
+``session_graph`` is the LangGraph state machine of one session,
+``runner`` runs the sessions, ``checkpoints`` saves each session end and
+resumes a run, ``launch`` turns settings into a run and its participants.
+See README.md here.
+"""
 
 from proactive_bench.episode.checkpoints import (
     FINAL_STATUSES,

@@ -1,4 +1,10 @@
-"""reporting."""
+"""Reports over finished runs: summaries, tables and (in ``html``) the self-contained HTML report.
+
+``summary`` rebuilds the paper's aggregates from the store,
+``summary_tables`` prints them as rich tables or CSV, ``burden`` reports
+user burden beside Proc. ``html`` is imported on its own (it loads
+matplotlib). See README.md here.
+"""
 
 from proactive_bench.reporting.burden import (
     BurdenRow,

@@ -1,4 +1,9 @@
-"""review."""
+"""Looking back at stored runs: reading results back, grading again, auditing judgments.
+
+``stored_results`` reads a finished run's shape and result from the store,
+``rescoring`` grades a run again from what it saved, ``audits`` exports
+samples for human auditors and measures their disagreement. See README.md here.
+"""
 
 from proactive_bench.review.audits import (
     AuditFileError,

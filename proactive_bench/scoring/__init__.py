@@ -1,4 +1,11 @@
-"""scoring."""
+"""Scoring a session: checklist grades, the rubric judge, Proc and Comp, user burden.
+
+``grading`` grades checklist items (rules by predicates, rubrics by
+``judge``), ``metrics`` computes Proc and Comp as docs/metrics.md defines
+them, ``burden`` what a session cost the user, ``protocols`` the pbench and
+π-Bench evaluation rules, ``results`` the session and episode scores.
+See README.md here.
+"""
 
 from proactive_bench.scoring.burden import (
     SNAPSHOT_KIND,

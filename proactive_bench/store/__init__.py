@@ -1,4 +1,8 @@
-"""store."""
+"""The results store: every table and every query of the SQLite results database.
+
+``database`` owns the tables and the typed reads and writes, ``lease``
+one writer per run or sweep at a time.
+"""
 
 from proactive_bench.store.database import (
     Audit,

@@ -1,4 +1,10 @@
-"""validation."""
+"""Checking datasets and runs before they cost anything.
+
+``lint`` is ``pbench validate`` (with ``semantics``, ``reference_replay``
+on a ``scratch_world``, and ``gaming`` against cheap credit), ``oracle``
+holds the scripted baselines to the quality bar, ``admission`` checks a
+run's settings before a run row exists. See README.md here.
+"""
 
 from proactive_bench.validation.admission import (
     VALIDATED_DIR,
