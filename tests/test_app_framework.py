@@ -14,7 +14,6 @@ from proactive_bench.env.apps.base import (
     AppSpec,
     AppStore,
     SeedError,
-    load_builtin_apps,
     register_app,
 )
 from proactive_bench.env.memory import Memory
@@ -74,7 +73,6 @@ def test_login_returns_a_token_that_calls_may_pass(box: ToolBox) -> None:
 
 
 def test_app_tools_advertise_the_optional_token() -> None:
-    load_builtin_apps()
     (spec,) = [s for s in resolve_tool_names(["fwtest"]) if s.name == "fwtest__echo"]
     schema = spec.json_schema()
     assert "access_token" in schema["properties"] and schema["required"] == ["text"]

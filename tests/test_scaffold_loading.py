@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import proactive_bench.scaffolds.protocol as scaffold_module
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
-from proactive_bench.scaffolds.protocol import (
-    ENTRY_POINT_GROUP,
+from proactive_bench.scaffolds import (
+    SCAFFOLDS,
     ScaffoldLoadError,
     ScaffoldOptions,
     SessionContext,
@@ -22,6 +20,7 @@ from proactive_bench.scaffolds.protocol import (
 )
 from proactive_bench.scaffolds.react import ReactAgent
 from proactive_bench.scaffolds.scripted import ScriptedAgent
+from tests.plugins import install_fake_plugin
 
 REPO = Path(__file__).resolve().parent.parent
 NOTES_AGENT = REPO / "scaffolds" / "notes_agent.py"
@@ -71,14 +70,14 @@ def test_module_spec_passes_options(agent_package: str) -> None:
     assert agent.options is OPTIONS  # type: ignore[attr-defined]
 
 
-def test_entry_point_spec(agent_package: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    plugin = EntryPoint(name="echo-agent", value=f"{agent_package}:EchoAgent", group=ENTRY_POINT_GROUP)
-    monkeypatch.setattr(scaffold_module, "entry_points", lambda group: [plugin] if group == ENTRY_POINT_GROUP else [])
-    scaffold_module._installed_plugins.cache_clear()  # the installed set is read once per process
+def test_entry_point_spec(agent_package: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    install_fake_plugin(tmp_path, monkeypatch, "pbench.scaffolds", "echo-agent", f"{agent_package}:EchoAgent")
+    SCAFFOLDS.rescan()  # the installed set is read once per process
     try:
         assert type(load_scaffold("echo-agent", OPTIONS)).__name__ == "EchoAgent"
     finally:
-        scaffold_module._installed_plugins.cache_clear()
+        monkeypatch.undo()
+        SCAFFOLDS.rescan()
 
 
 def test_builtin_specs() -> None:

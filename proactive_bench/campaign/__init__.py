@@ -1,1 +1,44 @@
-"""campaign."""
+"""Campaigns: many episode runs at once (models x personas x repeats x ablations).
+
+``sweep`` reads a sweep config and runs its episodes concurrently in one
+event loop, ``workers`` spreads a sweep over several processes,
+``process_tuning`` sets the event loop and garbage collector for that load.
+See README.md here.
+"""
+
+from proactive_bench.campaign.process_tuning import (
+    loop_factory,
+    run_fast,
+    tune_for_runs,
+)
+from proactive_bench.campaign.sweep import (
+    SweepConfig,
+    SweepConfigError,
+    create_sweep,
+    load_sweep_config,
+    run_sweep,
+    sweep_endpoints,
+    sweep_episodes,
+    sweep_run_spec,
+    unfinished_runs,
+    validate_sweep_config,
+)
+from proactive_bench.campaign.workers import SweepWorkers, WorkerFailed
+
+__all__ = [
+    "SweepConfig",
+    "SweepConfigError",
+    "SweepWorkers",
+    "WorkerFailed",
+    "create_sweep",
+    "load_sweep_config",
+    "loop_factory",
+    "run_fast",
+    "run_sweep",
+    "sweep_endpoints",
+    "sweep_episodes",
+    "sweep_run_spec",
+    "tune_for_runs",
+    "unfinished_runs",
+    "validate_sweep_config",
+]

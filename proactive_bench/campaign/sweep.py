@@ -17,16 +17,17 @@ from typing import Any, Literal
 import structlog
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from proactive_bench.data_model.status import RunStatus, SweepStatus
-from proactive_bench.dataset.ablation import Ablation
-from proactive_bench.dataset.loading import (
+from proactive_bench.data_model import RunStatus, SweepStatus
+from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
+    Ablation,
     LoadedEpisode,
     load_episode,
 )
-from proactive_bench.env.apps.base import SeedError
-from proactive_bench.env.workspace import WorkspaceSeedError
-from proactive_bench.episode.launch import (
+from proactive_bench.env import SeedError, WorkspaceSeedError
+from proactive_bench.episode import (
+    DEFAULT_MAX_TURNS,
+    CallLedger,
     LaunchError,
     RunSpec,
     endpoint_limiter,
@@ -35,16 +36,17 @@ from proactive_bench.episode.launch import (
     run_spec,
     start_run,
 )
-from proactive_bench.episode.runner import DEFAULT_MAX_TURNS, CallLedger
-from proactive_bench.llm.caps import MaxTokens
-from proactive_bench.llm.costs import Budget
-from proactive_bench.llm.endpoints import DEFAULT_PAUSE_AFTER, EndpointHealth
-from proactive_bench.llm.ledger import CallRole
-from proactive_bench.llm.models import ModelSpecError
-from proactive_bench.llm.transport import ChatTransport
-from proactive_bench.scaffolds.protocol import ScaffoldLoadError
-from proactive_bench.scaffolds.scripted import reference_problem
-from proactive_bench.scoring.protocols import protocol, protocol_problem
+from proactive_bench.llm import (
+    DEFAULT_PAUSE_AFTER,
+    Budget,
+    CallRole,
+    ChatTransport,
+    EndpointHealth,
+    MaxTokens,
+    ModelSpecError,
+)
+from proactive_bench.scaffolds import ScaffoldLoadError, reference_problem
+from proactive_bench.scoring import protocol, protocol_problem
 from proactive_bench.store import Run, Store, Sweep
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 

@@ -35,8 +35,8 @@ from proactive_bench.campaign.sweep import (
     run_episodes,
     unfinished_runs,
 )
-from proactive_bench.data_model.status import FINAL_OUTCOMES
-from proactive_bench.llm.costs import Budget, PriceTable
+from proactive_bench.data_model import FINAL_OUTCOMES
+from proactive_bench.llm import Budget, PriceTable
 from proactive_bench.logs import configure_logging
 from proactive_bench.store import Fence, LeaseLost, Run, Store, Sweep
 

@@ -23,7 +23,7 @@ from dotenv import load_dotenv
 
 from proactive_bench.cli import dataset, probe, results, run, sweep
 from proactive_bench.cli.audit import audit_app
-from proactive_bench.importers.pibench.cli import import_app
+from proactive_bench.importers.pibench import import_app
 
 __all__ = ["app"]
 

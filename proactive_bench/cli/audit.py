@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from proactive_bench.campaign.process_tuning import run_fast
+from proactive_bench.campaign import run_fast
 from proactive_bench.cli.common import (
     DEFAULT_RESULTS,
     DbOpt,
@@ -18,11 +18,11 @@ from proactive_bench.cli.common import (
     out_console,
     runs_of,
 )
-from proactive_bench.episode.checkpoints import ResumeError
-from proactive_bench.llm.models import ModelSpecError
+from proactive_bench.episode import ResumeError
+from proactive_bench.llm import ModelSpecError
 from proactive_bench.logs import configure_logging
-from proactive_bench.reporting.summary_tables import pct
-from proactive_bench.review.audits import (
+from proactive_bench.reporting import pct
+from proactive_bench.review import (
     AuditFileError,
     audit_rows,
     disagreement,

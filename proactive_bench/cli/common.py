@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from proactive_bench.dataset.loading import DatasetError, LoadedEpisode, load_episode
-from proactive_bench.episode.launch import run_spec
+from proactive_bench.dataset import DatasetError, LoadedEpisode, load_episode
+from proactive_bench.episode import run_spec
 from proactive_bench.store import Run, Store, StoreOpenError, StoreSchemaError
 
 err_console = Console(stderr=True, soft_wrap=True)

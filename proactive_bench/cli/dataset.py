@@ -15,12 +15,21 @@ from proactive_bench.cli.common import (
     load_or_exit,
     out_console,
 )
-from proactive_bench.dataset.loading import DEFAULT_DATA_ROOT, LoadedEpisode
-from proactive_bench.dataset.schema import Episode, Persona, Session
-from proactive_bench.env.toolbox import REGISTRY, resolve_tool_names
+from proactive_bench.dataset import (
+    DEFAULT_DATA_ROOT,
+    Episode,
+    LoadedEpisode,
+    Persona,
+    Session,
+)
+from proactive_bench.env import REGISTRY, resolve_tool_names
 from proactive_bench.logs import configure_logging
-from proactive_bench.validation.lint import episode_stats, validate_root
-from proactive_bench.validation.oracle import oracle_problems, run_oracle
+from proactive_bench.validation import (
+    episode_stats,
+    oracle_problems,
+    run_oracle,
+    validate_root,
+)
 
 
 def validate(

@@ -7,10 +7,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from proactive_bench.cli.common import err_console, fail
-from proactive_bench.dataset.loading import LoadedEpisode
-from proactive_bench.llm.endpoints import EndpointError, check_reachable
+from proactive_bench.dataset import LoadedEpisode
+from proactive_bench.llm import EndpointError, check_reachable
 from proactive_bench.store import HeldLease, LeaseHeld, LeaseLost, Store, writing
-from proactive_bench.validation.admission import VALIDATED_DIR, dataset_problems
+from proactive_bench.validation import VALIDATED_DIR, dataset_problems
 
 
 def admit(loaded: LoadedEpisode, session_ids: list[str], results_dir: Path) -> None:

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Optional, TypeVar, get_type_hints
 
 import typer
 
-from proactive_bench.llm.caps import ROLES, MaxTokens, parse_max_tokens
+from proactive_bench.llm import ROLES, MaxTokens, parse_max_tokens
 
 RoleUrlOpt = Annotated[Optional[str], typer.Option(help="This role's OpenAI-compatible endpoint (default: --base-url).")]
 RoleKeyOpt = Annotated[Optional[str], typer.Option(help="Name of the environment variable (or ./.env entry) holding this role's API key.")]

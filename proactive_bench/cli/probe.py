@@ -6,10 +6,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from proactive_bench.campaign.process_tuning import run_fast
+from proactive_bench.campaign import run_fast
 from proactive_bench.cli.common import fail, out_console
-from proactive_bench.llm.models import ModelSpecError
-from proactive_bench.llm.probe import probe_model, probe_table
+from proactive_bench.llm import ModelSpecError, probe_model, probe_table
 from proactive_bench.logs import configure_logging
 
 

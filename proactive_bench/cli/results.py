@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from proactive_bench.campaign.process_tuning import run_fast
+from proactive_bench.campaign import run_fast
 from proactive_bench.cli.common import (
     DEFAULT_RESULTS,
     DbOpt,
@@ -19,20 +19,22 @@ from proactive_bench.cli.common import (
     out_console,
     runs_of,
 )
-from proactive_bench.episode.checkpoints import ResumeError
-from proactive_bench.episode.launch import run_spec
-from proactive_bench.llm.models import ModelSpecError
+from proactive_bench.episode import ResumeError, run_spec
+from proactive_bench.llm import ModelSpecError
 from proactive_bench.logs import configure_logging
-from proactive_bench.reporting.burden import BurdenRow, burden_rows, burden_table
-from proactive_bench.reporting.summary import Summary, summarize
-from proactive_bench.reporting.summary_tables import (
+from proactive_bench.reporting import (
+    BurdenRow,
+    Summary,
+    burden_rows,
+    burden_table,
     category_table,
     results_table,
+    summarize,
     summary_csv,
     summary_tables,
 )
-from proactive_bench.review.rescoring import rescore_run
-from proactive_bench.scoring.protocols import PROTOCOLS
+from proactive_bench.review import rescore_run
+from proactive_bench.scoring import PROTOCOLS
 
 
 def print_summary(summary: Summary, fmt: str, by: str | None = None, burden: list[BurdenRow] | None = None) -> None:

@@ -16,10 +16,11 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
-from proactive_bench.campaign.sweep import (
+from proactive_bench.campaign import (
     SweepConfigError,
+    run_fast,
     sweep_endpoints,
+    tune_for_runs,
     unfinished_runs,
     validate_sweep_config,
 )
@@ -39,33 +40,30 @@ from proactive_bench.cli.common import (
 from proactive_bench.cli.guards import admit, check_endpoints, owning
 from proactive_bench.cli.options import CallLimits, RoleEndpoints, with_option_groups
 from proactive_bench.cli.sweep import budget_of, sweep_and_report
-from proactive_bench.data_model.status import RunStatus, SessionOutcome
-from proactive_bench.dataset.loading import (
+from proactive_bench.data_model import RunStatus, SessionOutcome
+from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
     DatasetError,
     LoadedEpisode,
+    Session,
 )
-from proactive_bench.dataset.schema import Session
-from proactive_bench.env.apps.base import SeedError
-from proactive_bench.env.workspace import WorkspaceSeedError
-from proactive_bench.episode.launch import (
+from proactive_bench.env import SeedError, WorkspaceSeedError
+from proactive_bench.episode import (
+    DEFAULT_MAX_TURNS,
+    CallLedger,
     LaunchError,
     RunSpec,
     execute_run,
     run_spec,
     start_run,
 )
-from proactive_bench.episode.runner import DEFAULT_MAX_TURNS, CallLedger
-from proactive_bench.llm.caps import MaxTokens
-from proactive_bench.llm.models import ModelSpecError
+from proactive_bench.llm import MaxTokens, ModelSpecError
 from proactive_bench.logs import configure_logging
-from proactive_bench.reporting.summary_tables import results_table
-from proactive_bench.scaffolds.protocol import ScaffoldLoadError
-from proactive_bench.scaffolds.scripted import reference_problem
-from proactive_bench.scoring.protocols import protocol_problem
-from proactive_bench.scoring.results import EpisodeResult, SessionResult
+from proactive_bench.reporting import results_table
+from proactive_bench.scaffolds import ScaffoldLoadError, reference_problem
+from proactive_bench.scoring import EpisodeResult, SessionResult, protocol_problem
 from proactive_bench.store import Run, Store, lease_scope
-from proactive_bench.validation.admission import participant_problem
+from proactive_bench.validation import participant_problem
 
 
 def parse_sessions(spec: str | None, sessions: list[Session]) -> list[Session]:

@@ -14,18 +14,20 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
-from proactive_bench.campaign.sweep import (
+from proactive_bench.campaign import (
     SweepConfig,
+    SweepWorkers,
+    WorkerFailed,
     create_sweep,
     load_sweep_config,
+    run_fast,
     run_sweep,
     sweep_endpoints,
     sweep_episodes,
     sweep_run_spec,
+    tune_for_runs,
     validate_sweep_config,
 )
-from proactive_bench.campaign.workers import SweepWorkers, WorkerFailed
 from proactive_bench.cli.common import (
     DEFAULT_RESULTS,
     NoValidateOpt,
@@ -37,13 +39,13 @@ from proactive_bench.cli.common import (
 from proactive_bench.cli.guards import admit, check_endpoints, owning
 from proactive_bench.cli.options import CallLimits, RoleEndpoints, with_option_groups
 from proactive_bench.cli.results import print_summary
-from proactive_bench.dataset.loading import DatasetError, LoadedEpisode
-from proactive_bench.episode.launch import run_spec
-from proactive_bench.llm.costs import Budget, PriceFileError, PriceTable
+from proactive_bench.dataset import DatasetError, LoadedEpisode
+from proactive_bench.episode import run_spec
+from proactive_bench.llm import Budget, PriceFileError, PriceTable
 from proactive_bench.logs import configure_logging
-from proactive_bench.reporting.summary import summarize
+from proactive_bench.reporting import summarize
 from proactive_bench.store import HeldLease, Run, Store, Sweep
-from proactive_bench.validation.admission import participant_problem
+from proactive_bench.validation import participant_problem
 
 
 @with_option_groups

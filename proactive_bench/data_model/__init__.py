@@ -6,3 +6,46 @@
 - ``evidence``: what graders and judges look at (:class:`Evidence`);
 - ``trace``: renderings of a session for prompts, clipped to a context window.
 """
+
+from proactive_bench.data_model.evidence import Evidence, questions_in
+from proactive_bench.data_model.labels import IntentLabel, Leak, Stage
+from proactive_bench.data_model.messages import Message
+from proactive_bench.data_model.status import (
+    FINAL_OUTCOMES,
+    PARTIAL_RUN_STATUSES,
+    IntentStatus,
+    RunStatus,
+    SessionOutcome,
+    SweepStatus,
+)
+from proactive_bench.data_model.trace import (
+    clipped_note,
+    collecting_clips,
+    render_changed_files,
+    render_dialogue,
+    render_files,
+    render_tool_records,
+    was_clipped,
+)
+
+__all__ = [
+    "FINAL_OUTCOMES",
+    "PARTIAL_RUN_STATUSES",
+    "Evidence",
+    "IntentLabel",
+    "IntentStatus",
+    "Leak",
+    "Message",
+    "RunStatus",
+    "SessionOutcome",
+    "Stage",
+    "SweepStatus",
+    "clipped_note",
+    "collecting_clips",
+    "questions_in",
+    "render_changed_files",
+    "render_dialogue",
+    "render_files",
+    "render_tool_records",
+    "was_clipped",
+]

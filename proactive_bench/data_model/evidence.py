@@ -7,12 +7,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from proactive_bench.data_model.messages import Message
-from proactive_bench.env.memory import Memory
-from proactive_bench.env.toolbox import ToolRecord
-from proactive_bench.env.workspace import Workspace
+from proactive_bench.env import Memory, ToolRecord, Workspace
 
 if TYPE_CHECKING:
-    from proactive_bench.env.apps.base import AppStore
+    from proactive_bench.env import AppStore
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _ABBREVIATION = re.compile(

@@ -16,10 +16,8 @@ from contextvars import ContextVar
 from typing import Any, NamedTuple
 
 from proactive_bench.data_model.messages import Message
-from proactive_bench.env import jail
-from proactive_bench.env.toolbox import ToolRecord
-from proactive_bench.env.workspace import Workspace
-from proactive_bench.llm.context import CHARS_PER_TOKEN
+from proactive_bench.env import ToolRecord, Workspace, jail
+from proactive_bench.llm import CHARS_PER_TOKEN
 
 MESSAGE_CHARS = 4_000
 TOOL_FIELD_CHARS = 1_500

@@ -18,8 +18,8 @@ from typing import Any, Callable, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from proactive_bench.dataset.schema import ID_PATTERN, Episode, Persona, Session
-from proactive_bench.env.toolbox import resolve_tool_names
-from proactive_bench.env.workspace import PathEscapeError, resolve_inside
+from proactive_bench.dataset.timed_events import render_trigger
+from proactive_bench.env import PathEscapeError, resolve_inside, resolve_tool_names
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 M = TypeVar("M", bound=BaseModel)
@@ -187,8 +187,6 @@ def load_episode_partly(root: Path, persona_name: str) -> tuple[LoadedEpisode | 
 
 def _with_rendered_trigger(directory: Path, session: Session, rel: str) -> tuple[Session, list[Problem]]:
     """The session with its trigger message rendered from its timed app row, if it names one."""
-    from proactive_bench.dataset.timed_events import render_trigger
-
     if session.trigger.row is None:
         return session, []
     message, reason = render_trigger(directory, session)

@@ -24,8 +24,11 @@ from pydantic import (
     model_validator,
 )
 
+from proactive_bench.env import REGISTRY
+from proactive_bench.registry import Registry
+
 if TYPE_CHECKING:
-    from proactive_bench.data_model.evidence import Evidence
+    from proactive_bench.data_model import Evidence
 
 REGEX_FLAGS = re.IGNORECASE | re.MULTILINE
 
@@ -332,6 +335,13 @@ for _model in (AllOf, AnyOf, NotOf):
 
 PythonResolver = Callable[[str], Callable[["Evidence"], Any]]
 
+PredicateCheck = Callable[[Any, "Evidence"], bool]
+PREDICATE_CHECKS: Registry[PredicateCheck] = Registry(
+    "predicate_checks", builtins={"pibench_script": "proactive_bench.importers.pibench.scripts:script_check"},
+)
+"""How a predicate kind whose schema is part of the dataset format but whose check lives outside the core is
+evaluated, ``check(args, evidence) -> bool`` by kind: ``pibench_script`` is contributed by the π-Bench importer."""
+
 
 def evaluate(predicate: BaseModel, evidence: Evidence) -> bool:
     """Evaluate a predicate on evidence. Errors from Python graders propagate."""
@@ -372,9 +382,7 @@ def evaluate(predicate: BaseModel, evidence: Evidence) -> bool:
         case PythonCheck(python=ref):
             return bool(evidence.resolve_python(ref)(evidence))
         case PibenchScript(pibench_script=args):
-            from proactive_bench.importers.pibench.scripts import script_check
-
-            return script_check(args, evidence)
+            return bool(PREDICATE_CHECKS.get("pibench_script")(args, evidence))
         case AllOf(all=items):
             return all(evaluate(item, evidence) for item in items)
         case AnyOf(any=items):
@@ -394,8 +402,6 @@ def _counted_call(args: ToolCountArgs, record: Any) -> bool:
     if args.name is not None and not fnmatch.fnmatchcase(record.tool_name, args.name):
         return False
     if args.group is not None:
-        from proactive_bench.env.toolbox import REGISTRY
-
         spec = REGISTRY.get(record.tool_name)
         if spec is None or spec.group != args.group:
             return False

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from proactive_bench.dataset.schema import Session
-from proactive_bench.env.apps.base import AppStore, app_tables
+from proactive_bench.env import AppStore, app_tables
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 

@@ -1,9 +1,52 @@
-"""The world the agent acts on: a jailed workspace, memory, and recorded tools.
+"""The world the agent acts on: a jailed workspace, memory, recorded tools and the simulated apps.
 
-``workspace`` owns the per-episode directory and its path jail, ``memory`` the
-agent's notes carried across sessions, ``toolbox`` the tool registry and the
-recording wrapper every call goes through; ``general_tools``, ``file_search``,
-``shell``, ``web``, ``messaging`` and ``skills`` the built-in tools, ``apps``
-the simulated apps. See README.md for how to add a tool or an app and for what
-the sandbox guarantees.
+``workspace`` owns the per-episode directory and its path jail, ``jail`` the
+framework's own reads of it, ``memory`` the agent's notes carried across
+sessions, ``toolbox`` the tool registry and the recording wrapper every call
+goes through; ``general_tools``, ``file_search``, ``shell``, ``web``,
+``messaging`` and ``skills`` the built-in tools, ``apps`` the simulated apps,
+and ``catalog`` imports all of them so they are registered (importing this
+package imports it). See README.md for how to add a tool or an app and for
+what the sandbox guarantees.
 """
+
+import proactive_bench.env.catalog  # noqa: F401  (every built-in tool and app is registered from here on)
+import proactive_bench.env.jail as jail
+from proactive_bench.env.apps.base import AppStore, SeedError, app_tables
+from proactive_bench.env.memory import Memory
+from proactive_bench.env.toolbox import (
+    REGISTRY,
+    ToolBox,
+    ToolEnv,
+    ToolRecord,
+    ToolSpec,
+    render_result,
+    resolve_tool_names,
+)
+from proactive_bench.env.workspace import (
+    PathEscapeError,
+    Workspace,
+    WorkspaceSeedError,
+    expand_snapshot,
+    resolve_inside,
+)
+
+__all__ = [
+    "REGISTRY",
+    "AppStore",
+    "Memory",
+    "PathEscapeError",
+    "SeedError",
+    "ToolBox",
+    "ToolEnv",
+    "ToolRecord",
+    "ToolSpec",
+    "Workspace",
+    "WorkspaceSeedError",
+    "app_tables",
+    "expand_snapshot",
+    "jail",
+    "render_result",
+    "resolve_inside",
+    "resolve_tool_names",
+]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from proactive_bench.env import jail
+import proactive_bench.env.jail as jail
 from proactive_bench.env.jail import check_pattern, glob_regex
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 from proactive_bench.env.workspace import Workspace

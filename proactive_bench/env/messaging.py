@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field, NaiveDatetime
 from sqlmodel import Field as Column
 from sqlmodel import select
 
-from proactive_bench.env import jail
+import proactive_bench.env.jail as jail
 from proactive_bench.env.apps.base import AppModel, get_row, now
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 

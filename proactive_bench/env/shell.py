@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, Field
 
-from proactive_bench.env import jail
+import proactive_bench.env.jail as jail
 from proactive_bench.env.toolbox import ToolEnv, register_tool
 
 DEFAULT_TIMEOUT_S = 20

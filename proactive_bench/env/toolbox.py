@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import inspect
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 import structlog
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError, create_model
 
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.workspace import PathEscapeError, Workspace
@@ -68,7 +68,10 @@ class ToolSpec:
 
 
 REGISTRY: dict[str, ToolSpec] = {}
+"""Every registered tool by name; :mod:`proactive_bench.env.catalog` imports the built-in tool and app modules."""
 DEFAULT_GROUPS = ("workspace", "memory")
+TOKEN_GROUPS: set[str] = set()
+"""Groups (apps that require login) whose tools, except ``<group>__login``, take an optional ``access_token``."""
 
 
 def register_tool(name: str, group: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -82,10 +85,29 @@ def register_tool(name: str, group: str) -> Callable[[Callable[..., Any]], Calla
         if name in REGISTRY:
             raise ValueError(f"tool {name} registered twice")
         description = inspect.cleandoc(fn.__doc__ or name)
-        REGISTRY[name] = ToolSpec(name, description, args_model, fn, group)
+        REGISTRY[name] = _with_token(ToolSpec(name, description, args_model, fn, group))
         return fn
 
     return decorate
+
+
+def take_tokens(group: str) -> None:
+    """Every tool of ``group`` but ``<group>__login``, registered or to come, takes an optional ``access_token`` (login apps)."""
+    TOKEN_GROUPS.add(group)
+    for name, spec in list(REGISTRY.items()):
+        REGISTRY[name] = _with_token(spec)
+
+
+def _with_token(tool: ToolSpec) -> ToolSpec:
+    """The tool with an optional ``access_token`` argument, as π-Bench-style agents pass it, when its group takes tokens."""
+    if tool.group not in TOKEN_GROUPS or tool.name == f"{tool.group}__login" or "access_token" in tool.args_model.model_fields:
+        return tool
+    model = create_model(
+        tool.args_model.__name__,
+        __base__=tool.args_model,
+        access_token=(str | None, Field(default=None, description=f"Token from {tool.group}__login (optional).")),
+    )
+    return replace(tool, args_model=model)
 
 
 def resolve_tool_names(names: list[str]) -> list[ToolSpec]:
@@ -93,7 +115,6 @@ def resolve_tool_names(names: list[str]) -> list[ToolSpec]:
 
     Raises KeyError naming the first unknown entry.
     """
-    load_builtin_tools()
     wanted = names or list(DEFAULT_GROUPS)
     specs: dict[str, ToolSpec] = {}
     for name in wanted:
@@ -105,21 +126,6 @@ def resolve_tool_names(names: list[str]) -> list[ToolSpec]:
             raise KeyError(name)
         specs.update((spec.name, spec) for spec in group)
     return list(specs.values())
-
-
-def load_builtin_tools() -> None:
-    """Import every built-in tool module and app so their tools (and app tables) are registered."""
-    from proactive_bench.env import (  # noqa: F401  (register on import)
-        file_search,
-        general_tools,
-        messaging,
-        shell,
-        skills,
-        web,
-    )
-    from proactive_bench.env.apps.base import load_builtin_apps
-
-    load_builtin_apps()
 
 
 @dataclass

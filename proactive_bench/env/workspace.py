@@ -10,7 +10,7 @@ from typing import Any
 
 import structlog
 
-from proactive_bench.env import jail
+import proactive_bench.env.jail as jail
 
 log = structlog.get_logger(__name__)
 

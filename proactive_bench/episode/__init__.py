@@ -9,3 +9,39 @@
 - ``rows``: the one place a session's records become store rows;
 - ``checkpoints``: workspace checkpoints, and resuming a run where it stopped.
 """
+
+from proactive_bench.episode.checkpoints import (
+    ResumeError,
+    opened_checkpoint,
+    stored_session_result,
+)
+from proactive_bench.episode.launch import (
+    LaunchError,
+    RunSpec,
+    build_participants,
+    endpoint_limiter,
+    execute_run,
+    load_spec_episode,
+    run_spec,
+    start_run,
+)
+from proactive_bench.episode.rows import grade_rows
+from proactive_bench.episode.runner import DEFAULT_MAX_TURNS, CallLedger, episode_env
+
+__all__ = [
+    "DEFAULT_MAX_TURNS",
+    "CallLedger",
+    "LaunchError",
+    "ResumeError",
+    "RunSpec",
+    "build_participants",
+    "endpoint_limiter",
+    "episode_env",
+    "execute_run",
+    "grade_rows",
+    "load_spec_episode",
+    "opened_checkpoint",
+    "run_spec",
+    "start_run",
+    "stored_session_result",
+]

@@ -34,13 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from proactive_bench.data_model.status import FINAL_OUTCOMES
-from proactive_bench.data_model.trace import was_clipped
-from proactive_bench.env import jail
-from proactive_bench.env.workspace import Workspace
-from proactive_bench.scoring.grading import GradeResult
-from proactive_bench.scoring.metrics import comp, count_statuses
-from proactive_bench.scoring.results import SessionResult
+from proactive_bench.data_model import FINAL_OUTCOMES, was_clipped
+from proactive_bench.env import Workspace, jail
+from proactive_bench.scoring import GradeResult, SessionResult, comp, count_statuses
 from proactive_bench.store import (
     Grade,
     IntentEvent,

@@ -17,13 +17,14 @@ from typing import Any, Literal
 from langchain_core.rate_limiters import BaseRateLimiter, InMemoryRateLimiter
 from pydantic import BaseModel, Field
 
-from proactive_bench.data_model.status import RunStatus
-from proactive_bench.dataset.ablation import (
+from proactive_bench.data_model import RunStatus
+from proactive_bench.dataset import (
     Ablation,
+    LoadedEpisode,
     ablated_sessions,
     dependency_units,
+    load_episode,
 )
-from proactive_bench.dataset.loading import LoadedEpisode, load_episode
 from proactive_bench.episode.runner import (
     DEFAULT_MAX_TURNS,
     CallLedger,
@@ -32,19 +33,22 @@ from proactive_bench.episode.runner import (
     ProgressHook,
     run_episode,
 )
-from proactive_bench.llm.cache import CallCache
-from proactive_bench.llm.caps import UNCAPPED, MaxTokens
-from proactive_bench.llm.endpoints import is_openai_model
-from proactive_bench.llm.ledger import CallRole
-from proactive_bench.llm.models import DEFAULT_TIMEOUT_S, ChatSettings, make_chat_model
-from proactive_bench.llm.probe import probe_reports
-from proactive_bench.llm.transport import ChatTransport
-from proactive_bench.scaffolds.protocol import ScaffoldOptions, load_scaffold
-from proactive_bench.scoring.judge import JudgeSettings, RubricJudge
-from proactive_bench.scoring.results import EpisodeResult
+from proactive_bench.llm import (
+    DEFAULT_TIMEOUT_S,
+    UNCAPPED,
+    CallCache,
+    CallRole,
+    ChatSettings,
+    ChatTransport,
+    MaxTokens,
+    is_openai_model,
+    make_chat_model,
+    probe_reports,
+)
+from proactive_bench.scaffolds import ScaffoldOptions, load_scaffold
+from proactive_bench.scoring import EpisodeResult, JudgeSettings, RubricJudge
 from proactive_bench.store import Run, Store
-from proactive_bench.user.llm import LLMUser
-from proactive_bench.user.rules import RulesUser
+from proactive_bench.user import LLMUser, RulesUser
 
 
 class RunSpec(BaseModel):

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from proactive_bench.data_model.labels import IntentLabel
-from proactive_bench.data_model.messages import Message
-from proactive_bench.env.toolbox import ToolRecord
-from proactive_bench.llm.ledger import LLMCallRecord
-from proactive_bench.scoring.grading import GradeResult
+from proactive_bench.data_model import IntentLabel, Message
+from proactive_bench.env import ToolRecord
+from proactive_bench.llm import LLMCallRecord
+from proactive_bench.scoring import GradeResult
 from proactive_bench.store import (
     Grade,
     IntentEvent,

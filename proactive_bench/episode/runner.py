@@ -17,19 +17,30 @@ from typing import Any, Callable
 
 import structlog
 
-from proactive_bench.data_model.labels import IntentLabel
-from proactive_bench.data_model.messages import Message
-from proactive_bench.data_model.status import RunStatus, SessionOutcome
-from proactive_bench.data_model.trace import was_clipped
-from proactive_bench.dataset.ablation import depends_on_map
-from proactive_bench.dataset.loading import GraderResolver, LoadedEpisode
-from proactive_bench.dataset.schema import Session
-from proactive_bench.dataset.timed_events import start_session
-from proactive_bench.env import jail
-from proactive_bench.env.apps.base import AppStore
-from proactive_bench.env.memory import Memory
-from proactive_bench.env.toolbox import ToolBox, ToolEnv, ToolRecord, resolve_tool_names
-from proactive_bench.env.workspace import Workspace
+from proactive_bench.data_model import (
+    IntentLabel,
+    Message,
+    RunStatus,
+    SessionOutcome,
+    was_clipped,
+)
+from proactive_bench.dataset import (
+    GraderResolver,
+    LoadedEpisode,
+    Session,
+    depends_on_map,
+    start_session,
+)
+from proactive_bench.env import (
+    AppStore,
+    Memory,
+    ToolBox,
+    ToolEnv,
+    ToolRecord,
+    Workspace,
+    jail,
+    resolve_tool_names,
+)
 from proactive_bench.episode.checkpoints import (
     PackedWorkspace,
     WorkspacePacker,
@@ -51,18 +62,28 @@ from proactive_bench.episode.session_graph import (
     opening_message,
     run_session_graph,
 )
-from proactive_bench.llm.cache import CallCache
-from proactive_bench.llm.costs import Budget
-from proactive_bench.llm.ledger import LLMCallRecord
-from proactive_bench.llm.sent import REQUEST_SENT, note_request_sent
-from proactive_bench.scaffolds.protocol import Scaffold, SessionContext
-from proactive_bench.scoring.burden import SNAPSHOT_KIND as BURDEN
-from proactive_bench.scoring.burden import session_burden
-from proactive_bench.scoring.grading import GradeResult, grade_session
-from proactive_bench.scoring.metrics import SCORINGS, comp, count_statuses
-from proactive_bench.scoring.results import EpisodeResult, SessionResult, episode_result
+from proactive_bench.llm import (
+    REQUEST_SENT,
+    Budget,
+    CallCache,
+    LLMCallRecord,
+    note_request_sent,
+)
+from proactive_bench.scaffolds import Scaffold, SessionContext
+from proactive_bench.scoring import (
+    SCORINGS,
+    EpisodeResult,
+    GradeResult,
+    SessionResult,
+    comp,
+    count_statuses,
+    episode_result,
+    grade_session,
+    session_burden,
+)
+from proactive_bench.scoring import SNAPSHOT_KIND as BURDEN
 from proactive_bench.store import PendingRow, Run, SessionRun, Store
-from proactive_bench.user.base import UserSimulator
+from proactive_bench.user import UserSimulator
 
 log = structlog.get_logger(__name__)
 

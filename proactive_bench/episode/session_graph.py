@@ -21,17 +21,18 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from proactive_bench.data_model.evidence import Evidence
-from proactive_bench.data_model.labels import IntentLabel, Leak
-from proactive_bench.data_model.messages import Message
-from proactive_bench.data_model.status import IntentStatus, SessionOutcome
-from proactive_bench.dataset.loading import GraderResolver
-from proactive_bench.dataset.schema import Persona, Session
-from proactive_bench.env.memory import Memory
-from proactive_bench.env.toolbox import ToolBox, ToolRecord
-from proactive_bench.env.workspace import Workspace
-from proactive_bench.scaffolds.protocol import Scaffold, call_respond
-from proactive_bench.user.base import UserSimulator, UserView
+from proactive_bench.data_model import (
+    Evidence,
+    IntentLabel,
+    IntentStatus,
+    Leak,
+    Message,
+    SessionOutcome,
+)
+from proactive_bench.dataset import GraderResolver, Persona, Session
+from proactive_bench.env import Memory, ToolBox, ToolRecord, Workspace
+from proactive_bench.scaffolds import Scaffold, call_respond
+from proactive_bench.user import UserSimulator, UserView
 
 log = structlog.get_logger(__name__)
 

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import structlog
 
+from proactive_bench.llm.model_specs import ModelSpecError, model_name
+
 log = structlog.get_logger(__name__)
 
 CHECK_TIMEOUT_S = 3.0
@@ -28,8 +30,6 @@ class EndpointError(RuntimeError):
 
 def is_openai_model(spec: str | None) -> bool:
     """Whether a model string means an OpenAI-compatible server (``openai:NAME``, ``openai/NAME`` or a bare name)."""
-    from proactive_bench.llm.models import ModelSpecError, model_name
-
     try:
         return bool(spec) and model_name(spec or "")[0] == "openai"
     except ModelSpecError:

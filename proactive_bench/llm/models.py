@@ -4,43 +4,17 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from langchain_core.caches import BaseCache
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.rate_limiters import BaseRateLimiter
+from langchain_openai import ChatOpenAI
 
-if TYPE_CHECKING:
-    from proactive_bench.llm.transport import ChatTransport
+from proactive_bench.llm.model_specs import ModelSpecError, known_providers, model_name
+from proactive_bench.llm.transport import ChatTransport, HttpChatOpenAI
 
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MAX_RETRIES = 3
-
-
-class ModelSpecError(ValueError):
-    """A model string that cannot be turned into a chat model."""
-
-
-def known_providers() -> list[str]:
-    """``openai``, and the providers LangChain's ``init_chat_model`` knows when the ``langchain`` package is installed."""
-    try:
-        from langchain.chat_models.base import _SUPPORTED_PROVIDERS  # type: ignore[import-not-found]
-    except ImportError:
-        return ["openai"]
-    return ["openai", *sorted(set(_SUPPORTED_PROVIDERS) - {"openai"})]
-
-
-def model_name(spec: str) -> tuple[str, str]:
-    """``(provider, name)`` of ``provider:NAME``, ``openai/NAME`` or a bare name (openai)."""
-    if ":" in spec:
-        provider, _, name = spec.partition(":")
-    elif spec.startswith("openai/"):
-        provider, name = "openai", spec.removeprefix("openai/")
-    else:
-        provider, name = "openai", spec
-    if not name:
-        raise ModelSpecError(f"model {spec!r} has no name after the provider")
-    return provider, name
 
 
 @dataclass(frozen=True)
@@ -80,14 +54,10 @@ def make_chat_model(spec: str, settings: ChatSettings = ChatSettings()) -> BaseC
     if provider == "openai":
         if settings.max_tokens is not None and base_url:
             kwargs["extra_body"] = {"max_tokens": settings.max_tokens}
-        from langchain_openai import ChatOpenAI
-
         key = settings.api_key or os.environ.get("OPENAI_API_KEY") or ("not-needed" if base_url else None)
         if key is None:
             raise ModelSpecError("openai models need OPENAI_API_KEY, or --base-url for a local server")
         if settings.transport is not None:
-            from proactive_bench.llm.transport import HttpChatOpenAI
-
             return HttpChatOpenAI.over(settings.transport, model=name, base_url=base_url, api_key=key, **kwargs)
         return ChatOpenAI(model=name, base_url=base_url, api_key=key, **kwargs)
     if provider not in known_providers():

@@ -18,15 +18,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 from weakref import WeakKeyDictionary
 
+from proactive_bench.llm.model_specs import ModelSpecError, model_name
+from proactive_bench.llm.structured import METHODS
+from proactive_bench.llm.transport import (
+    CHAT_PATH,
+    DEFAULT_BASE_URL,
+    RETRY_STATUSES,
+    ChatTransport,
+    names_request_feature,
+)
 from proactive_bench.store import Store
-
-if TYPE_CHECKING:
-    from proactive_bench.llm.transport import ChatTransport
 
 Outcome = Literal["supported", "as text", "ignored", "rejected", "failed"]
 PROBE_TIMEOUT_S = 30.0
@@ -72,8 +79,6 @@ class ProbeReport:
     def structured_methods(self) -> list[str]:
         """The structured-output methods to start with: those the server supports, in the usual order, then the prompt.
         All of them when even a plain chat call did not work (the probe tells nothing then)."""
-        from proactive_bench.llm.structured import METHODS
-
         if self.outcome("plain chat") != "supported":
             return list(METHODS)
         left_out = ("rejected", "ignored")  # a method that failed to answer at all stays: the probe could not tell
@@ -91,12 +96,6 @@ class ProbeReport:
 async def probe(transport: ChatTransport, base_url: str, model: str, api_key: str, timeout: float = PROBE_TIMEOUT_S) -> ProbeReport:
     """One short call per capability of ``model`` (its name on the server, no provider prefix), concurrently,
     and the context size if ``GET /models`` reports it."""
-    from proactive_bench.llm.transport import (
-        CHAT_PATH,
-        RETRY_STATUSES,
-        names_request_feature,
-    )
-
     url = f"{base_url.rstrip('/')}{CHAT_PATH}"
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {api_key}"}
     ask = [{"role": "user", "content": QUESTION}]
@@ -210,11 +209,6 @@ async def known_capabilities(store: Store, transport: ChatTransport, base_url: s
 
 async def probe_model(spec: str, base_url: str | None, api_key: str | None = None) -> ProbeReport:
     """Probe an ``openai:NAME`` model (the ``probe`` command) over a transport of its own."""
-    import os
-
-    from proactive_bench.llm.models import ModelSpecError, model_name
-    from proactive_bench.llm.transport import DEFAULT_BASE_URL, ChatTransport
-
     provider, name = model_name(spec)
     if provider != "openai":
         raise ModelSpecError(f"probe: {spec!r} is not an OpenAI-compatible model (openai:NAME)")
@@ -238,10 +232,6 @@ def probe_table(report: ProbeReport) -> Any:
 
 async def probe_reports(store: Store, transport: ChatTransport, models: dict[str, tuple[str, str, str | None]]) -> dict[str, ProbeReport]:
     """``{role: its model's probe}`` for ``{role: (model spec, base URL, API key or None)}``, stored ones reused, new ones stored."""
-    import os
-
-    from proactive_bench.llm.models import model_name
-
     default_key = os.environ.get("OPENAI_API_KEY") or "not-needed"
     reports = await asyncio.gather(*(
         known_capabilities(store, transport, url, model_name(spec)[1], key or default_key) for spec, url, key in models.values()

@@ -1,1 +1,30 @@
-"""reporting."""
+"""Reports over finished runs: summaries, tables and (in ``html``) the self-contained HTML report.
+
+``summary`` rebuilds the paper's aggregates from the store,
+``summary_tables`` prints them as rich tables or CSV, ``burden`` reports
+user burden beside Proc. ``html`` is imported on its own (it loads
+matplotlib). See README.md here.
+"""
+
+from proactive_bench.reporting.burden import BurdenRow, burden_rows, burden_table
+from proactive_bench.reporting.html.categories import category_table
+from proactive_bench.reporting.summary import Summary, summarize
+from proactive_bench.reporting.summary_tables import (
+    pct,
+    results_table,
+    summary_csv,
+    summary_tables,
+)
+
+__all__ = [
+    "BurdenRow",
+    "Summary",
+    "burden_rows",
+    "burden_table",
+    "category_table",
+    "pct",
+    "results_table",
+    "summarize",
+    "summary_csv",
+    "summary_tables",
+]

@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from rich.table import Table
 
 from proactive_bench.reporting.summary import load_run
-from proactive_bench.scoring.burden import SNAPSHOT_KIND, Burden
+from proactive_bench.scoring import SNAPSHOT_KIND, Burden
 from proactive_bench.store import Run, Store
 
 

@@ -21,25 +21,19 @@ from math import comb
 from statistics import mean, median
 from typing import Any
 
-from proactive_bench.data_model.status import SessionOutcome
-from proactive_bench.dataset.ablation import ABLATIONS
-from proactive_bench.episode.launch import run_spec
-from proactive_bench.review.stored_results import (
-    EpisodeShape,
-    episode_shape,
-    stored_run_result,
-)
-from proactive_bench.scoring.metrics import (
+from proactive_bench.data_model import SessionOutcome
+from proactive_bench.dataset import ABLATIONS
+from proactive_bench.episode import run_spec
+from proactive_bench.review import EpisodeShape, episode_shape, stored_run_result
+from proactive_bench.scoring import (
+    EpisodeResult,
+    Failures,
     Scoring,
+    SessionResult,
     TaskScore,
     episode_comp,
     episode_proc,
     run_stats,
-)
-from proactive_bench.scoring.results import (
-    EpisodeResult,
-    Failures,
-    SessionResult,
 )
 from proactive_bench.store import Run, Store
 

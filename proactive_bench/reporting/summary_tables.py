@@ -13,7 +13,7 @@ from typing import Any
 from rich.table import Table
 
 from proactive_bench.reporting.summary import Summary
-from proactive_bench.scoring.results import EpisodeResult
+from proactive_bench.scoring import EpisodeResult
 
 FAILURE_MARK = "†"
 FAILURE_NOTE = f"{FAILURE_MARK} = the figure includes errored (scored 0), truncated or not-run sessions; see the err/trunc/not-run column."

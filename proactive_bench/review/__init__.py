@@ -1,1 +1,34 @@
-"""review."""
+"""Looking back at stored runs: reading results back, grading again, auditing judgments.
+
+``stored_results`` reads a finished run's shape and result from the store,
+``rescoring`` grades a run again from what it saved, ``audits`` exports
+samples for human auditors and measures their disagreement. See README.md here.
+"""
+
+from proactive_bench.review.audits import (
+    AuditFileError,
+    audit_rows,
+    disagreement,
+    import_audit_file,
+    model_audit,
+    write_audit_file,
+)
+from proactive_bench.review.rescoring import rescore_run
+from proactive_bench.review.stored_results import (
+    EpisodeShape,
+    episode_shape,
+    stored_run_result,
+)
+
+__all__ = [
+    "AuditFileError",
+    "EpisodeShape",
+    "audit_rows",
+    "disagreement",
+    "episode_shape",
+    "import_audit_file",
+    "model_audit",
+    "rescore_run",
+    "stored_run_result",
+    "write_audit_file",
+]

@@ -30,17 +30,24 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
-from proactive_bench.data_model.status import FINAL_OUTCOMES, IntentStatus
-from proactive_bench.data_model.trace import render_dialogue, render_tool_records
-from proactive_bench.dataset.loading import DatasetError, GraderResolver
-from proactive_bench.episode.launch import load_spec_episode, run_spec
-from proactive_bench.episode.runner import CallLedger
-from proactive_bench.llm.ledger import Recorder
-from proactive_bench.llm.models import ChatSettings, make_chat_model
-from proactive_bench.llm.prompts import load_prompt
-from proactive_bench.llm.structured import StructuredCaller, StructuredOutputError
+from proactive_bench.data_model import (
+    FINAL_OUTCOMES,
+    IntentStatus,
+    render_dialogue,
+    render_tool_records,
+)
+from proactive_bench.dataset import DatasetError, GraderResolver
+from proactive_bench.episode import CallLedger, load_spec_episode, run_spec
+from proactive_bench.llm import (
+    ChatSettings,
+    Recorder,
+    StructuredCaller,
+    StructuredOutputError,
+    load_prompt,
+    make_chat_model,
+)
 from proactive_bench.review.rescoring import saved_evidence
-from proactive_bench.scoring.judge import RubricJudge
+from proactive_bench.scoring import RubricJudge
 from proactive_bench.store import (
     Audit,
     Grade,
@@ -48,7 +55,7 @@ from proactive_bench.store import (
     Run,
     Store,
 )
-from proactive_bench.user.llm import request_text
+from proactive_bench.user import request_text
 
 COLUMNS = ("session_run_id", "run_id", "model", "session_id", "kind", "item_id", "text", "judged", "why", "audited", "note")
 CHECKLIST_VALUES = {"1": "1", "0": "0", "pass": "1", "fail": "0", "yes": "1", "no": "0"}

@@ -13,24 +13,19 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from proactive_bench.data_model.evidence import Evidence, Message
-from proactive_bench.data_model.status import FINAL_OUTCOMES, SessionOutcome
-from proactive_bench.dataset.ablation import depends_on_map
-from proactive_bench.dataset.loading import GraderResolver, LoadedEpisode
-from proactive_bench.env.apps.base import AppStore
-from proactive_bench.env.memory import Memory
-from proactive_bench.env.toolbox import ToolRecord
-from proactive_bench.episode.checkpoints import (
+from proactive_bench.data_model import FINAL_OUTCOMES, Evidence, Message, SessionOutcome
+from proactive_bench.dataset import GraderResolver, LoadedEpisode, depends_on_map
+from proactive_bench.env import AppStore, Memory, ToolRecord
+from proactive_bench.episode import (
+    CallLedger,
     ResumeError,
+    grade_rows,
     opened_checkpoint,
+    run_spec,
 )
-from proactive_bench.episode.launch import run_spec
-from proactive_bench.episode.rows import grade_rows
-from proactive_bench.episode.runner import CallLedger
-from proactive_bench.llm.models import ChatSettings, make_chat_model
+from proactive_bench.llm import ChatSettings, make_chat_model
 from proactive_bench.review.stored_results import stored_run_result
-from proactive_bench.scoring.grading import grade_session
-from proactive_bench.scoring.results import EpisodeResult
+from proactive_bench.scoring import EpisodeResult, JudgeSettings, RubricJudge, grade_session
 from proactive_bench.store import (
     MessageRow,
     Run,
@@ -62,8 +57,6 @@ def saved_evidence(store: Store, run: Run, session_run: SessionRun, graders: Gra
 
 async def rescore_run(store: Store, run: Run, loaded: LoadedEpisode, judge_model: str | None, base_url: str | None) -> EpisodeResult:
     """Re-grade every finished, non-errored session of a run and return the updated result."""
-    from proactive_bench.scoring.judge import JudgeSettings, RubricJudge
-
     ledger = CallLedger(run.id)
     any_turn = run_spec(run).protocol == "pibench"
     chat = ChatSettings(base_url=base_url, temperature=0)

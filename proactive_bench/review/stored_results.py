@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from proactive_bench.data_model.status import FINAL_OUTCOMES
-from proactive_bench.dataset.ablation import depends_on_map
-from proactive_bench.dataset.loading import DatasetError
-from proactive_bench.episode.checkpoints import stored_session_result
-from proactive_bench.episode.launch import load_spec_episode, run_spec
-from proactive_bench.scoring.metrics import SCORINGS, Scoring, chains
-from proactive_bench.scoring.results import EpisodeResult, episode_result
+from proactive_bench.data_model import FINAL_OUTCOMES
+from proactive_bench.dataset import DatasetError, depends_on_map
+from proactive_bench.episode import load_spec_episode, run_spec, stored_session_result
+from proactive_bench.scoring import (
+    SCORINGS,
+    EpisodeResult,
+    Scoring,
+    chains,
+    episode_result,
+)
 from proactive_bench.store import Run, Store
 
 

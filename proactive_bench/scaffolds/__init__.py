@@ -1,21 +1,48 @@
-"""Built-in agents under test: the ``react`` scaffold, the scripted baselines and the adversarial ones."""
+"""Agents under test: the scaffold protocol, the built-in scaffolds and loading one from ``--model``.
 
-from __future__ import annotations
+``protocol`` is the three-method interface every agent implements and the
+``SCAFFOLDS`` registry; ``react``, ``scripted`` and ``adversarial`` are the
+built-ins; ``catalog`` registers them and builds the agent of a run
+(:func:`load_scaffold`). A new agent is a ``package.module:attr``, a
+``path/file.py:attr`` or an entry point of the ``pbench.scaffolds`` group.
+"""
 
-from typing import Any, Callable
+from proactive_bench.scaffolds.adversarial import (
+    ADVERSARY_MODES,
+    WORK_DIMENSIONS,
+    stuffing_words,
+    workspace_texts,
+    written_paths,
+)
+from proactive_bench.scaffolds.catalog import load_scaffold
+from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
+from proactive_bench.scaffolds.protocol import (
+    SCAFFOLDS,
+    AgentTurn,
+    Scaffold,
+    ScaffoldFactory,
+    ScaffoldLoadError,
+    ScaffoldOptions,
+    SessionContext,
+    call_respond,
+)
+from proactive_bench.scaffolds.scripted import reference_problem
 
-from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES, adversarial_factory
-from proactive_bench.scaffolds.scripted import scripted_factory
-
-
-def _react(options: Any) -> Any:
-    from proactive_bench.scaffolds.react import react_scaffold
-
-    return react_scaffold(options)
-
-
-BUILTIN_SCAFFOLDS: dict[str, Callable[[Any], Any]] = {
-    "react": _react,
-    **{f"scripted:{mode}": scripted_factory(mode) for mode in ("reference", "passive", "asker", "surface")},
-    **{f"scripted:{mode}": adversarial_factory(mode) for mode in ADVERSARY_MODES},
-}
+__all__ = [
+    "ADVERSARY_MODES",
+    "SCAFFOLDS",
+    "WORK_DIMENSIONS",
+    "AgentTurn",
+    "Scaffold",
+    "ScaffoldFactory",
+    "ScaffoldLoadError",
+    "ScaffoldOptions",
+    "SessionContext",
+    "as_langchain_tools",
+    "call_respond",
+    "load_scaffold",
+    "reference_problem",
+    "stuffing_words",
+    "workspace_texts",
+    "written_paths",
+]

@@ -28,9 +28,10 @@ import re
 from collections import Counter
 from typing import Literal, get_args
 
-from proactive_bench.dataset.schema import Session
-from proactive_bench.env.workspace import Workspace
+from proactive_bench.dataset import Session
+from proactive_bench.env import Workspace
 from proactive_bench.scaffolds.protocol import (
+    SCAFFOLDS,
     AgentTurn,
     ScaffoldOptions,
     SessionContext,
@@ -171,3 +172,7 @@ def adversarial_factory(mode: AdversaryMode):  # noqa: ANN201 (a factory of fact
         return AdversarialAgent(mode)
 
     return factory
+
+
+for _mode in ADVERSARY_MODES:
+    SCAFFOLDS.add(f"scripted:{_mode}", adversarial_factory(_mode))

@@ -19,7 +19,7 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from proactive_bench.env.toolbox import ToolBox, ToolRecord, ToolSpec, render_result
+from proactive_bench.env import ToolBox, ToolRecord, ToolSpec, render_result
 
 
 class RecordedTool(StructuredTool):

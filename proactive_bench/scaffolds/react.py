@@ -27,31 +27,29 @@ from langchain_core.messages import (
     ToolMessage,
 )
 
-from proactive_bench.env.toolbox import render_result
-from proactive_bench.llm.context import (
+from proactive_bench.env import render_result
+from proactive_bench.llm import (
     CHARS_PER_TOKEN,
-    limit_from_error,
-    message_chars,
-    one_line,
-    prompt_budget_chars,
-    trim_history,
-)
-from proactive_bench.llm.ledger import (
-    LLMCallRecord,
-    Recorder,
-    record_retries,
-    usage_fields,
-)
-from proactive_bench.llm.models import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
     ChatSettings,
+    LLMCallRecord,
+    Recorder,
+    is_context_length_error,
+    limit_from_error,
+    listen,
     make_chat_model,
+    message_chars,
+    one_line,
+    prompt_budget_chars,
+    record_retries,
+    trim_history,
+    unlisten,
+    usage_fields,
 )
-from proactive_bench.llm.retry_log import listen, unlisten
-from proactive_bench.llm.transport import is_context_length_error
 from proactive_bench.scaffolds.langchain_tools import openai_tool_schemas
 from proactive_bench.scaffolds.protocol import (
+    SCAFFOLDS,
     AgentTurn,
     ScaffoldLoadError,
     ScaffoldOptions,
@@ -267,6 +265,7 @@ class ReactAgent:
         self.recorder(LLMCallRecord(role="agent", purpose="react_step", model=self.model_name, method=self._method, ok=ok, latency_ms=latency_ms, **fields))
 
 
+@SCAFFOLDS.register("react")
 def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
     """The ``react`` built-in: ``options.extra`` may set ``max_steps``, ``max_retries`` and ``context_tokens``."""
     max_retries = _int_option(options, "max_retries", DEFAULT_MAX_RETRIES, minimum=0)

@@ -13,11 +13,16 @@ make the metrics testable offline:
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, get_args
 
-from proactive_bench.dataset.predicates import compile_pattern
-from proactive_bench.dataset.schema import HiddenIntent, ReferenceStep, Session
+from proactive_bench.dataset import (
+    HiddenIntent,
+    ReferenceStep,
+    Session,
+    compile_pattern,
+)
 from proactive_bench.scaffolds.protocol import (
+    SCAFFOLDS,
     AgentTurn,
     ScaffoldOptions,
     SessionContext,
@@ -126,3 +131,7 @@ def scripted_factory(mode: Mode):  # noqa: ANN201 (a factory of factories)
         return ScriptedAgent(mode)
 
     return factory
+
+
+for _mode in get_args(Mode):
+    SCAFFOLDS.add(f"scripted:{_mode}", scripted_factory(_mode))

@@ -1,1 +1,56 @@
-"""scoring."""
+"""Scoring a session: checklist grades, the rubric judge, Proc and Comp, user burden.
+
+``grading`` grades checklist items (rules by predicates, rubrics by
+``judge``), ``metrics`` computes Proc and Comp as docs/metrics.md defines
+them, ``burden`` what a session cost the user, ``protocols`` the pbench and
+π-Bench evaluation rules, ``results`` the session and episode scores.
+See README.md here.
+"""
+
+from proactive_bench.scoring.burden import SNAPSHOT_KIND, Burden, session_burden
+from proactive_bench.scoring.grading import GradeResult, grade_session
+from proactive_bench.scoring.judge import JudgeSettings, RubricJudge
+from proactive_bench.scoring.metrics import (
+    SCORINGS,
+    Scoring,
+    TaskScore,
+    chains,
+    comp,
+    count_statuses,
+    episode_comp,
+    episode_proc,
+    run_stats,
+)
+from proactive_bench.scoring.protocols import PROTOCOLS, protocol, protocol_problem
+from proactive_bench.scoring.results import (
+    EpisodeResult,
+    Failures,
+    SessionResult,
+    episode_result,
+)
+
+__all__ = [
+    "PROTOCOLS",
+    "SCORINGS",
+    "SNAPSHOT_KIND",
+    "Burden",
+    "EpisodeResult",
+    "Failures",
+    "GradeResult",
+    "JudgeSettings",
+    "RubricJudge",
+    "Scoring",
+    "SessionResult",
+    "TaskScore",
+    "chains",
+    "comp",
+    "count_statuses",
+    "episode_comp",
+    "episode_proc",
+    "episode_result",
+    "grade_session",
+    "protocol",
+    "protocol_problem",
+    "run_stats",
+    "session_burden",
+]

@@ -21,10 +21,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from proactive_bench.data_model.evidence import questions_in
-from proactive_bench.data_model.labels import IntentLabel, Leak
-from proactive_bench.data_model.messages import Message
-from proactive_bench.user.targeting import credited_questions
+from proactive_bench.data_model import IntentLabel, Leak, Message, questions_in
+from proactive_bench.user import credited_questions
 
 SNAPSHOT_KIND = "burden"
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from proactive_bench.data_model.evidence import Evidence
-from proactive_bench.dataset.predicates import evaluate
-from proactive_bench.dataset.schema import ChecklistItem, Session
+from proactive_bench.data_model import Evidence
+from proactive_bench.dataset import ChecklistItem, Session, evaluate
 
 if TYPE_CHECKING:
     from proactive_bench.scoring.judge import RubricJudge

@@ -20,24 +20,24 @@ from typing import Literal
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
-from proactive_bench.data_model.evidence import Evidence
-from proactive_bench.data_model.trace import (
+from proactive_bench.data_model import (
+    Evidence,
     clipped_note,
     collecting_clips,
     render_dialogue,
     render_files,
     render_tool_records,
 )
-from proactive_bench.dataset.schema import ChecklistItem, Session
-from proactive_bench.llm.ledger import Recorder
-from proactive_bench.llm.prompts import load_prompt
-from proactive_bench.llm.structured import (
+from proactive_bench.dataset import ChecklistItem, Session
+from proactive_bench.llm import (
     METHODS,
+    Recorder,
     RetryPolicy,
     StructuredCaller,
     StructuredOutputError,
+    load_prompt,
 )
-from proactive_bench.user.llm import request_text
+from proactive_bench.user import request_text
 
 RUBRIC_PROMPT = load_prompt("scoring/judge_prompts", "rubric.v1")
 DEFAULT_CONCURRENCY = 4

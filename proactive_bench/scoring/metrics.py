@@ -23,7 +23,7 @@ from math import sqrt
 from statistics import mean, stdev
 from typing import Protocol
 
-from proactive_bench.data_model.status import IntentStatus, SessionOutcome
+from proactive_bench.data_model import IntentStatus, SessionOutcome
 from proactive_bench.scoring.grading import GradeResult
 
 

@@ -9,12 +9,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from proactive_bench.data_model.status import (
+from proactive_bench.data_model import (
     PARTIAL_RUN_STATUSES,
     RunStatus,
     SessionOutcome,
+    was_clipped,
 )
-from proactive_bench.data_model.trace import was_clipped
 from proactive_bench.scoring.grading import GradeResult
 from proactive_bench.scoring.metrics import (
     DEFAULT_SCORING,

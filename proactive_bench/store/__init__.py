@@ -8,6 +8,7 @@ made here too (:mod:`~proactive_bench.store.app_state`).
 """
 
 from proactive_bench.store.answers import ModelCallEntry, RecordedAnswers
+from proactive_bench.store.app_state import app_transaction, open_app_database
 from proactive_bench.store.database import Store, StoreOpenError, StoreSchemaError
 from proactive_bench.store.lease import (
     Fence,
@@ -39,8 +40,36 @@ from proactive_bench.store.tables import (
 )
 
 __all__ = [
-    "Audit", "Checkpoint", "Fence", "Grade", "HeldLease", "IntentEvent", "LLMCall", "Lease", "LeaseHeld", "LeaseLost",
-    "MessageRow", "ModelCallEntry", "PendingRow", "ProbeRow", "RecordedAnswers", "Run", "SessionRun", "Snapshot", "Store",
-    "StoreOpenError", "StoreSchemaError", "Sweep", "ToolCallRow", "WorkspaceArchive", "lease_scope", "new_id", "pending_row",
-    "pid_alive", "take_lease", "writing",
+    "Audit",
+    "Checkpoint",
+    "Fence",
+    "Grade",
+    "HeldLease",
+    "IntentEvent",
+    "LLMCall",
+    "Lease",
+    "LeaseHeld",
+    "LeaseLost",
+    "MessageRow",
+    "ModelCallEntry",
+    "PendingRow",
+    "ProbeRow",
+    "RecordedAnswers",
+    "Run",
+    "SessionRun",
+    "Snapshot",
+    "Store",
+    "StoreOpenError",
+    "StoreSchemaError",
+    "Sweep",
+    "ToolCallRow",
+    "WorkspaceArchive",
+    "app_transaction",
+    "lease_scope",
+    "new_id",
+    "open_app_database",
+    "pending_row",
+    "pid_alive",
+    "take_lease",
+    "writing",
 ]

@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from aiohttp import web
 
-from proactive_bench.campaign.process_tuning import loop_factory
+from proactive_bench.campaign import loop_factory
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from proactive_bench.data_model.evidence import Evidence
-from proactive_bench.data_model.labels import IntentLabel, Stage
-from proactive_bench.data_model.status import IntentStatus
-from proactive_bench.dataset.schema import HiddenIntent, Persona, Session
-from proactive_bench.env.toolbox import ToolRecord
+from proactive_bench.data_model import Evidence, IntentLabel, IntentStatus, Stage
+from proactive_bench.dataset import HiddenIntent, Persona, Session
+from proactive_bench.env import ToolRecord
 from proactive_bench.user.targeting import patience_spent
 
 

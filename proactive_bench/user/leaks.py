@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from math import ceil
 
-from proactive_bench.dataset.schema import HiddenIntent
+from proactive_bench.dataset import HiddenIntent
 from proactive_bench.user.targeting import FILLER
 
 LEAK_WORDS = 3

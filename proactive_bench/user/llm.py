@@ -26,28 +26,27 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
-from proactive_bench.data_model.status import IntentStatus
-from proactive_bench.data_model.trace import (
+from proactive_bench.data_model import (
+    IntentStatus,
     clipped_note,
     collecting_clips,
     render_changed_files,
     render_dialogue,
     render_tool_records,
 )
-from proactive_bench.dataset.schema import HiddenIntent, Persona, Session
-from proactive_bench.llm.ledger import (
+from proactive_bench.dataset import HiddenIntent, Persona, Session
+from proactive_bench.llm import (
+    METHODS,
     LLMCallRecord,
     Recorder,
-    record_retries,
-    usage_fields,
-)
-from proactive_bench.llm.prompts import load_prompt
-from proactive_bench.llm.retry_log import listen, unlisten
-from proactive_bench.llm.structured import (
-    METHODS,
     RetryPolicy,
     StructuredCaller,
     StructuredOutputError,
+    listen,
+    load_prompt,
+    record_retries,
+    unlisten,
+    usage_fields,
 )
 from proactive_bench.user.base import (
     IntentLabel,

@@ -14,8 +14,7 @@ reply is the ``reveal`` sentences of the intents to convey.
 
 from __future__ import annotations
 
-from proactive_bench.dataset.predicates import compile_pattern, evaluate
-from proactive_bench.dataset.schema import HiddenIntent
+from proactive_bench.dataset import HiddenIntent, compile_pattern, evaluate
 from proactive_bench.user.base import (
     StageVerdict,
     UserDecision,

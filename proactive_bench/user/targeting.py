@@ -45,9 +45,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from proactive_bench.data_model.evidence import questions_in
-from proactive_bench.data_model.labels import IntentLabel
-from proactive_bench.data_model.status import IntentStatus
+from proactive_bench.data_model import IntentLabel, IntentStatus, questions_in
 
 MIN_CONTENT_WORDS = 2
 MENU_SEPARATORS = 4

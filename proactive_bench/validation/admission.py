@@ -20,11 +20,10 @@ from pathlib import Path
 
 import structlog
 
-from proactive_bench.dataset.loading import LoadedEpisode, Problem
-from proactive_bench.episode.launch import LaunchError, RunSpec, build_participants
-from proactive_bench.episode.runner import CallLedger
-from proactive_bench.llm.models import ModelSpecError
-from proactive_bench.scaffolds.protocol import ScaffoldLoadError
+from proactive_bench.dataset import LoadedEpisode, Problem
+from proactive_bench.episode import CallLedger, LaunchError, RunSpec, build_participants
+from proactive_bench.llm import ModelSpecError
+from proactive_bench.scaffolds import ScaffoldLoadError
 from proactive_bench.validation.lint import validate_episode
 
 log = structlog.get_logger(__name__)

@@ -24,19 +24,23 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from proactive_bench.data_model.evidence import Evidence
-from proactive_bench.dataset.loading import GraderResolver, LoadedEpisode, Problem
-from proactive_bench.dataset.predicates import compile_pattern, evaluate
-from proactive_bench.dataset.schema import Session
-from proactive_bench.env.apps.base import SeedError
-from proactive_bench.env.workspace import Workspace, WorkspaceSeedError
-from proactive_bench.scaffolds.adversarial import (
+from proactive_bench.data_model import Evidence
+from proactive_bench.dataset import (
+    GraderResolver,
+    LoadedEpisode,
+    Problem,
+    Session,
+    compile_pattern,
+    evaluate,
+)
+from proactive_bench.env import SeedError, Workspace, WorkspaceSeedError
+from proactive_bench.scaffolds import (
     WORK_DIMENSIONS,
     stuffing_words,
     workspace_texts,
     written_paths,
 )
-from proactive_bench.user.targeting import screen_questions
+from proactive_bench.user import screen_questions
 from proactive_bench.validation.scratch_world import (
     scratch_world,
     start_scratch_session,

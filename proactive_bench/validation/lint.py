@@ -12,27 +12,25 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from proactive_bench.dataset.loading import (
+from proactive_bench.dataset import (
     Dataset,
-    GraderError,
-    GraderResolver,
-    LoadedEpisode,
-    Problem,
-    load_dataset_partly,
-)
-from proactive_bench.dataset.predicates import (
     FileExists,
     FileMatches,
     FileNear,
+    GraderError,
+    GraderResolver,
     LineCount,
+    LoadedEpisode,
     PibenchScript,
+    Problem,
     PythonCheck,
+    Session,
     compile_pattern,
+    dependency_units,
+    load_dataset_partly,
     walk,
 )
-from proactive_bench.dataset.schema import Session
-from proactive_bench.env.toolbox import resolve_tool_names
-from proactive_bench.env.workspace import Workspace
+from proactive_bench.env import Workspace, resolve_tool_names
 from proactive_bench.validation.gaming import gaming_problems
 from proactive_bench.validation.reference_replay import replay_references
 from proactive_bench.validation.semantics import (
@@ -204,8 +202,6 @@ def _words(text: str) -> set[str]:
 
 
 def episode_stats(episode: LoadedEpisode) -> EpisodeStats:
-    from proactive_bench.dataset.ablation import dependency_units
-
     scopes = Counter(i.scope.value for s in episode.sessions for i in s.intents)
     graders = Counter(c.grader for s in episode.sessions for c in s.checklist)
     tools = {step.tool for s in episode.sessions for step in s.reference if step.tool}

@@ -24,12 +24,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from proactive_bench.data_model.status import SessionOutcome
-from proactive_bench.dataset.loading import LoadedEpisode, Problem
-from proactive_bench.episode.launch import RunSpec, execute_run, start_run
-from proactive_bench.episode.runner import CallLedger
-from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES
-from proactive_bench.scoring.results import EpisodeResult
+from proactive_bench.data_model import SessionOutcome
+from proactive_bench.dataset import LoadedEpisode, Problem
+from proactive_bench.episode import CallLedger, RunSpec, execute_run, start_run
+from proactive_bench.scaffolds import ADVERSARY_MODES
+from proactive_bench.scoring import EpisodeResult
 from proactive_bench.store import Store
 
 REVEAL_ORDERS = ("forward", "reverse")

@@ -15,18 +15,17 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from proactive_bench.data_model.evidence import Evidence, Message
-from proactive_bench.dataset.loading import (
+from proactive_bench.data_model import Evidence, Message
+from proactive_bench.dataset import (
     GraderError,
     GraderResolver,
     LoadedEpisode,
     Problem,
+    Session,
+    evaluate,
+    walk,
 )
-from proactive_bench.dataset.predicates import evaluate, walk
-from proactive_bench.dataset.schema import Session
-from proactive_bench.env.apps.base import SeedError
-from proactive_bench.env.toolbox import ToolBox
-from proactive_bench.env.workspace import WorkspaceSeedError
+from proactive_bench.env import SeedError, ToolBox, WorkspaceSeedError
 from proactive_bench.validation.scratch_world import (
     scratch_world,
     start_scratch_session,

@@ -12,14 +12,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from proactive_bench.dataset.loading import LoadedEpisode
-from proactive_bench.dataset.schema import Session
-from proactive_bench.dataset.timed_events import start_session
-from proactive_bench.env.apps.base import AppStore
-from proactive_bench.env.memory import Memory
-from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
-from proactive_bench.env.workspace import Workspace
-from proactive_bench.episode.runner import episode_env
+from proactive_bench.dataset import LoadedEpisode, Session, start_session
+from proactive_bench.env import (
+    AppStore,
+    Memory,
+    ToolBox,
+    ToolEnv,
+    Workspace,
+    resolve_tool_names,
+)
+from proactive_bench.episode import episode_env
 
 
 @contextmanager

@@ -7,13 +7,19 @@ category is a taxonomy code; per-session counts stay in the documented ranges
 
 from __future__ import annotations
 
-from proactive_bench.dataset.loading import LoadedEpisode, Problem
-from proactive_bench.dataset.predicates import AppRows, AppRowsAdded, ToolCount
-from proactive_bench.dataset.schema import HiddenIntent, Scope, Session
-from proactive_bench.dataset.taxonomy import CATEGORY_CODES
-from proactive_bench.dataset.timed_events import unknown_timed_folders
-from proactive_bench.env.apps.base import app_tables
-from proactive_bench.env.toolbox import REGISTRY, load_builtin_tools
+from proactive_bench.dataset import (
+    CATEGORY_CODES,
+    AppRows,
+    AppRowsAdded,
+    HiddenIntent,
+    LoadedEpisode,
+    Problem,
+    Scope,
+    Session,
+    ToolCount,
+    unknown_timed_folders,
+)
+from proactive_bench.env import REGISTRY, app_tables
 
 INTENTS_PER_SESSION = (5, 12)
 ITEMS_PER_SESSION = (5, 10)
@@ -52,7 +58,6 @@ def unknown_name(node: object) -> str | None:
         if table not in app_tables():
             return f"unknown app table {table!r}"
     if isinstance(node, ToolCount) and node.tool_count.group is not None:
-        load_builtin_tools()
         if not any(spec.group == node.tool_count.group for spec in REGISTRY.values()):
             return f"unknown tool group {node.tool_count.group!r}"
     return None

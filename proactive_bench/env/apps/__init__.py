@@ -1,1 +1,8 @@
-"""Simulated apps (gmail, todoist, phone, ...) with state in SQLite; see base.py."""
+"""Simulated apps (gmail, todoist, phone, ...) with state in SQLite; see base.py.
+
+Everything others need (``AppStore``, ``SeedError``, ``app_tables``) is public
+from :mod:`proactive_bench.env`; an app module registers itself when
+:mod:`proactive_bench.env.catalog` imports it.
+"""
+
+__all__: list[str] = []

@@ -15,28 +15,25 @@ import hashlib
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-from pydantic import BaseModel, NaiveDatetime, ValidationError, create_model
+from pydantic import BaseModel, NaiveDatetime, ValidationError
 from sqlalchemy import JSON, Column, ForeignKey
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import registry
 from sqlmodel import Field, Session, SQLModel, delete, select
 
 from proactive_bench.env.toolbox import (
-    REGISTRY,
     NoArgs,
     ToolEnv,
     ToolError,
-    ToolSpec,
-    load_builtin_tools,
     register_tool,
+    take_tokens,
 )
-from proactive_bench.store.app_state import app_transaction, open_app_database
+from proactive_bench.store import app_transaction, open_app_database
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 
@@ -148,18 +145,9 @@ def register_app(spec: AppSpec) -> AppSpec:
         raise ValueError(f"app {spec.name} registered twice")
     APPS[spec.name] = spec
     if spec.requires_login:
+        take_tokens(spec.name)
         _register_login_tools(spec)
     return spec
-
-
-def add_token_argument(tool: ToolSpec) -> ToolSpec:
-    """The tool with an optional ``access_token`` argument, as π-Bench-style agents pass it."""
-    model = create_model(
-        tool.args_model.__name__,
-        __base__=tool.args_model,
-        access_token=(str | None, Field(default=None, description=f"Token from {tool.group}__login (optional).")),
-    )
-    return replace(tool, args_model=model)
 
 
 def _register_login_tools(spec: AppSpec) -> None:
@@ -184,35 +172,6 @@ def _register_login_tools(spec: AppSpec) -> None:
     register_tool(f"{spec.name}__logout", group=spec.name)(logout)
 
 
-@cache
-def _import_app_modules() -> None:
-    import importlib
-    import pkgutil
-
-    import proactive_bench.env.apps as package
-
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name != "base":
-            importlib.import_module(f"{package.__name__}.{info.name}")
-
-
-_TOKEN_CHECKED: dict[str, ToolSpec] = {}
-"""Tools already given their ``access_token`` argument (or not needing one), as registered."""
-
-
-def load_builtin_apps() -> dict[str, AppSpec]:
-    """Import every app module so its tables, app spec and tools are registered."""
-    _import_app_modules()
-    for name, tool in list(REGISTRY.items()):
-        if _TOKEN_CHECKED.get(name) is tool:
-            continue
-        app = APPS.get(tool.group)
-        if app and app.requires_login and name != f"{app.name}__login" and "access_token" not in tool.args_model.model_fields:
-            tool = REGISTRY[name] = add_token_argument(tool)
-        _TOKEN_CHECKED[name] = tool
-    return APPS
-
-
 class SeedError(ValueError):
     """App seed data that does not fit the app's tables."""
 
@@ -232,7 +191,6 @@ class AppStore:
     _snapshot: tuple[int, dict[str, list[dict[str, Any]]]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        load_builtin_tools()  # general tool modules define app tables too (e.g. general_scheduled_task)
         opened = open_app_database(AppModel.metadata, self.path)
         self.engine, self._memory = opened.engine, opened.memory
 
@@ -284,7 +242,7 @@ class AppStore:
         """
         if not directory.is_dir():
             return
-        tables = _tables_by_name()
+        tables = app_tables()
         pending: dict[str, list[tuple[str, AppModel]]] = {}
         seen: dict[tuple[Any, ...], str] = {}
         for path in sorted(directory.glob("*.yaml")):
@@ -340,7 +298,7 @@ class AppStore:
         if changes is not None and self._snapshot is not None and self._snapshot[0] == changes:
             return self._snapshot[1]
         out: dict[str, list[dict[str, Any]]] = {}
-        tables = _tables_by_name()
+        tables = app_tables()
         names = sorted(tables)
         with self.db() as db:
             counts = db.connection().exec_driver_sql("SELECT " + ", ".join(f'(SELECT count(*) FROM "{n}")' for n in names)).one()
@@ -353,7 +311,7 @@ class AppStore:
 
     def restore(self, snapshot: dict[str, list[dict[str, Any]]]) -> None:
         """Replace all app state with a snapshot's."""
-        tables = _tables_by_name()
+        tables = app_tables()
         with self.db() as db:
             for table in reversed(AppModel.metadata.sorted_tables):
                 db.exec(delete(tables[table.name]))  # type: ignore[call-overload]
@@ -363,7 +321,7 @@ class AppStore:
 
     def rows(self, table_name: str) -> list[dict[str, Any]]:
         """Rows of one table as dicts (for predicates and graders)."""
-        model = _tables_by_name().get(table_name)
+        model = app_tables().get(table_name)
         if model is None:
             raise KeyError(table_name)
         with self.db() as db:
@@ -372,11 +330,6 @@ class AppStore:
 
 def app_tables() -> dict[str, type[AppModel]]:
     """Every app table model by table name."""
-    load_builtin_tools()
-    return _tables_by_name()
-
-
-def _tables_by_name() -> dict[str, type[AppModel]]:
     return {
         mapper.class_.__tablename__: mapper.class_  # type: ignore[attr-defined]
         for mapper in AppModel._sa_registry.mappers  # type: ignore[attr-defined]

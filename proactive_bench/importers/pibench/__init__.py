@@ -5,3 +5,9 @@
 (the ``pibench_script`` predicate), ``report`` lists what could not be
 converted, ``cli`` is ``pbench import pibench``. See README.md here.
 """
+
+from proactive_bench.importers.pibench.cli import import_app
+
+__all__ = [
+    "import_app",
+]

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from proactive_bench.dataset.loading import DatasetError, Problem, load_dataset
+from proactive_bench.dataset import DatasetError, Problem, load_dataset
 from proactive_bench.importers.pibench.convert import convert_pibench
 from proactive_bench.importers.pibench.reader import read_pibench
 from proactive_bench.importers.pibench.report import ImportReport, PersonaCounts
@@ -18,7 +18,7 @@ from proactive_bench.importers.pibench.writer import (
     prepare_out,
     write_dataset,
 )
-from proactive_bench.validation.lint import validate_dataset
+from proactive_bench.validation import validate_dataset
 
 import_app = typer.Typer(help="Import another benchmark's data as a pbench dataset.", no_args_is_help=True, add_completion=False)
 err_console = Console(stderr=True, soft_wrap=True)

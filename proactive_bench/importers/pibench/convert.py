@@ -21,20 +21,21 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from proactive_bench.dataset.ablation import dependency_units
-from proactive_bench.dataset.predicates import PibenchScript, PibenchScriptArgs
-from proactive_bench.dataset.schema import (
+from proactive_bench.dataset import (
     ID_PATTERN,
     ChecklistItem,
     Episode,
     HiddenIntent,
     Persona,
+    PibenchScript,
+    PibenchScriptArgs,
     RubricEvidence,
     Session,
     SessionEntry,
     Trigger,
+    dependency_units,
 )
-from proactive_bench.env.toolbox import REGISTRY, resolve_tool_names
+from proactive_bench.env import REGISTRY, resolve_tool_names
 from proactive_bench.importers.pibench.reader import (
     TASK_FILE,
     EpisodeEntry,

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from proactive_bench.dataset.loading import Problem
+from proactive_bench.dataset import Problem
 
 REPORT_FILE = "IMPORT_REPORT.md"
 

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from proactive_bench.dataset.loading import GraderResolver
+from proactive_bench.dataset import GraderResolver
 
 if TYPE_CHECKING:
-    from proactive_bench.data_model.evidence import Evidence
-    from proactive_bench.dataset.predicates import PibenchScriptArgs
-    from proactive_bench.env.toolbox import ToolRecord
+    from proactive_bench.data_model import Evidence
+    from proactive_bench.dataset import PibenchScriptArgs
+    from proactive_bench.env import ToolRecord
 
 MCP_PREFIX = "mcp_appworld_"
 HOST = Path(__file__).with_name("script_host.py")

@@ -8,8 +8,8 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+import proactive_bench.reporting.html.figures as figures
 from proactive_bench.reporting.burden import burden_rows, proc_vs_burden
-from proactive_bench.reporting.html import figures
 from proactive_bench.reporting.html.categories import category_table
 from proactive_bench.reporting.html.compare import difference, pair_sessions
 from proactive_bench.reporting.html.sources import (
@@ -25,7 +25,7 @@ from proactive_bench.reporting.summary_tables import (
     mean_std,
     pct,
 )
-from proactive_bench.review.audits import disagreement
+from proactive_bench.review import disagreement
 from proactive_bench.store import Store
 
 

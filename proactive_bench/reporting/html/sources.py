@@ -5,12 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from proactive_bench.dataset.loading import DatasetError, LoadedEpisode
-from proactive_bench.dataset.schema import Session
-from proactive_bench.env.apps.base import AppStore, SeedError
-from proactive_bench.env.workspace import Workspace
-from proactive_bench.episode.checkpoints import opened_checkpoint
-from proactive_bench.episode.launch import load_spec_episode, run_spec
+from proactive_bench.dataset import DatasetError, LoadedEpisode, Session
+from proactive_bench.env import AppStore, SeedError, Workspace
+from proactive_bench.episode import load_spec_episode, opened_checkpoint, run_spec
 from proactive_bench.store import Run, Store
 
 

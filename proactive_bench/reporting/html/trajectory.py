@@ -11,11 +11,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from proactive_bench.dataset.schema import Session
-from proactive_bench.env.workspace import expand_snapshot
-from proactive_bench.episode.checkpoints import stored_session_result
-from proactive_bench.episode.launch import run_spec
-from proactive_bench.llm.context import one_line
+from proactive_bench.dataset import Session
+from proactive_bench.env import expand_snapshot
+from proactive_bench.episode import run_spec, stored_session_result
+from proactive_bench.llm import one_line
 from proactive_bench.reporting.html.diffs import (
     FileDiff,
     TableDiff,
@@ -23,7 +22,7 @@ from proactive_bench.reporting.html.diffs import (
     workspace_diff,
 )
 from proactive_bench.reporting.html.sources import EpisodeCatalog
-from proactive_bench.scoring.results import SessionResult
+from proactive_bench.scoring import SessionResult
 from proactive_bench.store import (
     IntentEvent,
     MessageRow,

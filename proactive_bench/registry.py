@@ -1,0 +1,100 @@
+"""One small mechanism for every extension point: a named :class:`Registry` of plugins.
+
+A registry maps names to entries (a scaffold factory, a predicate kind, ...).
+Built-ins register with the :meth:`Registry.register` decorator when the
+module that defines them is imported: each registry's owner imports a catalog
+module that imports them, so built-ins never depend on installed-package
+metadata. Third-party plugins are found through the entry point group
+``pbench.<kind>`` (``[project.entry-points."pbench.scaffolds"]`` in their
+``pyproject.toml``); each entry point is loaded when its name is first asked
+for and registered under that name. A built-in contributed by a higher layer
+than the registry's owner (the π-Bench importer's grader scripts, for the
+dataset's predicate checks) is declared as ``name -> "module:attr"`` when the
+registry is made: loaded like an entry point, without package metadata, and
+without the owner importing the layer above it.
+
+This module imports nothing from pbench: any layer may own a registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from functools import cached_property
+from importlib.metadata import EntryPoint, entry_points
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+E = TypeVar("E")
+
+ENTRY_POINT_PREFIX = "pbench."
+
+
+class PluginError(LookupError):
+    """An unknown name, a name registered twice, or a plugin that cannot be loaded; the message says which."""
+
+
+class Registry(Generic[T]):
+    """Entries of one kind by name: built-ins registered by decorator, plugins from entry points.
+
+    ``kind`` names the registry in messages and, with the ``pbench.`` prefix,
+    its entry point group (``Registry("scaffolds")`` reads ``pbench.scaffolds``).
+    """
+
+    def __init__(self, kind: str, builtins: Mapping[str, str] | None = None) -> None:
+        self.kind = kind
+        self.group = ENTRY_POINT_PREFIX + kind
+        self._entries: dict[str, T] = {}
+        self._builtins = {name: EntryPoint(name, target, self.group) for name, target in (builtins or {}).items()}
+
+    def register(self, name: str) -> Callable[[E], E]:
+        """Decorator: register the decorated object under ``name`` (twice is an error)."""
+
+        def decorate(entry: E) -> E:
+            self.add(name, entry)  # type: ignore[arg-type]
+            return entry
+
+        return decorate
+
+    def add(self, name: str, entry: T) -> T:
+        """Register ``entry`` under ``name`` (twice is an error)."""
+        if name in self._entries:
+            raise PluginError(f"{self.kind}: {name!r} registered twice")
+        self._entries[name] = entry
+        return entry
+
+    def get(self, name: str) -> T:
+        """The entry named ``name``: a built-in, else an installed plugin (loaded now); PluginError if neither."""
+        if name in self._entries:
+            return self._entries[name]
+        plugin = self.plugins.get(name)
+        if plugin is None:
+            raise PluginError(f"unknown {self.kind} {name!r}; known: {', '.join(self.names()) or 'none'}")
+        try:
+            loaded = plugin.load()
+        except Exception as exc:  # noqa: BLE001 (a third-party module: missing, a syntax error, a bug at import)
+            raise PluginError(f"{self.kind} {name!r} (entry point {plugin.value}) cannot be loaded: {exc}") from exc
+        return self._entries.setdefault(name, loaded)
+
+    def find(self, name: str) -> T | None:
+        """The entry named ``name``, or None when there is none (a plugin that fails to load still raises)."""
+        return self.get(name) if name in self else None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries or name in self.plugins
+
+    def names(self) -> list[str]:
+        """Every name: built-ins in registration order, then installed plugins not loaded yet."""
+        return [*self._entries, *(n for n in self.plugins if n not in self._entries)]
+
+    def items(self) -> Iterator[tuple[str, T]]:
+        """The registered entries (plugins only once loaded)."""
+        return iter(list(self._entries.items()))
+
+    @cached_property
+    def plugins(self) -> dict[str, EntryPoint]:
+        """The declared built-ins, then the installed entry points of this registry's group, read once (scanning is slow)."""
+        return {**self._builtins, **{ep.name: ep for ep in entry_points(group=self.group) if ep.name not in self._builtins}}
+
+    def rescan(self) -> None:
+        """Forget the entry points read so far (after installing a plugin in a running process; tests)."""
+        self.__dict__.pop("plugins", None)

@@ -1,0 +1,97 @@
+"""The built-in scaffolds, and building the agent under test from a ``--model`` spec.
+
+Importing this module registers the built-ins in :data:`~proactive_bench.scaffolds.protocol.SCAFFOLDS`
+(``react``, ``scripted:<baseline>``, ``scripted:<adversary>``); a third-party scaffold is an entry point
+of the ``pbench.scaffolds`` group, a ``package.module:attr`` or a ``path/file.py:attr``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import sys
+from pathlib import Path
+from typing import Any
+
+import proactive_bench.scaffolds.adversarial  # noqa: F401  (the built-ins register on import)
+import proactive_bench.scaffolds.react  # noqa: F401
+import proactive_bench.scaffolds.scripted  # noqa: F401
+from proactive_bench.registry import PluginError
+from proactive_bench.scaffolds.protocol import (
+    SCAFFOLDS,
+    Scaffold,
+    ScaffoldLoadError,
+    ScaffoldOptions,
+)
+
+
+def load_scaffold(spec: str, options: ScaffoldOptions) -> Scaffold:
+    """Build the agent under test from ``--model``.
+
+    ``spec`` is ``scripted:NAME``, a provider model such as ``openai:gpt-4o``
+    (the ``react`` scaffold on that model), ``react:openai:NAME``, an
+    installed entry point name, ``package.module:attr`` or ``path/file.py:attr``.
+    ``attr`` is a class or factory called with the :class:`ScaffoldOptions`
+    (or with no arguments if it takes none).
+    """
+    head = spec.split(":", 1)[0]
+    if spec.startswith("scripted:"):
+        if spec not in SCAFFOLDS:
+            names = ", ".join(sorted(k for k in SCAFFOLDS.names() if k.startswith("scripted:")))
+            raise ScaffoldLoadError(f"unknown scripted baseline {spec!r}; known: {names}")
+        return SCAFFOLDS.get(spec)(options)
+    if head == "react":
+        return SCAFFOLDS.get("react")(ScaffoldOptions(**{**options.__dict__, "model": spec.split(":", 1)[1]}))
+    if spec in SCAFFOLDS.plugins:
+        try:
+            factory = SCAFFOLDS.get(spec)
+        except PluginError as exc:
+            raise ScaffoldLoadError(str(exc)) from exc
+        return _instantiate(factory, options, spec)
+    if ":" in spec and (spec.split(":", 1)[0].endswith(".py") or "." in head):
+        return _instantiate(_import_attr(spec), options, spec)
+    # Anything else is a chat model for the default scaffold.
+    return SCAFFOLDS.get("react")(options)
+
+
+def _import_attr(spec: str) -> Any:
+    target, attr = spec.rsplit(":", 1)
+    try:
+        if target.endswith(".py"):
+            path = Path(target).resolve()
+            if not path.is_file():
+                raise ScaffoldLoadError(f"scaffold file not found: {target}")
+            module_name = f"pbench_user_scaffold_{path.stem}"
+            module_spec = importlib.util.spec_from_file_location(module_name, path)
+            assert module_spec is not None and module_spec.loader is not None
+            module = importlib.util.module_from_spec(module_spec)
+            sys.modules[module_name] = module
+            module_spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(target)
+    except ScaffoldLoadError:
+        raise
+    except Exception as exc:  # noqa: BLE001 (the user's module: missing, a syntax error, a bug at import)
+        raise ScaffoldLoadError(f"cannot import scaffold module {target!r}: {exc}") from exc
+    try:
+        return getattr(module, attr)
+    except AttributeError as exc:
+        raise ScaffoldLoadError(f"module {target!r} has no attribute {attr!r}") from exc
+
+
+def _instantiate(factory: Any, options: ScaffoldOptions, spec: str) -> Scaffold:
+    try:
+        takes_args = bool(inspect.signature(factory).parameters)
+    except (TypeError, ValueError):
+        takes_args = False
+    try:
+        agent = factory(options) if takes_args else factory()
+    except Exception as exc:  # noqa: BLE001 (the user's factory)
+        raise ScaffoldLoadError(f"building scaffold {spec!r} failed: {exc!r}") from exc
+    missing = [m for m in ("start_session", "respond", "end_session") if not callable(getattr(agent, m, None))]
+    if missing:
+        raise ScaffoldLoadError(f"scaffold {spec!r} lacks method(s): {', '.join(missing)}")
+    return agent
+
+

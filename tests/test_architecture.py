@@ -1,0 +1,207 @@
+"""The package's shape, read from its source with ``ast``: no import cycle, no import dodging one, no
+upward import between subpackages, and other subpackages use only a subpackage's public names.
+
+The layering is the table in proactive_bench/README.md (bottom to top).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "proactive_bench"
+
+LAYERS: dict[str, int] = {
+    "logs": 0, "yaml_files": 0, "registry": 0, "store": 0,
+    "llm": 1, "env": 1,
+    "data_model": 2,
+    "dataset": 3,
+    "user": 4, "scaffolds": 4, "scoring": 4,
+    "episode": 5,
+    "campaign": 6, "review": 6, "validation": 6,
+    "reporting": 7, "importers": 7, "testing": 7,
+    "cli": 8,
+}
+SIDEWAYS = {("scoring", "user")}
+"""Imports allowed inside one layer (``(importer, imported)``); any other import must go down."""
+
+DEFERRED = {("proactive_bench.cli", "proactive_bench.reporting.html"): "matplotlib loads only for `pbench report`"}
+"""Function-level imports kept on purpose, ``(importer prefix, imported module prefix): why``: start-up time only."""
+
+PENDING_UPWARD: dict[tuple[str, str], str] = {}
+"""Upward imports another branch of issue 17 removes; each must still occur (a stale entry fails, to be deleted)."""
+
+
+@dataclass(frozen=True)
+class Import:
+    importer: str
+    imported: str  # a module of proactive_bench (a package means its __init__)
+    names: tuple[str, ...]  # the names taken with ``from imported import ...``; () for ``import imported``
+    line: int
+    top_level: bool  # at module level (or in a module-level if/try), not in a function or class body
+    submodule: bool = False  # implied by ``from package import submodule``
+
+
+def module_names() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = module_names()
+
+
+def imports_of(module: str, path: Path) -> Iterator[Import]:
+    """Every import of a proactive_bench module in ``module``'s source, except those only for type checkers."""
+    tree = ast.parse(path.read_text(), str(path))
+    top_level = set()
+    for node in tree.body:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        block = [node] if not isinstance(node, (ast.If, ast.Try)) else list(ast.walk(node))
+        top_level.update(id(n) for n in block)
+    type_only = {
+        id(n) for node in tree.body if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test) for n in ast.walk(node)
+    }
+    for node in ast.walk(tree):
+        if id(node) in type_only:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and node.module.split(".")[0] == "proactive_bench":
+            names = tuple(a.name for a in node.names)
+            yield Import(module, node.module, names, node.lineno, id(node) in top_level)
+            for name in names:  # ``from package import submodule`` imports the submodule too
+                if f"{node.module}.{name}" in MODULES:
+                    yield Import(module, f"{node.module}.{name}", (), node.lineno, id(node) in top_level, submodule=True)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "proactive_bench":
+                    yield Import(module, alias.name, (), node.lineno, id(node) in top_level)
+
+
+IMPORTS = [imp for module, path in sorted(MODULES.items()) for imp in imports_of(module, path)]
+
+
+def top(module: str) -> str:
+    """The subpackage (or top-level module) a module belongs to: ``env`` for ``proactive_bench.env.apps.gmail``."""
+    return module.split(".")[1] if module != "proactive_bench" else ""
+
+
+def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of the directed graph, as a path that ends where it starts, or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(edges):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def test_no_import_cycle_between_modules() -> None:
+    edges: dict[str, set[str]] = {}
+    for imp in IMPORTS:
+        if imp.top_level and imp.imported in MODULES and imp.imported != imp.importer:
+            edges.setdefault(imp.importer, set()).add(imp.imported)
+    cycle = find_cycle(edges)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_no_function_level_import_of_the_package() -> None:
+    lazy = [
+        f"{imp.importer}:{imp.line} imports {imp.imported} inside a function"
+        for imp in IMPORTS
+        if not imp.top_level and not any(imp.importer.startswith(a) and imp.imported.startswith(b) for a, b in DEFERRED)
+    ]
+    assert not lazy, "\n".join(lazy)
+
+
+def test_every_subpackage_has_a_layer() -> None:
+    tops = {top(m) for m in MODULES} - {""}
+    assert tops == set(LAYERS), f"add to LAYERS (and the README table): {sorted(tops - set(LAYERS))}; gone: {sorted(set(LAYERS) - tops)}"
+
+
+def upward_imports() -> dict[tuple[str, str], str]:
+    found: dict[tuple[str, str], str] = {}
+    for imp in IMPORTS:
+        a, b = top(imp.importer), top(imp.imported)
+        if a != b and b and (LAYERS[b] > LAYERS[a] or (LAYERS[b] == LAYERS[a] and (a, b) not in SIDEWAYS)):
+            found.setdefault((a, b), f"{imp.importer}:{imp.line} imports {imp.imported} (layer {LAYERS[a]} -> {LAYERS[b]})")
+    return found
+
+
+def test_no_upward_import_between_subpackages() -> None:
+    found = upward_imports()
+    wrong = [why for pair, why in found.items() if pair not in PENDING_UPWARD]
+    assert not wrong, "\n".join(wrong)
+    stale = [f"{a} -> {b}" for a, b in PENDING_UPWARD if (a, b) not in found]
+    assert not stale, f"these upward imports are gone: delete them from PENDING_UPWARD: {stale}"
+
+
+def public_names(package: str) -> set[str] | None:
+    """A package's ``__all__`` (None when its ``__init__`` states none)."""
+    tree = ast.parse(MODULES[package].read_text())
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets) and node.value is not None:
+            return set(ast.literal_eval(node.value))
+    return None
+
+
+PACKAGES = sorted(m for m, p in MODULES.items() if p.name == "__init__.py" and m != "proactive_bench")
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_each_subpackage_states_its_public_names(package: str) -> None:
+    tree = ast.parse(MODULES[package].read_text())
+    assert ast.get_docstring(tree), f"{package}/__init__.py has no docstring"
+    names = public_names(package)
+    assert names is not None, f"{package}/__init__.py has no __all__"
+    defined = {a.asname or a.name.split(".")[-1] for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    defined |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    defined |= {n.target.id for n in tree.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+    assert names <= defined, f"{package}.__all__ lists names its __init__ does not define: {sorted(names - defined)}"
+
+
+def test_other_subpackages_import_only_public_names() -> None:
+    wrong = []
+    for imp in IMPORTS:
+        if imp.submodule or top(imp.importer) == top(imp.imported) or imp.imported not in MODULES:
+            continue
+        if MODULES[imp.imported].parent == PACKAGE and MODULES[imp.imported].name != "__init__.py":
+            continue  # a top-level module (logs, yaml_files, registry): its names are its own
+        if MODULES[imp.imported].name != "__init__.py":
+            wrong.append(f"{imp.importer}:{imp.line} imports module {imp.imported}: import its package's public names")
+            continue
+        public = public_names(imp.imported) or set()
+        wrong += [f"{imp.importer}:{imp.line} imports {imp.imported}.{n}, not in its __all__" for n in imp.names if n not in public]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_tool_catalog_imports_every_tool_and_app_module() -> None:
+    catalog = {imp.imported for imp in IMPORTS if imp.importer == "proactive_bench.env.catalog"}
+    registering = {
+        m for m, p in MODULES.items()
+        if m.startswith("proactive_bench.env.") and ("@register_tool(" in p.read_text() or "\nregister_app(" in p.read_text())
+    }
+    assert registering and registering <= catalog, f"add to env/catalog.py: {sorted(registering - catalog)}"
