@@ -24,7 +24,7 @@ from proactive_bench.validation.lint import validate_root
 from proactive_bench.validation.oracle import OracleOutcome, run_oracle
 
 REPO = Path(__file__).resolve().parent.parent
-EPISODES = [(REPO, "pharmacist"), (REPO / "examples" / "lab_orders", "lab_manager")]
+EPISODES = [(REPO, "pharmacist"), (REPO / "examples" / "lab_orders", "lab_manager"), (REPO, "financier")]
 
 GENERIC_QUESTIONS = [
     "Do you have any other preferences?",
