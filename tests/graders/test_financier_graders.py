@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from proactive_bench.data_model.evidence import Evidence
+from proactive_bench.dataset.loading import GraderResolver
 from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
-from proactive_bench.evidence import Evidence
-from proactive_bench.loading import GraderResolver
 
 REPO = Path(__file__).resolve().parents[2]
 APPS = REPO / "episodes" / "financier" / "apps"
