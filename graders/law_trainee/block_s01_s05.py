@@ -32,3 +32,12 @@ def s01_no_tenant_names(evidence: Any) -> bool:
     notes = [(path, text) for path, text in whole_texts(evidence, HAL_NOTE) if re.search(r"^## \w+", text, re.MULTILINE)]
     names = [r["tenant_name"] for r in csv_rows(evidence.workspace.read_text(HAL_EXTRACT)) if r.get("tenant_name")]
     return bool(notes) and not any(re.search(rf"\b{re.escape(n)}\b", text, re.IGNORECASE) for _, text in notes for n in names)
+
+
+def s02_register(evidence: Any) -> bool:
+    """The register keeps the HAL.0009 ICO row and adds KES.0117's limitation (2026-01-09) and response (2025-11-18) rows."""
+    return (
+        s01_register(evidence)
+        and has_register_row(evidence, "KES.0117", "2026-01-09", r"limitation")
+        and has_register_row(evidence, "KES.0117", "2025-11-18", r"respon|reply")
+    )

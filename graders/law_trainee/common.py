@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from typing import Any
 
 from ..pharmacist.common import app_rows, csv_rows, matching_texts, whole_texts
 
-__all__ = ["app_rows", "csv_rows", "matching_texts", "whole_texts", "lines_of", "line_has", "register_rows"]
+__all__ = ["app_rows", "csv_rows", "matching_texts", "whole_texts", "lines_of", "line_has", "register_rows", "table_rows"]
 
 REGISTER = "deadlines/register.csv"
 
@@ -26,8 +28,16 @@ def register_rows(evidence: Any) -> list[dict[str, str]]:
     """Rows of the seat's deadlines register, or none when it is missing or has no matter_ref/due columns."""
     if not evidence.workspace.glob_files(REGISTER):
         return []
-    rows = csv_rows(evidence.workspace.read_text(REGISTER))
-    return [r for r in rows if "matter_ref" in r and "due" in r]
+    return [r for r in table_rows(evidence.workspace.read_text(REGISTER)) if "matter_ref" in r and "due" in r]
+
+
+def table_rows(text: str) -> list[dict[str, str]]:
+    """CSV rows keyed by lower-cased header; a row with more or fewer cells than the header is skipped, not fatal."""
+    rows = list(csv.reader(io.StringIO(text.strip())))
+    if not rows:
+        return []
+    header = [h.strip().lower() for h in rows[0]]
+    return [dict(zip(header, (c.strip() for c in row))) for row in rows[1:] if len(row) == len(header)]
 
 
 def has_register_row(evidence: Any, matter: str, due: str, event: str) -> bool:
