@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .common import csv_rows, has_register_row, line_has, lines_of, whole_texts
+from .common import app_rows, csv_rows, has_register_row, line_has, lines_of, whole_texts
 
 HAL_NOTE = "matters/HAL.0009/2025-11-03*.md"
 HAL_EXTRACT = "matters/HAL.0009/misdirected_spreadsheet_extract.csv"
@@ -41,3 +41,55 @@ def s02_register(evidence: Any) -> bool:
         and has_register_row(evidence, "KES.0117", "2026-01-09", r"limitation")
         and has_register_row(evidence, "KES.0117", "2025-11-18", r"respon|reply")
     )
+
+
+def _open_tasks(evidence: Any, due: str) -> list[dict[str, Any]]:
+    return [t for t in app_rows(evidence, "todoist_task") if str(t.get("due_date")) == due and not t.get("is_completed")]
+
+
+def _labels(evidence: Any, task_id: int) -> set[str]:
+    names = {row["id"]: row["name"] for row in app_rows(evidence, "todoist_label")}
+    return {names.get(row["label_id"], "") for row in app_rows(evidence, "todoist_task_label") if row["task_id"] == task_id}
+
+
+def s03_tasks_dated(evidence: Any) -> bool:
+    """Open tasks exist for the limitation expiry and Norbury's response."""
+    return bool(_open_tasks(evidence, "2026-01-09")) and bool(_open_tasks(evidence, "2025-11-18"))
+
+
+def s03_prefix(evidence: Any) -> bool:
+    """Every open task due on either Kestrel date is titled [KES.0117] ..."""
+    tasks = _open_tasks(evidence, "2026-01-09") + _open_tasks(evidence, "2025-11-18")
+    return s03_tasks_dated(evidence) and all(str(t["title"]).startswith("[KES.0117]") for t in tasks)
+
+
+def s03_priority(evidence: Any) -> bool:
+    """The limitation expiry task has priority 4."""
+    return any(t["priority"] == 4 for t in _open_tasks(evidence, "2026-01-09"))
+
+
+def s03_issue_by(evidence: Any) -> bool:
+    """An issue-by task is due 2025-12-09 at priority 4."""
+    return any(t["priority"] == 4 and re.search(r"issue|claim form", str(t["title"]), re.IGNORECASE) for t in _open_tasks(evidence, "2025-12-09"))
+
+
+def s03_label(evidence: Any) -> bool:
+    """The limitation expiry task carries the 'limitation' label."""
+    return any("limitation" in _labels(evidence, t["id"]) for t in _open_tasks(evidence, "2026-01-09"))
+
+
+def s03_sections(evidence: Any) -> bool:
+    """The expiry task sits in section 311 (Limitation) and the response task in 313 (Pre-action)."""
+    return any(t["section_id"] == 311 for t in _open_tasks(evidence, "2026-01-09")) and any(
+        t["section_id"] == 313 for t in _open_tasks(evidence, "2025-11-18")
+    )
+
+
+def s03_assigned(evidence: Any) -> bool:
+    """The expiry task is assigned to Joanna Pryce (Todoist user 2)."""
+    return any(t["assignee_id"] == 2 for t in _open_tasks(evidence, "2026-01-09"))
+
+
+def s03_register(evidence: Any) -> bool:
+    """The register keeps the s02 rows and adds KES.0117's issue-by date."""
+    return s02_register(evidence) and has_register_row(evidence, "KES.0117", "2025-12-09", r"issue")
