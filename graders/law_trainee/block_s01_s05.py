@@ -93,3 +93,16 @@ def s03_assigned(evidence: Any) -> bool:
 def s03_register(evidence: Any) -> bool:
     """The register keeps the s02 rows and adds KES.0117's issue-by date."""
     return s02_register(evidence) and has_register_row(evidence, "KES.0117", "2025-12-09", r"issue")
+
+
+def s04_register(evidence: Any) -> bool:
+    """The register keeps the earlier HAL.0009 row and adds the ICO answers due 2025-11-20."""
+    return s01_register(evidence) and has_register_row(evidence, "HAL.0009", "2025-11-20", r"\bICO\b")
+
+
+def s04_tenant_notice(evidence: Any) -> bool:
+    """The tenant notice v1 has the DRAFT header, names the bank-details point and the no-e-mail warning."""
+    path = "matters/HAL.0009/drafts/2025-11-06*tenant*_v1.md"
+    texts = [text for _, text in whole_texts(evidence, path) if text.startswith("DRAFT v1")]
+    lines = lines_of(evidence, path)
+    return bool(texts) and line_has(lines, r"bank", r"sort code|account number") and line_has(lines, r"never|will not|won't", r"e-?mail|text")
