@@ -106,3 +106,8 @@ def s04_tenant_notice(evidence: Any) -> bool:
     texts = [text for _, text in whole_texts(evidence, path) if text.startswith("DRAFT v1")]
     lines = lines_of(evidence, path)
     return bool(texts) and line_has(lines, r"bank", r"sort code|account number") and line_has(lines, r"never|will not|won't", r"e-?mail|text")
+
+
+def s05_notes_to_jp(evidence: Any) -> bool:
+    """The draft agreement flags at least two open points as [Note to JP: ...]."""
+    return sum(bool(re.search(r"\[Note to JP:[^\]]{10,}\]", line)) for line in lines_of(evidence, "matters/ORL.0032/**/2025-11-07*.md")) >= 2
