@@ -16,3 +16,9 @@ def s06_register(evidence: Any) -> bool:
         and has_register_row(evidence, "BRK.0204", "2025-11-19", r"acknowledg|\bAoS\b")
         and has_register_row(evidence, "BRK.0204", "2025-12-03", r"defence")
     )
+
+
+def s07_each_paragraph(evidence: Any) -> bool:
+    """Each of the particulars' paragraphs 1-7 has a line that admits, denies or does not admit it."""
+    lines = lines_of(evidence, "matters/BRK.0204/**/2025-11-10*.md")
+    return all(line_has(lines, rf"\bparagraph {n}\b[^\n]{{0,30}}\b(is|are) (admitted|denied|not admitted)") for n in range(1, 8))
