@@ -22,3 +22,11 @@ def s07_each_paragraph(evidence: Any) -> bool:
     """Each of the particulars' paragraphs 1-7 has a line that admits, denies or does not admit it."""
     lines = lines_of(evidence, "matters/BRK.0204/**/2025-11-10*.md")
     return all(line_has(lines, rf"\bparagraph {n}\b[^\n]{{0,30}}\b(is|are) (admitted|denied|not admitted)") for n in range(1, 8))
+
+
+def s08_issue_table(evidence: Any) -> bool:
+    """The plan has a Markdown table whose header names Issue and Gaps, with rows for breach, causation, quantum and the cap."""
+    lines = lines_of(evidence, "matters/KES.0117/2025-11-11*.md")
+    header = line_has(lines, r"^\|[^\n]*\bissue\b[^\n]*\|[^\n]*\bgaps?\b")
+    rows = [line for line in lines if line.startswith("|")]
+    return header and all(line_has(rows, p) for p in (r"^\|\s*breach", r"^\|\s*causation", r"^\|\s*quantum", r"^\|[^|]*(cap|14\.2)"))
