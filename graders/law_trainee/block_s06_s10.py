@@ -30,3 +30,14 @@ def s08_issue_table(evidence: Any) -> bool:
     header = line_has(lines, r"^\|[^\n]*\bissue\b[^\n]*\|[^\n]*\bgaps?\b")
     rows = [line for line in lines if line.startswith("|")]
     return header and all(line_has(rows, p) for p in (r"^\|\s*breach", r"^\|\s*causation", r"^\|\s*quantum", r"^\|[^|]*(cap|14\.2)"))
+
+
+def s09_heads(evidence: Any) -> bool:
+    """The note puts GBP 33,450 at risk under clause 14.1 and GBP 150,900 as safe direct loss."""
+    lines = lines_of(evidence, "matters/KES.0117/2025-11-17*.md")
+    return line_has(lines, r"33,?450", r"risk|14\.1|excluded") and line_has(lines, r"150,?900", r"direct|safe")
+
+
+def s09_register(evidence: Any) -> bool:
+    """The register keeps the earlier rows and adds the offer expiry 2025-12-08."""
+    return s06_register(evidence) and has_register_row(evidence, "KES.0117", "2025-12-08", r"offer")
