@@ -41,3 +41,24 @@ def s09_heads(evidence: Any) -> bool:
 def s09_register(evidence: Any) -> bool:
     """The register keeps the earlier rows and adds the offer expiry 2025-12-08."""
     return s06_register(evidence) and has_register_row(evidence, "KES.0117", "2025-12-08", r"offer")
+
+
+HANDOVER = "notes/handover/2025-11-18*.md"
+
+
+def s10_window_deadlines(evidence: Any) -> bool:
+    """The handover gives BRK.0204's AoS on 19 November and HAL.0009's ICO answers on 20 November, each on its matter's line."""
+    lines = lines_of(evidence, HANDOVER)
+    return line_has(lines, r"BRK\.0204", r"19 nov(ember)?( 2025)?|2025-11-19", r"acknowledg|\bAoS\b") and line_has(
+        lines, r"HAL\.0009", r"20 nov(ember)?( 2025)?|2025-11-20", r"\bICO\b"
+    )
+
+
+def s10_look_ahead(evidence: Any) -> bool:
+    """The look-ahead gives the defence (3 Dec), the offer expiry (8 Dec) and the issue-by date (9 Dec) with their matters."""
+    lines = lines_of(evidence, HANDOVER)
+    return (
+        line_has(lines, r"BRK\.0204", r"\b3 dec(ember)?|2025-12-03", r"defence")
+        and line_has(lines, r"KES\.0117", r"\b8 dec(ember)?|2025-12-08", r"offer")
+        and line_has(lines, r"KES\.0117", r"\b9 dec(ember)?|2025-12-09", r"issue")
+    )
