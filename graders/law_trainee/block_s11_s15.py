@@ -1,0 +1,59 @@
+"""Rule graders for sessions s11-s15 of the law trainee episode."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .common import app_rows, has_register_row, line_has, lines_of, register_rows
+
+MATTER_NOTES = {1101: "HAL.0009", 1102: "KES.0117", 1103: "BRK.0204"}
+
+
+def _note(evidence: Any, note_id: int) -> str:
+    return next((str(n["content"]) for n in app_rows(evidence, "simple_note_note") if n["id"] == note_id), "")
+
+
+def _start_note(evidence: Any, note_id: int) -> str:
+    return next((str(n["content"]) for n in evidence.apps_at_start.get("simple_note_note", []) if n["id"] == note_id), "")
+
+
+def s11_three_updated(evidence: Any) -> bool:
+    """The Halden, Kestrel and Brook notes all grew this session."""
+    return all(len(_note(evidence, i)) > len(_start_note(evidence, i)) for i in MATTER_NOTES)
+
+
+def s11_newest_first(evidence: Any) -> bool:
+    """Each of the three matter notes now starts with a 2025-11-19/20/21 entry."""
+    return all(re.match(r"\s*2025-11-(19|20|21)\b", _note(evidence, i)) for i in MATTER_NOTES)
+
+
+def s11_defence_date(evidence: Any) -> bool:
+    """The Brook note corrects 17 December to 3 December on one line, and no 17 December mention stands unflagged."""
+    lines = _note(evidence, 1103).splitlines()
+    right = line_has(lines, r"defence", r"\b3 ?(dec|/12)", r"17 ?(dec|/12)", r"\bnot\b|wrong|incorrect")
+    wrong = [line for line in lines if re.search(r"17 ?(dec|/12)", line, re.IGNORECASE) and not re.search(r"\bnot\b|wrong|incorrect", line, re.IGNORECASE)]
+    return right and not wrong
+
+
+def s11_part36(evidence: Any) -> bool:
+    """The Kestrel note flags a Part 36 offer for the 150k counter."""
+    return line_has(_note(evidence, 1102).splitlines(), r"part 36|CPR 36", r"150")
+
+
+def s11_register_done(evidence: Any) -> bool:
+    """The AoS and ICO rows are marked done and the other register rows are still there."""
+    rows = register_rows(evidence)
+    done = {(r["matter_ref"], r["due"]) for r in rows if re.search(r"\bdone\b|filed|sent", r.get("event", "") + r.get("status", ""), re.IGNORECASE)}
+    return (
+        {("BRK.0204", "2025-11-19"), ("HAL.0009", "2025-11-20")} <= done
+        and has_register_row(evidence, "KES.0117", "2026-01-09", r"limitation")
+        and has_register_row(evidence, "BRK.0204", "2025-12-03", r"defence")
+    )
+
+
+def s11_no_collateral(evidence: Any) -> bool:
+    """The three matter notes were updated, no note was added and the Shopping note is unchanged."""
+    start = {n["id"]: n for n in evidence.apps_at_start.get("simple_note_note", [])}
+    now = {n["id"]: n for n in app_rows(evidence, "simple_note_note")}
+    return s11_three_updated(evidence) and set(now) <= set(start) and now.get(1106, {}).get("content") == start.get(1106, {}).get("content")
