@@ -57,3 +57,13 @@ def s11_no_collateral(evidence: Any) -> bool:
     start = {n["id"]: n for n in evidence.apps_at_start.get("simple_note_note", [])}
     now = {n["id"]: n for n in app_rows(evidence, "simple_note_note")}
     return s11_three_updated(evidence) and set(now) <= set(start) and now.get(1106, {}).get("content") == start.get(1106, {}).get("content")
+
+
+SCHEDULE_HEADS = (62400, 48950, 31200, 8350, 21450, 12000)
+
+
+def s12_schedule(evidence: Any) -> bool:
+    """The particulars annex a table with the six loss heads' amounts and a 184,350 total row."""
+    rows = [line for line in lines_of(evidence, "matters/KES.0117/drafts/2025-11-24*.md") if line.startswith("|")]
+    amounts = {int(m.replace(",", "")) for row in rows for m in re.findall(r"\|\s*(?:GBP |£)?\s*(\d{1,3}(?:,\d{3})+|\d+)\s*\|", row)}
+    return set(SCHEDULE_HEADS) <= amounts and line_has(rows, r"total", r"184,?350")
