@@ -67,3 +67,29 @@ def s12_schedule(evidence: Any) -> bool:
     rows = [line for line in lines_of(evidence, "matters/KES.0117/drafts/2025-11-24*.md") if line.startswith("|")]
     amounts = {int(m.replace(",", "")) for row in rows for m in re.findall(r"\|\s*(?:GBP |£)?\s*(\d{1,3}(?:,\d{3})+|\d+)\s*\|", row)}
     return set(SCHEDULE_HEADS) <= amounts and line_has(rows, r"total", r"184,?350")
+
+
+HAL_PLAN = "matters/HAL.0009/2025-11-25*.md"
+RAG = {"C1": "green", "C2": "red", "C3": "red", "C4": "amber", "C5": "amber", "C6": "green", "C7": "amber", "C8": "green"}
+
+
+def s13_rag(evidence: Any) -> bool:
+    """Every control id's table row carries its RAG rating and no other rating."""
+    rows = [line for line in lines_of(evidence, HAL_PLAN) if line.startswith("|")]
+    for control, rating in RAG.items():
+        mine = [r for r in rows if re.search(rf"\b{control}\b", r)]
+        if not mine or not any(re.search(rf"\b{rating}\b", r, re.IGNORECASE) for r in mine):
+            return False
+        if any(re.search(rf"\b{other}\b", r, re.IGNORECASE) for r in mine for other in {"red", "amber", "green"} - {rating}):
+            return False
+    return True
+
+
+def s13_totals(evidence: Any) -> bool:
+    """One line gives 2 Red, 3 Amber and 3 Green."""
+    return line_has(lines_of(evidence, HAL_PLAN), r"\b2 red\b", r"\b3 amber\b", r"\b3 green\b")
+
+
+def s13_register(evidence: Any) -> bool:
+    """The register has the HAL.0009 training deadline and keeps the Kestrel limitation row."""
+    return has_register_row(evidence, "HAL.0009", "2026-02-25", r"training") and has_register_row(evidence, "KES.0117", "2026-01-09", r"limitation")
