@@ -93,3 +93,32 @@ def s13_totals(evidence: Any) -> bool:
 def s13_register(evidence: Any) -> bool:
     """The register has the HAL.0009 training deadline and keeps the Kestrel limitation row."""
     return has_register_row(evidence, "HAL.0009", "2026-02-25", r"training") and has_register_row(evidence, "KES.0117", "2026-01-09", r"limitation")
+
+
+ORL_V2 = "matters/ORL.0032/drafts/2025-11-26*_v2.md"
+ORL_V1 = "matters/ORL.0032/drafts/2025-11-07_reseller-agreement_v1.md"
+
+
+def s14_issues_table(evidence: Any) -> bool:
+    """v2 (or a note beside it) has a table with a Pennine column and a row for each of the five points."""
+    rows = [line for line in lines_of(evidence, "matters/ORL.0032/**/2025-11-26*.md") if line.startswith("|")]
+    header = line_has(rows, r"pennine", r"orla")
+    points = (r"exclusiv", r"notice|renewal", r"minimum", r"scotland|outside the territory", r"data")
+    return header and all(line_has(rows, p) for p in points)
+
+
+def s14_no_stale_note(evidence: Any) -> bool:
+    """v2 exists with two months' notice and without the v1 note proposing three months."""
+    lines = lines_of(evidence, ORL_V2)
+    return line_has(lines, r"(2|two) months'? (prior )?(written )?notice") and not line_has(lines, r"note to JP", r"three months")
+
+
+def s14_v1_unchanged(evidence: Any) -> bool:
+    """The v1 draft is still there with its own header and without v2's two-month notice."""
+    ws = evidence.workspace
+    return bool(ws.glob_files(ORL_V1)) and ws.read_text(ORL_V1).startswith("DRAFT v1") and "two months" not in ws.read_text(ORL_V1)
+
+
+def s14_scotland(evidence: Any) -> bool:
+    """A line explains that consenting to Scotland would breach the exclusive partner's contract."""
+    return line_has(lines_of(evidence, "matters/ORL.0032/**/2025-11-26*.md"), r"scotland", r"consent", r"breach")
