@@ -122,3 +122,52 @@ def s14_v1_unchanged(evidence: Any) -> bool:
 def s14_scotland(evidence: Any) -> bool:
     """A line explains that consenting to Scotland would breach the exclusive partner's contract."""
     return line_has(lines_of(evidence, "matters/ORL.0032/**/2025-11-26*.md"), r"scotland", r"consent", r"breach")
+
+
+def _task(evidence: Any, task_id: int) -> dict[str, Any]:
+    return next((t for t in app_rows(evidence, "todoist_task") if t["id"] == task_id), {})
+
+
+def _new_tasks(evidence: Any, due: str) -> list[dict[str, Any]]:
+    start = {t["id"] for t in evidence.apps_at_start.get("todoist_task", [])}
+    return [t for t in app_rows(evidence, "todoist_task") if t["id"] not in start and str(t.get("due_date")) == due and not t.get("is_completed")]
+
+
+def s15_aos_done(evidence: Any) -> bool:
+    """The AoS task (351) is completed."""
+    return bool(_task(evidence, 351).get("is_completed"))
+
+
+def s15_ico_done(evidence: Any) -> bool:
+    """The ICO answers task (352) still exists and is completed."""
+    return bool(_task(evidence, 352).get("is_completed"))
+
+
+def s15_defence_date(evidence: Any) -> bool:
+    """The defence task (353) is due 2025-12-03."""
+    return str(_task(evidence, 353).get("due_date")) == "2025-12-03"
+
+
+def s15_offer_task(evidence: Any) -> bool:
+    """A new [KES.0117] task for the offer is due 2025-12-08 in the Pre-action section (313)."""
+    return any(
+        t["section_id"] == 313 and str(t["title"]).startswith("[KES.0117]") and re.search(r"offer", str(t["title"]), re.IGNORECASE)
+        for t in _new_tasks(evidence, "2025-12-08")
+    )
+
+
+def s15_training_task(evidence: Any) -> bool:
+    """A new [HAL.0009] task to check Halden's training is due 2026-02-25."""
+    return any(str(t["title"]).startswith("[HAL.0009]") and re.search(r"training", str(t["title"]), re.IGNORECASE) for t in _new_tasks(evidence, "2026-02-25"))
+
+
+def s15_notifications(evidence: Any) -> bool:
+    """The overdue reminders 361 and 362 are marked read."""
+    read = {n["id"] for n in app_rows(evidence, "todoist_notification") if n.get("is_read")}
+    return {361, 362} <= read
+
+
+def s15_court_section(evidence: Any) -> bool:
+    """The defence task sits in Court deadlines (312) and carries the court label (322)."""
+    labelled = any(r["task_id"] == 353 and r["label_id"] == 322 for r in app_rows(evidence, "todoist_task_label"))
+    return _task(evidence, 353).get("section_id") == 312 and labelled
