@@ -27,3 +27,57 @@ def s16_no_gbp(evidence: Any) -> bool:
     """v2 gives the price in £ and uses 'GBP' nowhere."""
     texts = [text for _, text in whole_texts(evidence, BRK_V2)]
     return bool(texts) and all("£14,995" in t and "GBP" not in t for t in texts)
+
+
+MATTERS = ("HAL.0009", "KES.0117", "BRK.0204", "ORL.0032")
+
+
+def _report_lines(evidence: Any) -> list[str]:
+    """Lines of the saved report and of the draft e-mails to Declan."""
+    drafts = [str(d["body"]) for d in app_rows(evidence, "gmail_draft") if "declan.hurst@" in " ".join(d.get("recipient_emails") or [])]
+    return lines_of(evidence, "reports/2025-11-28*.md") + [line for body in drafts for line in body.splitlines()]
+
+
+def _row(lines: list[str], matter: str) -> list[str]:
+    return [line for line in lines if line.startswith("|") and matter in line]
+
+
+def s17_any_report(evidence: Any) -> bool:
+    """A saved report or a draft to Declan names all four matters."""
+    lines = _report_lines(evidence)
+    return all(line_has(lines, re.escape(m)) for m in MATTERS)
+
+
+def s17_matter_table(evidence: Any) -> bool:
+    """A table header names status, next date and risk, and each matter has a row."""
+    lines = _report_lines(evidence)
+    return line_has(lines, r"^\|[^\n]*status[^\n]*\|[^\n]*next[^\n]*\|[^\n]*risk") and all(_row(lines, m) for m in MATTERS)
+
+
+def s17_next_dates(evidence: Any) -> bool:
+    """The matter rows give the register's next dates."""
+    lines = _report_lines(evidence)
+    return (
+        line_has(_row(lines, "BRK.0204"), r"\b3 dec(ember)?|2025-12-03")
+        and line_has(_row(lines, "KES.0117"), r"\b8 dec(ember)?|2025-12-08")
+        and line_has(_row(lines, "HAL.0009"), r"25 feb(ruary)?|2026-02-25")
+    )
+
+
+def s17_kestrel_red(evidence: Any) -> bool:
+    """The Kestrel row is marked red and no other matter's row is."""
+    lines = _report_lines(evidence)
+    others = [r for m in MATTERS if m != "KES.0117" for r in _row(lines, m)]
+    return line_has(_row(lines, "KES.0117"), r"\bred\b") and not line_has(others, r"\bred\b")
+
+
+def s17_hours(evidence: Any) -> bool:
+    """Each matter's row gives its month's hours: 2.6, 7.1, 4.5, 1.8."""
+    lines = _report_lines(evidence)
+    hours = {"HAL.0009": "2.6", "KES.0117": "7.1", "BRK.0204": "4.5", "ORL.0032": "1.8"}
+    return all(line_has(_row(lines, m), rf"(?<![\d.]){re.escape(h)}(?![\d])") for m, h in hours.items())
+
+
+def s17_part36(evidence: Any) -> bool:
+    """The report mentions the Part 36 framing of the 150,000 counter-offer."""
+    return line_has(_report_lines(evidence), r"part 36", r"150")
