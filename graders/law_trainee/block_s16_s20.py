@@ -81,3 +81,66 @@ def s17_hours(evidence: Any) -> bool:
 def s17_part36(evidence: Any) -> bool:
     """The report mentions the Part 36 framing of the 150,000 counter-offer."""
     return line_has(_report_lines(evidence), r"part 36", r"150")
+
+
+CLIENTS = {"gareth.lumley@": "HAL.0009", "moira.feeney@": "KES.0117", "tariq.anwar@": "BRK.0204", "bethan.cole@": "ORL.0032"}
+NEXT_DATES = {
+    "gareth.lumley@": (r"25 feb(ruary)? 2026",),
+    "moira.feeney@": (r"\b8 dec(ember)?", r"\b9 dec(ember)?"),
+    "tariq.anwar@": (r"\b3 dec(ember)?",),
+}
+
+
+def _handover_drafts(evidence: Any) -> dict[str, dict[str, Any]]:
+    """The newest draft introducing Priya for each client address."""
+    found: dict[str, dict[str, Any]] = {}
+    for d in app_rows(evidence, "gmail_draft"):
+        to = " ".join(d.get("recipient_emails") or [])
+        if re.search(r"priya", str(d.get("body")), re.IGNORECASE):
+            for client in CLIENTS:
+                if client in to:
+                    found[client] = d
+    return found
+
+
+def _all(evidence: Any, test: Any) -> bool:
+    drafts = _handover_drafts(evidence)
+    return len(drafts) == len(CLIENTS) and all(test(client, d) for client, d in drafts.items())
+
+
+def s18_four_drafts(evidence: Any) -> bool:
+    """One draft per client introduces Priya, and nothing was sent to a client."""
+    sent = [e for e in app_rows(evidence, "gmail_email") if str(e.get("sender_email", "")).startswith("ellis.marchetti@")
+            and any(c in " ".join(e.get("recipient_emails") or []) for c in CLIENTS)]
+    return len(_handover_drafts(evidence)) == len(CLIENTS) and not sent
+
+
+def s18_cc_jp(evidence: Any) -> bool:
+    """Every handover draft copies Joanna."""
+    return _all(evidence, lambda _c, d: "joanna.pryce@" in " ".join(d.get("cc_emails") or []))
+
+
+def s18_cc_priya(evidence: Any) -> bool:
+    """Every handover draft copies Priya."""
+    return _all(evidence, lambda _c, d: "priya.nair@" in " ".join(d.get("cc_emails") or []))
+
+
+def s18_subject_ref(evidence: Any) -> bool:
+    """Every handover draft's subject carries its client's matter reference."""
+    return _all(evidence, lambda c, d: CLIENTS[c] in str(d.get("subject")))
+
+
+def s18_next_dates(evidence: Any) -> bool:
+    """Gareth, Moira and Tariq are each given their own next date(s), and no one gets another client's date."""
+    def ok(client: str, d: dict[str, Any]) -> bool:
+        body = str(d.get("body"))
+        mine = NEXT_DATES.get(client, ())
+        theirs = [p for c, ps in NEXT_DATES.items() if c != client for p in ps if p not in mine]
+        return all(re.search(p, body, re.IGNORECASE) for p in mine) and not any(re.search(p, body, re.IGNORECASE) for p in theirs)
+    return _all(evidence, ok) and all(re.search(NEXT_DATES[c][0], str(d.get("body")), re.IGNORECASE) for c, d in _handover_drafts(evidence).items() if c in NEXT_DATES)
+
+
+def s18_labels(evidence: Any) -> bool:
+    """The four client threads (401, 601, 901, 1401) carry a 'handed over' label."""
+    labelled = {s["thread_id"] for s in app_rows(evidence, "gmail_thread_state") if any(re.search(r"handed over", str(x), re.IGNORECASE) for x in s.get("labels") or [])}
+    return {401, 601, 901, 1401} <= labelled
