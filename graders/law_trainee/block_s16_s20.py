@@ -144,3 +144,35 @@ def s18_labels(evidence: Any) -> bool:
     """The four client threads (401, 601, 901, 1401) carry a 'handed over' label."""
     labelled = {s["thread_id"] for s in app_rows(evidence, "gmail_thread_state") if any(re.search(r"handed over", str(x), re.IGNORECASE) for x in s.get("labels") or [])}
     return {401, 601, 901, 1401} <= labelled
+
+
+MEMO = "notes/handover/2025-11-28*.md"
+OPEN_DEADLINES = (
+    ("KES.0117", r"\b8 dec(ember)? 2025|2025-12-08"),
+    ("KES.0117", r"\b9 dec(ember)? 2025|2025-12-09"),
+    ("KES.0117", r"\b9 jan(uary)? 2026|2026-01-09"),
+    ("BRK.0204", r"\b3 dec(ember)? 2025|2025-12-03"),
+    ("HAL.0009", r"25 feb(ruary)? 2026|2026-02-25"),
+)
+
+
+def s19_open_deadlines(evidence: Any) -> bool:
+    """Each open register deadline is on a line with its matter; the done AoS (19/11) and ICO answers (20/11) are not listed."""
+    lines = lines_of(evidence, MEMO)
+    done = line_has(lines, r"19 nov(ember)?|2025-11-19") or line_has(lines, r"20 nov(ember)?|2025-11-20")
+    return all(line_has(lines, re.escape(m), d) for m, d in OPEN_DEADLINES) and not done
+
+
+def s19_current_drafts(evidence: Any) -> bool:
+    """The memo names the current Brook defence v2 and Orla agreement v2 files."""
+    lines = lines_of(evidence, MEMO)
+    return line_has(lines, r"2025-11-27_defence_v2\.md") and line_has(lines, r"2025-11-26_reseller-agreement_v2\.md")
+
+
+def s19_blockers(evidence: Any) -> bool:
+    """A Blockers section lists Tariq's and Moira's outstanding items as bullets."""
+    for _, text in whole_texts(evidence, MEMO):
+        section = re.search(r"^#+\s*blockers[^\n]*\n((?:\s*\n|[-*] [^\n]*\n)+)", text, re.IGNORECASE | re.MULTILINE)
+        if section and re.search(r"tariq", section.group(1), re.IGNORECASE) and re.search(r"moira", section.group(1), re.IGNORECASE):
+            return True
+    return False
