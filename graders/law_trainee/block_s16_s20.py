@@ -176,3 +176,62 @@ def s19_blockers(evidence: Any) -> bool:
         if section and re.search(r"tariq", section.group(1), re.IGNORECASE) and re.search(r"moira", section.group(1), re.IGNORECASE):
             return True
     return False
+
+
+PRIYA = 4
+JOANNA = 2
+NOTES = (1101, 1102, 1103, 1104)
+
+
+def _tasks(evidence: Any) -> dict[int, dict[str, Any]]:
+    return {t["id"]: t for t in app_rows(evidence, "todoist_task")}
+
+
+def _notes(evidence: Any) -> dict[int, dict[str, Any]]:
+    return {n["id"]: n for n in app_rows(evidence, "simple_note_note")}
+
+
+def _live_matter_tasks(evidence: Any) -> list[dict[str, Any]]:
+    """The issue-by (339) and defence (353) tasks and the offer and training tasks added in the tidy-up."""
+    return [t for t in _tasks(evidence).values() if t["id"] in (339, 353) or re.search(r"offer lapses|training", str(t["title"]), re.IGNORECASE) and t["id"] > 353]
+
+
+def s20_some_handover(evidence: Any) -> bool:
+    """At least one task is assigned to Priya and the appraisal task (336) is not."""
+    tasks = _tasks(evidence)
+    return any(t.get("assignee_id") == PRIYA for t in tasks.values()) and tasks.get(336, {}).get("assignee_id") != PRIYA
+
+
+def s20_assigned(evidence: Any) -> bool:
+    """All four live matter tasks are assigned to Priya."""
+    live = _live_matter_tasks(evidence)
+    return len(live) >= 4 and all(t.get("assignee_id") == PRIYA for t in live)
+
+
+def s20_stale_closed(evidence: Any) -> bool:
+    """The chase-Tariq task (333) and Norbury's response date (338) are completed."""
+    tasks = _tasks(evidence)
+    return all(tasks.get(i, {}).get("is_completed") for i in (333, 338))
+
+
+def s20_limitation_with_jp(evidence: Any) -> bool:
+    """The limitation expiry task (337) is still Joanna's."""
+    return _tasks(evidence).get(337, {}).get("assignee_id") == JOANNA
+
+
+def s20_final_entry(evidence: Any) -> bool:
+    """Each matter note starts with a 2025-11-28 entry naming Priya."""
+    notes = _notes(evidence)
+    return all(re.match(r"\s*2025-11-28\b[^\n]*priya", str(notes.get(i, {}).get("content", "")), re.IGNORECASE) for i in NOTES)
+
+
+def s20_unpinned(evidence: Any) -> bool:
+    """No matter note is pinned any more."""
+    notes = _notes(evidence)
+    return all(i in notes and not notes[i].get("pinned") for i in NOTES)
+
+
+def s20_tagged(evidence: Any) -> bool:
+    """Each matter note carries both the matter and handed-over tags."""
+    notes = _notes(evidence)
+    return all(i in notes and {"matter", "handed-over"} <= set(notes[i].get("tags") or []) for i in NOTES)
