@@ -1,0 +1,82 @@
+"""Checks on the SieveKV paper's LaTeX tables (main results, budget ablation, efficiency, revised numbers)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .common import cells, close, first_number, tex_rows, texts
+
+MAIN = "paper/sievekv/tables/main_results.tex"
+
+
+def _column(text: str, name: str) -> int | None:
+    """Index of the column whose header cell contains ``name``."""
+    for line in text.splitlines():
+        if "&" in line and re.search(r"qasper|narrativeqa|budget|latency", line, re.I):
+            for n, cell in enumerate(cells(line)):
+                if re.search(name, cell, re.I):
+                    return n
+            return None
+    return None
+
+
+def _cell(text: str, method: str, column: str) -> str | None:
+    """The cell of ``method``'s row under the header ``column``."""
+    row = tex_rows(text).get(method.lower())
+    index = _column(text, column)
+    if row is None or index is None:
+        return None
+    row_cells = cells(row)
+    return row_cells[index] if index < len(row_cells) else None
+
+
+def _value(text: str, method: str, column: str) -> float | None:
+    cell = _cell(text, method, column)
+    return first_number(cell) if cell is not None else None
+
+
+def _any_table(evidence: Any, path: str, test) -> bool:
+    return any(test(text) for _path, text in texts(evidence, path))
+
+
+def s01_budget20(evidence: Any) -> bool:
+    """The main table reports the 20%-budget means: SieveKV NarrativeQA 25.0 and Qasper 42.0."""
+    return _any_table(evidence, MAIN, lambda t: close(_value(t, "SieveKV", "narrativeqa"), 25.0, 0.05)
+                      and close(_value(t, "SieveKV", "qasper"), 42.0, 0.05))
+
+
+def s01_best_second(evidence: Any) -> bool:
+    """Qasper: \\best on SieveKV (42.0), \\second on PyramidKV (40.5); Avg: \\second on SnapKV."""
+    def test(t: str) -> bool:
+        sieve, pyramid, snap = _cell(t, "SieveKV", "qasper"), _cell(t, "PyramidKV", "qasper"), _cell(t, "SnapKV", "avg")
+        return (sieve is not None and "\\best{" in sieve and pyramid is not None and "\\second{" in pyramid
+                and snap is not None and "\\second{" in snap)
+    return _any_table(evidence, MAIN, test)
+
+
+def s01_failed_run(evidence: Any) -> bool:
+    """SnapKV's GovReport cell is the 2-seed mean 27.9 with a dagger, explained as a two-seed mean."""
+    def test(t: str) -> bool:
+        cell = _cell(t, "SnapKV", "gov")
+        note = re.search(r"\\dagger[^\n]{0,200}\b(two|2) seeds", t, re.I)
+        return cell is not None and "dagger" in cell and close(first_number(cell), 27.9, 0.05) and bool(note)
+    return _any_table(evidence, MAIN, test)
+
+
+def s01_fullkv(evidence: Any) -> bool:
+    """FullKV is a reference row: present, never marked best or second, and ruled off by a \\midrule."""
+    def test(t: str) -> bool:
+        lines = t.splitlines()
+        for n, line in enumerate(lines):
+            if re.match(r"\s*\\?[a-z{}\\]*FullKV", line) and "&" in line:
+                return ("\\best" not in line and "\\second" not in line
+                        and n + 1 < len(lines) and lines[n + 1].strip().startswith("\\midrule"))
+        return False
+    return _any_table(evidence, MAIN, test)
+
+
+def s01_avg(evidence: Any) -> bool:
+    """An Avg. column with SieveKV 50.3 and H2O 46.7 (means of the six task means)."""
+    return _any_table(evidence, MAIN, lambda t: close(_value(t, "SieveKV", "avg"), 50.3, 0.05)
+                      and close(_value(t, "H2O", "avg"), 46.7, 0.05))
