@@ -109,3 +109,29 @@ def s03_snapkv_two_seeds(evidence: Any) -> bool:
         cell = _cell(t, "SnapKV", "\\b20\\s*\\\\?%")
         return cell is not None and "dagger" in cell and close(first_number(cell), 49.0, 0.05)
     return _any_table(evidence, SWEEP, test)
+
+EFFICIENCY = "paper/sievekv/tables/efficiency.tex"
+
+
+def s09_conventions(evidence: Any) -> bool:
+    """Lower is better: \\best on SnapKV's 128k latency (34.0), \\second on SieveKV's (34.2), \\best on SieveKV's 64k memory (27.9)."""
+    def test(t: str) -> bool:
+        snap, sieve, mem = _cell(t, "SnapKV", "latency[^&]*128"), _cell(t, "SieveKV", "latency[^&]*128"), _cell(t, "SieveKV", "memory[^&]*64")
+        return (snap is not None and "\\best{" in snap and close(first_number(snap), 34.0, 0.05)
+                and sieve is not None and "\\second{" in sieve and close(first_number(sieve), 34.2, 0.05)
+                and mem is not None and "\\best{" in mem and close(first_number(mem), 27.9, 0.05))
+    return _any_table(evidence, EFFICIENCY, test)
+
+
+def s09_no_warmup(evidence: Any) -> bool:
+    """Latencies average iterations 1-5 only: SieveKV 30.4 ms at 32k and FullKV 52.0 ms at 64k (35.0 and 59.9 with the warm-up)."""
+    return _any_table(evidence, EFFICIENCY, lambda t: close(_value(t, "SieveKV", "latency[^&]*32"), 30.4, 0.05)
+                      and close(_value(t, "FullKV", "latency[^&]*64"), 52.0, 0.05))
+
+
+def s09_fullkv_oom(evidence: Any) -> bool:
+    """FullKV at 128k shows OOM in both the latency and the memory cell."""
+    def test(t: str) -> bool:
+        cells_ = [_cell(t, "FullKV", "latency[^&]*128"), _cell(t, "FullKV", "memory[^&]*128")]
+        return all(c is not None and "OOM" in c for c in cells_)
+    return _any_table(evidence, EFFICIENCY, test)
