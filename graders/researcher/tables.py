@@ -135,3 +135,34 @@ def s09_fullkv_oom(evidence: Any) -> bool:
         cells_ = [_cell(t, "FullKV", "latency[^&]*128"), _cell(t, "FullKV", "memory[^&]*128")]
         return all(c is not None and "OOM" in c for c in cells_)
     return _any_table(evidence, EFFICIENCY, test)
+
+
+def s16_qasper_rescored(evidence: Any) -> bool:
+    """Qasper holds the re-scored means: PyramidKV 43.4, SieveKV 43.1 (were 40.5 and 42.0)."""
+    return _any_table(evidence, MAIN, lambda t: close(_value(t, "PyramidKV", "qasper"), 43.4, 0.05)
+                      and close(_value(t, "SieveKV", "qasper"), 43.1, 0.05))
+
+
+def s16_fullkv_rescored(evidence: Any) -> bool:
+    """The FullKV reference row is re-scored too: Qasper 45.1 (was 43.0)."""
+    return _any_table(evidence, MAIN, lambda t: close(_value(t, "FullKV", "qasper"), 45.1, 0.05))
+
+
+def s16_avg_rescored(evidence: Any) -> bool:
+    """Avg. follows the re-scored Qasper: SieveKV 50.5 and H2O 47.0 (were 50.3 and 46.7)."""
+    return _any_table(evidence, MAIN, lambda t: close(_value(t, "SieveKV", "avg"), 50.5, 0.05)
+                      and close(_value(t, "H2O", "avg"), 47.0, 0.05))
+
+
+def s16_marks_moved(evidence: Any) -> bool:
+    """Qasper's \\best moves to PyramidKV (43.4) and \\second to SieveKV (43.1); SieveKV keeps \\best on Avg."""
+    def test(t: str) -> bool:
+        pyramid, sieve, avg = _cell(t, "PyramidKV", "qasper"), _cell(t, "SieveKV", "qasper"), _cell(t, "SieveKV", "avg")
+        return (pyramid is not None and "\\best{" in pyramid and sieve is not None and "\\second{" in sieve
+                and avg is not None and "\\best{" in avg)
+    return _any_table(evidence, MAIN, test)
+
+
+def s16_conventions_kept(evidence: Any) -> bool:
+    """The re-scored table keeps the s01 conventions: SnapKV GovReport still daggered, cells still \\pmstd."""
+    return s01_failed_run(evidence) and _any_table(evidence, MAIN, lambda t: "\\pmstd{" in (_cell(t, "PyramidKV", "qasper") or ""))
