@@ -17,7 +17,7 @@ def _sections(text: str) -> list[tuple[str, str]]:
     return [(p.split("\n", 1)[0].strip(), p.split("\n", 1)[1] if "\n" in p else "") for p in parts]
 
 
-def s08_short_answers(evidence: Any) -> bool:
+def s11_short_answers(evidence: Any) -> bool:
     """Eleven point sections R1.W1..R3.Q1, each answered in 1 to 150 words."""
     for _path, text in texts(evidence, RESPONSES):
         sections = [(h, b) for h, b in _sections(text) if re.match(r"R[123]\.[WQ]\d\b", h)]

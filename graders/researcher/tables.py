@@ -113,7 +113,7 @@ def s03_snapkv_two_seeds(evidence: Any) -> bool:
 EFFICIENCY = "paper/sievekv/tables/efficiency.tex"
 
 
-def s09_conventions(evidence: Any) -> bool:
+def s08_conventions(evidence: Any) -> bool:
     """Lower is better: \\best on SnapKV's 128k latency (34.0), \\second on SieveKV's (34.2), \\best on SieveKV's 64k memory (27.9)."""
     def test(t: str) -> bool:
         snap, sieve, mem = _cell(t, "SnapKV", "latency[^&]*128"), _cell(t, "SieveKV", "latency[^&]*128"), _cell(t, "SieveKV", "memory[^&]*64")
@@ -123,13 +123,13 @@ def s09_conventions(evidence: Any) -> bool:
     return _any_table(evidence, EFFICIENCY, test)
 
 
-def s09_no_warmup(evidence: Any) -> bool:
+def s08_no_warmup(evidence: Any) -> bool:
     """Latencies average iterations 1-5 only: SieveKV 30.4 ms at 32k and FullKV 52.0 ms at 64k (35.0 and 59.9 with the warm-up)."""
     return _any_table(evidence, EFFICIENCY, lambda t: close(_value(t, "SieveKV", "latency[^&]*32"), 30.4, 0.05)
                       and close(_value(t, "FullKV", "latency[^&]*64"), 52.0, 0.05))
 
 
-def s09_fullkv_oom(evidence: Any) -> bool:
+def s08_fullkv_oom(evidence: Any) -> bool:
     """FullKV at 128k shows OOM in both the latency and the memory cell."""
     def test(t: str) -> bool:
         cells_ = [_cell(t, "FullKV", "latency[^&]*128"), _cell(t, "FullKV", "memory[^&]*128")]
