@@ -1,9 +1,7 @@
-"""Helpers shared by the researcher graders: workspace texts, LaTeX table rows, numbers, app rows."""
+"""Helpers shared by the researcher graders: workspace texts, LaTeX table rows, numbers."""
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from typing import Any
 
@@ -54,16 +52,3 @@ def first_number(cell: str) -> float | None:
 def close(value: float | None, target: float, tol: float) -> bool:
     """Whether a value was found and is within ``tol`` of ``target``."""
     return value is not None and abs(value - target) <= tol
-
-
-def csv_rows(text: str) -> list[dict[str, str]]:
-    """CSV rows with lower-cased, stripped headers and stripped values."""
-    reader = csv.DictReader(io.StringIO(text.strip()))
-    return [{(k or "").strip().lower(): (v or "").strip() for k, v in row.items()} for row in reader]
-
-
-def app_rows(evidence: Any, table: str) -> list[dict[str, Any]]:
-    """Rows of an app table, or none when the evidence has no app state."""
-    if getattr(evidence, "apps", None) is None:
-        return []
-    return list(evidence.apps.rows(table))
