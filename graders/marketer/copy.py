@@ -1,0 +1,72 @@
+"""Graders for copy deliverables (category N and O): veto words, sentence case, character limits."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .common import texts, whole_texts
+
+VETO_FILE = "brand/veto_words.md"
+PROPER_NOUNS = {"Oakline", "Trailhead", "Kids", "FlipSip", "Ridge", "Tumbler", "Bottle", "Stridewell", "Cascadia", "Trail", "Alliance", "I", "PNW"}
+
+
+def veto_words(evidence: Any) -> list[str]:
+    """The vetoed words and phrases: first column of the table in brand/veto_words.md."""
+    text = evidence.workspace.read_text(VETO_FILE)
+    rows = [line.split("|")[1].strip() for line in text.splitlines() if line.startswith("|") and not line.startswith("|---")]
+    return [w for w in rows[1:] if w]
+
+
+def veto_free(evidence: Any, pattern: str, required: str) -> bool:
+    """Some file matches ``pattern``, contains ``required`` (a regex) and no file matching it uses a veto word."""
+    files = whole_texts(evidence, pattern)
+    if not files or not any(re.search(required, text, re.I) for _p, text in files):
+        return False
+    words = [re.compile(rf"(?<![\w-]){re.escape(w)}(?![\w-])", re.I) for w in veto_words(evidence)]
+    return not any(w.search(text) for _p, text in files for w in words)
+
+
+def _section_lines(text: str, heading: str) -> list[str]:
+    """Bullet or numbered lines under the first heading matching ``heading``, up to the next heading."""
+    out: list[str] = []
+    inside = False
+    for line in text.splitlines():
+        if line.startswith("#"):
+            if inside:
+                break
+            inside = bool(re.search(heading, line, re.I))
+            continue
+        if inside and re.match(r"\s*([-*]|\d+[.)])\s+\S", line):
+            out.append(re.sub(r"^\s*([-*]|\d+[.)])\s+", "", line).strip())
+    return out
+
+
+def is_sentence_case(headline: str) -> bool:
+    """At most the first word and proper nouns are capitalised (quotes and trailing notes ignored)."""
+    head = re.split(r"\s[—(-]\s?|\s\(", headline.strip().strip('"“”'))[0]
+    sentences = [re.findall(r"[A-Za-z][\w'’-]*", part) for part in re.split(r"[.!?]\s+", head)]
+    capitalised = [w for words in sentences for w in words[1:] if w[0].isupper() and w not in PROPER_NOUNS and not w.isupper()]
+    return sum(len(words) for words in sentences) >= 2 and not capitalised
+
+
+def headlines_in_sentence_case(evidence: Any, pattern: str, heading: str, minimum: int) -> bool:
+    """Some file has at least ``minimum`` lines under ``heading``, every one in sentence case."""
+    for _path, text in texts(evidence, pattern):
+        lines = _section_lines(text, heading)
+        if len(lines) >= minimum and all(is_sentence_case(line) for line in lines):
+            return True
+    return False
+
+
+S02_HOUSE = "content/messaging/*trailhead-kids*.md"
+
+
+def s02_veto_free(evidence: Any) -> bool:
+    """The messaging house says leak-resistant and uses no veto word."""
+    return veto_free(evidence, S02_HOUSE, r"leak-resistant")
+
+
+def s02_sentence_case(evidence: Any) -> bool:
+    """At least four headline options, all in sentence case."""
+    return headlines_in_sentence_case(evidence, S02_HOUSE, r"headline", 4)
