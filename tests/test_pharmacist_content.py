@@ -24,7 +24,7 @@ from proactive_bench.schema import Persona, Scope, Session
 from proactive_bench.validation import validate_root
 
 REPO = Path(__file__).resolve().parent.parent
-EPISODES = [(REPO, "pharmacist"), (REPO / "examples" / "lab_orders", "lab_manager")]
+EPISODES = [(REPO, "pharmacist"), (REPO / "examples" / "lab_orders", "lab_manager"), (REPO, "marketer")]
 
 GENERIC_QUESTIONS = [
     "Do you have any other preferences?",

@@ -70,3 +70,34 @@ def s02_veto_free(evidence: Any) -> bool:
 def s02_sentence_case(evidence: Any) -> bool:
     """At least four headline options, all in sentence case."""
     return headlines_in_sentence_case(evidence, S02_HOUSE, r"headline", 4)
+
+
+S03_EMAILS = "content/email/*trailhead-kids*launch*.md"
+
+
+def _field_values(text: str, field: str) -> list[str]:
+    return [m.group(1).strip() for m in re.finditer(rf"^{field}:\s*(.+)$", text, re.I | re.M)]
+
+
+def within_limits(evidence: Any, pattern: str, limits: dict[str, int], minimum: int) -> bool:
+    """Some file has at least ``minimum`` values of each field, every one within its character limit."""
+    for _path, text in texts(evidence, pattern):
+        values = {field: _field_values(text, field) for field in limits}
+        if all(len(v) >= minimum and all(len(x) <= limits[f] for x in v) for f, v in values.items()):
+            return True
+    return False
+
+
+def s03_limits(evidence: Any) -> bool:
+    """Three or more subject lines of at most 45 characters and preheaders of at most 90."""
+    return within_limits(evidence, S03_EMAILS, {"Subject": 45, "Preheader": 90}, 3)
+
+
+def s03_one_cta(evidence: Any) -> bool:
+    """At least three e-mail sections, each with exactly one CTA line."""
+    for _path, text in texts(evidence, S03_EMAILS):
+        sections = re.split(r"^#+ .*e-?mail \d.*$", text, flags=re.I | re.M)[1:]
+        counts = [len(re.findall(r"^\s*(?:primary )?CTA\b", s, re.I | re.M)) for s in sections]
+        if len(counts) >= 3 and all(c == 1 for c in counts):
+            return True
+    return False
