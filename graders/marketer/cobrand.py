@@ -1,0 +1,50 @@
+"""Graders for the co-branding sessions (category O): the partner's name rules and vetoed words."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .common import texts, whole_texts
+from .copy import veto_words
+
+PARTNER_RULES = "partners/stridewell/stridewell_brand_rules.md"
+
+
+def partner_veto_words(evidence: Any) -> list[str]:
+    """Stridewell's vetoed words: the comma list after "Words we do not use." in its rules."""
+    text = evidence.workspace.read_text(PARTNER_RULES)
+    m = re.search(r"Words we do not use\.\*\*\s*(.+)", text)
+    return [w.strip(" .") for w in m.group(1).split(",")] if m else []
+
+
+def both_veto_lists_clean(evidence: Any, pattern: str, required: str) -> bool:
+    """Some matching file has ``required`` and no matching file uses an Oakline or a Stridewell veto word."""
+    files = whole_texts(evidence, pattern)
+    if not files or not any(re.search(required, t, re.I | re.M) for _p, t in files):
+        return False
+    words = veto_words(evidence) + partner_veto_words(evidence)
+    rx = [re.compile(rf"(?<![\w-]){re.escape(w)}(?![\w-])", re.I) for w in words]
+    return not any(r.search(t) for _p, t in files for r in rx)
+
+
+def registered_first_only(evidence: Any, pattern: str) -> bool:
+    """In some matching file the first "Stridewell" carries ® and no later mention does."""
+    for _path, text in texts(evidence, pattern):
+        mentions = list(re.finditer(r"Stridewell(®)?", text))
+        if len(mentions) >= 2 and mentions[0].group(1) and not any(m.group(1) for m in mentions[1:]):
+            return True
+    return False
+
+
+S04_BRIEF = "partners/stridewell/*trail-run*brief*.md"
+
+
+def s04_registered_mark(evidence: Any) -> bool:
+    """The joint brief marks the first Stridewell with ®, and only the first."""
+    return registered_first_only(evidence, S04_BRIEF)
+
+
+def s04_words(evidence: Any) -> bool:
+    """The brief has a key message and no word from either brand's veto list."""
+    return both_veto_lists_clean(evidence, S04_BRIEF, r"^Key message:")
