@@ -60,3 +60,29 @@ def s05_runtime_stated(evidence: Any) -> bool:
                 if abs(seconds - total) <= (30 if m.group(1) else 60):
                     return True
     return False
+
+
+def _cart(evidence: Any) -> list[tuple[dict[str, Any], int]]:
+    """(product, quantity) of every item in Noor's cart."""
+    products = {p["id"]: p for p in app_rows(evidence, "amazon_product")}
+    return [(products[r["product_id"]], r["quantity"]) for r in app_rows(evidence, "amazon_cart_item") if r["account_id"] == NOOR and r["quantity"] > 0 and r["product_id"] in products]
+
+
+def s06_two_each(evidence: Any) -> bool:
+    """Two backpacks and two lunch boxes in the cart, one per child model."""
+    cart = _cart(evidence)
+    per_type = {t: sum(q for p, q in cart if p["product_type_id"] == t) for t in (21, 22)}
+    return per_type == {21: 2, 22: 2}
+
+
+def s06_cart_total_stated(evidence: Any) -> bool:
+    """The props note states the cart's actual total, to the cent, on a line about the total."""
+    cart = _cart(evidence)
+    if not cart:
+        return False
+    total = round(sum(p["price"] * q for p, q in cart), 2)
+    for _path, text in texts(evidence, "content/shoots/*props*.md"):
+        for line in text.splitlines():
+            if re.search(r"\btotal\b", line, re.I) and re.search(rf"\$\s?{total:,.2f}|\$\s?{total:.2f}", line):
+                return True
+    return False
