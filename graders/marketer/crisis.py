@@ -35,3 +35,10 @@ def replies_within(evidence: Any, pattern: str, limit: int, minimum: int) -> boo
         if len(replies) >= minimum and all(len(r) <= limit for r in replies):
             return True
     return False
+
+
+def s13_email_limits(evidence: Any) -> bool:
+    """The recall e-mail's subject is at most 45 characters and its preheader at most 90."""
+    from .copy import within_limits
+
+    return within_limits(evidence, "comms/incidents/*flipsip*recall*.md", {"Subject": 45, "Preheader": 90}, 1)
