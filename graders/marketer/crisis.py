@@ -42,3 +42,8 @@ def s13_email_limits(evidence: Any) -> bool:
     from .copy import within_limits
 
     return within_limits(evidence, "comms/incidents/*flipsip*recall*.md", {"Subject": 45, "Preheader": 90}, 1)
+
+
+def s14_reply_length(evidence: Any) -> bool:
+    """At least five reply macros, every one short enough for a TikTok comment (150 characters)."""
+    return replies_within(evidence, "comms/incidents/*flipsip*macros*.md", 150, 5)
