@@ -101,3 +101,42 @@ def s03_one_cta(evidence: Any) -> bool:
         if len(counts) >= 3 and all(c == 1 for c in counts):
             return True
     return False
+
+
+S07_SOCIAL = "content/social/*trailhead-kids*launch*.md"
+_RANGE = re.compile(r"\b(\d):(\d\d)\s*[-–]\s*(\d):(\d\d)\b")
+
+
+def _script_ranges(text: str) -> list[tuple[int, int]]:
+    """(start, end) seconds of every timestamp range in the script section."""
+    section = re.split(r"^#+ .*(caption|instagram).*$", text, flags=re.I | re.M)[0]
+    return [(int(a) * 60 + int(b), int(c) * 60 + int(d)) for a, b, c, d in _RANGE.findall(section)]
+
+
+def s07_hook(evidence: Any) -> bool:
+    """The script's first beat ends by 0:03."""
+    return any((r := _script_ranges(t)) and r[0] == (0, r[0][1]) and r[0][1] <= 3 for _p, t in texts(evidence, S07_SOCIAL))
+
+
+def s07_length(evidence: Any) -> bool:
+    """The script has at least three timed beats and ends by 0:45."""
+    return any(len(r := _script_ranges(t)) >= 3 and max(e for _s, e in r) <= 45 for _p, t in texts(evidence, S07_SOCIAL))
+
+
+def s07_onscreen(evidence: Any) -> bool:
+    """At least three on-screen text lines, each at most six words."""
+    for _path, text in texts(evidence, S07_SOCIAL):
+        lines = [m.group(1) for m in re.finditer(r"^On-screen(?: \d+)?:\s*(.+)$", text, re.I | re.M)]
+        if len(lines) >= 3 and all(len(line.split()) <= 6 for line in lines):
+            return True
+    return False
+
+
+def s07_hashtags(evidence: Any) -> bool:
+    """Every hashtag line of the Instagram captions has at most five tags, #OaklineOutside among them."""
+    for _path, text in texts(evidence, S07_SOCIAL):
+        tag_lines = [line for line in text.splitlines() if line.lower().startswith("hashtags:")]
+        tags = [re.findall(r"#\w+", line) for line in tag_lines]
+        if tags and all(0 < len(t) <= 5 and "#OaklineOutside" in t for t in tags):
+            return True
+    return False
