@@ -17,3 +17,39 @@ def s01_price_per_oz(evidence: Any) -> bool:
         if hits >= 4:
             return True
     return False
+
+
+S08_SHORTLIST = "research/*creator*shortlist*.md"
+S08_ER = {"@trailmama_pdx": 4.83, "@littlehikersclub": 3.30, "@packandpeak": 7.82, "@schoolrunsam": 8.60,
+          "@campfirecooks": 1.90, "@pnwfamilyoutside": 5.44, "@weekendwanderkids": 4.28, "@outdoordadjon": 5.99}
+S08_PICKS = {"@schoolrunsam", "@outdoordadjon", "@pnwfamilyoutside", "@trailmama_pdx"}
+
+
+def s08_engagement(evidence: Any) -> bool:
+    """At least six creators appear on a line with their engagement rate in percent, to 0.01."""
+    for _path, text in texts(evidence, S08_SHORTLIST):
+        hits = sum(any(has_number(line, er) for line in lines_with(text, handle)) for handle, er in S08_ER.items())
+        if hits >= 6:
+            return True
+    return False
+
+
+def _section(text: str, heading: str) -> str:
+    """Text under the first heading matching ``heading``, up to the next heading of any level."""
+    import re
+
+    m = re.search(rf"^#+ [^\n]*{heading}[^\n]*\n(.*?)(?=^#|\Z)", text, re.I | re.M | re.S)
+    return m.group(1) if m else ""
+
+
+def s08_final_shortlist(evidence: Any) -> bool:
+    """The final shortlist names exactly the four eligible picks and states their total fee, $3,150."""
+    import re
+
+    for _path, text in texts(evidence, S08_SHORTLIST):
+        section = _section(text, r"final shortlist")
+        listed = "\n".join(line for line in section.splitlines() if re.match(r"\s*([-*|]|\d+[.)])\s*", line))
+        named = {h for h in S08_ER if re.search(re.escape(h) + r"(?!\w)", listed)}
+        if named == S08_PICKS and re.search(r"\$3,?150\b", section):
+            return True
+    return False
