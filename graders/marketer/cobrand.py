@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from .common import texts, whole_texts
-from .copy import veto_words
+from .copy import hashtags_ok, veto_words
 
 PARTNER_RULES = "partners/stridewell/stridewell_brand_rules.md"
 
@@ -19,8 +19,11 @@ def partner_veto_words(evidence: Any) -> list[str]:
 
 
 def both_veto_lists_clean(evidence: Any, pattern: str, required: str) -> bool:
-    """Some matching file has ``required`` and no matching file uses an Oakline or a Stridewell veto word."""
-    files = whole_texts(evidence, pattern)
+    """Some matching file has ``required`` and no matching file uses an Oakline or a Stridewell veto word.
+
+    Quoted lines (starting with ">") are the partner's own material, not our copy, and are skipped.
+    """
+    files = [(p, "\n".join(line for line in t.splitlines() if not line.startswith(">"))) for p, t in whole_texts(evidence, pattern)]
     if not files or not any(re.search(required, t, re.I | re.M) for _p, t in files):
         return False
     words = veto_words(evidence) + partner_veto_words(evidence)
@@ -48,3 +51,26 @@ def s04_registered_mark(evidence: Any) -> bool:
 def s04_words(evidence: Any) -> bool:
     """The brief has a key message and no word from either brand's veto list."""
     return both_veto_lists_clean(evidence, S04_BRIEF, r"^Key message:")
+
+
+S09_KIT = "partners/stridewell/*social*kit*.md"
+
+
+def s09_registered_per_post(evidence: Any) -> bool:
+    """In every post (## Post section, at least three) the first Stridewell carries ® and no later one does."""
+    for _path, text in texts(evidence, S09_KIT):
+        posts = re.split(r"^## Post\b.*$", text, flags=re.M)[1:]
+        ok = [bool(m) and m[0].group(1) and not any(x.group(1) for x in m[1:]) for m in (list(re.finditer(r"Stridewell(®)?", p)) for p in posts)]
+        if len(ok) >= 3 and all(ok):
+            return True
+    return False
+
+
+def s09_words(evidence: Any) -> bool:
+    """The social kit has posts and no word from either brand's veto list."""
+    return both_veto_lists_clean(evidence, S09_KIT, r"^## Post")
+
+
+def s09_hashtags(evidence: Any) -> bool:
+    """Oakline's channel rule holds on every post's hashtag line."""
+    return hashtags_ok(evidence, S09_KIT)

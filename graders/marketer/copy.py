@@ -132,11 +132,16 @@ def s07_onscreen(evidence: Any) -> bool:
     return False
 
 
-def s07_hashtags(evidence: Any) -> bool:
-    """Every hashtag line of the Instagram captions has at most five tags, #OaklineOutside among them."""
-    for _path, text in texts(evidence, S07_SOCIAL):
+def hashtags_ok(evidence: Any, pattern: str) -> bool:
+    """Every "Hashtags:" line of some matching file has one to five tags, #OaklineOutside among them."""
+    for _path, text in texts(evidence, pattern):
         tag_lines = [line for line in text.splitlines() if line.lower().startswith("hashtags:")]
         tags = [re.findall(r"#\w+", line) for line in tag_lines]
         if tags and all(0 < len(t) <= 5 and "#OaklineOutside" in t for t in tags):
             return True
     return False
+
+
+def s07_hashtags(evidence: Any) -> bool:
+    """The launch captions' hashtag lines keep the channel rule."""
+    return hashtags_ok(evidence, S07_SOCIAL)
