@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from typing import Any
 
@@ -49,3 +51,9 @@ def lines_with(text: str, word: str) -> list[str]:
     """Lines of ``text`` that name ``word`` (case-insensitive, whole word)."""
     rx = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.I)
     return [line for line in text.splitlines() if rx.search(line)]
+
+
+def csv_rows(text: str) -> list[dict[str, str]]:
+    """CSV rows with lower-cased, stripped headers and stripped values."""
+    reader = csv.DictReader(io.StringIO(text.strip()))
+    return [{(k or "").strip().lower(): (v or "").strip() for k, v in row.items()} for row in reader]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .common import texts, whole_texts
+from .common import csv_rows, texts, whole_texts
 
 VETO_FILE = "brand/veto_words.md"
 PROPER_NOUNS = {"Oakline", "Trailhead", "Kids", "FlipSip", "Ridge", "Tumbler", "Bottle", "Stridewell", "Cascadia", "Trail", "Alliance", "I", "PNW"}
@@ -145,3 +145,20 @@ def hashtags_ok(evidence: Any, pattern: str) -> bool:
 def s07_hashtags(evidence: Any) -> bool:
     """The launch captions' hashtag lines keep the channel rule."""
     return hashtags_ok(evidence, S07_SOCIAL)
+
+
+S10_ADS = "content/ads/*meta*variants*.csv"
+
+
+def _ad_rows(evidence: Any) -> list[list[dict[str, str]]]:
+    return [csv_rows(text) for _p, text in texts(evidence, S10_ADS)]
+
+
+def s10_limits(evidence: Any) -> bool:
+    """At least four variants; every headline at most 40 characters and primary text at most 125."""
+    return any(len(rows) >= 4 and all(len(r.get("headline", "")) <= 40 and 0 < len(r.get("primary_text", "")) <= 125 for r in rows) for rows in _ad_rows(evidence))
+
+
+def s10_sentence_case(evidence: Any) -> bool:
+    """At least four variants, every headline in sentence case."""
+    return any(len(rows) >= 4 and all(is_sentence_case(r.get("headline", "")) for r in rows) for rows in _ad_rows(evidence))
