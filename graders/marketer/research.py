@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .common import has_number, lines_with, texts
@@ -36,16 +37,12 @@ def s08_engagement(evidence: Any) -> bool:
 
 def _section(text: str, heading: str) -> str:
     """Text under the first heading matching ``heading``, up to the next heading of any level."""
-    import re
-
     m = re.search(rf"^#+ [^\n]*{heading}[^\n]*\n(.*?)(?=^#|\Z)", text, re.I | re.M | re.S)
     return m.group(1) if m else ""
 
 
 def s08_final_shortlist(evidence: Any) -> bool:
     """The final shortlist names exactly the four eligible picks and states their total fee, $3,150."""
-    import re
-
     for _path, text in texts(evidence, S08_SHORTLIST):
         section = _section(text, r"final shortlist")
         listed = "\n".join(line for line in section.splitlines() if re.match(r"\s*([-*|]|\d+[.)])\s*", line))
@@ -53,3 +50,33 @@ def s08_final_shortlist(evidence: Any) -> bool:
         if named == S08_PICKS and re.search(r"\$3,?150\b", section):
             return True
     return False
+
+
+S11_REPORT = "research/*launch-week*listening*.md"
+S11_SOV = {"Oakline": 23.4, "Summitra": 38.3, "Halden": 16.6, "Kettle & Pine": 21.7}
+S11_NET = {"Oakline": 41.5, "Summitra": 20.2, "Halden": 26.1, "Kettle & Pine": -24.3}
+
+
+def _has_signed(line: str, value: float) -> bool:
+    """Whether the line writes ``value`` to one decimal, with its minus sign when negative."""
+    if value >= 0:
+        return has_number(line, value, 0.051)
+    return re.search(rf"[-−]\s?{abs(value):.1f}(?!\d)", line) is not None
+
+
+def _brand_figures(evidence: Any, pattern: str, figures: dict[str, float]) -> bool:
+    """In some matching file every brand appears on a line with its figure (to 0.1)."""
+    for _path, text in texts(evidence, pattern):
+        if all(any(_has_signed(line, v) for line in lines_with(text, brand)) for brand, v in figures.items()):
+            return True
+    return False
+
+
+def s11_sov(evidence: Any) -> bool:
+    """Share of voice without the spam mentions: each brand on a line with its %."""
+    return _brand_figures(evidence, S11_REPORT, S11_SOV)
+
+
+def s11_net_sentiment(evidence: Any) -> bool:
+    """Net sentiment ((positive - negative) / mentions) per brand, Kettle & Pine negative."""
+    return _brand_figures(evidence, S11_REPORT, S11_NET)
