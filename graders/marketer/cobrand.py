@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from .common import texts, whole_texts
-from .copy import hashtags_ok, veto_words
+from .copy import hashtags_ok, veto_words, within_limits
 
 PARTNER_RULES = "partners/stridewell/stridewell_brand_rules.md"
 
@@ -74,3 +74,16 @@ def s09_words(evidence: Any) -> bool:
 def s09_hashtags(evidence: Any) -> bool:
     """Oakline's channel rule holds on every post's hashtag line."""
     return hashtags_ok(evidence, S09_KIT)
+
+
+S17_EMAIL = "content/email/*trail-run*.md"
+
+
+def s17_cobrand_name(evidence: Any) -> bool:
+    """The co-brand e-mail says "Oakline × Stridewell", with ® on the first Stridewell only."""
+    return registered_first_only(evidence, S17_EMAIL) and any("Oakline × Stridewell" in t for _p, t in texts(evidence, S17_EMAIL))
+
+
+def s17_limits(evidence: Any) -> bool:
+    """The co-brand e-mail keeps the subject (45) and preheader (90) limits."""
+    return within_limits(evidence, S17_EMAIL, {"Subject": 45, "Preheader": 90}, 1)
