@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from .common import texts
+from .copy import within_limits
 
 
 def _first_body_line(text: str, heading: str) -> str:
@@ -39,11 +40,14 @@ def replies_within(evidence: Any, pattern: str, limit: int, minimum: int) -> boo
 
 def s13_email_limits(evidence: Any) -> bool:
     """The recall e-mail's subject is at most 45 characters and its preheader at most 90."""
-    from .copy import within_limits
-
     return within_limits(evidence, "comms/incidents/*flipsip*recall*.md", {"Subject": 45, "Preheader": 90}, 1)
 
 
 def s14_reply_length(evidence: Any) -> bool:
     """At least five reply macros, every one short enough for a TikTok comment (150 characters)."""
     return replies_within(evidence, "comms/incidents/*flipsip*macros*.md", 150, 5)
+
+
+def s18_email_limits(evidence: Any) -> bool:
+    """The relaunch e-mail's subject is at most 45 characters and its preheader at most 90."""
+    return within_limits(evidence, "content/email/*relaunch*.md", {"Subject": 45, "Preheader": 90}, 1)
