@@ -80,3 +80,12 @@ def s11_sov(evidence: Any) -> bool:
 def s11_net_sentiment(evidence: Any) -> bool:
     """Net sentiment ((positive - negative) / mentions) per brand, Kettle & Pine negative."""
     return _brand_figures(evidence, S11_REPORT, S11_NET)
+
+
+S20_REPORT = "research/*june*listening*.md"
+S20_SOV = {"Oakline": 37.0, "Summitra": 33.3, "Halden": 13.0, "Kettle & Pine": 16.7}
+
+
+def s20_sov(evidence: Any) -> bool:
+    """Relaunch-week share of voice without the spam mentions, each brand on a line with its %."""
+    return _brand_figures(evidence, S20_REPORT, S20_SOV)
