@@ -11,13 +11,25 @@ S01_SCAN = "research/*kids*market*scan*.md"
 S01_PRICE_PER_OZ = {"Summitra Junior": 1.69, "Halden Mini": 1.83, "Little Pine": 1.43, "Sprout Bottle": 1.65, "Trailhead Kids": 1.71}
 
 
-def s01_price_per_oz(evidence: Any) -> bool:
-    """At least four of the five kids' bottles appear on a line with their price per ounce, to the cent."""
-    for _path, text in texts(evidence, S01_SCAN):
-        hits = sum(any(has_number(line, value) for line in lines_with(text, product)) for product, value in S01_PRICE_PER_OZ.items())
-        if hits >= 4:
+def _has_signed(line: str, value: float, tol: float) -> bool:
+    """Whether the line writes ``value`` (within ``tol``), with its minus sign when negative."""
+    if value >= 0:
+        return has_number(line, value, tol)
+    return re.search(rf"[-−]\s?{abs(value):.1f}(?!\d)", line) is not None
+
+
+def figures_named(evidence: Any, pattern: str, figures: dict[str, float], minimum: int, tol: float = 0.005) -> bool:
+    """In some matching file at least ``minimum`` names each appear on a line that writes their figure."""
+    for _path, text in texts(evidence, pattern):
+        hits = sum(any(_has_signed(line, value, tol) for line in lines_with(text, name)) for name, value in figures.items())
+        if hits >= minimum:
             return True
     return False
+
+
+def s01_price_per_oz(evidence: Any) -> bool:
+    """At least four of the five kids' bottles appear on a line with their price per ounce, to the cent."""
+    return figures_named(evidence, S01_SCAN, S01_PRICE_PER_OZ, 4)
 
 
 S08_SHORTLIST = "research/*creator*shortlist*.md"
@@ -28,11 +40,7 @@ S08_PICKS = {"@schoolrunsam", "@outdoordadjon", "@pnwfamilyoutside", "@trailmama
 
 def s08_engagement(evidence: Any) -> bool:
     """At least six creators appear on a line with their engagement rate in percent, to 0.01."""
-    for _path, text in texts(evidence, S08_SHORTLIST):
-        hits = sum(any(has_number(line, er) for line in lines_with(text, handle)) for handle, er in S08_ER.items())
-        if hits >= 6:
-            return True
-    return False
+    return figures_named(evidence, S08_SHORTLIST, S08_ER, 6)
 
 
 def _section(text: str, heading: str) -> str:
@@ -57,29 +65,14 @@ S11_SOV = {"Oakline": 23.4, "Summitra": 38.3, "Halden": 16.6, "Kettle & Pine": 2
 S11_NET = {"Oakline": 41.5, "Summitra": 20.2, "Halden": 26.1, "Kettle & Pine": -24.3}
 
 
-def _has_signed(line: str, value: float) -> bool:
-    """Whether the line writes ``value`` to one decimal, with its minus sign when negative."""
-    if value >= 0:
-        return has_number(line, value, 0.051)
-    return re.search(rf"[-−]\s?{abs(value):.1f}(?!\d)", line) is not None
-
-
-def _brand_figures(evidence: Any, pattern: str, figures: dict[str, float]) -> bool:
-    """In some matching file every brand appears on a line with its figure (to 0.1)."""
-    for _path, text in texts(evidence, pattern):
-        if all(any(_has_signed(line, v) for line in lines_with(text, brand)) for brand, v in figures.items()):
-            return True
-    return False
-
-
 def s11_sov(evidence: Any) -> bool:
     """Share of voice without the spam mentions: each brand on a line with its %."""
-    return _brand_figures(evidence, S11_REPORT, S11_SOV)
+    return figures_named(evidence, S11_REPORT, S11_SOV, len(S11_SOV), 0.051)
 
 
 def s11_net_sentiment(evidence: Any) -> bool:
     """Net sentiment ((positive - negative) / mentions) per brand, Kettle & Pine negative."""
-    return _brand_figures(evidence, S11_REPORT, S11_NET)
+    return figures_named(evidence, S11_REPORT, S11_NET, len(S11_NET), 0.051)
 
 
 S20_REPORT = "research/*june*listening*.md"
@@ -88,4 +81,4 @@ S20_SOV = {"Oakline": 37.0, "Summitra": 33.3, "Halden": 13.0, "Kettle & Pine": 1
 
 def s20_sov(evidence: Any) -> bool:
     """Relaunch-week share of voice without the spam mentions, each brand on a line with its %."""
-    return _brand_figures(evidence, S20_REPORT, S20_SOV)
+    return figures_named(evidence, S20_REPORT, S20_SOV, len(S20_SOV), 0.051)
