@@ -28,6 +28,7 @@ EPISODES = [
     (REPO, "pharmacist"),
     (REPO, "financier"),
     (REPO, "law_trainee"),
+    (REPO, "marketer"),
     (REPO, "researcher"),
     (REPO / "examples" / "lab_orders", "lab_manager"),
 ]

@@ -13,13 +13,13 @@ from typing import Any, Callable
 
 import pytest
 import yaml
-from proactive_bench.validation.lint.scratch_world import (
-    scratch_world,
-    start_scratch_session,
-)
 
 from proactive_bench.data_model.evidence import Evidence
 from proactive_bench.dataset.loading import GraderResolver, load_episode
+from proactive_bench.validation.scratch_world import (
+    scratch_world,
+    start_scratch_session,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSIONS = ROOT / "episodes" / "law_trainee" / "sessions"
