@@ -10,10 +10,13 @@ and id to ``EPISODES``.
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from pathlib import Path
 
 import pytest
 import yaml
+from conftest import run_cli
 
 from proactive_bench.dataset.loading import LoadedEpisode, load_episode
 from proactive_bench.dataset.predicates import compile_pattern
@@ -192,3 +195,20 @@ def test_edits_keep_line_structure(sessions: list[Session]) -> None:
             if step.tool == "edit_file":
                 old, new = step.args["old"], step.args["new"]
                 assert old.endswith("\n") == new.endswith("\n"), f"{session.id}: reference[{n}]"
+
+
+# --------------------------------------------------------------------------- dependencies that matter
+
+
+def test_every_persona_needs_its_dependency_history(tmp_path: Path) -> None:
+    """Passive, with and without the history of dependent sessions: each shipped persona's final sessions lose work without it."""
+    personas = sorted(p.stem for p in (REPO / "personas").glob("*.yaml"))
+    db = tmp_path / "ablation.db"
+    swept = run_cli("sweep", "--personas", ",".join(personas), "--models", "scripted:passive",
+                    "--ablation", "none,no-dependency-history", "--db", str(db), "--json")
+    assert swept.exit_code == 0, swept.output
+    sweep_id = sqlite3.connect(db).execute("SELECT id FROM sweep").fetchone()[0]
+    summary = json.loads(run_cli("results", sweep_id, "--db", str(db), "--format", "json").stdout)
+    deltas = {row["persona"]: row["comp_delta"] for row in summary["ablation"]}
+    assert sorted(deltas) == personas
+    assert all(delta is not None and delta < -0.05 for delta in deltas.values()), deltas
