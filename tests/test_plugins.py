@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import MINI, run_cli, run_episode_json
 
+from proactive_bench.episode import CallLedger, LaunchError, RunSpec, build_participants
 from proactive_bench.importers import IMPORTERS
 from proactive_bench.scoring import DEFAULT_JUDGE, JUDGES, RubricJudge
 from proactive_bench.user import USERS
@@ -79,6 +80,21 @@ def test_an_unknown_user_backend_is_one_line_naming_the_known_ones(tmp_path: Pat
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == ["error: --user must be 'rules' or 'llm', not 'nosuch'"]
     assert not (tmp_path / "e.db").exists()
+
+
+def test_a_stored_run_of_a_removed_backend_loads_and_fails_only_when_built() -> None:
+    spec = RunSpec.model_validate({"persona": "mini", "model": "scripted:passive", "data_root": str(MINI), "user": "gone", "user_model": "m"})
+    assert spec.user_backend == "gone:m"  # reports of old runs still read it
+    with pytest.raises(LaunchError, match=r"^user must be 'rules' or 'llm', not 'gone'$"):
+        build_participants(spec, CallLedger("r"), None, None)
+
+
+def test_a_sweep_file_with_an_unknown_user_is_one_line(tmp_path: Path) -> None:
+    sweep = tmp_path / "sweep.yaml"
+    sweep.write_text(f"models: [scripted:passive]\ndata: {MINI}\nuser: nosuch\n")
+    result = run_cli("sweep", "--config", str(sweep), "--db", str(tmp_path / "s.db"))
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [f"error: {sweep}: user: Value error, user must be 'rules' or 'llm', not 'nosuch'"]
 
 
 def test_a_plugin_importer_is_mounted_under_pbench_import(plugin_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

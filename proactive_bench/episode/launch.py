@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.rate_limiters import BaseRateLimiter, InMemoryRateLimiter
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field
 
 from proactive_bench.data_model import RunStatus
 from proactive_bench.dataset import (
@@ -49,7 +49,7 @@ from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds import ScaffoldOptions, load_scaffold
 from proactive_bench.scoring import DEFAULT_JUDGE, JUDGES, EpisodeResult, JudgeSettings
 from proactive_bench.store import Run, Store
-from proactive_bench.user import USERS, UserBackendError, UserOptions, check_user
+from proactive_bench.user import USERS, UserOptions, check_user
 
 
 class RunSpec(BaseModel):
@@ -59,7 +59,7 @@ class RunSpec(BaseModel):
     model: str
     data_root: str
     sessions: list[str] = Field(default_factory=list, description="Session ids to run, in order; empty: all.")
-    user: str = Field(default="rules", description="A user backend registered in user.USERS (--user).")
+    user: str = Field(default="rules", description="A user backend registered in user.USERS (--user); checked when the run's participants are built, so stored runs load without the plugin.")
     user_model: str | None = None
     judge_model: str | None = None
     base_url: str | None = None
@@ -78,8 +78,6 @@ class RunSpec(BaseModel):
     role_base_urls: dict[CallRole, str] = Field(default_factory=dict, description="Per role, an endpoint other than base_url.")
     role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key (the key itself is never stored).")
     protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules (docs/metrics.md, README).")
-
-    _known_user = field_validator("user")(check_user)
 
     @property
     def user_backend(self) -> str:
@@ -195,8 +193,8 @@ def build_participants(
         judgement_tokens=caps.user_judgement, reply_tokens=caps.user_reply, methods=methods.get("user"), context_tokens=context("user"),
     )
     try:
-        user = USERS.get(spec.user)(user_options)
-    except (UserBackendError, PluginError) as exc:
+        user = USERS.get(check_user(spec.user))(user_options)
+    except (ValueError, PluginError) as exc:  # an unknown name, a plugin that cannot load, options the backend refuses
         raise LaunchError(str(exc)) from exc
     judge = None
     if spec.judge_model:
