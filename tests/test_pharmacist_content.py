@@ -24,7 +24,14 @@ from proactive_bench.validation.lint import validate_root
 from proactive_bench.validation.oracle import OracleOutcome, run_oracle
 
 REPO = Path(__file__).resolve().parent.parent
-EPISODES = [(REPO, "pharmacist"), (REPO / "examples" / "lab_orders", "lab_manager")]
+EPISODES = [
+    (REPO, "pharmacist"),
+    (REPO, "financier"),
+    (REPO, "law_trainee"),
+    (REPO, "marketer"),
+    (REPO, "researcher"),
+    (REPO / "examples" / "lab_orders", "lab_manager"),
+]
 
 GENERIC_QUESTIONS = [
     "Do you have any other preferences?",

@@ -32,9 +32,9 @@ def near(value: float, target: float, rel: float) -> bool:
 
 
 def csv_rows(text: str) -> list[dict[str, str]]:
-    """CSV rows with lower-cased, stripped headers and stripped values."""
+    """CSV rows with lower-cased, stripped headers and stripped values; cells beyond the header are joined under ``""``."""
     reader = csv.DictReader(io.StringIO(text.strip()))
-    return [{(k or "").strip().lower(): (v or "").strip() for k, v in row.items()} for row in reader]
+    return [{(k or "").strip().lower(): (v if isinstance(v, str) else ",".join(v or [])).strip() for k, v in row.items()} for row in reader]
 
 
 def app_rows(evidence: Any, table: str) -> list[dict[str, Any]]:

@@ -7,9 +7,9 @@ matplotlib). See README.md here.
 """
 
 from proactive_bench.reporting.burden import BurdenRow, burden_rows, burden_table
-from proactive_bench.reporting.html.categories import category_table
 from proactive_bench.reporting.summary import Summary, summarize
 from proactive_bench.reporting.summary_tables import (
+    category_table,
     pct,
     results_table,
     summary_csv,

@@ -25,7 +25,12 @@ from proactive_bench.episode import (
 )
 from proactive_bench.llm import ChatSettings, make_chat_model
 from proactive_bench.review.stored_results import stored_run_result
-from proactive_bench.scoring import EpisodeResult, JudgeSettings, RubricJudge, grade_session
+from proactive_bench.scoring import (
+    EpisodeResult,
+    JudgeSettings,
+    RubricJudge,
+    grade_session,
+)
 from proactive_bench.store import (
     MessageRow,
     Run,

@@ -38,7 +38,7 @@ from proactive_bench.store import (
     writing,
 )
 
-SWEEP = ["sweep", "--models", "scripted:passive,scripted:reference", "--workers", "2", "--json"]
+SWEEP = ["sweep", "--personas", "pharmacist", "--models", "scripted:passive,scripted:reference", "--workers", "2", "--json"]
 """Two runs of the 20-session pharmacist episode, one per worker: about 5 s, long enough to kill mid-way."""
 ROW_TABLES = (SessionRun, MessageRow, ToolCallRow, IntentEvent, Grade, Snapshot, LLMCall)
 

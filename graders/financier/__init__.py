@@ -1,0 +1,1 @@
+"""Python graders for the financier (model validation) episode."""

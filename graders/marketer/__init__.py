@@ -1,0 +1,1 @@
+"""Python graders for the marketer episode (Noor Castellanos, Oakline Drinkware)."""

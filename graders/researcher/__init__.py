@@ -1,0 +1,1 @@
+"""Python graders for the researcher persona's rule items (tables, budgets, plans)."""
