@@ -45,6 +45,7 @@ class Registry(Generic[T]):
         self.group = ENTRY_POINT_PREFIX + kind
         self._entries: dict[str, T] = {}
         self._builtins = {name: EntryPoint(name, target, self.group) for name, target in (builtins or {}).items()}
+        self._loaded: set[str] = set()
 
     def register(self, name: str) -> Callable[[E], E]:
         """Decorator: register the decorated object under ``name`` (twice is an error)."""
@@ -73,6 +74,7 @@ class Registry(Generic[T]):
             loaded = plugin.load()
         except Exception as exc:  # noqa: BLE001 (a third-party module: missing, a syntax error, a bug at import)
             raise PluginError(f"{self.kind} {name!r} (entry point {plugin.value}) cannot be loaded: {exc}") from exc
+        self._loaded.add(name)
         return self._entries.setdefault(name, loaded)
 
     def find(self, name: str) -> T | None:
@@ -96,5 +98,8 @@ class Registry(Generic[T]):
         return {**self._builtins, **{ep.name: ep for ep in entry_points(group=self.group) if ep.name not in self._builtins}}
 
     def rescan(self) -> None:
-        """Forget the entry points read so far (after installing a plugin in a running process; tests)."""
+        """Forget the entry points read so far and the plugins loaded from them (after installing or removing a plugin in a running process; tests)."""
         self.__dict__.pop("plugins", None)
+        for name in self._loaded:
+            self._entries.pop(name, None)
+        self._loaded.clear()

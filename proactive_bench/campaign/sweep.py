@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 import structlog
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from proactive_bench.data_model import RunStatus, SweepStatus
 from proactive_bench.dataset import (
@@ -48,6 +55,7 @@ from proactive_bench.llm import (
 from proactive_bench.scaffolds import ScaffoldLoadError, reference_problem
 from proactive_bench.scoring import protocol, protocol_problem
 from proactive_bench.store import Run, Store, Sweep
+from proactive_bench.user import check_user
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 log = structlog.get_logger(__name__)
@@ -65,7 +73,7 @@ class SweepConfig(BaseModel):
     runs: int = Field(default=1, ge=1, description="Repeats of each model × persona × ablation.")
     ablations: list[Ablation] = Field(default_factory=lambda: ["none"])
     data: Path = DEFAULT_DATA_ROOT
-    user: Literal["rules", "llm"] = "rules"
+    user: str = Field(default="rules", description="A user backend registered in user.USERS.")
     user_model: str | None = None
     judge_model: str | None = None
     base_url: str | None = None
@@ -84,6 +92,8 @@ class SweepConfig(BaseModel):
     role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key.")
     pause_after: int = Field(default=DEFAULT_PAUSE_AFTER, ge=1, description="Connection errors in a row after which a model server's runs pause.")
     protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules; pibench: 3 runs unless runs is given.")
+
+    _known_user = field_validator("user")(check_user)
 
     @model_validator(mode="after")
     def _protocol_rules(self) -> SweepConfig:

@@ -8,6 +8,7 @@
 | `results.py` | `results`, `rescore`, `report` |
 | `dataset.py` | `validate`, `schema`, `tools` |
 | `audit.py` | `audit export/import/model/show` |
+| `imports.py` | `import <suite>`: every importer in `importers.IMPORTERS` |
 
 `common.py` holds what every command uses (consoles, one-line failures,
 opening the results database and the dataset), `guards.py` the checks before
@@ -23,7 +24,7 @@ from dotenv import load_dotenv
 
 from proactive_bench.cli import dataset, probe, results, run, sweep
 from proactive_bench.cli.audit import audit_app
-from proactive_bench.importers.pibench import import_app
+from proactive_bench.cli.imports import import_app
 
 __all__ = ["app"]
 

@@ -63,6 +63,7 @@ from proactive_bench.reporting import results_table
 from proactive_bench.scaffolds import ScaffoldLoadError, reference_problem
 from proactive_bench.scoring import EpisodeResult, SessionResult, protocol_problem
 from proactive_bench.store import Run, Store, lease_scope
+from proactive_bench.user import USERS, known_users
 from proactive_bench.validation import participant_problem
 
 
@@ -130,8 +131,8 @@ def episode(
         caps = MaxTokens(**limits.caps())
     except ValueError as exc:
         raise fail(str(exc)) from None
-    if user not in ("rules", "llm"):
-        raise fail(f"--user must be 'rules' or 'llm', not {user!r}")
+    if user not in USERS:
+        raise fail(f"--user must be {known_users()}, not {user!r}")
     if user == "llm" and not user_model:
         raise fail("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
     try:
@@ -152,7 +153,7 @@ def episode(
             )
     db_path = db or DEFAULT_RESULTS / "pbench.db"
     spec = RunSpec(
-        persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,  # type: ignore[arg-type]
+        persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,
         user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra, protocol=protocol,  # type: ignore[arg-type]
         max_tokens=caps, call_timeout=limits.call_timeout, probe=not no_probe, context_tokens=context_tokens,
         role_base_urls=endpoints.base_urls(), role_key_envs=endpoints.key_envs(),

@@ -45,10 +45,11 @@ from proactive_bench.llm import (
     make_chat_model,
     probe_reports,
 )
+from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds import ScaffoldOptions, load_scaffold
-from proactive_bench.scoring import EpisodeResult, JudgeSettings, RubricJudge
+from proactive_bench.scoring import DEFAULT_JUDGE, JUDGES, EpisodeResult, JudgeSettings
 from proactive_bench.store import Run, Store
-from proactive_bench.user import LLMUser, RulesUser
+from proactive_bench.user import USERS, UserOptions, check_user
 
 
 class RunSpec(BaseModel):
@@ -58,7 +59,7 @@ class RunSpec(BaseModel):
     model: str
     data_root: str
     sessions: list[str] = Field(default_factory=list, description="Session ids to run, in order; empty: all.")
-    user: Literal["rules", "llm"] = "rules"
+    user: str = Field(default="rules", description="A user backend registered in user.USERS (--user); checked when the run's participants are built, so stored runs load without the plugin.")
     user_model: str | None = None
     judge_model: str | None = None
     base_url: str | None = None
@@ -80,11 +81,11 @@ class RunSpec(BaseModel):
 
     @property
     def user_backend(self) -> str:
-        return "rules" if self.user == "rules" else f"llm:{self.user_model}"
+        return f"{self.user}:{self.user_model}" if self.user != "rules" and self.user_model else self.user
 
     def role_models(self) -> dict[CallRole, str]:
         """The model of each role that calls one."""
-        models = {"agent": self.model, "user": self.user_model if self.user == "llm" else None, "judge": self.judge_model}
+        models = {"agent": self.model, "user": self.user_model if self.user != "rules" else None, "judge": self.judge_model}
         return {role: model for role, model in models.items() if model}  # type: ignore[misc]
 
     def base_url_for(self, role: CallRole) -> str | None:
@@ -187,18 +188,17 @@ def build_participants(
         rate_limiter=shared("agent"), transport=transport, max_tokens=caps.agent, call_timeout=timeout, context_tokens=spec.context_tokens,
     )
     agent = load_scaffold(spec.model, options)
-    if spec.user == "llm":
-        if not spec.user_model:
-            raise LaunchError("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
-        user: Any = LLMUser(
-            chat("user", spec.user_model, caps.user_judgement), spec.user_model, ledger, reply_model=chat("user", spec.user_model, caps.user_reply),
-            methods=methods.get("user"), context_tokens=context("user"), max_tokens=caps.user_judgement,
-        )
-    else:
-        user = RulesUser()
+    user_options = UserOptions(
+        model=spec.user_model, chat=lambda max_tokens: chat("user", spec.user_model or "", max_tokens), recorder=ledger,
+        judgement_tokens=caps.user_judgement, reply_tokens=caps.user_reply, methods=methods.get("user"), context_tokens=context("user"),
+    )
+    try:
+        user = USERS.get(check_user(spec.user))(user_options)
+    except (ValueError, PluginError) as exc:  # an unknown name, a plugin that cannot load, options the backend refuses
+        raise LaunchError(str(exc)) from exc
     judge = None
     if spec.judge_model:
-        judge = RubricJudge(
+        judge = JUDGES.get(DEFAULT_JUDGE)(
             chat("judge", spec.judge_model, caps.judge), spec.judge_model, ledger,
             JudgeSettings(
                 any_turn=spec.protocol == "pibench",  # π-Bench credits an item met at any turn

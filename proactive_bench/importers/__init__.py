@@ -2,7 +2,17 @@
 
 Each importer is a subpackage (``pibench``) that reads the foreign format,
 writes a pbench dataset root and may contribute predicate checks through
-:data:`proactive_bench.dataset.PREDICATE_CHECKS`.
+:data:`proactive_bench.dataset.PREDICATE_CHECKS`. :data:`IMPORTERS` holds each
+importer's typer app by suite name; the CLI mounts every one under
+``pbench import``. A plugin importer is an entry point of the
+``pbench.importers`` group naming its typer app.
 """
 
-__all__: list[str] = []
+import typer
+
+from proactive_bench.registry import Registry
+
+IMPORTERS: Registry[typer.Typer] = Registry("importers", builtins={"pibench": "proactive_bench.importers.pibench.cli:import_app"})
+"""Typer apps by suite name; an app with one command is mounted as ``pbench import <suite>`` itself."""
+
+__all__ = ["IMPORTERS"]

@@ -9,7 +9,13 @@ See README.md here.
 
 from proactive_bench.scoring.burden import SNAPSHOT_KIND, Burden, session_burden
 from proactive_bench.scoring.grading import GradeResult, grade_session
-from proactive_bench.scoring.judge import JudgeSettings, RubricJudge
+from proactive_bench.scoring.judge import (
+    DEFAULT_JUDGE,
+    JUDGES,
+    JudgeFactory,
+    JudgeSettings,
+    RubricJudge,
+)
 from proactive_bench.scoring.metrics import (
     SCORINGS,
     Scoring,
@@ -30,6 +36,8 @@ from proactive_bench.scoring.results import (
 )
 
 __all__ = [
+    "DEFAULT_JUDGE",
+    "JUDGES",
     "PROTOCOLS",
     "SCORINGS",
     "SNAPSHOT_KIND",
@@ -37,6 +45,7 @@ __all__ = [
     "EpisodeResult",
     "Failures",
     "GradeResult",
+    "JudgeFactory",
     "JudgeSettings",
     "RubricJudge",
     "Scoring",

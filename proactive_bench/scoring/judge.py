@@ -12,7 +12,7 @@ first turn that meets it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from typing import Literal
@@ -37,6 +37,7 @@ from proactive_bench.llm import (
     StructuredOutputError,
     load_prompt,
 )
+from proactive_bench.registry import Registry
 from proactive_bench.user import request_text
 
 RUBRIC_PROMPT = load_prompt("scoring/judge_prompts", "rubric.v1")
@@ -134,3 +135,12 @@ class RubricJudge:
                 return RubricVerdict(None, clipped_note(dropped).strip(), error=str(exc))
         answer = result.value
         return RubricVerdict(int(answer.verdict == "YES"), answer.rationale + clipped_note(dropped))
+
+
+JudgeFactory = Callable[[BaseChatModel, str, Recorder | None, JudgeSettings], RubricJudge]
+"""Builds a judge from its chat model, the model's name, the call recorder and the settings (RubricJudge's own signature)."""
+
+DEFAULT_JUDGE = "rubric"
+JUDGES: Registry[JudgeFactory] = Registry("judges")
+"""Judges of rubric items by name: ``rubric`` is the default; plugins in ``pbench.judges`` grade like :class:`RubricJudge`."""
+JUDGES.add(DEFAULT_JUDGE, RubricJudge)

@@ -3,20 +3,41 @@
 ``base`` holds the decision types and the priority rule shared by every
 backend; ``rules`` is the deterministic backend driven by intent annotations;
 ``llm`` judges with a chat model. Prompts live in ``prompts/`` as versioned
-files whose hash is stored with each decision.
+files whose hash is stored with each decision. Both backends register in
+:data:`USERS` (``--user NAME``) when imported here; a plugin backend is an entry
+point of the ``pbench.users`` group: a factory taking :class:`UserOptions`.
 """
 
-from proactive_bench.user.base import UserSimulator, UserView
+from proactive_bench.user.base import (
+    USERS,
+    UserBackendError,
+    UserFactory,
+    UserOptions,
+    UserSimulator,
+    UserView,
+    check_user,
+    known_users,
+)
+from proactive_bench.user.rules import (
+    RulesUser,  # registers first: the default, listed first in messages
+)
+
+# isort: split
 from proactive_bench.user.llm import LLMUser, request_text
-from proactive_bench.user.rules import RulesUser
 from proactive_bench.user.targeting import credited_questions, screen_questions
 
 __all__ = [
     "LLMUser",
     "RulesUser",
+    "USERS",
+    "UserBackendError",
+    "UserFactory",
+    "UserOptions",
     "UserSimulator",
     "UserView",
+    "check_user",
     "credited_questions",
+    "known_users",
     "request_text",
     "screen_questions",
 ]

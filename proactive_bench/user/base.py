@@ -8,12 +8,15 @@ nothing was completed or asked about and intents remain open.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from proactive_bench.data_model import Evidence, IntentLabel, IntentStatus, Stage
 from proactive_bench.dataset import HiddenIntent, Persona, Session
 from proactive_bench.env import ToolRecord
+from proactive_bench.llm import Recorder
+from proactive_bench.registry import Registry
 from proactive_bench.user.targeting import patience_spent
 
 
@@ -53,6 +56,44 @@ class UserSimulator(Protocol):
     name: str
 
     async def decide(self, view: UserView) -> UserDecision: ...
+
+
+class UserBackendError(ValueError):
+    """A user backend cannot be built from these options (one line: the option to add)."""
+
+
+@dataclass(frozen=True)
+class UserOptions:
+    """What a user backend is built from; ``episode/launch.py`` fills it from the run's settings."""
+
+    model: str | None
+    """``--user-model``: the chat model's name, None if not given."""
+    chat: Callable[[int | None], Any]
+    """A chat model on the user's endpoint with the given answer cap (only call it with ``model`` set)."""
+    recorder: Recorder | None = None
+    judgement_tokens: int | None = None
+    reply_tokens: int | None = None
+    methods: Sequence[str] | None = None
+    context_tokens: int | None = None
+
+
+UserFactory = Callable[[UserOptions], UserSimulator]
+
+USERS: Registry[UserFactory] = Registry("users")
+"""User backends by ``--user`` name: ``rules`` and ``llm`` register in their modules; plugins in ``pbench.users``."""
+
+
+def known_users() -> str:
+    """The registered backend names for an error message: ``'rules' or 'llm'``."""
+    quoted = [repr(name) for name in USERS.names()]
+    return " or ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)
+
+
+def check_user(name: str) -> str:
+    """``name`` if it is a registered user backend; else ValueError naming the known ones (for settings validators)."""
+    if name not in USERS:
+        raise ValueError(f"user must be {known_users()}, not {name!r}")
+    return name
 
 
 @dataclass(frozen=True)

@@ -49,10 +49,13 @@ from proactive_bench.llm import (
     usage_fields,
 )
 from proactive_bench.user.base import (
+    USERS,
     IntentLabel,
     Stage,
     StageVerdict,
+    UserBackendError,
     UserDecision,
+    UserOptions,
     UserView,
     combine_stages,
 )
@@ -280,3 +283,14 @@ def render_screen(screen: QuestionScreen) -> str:
         lines.append("Set aside by the pre-screen (they target nothing):")
         lines += [f"- ({reason.value}) {q}" for q, reason in screen.rejected.items()]
     return "\n".join(lines)
+
+
+@USERS.register("llm")
+def llm_user(options: UserOptions) -> LLMUser:
+    """``--user llm``: judges with ``--user-model``, writes messages with the same model under the reply cap."""
+    if not options.model:
+        raise UserBackendError("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
+    return LLMUser(
+        options.chat(options.judgement_tokens), options.model, options.recorder, reply_model=options.chat(options.reply_tokens),
+        methods=options.methods, context_tokens=options.context_tokens, max_tokens=options.judgement_tokens,
+    )

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from proactive_bench.dataset import HiddenIntent, compile_pattern, evaluate
 from proactive_bench.user.base import (
+    USERS,
     StageVerdict,
     UserDecision,
+    UserOptions,
     UserView,
     combine_stages,
     revealed,
@@ -72,3 +74,9 @@ def targeted_by_cues(intents: list[HiddenIntent], reply: str) -> dict[str, str]:
         if hit is not None:
             claims[intent.id] = hit
     return cap_claims(claims)
+
+
+@USERS.register(RULES_BACKEND)
+def rules_user(options: UserOptions) -> RulesUser:
+    """``--user rules``: needs no model."""
+    return RulesUser()

@@ -20,7 +20,7 @@ from proactive_bench.importers.pibench.writer import (
 )
 from proactive_bench.validation import validate_dataset
 
-import_app = typer.Typer(help="Import another benchmark's data as a pbench dataset.", no_args_is_help=True, add_completion=False)
+import_app = typer.Typer(help="The π-Bench importer, mounted as `pbench import pibench` through IMPORTERS.", no_args_is_help=True, add_completion=False)
 err_console = Console(stderr=True, soft_wrap=True)
 out_console = Console()
 
