@@ -15,6 +15,7 @@ from proactive_bench.cli import app
 
 MINI = Path(__file__).parent / "data" / "mini"
 REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "pbench_data"  # the shipped dataset root
 EXAMPLE = REPO / "examples" / "lab_orders"
 
 

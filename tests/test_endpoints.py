@@ -6,7 +6,7 @@ import socket
 from pathlib import Path
 
 import pytest
-from conftest import REPO, run_cli
+from conftest import DATA, run_cli
 from sqlmodel import Session, select
 
 from proactive_bench.llm.endpoints import (
@@ -33,7 +33,7 @@ def rows(db: Path) -> tuple[int, int]:
 def test_an_unreachable_endpoint_is_one_line_and_no_rows(command: str, tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{closed_port()}/v1"
     db = tmp_path / "r.db"
-    common = ["--data", str(REPO), "--user", "llm", "--user-model", "openai:u", "--judge-model", "openai:j", "--base-url", url, "--db", str(db)]
+    common = ["--data", str(DATA), "--user", "llm", "--user-model", "openai:u", "--judge-model", "openai:j", "--base-url", url, "--db", str(db)]
     args = ["episode", "--persona", "pharmacist", "--model", "scripted:reference"] if command == "episode" else ["sweep", "--personas", "pharmacist", "--models", "scripted:reference"]
     result = run_cli(*args, *common)
     assert result.exit_code == 2

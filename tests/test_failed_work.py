@@ -27,7 +27,7 @@ def test_a_reference_agent_crashing_on_two_of_twenty_pharmacist_sessions_loses_t
     assert crashed == CRASHING & {s["session_id"] for s in out["sessions"]}
     assert out["proc"] < 1.0 and out["comp"] < 1.0
     # docs/metrics.md by hand: scored tasks are the ones nothing depends on, weighted by trajectory size
-    entries = yaml.safe_load((ROOT / "episodes" / "pharmacist" / "episode.yaml").read_text())["sessions"]
+    entries = yaml.safe_load((ROOT / "pbench_data" / "episodes" / "pharmacist" / "episode.yaml").read_text())["sessions"]
     deps = {e["id"]: e["depends_on"] for e in entries}
     intents = {s["session_id"]: s["intents"] for s in out["sessions"]}
 

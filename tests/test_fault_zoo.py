@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, run_cli
+from conftest import DATA, run_cli
 
 from proactive_bench.store import LLMCall, Store
 from proactive_bench.testing.stub_server import StubServer, prompt_text
@@ -43,7 +43,7 @@ def run_on(
     with nullcontext(server) if server else StubServer(with_quirk(plausible_model, quirk, retry_after="0", **quirk_options)) as stub:
         before = len(stub.requests)
         result = run_cli(
-            "episode", "--json", "--data", str(REPO), "--persona", "pharmacist", "--model", model, "--sessions", sessions,
+            "episode", "--json", "--data", str(DATA), "--persona", "pharmacist", "--model", model, "--sessions", sessions,
             "--user", "llm", "--user-model", "openai:zoo-user", "--judge-model", "openai:zoo-judge", "--base-url", stub.base_url,
             "--db", str(db), *extra,
         )
@@ -142,11 +142,11 @@ def prompt_role(body: dict[str, Any]) -> str:
 
 
 def test_caps_and_call_timeout_flags_are_checked_and_stored(tmp_path: Path) -> None:
-    bad = run_cli("episode", "--persona", "pharmacist", "--data", str(REPO), "--model", "scripted:reference", "--db", str(tmp_path / "r.db"),
+    bad = run_cli("episode", "--persona", "pharmacist", "--data", str(DATA), "--model", "scripted:reference", "--db", str(tmp_path / "r.db"),
                   "--max-tokens", "critic=5")
     assert bad.exit_code == 2 and "expected ROLE=N with ROLE one of agent, user_reply, user_judgement, judge" in bad.output
     assert "Traceback" not in bad.output
-    good = run_cli("episode", "--json", "--persona", "pharmacist", "--data", str(REPO), "--model", "scripted:reference", "--sessions", "1",
+    good = run_cli("episode", "--json", "--persona", "pharmacist", "--data", str(DATA), "--model", "scripted:reference", "--sessions", "1",
                    "--db", str(tmp_path / "r.db"), "--max-tokens", "judge=64", "--call-timeout", "9")
     assert good.exit_code == 0, good.output
     from proactive_bench.episode.launch import run_spec

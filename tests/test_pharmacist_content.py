@@ -27,12 +27,13 @@ from proactive_bench.validation.lint import validate_root
 from proactive_bench.validation.oracle import OracleOutcome, run_oracle
 
 REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "pbench_data"
 EPISODES = [
-    (REPO, "pharmacist"),
-    (REPO, "financier"),
-    (REPO, "law_trainee"),
-    (REPO, "marketer"),
-    (REPO, "researcher"),
+    (DATA, "pharmacist"),
+    (DATA, "financier"),
+    (DATA, "law_trainee"),
+    (DATA, "marketer"),
+    (DATA, "researcher"),
     (REPO / "examples" / "lab_orders", "lab_manager"),
 ]
 
@@ -202,7 +203,7 @@ def test_edits_keep_line_structure(sessions: list[Session]) -> None:
 
 def test_every_persona_needs_its_dependency_history(tmp_path: Path) -> None:
     """Passive, with and without the history of dependent sessions: each shipped persona's final sessions lose work without it."""
-    personas = sorted(p.stem for p in (REPO / "personas").glob("*.yaml"))
+    personas = sorted(p.stem for p in (DATA / "personas").glob("*.yaml"))
     db = tmp_path / "ablation.db"
     swept = run_cli("sweep", "--personas", ",".join(personas), "--models", "scripted:passive",
                     "--ablation", "none,no-dependency-history", "--db", str(db), "--json")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from conftest import REPO
+from conftest import DATA
 
 from proactive_bench.data_model.evidence import Evidence, Message
 from proactive_bench.data_model.labels import IntentLabel, Stage
@@ -26,7 +26,7 @@ from proactive_bench.user.targeting import (
     screen_questions,
 )
 
-PHARMACIST = load_episode(REPO, "pharmacist")
+PHARMACIST = load_episode(DATA, "pharmacist")
 S05 = PHARMACIST.session("s05_piptazo_allocation")
 
 
@@ -91,7 +91,7 @@ def test_a_claim_only_turn_completes_nothing(tmp_path: Path) -> None:
     """Saying every requirement is handled is not doing it: stage 1 reads state and tool records only."""
     ws = Workspace.seeded(tmp_path / "ws", PHARMACIST.workspace_seed)
     claim = claims_everything() + " I counted 476 vials in all locations, listed cefepime and added the report to reports/INDEX.md."
-    evidence = Evidence([Message("agent", claim, 1)], [], ws, Memory(), GraderResolver(REPO))
+    evidence = Evidence([Message("agent", claim, 1)], [], ws, Memory(), GraderResolver(DATA))
     view = UserView(PHARMACIST.persona, S05, S05.intents, evidence, turn=1)
     decision = asyncio.run(RulesUser().decide(view))
     assert decision.error is None

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE, REPO, run_cli
+from conftest import DATA, EXAMPLE, run_cli
 from conftest import edit_yaml as _edit
 
 LAB = "episodes/lab_manager/sessions"
@@ -19,7 +19,7 @@ def test_mini_dataset_validates(mini_copy: Path) -> None:
     assert "ok: 1 episode(s), 6 warning(s)" in result.output  # its sessions are shorter than the documented ranges
 
 
-@pytest.mark.skipif(not (REPO / "episodes" / "pharmacist").is_dir(), reason="shipped data not present")
+@pytest.mark.skipif(not (DATA / "episodes" / "pharmacist").is_dir(), reason="shipped data not present")
 def test_shipped_dataset_validates() -> None:
     result = run_cli("validate", "--stats")
     assert result.exit_code == 0, result.output

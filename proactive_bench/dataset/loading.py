@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+from importlib.resources import files
 import re
 import sys
 import types
@@ -24,7 +25,7 @@ from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 M = TypeVar("M", bound=BaseModel)
 
-DEFAULT_DATA_ROOT = Path(__file__).resolve().parent.parent.parent
+DEFAULT_DATA_ROOT = Path(str(files("pbench_data")))
 
 
 @dataclass(frozen=True)

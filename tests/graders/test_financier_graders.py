@@ -13,7 +13,7 @@ from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[2] / "pbench_data"
 APPS = REPO / "episodes" / "financier" / "apps"
 INES = "ines.valtonen@harbourline.example"
 TEAM = {"ines": INES, "marcus": "marcus.oyelaran@harbourline.example",

@@ -21,7 +21,7 @@ from proactive_bench.validation.scratch_world import (
     start_scratch_session,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[2] / "pbench_data"
 SESSIONS = ROOT / "episodes" / "law_trainee" / "sessions"
 
 

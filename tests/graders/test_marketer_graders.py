@@ -15,7 +15,7 @@ from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[2] / "pbench_data"
 EPISODE = REPO / "episodes" / "marketer"
 LOGIN = {"username": "noor.castellanos@oakline.example", "password": "Oak-Brand-2026"}
 RESOLVE = GraderResolver(REPO)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from proactive_bench.dataset import GraderResolver
 
-csv_rows = GraderResolver(Path(__file__).resolve().parents[2])("graders.pharmacist.common:csv_rows")
+csv_rows = GraderResolver(Path(__file__).resolve().parents[2] / "pbench_data")("graders.pharmacist.common:csv_rows")
 """Loaded the way a run loads graders (this folder's package would shadow a plain ``import graders``)."""
 
 

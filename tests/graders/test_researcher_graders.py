@@ -12,7 +12,7 @@ import yaml
 from proactive_bench.dataset.loading import GraderResolver
 from proactive_bench.env.workspace import Workspace
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[2] / "pbench_data"
 SESSIONS = REPO / "episodes" / "researcher" / "sessions"
 RESOLVE = GraderResolver(REPO)
 
