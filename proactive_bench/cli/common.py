@@ -10,14 +10,23 @@ from rich.console import Console
 
 from proactive_bench.dataset import DatasetError, LoadedEpisode, load_episode
 from proactive_bench.episode import run_spec
-from proactive_bench.store import Run, Store, StoreOpenError, StoreSchemaError
+from proactive_bench.store import (
+    IdLookupError,
+    Run,
+    Store,
+    StoreOpenError,
+    StoreSchemaError,
+    Sweep,
+)
+from proactive_bench.terminal import TableConsole
 
 err_console = Console(stderr=True, soft_wrap=True)
-out_console = Console()
+out_console = TableConsole()
 
 DataOpt = Annotated[Path, typer.Option("--data", help="Dataset root holding personas/, episodes/ and graders/.")]
 DbOpt = Annotated[Path, typer.Option("--db", help="SQLite results database.")]
 NoValidateOpt = Annotated[bool, typer.Option("--no-validate", help="Skip the checks of pbench validate before running (they are cached by the data's content).")]
+IdArg = Annotated[str, typer.Argument(metavar="ID", help="A sweep or a run: its id, a unique prefix of one, or latest.")]
 DEFAULT_RESULTS = Path("pbench-runs")
 
 
@@ -58,19 +67,27 @@ def open_store(db: Path, create: bool = False) -> Store:
         raise fail(f"--db {db}: cannot open it as a results database: {exc}") from None
 
 
+def resolve_id(store: Store, ident: str, runs: bool = True, sweeps: bool = True) -> Run | Sweep:
+    """The run or sweep an id names (whole, a unique prefix, or ``latest``), or a one-line error listing the candidates."""
+    try:
+        return store.resolve(ident, runs=runs, sweeps=sweeps)
+    except IdLookupError as exc:
+        raise fail(str(exc)) from None
+
+
 def open_run(db: Path, run_id: str) -> tuple[Store, Run, LoadedEpisode]:
-    """A stored run and its episode, or a one-line error."""
+    """A stored run (whole id, unique prefix or ``latest``) and its episode, or a one-line error."""
     store = open_store(db)
-    run = store.run(run_id)
-    if run is None:
-        raise fail(f"{db}: no run {run_id!r}")
+    run = resolve_id(store, run_id, sweeps=False)
+    assert isinstance(run, Run)
     spec = run_spec(run)
     return store, run, load_or_exit(Path(spec.data_root), spec.persona)
 
 
 def runs_of(store: Store, ident: str, db: Path) -> list[Run]:
-    """The runs of a sweep id or the run of a run id, or a one-line error."""
-    runs = store.runs_for(ident)
+    """The runs of a sweep or the run an id names (whole, a unique prefix, or ``latest``), or a one-line error."""
+    found = resolve_id(store, ident)
+    runs = store.runs_for(found.id)
     if not runs:
-        raise fail(f"{db}: no sweep or run {ident!r}")
+        raise fail(f"{db}: sweep {found.id} has no runs")
     return runs

@@ -12,11 +12,13 @@ from proactive_bench.campaign import run_fast
 from proactive_bench.cli.common import (
     DEFAULT_RESULTS,
     DbOpt,
+    IdArg,
     err_console,
     fail,
     open_run,
     open_store,
     out_console,
+    resolve_id,
     runs_of,
 )
 from proactive_bench.episode import ResumeError, run_spec
@@ -56,7 +58,7 @@ def print_summary(summary: Summary, fmt: str, by: str | None = None, burden: lis
 
 
 def results(
-    ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
+    ident: IdArg,
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
     fmt: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
     by: Annotated[Optional[str], typer.Option("--by", help="'category': only the task-averaged Proc / Comp per task category.")] = None,
@@ -78,7 +80,7 @@ def results(
 
 
 def rescore(
-    run_id: Annotated[str, typer.Argument(help="A finished run.")],
+    run_id: Annotated[str, typer.Argument(help="A finished run (an id, a unique prefix of one, or latest).")],
     judge_model: Annotated[Optional[str], typer.Option(help="Chat model for rubric items (default: the run's).")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="Endpoint for the judge (default: the run's).")] = None,
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
@@ -99,7 +101,7 @@ def rescore(
 
 
 def report(
-    ident: Annotated[Optional[str], typer.Argument(metavar="ID", help="A sweep id or a run id.")] = None,
+    ident: Annotated[Optional[str], typer.Argument(metavar="ID", help="A sweep or a run: its id, a unique prefix of one, or latest.")] = None,
     compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="RUN_A RUN_B", help="Two runs side by side instead.")] = None,
     out: Annotated[Path, typer.Option("--out", help="The HTML file to write.")] = Path("report.html"),
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
@@ -116,7 +118,10 @@ def report(
         raise fail("give a sweep or run ID, or --compare RUN_A RUN_B")
     store = open_store(db)
     try:
-        html = render_comparison(store, *compare) if compare else render_report(store, ident or "")
+        if compare:
+            html = render_comparison(store, *(resolve_id(store, run, sweeps=False).id for run in compare))
+        else:
+            html = render_report(store, resolve_id(store, ident or "").id)
     except ReportError as exc:
         raise fail(str(exc)) from None
     try:

@@ -136,6 +136,7 @@ def summarize(store: Store, runs: list[Run], scoring: Scoring | None = None, inc
                 "run_id": v.run.id, "sweep_id": v.run.sweep_id, "model": v.run.model, "persona": v.run.persona, "ablation": v.ablation, "scoring": v.result.scoring.name,
                 "status": v.run.status, "partial": v.result.partial, "included": include_partial or not v.result.partial,
                 "failures": v.result.failures.as_dict(), "proc": v.result.proc, "comp": v.result.comp,
+                "sessions_done": len(v.result.sessions), "sessions_planned": len(v.result.planned),
             }
             for v in views
         ],

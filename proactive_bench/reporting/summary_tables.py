@@ -15,6 +15,8 @@ from rich.table import Table
 from proactive_bench.reporting.summary import Summary
 from proactive_bench.scoring import EpisodeResult
 
+WHOLE = ("model", "persona", "ablation")
+"""Columns printed whole at any width (see proactive_bench/terminal.py)."""
 FAILURE_MARK = "†"
 FAILURE_NOTE = f"{FAILURE_MARK} = the figure includes errored (scored 0), truncated or not-run sessions; see the err/trunc/not-run column."
 
@@ -49,7 +51,7 @@ def summary_tables(summary: Summary) -> list[Table]:
     if summary.ablation:
         ablation = Table(title="No-dependency-history ablation: final sessions of dependency groups (%)")
         for name in ("model", "persona", "sessions", "Proc with", "Proc without", "Δ Proc", "Comp with", "Comp without", "Δ Comp"):
-            ablation.add_column(name)
+            ablation.add_column(name, no_wrap=name in WHOLE)
         for row in summary.ablation:
             ablation.add_row(
                 row["model"], row["persona"], ", ".join(row["sessions"]),
@@ -59,7 +61,7 @@ def summary_tables(summary: Summary) -> list[Table]:
         tables.append(ablation)
     statuses = Table(title="Terminal statuses: intents (%) and sessions")
     for name in ("model", "persona", "ablation", "completed", "inferred", "provided", "unresolved", "sessions ok/trunc/err/not run"):
-        statuses.add_column(name)
+        statuses.add_column(name, no_wrap=name in WHOLE)
     for row in summary.statuses:
         s = row["sessions"]
         statuses.add_row(
@@ -69,7 +71,7 @@ def summary_tables(summary: Summary) -> list[Table]:
     tables.append(statuses)
     turns = Table(title="Follow-up user turns per session (errored sessions left out)")
     for name in ("model", "persona", "ablation", "sessions", "mean", "median", "max"):
-        turns.add_column(name)
+        turns.add_column(name, no_wrap=name in WHOLE)
     for row in summary.turns:
         turns.add_row(row["model"], row["persona"], row["ablation"], str(row["sessions"]), f"{row['mean']:.2f}", f"{row['median']:.1f}", str(row["max"]))
     tables.append(turns)
@@ -78,7 +80,7 @@ def summary_tables(summary: Summary) -> list[Table]:
     if summary.cost:
         cost = Table(title="Model calls and cost")
         for name in ("model", "role", "calls", "cached", "failed", "prompt tok", "completion tok", "USD", "unpriced"):
-            cost.add_column(name)
+            cost.add_column(name, no_wrap=name in (*WHOLE, "role"))
         for row in summary.cost:
             cost.add_row(
                 row["model"], row["role"], *(str(row[k]) for k in ("calls", "cached", "failed", "prompt_tokens", "completion_tokens")),
@@ -97,7 +99,7 @@ def _main_table(summary: Summary) -> Table:
     main = Table(title=f"Proc and Comp (%, mean ± sample std over runs; {summary.scoring} scoring)", caption=caption)
     pass_keys = summary.pass_keys
     for name in ("model", "persona", "ablation", "runs", "Proc", "Comp", "err/trunc/not run", *pass_keys):
-        main.add_column(name, justify="left" if name in ("model", "persona", "ablation") else "right")
+        main.add_column(name, justify="left" if name in WHOLE else "right", no_wrap=name in WHOLE)
     for row in summary.main:
         f = row["failures"]
         main.add_row(
@@ -112,7 +114,7 @@ def _overall_table(summary: Summary) -> Table:
     personas = summary.personas
     table = Table(title="Proc / Comp (%) per persona and Average over all tasks (table 1)", caption=FAILURE_NOTE)
     for name in ("model", "ablation", *personas, "Average"):
-        table.add_column(name, justify="left" if name in ("model", "ablation") else "right")
+        table.add_column(name, justify="left" if name in WHOLE else "right", no_wrap=name in WHOLE)
     for row in summary.overall:
         cells = []
         for persona in personas:
@@ -130,8 +132,9 @@ def category_table(summary: Summary) -> Table:
     categories = sorted({row["category"] for row in summary.categories})
     cells = {(row["category"], _column(row)): row for row in summary.categories}
     table = Table(title="Proc / Comp (%) by task category, averaged over tasks (table 8)", caption=f"{FAILURE_MARK} = the cell includes errored (scored 0) or truncated sessions.")
-    for name in ("category", *columns):
-        table.add_column(name)
+    table.add_column("category")
+    for name in columns:
+        table.add_column(name, no_wrap=True)  # headed by model names
     for category in categories:
         table.add_row(category, *(_category_cell(cells.get((category, column))) for column in columns))
     return table
@@ -163,17 +166,20 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
     table.add_column("session", no_wrap=True)
     for name in ("turns", "C", "I", "P", "Proc%", "Comp%"):
         table.add_column(name, justify="right", no_wrap=True)
-    table.add_column("status", overflow="fold")
+    table.add_column("status", no_wrap=True)
+    errors = any(s.error is not None for s in result.sessions)
+    if errors:
+        table.add_column("error")
     for s in result.sessions:
-        status = s.status if s.error is None else f"{s.status}: {s.error[:60]}"
         table.add_row(
-            s.session_id, str(s.follow_up_turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), pct(s.proc), pct(s.scored_comp), status,
+            s.session_id, str(s.follow_up_turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), pct(s.proc), pct(s.scored_comp), s.status,
+            *([(s.error or "")[:60]] if errors else []),
         )
     totals = [sum(getattr(s.counts, f) for s in result.sessions) for f in ("completed", "inferred", "provided")]
     table.add_section()
     table.add_row(
         f"episode {len(result.sessions)}/{total_sessions}", str(sum(s.follow_up_turns for s in result.sessions)), *map(str, totals),
-        marked(pct(result.proc), failures), marked(pct(result.comp), failures), "",
+        marked(pct(result.proc), failures), marked(pct(result.comp), failures), "", *([""] if errors else []),
     )
     return table
 

@@ -21,6 +21,7 @@ from proactive_bench.store.lease import (
     take_lease,
     writing,
 )
+from proactive_bench.store.lookup import LATEST, IdLookupError
 from proactive_bench.store.pending import PendingRow, pending_row
 from proactive_bench.store.probes import ProbeRow
 from proactive_bench.store.tables import (
@@ -45,7 +46,9 @@ __all__ = [
     "Fence",
     "Grade",
     "HeldLease",
+    "IdLookupError",
     "IntentEvent",
+    "LATEST",
     "LLMCall",
     "Lease",
     "LeaseHeld",
