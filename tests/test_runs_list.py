@@ -142,7 +142,7 @@ def test_since_reads_durations_and_dates() -> None:
 
 def test_prefixes_and_latest_resolve_in_every_id_command(recorded: Recorded, tmp_path: Path) -> None:
     db = str(recorded.db)
-    latest = json.loads(run_cli("results", "latest", "--format", "json", "--db", db).stdout)
+    latest = json.loads(run_cli("results", "latest", "--json", "--db", db).stdout)
     assert {row["run_id"] for row in latest["runs"]} == set(recorded.sweep_runs)  # the sweep began after both episodes
     by_prefix = json.loads(run_cli("results", recorded.writer[:6], "--format", "json", "--db", db).stdout)
     assert [row["run_id"] for row in by_prefix["runs"]] == [recorded.writer]
