@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from conftest import MINI, run_cli
@@ -25,13 +25,17 @@ CUT_MARKS = ("…", "\x1b[")
 BOX_DRAWING = re.compile(r"[\u2500-\u257f]")
 
 
-@dataclass(frozen=True)
-class Recorded:
+class Recorded(NamedTuple):
+    """The database the tests read, and the ids in it."""
+
     db: Path
     asker: str
+    """The first run: scripted:asker, alone."""
     writer: str
+    """The second: the long-named custom agent."""
     sweep: str
     sweep_runs: list[str]
+    """asker's run, then passive's."""
 
 
 @pytest.fixture(scope="module")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
 
 from sqlalchemy import ColumnElement, Engine, func, or_
 from sqlmodel import Session, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from proactive_bench.store.tables import LLMCall, Run, Sweep
 
@@ -16,8 +19,42 @@ CANDIDATES_SHOWN = 8
 """How many matches an ambiguous prefix's error lists."""
 
 
+Listed = TypeVar("Listed", Run, Sweep)
+
+
 class IdLookupError(LookupError):
     """An id that names no run or sweep, or more than one; the message is one line and lists the candidates."""
+
+
+@dataclass(frozen=True)
+class ListFilter:
+    """What ``pbench runs`` and ``pbench sweeps`` keep: every given condition holds (None: any)."""
+
+    persona: str | None = None
+    model: str | None = None
+    """Text the model name contains."""
+    status: str | None = None
+    since: datetime | None = None
+    limit: int | None = None
+
+    def of_runs(self) -> list[ColumnElement[bool]]:
+        """The conditions on a run: its persona and its model."""
+        conditions = []
+        if self.persona is not None:
+            conditions.append(or_(Run.persona == self.persona, Run.config["persona"].as_string() == self.persona))  # type: ignore[index]
+        if self.model is not None:
+            conditions.append(Run.model.contains(self.model, autoescape=True))  # type: ignore[attr-defined]
+        return conditions
+
+    def of_rows(self, table: type[Run] | type[Sweep]) -> list[ColumnElement[bool]]:
+        """The conditions on a run's or a sweep's own row: its status and when it started."""
+        conditions = []
+        if self.status is not None:
+            conditions.append(table.status == self.status)
+        if self.since is not None:
+            since = self.since.astimezone(UTC) if self.since.tzinfo else self.since.replace(tzinfo=UTC)  # a naive time is taken as UTC
+            conditions.append(table.created >= since)
+        return conditions
 
 
 class LookupQueries:
@@ -68,39 +105,18 @@ class LookupQueries:
                 newest.append(sweep)
         return max(newest, key=lambda row: row.created, default=None)
 
-    def find_runs(
-        self, persona: str | None = None, model: str | None = None, status: str | None = None,
-        since: datetime | None = None, limit: int | None = None,
-    ) -> list[Run]:
-        """Runs newest first: of a persona (its id or the episode it was asked for by), whose model contains ``model``, with a status, started at or after ``since``."""
-        query = select(Run).order_by(Run.created.desc())  # type: ignore[attr-defined]
-        if persona is not None:
-            query = query.where(_of_persona(persona))
-        if model is not None:
-            query = query.where(Run.model.contains(model, autoescape=True))  # type: ignore[attr-defined]
-        if status is not None:
-            query = query.where(Run.status == status)
-        if since is not None:
-            query = query.where(Run.created >= _utc(since))
-        with Session(self.engine) as db:
-            return list(db.exec(query.limit(limit)))
+    def find_runs(self, wanted: ListFilter) -> list[Run]:
+        """Runs newest first: of a persona (its id or the episode it was asked for by), whose model contains the text, with a status, started since."""
+        return self._newest(select(Run).where(*wanted.of_runs(), *wanted.of_rows(Run)), Run, wanted.limit)
 
-    def find_sweeps(
-        self, persona: str | None = None, model: str | None = None, status: str | None = None,
-        since: datetime | None = None, limit: int | None = None,
-    ) -> list[Sweep]:
-        """Sweeps newest first: with a run of a persona, a run whose model contains ``model``, a status, started at or after ``since``."""
-        query = select(Sweep).order_by(Sweep.created.desc())  # type: ignore[attr-defined]
-        if persona is not None:
-            query = query.where(Sweep.id.in_(select(Run.sweep_id).where(_of_persona(persona))))  # type: ignore[attr-defined]
-        if model is not None:
-            query = query.where(Sweep.id.in_(select(Run.sweep_id).where(Run.model.contains(model, autoescape=True))))  # type: ignore[attr-defined]
-        if status is not None:
-            query = query.where(Sweep.status == status)
-        if since is not None:
-            query = query.where(Sweep.created >= _utc(since))
+    def find_sweeps(self, wanted: ListFilter) -> list[Sweep]:
+        """Sweeps newest first: with a run of the persona, with a run whose model contains the text, with a status, started since."""
+        of_runs = [Sweep.id.in_(select(Run.sweep_id).where(condition)) for condition in wanted.of_runs()]  # type: ignore[attr-defined]
+        return self._newest(select(Sweep).where(*of_runs, *wanted.of_rows(Sweep)), Sweep, wanted.limit)
+
+    def _newest(self, query: SelectOfScalar[Listed], table: type[Run] | type[Sweep], limit: int | None) -> list[Listed]:
         with Session(self.engine) as db:
-            return list(db.exec(query.limit(limit)))
+            return list(db.exec(query.order_by(table.created.desc()).limit(limit)))  # type: ignore[attr-defined]
 
     def run_costs(self, run_ids: list[str]) -> dict[str, float]:
         """USD spent per run on priced model calls; a run without any is left out."""
@@ -111,13 +127,3 @@ class LookupQueries:
         )
         with Session(self.engine) as db:
             return {run_id: float(cost) for run_id, cost in db.exec(query)}
-
-
-def _of_persona(persona: str) -> ColumnElement[bool]:
-    """Runs of a persona, by its id or by the name it was asked for with (``--persona``, the episode's folder)."""
-    return or_(Run.persona == persona, Run.config["persona"].as_string() == persona)  # type: ignore[index]
-
-
-def _utc(moment: datetime) -> datetime:
-    """A moment in UTC, as the tables store it (a naive one is taken as UTC)."""
-    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
