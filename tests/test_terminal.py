@@ -13,7 +13,10 @@ from rich.console import Console
 from rich.table import Table
 
 from proactive_bench.terminal import TableConsole
+from proactive_bench.testing.stub_server import StubServer
+from proactive_bench.testing.stub_zoo import model_listing, plausible_model, with_quirk
 
+PIBENCH_MINI = Path(__file__).parent / "data" / "pibench_mini"
 CRASHER = f"{Path(__file__).parent / 'crashing_agent.py'}:CrashingReference"
 MODEL = "openai:a-model-name-that-is-much-longer-than-any-column-could-be"
 BOX_DRAWING = re.compile(r"[\u2500-\u257f]")
@@ -87,3 +90,20 @@ def test_tools_and_dataset_stats_print_names_whole_at_80_and_as_json(monkeypatch
     as_json = json.loads(run_cli("validate", "--stats", "--json").stdout)
     assert "pharmacist" in {row["persona"] for row in as_json["stats"]}
     assert "stats" not in json.loads(run_cli("validate", "--json").stdout)
+
+
+def test_the_probe_table_keeps_capabilities_and_outcomes_whole_at_60(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    with StubServer(with_quirk(plausible_model, "reject-format-422"), models=model_listing("reject-format-422")) as server:
+        table = run_cli("probe", "--model", "openai:zoo", "--base-url", server.base_url)
+    assert table.exit_code == 0, table.output
+    for text in ("plain chat", "json_schema", "function_calling", "json_mode", "tool use", "supported", "rejected", "422"):
+        assert text in table.stdout, table.stdout
+    assert "…" not in table.stdout and not BOX_DRAWING.search(table.stdout)
+
+
+def test_the_import_counts_print_as_json(tmp_path: Path) -> None:
+    result = run_cli("import", "pibench", str(PIBENCH_MINI), "--out", str(tmp_path / "out"), "--json")
+    assert result.exit_code == 0, result.output
+    counts = {row["persona"]: row for row in json.loads(result.stdout)}
+    assert set(counts) == {"Financier", "researcher"} and counts["Financier"]["intents"] == 24

@@ -14,7 +14,7 @@ from typing import Any
 from rich.table import Table
 
 from proactive_bench.episode import run_spec
-from proactive_bench.reporting.summary import summarize
+from proactive_bench.reporting.summary import EpisodeShapes, summarize
 from proactive_bench.reporting.summary_tables import pct
 from proactive_bench.store import Run, Store, Sweep
 
@@ -86,10 +86,10 @@ def run_rows(store: Store, runs: list[Run]) -> list[RunRow]:
 
 def sweep_rows(store: Store, sweeps: list[Sweep]) -> list[SweepRow]:
     """The rows of ``sweeps``, in their order (partial runs left out of the figures, as in ``pbench results``)."""
-    rows = []
+    rows, shapes = [], EpisodeShapes()
     for sweep in sweeps:
         runs = store.runs(sweep.id)
-        summary = summarize(store, runs)
+        summary = summarize(store, runs, shapes=shapes)
         costs = store.run_costs([run.id for run in runs])
         rows.append(SweepRow(
             sweep.id, sweep.created, sorted({run.persona for run in runs}),
