@@ -23,8 +23,10 @@ from rich.text import Text
 
 CELL_PADDING = 2
 """Columns a cell's padding takes (one space each side)."""
-NARROWEST_WRAPPED = 10
-"""A wrapping column is given at least its longest word, up to this many columns."""
+COMFORTABLE = 20
+"""A wrapping column of short cells needs its longest word; one with longer cells (prose) this many columns."""
+HEADER_WORD = 10
+"""... and its header's longest word, up to this many columns."""
 
 
 class TableConsole(Console):
@@ -53,7 +55,7 @@ def print_table(console: Console, table: Table) -> None:
     if _narrowest(console, table) <= width:
         for column in table.columns:
             if column.no_wrap:
-                column.min_width = _widest(console, column)
+                column.min_width = _widest(console, column, header=True)
             elif column.overflow == "ellipsis":
                 column.overflow = "fold"  # a word longer than its column breaks rather than being cut
         console.print(table, width=width, crop=False)
@@ -62,22 +64,23 @@ def print_table(console: Console, table: Table) -> None:
 
 
 def _narrowest(console: Console, table: Table) -> int:
-    """The width the table needs with its ``no_wrap`` columns whole and the others at their longest word (capped)."""
-    widths = [_widest(console, c) if c.no_wrap else min(_longest_word(console, c), NARROWEST_WRAPPED) for c in table.columns]
+    """The width the table needs: ``no_wrap`` columns whole, the others wide enough to read (see COMFORTABLE)."""
+    widths = [_widest(console, c, header=True) if c.no_wrap else _comfortable(console, c) for c in table.columns]
     dividers = max(len(widths) - 1, 0) if table.box is not None else 0
     return sum(widths) + CELL_PADDING * max(len(widths) - 1, 0) + dividers  # no padding at the outer edges
 
 
-def _widest(console: Console, column: Column) -> int:
-    return max((cell_len(line) for text in _texts(console, column) for line in text.splitlines()), default=0)
+def _widest(console: Console, column: Column, header: bool) -> int:
+    texts = [_plain(console, cell) for cell in column.cells] + ([_plain(console, column.header)] if header else [])
+    return max((cell_len(line) for text in texts for line in text.splitlines()), default=0)
 
 
-def _longest_word(console: Console, column: Column) -> int:
-    return max((cell_len(word) for text in _texts(console, column) for word in text.split()), default=1)
-
-
-def _texts(console: Console, column: Column) -> list[str]:
-    return [_plain(console, column.header), *(_plain(console, cell) for cell in column.cells)]
+def _comfortable(console: Console, column: Column) -> int:
+    cells = [_plain(console, cell) for cell in column.cells]
+    longest_word = max((cell_len(word) for text in cells for word in text.split()), default=0)
+    header_word = max((cell_len(word) for word in _plain(console, column.header).split()), default=0)
+    needed = COMFORTABLE if _widest(console, column, header=False) > COMFORTABLE else longest_word
+    return max(needed, min(header_word, HEADER_WORD), 1)
 
 
 def _plain(console: Console, cell: RenderableType) -> str:
