@@ -1,4 +1,4 @@
-"""``pbench results``, ``rescore`` and ``report``: what stored runs scored, graded again or written as HTML."""
+"""``pbench results``, ``rescore``, ``report`` and ``export``: what stored runs scored, graded again, written as HTML or as records for other tools."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ from proactive_bench.reporting import (
     summary_csv,
     summary_tables,
 )
-from proactive_bench.review import rescore_run
+from proactive_bench.review import rescore_run, session_records, write_jsonl
 from proactive_bench.scoring import PROTOCOLS
 
 
@@ -141,3 +141,27 @@ def report(
     except OSError as exc:
         raise fail(f"cannot write {out}: {exc.strerror}") from None
     err_console.print(f"report: {out}", highlight=False)
+
+
+def export(
+    ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
+    fmt: Annotated[str, typer.Option("--format", help="jsonl: one chat-format record per session.")] = "jsonl",
+    out: Annotated[Optional[Path], typer.Option("--out", help="The file to write (default: standard output).")] = None,
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+) -> None:
+    """Stored sessions as one JSON record per line: chat messages with tool calls, intent labels, grades (loads with `datasets`)."""
+    configure_logging()
+    if fmt != "jsonl":
+        raise fail(f"--format must be jsonl, not {fmt!r}")
+    store = open_store(db)
+    lines = write_jsonl(session_records(store, runs_of(store, ident, db)))
+    if out is None:
+        for line in lines:
+            typer.echo(line, nl=False)
+        return
+    try:
+        with out.open("w", encoding="utf-8") as handle:
+            handle.writelines(lines)
+    except OSError as exc:
+        raise fail(f"--out {out}: {exc.strerror or exc}") from None
+    err_console.print(f"wrote {out}", highlight=False)
