@@ -5,7 +5,7 @@
 | `run.py` | `episode`, `resume`, `replay` |
 | `sweep.py` | `sweep` |
 | `probe.py` | `probe` |
-| `results.py` | `results`, `rescore`, `report` |
+| `results.py` | `results`, `rescore`, `report`, `export` |
 | `runs.py` | `runs`, `sweeps` |
 | `dataset.py` | `validate`, `schema`, `tools` |
 | `audit.py` | `audit export/import/model/show` |
@@ -50,7 +50,7 @@ def _settings_from_dotenv(
 
 for command in (
     run.episode, run.resume, probe.probe, run.replay, sweep.sweep, runs.runs, runs.sweeps, results.results, results.rescore,
-    dataset.validate, dataset.schema, dataset.tools, results.report,
+    dataset.validate, dataset.schema, dataset.tools, results.report, results.export,
 ):
     app.command()(command)
 app.add_typer(import_app, name="import")

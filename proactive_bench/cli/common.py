@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
@@ -26,7 +26,9 @@ out_console = TableConsole()
 DataOpt = Annotated[Path, typer.Option("--data", help="Dataset root holding personas/, episodes/ and graders/.")]
 DbOpt = Annotated[Path, typer.Option("--db", help="SQLite results database.")]
 NoValidateOpt = Annotated[bool, typer.Option("--no-validate", help="Skip the checks of pbench validate before running (they are cached by the data's content).")]
-IdArg = Annotated[str, typer.Argument(metavar="ID", help="A sweep or a run: its id, a unique prefix of one, or latest.")]
+ID_HELP = "A sweep or a run: its id, a unique prefix of one, or latest."
+IdArg = Annotated[str, typer.Argument(metavar="ID", help=ID_HELP)]
+MaybeIdArg = Annotated[Optional[str], typer.Argument(metavar="ID", help=ID_HELP)]
 DEFAULT_RESULTS = Path("pbench-runs")
 
 

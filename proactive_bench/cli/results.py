@@ -1,4 +1,4 @@
-"""``pbench results``, ``rescore`` and ``report``: what stored runs scored, graded again or written as HTML."""
+"""``pbench results``, ``rescore``, ``report`` and ``export``: what stored runs scored, graded again, written as HTML or as records for other tools."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from proactive_bench.cli.common import (
     DEFAULT_RESULTS,
     DbOpt,
     IdArg,
+    MaybeIdArg,
     err_console,
     fail,
     open_run,
@@ -30,12 +31,15 @@ from proactive_bench.reporting import (
     burden_rows,
     burden_table,
     category_table,
+    compare_runs,
+    comparison_dict,
+    comparison_table,
     results_table,
     summarize,
     summary_csv,
     summary_tables,
 )
-from proactive_bench.review import rescore_run
+from proactive_bench.review import rescore_run, session_records, write_jsonl
 from proactive_bench.scoring import PROTOCOLS
 
 
@@ -58,7 +62,8 @@ def print_summary(summary: Summary, fmt: str, by: str | None = None, burden: lis
 
 
 def results(
-    ident: IdArg,
+    ident: MaybeIdArg = None,
+    compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="A B", help="Two runs or sweeps (ids, prefixes or latest) paired by task: B − A with a 95 % paired bootstrap interval.")] = None,
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
     fmt: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
     by: Annotated[Optional[str], typer.Option("--by", help="'category': only the task-averaged Proc / Comp per task category.")] = None,
@@ -66,7 +71,7 @@ def results(
     protocol: Annotated[Optional[str], typer.Option(help="Score every run by this protocol's rules (default: each run's own).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
 ) -> None:
-    """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std, failures, pass^k, table 1, ablation, statuses, turns, categories, cost."""
+    """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std and bootstrap interval, failures, pass^k, table 1, ablation, statuses, turns, categories, cost; or two compared (--compare A B)."""
     configure_logging()
     fmt = "json" if as_json else fmt
     if fmt not in ("table", "json", "csv"):
@@ -75,8 +80,21 @@ def results(
         raise fail(f"--by must be 'category', not {by!r}")
     if protocol is not None and protocol not in PROTOCOLS:
         raise fail(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
+    if (ident is None) == (compare is None):
+        raise fail("give a sweep or run ID, or --compare A B")
     store = open_store(db)
     scoring = PROTOCOLS[protocol].scoring if protocol else None
+    if compare is not None:
+        if fmt == "csv" or by is not None:
+            raise fail("--compare prints a table or JSON (--format table|json), without --by")
+        a, b = (resolve_id(store, side).id for side in compare)  # the ids in full, for the labels
+        differences = compare_runs(store, runs_of(store, a, db), runs_of(store, b, db), scoring)
+        if fmt == "json":
+            typer.echo(json.dumps(comparison_dict((a, b), differences), indent=2))
+        else:
+            out_console.print(comparison_table((a, b), differences))
+        return
+    assert ident is not None
     runs = runs_of(store, ident, db)
     print_summary(summarize(store, runs, scoring, include_partial), fmt, by, burden_rows(store, runs))
 
@@ -103,7 +121,7 @@ def rescore(
 
 
 def report(
-    ident: Annotated[Optional[str], typer.Argument(metavar="ID", help="A sweep or a run: its id, a unique prefix of one, or latest.")] = None,
+    ident: MaybeIdArg = None,
     compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="RUN_A RUN_B", help="Two runs side by side instead.")] = None,
     out: Annotated[Path, typer.Option("--out", help="The HTML file to write.")] = Path("report.html"),
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
@@ -132,3 +150,27 @@ def report(
     except OSError as exc:
         raise fail(f"cannot write {out}: {exc.strerror}") from None
     err_console.print(f"report: {out}", highlight=False)
+
+
+def export(
+    ident: IdArg,
+    fmt: Annotated[str, typer.Option("--format", help="jsonl: one chat-format record per session.")] = "jsonl",
+    out: Annotated[Optional[Path], typer.Option("--out", help="The file to write (default: standard output).")] = None,
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+) -> None:
+    """Stored sessions as one JSON record per line: chat messages with tool calls, intent labels, grades (loads with `datasets`)."""
+    configure_logging()
+    if fmt != "jsonl":
+        raise fail(f"--format must be jsonl, not {fmt!r}")
+    store = open_store(db)
+    lines = write_jsonl(session_records(store, runs_of(store, ident, db)))
+    if out is None:
+        for line in lines:
+            typer.echo(line, nl=False)
+        return
+    try:
+        with out.open("w", encoding="utf-8") as handle:
+            handle.writelines(lines)
+    except OSError as exc:
+        raise fail(f"--out {out}: {exc.strerror or exc}") from None
+    err_console.print(f"wrote {out}", highlight=False)
