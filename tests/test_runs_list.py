@@ -158,8 +158,13 @@ def test_prefixes_and_latest_resolve_in_every_id_command(recorded: Recorded, tmp
     assert run_cli("report", recorded.sweep[:4], "--db", db, "--out", str(report)).exit_code == 0 and recorded.sweep in report.read_text()
     compared = run_cli("report", "--compare", recorded.asker[:6], "latest", "--db", db, "--out", str(tmp_path / "c.html"))
     assert compared.exit_code == 0 and f"run {recorded.asker} vs run {newest_run}" in (tmp_path / "c.html").read_text()
-    exported = run_cli("audit", "export", recorded.asker[:7], "--db", db, "--out", str(tmp_path / "a.csv"))
-    assert exported.exit_code == 0 and recorded.asker in (tmp_path / "a.csv").read_text()
+    audit_file = run_cli("audit", "export", recorded.asker[:7], "--db", db, "--out", str(tmp_path / "a.csv"))
+    assert audit_file.exit_code == 0 and recorded.asker in (tmp_path / "a.csv").read_text()
+    exported = run_cli("export", recorded.writer[:6], "--db", db)
+    assert exported.exit_code == 0 and {json.loads(line)["run_id"] for line in exported.stdout.splitlines()} == {recorded.writer}
+    compared = run_cli("results", "--compare", recorded.asker[:6], "latest", "--json", "--db", db)
+    assert compared.exit_code == 0, compared.output
+    assert (json.loads(compared.stdout)["a"], json.loads(compared.stdout)["b"]) == (recorded.asker, recorded.sweep)  # labelled in full
     shown = run_cli("audit", "show", "latest", "--json", "--db", db)
     assert shown.exit_code == 0 and json.loads(shown.stdout) == []
     resumed = run_cli("resume", recorded.sweep[:5], "--db", db, "--no-validate")  # a finished sweep: nothing left to run
@@ -171,7 +176,7 @@ def test_an_ambiguous_prefix_lists_the_candidates_on_one_line(recorded: Recorded
     store = Store(db)
     store.add(Sweep(id="abc000000001"), Sweep(id="abc000000002"))
     store.add(Run(id="abd000000003", persona="p", model="m", user_backend="rules", data_root=".", workspace="."))
-    for command in (["results", "ab"], ["report", "ab"], ["audit", "show", "ab"], ["resume", "ab"]):
+    for command in (["results", "ab"], ["report", "ab"], ["audit", "show", "ab"], ["resume", "ab"], ["export", "ab"], ["results", "--compare", "ab", "latest"]):
         result = run_cli(*command, "--db", str(db))
         assert result.exit_code == 2, (command, result.output)
         lines = result.stderr.strip().splitlines()
