@@ -17,13 +17,11 @@ from proactive_bench.cli.common import (
 )
 from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
-    Episode,
     LoadedEpisode,
-    Persona,
-    Session,
 )
 from proactive_bench.env import REGISTRY, resolve_tool_names
 from proactive_bench.logs import configure_logging
+from proactive_bench.suites import SUITES, Suite
 from proactive_bench.validation import (
     episode_stats,
     oracle_problems,
@@ -85,18 +83,23 @@ def stats_table(rows: list[Any]) -> Table:
 
 
 def schema() -> None:
-    """Print the JSON Schema of the dataset format (persona, episode, session)."""
+    """Print the JSON Schema of the dataset format (persona, episode, session; odyssey task; every suite's files)."""
+    formats = {where: model for _name, suite in _all_suites() for where, model in suite.formats.items()}
     combined = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "pbench dataset",
-        "description": "personas/<id>.yaml is a Persona; episodes/<persona>/episode.yaml an Episode; episodes/<persona>/sessions/<id>.yaml a Session.",
+        "description": "; ".join(f"{where}: {model.__name__}" for where, model in formats.items()) + ".",
         "$defs": {},
     }
-    for model in (Persona, Episode, Session):
+    for model in formats.values():
         model_schema = model.model_json_schema(ref_template="#/$defs/{model}")
         combined["$defs"].update(model_schema.pop("$defs", {}))
         combined["$defs"][model.__name__] = model_schema
     typer.echo(json.dumps(combined, indent=2))
+
+
+def _all_suites() -> list[tuple[str, Suite]]:
+    return [(name, SUITES.get(name)) for name in SUITES.names()]
 
 
 def tools(
