@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from openpyxl import load_workbook
 from pycel import ExcelCompiler
 from openpyxl.utils.cell import coordinate_from_string, range_boundaries
+from openpyxl.utils.exceptions import CellCoordinatesException
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from proactive_bench.dataset import check_regex, check_relative_path
@@ -80,8 +81,8 @@ class XlsxCellArgs(_Args):
     @classmethod
     def _coordinate(cls, value: str) -> str:
         try:
-            coordinate_from_string(value)
-        except ValueError:
+            coordinate_from_string(value.upper())
+        except (ValueError, CellCoordinatesException):
             raise ValueError(f"{value!r} is not a cell coordinate like B4") from None
         return value.upper()
 
@@ -104,7 +105,7 @@ class XlsxRangeArgs(_Args):
     def _line_of_right_length(self) -> XlsxRangeArgs:
         try:
             min_col, min_row, max_col, max_row = range_boundaries(self.range)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, CellCoordinatesException):
             raise ValueError(f"{self.range!r} is not a range like A2:A6") from None
         if None in (min_col, min_row, max_col, max_row) or (min_col != max_col and min_row != max_row):
             raise ValueError(f"{self.range!r} is not one column or one row")
