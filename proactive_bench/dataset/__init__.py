@@ -27,6 +27,7 @@ from proactive_bench.dataset.loading import (
     load_dataset,
     load_dataset_partly,
     load_episode,
+    load_episode_partly,
 )
 from proactive_bench.dataset.predicates import (
     PREDICATE_CHECKS,
@@ -112,6 +113,7 @@ __all__ = [
     "load_dataset",
     "load_dataset_partly",
     "load_episode",
+    "load_episode_partly",
     "start_session",
     "unknown_timed_folders",
     "walk",

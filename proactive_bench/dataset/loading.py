@@ -101,6 +101,8 @@ class LoadedEpisode:
     """What ``search_history`` searches in this episode's runs (an odyssey task under a retrieval memory setting)."""
     memory_tokens: int | None = None
     """Tokens of the memory context the opening message carries (odyssey tasks); None for persona episodes."""
+    suite: str = "pibench"
+    """The suite the episode belongs to (``suites.SUITES``)."""
 
     @property
     def workspace_seed(self) -> Path:

@@ -49,6 +49,10 @@ class Suite(Protocol):
         """Every episode under ``root`` that loads, and every problem found (``pbench validate``)."""
         ...
 
+    def problems(self, root: Path, name: str) -> list[Problem]:
+        """Every problem of one episode (``pbench validate`` for it; the pibench suite's deeper lint is validation.lint)."""
+        ...
+
     def settings_problem(self, settings: SuiteSettings) -> str | None:
         """Why these settings do not fit the suite (one line), or None."""
         ...

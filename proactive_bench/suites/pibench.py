@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from proactive_bench.dataset import Episode, LoadedEpisode, Persona, Problem, Session, load_dataset_partly, load_episode
+from proactive_bench.dataset import Episode, LoadedEpisode, Persona, Problem, Session, load_dataset_partly, load_episode, load_episode_partly
 from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, SuiteSettings
 
 
@@ -28,6 +28,9 @@ class PibenchSuite:
     def load_all(self, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
         dataset, problems = load_dataset_partly(root)
         return dataset.episodes, problems
+
+    def problems(self, root: Path, name: str) -> list[Problem]:
+        return load_episode_partly(root, name)[1]
 
     def settings_problem(self, settings: SuiteSettings) -> str | None:
         if settings.memory is not None or settings.top_k is not None:

@@ -36,7 +36,7 @@ from proactive_bench.suites.odyssey.settings import MemorySetting
 from proactive_bench.suites.odyssey.task import OdysseyTask
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
-FOLDER = "odyssey"
+SUITE_NAME = FOLDER = "odyssey"
 TASK_FILE = "task.yaml"
 CATEGORY = "odyssey"
 APP_TOOLS: dict[str, tuple[str, ...]] = {
@@ -151,7 +151,9 @@ def task_episode(root: Path, task: OdysseyTask, setting: MemorySetting) -> tuple
     session = task_session(task, context, tools)
     persona = Persona(id=task.id, name=task.user.name, role=task.user.role)
     episode = Episode(id=task.id, persona=task.id, title=task.title, sessions=[SessionEntry(id=task.id)])
-    loaded = LoadedEpisode(episode, persona, [session], root / FOLDER / task.id, history=context.search, memory_tokens=context.tokens)
+    loaded = LoadedEpisode(
+        episode, persona, [session], root / FOLDER / task.id, history=context.search, memory_tokens=context.tokens, suite=SUITE_NAME,
+    )
     return loaded, []
 
 

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from proactive_bench.dataset import DatasetError, LoadedEpisode, Problem
 from proactive_bench.suites.base import SuiteSettings
-from proactive_bench.suites.odyssey.loading import FOLDER, load_task, read_task, task_episode, task_file, task_names
+from proactive_bench.suites.odyssey.loading import FOLDER, SUITE_NAME, load_task, read_task, task_episode, task_file, task_names
 from proactive_bench.suites.odyssey.settings import DEFAULT_MEMORY, parse_memory
 from proactive_bench.suites.odyssey.task import OdysseyTask
 from proactive_bench.suites.odyssey.validity import task_problems
@@ -19,7 +19,7 @@ from proactive_bench.suites.odyssey.validity import task_problems
 class OdysseySuite:
     """History-grounded office workflows: no live user; the agent reads the history (whole or retrieved) and acts."""
 
-    name: str = "odyssey"
+    name: str = SUITE_NAME
     folder: str = FOLDER
 
     def names(self, root: Path) -> list[str]:
@@ -37,16 +37,23 @@ class OdysseySuite:
         episodes: dict[str, LoadedEpisode] = {}
         problems: list[Problem] = []
         for name in task_names(root):
-            task, found = read_task(root, name)
-            problems += found
-            if task is None:
-                continue
-            problems += task_problems(task, task_file(root, name).relative_to(root).as_posix())
-            loaded, found = task_episode(root, task, parse_memory(DEFAULT_MEMORY, None))
+            loaded, found = self._checked(root, name)
             problems += found
             if loaded is not None:
                 episodes[name] = loaded
         return episodes, problems
+
+    def problems(self, root: Path, name: str) -> list[Problem]:
+        return self._checked(root.resolve(), name)[1]
+
+    def _checked(self, root: Path, name: str) -> tuple[LoadedEpisode | None, list[Problem]]:
+        """The task loaded under the default memory setting, with its load, solvability and leak problems."""
+        task, problems = read_task(root, name)
+        if task is None:
+            return None, problems
+        problems += task_problems(task, task_file(root, name).relative_to(root).as_posix())
+        loaded, found = task_episode(root, task, parse_memory(DEFAULT_MEMORY, None))
+        return loaded, problems + found
 
     def settings_problem(self, settings: SuiteSettings) -> str | None:
         try:
