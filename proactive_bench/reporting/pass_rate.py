@@ -107,7 +107,7 @@ def pass_rate_tables(runs: list[PassRateRun]) -> PassRateTables:
         tokens = [m.context_tokens for m in members if m.context_tokens is not None]
         tables.tasks.append({
             "model": model, "memory": memory, "top_k": top_k, "task": task, "group": members[0].group, "runs": len(members),
-            "passed": sum(run_passed(m.result) for m in members), "pass_rate": mean(run_passed(m.result) for m in members),
+            "passed": sum(run_passed(m.result) for m in members), "pass_rate": mean(float(run_passed(m.result)) for m in members),
             "errored": sum(m.result.failures.error for m in members),
             "grader_errors": sum(any(g.status == "error" for s in m.result.sessions for g in s.grades) for m in members),
             "context_tokens": mean(tokens) if tokens else None,
