@@ -63,6 +63,10 @@ def test_sweep_over_memory_settings_gives_the_memory_table(tmp_path: Path) -> No
     assert "Odyssey memory settings" in table.output and "rag:raw-session" in table.output
     rows_csv = list(csv.DictReader(io.StringIO(run_cli("results", sweep_id, "--db", db, "--format", "csv").stdout)))
     assert len(rows_csv) == 16 and {r["task"] for r in rows_csv} == set(TASKS)
+    report = tmp_path / "report.html"
+    assert run_cli("report", sweep_id, "--db", db, "--out", str(report)).exit_code == 0
+    html = report.read_text()
+    assert 'id="odyssey"' in html and "Memory settings: pass rate" in html and "od_test_vendor_meeting" in html
 
 
 def test_an_odyssey_run_replays_from_its_record(tmp_path: Path) -> None:
