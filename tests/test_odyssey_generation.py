@@ -146,6 +146,10 @@ def test_mechanical_checks_catch_short_unordered_or_late_histories(seed_file: Pa
     shuffled["days"][0]["date"], shuffled["days"][4]["date"] = "2025-03-20", "2025-03-01"
     messages = " | ".join(mechanical_problems(task, GeneratedHistory.model_validate(shuffled), ApproxCounter())[0])
     assert "not in increasing date order" in messages and "['2025-03-20'] are not before the task's date 2025-03-14" in messages
+    lazy = history()
+    lazy["days"][2]["turns"][0] = {"role": "assistant", "text": SEED["intent"].upper()}
+    messages = " | ".join(mechanical_problems(task, GeneratedHistory.model_validate(lazy), ApproxCounter())[0])
+    assert "days ['2025-03-05'] start with the assistant" in messages and "quotes the task's instruction word for word" in messages
 
 
 async def test_a_server_that_answers_prose_fails_after_bounded_attempts(seed_file: Path) -> None:

@@ -5,8 +5,8 @@ atomic task (:class:`~proactive_bench.suites.odyssey.generation_seed.SeedTask`),
 given the verifier's feedback and its previous attempt; the verifier model
 judges realism, alignment with the task, coherence and whether every detail is
 present. The round is also checked mechanically: at least 5 days in date
-order before the task's ``now``, a size within the task format's bounds, and
-every detail's ``cue`` found in the text — a mechanical problem fails the
+order before the task's ``now``, each opened by the user, a size within the
+task format's bounds, the instruction not quoted, and every detail's ``cue`` found in the text — a mechanical problem fails the
 round whatever the verifier says. Both models answer through
 :class:`~proactive_bench.llm.StructuredCaller` (its fallbacks for servers
 without structured output, bounded retries); a model that gives no valid
@@ -118,7 +118,12 @@ def mechanical_problems(task: SeedTask, history: GeneratedHistory, counter: Toke
     late = [d.isoformat() for d in dates if d >= task.now.date()]
     if late:
         problems.append(f"days {late} are not before the task's date {task.now.date().isoformat()}")
+    opened_by_assistant = [day.date.isoformat() for day in history.days if day.turns[0].role != "user"]
+    if opened_by_assistant:
+        problems.append(f"days {opened_by_assistant} start with the assistant; the user speaks first")
     text = render_history(history.as_days())
+    if " ".join(task.intent.lower().split()) in " ".join(text.lower().split()):
+        problems.append("the history quotes the task's instruction word for word; it must only lead up to it")
     tokens = counter.count(text)
     if not MIN_TOKENS <= tokens <= MAX_TOKENS:
         problems.append(f"the history is {tokens} tokens ({counter.name}); it must be {MIN_TOKENS}-{MAX_TOKENS}")
