@@ -239,3 +239,20 @@ async def test_a_summary_chunk_context_retrieves_summaries_and_names_the_prompt(
     assert context.text == "[2025-03-05..2025-03-06]\nSummary of 2025-03-05..2025-03-06: The vendor memo should go to Priya Raman, she owns the practice."
     assert context.summary_prompt_hash is not None and len(context.summary_prompt_hash) == 12 and context.retriever == "bm25"
     assert context.tokens == default_token_counter().count(context.text)
+
+
+async def test_concurrent_builds_of_one_task_share_one_set_of_summaries(store: Store) -> None:
+    """Runs of a sweep summarising the same task at once: no duplicate-row failure, and each summary is asked once per summarizer."""
+    with StubServer(summary_responder, delay=0.05) as server:
+        shared = summarizer(server, store)
+        first, second = await asyncio.gather(
+            build_documents("t1", DAYS, Granularity.SUMMARY_CHUNK, shared), build_documents("t1", DAYS, Granularity.SUMMARY_CHUNK, shared),
+        )
+        assert first == second and len(server.requests) == 3
+        other, again = await asyncio.gather(  # two summarizers (as in two worker processes) race: both ask, the first answer stays
+            build_documents("t2", DAYS, Granularity.SUMMARY_SESSION, summarizer(server, store)),
+            build_documents("t2", DAYS, Granularity.SUMMARY_SESSION, summarizer(server, store)),
+        )
+        assert other == again and len(server.requests) == 13
+    store.answers.flush()
+    assert len(store.answers.keys("odyssey-summaries/t2")) == 5
