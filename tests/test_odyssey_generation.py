@@ -10,8 +10,7 @@ from typing import Any, Callable
 import pytest
 import yaml
 
-from proactive_bench.llm import ChatSettings, StructuredCaller, make_chat_model
-from proactive_bench.llm.structured import RetryPolicy
+from proactive_bench.llm import ChatSettings, RetryPolicy, StructuredCaller, make_chat_model
 from proactive_bench.suites.odyssey import (
     GeneratedHistory,
     GenerationInputError,

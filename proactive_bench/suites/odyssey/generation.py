@@ -47,7 +47,7 @@ class GeneratedTurn(BaseModel):
 
 class GeneratedDay(BaseModel):
     date: date
-    turns: list[GeneratedTurn] = Field(min_length=2)
+    turns: list[GeneratedTurn] = Field(min_length=1)
 
 
 class GeneratedHistory(BaseModel):

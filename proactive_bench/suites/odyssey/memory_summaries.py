@@ -67,6 +67,10 @@ class Summarizer:
     _building: dict[str, asyncio.Lock] = field(default_factory=dict, init=False, repr=False, compare=False)
     """One lock per task: runs sharing this summarizer wait for the first one's summaries instead of asking again."""
 
+    def __post_init__(self) -> None:
+        if self.chunk_days < 1:
+            raise ValueError(f"chunk_days must be at least 1, got {self.chunk_days}")
+
     def prompt_hash(self, granularity: Granularity) -> str:
         return (SESSION_PROMPT if granularity == Granularity.SUMMARY_SESSION else CHUNK_PROMPT).hash
 
