@@ -5,10 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 from conftest import run_cli
 from proactive_bench.store import Store
+from proactive_bench.testing import StubServer, prompt_text, text_reply
 
 ODYSSEY_MINI = Path(__file__).parent / "data" / "odyssey_mini"
 TASKS = ("od_test_email_supplier", "od_test_vendor_meeting")
@@ -80,3 +82,27 @@ def test_an_odyssey_run_replays_from_its_record(tmp_path: Path) -> None:
     assert replayed["persona"] == TASKS[0] and replayed["sessions"][0]["status"] == "completed"
     replay_run = Store(Path(db)).run(replayed["run_id"])
     assert replay_run is not None and replay_run.config["memory"] == "rag:raw-utterance" and replay_run.config["top_k"] == 2
+
+
+def summary_responder(body: dict) -> dict:
+    """A 'summary' that repeats every user line of the window, so the details survive (a real model would condense them)."""
+    lines = re.findall(r"^user: (.+)$", prompt_text(body), re.MULTILINE)
+    return text_reply(" ".join(lines))
+
+
+def test_long_context_against_summary_chunks_with_a_summary_model_on_the_stub_server(tmp_path: Path) -> None:
+    db = str(tmp_path / "r.db")
+    with StubServer(summary_responder) as server:
+        summary = run_json(
+            "sweep", "--suite", "odyssey", "--models", "scripted:reference,scripted:surface", "--memory", "long-context,rag:summary-chunk",
+            "--top-k", "2", "--summary-model", "openai:summ", "--base-url", server.base_url, "--data", str(ODYSSEY_MINI), "--db", db,
+        )
+        made = len(server.requests)
+    assert made == 6  # 5 days in windows of 2 = 3 chunks per task, made once for both models' runs
+    rows = {(r["model"], r["memory"], r["top_k"]): r for r in summary["pass_rate"]["memory"]}
+    assert rows[("scripted:reference", "rag:summary-chunk", 2)]["pass_rate"] == 1.0
+    assert rows[("scripted:surface", "rag:summary-chunk", 2)]["pass_rate"] == 0.0
+    chunk_tokens = rows[("scripted:reference", "rag:summary-chunk", 2)]["context_tokens"]
+    assert 0 < chunk_tokens < rows[("scripted:reference", "long-context", None)]["context_tokens"]
+    refused = run_cli("sweep", "--suite", "odyssey", "--models", "scripted:reference", "--memory", "rag:summary-session", "--data", str(ODYSSEY_MINI), "--db", db)
+    assert refused.exit_code == 2 and "needs --summary-model" in refused.output
