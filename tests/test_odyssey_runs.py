@@ -106,3 +106,16 @@ def test_long_context_against_summary_chunks_with_a_summary_model_on_the_stub_se
     assert 0 < chunk_tokens < rows[("scripted:reference", "long-context", None)]["context_tokens"]
     refused = run_cli("sweep", "--suite", "odyssey", "--models", "scripted:reference", "--memory", "rag:summary-session", "--data", str(ODYSSEY_MINI), "--db", db)
     assert refused.exit_code == 2 and "needs --summary-model" in refused.output
+
+
+def test_the_react_agent_reads_the_whole_history_in_its_first_request(tmp_path: Path) -> None:
+    with StubServer(lambda body: text_reply("I have not done anything.")) as server:
+        summary = run_json(
+            "episode", "--suite", "odyssey", "--tasks", TASKS[1], "--model", "openai:stub-model", "--base-url", server.base_url,
+            "--data", str(ODYSSEY_MINI), "--db", str(tmp_path / "r.db"),
+        )
+        first = prompt_text(server.requests[0])
+    assert all(f"## 2025-03-{day}" in first for day in ("06", "07", "10", "11", "13")) and "Task: Put the vendor review" in first
+    assert "18th from 10:00 to 10:45" in first and "condensed" not in first
+    (row,) = summary["pass_rate"]["tasks"]
+    assert row["passed"] == 0 and row["errored"] == 0  # it did nothing: a fail, not an error
