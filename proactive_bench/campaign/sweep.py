@@ -51,6 +51,7 @@ from proactive_bench.llm import (
     MaxTokens,
     ModelSpecError,
 )
+from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds import ScaffoldLoadError, reference_problem
 from proactive_bench.scoring import protocol, protocol_problem
 from proactive_bench.store import Run, Store, Sweep
@@ -95,6 +96,8 @@ class SweepConfig(BaseModel):
     suite: str = Field(default=DEFAULT_SUITE, description="The kind of episode: pibench (personas) or odyssey (personas = task ids).")
     memory: list[str] = Field(default_factory=list, description="Odyssey: memory settings to sweep (long-context, none, rag:<granularity>); empty: the default.")
     top_k: list[int] = Field(default_factory=list, description="Odyssey: top-k values swept with each rag:* memory setting; empty: the default.")
+    summary_model: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the chat model that summarises each history once.")
+    summaries_db: str | None = Field(default=None, description="Odyssey: the results database caching the summaries (set to the sweep's database).")
 
     _known_user = field_validator("user")(check_user)
 
@@ -103,10 +106,12 @@ class SweepConfig(BaseModel):
         problem = protocol_problem(self.protocol, self.user, self.judge_model)
         if problem:
             raise ValueError(problem)
-        if self.suite not in SUITES:
-            raise ValueError(f"unknown suite {self.suite!r}; known: {', '.join(SUITES.names())}")
+        try:
+            suite = SUITES.get(self.suite)
+        except PluginError as exc:  # unknown, or a plugin that cannot be loaded
+            raise ValueError(str(exc)) from None
         for settings in self.settings():
-            if problem := SUITES.get(self.suite).settings_problem(settings):
+            if problem := suite.settings_problem(settings):
                 raise ValueError(problem)
         if "runs" not in self.model_fields_set:
             self.runs = protocol(self.protocol).default_runs
@@ -115,10 +120,13 @@ class SweepConfig(BaseModel):
 
     def settings(self) -> list[SuiteSettings]:
         """Every memory setting × top-k combination the sweep runs (top-k pairs only with retrieval settings)."""
+        summaries = {"base_url": self.base_url}
         if not self.memory:
-            return [SuiteSettings(None, k) for k in self.top_k] or [SuiteSettings()]
+            return [SuiteSettings(None, k, **summaries) for k in self.top_k] or [SuiteSettings(**summaries)]
         return [
-            SuiteSettings(memory, k) for memory in self.memory for k in (self.top_k if memory.startswith("rag:") and self.top_k else [None])
+            SuiteSettings(memory, k, self.summary_model if "summary" in memory else None, self.summaries_db, self.base_url)
+            for memory in self.memory
+            for k in (self.top_k if memory.startswith("rag:") and self.top_k else [None])
         ]
 
 
@@ -140,7 +148,7 @@ def validate_sweep_config(data: dict[str, Any], source: str) -> SweepConfig:
     try:
         return SweepConfig.model_validate(data)
     except ValidationError as exc:
-        lines = [f"{source}: {'.'.join(str(p) for p in e['loc']) or 'config'}: {e['msg']}" for e in exc.errors()]
+        lines = [f"{source}: {'.'.join(str(p) for p in e['loc']) or 'config'}: {str(e['msg']).removeprefix('Value error, ')}" for e in exc.errors()]
         raise SweepConfigError("\n".join(lines)) from None
 
 
@@ -176,7 +184,7 @@ def sweep_run_spec(
     """The spec of one run of the sweep (``settings``: its memory setting; None: the sweep's first)."""
     settings = settings or config.settings()[0]
     return RunSpec(
-        suite=config.suite, memory=settings.memory, top_k=settings.top_k,
+        suite=config.suite, memory=settings.memory, top_k=settings.top_k, summary_model=settings.summary_model, summaries_db=settings.summaries_db,
         persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
         judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
         agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep_id, protocol=config.protocol,

@@ -14,6 +14,7 @@ import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, Optional, TypeVar, get_type_hints
 
 import typer
@@ -68,10 +69,13 @@ class SuiteChoice:
     tasks: Annotated[Optional[str], typer.Option(help="Odyssey: comma-separated task ids (default: every task under --data).")] = None
     memory: Annotated[Optional[str], typer.Option(help="Odyssey: comma-separated memory settings: long-context (default), none, rag:raw-session|raw-utterance|summary-session|summary-chunk.")] = None
     top_k: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:* memory: comma-separated documents retrieved into the context (default 5).")] = None
+    summary_model: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:summary-*: the chat model that summarises each history once (cached in --db).")] = None
 
-    def sweep_fields(self) -> dict[str, Any]:
-        """The sweep settings these options give (only those given); ValueError naming --top-k for a bad value."""
+    def sweep_fields(self, db: Path) -> dict[str, Any]:
+        """The sweep settings these options give (only those given; summaries cached in ``db``); ValueError naming --top-k for a bad value."""
         fields: dict[str, Any] = {"suite": self.suite} if self.suite != "pibench" else {}
+        if self.summary_model:
+            fields |= {"summary_model": self.summary_model, "summaries_db": str(db.resolve())}
         if self.tasks:
             fields["personas"] = split_list(self.tasks)
         if self.memory:

@@ -134,7 +134,7 @@ def episode(
             "call_timeout": limits.call_timeout, "role_base_urls": endpoints.base_urls(), "role_key_envs": endpoints.key_envs(),
         }
         try:
-            flags |= {"agent_options": parse_options(agent_option or []), "max_tokens": limits.caps(), **choice.sweep_fields()}
+            flags |= {"agent_options": parse_options(agent_option or []), "max_tokens": limits.caps(), **choice.sweep_fields(db or DEFAULT_RESULTS / "pbench.db")}
             settings = validate_sweep_config({k: v for k, v in flags.items() if v is not None}, "flags")
         except ValueError as exc:
             raise fail(str(exc)) from None
@@ -142,8 +142,8 @@ def episode(
         return
     if persona is None:
         raise fail("--persona is required (or --suite odyssey to run odyssey tasks)")
-    if choice.tasks or choice.memory or choice.top_k:
-        raise fail("--tasks, --memory and --top-k apply to --suite odyssey")
+    if choice.tasks or choice.memory or choice.top_k or choice.summary_model:
+        raise fail("--tasks, --memory, --top-k and --summary-model apply to --suite odyssey")
     loaded = load_or_exit(data, persona)
     try:
         chosen = parse_sessions(sessions, loaded.sessions)

@@ -88,7 +88,7 @@ def sweep(
     try:
         if personas and choice.tasks:
             raise ValueError("give --personas or --tasks, not both")
-        given |= choice.sweep_fields()
+        given |= choice.sweep_fields(db or DEFAULT_RESULTS / "pbench.db")
         if limits.max_tokens:
             given["max_tokens"] = limits.caps()
         base = load_sweep_config(config).model_dump(mode="json", exclude_unset=True) if config else {}

@@ -81,20 +81,25 @@ class RunSpec(BaseModel):
     suite: str = Field(default=DEFAULT_SUITE, description="The kind of episode (suites.SUITES): pibench persona episodes, or odyssey tasks (persona = the task id).")
     memory: str | None = Field(default=None, description="Odyssey only: long-context, none or rag:<granularity> (None: the suite's default).")
     top_k: int | None = Field(default=None, ge=1, description="Odyssey only, with a rag:* memory: documents retrieved into the context.")
+    summary_model: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the chat model that summarises each history (once; cached).")
+    summaries_db: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the results database whose call cache keeps the summaries.")
     memory_tokens: int | None = Field(default=None, description="Tokens of the memory context the session opened with (set when the run starts; odyssey).")
 
     @model_validator(mode="after")
     def _suite_settings(self) -> RunSpec:
-        if self.suite in SUITES:  # a stored run of a plugin suite no longer installed still loads
-            problem = SUITES.get(self.suite).settings_problem(self.settings)
-            if problem:
-                raise ValueError(problem)
+        try:
+            suite = SUITES.get(self.suite)
+        except PluginError:  # a stored run of a plugin suite no longer installed still loads; running it says why not
+            return self
+        problem = suite.settings_problem(self.settings)
+        if problem:
+            raise ValueError(problem)
         return self
 
     @property
     def settings(self) -> SuiteSettings:
         """The suite settings of this run (memory setting and top-k)."""
-        return SuiteSettings(self.memory, self.top_k)
+        return SuiteSettings(self.memory, self.top_k, self.summary_model, self.summaries_db, self.base_url)
 
     @property
     def user_backend(self) -> str:

@@ -24,10 +24,16 @@ DEFAULT_SUITE = "pibench"
 
 @dataclass(frozen=True)
 class SuiteSettings:
-    """The per-run settings a suite may take (``RunSpec.memory``/``top_k``); the pibench suite takes none."""
+    """The per-run settings a suite may take (``RunSpec.memory``, ``top_k``, ``summary_model``); the pibench suite takes none."""
 
     memory: str | None = None
     top_k: int | None = None
+    summary_model: str | None = None
+    """The chat model that summarises histories for ``rag:summary-*`` (odyssey)."""
+    summaries_db: str | None = None
+    """The results database whose call cache keeps those summaries."""
+    base_url: str | None = None
+    """The summary model's OpenAI-compatible endpoint."""
 
 
 class Suite(Protocol):

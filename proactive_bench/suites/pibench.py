@@ -33,8 +33,8 @@ class PibenchSuite:
         return load_episode_partly(root, name)[1]
 
     def settings_problem(self, settings: SuiteSettings) -> str | None:
-        if settings.memory is not None or settings.top_k is not None:
-            return "--memory and --top-k apply to the odyssey suite only"
+        if settings.memory is not None or settings.top_k is not None or settings.summary_model is not None:
+            return "--memory, --top-k and --summary-model apply to the odyssey suite only"
         return None
 
     def group(self, root: Path, name: str) -> str | None:

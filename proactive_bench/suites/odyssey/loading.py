@@ -31,8 +31,8 @@ from proactive_bench.dataset import (
 )
 from proactive_bench.env import resolve_tool_names
 from proactive_bench.suites.odyssey.checkers import describe, parse_checker_args
-from proactive_bench.suites.odyssey.context import MemoryContext, task_context
-from proactive_bench.suites.odyssey.settings import MemorySetting
+from proactive_bench.suites.odyssey.context import OpeningContext, SummarySource, task_context
+from proactive_bench.suites.odyssey.memory import MemorySetting
 from proactive_bench.suites.odyssey.task import OdysseyTask
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
@@ -105,12 +105,12 @@ def _reason(error: dict) -> str:
 def task_tools(task: OdysseyTask, setting: MemorySetting) -> list[str]:
     """The tool names and groups a task offers: its apps', the workspace's, ``search_history`` under retrieval, its extras."""
     names = [*BASE_TOOLS, *(g for app in task.apps for g in APP_TOOLS[app])]
-    if setting.retrieval:
+    if setting.kind == "rag":
         names += SEARCH_TOOLS
     return list(dict.fromkeys([*names, *task.tools]))
 
 
-def task_session(task: OdysseyTask, context: MemoryContext, tools: list[str]) -> Session:
+def task_session(task: OdysseyTask, context: OpeningContext, tools: list[str]) -> Session:
     """The task as one pbench session: the intent with its memory context, no hidden intents, a rule item per criterion."""
     checklist = []
     for n, criterion in enumerate(task.criteria, start=1):
@@ -128,7 +128,9 @@ def task_session(task: OdysseyTask, context: MemoryContext, tools: list[str]) ->
     )
 
 
-def task_episode(root: Path, task: OdysseyTask, setting: MemorySetting) -> tuple[LoadedEpisode | None, list[Problem]]:
+def task_episode(
+    root: Path, task: OdysseyTask, setting: MemorySetting, summaries: SummarySource | None = None,
+) -> tuple[LoadedEpisode | None, list[Problem]]:
     """The task as a loaded one-session episode under the given memory setting."""
     rel = _rel(task_file(root, task.id), root)
     tools = task_tools(task, setting)
@@ -143,7 +145,7 @@ def task_episode(root: Path, task: OdysseyTask, setting: MemorySetting) -> tuple
         if step.tool is not None and step.tool not in {s.name for s in _offered(tools)}:
             problems.append(Problem(rel, f"reference[{n}].tool", f"{step.tool!r} is not among the tools the task offers"))
     try:
-        context = task_context(task, setting)
+        context = task_context(task, setting, summaries)
     except ValueError as exc:
         problems.append(Problem(rel, "", f"memory {setting.label}: {exc}"))
     if problems:
@@ -164,13 +166,13 @@ def _offered(tools: list[str]) -> list:
         return []
 
 
-def load_task(root: Path, task_id: str, setting: MemorySetting) -> LoadedEpisode:
+def load_task(root: Path, task_id: str, setting: MemorySetting, summaries: SummarySource | None = None) -> LoadedEpisode:
     """One task ready to run; DatasetError listing every problem."""
     root = root.resolve()
     task, problems = read_task(root, task_id)
     if task is None:
         raise DatasetError(problems)
-    loaded, problems = task_episode(root, task, setting)
+    loaded, problems = task_episode(root, task, setting, summaries)
     if loaded is None:
         raise DatasetError(problems)
     return loaded

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from proactive_bench.dataset import DatasetError, LoadedEpisode, Problem
 from proactive_bench.suites.base import SuiteSettings
 from proactive_bench.suites.odyssey.loading import FOLDER, SUITE_NAME, load_task, read_task, task_episode, task_file, task_names
-from proactive_bench.suites.odyssey.settings import DEFAULT_MEMORY, parse_memory
+from proactive_bench.suites.odyssey.context import SummarySource, parse_setting
 from proactive_bench.suites.odyssey.task import OdysseyTask
 from proactive_bench.suites.odyssey.validity import task_problems
 
@@ -27,10 +27,13 @@ class OdysseySuite:
 
     def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
         try:
-            setting = parse_memory(settings.memory, settings.top_k)
+            setting = parse_setting(settings.memory, settings.top_k)
         except ValueError as exc:
             raise DatasetError([Problem(FOLDER, "memory", str(exc))]) from None
-        return load_task(root, name, setting)
+        summaries = None
+        if settings.summary_model and settings.summaries_db:
+            summaries = SummarySource(settings.summary_model, Path(settings.summaries_db), settings.base_url)
+        return load_task(root, name, setting, summaries)
 
     def load_all(self, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
         root = root.resolve()
@@ -52,14 +55,19 @@ class OdysseySuite:
         if task is None:
             return None, problems
         problems += task_problems(task, task_file(root, name).relative_to(root).as_posix())
-        loaded, found = task_episode(root, task, parse_memory(DEFAULT_MEMORY, None))
+        loaded, found = task_episode(root, task, parse_setting(None, None))
         return loaded, problems + found
 
     def settings_problem(self, settings: SuiteSettings) -> str | None:
         try:
-            parse_memory(settings.memory, settings.top_k)
+            setting = parse_setting(settings.memory, settings.top_k)
         except ValueError as exc:
             return str(exc)
+        summarized = setting.granularity is not None and setting.granularity.summarized
+        if summarized and not settings.summary_model:
+            return f"--memory rag:{setting.granularity} needs --summary-model (the chat model that summarises each history once)"
+        if settings.summary_model and not summarized:
+            return "--summary-model goes with a rag:summary-* memory setting"
         return None
 
     def group(self, root: Path, name: str) -> str | None:

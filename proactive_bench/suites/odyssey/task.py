@@ -8,7 +8,6 @@ persona-episode format. See docs/odyssey.md (README: "Odyssey tasks").
 
 from __future__ import annotations
 
-import re
 from datetime import date, datetime
 from typing import Any, Literal
 
@@ -16,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from proactive_bench.dataset import ID_PATTERN, check_regex
 from proactive_bench.suites.odyssey.checkers import parse_checker_args
+from proactive_bench.suites.odyssey.memory_docs import history_days, render_history
 
 APPS = ("documents", "spreadsheets", "pdf", "email", "calendar")
 """The applications a task may use (1-3 of them)."""
@@ -61,6 +61,14 @@ class Criterion(_Model):
 
     checker: str
     args: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("args", mode="before")
+    @classmethod
+    def _yaml_on_key(cls, value: Any) -> Any:
+        """YAML 1.1 reads a bare ``on:`` key (calendar_no_overlap's) as ``true``: take it back as ``on``."""
+        if isinstance(value, dict) and True in value and "on" not in value:
+            value = {("on" if key is True else key): v for key, v in value.items()}
+        return value
 
     @model_validator(mode="after")
     def _known_checker_valid_args(self) -> Criterion:
@@ -126,10 +134,5 @@ class OdysseyTask(_Model):
         return len(self.apps)
 
     def history_text(self) -> str:
-        """The whole history as plain text, one dated block per day (what a detail's cue is searched in)."""
-        return "\n\n".join(
-            f"## {day.date.isoformat()}\n" + "\n".join(f"{t.role}: {t.text}" for t in day.turns) for day in self.history
-        )
-
-    def cue_found(self, detail: Detail, text: str) -> bool:
-        return re.search(detail.cue, text, re.IGNORECASE) is not None
+        """The whole history as the agent reads it under long-context (what a detail's cue is searched in)."""
+        return render_history(history_days(self.history))

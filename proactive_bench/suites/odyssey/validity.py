@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from proactive_bench.dataset import Problem
-from proactive_bench.suites.odyssey.context import count_tokens
+from proactive_bench.suites.odyssey.memory_tokens import count_tokens
 from proactive_bench.suites.odyssey.task import OdysseyTask
 
 HISTORY_TOKENS = (1_000, 5_000)
