@@ -132,13 +132,17 @@ class ReferenceStep(_Model):
 
     A step is either a tool call (``tool`` + ``args``) or something the agent
     says (``say``). ``requires`` lists the hidden intents the step acts on; a
-    step without them belongs to the stated request.
+    step without them belongs to the stated request. ``from_history`` marks a
+    step that needs the user's earlier dialogue history (odyssey tasks).
     """
 
     tool: str | None = None
     args: dict[str, Any] = Field(default_factory=dict)
     say: str | None = None
     requires: list[str] = Field(default_factory=list)
+    from_history: bool = Field(
+        default=False, description="The step draws on facts of the user's earlier dialogue history (odyssey tasks), not on the request alone."
+    )
 
     @model_validator(mode="after")
     def _one_action(self) -> ReferenceStep:

@@ -4,7 +4,8 @@
 framework's own reads of it, ``memory`` the agent's notes carried across
 sessions, ``toolbox`` the tool registry and the recording wrapper every call
 goes through; ``general_tools``, ``file_search``, ``shell``, ``web``,
-``messaging`` and ``skills`` the built-in tools, ``apps`` the simulated apps,
+``messaging``, ``skills`` and the office tools (``docx_tools``, ``xlsx_tools``,
+``pdf_tools``) the built-in tools, ``apps`` the simulated apps,
 and ``catalog`` imports all of them so they are registered (importing this
 package imports it). See README.md for how to add a tool or an app and for
 what the sandbox guarantees.
@@ -13,9 +14,11 @@ what the sandbox guarantees.
 import proactive_bench.env.catalog  # noqa: F401  (every built-in tool and app is registered from here on)
 import proactive_bench.env.jail as jail
 from proactive_bench.env.apps.base import AppStore, SeedError, app_tables
+from proactive_bench.env.documents import DocumentError, read_as_text
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import (
     REGISTRY,
+    HistorySearch,
     ToolBox,
     ToolEnv,
     ToolRecord,
@@ -34,6 +37,8 @@ from proactive_bench.env.workspace import (
 __all__ = [
     "REGISTRY",
     "AppStore",
+    "DocumentError",
+    "HistorySearch",
     "Memory",
     "PathEscapeError",
     "SeedError",
@@ -46,6 +51,7 @@ __all__ = [
     "app_tables",
     "expand_snapshot",
     "jail",
+    "read_as_text",
     "render_result",
     "resolve_inside",
     "resolve_tool_names",

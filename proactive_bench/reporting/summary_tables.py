@@ -42,8 +42,8 @@ def marked(text: str, failures: dict[str, int]) -> str:
 
 
 def summary_tables(summary: Summary) -> list[Table]:
-    """Main table, table 1, ablation, statuses, turns, categories and cost where there is something to show."""
-    tables = [_main_table(summary)]
+    """Main table, table 1, ablation, statuses, turns, categories, odyssey pass rates and cost where there is something to show."""
+    tables = [_main_table(summary)] if summary.main or not summary.pass_rate else []
     if len(summary.personas) > 1:
         tables.append(_overall_table(summary))
     if summary.ablation:
@@ -57,22 +57,10 @@ def summary_tables(summary: Summary) -> list[Table]:
                 *(marked(pct(row[f"comp_{w}"]), row["failures"]) for w in ("with_history", "without_history", "delta")),
             )
         tables.append(ablation)
-    statuses = Table(title="Terminal statuses: intents (%) and sessions")
-    for name in ("model", "persona", "ablation", "completed", "inferred", "provided", "unresolved", "sessions ok/trunc/err/not run"):
-        statuses.add_column(name)
-    for row in summary.statuses:
-        s = row["sessions"]
-        statuses.add_row(
-            row["model"], row["persona"], row["ablation"], *(pct(row["intents"][k]) for k in ("completed", "inferred", "provided", "unresolved")),
-            f"{s['completed']}/{s['truncated']}/{s['error']}/{s['not_run']}",
-        )
-    tables.append(statuses)
-    turns = Table(title="Follow-up user turns per session (errored sessions left out)")
-    for name in ("model", "persona", "ablation", "sessions", "mean", "median", "max"):
-        turns.add_column(name)
-    for row in summary.turns:
-        turns.add_row(row["model"], row["persona"], row["ablation"], str(row["sessions"]), f"{row['mean']:.2f}", f"{row['median']:.1f}", str(row["max"]))
-    tables.append(turns)
+    if summary.main:
+        tables += _status_and_turn_tables(summary)
+    if summary.pass_rate:
+        tables += pass_rate_tables_of(summary)
     if summary.categories:
         tables.append(category_table(summary))
     if summary.cost:
@@ -86,6 +74,64 @@ def summary_tables(summary: Summary) -> list[Table]:
             )
         tables.append(cost)
     return tables
+
+
+def _setting(row: dict[str, Any]) -> str:
+    return row["memory"] + (f" k={row['top_k']}" if row["top_k"] is not None else "")
+
+
+def _tokens(value: float | None) -> str:
+    return "—" if value is None else f"{value:,.0f}"
+
+
+PASS_RATE_NOTE = f"{FAILURE_MARK} = errored sessions or criteria that could not be graded count as not passed; see the err column."
+
+
+def pass_rate_tables_of(summary: Summary) -> list[Table]:
+    """Odyssey tables: pass rate per application group and macro-average (table 2), per memory setting × top-k (table 3), per task."""
+    tables = summary.pass_rate
+    groups = Table(title="Odyssey pass rate (%) by application group; overall = macro-average over tasks", caption=PASS_RATE_NOTE)
+    for name in ("model", "memory", "tasks", "1-app", "2-app", "3-app", "overall", "err"):
+        groups.add_column(name)
+    for row in tables.groups:
+        failures = {"error": row["errored"] + row["grader_errors"]}
+        groups.add_row(
+            row["model"], _setting(row), str(row["tasks"]),
+            *(f"{pct(row[g])} ({row[f'{g} tasks']})" if row[g] is not None else "—" for g in ("1-app", "2-app", "3-app")),
+            marked(pct(row["overall"]), failures), str(failures["error"]),
+        )
+    memory = Table(title="Odyssey memory settings: pass rate (%) and mean context tokens")
+    for name in ("model", "memory", "top-k", "tasks", "pass rate", "tokens"):
+        memory.add_column(name)
+    for row in tables.memory:
+        memory.add_row(row["model"], row["memory"], "—" if row["top_k"] is None else str(row["top_k"]), str(row["tasks"]), pct(row["pass_rate"]), _tokens(row["context_tokens"]))
+    tasks = Table(title="Odyssey tasks: runs passed")
+    for name in ("model", "memory", "task", "group", "passed", "err", "tokens"):
+        tasks.add_column(name)
+    for row in tables.tasks:
+        tasks.add_row(
+            row["model"], _setting(row), row["task"], row["group"], f"{row['passed']}/{row['runs']}",
+            str(row["errored"] + row["grader_errors"]), _tokens(row["context_tokens"]),
+        )
+    return [groups, memory, tasks]
+
+
+def _status_and_turn_tables(summary: Summary) -> list[Table]:
+    statuses = Table(title="Terminal statuses: intents (%) and sessions")
+    for name in ("model", "persona", "ablation", "completed", "inferred", "provided", "unresolved", "sessions ok/trunc/err/not run"):
+        statuses.add_column(name)
+    for row in summary.statuses:
+        s = row["sessions"]
+        statuses.add_row(
+            row["model"], row["persona"], row["ablation"], *(pct(row["intents"][k]) for k in ("completed", "inferred", "provided", "unresolved")),
+            f"{s['completed']}/{s['truncated']}/{s['error']}/{s['not_run']}",
+        )
+    turns = Table(title="Follow-up user turns per session (errored sessions left out)")
+    for name in ("model", "persona", "ablation", "sessions", "mean", "median", "max"):
+        turns.add_column(name)
+    for row in summary.turns:
+        turns.add_row(row["model"], row["persona"], row["ablation"], str(row["sessions"]), f"{row['mean']:.2f}", f"{row['median']:.1f}", str(row["max"]))
+    return [statuses, turns]
 
 
 def _main_table(summary: Summary) -> Table:
@@ -179,7 +225,9 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
 
 
 def summary_csv(summary: Summary) -> str:
-    """The main table as CSV (fractions, not percentages)."""
+    """The main table as CSV (fractions, not percentages); a summary of odyssey runs only: its per-task rows."""
+    if summary.pass_rate and not summary.main:
+        return _pass_rate_csv(summary)
     buffer = io.StringIO()
     pass_keys = summary.pass_keys
     writer = csv.writer(buffer)
@@ -194,4 +242,14 @@ def summary_csv(summary: Summary) -> str:
              row["comp"]["mean"], row["comp"]["std"], row["comp"]["ci95"], f["error"], f["truncated"], f["not_run"], row["partial_runs_left_out"],
              *(row.get(k) for k in pass_keys)]
         )
+    return buffer.getvalue()
+
+
+def _pass_rate_csv(summary: Summary) -> str:
+    buffer = io.StringIO()
+    columns = ["model", "memory", "top_k", "task", "group", "runs", "passed", "pass_rate", "errored", "grader_errors", "context_tokens"]
+    writer = csv.writer(buffer)
+    writer.writerow(columns)
+    for row in summary.pass_rate.tasks:
+        writer.writerow([row[c] for c in columns])
     return buffer.getvalue()
