@@ -54,7 +54,7 @@ def test_create_refuses_to_overwrite_unless_asked_and_checks_its_blocks(box: Too
     bad = {
         "level": [{"type": "heading", "text": "x", "level": 4}],
         "blocks": [],
-        "tag": [{"type": "image", "src": "x.png"}],
+        "type must be one of": [{"type": "image", "src": "x.png"}],
         "columns": [{"type": "table", "rows": [[]]}],
         "items": [{"type": "bullets", "items": []}],
         "text": [{"type": "heading", "text": "   "}],

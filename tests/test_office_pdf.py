@@ -87,6 +87,14 @@ def test_create_arguments_are_checked(box: ToolBox) -> None:
     assert ok(box, "pdf_extract_text", path="a.pdf")["pages"][0]["text"] == "second"
 
 
+def test_too_much_text_is_refused(box: ToolBox, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pdf_tools, "MAX_CHARACTERS", 50)
+    assert "more than the 50" in err(box, "pdf_create", path="a.pdf", text="x" * 51)
+    ok(box, "docx_create", path="big.docx", blocks=[{"type": "paragraph", "text": "y" * 60}])
+    assert "big.docx: 60 characters" in err(box, "pdf_create", path="a.pdf", from_docx="big.docx")
+    assert not (box.env.workspace.root / "a.pdf").exists()
+
+
 def test_paths_are_jailed_and_bad_files_refused(box: ToolBox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     outside = tmp_path / "secret.pdf"
     pdf_tools.render_pdf(text_blocks("Secret figures"), None).output(str(outside))

@@ -127,6 +127,16 @@ def test_a_large_sheet_is_cut_and_says_so(box: ToolBox, monkeypatch: pytest.Monk
     assert len(read["cells"]) == 5 and "smaller range" in read["truncated"]
 
 
+def test_far_apart_cells_neither_hang_reading_nor_appending(box: ToolBox) -> None:
+    ok(box, "xlsx_write", path="far.xlsx", cells={"A1": "top", "XFD1048576": "corner"})
+    read = ok(box, "xlsx_read", path="far.xlsx")
+    assert read["cells"] == [{"cell": "A1", "value": "top"}] and "stopped after scanning" in read["truncated"]
+    assert ok(box, "xlsx_read", path="far.xlsx", range="XFD1048576")["cells"] == [{"cell": "XFD1048576", "value": "corner"}]
+    assert "the sheet would pass its last row" in err(box, "xlsx_append_rows", path="far.xlsx", rows=[["x"]])
+    assert ok(box, "xlsx_write", path="far.xlsx", cells={"XFD1048576": None})
+    assert ok(box, "xlsx_append_rows", path="far.xlsx", rows=[["next"]])["first_row"] == 2
+
+
 def test_paths_are_jailed_and_bad_files_refused(box: ToolBox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     outside = tmp_path / "secret.xlsx"
     workbook = openpyxl.Workbook()

@@ -7,9 +7,9 @@ means the same whichever tool made it.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field, StringConstraints, model_validator
+from pydantic import BaseModel, BeforeValidator, Discriminator, Field, StringConstraints, Tag, model_validator
 
 MAX_COLUMNS = 63
 """Word's own limit on table columns."""
@@ -54,7 +54,16 @@ class TableBlock(BaseModel):
         return max(len(row) for row in self.rows)
 
 
-Block = Annotated[HeadingBlock | ParagraphBlock | BulletsBlock | TableBlock, Field(discriminator="type")]
+def _block_type(value: Any) -> Any:
+    return value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
+
+
+Block = Annotated[
+    Annotated[HeadingBlock, Tag("heading")] | Annotated[ParagraphBlock, Tag("paragraph")]
+    | Annotated[BulletsBlock, Tag("bullets")] | Annotated[TableBlock, Tag("table")],
+    Discriminator(_block_type, custom_error_type="block_type", custom_error_message="type must be one of heading, paragraph, bullets, table"),
+]
+"""One block, chosen by its ``type`` (a plain ``oneOf`` in the JSON schema: no ``discriminator`` keyword for model servers to trip on)."""
 BLOCKS_HELP = (
     "Content in order: {type: heading, text, level 1-3}, {type: paragraph, text}, {type: bullets, items: [...]}, "
     "{type: table, rows: [[...], ...]} (first row = header)."

@@ -20,7 +20,7 @@ from proactive_bench.env.toolbox import ToolEnv, ToolError
 
 FILE_LIMIT = 20 * 2**20
 """The largest office file the tools read (bytes)."""
-UNPACKED_LIMIT = 200 * 2**20
+UNPACKED_LIMIT = 64 * 2**20
 """The most a DOCX or XLSX may unpack to (bytes)."""
 ZIP_FORMATS = (".docx", ".xlsx")
 T = TypeVar("T")

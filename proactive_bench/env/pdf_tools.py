@@ -16,9 +16,9 @@ from fpdf.enums import XPos, YPos
 from pydantic import BaseModel, Field, model_validator
 
 from proactive_bench.env.documents import docx_blocks, pdf_pages
-from proactive_bench.env.office_blocks import Block, BulletsBlock, HeadingBlock, ParagraphBlock, TableBlock
+from proactive_bench.env.office_blocks import Block, BulletsBlock, HeadingBlock, ParagraphBlock, TableBlock, blocks_text
 from proactive_bench.env.office_files import load, require_new, require_suffix, save
-from proactive_bench.env.toolbox import ToolEnv, register_tool
+from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 GROUP = "pdf"
 FONT = "DejaVu"
@@ -26,6 +26,8 @@ FONT_FOLDER = files("matplotlib") / "mpl-data" / "fonts" / "ttf"
 BODY_SIZE = 11
 HEADING_SIZES = {1: 18, 2: 15, 3: 13}
 LINE = 6
+MAX_CHARACTERS = 300_000
+"""The most text ``pdf_create`` lays out (about 100 pages)."""
 MAX_PAGES = 300
 """The most pages ``pdf_extract_text`` reads; the page count says how many there are."""
 HEADING_RE = re.compile(r"^(#{1,3}) +(\S.*)$")
@@ -118,6 +120,8 @@ def pdf_create(env: ToolEnv, args: CreateArgs) -> str:
     require_suffix(args.path, ".pdf")
     require_new(env, args.path, args.overwrite)
     blocks = text_blocks(args.text) if args.text is not None else load(env, args.from_docx or "", ".docx", docx_blocks)
+    if (size := len(blocks_text(blocks))) > MAX_CHARACTERS:
+        raise ToolError(f"{args.from_docx or 'text'}: {size} characters, more than the {MAX_CHARACTERS} a PDF is made of here")
     pdf = render_pdf(blocks, args.title)
     size = save(env, args.path, lambda stream: stream.write(pdf.output()))
     return f"wrote {args.path} ({pdf.pages_count} pages, {size} bytes)"

@@ -31,6 +31,8 @@ GROUP = "spreadsheets"
 DEFAULT_SHEET = "Sheet1"
 MAX_CELLS = 5_000
 """The most non-empty cells ``xlsx_read`` returns; a larger range is cut and says so."""
+MAX_SCANNED = 2_000_000
+"""The most cells, empty ones included, ``xlsx_read`` looks at."""
 MAX_WRITES = 10_000
 """The most cells (or rows) one call writes."""
 MAX_COLUMN, MAX_ROW = 16_384, 1_048_576
@@ -91,15 +93,28 @@ class ReadArgs(BaseModel):
     range: str | None = Field(default=None, description="Cells to read, e.g. 'A1:D10' (default: the whole sheet).")
 
 
-def _cells(formulas: Any, values: Any, bounds: dict[str, int]) -> Iterator[dict[str, Any]]:
-    """Non-empty cells of two read-only views of one sheet, row by row: coordinate, cached value, formula."""
+def _cells(formulas: Any, values: Any, bounds: dict[str, int]) -> tuple[list[dict[str, Any]], str | None]:
+    """Non-empty cells of two read-only views of one sheet, row by row (coordinate, cached value, formula), and why the list was cut.
+
+    openpyxl pads the rows of a read-only sheet to the sheet's declared size,
+    so a file with two far-apart cells would make billions of empty ones: the
+    scan stops after :data:`MAX_SCANNED` cells, as it does after :data:`MAX_CELLS` non-empty ones.
+    """
+    cells: list[dict[str, Any]] = []
+    scanned = 0
     for row_f, row_v in zip(formulas.iter_rows(**bounds), values.iter_rows(**bounds), strict=True):
+        scanned += len(row_f)
+        if scanned > MAX_SCANNED:
+            return cells, f"stopped after scanning {MAX_SCANNED} cells; read a smaller range"
         for cell_f, cell_v in zip(row_f, row_v, strict=True):
             if cell_f.value is None:
                 continue
+            if len(cells) == MAX_CELLS:
+                return cells, f"only the first {MAX_CELLS} non-empty cells; read a smaller range"
             formula = _formula(cell_f.value)
             entry = {"cell": f"{get_column_letter(cell_f.column)}{cell_f.row}", "value": _json(cell_v.value if formula else cell_f.value)}
-            yield entry | ({"formula": formula} if formula else {})
+            cells.append(entry | ({"formula": formula} if formula else {}))
+    return cells, None
 
 
 @register_tool("xlsx_read", group=GROUP)
@@ -118,13 +133,8 @@ def xlsx_read(env: ToolEnv, args: ReadArgs) -> dict[str, Any]:
         sheet = find_sheet(formulas, args.sheet)
         if sheet is None:
             raise ToolError(f"{args.path}: no sheet {args.sheet!r}; sheets: {_sheet_names(formulas)}")
-        cells: list[dict[str, Any]] = []
-        for entry in _cells(sheet, values[sheet.title], bounds):
-            if len(cells) == MAX_CELLS:
-                return {"sheet": sheet.title, "sheets": formulas.sheetnames, "cells": cells,
-                        "truncated": f"only the first {MAX_CELLS} non-empty cells; read a smaller range"}
-            cells.append(entry)
-        return {"sheet": sheet.title, "sheets": formulas.sheetnames, "cells": cells}
+        cells, cut = _cells(sheet, values[sheet.title], bounds)
+        return {"sheet": sheet.title, "sheets": formulas.sheetnames, "cells": cells} | ({"truncated": cut} if cut else {})
     finally:
         formulas.close()
         values.close()
@@ -185,8 +195,12 @@ class AppendArgs(BaseModel):
 
 
 def last_used_row(sheet: Worksheet) -> int:
-    """The last row holding a value (0 for an empty sheet); formatted but empty rows below it do not count."""
-    return max((cell.row for row in sheet.iter_rows() for cell in row if cell.value is not None), default=0)
+    """The last row holding a value (0 for an empty sheet); formatted but empty rows below it do not count.
+
+    Looks at the cells the sheet holds (openpyxl's ``_cells``), not at every
+    coordinate of its dimensions as ``iter_rows`` would (which creates them).
+    """
+    return max((row for (row, _column), cell in sheet._cells.items() if cell.value is not None), default=0)
 
 
 @register_tool("xlsx_append_rows", group=GROUP)
