@@ -23,9 +23,8 @@ from proactive_bench.reporting.html.render import (
     Report,
     render_comparison,
     render_report,
-    report_paths,
     write_report,
 )
 from proactive_bench.reporting.html.sources import ReportError
 
-__all__ = ["Report", "ReportError", "render_comparison", "render_report", "report_paths", "write_report"]
+__all__ = ["Report", "ReportError", "render_comparison", "render_report", "write_report"]
