@@ -9,6 +9,7 @@
 | `dataset.py` | `validate`, `schema`, `tools` |
 | `audit.py` | `audit export/import/model/show` |
 | `imports.py` | `import <suite>`: every importer in `importers.IMPORTERS` |
+| `cleanup.py` | `gc` |
 
 `common.py` holds what every command uses (consoles, one-line failures,
 opening the results database and the dataset), `guards.py` the checks before
@@ -22,7 +23,7 @@ from pathlib import Path
 import typer
 from dotenv import load_dotenv
 
-from proactive_bench.cli import dataset, probe, results, run, sweep
+from proactive_bench.cli import cleanup, dataset, probe, results, run, sweep
 from proactive_bench.cli.audit import audit_app
 from proactive_bench.cli.imports import import_app
 
@@ -39,7 +40,7 @@ def _settings_from_dotenv() -> None:
 
 for command in (
     run.episode, run.resume, probe.probe, run.replay, sweep.sweep, results.results, results.rescore,
-    dataset.validate, dataset.schema, dataset.tools, results.report,
+    dataset.validate, dataset.schema, dataset.tools, results.report, cleanup.gc,
 ):
     app.command()(command)
 app.add_typer(import_app, name="import")

@@ -2,7 +2,8 @@
 
 ``stored_results`` reads a finished run's shape and result from the store,
 ``rescoring`` grades a run again from what it saved, ``audits`` exports
-samples for human auditors and measures their disagreement. See README.md here.
+samples for human auditors and measures their disagreement, ``cleanup``
+deletes runs and collects what no run refers to. See README.md here.
 """
 
 from proactive_bench.review.audits import (
@@ -13,6 +14,7 @@ from proactive_bench.review.audits import (
     model_audit,
     write_audit_file,
 )
+from proactive_bench.review.cleanup import collect_garbage, delete_runs
 from proactive_bench.review.rescoring import rescore_run
 from proactive_bench.review.stored_results import (
     EpisodeShape,
@@ -24,6 +26,8 @@ __all__ = [
     "AuditFileError",
     "EpisodeShape",
     "audit_rows",
+    "collect_garbage",
+    "delete_runs",
     "disagreement",
     "episode_shape",
     "import_audit_file",

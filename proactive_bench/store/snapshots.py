@@ -1,0 +1,94 @@
+"""Session-end snapshots (workspace listing, memory, app state, burden) stored as compressed deltas against the run's previous one.
+
+A snapshot's ``content`` is the zstd frame of its compact JSON; when
+``base`` names the run's previous snapshot of the same kind, the frame was
+made with that snapshot's JSON as a dictionary, so it holds only what
+changed (an app state of 45 kB that a session touched costs under 1 kB).
+Reading one replays its chain of bases, at most :data:`CHAIN` long (a whole
+snapshot starts a new chain). Rows written before compression hold their
+JSON as text and no base; they are read as they are, and serve as bases.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from sqlalchemy import Connection, Engine, bindparam, insert, select
+
+from proactive_bench.store.codec import compress, decompress, dumps
+from proactive_bench.store.tables import SessionRun, Snapshot
+
+CHAIN = 16
+"""The most snapshots a read replays: every ``CHAIN``-th snapshot of a run and kind is stored whole."""
+
+
+class SnapshotQueries:
+    """The :class:`~proactive_bench.store.database.Store` methods that read snapshots."""
+
+    engine: Engine
+
+    def snapshot(self, session_run_id: int, kind: str) -> dict[str, Any] | None:
+        """A session run's snapshot of ``kind``, whole."""
+        stmt = select(Snapshot.id).where(Snapshot.session_run_id == session_run_id, Snapshot.kind == kind)  # type: ignore[arg-type]
+        return self._snapshot_by(stmt)
+
+    def latest_snapshot(self, run_id: str, kind: str) -> dict[str, Any] | None:
+        """The snapshot of ``kind`` that the run saved last, whole."""
+        return self._snapshot_by(_latest_of_run().params(run_id=run_id, kind=kind))
+
+    def _snapshot_by(self, stmt: Any) -> dict[str, Any] | None:
+        with self.engine.connect() as db:
+            snapshot_id = db.execute(stmt).scalars().first()
+            return None if snapshot_id is None else json.loads(_whole(db, snapshot_id)[0])
+
+
+def write_snapshots(db: Connection, run_id: str, session_run_id: int, snapshots: Sequence[dict[str, Any]]) -> None:
+    """Inside a session's save: insert its snapshots (``kind`` and ``content`` each), each a delta against the run's previous one of its kind."""
+    for snapshot in snapshots:
+        text = dumps(snapshot["content"])
+        previous = db.execute(_latest_of_run(), {"run_id": run_id, "kind": snapshot["kind"]}).scalar()
+        base, dictionary = None, None
+        if previous is not None:
+            whole, length = _whole(db, previous)
+            if length < CHAIN:
+                base, dictionary = previous, whole
+        row = {"session_run_id": session_run_id, "kind": snapshot["kind"], "content": compress(text, dictionary), "base": base}
+        db.execute(insert(Snapshot), row)
+
+
+def _whole(db: Connection, snapshot_id: int) -> tuple[bytes, int]:
+    """A stored snapshot's JSON text, rebuilt through its chain of bases, and the chain's length (1: stored whole)."""
+    chain: list[Any] = []
+    next_id: int | None = snapshot_id
+    while next_id is not None:
+        content, next_id = db.execute(_content_of(), {"id": next_id}).one()
+        chain.append(content)
+        if len(chain) > 10 * CHAIN:
+            raise RuntimeError(f"snapshot {snapshot_id}: its chain of bases does not end")
+    text = b""
+    for content in reversed(chain):  # the whole one first
+        if isinstance(content, str):  # written before compression: JSON text
+            text = content.encode("utf-8")
+        else:
+            text = decompress(content, text or None)
+    return text, len(chain)
+
+
+@cache
+def _content_of() -> Any:
+    return select(Snapshot.content, Snapshot.base).where(Snapshot.id == bindparam("id"))  # type: ignore[arg-type]
+
+
+@cache
+def _latest_of_run() -> Any:
+    """The id of a run's last saved snapshot of a kind."""
+    return (
+        select(Snapshot.id)
+        .join(SessionRun, Snapshot.session_run_id == SessionRun.id)  # type: ignore[arg-type]
+        .where(SessionRun.run_id == bindparam("run_id"), Snapshot.kind == bindparam("kind"))
+        .order_by(Snapshot.id.desc())  # type: ignore[union-attr]
+        .limit(1)
+    )
