@@ -158,3 +158,17 @@ def test_tool_results_written_before_compression_read_as_written(legacy_db: Path
     first = store.session_runs(LEGACY_RUN)[0]
     from_store = [row.result for row in store.rows(ToolCallRow, first.id)]  # type: ignore[arg-type]
     assert json.loads(text) in from_store
+
+
+def test_recorded_answers_are_compressed_and_old_text_rows_read_as_written(tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    store = Store(db)
+    long = json.dumps([{"text": "The AUC is 512 mg·h/L; the trough is 14 mg/L. " * 40}])
+    store.answers.add("r1/s1", "long", 1, long)
+    store.answers.add("r1/s1", "short", 1, "[]")
+    with sqlite3.connect(db) as conn:
+        conn.execute("INSERT INTO modelcall_cache (namespace, key, occurrence, generations) VALUES ('r0/s1', 'old', 1, '[\"as written\"]')")
+        stored = dict(conn.execute("SELECT key, generations FROM modelcall_cache").fetchall())
+    assert isinstance(stored["long"], bytes) and len(stored["long"]) < len(long) / 5 and stored["short"] == "[]"
+    assert store.answers.generations("r1/s1", "long", 1) == long and store.answers.generations("r1/s1", "short", 1) == "[]"
+    assert store.answers.generations("r0/s1", "old", 1) == '["as written"]'

@@ -28,7 +28,7 @@ from proactive_bench.store.migration import migrate_columns
 from proactive_bench.store.probes import ProbeQueries
 from proactive_bench.store.runs import RunQueries
 from proactive_bench.store.sessions import SessionQueries
-from proactive_bench.store.snapshots import SnapshotQueries
+from proactive_bench.store.snapshots import LastWritten, SnapshotQueries
 
 
 class StoreOpenError(RuntimeError):
@@ -51,6 +51,8 @@ class Store(RunQueries, SessionQueries, SnapshotQueries, JudgmentQueries, ProbeQ
         self.answers = RecordedAnswers(self.engine)
         """Recorded model answers of every run on this database, written in bursts."""
         weakref.finalize(self, self.engine.dispose)  # at exit too: the last connection closed folds the WAL into the file
+        self.last_snapshots: LastWritten = {}
+        """The snapshots this process saved last, per run and kind: the bases of the next ones (see :mod:`~proactive_bench.store.snapshots`)."""
         self.fence: Fence | None = None
         """The lease this process writes under (see :mod:`proactive_bench.store.lease`): every session save checks it."""
 

@@ -16,7 +16,7 @@ from proactive_bench.store.answers import RecordedAnswers, write_answers
 from proactive_bench.store.codec import compress_if_smaller, decompress
 from proactive_bench.store.lease import Fence, check_fence
 from proactive_bench.store.pending import PendingRow, insert_rows
-from proactive_bench.store.snapshots import write_snapshots
+from proactive_bench.store.snapshots import LastWritten, remember, write_snapshots
 from proactive_bench.store.tables import (
     SESSION_TABLES,
     Checkpoint,
@@ -34,6 +34,7 @@ class SessionQueries:
     path: Path
     answers: RecordedAnswers
     fence: Fence | None
+    last_snapshots: LastWritten
 
     def save_session(
         self, session_run: SessionRun, rows: Sequence[PendingRow], checkpoints: Mapping[int, bytes], blobs: Mapping[str, bytes] | None = None,
@@ -62,7 +63,7 @@ class SessionQueries:
                 session_run.id = db.execute(table.insert(), values).inserted_primary_key[0]  # type: ignore[attr-defined]
                 assert session_run.id is not None
                 insert_rows(db, session_run.id, [row for row in rows if row.table is not Snapshot])
-                write_snapshots(db, session_run.run_id, session_run.id, [row.values for row in rows if row.table is Snapshot])
+                snapshots = write_snapshots(db, session_run.run_id, session_run.id, [row.values for row in rows if row.table is Snapshot], self.last_snapshots)
                 for digest, data in (blobs or {}).items():
                     db.execute(add_archive, _archive_row(digest, data))
                 for position, data in checkpoints.items():
@@ -72,6 +73,7 @@ class SessionQueries:
         except BaseException:
             self.answers.put_back(answers)  # written later, by the next flush or save
             raise
+        remember(self.last_snapshots, snapshots)
 
     def add_rows(self, session_run_id: int, rows: Sequence[PendingRow]) -> None:
         """Rows for a saved session (re-scoring's model calls, for instance), in one transaction."""

@@ -5,14 +5,17 @@ A snapshot's ``content`` is the zstd frame of its compact JSON; when
 made with that snapshot's JSON as a dictionary, so it holds only what
 changed (an app state of 45 kB that a session touched costs under 1 kB).
 Reading one replays its chain of bases, at most :data:`CHAIN` long (a whole
-snapshot starts a new chain). Rows written before compression hold their
-JSON as text and no base; they are read as they are, and serve as bases.
+snapshot starts a new chain); saving does not, as the store remembers the
+last snapshot it wrote per run and kind (:func:`remember`). Rows written
+before compression hold their JSON as text and no base; they are read as
+they are, and serve as bases.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -45,18 +48,50 @@ class SnapshotQueries:
             return None if snapshot_id is None else json.loads(_whole(db, snapshot_id)[0])
 
 
-def write_snapshots(db: Connection, run_id: str, session_run_id: int, snapshots: Sequence[dict[str, Any]]) -> None:
-    """Inside a session's save: insert its snapshots (``kind`` and ``content`` each), each a delta against the run's previous one of its kind."""
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A snapshot as written: its row id, its whole JSON text and the length of its chain (1: stored whole)."""
+
+    id: int
+    text: bytes
+    length: int
+
+
+REMEMBERED = 512
+"""(run, kind) pairs whose last snapshot a process keeps: a sweep process's concurrent episodes times five kinds, with room."""
+
+LastWritten = dict[tuple[str, str], Written]
+"""Per (run id, kind), the snapshot this process wrote last: the next one's base, without replaying its chain."""
+
+
+def write_snapshots(db: Connection, run_id: str, session_run_id: int, snapshots: Sequence[dict[str, Any]], last: LastWritten) -> LastWritten:
+    """Inside a session's save: insert its snapshots (``kind`` and ``content`` each), each a delta against the run's previous one of its kind.
+
+    ``last`` is what this process wrote before (used only when it is still the run's latest row); the return value is what
+    to remember once the transaction commits.
+    """
+    written: LastWritten = {}
     for snapshot in snapshots:
-        text = dumps(snapshot["content"])
+        key, text = (run_id, snapshot["kind"]), dumps(snapshot["content"])
         previous = db.execute(_latest_of_run(), {"run_id": run_id, "kind": snapshot["kind"]}).scalar()
-        base, dictionary = None, None
+        base: Written | None = None
         if previous is not None:
-            whole, length = _whole(db, previous)
-            if length < CHAIN:
-                base, dictionary = previous, whole
-        row = {"session_run_id": session_run_id, "kind": snapshot["kind"], "content": compress(text, dictionary), "base": base}
-        db.execute(insert(Snapshot), row)
+            known = last.get(key)
+            base = known if known is not None and known.id == previous else Written(previous, *_whole(db, previous))
+            if base.length >= CHAIN:
+                base = None
+        row = {"session_run_id": session_run_id, "kind": snapshot["kind"], "content": compress(text, base and base.text), "base": base and base.id}
+        written[key] = Written(db.execute(insert(Snapshot), row).inserted_primary_key[0], text, 1 + (base.length if base else 0))
+    return written
+
+
+def remember(last: LastWritten, written: LastWritten) -> None:
+    """Keep what a committed save wrote as the next bases, the :data:`REMEMBERED` most recent (run, kind) pairs at most."""
+    for key, snapshot in written.items():
+        last.pop(key, None)
+        last[key] = snapshot
+    for key in list(last)[: max(0, len(last) - REMEMBERED)]:
+        del last[key]
 
 
 def _whole(db: Connection, snapshot_id: int) -> tuple[bytes, int]:
