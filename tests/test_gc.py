@@ -58,7 +58,7 @@ def test_deleting_a_run_removes_only_what_no_other_run_uses(two_runs: tuple[Path
     assert checkpoint_files(store, kept) == before  # every checkpoint of the remaining run still opens, file for file
     assert "a3" in render_report(store, kept)
     again = json.loads(run_cli("gc", "--db", str(db), "--json").stdout)
-    assert again["archives"] == again["answers"] == again["sweeps"] == 0
+    assert again["archives"] == again["sweeps"] == 0
 
 
 def test_a_run_being_written_is_not_deleted(two_runs: tuple[Path, str, str]) -> None:
@@ -71,17 +71,17 @@ def test_a_run_being_written_is_not_deleted(two_runs: tuple[Path, str, str]) -> 
     assert run_cli("gc", "--db", str(db), "--runs", "no-such-run").exit_code == 2
 
 
-def test_answers_of_deleted_runs_and_empty_sweeps_go_a_leased_sweep_stays(two_runs: tuple[Path, str, str]) -> None:
-    db, kept, _doomed = two_runs
+def test_a_deleted_runs_answers_and_empty_sweeps_go_shared_caches_and_a_leased_sweep_stay(two_runs: tuple[Path, str, str]) -> None:
+    db, kept, doomed = two_runs
     store = Store(db)
-    store.answers.add(f"{kept}/a1", "k", 1, "[]")
-    store.answers.add("deleted-run/a1", "k", 1, "[]")
+    for namespace in (f"{kept}/a1", f"{doomed}/a1", "odyssey-summaries/task-1"):  # the last: a cache runs share
+        store.answers.add(namespace, "k", 1, "[]")
     store.add(Sweep(id="empty"), Sweep(id="starting"))
     with writing(store, "starting", beat=False):  # a sweep being started: its runs are not there yet
-        done = json.loads(run_cli("gc", "--db", str(db), "--json").stdout)
-    assert done["answers"] == 1 and done["sweeps"] == 1
-    assert store.answers.keys(f"{kept}/a1") == {("k", 1)} and store.answers.keys("deleted-run/a1") == set()
-    assert store.sweep("empty") is None and store.sweep("starting") is not None
+        done = json.loads(run_cli("gc", "--db", str(db), "--runs", doomed, "--json").stdout)
+    assert done["sweeps"] == 1 and store.sweep("empty") is None and store.sweep("starting") is not None
+    assert store.answers.keys(f"{doomed}/a1") == set()
+    assert store.answers.keys(f"{kept}/a1") == store.answers.keys("odyssey-summaries/task-1") == {("k", 1)}
 
 
 def test_collecting_holds_the_write_lock_from_its_first_statement(two_runs: tuple[Path, str, str]) -> None:

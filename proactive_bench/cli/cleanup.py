@@ -19,7 +19,7 @@ def gc(
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Remove workspace archives, recorded answers and sweeps no run refers to (after deleting --runs); a run being written is never touched."""
+    """Remove workspace archives and sweeps no run refers to (after deleting --runs with their rows and recorded answers); a run being written is never touched."""
     configure_logging()
     store = open_store(db)
     idents = [ident.strip() for ident in (runs or "").split(",") if ident.strip()]
@@ -39,6 +39,5 @@ def gc(
     if doomed:
         typer.echo(f"{'would delete' if dry_run else 'deleted'} {len(doomed)} run(s): {', '.join(sorted(doomed))}")
     typer.echo(
-        f"{verb} {garbage.archives} workspace archive(s) ({garbage.archive_bytes:,} bytes stored), "
-        f"{garbage.answers} recorded answer(s), {garbage.sweeps} empty sweep(s)"
+        f"{verb} {garbage.archives} workspace archive(s) ({garbage.archive_bytes:,} bytes stored) and {garbage.sweeps} empty sweep(s)"
     )

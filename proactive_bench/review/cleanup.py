@@ -33,7 +33,7 @@ def delete_runs(store: Store, runs: list[Run]) -> None:
 
 
 def collect_garbage(store: Store, *, dry_run: bool = False, gone: Collection[str] = ()) -> Garbage:
-    """Remove the archives, recorded answers and empty sweeps no run refers to and give their space back (VACUUM);
+    """Remove the archives and empty sweeps no run refers to and give their space back (VACUUM);
     a ``dry_run`` only counts them, as if the runs ``gone`` were deleted too."""
     garbage = store.collect_garbage(archive_references, dry_run=dry_run, gone=gone)
     if not dry_run:

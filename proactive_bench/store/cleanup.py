@@ -1,11 +1,13 @@
-"""Deleting runs and collecting what no run refers to: workspace archives and file contents, recorded answers, empty sweeps.
+"""Deleting runs and collecting what no run refers to: workspace archives and file contents, empty sweeps.
 
 Archive rows are shared across runs (one row per content), so deleting a run
 deletes only its own rows; :meth:`CleanupQueries.collect_garbage` then walks
 what the remaining checkpoints reach and removes the rest, in one write
 transaction that holds the database's write lock from its first statement,
 so a session saved at the same time either lands before it (and its archives
-are reached) or after it (and stores them again).
+are reached) or after it (and stores them again). Recorded model answers go
+with their run (namespace ``<run id>/...``); answers under other namespaces
+are caches shared by runs (odyssey summaries and embeddings) and stay.
 """
 
 from __future__ import annotations
@@ -33,11 +35,10 @@ class Garbage:
 
     archives: int
     archive_bytes: int
-    answers: int
     sweeps: int
 
     def as_dict(self) -> dict[str, int]:
-        return {"archives": self.archives, "archive_bytes": self.archive_bytes, "answers": self.answers, "sweeps": self.sweeps}
+        return {"archives": self.archives, "archive_bytes": self.archive_bytes, "sweeps": self.sweeps}
 
 
 class CleanupQueries:
@@ -60,28 +61,23 @@ class CleanupQueries:
             db.execute(delete(Run).where(Run.id == run_id))  # type: ignore[arg-type]
 
     def collect_garbage(self, references: References, *, dry_run: bool = False, gone: Collection[str] = ()) -> Garbage:
-        """Remove archives no checkpoint reaches (through ``references``), answers recorded for runs that are gone, and sweeps with no run
-        (and no lease: one being started keeps its row); with ``dry_run``, only count them, as if the runs ``gone`` were deleted too."""
+        """Remove archives no checkpoint reaches (through ``references``) and sweeps with no run (and no lease: one being started
+        keeps its row); with ``dry_run``, only count them, as if the runs ``gone`` were deleted too."""
         with self.engine.begin() as db:
             db.execute(delete(Lease).where(Lease.scope == ""))  # a write first: the transaction holds the write lock from here
             dead = _unreached_archives(db, references, gone)
             size = sum(db.execute(_sizes(), {"digests": chunk}).scalar() or 0 for chunk in _chunks(dead))
-            runs = select(Run.id).where(Run.id.not_in(gone))  # type: ignore[attr-defined]
-            orphans = delete(ModelCallEntry).where(
-                func.substr(ModelCallEntry.namespace, 1, func.instr(ModelCallEntry.namespace, "/") - 1).not_in(runs)
-            )
             empty = delete(Sweep).where(
                 Sweep.id.not_in(select(Run.sweep_id).where(Run.sweep_id.is_not(None), Run.id.not_in(gone))),  # type: ignore[union-attr,attr-defined]
                 Sweep.id.not_in(select(Lease.scope)),  # type: ignore[attr-defined]
             )
             if dry_run:
-                answers = db.execute(select(func.count()).select_from(ModelCallEntry).where(orphans.whereclause)).scalar_one()  # type: ignore[arg-type]
                 sweeps = db.execute(select(func.count()).select_from(Sweep).where(empty.whereclause)).scalar_one()  # type: ignore[arg-type]
             else:
                 for chunk in _chunks(dead):
                     db.execute(delete(WorkspaceArchive).where(WorkspaceArchive.sha256.in_(chunk)))  # type: ignore[attr-defined]
-                answers, sweeps = db.execute(orphans).rowcount, db.execute(empty).rowcount
-        return Garbage(len(dead), size, answers, sweeps)
+                sweeps = db.execute(empty).rowcount
+        return Garbage(len(dead), size, sweeps)
 
     def vacuum(self) -> None:
         """Give the space of deleted rows back to the file system (rewrites the database; waits for other writers)."""
