@@ -7,7 +7,9 @@ make the metrics testable offline:
 - ``scripted:passive`` does what the user has stated so far and never asks;
 - ``scripted:asker`` asks one targeted question per hidden intent, then acts;
 - ``scripted:surface`` does only what the opening request states and ignores
-  whatever the user reveals later.
+  whatever the user reveals later, and every step that draws on the user's
+  earlier dialogue history (``from_history``): on odyssey tasks it is the agent
+  that sees only the task intent.
 """
 
 from __future__ import annotations
@@ -91,6 +93,8 @@ class ScriptedAgent:
     def _eligible(self, step: ReferenceStep) -> bool:
         if self.mode in ("reference", "asker"):
             return True
+        if self.mode == "surface" and step.from_history:
+            return False
         allowed = set() if self.mode == "surface" else self._known
         return set(step.requires) <= allowed
 
