@@ -18,10 +18,6 @@ from conftest import REPO
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-OPTIONAL = {"langchain"}
-"""Imported only where a provider is asked for that needs it (its ImportError is a one-line error)."""
-
-
 def declared() -> dict[str, Requirement]:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     requirements = [Requirement(r) for r in project["dependencies"] + project["optional-dependencies"]["dev"]]
@@ -29,15 +25,25 @@ def declared() -> dict[str, Requirement]:
 
 
 def imported_modules() -> set[str]:
-    """The top-level names every module of the package imports, anywhere in it."""
+    """The top-level names the package imports anywhere, except optional ones (imported in a ``try`` that catches ImportError)."""
     names: set[str] = set()
     for path in (REPO / "proactive_bench").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        tree = ast.parse(path.read_text(), str(path))
+        optional = {id(node) for guard in ast.walk(tree) if isinstance(guard, ast.Try) and _catches_import_error(guard)
+                    for statement in guard.body for node in ast.walk(statement)}
+        for node in ast.walk(tree):
+            if id(node) in optional:
+                continue
             if isinstance(node, ast.Import):
                 names.update(alias.name.split(".")[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 names.add(node.module.split(".")[0])
-    return names - set(sys.stdlib_module_names) - {"proactive_bench", "pbench_data"} - OPTIONAL
+    return names - set(sys.stdlib_module_names) - {"proactive_bench", "pbench_data"}
+
+
+def _catches_import_error(guard: ast.Try) -> bool:
+    caught = [ast.unparse(handler.type) for handler in guard.handlers if handler.type is not None]
+    return any("ImportError" in names or "ModuleNotFoundError" in names for names in caught)
 
 
 def test_every_imported_distribution_is_declared_with_bounds() -> None:

@@ -106,7 +106,7 @@ def test_resume_rescore_and_report_see_the_same_state_as_an_uninterrupted_run(tm
     rescored = run_cli("rescore", run.id, "--db", str(db), "--json")
     assert rescored.exit_code == 0, rescored.output
     assert [s["comp"] for s in json.loads(rescored.stdout)["sessions"]] == [s["comp"] for s in whole["sessions"]]
-    assert "s04_" in render_report(store, run.id)
+    assert "s04_" in "".join(render_report(store, run.id).pages().values())
 
 
 @pytest.fixture
@@ -148,7 +148,7 @@ def test_a_database_written_before_compression_opens_resumes_rescores_and_report
     assert [s["comp"] for s in json.loads(rescored.stdout)["sessions"]] == [s["comp"] for s in fresh["sessions"]]
     report = run_cli("report", LEGACY_RUN, "--db", str(legacy_db), "--out", str(tmp_path / "r.html"))
     assert report.exit_code == 0, report.output
-    assert "s03_oral_vanc_bud_worksheet" in (tmp_path / "r.html").read_text()
+    assert "s03_oral_vanc_bud_worksheet" in "".join(page.read_text() for page in tmp_path.rglob("*.html"))
 
 
 def test_tool_results_written_before_compression_read_as_written(legacy_db: Path) -> None:
