@@ -8,8 +8,10 @@ made here too (:mod:`~proactive_bench.store.app_state`).
 """
 
 from proactive_bench.store.answers import ModelCallEntry, RecordedAnswers
+from proactive_bench.store.cleanup import Garbage
 from proactive_bench.store.app_state import app_transaction, open_app_database
-from proactive_bench.store.database import Store, StoreOpenError, StoreSchemaError
+from proactive_bench.store.database import Store, StoreOpenError
+from proactive_bench.store.migration import StoreSchemaError
 from proactive_bench.store.lease import (
     Fence,
     HeldLease,
@@ -44,6 +46,7 @@ __all__ = [
     "Audit",
     "Checkpoint",
     "Fence",
+    "Garbage",
     "Grade",
     "HeldLease",
     "IdLookupError",
