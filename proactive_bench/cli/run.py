@@ -37,10 +37,10 @@ from proactive_bench.cli.common import (
     open_store,
     out_console,
 )
-from proactive_bench.cli.guards import admit, check_endpoints, owning
+from proactive_bench.cli.guards import admit, check_endpoints, owning, stops_cleanly
 from proactive_bench.cli.options import CallLimits, RoleEndpoints, with_option_groups
 from proactive_bench.cli.sweep import budget_of, sweep_and_report
-from proactive_bench.data_model import RunStatus, SessionOutcome
+from proactive_bench.data_model import RunStatus, SessionOutcome, SweepStatus
 from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
     DatasetError,
@@ -99,6 +99,7 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return options
 
 
+@stops_cleanly
 @with_option_groups
 def episode(
     *,
@@ -169,6 +170,7 @@ def episode(
         _finish(store, run, loaded, as_json)
 
 
+@stops_cleanly
 def resume(
     run_id: Annotated[str, typer.Argument(help="The run or sweep to continue.")],
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
@@ -181,6 +183,9 @@ def resume(
     configure_logging(verbose)
     store = open_store(db)
     sweep = store.sweep(run_id)
+    if sweep is not None and sweep.status == SweepStatus.FINISHED:
+        err_console.print(f"sweep {sweep.id} is finished; nothing to resume (pbench results {sweep.id} shows it)", highlight=False)
+        return
     if sweep is not None:
         try:
             config = validate_sweep_config({**sweep.config, **({"max_cost_usd": max_cost} if max_cost is not None else {})}, f"sweep {sweep.id}")
@@ -198,6 +203,9 @@ def resume(
             sweep_and_report(store, sweep, pending, config, budget, as_json, held)
         return
     store, run, loaded = open_run(db, run_id)
+    if run.status == RunStatus.FINISHED:
+        err_console.print(f"run {run.id} is finished; nothing to resume (pbench results {run.id} shows it)", highlight=False)
+        return
     if not no_validate:
         admit(loaded, run_spec(run).sessions, db.parent)
     check_endpoints(run_spec(run).endpoints())
@@ -205,6 +213,7 @@ def resume(
         _finish(store, store.run(run.id) or run, loaded, as_json)  # read again: a former holder may have moved it on
 
 
+@stops_cleanly
 def replay(
     run_id: Annotated[str, typer.Argument(help="The recorded run to replay.")],
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",

@@ -36,7 +36,7 @@ from proactive_bench.cli.common import (
     fail,
     open_store,
 )
-from proactive_bench.cli.guards import admit, check_endpoints, owning
+from proactive_bench.cli.guards import admit, check_endpoints, owning, stops_cleanly
 from proactive_bench.cli.options import CallLimits, RoleEndpoints, with_option_groups
 from proactive_bench.cli.results import print_summary
 from proactive_bench.dataset import DatasetError, LoadedEpisode
@@ -48,6 +48,7 @@ from proactive_bench.store import HeldLease, Run, Store, Sweep
 from proactive_bench.validation import participant_problem
 
 
+@stops_cleanly
 @with_option_groups
 def sweep(
     *,

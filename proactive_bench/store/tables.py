@@ -33,7 +33,7 @@ class Run(SQLModel, table=True):
     data_root: str
     workspace: str
     status: str = "created"
-    """created (never started), running (a session saved), finished, stopped (budget) or failed: ``RunStatus``."""
+    """created (never started), running (a session saved), finished, stopped (budget), interrupted (Ctrl-C, SIGTERM) or failed: ``RunStatus``."""
     config: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
     units: list[list[str]] = Field(default_factory=list, sa_column=Column(JSON))
     """The episode's dependency units (session ids), fixed when the run is created."""
