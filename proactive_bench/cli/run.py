@@ -62,7 +62,8 @@ from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table
 from proactive_bench.scaffolds import ScaffoldLoadError, reference_problem
 from proactive_bench.scoring import EpisodeResult, SessionResult, protocol_problem
-from proactive_bench.store import Run, Store, lease_scope
+from proactive_bench.store import AgentErrorRow, Run, Store, lease_scope
+from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import USERS, known_users
 from proactive_bench.validation import participant_problem
 
@@ -167,7 +168,7 @@ def episode(
     store = open_store(db_path, create=True)
     run = start_run(store, loaded, spec, db_path.parent)
     with owning(store, run.id):
-        _finish(store, run, loaded, as_json)
+        _finish(store, run, loaded, as_json, verbose)
 
 
 @stops_cleanly
@@ -210,7 +211,7 @@ def resume(
         admit(loaded, run_spec(run).sessions, db.parent)
     check_endpoints(run_spec(run).endpoints())
     with owning(store, lease_scope(run)):
-        _finish(store, store.run(run.id) or run, loaded, as_json)  # read again: a former holder may have moved it on
+        _finish(store, store.run(run.id) or run, loaded, as_json, verbose)  # read again: a former holder may have moved it on
 
 
 @stops_cleanly
@@ -229,11 +230,11 @@ def replay(
         admit(loaded, spec.sessions, db.parent)
     run = start_run(store, loaded, spec, db.parent)
     with owning(store, run.id):
-        _finish(store, run, loaded, as_json)
+        _finish(store, run, loaded, as_json, verbose)
 
 
-def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool) -> None:
-    """Execute a run with a progress bar, print its results, exit 1 if a session errored."""
+def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool, verbose: bool) -> None:
+    """Execute a run with a progress bar, print its results, exit 1 if a session errored (each on one line; ``verbose``: with the agent's frames)."""
     ledger = CallLedger(run.id)
     try:
         result = _run_with_progress(store, run, loaded, ledger)
@@ -246,7 +247,21 @@ def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool) -> Non
         out_console.print(results_table(result, len(loaded.sessions)))
         err_console.print(f"results: {store.path} (run {run.id}); workspace: {run.workspace}", highlight=False)
     if any(s.status == SessionOutcome.ERROR for s in result.sessions):
+        _print_errors(store, run, result, verbose)
         raise typer.Exit(1)
+
+
+def _print_errors(store: Store, run: Run, result: EpisodeResult, verbose: bool) -> None:
+    """One line per errored session on stderr; ``verbose``: then the frames of the agent's own code that raised."""
+    stored = {sr.session_id: sr.id for sr in store.session_runs(run.id)}
+    for session in result.sessions:
+        if session.status != SessionOutcome.ERROR:
+            continue
+        err_console.print(f"{session.session_id}: {session.error}", highlight=False, markup=False)
+        session_run_id = stored.get(session.session_id)
+        if verbose and session_run_id is not None:
+            for row in store.rows(AgentErrorRow, session_run_id):
+                err_console.print("\n".join(ErrorTrace.from_stored(row.type, row.message, row.frames).lines()), highlight=False, markup=False)
 
 
 def _run_with_progress(store: Store, run: Run, loaded: LoadedEpisode, ledger: CallLedger) -> EpisodeResult:

@@ -24,6 +24,7 @@ from proactive_bench.store.lease import (
 from proactive_bench.store.pending import PendingRow, pending_row
 from proactive_bench.store.probes import ProbeRow
 from proactive_bench.store.tables import (
+    AgentErrorRow,
     Audit,
     Checkpoint,
     Grade,
@@ -40,6 +41,7 @@ from proactive_bench.store.tables import (
 )
 
 __all__ = [
+    "AgentErrorRow",
     "Audit",
     "Checkpoint",
     "Fence",
