@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -13,9 +13,10 @@ import typer
 from proactive_bench.campaign import Interrupted, mark_interrupted, stop_on_signals
 from proactive_bench.cli.common import err_console, fail
 from proactive_bench.dataset import LoadedEpisode
+from proactive_bench.episode import RunSpec
 from proactive_bench.llm import EndpointError, check_reachable
 from proactive_bench.store import HeldLease, LeaseHeld, LeaseLost, Store, writing
-from proactive_bench.validation import VALIDATED_DIR, dataset_problems
+from proactive_bench.validation import VALIDATED_DIR, dataset_problems, participant_problem
 
 
 def admit(loaded: LoadedEpisode, session_ids: list[str], results_dir: Path) -> None:
@@ -46,6 +47,13 @@ def stops_cleanly(command: Command) -> Command:
                 raise typer.Exit(stop.exit_code) from None
 
     return stoppable  # type: ignore[return-value]
+
+
+def check_participants(specs: Iterable[RunSpec]) -> None:
+    """Build each spec's agent, user and judge once: a ``--model`` typo or a broken agent file is one line, before any row is written."""
+    for spec in specs:
+        if problem := participant_problem(spec):
+            raise fail(problem)
 
 
 @contextmanager

@@ -37,7 +37,7 @@ from proactive_bench.cli.common import (
     open_store,
     out_console,
 )
-from proactive_bench.cli.guards import admit, check_endpoints, owning, stops_cleanly
+from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
 from proactive_bench.cli.options import CallLimits, RoleEndpoints, with_option_groups
 from proactive_bench.cli.sweep import budget_of, sweep_and_report
 from proactive_bench.data_model import RunStatus, SessionOutcome, SweepStatus
@@ -65,7 +65,6 @@ from proactive_bench.scoring import EpisodeResult, SessionResult, protocol_probl
 from proactive_bench.store import AgentErrorRow, Run, Store, lease_scope
 from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import USERS, known_users
-from proactive_bench.validation import participant_problem
 
 
 def parse_sessions(spec: str | None, sessions: list[Session]) -> list[Session]:
@@ -160,8 +159,7 @@ def episode(
         max_tokens=caps, call_timeout=limits.call_timeout, probe=not no_probe, context_tokens=context_tokens,
         role_base_urls=endpoints.base_urls(), role_key_envs=endpoints.key_envs(),
     )
-    if problem := participant_problem(spec):
-        raise fail(problem)
+    check_participants([spec])
     check_endpoints(spec.endpoints())
     if not no_validate:
         admit(loaded, [s.id for s in chosen], db_path.parent)
@@ -200,6 +198,7 @@ def resume(
                 raise dataset_failure(exc, f"the dataset of sweep {sweep.id}") from None
             for loaded in {id(loaded): loaded for _run, loaded in pending}.values() if not no_validate else []:
                 admit(loaded, [], db.parent)
+            check_participants({run.model: run_spec(run) for run, _ in pending}.values())
             check_endpoints(sweep_endpoints(config))
             sweep_and_report(store, sweep, pending, config, budget, as_json, held)
         return
@@ -209,6 +208,7 @@ def resume(
         return
     if not no_validate:
         admit(loaded, run_spec(run).sessions, db.parent)
+    check_participants([run_spec(run)])
     check_endpoints(run_spec(run).endpoints())
     with owning(store, lease_scope(run)):
         _finish(store, store.run(run.id) or run, loaded, as_json, verbose)  # read again: a former holder may have moved it on
@@ -228,6 +228,7 @@ def replay(
     spec = run_spec(source).model_copy(update={"replay_of": source.id})
     if not no_validate:
         admit(loaded, spec.sessions, db.parent)
+    check_participants([spec])
     run = start_run(store, loaded, spec, db.parent)
     with owning(store, run.id):
         _finish(store, run, loaded, as_json, verbose)
