@@ -72,12 +72,13 @@ def stop_on_signals(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
     unless a signal came: the process is ending, and later signals are then ignored (SIG_IGN, which
     Python keeps while it shuts down, where it would reset a handler of its own to the default).
 
-    Outside the main thread (a test runner's worker thread) signals cannot be handled: nothing is installed.
+    A signal this process was started ignoring (``nohup``, a shell's background job) stays ignored. Outside
+    the main thread (a test runner's worker thread) signals cannot be handled: nothing is installed.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    former = {signum: signal.signal(signum, _on_signal) for signum in signals}
+    former = {signum: signal.signal(signum, _on_signal) for signum in signals if signal.getsignal(signum) is not signal.SIG_IGN}
     try:
         yield
     finally:
