@@ -4,7 +4,8 @@
 framework's own reads of it, ``memory`` the agent's notes carried across
 sessions, ``toolbox`` the tool registry and the recording wrapper every call
 goes through; ``general_tools``, ``file_search``, ``shell``, ``web``,
-``messaging`` and ``skills`` the built-in tools, ``apps`` the simulated apps,
+``messaging``, ``skills`` and the office tools (``docx_tools``, ``xlsx_tools``,
+``pdf_tools``) the built-in tools, ``apps`` the simulated apps,
 and ``catalog`` imports all of them so they are registered (importing this
 package imports it). See README.md for how to add a tool or an app and for
 what the sandbox guarantees.

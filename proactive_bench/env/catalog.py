@@ -8,6 +8,7 @@ table in the database an ``AppStore`` creates. A new tool or app module is added
 """
 
 import proactive_bench.env.apps.amazon  # noqa: F401  (registers on import)
+import proactive_bench.env.apps.calendar  # noqa: F401
 import proactive_bench.env.apps.file_system  # noqa: F401
 import proactive_bench.env.apps.gmail  # noqa: F401
 import proactive_bench.env.apps.phone  # noqa: F401
@@ -15,12 +16,15 @@ import proactive_bench.env.apps.simple_note  # noqa: F401
 import proactive_bench.env.apps.splitwise  # noqa: F401
 import proactive_bench.env.apps.spotify  # noqa: F401
 import proactive_bench.env.apps.todoist  # noqa: F401
+import proactive_bench.env.docx_tools  # noqa: F401
 import proactive_bench.env.file_search  # noqa: F401
 import proactive_bench.env.general_tools  # noqa: F401
 import proactive_bench.env.messaging  # noqa: F401
+import proactive_bench.env.pdf_tools  # noqa: F401
 import proactive_bench.env.shell  # noqa: F401
 import proactive_bench.env.skills  # noqa: F401
 import proactive_bench.env.web  # noqa: F401
+import proactive_bench.env.xlsx_tools  # noqa: F401
 from proactive_bench.env.apps.base import APPS
 from proactive_bench.env.toolbox import REGISTRY
 

@@ -5,33 +5,54 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import Callable
+from typing import BinaryIO, Callable
+
+from proactive_bench.env.office_blocks import Block, BulletsBlock, HeadingBlock, ParagraphBlock, TableBlock, blocks_text
 
 
 class DocumentError(ValueError):
     """A document that its format's library cannot read."""
 
 
-def read_pdf(path: Path) -> str:
-    """The text of every page, each under a ``--- page N ---`` line."""
+def pdf_pages(source: Path | BinaryIO, max_pages: int | None = None) -> tuple[list[str], int]:
+    """The text of the first ``max_pages`` pages (all by default) and the page count (pypdf)."""
     from pypdf import PdfReader
 
-    reader = PdfReader(path)
-    return "\n".join(f"--- page {n} ---\n{page.extract_text() or ''}".rstrip() for n, page in enumerate(reader.pages, start=1))
+    pages = PdfReader(source).pages
+    return [page.extract_text() or "" for page in pages[:max_pages]], len(pages)
 
 
-def read_docx(path: Path) -> str:
-    """Paragraphs and tables in document order; table cells joined by `` | ``."""
+def read_pdf(path: Path) -> str:
+    """The text of every page, each under a ``--- page N ---`` line."""
+    return "\n".join(f"--- page {n} ---\n{text}".rstrip() for n, text in enumerate(pdf_pages(path)[0], start=1))
+
+
+def docx_blocks(source: Path | BinaryIO) -> list[Block]:
+    """A DOCX's body in document order as blocks: heading styles as headings, runs of list paragraphs as bullets."""
     from docx import Document
     from docx.table import Table
 
-    lines: list[str] = []
-    for block in Document(str(path)).iter_inner_content():
-        if isinstance(block, Table):
-            lines.extend(" | ".join(cell.text for cell in row.cells) for row in block.rows)
+    blocks: list[Block] = []
+    for item in Document(str(source) if isinstance(source, Path) else source).iter_inner_content():
+        if isinstance(item, Table):  # read as it is: no checks on the column count
+            blocks.append(TableBlock.model_construct(type="table", rows=[[cell.text for cell in row.cells] for row in item.rows]))
+            continue
+        style = item.style.name if item.style is not None else ""
+        level = 1 if style == "Title" else int(style[8:]) if style.startswith("Heading ") and style[8:].isdigit() else 0
+        if level and item.text.strip():
+            blocks.append(HeadingBlock(type="heading", text=item.text, level=min(level, 3)))
+        elif not style.startswith("List"):
+            blocks.append(ParagraphBlock(type="paragraph", text=item.text))
+        elif blocks and isinstance(blocks[-1], BulletsBlock):
+            blocks[-1].items.append(item.text)
         else:
-            lines.append(block.text)
-    return "\n".join(lines)
+            blocks.append(BulletsBlock(type="bullets", items=[item.text]))
+    return blocks
+
+
+def read_docx(source: Path | BinaryIO, mark_headings: bool = False) -> str:
+    """Paragraphs and tables in document order; table cells joined by `` | `` (see :func:`blocks_text`)."""
+    return blocks_text(docx_blocks(source), mark_headings)
 
 
 def read_xlsx(path: Path) -> str:

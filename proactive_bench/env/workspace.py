@@ -105,9 +105,26 @@ class Workspace:
         return jail.read_text(self.root, relative)
 
     def write_text(self, relative: str, content: str) -> Path:
+        return self.write_bytes(relative, content.encode("utf-8"))
+
+    def read_bytes(self, relative: str, limit: int) -> bytes:
+        """A file's bytes through the jail, at most ``limit`` of them.
+
+        The path is checked as the file tools check it (PathEscapeError), then read
+        with :func:`jail.read_file` (no link swapped in, special or hard-linked
+        file is opened); its refusals (jail.Refused) name the path.
+        """
+        self.resolve(relative)
+        try:
+            return jail.read_file(self.root, relative, limit)
+        except jail.Refused as exc:
+            raise type(exc)(f"{jail.shown(relative)}: {exc}") from None
+
+    def write_bytes(self, relative: str, data: bytes) -> Path:
+        """Create or replace a file inside the jail (parent folders are created); PathEscapeError for a path leaving it."""
         target = self.resolve(relative)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
+        target.write_bytes(data)
         return target
 
     def glob_files(self, pattern: str) -> list[str]:

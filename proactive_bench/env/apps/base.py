@@ -12,6 +12,7 @@ carried across sessions, and snapshotted and restored as JSON.
 from __future__ import annotations
 
 import hashlib
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -69,6 +70,8 @@ class AppClock(AppModel, table=True):
 
 
 DEFAULT_NOW = datetime(2026, 3, 2, 9, 0, 0)
+EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+"""What the apps accept as an e-mail address: something@domain.tld, no spaces."""
 T = TypeVar("T", bound=AppModel)
 
 
@@ -118,6 +121,20 @@ def matches_query(query: str | None, *texts: str | None) -> bool:
         return True
     haystack = " ".join(t for t in texts if t).lower()
     return all(word in haystack for word in query.lower().split())
+
+
+def email_addresses(values: list[str], what: str, required: bool = False) -> list[str]:
+    """Validated, lower-cased, de-duplicated email addresses."""
+    out: list[str] = []
+    for value in values:
+        address = value.strip().lower()
+        if not EMAIL_RE.match(address):
+            raise ToolError(f"invalid email address in {what}: {value!r}")
+        if address not in out:
+            out.append(address)
+    if required and not out:
+        raise ToolError(f"{what} must contain at least one email address")
+    return out
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,6 @@ Attachments are workspace-relative paths of files that must exist in the workspa
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -35,6 +34,7 @@ from proactive_bench.env.apps.base import (
     AppSpec,
     NoArgs,
     PageArgs,
+    email_addresses,
     get_row,
     json_list,
     logged_in,
@@ -45,7 +45,6 @@ from proactive_bench.env.apps.base import (
 )
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
-EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 MIN_PASSWORD_LENGTH = 6
 SNIPPET_LENGTH = 120
 
@@ -131,20 +130,6 @@ register_app(
 def _session(env: ToolEnv) -> AbstractContextManager[tuple[Session, GmailAccount]]:
     """A transaction and the logged-in account."""
     return logged_in(env, "gmail")
-
-
-def _addresses(values: list[str], what: str, required: bool = False) -> list[str]:
-    """Validated, lower-cased, de-duplicated email addresses."""
-    out: list[str] = []
-    for value in values:
-        address = value.strip().lower()
-        if not EMAIL_RE.match(address):
-            raise ToolError(f"invalid email address in {what}: {value!r}")
-        if address not in out:
-            out.append(address)
-    if required and not out:
-        raise ToolError(f"{what} must contain at least one email address")
-    return out
 
 
 def _attachments(env: ToolEnv, paths: list[str]) -> list[str]:
@@ -405,7 +390,7 @@ class InboxArgs(QueryArgs):
 @register_tool("gmail__signup", group="gmail")
 def signup(env: ToolEnv, args: SignupArgs) -> dict[str, Any]:
     """Create a new Gmail account (no login needed)."""
-    (email,) = _addresses([args.email], "email")
+    (email,) = email_addresses([args.email], "email")
     if not args.name.strip():
         raise ToolError("name must not be empty")
     if len(args.password) < MIN_PASSWORD_LENGTH:
@@ -422,8 +407,8 @@ def signup(env: ToolEnv, args: SignupArgs) -> dict[str, Any]:
 @register_tool("gmail__create_draft", group="gmail")
 def create_draft(env: ToolEnv, args: CreateDraftArgs) -> dict[str, Any]:
     """Save a new draft email."""
-    to = _addresses(args.recipient_email_addresses, "recipient_email_addresses")
-    cc = _addresses(args.cc_email_addresses, "cc_email_addresses")
+    to = email_addresses(args.recipient_email_addresses, "recipient_email_addresses")
+    cc = email_addresses(args.cc_email_addresses, "cc_email_addresses")
     attachments = _attachments(env, args.attachment_file_paths)
     with _session(env) as (db, me):
         draft = GmailDraft(
@@ -446,9 +431,9 @@ def update_draft(env: ToolEnv, args: UpdateDraftArgs) -> dict[str, str]:
     with _session(env) as (db, me):
         draft = _own_draft(db, me, args.draft_id)
         if args.email_addresses is not None:
-            draft.recipient_emails = _addresses(args.email_addresses, "email_addresses")
+            draft.recipient_emails = email_addresses(args.email_addresses, "email_addresses")
         if args.cc_email_addresses is not None:
-            draft.cc_emails = _addresses(args.cc_email_addresses, "cc_email_addresses")
+            draft.cc_emails = email_addresses(args.cc_email_addresses, "cc_email_addresses")
         if args.attachment_file_paths is not None:
             draft.attachment_file_paths = _attachments(env, args.attachment_file_paths)
         if args.subject is not None:
@@ -482,9 +467,9 @@ def send_email_from_draft(env: ToolEnv, args: DraftArgs) -> dict[str, Any]:
     """Send a draft as a new email thread; the draft is removed."""
     with _session(env) as (db, me):
         draft = _own_draft(db, me, args.draft_id)
-        to = _addresses(draft.recipient_emails, "the draft's recipients", required=True)
+        to = email_addresses(draft.recipient_emails, "the draft's recipients", required=True)
         thread = _new_thread(db, draft.subject)
-        cc = _addresses(draft.cc_emails, "the draft's cc")
+        cc = email_addresses(draft.cc_emails, "the draft's cc")
         email = _deliver(db, me, thread, to, cc, draft.subject, draft.body, draft.attachment_file_paths)
         db.delete(draft)
         return _sent(email)
@@ -493,8 +478,8 @@ def send_email_from_draft(env: ToolEnv, args: DraftArgs) -> dict[str, Any]:
 @register_tool("gmail__send_email", group="gmail")
 def send_email(env: ToolEnv, args: SendEmailArgs) -> dict[str, Any]:
     """Send a new email, starting a new thread."""
-    to = _addresses(args.email_addresses, "email_addresses", required=True)
-    cc = _addresses(args.cc_email_addresses, "cc_email_addresses")
+    to = email_addresses(args.email_addresses, "email_addresses", required=True)
+    cc = email_addresses(args.cc_email_addresses, "cc_email_addresses")
     with _session(env) as (db, me):
         return _sent(_deliver(db, me, _new_thread(db, args.subject), to, cc, args.subject, args.body, []))
 
@@ -507,7 +492,7 @@ def reply_to_email(env: ToolEnv, args: ReplyArgs) -> dict[str, Any]:
     with _session(env) as (db, me):
         original = _visible_email(db, me, args.email_id)
         mine = original.sender_email.lower() == me.email.lower()
-        to = _addresses(original.recipient_emails if mine else [original.sender_email], "recipients", required=True)
+        to = email_addresses(original.recipient_emails if mine else [original.sender_email], "recipients", required=True)
         subject = original.subject if original.subject.lower().startswith("re:") else f"Re: {original.subject}"
         thread = get_row(db, GmailThread, original.thread_id, "email thread")
         return _sent(_deliver(db, me, thread, to, [], subject, args.body, []))
@@ -516,7 +501,7 @@ def reply_to_email(env: ToolEnv, args: ReplyArgs) -> dict[str, Any]:
 @register_tool("gmail__forward_email_thread", group="gmail")
 def forward_email_thread(env: ToolEnv, args: ForwardArgs) -> dict[str, Any]:
     """Forward a whole thread (with its attachments) to other addresses as a new thread."""
-    to = _addresses(args.email_addresses, "email_addresses", required=True)
+    to = email_addresses(args.email_addresses, "email_addresses", required=True)
     with _session(env) as (db, me):
         view = _view(db, me, args.email_thread_id)
         quoted = [

@@ -26,6 +26,7 @@ from pydantic import Field as Arg
 from sqlmodel import Field, Session, select
 
 from proactive_bench.env.apps.base import (
+    EMAIL_RE,
     AppModel,
     AppSpec,
     NoArgs,
@@ -41,7 +42,6 @@ from proactive_bench.env.apps.base import (
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 PHONE_RE = re.compile(r"^\+?[\d\s().-]+$")
-EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 TIME_RE = re.compile(r"^(\d{1,2}):(\d{2})$")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
