@@ -117,9 +117,13 @@ class SweepWorkers:
                 importlib.import_module(module)
             self.store.close_connections()  # no SQLite handle crosses the fork; each worker opens its own
             tune_for_runs()
-        with signals_held():  # a worker takes them once it has its own handlers (as_worker)
-            for process in self.processes:
-                process.start()
+        try:
+            with signals_held():  # a worker takes them once it has its own handlers (as_worker)
+                for process in self.processes:
+                    process.start()
+        except BaseException:  # a signal held meanwhile arrives as the block ends
+            self._stop()
+            raise
 
     def follow(self, on_event: RunHook | None = None) -> None:
         """Report finished sessions until every worker exits; then settle the budget and the sweep's status."""
