@@ -21,7 +21,7 @@ LAYERS: dict[str, int] = {
     "llm": 1, "env": 1,
     "data_model": 2,
     "dataset": 3,
-    "user": 4, "scaffolds": 4, "scoring": 4,
+    "user": 4, "scaffolds": 4, "scoring": 4, "suites": 4,
     "episode": 5,
     "campaign": 6, "review": 6, "validation": 6,
     "reporting": 7, "importers": 7, "testing": 7,

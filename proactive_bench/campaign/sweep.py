@@ -1,4 +1,4 @@
-"""Sweeps: many episode runs (models × personas × repeats × ablations) run concurrently.
+"""Sweeps: many episode runs (models × personas × memory settings × repeats × ablations) run concurrently.
 
 Episodes run concurrently up to ``concurrency`` (sessions inside an episode
 stay in order); models on one endpoint share a rate limiter; a budget shared
@@ -29,7 +29,6 @@ from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
     Ablation,
     LoadedEpisode,
-    load_episode,
 )
 from proactive_bench.env import SeedError, WorkspaceSeedError
 from proactive_bench.episode import (
@@ -52,9 +51,11 @@ from proactive_bench.llm import (
     MaxTokens,
     ModelSpecError,
 )
+from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds import ScaffoldLoadError, reference_problem
 from proactive_bench.scoring import protocol, protocol_problem
 from proactive_bench.store import Run, Store, Sweep
+from proactive_bench.suites import DEFAULT_SUITE, SUITES, SuiteSettings
 from proactive_bench.user import check_user
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
@@ -92,6 +93,11 @@ class SweepConfig(BaseModel):
     role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key.")
     pause_after: int = Field(default=DEFAULT_PAUSE_AFTER, ge=1, description="Connection errors in a row after which a model server's runs pause.")
     protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules; pibench: 3 runs unless runs is given.")
+    suite: str = Field(default=DEFAULT_SUITE, description="The kind of episode: pibench (personas) or odyssey (personas = task ids).")
+    memory: list[str] = Field(default_factory=list, description="Odyssey: memory settings to sweep (long-context, none, rag:<granularity>); empty: the default.")
+    top_k: list[int] = Field(default_factory=list, description="Odyssey: top-k values swept with each rag:* memory setting; empty: the default.")
+    summary_model: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the chat model that summarises each history once.")
+    summaries_db: str | None = Field(default=None, description="Odyssey: the results database caching the summaries (set to the sweep's database).")
 
     _known_user = field_validator("user")(check_user)
 
@@ -100,9 +106,28 @@ class SweepConfig(BaseModel):
         problem = protocol_problem(self.protocol, self.user, self.judge_model)
         if problem:
             raise ValueError(problem)
+        try:
+            suite = SUITES.get(self.suite)
+        except PluginError as exc:  # unknown, or a plugin that cannot be loaded
+            raise ValueError(str(exc)) from None
+        for settings in self.settings():
+            if problem := suite.settings_problem(settings):
+                raise ValueError(problem)
         if "runs" not in self.model_fields_set:
             self.runs = protocol(self.protocol).default_runs
         return self
+
+
+    def settings(self) -> list[SuiteSettings]:
+        """Every memory setting × top-k combination the sweep runs (top-k pairs only with retrieval settings)."""
+        summaries = {"base_url": self.base_url}
+        if not self.memory:
+            return [SuiteSettings(None, k, **summaries) for k in self.top_k] or [SuiteSettings(**summaries)]
+        return [
+            SuiteSettings(memory, k, self.summary_model if "summary" in memory else None, self.summaries_db, self.base_url)
+            for memory in self.memory
+            for k in (self.top_k if memory.startswith("rag:") and self.top_k else [None])
+        ]
 
 
 class SweepConfigError(ValueError):
@@ -137,13 +162,14 @@ def sweep_endpoints(config: SweepConfig) -> dict[str, list[str]]:
 
 
 def sweep_episodes(config: SweepConfig) -> dict[str, LoadedEpisode]:
-    """The episodes a sweep runs, by persona; SweepConfigError or DatasetError if it cannot run."""
-    personas = config.personas or sorted(p.parent.name for p in (config.data / "episodes").glob("*/episode.yaml"))
+    """The episodes a sweep runs, by persona (under its first memory setting); SweepConfigError or DatasetError if it cannot run."""
+    suite = SUITES.get(config.suite)
+    personas = config.personas or suite.names(config.data)
     if not personas:
-        raise SweepConfigError(f"no episodes under {config.data / 'episodes'}")
+        raise SweepConfigError(f"no episodes under {config.data / suite.folder}")
     if config.user == "llm" and not config.user_model:
         raise SweepConfigError("user: llm needs user_model")
-    episodes = {p: load_episode(config.data, p) for p in personas}
+    episodes = {p: suite.load(config.data, p, config.settings()[0]) for p in personas}
     for model in config.models:
         for loaded in episodes.values():
             if problem := reference_problem(model, loaded.sessions):
@@ -151,9 +177,14 @@ def sweep_episodes(config: SweepConfig) -> dict[str, LoadedEpisode]:
     return episodes
 
 
-def sweep_run_spec(config: SweepConfig, model: str, persona: str, ablation: Ablation = "none", repeat: int = 0, sweep_id: str | None = None) -> RunSpec:
-    """The spec of one run of the sweep."""
+def sweep_run_spec(
+    config: SweepConfig, model: str, persona: str, ablation: Ablation = "none", repeat: int = 0, sweep_id: str | None = None,
+    settings: SuiteSettings | None = None,
+) -> RunSpec:
+    """The spec of one run of the sweep (``settings``: its memory setting; None: the sweep's first)."""
+    settings = settings or config.settings()[0]
     return RunSpec(
+        suite=config.suite, memory=settings.memory, top_k=settings.top_k, summary_model=settings.summary_model, summaries_db=settings.summaries_db,
         persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
         judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
         agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep_id, protocol=config.protocol,
@@ -165,17 +196,21 @@ def sweep_run_spec(config: SweepConfig, model: str, persona: str, ablation: Abla
 def create_sweep(
     store: Store, config: SweepConfig, results_dir: Path, episodes: dict[str, LoadedEpisode] | None = None,
 ) -> tuple[Sweep, list[tuple[Run, LoadedEpisode]]]:
-    """The sweep row and one run row per model × persona × ablation × repeat (``episodes``: from :func:`sweep_episodes`)."""
+    """The sweep row and one run row per model × persona × memory setting × ablation × repeat (``episodes``: from :func:`sweep_episodes`)."""
     episodes = sweep_episodes(config) if episodes is None else episodes
+    suite = SUITES.get(config.suite)
+    first, *others = config.settings()
+    by_setting = {first: episodes} | {s: {p: suite.load(config.data, p, s) for p in episodes} for s in others}
     sweep = Sweep(config=config.model_dump(mode="json"))
     store.add(sweep)
     runs = []
     for model in config.models:
-        for persona, loaded in episodes.items():
-            for ablation in config.ablations:
-                for repeat in range(config.runs):
-                    spec = sweep_run_spec(config, model, persona, ablation, repeat, sweep.id)
-                    runs.append((start_run(store, loaded, spec, results_dir), loaded))
+        for settings, loaded_episodes in by_setting.items():
+            for persona, loaded in loaded_episodes.items():
+                for ablation in config.ablations:
+                    for repeat in range(config.runs):
+                        spec = sweep_run_spec(config, model, persona, ablation, repeat, sweep.id, settings)
+                        runs.append((start_run(store, loaded, spec, results_dir), loaded))
     return sweep, runs
 
 
@@ -261,13 +296,13 @@ def mark_interrupted(store: Store, scope: str) -> None:
 
 def unfinished_runs(store: Store, sweep: Sweep) -> list[tuple[Run, LoadedEpisode]]:
     """Runs of a sweep that are not finished, with their episodes, for resuming."""
-    loaded: dict[tuple[str, str], LoadedEpisode] = {}
+    loaded: dict[tuple[str, str, str, SuiteSettings], LoadedEpisode] = {}
     out = []
     for run in store.runs(sweep.id):
         if run.status == RunStatus.FINISHED:
             continue
         spec = run_spec(run)
-        key = (spec.data_root, spec.persona)
+        key = (spec.data_root, spec.persona, spec.suite, spec.settings)
         if key not in loaded:
             loaded[key] = load_spec_episode(spec)
         out.append((run, loaded[key]))

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 
 from proactive_bench.dataset import DatasetError, LoadedEpisode, load_episode
-from proactive_bench.episode import run_spec
+from proactive_bench.episode import LaunchError, load_spec_episode, run_spec
 from proactive_bench.store import Run, Store, StoreOpenError, StoreSchemaError
 
 err_console = Console(stderr=True, soft_wrap=True)
@@ -64,8 +64,12 @@ def open_run(db: Path, run_id: str) -> tuple[Store, Run, LoadedEpisode]:
     run = store.run(run_id)
     if run is None:
         raise fail(f"{db}: no run {run_id!r}")
-    spec = run_spec(run)
-    return store, run, load_or_exit(Path(spec.data_root), spec.persona)
+    try:
+        return store, run, load_spec_episode(run_spec(run))
+    except DatasetError as exc:
+        raise dataset_failure(exc, f"the dataset of run {run_id}") from None
+    except LaunchError as exc:  # a suite no longer installed
+        raise fail(str(exc)) from None
 
 
 def runs_of(store: Store, ident: str, db: Path) -> list[Run]:

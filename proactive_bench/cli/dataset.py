@@ -17,18 +17,17 @@ from proactive_bench.cli.common import (
 )
 from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
-    Episode,
     LoadedEpisode,
-    Persona,
-    Session,
 )
 from proactive_bench.env import REGISTRY, resolve_tool_names
 from proactive_bench.logs import configure_logging
+from proactive_bench.suites import SUITES, Suite
 from proactive_bench.validation import (
     episode_stats,
     oracle_problems,
     run_oracle,
     validate_root,
+    validate_suites,
 )
 
 
@@ -42,15 +41,18 @@ def validate(
     """Check a dataset in one pass: schema, semantics, references, leaks, annotations, grader imports."""
     configure_logging()
     dataset, problems = validate_root(data)
-    if not dataset.episodes and not problems:
-        raise fail(f"no episodes under {data / 'episodes'}", 1)
-    outcomes = [o for e in dataset.episodes.values() if oracle and not problems_in(problems, e) for o in run_oracle(e, dataset.root)]
+    tasks, task_problems = validate_suites(data)
+    problems += task_problems
+    if not dataset.episodes and not tasks and not problems:
+        raise fail(f"no episodes under {data / 'episodes'} and no tasks of another suite", 1)
+    episodes = [*dataset.episodes.values(), *tasks.values()]
+    outcomes = [o for e in episodes if oracle and not problems_in(problems, e) for o in run_oracle(e, dataset.root)]
     problems += oracle_problems(outcomes)
     errors = sum(p.level == "error" for p in problems)
     warnings = len(problems) - errors
     if as_json:
         typer.echo(json.dumps({
-            "errors": errors, "warnings": warnings, "episodes": len(dataset.episodes),
+            "errors": errors, "warnings": warnings, "episodes": len(dataset.episodes), "tasks": len(tasks),
             "problems": [{"file": p.file, "field": p.field, "reason": p.reason, "level": p.level} for p in problems],
             "oracle": [o.as_dict() for o in outcomes],
         }, indent=2))
@@ -61,12 +63,13 @@ def validate(
         out_console.print(stats_table([episode_stats(e) for e in dataset.episodes.values()]))
     if errors or (strict and warnings):
         raise fail(f"{errors} error(s), {warnings} warning(s)", 1)
-    err_console.print(f"ok: {len(dataset.episodes)} episode(s), {warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""))
+    err_console.print(f"ok: {len(dataset.episodes)} episode(s), " + (f"{len(tasks)} odyssey task(s), " if tasks else "") + f"{warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""))
 
 
 def problems_in(problems: list[Any], episode: LoadedEpisode) -> bool:
     """Whether any error concerns the episode (the oracle only runs on data that validates)."""
-    return any(p.level == "error" and p.file.startswith(f"episodes/{episode.episode.id}/") for p in problems)
+    folder = episode.directory.relative_to(episode.directory.parent.parent).as_posix()
+    return any(p.level == "error" and p.file.startswith(f"{folder}/") for p in problems)
 
 
 def stats_table(rows: list[Any]) -> Table:
@@ -85,18 +88,23 @@ def stats_table(rows: list[Any]) -> Table:
 
 
 def schema() -> None:
-    """Print the JSON Schema of the dataset format (persona, episode, session)."""
+    """Print the JSON Schema of the dataset format (persona, episode, session; odyssey task; every suite's files)."""
+    formats = {where: model for _name, suite in _all_suites() for where, model in suite.formats.items()}
     combined = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "pbench dataset",
-        "description": "personas/<id>.yaml is a Persona; episodes/<persona>/episode.yaml an Episode; episodes/<persona>/sessions/<id>.yaml a Session.",
+        "description": "; ".join(f"{where}: {model.__name__}" for where, model in formats.items()) + ".",
         "$defs": {},
     }
-    for model in (Persona, Episode, Session):
+    for model in formats.values():
         model_schema = model.model_json_schema(ref_template="#/$defs/{model}")
         combined["$defs"].update(model_schema.pop("$defs", {}))
         combined["$defs"][model.__name__] = model_schema
     typer.echo(json.dumps(combined, indent=2))
+
+
+def _all_suites() -> list[tuple[str, Suite]]:
+    return [(name, SUITES.get(name)) for name in SUITES.names()]
 
 
 def tools(

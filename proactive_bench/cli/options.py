@@ -14,6 +14,7 @@ import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, Optional, TypeVar, get_type_hints
 
 import typer
@@ -58,6 +59,38 @@ class RoleEndpoints:
     def key_envs(self) -> dict[str, str]:
         """The key variables given, per role."""
         return _given(agent=self.agent_key_env, user=self.user_key_env, judge=self.judge_key_env)
+
+
+@dataclass(frozen=True)
+class SuiteChoice:
+    """``--suite``, ``--tasks``, ``--memory`` and ``--top-k``: which kind of episode runs, and with how much history."""
+
+    suite: Annotated[str, typer.Option(help="The kind of episode: pibench (persona episodes, --persona) or odyssey (history-grounded office tasks).")] = "pibench"
+    tasks: Annotated[Optional[str], typer.Option(help="Odyssey: comma-separated task ids (default: every task under --data).")] = None
+    memory: Annotated[Optional[str], typer.Option(help="Odyssey: comma-separated memory settings: long-context (default), none, rag:raw-session|raw-utterance|summary-session|summary-chunk.")] = None
+    top_k: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:* memory: comma-separated documents retrieved into the context (default 5).")] = None
+    summary_model: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:summary-*: the chat model that summarises each history once (cached in --db).")] = None
+
+    def sweep_fields(self, db: Path) -> dict[str, Any]:
+        """The sweep settings these options give (only those given; summaries cached in ``db``); ValueError naming --top-k for a bad value."""
+        fields: dict[str, Any] = {"suite": self.suite} if self.suite != "pibench" else {}
+        if self.summary_model:
+            fields |= {"summary_model": self.summary_model, "summaries_db": str(db.resolve())}
+        if self.tasks:
+            fields["personas"] = split_list(self.tasks)
+        if self.memory:
+            fields["memory"] = split_list(self.memory)
+        if self.top_k:
+            try:
+                fields["top_k"] = [int(k) for k in split_list(self.top_k)]
+            except ValueError:
+                raise ValueError(f"--top-k: expected whole numbers, comma-separated, got {self.top_k!r}") from None
+        return fields
+
+
+def split_list(value: str | None) -> list[str]:
+    """A comma-separated option's items, blanks dropped."""
+    return [v.strip() for v in (value or "").split(",") if v.strip()]
 
 
 def _given(**per_role: str | None) -> dict[str, str]:

@@ -117,14 +117,15 @@ def rescore(
 def report(
     ident: Annotated[Optional[str], typer.Argument(metavar="ID", help="A sweep id or a run id.")] = None,
     compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="RUN_A RUN_B", help="Two runs side by side instead.")] = None,
-    out: Annotated[Path, typer.Option("--out", help="The HTML file to write.")] = Path("report.html"),
+    out: Annotated[Path, typer.Option("--out", help="A folder (gets index.html and runs/), or NAME.html: the index, with runs/ beside it.")] = Path("report"),
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
 ) -> None:
-    """Write a self-contained HTML report: tables, figures and every session's trajectory (works offline)."""
+    """Write a self-contained HTML report that works offline: an index (tables, figures, runs, a session × model matrix) and one page per run with every session's trajectory."""
     from proactive_bench.reporting.html import (  # matplotlib loads only here
         ReportError,
         render_comparison,
         render_report,
+        write_report,
     )
 
     configure_logging()
@@ -136,11 +137,10 @@ def report(
     except ReportError as exc:
         raise fail(str(exc)) from None
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(html, encoding="utf-8", errors="backslashreplace")  # a file name that is not UTF-8 cannot stop a report
+        index = write_report(html, out)
     except OSError as exc:
-        raise fail(f"cannot write {out}: {exc.strerror}") from None
-    err_console.print(f"report: {out}", highlight=False)
+        raise fail(f"cannot write {exc.filename or out}: {exc.strerror}") from None
+    err_console.print(f"report: {index}", highlight=False)
 
 
 def export(

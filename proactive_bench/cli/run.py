@@ -38,8 +38,8 @@ from proactive_bench.cli.common import (
     out_console,
 )
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
-from proactive_bench.cli.options import CallLimits, RoleEndpoints, with_option_groups
-from proactive_bench.cli.sweep import budget_of, sweep_and_report
+from proactive_bench.cli.options import CallLimits, RoleEndpoints, SuiteChoice, with_option_groups
+from proactive_bench.cli.sweep import budget_of, start_and_report, sweep_and_report
 from proactive_bench.data_model import RunStatus, SessionOutcome, SweepStatus
 from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
@@ -104,7 +104,7 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 @with_option_groups
 def episode(
     *,
-    persona: Annotated[str, typer.Option(help="Persona whose episode to run, e.g. pharmacist.")],
+    persona: Annotated[Optional[str], typer.Option(help="Persona whose episode to run, e.g. pharmacist (the pibench suite).")] = None,
     model: Annotated[str, typer.Option(help="Agent: scripted:reference|passive|asker|surface; openai:NAME (the react scaffold on that model); package.module:attr or path/file.py:attr (your own scaffold).")],
     sessions: Annotated[Optional[str], typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
     user: Annotated[str, typer.Option(help="User simulator backend: rules or llm.")] = "rules",
@@ -117,6 +117,7 @@ def episode(
     limits: CallLimits,
     no_probe: Annotated[bool, typer.Option("--no-probe", help="Do not probe the model servers' capabilities before the first decision.")] = False,
     endpoints: RoleEndpoints,
+    choice: SuiteChoice,
     context_tokens: Annotated[Optional[int], typer.Option(min=256, help="The models' context window in tokens (default: from the probe or the server's errors).")] = None,
     data: DataOpt = DEFAULT_DATA_ROOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
@@ -124,8 +125,27 @@ def episode(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")] = False,
     protocol: Annotated[str, typer.Option(help="Evaluation rules: pbench or pibench (README, docs/metrics.md).")] = "pbench",
 ) -> None:
-    """Run one persona's episode against an agent and score it."""
+    """Run one persona's episode against an agent and score it; with --suite odyssey, run the odyssey tasks (one run each) and print their pass rates."""
     configure_logging(verbose)
+    if choice.suite != "pibench":
+        if persona is not None or sessions is not None:
+            raise fail(f"--persona and --sessions choose pibench episodes; choose {choice.suite} tasks with --tasks")
+        flags = {
+            "models": [model], "data": str(data), "user": user, "user_model": user_model, "judge_model": judge_model, "base_url": base_url,
+            "max_turns": max_turns, "probe": not no_probe, "context_tokens": context_tokens, "protocol": protocol,
+            "call_timeout": limits.call_timeout, "role_base_urls": endpoints.base_urls(), "role_key_envs": endpoints.key_envs(),
+        }
+        try:
+            flags |= {"agent_options": parse_options(agent_option or []), "max_tokens": limits.caps(), **choice.sweep_fields(db or DEFAULT_RESULTS / "pbench.db")}
+            settings = validate_sweep_config({k: v for k, v in flags.items() if v is not None}, "flags")
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+        start_and_report(settings, db or DEFAULT_RESULTS / "pbench.db", as_json, no_validate)
+        return
+    if persona is None:
+        raise fail("--persona is required (or --suite odyssey to run odyssey tasks)")
+    if choice.tasks or choice.memory or choice.top_k or choice.summary_model:
+        raise fail("--tasks, --memory, --top-k and --summary-model apply to --suite odyssey")
     loaded = load_or_exit(data, persona)
     try:
         chosen = parse_sessions(sessions, loaded.sessions)

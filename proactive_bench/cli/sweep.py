@@ -1,4 +1,4 @@
-"""``pbench sweep``: models × personas × repeats × ablations, run concurrently and summarised."""
+"""``pbench sweep``: models × personas (or odyssey tasks) × memory settings × repeats × ablations, run concurrently and summarised."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ from proactive_bench.cli.common import (
     open_store,
 )
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
-from proactive_bench.cli.options import CallLimits, RoleEndpoints, with_option_groups
+from proactive_bench.cli.options import CallLimits, RoleEndpoints, SuiteChoice, split_list, with_option_groups
 from proactive_bench.cli.results import print_summary
 from proactive_bench.dataset import DatasetError, LoadedEpisode
 from proactive_bench.episode import run_spec
@@ -67,6 +67,7 @@ def sweep(
     prices: Annotated[Optional[Path], typer.Option(help="YAML price table: model: {input, output} USD per million tokens.")] = None,
     limits: CallLimits,
     endpoints: RoleEndpoints,
+    choice: SuiteChoice,
     db: Annotated[Optional[Path], typer.Option(help="SQLite results database.")] = None,
     data: Annotated[Optional[Path], typer.Option("--data", help="Dataset root.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
@@ -74,24 +75,34 @@ def sweep(
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
     protocol: Annotated[Optional[str], typer.Option(help="Evaluation rules: pbench (default) or pibench.")] = None,
 ) -> None:
-    """Run models × personas × repeats × ablations concurrently and print the summary tables."""
+    """Run models × personas (or odyssey tasks × memory settings) × repeats × ablations concurrently and print the summary tables."""
     configure_logging(verbose)
     flags = {
-        "models": _split(models) or None, "personas": _split(personas) or None, "runs": runs, "protocol": protocol,
-        "ablations": _split(ablation) if ablation != "none" else None, "user": user, "user_model": user_model,
+        "models": split_list(models) or None, "personas": split_list(personas) or None, "runs": runs, "protocol": protocol,
+        "ablations": split_list(ablation) if ablation != "none" else None, "user": user, "user_model": user_model,
         "judge_model": judge_model, "base_url": base_url, "concurrency": concurrency, "workers": workers, "requests_per_second": rps,
         "max_cost_usd": max_cost, "prices": str(prices) if prices else None, "data": str(data) if data else None,
         "call_timeout": limits.call_timeout, "role_base_urls": endpoints.base_urls() or None, "role_key_envs": endpoints.key_envs() or None,
     }
     given = {k: v for k, v in flags.items() if v is not None}
-    db_path = db or DEFAULT_RESULTS / "pbench.db"
     try:
+        if personas and choice.tasks:
+            raise ValueError("give --personas or --tasks, not both")
+        given |= choice.sweep_fields(db or DEFAULT_RESULTS / "pbench.db")
         if limits.max_tokens:
             given["max_tokens"] = limits.caps()
         base = load_sweep_config(config).model_dump(mode="json", exclude_unset=True) if config else {}
         settings = validate_sweep_config({**base, **given}, str(config) if config else "flags")
-        episodes = sweep_episodes(settings)
     except ValueError as exc:  # SweepConfigError and --max-tokens errors
+        raise fail(str(exc)) from None
+    start_and_report(settings, db or DEFAULT_RESULTS / "pbench.db", as_json, no_validate)
+
+
+def start_and_report(settings: SweepConfig, db_path: Path, as_json: bool, no_validate: bool) -> None:
+    """Check a sweep's data and participants, create its runs, run them and print the summary."""
+    try:
+        episodes = sweep_episodes(settings)
+    except ValueError as exc:  # SweepConfigError
         raise fail(str(exc)) from None
     except DatasetError as exc:
         raise dataset_failure(exc, "the dataset") from None
@@ -101,14 +112,13 @@ def sweep(
     check_endpoints(sweep_endpoints(settings))
     budget = budget_of(settings)
     store = open_store(db_path, create=True)
-    new_sweep, new_runs = create_sweep(store, settings, db_path.parent, episodes)
+    try:
+        new_sweep, new_runs = create_sweep(store, settings, db_path.parent, episodes)
+    except DatasetError as exc:  # a memory setting beyond the first that cannot be served
+        raise dataset_failure(exc, "the dataset") from None
     err_console.print(f"sweep {new_sweep.id}: {len(new_runs)} run(s)", highlight=False)
     with owning(store, new_sweep.id, beat=False) as held:
         sweep_and_report(store, new_sweep, new_runs, settings, budget, as_json, held)
-
-
-def _split(value: str | None) -> list[str]:
-    return [v.strip() for v in (value or "").split(",") if v.strip()]
 
 
 def budget_of(config: SweepConfig) -> Budget:

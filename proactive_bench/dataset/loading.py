@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from proactive_bench.dataset.schema import ID_PATTERN, Episode, Persona, Session
 from proactive_bench.dataset.timed_events import render_trigger
-from proactive_bench.env import PathEscapeError, resolve_inside, resolve_tool_names
+from proactive_bench.env import HistorySearch, PathEscapeError, resolve_inside, resolve_tool_names
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 M = TypeVar("M", bound=BaseModel)
@@ -97,6 +97,12 @@ class LoadedEpisode:
     persona: Persona
     sessions: list[Session]
     directory: Path
+    history: HistorySearch | None = None
+    """What ``search_history`` searches in this episode's runs (an odyssey task under a retrieval memory setting)."""
+    memory_tokens: int | None = None
+    """Tokens of the memory context the opening message carries (odyssey tasks); None for persona episodes."""
+    suite: str = "pibench"
+    """The suite the episode belongs to (``suites.SUITES``)."""
 
     @property
     def workspace_seed(self) -> Path:

@@ -257,6 +257,17 @@ class PibenchScript(_Strict):
     pibench_script: PibenchScriptArgs
 
 
+class CheckerArgs(_Strict):
+    name: str = Field(description="A named checker of the odyssey suite (file_exists, xlsx_cell, email_sent, ...).")
+    args: dict[str, Any] = Field(default_factory=dict, description="The checker's arguments (docs/odyssey.md).")
+
+
+class CheckerPredicate(_Strict):
+    """A named checker of an OdysseyBench-style task, run by the odyssey suite (proactive_bench/suites/odyssey)."""
+
+    checker: CheckerArgs
+
+
 class AllOf(_Strict):
     all: list[Predicate] = Field(min_length=1)
 
@@ -285,6 +296,7 @@ _KINDS: dict[str, type[BaseModel]] = {
     "line_count": LineCount,
     "python": PythonCheck,
     "pibench_script": PibenchScript,
+    "checker": CheckerPredicate,
     "all": AllOf,
     "any": AnyOf,
     "not": NotOf,
@@ -318,6 +330,7 @@ Predicate = Annotated[
         Annotated[LineCount, Tag("line_count")],
         Annotated[PythonCheck, Tag("python")],
         Annotated[PibenchScript, Tag("pibench_script")],
+        Annotated[CheckerPredicate, Tag("checker")],
         Annotated[AllOf, Tag("all")],
         Annotated[AnyOf, Tag("any")],
         Annotated[NotOf, Tag("not")],
@@ -337,10 +350,15 @@ PythonResolver = Callable[[str], Callable[["Evidence"], Any]]
 
 PredicateCheck = Callable[[Any, "Evidence"], bool]
 PREDICATE_CHECKS: Registry[PredicateCheck] = Registry(
-    "predicate_checks", builtins={"pibench_script": "proactive_bench.importers.pibench.scripts:script_check"},
+    "predicate_checks",
+    builtins={
+        "pibench_script": "proactive_bench.importers.pibench.scripts:script_check",
+        "checker": "proactive_bench.suites.odyssey.checkers:checker_check",
+    },
 )
 """How a predicate kind whose schema is part of the dataset format but whose check lives outside the core is
-evaluated, ``check(args, evidence) -> bool`` by kind: ``pibench_script`` is contributed by the π-Bench importer."""
+evaluated, ``check(args, evidence) -> bool`` by kind: ``pibench_script`` is contributed by the π-Bench importer,
+``checker`` by the odyssey suite."""
 
 
 def evaluate(predicate: BaseModel, evidence: Evidence) -> bool:
@@ -383,6 +401,8 @@ def evaluate(predicate: BaseModel, evidence: Evidence) -> bool:
             return bool(evidence.resolve_python(ref)(evidence))
         case PibenchScript(pibench_script=args):
             return bool(PREDICATE_CHECKS.get("pibench_script")(args, evidence))
+        case CheckerPredicate(checker=args):
+            return bool(PREDICATE_CHECKS.get("checker")(args, evidence))
         case AllOf(all=items):
             return all(evaluate(item, evidence) for item in items)
         case AnyOf(any=items):

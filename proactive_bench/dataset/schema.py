@@ -132,21 +132,30 @@ class ReferenceStep(_Model):
 
     A step is either a tool call (``tool`` + ``args``) or something the agent
     says (``say``). ``requires`` lists the hidden intents the step acts on; a
-    step without them belongs to the stated request.
+    step without them belongs to the stated request. ``from_history`` marks a
+    step that needs the user's earlier dialogue history (odyssey tasks).
     """
 
     tool: str | None = None
     args: dict[str, Any] = Field(default_factory=dict)
     say: str | None = None
     requires: list[str] = Field(default_factory=list)
+    from_history: bool = Field(
+        default=False, description="The step draws on facts of the user's earlier dialogue history (odyssey tasks), not on the request alone."
+    )
 
     @model_validator(mode="after")
     def _one_action(self) -> ReferenceStep:
-        if (self.tool is None) == (self.say is None):
-            raise ValueError("a reference step has exactly one of 'tool' or 'say'")
-        if self.say is not None and self.args:
-            raise ValueError("'args' goes with 'tool', not with 'say'")
+        check_one_action(self.tool, self.say, self.args)
         return self
+
+
+def check_one_action(tool: str | None, say: str | None, args: dict[str, Any]) -> None:
+    """A reference step does exactly one thing: a tool call (with its args) or something said; ValueError otherwise."""
+    if (tool is None) == (say is None):
+        raise ValueError("a reference step has exactly one of 'tool' or 'say'")
+    if say is not None and args:
+        raise ValueError("'args' goes with 'tool', not with 'say'")
 
 
 class Session(_Model):

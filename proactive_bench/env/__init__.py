@@ -14,9 +14,11 @@ what the sandbox guarantees.
 import proactive_bench.env.catalog  # noqa: F401  (every built-in tool and app is registered from here on)
 import proactive_bench.env.jail as jail
 from proactive_bench.env.apps.base import AppStore, SeedError, app_tables
+from proactive_bench.env.documents import DocumentError, read_as_text
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import (
     REGISTRY,
+    HistorySearch,
     ToolBox,
     ToolEnv,
     ToolRecord,
@@ -35,6 +37,8 @@ from proactive_bench.env.workspace import (
 __all__ = [
     "REGISTRY",
     "AppStore",
+    "DocumentError",
+    "HistorySearch",
     "Memory",
     "PathEscapeError",
     "SeedError",
@@ -47,6 +51,7 @@ __all__ = [
     "app_tables",
     "expand_snapshot",
     "jail",
+    "read_as_text",
     "render_result",
     "resolve_inside",
     "resolve_tool_names",

@@ -19,6 +19,7 @@ import proactive_bench.env.apps.todoist  # noqa: F401
 import proactive_bench.env.docx_tools  # noqa: F401
 import proactive_bench.env.file_search  # noqa: F401
 import proactive_bench.env.general_tools  # noqa: F401
+import proactive_bench.env.history  # noqa: F401
 import proactive_bench.env.messaging  # noqa: F401
 import proactive_bench.env.pdf_tools  # noqa: F401
 import proactive_bench.env.shell  # noqa: F401

@@ -13,7 +13,7 @@ import inspect
 import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 import structlog
 from pydantic import BaseModel, Field, ValidationError, create_model
@@ -33,6 +33,12 @@ class ToolError(Exception):
     """A failure the tool reports to the agent as an error result."""
 
 
+class HistorySearch(Protocol):
+    """An index over a user's dialogue history: the ``k`` passages best matching ``query``, as (source, text)."""
+
+    def search(self, query: str, k: int) -> list[tuple[str, str]]: ...
+
+
 @dataclass
 class ToolEnv:
     """What tools act on during one episode run."""
@@ -44,6 +50,8 @@ class ToolEnv:
     """The episode's local web corpus (``episodes/<persona>/web``)."""
     skills_root: Path | None = None
     """The episode's skills (``episodes/<persona>/skills``)."""
+    history: HistorySearch | None = None
+    """The dialogue history ``search_history`` searches (odyssey tasks under a retrieval memory setting)."""
 
     def require_apps(self) -> AppStore:
         if self.apps is None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.rate_limiters import BaseRateLimiter, InMemoryRateLimiter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from proactive_bench.data_model import RunStatus
 from proactive_bench.dataset import (
@@ -23,7 +23,6 @@ from proactive_bench.dataset import (
     LoadedEpisode,
     ablated_sessions,
     dependency_units,
-    load_episode,
 )
 from proactive_bench.episode.runner import (
     DEFAULT_MAX_TURNS,
@@ -49,6 +48,7 @@ from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds import ScaffoldOptions, load_scaffold
 from proactive_bench.scoring import DEFAULT_JUDGE, JUDGES, EpisodeResult, JudgeSettings
 from proactive_bench.store import Run, Store
+from proactive_bench.suites import DEFAULT_SUITE, SUITES, SuiteSettings
 from proactive_bench.user import USERS, UserOptions, check_user
 
 
@@ -78,6 +78,28 @@ class RunSpec(BaseModel):
     role_base_urls: dict[CallRole, str] = Field(default_factory=dict, description="Per role, an endpoint other than base_url.")
     role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key (the key itself is never stored).")
     protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules (docs/metrics.md, README).")
+    suite: str = Field(default=DEFAULT_SUITE, description="The kind of episode (suites.SUITES): pibench persona episodes, or odyssey tasks (persona = the task id).")
+    memory: str | None = Field(default=None, description="Odyssey only: long-context, none or rag:<granularity> (None: the suite's default).")
+    top_k: int | None = Field(default=None, ge=1, description="Odyssey only, with a rag:* memory: documents retrieved into the context.")
+    summary_model: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the chat model that summarises each history (once; cached).")
+    summaries_db: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the results database whose call cache keeps the summaries.")
+    memory_tokens: int | None = Field(default=None, description="Tokens of the memory context the session opened with (set when the run starts; odyssey).")
+
+    @model_validator(mode="after")
+    def _suite_settings(self) -> RunSpec:
+        try:
+            suite = SUITES.get(self.suite)
+        except PluginError:  # a stored run of a plugin suite no longer installed still loads; running it says why not
+            return self
+        problem = suite.settings_problem(self.settings)
+        if problem:
+            raise ValueError(problem)
+        return self
+
+    @property
+    def settings(self) -> SuiteSettings:
+        """The suite settings of this run (memory setting and top-k)."""
+        return SuiteSettings(self.memory, self.top_k, self.summary_model, self.summaries_db, self.base_url)
 
     @property
     def user_backend(self) -> str:
@@ -132,7 +154,12 @@ def endpoint_limiter(requests_per_second: float | None) -> BaseRateLimiter | Non
 
 
 def load_spec_episode(spec: RunSpec) -> LoadedEpisode:
-    return load_episode(Path(spec.data_root), spec.persona)
+    """The run's episode, loaded by its suite with its settings; DatasetError (or LaunchError for an unknown suite)."""
+    try:
+        suite = SUITES.get(spec.suite)
+    except PluginError as exc:
+        raise LaunchError(str(exc)) from None
+    return suite.load(Path(spec.data_root), spec.persona, spec.settings)
 
 
 def start_run(store: Store, loaded: LoadedEpisode, spec: RunSpec, results_dir: Path) -> Run:
@@ -149,7 +176,7 @@ def start_run(store: Store, loaded: LoadedEpisode, spec: RunSpec, results_dir: P
         judge_model=spec.judge_model,
         data_root=str(loaded.directory.parent.parent),
         workspace="",
-        config=spec.model_copy(update={"sessions": kept}).model_dump(mode="json"),
+        config=spec.model_copy(update={"sessions": kept, "memory_tokens": loaded.memory_tokens}).model_dump(mode="json"),
         units=dependency_units(loaded.episode, kept or None),
         sweep_id=spec.sweep_id,
     )

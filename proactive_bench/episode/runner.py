@@ -169,7 +169,9 @@ class _Stage:
 
 def episode_env(episode: LoadedEpisode, workspace: Workspace, memory: Memory, apps: AppStore) -> ToolEnv:
     """The tool environment of an episode run: its workspace, memory, apps, web corpus and skills."""
-    return ToolEnv(workspace, memory, apps, web_root=episode.directory / "web", skills_root=episode.directory / "skills")
+    return ToolEnv(
+        workspace, memory, apps, web_root=episode.directory / "web", skills_root=episode.directory / "skills", history=episode.history,
+    )
 
 
 ProgressHook = Callable[[str, SessionResult | None], None]

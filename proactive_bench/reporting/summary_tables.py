@@ -49,15 +49,24 @@ def marked(text: str, failures: dict[str, int]) -> str:
     return f"{text} {FAILURE_MARK}" if text != "—" and any(failures.values()) else text
 
 
+def titled(title: str, *columns: str) -> Table:
+    """An empty table with a title and named columns."""
+    table = Table(title=title)
+    for name in columns:
+        table.add_column(name)
+    return table
+
+
 def summary_tables(summary: Summary) -> list[Table]:
-    """Main table, table 1, ablation, statuses, turns, categories and cost where there is something to show."""
-    tables = [_main_table(summary)]
+    """Main table, table 1, ablation, statuses, turns, categories, odyssey pass rates and cost where there is something to show."""
+    tables = [_main_table(summary)] if summary.main or not summary.pass_rate else []
     if len(summary.personas) > 1:
         tables.append(_overall_table(summary))
     if summary.ablation:
-        ablation = Table(title="No-dependency-history ablation: final sessions of dependency groups (%)")
-        for name in ("model", "persona", "sessions", "Proc with", "Proc without", "Δ Proc", "Comp with", "Comp without", "Δ Comp"):
-            ablation.add_column(name)
+        ablation = titled(
+            "No-dependency-history ablation: final sessions of dependency groups (%)",
+            "model", "persona", "sessions", "Proc with", "Proc without", "Δ Proc", "Comp with", "Comp without", "Δ Comp",
+        )
         for row in summary.ablation:
             ablation.add_row(
                 row["model"], row["persona"], ", ".join(row["sessions"]),
@@ -65,6 +74,59 @@ def summary_tables(summary: Summary) -> list[Table]:
                 *(marked(pct(row[f"comp_{w}"]), row["failures"]) for w in ("with_history", "without_history", "delta")),
             )
         tables.append(ablation)
+    if summary.main:
+        tables += _status_and_turn_tables(summary)
+    if summary.pass_rate:
+        tables += pass_rate_tables_of(summary)
+    if summary.categories:
+        tables.append(category_table(summary))
+    if summary.cost:
+        cost = titled("Model calls and cost", "model", "role", "calls", "cached", "failed", "prompt tok", "completion tok", "USD", "unpriced")
+        for row in summary.cost:
+            cost.add_row(
+                row["model"], row["role"], *(str(row[k]) for k in ("calls", "cached", "failed", "prompt_tokens", "completion_tokens")),
+                f"{row['cost_usd']:.4f}", str(row["unpriced_calls"]),
+            )
+        tables.append(cost)
+    return tables
+
+
+def _setting(row: dict[str, Any]) -> str:
+    return row["memory"] + (f" k={row['top_k']}" if row["top_k"] is not None else "")
+
+
+def _tokens(value: float | None) -> str:
+    return "—" if value is None else f"{value:,.0f}"
+
+
+PASS_RATE_NOTE = f"{FAILURE_MARK} = errored sessions or criteria that could not be graded count as not passed; see the err column."
+
+
+def pass_rate_tables_of(summary: Summary) -> list[Table]:
+    """Odyssey tables: pass rate per application group and macro-average (table 2), per memory setting × top-k (table 3), per task."""
+    tables = summary.pass_rate
+    groups = titled("Odyssey pass rate (%) by application group; overall = macro-average over tasks", "model", "memory", "tasks", "1-app", "2-app", "3-app", "overall", "err")
+    groups.caption = PASS_RATE_NOTE
+    for row in tables.groups:
+        failures = {"error": row["errored"] + row["grader_errors"]}
+        groups.add_row(
+            row["model"], _setting(row), str(row["tasks"]),
+            *(f"{pct(row[g])} ({row[f'{g} tasks']})" if row[g] is not None else "—" for g in ("1-app", "2-app", "3-app")),
+            marked(pct(row["overall"]), failures), str(failures["error"]),
+        )
+    memory = titled("Odyssey memory settings: pass rate (%) and mean context tokens", "model", "memory", "top-k", "tasks", "pass rate", "tokens")
+    for row in tables.memory:
+        memory.add_row(row["model"], row["memory"], "—" if row["top_k"] is None else str(row["top_k"]), str(row["tasks"]), pct(row["pass_rate"]), _tokens(row["context_tokens"]))
+    tasks = titled("Odyssey tasks: runs passed", "model", "memory", "task", "group", "passed", "err", "tokens")
+    for row in tables.tasks:
+        tasks.add_row(
+            row["model"], _setting(row), row["task"], row["group"], f"{row['passed']}/{row['runs']}",
+            str(row["errored"] + row["grader_errors"]), _tokens(row["context_tokens"]),
+        )
+    return [groups, memory, tasks]
+
+
+def _status_and_turn_tables(summary: Summary) -> list[Table]:
     statuses = Table(title="Terminal statuses: intents (%) and sessions")
     for name in ("model", "persona", "ablation", "completed", "inferred", "provided", "unresolved", "sessions ok/trunc/err/not run"):
         statuses.add_column(name)
@@ -74,26 +136,12 @@ def summary_tables(summary: Summary) -> list[Table]:
             row["model"], row["persona"], row["ablation"], *(pct(row["intents"][k]) for k in ("completed", "inferred", "provided", "unresolved")),
             f"{s['completed']}/{s['truncated']}/{s['error']}/{s['not_run']}",
         )
-    tables.append(statuses)
     turns = Table(title="Follow-up user turns per session (errored sessions left out)")
     for name in ("model", "persona", "ablation", "sessions", "mean", "median", "max"):
         turns.add_column(name)
     for row in summary.turns:
         turns.add_row(row["model"], row["persona"], row["ablation"], str(row["sessions"]), f"{row['mean']:.2f}", f"{row['median']:.1f}", str(row["max"]))
-    tables.append(turns)
-    if summary.categories:
-        tables.append(category_table(summary))
-    if summary.cost:
-        cost = Table(title="Model calls and cost")
-        for name in ("model", "role", "calls", "cached", "failed", "prompt tok", "completion tok", "USD", "unpriced"):
-            cost.add_column(name)
-        for row in summary.cost:
-            cost.add_row(
-                row["model"], row["role"], *(str(row[k]) for k in ("calls", "cached", "failed", "prompt_tokens", "completion_tokens")),
-                f"{row['cost_usd']:.4f}", str(row["unpriced_calls"]),
-            )
-        tables.append(cost)
-    return tables
+    return [statuses, turns]
 
 
 def _main_table(summary: Summary) -> Table:
@@ -188,7 +236,9 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
 
 
 def summary_csv(summary: Summary) -> str:
-    """The main table as CSV (fractions, not percentages)."""
+    """The main table as CSV (fractions, not percentages); a summary of odyssey runs only: its per-task rows."""
+    if summary.pass_rate and not summary.main:
+        return _pass_rate_csv(summary)
     buffer = io.StringIO()
     pass_keys = summary.pass_keys
     writer = csv.writer(buffer)
@@ -206,4 +256,14 @@ def summary_csv(summary: Summary) -> str:
             [row["model"], row["persona"], row["ablation"], row["runs"], *figures, f["error"], f["truncated"], f["not_run"], row["partial_runs_left_out"],
              *(row.get(k) for k in pass_keys)]
         )
+    return buffer.getvalue()
+
+
+def _pass_rate_csv(summary: Summary) -> str:
+    buffer = io.StringIO()
+    columns = ["model", "memory", "top_k", "task", "group", "runs", "passed", "pass_rate", "errored", "grader_errors", "context_tokens"]
+    writer = csv.writer(buffer)
+    writer.writerow(columns)
+    for row in summary.pass_rate.tasks:
+        writer.writerow([row[c] for c in columns])
     return buffer.getvalue()

@@ -1,16 +1,19 @@
 """A scriptable OpenAI-compatible chat server on 127.0.0.1, for tests and benchmarks.
 
 It speaks real HTTP so that the real ``langchain-openai`` client is exercised.
-A *responder* function maps each request body to a reply: a completion dict
+A *responder* function maps each chat request body to a reply: a completion dict
 (see :func:`text_reply` and :func:`tool_call_reply`), an ``(http_status,
 body)`` pair to simulate faults, a :class:`RawReply` (any body, headers, or
 a body cut short), or :data:`DROP` (the connection is closed unanswered).
 :mod:`proactive_bench.testing.stub_zoo` builds responders that imitate real servers' quirks.
+An *embedder* function answers ``/v1/embeddings`` the same way (:func:`hashed_embeddings`
+gives bag-of-words vectors, so that similar texts get similar vectors).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import random
 import re
@@ -117,6 +120,28 @@ def _completion(message: dict[str, Any], finish: str, model: str) -> dict[str, A
     }
 
 
+def embedding_reply(vectors: list[list[float]], model: str = "stub-embed") -> dict[str, Any]:
+    """An ``/embeddings`` answer with one vector per input, in order."""
+    data = [{"object": "embedding", "index": n, "embedding": vector} for n, vector in enumerate(vectors)]
+    return {"object": "list", "data": data, "model": model, "usage": {"prompt_tokens": 3, "total_tokens": 3}}
+
+
+EMBEDDING_DIMENSIONS = 64
+
+
+def hashed_embeddings(body: dict[str, Any]) -> dict[str, Any]:
+    """Bag-of-words vectors (each lower-cased word hashed into one of 64 dimensions) for the request's inputs."""
+    inputs = body.get("input")
+    texts = [inputs] if isinstance(inputs, str) else list(inputs or [])
+    vectors = []
+    for text in texts:
+        vector = [0.0] * EMBEDDING_DIMENSIONS
+        for word in re.findall(r"\w+", str(text).lower()):
+            vector[int(hashlib.sha256(word.encode()).hexdigest(), 16) % EMBEDDING_DIMENSIONS] += 1.0
+        vectors.append(vector)
+    return embedding_reply(vectors)
+
+
 def requested_format(body: dict[str, Any]) -> str:
     """Which structured-output method a request uses: json_schema, json_object, tools or text."""
     fmt = (body.get("response_format") or {}).get("type")
@@ -142,6 +167,8 @@ class StubServer:
     """Each reply waits ``delay`` × a uniform factor in [1 − jitter, 1 + jitter], as real servers vary."""
     port: int = 0
     """The port to listen on; 0: any free one."""
+    embedder: Responder | None = None
+    """The answer to ``POST /v1/embeddings`` (None: 404), e.g. :func:`hashed_embeddings`."""
     models: dict[str, Any] | None = None
     """The answer to ``GET /v1/models`` (None: 404), e.g. ``{"data": [{"id": "m", "max_model_len": 4096}]}``."""
     authorizations: list[str] = field(default_factory=list, init=False, repr=False)
@@ -219,7 +246,7 @@ class StubServer:
         body = json.loads(raw or b"{}")
         if self.delay:
             await asyncio.sleep(self.delay * random.uniform(1 - self.jitter, 1 + self.jitter))
-        reply = self.responder(body) if request.path.rstrip("/").endswith("/chat/completions") else error_reply(404, f"no route {request.path}")
+        reply = self._route(request.path.rstrip("/"), body)
         if isinstance(reply, Dropped):
             return await _cut_short(request, RawReply(200, b"", cut_at=0))
         if not isinstance(reply, RawReply):
@@ -228,6 +255,13 @@ class StubServer:
         if reply.cut_at is not None:
             return await _cut_short(request, reply)
         return web.Response(status=reply.status, body=reply.body, headers={"Content-Type": "application/json", **reply.headers})
+
+    def _route(self, path: str, body: dict[str, Any]) -> Reply:
+        if path.endswith("/chat/completions"):
+            return self.responder(body)
+        if path.endswith("/embeddings") and self.embedder is not None:
+            return self.embedder(body)
+        return error_reply(404, f"no route {path}")
 
 
 async def _cut_short(request: web.Request, reply: RawReply) -> web.StreamResponse:

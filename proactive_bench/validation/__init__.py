@@ -15,6 +15,7 @@ from proactive_bench.validation.lint import (
     episode_stats,
     validate_dataset,
     validate_root,
+    validate_suites,
 )
 from proactive_bench.validation.oracle import oracle_problems, run_oracle
 
@@ -27,4 +28,5 @@ __all__ = [
     "run_oracle",
     "validate_dataset",
     "validate_root",
+    "validate_suites",
 ]

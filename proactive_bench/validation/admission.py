@@ -24,6 +24,7 @@ from proactive_bench.dataset import LoadedEpisode, Problem
 from proactive_bench.episode import CallLedger, LaunchError, RunSpec, build_participants
 from proactive_bench.llm import ModelSpecError
 from proactive_bench.scaffolds import ScaffoldLoadError
+from proactive_bench.suites import DEFAULT_SUITE, SUITES
 from proactive_bench.validation.lint import validate_episode
 
 log = structlog.get_logger(__name__)
@@ -40,7 +41,8 @@ def dataset_problems(loaded: LoadedEpisode, session_ids: list[str], cache_dir: P
     marker = cache_dir / f"{episode_digest(loaded, root)}.ok" if cache_dir is not None else None
     if marker is not None and marker.is_file():
         return []
-    errors = [p for p in validate_episode(loaded, root) if p.level == "error"]
+    found = validate_episode(loaded, root) if loaded.suite == DEFAULT_SUITE else SUITES.get(loaded.suite).problems(root, loaded.episode.id)
+    errors = [p for p in found if p.level == "error"]
     if not errors and marker is not None:
         try:
             marker.parent.mkdir(parents=True, exist_ok=True)

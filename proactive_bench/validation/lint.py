@@ -31,6 +31,7 @@ from proactive_bench.dataset import (
     walk,
 )
 from proactive_bench.env import Workspace, resolve_tool_names
+from proactive_bench.suites import DEFAULT_SUITE, SUITES
 from proactive_bench.validation.gaming import gaming_problems
 from proactive_bench.validation.reference_replay import replay_references
 from proactive_bench.validation.semantics import (
@@ -67,6 +68,18 @@ def validate_dataset(dataset: Dataset) -> list[Problem]:
     for episode in dataset.episodes.values():
         problems += validate_episode(episode, dataset.root)
     return problems
+
+
+def validate_suites(root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
+    """The episodes and problems of every other suite's tasks under ``root`` (odyssey tasks), by episode name."""
+    episodes: dict[str, LoadedEpisode] = {}
+    problems: list[Problem] = []
+    for name in SUITES.names():
+        if name != DEFAULT_SUITE:
+            found, found_problems = SUITES.get(name).load_all(root)
+            episodes.update(found)
+            problems += found_problems
+    return episodes, problems
 
 
 def validate_root(root: Path) -> tuple[Dataset, list[Problem]]:

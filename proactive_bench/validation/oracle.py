@@ -30,6 +30,7 @@ from proactive_bench.episode import CallLedger, RunSpec, execute_run, start_run
 from proactive_bench.scaffolds import ADVERSARY_MODES
 from proactive_bench.scoring import EpisodeResult
 from proactive_bench.store import Store
+from proactive_bench.suites import DEFAULT_SUITE
 
 REVEAL_ORDERS = ("forward", "reverse")
 
@@ -131,6 +132,19 @@ BASELINES: list[OracleBar] = [
 ]
 
 
+def fails_a_rule_item(result: EpisodeResult, _episode: LoadedEpisode) -> str | None:
+    """The bar of an agent that lacks what the task needs: some rule item of every session fails (an error counts as failing)."""
+    passed = [s.session_id for s in result.sessions if s.status != SessionOutcome.ERROR and all(g.score == 1 for g in s.grades if g.grader == "rule")]
+    return f"passes every rule item of {', '.join(passed)}" if passed else None
+
+
+PASS_RATE_BASELINES: list[OracleBar] = [
+    OracleBar("scripted:reference", every_rule_item_passes, "every criterion passes", ("forward",)),
+    OracleBar("scripted:surface", fails_a_rule_item, "fails a criterion (it acts on the task intent alone)", ("forward",)),
+]
+"""The bar of suites scored by pass rate (odyssey): the reference solves each task, the intent alone does not."""
+
+
 @dataclass(frozen=True)
 class OracleOutcome:
     persona: str
@@ -142,6 +156,8 @@ class OracleOutcome:
     failure: str | None
     result: EpisodeResult = field(repr=False, compare=False)
     """The run itself, for checks beyond the bar (not in the report)."""
+    where: str = ""
+    """The episode's folder under the dataset root (``episodes/<persona>``, ``odyssey/<task>``)."""
 
     def as_dict(self) -> dict[str, object]:
         return {"persona": self.persona, "model": self.model, "reveal_order": self.order, "bar": self.bar,
@@ -161,18 +177,22 @@ def run_oracle(episode: LoadedEpisode, root: Path, bars: list[OracleBar] | None 
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="pbench-oracle-") as tmp:
         store = Store(Path(tmp) / "oracle.db")
-        for bar in BASELINES if bars is None else bars:
+        default = BASELINES if episode.suite == DEFAULT_SUITE else PASS_RATE_BASELINES
+        for bar in default if bars is None else bars:
             for order in bar.reveal_orders:
                 loaded = in_reveal_order(episode, order)
-                spec = RunSpec(persona=episode.persona.id, model=bar.model, data_root=str(root))
+                spec = RunSpec(persona=episode.persona.id, model=bar.model, data_root=str(root), suite=episode.suite)
                 run = start_run(store, loaded, spec, Path(tmp))
                 result = asyncio.run(execute_run(store, run, loaded, CallLedger(run.id)))
-                outcomes.append(OracleOutcome(episode.episode.id, bar.model, order, bar.bar, result.proc, result.comp, bar.verdict(result, loaded), result))
+                where = episode.directory.relative_to(episode.directory.parent.parent).as_posix()
+                outcomes.append(OracleOutcome(
+                    episode.episode.id, bar.model, order, bar.bar, result.proc, result.comp, bar.verdict(result, loaded), result, where,
+                ))
     return outcomes
 
 
 def oracle_problems(outcomes: list[OracleOutcome]) -> list[Problem]:
     return [
-        Problem(f"episodes/{o.persona}", f"oracle {o.model} ({o.order} reveal order)", f"misses the bar ({o.bar}): {o.failure}")
+        Problem(o.where, f"oracle {o.model} ({o.order} reveal order)", f"misses the bar ({o.bar}): {o.failure}")
         for o in outcomes if o.failure is not None
     ]

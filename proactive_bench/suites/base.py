@@ -1,0 +1,77 @@
+"""The suite extension point: what a task is, how it loads as a pbench episode, and the run settings it takes.
+
+A :class:`Suite` turns the tasks of one kind under a dataset root into
+:class:`~proactive_bench.dataset.LoadedEpisode` objects the engine runs
+unchanged (session graph, runner, store, checkpoints, sweeps, replay).
+``pibench`` (persona episodes under ``episodes/``) is the default; ``odyssey``
+(history-grounded office tasks under ``odyssey/``) is contributed by
+``proactive_bench.suites.odyssey`` the way a plugin is, declared by name here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from pydantic import BaseModel
+
+from proactive_bench.dataset import LoadedEpisode, Problem
+from proactive_bench.registry import Registry
+
+DEFAULT_SUITE = "pibench"
+
+
+@dataclass(frozen=True)
+class SuiteSettings:
+    """The per-run settings a suite may take (``RunSpec.memory``, ``top_k``, ``summary_model``); the pibench suite takes none."""
+
+    memory: str | None = None
+    top_k: int | None = None
+    summary_model: str | None = None
+    """The chat model that summarises histories for ``rag:summary-*`` (odyssey)."""
+    summaries_db: str | None = None
+    """The results database whose call cache keeps those summaries."""
+    base_url: str | None = None
+    """The summary model's OpenAI-compatible endpoint."""
+
+
+class Suite(Protocol):
+    """A kind of task: where its tasks live, how one loads as an episode, which run settings it accepts."""
+
+    name: str
+    folder: str
+    """The folder of the dataset root its tasks live in (``episodes``, ``odyssey``)."""
+
+    def names(self, root: Path) -> list[str]:
+        """The episode names (persona ids, task ids) under ``root``, sorted."""
+        ...
+
+    def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
+        """One episode ready to run; DatasetError listing every problem."""
+        ...
+
+    def load_all(self, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
+        """Every episode under ``root`` that loads, and every problem found (``pbench validate``)."""
+        ...
+
+    def problems(self, root: Path, name: str) -> list[Problem]:
+        """Every problem of one episode (``pbench validate`` for it; the pibench suite's deeper lint is validation.lint)."""
+        ...
+
+    def settings_problem(self, settings: SuiteSettings) -> str | None:
+        """Why these settings do not fit the suite (one line), or None."""
+        ...
+
+    def group(self, root: Path, name: str) -> str | None:
+        """The group an episode is reported under (odyssey: ``1-app``..``3-app``), or None."""
+        ...
+
+    @property
+    def formats(self) -> dict[str, type[BaseModel]]:
+        """The file formats of the suite's tasks, ``{what the file is: model}``, for ``pbench schema``."""
+        ...
+
+
+SUITES: Registry[Suite] = Registry("suites", builtins={"odyssey": "proactive_bench.suites.odyssey:SUITE"})
+"""Every suite by name: ``pibench`` built in, ``odyssey`` from its subpackage, plugins from ``pbench.suites`` entry points."""

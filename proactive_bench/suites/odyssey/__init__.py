@@ -1,0 +1,85 @@
+"""The ``odyssey`` suite: OdysseyBench-style office workflows whose details are spread over a multi-day dialogue history.
+
+| module | owns |
+| --- | --- |
+| `task.py` | `OdysseyTask`: the task format (pydantic; in `pbench schema`) |
+| `checkers.py` | the named checkers (`CHECKERS`), run as the dataset's `checker` predicate kind |
+| `loading.py` | reads `odyssey/<task id>/task.yaml` (file, field, reason) and converts a task into a one-session episode |
+| `context.py` | the memory context a session opens with (the run's memory setting), its token count and `search_history` index |
+| `validity.py` | solvability and leak checks of `pbench validate` (cues in the history, not in the intent) |
+| `suite.py` | `OdysseySuite`, registered in `suites.SUITES` as `odyssey` |
+| `memory_docs.py` | `HistoryDay`, `MemoryDoc`, `Granularity`; raw documents (sessions, utterances) and rendering |
+| `memory_summaries.py` | `Summarizer`: session and chunk summaries, made once per task, model and prompt version (call cache) |
+| `memory_tokens.py` | the token counter of context figures (tiktoken offline, else chars/4) |
+| `retrieval.py` | `BM25Retriever` (offline default), `EmbeddingRetriever` |
+| `retrieval_embedders.py` | `Embedder`, `OpenAIEmbedder` (`/v1/embeddings`, recorded and cached) |
+| `memory.py` | memory settings (`long-context`, `rag:<granularity>`, `none`), `memory_context` |
+| `generation_seed.py` | the input of `pbench generate odyssey`: an atomic task (`SeedTask`), read with one-line errors |
+| `generation.py` | the generator-verifier loop (HomerAgents-style, at most 5 rounds) and its mechanical checks |
+| `generation_files.py` | the generated task file and the report of its rounds (`generation.yaml`) |
+"""
+
+from proactive_bench.suites.odyssey.generation import (
+    CRITERIA,
+    MAX_ROUNDS,
+    GeneratedHistory,
+    Outcome,
+    Verdict,
+    generate_history,
+    mechanical_problems,
+)
+from proactive_bench.suites.odyssey.generation_files import report_path, write_outcome
+from proactive_bench.suites.odyssey.generation_seed import GenerationInputError, SeedTask, load_seed_task
+from proactive_bench.suites.odyssey.memory import (
+    DEFAULT_TOP_K,
+    MemoryContext,
+    MemorySetting,
+    MemorySettingError,
+    build_documents,
+    memory_context,
+    parse_memory_setting,
+)
+from proactive_bench.suites.odyssey.memory_docs import Granularity, HistoryDay, MemoryDoc, history_days, render_history
+from proactive_bench.suites.odyssey.memory_summaries import Summarizer, SummaryError
+from proactive_bench.suites.odyssey.memory_tokens import count_tokens, default_token_counter
+from proactive_bench.suites.odyssey.retrieval import BM25Retriever, EmbeddingRetriever
+from proactive_bench.suites.odyssey.retrieval_embedders import Embedder, EmbeddingError, OpenAIEmbedder
+from proactive_bench.suites.odyssey.suite import SUITE, OdysseySuite
+
+__all__ = [
+    "CRITERIA",
+    "DEFAULT_TOP_K",
+    "MAX_ROUNDS",
+    "BM25Retriever",
+    "Embedder",
+    "EmbeddingError",
+    "EmbeddingRetriever",
+    "GeneratedHistory",
+    "GenerationInputError",
+    "Granularity",
+    "HistoryDay",
+    "MemoryContext",
+    "MemoryDoc",
+    "MemorySetting",
+    "MemorySettingError",
+    "OdysseySuite",
+    "OpenAIEmbedder",
+    "Outcome",
+    "SUITE",
+    "SeedTask",
+    "Summarizer",
+    "SummaryError",
+    "Verdict",
+    "build_documents",
+    "count_tokens",
+    "default_token_counter",
+    "generate_history",
+    "history_days",
+    "load_seed_task",
+    "mechanical_problems",
+    "memory_context",
+    "parse_memory_setting",
+    "render_history",
+    "report_path",
+    "write_outcome",
+]

@@ -1,0 +1,178 @@
+"""Read ``<root>/odyssey/<task id>/task.yaml`` and turn a task into a one-session pbench episode.
+
+Every problem names the file, the field and the reason (as the dataset loader
+does). The episode's persona is the task's user, its one session opens with
+the task intent plus the memory context of the run's setting, holds no hidden
+intents, one rule checklist item per criterion (``c1..cN``, the ``checker``
+predicate kind) and the reference steps, ``from_history`` where they draw on
+details of the history.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from proactive_bench.dataset import (
+    ID_PATTERN,
+    CheckerArgs,
+    CheckerPredicate,
+    ChecklistItem,
+    DatasetError,
+    Episode,
+    LoadedEpisode,
+    Persona,
+    Problem,
+    ReferenceStep,
+    Session,
+    SessionEntry,
+    Trigger,
+    format_loc,
+)
+from proactive_bench.env import resolve_tool_names
+from proactive_bench.suites.odyssey.checkers import describe, parse_checker_args
+from proactive_bench.suites.odyssey.context import OpeningContext, SummarySource, task_context
+from proactive_bench.suites.odyssey.memory import MemorySetting
+from proactive_bench.suites.odyssey.task import OdysseyTask
+from proactive_bench.yaml_files import YamlFileError, read_yaml_file
+
+SUITE_NAME = FOLDER = "odyssey"
+TASK_FILE = "task.yaml"
+CATEGORY = "odyssey"
+APP_TOOLS: dict[str, tuple[str, ...]] = {
+    "documents": ("documents",),
+    "spreadsheets": ("spreadsheets",),
+    "pdf": ("pdf",),
+    "email": ("gmail",),
+    "calendar": ("calendar",),
+}
+"""The tool groups each application brings; every task also gets the ``workspace`` tools."""
+BASE_TOOLS = ("workspace",)
+SEARCH_TOOLS = ("history",)
+
+
+def task_names(root: Path) -> list[str]:
+    folder = root / FOLDER
+    return sorted(p.name for p in folder.iterdir() if (p / TASK_FILE).is_file()) if folder.is_dir() else []
+
+
+def task_file(root: Path, task_id: str) -> Path:
+    return root / FOLDER / task_id / TASK_FILE
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def read_task(root: Path, task_id: str) -> tuple[OdysseyTask | None, list[Problem]]:
+    """The task's model, or None and every problem of its file (file, field, reason)."""
+    root = root.resolve()
+    path = task_file(root, task_id)
+    rel = _rel(path, root)
+    if not re.fullmatch(ID_PATTERN, task_id):
+        return None, [Problem(FOLDER, "", f"{task_id!r} is not a task id (letters, digits, '_', '.', '-')")]
+    if not path.is_file():
+        known = ", ".join(task_names(root)) or "none"
+        return None, [Problem(rel, "", f"no such task; tasks here: {known}")]
+    try:
+        data = read_yaml_file(path)
+    except YamlFileError as exc:
+        return None, [Problem(rel, exc.where, exc.reason)]
+    if not isinstance(data, dict):
+        return None, [Problem(rel, "", f"expected a mapping at the top level, got {type(data).__name__}")]
+    try:
+        task = OdysseyTask.model_validate(data)
+    except ValueError as exc:  # pydantic's ValidationError
+        errors = getattr(exc, "errors", None)
+        if errors is None:
+            return None, [Problem(rel, "", str(exc))]
+        return None, [Problem(rel, format_loc(e["loc"]), _reason(e)) for e in errors()]
+    problems = []
+    if task.id != task_id:
+        problems.append(Problem(rel, "id", f"is {task.id!r} but the folder is named {task_id!r}"))
+    return (None if problems else task), problems
+
+
+def _reason(error: dict) -> str:
+    if error["type"] == "extra_forbidden":
+        return "unknown field"
+    return str(error["msg"]).removeprefix("Value error, ")
+
+
+def task_tools(task: OdysseyTask, setting: MemorySetting) -> list[str]:
+    """The tool names and groups a task offers: its apps', the workspace's, ``search_history`` under retrieval, its extras."""
+    names = [*BASE_TOOLS, *(g for app in task.apps for g in APP_TOOLS[app])]
+    if setting.kind == "rag":
+        names += SEARCH_TOOLS
+    return list(dict.fromkeys([*names, *task.tools]))
+
+
+def task_session(task: OdysseyTask, context: OpeningContext, tools: list[str]) -> Session:
+    """The task as one pbench session: the intent with its memory context, no hidden intents, a rule item per criterion."""
+    checklist = []
+    for n, criterion in enumerate(task.criteria, start=1):
+        args = parse_checker_args(criterion.checker, criterion.args)
+        checklist.append(ChecklistItem(
+            id=f"c{n}", text=describe(criterion.checker, args), grader="rule",
+            check=CheckerPredicate(checker=CheckerArgs(name=criterion.checker, args=criterion.args)),
+        ))
+    reference = [
+        ReferenceStep(tool=step.tool, args=step.args, say=step.say, from_history=bool(step.details)) for step in task.reference
+    ]
+    return Session(
+        id=task.id, title=task.title, category=CATEGORY, trigger=Trigger(type="user", message=context.opening(task.intent)),
+        now=task.now, tools=tools, intents=[], checklist=checklist, reference=reference,
+    )
+
+
+def task_episode(
+    root: Path, task: OdysseyTask, setting: MemorySetting, summaries: SummarySource | None = None,
+) -> tuple[LoadedEpisode | None, list[Problem]]:
+    """The task as a loaded one-session episode under the given memory setting."""
+    rel = _rel(task_file(root, task.id), root)
+    tools = task_tools(task, setting)
+    problems = []
+    for name in tools:
+        try:
+            resolve_tool_names([name])
+        except KeyError:
+            field = "tools" if name in task.tools else "apps"
+            problems.append(Problem(rel, field, f"unknown tool or tool group {name!r} (is the app's tool module installed?)"))
+    for n, step in enumerate(task.reference):
+        if step.tool is not None and step.tool not in {s.name for s in _offered(tools)}:
+            problems.append(Problem(rel, f"reference[{n}].tool", f"{step.tool!r} is not among the tools the task offers"))
+    try:
+        context = task_context(task, setting, summaries)
+    except ValueError as exc:
+        problems.append(Problem(rel, "", f"memory {setting.label}: {exc}"))
+    if problems:
+        return None, problems
+    session = task_session(task, context, tools)
+    persona = Persona(id=task.id, name=task.user.name, role=task.user.role)
+    episode = Episode(id=task.id, persona=task.id, title=task.title, sessions=[SessionEntry(id=task.id)])
+    loaded = LoadedEpisode(
+        episode, persona, [session], root / FOLDER / task.id, history=context.search, memory_tokens=context.tokens, suite=SUITE_NAME,
+    )
+    return loaded, []
+
+
+def _offered(tools: list[str]) -> list:
+    try:
+        return resolve_tool_names(tools)
+    except KeyError:
+        return []
+
+
+def load_task(root: Path, task_id: str, setting: MemorySetting, summaries: SummarySource | None = None) -> LoadedEpisode:
+    """One task ready to run; DatasetError listing every problem."""
+    root = root.resolve()
+    task, problems = read_task(root, task_id)
+    if task is None:
+        raise DatasetError(problems)
+    loaded, problems = task_episode(root, task, setting, summaries)
+    if loaded is None:
+        raise DatasetError(problems)
+    return loaded

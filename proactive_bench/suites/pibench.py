@@ -1,0 +1,50 @@
+"""The built-in ``pibench`` suite: persona episodes (``episodes/<persona>/``), loaded as they always were."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from proactive_bench.dataset import Episode, LoadedEpisode, Persona, Problem, Session, load_dataset_partly, load_episode, load_episode_partly
+from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, SuiteSettings
+
+
+@dataclass(frozen=True)
+class PibenchSuite:
+    """π-Bench-style episodes: a persona, sessions with hidden intents, a simulated user."""
+
+    name: str = DEFAULT_SUITE
+    folder: str = "episodes"
+
+    def names(self, root: Path) -> list[str]:
+        folder = root / self.folder
+        return sorted(p.name for p in folder.iterdir() if (p / "episode.yaml").is_file()) if folder.is_dir() else []
+
+    def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
+        return load_episode(root, name)
+
+    def load_all(self, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
+        dataset, problems = load_dataset_partly(root)
+        return dataset.episodes, problems
+
+    def problems(self, root: Path, name: str) -> list[Problem]:
+        return load_episode_partly(root, name)[1]
+
+    def settings_problem(self, settings: SuiteSettings) -> str | None:
+        if settings.memory is not None or settings.top_k is not None or settings.summary_model is not None:
+            return "--memory, --top-k and --summary-model apply to the odyssey suite only"
+        return None
+
+    def group(self, root: Path, name: str) -> str | None:
+        return None
+
+    @property
+    def formats(self) -> dict[str, type[BaseModel]]:
+        return {
+            "personas/<id>.yaml": Persona, "episodes/<persona>/episode.yaml": Episode, "episodes/<persona>/sessions/<id>.yaml": Session,
+        }
+
+
+SUITES.add(DEFAULT_SUITE, PibenchSuite())
