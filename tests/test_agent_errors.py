@@ -126,7 +126,7 @@ def test_an_agent_raising_in_respond_is_stored_with_its_own_frames_and_shown_in_
 
     report = run_cli("report", _only_run(db), "--db", str(db), "--out", str(tmp_path / "report.html"))
     assert report.exit_code == 0, report.output
-    html = (tmp_path / "report.html").read_text()
+    html = (tmp_path / "runs" / f"{_only_run(db)}.html").read_text()  # the run's page holds its session views
     assert "KeyError raised in the agent's code (2 frame(s)" in html
     assert f"{agent_file}:9 in lookup\n    return self.notes[&#34;missing&#34;]" in html
 
