@@ -284,6 +284,16 @@ def finish_sweep(store: Store, sweep: Sweep) -> None:
     store.update(sweep, status=settled)
 
 
+def mark_interrupted(store: Store, scope: str) -> None:
+    """After Ctrl-C or SIGTERM: every unfinished run of the sweep (or the run) ``scope`` names, and the sweep, as interrupted."""
+    for run in store.runs_for(scope):
+        if run.status != RunStatus.FINISHED:
+            store.update(run, status=RunStatus.INTERRUPTED)
+    sweep = store.sweep(scope)
+    if sweep is not None:
+        store.update(sweep, status=SweepStatus.INTERRUPTED)
+
+
 def unfinished_runs(store: Store, sweep: Sweep) -> list[tuple[Run, LoadedEpisode]]:
     """Runs of a sweep that are not finished, with their episodes, for resuming."""
     loaded: dict[tuple[str, str, str, SuiteSettings], LoadedEpisode] = {}

@@ -49,6 +49,7 @@ from proactive_bench.episode.checkpoints import (
     stored_session_result,
 )
 from proactive_bench.episode.rows import (
+    agent_error_row,
     call_row,
     grade_rows,
     label_row,
@@ -58,6 +59,7 @@ from proactive_bench.episode.rows import (
 )
 from proactive_bench.episode.session_graph import (
     SessionRuntime,
+    agent_failed,
     failed_state,
     opening_message,
     run_session_graph,
@@ -83,6 +85,7 @@ from proactive_bench.scoring import (
 )
 from proactive_bench.scoring import SNAPSHOT_KIND as BURDEN
 from proactive_bench.store import PendingRow, Run, SessionRun, Store
+from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import UserSimulator
 
 log = structlog.get_logger(__name__)
@@ -291,9 +294,15 @@ async def _run_one(
     )
     log.info("session_start", run=run.id, session=session.id)
     try:
-        agent.start_session(ctx)
-        state = await run_session_graph(rt)
-    except Exception as exc:  # a scaffold that fails to start is an errored session, not a crash
+        try:
+            agent.start_session(ctx)
+        except Exception as exc:  # a scaffold that fails to start is an errored session, not a crash
+            failure = ErrorTrace.of(exc)
+            log.warning("agent_failed", session=session.id, turn=0, error=failure.summary)
+            state = failed_state(agent_failed(0, failure), failure)
+        else:
+            state = await run_session_graph(rt)
+    except Exception as exc:  # pbench's own part of the session failed: an errored session, not a crash
         log.warning("session_failed", session=session.id, error=repr(exc))
         state = failed_state(f"{type(exc).__name__}: {exc}")
     finally:
@@ -323,6 +332,7 @@ async def _run_one(
             snapshot_row("apps", env.require_apps().snapshot()),
             snapshot_row(BURDEN, session_burden(state["transcript"], state["labels"], state["leaks"]).as_dict()),
             snapshot_row("apps_start", rt.apps_at_start or {}),  # for app_rows_added when re-graded
+            *([agent_error_row(state["turn"], state["failure"])] if state["failure"] is not None else []),
         ],
         {p: pack.manifest for p, pack in packs.items()},
         {digest: data for pack in packs.values() for digest, data in pack.blobs.items()},

@@ -142,10 +142,10 @@ def _content(data: bytes, codec: str | None) -> bytes:
 @cache
 def _session_statements() -> tuple[Any, Any, Any]:
     """Store an archive unless already there; point a run's position at an archive (replacing an earlier pointer);
-    mark a run that saves its first session as running (RunStatus: created → running)."""
+    mark a run that saves its first session (of this start) as running (RunStatus: created or interrupted → running)."""
     point, runs = sqlite_insert(Checkpoint), Run.__table__  # type: ignore[attr-defined]
     return (
         sqlite_insert(WorkspaceArchive).on_conflict_do_nothing(),
         point.on_conflict_do_update(index_elements=["run_id", "position"], set_={"sha256": point.excluded.sha256}),
-        update(runs).where(runs.c.id == bindparam("run_id"), runs.c.status == "created").values(status="running"),
+        update(runs).where(runs.c.id == bindparam("run_id"), runs.c.status.in_(("created", "interrupted"))).values(status="running"),
     )
