@@ -1,4 +1,4 @@
-"""Files as text for the agent: PDF, DOCX and XLSX through their libraries, anything else as UTF-8."""
+"""Files as text for the agent: PDF, DOCX, XLSX and PPTX through their libraries, anything else as UTF-8."""
 
 from __future__ import annotations
 
@@ -52,7 +52,27 @@ def read_xlsx(path: Path) -> str:
         book.close()
 
 
-READERS: dict[str, Callable[[Path], str]] = {".pdf": read_pdf, ".docx": read_docx, ".xlsx": read_xlsx}
+def read_pptx(path: Path) -> str:
+    """Each slide under a ``--- slide N ---`` line: its shapes' text frames and table cells (`` | ``), then its notes."""
+    from pptx import Presentation
+
+    parts = []
+    for n, slide in enumerate(Presentation(str(path)).slides, start=1):
+        lines = [f"--- slide {n} ---"]
+        for shape in slide.shapes:
+            if shape.has_text_frame:
+                lines.extend(p.text for p in shape.text_frame.paragraphs if p.text)
+            if getattr(shape, "has_table", False) and shape.has_table:
+                lines.extend(" | ".join(cell.text for cell in row.cells) for row in shape.table.rows)
+        if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
+            notes = slide.notes_slide.notes_text_frame.text.strip()
+            if notes:
+                lines.append(f"notes: {notes}")
+        parts.append("\n".join(lines))
+    return "\n".join(parts)
+
+
+READERS: dict[str, Callable[[Path], str]] = {".pdf": read_pdf, ".docx": read_docx, ".xlsx": read_xlsx, ".pptx": read_pptx}
 
 
 def read_as_text(path: Path) -> str:
