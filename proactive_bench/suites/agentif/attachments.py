@@ -5,22 +5,42 @@ script that writes the task's attachments into ``--out DIR`` (default: its
 ``workspace/``). This runs them; with ``--check`` it runs each into a
 temporary folder and compares every listed attachment byte for byte with the
 committed one, so a generator that is not deterministic, or a committed file
-edited by hand, is found. One line per problem; exit 1 if any.
+edited by hand, is found. One line per problem; exit 1 if any. A generator
+makes its Office files byte-stable with :func:`normalize_zip`.
 """
 
 from __future__ import annotations
 
 import argparse
 import filecmp
+import re
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 from proactive_bench.suites.agentif.loading import FOLDER, read_task, task_names
 from proactive_bench.suites.agentif.validity import GENERATOR
 
 TIMEOUT_SECONDS = 120
+ZIP_TIME = (2025, 1, 1, 0, 0, 0)
+
+
+CORE_PROPERTIES = "docProps/core.xml"
+_STAMP = re.compile(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*(</dcterms:)")
+
+
+def normalize_zip(path: Path) -> None:
+    """Rewrite an Office file (xlsx, docx, pptx: zip archives) with fixed entry times and created/modified stamps, so it is byte-stable."""
+    with zipfile.ZipFile(path) as source:
+        entries = [(info, source.read(info)) for info in source.infolist()]
+    entries = [(info, _STAMP.sub(rb"\g<1>2025-01-01T00:00:00Z\g<2>", data) if info.filename == CORE_PROPERTIES else data) for info, data in entries]
+    with zipfile.ZipFile(path, "w") as target:
+        for info, data in entries:
+            fixed = zipfile.ZipInfo(info.filename, date_time=ZIP_TIME)
+            fixed.compress_type, fixed.external_attr = zipfile.ZIP_DEFLATED, info.external_attr
+            target.writestr(fixed, data)
 
 
 def generate(task_folder: Path, out: Path) -> str | None:
