@@ -23,6 +23,7 @@ from proactive_bench.llm import ModelSpecError
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import pct
 from proactive_bench.review import (
+    POLARITIES,
     AuditFileError,
     audit_rows,
     disagreement,
@@ -92,9 +93,13 @@ def audit_show(
     """Disagreement rates (table 6): human sources by majority vote per judgment (ties counted), each model source apart."""
     store = open_store(db)
     rows = disagreement(store, runs_of(store, ident, db))
-    table = Table(title="Disagreement with the run's judgments (%)")
-    for name in ("audit source", "checklist", "hidden intents"):
+    polarities = [p for p in POLARITIES if any(p in row.by_polarity for row in rows)]
+    table = Table(title="Disagreement with the run's judgments (%)" + ("; agreement per AgentIF item polarity (%)" if polarities else ""))
+    for name in ("audit source", "checklist", "hidden intents", *(f"{p} agreement" for p in polarities)):
         table.add_column(name)
     for row in rows:
-        table.add_row(row.label, f"{pct(row.checklist_rate)} (n={row.checklist_n})", f"{pct(row.intents_rate)} (n={row.intents_n})")
+        table.add_row(
+            row.label, f"{pct(row.checklist_rate)} (n={row.checklist_n})", f"{pct(row.intents_rate)} (n={row.intents_n})",
+            *(f"{pct(row.agreement(p))} (n={row.by_polarity.get(p, (0, 0))[0]})" for p in polarities),
+        )
     out_console.print(table if rows else "no audits recorded for these runs")

@@ -75,6 +75,10 @@ class RubricEvidence(_Model):
     files: list[RelativePath] = Field(default_factory=list, description="Workspace paths or globs to include.")
     tools: list[str] = Field(default_factory=list, description="Tool names or globs (gmail__*) whose records to include.")
     memory: bool = False
+    dialogue: bool = Field(
+        default=True,
+        description="Whether the judge sees the conversation; false for items about file content, so a claim in a reply cannot count.",
+    )
 
 
 class ChecklistItem(_Model):

@@ -5,14 +5,17 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import Callable
+from typing import IO, Callable
+
+Source = Path | IO[bytes]
+"""A document on disk, or its bytes already read (through the jail)."""
 
 
 class DocumentError(ValueError):
     """A document that its format's library cannot read."""
 
 
-def read_pdf(path: Path) -> str:
+def read_pdf(path: Source) -> str:
     """The text of every page, each under a ``--- page N ---`` line."""
     from pypdf import PdfReader
 
@@ -20,13 +23,13 @@ def read_pdf(path: Path) -> str:
     return "\n".join(f"--- page {n} ---\n{page.extract_text() or ''}".rstrip() for n, page in enumerate(reader.pages, start=1))
 
 
-def read_docx(path: Path) -> str:
+def read_docx(path: Source) -> str:
     """Paragraphs and tables in document order; table cells joined by `` | ``."""
     from docx import Document
     from docx.table import Table
 
     lines: list[str] = []
-    for block in Document(str(path)).iter_inner_content():
+    for block in Document(str(path) if isinstance(path, Path) else path).iter_inner_content():
         if isinstance(block, Table):
             lines.extend(" | ".join(cell.text for cell in row.cells) for row in block.rows)
         else:
@@ -34,7 +37,7 @@ def read_docx(path: Path) -> str:
     return "\n".join(lines)
 
 
-def read_xlsx(path: Path) -> str:
+def read_xlsx(path: Source) -> str:
     """Each sheet under a ``--- sheet NAME ---`` line, its rows as CSV (cached values, not formulas)."""
     from openpyxl import load_workbook
 
@@ -52,12 +55,12 @@ def read_xlsx(path: Path) -> str:
         book.close()
 
 
-def read_pptx(path: Path) -> str:
+def read_pptx(path: Source) -> str:
     """Each slide under a ``--- slide N ---`` line: its shapes' text frames and table cells (`` | ``), then its notes."""
     from pptx import Presentation
 
     parts = []
-    for n, slide in enumerate(Presentation(str(path)).slides, start=1):
+    for n, slide in enumerate(Presentation(str(path) if isinstance(path, Path) else path).slides, start=1):
         lines = [f"--- slide {n} ---"]
         for shape in slide.shapes:
             if shape.has_text_frame:
@@ -72,7 +75,7 @@ def read_pptx(path: Path) -> str:
     return "\n".join(parts)
 
 
-READERS: dict[str, Callable[[Path], str]] = {".pdf": read_pdf, ".docx": read_docx, ".xlsx": read_xlsx, ".pptx": read_pptx}
+READERS: dict[str, Callable[[Source], str]] = {".pdf": read_pdf, ".docx": read_docx, ".xlsx": read_xlsx, ".pptx": read_pptx}
 
 
 def read_as_text(path: Path) -> str:
@@ -84,3 +87,17 @@ def read_as_text(path: Path) -> str:
         return reader(path)
     except Exception as exc:  # the libraries raise many types for a damaged file
         raise DocumentError(f"cannot read {path.name} as {path.suffix.lower().lstrip('.').upper()}: {exc}") from exc
+
+
+def is_document(name: str) -> bool:
+    """Whether a file of this name is read through a document library (pdf, docx, xlsx, pptx)."""
+    return Path(name).suffix.lower() in READERS
+
+
+def document_text(data: bytes, name: str) -> str:
+    """The text of a document's bytes (``name`` gives its type); DocumentError when its library cannot read them."""
+    suffix = Path(name).suffix.lower()
+    try:
+        return READERS[suffix](io.BytesIO(data))
+    except Exception as exc:  # the libraries raise many types for a damaged file
+        raise DocumentError(f"cannot read {Path(name).name} as {suffix.lstrip('.').upper()}: {exc}") from exc

@@ -6,6 +6,7 @@ samples for human auditors and measures their disagreement. See README.md here.
 """
 
 from proactive_bench.review.audits import (
+    POLARITIES,
     AuditFileError,
     audit_rows,
     disagreement,
@@ -21,6 +22,7 @@ from proactive_bench.review.stored_results import (
 )
 
 __all__ = [
+    "POLARITIES",
     "AuditFileError",
     "EpisodeShape",
     "audit_rows",

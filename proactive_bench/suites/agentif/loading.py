@@ -33,6 +33,8 @@ from proactive_bench.suites.task_files import TASK_FILE, folder_task_names, read
 SUITE_NAME = FOLDER = "agentif"
 SESSION_CATEGORY = "agentif"
 BASE_TOOLS = ("workspace",)
+FILE_ITEMS = ("content", "form")
+"""Item categories about the deliverable itself: their judge never sees the conversation (a claim is not evidence)."""
 OFFICE_TOOLS = ("documents", "spreadsheets", "pdf")
 """The office tool groups every task gets where they are registered (the odyssey tools)."""
 
@@ -69,7 +71,10 @@ def task_session(task: AgentIFTask, tools: list[str]) -> Session:
         HiddenIntent(id=r.id, text=r.text, reveal=r.reveal, ask=r.ask, question=r.question, evidence=r.evidence) for r in task.rules
     ]
     checklist = [
-        ChecklistItem(id=i.id, text=i.text, grader=i.grader, check=i.check, evidence=i.evidence, weight=float(i.points), intent=i.rule)
+        ChecklistItem(
+            id=i.id, text=i.text, grader=i.grader, check=i.check, weight=float(i.points), intent=i.rule,
+            evidence=i.evidence.model_copy(update={"dialogue": False}) if i.category in FILE_ITEMS else i.evidence,
+        )
         for i in task.rubric
     ]
     reference = [
