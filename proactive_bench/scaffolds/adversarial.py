@@ -29,7 +29,7 @@ from collections import Counter
 from typing import Literal, get_args
 
 from proactive_bench.dataset import Session
-from proactive_bench.env import Workspace
+from proactive_bench.env import Workspace, file_text
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     AgentTurn,
@@ -148,12 +148,15 @@ def written_paths(session: Session) -> list[str]:
     return list(dict.fromkeys(paths))
 
 
+STUFFING_FILE_CHARS = 20_000
+
+
 def workspace_texts(workspace: Workspace) -> list[str]:
-    """The text of every workspace file that reads as text."""
+    """The text of every workspace file as ``read_file`` would show it (documents extracted)."""
     texts = []
     for path in workspace.files():
         try:
-            texts.append(workspace.read_text(path))
+            texts.append(file_text(workspace, path, STUFFING_FILE_CHARS))
         except (OSError, ValueError):
             continue
     return texts
