@@ -119,6 +119,10 @@ def test_results_table_csv_and_the_audit_per_polarity(tmp_path: Path) -> None:
         rows = list(csv.DictReader(io.StringIO(run_cli("results", sweep_id, "--db", str(db), "--format", "csv").stdout)))
         assert {r["model"] for r in rows} == {"scripted:reference", "scripted:stuffer"} and len(rows) == 6
         assert {r["score"] for r in rows if r["model"] == "scripted:reference"} == {"1.0"}
+        report = tmp_path / "report.html"
+        assert run_cli("report", sweep_id, "--db", str(db), "--out", str(report)).exit_code == 0
+        html = report.read_text()
+        assert 'id="agentif"' in html and "By item category" in html and LATENT in html
         with StubServer(ReadingJudge(contrary=True)) as contrary:
             audited = run_cli("audit", "model", sweep_id, "--model", "openai:stub-auditor", "--base-url", contrary.base_url, "--db", str(db))
         assert audited.exit_code == 0, audited.output
