@@ -9,6 +9,7 @@
 | `dataset.py` | `validate`, `schema`, `tools` |
 | `audit.py` | `audit export/import/model/show` |
 | `imports.py` | `import <suite>`: every importer in `importers.IMPORTERS` |
+| `generate.py` | `generate odyssey`: a task's dialogue history from a generator and a verifier model |
 
 `common.py` holds what every command uses (consoles, one-line failures,
 opening the results database and the dataset), `guards.py` the checks before
@@ -24,6 +25,7 @@ from dotenv import load_dotenv
 
 from proactive_bench.cli import dataset, probe, results, run, sweep
 from proactive_bench.cli.audit import audit_app
+from proactive_bench.cli.generate import generate_app
 from proactive_bench.cli.imports import import_app
 
 __all__ = ["app"]
@@ -44,3 +46,4 @@ for command in (
     app.command()(command)
 app.add_typer(import_app, name="import")
 app.add_typer(audit_app, name="audit")
+app.add_typer(generate_app, name="generate")

@@ -63,7 +63,7 @@ def validate(
         out_console.print(stats_table([episode_stats(e) for e in dataset.episodes.values()]))
     if errors or (strict and warnings):
         raise fail(f"{errors} error(s), {warnings} warning(s)", 1)
-    err_console.print(f"ok: {len(dataset.episodes)} episode(s), {len(tasks)} task(s) of other suites, {warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""))
+    err_console.print(f"ok: {len(dataset.episodes)} episode(s), " + (f"{len(tasks)} odyssey task(s), " if tasks else "") + f"{warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""))
 
 
 def problems_in(problems: list[Any], episode: LoadedEpisode) -> bool:

@@ -65,6 +65,7 @@ from proactive_bench.dataset.schema import (
     Session,
     SessionEntry,
     Trigger,
+    check_one_action,
 )
 from proactive_bench.dataset.taxonomy import CATEGORY_CODES
 from proactive_bench.dataset.timed_events import start_session, unknown_timed_folders
@@ -109,6 +110,7 @@ __all__ = [
     "ToolCount",
     "Trigger",
     "ablated_sessions",
+    "check_one_action",
     "check_regex",
     "check_relative_path",
     "compile_pattern",

@@ -153,11 +153,16 @@ class ReferenceStep(_Model):
 
     @model_validator(mode="after")
     def _one_action(self) -> ReferenceStep:
-        if (self.tool is None) == (self.say is None):
-            raise ValueError("a reference step has exactly one of 'tool' or 'say'")
-        if self.say is not None and self.args:
-            raise ValueError("'args' goes with 'tool', not with 'say'")
+        check_one_action(self.tool, self.say, self.args)
         return self
+
+
+def check_one_action(tool: str | None, say: str | None, args: dict[str, Any]) -> None:
+    """A reference step does exactly one thing: a tool call (with its args) or something said; ValueError otherwise."""
+    if (tool is None) == (say is None):
+        raise ValueError("a reference step has exactly one of 'tool' or 'say'")
+    if say is not None and args:
+        raise ValueError("'args' goes with 'tool', not with 'say'")
 
 
 class FollowUp(_Model):

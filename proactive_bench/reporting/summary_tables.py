@@ -42,15 +42,24 @@ def marked(text: str, failures: dict[str, int]) -> str:
     return f"{text} {FAILURE_MARK}" if text != "—" and any(failures.values()) else text
 
 
+def titled(title: str, *columns: str) -> Table:
+    """An empty table with a title and named columns."""
+    table = Table(title=title)
+    for name in columns:
+        table.add_column(name)
+    return table
+
+
 def summary_tables(summary: Summary) -> list[Table]:
     """Main table, table 1, ablation, statuses, turns, categories, odyssey pass rates, AgentIF scores and cost where there is something to show."""
     tables = [_main_table(summary)] if summary.main or not (summary.pass_rate or summary.agentif) else []
     if len(summary.personas) > 1:
         tables.append(_overall_table(summary))
     if summary.ablation:
-        ablation = Table(title="No-dependency-history ablation: final sessions of dependency groups (%)")
-        for name in ("model", "persona", "sessions", "Proc with", "Proc without", "Δ Proc", "Comp with", "Comp without", "Δ Comp"):
-            ablation.add_column(name)
+        ablation = titled(
+            "No-dependency-history ablation: final sessions of dependency groups (%)",
+            "model", "persona", "sessions", "Proc with", "Proc without", "Δ Proc", "Comp with", "Comp without", "Δ Comp",
+        )
         for row in summary.ablation:
             ablation.add_row(
                 row["model"], row["persona"], ", ".join(row["sessions"]),
@@ -67,9 +76,7 @@ def summary_tables(summary: Summary) -> list[Table]:
     if summary.categories:
         tables.append(category_table(summary))
     if summary.cost:
-        cost = Table(title="Model calls and cost")
-        for name in ("model", "role", "calls", "cached", "failed", "prompt tok", "completion tok", "USD", "unpriced"):
-            cost.add_column(name)
+        cost = titled("Model calls and cost", "model", "role", "calls", "cached", "failed", "prompt tok", "completion tok", "USD", "unpriced")
         for row in summary.cost:
             cost.add_row(
                 row["model"], row["role"], *(str(row[k]) for k in ("calls", "cached", "failed", "prompt_tokens", "completion_tokens")),
@@ -93,9 +100,8 @@ PASS_RATE_NOTE = f"{FAILURE_MARK} = errored sessions or criteria that could not 
 def pass_rate_tables_of(summary: Summary) -> list[Table]:
     """Odyssey tables: pass rate per application group and macro-average (table 2), per memory setting × top-k (table 3), per task."""
     tables = summary.pass_rate
-    groups = Table(title="Odyssey pass rate (%) by application group; overall = macro-average over tasks", caption=PASS_RATE_NOTE)
-    for name in ("model", "memory", "tasks", "1-app", "2-app", "3-app", "overall", "err"):
-        groups.add_column(name)
+    groups = titled("Odyssey pass rate (%) by application group; overall = macro-average over tasks", "model", "memory", "tasks", "1-app", "2-app", "3-app", "overall", "err")
+    groups.caption = PASS_RATE_NOTE
     for row in tables.groups:
         failures = {"error": row["errored"] + row["grader_errors"]}
         groups.add_row(
@@ -103,14 +109,10 @@ def pass_rate_tables_of(summary: Summary) -> list[Table]:
             *(f"{pct(row[g])} ({row[f'{g} tasks']})" if row[g] is not None else "—" for g in ("1-app", "2-app", "3-app")),
             marked(pct(row["overall"]), failures), str(failures["error"]),
         )
-    memory = Table(title="Odyssey memory settings: pass rate (%) and mean context tokens")
-    for name in ("model", "memory", "top-k", "tasks", "pass rate", "tokens"):
-        memory.add_column(name)
+    memory = titled("Odyssey memory settings: pass rate (%) and mean context tokens", "model", "memory", "top-k", "tasks", "pass rate", "tokens")
     for row in tables.memory:
         memory.add_row(row["model"], row["memory"], "—" if row["top_k"] is None else str(row["top_k"]), str(row["tasks"]), pct(row["pass_rate"]), _tokens(row["context_tokens"]))
-    tasks = Table(title="Odyssey tasks: runs passed")
-    for name in ("model", "memory", "task", "group", "passed", "err", "tokens"):
-        tasks.add_column(name)
+    tasks = titled("Odyssey tasks: runs passed", "model", "memory", "task", "group", "passed", "err", "tokens")
     for row in tables.tasks:
         tasks.add_row(
             row["model"], _setting(row), row["task"], row["group"], f"{row['passed']}/{row['runs']}",

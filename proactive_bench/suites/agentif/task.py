@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from proactive_bench.dataset import ID_PATTERN, Predicate, RegexList, RubricEvidence, check_regex
+from proactive_bench.dataset import ID_PATTERN, Predicate, RegexList, RubricEvidence, check_one_action, check_regex
 
 CATEGORIES = ("workflow", "latent", "refinement")
 """Open workflow execution, latent instruction inference, iterative refinement."""
@@ -98,10 +98,7 @@ class TaskStep(_Model):
 
     @model_validator(mode="after")
     def _one_action(self) -> TaskStep:
-        if (self.tool is None) == (self.say is None):
-            raise ValueError("a reference step has exactly one of 'tool' or 'say'")
-        if self.say is not None and self.args:
-            raise ValueError("'args' goes with 'tool', not with 'say'")
+        check_one_action(self.tool, self.say, self.args)
         return self
 
 

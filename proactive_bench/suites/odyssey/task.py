@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from proactive_bench.dataset import ID_PATTERN, check_regex
+from proactive_bench.dataset import ID_PATTERN, check_one_action, check_regex
 from proactive_bench.suites.odyssey.checkers import parse_checker_args
 from proactive_bench.suites.odyssey.memory_docs import history_days, render_history
 
@@ -86,10 +86,7 @@ class TaskStep(_Model):
 
     @model_validator(mode="after")
     def _one_action(self) -> TaskStep:
-        if (self.tool is None) == (self.say is None):
-            raise ValueError("a reference step has exactly one of 'tool' or 'say'")
-        if self.say is not None and self.args:
-            raise ValueError("'args' goes with 'tool', not with 'say'")
+        check_one_action(self.tool, self.say, self.args)
         return self
 
 
