@@ -5,7 +5,7 @@
 | `run.py` | `episode`, `resume`, `replay` |
 | `sweep.py` | `sweep` |
 | `probe.py` | `probe` |
-| `results.py` | `results`, `rescore`, `report` |
+| `results.py` | `results`, `rescore`, `report`, `export` |
 | `dataset.py` | `validate`, `schema`, `tools` |
 | `audit.py` | `audit export/import/model/show` |
 | `imports.py` | `import <suite>`: every importer in `importers.IMPORTERS` |
@@ -41,7 +41,7 @@ def _settings_from_dotenv() -> None:
 
 for command in (
     run.episode, run.resume, probe.probe, run.replay, sweep.sweep, results.results, results.rescore,
-    dataset.validate, dataset.schema, dataset.tools, results.report,
+    dataset.validate, dataset.schema, dataset.tools, results.report, results.export,
 ):
     app.command()(command)
 app.add_typer(import_app, name="import")

@@ -1,4 +1,4 @@
-"""``pbench results``, ``rescore`` and ``report``: what stored runs scored, graded again or written as HTML."""
+"""``pbench results``, ``rescore``, ``report`` and ``export``: what stored runs scored, graded again, written as HTML or as records for other tools."""
 
 from __future__ import annotations
 
@@ -28,12 +28,15 @@ from proactive_bench.reporting import (
     burden_rows,
     burden_table,
     category_table,
+    compare_runs,
+    comparison_dict,
+    comparison_table,
     results_table,
     summarize,
     summary_csv,
     summary_tables,
 )
-from proactive_bench.review import rescore_run
+from proactive_bench.review import rescore_run, session_records, write_jsonl
 from proactive_bench.scoring import PROTOCOLS
 
 
@@ -56,14 +59,15 @@ def print_summary(summary: Summary, fmt: str, by: str | None = None, burden: lis
 
 
 def results(
-    ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
+    ident: Annotated[Optional[str], typer.Argument(metavar="ID", help="A sweep id or a run id.")] = None,
+    compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="A B", help="Two runs or sweeps paired by task: B − A with a 95 % paired bootstrap interval.")] = None,
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
     fmt: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
     by: Annotated[Optional[str], typer.Option("--by", help="'category': only the task-averaged Proc / Comp per task category.")] = None,
     include_partial: Annotated[bool, typer.Option("--include-partial", help="Count runs stopped early (budget, Ctrl-C) in the figures.")] = False,
     protocol: Annotated[Optional[str], typer.Option(help="Score every run by this protocol's rules (default: each run's own).")] = None,
 ) -> None:
-    """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std, failures, pass^k, table 1, ablation, statuses, turns, categories, cost."""
+    """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std and bootstrap interval, failures, pass^k, table 1, ablation, statuses, turns, categories, cost; or two compared (--compare A B)."""
     configure_logging()
     if fmt not in ("table", "json", "csv"):
         raise fail(f"--format must be table, json or csv, not {fmt!r}")
@@ -71,8 +75,20 @@ def results(
         raise fail(f"--by must be 'category', not {by!r}")
     if protocol is not None and protocol not in PROTOCOLS:
         raise fail(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
+    if (ident is None) == (compare is None):
+        raise fail("give a sweep or run ID, or --compare A B")
     store = open_store(db)
     scoring = PROTOCOLS[protocol].scoring if protocol else None
+    if compare is not None:
+        if fmt == "csv" or by is not None:
+            raise fail("--compare prints a table or JSON (--format table|json), without --by")
+        differences = compare_runs(store, runs_of(store, compare[0], db), runs_of(store, compare[1], db), scoring)
+        if fmt == "json":
+            typer.echo(json.dumps(comparison_dict(compare, differences), indent=2))
+        else:
+            out_console.print(comparison_table(compare, differences))
+        return
+    assert ident is not None
     runs = runs_of(store, ident, db)
     print_summary(summarize(store, runs, scoring, include_partial), fmt, by, burden_rows(store, runs))
 
@@ -125,3 +141,27 @@ def report(
     except OSError as exc:
         raise fail(f"cannot write {out}: {exc.strerror}") from None
     err_console.print(f"report: {out}", highlight=False)
+
+
+def export(
+    ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
+    fmt: Annotated[str, typer.Option("--format", help="jsonl: one chat-format record per session.")] = "jsonl",
+    out: Annotated[Optional[Path], typer.Option("--out", help="The file to write (default: standard output).")] = None,
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+) -> None:
+    """Stored sessions as one JSON record per line: chat messages with tool calls, intent labels, grades (loads with `datasets`)."""
+    configure_logging()
+    if fmt != "jsonl":
+        raise fail(f"--format must be jsonl, not {fmt!r}")
+    store = open_store(db)
+    lines = write_jsonl(session_records(store, runs_of(store, ident, db)))
+    if out is None:
+        for line in lines:
+            typer.echo(line, nl=False)
+        return
+    try:
+        with out.open("w", encoding="utf-8") as handle:
+            handle.writelines(lines)
+    except OSError as exc:
+        raise fail(f"--out {out}: {exc.strerror or exc}") from None
+    err_console.print(f"wrote {out}", highlight=False)

@@ -46,6 +46,7 @@ from proactive_bench.dataset import (
     DatasetError,
     LoadedEpisode,
     Session,
+    left_out_dependencies,
 )
 from proactive_bench.env import SeedError, WorkspaceSeedError
 from proactive_bench.episode import (
@@ -163,6 +164,8 @@ def episode(
         raise fail(problem)
     if missing_reference := reference_problem(model, chosen):
         raise fail(missing_reference)
+    for sid, left_out in left_out_dependencies(loaded.episode, [s.id for s in chosen]).items():
+        err_console.print(f"[yellow]warning:[/] --sessions leaves out {', '.join(left_out)}, which {sid} depends on: {sid} runs without that history", highlight=False)
     if user == "rules":
         unannotated = [f"{s.id}/{i.id}" for s in chosen for i in s.intents if not i.has_rules]
         if unannotated:

@@ -14,6 +14,7 @@ from proactive_bench.dataset.ablation import (
     ablated_sessions,
     dependency_units,
     depends_on_map,
+    left_out_dependencies,
 )
 from proactive_bench.dataset.loading import (
     DEFAULT_DATA_ROOT,
@@ -116,6 +117,7 @@ __all__ = [
     "compile_pattern",
     "dependency_units",
     "depends_on_map",
+    "left_out_dependencies",
     "evaluate",
     "format_loc",
     "load_dataset",

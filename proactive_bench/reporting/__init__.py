@@ -2,11 +2,12 @@
 
 ``summary`` rebuilds the paper's aggregates from the store,
 ``summary_tables`` prints them as rich tables or CSV, ``burden`` reports
-user burden beside Proc. ``html`` is imported on its own (it loads
+user burden beside Proc, ``comparison`` two agents paired by task. ``html`` is imported on its own (it loads
 matplotlib). See README.md here.
 """
 
 from proactive_bench.reporting.burden import BurdenRow, burden_rows, burden_table
+from proactive_bench.reporting.comparison import comparison_dict, comparison_table, compare_runs
 from proactive_bench.reporting.summary import Summary, summarize
 from proactive_bench.reporting.summary_tables import (
     category_table,
@@ -22,6 +23,9 @@ __all__ = [
     "burden_rows",
     "burden_table",
     "category_table",
+    "compare_runs",
+    "comparison_dict",
+    "comparison_table",
     "pct",
     "results_table",
     "summarize",

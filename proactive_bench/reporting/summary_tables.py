@@ -26,10 +26,18 @@ def pct(value: float | None) -> str:
 
 
 def mean_std(stats: dict[str, Any]) -> str:
-    """``mean ± std`` in percent (just the mean for a single run), or a dash."""
+    """``mean ± std`` in percent (``± n/a`` for a single run: one run has no spread to show), or a dash."""
     if stats["mean"] is None:
         return "—"
-    return f"{100 * stats['mean']:.1f}" if stats["std"] is None else f"{100 * stats['mean']:.1f} ± {100 * stats['std']:.1f}"
+    return f"{100 * stats['mean']:.1f} ± " + ("n/a" if stats["std"] is None else f"{100 * stats['std']:.1f}")
+
+
+def interval(stats: dict[str, Any]) -> str:
+    """The 95 % bootstrap interval over runs in percent, ``[low, high]``; ``n/a`` below two runs."""
+    if stats.get("boot95") is None:
+        return "n/a" if stats["mean"] is not None else "—"
+    low, high = stats["boot95"]
+    return f"[{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def failure_counts(failures: dict[str, int]) -> str:
@@ -187,15 +195,16 @@ def _main_table(summary: Summary) -> Table:
     clipped = {k: sum(row["clipped"][k] for row in summary.main) for k in ("intents", "items")}
     if any(clipped.values()):
         caption += f" Decided on clipped evidence: {clipped['intents']} intent label(s), {clipped['items']} checklist item(s)."
-    main = Table(title=f"Proc and Comp (%, mean ± sample std over runs; {summary.scoring} scoring)", caption=caption)
+    main = Table(title=f"Proc and Comp (%, mean ± sample std over runs, 95 % bootstrap interval; {summary.scoring} scoring)", caption=caption)
     pass_keys = summary.pass_keys
-    for name in ("model", "persona", "ablation", "runs", "Proc", "Comp", "err/trunc/not run", *pass_keys):
+    for name in ("model", "persona", "ablation", "runs", "Proc", "Proc 95% CI", "Comp", "Comp 95% CI", "err/trunc/not run", *pass_keys):
         main.add_column(name, justify="left" if name in ("model", "persona", "ablation") else "right")
     for row in summary.main:
         f = row["failures"]
         main.add_row(
             row["model"], row["persona"], row["ablation"], str(row["runs"]) + (f" (+{row['partial_runs_left_out']} partial)" if row["partial_runs_left_out"] else ""),
-            marked(mean_std(row["proc"]), f), marked(mean_std(row["comp"]), f), failure_counts(f), *(pct(row.get(k)) for k in pass_keys),
+            marked(mean_std(row["proc"]), f), interval(row["proc"]), marked(mean_std(row["comp"]), f), interval(row["comp"]), failure_counts(f),
+            *(pct(row.get(k)) for k in pass_keys),
         )
     return main
 
@@ -281,14 +290,17 @@ def summary_csv(summary: Summary) -> str:
     pass_keys = summary.pass_keys
     writer = csv.writer(buffer)
     writer.writerow(
-        ["model", "persona", "ablation", "runs", "proc_mean", "proc_std", "proc_ci95", "comp_mean", "comp_std", "comp_ci95",
+        ["model", "persona", "ablation", "runs", *(f"{m}_{s}" for m in ("proc", "comp") for s in ("mean", "std", "ci95", "boot95_low", "boot95_high")),
          "errored_sessions", "truncated_sessions", "not_run_sessions", "partial_runs_left_out", *pass_keys]
     )
     for row in summary.main:
         f = row["failures"]
+        figures = [
+            value for m in ("proc", "comp")
+            for value in (row[m]["mean"], row[m]["std"], row[m]["ci95"], *(row[m]["boot95"] or (None, None)))
+        ]
         writer.writerow(
-            [row["model"], row["persona"], row["ablation"], row["runs"], row["proc"]["mean"], row["proc"]["std"], row["proc"]["ci95"],
-             row["comp"]["mean"], row["comp"]["std"], row["comp"]["ci95"], f["error"], f["truncated"], f["not_run"], row["partial_runs_left_out"],
+            [row["model"], row["persona"], row["ablation"], row["runs"], *figures, f["error"], f["truncated"], f["not_run"], row["partial_runs_left_out"],
              *(row.get(k) for k in pass_keys)]
         )
     return buffer.getvalue()
