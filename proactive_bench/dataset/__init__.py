@@ -66,6 +66,7 @@ from proactive_bench.dataset.schema import (
     Session,
     SessionEntry,
     Trigger,
+    check_grader_fields,
     check_one_action,
 )
 from proactive_bench.dataset.taxonomy import CATEGORY_CODES
@@ -111,6 +112,7 @@ __all__ = [
     "ToolCount",
     "Trigger",
     "ablated_sessions",
+    "check_grader_fields",
     "check_one_action",
     "check_regex",
     "check_relative_path",
