@@ -201,7 +201,8 @@ AGENTIF_BASELINES: list[OracleBar] = [
     OracleBar("scripted:reference", agentif_bar(_full), "scores 1.0 (every rule bonus holds, no rule penalty)", ("forward",)),
     OracleBar("scripted:passive", agentif_bar(_below_full_in("latent")), "below 1.0 on latent tasks (the rule had to be provided)", ("forward",)),
     OracleBar("scripted:surface", agentif_bar(_below_full_in("refinement")), "below 1.0 on refinement tasks (ignores follow-ups)", ("forward",)),
-    OracleBar("scripted:claimer", agentif_bar(_at_most(0.15)), "scores <= 0.15 (claims are not deliverables)", ("forward",)),
+    *(OracleBar(f"scripted:{mode}", agentif_bar(_at_most(0.15)), "scores <= 0.15 (questions and claims are not deliverables)", ("forward",))
+      for mode in ADVERSARY_MODES if mode != "stuffer"),
     OracleBar("scripted:stuffer", agentif_bar(_at_most(0.15, penalised=True)), "scores <= 0.15 and triggers a penalty", ("forward",)),
 ]
 """The bar of AgentIF tasks, on their rule-graded items (docs/metrics.md, "AgentIF tasks")."""
