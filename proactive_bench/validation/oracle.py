@@ -15,7 +15,7 @@ intent whose evidence another intent's steps satisfy, fails here.
 Each baseline is one :class:`OracleBar` in :data:`BASELINES`; a new baseline
 (or an adversarial one) is one more line there. Odyssey tasks are held to
 :data:`PASS_RATE_BASELINES`, AgentIF tasks to :data:`AGENTIF_BASELINES` (the
-reference scores 1.0, the claimer and stuffer next to nothing, the stuffer
+reference scores 1.0, the adversaries next to nothing, the stuffer
 triggering a penalty).
 """
 
