@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import asdict
 from typing import Annotated, Any, Optional
 
@@ -64,7 +65,8 @@ def validate(
         out_console.print(stats_table([episode_stats(e) for e in dataset.episodes.values()]))
     if errors or (strict and warnings):
         raise fail(f"{errors} error(s), {warnings} warning(s)", 1)
-    err_console.print(f"ok: {len(dataset.episodes)} episode(s), " + (f"{len(tasks)} odyssey task(s), " if tasks else "") + f"{warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""))
+    per_suite = "".join(f"{n} {suite} task(s), " for suite, n in sorted(Counter(e.suite for e in tasks.values()).items()))
+    err_console.print(f"ok: {len(dataset.episodes)} episode(s), {per_suite}{warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""))
 
 
 def problems_in(problems: list[Any], episode: LoadedEpisode) -> bool:

@@ -241,6 +241,7 @@ async def learn_servers(store: Store, run: Run, transport: ChatTransport, to_pro
     found = {
         "structured_methods": {role: r.structured_methods() for role, r in reports.items()},
         "model_contexts": {role: r.max_context for role, r in reports.items() if r.max_context},
+        "vision": {role: r.vision for role, r in reports.items()},
     }
     store.update(run, config={**run.config, **found})
     return found

@@ -19,6 +19,7 @@ import structlog
 
 from proactive_bench.data_model import (
     IntentLabel,
+    IntentStatus,
     Message,
     RunStatus,
     SessionOutcome,
@@ -86,7 +87,7 @@ from proactive_bench.scoring import (
 from proactive_bench.scoring import SNAPSHOT_KIND as BURDEN
 from proactive_bench.store import PendingRow, Run, SessionRun, Store
 from proactive_bench.tracebacks import ErrorTrace
-from proactive_bench.user import UserSimulator
+from proactive_bench.user import FollowUpUser, UserSimulator
 
 log = structlog.get_logger(__name__)
 
@@ -290,7 +291,8 @@ async def _run_one(
         reference=session if getattr(agent, "uses_reference_solution", False) else None,
     )
     rt = SessionRuntime(
-        wiring.episode.persona, session, agent, wiring.participants.user, toolbox, env.workspace, env.memory, stage.graders, sink, wiring.max_turns
+        wiring.episode.persona, session, agent, FollowUpUser(wiring.participants.user), toolbox, env.workspace, env.memory, stage.graders, sink,
+        wiring.max_turns,
     )
     log.info("session_start", run=run.id, session=session.id)
     try:
@@ -340,7 +342,8 @@ async def _run_one(
     log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)
     transcript = [m.as_history() for m in state["transcript"]]
     clipped = sum(was_clipped(label.evidence) for label in state["labels"])
-    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped), save
+    provided = tuple(label.intent_id for label in state["labels"] if label.status == IntentStatus.PROVIDED)
+    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided), save
 
 
 async def _write(save: Callable[[], None], after: asyncio.Event) -> None:

@@ -4,8 +4,9 @@ A :class:`Suite` turns the tasks of one kind under a dataset root into
 :class:`~proactive_bench.dataset.LoadedEpisode` objects the engine runs
 unchanged (session graph, runner, store, checkpoints, sweeps, replay).
 ``pibench`` (persona episodes under ``episodes/``) is the default; ``odyssey``
-(history-grounded office tasks under ``odyssey/``) is contributed by
-``proactive_bench.suites.odyssey`` the way a plugin is, declared by name here.
+(history-grounded office tasks under ``odyssey/``) and ``agentif``
+(AgentIF-OneDay-style everyday tasks under ``agentif/``) are contributed by
+their subpackages the way a plugin is, declared by name here.
 """
 
 from __future__ import annotations
@@ -73,5 +74,14 @@ class Suite(Protocol):
         ...
 
 
-SUITES: Registry[Suite] = Registry("suites", builtins={"odyssey": "proactive_bench.suites.odyssey:SUITE"})
-"""Every suite by name: ``pibench`` built in, ``odyssey`` from its subpackage, plugins from ``pbench.suites`` entry points."""
+SUITES: Registry[Suite] = Registry(
+    "suites", builtins={"odyssey": "proactive_bench.suites.odyssey:SUITE", "agentif": "proactive_bench.suites.agentif:SUITE"},
+)
+"""Every suite by name: ``pibench`` built in, ``odyssey`` and ``agentif`` from their subpackages, plugins from ``pbench.suites`` entry points."""
+
+
+def memory_settings_problem(settings: SuiteSettings) -> str | None:
+    """The one line refusing odyssey's memory settings, for the suites that take none."""
+    if settings.memory is not None or settings.top_k is not None or settings.summary_model is not None:
+        return "--memory, --top-k and --summary-model apply to the odyssey suite only"
+    return None
