@@ -12,9 +12,9 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 from proactive_bench.cli import app
-from proactive_bench.cli.options import CallLimits, RoleEndpoints, with_option_groups
+from proactive_bench.cli.options import CallLimits, RoleEndpoints, SuiteChoice, with_option_groups
 
-SHARED = [f.name for group in (CallLimits, RoleEndpoints) for f in dataclasses.fields(group)]
+SHARED = [f.name for group in (CallLimits, RoleEndpoints, SuiteChoice) for f in dataclasses.fields(group)]
 
 
 def _params(command: str) -> dict[str, Any]:

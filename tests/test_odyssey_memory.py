@@ -182,19 +182,34 @@ def test_embedding_retrieval_over_the_stub_endpoint_is_cached(store: Store) -> N
     assert all(r.ok and r.purpose == "memory_embedding" and r.model == "openai:embed" for r in records) and len(records) == 2
 
 
-def test_an_embedding_server_error_is_retried_and_recorded(store: Store) -> None:
+@pytest.mark.parametrize("status", [500, 429])
+def test_an_embedding_server_error_is_retried_and_recorded(store: Store, status: int) -> None:
     calls: list[int] = []
 
     def flaky(body: dict[str, Any]) -> Any:
         calls.append(1)
-        return error_reply(500, "overloaded") if len(calls) == 1 else hashed_embeddings(body)
+        return error_reply(status, "overloaded") if len(calls) == 1 else hashed_embeddings(body)
 
     records: list[LLMCallRecord] = []
     with StubServer(summary_responder, embedder=flaky) as server:
         embedder = OpenAIEmbedder("embed", server.base_url, answers=store.answers, recorder=records.append)
         vectors = embedder.embed(["vendor memo", "soccer"])
     assert len(calls) == 2 and len(vectors) == 2 and vectors[0] != vectors[1]
-    assert [(r.ok, r.error) for r in records] == [(False, "HTTP 500 (attempt)"), (True, None)]
+    assert [(r.ok, r.error) for r in records] == [(False, f"HTTP {status} (attempt)"), (True, None)]
+
+
+def test_a_search_whose_query_cannot_be_embedded_is_a_failed_tool_call(store: Store) -> None:
+    up = {"on": True}
+
+    def until_down(body: dict[str, Any]) -> Any:
+        return hashed_embeddings(body) if up["on"] else error_reply(503, "down")
+
+    with StubServer(summary_responder, embedder=until_down) as server:
+        docs = asyncio.run(build_documents("t1", DAYS, Granularity.RAW_SESSION))
+        index = EmbeddingRetriever(docs, OpenAIEmbedder("embed", server.base_url, answers=store.answers, max_retries=0))
+        up["on"] = False
+        with pytest.raises(ValueError, match="^embeddings from openai:embed failed"):  # the ToolBox reports a ValueError as a failed call
+            index.search("the vendor memo", 3)
 
 
 def test_an_embedding_server_that_keeps_failing_is_one_line(store: Store) -> None:
@@ -213,3 +228,31 @@ def test_the_stub_server_answers_embeddings_only_when_given_an_embedder() -> Non
         answer = httpx2.post(f"{embedding.base_url}/embeddings", json={"input": ["a b", "b a", "c"]}).json()
     vectors = [item["embedding"] for item in answer["data"]]
     assert vectors[0] == vectors[1] != vectors[2] and len(vectors[0]) == 64
+
+
+async def test_a_summary_chunk_context_retrieves_summaries_and_names_the_prompt(store: Store) -> None:
+    with StubServer(summary_responder) as server:
+        context = await memory_context(
+            DAYS, parse_memory_setting("rag:summary-chunk", 1), "memo for Priya Raman", task_id="t1", summarizer=summarizer(server, store),
+        )
+    assert [d.source for d in context.docs] == ["2025-03-05..2025-03-06"]
+    assert context.text == "[2025-03-05..2025-03-06]\nSummary of 2025-03-05..2025-03-06: The vendor memo should go to Priya Raman, she owns the practice."
+    assert context.summary_prompt_hash is not None and len(context.summary_prompt_hash) == 12 and context.retriever == "bm25"
+    assert context.tokens == default_token_counter().count(context.text)
+
+
+async def test_concurrent_builds_of_one_task_share_one_set_of_summaries(store: Store) -> None:
+    """Runs of a sweep summarising the same task at once: no duplicate-row failure, and each summary is asked once per summarizer."""
+    with StubServer(summary_responder, delay=0.05) as server:
+        shared = summarizer(server, store)
+        first, second = await asyncio.gather(
+            build_documents("t1", DAYS, Granularity.SUMMARY_CHUNK, shared), build_documents("t1", DAYS, Granularity.SUMMARY_CHUNK, shared),
+        )
+        assert first == second and len(server.requests) == 3
+        other, again = await asyncio.gather(  # two summarizers (as in two worker processes) race: both ask, the first answer stays
+            build_documents("t2", DAYS, Granularity.SUMMARY_SESSION, summarizer(server, store)),
+            build_documents("t2", DAYS, Granularity.SUMMARY_SESSION, summarizer(server, store)),
+        )
+        assert other == again and len(server.requests) == 13
+    store.answers.flush()
+    assert len(store.answers.keys("odyssey-summaries/t2")) == 5

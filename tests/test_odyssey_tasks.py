@@ -15,6 +15,7 @@ from proactive_bench.suites import SUITES, SuiteSettings
 ODYSSEY_MINI = Path(__file__).parent / "data" / "odyssey_mini"
 EMAIL_TASK = "od_test_email_supplier"
 MEETING_TASK = "od_test_vendor_meeting"
+MEMO_TASK = "od_test_vendor_memo"
 SUITE = SUITES.get("odyssey")
 
 
@@ -65,7 +66,7 @@ def test_a_broken_yaml_file_is_one_line(odyssey_copy: Path) -> None:
 
 
 def test_unknown_task_names_the_known_ones(odyssey_copy: Path) -> None:
-    assert load_problems(odyssey_copy, "od_nope") == [f"odyssey/od_nope/task.yaml: no such task; tasks here: {EMAIL_TASK}, {MEETING_TASK}"]
+    assert load_problems(odyssey_copy, "od_nope") == [f"odyssey/od_nope/task.yaml: no such task; tasks here: {EMAIL_TASK}, {MEETING_TASK}, {MEMO_TASK}"]
 
 
 def test_a_task_is_one_session_with_the_intent_after_the_history() -> None:
@@ -125,7 +126,7 @@ def test_validate_oracle_holds_reference_and_surface_to_the_bar(odyssey_copy: Pa
     result = run_cli("validate", "--data", str(ODYSSEY_MINI), "--oracle", "--json")
     assert result.exit_code == 0, result.output
     outcomes = {(o["persona"], o["model"]): o["ok"] for o in json.loads(result.stdout)["oracle"]}
-    assert outcomes == {(t, m): True for t in (EMAIL_TASK, MEETING_TASK) for m in ("scripted:reference", "scripted:surface")}
+    assert outcomes == {(t, m): True for t in (EMAIL_TASK, MEETING_TASK, MEMO_TASK) for m in ("scripted:reference", "scripted:surface")}
     # a reference step without its history marker: surface now solves the task, and the oracle says so
     edit_yaml(task_yaml(odyssey_copy), lambda d: [step.pop("details", None) for step in d["reference"]])
     result = run_cli("validate", "--data", str(odyssey_copy), "--oracle")

@@ -29,6 +29,14 @@ PIBENCH_APP_TOOLS = {
     " show_project show_projects show_sections show_sub_tasks show_task show_task_comment show_task_comments show_tasks"
     " update_project update_section update_sub_task update_task update_task_comment",
 }
+# The office tools and the calendar app (OdysseyBench-style tasks), as group: tools.
+OFFICE_TOOLS = {
+    "documents": "docx_create docx_edit docx_read",
+    "spreadsheets": "xlsx_read xlsx_write xlsx_append_rows",
+    "pdf": "pdf_create pdf_extract_text",
+    "calendar": "calendar__create_event calendar__list_events calendar__update_event calendar__delete_event calendar__import_ics"
+    " calendar__export_ics",
+}
 GENERAL_TOOLS = "read_file write_file edit_file list_dir glob grep shell_exec web_search web_fetch send_message schedule_task list_skills read_skill memory_read memory_write"
 
 
@@ -45,6 +53,19 @@ def test_every_pibench_app_tool_and_general_tool_is_listed_with_a_schema() -> No
     assert {row["group"] for row in listed.values()} >= {*PIBENCH_APP_TOOLS, "file_system", "workspace", "shell", "web"}
     draft = listed["gmail__create_draft"]["args"]
     assert {"recipient_email_addresses", "body"} <= set(draft["properties"]) and draft["properties"]["body"].get("description")
+
+
+def test_office_tools_and_calendar_are_listed_in_their_groups_with_schemas() -> None:
+    listed = _listed()
+    for group, names in OFFICE_TOOLS.items():
+        assert {name for name, row in listed.items() if row["group"] == group} == set(names.split()), group
+    assert "calendar__login" not in listed  # the calendar needs no login, so its tools take no access_token
+    assert "access_token" not in listed["calendar__create_event"]["args"]["properties"]
+    create = listed["calendar__create_event"]["args"]
+    assert set(create["required"]) == {"title", "start", "end"} and create["properties"]["attendees"].get("description")
+    assert {"path", "blocks", "overwrite"} <= set(listed["docx_create"]["args"]["properties"])
+    assert {"path", "cells", "sheet"} <= set(listed["xlsx_write"]["args"]["properties"])
+    assert {"path", "text", "from_docx", "title"} <= set(listed["pdf_create"]["args"]["properties"])
 
 
 def test_persona_listing_is_what_its_sessions_offer() -> None:

@@ -148,7 +148,7 @@ def validate_sweep_config(data: dict[str, Any], source: str) -> SweepConfig:
     try:
         return SweepConfig.model_validate(data)
     except ValidationError as exc:
-        lines = [f"{source}: {'.'.join(str(p) for p in e['loc']) or 'config'}: {str(e['msg']).removeprefix('Value error, ')}" for e in exc.errors()]
+        lines = [f"{source}: {'.'.join(str(p) for p in e['loc']) or 'config'}: {e['msg']}" for e in exc.errors()]
         raise SweepConfigError("\n".join(lines)) from None
 
 

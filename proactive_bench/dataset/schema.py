@@ -94,11 +94,16 @@ class ChecklistItem(_Model):
 
     @model_validator(mode="after")
     def _rule_has_check(self) -> ChecklistItem:
-        if self.grader == "rule" and self.check is None:
-            raise ValueError("a rule item needs a 'check' predicate")
-        if self.grader == "rubric" and self.check is not None:
-            raise ValueError("a rubric item takes 'evidence', not 'check'")
+        check_grader_fields(self.grader, self.check)
         return self
+
+
+def check_grader_fields(grader: str, check: object | None) -> None:
+    """A rule item has a ``check`` predicate, a rubric item none (it takes ``evidence``); ValueError otherwise."""
+    if grader == "rule" and check is None:
+        raise ValueError("a rule item needs a 'check' predicate")
+    if grader == "rubric" and check is not None:
+        raise ValueError("a rubric item takes 'evidence', not 'check'")
 
 
 class TriggerRow(_Model):
@@ -153,11 +158,16 @@ class ReferenceStep(_Model):
 
     @model_validator(mode="after")
     def _one_action(self) -> ReferenceStep:
-        if (self.tool is None) == (self.say is None):
-            raise ValueError("a reference step has exactly one of 'tool' or 'say'")
-        if self.say is not None and self.args:
-            raise ValueError("'args' goes with 'tool', not with 'say'")
+        check_one_action(self.tool, self.say, self.args)
         return self
+
+
+def check_one_action(tool: str | None, say: str | None, args: dict[str, Any]) -> None:
+    """A reference step does exactly one thing: a tool call (with its args) or something said; ValueError otherwise."""
+    if (tool is None) == (say is None):
+        raise ValueError("a reference step has exactly one of 'tool' or 'say'")
+    if say is not None and args:
+        raise ValueError("'args' goes with 'tool', not with 'say'")
 
 
 class FollowUp(_Model):

@@ -4,7 +4,8 @@
 framework's own reads of it, ``memory`` the agent's notes carried across
 sessions, ``toolbox`` the tool registry and the recording wrapper every call
 goes through; ``general_tools``, ``file_search``, ``shell``, ``web``,
-``messaging`` and ``skills`` the built-in tools, ``apps`` the simulated apps,
+``messaging``, ``skills`` and the office tools (``docx_tools``, ``xlsx_tools``,
+``pdf_tools``) the built-in tools, ``apps`` the simulated apps,
 ``deliverables`` what a grader sees of a file (text, or a picture rendered by
 ``browser``'s headless Chromium),
 and ``catalog`` imports all of them so they are registered (importing this

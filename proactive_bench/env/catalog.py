@@ -16,13 +16,16 @@ import proactive_bench.env.apps.simple_note  # noqa: F401
 import proactive_bench.env.apps.splitwise  # noqa: F401
 import proactive_bench.env.apps.spotify  # noqa: F401
 import proactive_bench.env.apps.todoist  # noqa: F401
+import proactive_bench.env.docx_tools  # noqa: F401
 import proactive_bench.env.file_search  # noqa: F401
 import proactive_bench.env.general_tools  # noqa: F401
 import proactive_bench.env.history  # noqa: F401
 import proactive_bench.env.messaging  # noqa: F401
+import proactive_bench.env.pdf_tools  # noqa: F401
 import proactive_bench.env.shell  # noqa: F401
 import proactive_bench.env.skills  # noqa: F401
 import proactive_bench.env.web  # noqa: F401
+import proactive_bench.env.xlsx_tools  # noqa: F401
 from proactive_bench.env.apps.base import APPS
 from proactive_bench.env.toolbox import REGISTRY
 

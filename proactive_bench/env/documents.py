@@ -5,39 +5,57 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import IO, Callable
+from typing import BinaryIO, Callable
 
-Source = Path | IO[bytes]
-"""A document on disk, or its bytes already read (through the jail)."""
+from proactive_bench.env.office_blocks import Block, BulletsBlock, HeadingBlock, ParagraphBlock, TableBlock, blocks_text
 
 
 class DocumentError(ValueError):
     """A document that its format's library cannot read."""
 
 
-def read_pdf(path: Source) -> str:
-    """The text of every page, each under a ``--- page N ---`` line."""
+def pdf_pages(source: Path | BinaryIO, max_pages: int | None = None) -> tuple[list[str], int]:
+    """The text of the first ``max_pages`` pages (all by default) and the page count (pypdf)."""
     from pypdf import PdfReader
 
-    reader = PdfReader(path)
-    return "\n".join(f"--- page {n} ---\n{page.extract_text() or ''}".rstrip() for n, page in enumerate(reader.pages, start=1))
+    pages = PdfReader(source).pages
+    return [page.extract_text() or "" for page in pages[:max_pages]], len(pages)
 
 
-def read_docx(path: Source) -> str:
-    """Paragraphs and tables in document order; table cells joined by `` | ``."""
+def read_pdf(path: Path | BinaryIO) -> str:
+    """The text of every page, each under a ``--- page N ---`` line."""
+    return "\n".join(f"--- page {n} ---\n{text}".rstrip() for n, text in enumerate(pdf_pages(path)[0], start=1))
+
+
+def docx_blocks(source: Path | BinaryIO) -> list[Block]:
+    """A DOCX's body in document order as blocks: heading styles as headings, runs of list paragraphs as bullets."""
     from docx import Document
     from docx.table import Table
 
-    lines: list[str] = []
-    for block in Document(str(path) if isinstance(path, Path) else path).iter_inner_content():
-        if isinstance(block, Table):
-            lines.extend(" | ".join(cell.text for cell in row.cells) for row in block.rows)
+    blocks: list[Block] = []
+    for item in Document(str(source) if isinstance(source, Path) else source).iter_inner_content():
+        if isinstance(item, Table):  # read as it is: no checks on the column count
+            blocks.append(TableBlock.model_construct(type="table", rows=[[cell.text for cell in row.cells] for row in item.rows]))
+            continue
+        style = item.style.name if item.style is not None else ""
+        level = 1 if style == "Title" else int(style[8:]) if style.startswith("Heading ") and style[8:].isdigit() else 0
+        if level and item.text.strip():
+            blocks.append(HeadingBlock(type="heading", text=item.text, level=min(level, 3)))
+        elif not style.startswith("List"):
+            blocks.append(ParagraphBlock(type="paragraph", text=item.text))
+        elif blocks and isinstance(blocks[-1], BulletsBlock):
+            blocks[-1].items.append(item.text)
         else:
-            lines.append(block.text)
-    return "\n".join(lines)
+            blocks.append(BulletsBlock(type="bullets", items=[item.text]))
+    return blocks
 
 
-def read_xlsx(path: Source) -> str:
+def read_docx(source: Path | BinaryIO, mark_headings: bool = False) -> str:
+    """Paragraphs and tables in document order; table cells joined by `` | `` (see :func:`blocks_text`)."""
+    return blocks_text(docx_blocks(source), mark_headings)
+
+
+def read_xlsx(path: Path | BinaryIO) -> str:
     """Each sheet under a ``--- sheet NAME ---`` line, its rows as CSV (cached values, not formulas)."""
     from openpyxl import load_workbook
 
@@ -55,7 +73,7 @@ def read_xlsx(path: Source) -> str:
         book.close()
 
 
-def read_pptx(path: Source) -> str:
+def read_pptx(path: Path | BinaryIO) -> str:
     """Each slide under a ``--- slide N ---`` line: its shapes' text frames and table cells (`` | ``), then its notes."""
     from pptx import Presentation
 
@@ -75,7 +93,7 @@ def read_pptx(path: Source) -> str:
     return "\n".join(parts)
 
 
-READERS: dict[str, Callable[[Source], str]] = {".pdf": read_pdf, ".docx": read_docx, ".xlsx": read_xlsx, ".pptx": read_pptx}
+READERS: dict[str, Callable[[Path | BinaryIO], str]] = {".pdf": read_pdf, ".docx": read_docx, ".xlsx": read_xlsx, ".pptx": read_pptx}
 
 
 def read_as_text(path: Path) -> str:

@@ -16,6 +16,8 @@ from proactive_bench.reporting.summary import Summary
 from proactive_bench.suites import AGENTIF_CATEGORIES, AGENTIF_DOMAINS
 from proactive_bench.scoring import EpisodeResult
 
+WHOLE = ("model", "persona", "ablation", "task", "role")
+"""Columns printed whole at any width (see proactive_bench/terminal.py)."""
 FAILURE_MARK = "†"
 FAILURE_NOTE = f"{FAILURE_MARK} = the figure includes errored (scored 0), truncated or not-run sessions; see the err/trunc/not-run column."
 
@@ -26,10 +28,18 @@ def pct(value: float | None) -> str:
 
 
 def mean_std(stats: dict[str, Any]) -> str:
-    """``mean ± std`` in percent (just the mean for a single run), or a dash."""
+    """``mean ± std`` in percent (``± n/a`` for a single run: one run has no spread to show), or a dash."""
     if stats["mean"] is None:
         return "—"
-    return f"{100 * stats['mean']:.1f}" if stats["std"] is None else f"{100 * stats['mean']:.1f} ± {100 * stats['std']:.1f}"
+    return f"{100 * stats['mean']:.1f} ± " + ("n/a" if stats["std"] is None else f"{100 * stats['std']:.1f}")
+
+
+def interval(stats: dict[str, Any]) -> str:
+    """The 95 % bootstrap interval over runs in percent, ``[low, high]``; ``n/a`` below two runs."""
+    if stats.get("boot95") is None:
+        return "n/a" if stats["mean"] is not None else "—"
+    low, high = stats["boot95"]
+    return f"[{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def failure_counts(failures: dict[str, int]) -> str:
@@ -42,15 +52,24 @@ def marked(text: str, failures: dict[str, int]) -> str:
     return f"{text} {FAILURE_MARK}" if text != "—" and any(failures.values()) else text
 
 
+def titled(title: str, *columns: str) -> Table:
+    """An empty table with a title and named columns."""
+    table = Table(title=title)
+    for name in columns:
+        table.add_column(name, no_wrap=name in WHOLE)
+    return table
+
+
 def summary_tables(summary: Summary) -> list[Table]:
     """Main table, table 1, ablation, statuses, turns, categories, odyssey pass rates, AgentIF scores and cost where there is something to show."""
     tables = [_main_table(summary)] if summary.main or not (summary.pass_rate or summary.agentif) else []
     if len(summary.personas) > 1:
         tables.append(_overall_table(summary))
     if summary.ablation:
-        ablation = Table(title="No-dependency-history ablation: final sessions of dependency groups (%)")
-        for name in ("model", "persona", "sessions", "Proc with", "Proc without", "Δ Proc", "Comp with", "Comp without", "Δ Comp"):
-            ablation.add_column(name)
+        ablation = titled(
+            "No-dependency-history ablation: final sessions of dependency groups (%)",
+            "model", "persona", "sessions", "Proc with", "Proc without", "Δ Proc", "Comp with", "Comp without", "Δ Comp",
+        )
         for row in summary.ablation:
             ablation.add_row(
                 row["model"], row["persona"], ", ".join(row["sessions"]),
@@ -67,9 +86,7 @@ def summary_tables(summary: Summary) -> list[Table]:
     if summary.categories:
         tables.append(category_table(summary))
     if summary.cost:
-        cost = Table(title="Model calls and cost")
-        for name in ("model", "role", "calls", "cached", "failed", "prompt tok", "completion tok", "USD", "unpriced"):
-            cost.add_column(name)
+        cost = titled("Model calls and cost", "model", "role", "calls", "cached", "failed", "prompt tok", "completion tok", "USD", "unpriced")
         for row in summary.cost:
             cost.add_row(
                 row["model"], row["role"], *(str(row[k]) for k in ("calls", "cached", "failed", "prompt_tokens", "completion_tokens")),
@@ -93,9 +110,8 @@ PASS_RATE_NOTE = f"{FAILURE_MARK} = errored sessions or criteria that could not 
 def pass_rate_tables_of(summary: Summary) -> list[Table]:
     """Odyssey tables: pass rate per application group and macro-average (table 2), per memory setting × top-k (table 3), per task."""
     tables = summary.pass_rate
-    groups = Table(title="Odyssey pass rate (%) by application group; overall = macro-average over tasks", caption=PASS_RATE_NOTE)
-    for name in ("model", "memory", "tasks", "1-app", "2-app", "3-app", "overall", "err"):
-        groups.add_column(name)
+    groups = titled("Odyssey pass rate (%) by application group; overall = macro-average over tasks", "model", "memory", "tasks", "1-app", "2-app", "3-app", "overall", "err")
+    groups.caption = PASS_RATE_NOTE
     for row in tables.groups:
         failures = {"error": row["errored"] + row["grader_errors"]}
         groups.add_row(
@@ -103,14 +119,10 @@ def pass_rate_tables_of(summary: Summary) -> list[Table]:
             *(f"{pct(row[g])} ({row[f'{g} tasks']})" if row[g] is not None else "—" for g in ("1-app", "2-app", "3-app")),
             marked(pct(row["overall"]), failures), str(failures["error"]),
         )
-    memory = Table(title="Odyssey memory settings: pass rate (%) and mean context tokens")
-    for name in ("model", "memory", "top-k", "tasks", "pass rate", "tokens"):
-        memory.add_column(name)
+    memory = titled("Odyssey memory settings: pass rate (%) and mean context tokens", "model", "memory", "top-k", "tasks", "pass rate", "tokens")
     for row in tables.memory:
         memory.add_row(row["model"], row["memory"], "—" if row["top_k"] is None else str(row["top_k"]), str(row["tasks"]), pct(row["pass_rate"]), _tokens(row["context_tokens"]))
-    tasks = Table(title="Odyssey tasks: runs passed")
-    for name in ("model", "memory", "task", "group", "passed", "err", "tokens"):
-        tasks.add_column(name)
+    tasks = titled("Odyssey tasks: runs passed", "model", "memory", "task", "group", "passed", "err", "tokens")
     for row in tables.tasks:
         tasks.add_row(
             row["model"], _setting(row), row["task"], row["group"], f"{row['passed']}/{row['runs']}",
@@ -164,7 +176,7 @@ def _decimal(value: float | None) -> str:
 def _status_and_turn_tables(summary: Summary) -> list[Table]:
     statuses = Table(title="Terminal statuses: intents (%) and sessions")
     for name in ("model", "persona", "ablation", "completed", "inferred", "provided", "unresolved", "sessions ok/trunc/err/not run"):
-        statuses.add_column(name)
+        statuses.add_column(name, no_wrap=name in WHOLE)
     for row in summary.statuses:
         s = row["sessions"]
         statuses.add_row(
@@ -173,7 +185,7 @@ def _status_and_turn_tables(summary: Summary) -> list[Table]:
         )
     turns = Table(title="Follow-up user turns per session (errored sessions left out)")
     for name in ("model", "persona", "ablation", "sessions", "mean", "median", "max"):
-        turns.add_column(name)
+        turns.add_column(name, no_wrap=name in WHOLE)
     for row in summary.turns:
         turns.add_row(row["model"], row["persona"], row["ablation"], str(row["sessions"]), f"{row['mean']:.2f}", f"{row['median']:.1f}", str(row["max"]))
     return [statuses, turns]
@@ -185,15 +197,16 @@ def _main_table(summary: Summary) -> Table:
     clipped = {k: sum(row["clipped"][k] for row in summary.main) for k in ("intents", "items")}
     if any(clipped.values()):
         caption += f" Decided on clipped evidence: {clipped['intents']} intent label(s), {clipped['items']} checklist item(s)."
-    main = Table(title=f"Proc and Comp (%, mean ± sample std over runs; {summary.scoring} scoring)", caption=caption)
+    main = Table(title=f"Proc and Comp (%, mean ± sample std over runs, 95 % bootstrap interval; {summary.scoring} scoring)", caption=caption)
     pass_keys = summary.pass_keys
-    for name in ("model", "persona", "ablation", "runs", "Proc", "Comp", "err/trunc/not run", *pass_keys):
-        main.add_column(name, justify="left" if name in ("model", "persona", "ablation") else "right")
+    for name in ("model", "persona", "ablation", "runs", "Proc", "Proc 95% CI", "Comp", "Comp 95% CI", "err/trunc/not run", *pass_keys):
+        main.add_column(name, justify="left" if name in WHOLE else "right", no_wrap=name in WHOLE)
     for row in summary.main:
         f = row["failures"]
         main.add_row(
             row["model"], row["persona"], row["ablation"], str(row["runs"]) + (f" (+{row['partial_runs_left_out']} partial)" if row["partial_runs_left_out"] else ""),
-            marked(mean_std(row["proc"]), f), marked(mean_std(row["comp"]), f), failure_counts(f), *(pct(row.get(k)) for k in pass_keys),
+            marked(mean_std(row["proc"]), f), interval(row["proc"]), marked(mean_std(row["comp"]), f), interval(row["comp"]), failure_counts(f),
+            *(pct(row.get(k)) for k in pass_keys),
         )
     return main
 
@@ -203,7 +216,7 @@ def _overall_table(summary: Summary) -> Table:
     personas = summary.personas
     table = Table(title="Proc / Comp (%) per persona and Average over all tasks (table 1)", caption=FAILURE_NOTE)
     for name in ("model", "ablation", *personas, "Average"):
-        table.add_column(name, justify="left" if name in ("model", "ablation") else "right")
+        table.add_column(name, justify="left" if name in WHOLE else "right", no_wrap=name in WHOLE)
     for row in summary.overall:
         cells = []
         for persona in personas:
@@ -221,8 +234,9 @@ def category_table(summary: Summary) -> Table:
     categories = sorted({row["category"] for row in summary.categories})
     cells = {(row["category"], _column(row)): row for row in summary.categories}
     table = Table(title="Proc / Comp (%) by task category, averaged over tasks (table 8)", caption=f"{FAILURE_MARK} = the cell includes errored (scored 0) or truncated sessions.")
-    for name in ("category", *columns):
-        table.add_column(name)
+    table.add_column("category")
+    for name in columns:
+        table.add_column(name, no_wrap=True)  # headed by model names
     for category in categories:
         table.add_row(category, *(_category_cell(cells.get((category, column))) for column in columns))
     return table
@@ -254,17 +268,20 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
     table.add_column("session", no_wrap=True)
     for name in ("turns", "C", "I", "P", "Proc%", "Comp%"):
         table.add_column(name, justify="right", no_wrap=True)
-    table.add_column("status", overflow="fold")
+    table.add_column("status", no_wrap=True)
+    errors = any(s.error is not None for s in result.sessions)
+    if errors:
+        table.add_column("error")
     for s in result.sessions:
-        status = s.status if s.error is None else f"{s.status}: {s.error[:60]}"
         table.add_row(
-            s.session_id, str(s.follow_up_turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), pct(s.proc), pct(s.scored_comp), status,
+            s.session_id, str(s.follow_up_turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), pct(s.proc), pct(s.scored_comp), s.status,
+            *([(s.error or "")[:60]] if errors else []),
         )
     totals = [sum(getattr(s.counts, f) for s in result.sessions) for f in ("completed", "inferred", "provided")]
     table.add_section()
     table.add_row(
         f"episode {len(result.sessions)}/{total_sessions}", str(sum(s.follow_up_turns for s in result.sessions)), *map(str, totals),
-        marked(pct(result.proc), failures), marked(pct(result.comp), failures), "",
+        marked(pct(result.proc), failures), marked(pct(result.comp), failures), "", *([""] if errors else []),
     )
     return table
 
@@ -279,14 +296,17 @@ def summary_csv(summary: Summary) -> str:
     pass_keys = summary.pass_keys
     writer = csv.writer(buffer)
     writer.writerow(
-        ["model", "persona", "ablation", "runs", "proc_mean", "proc_std", "proc_ci95", "comp_mean", "comp_std", "comp_ci95",
+        ["model", "persona", "ablation", "runs", *(f"{m}_{s}" for m in ("proc", "comp") for s in ("mean", "std", "ci95", "boot95_low", "boot95_high")),
          "errored_sessions", "truncated_sessions", "not_run_sessions", "partial_runs_left_out", *pass_keys]
     )
     for row in summary.main:
         f = row["failures"]
+        figures = [
+            value for m in ("proc", "comp")
+            for value in (row[m]["mean"], row[m]["std"], row[m]["ci95"], *(row[m]["boot95"] or (None, None)))
+        ]
         writer.writerow(
-            [row["model"], row["persona"], row["ablation"], row["runs"], row["proc"]["mean"], row["proc"]["std"], row["proc"]["ci95"],
-             row["comp"]["mean"], row["comp"]["std"], row["comp"]["ci95"], f["error"], f["truncated"], f["not_run"], row["partial_runs_left_out"],
+            [row["model"], row["persona"], row["ablation"], row["runs"], *figures, f["error"], f["truncated"], f["not_run"], row["partial_runs_left_out"],
              *(row.get(k) for k in pass_keys)]
         )
     return buffer.getvalue()

@@ -11,7 +11,8 @@ import asyncio
 from typing import Any
 
 import structlog
-from sqlalchemy import UniqueConstraint, delete, insert
+from sqlalchemy import UniqueConstraint, delete
+from sqlalchemy.dialects.sqlite import insert
 from sqlmodel import Field, Session, SQLModel, select
 
 log = structlog.get_logger(__name__)
@@ -116,6 +117,8 @@ class RecordedAnswers:
 
 
 def write_answers(db: Any, rows: list[dict[str, Any]]) -> None:
-    """Insert answers taken from :class:`RecordedAnswers` through a connection or session."""
+    """Insert answers taken from :class:`RecordedAnswers` through a connection or session; an answer already
+    recorded under the same (namespace, key, occurrence) stays, as the cache's own rule says (two writers of a
+    shared namespace, such as the runs of a sweep summarising one odyssey task, may record the same answer)."""
     if rows:
-        db.execute(insert(ModelCallEntry), rows)
+        db.execute(insert(ModelCallEntry).on_conflict_do_nothing(), rows)

@@ -137,7 +137,7 @@ def hashed_embeddings(body: dict[str, Any]) -> dict[str, Any]:
     for text in texts:
         vector = [0.0] * EMBEDDING_DIMENSIONS
         for word in re.findall(r"\w+", str(text).lower()):
-            vector[int(hashlib.md5(word.encode()).hexdigest(), 16) % EMBEDDING_DIMENSIONS] += 1.0
+            vector[int(hashlib.sha256(word.encode()).hexdigest(), 16) % EMBEDDING_DIMENSIONS] += 1.0
         vectors.append(vector)
     return embedding_reply(vectors)
 

@@ -186,3 +186,15 @@ def test_a_seed_ending_before_it_starts_is_refused_naming_the_row(tmp_path: Path
     (tmp_path / "calendar.yaml").write_text("calendar_event:\n  - {title: Bad, start: '2025-03-17T10:00', end: '2025-03-17T09:00'}\n")
     with pytest.raises(SeedError, match=r"calendar.yaml: calendar_event\[0\].*not after start"):
         AppStore().seed_from(tmp_path)
+
+
+def test_state_survives_snapshot_and_restore_with_its_flags(box: ToolBox) -> None:
+    ok(box, "calendar__create_event", title="New", start="2025-03-19T10:00", end="2025-03-19T11:00")
+    ok(box, "calendar__update_event", event_id=1, title="Dentist (moved)")
+    assert box.env.apps is not None
+    snapshot = box.env.apps.snapshot()
+    other = AppStore()
+    other.restore(snapshot)
+    assert other.rows("calendar_event") == box.env.apps.rows("calendar_event")
+    flags = {row["title"]: (row["created_by_agent"], row["updated_by_agent"]) for row in other.rows("calendar_event")}
+    assert flags == {"Dentist (moved)": (False, True), "Budget review": (False, False), "Offsite": (False, False), "New": (True, False)}

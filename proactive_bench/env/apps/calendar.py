@@ -180,7 +180,6 @@ class UpdateEventArgs(BaseModel):
 def update_event(env: ToolEnv, args: UpdateEventArgs) -> dict[str, Any]:
     """Change an event's title, times, location, attendees or description."""
     changes = args.model_dump(exclude={"event_id"}, exclude_none=True)
-    changes.pop("access_token", None)
     if not changes:
         raise ToolError("nothing to update: pass at least one of title, start, end, location, attendees, description")
     if "attendees" in changes:

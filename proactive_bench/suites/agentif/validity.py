@@ -39,6 +39,8 @@ def task_problems(task: AgentIFTask, folder: Path, rel: str) -> list[Problem]:
             problems.append(Problem(rel, f"attachments[{n}]", f"{path!r} is not in workspace/ (run its {GENERATOR})"))
     for n, rule in enumerate(task.rules):
         problems += _rule_problems(task, n, seed, rel)
+    if not any(i.grader == "rule" and i.polarity == "bonus" for i in task.rubric):
+        problems.append(Problem(rel, "rubric", "no rule-graded bonus item: the oracle (no judge) cannot check the reference offline", "warning"))
     share = penalty_share(task)
     low, high = PENALTY_SHARE
     if not low <= share <= high:

@@ -14,8 +14,22 @@
 | `retrieval.py` | `BM25Retriever` (offline default), `EmbeddingRetriever` |
 | `retrieval_embedders.py` | `Embedder`, `OpenAIEmbedder` (`/v1/embeddings`, recorded and cached) |
 | `memory.py` | memory settings (`long-context`, `rag:<granularity>`, `none`), `memory_context` |
+| `generation_seed.py` | the input of `pbench generate odyssey`: an atomic task (`SeedTask`), read with one-line errors |
+| `generation.py` | the generator-verifier loop (HomerAgents-style, at most 5 rounds) and its mechanical checks |
+| `generation_files.py` | the generated task file and the report of its rounds (`generation.yaml`) |
 """
 
+from proactive_bench.suites.odyssey.generation import (
+    CRITERIA,
+    MAX_ROUNDS,
+    GeneratedHistory,
+    Outcome,
+    Verdict,
+    generate_history,
+    mechanical_problems,
+)
+from proactive_bench.suites.odyssey.generation_files import report_path, write_outcome
+from proactive_bench.suites.odyssey.generation_seed import GenerationInputError, SeedTask, load_seed_task
 from proactive_bench.suites.odyssey.memory import (
     DEFAULT_TOP_K,
     MemoryContext,
@@ -33,11 +47,15 @@ from proactive_bench.suites.odyssey.retrieval_embedders import Embedder, Embeddi
 from proactive_bench.suites.odyssey.suite import SUITE, OdysseySuite
 
 __all__ = [
+    "CRITERIA",
     "DEFAULT_TOP_K",
+    "MAX_ROUNDS",
     "BM25Retriever",
     "Embedder",
     "EmbeddingError",
     "EmbeddingRetriever",
+    "GeneratedHistory",
+    "GenerationInputError",
     "Granularity",
     "HistoryDay",
     "MemoryContext",
@@ -46,14 +64,22 @@ __all__ = [
     "MemorySettingError",
     "OdysseySuite",
     "OpenAIEmbedder",
+    "Outcome",
     "SUITE",
+    "SeedTask",
     "Summarizer",
     "SummaryError",
+    "Verdict",
     "build_documents",
     "count_tokens",
     "default_token_counter",
+    "generate_history",
     "history_days",
+    "load_seed_task",
+    "mechanical_problems",
     "memory_context",
     "parse_memory_setting",
     "render_history",
+    "report_path",
+    "write_outcome",
 ]

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from proactive_bench.env import HistorySearch
-from proactive_bench.llm import ChatSettings
+from proactive_bench.llm import ChatSettings, ChatTransport
 from proactive_bench.store import Store
-from proactive_bench.suites.odyssey.memory import MemorySetting, MemorySettingError, memory_context, parse_memory_setting
+from proactive_bench.suites.odyssey.memory import MemoryContext, MemorySetting, MemorySettingError, memory_context, parse_memory_setting
 from proactive_bench.suites.odyssey.memory_docs import history_days
 from proactive_bench.suites.odyssey.memory_summaries import Summarizer, SummaryError
 from proactive_bench.suites.odyssey.task import OdysseyTask
@@ -66,19 +66,26 @@ def parse_setting(memory: str | None, top_k: int | None) -> MemorySetting:
 
 def task_context(task: OdysseyTask, setting: MemorySetting, summaries: SummarySource | None = None) -> OpeningContext:
     """The opening context of ``task`` under ``setting``; ValueError (one line) when it cannot be made."""
-    summarizer = None
-    if setting.granularity is not None and setting.granularity.summarized:
-        if summaries is None:
-            raise MemorySettingError(f"rag:{setting.granularity} needs a summary model (--summary-model)")
-        summarizer = Summarizer(summaries.model, Store(summaries.database).answers, ChatSettings(base_url=summaries.base_url, temperature=0))
-    days = history_days(task.history)
+    if setting.granularity is not None and setting.granularity.summarized and summaries is None:
+        raise MemorySettingError(f"rag:{setting.granularity} needs a summary model (--summary-model)")
     try:
-        made = _run(memory_context(days, setting, task.intent, task_id=task.id, summarizer=summarizer))
+        made = _run(_memory_context(task, setting, summaries))
     except SummaryError as exc:
         raise ValueError(str(exc)) from None
     if setting.kind == "rag":
         return OpeningContext(made.text, made.tokens, made.index, RETRIEVED_HEADING)
     return OpeningContext(made.text, made.tokens)
+
+
+async def _memory_context(task: OdysseyTask, setting: MemorySetting, summaries: SummarySource | None) -> MemoryContext:
+    """The context, with the summary model's connections opened and closed on this event loop."""
+    days = history_days(task.history)
+    if summaries is None:
+        return await memory_context(days, setting, task.intent, task_id=task.id)
+    async with ChatTransport() as transport:
+        chat = ChatSettings(base_url=summaries.base_url, temperature=0, transport=transport)
+        summarizer = Summarizer(summaries.model, Store(summaries.database).answers, chat)
+        return await memory_context(days, setting, task.intent, task_id=task.id, summarizer=summarizer)
 
 
 def _run(coroutine: Coroutine[Any, Any, T]) -> T:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import openai
@@ -64,6 +64,12 @@ class Summarizer:
     settings: ChatSettings = ChatSettings()
     recorder: Recorder | None = None
     chunk_days: int = CHUNK_DAYS
+    _building: dict[str, asyncio.Lock] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """One lock per task: runs sharing this summarizer wait for the first one's summaries instead of asking again."""
+
+    def __post_init__(self) -> None:
+        if self.chunk_days < 1:
+            raise ValueError(f"chunk_days must be at least 1, got {self.chunk_days}")
 
     def prompt_hash(self, granularity: Granularity) -> str:
         return (SESSION_PROMPT if granularity == Granularity.SUMMARY_SESSION else CHUNK_PROMPT).hash
@@ -78,13 +84,14 @@ class Summarizer:
             prompt = CHUNK_PROMPT
         else:
             raise ValueError(f"{granularity} is not a summary granularity")
-        cache = CallCache(self.answers, CACHE_RUN, "record")
-        cache.begin_session(task_id)
-        chat = make_chat_model(self.model, replace(self.settings, cache=cache))
-        try:
-            texts = [await self._summary(chat, prompt, task_id, window) for window in windows]  # in order: the cache counts occurrences
-        finally:
-            cache.flush()
+        async with self._building.setdefault(task_id, asyncio.Lock()):
+            cache = CallCache(self.answers, CACHE_RUN, "record")
+            cache.begin_session(task_id)
+            chat = make_chat_model(self.model, replace(self.settings, cache=cache))
+            try:
+                texts = [await self._summary(chat, prompt, task_id, window) for window in windows]  # in order: the cache counts occurrences
+            finally:
+                cache.flush()
         prefix = "s" if granularity == Granularity.SUMMARY_SESSION else "c"
         return [MemoryDoc(f"{prefix}{n}", text, _span(window)) for n, (window, text) in enumerate(zip(windows, texts), start=1)]
 

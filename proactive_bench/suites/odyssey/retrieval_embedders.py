@@ -35,8 +35,12 @@ DEFAULT_RETRIES = 3
 DEFAULT_TIMEOUT_S = 60.0
 
 
-class EmbeddingError(RuntimeError):
-    """Vectors could not be obtained (bad settings, or the server failed after its retries)."""
+class EmbeddingError(ValueError):
+    """Vectors could not be obtained (bad settings, or the server failed after its retries).
+
+    A ValueError, so that a ``search_history`` call whose query cannot be embedded
+    comes back to the agent as a failed tool call (the ToolBox's contract) instead of ending the session.
+    """
 
 
 class Embedder(Protocol):
