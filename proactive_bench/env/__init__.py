@@ -14,6 +14,8 @@ what the sandbox guarantees.
 import proactive_bench.env.catalog  # noqa: F401  (every built-in tool and app is registered from here on)
 import proactive_bench.env.jail as jail
 from proactive_bench.env.apps.base import AppStore, SeedError, app_tables
+from proactive_bench.env.apps.chat import ChatLine, ColleagueReply, Colleagues
+from proactive_bench.env.apps.clock import ClockRates, VirtualClock
 from proactive_bench.env.documents import DocumentError, read_as_text
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import (
@@ -37,6 +39,10 @@ from proactive_bench.env.workspace import (
 __all__ = [
     "REGISTRY",
     "AppStore",
+    "ChatLine",
+    "ClockRates",
+    "ColleagueReply",
+    "Colleagues",
     "DocumentError",
     "HistorySearch",
     "Memory",
@@ -46,6 +52,7 @@ __all__ = [
     "ToolEnv",
     "ToolRecord",
     "ToolSpec",
+    "VirtualClock",
     "Workspace",
     "WorkspaceSeedError",
     "app_tables",

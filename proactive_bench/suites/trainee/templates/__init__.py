@@ -1,0 +1,4 @@
+"""The shipped templates: importing this package registers each in ``TEMPLATES`` (one module per template)."""
+
+import proactive_bench.suites.trainee.templates.meeting_attend  # noqa: F401  (registers on import)
+import proactive_bench.suites.trainee.templates.transaction_audit  # noqa: F401
