@@ -33,7 +33,20 @@ class SuiteSettings:
     summaries_db: str | None = None
     """The results database whose call cache keeps those summaries."""
     base_url: str | None = None
-    """The summary model's OpenAI-compatible endpoint."""
+    """The summary model's OpenAI-compatible endpoint (and the LLM colleagues', trainee)."""
+    days: int | None = None
+    """Trainee: working days per scenario (1 or 2; day 2 opens with feedback on day 1)."""
+    hints: str | None = None
+    """Trainee: the guidance each objective carries (none, data, method, both)."""
+    npc: str | None = None
+    """Trainee: the colleagues' backend (rules or llm)."""
+    npc_model: str | None = None
+    """Trainee, with --npc llm: the chat model that plays the colleagues."""
+
+    @property
+    def trainee_given(self) -> bool:
+        """Whether any trainee-only setting is set (other suites refuse them)."""
+        return any(v is not None for v in (self.days, self.hints, self.npc, self.npc_model))
 
 
 class Suite(Protocol):
@@ -73,5 +86,7 @@ class Suite(Protocol):
         ...
 
 
-SUITES: Registry[Suite] = Registry("suites", builtins={"odyssey": "proactive_bench.suites.odyssey:SUITE"})
-"""Every suite by name: ``pibench`` built in, ``odyssey`` from its subpackage, plugins from ``pbench.suites`` entry points."""
+SUITES: Registry[Suite] = Registry(
+    "suites", builtins={"odyssey": "proactive_bench.suites.odyssey:SUITE", "trainee": "proactive_bench.suites.trainee:SUITE"},
+)
+"""Every suite by name: ``pibench`` built in, ``odyssey`` and ``trainee`` from their subpackages, plugins from ``pbench.suites`` entry points."""

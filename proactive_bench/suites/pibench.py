@@ -35,6 +35,8 @@ class PibenchSuite:
     def settings_problem(self, settings: SuiteSettings) -> str | None:
         if settings.memory is not None or settings.top_k is not None or settings.summary_model is not None:
             return "--memory, --top-k and --summary-model apply to the odyssey suite only"
+        if settings.trainee_given:
+            return "--days, --hints, --npc and --npc-model apply to the trainee suite only"
         return None
 
     def group(self, root: Path, name: str) -> str | None:

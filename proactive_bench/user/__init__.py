@@ -24,7 +24,7 @@ from proactive_bench.user.rules import (
 
 # isort: split
 from proactive_bench.user.llm import LLMUser, request_text
-from proactive_bench.user.targeting import cap_claims, credited_questions, patience_spent_over, screen_questions
+from proactive_bench.user.targeting import cap_claims, credited_questions, match_admissible, patience_spent_over, screen_questions
 
 __all__ = [
     "LLMUser",
@@ -39,6 +39,7 @@ __all__ = [
     "check_user",
     "credited_questions",
     "known_users",
+    "match_admissible",
     "patience_spent_over",
     "request_text",
     "screen_questions",

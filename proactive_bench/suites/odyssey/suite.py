@@ -59,6 +59,8 @@ class OdysseySuite:
         return loaded, problems + found
 
     def settings_problem(self, settings: SuiteSettings) -> str | None:
+        if settings.trainee_given:
+            return "--days, --hints, --npc and --npc-model apply to the trainee suite only"
         try:
             setting = parse_setting(settings.memory, settings.top_k)
         except ValueError as exc:

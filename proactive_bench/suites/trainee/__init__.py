@@ -13,6 +13,9 @@
 | `loading.py` | a scenario as an episode (one session per day, day-2 feedback) |
 | `figures.py` | Checkpoint Score, Success Rate, clues asked, guesses, messages per clue |
 | `play.py` | the oracle and the baselines played offline through the tools |
+| `validity.py` | what `pbench validate` checks of each template over many seeds |
+| `colleagues_llm.py` | LLM NPCs (prompt `prompts/npc.v1.md`): the model judges which clue a question targets, under the same screen |
+| `suite.py` | `TraineeSuite`, registered in `suites.SUITES` as `trainee` |
 """
 
 from proactive_bench.suites.trainee import checkers as _checkers  # noqa: F401  (adds the trainee checkers)
@@ -20,10 +23,12 @@ from proactive_bench.suites.trainee.compose import Scenario, ScenarioNameError, 
 from proactive_bench.suites.trainee.figures import DayFigures, TaskScore, day_figures, task_scores
 from proactive_bench.suites.trainee.loading import TraineeSettings, load_scenario
 from proactive_bench.suites.trainee.play import MODES, PlayedDay, play
+from proactive_bench.suites.trainee.suite import SUITE, TraineeSuite
 from proactive_bench.suites.trainee.template import TEMPLATES, Template, TemplateContext
 
 __all__ = [
     "MODES",
+    "SUITE",
     "TEMPLATES",
     "DayFigures",
     "PlayedDay",
@@ -33,6 +38,7 @@ __all__ = [
     "Template",
     "TemplateContext",
     "TraineeSettings",
+    "TraineeSuite",
     "compose_scenario",
     "day_figures",
     "default_names",

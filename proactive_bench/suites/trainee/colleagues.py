@@ -47,7 +47,7 @@ class RulesColleagues:
 
     def claims(self, handle: str, text: str, thread: list[ChatLine]) -> dict[str, str]:
         """Clue id -> the admissible question of ``text`` that targets it, within the caps and the colleague's patience."""
-        if patience_spent_over(_asked_and_earned(thread)):
+        if patience_spent_over(asked_and_earned(thread)):
             return {}
         released = self.released_before(thread)
         admissible = screen_questions(text).admissible
@@ -63,13 +63,13 @@ class RulesColleagues:
     def reply(self, handle: str, text: str, thread: list[ChatLine], moment: datetime) -> ColleagueReply:
         claims = self.claims(handle, text, thread)
         if not claims:
-            spent = patience_spent_over(_asked_and_earned(thread))
+            spent = patience_spent_over(asked_and_earned(thread))
             return ColleagueReply(TIRED if spent else DEFLECTION)
         said = [c.text for c in self.clues if c.id in claims]
         return ColleagueReply(" ".join(said), tuple(c.id for c in self.clues if c.id in claims))
 
 
-def _asked_and_earned(thread: list[ChatLine]) -> list[tuple[str, int]]:
+def asked_and_earned(thread: list[ChatLine]) -> list[tuple[str, int]]:
     """Each message the agent sent, with how many clues the reply after it released."""
     pairs: list[tuple[str, int]] = []
     for n, line in enumerate(thread):

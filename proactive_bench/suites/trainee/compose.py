@@ -24,6 +24,9 @@ DAY_MINUTES = 8 * 60
 FIRST_DAY = date(2026, 3, 2)
 NAME = re.compile(r"s(?P<seed>[0-9]{1,6})-n(?P<count>[0-9])")
 DAY2_SEED_OFFSET = 500
+MAX_REDRAWS, REDRAW_SEED_STEP = 20, 100_000
+FIXED_GAP_MINUTES = 30
+"""Time-critical tasks of one day start at least this far apart (else the later one is redrawn)."""
 
 
 class ScenarioNameError(ValueError):
@@ -135,10 +138,21 @@ def _compose_day(seed: int, day: int, chosen: list[str], company: Company, pool:
     prefix = "" if day == 1 else f"day{day}/"
     for n, template_name in enumerate(chosen, start=1):
         template = TEMPLATES[template_name]
-        task_seed = seed * 1000 + (day - 1) * DAY2_SEED_OFFSET + n
         folder = f"{prefix}t{n}_{template_name}/"
-        draft = template.instantiate(context_for(template_name, task_seed, company, pool, folder, arrival))
+        for attempt in range(MAX_REDRAWS):  # a time-critical task is redrawn while it clashes with another
+            task_seed = seed * 1000 + (day - 1) * DAY2_SEED_OFFSET + n + attempt * REDRAW_SEED_STEP
+            draft = template.instantiate(context_for(template_name, task_seed, company, pool, folder, arrival))
+            if not _clashes(draft, tasks):
+                break
+        else:
+            raise ScenarioNameError(f"s{seed}: no seed of {template_name} avoids the other time-critical tasks")
         tasks.append(Task(f"t{n}", template_name, template.difficulty, task_seed, folder, draft, arrival))
         if draft.timing.kind == "flexible":
             arrival += draft.timing.work_minutes // 2
     return ScenarioDay(day, company, tuple(tasks))
+
+
+def _clashes(draft: TaskDraft, tasks: list[Task]) -> bool:
+    """Whether a time-critical draft starts within FIXED_GAP_MINUTES of another time-critical task of the day."""
+    at = draft.timing.at_minute
+    return at is not None and any(t.fixed and abs(t.start_minute - at) < FIXED_GAP_MINUTES for t in tasks)

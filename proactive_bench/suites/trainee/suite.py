@@ -1,0 +1,95 @@
+"""The :class:`TraineeSuite`: generated workplace scenarios ``s<seed>-n<count>``, one session per working day."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from proactive_bench.dataset import DatasetError, LoadedEpisode, Problem
+from proactive_bench.env import Colleagues
+from proactive_bench.suites.base import SuiteSettings
+from proactive_bench.suites.trainee.colleagues import rules_colleagues
+from proactive_bench.suites.trainee.colleagues_llm import LLMColleagues
+from proactive_bench.suites.trainee.compose import Scenario, default_names, parse_name
+from proactive_bench.suites.trainee.day_plan import HINT_SETTINGS, TimelineError
+from proactive_bench.suites.trainee.loading import FOLDER, SUITE_NAME, TraineeSettings, load_scenario
+from proactive_bench.suites.trainee.model import TaskDraft
+from proactive_bench.suites.trainee.template import TEMPLATES
+from proactive_bench.suites.trainee.validity import template_problems
+
+NPC_BACKENDS = ("rules", "llm")
+
+
+def trainee_settings(settings: SuiteSettings) -> TraineeSettings:
+    return TraineeSettings(days=settings.days or 1, hints=settings.hints or "none")
+
+
+@dataclass(frozen=True)
+class TraineeSuite:
+    """Trainee-Bench-style days at work: colleagues hold the clues, a clock with deadlines and interrupts, checkpoint scores."""
+
+    name: str = SUITE_NAME
+    folder: str = FOLDER
+
+    def names(self, root: Path) -> list[str]:
+        """The default benchmark (scenarios are generated: the dataset root holds none)."""
+        return default_names()
+
+    def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
+        try:
+            return load_scenario(name, trainee_settings(settings), self._colleagues(settings))
+        except (ValueError, RuntimeError) as exc:  # ScenarioNameError, TimelineError, a template's draft that does not validate
+            raise DatasetError([Problem(FOLDER, name, str(exc).splitlines()[0])]) from None
+
+    def _colleagues(self, settings: SuiteSettings):  # noqa: ANN202 (a factory)
+        if settings.npc != "llm":
+            return rules_colleagues
+        model, base_url = settings.npc_model or "", settings.base_url
+
+        def llm(scenario: Scenario) -> Colleagues:
+            return LLMColleagues(scenario, model, base_url)
+
+        return llm
+
+    def load_all(self, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
+        """No episodes to lint (they are generated); every template's problems over the validation seeds (oracle and baselines played)."""
+        return {}, [p for name in sorted(TEMPLATES) for p in template_problems(name)]
+
+    def problems(self, root: Path, name: str) -> list[Problem]:
+        try:
+            parse_name(name)
+            load_scenario(name, TraineeSettings(days=2))
+        except (ValueError, RuntimeError, TimelineError) as exc:
+            return [Problem(FOLDER, name, str(exc).splitlines()[0])]
+        return []
+
+    def settings_problem(self, settings: SuiteSettings) -> str | None:
+        if settings.memory is not None or settings.top_k is not None or settings.summary_model is not None:
+            return "--memory, --top-k and --summary-model apply to the odyssey suite only"
+        if settings.days is not None and settings.days not in (1, 2):
+            return f"--days must be 1 or 2, not {settings.days}"
+        if settings.hints is not None and settings.hints not in HINT_SETTINGS:
+            return f"--hints must be one of {', '.join(HINT_SETTINGS)}, not {settings.hints!r}"
+        if settings.npc is not None and settings.npc not in NPC_BACKENDS:
+            return f"--npc must be rules or llm, not {settings.npc!r}"
+        if settings.npc == "llm" and not settings.npc_model:
+            return "--npc llm needs --npc-model (the chat model that plays the colleagues)"
+        if settings.npc_model and settings.npc != "llm":
+            return "--npc-model goes with --npc llm"
+        return None
+
+    def group(self, root: Path, name: str) -> str | None:
+        """The scenario's table group: its number of concurrent tasks (``3 tasks``)."""
+        try:
+            return f"{parse_name(name)[1]} tasks"
+        except ValueError:
+            return None
+
+    @property
+    def formats(self) -> dict[str, type[BaseModel]]:
+        return {"trainee template output (code: suites/trainee/templates/)": TaskDraft}
+
+
+SUITE = TraineeSuite()
