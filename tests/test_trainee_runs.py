@@ -1,0 +1,60 @@
+"""Trainee scenarios through the whole engine (CLI, session graph, store, results): offline, rules colleagues."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from proactive_bench.store import MessageRow, Store
+from proactive_bench.suites import SUITES, SuiteSettings
+from tests.conftest import run_cli, run_episode_json
+
+
+def _trainee(summary: dict) -> dict:
+    return summary["trainee"]
+
+
+def test_the_oracle_scores_one_and_the_surface_agent_low_over_two_days(tmp_path: Path) -> None:
+    db = tmp_path / "r" / "pbench.db"
+    oracle = _trainee(run_episode_json("--suite", "trainee", "--model", "scripted:reference", "--tasks", "s2-n2,s5-n5", "--days", "2", "--db", str(db)))
+    row = oracle["overall"][0]
+    assert row["checkpoint_score"] == 1.0 and row["success_rate"] == 1.0 and row["scenario_days"] == 4
+    assert row["clues_asked"] == 1.0 and row["guesses"] == 0.0 and 1.0 <= row["messages_per_clue"] < 2  # check-ins are messages too
+    assert {r["tasks"] for r in oracle["by_tasks"]} == {2, 5}
+    assert oracle["by_day"][0]["gain"] == 0.0
+    summary = run_episode_json("--suite", "trainee", "--model", "scripted:surface", "--tasks", "s2-n2", "--days", "2", "--db", str(db))
+    surface = _trainee(summary)
+    assert surface["overall"][0]["checkpoint_score"] <= 0.25 and surface["overall"][0]["clues_asked"] == 0.0
+    store = Store(db)
+    openings = {s.session_id: store.rows(MessageRow, s.id)[0].content for s in store.session_runs(summary["runs"][0]["run_id"])}
+    assert openings["day2"].startswith("Feedback from your mentor on yesterday's missed checkpoints:")
+    assert "Feedback" not in openings["day1"] and "Your tasks so far" in openings["day1"]
+
+
+def test_hints_reach_the_objectives_and_are_swept(tmp_path: Path) -> None:
+    suite = SUITES.get("trainee")
+    plain = suite.load(tmp_path, "s3-n3", SuiteSettings(hints="none")).sessions[0].trigger.message
+    both = suite.load(tmp_path, "s3-n3", SuiteSettings(hints="both")).sessions[0].trigger.message
+    assert "Guidance:" not in plain and "Guidance:" in both
+    summary = run_episode_json("--suite", "trainee", "--model", "scripted:surface", "--tasks", "s3-n3", "--hints", "none,both", "--db", str(tmp_path / "pbench.db"))
+    assert {r["hints"] for r in summary["trainee"]["by_hints"]} == {"none", "both"}
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--days", "3"], "days: Input should be less than or equal to 2"),
+    (["--hints", "all"], "--hints must be one of none, data, method, both"),
+    (["--npc", "llm"], "--npc llm needs --npc-model"),
+    (["--memory", "none"], "apply to the odyssey suite only"),
+    (["--tasks", "s1-n9"], "a scenario has 2 to 6 tasks"),
+    (["--tasks", "seven"], "is not a scenario name like s7-n3"),
+])
+def test_bad_settings_are_one_line_errors(tmp_path: Path, flags: list[str], message: str) -> None:
+    result = run_cli("episode", "--suite", "trainee", "--model", "scripted:reference", *flags, "--db", str(tmp_path / "pbench.db"))
+    assert result.exit_code != 0 and message in result.output and "Traceback" not in result.output
+
+
+def test_trainee_options_are_refused_elsewhere(tmp_path: Path) -> None:
+    result = run_cli("episode", "--persona", "pharmacist", "--model", "scripted:reference", "--days", "2", "--db", str(tmp_path / "pbench.db"))
+    assert result.exit_code == 2 and "--days, --hints, --npc and --npc-model to --suite trainee" in result.output
+    assert SUITES.get("odyssey").settings_problem(SuiteSettings(hints="data")) == "--days, --hints, --npc and --npc-model apply to the trainee suite only"
