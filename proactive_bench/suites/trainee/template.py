@@ -31,8 +31,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                      "Quartz Ripple Summit Tundra Umbra Vertex Zephyr".split()),
     "room": tuple("Birch Cedar Elm Hazel Linden Maple Oak Poplar Rowan Spruce Sycamore Willow Alder Aspen Beech Cypress".split()),
     "city": tuple("Lisbon Porto Ghent Utrecht Tampere Gdansk Brno Graz Malmo Aarhus Bergen Leipzig Bilbao Turin Lyon Cork".split()),
-    "region": tuple("North South East West Central Coastal Highland Lowland Metro Harbor".split()),
 }
+WORDS["venue"] = tuple(f"{tree} {place}" for place in ("Hall", "Loft", "Terrace", "Barn", "Gallery", "Boathouse") for tree in WORDS["room"])
+WORDS["region"] = tuple(f"{side} {city}" for side in ("North", "South", "East", "West", "Upper", "Lower", "Central", "Coastal") for city in WORDS["city"])
 """The pools ``NamePool.word`` draws from (written for pbench)."""
 COMPANIES = ("Larchmont Analytics", "Quillfeather Logistics", "Bramblewood Foods", "Corvid Robotics", "Saltmarsh Media")
 
