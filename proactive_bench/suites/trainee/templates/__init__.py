@@ -6,3 +6,5 @@ import proactive_bench.suites.trainee.templates.event_planning  # noqa: F401
 import proactive_bench.suites.trainee.templates.meeting_attend  # noqa: F401
 import proactive_bench.suites.trainee.templates.report_filing  # noqa: F401
 import proactive_bench.suites.trainee.templates.transaction_audit  # noqa: F401
+
+__all__: list[str] = []
