@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Protocol, TypeVar
 
-from proactive_bench.suites.trainee.model import Difficulty, TaskDraft
+from proactive_bench.suites.trainee.model import Difficulty, Npc, TaskDraft
 
 FIRST_NAMES = (
     "Amara Bashir Camille Dorian Esme Farid Greta Hollis Ines Jonah Kaia Lucan Mirela Nestor Odile Pavel Quinn Rosalind "
@@ -166,3 +166,8 @@ def checker(name: str, **args: object) -> dict[str, object]:
 def minute_iso(ctx: TemplateContext, minute: int) -> str:
     """The ISO minute ``minute`` minutes after the day's start."""
     return (ctx.day_start + timedelta(minutes=minute)).isoformat(timespec="minutes")
+
+
+def colleague(person: Person, role: str, department: str, persona: str) -> Npc:
+    """An NPC for a person of the name pool (handle, name and e-mail from the person)."""
+    return Npc(handle=person.handle, name=person.name, role=role, department=department, email=person.email, persona=persona)

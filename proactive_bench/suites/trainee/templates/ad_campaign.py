@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from proactive_bench.suites.trainee.files import xlsx_bytes
-from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Npc, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, register_template
+from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, register_template
 
 CHANNELS = ("Podcast spots", "Transit posters", "Search ads", "Newsletter sponsorship", "Radio slots", "Social video",
             "Campus flyers", "Influencer posts", "Cinema pre-roll", "Billboard week")
@@ -58,10 +58,8 @@ class AdCampaign:
         answer = ctx.names.path(ctx.folder, "total_reach", "txt")
         unused = [c[0] for c in channels if c[0] not in mix]
         npcs = (
-            Npc(handle=manager.handle, name=manager.name, role="Marketing Manager", department="Marketing", email=manager.email,
-                persona=f"Owns the {product} launch and its money; to the point."),
-            Npc(handle=analyst.handle, name=analyst.name, role="Marketing Analyst", department="Marketing", email=analyst.email,
-                persona="Measures campaign reach; happy to talk numbers."),
+            colleague(manager, "Marketing Manager", "Marketing", f"Owns the {product} launch and its money; to the point."),
+            colleague(analyst, "Marketing Analyst", "Marketing", "Measures campaign reach; happy to talk numbers."),
         )
         clue = Clue(id="k1", holder=manager.handle, value=f"budget is {budget}",
                     text=f"The {product} launch campaign budget is {budget}, all channels included.",

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from openpyxl.utils import get_column_letter
 
 from proactive_bench.suites.trainee.files import xlsx_bytes
-from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Npc, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, register_template
+from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, register_template
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun")
 BLANKS = 3
@@ -54,10 +54,8 @@ class DataCompletion:
         ref = {(r, m): f"{get_column_letter(m + 2)}{r + 2}" for r, m in cells}
         value_text = "mean of the months either side"
         npcs = (
-            Npc(handle=analyst.handle, name=analyst.name, role="Data Analyst", department="Sales Operations", email=analyst.email,
-                persona="Careful with numbers; maintains the sales data conventions."),
-            Npc(handle=assistant.handle, name=assistant.name, role="Sales Assistant", department="Sales", email=assistant.email,
-                persona="Chatty; collects the regional figures each month."),
+            colleague(analyst, "Data Analyst", "Sales Operations", "Careful with numbers; maintains the sales data conventions."),
+            colleague(assistant, "Sales Assistant", "Sales", "Chatty; collects the regional figures each month."),
         )
         clue = Clue(
             id="k1", holder=analyst.handle, value=value_text,

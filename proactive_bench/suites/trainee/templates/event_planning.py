@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from proactive_bench.suites.trainee.files import xlsx_bytes
-from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Npc, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, register_template
+from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, register_template
 
 AVAILABILITY = r"\b(availab\w*|free|busy|away|out of office|unavailable|which dates?|can you make)\b"
 
@@ -57,12 +57,9 @@ class EventPlanning:
         day_names = [d.strftime("%A %d %B") for d in dates]
         attendees = [first.email, second.email]
         npcs = (
-            Npc(handle=first.handle, name=first.name, role="Software Engineer", department="Engineering", email=first.email,
-                persona=f"Works on {project}; relaxed and helpful."),
-            Npc(handle=second.handle, name=second.name, role="Product Designer", department="Design", email=second.email,
-                persona=f"Designs for {project}; busy but kind."),
-            Npc(handle=manager.handle, name=manager.name, role="Office Manager", department="Operations", email=manager.email,
-                persona="Keeps the events budget and books venues."),
+            colleague(first, "Software Engineer", "Engineering", f"Works on {project}; relaxed and helpful."),
+            colleague(second, "Product Designer", "Design", f"Designs for {project}; busy but kind."),
+            colleague(manager, "Office Manager", "Operations", "Keeps the events budget and books venues."),
         )
         clues = (
             Clue(id="k1", holder=first.handle, value=f"away on {day_names[away[0]]}", text=f"I'm away on {day_names[away[0]]}; the other dates work.",

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Npc, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, register_template
+from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, register_template
 
 UPDATES = (
     "finished the data migration for the reporting database", "closed the two open accessibility bugs",
@@ -44,8 +44,7 @@ class ReportFiling:
         )
         report = f"Ref: {code}\n" + "".join(f"- {u}\n" for u in updates)
         npcs = (
-            Npc(handle=lead.handle, name=lead.name, role="Team Lead", department="Project Office", email=lead.email,
-                persona=f"Leads {project}; reads every status report on Fridays."),
+            colleague(lead, "Team Lead", "Project Office", f"Leads {project}; reads every status report on Fridays."),
         )
         clues = (
             Clue(id="k1", holder=f"file:{manual}", value=code, text=f"The first line of every report is 'Ref: {code}'."),
