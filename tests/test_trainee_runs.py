@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from proactive_bench.store import MessageRow, Store
+from proactive_bench.store import MessageRow, Store, ToolCallRow
 from proactive_bench.suites import SUITES, SuiteSettings
+from proactive_bench.suites.trainee import compose_scenario
+from proactive_bench.testing import StubServer, text_reply
+from proactive_bench.testing.stub_server import tool_call_reply
 from tests.conftest import run_cli, run_episode_json
 
 
@@ -58,3 +61,27 @@ def test_trainee_options_are_refused_elsewhere(tmp_path: Path) -> None:
     result = run_cli("episode", "--persona", "pharmacist", "--model", "scripted:reference", "--days", "2", "--db", str(tmp_path / "pbench.db"))
     assert result.exit_code == 2 and "--days, --hints, --npc and --npc-model to --suite trainee" in result.output
     assert SUITES.get("odyssey").settings_problem(SuiteSettings(hints="data")) == "--days, --hints, --npc and --npc-model apply to the trainee suite only"
+
+
+def test_a_model_agent_asks_a_colleague_and_sees_the_clock(tmp_path: Path) -> None:
+    """A react agent on the stub server: its steps and calls move the clock; a targeted question earns the clue."""
+    scenario = compose_scenario("s4-n2")
+    task = next(t for t in scenario.days[0].tasks if any(not c.in_file for c in t.draft.clues))
+    clue = next(c for c in task.draft.clues if not c.in_file)
+    turns = iter([
+        tool_call_reply([("chat__send_message", {"to": clue.holder, "text": clue.question})]),
+        tool_call_reply([("clock__now", {})]),
+    ])
+
+    def answer(body: dict) -> dict:
+        return next(turns, text_reply("Done for today."))
+
+    with StubServer(answer) as server:
+        summary = run_episode_json("--suite", "trainee", "--model", "openai:agent", "--base-url", server.base_url, "--tasks", "s4-n2",
+                                   "--no-probe", "--db", str(tmp_path / "pbench.db"))
+    row = summary["trainee"]["overall"][0]
+    assert row["avg_steps"] == 3 and row["avg_tool_calls"] == 2 and row["clues_asked"] > 0 and row["checkpoint_score"] < 1.0
+    store = Store(tmp_path / "pbench.db")
+    calls = store.rows(ToolCallRow, store.session_runs(summary["runs"][0]["run_id"])[0].id)
+    assert clue.value in calls[0].result["response"]["reply"]
+    assert calls[1].result["response"]["now"].endswith("09:04")  # two steps (1 min each) and one call before it (2 min)
