@@ -33,6 +33,11 @@ def test_the_oracle_scores_one_and_the_surface_agent_low_over_two_days(tmp_path:
     openings = {s.session_id: store.rows(MessageRow, s.id)[0].content for s in store.session_runs(summary["runs"][0]["run_id"])}
     assert openings["day2"].startswith("Feedback from your mentor on yesterday's missed checkpoints:")
     assert "Feedback" not in openings["day1"] and "Your tasks so far" in openings["day1"]
+    html = tmp_path / "report.html"
+    result = run_cli("report", summary["runs"][0]["run_id"], "--db", str(db), "--out", str(html))
+    assert result.exit_code == 0, result.output
+    page = html.read_text()
+    assert 'id="trainee"' in page and "Day 1 vs Day 2" in page and "scripted:surface" in page
 
 
 def test_hints_reach_the_objectives_and_are_swept(tmp_path: Path) -> None:
