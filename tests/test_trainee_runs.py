@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,12 @@ def test_a_model_agent_asks_a_colleague_and_sees_the_clock(tmp_path: Path) -> No
     calls = store.rows(ToolCallRow, store.session_runs(summary["runs"][0]["run_id"])[0].id)
     assert clue.value in calls[0].result["response"]["reply"]
     assert calls[1].result["response"]["now"].endswith("09:04")  # two steps (1 min each) and one call before it (2 min)
+
+
+def test_validate_checks_every_template_over_seeds() -> None:
+    result = run_cli("validate", "--suite", "trainee", "--seeds", "1", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["errors"] == 0 and report["templates"] >= 6 and report["seeds"] == 1
+    other = run_cli("validate", "--suite", "odyssey")
+    assert other.exit_code != 0 and "only trainee has generated tasks" in other.output

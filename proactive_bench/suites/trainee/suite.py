@@ -16,8 +16,6 @@ from proactive_bench.suites.trainee.compose import Scenario, default_names, pars
 from proactive_bench.suites.trainee.day_plan import HINT_SETTINGS, TimelineError
 from proactive_bench.suites.trainee.loading import FOLDER, SUITE_NAME, TraineeSettings, load_scenario
 from proactive_bench.suites.trainee.model import TaskDraft
-from proactive_bench.suites.trainee.template import TEMPLATES
-from proactive_bench.suites.trainee.validity import template_problems
 
 NPC_BACKENDS = ("rules", "llm")
 
@@ -54,8 +52,8 @@ class TraineeSuite:
         return llm
 
     def load_all(self, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
-        """No episodes to lint (they are generated); every template's problems over the validation seeds (oracle and baselines played)."""
-        return {}, [p for name in sorted(TEMPLATES) for p in template_problems(name)]
+        """Nothing under a dataset root: scenarios are generated (``pbench validate --suite trainee`` checks the templates)."""
+        return {}, []
 
     def problems(self, root: Path, name: str) -> list[Problem]:
         try:
