@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from proactive_bench.env import ClockRates
 from proactive_bench.store import MessageRow, Store, ToolCallRow
 from proactive_bench.suites import SUITES, SuiteSettings
 from proactive_bench.suites.trainee import compose_scenario
@@ -46,6 +47,7 @@ def test_hints_reach_the_objectives_and_are_swept(tmp_path: Path) -> None:
     plain = suite.load(tmp_path, "s3-n3", SuiteSettings(hints="none")).sessions[0].trigger.message
     both = suite.load(tmp_path, "s3-n3", SuiteSettings(hints="both")).sessions[0].trigger.message
     assert "Guidance:" not in plain and "Guidance:" in both
+    assert suite.load(tmp_path, "s3-n3", SuiteSettings(clock="5,0.5")).clock_rates == ClockRates(5, 0.5)
     summary = run_episode_json("--suite", "trainee", "--model", "scripted:surface", "--tasks", "s3-n3", "--hints", "none,both", "--db", str(tmp_path / "pbench.db"))
     assert {r["hints"] for r in summary["trainee"]["by_hints"]} == {"none", "both"}
 
@@ -57,6 +59,8 @@ def test_hints_reach_the_objectives_and_are_swept(tmp_path: Path) -> None:
     (["--memory", "none"], "apply to the odyssey suite only"),
     (["--tasks", "s1-n9"], "a scenario has 2 to 6 tasks"),
     (["--tasks", "seven"], "is not a scenario name like s7-n3"),
+    (["--clock", "fast"], "--clock: expected CALL,STEP minutes"),
+    (["--clock", "2,-1"], "--clock: expected CALL,STEP minutes"),
 ])
 def test_bad_settings_are_one_line_errors(tmp_path: Path, flags: list[str], message: str) -> None:
     result = run_cli("episode", "--suite", "trainee", "--model", "scripted:reference", *flags, "--db", str(tmp_path / "pbench.db"))
@@ -65,8 +69,8 @@ def test_bad_settings_are_one_line_errors(tmp_path: Path, flags: list[str], mess
 
 def test_trainee_options_are_refused_elsewhere(tmp_path: Path) -> None:
     result = run_cli("episode", "--persona", "pharmacist", "--model", "scripted:reference", "--days", "2", "--db", str(tmp_path / "pbench.db"))
-    assert result.exit_code == 2 and "--days, --hints, --npc and --npc-model to --suite trainee" in result.output
-    assert SUITES.get("odyssey").settings_problem(SuiteSettings(hints="data")) == "--days, --hints, --npc and --npc-model apply to the trainee suite only"
+    assert result.exit_code == 2 and "--days, --hints, --npc, --npc-model and --clock to --suite trainee" in result.output
+    assert SUITES.get("odyssey").settings_problem(SuiteSettings(hints="data")) == "--days, --hints, --npc, --npc-model and --clock apply to the trainee suite only"
 
 
 def test_a_model_agent_asks_a_colleague_and_sees_the_clock(tmp_path: Path) -> None:
