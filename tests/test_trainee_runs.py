@@ -104,3 +104,29 @@ def test_validate_checks_every_template_over_seeds() -> None:
     assert report["errors"] == 0 and report["templates"] >= 6 and report["seeds"] == 1
     other = run_cli("validate", "--suite", "odyssey")
     assert other.exit_code != 0 and "only trainee has generated tasks" in other.output
+
+
+def _npc_judge(body: dict) -> dict:
+    """A stub colleague model: a fact is targeted when its own question is among the questions that may count."""
+    prompt = body["messages"][0]["content"]
+    facts = prompt.split("Your facts", 1)[1].split("Questions that may count:", 1)
+    questions = facts[1].split("Answer with JSON", 1)[0]
+    targeted = {}
+    for line in facts[0].splitlines():
+        if line.startswith("- ") and ": " in line:
+            clue_id, question = line[2:].split(": ", 1)
+            if question.strip() in questions:
+                targeted[clue_id] = question.strip()
+    return text_reply(json.dumps({"targeted": targeted}))
+
+
+def test_llm_colleagues_serve_the_oracle_through_the_engine(tmp_path: Path) -> None:
+    with StubServer(_npc_judge) as server:
+        summary = run_episode_json("--suite", "trainee", "--model", "scripted:reference", "--tasks", "s6-n3", "--npc", "llm",
+                                   "--npc-model", "openai:npc", "--base-url", server.base_url, "--no-probe", "--db", str(tmp_path / "pbench.db"))
+        asked = len(server.requests)
+    row = summary["trainee"]["overall"][0]
+    assert row["checkpoint_score"] == 1.0 and row["clues_asked"] == 1.0 and asked >= 1
+    store = Store(tmp_path / "pbench.db")
+    replies = [r for r in (store.snapshot(store.session_runs(summary["runs"][0]["run_id"])[0].id, "apps") or {})["chat_message"] if r["direction"] == "in"]
+    assert replies and all(r["decided_by"].startswith("llm:openai:npc npc.v1@") for r in replies)
