@@ -27,7 +27,7 @@ LAYERS: dict[str, int] = {
     "reporting": 7, "importers": 7, "testing": 7,
     "cli": 8,
 }
-SIDEWAYS = {("scoring", "user")}
+SIDEWAYS = {("scoring", "user"), ("suites", "user")}
 """Imports allowed inside one layer (``(importer, imported)``); any other import must go down."""
 
 DEFERRED = {("proactive_bench.cli", "proactive_bench.reporting.html"): "matplotlib loads only for `pbench report`"}

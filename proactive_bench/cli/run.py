@@ -144,9 +144,9 @@ def episode(
         start_and_report(settings, db or DEFAULT_RESULTS / "pbench.db", as_json, no_validate)
         return
     if persona is None:
-        raise fail("--persona is required (or --suite odyssey to run odyssey tasks)")
-    if choice.tasks or choice.memory or choice.top_k or choice.summary_model:
-        raise fail("--tasks, --memory, --top-k and --summary-model apply to --suite odyssey")
+        raise fail("--persona is required (or --suite odyssey / trainee to run their tasks)")
+    if choice.suite_specific:
+        raise fail("--tasks, --memory, --top-k and --summary-model apply to --suite odyssey; --days, --hints, --npc, --npc-model and --clock to --suite trainee")
     loaded = load_or_exit(data, persona)
     try:
         chosen = parse_sessions(sessions, loaded.sessions)

@@ -16,6 +16,8 @@ what the sandbox guarantees.
 import proactive_bench.env.catalog  # noqa: F401  (every built-in tool and app is registered from here on)
 import proactive_bench.env.jail as jail
 from proactive_bench.env.apps.base import AppStore, SeedError, app_tables
+from proactive_bench.env.apps.chat import ChatLine, ColleagueReply, Colleagues
+from proactive_bench.env.apps.clock import ClockRates, VirtualClock
 from proactive_bench.env.browser import BrowserError, chromium, run_chromium, screenshot_png
 from proactive_bench.env.deliverables import Picture, file_picture, file_text, is_visual
 from proactive_bench.env.documents import DocumentError, read_as_text
@@ -42,6 +44,10 @@ __all__ = [
     "REGISTRY",
     "AppStore",
     "BrowserError",
+    "ChatLine",
+    "ClockRates",
+    "ColleagueReply",
+    "Colleagues",
     "DocumentError",
     "HistorySearch",
     "Memory",
@@ -52,6 +58,7 @@ __all__ = [
     "ToolEnv",
     "ToolRecord",
     "ToolSpec",
+    "VirtualClock",
     "Workspace",
     "WorkspaceSeedError",
     "app_tables",

@@ -38,6 +38,7 @@ from proactive_bench.env import (
     ToolBox,
     ToolEnv,
     ToolRecord,
+    VirtualClock,
     Workspace,
     jail,
     resolve_tool_names,
@@ -169,10 +170,22 @@ class _Stage:
 
 
 def episode_env(episode: LoadedEpisode, workspace: Workspace, memory: Memory, apps: AppStore) -> ToolEnv:
-    """The tool environment of an episode run: its workspace, memory, apps, web corpus and skills."""
+    """The tool environment of an episode run: its workspace, memory, apps, web corpus, skills, colleagues and clock."""
+    clock = VirtualClock(apps, episode.clock_rates) if episode.clock_rates is not None else None
     return ToolEnv(
         workspace, memory, apps, web_root=episode.directory / "web", skills_root=episode.directory / "skills", history=episode.history,
+        colleagues=episode.colleagues, clock=clock,
     )
+
+
+def with_opening_note(episode: LoadedEpisode, session: Session, earlier: list[SessionResult]) -> Session:
+    """The session with the episode's note on the earlier sessions' checklist verdicts before its opening message, if it has one."""
+    if episode.opening_note is None:
+        return session
+    note = episode.opening_note(session, [{g.item_id: g.status == "pass" for g in r.grades} for r in earlier])
+    if not note:
+        return session
+    return session.model_copy(update={"trigger": session.trigger.model_copy(update={"message": f"{note}\n\n{session.trigger.message}"})})
 
 
 ProgressHook = Callable[[str, SessionResult | None], None]
@@ -219,6 +232,7 @@ async def run_episode(
             if cache is not None:
                 cache.begin_session(session.id)
             history = [r.transcript for r in results]
+            session = with_opening_note(episode, session, results)
             result, save = await _run_one(wiring, stage, session, position, history, start)
             reason = ledger.paused(True) if result.status == SessionOutcome.ERROR else None
             if reason:  # its server went away: this session runs again on resume instead of being kept as an error

@@ -13,6 +13,7 @@ from typing import Any
 from rich.table import Table
 
 from proactive_bench.reporting.summary import Summary
+from proactive_bench.reporting.trainee import TraineeTables
 from proactive_bench.suites import AGENTIF_CATEGORIES, AGENTIF_DOMAINS
 from proactive_bench.scoring import EpisodeResult
 
@@ -61,8 +62,8 @@ def titled(title: str, *columns: str) -> Table:
 
 
 def summary_tables(summary: Summary) -> list[Table]:
-    """Main table, table 1, ablation, statuses, turns, categories, odyssey pass rates, AgentIF scores and cost where there is something to show."""
-    tables = [_main_table(summary)] if summary.main or not (summary.pass_rate or summary.agentif) else []
+    """Main table, table 1, ablation, statuses, turns, categories, odyssey pass rates, AgentIF scores, trainee scenarios and cost where there is something to show."""
+    tables = [_main_table(summary)] if summary.main or not (summary.pass_rate or summary.agentif or summary.trainee) else []
     if len(summary.personas) > 1:
         tables.append(_overall_table(summary))
     if summary.ablation:
@@ -83,6 +84,8 @@ def summary_tables(summary: Summary) -> list[Table]:
         tables += pass_rate_tables_of(summary)
     if summary.agentif:
         tables += agentif_tables_of(summary)
+    if summary.trainee:
+        tables += trainee_tables_of(summary.trainee)
     if summary.categories:
         tables.append(category_table(summary))
     if summary.cost:
@@ -171,6 +174,40 @@ def agentif_tables_of(summary: Summary) -> list[Table]:
 
 def _decimal(value: float | None) -> str:
     return "—" if value is None else f"{value:.1f}"
+
+
+def _num(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1f}"
+
+
+def trainee_tables_of(tables: TraineeTables) -> list[Table]:
+    """Overall (the paper's table 2 plus asking and guessing), by concurrent tasks (table 3), by difficulty (table 4), day 1 vs 2 (table 5), hints."""
+    overall = titled("Trainee: Success Rate and Checkpoint Score (%), per scenario day", "model", "days", "SR", "CS", "avg steps",
+                     "avg tool calls", "clues asked", "guesses", "msgs/clue")
+    for r in tables.overall:
+        overall.add_row(r["model"], str(r["scenario_days"]), pct(r["success_rate"]), pct(r["checkpoint_score"]), _num(r["avg_steps"]),
+                        _num(r["avg_tool_calls"]), pct(r["clues_asked"]), pct(r["guesses"]), _num(r["messages_per_clue"]))
+    overall.caption = "clues asked = clues released over chat / clues colleagues hold; guesses = clue-needing checkpoints attempted without the clue / attempted-or-not; msgs/clue = chat messages per clue obtained."
+    out = [overall]
+    by_tasks = titled("Trainee by number of concurrent tasks: SR / CS (%)", "model", "tasks", "days", "SR", "CS")
+    for r in tables.by_tasks:
+        by_tasks.add_row(r["model"], str(r["tasks"]), str(r["scenario_days"]), pct(r["success_rate"]), pct(r["checkpoint_score"]))
+    out.append(by_tasks)
+    by_difficulty = titled("Trainee by task difficulty: SR / CS (%) over tasks", "model", "difficulty", "tasks", "SR", "CS")
+    for r in tables.by_difficulty:
+        by_difficulty.add_row(r["model"], r["difficulty"], str(r["tasks"]), pct(r["success_rate"]), pct(r["checkpoint_score"]))
+    out.append(by_difficulty)
+    if tables.by_day:
+        by_day = titled("Trainee Day 1 vs Day 2 (feedback, new seeds): CS (%)", "model", "scenarios", "day 1", "day 2", "Δ CS")
+        for r in tables.by_day:
+            by_day.add_row(r["model"], str(r["scenarios"]), pct(r["day1"]), pct(r["day2"]), pct(r["gain"]))
+        out.append(by_day)
+    if len({r["hints"] for r in tables.by_hints}) > 1:
+        by_hints = titled("Trainee by hints: SR / CS (%)", "model", "hints", "days", "SR", "CS")
+        for r in tables.by_hints:
+            by_hints.add_row(r["model"], r["hints"], str(r["scenario_days"]), pct(r["success_rate"]), pct(r["checkpoint_score"]))
+        out.append(by_hints)
+    return out
 
 
 def _status_and_turn_tables(summary: Summary) -> list[Table]:

@@ -34,7 +34,22 @@ class SuiteSettings:
     summaries_db: str | None = None
     """The results database whose call cache keeps those summaries."""
     base_url: str | None = None
-    """The summary model's OpenAI-compatible endpoint."""
+    """The summary model's OpenAI-compatible endpoint (and the LLM colleagues', trainee)."""
+    days: int | None = None
+    """Trainee: working days per scenario (1 or 2; day 2 opens with feedback on day 1)."""
+    hints: str | None = None
+    """Trainee: the guidance each objective carries (none, data, method, both)."""
+    npc: str | None = None
+    """Trainee: the colleagues' backend (rules or llm)."""
+    npc_model: str | None = None
+    """Trainee, with --npc llm: the chat model that plays the colleagues."""
+    clock: str | None = None
+    """Trainee: simulated minutes per tool call and per agent step, ``CALL,STEP`` (default ``2,1``)."""
+
+    @property
+    def trainee_given(self) -> bool:
+        """Whether any trainee-only setting is set (other suites refuse them)."""
+        return any(v is not None for v in (self.days, self.hints, self.npc, self.npc_model, self.clock))
 
 
 class Suite(Protocol):
@@ -75,13 +90,21 @@ class Suite(Protocol):
 
 
 SUITES: Registry[Suite] = Registry(
-    "suites", builtins={"odyssey": "proactive_bench.suites.odyssey:SUITE", "agentif": "proactive_bench.suites.agentif:SUITE"},
+    "suites", builtins={"odyssey": "proactive_bench.suites.odyssey:SUITE", "agentif": "proactive_bench.suites.agentif:SUITE",
+                        "trainee": "proactive_bench.suites.trainee:SUITE"},
 )
-"""Every suite by name: ``pibench`` built in, ``odyssey`` and ``agentif`` from their subpackages, plugins from ``pbench.suites`` entry points."""
+"""Every suite by name: ``pibench`` built in, ``odyssey``, ``agentif`` and ``trainee`` from their subpackages, plugins from ``pbench.suites`` entry points."""
 
 
 def memory_settings_problem(settings: SuiteSettings) -> str | None:
     """The one line refusing odyssey's memory settings, for the suites that take none."""
     if settings.memory is not None or settings.top_k is not None or settings.summary_model is not None:
         return "--memory, --top-k and --summary-model apply to the odyssey suite only"
+    return None
+
+
+def trainee_settings_problem(settings: SuiteSettings) -> str | None:
+    """The one line refusing the trainee suite's settings, for the suites that take none."""
+    if settings.trainee_given:
+        return "--days, --hints, --npc, --npc-model and --clock apply to the trainee suite only"
     return None

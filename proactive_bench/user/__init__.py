@@ -26,7 +26,7 @@ from proactive_bench.user.rules import (
 # isort: split
 from proactive_bench.user.followups import FollowUpUser, delivered_followups
 from proactive_bench.user.llm import LLMUser, request_text
-from proactive_bench.user.targeting import credited_questions, screen_questions
+from proactive_bench.user.targeting import cap_claims, credited_questions, match_admissible, patience_spent_over, screen_questions
 
 __all__ = [
     "FollowUpUser",
@@ -38,10 +38,13 @@ __all__ = [
     "UserOptions",
     "UserSimulator",
     "UserView",
+    "cap_claims",
     "check_user",
     "credited_questions",
     "delivered_followups",
     "known_users",
+    "match_admissible",
+    "patience_spent_over",
     "request_text",
     "screen_questions",
 ]

@@ -12,7 +12,7 @@ from proactive_bench.dataset import LoadedEpisode, Problem
 from proactive_bench.suites.agentif.loading import FOLDER, SUITE_NAME, TASKS, load_task, read_task, task_episode, task_file
 from proactive_bench.suites.agentif.task import AgentIFTask
 from proactive_bench.suites.agentif.validity import task_problems
-from proactive_bench.suites.base import SuiteSettings, memory_settings_problem
+from proactive_bench.suites.base import SuiteSettings, memory_settings_problem, trainee_settings_problem
 from proactive_bench.suites.task_files import FolderSuite, TaskFolder
 
 
@@ -37,7 +37,7 @@ class AgentIFSuite(FolderSuite):
         return loaded, problems + found
 
     def settings_problem(self, settings: SuiteSettings) -> str | None:
-        return memory_settings_problem(settings)
+        return memory_settings_problem(settings) or trainee_settings_problem(settings)
 
     def group(self, root: Path, name: str) -> str | None:
         """The task's table group: ``<category>/<domain>`` (None when it does not load)."""

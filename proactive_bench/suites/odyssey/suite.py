@@ -9,7 +9,7 @@ from typing import ClassVar
 from pydantic import BaseModel
 
 from proactive_bench.dataset import DatasetError, LoadedEpisode, Problem
-from proactive_bench.suites.base import SuiteSettings
+from proactive_bench.suites.base import SuiteSettings, trainee_settings_problem
 from proactive_bench.suites.odyssey.loading import FOLDER, SUITE_NAME, TASKS, load_task, read_task, task_episode, task_file
 from proactive_bench.suites.odyssey.context import SummarySource, parse_setting
 from proactive_bench.suites.odyssey.task import OdysseyTask
@@ -45,6 +45,8 @@ class OdysseySuite(FolderSuite):
         return loaded, problems + found
 
     def settings_problem(self, settings: SuiteSettings) -> str | None:
+        if problem := trainee_settings_problem(settings):
+            return problem
         try:
             setting = parse_setting(settings.memory, settings.top_k)
         except ValueError as exc:
