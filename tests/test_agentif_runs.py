@@ -28,7 +28,9 @@ def block(files: str, path: str) -> str:
 CHECKS = {
     "Packing section": lambda files: bool(re.search(r"(?i)rain jackets", files)),
     "one row per March invoice": lambda files: len([ln for ln in block(files, "out/march_coded.csv").splitlines() if ln.strip()]) == 4,
-    "all three subjects": lambda files: all(s in block(files, "out/plan.md") for s in ("Statistics", "Ecology", "Chemistry")),
+    "all three subjects": lambda files: all(
+        re.search(rf"(?m)^2025-06-\d\d: {s}$", block(files, "out/plan.md")) for s in ("Statistics", "Ecology", "Chemistry")
+    ),
 }
 
 
@@ -80,8 +82,7 @@ def test_reference_scores_one_stuffer_pays_penalties_claimer_and_passive_lose_po
     assert ref["score"] == 1.0 and ref["workflow"] == ref["latent"] == ref["refinement"] == 1.0 and ref["unscored"] == 0
     assert ref["proc"] == 1.0  # the latent rule applied unasked: completed
     stuffed = {row["task"]: row for row in stuffer["agentif"]["tasks"]}
-    assert all(row["penalty"] > 0 for row in stuffed.values())  # stuffing triggers penalties ...
-    assert all(row["score"] <= 0.15 for row in stuffed.values())  # ... and earns next to nothing
+    assert all(row["penalty"] > 0 and row["bonus"] == 0 and row["score"] == 0.0 for row in stuffed.values())  # penalties, not bonuses
     assert claimer["agentif"]["models"][0]["score"] == 0.0
     latent = next(row for row in passive["agentif"]["tasks"] if row["task"] == LATENT)
     assert latent["proc"] == 0.0 and latent["score"] == 4 / 7  # the rule was provided: its 3-point bonus is withheld

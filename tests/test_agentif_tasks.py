@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import edit_yaml, run_cli
 
 from proactive_bench.data_model import Evidence, Message
@@ -148,3 +150,34 @@ def test_a_followup_condition_that_cannot_be_evaluated_is_an_error_not_a_guess(t
 def test_validate_with_the_oracle_holds_the_baselines_to_the_agentif_bar() -> None:
     result = run_cli("validate", "--data", str(AGENTIF_MINI), "--oracle", "--json")
     assert result.exit_code == 0, result.output
+
+
+DOCX_TASK = {
+    "id": "aif_test_docx_memo", "title": "A two-sentence memo", "category": "workflow", "domain": "work",
+    "user": {"name": "Dana Whitfield", "role": "Office manager at a dental practice."}, "now": "2025-05-02T09:00:00",
+    "request": "Write out/memo.docx for Priya Raman: two sentences, the greeting and that the audit moves to 14 May.",
+    "rubric": [
+        {"id": "b1", "text": "The memo opens with Dear Priya Raman,", "polarity": "bonus", "points": 2, "category": "form", "grader": "rule",
+         "check": {"checker": {"name": "file_contains", "args": {"path": "out/memo.docx", "text": "^Dear Priya Raman,$", "mode": "regex"}}}},
+        {"id": "b2", "text": "The memo says the audit moves to 14 May", "polarity": "bonus", "points": 1, "category": "content", "grader": "rule",
+         "check": {"checker": {"name": "file_contains", "args": {"path": "out/memo.docx", "text": "^The audit moves to 14 May\\.$", "mode": "regex"}}}},
+        {"id": "p1", "text": "The memo runs past 40 words although two sentences were asked for", "polarity": "penalty", "points": 1,
+         "category": "form", "grader": "rule",
+         "check": {"checker": {"name": "file_contains", "args": {"path": "out/memo.docx", "text": "(\\S+\\s+){40}", "mode": "regex"}}}},
+    ],
+    "reference": [
+        {"tool": "docx_create", "args": {"path": "out/memo.docx", "blocks": [
+            {"type": "paragraph", "text": "Dear Priya Raman,"}, {"type": "paragraph", "text": "The audit moves to 14 May."}]}},
+        {"say": "The memo is in out/memo.docx."},
+    ],
+}
+
+
+def test_the_stuffer_fills_office_deliverables_in_their_format_so_their_penalties_can_fire(tmp_path: Path) -> None:
+    folder = tmp_path / "agentif" / DOCX_TASK["id"]
+    folder.mkdir(parents=True)
+    (folder / "task.yaml").write_text(yaml.safe_dump(DOCX_TASK, sort_keys=False))
+    result = run_cli("validate", "--data", str(tmp_path), "--oracle", "--json")
+    assert result.exit_code == 0, result.output
+    stuffer = next(o for o in json.loads(result.stdout)["oracle"] if o["model"] == "scripted:stuffer")
+    assert stuffer["ok"] and stuffer["bar"] == "earns no bonus and triggers a penalty"

@@ -287,7 +287,7 @@ def test_the_report_keys_figures_by_model_and_persona_and_marks_failures(db: Pat
     summary = summarize(store, store.runs(SWEEP))
     for figure in (proc_vs_comp(summary), turns_vs_proc(summary)):
         assert figure is not None and "m · alpha †" in figure and "m · beta" in figure and "m · beta †" not in figure
-    html = render_report(store, SWEEP)
+    html = render_report(store, SWEEP).pages()["index.html"]
     assert "Average" in html and "partial left out" in html and "1/1/0" in html
     table = run_cli("results", SWEEP, "--db", str(db), "--by", "category")
     assert "62.5 / 62.5 (n=8) †" in " ".join(table.stdout.split())  # category Y, the same figures as in the report

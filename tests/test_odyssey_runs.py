@@ -31,6 +31,9 @@ def test_reference_passes_every_task_and_the_intent_alone_passes_none(tmp_path: 
     surface = run_json("episode", "--suite", "odyssey", "--model", "scripted:surface", "--data", str(ODYSSEY_MINI), "--db", db)
     assert surface["pass_rate"]["groups"][0]["overall"] == 0.0
     assert all(row["errored"] == 0 and row["grader_errors"] == 0 for row in surface["pass_rate"]["tasks"])
+    for script in ("scripted:passive", "scripted:asker"):  # they cannot read the history either: only told the intent
+        told = run_json("episode", "--suite", "odyssey", "--model", script, "--data", str(ODYSSEY_MINI), "--db", str(tmp_path / "other.db"))
+        assert told["pass_rate"]["groups"][0]["overall"] == 0.0, script
     store = Store(Path(db))
     runs = [store.run(row["run_id"]) for summary in (reference, surface) for row in summary["runs"]]
     assert len(runs) == 6 and {r.persona for r in runs} == set(TASKS)

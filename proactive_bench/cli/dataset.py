@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
+from dataclasses import asdict
 from typing import Annotated, Any, Optional
 
 import typer
@@ -36,7 +38,7 @@ def validate(
     stats: Annotated[bool, typer.Option("--stats", help="Print counts per persona.")] = False,
     strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
     oracle: Annotated[bool, typer.Option("--oracle", help="Also run the scripted baselines and check the quality bar (slower).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the problems (and oracle outcomes) as one JSON object on stdout.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the problems (the oracle outcomes, the --stats counts) as one JSON object on stdout.")] = False,
 ) -> None:
     """Check a dataset in one pass: schema, semantics, references, leaks, annotations, grader imports."""
     configure_logging()
@@ -55,7 +57,7 @@ def validate(
             "errors": errors, "warnings": warnings, "episodes": len(dataset.episodes), "tasks": len(tasks),
             "problems": [{"file": p.file, "field": p.field, "reason": p.reason, "level": p.level} for p in problems],
             "oracle": [o.as_dict() for o in outcomes],
-        }, indent=2))
+        } | ({"stats": [asdict(episode_stats(e)) for e in dataset.episodes.values()]} if stats else {}), indent=2))
     for problem in [] if as_json else problems:
         style = "red" if problem.level == "error" else "yellow"
         err_console.print(f"[{style}]{problem.level}[/] {problem}", highlight=False)
@@ -63,7 +65,8 @@ def validate(
         out_console.print(stats_table([episode_stats(e) for e in dataset.episodes.values()]))
     if errors or (strict and warnings):
         raise fail(f"{errors} error(s), {warnings} warning(s)", 1)
-    err_console.print(f"ok: {len(dataset.episodes)} episode(s), " + (f"{len(tasks)} odyssey task(s), " if tasks else "") + f"{warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""))
+    per_suite = "".join(f"{n} {suite} task(s), " for suite, n in sorted(Counter(e.suite for e in tasks.values()).items()))
+    err_console.print(f"ok: {len(dataset.episodes)} episode(s), {per_suite}{warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""))
 
 
 def problems_in(problems: list[Any], episode: LoadedEpisode) -> bool:
@@ -81,7 +84,7 @@ def stats_table(rows: list[Any]) -> Table:
     table = Table(title="dataset statistics")
     table.add_column("")
     for row in rows:
-        table.add_column(row.persona, justify="right")
+        table.add_column(row.persona, justify="right", no_wrap=True)
     for field, header in list(headers.items())[1:]:
         table.add_row(header, *(str(getattr(row, field)) for row in rows))
     return table
@@ -127,7 +130,7 @@ def tools(
         typer.echo(json.dumps(rows, indent=2))
         return
     table = Table(title=f"{len(specs)} tools" + (f" offered to {persona}" if persona else ""))
-    table.add_column("tool", overflow="fold")  # names are what people copy: fold, never cut
+    table.add_column("tool", no_wrap=True)  # names are what people copy: never cut
     table.add_column("group", no_wrap=True)
     table.add_column("arguments", overflow="fold")
     table.add_column("description")

@@ -12,11 +12,14 @@ from proactive_bench.campaign import run_fast
 from proactive_bench.cli.common import (
     DEFAULT_RESULTS,
     DbOpt,
+    IdArg,
+    MaybeIdArg,
     err_console,
     fail,
     open_run,
     open_store,
     out_console,
+    resolve_id,
     runs_of,
 )
 from proactive_bench.episode import ResumeError, run_spec
@@ -59,16 +62,18 @@ def print_summary(summary: Summary, fmt: str, by: str | None = None, burden: lis
 
 
 def results(
-    ident: Annotated[Optional[str], typer.Argument(metavar="ID", help="A sweep id or a run id.")] = None,
-    compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="A B", help="Two runs or sweeps paired by task: B − A with a 95 % paired bootstrap interval.")] = None,
+    ident: MaybeIdArg = None,
+    compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="A B", help="Two runs or sweeps (ids, prefixes or latest) paired by task: B − A with a 95 % paired bootstrap interval.")] = None,
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
     fmt: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
     by: Annotated[Optional[str], typer.Option("--by", help="'category': only the task-averaged Proc / Comp per task category.")] = None,
     include_partial: Annotated[bool, typer.Option("--include-partial", help="Count runs stopped early (budget, Ctrl-C) in the figures.")] = False,
     protocol: Annotated[Optional[str], typer.Option(help="Score every run by this protocol's rules (default: each run's own).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
 ) -> None:
     """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std and bootstrap interval, failures, pass^k, table 1, ablation, statuses, turns, categories, cost; or two compared (--compare A B)."""
     configure_logging()
+    fmt = "json" if as_json else fmt
     if fmt not in ("table", "json", "csv"):
         raise fail(f"--format must be table, json or csv, not {fmt!r}")
     if by not in (None, "category"):
@@ -82,11 +87,12 @@ def results(
     if compare is not None:
         if fmt == "csv" or by is not None:
             raise fail("--compare prints a table or JSON (--format table|json), without --by")
-        differences = compare_runs(store, runs_of(store, compare[0], db), runs_of(store, compare[1], db), scoring)
+        a, b = (resolve_id(store, side).id for side in compare)  # the ids in full, for the labels
+        differences = compare_runs(store, runs_of(store, a, db), runs_of(store, b, db), scoring)
         if fmt == "json":
-            typer.echo(json.dumps(comparison_dict(compare, differences), indent=2))
+            typer.echo(json.dumps(comparison_dict((a, b), differences), indent=2))
         else:
-            out_console.print(comparison_table(compare, differences))
+            out_console.print(comparison_table((a, b), differences))
         return
     assert ident is not None
     runs = runs_of(store, ident, db)
@@ -94,7 +100,7 @@ def results(
 
 
 def rescore(
-    run_id: Annotated[str, typer.Argument(help="A finished run.")],
+    run_id: Annotated[str, typer.Argument(help="A finished run (an id, a unique prefix of one, or latest).")],
     judge_model: Annotated[Optional[str], typer.Option(help="Chat model for rubric items (default: the run's).")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="Endpoint for the judge (default: the run's).")] = None,
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
@@ -115,16 +121,17 @@ def rescore(
 
 
 def report(
-    ident: Annotated[Optional[str], typer.Argument(metavar="ID", help="A sweep id or a run id.")] = None,
+    ident: MaybeIdArg = None,
     compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="RUN_A RUN_B", help="Two runs side by side instead.")] = None,
-    out: Annotated[Path, typer.Option("--out", help="The HTML file to write.")] = Path("report.html"),
+    out: Annotated[Path, typer.Option("--out", help="A folder (gets index.html and runs/), or NAME.html: the index, with runs/ beside it.")] = Path("report"),
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
 ) -> None:
-    """Write a self-contained HTML report: tables, figures and every session's trajectory (works offline)."""
+    """Write a self-contained HTML report that works offline: an index (tables, figures, runs, a session × model matrix) and one page per run with every session's trajectory."""
     from proactive_bench.reporting.html import (  # matplotlib loads only here
         ReportError,
         render_comparison,
         render_report,
+        write_report,
     )
 
     configure_logging()
@@ -132,19 +139,21 @@ def report(
         raise fail("give a sweep or run ID, or --compare RUN_A RUN_B")
     store = open_store(db)
     try:
-        html = render_comparison(store, *compare) if compare else render_report(store, ident or "")
+        if compare:
+            html = render_comparison(store, *(resolve_id(store, run, sweeps=False).id for run in compare))
+        else:
+            html = render_report(store, resolve_id(store, ident or "").id)
     except ReportError as exc:
         raise fail(str(exc)) from None
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(html, encoding="utf-8", errors="backslashreplace")  # a file name that is not UTF-8 cannot stop a report
+        index = write_report(html, out)
     except OSError as exc:
-        raise fail(f"cannot write {out}: {exc.strerror}") from None
-    err_console.print(f"report: {out}", highlight=False)
+        raise fail(f"cannot write {exc.filename or out}: {exc.strerror}") from None
+    err_console.print(f"report: {index}", highlight=False)
 
 
 def export(
-    ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
+    ident: IdArg,
     fmt: Annotated[str, typer.Option("--format", help="jsonl: one chat-format record per session.")] = "jsonl",
     out: Annotated[Optional[Path], typer.Option("--out", help="The file to write (default: standard output).")] = None,
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",

@@ -36,6 +36,7 @@ from proactive_bench.cli.common import (
     open_run,
     open_store,
     out_console,
+    resolve_id,
 )
 from proactive_bench.cli.guards import admit, check_endpoints, owning
 from proactive_bench.cli.options import CallLimits, RoleEndpoints, SuiteChoice, with_option_groups
@@ -193,7 +194,7 @@ def episode(
 
 
 def resume(
-    run_id: Annotated[str, typer.Argument(help="The run or sweep to continue.")],
+    run_id: Annotated[str, typer.Argument(help="The run or sweep to continue (an id, a unique prefix of one, or latest).")],
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
     max_cost: Annotated[Optional[float], typer.Option(help="New USD budget for a sweep's remaining work.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
@@ -203,6 +204,7 @@ def resume(
     """Continue an interrupted run or sweep: finished sessions are kept, unfinished ones run again."""
     configure_logging(verbose)
     store = open_store(db)
+    run_id = resolve_id(store, run_id).id  # a unique prefix or latest
     sweep = store.sweep(run_id)
     if sweep is not None:
         try:
@@ -229,7 +231,7 @@ def resume(
 
 
 def replay(
-    run_id: Annotated[str, typer.Argument(help="The recorded run to replay.")],
+    run_id: Annotated[str, typer.Argument(help="The recorded run to replay (an id, a unique prefix of one, or latest).")],
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     no_validate: NoValidateOpt = False,

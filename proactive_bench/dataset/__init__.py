@@ -66,14 +66,16 @@ from proactive_bench.dataset.schema import (
     Session,
     SessionEntry,
     Trigger,
+    check_grader_fields,
     check_one_action,
 )
-from proactive_bench.dataset.taxonomy import CATEGORY_CODES
+from proactive_bench.dataset.taxonomy import CATEGORY_CODES, CATEGORY_NAMES
 from proactive_bench.dataset.timed_events import start_session, unknown_timed_folders
 
 __all__ = [
     "ABLATIONS",
     "CATEGORY_CODES",
+    "CATEGORY_NAMES",
     "DEFAULT_DATA_ROOT",
     "ID_PATTERN",
     "PREDICATE_CHECKS",
@@ -111,6 +113,7 @@ __all__ = [
     "ToolCount",
     "Trigger",
     "ablated_sessions",
+    "check_grader_fields",
     "check_one_action",
     "check_regex",
     "check_relative_path",

@@ -94,11 +94,16 @@ class ChecklistItem(_Model):
 
     @model_validator(mode="after")
     def _rule_has_check(self) -> ChecklistItem:
-        if self.grader == "rule" and self.check is None:
-            raise ValueError("a rule item needs a 'check' predicate")
-        if self.grader == "rubric" and self.check is not None:
-            raise ValueError("a rubric item takes 'evidence', not 'check'")
+        check_grader_fields(self.grader, self.check)
         return self
+
+
+def check_grader_fields(grader: str, check: object | None) -> None:
+    """A rule item has a ``check`` predicate, a rubric item none (it takes ``evidence``); ValueError otherwise."""
+    if grader == "rule" and check is None:
+        raise ValueError("a rule item needs a 'check' predicate")
+    if grader == "rubric" and check is not None:
+        raise ValueError("a rubric item takes 'evidence', not 'check'")
 
 
 class TriggerRow(_Model):

@@ -62,7 +62,7 @@ def comparison_table(labels: tuple[str, str], differences: dict[str, PairedDiffe
         caption="95 % paired bootstrap over tasks (2,000 resamples, seeded); P(Δ ≤ 0) is the share of resamples where B does not beat A.",
     )
     for name in ("figure", "A", "B", "Δ (B − A)", "95% CI", "P(Δ ≤ 0)", "tasks paired", "only A / only B"):
-        table.add_column(name, justify="left" if name == "figure" else "right")
+        table.add_column(name, justify="left" if name == "figure" else "right", no_wrap=name == "figure")
     for figure, d in differences.items():
         name = "Proc" if figure == "proc" else "Comp"
         if d is None:

@@ -16,6 +16,8 @@ from proactive_bench.reporting.summary import Summary
 from proactive_bench.suites import AGENTIF_CATEGORIES, AGENTIF_DOMAINS
 from proactive_bench.scoring import EpisodeResult
 
+WHOLE = ("model", "persona", "ablation", "task", "role")
+"""Columns printed whole at any width (see proactive_bench/terminal.py)."""
 FAILURE_MARK = "†"
 FAILURE_NOTE = f"{FAILURE_MARK} = the figure includes errored (scored 0), truncated or not-run sessions; see the err/trunc/not-run column."
 
@@ -54,7 +56,7 @@ def titled(title: str, *columns: str) -> Table:
     """An empty table with a title and named columns."""
     table = Table(title=title)
     for name in columns:
-        table.add_column(name)
+        table.add_column(name, no_wrap=name in WHOLE)
     return table
 
 
@@ -174,7 +176,7 @@ def _decimal(value: float | None) -> str:
 def _status_and_turn_tables(summary: Summary) -> list[Table]:
     statuses = Table(title="Terminal statuses: intents (%) and sessions")
     for name in ("model", "persona", "ablation", "completed", "inferred", "provided", "unresolved", "sessions ok/trunc/err/not run"):
-        statuses.add_column(name)
+        statuses.add_column(name, no_wrap=name in WHOLE)
     for row in summary.statuses:
         s = row["sessions"]
         statuses.add_row(
@@ -183,7 +185,7 @@ def _status_and_turn_tables(summary: Summary) -> list[Table]:
         )
     turns = Table(title="Follow-up user turns per session (errored sessions left out)")
     for name in ("model", "persona", "ablation", "sessions", "mean", "median", "max"):
-        turns.add_column(name)
+        turns.add_column(name, no_wrap=name in WHOLE)
     for row in summary.turns:
         turns.add_row(row["model"], row["persona"], row["ablation"], str(row["sessions"]), f"{row['mean']:.2f}", f"{row['median']:.1f}", str(row["max"]))
     return [statuses, turns]
@@ -198,7 +200,7 @@ def _main_table(summary: Summary) -> Table:
     main = Table(title=f"Proc and Comp (%, mean ± sample std over runs, 95 % bootstrap interval; {summary.scoring} scoring)", caption=caption)
     pass_keys = summary.pass_keys
     for name in ("model", "persona", "ablation", "runs", "Proc", "Proc 95% CI", "Comp", "Comp 95% CI", "err/trunc/not run", *pass_keys):
-        main.add_column(name, justify="left" if name in ("model", "persona", "ablation") else "right")
+        main.add_column(name, justify="left" if name in WHOLE else "right", no_wrap=name in WHOLE)
     for row in summary.main:
         f = row["failures"]
         main.add_row(
@@ -214,7 +216,7 @@ def _overall_table(summary: Summary) -> Table:
     personas = summary.personas
     table = Table(title="Proc / Comp (%) per persona and Average over all tasks (table 1)", caption=FAILURE_NOTE)
     for name in ("model", "ablation", *personas, "Average"):
-        table.add_column(name, justify="left" if name in ("model", "ablation") else "right")
+        table.add_column(name, justify="left" if name in WHOLE else "right", no_wrap=name in WHOLE)
     for row in summary.overall:
         cells = []
         for persona in personas:
@@ -232,8 +234,9 @@ def category_table(summary: Summary) -> Table:
     categories = sorted({row["category"] for row in summary.categories})
     cells = {(row["category"], _column(row)): row for row in summary.categories}
     table = Table(title="Proc / Comp (%) by task category, averaged over tasks (table 8)", caption=f"{FAILURE_MARK} = the cell includes errored (scored 0) or truncated sessions.")
-    for name in ("category", *columns):
-        table.add_column(name)
+    table.add_column("category")
+    for name in columns:
+        table.add_column(name, no_wrap=True)  # headed by model names
     for category in categories:
         table.add_row(category, *(_category_cell(cells.get((category, column))) for column in columns))
     return table
@@ -265,17 +268,20 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
     table.add_column("session", no_wrap=True)
     for name in ("turns", "C", "I", "P", "Proc%", "Comp%"):
         table.add_column(name, justify="right", no_wrap=True)
-    table.add_column("status", overflow="fold")
+    table.add_column("status", no_wrap=True)
+    errors = any(s.error is not None for s in result.sessions)
+    if errors:
+        table.add_column("error")
     for s in result.sessions:
-        status = s.status if s.error is None else f"{s.status}: {s.error[:60]}"
         table.add_row(
-            s.session_id, str(s.follow_up_turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), pct(s.proc), pct(s.scored_comp), status,
+            s.session_id, str(s.follow_up_turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), pct(s.proc), pct(s.scored_comp), s.status,
+            *([(s.error or "")[:60]] if errors else []),
         )
     totals = [sum(getattr(s.counts, f) for s in result.sessions) for f in ("completed", "inferred", "provided")]
     table.add_section()
     table.add_row(
         f"episode {len(result.sessions)}/{total_sessions}", str(sum(s.follow_up_turns for s in result.sessions)), *map(str, totals),
-        marked(pct(result.proc), failures), marked(pct(result.comp), failures), "",
+        marked(pct(result.proc), failures), marked(pct(result.comp), failures), "", *([""] if errors else []),
     )
     return table
 

@@ -7,9 +7,12 @@ make the metrics testable offline:
 - ``scripted:passive`` does what the user has stated so far and never asks;
 - ``scripted:asker`` asks one targeted question per hidden intent, then acts;
 - ``scripted:surface`` does only what the opening request states and ignores
-  whatever the user reveals later, and every step that draws on the user's
-  earlier dialogue history (``from_history``): on odyssey tasks it is the agent
-  that sees only the task intent.
+  whatever the user reveals later.
+
+Only ``scripted:reference`` runs the steps that draw on the user's earlier
+dialogue history (``from_history``): the other scripts cannot read a history
+and no user reveals it during the session, so on odyssey tasks they are agents
+that see only the task intent, whatever the memory setting.
 
 A step that answers a follow-up instruction (``followup``) waits, in every
 mode, until the user has given that follow-up (refinement tasks).
@@ -99,9 +102,11 @@ class ScriptedAgent:
     def _eligible(self, step: ReferenceStep) -> bool:
         if step.followup is not None and not self._followup_given(step.followup):
             return False
+        if step.from_history and self.mode != "reference":
+            return False  # what the user said in earlier dialogue is never revealed to a script that cannot read it
         if self.mode in ("reference", "asker"):
             return True
-        if self.mode == "surface" and (step.from_history or step.followup is not None):
+        if self.mode == "surface" and step.followup is not None:
             return False
         allowed = set() if self.mode == "surface" else self._known
         return set(step.requires) <= allowed

@@ -21,6 +21,7 @@ from proactive_bench.store.lease import (
     take_lease,
     writing,
 )
+from proactive_bench.store.lookup import LATEST, IdLookupError, ListFilter
 from proactive_bench.store.pending import PendingRow, pending_row
 from proactive_bench.store.probes import ProbeRow
 from proactive_bench.store.tables import (
@@ -45,11 +46,14 @@ __all__ = [
     "Fence",
     "Grade",
     "HeldLease",
+    "IdLookupError",
     "IntentEvent",
+    "LATEST",
     "LLMCall",
     "Lease",
     "LeaseHeld",
     "LeaseLost",
+    "ListFilter",
     "MessageRow",
     "ModelCallEntry",
     "PendingRow",

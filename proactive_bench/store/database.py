@@ -22,6 +22,7 @@ from sqlmodel import Session, SQLModel, create_engine
 from proactive_bench.store.answers import RecordedAnswers
 from proactive_bench.store.judgments import JudgmentQueries
 from proactive_bench.store.lease import Fence
+from proactive_bench.store.lookup import LookupQueries
 from proactive_bench.store.probes import ProbeQueries
 from proactive_bench.store.runs import RunQueries
 from proactive_bench.store.sessions import SessionQueries
@@ -35,7 +36,7 @@ class StoreOpenError(RuntimeError):
     """A file that SQLite cannot open as a database (not a database, locked, unreadable); the message is SQLite's."""
 
 
-class Store(RunQueries, SessionQueries, JudgmentQueries, ProbeQueries):
+class Store(RunQueries, LookupQueries, SessionQueries, JudgmentQueries, ProbeQueries):
     """The results database of one results directory; the only holder of its engine."""
 
     def __init__(self, path: Path) -> None:

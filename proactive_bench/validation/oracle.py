@@ -15,7 +15,7 @@ intent whose evidence another intent's steps satisfy, fails here.
 Each baseline is one :class:`OracleBar` in :data:`BASELINES`; a new baseline
 (or an adversarial one) is one more line there. Odyssey tasks are held to
 :data:`PASS_RATE_BASELINES`, AgentIF tasks to :data:`AGENTIF_BASELINES` (the
-reference scores 1.0, the claimer and stuffer next to nothing, the stuffer
+reference scores 1.0, the adversaries next to nothing, the stuffer
 triggering a penalty).
 """
 
@@ -188,21 +188,28 @@ def _below_full_in(category: str) -> Callable[[TaskScore, str], str | None]:
     return test
 
 
-def _at_most(limit: float, penalised: bool = False) -> Callable[[TaskScore, str], str | None]:
+def _at_most(limit: float) -> Callable[[TaskScore, str], str | None]:
     def test(score: TaskScore, _category: str) -> str | None:
-        if (score.score or 0.0) > limit:
-            return f"scores {score.score:.2f}, above {limit}"
-        return "triggers no penalty item" if penalised and not score.penalty else None
+        return f"scores {score.score:.2f}, above {limit}" if (score.score or 0.0) > limit else None
 
     return test
+
+
+def _penalised_not_rewarded(score: TaskScore, _category: str) -> str | None:
+    """The stuffer's bar: its stuffed files earn no bonus point and trigger at least one penalty."""
+    earned = [i.id for i in score.items if i.earned]
+    if earned:
+        return f"stuffed files earn bonus items {', '.join(earned)}"
+    return "stuffed files trigger no penalty item" if not score.penalty else None
 
 
 AGENTIF_BASELINES: list[OracleBar] = [
     OracleBar("scripted:reference", agentif_bar(_full), "scores 1.0 (every rule bonus holds, no rule penalty)", ("forward",)),
     OracleBar("scripted:passive", agentif_bar(_below_full_in("latent")), "below 1.0 on latent tasks (the rule had to be provided)", ("forward",)),
     OracleBar("scripted:surface", agentif_bar(_below_full_in("refinement")), "below 1.0 on refinement tasks (ignores follow-ups)", ("forward",)),
-    OracleBar("scripted:claimer", agentif_bar(_at_most(0.15)), "scores <= 0.15 (claims are not deliverables)", ("forward",)),
-    OracleBar("scripted:stuffer", agentif_bar(_at_most(0.15, penalised=True)), "scores <= 0.15 and triggers a penalty", ("forward",)),
+    *(OracleBar(f"scripted:{mode}", agentif_bar(_at_most(0.15)), "scores <= 0.15 (questions and claims are not deliverables)", ("forward",))
+      for mode in ADVERSARY_MODES if mode != "stuffer"),
+    OracleBar("scripted:stuffer", agentif_bar(_penalised_not_rewarded), "earns no bonus and triggers a penalty", ("forward",)),
 ]
 """The bar of AgentIF tasks, on their rule-graded items (docs/metrics.md, "AgentIF tasks")."""
 SUITE_BASELINES: dict[str, list[OracleBar]] = {DEFAULT_SUITE: BASELINES, "agentif": AGENTIF_BASELINES}

@@ -28,7 +28,7 @@ from proactive_bench.dataset import (
 )
 from proactive_bench.env import resolve_tool_names
 from proactive_bench.suites.agentif.task import AgentIFTask
-from proactive_bench.suites.task_files import TASK_FILE, folder_task_names, read_task_model, relative_to_root
+from proactive_bench.suites.task_files import TaskFolder, relative_to_root
 
 SUITE_NAME = FOLDER = "agentif"
 SESSION_CATEGORY = "agentif"
@@ -39,17 +39,8 @@ OFFICE_TOOLS = ("documents", "spreadsheets", "pdf")
 """The office tool groups every task gets where they are registered (the odyssey tools)."""
 
 
-def task_names(root: Path) -> list[str]:
-    return folder_task_names(root, FOLDER)
-
-
-def task_file(root: Path, task_id: str) -> Path:
-    return root / FOLDER / task_id / TASK_FILE
-
-
-def read_task(root: Path, task_id: str) -> tuple[AgentIFTask | None, list[Problem]]:
-    """The task's model, or None and every problem of its file (file, field, reason)."""
-    return read_task_model(root, FOLDER, task_id, AgentIFTask)
+TASKS = TaskFolder(FOLDER, AgentIFTask)
+task_names, task_file, read_task = TASKS.names, TASKS.file, TASKS.read
 
 
 def _registered(group: str) -> bool:

@@ -4,44 +4,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from pydantic import BaseModel
 
 from proactive_bench.dataset import LoadedEpisode, Problem
-from proactive_bench.suites.agentif.loading import FOLDER, SUITE_NAME, load_task, read_task, task_episode, task_file, task_names
+from proactive_bench.suites.agentif.loading import FOLDER, SUITE_NAME, TASKS, load_task, read_task, task_episode, task_file
 from proactive_bench.suites.agentif.task import AgentIFTask
 from proactive_bench.suites.agentif.validity import task_problems
 from proactive_bench.suites.base import SuiteSettings, memory_settings_problem
+from proactive_bench.suites.task_files import FolderSuite, TaskFolder
 
 
 @dataclass(frozen=True)
-class AgentIFSuite:
+class AgentIFSuite(FolderSuite):
     """Everyday tasks with attachments, bonus/penalty rubrics, latent rules and refinement follow-ups."""
 
     name: str = SUITE_NAME
     folder: str = FOLDER
-
-    def names(self, root: Path) -> list[str]:
-        return task_names(root)
+    tasks: ClassVar[TaskFolder] = TASKS
 
     def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
         return load_task(root, name)
 
-    def load_all(self, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
-        root = root.resolve()
-        episodes: dict[str, LoadedEpisode] = {}
-        problems: list[Problem] = []
-        for name in task_names(root):
-            loaded, found = self._checked(root, name)
-            problems += found
-            if loaded is not None:
-                episodes[name] = loaded
-        return episodes, problems
-
-    def problems(self, root: Path, name: str) -> list[Problem]:
-        return self._checked(root.resolve(), name)[1]
-
-    def _checked(self, root: Path, name: str) -> tuple[LoadedEpisode | None, list[Problem]]:
+    def checked(self, root: Path, name: str) -> tuple[LoadedEpisode | None, list[Problem]]:
         task, problems = read_task(root, name)
         if task is None:
             return None, problems

@@ -13,9 +13,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from proactive_bench.dataset import ID_PATTERN, Predicate, RegexList, RubricEvidence, check_one_action, check_regex
+from proactive_bench.dataset import ID_PATTERN, Predicate, RegexList, RubricEvidence, check_grader_fields, check_one_action, check_regex
+from proactive_bench.suites.task_files import StrictModel as _Model
+from proactive_bench.suites.task_files import TaskUser
 
 CATEGORIES = ("workflow", "latent", "refinement")
 """Open workflow execution, latent instruction inference, iterative refinement."""
@@ -24,17 +26,6 @@ ITEM_CATEGORIES = ("content", "form", "execution")
 POLARITIES = ("bonus", "penalty")
 MIN_ITEMS = 3
 MAX_POINTS = 5
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class TaskUser(_Model):
-    """Who asks: becomes the episode's persona."""
-
-    name: str = Field(min_length=1)
-    role: str = Field(min_length=1, description="Occupation and situation, in a sentence or two.")
 
 
 class RubricItem(_Model):
@@ -53,10 +44,7 @@ class RubricItem(_Model):
 
     @model_validator(mode="after")
     def _grader_fields(self) -> RubricItem:
-        if self.grader == "rule" and self.check is None:
-            raise ValueError("a rule item needs a 'check' predicate")
-        if self.grader == "rubric" and self.check is not None:
-            raise ValueError("a rubric item takes 'evidence', not 'check'")
+        check_grader_fields(self.grader, self.check)
         if self.grader == "rubric" and self.category != "execution" and not self.evidence.files:
             raise ValueError(
                 f"a {self.category} rubric item needs evidence.files (the deliverable): a claim in the reply is never evidence for file content"

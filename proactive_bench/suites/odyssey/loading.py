@@ -31,7 +31,7 @@ from proactive_bench.suites.odyssey.checkers import describe, parse_checker_args
 from proactive_bench.suites.odyssey.context import OpeningContext, SummarySource, task_context
 from proactive_bench.suites.odyssey.memory import MemorySetting
 from proactive_bench.suites.odyssey.task import OdysseyTask
-from proactive_bench.suites.task_files import TASK_FILE, folder_task_names, read_task_model, relative_to_root
+from proactive_bench.suites.task_files import TaskFolder, relative_to_root
 
 SUITE_NAME = FOLDER = "odyssey"
 CATEGORY = "odyssey"
@@ -47,17 +47,8 @@ BASE_TOOLS = ("workspace",)
 SEARCH_TOOLS = ("history",)
 
 
-def task_names(root: Path) -> list[str]:
-    return folder_task_names(root, FOLDER)
-
-
-def task_file(root: Path, task_id: str) -> Path:
-    return root / FOLDER / task_id / TASK_FILE
-
-
-def read_task(root: Path, task_id: str) -> tuple[OdysseyTask | None, list[Problem]]:
-    """The task's model, or None and every problem of its file (file, field, reason)."""
-    return read_task_model(root, FOLDER, task_id, OdysseyTask)
+TASKS = TaskFolder(FOLDER, OdysseyTask)
+task_names, task_file, read_task = TASKS.names, TASKS.file, TASKS.read
 
 
 def task_tools(task: OdysseyTask, setting: MemorySetting) -> list[str]:
