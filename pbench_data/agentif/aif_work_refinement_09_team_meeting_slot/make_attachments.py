@@ -11,7 +11,7 @@ from proactive_bench.suites.agentif.attachments import normalize_zip
 FIXED = datetime(2025, 1, 1)
 DAYS = ["2025-10-06 Mon", "2025-10-07 Tue", "2025-10-08 Wed", "2025-10-09 Thu", "2025-10-10 Fri"]
 HOURS = ["09:00", "10:00", "11:00", "12:00", "13:00", "14:00", "15:00", "16:00"]
-PEOPLE = ["Dana Kowalczyk", "Piotr Zielinski", "Agnieszka Wojcik", "Tomasz Lewandowski", "Kasia Dabrowska"]
+PEOPLE = ["Dana Nowicka", "Piotr Zielinski", "Agnieszka Wojcik", "Tomasz Lewandowski", "Kasia Dabrowska"]
 FREE_FOR_ALL = {("2025-10-07 Tue", "10:00"), ("2025-10-09 Thu", "14:00"), ("2025-10-10 Fri", "11:00")}
 
 
