@@ -4,3 +4,4 @@ import proactive_bench.suites.trainee.templates.meeting_attend  # noqa: F401  (r
 import proactive_bench.suites.trainee.templates.transaction_audit  # noqa: F401
 import proactive_bench.suites.trainee.templates.price_backfill  # noqa: F401
 import proactive_bench.suites.trainee.templates.campaign_split  # noqa: F401
+import proactive_bench.suites.trainee.templates.workshop_booking  # noqa: F401
