@@ -5,3 +5,5 @@ import proactive_bench.suites.trainee.templates.transaction_audit  # noqa: F401
 import proactive_bench.suites.trainee.templates.price_backfill  # noqa: F401
 import proactive_bench.suites.trainee.templates.campaign_split  # noqa: F401
 import proactive_bench.suites.trainee.templates.workshop_booking  # noqa: F401
+import proactive_bench.suites.trainee.templates.incident_drill  # noqa: F401
+import proactive_bench.suites.trainee.templates.contract_fill  # noqa: F401
