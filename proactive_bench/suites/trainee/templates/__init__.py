@@ -7,3 +7,4 @@ import proactive_bench.suites.trainee.templates.campaign_split  # noqa: F401
 import proactive_bench.suites.trainee.templates.workshop_booking  # noqa: F401
 import proactive_bench.suites.trainee.templates.incident_drill  # noqa: F401
 import proactive_bench.suites.trainee.templates.contract_fill  # noqa: F401
+import proactive_bench.suites.trainee.templates.expense_review  # noqa: F401
