@@ -39,7 +39,7 @@ class CampaignSplit:
 
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
-        director, partner, designer = ctx.names.person(), ctx.names.person(), ctx.names.person()
+        director, partner = ctx.names.person(), ctx.names.person()
         brand = ctx.names.word("project")
         channels = rng.sample(CHANNELS, rng.randint(4, 5))
         conversions = {c: rng.randint(40, 900) for c in channels}
@@ -66,8 +66,6 @@ class CampaignSplit:
                 persona=f"Decisive; sets the channel strategy of the {brand} campaign."),
             Npc(handle=partner.handle, name=partner.name, role="Finance Business Partner", department="Finance", email=partner.email,
                 persona="Careful with numbers; signs off the quarterly marketing money."),
-            Npc(handle=designer.handle, name=designer.name, role="Creative Designer", department="Marketing", email=designer.email,
-                persona="Chatty; makes the campaign visuals and has no say over money."),
         )
         clues = (
             Clue(id="k1", holder=director.handle, value=f"drop {dropped} entirely",

@@ -1,6 +1,6 @@
 """Expense review (hard): work out what each expense claim reimburses and send payroll the total, before the deadline.
 
-Data: ``claims.xlsx`` (Claim, Employee, Category, Amount, Receipt) and a
+Data: ``claims.xlsx`` (Claim, Employee id, Category, Amount, Receipt) and a
 policy note that covers hotels only. The HR officer holds the rest, over a
 short conversation: the meal cap per claim (k1), and — only once the meal cap
 is settled, as a follow-up — how taxi rides are treated (k2: without a receipt
@@ -32,6 +32,11 @@ def reimbursed(category: str, amount: float, receipt: str, meal_cap: float, taxi
     return round(amount, 2)
 
 
+def policy_total(claims: list[list[object]], meal_cap: float, taxi_share: float) -> float:
+    """The total a policy pays out for the claims."""
+    return round(sum(reimbursed(str(c[2]), float(c[3]), str(c[4]), meal_cap, taxi_share) for c in claims), 2)  # type: ignore[arg-type]
+
+
 @dataclass(frozen=True)
 class ExpenseReview:
     name: str = "expense_review"
@@ -41,18 +46,19 @@ class ExpenseReview:
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
         officer, payroll = ctx.names.person(), ctx.names.person()
-        staff = [ctx.names.person() for _ in range(3)]
+        staff = [f"E{rng.randint(1000, 9999)}" for _ in range(3)]
         cap = rng.choice(MEAL_CAPS)
         rule = rng.choice(sorted(TAXI_RULES))
         claims: list[list[object]] = []
         for n in range(rng.randint(8, 12)):
             category = CATEGORIES[n] if n < 3 else rng.choice(CATEGORIES)
             amount = {"Meals": rng.uniform(12, 95), "Taxi": rng.uniform(9, 70), "Hotel": rng.uniform(80, 240)}[category]
-            claims.append([f"EC-{rng.randint(100, 999)}{n}", rng.choice(staff).name, category, round(amount, 2), rng.choice(("yes", "no"))])
+            claims.append([f"EC-{rng.randint(100, 999)}{n}", rng.choice(staff), category, round(amount, 2), rng.choice(("yes", "no"))])
         claims[0][3] = float(cap + rng.randint(8, 30))  # a meal over the cap
         claims[1][4] = "no"  # a taxi without a receipt
         paid = [reimbursed(str(c[2]), float(c[3]), str(c[4]), cap, TAXI_RULES[rule]) for c in claims]  # type: ignore[arg-type]
-        total = round(sum(paid), 2)
+        total = policy_total(claims, cap, TAXI_RULES[rule])
+        others = {policy_total(claims, c, share) for c in MEAL_CAPS for share in TAXI_RULES.values()} - {total}
         claimed = round(sum(float(c[3]) for c in claims), 2)  # type: ignore[arg-type]
         sheet = ctx.names.path(ctx.folder, "claims", "xlsx")
         note = ctx.names.path(ctx.folder, "expense_policy", "txt")
@@ -93,15 +99,16 @@ class ExpenseReview:
                            check=checker("xlsx_range", path=sheet, range=f"F2:F{last}", values=paid, tolerance=0.01),
                            attempt=wrote,
                            feedback="Ask HR for the parts of the expense policy that are not written down, one question at a time."),
-                Checkpoint(id="c2", text="payroll got the right total before the deadline", needs=("k1", "k2"),
+                Checkpoint(id="c2", text="payroll got the right total, and no other candidate, before the deadline", needs=("k1", "k2"),
                            check={"all": [checker("email_sent", to=payroll.email, subject_contains=subject, body_contains=[f"{total:.2f}"],
                                                   before=minute_iso(ctx, ctx.arrival_minute + due)),
-                                          {"not": checker("email_sent", to=payroll.email, body_contains=[f"{claimed:.2f}"])}]},
+                                          *({"not": checker("email_sent", to=payroll.email, body_contains=[f"{t:.2f}"])}
+                                            for t in sorted(others | {claimed}))]},
                            attempt=checker("email_sent", to=payroll.email),
                            feedback="Send payroll the total of the approved amounts, not of the claims, before the deadline."),
             ),
             files={
-                sheet: xlsx_bytes({"Claims": [["Claim", "Employee", "Category", "Amount", "Receipt"], *claims]}),
+                sheet: xlsx_bytes({"Claims": [["Claim", "Employee id", "Category", "Amount", "Receipt"], *claims]}),
                 note: "Expense policy (draft)\nHotel nights are reimbursed in full.\nMeals and taxis: rules being updated, ask HR.\n",
             },
             timing=Timing(due_minutes=due, work_minutes=30),

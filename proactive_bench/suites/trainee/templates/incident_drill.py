@@ -21,7 +21,7 @@ RESPONSE_MINUTES = 10
 """How soon after the alert the on-call engineer must be paged."""
 SEVERITIES = ("SEV-1", "SEV-2", "SEV-3", "SEV-4")
 GUESSED_SEVERITY = "SEV-1"
-ENGINEERS = 3
+ENGINEERS = 2
 
 
 @dataclass(frozen=True)
@@ -70,9 +70,11 @@ class IncidentDrill:
             npcs=npcs,
             clues=clues,
             checkpoints=(
-                Checkpoint(id="c1", text=f"this week's on-call engineer was paged within {RESPONSE_MINUTES} minutes of the alert",
+                Checkpoint(id="c1", text=f"this week's on-call engineer, and no one else, was paged within {RESPONSE_MINUTES} minutes of the alert",
                            needs=("k1",),
-                           check=checker("chat_sent", to=on_call.handle, contains=[f"drill {service}"], after=alert, before=by),
+                           check={"all": [checker("chat_sent", to=on_call.handle, contains=[f"drill {service}"], after=alert, before=by),
+                                          *({"not": checker("chat_sent", to=p.handle, contains=[f"drill {service}"])}
+                                            for p in (lead, *engineers) if p != on_call)]},
                            attempt=paged_any,
                            feedback="Read the on-call rota for the current week, and page the moment the alert fires."),
                 Checkpoint(id="c2", text="the incident desk got the drill with its one right severity", needs=("k2",),
