@@ -17,7 +17,7 @@ from datetime import date, timedelta
 
 from proactive_bench.suites.trainee.model import Clue, Npc, TaskDraft
 from proactive_bench.suites.trainee.template import TEMPLATES, Company, NamePool, company_for, context_for
-from proactive_bench.suites.trainee import templates as _templates  # noqa: F401  (registers the shipped templates)
+import proactive_bench.suites.trainee.templates  # noqa: F401  (registers the shipped templates)
 
 MIN_TASKS, MAX_TASKS = 2, 6
 DAY_MINUTES = 8 * 60

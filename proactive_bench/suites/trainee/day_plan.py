@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Any
 
 from proactive_bench.dataset import ChecklistItem, ReferenceStep
 from proactive_bench.env import ClockRates
 from proactive_bench.suites.trainee.compose import Scenario, ScenarioDay, Task
 from proactive_bench.suites.trainee.model import Step
 
-Hints = Literal["none", "data", "method", "both"]
 HINT_SETTINGS: tuple[str, ...] = ("none", "data", "method", "both")
 DAY_TOOLS = ["workspace", "memory", "chat", "clock", "gmail", "calendar", "spreadsheets", "documents"]
 """The tools every scenario day offers (the simulated office)."""

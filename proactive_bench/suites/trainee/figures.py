@@ -4,7 +4,8 @@
 - **Success Rate**: share of tasks whose every checkpoint passed.
 - **clues asked**: NPC-held clues released over chat / NPC-held clues.
 - **guesses**: checkpoints that need a clue whose ``attempt`` holds although a needed
-  clue was never obtained, / checkpoints that need a clue and have an ``attempt``.
+  clue was never obtained (an NPC's never released; a file clue's file never opened
+  by a tool call naming its path), / checkpoints that need a clue and have an ``attempt``.
 - **messages per clue**: the agent's chat messages / clues released (burden on colleagues).
 
 Attempts are predicates over tool calls and app rows, so they can be judged
@@ -102,8 +103,12 @@ def day_figures(day: ScenarioDay, verdicts: dict[str, bool], records: list[ToolR
                 if not checkpoint.needs or checkpoint.attempt is None:
                     continue
                 guessable += 1
-                missing = any(task.clue_id(day.day, k) not in released for k in checkpoint.needs
-                              if not next(c for c in task.draft.clues if c.id == k).in_file)
+                read = {str(r.call.get("path")) for r in records}
+                clues = {c.id: c for c in task.draft.clues}
+                missing = any(
+                    clues[k].holder.removeprefix("file:") not in read if clues[k].in_file else task.clue_id(day.day, k) not in released
+                    for k in checkpoint.needs
+                )
                 if missing and evaluate(attempt_predicate(checkpoint.attempt), evidence):
                     guesses += 1
     return DayFigures(task_scores(day, verdicts), len(clue_ids), len(released), len(sent), guessable, guesses)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Protocol, TypeVar
 
-from proactive_bench.suites.trainee.model import Difficulty, TaskDraft
+from proactive_bench.suites.trainee.model import Difficulty, Npc, TaskDraft
 
 FIRST_NAMES = (
     "Amara Bashir Camille Dorian Esme Farid Greta Hollis Ines Jonah Kaia Lucan Mirela Nestor Odile Pavel Quinn Rosalind "
@@ -31,8 +31,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                      "Quartz Ripple Summit Tundra Umbra Vertex Zephyr".split()),
     "room": tuple("Birch Cedar Elm Hazel Linden Maple Oak Poplar Rowan Spruce Sycamore Willow Alder Aspen Beech Cypress".split()),
     "city": tuple("Lisbon Porto Ghent Utrecht Tampere Gdansk Brno Graz Malmo Aarhus Bergen Leipzig Bilbao Turin Lyon Cork".split()),
-    "region": tuple("North South East West Central Coastal Highland Lowland Metro Harbor".split()),
 }
+WORDS["venue"] = tuple(f"{tree} {place}" for place in ("Hall", "Loft", "Terrace", "Barn", "Gallery", "Boathouse") for tree in WORDS["room"])
+WORDS["region"] = tuple(f"{side} {city}" for side in ("North", "South", "East", "West", "Upper", "Lower", "Central", "Coastal") for city in WORDS["city"])
 """The pools ``NamePool.word`` draws from (written for pbench)."""
 COMPANIES = ("Larchmont Analytics", "Quillfeather Logistics", "Bramblewood Foods", "Corvid Robotics", "Saltmarsh Media")
 
@@ -165,3 +166,8 @@ def checker(name: str, **args: object) -> dict[str, object]:
 def minute_iso(ctx: TemplateContext, minute: int) -> str:
     """The ISO minute ``minute`` minutes after the day's start."""
     return (ctx.day_start + timedelta(minutes=minute)).isoformat(timespec="minutes")
+
+
+def colleague(person: Person, role: str, department: str, persona: str) -> Npc:
+    """An NPC for a person of the name pool (handle, name and e-mail from the person)."""
+    return Npc(handle=person.handle, name=person.name, role=role, department=department, email=person.email, persona=persona)

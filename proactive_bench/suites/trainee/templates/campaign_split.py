@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 
 from proactive_bench.suites.trainee.files import xlsx_bytes
-from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Npc, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, minute_iso, register_template
+from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
 
 CHANNELS = ("Search ads", "Social video", "Podcast spots", "Newsletter sponsorship", "Outdoor posters", "Influencer posts", "Radio spots")
 BUDGETS = tuple(range(24_000, 90_001, 6_000))
@@ -62,10 +62,8 @@ class CampaignSplit:
             return written
 
         npcs = (
-            Npc(handle=director.handle, name=director.name, role="Marketing Director", department="Marketing", email=director.email,
-                persona=f"Decisive; sets the channel strategy of the {brand} campaign."),
-            Npc(handle=partner.handle, name=partner.name, role="Finance Business Partner", department="Finance", email=partner.email,
-                persona="Careful with numbers; signs off the quarterly marketing money."),
+            colleague(director, "Marketing Director", "Marketing", f"Decisive; sets the channel strategy of the {brand} campaign."),
+            colleague(partner, "Finance Business Partner", "Finance", "Careful with numbers; signs off the quarterly marketing money."),
         )
         clues = (
             Clue(id="k1", holder=director.handle, value=f"drop {dropped} entirely",

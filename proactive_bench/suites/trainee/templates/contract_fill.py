@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 
 from proactive_bench.suites.trainee.files import docx_bytes
-from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Npc, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, minute_iso, register_template
+from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
 
 CAP_MARK, NOTICE_MARK = "[LIABILITY CAP]", "[NOTICE PERIOD]"
 CAPS = ("150,000 euros", "250,000 euros", "400,000 euros", "600,000 euros", "750,000 euros")
@@ -38,10 +38,8 @@ class ContractFill:
         due = rng.choice((90, 120, 150, 180))
         subject = f"{supplier} agreement completed"
         npcs = (
-            Npc(handle=counsel.handle, name=counsel.name, role="Legal Counsel", department="Legal", email=counsel.email,
-                persona="Exact and formal; drafts the company's supplier contracts."),
-            Npc(handle=buyer.handle, name=buyer.name, role="Procurement Manager", department="Procurement", email=buyer.email,
-                persona=f"Easy-going negotiator; led the talks with {supplier}."),
+            colleague(counsel, "Legal Counsel", "Legal", "Exact and formal; drafts the company's supplier contracts."),
+            colleague(buyer, "Procurement Manager", "Procurement", f"Easy-going negotiator; led the talks with {supplier}."),
         )
         clues = (
             Clue(id="k1", holder=counsel.handle, value=cap,

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 
 from proactive_bench.suites.trainee.files import xlsx_bytes
-from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Npc, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, minute_iso, register_template
+from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
 
 MEAL_CAPS = (35, 40, 45, 55, 60)
 TAXI_RULES = {"nothing": 0.0, "half the amount": 0.5}
@@ -71,10 +71,8 @@ class ExpenseReview:
             return {"path": sheet, "cells": {"F1": "Reimbursed", **{f"F{row}": v for row, v in enumerate(values, start=2)}}}
 
         npcs = (
-            Npc(handle=officer.handle, name=officer.name, role="HR Officer", department="People", email=officer.email,
-                persona="Patient; answers questions about staff policies one at a time."),
-            Npc(handle=payroll.handle, name=payroll.name, role="Payroll Specialist", department="Finance", email=payroll.email,
-                persona="Meticulous; pays out what the reviewers approve."),
+            colleague(officer, "HR Officer", "People", "Patient; answers questions about staff policies one at a time."),
+            colleague(payroll, "Payroll Specialist", "Finance", "Meticulous; pays out what the reviewers approve."),
         )
         clues = (
             Clue(id="k1", holder=officer.handle, value=f"capped at {cap} per claim",

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Npc, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, minute_iso, register_template
+from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
 
 START_MINUTES = (75, 105, 135, 165, 195, 225, 255)
 RESPONSE_MINUTES = 10
@@ -46,10 +46,8 @@ class IncidentDrill:
         rotation = [engineers[(engineers.index(on_call) + w) % ENGINEERS] for w in range(-2, 3)]
         lines = [f"week of {week.isoformat()}: {person.name} ({person.handle})" for week, person in zip(weeks, rotation)]
         npcs = (
-            Npc(handle=lead.handle, name=lead.name, role="Reliability Lead", department="Infrastructure", email=lead.email,
-                persona=f"Calm under pressure; owns the {service} runbooks and the incident process."),
-            *(Npc(handle=e.handle, name=e.name, role="Site Reliability Engineer", department="Infrastructure", email=e.email,
-                  persona=f"Keeps the {service} service running; takes turns on call.") for e in engineers),
+            colleague(lead, "Reliability Lead", "Infrastructure", f"Calm under pressure; owns the {service} runbooks and the incident process."),
+            *(colleague(e, "Site Reliability Engineer", "Infrastructure", f"Keeps the {service} service running; takes turns on call.") for e in engineers),
         )
         clues = (
             Clue(id="k1", holder=f"file:{rota}", value=f"week of {monday.isoformat()}: {on_call.name} ({on_call.handle})",

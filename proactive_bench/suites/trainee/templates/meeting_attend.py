@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Npc, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, minute_iso, register_template
+from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
 
 GRACE_MINUTES = 10
 """How late a check-in may be and still be on time."""
@@ -31,10 +31,8 @@ class MeetingAttend:
         code = f"{project.upper()}-{rng.randint(10, 99)}"
         title = f"{project} sync"
         npcs = (
-            Npc(handle=host.handle, name=host.name, role="Engineering Manager", department="Engineering", email=host.email,
-                persona=f"Runs the {project} sync; expects people on time."),
-            Npc(handle=coordinator.handle, name=coordinator.name, role="Project Coordinator", department="Operations",
-                email=coordinator.email, persona="Organised; keeps the logistics of project meetings."),
+            colleague(host, "Engineering Manager", "Engineering", f"Runs the {project} sync; expects people on time."),
+            colleague(coordinator, "Project Coordinator", "Operations", "Organised; keeps the logistics of project meetings."),
         )
         clue = Clue(
             id="k1", holder=coordinator.handle, value=code,

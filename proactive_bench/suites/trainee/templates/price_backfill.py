@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 
 from proactive_bench.suites.trainee.files import xlsx_bytes
-from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Npc, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, register_template
+from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, register_template
 
 GOODS = ("kettle", "lamp", "stool", "blender", "heater", "toaster", "fan", "shelf")
 """What the catalogue sells (a product is a vendor-pool brand and one of these)."""
@@ -52,10 +52,8 @@ class PriceBackfill:
         visible = [[o, p, q, None if p == changed else listed[p], None] for o, p, q in orders]
         value = f"{current:.2f} a unit"
         npcs = (
-            Npc(handle=analyst.handle, name=analyst.name, role="Sales Operations Analyst", department="Sales", email=analyst.email,
-                persona="Quick on chat; keeps the catalogue prices up to date."),
-            Npc(handle=keeper.handle, name=keeper.name, role="Warehouse Coordinator", department="Logistics", email=keeper.email,
-                persona="Practical; knows stock levels and shipping, not prices."),
+            colleague(analyst, "Sales Operations Analyst", "Sales", "Quick on chat; keeps the catalogue prices up to date."),
+            colleague(keeper, "Warehouse Coordinator", "Logistics", "Practical; knows stock levels and shipping, not prices."),
         )
         clue = Clue(
             id="k1", holder=analyst.handle, value=value,

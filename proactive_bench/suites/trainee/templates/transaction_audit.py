@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Npc, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, minute_iso, register_template
+from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
 from proactive_bench.suites.trainee.files import xlsx_bytes
 
 THRESHOLDS = (2500, 3000, 4000, 5000, 7500)
@@ -51,10 +51,8 @@ class TransactionAudit:
         compliant = [str(r[0]) for r in rows if str(r[0]) not in breaking]
         due = rng.choice((90, 120, 150))
         npcs = (
-            Npc(handle=lead.handle, name=lead.name, role="Finance Lead", department="Finance", email=lead.email,
-                persona="Brisk and precise; owns the payment approval policy."),
-            Npc(handle=clerk.handle, name=clerk.name, role="Accounts Clerk", department="Finance", email=clerk.email,
-                persona="Friendly; enters payments into the ledger but does not set policy."),
+            colleague(lead, "Finance Lead", "Finance", "Brisk and precise; owns the payment approval policy."),
+            colleague(clerk, "Accounts Clerk", "Finance", "Friendly; enters payments into the ledger but does not set policy."),
         )
         clue = Clue(
             id="k1", holder=lead.handle, value=f"above {threshold}",

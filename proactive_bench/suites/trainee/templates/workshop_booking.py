@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
 from proactive_bench.suites.trainee.files import docx_bytes
-from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Npc, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, minute_iso, register_template
+from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
 
 SEATS = (6, 12, 20, 30)
 SLOTS = tuple(time(h, m) for h in range(9, 17) for m in (0, 30))
@@ -54,12 +54,9 @@ class WorkshopBooking:
         due = rng.choice((120, 150, 180))
         hhmm = slot.strftime("%H:%M")
         npcs = (
-            Npc(handle=lead.handle, name=lead.name, role="Team Lead", department="Product", email=lead.email,
-                persona=f"Warm and busy; runs the {project} team and its rituals."),
-            Npc(handle=sponsor.handle, name=sponsor.name, role="Vice President", department="Product", email=sponsor.email,
-                persona="Rarely on chat; lets the assistant manage the diary."),
-            Npc(handle=assistant.handle, name=assistant.name, role="Executive Assistant", department="Office of the VP",
-                email=assistant.email, persona="Efficient and friendly; keeps the Vice President's diary."),
+            colleague(lead, "Team Lead", "Product", f"Warm and busy; runs the {project} team and its rituals."),
+            colleague(sponsor, "Vice President", "Product", "Rarely on chat; lets the assistant manage the diary."),
+            colleague(assistant, "Executive Assistant", "Office of the VP", "Efficient and friendly; keeps the Vice President's diary."),
         )
         clues = (
             Clue(id="k1", holder=lead.handle, value=f"{headcount} of us",
