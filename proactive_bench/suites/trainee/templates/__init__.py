@@ -7,6 +7,7 @@ import proactive_bench.suites.trainee.templates.data_completion  # noqa: F401
 import proactive_bench.suites.trainee.templates.event_planning  # noqa: F401
 import proactive_bench.suites.trainee.templates.expense_review  # noqa: F401
 import proactive_bench.suites.trainee.templates.incident_drill  # noqa: F401
+import proactive_bench.suites.trainee.templates.launch_notice  # noqa: F401
 import proactive_bench.suites.trainee.templates.meeting_attend  # noqa: F401
 import proactive_bench.suites.trainee.templates.price_backfill  # noqa: F401
 import proactive_bench.suites.trainee.templates.report_filing  # noqa: F401
