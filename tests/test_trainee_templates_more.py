@@ -1,4 +1,5 @@
-"""Templates 7-13 (price_backfill, campaign_split, workshop_booking, incident_drill, contract_fill, expense_review, launch_notice).
+"""Templates 7-14 (price_backfill, campaign_split, workshop_booking, incident_drill, contract_fill, expense_review, launch_notice,
+stock_reorder).
 
 Beyond the shared rules (tests/test_trainee_templates.py): more seeds
 instantiate deterministically; on further seeds the oracle passes every
@@ -25,7 +26,8 @@ from proactive_bench.suites.trainee.day_plan import PlannedStep
 from proactive_bench.suites.trainee.templates.contract_fill import CAPS
 from proactive_bench.suites.trainee.validity import scenario_problems
 
-MINE = ("price_backfill", "campaign_split", "workshop_booking", "incident_drill", "contract_fill", "expense_review", "launch_notice")
+MINE = ("price_backfill", "campaign_split", "workshop_booking", "incident_drill", "contract_fill", "expense_review", "launch_notice",
+        "stock_reorder")
 PLAY = importlib.import_module("proactive_bench.suites.trainee.play")
 """The player module (the package exports its ``play`` function under the same name)."""
 ORACLE_STEPS = PLAY.oracle_steps

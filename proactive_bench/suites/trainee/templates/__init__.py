@@ -11,6 +11,7 @@ import proactive_bench.suites.trainee.templates.launch_notice  # noqa: F401
 import proactive_bench.suites.trainee.templates.meeting_attend  # noqa: F401
 import proactive_bench.suites.trainee.templates.price_backfill  # noqa: F401
 import proactive_bench.suites.trainee.templates.report_filing  # noqa: F401
+import proactive_bench.suites.trainee.templates.stock_reorder  # noqa: F401
 import proactive_bench.suites.trainee.templates.transaction_audit  # noqa: F401
 import proactive_bench.suites.trainee.templates.workshop_booking  # noqa: F401
 
