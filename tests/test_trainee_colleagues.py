@@ -96,7 +96,7 @@ def _thread(*pairs: tuple[str, ColleagueReply]) -> list[ChatLine]:
 
 
 def test_rules_colleague_releases_for_a_targeted_question_in_order() -> None:
-    assert RULES.reply("ada.lind", "Hello! Hope your week is going well.", [], MORNING) == ColleagueReply(DEFLECTION)
+    assert RULES.reply("ada.lind", "Hello! Hope your week is going well.", [], MORNING) == ColleagueReply(DEFLECTION, decided_by="rules")
     early = RULES.reply("ada.lind", "Where is the vendor list kept?", [], MORNING)
     assert early.released == ()  # its condition: the policy first
     policy = RULES.reply("ada.lind", "What is the payment approval threshold?", [], MORNING)
@@ -114,7 +114,7 @@ def test_rules_colleague_sets_aside_laundry_lists_and_loses_patience() -> None:
     assert RULES.reply("ada.lind", menu, [], MORNING).released == ()
     misses = [(f"Which {topic} should I use today?", ColleagueReply(DEFLECTION)) for topic in ("printer tray", "parking level", "desk number")]
     spent = RULES.reply("ada.lind", "What is the payment approval threshold?", _thread(*misses), MORNING)
-    assert spent == ColleagueReply(TIRED)
+    assert spent == ColleagueReply(TIRED, decided_by="rules")
 
 
 def _judge(targeted: dict[str, str]) -> Any:
@@ -135,7 +135,7 @@ def test_llm_colleague_releases_only_what_the_model_quotes_and_the_screen_admits
         laundry = colleagues.reply(clue.holder, " ".join(f"What is the {w} threshold policy?" for w in ("travel", "payment", "budget", "hiring", "vendor")), [], MORNING)
         other = colleagues.reply(task.draft.npcs[1].handle, question, [], MORNING)  # a colleague who holds nothing of it
         prompt = server.requests[0]["messages"][0]["content"]
-    assert got.released == (clue_id,) and clue.value in got.text
+    assert got.released == (clue_id,) and clue.value in got.text and got.decided_by.startswith("llm:openai:npc npc.v1@")
     assert laundry.released == () and other.released == ()
     assert clue.question in prompt and question in prompt and "Laundry lists" in prompt
     assert len(server.requests) == 1  # the survey and the colleague without open clues never reached the model

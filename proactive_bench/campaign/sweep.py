@@ -103,6 +103,7 @@ class SweepConfig(BaseModel):
     hints: list[str] = Field(default_factory=list, description="Trainee: hint settings to sweep (none, data, method, both); empty: none.")
     npc: str | None = Field(default=None, description="Trainee: the colleagues' backend (rules, llm).")
     npc_model: str | None = Field(default=None, description="Trainee, with npc llm: the colleagues' chat model.")
+    clock: str | None = Field(default=None, description="Trainee: simulated minutes per tool call and per agent step, CALL,STEP.")
 
     _known_user = field_validator("user")(check_user)
 
@@ -134,7 +135,7 @@ class SweepConfig(BaseModel):
                 for memory in self.memory
                 for k in (self.top_k if memory.startswith("rag:") and self.top_k else [None])
             ]
-        trainee = {"days": self.days, "npc": self.npc, "npc_model": self.npc_model}
+        trainee = {"days": self.days, "npc": self.npc, "npc_model": self.npc_model, "clock": self.clock}
         return [replace(s, hints=h, **trainee) for s in grid for h in (self.hints or [None])]
 
 
@@ -193,7 +194,7 @@ def sweep_run_spec(
     settings = settings or config.settings()[0]
     return RunSpec(
         suite=config.suite, memory=settings.memory, top_k=settings.top_k, summary_model=settings.summary_model, summaries_db=settings.summaries_db,
-        days=settings.days, hints=settings.hints, npc=settings.npc, npc_model=settings.npc_model,
+        days=settings.days, hints=settings.hints, npc=settings.npc, npc_model=settings.npc_model, clock=settings.clock,
         persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
         judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
         agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep_id, protocol=config.protocol,

@@ -74,6 +74,7 @@ class SuiteChoice:
     hints: Annotated[Optional[str], typer.Option(help="Trainee: comma-separated hint settings: none, data, method, both (default none).")] = None
     npc: Annotated[Optional[str], typer.Option(help="Trainee: the colleagues' backend, rules (default) or llm.")] = None
     npc_model: Annotated[Optional[str], typer.Option(help="Trainee, with --npc llm: the chat model that plays the colleagues.")] = None
+    clock: Annotated[Optional[str], typer.Option(help="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1).")] = None
 
     def sweep_fields(self, db: Path) -> dict[str, Any]:
         """The sweep settings these options give (only those given; summaries cached in ``db``); ValueError naming --top-k for a bad value."""
@@ -91,13 +92,13 @@ class SuiteChoice:
                 raise ValueError(f"--top-k: expected whole numbers, comma-separated, got {self.top_k!r}") from None
         if self.hints:
             fields["hints"] = split_list(self.hints)
-        fields |= {k: v for k, v in (("days", self.days), ("npc", self.npc), ("npc_model", self.npc_model)) if v is not None}
+        fields |= {k: v for k, v in (("days", self.days), ("npc", self.npc), ("npc_model", self.npc_model), ("clock", self.clock)) if v is not None}
         return fields
 
     @property
     def suite_specific(self) -> bool:
         """Whether any option of a suite other than pibench is given."""
-        return any(v is not None for v in (self.tasks, self.memory, self.top_k, self.summary_model, self.days, self.hints, self.npc, self.npc_model))
+        return any(v is not None for v in (self.tasks, self.memory, self.top_k, self.summary_model, self.days, self.hints, self.npc, self.npc_model, self.clock))
 
 
 def split_list(value: str | None) -> list[str]:

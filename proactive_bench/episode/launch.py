@@ -88,6 +88,7 @@ class RunSpec(BaseModel):
     hints: str | None = Field(default=None, description="Trainee: none, data, method or both (the template's tiered guidance).")
     npc: str | None = Field(default=None, description="Trainee: the colleagues' backend, rules (default) or llm.")
     npc_model: str | None = Field(default=None, description="Trainee, with npc llm: the chat model that plays the colleagues.")
+    clock: str | None = Field(default=None, description="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1).")
 
     @model_validator(mode="after")
     def _suite_settings(self) -> RunSpec:
@@ -104,7 +105,7 @@ class RunSpec(BaseModel):
     def settings(self) -> SuiteSettings:
         """The suite settings of this run (memory setting and top-k)."""
         return SuiteSettings(
-            self.memory, self.top_k, self.summary_model, self.summaries_db, self.base_url, self.days, self.hints, self.npc, self.npc_model,
+            self.memory, self.top_k, self.summary_model, self.summaries_db, self.base_url, self.days, self.hints, self.npc, self.npc_model, self.clock,
         )
 
     @property

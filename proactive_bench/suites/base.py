@@ -42,11 +42,13 @@ class SuiteSettings:
     """Trainee: the colleagues' backend (rules or llm)."""
     npc_model: str | None = None
     """Trainee, with --npc llm: the chat model that plays the colleagues."""
+    clock: str | None = None
+    """Trainee: simulated minutes per tool call and per agent step, ``CALL,STEP`` (default ``2,1``)."""
 
     @property
     def trainee_given(self) -> bool:
         """Whether any trainee-only setting is set (other suites refuse them)."""
-        return any(v is not None for v in (self.days, self.hints, self.npc, self.npc_model))
+        return any(v is not None for v in (self.days, self.hints, self.npc, self.npc_model, self.clock))
 
 
 class Suite(Protocol):

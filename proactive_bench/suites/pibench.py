@@ -36,7 +36,7 @@ class PibenchSuite:
         if settings.memory is not None or settings.top_k is not None or settings.summary_model is not None:
             return "--memory, --top-k and --summary-model apply to the odyssey suite only"
         if settings.trainee_given:
-            return "--days, --hints, --npc and --npc-model apply to the trainee suite only"
+            return "--days, --hints, --npc, --npc-model and --clock apply to the trainee suite only"
         return None
 
     def group(self, root: Path, name: str) -> str | None:

@@ -50,6 +50,7 @@ class ChatMessage(AppModel, table=True):
     text: str
     sent_at: NaiveDatetime
     released: list[str] = json_list()
+    decided_by: str = Field(default="", description="In replies: which colleague backend judged the message (rules, or the model and prompt version).")
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class ColleagueReply:
 
     text: str
     released: tuple[str, ...] = ()
+    decided_by: str = ""
 
 
 class Colleagues(Protocol):
@@ -118,7 +120,7 @@ def send_message(env: ToolEnv, args: SendArgs) -> dict[str, str]:
         if env.colleagues is None:
             return {"reply": "", "at": moment.isoformat(timespec="minutes")}
         answer = env.colleagues.reply(contact.handle, args.text, earlier, moment)
-        db.add(ChatMessage(contact=contact.handle, direction="in", text=answer.text, sent_at=moment, released=list(answer.released)))
+        db.add(ChatMessage(contact=contact.handle, direction="in", text=answer.text, sent_at=moment, released=list(answer.released), decided_by=answer.decided_by))
         return {"reply": answer.text, "at": moment.isoformat(timespec="minutes")}
 
 

@@ -60,7 +60,7 @@ class OdysseySuite:
 
     def settings_problem(self, settings: SuiteSettings) -> str | None:
         if settings.trainee_given:
-            return "--days, --hints, --npc and --npc-model apply to the trainee suite only"
+            return "--days, --hints, --npc, --npc-model and --clock apply to the trainee suite only"
         try:
             setting = parse_setting(settings.memory, settings.top_k)
         except ValueError as exc:

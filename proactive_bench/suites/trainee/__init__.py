@@ -25,11 +25,13 @@ from proactive_bench.suites.trainee.loading import TraineeSettings, load_scenari
 from proactive_bench.suites.trainee.play import MODES, PlayedDay, play
 from proactive_bench.suites.trainee.suite import SUITE, TraineeSuite
 from proactive_bench.suites.trainee.template import TEMPLATES, Template, TemplateContext
+from proactive_bench.suites.trainee.validity import VALIDATE_SEEDS, templates_problems
 
 __all__ = [
     "MODES",
     "SUITE",
     "TEMPLATES",
+    "VALIDATE_SEEDS",
     "DayFigures",
     "PlayedDay",
     "Scenario",
@@ -46,4 +48,5 @@ __all__ = [
     "parse_name",
     "play",
     "task_scores",
+    "templates_problems",
 ]

@@ -22,6 +22,7 @@ from proactive_bench.user import cap_claims, patience_spent_over, screen_questio
 
 DEFLECTION = "Sorry, I'm not sure what you need from me. Could you ask me something specific about your task?"
 TIRED = "I've answered what I can for now; please check the task materials."
+RULES = "rules"
 
 
 @dataclass(frozen=True)
@@ -64,9 +65,9 @@ class RulesColleagues:
         claims = self.claims(handle, text, thread)
         if not claims:
             spent = patience_spent_over(asked_and_earned(thread))
-            return ColleagueReply(TIRED if spent else DEFLECTION)
+            return ColleagueReply(TIRED if spent else DEFLECTION, decided_by=RULES)
         said = [c.text for c in self.clues if c.id in claims]
-        return ColleagueReply(" ".join(said), tuple(c.id for c in self.clues if c.id in claims))
+        return ColleagueReply(" ".join(said), tuple(c.id for c in self.clues if c.id in claims), RULES)
 
 
 def asked_and_earned(thread: list[ChatLine]) -> list[tuple[str, int]]:

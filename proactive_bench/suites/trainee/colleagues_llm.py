@@ -56,12 +56,12 @@ class LLMColleagues:
 
     def reply(self, handle: str, text: str, thread: list[ChatLine], moment: datetime) -> ColleagueReply:
         if patience_spent_over(asked_and_earned(thread)):
-            return ColleagueReply(TIRED)
+            return ColleagueReply(TIRED, decided_by=self.decided_by)
         released = {c for line in thread for c in line.released}
         open_clues = [c for c in self.clues if c.holder == handle and c.id not in released and (c.after is None or c.after in released)]
         screen = screen_questions(text)
         if not open_clues or not screen.admissible:
-            return ColleagueReply(DEFLECTION)
+            return ColleagueReply(DEFLECTION, decided_by=self.decided_by)
         claims = {}
         for clue_id, quote in self._judge(self.npcs[handle], open_clues, screen.admissible).items():
             question = match_admissible(quote, screen) if isinstance(quote, str) else None
@@ -69,8 +69,14 @@ class LLMColleagues:
                 claims[clue_id] = question
         claims = cap_claims(claims)
         if not claims:
-            return ColleagueReply(DEFLECTION)
-        return ColleagueReply(" ".join(c.text for c in open_clues if c.id in claims), tuple(c.id for c in open_clues if c.id in claims))
+            return ColleagueReply(DEFLECTION, decided_by=self.decided_by)
+        released = tuple(c.id for c in open_clues if c.id in claims)
+        return ColleagueReply(" ".join(c.text for c in open_clues if c.id in claims), released, self.decided_by)
+
+    @property
+    def decided_by(self) -> str:
+        """The model and the prompt's version, recorded with every reply (``chat_message.decided_by``)."""
+        return f"llm:{self.model} {PROMPT.name}@{PROMPT.hash}"
 
     def _judge(self, npc: Npc, clues: list[HeldClue], questions: list[str]) -> dict[str, object]:
         facts = "\n".join(f"- {c.id}: {self._conditions[c.id].question}" for c in clues)

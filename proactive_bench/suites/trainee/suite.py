@@ -8,7 +8,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from proactive_bench.dataset import DatasetError, LoadedEpisode, Problem
-from proactive_bench.env import Colleagues
+from proactive_bench.env import ClockRates, Colleagues
 from proactive_bench.suites.base import SuiteSettings
 from proactive_bench.suites.trainee.colleagues import rules_colleagues
 from proactive_bench.suites.trainee.colleagues_llm import LLMColleagues
@@ -16,14 +16,23 @@ from proactive_bench.suites.trainee.compose import Scenario, default_names, pars
 from proactive_bench.suites.trainee.day_plan import HINT_SETTINGS, TimelineError
 from proactive_bench.suites.trainee.loading import FOLDER, SUITE_NAME, TraineeSettings, load_scenario
 from proactive_bench.suites.trainee.model import TaskDraft
-from proactive_bench.suites.trainee.template import TEMPLATES
-from proactive_bench.suites.trainee.validity import template_problems
 
 NPC_BACKENDS = ("rules", "llm")
 
 
+def parse_clock(text: str | None) -> ClockRates:
+    """``CALL,STEP`` minutes (``2,1``) as clock rates; ValueError (one line) naming --clock."""
+    if text is None:
+        return ClockRates()
+    try:
+        call, step = (float(part) for part in text.split(","))
+        return ClockRates(call, step)
+    except ValueError:
+        raise ValueError(f"--clock: expected CALL,STEP minutes (two non-negative numbers, e.g. 2,1), got {text!r}") from None
+
+
 def trainee_settings(settings: SuiteSettings) -> TraineeSettings:
-    return TraineeSettings(days=settings.days or 1, hints=settings.hints or "none")
+    return TraineeSettings(days=settings.days or 1, hints=settings.hints or "none", rates=parse_clock(settings.clock))
 
 
 @dataclass(frozen=True)
@@ -54,8 +63,8 @@ class TraineeSuite:
         return llm
 
     def load_all(self, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
-        """No episodes to lint (they are generated); every template's problems over the validation seeds (oracle and baselines played)."""
-        return {}, [p for name in sorted(TEMPLATES) for p in template_problems(name)]
+        """Nothing under a dataset root: scenarios are generated (``pbench validate --suite trainee`` checks the templates)."""
+        return {}, []
 
     def problems(self, root: Path, name: str) -> list[Problem]:
         try:
@@ -78,6 +87,10 @@ class TraineeSuite:
             return "--npc llm needs --npc-model (the chat model that plays the colleagues)"
         if settings.npc_model and settings.npc != "llm":
             return "--npc-model goes with --npc llm"
+        try:
+            parse_clock(settings.clock)
+        except ValueError as exc:
+            return str(exc)
         return None
 
     def group(self, root: Path, name: str) -> str | None:

@@ -15,6 +15,7 @@ import re
 from proactive_bench.dataset import Problem
 from proactive_bench.suites.trainee.compose import Scenario, compose_scenario
 from proactive_bench.suites.trainee.play import play
+from proactive_bench.suites.trainee.template import TEMPLATES
 from proactive_bench.user import screen_questions
 
 VALIDATE_SEEDS = range(1, 6)
@@ -75,6 +76,11 @@ def baseline_problems(scenario: Scenario) -> list[str]:
         if day.figures.clues_asked:
             found.append(f"day {n}: a laundry list to every colleague obtained {day.figures.clues_asked} clue(s)")
     return found
+
+
+def templates_problems(seeds: int = len(VALIDATE_SEEDS)) -> list[Problem]:
+    """Every template's problems over seeds 1..``seeds`` (``pbench validate --suite trainee``)."""
+    return [p for name in sorted(TEMPLATES) for p in template_problems(name, range(1, seeds + 1))]
 
 
 def template_problems(template: str, seeds: range = VALIDATE_SEEDS) -> list[Problem]:
