@@ -1,4 +1,4 @@
-"""Advertising-campaign planning (hard): split next quarter's budget over the channels by last quarter's conversions.
+"""Campaign budget split (hard): split next quarter's budget over the channels by last quarter's conversions.
 
 Data: ``last_quarter.xlsx`` (Channel, Spend, Conversions). Two clues from two
 people: the marketing director drops one channel this quarter (k1), and the

@@ -1,4 +1,4 @@
-"""Data completion (easy): fill the blank unit prices and the totals of an order sheet; one product's price changed.
+"""Price backfill (easy): fill the blank unit prices and the totals of an order sheet; one product's price changed.
 
 Data: ``orders.xlsx`` (Order, Product, Quantity, Unit price, Total) where the
 rows of one product have no unit price and no row has a total, and a price

@@ -1,4 +1,4 @@
-"""Event planning (hard): book tomorrow's workshop in the smallest room that fits, at the one time the sponsor is free.
+"""Workshop booking (hard): book tomorrow's workshop in the smallest room that fits, at the one time the sponsor is free.
 
 Data: a rooms document (room, seats). Two clues from two people: the team
 lead knows how many will come (k1: the room), the sponsor's assistant knows
