@@ -164,3 +164,15 @@ def test_the_drill_page_counts_only_soon_after_the_alert(monkeypatch: pytest.Mon
 
     verdicts = _played_with(monkeypatch, scenario, late)
     assert not verdicts["t1.c1"] and verdicts["t1.c2"] and not verdicts["t1.c3"]
+
+
+def test_reporting_the_drill_before_the_alert_is_not_answering_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    scenario = compose_scenario("s12-n2", templates=["incident_drill"])
+
+    def early(steps: list[PlannedStep]) -> list[PlannedStep]:
+        mail = [s for s in steps if s.tool == "gmail__send_email" and s.task == "t1"]
+        rest = [s for s in steps if s not in mail]
+        return [rest[0], *mail, *rest[1:]]  # right after logging in, long before the alert
+
+    verdicts = _played_with(monkeypatch, scenario, early)
+    assert verdicts["t1.c1"] and verdicts["t1.c2"] and not verdicts["t1.c3"]

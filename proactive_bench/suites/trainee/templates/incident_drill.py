@@ -10,6 +10,7 @@ e-mail must name exactly one severity, the right one.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -80,8 +81,10 @@ class IncidentDrill:
                                           *({"not": checker("email_sent", to=desk, body_contains=[s])} for s in SEVERITIES if s != severity)]},
                            attempt=checker("email_sent", to=desk),
                            feedback="Ask the Reliability Lead which severity a drill is filed under; do not assume the highest."),
-                Checkpoint(id="c3", text=f"the incident desk was told within {RESPONSE_MINUTES} minutes of the alert",
-                           check=checker("email_sent", to=desk, subject_contains=f"{service} drill", before=by),
+                Checkpoint(id="c3", text=f"the incident desk was told in the first {RESPONSE_MINUTES} minutes after the alert",
+                           check={"app_rows_added": {"table": "gmail_email", "where": {
+                               "recipient_emails": re.escape(desk), "subject": re.escape(f"{service} drill"),
+                               "sent_at": "^(" + "|".join(re.escape(minute_iso(ctx, m)) for m in range(at, at + RESPONSE_MINUTES + 1)) + ")"}}},
                            feedback="Report an alert to the incident desk within minutes, even in the middle of other work."),
             ),
             files={rota: "On-call rota (Infrastructure)\n" + "\n".join(lines) + "\n"},
