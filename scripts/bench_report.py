@@ -1,13 +1,15 @@
-"""How fast a 100-session report opens in headless Chromium.
+"""How fast a 100-session report opens in headless Chromium: its index and one run page.
 
 Runs a scripted sweep of the shipped pharmacist episode (2 models, with and
 without dependency history, as many runs as it takes to reach ``--sessions``),
-writes its report, and opens it in headless Chromium (Debian's ``chromium``)
-several times, each with a fresh profile. Printed figures, as medians:
+writes its report (a folder: ``index.html`` and ``runs/<run id>.html``), and
+opens the index and the first run's page in headless Chromium (Debian's
+``chromium``) several times, each with a fresh profile. Printed figures, as medians:
 
 - load: from navigation start to the ``load`` event plus a forced layout of
-  the whole page, measured inside the page (``performance.now()``) by a probe
-  script appended to a copy of the report (the report itself has no script);
+  the whole page, measured inside the page (``performance.now()``) by the
+  layout probe of ``reporting.html.browser`` appended to a copy of the page,
+  with the page's height at 1,400 pixels wide;
 - screenshot: wall time of a whole ``chromium --screenshot`` call (start the
   browser, load, paint the first 1280×2000 pixels, write the PNG), and the
   same for an empty page as a baseline.
@@ -20,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import statistics
 import sys
 import tempfile
@@ -32,15 +33,7 @@ from typer.testing import CliRunner
 from proactive_bench.cli import app
 from proactive_bench.dataset.ablation import ABLATIONS, ablated_sessions
 from proactive_bench.dataset.loading import DEFAULT_DATA_ROOT, load_episode
-from proactive_bench.reporting.html.browser import chromium, dump_dom, screenshot
-
-PROBE = """<script>
-addEventListener("load", () => {
-  const height = document.documentElement.scrollHeight;  // forces style and layout of the whole page
-  document.body.dataset.loadMs = performance.now().toFixed(1);
-  document.body.dataset.height = height;
-});
-</script>"""
+from proactive_bench.reporting.html.browser import chromium, layout_probe, screenshot
 
 
 def cli(*args: str) -> str:
@@ -55,20 +48,6 @@ def runs_for(target: int, models: int) -> int:
     loaded = load_episode(DEFAULT_DATA_ROOT, "pharmacist")
     per_repeat = models * sum(len(ablated_sessions(loaded.episode, loaded.sessions, a)) for a in ABLATIONS)
     return math.ceil(target / per_repeat)
-
-
-def probe_copy(report: Path) -> Path:
-    probed = report.with_name("probed.html")
-    probed.write_text(report.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
-    return probed
-
-
-def load_ms(page: Path, profile: Path) -> float:
-    """What the probe recorded: milliseconds from navigation start to load and layout."""
-    found = re.search(r'data-load-ms="([0-9.]+)"', dump_dom(page, profile))
-    if found is None:
-        sys.exit("the probe did not record a load time")
-    return float(found.group(1))
 
 
 def screenshot_seconds(page: Path, profile: Path) -> float:
@@ -97,22 +76,34 @@ def main() -> None:
         )
         sweep_seconds = time.perf_counter() - started
         sweep_id = out["runs"][0]["sweep_id"]
-        report = work / "report.html"
+        report = work / "report"
         started = time.perf_counter()
         cli("report", sweep_id, "--db", str(db), "--out", str(report))
         build_seconds = time.perf_counter() - started
-        html = report.read_text(encoding="utf-8")
-        sessions = html.count('<section class="session"')
-        probed, empty = probe_copy(report), work / "empty.html"
+        pages = {"index": report / "index.html", "run page": report / "runs" / f"{out['runs'][0]['run_id']}.html"}
+        run_pages = sorted((report / "runs").glob("*.html"))
+        sessions = sum(p.read_text(encoding="utf-8").count('<section class="session"') for p in run_pages)
+        size = sum(p.stat().st_size for p in [pages["index"], *run_pages])
+        empty = work / "empty.html"
         empty.write_text("<!DOCTYPE html><title>empty</title>", encoding="utf-8")
-        loads, shots, baseline = [], [], []
+        loads: dict[str, list[float]] = {name: [] for name in pages}
+        heights: dict[str, int] = {}
+        shots: dict[str, list[float]] = {name: [] for name in pages}
+        baseline = []
         for n in range(args.repeat):
-            loads.append(load_ms(probed, work / f"load-{n}"))
-            shots.append(screenshot_seconds(report, work / f"shot-{n}"))
+            for name, page in pages.items():
+                probe = layout_probe(page, work / f"load-{name}-{n}")
+                loads[name].append(probe["loadMs"])
+                heights[name] = probe["height"]
+                shots[name].append(screenshot_seconds(page, work / f"shot-{name}-{n}"))
             baseline.append(screenshot_seconds(empty, work / f"empty-{n}"))
-    print(f"sweep: {len(out['runs'])} runs, {sessions} sessions in {sweep_seconds:.1f} s; report built in {build_seconds:.2f} s, {len(html) / 1e6:.2f} MB")
-    print(f"load event + layout in headless Chromium: median {statistics.median(loads):.0f} ms (min {min(loads):.0f}, max {max(loads):.0f}, n={args.repeat})")
-    print(f"whole chromium --screenshot call: median {statistics.median(shots):.2f} s; empty page: {statistics.median(baseline):.2f} s")
+        print(f"sweep: {len(out['runs'])} runs, {sessions} sessions in {sweep_seconds:.1f} s; report built in {build_seconds:.2f} s, "
+              f"{len(run_pages)} run pages, {size / 1e6:.2f} MB in all")
+        for name, page in pages.items():
+            print(f"{name} ({page.stat().st_size / 1e3:.0f} kB, {heights[name]:,} px tall at 1,400 px): load event + layout median "
+                  f"{statistics.median(loads[name]):.0f} ms (min {min(loads[name]):.0f}, max {max(loads[name]):.0f}, n={args.repeat}); "
+                  f"whole chromium --screenshot call median {statistics.median(shots[name]):.2f} s")
+        print(f"empty page: whole chromium --screenshot call median {statistics.median(baseline):.2f} s")
 
 
 if __name__ == "__main__":

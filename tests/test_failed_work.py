@@ -50,7 +50,7 @@ def test_failures_are_marked_in_the_table_and_the_report(tmp_path: Path) -> None
     assert "†" in table.stdout and "1/0/0" in table.stdout  # errored/truncated/not run beside the figure
     summary = json.loads(run_cli("results", out["run_id"], "--db", str(db), "--format", "json").stdout)
     assert summary["main"][0]["failures"] == {"error": 1, "truncated": 0, "not_run": 0}
-    html = render_report(Store(db), out["run_id"])
+    html = render_report(Store(db), out["run_id"]).pages()["index.html"]
     assert "†" in html and "err/trunc/not run" in html
 
 

@@ -137,5 +137,5 @@ def test_run_stats_use_the_sample_std_and_a_t_interval() -> None:
     stats = run_stats([0.5, 0.6, 0.7])
     assert stats["std"] == pytest.approx(0.1) and stats["n"] == 3
     assert stats["ci95"] == pytest.approx(4.303 * 0.1 / 3**0.5)
-    assert run_stats([0.4]) == {"mean": 0.4, "std": None, "ci95": None, "n": 1}
-    assert run_stats([None]) == {"mean": None, "std": None, "ci95": None, "n": 0}
+    assert run_stats([0.4]) == {"mean": 0.4, "std": None, "ci95": None, "boot95": None, "n": 1}
+    assert run_stats([None]) == {"mean": None, "std": None, "ci95": None, "boot95": None, "n": 0}

@@ -31,6 +31,9 @@ def test_reference_passes_every_task_and_the_intent_alone_passes_none(tmp_path: 
     surface = run_json("episode", "--suite", "odyssey", "--model", "scripted:surface", "--data", str(ODYSSEY_MINI), "--db", db)
     assert surface["pass_rate"]["groups"][0]["overall"] == 0.0
     assert all(row["errored"] == 0 and row["grader_errors"] == 0 for row in surface["pass_rate"]["tasks"])
+    for script in ("scripted:passive", "scripted:asker"):  # they cannot read the history either: only told the intent
+        told = run_json("episode", "--suite", "odyssey", "--model", script, "--data", str(ODYSSEY_MINI), "--db", str(tmp_path / "other.db"))
+        assert told["pass_rate"]["groups"][0]["overall"] == 0.0, script
     store = Store(Path(db))
     runs = [store.run(row["run_id"]) for summary in (reference, surface) for row in summary["runs"]]
     assert len(runs) == 6 and {r.persona for r in runs} == set(TASKS)
@@ -106,3 +109,16 @@ def test_long_context_against_summary_chunks_with_a_summary_model_on_the_stub_se
     assert 0 < chunk_tokens < rows[("scripted:reference", "long-context", None)]["context_tokens"]
     refused = run_cli("sweep", "--suite", "odyssey", "--models", "scripted:reference", "--memory", "rag:summary-session", "--data", str(ODYSSEY_MINI), "--db", db)
     assert refused.exit_code == 2 and "needs --summary-model" in refused.output
+
+
+def test_the_react_agent_reads_the_whole_history_in_its_first_request(tmp_path: Path) -> None:
+    with StubServer(lambda body: text_reply("I have not done anything.")) as server:
+        summary = run_json(
+            "episode", "--suite", "odyssey", "--tasks", TASKS[1], "--model", "openai:stub-model", "--base-url", server.base_url,
+            "--data", str(ODYSSEY_MINI), "--db", str(tmp_path / "r.db"),
+        )
+        first = prompt_text(server.requests[0])
+    assert all(f"## 2025-03-{day}" in first for day in ("06", "07", "10", "11", "13")) and "Task: Put the vendor review" in first
+    assert "18th from 10:00 to 10:45" in first and "condensed" not in first
+    (row,) = summary["pass_rate"]["tasks"]
+    assert row["passed"] == 0 and row["errored"] == 0  # it did nothing: a fail, not an error

@@ -84,9 +84,9 @@ def test_import_prints_counts_matching_the_source_and_writes_the_report(tmp_path
         assert sum(len(s.intents) for s in dataset.sessions) == expected["intents"]
         assert sum(c.grader == "rubric" for s in dataset.sessions for c in s.checklist) == expected["checklist"]
         assert sum(any(c.grader == "rule" for c in s.checklist) for s in dataset.sessions) == expected["scripts"]
-    table = " ".join(result.stdout.split())
-    assert "hidden intents imported │ 24 │ 24 │ 48" in table and "checklist items (rubric) │ 38 │ 53 │ 91" in table
-    assert "script-graded items (rule) │ 3 │ 3 │ 6" in table and "tasks with a grader script │ 2 │ 1 │ 3" in table
+    table = " ".join(result.stdout.split())  # piped: plain text, no box drawing
+    assert "hidden intents imported 24 24 48" in table and "checklist items (rubric) 38 53 91" in table
+    assert "script-graded items (rule) 3 3 6" in table and "tasks with a grader script 2 1 3" in table
     assert "| hidden intents imported | 24 | 24 | 48 |" in report and "| π-Bench hidden intents | 24 | 24 | 48 |" in report
 
 

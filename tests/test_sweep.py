@@ -28,7 +28,7 @@ def test_sweep_summarises_models_repeats_and_the_ablation(tmp_path: Path) -> Non
     out = sweep_json("--models", "scripted:reference,scripted:passive", "--runs", "2", "--ablation", "none,no-dependency-history", "--db", str(tmp_path / "r.db"))
     assert len(out["runs"]) == 8 and all(r["status"] == "finished" for r in out["runs"])
     main = {(r["model"], r["ablation"]): r for r in out["main"]}
-    assert main[("scripted:reference", "none")]["proc"] == {"mean": 1.0, "std": 0.0, "ci95": 0.0, "n": 2}
+    assert main[("scripted:reference", "none")]["proc"] == {"mean": 1.0, "std": 0.0, "ci95": 0.0, "boot95": [1.0, 1.0], "n": 2}
     assert main[("scripted:passive", "none")]["proc"]["mean"] == 0.0
     assert main[("scripted:reference", "none")]["pass^2"] == 1.0
     (ref_ablation,) = [r for r in out["ablation"] if r["model"] == "scripted:reference"]

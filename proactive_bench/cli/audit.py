@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -12,6 +14,7 @@ from proactive_bench.campaign import run_fast
 from proactive_bench.cli.common import (
     DEFAULT_RESULTS,
     DbOpt,
+    IdArg,
     err_console,
     fail,
     open_store,
@@ -36,7 +39,7 @@ audit_app = typer.Typer(help="Audits of checklist grades and intent statuses (th
 
 @audit_app.command("export")
 def audit_export(
-    ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
+    ident: IdArg,
     out: Annotated[Path, typer.Option("--out", help="The CSV file to write.")] = Path("audit.csv"),
     sample: Annotated[Optional[int], typer.Option(min=1, help="Only this many whole session runs (all their judgments), an equal share per model, drawn at random.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the sample.")] = 0,
@@ -69,7 +72,7 @@ def audit_import(
 
 @audit_app.command("model")
 def audit_model(
-    ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
+    ident: IdArg,
     model: Annotated[str, typer.Option("--model", help="The auditing chat model, e.g. openai:gpt-4o.")],
     base_url: Annotated[Optional[str], typer.Option(help="Its OpenAI-compatible endpoint.")] = None,
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
@@ -86,15 +89,19 @@ def audit_model(
 
 @audit_app.command("show")
 def audit_show(
-    ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
+    ident: IdArg,
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rates as JSON: one object per audit source.")] = False,
 ) -> None:
     """Disagreement rates (table 6): human sources by majority vote per judgment (ties counted), each model source apart."""
     store = open_store(db)
     rows = disagreement(store, runs_of(store, ident, db))
+    if as_json:
+        typer.echo(json.dumps([asdict(row) | {"checklist_rate": row.checklist_rate, "intents_rate": row.intents_rate} for row in rows], indent=2))
+        return
     table = Table(title="Disagreement with the run's judgments (%)")
     for name in ("audit source", "checklist", "hidden intents"):
-        table.add_column(name)
+        table.add_column(name, no_wrap=name == "audit source")
     for row in rows:
         table.add_row(row.label, f"{pct(row.checklist_rate)} (n={row.checklist_n})", f"{pct(row.intents_rate)} (n={row.intents_n})")
     out_console.print(table if rows else "no audits recorded for these runs")

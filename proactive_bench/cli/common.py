@@ -3,21 +3,32 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
 
 from proactive_bench.dataset import DatasetError, LoadedEpisode, load_episode
 from proactive_bench.episode import LaunchError, load_spec_episode, run_spec
-from proactive_bench.store import Run, Store, StoreOpenError, StoreSchemaError
+from proactive_bench.store import (
+    IdLookupError,
+    Run,
+    Store,
+    StoreOpenError,
+    StoreSchemaError,
+    Sweep,
+)
+from proactive_bench.terminal import TableConsole
 
 err_console = Console(stderr=True, soft_wrap=True)
-out_console = Console()
+out_console = TableConsole()
 
 DataOpt = Annotated[Path, typer.Option("--data", help="Dataset root holding personas/, episodes/ and graders/.")]
 DbOpt = Annotated[Path, typer.Option("--db", help="SQLite results database.")]
 NoValidateOpt = Annotated[bool, typer.Option("--no-validate", help="Skip the checks of pbench validate before running (they are cached by the data's content).")]
+ID_HELP = "A sweep or a run: its id, a unique prefix of one, or latest."
+IdArg = Annotated[str, typer.Argument(metavar="ID", help=ID_HELP)]
+MaybeIdArg = Annotated[Optional[str], typer.Argument(metavar="ID", help=ID_HELP)]
 DEFAULT_RESULTS = Path("pbench-runs")
 
 
@@ -58,23 +69,31 @@ def open_store(db: Path, create: bool = False) -> Store:
         raise fail(f"--db {db}: cannot open it as a results database: {exc}") from None
 
 
+def resolve_id(store: Store, ident: str, runs: bool = True, sweeps: bool = True) -> Run | Sweep:
+    """The run or sweep an id names (whole, a unique prefix, or ``latest``), or a one-line error listing the candidates."""
+    try:
+        return store.resolve(ident, runs=runs, sweeps=sweeps)
+    except IdLookupError as exc:
+        raise fail(str(exc)) from None
+
+
 def open_run(db: Path, run_id: str) -> tuple[Store, Run, LoadedEpisode]:
-    """A stored run and its episode, or a one-line error."""
+    """A stored run (whole id, unique prefix or ``latest``) and its episode, or a one-line error."""
     store = open_store(db)
-    run = store.run(run_id)
-    if run is None:
-        raise fail(f"{db}: no run {run_id!r}")
+    run = resolve_id(store, run_id, sweeps=False)
+    assert isinstance(run, Run)
     try:
         return store, run, load_spec_episode(run_spec(run))
     except DatasetError as exc:
-        raise dataset_failure(exc, f"the dataset of run {run_id}") from None
+        raise dataset_failure(exc, f"the dataset of run {run.id}") from None
     except LaunchError as exc:  # a suite no longer installed
         raise fail(str(exc)) from None
 
 
 def runs_of(store: Store, ident: str, db: Path) -> list[Run]:
-    """The runs of a sweep id or the run of a run id, or a one-line error."""
-    runs = store.runs_for(ident)
+    """The runs of a sweep or the run an id names (whole, a unique prefix, or ``latest``), or a one-line error."""
+    found = resolve_id(store, ident)
+    runs = store.runs_for(found.id)
     if not runs:
-        raise fail(f"{db}: no sweep or run {ident!r}")
+        raise fail(f"{db}: sweep {found.id} has no runs")
     return runs

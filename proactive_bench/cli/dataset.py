@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from typing import Annotated, Any, Optional
 
 import typer
@@ -37,7 +38,7 @@ def validate(
     stats: Annotated[bool, typer.Option("--stats", help="Print counts per persona.")] = False,
     strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
     oracle: Annotated[bool, typer.Option("--oracle", help="Also run the scripted baselines and check the quality bar (slower).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the problems (and oracle outcomes) as one JSON object on stdout.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the problems (the oracle outcomes, the --stats counts) as one JSON object on stdout.")] = False,
     suite: Annotated[Optional[str], typer.Option(help="trainee: check every scenario template over --seeds seeds instead (oracle and baselines played).")] = None,
     seeds: Annotated[int, typer.Option(min=1, help="With --suite trainee: seeds per template.")] = len(VALIDATE_SEEDS),
 ) -> None:
@@ -61,7 +62,7 @@ def validate(
             "errors": errors, "warnings": warnings, "episodes": len(dataset.episodes), "tasks": len(tasks),
             "problems": [{"file": p.file, "field": p.field, "reason": p.reason, "level": p.level} for p in problems],
             "oracle": [o.as_dict() for o in outcomes],
-        }, indent=2))
+        } | ({"stats": [asdict(episode_stats(e)) for e in dataset.episodes.values()]} if stats else {}), indent=2))
     for problem in [] if as_json else problems:
         style = "red" if problem.level == "error" else "yellow"
         err_console.print(f"[{style}]{problem.level}[/] {problem}", highlight=False)
@@ -102,7 +103,7 @@ def stats_table(rows: list[Any]) -> Table:
     table = Table(title="dataset statistics")
     table.add_column("")
     for row in rows:
-        table.add_column(row.persona, justify="right")
+        table.add_column(row.persona, justify="right", no_wrap=True)
     for field, header in list(headers.items())[1:]:
         table.add_row(header, *(str(getattr(row, field)) for row in rows))
     return table
@@ -148,7 +149,7 @@ def tools(
         typer.echo(json.dumps(rows, indent=2))
         return
     table = Table(title=f"{len(specs)} tools" + (f" offered to {persona}" if persona else ""))
-    table.add_column("tool", overflow="fold")  # names are what people copy: fold, never cut
+    table.add_column("tool", no_wrap=True)  # names are what people copy: never cut
     table.add_column("group", no_wrap=True)
     table.add_column("arguments", overflow="fold")
     table.add_column("description")

@@ -1,4 +1,4 @@
-"""``pbench results``, ``rescore`` and ``report``: what stored runs scored, graded again or written as HTML."""
+"""``pbench results``, ``rescore``, ``report`` and ``export``: what stored runs scored, graded again, written as HTML or as records for other tools."""
 
 from __future__ import annotations
 
@@ -12,11 +12,14 @@ from proactive_bench.campaign import run_fast
 from proactive_bench.cli.common import (
     DEFAULT_RESULTS,
     DbOpt,
+    IdArg,
+    MaybeIdArg,
     err_console,
     fail,
     open_run,
     open_store,
     out_console,
+    resolve_id,
     runs_of,
 )
 from proactive_bench.episode import ResumeError, run_spec
@@ -28,12 +31,15 @@ from proactive_bench.reporting import (
     burden_rows,
     burden_table,
     category_table,
+    compare_runs,
+    comparison_dict,
+    comparison_table,
     results_table,
     summarize,
     summary_csv,
     summary_tables,
 )
-from proactive_bench.review import rescore_run
+from proactive_bench.review import rescore_run, session_records, write_jsonl
 from proactive_bench.scoring import PROTOCOLS
 
 
@@ -56,29 +62,45 @@ def print_summary(summary: Summary, fmt: str, by: str | None = None, burden: lis
 
 
 def results(
-    ident: Annotated[str, typer.Argument(metavar="ID", help="A sweep id or a run id.")],
+    ident: MaybeIdArg = None,
+    compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="A B", help="Two runs or sweeps (ids, prefixes or latest) paired by task: B − A with a 95 % paired bootstrap interval.")] = None,
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
     fmt: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
     by: Annotated[Optional[str], typer.Option("--by", help="'category': only the task-averaged Proc / Comp per task category.")] = None,
     include_partial: Annotated[bool, typer.Option("--include-partial", help="Count runs stopped early (budget, Ctrl-C) in the figures.")] = False,
     protocol: Annotated[Optional[str], typer.Option(help="Score every run by this protocol's rules (default: each run's own).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
 ) -> None:
-    """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std, failures, pass^k, table 1, ablation, statuses, turns, categories, cost."""
+    """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std and bootstrap interval, failures, pass^k, table 1, ablation, statuses, turns, categories, cost; or two compared (--compare A B)."""
     configure_logging()
+    fmt = "json" if as_json else fmt
     if fmt not in ("table", "json", "csv"):
         raise fail(f"--format must be table, json or csv, not {fmt!r}")
     if by not in (None, "category"):
         raise fail(f"--by must be 'category', not {by!r}")
     if protocol is not None and protocol not in PROTOCOLS:
         raise fail(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
+    if (ident is None) == (compare is None):
+        raise fail("give a sweep or run ID, or --compare A B")
     store = open_store(db)
     scoring = PROTOCOLS[protocol].scoring if protocol else None
+    if compare is not None:
+        if fmt == "csv" or by is not None:
+            raise fail("--compare prints a table or JSON (--format table|json), without --by")
+        a, b = (resolve_id(store, side).id for side in compare)  # the ids in full, for the labels
+        differences = compare_runs(store, runs_of(store, a, db), runs_of(store, b, db), scoring)
+        if fmt == "json":
+            typer.echo(json.dumps(comparison_dict((a, b), differences), indent=2))
+        else:
+            out_console.print(comparison_table((a, b), differences))
+        return
+    assert ident is not None
     runs = runs_of(store, ident, db)
     print_summary(summarize(store, runs, scoring, include_partial), fmt, by, burden_rows(store, runs))
 
 
 def rescore(
-    run_id: Annotated[str, typer.Argument(help="A finished run.")],
+    run_id: Annotated[str, typer.Argument(help="A finished run (an id, a unique prefix of one, or latest).")],
     judge_model: Annotated[Optional[str], typer.Option(help="Chat model for rubric items (default: the run's).")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="Endpoint for the judge (default: the run's).")] = None,
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
@@ -99,16 +121,17 @@ def rescore(
 
 
 def report(
-    ident: Annotated[Optional[str], typer.Argument(metavar="ID", help="A sweep id or a run id.")] = None,
+    ident: MaybeIdArg = None,
     compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="RUN_A RUN_B", help="Two runs side by side instead.")] = None,
-    out: Annotated[Path, typer.Option("--out", help="The HTML file to write.")] = Path("report.html"),
+    out: Annotated[Path, typer.Option("--out", help="A folder (gets index.html and runs/), or NAME.html: the index, with runs/ beside it.")] = Path("report"),
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
 ) -> None:
-    """Write a self-contained HTML report: tables, figures and every session's trajectory (works offline)."""
+    """Write a self-contained HTML report that works offline: an index (tables, figures, runs, a session × model matrix) and one page per run with every session's trajectory."""
     from proactive_bench.reporting.html import (  # matplotlib loads only here
         ReportError,
         render_comparison,
         render_report,
+        write_report,
     )
 
     configure_logging()
@@ -116,12 +139,38 @@ def report(
         raise fail("give a sweep or run ID, or --compare RUN_A RUN_B")
     store = open_store(db)
     try:
-        html = render_comparison(store, *compare) if compare else render_report(store, ident or "")
+        if compare:
+            html = render_comparison(store, *(resolve_id(store, run, sweeps=False).id for run in compare))
+        else:
+            html = render_report(store, resolve_id(store, ident or "").id)
     except ReportError as exc:
         raise fail(str(exc)) from None
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(html, encoding="utf-8", errors="backslashreplace")  # a file name that is not UTF-8 cannot stop a report
+        index = write_report(html, out)
     except OSError as exc:
-        raise fail(f"cannot write {out}: {exc.strerror}") from None
-    err_console.print(f"report: {out}", highlight=False)
+        raise fail(f"cannot write {exc.filename or out}: {exc.strerror}") from None
+    err_console.print(f"report: {index}", highlight=False)
+
+
+def export(
+    ident: IdArg,
+    fmt: Annotated[str, typer.Option("--format", help="jsonl: one chat-format record per session.")] = "jsonl",
+    out: Annotated[Optional[Path], typer.Option("--out", help="The file to write (default: standard output).")] = None,
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+) -> None:
+    """Stored sessions as one JSON record per line: chat messages with tool calls, intent labels, grades (loads with `datasets`)."""
+    configure_logging()
+    if fmt != "jsonl":
+        raise fail(f"--format must be jsonl, not {fmt!r}")
+    store = open_store(db)
+    lines = write_jsonl(session_records(store, runs_of(store, ident, db)))
+    if out is None:
+        for line in lines:
+            typer.echo(line, nl=False)
+        return
+    try:
+        with out.open("w", encoding="utf-8") as handle:
+            handle.writelines(lines)
+    except OSError as exc:
+        raise fail(f"--out {out}: {exc.strerror or exc}") from None
+    err_console.print(f"wrote {out}", highlight=False)

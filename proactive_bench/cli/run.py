@@ -36,6 +36,7 @@ from proactive_bench.cli.common import (
     open_run,
     open_store,
     out_console,
+    resolve_id,
 )
 from proactive_bench.cli.guards import admit, check_endpoints, owning
 from proactive_bench.cli.options import CallLimits, RoleEndpoints, SuiteChoice, with_option_groups
@@ -46,6 +47,7 @@ from proactive_bench.dataset import (
     DatasetError,
     LoadedEpisode,
     Session,
+    left_out_dependencies,
 )
 from proactive_bench.env import SeedError, WorkspaceSeedError
 from proactive_bench.episode import (
@@ -163,6 +165,8 @@ def episode(
         raise fail(problem)
     if missing_reference := reference_problem(model, chosen):
         raise fail(missing_reference)
+    for sid, left_out in left_out_dependencies(loaded.episode, [s.id for s in chosen]).items():
+        err_console.print(f"[yellow]warning:[/] --sessions leaves out {', '.join(left_out)}, which {sid} depends on: {sid} runs without that history", highlight=False)
     if user == "rules":
         unannotated = [f"{s.id}/{i.id}" for s in chosen for i in s.intents if not i.has_rules]
         if unannotated:
@@ -190,7 +194,7 @@ def episode(
 
 
 def resume(
-    run_id: Annotated[str, typer.Argument(help="The run or sweep to continue.")],
+    run_id: Annotated[str, typer.Argument(help="The run or sweep to continue (an id, a unique prefix of one, or latest).")],
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
     max_cost: Annotated[Optional[float], typer.Option(help="New USD budget for a sweep's remaining work.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
@@ -200,6 +204,7 @@ def resume(
     """Continue an interrupted run or sweep: finished sessions are kept, unfinished ones run again."""
     configure_logging(verbose)
     store = open_store(db)
+    run_id = resolve_id(store, run_id).id  # a unique prefix or latest
     sweep = store.sweep(run_id)
     if sweep is not None:
         try:
@@ -226,7 +231,7 @@ def resume(
 
 
 def replay(
-    run_id: Annotated[str, typer.Argument(help="The recorded run to replay.")],
+    run_id: Annotated[str, typer.Argument(help="The recorded run to replay (an id, a unique prefix of one, or latest).")],
     db: DbOpt = DEFAULT_RESULTS / "pbench.db",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     no_validate: NoValidateOpt = False,

@@ -14,6 +14,7 @@ from proactive_bench.dataset.ablation import (
     ablated_sessions,
     dependency_units,
     depends_on_map,
+    left_out_dependencies,
 )
 from proactive_bench.dataset.loading import (
     DEFAULT_DATA_ROOT,
@@ -64,12 +65,13 @@ from proactive_bench.dataset.schema import (
     Trigger,
     check_one_action,
 )
-from proactive_bench.dataset.taxonomy import CATEGORY_CODES
+from proactive_bench.dataset.taxonomy import CATEGORY_CODES, CATEGORY_NAMES
 from proactive_bench.dataset.timed_events import start_session, unknown_timed_folders
 
 __all__ = [
     "ABLATIONS",
     "CATEGORY_CODES",
+    "CATEGORY_NAMES",
     "DEFAULT_DATA_ROOT",
     "ID_PATTERN",
     "PREDICATE_CHECKS",
@@ -110,6 +112,7 @@ __all__ = [
     "compile_pattern",
     "dependency_units",
     "depends_on_map",
+    "left_out_dependencies",
     "evaluate",
     "format_loc",
     "load_dataset",

@@ -53,3 +53,21 @@ def dependency_units(episode: Episode, session_ids: list[str] | None = None) -> 
 def depends_on_map(episode: Episode) -> dict[str, list[str]]:
     """Each session's direct dependencies."""
     return {s.id: list(s.depends_on) for s in episode.sessions}
+
+
+def left_out_dependencies(episode: Episode, chosen: list[str]) -> dict[str, list[str]]:
+    """Each chosen session -> the sessions it depends on, directly or not, that ``chosen`` leaves out (episode order)."""
+    direct = depends_on_map(episode)
+    order = [s.id for s in episode.sessions]
+    missing: dict[str, list[str]] = {}
+    for sid in chosen:
+        seen: set[str] = set()
+        stack = list(direct.get(sid, []))
+        while stack:
+            dep = stack.pop()
+            if dep not in seen:
+                seen.add(dep)
+                stack.extend(direct.get(dep, []))
+        if left_out := [d for d in order if d in seen and d not in chosen]:
+            missing[sid] = left_out
+    return missing

@@ -224,7 +224,7 @@ def probe_table(report: ProbeReport) -> Any:
     context = f"max context: {report.max_context} tokens" if report.max_context else "max context: not reported"
     table = Table(title=f"{report.model} at {report.base_url}", caption=f"{context}; structured calls start with: {', '.join(report.structured_methods())}")
     for column in ("capability", "result", "status", "latency ms", "detail"):
-        table.add_column(column)
+        table.add_column(column, no_wrap=column != "detail")
     for c in report.capabilities:
         table.add_row(c.name, c.outcome, str(c.status or "—"), f"{c.latency_ms:.0f}", c.detail)
     return table

@@ -2,11 +2,13 @@
 
 ``summary`` rebuilds the paper's aggregates from the store,
 ``summary_tables`` prints them as rich tables or CSV, ``burden`` reports
-user burden beside Proc. ``html`` is imported on its own (it loads
+user burden beside Proc, ``comparison`` two agents paired by task, ``run_list`` lists runs and sweeps. ``html`` is imported on its own (it loads
 matplotlib). See README.md here.
 """
 
 from proactive_bench.reporting.burden import BurdenRow, burden_rows, burden_table
+from proactive_bench.reporting.comparison import comparison_dict, comparison_table, compare_runs
+from proactive_bench.reporting.run_list import RunRow, SweepRow, run_rows, runs_table, sweep_rows, sweeps_table
 from proactive_bench.reporting.summary import Summary, summarize
 from proactive_bench.reporting.summary_tables import (
     category_table,
@@ -18,13 +20,22 @@ from proactive_bench.reporting.summary_tables import (
 
 __all__ = [
     "BurdenRow",
+    "RunRow",
     "Summary",
+    "SweepRow",
     "burden_rows",
     "burden_table",
     "category_table",
+    "compare_runs",
+    "comparison_dict",
+    "comparison_table",
     "pct",
     "results_table",
+    "run_rows",
+    "runs_table",
     "summarize",
     "summary_csv",
     "summary_tables",
+    "sweep_rows",
+    "sweeps_table",
 ]

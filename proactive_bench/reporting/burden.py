@@ -65,7 +65,7 @@ def burden_rows(store: Store, runs: list[Run]) -> list[BurdenRow]:
 def burden_table(rows: list[BurdenRow]) -> Table:
     table = Table(title="User burden per session (mean)")
     for column in ("model", "persona", "sessions", "questions", "question words", "user turns", "untargeted", "leaks"):
-        table.add_column(column, justify="left" if column in ("model", "persona") else "right")
+        table.add_column(column, justify="left" if column in ("model", "persona") else "right", no_wrap=column in ("model", "persona"))
     for r in rows:
         share = "—" if r.untargeted_share is None else f"{100 * r.untargeted_share:.0f}%"
         table.add_row(r.model, r.persona, str(r.sessions), f"{r.questions:.1f}", f"{r.question_words:.0f}", f"{r.user_turns:.1f}", share, str(r.leaks))

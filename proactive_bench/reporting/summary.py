@@ -60,7 +60,7 @@ class RunView:
         return (self.run.model, self.run.persona, self.ablation)
 
 
-class _Shapes:
+class EpisodeShapes:
     """Episode shapes loaded once per dataset and persona."""
 
     def __init__(self) -> None:
@@ -74,8 +74,8 @@ class _Shapes:
         return self._cache[key]
 
 
-def load_run(store: Store, run: Run, scoring: Scoring | None = None, shapes: _Shapes | None = None) -> RunView:
-    shape = (shapes or _Shapes())(run)
+def load_run(store: Store, run: Run, scoring: Scoring | None = None, shapes: EpisodeShapes | None = None) -> RunView:
+    shape = (shapes or EpisodeShapes())(run)
     return RunView(run, run_spec(run).ablation, stored_run_result(store, run, shape.depends_on, scoring), shape.categories)
 
 
@@ -135,9 +135,14 @@ class Summary:
         }
 
 
-def summarize(store: Store, runs: list[Run], scoring: Scoring | None = None, include_partial: bool = False) -> Summary:
-    """Every table over the given runs, each scored by its protocol unless ``scoring`` is given; partial runs count only with ``include_partial``."""
-    shapes = _Shapes()
+def summarize(
+    store: Store, runs: list[Run], scoring: Scoring | None = None, include_partial: bool = False, shapes: EpisodeShapes | None = None,
+) -> Summary:
+    """Every table over the given runs, each scored by its protocol unless ``scoring`` is given; partial runs count only with ``include_partial``.
+
+    ``shapes`` carries the episodes already read over several summaries (one is made otherwise).
+    """
+    shapes = shapes or EpisodeShapes()
     views = [load_run(store, run, scoring, shapes) for run in sorted(runs, key=lambda r: r.created)]
     summary = Summary(
         scoring=", ".join(sorted({v.result.scoring.name for v in views})) or "pbench",
@@ -146,6 +151,7 @@ def summarize(store: Store, runs: list[Run], scoring: Scoring | None = None, inc
                 "run_id": v.run.id, "sweep_id": v.run.sweep_id, "model": v.run.model, "persona": v.run.persona, "ablation": v.ablation, "scoring": v.result.scoring.name,
                 "status": v.run.status, "partial": v.result.partial, "included": include_partial or not v.result.partial,
                 "failures": v.result.failures.as_dict(), "proc": v.result.proc, "comp": v.result.comp,
+                "sessions_done": len(v.result.sessions), "sessions_planned": len(v.result.planned),
             }
             for v in views
         ],

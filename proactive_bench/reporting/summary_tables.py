@@ -16,6 +16,8 @@ from proactive_bench.reporting.summary import Summary
 from proactive_bench.reporting.trainee import TraineeTables
 from proactive_bench.scoring import EpisodeResult
 
+WHOLE = ("model", "persona", "ablation", "task", "role")
+"""Columns printed whole at any width (see proactive_bench/terminal.py)."""
 FAILURE_MARK = "†"
 FAILURE_NOTE = f"{FAILURE_MARK} = the figure includes errored (scored 0), truncated or not-run sessions; see the err/trunc/not-run column."
 
@@ -26,10 +28,18 @@ def pct(value: float | None) -> str:
 
 
 def mean_std(stats: dict[str, Any]) -> str:
-    """``mean ± std`` in percent (just the mean for a single run), or a dash."""
+    """``mean ± std`` in percent (``± n/a`` for a single run: one run has no spread to show), or a dash."""
     if stats["mean"] is None:
         return "—"
-    return f"{100 * stats['mean']:.1f}" if stats["std"] is None else f"{100 * stats['mean']:.1f} ± {100 * stats['std']:.1f}"
+    return f"{100 * stats['mean']:.1f} ± " + ("n/a" if stats["std"] is None else f"{100 * stats['std']:.1f}")
+
+
+def interval(stats: dict[str, Any]) -> str:
+    """The 95 % bootstrap interval over runs in percent, ``[low, high]``; ``n/a`` below two runs."""
+    if stats.get("boot95") is None:
+        return "n/a" if stats["mean"] is not None else "—"
+    low, high = stats["boot95"]
+    return f"[{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def failure_counts(failures: dict[str, int]) -> str:
@@ -46,7 +56,7 @@ def titled(title: str, *columns: str) -> Table:
     """An empty table with a title and named columns."""
     table = Table(title=title)
     for name in columns:
-        table.add_column(name)
+        table.add_column(name, no_wrap=name in WHOLE)
     return table
 
 
@@ -158,7 +168,7 @@ def trainee_tables_of(tables: TraineeTables) -> list[Table]:
 def _status_and_turn_tables(summary: Summary) -> list[Table]:
     statuses = Table(title="Terminal statuses: intents (%) and sessions")
     for name in ("model", "persona", "ablation", "completed", "inferred", "provided", "unresolved", "sessions ok/trunc/err/not run"):
-        statuses.add_column(name)
+        statuses.add_column(name, no_wrap=name in WHOLE)
     for row in summary.statuses:
         s = row["sessions"]
         statuses.add_row(
@@ -167,7 +177,7 @@ def _status_and_turn_tables(summary: Summary) -> list[Table]:
         )
     turns = Table(title="Follow-up user turns per session (errored sessions left out)")
     for name in ("model", "persona", "ablation", "sessions", "mean", "median", "max"):
-        turns.add_column(name)
+        turns.add_column(name, no_wrap=name in WHOLE)
     for row in summary.turns:
         turns.add_row(row["model"], row["persona"], row["ablation"], str(row["sessions"]), f"{row['mean']:.2f}", f"{row['median']:.1f}", str(row["max"]))
     return [statuses, turns]
@@ -179,15 +189,16 @@ def _main_table(summary: Summary) -> Table:
     clipped = {k: sum(row["clipped"][k] for row in summary.main) for k in ("intents", "items")}
     if any(clipped.values()):
         caption += f" Decided on clipped evidence: {clipped['intents']} intent label(s), {clipped['items']} checklist item(s)."
-    main = Table(title=f"Proc and Comp (%, mean ± sample std over runs; {summary.scoring} scoring)", caption=caption)
+    main = Table(title=f"Proc and Comp (%, mean ± sample std over runs, 95 % bootstrap interval; {summary.scoring} scoring)", caption=caption)
     pass_keys = summary.pass_keys
-    for name in ("model", "persona", "ablation", "runs", "Proc", "Comp", "err/trunc/not run", *pass_keys):
-        main.add_column(name, justify="left" if name in ("model", "persona", "ablation") else "right")
+    for name in ("model", "persona", "ablation", "runs", "Proc", "Proc 95% CI", "Comp", "Comp 95% CI", "err/trunc/not run", *pass_keys):
+        main.add_column(name, justify="left" if name in WHOLE else "right", no_wrap=name in WHOLE)
     for row in summary.main:
         f = row["failures"]
         main.add_row(
             row["model"], row["persona"], row["ablation"], str(row["runs"]) + (f" (+{row['partial_runs_left_out']} partial)" if row["partial_runs_left_out"] else ""),
-            marked(mean_std(row["proc"]), f), marked(mean_std(row["comp"]), f), failure_counts(f), *(pct(row.get(k)) for k in pass_keys),
+            marked(mean_std(row["proc"]), f), interval(row["proc"]), marked(mean_std(row["comp"]), f), interval(row["comp"]), failure_counts(f),
+            *(pct(row.get(k)) for k in pass_keys),
         )
     return main
 
@@ -197,7 +208,7 @@ def _overall_table(summary: Summary) -> Table:
     personas = summary.personas
     table = Table(title="Proc / Comp (%) per persona and Average over all tasks (table 1)", caption=FAILURE_NOTE)
     for name in ("model", "ablation", *personas, "Average"):
-        table.add_column(name, justify="left" if name in ("model", "ablation") else "right")
+        table.add_column(name, justify="left" if name in WHOLE else "right", no_wrap=name in WHOLE)
     for row in summary.overall:
         cells = []
         for persona in personas:
@@ -215,8 +226,9 @@ def category_table(summary: Summary) -> Table:
     categories = sorted({row["category"] for row in summary.categories})
     cells = {(row["category"], _column(row)): row for row in summary.categories}
     table = Table(title="Proc / Comp (%) by task category, averaged over tasks (table 8)", caption=f"{FAILURE_MARK} = the cell includes errored (scored 0) or truncated sessions.")
-    for name in ("category", *columns):
-        table.add_column(name)
+    table.add_column("category")
+    for name in columns:
+        table.add_column(name, no_wrap=True)  # headed by model names
     for category in categories:
         table.add_row(category, *(_category_cell(cells.get((category, column))) for column in columns))
     return table
@@ -248,17 +260,20 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
     table.add_column("session", no_wrap=True)
     for name in ("turns", "C", "I", "P", "Proc%", "Comp%"):
         table.add_column(name, justify="right", no_wrap=True)
-    table.add_column("status", overflow="fold")
+    table.add_column("status", no_wrap=True)
+    errors = any(s.error is not None for s in result.sessions)
+    if errors:
+        table.add_column("error")
     for s in result.sessions:
-        status = s.status if s.error is None else f"{s.status}: {s.error[:60]}"
         table.add_row(
-            s.session_id, str(s.follow_up_turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), pct(s.proc), pct(s.scored_comp), status,
+            s.session_id, str(s.follow_up_turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), pct(s.proc), pct(s.scored_comp), s.status,
+            *([(s.error or "")[:60]] if errors else []),
         )
     totals = [sum(getattr(s.counts, f) for s in result.sessions) for f in ("completed", "inferred", "provided")]
     table.add_section()
     table.add_row(
         f"episode {len(result.sessions)}/{total_sessions}", str(sum(s.follow_up_turns for s in result.sessions)), *map(str, totals),
-        marked(pct(result.proc), failures), marked(pct(result.comp), failures), "",
+        marked(pct(result.proc), failures), marked(pct(result.comp), failures), "", *([""] if errors else []),
     )
     return table
 
@@ -271,14 +286,17 @@ def summary_csv(summary: Summary) -> str:
     pass_keys = summary.pass_keys
     writer = csv.writer(buffer)
     writer.writerow(
-        ["model", "persona", "ablation", "runs", "proc_mean", "proc_std", "proc_ci95", "comp_mean", "comp_std", "comp_ci95",
+        ["model", "persona", "ablation", "runs", *(f"{m}_{s}" for m in ("proc", "comp") for s in ("mean", "std", "ci95", "boot95_low", "boot95_high")),
          "errored_sessions", "truncated_sessions", "not_run_sessions", "partial_runs_left_out", *pass_keys]
     )
     for row in summary.main:
         f = row["failures"]
+        figures = [
+            value for m in ("proc", "comp")
+            for value in (row[m]["mean"], row[m]["std"], row[m]["ci95"], *(row[m]["boot95"] or (None, None)))
+        ]
         writer.writerow(
-            [row["model"], row["persona"], row["ablation"], row["runs"], row["proc"]["mean"], row["proc"]["std"], row["proc"]["ci95"],
-             row["comp"]["mean"], row["comp"]["std"], row["comp"]["ci95"], f["error"], f["truncated"], f["not_run"], row["partial_runs_left_out"],
+            [row["model"], row["persona"], row["ablation"], row["runs"], *figures, f["error"], f["truncated"], f["not_run"], row["partial_runs_left_out"],
              *(row.get(k) for k in pass_keys)]
         )
     return buffer.getvalue()

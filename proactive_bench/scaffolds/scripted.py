@@ -7,9 +7,12 @@ make the metrics testable offline:
 - ``scripted:passive`` does what the user has stated so far and never asks;
 - ``scripted:asker`` asks one targeted question per hidden intent, then acts;
 - ``scripted:surface`` does only what the opening request states and ignores
-  whatever the user reveals later, and every step that draws on the user's
-  earlier dialogue history (``from_history``): on odyssey tasks it is the agent
-  that sees only the task intent.
+  whatever the user reveals later.
+
+Only ``scripted:reference`` runs the steps that draw on the user's earlier
+dialogue history (``from_history``): the other scripts cannot read a history
+and no user reveals it during the session, so on odyssey tasks they are agents
+that see only the task intent, whatever the memory setting.
 """
 
 from __future__ import annotations
@@ -91,10 +94,10 @@ class ScriptedAgent:
         return AgentTurn(reply="\n\n".join(said) if said else "Noted; nothing further to change.")
 
     def _eligible(self, step: ReferenceStep) -> bool:
+        if step.from_history and self.mode != "reference":
+            return False  # what the user said in earlier dialogue is never revealed to a script that cannot read it
         if self.mode in ("reference", "asker"):
             return True
-        if self.mode == "surface" and step.from_history:
-            return False
         allowed = set() if self.mode == "surface" else self._known
         return set(step.requires) <= allowed
 

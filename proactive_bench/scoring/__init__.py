@@ -2,11 +2,12 @@
 
 ``grading`` grades checklist items (rules by predicates, rubrics by
 ``judge``), ``metrics`` computes Proc and Comp as docs/metrics.md defines
-them, ``burden`` what a session cost the user, ``protocols`` the pbench and
+them, ``burden`` what a session cost the user, ``bootstrap`` intervals over runs and paired tasks, ``protocols`` the pbench and
 π-Bench evaluation rules, ``results`` the session and episode scores.
 See README.md here.
 """
 
+from proactive_bench.scoring.bootstrap import PairedDifference, bootstrap_interval, paired_difference
 from proactive_bench.scoring.burden import SNAPSHOT_KIND, Burden, session_burden
 from proactive_bench.scoring.grading import GradeResult, grade_session
 from proactive_bench.scoring.judge import (
@@ -47,10 +48,12 @@ __all__ = [
     "GradeResult",
     "JudgeFactory",
     "JudgeSettings",
+    "PairedDifference",
     "RubricJudge",
     "Scoring",
     "SessionResult",
     "TaskScore",
+    "bootstrap_interval",
     "chains",
     "comp",
     "count_statuses",
@@ -58,6 +61,7 @@ __all__ = [
     "episode_proc",
     "episode_result",
     "grade_session",
+    "paired_difference",
     "protocol",
     "protocol_problem",
     "run_stats",

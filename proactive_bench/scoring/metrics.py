@@ -12,7 +12,8 @@ JSON output computes its figures through it.
   trajectory's size under the π-Bench scoring).
 - A session that ended in ``error`` contributes every intent as not proactive
   and Comp 0; a truncated one contributes the labels it got.
-- Across runs: mean, sample standard deviation and a 95 % t interval.
+- Across runs: mean, sample standard deviation, a 95 % t interval and a 95 %
+  percentile bootstrap interval (:mod:`proactive_bench.scoring.bootstrap`).
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import sqrt
 from statistics import mean, stdev
-from typing import Protocol
+from typing import Any, Protocol
 
 from proactive_bench.data_model import IntentStatus, SessionOutcome
+from proactive_bench.scoring.bootstrap import bootstrap_interval
 from proactive_bench.scoring.grading import GradeResult
 
 
@@ -222,12 +224,16 @@ def t_975(df: int) -> float:
     return T_975[df - 1] if df <= len(T_975) else 1.96 + 2.4 / df
 
 
-def run_stats(values: Sequence[float | None]) -> dict[str, float | int | None]:
-    """Mean, sample standard deviation and 95 % t half-width over runs; std and ci95 need two runs."""
+def run_stats(values: Sequence[float | None]) -> dict[str, Any]:
+    """Mean, sample standard deviation, 95 % t half-width and 95 % bootstrap interval over runs; all but the mean need two runs."""
     present = [v for v in values if v is not None]
     if not present:
-        return {"mean": None, "std": None, "ci95": None, "n": 0}
+        return {"mean": None, "std": None, "ci95": None, "boot95": None, "n": 0}
     if len(present) == 1:
-        return {"mean": present[0], "std": None, "ci95": None, "n": 1}
+        return {"mean": present[0], "std": None, "ci95": None, "boot95": None, "n": 1}
     s = stdev(present)
-    return {"mean": mean(present), "std": s, "ci95": t_975(len(present) - 1) * s / sqrt(len(present)), "n": len(present)}
+    boot = bootstrap_interval(present)
+    return {
+        "mean": mean(present), "std": s, "ci95": t_975(len(present) - 1) * s / sqrt(len(present)),
+        "boot95": None if boot is None else list(boot), "n": len(present),
+    }

@@ -8,8 +8,10 @@ made here too (:mod:`~proactive_bench.store.app_state`).
 """
 
 from proactive_bench.store.answers import ModelCallEntry, RecordedAnswers
+from proactive_bench.store.cleanup import Garbage
 from proactive_bench.store.app_state import app_transaction, open_app_database
-from proactive_bench.store.database import Store, StoreOpenError, StoreSchemaError
+from proactive_bench.store.database import Store, StoreOpenError
+from proactive_bench.store.migration import StoreSchemaError
 from proactive_bench.store.lease import (
     Fence,
     HeldLease,
@@ -21,6 +23,7 @@ from proactive_bench.store.lease import (
     take_lease,
     writing,
 )
+from proactive_bench.store.lookup import LATEST, IdLookupError, ListFilter
 from proactive_bench.store.pending import PendingRow, pending_row
 from proactive_bench.store.probes import ProbeRow
 from proactive_bench.store.tables import (
@@ -43,13 +46,17 @@ __all__ = [
     "Audit",
     "Checkpoint",
     "Fence",
+    "Garbage",
     "Grade",
     "HeldLease",
+    "IdLookupError",
     "IntentEvent",
+    "LATEST",
     "LLMCall",
     "Lease",
     "LeaseHeld",
     "LeaseLost",
+    "ListFilter",
     "MessageRow",
     "ModelCallEntry",
     "PendingRow",

@@ -13,7 +13,9 @@ from typing import Any
 import structlog
 from sqlalchemy import UniqueConstraint, delete
 from sqlalchemy.dialects.sqlite import insert
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Column, Field, Session, SQLModel, select
+
+from proactive_bench.store.codec import CompressedText
 
 log = structlog.get_logger(__name__)
 
@@ -27,7 +29,8 @@ class ModelCallEntry(SQLModel, table=True):
     namespace: str = Field(index=True, description="<run id>/<session id>")
     key: str
     occurrence: int
-    generations: str
+    generations: str = Field(sa_column=Column(CompressedText, nullable=False))
+    """The serialized answer, zstd-compressed when that is smaller (rows written before compression: text)."""
 
 
 class RecordedAnswers:

@@ -12,30 +12,31 @@ the session in progress (whose model answers the call cache keeps).
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, Table, event, inspect, update
+from sqlalchemy import Engine, Table, event, update
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, SQLModel, create_engine
 
 from proactive_bench.store.answers import RecordedAnswers
+from proactive_bench.store.cleanup import CleanupQueries
 from proactive_bench.store.judgments import JudgmentQueries
 from proactive_bench.store.lease import Fence
+from proactive_bench.store.lookup import LookupQueries
+from proactive_bench.store.migration import migrate_columns
 from proactive_bench.store.probes import ProbeQueries
 from proactive_bench.store.runs import RunQueries
 from proactive_bench.store.sessions import SessionQueries
-
-
-class StoreSchemaError(RuntimeError):
-    """A results database written by a pbench whose tables differ from this one's."""
+from proactive_bench.store.snapshots import LastWritten, SnapshotQueries
 
 
 class StoreOpenError(RuntimeError):
     """A file that SQLite cannot open as a database (not a database, locked, unreadable); the message is SQLite's."""
 
 
-class Store(RunQueries, SessionQueries, JudgmentQueries, ProbeQueries):
+class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, JudgmentQueries, ProbeQueries, CleanupQueries):
     """The results database of one results directory; the only holder of its engine."""
 
     def __init__(self, path: Path) -> None:
@@ -44,12 +45,15 @@ class Store(RunQueries, SessionQueries, JudgmentQueries, ProbeQueries):
         self.engine: Engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": 30})
         event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
-            _check_columns(self.engine, path)
+            migrate_columns(self.engine, path)
             SQLModel.metadata.create_all(self.engine)
         except DBAPIError as exc:
             raise StoreOpenError(str(exc.orig)) from exc
         self.answers = RecordedAnswers(self.engine)
         """Recorded model answers of every run on this database, written in bursts."""
+        weakref.finalize(self, self.engine.dispose)  # at exit too: the last connection closed folds the WAL into the file
+        self.last_snapshots: LastWritten = {}
+        """The snapshots this process saved last, per run and kind: the bases of the next ones (see :mod:`~proactive_bench.store.snapshots`)."""
         self.fence: Fence | None = None
         """The lease this process writes under (see :mod:`proactive_bench.store.lease`): every session save checks it."""
 
@@ -72,20 +76,6 @@ class Store(RunQueries, SessionQueries, JudgmentQueries, ProbeQueries):
     def close_connections(self) -> None:
         """Close the pooled SQLite connections (before a fork: no handle may cross it; later calls reopen them)."""
         self.engine.dispose()
-
-
-def _check_columns(engine: Engine, path: Path) -> None:
-    existing = inspect(engine)
-    for table in SQLModel.metadata.sorted_tables:
-        if not existing.has_table(table.name):
-            continue
-        present = {c["name"] for c in existing.get_columns(table.name)}
-        missing = [c.name for c in table.columns if c.name not in present]
-        if missing:
-            raise StoreSchemaError(
-                f"{path}: table {table.name} lacks columns {missing}; it was written by another pbench version. "
-                "Use a new --db file (old results stay readable by the version that wrote them)."
-            )
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -160,7 +160,8 @@ def test_no_planted_secret_reaches_the_results(tmp_path: Path) -> None:
     assert any("Files created or changed in the latest turn" in b for b in bodies)  # the LLM user saw its evidence too
     artefacts = {p.name: p.read_bytes() for p in results.glob("results.db*")} | {"log": log.read_bytes(), "report": page.read_bytes(), "audit": audit.read_bytes()}
     artefacts |= {f"request {n}": body.encode() for n, body in enumerate(bodies)}
-    assert len(artefacts["report"]) > 1000 and artefacts["results.db"]
+    artefacts |= {f"report {p.name}": p.read_bytes() for p in (page.parent / "runs").glob("*.html")}  # the trajectories are on the run pages
+    assert len(artefacts["report"]) > 1000 and artefacts["results.db"] and any(name.startswith("report ") for name in artefacts)
     leaks = [name for name, data in artefacts.items() if PLANTED_KEY.encode() in data or SECRET.encode() in data or b"root:x:0:0" in data]
     assert leaks == []
     assert b"nested deeper than 64 levels" in log.read_bytes()  # what the checkpoint cut is logged

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
 
@@ -18,17 +20,19 @@ from proactive_bench.importers.pibench.writer import (
     prepare_out,
     write_dataset,
 )
+from proactive_bench.terminal import TableConsole
 from proactive_bench.validation import validate_dataset
 
 import_app = typer.Typer(help="The π-Bench importer, mounted as `pbench import pibench` through IMPORTERS.", no_args_is_help=True, add_completion=False)
 err_console = Console(stderr=True, soft_wrap=True)
-out_console = Console()
+out_console = TableConsole()
 
 
 @import_app.command("pibench")
 def pibench(
     path: Annotated[Path, typer.Argument(help="A π-Bench checkout, or its data/ folder.")],
     out: Annotated[Path, typer.Option(help="Dataset root to write (new, empty, or an earlier import).")] = Path("pibench-data"),
+    as_json: Annotated[bool, typer.Option("--json", help="Print the counts per persona as JSON instead of a table.")] = False,
 ) -> None:
     """Convert π-Bench personas and tasks into a dataset root for --data; report what could not be converted."""
     if not path.is_dir():
@@ -49,7 +53,10 @@ def pibench(
     report_path = report.write(out)
     for problem in report.problems:
         err_console.print(f"[yellow]not converted[/] {problem}", highlight=False)
-    out_console.print(counts_table(report.counts))
+    if as_json:
+        typer.echo(json.dumps([asdict(row) for row in report.counts], indent=2))
+    else:
+        out_console.print(counts_table(report.counts))
     errors = [p for p in report.validation if p.level == "error"]
     if errors:
         for problem in errors:
@@ -80,8 +87,8 @@ def counts_table(counts: list[PersonaCounts]) -> Table:
     table = Table(title="π-Bench import")
     table.add_column("")
     for row in counts:
-        table.add_column(row.persona, justify="right")
-    table.add_column("total", justify="right")
+        table.add_column(row.persona, justify="right", no_wrap=True)
+    table.add_column("total", justify="right", no_wrap=True)
     for name, header in PersonaCounts.COLUMNS.items():
         values = [getattr(row, name) for row in counts]
         table.add_row(header, *map(str, values), str(sum(values)))

@@ -2,13 +2,15 @@
 
 The figures are :attr:`~proactive_bench.reporting.summary.Summary.categories` (tasks
 averaged as ``docs/metrics.md`` says), the same numbers as
-``pbench results --by category``; this module only arranges them in a grid.
+``pbench results --by category``; this module only arranges them in a grid
+and names the categories.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from proactive_bench.dataset import CATEGORY_NAMES
 from proactive_bench.reporting.summary import Summary
 
 
@@ -24,6 +26,12 @@ class CategoryCell:
 class CategoryTable:
     columns: list[str]
     rows: list[tuple[str, list[CategoryCell | None]]]
+
+
+def category_name(code: str) -> str:
+    """A category's name with its code (``docs/taxonomy.md``); an unknown code as it is."""
+    name = CATEGORY_NAMES.get(code)
+    return f"{name} ({code})" if name else code
 
 
 def column_label(model: str, ablation: str) -> str:

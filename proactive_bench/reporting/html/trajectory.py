@@ -7,7 +7,6 @@ reply (tags), then the user's message.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +20,7 @@ from proactive_bench.reporting.html.diffs import (
     app_diff,
     workspace_diff,
 )
+from proactive_bench.reporting.html.readable import readable
 from proactive_bench.reporting.html.sources import EpisodeCatalog
 from proactive_bench.scoring import SessionResult
 from proactive_bench.store import (
@@ -183,7 +183,7 @@ def _intent_summaries(order: list[str], text: dict[str, str], tags: list[IntentT
 
 
 def _shown(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False, indent=2, default=str)
+    text = readable(value)
     if len(text) <= MAX_TOOL_TEXT:
         return text
     return f"{text[:MAX_TOOL_TEXT]}\n… ({len(text) - MAX_TOOL_TEXT} more characters not shown)"

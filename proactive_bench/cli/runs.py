@@ -1,0 +1,91 @@
+"""``pbench runs`` and ``pbench sweeps``: the runs and sweeps of a results database, newest first, filtered."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.table import Table
+
+from proactive_bench.cli.common import (
+    DEFAULT_RESULTS,
+    DbOpt,
+    err_console,
+    fail,
+    open_store,
+    out_console,
+)
+from proactive_bench.cli.options import with_option_groups
+from proactive_bench.data_model import RunStatus, SweepStatus
+from proactive_bench.logs import configure_logging
+from proactive_bench.reporting import run_rows, runs_table, sweep_rows, sweeps_table
+from proactive_bench.store import ListFilter, Store
+
+DURATION = re.compile(r"(\d+)\s*([mhdw])")
+UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+def parse_since(text: str, now: datetime | None = None) -> datetime:
+    """A moment from a duration back from now (``2h``, ``3d``) or an ISO date or time (local time unless it says otherwise)."""
+    if match := DURATION.fullmatch(text.strip()):
+        return (now or datetime.now(UTC)) - timedelta(**{UNITS[match[2]]: int(match[1])})
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(f"--since: {text!r} is neither a duration (30m, 2h, 3d, 1w) nor a date or time (2026-11-24, 2026-11-24T09:30)") from None
+    return moment if moment.tzinfo else moment.astimezone()
+
+
+@dataclass(frozen=True)
+class Listing:
+    """The options ``runs`` and ``sweeps`` share: the filters, the database and ``--json``."""
+
+    persona: Annotated[Optional[str], typer.Option(help="Only those of this persona.")] = None
+    model: Annotated[Optional[str], typer.Option(help="Only those whose model contains this text, e.g. gpt-4o or scripted:.")] = None
+    status: Annotated[Optional[str], typer.Option(help="Only those with this status, e.g. finished (an unknown word lists the known ones).")] = None
+    since: Annotated[Optional[str], typer.Option(help="Only those started since a date or time (2026-11-24, 2026-11-24T09:30) or within a duration (30m, 2h, 3d, 1w).")] = None
+    limit: Annotated[int, typer.Option(min=1, help="At most this many, newest first.")] = 20
+    db: DbOpt = DEFAULT_RESULTS / "pbench.db"
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False
+
+    def open(self, statuses: type[StrEnum]) -> tuple[Store, ListFilter]:
+        """The results database and the filter, or a one-line error for a status or time it cannot read."""
+        configure_logging()
+        if self.status is not None and self.status not in statuses.__members__.values():
+            raise fail(f"--status must be one of {', '.join(statuses)}, not {self.status!r}")
+        try:
+            since = parse_since(self.since) if self.since is not None else None
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+        return open_store(self.db), ListFilter(self.persona, self.model, self.status, since, self.limit)
+
+    def show(self, rows: Sequence[Any], table: Callable[[Any], Table], what: str) -> None:
+        """Rows as a JSON list or a table; no rows is a line on stderr saying so (and whether filters left them out)."""
+        if self.as_json:
+            typer.echo(json.dumps([row.as_dict() for row in rows], indent=2))
+        elif rows:
+            out_console.print(table(rows))
+        else:
+            filtered = any(f is not None for f in (self.persona, self.model, self.status, self.since))
+            err_console.print(f"no {what} in {Path(self.db)}" + (" match the filters" if filtered else ""), highlight=False)
+
+
+@with_option_groups
+def runs(*, listing: Listing) -> None:
+    """List runs, newest first: id, start, persona, model, user, ablation, status, sessions done, Proc, Comp, cost."""
+    store, wanted = listing.open(RunStatus)
+    listing.show(run_rows(store, store.find_runs(wanted)), runs_table, "runs")
+
+
+@with_option_groups
+def sweeps(*, listing: Listing) -> None:
+    """List sweeps, newest first: id, start, personas, models, user, status, runs, sessions done, Proc, Comp, cost."""
+    store, wanted = listing.open(SweepStatus)
+    listing.show(sweep_rows(store, store.find_sweeps(wanted)), sweeps_table, "sweeps")

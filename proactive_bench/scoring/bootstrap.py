@@ -1,0 +1,83 @@
+"""Bootstrap intervals: over runs for a mean, and over paired tasks for a difference of two agents.
+
+Both resample with replacement from a seeded generator, so the same figures
+give the same interval every time (docs/metrics.md, "Intervals").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+RESAMPLES = 2000
+"""Bootstrap resamples per interval."""
+SEED = 0
+"""The generator's seed: intervals are reproducible."""
+LEVEL = 0.95
+
+
+def bootstrap_interval(values: Sequence[float], resamples: int = RESAMPLES, seed: int = SEED) -> tuple[float, float] | None:
+    """The 95 % percentile bootstrap interval of the mean of ``values``; None below two values."""
+    if len(values) < 2:
+        return None
+    data = np.asarray(values, dtype=float)
+    draws = np.random.default_rng(seed).integers(0, len(data), size=(resamples, len(data)))
+    means = data[draws].mean(axis=1)
+    tail = (1 - LEVEL) / 2
+    low, high = np.quantile(means, [tail, 1 - tail])
+    return float(low), float(high)
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """B − A over the items both have, with a paired bootstrap interval."""
+
+    mean_a: float
+    mean_b: float
+    difference: float
+    interval: tuple[float, float] | None
+    """95 % interval of the mean difference; None with fewer than two pairs."""
+    share_not_above_zero: float | None
+    """Share of resamples whose difference is <= 0 (a one-sided bootstrap p for "B beats A")."""
+    pairs: int
+    only_a: int
+    only_b: int
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def paired_difference(
+    a: Mapping[Hashable, float], b: Mapping[Hashable, float], weights: Mapping[Hashable, float] | None = None,
+    resamples: int = RESAMPLES, seed: int = SEED,
+) -> PairedDifference | None:
+    """Paired bootstrap of the (weighted) mean of B − A over the keys present in both; None when they share none.
+
+    Keys are resampled with replacement; with ``weights`` each resample's mean is
+    Σ w·(b − a) / Σ w, as a run's Proc weighs a dependency group by its size.
+    """
+    keys = [k for k in a if k in b]
+    if not keys:
+        return None
+    w = np.asarray([1.0 if weights is None else weights[k] for k in keys], dtype=float)
+    va, vb = (np.asarray([m[k] for k in keys], dtype=float) for m in (a, b))
+    diffs = vb - va
+    interval, share = None, None
+    if len(keys) >= 2:
+        draws = np.random.default_rng(seed).integers(0, len(keys), size=(resamples, len(keys)))
+        means = (diffs[draws] * w[draws]).sum(axis=1) / w[draws].sum(axis=1)
+        tail = (1 - LEVEL) / 2
+        low, high = np.quantile(means, [tail, 1 - tail])
+        interval, share = (float(low), float(high)), float((means <= 0).mean())
+    return PairedDifference(
+        mean_a=float(np.average(va, weights=w)),
+        mean_b=float(np.average(vb, weights=w)),
+        difference=float(np.average(diffs, weights=w)),
+        interval=interval,
+        share_not_above_zero=share,
+        pairs=len(keys),
+        only_a=sum(1 for k in a if k not in b),
+        only_b=sum(1 for k in b if k not in a),
+    )
