@@ -22,6 +22,7 @@ from proactive_bench.env.browser import BrowserError, chromium, run_chromium, sc
 from proactive_bench.env.deliverables import Picture, file_picture, file_text, is_visual
 from proactive_bench.env.documents import DocumentError, read_as_text
 from proactive_bench.env.memory import Memory
+from proactive_bench.env.office_files import stable_office_bytes
 from proactive_bench.env.toolbox import (
     REGISTRY,
     HistorySearch,
@@ -74,4 +75,5 @@ __all__ = [
     "resolve_tool_names",
     "run_chromium",
     "screenshot_png",
+    "stable_office_bytes",
 ]

@@ -12,8 +12,10 @@ memory and store it with :meth:`Workspace.write_bytes`.
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from collections.abc import Callable
+from datetime import datetime
 from typing import TypeVar
 
 from proactive_bench.env.toolbox import ToolEnv, ToolError
@@ -65,3 +67,23 @@ def require_new(env: ToolEnv, path: str, overwrite: bool) -> None:
         raise ToolError(f"{path} is a folder")
     if target.exists() and not overwrite:
         raise ToolError(f"{path} already exists; pass overwrite=true to replace it")
+
+
+_CORE_TIMES = re.compile(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*(</dcterms:)")
+CORE_PROPERTIES = "docProps/core.xml"
+
+
+def stable_office_bytes(archive: bytes, when: datetime) -> bytes:
+    """An Office file (docx, xlsx, pptx: a zip archive) with every entry time and its created/modified
+    properties set to ``when``, so the same content always gives the same bytes."""
+    stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(archive)) as source, zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == CORE_PROPERTIES:
+                data = _CORE_TIMES.sub(rb"\g<1>" + stamp + rb"\g<2>", data)
+            fixed = zipfile.ZipInfo(info.filename, date_time=when.timetuple()[:6])
+            fixed.compress_type, fixed.external_attr = zipfile.ZIP_DEFLATED, info.external_attr
+            target.writestr(fixed, data)
+    return out.getvalue()

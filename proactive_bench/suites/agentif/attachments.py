@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import argparse
 import filecmp
-import re
 import subprocess
 import sys
 import tempfile
-import zipfile
+from datetime import datetime
 from pathlib import Path
+
+from proactive_bench.env import stable_office_bytes
 
 from proactive_bench.suites.agentif.loading import FOLDER, read_task, task_names
 from proactive_bench.suites.agentif.validity import GENERATOR
@@ -27,20 +28,9 @@ TIMEOUT_SECONDS = 120
 ZIP_TIME = (2025, 1, 1, 0, 0, 0)
 
 
-CORE_PROPERTIES = "docProps/core.xml"
-_STAMP = re.compile(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*(</dcterms:)")
-
-
 def normalize_zip(path: Path) -> None:
-    """Rewrite an Office file (xlsx, docx, pptx: zip archives) with fixed entry times and created/modified stamps, so it is byte-stable."""
-    with zipfile.ZipFile(path) as source:
-        entries = [(info, source.read(info)) for info in source.infolist()]
-    entries = [(info, _STAMP.sub(rb"\g<1>2025-01-01T00:00:00Z\g<2>", data) if info.filename == CORE_PROPERTIES else data) for info, data in entries]
-    with zipfile.ZipFile(path, "w") as target:
-        for info, data in entries:
-            fixed = zipfile.ZipInfo(info.filename, date_time=ZIP_TIME)
-            fixed.compress_type, fixed.external_attr = zipfile.ZIP_DEFLATED, info.external_attr
-            target.writestr(fixed, data)
+    """Rewrite an Office file (xlsx, docx, pptx) in place with fixed entry times and created/modified stamps, so it is byte-stable."""
+    path.write_bytes(stable_office_bytes(path.read_bytes(), datetime(*ZIP_TIME)))
 
 
 def generate(task_folder: Path, out: Path) -> str | None:

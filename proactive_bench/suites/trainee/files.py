@@ -9,30 +9,20 @@ same bytes (same seed, same scenario).
 from __future__ import annotations
 
 import io
-import re
-import zipfile
 from datetime import datetime
 from typing import Any
 
 from docx import Document
 from openpyxl import Workbook
 
+from proactive_bench.env import stable_office_bytes
+
 
 STAMP = datetime(2026, 1, 1)
-_CORE_TIME = re.compile(rb"(<dcterms:(created|modified)[^>]*>)[^<]*(</dcterms:\2>)")
 
 
 def _stable(archive: bytes) -> bytes:
-    """The archive with every entry's time and the core properties' times set to STAMP."""
-    stamp = STAMP.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(archive)) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
-        for info in source.infolist():
-            data = source.read(info.filename)
-            if info.filename == "docProps/core.xml":
-                data = _CORE_TIME.sub(lambda m: m.group(1) + stamp + m.group(3), data)
-            target.writestr(zipfile.ZipInfo(info.filename, date_time=STAMP.timetuple()[:6]), data, zipfile.ZIP_DEFLATED)
-    return out.getvalue()
+    return stable_office_bytes(archive, STAMP)
 
 
 def xlsx_bytes(sheets: dict[str, list[list[Any]]]) -> bytes:

@@ -22,7 +22,9 @@ FIRST_NAMES = (
 LAST_NAMES = (
     "Abernathy Bellweather Castellano Drummond Eskildsen Fairbanks Galloway Hartigan Iwasaki Jankowski Kowalczyk Lindqvist "
     "Marchetti Nakashima Okonkwo Pemberton Quintero Rasmussen Szabo Thorsen Underhill Valdivia Whitcombe Yilmaz Zabala "
-    "Achterberg Brannigan Coutinho Delacroix Engstrom Fitzgerald Gorecki Halvorsen Ishikawa Jaramillo Kettleborough"
+    "Achterberg Brannigan Coutinho Delacroix Engstrom Fitzgerald Gorecki Halvorsen Ishikawa Jaramillo Kettleborough "
+    "Lombardi Mbeki Nordstrom Oyelaran Pacheco Quigley Rautenberg Sandoval Tanaka Urquhart Vasquez Wainwright "
+    "Yamamoto Zeller Ahlberg Bustamante Cavanagh Dunleavy Ekwueme Ferreira Gustafsson Hollis Ivanova Jovanovic"
 ).split()
 WORDS: dict[str, tuple[str, ...]] = {
     "vendor": tuple("Acorn Brightline Copperleaf Dunmore Everfield Foxglove Granite Harbourside Ironwood Juniper Kestrel Lakeshore "
