@@ -22,7 +22,6 @@ import signal
 import sys
 import threading
 from multiprocessing.sharedctypes import Synchronized
-from pathlib import Path
 from typing import Any
 
 import structlog
@@ -95,7 +94,7 @@ class SweepWorkers:
             context.Process(
                 target=_worker,
                 args=(
-                    str(store.path), sweep.id, [run.id for run, _ in group], share.model_dump(mode="json"), self.spent,
+                    store.location.reopen, sweep.id, [run.id for run, _ in group], share.model_dump(mode="json"), self.spent,
                     store.fence, (store, group) if self.method == "fork" else None,
                 ),
                 name=f"pbench-sweep-{n}",
@@ -189,7 +188,7 @@ def _worker(
     if forked is not None:
         store, mine = forked  # the parent tuned the collector before forking
     else:
-        store = Store(Path(db_path))
+        store = Store(db_path)
         sweep = store.sweep(sweep_id)
         assert sweep is not None
         mine = [(run, loaded) for run, loaded in unfinished_runs(store, sweep) if run.id in set(run_ids)]

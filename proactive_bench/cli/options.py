@@ -14,12 +14,12 @@ import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated, Any, Optional, TypeVar, get_type_hints
 
 import typer
 
 from proactive_bench.llm import ROLES, MaxTokens, parse_max_tokens
+from proactive_bench.store import locate
 
 RoleUrlOpt = Annotated[Optional[str], typer.Option(help="This role's OpenAI-compatible endpoint (default: --base-url).")]
 RoleKeyOpt = Annotated[Optional[str], typer.Option(help="Name of the environment variable (or ./.env entry) holding this role's API key.")]
@@ -71,11 +71,11 @@ class SuiteChoice:
     top_k: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:* memory: comma-separated documents retrieved into the context (default 5).")] = None
     summary_model: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:summary-*: the chat model that summarises each history once (cached in --db).")] = None
 
-    def sweep_fields(self, db: Path) -> dict[str, Any]:
+    def sweep_fields(self, db: str) -> dict[str, Any]:
         """The sweep settings these options give (only those given; summaries cached in ``db``); ValueError naming --top-k for a bad value."""
         fields: dict[str, Any] = {"suite": self.suite} if self.suite != "pibench" else {}
         if self.summary_model:
-            fields |= {"summary_model": self.summary_model, "summaries_db": str(db.resolve())}
+            fields |= {"summary_model": self.summary_model, "summaries_db": locate(db).shareable}
         if self.tasks:
             fields["personas"] = split_list(self.tasks)
         if self.memory:
