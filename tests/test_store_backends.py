@@ -1,0 +1,171 @@
+"""The results store on SQLite and on a real PostgreSQL server: one schema, one lease, no duplicate rows, the same results.
+
+PostgreSQL runs as a throwaway server started by the tests (tests/postgres_server.py);
+these tests are skipped, with the reason, only when its binaries are not installed.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from conftest import MINI, run_cli
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import SQLModel
+
+from proactive_bench.dataset.loading import load_episode
+from proactive_bench.episode.launch import RunSpec, start_run
+from proactive_bench.store import Lease, LeaseHeld, LeaseLost, SessionRun, Store, take_lease
+from proactive_bench.store.migration import head_revision, revision_of
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new results database: a SQLite file, or a database on the test PostgreSQL server."""
+    if request.param == "sqlite":
+        return str(tmp_path / "r.db")
+    return str(request.getfixturevalue("postgres_url"))
+
+
+def new_run(location: str, tmp_path: Path) -> tuple[Store, str]:
+    store = Store(location)
+    run = start_run(store, load_episode(MINI, "mini"), RunSpec(persona="mini", model="scripted:reference", data_root=str(MINI)), tmp_path)
+    return store, run.id
+
+
+def session_runs(store: Store, run_id: str) -> int:
+    with store.engine.connect() as db:
+        return int(db.execute(select(func.count()).select_from(SessionRun).where(SessionRun.run_id == run_id)).scalar_one())  # type: ignore[arg-type]
+
+
+def test_the_migrated_schema_is_the_tables_schema(location: str) -> None:
+    store = Store(location)
+    assert revision_of(store.engine) == head_revision()
+    with store.engine.connect() as db:
+        assert compare_metadata(MigrationContext.configure(db), SQLModel.metadata) == []
+
+
+def test_of_many_concurrent_takers_one_gets_the_lease(location: str) -> None:
+    stores = [Store(location) for _ in range(6)]  # one engine each, as separate processes would have
+    start, won, refused = threading.Barrier(len(stores)), [], []
+
+    def take(store: Store) -> None:
+        start.wait()
+        try:
+            won.append(take_lease(store.engine, "sweep1", "pbench sweep"))
+        except LeaseHeld as exc:
+            refused.append(str(exc))
+
+    threads = [threading.Thread(target=take, args=(store,)) for store in stores]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(won) == 1 and len(refused) == len(stores) - 1
+    assert all("sweep1 is being written by pid" in message for message in refused)
+
+
+def test_a_stale_lease_is_taken_over_and_its_old_holder_saves_nothing(location: str, tmp_path: Path) -> None:
+    old, run_id = new_run(location, tmp_path)
+    old.fence = take_lease(old.engine, run_id, "pbench episode").fence
+    with old.engine.begin() as db:  # its heartbeat stopped long ago (a holder on another machine that died)
+        db.execute(update(Lease).where(Lease.scope == run_id).values(host="elsewhere.example", expires=datetime.now(UTC) - timedelta(seconds=1)))  # type: ignore[arg-type]
+    new = Store(location)
+    new.fence = take_lease(new.engine, run_id, "pbench resume").fence
+    assert new.fence.owner != old.fence.owner
+    with pytest.raises(LeaseLost, match=run_id):
+        old.save_session(SessionRun(run_id=run_id, session_id="a1", position=1), [], {})
+    new.save_session(SessionRun(run_id=run_id, session_id="a1", position=1), [], {})
+    assert session_runs(new, run_id) == 1
+
+
+def test_a_session_of_a_run_is_stored_once(location: str, tmp_path: Path) -> None:
+    store, run_id = new_run(location, tmp_path)
+    store.save_session(SessionRun(run_id=run_id, session_id="a1", position=1), [], {})
+    with pytest.raises(IntegrityError):  # a second writer without the lease, or a retried save
+        store.save_session(SessionRun(run_id=run_id, session_id="a1", position=1), [], {})
+    assert session_runs(store, run_id) == 1
+
+
+def cli(*args: str) -> Any:
+    result = run_cli(*args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+VOLATILE = {"run_id", "sweep_id", "session_run_id", "created", "started", "finished", "id"}
+"""Export fields that differ between two stores holding the same results: ids and timestamps."""
+
+
+def without_ids(value: Any, ids: dict[str, str]) -> Any:
+    """An export record with ids and timestamps taken out and run ids (inside text too) replaced by their order."""
+    if isinstance(value, dict):
+        return {key: without_ids(item, ids) for key, item in value.items() if key not in VOLATILE}
+    if isinstance(value, list):
+        return [without_ids(item, ids) for item in value]
+    if isinstance(value, str):
+        for run_id, position in ids.items():
+            value = value.replace(run_id, position)
+    return value
+
+
+FIGURE_NOISE = [
+    (re.compile(r"\b[0-9a-f]{12}\b"), "ID"),  # run and sweep ids
+    (re.compile(r"(id=\"|#)[mp][0-9a-f]{8,}"), r"\1M"),  # matplotlib's random marker and clip-path ids
+    (re.compile(r"<dc:date>[^<]*</dc:date>"), ""),
+    (re.compile(r'<p class="meta">results .*?</p>'), ""),  # the database's name and the generation time
+]
+
+
+def comparable_report(html: str) -> str:
+    """A report's index (tables and figures) without ids, timestamps, the database's name and matplotlib's random ids."""
+    for pattern, replacement in FIGURE_NOISE:
+        html = pattern.sub(replacement, html)
+    return html
+
+
+def sweep_everywhere(location: str, tmp_path: Path) -> dict[str, Any]:
+    """The same sweep of scripted agents, then every reading command, on one store."""
+    models = "scripted:reference,scripted:asker,scripted:passive"
+    out = json.loads(cli("sweep", "--json", "--data", str(MINI), "--models", models, "--runs", "2", "--ablation", "none,no-dependency-history", "--db", location).stdout)
+    runs = sorted(out["runs"], key=lambda r: (r["model"], r["ablation"]))  # the repeats of a scripted agent are alike
+    sweep_id = runs[0]["sweep_id"]
+    ids = {r["run_id"]: f"run{n}" for n, r in enumerate(runs)}
+    exports = [json.loads(line) for r in runs for line in cli("export", r["run_id"], "--db", location, "--format", "jsonl").stdout.splitlines()]
+    results = json.loads(cli("results", sweep_id, "--db", location, "--format", "json").stdout)
+    listed = json.loads(cli("runs", "--db", location, "--json", "--limit", "100").stdout)
+    sweeps = json.loads(cli("sweeps", "--db", location, "--json").stdout)
+    audit = tmp_path / f"audit-{len(location)}.csv"
+    cli("audit", "export", sweep_id, "--db", location, "--out", str(audit))
+    with audit.open() as handle:
+        audit_rows = [row for row in csv.DictReader(handle)]
+    report = tmp_path / f"report-{len(location)}"
+    cli("report", sweep_id, "--db", location, "--out", str(report))
+    return {
+        "summary": {key: out[key] for key in ("main", "overall", "ablation", "statuses", "turns", "categories", "pass_rate")},
+        "exports": without_ids(exports, ids),
+        "results": without_ids(results, ids),
+        "listed": sorted((r["model"], r["ablation"], r["status"], r["sessions_done"], r["proc"], r["comp"]) for r in listed),
+        "sweeps": len(sweeps),
+        "audit": without_ids(audit_rows, ids),
+        "report": comparable_report((report / "index.html").read_text()),
+        "report_pages": len(list((report / "runs").iterdir())),
+    }
+
+
+def test_the_same_sweep_on_sqlite_and_postgresql_gives_the_same_labels_grades_figures_and_export(tmp_path: Path, postgres_url: str) -> None:
+    on_sqlite = sweep_everywhere(str(tmp_path / "r.db"), tmp_path)
+    on_postgres = sweep_everywhere(postgres_url, tmp_path)
+    for key in on_sqlite:
+        assert on_postgres[key] == on_sqlite[key], key
+    graded = [g for record in on_sqlite["exports"] for g in record["grades"]]
+    assert len(on_sqlite["exports"]) == 6 * 3 + 6 * 2 and graded  # the ablation arm plays the dependent sessions only and {i["status"] for r in on_sqlite["exports"] for i in r["intents"]} > {"completed"}
