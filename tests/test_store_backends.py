@@ -169,3 +169,31 @@ def test_the_same_sweep_on_sqlite_and_postgresql_gives_the_same_labels_grades_fi
         assert on_postgres[key] == on_sqlite[key], key
     graded = [g for record in on_sqlite["exports"] for g in record["grades"]]
     assert len(on_sqlite["exports"]) == 6 * 3 + 6 * 2 and graded  # the ablation arm plays the dependent sessions only and {i["status"] for r in on_sqlite["exports"] for i in r["intents"]} > {"completed"}
+
+
+def test_each_writing_command_works_on_postgresql(postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # workspaces of a server database go to ./pbench-runs
+    monkeypatch.setenv("PBENCH_DB", postgres_url)
+    ran = json.loads(cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", "scripted:asker").stdout)
+    run_id = ran["run_id"]
+    assert Path("pbench-runs").is_dir() and Store(postgres_url).run(run_id).status == "finished"  # type: ignore[union-attr]
+    replayed = json.loads(cli("replay", run_id, "--json").stdout)
+    assert replayed["run_id"] != run_id and [s["proc"] for s in replayed["sessions"]] == [s["proc"] for s in ran["sessions"]]
+    cli("rescore", run_id)
+    audit = tmp_path / "audit.csv"
+    cli("audit", "export", run_id, "--out", str(audit))
+    with audit.open() as handle:
+        rows = list(csv.DictReader(handle))
+    for row in rows:
+        row["audited"] = row["judged"] if row["kind"] == "intent" else "yes"
+    with audit.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    cli("audit", "import", str(audit), "--source", "human:ana")
+    cli("audit", "import", str(audit), "--source", "human:ana")  # replaces its verdicts, no duplicates
+    assert "human:ana" in cli("audit", "show", run_id).output
+    created, waiting = new_run(postgres_url, tmp_path)
+    resumed = json.loads(cli("resume", waiting, "--json").stdout)
+    assert resumed["proc"] is not None and created.run(waiting).status == "finished"  # type: ignore[union-attr]
+    assert session_runs(created, waiting) == 3
