@@ -3,7 +3,7 @@
 Copies the test suite's mini dataset (3 sessions), puts ``--files`` small
 files into its workspace seed, runs the scripted reference agent on it with
 ``pbench episode`` and prints the database size (main file plus WAL), the
-bytes of checkpoint data (manifests and file contents) and of workspace
+bytes of checkpoint data (manifests and file contents, compressed) and of workspace
 snapshots, what sessions 2 and 3 added (their snapshots and checkpoint
 manifests or archives), and the same for a run of the untouched mini dataset, so the
 difference is what the files cost. Also times the run.
@@ -16,24 +16,16 @@ from __future__ import annotations
 import argparse
 import shutil
 import sqlite3
-import sys
 import tempfile
-import time
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from proactive_bench.cli import app
+from bench_results_size import timed_command
 
 MINI = Path(__file__).resolve().parent.parent / "tests" / "data" / "mini"
 
 
 def measure(data: Path, db: Path) -> dict[str, float]:
-    started = time.perf_counter()
-    result = CliRunner().invoke(app, ["episode", "--data", str(data), "--persona", "mini", "--model", "scripted:reference", "--db", str(db)])
-    if result.exit_code != 0:
-        sys.exit(f"episode failed: {result.output[-2000:]}")
-    seconds = time.perf_counter() - started
+    seconds = timed_command(db, "episode", "--data", str(data), "--persona", "mini", "--model", "scripted:reference")
     with sqlite3.connect(db) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         archives = conn.execute("SELECT COALESCE(SUM(LENGTH(data)), 0), COUNT(*) FROM workspacearchive").fetchone()

@@ -11,6 +11,7 @@
 | `audit.py` | `audit export/import/model/show` |
 | `imports.py` | `import <suite>`: every importer in `importers.IMPORTERS` |
 | `generate.py` | `generate odyssey`: a task's dialogue history from a generator and a verifier model |
+| `cleanup.py` | `gc` |
 
 `common.py` holds what every command uses (consoles, one-line failures,
 opening the results database and the dataset, ids resolved from a prefix or ``latest``), `guards.py` the checks before
@@ -26,7 +27,7 @@ from typing import Annotated
 import typer
 from dotenv import load_dotenv
 
-from proactive_bench.cli import dataset, probe, results, run, runs, sweep
+from proactive_bench.cli import cleanup, dataset, probe, results, run, runs, sweep
 from proactive_bench.cli.audit import audit_app
 from proactive_bench.cli.generate import generate_app
 from proactive_bench.cli.imports import import_app
@@ -52,7 +53,7 @@ def _settings_from_dotenv(
 
 for command in (
     run.episode, run.resume, probe.probe, run.replay, sweep.sweep, runs.runs, runs.sweeps, results.results, results.rescore,
-    dataset.validate, dataset.schema, dataset.tools, results.report, results.export,
+    dataset.validate, dataset.schema, dataset.tools, results.report, results.export, cleanup.gc,
 ):
     app.command()(command)
 app.add_typer(import_app, name="import")

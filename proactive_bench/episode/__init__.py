@@ -12,6 +12,7 @@
 
 from proactive_bench.episode.checkpoints import (
     ResumeError,
+    archive_references,
     opened_checkpoint,
     stored_session_result,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "LaunchError",
     "ResumeError",
     "RunSpec",
+    "archive_references",
     "build_participants",
     "endpoint_limiter",
     "episode_env",

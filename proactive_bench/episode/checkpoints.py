@@ -146,12 +146,25 @@ def restore_workspace(workspace: Workspace, saved: bytes | Path, store: Store | 
             archive.extractall(workspace.root, filter="tar")  # names stay inside; links are kept as saved
 
 
+def _manifest_body(manifest: bytes) -> dict[str, Any]:
+    return json.loads(zlib.decompress(manifest[len(MANIFEST_MAGIC) :]))  # type: ignore[no-any-return]
+
+
+def archive_references(archive: bytes) -> list[str]:
+    """The stored archives one names, by sha256: a manifest's base manifest and the file contents it lists; nothing for anything else."""
+    if not archive.startswith(MANIFEST_MAGIC):
+        return []
+    body = _manifest_body(archive)
+    files = [value for _, kind, _, value in body["entries"] if kind == "file"]
+    return [body["base"], *files] if body.get("base") else files
+
+
 def manifest_entries(manifest: bytes, store: Store) -> dict[str, ManifestEntry]:
     """What a manifest and the chain of manifests it is a delta of (read from ``store``) say the workspace held."""
     chain: list[dict[str, Any]] = []
     seen: set[str] = set()
     while True:
-        body = json.loads(zlib.decompress(manifest[len(MANIFEST_MAGIC) :]))
+        body = _manifest_body(manifest)
         chain.append(body)
         base = body.get("base")
         if base is None:

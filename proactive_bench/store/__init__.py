@@ -8,6 +8,7 @@ made here too (:mod:`~proactive_bench.store.app_state`).
 """
 
 from proactive_bench.store.answers import ModelCallEntry, RecordedAnswers
+from proactive_bench.store.cleanup import Garbage
 from proactive_bench.store.app_state import app_transaction, open_app_database
 from proactive_bench.store.database import Store
 from proactive_bench.store.engine import Location, StoreOpenError, locate
@@ -46,6 +47,7 @@ __all__ = [
     "Audit",
     "Checkpoint",
     "Fence",
+    "Garbage",
     "Grade",
     "HeldLease",
     "IdLookupError",

@@ -12,8 +12,9 @@ from typing import Any
 
 import structlog
 from sqlalchemy import UniqueConstraint, delete
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Column, Field, Session, SQLModel, select
 
+from proactive_bench.store.codec import CompressedText
 from proactive_bench.store.engine import bytewise, insert_ignoring
 
 log = structlog.get_logger(__name__)
@@ -28,7 +29,8 @@ class ModelCallEntry(SQLModel, table=True):
     namespace: str = Field(index=True, description="<run id>/<session id>")
     key: str
     occurrence: int
-    generations: str
+    generations: str = Field(sa_column=Column(CompressedText, nullable=False))
+    """The serialized answer, zstd-compressed when that is smaller (rows written before compression: text)."""
 
 
 class RecordedAnswers:

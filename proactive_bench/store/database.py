@@ -12,6 +12,7 @@ the session in progress (whose model answers the call cache keeps).
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, SQLModel
 
 from proactive_bench.store.answers import RecordedAnswers
+from proactive_bench.store.cleanup import CleanupQueries
 from proactive_bench.store.engine import StoreOpenError, locate, make_engine
 from proactive_bench.store.judgments import JudgmentQueries
 from proactive_bench.store.lease import Fence
@@ -28,9 +30,10 @@ from proactive_bench.store.migration import migrate
 from proactive_bench.store.probes import ProbeQueries
 from proactive_bench.store.runs import RunQueries
 from proactive_bench.store.sessions import SessionQueries
+from proactive_bench.store.snapshots import LastWritten, SnapshotQueries
 
 
-class Store(RunQueries, LookupQueries, SessionQueries, JudgmentQueries, ProbeQueries):
+class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, JudgmentQueries, ProbeQueries, CleanupQueries):
     """The results database of one results directory; the only holder of its engine."""
 
     def __init__(self, location: str | Path) -> None:
@@ -46,6 +49,9 @@ class Store(RunQueries, LookupQueries, SessionQueries, JudgmentQueries, ProbeQue
             raise StoreOpenError(" ".join(str(exc.orig).split())) from exc
         self.answers = RecordedAnswers(self.engine)
         """Recorded model answers of every run on this database, written in bursts."""
+        weakref.finalize(self, self.engine.dispose)  # at exit too: the last connection closed folds the WAL into the file
+        self.last_snapshots: LastWritten = {}
+        """The snapshots this process saved last, per run and kind: the bases of the next ones (see :mod:`~proactive_bench.store.snapshots`)."""
         self.fence: Fence | None = None
         """The lease this process writes under (see :mod:`proactive_bench.store.lease`): every session save checks it."""
 

@@ -1,4 +1,4 @@
-"""Store queries over session runs: saving a finished session whole, its rows and snapshots, and workspace checkpoints."""
+"""Store queries over session runs: saving a finished session whole, its rows, and workspace checkpoints (compressed)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from sqlalchemy import Engine, Table, bindparam, update
 from sqlmodel import Session, SQLModel, col, select
 
 from proactive_bench.store.answers import RecordedAnswers, write_answers
+from proactive_bench.store.codec import compress_if_smaller, decompress
 from proactive_bench.store.engine import insert_ignoring, upsert
 from proactive_bench.store.lease import Fence, check_fence
 from proactive_bench.store.pending import PendingRow, insert_rows
+from proactive_bench.store.snapshots import LastWritten, remember, write_snapshots
 from proactive_bench.store.tables import (
     SESSION_TABLES,
     Checkpoint,
@@ -30,13 +32,15 @@ class SessionQueries:
     engine: Engine
     answers: RecordedAnswers
     fence: Fence | None
+    last_snapshots: LastWritten
 
     def save_session(
         self, session_run: SessionRun, rows: Sequence[PendingRow], checkpoints: Mapping[int, bytes], blobs: Mapping[str, bytes] | None = None,
     ) -> None:
         """A finished session, its rows and workspace checkpoints (position to archive), in one transaction.
 
-        ``blobs`` (sha256 to bytes: the file contents a checkpoint manifest names) go into the archive table too.
+        ``blobs`` (sha256 to bytes: the file contents a checkpoint manifest names) go into the archive table too,
+        compressed where that makes them smaller; snapshots are stored as deltas (:mod:`~proactive_bench.store.snapshots`).
 
         The session run gets its id here; its rows go in table by table as bulk
         inserts (this runs at every session end of every run of a sweep). A
@@ -56,16 +60,18 @@ class SessionQueries:
                     check_fence(db, self.fence)
                 session_run.id = db.execute(table.insert(), values).inserted_primary_key[0]  # type: ignore[attr-defined]
                 assert session_run.id is not None
-                insert_rows(db, session_run.id, rows)
+                insert_rows(db, session_run.id, [row for row in rows if row.table is not Snapshot])
+                snapshots = write_snapshots(db, session_run.run_id, session_run.id, [row.values for row in rows if row.table is Snapshot], self.last_snapshots)
                 for digest, data in (blobs or {}).items():
-                    db.execute(add_archive, {"sha256": digest, "data": data})
+                    db.execute(add_archive, _archive_row(digest, data))
                 for position, data in checkpoints.items():
                     digest = hashlib.sha256(data).hexdigest()
-                    db.execute(add_archive, {"sha256": digest, "data": data})
+                    db.execute(add_archive, _archive_row(digest, data))
                     db.execute(point, {"run_id": session_run.run_id, "position": position, "sha256": digest})
         except BaseException:
             self.answers.put_back(answers)  # written later, by the next flush or save
             raise
+        remember(self.last_snapshots, snapshots)
 
     def add_rows(self, session_run_id: int, rows: Sequence[PendingRow]) -> None:
         """Rows for a saved session (re-scoring's model calls, for instance), in one transaction."""
@@ -88,22 +94,6 @@ class SessionQueries:
             stmt = select(table).where(table.session_run_id == session_run_id).order_by(table.id)  # type: ignore[attr-defined]
             return list(db.exec(stmt))
 
-    def snapshot(self, session_run_id: int, kind: str) -> dict[str, Any] | None:
-        with Session(self.engine) as db:
-            row = db.exec(select(Snapshot).where(Snapshot.session_run_id == session_run_id, Snapshot.kind == kind)).first()
-            return row.content if row else None
-
-    def latest_snapshot(self, run_id: str, kind: str) -> dict[str, Any] | None:
-        with Session(self.engine) as db:
-            stmt = (
-                select(Snapshot)
-                .join(SessionRun, Snapshot.session_run_id == SessionRun.id)  # type: ignore[arg-type]
-                .where(SessionRun.run_id == run_id, Snapshot.kind == kind)
-                .order_by(Snapshot.id.desc())  # type: ignore[union-attr]
-            )
-            row = db.exec(stmt).first()
-            return row.content if row else None
-
     def delete_session_run(self, session_run: SessionRun) -> None:
         """Remove a session run and every row that belongs to it, in one transaction."""
         with Session(self.engine) as db:
@@ -118,17 +108,33 @@ class SessionQueries:
     def checkpoint(self, run_id: str, position: int) -> bytes | None:
         """The archive of a run's workspace after its ``position``-th session, if it was saved here."""
         with Session(self.engine) as db:
-            stmt = select(WorkspaceArchive.data).join(Checkpoint, Checkpoint.sha256 == WorkspaceArchive.sha256)  # type: ignore[arg-type]
-            return db.exec(stmt.where(Checkpoint.run_id == run_id, Checkpoint.position == position)).first()
+            stmt = select(WorkspaceArchive.data, WorkspaceArchive.codec).join(Checkpoint, Checkpoint.sha256 == WorkspaceArchive.sha256)  # type: ignore[arg-type]
+            found = db.exec(stmt.where(Checkpoint.run_id == run_id, Checkpoint.position == position)).first()
+            return None if found is None else _content(*found)
 
     def archives(self, digests: set[str]) -> dict[str, bytes]:
         """Stored archives and file contents by sha256 (those found among ``digests``)."""
         wanted, found = sorted(digests), {}
         with Session(self.engine) as db:
             for start in range(0, len(wanted), 500):
-                stmt = select(WorkspaceArchive.sha256, WorkspaceArchive.data).where(WorkspaceArchive.sha256.in_(wanted[start : start + 500]))  # type: ignore[attr-defined]
-                found.update(db.exec(stmt).all())
+                chunk = wanted[start : start + 500]
+                stmt = select(WorkspaceArchive.sha256, WorkspaceArchive.data, WorkspaceArchive.codec).where(WorkspaceArchive.sha256.in_(chunk))  # type: ignore[attr-defined]
+                found.update((digest, _content(data, codec)) for digest, data, codec in db.exec(stmt))
         return found
+
+
+def _archive_row(digest: str, content: bytes) -> dict[str, Any]:
+    data, codec = compress_if_smaller(content)
+    return {"sha256": digest, "data": data, "codec": codec}
+
+
+def _content(data: bytes, codec: str | None) -> bytes:
+    """An archive row's content: ``data`` as stored, or decompressed."""
+    if codec is None:
+        return data
+    if codec != "zstd":
+        raise ValueError(f"workspace archive stored with codec {codec!r}, which this pbench cannot read")
+    return decompress(data)
 
 
 @cache

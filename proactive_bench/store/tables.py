@@ -14,6 +14,8 @@ from typing import Any
 from sqlalchemy import Index, LargeBinary
 from sqlmodel import JSON, Column, Field, SQLModel
 
+from proactive_bench.store.codec import CompressedJSON, StoredBytes
+
 
 def _now() -> datetime:
     return datetime.now(UTC)
@@ -79,8 +81,8 @@ class ToolCallRow(SQLModel, table=True):
     turn: int
     seq: int
     tool_name: str
-    call: dict[str, Any] = Field(sa_column=Column(JSON))
-    result: dict[str, Any] = Field(sa_column=Column(JSON))
+    call: dict[str, Any] = Field(sa_column=Column(CompressedJSON))
+    result: dict[str, Any] = Field(sa_column=Column(CompressedJSON))
     ok: bool
 
 
@@ -144,18 +146,24 @@ class Audit(SQLModel, table=True):
 
 
 class Snapshot(SQLModel, table=True):
+    """A session's state at its end (or start) of one kind; read whole through ``Store.snapshot`` (see :mod:`~proactive_bench.store.snapshots`)."""
+
     __table_args__ = (Index("uq_snapshot_session_kind", "session_run_id", "kind", unique=True),)
     id: int | None = Field(default=None, primary_key=True)
     session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
     kind: str
-    content: dict[str, Any] = Field(sa_column=Column(JSON))
+    content: Any = Field(sa_column=Column(StoredBytes))
+    """A zstd frame of the JSON (a delta against ``base`` when set), or JSON text in rows written before compression."""
+    base: int | None = Field(default=None, foreign_key="snapshot.id")
 
 
 class WorkspaceArchive(SQLModel, table=True):
-    """A workspace checkpoint's manifest (or, from earlier versions, tar archive), or one file content it names; stored once by sha256."""
+    """A workspace checkpoint's manifest (or, from earlier versions, tar archive), or one file content it names; stored once by sha256 (of the content)."""
 
     sha256: str = Field(primary_key=True)
     data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    codec: str | None = None
+    """"zstd" when ``data`` is the content compressed; None: the content itself (as every row before compression)."""
 
 
 class Checkpoint(SQLModel, table=True):

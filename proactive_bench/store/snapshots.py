@@ -1,0 +1,129 @@
+"""Session-end snapshots (workspace listing, memory, app state, burden) stored as compressed deltas against the run's previous one.
+
+A snapshot's ``content`` is the zstd frame of its compact JSON; when
+``base`` names the run's previous snapshot of the same kind, the frame was
+made with that snapshot's JSON as a dictionary, so it holds only what
+changed (an app state of 45 kB that a session touched costs under 1 kB).
+Reading one replays its chain of bases, at most :data:`CHAIN` long (a whole
+snapshot starts a new chain); saving does not, as the store remembers the
+last snapshot it wrote per run and kind (:func:`remember`). Rows written
+before compression hold their JSON as text and no base; they are read as
+they are, and serve as bases.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from sqlalchemy import Connection, Engine, bindparam, insert, select
+
+from proactive_bench.store.codec import compress, decompress, dumps
+from proactive_bench.store.tables import SessionRun, Snapshot
+
+CHAIN = 16
+"""The most snapshots a read replays: every ``CHAIN``-th snapshot of a run and kind is stored whole."""
+
+
+class SnapshotQueries:
+    """The :class:`~proactive_bench.store.database.Store` methods that read snapshots."""
+
+    engine: Engine
+
+    def snapshot(self, session_run_id: int, kind: str) -> dict[str, Any] | None:
+        """A session run's snapshot of ``kind``, whole."""
+        stmt = select(Snapshot.id).where(Snapshot.session_run_id == session_run_id, Snapshot.kind == kind)  # type: ignore[arg-type]
+        return self._snapshot_by(stmt)
+
+    def latest_snapshot(self, run_id: str, kind: str) -> dict[str, Any] | None:
+        """The snapshot of ``kind`` that the run saved last, whole."""
+        return self._snapshot_by(_latest_of_run().params(run_id=run_id, kind=kind))
+
+    def _snapshot_by(self, stmt: Any) -> dict[str, Any] | None:
+        with self.engine.connect() as db:
+            snapshot_id = db.execute(stmt).scalars().first()
+            return None if snapshot_id is None else json.loads(_whole(db, snapshot_id)[0])
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A snapshot as written: its row id, its whole JSON text and the length of its chain (1: stored whole)."""
+
+    id: int
+    text: bytes
+    length: int
+
+
+REMEMBERED = 512
+"""(run, kind) pairs whose last snapshot a process keeps: a sweep process's concurrent episodes times five kinds, with room."""
+
+LastWritten = dict[tuple[str, str], Written]
+"""Per (run id, kind), the snapshot this process wrote last: the next one's base, without replaying its chain."""
+
+
+def write_snapshots(db: Connection, run_id: str, session_run_id: int, snapshots: Sequence[dict[str, Any]], last: LastWritten) -> LastWritten:
+    """Inside a session's save: insert its snapshots (``kind`` and ``content`` each), each a delta against the run's previous one of its kind.
+
+    ``last`` is what this process wrote before (used only when it is still the run's latest row); the return value is what
+    to remember once the transaction commits.
+    """
+    written: LastWritten = {}
+    for snapshot in snapshots:
+        key, text = (run_id, snapshot["kind"]), dumps(snapshot["content"])
+        previous = db.execute(_latest_of_run(), {"run_id": run_id, "kind": snapshot["kind"]}).scalar()
+        base: Written | None = None
+        if previous is not None:
+            known = last.get(key)
+            base = known if known is not None and known.id == previous else Written(previous, *_whole(db, previous))
+            if base.length >= CHAIN:
+                base = None
+        row = {"session_run_id": session_run_id, "kind": snapshot["kind"], "content": compress(text, base and base.text), "base": base and base.id}
+        written[key] = Written(db.execute(insert(Snapshot), row).inserted_primary_key[0], text, 1 + (base.length if base else 0))
+    return written
+
+
+def remember(last: LastWritten, written: LastWritten) -> None:
+    """Keep what a committed save wrote as the next bases, the :data:`REMEMBERED` most recent (run, kind) pairs at most."""
+    for key, snapshot in written.items():
+        last.pop(key, None)
+        last[key] = snapshot
+    for key in list(last)[: max(0, len(last) - REMEMBERED)]:
+        del last[key]
+
+
+def _whole(db: Connection, snapshot_id: int) -> tuple[bytes, int]:
+    """A stored snapshot's JSON text, rebuilt through its chain of bases, and the chain's length (1: stored whole)."""
+    chain: list[Any] = []
+    next_id: int | None = snapshot_id
+    while next_id is not None:
+        content, next_id = db.execute(_content_of(), {"id": next_id}).one()
+        chain.append(content)
+        if len(chain) > 10 * CHAIN:
+            raise RuntimeError(f"snapshot {snapshot_id}: its chain of bases does not end")
+    text = b""
+    for content in reversed(chain):  # the whole one first
+        if isinstance(content, str):  # written before compression: JSON text
+            text = content.encode("utf-8")
+        else:
+            text = decompress(content, text or None)
+    return text, len(chain)
+
+
+@cache
+def _content_of() -> Any:
+    return select(Snapshot.content, Snapshot.base).where(Snapshot.id == bindparam("id"))  # type: ignore[arg-type]
+
+
+@cache
+def _latest_of_run() -> Any:
+    """The id of a run's last saved snapshot of a kind."""
+    return (
+        select(Snapshot.id)
+        .join(SessionRun, Snapshot.session_run_id == SessionRun.id)  # type: ignore[arg-type]
+        .where(SessionRun.run_id == bindparam("run_id"), Snapshot.kind == bindparam("kind"))
+        .order_by(Snapshot.id.desc())  # type: ignore[union-attr]
+        .limit(1)
+    )
