@@ -18,14 +18,15 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from conftest import MINI, run_cli
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import SQLModel
 
 from proactive_bench.dataset.loading import load_episode
 from proactive_bench.episode.launch import RunSpec, start_run
-from proactive_bench.store import Lease, LeaseHeld, LeaseLost, SessionRun, Store, take_lease
-from proactive_bench.store.migration import head_revision, revision_of
+from proactive_bench.store import Lease, LeaseHeld, LeaseLost, SessionRun, Store, ToolCallRow, locate, take_lease
+from proactive_bench.store.engine import make_engine
+from proactive_bench.store.migration import head_revision, migrate, revision_of
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -205,3 +206,25 @@ def test_each_writing_command_works_on_postgresql(postgres_url: str, tmp_path: P
     resumed = json.loads(cli("resume", waiting, "--json").stdout)
     assert resumed["proc"] is not None and created.run(waiting).status == "finished"  # type: ignore[union-attr]
     assert session_runs(created, waiting) == 3
+
+
+def test_rows_written_before_compression_read_as_written_after_the_upgrade(location: str) -> None:
+    engine = make_engine(locate(location))
+    migrate(engine, location, to="0002")  # the tables as pbench wrote them before compressed results
+    now = datetime.now(UTC)
+    call, snapshot = {"path": "notes/ä.md", "n": 1}, {"apps": {"calendar": [{"title": "x\\y"}]}}
+    with engine.begin() as db:
+        db.execute(text("insert into run (id, created, persona, model, user_backend, data_root, workspace, status) values ('r1', :t, 'p', 'm', 'rules', 'd', 'w', 'finished')"), {"t": now})
+        db.execute(text("insert into sessionrun (id, run_id, session_id, position, intents, status, turns, started) values (7, 'r1', 's1', 1, 0, 'completed', 1, :t)"), {"t": now})
+        db.execute(text("insert into toolcall (session_run_id, turn, seq, tool_name, call, result, ok) values (7, 1, 0, 'read', :c, :r, true)"), {"c": json.dumps(call), "r": json.dumps({"ok": True})})
+        db.execute(text("insert into snapshot (session_run_id, kind, content) values (7, 'apps', :s)"), {"s": json.dumps(snapshot)})
+        db.execute(text("insert into modelcall_cache (namespace, key, occurrence, generations) values ('r1/s1', 'k', 0, :g)"), {"g": '[{"text": "plain"}]'})
+    engine.dispose()
+    store = Store(location)
+    assert revision_of(store.engine) == head_revision()
+    (row,) = store.rows(ToolCallRow, 7)
+    assert (row.call, row.result) == (call, {"ok": True})
+    assert store.snapshot(7, "apps") == snapshot
+    assert store.answers.generations("r1/s1", "k", 0) == '[{"text": "plain"}]'
+    store.answers.add("r1/s2", "k", 0, "x" * 500)  # written compressed now, next to the old rows
+    assert store.answers.generations("r1/s2", "k", 0) == "x" * 500

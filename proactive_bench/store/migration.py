@@ -54,9 +54,9 @@ def revision_of(engine: Engine) -> str | None:
         return MigrationContext.configure(db).get_current_revision()
 
 
-def migrate(engine: Engine, name: str) -> None:
-    """Bring the database to :func:`head_revision`, whole or not at all; StoreSchemaError when that cannot be done."""
-    head = head_revision()
+def migrate(engine: Engine, name: str, to: str | None = None) -> None:
+    """Bring the database to :func:`head_revision` (or the revision ``to``), whole or not at all; StoreSchemaError when that cannot be done."""
+    head = to or head_revision()
     if revision_of(engine) == head:
         return
     with engine.connect() as db:
