@@ -129,6 +129,7 @@ def without_ids(value: Any, ids: dict[str, str]) -> Any:
 
 FIGURE_NOISE = [
     (re.compile(r"\b[0-9a-f]{12}\b"), "ID"),  # run and sweep ids
+    (re.compile(r"#session-\d+"), "#session-N"),  # session run ids
     (re.compile(r"(id=\"|#)[mp][0-9a-f]{8,}"), r"\1M"),  # matplotlib's random marker and clip-path ids
     (re.compile(r"<dc:date>[^<]*</dc:date>"), ""),
     (re.compile(r'<p class="meta">results .*?</p>'), ""),  # the database's name and the generation time
@@ -142,10 +143,11 @@ def comparable_report(html: str) -> str:
     return html
 
 
-def sweep_everywhere(location: str, tmp_path: Path) -> dict[str, Any]:
+def sweep_everywhere(location: str, tmp_path: Path, *executor: str) -> dict[str, Any]:
     """The same sweep of scripted agents, then every reading command, on one store."""
     models = "scripted:reference,scripted:asker,scripted:passive"
-    out = json.loads(cli("sweep", "--json", "--data", str(MINI), "--models", models, "--runs", "2", "--ablation", "none,no-dependency-history", "--db", location).stdout)
+    settings = ("--models", models, "--runs", "2", "--ablation", "none,no-dependency-history", *executor)
+    out = json.loads(cli("sweep", "--json", "--data", str(MINI), *settings, "--db", location).stdout)
     runs = sorted(out["runs"], key=lambda r: (r["model"], r["ablation"]))  # the repeats of a scripted agent are alike
     sweep_id = runs[0]["sweep_id"]
     ids = {r["run_id"]: f"run{n}" for n, r in enumerate(runs)}
@@ -165,7 +167,7 @@ def sweep_everywhere(location: str, tmp_path: Path) -> dict[str, Any]:
         "results": without_ids(results, ids),
         "listed": sorted((r["model"], r["ablation"], r["status"], r["sessions_done"], r["proc"], r["comp"]) for r in listed),
         "sweeps": len(sweeps),
-        "audit": without_ids(audit_rows, ids),
+        "audit": sorted(json.dumps(row, sort_keys=True) for row in without_ids(audit_rows, ids)),  # listed in the order sessions were saved
         "report": comparable_report((report / "index.html").read_text()),
         "report_pages": len(list((report / "runs").iterdir())),
     }
@@ -173,7 +175,7 @@ def sweep_everywhere(location: str, tmp_path: Path) -> dict[str, Any]:
 
 def test_the_same_sweep_on_sqlite_and_postgresql_gives_the_same_labels_grades_figures_and_export(tmp_path: Path, postgres_url: str) -> None:
     on_sqlite = sweep_everywhere(str(tmp_path / "r.db"), tmp_path)
-    on_postgres = sweep_everywhere(postgres_url, tmp_path)
+    on_postgres = sweep_everywhere(postgres_url, tmp_path, "--workers", "2", "--concurrency", "4")  # forked workers, each its own connections
     for key in on_sqlite:
         assert on_postgres[key] == on_sqlite[key], key
     graded = [g for record in on_sqlite["exports"] for g in record["grades"]]
