@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import multiprocessing
 import re
 import threading
 from datetime import UTC, datetime, timedelta
@@ -61,6 +62,23 @@ def test_the_migrated_schema_is_the_tables_schema(location: str) -> None:
         assert {(change[0][2], change[0][3]) for change in differences if change[0][0] == "modify_type"} == KEPT_DECLARED_TYPES
         differences = [change for change in differences if change[0][0] != "modify_type"]
     assert differences == []
+
+
+def _open(location: str) -> str | None:
+    return revision_of(Store(location).engine)
+
+
+def test_writers_opening_a_new_database_at_once_migrate_it_once(location: str) -> None:
+    with multiprocessing.get_context("spawn").Pool(3) as pool:
+        assert pool.map(_open, [location] * 3) == [head_revision()] * 3
+
+
+def test_a_bad_or_unreachable_database_url_is_one_line_without_its_password() -> None:
+    unreachable = run_cli("runs", "--db", "postgresql+psycopg://ana:s3cret@127.0.0.1:1/results")
+    assert unreachable.exit_code == 2 and "s3cret" not in unreachable.output and "Traceback" not in unreachable.output
+    assert " ".join(unreachable.output.split()).startswith("error: --db postgresql+psycopg://ana:***@127.0.0.1:1/results: cannot open it as a results database:")
+    other = run_cli("runs", "--db", "mysql://ana:s3cret@db/results")
+    assert other.exit_code == 2 and "s3cret" not in other.output and "runs on SQLite" in other.output
 
 
 def test_of_many_concurrent_takers_one_gets_the_lease(location: str) -> None:

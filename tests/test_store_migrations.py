@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import multiprocessing
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -74,13 +73,3 @@ def test_duplicated_sessions_are_refused_by_the_unique_keys_upgrade(legacy_db: P
         )
     with pytest.raises(StoreSchemaError, match=r"sessionrun holds 1 duplicated \(run_id, session_id\)"):
         Store(legacy_db)
-
-
-def _open(db: str) -> str | None:
-    return revision_of(Store(db).engine)
-
-
-def test_writers_opening_a_new_database_at_once_migrate_it_once(tmp_path: Path) -> None:
-    db = str(tmp_path / "new.db")
-    with multiprocessing.get_context("spawn").Pool(4) as pool:
-        assert pool.map(_open, [db] * 4) == [head_revision()] * 4
