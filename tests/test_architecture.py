@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "proactive_bench"
 
 LAYERS: dict[str, int] = {
-    "logs": 0, "yaml_files": 0, "registry": 0, "terminal": 0, "store": 0,
+    "logs": 0, "yaml_files": 0, "registry": 0, "terminal": 0, "tracebacks": 0, "store": 0,
     "llm": 1, "env": 1,
     "data_model": 2,
     "dataset": 3,
@@ -27,7 +27,7 @@ LAYERS: dict[str, int] = {
     "reporting": 7, "importers": 7, "testing": 7,
     "cli": 8,
 }
-SIDEWAYS = {("scoring", "user")}
+SIDEWAYS = {("scoring", "user"), ("suites", "user")}
 """Imports allowed inside one layer (``(importer, imported)``); any other import must go down."""
 
 DEFERRED = {("proactive_bench.cli", "proactive_bench.reporting.html"): "matplotlib loads only for `pbench report`"}

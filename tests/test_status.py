@@ -19,10 +19,10 @@ from proactive_bench.store import Run, SessionRun, Store, Sweep
 def test_each_enum_spells_the_stored_words() -> None:
     assert [s.value for s in IntentStatus] == ["completed", "inferred", "provided"]
     assert [s.value for s in SessionOutcome] == ["running", "completed", "truncated", "error"]
-    assert [s.value for s in RunStatus] == ["created", "running", "finished", "stopped", "failed"]
-    assert [s.value for s in SweepStatus] == ["running", "finished", "stopped", "partial"]
+    assert [s.value for s in RunStatus] == ["created", "running", "finished", "stopped", "interrupted", "failed"]
+    assert [s.value for s in SweepStatus] == ["running", "finished", "stopped", "interrupted", "partial"]
     assert FINAL_OUTCOMES == {"completed", "truncated", "error"}
-    assert PARTIAL_RUN_STATUSES == {"created", "running", "stopped", "failed"}
+    assert PARTIAL_RUN_STATUSES == {"created", "running", "stopped", "interrupted", "failed"}
 
 
 def test_the_session_outcome_is_its_own_type_though_it_shares_a_word() -> None:
@@ -42,7 +42,10 @@ def test_the_store_defaults_are_the_enums_words(tmp_path: Path) -> None:
     store.save_session(SessionRun(run_id=run.id, session_id="s", position=1, status=SessionOutcome.COMPLETED), [], {})
     again = store.run(run.id)
     assert again is not None and again.status == RunStatus.RUNNING  # the first saved session starts the run
-    (saved,) = store.session_runs(run.id)
+    store.update(again, status=RunStatus.INTERRUPTED)
+    store.save_session(SessionRun(run_id=run.id, session_id="s2", position=2, status=SessionOutcome.COMPLETED), [], {})
+    assert store.run(run.id).status == RunStatus.RUNNING  # type: ignore[union-attr]  # ... and so does the first one saved on resume
+    saved, _ = store.session_runs(run.id)
     assert type(saved.status) is str and saved.status == "completed"  # an enum goes in as its plain word
 
 

@@ -2,10 +2,12 @@
 
 ``sweep`` reads a sweep config and runs its episodes concurrently in one
 event loop, ``workers`` spreads a sweep over several processes,
-``process_tuning`` sets the event loop and garbage collector for that load.
+``process_tuning`` sets the event loop and garbage collector for that load,
+``interrupts`` stops all of it cleanly on Ctrl-C or SIGTERM.
 See README.md here.
 """
 
+from proactive_bench.campaign.interrupts import Interrupted, stop_on_signals
 from proactive_bench.campaign.process_tuning import (
     loop_factory,
     run_fast,
@@ -16,6 +18,7 @@ from proactive_bench.campaign.sweep import (
     SweepConfigError,
     create_sweep,
     load_sweep_config,
+    mark_interrupted,
     run_sweep,
     sweep_endpoints,
     sweep_episodes,
@@ -26,6 +29,7 @@ from proactive_bench.campaign.sweep import (
 from proactive_bench.campaign.workers import SweepWorkers, WorkerFailed
 
 __all__ = [
+    "Interrupted",
     "SweepConfig",
     "SweepConfigError",
     "SweepWorkers",
@@ -33,8 +37,10 @@ __all__ = [
     "create_sweep",
     "load_sweep_config",
     "loop_factory",
+    "mark_interrupted",
     "run_fast",
     "run_sweep",
+    "stop_on_signals",
     "sweep_endpoints",
     "sweep_episodes",
     "sweep_run_spec",

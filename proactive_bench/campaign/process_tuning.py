@@ -21,6 +21,8 @@ import gc
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
+from proactive_bench.campaign.interrupts import run_event_loop
+
 T = TypeVar("T")
 
 YOUNG_THRESHOLD = 10_000
@@ -45,6 +47,6 @@ def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 
 def run_fast(main: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run`` on the fastest available event loop."""
+    """``asyncio.run`` on the fastest available event loop; a stop signal cancels it (:mod:`~proactive_bench.campaign.interrupts`)."""
     with asyncio.Runner(loop_factory=loop_factory()) as runner:
-        return runner.run(main)
+        return run_event_loop(runner, main)

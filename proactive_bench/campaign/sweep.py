@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -98,6 +99,11 @@ class SweepConfig(BaseModel):
     top_k: list[int] = Field(default_factory=list, description="Odyssey: top-k values swept with each rag:* memory setting; empty: the default.")
     summary_model: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the chat model that summarises each history once.")
     summaries_db: str | None = Field(default=None, description="Odyssey: the results database caching the summaries (set to the sweep's database).")
+    days: int | None = Field(default=None, ge=1, le=2, description="Trainee: working days per scenario.")
+    hints: list[str] = Field(default_factory=list, description="Trainee: hint settings to sweep (none, data, method, both); empty: none.")
+    npc: str | None = Field(default=None, description="Trainee: the colleagues' backend (rules, llm).")
+    npc_model: str | None = Field(default=None, description="Trainee, with npc llm: the colleagues' chat model.")
+    clock: str | None = Field(default=None, description="Trainee: simulated minutes per tool call and per agent step, CALL,STEP.")
 
     _known_user = field_validator("user")(check_user)
 
@@ -119,15 +125,18 @@ class SweepConfig(BaseModel):
 
 
     def settings(self) -> list[SuiteSettings]:
-        """Every memory setting × top-k combination the sweep runs (top-k pairs only with retrieval settings)."""
+        """Every memory setting × top-k combination the sweep runs (top-k pairs only with retrieval settings), × every hint setting."""
         summaries = {"base_url": self.base_url}
         if not self.memory:
-            return [SuiteSettings(None, k, **summaries) for k in self.top_k] or [SuiteSettings(**summaries)]
-        return [
-            SuiteSettings(memory, k, self.summary_model if "summary" in memory else None, self.summaries_db, self.base_url)
-            for memory in self.memory
-            for k in (self.top_k if memory.startswith("rag:") and self.top_k else [None])
-        ]
+            grid = [SuiteSettings(None, k, **summaries) for k in self.top_k] or [SuiteSettings(**summaries)]
+        else:
+            grid = [
+                SuiteSettings(memory, k, self.summary_model if "summary" in memory else None, self.summaries_db, self.base_url)
+                for memory in self.memory
+                for k in (self.top_k if memory.startswith("rag:") and self.top_k else [None])
+            ]
+        trainee = {"days": self.days, "npc": self.npc, "npc_model": self.npc_model, "clock": self.clock}
+        return [replace(s, hints=h, **trainee) for s in grid for h in (self.hints or [None])]
 
 
 class SweepConfigError(ValueError):
@@ -185,6 +194,7 @@ def sweep_run_spec(
     settings = settings or config.settings()[0]
     return RunSpec(
         suite=config.suite, memory=settings.memory, top_k=settings.top_k, summary_model=settings.summary_model, summaries_db=settings.summaries_db,
+        days=settings.days, hints=settings.hints, npc=settings.npc, npc_model=settings.npc_model, clock=settings.clock,
         persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
         judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
         agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep_id, protocol=config.protocol,
@@ -282,6 +292,16 @@ def finish_sweep(store: Store, sweep: Sweep) -> None:
     else:
         settled = SweepStatus.STOPPED if RunStatus.STOPPED in statuses else SweepStatus.PARTIAL
     store.update(sweep, status=settled)
+
+
+def mark_interrupted(store: Store, scope: str) -> None:
+    """After Ctrl-C or SIGTERM: every unfinished run of the sweep (or the run) ``scope`` names, and the sweep, as interrupted."""
+    for run in store.runs_for(scope):
+        if run.status != RunStatus.FINISHED:
+            store.update(run, status=RunStatus.INTERRUPTED)
+    sweep = store.sweep(scope)
+    if sweep is not None:
+        store.update(sweep, status=SweepStatus.INTERRUPTED)
 
 
 def unfinished_runs(store: Store, sweep: Sweep) -> list[tuple[Run, LoadedEpisode]]:

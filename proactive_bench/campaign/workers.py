@@ -8,6 +8,9 @@ the budget is one shared counter, so the sweep stops at the same total spend.
 The parent process follows progress by reading finished sessions from the
 store, and holds the sweep's lease; workers save under it and die with the
 parent (:func:`die_with_parent`), so none outlives a ``kill -9`` of the sweep.
+On Ctrl-C or SIGTERM the parent sends its workers SIGTERM: each saves the
+sessions it finished and exits within :data:`STOP_GRACE_S` (else it is killed)
+before the parent marks the runs interrupted and releases the lease.
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ import os
 import signal
 import sys
 import threading
+import time
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any
 
 import structlog
 
+from proactive_bench.campaign.interrupts import Interrupted, as_worker, signals_held
 from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
 from proactive_bench.campaign.sweep import (
     RunHook,
@@ -45,6 +50,8 @@ POLL_S = 0.5
 PARENT_POLL_S = 0.2
 """How often a worker without a parent-death signal checks that its parent lives."""
 PR_SET_PDEATHSIG = 1
+STOP_GRACE_S = 15.0
+"""How long stopped workers may take to save their finished sessions before they are killed."""
 RUN_MODULES = ("proactive_bench.scoring.judge", "proactive_bench.user.llm", "proactive_bench.scaffolds.react", "langchain_openai")
 """Modules a run imports on first use (participants are built lazily)."""
 
@@ -109,8 +116,13 @@ class SweepWorkers:
                 importlib.import_module(module)
             self.store.close_connections()  # no SQLite handle crosses the fork; each worker opens its own
             tune_for_runs()
-        for process in self.processes:
-            process.start()
+        try:
+            with signals_held():  # a worker takes them once it has its own handlers (as_worker)
+                for process in self.processes:
+                    process.start()
+        except BaseException:  # a signal held meanwhile arrives as the block ends
+            self._stop()
+            raise
 
     def follow(self, on_event: RunHook | None = None) -> None:
         """Report finished sessions until every worker exits; then settle the budget and the sweep's status."""
@@ -126,9 +138,8 @@ class SweepWorkers:
                 if not running:
                     break
                 multiprocessing.connection.wait(running, timeout=POLL_S)  # wakes as soon as a worker exits
-        except BaseException:  # Ctrl-C: no worker may save once the caller releases the lease
-            for process in self.processes:
-                process.kill()
+        except BaseException:  # Ctrl-C, SIGTERM: no worker may save once the caller releases the lease
+            self._stop()
             raise
         finally:
             for process in self.processes:
@@ -138,6 +149,19 @@ class SweepWorkers:
         if failed:
             raise WorkerFailed(f"sweep worker(s) {', '.join(failed)} exited abnormally; continue with: pbench resume {self.sweep.id}")
         finish_sweep(self.store, self.sweep)
+
+    def _stop(self) -> None:
+        """SIGTERM to every worker (each saves what it finished); kill those still there after STOP_GRACE_S."""
+        for process in self.processes:
+            if process.is_alive():
+                process.terminate()
+        deadline = time.monotonic() + STOP_GRACE_S
+        while (alive := [p.sentinel for p in self.processes if p.is_alive()]) and time.monotonic() < deadline:
+            multiprocessing.connection.wait(alive, timeout=deadline - time.monotonic())
+        for process in self.processes:
+            if process.is_alive():
+                log.warning("worker_killed", worker=process.name, after_s=STOP_GRACE_S)
+                process.kill()
 
 
 def start_method() -> str:
@@ -182,6 +206,7 @@ def _worker(
     A forked worker has the parent's store (its connections closed before the
     fork), runs and loaded episodes already; a spawned one opens and reads them again.
     """
+    as_worker()
     die_with_parent()
     configure_logging()
     config = SweepConfig.model_validate(config_json)
@@ -200,3 +225,5 @@ def _worker(
     except LeaseLost as exc:  # another process took the sweep over: stop, having written nothing more
         log.error("lease_lost", error=str(exc))
         sys.exit(3)
+    except Interrupted as stop:  # SIGTERM, from the parent: finished sessions are saved
+        sys.exit(stop.exit_code)

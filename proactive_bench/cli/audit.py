@@ -26,6 +26,7 @@ from proactive_bench.llm import ModelSpecError
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import pct
 from proactive_bench.review import (
+    POLARITIES,
     AuditFileError,
     audit_rows,
     disagreement,
@@ -99,9 +100,13 @@ def audit_show(
     if as_json:
         typer.echo(json.dumps([asdict(row) | {"checklist_rate": row.checklist_rate, "intents_rate": row.intents_rate} for row in rows], indent=2))
         return
-    table = Table(title="Disagreement with the run's judgments (%)")
-    for name in ("audit source", "checklist", "hidden intents"):
+    polarities = [p for p in POLARITIES if any(p in row.by_polarity for row in rows)]
+    table = Table(title="Disagreement with the run's judgments (%)" + ("; agreement per AgentIF item polarity (%)" if polarities else ""))
+    for name in ("audit source", "checklist", "hidden intents", *(f"{p} agreement" for p in polarities)):
         table.add_column(name, no_wrap=name == "audit source")
     for row in rows:
-        table.add_row(row.label, f"{pct(row.checklist_rate)} (n={row.checklist_n})", f"{pct(row.intents_rate)} (n={row.intents_n})")
+        table.add_row(
+            row.label, f"{pct(row.checklist_rate)} (n={row.checklist_n})", f"{pct(row.intents_rate)} (n={row.intents_n})",
+            *(f"{pct(row.agreement(p))} (n={row.by_polarity.get(p, (0, 0))[0]})" for p in polarities),
+        )
     out_console.print(table if rows else "no audits recorded for these runs")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import asdict
 from typing import Annotated, Any, Optional
 
@@ -23,6 +24,7 @@ from proactive_bench.dataset import (
 from proactive_bench.env import REGISTRY, resolve_tool_names
 from proactive_bench.logs import configure_logging
 from proactive_bench.suites import SUITES, Suite
+from proactive_bench.suites.trainee import TEMPLATES, VALIDATE_SEEDS, templates_problems
 from proactive_bench.validation import (
     episode_stats,
     oracle_problems,
@@ -38,9 +40,14 @@ def validate(
     strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
     oracle: Annotated[bool, typer.Option("--oracle", help="Also run the scripted baselines and check the quality bar (slower).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the problems (the oracle outcomes, the --stats counts) as one JSON object on stdout.")] = False,
+    suite: Annotated[Optional[str], typer.Option(help="trainee: check every scenario template over --seeds seeds instead (oracle and baselines played).")] = None,
+    seeds: Annotated[int, typer.Option(min=1, help="With --suite trainee: seeds per template.")] = len(VALIDATE_SEEDS),
 ) -> None:
     """Check a dataset in one pass: schema, semantics, references, leaks, annotations, grader imports."""
     configure_logging()
+    if suite is not None:
+        validate_templates(suite, seeds, as_json)
+        return
     dataset, problems = validate_root(data)
     tasks, task_problems = validate_suites(data)
     problems += task_problems
@@ -64,7 +71,23 @@ def validate(
         out_console.print(stats_table([episode_stats(e) for e in dataset.episodes.values()]))
     if errors or (strict and warnings):
         raise fail(f"{errors} error(s), {warnings} warning(s)", 1)
-    err_console.print(f"ok: {len(dataset.episodes)} episode(s), " + (f"{len(tasks)} odyssey task(s), " if tasks else "") + f"{warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""))
+    per_suite = "".join(f"{n} {suite} task(s), " for suite, n in sorted(Counter(e.suite for e in tasks.values()).items()))
+    err_console.print(f"ok: {len(dataset.episodes)} episode(s), {per_suite}{warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""))
+
+
+def validate_templates(suite: str, seeds: int, as_json: bool) -> None:
+    """``--suite trainee``: every template instantiated over the seeds, its oracle and baselines played."""
+    if suite != "trainee":
+        raise fail(f"--suite: only trainee has generated tasks to check (its templates), not {suite!r}")
+    problems = templates_problems(seeds)
+    if as_json:
+        typer.echo(json.dumps({"errors": len(problems), "templates": len(TEMPLATES), "seeds": seeds,
+                               "problems": [{"file": p.file, "field": p.field, "reason": p.reason} for p in problems]}, indent=2))
+    for problem in [] if as_json else problems:
+        err_console.print(f"[red]error[/] {problem}", highlight=False)
+    if problems:
+        raise fail(f"{len(problems)} error(s) in {len(TEMPLATES)} template(s)", 1)
+    err_console.print(f"ok: {len(TEMPLATES)} template(s) x {seeds} seed(s): oracle 1.0, passive and guessing fail a clue checkpoint, laundry lists obtain nothing")
 
 
 def problems_in(problems: list[Any], episode: LoadedEpisode) -> bool:

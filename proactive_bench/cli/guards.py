@@ -1,16 +1,22 @@
-"""The checks before and around a run or sweep: the data admitted, the model servers there, the lease held."""
+"""The checks before and around a run or sweep: the data admitted, the model servers there, the lease held, a clean stop."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
+import typer
+
+from proactive_bench.campaign import Interrupted, mark_interrupted, stop_on_signals
 from proactive_bench.cli.common import err_console, fail
 from proactive_bench.dataset import LoadedEpisode
+from proactive_bench.episode import RunSpec
 from proactive_bench.llm import EndpointError, check_reachable
 from proactive_bench.store import HeldLease, LeaseHeld, LeaseLost, Store, writing
-from proactive_bench.validation import VALIDATED_DIR, dataset_problems
+from proactive_bench.validation import VALIDATED_DIR, dataset_problems, participant_problem
 
 
 def admit(loaded: LoadedEpisode, session_ids: list[str], results_dir: Path) -> None:
@@ -22,14 +28,52 @@ def admit(loaded: LoadedEpisode, session_ids: list[str], results_dir: Path) -> N
         raise fail(f"{len(problems)} error(s) in episode {loaded.episode.id} (see pbench validate); nothing was run. --no-validate skips these checks", 1)
 
 
+Command = TypeVar("Command", bound=Callable[..., Any])
+
+
+def stops_cleanly(command: Command) -> Command:
+    """A command that Ctrl-C or SIGTERM stops with one line and exit 128 + the signal, never a traceback.
+
+    Inside :func:`owning` the runs are marked interrupted and the line says how to resume them.
+    """
+
+    @functools.wraps(command)
+    def stoppable(*args: Any, **kwargs: Any) -> Any:
+        with stop_on_signals():
+            try:
+                return command(*args, **kwargs)
+            except Interrupted as stop:
+                err_console.print("interrupted; nothing was run", highlight=False)
+                raise typer.Exit(stop.exit_code) from None
+
+    return stoppable  # type: ignore[return-value]
+
+
+def check_participants(specs: Iterable[RunSpec]) -> None:
+    """Build each spec's agent, user and judge once: a ``--model`` typo or a broken agent file is one line, before any row is written."""
+    for spec in specs:
+        if problem := participant_problem(spec):
+            raise fail(problem)
+
+
 @contextmanager
 def owning(store: Store, scope: str, beat: bool = True) -> Iterator[HeldLease]:
-    """Write a run or sweep under its lease; another writer's lease, or losing ours, is a one-line error (exit 3)."""
+    """Write a run or sweep under its lease; another writer's lease, or losing ours, is a one-line error (exit 3).
+
+    Stopped by a signal, its unfinished runs (and sweep) are marked interrupted before the lease is released.
+    """
     try:
         with writing(store, scope, beat=beat) as held:
-            yield held
+            try:
+                yield held
+            except Interrupted:
+                mark_interrupted(store, scope)
+                raise
     except (LeaseHeld, LeaseLost) as exc:
         raise fail(str(exc), 3) from None
+    except Interrupted as stop:
+        err_console.print(f"interrupted; resume with: pbench resume {scope}", highlight=False)
+        raise typer.Exit(stop.exit_code) from None
 
 
 def check_endpoints(endpoints: dict[str, list[str]]) -> None:

@@ -65,11 +65,16 @@ class RoleEndpoints:
 class SuiteChoice:
     """``--suite``, ``--tasks``, ``--memory`` and ``--top-k``: which kind of episode runs, and with how much history."""
 
-    suite: Annotated[str, typer.Option(help="The kind of episode: pibench (persona episodes, --persona) or odyssey (history-grounded office tasks).")] = "pibench"
-    tasks: Annotated[Optional[str], typer.Option(help="Odyssey: comma-separated task ids (default: every task under --data).")] = None
+    suite: Annotated[str, typer.Option(help="The kind of episode: pibench (persona episodes, --persona), odyssey (history-grounded office tasks) or trainee (workplace scenarios).")] = "pibench"
+    tasks: Annotated[Optional[str], typer.Option(help="Odyssey: comma-separated task ids (default: every task under --data). Trainee: scenarios s<seed>-n<tasks>, e.g. s7-n3 (default: s1-n2..s20-n6).")] = None
     memory: Annotated[Optional[str], typer.Option(help="Odyssey: comma-separated memory settings: long-context (default), none, rag:raw-session|raw-utterance|summary-session|summary-chunk.")] = None
     top_k: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:* memory: comma-separated documents retrieved into the context (default 5).")] = None
     summary_model: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:summary-*: the chat model that summarises each history once (cached in --db).")] = None
+    days: Annotated[Optional[int], typer.Option(help="Trainee: working days per scenario, 1 or 2 (day 2: feedback on day 1, new seeds).")] = None
+    hints: Annotated[Optional[str], typer.Option(help="Trainee: comma-separated hint settings: none, data, method, both (default none).")] = None
+    npc: Annotated[Optional[str], typer.Option(help="Trainee: the colleagues' backend, rules (default) or llm.")] = None
+    npc_model: Annotated[Optional[str], typer.Option(help="Trainee, with --npc llm: the chat model that plays the colleagues.")] = None
+    clock: Annotated[Optional[str], typer.Option(help="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1).")] = None
 
     def sweep_fields(self, db: str) -> dict[str, Any]:
         """The sweep settings these options give (only those given; summaries cached in ``db``); ValueError naming --top-k for a bad value."""
@@ -85,7 +90,15 @@ class SuiteChoice:
                 fields["top_k"] = [int(k) for k in split_list(self.top_k)]
             except ValueError:
                 raise ValueError(f"--top-k: expected whole numbers, comma-separated, got {self.top_k!r}") from None
+        if self.hints:
+            fields["hints"] = split_list(self.hints)
+        fields |= {k: v for k, v in (("days", self.days), ("npc", self.npc), ("npc_model", self.npc_model), ("clock", self.clock)) if v is not None}
         return fields
+
+    @property
+    def suite_specific(self) -> bool:
+        """Whether any option of a suite other than pibench is given."""
+        return any(v is not None for v in (self.tasks, self.memory, self.top_k, self.summary_model, self.days, self.hints, self.npc, self.npc_model, self.clock))
 
 
 def split_list(value: str | None) -> list[str]:

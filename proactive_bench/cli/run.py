@@ -39,10 +39,10 @@ from proactive_bench.cli.common import (
     resolve_id,
     results_dir,
 )
-from proactive_bench.cli.guards import admit, check_endpoints, owning
+from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
 from proactive_bench.cli.options import CallLimits, RoleEndpoints, SuiteChoice, with_option_groups
 from proactive_bench.cli.sweep import budget_of, start_and_report, sweep_and_report
-from proactive_bench.data_model import RunStatus, SessionOutcome
+from proactive_bench.data_model import RunStatus, SessionOutcome, SweepStatus
 from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
     DatasetError,
@@ -65,9 +65,9 @@ from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table
 from proactive_bench.scaffolds import ScaffoldLoadError, reference_problem
 from proactive_bench.scoring import EpisodeResult, SessionResult, protocol_problem
-from proactive_bench.store import Run, Store, lease_scope
+from proactive_bench.store import AgentErrorRow, Run, Store, lease_scope
+from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import USERS, known_users
-from proactive_bench.validation import participant_problem
 
 
 def parse_sessions(spec: str | None, sessions: list[Session]) -> list[Session]:
@@ -102,6 +102,7 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return options
 
 
+@stops_cleanly
 @with_option_groups
 def episode(
     *,
@@ -144,9 +145,9 @@ def episode(
         start_and_report(settings, db or DEFAULT_DB, as_json, no_validate)
         return
     if persona is None:
-        raise fail("--persona is required (or --suite odyssey to run odyssey tasks)")
-    if choice.tasks or choice.memory or choice.top_k or choice.summary_model:
-        raise fail("--tasks, --memory, --top-k and --summary-model apply to --suite odyssey")
+        raise fail("--persona is required (or --suite odyssey / trainee to run their tasks)")
+    if choice.suite_specific:
+        raise fail("--tasks, --memory, --top-k and --summary-model apply to --suite odyssey; --days, --hints, --npc, --npc-model and --clock to --suite trainee")
     loaded = load_or_exit(data, persona)
     try:
         chosen = parse_sessions(sessions, loaded.sessions)
@@ -183,17 +184,17 @@ def episode(
         max_tokens=caps, call_timeout=limits.call_timeout, probe=not no_probe, context_tokens=context_tokens,
         role_base_urls=endpoints.base_urls(), role_key_envs=endpoints.key_envs(),
     )
-    if problem := participant_problem(spec):
-        raise fail(problem)
+    check_participants([spec])
     check_endpoints(spec.endpoints())
     if not no_validate:
         admit(loaded, [s.id for s in chosen], results_dir(db_path))
     store = open_store(db_path, create=True)
     run = start_run(store, loaded, spec, results_dir(db_path))
     with owning(store, run.id):
-        _finish(store, run, loaded, as_json)
+        _finish(store, run, loaded, as_json, verbose)
 
 
+@stops_cleanly
 def resume(
     run_id: Annotated[str, typer.Argument(help="The run or sweep to continue (an id, a unique prefix of one, or latest).")],
     db: DbOpt = DEFAULT_DB,
@@ -207,6 +208,9 @@ def resume(
     store = open_store(db)
     run_id = resolve_id(store, run_id).id  # a unique prefix or latest
     sweep = store.sweep(run_id)
+    if sweep is not None and sweep.status == SweepStatus.FINISHED:
+        err_console.print(f"sweep {sweep.id} is finished; nothing to resume (pbench results {sweep.id} shows it)", highlight=False)
+        return
     if sweep is not None:
         try:
             config = validate_sweep_config({**sweep.config, **({"max_cost_usd": max_cost} if max_cost is not None else {})}, f"sweep {sweep.id}")
@@ -220,17 +224,23 @@ def resume(
                 raise dataset_failure(exc, f"the dataset of sweep {sweep.id}") from None
             for loaded in {id(loaded): loaded for _run, loaded in pending}.values() if not no_validate else []:
                 admit(loaded, [], results_dir(db))
+            check_participants({run.model: run_spec(run) for run, _ in pending}.values())
             check_endpoints(sweep_endpoints(config))
             sweep_and_report(store, sweep, pending, config, budget, as_json, held)
         return
     store, run, loaded = open_run(db, run_id)
+    if run.status == RunStatus.FINISHED:
+        err_console.print(f"run {run.id} is finished; nothing to resume (pbench results {run.id} shows it)", highlight=False)
+        return
     if not no_validate:
         admit(loaded, run_spec(run).sessions, results_dir(db))
+    check_participants([run_spec(run)])
     check_endpoints(run_spec(run).endpoints())
     with owning(store, lease_scope(run)):
-        _finish(store, store.run(run.id) or run, loaded, as_json)  # read again: a former holder may have moved it on
+        _finish(store, store.run(run.id) or run, loaded, as_json, verbose)  # read again: a former holder may have moved it on
 
 
+@stops_cleanly
 def replay(
     run_id: Annotated[str, typer.Argument(help="The recorded run to replay (an id, a unique prefix of one, or latest).")],
     db: DbOpt = DEFAULT_DB,
@@ -244,13 +254,14 @@ def replay(
     spec = run_spec(source).model_copy(update={"replay_of": source.id})
     if not no_validate:
         admit(loaded, spec.sessions, results_dir(db))
+    check_participants([spec])
     run = start_run(store, loaded, spec, results_dir(db))
     with owning(store, run.id):
-        _finish(store, run, loaded, as_json)
+        _finish(store, run, loaded, as_json, verbose)
 
 
-def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool) -> None:
-    """Execute a run with a progress bar, print its results, exit 1 if a session errored."""
+def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool, verbose: bool) -> None:
+    """Execute a run with a progress bar, print its results, exit 1 if a session errored (each on one line; ``verbose``: with the agent's frames)."""
     ledger = CallLedger(run.id)
     try:
         result = _run_with_progress(store, run, loaded, ledger)
@@ -263,7 +274,21 @@ def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool) -> Non
         out_console.print(results_table(result, len(loaded.sessions)))
         err_console.print(f"results: {store.name} (run {run.id}); workspace: {run.workspace}", highlight=False)
     if any(s.status == SessionOutcome.ERROR for s in result.sessions):
+        _print_errors(store, run, result, verbose)
         raise typer.Exit(1)
+
+
+def _print_errors(store: Store, run: Run, result: EpisodeResult, verbose: bool) -> None:
+    """One line per errored session on stderr; ``verbose``: then the frames of the agent's own code that raised."""
+    stored = {sr.session_id: sr.id for sr in store.session_runs(run.id)}
+    for session in result.sessions:
+        if session.status != SessionOutcome.ERROR:
+            continue
+        err_console.print(f"{session.session_id}: {session.error}", highlight=False, markup=False)
+        session_run_id = stored.get(session.session_id)
+        if verbose and session_run_id is not None:
+            for row in store.rows(AgentErrorRow, session_run_id):
+                err_console.print("\n".join(ErrorTrace.from_stored(row.type, row.message, row.frames).lines()), highlight=False, markup=False)
 
 
 def _run_with_progress(store: Store, run: Run, loaded: LoadedEpisode, ledger: CallLedger) -> EpisodeResult:

@@ -38,7 +38,7 @@ from proactive_bench.cli.common import (
     open_store,
     results_dir,
 )
-from proactive_bench.cli.guards import admit, check_endpoints, owning
+from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
 from proactive_bench.cli.options import CallLimits, RoleEndpoints, SuiteChoice, split_list, with_option_groups
 from proactive_bench.cli.results import print_summary
 from proactive_bench.dataset import DatasetError, LoadedEpisode
@@ -47,9 +47,9 @@ from proactive_bench.llm import Budget, PriceFileError, PriceTable
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import summarize
 from proactive_bench.store import HeldLease, Run, Store, Sweep
-from proactive_bench.validation import participant_problem
 
 
+@stops_cleanly
 @with_option_groups
 def sweep(
     *,
@@ -110,9 +110,7 @@ def start_and_report(settings: SweepConfig, db_path: str, as_json: bool, no_vali
         raise dataset_failure(exc, "the dataset") from None
     for loaded in episodes.values() if not no_validate else []:
         admit(loaded, [], results_dir(db_path))
-    for model in settings.models:  # every scaffold and model is built once before any row exists
-        if problem := participant_problem(sweep_run_spec(settings, model, next(iter(episodes)))):
-            raise fail(problem)
+    check_participants(sweep_run_spec(settings, model, next(iter(episodes))) for model in settings.models)
     check_endpoints(sweep_endpoints(settings))
     budget = budget_of(settings)
     store = open_store(db_path, create=True)

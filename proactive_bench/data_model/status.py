@@ -45,10 +45,12 @@ class RunStatus(StrEnum):
     FINISHED = "finished"
     STOPPED = "stopped"
     """Stopped early (budget, or a model server that went away)."""
+    INTERRUPTED = "interrupted"
+    """Stopped by Ctrl-C or SIGTERM; ``pbench resume`` continues it."""
     FAILED = "failed"
 
 
-PARTIAL_RUN_STATUSES = frozenset({RunStatus.CREATED, RunStatus.RUNNING, RunStatus.STOPPED, RunStatus.FAILED})
+PARTIAL_RUN_STATUSES = frozenset({RunStatus.CREATED, RunStatus.RUNNING, RunStatus.STOPPED, RunStatus.INTERRUPTED, RunStatus.FAILED})
 """Run statuses of a run that did not play every planned session (budget, Ctrl-C, crash)."""
 
 
@@ -60,5 +62,7 @@ class SweepStatus(StrEnum):
     """Every run finished."""
     STOPPED = "stopped"
     """A run was stopped (budget)."""
+    INTERRUPTED = "interrupted"
+    """Stopped by Ctrl-C or SIGTERM; ``pbench resume`` continues it."""
     PARTIAL = "partial"
     """Some runs did not finish for another reason."""

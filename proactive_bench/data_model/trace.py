@@ -16,7 +16,7 @@ from contextvars import ContextVar
 from typing import Any, NamedTuple
 
 from proactive_bench.data_model.messages import Message
-from proactive_bench.env import ToolRecord, Workspace, jail
+from proactive_bench.env import ToolRecord, Workspace, file_text, jail
 from proactive_bench.llm import CHARS_PER_TOKEN
 
 MESSAGE_CHARS = 4_000
@@ -110,8 +110,23 @@ def render_tool_records(records: Iterable[ToolRecord]) -> str:
     return "\n".join(lines) or "(no tool calls)"
 
 
+def files_matching(workspace: Workspace, patterns: Iterable[str]) -> list[str]:
+    """The workspace files (as the jail lists them) that match any of the paths or globs, in pattern order; bad patterns match nothing."""
+    candidates = [e.path for e in workspace.scan().entries if e.kind != "dir"]
+    found: list[str] = []
+    for pattern in patterns:
+        try:
+            regex = jail.glob_regex(jail.check_pattern(pattern))
+        except jail.Refused:
+            continue
+        found += [path for path in candidates if regex.match(path) and path not in found]
+    return found
+
+
 def render_files(workspace: Workspace, patterns: Iterable[str]) -> str:
     """The contents of workspace files matching paths or globs, read through the jail; missing ones are said to be missing.
+
+    Documents (pdf, docx, xlsx, pptx) appear as their extracted text (``env.file_text``).
 
     A pattern matches what :func:`jail.walk` lists (regular files, and links
     and special files so that they are reported): a file the jail refuses (a
@@ -131,7 +146,7 @@ def render_files(workspace: Workspace, patterns: Iterable[str]) -> str:
         if not matches:
             blocks.append(f"--- {pattern}: no such file in the workspace")
         for relative in matches:
-            blocks.append(f"--- file {jail.shown(relative)} ---\n{clip(jail.text_or_marker(workspace.root, relative, limit), limit)}")
+            blocks.append(f"--- file {jail.shown(relative)} ---\n{clip(file_text(workspace, relative, limit), limit)}")
     return "\n\n".join(blocks) or "(no files requested)"
 
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from proactive_bench.dataset.schema import ID_PATTERN, Episode, Persona, Session
 from proactive_bench.dataset.timed_events import render_trigger
-from proactive_bench.env import HistorySearch, PathEscapeError, resolve_inside, resolve_tool_names
+from proactive_bench.env import ClockRates, Colleagues, HistorySearch, PathEscapeError, resolve_inside, resolve_tool_names
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 M = TypeVar("M", bound=BaseModel)
@@ -103,6 +103,13 @@ class LoadedEpisode:
     """Tokens of the memory context the opening message carries (odyssey tasks); None for persona episodes."""
     suite: str = "pibench"
     """The suite the episode belongs to (``suites.SUITES``)."""
+    colleagues: Colleagues | None = None
+    """Who answers the ``chat`` app's messages in this episode's runs (trainee scenarios)."""
+    clock_rates: ClockRates | None = None
+    """How fast simulated time moves with tool calls and agent steps (trainee scenarios); None: it stands still."""
+    opening_note: Callable[[Session, list[dict[str, bool]]], str | None] | None = None
+    """What goes before a session's opening message given the checklist verdicts of the sessions before it
+    (``{item id: passed}`` each, in order): a trainee day 2 opens with the mentor's feedback on day 1."""
 
     @property
     def workspace_seed(self) -> Path:

@@ -75,6 +75,10 @@ class RubricEvidence(_Model):
     files: list[RelativePath] = Field(default_factory=list, description="Workspace paths or globs to include.")
     tools: list[str] = Field(default_factory=list, description="Tool names or globs (gmail__*) whose records to include.")
     memory: bool = False
+    dialogue: bool = Field(
+        default=True,
+        description="Whether the judge sees the conversation; false for items about file content, so a claim in a reply cannot count.",
+    )
 
 
 class ChecklistItem(_Model):
@@ -90,11 +94,16 @@ class ChecklistItem(_Model):
 
     @model_validator(mode="after")
     def _rule_has_check(self) -> ChecklistItem:
-        if self.grader == "rule" and self.check is None:
-            raise ValueError("a rule item needs a 'check' predicate")
-        if self.grader == "rubric" and self.check is not None:
-            raise ValueError("a rubric item takes 'evidence', not 'check'")
+        check_grader_fields(self.grader, self.check)
         return self
+
+
+def check_grader_fields(grader: str, check: object | None) -> None:
+    """A rule item has a ``check`` predicate, a rubric item none (it takes ``evidence``); ValueError otherwise."""
+    if grader == "rule" and check is None:
+        raise ValueError("a rule item needs a 'check' predicate")
+    if grader == "rubric" and check is not None:
+        raise ValueError("a rubric item takes 'evidence', not 'check'")
 
 
 class TriggerRow(_Model):
@@ -143,6 +152,9 @@ class ReferenceStep(_Model):
     from_history: bool = Field(
         default=False, description="The step draws on facts of the user's earlier dialogue history (odyssey tasks), not on the request alone."
     )
+    followup: str | None = Field(
+        default=None, description="The follow-up instruction this step answers: it is done only after the user gave it (refinement tasks)."
+    )
 
     @model_validator(mode="after")
     def _one_action(self) -> ReferenceStep:
@@ -156,6 +168,14 @@ def check_one_action(tool: str | None, say: str | None, args: dict[str, Any]) ->
         raise ValueError("a reference step has exactly one of 'tool' or 'say'")
     if say is not None and args:
         raise ValueError("'args' goes with 'tool', not with 'say'")
+
+
+class FollowUp(_Model):
+    """An instruction the user gives after a deliverable: released once ``after`` holds on the state after an agent turn."""
+
+    id: str = Field(pattern=ID_PATTERN)
+    text: str = Field(min_length=1, description="The user's message.")
+    after: Predicate = Field(description="The release condition, evaluated after each agent turn.")
 
 
 class Session(_Model):
@@ -173,16 +193,23 @@ class Session(_Model):
     intents: list[HiddenIntent] = Field(default_factory=list)
     checklist: list[ChecklistItem] = Field(default_factory=list)
     reference: list[ReferenceStep] = Field(default_factory=list)
+    followups: list[FollowUp] = Field(
+        default_factory=list, description="Scripted follow-up instructions the user gives in order, each once its condition holds."
+    )
 
     @model_validator(mode="after")
     def _unique_and_known_ids(self) -> Session:
         _require_unique([i.id for i in self.intents], "intents")
+        _require_unique([f.id for f in self.followups], "followups")
+        followup_ids = {f.id for f in self.followups}
         _require_unique([c.id for c in self.checklist], "checklist")
         intent_ids = {i.id for i in self.intents}
         for n, step in enumerate(self.reference):
             unknown = set(step.requires) - intent_ids
             if unknown:
                 raise ValueError(f"reference[{n}].requires names unknown intents: {sorted(unknown)}")
+            if step.followup is not None and step.followup not in followup_ids:
+                raise ValueError(f"reference[{n}].followup names unknown follow-up {step.followup!r}")
         for item in self.checklist:
             if item.intent is not None and item.intent not in intent_ids:
                 raise ValueError(f"checklist item {item.id!r} names unknown intent {item.intent!r}")

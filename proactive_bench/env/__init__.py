@@ -6,6 +6,8 @@ sessions, ``toolbox`` the tool registry and the recording wrapper every call
 goes through; ``general_tools``, ``file_search``, ``shell``, ``web``,
 ``messaging``, ``skills`` and the office tools (``docx_tools``, ``xlsx_tools``,
 ``pdf_tools``) the built-in tools, ``apps`` the simulated apps,
+``deliverables`` what a grader sees of a file (text, or a picture rendered by
+``browser``'s headless Chromium),
 and ``catalog`` imports all of them so they are registered (importing this
 package imports it). See README.md for how to add a tool or an app and for
 what the sandbox guarantees.
@@ -14,6 +16,10 @@ what the sandbox guarantees.
 import proactive_bench.env.catalog  # noqa: F401  (every built-in tool and app is registered from here on)
 import proactive_bench.env.jail as jail
 from proactive_bench.env.apps.base import AppStore, SeedError, app_tables
+from proactive_bench.env.apps.chat import ChatLine, ColleagueReply, Colleagues
+from proactive_bench.env.apps.clock import ClockRates, VirtualClock
+from proactive_bench.env.browser import BrowserError, chromium, run_chromium, screenshot_png
+from proactive_bench.env.deliverables import Picture, file_picture, file_text, is_visual
 from proactive_bench.env.documents import DocumentError, read_as_text
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import (
@@ -37,22 +43,35 @@ from proactive_bench.env.workspace import (
 __all__ = [
     "REGISTRY",
     "AppStore",
+    "BrowserError",
+    "ChatLine",
+    "ClockRates",
+    "ColleagueReply",
+    "Colleagues",
     "DocumentError",
     "HistorySearch",
     "Memory",
     "PathEscapeError",
+    "Picture",
     "SeedError",
     "ToolBox",
     "ToolEnv",
     "ToolRecord",
     "ToolSpec",
+    "VirtualClock",
     "Workspace",
     "WorkspaceSeedError",
     "app_tables",
+    "chromium",
     "expand_snapshot",
+    "file_picture",
+    "file_text",
+    "is_visual",
     "jail",
     "read_as_text",
     "render_result",
     "resolve_inside",
     "resolve_tool_names",
+    "run_chromium",
+    "screenshot_png",
 ]

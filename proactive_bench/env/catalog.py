@@ -9,6 +9,8 @@ table in the database an ``AppStore`` creates. A new tool or app module is added
 
 import proactive_bench.env.apps.amazon  # noqa: F401  (registers on import)
 import proactive_bench.env.apps.calendar  # noqa: F401
+import proactive_bench.env.apps.chat  # noqa: F401
+import proactive_bench.env.apps.clock  # noqa: F401
 import proactive_bench.env.apps.file_system  # noqa: F401
 import proactive_bench.env.apps.gmail  # noqa: F401
 import proactive_bench.env.apps.phone  # noqa: F401

@@ -1,4 +1,4 @@
-"""Files as text for the agent: PDF, DOCX and XLSX through their libraries, anything else as UTF-8."""
+"""Files as text for the agent: PDF, DOCX, XLSX and PPTX through their libraries, anything else as UTF-8."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def pdf_pages(source: Path | BinaryIO, max_pages: int | None = None) -> tuple[li
     return [page.extract_text() or "" for page in pages[:max_pages]], len(pages)
 
 
-def read_pdf(path: Path) -> str:
+def read_pdf(path: Path | BinaryIO) -> str:
     """The text of every page, each under a ``--- page N ---`` line."""
     return "\n".join(f"--- page {n} ---\n{text}".rstrip() for n, text in enumerate(pdf_pages(path)[0], start=1))
 
@@ -55,7 +55,7 @@ def read_docx(source: Path | BinaryIO, mark_headings: bool = False) -> str:
     return blocks_text(docx_blocks(source), mark_headings)
 
 
-def read_xlsx(path: Path) -> str:
+def read_xlsx(path: Path | BinaryIO) -> str:
     """Each sheet under a ``--- sheet NAME ---`` line, its rows as CSV (cached values, not formulas)."""
     from openpyxl import load_workbook
 
@@ -73,7 +73,27 @@ def read_xlsx(path: Path) -> str:
         book.close()
 
 
-READERS: dict[str, Callable[[Path], str]] = {".pdf": read_pdf, ".docx": read_docx, ".xlsx": read_xlsx}
+def read_pptx(path: Path | BinaryIO) -> str:
+    """Each slide under a ``--- slide N ---`` line: its shapes' text frames and table cells (`` | ``), then its notes."""
+    from pptx import Presentation
+
+    parts = []
+    for n, slide in enumerate(Presentation(str(path) if isinstance(path, Path) else path).slides, start=1):
+        lines = [f"--- slide {n} ---"]
+        for shape in slide.shapes:
+            if shape.has_text_frame:
+                lines.extend(p.text for p in shape.text_frame.paragraphs if p.text)
+            if getattr(shape, "has_table", False) and shape.has_table:
+                lines.extend(" | ".join(cell.text for cell in row.cells) for row in shape.table.rows)
+        if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
+            notes = slide.notes_slide.notes_text_frame.text.strip()
+            if notes:
+                lines.append(f"notes: {notes}")
+        parts.append("\n".join(lines))
+    return "\n".join(parts)
+
+
+READERS: dict[str, Callable[[Path | BinaryIO], str]] = {".pdf": read_pdf, ".docx": read_docx, ".xlsx": read_xlsx, ".pptx": read_pptx}
 
 
 def read_as_text(path: Path) -> str:
@@ -85,3 +105,17 @@ def read_as_text(path: Path) -> str:
         return reader(path)
     except Exception as exc:  # the libraries raise many types for a damaged file
         raise DocumentError(f"cannot read {path.name} as {path.suffix.lower().lstrip('.').upper()}: {exc}") from exc
+
+
+def is_document(name: str) -> bool:
+    """Whether a file of this name is read through a document library (pdf, docx, xlsx, pptx)."""
+    return Path(name).suffix.lower() in READERS
+
+
+def document_text(data: bytes, name: str) -> str:
+    """The text of a document's bytes (``name`` gives its type); DocumentError when its library cannot read them."""
+    suffix = Path(name).suffix.lower()
+    try:
+        return READERS[suffix](io.BytesIO(data))
+    except Exception as exc:  # the libraries raise many types for a damaged file
+        raise DocumentError(f"cannot read {Path(name).name} as {suffix.lstrip('.').upper()}: {exc}") from exc

@@ -13,7 +13,7 @@ import inspect
 import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol
 
 import structlog
 from pydantic import BaseModel, Field, ValidationError, create_model
@@ -23,6 +23,7 @@ from proactive_bench.env.workspace import PathEscapeError, Workspace
 
 if TYPE_CHECKING:
     from proactive_bench.env.apps.base import AppStore
+    from proactive_bench.env.apps.chat import Colleagues
 
 log = structlog.get_logger(__name__)
 
@@ -39,6 +40,15 @@ class HistorySearch(Protocol):
     def search(self, query: str, k: int) -> list[tuple[str, str]]: ...
 
 
+class Clock(Protocol):
+    """Simulated time that moves as the agent works: each tool call and each agent step advances it.
+
+    ``tick`` returns the notices (timed announcements) that fell due, delivered once each.
+    """
+
+    def tick(self, kind: Literal["call", "step"]) -> list[str]: ...
+
+
 @dataclass
 class ToolEnv:
     """What tools act on during one episode run."""
@@ -52,6 +62,10 @@ class ToolEnv:
     """The episode's skills (``episodes/<persona>/skills``)."""
     history: HistorySearch | None = None
     """The dialogue history ``search_history`` searches (odyssey tasks under a retrieval memory setting)."""
+    colleagues: Colleagues | None = None
+    """The simulated colleagues the ``chat`` app's messages go to (trainee scenarios)."""
+    clock: Clock | None = None
+    """Simulated time that advances with tool calls and agent steps (trainee scenarios); None: it stands still."""
 
     def require_apps(self) -> AppStore:
         if self.apps is None:
@@ -159,13 +173,29 @@ class ToolBox:
     specs: list[ToolSpec]
     records: list[ToolRecord] = field(default_factory=list)
     turn: int = 0
+    _pending_notices: list[str] = field(default_factory=list)
 
     def spec(self, name: str) -> ToolSpec | None:
         return next((s for s in self.specs if s.name == name), None)
 
     def call(self, name: str, args: dict[str, Any] | None = None) -> ToolRecord:
-        """Run a tool by name; failures come back as ``ok=False`` records, never exceptions."""
-        call = dict(args or {})
+        """Run a tool by name; failures come back as ``ok=False`` records, never exceptions.
+
+        With a clock, the call advances simulated time and the notices that fell due ride on its result (``notices``).
+        """
+        record = self._run(name, dict(args or {}))
+        if self.env.clock is not None:
+            notices, self._pending_notices = [*self._pending_notices, *self.env.clock.tick("call")], []
+            if notices:
+                record.result["notices"] = notices
+        return record
+
+    def begin_step(self) -> None:
+        """The agent starts a new step (a model response): with a clock, simulated time advances (its notices wait for the next call)."""
+        if self.env.clock is not None:
+            self._pending_notices += self.env.clock.tick("step")
+
+    def _run(self, name: str, call: dict[str, Any]) -> ToolRecord:
         spec = self.spec(name)
         if spec is None:
             return self._record(name, call, {"error": f"unknown tool {name!r}"}, ok=False)
@@ -198,4 +228,5 @@ def render_result(record: ToolRecord) -> str:
     text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False, default=str)
     if len(text) > RESULT_TEXT_LIMIT:
         text = text[:RESULT_TEXT_LIMIT] + f"\n[... truncated {len(text) - RESULT_TEXT_LIMIT} characters]"
-    return text
+    notices = record.result.get("notices") or []
+    return text + "".join(f"\n[notice] {notice}" for notice in notices)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from proactive_bench.data_model import FINAL_OUTCOMES, was_clipped
+from proactive_bench.data_model import FINAL_OUTCOMES, IntentStatus, was_clipped
 from proactive_bench.env import Workspace, jail
 from proactive_bench.scoring import GradeResult, SessionResult, comp, count_statuses
 from proactive_bench.store import (
@@ -259,4 +259,5 @@ def stored_session_result(store: Store, session_run: SessionRun) -> SessionResul
     return SessionResult(
         session_run.session_id, session_run.status, session_run.turns, counts, grades, score, basis, session_run.error,
         stored_transcript(store, session_run), sum(was_clipped(e.evidence) for e in events),
+        tuple(e.intent_id for e in events if e.status == IntentStatus.PROVIDED),
     )

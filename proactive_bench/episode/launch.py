@@ -84,6 +84,11 @@ class RunSpec(BaseModel):
     summary_model: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the chat model that summarises each history (once; cached).")
     summaries_db: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the results database whose call cache keeps the summaries.")
     memory_tokens: int | None = Field(default=None, description="Tokens of the memory context the session opened with (set when the run starts; odyssey).")
+    days: int | None = Field(default=None, ge=1, le=2, description="Trainee: working days per scenario (day 2: feedback on day 1, new seeds).")
+    hints: str | None = Field(default=None, description="Trainee: none, data, method or both (the template's tiered guidance).")
+    npc: str | None = Field(default=None, description="Trainee: the colleagues' backend, rules (default) or llm.")
+    npc_model: str | None = Field(default=None, description="Trainee, with npc llm: the chat model that plays the colleagues.")
+    clock: str | None = Field(default=None, description="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1).")
 
     @model_validator(mode="after")
     def _suite_settings(self) -> RunSpec:
@@ -99,7 +104,9 @@ class RunSpec(BaseModel):
     @property
     def settings(self) -> SuiteSettings:
         """The suite settings of this run (memory setting and top-k)."""
-        return SuiteSettings(self.memory, self.top_k, self.summary_model, self.summaries_db, self.base_url)
+        return SuiteSettings(
+            self.memory, self.top_k, self.summary_model, self.summaries_db, self.base_url, self.days, self.hints, self.npc, self.npc_model, self.clock,
+        )
 
     @property
     def user_backend(self) -> str:
@@ -241,6 +248,7 @@ async def learn_servers(store: Store, run: Run, transport: ChatTransport, to_pro
     found = {
         "structured_methods": {role: r.structured_methods() for role, r in reports.items()},
         "model_contexts": {role: r.max_context for role, r in reports.items() if r.max_context},
+        "vision": {role: r.vision for role, r in reports.items()},
     }
     store.update(run, config={**run.config, **found})
     return found

@@ -1,6 +1,6 @@
 """The one place a session's typed records become rows for the store.
 
-Messages, tool calls, intent labels, grades, model calls and snapshots are
+Messages, tool calls, intent labels, grades, model calls, snapshots and an agent's error are
 kept as :class:`~proactive_bench.store.database.PendingRow` values until the
 session is saved whole (:meth:`~proactive_bench.store.database.Store.save_session`).
 """
@@ -14,6 +14,7 @@ from proactive_bench.env import ToolRecord
 from proactive_bench.llm import LLMCallRecord
 from proactive_bench.scoring import GradeResult
 from proactive_bench.store import (
+    AgentErrorRow,
     Grade,
     IntentEvent,
     LLMCall,
@@ -23,6 +24,7 @@ from proactive_bench.store import (
     ToolCallRow,
     pending_row,
 )
+from proactive_bench.tracebacks import ErrorTrace
 
 
 def message_row(message: Message) -> PendingRow:
@@ -62,3 +64,7 @@ def call_row(record: LLMCallRecord, run_id: str, cost_usd: float | None) -> Pend
 
 def snapshot_row(kind: str, content: Any) -> PendingRow:
     return pending_row(Snapshot, kind=kind, content=content)
+
+
+def agent_error_row(turn: int, failure: ErrorTrace) -> PendingRow:
+    return pending_row(AgentErrorRow, turn=turn, type=failure.type, message=failure.message, frames=failure.frame_dicts())

@@ -19,6 +19,7 @@ import structlog
 
 from proactive_bench.data_model import (
     IntentLabel,
+    IntentStatus,
     Message,
     RunStatus,
     SessionOutcome,
@@ -37,6 +38,7 @@ from proactive_bench.env import (
     ToolBox,
     ToolEnv,
     ToolRecord,
+    VirtualClock,
     Workspace,
     jail,
     resolve_tool_names,
@@ -49,6 +51,7 @@ from proactive_bench.episode.checkpoints import (
     stored_session_result,
 )
 from proactive_bench.episode.rows import (
+    agent_error_row,
     call_row,
     grade_rows,
     label_row,
@@ -58,6 +61,7 @@ from proactive_bench.episode.rows import (
 )
 from proactive_bench.episode.session_graph import (
     SessionRuntime,
+    agent_failed,
     failed_state,
     opening_message,
     run_session_graph,
@@ -83,7 +87,8 @@ from proactive_bench.scoring import (
 )
 from proactive_bench.scoring import SNAPSHOT_KIND as BURDEN
 from proactive_bench.store import PendingRow, Run, SessionRun, Store
-from proactive_bench.user import UserSimulator
+from proactive_bench.tracebacks import ErrorTrace
+from proactive_bench.user import FollowUpUser, UserSimulator
 
 log = structlog.get_logger(__name__)
 
@@ -165,10 +170,22 @@ class _Stage:
 
 
 def episode_env(episode: LoadedEpisode, workspace: Workspace, memory: Memory, apps: AppStore) -> ToolEnv:
-    """The tool environment of an episode run: its workspace, memory, apps, web corpus and skills."""
+    """The tool environment of an episode run: its workspace, memory, apps, web corpus, skills, colleagues and clock."""
+    clock = VirtualClock(apps, episode.clock_rates) if episode.clock_rates is not None else None
     return ToolEnv(
         workspace, memory, apps, web_root=episode.directory / "web", skills_root=episode.directory / "skills", history=episode.history,
+        colleagues=episode.colleagues, clock=clock,
     )
+
+
+def with_opening_note(episode: LoadedEpisode, session: Session, earlier: list[SessionResult]) -> Session:
+    """The session with the episode's note on the earlier sessions' checklist verdicts before its opening message, if it has one."""
+    if episode.opening_note is None:
+        return session
+    note = episode.opening_note(session, [{g.item_id: g.status == "pass" for g in r.grades} for r in earlier])
+    if not note:
+        return session
+    return session.model_copy(update={"trigger": session.trigger.model_copy(update={"message": f"{note}\n\n{session.trigger.message}"})})
 
 
 ProgressHook = Callable[[str, SessionResult | None], None]
@@ -215,6 +232,7 @@ async def run_episode(
             if cache is not None:
                 cache.begin_session(session.id)
             history = [r.transcript for r in results]
+            session = with_opening_note(episode, session, results)
             result, save = await _run_one(wiring, stage, session, position, history, start)
             reason = ledger.paused(True) if result.status == SessionOutcome.ERROR else None
             if reason:  # its server went away: this session runs again on resume instead of being kept as an error
@@ -287,13 +305,20 @@ async def _run_one(
         reference=session if getattr(agent, "uses_reference_solution", False) else None,
     )
     rt = SessionRuntime(
-        wiring.episode.persona, session, agent, wiring.participants.user, toolbox, env.workspace, env.memory, stage.graders, sink, wiring.max_turns
+        wiring.episode.persona, session, agent, FollowUpUser(wiring.participants.user), toolbox, env.workspace, env.memory, stage.graders, sink,
+        wiring.max_turns,
     )
     log.info("session_start", run=run.id, session=session.id)
     try:
-        agent.start_session(ctx)
-        state = await run_session_graph(rt)
-    except Exception as exc:  # a scaffold that fails to start is an errored session, not a crash
+        try:
+            agent.start_session(ctx)
+        except Exception as exc:  # a scaffold that fails to start is an errored session, not a crash
+            failure = ErrorTrace.of(exc)
+            log.warning("agent_failed", session=session.id, turn=0, error=failure.summary)
+            state = failed_state(agent_failed(0, failure), failure)
+        else:
+            state = await run_session_graph(rt)
+    except Exception as exc:  # pbench's own part of the session failed: an errored session, not a crash
         log.warning("session_failed", session=session.id, error=repr(exc))
         state = failed_state(f"{type(exc).__name__}: {exc}")
     finally:
@@ -323,6 +348,7 @@ async def _run_one(
             snapshot_row("apps", env.require_apps().snapshot()),
             snapshot_row(BURDEN, session_burden(state["transcript"], state["labels"], state["leaks"]).as_dict()),
             snapshot_row("apps_start", rt.apps_at_start or {}),  # for app_rows_added when re-graded
+            *([agent_error_row(state["turn"], state["failure"])] if state["failure"] is not None else []),
         ],
         {p: pack.manifest for p, pack in packs.items()},
         {digest: data for pack in packs.values() for digest, data in pack.blobs.items()},
@@ -330,7 +356,8 @@ async def _run_one(
     log.info("session_end", session=session.id, status=status, proc=counts.proc, comp=score)
     transcript = [m.as_history() for m in state["transcript"]]
     clipped = sum(was_clipped(label.evidence) for label in state["labels"])
-    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped), save
+    provided = tuple(label.intent_id for label in state["labels"] if label.status == IntentStatus.PROVIDED)
+    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided), save
 
 
 async def _write(save: Callable[[], None], after: asyncio.Event) -> None:

@@ -32,6 +32,7 @@ from proactive_bench.data_model import (
 from proactive_bench.dataset import GraderResolver, Persona, Session
 from proactive_bench.env import Memory, ToolBox, ToolRecord, Workspace
 from proactive_bench.scaffolds import Scaffold, call_respond
+from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import UserSimulator, UserView
 
 log = structlog.get_logger(__name__)
@@ -46,6 +47,8 @@ class SessionState(TypedDict):
     changed_files: list[str]
     outcome: SessionOutcome
     error: str | None
+    failure: ErrorTrace | None
+    """The exception the agent raised, when it failed."""
 
 
 class TurnSink(Protocol):
@@ -96,13 +99,20 @@ def opening_message(session: Session) -> Message:
 def initial_state(session: Session) -> SessionState:
     opening = opening_message(session)
     return SessionState(
-        turn=0, pending=opening.content, transcript=[opening], labels=[], leaks=[], changed_files=[], outcome=SessionOutcome.RUNNING, error=None,
+        turn=0, pending=opening.content, transcript=[opening], labels=[], leaks=[], changed_files=[], outcome=SessionOutcome.RUNNING, error=None, failure=None,
     )
 
 
-def failed_state(error: str) -> SessionState:
+def failed_state(error: str, failure: ErrorTrace | None = None) -> SessionState:
     """The final state of a session that could not start (its scaffold failed): nothing happened in it."""
-    return SessionState(turn=0, pending="", transcript=[], labels=[], leaks=[], changed_files=[], outcome=SessionOutcome.ERROR, error=error)
+    return SessionState(
+        turn=0, pending="", transcript=[], labels=[], leaks=[], changed_files=[], outcome=SessionOutcome.ERROR, error=error, failure=failure,
+    )
+
+
+def agent_failed(turn: int, failure: ErrorTrace) -> str:
+    """``agent failed at turn 3: ValueError: message (agent.py:42 in respond)`` (turn 0: in ``start_session``)."""
+    return f"agent failed {f'at turn {turn}' if turn else 'to start the session'}: {failure.summary}"
 
 
 # The routing functions are coroutine functions only so that LangGraph calls them on the
@@ -127,9 +137,10 @@ async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> d
     try:
         reply = (await call_respond(rt.agent, state["pending"])).reply
     except Exception as exc:  # the agent under test failed; record it, never score it as normal
-        log.warning("agent_failed", session=rt.session.id, turn=turn, error=repr(exc))
+        failure = ErrorTrace.of(exc)
+        log.warning("agent_failed", session=rt.session.id, turn=turn, error=failure.summary)
         rt.sink.agent_turn(Message("agent", "", turn), rt.toolbox.records[first_record:])
-        return {"turn": turn, "outcome": SessionOutcome.ERROR, "error": f"agent failed at turn {turn}: {exc}"}
+        return {"turn": turn, "outcome": SessionOutcome.ERROR, "error": agent_failed(turn, failure), "failure": failure}
     after = rt.workspace.fingerprint()
     changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
     message = Message("agent", reply, turn)

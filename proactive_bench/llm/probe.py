@@ -6,6 +6,10 @@ stores the report (the store's table ``probe``) for later runs, and starts its
 structured calls with the methods the server supports (the fallbacks of
 :mod:`~proactive_bench.llm.structured` still apply). ``--no-probe`` skips it.
 
+The ``vision`` capability asks for the colour of a small red square sent as an
+image part: a model that names it reads images (the rubric judge then sees
+rendered deliverables), anything else means it does not.
+
 Each capability comes out as ``supported``, ``as text`` (a tool call written
 as JSON in the content: read tolerantly), ``ignored`` (HTTP 200 but the
 feature had no effect), ``rejected`` (an HTTP error about the request, its
@@ -17,9 +21,12 @@ with every method neither rejected nor ignored.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
+import struct
 import time
+import zlib
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 from weakref import WeakKeyDictionary
@@ -50,6 +57,21 @@ WEATHER_TOOL = {
 }
 CONTEXT_KEYS = ("max_model_len", "context_length", "context_window", "max_context_length", "n_ctx", "n_ctx_train")
 """Where servers report a model's context in ``GET /models`` (vLLM, LM Studio/OpenRouter, others, llama.cpp's ``meta``)."""
+VISION = "vision"
+VISION_QUESTION = "What colour is this square? Answer with one word."
+
+
+def _solid_png(rgb: tuple[int, int, int], side: int = 16) -> bytes:
+    """A small PNG of one colour, made without an imaging library (the vision probe's picture)."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    rows = b"".join(b"\x00" + bytes(rgb) * side for _ in range(side))
+    header = struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+RED_SQUARE = "data:image/png;base64," + base64.b64encode(_solid_png((220, 20, 20))).decode("ascii")
 STRUCTURED_CAPABILITY = {"json_schema": "json_schema", "function_calling": "function_calling", "json_mode": "json_mode"}
 
 
@@ -71,6 +93,11 @@ class ProbeReport:
 
     def outcome(self, name: str) -> Outcome | None:
         return next((c.outcome for c in self.capabilities if c.name == name), None)
+
+    @property
+    def vision(self) -> bool:
+        """Whether the model answered a question about a picture correctly (``vision`` supported)."""
+        return self.outcome(VISION) == "supported"
 
     @property
     def reachable(self) -> bool:
@@ -105,6 +132,9 @@ async def probe(transport: ChatTransport, base_url: str, model: str, api_key: st
         "function_calling": ({"messages": ask, "tools": [TOOL], "tool_choice": {"type": "function", "function": {"name": "record_answer"}}}, _forced_call),
         "json_mode": ({"messages": [{"role": "user", "content": f'{QUESTION} Answer as a JSON object {{"answer": "..."}}.'}], "response_format": {"type": "json_object"}}, _json_answer),
         "tool use": ({"messages": [{"role": "user", "content": "What is the weather in Paris right now? Use your tool."}], "tools": [WEATHER_TOOL]}, _tool_use),
+        VISION: ({"messages": [{"role": "user", "content": [
+            {"type": "text", "text": VISION_QUESTION}, {"type": "image_url", "image_url": {"url": RED_SQUARE}},
+        ]}]}, _sees_red),
     }
 
     async def one(name: str, extra: dict[str, Any], judge: Any) -> Capability:
@@ -134,6 +164,14 @@ def _message(answer: dict[str, Any]) -> dict[str, Any]:
 def _plain(answer: dict[str, Any]) -> tuple[Outcome, str]:
     text = str(_message(answer).get("content") or "").strip()
     return ("supported", text[:60]) if text else ("ignored", "empty answer")
+
+
+def _sees_red(answer: dict[str, Any]) -> tuple[Outcome, str]:
+    """A model that reads the picture names its colour; one that drops the image part answers something else."""
+    text = str(_message(answer).get("content") or "").strip()
+    if not text:
+        return "ignored", "empty answer"
+    return ("supported", text[:60]) if "red" in text.lower() else ("ignored", f"did not see the picture: {text[:60]!r}")
 
 
 def _json_answer(answer: dict[str, Any]) -> tuple[Outcome, str]:

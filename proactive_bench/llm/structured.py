@@ -35,6 +35,7 @@ not made, it never guesses one.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -179,6 +180,8 @@ class StructuredCaller:
         self.policy = policy or RetryPolicy()
         self.methods: list[Method] = list(methods)
         self._learning: tuple[asyncio.Future[dict[str, Any]], str] | None = None
+        self.vision: bool | None = None
+        """Whether the model reads images (the server probe's ``vision`` capability); None: not probed."""
         self._bound: dict[tuple[type[BaseModel], Method], Runnable[Any, Any]] = {}
 
     async def call(
@@ -248,21 +251,22 @@ class StructuredCaller:
 
     async def call_prompt(
         self, schema: type[T], template: Prompt, purpose: str, fixed: dict[str, str], clippable: dict[str, str],
-        check: Callable[[T], None] | None = None,
+        check: Callable[[T], None] | None = None, images: Sequence[tuple[str, bytes]] = (),
     ) -> Structured[T]:
         """:meth:`call` on ``template`` rendered with ``fixed`` and ``clippable`` parts, the longest clippable ones clipped
         (with a marker) to fit the context window when it is known; a context-length error teaches the window and is
-        asked again once, clipped. The clipping is noted on the recorded answer."""
+        asked again once, clipped. The clipping is noted on the recorded answer. ``images`` (``(mime type, bytes)``)
+        go after the text as image parts, for a model that reads them (:attr:`vision`)."""
         await self.ready()
         fitted, clipped = self._fit(template, fixed, clippable)
         try:
-            return await self.call(schema, [HumanMessage(template.render(**fixed, **fitted))], purpose, template.hash, check, self._note(clipped))
+            return await self.call(schema, [prompt_message(template.render(**fixed, **fitted), images)], purpose, template.hash, check, self._note(clipped))
         except ContextLengthError as exc:
             if clipped is not None and exc.limit is None:
                 raise
             self.context_tokens = exc.limit or (len(template.render(**fixed, **fitted)) // CHARS_PER_TOKEN) * 3 // 4
             fitted, clipped = self._fit(template, fixed, clippable)
-            return await self.call(schema, [HumanMessage(template.render(**fixed, **fitted))], purpose, template.hash, check, self._note(clipped))
+            return await self.call(schema, [prompt_message(template.render(**fixed, **fitted), images)], purpose, template.hash, check, self._note(clipped))
 
     async def ready(self) -> None:
         """Apply a probe in progress (methods, context window), e.g. before rendering evidence for the window."""
@@ -289,6 +293,7 @@ class StructuredCaller:
         if methods:
             self.methods = list(methods)
         self.context_tokens = self.context_tokens or found.get("model_contexts", {}).get(role)
+        self.vision = found.get("vision", {}).get(role, self.vision)
 
     def _fit(self, template: Prompt, fixed: dict[str, str], clippable: dict[str, str]) -> tuple[dict[str, str], list[str] | None]:
         """The clippable parts clipped to the known window, and which were clipped (None: no window known)."""
@@ -363,6 +368,15 @@ _LABELS: dict[type[_Failure], str] = {
     _Unsupported: "unsupported", _Malformed: "malformed", _Rejected: "malformed", _MethodFault: "server error",
     _Transient: "transient", _Fatal: "fatal",
 }
+
+
+def prompt_message(text: str, images: Sequence[tuple[str, bytes]] = ()) -> HumanMessage:
+    """The user message of a prompt: plain text, or text then one ``image_url`` part (a base64 data URL) per image."""
+    if not images:
+        return HumanMessage(text)
+    parts: list[str | dict[str, Any]] = [{"type": "text", "text": text}]
+    parts += [{"type": "image_url", "image_url": {"url": f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"}} for mime, data in images]
+    return HumanMessage(content=parts)
 
 
 def _status_failure(exc: openai.APIStatusError) -> _Failure:

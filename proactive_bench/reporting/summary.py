@@ -12,7 +12,10 @@ Every figure follows ``docs/metrics.md`` (computed by :mod:`proactive_bench.scor
 - categories: per model × ablation, task-averaged Proc / Comp by category (table 8);
 - cost: calls, tokens and USD per model and role;
 - pass_rate: runs of suites scored by task success (odyssey) are left out of
-  the tables above and summarised by :mod:`~proactive_bench.reporting.pass_rate`.
+  the tables above and summarised by :mod:`~proactive_bench.reporting.pass_rate`;
+- agentif: runs of the AgentIF suite, scored by the paper's bonus/penalty
+  formula in :mod:`~proactive_bench.reporting.agentif`.
+- trainee: runs of the trainee suite, scored by checkpoints (:mod:`~proactive_bench.reporting.trainee`).
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ from typing import Any
 from proactive_bench.data_model import SessionOutcome
 from proactive_bench.dataset import ABLATIONS
 from proactive_bench.episode import run_spec
+from proactive_bench.reporting.agentif import AgentIFTables, agentif_runs, agentif_tables, is_agentif_run
 from proactive_bench.reporting.pass_rate import PassRateTables, is_pass_rate_run, pass_rate_runs, pass_rate_tables
+from proactive_bench.reporting.trainee import TraineeTables, is_trainee_run, trainee_days, trainee_tables
 from proactive_bench.review import EpisodeShape, episode_shape, stored_run_result
 from proactive_bench.scoring import (
     EpisodeResult,
@@ -113,6 +118,10 @@ class Summary:
     runs: list[dict[str, Any]] = field(default_factory=list)
     pass_rate: PassRateTables = field(default_factory=PassRateTables)
     """Odyssey runs: pass rate per task, per application group and per memory setting."""
+    agentif: AgentIFTables = field(default_factory=AgentIFTables)
+    """AgentIF runs: the paper's score per task, category, domain and item category, with Proc and burden."""
+    trainee: TraineeTables = field(default_factory=TraineeTables)
+    """Trainee runs: Checkpoint Score and Success Rate overall, by tasks, difficulty, day and hints."""
 
     @property
     def pass_keys(self) -> list[str]:
@@ -127,7 +136,7 @@ class Summary:
         return {
             "scoring": self.scoring, "main": self.main, "overall": self.overall, "ablation": self.ablation, "statuses": self.statuses,
             "turns": self.turns, "categories": self.categories, "cost": self.cost, "runs": self.runs,
-            "pass_rate": self.pass_rate.as_dict(),
+            "pass_rate": self.pass_rate.as_dict(), "agentif": self.agentif.as_dict(), "trainee": self.trainee.as_dict(),
         }
 
 
@@ -154,16 +163,22 @@ def summarize(
     )
     groups: dict[Key, list[RunView]] = defaultdict(list)
     excluded: Counter[Key] = Counter()
-    pass_rate_views = []
+    pass_rate_views, agentif_views, trainee_views = [], [], []
     for view in views:
         left_out = view.result.partial and not include_partial
-        if is_pass_rate_run(view.run):
+        if is_agentif_run(view.run):
+            agentif_views += [] if left_out else [view]
+        elif is_trainee_run(view.run):
+            trainee_views += [] if left_out else [view]
+        elif is_pass_rate_run(view.run):
             pass_rate_views += [] if left_out else [view]
         elif left_out:
             excluded[view.key] += 1
         else:
             groups[view.key].append(view)
     summary.pass_rate = pass_rate_tables(pass_rate_runs([(v.run, v.result) for v in pass_rate_views]))
+    summary.agentif = agentif_tables(*agentif_runs(store, [(v.run, v.result) for v in agentif_views]))
+    summary.trainee = trainee_tables(trainee_days(store, [(v.run, v.result) for v in trainee_views]))
     for key in sorted(set(groups) | set(excluded)):
         model, persona, ablation = key
         members = groups.get(key, [])

@@ -13,6 +13,8 @@ from typing import Any
 from rich.table import Table
 
 from proactive_bench.reporting.summary import Summary
+from proactive_bench.reporting.trainee import TraineeTables
+from proactive_bench.suites import AGENTIF_CATEGORIES, AGENTIF_DOMAINS
 from proactive_bench.scoring import EpisodeResult
 
 WHOLE = ("model", "persona", "ablation", "task", "role")
@@ -60,8 +62,8 @@ def titled(title: str, *columns: str) -> Table:
 
 
 def summary_tables(summary: Summary) -> list[Table]:
-    """Main table, table 1, ablation, statuses, turns, categories, odyssey pass rates and cost where there is something to show."""
-    tables = [_main_table(summary)] if summary.main or not summary.pass_rate else []
+    """Main table, table 1, ablation, statuses, turns, categories, odyssey pass rates, AgentIF scores, trainee scenarios and cost where there is something to show."""
+    tables = [_main_table(summary)] if summary.main or not (summary.pass_rate or summary.agentif or summary.trainee) else []
     if len(summary.personas) > 1:
         tables.append(_overall_table(summary))
     if summary.ablation:
@@ -80,6 +82,10 @@ def summary_tables(summary: Summary) -> list[Table]:
         tables += _status_and_turn_tables(summary)
     if summary.pass_rate:
         tables += pass_rate_tables_of(summary)
+    if summary.agentif:
+        tables += agentif_tables_of(summary)
+    if summary.trainee:
+        tables += trainee_tables_of(summary.trainee)
     if summary.categories:
         tables.append(category_table(summary))
     if summary.cost:
@@ -126,6 +132,82 @@ def pass_rate_tables_of(summary: Summary) -> list[Table]:
             str(row["errored"] + row["grader_errors"]), _tokens(row["context_tokens"]),
         )
     return [groups, memory, tasks]
+
+
+AGENTIF_NOTE = (
+    f"score = mean over tasks of max(0, S+ - S-) / S_max (%); {FAILURE_MARK} = errored runs (scored 0) or runs left out "
+    "because an item could not be graded; see the err/unscored column."
+)
+
+
+def agentif_tables_of(summary: Summary) -> list[Table]:
+    """AgentIF tables: score per model with its category and domain columns, Proc and burden; item categories; per task."""
+    tables = summary.agentif
+    models = Table(title="AgentIF score (%) by task category and domain, Proc on latent rules, user burden", caption=AGENTIF_NOTE)
+    for name in ("model", "tasks", "score", *AGENTIF_CATEGORIES, *AGENTIF_DOMAINS, "Proc", "user turns", "questions", "err/unscored"):
+        models.add_column(name)
+    for row in tables.models:
+        failures = {"error": row["errored"], "unscored": row["unscored"]}
+        models.add_row(
+            row["model"], str(row["tasks"]), marked(pct(row["score"]), failures), *(pct(row[c]) for c in AGENTIF_CATEGORIES),
+            *(pct(row[d]) for d in AGENTIF_DOMAINS), pct(row["proc"]), _decimal(row["user_turns"]), _decimal(row["questions"]),
+            f"{row['errored']}/{row['unscored']}",
+        )
+    items = Table(title="AgentIF items by category: bonus points earned / possible, penalty points triggered")
+    for name in ("model", "item category", "bonus earned", "bonus %", "penalty items", "penalty points", "withheld"):
+        items.add_column(name)
+    for row in tables.items:
+        items.add_row(
+            row["model"], row["item_category"], f"{row['bonus_earned']}/{row['bonus_possible']}", pct(row["bonus_share"]),
+            str(row["penalty_items"]), str(row["penalty_points"]), str(row["withheld"]),
+        )
+    tasks = Table(title="AgentIF tasks: score (%), S+ / S- / S_max (means over runs)")
+    for name in ("model", "task", "category", "domain", "runs", "score", "S+", "S-", "S_max", "Proc", "err/unscored"):
+        tasks.add_column(name)
+    for row in tables.tasks:
+        tasks.add_row(
+            row["model"], row["task"], row["category"], row["domain"], str(row["runs"]), pct(row["score"]),
+            _decimal(row["bonus"]), _decimal(row["penalty"]), str(row["max_points"]), pct(row["proc"]), f"{row['errored']}/{row['unscored']}",
+        )
+    return [models, items, tasks]
+
+
+def _decimal(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1f}"
+
+
+def _num(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1f}"
+
+
+def trainee_tables_of(tables: TraineeTables) -> list[Table]:
+    """Overall (the paper's table 2 plus asking and guessing), by concurrent tasks (table 3), by difficulty (table 4), day 1 vs 2 (table 5), hints."""
+    overall = titled("Trainee: Success Rate and Checkpoint Score (%), per scenario day", "model", "days", "SR", "CS", "avg steps",
+                     "avg tool calls", "clues asked", "guesses", "msgs/clue")
+    for r in tables.overall:
+        overall.add_row(r["model"], str(r["scenario_days"]), pct(r["success_rate"]), pct(r["checkpoint_score"]), _num(r["avg_steps"]),
+                        _num(r["avg_tool_calls"]), pct(r["clues_asked"]), pct(r["guesses"]), _num(r["messages_per_clue"]))
+    overall.caption = "clues asked = clues released over chat / clues colleagues hold; guesses = clue-needing checkpoints attempted without the clue / attempted-or-not; msgs/clue = chat messages per clue obtained."
+    out = [overall]
+    by_tasks = titled("Trainee by number of concurrent tasks: SR / CS (%)", "model", "tasks", "days", "SR", "CS")
+    for r in tables.by_tasks:
+        by_tasks.add_row(r["model"], str(r["tasks"]), str(r["scenario_days"]), pct(r["success_rate"]), pct(r["checkpoint_score"]))
+    out.append(by_tasks)
+    by_difficulty = titled("Trainee by task difficulty: SR / CS (%) over tasks", "model", "difficulty", "tasks", "SR", "CS")
+    for r in tables.by_difficulty:
+        by_difficulty.add_row(r["model"], r["difficulty"], str(r["tasks"]), pct(r["success_rate"]), pct(r["checkpoint_score"]))
+    out.append(by_difficulty)
+    if tables.by_day:
+        by_day = titled("Trainee Day 1 vs Day 2 (feedback, new seeds): CS (%)", "model", "scenarios", "day 1", "day 2", "Δ CS")
+        for r in tables.by_day:
+            by_day.add_row(r["model"], str(r["scenarios"]), pct(r["day1"]), pct(r["day2"]), pct(r["gain"]))
+        out.append(by_day)
+    if len({r["hints"] for r in tables.by_hints}) > 1:
+        by_hints = titled("Trainee by hints: SR / CS (%)", "model", "hints", "days", "SR", "CS")
+        for r in tables.by_hints:
+            by_hints.add_row(r["model"], r["hints"], str(r["scenario_days"]), pct(r["success_rate"]), pct(r["checkpoint_score"]))
+        out.append(by_hints)
+    return out
 
 
 def _status_and_turn_tables(summary: Summary) -> list[Table]:
@@ -242,9 +324,11 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
 
 
 def summary_csv(summary: Summary) -> str:
-    """The main table as CSV (fractions, not percentages); a summary of odyssey runs only: its per-task rows."""
+    """The main table as CSV (fractions, not percentages); a summary of odyssey or AgentIF runs only: its per-task rows."""
+    if summary.agentif and not summary.main and not summary.pass_rate:
+        return _rows_csv(summary.agentif.tasks, AGENTIF_CSV_COLUMNS)
     if summary.pass_rate and not summary.main:
-        return _pass_rate_csv(summary)
+        return _rows_csv(summary.pass_rate.tasks, PASS_RATE_CSV_COLUMNS)
     buffer = io.StringIO()
     pass_keys = summary.pass_keys
     writer = csv.writer(buffer)
@@ -265,11 +349,17 @@ def summary_csv(summary: Summary) -> str:
     return buffer.getvalue()
 
 
-def _pass_rate_csv(summary: Summary) -> str:
+PASS_RATE_CSV_COLUMNS = ("model", "memory", "top_k", "task", "group", "runs", "passed", "pass_rate", "errored", "grader_errors", "context_tokens")
+AGENTIF_CSV_COLUMNS = (
+    "model", "task", "category", "domain", "runs", "score", "bonus", "penalty", "max_points", "errored", "unscored", "rules", "proc",
+    "user_turns", "questions",
+)
+
+
+def _rows_csv(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
     buffer = io.StringIO()
-    columns = ["model", "memory", "top_k", "task", "group", "runs", "passed", "pass_rate", "errored", "grader_errors", "context_tokens"]
     writer = csv.writer(buffer)
     writer.writerow(columns)
-    for row in summary.pass_rate.tasks:
+    for row in rows:
         writer.writerow([row[c] for c in columns])
     return buffer.getvalue()

@@ -8,6 +8,7 @@ collects what no run refers to. See README.md here.
 """
 
 from proactive_bench.review.audits import (
+    POLARITIES,
     AuditFileError,
     audit_rows,
     disagreement,
@@ -25,6 +26,7 @@ from proactive_bench.review.stored_results import (
 )
 
 __all__ = [
+    "POLARITIES",
     "AuditFileError",
     "EpisodeShape",
     "audit_rows",

@@ -10,7 +10,8 @@ column (``1``/``0`` for checklist items, ``completed``/``inferred``/``provided``
 not audited. Importing the same source again replaces its earlier verdicts for those rows.
 ``pbench audit show`` combines the human sources (every source not named ``model:...``) by majority
 vote per judgment: the verdict more of them gave than any other wins; a tie gives no verdict and is
-counted. Each model source is reported on its own.
+counted. Each model source is reported on its own. On AgentIF runs each checklist row carries the
+item's ``polarity`` (bonus/penalty) and ``show`` reports the agreement per polarity as well.
 ``pbench audit model ID --model M`` has another model judge again (source ``model:M``): the rubric
 items on each session's saved final state, and each intent's status on the conversation and tool
 calls up to the turn where the status was given. A judgment it cannot make is left unaudited.
@@ -22,7 +23,7 @@ import asyncio
 import csv
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -55,9 +56,11 @@ from proactive_bench.store import (
     Run,
     Store,
 )
+from proactive_bench.suites import read_agentif_task
 from proactive_bench.user import request_text
 
-COLUMNS = ("session_run_id", "run_id", "model", "session_id", "kind", "item_id", "text", "judged", "why", "audited", "note")
+COLUMNS = ("session_run_id", "run_id", "model", "session_id", "kind", "item_id", "polarity", "text", "judged", "why", "audited", "note")
+POLARITIES = ("bonus", "penalty")
 CHECKLIST_VALUES = {"1": "1", "0": "0", "pass": "1", "fail": "0", "yes": "1", "no": "0"}
 INTENT_VALUES = set(IntentStatus)
 INTENT_AUDIT_PROMPT = load_prompt("scoring/judge_prompts", "intent_audit.v1")
@@ -78,6 +81,13 @@ class Disagreement:
     intents_disagree: int
     checklist_ties: int = 0
     intents_ties: int = 0
+    by_polarity: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """AgentIF checklist judgments per item polarity: (audited, disagreeing)."""
+
+    def agreement(self, polarity: str) -> float | None:
+        """The share of audited checklist judgments of that polarity the source agrees with."""
+        n, differ = self.by_polarity.get(polarity, (0, 0))
+        return 1 - differ / n if n else None
 
     @property
     def label(self) -> str:
@@ -107,6 +117,7 @@ def audit_rows(store: Store, runs: list[Run], sample: int | None = None, seed: i
         if (spec.data_root, spec.persona) not in by_episode:  # the runs of a sweep share few episodes
             by_episode[spec.data_root, spec.persona] = _item_texts(run)
         texts = by_episode[spec.data_root, spec.persona]
+        polarity = item_polarities(run)
         for session_run in store.session_runs(run.id):
             assert session_run.id is not None
             base = {"session_run_id": session_run.id, "run_id": run.id, "model": run.model, "session_id": session_run.session_id}
@@ -115,10 +126,13 @@ def audit_rows(store: Store, runs: list[Run], sample: int | None = None, seed: i
             for grade in store.rows(Grade, session_run.id):
                 if grade.grader == "rubric" and grade.score is not None:
                     text = texts.get((session_run.session_id, "checklist", grade.item_id), "")
-                    rows.append({**base, "kind": "checklist", "item_id": grade.item_id, "text": text, "judged": str(grade.score), "why": grade.rationale})
+                    rows.append({
+                        **base, "kind": "checklist", "item_id": grade.item_id, "polarity": polarity.get(grade.item_id, ""), "text": text,
+                        "judged": str(grade.score), "why": grade.rationale,
+                    })
             for event in store.rows(IntentEvent, session_run.id):
                 text = texts.get((session_run.session_id, "intent", event.intent_id), "")
-                rows.append({**base, "kind": "intent", "item_id": event.intent_id, "text": text, "judged": event.status, "why": event.evidence})
+                rows.append({**base, "kind": "intent", "item_id": event.intent_id, "polarity": "", "text": text, "judged": event.status, "why": event.evidence})
     judged = {sid: model for sid, model in models.items() if by_session[sid]}  # a session with nothing judged is not worth a slot
     kept = sorted(sample_sessions(judged, sample, seed) if sample is not None else judged)
     return [{**row, "audited": "", "note": ""} for sid in kept for row in by_session[sid]]
@@ -158,14 +172,29 @@ def import_audit_file(store: Store, path: Path, source: str) -> int:
     return len(kept)
 
 
+def item_polarities(run: Run) -> dict[str, str]:
+    """Checklist item id -> ``bonus``/``penalty`` for a run of an AgentIF task (its task as the dataset holds it now); {} otherwise."""
+    spec = run_spec(run)
+    if spec.suite != "agentif":
+        return {}
+    task, _ = read_agentif_task(Path(spec.data_root), spec.persona)
+    return {item.id: item.polarity for item in task.rubric} if task is not None else {}
+
+
 def disagreement(store: Store, runs: list[Run]) -> list[Disagreement]:
     """How many audited checklist grades and intent statuses differ from the run's: one row for the
-    human sources together (majority vote per judgment, see ``majority``), one per model source."""
+    human sources together (majority vote per judgment, see ``majority``), one per model source;
+    AgentIF checklist judgments are also counted per item polarity."""
     audits = store.audits([r.id for r in runs])
+    polarity: dict[tuple[int, str], str] = {}
+    for run in runs:
+        of_run = item_polarities(run)
+        if of_run:
+            polarity.update({(sr.id, item): p for sr in store.session_runs(run.id) if sr.id is not None for item, p in of_run.items()})
     human = sorted({a.source for a in audits if not a.source.startswith("model:")})
-    out = [_disagreement(_human_label(human), majority([a for a in audits if a.source in human]))] if human else []
+    out = [_disagreement(_human_label(human), majority([a for a in audits if a.source in human]), polarity)] if human else []
     for source in sorted({a.source for a in audits} - set(human)):
-        out.append(_disagreement(source, majority([a for a in audits if a.source == source])))  # one voter: its own verdicts
+        out.append(_disagreement(source, majority([a for a in audits if a.source == source]), polarity))  # one voter: its own verdicts
     return out
 
 
@@ -186,13 +215,20 @@ def majority(audits: list[Audit]) -> tuple[dict[tuple[int, str, str], tuple[str,
     return decided, ties
 
 
-def _disagreement(source: str, vote: tuple[dict[tuple[int, str, str], tuple[str, str]], dict[str, int]]) -> Disagreement:
+def _disagreement(
+    source: str, vote: tuple[dict[tuple[int, str, str], tuple[str, str]], dict[str, int]], polarity: dict[tuple[int, str], str],
+) -> Disagreement:
     decided, ties = vote
     checklist = [v for k, v in decided.items() if k[1] == "checklist"]
     intents = [v for k, v in decided.items() if k[1] == "intent"]
+    by_polarity = {}
+    for name in POLARITIES:
+        mine = [v for k, v in decided.items() if k[1] == "checklist" and polarity.get((k[0], k[2])) == name]
+        if mine:
+            by_polarity[name] = (len(mine), sum(j != a for j, a in mine))
     return Disagreement(
         source, len(checklist), sum(j != a for j, a in checklist), len(intents), sum(j != a for j, a in intents),
-        ties.get("checklist", 0), ties.get("intent", 0),
+        ties.get("checklist", 0), ties.get("intent", 0), by_polarity,
     )
 
 

@@ -12,9 +12,10 @@ attackers, not reference points for real assistants:
 - ``scripted:vague`` asks an open "anything else?" question every turn;
 - ``scripted:claimer`` never touches the workspace and says every requirement
   is handled;
-- ``scripted:stuffer`` writes every file the task produces, stuffed with the
-  words of the request and of the workspace files, and lists everything in a
-  long reply.
+- ``scripted:stuffer`` writes every file the task produces (a .docx, .xlsx
+  or .pdf through its office tool, so the graders can read it), stuffed with
+  the words of the request and of the workspace files (documents read as
+  ``read_file`` shows them), and lists everything in a long reply.
 
 Their vocabulary is generic and persona-independent on purpose: it is not built
 from any episode's cues, so a dataset whose cues it hits has a cue problem. The
@@ -26,10 +27,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import PurePosixPath
 from typing import Literal, get_args
 
 from proactive_bench.dataset import Session
-from proactive_bench.env import Workspace
+from proactive_bench.env import Workspace, file_text
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     AgentTurn,
@@ -137,23 +139,45 @@ class AdversarialAgent:
         assert self._ctx.reference is not None
         words = " ".join(stuffing_words(message, workspace_texts(self._ctx.workspace)))
         for path in written_paths(self._ctx.reference):
-            self._ctx.tools.call("write_file", {"path": path, "content": f"# {path}\n\n{words} {' '.join(WORK_DIMENSIONS)}\n"})
+            text = f"{words} {' '.join(WORK_DIMENSIONS)}"
+            tool, args = stuffed_call(path, text)
+            if not self._ctx.tools.call(tool, args).ok:  # an office tool the session does not offer: a plain file then
+                self._ctx.tools.call("write_file", {"path": path, "content": f"# {path}\n\n{text}\n"})
         return f"Done: {'; '.join(WORK_DIMENSIONS)}. Key points: {words}"
 
 
 
+WRITING_TOOLS = ("write_file", "edit_file", "docx_create", "docx_edit", "xlsx_write", "xlsx_append_rows", "pdf_create")
+"""The tools whose ``path`` argument is a file the session produces."""
+
+
 def written_paths(session: Session) -> list[str]:
     """The workspace paths a session's reference solution writes or edits, in order."""
-    paths = (str(step.args["path"]) for step in session.reference if step.tool in ("write_file", "edit_file") and "path" in step.args)
+    paths = (str(step.args["path"]) for step in session.reference if step.tool in WRITING_TOOLS and "path" in step.args)
     return list(dict.fromkeys(paths))
 
 
+def stuffed_call(path: str, text: str) -> tuple[str, dict[str, object]]:
+    """The tool call that fills ``path`` with ``text`` in the file's own format (a document the graders can read)."""
+    suffix = PurePosixPath(path).suffix.lower()
+    if suffix == ".docx":
+        return "docx_create", {"path": path, "blocks": [{"type": "paragraph", "text": text}], "overwrite": True}
+    if suffix == ".xlsx":
+        return "xlsx_write", {"path": path, "cells": {"A1": text}}
+    if suffix == ".pdf":
+        return "pdf_create", {"path": path, "text": text, "overwrite": True}
+    return "write_file", {"path": path, "content": f"# {path}\n\n{text}\n"}
+
+
+STUFFING_FILE_CHARS = 20_000
+
+
 def workspace_texts(workspace: Workspace) -> list[str]:
-    """The text of every workspace file that reads as text."""
+    """The text of every workspace file as ``read_file`` would show it (documents extracted)."""
     texts = []
     for path in workspace.files():
         try:
-            texts.append(workspace.read_text(path))
+            texts.append(file_text(workspace, path, STUFFING_FILE_CHARS))
         except (OSError, ValueError):
             continue
     return texts

@@ -18,6 +18,7 @@ import proactive_bench.scaffolds.adversarial  # noqa: F401  (the built-ins regis
 import proactive_bench.scaffolds.react  # noqa: F401
 import proactive_bench.scaffolds.scripted  # noqa: F401
 from proactive_bench.registry import PluginError
+from proactive_bench.tracebacks import located
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     Scaffold,
@@ -46,8 +47,9 @@ def load_scaffold(spec: str, options: ScaffoldOptions) -> Scaffold:
     if spec in SCAFFOLDS.plugins:
         try:
             factory = SCAFFOLDS.get(spec)
-        except PluginError as exc:
-            raise ScaffoldLoadError(str(exc)) from exc
+        except PluginError as exc:  # the entry point's module failed to import: say where
+            where = located(exc.__cause__) if exc.__cause__ is not None else str(exc)
+            raise ScaffoldLoadError(f"scaffold {spec!r} (entry point {SCAFFOLDS.plugins[spec].value}) cannot be loaded: {where}") from exc
         return _instantiate(factory, options, spec)
     if ":" in spec and (spec.split(":", 1)[0].endswith(".py") or "." in head):
         return _instantiate(_import_attr(spec), options, spec)
@@ -73,7 +75,8 @@ def _import_attr(spec: str) -> Any:
     except ScaffoldLoadError:
         raise
     except Exception as exc:  # noqa: BLE001 (the user's module: missing, a syntax error, a bug at import)
-        raise ScaffoldLoadError(f"cannot import scaffold module {target!r}: {exc}") from exc
+        sys.modules.pop(f"pbench_user_scaffold_{Path(target).stem}", None)
+        raise ScaffoldLoadError(f"cannot import scaffold module {target!r}: {located(exc)}") from exc
     try:
         return getattr(module, attr)
     except AttributeError as exc:
@@ -88,7 +91,7 @@ def _instantiate(factory: Any, options: ScaffoldOptions, spec: str) -> Scaffold:
     try:
         agent = factory(options) if takes_args else factory()
     except Exception as exc:  # noqa: BLE001 (the user's factory)
-        raise ScaffoldLoadError(f"building scaffold {spec!r} failed: {exc!r}") from exc
+        raise ScaffoldLoadError(f"building scaffold {spec!r} failed: {located(exc)}") from exc
     missing = [m for m in ("start_session", "respond", "end_session") if not callable(getattr(agent, m, None))]
     if missing:
         raise ScaffoldLoadError(f"scaffold {spec!r} lacks method(s): {', '.join(missing)}")

@@ -190,6 +190,7 @@ class ReactAgent:
         text = EVENT_PREFIX + message if first and ctx.trigger == "event" else message
         self._messages.append(HumanMessage(text))
         for step in range(1, self.max_steps + 1):
+            ctx.tools.begin_step()
             ai = await self._call_model(step)
             self._messages.append(ai)
             if not ai.tool_calls and not ai.invalid_tool_calls:

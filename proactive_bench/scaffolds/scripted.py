@@ -13,6 +13,9 @@ Only ``scripted:reference`` runs the steps that draw on the user's earlier
 dialogue history (``from_history``): the other scripts cannot read a history
 and no user reveals it during the session, so on odyssey tasks they are agents
 that see only the task intent, whatever the memory setting.
+
+A step that answers a follow-up instruction (``followup``) waits, in every
+mode, until the user has given that follow-up (refinement tasks).
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ class ScriptedAgent:
         self._done: set[int] = set()
         self._known: set[str] = set()
         self._asked: set[str] = set()
+        self._heard: list[str] = []
         self._turns = 0
 
     @property
@@ -72,6 +76,7 @@ class ScriptedAgent:
     def start_session(self, ctx: SessionContext) -> None:
         self._ctx = ctx
         self._done, self._known, self._asked = set(), set(), set()
+        self._heard = []
         self._turns = 0
         if not self._session.reference and self.mode not in REFERENCE_FREE_MODES:
             raise RuntimeError(f"session {ctx.session_id} has no reference solution to replay")
@@ -83,6 +88,7 @@ class ScriptedAgent:
         session = self._session
         if self._turns:
             self._known |= stated_intents(session.intents, message)
+            self._heard.append(message)
         self._turns += 1
         if self.mode == "asker":
             pending = [i for i in session.intents if i.id not in self._asked and i.id not in self._known]
@@ -94,12 +100,20 @@ class ScriptedAgent:
         return AgentTurn(reply="\n\n".join(said) if said else "Noted; nothing further to change.")
 
     def _eligible(self, step: ReferenceStep) -> bool:
+        if step.followup is not None and not self._followup_given(step.followup):
+            return False
         if step.from_history and self.mode != "reference":
             return False  # what the user said in earlier dialogue is never revealed to a script that cannot read it
         if self.mode in ("reference", "asker"):
             return True
+        if self.mode == "surface" and step.followup is not None:
+            return False
         allowed = set() if self.mode == "surface" else self._known
         return set(step.requires) <= allowed
+
+    def _followup_given(self, followup_id: str) -> bool:
+        text = next(f.text for f in self._session.followups if f.id == followup_id)
+        return any(text in heard for heard in self._heard)
 
     def _run_steps(self) -> list[tuple[int, ReferenceStep]]:
         assert self._ctx is not None

@@ -1,7 +1,12 @@
 """The rubric judge: one structured model call per rubric item, on the evidence the item names.
 
-Each item is graded pass/fail on the dialogue plus the files, tool records
-and memory its ``evidence`` block asks for. Items are graded concurrently
+Each item is graded pass/fail on the dialogue (unless its ``evidence`` leaves
+it out: items about file content) plus the files, tool records and memory its
+``evidence`` block asks for. Documents appear as their extracted text; visual
+files (images, HTML, SVG) are also shown as pictures (HTML/SVG rendered by
+headless Chromium) when the judge model reads images (the server probe's
+``vision``); otherwise the verdict is made on their text and its rationale
+says so (``text fallback``). Items are graded concurrently
 (bounded). An item whose verdict cannot be obtained gets an error, never a
 guessed score. Under the π-Bench protocol (``any_turn``) an item is judged on
 the trajectory up to each agent turn in order (dialogue and tool records up to
@@ -24,11 +29,13 @@ from proactive_bench.data_model import (
     Evidence,
     clipped_note,
     collecting_clips,
+    files_matching,
     render_dialogue,
     render_files,
     render_tool_records,
 )
 from proactive_bench.dataset import ChecklistItem, Session
+from proactive_bench.env import Picture, file_picture, is_visual
 from proactive_bench.llm import (
     METHODS,
     Recorder,
@@ -42,6 +49,8 @@ from proactive_bench.user import request_text
 
 RUBRIC_PROMPT = load_prompt("scoring/judge_prompts", "rubric.v1")
 DEFAULT_CONCURRENCY = 4
+NO_DIALOGUE = "(not part of this item's evidence: the item is about the files themselves, not what the assistant says about them)"
+TEXT_FALLBACK = "text fallback"
 
 
 class RubricAnswer(BaseModel):
@@ -67,11 +76,25 @@ def item_evidence(item: ChecklistItem, evidence: Evidence) -> dict[str, str]:
     """The evidence the item asks for, rendered (clipped to the judge's context window when needed)."""
     records = [r for r in evidence.tool_records if any(fnmatchcase(r.tool_name, p) for p in item.evidence.tools)]
     return {
-        "dialogue": render_dialogue(evidence.transcript),
+        "dialogue": render_dialogue(evidence.transcript) if item.evidence.dialogue else NO_DIALOGUE,
         "tool_calls": render_tool_records(records) if item.evidence.tools else "(not part of this item's evidence)",
         "files": render_files(evidence.workspace, item.evidence.files),
         "memory": evidence.memory.render() if item.evidence.memory else "(not part of this item's evidence)",
     }
+
+
+def item_pictures(item: ChecklistItem, evidence: Evidence) -> tuple[list[Picture], list[str]]:
+    """The item's visual evidence files as pictures, and one line for each that has none (why)."""
+    pictures: list[Picture] = []
+    missing: list[str] = []
+    for path in files_matching(evidence.workspace, item.evidence.files):
+        if is_visual(path):
+            found = file_picture(evidence.workspace, path)
+            if isinstance(found, Picture):
+                pictures.append(found)
+            else:
+                missing.append(found)
+    return pictures, missing
 
 
 @dataclass(frozen=True)
@@ -128,13 +151,27 @@ class RubricJudge:
         await self.structured.ready()
         with collecting_clips(self.structured.context_tokens) as dropped:
             fixed, clippable = item_parts(item, session), item_evidence(item, evidence)
+        pictures, unpictured = await asyncio.to_thread(item_pictures, item, evidence) if item.evidence.files else ([], [])
+        images = [(p.mime, p.data) for p in pictures] if self.structured.vision else []
+        note = self._visual_note(pictures, unpictured)
         async with self._limit:
             try:
-                result = await self.structured.call_prompt(RubricAnswer, RUBRIC_PROMPT, label, fixed, clippable)
+                result = await self.structured.call_prompt(RubricAnswer, RUBRIC_PROMPT, label, fixed, clippable, images=images)
             except StructuredOutputError as exc:
-                return RubricVerdict(None, clipped_note(dropped).strip(), error=str(exc))
+                return RubricVerdict(None, (clipped_note(dropped) + note).strip(), error=str(exc))
         answer = result.value
-        return RubricVerdict(int(answer.verdict == "YES"), answer.rationale + clipped_note(dropped))
+        return RubricVerdict(int(answer.verdict == "YES"), answer.rationale + clipped_note(dropped) + note)
+
+    def _visual_note(self, pictures: list[Picture], unpictured: list[str]) -> str:
+        """What the rationale records about visual evidence: shown as pictures, or judged on text and why."""
+        if pictures and self.structured.vision:
+            shown = ", ".join(f"{p.path} ({p.how})" for p in pictures)
+            return f" [seen as pictures: {shown}]" + (f" [{TEXT_FALLBACK}: {'; '.join(unpictured)}]" if unpictured else "")
+        reasons = list(unpictured)
+        if pictures:
+            why = "the judge model does not read images" if self.structured.vision is False else "the judge model's vision was not probed"
+            reasons.append(f"{', '.join(p.path for p in pictures)}: {why}")
+        return f" [{TEXT_FALLBACK}: {'; '.join(reasons)}]" if reasons else ""
 
 
 JudgeFactory = Callable[[BaseChatModel, str, Recorder | None, JudgeSettings], RubricJudge]

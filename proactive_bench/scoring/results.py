@@ -47,6 +47,8 @@ class SessionResult:
     """The session's messages as ``{"role", "content"}``, for later sessions' history."""
     clipped_intents: int = 0
     """Intent labels the user simulator gave on clipped evidence."""
+    provided_intents: tuple[str, ...] = ()
+    """The intents the user had to provide (answered or volunteered): an AgentIF bonus tied to one earns nothing."""
 
     @property
     def clipped_items(self) -> int:

@@ -28,6 +28,7 @@ from proactive_bench.store.lookup import LATEST, IdLookupError, ListFilter
 from proactive_bench.store.pending import PendingRow, pending_row
 from proactive_bench.store.probes import ProbeRow
 from proactive_bench.store.tables import (
+    AgentErrorRow,
     Audit,
     Checkpoint,
     Grade,
@@ -44,6 +45,7 @@ from proactive_bench.store.tables import (
 )
 
 __all__ = [
+    "AgentErrorRow",
     "Audit",
     "Checkpoint",
     "Fence",

@@ -140,10 +140,10 @@ def _content(data: bytes, codec: str | None) -> bytes:
 @cache
 def _session_statements(dialect: str) -> tuple[Any, Any, Any]:
     """Store an archive unless already there; point a run's position at an archive (replacing an earlier pointer);
-    mark a run that saves its first session as running (RunStatus: created → running)."""
+    mark a run that saves its first session (of this start) as running (RunStatus: created or interrupted → running)."""
     runs = Run.__table__  # type: ignore[attr-defined]
     return (
         insert_ignoring(WorkspaceArchive, dialect),
         upsert(Checkpoint, ["run_id", "position"], ["sha256"], dialect),
-        update(runs).where(runs.c.id == bindparam("run_id"), runs.c.status == "created").values(status="running"),
+        update(runs).where(runs.c.id == bindparam("run_id"), runs.c.status.in_(("created", "interrupted"))).values(status="running"),
     )

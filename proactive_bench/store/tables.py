@@ -1,4 +1,4 @@
-"""The results tables: runs and sweeps, each session run's rows, judgments, model calls, snapshots and workspace checkpoints.
+"""The results tables: runs and sweeps, each session run's rows, agent errors, judgments, model calls, snapshots and workspace checkpoints.
 
 Status columns hold the words of :mod:`proactive_bench.data_model.status`
 (``RunStatus``, ``SweepStatus``, ``SessionOutcome``, ``IntentStatus``); the
@@ -35,7 +35,7 @@ class Run(SQLModel, table=True):
     data_root: str
     workspace: str
     status: str = "created"
-    """created (never started), running (a session saved), finished, stopped (budget) or failed: ``RunStatus``."""
+    """created (never started), running (a session saved), finished, stopped (budget), interrupted (Ctrl-C, SIGTERM) or failed: ``RunStatus``."""
     config: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
     units: list[list[str]] = Field(default_factory=list, sa_column=Column(JSON))
     """The episode's dependency units (session ids), fixed when the run is created."""
@@ -131,6 +131,20 @@ class LLMCall(SQLModel, table=True):
     created: datetime = Field(default_factory=_now)
 
 
+class AgentErrorRow(SQLModel, table=True):
+    """The exception the agent under test raised in a session: its type, message and own frames (pbench's cut away)."""
+
+    __tablename__ = "agenterror"
+    id: int | None = Field(default=None, primary_key=True)
+    session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
+    turn: int
+    """The agent turn it failed in; 0: in ``start_session``."""
+    type: str
+    message: str
+    frames: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON))
+    """Outermost first: ``{file, line, function, code}``."""
+
+
 class Audit(SQLModel, table=True):
     """A second opinion on one judgment of a session: a checklist grade or an intent's status."""
 
@@ -174,5 +188,5 @@ class Checkpoint(SQLModel, table=True):
     sha256: str = Field(foreign_key="workspacearchive.sha256")
 
 
-SESSION_TABLES: tuple[type[SQLModel], ...] = (MessageRow, ToolCallRow, IntentEvent, Grade, LLMCall, Snapshot)
+SESSION_TABLES: tuple[type[SQLModel], ...] = (MessageRow, ToolCallRow, IntentEvent, Grade, LLMCall, Snapshot, AgentErrorRow)
 """The tables whose rows belong to one session run (by ``session_run_id``)."""

@@ -2,11 +2,40 @@
 
 ``base`` holds the :class:`Suite` protocol and the ``SUITES`` registry,
 ``pibench`` the default suite (persona episodes), ``odyssey/`` the
-OdysseyBench-style suite (history-grounded office workflows), registered by
-name and loaded when first asked for. See README.md here.
+OdysseyBench-style suite (history-grounded office workflows), ``agentif/``
+the AgentIF-OneDay-style suite (everyday tasks with bonus/penalty rubrics),
+registered by name; ``task_files`` reads the task folders both use. The
+AgentIF scoring names are exported here for the layers above (reporting,
+validation, review). See README.md here.
 """
 
 from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, Suite, SuiteSettings
 from proactive_bench.suites.pibench import PibenchSuite
 
-__all__ = ["DEFAULT_SUITE", "SUITES", "PibenchSuite", "Suite", "SuiteSettings"]
+# isort: split
+from proactive_bench.suites.agentif import (
+    CATEGORIES as AGENTIF_CATEGORIES,
+    DOMAINS as AGENTIF_DOMAINS,
+    ITEM_CATEGORIES as AGENTIF_ITEM_CATEGORIES,
+    AgentIFTask,
+    ItemOutcome,
+    TaskScore,
+    read_agentif_task,
+    score_task,
+)
+
+__all__ = [
+    "AGENTIF_CATEGORIES",
+    "AGENTIF_DOMAINS",
+    "AGENTIF_ITEM_CATEGORIES",
+    "DEFAULT_SUITE",
+    "SUITES",
+    "AgentIFTask",
+    "ItemOutcome",
+    "PibenchSuite",
+    "Suite",
+    "SuiteSettings",
+    "TaskScore",
+    "read_agentif_task",
+    "score_task",
+]

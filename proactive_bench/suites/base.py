@@ -4,8 +4,9 @@ A :class:`Suite` turns the tasks of one kind under a dataset root into
 :class:`~proactive_bench.dataset.LoadedEpisode` objects the engine runs
 unchanged (session graph, runner, store, checkpoints, sweeps, replay).
 ``pibench`` (persona episodes under ``episodes/``) is the default; ``odyssey``
-(history-grounded office tasks under ``odyssey/``) is contributed by
-``proactive_bench.suites.odyssey`` the way a plugin is, declared by name here.
+(history-grounded office tasks under ``odyssey/``) and ``agentif``
+(AgentIF-OneDay-style everyday tasks under ``agentif/``) are contributed by
+their subpackages the way a plugin is, declared by name here.
 """
 
 from __future__ import annotations
@@ -33,7 +34,22 @@ class SuiteSettings:
     summaries_db: str | None = None
     """The results database whose call cache keeps those summaries."""
     base_url: str | None = None
-    """The summary model's OpenAI-compatible endpoint."""
+    """The summary model's OpenAI-compatible endpoint (and the LLM colleagues', trainee)."""
+    days: int | None = None
+    """Trainee: working days per scenario (1 or 2; day 2 opens with feedback on day 1)."""
+    hints: str | None = None
+    """Trainee: the guidance each objective carries (none, data, method, both)."""
+    npc: str | None = None
+    """Trainee: the colleagues' backend (rules or llm)."""
+    npc_model: str | None = None
+    """Trainee, with --npc llm: the chat model that plays the colleagues."""
+    clock: str | None = None
+    """Trainee: simulated minutes per tool call and per agent step, ``CALL,STEP`` (default ``2,1``)."""
+
+    @property
+    def trainee_given(self) -> bool:
+        """Whether any trainee-only setting is set (other suites refuse them)."""
+        return any(v is not None for v in (self.days, self.hints, self.npc, self.npc_model, self.clock))
 
 
 class Suite(Protocol):
@@ -73,5 +89,22 @@ class Suite(Protocol):
         ...
 
 
-SUITES: Registry[Suite] = Registry("suites", builtins={"odyssey": "proactive_bench.suites.odyssey:SUITE"})
-"""Every suite by name: ``pibench`` built in, ``odyssey`` from its subpackage, plugins from ``pbench.suites`` entry points."""
+SUITES: Registry[Suite] = Registry(
+    "suites", builtins={"odyssey": "proactive_bench.suites.odyssey:SUITE", "agentif": "proactive_bench.suites.agentif:SUITE",
+                        "trainee": "proactive_bench.suites.trainee:SUITE"},
+)
+"""Every suite by name: ``pibench`` built in, ``odyssey``, ``agentif`` and ``trainee`` from their subpackages, plugins from ``pbench.suites`` entry points."""
+
+
+def memory_settings_problem(settings: SuiteSettings) -> str | None:
+    """The one line refusing odyssey's memory settings, for the suites that take none."""
+    if settings.memory is not None or settings.top_k is not None or settings.summary_model is not None:
+        return "--memory, --top-k and --summary-model apply to the odyssey suite only"
+    return None
+
+
+def trainee_settings_problem(settings: SuiteSettings) -> str | None:
+    """The one line refusing the trainee suite's settings, for the suites that take none."""
+    if settings.trainee_given:
+        return "--days, --hints, --npc, --npc-model and --clock apply to the trainee suite only"
+    return None

@@ -8,7 +8,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from proactive_bench.dataset import Episode, LoadedEpisode, Persona, Problem, Session, load_dataset_partly, load_episode, load_episode_partly
-from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, SuiteSettings
+from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, SuiteSettings, memory_settings_problem, trainee_settings_problem
 
 
 @dataclass(frozen=True)
@@ -33,9 +33,7 @@ class PibenchSuite:
         return load_episode_partly(root, name)[1]
 
     def settings_problem(self, settings: SuiteSettings) -> str | None:
-        if settings.memory is not None or settings.top_k is not None or settings.summary_model is not None:
-            return "--memory, --top-k and --summary-model apply to the odyssey suite only"
-        return None
+        return memory_settings_problem(settings) or trainee_settings_problem(settings)
 
     def group(self, root: Path, name: str) -> str | None:
         return None

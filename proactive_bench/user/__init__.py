@@ -2,7 +2,8 @@
 
 ``base`` holds the decision types and the priority rule shared by every
 backend; ``rules`` is the deterministic backend driven by intent annotations;
-``llm`` judges with a chat model. Prompts live in ``prompts/`` as versioned
+``llm`` judges with a chat model; ``followups`` wraps either to give a
+session's scripted follow-up instructions. Prompts live in ``prompts/`` as versioned
 files whose hash is stored with each decision. Both backends register in
 :data:`USERS` (``--user NAME``) when imported here; a plugin backend is an entry
 point of the ``pbench.users`` group: a factory taking :class:`UserOptions`.
@@ -23,10 +24,12 @@ from proactive_bench.user.rules import (
 )
 
 # isort: split
+from proactive_bench.user.followups import FollowUpUser, delivered_followups
 from proactive_bench.user.llm import LLMUser, request_text
-from proactive_bench.user.targeting import credited_questions, screen_questions
+from proactive_bench.user.targeting import cap_claims, credited_questions, match_admissible, patience_spent_over, screen_questions
 
 __all__ = [
+    "FollowUpUser",
     "LLMUser",
     "RulesUser",
     "USERS",
@@ -35,9 +38,13 @@ __all__ = [
     "UserOptions",
     "UserSimulator",
     "UserView",
+    "cap_claims",
     "check_user",
     "credited_questions",
+    "delivered_followups",
     "known_users",
+    "match_admissible",
+    "patience_spent_over",
     "request_text",
     "screen_questions",
 ]

@@ -148,11 +148,16 @@ def credited_questions(labels: Iterable[IntentLabel]) -> dict[int, set[str]]:
 def patience_spent(replies: Iterable[tuple[int, str]], labels: Iterable[IntentLabel]) -> bool:
     """Whether the agent's earlier ``(turn, reply)`` pairs hold too many questions that earned nothing (see the module docstring)."""
     credited = credited_questions(labels)
+    return patience_spent_over((reply, len(credited[turn])) for turn, reply in replies)
+
+
+def patience_spent_over(turns: Iterable[tuple[str, int]]) -> bool:
+    """The same rule over ``(message, how many things its questions earned)`` pairs (a colleague's thread, for instance)."""
     hits = misses = 0
-    for turn, reply in replies:
-        screen = screen_questions(reply)
+    for message, credited in turns:
+        screen = screen_questions(message)
         asked = len(screen.admissible) + sum(reason != Rejection.GENERIC for reason in screen.rejected.values())
-        earned = min(len(screen.admissible), len(credited[turn]))
+        earned = min(len(screen.admissible), credited)
         hits, misses = hits + earned, misses + asked - earned
     return misses >= MAX_MISSES and misses > hits
 

@@ -13,7 +13,10 @@ reverse, so a reference solution whose steps only work in one order, or an
 intent whose evidence another intent's steps satisfy, fails here.
 
 Each baseline is one :class:`OracleBar` in :data:`BASELINES`; a new baseline
-(or an adversarial one) is one more line there.
+(or an adversarial one) is one more line there. Odyssey tasks are held to
+:data:`PASS_RATE_BASELINES`, AgentIF tasks to :data:`AGENTIF_BASELINES` (the
+reference scores 1.0, the adversaries next to nothing, the stuffer
+triggering a penalty).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from proactive_bench.episode import CallLedger, RunSpec, execute_run, start_run
 from proactive_bench.scaffolds import ADVERSARY_MODES
 from proactive_bench.scoring import EpisodeResult
 from proactive_bench.store import Store
-from proactive_bench.suites import DEFAULT_SUITE
+from proactive_bench.suites import DEFAULT_SUITE, TaskScore, read_agentif_task, score_task
 
 REVEAL_ORDERS = ("forward", "reverse")
 
@@ -145,6 +148,74 @@ PASS_RATE_BASELINES: list[OracleBar] = [
 """The bar of suites scored by pass rate (odyssey): the reference solves each task, the intent alone does not."""
 
 
+def agentif_rule_score(result: EpisodeResult, episode: LoadedEpisode) -> TaskScore | None:
+    """The run's AgentIF score over the task's rule-graded items only (the oracle has no judge); None when the task does not load."""
+    task, _ = read_agentif_task(episode.directory.parent.parent, episode.episode.id)
+    if task is None:
+        return None
+    ruled = task.model_copy(update={"rubric": [i for i in task.rubric if i.grader == "rule"]})
+    session = result.sessions[0] if result.sessions else None
+    if session is None or session.status == SessionOutcome.ERROR:
+        return score_task(ruled, {}, errored=True)
+    return score_task(ruled, {g.item_id: g.status for g in session.grades}, session.provided_intents)
+
+
+def agentif_bar(test: Callable[[TaskScore, str], str | None]) -> Verdict:
+    """A bar on the rule-graded AgentIF score; ``test(score, task category)`` gives the reason it is missed."""
+
+    def verdict(result: EpisodeResult, episode: LoadedEpisode) -> str | None:
+        score = agentif_rule_score(result, episode)
+        if score is None:
+            return "the task does not load"
+        if score.max_points == 0:
+            return "no rule-graded bonus item: the oracle cannot check the task offline"
+        return test(score, score.category)
+
+    return verdict
+
+
+def _full(score: TaskScore, _category: str) -> str | None:
+    if score.errored:
+        return "the session errored"
+    lost = [i.id for i in score.items if (i.polarity == "bonus") != (i.holds and not i.withheld)]
+    return f"scores {score.score:.2f}, not 1.0 (items {', '.join(lost)})" if score.score != 1.0 else None
+
+
+def _below_full_in(category: str) -> Callable[[TaskScore, str], str | None]:
+    def test(score: TaskScore, task_category: str) -> str | None:
+        return "scores 1.0 without doing what the category needs" if task_category == category and score.score == 1.0 else None
+
+    return test
+
+
+def _at_most(limit: float) -> Callable[[TaskScore, str], str | None]:
+    def test(score: TaskScore, _category: str) -> str | None:
+        return f"scores {score.score:.2f}, above {limit}" if (score.score or 0.0) > limit else None
+
+    return test
+
+
+def _penalised_not_rewarded(score: TaskScore, _category: str) -> str | None:
+    """The stuffer's bar: its stuffed files earn no bonus point and trigger at least one penalty."""
+    earned = [i.id for i in score.items if i.earned]
+    if earned:
+        return f"stuffed files earn bonus items {', '.join(earned)}"
+    return "stuffed files trigger no penalty item" if not score.penalty else None
+
+
+AGENTIF_BASELINES: list[OracleBar] = [
+    OracleBar("scripted:reference", agentif_bar(_full), "scores 1.0 (every rule bonus holds, no rule penalty)", ("forward",)),
+    OracleBar("scripted:passive", agentif_bar(_below_full_in("latent")), "below 1.0 on latent tasks (the rule had to be provided)", ("forward",)),
+    OracleBar("scripted:surface", agentif_bar(_below_full_in("refinement")), "below 1.0 on refinement tasks (ignores follow-ups)", ("forward",)),
+    *(OracleBar(f"scripted:{mode}", agentif_bar(_at_most(0.15)), "scores <= 0.15 (questions and claims are not deliverables)", ("forward",))
+      for mode in ADVERSARY_MODES if mode != "stuffer"),
+    OracleBar("scripted:stuffer", agentif_bar(_penalised_not_rewarded), "earns no bonus and triggers a penalty", ("forward",)),
+]
+"""The bar of AgentIF tasks, on their rule-graded items (docs/metrics.md, "AgentIF tasks")."""
+SUITE_BASELINES: dict[str, list[OracleBar]] = {DEFAULT_SUITE: BASELINES, "agentif": AGENTIF_BASELINES}
+"""The baselines per suite; any other suite is held to :data:`PASS_RATE_BASELINES`."""
+
+
 @dataclass(frozen=True)
 class OracleOutcome:
     persona: str
@@ -177,7 +248,7 @@ def run_oracle(episode: LoadedEpisode, root: Path, bars: list[OracleBar] | None 
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="pbench-oracle-") as tmp:
         store = Store(Path(tmp) / "oracle.db")
-        default = BASELINES if episode.suite == DEFAULT_SUITE else PASS_RATE_BASELINES
+        default = SUITE_BASELINES.get(episode.suite, PASS_RATE_BASELINES)
         for bar in default if bars is None else bars:
             for order in bar.reveal_orders:
                 loaded = in_reveal_order(episode, order)

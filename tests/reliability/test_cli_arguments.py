@@ -104,7 +104,7 @@ def test_an_episode_with_an_unusable_model_fails_before_creating_its_run(tmp_pat
     [
         ("def broken(:\n", "agent.py:Agent", "cannot import scaffold module"),
         ("raise RuntimeError('bug at import')\n", "agent.py:Agent", "bug at import"),
-        ("class Agent:\n    def __init__(self, options):\n        raise KeyError('no_key')\n", "agent.py:Agent", "building scaffold 'agent.py:Agent' failed: KeyError('no_key')"),
+        ("class Agent:\n    def __init__(self, options):\n        raise KeyError('no_key')\n", "agent.py:Agent", "building scaffold 'agent.py:Agent' failed: agent.py:3: KeyError: 'no_key'"),
         ("", "os.path:join", "building scaffold 'os.path:join' failed: TypeError"),
         ("", "agent\x00.py:Agent", "embedded null byte"),
     ],

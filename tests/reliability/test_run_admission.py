@@ -82,6 +82,11 @@ def test_resume_and_replay_refuse_data_broken_since_the_run(mini_copy: Path, tmp
     first = _episode(mini_copy, tmp_path / "r.db", "--json")
     assert first.exit_code == 0, first.output
     run_id = next(line for line in first.stdout.splitlines() if '"run_id"' in line).split('"')[3]
+    if command == "resume":  # a finished run is not resumed at all: this one was interrupted
+        from proactive_bench.store import Store
+
+        store = Store(tmp_path / "r.db")
+        store.update(store.run(run_id), status="interrupted")  # type: ignore[arg-type]
     _break_reference(mini_copy)
     result = run_cli(command, run_id, "--db", str(tmp_path / "r.db"))
     assert EXPECTED_BREAK in assert_one_line_failure(result, 1)

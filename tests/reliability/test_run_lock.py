@@ -251,8 +251,9 @@ def test_a_run_of_a_sweep_shares_the_sweep_lease(tmp_path: Path) -> None:
     done = subprocess.run([*PBENCH, "sweep", "--data", str(MINI), "--models", "scripted:reference", "--db", str(db)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     sweep_id = only_sweep(db)
-    with closing(sqlite3.connect(db)) as conn:
+    with closing(sqlite3.connect(db)) as conn, conn:
         (run_id,) = conn.execute("select id from run").fetchone()
+        conn.execute("update run set status = 'interrupted'")  # a finished run is not resumed at all
     with writing(Store(db), sweep_id):  # this process resumes the sweep
         other = subprocess.run([*PBENCH, "resume", run_id, "--db", str(db)], capture_output=True, text=True)
     assert other.returncode == 3 and f"{sweep_id} is being written by pid {os.getpid()}" in " ".join(other.stderr.split())

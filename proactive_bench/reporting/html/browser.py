@@ -1,5 +1,8 @@
 """Headless Chromium (Debian's ``chromium``), to check that a report renders: its DOM, a screenshot, a layout probe.
 
+The browser itself (no network, a fresh profile per call) is ``env/browser.py``,
+which the judge also uses to render HTML/SVG deliverables.
+
 Used by the tests and ``scripts/bench_report.py``; every call starts a fresh
 browser with its own profile folder and no network of its own.
 """
@@ -9,34 +12,18 @@ from __future__ import annotations
 import html
 import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking")
+from proactive_bench.env import BrowserError, chromium
+from proactive_bench.env import run_chromium as run_url
 
-
-class BrowserError(RuntimeError):
-    """Chromium is missing or did not render the page."""
-
-
-def chromium() -> str | None:
-    """The chromium executable on PATH, if any."""
-    return shutil.which("chromium")
+__all__ = ["BrowserError", "chromium", "contrast", "dump_dom", "layout_probe", "run_chromium", "screenshot"]
 
 
 def run_chromium(page: Path, profile: Path, *args: str, timeout: float = 60, query: str = "") -> str:
     """Open ``page`` (a local file, with ``?query`` when given) with extra flags; return what Chromium printed on stdout."""
-    executable = chromium()
-    if executable is None:
-        raise BrowserError("chromium is not installed (apt-get install chromium)")
-    url = page.resolve().as_uri() + (f"?{query}" if query else "")
-    command = [executable, *FLAGS, f"--user-data-dir={profile}", *args, url]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
-    if done.returncode != 0:
-        raise BrowserError(f"chromium exited with {done.returncode}: {done.stderr.strip()[-500:]}")
-    return done.stdout
+    return run_url(page.resolve().as_uri() + (f"?{query}" if query else ""), profile, *args, timeout=timeout)
 
 
 def dump_dom(page: Path, profile: Path, query: str = "", width: int = 1280) -> str:

@@ -24,6 +24,7 @@ from proactive_bench.reporting.html.readable import readable
 from proactive_bench.reporting.html.sources import EpisodeCatalog
 from proactive_bench.scoring import SessionResult
 from proactive_bench.store import (
+    AgentErrorRow,
     IntentEvent,
     MessageRow,
     Run,
@@ -31,6 +32,7 @@ from proactive_bench.store import (
     Store,
     ToolCallRow,
 )
+from proactive_bench.tracebacks import ErrorTrace
 
 MAX_TOOL_TEXT = 20_000
 """Characters of a tool call's arguments or result shown; the rest is counted."""
@@ -110,6 +112,8 @@ class SessionView:
     """What the diff starts from: the previous session's snapshot or the run's starting workspace."""
     app_changes: list[TableDiff] | None = None
     """App rows this session added, changed or removed; None when it left no app snapshot."""
+    agent_error: ErrorTrace | None = None
+    """The exception the agent raised, with its own frames, when it failed."""
 
     @property
     def session_id(self) -> str:
@@ -145,6 +149,7 @@ def _session_view(store: Store, run: Run, ablation: str, session_run: SessionRun
     result = stored_session_result(store, session_run)
     item_text = {c.id: c.text for c in session.checklist} if session else {}
     grades = [GradeView(g.item_id, item_text.get(g.item_id, ""), g.grader, g.weight, g.status, g.rationale, g.error) for g in result.grades]
+    failures = [ErrorTrace.from_stored(e.type, e.message, e.frames) for e in store.rows(AgentErrorRow, session_run.id)]
     return SessionView(
         anchor=f"session-{session_run.id}",
         run=run,
@@ -156,6 +161,7 @@ def _session_view(store: Store, run: Run, ablation: str, session_run: SessionRun
         turns=_turns(store.rows(MessageRow, session_run.id), store.rows(ToolCallRow, session_run.id), tags),
         intents=_intent_summaries(list(intent_text) or [t.intent_id for t in tags], intent_text, tags),
         grades=grades,
+        agent_error=failures[0] if failures else None,
     )
 
 

@@ -41,7 +41,7 @@ class CheckerError(Exception):
     """A state a checker cannot judge; the message says which and why."""
 
 
-class _Args(BaseModel):
+class CheckerArgsModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
@@ -49,12 +49,12 @@ def _path(value: str) -> str:
     return check_relative_path(value)
 
 
-class FileExistsArgs(_Args):
+class FileExistsArgs(CheckerArgsModel):
     path: str = Field(description="Workspace-relative path of a regular file.")
     _p = field_validator("path")(_path)
 
 
-class FileContainsArgs(_Args):
+class FileContainsArgs(CheckerArgsModel):
     path: str
     text: str = Field(min_length=1)
     mode: Literal["exact", "icase", "regex"] = "exact"
@@ -68,7 +68,7 @@ class FileContainsArgs(_Args):
         return self
 
 
-class XlsxCellArgs(_Args):
+class XlsxCellArgs(CheckerArgsModel):
     path: str
     sheet: str | None = Field(default=None, description="Sheet name; None: the first sheet.")
     cell: str = Field(description='A cell coordinate, e.g. "B4".')
@@ -93,7 +93,7 @@ class XlsxCellArgs(_Args):
         return self
 
 
-class XlsxRangeArgs(_Args):
+class XlsxRangeArgs(CheckerArgsModel):
     path: str
     sheet: str | None = None
     range: str = Field(description='One column or row, e.g. "A2:A6" or "B3:F3".')
@@ -115,14 +115,14 @@ class XlsxRangeArgs(_Args):
         return self
 
 
-def _minute(value: str) -> datetime:
+def iso_minute(value: str) -> datetime:
     try:
         return datetime.fromisoformat(value).replace(second=0, microsecond=0, tzinfo=None)
     except ValueError:
         raise ValueError(f"{value!r} is not an ISO date-time like 2025-03-14T09:30") from None
 
 
-class CalendarEventArgs(_Args):
+class CalendarEventArgs(CheckerArgsModel):
     title: str = Field(min_length=1, description="A case-insensitive substring of the event's title.")
     start: str | None = None
     end: str | None = None
@@ -133,27 +133,35 @@ class CalendarEventArgs(_Args):
     @classmethod
     def _iso(cls, value: str | None) -> str | None:
         if value is not None:
-            _minute(value)
+            iso_minute(value)
         return value
 
 
-class CalendarNoOverlapArgs(_Args):
+class CalendarNoOverlapArgs(CheckerArgsModel):
     on: date | None = Field(default=None, description="Only events starting on this date; None: all events.")
 
 
-class EmailSentArgs(_Args):
+class EmailSentArgs(CheckerArgsModel):
     to: str = Field(min_length=3, description="A recipient address (case-insensitive).")
     subject_contains: str | None = None
     body_contains: list[str] | str = Field(default_factory=list)
     cc: str | None = None
     attachment: str | None = Field(default=None, description="A workspace path the e-mail must attach.")
+    before: str | None = Field(default=None, description="Sent at or before this ISO minute on the apps' clock (a deadline).")
+
+    @field_validator("before")
+    @classmethod
+    def _iso(cls, value: str | None) -> str | None:
+        if value is not None:
+            iso_minute(value)
+        return value
 
     @property
     def body_parts(self) -> list[str]:
         return [self.body_contains] if isinstance(self.body_contains, str) else list(self.body_contains)
 
 
-class AnswerMatchesArgs(_Args):
+class AnswerMatchesArgs(CheckerArgsModel):
     path: str = "answer.txt"
     expected: str | float | int
     mode: Literal["exact", "icase", "number"] = "exact"
@@ -326,7 +334,7 @@ def _as_list(value: Any) -> list[str]:
 
 
 def _event_times(row: dict[str, Any]) -> tuple[datetime, datetime]:
-    return _minute(str(row["start"])), _minute(str(row["end"]))
+    return iso_minute(str(row["start"])), iso_minute(str(row["end"]))
 
 
 def calendar_event(args: CalendarEventArgs, evidence: Evidence) -> bool:
@@ -334,9 +342,9 @@ def calendar_event(args: CalendarEventArgs, evidence: Evidence) -> bool:
         start, end = _event_times(row)
         if args.title.casefold() not in str(row.get("title") or "").casefold():
             continue
-        if args.start is not None and start != _minute(args.start):
+        if args.start is not None and start != iso_minute(args.start):
             continue
-        if args.end is not None and end != _minute(args.end):
+        if args.end is not None and end != iso_minute(args.end):
             continue
         if args.location is not None and args.location.casefold() not in str(row.get("location") or "").casefold():
             continue
@@ -372,6 +380,8 @@ def email_sent(args: EmailSentArgs, evidence: Evidence) -> bool:
             continue
         if args.attachment is not None and Path(args.attachment).as_posix() not in {Path(p).as_posix() for p in _as_list(row.get("attachment_file_paths"))}:
             continue
+        if args.before is not None and iso_minute(str(row.get("sent_at"))) > iso_minute(args.before):
+            continue
         return True
     return False
 
@@ -393,7 +403,7 @@ class Checker(BaseModel):
     """A named checker: its argument model, its check, and what it checks in one line."""
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
-    args: type[_Args]
+    args: type[CheckerArgsModel]
     check: Callable[[Any, Any], bool]
     says: str
 

@@ -10,11 +10,9 @@ details of the history.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from proactive_bench.dataset import (
-    ID_PATTERN,
     CheckerArgs,
     CheckerPredicate,
     ChecklistItem,
@@ -27,17 +25,15 @@ from proactive_bench.dataset import (
     Session,
     SessionEntry,
     Trigger,
-    format_loc,
 )
 from proactive_bench.env import resolve_tool_names
 from proactive_bench.suites.odyssey.checkers import describe, parse_checker_args
 from proactive_bench.suites.odyssey.context import OpeningContext, SummarySource, task_context
 from proactive_bench.suites.odyssey.memory import MemorySetting
 from proactive_bench.suites.odyssey.task import OdysseyTask
-from proactive_bench.yaml_files import YamlFileError, read_yaml_file
+from proactive_bench.suites.task_files import TaskFolder, relative_to_root
 
 SUITE_NAME = FOLDER = "odyssey"
-TASK_FILE = "task.yaml"
 CATEGORY = "odyssey"
 APP_TOOLS: dict[str, tuple[str, ...]] = {
     "documents": ("documents",),
@@ -51,55 +47,8 @@ BASE_TOOLS = ("workspace",)
 SEARCH_TOOLS = ("history",)
 
 
-def task_names(root: Path) -> list[str]:
-    folder = root / FOLDER
-    return sorted(p.name for p in folder.iterdir() if (p / TASK_FILE).is_file()) if folder.is_dir() else []
-
-
-def task_file(root: Path, task_id: str) -> Path:
-    return root / FOLDER / task_id / TASK_FILE
-
-
-def _rel(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return str(path)
-
-
-def read_task(root: Path, task_id: str) -> tuple[OdysseyTask | None, list[Problem]]:
-    """The task's model, or None and every problem of its file (file, field, reason)."""
-    root = root.resolve()
-    path = task_file(root, task_id)
-    rel = _rel(path, root)
-    if not re.fullmatch(ID_PATTERN, task_id):
-        return None, [Problem(FOLDER, "", f"{task_id!r} is not a task id (letters, digits, '_', '.', '-')")]
-    if not path.is_file():
-        known = ", ".join(task_names(root)) or "none"
-        return None, [Problem(rel, "", f"no such task; tasks here: {known}")]
-    try:
-        data = read_yaml_file(path)
-    except YamlFileError as exc:
-        return None, [Problem(rel, exc.where, exc.reason)]
-    if not isinstance(data, dict):
-        return None, [Problem(rel, "", f"expected a mapping at the top level, got {type(data).__name__}")]
-    try:
-        task = OdysseyTask.model_validate(data)
-    except ValueError as exc:  # pydantic's ValidationError
-        errors = getattr(exc, "errors", None)
-        if errors is None:
-            return None, [Problem(rel, "", str(exc))]
-        return None, [Problem(rel, format_loc(e["loc"]), _reason(e)) for e in errors()]
-    problems = []
-    if task.id != task_id:
-        problems.append(Problem(rel, "id", f"is {task.id!r} but the folder is named {task_id!r}"))
-    return (None if problems else task), problems
-
-
-def _reason(error: dict) -> str:
-    if error["type"] == "extra_forbidden":
-        return "unknown field"
-    return str(error["msg"]).removeprefix("Value error, ")
+TASKS = TaskFolder(FOLDER, OdysseyTask)
+task_names, task_file, read_task = TASKS.names, TASKS.file, TASKS.read
 
 
 def task_tools(task: OdysseyTask, setting: MemorySetting) -> list[str]:
@@ -132,7 +81,7 @@ def task_episode(
     root: Path, task: OdysseyTask, setting: MemorySetting, summaries: SummarySource | None = None,
 ) -> tuple[LoadedEpisode | None, list[Problem]]:
     """The task as a loaded one-session episode under the given memory setting."""
-    rel = _rel(task_file(root, task.id), root)
+    rel = relative_to_root(task_file(root, task.id), root)
     tools = task_tools(task, setting)
     problems = []
     for name in tools:

@@ -4,26 +4,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from pydantic import BaseModel
 
 from proactive_bench.dataset import DatasetError, LoadedEpisode, Problem
-from proactive_bench.suites.base import SuiteSettings
-from proactive_bench.suites.odyssey.loading import FOLDER, SUITE_NAME, load_task, read_task, task_episode, task_file, task_names
+from proactive_bench.suites.base import SuiteSettings, trainee_settings_problem
+from proactive_bench.suites.odyssey.loading import FOLDER, SUITE_NAME, TASKS, load_task, read_task, task_episode, task_file
 from proactive_bench.suites.odyssey.context import SummarySource, parse_setting
 from proactive_bench.suites.odyssey.task import OdysseyTask
 from proactive_bench.suites.odyssey.validity import task_problems
+from proactive_bench.suites.task_files import FolderSuite, TaskFolder
 
 
 @dataclass(frozen=True)
-class OdysseySuite:
+class OdysseySuite(FolderSuite):
     """History-grounded office workflows: no live user; the agent reads the history (whole or retrieved) and acts."""
 
     name: str = SUITE_NAME
     folder: str = FOLDER
-
-    def names(self, root: Path) -> list[str]:
-        return task_names(root)
+    tasks: ClassVar[TaskFolder] = TASKS
 
     def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
         try:
@@ -35,21 +35,7 @@ class OdysseySuite:
             summaries = SummarySource(settings.summary_model, settings.summaries_db, settings.base_url)
         return load_task(root, name, setting, summaries)
 
-    def load_all(self, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
-        root = root.resolve()
-        episodes: dict[str, LoadedEpisode] = {}
-        problems: list[Problem] = []
-        for name in task_names(root):
-            loaded, found = self._checked(root, name)
-            problems += found
-            if loaded is not None:
-                episodes[name] = loaded
-        return episodes, problems
-
-    def problems(self, root: Path, name: str) -> list[Problem]:
-        return self._checked(root.resolve(), name)[1]
-
-    def _checked(self, root: Path, name: str) -> tuple[LoadedEpisode | None, list[Problem]]:
+    def checked(self, root: Path, name: str) -> tuple[LoadedEpisode | None, list[Problem]]:
         """The task loaded under the default memory setting, with its load, solvability and leak problems."""
         task, problems = read_task(root, name)
         if task is None:
@@ -59,6 +45,8 @@ class OdysseySuite:
         return loaded, problems + found
 
     def settings_problem(self, settings: SuiteSettings) -> str | None:
+        if problem := trainee_settings_problem(settings):
+            return problem
         try:
             setting = parse_setting(settings.memory, settings.top_k)
         except ValueError as exc:

@@ -11,27 +11,18 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from proactive_bench.dataset import ID_PATTERN, check_one_action, check_regex
 from proactive_bench.suites.odyssey.checkers import parse_checker_args
 from proactive_bench.suites.odyssey.memory_docs import history_days, render_history
+from proactive_bench.suites.task_files import StrictModel as _Model
+from proactive_bench.suites.task_files import TaskUser
 
 APPS = ("documents", "spreadsheets", "pdf", "email", "calendar")
 """The applications a task may use (1-3 of them)."""
 App = Literal["documents", "spreadsheets", "pdf", "email", "calendar"]
 MIN_HISTORY_DAYS = 5
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class TaskUser(_Model):
-    """Whose history it is: becomes the episode's persona."""
-
-    name: str = Field(min_length=1)
-    role: str = Field(min_length=1, description="Occupation and situation, in a sentence or two.")
 
 
 class Turn(_Model):

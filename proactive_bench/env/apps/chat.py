@@ -1,0 +1,135 @@
+"""Chat: direct messages between the agent and simulated colleagues; no login.
+
+Tables ``chat_contact`` (the colleagues: handle, name, role, department,
+e-mail) and ``chat_message`` (one message each way: ``direction`` ``out``
+from the agent, ``in`` from the colleague; ``sent_at`` on the apps' clock;
+``released``: the ids of the clues a colleague's reply gave away).
+
+A message the agent sends goes to the run's :class:`Colleagues`
+(``ToolEnv.colleagues``), whose reply is recorded and returned; the colleague
+sees the thread so far, so what it released before stays released. Without
+colleagues the message is recorded and nobody answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Annotated, Literal, Protocol
+
+from pydantic import BaseModel, NaiveDatetime, StringConstraints
+from pydantic import Field as Arg
+from sqlmodel import Field, Session, select
+
+from proactive_bench.env.apps.base import AppModel, AppSpec, NoArgs, json_list, now, register_app
+from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
+
+APP = "chat"
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=8000)]
+
+
+class ChatContact(AppModel, table=True):
+    """A colleague the agent can message."""
+
+    __tablename__ = "chat_contact"
+    handle: str = Field(primary_key=True)
+    name: str
+    role: str = ""
+    department: str = ""
+    email: str = ""
+
+
+class ChatMessage(AppModel, table=True):
+    """One message of a conversation with a colleague."""
+
+    __tablename__ = "chat_message"
+    __table_args__ = {"sqlite_autoincrement": True}
+    id: int | None = Field(default=None, primary_key=True)
+    contact: str = Field(foreign_key="chat_contact.handle")
+    direction: str = Field(description="out: from the agent; in: from the colleague.")
+    text: str
+    sent_at: NaiveDatetime
+    released: list[str] = json_list()
+    decided_by: str = Field(default="", description="In replies: which colleague backend judged the message (rules, or the model and prompt version).")
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One earlier message of a thread, as a colleague backend sees it."""
+
+    direction: Literal["out", "in"]
+    text: str
+    released: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ColleagueReply:
+    """A colleague's answer and the clue ids it gives away (recorded with the message)."""
+
+    text: str
+    released: tuple[str, ...] = ()
+    decided_by: str = ""
+
+
+class Colleagues(Protocol):
+    """The simulated colleagues of a run: the reply of ``handle`` to ``text``, given the thread before it."""
+
+    def reply(self, handle: str, text: str, thread: list[ChatLine], moment: datetime) -> ColleagueReply: ...
+
+
+register_app(AppSpec(APP, "Chat: direct messages with colleagues.", (ChatContact, ChatMessage), requires_login=False))
+
+
+class SendArgs(BaseModel):
+    to: str = Arg(description="The colleague's handle (see chat__list_contacts).")
+    text: Text = Arg(description="The message.")
+
+
+class HistoryArgs(BaseModel):
+    with_: str = Arg(alias="with", description="The colleague's handle.")
+
+
+def _contact(db: Session, handle: str) -> ChatContact:
+    contact = db.get(ChatContact, handle.strip().lower())
+    if contact is None:
+        known = ", ".join(c.handle for c in db.exec(select(ChatContact).order_by(ChatContact.handle)).all()) or "none"
+        raise ToolError(f"no colleague with handle {handle!r}; known: {known}")
+    return contact
+
+
+def _thread(db: Session, handle: str) -> list[ChatMessage]:
+    return list(db.exec(select(ChatMessage).where(ChatMessage.contact == handle).order_by(ChatMessage.id)).all())
+
+
+@register_tool("chat__list_contacts", group=APP)
+def list_contacts(env: ToolEnv, args: NoArgs) -> list[dict[str, str]]:
+    """List the colleagues you can message: handle, name, role, department."""
+    with env.require_apps().db() as db:
+        rows = db.exec(select(ChatContact).order_by(ChatContact.handle)).all()
+        return [{"handle": c.handle, "name": c.name, "role": c.role, "department": c.department} for c in rows]
+
+
+@register_tool("chat__send_message", group=APP)
+def send_message(env: ToolEnv, args: SendArgs) -> dict[str, str]:
+    """Send a colleague a direct message; returns their reply (empty when nobody answers)."""
+    with env.require_apps().db() as db:
+        contact = _contact(db, args.to)
+        moment = now(db)
+        earlier = [ChatLine("out" if m.direction == "out" else "in", m.text, tuple(m.released)) for m in _thread(db, contact.handle)]
+        db.add(ChatMessage(contact=contact.handle, direction="out", text=args.text, sent_at=moment))
+        if env.colleagues is None:
+            return {"reply": "", "at": moment.isoformat(timespec="minutes")}
+        answer = env.colleagues.reply(contact.handle, args.text, earlier, moment)
+        db.add(ChatMessage(contact=contact.handle, direction="in", text=answer.text, sent_at=moment, released=list(answer.released), decided_by=answer.decided_by))
+        return {"reply": answer.text, "at": moment.isoformat(timespec="minutes")}
+
+
+@register_tool("chat__read_history", group=APP)
+def read_history(env: ToolEnv, args: HistoryArgs) -> list[dict[str, str]]:
+    """The conversation with one colleague so far, oldest first."""
+    with env.require_apps().db() as db:
+        contact = _contact(db, args.with_)
+        return [
+            {"from": "you" if m.direction == "out" else contact.name, "text": m.text, "at": m.sent_at.isoformat(timespec="minutes")}
+            for m in _thread(db, contact.handle)
+        ]

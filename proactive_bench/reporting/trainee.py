@@ -1,0 +1,119 @@
+"""Trainee tables: Checkpoint Score and Success Rate overall, by concurrent tasks, by difficulty, by day and by hints (docs/metrics.md, "Trainee").
+
+Each run is one scenario; each of its sessions one working day. A day's
+figures come from its checklist verdicts (``t<N>.c<M>``), its stored tool
+calls and its final app snapshot (clues released over chat, the agent's chat
+messages, attempts made without a needed clue). An errored or unplayed day
+counts every checkpoint as missed. Steps are the agent's model calls of the day.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from statistics import mean
+from typing import Any
+
+from proactive_bench.env import AppStore, ToolRecord
+from proactive_bench.episode import run_spec
+from proactive_bench.scoring import EpisodeResult
+from proactive_bench.store import Run, Store, ToolCallRow
+from proactive_bench.suites.trainee import DayFigures, compose_scenario, day_figures
+
+SUITE = "trainee"
+
+
+@dataclass(frozen=True)
+class TraineeDay:
+    """One day of one run, as the tables see it."""
+
+    model: str
+    scenario: str
+    count: int
+    day: int
+    hints: str
+    figures: DayFigures
+    steps: int
+    tool_calls: int
+
+
+def is_trainee_run(run: Run) -> bool:
+    return run_spec(run).suite == SUITE
+
+
+def trainee_days(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> list[TraineeDay]:
+    """Every played day of the given trainee runs, with its figures."""
+    out = []
+    for run, result in runs:
+        spec = run_spec(run)
+        scenario = compose_scenario(spec.persona, spec.days or 1)
+        stored = {s.session_id: s for s in store.session_runs(run.id)}
+        steps: dict[int | None, int] = defaultdict(int)
+        for call in store.llm_calls(run.id):
+            steps[call.session_run_id] += call.role == "agent" and call.ok
+        graded = {s.session_id: s for s in result.sessions}
+        for day in scenario.days:
+            sid = f"day{day.day}"
+            session, row = graded.get(sid), stored.get(sid)
+            verdicts = {g.item_id: g.status == "pass" for g in session.grades} if session is not None and session.status != "error" else {}
+            apps, records = AppStore(), []
+            if row is not None and row.id is not None:
+                apps.restore(store.snapshot(row.id, "apps") or {})
+                records = [ToolRecord(r.tool_name, r.call, r.result, r.ok, r.turn, r.seq) for r in store.rows(ToolCallRow, row.id)]
+            out.append(TraineeDay(
+                run.model, spec.persona, scenario.count, day.day, spec.hints or "none", day_figures(day, verdicts, records, apps),
+                steps[row.id] if row is not None else 0, len(records),
+            ))
+    return out
+
+
+@dataclass
+class TraineeTables:
+    overall: list[dict[str, Any]] = field(default_factory=list)
+    by_tasks: list[dict[str, Any]] = field(default_factory=list)
+    by_difficulty: list[dict[str, Any]] = field(default_factory=list)
+    by_day: list[dict[str, Any]] = field(default_factory=list)
+    by_hints: list[dict[str, Any]] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.overall)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"overall": self.overall, "by_tasks": self.by_tasks, "by_difficulty": self.by_difficulty, "by_day": self.by_day, "by_hints": self.by_hints}
+
+
+def _scores(days: list[TraineeDay]) -> dict[str, Any]:
+    return {"scenario_days": len(days), "checkpoint_score": mean(d.figures.checkpoint_score for d in days),
+            "success_rate": mean(d.figures.success_rate for d in days)}
+
+
+def trainee_tables(days: list[TraineeDay]) -> TraineeTables:
+    """The paper's tables 2-5 (overall, by task count, by difficulty, day 1 vs day 2) plus hints and the asking/guessing figures."""
+    tables = TraineeTables()
+    by_model: dict[str, list[TraineeDay]] = defaultdict(list)
+    for d in days:
+        by_model[d.model].append(d)
+    for model, members in sorted(by_model.items()):
+        clues = sum(d.figures.clues for d in members)
+        asked = sum(d.figures.clues_asked for d in members)
+        guessable = sum(d.figures.guessable for d in members)
+        tables.overall.append({
+            "model": model, **_scores(members), "avg_steps": mean(d.steps for d in members), "avg_tool_calls": mean(d.tool_calls for d in members),
+            "clues_asked": asked / clues if clues else None, "guesses": sum(d.figures.guesses for d in members) / guessable if guessable else None,
+            "messages_per_clue": sum(d.figures.messages for d in members) / asked if asked else None,
+        })
+        for count in sorted({d.count for d in members}):
+            tables.by_tasks.append({"model": model, "tasks": count, **_scores([d for d in members if d.count == count])})
+        for difficulty in ("easy", "hard"):
+            tasks = [t for d in members for t in d.figures.tasks if t.difficulty == difficulty]
+            if tasks:
+                tables.by_difficulty.append({"model": model, "difficulty": difficulty, "tasks": len(tasks),
+                                             "checkpoint_score": mean(t.ratio for t in tasks), "success_rate": mean(t.success for t in tasks)})
+        if any(d.day == 2 for d in members):
+            first = [d for d in members if d.day == 1 and any(e.day == 2 and e.scenario == d.scenario for e in members)]
+            second = [d for d in members if d.day == 2]
+            one, two = _scores(first)["checkpoint_score"], _scores(second)["checkpoint_score"]
+            tables.by_day.append({"model": model, "day1": one, "day2": two, "gain": two - one, "scenarios": len(second)})
+        for hints in sorted({d.hints for d in members}):
+            tables.by_hints.append({"model": model, "hints": hints, **_scores([d for d in members if d.hints == hints])})
+    return tables

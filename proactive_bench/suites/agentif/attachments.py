@@ -1,0 +1,106 @@
+"""Run the AgentIF tasks' attachment generators: ``python -m proactive_bench.suites.agentif.attachments``.
+
+Each task folder with attachments holds ``make_attachments.py``, a standalone
+script that writes the task's attachments into ``--out DIR`` (default: its
+``workspace/``). This runs them; with ``--check`` it runs each into a
+temporary folder and compares every listed attachment byte for byte with the
+committed one, so a generator that is not deterministic, or a committed file
+edited by hand, is found. One line per problem; exit 1 if any. A generator
+makes its Office files byte-stable with :func:`normalize_zip`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import re
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from proactive_bench.suites.agentif.loading import FOLDER, read_task, task_names
+from proactive_bench.suites.agentif.validity import GENERATOR
+
+TIMEOUT_SECONDS = 120
+ZIP_TIME = (2025, 1, 1, 0, 0, 0)
+
+
+CORE_PROPERTIES = "docProps/core.xml"
+_STAMP = re.compile(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*(</dcterms:)")
+
+
+def normalize_zip(path: Path) -> None:
+    """Rewrite an Office file (xlsx, docx, pptx: zip archives) with fixed entry times and created/modified stamps, so it is byte-stable."""
+    with zipfile.ZipFile(path) as source:
+        entries = [(info, source.read(info)) for info in source.infolist()]
+    entries = [(info, _STAMP.sub(rb"\g<1>2025-01-01T00:00:00Z\g<2>", data) if info.filename == CORE_PROPERTIES else data) for info, data in entries]
+    with zipfile.ZipFile(path, "w") as target:
+        for info, data in entries:
+            fixed = zipfile.ZipInfo(info.filename, date_time=ZIP_TIME)
+            fixed.compress_type, fixed.external_attr = zipfile.ZIP_DEFLATED, info.external_attr
+            target.writestr(fixed, data)
+
+
+def generate(task_folder: Path, out: Path) -> str | None:
+    """Run one task's generator into ``out``; the reason it failed (one line), or None."""
+    script = task_folder / GENERATOR
+    if not script.is_file():
+        return f"{script}: missing"
+    try:
+        done = subprocess.run(
+            [sys.executable, str(script), "--out", str(out)], capture_output=True, text=True, timeout=TIMEOUT_SECONDS, check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return f"{script}: took longer than {TIMEOUT_SECONDS} s"
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        return f"{script}: exit {done.returncode}: {last}"
+    return None
+
+
+def check_task(root: Path, task_id: str, *, write: bool) -> list[str]:
+    """Problems of one task's attachments: regenerated in place (``write``) or compared with the committed files."""
+    task, problems = read_task(root, task_id)
+    if task is None:
+        return [str(p) for p in problems]
+    if not task.attachments:
+        return []
+    folder = root / FOLDER / task_id
+    if write:
+        failure = generate(folder, folder / "workspace")
+        return [failure] if failure else []
+    with tempfile.TemporaryDirectory(prefix="pbench-attachments-") as tmp:
+        failure = generate(folder, Path(tmp))
+        if failure:
+            return [failure]
+        found = []
+        for path in task.attachments:
+            made, committed = Path(tmp) / path, folder / "workspace" / path
+            if not made.is_file():
+                found.append(f"{folder / GENERATOR}: does not write {path}")
+            elif not committed.is_file():
+                found.append(f"{committed}: not committed (run the generator)")
+            elif not filecmp.cmp(made, committed, shallow=False):
+                found.append(f"{committed}: differs from what {GENERATOR} writes (not deterministic, or edited by hand)")
+        return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m proactive_bench.suites.agentif.attachments", description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=Path("pbench_data"), help="the dataset root (default: pbench_data)")
+    parser.add_argument("--tasks", default="", help="comma-separated task ids (default: every task)")
+    parser.add_argument("--check", action="store_true", help="compare regenerated attachments with the committed ones; write nothing")
+    args = parser.parse_args(argv)
+    root = args.root.resolve()
+    names = [t for t in args.tasks.split(",") if t] or task_names(root)
+    problems = [p for name in names for p in check_task(root, name, write=not args.check)]
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(f"{len(names)} task(s), {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

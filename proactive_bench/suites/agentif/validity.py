@@ -1,0 +1,67 @@
+"""Checks of ``pbench validate`` for an AgentIF task beyond its schema.
+
+Every attachment must be in ``workspace/`` and made by the task's generator
+script; a latent rule's ``cue`` must match its source attachment (the rule can
+be induced) and must not match the request (the request does not state it);
+its ``ask`` cues must match its example question; a task's penalty share
+should lie in the paper's band. Schema-level rules (ids, categories, known
+rule and follow-up references, evidence files of content/form rubric items)
+are enforced by the model itself.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from proactive_bench.dataset import Problem
+from proactive_bench.env import DocumentError, read_as_text
+from proactive_bench.suites.agentif.task import AgentIFTask
+
+GENERATOR = "make_attachments.py"
+PENALTY_SHARE = (0.20, 0.35)
+"""The band of penalty points / all points (the paper's rubrics: about a quarter are penalties)."""
+
+
+def penalty_share(task: AgentIFTask) -> float:
+    """Penalty points over all points of the task's rubric."""
+    return task.penalty_points / (task.penalty_points + task.max_points)
+
+
+def task_problems(task: AgentIFTask, folder: Path, rel: str) -> list[Problem]:
+    """Attachment, rule and rubric-shape problems of one task (``folder``: its task folder; ``rel``: its file, for messages)."""
+    seed = folder / "workspace"
+    problems = []
+    if task.attachments and not (folder / GENERATOR).is_file():
+        problems.append(Problem(rel, "attachments", f"no {GENERATOR} beside the task: attachments are made by a script in the repo"))
+    for n, path in enumerate(task.attachments):
+        if not (seed / path).is_file():
+            problems.append(Problem(rel, f"attachments[{n}]", f"{path!r} is not in workspace/ (run its {GENERATOR})"))
+    for n, rule in enumerate(task.rules):
+        problems += _rule_problems(task, n, seed, rel)
+    if not any(i.grader == "rule" and i.polarity == "bonus" for i in task.rubric):
+        problems.append(Problem(rel, "rubric", "no rule-graded bonus item: the oracle (no judge) cannot check the reference offline", "warning"))
+    share = penalty_share(task)
+    low, high = PENALTY_SHARE
+    if not low <= share <= high:
+        problems.append(Problem(rel, "rubric", f"penalty points are {share:.0%} of all points; aim for {low:.0%}-{high:.0%}", "warning"))
+    return problems
+
+
+def _rule_problems(task: AgentIFTask, n: int, seed: Path, rel: str) -> list[Problem]:
+    rule = task.rules[n]
+    problems = []
+    source = seed / rule.source
+    if source.is_file():
+        try:
+            text = read_as_text(source)
+        except DocumentError as exc:
+            text = ""
+            problems.append(Problem(rel, f"rules[{n}].source", str(exc)))
+        if text and not re.search(rule.cue, text, re.IGNORECASE):
+            problems.append(Problem(rel, f"rules[{n}].cue", f"{rule.cue!r} matches nothing in {rule.source}: rule {rule.id!r} cannot be induced"))
+    if re.search(rule.cue, task.request, re.IGNORECASE):
+        problems.append(Problem(rel, f"rules[{n}].cue", f"{rule.cue!r} matches the request: rule {rule.id!r} is stated, not latent"))
+    if not any(re.search(p, rule.question, re.IGNORECASE) for p in rule.ask):
+        problems.append(Problem(rel, f"rules[{n}].ask", f"no ask cue matches the example question {rule.question!r}"))
+    return problems

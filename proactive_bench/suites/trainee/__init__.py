@@ -1,0 +1,52 @@
+"""The ``trainee`` suite: Trainee-Bench-style workplace scenarios (seed paper 003; /work/trainee-spec.md).
+
+| module | owns |
+| --- | --- |
+| `model.py` | what a template draws: `Npc`, `Clue`, `Checkpoint`, `Timing`, `Step`, `Hints`, `TaskDraft` |
+| `template.py` | the `Template` protocol, `TemplateContext`, `NamePool` (unique names), `TEMPLATES`, `register_template` |
+| `files.py` | generated spreadsheets and documents |
+| `templates/` | the shipped templates, one module each |
+| `compose.py` | scenarios `s<seed>-n<count>`: templates by seed, unique names, the timeline, day 2's new seeds |
+| `day_plan.py` | one day as pbench material: opening, checklist, app rows, notices, the oracle's timeline |
+| `colleagues.py` | rules NPCs: a clue only for a targeted question that meets its condition |
+| `checkers.py` | `chat_sent`, `clue_obtained` (added to the `checker` predicate kind) |
+| `loading.py` | a scenario as an episode (one session per day, day-2 feedback) |
+| `figures.py` | Checkpoint Score, Success Rate, clues asked, guesses, messages per clue |
+| `play.py` | the oracle and the baselines played offline through the tools |
+| `validity.py` | what `pbench validate` checks of each template over many seeds |
+| `colleagues_llm.py` | LLM NPCs (prompt `prompts/npc.v1.md`): the model judges which clue a question targets, under the same screen |
+| `suite.py` | `TraineeSuite`, registered in `suites.SUITES` as `trainee` |
+"""
+
+from proactive_bench.suites.trainee import checkers as _checkers  # noqa: F401  (adds the trainee checkers)
+from proactive_bench.suites.trainee.compose import Scenario, ScenarioNameError, compose_scenario, default_names, parse_name
+from proactive_bench.suites.trainee.figures import DayFigures, TaskScore, day_figures, task_scores
+from proactive_bench.suites.trainee.loading import TraineeSettings, load_scenario
+from proactive_bench.suites.trainee.play import MODES, PlayedDay, play
+from proactive_bench.suites.trainee.suite import SUITE, TraineeSuite
+from proactive_bench.suites.trainee.template import TEMPLATES, Template, TemplateContext
+from proactive_bench.suites.trainee.validity import VALIDATE_SEEDS, templates_problems
+
+__all__ = [
+    "MODES",
+    "SUITE",
+    "TEMPLATES",
+    "VALIDATE_SEEDS",
+    "DayFigures",
+    "PlayedDay",
+    "Scenario",
+    "ScenarioNameError",
+    "TaskScore",
+    "Template",
+    "TemplateContext",
+    "TraineeSettings",
+    "TraineeSuite",
+    "compose_scenario",
+    "day_figures",
+    "default_names",
+    "load_scenario",
+    "parse_name",
+    "play",
+    "task_scores",
+    "templates_problems",
+]

@@ -1,0 +1,94 @@
+"""Rules colleagues: an NPC releases a clue only to a targeted question that meets the clue's condition.
+
+The message's questions are screened by the main user's targeted-question rule
+(``user.screen_questions``: generic, menu and survey questions are set aside);
+a clue is claimed by the first admissible question matching one of its ``ask``
+cues once its ``after`` clue is out; claims are capped (``user.cap_claims``);
+and once the colleague's patience is spent (``user.patience_spent_over`` over
+the thread: substantive questions that earned nothing) nothing more is released.
+A laundry list sent to everybody therefore releases nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from proactive_bench.env import ChatLine, ColleagueReply
+from proactive_bench.suites.trainee.compose import Scenario
+from proactive_bench.suites.trainee.model import Npc
+from proactive_bench.user import cap_claims, patience_spent_over, screen_questions
+
+DEFLECTION = "Sorry, I'm not sure what you need from me. Could you ask me something specific about your task?"
+TIRED = "I've answered what I can for now; please check the task materials."
+RULES = "rules"
+
+
+@dataclass(frozen=True)
+class HeldClue:
+    """A clue as its holder knows it, under its scenario id (``t2.k1``)."""
+
+    id: str
+    holder: str
+    text: str
+    ask: tuple[re.Pattern[str], ...]
+    after: str | None = None
+
+
+@dataclass(frozen=True)
+class RulesColleagues:
+    """The scenario's NPCs answering by their clues' cues (zero model calls)."""
+
+    npcs: dict[str, Npc]
+    clues: tuple[HeldClue, ...]
+
+    def released_before(self, thread: list[ChatLine]) -> set[str]:
+        return {c for line in thread for c in line.released}
+
+    def claims(self, handle: str, text: str, thread: list[ChatLine]) -> dict[str, str]:
+        """Clue id -> the admissible question of ``text`` that targets it, within the caps and the colleague's patience."""
+        if patience_spent_over(asked_and_earned(thread)):
+            return {}
+        released = self.released_before(thread)
+        admissible = screen_questions(text).admissible
+        claims: dict[str, str] = {}
+        for clue in self.clues:
+            if clue.holder != handle or clue.id in released or (clue.after is not None and clue.after not in released):
+                continue
+            hit = next((q for q in admissible if any(c.search(q) for c in clue.ask)), None)
+            if hit is not None:
+                claims[clue.id] = hit
+        return cap_claims(claims)
+
+    def reply(self, handle: str, text: str, thread: list[ChatLine], moment: datetime) -> ColleagueReply:
+        claims = self.claims(handle, text, thread)
+        if not claims:
+            spent = patience_spent_over(asked_and_earned(thread))
+            return ColleagueReply(TIRED if spent else DEFLECTION, decided_by=RULES)
+        said = [c.text for c in self.clues if c.id in claims]
+        return ColleagueReply(" ".join(said), tuple(c.id for c in self.clues if c.id in claims), RULES)
+
+
+def asked_and_earned(thread: list[ChatLine]) -> list[tuple[str, int]]:
+    """Each message the agent sent, with how many clues the reply after it released."""
+    pairs: list[tuple[str, int]] = []
+    for n, line in enumerate(thread):
+        if line.direction == "out":
+            answer = thread[n + 1] if n + 1 < len(thread) and thread[n + 1].direction == "in" else None
+            pairs.append((line.text, len(answer.released) if answer else 0))
+    return pairs
+
+
+def held_clues(scenario: Scenario) -> tuple[HeldClue, ...]:
+    """Every clue an NPC holds in the scenario, under its scenario id (``d1.t2.k1``), both days."""
+    return tuple(
+        HeldClue(task.clue_id(day.day, c), c.holder, c.text, tuple(re.compile(p, re.IGNORECASE) for p in c.ask),
+                 task.clue_id(day.day, c.after) if c.after else None)
+        for day in scenario.days for task in day.tasks for c in task.draft.clues if not c.in_file
+    )
+
+
+def rules_colleagues(scenario: Scenario) -> RulesColleagues:
+    """The scenario's colleagues under the rules backend."""
+    return RulesColleagues({n.handle: n for day in scenario.days for n in day.npcs}, held_clues(scenario))

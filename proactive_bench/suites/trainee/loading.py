@@ -1,0 +1,117 @@
+"""A scenario as a pbench episode: its files and app rows written to a folder, one session per day.
+
+The folder (under the system's temporary directory, named by scenario, days,
+hint setting and a digest of its content) holds ``workspace/`` (every day's
+files) and ``apps/day<N>/rows.yaml`` (rows that appear when day N starts: the
+dataset's timed app rows). Each day is a session ``day<N>`` with no live user:
+the mentor's opening, the day's tools, every task's checkpoints as rule items
+and the oracle's steps as reference. Day 2 opens with the mentor's feedback on
+the checkpoints missed on day 1 (``LoadedEpisode.opening_note``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import yaml
+
+from proactive_bench.dataset import Episode, LoadedEpisode, Persona, Session, SessionEntry, Trigger
+from proactive_bench.env import ClockRates, Colleagues
+from proactive_bench.suites.trainee.colleagues import rules_colleagues
+from proactive_bench.suites.trainee.compose import Scenario, compose_scenario
+from proactive_bench.suites.trainee.day_plan import DAY_TOOLS, app_rows, checklist, files, opening, oracle_steps, reference
+
+SUITE_NAME = FOLDER = "trainee"
+CATEGORY = "trainee"
+
+
+@dataclass(frozen=True)
+class TraineeSettings:
+    """The run settings of a trainee scenario."""
+
+    days: int = 1
+    hints: str = "none"
+    rates: ClockRates = ClockRates()
+
+
+def session_id(day: int) -> str:
+    return f"day{day}"
+
+
+def _write(path: Path, content: bytes) -> None:
+    """Write atomically (two processes may materialise the same scenario at once)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_file() and path.read_bytes() == content:
+        return
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    with os.fdopen(fd, "wb") as out:
+        out.write(content)
+    os.replace(tmp, path)
+
+
+def materialize(scenario: Scenario, hints: str, directory: Path) -> None:
+    """Write the scenario's workspace files and each day's app rows under ``directory``."""
+    for day in scenario.days:
+        for rel, content in files(day).items():
+            _write(directory / "workspace" / rel, content if isinstance(content, bytes) else content.encode())
+        rows = app_rows(scenario, day, hints)
+        _write(directory / "apps" / session_id(day.day) / "rows.yaml", yaml.safe_dump(rows, sort_keys=False, allow_unicode=True).encode())
+
+
+def scenario_directory(scenario: Scenario, hints: str) -> Path:
+    digest = hashlib.sha256(repr([(t.template, t.seed) for d in scenario.days for t in d.tasks]).encode()).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / "pbench-trainee" / f"{scenario.name}-d{len(scenario.days)}-{hints}-{digest}"
+
+
+def feedback_note(scenario: Scenario):  # noqa: ANN201 (a closure over the scenario)
+    """The mentor's feedback on the missed checkpoints of the days before a session (``LoadedEpisode.opening_note``)."""
+
+    def note(session: Session, earlier: list[dict[str, bool]]) -> str | None:
+        if not earlier:
+            return None
+        previous = scenario.days[len(earlier) - 1]
+        verdicts = earlier[-1]
+        lines = [
+            f"- {task.key} ({task.draft.title}): {c.feedback}"
+            for task in previous.tasks for c in task.draft.checkpoints if not verdicts.get(f"{task.key}.{c.id}", False)
+        ]
+        if not lines:
+            return "Feedback from your mentor on yesterday: every checkpoint was met. Keep working the same way."
+        return "Feedback from your mentor on yesterday's missed checkpoints:\n" + "\n".join(lines)
+
+    return note
+
+
+def day_session(scenario: Scenario, n: int, settings: TraineeSettings) -> Session:
+    day = scenario.days[n - 1]
+    steps = oracle_steps(scenario, day, settings.rates)
+    return Session(
+        id=session_id(n), title=f"{scenario.name} day {n}", category=CATEGORY,
+        trigger=Trigger(type="user", message=opening(scenario, day, settings.hints)), now=day.company.day_start,
+        tools=DAY_TOOLS, intents=[], checklist=checklist(day), reference=reference(steps),
+    )
+
+
+ColleaguesFactory = Callable[[Scenario], Colleagues]
+
+
+def load_scenario(name: str, settings: TraineeSettings, colleagues: ColleaguesFactory = rules_colleagues) -> LoadedEpisode:
+    """The scenario as a loaded episode (one session per day); ScenarioNameError or TimelineError (one line) when it cannot be."""
+    scenario = compose_scenario(name, settings.days)
+    directory = scenario_directory(scenario, settings.hints)
+    materialize(scenario, settings.hints, directory)
+    sessions = [day_session(scenario, n, settings) for n in range(1, settings.days + 1)]
+    entries = [SessionEntry(id=s.id, depends_on=[sessions[i - 1].id] if i else []) for i, s in enumerate(sessions)]
+    intern = scenario.days[0].company.intern
+    persona = Persona(id=name, name=intern.name, role=f"Intern at {scenario.days[0].company.name}.")
+    episode = Episode(id=name, persona=name, title=f"Trainee scenario {name}", sessions=entries)
+    return LoadedEpisode(
+        episode, persona, sessions, directory, suite=SUITE_NAME, colleagues=colleagues(scenario), clock_rates=settings.rates,
+        opening_note=feedback_note(scenario),
+    )
+

@@ -1,0 +1,91 @@
+"""Play a scenario's oracle or a baseline straight through the tools, offline, and score it (``pbench validate``, tests).
+
+Runs on a real temporary workspace and app database with the rules
+colleagues and the virtual clock, through a real :class:`~proactive_bench.env.ToolBox`;
+no model, no session graph. Modes (the baselines of docs/metrics.md, "Trainee"):
+
+- ``reference``: the oracle; it reads the clues (asks each holder its targeted question) and scores 1.0;
+- ``passive``: does only what needs no clue and never asks;
+- ``guess``: never asks; where a step needs a clue it acts on the template's plausible guess;
+- ``canvass`` (adversarial): sends every colleague one laundry list holding every targeted question of the day
+  (padded past the survey limit), then guesses; it must obtain no clue.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from proactive_bench.data_model import Evidence
+from proactive_bench.dataset import evaluate, start_session
+from proactive_bench.env import AppStore, ClockRates, Memory, ToolBox, ToolEnv, VirtualClock, Workspace, resolve_tool_names
+from proactive_bench.suites.trainee.colleagues import rules_colleagues
+from proactive_bench.suites.trainee.compose import Scenario
+from proactive_bench.suites.trainee.day_plan import DAY_TOOLS, PlannedStep, oracle_steps
+from proactive_bench.suites.trainee.figures import DayFigures, day_figures, no_python
+from proactive_bench.suites.trainee.loading import TraineeSettings, day_session, materialize
+
+Mode = Literal["reference", "passive", "guess", "canvass"]
+MODES: tuple[str, ...] = ("reference", "passive", "guess", "canvass")
+CANVASS_PADDING = (
+    "What is the approval policy threshold?", "What is the meeting check-in code?", "Where is the shared folder password?",
+    "What is the event budget limit?", "Which report format do you expect?",
+)
+"""Workplace questions a canvassing agent adds so that its list is long whatever the scenario."""
+
+
+def laundry_list(scenario: Scenario, day: int) -> str:
+    """One message holding every targeted question of the day's clues, padded with workplace questions (a survey)."""
+    questions = [c.question for t in scenario.days[day - 1].tasks for c in t.draft.clues if not c.in_file]
+    return " ".join([*questions, *CANVASS_PADDING])
+
+
+@dataclass(frozen=True)
+class PlayedDay:
+    verdicts: dict[str, bool]
+    figures: DayFigures
+    calls: int
+
+
+def _steps(steps: list[PlannedStep], mode: str) -> list[tuple[str, dict]]:
+    chosen: list[tuple[str, dict]] = []
+    for step in steps:
+        if step.asks is not None and mode != "reference":
+            continue
+        if step.needs and mode != "reference":
+            if mode == "passive" or step.guess is None:
+                continue
+            chosen.append((step.tool, step.guess))
+            continue
+        chosen.append((step.tool, step.args))
+    return chosen
+
+
+def play(scenario: Scenario, mode: str, rates: ClockRates = ClockRates(), hints: str = "none") -> list[PlayedDay]:
+    """Every day of the scenario played in ``mode``; the checklist verdicts and figures of each."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        materialize(scenario, hints, folder)
+        apps = AppStore()
+        workspace = Workspace.seeded(folder / "run", folder / "workspace")
+        env = ToolEnv(workspace, Memory(), apps, colleagues=rules_colleagues(scenario), clock=VirtualClock(apps, rates))
+        played = []
+        for day in scenario.days:
+            session = day_session(scenario, day.day, TraineeSettings(days=len(scenario.days), hints=hints, rates=rates))
+            start_session(apps, folder, session)
+            at_start = apps.snapshot()
+            box = ToolBox(env, resolve_tool_names(DAY_TOOLS))
+            if mode == "canvass":
+                for npc in day.npcs:
+                    box.call("chat__send_message", {"to": npc.handle, "text": laundry_list(scenario, day.day)})
+            for tool, args in _steps(oracle_steps(scenario, day, rates), mode):
+                box.call(tool, args)
+            evidence = Evidence([], box.records, workspace, env.memory, no_python, apps=apps, apps_at_start=at_start)
+            verdicts = {item.id: evaluate(item.check, evidence) for item in session.checklist if item.check is not None}
+            played.append(PlayedDay(verdicts, day_figures(day, verdicts, box.records, apps), len(box.records)))
+        return played
+

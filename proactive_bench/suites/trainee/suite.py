@@ -1,0 +1,108 @@
+"""The :class:`TraineeSuite`: generated workplace scenarios ``s<seed>-n<count>``, one session per working day."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from proactive_bench.dataset import DatasetError, LoadedEpisode, Problem
+from proactive_bench.env import ClockRates, Colleagues
+from proactive_bench.suites.base import SuiteSettings, memory_settings_problem
+from proactive_bench.suites.trainee.colleagues import rules_colleagues
+from proactive_bench.suites.trainee.colleagues_llm import LLMColleagues
+from proactive_bench.suites.trainee.compose import Scenario, default_names, parse_name
+from proactive_bench.suites.trainee.day_plan import HINT_SETTINGS, TimelineError
+from proactive_bench.suites.trainee.loading import FOLDER, SUITE_NAME, TraineeSettings, load_scenario
+from proactive_bench.suites.trainee.model import TaskDraft
+
+NPC_BACKENDS = ("rules", "llm")
+
+
+def parse_clock(text: str | None) -> ClockRates:
+    """``CALL,STEP`` minutes (``2,1``) as clock rates; ValueError (one line) naming --clock."""
+    if text is None:
+        return ClockRates()
+    try:
+        call, step = (float(part) for part in text.split(","))
+        return ClockRates(call, step)
+    except ValueError:
+        raise ValueError(f"--clock: expected CALL,STEP minutes (two non-negative numbers, e.g. 2,1), got {text!r}") from None
+
+
+def trainee_settings(settings: SuiteSettings) -> TraineeSettings:
+    return TraineeSettings(days=settings.days or 1, hints=settings.hints or "none", rates=parse_clock(settings.clock))
+
+
+@dataclass(frozen=True)
+class TraineeSuite:
+    """Trainee-Bench-style days at work: colleagues hold the clues, a clock with deadlines and interrupts, checkpoint scores."""
+
+    name: str = SUITE_NAME
+    folder: str = FOLDER
+
+    def names(self, root: Path) -> list[str]:
+        """The default benchmark (scenarios are generated: the dataset root holds none)."""
+        return default_names()
+
+    def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
+        try:
+            return load_scenario(name, trainee_settings(settings), self._colleagues(settings))
+        except (ValueError, RuntimeError) as exc:  # ScenarioNameError, TimelineError, a template's draft that does not validate
+            raise DatasetError([Problem(FOLDER, name, str(exc).splitlines()[0])]) from None
+
+    def _colleagues(self, settings: SuiteSettings):  # noqa: ANN202 (a factory)
+        if settings.npc != "llm":
+            return rules_colleagues
+        model, base_url = settings.npc_model or "", settings.base_url
+
+        def llm(scenario: Scenario) -> Colleagues:
+            return LLMColleagues(scenario, model, base_url)
+
+        return llm
+
+    def load_all(self, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
+        """Nothing under a dataset root: scenarios are generated (``pbench validate --suite trainee`` checks the templates)."""
+        return {}, []
+
+    def problems(self, root: Path, name: str) -> list[Problem]:
+        try:
+            parse_name(name)
+            load_scenario(name, TraineeSettings(days=2))
+        except (ValueError, RuntimeError, TimelineError) as exc:
+            return [Problem(FOLDER, name, str(exc).splitlines()[0])]
+        return []
+
+    def settings_problem(self, settings: SuiteSettings) -> str | None:
+        if problem := memory_settings_problem(settings):
+            return problem
+        if settings.days is not None and settings.days not in (1, 2):
+            return f"--days must be 1 or 2, not {settings.days}"
+        if settings.hints is not None and settings.hints not in HINT_SETTINGS:
+            return f"--hints must be one of {', '.join(HINT_SETTINGS)}, not {settings.hints!r}"
+        if settings.npc is not None and settings.npc not in NPC_BACKENDS:
+            return f"--npc must be rules or llm, not {settings.npc!r}"
+        if settings.npc == "llm" and not settings.npc_model:
+            return "--npc llm needs --npc-model (the chat model that plays the colleagues)"
+        if settings.npc_model and settings.npc != "llm":
+            return "--npc-model goes with --npc llm"
+        try:
+            parse_clock(settings.clock)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    def group(self, root: Path, name: str) -> str | None:
+        """The scenario's table group: its number of concurrent tasks (``3 tasks``)."""
+        try:
+            return f"{parse_name(name)[1]} tasks"
+        except ValueError:
+            return None
+
+    @property
+    def formats(self) -> dict[str, type[BaseModel]]:
+        return {"trainee template output (code: suites/trainee/templates/)": TaskDraft}
+
+
+SUITE = TraineeSuite()
