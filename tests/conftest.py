@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import shutil
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import postgres_server
 import pytest
 import yaml
 from typer.testing import CliRunner
@@ -50,3 +53,19 @@ def run_episode_json(*args: str) -> dict[str, Any]:
     result = run_cli("episode", "--json", *args)
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
+
+
+@pytest.fixture(scope="session")
+def postgres_server_url() -> Iterator[str]:
+    """A throwaway PostgreSQL server for the whole test session (see tests/postgres_server.py); skipped without the binaries."""
+    reason = postgres_server.missing()
+    if reason is not None:
+        pytest.skip(reason)
+    with postgres_server.postgres_server() as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_url(postgres_server_url: str) -> str:
+    """The URL of a new, empty PostgreSQL database for one test."""
+    return postgres_server.create_database(postgres_server_url, f"t{uuid.uuid4().hex[:12]}")

@@ -26,7 +26,6 @@ import sys
 import threading
 import time
 from multiprocessing.sharedctypes import Synchronized
-from pathlib import Path
 from typing import Any
 
 import structlog
@@ -102,7 +101,7 @@ class SweepWorkers:
             context.Process(
                 target=_worker,
                 args=(
-                    str(store.path), sweep.id, [run.id for run, _ in group], share.model_dump(mode="json"), self.spent,
+                    store.location.reopen, sweep.id, [run.id for run, _ in group], share.model_dump(mode="json"), self.spent,
                     store.fence, (store, group) if self.method == "fork" else None,
                 ),
                 name=f"pbench-sweep-{n}",
@@ -214,7 +213,7 @@ def _worker(
     if forked is not None:
         store, mine = forked  # the parent tuned the collector before forking
     else:
-        store = Store(Path(db_path))
+        store = Store(db_path)
         sweep = store.sweep(sweep_id)
         assert sweep is not None
         mine = [(run, loaded) for run, loaded in unfinished_runs(store, sweep) if run.id in set(run_ids)]

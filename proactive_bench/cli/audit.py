@@ -12,7 +12,7 @@ from rich.table import Table
 
 from proactive_bench.campaign import run_fast
 from proactive_bench.cli.common import (
-    DEFAULT_RESULTS,
+    DEFAULT_DB,
     DbOpt,
     IdArg,
     err_console,
@@ -44,7 +44,7 @@ def audit_export(
     out: Annotated[Path, typer.Option("--out", help="The CSV file to write.")] = Path("audit.csv"),
     sample: Annotated[Optional[int], typer.Option(min=1, help="Only this many whole session runs (all their judgments), an equal share per model, drawn at random.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the sample.")] = 0,
-    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    db: DbOpt = DEFAULT_DB,
 ) -> None:
     """Write rubric grades and intent statuses to a CSV for auditors to fill in (column 'audited')."""
     store = open_store(db)
@@ -60,7 +60,7 @@ def audit_export(
 def audit_import(
     path: Annotated[Path, typer.Argument(help="A filled audit CSV.")],
     source: Annotated[str, typer.Option(help="Who audited, e.g. human:ana or model:gpt-4o.")],
-    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    db: DbOpt = DEFAULT_DB,
 ) -> None:
     """Store the verdicts of a filled audit CSV (blank rows are skipped; nothing is stored if a row is bad)."""
     store = open_store(db)
@@ -76,7 +76,7 @@ def audit_model(
     ident: IdArg,
     model: Annotated[str, typer.Option("--model", help="The auditing chat model, e.g. openai:gpt-4o.")],
     base_url: Annotated[Optional[str], typer.Option(help="Its OpenAI-compatible endpoint.")] = None,
-    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    db: DbOpt = DEFAULT_DB,
 ) -> None:
     """Have another model judge the rubric items and intent statuses again (source model:NAME)."""
     configure_logging()
@@ -91,7 +91,7 @@ def audit_model(
 @audit_app.command("show")
 def audit_show(
     ident: IdArg,
-    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    db: DbOpt = DEFAULT_DB,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rates as JSON: one object per audit source.")] = False,
 ) -> None:
     """Disagreement rates (table 6): human sources by majority vote per judgment (ties counted), each model source apart."""

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from proactive_bench.cli.common import DEFAULT_RESULTS, DbOpt, fail, open_store, runs_of
+from proactive_bench.cli.common import DEFAULT_DB, DbOpt, fail, open_store, runs_of
 from proactive_bench.logs import configure_logging
 from proactive_bench.review import collect_garbage, delete_runs
 from proactive_bench.store import LeaseHeld
@@ -16,7 +16,7 @@ from proactive_bench.store import LeaseHeld
 def gc(
     runs: Annotated[Optional[str], typer.Option("--runs", help="Delete these runs first: comma-separated run or sweep ids.")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say what would be deleted and removed.")] = False,
-    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    db: DbOpt = DEFAULT_DB,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Remove workspace archives and sweeps no run refers to (after deleting --runs with their rows and recorded answers); a run being written is never touched."""

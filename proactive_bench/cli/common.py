@@ -17,6 +17,7 @@ from proactive_bench.store import (
     StoreOpenError,
     StoreSchemaError,
     Sweep,
+    locate,
 )
 from proactive_bench.terminal import TableConsole
 
@@ -24,12 +25,15 @@ err_console = Console(stderr=True, soft_wrap=True)
 out_console = TableConsole()
 
 DataOpt = Annotated[Path, typer.Option("--data", help="Dataset root holding personas/, episodes/ and graders/.")]
-DbOpt = Annotated[Path, typer.Option("--db", help="SQLite results database.")]
+DB_HELP = "Results database: a SQLite file, or a PostgreSQL URL postgresql+psycopg://USER:PASSWORD@HOST:PORT/NAME (also from PBENCH_DB)."
+DbOpt = Annotated[str, typer.Option("--db", envvar="PBENCH_DB", help=DB_HELP)]
+MaybeDbOpt = Annotated[Optional[str], typer.Option("--db", envvar="PBENCH_DB", help=DB_HELP)]
 NoValidateOpt = Annotated[bool, typer.Option("--no-validate", help="Skip the checks of pbench validate before running (they are cached by the data's content).")]
 ID_HELP = "A sweep or a run: its id, a unique prefix of one, or latest."
 IdArg = Annotated[str, typer.Argument(metavar="ID", help=ID_HELP)]
 MaybeIdArg = Annotated[Optional[str], typer.Argument(metavar="ID", help=ID_HELP)]
 DEFAULT_RESULTS = Path("pbench-runs")
+DEFAULT_DB = str(DEFAULT_RESULTS / "pbench.db")
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -53,11 +57,15 @@ def dataset_failure(exc: DatasetError, what: str) -> typer.Exit:
     return fail(f"{what} has {len(exc.problems)} problem(s)")
 
 
-def open_store(db: Path, create: bool = False) -> Store:
-    """The results database at ``--db`` (made if ``create``), or a one-line error."""
-    if db.is_dir():
+def open_store(db: str, create: bool = False) -> Store:
+    """The results database at ``--db`` (a SQLite file, made if ``create``; or a database URL), or a one-line error."""
+    try:
+        file = locate(db).file
+    except StoreOpenError as exc:
+        raise fail(f"--db: {exc}") from None
+    if file is not None and file.is_dir():
         raise fail(f"--db {db}: is a folder, not a results database")
-    if not create and not db.is_file():
+    if file is not None and not create and not file.is_file():
         raise fail(f"no results database at {db}")
     try:
         return Store(db)
@@ -66,7 +74,13 @@ def open_store(db: Path, create: bool = False) -> Store:
     except OSError as exc:
         raise fail(f"--db {db}: cannot open it as a results database: {exc.strerror}: {exc.filename}") from None
     except StoreOpenError as exc:
-        raise fail(f"--db {db}: cannot open it as a results database: {exc}") from None
+        raise fail(f"--db {locate(db).name}: cannot open it as a results database: {exc}") from None
+
+
+def results_dir(db: str) -> Path:
+    """Where runs' workspaces and the validation cache go: beside a SQLite file, else ./pbench-runs (the machine's own disk)."""
+    file = locate(db).file
+    return file.parent if file is not None else DEFAULT_RESULTS
 
 
 def resolve_id(store: Store, ident: str, runs: bool = True, sweeps: bool = True) -> Run | Sweep:
@@ -77,7 +91,7 @@ def resolve_id(store: Store, ident: str, runs: bool = True, sweeps: bool = True)
         raise fail(str(exc)) from None
 
 
-def open_run(db: Path, run_id: str) -> tuple[Store, Run, LoadedEpisode]:
+def open_run(db: str, run_id: str) -> tuple[Store, Run, LoadedEpisode]:
     """A stored run (whole id, unique prefix or ``latest``) and its episode, or a one-line error."""
     store = open_store(db)
     run = resolve_id(store, run_id, sweeps=False)
@@ -90,10 +104,10 @@ def open_run(db: Path, run_id: str) -> tuple[Store, Run, LoadedEpisode]:
         raise fail(str(exc)) from None
 
 
-def runs_of(store: Store, ident: str, db: Path) -> list[Run]:
+def runs_of(store: Store, ident: str, db: str) -> list[Run]:
     """The runs of a sweep or the run an id names (whole, a unique prefix, or ``latest``), or a one-line error."""
     found = resolve_id(store, ident)
     runs = store.runs_for(found.id)
     if not runs:
-        raise fail(f"{db}: sweep {found.id} has no runs")
+        raise fail(f"{store.name}: sweep {found.id} has no runs")
     return runs

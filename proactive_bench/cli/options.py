@@ -14,12 +14,12 @@ import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated, Any, Optional, TypeVar, get_type_hints
 
 import typer
 
 from proactive_bench.llm import ROLES, MaxTokens, parse_max_tokens
+from proactive_bench.store import locate
 
 RoleUrlOpt = Annotated[Optional[str], typer.Option(help="This role's OpenAI-compatible endpoint (default: --base-url).")]
 RoleKeyOpt = Annotated[Optional[str], typer.Option(help="Name of the environment variable (or ./.env entry) holding this role's API key.")]
@@ -76,11 +76,11 @@ class SuiteChoice:
     npc_model: Annotated[Optional[str], typer.Option(help="Trainee, with --npc llm: the chat model that plays the colleagues.")] = None
     clock: Annotated[Optional[str], typer.Option(help="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1).")] = None
 
-    def sweep_fields(self, db: Path) -> dict[str, Any]:
+    def sweep_fields(self, db: str) -> dict[str, Any]:
         """The sweep settings these options give (only those given; summaries cached in ``db``); ValueError naming --top-k for a bad value."""
         fields: dict[str, Any] = {"suite": self.suite} if self.suite != "pibench" else {}
         if self.summary_model:
-            fields |= {"summary_model": self.summary_model, "summaries_db": str(db.resolve())}
+            fields |= {"summary_model": self.summary_model, "summaries_db": locate(db).shareable}
         if self.tasks:
             fields["personas"] = split_list(self.tasks)
         if self.memory:

@@ -10,7 +10,7 @@ import typer
 
 from proactive_bench.campaign import run_fast
 from proactive_bench.cli.common import (
-    DEFAULT_RESULTS,
+    DEFAULT_DB,
     DbOpt,
     IdArg,
     MaybeIdArg,
@@ -64,7 +64,7 @@ def print_summary(summary: Summary, fmt: str, by: str | None = None, burden: lis
 def results(
     ident: MaybeIdArg = None,
     compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="A B", help="Two runs or sweeps (ids, prefixes or latest) paired by task: B − A with a 95 % paired bootstrap interval.")] = None,
-    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    db: DbOpt = DEFAULT_DB,
     fmt: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
     by: Annotated[Optional[str], typer.Option("--by", help="'category': only the task-averaged Proc / Comp per task category.")] = None,
     include_partial: Annotated[bool, typer.Option("--include-partial", help="Count runs stopped early (budget, Ctrl-C) in the figures.")] = False,
@@ -103,7 +103,7 @@ def rescore(
     run_id: Annotated[str, typer.Argument(help="A finished run (an id, a unique prefix of one, or latest).")],
     judge_model: Annotated[Optional[str], typer.Option(help="Chat model for rubric items (default: the run's).")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="Endpoint for the judge (default: the run's).")] = None,
-    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    db: DbOpt = DEFAULT_DB,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Grade a finished run's sessions again from their saved final state, without re-running the agent."""
@@ -124,7 +124,7 @@ def report(
     ident: MaybeIdArg = None,
     compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="RUN_A RUN_B", help="Two runs side by side instead.")] = None,
     out: Annotated[Path, typer.Option("--out", help="A folder (gets index.html and runs/), or NAME.html: the index, with runs/ beside it.")] = Path("report"),
-    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    db: DbOpt = DEFAULT_DB,
 ) -> None:
     """Write a self-contained HTML report that works offline: an index (tables, figures, runs, a session × model matrix) and one page per run with every session's trajectory."""
     from proactive_bench.reporting.html import (  # matplotlib loads only here
@@ -156,7 +156,7 @@ def export(
     ident: IdArg,
     fmt: Annotated[str, typer.Option("--format", help="jsonl: one chat-format record per session.")] = "jsonl",
     out: Annotated[Optional[Path], typer.Option("--out", help="The file to write (default: standard output).")] = None,
-    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    db: DbOpt = DEFAULT_DB,
 ) -> None:
     """Stored sessions as one JSON record per line: chat messages with tool calls, intent labels, grades (loads with `datasets`)."""
     configure_logging()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -25,9 +24,10 @@ from proactive_bench.campaign import (
     validate_sweep_config,
 )
 from proactive_bench.cli.common import (
-    DEFAULT_RESULTS,
+    DEFAULT_DB,
     DataOpt,
     DbOpt,
+    MaybeDbOpt,
     NoValidateOpt,
     dataset_failure,
     err_console,
@@ -37,6 +37,7 @@ from proactive_bench.cli.common import (
     open_store,
     out_console,
     resolve_id,
+    results_dir,
 )
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
 from proactive_bench.cli.options import CallLimits, RoleEndpoints, SuiteChoice, with_option_groups
@@ -112,7 +113,7 @@ def episode(
     user_model: Annotated[Optional[str], typer.Option(help="Chat model for --user llm.")] = None,
     judge_model: Annotated[Optional[str], typer.Option(help="Chat model for rubric items; without it they are ungraded.")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
-    db: Annotated[Optional[Path], typer.Option(help="SQLite results database.")] = None,
+    db: MaybeDbOpt = None,
     max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before a session is truncated.")] = DEFAULT_MAX_TURNS,
     agent_option: Annotated[Optional[list[str]], typer.Option(help="KEY=VALUE for the scaffold, repeatable (react: max_steps, max_retries).")] = None,
     limits: CallLimits,
@@ -137,11 +138,11 @@ def episode(
             "call_timeout": limits.call_timeout, "role_base_urls": endpoints.base_urls(), "role_key_envs": endpoints.key_envs(),
         }
         try:
-            flags |= {"agent_options": parse_options(agent_option or []), "max_tokens": limits.caps(), **choice.sweep_fields(db or DEFAULT_RESULTS / "pbench.db")}
+            flags |= {"agent_options": parse_options(agent_option or []), "max_tokens": limits.caps(), **choice.sweep_fields(db or DEFAULT_DB)}
             settings = validate_sweep_config({k: v for k, v in flags.items() if v is not None}, "flags")
         except ValueError as exc:
             raise fail(str(exc)) from None
-        start_and_report(settings, db or DEFAULT_RESULTS / "pbench.db", as_json, no_validate)
+        start_and_report(settings, db or DEFAULT_DB, as_json, no_validate)
         return
     if persona is None:
         raise fail("--persona is required (or --suite odyssey / trainee to run their tasks)")
@@ -176,7 +177,7 @@ def episode(
                 f"{len(unannotated)} intent(s) are not (first: {', '.join(unannotated[:3])}). "
                 "Imported π-Bench data carries no such annotations: use --user llm --user-model MODEL."
             )
-    db_path = db or DEFAULT_RESULTS / "pbench.db"
+    db_path = db or DEFAULT_DB
     spec = RunSpec(
         persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,
         user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra, protocol=protocol,  # type: ignore[arg-type]
@@ -186,9 +187,9 @@ def episode(
     check_participants([spec])
     check_endpoints(spec.endpoints())
     if not no_validate:
-        admit(loaded, [s.id for s in chosen], db_path.parent)
+        admit(loaded, [s.id for s in chosen], results_dir(db_path))
     store = open_store(db_path, create=True)
-    run = start_run(store, loaded, spec, db_path.parent)
+    run = start_run(store, loaded, spec, results_dir(db_path))
     with owning(store, run.id):
         _finish(store, run, loaded, as_json, verbose)
 
@@ -196,7 +197,7 @@ def episode(
 @stops_cleanly
 def resume(
     run_id: Annotated[str, typer.Argument(help="The run or sweep to continue (an id, a unique prefix of one, or latest).")],
-    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    db: DbOpt = DEFAULT_DB,
     max_cost: Annotated[Optional[float], typer.Option(help="New USD budget for a sweep's remaining work.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     no_validate: NoValidateOpt = False,
@@ -222,7 +223,7 @@ def resume(
             except DatasetError as exc:
                 raise dataset_failure(exc, f"the dataset of sweep {sweep.id}") from None
             for loaded in {id(loaded): loaded for _run, loaded in pending}.values() if not no_validate else []:
-                admit(loaded, [], db.parent)
+                admit(loaded, [], results_dir(db))
             check_participants({run.model: run_spec(run) for run, _ in pending}.values())
             check_endpoints(sweep_endpoints(config))
             sweep_and_report(store, sweep, pending, config, budget, as_json, held)
@@ -232,7 +233,7 @@ def resume(
         err_console.print(f"run {run.id} is finished; nothing to resume (pbench results {run.id} shows it)", highlight=False)
         return
     if not no_validate:
-        admit(loaded, run_spec(run).sessions, db.parent)
+        admit(loaded, run_spec(run).sessions, results_dir(db))
     check_participants([run_spec(run)])
     check_endpoints(run_spec(run).endpoints())
     with owning(store, lease_scope(run)):
@@ -242,7 +243,7 @@ def resume(
 @stops_cleanly
 def replay(
     run_id: Annotated[str, typer.Argument(help="The recorded run to replay (an id, a unique prefix of one, or latest).")],
-    db: DbOpt = DEFAULT_RESULTS / "pbench.db",
+    db: DbOpt = DEFAULT_DB,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     no_validate: NoValidateOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
@@ -252,9 +253,9 @@ def replay(
     store, source, loaded = open_run(db, run_id)
     spec = run_spec(source).model_copy(update={"replay_of": source.id})
     if not no_validate:
-        admit(loaded, spec.sessions, db.parent)
+        admit(loaded, spec.sessions, results_dir(db))
     check_participants([spec])
-    run = start_run(store, loaded, spec, db.parent)
+    run = start_run(store, loaded, spec, results_dir(db))
     with owning(store, run.id):
         _finish(store, run, loaded, as_json, verbose)
 
@@ -271,7 +272,7 @@ def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool, verbos
         typer.echo(json.dumps(result.as_dict(), indent=2))
     else:
         out_console.print(results_table(result, len(loaded.sessions)))
-        err_console.print(f"results: {store.path} (run {run.id}); workspace: {run.workspace}", highlight=False)
+        err_console.print(f"results: {store.name} (run {run.id}); workspace: {run.workspace}", highlight=False)
     if any(s.status == SessionOutcome.ERROR for s in result.sessions):
         _print_errors(store, run, result, verbose)
         raise typer.Exit(1)

@@ -8,14 +8,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 from rich.table import Table
 
 from proactive_bench.cli.common import (
-    DEFAULT_RESULTS,
+    DEFAULT_DB,
     DbOpt,
     err_console,
     fail,
@@ -26,7 +25,7 @@ from proactive_bench.cli.options import with_option_groups
 from proactive_bench.data_model import RunStatus, SweepStatus
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import run_rows, runs_table, sweep_rows, sweeps_table
-from proactive_bench.store import ListFilter, Store
+from proactive_bench.store import ListFilter, Store, locate
 
 DURATION = re.compile(r"(\d+)\s*([mhdw])")
 UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
@@ -52,7 +51,7 @@ class Listing:
     status: Annotated[Optional[str], typer.Option(help="Only those with this status, e.g. finished (an unknown word lists the known ones).")] = None
     since: Annotated[Optional[str], typer.Option(help="Only those started since a date or time (2026-11-24, 2026-11-24T09:30) or within a duration (30m, 2h, 3d, 1w).")] = None
     limit: Annotated[int, typer.Option(min=1, help="At most this many, newest first.")] = 20
-    db: DbOpt = DEFAULT_RESULTS / "pbench.db"
+    db: DbOpt = DEFAULT_DB
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False
 
     def open(self, statuses: type[StrEnum]) -> tuple[Store, ListFilter]:
@@ -74,7 +73,7 @@ class Listing:
             out_console.print(table(rows))
         else:
             filtered = any(f is not None for f in (self.persona, self.model, self.status, self.since))
-            err_console.print(f"no {what} in {Path(self.db)}" + (" match the filters" if filtered else ""), highlight=False)
+            err_console.print(f"no {what} in {locate(self.db).name}" + (" match the filters" if filtered else ""), highlight=False)
 
 
 @with_option_groups

@@ -29,12 +29,14 @@ from proactive_bench.campaign import (
     validate_sweep_config,
 )
 from proactive_bench.cli.common import (
-    DEFAULT_RESULTS,
+    DEFAULT_DB,
+    MaybeDbOpt,
     NoValidateOpt,
     dataset_failure,
     err_console,
     fail,
     open_store,
+    results_dir,
 )
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
 from proactive_bench.cli.options import CallLimits, RoleEndpoints, SuiteChoice, split_list, with_option_groups
@@ -68,7 +70,7 @@ def sweep(
     limits: CallLimits,
     endpoints: RoleEndpoints,
     choice: SuiteChoice,
-    db: Annotated[Optional[Path], typer.Option(help="SQLite results database.")] = None,
+    db: MaybeDbOpt = None,
     data: Annotated[Optional[Path], typer.Option("--data", help="Dataset root.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     no_validate: NoValidateOpt = False,
@@ -88,17 +90,17 @@ def sweep(
     try:
         if personas and choice.tasks:
             raise ValueError("give --personas or --tasks, not both")
-        given |= choice.sweep_fields(db or DEFAULT_RESULTS / "pbench.db")
+        given |= choice.sweep_fields(db or DEFAULT_DB)
         if limits.max_tokens:
             given["max_tokens"] = limits.caps()
         base = load_sweep_config(config).model_dump(mode="json", exclude_unset=True) if config else {}
         settings = validate_sweep_config({**base, **given}, str(config) if config else "flags")
     except ValueError as exc:  # SweepConfigError and --max-tokens errors
         raise fail(str(exc)) from None
-    start_and_report(settings, db or DEFAULT_RESULTS / "pbench.db", as_json, no_validate)
+    start_and_report(settings, db or DEFAULT_DB, as_json, no_validate)
 
 
-def start_and_report(settings: SweepConfig, db_path: Path, as_json: bool, no_validate: bool) -> None:
+def start_and_report(settings: SweepConfig, db_path: str, as_json: bool, no_validate: bool) -> None:
     """Check a sweep's data and participants, create its runs, run them and print the summary."""
     try:
         episodes = sweep_episodes(settings)
@@ -107,13 +109,13 @@ def start_and_report(settings: SweepConfig, db_path: Path, as_json: bool, no_val
     except DatasetError as exc:
         raise dataset_failure(exc, "the dataset") from None
     for loaded in episodes.values() if not no_validate else []:
-        admit(loaded, [], db_path.parent)
+        admit(loaded, [], results_dir(db_path))
     check_participants(sweep_run_spec(settings, model, next(iter(episodes))) for model in settings.models)
     check_endpoints(sweep_endpoints(settings))
     budget = budget_of(settings)
     store = open_store(db_path, create=True)
     try:
-        new_sweep, new_runs = create_sweep(store, settings, db_path.parent, episodes)
+        new_sweep, new_runs = create_sweep(store, settings, results_dir(db_path), episodes)
     except DatasetError as exc:  # a memory setting beyond the first that cannot be served
         raise dataset_failure(exc, "the dataset") from None
     err_console.print(f"sweep {new_sweep.id}: {len(new_runs)} run(s)", highlight=False)
@@ -158,5 +160,5 @@ def sweep_and_report(
     if budget.exhausted:
         err_console.print(f"budget of ${config.max_cost_usd} spent; continue with: pbench resume {the_sweep.id} --max-cost MORE", highlight=False)
     print_summary(summarize(store, store.runs(the_sweep.id)), "json" if as_json else "table")
-    err_console.print(f"results: {store.path} (sweep {the_sweep.id})", highlight=False)
+    err_console.print(f"results: {store.name} (sweep {the_sweep.id})", highlight=False)
 

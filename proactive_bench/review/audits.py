@@ -268,7 +268,7 @@ def _audit(store: Store, path: Path, line: int, row: dict[str, str], source: str
     else:
         raise AuditFileError(f"{where}: kind: {kind!r} is not checklist or intent")
     if not _judgment_exists(store, session_run_id, kind, item_id, judged):
-        raise AuditFileError(f"{where}: no {kind} judgment {item_id!r} = {judged!r} in session run {session_run_id} of {store.path}")
+        raise AuditFileError(f"{where}: no {kind} judgment {item_id!r} = {judged!r} in session run {session_run_id} of {store.name}")
     return Audit(session_run_id=session_run_id, kind=kind, item_id=item_id, source=source, judged=judged, audited=verdict, note=(row.get("note") or "").strip())
 
 

@@ -10,7 +10,8 @@ made here too (:mod:`~proactive_bench.store.app_state`).
 from proactive_bench.store.answers import ModelCallEntry, RecordedAnswers
 from proactive_bench.store.cleanup import Garbage
 from proactive_bench.store.app_state import app_transaction, open_app_database
-from proactive_bench.store.database import Store, StoreOpenError
+from proactive_bench.store.database import Store
+from proactive_bench.store.engine import Location, StoreOpenError, locate
 from proactive_bench.store.migration import StoreSchemaError
 from proactive_bench.store.lease import (
     Fence,
@@ -58,6 +59,7 @@ __all__ = [
     "Lease",
     "LeaseHeld",
     "LeaseLost",
+    "Location",
     "ListFilter",
     "MessageRow",
     "ModelCallEntry",
@@ -75,6 +77,7 @@ __all__ = [
     "WorkspaceArchive",
     "app_transaction",
     "lease_scope",
+    "locate",
     "new_id",
     "open_app_database",
     "pending_row",

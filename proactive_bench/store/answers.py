@@ -12,10 +12,10 @@ from typing import Any
 
 import structlog
 from sqlalchemy import UniqueConstraint, delete
-from sqlalchemy.dialects.sqlite import insert
 from sqlmodel import Column, Field, Session, SQLModel, select
 
 from proactive_bench.store.codec import CompressedText
+from proactive_bench.store.engine import bytewise, insert_ignoring
 
 log = structlog.get_logger(__name__)
 
@@ -99,7 +99,8 @@ class RecordedAnswers:
         """The session ids of ``run_id`` with committed answers (one index range over ``<run>/...``; nothing waiting is flushed)."""
         start, end = f"{run_id}/", f"{run_id}0"  # '0' follows '/'
         with Session(self.engine) as db:
-            rows = db.exec(select(ModelCallEntry.namespace).where(ModelCallEntry.namespace >= start, ModelCallEntry.namespace < end).distinct())
+            ordered = bytewise(ModelCallEntry.namespace, self.engine.dialect.name)  # type: ignore[arg-type]
+            rows = db.exec(select(ModelCallEntry.namespace).where(ordered >= start, ordered < end).distinct())
             return {namespace.removeprefix(start) for namespace in rows}
 
     def generations(self, namespace: str, key: str, occurrence: int) -> str | None:
@@ -124,4 +125,4 @@ def write_answers(db: Any, rows: list[dict[str, Any]]) -> None:
     recorded under the same (namespace, key, occurrence) stays, as the cache's own rule says (two writers of a
     shared namespace, such as the runs of a sweep summarising one odyssey task, may record the same answer)."""
     if rows:
-        db.execute(insert(ModelCallEntry).on_conflict_do_nothing(), rows)
+        db.execute(insert_ignoring(ModelCallEntry, db.dialect.name), rows)

@@ -81,7 +81,7 @@ class CleanupQueries:
 
     def vacuum(self) -> None:
         """Give the space of deleted rows back to the file system (rewrites the database; waits for other writers)."""
-        with self.engine.connect() as db:
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as db:  # PostgreSQL: never inside a transaction
             db.exec_driver_sql("VACUUM")
 
 

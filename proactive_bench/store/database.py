@@ -1,4 +1,4 @@
-"""SQLite persistence through SQLModel: one results database per results directory, behind :class:`Store`.
+"""Results persistence through SQLModel, on SQLite (a file, the default) or PostgreSQL (a URL), behind :class:`Store`.
 
 Tables: runs, session runs, messages, tool calls, intent events, grades, LLM
 calls, snapshots of workspace, memory and apps at each session end, and the
@@ -16,39 +16,37 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, Table, event, update
+from sqlalchemy import Engine, Table, update
 from sqlalchemy.exc import DBAPIError
-from sqlmodel import Session, SQLModel, create_engine
+from sqlmodel import Session, SQLModel
 
 from proactive_bench.store.answers import RecordedAnswers
 from proactive_bench.store.cleanup import CleanupQueries
+from proactive_bench.store.engine import StoreOpenError, locate, make_engine
 from proactive_bench.store.judgments import JudgmentQueries
 from proactive_bench.store.lease import Fence
 from proactive_bench.store.lookup import LookupQueries
-from proactive_bench.store.migration import migrate_columns
+from proactive_bench.store.migration import migrate
 from proactive_bench.store.probes import ProbeQueries
 from proactive_bench.store.runs import RunQueries
 from proactive_bench.store.sessions import SessionQueries
 from proactive_bench.store.snapshots import LastWritten, SnapshotQueries
 
 
-class StoreOpenError(RuntimeError):
-    """A file that SQLite cannot open as a database (not a database, locked, unreadable); the message is SQLite's."""
-
-
 class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, JudgmentQueries, ProbeQueries, CleanupQueries):
     """The results database of one results directory; the only holder of its engine."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.engine: Engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": 30})
-        event.listen(self.engine, "connect", _sqlite_pragmas)
+    def __init__(self, location: str | Path) -> None:
+        """Open the results database at a path (SQLite) or a URL (see :mod:`~proactive_bench.store.engine`), migrating it
+        to this pbench's schema (:mod:`~proactive_bench.store.migration`); StoreOpenError or StoreSchemaError when that fails."""
+        self.location = locate(location)
+        self.name = self.location.name
+        """The database as messages name it (a path, or the URL without its password)."""
+        self.engine: Engine = make_engine(self.location)
         try:
-            migrate_columns(self.engine, path)
-            SQLModel.metadata.create_all(self.engine)
+            migrate(self.engine, self.name)
         except DBAPIError as exc:
-            raise StoreOpenError(str(exc.orig)) from exc
+            raise StoreOpenError(" ".join(str(exc.orig).split())) from exc
         self.answers = RecordedAnswers(self.engine)
         """Recorded model answers of every run on this database, written in bursts."""
         weakref.finalize(self, self.engine.dispose)  # at exit too: the last connection closed folds the WAL into the file
@@ -71,16 +69,9 @@ class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, Judgment
         key = {column: getattr(row, column.key) for column in table.primary_key.columns}
         with self.engine.begin() as db:
             if db.execute(update(table).where(*(column == value for column, value in key.items())).values(changes)).rowcount != 1:
-                raise LookupError(f"{table.name} {list(key.values())} is not in {self.path}")
+                raise LookupError(f"{table.name} {list(key.values())} is not in {self.name}")
 
     def close_connections(self) -> None:
-        """Close the pooled SQLite connections (before a fork: no handle may cross it; later calls reopen them)."""
+        """Close the pooled connections (before a fork: no handle may cross it; later calls reopen them)."""
         self.engine.dispose()
 
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()

@@ -11,7 +11,10 @@ exists (``kill -9``).
 
 Taking and renewing are conditional writes (an INSERT that fails on an
 existing row; an UPDATE that names the owner token it expects), so the lease
-works the same on any SQL database, not only on SQLite. Every session save
+works the same on SQLite and on PostgreSQL (tested on both with concurrent
+takers). PostgreSQL's session advisory locks were not used: they belong to one
+pooled connection rather than to the process, say nothing about their holder
+for the refusal message, and do not exist on SQLite. Every session save
 reads the lease in its own transaction and stops with :class:`LeaseLost`
 when the owner token is no longer this process's (a *fenced* write): a writer
 that lost its lease, such as a sweep worker outliving its parent, cannot add

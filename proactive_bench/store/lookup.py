@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TypeVar
 
 from sqlalchemy import ColumnElement, Engine, func, or_
@@ -61,7 +60,7 @@ class LookupQueries:
     """The :class:`~proactive_bench.store.database.Store` methods that find runs and sweeps."""
 
     engine: Engine
-    path: Path
+    name: str
 
     def resolve(self, ident: str, runs: bool = True, sweeps: bool = True) -> Run | Sweep:
         """The run or sweep ``ident`` names: a whole id, a unique prefix of one, or ``latest``.
@@ -74,7 +73,7 @@ class LookupQueries:
         if ident == LATEST:
             found = self._latest(runs, sweeps)
             if found is None:
-                raise IdLookupError(f"{self.path}: no {what} yet, so nothing is 'latest'")
+                raise IdLookupError(f"{self.name}: no {what} yet, so nothing is 'latest'")
             return found
         with Session(self.engine) as db:
             exact = (db.get(Sweep, ident) if sweeps else None) or (db.get(Run, ident) if runs else None)
@@ -86,11 +85,11 @@ class LookupQueries:
             if runs and ident:
                 matches += db.exec(select(Run).where(Run.id.startswith(ident, autoescape=True)).order_by(Run.created)).all()  # type: ignore[attr-defined]
         if not matches:
-            raise IdLookupError(f"{self.path}: no {what} {ident!r}")
+            raise IdLookupError(f"{self.name}: no {what} {ident!r}")
         if len(matches) > 1:
             listed = ", ".join(f"{'sweep' if isinstance(m, Sweep) else 'run'} {m.id}" for m in matches[:CANDIDATES_SHOWN])
             more = f" and {len(matches) - CANDIDATES_SHOWN} more" if len(matches) > CANDIDATES_SHOWN else ""
-            raise IdLookupError(f"{self.path}: {ident!r} is ambiguous: {listed}{more}; give more of the id")
+            raise IdLookupError(f"{self.name}: {ident!r} is ambiguous: {listed}{more}; give more of the id")
         return matches[0]
 
     def _latest(self, runs: bool, sweeps: bool) -> Run | Sweep | None:

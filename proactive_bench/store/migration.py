@@ -1,57 +1,106 @@
-"""Bringing a results database written by an earlier pbench up to this one's tables.
+"""The results database's schema version: Alembic migrations (``migrations/versions/``) run on open, in one transaction.
 
-A column this version added (nullable, so older rows need no value) is added
-to the existing table with ``ALTER TABLE ... ADD COLUMN``, its foreign key
-included; rows already there keep their values and are read as they were
-written (see :mod:`~proactive_bench.store.codec`). A table that lacks a column
-that cannot be added that way was written by another pbench and is refused.
+A database at this pbench's head revision is opened as it is (one read of
+Alembic's version table). An older one — new, written before migrations
+existed (no version table), or at an earlier revision — is upgraded; the
+writers that open it at the same moment wait for that (SQLite: ``BEGIN
+IMMEDIATE``; PostgreSQL: a transaction-scoped advisory lock). A database at a
+revision this pbench does not know was written by a newer pbench and is
+refused with :class:`StoreSchemaError`.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 import structlog
-from sqlalchemy import Column, Engine, inspect, text
-from sqlalchemy.schema import CreateColumn
-from sqlmodel import SQLModel
+from alembic.config import Config
+from alembic.runtime.environment import EnvironmentContext
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine, text
 
 log = structlog.get_logger(__name__)
 
+MIGRATIONS = Path(__file__).parent / "migrations"
+"""The Alembic script folder; its ``versions/`` hold one module per revision."""
+_ADVISORY_KEY = 0x7062656E6368  # "pbench": the PostgreSQL lock that serializes migrations of one database
+
 
 class StoreSchemaError(RuntimeError):
-    """A results database written by a pbench whose tables differ from this one's."""
+    """A results database this pbench cannot bring to its schema: written by a newer pbench, or by another one."""
 
 
-def migrate_columns(engine: Engine, path: Path) -> None:
-    """Add the columns this version's tables have and the database's lack; StoreSchemaError for one that cannot be added."""
-    existing = inspect(engine)
-    added: list[str] = []
-    with engine.begin() as db:
-        for table in SQLModel.metadata.sorted_tables:
-            if not existing.has_table(table.name):
-                continue
-            present = {c["name"] for c in existing.get_columns(table.name)}
-            missing = [c for c in table.columns if c.name not in present]
-            refused = [c.name for c in missing if not _addable(c)]
-            if refused:
-                raise StoreSchemaError(
-                    f"{path}: table {table.name} lacks columns {refused}; it was written by another pbench version. "
-                    "Use a new --db file (old results stay readable by the version that wrote them)."
-                )
-            for column in missing:
-                db.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {_column_ddl(column, engine)}"))
-                added.append(f"{table.name}.{column.name}")
-    if added:
-        log.info("results_database_migrated", path=str(path), added=added)
+@cache
+def scripts() -> ScriptDirectory:
+    """The migration scripts shipped with this pbench."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return ScriptDirectory.from_config(config)
 
 
-def _addable(column: Column[object]) -> bool:
-    return bool(column.nullable) and not column.primary_key and column.server_default is None
+def head_revision() -> str:
+    """The schema revision this pbench writes."""
+    head = scripts().get_current_head()
+    assert head is not None, f"{MIGRATIONS}: no migrations"
+    return head
 
 
-def _column_ddl(column: Column[object], engine: Engine) -> str:
-    ddl = str(CreateColumn(column).compile(dialect=engine.dialect))
-    for key in column.foreign_keys:
-        ddl += f" REFERENCES {key.column.table.name}({key.column.name})"
-    return ddl
+def revision_of(engine: Engine) -> str | None:
+    """The schema revision a database is at (None: no version table)."""
+    with engine.connect() as db:
+        return MigrationContext.configure(db).get_current_revision()
+
+
+def migrate(engine: Engine, name: str, to: str | None = None) -> None:
+    """Bring the database to :func:`head_revision` (or the revision ``to``), whole or not at all; StoreSchemaError when that cannot be done."""
+    head = to or head_revision()
+    if revision_of(engine) == head:
+        return
+    with engine.connect() as db:
+        _begin_exclusive(db)
+        try:
+            current = MigrationContext.configure(db).get_current_revision()  # again: another writer may have migrated meanwhile
+            _refuse_unknown(current, name)
+            if current != head:
+                _upgrade(db, head)
+            db.commit()
+        except StoreSchemaError as exc:
+            db.rollback()
+            raise StoreSchemaError(f"{name}: {exc}") from None
+        except BaseException:
+            db.rollback()
+            raise
+    log.info("results_database_migrated", db=name, from_revision=current, to_revision=head)
+
+
+def _refuse_unknown(current: str | None, name: str) -> None:
+    if current is None:
+        return
+    known = {script.revision for script in scripts().walk_revisions()}
+    if current not in known:
+        raise StoreSchemaError(
+            f"schema revision {current} was written by a newer pbench (this one knows up to {head_revision()}); "
+            "upgrade pbench to open it"
+        )
+
+
+def _begin_exclusive(db: Connection) -> None:
+    """Open the migration's transaction, taking the lock that makes other openers wait for it."""
+    if db.dialect.name == "sqlite":
+        db.exec_driver_sql("BEGIN IMMEDIATE")  # DDL too runs inside it (the driver would not begin before DDL)
+    else:
+        db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _ADVISORY_KEY})
+
+
+def _upgrade(db: Connection, head: str) -> None:
+    def steps(revision: Any, _context: Any) -> Any:
+        return scripts()._upgrade_revs(head, revision)  # what alembic's own `upgrade` command runs
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with EnvironmentContext(config, scripts(), fn=steps, destination_rev=head) as environment:
+        environment.configure(connection=db, transactional_ddl=True)
+        environment.run_migrations()

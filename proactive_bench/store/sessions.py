@@ -5,15 +5,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Collection, Mapping, Sequence
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, Table, bindparam, update
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, SQLModel, col, select
 
 from proactive_bench.store.answers import RecordedAnswers, write_answers
 from proactive_bench.store.codec import compress_if_smaller, decompress
+from proactive_bench.store.engine import insert_ignoring, upsert
 from proactive_bench.store.lease import Fence, check_fence
 from proactive_bench.store.pending import PendingRow, insert_rows
 from proactive_bench.store.snapshots import LastWritten, remember, write_snapshots
@@ -31,7 +30,6 @@ class SessionQueries:
     """The :class:`~proactive_bench.store.database.Store` methods over session runs and checkpoints."""
 
     engine: Engine
-    path: Path
     answers: RecordedAnswers
     fence: Fence | None
     last_snapshots: LastWritten
@@ -52,7 +50,7 @@ class SessionQueries:
         """
         table: Table = SessionRun.__table__  # type: ignore[attr-defined]
         values = {c.key: getattr(session_run, c.key) for c in table.columns if not (c.primary_key and session_run.id is None)}
-        add_archive, point, started = _session_statements()
+        add_archive, point, started = _session_statements(self.engine.dialect.name)
         answers = self.answers.take()  # every answer recorded so far goes in with it (replay needs them all)
         try:
             with self.engine.begin() as db:  # Core: the ORM session's bulk-insert path cost more than the inserts
@@ -140,12 +138,12 @@ def _content(data: bytes, codec: str | None) -> bytes:
 
 
 @cache
-def _session_statements() -> tuple[Any, Any, Any]:
+def _session_statements(dialect: str) -> tuple[Any, Any, Any]:
     """Store an archive unless already there; point a run's position at an archive (replacing an earlier pointer);
     mark a run that saves its first session (of this start) as running (RunStatus: created or interrupted → running)."""
-    point, runs = sqlite_insert(Checkpoint), Run.__table__  # type: ignore[attr-defined]
+    runs = Run.__table__  # type: ignore[attr-defined]
     return (
-        sqlite_insert(WorkspaceArchive).on_conflict_do_nothing(),
-        point.on_conflict_do_update(index_elements=["run_id", "position"], set_={"sha256": point.excluded.sha256}),
+        insert_ignoring(WorkspaceArchive, dialect),
+        upsert(Checkpoint, ["run_id", "position"], ["sha256"], dialect),
         update(runs).where(runs.c.id == bindparam("run_id"), runs.c.status.in_(("created", "interrupted"))).values(status="running"),
     )

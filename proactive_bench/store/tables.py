@@ -11,7 +11,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import LargeBinary
+from sqlalchemy import Index, LargeBinary
 from sqlmodel import JSON, Column, Field, SQLModel
 
 from proactive_bench.store.codec import CompressedJSON, StoredBytes
@@ -51,6 +51,7 @@ class Sweep(SQLModel, table=True):
 
 
 class SessionRun(SQLModel, table=True):
+    __table_args__ = (Index("uq_sessionrun_run_session", "run_id", "session_id", unique=True),)
     id: int | None = Field(default=None, primary_key=True)
     run_id: str = Field(foreign_key="run.id", index=True)
     session_id: str
@@ -99,6 +100,7 @@ class IntentEvent(SQLModel, table=True):
 
 
 class Grade(SQLModel, table=True):
+    __table_args__ = (Index("uq_grade_session_item", "session_run_id", "item_id", unique=True),)
     id: int | None = Field(default=None, primary_key=True)
     session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
     item_id: str
@@ -160,6 +162,7 @@ class Audit(SQLModel, table=True):
 class Snapshot(SQLModel, table=True):
     """A session's state at its end (or start) of one kind; read whole through ``Store.snapshot`` (see :mod:`~proactive_bench.store.snapshots`)."""
 
+    __table_args__ = (Index("uq_snapshot_session_kind", "session_run_id", "kind", unique=True),)
     id: int | None = Field(default=None, primary_key=True)
     session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
     kind: str

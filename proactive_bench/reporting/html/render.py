@@ -154,7 +154,7 @@ def render_comparison(store: Store, run_a: str, run_b: str) -> str:
 
 
 def _common(store: Store, title: str) -> dict[str, Any]:
-    return {"title": title, "db": str(store.path), "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
+    return {"title": title, "db": str(store.name), "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
 
 
 def _common_of(index: dict[str, Any], title: str) -> dict[str, Any]:

@@ -19,14 +19,14 @@ def resolve_runs(store: Store, ident: str) -> tuple[str, list[Run]]:
     """A sweep id names the sweep's runs, a run id that run (as ``pbench results``); with a title."""
     runs = store.runs_for(ident)
     if not runs:
-        raise ReportError(f"{store.path}: no sweep or run {ident!r} (or a sweep without runs)")
+        raise ReportError(f"{store.name}: no sweep or run {ident!r} (or a sweep without runs)")
     return (f"sweep {ident}" if runs[0].sweep_id == ident else f"run {ident}"), runs
 
 
 def resolve_run(store: Store, run_id: str) -> Run:
     run = store.run(run_id)
     if run is None:
-        raise ReportError(f"{store.path}: no sweep or run {run_id!r}")
+        raise ReportError(f"{store.name}: no sweep or run {run_id!r}")
     return run
 
 

@@ -16,7 +16,6 @@ import asyncio
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
 from proactive_bench.env import HistorySearch
@@ -39,7 +38,8 @@ class SummarySource:
     """Who makes summaries for ``rag:summary-*``: a chat model, its endpoint, and the results database caching them."""
 
     model: str
-    database: Path
+    database: str
+    """The results database: a SQLite path or a database URL (see ``proactive_bench.store``)."""
     base_url: str | None = None
 
 

@@ -32,7 +32,7 @@ class OdysseySuite(FolderSuite):
             raise DatasetError([Problem(FOLDER, "memory", str(exc))]) from None
         summaries = None
         if settings.summary_model and settings.summaries_db:
-            summaries = SummarySource(settings.summary_model, Path(settings.summaries_db), settings.base_url)
+            summaries = SummarySource(settings.summary_model, settings.summaries_db, settings.base_url)
         return load_task(root, name, setting, summaries)
 
     def checked(self, root: Path, name: str) -> tuple[LoadedEpisode | None, list[Problem]]:

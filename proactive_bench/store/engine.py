@@ -1,0 +1,107 @@
+"""Where the results database is (a SQLite path or a SQLAlchemy URL), its engine, and the statements whose SQL differs by dialect.
+
+``--db`` and ``PBENCH_DB`` take a file path (SQLite, the embedded default) or
+a URL: ``sqlite:///PATH`` or ``postgresql+psycopg://USER:PASSWORD@HOST:PORT/NAME``
+(``postgresql://`` means the same driver). Everything that differs between
+the two lives here: connection settings (SQLite's pragmas and busy timeout),
+insert-or-ignore and upsert, and byte-wise ordering of text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import URL, ColumnElement, Engine, Table, create_engine, event, make_url
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import ArgumentError
+
+DIALECTS = ("sqlite", "postgresql")
+"""The databases the results store runs on."""
+
+
+class StoreOpenError(RuntimeError):
+    """A database that cannot be opened as a results database (not a database, unreachable, a bad URL); the message says why."""
+
+
+@dataclass(frozen=True)
+class Location:
+    """A results database: its SQLAlchemy URL, and the file when it is SQLite."""
+
+    url: URL
+    file: Path | None
+
+    @property
+    def name(self) -> str:
+        """How messages name it: the path, or the URL without its password."""
+        return str(self.file) if self.file is not None else self.url.render_as_string(hide_password=True)
+
+    @property
+    def reopen(self) -> str:
+        """What another process of this run opens it by: the absolute path, or the URL with its password (never print or store it)."""
+        return str(self.file.resolve()) if self.file is not None else self.url.render_as_string(hide_password=False)
+
+    @property
+    def shareable(self) -> str:
+        """What may be stored in a run's settings: the absolute path, or the URL without a password (libpq then reads PGPASSWORD or ~/.pgpass)."""
+        return str(self.file.resolve()) if self.file is not None else self.url.set(password=None).render_as_string(hide_password=False)
+
+
+def locate(location: str | Path) -> Location:
+    """A path (SQLite) or a URL as a :class:`Location`; StoreOpenError for a URL of another database or a malformed one."""
+    text = str(location)
+    if "://" not in text:
+        return Location(URL.create("sqlite", database=text), Path(text))
+    try:
+        url = make_url(text)
+    except ArgumentError as exc:
+        raise StoreOpenError(f"not a database URL ({exc})") from None
+    backend = url.get_backend_name()
+    if backend not in DIALECTS:
+        raise StoreOpenError(f"a {backend} URL; the results store runs on SQLite (a path or sqlite:///PATH) or PostgreSQL (postgresql+psycopg://...)")
+    if backend == "postgresql":
+        return Location(url.set(drivername="postgresql+psycopg"), None)
+    if not url.database:
+        raise StoreOpenError("a sqlite URL without a file (sqlite:///PATH)")
+    return Location(url, Path(url.database))
+
+
+def make_engine(where: Location) -> Engine:
+    """The engine of a results database, with its dialect's connection settings."""
+    if where.file is None:
+        return create_engine(where.url, pool_pre_ping=True)
+    where.file.parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(where.url, connect_args={"timeout": 30})
+    event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def insert_ignoring(table: Table | type[Any], dialect: str) -> Any:
+    """INSERT that keeps the row already there when a unique key collides (ON CONFLICT DO NOTHING)."""
+    return _insert(dialect)(table).on_conflict_do_nothing()
+
+
+def upsert(table: Table | type[Any], keys: list[str], replace: list[str], dialect: str) -> Any:
+    """INSERT that, when ``keys`` collide, sets the ``replace`` columns of the row already there to the new values."""
+    statement = _insert(dialect)(table)
+    return statement.on_conflict_do_update(index_elements=keys, set_={column: statement.excluded[column] for column in replace})
+
+
+def bytewise(column: ColumnElement[str], dialect: str) -> ColumnElement[str]:
+    """A text column compared byte by byte (SQLite's default; PostgreSQL's database collation may order punctuation otherwise)."""
+    return column.collate("C") if dialect == "postgresql" else column
+
+
+def _insert(dialect: str) -> Any:
+    if dialect not in DIALECTS:
+        raise ValueError(f"the results store has no statements for {dialect}")
+    return postgresql.insert if dialect == "postgresql" else sqlite.insert
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
