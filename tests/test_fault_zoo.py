@@ -129,7 +129,7 @@ def test_a_model_that_never_stops_is_capped_per_role_and_the_cut_recorded(tmp_pa
 
 def is_probe(body: dict[str, Any]) -> bool:
     text = prompt_text(body)
-    return any(marker in text for marker in ("capital of France", "single word: ready", "weather in Paris"))
+    return any(marker in text for marker in ("capital of France", "single word: ready", "weather in Paris", "What colour is this square"))
 
 
 def prompt_role(body: dict[str, Any]) -> str:
@@ -160,7 +160,7 @@ def test_a_run_probes_each_server_once_starts_with_what_works_and_later_runs_reu
     with StubServer(with_quirk(plausible_model, "reject-format-500")) as server:
         _, out, calls = run_on("", tmp_path, server=server)
         assert_every_intent_terminal(out)
-        assert len([b for b in SENT if is_probe(b)]) == 2 * 5  # five capabilities, once for each model name on the server
+        assert len([b for b in SENT if is_probe(b)]) == 2 * 6  # six capabilities (vision among them), once for each model name on the server
         assert not [c for c in calls if not c.ok] and methods_that_worked(calls, "user") == {"function_calling"}
         _, again, _ = run_on("", tmp_path, server=server)
         assert again["run_id"] != out["run_id"] and not [b for b in SENT if is_probe(b)]

@@ -20,6 +20,8 @@ from proactive_bench.scoring import EpisodeResult
 WHOLE = ("model", "persona", "ablation", "task", "role")
 """Columns printed whole at any width (see proactive_bench/terminal.py)."""
 FAILURE_MARK = "†"
+ERROR_CHARS = 240
+"""Characters of a session's error shown in its (wrapping) table cell; the full error is stored and printed below the table."""
 FAILURE_NOTE = f"{FAILURE_MARK} = the figure includes errored (scored 0), truncated or not-run sessions; see the err/trunc/not-run column."
 
 
@@ -312,7 +314,7 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
     for s in result.sessions:
         table.add_row(
             s.session_id, str(s.follow_up_turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), pct(s.proc), pct(s.scored_comp), s.status,
-            *([(s.error or "")[:60]] if errors else []),
+            *([(s.error or "")[:ERROR_CHARS]] if errors else []),
         )
     totals = [sum(getattr(s.counts, f) for s in result.sessions) for f in ("completed", "inferred", "provided")]
     table.add_section()
