@@ -149,8 +149,9 @@ def test_an_agent_failing_to_start_a_session_is_stored_at_turn_0(tmp_path: Path)
 def test_a_database_from_before_agent_errors_opens_and_gets_the_table(tmp_path: Path) -> None:
     db = tmp_path / "old.db"
     Store(db).close_connections()
-    with closing(sqlite3.connect(db)) as conn, conn:
+    with closing(sqlite3.connect(db)) as conn, conn:  # as the revision before agent errors left it
         conn.execute("drop table agenterror")
+        conn.execute("update alembic_version set version_num = '0003'")
     Store(db)
     with closing(sqlite3.connect(db)) as conn:
         assert conn.execute("select count(*) from agenterror").fetchone() == (0,)
