@@ -13,13 +13,13 @@ description against their name and text, ties by path, each file used once.
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from rank_bm25 import BM25Okapi
 
 from proactive_bench.env import DocumentError, read_as_text
+from proactive_bench.suites.text_words import words
 
 KINDS = {
     "pdf": (".pdf",), "spreadsheet": (".xlsx", ".csv"), "document": (".docx", ".md", ".txt"), "slides": (".pptx",),
@@ -29,7 +29,6 @@ KINDS = {
 """The attachment kinds a workflow may need, and the extensions of each."""
 TEXTLESS = (".png", ".jpg", ".jpeg")
 """Kinds indexed by name only."""
-WORD = re.compile(r"[a-z0-9]+")
 WORKSPACE = "workspace"
 
 
@@ -88,18 +87,15 @@ def index_corpus(folder: Path, exclude: Path | None = None) -> list[CorpusFile]:
     return files
 
 
-def _words(text: str) -> list[str]:
-    return WORD.findall(text.lower())
-
-
 def pick_attachments(corpus: list[CorpusFile], needs: list[tuple[str, str]]) -> tuple[list[Pick], list[str]]:
     """For each (kind, description) need the best unused corpus file of that kind; the picks and the needs left unmet (one line each)."""
-    index = BM25Okapi([_words(f"{f.path.stem.replace('_', ' ')} {f.text}") or [""] for f in corpus])
+    index = BM25Okapi([words(f"{f.path.stem.replace('_', ' ')} {f.text}") or [""] for f in corpus])
     used: set[int] = set()
     names: set[str] = set()
     picks, unmet = [], []
     for kind, description in needs:
-        scores = index.get_scores(_words(description)) if _words(description) else [0.0] * len(corpus)
+        terms = words(description)
+        scores = index.get_scores(terms) if terms else [0.0] * len(corpus)
         ranked = sorted((n for n, f in enumerate(corpus) if f.kind == kind and n not in used), key=lambda n: (-scores[n], corpus[n].source))
         if not ranked:
             unmet.append(f"no unused {kind} file in the corpus for: {description}")
