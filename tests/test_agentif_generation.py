@@ -57,8 +57,8 @@ DRAFT: dict[str, Any] = {
          "check": {"file_matches": {"path": "out/may_split.csv", "pattern": r"(?m)^internet,50(\.00)?,30(\.00)?,20(\.00)?\r?$"}}},
         {"id": "b3", "text": "The file has the columns item,total,lene,tor", "polarity": "bonus", "points": 1, "category": "form",
          "grader": "rule", "check": {"file_matches": {"path": "out/may_split.csv", "pattern": r"\Aitem,total,lene,tor\r?$"}}},
-        {"id": "p1", "text": "The May split repeats April's rent", "polarity": "penalty", "points": 2, "category": "content",
-         "grader": "rule", "check": {"file_matches": {"path": "out/may_split.csv", "pattern": "(?mi)^rent,"}}},
+        {"id": "p1", "text": "The May split mentions April's rent", "polarity": "penalty", "points": 2, "category": "content",
+         "grader": "rule", "check": {"file_matches": {"path": "out/may_split.csv", "pattern": r"(?i)\brent\b"}}},
     ],
     "reference": [
         {"tool": "read_file", "args": {"path": "inbox/may_bills.csv"}},
@@ -113,8 +113,10 @@ def corpus(tmp_path: Path) -> Path:
 
 
 def generate(server: StubServer, corpus: Path, out: Path, *more: str) -> Any:
+    """The command on the seed, domain life; without the oracle unless ``--oracle`` is among ``more``."""
+    oracle = () if "--oracle" in more else ("--no-oracle",)
     return run_cli("generate", "agentif", "--from", str(SEED), "--model", "openai:gen", "--base-url", server.base_url,
-                   "--corpus", str(corpus), "--domain", "life", "--out", str(out), *more)
+                   "--corpus", str(corpus), "--domain", "life", "--out", str(out), *oracle, *more)
 
 
 def writer_prompts(server: StubServer) -> list[str]:
@@ -131,7 +133,7 @@ def test_a_task_approved_in_round_two_after_a_malformed_reply_is_a_valid_review_
     answer = scripted(draft, lambda n: verdict(n >= 2, "The request must say which month's bills."))
     out = tmp_path / "generated" / "agentif" / NEW_ID
     with StubServer(answer) as server:
-        result = generate(server, corpus, out, "--json")
+        result = generate(server, corpus, out, "--json", "--oracle")
         prompts = writer_prompts(server)
     assert result.exit_code == 0, result.output
     shown = json.loads(result.stdout)
@@ -168,6 +170,20 @@ def test_a_verifier_that_keeps_rejecting_ends_with_a_clear_failure_and_no_task(c
     report = yaml.safe_load((out / "generation.yaml").read_text())
     assert report["status"] == "rejected" and len(report["rounds"]) == 2 and report["last_attempt"]["title"] == DRAFT["title"]
     assert not list(out.parent.glob(".*partial"))
+
+
+def test_a_reference_that_misses_a_bonus_is_sent_back_by_the_oracle(corpus: Path, tmp_path: Path) -> None:
+    short = copy.deepcopy(DRAFT)
+    short["reference"][2]["args"]["content"] = "item,total,lene,tor\nelectricity,120.00,72.00,48.00\n"
+    answer = scripted(lambda n: short if n == 1 else DRAFT, lambda n: verdict(True))
+    with StubServer(answer) as server:
+        result = generate(server, corpus, tmp_path / "gen", "--json", "--oracle")
+        prompts = writer_prompts(server)
+    assert result.exit_code == 0, result.output
+    rounds = json.loads(result.stdout)["rounds"]
+    assert [r["passed"] for r in rounds] == [False, True]
+    assert any("scripted:reference" in p and "misses the bar" in p for p in rounds[0]["problems"]), rounds[0]["problems"]
+    assert "Check: oracle scripted:reference" in prompts[1]
 
 
 def test_a_task_breaking_the_suite_rules_is_sent_back_whatever_the_verifier_says(corpus: Path, tmp_path: Path) -> None:

@@ -45,6 +45,7 @@ from proactive_bench.suites.odyssey import (
     report_path,
     write_outcome,
 )
+from proactive_bench.validation import oracle_problems, run_oracle, validate_suites
 
 generate_app = typer.Typer(help="Generate task content with models, for review.", no_args_is_help=True)
 T = TypeVar("T")
@@ -98,6 +99,7 @@ def agentif(
     domain: Annotated[Optional[AgentIFDomain], typer.Option(help="The new task's domain (default: the seed's).")] = None,
     out: Annotated[Optional[Path], typer.Option(help="The review folder (default: generated/agentif/<new task id>/).")] = None,
     max_rounds: Annotated[int, typer.Option(min=1, max=MAX_ROUNDS, help="Rounds of writing and judging at most.")] = GENERATION_MAX_ROUNDS,
+    oracle: Annotated[bool, typer.Option("--oracle/--no-oracle", help="Run validate's oracle on each candidate that passes the rules.")] = True,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing review folder this command wrote.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -120,13 +122,23 @@ def agentif(
     calls: list[LLMCallRecord] = []
     generation = _with_models(
         model, verifier, base_url, calls,
-        lambda writer, judge: generate_task(seed, files, chosen_category, chosen_domain, writer, judge, max_rounds),
+        lambda writer, judge: generate_task(
+            seed, files, chosen_category, chosen_domain, writer, judge, max_rounds, _oracle_problems if oracle else None,
+        ),
     )
     written = write_generation(out, generation, seed, corpus, model, verifier, calls)
     outcome = generation.outcome
     _print_rounds(outcome, GENERATION_CRITERIA, written, as_json, {"task": generation.task_id})
     if outcome.status == "rejected":
         raise fail(f"task {generation.task_id}: not approved after {len(outcome.rounds)} round(s); no task written (see {written[-1]})", 1)
+
+
+def _oracle_problems(root: Path, task_id: str) -> list[str]:
+    """What ``pbench validate --oracle`` finds in a candidate task under ``root``: the baselines that miss their bars."""
+    episodes, problems = validate_suites(root)
+    if task_id not in episodes:
+        return [f"{p.field}: {p.reason}" for p in problems] or [f"{task_id}: does not load"]
+    return [f"{p.field}: {p.reason}" for p in oracle_problems(run_oracle(episodes[task_id], root))]
 
 
 def _with_models(model: str, verifier: str, base_url: str | None, calls: list[LLMCallRecord], work: Callable[[StructuredCaller, StructuredCaller], Awaitable[T]]) -> T:

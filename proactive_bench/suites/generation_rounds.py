@@ -90,7 +90,7 @@ class RoundSteps(Generic[Draft, V]):
     noun: str
     """What the generator writes, for messages: ``history``, ``task``."""
     write: Callable[[str], Awaitable[Draft]]
-    check: Callable[[Draft], tuple[list[str], dict[str, Any]]]
+    check: Callable[[Draft], Awaitable[tuple[list[str], dict[str, Any]]]]
     judge: Callable[[Draft], Awaitable[V]]
     redo: str
     """The closing instruction after the feedback, e.g. "Write the whole log again, fixing these points."."""
@@ -106,7 +106,7 @@ async def run_rounds(steps: RoundSteps[Draft, V], generator: StructuredCaller, v
         except StructuredOutputError as exc:
             return _failed(outcome, f"round {number}: the generator {generator.model_name} gave no valid {steps.noun}: {exc}")
         outcome.draft = draft
-        problems, measures = steps.check(draft)
+        problems, measures = await steps.check(draft)
         try:
             verdict = await steps.judge(draft)
         except StructuredOutputError as exc:

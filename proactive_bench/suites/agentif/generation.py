@@ -11,7 +11,9 @@
    candidate is also checked mechanically by the suite's own ``pbench
    validate`` checks in a staging folder (schema, rule cues in their source and
    not in the request, penalty share, reference tools) plus attachments left
-   unused. Problems and feedback go back to the generator
+   unused, and — once those pass — the oracle of ``pbench validate --oracle``
+   when the caller supplies it (the reference must score 1.0, a stuffed
+   deliverable must earn no bonus). Problems and feedback go back to the generator
    (:func:`~proactive_bench.suites.generation_rounds.run_rounds`).
 
 A model that gives no valid answer, or a corpus without a needed kind, ends the
@@ -20,9 +22,11 @@ generation as ``failed`` with a one-line reason; no task is made up.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -51,6 +55,8 @@ CATEGORY_MEANINGS = {
 }
 TEXT_PER_ATTACHMENT = 4000
 """Characters of each attachment's text shown to the models."""
+OracleCheck = Callable[[Path, str], list[str]]
+"""The oracle's problems (one line each) of task ``id`` under dataset root ``Path``: supplied by the layer that owns it."""
 Kind = Literal["pdf", "spreadsheet", "document", "slides", "image", "web_page", "drawing", "subtitles", "code", "data"]
 """The corpus's ``KINDS``, as the workflow's schema names them."""
 
@@ -213,9 +219,10 @@ async def extract_workflow(seed: Seed, caller: StructuredCaller) -> Workflow:
 
 async def generate_task(
     seed: Seed, corpus: list[CorpusFile], category: str, domain: str,
-    generator: StructuredCaller, verifier: StructuredCaller, max_rounds: int = MAX_ROUNDS,
+    generator: StructuredCaller, verifier: StructuredCaller, max_rounds: int = MAX_ROUNDS, oracle: OracleCheck | None = None,
 ) -> Generation:
-    """The whole pipeline: extract, pick, then rounds of writing, checking and judging."""
+    """The whole pipeline: extract, pick, then rounds of writing, checking and judging. ``oracle`` (from the validation
+    layer) runs the reference and the baselines on a candidate the validate rules pass, in a thread."""
     generation = Generation(new_task_id(seed.task.id, category, domain), category, domain, Outcome("failed"))
     try:
         generation.workflow = await extract_workflow(seed, generator)
@@ -243,8 +250,11 @@ async def generate_task(
             parts = {"attachment_texts": texts, "previous": previous}
             return (await generator.call_prompt(TaskDraft, WRITER_PROMPT, "agentif_task_generation", writer_fixed, parts)).value
 
-        def check(draft: TaskDraft) -> tuple[list[str], dict[str, Any]]:
-            return candidate_problems(task_data(generation.task_id, category, domain, picks, draft), staging), {}
+        async def check(draft: TaskDraft) -> tuple[list[str], dict[str, Any]]:
+            problems = candidate_problems(task_data(generation.task_id, category, domain, picks, draft), staging)
+            if problems or oracle is None:
+                return problems, {"oracle": "not run"}
+            return await asyncio.to_thread(oracle, staging, generation.task_id), {"oracle": "run"}
 
         async def judge(draft: TaskDraft) -> TaskVerdict:
             candidate = dump_yaml(task_data(generation.task_id, category, domain, picks, draft))

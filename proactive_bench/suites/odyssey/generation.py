@@ -125,7 +125,7 @@ async def generate_history(
     async def write(previous: str) -> GeneratedHistory:
         return (await generator.call_prompt(GeneratedHistory, GENERATOR_PROMPT, "history_generation", fixed, {"previous": previous})).value
 
-    def check(history: GeneratedHistory) -> tuple[list[str], dict[str, Any]]:
+    async def check(history: GeneratedHistory) -> tuple[list[str], dict[str, Any]]:
         problems, tokens = mechanical_problems(task, history, counter)
         return problems, {"tokens": tokens}
 
