@@ -190,6 +190,7 @@ def test_a_task_breaking_the_suite_rules_is_sent_back_whatever_the_verifier_says
     stated = copy.deepcopy(DRAFT)
     stated["request"] += " I pay 60 % of everything."
     stated["rubric"][3]["points"] = 5  # penalty share 5/11: outside the band
+    stated["request"] += " Finance imports a CSV, so please save it as out/october_claim.csv."  # the seed's words
     answer = scripted(lambda n: stated if n == 1 else DRAFT, lambda n: verdict(True))
     out = tmp_path / "gen"
     with StubServer(answer) as server:
@@ -201,6 +202,7 @@ def test_a_task_breaking_the_suite_rules_is_sent_back_whatever_the_verifier_says
     problems = " | ".join(first["problems"])
     assert "rules[0].cue: '60 ?%' matches the request: rule 'r1' is stated, not latent" in problems
     assert "warning: rubric: penalty points are 45% of all points" in problems
+    assert "request: repeats 10 words in a row of the seed's request" in problems
     assert "Check: rules[0].cue" in prompts[1]
 
 
@@ -267,6 +269,13 @@ def test_a_bad_seed_folder_is_a_one_line_error(tmp_path: Path, change: Callable[
     result = run_cli("generate", "agentif", "--from", str(folder), "--model", "openai:gen", "--out", str(tmp_path / "o"))
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
     assert not (tmp_path / "o").exists()
+
+
+def test_a_missing_or_empty_corpus_is_a_one_line_error(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    for corpus, message in ((tmp_path / "nowhere", "is not a folder"), (tmp_path / "empty", "holds no attachment of a known kind")):
+        result = run_cli("generate", "agentif", "--from", str(SEED), "--model", "openai:gen", "--corpus", str(corpus))
+        assert result.exit_code == 2 and f"--corpus: {corpus} {message}" in result.output
 
 
 def test_an_existing_folder_is_replaced_only_with_force_and_only_if_generated(corpus: Path, tmp_path: Path) -> None:

@@ -11,7 +11,7 @@
    candidate is also checked mechanically by the suite's own ``pbench
    validate`` checks in a staging folder (schema, rule cues in their source and
    not in the request, penalty share, reference tools) plus attachments left
-   unused, and — once those pass — the oracle of ``pbench validate --oracle``
+   unused and a request copied from the seed's, and — once those pass — the oracle of ``pbench validate --oracle``
    when the caller supplies it (the reference must score 1.0, a stuffed
    deliverable must earn no bonus). Problems and feedback go back to the generator
    (:func:`~proactive_bench.suites.generation_rounds.run_rounds`).
@@ -23,6 +23,7 @@ generation as ``failed`` with a one-line reason; no task is made up.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import re
 import shutil
 import tempfile
@@ -53,6 +54,8 @@ CATEGORY_MEANINGS = {
     "latent": "latent instruction inference: rules the assistant must induce from an attachment and apply unasked",
     "refinement": "iterative refinement: the user corrects and extends the deliverable over follow-up turns",
 }
+COPIED_WORDS = 10
+"""A run of this many words of the seed's request in the new one is a copy."""
 TEXT_PER_ATTACHMENT = 4000
 """Characters of each attachment's text shown to the models."""
 OracleCheck = Callable[[Path, str], list[str]]
@@ -195,6 +198,13 @@ def candidate_problems(data: dict[str, Any], staging: Path) -> list[str]:
     return found
 
 
+def copied_from_seed(request: str, seed_request: str) -> list[str]:
+    """A problem when the new request repeats a run of ``COPIED_WORDS`` or more words of the seed's (a new situation, not a copy)."""
+    new, old = request.lower().split(), seed_request.lower().split()
+    run = difflib.SequenceMatcher(None, new, old, autojunk=False).find_longest_match(0, len(new), 0, len(old)).size
+    return [f"request: repeats {run} words in a row of the seed's request; write a new situation"] if run >= COPIED_WORDS else []
+
+
 def _attachment_texts(picks: list[Pick]) -> str:
     parts = []
     for pick in picks:
@@ -239,7 +249,7 @@ async def generate_task(
     texts = _attachment_texts(picks)
     shared = {"workflow": workflow.render(), "category": category, "domain": domain}
     writer_fixed = {
-        **shared, "category_meaning": CATEGORY_MEANINGS[category], "example": _seed_yaml(seed.task),
+        **shared, "category_meaning": CATEGORY_MEANINGS[category],
         "attachment_list": "\n".join(f"- {p.path} ({p.file.kind}): {p.need.removesuffix(workflow.summary).strip()}" for p in picks),
     }
     with tempfile.TemporaryDirectory(prefix="pbench-agentif-gen-") as tmp:
@@ -247,11 +257,12 @@ async def generate_task(
         copy_attachments(picks, staging / FOLDER / generation.task_id / "workspace")
 
         async def write(previous: str) -> TaskDraft:
-            parts = {"attachment_texts": texts, "previous": previous}
+            parts = {"example": _seed_yaml(seed.task), "attachment_texts": texts, "previous": previous}
             return (await generator.call_prompt(TaskDraft, WRITER_PROMPT, "agentif_task_generation", writer_fixed, parts)).value
 
         async def check(draft: TaskDraft) -> tuple[list[str], dict[str, Any]]:
             problems = candidate_problems(task_data(generation.task_id, category, domain, picks, draft), staging)
+            problems += copied_from_seed(draft.request, seed.task.request)
             if problems or oracle is None:
                 return problems, {"oracle": "not run"}
             return await asyncio.to_thread(oracle, staging, generation.task_id), {"oracle": "run"}
