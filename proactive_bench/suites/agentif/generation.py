@@ -190,7 +190,7 @@ def candidate_problems(data: dict[str, Any], staging: Path) -> list[str]:
     and attachments nothing uses; one line each."""
     folder = staging / FOLDER / data["id"]
     (folder / TASK_FILE).write_text(dump_yaml(data), encoding="utf-8")
-    found = [f"{p.level}: {p.field or 'task'}: {p.reason}" if p.level != "error" else f"{p.field or 'task'}: {p.reason}"
+    found = [("" if p.level == "error" else f"{p.level}: ") + (f"{p.field}: " if p.field else "") + p.reason
              for p in SUITE.problems(staging, data["id"])]
     used = dump_yaml({k: data[k] for k in ("request", "rules", "rubric", "reference")})
     found += [f"attachments: {path} is used nowhere (not in the request, a rule, an item or the reference)"
@@ -240,8 +240,7 @@ async def generate_task(
         generation.outcome.error = f"workflow extraction: the generator {generator.model_name} gave no valid workflow: {exc}"
         return generation
     workflow = generation.workflow
-    needs = [(need.kind, f"{need.role} {workflow.summary}") for need in workflow.attachments]
-    generation.picks, unmet = pick_attachments(corpus, needs)
+    generation.picks, unmet = pick_attachments(corpus, [(need.kind, need.role) for need in workflow.attachments], workflow.summary)
     if unmet:
         generation.outcome.error = f"attachment picking: {unmet[0]}"
         return generation
@@ -250,7 +249,7 @@ async def generate_task(
     shared = {"workflow": workflow.render(), "category": category, "domain": domain}
     writer_fixed = {
         **shared, "category_meaning": CATEGORY_MEANINGS[category],
-        "attachment_list": "\n".join(f"- {p.path} ({p.file.kind}): {p.need.removesuffix(workflow.summary).strip()}" for p in picks),
+        "attachment_list": "\n".join(f"- {p.path} ({p.file.kind}): {p.need}" for p in picks),
     }
     with tempfile.TemporaryDirectory(prefix="pbench-agentif-gen-") as tmp:
         staging = Path(tmp)

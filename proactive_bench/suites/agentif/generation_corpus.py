@@ -53,7 +53,7 @@ class CorpusFile:
 
 @dataclass(frozen=True)
 class Pick:
-    """A corpus file chosen for a need, the workspace path it gets, and its BM25 score."""
+    """A corpus file chosen for a need (its role in the workflow), the workspace path it gets, and its BM25 score."""
 
     need: str
     file: CorpusFile
@@ -87,22 +87,23 @@ def index_corpus(folder: Path, exclude: Path | None = None) -> list[CorpusFile]:
     return files
 
 
-def pick_attachments(corpus: list[CorpusFile], needs: list[tuple[str, str]]) -> tuple[list[Pick], list[str]]:
-    """For each (kind, description) need the best unused corpus file of that kind; the picks and the needs left unmet (one line each)."""
+def pick_attachments(corpus: list[CorpusFile], needs: list[tuple[str, str]], context: str = "") -> tuple[list[Pick], list[str]]:
+    """For each (kind, role) need the best unused corpus file of that kind for the role and ``context`` (the workflow's
+    summary); the picks and the needs left unmet (one line each)."""
     index = BM25Okapi([words(f"{f.path.stem.replace('_', ' ')} {f.text}") or [""] for f in corpus])
     used: set[int] = set()
     names: set[str] = set()
     picks, unmet = [], []
-    for kind, description in needs:
-        terms = words(description)
+    for kind, role in needs:
+        terms = words(f"{role} {context}")
         scores = index.get_scores(terms) if terms else [0.0] * len(corpus)
         ranked = sorted((n for n, f in enumerate(corpus) if f.kind == kind and n not in used), key=lambda n: (-scores[n], corpus[n].source))
         if not ranked:
-            unmet.append(f"no unused {kind} file in the corpus for: {description}")
+            unmet.append(f"no unused {kind} file in the corpus for: {role}")
             continue
         best = corpus[ranked[0]]
         used.add(ranked[0])
-        picks.append(Pick(description, best, _workspace_path(best.path.name, names), float(scores[ranked[0]])))
+        picks.append(Pick(role, best, _workspace_path(best.path.name, names), float(scores[ranked[0]])))
     return picks, unmet
 
 
