@@ -28,6 +28,7 @@ from proactive_bench.suites.agentif import (
     DOMAINS,
     GENERATION_CRITERIA,
     GENERATION_MAX_ROUNDS,
+    SUITE as AGENTIF_SUITE,
     CorpusError,
     generate_task,
     index_corpus,
@@ -45,7 +46,7 @@ from proactive_bench.suites.odyssey import (
     report_path,
     write_outcome,
 )
-from proactive_bench.validation import oracle_problems, run_oracle, validate_suites
+from proactive_bench.validation import oracle_problems, run_oracle
 
 generate_app = typer.Typer(help="Generate task content with models, for review.", no_args_is_help=True)
 T = TypeVar("T")
@@ -134,11 +135,16 @@ def agentif(
 
 
 def _oracle_problems(root: Path, task_id: str) -> list[str]:
-    """What ``pbench validate --oracle`` finds in a candidate task under ``root``: the baselines that miss their bars."""
-    episodes, problems = validate_suites(root)
-    if task_id not in episodes:
+    """What ``pbench validate --oracle`` finds in a candidate task under ``root``: the baselines that miss their bars
+    (one line each); an oracle run that crashes is a problem of the round, not of the command."""
+    loaded, problems = AGENTIF_SUITE.checked(root.resolve(), task_id)
+    if loaded is None:
         return [f"{p.field}: {p.reason}" for p in problems] or [f"{task_id}: does not load"]
-    return [f"{p.field}: {p.reason}" for p in oracle_problems(run_oracle(episodes[task_id], root))]
+    try:
+        outcomes = run_oracle(loaded, root)
+    except Exception as exc:  # noqa: BLE001 (a generated task may break a baseline in any way; the round fails, named)
+        return [f"oracle: could not run the baselines: {type(exc).__name__}: {exc}"]
+    return [f"{p.field}: {p.reason}" for p in oracle_problems(outcomes)]
 
 
 def _with_models(model: str, verifier: str, base_url: str | None, calls: list[LLMCallRecord], work: Callable[[StructuredCaller, StructuredCaller], Awaitable[T]]) -> T:
