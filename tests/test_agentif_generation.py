@@ -216,8 +216,9 @@ def test_a_failing_server_is_a_one_line_failure_with_a_report(corpus: Path, tmp_
     assert yaml.safe_load((out / "generation.yaml").read_text())["status"] == "failed"
 
 
-def test_a_server_without_json_schema_falls_back_and_the_fallback_is_recorded(corpus: Path, tmp_path: Path) -> None:
-    answer = scripted(lambda n: DRAFT, lambda n: verdict(True))
+def test_a_server_without_json_schema_falls_back_and_a_malformed_verdict_is_retried(corpus: Path, tmp_path: Path) -> None:
+    malformed = text_reply(json.dumps({"passed": "perhaps", "grounded": True}))
+    answer = scripted(lambda n: DRAFT, lambda n: malformed if n == 1 else verdict(True))
 
     def no_schema(body: dict[str, Any]) -> Any:
         if (body.get("response_format") or {}).get("type") == "json_schema":
@@ -227,9 +228,12 @@ def test_a_server_without_json_schema_falls_back_and_the_fallback_is_recorded(co
     out = tmp_path / "gen"
     with StubServer(no_schema) as server:
         result = generate(server, corpus, out)
-    assert result.exit_code == 0, result.output
+        assert result.exit_code == 0, result.output
     assert (out / "task.yaml").is_file()
-    assert yaml.safe_load((out / "generation.yaml").read_text())["model_calls"]["failed_attempts"] >= 1
+    report = yaml.safe_load((out / "generation.yaml").read_text())
+    assert len(report["rounds"]) == 1 and report["rounds"][0]["passed"]
+    assert report["model_calls"]["failed_attempts"] == 3  # json_schema refused once per model (then dropped); one bad verdict
+    assert sum((body.get("response_format") or {}).get("type") == "json_schema" for body in server.requests) == 2
 
 
 def test_a_needed_kind_missing_from_the_corpus_fails_before_any_writing(corpus: Path, tmp_path: Path) -> None:
