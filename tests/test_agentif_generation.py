@@ -8,14 +8,15 @@ import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 import yaml
 
 from proactive_bench.dataset import DEFAULT_DATA_ROOT
 from proactive_bench.suites.agentif import index_corpus
-from proactive_bench.suites.agentif.generation_corpus import pick_attachments
+from proactive_bench.suites.agentif.generation import Kind
+from proactive_bench.suites.agentif.generation_corpus import KINDS, pick_attachments
 from proactive_bench.testing import StubServer, error_reply, prompt_text, structured_reply, text_reply
 from tests.conftest import run_cli
 
@@ -248,6 +249,10 @@ def test_a_needed_kind_missing_from_the_corpus_fails_before_any_writing(corpus: 
         result = generate(server, corpus, tmp_path / "gen")
     assert result.exit_code == 1 and "attachment picking: no unused slides file in the corpus" in result.output
     assert not (tmp_path / "gen" / "task.yaml").exists()
+
+
+def test_the_workflow_schema_names_exactly_the_corpus_kinds() -> None:
+    assert set(get_args(Kind)) == set(KINDS)
 
 
 def test_picking_is_deterministic_by_kind_and_relevance_and_skips_the_seed() -> None:

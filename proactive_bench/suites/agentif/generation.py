@@ -41,7 +41,7 @@ from proactive_bench.suites.agentif.suite import SUITE
 from proactive_bench.suites.agentif.task import AgentIFTask
 from proactive_bench.suites.generation_rounds import Outcome as RoundsOutcome
 from proactive_bench.suites.generation_rounds import GenerationInputError, RoundSteps, RoundVerdict, dump_yaml, run_rounds
-from proactive_bench.suites.task_files import TASK_FILE, read_task_model
+from proactive_bench.suites.task_files import TASK_FILE, TaskUser, read_task_model
 
 PROMPTS = "suites/agentif/prompts"
 EXTRACTION_PROMPT = load_prompt(PROMPTS, "workflow_extraction.v1")
@@ -90,16 +90,11 @@ class Workflow(BaseModel):
         return f"{self.summary}\nSteps:\n{steps}\nLatent rules:\n{rules}\nDeliverables: {', '.join(self.deliverables) or '-'}"
 
 
-class TaskUserDraft(BaseModel):
-    name: str
-    role: str
-
-
 class TaskDraft(BaseModel):
     """The generator's task: the task format's fields but the id, category, domain and attachments (fixed by the pipeline)."""
 
     title: str
-    user: TaskUserDraft
+    user: TaskUser
     now: str = Field(description="Absolute date-time, YYYY-MM-DDTHH:MM:SS.")
     request: str
     rules: list[dict[str, Any]] = Field(default_factory=list)
