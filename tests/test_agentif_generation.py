@@ -207,6 +207,29 @@ def test_a_task_breaking_the_suite_rules_is_sent_back_whatever_the_verifier_says
     assert "Check: rules[0].cue" in prompts[1]
 
 
+def test_a_refinement_task_needs_its_follow_ups_and_gets_the_chosen_category(corpus: Path, tmp_path: Path) -> None:
+    refined = copy.deepcopy(DRAFT)
+    refined["followups"] = [{"id": "f1", "text": "Thanks! Add a total line at the end.", "after": {"file_exists": "out/may_split.csv"}}]
+    refined["rubric"].append({
+        "id": "b4", "text": "A total line 170.00 / 102.00 / 68.00 ends the file", "polarity": "bonus", "points": 1, "category": "content",
+        "grader": "rule", "followup": "f1",
+        "check": {"file_matches": {"path": "out/may_split.csv", "pattern": r"(?m)^total,170(\.00)?,102(\.00)?,68(\.00)?\s*\Z"}},
+    })
+    refined["reference"].insert(3, {"tool": "edit_file", "followup": "f1", "args": {
+        "path": "out/may_split.csv", "old": "internet,50.00,30.00,20.00\n", "new": "internet,50.00,30.00,20.00\ntotal,170.00,102.00,68.00\n"}})
+    answer = scripted(lambda n: DRAFT if n == 1 else refined, lambda n: verdict(True))
+    with StubServer(answer) as server:
+        result = generate(server, corpus, tmp_path / "gen", "--category", "refinement", "--json", "--oracle")
+        prompts = writer_prompts(server)
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.stdout)
+    assert shown["task"] == "aif_life_refinement_gen_expense_claim"
+    assert "a refinement task needs at least one follow-up" in " | ".join(shown["rounds"][0]["problems"])
+    assert "Category: refinement (iterative refinement" in prompts[0]
+    task = yaml.safe_load((tmp_path / "gen" / "task.yaml").read_text())
+    assert task["category"] == "refinement" and task["followups"][0]["id"] == "f1"
+
+
 def test_a_failing_server_is_a_one_line_failure_with_a_report(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "gen"
     with StubServer(lambda body: error_reply(500, "internal error")) as server:
