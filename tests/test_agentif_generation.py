@@ -15,6 +15,7 @@ import yaml
 
 from proactive_bench.dataset import DEFAULT_DATA_ROOT
 from proactive_bench.suites.agentif import index_corpus
+from proactive_bench.suites.agentif.attachments import main as check_attachments
 from proactive_bench.suites.agentif.generation import Kind
 from proactive_bench.suites.agentif.generation_corpus import KINDS, pick_attachments
 from proactive_bench.testing import StubServer, error_reply, prompt_text, structured_reply, text_reply
@@ -330,7 +331,9 @@ def test_validate_finds_an_edited_copy_and_a_copy_without_provenance(corpus: Pat
     out = tmp_path / "data" / "agentif" / NEW_ID
     with StubServer(answer) as server:
         assert generate(server, corpus, out).exit_code == 0
+    assert check_attachments(["--root", str(tmp_path / "data"), "--check"]) == 0
     (out / "workspace" / "inbox" / "may_bills.csv").write_text("item,total\nelectricity,999.00\n")
+    assert check_attachments(["--root", str(tmp_path / "data"), "--check"]) == 1
     result = run_cli("validate", "--data", str(tmp_path / "data"), "--json")
     reasons = [p["field"] + ": " + p["reason"] for p in json.loads(result.stdout)["problems"]]
     assert result.exit_code == 1
