@@ -127,14 +127,15 @@ class SweepConfig(BaseModel):
 
     def settings(self) -> list[SuiteSettings]:
         """Every memory setting × top-k combination the sweep runs (top-k pairs only with retrieval settings), × every hint setting."""
-        summaries = {"base_url": self.base_url}
+        summaries = {"base_url": self.base_url, "embedding_model": self.embedding_model}
+        rag_swept = any(memory.startswith("rag:") for memory in self.memory)  # else the embeddings model stays, for the suite to refuse
         if not self.memory:
             grid = [SuiteSettings(None, k, **summaries) for k in self.top_k] or [SuiteSettings(**summaries)]
         else:
             grid = [
                 SuiteSettings(
                     memory, k, self.summary_model if "summary" in memory else None, self.summaries_db, self.base_url,
-                    embedding_model=self.embedding_model if memory.startswith("rag:") else None,
+                    embedding_model=self.embedding_model if memory.startswith("rag:") or not rag_swept else None,
                 )
                 for memory in self.memory
                 for k in (self.top_k if memory.startswith("rag:") and self.top_k else [None])
