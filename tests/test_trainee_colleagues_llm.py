@@ -159,3 +159,21 @@ def test_an_llm_colleague_run_replays_from_its_record_without_the_server(tmp_pat
     assert replies(again["run_id"]) == replies(first) and replies(first)
     grades = {rid: [(g.item_id, g.score) for sr in store.session_runs(rid) for g in store.rows(Grade, sr.id)] for rid in (first, again["run_id"])}
     assert grades[first] == grades[again["run_id"]] and grades[first] and again["comp"] == recorded["runs"][0]["comp"] == 1.0
+
+
+def test_a_run_whose_colleague_model_answers_prose_records_failed_replies_and_releases_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "pbench.db"
+    with StubServer(lambda body: text_reply("Sure, happy to help with that!")) as server:
+        summary = run_episode_json("--suite", "trainee", "--model", "scripted:reference", "--tasks", "s6-n3", "--npc", "llm",
+                                   "--npc-model", "openai:npc", "--base-url", server.base_url, "--no-probe", "--db", str(db))
+    run_id = summary["runs"][0]["run_id"]
+    store = Store(db)
+    (session,) = store.session_runs(run_id)
+    sent = [c.result["response"] for c in store.rows(ToolCallRow, session.id) if c.tool_name == "chat__send_message"]
+    failed = [r for r in sent if "failure" in r]  # the questions; statements are deflected without asking the model
+    assert failed and all(r["reply"] == NO_REPLY and "no valid answer" in r["failure"] for r in failed)
+    replies = [r for r in (store.snapshot(session.id, "apps") or {})["chat_message"] if r["direction"] == "in"]
+    assert all(r["released"] == [] for r in replies) and sum(" failed: colleague " in r["decided_by"] for r in replies) == len(failed)
+    npc = [c for c in store.llm_calls(run_id) if c.role == "npc"]
+    assert not any(c.ok for c in npc) and len(npc) == 4 * len(failed)
+    assert summary["trainee"]["overall"][0]["clues_asked"] == 0.0  # the script knows the values; no colleague gave one
