@@ -42,6 +42,10 @@ class ToolError(Exception):
     """A failure the tool reports to the agent as an error result."""
 
 
+TOOL_FAILURES = (ToolError, PathEscapeError, OSError, ValueError)
+"""What a tool may raise for the agent to see as an error result; anything else is a bug and propagates."""
+
+
 class HistorySearch(Protocol):
     """An index over a user's dialogue history: the ``k`` passages best matching ``query``, as (source, text) (plain or awaitable)."""
 
@@ -218,7 +222,7 @@ class ToolBox:
             return self._tick(self._outcome(name, call, lambda: spec.func(self.env, parsed)))
         try:
             response = await spec.func(self.env, parsed)
-        except (ToolError, PathEscapeError, OSError, ValueError) as exc:
+        except TOOL_FAILURES as exc:
             return self._tick(self._record(name, call, {"error": str(exc)}, ok=False))
         return self._tick(self._record(name, call, {"response": response}, ok=True))
 
@@ -257,7 +261,7 @@ class ToolBox:
         """Run a synchronous tool body and record its response or its failure."""
         try:
             response = run()
-        except (ToolError, PathEscapeError, OSError, ValueError) as exc:
+        except TOOL_FAILURES as exc:
             return self._record(name, call, {"error": str(exc)}, ok=False)
         except RecursionError:  # a library walk (os.walk, shutil) over a folder tree nested thousands deep
             return self._record(name, call, {"error": "folder tree nested too deep"}, ok=False)
