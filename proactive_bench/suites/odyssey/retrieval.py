@@ -6,7 +6,10 @@ Both rank every document for a query and return the top ``k`` in rank order
 BM25 (``rank-bm25``'s Okapi BM25) scores lower-cased word tokens without
 English stop words, and a document sharing no word with the query is not
 returned. Embedding retrieval ranks by cosine similarity of the vectors an
-:class:`~proactive_bench.suites.odyssey.retrieval_embedders.Embedder` gives.
+:class:`~proactive_bench.suites.odyssey.retrieval_embedders.Embedder` gives;
+it is asynchronous (``build``, ``retrieve`` and ``search`` are awaited, the
+query's vector being a model call), and ``with_models`` puts a run's queries on
+that run's model-call path.
 """
 
 from __future__ import annotations
