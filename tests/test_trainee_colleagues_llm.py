@@ -155,6 +155,7 @@ def test_an_llm_colleague_run_replays_from_its_record_without_the_server(tmp_pat
         return [(c.call["to"], c.result["response"]["reply"], c.ok) for c in calls]
 
     assert asked > 0 and len(npc_calls(first)) == asked and all(c.ok and not c.cached for c in npc_calls(first))
+    assert [(r["role"], r["calls"], r["cached"]) for r in recorded["cost"]] == [("npc", asked, 0)]  # in the run's cost ledger
     assert len(npc_calls(again["run_id"])) == asked and all(c.cached for c in npc_calls(again["run_id"]))
     assert replies(again["run_id"]) == replies(first) and replies(first)
     grades = {rid: [(g.item_id, g.score) for sr in store.session_runs(rid) for g in store.rows(Grade, sr.id)] for rid in (first, again["run_id"])}
