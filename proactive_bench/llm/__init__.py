@@ -11,6 +11,7 @@ from proactive_bench.llm.context import (
     trim_history,
 )
 from proactive_bench.llm.costs import Budget, PriceFileError, PriceTable
+from proactive_bench.llm.embeddings import EmbeddingClient, EmbeddingsError
 from proactive_bench.llm.endpoints import (
     DEFAULT_PAUSE_AFTER,
     EndpointError,
@@ -22,6 +23,7 @@ from proactive_bench.llm.ledger import (
     CallRole,
     LLMCallRecord,
     Recorder,
+    ToolRole,
     record_retries,
     usage_fields,
 )
@@ -42,6 +44,7 @@ from proactive_bench.llm.structured import (
     StructuredCaller,
     StructuredOutputError,
 )
+from proactive_bench.llm.tool_models import ToolModels, UsesToolModels
 from proactive_bench.llm.transport import ChatTransport, is_context_length_error
 
 __all__ = [
@@ -58,6 +61,8 @@ __all__ = [
     "CallRole",
     "ChatSettings",
     "ChatTransport",
+    "EmbeddingClient",
+    "EmbeddingsError",
     "EndpointError",
     "EndpointHealth",
     "LLMCallRecord",
@@ -70,6 +75,9 @@ __all__ = [
     "RetryPolicy",
     "StructuredCaller",
     "StructuredOutputError",
+    "ToolModels",
+    "ToolRole",
+    "UsesToolModels",
     "check_reachable",
     "is_context_length_error",
     "is_openai_model",
