@@ -1,15 +1,10 @@
 """Writes inbox/garden_plan.svg: a back-garden plan with six raised beds between the house wall and the south fence (invented)."""
 
-import argparse
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import workspace_folder, write_text
 
 BEDS = {"B1": (60, 110), "B2": (230, 110), "B3": (400, 110), "A1": (60, 330), "A2": (230, 330), "A3": (400, 330)}
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-parts = [
+PARTS = [
     '<svg xmlns="http://www.w3.org/2000/svg" width="580" height="500" viewBox="0 0 580 500" font-family="sans-serif">',
     "  <title>Back garden - raised beds (each 1.2 x 2.4 m)</title>",
     '  <rect x="0" y="0" width="580" height="60" fill="#bbbbbb"/>',
@@ -20,9 +15,8 @@ parts = [
     '  <text x="535" y="265" text-anchor="middle" font-size="13">Shed</text>',
     '  <path d="M 545 120 L 545 80 M 535 92 L 545 80 L 555 92" stroke="black" fill="none"/>',
     '  <text x="545" y="74" text-anchor="middle" font-size="13">N</text>',
+    *(f'  <rect id="{name}" x="{x}" y="{y}" width="120" height="90" fill="#7fae6b" stroke="black"/>\n'
+      f'  <text x="{x + 60}" y="{y + 50}" text-anchor="middle" font-size="16">{name}</text>' for name, (x, y) in BEDS.items()),
+    "</svg>",
 ]
-for name, (x, y) in BEDS.items():
-    parts.append(f'  <rect id="{name}" x="{x}" y="{y}" width="120" height="90" fill="#7fae6b" stroke="black"/>')
-    parts.append(f'  <text x="{x + 60}" y="{y + 50}" text-anchor="middle" font-size="16">{name}</text>')
-parts.append("</svg>")
-(out / "garden_plan.svg").write_text("\n".join(parts) + "\n", encoding="utf-8")
+write_text(workspace_folder(__file__) / "inbox" / "garden_plan.svg", "\n".join(PARTS) + "\n")

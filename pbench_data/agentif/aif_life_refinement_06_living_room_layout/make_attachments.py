@@ -1,7 +1,6 @@
 """Writes inbox/living_room.svg: the plan of an invented living room, 1 unit = 1 cm, north at the top."""
 
-import argparse
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import workspace_folder, write_text
 
 PLAN = """<svg xmlns="http://www.w3.org/2000/svg" width="500" height="400" viewBox="0 0 500 400">
   <title>Living room, Rua das Flores 18, 2nd floor (1 unit = 1 cm, north at the top)</title>
@@ -17,8 +16,4 @@ PLAN = """<svg xmlns="http://www.w3.org/2000/svg" width="500" height="400" viewB
 </svg>
 """
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-(out / "living_room.svg").write_text(PLAN, encoding="utf-8")
+write_text(workspace_folder(__file__) / "inbox" / "living_room.svg", PLAN)
