@@ -1,8 +1,8 @@
 """What a task's ``make_attachments.py`` writes with: the ``--out`` folder and byte-stable writers per format.
 
 A generator script keeps only its task's content (data, text) and calls these:
-:func:`workspace_folder` for where to write; :func:`write_text` (txt, md, svg,
-json), :func:`write_csv`, :func:`write_srt`, :func:`write_sheet` (one xlsx
+:func:`workspace_folder` for where to write; :func:`write_text` (txt, md,
+json), :func:`write_svg` (with :func:`svg_named_shapes`), :func:`write_csv`, :func:`write_srt`, :func:`write_sheet` (one xlsx
 sheet), :func:`docx_file` and :func:`pdf_file` (context managers that hand
 over the library's document and save it on leaving). Every writer creates the
 file's folder, and every file comes out the same bytes on every run: fixed
@@ -48,8 +48,26 @@ def normalize_zip(path: Path) -> None:
 
 
 def write_text(path: Path, text: str) -> None:
-    """A UTF-8 text file (plain text, Markdown, SVG, JSON) exactly as given."""
+    """A UTF-8 text file (plain text, Markdown, JSON) exactly as given."""
     _parent_made(path).write_text(text, encoding="utf-8")
+
+
+def write_svg(path: Path, elements: Iterable[str], *, width: int, height: int, title: str, font_family: str = "") -> None:
+    """An SVG drawing ``width`` x ``height`` (its viewBox from 0 0) with a ``<title>``, one element a line, indented by two spaces."""
+    font = f' font-family="{font_family}"' if font_family else ""
+    head = f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"{font}>'
+    write_text(path, "\n".join([head, f"  <title>{title}</title>", *(f"  {element}" for element in elements), "</svg>"]) + "\n")
+
+
+def svg_named_shapes(places: dict[str, tuple[int, int]], shape: str, *, label_offset: tuple[int, int]) -> list[str]:
+    """SVG elements for named places: per place (x, y), ``shape`` (a format string of ``name``, ``x``, ``y``)
+    and then its name as a 16 pt label centred at (x, y) moved by ``label_offset``."""
+    dx, dy = label_offset
+    return [
+        line
+        for name, (x, y) in places.items()
+        for line in (shape.format(name=name, x=x, y=y), f'<text x="{x + dx}" y="{y + dy}" text-anchor="middle" font-size="16">{name}</text>')
+    ]
 
 
 def write_csv(path: Path, rows: Iterable[Sequence[Any]], *, delimiter: str = ",") -> None:
