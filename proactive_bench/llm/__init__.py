@@ -33,7 +33,7 @@ from proactive_bench.llm.models import (
     make_chat_model,
 )
 from proactive_bench.llm.probe import probe_model, probe_reports, probe_table
-from proactive_bench.llm.prompts import load_prompt
+from proactive_bench.llm.prompts import Prompt, load_prompt
 from proactive_bench.llm.retry_log import listen, unlisten
 from proactive_bench.llm.sent import REQUEST_SENT, note_request_sent
 from proactive_bench.llm.structured import (
@@ -65,6 +65,7 @@ __all__ = [
     "ModelSpecError",
     "PriceFileError",
     "PriceTable",
+    "Prompt",
     "Recorder",
     "RetryPolicy",
     "StructuredCaller",

@@ -15,7 +15,7 @@
 | `retrieval_embedders.py` | `Embedder`, `OpenAIEmbedder` (`/v1/embeddings`, recorded and cached) |
 | `memory.py` | memory settings (`long-context`, `rag:<granularity>`, `none`), `memory_context` |
 | `generation_seed.py` | the input of `pbench generate odyssey`: an atomic task (`SeedTask`), read with one-line errors |
-| `generation.py` | the generator-verifier loop (HomerAgents-style, at most 5 rounds) and its mechanical checks |
+| `generation.py` | the history's generator-verifier rounds (HomerAgents-style, at most 5; the loop is `suites/generation_rounds.py`) and its mechanical checks |
 | `generation_files.py` | the generated task file and the report of its rounds (`generation.yaml`) |
 """
 

@@ -16,13 +16,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from proactive_bench.suites.generation_rounds import GenerationInputError
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
-
-
-class GenerationInputError(ValueError):
-    """An atomic task that cannot be generated from; the message is one line."""
 
 
 class _Strict(BaseModel):

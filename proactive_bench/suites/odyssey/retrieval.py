@@ -11,7 +11,6 @@ returned. Embedding retrieval ranks by cosine similarity of the vectors an
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -19,18 +18,7 @@ from rank_bm25 import BM25Okapi
 
 from proactive_bench.suites.odyssey.memory_docs import MemoryDoc
 from proactive_bench.suites.odyssey.retrieval_embedders import Embedder
-
-WORD = re.compile(r"[a-z0-9]+(?:['.@-][a-z0-9]+)*")
-STOP_WORDS = frozenset(
-    "a an and are as at be but by can could did do does for from had has have he her hi his i if in into is it its "
-    "just me my of on or our she so that the their them then there they this to too up us was we were what when "
-    "which who will with would you your yes no ok okay".split()
-)
-
-
-def words(text: str) -> list[str]:
-    """Lower-cased word tokens (e-mail addresses, decimals and file names kept whole) without stop words."""
-    return [w for w in WORD.findall(text.lower()) if w not in STOP_WORDS]
+from proactive_bench.suites.text_words import words
 
 
 class _Ranking:
