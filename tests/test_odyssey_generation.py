@@ -159,7 +159,7 @@ async def test_a_server_that_answers_prose_fails_after_bounded_attempts(seed_fil
             load_seed_task(seed_file), StructuredCaller(model, "gen", "agent", policy=policy), StructuredCaller(model, "gen", "judge", policy=policy),
         )
         assert len(server.requests) <= 6
-    assert outcome.status == "failed" and outcome.history is None and outcome.rounds == []
+    assert outcome.status == "failed" and outcome.draft is None and outcome.rounds == []
     assert outcome.error is not None and outcome.error.startswith("round 1: the generator gen gave no valid history")
 
 

@@ -15,15 +15,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from proactive_bench.suites.generation_rounds import GenerationInputError
 from proactive_bench.suites.odyssey.task import Detail
 from proactive_bench.suites.task_files import TaskUser
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
-
-
-class GenerationInputError(ValueError):
-    """An atomic task that cannot be generated from; the message is one line."""
 
 
 class SeedTask(BaseModel):
