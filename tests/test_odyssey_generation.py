@@ -176,7 +176,7 @@ def test_a_failing_server_is_reported_and_no_task_is_written(seed_file: Path, tm
     (lambda d: d.pop("intent"), "intent: Field required"),
     (lambda d: d.update(history=[]), "history: the task already has one"),
     (lambda d: d["details"][0].update(cue="vendor comparison"), "details ['d1']: the cue matches the intent"),
-    (lambda d: d["details"][1].update(cue="(unclosed"), "details.1.cue: not a valid regular expression"),
+    (lambda d: d["details"][1].update(cue="(unclosed"), "details.1.cue: invalid regular expression"),
 ])
 def test_bad_atomic_tasks_are_one_line_errors(seed_file: Path, tmp_path: Path, change: Callable[[dict[str, Any]], Any], message: str) -> None:
     data = yaml.safe_load(seed_file.read_text())

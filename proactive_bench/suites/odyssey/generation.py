@@ -15,17 +15,17 @@ answer ends the generation as ``failed``: no history is ever made up.
 
 from __future__ import annotations
 
-from datetime import date
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
 from proactive_bench.llm import StructuredCaller, load_prompt
-from proactive_bench.suites.odyssey.generation_seed import SeedTask
-from proactive_bench.suites.odyssey.memory_docs import HistoryDay, render_history
-from proactive_bench.suites.odyssey.memory_tokens import TokenCounter, default_token_counter
 from proactive_bench.suites.generation_rounds import Outcome as RoundsOutcome
 from proactive_bench.suites.generation_rounds import RoundSteps, RoundVerdict, run_rounds
+from proactive_bench.suites.odyssey.generation_seed import SeedTask
+from proactive_bench.suites.odyssey.memory_docs import HistoryDay, history_days, render_history
+from proactive_bench.suites.odyssey.memory_tokens import TokenCounter, default_token_counter
+from proactive_bench.suites.odyssey.task import Day
 
 PROMPTS = "suites/odyssey/prompts"
 GENERATOR_PROMPT = load_prompt(PROMPTS, "history_generator.v1")
@@ -39,23 +39,13 @@ ASKED_WORDS = (900, 3000)
 CRITERIA = ("realism", "alignment", "coherence", "details_present")
 
 
-class GeneratedTurn(BaseModel):
-    role: Literal["user", "assistant"]
-    text: str = Field(min_length=1)
-
-
-class GeneratedDay(BaseModel):
-    date: date
-    turns: list[GeneratedTurn] = Field(min_length=1)
-
-
 class GeneratedHistory(BaseModel):
-    """The generator's answer: the conversations of several days."""
+    """The generator's answer: the conversations of several days, each in the task format's :class:`Day`."""
 
-    days: list[GeneratedDay] = Field(min_length=1)
+    days: list[Day] = Field(min_length=1)
 
     def as_days(self) -> list[HistoryDay]:
-        return [HistoryDay(day.date, tuple((t.role, t.text) for t in day.turns)) for day in self.days]
+        return history_days(self.days)
 
 
 class Verdict(RoundVerdict):
