@@ -181,3 +181,16 @@ def test_the_stuffer_fills_office_deliverables_in_their_format_so_their_penaltie
     assert result.exit_code == 0, result.output
     stuffer = next(o for o in json.loads(result.stdout)["oracle"] if o["model"] == "scripted:stuffer")
     assert stuffer["ok"] and stuffer["bar"] == "earns no bonus and triggers a penalty"
+
+
+def test_the_oracle_fails_a_task_whose_reference_writes_a_file_nothing_checks(agentif_copy: Path) -> None:
+    task_file = agentif_copy / "agentif" / WORKFLOW / "task.yaml"
+    task = yaml.safe_load(task_file.read_text())
+    unchecked = {"tool": "write_file", "args": {"path": "out/unchecked_extra.txt", "content": "A file no rubric item reads.\n"}}
+    task["reference"].insert(len(task["reference"]) - 1, unchecked)
+    task_file.write_text(yaml.safe_dump(task, sort_keys=False))
+    result = run_cli("validate", "--data", str(agentif_copy), "--oracle", "--json")
+    assert result.exit_code == 1, result.output
+    dropped = len(task["reference"]) - 2
+    assert f"without reference[{dropped}] (write_file out/unchecked_extra.txt) it still scores 1.0: no rule item checks that file" in result.output
+    assert "error: 1 error(s), 0 warning(s)" in result.output  # the task's other written files are each checked

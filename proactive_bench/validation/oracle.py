@@ -16,7 +16,10 @@ Each baseline is one :class:`OracleBar` in :data:`BASELINES`; a new baseline
 (or an adversarial one) is one more line there. Odyssey tasks are held to
 :data:`PASS_RATE_BASELINES`, AgentIF tasks to :data:`AGENTIF_BASELINES` (the
 reference scores 1.0, the adversaries next to nothing, the stuffer
-triggering a penalty).
+triggering a penalty); :func:`dropped_step_outcomes` also runs the
+AgentIF reference once per file it writes with that write left out, and
+fails a task whose rule-graded score stays 1.0 (a deliverable that no rule
+item checks and no rubric item names as evidence: an agent could skip it unnoticed).
 """
 
 from __future__ import annotations
@@ -244,7 +247,7 @@ def in_reveal_order(episode: LoadedEpisode, order: str) -> LoadedEpisode:
 
 
 def run_oracle(episode: LoadedEpisode, root: Path, bars: list[OracleBar] | None = None) -> list[OracleOutcome]:
-    """Run every baseline in each of its reveal orders on a scratch results store."""
+    """Run every baseline in each of its reveal orders on a scratch results store (the suite's bars, and the dropped-step runs, when ``bars`` is None)."""
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="pbench-oracle-") as tmp:
         store = Store(Path(tmp) / "oracle.db")
@@ -259,7 +262,36 @@ def run_oracle(episode: LoadedEpisode, root: Path, bars: list[OracleBar] | None 
                 outcomes.append(OracleOutcome(
                     episode.episode.id, bar.model, order, bar.bar, result.proc, result.comp, bar.verdict(result, loaded), result, where,
                 ))
+    return outcomes + dropped_step_outcomes(episode, root) if bars is None else outcomes
+
+
+WRITING_TOOLS = frozenset({"write_file", "edit_file", "docx_create", "docx_edit", "xlsx_write", "xlsx_append_rows", "pdf_create"})
+"""Reference steps that produce a deliverable file (dropped one at a time by :func:`dropped_step_outcomes`)."""
+DROPPED_STEP_BAR = "scores below 1.0 with any one written file left out"
+
+
+def dropped_step_outcomes(episode: LoadedEpisode, root: Path) -> list[OracleOutcome]:
+    """``scripted:reference`` on an AgentIF task once per step writing a file no rubric (judge) item reads, that step left out; each must lose points."""
+    if episode.suite != "agentif":
+        return []
+    task, _ = read_agentif_task(episode.directory.parent.parent, episode.episode.id)
+    judged = {path for item in task.rubric if item.grader == "rubric" for path in item.evidence.files} if task else set()
+    session = episode.sessions[0]
+    bar = OracleBar("scripted:reference", agentif_bar(_below_one), DROPPED_STEP_BAR, ("forward",))
+    outcomes = []
+    for n, step in enumerate(session.reference):
+        if step.tool not in WRITING_TOOLS or step.args.get("path") in judged:  # the judge reads those; the oracle has none
+            continue
+        rest = [kept for k, kept in enumerate(session.reference) if k != n]
+        cut = replace(episode, sessions=[session.model_copy(update={"reference": rest}), *episode.sessions[1:]])
+        for outcome in run_oracle(cut, root, [bar]):
+            failure = outcome.failure and f"without reference[{n}] ({step.tool} {step.args.get('path', '')}) it {outcome.failure}"
+            outcomes.append(replace(outcome, model=f"scripted:reference minus reference[{n}]", failure=failure))
     return outcomes
+
+
+def _below_one(score: TaskScore, _category: str) -> str | None:
+    return "still scores 1.0: no rule item checks that file" if score.score == 1.0 else None
 
 
 def oracle_problems(outcomes: list[OracleOutcome]) -> list[Problem]:
