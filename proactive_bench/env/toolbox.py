@@ -173,7 +173,11 @@ class ToolBox:
     specs: list[ToolSpec]
     records: list[ToolRecord] = field(default_factory=list)
     turn: int = 0
+    steps: int = 0
+    """The agent's steps so far: one per decision, whatever kind of agent (see :meth:`begin_step`)."""
     _pending_notices: list[str] = field(default_factory=list)
+    _step_open: bool = False
+    _calls_in_step: int = 0
 
     def spec(self, name: str) -> ToolSpec | None:
         return next((s for s in self.specs if s.name == name), None)
@@ -184,6 +188,10 @@ class ToolBox:
         With a clock, the call advances simulated time and the notices that fell due ride on its result (``notices``).
         """
         record = self._run(name, dict(args or {}))
+        if self._step_open:
+            self._calls_in_step += 1
+        else:
+            self.steps += 1  # a call no declared step covers is a decision of its own
         if self.env.clock is not None:
             notices, self._pending_notices = [*self._pending_notices, *self.env.clock.tick("call")], []
             if notices:
@@ -191,9 +199,22 @@ class ToolBox:
         return record
 
     def begin_step(self) -> None:
-        """The agent starts a new step (a model response): with a clock, simulated time advances (its notices wait for the next call)."""
+        """The agent starts a new step (a model response): with a clock, simulated time advances (its notices wait for the next call).
+
+        A step is one agent decision: a model call that answers with tool calls or with the reply (the ``react``
+        scaffold declares each here), or, for an agent that declares none, each tool call it makes and its reply
+        (a scripted action): :attr:`steps` counts both, and :meth:`end_turn` counts a reply no step covers.
+        """
+        self.steps += 1
+        self._step_open, self._calls_in_step = True, 0
         if self.env.clock is not None:
             self._pending_notices += self.env.clock.tick("step")
+
+    def end_turn(self) -> None:
+        """The agent has replied: the reply is a step of its own unless a declared step with no tool call yet produced it."""
+        if not (self._step_open and self._calls_in_step == 0):
+            self.steps += 1
+        self._step_open, self._calls_in_step = False, 0
 
     def _run(self, name: str, call: dict[str, Any]) -> ToolRecord:
         spec = self.spec(name)

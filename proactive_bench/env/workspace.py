@@ -73,8 +73,14 @@ class Workspace:
         through its dataset.
         """
         workspace = cls(root)
+        workspace.place(seed)
+        return workspace
+
+    def place(self, seed: Path | None) -> None:
+        """Copy a seed directory's folders and files into the workspace (replacing files of the same path), checked as
+        :meth:`seeded` checks a seed; nothing when it does not exist (a session's files that appear when it starts)."""
         if seed is None or not seed.is_dir():
-            return workspace
+            return
         seed = seed.resolve()
         scan = jail.walk(seed)
         links = [e.path for e in scan.entries if e.kind == "link"]
@@ -82,16 +88,18 @@ class Workspace:
             problems = [f"{jail.shown(p)}: symlink" for p in links] + scan.cut_summary()
             raise WorkspaceSeedError(f"{seed}: a workspace seed may hold only regular files and folders: {'; '.join(problems[:5])}")
         for entry in scan.entries:
-            target = workspace.root / entry.path
-            if entry.kind == "dir":
-                target.mkdir(exist_ok=True)
-                continue
             try:
-                target.write_bytes(jail.read_file(seed, entry.path))
-            except jail.Refused as exc:
+                if entry.kind == "dir":
+                    self.resolve(entry.path).mkdir(parents=True, exist_ok=True)
+                    continue
+                data = jail.read_file(seed, entry.path)
+                self.resolve(PurePosixPath(entry.path).parent.as_posix())  # its folders stay inside
+                if (self.root / entry.path).is_symlink():  # a link the agent left there is replaced, never followed
+                    (self.root / entry.path).unlink()
+                target = self.write_bytes(entry.path, data)
+            except (jail.Refused, PathEscapeError, OSError) as exc:
                 raise WorkspaceSeedError(f"{seed / entry.path}: {exc}") from None
             os.chmod(target, entry.stat.st_mode & 0o777)
-        return workspace
 
     def resolve(self, relative: str) -> Path:
         """Map a workspace-relative path to a real path inside the jail."""

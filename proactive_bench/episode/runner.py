@@ -294,7 +294,7 @@ async def _run_one(
     sink = StoreSink()
     sink.pending.append(message_row(opening_message(session)))
     toolbox = ToolBox(env, resolve_tool_names(session.tools))
-    start_session(env.require_apps(), wiring.episode.directory, session)  # the clock moves, the session's timed app rows appear
+    start_session(env.require_apps(), env.workspace, wiring.episode.directory, session)  # the clock moves, the session's timed app rows and files appear
     ctx = SessionContext(
         session_id=session.id,
         trigger=session.trigger.type,
@@ -336,6 +336,7 @@ async def _run_one(
     if packs[position].cut:  # also in the checkpoint's manifest
         log.warning("checkpoint_cut", run=run.id, session=session.id, cut=packs[position].cut)
     session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)
+    session_run.steps = toolbox.steps
     save = partial(
         wiring.store.save_session,  # one transaction: a session is saved whole or not at all
         session_run,

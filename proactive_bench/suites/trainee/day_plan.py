@@ -182,5 +182,6 @@ def _run_block(line: _Timeline, day: ScenarioDay, block: tuple[int, Task, list[S
 
 
 def reference(steps: list[PlannedStep]) -> list[ReferenceStep]:
-    """The oracle's steps as the session's reference: asking and clue-using steps are marked ``from_history`` (``scripted:surface`` skips them)."""
-    return [ReferenceStep(tool=s.tool, args=s.args, from_history=bool(s.asks or s.needs)) for s in steps]
+    """The oracle's steps as the session's reference: asking and clue-using steps are marked ``from_history`` (``scripted:surface`` skips them);
+    a clue-using step carries its guess (``scripted:guess`` acts on it)."""
+    return [ReferenceStep(tool=s.tool, args=s.args, from_history=bool(s.asks or s.needs), guess=s.guess if s.needs else None) for s in steps]

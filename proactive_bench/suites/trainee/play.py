@@ -71,12 +71,12 @@ def play(scenario: Scenario, mode: str, rates: ClockRates = ClockRates(), hints:
         folder = Path(tmp)
         materialize(scenario, hints, folder)
         apps = AppStore()
-        workspace = Workspace.seeded(folder / "run", folder / "workspace")
+        workspace = Workspace(folder / "run")  # each day's files appear when it starts
         env = ToolEnv(workspace, Memory(), apps, colleagues=rules_colleagues(scenario), clock=VirtualClock(apps, rates))
         played = []
         for day in scenario.days:
             session = day_session(scenario, day.day, TraineeSettings(days=len(scenario.days), hints=hints, rates=rates))
-            start_session(apps, folder, session)
+            start_session(apps, workspace, folder, session)
             at_start = apps.snapshot()
             box = ToolBox(env, resolve_tool_names(DAY_TOOLS))
             if mode == "canvass":
