@@ -35,6 +35,7 @@ from proactive_bench.dataset import (
     Session,
     compile_pattern,
 )
+from proactive_bench.scaffolds.adversarial import WORK_DIMENSIONS
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     AgentTurn,
@@ -44,8 +45,8 @@ from proactive_bench.scaffolds.protocol import (
 
 Mode = Literal["reference", "passive", "asker", "surface", "guess", "canvass"]
 GUESSING_MODES = ("guess", "canvass")
-CANVASS_PADDING: tuple[str, ...] = tuple(f"What should I know about {d}?" for d in ("deadlines", "budgets", "approvals", "formats", "passwords"))
-"""Generic workplace questions the canvasser adds so that its message is a survey whatever the session asks."""
+CANVASS_PADDING: tuple[str, ...] = tuple(f"Which rule applies to {d}?" for d in WORK_DIMENSIONS[:5])
+"""Substantive workplace questions (each admissible alone) the canvasser adds, so that its message is a survey whatever the session asks."""
 
 
 def _normalize(text: str) -> str:
