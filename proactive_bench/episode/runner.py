@@ -86,7 +86,7 @@ from proactive_bench.scoring import (
     session_burden,
 )
 from proactive_bench.scoring import SNAPSHOT_KIND as BURDEN
-from proactive_bench.store import PendingRow, Run, SessionRun, Store
+from proactive_bench.store import LLMCall, PendingRow, Run, SessionRun, Store
 from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import FollowUpUser, UserSimulator
 
@@ -336,13 +336,14 @@ async def _run_one(
     if packs[position].cut:  # also in the checkpoint's manifest
         log.warning("checkpoint_cut", run=run.id, session=session.id, cut=packs[position].cut)
     session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)
-    session_run.steps = toolbox.steps
+    calls = wiring.ledger.take()
+    session_run.steps = agent_steps(toolbox, calls)
     save = partial(
         wiring.store.save_session,  # one transaction: a session is saved whole or not at all
         session_run,
         [
             *sink.pending,
-            *wiring.ledger.take(),
+            *calls,
             *grade_rows(grades),
             snapshot_row("workspace", env.workspace.snapshot()),
             snapshot_row("memory", env.memory.as_dict()),
@@ -359,6 +360,13 @@ async def _run_one(
     clipped = sum(was_clipped(label.evidence) for label in state["labels"])
     provided = tuple(label.intent_id for label in state["labels"] if label.status == IntentStatus.PROVIDED)
     return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided), save
+
+
+def agent_steps(toolbox: ToolBox, calls: list[PendingRow]) -> int:
+    """The session's agent steps: the toolbox's count (``ToolBox.steps``), and never fewer than the agent's answered model
+    calls recorded (a model agent that declares fewer steps than it takes decisions is counted by its calls)."""
+    answered = sum(row.table is LLMCall and row.values.get("role") == "agent" and bool(row.values.get("ok")) for row in calls)
+    return max(toolbox.steps, answered)
 
 
 async def _write(save: Callable[[], None], after: asyncio.Event) -> None:
