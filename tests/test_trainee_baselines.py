@@ -4,6 +4,7 @@ and the cheapest agents that would game either figure."""
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 
 from proactive_bench.store import Store, ToolCallRow
@@ -88,12 +89,16 @@ def test_a_react_agent_has_one_step_per_model_call(tmp_path: Path) -> None:
     assert _overall(summary)["avg_steps"] == 2
 
 
-def test_an_agent_that_never_declares_a_step_is_not_counted_fewer(tmp_path: Path) -> None:
-    """Three tool calls and a reply with no ``begin_step``: four decisions, as a scripted agent is counted."""
+def test_an_agent_that_never_declares_a_step_is_not_counted_fewer_nor_given_time(tmp_path: Path) -> None:
+    """Three tool calls and a reply with no ``begin_step``: four decisions, as a scripted agent is counted, and each call
+    costs a step's minutes too (2,1 clock: 3 minutes apart), as a react step with one call does: not declaring saves no time."""
     db = tmp_path / "pbench.db"
     summary = run_episode_json("--suite", "trainee", "--model", f"{AGENTS}:UndeclaredSteps", "--tasks", "s3-n3", "--db", str(db))
-    [session] = Store(db).session_runs(summary["runs"][0]["run_id"])
+    store = Store(db)
+    [session] = store.session_runs(summary["runs"][0]["run_id"])
     assert session.steps == 4 and _overall(summary)["avg_steps"] == 4
+    times = [datetime.fromisoformat(c.result["response"]["now"]) for c in store.rows(ToolCallRow, session.id)]
+    assert [(b - a).total_seconds() / 60 for a, b in zip(times, times[1:])] == [3.0, 3.0]
 
 
 def test_guessing_first_and_asking_afterwards_is_still_guessing(tmp_path: Path) -> None:

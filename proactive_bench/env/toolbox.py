@@ -187,11 +187,11 @@ class ToolBox:
 
         With a clock, the call advances simulated time and the notices that fell due ride on its result (``notices``).
         """
-        record = self._run(name, dict(args or {}))
         if self._step_open:
             self._calls_in_step += 1
         else:
-            self.steps += 1  # a call no declared step covers is a decision of its own
+            self._count_step()  # a call no declared step covers is a decision of its own, and costs one in simulated time
+        record = self._run(name, dict(args or {}))
         if self.env.clock is not None:
             notices, self._pending_notices = [*self._pending_notices, *self.env.clock.tick("call")], []
             if notices:
@@ -203,18 +203,22 @@ class ToolBox:
 
         A step is one agent decision: a model call that answers with tool calls or with the reply (the ``react``
         scaffold declares each here), or, for an agent that declares none, each tool call it makes and its reply
-        (a scripted action): :attr:`steps` counts both, and :meth:`end_turn` counts a reply no step covers.
+        (a scripted action): :attr:`steps` counts both, and :meth:`end_turn` counts a reply no step covers. Every
+        step, declared or not, advances the clock by its step rate: not declaring steps saves no simulated time.
         """
-        self.steps += 1
+        self._count_step()
         self._step_open, self._calls_in_step = True, 0
-        if self.env.clock is not None:
-            self._pending_notices += self.env.clock.tick("step")
 
     def end_turn(self) -> None:
         """The agent has replied: the reply is a step of its own unless a declared step with no tool call yet produced it."""
         if not (self._step_open and self._calls_in_step == 0):
-            self.steps += 1
+            self._count_step()
         self._step_open, self._calls_in_step = False, 0
+
+    def _count_step(self) -> None:
+        self.steps += 1
+        if self.env.clock is not None:
+            self._pending_notices += self.env.clock.tick("step")
 
     def _run(self, name: str, call: dict[str, Any]) -> ToolRecord:
         spec = self.spec(name)

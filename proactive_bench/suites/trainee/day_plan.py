@@ -49,6 +49,8 @@ class _Timeline:
     steps: list[PlannedStep] = field(default_factory=list)
 
     def emit(self, step: PlannedStep, deadline: int | None = None) -> None:
+        """One action: a step (the clock's step rate, before it) and its tool call (the call rate, after it)."""
+        self.now += self.rates.per_step_minutes
         if deadline is not None and self.now > deadline:
             raise TimelineError(f"task {step.task}: the oracle's {step.tool} would run at minute {self.now:.0f}, after its deadline {deadline}")
         self.steps.append(step)
@@ -161,7 +163,7 @@ def oracle_steps(scenario: Scenario, day: ScenarioDay, rates: ClockRates) -> lis
             flexible += [(task, s) for s in acting]
     blocks.sort(key=lambda b: b[0])
     for task, step in [*prepared, *flexible]:
-        while blocks and line.now + rates.per_call_minutes > blocks[0][0]:
+        while blocks and line.now + rates.per_step_minutes + rates.per_call_minutes > blocks[0][0]:
             _run_block(line, day, blocks.pop(0))
         line.emit(_planned(day, task, step), None if task.fixed else task.deadline_minute)
     for block in blocks:
@@ -171,7 +173,7 @@ def oracle_steps(scenario: Scenario, day: ScenarioDay, rates: ClockRates) -> lis
 
 def _run_block(line: _Timeline, day: ScenarioDay, block: tuple[int, Task, list[Step]]) -> None:
     start, task, steps = block
-    if line.now > start:
+    if line.now + line.rates.per_step_minutes > start:
         raise TimelineError(f"task {task.key}: the oracle reaches minute {line.now:.0f}, after the start {start} of {task.draft.title}")
     for step in steps:
         if step.wait_until_minute is not None:
