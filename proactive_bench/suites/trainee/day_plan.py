@@ -3,7 +3,9 @@
 The oracle's steps are laid out on the simulated clock: the e-mail login first,
 the fixed (time-critical) tasks' preparation next, then the flexible tasks in
 arrival order, switching to a fixed task's block (wait until its start, act)
-as soon as the next step would run past its start. A template whose oracle
+as soon as the next step would run past its start. Each action costs a step
+(the clock's step rate, before it) and its call (the call rate): a scripted
+agent's every tool call is a step (``ToolBox.steps``). A template whose oracle
 cannot meet its own deadlines or start times is refused (:class:`TimelineError`).
 """
 

@@ -9,6 +9,10 @@ no model, no session graph. Modes (the baselines of docs/metrics.md, "Trainee"):
 - ``guess``: never asks; where a step needs a clue it acts on the template's plausible guess;
 - ``canvass`` (adversarial): sends every colleague one laundry list holding every targeted question of the day
   (padded past the survey limit), then guesses; it must obtain no clue.
+
+In runs, the same baselines are the agents ``scripted:reference``, ``scripted:passive``, ``scripted:guess`` and
+``scripted:canvass`` (``scaffolds/scripted.py``, replaying the session's reference and its guesses). Each day's
+files appear when the day starts, as in a run.
 """
 
 from __future__ import annotations
