@@ -56,3 +56,18 @@ def test_files_placed_later_replace_a_link_left_in_their_way(tmp_path: Path) -> 
     assert outside.read_text() == "host file"
     placed = workspace.root / "day2" / "notes.txt"
     assert not placed.is_symlink() and placed.read_text() == "day two notes"
+
+
+def test_files_placed_later_replace_a_folder_or_hard_link_in_their_way(tmp_path: Path) -> None:
+    """Whatever the agent left at a later day's path (a folder, a hard link to another file) gives way; nothing else changes."""
+    workspace = Workspace(tmp_path / "ws")
+    workspace.write_text("day2/report.txt/inner.txt", "a folder where a file goes")
+    workspace.write_text("mine.txt", "the agent's own file")
+    os.link(workspace.root / "mine.txt", workspace.root / "day2" / "sheet.csv")
+    seed = tmp_path / "seed"
+    (seed / "day2").mkdir(parents=True)
+    (seed / "day2" / "report.txt").write_text("the report")
+    (seed / "day2" / "sheet.csv").write_text("a,b")
+    workspace.place(seed)
+    assert workspace.read_text("day2/report.txt") == "the report" and workspace.read_text("day2/sheet.csv") == "a,b"
+    assert workspace.read_text("mine.txt") == "the agent's own file"

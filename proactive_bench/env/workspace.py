@@ -89,17 +89,23 @@ class Workspace:
             raise WorkspaceSeedError(f"{seed}: a workspace seed may hold only regular files and folders: {'; '.join(problems[:5])}")
         for entry in scan.entries:
             try:
+                self.resolve(PurePosixPath(entry.path).parent.as_posix())  # its folders stay inside
+                self._clear(entry.path, keep_folder=entry.kind == "dir")
                 if entry.kind == "dir":
                     self.resolve(entry.path).mkdir(parents=True, exist_ok=True)
                     continue
-                data = jail.read_file(seed, entry.path)
-                self.resolve(PurePosixPath(entry.path).parent.as_posix())  # its folders stay inside
-                if (self.root / entry.path).is_symlink():  # a link the agent left there is replaced, never followed
-                    (self.root / entry.path).unlink()
-                target = self.write_bytes(entry.path, data)
+                target = self.write_bytes(entry.path, jail.read_file(seed, entry.path))
             except (jail.Refused, PathEscapeError, OSError) as exc:
                 raise WorkspaceSeedError(f"{seed / entry.path}: {exc}") from None
             os.chmod(target, entry.stat.st_mode & 0o777)
+
+    def _clear(self, relative: str, keep_folder: bool) -> None:
+        """Remove what the agent left where a placed file or folder goes: a link (never followed), a file, a folder in a file's way."""
+        there = self.root / relative
+        if there.is_symlink() or (there.exists() and not there.is_dir()):
+            there.unlink()  # only this name goes: a link's target or a hard link's other names stay
+        elif there.is_dir() and not keep_folder:
+            jail.remove_tree(there)
 
     def resolve(self, relative: str) -> Path:
         """Map a workspace-relative path to a real path inside the jail."""

@@ -35,11 +35,13 @@ from proactive_bench.dataset import (
 from proactive_bench.env import (
     AppStore,
     Memory,
+    SeedError,
     ToolBox,
     ToolEnv,
     ToolRecord,
     VirtualClock,
     Workspace,
+    WorkspaceSeedError,
     jail,
     resolve_tool_names,
 )
@@ -61,6 +63,7 @@ from proactive_bench.episode.rows import (
 )
 from proactive_bench.episode.session_graph import (
     SessionRuntime,
+    SessionState,
     agent_failed,
     failed_state,
     opening_message,
@@ -294,7 +297,11 @@ async def _run_one(
     sink = StoreSink()
     sink.pending.append(message_row(opening_message(session)))
     toolbox = ToolBox(env, resolve_tool_names(session.tools))
-    start_session(env.require_apps(), env.workspace, wiring.episode.directory, session)  # the clock moves, the session's timed app rows and files appear
+    try:  # the clock moves, the session's timed app rows and files appear
+        start_session(env.require_apps(), env.workspace, wiring.episode.directory, session)
+        unplaced = None
+    except (SeedError, WorkspaceSeedError) as exc:  # e.g. a folder the agent made where a later session's file goes
+        unplaced = f"the session's timed rows or files cannot be placed: {str(exc).splitlines()[0]}"
     ctx = SessionContext(
         session_id=session.id,
         trigger=session.trigger.type,
@@ -310,14 +317,11 @@ async def _run_one(
     )
     log.info("session_start", run=run.id, session=session.id)
     try:
-        try:
-            agent.start_session(ctx)
-        except Exception as exc:  # a scaffold that fails to start is an errored session, not a crash
-            failure = ErrorTrace.of(exc)
-            log.warning("agent_failed", session=session.id, turn=0, error=failure.summary)
-            state = failed_state(agent_failed(0, failure), failure)
+        if unplaced is not None:
+            log.warning("session_unplaced", session=session.id, error=unplaced)
+            state = failed_state(unplaced)
         else:
-            state = await run_session_graph(rt)
+            state = await _play(rt, agent, ctx)
     except Exception as exc:  # pbench's own part of the session failed: an errored session, not a crash
         log.warning("session_failed", session=session.id, error=repr(exc))
         state = failed_state(f"{type(exc).__name__}: {exc}")
@@ -360,6 +364,17 @@ async def _run_one(
     clipped = sum(was_clipped(label.evidence) for label in state["labels"])
     provided = tuple(label.intent_id for label in state["labels"] if label.status == IntentStatus.PROVIDED)
     return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided), save
+
+
+async def _play(rt: SessionRuntime, agent: Scaffold, ctx: SessionContext) -> SessionState:
+    """Start the agent and play the session graph; a scaffold that fails to start is an errored session, not a crash."""
+    try:
+        agent.start_session(ctx)
+    except Exception as exc:
+        failure = ErrorTrace.of(exc)
+        log.warning("agent_failed", session=ctx.session_id, turn=0, error=failure.summary)
+        return failed_state(agent_failed(0, failure), failure)
+    return await run_session_graph(rt)
 
 
 def agent_steps(toolbox: ToolBox, calls: list[PendingRow]) -> int:
