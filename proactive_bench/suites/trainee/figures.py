@@ -4,8 +4,8 @@
 - **Success Rate**: share of tasks whose every checkpoint passed.
 - **clues asked**: NPC-held clues released over chat / NPC-held clues.
 - **guesses**: checkpoints that need a clue whose ``attempt`` holds although a needed
-  clue was never obtained (an NPC's never released; a file clue's file never opened
-  by a tool call naming its path), or already held before the last needed clue was
+  clue was never obtained (an NPC's never released; a file clue's file never read
+  by a successful ``read_file``, ``xlsx_read`` or ``docx_read``), or already held before the last needed clue was
   obtained (the attempt judged on the tool calls before that release and the app rows
   sent before its minute: guessing first and asking afterwards is still guessing),
   / checkpoints that need a clue and have an ``attempt``.
@@ -30,6 +30,8 @@ from proactive_bench.env import AppStore, Memory, ToolRecord, Workspace
 from proactive_bench.suites.trainee.compose import ScenarioDay
 
 CHAT_TABLE = "chat_message"
+FILE_READERS = ("read_file", "xlsx_read", "docx_read")
+"""The tools whose successful call on a clue's file reads the clue (naming its path in a failed call or a write does not)."""
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,7 @@ def obtained_at(day: ScenarioDay, records: list[ToolRecord], chat: list[dict[str
             cid = task.clue_id(day.day, clue)
             if clue.in_file:
                 path = clue.holder.removeprefix("file:")
-                seq = next((r.seq for r in records if str(r.call.get("path")) == path), None)
+                seq = next((r.seq for r in records if r.ok and r.tool_name in FILE_READERS and str(r.call.get("path")) == path), None)
                 found = Obtained(seq, None) if seq is not None else None
             else:
                 row = next((r for r in chat if r["direction"] == "in" and cid in (r.get("released") or [])), None)
