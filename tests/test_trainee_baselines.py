@@ -114,3 +114,10 @@ def test_naming_a_clue_file_in_a_call_that_reads_nothing_is_not_reading_it(tmp_p
     row = _overall(run_episode_json("--suite", "trainee", "--model", f"{AGENTS}:TouchThenGuess", "--tasks", "s6-n3,s7-n3",
                                     "--db", str(tmp_path / "pbench.db")))
     assert row["guesses"] == 1.0 and row["clues_asked"] == 0.0
+
+
+def test_an_agent_is_never_counted_fewer_steps_than_its_recorded_model_calls(tmp_path: Path) -> None:
+    db = tmp_path / "pbench.db"
+    summary = run_episode_json("--suite", "trainee", "--model", f"{AGENTS}:ThinksWithoutDeclaring", "--tasks", "s3-n3", "--db", str(db))
+    [session] = Store(db).session_runs(summary["runs"][0]["run_id"])
+    assert session.steps == 3 and _overall(summary)["avg_steps"] == 3  # the failed call is no decision; the reply came from the last

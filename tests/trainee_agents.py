@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from proactive_bench.scaffolds import AgentTurn, SessionContext
+from proactive_bench.llm import LLMCallRecord
+from proactive_bench.scaffolds import AgentTurn, ScaffoldOptions, SessionContext
 
 
 class _Scripted:
@@ -82,4 +83,19 @@ class TouchThenGuess(_Scripted):
                 self.ctx.tools.call("list_dir", {"path": step.args["path"]})
             elif step.tool is not None and (step.guess is not None or not step.from_history):
                 self.ctx.tools.call(step.tool, step.guess if step.guess is not None else step.args)
+        return AgentTurn(reply="Done for today.")
+
+
+class ThinksWithoutDeclaring(_Scripted):
+    """Records three answered model calls of its own (through the run's recorder) and one failed one, declares no step,
+    calls no tool and replies: it took three decisions, whatever it declared."""
+
+    def __init__(self, options: ScaffoldOptions) -> None:
+        super().__init__()
+        self.recorder = options.recorder
+
+    def respond(self, message: str) -> AgentTurn:
+        assert self.recorder is not None
+        for ok in (True, True, False, True):
+            self.recorder(LLMCallRecord(role="agent", purpose="plan", model="own", method="text", ok=ok, latency_ms=1.0))
         return AgentTurn(reply="Done for today.")
