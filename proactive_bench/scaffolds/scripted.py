@@ -94,13 +94,14 @@ class ScriptedAgent:
     def end_session(self) -> None:
         self._ctx = None
 
-    def respond(self, message: str) -> AgentTurn:
+    async def respond(self, message: str) -> AgentTurn:
+        """Run the eligible reference steps (tools that call a model, such as LLM colleagues, are awaited)."""
         session = self._session
         if self._turns:
             self._known |= stated_intents(session.intents, message)
             self._heard.append(message)
         if not self._turns and self.mode == "canvass":
-            self._canvass()
+            await self._canvass()
         self._turns += 1
         if self.mode == "asker":
             pending = [i for i in session.intents if i.id not in self._asked and i.id not in self._known]
@@ -108,7 +109,7 @@ class ScriptedAgent:
                 intent = pending[0]
                 self._asked.add(intent.id)
                 return AgentTurn(reply=intent.question or f"Could you tell me more about: {intent.id}?")
-        said = [step.say for _, step in self._run_steps() if step.say]
+        said = [step.say for _, step in await self._run_steps() if step.say]
         return AgentTurn(reply="\n\n".join(said) if said else "Noted; nothing further to change.")
 
     def _eligible(self, step: ReferenceStep) -> bool:
@@ -125,22 +126,22 @@ class ScriptedAgent:
         allowed = set() if self.mode == "surface" else self._known
         return set(step.requires) <= allowed
 
-    def _canvass(self) -> None:
+    async def _canvass(self) -> None:
         """One laundry list to every chat contact: every question the reference asks a colleague, padded into a survey."""
         assert self._ctx is not None
         questions = [str(s.args.get("text", "")) for s in self._session.reference if s.tool == "chat__send_message" and s.from_history]
-        contacts = self._ctx.tools.call("chat__list_contacts", {})
+        contacts = await self._ctx.tools.acall("chat__list_contacts", {})
         if not contacts.ok:
             return  # a session without the chat app: nobody to canvass
         text = " ".join([*questions, *CANVASS_PADDING])
         for contact in contacts.result["response"]:
-            self._ctx.tools.call("chat__send_message", {"to": contact["handle"], "text": text})
+            await self._ctx.tools.acall("chat__send_message", {"to": contact["handle"], "text": text})
 
     def _followup_given(self, followup_id: str) -> bool:
         text = next(f.text for f in self._session.followups if f.id == followup_id)
         return any(text in heard for heard in self._heard)
 
-    def _run_steps(self) -> list[tuple[int, ReferenceStep]]:
+    async def _run_steps(self) -> list[tuple[int, ReferenceStep]]:
         assert self._ctx is not None
         ran = []
         for n, step in enumerate(self._session.reference):
@@ -148,7 +149,7 @@ class ScriptedAgent:
                 continue
             if step.tool is not None:
                 guessing = step.from_history and self.mode in GUESSING_MODES
-                self._ctx.tools.call(step.tool, step.guess if guessing and step.guess is not None else step.args)
+                await self._ctx.tools.acall(step.tool, step.guess if guessing and step.guess is not None else step.args)
             self._done.add(n)
             ran.append((n, step))
         return ran
