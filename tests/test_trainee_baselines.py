@@ -12,6 +12,7 @@ from proactive_bench.suites.trainee import compose_scenario
 from proactive_bench.testing import StubServer, text_reply
 from proactive_bench.testing.stub_server import tool_call_reply
 from tests.conftest import run_cli, run_episode_json
+from tests.test_trainee_runs import _npc_judge
 
 AGENTS = Path(__file__).parent / "trainee_agents.py"
 
@@ -121,3 +122,11 @@ def test_an_agent_is_never_counted_fewer_steps_than_its_recorded_model_calls(tmp
     summary = run_episode_json("--suite", "trainee", "--model", f"{AGENTS}:ThinksWithoutDeclaring", "--tasks", "s3-n3", "--db", str(db))
     [session] = Store(db).session_runs(summary["runs"][0]["run_id"])
     assert session.steps == 3 and _overall(summary)["avg_steps"] == 3  # the failed call is no decision; the reply came from the last
+
+
+def test_the_canvasser_obtains_nothing_from_llm_colleagues_either(tmp_path: Path) -> None:
+    """Colleagues played by a model (a stub that grants every fact whose own question may count): the survey screen comes first."""
+    with StubServer(_npc_judge) as server:
+        row = _overall(run_episode_json("--suite", "trainee", "--model", "scripted:canvass", "--tasks", "s6-n3", "--npc", "llm",
+                                        "--npc-model", "openai:npc", "--base-url", server.base_url, "--no-probe", "--db", str(tmp_path / "pbench.db")))
+    assert row["clues_asked"] == 0.0 and row["messages"] >= 3 and row["checkpoint_score"] <= 0.4
