@@ -39,6 +39,7 @@ def test_a_database_written_before_migrations_is_upgraded_and_reads_as_written(l
     assert [(run.id, run.status) for run in store.find_runs(ListFilter())] == before
     exported = run_cli("export", LEGACY_RUN, "--db", str(legacy_db))
     assert exported.exit_code == 0 and len(exported.stdout.splitlines()) == 2
+    assert [s.steps for s in store.session_runs(LEGACY_RUN)] == [0, 0]  # revision 0005: sessions saved before it have no steps
 
 
 def test_a_database_of_a_newer_pbench_is_refused_with_one_line(legacy_db: Path) -> None:

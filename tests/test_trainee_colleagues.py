@@ -46,11 +46,12 @@ def test_chat_records_both_sides_and_the_clock_moves_with_calls_and_steps(tmp_pa
     echo = Echo()
     box = _box(tmp_path, echo)
     first = box.call("chat__send_message", {"to": "Ada.Lind", "text": "What is the policy?"})
-    assert first.ok and first.result["response"] == {"reply": "re: What is the policy?", "at": "2026-03-02T09:00"}
+    # a call no declared step covers is a step of its own: 09:00 -> 09:01 (the step), the call, -> 09:03
+    assert first.ok and first.result["response"] == {"reply": "re: What is the policy?", "at": "2026-03-02T09:01"}
     assert "notices" not in first.result
-    box.begin_step()  # 09:02 -> 09:03: the notice is due at 09:05, not yet
-    second = box.call("chat__send_message", {"to": "ada.lind", "text": "And the vendor list?"})
-    assert second.result["response"]["at"] == "2026-03-02T09:03"
+    box.begin_step()  # 09:03 -> 09:04: the notice is due at 09:05, not yet
+    second = box.call("chat__send_message", {"to": "ada.lind", "text": "And the vendor list?"})  # inside the declared step
+    assert second.result["response"]["at"] == "2026-03-02T09:04"
     assert second.result["notices"] == ["[09:05] standup starts"] and "[notice] [09:05] standup starts" in render_result(second)
     assert echo.asked[1][2] == 2  # the colleague saw the thread so far
     rows = box.env.require_apps().rows("chat_message")
@@ -70,8 +71,8 @@ def test_wait_until_moves_forward_only_and_delivers_once(tmp_path: Path) -> None
     assert not back.ok and "does not go back" in back.result["error"]
     bad = box.call("clock__wait_until", {"until": "tea time"})
     assert not bad.ok and "until: expected HH:MM" in bad.result["error"]
-    now = box.call("clock__now", {})
-    assert now.result["response"]["now"] == "2026-03-02T10:06" and now.result["response"]["notices"] == ["[09:05] standup starts"]
+    now = box.call("clock__now", {})  # each undeclared call: a step (1 min) before it, the call (2 min) after it
+    assert now.result["response"]["now"] == "2026-03-02T10:09" and now.result["response"]["notices"] == ["[09:05] standup starts"]
 
 
 def test_without_a_clock_time_stands_still(tmp_path: Path) -> None:

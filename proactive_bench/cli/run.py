@@ -107,7 +107,7 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 def episode(
     *,
     persona: Annotated[Optional[str], typer.Option(help="Persona whose episode to run, e.g. pharmacist (the pibench suite).")] = None,
-    model: Annotated[str, typer.Option(help="Agent: scripted:reference|passive|asker|surface; openai:NAME (the react scaffold on that model); package.module:attr or path/file.py:attr (your own scaffold).")],
+    model: Annotated[str, typer.Option(help="Agent: scripted:reference|passive|asker|surface|guess|canvass; openai:NAME (the react scaffold on that model); package.module:attr or path/file.py:attr (your own scaffold).")],
     sessions: Annotated[Optional[str], typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
     user: Annotated[str, typer.Option(help="User simulator backend: rules or llm.")] = "rules",
     user_model: Annotated[Optional[str], typer.Option(help="Chat model for --user llm.")] = None,

@@ -4,7 +4,7 @@
 checklist), ``predicates`` the predicate language and the ``PREDICATE_CHECKS``
 registry through which an importer contributes a check, ``loading`` reads a
 root, ``ablation`` picks the sessions a run keeps, ``taxonomy`` the category
-codes, ``timed_events`` the app rows that appear when a session starts.
+codes, ``timed_events`` the app rows and workspace files that appear when a session starts.
 See README.md here.
 """
 
@@ -70,7 +70,7 @@ from proactive_bench.dataset.schema import (
     check_one_action,
 )
 from proactive_bench.dataset.taxonomy import CATEGORY_CODES, CATEGORY_NAMES
-from proactive_bench.dataset.timed_events import start_session, unknown_timed_folders
+from proactive_bench.dataset.timed_events import start_session, timed_files_dir, timed_rows_dir, unknown_timed_folders
 
 __all__ = [
     "ABLATIONS",
@@ -128,6 +128,8 @@ __all__ = [
     "load_episode",
     "load_episode_partly",
     "start_session",
+    "timed_files_dir",
+    "timed_rows_dir",
     "unknown_timed_folders",
     "walk",
 ]

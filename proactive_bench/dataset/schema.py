@@ -155,10 +155,17 @@ class ReferenceStep(_Model):
     followup: str | None = Field(
         default=None, description="The follow-up instruction this step answers: it is done only after the user gave it (refinement tasks)."
     )
+    guess: dict[str, Any] | None = Field(
+        default=None,
+        description="For a tool step that needs what the agent must first find out (from_history): the arguments an agent that guesses "
+        "instead of finding out would use (trainee scenarios: a clue's plausible guess; scripted:guess and scripted:canvass).",
+    )
 
     @model_validator(mode="after")
     def _one_action(self) -> ReferenceStep:
         check_one_action(self.tool, self.say, self.args)
+        if self.guess is not None and (self.tool is None or not self.from_history):
+            raise ValueError("guess: only a tool step marked from_history has a guess")
         return self
 
 

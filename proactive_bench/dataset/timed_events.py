@@ -1,9 +1,11 @@
-"""Timed app events: app rows that appear when a given session starts, and triggers rendered from them.
+"""Timed events: app rows and workspace files that appear when a given session starts, and triggers rendered from rows.
 
 ``episodes/<p>/apps/*.yaml`` seeds the apps once, before the first session;
 ``episodes/<p>/apps/<session id>/*.yaml`` holds rows that appear at the start
 of that session (an incoming e-mail, a reminder), so earlier sessions cannot
-see them. An event session names its trigger row (``trigger.row``) and its
+see them. Likewise ``workspace/`` seeds the workspace once and
+``session_files/<session id>/`` holds files placed in it when that session
+starts (a trainee scenario's day-2 files). An event session names its trigger row (``trigger.row``) and its
 message is rendered from the row when the dataset loads: the text is written once.
 """
 
@@ -14,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from proactive_bench.dataset.schema import Session
-from proactive_bench.env import AppStore, app_tables
+from proactive_bench.env import AppStore, Workspace, app_tables
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 
@@ -23,14 +25,21 @@ def timed_rows_dir(episode_dir: Path, session_id: str) -> Path:
     return episode_dir / "apps" / session_id
 
 
-def start_session(apps: AppStore, episode_dir: Path, session: Session) -> None:
-    """What happens to the apps when a session starts: the clock moves to ``now:``, its timed rows appear.
+def timed_files_dir(episode_dir: Path, session_id: str) -> Path:
+    """The folder of workspace files that appear when the session starts."""
+    return episode_dir / "session_files" / session_id
 
-    Raises :class:`~proactive_bench.env.apps.base.SeedError` for rows that do not fit (``pbench validate`` reports it first).
+
+def start_session(apps: AppStore, workspace: Workspace, episode_dir: Path, session: Session) -> None:
+    """What happens when a session starts: the clock moves to ``now:``, its timed rows and files appear.
+
+    Raises :class:`~proactive_bench.env.apps.base.SeedError` for rows that do not fit (``pbench validate`` reports it first),
+    :class:`~proactive_bench.env.workspace.WorkspaceSeedError` for files that cannot be placed.
     """
     if session.now is not None:
         apps.set_clock(session.now)
     apps.seed_from(timed_rows_dir(episode_dir, session.id))
+    workspace.place(timed_files_dir(episode_dir, session.id))
 
 
 def unknown_timed_folders(episode_dir: Path, session_ids: list[str]) -> list[str]:

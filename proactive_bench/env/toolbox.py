@@ -190,7 +190,11 @@ class ToolBox:
     specs: list[ToolSpec]
     records: list[ToolRecord] = field(default_factory=list)
     turn: int = 0
+    steps: int = 0
+    """The agent's steps so far: one per decision, whatever kind of agent (see :meth:`begin_step`)."""
     _pending_notices: list[str] = field(default_factory=list)
+    _step_open: bool = False
+    _calls_in_step: int = 0
 
     def spec(self, name: str) -> ToolSpec | None:
         return next((s for s in self.specs if s.name == name), None)
@@ -201,6 +205,7 @@ class ToolBox:
         With a clock, the call advances simulated time and the notices that fell due ride on its result (``notices``).
         An ``async`` tool that has to wait (on a model server) fails here: await :meth:`acall` instead.
         """
+        self._enter_call()
         checked = self._check(name, dict(args or {}))
         if isinstance(checked, ToolRecord):
             return self._tick(checked)
@@ -214,6 +219,7 @@ class ToolBox:
 
     async def acall(self, name: str, args: dict[str, Any] | None = None) -> ToolRecord:
         """:meth:`call` for async scaffolds: an ``async`` tool is awaited on the running event loop."""
+        self._enter_call()
         checked = self._check(name, dict(args or {}))
         if isinstance(checked, ToolRecord):
             return self._tick(checked)
@@ -227,7 +233,31 @@ class ToolBox:
         return self._tick(self._record(name, call, {"response": response}, ok=True))
 
     def begin_step(self) -> None:
-        """The agent starts a new step (a model response): with a clock, simulated time advances (its notices wait for the next call)."""
+        """The agent starts a new step (a model response): with a clock, simulated time advances (its notices wait for the next call).
+
+        A step is one agent decision: a model call that answers with tool calls or with the reply (the ``react``
+        scaffold declares each here), or, for an agent that declares none, each tool call it makes and its reply
+        (a scripted action): :attr:`steps` counts both, and :meth:`end_turn` counts a reply no step covers. Every
+        step, declared or not, advances the clock by its step rate: not declaring steps saves no simulated time.
+        """
+        self._count_step()
+        self._step_open, self._calls_in_step = True, 0
+
+    def end_turn(self) -> None:
+        """The agent has replied: the reply is a step of its own unless a declared step with no tool call yet produced it."""
+        if not (self._step_open and self._calls_in_step == 0):
+            self._count_step()
+        self._step_open, self._calls_in_step = False, 0
+
+    def _enter_call(self) -> None:
+        """A call inside a declared step is part of it; any other is a decision of its own, and costs one in simulated time."""
+        if self._step_open:
+            self._calls_in_step += 1
+        else:
+            self._count_step()
+
+    def _count_step(self) -> None:
+        self.steps += 1
         if self.env.clock is not None:
             self._pending_notices += self.env.clock.tick("step")
 

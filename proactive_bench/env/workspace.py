@@ -73,8 +73,14 @@ class Workspace:
         through its dataset.
         """
         workspace = cls(root)
+        workspace.place(seed)
+        return workspace
+
+    def place(self, seed: Path | None) -> None:
+        """Copy a seed directory's folders and files into the workspace (replacing files of the same path), checked as
+        :meth:`seeded` checks a seed; nothing when it does not exist (a session's files that appear when it starts)."""
         if seed is None or not seed.is_dir():
-            return workspace
+            return
         seed = seed.resolve()
         scan = jail.walk(seed)
         links = [e.path for e in scan.entries if e.kind == "link"]
@@ -82,16 +88,24 @@ class Workspace:
             problems = [f"{jail.shown(p)}: symlink" for p in links] + scan.cut_summary()
             raise WorkspaceSeedError(f"{seed}: a workspace seed may hold only regular files and folders: {'; '.join(problems[:5])}")
         for entry in scan.entries:
-            target = workspace.root / entry.path
-            if entry.kind == "dir":
-                target.mkdir(exist_ok=True)
-                continue
             try:
-                target.write_bytes(jail.read_file(seed, entry.path))
-            except jail.Refused as exc:
+                self.resolve(PurePosixPath(entry.path).parent.as_posix())  # its folders stay inside
+                self._clear(entry.path, keep_folder=entry.kind == "dir")
+                if entry.kind == "dir":
+                    self.resolve(entry.path).mkdir(parents=True, exist_ok=True)
+                    continue
+                target = self.write_bytes(entry.path, jail.read_file(seed, entry.path))
+            except (jail.Refused, PathEscapeError, OSError) as exc:
                 raise WorkspaceSeedError(f"{seed / entry.path}: {exc}") from None
             os.chmod(target, entry.stat.st_mode & 0o777)
-        return workspace
+
+    def _clear(self, relative: str, keep_folder: bool) -> None:
+        """Remove what the agent left where a placed file or folder goes: a link (never followed), a file, a folder in a file's way."""
+        there = self.root / relative
+        if there.is_symlink() or (there.exists() and not there.is_dir()):
+            there.unlink()  # only this name goes: a link's target or a hard link's other names stay
+        elif there.is_dir() and not keep_folder:
+            jail.remove_tree(there)
 
     def resolve(self, relative: str) -> Path:
         """Map a workspace-relative path to a real path inside the jail."""

@@ -35,11 +35,13 @@ from proactive_bench.dataset import (
 from proactive_bench.env import (
     AppStore,
     Memory,
+    SeedError,
     ToolBox,
     ToolEnv,
     ToolRecord,
     VirtualClock,
     Workspace,
+    WorkspaceSeedError,
     jail,
     resolve_tool_names,
 )
@@ -61,6 +63,7 @@ from proactive_bench.episode.rows import (
 )
 from proactive_bench.episode.session_graph import (
     SessionRuntime,
+    SessionState,
     agent_failed,
     failed_state,
     opening_message,
@@ -88,7 +91,7 @@ from proactive_bench.scoring import (
     session_burden,
 )
 from proactive_bench.scoring import SNAPSHOT_KIND as BURDEN
-from proactive_bench.store import PendingRow, Run, SessionRun, Store
+from proactive_bench.store import LLMCall, PendingRow, Run, SessionRun, Store
 from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import FollowUpUser, UserSimulator
 
@@ -307,7 +310,11 @@ async def _run_one(
     sink = StoreSink()
     sink.pending.append(message_row(opening_message(session)))
     toolbox = ToolBox(env, resolve_tool_names(session.tools))
-    start_session(env.require_apps(), wiring.episode.directory, session)  # the clock moves, the session's timed app rows appear
+    try:  # the clock moves, the session's timed app rows and files appear
+        start_session(env.require_apps(), env.workspace, wiring.episode.directory, session)
+        unplaced = None
+    except (SeedError, WorkspaceSeedError) as exc:  # e.g. a folder the agent made where a later session's file goes
+        unplaced = f"the session's timed rows or files cannot be placed: {str(exc).splitlines()[0]}"
     ctx = SessionContext(
         session_id=session.id,
         trigger=session.trigger.type,
@@ -323,14 +330,11 @@ async def _run_one(
     )
     log.info("session_start", run=run.id, session=session.id)
     try:
-        try:
-            agent.start_session(ctx)
-        except Exception as exc:  # a scaffold that fails to start is an errored session, not a crash
-            failure = ErrorTrace.of(exc)
-            log.warning("agent_failed", session=session.id, turn=0, error=failure.summary)
-            state = failed_state(agent_failed(0, failure), failure)
+        if unplaced is not None:
+            log.warning("session_unplaced", session=session.id, error=unplaced)
+            state = failed_state(unplaced)
         else:
-            state = await run_session_graph(rt)
+            state = await _play(rt, agent, ctx)
     except Exception as exc:  # pbench's own part of the session failed: an errored session, not a crash
         log.warning("session_failed", session=session.id, error=repr(exc))
         state = failed_state(f"{type(exc).__name__}: {exc}")
@@ -349,12 +353,14 @@ async def _run_one(
     if packs[position].cut:  # also in the checkpoint's manifest
         log.warning("checkpoint_cut", run=run.id, session=session.id, cut=packs[position].cut)
     session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)
+    calls = wiring.ledger.take()
+    session_run.steps = agent_steps(toolbox, calls)
     save = partial(
         wiring.store.save_session,  # one transaction: a session is saved whole or not at all
         session_run,
         [
             *sink.pending,
-            *wiring.ledger.take(),
+            *calls,
             *grade_rows(grades),
             snapshot_row("workspace", env.workspace.snapshot()),
             snapshot_row("memory", env.memory.as_dict()),
@@ -371,6 +377,24 @@ async def _run_one(
     clipped = sum(was_clipped(label.evidence) for label in state["labels"])
     provided = tuple(label.intent_id for label in state["labels"] if label.status == IntentStatus.PROVIDED)
     return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided), save
+
+
+async def _play(rt: SessionRuntime, agent: Scaffold, ctx: SessionContext) -> SessionState:
+    """Start the agent and play the session graph; a scaffold that fails to start is an errored session, not a crash."""
+    try:
+        agent.start_session(ctx)
+    except Exception as exc:
+        failure = ErrorTrace.of(exc)
+        log.warning("agent_failed", session=ctx.session_id, turn=0, error=failure.summary)
+        return failed_state(agent_failed(0, failure), failure)
+    return await run_session_graph(rt)
+
+
+def agent_steps(toolbox: ToolBox, calls: list[PendingRow]) -> int:
+    """The session's agent steps: the toolbox's count (``ToolBox.steps``), and never fewer than the agent's answered model
+    calls recorded (a model agent that declares fewer steps than it takes decisions is counted by its calls)."""
+    answered = sum(row.table is LLMCall and row.values.get("role") == "agent" and bool(row.values.get("ok")) for row in calls)
+    return max(toolbox.steps, answered)
 
 
 async def _write(save: Callable[[], None], after: asyncio.Event) -> None:

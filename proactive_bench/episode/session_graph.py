@@ -141,6 +141,7 @@ async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> d
         log.warning("agent_failed", session=rt.session.id, turn=turn, error=failure.summary)
         rt.sink.agent_turn(Message("agent", "", turn), rt.toolbox.records[first_record:])
         return {"turn": turn, "outcome": SessionOutcome.ERROR, "error": agent_failed(turn, failure), "failure": failure}
+    rt.toolbox.end_turn()
     after = rt.workspace.fingerprint()
     changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
     message = Message("agent", reply, turn)

@@ -185,11 +185,13 @@ def _num(value: float | None) -> str:
 def trainee_tables_of(tables: TraineeTables) -> list[Table]:
     """Overall (the paper's table 2 plus asking and guessing), by concurrent tasks (table 3), by difficulty (table 4), day 1 vs 2 (table 5), hints."""
     overall = titled("Trainee: Success Rate and Checkpoint Score (%), per scenario day", "model", "days", "SR", "CS", "avg steps",
-                     "avg tool calls", "clues asked", "guesses", "msgs/clue")
+                     "avg tool calls", "clues asked", "guesses", "avg msgs", "msgs/clue")
     for r in tables.overall:
         overall.add_row(r["model"], str(r["scenario_days"]), pct(r["success_rate"]), pct(r["checkpoint_score"]), _num(r["avg_steps"]),
-                        _num(r["avg_tool_calls"]), pct(r["clues_asked"]), pct(r["guesses"]), _num(r["messages_per_clue"]))
-    overall.caption = "clues asked = clues released over chat / clues colleagues hold; guesses = clue-needing checkpoints attempted without the clue / attempted-or-not; msgs/clue = chat messages per clue obtained."
+                        _num(r["avg_tool_calls"]), pct(r["clues_asked"]), pct(r["guesses"]), _num(r["messages"]), _num(r["messages_per_clue"]))
+    overall.caption = ("steps = agent decisions (model calls; a scripted agent's actions and replies); clues asked = clues released over chat / "
+                       "clues colleagues hold; guesses = clue-needing checkpoints attempted without the clue / attempted-or-not; "
+                       "avg msgs = chat messages to colleagues per day; msgs/clue = chat messages per clue obtained (— when none was).")
     out = [overall]
     by_tasks = titled("Trainee by number of concurrent tasks: SR / CS (%)", "model", "tasks", "days", "SR", "CS")
     for r in tables.by_tasks:

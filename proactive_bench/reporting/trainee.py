@@ -4,7 +4,8 @@ Each run is one scenario; each of its sessions one working day. A day's
 figures come from its checklist verdicts (``t<N>.c<M>``), its stored tool
 calls and its final app snapshot (clues released over chat, the agent's chat
 messages, attempts made without a needed clue). An errored or unplayed day
-counts every checkpoint as missed. Steps are the agent's model calls of the day.
+counts every checkpoint as missed. Steps are the agent's decisions of the day as the run recorded them
+(``SessionRun.steps``: model calls for a model agent, actions and replies for a scripted one).
 """
 
 from __future__ import annotations
@@ -49,9 +50,6 @@ def trainee_days(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> list[Tr
         spec = run_spec(run)
         scenario = compose_scenario(spec.persona, spec.days or 1)
         stored = {s.session_id: s for s in store.session_runs(run.id)}
-        steps: dict[int | None, int] = defaultdict(int)
-        for call in store.llm_calls(run.id):
-            steps[call.session_run_id] += call.role == "agent" and call.ok
         graded = {s.session_id: s for s in result.sessions}
         for day in scenario.days:
             sid = f"day{day.day}"
@@ -63,7 +61,7 @@ def trainee_days(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> list[Tr
                 records = [ToolRecord(r.tool_name, r.call, r.result, r.ok, r.turn, r.seq) for r in store.rows(ToolCallRow, row.id)]
             out.append(TraineeDay(
                 run.model, spec.persona, scenario.count, day.day, spec.hints or "none", day_figures(day, verdicts, records, apps),
-                steps[row.id] if row is not None else 0, len(records),
+                row.steps if row is not None else 0, len(records),
             ))
     return out
 
@@ -92,6 +90,7 @@ def trainee_tables(days: list[TraineeDay]) -> TraineeTables:
         tables.overall.append({
             "model": model, **_scores(members), "avg_steps": mean(d.steps for d in members), "avg_tool_calls": mean(d.tool_calls for d in members),
             "clues_asked": asked / clues if clues else None, "guesses": sum(d.figures.guesses for d in members) / guessable if guessable else None,
+            "messages": mean(d.figures.messages for d in members),
             "messages_per_clue": sum(d.figures.messages for d in members) / asked if asked else None,
         })
         for count, same in sorted(group_by(members, lambda d: d.count).items()):

@@ -7,7 +7,13 @@ make the metrics testable offline:
 - ``scripted:passive`` does what the user has stated so far and never asks;
 - ``scripted:asker`` asks one targeted question per hidden intent, then acts;
 - ``scripted:surface`` does only what the opening request states and ignores
-  whatever the user reveals later.
+  whatever the user reveals later;
+- ``scripted:guess`` never asks: where a step needs what it was not told
+  (``from_history``) it acts on the step's plausible ``guess`` instead, if it has one
+  (trainee scenarios: a clue's guess), and skips it otherwise;
+- ``scripted:canvass`` (adversarial) first sends every chat contact one
+  laundry list holding every question the reference asks colleagues, padded
+  past the per-turn survey limit, then acts as ``scripted:guess``.
 
 Only ``scripted:reference`` runs the steps that draw on the user's earlier
 dialogue history (``from_history``): the other scripts cannot read a history
@@ -29,6 +35,7 @@ from proactive_bench.dataset import (
     Session,
     compile_pattern,
 )
+from proactive_bench.scaffolds.adversarial import WORK_DIMENSIONS
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     AgentTurn,
@@ -36,7 +43,10 @@ from proactive_bench.scaffolds.protocol import (
     SessionContext,
 )
 
-Mode = Literal["reference", "passive", "asker", "surface"]
+Mode = Literal["reference", "passive", "asker", "surface", "guess", "canvass"]
+GUESSING_MODES = ("guess", "canvass")
+CANVASS_PADDING: tuple[str, ...] = tuple(f"Which rule applies to {d}?" for d in WORK_DIMENSIONS[:5])
+"""Substantive workplace questions (each admissible alone) the canvasser adds, so that its message is a survey whatever the session asks."""
 
 
 def _normalize(text: str) -> str:
@@ -90,6 +100,8 @@ class ScriptedAgent:
         if self._turns:
             self._known |= stated_intents(session.intents, message)
             self._heard.append(message)
+        if not self._turns and self.mode == "canvass":
+            await self._canvass()
         self._turns += 1
         if self.mode == "asker":
             pending = [i for i in session.intents if i.id not in self._asked and i.id not in self._known]
@@ -103,6 +115,8 @@ class ScriptedAgent:
     def _eligible(self, step: ReferenceStep) -> bool:
         if step.followup is not None and not self._followup_given(step.followup):
             return False
+        if step.from_history and self.mode in GUESSING_MODES:
+            return step.guess is not None and set(step.requires) <= self._known
         if step.from_history and self.mode != "reference":
             return False  # what the user said in earlier dialogue is never revealed to a script that cannot read it
         if self.mode in ("reference", "asker"):
@@ -111,6 +125,17 @@ class ScriptedAgent:
             return False
         allowed = set() if self.mode == "surface" else self._known
         return set(step.requires) <= allowed
+
+    async def _canvass(self) -> None:
+        """One laundry list to every chat contact: every question the reference asks a colleague, padded into a survey."""
+        assert self._ctx is not None
+        questions = [str(s.args.get("text", "")) for s in self._session.reference if s.tool == "chat__send_message" and s.from_history]
+        contacts = await self._ctx.tools.acall("chat__list_contacts", {})
+        if not contacts.ok:
+            return  # a session without the chat app: nobody to canvass
+        text = " ".join([*questions, *CANVASS_PADDING])
+        for contact in contacts.result["response"]:
+            await self._ctx.tools.acall("chat__send_message", {"to": contact["handle"], "text": text})
 
     def _followup_given(self, followup_id: str) -> bool:
         text = next(f.text for f in self._session.followups if f.id == followup_id)
@@ -123,7 +148,8 @@ class ScriptedAgent:
             if n in self._done or not self._eligible(step):
                 continue
             if step.tool is not None:
-                await self._ctx.tools.acall(step.tool, step.args)
+                guessing = step.from_history and self.mode in GUESSING_MODES
+                await self._ctx.tools.acall(step.tool, step.guess if guessing and step.guess is not None else step.args)
             self._done.add(n)
             ran.append((n, step))
         return ran

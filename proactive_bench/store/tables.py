@@ -60,6 +60,8 @@ class SessionRun(SQLModel, table=True):
     status: str = "running"
     """``SessionOutcome``."""
     turns: int = 0
+    steps: int = 0
+    """The agent's steps (decisions: model calls, or scripted actions and replies; ``ToolBox.steps``); 0 in runs before revision 0005."""
     error: str | None = None
     started: datetime = Field(default_factory=_now)
     finished: datetime | None = None

@@ -43,5 +43,5 @@ def start_scratch_session(env: ToolEnv, episode: LoadedEpisode, session: Session
     Raises :class:`~proactive_bench.env.apps.base.SeedError` when the session's timed rows do not fit,
     KeyError naming an unknown tool or group (both reported by other checks of ``pbench validate``).
     """
-    start_session(env.require_apps(), episode.directory, session)
+    start_session(env.require_apps(), env.workspace, episode.directory, session)
     return ToolBox(env, resolve_tool_names(session.tools))

@@ -10,9 +10,9 @@
 | `day_plan.py` | one day as pbench material: opening, checklist, app rows, notices, the oracle's timeline |
 | `colleagues.py` | rules NPCs: a clue only for a targeted question that meets its condition |
 | `checkers.py` | `chat_sent`, `clue_obtained` (added to the `checker` predicate kind) |
-| `loading.py` | a scenario as an episode (one session per day, day-2 feedback) |
-| `figures.py` | Checkpoint Score, Success Rate, clues asked, guesses, messages per clue |
-| `play.py` | the oracle and the baselines played offline through the tools |
+| `loading.py` | a scenario as an episode (one session per day, each day's files and app rows placed when it starts, day-2 feedback) |
+| `figures.py` | Checkpoint Score, Success Rate, clues asked, guesses (an attempt before its clue came in counts), messages per clue |
+| `play.py` | the oracle and the baselines played offline through the tools (in runs: `scripted:reference`, `passive`, `guess`, `canvass`) |
 | `validity.py` | what `pbench validate` checks of each template over many seeds |
 | `colleagues_llm.py` | LLM NPCs (prompt `prompts/npc.v1.md`): the model judges which clue a question targets, under the same screen; a structured call on the run's model-call path (role `npc`, replayed), a judgment that cannot be made a recorded no-reply |
 | `suite.py` | `TraineeSuite`, registered in `suites.SUITES` as `trainee` |

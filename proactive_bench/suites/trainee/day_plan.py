@@ -3,7 +3,9 @@
 The oracle's steps are laid out on the simulated clock: the e-mail login first,
 the fixed (time-critical) tasks' preparation next, then the flexible tasks in
 arrival order, switching to a fixed task's block (wait until its start, act)
-as soon as the next step would run past its start. A template whose oracle
+as soon as the next step would run past its start. Each action costs a step
+(the clock's step rate, before it) and its call (the call rate): a scripted
+agent's every tool call is a step (``ToolBox.steps``). A template whose oracle
 cannot meet its own deadlines or start times is refused (:class:`TimelineError`).
 """
 
@@ -49,6 +51,8 @@ class _Timeline:
     steps: list[PlannedStep] = field(default_factory=list)
 
     def emit(self, step: PlannedStep, deadline: int | None = None) -> None:
+        """One action: a step (the clock's step rate, before it) and its tool call (the call rate, after it)."""
+        self.now += self.rates.per_step_minutes
         if deadline is not None and self.now > deadline:
             raise TimelineError(f"task {step.task}: the oracle's {step.tool} would run at minute {self.now:.0f}, after its deadline {deadline}")
         self.steps.append(step)
@@ -161,7 +165,7 @@ def oracle_steps(scenario: Scenario, day: ScenarioDay, rates: ClockRates) -> lis
             flexible += [(task, s) for s in acting]
     blocks.sort(key=lambda b: b[0])
     for task, step in [*prepared, *flexible]:
-        while blocks and line.now + rates.per_call_minutes > blocks[0][0]:
+        while blocks and line.now + rates.per_step_minutes + rates.per_call_minutes > blocks[0][0]:
             _run_block(line, day, blocks.pop(0))
         line.emit(_planned(day, task, step), None if task.fixed else task.deadline_minute)
     for block in blocks:
@@ -171,7 +175,7 @@ def oracle_steps(scenario: Scenario, day: ScenarioDay, rates: ClockRates) -> lis
 
 def _run_block(line: _Timeline, day: ScenarioDay, block: tuple[int, Task, list[Step]]) -> None:
     start, task, steps = block
-    if line.now > start:
+    if line.now + line.rates.per_step_minutes > start:
         raise TimelineError(f"task {task.key}: the oracle reaches minute {line.now:.0f}, after the start {start} of {task.draft.title}")
     for step in steps:
         if step.wait_until_minute is not None:
@@ -182,5 +186,6 @@ def _run_block(line: _Timeline, day: ScenarioDay, block: tuple[int, Task, list[S
 
 
 def reference(steps: list[PlannedStep]) -> list[ReferenceStep]:
-    """The oracle's steps as the session's reference: asking and clue-using steps are marked ``from_history`` (``scripted:surface`` skips them)."""
-    return [ReferenceStep(tool=s.tool, args=s.args, from_history=bool(s.asks or s.needs)) for s in steps]
+    """The oracle's steps as the session's reference: asking and clue-using steps are marked ``from_history`` (``scripted:surface`` skips them);
+    a clue-using step carries its guess (``scripted:guess`` acts on it)."""
+    return [ReferenceStep(tool=s.tool, args=s.args, from_history=bool(s.asks or s.needs), guess=s.guess if s.needs else None) for s in steps]

@@ -4,8 +4,11 @@
 - **Success Rate**: share of tasks whose every checkpoint passed.
 - **clues asked**: NPC-held clues released over chat / NPC-held clues.
 - **guesses**: checkpoints that need a clue whose ``attempt`` holds although a needed
-  clue was never obtained (an NPC's never released; a file clue's file never opened
-  by a tool call naming its path), / checkpoints that need a clue and have an ``attempt``.
+  clue was never obtained (an NPC's never released; a file clue's file never read
+  by a successful ``read_file``, ``xlsx_read`` or ``docx_read``), or already held before the last needed clue was
+  obtained (the attempt judged on the tool calls before that release and the app rows
+  sent before its minute: guessing first and asking afterwards is still guessing),
+  / checkpoints that need a clue and have an ``attempt``.
 - **messages per clue**: the agent's chat messages / clues released (burden on colleagues).
 
 Attempts are predicates over tool calls and app rows, so they can be judged
@@ -27,6 +30,8 @@ from proactive_bench.env import AppStore, Memory, ToolRecord, Workspace
 from proactive_bench.suites.trainee.compose import ScenarioDay
 
 CHAT_TABLE = "chat_message"
+FILE_READERS = ("read_file", "xlsx_read", "docx_read")
+"""The tools whose successful call on a clue's file reads the clue (naming its path in a failed call or a write does not)."""
 
 
 @dataclass(frozen=True)
@@ -96,22 +101,69 @@ def day_figures(day: ScenarioDay, verdicts: dict[str, bool], records: list[ToolR
     released = {c for row in chat if row["direction"] == "in" for c in row.get("released") or []} & clue_ids
     sent = [row for row in chat if row["direction"] == "out" and any(row["contact"] == n.handle for n in day.npcs)]
     guessable = guesses = 0
+    obtained = obtained_at(day, records, chat)
     with tempfile.TemporaryDirectory() as scratch:
-        evidence = Evidence([], records, Workspace(Path(scratch)), Memory(), no_python, apps=apps)
+        workspace = Workspace(Path(scratch))
         for task in day.tasks:
             for checkpoint in task.draft.checkpoints:
                 if not checkpoint.needs or checkpoint.attempt is None:
                     continue
                 guessable += 1
-                read = {str(r.call.get("path")) for r in records}
-                clues = {c.id: c for c in task.draft.clues}
-                missing = any(
-                    clues[k].holder.removeprefix("file:") not in read if clues[k].in_file else task.clue_id(day.day, k) not in released
-                    for k in checkpoint.needs
-                )
-                if missing and evaluate(attempt_predicate(checkpoint.attempt), evidence):
-                    guesses += 1
+                points = [obtained.get(task.clue_id(day.day, k)) for k in checkpoint.needs]
+                if any(p is None for p in points):  # a needed clue never obtained: any attempt is a guess
+                    before = Evidence([], records, workspace, Memory(), no_python, apps=apps)
+                else:  # the attempt as it stood before the last needed clue came in
+                    seq = max(p.seq for p in points if p is not None)
+                    minutes = [p.minute for p in points if p is not None and p.minute is not None]
+                    before = Evidence([], [r for r in records if r.seq < seq], workspace, Memory(), no_python,
+                                      apps=apps_before(apps, max(minutes)) if minutes else None)
+                guesses += evaluate(attempt_predicate(checkpoint.attempt), before)
     return DayFigures(task_scores(day, verdicts), len(clue_ids), len(released), len(sent), guessable, guesses)
+
+
+@dataclass(frozen=True)
+class Obtained:
+    """When a clue came in: the tool call that brought it (its ``seq``) and, for a chat reply, its minute (``YYYY-MM-DDTHH:MM``)."""
+
+    seq: int
+    minute: str | None
+
+
+def obtained_at(day: ScenarioDay, records: list[ToolRecord], chat: list[dict[str, Any]]) -> dict[str, Obtained]:
+    """Each clue of the day the agent obtained: an NPC's by the chat call whose reply released it, a file's by the first call naming its path."""
+    out: dict[str, Obtained] = {}
+    for task in day.tasks:
+        for clue in task.draft.clues:
+            cid = task.clue_id(day.day, clue)
+            if clue.in_file:
+                path = clue.holder.removeprefix("file:")
+                seq = next((r.seq for r in records if r.ok and r.tool_name in FILE_READERS and str(r.call.get("path")) == path), None)
+                found = Obtained(seq, None) if seq is not None else None
+            else:
+                row = next((r for r in chat if r["direction"] == "in" and cid in (r.get("released") or [])), None)
+                found = _release_call(records, row) if row is not None else None
+            if found is not None:
+                out[cid] = found
+    return out
+
+
+def _release_call(records: list[ToolRecord], row: dict[str, Any]) -> Obtained | None:
+    """The chat call whose reply is ``row`` (same colleague, minute and text)."""
+    minute = str(row["sent_at"])[:16]
+    for r in records:
+        response = r.result.get("response") if r.ok and r.tool_name == "chat__send_message" else None
+        if (isinstance(response, dict) and str(r.call.get("to", "")).strip().lower() == row["contact"]
+                and response.get("at") == minute and response.get("reply") == row["text"]):
+            return Obtained(r.seq, minute)
+    return None
+
+
+def apps_before(apps: AppStore, minute: str) -> AppStore:
+    """The apps without the rows sent at or after ``minute`` (mail, chat): what had been sent before it."""
+    earlier = AppStore()
+    earlier.restore({table: [r for r in rows if not ("sent_at" in r and str(r["sent_at"])[:16] >= minute)]
+                     for table, rows in apps.snapshot().items()})
+    return earlier
 
 
 def attempt_predicate(raw: dict[str, Any]) -> BaseModel:

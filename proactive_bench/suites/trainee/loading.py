@@ -1,9 +1,10 @@
 """A scenario as a pbench episode: its files and app rows written to a folder, one session per day.
 
 The folder (under the system's temporary directory, named by scenario, days,
-hint setting and a digest of its content) holds ``workspace/`` (every day's
-files) and ``apps/day<N>/rows.yaml`` (rows that appear when day N starts: the
-dataset's timed app rows). Each day is a session ``day<N>`` with no live user:
+hint setting, layout version and a digest of its content) holds
+``session_files/day<N>/`` (the files of day N's tasks, placed in the workspace
+when day N starts: day 1 never sees day 2's files) and ``apps/day<N>/rows.yaml``
+(rows that appear when day N starts); both are the dataset's timed events. Each day is a session ``day<N>`` with no live user:
 the mentor's opening, the day's tools, every task's checkpoints as rule items
 and the oracle's steps as reference. Day 2 opens with the mentor's feedback on
 the checkpoints missed on day 1 (``LoadedEpisode.opening_note``).
@@ -20,7 +21,7 @@ from typing import Callable
 
 import yaml
 
-from proactive_bench.dataset import Episode, LoadedEpisode, Persona, Session, SessionEntry, Trigger
+from proactive_bench.dataset import Episode, LoadedEpisode, Persona, Session, SessionEntry, Trigger, timed_files_dir, timed_rows_dir
 from proactive_bench.env import ClockRates, Colleagues
 from proactive_bench.suites.trainee.colleagues import rules_colleagues
 from proactive_bench.suites.trainee.compose import Scenario, compose_scenario
@@ -55,17 +56,23 @@ def _write(path: Path, content: bytes) -> None:
 
 
 def materialize(scenario: Scenario, hints: str, directory: Path) -> None:
-    """Write the scenario's workspace files and each day's app rows under ``directory``."""
+    """Write each day's workspace files and app rows under ``directory``, as the timed events of that day's session."""
     for day in scenario.days:
+        sid = session_id(day.day)
         for rel, content in files(day).items():
-            _write(directory / "workspace" / rel, content if isinstance(content, bytes) else content.encode())
+            _write(timed_files_dir(directory, sid) / rel, content if isinstance(content, bytes) else content.encode())
         rows = app_rows(scenario, day, hints)
-        _write(directory / "apps" / session_id(day.day) / "rows.yaml", yaml.safe_dump(rows, sort_keys=False, allow_unicode=True).encode())
+        _write(timed_rows_dir(directory, sid) / "rows.yaml", yaml.safe_dump(rows, sort_keys=False, allow_unicode=True).encode())
+
+
+LAYOUT = "v2"
+"""The folder layout's version, in the folder's name: a folder written by an older layout (every day's files in
+``workspace/``, seen from day 1) is never reused."""
 
 
 def scenario_directory(scenario: Scenario, hints: str) -> Path:
     digest = hashlib.sha256(repr([(t.template, t.seed) for d in scenario.days for t in d.tasks]).encode()).hexdigest()[:12]
-    return Path(tempfile.gettempdir()) / "pbench-trainee" / f"{scenario.name}-d{len(scenario.days)}-{hints}-{digest}"
+    return Path(tempfile.gettempdir()) / "pbench-trainee" / f"{scenario.name}-d{len(scenario.days)}-{hints}-{LAYOUT}-{digest}"
 
 
 def feedback_note(scenario: Scenario):  # noqa: ANN201 (a closure over the scenario)

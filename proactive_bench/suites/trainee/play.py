@@ -9,6 +9,10 @@ no model, no session graph. Modes (the baselines of docs/metrics.md, "Trainee"):
 - ``guess``: never asks; where a step needs a clue it acts on the template's plausible guess;
 - ``canvass`` (adversarial): sends every colleague one laundry list holding every targeted question of the day
   (padded past the survey limit), then guesses; it must obtain no clue.
+
+In runs, the same baselines are the agents ``scripted:reference``, ``scripted:passive``, ``scripted:guess`` and
+``scripted:canvass`` (``scaffolds/scripted.py``, replaying the session's reference and its guesses). Each day's
+files appear when the day starts, as in a run.
 """
 
 from __future__ import annotations
@@ -71,12 +75,12 @@ def play(scenario: Scenario, mode: str, rates: ClockRates = ClockRates(), hints:
         folder = Path(tmp)
         materialize(scenario, hints, folder)
         apps = AppStore()
-        workspace = Workspace.seeded(folder / "run", folder / "workspace")
+        workspace = Workspace(folder / "run")  # each day's files appear when it starts
         env = ToolEnv(workspace, Memory(), apps, colleagues=rules_colleagues(scenario), clock=VirtualClock(apps, rates))
         played = []
         for day in scenario.days:
             session = day_session(scenario, day.day, TraineeSettings(days=len(scenario.days), hints=hints, rates=rates))
-            start_session(apps, folder, session)
+            start_session(apps, workspace, folder, session)
             at_start = apps.snapshot()
             box = ToolBox(env, resolve_tool_names(DAY_TOOLS))
             if mode == "canvass":
