@@ -23,8 +23,10 @@ from __future__ import annotations
 import asyncio
 import importlib
 import os
+import sys
 import tempfile
 import time
+from contextlib import redirect_stdout
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -201,34 +203,19 @@ class RaySweep:
     def start(self) -> None:
         """Join the cluster at ``config.ray_address`` (none: start a local one, shut down at the end) and start the limits actor."""
         if not self.ray.is_initialized():
-            self.ray.init(address=self.config.ray_address, include_dashboard=False, logging_level="WARNING")
+            self.ray.init(address=self.config.ray_address, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
             self.started_cluster = True
         self.limits = self.ray.remote(ClusterLimits).options(num_cpus=0).remote(self.config.requests_per_second, self.budget.spent_usd)
 
     def follow(self, on_event: RunHook | None = None) -> None:
         """Submit a task per run (at most ``concurrency`` at once) and report finished sessions until all end; then settle the
         budget and the sweep's status. Stopped (Ctrl-C, SIGTERM), it cancels the tasks before re-raising."""
-        fence = self.store.fence
-        assert isinstance(fence, Fence), "the driver holds the sweep's lease"
+        assert isinstance(self.store.fence, Fence), "the driver holds the sweep's lease"
         task = self.ray.remote(run_task).options(max_retries=TASK_RETRIES, retry_exceptions=False)
-        waiting, running, failures, seen = list(self.by_id), {}, [], set()
-        where, config_json = self.store.location.reopen, self.config.model_dump(mode="json")
+        waiting, running, failures, seen = list(self.by_id), {}, [], set()  # type: ignore[var-annotated]
         try:
-            while waiting or running:
-                while waiting and len(running) < self.config.concurrency:
-                    run_id = waiting.pop(0)
-                    running[task.remote(where, run_id, fence, config_json, self.limits)] = run_id
-                ready, _ = self.ray.wait(list(running), num_returns=1, timeout=POLL_S)
-                if ready:
-                    ready, _ = self.ray.wait(list(running), num_returns=len(running), timeout=0)
-                for ref in ready:
-                    run_id = running.pop(ref)
-                    try:
-                        self.ray.get(ref)
-                    except Exception as exc:  # noqa: BLE001 (the task's own error, or its worker's death after every retry)
-                        failures.append(f"run {run_id}: {task_error(exc)}")
-                        log.error("ray_task_failed", run=run_id, error=task_error(exc))
-                self._report(seen, on_event)
+            with redirect_stdout(sys.stderr):  # Ray prints its notes (a worker died, ...) on stdout: that is for --json output
+                self._run_all(task, waiting, running, failures, seen, on_event)
         except BaseException:
             self._stop(list(running))
             raise
@@ -237,6 +224,25 @@ class RaySweep:
         if failures:
             raise WorkerFailed(f"{len(failures)} run(s) failed on the Ray cluster ({failures[0]}); continue with: pbench resume {self.sweep.id}")
         finish_sweep(self.store, self.sweep)
+
+    def _run_all(self, task: Any, waiting: list[str], running: dict[Any, str], failures: list[str], seen: set[int], on_event: RunHook | None) -> None:
+        """Keep ``concurrency`` tasks running until none is left; a task's error goes to ``failures``."""
+        fence, where, config_json = self.store.fence, self.store.location.reopen, self.config.model_dump(mode="json")
+        while waiting or running:
+            while waiting and len(running) < self.config.concurrency:
+                run_id = waiting.pop(0)
+                running[task.remote(where, run_id, fence, config_json, self.limits)] = run_id
+            ready, _ = self.ray.wait(list(running), num_returns=1, timeout=POLL_S)
+            if ready:
+                ready, _ = self.ray.wait(list(running), num_returns=len(running), timeout=0)
+            for ref in ready:
+                run_id = running.pop(ref)
+                try:
+                    self.ray.get(ref)
+                except Exception as exc:  # noqa: BLE001 (the task's own error, or its worker's death after every retry)
+                    failures.append(f"run {run_id}: {task_error(exc)}")
+                    log.error("ray_task_failed", run=run_id, error=task_error(exc))
+            self._report(seen, on_event)
 
     def _report(self, seen: set[int], on_event: RunHook | None) -> None:
         for session_run in self.store.session_runs_ending(list(self.by_id), FINAL_OUTCOMES):

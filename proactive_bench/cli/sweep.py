@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     Progress,
@@ -134,7 +135,7 @@ def check_executor(config: SweepConfig) -> None:
         try:
             import_ray()
         except RayUnavailable as exc:
-            raise fail(str(exc)) from None
+            raise fail(escape(str(exc))) from None  # its [distributed] is not markup
 
 
 def budget_of(config: SweepConfig) -> Budget:
