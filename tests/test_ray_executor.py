@@ -46,7 +46,7 @@ def cluster(pid_dir: Path) -> Iterator[str]:
     """A local Ray cluster for the module; its address (what ``--ray-address`` takes)."""
     os.environ[killable_agent.PID_DIR_ENV] = str(pid_dir)  # before the cluster starts: its workers inherit it
     try:
-        context = ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
+        context = ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
         yield str(context.address_info["gcs_address"])
     finally:
         ray.shutdown()

@@ -203,7 +203,7 @@ class RaySweep:
     def start(self) -> None:
         """Join the cluster at ``config.ray_address`` (none: start a local one, shut down at the end) and start the limits actor."""
         if not self.ray.is_initialized():
-            self.ray.init(address=self.config.ray_address, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
+            self.ray.init(address=self.config.ray_address or "local", include_dashboard=False, logging_level="WARNING", log_to_driver=False)
             self.started_cluster = True
         self.limits = self.ray.remote(ClusterLimits).options(num_cpus=0).remote(self.config.requests_per_second, self.budget.spent_usd)
 
