@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import killable_agent
+import postgres_server
 import pytest
 from conftest import MINI, run_cli
 from test_resume_replay import agent_model
@@ -111,32 +112,38 @@ def finished_sessions(location: str) -> int:
         return 0
 
 
-@pytest.mark.parametrize("trial", [0, 1])
-def test_a_killed_driver_leaves_a_sweep_that_resume_finishes(cluster: str, tmp_path: Path, postgres_url: str, trial: int) -> None:
+def test_drivers_killed_at_random_points_leave_sweeps_that_resume_finishes(cluster: str, tmp_path: Path, postgres_server_url: str) -> None:
     reference = sweep(*SCRIPTED, "--db", str(tmp_path / "reference.db"))
+    expected = json.loads(run_cli("results", "latest", "--db", str(tmp_path / "reference.db"), "--format", "json").stdout)
     total = sum(r["sessions_planned"] for r in reference["runs"])
-    kill_after = random.Random(25 + trial).randrange(total)  # finished sessions before the kill
-    driver = [sys.executable, "-c", "from proactive_bench.cli import app; app()"]
-    with (tmp_path / "driver.log").open("w") as log:
-        process = subprocess.Popen(
-            [*driver, "sweep", "--data", str(MINI), *SCRIPTED, "--executor", "ray", "--ray-address", cluster, "--db", postgres_url],
-            stdout=log, stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 120
-        while process.poll() is None and finished_sessions(postgres_url) <= kill_after and time.monotonic() < deadline:
+    chance = random.Random(25)
+    trials = [  # (its database, finished sessions before the kill, the executor resuming it)
+        (postgres_server.create_database(postgres_server_url, f"kill{n}_{os.getpid()}"), chance.randrange(total // 2), executor)
+        for n, executor in enumerate(("ray", "local"))
+    ]
+    driver = [sys.executable, "-c", "from proactive_bench.cli import app; app()", "sweep", "--data", str(MINI), *SCRIPTED]
+    logs = [tmp_path / f"driver{n}.log" for n in range(len(trials))]
+    drivers = [  # at once: they share the cluster
+        subprocess.Popen([*driver, "--executor", "ray", "--ray-address", cluster, "--db", location], stdout=log.open("w"), stderr=subprocess.STDOUT)
+        for (location, _, _), log in zip(trials, logs)
+    ]
+    deadline = time.monotonic() + 180
+    for process, (location, kill_after, _) in zip(drivers, trials):
+        while process.poll() is None and finished_sessions(location) <= kill_after and time.monotonic() < deadline:
             time.sleep(0.05)
+        assert process.poll() is None, "the driver ended before its kill point"
         process.send_signal(signal.SIGKILL)
         process.wait()
-    resumed = run_cli("resume", "latest", "--db", postgres_url, "--json", "--executor", ("ray", "local")[trial])
-    assert resumed.exit_code == 0, resumed.output + (tmp_path / "driver.log").read_text()
-    rows = session_rows(postgres_url)
-    assert sorted(rows) == sorted(set(rows)) and len(rows) == total
-    if resumed.stdout.strip():  # a sweep that finished before the kill has nothing to resume
+    for (location, kill_after, executor), log in zip(trials, logs):
+        assert kill_after < finished_sessions(location) < total
+        resumed = run_cli("resume", "latest", "--db", location, "--json", "--executor", executor)
+        assert resumed.exit_code == 0, resumed.output + log.read_text()
         out = json.loads(resumed.stdout)
         assert {key: out[key] for key in SUMMARY_KEYS} == {key: reference[key] for key in SUMMARY_KEYS}
-    results = json.loads(run_cli("results", "latest", "--db", postgres_url, "--format", "json").stdout)
-    expected = json.loads(run_cli("results", "latest", "--db", str(tmp_path / "reference.db"), "--format", "json").stdout)
-    assert without_ids(results, {}) == without_ids(expected, {})
+        rows = session_rows(location)
+        assert sorted(rows) == sorted(set(rows)) and len(rows) == total
+        results = json.loads(run_cli("results", "latest", "--db", location, "--format", "json").stdout)
+        assert without_ids(results, {}) == without_ids(expected, {})
 
 
 def test_the_request_rate_holds_for_the_whole_cluster(cluster: str, postgres_url: str) -> None:
