@@ -112,29 +112,31 @@ def finished_sessions(location: str) -> int:
         return 0
 
 
-def test_drivers_killed_at_random_points_leave_sweeps_that_resume_finishes(cluster: str, tmp_path: Path, postgres_server_url: str) -> None:
+def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_finishes(cluster: str, tmp_path: Path, postgres_server_url: str) -> None:
     reference = sweep(*SCRIPTED, "--db", str(tmp_path / "reference.db"))
     expected = json.loads(run_cli("results", "latest", "--db", str(tmp_path / "reference.db"), "--format", "json").stdout)
     total = sum(r["sessions_planned"] for r in reference["runs"])
     chance = random.Random(25)
-    trials = [  # (its database, finished sessions before the kill, the executor resuming it)
-        (postgres_server.create_database(postgres_server_url, f"kill{n}_{os.getpid()}"), chance.randrange(total // 2), executor)
-        for n, executor in enumerate(("ray", "local"))
+    trials = [  # (its database, finished sessions before the signal, the signal, the executor resuming it)
+        (postgres_server.create_database(postgres_server_url, f"kill{n}_{os.getpid()}"), chance.randrange(total // 2), signum, executor)
+        for n, (signum, executor) in enumerate(((signal.SIGKILL, "ray"), (signal.SIGTERM, "local")))
     ]
     driver = [sys.executable, "-c", "from proactive_bench.cli import app; app()", "sweep", "--data", str(MINI), *SCRIPTED]
     logs = [tmp_path / f"driver{n}.log" for n in range(len(trials))]
     drivers = [  # at once: they share the cluster
         subprocess.Popen([*driver, "--executor", "ray", "--ray-address", cluster, "--db", location], stdout=log.open("w"), stderr=subprocess.STDOUT)
-        for (location, _, _), log in zip(trials, logs)
+        for (location, *_), log in zip(trials, logs)
     ]
     deadline = time.monotonic() + 180
-    for process, (location, kill_after, _) in zip(drivers, trials):
+    for process, (location, kill_after, signum, _) in zip(drivers, trials):
         while process.poll() is None and finished_sessions(location) <= kill_after and time.monotonic() < deadline:
             time.sleep(0.05)
         assert process.poll() is None, "the driver ended before its kill point"
-        process.send_signal(signal.SIGKILL)
-        process.wait()
-    for (location, kill_after, executor), log in zip(trials, logs):
+        process.send_signal(signum)
+        assert process.wait(timeout=60) == (-signal.SIGKILL if signum == signal.SIGKILL else 128 + signum), log_text(logs, process, drivers)
+    stopped = Store(trials[1][0])
+    assert {run.status for run in stopped.runs(stopped.resolve("latest", runs=False).id)} <= {"interrupted", "finished"}  # SIGTERM: a clean stop
+    for (location, kill_after, _, executor), log in zip(trials, logs):
         assert kill_after < finished_sessions(location) < total
         resumed = run_cli("resume", "latest", "--db", location, "--json", "--executor", executor)
         assert resumed.exit_code == 0, resumed.output + log.read_text()
@@ -144,6 +146,10 @@ def test_drivers_killed_at_random_points_leave_sweeps_that_resume_finishes(clust
         assert sorted(rows) == sorted(set(rows)) and len(rows) == total
         results = json.loads(run_cli("results", "latest", "--db", location, "--format", "json").stdout)
         assert without_ids(results, {}) == without_ids(expected, {})
+
+
+def log_text(logs: list[Path], process: subprocess.Popen[bytes], drivers: list[subprocess.Popen[bytes]]) -> str:
+    return logs[drivers.index(process)].read_text()
 
 
 def test_the_request_rate_holds_for_the_whole_cluster(cluster: str, postgres_url: str) -> None:

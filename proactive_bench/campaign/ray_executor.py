@@ -34,6 +34,7 @@ from typing import Any
 import structlog
 from langchain_core.rate_limiters import BaseRateLimiter
 
+from proactive_bench.campaign.interrupts import handlers_kept, stopped_by
 from proactive_bench.campaign.process_tuning import run_fast
 from proactive_bench.campaign.sweep import RunHook, SweepConfig, finish_sweep, run_episodes
 from proactive_bench.campaign.workers import WorkerFailed
@@ -203,7 +204,8 @@ class RaySweep:
     def start(self) -> None:
         """Join the cluster at ``config.ray_address`` (none: start a local one, shut down at the end) and start the limits actor."""
         if not self.ray.is_initialized():
-            self.ray.init(address=self.config.ray_address or "local", include_dashboard=False, logging_level="WARNING", log_to_driver=False)
+            with handlers_kept():  # Ctrl-C and SIGTERM stop the sweep cleanly (Ray's own SIGTERM handler would exit at once)
+                self.ray.init(address=self.config.ray_address or "local", include_dashboard=False, logging_level="WARNING", log_to_driver=False)
             self.started_cluster = True
         self.limits = self.ray.remote(ClusterLimits).options(num_cpus=0).remote(self.config.requests_per_second, self.budget.spent_usd)
 
@@ -216,6 +218,9 @@ class RaySweep:
         try:
             with redirect_stdout(sys.stderr):  # Ray prints its notes (a worker died, ...) on stdout: that is for --json output
                 self._run_all(task, waiting, running, failures, seen, on_event)
+        except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM
+            self._stop(list(running))
+            raise stopped_by(stop) from None
         except BaseException:
             self._stop(list(running))
             raise
