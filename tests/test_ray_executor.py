@@ -34,7 +34,8 @@ from proactive_bench.testing.stub_server import Reply, StubServer
 ray = pytest.importorskip("ray", reason="the Ray executor's tests need ray: pip install -e '.[dev,distributed]'")
 
 SUMMARY_KEYS = ("main", "overall", "ablation", "statuses", "turns")
-SCRIPTED = ("--models", "scripted:reference,scripted:asker", "--runs", "2")
+PACED = ("--models", f"{Path(killable_agent.__file__)}:Paced", "--runs", "4")
+"""A sweep of 4 runs × 3 sessions, each session at least PACE_S long."""
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +114,7 @@ def finished_sessions(location: str) -> int:
 
 
 def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_finishes(cluster: str, tmp_path: Path, postgres_server_url: str) -> None:
-    reference = sweep(*SCRIPTED, "--db", str(tmp_path / "reference.db"))
+    reference = sweep(*PACED, "--db", str(tmp_path / "reference.db"))
     expected = json.loads(run_cli("results", "latest", "--db", str(tmp_path / "reference.db"), "--format", "json").stdout)
     total = sum(r["sessions_planned"] for r in reference["runs"])
     chance = random.Random(25)
@@ -121,19 +122,23 @@ def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_fin
         (postgres_server.create_database(postgres_server_url, f"kill{n}_{os.getpid()}"), chance.randrange(total // 2), signum, executor)
         for n, (signum, executor) in enumerate(((signal.SIGKILL, "ray"), (signal.SIGTERM, "local")))
     ]
-    driver = [sys.executable, "-c", "from proactive_bench.cli import app; app()", "sweep", "--data", str(MINI), *SCRIPTED]
+    driver = [sys.executable, "-c", "from proactive_bench.cli import app; app()", "sweep", "--data", str(MINI), *PACED]
     logs = [tmp_path / f"driver{n}.log" for n in range(len(trials))]
     drivers = [  # at once: they share the cluster
         subprocess.Popen([*driver, "--executor", "ray", "--ray-address", cluster, "--db", location], stdout=log.open("w"), stderr=subprocess.STDOUT)
         for (location, *_), log in zip(trials, logs)
     ]
-    deadline = time.monotonic() + 180
-    for process, (location, kill_after, signum, _) in zip(drivers, trials):
-        while process.poll() is None and finished_sessions(location) <= kill_after and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert process.poll() is None, "the driver ended before its kill point"
-        process.send_signal(signum)
-        assert process.wait(timeout=60) == (-signal.SIGKILL if signum == signal.SIGKILL else 128 + signum), log_text(logs, process, drivers)
+    deadline, pending = time.monotonic() + 180, dict(enumerate(drivers))
+    while pending and time.monotonic() < deadline:  # each driver stopped once its sweep has finished more than its point's sessions
+        for n, process in list(pending.items()):
+            location, kill_after, signum, _ = trials[n]
+            assert process.poll() is None, "the driver ended before its kill point:\n" + logs[n].read_text()
+            if finished_sessions(location) > kill_after:
+                process.send_signal(signum)
+                assert process.wait(timeout=60) == (-signal.SIGKILL if signum == signal.SIGKILL else 128 + signum), logs[n].read_text()
+                del pending[n]
+        time.sleep(0.05)
+    assert not pending
     stopped = Store(trials[1][0])
     assert {run.status for run in stopped.runs(stopped.resolve("latest", runs=False).id)} <= {"interrupted", "finished"}  # SIGTERM: a clean stop
     for (location, kill_after, _, executor), log in zip(trials, logs):
@@ -146,10 +151,6 @@ def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_fin
         assert sorted(rows) == sorted(set(rows)) and len(rows) == total
         results = json.loads(run_cli("results", "latest", "--db", location, "--format", "json").stdout)
         assert without_ids(results, {}) == without_ids(expected, {})
-
-
-def log_text(logs: list[Path], process: subprocess.Popen[bytes], drivers: list[subprocess.Popen[bytes]]) -> str:
-    return logs[drivers.index(process)].read_text()
 
 
 def test_the_request_rate_holds_for_the_whole_cluster(cluster: str, postgres_url: str) -> None:
