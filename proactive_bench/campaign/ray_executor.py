@@ -1,18 +1,21 @@
-"""The Ray executor: a sweep's runs as Ray tasks on a local or remote Ray cluster, one task per episode run.
+"""The Ray executor: a sweep's runs on a local or remote Ray cluster, one episode run as the unit of scheduling.
 
 The driver (``pbench sweep --executor ray``) holds the sweep's lease, starts
-one :class:`ClusterLimits` actor and submits :func:`run_task` once per
-pending run, at most ``concurrency`` at a time; it follows progress by
-reading finished sessions from the store, as :class:`~proactive_bench.campaign.workers.SweepWorkers` does.
+one :class:`ClusterLimits` actor and one :class:`EpisodeRunner` actor per CPU
+of the cluster, and hands each pending run to the runner with the fewest, at
+most ``concurrency`` at a time; a runner runs its runs concurrently on its own
+event loop (model calls are waits, so one process keeps many episodes going).
+The driver follows progress by reading finished sessions from the store, as
+:class:`~proactive_bench.campaign.workers.SweepWorkers` does.
 
-A task runs its run's sessions in order on one worker, its workspace on that
-worker's disk. It first takes the run's own lease (waiting while a live holder
+A run's sessions run in order in one runner, its workspace on that worker's
+disk. The runner first takes the run's own lease (waiting while a live holder
 has it, taking over one whose holder died), renews it while it runs, and saves
-every session fenced by both that lease and the driver's sweep lease: a task
+every session fenced by both that lease and the driver's sweep lease: a run
 whose lease was taken over, or whose driver is gone, can never write again.
 Checkpoints and workspace archives go to the store with each session, so when
-a worker dies Ray runs the task again (:data:`TASK_RETRIES`), on any worker,
-and it continues after the last saved session.
+a runner's process dies Ray restarts it and hands it its runs again
+(:data:`RUNNER_RESTARTS`); each continues after its last saved session.
 
 Ray is imported only here and only when this executor is chosen
 (:func:`import_ray`); without it the error says how to install it.
@@ -21,7 +24,9 @@ Ray is imported only here and only when this executor is chosen
 from __future__ import annotations
 
 import asyncio
+import copy
 import importlib
+import math
 import os
 import sys
 import tempfile
@@ -35,7 +40,7 @@ import structlog
 from langchain_core.rate_limiters import BaseRateLimiter
 
 from proactive_bench.campaign.interrupts import handlers_kept, stopped_by
-from proactive_bench.campaign.process_tuning import run_fast
+from proactive_bench.campaign.process_tuning import tune_for_runs
 from proactive_bench.campaign.sweep import RunHook, SweepConfig, finish_sweep, run_episodes
 from proactive_bench.campaign.workers import WorkerFailed
 from proactive_bench.data_model import FINAL_OUTCOMES, RunStatus
@@ -47,14 +52,14 @@ from proactive_bench.store import Fence, HeldLease, LeaseHeld, LeaseLost, Run, S
 log = structlog.get_logger(__name__)
 
 RAY_MISSING = "--executor ray needs Ray, which is not installed here: pip install 'pbench[distributed]'"
-TASK_RETRIES = 3
-"""How often Ray runs a run's task again after its worker died."""
+RUNNER_RESTARTS = 3
+"""How often Ray restarts a runner whose process died, and hands it a run again."""
 POLL_S = 0.5
 """How often the driver reads progress from the store."""
 LEASE_POLL_S = 1.0
-"""How often a task waiting for its run's lease tries again."""
+"""How often a runner waiting for a run's lease tries again."""
 STOP_GRACE_S = 15.0
-"""How long cancelled tasks may take to stop before their workers are killed."""
+"""How long cancelled runs may take to stop before their runners are killed."""
 
 
 class RayUnavailable(RuntimeError):
@@ -70,7 +75,7 @@ def import_ray() -> ModuleType:
 
 
 class ClusterLimits:
-    """A sweep's request rate per endpoint and its spending for the whole cluster: one Ray actor that every task calls.
+    """A sweep's request rate per endpoint and its spending for the whole cluster: one Ray actor that every runner calls.
 
     The rate is a token bucket per endpoint (refilled at ``requests_per_second``,
     holding at most one second of requests, as the local limiter does). A
@@ -136,24 +141,31 @@ class ClusterBudget(Budget):
         return float(self.ray.get(self.limits.spent.remote()))
 
     def add(self, cost_usd: float) -> None:
-        self.limits.add.remote(cost_usd)  # in order with this task's later reads (one caller's calls run in order)
+        self.limits.add.remote(cost_usd)  # in order with this runner's later reads (one caller's calls run in order)
 
 
-def run_task(where: str, run_id: str, sweep_fence: Fence, config_json: dict[str, Any], limits: Any) -> str:
-    """A Ray task: the episode run ``run_id`` (continued where its last saved session left it); returns its status.
+class EpisodeRunner:
+    """A Ray actor running many of a sweep's runs at once on its own event loop, as the local executor does in one process.
 
-    Its saves are fenced by the driver's sweep lease and by the run's own
-    lease, taken here (see the module's text).
+    Each :meth:`run` call is one episode run under its own run lease (a view
+    of the actor's store with that lease as its fence: the engine and its
+    connection pool are shared, the fences are not).
     """
-    configure_logging()
-    store = Store(where)
-    with ExitStack() as stack:
-        wait_for_run_lease(stack, store, run_id, sweep_fence)
-        status = continue_run(store, run_id, SweepConfig.model_validate(config_json), limits)
-    return status
+
+    def __init__(self, where: str) -> None:
+        configure_logging()
+        tune_for_runs()
+        self.store = Store(where)
+
+    async def run(self, run_id: str, sweep_fence: Fence, config_json: dict[str, Any], limits: Any) -> str:
+        """The episode run ``run_id`` (continued where its last saved session left it); its status at the end."""
+        store = copy.copy(self.store)
+        with ExitStack() as stack:
+            await wait_for_run_lease(stack, store, run_id, sweep_fence)
+            return await continue_run(store, run_id, SweepConfig.model_validate(config_json), limits)
 
 
-def continue_run(store: Store, run_id: str, config: SweepConfig, limits: Any) -> str:
+async def continue_run(store: Store, run_id: str, config: SweepConfig, limits: Any) -> str:
     """Run (or continue) ``run_id`` on this worker under the held leases; its status at the end."""
     run = store.run(run_id)  # read now: a former attempt may have saved sessions
     if run is None or run.status == RunStatus.FINISHED:
@@ -162,21 +174,21 @@ def continue_run(store: Store, run_id: str, config: SweepConfig, limits: Any) ->
     run.workspace = str(local_workspace(run))  # on this worker's disk; the stored row keeps the driver's path
     budget = ClusterBudget(PriceTable.load(config.prices), config.max_cost_usd, limits)
     limiter = ClusterRateLimiter(limits, config.base_url or "") if config.requests_per_second else None
-    run_fast(run_episodes(store, [(run, loaded)], config, budget, limiters={config.base_url: limiter}))
+    await run_episodes(store, [(run, loaded)], config, budget, limiters={config.base_url: limiter})
     return str(run.status)
 
 
-def wait_for_run_lease(stack: ExitStack, store: Store, run_id: str, sweep_fence: Fence) -> HeldLease:
+async def wait_for_run_lease(stack: ExitStack, store: Store, run_id: str, sweep_fence: Fence) -> HeldLease:
     """Hold the run's lease (released when ``stack`` closes), waiting while a live holder has it; LeaseLost once the sweep's
     driver no longer holds the sweep (it stopped or died: the run is left for ``pbench resume``)."""
     while True:
         if not holds(store, sweep_fence):
             raise LeaseLost(f"{sweep_fence.scope}: the sweep's driver no longer holds its lease; run {run_id} is left for pbench resume")
         try:
-            return stack.enter_context(writing(store, run_id, within=sweep_fence, command=f"pbench ray task of sweep {sweep_fence.scope}"))
+            return stack.enter_context(writing(store, run_id, within=sweep_fence, command=f"pbench ray runner of sweep {sweep_fence.scope}"))
         except LeaseHeld as exc:
             log.info("run_lease_wait", run=run_id, holder=str(exc))
-            time.sleep(LEASE_POLL_S)
+            await asyncio.sleep(LEASE_POLL_S)
 
 
 def local_workspace(run: Run) -> Path:
@@ -200,6 +212,7 @@ class RaySweep:
         self.by_id = {run.id: run for run, _ in runs}
         self.started_cluster = False
         self.limits: Any = None
+        self.runners: list[Any] = []
 
     def start(self) -> None:
         """Join the cluster at ``config.ray_address`` (none: start a local one, shut down at the end) and start the limits actor."""
@@ -210,14 +223,19 @@ class RaySweep:
         self.limits = self.ray.remote(ClusterLimits).options(num_cpus=0).remote(self.config.requests_per_second, self.budget.spent_usd)
 
     def follow(self, on_event: RunHook | None = None) -> None:
-        """Submit a task per run (at most ``concurrency`` at once) and report finished sessions until all end; then settle the
-        budget and the sweep's status. Stopped (Ctrl-C, SIGTERM), it cancels the tasks before re-raising."""
+        """Hand the runs to :class:`EpisodeRunner` actors (at most ``concurrency`` at once) and report finished sessions until
+        all end; then settle the budget and the sweep's status. Stopped (Ctrl-C, SIGTERM), it cancels the runs before re-raising."""
         assert isinstance(self.store.fence, Fence), "the driver holds the sweep's lease"
-        task = self.ray.remote(run_task).options(max_retries=TASK_RETRIES, retry_exceptions=False)
-        waiting, running, failures, seen = list(self.by_id), {}, [], set()  # type: ignore[var-annotated]
+        count = max(1, min(len(self.by_id), int(self.ray.cluster_resources().get("CPU", 1))))
+        runner = self.ray.remote(EpisodeRunner).options(
+            num_cpus=1, max_restarts=RUNNER_RESTARTS, max_task_retries=RUNNER_RESTARTS, max_concurrency=math.ceil(self.config.concurrency / count),
+        )
+        self.runners = [runner.remote(self.store.location.reopen) for _ in range(count)]
+        running: dict[Any, tuple[str, int]] = {}
+        failures: list[str] = []
         try:
             with redirect_stdout(sys.stderr):  # Ray prints its notes (a worker died, ...) on stdout: that is for --json output
-                self._run_all(task, waiting, running, failures, seen, on_event)
+                self._run_all(list(self.by_id), running, failures, set(), on_event)
         except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM
             self._stop(list(running))
             raise stopped_by(stop) from None
@@ -230,23 +248,26 @@ class RaySweep:
             raise WorkerFailed(f"{len(failures)} run(s) failed on the Ray cluster ({failures[0]}); continue with: pbench resume {self.sweep.id}")
         finish_sweep(self.store, self.sweep)
 
-    def _run_all(self, task: Any, waiting: list[str], running: dict[Any, str], failures: list[str], seen: set[int], on_event: RunHook | None) -> None:
-        """Keep ``concurrency`` tasks running until none is left; a task's error goes to ``failures``."""
-        fence, where, config_json = self.store.fence, self.store.location.reopen, self.config.model_dump(mode="json")
+    def _run_all(self, waiting: list[str], running: dict[Any, tuple[str, int]], failures: list[str], seen: set[int], on_event: RunHook | None) -> None:
+        """Keep ``concurrency`` runs going, each on the runner with the fewest, until none is left; a run's error goes to ``failures``."""
+        fence, config_json = self.store.fence, self.config.model_dump(mode="json")
+        load = [0] * len(self.runners)
         while waiting or running:
             while waiting and len(running) < self.config.concurrency:
-                run_id = waiting.pop(0)
-                running[task.remote(where, run_id, fence, config_json, self.limits)] = run_id
+                run_id, n = waiting.pop(0), load.index(min(load))
+                running[self.runners[n].run.remote(run_id, fence, config_json, self.limits)] = (run_id, n)
+                load[n] += 1
             ready, _ = self.ray.wait(list(running), num_returns=1, timeout=POLL_S)
             if ready:
                 ready, _ = self.ray.wait(list(running), num_returns=len(running), timeout=0)
             for ref in ready:
-                run_id = running.pop(ref)
+                run_id, n = running.pop(ref)
+                load[n] -= 1
                 try:
                     self.ray.get(ref)
-                except Exception as exc:  # noqa: BLE001 (the task's own error, or its worker's death after every retry)
-                    failures.append(f"run {run_id}: {task_error(exc)}")
-                    log.error("ray_task_failed", run=run_id, error=task_error(exc))
+                except Exception as exc:  # noqa: BLE001 (the run's own error, or its runner's death after every retry)
+                    failures.append(f"run {run_id}: {run_error(exc)}")
+                    log.error("ray_run_failed", run=run_id, error=run_error(exc))
             self._report(seen, on_event)
 
     def _report(self, seen: set[int], on_event: RunHook | None) -> None:
@@ -257,16 +278,17 @@ class RaySweep:
                     on_event(self.by_id[session_run.run_id], "session")
 
     def _stop(self, running: list[Any]) -> None:
-        """Cancel the running tasks (each stops where it is; saved sessions stay); kill the workers of those left after STOP_GRACE_S."""
+        """Cancel the running runs (each stops where it is; saved sessions stay); kill the runners if some are left after STOP_GRACE_S."""
         for ref in running:
             self.ray.cancel(ref)
         _, left = self.ray.wait(running, num_returns=len(running), timeout=STOP_GRACE_S) if running else ([], [])
-        for ref in left:
-            log.warning("ray_task_killed", after_s=STOP_GRACE_S)
-            self.ray.cancel(ref, force=True)
+        if left:
+            log.warning("ray_runners_killed", runs_left=len(left), after_s=STOP_GRACE_S)
+            for actor in self.runners:
+                self.ray.kill(actor, no_restart=True)
 
     def _settle(self) -> None:
-        """Add what the tasks spent to the driver's budget; leave the cluster if this driver started it."""
+        """Add what the runners spent to the driver's budget; leave the cluster if this driver started it."""
         try:
             if self.limits is not None:
                 self.budget.add(float(self.ray.get(self.limits.spent.remote())) - self.budget.spent_usd)
@@ -275,8 +297,8 @@ class RaySweep:
                 self.ray.shutdown()
 
 
-def task_error(error: BaseException) -> str:
-    """A failed task's error on one line: the task's own exception, not Ray's wrapping of it."""
+def run_error(error: BaseException) -> str:
+    """A failed run's error on one line: its own exception, not Ray's wrapping of it."""
     cause = getattr(error, "cause", None)
     shown = cause if isinstance(cause, BaseException) else error
     return " ".join(f"{type(shown).__name__}: {shown}".split())[:300]
