@@ -73,10 +73,12 @@ def _as_server_user(command: list[str]) -> list[str]:
 
 @dataclass(frozen=True)
 class LocalPostgres:
-    """The server whose cluster lives in ``folder``. ``durable=False`` turns fsync off (tests, throwaway benchmarks)."""
+    """The server whose cluster lives in ``folder``. ``durable=False`` turns fsync off (tests); ``settings`` are more
+    server settings (``name=value``, e.g. statement logging for a benchmark)."""
 
     folder: Path
     durable: bool = True
+    settings: tuple[str, ...] = ()
 
     @property
     def data(self) -> Path:
@@ -130,10 +132,11 @@ class LocalPostgres:
         port = port or self.port() or free_port()
         if port_taken(port):
             raise PostgresServerError(f"port {port} on 127.0.0.1 is taken; choose another with --port")
-        settings = f"-c listen_addresses=127.0.0.1 -p {port} -k {self.folder / 'sockets'}"
+        options = f"-c listen_addresses=127.0.0.1 -p {port} -k {self.folder / 'sockets'}"
         if not self.durable:
-            settings += " -c fsync=off -c full_page_writes=off -c synchronous_commit=off"
-        self._run(bin_dir / "pg_ctl", "-D", str(self.data), "-o", settings, "-w", "-t", str(START_TIMEOUT_S), "-l", str(self.log_file), "start", what="start the server")
+            options += " -c fsync=off -c full_page_writes=off -c synchronous_commit=off"
+        options += "".join(f" -c {setting}" for setting in self.settings)
+        self._run(bin_dir / "pg_ctl", "-D", str(self.data), "-o", options, "-w", "-t", str(START_TIMEOUT_S), "-l", str(self.log_file), "start", what="start the server")
         (self.folder / "port").write_text(str(port))
         if database is None:
             return self.url("", port).rstrip("/")
