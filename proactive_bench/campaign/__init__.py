@@ -2,6 +2,7 @@
 
 ``sweep`` reads a sweep config and runs its episodes concurrently in one
 event loop, ``workers`` spreads a sweep over several processes,
+``ray_executor`` over a Ray cluster (one task per run),
 ``process_tuning`` sets the event loop and garbage collector for that load,
 ``interrupts`` stops all of it cleanly on Ctrl-C or SIGTERM.
 See README.md here.
@@ -13,6 +14,7 @@ from proactive_bench.campaign.process_tuning import (
     run_fast,
     tune_for_runs,
 )
+from proactive_bench.campaign.ray_executor import RaySweep, RayUnavailable, import_ray
 from proactive_bench.campaign.sweep import (
     SweepConfig,
     SweepConfigError,
@@ -30,12 +32,15 @@ from proactive_bench.campaign.workers import SweepWorkers, WorkerFailed
 
 __all__ = [
     "Interrupted",
+    "RaySweep",
+    "RayUnavailable",
     "SweepConfig",
     "SweepConfigError",
     "SweepWorkers",
     "WorkerFailed",
     "create_sweep",
     "load_sweep_config",
+    "import_ray",
     "loop_factory",
     "mark_interrupted",
     "run_fast",

@@ -10,12 +10,13 @@ unfinished run and ``pbench results SWEEP`` aggregates them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
 import structlog
+from langchain_core.rate_limiters import BaseRateLimiter
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -82,7 +83,9 @@ class SweepConfig(BaseModel):
     max_turns: int = Field(default=DEFAULT_MAX_TURNS, ge=1)
     agent_options: dict[str, str] = Field(default_factory=dict)
     concurrency: int = Field(default=4, ge=1, description="Episodes running at once (over all worker processes).")
-    workers: int = Field(default=1, ge=1, description="Processes the runs are divided among (one event loop each).")
+    workers: int = Field(default=1, ge=1, description="Processes the runs are divided among (one event loop each); local executor.")
+    executor: Literal["local", "ray"] = Field(default="local", description="Where runs execute: this machine's processes, or a Ray cluster (one task per run).")
+    ray_address: str | None = Field(default=None, description="Ray executor: the cluster (auto, HOST:PORT or ray://HOST:PORT); none: a new local one.")
     requests_per_second: float | None = Field(default=None, gt=0, description="Per endpoint, shared by all models on it.")
     max_cost_usd: float | None = Field(default=None, gt=0)
     prices: Path | None = None
@@ -233,11 +236,16 @@ async def run_sweep(
 
 
 async def run_episodes(
-    store: Store, runs: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget, on_event: RunHook | None = None
+    store: Store, runs: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget, on_event: RunHook | None = None,
+    limiters: Mapping[str | None, BaseRateLimiter | None] | None = None,
 ) -> None:
-    """The runs, at most ``config.concurrency`` at once, in this process."""
+    """The runs, at most ``config.concurrency`` at once, in this process.
+
+    ``limiters``: the request-rate limiter per endpoint (default: a token bucket of ``config.requests_per_second`` in this process).
+    """
     limit = asyncio.Semaphore(config.concurrency)
-    limiters = {config.base_url: endpoint_limiter(config.requests_per_second)}
+    if limiters is None:
+        limiters = {config.base_url: endpoint_limiter(config.requests_per_second)}
     health = EndpointHealth(config.pause_after)
     transport = ChatTransport(health=health)  # one connection pool for all runs: a run can start on a connection another has left idle
 

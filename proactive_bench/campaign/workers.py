@@ -42,7 +42,7 @@ from proactive_bench.campaign.sweep import (
 from proactive_bench.data_model import FINAL_OUTCOMES
 from proactive_bench.llm import Budget, PriceTable
 from proactive_bench.logs import configure_logging
-from proactive_bench.store import Fence, LeaseLost, Run, Store, Sweep
+from proactive_bench.store import Fences, LeaseLost, Run, Store, Sweep
 
 log = structlog.get_logger(__name__)
 
@@ -199,7 +199,7 @@ def die_with_parent() -> None:
 
 def _worker(
     db_path: str, sweep_id: str, run_ids: list[str], config_json: dict[str, Any], spent: Synchronized[float],
-    fence: Fence | None, forked: tuple[Store, list[tuple[Run, Any]]] | None,
+    fence: Fences | None, forked: tuple[Store, list[tuple[Run, Any]]] | None,
 ) -> None:
     """One worker process: its share of the runs on its own event loop, saved under the parent's lease (``fence``).
 

@@ -62,6 +62,18 @@ class RoleEndpoints:
 
 
 @dataclass(frozen=True)
+class ExecutorChoice:
+    """``--executor`` and ``--ray-address``: where a sweep's runs execute."""
+
+    executor: Annotated[Optional[str], typer.Option(help="Where runs execute: local (this machine's processes, the default) or ray (a Ray cluster, one task per run).")] = None
+    ray_address: Annotated[Optional[str], typer.Option(help="With --executor ray: the cluster, auto or HOST:PORT or ray://HOST:PORT (default: start a local one).")] = None
+
+    def sweep_fields(self) -> dict[str, str]:
+        """The sweep settings given (a sweep config's ``executor`` and ``ray_address`` keys)."""
+        return _given(executor=self.executor, ray_address=self.ray_address)
+
+
+@dataclass(frozen=True)
 class SuiteChoice:
     """``--suite``, ``--tasks``, ``--memory`` and ``--top-k``: which kind of episode runs, and with how much history."""
 

@@ -40,8 +40,8 @@ from proactive_bench.cli.common import (
     results_dir,
 )
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
-from proactive_bench.cli.options import CallLimits, RoleEndpoints, SuiteChoice, with_option_groups
-from proactive_bench.cli.sweep import budget_of, start_and_report, sweep_and_report
+from proactive_bench.cli.options import CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice, with_option_groups
+from proactive_bench.cli.sweep import budget_of, check_executor, start_and_report, sweep_and_report
 from proactive_bench.data_model import RunStatus, SessionOutcome, SweepStatus
 from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
@@ -195,10 +195,13 @@ def episode(
 
 
 @stops_cleanly
+@with_option_groups
 def resume(
     run_id: Annotated[str, typer.Argument(help="The run or sweep to continue (an id, a unique prefix of one, or latest).")],
+    *,
     db: DbOpt = DEFAULT_DB,
     max_cost: Annotated[Optional[float], typer.Option(help="New USD budget for a sweep's remaining work.")] = None,
+    placement: ExecutorChoice,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     no_validate: NoValidateOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
@@ -213,9 +216,11 @@ def resume(
         return
     if sweep is not None:
         try:
-            config = validate_sweep_config({**sweep.config, **({"max_cost_usd": max_cost} if max_cost is not None else {})}, f"sweep {sweep.id}")
+            changes = placement.sweep_fields() | ({"max_cost_usd": max_cost} if max_cost is not None else {})
+            config = validate_sweep_config({**sweep.config, **changes}, f"sweep {sweep.id}")
         except SweepConfigError as exc:
             raise fail(str(exc)) from None
+        check_executor(config)
         budget = budget_of(config)
         with owning(store, sweep.id, beat=False) as held:  # taken before reading what is left to do
             try:

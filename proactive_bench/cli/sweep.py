@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     Progress,
@@ -15,10 +16,13 @@ from rich.progress import (
 )
 
 from proactive_bench.campaign import (
+    RaySweep,
+    RayUnavailable,
     SweepConfig,
     SweepWorkers,
     WorkerFailed,
     create_sweep,
+    import_ray,
     load_sweep_config,
     run_fast,
     run_sweep,
@@ -39,7 +43,7 @@ from proactive_bench.cli.common import (
     results_dir,
 )
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
-from proactive_bench.cli.options import CallLimits, RoleEndpoints, SuiteChoice, split_list, with_option_groups
+from proactive_bench.cli.options import CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice, split_list, with_option_groups
 from proactive_bench.cli.results import print_summary
 from proactive_bench.dataset import DatasetError, LoadedEpisode
 from proactive_bench.episode import run_spec
@@ -70,6 +74,7 @@ def sweep(
     limits: CallLimits,
     endpoints: RoleEndpoints,
     choice: SuiteChoice,
+    placement: ExecutorChoice,
     db: MaybeDbOpt = None,
     data: Annotated[Optional[Path], typer.Option("--data", help="Dataset root.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
@@ -90,7 +95,7 @@ def sweep(
     try:
         if personas and choice.tasks:
             raise ValueError("give --personas or --tasks, not both")
-        given |= choice.sweep_fields(db or DEFAULT_DB)
+        given |= choice.sweep_fields(db or DEFAULT_DB) | placement.sweep_fields()
         if limits.max_tokens:
             given["max_tokens"] = limits.caps()
         base = load_sweep_config(config).model_dump(mode="json", exclude_unset=True) if config else {}
@@ -102,6 +107,7 @@ def sweep(
 
 def start_and_report(settings: SweepConfig, db_path: str, as_json: bool, no_validate: bool) -> None:
     """Check a sweep's data and participants, create its runs, run them and print the summary."""
+    check_executor(settings)
     try:
         episodes = sweep_episodes(settings)
     except ValueError as exc:  # SweepConfigError
@@ -123,6 +129,15 @@ def start_and_report(settings: SweepConfig, db_path: str, as_json: bool, no_vali
         sweep_and_report(store, new_sweep, new_runs, settings, budget, as_json, held)
 
 
+def check_executor(config: SweepConfig) -> None:
+    """Stop with one line, before any row is written, when the chosen executor cannot run here (Ray not installed)."""
+    if config.executor == "ray":
+        try:
+            import_ray()
+        except RayUnavailable as exc:
+            raise fail(escape(str(exc))) from None  # its [distributed] is not markup
+
+
 def budget_of(config: SweepConfig) -> Budget:
     """The sweep's cost budget, or a one-line error for a bad price file."""
     try:
@@ -135,9 +150,13 @@ def sweep_and_report(
     store: Store, the_sweep: Sweep, pending: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget, as_json: bool,
     lease: HeldLease,
 ) -> None:
-    """Run a sweep's pending runs (in worker processes if it has them) with a progress bar, then print its summary."""
+    """Run a sweep's pending runs (on a Ray cluster, or in worker processes if it has them) with a progress bar, then print its summary."""
     total = sum(len(run_spec(run).sessions) for run, _ in pending)
-    workers = SweepWorkers(store, the_sweep, pending, config, budget) if config.workers > 1 else None
+    workers: RaySweep | SweepWorkers | None = None
+    if config.executor == "ray":
+        workers = RaySweep(store, the_sweep, pending, config, budget)
+    elif config.workers > 1:
+        workers = SweepWorkers(store, the_sweep, pending, config, budget)
     if workers is not None:
         workers.start()  # before the progress display's thread exists, so workers can be forked
     lease.keep_alive()  # its heartbeat thread too

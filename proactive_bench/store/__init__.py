@@ -15,10 +15,12 @@ from proactive_bench.store.engine import Location, StoreOpenError, locate
 from proactive_bench.store.migration import StoreSchemaError
 from proactive_bench.store.lease import (
     Fence,
+    Fences,
     HeldLease,
     Lease,
     LeaseHeld,
     LeaseLost,
+    holds,
     lease_scope,
     pid_alive,
     take_lease,
@@ -50,6 +52,7 @@ __all__ = [
     "Audit",
     "Checkpoint",
     "Fence",
+    "Fences",
     "Garbage",
     "Grade",
     "HeldLease",
@@ -78,6 +81,7 @@ __all__ = [
     "ToolCallRow",
     "WorkspaceArchive",
     "app_transaction",
+    "holds",
     "lease_scope",
     "locate",
     "new_id",

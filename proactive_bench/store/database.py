@@ -24,7 +24,7 @@ from proactive_bench.store.answers import RecordedAnswers
 from proactive_bench.store.cleanup import CleanupQueries
 from proactive_bench.store.engine import StoreOpenError, locate, make_engine
 from proactive_bench.store.judgments import JudgmentQueries
-from proactive_bench.store.lease import Fence
+from proactive_bench.store.lease import Fences
 from proactive_bench.store.lookup import LookupQueries
 from proactive_bench.store.migration import migrate
 from proactive_bench.store.probes import ProbeQueries
@@ -52,7 +52,7 @@ class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, Judgment
         weakref.finalize(self, self.engine.dispose)  # at exit too: the last connection closed folds the WAL into the file
         self.last_snapshots: LastWritten = {}
         """The snapshots this process saved last, per run and kind: the bases of the next ones (see :mod:`~proactive_bench.store.snapshots`)."""
-        self.fence: Fence | None = None
+        self.fence: Fences | None = None
         """The lease this process writes under (see :mod:`proactive_bench.store.lease`): every session save checks it."""
 
     def add(self, *rows: SQLModel) -> None:

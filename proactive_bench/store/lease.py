@@ -83,14 +83,25 @@ def lease_scope(run: Any) -> str:
     return str(run.sweep_id or run.id)
 
 
-def check_fence(db: Connection, fence: Fence) -> None:
-    """Inside a write transaction: raise LeaseLost unless ``fence.owner`` still holds the lease (one primary-key read).
+Fences = Fence | tuple[Fence, ...]
+"""What a writer's saves check: one lease, or several that must all still be its own (a Ray task: its sweep's and its run's)."""
+
+
+def check_fence(db: Connection, fences: Fences) -> None:
+    """Inside a write transaction: raise LeaseLost unless every fence's owner still holds its lease (one primary-key read each).
 
     SQLite serializes the transaction once it has written; other databases
     lock the row read here until commit (FOR SHARE), so a takeover waits.
     """
-    if db.execute(_owner_of(), {"scope": fence.scope}).scalar() != fence.owner:
-        raise LeaseLost(f"{fence.scope}: another process took over this run's lease; this one stops without saving")
+    for fence in fences if isinstance(fences, tuple) else (fences,):
+        if db.execute(_owner_of(), {"scope": fence.scope}).scalar() != fence.owner:
+            raise LeaseLost(f"{fence.scope}: another process took over this run's lease; this one stops without saving")
+
+
+def holds(engine: Any, fence: Fence) -> bool:
+    """Whether ``fence.owner`` holds the lease of ``fence.scope`` now (outside any save: a waiting writer's check)."""
+    with engine.connect() as db:
+        return bool(db.execute(select(Lease.owner).where(Lease.scope == fence.scope)).scalar() == fence.owner)  # type: ignore[arg-type]
 
 
 @cache

@@ -13,7 +13,7 @@ from sqlmodel import Session, SQLModel, col, select
 from proactive_bench.store.answers import RecordedAnswers, write_answers
 from proactive_bench.store.codec import compress_if_smaller, decompress
 from proactive_bench.store.engine import insert_ignoring, upsert
-from proactive_bench.store.lease import Fence, check_fence
+from proactive_bench.store.lease import Fences, check_fence
 from proactive_bench.store.pending import PendingRow, insert_rows
 from proactive_bench.store.snapshots import LastWritten, remember, write_snapshots
 from proactive_bench.store.tables import (
@@ -31,7 +31,7 @@ class SessionQueries:
 
     engine: Engine
     answers: RecordedAnswers
-    fence: Fence | None
+    fence: Fences | None
     last_snapshots: LastWritten
 
     def save_session(

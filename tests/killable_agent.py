@@ -1,0 +1,37 @@
+"""A scripted reference agent that waits to be killed in one session of its first attempt (the Ray executor's worker-death test).
+
+When ``PBENCH_TEST_PID_DIR`` names a folder, the first process to start
+session :data:`KILLED_IN` writes its process id to ``<folder>/<session>.pid``
+and sleeps; the test kills that process. A later attempt finds the file and
+plays the session like ``scripted:reference``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from proactive_bench.scaffolds.protocol import SessionContext
+from proactive_bench.scaffolds.scripted import ScriptedAgent
+
+PID_DIR_ENV = "PBENCH_TEST_PID_DIR"
+KILLED_IN = "a3"
+"""The mini episode's third session: by its start the first session is saved (each save waits for the next session)."""
+WAIT_S = 120.0
+
+
+class KilledOnce(ScriptedAgent):
+    """``scripted:reference``, except that its first attempt at session :data:`KILLED_IN` announces its pid and waits to be killed."""
+
+    def __init__(self) -> None:
+        super().__init__("reference")
+
+    def start_session(self, ctx: SessionContext) -> None:
+        folder = os.environ.get(PID_DIR_ENV)
+        if folder and ctx.session_id == KILLED_IN:
+            marker = Path(folder) / f"{KILLED_IN}.pid"
+            if not marker.exists():
+                marker.write_text(str(os.getpid()))
+                time.sleep(WAIT_S)  # never wakes in the test: the process is killed
+        super().start_session(ctx)

@@ -1,0 +1,171 @@
+"""The Ray executor on a real local Ray cluster, with results in a real PostgreSQL server and model calls to the stub server.
+
+One cluster (two CPUs, no dashboard) serves the whole module: a sweep run in
+this process uses it as its driver; a driver in a subprocess joins it by its
+address. Workers inherit this process's environment, so the killable agent
+(tests/killable_agent.py) finds its pid folder there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import killable_agent
+import pytest
+from conftest import MINI, run_cli
+from test_resume_replay import agent_model
+from test_store_backends import sweep_everywhere, without_ids
+
+from proactive_bench.data_model import FINAL_OUTCOMES
+from proactive_bench.store import IdLookupError, Store, StoreOpenError
+from proactive_bench.testing.stub_server import Reply, StubServer
+
+ray = pytest.importorskip("ray", reason="the Ray executor's tests need ray: pip install -e '.[dev,distributed]'")
+
+SUMMARY_KEYS = ("main", "overall", "ablation", "statuses", "turns")
+SCRIPTED = ("--models", "scripted:reference,scripted:asker", "--runs", "2")
+
+
+@pytest.fixture(scope="module")
+def pid_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("pids")
+
+
+@pytest.fixture(scope="module")
+def cluster(pid_dir: Path) -> Iterator[str]:
+    """A local Ray cluster for the module; its address (what ``--ray-address`` takes)."""
+    os.environ[killable_agent.PID_DIR_ENV] = str(pid_dir)  # before the cluster starts: its workers inherit it
+    try:
+        context = ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
+        yield str(context.address_info["gcs_address"])
+    finally:
+        ray.shutdown()
+        os.environ.pop(killable_agent.PID_DIR_ENV, None)
+
+
+def sweep(*args: str) -> dict[str, Any]:
+    result = run_cli("sweep", "--json", "--data", str(MINI), *args)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def saved_sessions(location: str) -> list[tuple[str, str, int | None, str]]:
+    """Every stored session run of the database's (one) sweep as (run id, session id, row id, status): a duplicate would show twice."""
+    store = Store(location)
+    sweep_id = store.resolve("latest", runs=False).id
+    return [(r.run_id, r.session_id, r.id, r.status) for run in store.runs(sweep_id) for r in store.session_runs(run.id)]
+
+
+def session_rows(location: str) -> list[tuple[str, str]]:
+    return [(run_id, session_id) for run_id, session_id, _, _ in saved_sessions(location)]
+
+
+def test_a_sweep_on_ray_and_postgresql_equals_one_in_process_on_sqlite(cluster: str, tmp_path: Path, postgres_url: str) -> None:
+    local = sweep_everywhere(str(tmp_path / "r.db"), tmp_path)
+    on_ray = sweep_everywhere(postgres_url, tmp_path, "--executor", "ray", "--concurrency", "4")
+    for key in local:
+        assert on_ray[key] == local[key], key
+    assert len(local["exports"]) == 6 * 3 + 6 * 2
+
+
+def test_a_worker_killed_mid_episode_is_retried_and_resumes_after_its_saved_session(cluster: str, pid_dir: Path, postgres_url: str) -> None:
+    marker = pid_dir / f"{killable_agent.KILLED_IN}.pid"
+    saved_before: list[tuple[str, str, int | None]] = []
+
+    def kill_when_announced() -> None:
+        deadline = time.monotonic() + 120
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.2)  # the pid is written whole before the sleep starts
+        saved_before.extend(row[:3] for row in saved_sessions(postgres_url))
+        os.kill(int(marker.read_text()), signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_when_announced)
+    killer.start()
+    agent = f"{Path(killable_agent.__file__)}:KilledOnce"
+    out = sweep("--models", agent, "--executor", "ray", "--db", postgres_url)
+    killer.join()
+    assert [r["status"] for r in out["runs"]] == ["finished"]
+    assert ("a1" in {s for _, s, _ in saved_before}) and all(s != killable_agent.KILLED_IN for _, s, _ in saved_before)
+    after = {row[:3] for row in saved_sessions(postgres_url)}
+    assert set(saved_before) <= after  # what was saved before the kill was kept, not played again
+    rows = session_rows(postgres_url)
+    assert sorted(rows) == sorted(set(rows)) and len(rows) == 3
+    assert out["main"][0]["proc"]["mean"] == 1.0
+
+
+def finished_sessions(location: str) -> int:
+    try:
+        return sum(1 for *_, status in saved_sessions(location) if status in FINAL_OUTCOMES)
+    except (IdLookupError, StoreOpenError):  # the driver has not created the sweep yet
+        return 0
+
+
+@pytest.mark.parametrize("trial", [0, 1])
+def test_a_killed_driver_leaves_a_sweep_that_resume_finishes(cluster: str, tmp_path: Path, postgres_url: str, trial: int) -> None:
+    reference = sweep(*SCRIPTED, "--db", str(tmp_path / "reference.db"))
+    total = sum(r["sessions_planned"] for r in reference["runs"])
+    kill_after = random.Random(25 + trial).randrange(total)  # finished sessions before the kill
+    driver = [sys.executable, "-c", "from proactive_bench.cli import app; app()"]
+    with (tmp_path / "driver.log").open("w") as log:
+        process = subprocess.Popen(
+            [*driver, "sweep", "--data", str(MINI), *SCRIPTED, "--executor", "ray", "--ray-address", cluster, "--db", postgres_url],
+            stdout=log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 120
+        while process.poll() is None and finished_sessions(postgres_url) <= kill_after and time.monotonic() < deadline:
+            time.sleep(0.05)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    resumed = run_cli("resume", "latest", "--db", postgres_url, "--json", "--executor", ("ray", "local")[trial])
+    assert resumed.exit_code == 0, resumed.output + (tmp_path / "driver.log").read_text()
+    rows = session_rows(postgres_url)
+    assert sorted(rows) == sorted(set(rows)) and len(rows) == total
+    if resumed.stdout.strip():  # a sweep that finished before the kill has nothing to resume
+        out = json.loads(resumed.stdout)
+        assert {key: out[key] for key in SUMMARY_KEYS} == {key: reference[key] for key in SUMMARY_KEYS}
+    results = json.loads(run_cli("results", "latest", "--db", postgres_url, "--format", "json").stdout)
+    expected = json.loads(run_cli("results", "latest", "--db", str(tmp_path / "reference.db"), "--format", "json").stdout)
+    assert without_ids(results, {}) == without_ids(expected, {})
+
+
+def test_the_request_rate_holds_for_the_whole_cluster(cluster: str, postgres_url: str) -> None:
+    rps = 8.0
+    sent: list[float] = []
+
+    def respond(body: dict[str, Any]) -> Reply:
+        sent.append(time.monotonic())
+        return agent_model(body)
+
+    with StubServer(respond) as server:
+        out = sweep(
+            "--models", "openai:agent", "--runs", "6", "--concurrency", "6", "--rps", str(rps), "--base-url", server.base_url,
+            "--executor", "ray", "--db", postgres_url,
+        )
+    assert [r["status"] for r in out["runs"]] == ["finished"] * 6
+    assert len(sent) >= 30
+    window = 2.0  # a bucket of one second's requests, then the rate: per-process limits would allow twice as many
+    busiest = max(sum(1 for t in sent if start <= t < start + window) for start in sent)
+    assert busiest <= rps * window + rps + 1, busiest
+
+
+def test_without_ray_the_ray_executor_is_one_line(tmp_path: Path) -> None:
+    blocked = "import sys; sys.modules['ray'] = None; from proactive_bench.cli import app; app()"
+    db = tmp_path / "r.db"
+    result = subprocess.run(
+        [sys.executable, "-c", blocked, "sweep", "--data", str(MINI), "--models", "scripted:reference", "--executor", "ray", "--db", str(db)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip() == "error: --executor ray needs Ray, which is not installed here: pip install 'pbench[distributed]'"
+    assert not db.exists()
