@@ -13,9 +13,9 @@ once (N = 64 and 256 by default). Configurations:
 
 Printed per configuration and N, every figure from the sweep's own database:
 sims (episodes) per hour and sessions per hour over the sweep's session span
-(first session started to last finished); efficiency: the ideal span (the mean
-episode's model-waiting time, all episodes running at once) over the measured
-span; lost or duplicate sessions; store load: rows and bytes written per
+(first session started to last finished); efficiency: the ideal span over the
+measured one, the ideal being the model-waiting time of one episode run alone
+first (all N at once would ideally take as long as one); lost or duplicate sessions; store load: rows and bytes written per
 session (SQLite: the file and its WAL; PostgreSQL: WAL bytes and table bytes),
 write statements per second with their mean and p95 server-side latency (from
 the server's statement log), and the peak of open connections; model load:
@@ -225,7 +225,10 @@ def ray_cluster(raylets: int, cpus: int) -> Iterator[str]:
         cluster.shutdown()
 
 
-def run_sweep(config: str, episodes: int, args: argparse.Namespace, stub: tuple[str, Any, Any], server: LocalPostgres | None, tmp: Path, ray_address: str | None) -> Figures:
+def run_sweep(
+    config: str, episodes: int, args: argparse.Namespace, stub: tuple[str, Any, Any], server: LocalPostgres | None, tmp: Path, ray_address: str | None,
+    ideal: float,
+) -> Figures:
     """One sweep of ``episodes`` concurrent episodes on one configuration; its figures."""
     base_url, requests, characters = stub
     name = f"b{config.replace('-', '_')}_{episodes}"
@@ -276,8 +279,8 @@ def run_sweep(config: str, episodes: int, args: argparse.Namespace, stub: tuple[
     span = stored["span"]
     return Figures(
         config=config, episodes=episodes, sessions=sessions, lost_or_duplicate=abs(expected - sessions) + stored["duplicates"],
-        command_s=round(command_s, 2), span_s=round(span, 2), ideal_s=round(stored["waiting"], 2),
-        sims_per_hour=round(stored["runs"] * 3600 / span), sessions_per_hour=round(sessions * 3600 / span), efficiency=round(stored["waiting"] / span, 3),
+        command_s=round(command_s, 2), span_s=round(span, 2), ideal_s=round(ideal, 2),
+        sims_per_hour=round(stored["runs"] * 3600 / span), sessions_per_hour=round(sessions * 3600 / span), efficiency=round(ideal / span, 3),
         rows_per_session=round(stored["rows"] / sessions, 1), bytes_per_session=round(written / sessions),
         wal_bytes_per_session=round(wal / sessions) if wal is not None else None,
         writes_per_s=round(len(latencies) / span, 1) if latencies else None,
@@ -330,6 +333,9 @@ def main() -> None:
         if server is not None:
             server.start(database=None)
         try:
+            alone = run_sweep("local-sqlite", 1, args, stub, None, tmp, None, 0.0)
+            ideal = session_figures(f"sqlite:///{tmp / 'blocal_sqlite_1.db'}")["waiting"]
+            print(f"one episode alone: {ideal:.2f} s waiting on the model over {alone.sessions} sessions (the ideal span of any number at once)", flush=True)
             for config in configs:
                 raylets = {"ray1-postgres": 1, "ray2-postgres": 2}.get(config)
                 cluster = ray_cluster(raylets, args.workers) if raylets else None
@@ -337,7 +343,7 @@ def main() -> None:
                 try:
                     for episodes in counts:
                         try:
-                            figures = run_sweep(config, episodes, args, stub, server if config != "local-sqlite" else None, tmp, address)
+                            figures = run_sweep(config, episodes, args, stub, server if config != "local-sqlite" else None, tmp, address, ideal)
                         except (RuntimeError, subprocess.TimeoutExpired) as exc:
                             print(f"{config:15} {episodes:4} episodes: FAILED: {' '.join(str(exc).split())[:300]}", flush=True)
                             continue
