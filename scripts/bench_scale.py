@@ -18,7 +18,8 @@ measured one, the ideal being the model-waiting time of one episode run alone
 first (all N at once would ideally take as long as one); lost or duplicate sessions; store load: rows and bytes written per
 session (SQLite: the file and its WAL; PostgreSQL: WAL bytes and table bytes),
 write statements per second with their mean and p95 server-side latency (from
-the server's statement log), and the peak of open connections; model load:
+the server's statement log), and the peak of open connections; the CPU time of
+pbench's own processes per session (local executor); model load:
 requests and prompt characters per session. The load average is printed with each line.
 
     python scripts/bench_scale.py [--delay 0.3] [--episodes 64,256] [--configs local-sqlite,local-postgres,ray1-postgres,ray2-postgres]
@@ -35,6 +36,7 @@ import math
 import multiprocessing
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -52,7 +54,7 @@ from bench_sweep import busy_time
 from sqlalchemy import create_engine, inspect, text
 
 from proactive_bench.postgres_server import LocalPostgres, missing
-from proactive_bench.testing.stub_server import StubServer, prompt_text, silent_user_judgment, text_reply
+from proactive_bench.testing.stub_server import StubServer, prompt_text, unremarkable_exchange
 
 MINI = Path(__file__).resolve().parent.parent / "tests" / "data" / "mini"
 PBENCH = [sys.executable, "-c", "from proactive_bench.cli import app; app()"]
@@ -75,10 +77,7 @@ class CountingResponder:
         with self.requests.get_lock():
             self.requests.value += 1
             self.characters.value += len(prompt_text(body))
-        judged = silent_user_judgment(body)
-        if judged is not None:
-            return judged
-        return text_reply("Please also take care of that." if "role-playing the user" in prompt_text(body) else "Done.")
+        return unremarkable_exchange(body)
 
 
 def _serve(delay: float, requests: Any, characters: Any, urls: Any) -> None:
@@ -120,6 +119,8 @@ class Figures:
     write_mean_ms: float | None
     write_p95_ms: float | None
     peak_connections: int | None
+    pbench_cpu_ms_per_session: float
+    """CPU of the pbench command and the worker processes it waited for (start-up included; not Ray's workers, not the database server)."""
     requests_per_session: float
     prompt_chars_per_session: float
     load_before: float
@@ -252,6 +253,7 @@ def run_sweep(
     if ray_address is not None:
         command += ["--executor", "ray", "--ray-address", ray_address]
     load_before = os.getloadavg()[0]
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     watcher = PeakConnections(server.url("").rstrip("/")) if server is not None else None
     if watcher is not None:
@@ -262,6 +264,8 @@ def run_sweep(
         if watcher is not None:
             watcher.__exit__()
     command_s = time.perf_counter() - started
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_s = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
     load_after = os.getloadavg()[0]
     if done.returncode != 0:
         raise RuntimeError(f"{config} x {episodes}: pbench sweep exited {done.returncode}: {done.stderr.strip().splitlines()[-1:]}")
@@ -286,7 +290,7 @@ def run_sweep(
         writes_per_s=round(len(latencies) / span, 1) if latencies else None,
         write_mean_ms=round(statistics.mean(latencies), 3) if latencies else None, write_p95_ms=round(p95(latencies), 3) if latencies else None,
         peak_connections=watcher.peak if watcher is not None else None,
-        requests_per_session=round(requests.value / sessions, 2), prompt_chars_per_session=round(characters.value / sessions),
+        pbench_cpu_ms_per_session=round(1000 * cpu_s / sessions), requests_per_session=round(requests.value / sessions, 2), prompt_chars_per_session=round(characters.value / sessions),
         load_before=round(load_before, 2), load_after=round(load_after, 2),
     )
 
@@ -303,7 +307,8 @@ def show(figures: Figures) -> None:
     print(
         f"{f.config:15} {f.episodes:4} episodes: {f.sims_per_hour:8} sims/h {f.sessions_per_hour:8} sessions/h, efficiency {f.efficiency:.2f}"
         f" (span {f.span_s} s, ideal {f.ideal_s} s, command {f.command_s} s), lost/dup {f.lost_or_duplicate}; {store};"
-        f" {f.requests_per_session} requests and {f.prompt_chars_per_session} prompt chars/session; load {f.load_before}->{f.load_after}",
+        f" pbench CPU {f.pbench_cpu_ms_per_session} ms/session; {f.requests_per_session} requests and {f.prompt_chars_per_session} prompt chars/session;"
+        f" load {f.load_before}->{f.load_after}",
         flush=True,
     )
 

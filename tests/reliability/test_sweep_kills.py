@@ -34,7 +34,7 @@ from test_run_lock import children
 from test_store_backends import without_ids
 
 from proactive_bench.store import Store, locate
-from proactive_bench.testing.stub_server import StubServer, prompt_text, silent_user_judgment, text_reply
+from proactive_bench.testing.stub_server import StubServer, unremarkable_exchange
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -44,17 +44,9 @@ SESSIONS = 12
 SEED = 25
 
 
-def responder(body: dict[str, Any]) -> Any:
-    """The LLM user's judging stages find nothing; its reply asks for the rest."""
-    judged = silent_user_judgment(body)
-    if judged is not None:
-        return judged
-    return text_reply("Please also take care of that." if "role-playing the user" in prompt_text(body) else "Done.")
-
-
 @pytest.fixture(scope="module")
 def stub() -> Iterator[str]:
-    with StubServer(responder, delay=DELAY_S) as server:
+    with StubServer(unremarkable_exchange, delay=DELAY_S) as server:
         yield server.base_url
 
 
