@@ -58,6 +58,8 @@ from proactive_bench.testing.stub_server import StubServer, prompt_text, unremar
 
 MINI = Path(__file__).resolve().parent.parent / "tests" / "data" / "mini"
 PBENCH = [sys.executable, "-c", "from proactive_bench.cli import app; app()"]
+SESSIONS_PER_EPISODE = 3
+"""The mini episode's sessions: a sim is an episode, so sims/h is sessions/h over three."""
 CONFIGS = ("local-sqlite", "local-postgres", "ray1-postgres", "ray2-postgres")
 LOGGED = ("log_min_duration_statement=0", "log_connections=on", "log_line_prefix='%m [%p] %d '", "max_connections=600", "shared_buffers=128MB")
 """The bench server logs every statement with its duration (the write latencies are read from that log)."""
@@ -125,6 +127,8 @@ class Figures:
     prompt_chars_per_session: float
     load_before: float
     load_after: float
+    timed_out: bool
+    """Stopped at --timeout: the figures are those of the sessions finished by then (lost/dup counts duplicates only)."""
 
 
 def scalar(url: str, query: str) -> Any:
@@ -149,7 +153,6 @@ def session_figures(url: str) -> dict[str, Any]:
             sessions = db.execute(text("select run_id, session_id, status, started, finished from sessionrun")).all()
             calls = db.execute(text("select run_id, created, latency_ms from llmcall")).all()
             rows = sum(int(db.execute(text(f'select count(*) from "{table}"')).scalar_one()) for table in inspect(db).get_table_names() if table != "alembic_version")
-            runs = int(db.execute(text("select count(*) from run")).scalar_one())
     finally:
         engine.dispose()
     per_run: dict[str, list[tuple[float, float]]] = {}
@@ -160,7 +163,6 @@ def session_figures(url: str) -> dict[str, Any]:
     distinct = {(s.run_id, s.session_id) for s in completed}
     return {
         "sessions": len(completed),
-        "runs": runs,
         "duplicates": len(completed) - len(distinct),
         "span": max(seconds(s.finished) for s in completed) - min(seconds(s.started) for s in completed),
         "waiting": statistics.mean(busy_time(intervals) for intervals in per_run.values()),
@@ -259,7 +261,11 @@ def run_sweep(
     if watcher is not None:
         watcher.__enter__()
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout, cwd=tmp)
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout, cwd=tmp)
+            timed_out = False
+        except subprocess.TimeoutExpired:  # the figures of the sessions done so far (the driver was killed)
+            done, timed_out = subprocess.CompletedProcess(command, 0, "", ""), True
     finally:
         if watcher is not None:
             watcher.__exit__()
@@ -271,7 +277,7 @@ def run_sweep(
         raise RuntimeError(f"{config} x {episodes}: pbench sweep exited {done.returncode}: {done.stderr.strip().splitlines()[-1:]}")
     stored = session_figures(url)
     sessions = stored["sessions"]
-    expected = episodes * 3
+    expected = episodes * SESSIONS_PER_EPISODE if not timed_out else sessions
     if server is None:
         written = sqlite_bytes(tmp / f"{name}.db") - size_before
         wal = None
@@ -284,14 +290,14 @@ def run_sweep(
     return Figures(
         config=config, episodes=episodes, sessions=sessions, lost_or_duplicate=abs(expected - sessions) + stored["duplicates"],
         command_s=round(command_s, 2), span_s=round(span, 2), ideal_s=round(ideal, 2),
-        sims_per_hour=round(stored["runs"] * 3600 / span), sessions_per_hour=round(sessions * 3600 / span), efficiency=round(ideal / span, 3),
+        sims_per_hour=round(sessions / SESSIONS_PER_EPISODE * 3600 / span), sessions_per_hour=round(sessions * 3600 / span), efficiency=round(ideal / span, 3),
         rows_per_session=round(stored["rows"] / sessions, 1), bytes_per_session=round(written / sessions),
         wal_bytes_per_session=round(wal / sessions) if wal is not None else None,
         writes_per_s=round(len(latencies) / span, 1) if latencies else None,
         write_mean_ms=round(statistics.mean(latencies), 3) if latencies else None, write_p95_ms=round(p95(latencies), 3) if latencies else None,
         peak_connections=watcher.peak if watcher is not None else None,
         pbench_cpu_ms_per_session=round(1000 * cpu_s / sessions), requests_per_session=round(requests.value / sessions, 2), prompt_chars_per_session=round(characters.value / sessions),
-        load_before=round(load_before, 2), load_after=round(load_after, 2),
+        load_before=round(load_before, 2), load_after=round(load_after, 2), timed_out=timed_out,
     )
 
 
@@ -305,7 +311,7 @@ def show(figures: Figures) -> None:
     if f.wal_bytes_per_session is not None:
         store += f" ({f.wal_bytes_per_session} B WAL), {f.writes_per_s} writes/s mean {f.write_mean_ms} ms p95 {f.write_p95_ms} ms, peak {f.peak_connections} connections"
     print(
-        f"{f.config:15} {f.episodes:4} episodes: {f.sims_per_hour:8} sims/h {f.sessions_per_hour:8} sessions/h, efficiency {f.efficiency:.2f}"
+        f"{f.config:15} {f.episodes:4} episodes{' (TIMED OUT: sessions done by then)' if f.timed_out else ''}: {f.sims_per_hour:8} sims/h {f.sessions_per_hour:8} sessions/h, efficiency {f.efficiency:.2f}"
         f" (span {f.span_s} s, ideal {f.ideal_s} s, command {f.command_s} s), lost/dup {f.lost_or_duplicate}; {store};"
         f" pbench CPU {f.pbench_cpu_ms_per_session} ms/session; {f.requests_per_session} requests and {f.prompt_chars_per_session} prompt chars/session;"
         f" load {f.load_before}->{f.load_after}",
@@ -349,7 +355,7 @@ def main() -> None:
                     for episodes in counts:
                         try:
                             figures = run_sweep(config, episodes, args, stub, server if config != "local-sqlite" else None, tmp, address, ideal)
-                        except (RuntimeError, subprocess.TimeoutExpired) as exc:
+                        except RuntimeError as exc:
                             print(f"{config:15} {episodes:4} episodes: FAILED: {' '.join(str(exc).split())[:300]}", flush=True)
                             continue
                         results.append(figures)
