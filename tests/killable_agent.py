@@ -1,4 +1,4 @@
-"""A scripted reference agent that waits to be killed in one session of its first attempt (the Ray executor's worker-death test).
+"""Scripted reference agents for the Ray executor's fault tests: one waits to be killed in one session of its first attempt, one is slow.
 
 When ``PBENCH_TEST_PID_DIR`` names a folder, the first process to start
 session :data:`KILLED_IN` writes its process id to ``<folder>/<session>.pid``
@@ -34,4 +34,18 @@ class KilledOnce(ScriptedAgent):
             if not marker.exists():
                 marker.write_text(str(os.getpid()))
                 time.sleep(WAIT_S)  # never wakes in the test: the process is killed
+        super().start_session(ctx)
+
+
+PACE_S = 0.4
+
+
+class Paced(ScriptedAgent):
+    """``scripted:reference`` taking :data:`PACE_S` seconds to start each session: a sweep slow enough to be stopped at a chosen point."""
+
+    def __init__(self) -> None:
+        super().__init__("reference")
+
+    def start_session(self, ctx: SessionContext) -> None:
+        time.sleep(PACE_S)
         super().start_session(ctx)

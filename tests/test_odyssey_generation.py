@@ -159,7 +159,7 @@ async def test_a_server_that_answers_prose_fails_after_bounded_attempts(seed_fil
             load_seed_task(seed_file), StructuredCaller(model, "gen", "agent", policy=policy), StructuredCaller(model, "gen", "judge", policy=policy),
         )
         assert len(server.requests) <= 6
-    assert outcome.status == "failed" and outcome.history is None and outcome.rounds == []
+    assert outcome.status == "failed" and outcome.draft is None and outcome.rounds == []
     assert outcome.error is not None and outcome.error.startswith("round 1: the generator gen gave no valid history")
 
 
@@ -176,7 +176,7 @@ def test_a_failing_server_is_reported_and_no_task_is_written(seed_file: Path, tm
     (lambda d: d.pop("intent"), "intent: Field required"),
     (lambda d: d.update(history=[]), "history: the task already has one"),
     (lambda d: d["details"][0].update(cue="vendor comparison"), "details ['d1']: the cue matches the intent"),
-    (lambda d: d["details"][1].update(cue="(unclosed"), "details.1.cue: not a valid regular expression"),
+    (lambda d: d["details"][1].update(cue="(unclosed"), "details.1.cue: invalid regular expression"),
 ])
 def test_bad_atomic_tasks_are_one_line_errors(seed_file: Path, tmp_path: Path, change: Callable[[dict[str, Any]], Any], message: str) -> None:
     data = yaml.safe_load(seed_file.read_text())

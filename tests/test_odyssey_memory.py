@@ -16,7 +16,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from proactive_bench.llm import ChatSettings, LLMCallRecord
+from proactive_bench.llm import ChatSettings, ChatTransport, EmbeddingClient, LLMCallRecord
 from proactive_bench.store import Store
 from proactive_bench.suites.odyssey import (
     BM25Retriever,
@@ -167,23 +167,29 @@ def test_the_default_token_counter_needs_no_download(monkeypatch: pytest.MonkeyP
         default_token_counter.cache_clear()
 
 
-def test_embedding_retrieval_over_the_stub_endpoint_is_cached(store: Store) -> None:
+def embedder_on(server: StubServer, transport: ChatTransport, store: Store, records: list[LLMCallRecord] | None = None, **options: Any) -> OpenAIEmbedder:
+    """An embedder on the stub's /embeddings that keeps its vectors in ``store``."""
+    client = EmbeddingClient("openai:embed", transport, server.base_url, purpose="memory_embedding", recorder=records.append if records is not None else None, **options)
+    return OpenAIEmbedder(client, store.answers)
+
+
+async def test_embedding_retrieval_over_the_stub_endpoint_is_cached(store: Store) -> None:
     records: list[LLMCallRecord] = []
     with StubServer(summary_responder, embedder=hashed_embeddings) as server:
-        docs = asyncio.run(build_documents("t1", DAYS, Granularity.RAW_SESSION))
-        embedder = OpenAIEmbedder("openai:embed", server.base_url, answers=store.answers, recorder=records.append)
-        index = EmbeddingRetriever(docs, embedder)
-        assert index.retrieve("memo for Priya Raman", 1)[0].source == "2025-03-05"
-        assert [len(r["input"]) for r in server.requests] == [5, 1]
-        assert server.requests[0]["model"] == "embed"
-        again = EmbeddingRetriever(docs, OpenAIEmbedder("openai:embed", server.base_url, answers=store.answers))
-        assert again.retrieve("memo for Priya Raman", 1)[0].source == "2025-03-05"
-        assert len(server.requests) == 2, "documents and the query were embedded before: served from the database"
-    assert all(r.ok and r.purpose == "memory_embedding" and r.model == "openai:embed" for r in records) and len(records) == 2
+        async with ChatTransport() as transport:
+            docs = await build_documents("t1", DAYS, Granularity.RAW_SESSION)
+            index = await EmbeddingRetriever.build(docs, embedder_on(server, transport, store, records))
+            assert (await index.retrieve("memo for Priya Raman", 1))[0].source == "2025-03-05"
+            assert [len(r["input"]) for r in server.requests] == [5, 1]
+            assert server.requests[0]["model"] == "embed"
+            again = await EmbeddingRetriever.build(docs, embedder_on(server, transport, store))
+            assert (await again.retrieve("memo for Priya Raman", 1))[0].source == "2025-03-05"
+    assert len(server.requests) == 2, "documents and the query were embedded before: served from the database"
+    assert all(r.ok and r.role == "embedder" and r.purpose == "memory_embedding" and r.model == "openai:embed" for r in records) and len(records) == 2
 
 
 @pytest.mark.parametrize("status", [500, 429])
-def test_an_embedding_server_error_is_retried_and_recorded(store: Store, status: int) -> None:
+async def test_an_embedding_server_error_is_retried_and_recorded(store: Store, status: int) -> None:
     calls: list[int] = []
 
     def flaky(body: dict[str, Any]) -> Any:
@@ -192,31 +198,33 @@ def test_an_embedding_server_error_is_retried_and_recorded(store: Store, status:
 
     records: list[LLMCallRecord] = []
     with StubServer(summary_responder, embedder=flaky) as server:
-        embedder = OpenAIEmbedder("embed", server.base_url, answers=store.answers, recorder=records.append)
-        vectors = embedder.embed(["vendor memo", "soccer"])
+        async with ChatTransport() as transport:
+            vectors = await embedder_on(server, transport, store, records).embed(["vendor memo", "soccer"])
     assert len(calls) == 2 and len(vectors) == 2 and vectors[0] != vectors[1]
-    assert [(r.ok, r.error) for r in records] == [(False, f"HTTP {status} (attempt)"), (True, None)]
+    assert [r.ok for r in records] == [False, True] and f"{status}" in (records[0].error or "") and records[0].error.startswith("transport retry")
 
 
-def test_a_search_whose_query_cannot_be_embedded_is_a_failed_tool_call(store: Store) -> None:
+async def test_a_search_whose_query_cannot_be_embedded_is_a_failed_tool_call(store: Store) -> None:
     up = {"on": True}
 
     def until_down(body: dict[str, Any]) -> Any:
         return hashed_embeddings(body) if up["on"] else error_reply(503, "down")
 
     with StubServer(summary_responder, embedder=until_down) as server:
-        docs = asyncio.run(build_documents("t1", DAYS, Granularity.RAW_SESSION))
-        index = EmbeddingRetriever(docs, OpenAIEmbedder("embed", server.base_url, answers=store.answers, max_retries=0))
-        up["on"] = False
-        with pytest.raises(ValueError, match="^embeddings from openai:embed failed"):  # the ToolBox reports a ValueError as a failed call
-            index.search("the vendor memo", 3)
+        async with ChatTransport() as transport:
+            docs = await build_documents("t1", DAYS, Granularity.RAW_SESSION)
+            index = await EmbeddingRetriever.build(docs, embedder_on(server, transport, store, max_retries=0))
+            up["on"] = False
+            with pytest.raises(ValueError, match="^embeddings from openai:embed at .* failed"):  # the ToolBox reports a ValueError as a failed call
+                await index.search("the vendor memo", 3)
 
 
-def test_an_embedding_server_that_keeps_failing_is_one_line(store: Store) -> None:
+async def test_an_embedding_server_that_keeps_failing_is_one_line(store: Store) -> None:
     with StubServer(summary_responder, embedder=lambda body: error_reply(503, "down")) as server:
-        embedder = OpenAIEmbedder("embed", server.base_url, answers=store.answers, max_retries=1)
-        with pytest.raises(EmbeddingError, match=r"^embeddings from openai:embed failed: .*503") as caught:
-            embedder.embed(["x"])
+        async with ChatTransport() as transport:
+            embedder = embedder_on(server, transport, store, max_retries=1)
+            with pytest.raises(EmbeddingError, match=r"^embeddings from openai:embed at \S+ failed: .*503") as caught:
+                await embedder.embed(["x"])
     assert "\n" not in str(caught.value)
     assert len(server.requests) == 2, "one try and one bounded retry"
     assert store.answers.keys(embedder.namespace) == set(), "nothing cached from a failure"

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import killable_agent
+import postgres_server
 import pytest
 from conftest import MINI, run_cli
 from test_resume_replay import agent_model
@@ -33,7 +34,8 @@ from proactive_bench.testing.stub_server import Reply, StubServer
 ray = pytest.importorskip("ray", reason="the Ray executor's tests need ray: pip install -e '.[dev,distributed]'")
 
 SUMMARY_KEYS = ("main", "overall", "ablation", "statuses", "turns")
-SCRIPTED = ("--models", "scripted:reference,scripted:asker", "--runs", "2")
+PACED = ("--models", f"{Path(killable_agent.__file__)}:Paced", "--runs", "4")
+"""A sweep of 4 runs × 3 sessions, each session at least PACE_S long."""
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +48,7 @@ def cluster(pid_dir: Path) -> Iterator[str]:
     """A local Ray cluster for the module; its address (what ``--ray-address`` takes)."""
     os.environ[killable_agent.PID_DIR_ENV] = str(pid_dir)  # before the cluster starts: its workers inherit it
     try:
-        context = ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
+        context = ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
         yield str(context.address_info["gcs_address"])
     finally:
         ray.shutdown()
@@ -111,32 +113,44 @@ def finished_sessions(location: str) -> int:
         return 0
 
 
-@pytest.mark.parametrize("trial", [0, 1])
-def test_a_killed_driver_leaves_a_sweep_that_resume_finishes(cluster: str, tmp_path: Path, postgres_url: str, trial: int) -> None:
-    reference = sweep(*SCRIPTED, "--db", str(tmp_path / "reference.db"))
+def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_finishes(cluster: str, tmp_path: Path, postgres_server_url: str) -> None:
+    reference = sweep(*PACED, "--db", str(tmp_path / "reference.db"))
+    expected = json.loads(run_cli("results", "latest", "--db", str(tmp_path / "reference.db"), "--format", "json").stdout)
     total = sum(r["sessions_planned"] for r in reference["runs"])
-    kill_after = random.Random(25 + trial).randrange(total)  # finished sessions before the kill
-    driver = [sys.executable, "-c", "from proactive_bench.cli import app; app()"]
-    with (tmp_path / "driver.log").open("w") as log:
-        process = subprocess.Popen(
-            [*driver, "sweep", "--data", str(MINI), *SCRIPTED, "--executor", "ray", "--ray-address", cluster, "--db", postgres_url],
-            stdout=log, stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 120
-        while process.poll() is None and finished_sessions(postgres_url) <= kill_after and time.monotonic() < deadline:
-            time.sleep(0.05)
-        process.send_signal(signal.SIGKILL)
-        process.wait()
-    resumed = run_cli("resume", "latest", "--db", postgres_url, "--json", "--executor", ("ray", "local")[trial])
-    assert resumed.exit_code == 0, resumed.output + (tmp_path / "driver.log").read_text()
-    rows = session_rows(postgres_url)
-    assert sorted(rows) == sorted(set(rows)) and len(rows) == total
-    if resumed.stdout.strip():  # a sweep that finished before the kill has nothing to resume
+    chance = random.Random(25)
+    trials = [  # (its database, finished sessions before the signal, the signal, the executor resuming it)
+        (postgres_server.create_database(postgres_server_url, f"kill{n}_{os.getpid()}"), chance.randrange(total // 2), signum, executor)
+        for n, (signum, executor) in enumerate(((signal.SIGKILL, "ray"), (signal.SIGTERM, "local")))
+    ]
+    driver = [sys.executable, "-c", "from proactive_bench.cli import app; app()", "sweep", "--data", str(MINI), *PACED]
+    logs = [tmp_path / f"driver{n}.log" for n in range(len(trials))]
+    drivers = [  # at once: they share the cluster
+        subprocess.Popen([*driver, "--executor", "ray", "--ray-address", cluster, "--db", location], stdout=log.open("w"), stderr=subprocess.STDOUT)
+        for (location, *_), log in zip(trials, logs)
+    ]
+    deadline, pending = time.monotonic() + 180, dict(enumerate(drivers))
+    while pending and time.monotonic() < deadline:  # each driver stopped once its sweep has finished more than its point's sessions
+        for n, process in list(pending.items()):
+            location, kill_after, signum, _ = trials[n]
+            assert process.poll() is None, "the driver ended before its kill point:\n" + logs[n].read_text()
+            if finished_sessions(location) > kill_after:
+                process.send_signal(signum)
+                assert process.wait(timeout=60) == (-signal.SIGKILL if signum == signal.SIGKILL else 128 + signum), logs[n].read_text()
+                del pending[n]
+        time.sleep(0.05)
+    assert not pending
+    stopped = Store(trials[1][0])
+    assert {run.status for run in stopped.runs(stopped.resolve("latest", runs=False).id)} <= {"interrupted", "finished"}  # SIGTERM: a clean stop
+    for (location, kill_after, _, executor), log in zip(trials, logs):
+        assert kill_after < finished_sessions(location) < total
+        resumed = run_cli("resume", "latest", "--db", location, "--json", "--executor", executor)
+        assert resumed.exit_code == 0, resumed.output + log.read_text()
         out = json.loads(resumed.stdout)
         assert {key: out[key] for key in SUMMARY_KEYS} == {key: reference[key] for key in SUMMARY_KEYS}
-    results = json.loads(run_cli("results", "latest", "--db", postgres_url, "--format", "json").stdout)
-    expected = json.loads(run_cli("results", "latest", "--db", str(tmp_path / "reference.db"), "--format", "json").stdout)
-    assert without_ids(results, {}) == without_ids(expected, {})
+        rows = session_rows(location)
+        assert sorted(rows) == sorted(set(rows)) and len(rows) == total
+        results = json.loads(run_cli("results", "latest", "--db", location, "--format", "json").stdout)
+        assert without_ids(results, {}) == without_ids(expected, {})
 
 
 def test_the_request_rate_holds_for_the_whole_cluster(cluster: str, postgres_url: str) -> None:

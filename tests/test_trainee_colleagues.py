@@ -1,8 +1,7 @@
-"""The chat and clock apps, the rules and LLM colleagues (the LLM ones against the stub server on loopback)."""
+"""The chat and clock apps, and the rules colleagues (the LLM ones: tests/test_trainee_colleagues_llm.py)."""
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime
 from pathlib import Path
@@ -12,10 +11,7 @@ import pytest
 
 from proactive_bench.env import AppStore, ChatLine, ClockRates, ColleagueReply, Memory, ToolBox, ToolEnv, VirtualClock, Workspace, render_result, resolve_tool_names
 from proactive_bench.suites.trainee.colleagues import DEFLECTION, TIRED, HeldClue, RulesColleagues
-from proactive_bench.suites.trainee.colleagues_llm import ColleagueModelError, LLMColleagues
-from proactive_bench.suites.trainee.compose import compose_scenario
 from proactive_bench.suites.trainee.model import Npc
-from proactive_bench.testing.stub_server import StubServer, text_reply
 
 MORNING = datetime(2026, 3, 2, 9, 0)
 NPC = Npc(handle="ada.lind", name="Ada Lind", role="Finance Lead", department="Finance", email="ada.lind@x.example", persona="Brisk.")
@@ -115,37 +111,3 @@ def test_rules_colleague_sets_aside_laundry_lists_and_loses_patience() -> None:
     misses = [(f"Which {topic} should I use today?", ColleagueReply(DEFLECTION)) for topic in ("printer tray", "parking level", "desk number")]
     spent = RULES.reply("ada.lind", "What is the payment approval threshold?", _thread(*misses), MORNING)
     assert spent == ColleagueReply(TIRED, decided_by="rules")
-
-
-def _judge(targeted: dict[str, str]) -> Any:
-    def answer(body: dict[str, Any]) -> Any:
-        return text_reply(json.dumps({"targeted": targeted}))
-    return answer
-
-
-def test_llm_colleague_releases_only_what_the_model_quotes_and_the_screen_admits() -> None:
-    scenario = compose_scenario("s3-n2", templates=["transaction_audit"])
-    task = scenario.days[0].tasks[0]
-    clue = task.draft.clues[0]
-    clue_id = task.clue_id(1, clue)
-    question = "What is the payment approval threshold for this month?"
-    with StubServer(_judge({clue_id: question})) as server:
-        colleagues = LLMColleagues(scenario, "openai:npc", server.base_url)
-        got = colleagues.reply(clue.holder, question, [], MORNING)
-        laundry = colleagues.reply(clue.holder, " ".join(f"What is the {w} threshold policy?" for w in ("travel", "payment", "budget", "hiring", "vendor")), [], MORNING)
-        other = colleagues.reply(task.draft.npcs[1].handle, question, [], MORNING)  # a colleague who holds nothing of it
-        prompt = server.requests[0]["messages"][0]["content"]
-    assert got.released == (clue_id,) and clue.value in got.text and got.decided_by.startswith("llm:openai:npc npc.v1@")
-    assert laundry.released == () and other.released == ()
-    assert clue.question in prompt and question in prompt and "Laundry lists" in prompt
-    assert len(server.requests) == 1  # the survey and the colleague without open clues never reached the model
-
-
-def test_llm_colleague_that_cannot_judge_is_an_error_not_a_guess() -> None:
-    scenario = compose_scenario("s3-n2", templates=["transaction_audit"])
-    clue = scenario.days[0].tasks[0].draft.clues[0]
-    with StubServer(lambda body: text_reply("I think so?")) as server:
-        colleagues = LLMColleagues(scenario, "openai:npc", server.base_url)
-        with pytest.raises(ColleagueModelError, match="gave no judgment after 3 attempts"):
-            colleagues.reply(clue.holder, "What is the payment approval threshold?", [], MORNING)
-        assert len(server.requests) == 3

@@ -7,7 +7,21 @@ from pathlib import Path
 import pytest
 import yaml
 
-from proactive_bench.yaml_files import YamlFileError, parse_yaml, read_yaml_file
+from proactive_bench.yaml_files import (
+    FASTEST_SAFE_LOADER,
+    RefusesDuplicateKeys,
+    UniqueKeyLoader,
+    YamlFileError,
+    parse_yaml,
+    read_yaml_file,
+)
+
+# A syntax error's wording is the parser's own: libyaml's when PyYAML has it.
+UNCLOSED_FLOW = "did not find expected node content" if yaml.__with_libyaml__ else "expected the node content, but found '<stream end>'"
+
+
+class PurePythonUniqueKeyLoader(RefusesDuplicateKeys, yaml.SafeLoader):
+    """The fallback pbench uses where PyYAML lacks libyaml."""
 
 
 @pytest.mark.parametrize(
@@ -43,7 +57,7 @@ def test_the_loader_stays_safe() -> None:
         (lambda p: p.mkdir(), "is a folder, not a YAML file"),
         (lambda p: None, "file not found"),
         (lambda p: p.write_bytes(b"a: \xff\xfe\n"), "not UTF-8 text (byte 3)"),
-        (lambda p: p.write_text("a: [1,\n"), "line 2, column 1: invalid YAML: expected the node content, but found '<stream end>'"),
+        (lambda p: p.write_text("a: [1,\n"), f"line 2, column 1: invalid YAML: {UNCLOSED_FLOW}"),
         (lambda p: p.write_text("a: 1\na: 2\n"), "line 2, column 1: invalid YAML: duplicate key 'a' (first on line 1)"),
     ],
 )
@@ -54,3 +68,27 @@ def test_every_failure_is_one_line(tmp_path: Path, make, reason: str) -> None:  
         read_yaml_file(path)
     assert str(info.value) == f"{path}: {reason}"
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.skipif(not yaml.__with_libyaml__, reason="PyYAML built without libyaml")
+def test_the_loader_runs_on_libyaml_and_still_names_a_duplicate_key_in_one_line(tmp_path: Path) -> None:
+    assert FASTEST_SAFE_LOADER is yaml.CSafeLoader
+    assert issubclass(UniqueKeyLoader, yaml.CSafeLoader)
+    path = tmp_path / "session.yaml"
+    path.write_text("id: s1\nintents:\n  - id: i1\n    text: a\n  - id: i2\n    text: b\n    id: i3\n")
+    with pytest.raises(YamlFileError) as info:
+        read_yaml_file(path)
+    assert str(info.value) == f"{path}: line 7, column 5: invalid YAML: duplicate key 'id' (first on line 5)"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["id: a\ntitle: x\nid: b\n", "t: {type: user, type: event}\n", "base: &b {k: 1}\nuse:\n  <<: *b\n  k: 2\n  k: 3\n"],
+)
+def test_the_pure_python_fallback_refuses_the_same_duplicates(text: str) -> None:
+    with pytest.raises(yaml.YAMLError) as fast:
+        parse_yaml(text)
+    with pytest.raises(yaml.YAMLError) as pure:
+        yaml.load(text, Loader=PurePythonUniqueKeyLoader)  # noqa: S506 (a safe loader)
+    assert fast.value.problem == pure.value.problem  # type: ignore[attr-defined]
+    assert fast.value.problem_mark.line == pure.value.problem_mark.line  # type: ignore[attr-defined]

@@ -123,3 +123,25 @@ def as_worker() -> None:
     _STATE.signum = None
     signal.signal(signal.SIGTERM, _on_signal)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+
+
+@contextmanager
+def handlers_kept() -> Iterator[None]:
+    """Put SIGINT's and SIGTERM's handlers back after a library call that installs its own (``ray.init``: exit at once on SIGTERM)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    kept = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, handler in kept.items():
+            if handler is not None:
+                signal.signal(signum, handler)
+
+
+def stopped_by(stop: KeyboardInterrupt) -> Interrupted:
+    """A stop as :class:`Interrupted` with the signal that caused it (a library may have re-raised ours as a plain KeyboardInterrupt: Ray's blocking calls do)."""
+    if isinstance(stop, Interrupted):
+        return stop
+    return Interrupted(_STATE.signum if _STATE.signum is not None else signal.SIGINT)

@@ -26,7 +26,7 @@ import os
 import sys
 import tempfile
 import time
-from contextlib import redirect_stdout
+from contextlib import ExitStack, redirect_stdout
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -34,6 +34,7 @@ from typing import Any
 import structlog
 from langchain_core.rate_limiters import BaseRateLimiter
 
+from proactive_bench.campaign.interrupts import handlers_kept, stopped_by
 from proactive_bench.campaign.process_tuning import run_fast
 from proactive_bench.campaign.sweep import RunHook, SweepConfig, finish_sweep, run_episodes
 from proactive_bench.campaign.workers import WorkerFailed
@@ -41,7 +42,7 @@ from proactive_bench.data_model import FINAL_OUTCOMES, RunStatus
 from proactive_bench.episode import load_spec_episode, run_spec
 from proactive_bench.llm import Budget, PriceTable
 from proactive_bench.logs import configure_logging
-from proactive_bench.store import Fence, HeldLease, LeaseHeld, LeaseLost, Run, Store, Sweep, holds, take_lease
+from proactive_bench.store import Fence, HeldLease, LeaseHeld, LeaseLost, Run, Store, Sweep, holds, writing
 
 log = structlog.get_logger(__name__)
 
@@ -146,33 +147,33 @@ def run_task(where: str, run_id: str, sweep_fence: Fence, config_json: dict[str,
     """
     configure_logging()
     store = Store(where)
-    held = take_run_lease(store, run_id, sweep_fence)
-    store.fence = (sweep_fence, held.fence)
-    try:
-        held.keep_alive()
-        run = store.run(run_id)  # read now: a former attempt may have saved sessions
-        if run is None or run.status == RunStatus.FINISHED:
-            return RunStatus.FINISHED if run is not None else "missing"
-        config = SweepConfig.model_validate(config_json)
-        spec = run_spec(run)
-        loaded = load_spec_episode(spec)
-        run.workspace = str(local_workspace(run))  # on this worker's disk; the stored row keeps the driver's path
-        budget = ClusterBudget(PriceTable.load(config.prices), config.max_cost_usd, limits)
-        limiter = ClusterRateLimiter(limits, config.base_url or "") if config.requests_per_second else None
-        run_fast(run_episodes(store, [(run, loaded)], config, budget, limiters={config.base_url: limiter}))
-        return str(run.status)
-    finally:
-        store.fence = None
-        held.release()
+    with ExitStack() as stack:
+        wait_for_run_lease(stack, store, run_id, sweep_fence)
+        status = continue_run(store, run_id, SweepConfig.model_validate(config_json), limits)
+    return status
 
 
-def take_run_lease(store: Store, run_id: str, sweep_fence: Fence) -> HeldLease:
-    """The run's lease, waiting while a live holder has it; LeaseLost once the sweep's driver no longer holds the sweep."""
+def continue_run(store: Store, run_id: str, config: SweepConfig, limits: Any) -> str:
+    """Run (or continue) ``run_id`` on this worker under the held leases; its status at the end."""
+    run = store.run(run_id)  # read now: a former attempt may have saved sessions
+    if run is None or run.status == RunStatus.FINISHED:
+        return RunStatus.FINISHED if run is not None else "missing"
+    loaded = load_spec_episode(run_spec(run))
+    run.workspace = str(local_workspace(run))  # on this worker's disk; the stored row keeps the driver's path
+    budget = ClusterBudget(PriceTable.load(config.prices), config.max_cost_usd, limits)
+    limiter = ClusterRateLimiter(limits, config.base_url or "") if config.requests_per_second else None
+    run_fast(run_episodes(store, [(run, loaded)], config, budget, limiters={config.base_url: limiter}))
+    return str(run.status)
+
+
+def wait_for_run_lease(stack: ExitStack, store: Store, run_id: str, sweep_fence: Fence) -> HeldLease:
+    """Hold the run's lease (released when ``stack`` closes), waiting while a live holder has it; LeaseLost once the sweep's
+    driver no longer holds the sweep (it stopped or died: the run is left for ``pbench resume``)."""
     while True:
-        if not holds(store.engine, sweep_fence):
+        if not holds(store, sweep_fence):
             raise LeaseLost(f"{sweep_fence.scope}: the sweep's driver no longer holds its lease; run {run_id} is left for pbench resume")
         try:
-            return take_lease(store.engine, run_id, f"pbench ray task of sweep {sweep_fence.scope}")
+            return stack.enter_context(writing(store, run_id, within=sweep_fence, command=f"pbench ray task of sweep {sweep_fence.scope}"))
         except LeaseHeld as exc:
             log.info("run_lease_wait", run=run_id, holder=str(exc))
             time.sleep(LEASE_POLL_S)
@@ -203,7 +204,8 @@ class RaySweep:
     def start(self) -> None:
         """Join the cluster at ``config.ray_address`` (none: start a local one, shut down at the end) and start the limits actor."""
         if not self.ray.is_initialized():
-            self.ray.init(address=self.config.ray_address, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
+            with handlers_kept():  # Ctrl-C and SIGTERM stop the sweep cleanly (Ray's own SIGTERM handler would exit at once)
+                self.ray.init(address=self.config.ray_address or "local", include_dashboard=False, logging_level="WARNING", log_to_driver=False)
             self.started_cluster = True
         self.limits = self.ray.remote(ClusterLimits).options(num_cpus=0).remote(self.config.requests_per_second, self.budget.spent_usd)
 
@@ -216,6 +218,9 @@ class RaySweep:
         try:
             with redirect_stdout(sys.stderr):  # Ray prints its notes (a worker died, ...) on stdout: that is for --json output
                 self._run_all(task, waiting, running, failures, seen, on_event)
+        except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM
+            self._stop(list(running))
+            raise stopped_by(stop) from None
         except BaseException:
             self._stop(list(running))
             raise

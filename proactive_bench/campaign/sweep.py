@@ -107,6 +107,7 @@ class SweepConfig(BaseModel):
     npc: str | None = Field(default=None, description="Trainee: the colleagues' backend (rules, llm).")
     npc_model: str | None = Field(default=None, description="Trainee, with npc llm: the colleagues' chat model.")
     clock: str | None = Field(default=None, description="Trainee: simulated minutes per tool call and per agent step, CALL,STEP.")
+    embedding_model: str | None = Field(default=None, description="Odyssey, with rag:*: the embeddings model ranking the history (None: BM25).")
 
     _known_user = field_validator("user")(check_user)
 
@@ -129,12 +130,16 @@ class SweepConfig(BaseModel):
 
     def settings(self) -> list[SuiteSettings]:
         """Every memory setting × top-k combination the sweep runs (top-k pairs only with retrieval settings), × every hint setting."""
-        summaries = {"base_url": self.base_url}
+        summaries = {"base_url": self.base_url, "embedding_model": self.embedding_model}
+        rag_swept = any(memory.startswith("rag:") for memory in self.memory)  # else the embeddings model stays, for the suite to refuse
         if not self.memory:
             grid = [SuiteSettings(None, k, **summaries) for k in self.top_k] or [SuiteSettings(**summaries)]
         else:
             grid = [
-                SuiteSettings(memory, k, self.summary_model if "summary" in memory else None, self.summaries_db, self.base_url)
+                SuiteSettings(
+                    memory, k, self.summary_model if "summary" in memory else None, self.summaries_db, self.base_url,
+                    embedding_model=self.embedding_model if memory.startswith("rag:") or not rag_swept else None,
+                )
                 for memory in self.memory
                 for k in (self.top_k if memory.startswith("rag:") and self.top_k else [None])
             ]
@@ -198,7 +203,7 @@ def sweep_run_spec(
     return RunSpec(
         suite=config.suite, memory=settings.memory, top_k=settings.top_k, summary_model=settings.summary_model, summaries_db=settings.summaries_db,
         days=settings.days, hints=settings.hints, npc=settings.npc, npc_model=settings.npc_model, clock=settings.clock,
-        persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
+        embedding_model=settings.embedding_model, persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
         judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
         agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep_id, protocol=config.protocol,
         max_tokens=config.max_tokens, call_timeout=config.call_timeout, probe=config.probe, context_tokens=config.context_tokens,

@@ -10,7 +10,7 @@
 | `dataset.py` | `validate`, `schema`, `tools` |
 | `audit.py` | `audit export/import/model/show` |
 | `imports.py` | `import <suite>`: every importer in `importers.IMPORTERS` |
-| `generate.py` | `generate odyssey`: a task's dialogue history from a generator and a verifier model |
+| `generate.py` | `generate odyssey`: a task's dialogue history; `generate agentif`: a new task from a seed's workflow and a local corpus; both from a generator and a verifier model |
 | `cleanup.py` | `gc` |
 | `db.py` | `db serve/stop/info/upgrade`: a local PostgreSQL server to try, a results database's revision and counts |
 

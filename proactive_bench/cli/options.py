@@ -82,6 +82,7 @@ class SuiteChoice:
     memory: Annotated[Optional[str], typer.Option(help="Odyssey: comma-separated memory settings: long-context (default), none, rag:raw-session|raw-utterance|summary-session|summary-chunk.")] = None
     top_k: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:* memory: comma-separated documents retrieved into the context (default 5).")] = None
     summary_model: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:summary-*: the chat model that summarises each history once (cached in --db).")] = None
+    embedding_model: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:*: the embeddings model (openai:NAME on --base-url) that ranks the history instead of BM25 (vectors cached in --db).")] = None
     days: Annotated[Optional[int], typer.Option(help="Trainee: working days per scenario, 1 or 2 (day 2: feedback on day 1, new seeds).")] = None
     hints: Annotated[Optional[str], typer.Option(help="Trainee: comma-separated hint settings: none, data, method, both (default none).")] = None
     npc: Annotated[Optional[str], typer.Option(help="Trainee: the colleagues' backend, rules (default) or llm.")] = None
@@ -92,7 +93,11 @@ class SuiteChoice:
         """The sweep settings these options give (only those given; summaries cached in ``db``); ValueError naming --top-k for a bad value."""
         fields: dict[str, Any] = {"suite": self.suite} if self.suite != "pibench" else {}
         if self.summary_model:
-            fields |= {"summary_model": self.summary_model, "summaries_db": locate(db).shareable}
+            fields["summary_model"] = self.summary_model
+        if self.embedding_model:
+            fields["embedding_model"] = self.embedding_model
+        if self.summary_model or self.embedding_model:
+            fields["summaries_db"] = locate(db).shareable
         if self.tasks:
             fields["personas"] = split_list(self.tasks)
         if self.memory:
@@ -110,7 +115,7 @@ class SuiteChoice:
     @property
     def suite_specific(self) -> bool:
         """Whether any option of a suite other than pibench is given."""
-        return any(v is not None for v in (self.tasks, self.memory, self.top_k, self.summary_model, self.days, self.hints, self.npc, self.npc_model, self.clock))
+        return any(v is not None for v in (self.tasks, self.memory, self.top_k, self.summary_model, self.embedding_model, self.days, self.hints, self.npc, self.npc_model, self.clock))
 
 
 def split_list(value: str | None) -> list[str]:

@@ -147,7 +147,7 @@ def episode(
     if persona is None:
         raise fail("--persona is required (or --suite odyssey / trainee to run their tasks)")
     if choice.suite_specific:
-        raise fail("--tasks, --memory, --top-k and --summary-model apply to --suite odyssey; --days, --hints, --npc, --npc-model and --clock to --suite trainee")
+        raise fail("--tasks, --memory, --top-k, --summary-model and --embedding-model apply to --suite odyssey; --days, --hints, --npc, --npc-model and --clock to --suite trainee")
     loaded = load_or_exit(data, persona)
     try:
         chosen = parse_sessions(sessions, loaded.sessions)

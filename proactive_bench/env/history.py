@@ -2,10 +2,14 @@
 
 The index is the run's :class:`~proactive_bench.env.toolbox.HistorySearch`
 (``ToolEnv.history``), built by the odyssey suite for a ``rag:`` memory setting;
-without one the tool reports that there is no history to search.
+without one the tool reports that there is no history to search. An index
+that embeds the query answers asynchronously (its model call is awaited);
+when it fails, the tool call fails with its one-line error.
 """
 
 from __future__ import annotations
+
+from inspect import isawaitable
 
 from pydantic import BaseModel, Field
 
@@ -20,11 +24,12 @@ class SearchHistoryArgs(BaseModel):
 
 
 @register_tool("search_history", group="history")
-def search_history(env: ToolEnv, args: SearchHistoryArgs) -> str:
+async def search_history(env: ToolEnv, args: SearchHistoryArgs) -> str:
     """Search your earlier conversations with the user; returns the best-matching passages with their dates."""
     if env.history is None:
         raise ToolError("there is no conversation history to search in this session")
-    hits = env.history.search(args.query, args.k)
+    found = env.history.search(args.query, args.k)
+    hits = await found if isawaitable(found) else found
     if not hits:
         return "no passage matches"
     return "\n\n".join(f"[{source}]\n{text}" for source, text in hits)

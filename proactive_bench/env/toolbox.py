@@ -1,19 +1,27 @@
 """Tool registry and the recording wrapper every agent tool call goes through.
 
-A tool is a plain function ``fn(env, args) -> response`` registered with
+A tool is a function ``fn(env, args) -> response`` registered with
 :func:`register_tool`; its second parameter's annotation (a pydantic model)
 is the argument schema. :class:`ToolBox` validates arguments, runs the tool,
 turns failures into error results and records
 ``{tool_name, call, result, ok}`` so the scaffold cannot forge evidence.
+
+A tool that calls a model (a colleague's reply, an embedding search) is an
+``async def``: :meth:`ToolBox.acall` awaits it on the run's event loop, so
+its HTTP never blocks the loop. :meth:`ToolBox.call`, for synchronous
+scaffolds, runs such a tool to its end when it never has to wait (rules
+colleagues, BM25 search); one that would wait on the network fails with an
+error saying to use ``acall``.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
+from collections.abc import Coroutine
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Literal, Protocol
 
 import structlog
 from pydantic import BaseModel, Field, ValidationError, create_model
@@ -34,10 +42,14 @@ class ToolError(Exception):
     """A failure the tool reports to the agent as an error result."""
 
 
-class HistorySearch(Protocol):
-    """An index over a user's dialogue history: the ``k`` passages best matching ``query``, as (source, text)."""
+TOOL_FAILURES = (ToolError, PathEscapeError, OSError, ValueError)
+"""What a tool may raise for the agent to see as an error result; anything else is a bug and propagates."""
 
-    def search(self, query: str, k: int) -> list[tuple[str, str]]: ...
+
+class HistorySearch(Protocol):
+    """An index over a user's dialogue history: the ``k`` passages best matching ``query``, as (source, text) (plain or awaitable)."""
+
+    def search(self, query: str, k: int) -> list[tuple[str, str]] | Awaitable[list[tuple[str, str]]]: ...
 
 
 class Clock(Protocol):
@@ -87,6 +99,11 @@ class ToolSpec:
 
     def json_schema(self) -> dict[str, Any]:
         return self.args_model.model_json_schema()
+
+    @property
+    def waits(self) -> bool:
+        """Whether the tool is a coroutine function (it may wait on a model server)."""
+        return inspect.iscoroutinefunction(self.func)
 
 
 REGISTRY: dict[str, ToolSpec] = {}
@@ -182,20 +199,48 @@ class ToolBox:
         """Run a tool by name; failures come back as ``ok=False`` records, never exceptions.
 
         With a clock, the call advances simulated time and the notices that fell due ride on its result (``notices``).
+        An ``async`` tool that has to wait (on a model server) fails here: await :meth:`acall` instead.
         """
-        record = self._run(name, dict(args or {}))
-        if self.env.clock is not None:
-            notices, self._pending_notices = [*self._pending_notices, *self.env.clock.tick("call")], []
-            if notices:
-                record.result["notices"] = notices
-        return record
+        checked = self._check(name, dict(args or {}))
+        if isinstance(checked, ToolRecord):
+            return self._tick(checked)
+        spec, call, parsed = checked
+
+        def run() -> Any:
+            response = spec.func(self.env, parsed)
+            return _finish_without_waiting(spec, response) if spec.waits else response
+
+        return self._tick(self._outcome(name, call, run))
+
+    async def acall(self, name: str, args: dict[str, Any] | None = None) -> ToolRecord:
+        """:meth:`call` for async scaffolds: an ``async`` tool is awaited on the running event loop."""
+        checked = self._check(name, dict(args or {}))
+        if isinstance(checked, ToolRecord):
+            return self._tick(checked)
+        spec, call, parsed = checked
+        if not spec.waits:
+            return self._tick(self._outcome(name, call, lambda: spec.func(self.env, parsed)))
+        try:
+            response = await spec.func(self.env, parsed)
+        except TOOL_FAILURES as exc:
+            return self._tick(self._record(name, call, {"error": str(exc)}, ok=False))
+        return self._tick(self._record(name, call, {"response": response}, ok=True))
 
     def begin_step(self) -> None:
         """The agent starts a new step (a model response): with a clock, simulated time advances (its notices wait for the next call)."""
         if self.env.clock is not None:
             self._pending_notices += self.env.clock.tick("step")
 
-    def _run(self, name: str, call: dict[str, Any]) -> ToolRecord:
+    def _tick(self, record: ToolRecord) -> ToolRecord:
+        """With a clock, advance simulated time by one call; the notices that fell due ride on the result."""
+        if self.env.clock is not None:
+            notices, self._pending_notices = [*self._pending_notices, *self.env.clock.tick("call")], []
+            if notices:
+                record.result["notices"] = notices
+        return record
+
+    def _check(self, name: str, call: dict[str, Any]) -> ToolRecord | tuple[ToolSpec, dict[str, Any], BaseModel]:
+        """The tool and its validated arguments (access token checked), or the failed call's record."""
         spec = self.spec(name)
         if spec is None:
             return self._record(name, call, {"error": f"unknown tool {name!r}"}, ok=False)
@@ -208,8 +253,15 @@ class ToolBox:
             token = getattr(parsed, "access_token", None)
             if token is not None:
                 self.env.require_apps().check_token(spec.group, token)
-            response = spec.func(self.env, parsed)
-        except (ToolError, PathEscapeError, OSError, ValueError) as exc:
+        except ToolError as exc:
+            return self._record(name, call, {"error": str(exc)}, ok=False)
+        return spec, call, parsed
+
+    def _outcome(self, name: str, call: dict[str, Any], run: Callable[[], Any]) -> ToolRecord:
+        """Run a synchronous tool body and record its response or its failure."""
+        try:
+            response = run()
+        except TOOL_FAILURES as exc:
             return self._record(name, call, {"error": str(exc)}, ok=False)
         except RecursionError:  # a library walk (os.walk, shutil) over a folder tree nested thousands deep
             return self._record(name, call, {"error": "folder tree nested too deep"}, ok=False)
@@ -220,6 +272,16 @@ class ToolBox:
         self.records.append(record)
         log.debug("tool_call", tool=name, ok=ok, turn=self.turn)
         return record
+
+
+def _finish_without_waiting(spec: ToolSpec, coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """An async tool's result when it completes without waiting; ToolError when it would have to wait."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    raise ToolError(f"{spec.name} waits on a model server: an async scaffold must call it with `await tools.acall(...)`")
 
 
 def render_result(record: ToolRecord) -> str:

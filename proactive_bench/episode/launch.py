@@ -40,6 +40,7 @@ from proactive_bench.llm import (
     ChatSettings,
     ChatTransport,
     MaxTokens,
+    ToolModels,
     is_openai_model,
     make_chat_model,
     probe_reports,
@@ -89,6 +90,7 @@ class RunSpec(BaseModel):
     npc: str | None = Field(default=None, description="Trainee: the colleagues' backend, rules (default) or llm.")
     npc_model: str | None = Field(default=None, description="Trainee, with npc llm: the chat model that plays the colleagues.")
     clock: str | None = Field(default=None, description="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1).")
+    embedding_model: str | None = Field(default=None, description="Odyssey, with rag:*: the embeddings model ranking the history (None: BM25); search_history's queries are recorded calls.")
 
     @model_validator(mode="after")
     def _suite_settings(self) -> RunSpec:
@@ -106,6 +108,7 @@ class RunSpec(BaseModel):
         """The suite settings of this run (memory setting and top-k)."""
         return SuiteSettings(
             self.memory, self.top_k, self.summary_model, self.summaries_db, self.base_url, self.days, self.hints, self.npc, self.npc_model, self.clock,
+            self.embedding_model,
         )
 
     @property
@@ -295,7 +298,8 @@ async def execute_run(
                 if caller is not None:
                     caller.learn_from(learning, role)
         try:
-            wiring = EpisodeRun(store, run, loaded, participants, ledger, cache, spec.max_turns)
+            tools = ToolModels(transport, ledger, cache, limiter, spec.base_url, spec.call_timeout or DEFAULT_TIMEOUT_S)
+            wiring = EpisodeRun(store, run, loaded, participants, ledger, cache, spec.max_turns, tools)
             return await run_episode(wiring, sessions, on_progress, fresh)
         finally:
             cache.flush()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 import structlog
 
@@ -71,6 +71,8 @@ from proactive_bench.llm import (
     Budget,
     CallCache,
     LLMCallRecord,
+    ToolModels,
+    UsesToolModels,
     note_request_sent,
 )
 from proactive_bench.scaffolds import Scaffold, SessionContext
@@ -93,6 +95,7 @@ from proactive_bench.user import FollowUpUser, UserSimulator
 log = structlog.get_logger(__name__)
 
 DEFAULT_MAX_TURNS = 30
+Part = TypeVar("Part")
 
 
 class CallLedger:
@@ -157,6 +160,8 @@ class EpisodeRun:
     ledger: CallLedger
     cache: CallCache | None = None
     max_turns: int = DEFAULT_MAX_TURNS
+    tool_models: ToolModels | None = None
+    """The run's model-call path for the tools that call a model (LLM colleagues, embedding search)."""
 
 
 @dataclass
@@ -169,13 +174,21 @@ class _Stage:
     packer: WorkspacePacker
 
 
-def episode_env(episode: LoadedEpisode, workspace: Workspace, memory: Memory, apps: AppStore) -> ToolEnv:
-    """The tool environment of an episode run: its workspace, memory, apps, web corpus, skills, colleagues and clock."""
+def episode_env(episode: LoadedEpisode, workspace: Workspace, memory: Memory, apps: AppStore, models: ToolModels | None = None) -> ToolEnv:
+    """The tool environment of an episode run: its workspace, memory, apps, web corpus, skills, colleagues and clock.
+
+    Colleagues and a history index that call a model get this run's own copy on ``models`` (the run's model-call path).
+    """
     clock = VirtualClock(apps, episode.clock_rates) if episode.clock_rates is not None else None
     return ToolEnv(
-        workspace, memory, apps, web_root=episode.directory / "web", skills_root=episode.directory / "skills", history=episode.history,
-        colleagues=episode.colleagues, clock=clock,
+        workspace, memory, apps, web_root=episode.directory / "web", skills_root=episode.directory / "skills",
+        history=_bound(episode.history, models), colleagues=_bound(episode.colleagues, models), clock=clock,
     )
+
+
+def _bound(part: Part, models: ToolModels | None) -> Part:
+    """``part`` on the run's model-call path when it calls a model, else as it is."""
+    return part.with_models(models) if models is not None and isinstance(part, UsesToolModels) else part
 
 
 def with_opening_note(episode: LoadedEpisode, session: Session, earlier: list[SessionResult]) -> Session:
@@ -208,7 +221,7 @@ async def run_episode(
         store.delete_session_run(stale)
     done = [finished[s.id] for s in sessions if s.id in finished]
     workspace, memory, apps = _episode_state(store, run, episode, done, fresh=fresh)
-    stage = _Stage(episode_env(episode, workspace, memory, apps), GraderResolver(episode.directory.parent.parent), WorkspacePacker())
+    stage = _Stage(episode_env(episode, workspace, memory, apps, wiring.tool_models), GraderResolver(episode.directory.parent.parent), WorkspacePacker())
     start = None if done else stage.packer.pack(workspace)  # saved with the first session, for reports
     results: list[SessionResult] = []
     status = RunStatus.FINISHED

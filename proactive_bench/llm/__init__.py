@@ -11,6 +11,7 @@ from proactive_bench.llm.context import (
     trim_history,
 )
 from proactive_bench.llm.costs import Budget, PriceFileError, PriceTable
+from proactive_bench.llm.embeddings import EmbeddingClient, EmbeddingsError
 from proactive_bench.llm.endpoints import (
     DEFAULT_PAUSE_AFTER,
     EndpointError,
@@ -22,6 +23,7 @@ from proactive_bench.llm.ledger import (
     CallRole,
     LLMCallRecord,
     Recorder,
+    ToolRole,
     record_retries,
     usage_fields,
 )
@@ -33,7 +35,7 @@ from proactive_bench.llm.models import (
     make_chat_model,
 )
 from proactive_bench.llm.probe import probe_model, probe_reports, probe_table
-from proactive_bench.llm.prompts import load_prompt
+from proactive_bench.llm.prompts import Prompt, load_prompt
 from proactive_bench.llm.retry_log import listen, unlisten
 from proactive_bench.llm.sent import REQUEST_SENT, note_request_sent
 from proactive_bench.llm.structured import (
@@ -42,6 +44,7 @@ from proactive_bench.llm.structured import (
     StructuredCaller,
     StructuredOutputError,
 )
+from proactive_bench.llm.tool_models import ToolModels, UsesToolModels
 from proactive_bench.llm.transport import ChatTransport, is_context_length_error
 
 __all__ = [
@@ -58,6 +61,8 @@ __all__ = [
     "CallRole",
     "ChatSettings",
     "ChatTransport",
+    "EmbeddingClient",
+    "EmbeddingsError",
     "EndpointError",
     "EndpointHealth",
     "LLMCallRecord",
@@ -65,10 +70,14 @@ __all__ = [
     "ModelSpecError",
     "PriceFileError",
     "PriceTable",
+    "Prompt",
     "Recorder",
     "RetryPolicy",
     "StructuredCaller",
     "StructuredOutputError",
+    "ToolModels",
+    "ToolRole",
+    "UsesToolModels",
     "check_reachable",
     "is_context_length_error",
     "is_openai_model",

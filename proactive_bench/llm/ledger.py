@@ -10,6 +10,9 @@ from proactive_bench.llm.caps import CUT_NOTE
 from proactive_bench.llm.retry_log import RetryListener
 
 CallRole = Literal["agent", "user", "judge"]
+"""The participants of a run, each with its own model setting."""
+ToolRole = Literal["npc", "embedder"]
+"""Model calls made from inside a tool: a simulated colleague's judgment, a retrieval index's embeddings."""
 ERROR_TEXT_LIMIT = 300
 
 
@@ -17,7 +20,7 @@ ERROR_TEXT_LIMIT = 300
 class LLMCallRecord:
     """One attempt at one model call; the store keeps every attempt."""
 
-    role: CallRole
+    role: CallRole | ToolRole
     purpose: str
     model: str
     method: str

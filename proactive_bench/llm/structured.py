@@ -63,6 +63,7 @@ from proactive_bench.llm.ledger import (
     CallRole,
     LLMCallRecord,
     Recorder,
+    ToolRole,
     record_retries,
     usage_fields,
 )
@@ -162,7 +163,7 @@ class StructuredCaller:
         self,
         model: BaseChatModel,
         model_name: str,
-        role: CallRole,
+        role: CallRole | ToolRole,
         recorder: Recorder | None = None,
         policy: RetryPolicy | None = None,
         methods: Sequence[Method] = METHODS,

@@ -62,6 +62,7 @@ FIRST_BACKOFF_S = 1.0
 MAX_BACKOFF_S = 8.0
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 CHAT_PATH = "/chat/completions"
+EMBEDDINGS_PATH = "/embeddings"
 UNSET_TIMEOUT_S = 600.0
 """The whole-request limit when the model sets none (the OpenAI SDK's default)."""
 STATUS_ERRORS: dict[int, type[openai.APIStatusError]] = {
@@ -121,7 +122,7 @@ class ChatTransport:
         return self._session
 
     async def complete(self, url: str, headers: dict[str, str], payload: dict[str, Any], timeout: float, max_retries: int) -> dict[str, Any]:
-        """POST ``payload`` to ``url``; the decoded JSON answer, retried on transient faults."""
+        """POST ``payload`` to ``url`` (chat completions or embeddings); the decoded JSON answer, retried on transient faults."""
         if self.health is not None and self.health.paused and base_url_of(url) in self.health.paused:
             raise openai.APIConnectionError(message=f"Connection error: {base_url_of(url)} is paused ({self.health.paused[base_url_of(url)]})", request=httpx2.Request("POST", url))
         body = json.dumps(payload).encode()
@@ -176,9 +177,9 @@ class ChatTransport:
         return answer
 
 
-def base_url_of(chat_url: str) -> str:
-    """The base URL a chat completions URL was made from."""
-    return chat_url.removesuffix(CHAT_PATH)
+def base_url_of(url: str) -> str:
+    """The base URL a chat completions or embeddings URL was made from."""
+    return url.removesuffix(CHAT_PATH).removesuffix(EMBEDDINGS_PATH)
 
 
 def _status_error(url: str, status: int, headers: dict[str, str], content: bytes) -> openai.APIStatusError:

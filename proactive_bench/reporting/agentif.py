@@ -15,7 +15,6 @@ user turns per session.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import mean
@@ -23,6 +22,7 @@ from typing import Any
 
 from proactive_bench.data_model import SessionOutcome
 from proactive_bench.episode import run_spec
+from proactive_bench.reporting.row_tables import Rows, RowTables, group_by, no_rows
 from proactive_bench.scoring import SNAPSHOT_KIND, EpisodeResult
 from proactive_bench.store import Run, Store
 from proactive_bench.suites import (
@@ -85,17 +85,11 @@ def agentif_runs(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> tuple[l
 
 
 @dataclass
-class AgentIFTables:
-    tasks: list[dict[str, Any]] = field(default_factory=list)
-    models: list[dict[str, Any]] = field(default_factory=list)
-    items: list[dict[str, Any]] = field(default_factory=list)
+class AgentIFTables(RowTables):
+    tasks: Rows = no_rows()
+    models: Rows = no_rows()
+    items: Rows = no_rows()
     problems: list[str] = field(default_factory=list)
-
-    def __bool__(self) -> bool:
-        return bool(self.tasks)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"tasks": self.tasks, "models": self.models, "items": self.items, "problems": self.problems}
 
 
 def _mean(values: list[float]) -> float | None:
@@ -104,11 +98,8 @@ def _mean(values: list[float]) -> float | None:
 
 def agentif_tables(runs: list[AgentIFRun], problems: list[str] | None = None) -> AgentIFTables:
     """Per-task rows, per-model rows (overall, per category, per domain, Proc, burden), per-model item-category rows."""
-    by_task: dict[tuple[str, str], list[AgentIFRun]] = defaultdict(list)
-    for r in runs:
-        by_task[(r.run.model, r.score.task)].append(r)
     tables = AgentIFTables(problems=list(problems or []))
-    for (model, task), members in sorted(by_task.items()):
+    for (model, task), members in sorted(group_by(runs, lambda r: (r.run.model, r.score.task)).items()):
         scores = [m.score.score for m in members if m.score.score is not None]
         first = members[0].score
         tables.tasks.append({
@@ -120,10 +111,7 @@ def agentif_tables(runs: list[AgentIFRun], problems: list[str] | None = None) ->
             "proc": _pooled([m.intents for m in members]),
             "user_turns": mean(m.user_turns for m in members), "questions": mean(m.questions for m in members),
         })
-    by_model: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in tables.tasks:
-        by_model[row["model"]].append(row)
-    for model, rows in sorted(by_model.items()):
+    for model, rows in sorted(group_by(tables.tasks, lambda row: row["model"]).items()):
         scored = [r for r in rows if r["score"] is not None]
         members = [r for r in runs if r.run.model == model]
         tables.models.append({

@@ -13,16 +13,15 @@ Definitions (docs/metrics.md, "Odyssey tasks"):
 
 from __future__ import annotations
 
-from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from statistics import mean
-from typing import Any
 
 from proactive_bench.data_model import SessionOutcome
 from proactive_bench.episode import run_spec
 from proactive_bench.scoring import EpisodeResult
 from proactive_bench.store import Run
+from proactive_bench.reporting.row_tables import Rows, RowTables, group_by, no_rows
 from proactive_bench.suites import SUITES
 
 GROUPS = ("1-app", "2-app", "3-app")
@@ -85,23 +84,15 @@ def pass_rate_runs(runs: list[tuple[Run, EpisodeResult]]) -> list[PassRateRun]:
 
 
 @dataclass
-class PassRateTables:
-    tasks: list[dict[str, Any]] = field(default_factory=list)
-    groups: list[dict[str, Any]] = field(default_factory=list)
-    memory: list[dict[str, Any]] = field(default_factory=list)
-
-    def __bool__(self) -> bool:
-        return bool(self.tasks)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"tasks": self.tasks, "groups": self.groups, "memory": self.memory}
+class PassRateTables(RowTables):
+    tasks: Rows = no_rows()
+    groups: Rows = no_rows()
+    memory: Rows = no_rows()
 
 
 def pass_rate_tables(runs: list[PassRateRun]) -> PassRateTables:
     """The per-task, per-group (table 2) and memory-setting (table 3) rows."""
-    by_task: dict[tuple[str, str, int | None, str], list[PassRateRun]] = defaultdict(list)
-    for r in runs:
-        by_task[(*r.setting, r.run.persona)].append(r)
+    by_task = group_by(runs, lambda r: (*r.setting, r.run.persona))
     tables = PassRateTables()
     for (model, memory, top_k, task), members in sorted(by_task.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] or 0, kv[0][3])):
         tokens = [m.context_tokens for m in members if m.context_tokens is not None]
@@ -112,10 +103,7 @@ def pass_rate_tables(runs: list[PassRateRun]) -> PassRateTables:
             "grader_errors": sum(any(g.status == "error" for s in m.result.sessions for g in s.grades) for m in members),
             "context_tokens": mean(tokens) if tokens else None,
         })
-    by_setting: dict[tuple[str, str, int | None], list[dict[str, Any]]] = defaultdict(list)
-    for row in tables.tasks:
-        by_setting[(row["model"], row["memory"], row["top_k"])].append(row)
-    for (model, memory, top_k), rows in by_setting.items():
+    for (model, memory, top_k), rows in group_by(tables.tasks, lambda row: (row["model"], row["memory"], row["top_k"])).items():
         per_group = {g: [r["pass_rate"] for r in rows if r["group"] == g] for g in GROUPS}
         tokens = [r["context_tokens"] for r in rows if r["context_tokens"] is not None]
         shared = {

@@ -10,12 +10,13 @@ counts every checkpoint as missed. Steps are the agent's model calls of the day.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from statistics import mean
 from typing import Any
 
 from proactive_bench.env import AppStore, ToolRecord
 from proactive_bench.episode import run_spec
+from proactive_bench.reporting.row_tables import Rows, RowTables, group_by, no_rows
 from proactive_bench.scoring import EpisodeResult
 from proactive_bench.store import Run, Store, ToolCallRow
 from proactive_bench.suites.trainee import DayFigures, compose_scenario, day_figures
@@ -68,18 +69,12 @@ def trainee_days(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> list[Tr
 
 
 @dataclass
-class TraineeTables:
-    overall: list[dict[str, Any]] = field(default_factory=list)
-    by_tasks: list[dict[str, Any]] = field(default_factory=list)
-    by_difficulty: list[dict[str, Any]] = field(default_factory=list)
-    by_day: list[dict[str, Any]] = field(default_factory=list)
-    by_hints: list[dict[str, Any]] = field(default_factory=list)
-
-    def __bool__(self) -> bool:
-        return bool(self.overall)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"overall": self.overall, "by_tasks": self.by_tasks, "by_difficulty": self.by_difficulty, "by_day": self.by_day, "by_hints": self.by_hints}
+class TraineeTables(RowTables):
+    overall: Rows = no_rows()
+    by_tasks: Rows = no_rows()
+    by_difficulty: Rows = no_rows()
+    by_day: Rows = no_rows()
+    by_hints: Rows = no_rows()
 
 
 def _scores(days: list[TraineeDay]) -> dict[str, Any]:
@@ -90,10 +85,7 @@ def _scores(days: list[TraineeDay]) -> dict[str, Any]:
 def trainee_tables(days: list[TraineeDay]) -> TraineeTables:
     """The paper's tables 2-5 (overall, by task count, by difficulty, day 1 vs day 2) plus hints and the asking/guessing figures."""
     tables = TraineeTables()
-    by_model: dict[str, list[TraineeDay]] = defaultdict(list)
-    for d in days:
-        by_model[d.model].append(d)
-    for model, members in sorted(by_model.items()):
+    for model, members in sorted(group_by(days, lambda d: d.model).items()):
         clues = sum(d.figures.clues for d in members)
         asked = sum(d.figures.clues_asked for d in members)
         guessable = sum(d.figures.guessable for d in members)
@@ -102,8 +94,8 @@ def trainee_tables(days: list[TraineeDay]) -> TraineeTables:
             "clues_asked": asked / clues if clues else None, "guesses": sum(d.figures.guesses for d in members) / guessable if guessable else None,
             "messages_per_clue": sum(d.figures.messages for d in members) / asked if asked else None,
         })
-        for count in sorted({d.count for d in members}):
-            tables.by_tasks.append({"model": model, "tasks": count, **_scores([d for d in members if d.count == count])})
+        for count, same in sorted(group_by(members, lambda d: d.count).items()):
+            tables.by_tasks.append({"model": model, "tasks": count, **_scores(same)})
         for difficulty in ("easy", "hard"):
             tasks = [t for d in members for t in d.figures.tasks if t.difficulty == difficulty]
             if tasks:
@@ -114,6 +106,6 @@ def trainee_tables(days: list[TraineeDay]) -> TraineeTables:
             second = [d for d in members if d.day == 2]
             one, two = _scores(first)["checkpoint_score"], _scores(second)["checkpoint_score"]
             tables.by_day.append({"model": model, "day1": one, "day2": two, "gain": two - one, "scenarios": len(second)})
-        for hints in sorted({d.hints for d in members}):
-            tables.by_hints.append({"model": model, "hints": hints, **_scores([d for d in members if d.hints == hints])})
+        for hints, same in sorted(group_by(members, lambda d: d.hints).items()):
+            tables.by_hints.append({"model": model, "hints": hints, **_scores(same)})
     return tables

@@ -9,6 +9,8 @@ directly. The ``args_schema`` is still the tool's pydantic model, so
 
 Invoked with a model ``ToolCall``, a tool returns a ``ToolMessage`` whose
 ``artifact`` is the :class:`~proactive_bench.env.toolbox.ToolRecord`.
+``ainvoke`` goes through :meth:`ToolBox.acall`, so a tool that calls a model
+(a colleague, an embedding search) is awaited instead of blocking the loop.
 """
 
 from __future__ import annotations
@@ -36,11 +38,16 @@ def _recorded_tool(toolbox: ToolBox, spec: ToolSpec) -> RecordedTool:
         record = toolbox.call(spec.name, args)
         return render_result(record), record
 
+    async def arun(args: dict[str, Any]) -> tuple[str, ToolRecord]:
+        record = await toolbox.acall(spec.name, args)
+        return render_result(record), record
+
     return RecordedTool(
         name=spec.name,
         description=spec.description,
         args_schema=spec.args_model,
         func=run,
+        coroutine=arun,
         response_format="content_and_artifact",
     )
 

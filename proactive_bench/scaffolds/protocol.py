@@ -2,9 +2,11 @@
 
 A scaffold is any object with ``start_session(ctx)``, ``respond(message)``
 and ``end_session()``. ``respond`` may be a plain or an ``async`` method.
-Tools must be called through ``ctx.tools.call(name, args)`` (or the LangChain
-tools from :func:`proactive_bench.scaffolds.langchain_tools.as_langchain_tools`),
-which records every call; evidence the framework did not record does not count.
+Tools must be called through ``ctx.tools.call(name, args)`` — from an async
+``respond``, ``await ctx.tools.acall(name, args)``, which awaits the tools that
+call a model (colleagues, embedding search) — or the LangChain tools from
+:func:`proactive_bench.scaffolds.langchain_tools.as_langchain_tools`; the
+toolbox records every call; evidence the framework did not record does not count.
 """
 
 from __future__ import annotations

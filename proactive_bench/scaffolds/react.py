@@ -195,7 +195,7 @@ class ReactAgent:
             self._messages.append(ai)
             if not ai.tool_calls and not ai.invalid_tool_calls:
                 return AgentTurn(reply=str(ai.text))
-            self._messages.extend(self._run_tools(ai))
+            self._messages.extend(await self._run_tools(ai))
         log.warning("react_step_cap", session=ctx.session_id, max_steps=self.max_steps)
         reply = f"I stopped after {self.max_steps} steps without finishing this request."
         self._messages.append(AIMessage(reply))
@@ -245,12 +245,12 @@ class ReactAgent:
             log.info("react_history_trimmed", context_tokens=self.context_tokens, changed=changed)
         return changed
 
-    def _run_tools(self, ai: AIMessage) -> list[ToolMessage]:
+    async def _run_tools(self, ai: AIMessage) -> list[ToolMessage]:
         """Run the message's tool calls through the toolbox; malformed ones come back as errors."""
         assert self._ctx is not None
         results = []
         for call in ai.tool_calls:
-            record = self._ctx.tools.call(call["name"], call["args"])
+            record = await self._ctx.tools.acall(call["name"], call["args"])
             status = "success" if record.ok else "error"
             results.append(ToolMessage(render_result(record), tool_call_id=call["id"] or "", name=call["name"], status=status))
         for bad in ai.invalid_tool_calls:

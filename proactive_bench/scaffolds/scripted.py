@@ -84,7 +84,8 @@ class ScriptedAgent:
     def end_session(self) -> None:
         self._ctx = None
 
-    def respond(self, message: str) -> AgentTurn:
+    async def respond(self, message: str) -> AgentTurn:
+        """Run the eligible reference steps (tools that call a model, such as LLM colleagues, are awaited)."""
         session = self._session
         if self._turns:
             self._known |= stated_intents(session.intents, message)
@@ -96,7 +97,7 @@ class ScriptedAgent:
                 intent = pending[0]
                 self._asked.add(intent.id)
                 return AgentTurn(reply=intent.question or f"Could you tell me more about: {intent.id}?")
-        said = [step.say for _, step in self._run_steps() if step.say]
+        said = [step.say for _, step in await self._run_steps() if step.say]
         return AgentTurn(reply="\n\n".join(said) if said else "Noted; nothing further to change.")
 
     def _eligible(self, step: ReferenceStep) -> bool:
@@ -115,14 +116,14 @@ class ScriptedAgent:
         text = next(f.text for f in self._session.followups if f.id == followup_id)
         return any(text in heard for heard in self._heard)
 
-    def _run_steps(self) -> list[tuple[int, ReferenceStep]]:
+    async def _run_steps(self) -> list[tuple[int, ReferenceStep]]:
         assert self._ctx is not None
         ran = []
         for n, step in enumerate(self._session.reference):
             if n in self._done or not self._eligible(step):
                 continue
             if step.tool is not None:
-                self._ctx.tools.call(step.tool, step.args)
+                await self._ctx.tools.acall(step.tool, step.args)
             self._done.add(n)
             ran.append((n, step))
         return ran

@@ -98,9 +98,9 @@ def check_fence(db: Connection, fences: Fences) -> None:
             raise LeaseLost(f"{fence.scope}: another process took over this run's lease; this one stops without saving")
 
 
-def holds(engine: Any, fence: Fence) -> bool:
-    """Whether ``fence.owner`` holds the lease of ``fence.scope`` now (outside any save: a waiting writer's check)."""
-    with engine.connect() as db:
+def holds(store: Any, fence: Fence) -> bool:
+    """Whether ``fence.owner`` holds the lease of ``fence.scope`` in ``store`` now (outside any save: a waiting writer's check)."""
+    with store.engine.connect() as db:
         return bool(db.execute(select(Lease.owner).where(Lease.scope == fence.scope)).scalar() == fence.owner)  # type: ignore[arg-type]
 
 
@@ -230,13 +230,15 @@ def _aware(moment: datetime) -> datetime:
 
 
 @contextmanager
-def writing(store: Any, scope: str, *, beat: bool = True) -> Iterator[HeldLease]:
+def writing(store: Any, scope: str, *, beat: bool = True, within: Fence | None = None, command: str | None = None) -> Iterator[HeldLease]:
     """Hold the lease of ``scope`` while writing through ``store`` (its saves are fenced by it); released at exit.
 
     ``beat=False`` leaves starting the heartbeat to the caller (:meth:`HeldLease.keep_alive`), after it forks workers.
+    ``within``: a lease someone else holds that the saves must check too (a Ray task's: its sweep driver's).
+    ``command``: how the holder is named to writers it refuses (default: this process's command line).
     """
-    held = take_lease(store.engine, scope)
-    store.fence = held.fence
+    held = take_lease(store.engine, scope, command)
+    store.fence = (within, held.fence) if within is not None else held.fence
     try:
         if beat:
             held.keep_alive()

@@ -4,12 +4,14 @@
 ``pibench`` the default suite (persona episodes), ``odyssey/`` the
 OdysseyBench-style suite (history-grounded office workflows), ``agentif/``
 the AgentIF-OneDay-style suite (everyday tasks with bonus/penalty rubrics),
-registered by name; ``task_files`` reads the task folders both use. The
+registered by name; ``task_files`` reads the task folders both use;
+``generation_rounds`` runs the generator-verifier rounds of ``pbench generate``. The
 AgentIF scoring names are exported here for the layers above (reporting,
 validation, review). See README.md here.
 """
 
 from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, Suite, SuiteSettings
+from proactive_bench.suites.generation_rounds import Outcome as GenerationOutcome
 from proactive_bench.suites.pibench import PibenchSuite
 
 # isort: split
@@ -31,6 +33,7 @@ __all__ = [
     "DEFAULT_SUITE",
     "SUITES",
     "AgentIFTask",
+    "GenerationOutcome",
     "ItemOutcome",
     "PibenchSuite",
     "Suite",

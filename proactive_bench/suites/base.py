@@ -25,14 +25,14 @@ DEFAULT_SUITE = "pibench"
 
 @dataclass(frozen=True)
 class SuiteSettings:
-    """The per-run settings a suite may take (``RunSpec.memory``, ``top_k``, ``summary_model``); the pibench suite takes none."""
+    """The per-run settings a suite may take (``RunSpec.memory``, ``top_k``, ``summary_model``, ...); the pibench suite takes none."""
 
     memory: str | None = None
     top_k: int | None = None
     summary_model: str | None = None
     """The chat model that summarises histories for ``rag:summary-*`` (odyssey)."""
     summaries_db: str | None = None
-    """The results database whose call cache keeps those summaries."""
+    """The results database whose call cache keeps those summaries (and the history's embeddings)."""
     base_url: str | None = None
     """The summary model's OpenAI-compatible endpoint (and the LLM colleagues', trainee)."""
     days: int | None = None
@@ -45,6 +45,8 @@ class SuiteSettings:
     """Trainee, with --npc llm: the chat model that plays the colleagues."""
     clock: str | None = None
     """Trainee: simulated minutes per tool call and per agent step, ``CALL,STEP`` (default ``2,1``)."""
+    embedding_model: str | None = None
+    """Odyssey, with ``rag:*``: the embeddings model that ranks the history (None: BM25); its vectors are cached in ``summaries_db``."""
 
     @property
     def trainee_given(self) -> bool:
@@ -98,8 +100,8 @@ SUITES: Registry[Suite] = Registry(
 
 def memory_settings_problem(settings: SuiteSettings) -> str | None:
     """The one line refusing odyssey's memory settings, for the suites that take none."""
-    if settings.memory is not None or settings.top_k is not None or settings.summary_model is not None:
-        return "--memory, --top-k and --summary-model apply to the odyssey suite only"
+    if any(v is not None for v in (settings.memory, settings.top_k, settings.summary_model, settings.embedding_model)):
+        return "--memory, --top-k, --summary-model and --embedding-model apply to the odyssey suite only"
     return None
 
 

@@ -1,8 +1,6 @@
 """Writes inbox/dinners_week49.csv (next week's dinner plan with ingredients) and inbox/last_week_list.txt (last week's shopping list); invented."""
 
-import argparse
-import csv
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import workspace_folder, write_csv, write_text
 
 DINNERS = [
     ("Monday", "Tomato soup with bread", "tomatoes:6; onions:1; bread:1 loaf"),
@@ -32,12 +30,6 @@ DRY GOODS
 - salmon fillets (frozen) 4
 """
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-with open(out / "dinners_week49.csv", "w", newline="", encoding="utf-8") as handle:
-    writer = csv.writer(handle, lineterminator="\n")
-    writer.writerow(["day", "dinner", "ingredients"])
-    writer.writerows(DINNERS)
-(out / "last_week_list.txt").write_text(LAST_WEEK, encoding="utf-8")
+inbox = workspace_folder(__file__) / "inbox"
+write_csv(inbox / "dinners_week49.csv", [("day", "dinner", "ingredients"), *DINNERS])
+write_text(inbox / "last_week_list.txt", LAST_WEEK)

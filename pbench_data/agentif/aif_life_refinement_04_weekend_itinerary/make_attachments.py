@@ -1,12 +1,7 @@
 """Writes inbox/train_times.pdf (a regional timetable extract) and inbox/hotel_booking.pdf (a booking confirmation); invented."""
 
-import argparse
-from datetime import datetime
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import pdf_file, workspace_folder
 
-from fpdf import FPDF
-
-FIXED = datetime(2025, 1, 1)
 TIMETABLE = [
     ("Lyon Part-Dieu -> Annecy", [
         ("TER-4811", "Mon-Fri only", "06:05", "07:58"),
@@ -28,32 +23,12 @@ BOOKING = [
     "Breakfast 07:30-10:00 in the garden room, included.",
 ]
 
-
-def heading(pdf: FPDF, text: str) -> None:
-    pdf.set_font("Helvetica", "B", 13)
-    pdf.cell(0, 10, text, new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", size=11)
-
-
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-
-pdf = FPDF()
-pdf.set_creation_date(FIXED)
-pdf.add_page()
-heading(pdf, "Regional trains, winter timetable (extract)")
-for direction, trains in TIMETABLE:
-    heading(pdf, direction)
-    for train, days, leaves, arrives in trains:
-        pdf.cell(0, 7, f"{train}   {days:<14} dep {leaves}   arr {arrives}", new_x="LMARGIN", new_y="NEXT")
-pdf.output(str(out / "train_times.pdf"))
-
-pdf = FPDF()
-pdf.set_creation_date(FIXED)
-pdf.add_page()
-heading(pdf, "Hotel Rive Claire")
-for line in BOOKING:
-    pdf.multi_cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
-pdf.output(str(out / "hotel_booking.pdf"))
+inbox = workspace_folder(__file__) / "inbox"
+with pdf_file(inbox / "train_times.pdf") as pdf:
+    pdf.heading("Regional trains, winter timetable (extract)", 10, size=13)
+    for direction, trains in TIMETABLE:
+        pdf.heading(direction, 10, size=13)
+        pdf.write_lines([f"{train}   {days:<14} dep {leaves}   arr {arrives}" for train, days, leaves, arrives in trains], 7)
+with pdf_file(inbox / "hotel_booking.pdf") as pdf:
+    pdf.heading("Hotel Rive Claire", 10, size=13)
+    pdf.write_lines(BOOKING, 7, wrap=True)

@@ -1,12 +1,7 @@
 """Writes inbox/gym_offers.pdf: four gyms' membership offers, as noted down after a round of visits (invented)."""
 
-import argparse
-from datetime import datetime
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import pdf_file, workspace_folder
 
-from fpdf import FPDF
-
-FIXED = datetime(2025, 1, 1)
 OFFERS = [
     ("FitBox Centrum", [
         "Distance from home: 1.2 km", "Monthly fee: 39.90 EUR (12-month contract)", "Joining fee: 49.00 EUR",
@@ -26,19 +21,6 @@ OFFERS = [
     ]),
 ]
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-pdf = FPDF()
-pdf.set_creation_date(FIXED)
-pdf.add_page()
-pdf.set_font("Helvetica", "B", 15)
-pdf.cell(0, 10, "Gym offers - notes from my visits, November", new_x="LMARGIN", new_y="NEXT")
-for name, lines in OFFERS:
-    pdf.set_font("Helvetica", "B", 12)
-    pdf.cell(0, 9, name, new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", size=11)
-    for line in lines:
-        pdf.cell(0, 6, f"- {line}", new_x="LMARGIN", new_y="NEXT")
-pdf.output(str(out / "gym_offers.pdf"))
+with pdf_file(workspace_folder(__file__) / "inbox" / "gym_offers.pdf") as pdf:
+    pdf.heading("Gym offers - notes from my visits, November", 10, size=15)
+    pdf.sections(OFFERS, heading_height=9, line_height=6)

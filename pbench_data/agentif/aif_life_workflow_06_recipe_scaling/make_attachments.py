@@ -1,11 +1,6 @@
 """Writes inbox/lentil_stew.pdf (a recipe for four) and inbox/pantry.csv (what is already at home); all invented."""
 
-import argparse
-import csv
-from datetime import datetime
-from pathlib import Path
-
-from fpdf import FPDF
+from proactive_bench.suites.agentif.attachment_writers import pdf_file, workspace_folder, write_csv
 
 INGREDIENTS = [
     "300 g red lentils",
@@ -32,31 +27,11 @@ PANTRY = [
     ("rice", "1 kg"),
 ]
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-
-pdf = FPDF()
-pdf.set_creation_date(datetime(2025, 1, 1))
-pdf.add_page()
-pdf.set_font("Helvetica", "B", 16)
-pdf.cell(0, 12, "Avo Rosa's red lentil stew", new_x="LMARGIN", new_y="NEXT")
-pdf.set_font("Helvetica", size=11)
-pdf.cell(0, 8, "Serves 4. Ready in 40 minutes.", new_x="LMARGIN", new_y="NEXT")
-pdf.set_font("Helvetica", "B", 12)
-pdf.cell(0, 10, "Ingredients", new_x="LMARGIN", new_y="NEXT")
-pdf.set_font("Helvetica", size=11)
-for line in INGREDIENTS:
-    pdf.cell(0, 7, f"- {line}", new_x="LMARGIN", new_y="NEXT")
-pdf.set_font("Helvetica", "B", 12)
-pdf.cell(0, 10, "Method", new_x="LMARGIN", new_y="NEXT")
-pdf.set_font("Helvetica", size=11)
-for n, line in enumerate(METHOD, 1):
-    pdf.multi_cell(0, 7, f"{n}. {line}", new_x="LMARGIN", new_y="NEXT")
-pdf.output(str(out / "lentil_stew.pdf"))
-
-with open(out / "pantry.csv", "w", newline="", encoding="utf-8") as f:
-    writer = csv.writer(f, lineterminator="\n")
-    writer.writerow(["item", "at_home"])
-    writer.writerows(PANTRY)
+inbox = workspace_folder(__file__) / "inbox"
+with pdf_file(inbox / "lentil_stew.pdf") as pdf:
+    pdf.heading("Avo Rosa's red lentil stew", 12, size=16)
+    pdf.write_lines(["Serves 4. Ready in 40 minutes."], 8)
+    pdf.sections([("Ingredients", INGREDIENTS)], heading_height=10, line_height=7)
+    pdf.heading("Method", 10)
+    pdf.write_lines([f"{n}. {line}" for n, line in enumerate(METHOD, 1)], 7, wrap=True)
+write_csv(inbox / "pantry.csv", [("item", "at_home"), *PANTRY])

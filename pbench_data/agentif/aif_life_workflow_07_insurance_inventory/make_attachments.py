@@ -1,11 +1,6 @@
 """Writes inbox/damaged_items.csv (what the kitchen flood ruined) and inbox/policy_contents_cover.pdf (how the insurer values it); all invented."""
 
-import argparse
-import csv
-from datetime import datetime
-from pathlib import Path
-
-from fpdf import FPDF
+from proactive_bench.suites.agentif.attachment_writers import pdf_file, workspace_folder, write_csv
 
 ITEMS = [
     ("Fridge-freezer", "2019", "899.00"),
@@ -26,24 +21,8 @@ POLICY = [
      "For claims made in 2025 the claim year is 2025. Round every value to the cent."),
 ]
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-
-with open(out / "damaged_items.csv", "w", newline="", encoding="utf-8") as f:
-    writer = csv.writer(f, lineterminator="\n")
-    writer.writerow(["item", "year_bought", "price_paid_eur"])
-    writer.writerows(ITEMS)
-
-pdf = FPDF()
-pdf.set_creation_date(datetime(2025, 1, 1))
-pdf.add_page()
-pdf.set_font("Helvetica", "B", 15)
-pdf.cell(0, 12, "Harbourline Home Insurance - Contents cover (extract)", new_x="LMARGIN", new_y="NEXT")
-for heading, body in POLICY:
-    pdf.set_font("Helvetica", "B", 12)
-    pdf.cell(0, 10, heading, new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", size=11)
-    pdf.multi_cell(0, 7, body, new_x="LMARGIN", new_y="NEXT")
-pdf.output(str(out / "policy_contents_cover.pdf"))
+inbox = workspace_folder(__file__) / "inbox"
+write_csv(inbox / "damaged_items.csv", [("item", "year_bought", "price_paid_eur"), *ITEMS])
+with pdf_file(inbox / "policy_contents_cover.pdf") as pdf:
+    pdf.heading("Harbourline Home Insurance - Contents cover (extract)", 12, size=15)
+    pdf.sections([(heading, [body]) for heading, body in POLICY], heading_height=10, line_height=7, bullet="", wrap=True)

@@ -1,15 +1,9 @@
 """Writes inbox/essay1_marked.docx (a marked essay whose reference list the tutor praised) and inbox/sources_essay2.json; invented."""
 
-import argparse
 import json
-from datetime import datetime
-from pathlib import Path
 
-from docx import Document
+from proactive_bench.suites.agentif.attachment_writers import docx_file, workspace_folder, write_text
 
-from proactive_bench.suites.agentif.attachments import normalize_zip
-
-FIXED = datetime(2025, 1, 1)
 ESSAY_ONE_REFERENCES = [
     "Lindgren, H. (2011) Rivers of Salt. Gothenburg: Vastra Press.",
     "Okafor, C. (2014) Fishing Families in the Delta. Ibadan: Riverline Books.",
@@ -23,27 +17,20 @@ SOURCES = [
     {"author": "Grace Whitfield", "year": 2018, "title": "Ports and People", "city": "Bristol", "publisher": "Lowtide Publishing"},
 ]
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-doc = Document()
-doc.core_properties.created = doc.core_properties.modified = FIXED
-doc.core_properties.author = "student"
-doc.add_heading("Essay 1: What the harbour remembers", level=1)
-doc.add_paragraph("Mark: 68/100. Tutor: Dr R. Amsel.")
-doc.add_paragraph(
-    "The decline of small harbour towns is usually told as an economic story, but the people who stayed tell it differently. "
-    "This essay follows three towns through the closure of their fish markets."
-)
-doc.add_paragraph("[... essay text ...]")
-doc.add_heading("References", level=2)
-for line in ESSAY_ONE_REFERENCES:
-    doc.add_paragraph(line)
-doc.add_paragraph(
-    "Tutor's comment on referencing: full marks. Surname and initial, year in brackets, then title, city and publisher, "
-    "and the list in alphabetical order of surname. Keep exactly this for every essay this term."
-)
-doc.save(out / "essay1_marked.docx")
-normalize_zip(out / "essay1_marked.docx")
-(out / "sources_essay2.json").write_text(json.dumps(SOURCES, indent=2) + "\n", encoding="utf-8")
+inbox = workspace_folder(__file__) / "inbox"
+with docx_file(inbox / "essay1_marked.docx", author="student") as doc:
+    doc.add_heading("Essay 1: What the harbour remembers", level=1)
+    doc.add_paragraph("Mark: 68/100. Tutor: Dr R. Amsel.")
+    doc.add_paragraph(
+        "The decline of small harbour towns is usually told as an economic story, but the people who stayed tell it differently. "
+        "This essay follows three towns through the closure of their fish markets."
+    )
+    doc.add_paragraph("[... essay text ...]")
+    doc.add_heading("References", level=2)
+    for line in ESSAY_ONE_REFERENCES:
+        doc.add_paragraph(line)
+    doc.add_paragraph(
+        "Tutor's comment on referencing: full marks. Surname and initial, year in brackets, then title, city and publisher, "
+        "and the list in alphabetical order of surname. Keep exactly this for every essay this term."
+    )
+write_text(inbox / "sources_essay2.json", json.dumps(SOURCES, indent=2) + "\n")

@@ -1,12 +1,7 @@
 """Writes inbox/deck_chapter3.csv (an existing flashcard deck in the import format) and inbox/chapter4_notes.pdf (lecture notes); invented."""
 
-import argparse
-from datetime import datetime
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import pdf_file, workspace_folder, write_csv
 
-from fpdf import FPDF
-
-FIXED = datetime(2025, 1, 1)
 DECK = [
     ("What does the mitochondrion do?", "Makes most of the cell's ATP through respiration", "bio::ch3"),
     ("What do ribosomes build?", "Proteins, from the code carried by mRNA", "bio::ch3"),
@@ -22,20 +17,9 @@ NOTES = [
     ("Exocytosis", "vesicles fuse with the membrane and release their contents outside the cell."),
 ]
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-lines = ["#separator:semicolon", "#tags column:3"] + [";".join(card) for card in DECK]
-(out / "deck_chapter3.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-pdf = FPDF()
-pdf.set_creation_date(FIXED)
-pdf.add_page()
-pdf.set_font("Helvetica", "B", 14)
-pdf.cell(0, 10, "Biology 101 - Chapter 4: Moving things across the membrane", new_x="LMARGIN", new_y="NEXT")
-pdf.set_font("Helvetica", size=11)
-pdf.multi_cell(0, 6, "Lecture notes, week 6. Exam-relevant terms in bold in the slides; here one line each.", new_x="LMARGIN", new_y="NEXT")
-for term, meaning in NOTES:
-    pdf.multi_cell(0, 7, f"{term}: {meaning}", new_x="LMARGIN", new_y="NEXT")
-pdf.output(str(out / "chapter4_notes.pdf"))
+inbox = workspace_folder(__file__) / "inbox"
+write_csv(inbox / "deck_chapter3.csv", [("#separator:semicolon",), ("#tags column:3",), *DECK], delimiter=";")
+with pdf_file(inbox / "chapter4_notes.pdf") as pdf:
+    pdf.heading("Biology 101 - Chapter 4: Moving things across the membrane", 10, size=14)
+    pdf.write_lines(["Lecture notes, week 6. Exam-relevant terms in bold in the slides; here one line each."], 6, wrap=True)
+    pdf.write_lines([f"{term}: {meaning}" for term, meaning in NOTES], 7, wrap=True)

@@ -1,10 +1,6 @@
 """Writes inbox/ps3_marked.pdf (a tutor-marked problem set) and inbox/ps4_questions.pdf (the next one); all invented."""
 
-import argparse
-from datetime import datetime
-from pathlib import Path
-
-from fpdf import FPDF
+from proactive_bench.suites.agentif.attachment_writers import pdf_file, workspace_folder
 
 MARKED = [
     "ENGR 101 Problem set 3 - Kwame Asante - marked",
@@ -25,15 +21,7 @@ QUESTIONS = [
     "Q4. What is the kinetic energy of a 0.45 kg ball moving at 17.5 m/s?",
 ]
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
+inbox = workspace_folder(__file__) / "inbox"
 for name, lines in (("ps3_marked.pdf", MARKED), ("ps4_questions.pdf", QUESTIONS)):
-    pdf = FPDF()
-    pdf.set_creation_date(datetime(2025, 1, 1))
-    pdf.add_page()
-    pdf.set_font("Helvetica", size=11)
-    for line in lines:
-        pdf.multi_cell(0, 7, line or " ", new_x="LMARGIN", new_y="NEXT")
-    pdf.output(str(out / name))
+    with pdf_file(inbox / name) as pdf:
+        pdf.write_lines(lines, 7, wrap=True)

@@ -1,7 +1,6 @@
 """Writes inbox/soil_lecture.srt: subtitles of a recorded lecture, running 2.5 s ahead of the audio (invented)."""
 
-import argparse
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import workspace_folder, write_srt
 
 CUES = [
     ("00:00:00,500", "00:00:04,000", "[intro music]"),
@@ -14,9 +13,4 @@ CUES = [
     ("00:00:32,800", "00:00:36,000", "Let's start with a simple experiment."),
 ]
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-blocks = [f"{n}\n{start} --> {end}\n{text}\n" for n, (start, end, text) in enumerate(CUES, start=1)]
-(out / "soil_lecture.srt").write_text("\n".join(blocks), encoding="utf-8")
+write_srt(workspace_folder(__file__) / "inbox" / "soil_lecture.srt", CUES)

@@ -1,11 +1,6 @@
 """Writes inbox/reading_notes.docx: a student's invented notes on the readings for an essay on remote work and city centres."""
 
-import argparse
-from pathlib import Path
-
-from docx import Document
-
-from proactive_bench.suites.agentif.attachments import normalize_zip
+from proactive_bench.suites.agentif.attachment_writers import docx_file, workspace_folder
 
 NOTES = [
     ("Lindahl (2021), Footfall after the office", [
@@ -29,16 +24,9 @@ NOTES = [
     ]),
 ]
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-doc = Document()
-doc.core_properties.author = "pbench"
-doc.add_heading("Reading notes - SOC 115 essay: Does remote work empty city centres?", level=1)
-for heading, points in NOTES:
-    doc.add_heading(heading, level=2)
-    for point in points:
-        doc.add_paragraph(point, style="List Bullet")
-doc.save(out / "reading_notes.docx")
-normalize_zip(out / "reading_notes.docx")
+with docx_file(workspace_folder(__file__) / "inbox" / "reading_notes.docx") as doc:
+    doc.add_heading("Reading notes - SOC 115 essay: Does remote work empty city centres?", level=1)
+    for heading, points in NOTES:
+        doc.add_heading(heading, level=2)
+        for point in points:
+            doc.add_paragraph(point, style="List Bullet")

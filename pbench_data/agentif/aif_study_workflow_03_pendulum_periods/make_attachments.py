@@ -1,14 +1,7 @@
 """Writes inbox/pendulum_lab.xlsx: a lab group's timings of ten swings per pendulum length, with notes (invented)."""
 
-import argparse
-from datetime import datetime
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import workspace_folder, write_sheet
 
-from openpyxl import Workbook
-
-from proactive_bench.suites.agentif.attachments import normalize_zip
-
-FIXED = datetime(2025, 1, 1)
 TRIALS = [  # length (m), trial, time of 10 swings (s), note
     (0.30, 1, 10.98, ""), (0.30, 2, 12.40, "discard - miscounted swings"), (0.30, 3, 11.02, ""), (0.30, 4, 11.00, ""), (0.30, 5, 10.96, ""),
     (0.45, 1, 13.44, ""), (0.45, 2, 13.48, ""), (0.45, 3, 11.90, "discard - stopwatch started late"), (0.45, 4, 13.46, ""), (0.45, 5, 13.46, ""),
@@ -18,17 +11,5 @@ TRIALS = [  # length (m), trial, time of 10 swings (s), note
     (0.90, 4, 19.06, ""), (0.90, 5, 19.02, ""),
 ]
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-book = Workbook()
-sheet = book.active
-sheet.title = "Timings"
-sheet.append(["length_m", "trial", "time_10_swings_s", "note"])
-for row in TRIALS:
-    sheet.append(list(row))
-book.properties.created = book.properties.modified = FIXED
-book.properties.creator = "Lab group 4"
-book.save(out / "pendulum_lab.xlsx")
-normalize_zip(out / "pendulum_lab.xlsx")
+ROWS = [("length_m", "trial", "time_10_swings_s", "note"), *TRIALS]
+write_sheet(workspace_folder(__file__) / "inbox" / "pendulum_lab.xlsx", "Timings", ROWS, creator="Lab group 4")

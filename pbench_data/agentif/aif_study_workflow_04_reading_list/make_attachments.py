@@ -1,14 +1,7 @@
 """Writes inbox/syllabus_urban_studies.docx: a course syllabus whose reading table marks readings required or optional (invented)."""
 
-import argparse
-from datetime import datetime
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import docx_file, workspace_folder
 
-from docx import Document
-
-from proactive_bench.suites.agentif.attachments import normalize_zip
-
-FIXED = datetime(2025, 1, 1)
 READINGS = [  # week, author, year, title, pages, status
     (1, "Halvorsen", 2019, "Cities as Systems", 24, "required"),
     (1, "Mbeki", 2021, "Notes on Density", 12, "optional"),
@@ -26,21 +19,13 @@ READINGS = [  # week, author, year, title, pages, status
     (8, "Sato", 2022, "The Fifteen-Minute Debate", 19, "required"),
 ]
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-doc = Document()
-doc.core_properties.created = doc.core_properties.modified = FIXED
-doc.core_properties.author = "Course office"
-doc.add_heading("URB 204 - Infrastructure and Everyday Life", level=1)
-doc.add_paragraph("Seminar, autumn term. Readings are in the course reader; page counts are approximate.")
-table = doc.add_table(rows=1, cols=6)
-for cell, name in zip(table.rows[0].cells, ["Week", "Author", "Year", "Title", "Pages", "Status"]):
-    cell.text = name
-for reading in READINGS:
-    for cell, value in zip(table.add_row().cells, reading):
-        cell.text = str(value)
-doc.add_paragraph("Optional readings are not examined.")
-doc.save(out / "syllabus_urban_studies.docx")
-normalize_zip(out / "syllabus_urban_studies.docx")
+with docx_file(workspace_folder(__file__) / "inbox" / "syllabus_urban_studies.docx", author="Course office") as doc:
+    doc.add_heading("URB 204 - Infrastructure and Everyday Life", level=1)
+    doc.add_paragraph("Seminar, autumn term. Readings are in the course reader; page counts are approximate.")
+    table = doc.add_table(rows=1, cols=6)
+    for cell, name in zip(table.rows[0].cells, ["Week", "Author", "Year", "Title", "Pages", "Status"]):
+        cell.text = name
+    for reading in READINGS:
+        for cell, value in zip(table.add_row().cells, reading):
+            cell.text = str(value)
+    doc.add_paragraph("Optional readings are not examined.")

@@ -1,7 +1,6 @@
 """Writes inbox/epi_week5.srt: the subtitles of an invented epidemiology lecture on measures of disease frequency."""
 
-import argparse
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import workspace_folder, write_srt
 
 CUES = [
     ("00:00:04,200", "00:00:09,900", "Good morning. Today is all about counting disease properly."),
@@ -20,9 +19,4 @@ CUES = [
     ("00:08:22,600", "00:08:27,000", "For the quiz, make sure you can tell prevalence from incidence."),
 ]
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-blocks = [f"{n}\n{start} --> {end}\n{text}\n" for n, (start, end, text) in enumerate(CUES, 1)]
-(out / "epi_week5.srt").write_text("\n".join(blocks), encoding="utf-8")
+write_srt(workspace_folder(__file__) / "inbox" / "epi_week5.srt", CUES)

@@ -1,15 +1,7 @@
 """Writes inbox/september_claim.xlsx (an approved expense claim) and inbox/october_receipts.pdf (October's receipts and trips); invented."""
 
-import argparse
-from datetime import datetime
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import pdf_file, workspace_folder, write_sheet
 
-from fpdf import FPDF
-from openpyxl import Workbook
-
-from proactive_bench.suites.agentif.attachments import normalize_zip
-
-FIXED = datetime(2025, 1, 1)
 SEPTEMBER = [
     ("03.09.2025", "Train Malmö-Copenhagen, client visit", "TRAVEL", 21.60),
     ("09.09.2025", "Mileage Malmö-Lund 36 km x 0.30", "MILEAGE", 10.80),
@@ -26,30 +18,14 @@ OCTOBER = [
     "21 Oct 2025 - Drove to the Ystad site visit and back, 110 km in my own car (no receipt)",
 ]
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-
-book = Workbook()
-sheet = book.active
-sheet.title = "September 2025"
-sheet.append(["date", "description", "category", "amount_eur"])
-for row in SEPTEMBER:
-    sheet.append(list(row))
-sheet.append(["", "TOTAL", "", 141.00])
-sheet.append(["", "Approved 06.10.2025, K. Holm (finance)", "", ""])
-book.properties.created = book.properties.modified = FIXED
-book.properties.creator = "finance"
-book.save(out / "september_claim.xlsx")
-normalize_zip(out / "september_claim.xlsx")
-
-pdf = FPDF()
-pdf.set_creation_date(FIXED)
-pdf.add_page()
-pdf.set_font("Helvetica", "B", 13)
-pdf.cell(0, 10, "My October expenses (scanned receipts + trips)", new_x="LMARGIN", new_y="NEXT")
-pdf.set_font("Helvetica", size=11)
-for line in OCTOBER:
-    pdf.multi_cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
-pdf.output(str(out / "october_receipts.pdf"))
+inbox = workspace_folder(__file__) / "inbox"
+ROWS = [
+    ("date", "description", "category", "amount_eur"),
+    *SEPTEMBER,
+    ("", "TOTAL", "", 141.00),
+    ("", "Approved 06.10.2025, K. Holm (finance)", "", ""),
+]
+write_sheet(inbox / "september_claim.xlsx", "September 2025", ROWS, creator="finance")
+with pdf_file(inbox / "october_receipts.pdf") as pdf:
+    pdf.heading("My October expenses (scanned receipts + trips)", 10, size=13)
+    pdf.write_lines(OCTOBER, 7, wrap=True)

@@ -1,8 +1,6 @@
 """Writes docs/release_notes_2.3.md (the last published notes) and inbox/tickets_2.4.csv (the tickets closed for 2.4); invented."""
 
-import argparse
-import csv
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import workspace_folder, write_csv, write_text
 
 NOTES_2_3 = """## Version 2.3 - 14 October 2025
 
@@ -26,13 +24,6 @@ TICKETS = [
     (1860, "bug", "CSV import failed on empty lines", "public"),
 ]
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out
-(out / "docs").mkdir(parents=True, exist_ok=True)
-(out / "inbox").mkdir(parents=True, exist_ok=True)
-(out / "docs" / "release_notes_2.3.md").write_text(NOTES_2_3, encoding="utf-8")
-with open(out / "inbox" / "tickets_2.4.csv", "w", newline="", encoding="utf-8") as handle:
-    writer = csv.writer(handle, lineterminator="\n")
-    writer.writerow(["id", "type", "title", "visibility"])
-    writer.writerows(TICKETS)
+out = workspace_folder(__file__)
+write_text(out / "docs" / "release_notes_2.3.md", NOTES_2_3)
+write_csv(out / "inbox" / "tickets_2.4.csv", [("id", "type", "title", "visibility"), *TICKETS])

@@ -1,11 +1,6 @@
 """Writes inbox/october_invoice.pdf (a freelancer's paid October invoice) and inbox/november_timesheet.csv (November's raw time); all invented."""
 
-import argparse
-import csv
-from datetime import datetime
-from pathlib import Path
-
-from fpdf import FPDF
+from proactive_bench.suites.agentif.attachment_writers import pdf_file, workspace_folder, write_csv
 
 OCTOBER = [
     ("07.10.2025", "Interview guide", "1.50", "90.00", "135.00"),
@@ -20,29 +15,15 @@ NOVEMBER = [
     ("2025-11-12", "Report writing", "1:05"),
     ("2025-11-19", "Follow-up call", "0:35"),
 ]
+TERMS = (
+    "Terms agreed with Brightfield: time is billed per entry, rounded up to the next quarter hour. "
+    "Travel time is billed at half rate (45.00 EUR per hour). Paid 28.10.2025, thank you."
+)
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-
-pdf = FPDF()
-pdf.set_creation_date(datetime(2025, 1, 1))
-pdf.add_page()
-pdf.set_font("Helvetica", "B", 14)
-pdf.cell(0, 10, "Invoice 2025-017 - Leila Haddad, UX research - to Brightfield NV", new_x="LMARGIN", new_y="NEXT")
-pdf.set_font("Courier", size=10)
-pdf.cell(0, 7, "date,description,hours,rate_eur,amount_eur", new_x="LMARGIN", new_y="NEXT")
-for row in OCTOBER:
-    pdf.cell(0, 7, ",".join(row), new_x="LMARGIN", new_y="NEXT")
-pdf.cell(0, 7, "Total: 776.25 EUR", new_x="LMARGIN", new_y="NEXT")
-pdf.set_font("Helvetica", size=10)
-pdf.multi_cell(0, 6, "Terms agreed with Brightfield: time is billed per entry, rounded up to the next quarter hour. "
-               "Travel time is billed at half rate (45.00 EUR per hour). Paid 28.10.2025, thank you.",
-               new_x="LMARGIN", new_y="NEXT")
-pdf.output(str(out / "october_invoice.pdf"))
-
-with open(out / "november_timesheet.csv", "w", newline="", encoding="utf-8") as f:
-    writer = csv.writer(f, lineterminator="\n")
-    writer.writerow(["day", "task", "time_h_mm"])
-    writer.writerows(NOVEMBER)
+inbox = workspace_folder(__file__) / "inbox"
+with pdf_file(inbox / "october_invoice.pdf") as pdf:
+    pdf.heading("Invoice 2025-017 - Leila Haddad, UX research - to Brightfield NV", 10, size=14)
+    table = ["date,description,hours,rate_eur,amount_eur", *(",".join(row) for row in OCTOBER), "Total: 776.25 EUR"]
+    pdf.write_lines(table, 7, size=10, family="Courier")
+    pdf.write_lines([TERMS], 6, size=10, wrap=True)
+write_csv(inbox / "november_timesheet.csv", [("day", "task", "time_h_mm"), *NOVEMBER])

@@ -1,8 +1,6 @@
 """Writes inbox/monthly_revenue.csv: revenue per sales region and month, April to September 2025 (invented)."""
 
-import argparse
-import csv
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import workspace_folder, write_csv
 
 MONTHS = ["2025-04", "2025-05", "2025-06", "2025-07", "2025-08", "2025-09"]
 REVENUE = {  # region -> six months in EUR
@@ -13,13 +11,8 @@ REVENUE = {  # region -> six months in EUR
     "Central": [25000, 25000, 30000, 28000, 30000, 32000],
 }
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-with open(out / "monthly_revenue.csv", "w", newline="", encoding="utf-8") as handle:
-    writer = csv.writer(handle, lineterminator="\n")
-    writer.writerow(["month", "region", "revenue_eur"])
-    for n, month in enumerate(MONTHS):
-        for region, values in REVENUE.items():
-            writer.writerow([month, region, values[n]])
+ROWS = [
+    ("month", "region", "revenue_eur"),
+    *((month, region, values[n]) for n, month in enumerate(MONTHS) for region, values in REVENUE.items()),
+]
+write_csv(workspace_folder(__file__) / "inbox" / "monthly_revenue.csv", ROWS)

@@ -1,8 +1,6 @@
 """Writes inbox/timesheets.csv: two weeks of daily hours for a five-person warehouse team (invented)."""
 
-import argparse
-import csv
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import workspace_folder, write_csv
 
 WEEK_ONE = ["2025-11-03", "2025-11-04", "2025-11-05", "2025-11-06", "2025-11-07", "2025-11-08"]
 WEEK_TWO = ["2025-11-10", "2025-11-11", "2025-11-12", "2025-11-13", "2025-11-14", "2025-11-15"]
@@ -14,16 +12,8 @@ HOURS = {  # employee -> (six days of week one, six days of week two); 0 = not o
     "Elin Strand": ([9, 9, 9, 9, 9, 0], [7, 8, 8, 8, 8, 0]),
 }
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-with open(out / "timesheets.csv", "w", newline="", encoding="utf-8") as handle:
-    writer = csv.writer(handle, lineterminator="\n")
-    writer.writerow(["date", "employee", "hours", "shift"])
-    for days, week in ((WEEK_ONE, 0), (WEEK_TWO, 1)):
-        for n, day in enumerate(days):
-            for name, weeks in HOURS.items():
-                hours = weeks[week][n]
-                if hours:
-                    writer.writerow([day, name, hours, "late" if n % 2 else "early"])
+ROWS = [("date", "employee", "hours", "shift")] + [
+    (day, name, weeks[week][n], "late" if n % 2 else "early")
+    for days, week in ((WEEK_ONE, 0), (WEEK_TWO, 1)) for n, day in enumerate(days) for name, weeks in HOURS.items() if weeks[week][n]
+]
+write_csv(workspace_folder(__file__) / "inbox" / "timesheets.csv", ROWS)

@@ -1,7 +1,6 @@
 """Writes inbox/call_2025-11-28.srt: the auto-captions (speaker-labelled) of a supplier-switch project call (invented)."""
 
-import argparse
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import srt_time, workspace_folder, write_srt
 
 LINES = [
     "Priya: OK, I think we're recording. Did anyone watch the derby on Sunday?",
@@ -24,18 +23,14 @@ LINES = [
 ]
 
 
-def stamp(seconds: float) -> str:
-    whole = int(seconds)
-    return f"{whole // 3600:02d}:{whole % 3600 // 60:02d}:{whole % 60:02d},{round((seconds - whole) * 1000):03d}"
+def cues() -> list[tuple[str, str, str]]:
+    """One cue a line, 1.5 s plus a second per 18 characters long, half a second apart, from 2 s in."""
+    found, start = [], 2.0
+    for text in LINES:
+        length = 1.5 + len(text) / 18
+        found.append((srt_time(start), srt_time(start + length), text))
+        start += length + 0.5
+    return found
 
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-cues, start = [], 2.0
-for n, text in enumerate(LINES, start=1):
-    length = 1.5 + len(text) / 18
-    cues.append(f"{n}\n{stamp(start)} --> {stamp(start + length)}\n{text}\n")
-    start += length + 0.5
-(out / "call_2025-11-28.srt").write_text("\n".join(cues), encoding="utf-8")
+write_srt(workspace_folder(__file__) / "inbox" / "call_2025-11-28.srt", cues())

@@ -1,10 +1,6 @@
 """Writes inbox/chair_quotes.pdf: three invented suppliers' quotes for office chairs."""
 
-import argparse
-from datetime import datetime
-from pathlib import Path
-
-from fpdf import FPDF
+from proactive_bench.suites.agentif.attachment_writers import pdf_file, workspace_folder
 
 QUOTES = [
     ("ErgoSeat Ltd", ["Price per chair: GBP 189.00", "Delivery: GBP 60.00 flat for the whole order",
@@ -15,20 +11,6 @@ QUOTES = [
                         "Warranty: 5 years", "Lead time: 7 working days"]),
 ]
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out / "inbox"
-out.mkdir(parents=True, exist_ok=True)
-
-pdf = FPDF()
-pdf.set_creation_date(datetime(2025, 1, 1))
-pdf.add_page()
-pdf.set_font("Helvetica", "B", 15)
-pdf.cell(0, 12, "Quotes received: ergonomic task chairs (model class B)", new_x="LMARGIN", new_y="NEXT")
-for supplier, lines in QUOTES:
-    pdf.set_font("Helvetica", "B", 12)
-    pdf.cell(0, 10, supplier, new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", size=11)
-    for line in lines:
-        pdf.cell(0, 7, f"- {line}", new_x="LMARGIN", new_y="NEXT")
-pdf.output(str(out / "chair_quotes.pdf"))
+with pdf_file(workspace_folder(__file__) / "inbox" / "chair_quotes.pdf") as pdf:
+    pdf.heading("Quotes received: ergonomic task chairs (model class B)", 12, size=15)
+    pdf.sections(QUOTES, heading_height=10, line_height=7)

@@ -8,14 +8,19 @@ from the agent, ``in`` from the colleague; ``sent_at`` on the apps' clock;
 A message the agent sends goes to the run's :class:`Colleagues`
 (``ToolEnv.colleagues``), whose reply is recorded and returned; the colleague
 sees the thread so far, so what it released before stays released. Without
-colleagues the message is recorded and nobody answers.
+colleagues the message is recorded and nobody answers. A backend may answer
+asynchronously (LLM colleagues call a model): ``chat__send_message`` awaits
+it, outside the app transaction. A reply that could not be made comes back
+with ``failure`` set: recorded with the message (``decided_by``), shown to
+the agent, never a guessed answer.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Literal, Protocol
+from inspect import isawaitable
+from typing import Annotated, Awaitable, Literal, Protocol
 
 from pydantic import BaseModel, NaiveDatetime, StringConstraints
 from pydantic import Field as Arg
@@ -69,12 +74,14 @@ class ColleagueReply:
     text: str
     released: tuple[str, ...] = ()
     decided_by: str = ""
+    failure: str = ""
+    """Why no reply could be made (the backend's model failed); then ``released`` is empty."""
 
 
 class Colleagues(Protocol):
-    """The simulated colleagues of a run: the reply of ``handle`` to ``text``, given the thread before it."""
+    """The simulated colleagues of a run: the reply of ``handle`` to ``text``, given the thread before it (plain or awaitable)."""
 
-    def reply(self, handle: str, text: str, thread: list[ChatLine], moment: datetime) -> ColleagueReply: ...
+    def reply(self, handle: str, text: str, thread: list[ChatLine], moment: datetime) -> ColleagueReply | Awaitable[ColleagueReply]: ...
 
 
 register_app(AppSpec(APP, "Chat: direct messages with colleagues.", (ChatContact, ChatMessage), requires_login=False))
@@ -110,18 +117,25 @@ def list_contacts(env: ToolEnv, args: NoArgs) -> list[dict[str, str]]:
 
 
 @register_tool("chat__send_message", group=APP)
-def send_message(env: ToolEnv, args: SendArgs) -> dict[str, str]:
+async def send_message(env: ToolEnv, args: SendArgs) -> dict[str, str]:
     """Send a colleague a direct message; returns their reply (empty when nobody answers)."""
-    with env.require_apps().db() as db:
+    apps = env.require_apps()
+    with apps.db() as db:
         contact = _contact(db, args.to)
-        moment = now(db)
-        earlier = [ChatLine("out" if m.direction == "out" else "in", m.text, tuple(m.released)) for m in _thread(db, contact.handle)]
-        db.add(ChatMessage(contact=contact.handle, direction="out", text=args.text, sent_at=moment))
-        if env.colleagues is None:
+        handle, moment = contact.handle, now(db)
+        earlier = [ChatLine("out" if m.direction == "out" else "in", m.text, tuple(m.released)) for m in _thread(db, handle)]
+    answer = None
+    if env.colleagues is not None:
+        given = env.colleagues.reply(handle, args.text, earlier, moment)
+        answer = await given if isawaitable(given) else given
+    with apps.db() as db:
+        db.add(ChatMessage(contact=handle, direction="out", text=args.text, sent_at=moment))
+        if answer is None:
             return {"reply": "", "at": moment.isoformat(timespec="minutes")}
-        answer = env.colleagues.reply(contact.handle, args.text, earlier, moment)
-        db.add(ChatMessage(contact=contact.handle, direction="in", text=answer.text, sent_at=moment, released=list(answer.released), decided_by=answer.decided_by))
-        return {"reply": answer.text, "at": moment.isoformat(timespec="minutes")}
+        decided_by = f"{answer.decided_by} failed: {answer.failure}" if answer.failure else answer.decided_by
+        db.add(ChatMessage(contact=handle, direction="in", text=answer.text, sent_at=moment, released=list(answer.released), decided_by=decided_by))
+    sent = {"reply": answer.text, "at": moment.isoformat(timespec="minutes")}
+    return sent | ({"failure": answer.failure} if answer.failure else {})
 
 
 @register_tool("chat__read_history", group=APP)

@@ -7,9 +7,24 @@
 | `validity.py` | `pbench validate` checks: attachments made by the task's script, rule cues in the source and not in the request, penalty share |
 | `scoring.py` | the paper's score of one task: `max(0, S+ - S-) / S_max`, bonuses tied to provided rules withheld |
 | `attachments.py` | runs the tasks' attachment generators (`python -m proactive_bench.suites.agentif.attachments`), `--check` for reproducibility |
+| `attachment_writers.py` | what the generators write with: the `--out` folder, byte-stable csv/srt/svg/text, one-sheet xlsx, docx and PDF writers |
 | `suite.py` | `AgentIFSuite`, registered in `suites.SUITES` as `agentif` |
+| `generation_corpus.py` | the local attachment corpus of `pbench generate agentif`: files indexed by kind and extracted text, picked by BM25 |
+| `generation.py` | the synthesis pipeline: seed reading, workflow extraction, attachment picking, generator-verifier rounds checked by the validate rules |
+| `generation_files.py` | the review folder it writes (`task.yaml` with `attachments_from`, `workspace/` copies, `generation.yaml`), renamed into place whole |
 """
 
+from proactive_bench.suites.agentif.generation import (
+    CRITERIA as GENERATION_CRITERIA,
+    MAX_ROUNDS as GENERATION_MAX_ROUNDS,
+    Generation,
+    Seed,
+    generate_task,
+    load_seed,
+    new_task_id,
+)
+from proactive_bench.suites.agentif.generation_corpus import CorpusError, index_corpus
+from proactive_bench.suites.agentif.generation_files import replaceable, write_generation
 from proactive_bench.suites.agentif.loading import read_task as read_agentif_task
 from proactive_bench.suites.agentif.scoring import ItemOutcome, TaskScore, clamped_score, score_task
 from proactive_bench.suites.agentif.suite import SUITE, AgentIFSuite
@@ -18,13 +33,24 @@ from proactive_bench.suites.agentif.task import CATEGORIES, DOMAINS, ITEM_CATEGO
 __all__ = [
     "CATEGORIES",
     "DOMAINS",
+    "GENERATION_CRITERIA",
+    "GENERATION_MAX_ROUNDS",
     "ITEM_CATEGORIES",
     "SUITE",
     "AgentIFSuite",
     "AgentIFTask",
+    "CorpusError",
+    "Generation",
     "ItemOutcome",
+    "Seed",
     "TaskScore",
     "clamped_score",
+    "generate_task",
+    "index_corpus",
+    "load_seed",
+    "new_task_id",
     "read_agentif_task",
+    "replaceable",
     "score_task",
+    "write_generation",
 ]

@@ -5,8 +5,9 @@ script that writes the task's attachments into ``--out DIR`` (default: its
 ``workspace/``). This runs them; with ``--check`` it runs each into a
 temporary folder and compares every listed attachment byte for byte with the
 committed one, so a generator that is not deterministic, or a committed file
-edited by hand, is found. One line per problem; exit 1 if any. A generator
-makes its Office files byte-stable with :func:`normalize_zip`.
+edited by hand, is found; a generated task's copied attachments
+(``attachments_from``) are checked against their recorded hashes. One line per problem; exit 1 if any. A generator
+writes with the byte-stable writers of :mod:`.attachment_writers`.
 """
 
 from __future__ import annotations
@@ -16,21 +17,12 @@ import filecmp
 import subprocess
 import sys
 import tempfile
-from datetime import datetime
 from pathlib import Path
 
-from proactive_bench.env import stable_office_bytes
-
 from proactive_bench.suites.agentif.loading import FOLDER, read_task, task_names
-from proactive_bench.suites.agentif.validity import GENERATOR
+from proactive_bench.suites.agentif.validity import GENERATOR, copied_problems
 
 TIMEOUT_SECONDS = 120
-ZIP_TIME = (2025, 1, 1, 0, 0, 0)
-
-
-def normalize_zip(path: Path) -> None:
-    """Rewrite an Office file (xlsx, docx, pptx) in place with fixed entry times and created/modified stamps, so it is byte-stable."""
-    path.write_bytes(stable_office_bytes(path.read_bytes(), datetime(*ZIP_TIME)))
 
 
 def generate(task_folder: Path, out: Path) -> str | None:
@@ -58,6 +50,8 @@ def check_task(root: Path, task_id: str, *, write: bool) -> list[str]:
     if not task.attachments:
         return []
     folder = root / FOLDER / task_id
+    if task.attachments_from and not (folder / GENERATOR).is_file():  # a generated task: copies, checked by their hashes
+        return [f"{folder / 'task.yaml'}: {field}: {reason}" for field, reason in copied_problems(task, folder / "workspace")]
     if write:
         failure = generate(folder, folder / "workspace")
         return [failure] if failure else []

@@ -90,6 +90,14 @@ class TaskStep(_Model):
         return self
 
 
+class CopiedAttachment(_Model):
+    """Provenance of an attachment copied from a corpus (``pbench generate agentif``) instead of made by the task's script."""
+
+    path: str = Field(min_length=1, description="The workspace path (one of the task's attachments).")
+    source: str = Field(min_length=1, description="Where it was copied from, relative to the corpus folder.")
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="The copy's SHA-256: validate finds a copy edited afterwards.")
+
+
 class AgentIFTask(_Model):
     """One AgentIF-OneDay-style task: request, attachments, rubric with points, latent rules, follow-ups, reference."""
 
@@ -100,6 +108,9 @@ class AgentIFTask(_Model):
     user: TaskUser
     now: datetime
     attachments: list[str] = Field(default_factory=list, description="Workspace paths of the files under workspace/.")
+    attachments_from: list[CopiedAttachment] = Field(
+        default_factory=list, description="Attachments copied from a corpus (generated tasks), with their source and hash.",
+    )
     request: str = Field(min_length=1, description="The opening message.")
     rules: list[LatentRule] = Field(default_factory=list)
     followups: list[TaskFollowUp] = Field(default_factory=list)
@@ -110,7 +121,7 @@ class AgentIFTask(_Model):
     @model_validator(mode="after")
     def _consistent(self) -> AgentIFTask:
         for what, ids in (
-            ("attachments", self.attachments), ("rules", [r.id for r in self.rules]),
+            ("attachments", self.attachments), ("attachments_from", [c.path for c in self.attachments_from]), ("rules", [r.id for r in self.rules]),
             ("followups", [f.id for f in self.followups]), ("rubric", [i.id for i in self.rubric]),
         ):
             dupes = sorted({i for i in ids if ids.count(i) > 1})
@@ -125,6 +136,9 @@ class AgentIFTask(_Model):
         if not any(i.polarity == "bonus" for i in self.rubric):
             raise ValueError("rubric: no bonus item (S_max would be 0)")
         rule_ids, followup_ids = {r.id for r in self.rules}, {f.id for f in self.followups}
+        for n, copied in enumerate(self.attachments_from):
+            if copied.path not in self.attachments:
+                raise ValueError(f"attachments_from[{n}].path: {copied.path!r} is not among the attachments")
         for n, rule in enumerate(self.rules):
             if rule.source not in self.attachments:
                 raise ValueError(f"rules[{n}].source: {rule.source!r} is not among the attachments")

@@ -1,7 +1,9 @@
 """Checks of ``pbench validate`` for an AgentIF task beyond its schema.
 
 Every attachment must be in ``workspace/`` and made by the task's generator
-script; a latent rule's ``cue`` must match its source attachment (the rule can
+script, or — for a generated task — copied from a corpus with its source and
+SHA-256 recorded under ``attachments_from`` (a copy edited afterwards is
+found); a latent rule's ``cue`` must match its source attachment (the rule can
 be induced) and must not match the request (the request does not state it);
 its ``ask`` cues must match its example question; a task's penalty share
 should lie in the paper's band. Schema-level rules (ids, categories, known
@@ -11,6 +13,7 @@ are enforced by the model itself.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -31,9 +34,12 @@ def penalty_share(task: AgentIFTask) -> float:
 def task_problems(task: AgentIFTask, folder: Path, rel: str) -> list[Problem]:
     """Attachment, rule and rubric-shape problems of one task (``folder``: its task folder; ``rel``: its file, for messages)."""
     seed = folder / "workspace"
-    problems = []
-    if task.attachments and not (folder / GENERATOR).is_file():
-        problems.append(Problem(rel, "attachments", f"no {GENERATOR} beside the task: attachments are made by a script in the repo"))
+    problems = [Problem(rel, field, reason) for field, reason in copied_problems(task, seed)]
+    copied = {c.path for c in task.attachments_from}
+    if any(path not in copied for path in task.attachments) and not (folder / GENERATOR).is_file():
+        problems.append(Problem(
+            rel, "attachments", f"no {GENERATOR} beside the task: attachments are made by a script in the repo (or copied, under attachments_from)",
+        ))
     for n, path in enumerate(task.attachments):
         if not (seed / path).is_file():
             problems.append(Problem(rel, f"attachments[{n}]", f"{path!r} is not in workspace/ (run its {GENERATOR})"))
@@ -46,6 +52,16 @@ def task_problems(task: AgentIFTask, folder: Path, rel: str) -> list[Problem]:
     if not low <= share <= high:
         problems.append(Problem(rel, "rubric", f"penalty points are {share:.0%} of all points; aim for {low:.0%}-{high:.0%}", "warning"))
     return problems
+
+
+def copied_problems(task: AgentIFTask, seed: Path) -> list[tuple[str, str]]:
+    """(field, reason) of each copied attachment (``attachments_from``) whose file in ``seed`` is missing or not the recorded copy."""
+    found = []
+    for n, copied in enumerate(task.attachments_from):
+        path = seed / copied.path
+        if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() != copied.sha256:
+            found.append((f"attachments_from[{n}].sha256", f"workspace/{copied.path} is not the copy of {copied.source} recorded (edited afterwards?)"))
+    return found
 
 
 def _rule_problems(task: AgentIFTask, n: int, seed: Path, rel: str) -> list[Problem]:

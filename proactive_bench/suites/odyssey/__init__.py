@@ -11,11 +11,11 @@
 | `memory_docs.py` | `HistoryDay`, `MemoryDoc`, `Granularity`; raw documents (sessions, utterances) and rendering |
 | `memory_summaries.py` | `Summarizer`: session and chunk summaries, made once per task, model and prompt version (call cache) |
 | `memory_tokens.py` | the token counter of context figures (tiktoken offline, else chars/4) |
-| `retrieval.py` | `BM25Retriever` (offline default), `EmbeddingRetriever` |
-| `retrieval_embedders.py` | `Embedder`, `OpenAIEmbedder` (`/v1/embeddings`, recorded and cached) |
+| `retrieval.py` | `BM25Retriever` (offline default), `EmbeddingRetriever` (async; its queries on the run's model-call path once bound) |
+| `retrieval_embedders.py` | `Embedder`, `OpenAIEmbedder` (`/v1/embeddings` through `llm.EmbeddingClient`: document vectors kept per server and model, queries recorded calls of the run, role `embedder`) |
 | `memory.py` | memory settings (`long-context`, `rag:<granularity>`, `none`), `memory_context` |
 | `generation_seed.py` | the input of `pbench generate odyssey`: an atomic task (`SeedTask`), read with one-line errors |
-| `generation.py` | the generator-verifier loop (HomerAgents-style, at most 5 rounds) and its mechanical checks |
+| `generation.py` | the history's generator-verifier rounds (HomerAgents-style, at most 5; the loop is `suites/generation_rounds.py`) and its mechanical checks |
 | `generation_files.py` | the generated task file and the report of its rounds (`generation.yaml`) |
 """
 

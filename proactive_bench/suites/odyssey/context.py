@@ -7,7 +7,10 @@ message holds the top-k retrieved documents and ``search_history`` searches
 the same index (``ToolEnv.history``). The context's token count is recorded
 with the run (``RunSpec.memory_tokens``, from ``LoadedEpisode.memory_tokens``).
 Summaries (``rag:summary-*``) are made by the run's summary model once per
-task and served from the results database's call cache afterwards.
+task and served from the results database's call cache afterwards; with an
+embeddings model, the documents' vectors are kept there the same way, and the
+agent's ``search_history`` queries are the run's own recorded calls (see
+:class:`~proactive_bench.suites.odyssey.retrieval_embedders.OpenAIEmbedder`).
 """
 
 from __future__ import annotations
@@ -19,11 +22,13 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from proactive_bench.env import HistorySearch
-from proactive_bench.llm import ChatSettings, ChatTransport
+from proactive_bench.llm import ChatSettings, ChatTransport, EmbeddingClient, EmbeddingsError
 from proactive_bench.store import Store
 from proactive_bench.suites.odyssey.memory import MemoryContext, MemorySetting, MemorySettingError, memory_context, parse_memory_setting
 from proactive_bench.suites.odyssey.memory_docs import history_days
 from proactive_bench.suites.odyssey.memory_summaries import Summarizer, SummaryError
+from proactive_bench.suites.odyssey.retrieval_embedders import PURPOSE as EMBEDDING_PURPOSE
+from proactive_bench.suites.odyssey.retrieval_embedders import OpenAIEmbedder
 from proactive_bench.suites.odyssey.task import OdysseyTask
 
 DEFAULT_MEMORY = "long-context"
@@ -34,11 +39,13 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True)
-class SummarySource:
-    """Who makes summaries for ``rag:summary-*``: a chat model, its endpoint, and the results database caching them."""
+class HistoryModels:
+    """The models preparing a retrieval memory: who summarises (``rag:summary-*``), who embeds (else BM25 ranks),
+    their endpoint, and the results database keeping what they made."""
 
-    model: str
-    database: str
+    summary_model: str | None = None
+    embedding_model: str | None = None
+    database: str | None = None
     """The results database: a SQLite path or a database URL (see ``proactive_bench.store``)."""
     base_url: str | None = None
 
@@ -64,28 +71,34 @@ def parse_setting(memory: str | None, top_k: int | None) -> MemorySetting:
     return parse_memory_setting(memory or DEFAULT_MEMORY, top_k)
 
 
-def task_context(task: OdysseyTask, setting: MemorySetting, summaries: SummarySource | None = None) -> OpeningContext:
+def task_context(task: OdysseyTask, setting: MemorySetting, models: HistoryModels = HistoryModels()) -> OpeningContext:
     """The opening context of ``task`` under ``setting``; ValueError (one line) when it cannot be made."""
-    if setting.granularity is not None and setting.granularity.summarized and summaries is None:
-        raise MemorySettingError(f"rag:{setting.granularity} needs a summary model (--summary-model)")
+    if setting.granularity is not None and setting.granularity.summarized and not (models.summary_model and models.database):
+        raise MemorySettingError(f"rag:{setting.granularity} needs a summary model (--summary-model) and the results database")
     try:
-        made = _run(_memory_context(task, setting, summaries))
-    except SummaryError as exc:
+        made = _run(_memory_context(task, setting, models))
+    except (SummaryError, EmbeddingsError) as exc:
         raise ValueError(str(exc)) from None
     if setting.kind == "rag":
         return OpeningContext(made.text, made.tokens, made.index, RETRIEVED_HEADING)
     return OpeningContext(made.text, made.tokens)
 
 
-async def _memory_context(task: OdysseyTask, setting: MemorySetting, summaries: SummarySource | None) -> MemoryContext:
-    """The context, with the summary model's connections opened and closed on this event loop."""
+async def _memory_context(task: OdysseyTask, setting: MemorySetting, models: HistoryModels) -> MemoryContext:
+    """The context, with the models' connections opened and closed on this event loop."""
     days = history_days(task.history)
-    if summaries is None:
+    embedding_model = models.embedding_model if setting.kind == "rag" else None
+    if models.summary_model is None and embedding_model is None:
         return await memory_context(days, setting, task.intent, task_id=task.id)
+    answers = Store(models.database).answers if models.database else None
     async with ChatTransport() as transport:
-        chat = ChatSettings(base_url=summaries.base_url, temperature=0, transport=transport)
-        summarizer = Summarizer(summaries.model, Store(summaries.database).answers, chat)
-        return await memory_context(days, setting, task.intent, task_id=task.id, summarizer=summarizer)
+        summarizer = embedder = None
+        if models.summary_model and answers is not None:
+            chat = ChatSettings(base_url=models.base_url, temperature=0, transport=transport)
+            summarizer = Summarizer(models.summary_model, answers, chat)
+        if embedding_model:
+            embedder = OpenAIEmbedder(EmbeddingClient(embedding_model, transport, models.base_url, purpose=EMBEDDING_PURPOSE), answers)
+        return await memory_context(days, setting, task.intent, task_id=task.id, summarizer=summarizer, embedder=embedder)
 
 
 def _run(coroutine: Coroutine[Any, Any, T]) -> T:

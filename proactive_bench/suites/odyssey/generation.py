@@ -15,17 +15,17 @@ answer ends the generation as ``failed``: no history is ever made up.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from datetime import date
-from typing import Literal
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from proactive_bench.llm import StructuredCaller, StructuredOutputError, load_prompt
+from proactive_bench.llm import StructuredCaller, load_prompt
+from proactive_bench.suites.generation_rounds import Outcome as RoundsOutcome
+from proactive_bench.suites.generation_rounds import RoundSteps, RoundVerdict, run_rounds
 from proactive_bench.suites.odyssey.generation_seed import SeedTask
-from proactive_bench.suites.odyssey.memory_docs import HistoryDay, render_history
+from proactive_bench.suites.odyssey.memory_docs import HistoryDay, history_days, render_history
 from proactive_bench.suites.odyssey.memory_tokens import TokenCounter, default_token_counter
+from proactive_bench.suites.odyssey.task import Day
 
 PROMPTS = "suites/odyssey/prompts"
 GENERATOR_PROMPT = load_prompt(PROMPTS, "history_generator.v1")
@@ -37,74 +37,34 @@ MIN_TOKENS, MAX_TOKENS = 1000, 5000
 ASKED_WORDS = (900, 3000)
 """The size asked of the generator, in words: well inside the token bounds."""
 CRITERIA = ("realism", "alignment", "coherence", "details_present")
-Status = Literal["approved", "rejected", "failed"]
-
-
-class GeneratedTurn(BaseModel):
-    role: Literal["user", "assistant"]
-    text: str = Field(min_length=1)
-
-
-class GeneratedDay(BaseModel):
-    date: date
-    turns: list[GeneratedTurn] = Field(min_length=1)
 
 
 class GeneratedHistory(BaseModel):
-    """The generator's answer: the conversations of several days."""
+    """The generator's answer: the conversations of several days, each in the task format's :class:`Day`."""
 
-    days: list[GeneratedDay] = Field(min_length=1)
+    days: list[Day] = Field(min_length=1)
 
     def as_days(self) -> list[HistoryDay]:
-        return [HistoryDay(day.date, tuple((t.role, t.text) for t in day.turns)) for day in self.days]
+        return history_days(self.days)
 
 
-class Verdict(BaseModel):
+class Verdict(RoundVerdict):
     """The verifier's judgment of one attempt."""
 
+    criteria: ClassVar[tuple[str, ...]] = CRITERIA
     realism: bool
     alignment: bool
     coherence: bool
     details_present: bool
     missing_details: list[str] = Field(default_factory=list, description="Ids of details missing, vague or altered.")
-    passed: bool
-    feedback: str = Field(default="", description="What the writer must change (empty if passed).")
 
     @property
     def approves(self) -> bool:
-        """Passed, and every criterion met (a 'pass' with a failed criterion is not one)."""
-        return self.passed and all(getattr(self, name) for name in CRITERIA) and not self.missing_details
+        """Passed, every criterion met, no detail missing."""
+        return super().approves and not self.missing_details
 
 
-@dataclass(frozen=True)
-class Round:
-    """One round: the verifier's verdict, the mechanical problems, and whether it passed."""
-
-    number: int
-    verdict: Verdict
-    problems: list[str]
-    tokens: int
-
-    @property
-    def passed(self) -> bool:
-        return self.verdict.approves and not self.problems
-
-    def feedback(self) -> str:
-        notes = [f"Reviewer: {self.verdict.feedback.strip()}"] if self.verdict.feedback.strip() else []
-        if not self.verdict.approves and not notes:
-            failed = [name for name in CRITERIA if not getattr(self.verdict, name)]
-            notes.append(f"Reviewer: not approved ({', '.join(failed) or 'no reason given'}).")
-        return "\n".join(notes + [f"Check: {problem}" for problem in self.problems])
-
-
-@dataclass
-class Outcome:
-    """What generation ended with; ``history`` is the approved one (or the last attempt, for the report)."""
-
-    status: Status
-    rounds: list[Round] = field(default_factory=list)
-    history: GeneratedHistory | None = None
-    error: str | None = None
+Outcome = RoundsOutcome[GeneratedHistory, Verdict]
 
 
 def mechanical_problems(task: SeedTask, history: GeneratedHistory, counter: TokenCounter) -> tuple[list[str], int]:
@@ -147,39 +107,21 @@ async def generate_history(
 ) -> Outcome:
     """Rounds of writing and judging until a round passes or ``max_rounds`` have failed."""
     counter = counter or default_token_counter()
-    outcome = Outcome("rejected")
-    previous = ""
     fixed = {
         **_task_parts(task), "now": task.now.isoformat(timespec="minutes"), "now_date": task.now.date().isoformat(),
         "min_days": str(MIN_DAYS), "min_words": str(ASKED_WORDS[0]), "max_words": str(ASKED_WORDS[1]),
     }
-    for number in range(1, max_rounds + 1):
-        try:
-            written = await generator.call_prompt(GeneratedHistory, GENERATOR_PROMPT, "history_generation", fixed, {"previous": previous})
-        except StructuredOutputError as exc:
-            return _failed(outcome, f"round {number}: the generator {generator.model_name} gave no valid history: {exc}")
-        history = written.value
+
+    async def write(previous: str) -> GeneratedHistory:
+        return (await generator.call_prompt(GeneratedHistory, GENERATOR_PROMPT, "history_generation", fixed, {"previous": previous})).value
+
+    async def check(history: GeneratedHistory) -> tuple[list[str], dict[str, Any]]:
         problems, tokens = mechanical_problems(task, history, counter)
+        return problems, {"tokens": tokens}
+
+    async def judge(history: GeneratedHistory) -> Verdict:
         parts = {**_task_parts(task), "history": render_history(history.as_days())}
-        try:
-            judged = await verifier.call_prompt(Verdict, VERIFIER_PROMPT, "history_verification", parts, {})
-        except StructuredOutputError as exc:
-            outcome.history = history
-            return _failed(outcome, f"round {number}: the verifier {verifier.model_name} gave no valid verdict: {exc}")
-        done = Round(number, judged.value, problems, tokens)
-        outcome.rounds.append(done)
-        outcome.history = history
-        if done.passed:
-            outcome.status = "approved"
-            return outcome
-        previous = (
-            "\n## Your previous attempt\n" + json.dumps(history.model_dump(mode="json"), ensure_ascii=False)
-            + "\n\n## What must change\n" + done.feedback() + "\nWrite the whole log again, fixing these points.\n"
-        )
-    return outcome
+        return (await verifier.call_prompt(Verdict, VERIFIER_PROMPT, "history_verification", parts, {})).value
 
-
-def _failed(outcome: Outcome, error: str) -> Outcome:
-    outcome.status = "failed"
-    outcome.error = error
-    return outcome
+    steps = RoundSteps("history", write, check, judge, "Write the whole log again, fixing these points.")
+    return await run_rounds(steps, generator, verifier, max_rounds)

@@ -9,49 +9,18 @@ the file, the field and the reason.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from proactive_bench.suites.generation_rounds import GenerationInputError
+from proactive_bench.suites.odyssey.task import Detail
+from proactive_bench.suites.task_files import TaskUser
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
-
-
-class GenerationInputError(ValueError):
-    """An atomic task that cannot be generated from; the message is one line."""
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class SeedUser(_Strict):
-    name: str = Field(min_length=1)
-    role: str = Field(min_length=1)
-
-
-class SeedDetail(_Strict):
-    """A fact the history must carry; ``cue`` (a case-insensitive regex) must find it there, and not in the intent."""
-
-    id: str = Field(min_length=1)
-    text: str = Field(min_length=1)
-    cue: str = Field(min_length=1)
-
-    @field_validator("cue")
-    @classmethod
-    def _compiles(cls, cue: str) -> str:
-        try:
-            re.compile(cue)
-        except re.error as exc:
-            raise ValueError(f"not a valid regular expression: {exc}") from None
-        return cue
-
-    def found_in(self, text: str) -> bool:
-        return re.search(self.cue, text, re.IGNORECASE) is not None
 
 
 class SeedTask(BaseModel):
@@ -62,10 +31,10 @@ class SeedTask(BaseModel):
     id: str = Field(pattern=ID_PATTERN)
     title: str = Field(min_length=1)
     apps: list[str] = Field(min_length=1, max_length=3)
-    user: SeedUser
+    user: TaskUser
     now: datetime
     intent: str = Field(min_length=1)
-    details: list[SeedDetail] = Field(min_length=1)
+    details: list[Detail] = Field(min_length=1)
     criteria: list[dict[str, Any]] = Field(min_length=1)
 
     @model_validator(mode="after")

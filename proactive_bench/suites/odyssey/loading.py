@@ -28,7 +28,7 @@ from proactive_bench.dataset import (
 )
 from proactive_bench.env import resolve_tool_names
 from proactive_bench.suites.odyssey.checkers import describe, parse_checker_args
-from proactive_bench.suites.odyssey.context import OpeningContext, SummarySource, task_context
+from proactive_bench.suites.odyssey.context import HistoryModels, OpeningContext, task_context
 from proactive_bench.suites.odyssey.memory import MemorySetting
 from proactive_bench.suites.odyssey.task import OdysseyTask
 from proactive_bench.suites.task_files import TaskFolder, relative_to_root
@@ -78,7 +78,7 @@ def task_session(task: OdysseyTask, context: OpeningContext, tools: list[str]) -
 
 
 def task_episode(
-    root: Path, task: OdysseyTask, setting: MemorySetting, summaries: SummarySource | None = None,
+    root: Path, task: OdysseyTask, setting: MemorySetting, models: HistoryModels = HistoryModels(),
 ) -> tuple[LoadedEpisode | None, list[Problem]]:
     """The task as a loaded one-session episode under the given memory setting."""
     rel = relative_to_root(task_file(root, task.id), root)
@@ -94,7 +94,7 @@ def task_episode(
         if step.tool is not None and step.tool not in {s.name for s in _offered(tools)}:
             problems.append(Problem(rel, f"reference[{n}].tool", f"{step.tool!r} is not among the tools the task offers"))
     try:
-        context = task_context(task, setting, summaries)
+        context = task_context(task, setting, models)
     except ValueError as exc:
         problems.append(Problem(rel, "", f"memory {setting.label}: {exc}"))
     if problems:
@@ -115,13 +115,13 @@ def _offered(tools: list[str]) -> list:
         return []
 
 
-def load_task(root: Path, task_id: str, setting: MemorySetting, summaries: SummarySource | None = None) -> LoadedEpisode:
+def load_task(root: Path, task_id: str, setting: MemorySetting, models: HistoryModels = HistoryModels()) -> LoadedEpisode:
     """One task ready to run; DatasetError listing every problem."""
     root = root.resolve()
     task, problems = read_task(root, task_id)
     if task is None:
         raise DatasetError(problems)
-    loaded, problems = task_episode(root, task, setting, summaries)
+    loaded, problems = task_episode(root, task, setting, models)
     if loaded is None:
         raise DatasetError(problems)
     return loaded

@@ -113,8 +113,13 @@ async def memory_context(
         return MemoryContext(setting, tuple(raw_documents(days, Granularity.RAW_SESSION)), text, counter.count(text), counter.name)
     assert setting.granularity is not None and setting.top_k is not None  # parse_memory_setting guarantees both
     docs = await build_documents(task_id, days, setting.granularity, summarizer)
-    index: Retriever = EmbeddingRetriever(docs, embedder) if embedder is not None else BM25Retriever(docs)
-    hits = index.retrieve(query, setting.top_k)
+    index: Retriever
+    if embedder is not None:
+        index = await EmbeddingRetriever.build(docs, embedder)
+        hits = await index.retrieve(query, setting.top_k)
+    else:
+        index = BM25Retriever(docs)
+        hits = index.retrieve(query, setting.top_k)
     order = {doc.id: n for n, doc in enumerate(docs)}
     given = tuple(sorted(hits, key=lambda doc: order[doc.id]))
     text = "\n\n".join(f"[{doc.source}]\n{doc.text}" for doc in given)

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from proactive_bench.dataset import DatasetError, LoadedEpisode, Problem
 from proactive_bench.suites.base import SuiteSettings, trainee_settings_problem
 from proactive_bench.suites.odyssey.loading import FOLDER, SUITE_NAME, TASKS, load_task, read_task, task_episode, task_file
-from proactive_bench.suites.odyssey.context import SummarySource, parse_setting
+from proactive_bench.suites.odyssey.context import HistoryModels, parse_setting
 from proactive_bench.suites.odyssey.task import OdysseyTask
 from proactive_bench.suites.odyssey.validity import task_problems
 from proactive_bench.suites.task_files import FolderSuite, TaskFolder
@@ -30,10 +30,8 @@ class OdysseySuite(FolderSuite):
             setting = parse_setting(settings.memory, settings.top_k)
         except ValueError as exc:
             raise DatasetError([Problem(FOLDER, "memory", str(exc))]) from None
-        summaries = None
-        if settings.summary_model and settings.summaries_db:
-            summaries = SummarySource(settings.summary_model, settings.summaries_db, settings.base_url)
-        return load_task(root, name, setting, summaries)
+        models = HistoryModels(settings.summary_model, settings.embedding_model, settings.summaries_db, settings.base_url)
+        return load_task(root, name, setting, models)
 
     def checked(self, root: Path, name: str) -> tuple[LoadedEpisode | None, list[Problem]]:
         """The task loaded under the default memory setting, with its load, solvability and leak problems."""
@@ -56,6 +54,8 @@ class OdysseySuite(FolderSuite):
             return f"--memory rag:{setting.granularity} needs --summary-model (the chat model that summarises each history once)"
         if settings.summary_model and not summarized:
             return "--summary-model goes with a rag:summary-* memory setting"
+        if settings.embedding_model and setting.kind != "rag":
+            return "--embedding-model goes with a rag:* memory setting"
         return None
 
     def group(self, root: Path, name: str) -> str | None:

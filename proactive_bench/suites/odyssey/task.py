@@ -8,6 +8,7 @@ persona-episode format. See docs/odyssey.md (README: "Odyssey tasks").
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 from typing import Any, Literal
 
@@ -26,6 +27,8 @@ MIN_HISTORY_DAYS = 5
 
 
 class Turn(_Model):
+    """One utterance of a day's conversation."""
+
     role: Literal["user", "assistant"]
     text: str = Field(min_length=1)
 
@@ -45,6 +48,10 @@ class Detail(_Model):
     cue: str = Field(min_length=1, description="A regex (Python re, case-insensitive) that matches the history and not the intent.")
 
     _regex = field_validator("cue")(check_regex)
+
+    def found_in(self, text: str) -> bool:
+        """Whether the cue matches ``text`` (case-insensitive)."""
+        return re.search(self.cue, text, re.IGNORECASE) is not None
 
 
 class Criterion(_Model):

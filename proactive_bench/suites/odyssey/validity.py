@@ -9,8 +9,6 @@ order, 1-3 known apps) are enforced by the model itself.
 
 from __future__ import annotations
 
-import re
-
 from proactive_bench.dataset import Problem
 from proactive_bench.suites.odyssey.memory_tokens import count_tokens
 from proactive_bench.suites.odyssey.task import OdysseyTask
@@ -23,9 +21,9 @@ def task_problems(task: OdysseyTask, rel: str) -> list[Problem]:
     history = task.history_text()
     problems = []
     for n, detail in enumerate(task.details):
-        if not re.search(detail.cue, history, re.IGNORECASE):
+        if not detail.found_in(history):
             problems.append(Problem(rel, f"details[{n}].cue", f"{detail.cue!r} matches nothing in the history: detail {detail.id!r} cannot be found (unsolvable)"))
-        if re.search(detail.cue, task.intent, re.IGNORECASE):
+        if detail.found_in(task.intent):
             problems.append(Problem(rel, f"details[{n}].cue", f"{detail.cue!r} matches the intent: detail {detail.id!r} leaks into the task instruction"))
     used = {d for step in task.reference for d in step.details}
     for n, detail in enumerate(task.details):

@@ -14,7 +14,7 @@
 | `figures.py` | Checkpoint Score, Success Rate, clues asked, guesses, messages per clue |
 | `play.py` | the oracle and the baselines played offline through the tools |
 | `validity.py` | what `pbench validate` checks of each template over many seeds |
-| `colleagues_llm.py` | LLM NPCs (prompt `prompts/npc.v1.md`): the model judges which clue a question targets, under the same screen |
+| `colleagues_llm.py` | LLM NPCs (prompt `prompts/npc.v1.md`): the model judges which clue a question targets, under the same screen; a structured call on the run's model-call path (role `npc`, replayed), a judgment that cannot be made a recorded no-reply |
 | `suite.py` | `TraineeSuite`, registered in `suites.SUITES` as `trainee` |
 """
 

@@ -4,34 +4,49 @@ The same pre-screen and caps as the rules colleagues apply (``user.screen_questi
 ``user.cap_claims``, the colleague's patience); the model only says which
 admissible question targets which of *this* colleague's clues, quoting it. The
 reply is the released clues' own text, so the colleague never says more than
-its clues. A model that cannot be reached or answers out of form (after
-bounded retries) makes the message fail with a one-line error: a judgment that
-could not be made is never guessed.
+its clues.
+
+The model is called on the run's model-call path (:class:`~proactive_bench.llm.ToolModels`,
+bound per run by :meth:`LLMColleagues.with_models`): the run's transport and
+rate limit, the call cache (``pbench replay`` serves the judgments from the
+record), and the call ledger under role ``npc``. The judgment is a structured
+call (:class:`~proactive_bench.llm.StructuredCaller`): server errors, timeouts
+and prose instead of JSON are retried a bounded number of times. A judgment
+that still cannot be made gives a reply with ``failure`` set — no clue is
+released, the failure is recorded with the message and shown to the agent —
+never a guessed release.
 """
 
 from __future__ import annotations
 
-import json
-import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-import openai
+from pydantic import BaseModel, Field
 
 from proactive_bench.env import ChatLine, ColleagueReply
-from proactive_bench.llm import load_prompt, one_line
+from proactive_bench.llm import RetryPolicy, StructuredCaller, StructuredOutputError, ToolModels, load_prompt, one_line
 from proactive_bench.suites.trainee.colleagues import DEFLECTION, TIRED, HeldClue, asked_and_earned, held_clues
 from proactive_bench.suites.trainee.compose import Scenario
 from proactive_bench.suites.trainee.model import Npc
 from proactive_bench.user import cap_claims, match_admissible, patience_spent_over, screen_questions
 
 PROMPT = load_prompt("suites/trainee/prompts", "npc.v1")
-MAX_ATTEMPTS = 3
-TIMEOUT_S = 60.0
+PURPOSE = "clue_judgment"
+POLICY = RetryPolicy(max_attempts=4, attempts_per_method=2, transient_retries=2)
+"""Bounds on one judgment: four answers over all methods, two transient faults on top of the transport's retries."""
+NO_REPLY = "(No reply: your colleague could not answer this message just now. You may try again later.)"
+FAILURE_LIMIT = 300
 
 
 class ColleagueModelError(ValueError):
-    """The colleagues' model failed to judge a message (one line; the chat tool call fails with it)."""
+    """LLM colleagues asked to reply outside a run (no model-call path bound); the chat tool call fails with it."""
+
+
+class Judgment(BaseModel):
+    """The model's answer: which fact (by id) the latest message targets, quoting the question it relies on."""
+
+    targeted: dict[str, str] = Field(description="Fact id -> the quoted question that targets it; empty when none does.")
 
 
 @dataclass
@@ -44,6 +59,8 @@ class LLMColleagues:
     npcs: dict[str, Npc] = field(init=False)
     clues: tuple[HeldClue, ...] = field(init=False)
     prompt_hash: str = PROMPT.hash
+    caller: StructuredCaller | None = None
+    """The judgment's structured caller on a run's model-call path (set by :meth:`with_models`)."""
 
     def __post_init__(self) -> None:
         self.npcs = {n.handle: n for day in self.scenario.days for n in day.npcs}
@@ -51,10 +68,13 @@ class LLMColleagues:
         self._conditions = {
             task.clue_id(day.day, c): c for day in self.scenario.days for task in day.tasks for c in task.draft.clues
         }
-        key = os.environ.get("OPENAI_API_KEY") or "not-needed"
-        self._client = openai.OpenAI(base_url=self.base_url, api_key=key, max_retries=1, timeout=TIMEOUT_S)
 
-    def reply(self, handle: str, text: str, thread: list[ChatLine], moment: datetime) -> ColleagueReply:
+    def with_models(self, models: ToolModels) -> LLMColleagues:
+        """A copy whose judgments go through one run's model-call path (recorded as role ``npc``)."""
+        chat = models.chat(self.model, self.base_url)
+        return replace(self, caller=StructuredCaller(chat, self.model, "npc", models.recorder, POLICY))
+
+    async def reply(self, handle: str, text: str, thread: list[ChatLine], moment: datetime) -> ColleagueReply:
         if patience_spent_over(asked_and_earned(thread)):
             return ColleagueReply(TIRED, decided_by=self.decided_by)
         released = {c for line in thread for c in line.released}
@@ -62,40 +82,33 @@ class LLMColleagues:
         screen = screen_questions(text)
         if not open_clues or not screen.admissible:
             return ColleagueReply(DEFLECTION, decided_by=self.decided_by)
+        try:
+            targeted = await self._judge(self.npcs[handle], open_clues, screen.admissible)
+        except StructuredOutputError as exc:
+            return ColleagueReply(NO_REPLY, decided_by=self.decided_by, failure=one_line(f"colleague {handle}: {exc}", FAILURE_LIMIT))
         claims = {}
-        for clue_id, quote in self._judge(self.npcs[handle], open_clues, screen.admissible).items():
-            question = match_admissible(quote, screen) if isinstance(quote, str) else None
+        for clue_id, quote in targeted.items():
+            question = match_admissible(quote, screen)
             if question is not None and any(c.id == clue_id for c in open_clues):
                 claims[clue_id] = question
         claims = cap_claims(claims)
         if not claims:
             return ColleagueReply(DEFLECTION, decided_by=self.decided_by)
-        released = tuple(c.id for c in open_clues if c.id in claims)
-        return ColleagueReply(" ".join(c.text for c in open_clues if c.id in claims), released, self.decided_by)
+        released_now = tuple(c.id for c in open_clues if c.id in claims)
+        return ColleagueReply(" ".join(c.text for c in open_clues if c.id in claims), released_now, self.decided_by)
 
     @property
     def decided_by(self) -> str:
         """The model and the prompt's version, recorded with every reply (``chat_message.decided_by``)."""
         return f"llm:{self.model} {PROMPT.name}@{PROMPT.hash}"
 
-    def _judge(self, npc: Npc, clues: list[HeldClue], questions: list[str]) -> dict[str, object]:
+    async def _judge(self, npc: Npc, clues: list[HeldClue], questions: list[str]) -> dict[str, str]:
+        if self.caller is None:
+            raise ColleagueModelError(f"colleague {npc.handle}: LLM colleagues answer only inside a run (no model-call path bound)")
         facts = "\n".join(f"- {c.id}: {self._conditions[c.id].question}" for c in clues)
-        prompt = PROMPT.render(
-            name=npc.name, role=npc.role, department=npc.department, persona=npc.persona, facts=facts,
-            questions="\n".join(f"- {q}" for q in questions),
-        )
-        problem = "no attempt"
-        for _ in range(MAX_ATTEMPTS):
-            try:
-                answer = self._client.chat.completions.create(
-                    model=self.model.removeprefix("openai:"), messages=[{"role": "user", "content": prompt}], temperature=0,
-                    response_format={"type": "json_object"},
-                )
-                data = json.loads(answer.choices[0].message.content or "")
-                targeted = data["targeted"]
-                if isinstance(targeted, dict):
-                    return targeted
-                problem = "'targeted' is not an object"
-            except (openai.OpenAIError, json.JSONDecodeError, KeyError, TypeError, IndexError) as exc:
-                problem = one_line(f"{type(exc).__name__}: {exc}", 200)
-        raise ColleagueModelError(f"colleague {npc.handle}: model {self.model} gave no judgment after {MAX_ATTEMPTS} attempts ({problem})")
+        fixed = {
+            "name": npc.name, "role": npc.role, "department": npc.department, "persona": npc.persona, "facts": facts,
+            "questions": "\n".join(f"- {q}" for q in questions),
+        }
+        judged = await self.caller.call_prompt(Judgment, PROMPT, PURPOSE, fixed, {})
+        return judged.value.targeted

@@ -1,5 +1,8 @@
 """The shipped templates: importing this package registers each in ``TEMPLATES`` (one module per template).
 
+``parts.py`` holds what several templates are built from (``TemplateHeading``,
+the ``called`` attempt predicate, ``none_but`` and ``file_holds`` checks, ``email_step``).
+
 | module | template (difficulty; apps) |
 | --- | --- |
 | `transaction_audit.py` | payments breaking an approval policy (easy; chat, spreadsheets, files, email) |

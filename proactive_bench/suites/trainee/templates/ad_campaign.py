@@ -10,13 +10,12 @@ Guessing a round budget of twice the real one picks another mix.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from itertools import combinations
 
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, register_template
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step, file_holds
 
 CHANNELS = ("Podcast spots", "Transit posters", "Search ads", "Newsletter sponsorship", "Radio slots", "Social video",
             "Campus flyers", "Influencer posts", "Cinema pre-roll", "Billboard week")
@@ -33,12 +32,7 @@ def best_mix(channels: list[tuple[str, int, int]], budget: int) -> tuple[tuple[s
     return best[2], best[0]
 
 
-@dataclass(frozen=True)
-class AdCampaign:
-    name: str = "ad_campaign"
-    difficulty: str = "hard"
-    apps: tuple[str, ...] = ("chat", "spreadsheets", "files", "email")
-
+class AdCampaign(TemplateHeading):
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
         manager, analyst = ctx.names.person(), ctx.names.person()
@@ -66,8 +60,6 @@ class AdCampaign:
                     ask=(r"\b(budget|spend|how much (money|can))\b",), question=f"What is the budget for the {product} launch campaign?")
         body = "\n".join(mix)
         write_plan = {"path": plan, "content": body + "\n"}
-        mail = {"email_addresses": [manager.email], "subject": f"{product} media plan", "body": f"{body}\nTotal reach: {reach}"}
-        attempt_plan = {"tool_called": {"name": "write_file", "args": {"path": re.escape(plan)}}}
         return TaskDraft(
             title="Plan an ad campaign",
             objective=(f"Plan the media mix for the {product} launch: from the channels in {sheet}, choose the ones (each at most "
@@ -78,17 +70,16 @@ class AdCampaign:
             clues=(clue,),
             checkpoints=(
                 Checkpoint(id="c1", text="the plan lists exactly the best channel mix within budget", needs=("k1",),
-                           check={"all": [*(checker("file_contains", path=plan, text=c) for c in mix),
-                                          *(checker("file_contains", path=plan, text=c, absent=True) for c in unused)]},
-                           attempt=attempt_plan,
+                           check=file_holds(plan, mix, unused),
+                           attempt=called("write_file", path=plan),
                            feedback="Ask the Marketing Manager for the budget, then choose the mix that maximises reach within it."),
                 Checkpoint(id="c2", text="the total reach of that mix is reported", needs=("k1",),
                            check=checker("answer_matches", path=answer, expected=reach, mode="number"),
-                           attempt={"tool_called": {"name": "write_file", "args": {"path": re.escape(answer)}}},
+                           attempt=called("write_file", path=answer),
                            feedback="Model the choice as a knapsack: each channel in or out, total cost within the budget, reach summed."),
                 Checkpoint(id="c3", text="the plan was e-mailed to the marketing manager", needs=("k1",),
                            check=checker("email_sent", to=manager.email, subject_contains=f"{product} media plan", body_contains=list(mix)),
-                           attempt={"tool_called": {"name": "gmail__send_email", "args": {"email_addresses": re.escape(manager.email)}}},
+                           attempt=called("gmail__send_email", email_addresses=manager.email),
                            feedback="Send the final plan to the person who owns the budget."),
             ),
             files={sheet: xlsx_bytes({"Channels": [["Channel", "Cost", "Expected reach"], *map(list, channels)]})},
@@ -98,11 +89,11 @@ class AdCampaign:
                 Step(tool="write_file", args=write_plan, needs=("k1",), guess={"path": plan, "content": "\n".join(guessed_mix) + "\n"}),
                 Step(tool="write_file", args={"path": answer, "content": f"{reach}\n"}, needs=("k1",),
                      guess={"path": answer, "content": f"{best_mix(channels, budget * 2)[1]}\n"}),
-                Step(tool="gmail__send_email", args=mail, needs=("k1",), guess={**mail, "body": "\n".join(guessed_mix)}),
+                email_step(manager.email, f"{product} media plan", f"{body}\nTotal reach: {reach}", needs=("k1",), guessed_body="\n".join(guessed_mix)),
             ),
             hints=Hints(data=f"The channels with cost and expected reach are in {sheet}; {manager.name} sets the budget.",
                         method="Treat it as a 0/1 knapsack: try every subset of channels (six channels: 63 subsets), keep those within budget, take the largest reach."),
         )
 
 
-register_template(AdCampaign())
+register_template(AdCampaign("ad_campaign", "hard", ("chat", "spreadsheets", "files", "email")))

@@ -10,12 +10,10 @@ Splitting a guessed budget over every channel gets no amount right.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step
 
 CHANNELS = ("Search ads", "Social video", "Podcast spots", "Newsletter sponsorship", "Outdoor posters", "Influencer posts", "Radio spots")
 BUDGETS = tuple(range(24_000, 90_001, 6_000))
@@ -31,12 +29,7 @@ def shares(conversions: dict[str, int], budget: int, dropped: str | None) -> dic
     return {c: (round(budget * kept[c] / total) if c in kept else 0) for c in conversions}
 
 
-@dataclass(frozen=True)
-class CampaignSplit:
-    name: str = "campaign_split"
-    difficulty: str = "hard"
-    apps: tuple[str, ...] = ("chat", "spreadsheets", "email")
-
+class CampaignSplit(TemplateHeading):
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
         director, partner = ctx.names.person(), ctx.names.person()
@@ -75,7 +68,7 @@ class CampaignSplit:
                  ask=(r"\b(budget|money|funds?|spend|how much)\b",),
                  question=f"What is the total budget of the {brand} campaign next quarter?"),
         )
-        wrote = {"tool_called": {"name": "xlsx_write", "args": {"path": re.escape(out)}}}
+        wrote = called("xlsx_write", path=out)
         return TaskDraft(
             title="Plan a campaign budget",
             objective=(f"Plan next quarter's budget of the {brand} campaign in {out}: row 1 the headers Channel and Amount, then one "
@@ -108,12 +101,11 @@ class CampaignSplit:
                 Step(ask="k2"),
                 Step(tool="xlsx_write", args={"path": out, "cells": cells(plan), "sheet": "Plan"}, needs=("k1", "k2"),
                      guess={"path": out, "cells": cells(guessed), "sheet": "Plan"}),
-                Step(tool="gmail__send_email", args={"email_addresses": [director.email], "subject": subject,
-                                                     "body": f"The plan is ready in {out}."}),
+                email_step(director.email, subject, f"The plan is ready in {out}."),
             ),
             hints=Hints(data=f"Conversions are in {source}; the director decides the channels and Finance holds the budget.",
                         method="Amount = budget x conversions / (sum of conversions of the kept channels), rounded; a dropped channel gets 0."),
         )
 
 
-register_template(CampaignSplit())
+register_template(CampaignSplit("campaign_split", "hard", ("chat", "spreadsheets", "email")))

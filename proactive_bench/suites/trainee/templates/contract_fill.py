@@ -9,12 +9,10 @@ placeholder left) and counsel is e-mailed before the deadline.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from proactive_bench.suites.trainee.files import docx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step, file_holds
 
 CAP_MARK, NOTICE_MARK = "[LIABILITY CAP]", "[NOTICE PERIOD]"
 CAPS = ("150,000 euros", "250,000 euros", "400,000 euros", "600,000 euros", "750,000 euros")
@@ -23,12 +21,7 @@ GUESSED_CAP, GUESSED_NOTICE = "1,000,000 euros", "30 calendar days"
 """What a contract template usually says (neither is ever the agreed term)."""
 
 
-@dataclass(frozen=True)
-class ContractFill:
-    name: str = "contract_fill"
-    difficulty: str = "easy"
-    apps: tuple[str, ...] = ("chat", "documents", "email")
-
+class ContractFill(TemplateHeading):
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
         counsel, buyer = ctx.names.person(), ctx.names.person()
@@ -58,14 +51,13 @@ class ContractFill:
             f"3. Termination. Either party may end this agreement by written notice of {NOTICE_MARK}.",
             "4. Law. This agreement is governed by the law of the Customer's registered seat.",
         ]
-        edited = {"tool_called": {"name": "docx_edit", "args": {"path": re.escape(contract)}}}
+        edited = called("docx_edit", path=contract)
 
         def fill(with_cap: str, with_notice: str) -> dict[str, object]:
             return {"path": contract, "replace": [{"old": CAP_MARK, "new": with_cap}, {"old": NOTICE_MARK, "new": with_notice}]}
 
         def only(right: str, candidates: tuple[str, ...]) -> dict[str, object]:
-            return {"all": [checker("file_contains", path=contract, text=right),
-                            *(checker("file_contains", path=contract, text=c, absent=True) for c in candidates if c != right)]}
+            return file_holds(contract, [right], [c for c in candidates if c != right])
 
         return TaskDraft(
             title="Complete a contract",
@@ -97,12 +89,11 @@ class ContractFill:
                 Step(ask="k1"),
                 Step(ask="k2"),
                 Step(tool="docx_edit", args=fill(cap, notice), needs=("k1", "k2"), guess=fill(GUESSED_CAP, GUESSED_NOTICE)),
-                Step(tool="gmail__send_email", args={"email_addresses": [counsel.email], "subject": subject,
-                                                     "body": f"The {supplier} agreement is complete: {contract}."}),
+                email_step(counsel.email, subject, f"The {supplier} agreement is complete: {contract}."),
             ),
             hints=Hints(data=f"Legal Counsel agreed the liability cap; the Procurement Manager negotiated the notice period with {supplier}.",
                         method=""),
         )
 
 
-register_template(ContractFill())
+register_template(ContractFill("contract_fill", "easy", ("chat", "documents", "email")))

@@ -10,24 +10,19 @@ average (the usual shortcut) gives other numbers.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from openpyxl.utils import get_column_letter
 
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, register_template
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun")
 BLANKS = 3
 
 
-@dataclass(frozen=True)
-class DataCompletion:
-    name: str = "data_completion"
-    difficulty: str = "easy"
-    apps: tuple[str, ...] = ("chat", "spreadsheets")
-
+class DataCompletion(TemplateHeading):
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
         analyst, assistant = ctx.names.person(), ctx.names.person()
@@ -96,4 +91,4 @@ class DataCompletion:
         )
 
 
-register_template(DataCompletion())
+register_template(DataCompletion("data_completion", "easy", ("chat", "spreadsheets")))

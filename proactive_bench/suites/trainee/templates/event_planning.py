@@ -10,23 +10,17 @@ candidate date, the best-rated venue) misses both.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from datetime import timedelta
 
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, register_template
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step
 
 AVAILABILITY = r"\b(availab\w*|free|busy|away|out of office|unavailable|which dates?|can you make)\b"
 
 
-@dataclass(frozen=True)
-class EventPlanning:
-    name: str = "event_planning"
-    difficulty: str = "hard"
-    apps: tuple[str, ...] = ("chat", "calendar", "spreadsheets", "email")
-
+class EventPlanning(TemplateHeading):
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
         first, second, manager = ctx.names.person(), ctx.names.person(), ctx.names.person()
@@ -72,8 +66,6 @@ class EventPlanning:
         )
         invite = {"title": title, "start": start, "end": end, "location": chosen[0], "attendees": attendees}
         guess_invite = {**invite, "start": bad_start, "end": f"{dates[0].isoformat()}T17:00", "location": guessed[0]}
-        mail = {"email_addresses": [manager.email], "subject": f"{title} booking", "body": f"Please book {chosen[0]} for {size} people on {free.isoformat()}."}
-        guess_mail = {**mail, "body": f"Please book {guessed[0]} for {size} people on {dates[0].isoformat()}."}
         feedback_dates = "Ask each attendee which candidate dates they can make before booking."
         return TaskDraft(
             title="Plan a team outing",
@@ -86,18 +78,18 @@ class EventPlanning:
             checkpoints=(
                 Checkpoint(id="c1", text="the outing is on the date both can attend", needs=("k1", "k2"),
                            check=checker("calendar_event", title=title, start=start),
-                           attempt={"tool_called": {"name": "calendar__create_event", "args": {"title": re.escape(title)}}},
+                           attempt=called("calendar__create_event", title=title),
                            feedback=feedback_dates),
                 Checkpoint(id="c2", text="the venue is the best-rated one within budget and capacity", needs=("k3",),
                            check=checker("calendar_event", title=title, location=chosen[0]),
-                           attempt={"tool_called": {"name": "calendar__create_event", "args": {"title": re.escape(title)}}},
+                           attempt=called("calendar__create_event", title=title),
                            feedback="Ask the Office Manager for the budget, then pick the best-rated venue that fits it and the group."),
                 Checkpoint(id="c3", text="both team members are invited",
                            check=checker("calendar_event", title=title, attendees=attendees),
                            feedback="Invite every attendee on the calendar event."),
                 Checkpoint(id="c4", text="the office manager got the venue and date by e-mail", needs=("k1", "k2", "k3"),
                            check=checker("email_sent", to=manager.email, body_contains=[chosen[0], free.isoformat()]),
-                           attempt={"tool_called": {"name": "gmail__send_email", "args": {"email_addresses": re.escape(manager.email)}}},
+                           attempt=called("gmail__send_email", email_addresses=manager.email),
                            feedback="Send the Office Manager the booking details (venue and date) by e-mail."),
             ),
             files={sheet: xlsx_bytes({"Venues": [["Venue", "Cost per head", "Capacity", "Rating"], *venues]})},
@@ -105,11 +97,12 @@ class EventPlanning:
             reference=(
                 Step(ask="k1"), Step(ask="k2"), Step(ask="k3"),
                 Step(tool="calendar__create_event", args=invite, needs=("k1", "k2", "k3"), guess=guess_invite),
-                Step(tool="gmail__send_email", args=mail, needs=("k1", "k2", "k3"), guess=guess_mail),
+                email_step(manager.email, f"{title} booking", f"Please book {chosen[0]} for {size} people on {free.isoformat()}.", needs=("k1", "k2", "k3"),
+                           guessed_body=f"Please book {guessed[0]} for {size} people on {dates[0].isoformat()}."),
             ),
             hints=Hints(data=f"Ask {first.name} and {second.name} for their availability and {manager.name} for the budget; venues are in {sheet}.",
                         method="Keep the one date nobody is away; among venues with capacity >= group size and cost per head <= budget, take the highest rating."),
         )
 
 
-register_template(EventPlanning())
+register_template(EventPlanning("event_planning", "hard", ("chat", "calendar", "spreadsheets", "email")))

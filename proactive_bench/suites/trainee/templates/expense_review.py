@@ -10,12 +10,10 @@ guess) overpays at least one meal and one taxi.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step, none_but
 
 MEAL_CAPS = (35, 40, 45, 55, 60)
 TAXI_RULES = {"nothing": 0.0, "half the amount": 0.5}
@@ -37,12 +35,7 @@ def policy_total(claims: list[list[object]], meal_cap: float, taxi_share: float)
     return round(sum(reimbursed(str(c[2]), float(c[3]), str(c[4]), meal_cap, taxi_share) for c in claims), 2)  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True)
-class ExpenseReview:
-    name: str = "expense_review"
-    difficulty: str = "hard"
-    apps: tuple[str, ...] = ("chat", "spreadsheets", "files", "email")
-
+class ExpenseReview(TemplateHeading):
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
         officer, payroll = ctx.names.person(), ctx.names.person()
@@ -65,7 +58,7 @@ class ExpenseReview:
         due = rng.choice((150, 180, 210))
         last = len(claims) + 1
         subject = f"Expense review {ctx.company.day.isoformat()}"
-        wrote = {"tool_called": {"name": "xlsx_write", "args": {"path": re.escape(sheet)}}}
+        wrote = called("xlsx_write", path=sheet)
 
         def column(values: list[float]) -> dict[str, object]:
             return {"path": sheet, "cells": {"F1": "Reimbursed", **{f"F{row}": v for row, v in enumerate(values, start=2)}}}
@@ -98,10 +91,9 @@ class ExpenseReview:
                            attempt=wrote,
                            feedback="Ask HR for the parts of the expense policy that are not written down, one question at a time."),
                 Checkpoint(id="c2", text="payroll got the right total, and no other candidate, before the deadline", needs=("k1", "k2"),
-                           check={"all": [checker("email_sent", to=payroll.email, subject_contains=subject, body_contains=[f"{total:.2f}"],
+                           check=none_but(checker("email_sent", to=payroll.email, subject_contains=subject, body_contains=[f"{total:.2f}"],
                                                   before=minute_iso(ctx, ctx.arrival_minute + due)),
-                                          *({"not": checker("email_sent", to=payroll.email, body_contains=[f"{t:.2f}"])}
-                                            for t in sorted(others | {claimed}))]},
+                                          (checker("email_sent", to=payroll.email, body_contains=[f"{t:.2f}"]) for t in sorted(others | {claimed}))),
                            attempt=checker("email_sent", to=payroll.email),
                            feedback="Send payroll the total of the approved amounts, not of the claims, before the deadline."),
             ),
@@ -115,13 +107,11 @@ class ExpenseReview:
                 Step(ask="k2"),
                 Step(tool="xlsx_write", args=column(paid), needs=("k1", "k2"),
                      guess=column([round(float(c[3]), 2) for c in claims])),  # type: ignore[arg-type]
-                Step(tool="gmail__send_email", args={"email_addresses": [payroll.email], "subject": subject,
-                                                     "body": f"Total to pay out: {total:.2f}"}, needs=("k1", "k2"),
-                     guess={"email_addresses": [payroll.email], "subject": subject, "body": f"Total to pay out: {claimed:.2f}"}),
+                email_step(payroll.email, subject, f"Total to pay out: {total:.2f}", needs=("k1", "k2"), guessed_body=f"Total to pay out: {claimed:.2f}"),
             ),
             hints=Hints(data=f"Claims are in {sheet}; the HR Officer knows the meal limit and, asked next, the taxi rule.",
                         method="Meals pay at most the cap; a taxi without a receipt pays the HR share; hotels pay in full; sum column F."),
         )
 
 
-register_template(ExpenseReview())
+register_template(ExpenseReview("expense_review", "hard", ("chat", "spreadsheets", "files", "email")))

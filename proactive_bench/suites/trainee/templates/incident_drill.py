@@ -11,11 +11,11 @@ e-mail must name exactly one severity, the right one.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import timedelta
 
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, email_step, none_but
 
 START_MINUTES = (75, 105, 135, 165, 195, 225, 255)
 RESPONSE_MINUTES = 10
@@ -25,12 +25,7 @@ GUESSED_SEVERITY = "SEV-1"
 ENGINEERS = 2
 
 
-@dataclass(frozen=True)
-class IncidentDrill:
-    name: str = "incident_drill"
-    difficulty: str = "easy"
-    apps: tuple[str, ...] = ("chat", "files", "email")
-
+class IncidentDrill(TemplateHeading):
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
         lead = ctx.names.person()
@@ -71,14 +66,13 @@ class IncidentDrill:
             checkpoints=(
                 Checkpoint(id="c1", text=f"this week's on-call engineer, and no one else, was paged within {RESPONSE_MINUTES} minutes of the alert",
                            needs=("k1",),
-                           check={"all": [checker("chat_sent", to=on_call.handle, contains=[f"drill {service}"], after=alert, before=by),
-                                          *({"not": checker("chat_sent", to=p.handle, contains=[f"drill {service}"])}
-                                            for p in (lead, *engineers) if p != on_call)]},
+                           check=none_but(checker("chat_sent", to=on_call.handle, contains=[f"drill {service}"], after=alert, before=by),
+                                          (checker("chat_sent", to=p.handle, contains=[f"drill {service}"]) for p in (lead, *engineers) if p != on_call)),
                            attempt=paged_any,
                            feedback="Read the on-call rota for the current week, and page the moment the alert fires."),
                 Checkpoint(id="c2", text="the incident desk got the drill with its one right severity", needs=("k2",),
-                           check={"all": [checker("email_sent", to=desk, subject_contains=f"{service} drill", body_contains=[severity]),
-                                          *({"not": checker("email_sent", to=desk, body_contains=[s])} for s in SEVERITIES if s != severity)]},
+                           check=none_but(checker("email_sent", to=desk, subject_contains=f"{service} drill", body_contains=[severity]),
+                                          (checker("email_sent", to=desk, body_contains=[s]) for s in SEVERITIES if s != severity)),
                            attempt=checker("email_sent", to=desk),
                            feedback="Ask the Reliability Lead which severity a drill is filed under; do not assume the highest."),
                 Checkpoint(id="c3", text=f"the incident desk was told in the first {RESPONSE_MINUTES} minutes after the alert",
@@ -98,14 +92,12 @@ class IncidentDrill:
                 Step(wait_until_minute=at),
                 Step(tool="chat__send_message", args={"to": on_call.handle, "text": page}, needs=("k1",),
                      guess={"to": lead.handle, "text": page}),
-                Step(tool="gmail__send_email", args={"email_addresses": [desk], "subject": f"{service} drill", "body": report},
-                     needs=("k1", "k2"),
-                     guess={"email_addresses": [desk], "subject": f"{service} drill",
-                            "body": f"{service} failover drill at {alert[-5:]}. Severity: {GUESSED_SEVERITY}."}),
+                email_step(desk, f"{service} drill", report, needs=("k1", "k2"),
+                           guessed_body=f"{service} failover drill at {alert[-5:]}. Severity: {GUESSED_SEVERITY}."),
             ),
             hints=Hints(data=f"The current week's line of {rota} names the on-call engineer; the Reliability Lead knows drill severities.",
                         method=f"Prepare before {alert[-5:]}: read the rota and ask the severity; when the alert fires, page and e-mail at once."),
         )
 
 
-register_template(IncidentDrill())
+register_template(IncidentDrill("incident_drill", "easy", ("chat", "files", "email")))

@@ -9,13 +9,12 @@ reference line; the product manager told over chat before the deadline.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from datetime import date, timedelta
 
 from proactive_bench.suites.trainee.files import docx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, file_holds
 
 LAUNCH_WEEKS = range(2, 10)
 """A launch is on a Tuesday or Thursday this many weeks ahead (the candidate dates the checks know)."""
@@ -31,12 +30,7 @@ def spoken(day: date) -> str:
     return f"{day:%d %B %Y}"
 
 
-@dataclass(frozen=True)
-class LaunchNotice:
-    name: str = "launch_notice"
-    difficulty: str = "easy"
-    apps: tuple[str, ...] = ("chat", "documents", "files")
-
+class LaunchNotice(TemplateHeading):
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
         manager, writer = ctx.names.person(), ctx.names.person()
@@ -72,7 +66,7 @@ class LaunchNotice:
             return {"path": notice, "blocks": body}
 
         others = [d for d in dates if d != launch]
-        wrote = {"tool_called": {"name": "docx_create", "args": {"path": re.escape(notice)}}}
+        wrote = called("docx_create", path=notice)
         return TaskDraft(
             title="Write a launch notice",
             objective=(f"Write a short public notice announcing the launch of {product} as a Word document at {notice}: the "
@@ -82,8 +76,7 @@ class LaunchNotice:
             clues=clues,
             checkpoints=(
                 Checkpoint(id="c1", text="the notice gives the launch date, and no other candidate date", needs=("k1",),
-                           check={"all": [checker("file_contains", path=notice, text=spoken(launch)),
-                                          *(checker("file_contains", path=notice, text=spoken(d), absent=True) for d in others)]},
+                           check=file_holds(notice, [spoken(launch)], [spoken(d) for d in others]),
                            attempt=wrote,
                            feedback="Ask the Product Manager for the launch date; never announce an assumed one."),
                 Checkpoint(id="c2", text="the notice carries the brand guide's reference line", needs=("k2",),
@@ -108,4 +101,4 @@ class LaunchNotice:
         )
 
 
-register_template(LaunchNotice())
+register_template(LaunchNotice("launch_notice", "easy", ("chat", "documents", "files")))

@@ -8,21 +8,15 @@ as attended but not on time; a check-in without the code counts as neither.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading
 
 GRACE_MINUTES = 10
 """How late a check-in may be and still be on time."""
 
 
-@dataclass(frozen=True)
-class MeetingAttend:
-    name: str = "meeting_attend"
-    difficulty: str = "easy"
-    apps: tuple[str, ...] = ("chat", "calendar")
-
+class MeetingAttend(TemplateHeading):
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
         host, coordinator = ctx.names.person(), ctx.names.person()
@@ -71,4 +65,4 @@ class MeetingAttend:
         )
 
 
-register_template(MeetingAttend())
+register_template(MeetingAttend("meeting_attend", "easy", ("chat", "calendar")))

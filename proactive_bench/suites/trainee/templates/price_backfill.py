@@ -11,23 +11,18 @@ product comes out wrong.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, register_template
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading
 
 GOODS = ("kettle", "lamp", "stool", "blender", "heater", "toaster", "fan", "shelf")
 """What the catalogue sells (a product is a vendor-pool brand and one of these)."""
 PRICE_TOLERANCE = 0.01
 
 
-@dataclass(frozen=True)
-class PriceBackfill:
-    name: str = "price_backfill"
-    difficulty: str = "easy"
-    apps: tuple[str, ...] = ("chat", "spreadsheets", "files")
-
+class PriceBackfill(TemplateHeading):
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
         analyst, keeper = ctx.names.person(), ctx.names.person()
@@ -95,4 +90,4 @@ class PriceBackfill:
         )
 
 
-register_template(PriceBackfill())
+register_template(PriceBackfill("price_backfill", "easy", ("chat", "spreadsheets", "files")))

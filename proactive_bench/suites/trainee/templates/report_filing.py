@@ -9,11 +9,9 @@ chat where it is. The guess (a report.md in the task folder) misses both.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, register_template
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, file_holds
 
 UPDATES = (
     "finished the data migration for the reporting database", "closed the two open accessibility bugs",
@@ -22,12 +20,7 @@ UPDATES = (
 )
 
 
-@dataclass(frozen=True)
-class ReportFiling:
-    name: str = "report_filing"
-    difficulty: str = "easy"
-    apps: tuple[str, ...] = ("chat", "files")
-
+class ReportFiling(TemplateHeading):
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
         lead = ctx.names.person()
@@ -62,11 +55,10 @@ class ReportFiling:
             checkpoints=(
                 Checkpoint(id="c1", text="the report is filed at the path the manual prescribes", needs=("k1",),
                            check=checker("file_exists", path=target),
-                           attempt={"tool_called": {"name": "write_file", "args": {"path": re.escape(ctx.folder)}}},
+                           attempt=called("write_file", path=ctx.folder),
                            feedback="Look for the reporting manual (or ask your team lead where it is) before filing a report."),
                 Checkpoint(id="c2", text="the report starts with the reference line and lists the updates", needs=("k1",),
-                           check={"all": [checker("file_contains", path=target, text=f"Ref: {code}"),
-                                          *(checker("file_contains", path=target, text=u) for u in updates)]},
+                           check=file_holds(target, [f"Ref: {code}", *updates]),
                            feedback="Reports start with the reference line the manual gives, then the updates."),
                 Checkpoint(id="c3", text="the team lead was told where the report is", needs=("k1",),
                            check=checker("chat_sent", to=lead.handle, contains=[target.rsplit("/", 1)[-1]]),
@@ -88,4 +80,4 @@ class ReportFiling:
         )
 
 
-register_template(ReportFiling())
+register_template(ReportFiling("report_filing", "easy", ("chat", "files")))

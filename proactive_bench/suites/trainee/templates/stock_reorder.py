@@ -12,12 +12,10 @@ guess (two weeks of lead time, four of cover) orders other items and amounts.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step
 
 LEAD_WEEKS = (3, 4, 5, 6)
 COVER_WEEKS = (6, 8, 10, 12)
@@ -30,12 +28,7 @@ def reorders(stock: list[list[object]], lead: int, cover: int) -> list[tuple[str
     return [(str(sku), cover * int(use) - int(on_hand)) for sku, _, on_hand, use in stock if int(on_hand) < lead * int(use)]  # type: ignore[call-overload]
 
 
-@dataclass(frozen=True)
-class StockReorder:
-    name: str = "stock_reorder"
-    difficulty: str = "hard"
-    apps: tuple[str, ...] = ("chat", "spreadsheets", "email")
-
+class StockReorder(TemplateHeading):
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
         planner, buyer = ctx.names.person(), ctx.names.person()
@@ -61,8 +54,8 @@ class StockReorder:
                 cells[f"A{row}"], cells[f"B{row}"] = sku, qty
             return {"path": out, "cells": cells}
 
-        def mail(lines: list[tuple[str, int]]) -> dict[str, object]:
-            return {"email_addresses": [buyer.email], "subject": subject, "body": f"Order lines: {len(lines)}. The order is in {out}."}
+        def mail(lines: list[tuple[str, int]]) -> str:
+            return f"Order lines: {len(lines)}. The order is in {out}."
 
         npcs = (
             colleague(planner, "Supply Planner", "Operations", f"Methodical; plans the {brand} parts stock and its suppliers."),
@@ -78,7 +71,7 @@ class StockReorder:
                  ask=(r"\b(quantit\w*|how (much|many)|cover\w*|order size|amount)\b",),
                  question=f"What quantity should each {brand} order cover?", after="k1"),
         )
-        wrote = {"tool_called": {"name": "xlsx_write", "args": {"path": re.escape(out)}}}
+        wrote = called("xlsx_write", path=out)
         return TaskDraft(
             title="Reorder stock",
             objective=(f"Check the {brand} parts in {source} against the supply planning rules and prepare the reorder in {out}: "
@@ -107,11 +100,11 @@ class StockReorder:
                 Step(ask="k1"),
                 Step(ask="k2"),
                 Step(tool="xlsx_write", args=sheet(orders), needs=("k1", "k2"), guess=sheet(guessed)),
-                Step(tool="gmail__send_email", args=mail(orders), needs=("k1",), guess=mail(guessed)),
+                email_step(buyer.email, subject, mail(orders), needs=("k1",), guessed_body=mail(guessed)),
             ),
             hints=Hints(data=f"Stock and weekly use are in {source}; the Supply Planner knows the lead time and, asked next, the cover.",
                         method="Reorder an item when on hand < lead weeks x weekly use; quantity = cover weeks x weekly use - on hand."),
         )
 
 
-register_template(StockReorder())
+register_template(StockReorder("stock_reorder", "hard", ("chat", "spreadsheets", "email")))

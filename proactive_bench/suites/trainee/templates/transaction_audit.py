@@ -9,11 +9,9 @@ compliant payments too.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step, file_holds, none_but
 from proactive_bench.suites.trainee.files import xlsx_bytes
 
 THRESHOLDS = (2500, 3000, 4000, 5000, 7500)
@@ -25,12 +23,7 @@ def flagged(rows: list[list[object]], threshold: int) -> list[str]:
     return [str(r[0]) for r in rows if float(r[3]) > threshold and not r[4]]  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True)
-class TransactionAudit:
-    name: str = "transaction_audit"
-    difficulty: str = "easy"
-    apps: tuple[str, ...] = ("chat", "spreadsheets", "files", "email")
-
+class TransactionAudit(TemplateHeading):
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
         lead, clerk = ctx.names.person(), ctx.names.person()
@@ -70,19 +63,18 @@ class TransactionAudit:
             clues=(clue,),
             checkpoints=(
                 Checkpoint(id="c1", text="every payment breaking the policy is listed", needs=("k1",),
-                           check={"all": [checker("file_contains", path=out, text=i) for i in breaking]},
-                           attempt={"tool_called": {"name": "write_file", "args": {"path": re.escape(out)}}},
+                           check=file_holds(out, breaking),
+                           attempt=called("write_file", path=out),
                            feedback="Ask the Finance Lead for the approval policy before auditing; flag only what breaks it."),
                 Checkpoint(id="c2", text="no compliant payment is listed", needs=("k1",),
                            check={"all": [checker("file_exists", path=out),
                                           *(checker("file_contains", path=out, text=i, absent=True) for i in compliant)]},
-                           attempt={"tool_called": {"name": "write_file", "args": {"path": re.escape(out)}}},
+                           attempt=called("write_file", path=out),
                            feedback="Do not guess a threshold: payments under the policy's limit or with an approver are compliant."),
                 Checkpoint(id="c3", text="exactly the breaking payments were e-mailed to the finance lead before the deadline", needs=("k1",),
-                           check={"all": [
-                               checker("email_sent", to=lead.email, subject_contains="Payment audit", body_contains=breaking,
-                                       before=minute_iso(ctx, ctx.arrival_minute + due)),
-                               *({"not": checker("email_sent", to=lead.email, body_contains=[i])} for i in compliant)]},
+                           check=none_but(checker("email_sent", to=lead.email, subject_contains="Payment audit", body_contains=breaking,
+                                                  before=minute_iso(ctx, ctx.arrival_minute + due)),
+                                          (checker("email_sent", to=lead.email, body_contains=[i]) for i in compliant)),
                            feedback="Send the audit result to the Finance Lead by e-mail before the deadline."),
             ),
             files={sheet: xlsx_bytes({"Payments": [["Id", "Date", "Vendor", "Amount", "Approver"], *rows]})},
@@ -91,12 +83,11 @@ class TransactionAudit:
                 Step(ask="k1"),
                 Step(tool="write_file", args={"path": out, "content": body + "\n"}, needs=("k1",),
                      guess={"path": out, "content": "\n".join(guessed) + "\n"}),
-                Step(tool="gmail__send_email", args={"email_addresses": [lead.email], "subject": "Payment audit", "body": body},
-                     needs=("k1",), guess={"email_addresses": [lead.email], "subject": "Payment audit", "body": "\n".join(guessed)}),
+                email_step(lead.email, "Payment audit", body, needs=("k1",), guessed_body="\n".join(guessed)),
             ),
             hints=Hints(data=f"The payments are in {sheet}, sheet Payments: columns Amount and Approver decide.",
                         method="Ask the Finance Lead for the approval threshold, then list payments above it with an empty Approver."),
         )
 
 
-register_template(TransactionAudit())
+register_template(TransactionAudit("transaction_audit", "easy", ("chat", "spreadsheets", "files", "email")))

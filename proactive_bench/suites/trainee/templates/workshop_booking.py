@@ -11,12 +11,12 @@ booking several slots fails the checks that forbid the others.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
 from proactive_bench.suites.trainee.files import docx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step, none_but
 
 SEATS = (6, 12, 20, 30)
 SLOTS = tuple(time(h, m) for h in range(9, 17) for m in (0, 30))
@@ -29,12 +29,7 @@ def _iso(moment: datetime) -> str:
     return moment.isoformat(timespec="minutes")
 
 
-@dataclass(frozen=True)
-class WorkshopBooking:
-    name: str = "workshop_booking"
-    difficulty: str = "hard"
-    apps: tuple[str, ...] = ("chat", "documents", "calendar", "email")
-
+class WorkshopBooking(TemplateHeading):
     def instantiate(self, ctx: TemplateContext) -> TaskDraft:
         rng = ctx.rng
         lead, sponsor, assistant = ctx.names.person(), ctx.names.person(), ctx.names.person()
@@ -75,7 +70,7 @@ class WorkshopBooking:
         guess_invite = f"{title}: tomorrow {GUESSED_SLOT.strftime('%H:%M')} in the {biggest} room."
         event = {"title": title, "start": _iso(start), "end": _iso(end), "location": f"{fitting} room",
                  "attendees": [lead.email, sponsor.email], "description": f"{project} team workshop."}
-        booked = {"tool_called": {"name": "calendar__create_event", "args": {"title": title}}}
+        booked = called("calendar__create_event", title=title)
         return TaskDraft(
             title="Book a workshop",
             objective=(f"Book the {title} for tomorrow ({tomorrow.isoformat()}): a 90-minute calendar event titled '{title}' "
@@ -86,22 +81,22 @@ class WorkshopBooking:
             clues=clues,
             checkpoints=(
                 Checkpoint(id="c1", text="the workshop is booked once, at the time the sponsor is free", needs=("k2",),
-                           check={"all": [checker("calendar_event", title=title, start=_iso(start), end=_iso(end)),
-                                          *({"not": checker("calendar_event", title=title, start=_iso(s))} for s in wrong_slots)]},
+                           check=none_but(checker("calendar_event", title=title, start=_iso(start), end=_iso(end)),
+                                          (checker("calendar_event", title=title, start=_iso(s)) for s in wrong_slots)),
                            attempt=booked,
                            feedback="Ask the sponsor's Executive Assistant when the sponsor is free before booking."),
                 Checkpoint(id="c2", text="it is in the smallest room that seats everyone", needs=("k1",),
-                           check={"all": [checker("calendar_event", title=title, location=fitting),
-                                          *({"not": checker("calendar_event", title=title, location=r)} for r in others)]},
+                           check=none_but(checker("calendar_event", title=title, location=fitting),
+                                          (checker("calendar_event", title=title, location=r) for r in others)),
                            attempt=booked,
                            feedback="Ask the Team Lead how many people come, then pick the smallest room that seats them."),
                 Checkpoint(id="c3", text="the team lead and the sponsor are invited",
                            check=checker("calendar_event", title=title, attendees=[lead.email, sponsor.email]),
                            feedback="Invite the people the event is for."),
                 Checkpoint(id="c4", text="the team lead got the room and the time by e-mail before the deadline", needs=("k1", "k2"),
-                           check={"all": [checker("email_sent", to=lead.email, subject_contains=title, body_contains=[fitting, hhmm],
+                           check=none_but(checker("email_sent", to=lead.email, subject_contains=title, body_contains=[fitting, hhmm],
                                                   before=deadline),
-                                          *({"not": checker("email_sent", to=lead.email, body_contains=[r])} for r in others)]},
+                                          (checker("email_sent", to=lead.email, body_contains=[r]) for r in others)),
                            attempt=checker("email_sent", to=lead.email),
                            feedback="Confirm the booking to the Team Lead by e-mail, with the room and time, before the deadline."),
             ),
@@ -112,12 +107,11 @@ class WorkshopBooking:
                 Step(ask="k2"),
                 Step(tool="calendar__create_event", args=event, needs=("k1", "k2"),
                      guess={**event, "start": _iso(guessed_start), "end": _iso(guessed_start + LENGTH), "location": f"{biggest} room"}),
-                Step(tool="gmail__send_email", args={"email_addresses": [lead.email], "subject": title, "body": invite},
-                     needs=("k1", "k2"), guess={"email_addresses": [lead.email], "subject": title, "body": guess_invite}),
+                email_step(lead.email, title, invite, needs=("k1", "k2"), guessed_body=guess_invite),
             ),
             hints=Hints(data=f"Room sizes are in {doc}; the Team Lead knows the headcount, the Executive Assistant the sponsor's diary.",
                         method="Pick the room with the fewest seats not below the headcount; book the sponsor's free 90 minutes."),
         )
 
 
-register_template(WorkshopBooking())
+register_template(WorkshopBooking("workshop_booking", "hard", ("chat", "documents", "calendar", "email")))

@@ -1,8 +1,6 @@
 """Writes inbox/prices.csv: the price list of a weekend trip (invented)."""
 
-import argparse
-import csv
-from pathlib import Path
+from proactive_bench.suites.agentif.attachment_writers import workspace_folder, write_csv
 
 ROWS = [
     ("Train tickets (2 return)", "96.00"),
@@ -13,11 +11,4 @@ ROWS = [
     ("Ferry to the island (2)", "18.60"),
 ]
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--out", type=Path, default=Path(__file__).parent / "workspace")
-out = parser.parse_args().out
-(out / "inbox").mkdir(parents=True, exist_ok=True)
-with open(out / "inbox" / "prices.csv", "w", newline="", encoding="utf-8") as f:
-    writer = csv.writer(f, lineterminator="\n")
-    writer.writerow(["item", "cost_eur"])
-    writer.writerows(ROWS)
+write_csv(workspace_folder(__file__) / "inbox" / "prices.csv", [("item", "cost_eur"), *ROWS])
