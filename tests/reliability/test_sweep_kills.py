@@ -216,7 +216,8 @@ def test_driver_killed_at_random_points_then_resumed_elsewhere_gives_the_uninter
     expected_results, expected_keys = uninterrupted
     rng = random.Random(f"{SEED}-{location.split(':')[0]}")
     proc = started(stub, location, tmp_path / "driver")
-    for kill in range(2):  # killed, resumed and killed again, then resumed to the end
+    kills = 2 if location.endswith(".db") else 1  # on SQLite the resume is killed too (kept to one kill on PostgreSQL for time)
+    for kill in range(kills):
         wait_for(proc, location, rng.randint(1 + 4 * kill, 4 + 4 * kill))
         time.sleep(rng.uniform(0.0, 2 * DELAY_S))
         workers = children(proc.pid)
@@ -225,7 +226,7 @@ def test_driver_killed_at_random_points_then_resumed_elsewhere_gives_the_uninter
         assert len(workers) <= 2
         assert saved_sessions(location) < SESSIONS, "the kill came after the sweep had finished"
         assert_no_duplicates(natural_keys(location))
-        if kill == 0:
+        if kill < kills - 1:
             proc = subprocess.Popen([*PBENCH, "resume", only_sweep(location), "--db", location], cwd=tmp_path / "driver", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     sweep_id = only_sweep(location)
     resumed = resume(location, sweep_id, tmp_path / "elsewhere")
