@@ -46,20 +46,14 @@ from proactive_bench.logs import configure_logging
 from proactive_bench.store import Store
 from proactive_bench.testing.stub_server import (
     StubServer,
-    prompt_text,
-    silent_user_judgment,
-    text_reply,
+    unremarkable_exchange,
 )
 
 MINI = Path(__file__).resolve().parent.parent / "tests" / "data" / "mini"
 
 
-def responder(body: dict[str, Any]) -> Any:
-    """Agent: a plain answer. User: nothing completed or asked, so intents are volunteered one by one."""
-    judged = silent_user_judgment(body)
-    if judged is not None:
-        return judged
-    return text_reply("Please also take care of that." if "role-playing the user" in prompt_text(body) else "Done.")
+responder = unremarkable_exchange
+"""Agent: a plain answer. User: nothing completed or asked, so intents are volunteered one by one."""
 
 
 def call_intervals(store: Store, run_id: str) -> list[tuple[float, float]]:

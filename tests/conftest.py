@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import json
 import shutil
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import postgres_server
 import pytest
 import yaml
 from typer.testing import CliRunner
 
 from proactive_bench.cli import app
+from proactive_bench.postgres_server import LocalPostgres, missing
 
 MINI = Path(__file__).parent / "data" / "mini"
 REPO = Path(__file__).resolve().parent.parent
@@ -56,16 +57,25 @@ def run_episode_json(*args: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="session")
-def postgres_server_url() -> Iterator[str]:
-    """A throwaway PostgreSQL server for the whole test session (see tests/postgres_server.py); skipped without the binaries."""
-    reason = postgres_server.missing()
+def local_postgres() -> Iterator[LocalPostgres]:
+    """A throwaway PostgreSQL server for the whole test session (fsync off); skipped, with the reason, without the binaries.
+
+    Its folder is under the system temporary folder, not pytest's (as root the
+    server runs as ``postgres``, which cannot enter ``/tmp/pytest-of-root``).
+    """
+    reason = missing()
     if reason is not None:
         pytest.skip(reason)
-    with postgres_server.postgres_server() as url:
-        yield url
+    with tempfile.TemporaryDirectory(prefix="pbench-pg-") as folder:
+        server = LocalPostgres(Path(folder), durable=False)
+        server.start(database=None)
+        try:
+            yield server
+        finally:
+            server.stop(immediate=True)
 
 
 @pytest.fixture
-def postgres_url(postgres_server_url: str) -> str:
+def postgres_url(local_postgres: LocalPostgres) -> str:
     """The URL of a new, empty PostgreSQL database for one test."""
-    return postgres_server.create_database(postgres_server_url, f"t{uuid.uuid4().hex[:12]}")
+    return local_postgres.create_database(f"t{uuid.uuid4().hex[:12]}")

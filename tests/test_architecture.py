@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "proactive_bench"
 
 LAYERS: dict[str, int] = {
-    "logs": 0, "yaml_files": 0, "registry": 0, "terminal": 0, "tracebacks": 0, "store": 0,
+    "logs": 0, "yaml_files": 0, "registry": 0, "terminal": 0, "tracebacks": 0, "postgres_server": 0, "store": 0,
     "llm": 1, "env": 1,
     "data_model": 2,
     "dataset": 3,

@@ -1,6 +1,6 @@
 """The results store on SQLite and on a real PostgreSQL server: one schema, one lease, no duplicate rows, the same results.
 
-PostgreSQL runs as a throwaway server started by the tests (tests/postgres_server.py);
+PostgreSQL runs as a throwaway server started by the tests (proactive_bench/postgres_server.py, the `local_postgres` fixture);
 these tests are skipped, with the reason, only when its binaries are not installed.
 """
 

@@ -12,6 +12,7 @@
 | `imports.py` | `import <suite>`: every importer in `importers.IMPORTERS` |
 | `generate.py` | `generate odyssey`: a task's dialogue history; `generate agentif`: a new task from a seed's workflow and a local corpus; both from a generator and a verifier model |
 | `cleanup.py` | `gc` |
+| `db.py` | `db serve/stop/info/upgrade`: a local PostgreSQL server to try, a results database's revision and counts |
 
 `common.py` holds what every command uses (consoles, one-line failures,
 opening the results database and the dataset, ids resolved from a prefix or ``latest``), `guards.py` the checks before
@@ -29,6 +30,7 @@ from dotenv import load_dotenv
 
 from proactive_bench.cli import cleanup, dataset, probe, results, run, runs, sweep
 from proactive_bench.cli.audit import audit_app
+from proactive_bench.cli.db import db_app
 from proactive_bench.cli.generate import generate_app
 from proactive_bench.cli.imports import import_app
 
@@ -59,3 +61,4 @@ for command in (
 app.add_typer(import_app, name="import")
 app.add_typer(audit_app, name="audit")
 app.add_typer(generate_app, name="generate")
+app.add_typer(db_app, name="db")

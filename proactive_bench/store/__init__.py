@@ -27,6 +27,7 @@ from proactive_bench.store.lease import (
     writing,
 )
 from proactive_bench.store.lookup import LATEST, IdLookupError, ListFilter
+from proactive_bench.store.overview import StoreOverview, overview, upgrade_schema
 from proactive_bench.store.pending import PendingRow, pending_row
 from proactive_bench.store.probes import ProbeRow
 from proactive_bench.store.tables import (
@@ -74,6 +75,7 @@ __all__ = [
     "Snapshot",
     "Store",
     "StoreOpenError",
+    "StoreOverview",
     "StoreSchemaError",
     "Sweep",
     "ToolCallRow",
@@ -84,8 +86,10 @@ __all__ = [
     "locate",
     "new_id",
     "open_app_database",
+    "overview",
     "pending_row",
     "pid_alive",
     "take_lease",
+    "upgrade_schema",
     "writing",
 ]

@@ -16,6 +16,7 @@ from proactive_bench.testing.stub_server import (
     structured_reply,
     text_reply,
     tool_call_reply,
+    unremarkable_exchange,
 )
 
 __all__ = [
@@ -28,4 +29,5 @@ __all__ = [
     "structured_reply",
     "text_reply",
     "tool_call_reply",
+    "unremarkable_exchange",
 ]

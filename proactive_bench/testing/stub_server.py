@@ -109,6 +109,14 @@ def silent_user_judgment(body: dict[str, Any], answer: Callable[[dict[str, Any],
     return None
 
 
+def unremarkable_exchange(body: dict[str, Any]) -> Reply:
+    """The benchmarks' workload: an agent that answers "Done.", a simulated user who notices nothing done and asks for the rest."""
+    judged = silent_user_judgment(body)
+    if judged is not None:
+        return judged
+    return text_reply("Please also take care of that." if "role-playing the user" in prompt_text(body) else "Done.")
+
+
 def _completion(message: dict[str, Any], finish: str, model: str) -> dict[str, Any]:
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",

@@ -1,0 +1,378 @@
+"""Throughput and store load of one sweep workload on each executor and store: local + SQLite, local + PostgreSQL, Ray + PostgreSQL.
+
+The workload: the react agent and the LLM user on the mini dataset
+(tests/data/mini, three sessions per episode), every model call answered by
+a stub OpenAI-compatible server after a fixed delay (default 0.3 s), run as
+``pbench sweep --runs N --concurrency N`` so that N episodes are in flight at
+once (N = 64 and 256 by default). Configurations:
+
+- ``local-sqlite``: the local executor (``--workers W``), a SQLite file;
+- ``local-postgres``: the same on a local PostgreSQL server (``LocalPostgres``, fsync on);
+- ``ray1-postgres``: ``--executor ray`` on a Ray cluster of one raylet (W CPUs);
+- ``ray2-postgres``: the same on two raylets of this machine (W/2 CPUs each, ``ray.cluster_utils.Cluster``).
+
+Printed per configuration and N, every figure from the sweep's own database:
+sims (episodes) per hour and sessions per hour over the sweep's session span
+(first session started to last finished); efficiency: the ideal span over the
+measured one, the ideal being the model-waiting time of one episode run alone
+first (all N at once would ideally take as long as one); lost or duplicate sessions; store load: rows and bytes written per
+session (SQLite: the file and its WAL; PostgreSQL: WAL bytes and table bytes),
+write statements per second with their mean and p95 server-side latency (from
+the server's statement log), and the peak of open connections; the CPU time of
+pbench's own processes per session (local executor); model load:
+requests and prompt characters per session. The load average is printed with each line.
+
+    python scripts/bench_scale.py [--delay 0.3] [--episodes 64,256] [--configs local-sqlite,local-postgres,ray1-postgres,ray2-postgres]
+                                  [--workers 2] [--timeout 900] [--json FILE]
+
+Ray configurations need ``pip install 'ray[default]>=2.40,<3'`` and a pbench with ``--executor ray``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from bench_sweep import busy_time
+from sqlalchemy import create_engine, inspect, text
+
+from proactive_bench.postgres_server import LocalPostgres, missing
+from proactive_bench.testing.stub_server import StubServer, prompt_text, unremarkable_exchange
+
+MINI = Path(__file__).resolve().parent.parent / "tests" / "data" / "mini"
+PBENCH = [sys.executable, "-c", "from proactive_bench.cli import app; app()"]
+SESSIONS_PER_EPISODE = 3
+"""The mini episode's sessions: a sim is an episode, so sims/h is sessions/h over three."""
+CONFIGS = ("local-sqlite", "local-postgres", "ray1-postgres", "ray2-postgres")
+LOGGED = ("log_min_duration_statement=0", "log_connections=on", "log_line_prefix='%m [%p] %d '", "max_connections=600", "shared_buffers=128MB")
+"""The bench server logs every statement with its duration (the write latencies are read from that log)."""
+DURATION = re.compile(r"^\S+ \S+ \S+ \[\d+\] (\S+) LOG:  duration: ([\d.]+) ms  (?:statement|execute [^:]*): (\w+)")
+WRITES = {"INSERT", "UPDATE", "DELETE", "COMMIT"}
+TABLE_BYTES = "select sum(pg_total_relation_size(c.oid)) from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r'"
+"""PostgreSQL: the bytes of pbench's tables with their indexes and TOAST."""
+
+
+class CountingResponder:
+    """The bench_sweep workload's answers (agent: "Done."; user: nothing noticed, asks for more), counting requests and prompt characters."""
+
+    def __init__(self, requests: Any, characters: Any) -> None:
+        self.requests, self.characters = requests, characters
+
+    def __call__(self, body: dict[str, Any]) -> Any:
+        with self.requests.get_lock():
+            self.requests.value += 1
+            self.characters.value += len(prompt_text(body))
+        return unremarkable_exchange(body)
+
+
+def _serve(delay: float, requests: Any, characters: Any, urls: Any) -> None:
+    with StubServer(CountingResponder(requests, characters), delay=delay) as server:
+        urls.put(server.base_url)
+        threading.Event().wait()
+
+
+@contextmanager
+def stub_process(delay: float) -> Iterator[tuple[str, Any, Any]]:
+    """The stub server in its own process (no GIL shared with the bench); its URL and its request and character counters."""
+    context = multiprocessing.get_context("fork")
+    requests, characters, urls = context.Value("q", 0), context.Value("q", 0), context.Queue()
+    process = context.Process(target=_serve, args=(delay, requests, characters, urls), daemon=True)
+    process.start()
+    try:
+        yield str(urls.get(timeout=60)), requests, characters
+    finally:
+        process.terminate()
+        process.join()
+
+
+@dataclass
+class Figures:
+    config: str
+    episodes: int
+    sessions: int
+    lost_or_duplicate: int
+    command_s: float
+    span_s: float
+    ideal_s: float
+    sims_per_hour: float
+    sessions_per_hour: float
+    efficiency: float
+    rows_per_session: float
+    bytes_per_session: float
+    wal_bytes_per_session: float | None
+    writes_per_s: float | None
+    write_mean_ms: float | None
+    write_p95_ms: float | None
+    peak_connections: int | None
+    pbench_cpu_ms_per_session: float
+    """CPU of the pbench command and the worker processes it waited for (start-up included; not Ray's workers, not the database server)."""
+    requests_per_session: float
+    prompt_chars_per_session: float
+    load_before: float
+    load_after: float
+    timed_out: bool
+    """Stopped at --timeout: the figures are those of the sessions finished by then (lost/dup counts duplicates only)."""
+
+
+def scalar(url: str, query: str) -> Any:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as db:
+            return db.execute(text(query)).scalar()
+    finally:
+        engine.dispose()
+
+
+def seconds(moment: datetime | str) -> float:
+    """A stored time as a POSIX time (SQLite hands raw queries its text)."""
+    return (datetime.fromisoformat(moment) if isinstance(moment, str) else moment).timestamp()
+
+
+def session_figures(url: str) -> dict[str, Any]:
+    """What the sweep stored: sessions, their span, each run's model-waiting time, rows of every table."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as db:
+            sessions = db.execute(text("select run_id, session_id, status, started, finished from sessionrun")).all()
+            calls = db.execute(text("select run_id, created, latency_ms from llmcall")).all()
+            rows = sum(int(db.execute(text(f'select count(*) from "{table}"')).scalar_one()) for table in inspect(db).get_table_names() if table != "alembic_version")
+    finally:
+        engine.dispose()
+    per_run: dict[str, list[tuple[float, float]]] = {}
+    for run_id, created, latency_ms in calls:
+        end = seconds(created)
+        per_run.setdefault(run_id, []).append((end - latency_ms / 1000, end))
+    completed = [s for s in sessions if s.status == "completed"]
+    distinct = {(s.run_id, s.session_id) for s in completed}
+    return {
+        "sessions": len(completed),
+        "duplicates": len(completed) - len(distinct),
+        "span": max(seconds(s.finished) for s in completed) - min(seconds(s.started) for s in completed),
+        "waiting": statistics.mean(busy_time(intervals) for intervals in per_run.values()),
+        "rows": rows,
+    }
+
+
+class PeakConnections:
+    """Polls pg_stat_activity while a sweep runs: the most client backends open at once."""
+
+    def __init__(self, server_url: str) -> None:
+        self.url, self.peak, self.stop = server_url + "/postgres", 0, threading.Event()
+        self.thread = threading.Thread(target=self._poll, daemon=True)
+
+    def _poll(self) -> None:
+        engine = create_engine(self.url, isolation_level="AUTOCOMMIT")  # each read a new snapshot of the activity view
+        with engine.connect() as db:
+            while not self.stop.wait(0.25):
+                count = db.execute(text("select count(*) from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()")).scalar_one()
+                self.peak = max(self.peak, int(count))
+        engine.dispose()
+
+    def __enter__(self) -> PeakConnections:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+
+
+def write_latencies(log_file: Path, offset: int, database: str) -> list[float]:
+    """Server-side durations (ms) of the write statements and commits of ``database`` logged after ``offset``."""
+    with log_file.open("rb") as handle:
+        handle.seek(offset)
+        lines = handle.read().decode(errors="replace").splitlines()
+    found = []
+    for line in lines:
+        match = DURATION.match(line)
+        if match and match[1] == database and match[3].upper() in WRITES:
+            found.append(float(match[2]))
+    return found
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+
+
+@contextmanager
+def ray_cluster(raylets: int, cpus: int) -> Iterator[str]:
+    """A local Ray cluster of ``raylets`` nodes (``cpus`` CPUs between them); its address for ``--ray-address``."""
+    from ray.cluster_utils import Cluster  # an optional dependency: only the Ray configurations need it
+
+    per_node = max(1, cpus // raylets)
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": per_node, "include_dashboard": False})
+    for _ in range(raylets - 1):
+        cluster.add_node(num_cpus=per_node)
+    cluster.wait_for_nodes()
+    try:
+        yield str(cluster.address)
+    finally:
+        cluster.shutdown()
+
+
+def run_sweep(
+    config: str, episodes: int, args: argparse.Namespace, stub: tuple[str, Any, Any], server: LocalPostgres | None, tmp: Path, ray_address: str | None,
+    ideal: float,
+) -> Figures:
+    """One sweep of ``episodes`` concurrent episodes on one configuration; its figures."""
+    base_url, requests, characters = stub
+    name = f"b{config.replace('-', '_')}_{episodes}"
+    if server is None:
+        db_file = tmp / f"{name}.db"
+        url = f"sqlite:///{db_file}"
+        subprocess.run([*PBENCH, "db", "upgrade", "--db", str(db_file)], check=False, capture_output=True)  # the schema, before the clock
+        db_arg = str(db_file)
+    else:
+        url = server.create_database(name)
+        subprocess.run([*PBENCH, "db", "upgrade", "--db", url], check=True, capture_output=True)
+        scalar(url, "select pg_stat_reset_shared('wal')")
+        db_arg = url
+    size_before = sqlite_bytes(tmp / f"{name}.db") if server is None else int(scalar(url, TABLE_BYTES))
+    log_offset = server.log_file.stat().st_size if server is not None else 0
+    requests.value, characters.value = 0, 0
+    command = [
+        *PBENCH, "sweep", "--data", str(MINI), "--models", "openai:agent", "--runs", str(episodes), "--user", "llm", "--user-model", "openai:user",
+        "--base-url", base_url, "--concurrency", str(episodes), "--workers", str(args.workers), "--no-validate", "--json", "--db", db_arg,
+    ]
+    if ray_address is not None:
+        command += ["--executor", "ray", "--ray-address", ray_address]
+    load_before = os.getloadavg()[0]
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    watcher = PeakConnections(server.url("").rstrip("/")) if server is not None else None
+    if watcher is not None:
+        watcher.__enter__()
+    try:
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout, cwd=tmp)
+            timed_out = False
+        except subprocess.TimeoutExpired:  # the figures of the sessions done so far (the driver was killed)
+            done, timed_out = subprocess.CompletedProcess(command, 0, "", ""), True
+    finally:
+        if watcher is not None:
+            watcher.__exit__()
+    command_s = time.perf_counter() - started
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_s = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
+    load_after = os.getloadavg()[0]
+    if done.returncode != 0:
+        raise RuntimeError(f"{config} x {episodes}: pbench sweep exited {done.returncode}: {done.stderr.strip().splitlines()[-1:]}")
+    stored = session_figures(url)
+    sessions = stored["sessions"]
+    expected = episodes * SESSIONS_PER_EPISODE if not timed_out else sessions
+    if server is None:
+        written = sqlite_bytes(tmp / f"{name}.db") - size_before
+        wal = None
+        latencies: list[float] = []
+    else:
+        written = int(scalar(url, TABLE_BYTES)) - size_before
+        wal = int(scalar(url, "select wal_bytes from pg_stat_wal"))
+        latencies = write_latencies(server.log_file, log_offset, name)
+    span = stored["span"]
+    return Figures(
+        config=config, episodes=episodes, sessions=sessions, lost_or_duplicate=abs(expected - sessions) + stored["duplicates"],
+        command_s=round(command_s, 2), span_s=round(span, 2), ideal_s=round(ideal, 2),
+        sims_per_hour=round(sessions / SESSIONS_PER_EPISODE * 3600 / span), sessions_per_hour=round(sessions * 3600 / span), efficiency=round(ideal / span, 3),
+        rows_per_session=round(stored["rows"] / sessions, 1), bytes_per_session=round(written / sessions),
+        wal_bytes_per_session=round(wal / sessions) if wal is not None else None,
+        writes_per_s=round(len(latencies) / span, 1) if latencies else None,
+        write_mean_ms=round(statistics.mean(latencies), 3) if latencies else None, write_p95_ms=round(p95(latencies), 3) if latencies else None,
+        peak_connections=watcher.peak if watcher is not None else None,
+        pbench_cpu_ms_per_session=round(1000 * cpu_s / sessions), requests_per_session=round(requests.value / sessions, 2), prompt_chars_per_session=round(characters.value / sessions),
+        load_before=round(load_before, 2), load_after=round(load_after, 2), timed_out=timed_out,
+    )
+
+
+def sqlite_bytes(db: Path) -> int:
+    return sum(path.stat().st_size for path in (db, db.with_name(db.name + "-wal")) if path.exists())
+
+
+def show(figures: Figures) -> None:
+    f = figures
+    store = f"{f.rows_per_session} rows/session, {f.bytes_per_session} B/session"
+    if f.wal_bytes_per_session is not None:
+        store += f" ({f.wal_bytes_per_session} B WAL), {f.writes_per_s} writes/s mean {f.write_mean_ms} ms p95 {f.write_p95_ms} ms, peak {f.peak_connections} connections"
+    print(
+        f"{f.config:15} {f.episodes:4} episodes{' (TIMED OUT: sessions done by then)' if f.timed_out else ''}: {f.sims_per_hour:8} sims/h {f.sessions_per_hour:8} sessions/h, efficiency {f.efficiency:.2f}"
+        f" (span {f.span_s} s, ideal {f.ideal_s} s, command {f.command_s} s), lost/dup {f.lost_or_duplicate}; {store};"
+        f" pbench CPU {f.pbench_cpu_ms_per_session} ms/session; {f.requests_per_session} requests and {f.prompt_chars_per_session} prompt chars/session;"
+        f" load {f.load_before}->{f.load_after}",
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--delay", type=float, default=0.3, help="Seconds every model answer takes.")
+    parser.add_argument("--episodes", default="64,256", help="Comma-separated numbers of concurrent episodes.")
+    parser.add_argument("--configs", default=",".join(CONFIGS), help=f"Comma-separated, of: {', '.join(CONFIGS)}.")
+    parser.add_argument("--workers", type=int, default=2, help="Worker processes of the local executor, and CPUs of the Ray cluster.")
+    parser.add_argument("--timeout", type=float, default=900, help="Seconds one sweep may take before it counts as failed.")
+    parser.add_argument("--json", type=Path, help="Also write every line's figures to this JSON file.")
+    args = parser.parse_args()
+    configs = [c for c in args.configs.split(",") if c]
+    unknown = set(configs) - set(CONFIGS)
+    if unknown:
+        parser.error(f"unknown configuration(s): {', '.join(sorted(unknown))}")
+    if any(c.endswith("postgres") for c in configs) and missing():
+        parser.error(str(missing()))
+    counts = [int(n) for n in args.episodes.split(",")]
+    print(f"delay {args.delay} s per model answer; {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}", flush=True)
+    results: list[Figures] = []
+    with tempfile.TemporaryDirectory(prefix="pbench-scale-") as folder, stub_process(args.delay) as stub:
+        os.chmod(folder, 0o755)  # as root the server runs as postgres, who must enter it
+        tmp = Path(folder)
+        server = LocalPostgres(tmp / "pg", settings=LOGGED) if any(c.endswith("postgres") for c in configs) else None
+        if server is not None:
+            server.start(database=None)
+        try:
+            alone = run_sweep("local-sqlite", 1, args, stub, None, tmp, None, 0.0)
+            ideal = session_figures(f"sqlite:///{tmp / 'blocal_sqlite_1.db'}")["waiting"]
+            print(f"one episode alone: {ideal:.2f} s waiting on the model over {alone.sessions} sessions (the ideal span of any number at once)", flush=True)
+            for config in configs:
+                raylets = {"ray1-postgres": 1, "ray2-postgres": 2}.get(config)
+                cluster = ray_cluster(raylets, args.workers) if raylets else None
+                address = cluster.__enter__() if cluster is not None else None
+                try:
+                    for episodes in counts:
+                        try:
+                            figures = run_sweep(config, episodes, args, stub, server if config != "local-sqlite" else None, tmp, address, ideal)
+                        except RuntimeError as exc:
+                            print(f"{config:15} {episodes:4} episodes: FAILED: {' '.join(str(exc).split())[:300]}", flush=True)
+                            continue
+                        results.append(figures)
+                        show(figures)
+                finally:
+                    if cluster is not None:
+                        cluster.__exit__(None, None, None)
+        finally:
+            if server is not None:
+                server.stop()
+    if args.json:
+        args.json.write_text(json.dumps([asdict(f) for f in results], indent=2))
+    local = {f.episodes: f for f in results if f.config == "local-sqlite"}
+    for f in results:
+        if f.config != "local-sqlite" and f.episodes in local:
+            print(f"{f.config} / local-sqlite at {f.episodes} episodes: throughput {f.sims_per_hour / local[f.episodes].sims_per_hour:.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
