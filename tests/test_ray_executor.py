@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import killable_agent
-import postgres_server
 import pytest
 from conftest import MINI, run_cli
 from test_resume_replay import agent_model
 from test_store_backends import sweep_everywhere, without_ids
 
 from proactive_bench.data_model import FINAL_OUTCOMES
+from proactive_bench.postgres_server import LocalPostgres
 from proactive_bench.store import IdLookupError, Store, StoreOpenError
 from proactive_bench.testing.stub_server import Reply, StubServer
 
@@ -113,13 +113,13 @@ def finished_sessions(location: str) -> int:
         return 0
 
 
-def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_finishes(cluster: str, tmp_path: Path, postgres_server_url: str) -> None:
+def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_finishes(cluster: str, tmp_path: Path, local_postgres: LocalPostgres) -> None:
     reference = sweep(*PACED, "--db", str(tmp_path / "reference.db"))
     expected = json.loads(run_cli("results", "latest", "--db", str(tmp_path / "reference.db"), "--format", "json").stdout)
     total = sum(r["sessions_planned"] for r in reference["runs"])
     chance = random.Random(25)
     trials = [  # (its database, finished sessions before the signal, the signal, the executor resuming it)
-        (postgres_server.create_database(postgres_server_url, f"kill{n}_{os.getpid()}"), chance.randrange(total // 2), signum, executor)
+        (local_postgres.create_database(f"kill{n}_{os.getpid()}"), chance.randrange(total // 2), signum, executor)
         for n, (signum, executor) in enumerate(((signal.SIGKILL, "ray"), (signal.SIGTERM, "local")))
     ]
     driver = [sys.executable, "-c", "from proactive_bench.cli import app; app()", "sweep", "--data", str(MINI), *PACED]
