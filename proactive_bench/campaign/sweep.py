@@ -242,17 +242,20 @@ async def run_sweep(
 
 async def run_episodes(
     store: Store, runs: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget, on_event: RunHook | None = None,
-    limiters: Mapping[str | None, BaseRateLimiter | None] | None = None,
+    limiters: Mapping[str | None, BaseRateLimiter | None] | None = None, shared: ChatTransport | None = None,
 ) -> None:
     """The runs, at most ``config.concurrency`` at once, in this process.
 
     ``limiters``: the request-rate limiter per endpoint (default: a token bucket of ``config.requests_per_second`` in this process).
+    ``shared``: a transport (with its endpoint health) that outlives this call, shared with other calls of the
+    process (a Ray runner's), so their runs share connections and probe each server once; default: one of these runs'.
     """
     limit = asyncio.Semaphore(config.concurrency)
     if limiters is None:
         limiters = {config.base_url: endpoint_limiter(config.requests_per_second)}
-    health = EndpointHealth(config.pause_after)
-    transport = ChatTransport(health=health)  # one connection pool for all runs: a run can start on a connection another has left idle
+    transport = shared or sweep_transport(config)  # one connection pool for all runs: a run can start on a connection another has left idle
+    health = transport.health
+    assert health is not None
 
     async def one(run: Run, loaded: LoadedEpisode) -> None:
         async with limit:
@@ -272,8 +275,16 @@ async def run_episodes(
             if on_event:
                 on_event(run, "end")
 
+    if shared is not None:
+        await start_one_by_one(one(run, loaded) for run, loaded in runs)
+        return
     async with transport:
         await start_one_by_one(one(run, loaded) for run, loaded in runs)
+
+
+def sweep_transport(config: SweepConfig) -> ChatTransport:
+    """The transport of a sweep's runs in one process, telling an endpoint health that pauses the runs of a server gone away."""
+    return ChatTransport(health=EndpointHealth(config.pause_after))
 
 
 async def start_one_by_one(coroutines: Iterable[Coroutine[Any, Any, None]]) -> None:
