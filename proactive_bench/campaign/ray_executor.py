@@ -41,10 +41,11 @@ from langchain_core.rate_limiters import BaseRateLimiter
 
 from proactive_bench.campaign.interrupts import handlers_kept, stopped_by
 from proactive_bench.campaign.process_tuning import tune_for_runs
-from proactive_bench.campaign.sweep import RunHook, SweepConfig, finish_sweep, run_episodes, sweep_transport
+from proactive_bench.campaign.sweep import EpisodeKey, RunHook, SweepConfig, finish_sweep, run_episodes, shared_episode, sweep_transport
 from proactive_bench.campaign.workers import WorkerFailed
 from proactive_bench.data_model import FINAL_OUTCOMES, RunStatus
-from proactive_bench.episode import load_spec_episode, run_spec
+from proactive_bench.dataset import LoadedEpisode
+from proactive_bench.episode import run_spec
 from proactive_bench.llm import Budget, ChatTransport, PriceTable
 from proactive_bench.logs import configure_logging
 from proactive_bench.store import Fence, HeldLease, LeaseHeld, LeaseLost, Run, Store, Sweep, holds, writing
@@ -158,6 +159,8 @@ class EpisodeRunner:
         self.store = Store(where)
         self.transport: ChatTransport | None = None
         """The runner's one transport, made in its event loop on the first run: its runs share connections and probes."""
+        self.episodes: dict[EpisodeKey, LoadedEpisode] = {}
+        """Episodes loaded once per runner and shared by its runs, as the local executor shares them."""
 
     async def run(self, run_id: str, sweep_fence: Fence, config_json: dict[str, Any], limits: Any) -> str:
         """The episode run ``run_id`` (continued where its last saved session left it); its status at the end."""
@@ -167,15 +170,17 @@ class EpisodeRunner:
         store = copy.copy(self.store)
         with ExitStack() as stack:
             await wait_for_run_lease(stack, store, run_id, sweep_fence)
-            return await continue_run(store, run_id, config, limits, self.transport)
+            return await continue_run(store, run_id, config, limits, self.transport, self.episodes)
 
 
-async def continue_run(store: Store, run_id: str, config: SweepConfig, limits: Any, transport: ChatTransport) -> str:
+async def continue_run(
+    store: Store, run_id: str, config: SweepConfig, limits: Any, transport: ChatTransport, episodes: dict[EpisodeKey, LoadedEpisode],
+) -> str:
     """Run (or continue) ``run_id`` on this worker under the held leases; its status at the end."""
     run = store.run(run_id)  # read now: a former attempt may have saved sessions
     if run is None or run.status == RunStatus.FINISHED:
         return RunStatus.FINISHED if run is not None else "missing"
-    loaded = load_spec_episode(run_spec(run))
+    loaded = shared_episode(run_spec(run), episodes)
     run.workspace = str(local_workspace(run))  # on this worker's disk; the stored row keeps the driver's path
     budget = ClusterBudget(PriceTable.load(config.prices), config.max_cost_usd, limits)
     limiter = ClusterRateLimiter(limits, config.base_url or "") if config.requests_per_second else None

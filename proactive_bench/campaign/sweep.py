@@ -328,16 +328,19 @@ def mark_interrupted(store: Store, scope: str) -> None:
         store.update(sweep, status=SweepStatus.INTERRUPTED)
 
 
+EpisodeKey = tuple[str, str, str, SuiteSettings]
+"""What a loaded episode depends on: its data root, persona or task, suite and suite settings."""
+
+
+def shared_episode(spec: RunSpec, loaded: dict[EpisodeKey, LoadedEpisode]) -> LoadedEpisode:
+    """The run's episode, loaded once for every run with the same :data:`EpisodeKey` (``loaded`` keeps them)."""
+    key = (spec.data_root, spec.persona, spec.suite, spec.settings)
+    if key not in loaded:
+        loaded[key] = load_spec_episode(spec)
+    return loaded[key]
+
+
 def unfinished_runs(store: Store, sweep: Sweep) -> list[tuple[Run, LoadedEpisode]]:
     """Runs of a sweep that are not finished, with their episodes, for resuming."""
-    loaded: dict[tuple[str, str, str, SuiteSettings], LoadedEpisode] = {}
-    out = []
-    for run in store.runs(sweep.id):
-        if run.status == RunStatus.FINISHED:
-            continue
-        spec = run_spec(run)
-        key = (spec.data_root, spec.persona, spec.suite, spec.settings)
-        if key not in loaded:
-            loaded[key] = load_spec_episode(spec)
-        out.append((run, loaded[key]))
-    return out
+    loaded: dict[EpisodeKey, LoadedEpisode] = {}
+    return [(run, shared_episode(run_spec(run), loaded)) for run in store.runs(sweep.id) if run.status != RunStatus.FINISHED]
