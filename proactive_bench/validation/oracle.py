@@ -247,22 +247,36 @@ def in_reveal_order(episode: LoadedEpisode, order: str) -> LoadedEpisode:
 
 
 def run_oracle(episode: LoadedEpisode, root: Path, bars: list[OracleBar] | None = None) -> list[OracleOutcome]:
-    """Run every baseline in each of its reveal orders on a scratch results store (the suite's bars, and the dropped-step runs, when ``bars`` is None)."""
-    outcomes = []
+    """Run every baseline in each of its reveal orders on one scratch results store (the suite's bars, and the dropped-step
+    runs, when ``bars`` is None)."""
     with tempfile.TemporaryDirectory(prefix="pbench-oracle-") as tmp:
         store = Store(Path(tmp) / "oracle.db")
-        default = SUITE_BASELINES.get(episode.suite, PASS_RATE_BASELINES)
-        for bar in default if bars is None else bars:
-            for order in bar.reveal_orders:
-                loaded = in_reveal_order(episode, order)
-                spec = RunSpec(persona=episode.persona.id, model=bar.model, data_root=str(root), suite=episode.suite)
-                run = start_run(store, loaded, spec, Path(tmp))
-                result = asyncio.run(execute_run(store, run, loaded, CallLedger(run.id)))
-                where = episode.directory.relative_to(episode.directory.parent.parent).as_posix()
-                outcomes.append(OracleOutcome(
-                    episode.episode.id, bar.model, order, bar.bar, result.proc, result.comp, bar.verdict(result, loaded), result, where,
-                ))
-    return outcomes + dropped_step_outcomes(episode, root) if bars is None else outcomes
+
+        def play(played: LoadedEpisode, chosen: list[OracleBar]) -> list[OracleOutcome]:
+            return _play_bars(store, Path(tmp), played, root, chosen)
+
+        if bars is not None:
+            return play(episode, bars)
+        return play(episode, SUITE_BASELINES.get(episode.suite, PASS_RATE_BASELINES)) + dropped_step_outcomes(episode, play)
+
+
+Play = Callable[[LoadedEpisode, list[OracleBar]], list[OracleOutcome]]
+"""Runs an episode's baselines on the oracle's scratch store."""
+
+
+def _play_bars(store: Store, results_dir: Path, episode: LoadedEpisode, root: Path, bars: list[OracleBar]) -> list[OracleOutcome]:
+    outcomes = []
+    where = episode.directory.relative_to(episode.directory.parent.parent).as_posix()
+    for bar in bars:
+        for order in bar.reveal_orders:
+            loaded = in_reveal_order(episode, order)
+            spec = RunSpec(persona=episode.persona.id, model=bar.model, data_root=str(root), suite=episode.suite)
+            run = start_run(store, loaded, spec, results_dir)
+            result = asyncio.run(execute_run(store, run, loaded, CallLedger(run.id)))
+            outcomes.append(OracleOutcome(
+                episode.episode.id, bar.model, order, bar.bar, result.proc, result.comp, bar.verdict(result, loaded), result, where,
+            ))
+    return outcomes
 
 
 WRITING_TOOLS = frozenset({"write_file", "edit_file", "docx_create", "docx_edit", "xlsx_write", "xlsx_append_rows", "pdf_create"})
@@ -270,7 +284,7 @@ WRITING_TOOLS = frozenset({"write_file", "edit_file", "docx_create", "docx_edit"
 DROPPED_STEP_BAR = "scores below 1.0 with any one written file left out"
 
 
-def dropped_step_outcomes(episode: LoadedEpisode, root: Path) -> list[OracleOutcome]:
+def dropped_step_outcomes(episode: LoadedEpisode, play: Play) -> list[OracleOutcome]:
     """``scripted:reference`` on an AgentIF task once per step writing a file no rubric (judge) item reads, that step left out; each must lose points."""
     if episode.suite != "agentif":
         return []
@@ -284,7 +298,7 @@ def dropped_step_outcomes(episode: LoadedEpisode, root: Path) -> list[OracleOutc
             continue
         rest = [kept for k, kept in enumerate(session.reference) if k != n]
         cut = replace(episode, sessions=[session.model_copy(update={"reference": rest}), *episode.sessions[1:]])
-        for outcome in run_oracle(cut, root, [bar]):
+        for outcome in play(cut, [bar]):
             failure = outcome.failure and f"without reference[{n}] ({step.tool} {step.args.get('path', '')}) it {outcome.failure}"
             outcomes.append(replace(outcome, model=f"scripted:reference minus reference[{n}]", failure=failure))
     return outcomes
