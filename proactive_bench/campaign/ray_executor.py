@@ -159,22 +159,26 @@ class EpisodeRunner:
         self.store = Store(where)
         self.transport: ChatTransport | None = None
         """The runner's one transport, made in its event loop on the first run: its runs share connections and probes."""
+        self.prices: PriceTable | None = None
+        """The sweep's price table, read on the first run."""
         self.episodes: dict[EpisodeKey, LoadedEpisode] = {}
         """Episodes loaded once per runner and shared by its runs, as the local executor shares them."""
 
     async def run(self, run_id: str, sweep_fence: Fence, config_json: dict[str, Any], limits: Any) -> str:
         """The episode run ``run_id`` (continued where its last saved session left it); its status at the end."""
         config = SweepConfig.model_validate(config_json)
-        if self.transport is None:
-            self.transport = sweep_transport(config)
+        if self.transport is None or self.prices is None:
+            self.transport, self.prices = sweep_transport(config), PriceTable.load(config.prices)
         store = copy.copy(self.store)
+        budget = ClusterBudget(self.prices, config.max_cost_usd, limits)
         with ExitStack() as stack:
             await wait_for_run_lease(stack, store, run_id, sweep_fence)
-            return await continue_run(store, run_id, config, limits, self.transport, self.episodes)
+            return await continue_run(store, run_id, config, limits, budget, self.transport, self.episodes)
 
 
 async def continue_run(
-    store: Store, run_id: str, config: SweepConfig, limits: Any, transport: ChatTransport, episodes: dict[EpisodeKey, LoadedEpisode],
+    store: Store, run_id: str, config: SweepConfig, limits: Any, budget: Budget, transport: ChatTransport,
+    episodes: dict[EpisodeKey, LoadedEpisode],
 ) -> str:
     """Run (or continue) ``run_id`` on this worker under the held leases; its status at the end."""
     run = store.run(run_id)  # read now: a former attempt may have saved sessions
@@ -182,7 +186,6 @@ async def continue_run(
         return RunStatus.FINISHED if run is not None else "missing"
     loaded = shared_episode(run_spec(run), episodes)
     run.workspace = str(local_workspace(run))  # on this worker's disk; the stored row keeps the driver's path
-    budget = ClusterBudget(PriceTable.load(config.prices), config.max_cost_usd, limits)
     limiter = ClusterRateLimiter(limits, config.base_url or "") if config.requests_per_second else None
     await run_episodes(store, [(run, loaded)], config, budget, limiters={config.base_url: limiter}, shared=transport)
     return str(run.status)
