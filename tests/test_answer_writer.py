@@ -35,7 +35,7 @@ async def test_answers_arriving_together_are_committed_together(tmp_path: Path) 
     assert stored(store) == [("k", n) for n in range(5)] and commits[0] == 1
 
 
-async def test_flush_writes_what_is_waiting_and_cancels_the_timer(tmp_path: Path) -> None:
+async def test_flush_writes_what_is_waiting_and_leaves_the_timer_nothing(tmp_path: Path) -> None:
     store = Store(tmp_path / "r.db")
     store.answers.add("run/s1", "k", 0, "[]")
     store.answers.flush()

@@ -110,6 +110,10 @@ class ClusterLimits:
     def spent(self) -> float:
         return self.spent_usd
 
+    def ready(self) -> bool:
+        """Answered once the actor is up (its process started and its module imported)."""
+        return True
+
 
 class ClusterRateLimiter(BaseRateLimiter):
     """A model's rate limiter that takes its tokens from the sweep's :class:`ClusterLimits` actor."""
@@ -163,6 +167,10 @@ class EpisodeRunner:
         """The sweep's price table, read on the first run."""
         self.episodes: dict[EpisodeKey, LoadedEpisode] = {}
         """Episodes loaded once per runner and shared by its runs, as the local executor shares them."""
+
+    def ready(self) -> bool:
+        """Answered once the runner is up (its process started, pbench imported, its store open)."""
+        return True
 
     async def run(self, run_id: str, sweep_fence: Fence, config_json: dict[str, Any], limits: Any) -> str:
         """The episode run ``run_id`` (continued where its last saved session left it); its status at the end."""
@@ -248,6 +256,7 @@ class RaySweep:
         failures: list[str] = []
         try:
             with redirect_stdout(sys.stderr):  # Ray prints its notes (a worker died, ...) on stdout: that is for --json output
+                self._wait_until_up()
                 self._run_all(list(self.by_id), running, failures, set(), on_event)
         except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM
             self._stop(list(running))
@@ -260,6 +269,14 @@ class RaySweep:
         if failures:
             raise WorkerFailed(f"{len(failures)} run(s) failed on the Ray cluster ({failures[0]}); continue with: pbench resume {self.sweep.id}")
         finish_sweep(self.store, self.sweep)
+
+    def _wait_until_up(self) -> None:
+        """Wait until every runner and the limits actor are up before handing out runs: runners start at different
+        speeds (each imports pbench), and runs handed to a slow starter would wait while a ready one idles."""
+        try:
+            self.ray.get([actor.ready.remote() for actor in [*self.runners, self.limits]])
+        except self.ray.exceptions.RayActorError as exc:
+            raise WorkerFailed(f"a runner could not start on the Ray cluster ({run_error(exc)}); continue with: pbench resume {self.sweep.id}") from None
 
     def _run_all(self, waiting: list[str], running: dict[Any, tuple[str, int]], failures: list[str], seen: set[int], on_event: RunHook | None) -> None:
         """Keep ``concurrency`` runs going, each on the runner with the fewest, until none is left; a run's error goes to ``failures``."""

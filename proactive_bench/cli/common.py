@@ -12,6 +12,7 @@ from proactive_bench.dataset import DatasetError, LoadedEpisode, load_episode
 from proactive_bench.episode import LaunchError, load_spec_episode, run_spec
 from proactive_bench.store import (
     IdLookupError,
+    Location,
     Run,
     Store,
     StoreOpenError,
@@ -59,10 +60,7 @@ def dataset_failure(exc: DatasetError, what: str) -> typer.Exit:
 
 def open_store(db: str, create: bool = False) -> Store:
     """The results database at ``--db`` (a SQLite file, made if ``create``; or a database URL), or a one-line error."""
-    try:
-        file = locate(db).file
-    except StoreOpenError as exc:
-        raise fail(f"--db: {exc}") from None
+    file = store_location(db).file
     if file is not None and file.is_dir():
         raise fail(f"--db {db}: is a folder, not a results database")
     if file is not None and not create and not file.is_file():
@@ -77,9 +75,17 @@ def open_store(db: str, create: bool = False) -> Store:
         raise fail(f"--db {locate(db).name}: cannot open it as a results database: {exc}") from None
 
 
+def store_location(db: str) -> Location:
+    """Where ``--db`` points (a SQLite file or a database URL), or a one-line error."""
+    try:
+        return locate(db)
+    except StoreOpenError as exc:
+        raise fail(f"--db: {exc}") from None
+
+
 def results_dir(db: str) -> Path:
     """Where runs' workspaces and the validation cache go: beside a SQLite file, else ./pbench-runs (the machine's own disk)."""
-    file = locate(db).file
+    file = store_location(db).file
     return file.parent if file is not None else DEFAULT_RESULTS
 
 

@@ -261,7 +261,7 @@ async def run_episode(
                 await saving  # sessions are saved in order; a failed save ends the run here
             started = asyncio.Event()
             REQUEST_SENT.set(started)
-            saving = asyncio.get_running_loop().create_task(_write(save, started))
+            saving = asyncio.get_running_loop().create_task(_write(save, started, store.writer))
             results.append(result)
             if on_progress:
                 on_progress(session.id, result)
@@ -397,7 +397,7 @@ def agent_steps(toolbox: ToolBox, calls: list[PendingRow]) -> int:
     return max(toolbox.steps, answered)
 
 
-async def _write(save: Callable[[], None], after: asyncio.Event) -> None:
-    """A session's save as a task: it runs once ``after`` is set (the next session's first model request is out)."""
+async def _write(save: Callable[[], None], after: asyncio.Event, writer: WriteThread) -> None:
+    """A session's save as a task: it runs on the store's writing thread once ``after`` is set (the next session's first model request is out)."""
     await after.wait()
-    save()
+    await writer.run(save)

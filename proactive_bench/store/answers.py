@@ -8,6 +8,7 @@ finds what it recorded, by namespace (``<run id>/<session id>``), key and occurr
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import structlog
@@ -41,16 +42,20 @@ class RecordedAnswers:
     write is deferred by at most ``delay_s`` (a crash loses at most that much
     recording; the answers are then asked again on resume); outside one it is
     written at once. :meth:`flush` writes whatever is waiting; the reads of one session's answers flush first.
+    Answers are added on the event loop's thread and may be taken on another
+    (a session save on the store's writing thread): the waiting list is locked, the timer is the loop's alone.
     """
 
     def __init__(self, engine: Any, delay_s: float = 0.25) -> None:
         self.engine = engine
         self.delay_s = delay_s
         self._pending: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
         self._timer: asyncio.TimerHandle | None = None
 
     def add(self, namespace: str, key: str, occurrence: int, generations: str) -> None:
-        self._pending.append({"namespace": namespace, "key": key, "occurrence": occurrence, "generations": generations})
+        with self._lock:
+            self._pending.append({"namespace": namespace, "key": key, "occurrence": occurrence, "generations": generations})
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -73,16 +78,16 @@ class RecordedAnswers:
 
     def take(self) -> list[dict[str, Any]]:
         """The waiting answers, for a caller that writes them in its own transaction (and puts them back if it fails)."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        rows, self._pending = self._pending, []
+        with self._lock:
+            rows, self._pending = self._pending, []
         return rows
 
     def put_back(self, rows: list[dict[str, Any]]) -> None:
-        self._pending = rows + self._pending
+        with self._lock:
+            self._pending = rows + self._pending
 
     def _flush_on_timer(self) -> None:
+        self._timer = None
         try:
             self.flush()
         except Exception as exc:  # noqa: BLE001 (kept for the next flush or session save, which reports a failure)

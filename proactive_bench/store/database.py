@@ -31,6 +31,7 @@ from proactive_bench.store.probes import ProbeQueries
 from proactive_bench.store.runs import RunQueries
 from proactive_bench.store.sessions import SessionQueries
 from proactive_bench.store.snapshots import LastWritten, SnapshotQueries
+from proactive_bench.store.writer import WriteThread
 
 
 class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, JudgmentQueries, ProbeQueries, CleanupQueries):
@@ -54,6 +55,8 @@ class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, Judgment
         """The snapshots this process saved last, per run and kind: the bases of the next ones (see :mod:`~proactive_bench.store.snapshots`)."""
         self.fence: Fences | None = None
         """The lease this process writes under (see :mod:`proactive_bench.store.lease`): every session save checks it."""
+        self.writer = WriteThread()
+        """Where running episodes save their sessions, off the event loop (copies of this store share it)."""
 
     def add(self, *rows: SQLModel) -> None:
         """Insert rows in one transaction."""

@@ -51,6 +51,8 @@ class Location:
 def locate(location: str | Path) -> Location:
     """A path (SQLite) or a URL as a :class:`Location`; StoreOpenError for a URL of another database or a malformed one."""
     text = str(location)
+    if "\x00" in text:
+        raise StoreOpenError("a path or URL with a NUL byte in it")
     if "://" not in text:
         return Location(URL.create("sqlite", database=text), Path(text))
     try:

@@ -2,7 +2,7 @@
 
 ``pbench episode``, ``sweep``, ``resume`` and ``replay`` take the lease of
 what they write (a sweep's id, or a lone run's id) before any session runs,
-renew it from a background thread every :data:`HEARTBEAT_S` seconds and
+renew it every :data:`HEARTBEAT_S` seconds (one background thread per process renews all its leases) and
 delete it when they end, Ctrl-C included. A second writer is refused with
 :class:`LeaseHeld`, whose message names the holder. A lease whose holder is
 gone is taken over (and logged): its heartbeat is older than
@@ -28,6 +28,7 @@ import secrets
 import socket
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ from typing import Any
 import structlog
 from sqlalchemy import Connection, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field, SQLModel, col
 
 log = structlog.get_logger(__name__)
 
@@ -111,48 +112,109 @@ def _owner_of() -> Any:
 
 
 class HeldLease:
-    """A lease this process holds: :meth:`keep_alive` starts its heartbeat, :meth:`release` ends it."""
+    """A lease this process holds: :meth:`keep_alive` has it renewed, :meth:`release` ends it."""
 
     def __init__(self, engine: Any, row: dict[str, Any]) -> None:
         self.engine = engine
         self.fence = Fence(row["scope"], row["owner"])
-        self._stop = threading.Event()
-        self._beating: threading.Thread | None = None
 
     def keep_alive(self) -> None:
-        """Renew the lease every HEARTBEAT_S from a daemon thread (start it after forking any workers)."""
-        if self._beating is None:
-            self._beating = threading.Thread(target=self._beat, name="pbench-lease", daemon=True)
-            self._beating.start()
+        """Have the process's heartbeat renew the lease every HEARTBEAT_S (start it after forking any workers)."""
+        with _heartbeats_lock:
+            _heartbeats.setdefault(id(self.engine), Heartbeat(self.engine)).add(self)
 
     def release(self) -> None:
         """Stop renewing and delete the lease if it is still ours."""
-        self._stop.set()
-        if self._beating is not None:
-            self._beating.join()
+        with _heartbeats_lock:
+            beating = _heartbeats.get(id(self.engine))
+            if beating is not None:
+                beating.discard(self)
         try:
             with self.engine.begin() as db:
                 db.execute(delete(Lease).where(Lease.scope == self.fence.scope, Lease.owner == self.fence.owner))  # type: ignore[arg-type]
         except SQLAlchemyError as exc:  # the lease then expires by itself; the caller's own error matters more
             log.warning("lease_release_failed", scope=self.fence.scope, error=f"{type(exc).__name__}: {exc}")
 
+
+class Heartbeat:
+    """One daemon thread renewing every lease a process holds on one database, in one statement per beat.
+
+    A Ray runner holds a lease per run, hundreds at once: a thread and a
+    transaction per lease cost more CPU than the runs themselves. A lease found
+    taken over is logged and dropped (its saves then fail fenced). The thread
+    ends, and the heartbeat leaves the process's registry, once no lease is left.
+    """
+
+    RENEW_CHUNK = 500
+    """Leases renewed per statement (bound parameters stay well under every database's limit)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.leases: dict[Fence, HeldLease] = {}
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def add(self, held: HeldLease) -> None:
+        """Renew ``held`` from now on (the caller holds the registry's lock)."""
+        with self._lock:
+            self.leases[held.fence] = held
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._beat, name="pbench-lease", daemon=True)
+                self._thread.start()
+
+    def discard(self, held: HeldLease) -> None:
+        with self._lock:
+            self.leases.pop(held.fence, None)
+
     def _beat(self) -> None:
-        while not self._stop.wait(HEARTBEAT_S):
-            now = _now()
+        while True:
+            time.sleep(HEARTBEAT_S)
+            with _heartbeats_lock, self._lock:
+                fences = list(self.leases)
+                if not fences:
+                    self._thread = None
+                    if _heartbeats.get(id(self.engine)) is self:
+                        del _heartbeats[id(self.engine)]
+                    return
             try:
-                with self.engine.begin() as db:
-                    stmt = (
-                        update(Lease)
-                        .where(Lease.scope == self.fence.scope, Lease.owner == self.fence.owner)  # type: ignore[arg-type]
-                        .values(heartbeat=now, expires=now + timedelta(seconds=EXPIRY_S))
-                    )
-                    renewed = db.execute(stmt).rowcount == 1
+                lost = self.renew(fences)
             except Exception as exc:  # noqa: BLE001 (a busy database: try again at the next beat)
-                log.warning("lease_heartbeat_failed", scope=self.fence.scope, error=f"{type(exc).__name__}: {exc}")
+                log.warning("lease_heartbeat_failed", leases=len(fences), first=fences[0].scope, error=f"{type(exc).__name__}: {exc}")
                 continue
-            if not renewed:
-                log.error("lease_lost", scope=self.fence.scope)
-                return
+            with self._lock:
+                for fence in lost:
+                    if self.leases.pop(fence, None) is not None:  # not released meanwhile
+                        log.error("lease_lost", scope=fence.scope)
+
+    def renew(self, fences: list[Fence]) -> list[Fence]:
+        """Renew the fences' leases now; those no longer held by their owner (taken over, or deleted)."""
+        now = _now()
+        renewed: set[tuple[str, str]] = set()
+        with self.engine.begin() as db:
+            for start in range(0, len(fences), self.RENEW_CHUNK):
+                chunk = fences[start : start + self.RENEW_CHUNK]
+                scopes, owners = [f.scope for f in chunk], [f.owner for f in chunk]  # owner tokens are random: a pair matches only its own row
+                mine = (col(Lease.scope).in_(scopes), col(Lease.owner).in_(owners))
+                if db.execute(update(Lease).where(*mine).values(heartbeat=now, expires=now + timedelta(seconds=EXPIRY_S))).rowcount == len(chunk):
+                    renewed.update((f.scope, f.owner) for f in chunk)
+                else:
+                    renewed.update((scope, owner) for scope, owner in db.execute(select(Lease.scope, Lease.owner).where(*mine)))  # type: ignore[arg-type]
+        return [fence for fence in fences if (fence.scope, fence.owner) not in renewed]
+
+
+_heartbeats: dict[int, Heartbeat] = {}
+"""The process's heartbeats by engine (an engine in here is alive: its heartbeat holds it)."""
+_heartbeats_lock = threading.Lock()
+
+
+def _forget_heartbeats() -> None:
+    """In a forked child: the parent's heartbeat threads do not run here, and its leases are not the child's to renew."""
+    global _heartbeats_lock
+    _heartbeats.clear()
+    _heartbeats_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_heartbeats)
 
 
 def take_lease(engine: Any, scope: str, command: str | None = None) -> HeldLease:

@@ -288,6 +288,46 @@ def test_the_heartbeat_renews_the_lease_and_release_deletes_it(tmp_path: Path, m
     assert store.fence is None and _lease_row(db) is None
 
 
+def test_one_heartbeat_renews_every_lease_of_a_process_and_drops_one_taken_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import proactive_bench.store.lease as lease_module
+
+    monkeypatch.setattr(lease_module, "HEARTBEAT_S", 0.05)
+    db, _ = interrupted_run(tmp_path)
+    store = Store(db)
+    held = [take_lease(store.engine, f"scope-{n}") for n in range(3)]
+    threads_before = _lease_threads()
+    for lease in held:
+        lease.keep_alive()
+    first = dict(_lease_rows(db))
+    with closing(sqlite3.connect(db)) as conn, conn:  # another writer takes scope-1 over
+        conn.execute("update lease set owner = 'other', heartbeat = '2000-01-01 00:00:00' where scope = 'scope-1'")
+    time.sleep(0.4)
+    later = dict(_lease_rows(db))
+    assert later["scope-0"] > first["scope-0"] and later["scope-2"] > first["scope-2"]
+    assert later["scope-1"].startswith("2000"), "a lease taken over is not renewed for its former owner"
+    assert _lease_threads() == threads_before + 1
+    beating = lease_module._heartbeats[id(store.engine)]
+    assert set(beating.leases) == {held[0].fence, held[2].fence}
+    for lease in held:
+        lease.release()
+    assert dict(_lease_rows(db)) == {"scope-1": later["scope-1"]}, "release deletes only leases still its own"
+    deadline = time.monotonic() + 10
+    while id(store.engine) in lease_module._heartbeats and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert id(store.engine) not in lease_module._heartbeats, "with no lease left the heartbeat ends"
+
+
+def _lease_threads() -> int:
+    import threading
+
+    return sum(thread.name == "pbench-lease" for thread in threading.enumerate())
+
+
+def _lease_rows(db: Path) -> list[tuple[str, str]]:
+    with closing(sqlite3.connect(db)) as conn:
+        return conn.execute("select scope, heartbeat from lease").fetchall()
+
+
 def _lease_row(db: Path) -> tuple[str, str] | None:
     with closing(sqlite3.connect(db)) as conn:
         return conn.execute("select owner, heartbeat from lease").fetchone()
