@@ -8,6 +8,11 @@ event loop (model calls are waits, so one process keeps many episodes going).
 The driver follows progress by reading finished sessions from the store, as
 :class:`~proactive_bench.campaign.workers.SweepWorkers` does.
 
+The driver ships the dataset: the files the pending runs read go into Ray's
+object store as one archive per data root, and a runner loads its episodes
+from its machine's unpacked copy (:mod:`~proactive_bench.campaign.dataset_archives`),
+so no worker needs the dataset at the driver's path.
+
 A run's sessions run in order in one runner, its workspace on that worker's
 disk. The runner first takes the run's own lease (waiting while a live holder
 has it, taking over one whose holder died), renews it while it runs, and saves
@@ -30,7 +35,9 @@ import math
 import os
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import Future
 from contextlib import ExitStack, redirect_stdout
 from pathlib import Path
 from types import ModuleType
@@ -39,6 +46,7 @@ from typing import Any
 import structlog
 from langchain_core.rate_limiters import BaseRateLimiter
 
+from proactive_bench.campaign.dataset_archives import pack_datasets, unpacked
 from proactive_bench.campaign.interrupts import handlers_kept, stopped_by
 from proactive_bench.campaign.process_tuning import tune_for_runs
 from proactive_bench.campaign.sweep import EpisodeKey, RunHook, SweepConfig, finish_sweep, run_episodes, shared_episode, sweep_transport
@@ -104,8 +112,10 @@ class ClusterLimits:
         self.buckets[endpoint] = (tokens - 1.0, now)
         return max(0.0, (1.0 - tokens) / self.rate)
 
-    def add(self, cost_usd: float) -> None:
+    def add(self, cost_usd: float) -> float:
+        """Count what a runner spent; the cluster's spending now."""
         self.spent_usd += cost_usd
+        return self.spent_usd
 
     def spent(self) -> float:
         return self.spent_usd
@@ -135,18 +145,58 @@ class ClusterRateLimiter(BaseRateLimiter):
 
 
 class ClusterBudget(Budget):
-    """A budget whose spending is the :class:`ClusterLimits` actor's: adding is one message, reading one round trip."""
+    """A runner's view of the sweep's spending, held by the :class:`ClusterLimits` actor; reading it never waits.
+
+    Adding sends the cost to the actor, whose answer (the cluster's total then)
+    arrives in the background; reading returns at once the latest total
+    answered plus this runner's costs not answered yet, and asks the actor for
+    a newer total unless a question is on its way. So the figure is exact for
+    this runner's own spending and lags the other runners' by what they spent
+    since this runner's latest answer: at most about one round trip (~1 ms)
+    behind its latest cost sent or read, since every add and every read
+    brings an answer.
+    """
 
     def __init__(self, prices: PriceTable, limit_usd: float | None, limits: Any) -> None:
         super().__init__(prices, limit_usd)
-        self.limits, self.ray = limits, import_ray()
+        self.limits = limits
+        self.answered_usd = 0.0
+        """The highest cluster total the actor answered (totals only grow, so a late answer never lowers it)."""
+        self.unanswered_usd = 0.0
+        """This runner's costs sent whose answer has not arrived (one caller's calls run in order: not in any total answered yet)."""
+        self.asking = False
+        self.lock = threading.Lock()
+        """Answers arrive on Ray's threads."""
+        self._ask()  # what the sweep spent before (a resumed sweep's), known before the first session starts
 
     @property
     def spent_usd(self) -> float:
-        return float(self.ray.get(self.limits.spent.remote()))
+        with self.lock:
+            spent = self.answered_usd + self.unanswered_usd
+        self._ask()
+        return spent
+
+    def _ask(self) -> None:
+        """Ask the actor for the cluster's total unless a question is on its way."""
+        with self.lock:
+            ask, self.asking = not self.asking, True
+        if ask:
+            self.limits.spent.remote().future().add_done_callback(self._answered)
 
     def add(self, cost_usd: float) -> None:
-        self.limits.add.remote(cost_usd)  # in order with this runner's later reads (one caller's calls run in order)
+        with self.lock:
+            self.unanswered_usd += cost_usd
+        self.limits.add.remote(cost_usd).future().add_done_callback(lambda answer: self._answered(answer, cost_usd))
+
+    def _answered(self, answer: Future[Any], cost_usd: float | None = None) -> None:
+        """The actor's answer (a total) to an add of ``cost_usd``, or to a question (None)."""
+        total = float(answer.result()) if not answer.cancelled() and answer.exception() is None else 0.0
+        with self.lock:
+            if cost_usd is None:
+                self.asking = False
+            else:
+                self.unanswered_usd -= cost_usd
+            self.answered_usd = max(self.answered_usd, total)
 
 
 class EpisodeRunner:
@@ -163,36 +213,51 @@ class EpisodeRunner:
         self.store = Store(where)
         self.transport: ChatTransport | None = None
         """The runner's one transport, made in its event loop on the first run: its runs share connections and probes."""
-        self.prices: PriceTable | None = None
-        """The sweep's price table, read on the first run."""
         self.episodes: dict[EpisodeKey, LoadedEpisode] = {}
         """Episodes loaded once per runner and shared by its runs, as the local executor shares them."""
+        self.budget: ClusterBudget | None = None
+        """The runner's view of the sweep's spending, shared by its runs."""
+        self.datasets: dict[str, asyncio.Future[Path]] = {}
+        """The local copy of each shipped dataset by archive digest, unpacked once for all the runner's runs."""
 
     def ready(self) -> bool:
         """Answered once the runner is up (its process started, pbench imported, its store open)."""
         return True
 
-    async def run(self, run_id: str, sweep_fence: Fence, config_json: dict[str, Any], limits: Any) -> str:
-        """The episode run ``run_id`` (continued where its last saved session left it); its status at the end."""
+    async def run(self, run_id: str, sweep_fence: Fence, config_json: dict[str, Any], limits: Any, dataset: tuple[str, Any]) -> str:
+        """The episode run ``run_id`` (continued where its last saved session left it); its status at the end.
+        ``dataset``: the digest and object of the shipped archive of the run's data root."""
         config = SweepConfig.model_validate(config_json)
-        if self.transport is None or self.prices is None:
-            self.transport, self.prices = sweep_transport(config), PriceTable.load(config.prices)
+        if self.transport is None or self.budget is None:
+            self.transport = sweep_transport(config)
+            self.budget = ClusterBudget(PriceTable.load(config.prices), config.max_cost_usd, limits)
+        data_root = await self.dataset(*dataset)
         store = copy.copy(self.store)
-        budget = ClusterBudget(self.prices, config.max_cost_usd, limits)
         with ExitStack() as stack:
             await wait_for_run_lease(stack, store, run_id, sweep_fence)
-            return await continue_run(store, run_id, config, limits, budget, self.transport, self.episodes)
+            return await continue_run(store, run_id, config, limits, self.budget, self.transport, self.episodes, data_root)
+
+    async def dataset(self, digest: str, archive: Any) -> Path:
+        """The folder of this machine's copy of a shipped dataset, unpacked on first use (from a thread: the loop runs on)."""
+        if digest not in self.datasets:
+            self.datasets[digest] = asyncio.ensure_future(self._unpack(digest, archive))
+        return await self.datasets[digest]
+
+    async def _unpack(self, digest: str, archive: Any) -> Path:
+        data = await archive
+        return await asyncio.to_thread(unpacked, digest, data)
 
 
 async def continue_run(
     store: Store, run_id: str, config: SweepConfig, limits: Any, budget: Budget, transport: ChatTransport,
-    episodes: dict[EpisodeKey, LoadedEpisode],
+    episodes: dict[EpisodeKey, LoadedEpisode], data_root: Path,
 ) -> str:
-    """Run (or continue) ``run_id`` on this worker under the held leases; its status at the end."""
+    """Run (or continue) ``run_id`` on this worker under the held leases, its episode loaded from ``data_root`` (the
+    shipped copy of the run's dataset; the stored run keeps the driver's path); its status at the end."""
     run = store.run(run_id)  # read now: a former attempt may have saved sessions
     if run is None or run.status == RunStatus.FINISHED:
         return RunStatus.FINISHED if run is not None else "missing"
-    loaded = shared_episode(run_spec(run), episodes)
+    loaded = shared_episode(run_spec(run).model_copy(update={"data_root": str(data_root)}), episodes)
     run.workspace = str(local_workspace(run))  # on this worker's disk; the stored row keeps the driver's path
     limiter = ClusterRateLimiter(limits, config.base_url or "") if config.requests_per_second else None
     await run_episodes(store, [(run, loaded)], config, budget, limiters={config.base_url: limiter}, shared=transport)
@@ -230,7 +295,10 @@ class RaySweep:
     def __init__(self, store: Store, sweep: Sweep, runs: list[tuple[Run, Any]], config: SweepConfig, budget: Budget) -> None:
         self.ray = import_ray()
         self.store, self.sweep, self.config, self.budget = store, sweep, config, budget
+        self.runs = runs
         self.by_id = {run.id: run for run, _ in runs}
+        self.datasets: dict[str, tuple[str, Any]] = {}
+        """Per data root (as the runs' specs name it): the digest of its archive and the archive in Ray's object store."""
         self.started_cluster = False
         self.limits: Any = None
         self.runners: list[Any] = []
@@ -242,6 +310,13 @@ class RaySweep:
                 self.ray.init(address=self.config.ray_address or "local", include_dashboard=False, logging_level="WARNING", log_to_driver=False)
             self.started_cluster = True
         self.limits = self.ray.remote(ClusterLimits).options(num_cpus=0).remote(self.config.requests_per_second, self.budget.spent_usd)
+        self._ship_datasets()
+
+    def _ship_datasets(self) -> None:
+        """Put one archive per data root the runs load from into the object store, once for every runner."""
+        for root, archive in pack_datasets(self.runs).items():
+            self.datasets[root] = (archive.digest, self.ray.put(archive.data))
+            log.info("dataset_shipped", data_root=root, digest=archive.digest[:12], files=archive.files, bytes=len(archive.data))
 
     def follow(self, on_event: RunHook | None = None) -> None:
         """Hand the runs to :class:`EpisodeRunner` actors (at most ``concurrency`` at once) and report finished sessions until
@@ -285,7 +360,8 @@ class RaySweep:
         while waiting or running:
             while waiting and len(running) < self.config.concurrency:
                 run_id, n = waiting.pop(0), load.index(min(load))
-                running[self.runners[n].run.remote(run_id, fence, config_json, self.limits)] = (run_id, n)
+                dataset = self.datasets[run_spec(self.by_id[run_id]).data_root]
+                running[self.runners[n].run.remote(run_id, fence, config_json, self.limits, dataset)] = (run_id, n)
                 load[n] += 1
             ready, _ = self.ray.wait(list(running), num_returns=1, timeout=POLL_S)
             if ready:

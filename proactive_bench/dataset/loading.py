@@ -132,8 +132,12 @@ class Dataset:
         return GraderResolver(self.root)
 
 
+def persona_file(root: Path, name: str) -> Path:
+    return root / "personas" / f"{name}.yaml"
+
+
 def load_persona(root: Path, name: str) -> tuple[Persona | None, list[Problem]]:
-    path = root / "personas" / f"{name}.yaml"
+    path = persona_file(root, name)
     data, problems = read_yaml(path, root)
     if problems:
         return None, problems
@@ -215,6 +219,15 @@ def _unknown_tools(session: Session, rel: str) -> list[Problem]:
     except KeyError as exc:
         return [Problem(rel, "tools", f"unknown tool or tool group {exc.args[0]!r}")]
     return []
+
+
+def episode_files(root: Path, loaded: LoadedEpisode) -> list[Path]:
+    """What under ``root`` the runs of a loaded episode read, relative to it: the episode's folder (when it lies
+    under the root: a generated episode's does not), its persona's file (persona episodes) and the ``graders/``
+    folder (grader modules may import each other)."""
+    root = root.resolve()
+    wanted = (loaded.directory, persona_file(root, loaded.episode.persona), root / "graders")
+    return [path.resolve().relative_to(root) for path in wanted if path.exists() and path.resolve().is_relative_to(root)]
 
 
 def persona_names(root: Path) -> list[str]:

@@ -1,0 +1,128 @@
+"""A sweep's dataset shipped to the machines of a Ray cluster: packed once by the driver, unpacked once per machine.
+
+The driver packs, for each data root its pending runs load from, only what
+those runs read (:func:`~proactive_bench.dataset.episode_files`: each
+episode's folder, its persona's file, the graders) into one gzipped tar
+archive. The archive is deterministic (sorted members, no owners; files keep
+their modification times, as a workspace seeded from them does), so its
+digest names its content. A runner unpacks an archive once per digest into
+``<temp>/pbench-datasets/<digest>``: into a fresh temporary folder first, then
+renamed into place, so runners sharing a machine never see half an archive;
+members that would land outside the folder (absolute paths, ``..``, links
+leaving it, devices) are refused by tarfile's ``data`` filter.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import os
+import shutil
+import tarfile
+import tempfile
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from proactive_bench.dataset import LoadedEpisode, episode_files
+from proactive_bench.episode import run_spec
+from proactive_bench.store import Run
+
+CACHE = Path(tempfile.gettempdir()) / "pbench-datasets"
+"""Where runners keep unpacked datasets, one folder per archive digest (shared by every runner of the machine)."""
+SKIPPED = {"__pycache__"}
+"""Folders never packed: Python's bytecode caches change with every import and are not part of the dataset."""
+
+
+@dataclass(frozen=True)
+class DatasetArchive:
+    """One data root's files a sweep's runs read, as a gzipped tar archive named by the digest of its bytes."""
+
+    digest: str
+    data: bytes
+    files: int
+
+
+def pack_datasets(runs: Iterable[tuple[Run, LoadedEpisode]]) -> dict[str, DatasetArchive]:
+    """One archive per data root the runs load from (keyed as their specs name it), holding only what those runs read."""
+    members: dict[str, set[Path]] = {}
+    for run, loaded in runs:
+        root = run_spec(run).data_root
+        members.setdefault(root, set()).update(episode_files(Path(root), loaded))
+    return {root: pack(Path(root).resolve(), paths) for root, paths in members.items()}
+
+
+def pack(root: Path, members: Iterable[Path]) -> DatasetArchive:
+    """The files and folders ``members`` (relative to ``root``, folders with everything under them) as one archive."""
+    buffer = io.BytesIO()
+    files = 0
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for path in sorted({found for member in members for found in _walk(root / member)}):
+            info = tarfile.TarInfo(path.relative_to(root).as_posix())
+            stat = path.stat()  # through links, as loading reads them
+            info.mtime, info.mode = stat.st_mtime, 0o755 if path.is_dir() or os.access(path, os.X_OK) else 0o644
+            if path.is_dir():
+                info.type = tarfile.DIRTYPE
+                tar.addfile(info)
+                continue
+            content = path.read_bytes()
+            info.size = len(content)
+            tar.addfile(info, io.BytesIO(content))
+            files += 1
+    data = gzip.compress(buffer.getvalue(), compresslevel=6, mtime=0)
+    return DatasetArchive(hashlib.sha256(data).hexdigest(), data, files)
+
+
+def _walk(top: Path) -> Iterator[Path]:
+    """``top`` and, for a folder, every folder and file under it (through links), bytecode caches left out."""
+    yield top
+    if not top.is_dir():
+        return
+    for folder, dirs, names in os.walk(top, followlinks=True):
+        dirs[:] = [d for d in dirs if d not in SKIPPED]
+        for name in [*dirs, *names]:
+            yield Path(folder) / name
+
+
+def unpacked(digest: str, data: bytes, cache: Path = CACHE) -> Path:
+    """The folder holding the archive's files, unpacked now unless a complete copy is already there."""
+    target = cache / digest
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+        names = tar.getnames()
+        if _complete(target, names):
+            return target
+        cache.mkdir(parents=True, exist_ok=True)
+        fresh = Path(tempfile.mkdtemp(prefix=f".{digest[:12]}-", dir=cache))
+        try:
+            tar.extractall(fresh, filter="data")
+            _move_into_place(fresh, target, names)
+        finally:
+            shutil.rmtree(fresh, ignore_errors=True)  # gone already unless another runner's copy won
+    return target
+
+
+def _move_into_place(fresh: Path, target: Path, names: list[str]) -> None:
+    """Rename the freshly unpacked folder to ``target``; when a copy is there already keep it if complete, else
+    replace it (a temporary-files cleaner may have removed some of its files)."""
+    try:
+        fresh.rename(target)
+        return
+    except OSError:  # a folder is there: another runner's copy, or an incomplete old one
+        if _complete(target, names):
+            return
+    stale = target.with_name(f".{target.name}-stale-{uuid.uuid4().hex}")
+    try:
+        target.rename(stale)
+    except FileNotFoundError:  # another runner moved it away first
+        pass
+    try:
+        fresh.rename(target)
+    except OSError:  # another runner's fresh copy took its place meanwhile
+        pass
+    shutil.rmtree(stale, ignore_errors=True)
+
+
+def _complete(target: Path, names: list[str]) -> bool:
+    return target.is_dir() and all((target / name).exists() for name in names)
