@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from proactive_bench.dataset.loading import (
     DatasetError,
     GraderError,
     GraderResolver,
+    Problem,
     load_episode,
 )
 
@@ -105,3 +107,9 @@ def test_grader_modules_share_helpers_through_relative_imports(tmp_path: Path) -
     (folder / "common.py").write_text("def twice(x):\n    return 2 * x\n")
     (folder / "checks.py").write_text("from .common import twice\n\n\ndef four(evidence):\n    return twice(2) == 4\n")
     assert GraderResolver(tmp_path).resolve("graders.someone.checks:four")(None) is True
+
+
+def test_a_dataset_error_pickles_with_its_problems() -> None:
+    error = DatasetError([Problem("episodes/mini", "", "no such episode")])
+    again = pickle.loads(pickle.dumps(error))  # as a Ray runner's error reaches the driver
+    assert str(again) == "episodes/mini: no such episode" and again.problems == error.problems

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from typing import Any
 import killable_agent
 import pytest
 from conftest import MINI, run_cli
+from test_llm_user import FakeUserModel
 from test_resume_replay import agent_model
 from test_store_backends import sweep_everywhere, without_ids
 
@@ -78,6 +80,51 @@ def test_a_sweep_on_ray_and_postgresql_equals_one_in_process_on_sqlite(cluster: 
     for key in local:
         assert on_ray[key] == local[key], key
     assert len(local["exports"]) == 6 * 3 + 6 * 2
+
+
+@ray.remote(num_cpus=0)
+def workers_folder() -> str:
+    return os.getcwd()
+
+
+def test_runners_load_the_shipped_dataset_not_the_drivers_path(cluster: str, tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(MINI, tmp_path / "mini")
+    monkeypatch.chdir(tmp_path)  # the runs' data root is "mini": the driver finds it here, where its workers do not
+    assert not (Path(ray.get(workers_folder.remote())) / "mini").exists()  # so a runner loading from the run's path would fail
+    args = ("sweep", "--json", "--data", "mini", "--models", "scripted:reference,scripted:asker", "--ablation", "none,no-dependency-history")
+    local, on_ray = (run_cli(*args, "--db", db, *executor) for db, executor in ((str(tmp_path / "r.db"), ()), (postgres_url, ("--executor", "ray"))))
+    assert local.exit_code == 0 and on_ray.exit_code == 0, on_ray.output
+    local_out, ray_out = json.loads(local.stdout), json.loads(on_ray.stdout)
+    assert [r["status"] for r in ray_out["runs"]] == ["finished"] * 4
+    assert {key: ray_out[key] for key in SUMMARY_KEYS} == {key: local_out[key] for key in SUMMARY_KEYS}
+    stored = Store(postgres_url).runs(ray_out["runs"][0]["sweep_id"])
+    assert {(run.data_root, run.config["data_root"]) for run in stored} == {(str(tmp_path / "mini"), "mini")}  # the driver's paths
+
+
+def test_the_budget_holds_for_the_whole_cluster(cluster: str, tmp_path: Path, postgres_url: str) -> None:
+    limit, session_cost = 0.17, 0.036  # a session: two calls of the LLM user at $1 per thousand tokens, 11 in and 7 out
+    prices = tmp_path / "prices.yaml"
+    prices.write_text('"openai:stub-user": {input: 1000.0, output: 1000.0}\n')
+    with StubServer(FakeUserModel()) as server:
+        llm_user = ("--user", "llm", "--user-model", "openai:stub-user", "--base-url", server.base_url, "--prices", str(prices))
+        stopped = run_cli(
+            "sweep", "--json", "--data", str(MINI), "--models", "scripted:reference", "--runs", "8", "--concurrency", "2", *llm_user,
+            "--max-cost", str(limit), "--executor", "ray", "--db", postgres_url,
+        )
+        assert stopped.exit_code == 0, stopped.output
+        out = json.loads(stopped.stdout)
+        spent = sum(c["cost_usd"] for c in out["cost"])
+        # Two runners, one session each at a time: the cluster stops starting sessions once the limit is spent, so past it
+        # end the two sessions then running and at most one started on a total not yet counting the other runner's last
+        # calls (ClusterBudget's lag); a budget per runner would let each runner spend the limit (over 2 x 0.17).
+        assert limit <= spent <= limit + 3 * session_cost, spent
+        assert "stopped" in {r["status"] for r in out["runs"]} and "budget" in stopped.output
+        assert len(session_rows(postgres_url)) < 24
+        resumed = run_cli("resume", out["runs"][0]["sweep_id"], "--db", postgres_url, "--max-cost", "1000", "--json")
+    assert resumed.exit_code == 0, resumed.output
+    assert [r["status"] for r in json.loads(resumed.stdout)["runs"]] == ["finished"] * 8
+    rows = session_rows(postgres_url)
+    assert sorted(rows) == sorted(set(rows)) and len(rows) == 24
 
 
 def test_a_worker_killed_mid_episode_is_retried_and_resumes_after_its_saved_session(cluster: str, pid_dir: Path, postgres_url: str) -> None:

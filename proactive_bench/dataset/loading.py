@@ -47,6 +47,10 @@ class DatasetError(Exception):
         self.problems = problems
         super().__init__("\n".join(str(p) for p in problems))
 
+    def __reduce__(self) -> tuple[type[DatasetError], tuple[list[Problem]]]:
+        """Pickled with its problems (a Ray worker's error reaches the driver pickled), not with its message."""
+        return DatasetError, (self.problems,)
+
 
 def format_loc(loc: tuple[Any, ...]) -> str:
     """Render a pydantic error location as ``intents[2].evidence.all[0]``."""
