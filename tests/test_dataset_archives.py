@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import tarfile
 import threading
@@ -72,3 +73,14 @@ def test_an_absolute_member_lands_inside_the_copy(tmp_path: Path) -> None:
     member.size = 1
     copy = unpacked("d" * 64, archive_of(member).data, tmp_path / "cache")
     assert not (tmp_path / "absolute.txt").exists() and (copy / str(tmp_path).lstrip("/") / "absolute.txt").is_file()
+
+
+def test_a_link_in_the_dataset_to_a_file_outside_brings_no_file_of_the_drivers_machine(tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    (root / "episodes" / "e" / "workspace").mkdir(parents=True)
+    (tmp_path / "secret.txt").write_text("the driver's")
+    (root / "episodes" / "e" / "workspace" / "notes.txt").symlink_to(tmp_path / "secret.txt")
+    archive = pack(root, [Path("episodes/e")])
+    assert b"the driver's" not in gzip.decompress(archive.data)
+    with pytest.raises(tarfile.FilterError):
+        unpacked(archive.digest, archive.data, tmp_path / "cache")

@@ -3,7 +3,9 @@
 The driver packs, for each data root its pending runs load from, only what
 those runs read (:func:`~proactive_bench.dataset.episode_files`: each
 episode's folder, its persona's file, the graders) into one gzipped tar
-archive. The archive is deterministic (sorted members, no owners; files keep
+archive (a link inside those is shipped as a link, so a workspace seed's link
+is refused on the worker as it is here, and one leaving the folder cannot
+bring a file of the driver's machine). The archive is deterministic (sorted members, no owners; files keep
 their modification times, as a workspace seeded from them does), so its
 digest names its content. A runner unpacks an archive once per digest into
 ``<temp>/pbench-datasets/<digest>``: into a fresh temporary folder first, then
@@ -58,10 +60,15 @@ def pack(root: Path, members: Iterable[Path]) -> DatasetArchive:
     """The files and folders ``members`` (relative to ``root``, folders with everything under them) as one archive."""
     buffer = io.BytesIO()
     files = 0
+    tops = {root / member for member in members}
     with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        for path in sorted({found for member in members for found in _walk(root / member)}):
+        for path in sorted({found for top in tops for found in _walk(top)}):
             info = tarfile.TarInfo(path.relative_to(root).as_posix())
-            stat = path.stat()  # through links, as loading reads them
+            if path.is_symlink() and path not in tops:  # a link stays a link: one leaving the folder is refused when unpacked
+                info.type, info.linkname = tarfile.SYMTYPE, os.readlink(path)
+                tar.addfile(info)
+                continue
+            stat = path.stat()
             info.mtime, info.mode = stat.st_mtime, 0o755 if path.is_dir() or os.access(path, os.X_OK) else 0o644
             if path.is_dir():
                 info.type = tarfile.DIRTYPE
@@ -76,11 +83,11 @@ def pack(root: Path, members: Iterable[Path]) -> DatasetArchive:
 
 
 def _walk(top: Path) -> Iterator[Path]:
-    """``top`` and, for a folder, every folder and file under it (through links), bytecode caches left out."""
+    """``top`` and, for a folder, every folder, file and link under it (links not followed), bytecode caches left out."""
     yield top
     if not top.is_dir():
         return
-    for folder, dirs, names in os.walk(top, followlinks=True):
+    for folder, dirs, names in os.walk(top):
         dirs[:] = [d for d in dirs if d not in SKIPPED]
         for name in [*dirs, *names]:
             yield Path(folder) / name

@@ -310,11 +310,14 @@ class RaySweep:
                 self.ray.init(address=self.config.ray_address or "local", include_dashboard=False, logging_level="WARNING", log_to_driver=False)
             self.started_cluster = True
         self.limits = self.ray.remote(ClusterLimits).options(num_cpus=0).remote(self.config.requests_per_second, self.budget.spent_usd)
-        self._ship_datasets()
 
     def _ship_datasets(self) -> None:
         """Put one archive per data root the runs load from into the object store, once for every runner."""
-        for root, archive in pack_datasets(self.runs).items():
+        try:
+            archives = pack_datasets(self.runs)
+        except OSError as exc:
+            raise WorkerFailed(f"the dataset cannot be packed for the Ray cluster ({exc}); continue with: pbench resume {self.sweep.id}") from None
+        for root, archive in archives.items():
             self.datasets[root] = (archive.digest, self.ray.put(archive.data))
             log.info("dataset_shipped", data_root=root, digest=archive.digest[:12], files=archive.files, bytes=len(archive.data))
 
@@ -331,6 +334,7 @@ class RaySweep:
         failures: list[str] = []
         try:
             with redirect_stdout(sys.stderr):  # Ray prints its notes (a worker died, ...) on stdout: that is for --json output
+                self._ship_datasets()
                 self._wait_until_up()
                 self._run_all(list(self.by_id), running, failures, set(), on_event)
         except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM

@@ -231,7 +231,7 @@ def episode_files(root: Path, loaded: LoadedEpisode) -> list[Path]:
     folder (grader modules may import each other)."""
     root = root.resolve()
     wanted = (loaded.directory, persona_file(root, loaded.episode.persona), root / "graders")
-    return [path.resolve().relative_to(root) for path in wanted if path.exists() and path.resolve().is_relative_to(root)]
+    return [path.relative_to(root) for path in wanted if path.exists() and path.is_relative_to(root)]
 
 
 def persona_names(root: Path) -> list[str]:
