@@ -62,12 +62,12 @@ class SessionQueries:
                 assert session_run.id is not None
                 insert_rows(db, session_run.id, [row for row in rows if row.table is not Snapshot])
                 snapshots = write_snapshots(db, session_run.run_id, session_run.id, [row.values for row in rows if row.table is Snapshot], self.last_snapshots)
-                for digest, data in (blobs or {}).items():
-                    db.execute(add_archive, _archive_row(digest, data))
-                for position, data in checkpoints.items():
-                    digest = hashlib.sha256(data).hexdigest()
-                    db.execute(add_archive, _archive_row(digest, data))
-                    db.execute(point, {"run_id": session_run.run_id, "position": position, "sha256": digest})
+                manifests = {position: (hashlib.sha256(data).hexdigest(), data) for position, data in checkpoints.items()}
+                archived = {**(blobs or {}), **dict(manifests.values())}
+                if archived:
+                    db.execute(add_archive, [_archive_row(digest, data) for digest, data in archived.items()])
+                if manifests:
+                    db.execute(point, [{"run_id": session_run.run_id, "position": position, "sha256": digest} for position, (digest, _) in manifests.items()])
         except BaseException:
             self.answers.put_back(answers)  # written later, by the next flush or save
             raise
