@@ -58,8 +58,9 @@ class Written:
     length: int
 
 
-REMEMBERED = 512
-"""(run, kind) pairs whose last snapshot a process keeps: a sweep process's concurrent episodes times five kinds, with room."""
+REMEMBERED = 2560
+"""(run, kind) pairs whose last snapshot a process keeps: five kinds of 512 concurrent episodes (a Ray runner of a large sweep
+holds hundreds; when the pairs cycle through fewer slots, every save replays its bases' chains). Tens of MB at most."""
 
 LastWritten = dict[tuple[str, str], Written]
 """Per (run id, kind), the snapshot this process wrote last: the next one's base, without replaying its chain."""
@@ -98,8 +99,8 @@ def remember(last: LastWritten, written: LastWritten) -> None:
     for key, snapshot in written.items():
         last.pop(key, None)
         last[key] = snapshot
-    for key in list(last)[: max(0, len(last) - REMEMBERED)]:
-        del last[key]
+    while len(last) > REMEMBERED:
+        del last[next(iter(last))]
 
 
 def _whole(db: Connection, snapshot_id: int) -> tuple[bytes, int]:
