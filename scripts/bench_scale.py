@@ -23,7 +23,7 @@ pbench's own processes per session (local executor); model load:
 requests and prompt characters per session. The load average is printed with each line.
 
     python scripts/bench_scale.py [--delay 0.3] [--episodes 64,256] [--configs local-sqlite,local-postgres,ray1-postgres,ray2-postgres]
-                                  [--workers 2] [--timeout 900] [--json FILE]
+                                  [--workers 2] [--rounds 1] [--timeout 900] [--json FILE]
 
 Ray configurations need ``pip install 'ray[default]>=2.40,<3'`` and a pbench with ``--executor ray``.
 """
@@ -43,8 +43,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
@@ -65,6 +66,8 @@ LOGGED = ("log_min_duration_statement=0", "log_connections=on", "log_line_prefix
 """The bench server logs every statement with its duration (the write latencies are read from that log)."""
 DURATION = re.compile(r"^\S+ \S+ \S+ \[\d+\] (\S+) LOG:  duration: ([\d.]+) ms  (?:statement|execute [^:]*): (\w+)")
 WRITES = {"INSERT", "UPDATE", "DELETE", "COMMIT"}
+ROUNDS_RUN: Counter[str] = Counter()
+"""Sweeps run per configuration and size so far (each sweep writes a database of its own)."""
 TABLE_BYTES = "select sum(pg_total_relation_size(c.oid)) from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r'"
 """PostgreSQL: the bytes of pbench's tables with their indexes and TOAST."""
 
@@ -235,6 +238,9 @@ def run_sweep(
     """One sweep of ``episodes`` concurrent episodes on one configuration; its figures."""
     base_url, requests, characters = stub
     name = f"b{config.replace('-', '_')}_{episodes}"
+    ROUNDS_RUN[name] += 1
+    if ROUNDS_RUN[name] > 1:  # a later round: a database of its own
+        name += f"_r{ROUNDS_RUN[name]}"
     if server is None:
         db_file = tmp / f"{name}.db"
         url = f"sqlite:///{db_file}"
@@ -326,6 +332,7 @@ def main() -> None:
     parser.add_argument("--configs", default=",".join(CONFIGS), help=f"Comma-separated, of: {', '.join(CONFIGS)}.")
     parser.add_argument("--workers", type=int, default=2, help="Worker processes of the local executor, and CPUs of the Ray cluster.")
     parser.add_argument("--timeout", type=float, default=900, help="Seconds one sweep may take before it counts as failed.")
+    parser.add_argument("--rounds", type=int, default=1, help="Run every configuration this many times over (in turn, so load drifts reach all alike); ratios use each one's median.")
     parser.add_argument("--json", type=Path, help="Also write every line's figures to this JSON file.")
     args = parser.parse_args()
     configs = [c for c in args.configs.split(",") if c]
@@ -347,31 +354,40 @@ def main() -> None:
             alone = run_sweep("local-sqlite", 1, args, stub, None, tmp, None, 0.0)
             ideal = session_figures(f"sqlite:///{tmp / 'blocal_sqlite_1.db'}")["waiting"]
             print(f"one episode alone: {ideal:.2f} s waiting on the model over {alone.sessions} sessions (the ideal span of any number at once)", flush=True)
-            for config in configs:
-                raylets = {"ray1-postgres": 1, "ray2-postgres": 2}.get(config)
-                cluster = ray_cluster(raylets, args.workers) if raylets else None
-                address = cluster.__enter__() if cluster is not None else None
-                try:
-                    for episodes in counts:
-                        try:
-                            figures = run_sweep(config, episodes, args, stub, server if config != "local-sqlite" else None, tmp, address, ideal)
-                        except RuntimeError as exc:
-                            print(f"{config:15} {episodes:4} episodes: FAILED: {' '.join(str(exc).split())[:300]}", flush=True)
-                            continue
-                        results.append(figures)
-                        show(figures)
-                finally:
-                    if cluster is not None:
-                        cluster.__exit__(None, None, None)
+            for _ in range(args.rounds):
+                for config in configs:
+                    results += run_config(config, counts, args, stub, server, tmp, ideal)
         finally:
             if server is not None:
                 server.stop()
     if args.json:
         args.json.write_text(json.dumps([asdict(f) for f in results], indent=2))
-    local = {f.episodes: f for f in results if f.config == "local-sqlite"}
-    for f in results:
-        if f.config != "local-sqlite" and f.episodes in local:
-            print(f"{f.config} / local-sqlite at {f.episodes} episodes: throughput {f.sims_per_hour / local[f.episodes].sims_per_hour:.2f}", flush=True)
+    medians = {
+        (config, n): statistics.median(f.sims_per_hour for f in results if (f.config, f.episodes) == (config, n))
+        for config, n in {(f.config, f.episodes) for f in results}
+    }
+    for (config, n), sims in sorted(medians.items()):
+        for reference in ("local-sqlite", "local-postgres"):
+            if config != reference and config != "local-sqlite" and (reference, n) in medians:
+                print(f"{config} / {reference} at {n} episodes: throughput {sims / medians[reference, n]:.2f} (medians of {args.rounds} round(s))", flush=True)
+
+
+def run_config(
+    config: str, counts: list[int], args: argparse.Namespace, stub: tuple[str, Any, Any], server: LocalPostgres | None, tmp: Path, ideal: float,
+) -> list[Figures]:
+    """One configuration at each number of episodes (a Ray configuration on its own local cluster); a failed sweep is printed and skipped."""
+    raylets = {"ray1-postgres": 1, "ray2-postgres": 2}.get(config)
+    results: list[Figures] = []
+    with ray_cluster(raylets, args.workers) if raylets else nullcontext() as address:
+        for episodes in counts:
+            try:
+                figures = run_sweep(config, episodes, args, stub, server if config != "local-sqlite" else None, tmp, address, ideal)
+            except RuntimeError as exc:
+                print(f"{config:15} {episodes:4} episodes: FAILED: {' '.join(str(exc).split())[:300]}", flush=True)
+                continue
+            results.append(figures)
+            show(figures)
+    return results
 
 
 if __name__ == "__main__":

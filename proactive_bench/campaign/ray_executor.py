@@ -49,9 +49,10 @@ from langchain_core.rate_limiters import BaseRateLimiter
 from proactive_bench.campaign.dataset_archives import pack_datasets, unpacked
 from proactive_bench.campaign.interrupts import handlers_kept, stopped_by
 from proactive_bench.campaign.process_tuning import tune_for_runs
+from proactive_bench.campaign.progress import StoredProgress
 from proactive_bench.campaign.sweep import EpisodeKey, RunHook, SweepConfig, finish_sweep, run_episodes, shared_episode, sweep_transport
 from proactive_bench.campaign.workers import WorkerFailed
-from proactive_bench.data_model import FINAL_OUTCOMES, RunStatus
+from proactive_bench.data_model import RunStatus
 from proactive_bench.dataset import LoadedEpisode
 from proactive_bench.episode import run_spec
 from proactive_bench.llm import Budget, ChatTransport, PriceTable
@@ -336,7 +337,7 @@ class RaySweep:
             with redirect_stdout(sys.stderr):  # Ray prints its notes (a worker died, ...) on stdout: that is for --json output
                 self._ship_datasets()
                 self._wait_until_up()
-                self._run_all(list(self.by_id), running, failures, set(), on_event)
+                self._run_all(list(self.by_id), running, failures, StoredProgress(self.store, self.sweep, self.by_id), on_event)
         except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM
             self._stop(list(running))
             raise stopped_by(stop) from None
@@ -357,7 +358,9 @@ class RaySweep:
         except self.ray.exceptions.RayActorError as exc:
             raise WorkerFailed(f"a runner could not start on the Ray cluster ({run_error(exc)}); continue with: pbench resume {self.sweep.id}") from None
 
-    def _run_all(self, waiting: list[str], running: dict[Any, tuple[str, int]], failures: list[str], seen: set[int], on_event: RunHook | None) -> None:
+    def _run_all(
+        self, waiting: list[str], running: dict[Any, tuple[str, int]], failures: list[str], progress: StoredProgress, on_event: RunHook | None,
+    ) -> None:
         """Keep ``concurrency`` runs going, each on the runner with the fewest, until none is left; a run's error goes to ``failures``."""
         fence, config_json = self.store.fence, self.config.model_dump(mode="json")
         load = [0] * len(self.runners)
@@ -378,14 +381,7 @@ class RaySweep:
                 except Exception as exc:  # noqa: BLE001 (the run's own error, or its runner's death after every retry)
                     failures.append(f"run {run_id}: {run_error(exc)}")
                     log.error("ray_run_failed", run=run_id, error=run_error(exc))
-            self._report(seen, on_event)
-
-    def _report(self, seen: set[int], on_event: RunHook | None) -> None:
-        for session_run in self.store.session_runs_ending(list(self.by_id), FINAL_OUTCOMES):
-            if session_run.id not in seen:
-                seen.add(session_run.id)  # type: ignore[arg-type]
-                if on_event:
-                    on_event(self.by_id[session_run.run_id], "session")
+            progress.report(on_event)
 
     def _stop(self, running: list[Any]) -> None:
         """Cancel the running runs (each stops where it is; saved sessions stay); kill the runners if some are left after STOP_GRACE_S."""

@@ -32,6 +32,7 @@ import structlog
 
 from proactive_bench.campaign.interrupts import Interrupted, as_worker, signals_held
 from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
+from proactive_bench.campaign.progress import StoredProgress
 from proactive_bench.campaign.sweep import (
     RunHook,
     SweepConfig,
@@ -39,7 +40,6 @@ from proactive_bench.campaign.sweep import (
     run_episodes,
     unfinished_runs,
 )
-from proactive_bench.data_model import FINAL_OUTCOMES
 from proactive_bench.llm import Budget, PriceTable
 from proactive_bench.logs import configure_logging
 from proactive_bench.store import Fences, LeaseLost, Run, Store, Sweep
@@ -126,15 +126,11 @@ class SweepWorkers:
 
     def follow(self, on_event: RunHook | None = None) -> None:
         """Report finished sessions until every worker exits; then settle the budget and the sweep's status."""
-        seen: set[int] = set()
+        progress = StoredProgress(self.store, self.sweep, self.by_id)
         try:
             while True:
                 running = [process.sentinel for process in self.processes if process.is_alive()]
-                for session_run in self.store.session_runs_ending(list(self.by_id), FINAL_OUTCOMES):
-                    if session_run.id not in seen:
-                        seen.add(session_run.id)  # type: ignore[arg-type]
-                        if on_event:
-                            on_event(self.by_id[session_run.run_id], "session")
+                progress.report(on_event)
                 if not running:
                     break
                 multiprocessing.connection.wait(running, timeout=POLL_S)  # wakes as soon as a worker exits

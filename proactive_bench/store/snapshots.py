@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, insert, select
+from sqlalchemy import Connection, Engine, bindparam, func, insert, select
+from sqlmodel import col
 
 from proactive_bench.store.codec import compress, decompress, dumps
 from proactive_bench.store.tables import SessionRun, Snapshot
@@ -57,32 +58,40 @@ class Written:
     length: int
 
 
-REMEMBERED = 512
-"""(run, kind) pairs whose last snapshot a process keeps: a sweep process's concurrent episodes times five kinds, with room."""
+REMEMBERED = 2560
+"""(run, kind) pairs whose last snapshot a process keeps: five kinds of 512 concurrent episodes (a Ray runner of a large sweep
+holds hundreds; when the pairs cycle through fewer slots, every save replays its bases' chains). Tens of MB at most."""
 
 LastWritten = dict[tuple[str, str], Written]
 """Per (run id, kind), the snapshot this process wrote last: the next one's base, without replaying its chain."""
 
 
 def write_snapshots(db: Connection, run_id: str, session_run_id: int, snapshots: Sequence[dict[str, Any]], last: LastWritten) -> LastWritten:
-    """Inside a session's save: insert its snapshots (``kind`` and ``content`` each), each a delta against the run's previous one of its kind.
+    """Inside a session's save: insert its snapshots (``kind`` and ``content`` each, one per kind), each a delta against the
+    run's previous one of its kind, in two statements (the run's latest snapshot per kind; the inserts).
 
     ``last`` is what this process wrote before (used only when it is still the run's latest row); the return value is what
     to remember once the transaction commits.
     """
-    written: LastWritten = {}
+    if not snapshots:
+        return {}
+    found = db.execute(_latest_per_kind(), {"run_id": run_id, "kinds": [s["kind"] for s in snapshots]})
+    previous: dict[str, int] = {kind: snapshot_id for kind, snapshot_id in found}
+    rows, texts, lengths = [], [], []
     for snapshot in snapshots:
         key, text = (run_id, snapshot["kind"]), dumps(snapshot["content"])
-        previous = db.execute(_latest_of_run(), {"run_id": run_id, "kind": snapshot["kind"]}).scalar()
         base: Written | None = None
-        if previous is not None:
+        if snapshot["kind"] in previous:
             known = last.get(key)
-            base = known if known is not None and known.id == previous else Written(previous, *_whole(db, previous))
+            latest = previous[snapshot["kind"]]
+            base = known if known is not None and known.id == latest else Written(latest, *_whole(db, latest))
             if base.length >= CHAIN:
                 base = None
-        row = {"session_run_id": session_run_id, "kind": snapshot["kind"], "content": compress(text, base and base.text), "base": base and base.id}
-        written[key] = Written(db.execute(insert(Snapshot), row).inserted_primary_key[0], text, 1 + (base.length if base else 0))
-    return written
+        rows.append({"session_run_id": session_run_id, "kind": snapshot["kind"], "content": compress(text, base and base.text), "base": base and base.id})
+        texts.append(text)
+        lengths.append(1 + (base.length if base else 0))
+    ids = db.execute(insert(Snapshot).returning(Snapshot.id, sort_by_parameter_order=True), rows).scalars().all()  # type: ignore[arg-type]
+    return {(run_id, row["kind"]): Written(id_, text, length) for row, id_, text, length in zip(rows, ids, texts, lengths, strict=True)}
 
 
 def remember(last: LastWritten, written: LastWritten) -> None:
@@ -90,8 +99,8 @@ def remember(last: LastWritten, written: LastWritten) -> None:
     for key, snapshot in written.items():
         last.pop(key, None)
         last[key] = snapshot
-    for key in list(last)[: max(0, len(last) - REMEMBERED)]:
-        del last[key]
+    while len(last) > REMEMBERED:
+        del last[next(iter(last))]
 
 
 def _whole(db: Connection, snapshot_id: int) -> tuple[bytes, int]:
@@ -126,4 +135,15 @@ def _latest_of_run() -> Any:
         .where(SessionRun.run_id == bindparam("run_id"), Snapshot.kind == bindparam("kind"))
         .order_by(Snapshot.id.desc())  # type: ignore[union-attr]
         .limit(1)
+    )
+
+
+@cache
+def _latest_per_kind() -> Any:
+    """The id of a run's last saved snapshot of each of some kinds."""
+    return (
+        select(Snapshot.kind, func.max(Snapshot.id))
+        .join(SessionRun, Snapshot.session_run_id == SessionRun.id)  # type: ignore[arg-type]
+        .where(SessionRun.run_id == bindparam("run_id"), col(Snapshot.kind).in_(bindparam("kinds", expanding=True)))
+        .group_by(Snapshot.kind)
     )
