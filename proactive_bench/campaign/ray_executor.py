@@ -299,7 +299,7 @@ class RaySweep:
         self.runs = runs
         self.by_id = {run.id: run for run, _ in runs}
         self.datasets: dict[str, tuple[str, Any]] = {}
-        """Per data root (as the runs' specs name it): the digest of its archive and the archive in Ray's object store."""
+        """Per run id: the digest of its data root's archive and the archive in Ray's object store."""
         self.started_cluster = False
         self.limits: Any = None
         self.runners: list[Any] = []
@@ -318,9 +318,10 @@ class RaySweep:
             archives = pack_datasets(self.runs)
         except OSError as exc:
             raise WorkerFailed(f"the dataset cannot be packed for the Ray cluster ({exc}); continue with: pbench resume {self.sweep.id}") from None
+        shipped = {root: (archive.digest, self.ray.put(archive.data)) for root, archive in archives.items()}
         for root, archive in archives.items():
-            self.datasets[root] = (archive.digest, self.ray.put(archive.data))
             log.info("dataset_shipped", data_root=root, digest=archive.digest[:12], files=archive.files, bytes=len(archive.data))
+        self.datasets = {run.id: shipped[run_spec(run).data_root] for run, _ in self.runs}
 
     def follow(self, on_event: RunHook | None = None) -> None:
         """Hand the runs to :class:`EpisodeRunner` actors (at most ``concurrency`` at once) and report finished sessions until
@@ -367,8 +368,7 @@ class RaySweep:
         while waiting or running:
             while waiting and len(running) < self.config.concurrency:
                 run_id, n = waiting.pop(0), load.index(min(load))
-                dataset = self.datasets[run_spec(self.by_id[run_id]).data_root]
-                running[self.runners[n].run.remote(run_id, fence, config_json, self.limits, dataset)] = (run_id, n)
+                running[self.runners[n].run.remote(run_id, fence, config_json, self.limits, self.datasets[run_id])] = (run_id, n)
                 load[n] += 1
             ready, _ = self.ray.wait(list(running), num_returns=1, timeout=POLL_S)
             if ready:
