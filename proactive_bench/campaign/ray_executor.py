@@ -38,7 +38,7 @@ import tempfile
 import threading
 import time
 from concurrent.futures import Future
-from contextlib import ExitStack, redirect_stdout
+from contextlib import AsyncExitStack, redirect_stdout
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -57,7 +57,7 @@ from proactive_bench.dataset import LoadedEpisode
 from proactive_bench.episode import run_spec
 from proactive_bench.llm import Budget, ChatTransport, PriceTable
 from proactive_bench.logs import configure_logging
-from proactive_bench.store import Fence, HeldLease, LeaseHeld, LeaseLost, Run, Store, Sweep, holds, writing
+from proactive_bench.store import Fence, HeldLease, LeaseHeld, Run, Store, Sweep, writing_in_loop
 
 log = structlog.get_logger(__name__)
 
@@ -234,7 +234,7 @@ class EpisodeRunner:
             self.budget = ClusterBudget(PriceTable.load(config.prices), config.max_cost_usd, limits)
         data_root = await self.dataset(*dataset)
         store = copy.copy(self.store)
-        with ExitStack() as stack:
+        async with AsyncExitStack() as stack:
             await wait_for_run_lease(stack, store, run_id, sweep_fence)
             return await continue_run(store, run_id, config, limits, self.budget, self.transport, self.episodes, data_root)
 
@@ -265,14 +265,13 @@ async def continue_run(
     return str(run.status)
 
 
-async def wait_for_run_lease(stack: ExitStack, store: Store, run_id: str, sweep_fence: Fence) -> HeldLease:
+async def wait_for_run_lease(stack: AsyncExitStack, store: Store, run_id: str, sweep_fence: Fence) -> HeldLease:
     """Hold the run's lease (released when ``stack`` closes), waiting while a live holder has it; LeaseLost once the sweep's
     driver no longer holds the sweep (it stopped or died: the run is left for ``pbench resume``)."""
     while True:
-        if not holds(store, sweep_fence):
-            raise LeaseLost(f"{sweep_fence.scope}: the sweep's driver no longer holds its lease; run {run_id} is left for pbench resume")
         try:
-            return stack.enter_context(writing(store, run_id, within=sweep_fence, command=f"pbench ray runner of sweep {sweep_fence.scope}"))
+            holding = writing_in_loop(store, run_id, within=sweep_fence, command=f"pbench ray runner of sweep {sweep_fence.scope}")
+            return await stack.enter_async_context(holding)
         except LeaseHeld as exc:
             log.info("run_lease_wait", run=run_id, holder=str(exc))
             await asyncio.sleep(LEASE_POLL_S)

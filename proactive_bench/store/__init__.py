@@ -25,6 +25,7 @@ from proactive_bench.store.lease import (
     pid_alive,
     take_lease,
     writing,
+    writing_in_loop,
 )
 from proactive_bench.store.lookup import LATEST, IdLookupError, ListFilter
 from proactive_bench.store.overview import StoreOverview, overview, upgrade_schema
@@ -92,4 +93,5 @@ __all__ = [
     "take_lease",
     "upgrade_schema",
     "writing",
+    "writing_in_loop",
 ]

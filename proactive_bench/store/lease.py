@@ -29,8 +29,8 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -296,15 +296,42 @@ def writing(store: Any, scope: str, *, beat: bool = True, within: Fence | None =
     """Hold the lease of ``scope`` while writing through ``store`` (its saves are fenced by it); released at exit.
 
     ``beat=False`` leaves starting the heartbeat to the caller (:meth:`HeldLease.keep_alive`), after it forks workers.
-    ``within``: a lease someone else holds that the saves must check too (a Ray task's: its sweep driver's).
+    ``within``: a lease someone else holds that the saves must check too (a Ray runner's: its sweep driver's).
     ``command``: how the holder is named to writers it refuses (default: this process's command line).
     """
     held = take_lease(store.engine, scope, command)
+    try:
+        with _fencing(store, held, within, beat):
+            yield held
+    finally:
+        held.release()
+
+
+@asynccontextmanager
+async def writing_in_loop(store: Any, scope: str, *, within: Fence | None = None, command: str | None = None) -> AsyncIterator[HeldLease]:
+    """:func:`writing` for one of many runs on an event loop: the lease is taken and released on the store's writing
+    thread (``Store.writer``), so the loop's other runs go on meanwhile. LeaseLost when ``within`` is no longer held."""
+
+    def take() -> HeldLease:
+        if within is not None and not holds(store, within):
+            raise LeaseLost(f"{within.scope}: its holder (the sweep's driver) no longer holds it; {scope} is left for pbench resume")
+        return take_lease(store.engine, scope, command)
+
+    held = await store.writer.run(take)
+    try:
+        with _fencing(store, held, within, beat=True):
+            yield held
+    finally:
+        await store.writer.run(held.release)
+
+
+@contextmanager
+def _fencing(store: Any, held: HeldLease, within: Fence | None, beat: bool) -> Iterator[None]:
+    """``store``'s saves fenced by ``held`` (and ``within``), renewed by the heartbeat when ``beat``, until exit."""
     store.fence = (within, held.fence) if within is not None else held.fence
     try:
         if beat:
             held.keep_alive()
-        yield held
+        yield
     finally:
         store.fence = None
-        held.release()
