@@ -14,9 +14,14 @@
 | `cleanup.py` | `gc` |
 | `db.py` | `db serve/stop/info/upgrade`: a local PostgreSQL server to try, a results database's revision and counts |
 
-`common.py` holds what every command uses (consoles, one-line failures,
-opening the results database and the dataset, ids resolved from a prefix or ``latest``), `guards.py` the checks before
-and around a run, `options.py` the options ``episode`` and ``sweep`` share.
+`lazy.py` holds the group that imports a command's module only when that
+command runs (``pbench --help`` reads the help from the sources), so a command
+pays only for its own imports. `common.py` holds what every command uses
+(consoles, one-line failures, opening the results database, ids resolved from
+a prefix or ``latest``; no dataset, agent or model code), `episodes.py` loading
+an episode from a dataset or a stored run, `guards.py` the checks before and
+around a run, `option_groups.py` options taken as one dataclass parameter,
+`options.py` the groups ``episode`` and ``sweep`` share.
 """
 
 from __future__ import annotations

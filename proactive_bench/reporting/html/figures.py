@@ -2,7 +2,8 @@
 
 - Proc vs Comp per model and persona, with the Comp = Proc diagonal (figure 3d);
 - average follow-up user turns per session vs Proc per model and persona (figure 4);
-- the ablation with and without dependency history (figure 5).
+- the ablation with and without dependency history (figure 5);
+- questions asked per session vs Proc, from the burden rows.
 
 Each function returns None when the summary has nothing to plot.
 """
@@ -17,6 +18,7 @@ from typing import Any
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 
+from proactive_bench.reporting.burden import BurdenRow
 from proactive_bench.reporting.summary import Summary
 
 STYLE = {"svg.fonttype": "none", "font.size": 9, "axes.spines.top": False, "axes.spines.right": False}
@@ -112,5 +114,25 @@ def _svg(fig: Figure) -> str:
     """SVG markup without the XML prolog, ready to inline in HTML (matplotlib escapes the text)."""
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", bbox_inches="tight")
+    markup = buffer.getvalue()
+    return markup[markup.index("<svg") :]
+
+
+def proc_vs_burden(rows: list[BurdenRow]) -> str | None:
+    """Inline SVG: questions asked per session vs Proc, one point per model and persona (None without data)."""
+    points = [(r, 100 * r.proc) for r in rows if r.proc is not None]
+    if not points:
+        return None
+    with rc_context(STYLE):
+        fig = Figure(figsize=(4.6, 3.6))
+        ax = fig.subplots()
+        for row, proc in points:
+            share = "" if row.untargeted_share is None else f", {100 * row.untargeted_share:.0f}% untargeted"
+            ax.scatter([row.questions], [proc], s=36, zorder=3)
+            ax.annotate(f"{row.model}{share}".replace("$", r"\$"), (row.questions, proc), textcoords="offset points", xytext=(5, 4), fontsize=7)
+        ax.set(xlim=(0, max(r.questions for r, _ in points) * 1.2 + 0.5), ylim=(-3, 103), xlabel="questions asked per session", ylabel="Proc (%)")
+        ax.set_title("Proc vs user burden")
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg", bbox_inches="tight")
     markup = buffer.getvalue()
     return markup[markup.index("<svg") :]
