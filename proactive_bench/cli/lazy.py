@@ -13,6 +13,7 @@ and builds it exactly as typer would from ``app.command()`` or ``app.add_typer``
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import importlib.util
 from collections.abc import Iterator, MutableMapping
@@ -40,12 +41,7 @@ class CommandSource:
 
     def help(self) -> str:
         """The command's help as typer would show it, read from the module's source (no import)."""
-        spec = importlib.util.find_spec(self.module)
-        if spec is None or spec.origin is None:
-            raise LookupError(f"pbench command {self.name}: no module {self.module}")
-        with open(spec.origin, encoding="utf-8") as source:
-            tree = ast.parse(source.read(), spec.origin)
-        for node in tree.body:
+        for node in _module_source(self.module).body:
             if isinstance(node, ast.FunctionDef) and node.name == self.attribute:
                 return ast.get_docstring(node) or ""
             if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == self.attribute for t in node.targets):
@@ -63,6 +59,16 @@ class CommandSource:
         return get_command_from_info(
             CommandInfo(name=self.name, callback=found), pretty_exceptions_short=TYPER_SHORT_EXCEPTIONS, rich_markup_mode=markup_mode,
         )
+
+
+@functools.cache
+def _module_source(module: str) -> ast.Module:
+    """A module's syntax tree, parsed once (``episode``, ``resume`` and ``replay`` share one)."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        raise LookupError(f"no module {module}")
+    with open(spec.origin, encoding="utf-8") as source:
+        return ast.parse(source.read(), spec.origin)
 
 
 def _typer_help(value: ast.expr) -> str:
@@ -91,6 +97,8 @@ class LazyCommands(MutableMapping[str, Command]):
         self.built[name] = command
 
     def __delitem__(self, name: str) -> None:
+        if name not in self:
+            raise KeyError(name)
         self.built.pop(name, None)
         self.sources.pop(name, None)
 
@@ -126,7 +134,8 @@ class LazyGroup(TyperGroup):
 
     def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         """The command, imported on first lookup; while the group's help is written, a stand-in holding only its help."""
-        return (self.listing and self.lazy.stand_in(cmd_name)) or super().get_command(ctx, cmd_name)
+        stand_in = self.lazy.stand_in(cmd_name) if self.listing else None
+        return stand_in or super().get_command(ctx, cmd_name)
 
     def format_help(self, ctx: Context, formatter: Any) -> None:
         self.listing = True
