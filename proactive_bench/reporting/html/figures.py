@@ -120,19 +120,16 @@ def _svg(fig: Figure) -> str:
 
 def proc_vs_burden(rows: list[BurdenRow]) -> str | None:
     """Inline SVG: questions asked per session vs Proc, one point per model and persona (None without data)."""
-    points = [(r, 100 * r.proc) for r in rows if r.proc is not None]
+    points = [
+        (row.model + ("" if row.untargeted_share is None else f", {100 * row.untargeted_share:.0f}% untargeted"), row.questions, 100 * row.proc)
+        for row in rows
+        if row.proc is not None
+    ]
     if not points:
         return None
     with rc_context(STYLE):
-        fig = Figure(figsize=(4.6, 3.6))
-        ax = fig.subplots()
-        for row, proc in points:
-            share = "" if row.untargeted_share is None else f", {100 * row.untargeted_share:.0f}% untargeted"
-            ax.scatter([row.questions], [proc], s=36, zorder=3)
-            ax.annotate(f"{row.model}{share}".replace("$", r"\$"), (row.questions, proc), textcoords="offset points", xytext=(5, 4), fontsize=7)
-        ax.set(xlim=(0, max(r.questions for r, _ in points) * 1.2 + 0.5), ylim=(-3, 103), xlabel="questions asked per session", ylabel="Proc (%)")
+        fig, ax = _figure()
+        _scatter(ax, points)
+        ax.set(xlim=(0, max(x for _, x, _ in points) * 1.2 + 0.5), ylim=(-3, 103), xlabel="questions asked per session", ylabel="Proc (%)")
         ax.set_title("Proc vs user burden")
-        buffer = io.StringIO()
-        fig.savefig(buffer, format="svg", bbox_inches="tight")
-    markup = buffer.getvalue()
-    return markup[markup.index("<svg") :]
+        return _svg(fig)
