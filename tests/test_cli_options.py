@@ -12,7 +12,8 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 from proactive_bench.cli import app
-from proactive_bench.cli.options import CallLimits, RoleEndpoints, SuiteChoice, with_option_groups
+from proactive_bench.cli.option_groups import with_option_groups
+from proactive_bench.cli.options import CallLimits, RoleEndpoints, SuiteChoice
 
 SHARED = [f.name for group in (CallLimits, RoleEndpoints, SuiteChoice) for f in dataclasses.fields(group)]
 

@@ -14,9 +14,14 @@
 | `cleanup.py` | `gc` |
 | `db.py` | `db serve/stop/info/upgrade`: a local PostgreSQL server to try, a results database's revision and counts |
 
-`common.py` holds what every command uses (consoles, one-line failures,
-opening the results database and the dataset, ids resolved from a prefix or ``latest``), `guards.py` the checks before
-and around a run, `options.py` the options ``episode`` and ``sweep`` share.
+`lazy.py` holds the group that imports a command's module only when that
+command runs (``pbench --help`` reads the help from the sources), so a command
+pays only for its own imports. `common.py` holds what every command uses
+(consoles, one-line failures, opening the results database, ids resolved from
+a prefix or ``latest``; no dataset, agent or model code), `episodes.py` loading
+an episode from a dataset or a stored run, `guards.py` the checks before and
+around a run, `option_groups.py` options taken as one dataclass parameter,
+`options.py` the groups ``episode`` and ``sweep`` share.
 """
 
 from __future__ import annotations
@@ -28,15 +33,30 @@ from typing import Annotated
 import typer
 from dotenv import load_dotenv
 
-from proactive_bench.cli import cleanup, dataset, probe, results, run, runs, sweep
-from proactive_bench.cli.audit import audit_app
-from proactive_bench.cli.db import db_app
-from proactive_bench.cli.generate import generate_app
-from proactive_bench.cli.imports import import_app
+from proactive_bench.cli.lazy import CommandSource, LazyGroup
 
 __all__ = ["app"]
 
-app = typer.Typer(help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False)
+
+class PbenchCommands(LazyGroup):
+    """pbench's commands, each imported only when it runs (``pbench runs`` loads no agent, model client or simulated app)."""
+
+    SOURCES = tuple(
+        CommandSource(name, f"proactive_bench.cli.{module}", attribute)
+        for name, module, attribute in (
+            ("episode", "run", "episode"), ("resume", "run", "resume"), ("probe", "probe", "probe"), ("replay", "run", "replay"),
+            ("sweep", "sweep", "sweep"), ("runs", "runs", "runs"), ("sweeps", "runs", "sweeps"), ("results", "results", "results"),
+            ("rescore", "results", "rescore"), ("validate", "dataset", "validate"), ("schema", "dataset", "schema"),
+            ("tools", "dataset", "tools"), ("report", "results", "report"), ("export", "results", "export"), ("gc", "cleanup", "gc"),
+            ("import", "imports", "import_app"), ("audit", "audit", "audit_app"), ("generate", "generate", "generate_app"),
+            ("db", "db", "db_app"),
+        )
+    )
+
+
+app = typer.Typer(
+    cls=PbenchCommands, help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False,
+)
 
 
 def _print_version(wanted: bool) -> None:
@@ -51,14 +71,3 @@ def _settings_from_dotenv(
 ) -> None:
     """pbench: measure whether AI assistants are proactive."""
     load_dotenv(Path.cwd() / ".env", override=False)  # keys and URLs kept beside the project; the environment wins
-
-
-for command in (
-    run.episode, run.resume, probe.probe, run.replay, sweep.sweep, runs.runs, runs.sweeps, results.results, results.rescore,
-    dataset.validate, dataset.schema, dataset.tools, results.report, results.export, cleanup.gc,
-):
-    app.command()(command)
-app.add_typer(import_app, name="import")
-app.add_typer(audit_app, name="audit")
-app.add_typer(generate_app, name="generate")
-app.add_typer(db_app, name="db")

@@ -1,4 +1,7 @@
-"""What every ``pbench`` command uses: the consoles, one-line failures, the results database and the dataset."""
+"""What every ``pbench`` command uses: the consoles, one-line failures, the results database and ids in it.
+
+It imports no dataset, agent or model code (``episodes.py`` loads episodes), so a command reading the database starts fast.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +11,6 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from proactive_bench.dataset import DatasetError, LoadedEpisode, load_episode
-from proactive_bench.episode import LaunchError, load_spec_episode, run_spec
 from proactive_bench.store import (
     IdLookupError,
     Location,
@@ -41,21 +42,6 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     """Print ``error: message`` on stderr; the exit to raise (code 2: bad input, 1: a failed check or run, 3: a held lease)."""
     err_console.print(f"[bold red]error:[/] {message}", highlight=False)
     return typer.Exit(code)
-
-
-def load_or_exit(data: Path, persona: str) -> LoadedEpisode:
-    """A persona's episode, or its dataset problems and an exit."""
-    try:
-        return load_episode(data, persona)
-    except DatasetError as exc:
-        raise dataset_failure(exc, f"dataset {data}") from None
-
-
-def dataset_failure(exc: DatasetError, what: str) -> typer.Exit:
-    """Print each of the dataset's problems; the exit to raise."""
-    for problem in exc.problems:
-        err_console.print(f"[red]{problem}[/]", highlight=False)
-    return fail(f"{what} has {len(exc.problems)} problem(s)")
 
 
 def open_store(db: str, create: bool = False) -> Store:
@@ -94,19 +80,6 @@ def resolve_id(store: Store, ident: str, runs: bool = True, sweeps: bool = True)
     try:
         return store.resolve(ident, runs=runs, sweeps=sweeps)
     except IdLookupError as exc:
-        raise fail(str(exc)) from None
-
-
-def open_run(db: str, run_id: str) -> tuple[Store, Run, LoadedEpisode]:
-    """A stored run (whole id, unique prefix or ``latest``) and its episode, or a one-line error."""
-    store = open_store(db)
-    run = resolve_id(store, run_id, sweeps=False)
-    assert isinstance(run, Run)
-    try:
-        return store, run, load_spec_episode(run_spec(run))
-    except DatasetError as exc:
-        raise dataset_failure(exc, f"the dataset of run {run.id}") from None
-    except LaunchError as exc:  # a suite no longer installed
         raise fail(str(exc)) from None
 
 

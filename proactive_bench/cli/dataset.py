@@ -14,9 +14,9 @@ from proactive_bench.cli.common import (
     DataOpt,
     err_console,
     fail,
-    load_or_exit,
     out_console,
 )
+from proactive_bench.cli.episodes import load_or_exit
 from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
     LoadedEpisode,

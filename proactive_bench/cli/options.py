@@ -1,20 +1,9 @@
-"""Options that ``pbench episode`` and ``pbench sweep`` share, declared once.
-
-Typer reads a command's options from its signature, one parameter each. A
-command takes a group of options as one parameter typed with a dataclass
-below; :func:`with_option_groups` shows typer the group's fields in its place
-(each an ``Annotated`` typer option with its default) and hands the command
-the dataclass built from them.
-"""
+"""Options that ``pbench episode`` and ``pbench sweep`` share, declared once as option groups (see ``option_groups.py``)."""
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-import inspect
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Optional, TypeVar, get_type_hints
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -25,9 +14,6 @@ RoleUrlOpt = Annotated[Optional[str], typer.Option(help="This role's OpenAI-comp
 RoleKeyOpt = Annotated[Optional[str], typer.Option(help="Name of the environment variable (or ./.env entry) holding this role's API key.")]
 MaxTokensOpt = Annotated[Optional[list[str]], typer.Option(help=f"ROLE=N: answer cap of one role's calls, repeatable; roles {', '.join(ROLES)} (defaults {MaxTokens().model_dump()}).")]
 CallTimeoutOpt = Annotated[Optional[float], typer.Option(min=0.1, help="Seconds one model call may take (default 120).")]
-
-Command = TypeVar("Command", bound=Callable[..., Any])
-
 
 @dataclass(frozen=True)
 class CallLimits:
@@ -125,29 +111,3 @@ def split_list(value: str | None) -> list[str]:
 
 def _given(**per_role: str | None) -> dict[str, str]:
     return {role: value for role, value in per_role.items() if value}
-
-
-def with_option_groups(command: Command) -> Command:
-    """``command`` as typer sees it: each dataclass-typed parameter replaced, in place, by the fields of its dataclass."""
-    signature = inspect.signature(command, eval_str=True)
-    groups = {name: p.annotation for name, p in signature.parameters.items() if dataclasses.is_dataclass(p.annotation)}
-    parameters: list[inspect.Parameter] = []
-    for parameter in signature.parameters.values():
-        if parameter.name not in groups:
-            parameters.append(parameter)
-            continue
-        hints = get_type_hints(groups[parameter.name], include_extras=True)
-        parameters += [
-            inspect.Parameter(field.name, parameter.kind, default=field.default, annotation=hints[field.name])
-            for field in dataclasses.fields(groups[parameter.name])
-        ]
-
-    @functools.wraps(command)
-    def grouped(**options: Any) -> Any:
-        for name, group in groups.items():
-            options[name] = group(**{field.name: options.pop(field.name) for field in dataclasses.fields(group)})
-        return command(**options)
-
-    grouped.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
-    grouped.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": signature.return_annotation}
-    return grouped  # type: ignore[return-value]

@@ -16,12 +16,12 @@ from proactive_bench.cli.common import (
     MaybeIdArg,
     err_console,
     fail,
-    open_run,
     open_store,
     out_console,
     resolve_id,
     runs_of,
 )
+from proactive_bench.cli.episodes import open_run
 from proactive_bench.episode import ResumeError, run_spec
 from proactive_bench.llm import ModelSpecError
 from proactive_bench.logs import configure_logging

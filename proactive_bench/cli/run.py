@@ -29,18 +29,17 @@ from proactive_bench.cli.common import (
     DbOpt,
     MaybeDbOpt,
     NoValidateOpt,
-    dataset_failure,
     err_console,
     fail,
-    load_or_exit,
-    open_run,
     open_store,
     out_console,
     resolve_id,
     results_dir,
 )
+from proactive_bench.cli.episodes import dataset_failure, load_or_exit, open_run
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
-from proactive_bench.cli.options import CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice, with_option_groups
+from proactive_bench.cli.option_groups import with_option_groups
+from proactive_bench.cli.options import CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice
 from proactive_bench.cli.sweep import budget_of, check_executor, start_and_report, sweep_and_report
 from proactive_bench.data_model import RunStatus, SessionOutcome, SweepStatus
 from proactive_bench.dataset import (

@@ -21,7 +21,7 @@ from proactive_bench.cli.common import (
     open_store,
     out_console,
 )
-from proactive_bench.cli.options import with_option_groups
+from proactive_bench.cli.option_groups import with_option_groups
 from proactive_bench.data_model import RunStatus, SweepStatus
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import run_rows, runs_table, sweep_rows, sweeps_table

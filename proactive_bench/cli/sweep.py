@@ -36,14 +36,15 @@ from proactive_bench.cli.common import (
     DEFAULT_DB,
     MaybeDbOpt,
     NoValidateOpt,
-    dataset_failure,
     err_console,
     fail,
     open_store,
     results_dir,
 )
+from proactive_bench.cli.episodes import dataset_failure
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
-from proactive_bench.cli.options import CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice, split_list, with_option_groups
+from proactive_bench.cli.option_groups import with_option_groups
+from proactive_bench.cli.options import CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice, split_list
 from proactive_bench.cli.results import print_summary
 from proactive_bench.dataset import DatasetError, LoadedEpisode
 from proactive_bench.episode import run_spec

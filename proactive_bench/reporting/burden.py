@@ -1,15 +1,12 @@
-"""User burden over runs: means per model × persona, as a table and plotted against Proc."""
+"""User burden over runs: means per model × persona, as a table (plotted against Proc by ``html.figures``)."""
 
 from __future__ import annotations
 
-import io
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 from statistics import mean
 from typing import Any
 
-from matplotlib import rc_context
-from matplotlib.figure import Figure
 from rich.table import Table
 
 from proactive_bench.reporting.summary import load_run
@@ -70,23 +67,3 @@ def burden_table(rows: list[BurdenRow]) -> Table:
         share = "—" if r.untargeted_share is None else f"{100 * r.untargeted_share:.0f}%"
         table.add_row(r.model, r.persona, str(r.sessions), f"{r.questions:.1f}", f"{r.question_words:.0f}", f"{r.user_turns:.1f}", share, str(r.leaks))
     return table
-
-
-def proc_vs_burden(rows: list[BurdenRow]) -> str | None:
-    """Inline SVG: questions asked per session vs Proc, one point per model and persona (None without data)."""
-    points = [(r, 100 * r.proc) for r in rows if r.proc is not None]
-    if not points:
-        return None
-    with rc_context({"svg.fonttype": "none", "font.size": 9, "axes.spines.top": False, "axes.spines.right": False}):
-        fig = Figure(figsize=(4.6, 3.6))
-        ax = fig.subplots()
-        for row, proc in points:
-            share = "" if row.untargeted_share is None else f", {100 * row.untargeted_share:.0f}% untargeted"
-            ax.scatter([row.questions], [proc], s=36, zorder=3)
-            ax.annotate(f"{row.model}{share}".replace("$", r"\$"), (row.questions, proc), textcoords="offset points", xytext=(5, 4), fontsize=7)
-        ax.set(xlim=(0, max(r.questions for r, _ in points) * 1.2 + 0.5), ylim=(-3, 103), xlabel="questions asked per session", ylabel="Proc (%)")
-        ax.set_title("Proc vs user burden")
-        buffer = io.StringIO()
-        fig.savefig(buffer, format="svg", bbox_inches="tight")
-    markup = buffer.getvalue()
-    return markup[markup.index("<svg") :]

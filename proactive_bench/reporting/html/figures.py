@@ -2,7 +2,8 @@
 
 - Proc vs Comp per model and persona, with the Comp = Proc diagonal (figure 3d);
 - average follow-up user turns per session vs Proc per model and persona (figure 4);
-- the ablation with and without dependency history (figure 5).
+- the ablation with and without dependency history (figure 5);
+- questions asked per session vs Proc, from the burden rows.
 
 Each function returns None when the summary has nothing to plot.
 """
@@ -17,6 +18,7 @@ from typing import Any
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 
+from proactive_bench.reporting.burden import BurdenRow
 from proactive_bench.reporting.summary import Summary
 
 STYLE = {"svg.fonttype": "none", "font.size": 9, "axes.spines.top": False, "axes.spines.right": False}
@@ -114,3 +116,20 @@ def _svg(fig: Figure) -> str:
     fig.savefig(buffer, format="svg", bbox_inches="tight")
     markup = buffer.getvalue()
     return markup[markup.index("<svg") :]
+
+
+def proc_vs_burden(rows: list[BurdenRow]) -> str | None:
+    """Inline SVG: questions asked per session vs Proc, one point per model and persona (None without data)."""
+    points = [
+        (row.model + ("" if row.untargeted_share is None else f", {100 * row.untargeted_share:.0f}% untargeted"), row.questions, 100 * row.proc)
+        for row in rows
+        if row.proc is not None
+    ]
+    if not points:
+        return None
+    with rc_context(STYLE):
+        fig, ax = _figure()
+        _scatter(ax, points)
+        ax.set(xlim=(0, max(x for _, x, _ in points) * 1.2 + 0.5), ylim=(-3, 103), xlabel="questions asked per session", ylabel="Proc (%)")
+        ax.set_title("Proc vs user burden")
+        return _svg(fig)

@@ -19,7 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
 
 import proactive_bench.reporting.html.figures as figures
-from proactive_bench.reporting.burden import burden_rows, proc_vs_burden
+from proactive_bench.reporting.burden import burden_rows
 from proactive_bench.reporting.html.categories import category_name, category_table
 from proactive_bench.reporting.html.compare import difference, pair_sessions
 from proactive_bench.reporting.html.matrix import session_matrix
@@ -133,7 +133,7 @@ def render_report(store: Store, ident: str) -> Report:
                 "proc_comp": figures.proc_vs_comp(summary),
                 "turns_proc": figures.turns_vs_proc(summary),
                 "ablation": figures.ablation_bars(summary),
-                "proc_burden": proc_vs_burden(burden_rows(store, runs)),
+                "proc_burden": figures.proc_vs_burden(burden_rows(store, runs)),
             },
         ),
         runs=[(load_run(store, run), sessions[run.id]) for run in runs],
