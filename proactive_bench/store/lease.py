@@ -89,13 +89,15 @@ Fences = Fence | tuple[Fence, ...]
 
 
 def check_fence(db: Connection, fences: Fences) -> None:
-    """Inside a write transaction: raise LeaseLost unless every fence's owner still holds its lease (one primary-key read each).
+    """Inside a write transaction: raise LeaseLost unless every fence's owner still holds its lease (one primary-key read for all).
 
     SQLite serializes the transaction once it has written; other databases
-    lock the row read here until commit (FOR SHARE), so a takeover waits.
+    lock the rows read here until commit (FOR SHARE), so a takeover waits.
     """
-    for fence in fences if isinstance(fences, tuple) else (fences,):
-        if db.execute(_owner_of(), {"scope": fence.scope}).scalar() != fence.owner:
+    checked = fences if isinstance(fences, tuple) else (fences,)
+    owners = {scope: owner for scope, owner in db.execute(_owners_of(), {"scopes": [fence.scope for fence in checked]})}
+    for fence in checked:
+        if owners.get(fence.scope) != fence.owner:
             raise LeaseLost(f"{fence.scope}: another process took over this run's lease; this one stops without saving")
 
 
@@ -106,9 +108,9 @@ def holds(store: Any, fence: Fence) -> bool:
 
 
 @cache
-def _owner_of() -> Any:
-    """The owner of a lease, read under a share lock; built once (this runs at every session save)."""
-    return select(Lease.owner).where(Lease.scope == bindparam("scope")).with_for_update(read=True)  # type: ignore[arg-type]
+def _owners_of() -> Any:
+    """The owners of some leases, read under a share lock; built once (this runs at every session save)."""
+    return select(Lease.scope, Lease.owner).where(col(Lease.scope).in_(bindparam("scopes", expanding=True))).with_for_update(read=True)
 
 
 class HeldLease:
