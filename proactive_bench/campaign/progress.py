@@ -28,7 +28,9 @@ class StoredProgress:
             if run is None:
                 continue
             new = ended - self.reported.get(run_id, 0)
-            if new > 0:
-                self.reported[run_id] = ended
-                for _ in range(new if on_event else 0):
-                    on_event(run, "session")  # type: ignore[misc]
+            if new <= 0:
+                continue
+            self.reported[run_id] = ended
+            if on_event is not None:
+                for _ in range(new):
+                    on_event(run, "session")

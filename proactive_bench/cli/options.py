@@ -15,6 +15,7 @@ RoleKeyOpt = Annotated[Optional[str], typer.Option(help="Name of the environment
 MaxTokensOpt = Annotated[Optional[list[str]], typer.Option(help=f"ROLE=N: answer cap of one role's calls, repeatable; roles {', '.join(ROLES)} (defaults {MaxTokens().model_dump()}).")]
 CallTimeoutOpt = Annotated[Optional[float], typer.Option(min=0.1, help="Seconds one model call may take (default 120).")]
 
+
 @dataclass(frozen=True)
 class CallLimits:
     """``--max-tokens ROLE=N`` (repeatable) and ``--call-timeout``."""

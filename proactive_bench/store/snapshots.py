@@ -41,7 +41,7 @@ class SnapshotQueries:
 
     def latest_snapshot(self, run_id: str, kind: str) -> dict[str, Any] | None:
         """The snapshot of ``kind`` that the run saved last, whole."""
-        return self._snapshot_by(_latest_of_run().params(run_id=run_id, kind=kind))
+        return self._snapshot_by(_latest_per_kind().params(run_id=run_id, kinds=[kind]))
 
     def _snapshot_by(self, stmt: Any) -> dict[str, Any] | None:
         with self.engine.connect() as db:
@@ -76,7 +76,7 @@ def write_snapshots(db: Connection, run_id: str, session_run_id: int, snapshots:
     if not snapshots:
         return {}
     found = db.execute(_latest_per_kind(), {"run_id": run_id, "kinds": [s["kind"] for s in snapshots]})
-    previous: dict[str, int] = {kind: snapshot_id for kind, snapshot_id in found}
+    previous: dict[str, int] = {kind: snapshot_id for snapshot_id, kind in found}
     rows, texts, lengths = [], [], []
     for snapshot in snapshots:
         key, text = (run_id, snapshot["kind"]), dumps(snapshot["content"])
@@ -127,22 +127,10 @@ def _content_of() -> Any:
 
 
 @cache
-def _latest_of_run() -> Any:
-    """The id of a run's last saved snapshot of a kind."""
-    return (
-        select(Snapshot.id)
-        .join(SessionRun, Snapshot.session_run_id == SessionRun.id)  # type: ignore[arg-type]
-        .where(SessionRun.run_id == bindparam("run_id"), Snapshot.kind == bindparam("kind"))
-        .order_by(Snapshot.id.desc())  # type: ignore[union-attr]
-        .limit(1)
-    )
-
-
-@cache
 def _latest_per_kind() -> Any:
-    """The id of a run's last saved snapshot of each of some kinds."""
+    """The id of a run's last saved snapshot of each of some kinds, with its kind."""
     return (
-        select(Snapshot.kind, func.max(Snapshot.id))
+        select(func.max(Snapshot.id), Snapshot.kind)
         .join(SessionRun, Snapshot.session_run_id == SessionRun.id)  # type: ignore[arg-type]
         .where(SessionRun.run_id == bindparam("run_id"), col(Snapshot.kind).in_(bindparam("kinds", expanding=True)))
         .group_by(Snapshot.kind)

@@ -1,6 +1,6 @@
 """The thread a process's session saves run on, off its event loop.
 
-A save is a transaction of some thirty statements; on a database server each
+A save is a transaction of about a dozen statements; on a database server each
 is a round trip, and the commit waits for the server's disk. Run on the event
 loop, those waits stall every other episode of the process. :class:`WriteThread`
 runs the saves one after another on a single thread (the order a process's
