@@ -18,8 +18,9 @@ measured one, the ideal being the model-waiting time of one episode run alone
 first (all N at once would ideally take as long as one); lost or duplicate sessions; store load: rows and bytes written per
 session (SQLite: the file and its WAL; PostgreSQL: WAL bytes and table bytes),
 write statements per second with their mean and p95 server-side latency (from
-the server's statement log), and the peak of open connections; the CPU time of
-pbench's own processes per session (local executor); model load:
+the server's statement log), and the peak of open connections; CPU per session
+of pbench's processes, Ray's daemons, the database server and the rest of the
+machine (from /proc); model load:
 requests and prompt characters per session. The load average is printed with each line.
 
     python scripts/bench_scale.py [--delay 0.3] [--episodes 64,256] [--configs local-sqlite,local-postgres,ray1-postgres,ray2-postgres]
@@ -36,7 +37,6 @@ import math
 import multiprocessing
 import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
@@ -124,8 +124,11 @@ class Figures:
     write_mean_ms: float | None
     write_p95_ms: float | None
     peak_connections: int | None
-    pbench_cpu_ms_per_session: float
-    """CPU of the pbench command and the worker processes it waited for (start-up included; not Ray's workers, not the database server)."""
+    cpu_ms_per_session: dict[str, float]
+    """CPU per session of each group of processes (:data:`PROCESS_GROUPS`: pbench's driver, workers and Ray runners, start-up
+    included; Ray's daemons; the PostgreSQL server; this bench with its stub server; anything else on the machine)."""
+    busy_ms_per_session: float
+    """The machine's busy CPU (all cores) over the sweep, per session: what the groups add up to, give or take the polling."""
     requests_per_session: float
     prompt_chars_per_session: float
     load_before: float
@@ -197,6 +200,84 @@ class PeakConnections:
         self.thread.join()
 
 
+PROCESS_GROUPS = (
+    ("bench and stub server", ("bench_scale.py",)),
+    ("pbench", ("proactive_bench", "multiprocessing.spawn", "ray::EpisodeRunner", "ray::ClusterLimits")),
+    ("ray daemons", ("raylet", "gcs_server", "dashboard", "runtime_env", "log_monitor", "monitor.py", "ray::IDLE", "default_worker.py")),
+    ("postgres", ("postgres",)),
+)
+"""Where a process's CPU is counted, by what its command line contains (first match wins); the rest is "other"."""
+TICKS_PER_S = os.sysconf("SC_CLK_TCK")
+
+
+def process_group(cmdline: str) -> str:
+    return next((group for group, marks in PROCESS_GROUPS if any(mark in cmdline for mark in marks)), "other")
+
+
+def process_cpu() -> dict[int, tuple[str, float]]:
+    """Every process's group and CPU seconds so far (user + system), from /proc."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
+        found[int(entry.name)] = (process_group(cmdline), (int(fields[11]) + int(fields[12])) / TICKS_PER_S)
+    return found
+
+
+def machine_busy_s() -> float:
+    """CPU seconds the machine has spent not idle, over all its cores (/proc/stat)."""
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(v) for v in Path("/proc/stat").read_text().split()[1:9])
+    return (user + nice + system + irq + softirq + steal) / TICKS_PER_S
+
+
+class CpuByGroup:
+    """Polls /proc while a sweep runs: the CPU seconds each group of processes spent, and the machine's busy seconds.
+
+    A process that ends between two polls loses its last 0.2 s at most; one born
+    during the sweep counts from zero.
+    """
+
+    def __init__(self) -> None:
+        self.first: dict[int, float] = {}
+        self.last: dict[int, tuple[str, float]] = {}
+        self.busy_s = 0.0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._poll, daemon=True)
+
+    def _sample(self, born: float | None) -> None:
+        """Record every process's CPU; one not seen before starts from ``born`` (None: from what it has now)."""
+        for pid, (group, cpu) in process_cpu().items():
+            self.first.setdefault(pid, cpu if born is None else born)
+            self.last[pid] = (group, cpu)
+
+    def _poll(self) -> None:
+        while not self.stop.wait(0.2):
+            self._sample(born=0.0)
+
+    def __enter__(self) -> CpuByGroup:
+        self._sample(born=None)
+        self.busy_before = machine_busy_s()
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+        self._sample(born=0.0)
+        self.busy_s = machine_busy_s() - self.busy_before
+
+    def seconds(self) -> dict[str, float]:
+        spent: Counter[str] = Counter()
+        for pid, (group, cpu) in self.last.items():
+            spent[group] += cpu - self.first[pid]
+        return dict(spent)
+
+
 def write_latencies(log_file: Path, offset: int, database: str) -> list[float]:
     """Server-side durations (ms) of the write statements and commits of ``database`` logged after ``offset``."""
     with log_file.open("rb") as handle:
@@ -261,23 +342,15 @@ def run_sweep(
     if ray_address is not None:
         command += ["--executor", "ray", "--ray-address", ray_address]
     load_before = os.getloadavg()[0]
-    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    watcher = PeakConnections(server.url("").rstrip("/")) if server is not None else None
-    if watcher is not None:
-        watcher.__enter__()
-    try:
+    watcher = PeakConnections(server.url("").rstrip("/")) if server is not None else nullcontext()
+    with watcher, CpuByGroup() as cpu:
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout, cwd=tmp)
             timed_out = False
         except subprocess.TimeoutExpired:  # the figures of the sessions done so far (the driver was killed)
             done, timed_out = subprocess.CompletedProcess(command, 0, "", ""), True
-    finally:
-        if watcher is not None:
-            watcher.__exit__()
     command_s = time.perf_counter() - started
-    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu_s = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
     load_after = os.getloadavg()[0]
     if done.returncode != 0:
         raise RuntimeError(f"{config} x {episodes}: pbench sweep exited {done.returncode}: {done.stderr.strip().splitlines()[-1:]}")
@@ -301,8 +374,9 @@ def run_sweep(
         wal_bytes_per_session=round(wal / sessions) if wal is not None else None,
         writes_per_s=round(len(latencies) / span, 1) if latencies else None,
         write_mean_ms=round(statistics.mean(latencies), 3) if latencies else None, write_p95_ms=round(p95(latencies), 3) if latencies else None,
-        peak_connections=watcher.peak if watcher is not None else None,
-        pbench_cpu_ms_per_session=round(1000 * cpu_s / sessions), requests_per_session=round(requests.value / sessions, 2), prompt_chars_per_session=round(characters.value / sessions),
+        peak_connections=watcher.peak if isinstance(watcher, PeakConnections) else None,
+        cpu_ms_per_session={group: round(1000 * spent / sessions, 1) for group, spent in sorted(cpu.seconds().items())},
+        busy_ms_per_session=round(1000 * cpu.busy_s / sessions, 1), requests_per_session=round(requests.value / sessions, 2), prompt_chars_per_session=round(characters.value / sessions),
         load_before=round(load_before, 2), load_after=round(load_after, 2), timed_out=timed_out,
     )
 
@@ -319,7 +393,8 @@ def show(figures: Figures) -> None:
     print(
         f"{f.config:15} {f.episodes:4} episodes{' (TIMED OUT: sessions done by then)' if f.timed_out else ''}: {f.sims_per_hour:8} sims/h {f.sessions_per_hour:8} sessions/h, efficiency {f.efficiency:.2f}"
         f" (span {f.span_s} s, ideal {f.ideal_s} s, command {f.command_s} s), lost/dup {f.lost_or_duplicate}; {store};"
-        f" pbench CPU {f.pbench_cpu_ms_per_session} ms/session; {f.requests_per_session} requests and {f.prompt_chars_per_session} prompt chars/session;"
+        f" CPU ms/session: {', '.join(f'{group} {ms}' for group, ms in f.cpu_ms_per_session.items())} (machine busy {f.busy_ms_per_session});"
+        f" {f.requests_per_session} requests and {f.prompt_chars_per_session} prompt chars/session;"
         f" load {f.load_before}->{f.load_after}",
         flush=True,
     )

@@ -138,7 +138,7 @@ def natural_keys(location: str) -> dict[str, Counter[tuple[Any, ...]]]:
         "checkpoint": lambda r: (runs[r["run_id"]], r["position"]),
         "modelcall_cache": lambda r: (namespace(r["namespace"]), r["key"], r["occurrence"]),
         "lease": lambda r: (r["scope"],),
-        "probe": lambda r: (r["base_url"], r["model"], r["created"]),
+        "probe": lambda r: (r["base_url"], r["model"], r["created"], r["report"]),  # two workers' probes may end in the same microsecond
     }
     unknown = set(rows) - set(keys) - {"alembic_version"}
     assert not unknown, f"say what identifies a row of {unknown}"
