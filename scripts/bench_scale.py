@@ -202,15 +202,16 @@ class PeakConnections:
 
 PROCESS_GROUPS = (
     ("bench and stub server", ("bench_scale.py",)),
-    ("pbench", ("proactive_bench", "multiprocessing.spawn", "ray::EpisodeRunner", "ray::ClusterLimits")),
-    ("ray daemons", ("raylet", "gcs_server", "dashboard", "runtime_env", "log_monitor", "monitor.py", "ray::IDLE", "default_worker.py")),
+    ("pbench", ("proactive_bench", "multiprocessing.spawn", "ray::episoderunner", "ray::clusterlimits")),
+    ("ray daemons", ("raylet", "gcs_server", "dashboard", "runtime_env", "runtimeenv", "log_monitor", "monitor.py", "ray::idle", "default_worker.py")),
     ("postgres", ("postgres",)),
 )
-"""Where a process's CPU is counted, by what its command line contains (first match wins); the rest is "other"."""
+"""Where a process's CPU is counted, by what its command line contains (lower case; the first match wins); the rest is "other"."""
 TICKS_PER_S = os.sysconf("SC_CLK_TCK")
 
 
 def process_group(cmdline: str) -> str:
+    cmdline = cmdline.lower()
     return next((group for group, marks in PROCESS_GROUPS if any(mark in cmdline for mark in marks)), "other")
 
 

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import gzip
 import io
+import os
+import shutil
 import tarfile
 import threading
+import time
+import types
 from pathlib import Path
 
 import pytest
 from conftest import DATA
 
-from proactive_bench.campaign.dataset_archives import DatasetArchive, pack, unpacked
+from proactive_bench.campaign import ray_executor
+from proactive_bench.campaign.dataset_archives import KEPT_FOR_S, DatasetArchive, pack, unpacked
 from proactive_bench.dataset import episode_files, load_episode
 
 
@@ -84,3 +91,36 @@ def test_a_link_in_the_dataset_to_a_file_outside_brings_no_file_of_the_drivers_m
     assert b"the driver's" not in gzip.decompress(archive.data)
     with pytest.raises(tarfile.FilterError):
         unpacked(archive.digest, archive.data, tmp_path / "cache")
+
+
+def test_a_new_copy_removes_copies_unused_for_a_week_and_keeps_the_rest(tmp_path: Path) -> None:
+    week_ago = time.time() - KEPT_FOR_S - 60
+    unused, recent, leftover = tmp_path / ("a" * 64), tmp_path / ("b" * 64), tmp_path / ".aaaaaaaaaaaa-interrupted"
+    for folder in (unused, recent, leftover):
+        (folder / "episodes").mkdir(parents=True)
+        (folder / "episodes" / "notes.txt").write_text("an older dataset")
+    for folder in (unused, leftover):
+        os.utime(folder, (week_ago, week_ago))
+    archive = pack(DATA.resolve(), episode_files(DATA, load_episode(DATA, "pharmacist")))
+    copy = unpacked(archive.digest, archive.data, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([recent.name, archive.digest])
+    os.utime(copy, (week_ago, week_ago))
+    assert unpacked(archive.digest, archive.data, tmp_path) == copy and copy.stat().st_mtime > week_ago + 60  # used again: touched
+
+
+def test_a_runner_unpacks_again_a_copy_pruned_while_it_ran(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ray_executor, "unpacked", functools.partial(unpacked, cache=tmp_path))
+    archive = pack(DATA.resolve(), episode_files(DATA, load_episode(DATA, "pharmacist")))
+    runner = types.SimpleNamespace(datasets={})
+    runner._unpack = functools.partial(ray_executor.EpisodeRunner._unpack, runner)
+
+    async def shipped() -> bytes:
+        return archive.data
+
+    async def run_starts() -> list[Path]:
+        first = await ray_executor.EpisodeRunner.dataset(runner, archive.digest, shipped())  # type: ignore[arg-type]
+        shutil.rmtree(first)  # another sweep's runner pruned it
+        return [first, await ray_executor.EpisodeRunner.dataset(runner, archive.digest, shipped())]  # type: ignore[arg-type]
+
+    first, second = asyncio.run(run_starts())
+    assert first == second and load_episode(second, "pharmacist").persona.id == "pharmacist"

@@ -11,7 +11,10 @@ digest names its content. A runner unpacks an archive once per digest into
 ``<temp>/pbench-datasets/<digest>``: into a fresh temporary folder first, then
 renamed into place, so runners sharing a machine never see half an archive;
 members that would land outside the folder (absolute paths, ``..``, links
-leaving it, devices) are refused by tarfile's ``data`` filter.
+leaving it, devices) are refused by tarfile's ``data`` filter. A copy is
+touched each time a run starts from it; unpacking a new one removes the copies
+(and leftovers of interrupted unpacks) no run of the machine has started from
+for :data:`KEPT_FOR_S`.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import os
 import shutil
 import tarfile
 import tempfile
+import time
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -34,6 +38,8 @@ from proactive_bench.store import Run
 
 CACHE = Path(tempfile.gettempdir()) / "pbench-datasets"
 """Where runners keep unpacked datasets, one folder per archive digest (shared by every runner of the machine)."""
+KEPT_FOR_S = 7 * 24 * 3600
+"""How long a copy no run has started from stays in the cache: sweeps of the same dataset reuse it, others' are removed."""
 SKIPPED = {"__pycache__"}
 """Folders never packed: Python's bytecode caches change with every import and are not part of the dataset."""
 
@@ -94,12 +100,13 @@ def _walk(top: Path) -> Iterator[Path]:
 
 
 def unpacked(digest: str, data: bytes, cache: Path = CACHE) -> Path:
-    """The folder holding the archive's files, unpacked now unless a complete copy is already there."""
+    """The folder holding the archive's files (touched: in use), unpacked now unless a complete copy is already there;
+    a new copy removes the ones unused for :data:`KEPT_FOR_S`."""
     target = cache / digest
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
         names = tar.getnames()
         if _complete(target, names):
-            return target
+            return in_use(target)
         cache.mkdir(parents=True, exist_ok=True)
         fresh = Path(tempfile.mkdtemp(prefix=f".{digest[:12]}-", dir=cache))
         try:
@@ -107,7 +114,28 @@ def unpacked(digest: str, data: bytes, cache: Path = CACHE) -> Path:
             _move_into_place(fresh, target, names)
         finally:
             shutil.rmtree(fresh, ignore_errors=True)  # gone already unless another runner's copy won
-    return target
+    _prune(cache, keep=target)
+    return in_use(target)
+
+
+def in_use(copy: Path) -> Path:
+    """Mark a copy as used now (its modification time), so that pruning keeps it; ``copy`` back."""
+    os.utime(copy)
+    return copy
+
+
+def _prune(cache: Path, keep: Path) -> None:
+    """Remove the copies, and leftovers of interrupted unpacks, untouched for :data:`KEPT_FOR_S` (renamed away first,
+    so that a runner never starts from half a copy: it finds the copy gone and unpacks it again)."""
+    cutoff = time.time() - KEPT_FOR_S
+    for entry in cache.iterdir():
+        try:
+            if entry == keep or entry.stat().st_mtime >= cutoff:
+                continue
+            doomed = entry if entry.name.startswith(".") else entry.rename(entry.with_name(f".{entry.name}-stale-{uuid.uuid4().hex}"))
+        except OSError:  # another runner pruned or replaced it meanwhile
+            continue
+        shutil.rmtree(doomed, ignore_errors=True)
 
 
 def _move_into_place(fresh: Path, target: Path, names: list[str]) -> None:

@@ -46,7 +46,7 @@ from typing import Any
 import structlog
 from langchain_core.rate_limiters import BaseRateLimiter
 
-from proactive_bench.campaign.dataset_archives import pack_datasets, unpacked
+from proactive_bench.campaign.dataset_archives import in_use, pack_datasets, unpacked
 from proactive_bench.campaign.interrupts import handlers_kept, stopped_by
 from proactive_bench.campaign.process_tuning import tune_for_runs
 from proactive_bench.campaign.progress import StoredProgress
@@ -239,8 +239,17 @@ class EpisodeRunner:
             return await continue_run(store, run_id, config, limits, self.budget, self.transport, self.episodes, data_root)
 
     async def dataset(self, digest: str, archive: Any) -> Path:
-        """The folder of this machine's copy of a shipped dataset, unpacked on first use (from a thread: the loop runs on)."""
-        if digest not in self.datasets:
+        """The folder of this machine's copy of a shipped dataset, unpacked on first use (from a thread: the loop runs on)
+        and again if it is gone (pruned by another sweep's runner after a week unused); touched at every run's start."""
+        known = self.datasets.get(digest)
+        if known is not None and known.done():
+            if not known.cancelled() and known.exception() is None:
+                try:
+                    return in_use(known.result())
+                except FileNotFoundError:  # pruned: unpacked again below
+                    pass
+            known = None  # gone, or its unpacking failed: tried again
+        if known is None:
             self.datasets[digest] = asyncio.ensure_future(self._unpack(digest, archive))
         return await self.datasets[digest]
 
