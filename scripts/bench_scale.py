@@ -20,7 +20,8 @@ session (SQLite: the file and its WAL; PostgreSQL: WAL bytes and table bytes),
 write statements per second with their mean and p95 server-side latency (from
 the server's statement log), and the peak of open connections; CPU per session
 of pbench's processes, Ray's daemons, the database server and the rest of the
-machine (from /proc); model load:
+machine over the session span, and the machine's over the whole command (from
+/proc); model load:
 requests and prompt characters per session. The load average is printed with each line.
 
     python scripts/bench_scale.py [--delay 0.3] [--episodes 64,256] [--configs local-sqlite,local-postgres,ray1-postgres,ray2-postgres]
@@ -125,10 +126,12 @@ class Figures:
     write_p95_ms: float | None
     peak_connections: int | None
     cpu_ms_per_session: dict[str, float]
-    """CPU per session of each group of processes (:data:`PROCESS_GROUPS`: pbench's driver, workers and Ray runners, start-up
-    included; Ray's daemons; the PostgreSQL server; this bench with its stub server; anything else on the machine)."""
+    """CPU per session of each group of processes over the session span (:data:`PROCESS_GROUPS`: pbench's driver, workers
+    and Ray runners; Ray's daemons; the PostgreSQL server; this bench with its stub server; anything else on the machine)."""
     busy_ms_per_session: float
-    """The machine's busy CPU (all cores) over the sweep, per session: what the groups add up to, give or take the polling."""
+    """The machine's busy CPU (all cores) over the session span, per session: the groups' sum, give or take the polling."""
+    command_busy_ms_per_session: float
+    """The same over the whole command: start-up (imports, joining a cluster, starting runners) and shutting down included."""
     requests_per_session: float
     prompt_chars_per_session: float
     load_before: float
@@ -170,7 +173,8 @@ def session_figures(url: str) -> dict[str, Any]:
     return {
         "sessions": len(completed),
         "duplicates": len(completed) - len(distinct),
-        "span": max(seconds(s.finished) for s in completed) - min(seconds(s.started) for s in completed),
+        "first_started": min(seconds(s.started) for s in completed),
+        "last_finished": max(seconds(s.finished) for s in completed),
         "waiting": statistics.mean(busy_time(intervals) for intervals in per_run.values()),
         "rows": rows,
     }
@@ -237,24 +241,31 @@ def machine_busy_s() -> float:
 
 
 class CpuByGroup:
-    """Polls /proc while a sweep runs: the CPU seconds each group of processes spent, and the machine's busy seconds.
+    """Polls /proc every 0.2 s while a sweep runs: each group's CPU seconds so far and the machine's busy seconds, over time.
 
     A process that ends between two polls loses its last 0.2 s at most; one born
-    during the sweep counts from zero.
+    during the sweep counts from zero; a process keeps the group of its last
+    non-empty command line (an exiting one shows none).
     """
 
     def __init__(self) -> None:
         self.first: dict[int, float] = {}
         self.last: dict[int, tuple[str, float]] = {}
-        self.busy_s = 0.0
+        self.timeline: list[tuple[float, float, Counter[str]]] = []
+        """(wall time, machine busy seconds, per group CPU seconds) at each poll, all counted from the start."""
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._poll, daemon=True)
 
     def _sample(self, born: float | None) -> None:
-        """Record every process's CPU; one not seen before starts from ``born`` (None: from what it has now)."""
+        """Record every process's CPU (one not seen before starts from ``born``; None: from what it has now) and the totals."""
+        now, busy = time.time(), machine_busy_s()
         for pid, (group, cpu) in process_cpu().items():
             self.first.setdefault(pid, cpu if born is None else born)
-            self.last[pid] = (group, cpu)
+            self.last[pid] = (self.last[pid][0] if group == "other" and pid in self.last else group, cpu)
+        spent: Counter[str] = Counter()
+        for pid, (group, cpu) in self.last.items():
+            spent[group] += cpu - self.first[pid]
+        self.timeline.append((now, busy, spent))
 
     def _poll(self) -> None:
         while not self.stop.wait(0.2):
@@ -262,7 +273,6 @@ class CpuByGroup:
 
     def __enter__(self) -> CpuByGroup:
         self._sample(born=None)
-        self.busy_before = machine_busy_s()
         self.thread.start()
         return self
 
@@ -270,13 +280,15 @@ class CpuByGroup:
         self.stop.set()
         self.thread.join()
         self._sample(born=0.0)
-        self.busy_s = machine_busy_s() - self.busy_before
 
-    def seconds(self) -> dict[str, float]:
-        spent: Counter[str] = Counter()
-        for pid, (group, cpu) in self.last.items():
-            spent[group] += cpu - self.first[pid]
-        return dict(spent)
+    def between(self, start: float | None = None, end: float | None = None) -> tuple[float, dict[str, float]]:
+        """The machine's busy seconds and each group's CPU seconds from the poll nearest ``start`` to the one nearest
+        ``end`` (POSIX times; None: the first and the last poll)."""
+        def nearest(moment: float | None, default: int) -> tuple[float, float, Counter[str]]:
+            return self.timeline[default] if moment is None else min(self.timeline, key=lambda sample: abs(sample[0] - moment))
+
+        (_, busy_from, spent_from), (_, busy_to, spent_to) = nearest(start, 0), nearest(end, -1)
+        return busy_to - busy_from, {group: spent_to[group] - spent_from[group] for group in sorted(spent_to)}
 
 
 def write_latencies(log_file: Path, offset: int, database: str) -> list[float]:
@@ -366,7 +378,8 @@ def run_sweep(
         written = int(scalar(url, TABLE_BYTES)) - size_before
         wal = int(scalar(url, "select wal_bytes from pg_stat_wal"))
         latencies = write_latencies(server.log_file, log_offset, name)
-    span = stored["span"]
+    span = stored["last_finished"] - stored["first_started"]
+    busy_in_span, spent_in_span = cpu.between(stored["first_started"], stored["last_finished"])
     return Figures(
         config=config, episodes=episodes, sessions=sessions, lost_or_duplicate=abs(expected - sessions) + stored["duplicates"],
         command_s=round(command_s, 2), span_s=round(span, 2), ideal_s=round(ideal, 2),
@@ -376,8 +389,9 @@ def run_sweep(
         writes_per_s=round(len(latencies) / span, 1) if latencies else None,
         write_mean_ms=round(statistics.mean(latencies), 3) if latencies else None, write_p95_ms=round(p95(latencies), 3) if latencies else None,
         peak_connections=watcher.peak if isinstance(watcher, PeakConnections) else None,
-        cpu_ms_per_session={group: round(1000 * spent / sessions, 1) for group, spent in sorted(cpu.seconds().items())},
-        busy_ms_per_session=round(1000 * cpu.busy_s / sessions, 1), requests_per_session=round(requests.value / sessions, 2), prompt_chars_per_session=round(characters.value / sessions),
+        cpu_ms_per_session={group: round(1000 * spent / sessions, 1) for group, spent in spent_in_span.items()},
+        busy_ms_per_session=round(1000 * busy_in_span / sessions, 1), command_busy_ms_per_session=round(1000 * cpu.between()[0] / sessions, 1),
+        requests_per_session=round(requests.value / sessions, 2), prompt_chars_per_session=round(characters.value / sessions),
         load_before=round(load_before, 2), load_after=round(load_after, 2), timed_out=timed_out,
     )
 
@@ -394,7 +408,7 @@ def show(figures: Figures) -> None:
     print(
         f"{f.config:15} {f.episodes:4} episodes{' (TIMED OUT: sessions done by then)' if f.timed_out else ''}: {f.sims_per_hour:8} sims/h {f.sessions_per_hour:8} sessions/h, efficiency {f.efficiency:.2f}"
         f" (span {f.span_s} s, ideal {f.ideal_s} s, command {f.command_s} s), lost/dup {f.lost_or_duplicate}; {store};"
-        f" CPU ms/session: {', '.join(f'{group} {ms}' for group, ms in f.cpu_ms_per_session.items())} (machine busy {f.busy_ms_per_session});"
+        f" CPU ms/session: {', '.join(f'{group} {ms}' for group, ms in f.cpu_ms_per_session.items())} (machine busy {f.busy_ms_per_session}; over the whole command {f.command_busy_ms_per_session});"
         f" {f.requests_per_session} requests and {f.prompt_chars_per_session} prompt chars/session;"
         f" load {f.load_before}->{f.load_after}",
         flush=True,
