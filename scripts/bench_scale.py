@@ -63,8 +63,10 @@ PBENCH = [sys.executable, "-c", "from proactive_bench.cli import app; app()"]
 SESSIONS_PER_EPISODE = 3
 """The mini episode's sessions: a sim is an episode, so sims/h is sessions/h over three."""
 CONFIGS = ("local-sqlite", "local-postgres", "ray1-postgres", "ray2-postgres")
-LOGGED = ("log_min_duration_statement=0", "log_connections=on", "log_line_prefix='%m [%p] %d '", "max_connections=600", "shared_buffers=128MB")
-"""The bench server logs every statement with its duration (the write latencies are read from that log)."""
+SERVER_SETTINGS = ("max_connections=600", "shared_buffers=128MB")
+STATEMENT_LOG = ("log_min_duration_statement=0", "log_connections=on", "log_line_prefix='%m [%p] %d '")
+"""With --statement-log the server logs every statement with its duration (the write latencies are read from that log):
+a line per statement, written by the server on the same cores, so throughput is measured without it by default."""
 DURATION = re.compile(r"^\S+ \S+ \S+ \[\d+\] (\S+) LOG:  duration: ([\d.]+) ms  (?:statement|execute [^:]*): (\w+)")
 WRITES = {"INSERT", "UPDATE", "DELETE", "COMMIT"}
 ROUNDS_RUN: Counter[str] = Counter()
@@ -241,14 +243,16 @@ def machine_busy_s() -> float:
 
 
 class CpuByGroup:
-    """Polls /proc every 0.2 s while a sweep runs: each group's CPU seconds so far and the machine's busy seconds, over time.
+    """Polls /proc while a sweep runs (every ``every_s``; 0: at its start and end only): each group's CPU seconds so far
+    and the machine's busy seconds, over time.
 
-    A process that ends between two polls loses its last 0.2 s at most; one born
+    A process that ends between two polls loses its CPU since the last one; one born
     during the sweep counts from zero; a process keeps the group of its last
     non-empty command line (an exiting one shows none).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, every_s: float) -> None:
+        self.every_s = every_s
         self.first: dict[int, float] = {}
         self.last: dict[int, tuple[str, float]] = {}
         self.timeline: list[tuple[float, float, Counter[str]]] = []
@@ -268,7 +272,7 @@ class CpuByGroup:
         self.timeline.append((now, busy, spent))
 
     def _poll(self) -> None:
-        while not self.stop.wait(0.2):
+        while self.every_s > 0 and not self.stop.wait(self.every_s):
             self._sample(born=0.0)
 
     def __enter__(self) -> CpuByGroup:
@@ -282,13 +286,20 @@ class CpuByGroup:
         self._sample(born=0.0)
 
     def between(self, start: float | None = None, end: float | None = None) -> tuple[float, dict[str, float]]:
-        """The machine's busy seconds and each group's CPU seconds from the poll nearest ``start`` to the one nearest
-        ``end`` (POSIX times; None: the first and the last poll)."""
-        def nearest(moment: float | None, default: int) -> tuple[float, float, Counter[str]]:
-            return self.timeline[default] if moment is None else min(self.timeline, key=lambda sample: abs(sample[0] - moment))
+        """The machine's busy seconds and each group's CPU seconds from ``start`` to ``end`` (POSIX times, each read
+        between the two polls around it, linearly; None: the first and the last poll)."""
+        (busy_from, spent_from), (busy_to, spent_to) = self._at(start, 0), self._at(end, -1)
+        return busy_to - busy_from, {group: spent_to[group] - spent_from.get(group, 0.0) for group in sorted(spent_to)}
 
-        (_, busy_from, spent_from), (_, busy_to, spent_to) = nearest(start, 0), nearest(end, -1)
-        return busy_to - busy_from, {group: spent_to[group] - spent_from[group] for group in sorted(spent_to)}
+    def _at(self, moment: float | None, default: int) -> tuple[float, dict[str, float]]:
+        """The busy seconds and group totals at ``moment``, interpolated between the polls around it."""
+        if moment is None:
+            _, busy, spent = self.timeline[default]
+            return busy, dict(spent)
+        after = next((i for i, sample in enumerate(self.timeline) if sample[0] >= moment), len(self.timeline) - 1)
+        (t0, busy0, spent0), (t1, busy1, spent1) = self.timeline[max(0, after - 1)], self.timeline[after]
+        share = min(1.0, max(0.0, (moment - t0) / (t1 - t0))) if t1 > t0 else 1.0
+        return busy0 + share * (busy1 - busy0), {g: spent0[g] + share * (spent1[g] - spent0[g]) for g in spent1}
 
 
 def write_latencies(log_file: Path, offset: int, database: str) -> list[float]:
@@ -357,7 +368,7 @@ def run_sweep(
     load_before = os.getloadavg()[0]
     started = time.perf_counter()
     watcher = PeakConnections(server.url("").rstrip("/")) if server is not None else nullcontext()
-    with watcher, CpuByGroup() as cpu:
+    with watcher, CpuByGroup(args.cpu_poll) as cpu:
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout, cwd=tmp)
             timed_out = False
@@ -389,7 +400,7 @@ def run_sweep(
         writes_per_s=round(len(latencies) / span, 1) if latencies else None,
         write_mean_ms=round(statistics.mean(latencies), 3) if latencies else None, write_p95_ms=round(p95(latencies), 3) if latencies else None,
         peak_connections=watcher.peak if isinstance(watcher, PeakConnections) else None,
-        cpu_ms_per_session={group: round(1000 * spent / sessions, 1) for group, spent in spent_in_span.items()},
+        cpu_ms_per_session={group: round(1000 * spent / sessions, 1) for group, spent in spent_in_span.items()} if args.cpu_poll > 0 else {},
         busy_ms_per_session=round(1000 * busy_in_span / sessions, 1), command_busy_ms_per_session=round(1000 * cpu.between()[0] / sessions, 1),
         requests_per_session=round(requests.value / sessions, 2), prompt_chars_per_session=round(characters.value / sessions),
         load_before=round(load_before, 2), load_after=round(load_after, 2), timed_out=timed_out,
@@ -404,7 +415,9 @@ def show(figures: Figures) -> None:
     f = figures
     store = f"{f.rows_per_session} rows/session, {f.bytes_per_session} B/session"
     if f.wal_bytes_per_session is not None:
-        store += f" ({f.wal_bytes_per_session} B WAL), {f.writes_per_s} writes/s mean {f.write_mean_ms} ms p95 {f.write_p95_ms} ms, peak {f.peak_connections} connections"
+        store += f" ({f.wal_bytes_per_session} B WAL), peak {f.peak_connections} connections"
+    if f.writes_per_s is not None:
+        store += f", {f.writes_per_s} writes/s mean {f.write_mean_ms} ms p95 {f.write_p95_ms} ms"
     print(
         f"{f.config:15} {f.episodes:4} episodes{' (TIMED OUT: sessions done by then)' if f.timed_out else ''}: {f.sims_per_hour:8} sims/h {f.sessions_per_hour:8} sessions/h, efficiency {f.efficiency:.2f}"
         f" (span {f.span_s} s, ideal {f.ideal_s} s, command {f.command_s} s), lost/dup {f.lost_or_duplicate}; {store};"
@@ -423,6 +436,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="Worker processes of the local executor, and CPUs of the Ray cluster.")
     parser.add_argument("--timeout", type=float, default=900, help="Seconds one sweep may take before it counts as failed.")
     parser.add_argument("--rounds", type=int, default=1, help="Run every configuration this many times over (in turn, so load drifts reach all alike); ratios use each one's median.")
+    parser.add_argument("--cpu-poll", type=float, default=0.5, help="Seconds between reads of /proc for the CPU figures (0: only at start and end).")
+    parser.add_argument("--statement-log", action="store_true", help="PostgreSQL logs every statement: write statements per second and their latencies (costs the server CPU).")
+    parser.add_argument("--pg-settings", default="", help="Comma-separated PostgreSQL settings for the bench server, e.g. synchronous_commit=off.")
     parser.add_argument("--json", type=Path, help="Also write every line's figures to this JSON file.")
     args = parser.parse_args()
     configs = [c for c in args.configs.split(",") if c]
@@ -437,7 +453,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pbench-scale-") as folder, stub_process(args.delay) as stub:
         os.chmod(folder, 0o755)  # as root the server runs as postgres, who must enter it
         tmp = Path(folder)
-        server = LocalPostgres(tmp / "pg", settings=LOGGED) if any(c.endswith("postgres") for c in configs) else None
+        settings = (*SERVER_SETTINGS, *(STATEMENT_LOG if args.statement_log else ()), *filter(None, args.pg_settings.split(",")))
+        server = LocalPostgres(tmp / "pg", settings=settings) if any(c.endswith("postgres") for c in configs) else None
         if server is not None:
             server.start(database=None)
         try:
