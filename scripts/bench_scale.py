@@ -17,15 +17,17 @@ sims (episodes) per hour and sessions per hour over the sweep's session span
 measured one, the ideal being the model-waiting time of one episode run alone
 first (all N at once would ideally take as long as one); lost or duplicate sessions; store load: rows and bytes written per
 session (SQLite: the file and its WAL; PostgreSQL: WAL bytes and table bytes),
-write statements per second with their mean and p95 server-side latency (from
-the server's statement log), and the peak of open connections; CPU per session
+write statements per second with their mean and p95 server-side latency (with
+``--statement-log``: from the server's log of every statement, which costs it
+CPU, so throughput runs go without), and the peak of open connections; CPU per session
 of pbench's processes, Ray's daemons, the database server and the rest of the
 machine over the session span, and the machine's over the whole command (from
 /proc); model load:
 requests and prompt characters per session. The load average is printed with each line.
 
     python scripts/bench_scale.py [--delay 0.3] [--episodes 64,256] [--configs local-sqlite,local-postgres,ray1-postgres,ray2-postgres]
-                                  [--workers 2] [--rounds 1] [--timeout 900] [--json FILE]
+                                  [--workers 2] [--rounds 1] [--timeout 900] [--cpu-poll 0.5] [--statement-log]
+                                  [--pg-settings synchronous_commit=off,...] [--json FILE]
 
 Ray configurations need ``pip install 'ray[default]>=2.40,<3'`` and a pbench with ``--executor ray``.
 """
@@ -130,8 +132,9 @@ class Figures:
     cpu_ms_per_session: dict[str, float]
     """CPU per session of each group of processes over the session span (:data:`PROCESS_GROUPS`: pbench's driver, workers
     and Ray runners; Ray's daemons; the PostgreSQL server; this bench with its stub server; anything else on the machine)."""
-    busy_ms_per_session: float
-    """The machine's busy CPU (all cores) over the session span, per session: the groups' sum, give or take the polling."""
+    busy_ms_per_session: float | None
+    """The machine's busy CPU (all cores) over the session span, per session: the groups' sum, give or take the polling
+    (None with --cpu-poll 0: no poll inside the span)."""
     command_busy_ms_per_session: float
     """The same over the whole command: start-up (imports, joining a cluster, starting runners) and shutting down included."""
     requests_per_session: float
@@ -401,7 +404,7 @@ def run_sweep(
         write_mean_ms=round(statistics.mean(latencies), 3) if latencies else None, write_p95_ms=round(p95(latencies), 3) if latencies else None,
         peak_connections=watcher.peak if isinstance(watcher, PeakConnections) else None,
         cpu_ms_per_session={group: round(1000 * spent / sessions, 1) for group, spent in spent_in_span.items()} if args.cpu_poll > 0 else {},
-        busy_ms_per_session=round(1000 * busy_in_span / sessions, 1), command_busy_ms_per_session=round(1000 * cpu.between()[0] / sessions, 1),
+        busy_ms_per_session=round(1000 * busy_in_span / sessions, 1) if args.cpu_poll > 0 else None, command_busy_ms_per_session=round(1000 * cpu.between()[0] / sessions, 1),
         requests_per_session=round(requests.value / sessions, 2), prompt_chars_per_session=round(characters.value / sessions),
         load_before=round(load_before, 2), load_after=round(load_after, 2), timed_out=timed_out,
     )
@@ -421,7 +424,8 @@ def show(figures: Figures) -> None:
     print(
         f"{f.config:15} {f.episodes:4} episodes{' (TIMED OUT: sessions done by then)' if f.timed_out else ''}: {f.sims_per_hour:8} sims/h {f.sessions_per_hour:8} sessions/h, efficiency {f.efficiency:.2f}"
         f" (span {f.span_s} s, ideal {f.ideal_s} s, command {f.command_s} s), lost/dup {f.lost_or_duplicate}; {store};"
-        f" CPU ms/session: {', '.join(f'{group} {ms}' for group, ms in f.cpu_ms_per_session.items())} (machine busy {f.busy_ms_per_session}; over the whole command {f.command_busy_ms_per_session});"
+        f" CPU ms/session: {', '.join(f'{group} {ms}' for group, ms in f.cpu_ms_per_session.items()) or 'not polled'}"
+        f" (machine busy {f.busy_ms_per_session if f.busy_ms_per_session is not None else 'not polled'}; over the whole command {f.command_busy_ms_per_session});"
         f" {f.requests_per_session} requests and {f.prompt_chars_per_session} prompt chars/session;"
         f" load {f.load_before}->{f.load_after}",
         flush=True,
