@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +26,17 @@ def count_commits(store: Store) -> list[int]:
     return commits
 
 
-async def test_answers_arriving_together_are_committed_together(tmp_path: Path) -> None:
+async def test_answers_arriving_together_are_committed_together_on_the_writing_thread(tmp_path: Path) -> None:
     store = Store(tmp_path / "r.db")
     commits = count_commits(store)
+    threads: list[str] = []
+    event.listen(store.engine, "commit", lambda conn: threads.append(threading.current_thread().name))
     for n in range(5):
         store.answers.add("run/s1", "k", n, "[]")
     assert stored(store) == []  # waiting for the burst to end
     await asyncio.sleep(store.answers.delay_s * 3)
     assert stored(store) == [("k", n) for n in range(5)] and commits[0] == 1
+    assert [name.split("_")[0] for name in threads] == ["pbench-save"]  # off the event loop, in line with the session saves
 
 
 async def test_flush_writes_what_is_waiting_and_leaves_the_timer_nothing(tmp_path: Path) -> None:

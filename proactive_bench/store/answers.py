@@ -17,6 +17,7 @@ from sqlmodel import Column, Field, Session, SQLModel, select
 
 from proactive_bench.store.codec import CompressedText
 from proactive_bench.store.engine import bytewise, insert_ignoring
+from proactive_bench.store.writer import WriteThread
 
 log = structlog.get_logger(__name__)
 
@@ -42,16 +43,21 @@ class RecordedAnswers:
     write is deferred by at most ``delay_s`` (a crash loses at most that much
     recording; the answers are then asked again on resume); outside one it is
     written at once. :meth:`flush` writes whatever is waiting; the reads of one session's answers flush first.
-    Answers are added on the event loop's thread and may be taken on another
-    (a session save on the store's writing thread): the waiting list is locked, the timer is the loop's alone.
+    Answers are added on the event loop's thread; the timer's write runs on
+    the store's writing thread (``writer``), after the saves already queued there and
+    never beside one, and a session save there takes the waiting answers into its
+    own transaction: the waiting list is locked, the timer is the loop's alone.
     """
 
-    def __init__(self, engine: Any, delay_s: float = 0.25) -> None:
+    def __init__(self, engine: Any, writer: WriteThread, delay_s: float = 0.25) -> None:
         self.engine = engine
+        self.writer = writer
         self.delay_s = delay_s
         self._pending: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._timer: asyncio.TimerHandle | None = None
+        self._writing: set[asyncio.Task[None]] = set()
+        """The timer's writes queued on the writing thread (held here: the loop keeps only weak references to tasks)."""
 
     def add(self, namespace: str, key: str, occurrence: int, generations: str) -> None:
         with self._lock:
@@ -88,8 +94,13 @@ class RecordedAnswers:
 
     def _flush_on_timer(self) -> None:
         self._timer = None
+        writing = asyncio.ensure_future(self._flush_off_loop())
+        self._writing.add(writing)
+        writing.add_done_callback(self._writing.discard)
+
+    async def _flush_off_loop(self) -> None:
         try:
-            self.flush()
+            await self.writer.run(self.flush)
         except Exception as exc:  # noqa: BLE001 (kept for the next flush or session save, which reports a failure)
             log.warning("answer_write_deferred", waiting=len(self._pending), error=f"{type(exc).__name__}: {exc}")
 

@@ -48,15 +48,15 @@ class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, Judgment
             migrate(self.engine, self.name)
         except DBAPIError as exc:
             raise StoreOpenError(" ".join(str(exc.orig).split())) from exc
-        self.answers = RecordedAnswers(self.engine)
-        """Recorded model answers of every run on this database, written in bursts."""
+        self.writer = WriteThread()
+        """Where running episodes save their sessions, off the event loop (copies of this store share it)."""
+        self.answers = RecordedAnswers(self.engine, self.writer)
+        """Recorded model answers of every run on this database, written in bursts (on the writing thread)."""
         weakref.finalize(self, self.engine.dispose)  # at exit too: the last connection closed folds the WAL into the file
         self.last_snapshots: LastWritten = {}
         """The snapshots this process saved last, per run and kind: the bases of the next ones (see :mod:`~proactive_bench.store.snapshots`)."""
         self.fence: Fences | None = None
         """The lease this process writes under (see :mod:`proactive_bench.store.lease`): every session save checks it."""
-        self.writer = WriteThread()
-        """Where running episodes save their sessions, off the event loop (copies of this store share it)."""
 
     def add(self, *rows: SQLModel) -> None:
         """Insert rows in one transaction."""
