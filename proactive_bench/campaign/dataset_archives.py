@@ -119,8 +119,11 @@ def unpacked(digest: str, data: bytes, cache: Path = CACHE) -> Path:
 
 
 def in_use(copy: Path) -> Path:
-    """Mark a copy as used now (its modification time), so that pruning keeps it; ``copy`` back."""
-    os.utime(copy)
+    """Mark a copy as used now (its modification time), so that pruning keeps it; ``copy`` back (FileNotFoundError: gone)."""
+    try:
+        os.utime(copy)
+    except PermissionError:  # another user's copy in a shared temporary folder: read, not marked
+        pass
     return copy
 
 
