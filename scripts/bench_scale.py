@@ -224,8 +224,9 @@ def process_group(cmdline: str) -> str:
     return next((group for group, marks in PROCESS_GROUPS if any(mark in cmdline for mark in marks)), "other")
 
 
-def process_cpu() -> dict[int, tuple[str, float]]:
-    """Every process's group and CPU seconds so far (user + system), from /proc."""
+def process_cpu() -> dict[int, tuple[str | None, float]]:
+    """Every process's group (None: no command line, as for an exiting process or a kernel thread) and CPU seconds so
+    far (user + system), from /proc."""
     found = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -235,7 +236,7 @@ def process_cpu() -> dict[int, tuple[str, float]]:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:  # ended meanwhile
             continue
-        found[int(entry.name)] = (process_group(cmdline), (int(fields[11]) + int(fields[12])) / TICKS_PER_S)
+        found[int(entry.name)] = (process_group(cmdline) if cmdline.strip() else None, (int(fields[11]) + int(fields[12])) / TICKS_PER_S)
     return found
 
 
@@ -268,7 +269,7 @@ class CpuByGroup:
         now, busy = time.time(), machine_busy_s()
         for pid, (group, cpu) in process_cpu().items():
             self.first.setdefault(pid, cpu if born is None else born)
-            self.last[pid] = (self.last[pid][0] if group == "other" and pid in self.last else group, cpu)
+            self.last[pid] = (group or self.last.get(pid, ("other", 0.0))[0], cpu)
         spent: Counter[str] = Counter()
         for pid, (group, cpu) in self.last.items():
             spent[group] += cpu - self.first[pid]
