@@ -17,6 +17,8 @@ class Stage(StrEnum):
     COMPLETION = "completion"
     QUESTION = "question"
     VOLUNTEER = "volunteer"
+    REASKED = "reasked"
+    """A question about a requirement the agent already knew from an earlier session: answered, labelled provided."""
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 ``schema`` holds the pydantic models (persona, episode, session, intent,
 checklist), ``predicates`` the predicate language and the ``PREDICATE_CHECKS``
 registry through which an importer contributes a check, ``loading`` reads a
-root, ``ablation`` picks the sessions a run keeps, ``taxonomy`` the category
+root, ``ablation`` picks the sessions a run keeps, ``conventions`` which intents restate a requirement already known, ``taxonomy`` the category
 codes, ``timed_events`` the app rows and workspace files that appear when a session starts.
 See README.md here.
 """
@@ -16,6 +16,7 @@ from proactive_bench.dataset.ablation import (
     depends_on_map,
     left_out_dependencies,
 )
+from proactive_bench.dataset.conventions import convention_members, known_intents
 from proactive_bench.dataset.loading import (
     DEFAULT_DATA_ROOT,
     Dataset,
@@ -119,12 +120,14 @@ __all__ = [
     "check_regex",
     "check_relative_path",
     "compile_pattern",
+    "convention_members",
     "dependency_units",
     "episode_files",
     "depends_on_map",
     "left_out_dependencies",
     "evaluate",
     "format_loc",
+    "known_intents",
     "load_dataset",
     "load_dataset_partly",
     "load_episode",

@@ -62,6 +62,12 @@ class HiddenIntent(_Model):
     source_session: str | None = Field(
         default=None, description="For persistent intents: the earlier session whose output holds the evidence."
     )
+    convention: str | None = Field(
+        default=None,
+        pattern=ID_PATTERN,
+        description="A key shared by the intents of an episode that restate one requirement (a naming, filing or layout "
+        "convention): once it is known from an earlier session, a question about it earns no inferred credit (docs/metrics.md).",
+    )
 
     @property
     def has_rules(self) -> bool:

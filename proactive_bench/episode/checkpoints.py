@@ -260,4 +260,5 @@ def stored_session_result(store: Store, session_run: SessionRun) -> SessionResul
         session_run.session_id, session_run.status, session_run.turns, counts, grades, score, basis, session_run.error,
         stored_transcript(store, session_run), sum(was_clipped(e.evidence) for e in events),
         tuple(e.intent_id for e in events if e.status == IntentStatus.PROVIDED),
+        tuple(e.intent_id for e in events),
     )

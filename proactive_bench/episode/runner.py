@@ -30,6 +30,7 @@ from proactive_bench.dataset import (
     LoadedEpisode,
     Session,
     depends_on_map,
+    known_intents,
     start_session,
 )
 from proactive_bench.env import (
@@ -229,6 +230,7 @@ async def run_episode(
     results: list[SessionResult] = []
     status = RunStatus.FINISHED
     saving: asyncio.Task[None] | None = None
+    scoring = SCORINGS[run.config.get("protocol", "pbench")]
     started = asyncio.Event()  # set when the coming session's first model request is out (or the session ends)
     outer = REQUEST_SENT.set(started)  # in this task's context: the session's model calls see it
     try:
@@ -249,7 +251,8 @@ async def run_episode(
                 cache.begin_session(session.id)
             history = [r.transcript for r in results]
             session = with_opening_note(episode, session, results)
-            result, save = await _run_one(wiring, stage, session, position, history, start)
+            known = known_intents(session, episode.sessions, {r.session_id: r.labelled_intents for r in results}) if scoring.known_conventions else frozenset()
+            result, save = await _run_one(wiring, stage, session, position, history, start, known)
             reason = ledger.paused(True) if result.status == SessionOutcome.ERROR else None
             if reason:  # its server went away: this session runs again on resume instead of being kept as an error
                 status = RunStatus.STOPPED
@@ -271,7 +274,6 @@ async def run_episode(
         if saving is not None:
             await saving
     planned = [s.id for s in sessions]
-    scoring = SCORINGS[run.config.get("protocol", "pbench")]
     result = episode_result(run.id, episode.persona.id, run.model, results, depends_on_map(episode.episode), planned, status, scoring)
     store.update(run, status=status)
     return result
@@ -297,6 +299,7 @@ def _episode_state(
 
 async def _run_one(
     wiring: EpisodeRun, stage: _Stage, session: Session, position: int, history: list[list[dict[str, str]]], start: PackedWorkspace | None,
+    known: frozenset[str] = frozenset(),
 ) -> tuple[SessionResult, Callable[[], None]]:
     """Run one session; return its result and the call that saves it.
 
@@ -326,7 +329,7 @@ async def _run_one(
     )
     rt = SessionRuntime(
         wiring.episode.persona, session, agent, FollowUpUser(wiring.participants.user), toolbox, env.workspace, env.memory, stage.graders, sink,
-        wiring.max_turns,
+        wiring.max_turns, known,
     )
     log.info("session_start", run=run.id, session=session.id)
     try:
@@ -376,7 +379,8 @@ async def _run_one(
     transcript = [m.as_history() for m in state["transcript"]]
     clipped = sum(was_clipped(label.evidence) for label in state["labels"])
     provided = tuple(label.intent_id for label in state["labels"] if label.status == IntentStatus.PROVIDED)
-    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided), save
+    labelled = tuple(label.intent_id for label in state["labels"])
+    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided, labelled), save
 
 
 async def _play(rt: SessionRuntime, agent: Scaffold, ctx: SessionContext) -> SessionState:

@@ -73,6 +73,8 @@ class SessionRuntime:
     graders: GraderResolver
     sink: TurnSink
     max_turns: int
+    known: frozenset[str] = frozenset()
+    """Intents whose convention the agent already knows from an earlier session (the user credits no question about them)."""
     apps_at_start: dict[str, list[dict[str, Any]]] | None = field(init=False)
 
     def __post_init__(self) -> None:
@@ -164,6 +166,7 @@ async def user_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> di
         turn_tool_records=[r for r in rt.toolbox.records if r.turn == turn],
         changed_files=state["changed_files"],
         earlier_labels=state["labels"],
+        known=rt.known,
     )
     try:
         decision = await rt.user.decide(view)

@@ -1,6 +1,6 @@
 """Adversarial scripted baselines: agents that try to game Proc and Comp without doing the work.
 
-Each must score near zero (Proc <= 0.10, Comp <= 0.15 with the rules user on
+Each must score near zero (Proc <= 0.05, Comp <= 0.15 with the rules user on
 every dataset): ``pbench validate --oracle`` holds them to it. They are the benchmark's own
 attackers, not reference points for real assistants:
 
@@ -15,7 +15,22 @@ attackers, not reference points for real assistants:
 - ``scripted:stuffer`` writes every file the task produces (a .docx, .xlsx
   or .pdf through its office tool, so the graders can read it), stuffed with
   the words of the request and of the workspace files (documents read as
-  ``read_file`` shows them), and lists everything in a long reply.
+  ``read_file`` shows them), and lists everything in a long reply;
+- ``scripted:conventions`` opens every session with the same few questions
+  about conventions most workplaces keep (:data:`CONVENTION_QUESTIONS`: the
+  reports index, the tracker, the log, the template), then says it is done;
+- ``scripted:filer`` asks, for every workspace file named like an index,
+  tracker, log or register, whether to add a row for this to that file,
+  :data:`DRIP_PER_TURN` a turn;
+- ``scripted:echo`` turns what the user told it in earlier sessions back into
+  questions ("Same as last time: ...?"), :data:`DRIP_PER_TURN` a turn;
+- ``scripted:parrot`` does no work but copies the user's sentences and ID
+  codes (this session's and earlier sessions'), one a line, into every index,
+  tracker, log or register file of the workspace, a notes file in each
+  folder, and memory;
+- ``scripted:magpie`` is all four at once: the convention questions, the
+  per-file questions and the echoes, spread over turns under the survey cap,
+  after a parrot's writes.
 
 Their vocabulary is generic and persona-independent on purpose: it is not built
 from any episode's cues, so a dataset whose cues it hits has a cue problem. The
@@ -39,7 +54,7 @@ from proactive_bench.scaffolds.protocol import (
     SessionContext,
 )
 
-AdversaryMode = Literal["shotgun", "drip", "vague", "claimer", "stuffer"]
+AdversaryMode = Literal["shotgun", "drip", "vague", "claimer", "stuffer", "conventions", "filer", "echo", "parrot", "magpie"]
 ADVERSARY_MODES: tuple[AdversaryMode, ...] = get_args(AdversaryMode)
 DRIP_PER_TURN = 4
 
@@ -88,6 +103,17 @@ VAGUE_QUESTIONS: tuple[str, ...] = (
     "Anything more you'd like me to add?",
 )
 
+CONVENTION_QUESTIONS: tuple[str, ...] = (
+    "Should I add this report to your reports index?",
+    "Should I update the tracker too?",
+    "Should I log it in the register as well?",
+    "Should I use your usual template for it?",
+)
+"""Questions about conventions most workplaces keep, asked whatever the session is about."""
+
+CONVENTION_FILE = re.compile(r"index|tracker|log|register|registry|ledger", re.IGNORECASE)
+"""Workspace file names that look like a running list of the user's work."""
+
 DONE = "All done - everything is handled."
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]{3,}|\d[\d.,/-]*\d|[A-Z0-9]{2,}(?:-[A-Z0-9]+)+")
 
@@ -111,6 +137,7 @@ class AdversarialAgent:
         self.mode = mode
         self._ctx: SessionContext | None = None
         self._turns = 0
+        self._queue: list[str] = []
 
     def start_session(self, ctx: SessionContext) -> None:
         self._ctx, self._turns = ctx, 0
@@ -131,7 +158,43 @@ class AdversarialAgent:
             return AgentTurn(VAGUE_QUESTIONS[(self._turns - 1) % len(VAGUE_QUESTIONS)])
         if self.mode == "claimer":
             return AgentTurn(claims_everything())
-        return AgentTurn(self._stuff(message) if first else claims_everything())
+        if self.mode == "stuffer":
+            return AgentTurn(self._stuff(message) if first else claims_everything())
+        if self.mode == "parrot":
+            return AgentTurn(self._parrot(message) if first else DONE)
+        if first:
+            self._queue = self._questions()
+            if self.mode == "magpie":
+                self._parrot(message)
+        batch, self._queue = self._queue[:DRIP_PER_TURN], self._queue[DRIP_PER_TURN:]
+        return AgentTurn(" ".join(batch) if batch else DONE)
+
+    def _questions(self) -> list[str]:
+        """Every question the mode will ask this session, in order."""
+        assert self._ctx is not None
+        asks = {
+            "conventions": list(CONVENTION_QUESTIONS),
+            "filer": [f"Should I add a row for this to {path}?" for path in convention_files(self._ctx.workspace)],
+            "echo": [echoed(sentence) for sentence in user_sentences(earlier_reveals(self._ctx.history))],
+        }
+        if self.mode == "magpie":
+            return [q for kind in ("conventions", "filer", "echo") for q in asks[kind]]
+        return asks[self.mode]
+
+    def _parrot(self, message: str) -> str:
+        """Copy the user's sentences and codes, one a line, into the files it guesses and into memory."""
+        assert self._ctx is not None
+        heard = user_sentences([message, *earlier_reveals(self._ctx.history)])
+        lines = [*heard, *id_codes(" ".join(heard))]
+        text = "\n".join(lines)
+        for path in convention_files(self._ctx.workspace):
+            old = self._ctx.workspace.read_text(path) if path.endswith((".md", ".txt", ".csv")) else ""
+            self._ctx.tools.call("write_file", {"path": path, "content": f"{old.rstrip()}\n{text}\n"})
+        for folder in sorted({str(PurePosixPath(p).parent) for p in self._ctx.workspace.files()} - {"."}):
+            self._ctx.tools.call("write_file", {"path": f"{folder}/notes.md", "content": f"# Notes\n\n{text}\n"})
+        for n, line in enumerate(lines):
+            self._ctx.tools.call("memory_write", {"key": f"note-{n}", "text": line})
+        return f"Done. Noted: {' '.join(heard)}"
 
     def _stuff(self, message: str) -> str:
         """Write every output path with the session's words on one line; reply with them all."""
@@ -145,6 +208,36 @@ class AdversarialAgent:
                 self._ctx.tools.call("write_file", {"path": path, "content": f"# {path}\n\n{text}\n"})
         return f"Done: {'; '.join(WORK_DIMENSIONS)}. Key points: {words}"
 
+
+
+def convention_files(workspace: Workspace) -> list[str]:
+    """Workspace files named like an index, tracker, log or register."""
+    return [path for path in workspace.files() if CONVENTION_FILE.search(PurePosixPath(path).stem)]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_CODE = re.compile(r"\b(?:[A-Z0-9]{2,}(?:[-.][A-Z0-9]+)+|\d+(?:[-/.]\d+)+)\b")
+
+
+def earlier_reveals(history: list[list[dict[str, str]]]) -> list[str]:
+    """What the user said in earlier sessions after their opening request: the requirements it revealed."""
+    return [m["content"] for transcript in history for m in transcript[1:] if m.get("role") == "user"]
+
+
+def user_sentences(messages: list[str]) -> list[str]:
+    """The distinct sentences of the user's messages."""
+    parts = (part.strip() for text in messages for part in _SENTENCE_END.split(text))
+    return list(dict.fromkeys(part for part in parts if len(part.split()) >= 3))
+
+
+def id_codes(text: str) -> list[str]:
+    """Codes, numbers with separators and dates in a text ("4-7823", "MRM-014", "2025-03-21")."""
+    return list(dict.fromkeys(_CODE.findall(text)))
+
+
+def echoed(sentence: str) -> str:
+    """A sentence the user said before, asked back as a question."""
+    return f"Same as last time: {sentence.rstrip('.!? ')}?"
 
 
 WRITING_TOOLS = ("write_file", "edit_file", "docx_create", "docx_edit", "xlsx_write", "xlsx_append_rows", "pdf_create")

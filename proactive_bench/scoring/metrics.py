@@ -72,10 +72,13 @@ class Scoring:
     """An item whose grader failed scores 0 (pbench: it is left out and counted)."""
     comp_by_trajectory: bool
     """A task's Comp weighs its trajectory's size, as π-Bench's code does (pbench: every task once)."""
+    known_conventions: bool
+    """A question about a convention known from an earlier session earns no inferred credit (π-Bench credits every
+    targeted question); the simulated user applies it (``dataset.known_intents``)."""
 
 
-DEFAULT_SCORING = Scoring("pbench", weighted_items=True, errored_items_fail=False, comp_by_trajectory=False)
-PIBENCH_SCORING = Scoring("pibench", weighted_items=False, errored_items_fail=True, comp_by_trajectory=True)
+DEFAULT_SCORING = Scoring("pbench", weighted_items=True, errored_items_fail=False, comp_by_trajectory=False, known_conventions=True)
+PIBENCH_SCORING = Scoring("pibench", weighted_items=False, errored_items_fail=True, comp_by_trajectory=True, known_conventions=False)
 SCORINGS = {s.name: s for s in (DEFAULT_SCORING, PIBENCH_SCORING)}
 
 

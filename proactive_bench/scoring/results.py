@@ -49,6 +49,8 @@ class SessionResult:
     """Intent labels the user simulator gave on clipped evidence."""
     provided_intents: tuple[str, ...] = ()
     """The intents the user had to provide (answered or volunteered): an AgentIF bonus tied to one earns nothing."""
+    labelled_intents: tuple[str, ...] = ()
+    """Every intent that received a label (later sessions' known conventions, ``dataset.known_intents``)."""
 
     @property
     def clipped_items(self) -> int:

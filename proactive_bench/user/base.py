@@ -8,7 +8,7 @@ nothing was completed or asked about and intents remain open.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -33,6 +33,9 @@ class UserView:
     changed_files: list[str] = field(default_factory=list)
     earlier_labels: list[IntentLabel] = field(default_factory=list)
     """Labels given at earlier turns of the session (each with its turn)."""
+    known: frozenset[str] = frozenset()
+    """Intents whose requirement the agent already knows from an earlier session (``dataset.known_intents``):
+    a question about one earns no inferred credit."""
 
     @property
     def patience_spent(self) -> bool:
@@ -111,12 +114,16 @@ def combine_stages(
     volunteer_order: list[str],
     decided_by: str,
     prompt_hashes: dict[Stage, str | None] | None = None,
+    known: Collection[str] = (),
 ) -> list[IntentLabel]:
     """Merge both stages by priority; each open intent gets at most one label.
 
     ``volunteer_order`` ranks open intents by relevance to the current step;
     the first one neither completed nor targeted is volunteered when no
-    question targeted any intent.
+    question targeted any intent. A question that targets a ``known`` intent
+    (a convention the agent already has from an earlier session) is answered,
+    but the intent is labelled provided (stage ``reasked``), never inferred;
+    the protocols that keep the paper's rule pass no ``known``.
     """
     hashes = prompt_hashes or {}
     open_set = set(open_ids)
@@ -129,7 +136,11 @@ def combine_stages(
     asked = False
     for verdict in targeted:
         if verdict.intent_id in open_set and verdict.intent_id not in done:
-            labels.append(_label(verdict, IntentStatus.INFERRED, Stage.QUESTION, decided_by, hashes))
+            if verdict.intent_id in known:
+                reasked = StageVerdict(verdict.intent_id, f"re-asked a known convention: {verdict.evidence}")
+                labels.append(_label(reasked, IntentStatus.PROVIDED, Stage.REASKED, decided_by, hashes))
+            else:
+                labels.append(_label(verdict, IntentStatus.INFERRED, Stage.QUESTION, decided_by, hashes))
             done.add(verdict.intent_id)
             asked = True
     if not asked:

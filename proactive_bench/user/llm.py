@@ -165,8 +165,8 @@ class LLMUser:
                 completed, (targeted, order) = await asyncio.gather(self._completion_stage(view), self._question_stage(view))
         except StructuredOutputError as exc:
             return UserDecision([], None, error=str(exc))
-        hashes = {Stage.COMPLETION: COMPLETION_PROMPT.hash, Stage.QUESTION: QUESTION_PROMPT.hash, Stage.VOLUNTEER: QUESTION_PROMPT.hash}
-        labels = combine_stages(open_ids, completed, targeted, order, self.decided_by, hashes)
+        hashes = {Stage.COMPLETION: COMPLETION_PROMPT.hash, Stage.QUESTION: QUESTION_PROMPT.hash, Stage.VOLUNTEER: QUESTION_PROMPT.hash, Stage.REASKED: QUESTION_PROMPT.hash}
+        labels = combine_stages(open_ids, completed, targeted, order, self.decided_by, hashes, known=view.known)
         if dropped:
             labels = [replace(label, evidence=label.evidence + clipped_note(dropped)) for label in labels]
         to_reveal = [label for label in labels if label.status != IntentStatus.COMPLETED]
