@@ -25,6 +25,8 @@ class BurdenRow:
     question_words: float
     user_turns: float
     untargeted_share: float | None
+    reasked: float
+    """Questions per session about a convention already known from an earlier session."""
     leaks: int
     proc: float | None
 
@@ -53,6 +55,7 @@ def burden_rows(store: Store, runs: list[Run]) -> list[BurdenRow]:
             model, persona, len(burdens),
             mean(b.questions for b in burdens), mean(b.question_words for b in burdens), mean(b.user_turns for b in burdens),
             sum(b.untargeted for b in burdens) / asked if asked else None,
+            mean(b.reasked for b in burdens),
             sum(len(b.leaks) for b in burdens),
             mean(procs[(model, persona)]) if procs[(model, persona)] else None,
         ))
@@ -61,9 +64,9 @@ def burden_rows(store: Store, runs: list[Run]) -> list[BurdenRow]:
 
 def burden_table(rows: list[BurdenRow]) -> Table:
     table = Table(title="User burden per session (mean)")
-    for column in ("model", "persona", "sessions", "questions", "question words", "user turns", "untargeted", "leaks"):
+    for column in ("model", "persona", "sessions", "questions", "question words", "user turns", "untargeted", "re-asked conventions", "leaks"):
         table.add_column(column, justify="left" if column in ("model", "persona") else "right", no_wrap=column in ("model", "persona"))
     for r in rows:
         share = "—" if r.untargeted_share is None else f"{100 * r.untargeted_share:.0f}%"
-        table.add_row(r.model, r.persona, str(r.sessions), f"{r.questions:.1f}", f"{r.question_words:.0f}", f"{r.user_turns:.1f}", share, str(r.leaks))
+        table.add_row(r.model, r.persona, str(r.sessions), f"{r.questions:.1f}", f"{r.question_words:.0f}", f"{r.user_turns:.1f}", share, f"{r.reasked:.1f}", str(r.leaks))
     return table

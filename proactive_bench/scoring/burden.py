@@ -9,6 +9,9 @@ Proc rewards asking; this is the bill. Per session:
 - ``untargeted``: questions that earned no intent: per turn, the questions
   asked minus the distinct questions the user credited (``inferred``);
   ``untargeted_share`` is their share of all questions;
+- ``reasked``: questions about a convention the agent already knew from an
+  earlier session (labels of stage ``reasked``: the user answered, nothing
+  was credited);
 - ``leaks``: user replies that conveyed an intent not chosen that turn (the
   LLM user's leak check), each with its turn and the intents it leaked.
 
@@ -21,7 +24,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from proactive_bench.data_model import IntentLabel, Leak, Message, questions_in
+from proactive_bench.data_model import IntentLabel, Leak, Message, Stage, questions_in
 from proactive_bench.user import credited_questions
 
 SNAPSHOT_KIND = "burden"
@@ -33,6 +36,7 @@ class Burden:
     question_words: int = 0
     user_turns: int = 0
     untargeted: int = 0
+    reasked: int = 0
     leaks: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -46,7 +50,7 @@ class Burden:
 def session_burden(transcript: list[Message], labels: list[IntentLabel], leaks: list[Leak] | None = None) -> Burden:
     """Burden of one session from its final state's transcript, labels and recorded leaks."""
     credited = credited_questions(labels)
-    burden = Burden(leaks=[asdict(leak) for leak in leaks or []])
+    burden = Burden(leaks=[asdict(leak) for leak in leaks or []], reasked=sum(label.stage == Stage.REASKED for label in labels))
     for message in transcript:
         if message.role == "user" and message.turn > 0:
             burden.user_turns += 1

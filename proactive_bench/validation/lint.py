@@ -32,6 +32,7 @@ from proactive_bench.dataset import (
 )
 from proactive_bench.env import Workspace, resolve_tool_names
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
+from proactive_bench.validation.conventions import convention_problems
 from proactive_bench.validation.gaming import gaming_problems
 from proactive_bench.validation.reference_replay import replay_references
 from proactive_bench.validation.semantics import (
@@ -110,6 +111,7 @@ def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
             "the rules user cannot track them (use --user llm)", "warning",
         ))
     named = {(p.file, p.field) for p in problems if p.level == "error"}  # a replay failure there is its consequence
+    problems += convention_problems(episode)
     return [p for p in replay_references(episode, root) if (p.file, p.field) not in named] + problems + gaming_problems(episode, root)
 
 

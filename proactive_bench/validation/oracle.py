@@ -134,7 +134,7 @@ BASELINES: list[OracleBar] = [
     OracleBar("scripted:passive", recovers_when_told(0.2), "Proc <= 0.2, every rule item passes once told"),
     OracleBar("scripted:asker", mostly_inferred(0.6), ">= 60% of intents inferred, every rule item passes"),
     OracleBar("scripted:surface", loses_intent_items, "Proc <= 0.2, fails every rule item tied to an intent", ("forward",)),
-    *(OracleBar(f"scripted:{mode}", earns_nearly_nothing(0.10, 0.15), "Proc <= 0.10, Comp <= 0.15", ("forward",)) for mode in ADVERSARY_MODES),
+    *(OracleBar(f"scripted:{mode}", earns_nearly_nothing(0.05, 0.15), "Proc <= 0.05, Comp <= 0.15", ("forward",)) for mode in ADVERSARY_MODES),
 ]
 
 

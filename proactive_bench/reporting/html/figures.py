@@ -121,7 +121,8 @@ def _svg(fig: Figure) -> str:
 def proc_vs_burden(rows: list[BurdenRow]) -> str | None:
     """Inline SVG: questions asked per session vs Proc, one point per model and persona (None without data)."""
     points = [
-        (row.model + ("" if row.untargeted_share is None else f", {100 * row.untargeted_share:.0f}% untargeted"), row.questions, 100 * row.proc)
+        (row.model + ("" if row.untargeted_share is None else f", {100 * row.untargeted_share:.0f}% untargeted")
+         + (f", {row.reasked:.1f} re-asked" if row.reasked else ""), row.questions, 100 * row.proc)
         for row in rows
         if row.proc is not None
     ]
