@@ -14,8 +14,11 @@ user attached is not applying the example's rule to the new data.
 
 from __future__ import annotations
 
+import csv
 import re
 from pathlib import PurePosixPath
+
+from openpyxl.utils import get_column_letter
 
 from proactive_bench.env import file_text
 from proactive_bench.scaffolds import AgentTurn, SessionContext
@@ -44,8 +47,9 @@ def copy_call(path: str, lines: list[str]) -> tuple[str, dict[str, object]]:
     suffix = PurePosixPath(path).suffix.lower()
     if suffix == ".docx":
         return "docx_create", {"path": path, "blocks": [{"type": "paragraph", "text": line} for line in lines], "overwrite": True}
-    if suffix == ".xlsx":
-        return "xlsx_write", {"path": path, "cells": {f"A{n}": line for n, line in enumerate(lines, 1)}}
+    if suffix == ".xlsx":  # a row's cells, so that the sheet reads back as the same comma-separated line
+        rows = [next(csv.reader([line])) for line in lines]
+        return "xlsx_write", {"path": path, "cells": {f"{get_column_letter(c)}{r}": v for r, row in enumerate(rows, 1) for c, v in enumerate(row, 1)}}
     if suffix == ".pdf":
         return "pdf_create", {"path": path, "text": "\n".join(lines), "overwrite": True}
     return "write_file", {"path": path, "content": "\n".join(lines) + "\n"}

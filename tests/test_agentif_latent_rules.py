@@ -21,8 +21,9 @@ import yaml
 from conftest import DATA, run_cli
 
 from proactive_bench.data_model import Evidence, Message
-from proactive_bench.env import Memory, Workspace
+from proactive_bench.env import Memory, Workspace, read_as_text
 from proactive_bench.suites import SUITES, SuiteSettings, read_agentif_task
+from proactive_bench.suites.agentif.copy_check import write_copy
 from proactive_bench.user import RulesUser, UserView
 from proactive_bench.validation import run_oracle
 from proactive_bench.validation.oracle import OracleBar, OracleOutcome, agentif_rule_score
@@ -141,3 +142,12 @@ def test_validate_and_the_oracle_pass_on_the_shipped_agentif_tasks(tmp_path: Pat
     report = json.loads(result.stdout)
     askers = [o for o in report["oracle"] if o["model"] == "scripted:asker"]
     assert len(askers) == len(SUITE.names(DATA)) and all(o["ok"] for o in askers)
+
+
+@pytest.mark.parametrize("suffix", [".docx", ".xlsx", ".pdf", ".csv"])
+def test_the_copy_check_writes_office_deliverables_that_read_back_line_by_line(tmp_path: Path, suffix: str) -> None:
+    lines = ["date,description,hours", "09.10.2025,Travel to client (Ghent),1.75,45.00,78.75"]
+    path = tmp_path / "out" / f"copy{suffix}"
+    write_copy(path, lines)
+    text = read_as_text(path)
+    assert all(re.search(rf"(?m)^{re.escape(line)},*\s*$", text) for line in lines), text  # a sheet pads short rows

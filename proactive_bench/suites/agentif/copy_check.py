@@ -4,8 +4,8 @@ A latent rule is applied when the agent carries the example's logic over to
 the new data; copying the example is not applying it. The check fills every
 deliverable of the task (each path its reference solution writes that is not an
 attachment) with attachment lines copied verbatim, as ``read_file`` shows them
-(documents extracted): no line at all, then each attachment's lines alone, then
-every attachment's lines together, one line per line, paragraph or row, in the
+(documents extracted): none (empty files), then each attachment's lines alone,
+then every attachment's lines together, one line per line, paragraph or row, in the
 deliverable's format. A rule whose ``evidence``, or a rule-graded bonus item
 tied to a rule, holds on such files is flagged: it rewards the rule's wording
 or the example's own lines, not what applying the rule produces.
@@ -13,6 +13,7 @@ or the example's own lines, not what applying the rule produces.
 
 from __future__ import annotations
 
+import csv
 import shutil
 import tempfile
 from pathlib import Path, PurePosixPath
@@ -48,19 +49,30 @@ def copies(task: AgentIFTask, seed: Path) -> list[tuple[str, list[str]]]:
 
 
 def write_copy(path: Path, lines: list[str]) -> None:
-    """``lines`` into ``path`` in its format: a paragraph, a row (column A) or a line each."""
+    """``lines`` into ``path`` in its format: a paragraph, a sheet row or a line each."""
     suffix = path.suffix.lower()
     if suffix == ".docx":
         with docx_file(path) as doc:
             for line in lines:
                 doc.add_paragraph(line)
-    elif suffix == ".xlsx":
-        write_sheet(path, "Sheet1", [[line] for line in lines])
+    elif suffix == ".xlsx":  # a row's cells, so that the sheet reads back as the same comma-separated line
+        write_sheet(path, "Sheet1", [next(csv.reader([line])) for line in lines])
     elif suffix == ".pdf":
         with pdf_file(path) as pdf:
             pdf.write_lines([line.encode("latin-1", "replace").decode("latin-1") for line in lines], 5, size=9, wrap=True)
     else:
         write_text(path, "".join(f"{line}\n" for line in lines))
+
+
+def _write_inside(root: Path, path: str, lines: list[str]) -> None:
+    """The copy into ``root/path``; a path outside ``root`` or a file that cannot be written is left out (other checks name it)."""
+    target = root / PurePosixPath(path)
+    if not target.resolve().is_relative_to(root.resolve()):
+        return
+    try:
+        write_copy(target, lines)
+    except Exception:  # noqa: BLE001 (the office writers raise many types: a bad path or a line their fonts cannot draw)
+        return
 
 
 def _holds(predicate: Predicate, evidence: Evidence) -> bool:
@@ -85,7 +97,7 @@ def copied_line_problems(task: AgentIFTask, folder: Path, rel: str) -> list[Prob
             root = Path(tmp) / str(n)
             shutil.copytree(seed, root)
             for path in paths:
-                write_copy(root / PurePosixPath(path), lines)
+                _write_inside(root, path, lines)
             evidence = Evidence([], [], Workspace(root), Memory(), GraderResolver(folder.parent.parent))
             for field, rule, check in checks:
                 if field not in flagged and _holds(check, evidence):
