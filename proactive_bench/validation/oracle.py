@@ -206,9 +206,16 @@ def _penalised_not_rewarded(score: TaskScore, _category: str) -> str | None:
     return "stuffed files trigger no penalty item" if not score.penalty else None
 
 
+def _no_rule_inferred(result: EpisodeResult, _episode: LoadedEpisode) -> str | None:
+    """The asker's AgentIF bar: a question earns no latent rule (the user only points to the attachment holding it)."""
+    inferred = sum(s.counts.inferred for s in result.sessions)
+    return f"{inferred} latent rule(s) inferred from a question" if inferred else None
+
+
 AGENTIF_BASELINES: list[OracleBar] = [
     OracleBar("scripted:reference", agentif_bar(_full), "scores 1.0 (every rule bonus holds, no rule penalty)", ("forward",)),
     OracleBar("scripted:passive", agentif_bar(_below_full_in("latent")), "below 1.0 on latent tasks (the rule had to be provided)", ("forward",)),
+    OracleBar("scripted:asker", _no_rule_inferred, "no latent rule inferred (asked, the user points to the attachment)", ("forward",)),
     OracleBar("scripted:surface", agentif_bar(_below_full_in("refinement")), "below 1.0 on refinement tasks (ignores follow-ups)", ("forward",)),
     *(OracleBar(f"scripted:{mode}", agentif_bar(_at_most(0.15)), "scores <= 0.15 (questions and claims are not deliverables)", ("forward",))
       for mode in ADVERSARY_MODES if mode != "stuffer"),

@@ -3,8 +3,9 @@
 | module | owns |
 | --- | --- |
 | `task.py` | `AgentIFTask`: the task format (pydantic; in `pbench schema`) |
-| `loading.py` | reads `agentif/<task id>/task.yaml` and converts a task into a one-session episode (rules as hidden intents, follow-ups) |
+| `loading.py` | reads `agentif/<task id>/task.yaml` and converts a task into a one-session episode (rules as hidden intents no question earns, the user's pointers to their source; follow-ups) |
 | `validity.py` | `pbench validate` checks: attachments made by the task's script, rule cues in the source and not in the request, penalty share |
+| `copy_check.py` | the `validate` check that a latent rule's evidence is not met by deliverables that are empty or copy attachment lines verbatim |
 | `scoring.py` | the paper's score of one task: `max(0, S+ - S-) / S_max`, bonuses tied to provided rules withheld |
 | `attachments.py` | runs the tasks' attachment generators (`python -m proactive_bench.suites.agentif.attachments`), `--check` for reproducibility |
 | `attachment_writers.py` | what the generators write with: the `--out` folder, byte-stable csv/srt/svg/text, one-sheet xlsx, docx and PDF writers |

@@ -2,7 +2,9 @@
 
 The persona is the task's user; the session opens with the request, starts
 from the attachments under ``workspace/``, holds the latent rules as hidden
-intents (so the simulated user tracks them and Proc is reported), one
+intents (so the simulated user tracks them and Proc is reported; as in the
+paper, the user never states one: no question earns it, and asked or bringing
+it up they only point to the attachment holding it), one
 checklist item per rubric item (``weight`` = its points; its polarity and
 category stay in the task, read by the scoring), the follow-ups the user gives
 after each deliverable, and the reference steps.
@@ -27,7 +29,7 @@ from proactive_bench.dataset import (
     Trigger,
 )
 from proactive_bench.env import resolve_tool_names
-from proactive_bench.suites.agentif.task import AgentIFTask
+from proactive_bench.suites.agentif.task import AgentIFTask, LatentRule
 from proactive_bench.suites.task_files import TaskFolder, relative_to_root
 
 SUITE_NAME = FOLDER = "agentif"
@@ -37,6 +39,18 @@ FILE_ITEMS = ("content", "form")
 """Item categories about the deliverable itself: their judge never sees the conversation (a claim is not evidence)."""
 OFFICE_TOOLS = ("documents", "spreadsheets", "pdf")
 """The office tool groups every task gets where they are registered (the odyssey tools)."""
+NO_QUESTION = r"(?!)"
+"""The ask cue of a latent rule: a regex that matches nothing, so no question earns the rule (it is inferred from the attachments)."""
+POINTERS = (
+    "It's in {source} - do it the way it's done there.",
+    "Have another look at {source}, it's all there.",
+    "{source} shows how I want it.",
+    "Go by {source}, that's how it's done.",
+)
+"""The user's words about a latent rule, asked or volunteering: a pointer to its source that does not state the rule.
+A task's rules take them in turn, so a pointer is about one rule (the scripted baselines learn one rule from it)."""
+UNSPOKEN = "(The user never puts this rule into words, asked or not: they only point to {source}.)"
+"""Appended to the rule's text for the user simulator, so the LLM user conveys the pointer too, not the rule."""
 
 
 TASKS = TaskFolder(FOLDER, AgentIFTask)
@@ -56,11 +70,23 @@ def task_tools(task: AgentIFTask) -> list[str]:
     return list(dict.fromkeys([*BASE_TOOLS, *(g for g in OFFICE_TOOLS if _registered(g)), *task.tools]))
 
 
+def rule_intent(rule: LatentRule, n: int) -> HiddenIntent:
+    """The task's ``n``-th latent rule as the hidden intent the user tracks: applied unasked it is completed; no question
+    targets it (:data:`NO_QUESTION`), and whatever the user says about it, answering or bringing it up, is :func:`pointer`."""
+    return HiddenIntent(
+        id=rule.id, text=f"{rule.text} {UNSPOKEN.format(source=rule.source)}", reveal=pointer(rule, n), ask=[NO_QUESTION],
+        question=rule.question, evidence=rule.evidence,
+    )
+
+
+def pointer(rule: LatentRule, n: int) -> str:
+    """What the user says about the task's ``n``-th latent rule: where it is, never what it is."""
+    return POINTERS[n % len(POINTERS)].format(source=rule.source)
+
+
 def task_session(task: AgentIFTask, tools: list[str]) -> Session:
     """The task as one pbench session."""
-    intents = [
-        HiddenIntent(id=r.id, text=r.text, reveal=r.reveal, ask=r.ask, question=r.question, evidence=r.evidence) for r in task.rules
-    ]
+    intents = [rule_intent(r, n) for n, r in enumerate(task.rules)]
     checklist = [
         ChecklistItem(
             id=i.id, text=i.text, grader=i.grader, check=i.check, weight=float(i.points), intent=i.rule,

@@ -5,7 +5,9 @@ the points of the penalty items that hold, ``S_max`` the points of every
 bonus item; the task scores ``max(0, S+ - S-) / S_max`` and the suite is the
 mean over tasks. pbench adds one rule: a bonus item tied to a latent rule
 (``rule:``) that the user had to provide earns nothing, so the simulated
-user's volunteering never hands out the latent category's points. An errored
+user's volunteering never hands out the latent category's points (and no
+question earns a latent rule: asked, the user only points to its attachment,
+see ``loading``). An errored
 session scores 0; a task with an item that could not be graded (no judge, a
 grader error) is not scored (None), never guessed.
 """

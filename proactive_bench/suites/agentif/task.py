@@ -53,16 +53,18 @@ class RubricItem(_Model):
 
 
 class LatentRule(_Model):
-    """A rule the user does not state, whose evidence is in an attachment: run as a hidden intent."""
+    """A rule the user does not state, whose evidence is in an attachment: run as a hidden intent no question earns."""
 
     id: str = Field(pattern=ID_PATTERN)
     text: str = Field(min_length=1, description="The rule, precisely enough to label.")
     source: str = Field(min_length=1, description="The attachment (workspace path) holding the evidence.")
     cue: str = Field(min_length=1, description="Regex (case-insensitive) matching the source's text and not the request.")
     evidence: Predicate = Field(description="When the rule counts as applied.")
-    ask: RegexList = Field(min_length=1, description="Regexes; a question matching one targets the rule.")
-    question: str = Field(min_length=1, description="An example targeted question (an ask cue must match it).")
-    reveal: str = Field(min_length=1, description="What the user says when asked, or when volunteering the rule.")
+    ask: RegexList = Field(min_length=1, description="Regexes recognising a question about the rule; no question earns a latent rule.")
+    question: str = Field(min_length=1, description="An example question about the rule (an ask cue must match it); scripted:asker asks it.")
+    reveal: str = Field(
+        min_length=1, description="The rule in the user's words, for reviewers: the user never says it, only points to the source.",
+    )
 
     _regex = field_validator("cue")(check_regex)
 

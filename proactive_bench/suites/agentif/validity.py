@@ -5,7 +5,9 @@ script, or — for a generated task — copied from a corpus with its source and
 SHA-256 recorded under ``attachments_from`` (a copy edited afterwards is
 found); a latent rule's ``cue`` must match its source attachment (the rule can
 be induced) and must not match the request (the request does not state it);
-its ``ask`` cues must match its example question; a task's penalty share
+its ``ask`` cues must match its example question; its evidence must not
+hold on deliverables that copy attachment lines verbatim
+(:mod:`~proactive_bench.suites.agentif.copy_check`); a task's penalty share
 should lie in the paper's band. Schema-level rules (ids, categories, known
 rule and follow-up references, evidence files of content/form rubric items)
 are enforced by the model itself.
@@ -19,6 +21,7 @@ from pathlib import Path
 
 from proactive_bench.dataset import Problem
 from proactive_bench.env import DocumentError, read_as_text
+from proactive_bench.suites.agentif.copy_check import copied_line_problems
 from proactive_bench.suites.agentif.task import AgentIFTask
 
 GENERATOR = "make_attachments.py"
@@ -45,6 +48,7 @@ def task_problems(task: AgentIFTask, folder: Path, rel: str) -> list[Problem]:
             problems.append(Problem(rel, f"attachments[{n}]", f"{path!r} is not in workspace/ (run its {GENERATOR})"))
     for n, rule in enumerate(task.rules):
         problems += _rule_problems(task, n, seed, rel)
+    problems += copied_line_problems(task, folder, rel)
     if not any(i.grader == "rule" and i.polarity == "bonus" for i in task.rubric):
         problems.append(Problem(rel, "rubric", "no rule-graded bonus item: the oracle (no judge) cannot check the reference offline", "warning"))
     share = penalty_share(task)
