@@ -69,10 +69,17 @@ class HiddenIntent(_Model):
         "convention): once it is known from an earlier session, a question about it earns no inferred credit (docs/metrics.md).",
     )
 
+    askable: bool = Field(
+        default=True,
+        description="False: no question earns it (the user only points to where it can be found, e.g. an AgentIF latent "
+        "rule in the attachments); asked about, it is answered and labelled provided.",
+    )
+
     @property
     def has_rules(self) -> bool:
         """Whether the rules user backend can track this intent."""
-        return self.reveal is not None and self.evidence is not None and bool(self.ask) and self.question is not None
+        asking = (bool(self.ask) and self.question is not None) or not self.askable
+        return self.reveal is not None and self.evidence is not None and asking
 
 
 class RubricEvidence(_Model):

@@ -38,6 +38,11 @@ class UserView:
     a question about one earns no inferred credit."""
 
     @property
+    def unaskable(self) -> frozenset[str]:
+        """Open intents no question earns (``askable: false``): asked about, they are answered and provided."""
+        return frozenset(i.id for i in self.open_intents if not i.askable)
+
+    @property
     def patience_spent(self) -> bool:
         """Whether earlier questions that earned nothing have used up the user's patience (see ``targeting``)."""
         earlier = [(m.turn, m.content) for m in self.evidence.transcript if m.role == "agent" and m.turn < self.turn]
@@ -115,6 +120,7 @@ def combine_stages(
     decided_by: str,
     prompt_hashes: dict[Stage, str | None] | None = None,
     known: Collection[str] = (),
+    unaskable: Collection[str] = (),
 ) -> list[IntentLabel]:
     """Merge both stages by priority; each open intent gets at most one label.
 
@@ -123,7 +129,9 @@ def combine_stages(
     question targeted any intent. A question that targets a ``known`` intent
     (a convention the agent already has from an earlier session) is answered,
     but the intent is labelled provided (stage ``reasked``), never inferred;
-    the protocols that keep the paper's rule pass no ``known``.
+    the protocols that keep the paper's rule pass no ``known``. A question
+    about an ``unaskable`` intent is answered without stating it (a pointer)
+    and labelled provided too (stage ``question``).
     """
     hashes = prompt_hashes or {}
     open_set = set(open_ids)
@@ -139,6 +147,9 @@ def combine_stages(
             if verdict.intent_id in known:
                 reasked = StageVerdict(verdict.intent_id, f"re-asked a known convention: {verdict.evidence}")
                 labels.append(_label(reasked, IntentStatus.PROVIDED, Stage.REASKED, decided_by, hashes))
+            elif verdict.intent_id in unaskable:
+                pointed = StageVerdict(verdict.intent_id, f"asked about an intent no question earns: {verdict.evidence}")
+                labels.append(_label(pointed, IntentStatus.PROVIDED, Stage.QUESTION, decided_by, hashes))
             else:
                 labels.append(_label(verdict, IntentStatus.INFERRED, Stage.QUESTION, decided_by, hashes))
             done.add(verdict.intent_id)

@@ -166,7 +166,7 @@ class LLMUser:
         except StructuredOutputError as exc:
             return UserDecision([], None, error=str(exc))
         hashes = {Stage.COMPLETION: COMPLETION_PROMPT.hash, Stage.QUESTION: QUESTION_PROMPT.hash, Stage.VOLUNTEER: QUESTION_PROMPT.hash, Stage.REASKED: QUESTION_PROMPT.hash}
-        labels = combine_stages(open_ids, completed, targeted, order, self.decided_by, hashes, known=view.known)
+        labels = combine_stages(open_ids, completed, targeted, order, self.decided_by, hashes, known=view.known, unaskable=view.unaskable)
         if dropped:
             labels = [replace(label, evidence=label.evidence + clipped_note(dropped)) for label in labels]
         to_reveal = [label for label in labels if label.status != IntentStatus.COMPLETED]

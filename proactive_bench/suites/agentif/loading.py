@@ -39,8 +39,6 @@ FILE_ITEMS = ("content", "form")
 """Item categories about the deliverable itself: their judge never sees the conversation (a claim is not evidence)."""
 OFFICE_TOOLS = ("documents", "spreadsheets", "pdf")
 """The office tool groups every task gets where they are registered (the odyssey tools)."""
-NO_QUESTION = r"(?!)"
-"""The ask cue of a latent rule: a regex that matches nothing, so no question earns the rule (it is inferred from the attachments)."""
 POINTERS = (
     "It's in {source} - do it the way it's done there.",
     "Have another look at {source}, it's all there.",
@@ -72,10 +70,10 @@ def task_tools(task: AgentIFTask) -> list[str]:
 
 def rule_intent(rule: LatentRule, n: int) -> HiddenIntent:
     """The task's ``n``-th latent rule as the hidden intent the user tracks: applied unasked it is completed; no question
-    targets it (:data:`NO_QUESTION`), and whatever the user says about it, answering or bringing it up, is :func:`pointer`."""
+    earns it (``askable: false``), and whatever the user says about it, answering or bringing it up, is :func:`pointer`."""
     return HiddenIntent(
-        id=rule.id, text=f"{rule.text} {UNSPOKEN.format(source=rule.source)}", reveal=pointer(rule, n), ask=[NO_QUESTION],
-        question=rule.question, evidence=rule.evidence,
+        id=rule.id, text=f"{rule.text} {UNSPOKEN.format(source=rule.source)}", reveal=pointer(rule, n), ask=list(rule.ask),
+        question=rule.question, evidence=rule.evidence, askable=False,
     )
 
 
