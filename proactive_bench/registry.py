@@ -81,6 +81,10 @@ class Registry(Generic[T]):
         """The entry named ``name``, or None when there is none (a plugin that fails to load still raises)."""
         return self.get(name) if name in self else None
 
+    def from_plugin(self, name: str) -> bool:
+        """Whether the entry named ``name`` was loaded from an entry point (not registered by code in this process)."""
+        return name in self._loaded
+
     def __contains__(self, name: object) -> bool:
         return name in self._entries or name in self.plugins
 

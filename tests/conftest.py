@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import oracles  # noqa: F401  (registers the test oracles and grants them the reference solution)
 import pytest
 import yaml
 from typer.testing import CliRunner

@@ -1,9 +1,8 @@
 """A scripted agent for the π-Bench import tests (``--model tests/pibench_agent.py:PibenchTestAgent``).
 
-It reads the session spec (like the scripted baselines), meets the intents of
-``PLAN[session]["do"]`` by writing ``[<intent id>]`` markers to a notes file,
-asks about those of ``PLAN[session]["ask"]`` with ``[<intent id>]`` in the
-question, and on researcher_task_014 works in Todoist. The fake user model in
+It meets the intents of ``PLAN[session]["do"]`` by writing ``[<intent id>]``
+markers to a notes file, asks about those of ``PLAN[session]["ask"]`` with
+``[<intent id>]`` in the question, and on researcher_task_014 works in Todoist. The fake user model in
 the test reads the same markers.
 """
 
@@ -22,8 +21,6 @@ LOGIN = {"username": "la-mcco@gmail.com", "password": "Eu(M@!7"}
 
 
 class PibenchTestAgent:
-    uses_reference_solution = True
-
     def start_session(self, ctx: SessionContext) -> None:
         self.ctx = ctx
         self.turn = 0

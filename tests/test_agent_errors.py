@@ -133,8 +133,7 @@ def test_an_agent_raising_in_respond_is_stored_with_its_own_frames_and_shown_in_
 
 def test_an_agent_failing_to_start_a_session_is_stored_at_turn_0(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
-    model = f"{Path(crashing_agent.__file__)}:CrashingReference"
-    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", model, "--db", str(db))
+    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "test:crashing-reference", "--db", str(db))
     assert result.exit_code == 1, result.output
     line = inspect.getsourcelines(crashing_agent.CrashingReference.start_session)[1] + 2  # the raise
     summary = f"agent failed to start the session: ConnectionError: model endpoint refused the connection (crashing_agent.py:{line} in start_session)"

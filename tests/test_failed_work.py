@@ -15,7 +15,7 @@ from proactive_bench.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = Path(__file__).parent / "data" / "mini"
-CRASHER = f"{Path(__file__).parent / 'crashing_agent.py'}:CrashingReference"
+CRASHER = "test:crashing-reference"  # tests/crashing_agent.py, granted the reference solution in conftest
 
 
 def test_a_reference_agent_crashing_on_two_of_twenty_pharmacist_sessions_loses_them(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from proactive_bench.scaffolds import (
     ScaffoldOptions,
     SessionContext,
     call_respond,
+    grant_reference,
     load_scaffold,
 )
 from proactive_bench.scaffolds.react import ReactAgent
@@ -46,6 +47,16 @@ class EchoAgent:
 
 def broken():
     return object()
+
+
+class ClaimsTheReference(EchoAgent):
+    uses_reference_solution = True
+
+
+def claims_it_late():  # a factory setting the claim on the object it builds
+    agent = EchoAgent(None)
+    agent.uses_reference_solution = True
+    return agent
 '''
 
 
@@ -58,6 +69,9 @@ def agent_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     (package / "echo.py").write_text(AGENT_MODULE)
     monkeypatch.syspath_prepend(str(tmp_path))
     return "pbench_test_agents.echo"
+
+
+REFUSAL = "declares uses_reference_solution: reference solutions go only to pbench's own scripted baselines; remove the attribute"
 
 
 def test_file_spec_loads_the_notes_agent() -> None:
@@ -99,6 +113,29 @@ def test_builtin_specs() -> None:
 def test_bad_specs_say_what_is_wrong(spec: str, message: str) -> None:
     with pytest.raises(ScaffoldLoadError, match=message.replace(".", r"\.")):
         load_scaffold(spec, OPTIONS)
+
+
+@pytest.mark.parametrize("attr", ["ClaimsTheReference", "claims_it_late"])
+def test_a_module_agent_claiming_the_reference_is_refused(agent_package: str, tmp_path: Path, attr: str) -> None:
+    spec = f"{agent_package}:{attr}"
+    with pytest.raises(ScaffoldLoadError, match=f"^scaffold '{spec}' {REFUSAL}"):
+        load_scaffold(spec, OPTIONS)
+    file_spec = f"{tmp_path / 'pbench_test_agents' / 'echo.py'}:{attr}"
+    with pytest.raises(ScaffoldLoadError, match=REFUSAL):
+        load_scaffold(file_spec, OPTIONS)
+
+
+def test_an_entry_point_claiming_the_reference_is_refused(agent_package: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    install_fake_plugin(tmp_path, monkeypatch, "pbench.scaffolds", "claimer", f"{agent_package}:ClaimsTheReference")
+    SCAFFOLDS.rescan()
+    try:
+        with pytest.raises(ScaffoldLoadError, match=f"^scaffold 'claimer' {REFUSAL}"):
+            load_scaffold("claimer", OPTIONS)
+        with pytest.raises(ScaffoldLoadError, match="no scaffold is registered under that name"):
+            grant_reference("claimer")  # loaded or not, an entry point is never granted
+    finally:
+        monkeypatch.undo()
+        SCAFFOLDS.rescan()
 
 
 def test_object_without_methods_is_rejected(agent_package: str) -> None:

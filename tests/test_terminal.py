@@ -17,7 +17,7 @@ from proactive_bench.testing.stub_server import StubServer
 from proactive_bench.testing.stub_zoo import model_listing, plausible_model, with_quirk
 
 PIBENCH_MINI = Path(__file__).parent / "data" / "pibench_mini"
-CRASHER = f"{Path(__file__).parent / 'crashing_agent.py'}:CrashingReference"
+CRASHER = "test:crashing-reference"  # tests/crashing_agent.py, granted the reference solution in conftest
 MODEL = "openai:a-model-name-that-is-much-longer-than-any-column-could-be"
 BOX_DRAWING = re.compile(r"[\u2500-\u257f]")
 
@@ -74,7 +74,7 @@ def test_the_episode_table_keeps_sessions_and_statuses_whole_at_80(tmp_path: Pat
     monkeypatch.setenv("COLUMNS", "80")
     result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", CRASHER, "--db", str(tmp_path / "r.db"))
     assert result.exit_code == 1  # a session errored
-    for text in ("a1", "a2", "a3", "completed", "error", "crashing_agent.py:CrashingReference"):
+    for text in ("a1", "a2", "a3", "completed", "error", CRASHER):
         assert text in result.stdout, result.stdout
     assert "ConnectionError: model endpoint refused the connection" in " ".join(result.stdout.split())  # the error column wraps
     assert "…" not in result.stdout and not BOX_DRAWING.search(result.stdout)

@@ -105,14 +105,14 @@ def test_an_agent_that_never_declares_a_step_is_not_counted_fewer_nor_given_time
 def test_guessing_first_and_asking_afterwards_is_still_guessing(tmp_path: Path) -> None:
     """An agent that acts on every guess, then asks each holder its targeted question: the clues are obtained, the attempts
     were guesses all the same (an honest asker, ``scripted:reference``, has none: test_trainee_runs)."""
-    row = _overall(run_episode_json("--suite", "trainee", "--model", f"{AGENTS}:GuessThenAsk", "--tasks", "s2-n2,s5-n5", "--days", "2",
+    row = _overall(run_episode_json("--suite", "trainee", "--model", "test:guess-then-ask", "--tasks", "s2-n2,s5-n5", "--days", "2",
                                     "--db", str(tmp_path / "pbench.db")))
     assert row["clues_asked"] == 1.0 and row["guesses"] == 1.0 and row["checkpoint_score"] <= 0.25
 
 
 def test_naming_a_clue_file_in_a_call_that_reads_nothing_is_not_reading_it(tmp_path: Path) -> None:
     """s6-n3 and s7-n3 hold clues in files: an agent that only names their paths (a failed ``list_dir``) and guesses is guessing."""
-    row = _overall(run_episode_json("--suite", "trainee", "--model", f"{AGENTS}:TouchThenGuess", "--tasks", "s6-n3,s7-n3",
+    row = _overall(run_episode_json("--suite", "trainee", "--model", "test:touch-then-guess", "--tasks", "s6-n3,s7-n3",
                                     "--db", str(tmp_path / "pbench.db")))
     assert row["guesses"] == 1.0 and row["clues_asked"] == 0.0
 

@@ -55,8 +55,6 @@ class UndeclaredSteps(_Scripted):
 class GuessThenAsk(_Scripted):
     """Acts on every guess of the reference first, then asks every holder its targeted question: guessing, then asking for show."""
 
-    uses_reference_solution = True
-
     def respond(self, message: str) -> AgentTurn:
         assert self.ctx is not None and self.ctx.reference is not None
         steps = [s for s in self.ctx.reference.reference if s.tool is not None]
@@ -73,8 +71,6 @@ class GuessThenAsk(_Scripted):
 
 class TouchThenGuess(_Scripted):
     """Names each clue file's path in a call that reads nothing (``list_dir`` on a file fails), then acts on every guess."""
-
-    uses_reference_solution = True
 
     def respond(self, message: str) -> AgentTurn:
         assert self.ctx is not None and self.ctx.reference is not None

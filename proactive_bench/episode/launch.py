@@ -46,7 +46,7 @@ from proactive_bench.llm import (
     probe_reports,
 )
 from proactive_bench.registry import PluginError
-from proactive_bench.scaffolds import ScaffoldOptions, load_scaffold
+from proactive_bench.scaffolds import ScaffoldOptions, grants_reference, load_scaffold
 from proactive_bench.scoring import DEFAULT_JUDGE, JUDGES, EpisodeResult, JudgeSettings
 from proactive_bench.store import Run, Store
 from proactive_bench.suites import DEFAULT_SUITE, SUITES, SuiteSettings
@@ -242,7 +242,7 @@ def build_participants(
                 methods=methods.get("judge"), context_tokens=context("judge"), max_tokens=caps.judge,
             ),
         )
-    return Participants(agent, user, judge)
+    return Participants(agent, user, judge, sees_reference=grants_reference(spec.model))
 
 
 async def learn_servers(store: Store, run: Run, transport: ChatTransport, to_probe: dict[str, tuple[str, str, str | None]]) -> dict[str, Any]:

@@ -151,6 +151,9 @@ class Participants:
     agent: Scaffold
     user: UserSimulator
     judge: Any | None = None
+    sees_reference: bool = False
+    """Whether the agent is one of pbench's oracles (``grants_reference`` of its ``--model``): only then does each
+    session's context carry the reference solution."""
 
 
 @dataclass
@@ -325,7 +328,7 @@ async def _run_one(
         memory=env.memory,
         tools=toolbox,
         history=history,
-        reference=session if getattr(agent, "uses_reference_solution", False) else None,
+        reference=session if wiring.participants.sees_reference else None,
     )
     rt = SessionRuntime(
         wiring.episode.persona, session, agent, FollowUpUser(wiring.participants.user), toolbox, env.workspace, env.memory, stage.graders, sink,

@@ -2,9 +2,11 @@
 
 ``protocol`` is the three-method interface every agent implements and the
 ``SCAFFOLDS`` registry; ``react``, ``scripted`` and ``adversarial`` are the
-built-ins; ``catalog`` registers them and builds the agent of a run
+built-ins; ``catalog`` registers them, grants the scripted ones each session's
+reference solution (:data:`ORACLES`) and builds the agent of a run
 (:func:`load_scaffold`). A new agent is a ``package.module:attr``, a
-``path/file.py:attr`` or an entry point of the ``pbench.scaffolds`` group.
+``path/file.py:attr`` or an entry point of the ``pbench.scaffolds`` group; it never
+sees a reference solution (declaring ``uses_reference_solution`` is refused).
 """
 
 from proactive_bench.scaffolds.adversarial import (
@@ -14,7 +16,7 @@ from proactive_bench.scaffolds.adversarial import (
     workspace_texts,
     written_paths,
 )
-from proactive_bench.scaffolds.catalog import load_scaffold
+from proactive_bench.scaffolds.catalog import ORACLES, load_scaffold
 from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
@@ -25,11 +27,14 @@ from proactive_bench.scaffolds.protocol import (
     ScaffoldOptions,
     SessionContext,
     call_respond,
+    grant_reference,
+    grants_reference,
 )
 from proactive_bench.scaffolds.scripted import reference_problem
 
 __all__ = [
     "ADVERSARY_MODES",
+    "ORACLES",
     "SCAFFOLDS",
     "WORK_DIMENSIONS",
     "AgentTurn",
@@ -40,6 +45,8 @@ __all__ = [
     "SessionContext",
     "as_langchain_tools",
     "call_respond",
+    "grant_reference",
+    "grants_reference",
     "load_scaffold",
     "reference_problem",
     "stuffing_words",

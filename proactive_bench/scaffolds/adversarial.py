@@ -131,8 +131,6 @@ def claims_everything() -> str:
 class AdversarialAgent:
     """An agent that tries to earn credit without doing the work (see the module docstring)."""
 
-    uses_reference_solution = True  # the stuffer needs the paths a session writes; the others ignore it
-
     def __init__(self, mode: AdversaryMode) -> None:
         self.mode = mode
         self._ctx: SessionContext | None = None

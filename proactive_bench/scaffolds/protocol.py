@@ -48,8 +48,8 @@ class SessionContext:
     """Transcripts of the episode's earlier sessions in this run, oldest first, as
     ``{"role", "content"}`` dicts (roles user, event, agent)."""
     reference: Session | None = None
-    """The session spec with its reference solution: only given to scaffolds with
-    ``uses_reference_solution = True`` (the scripted baselines)."""
+    """The session spec with its reference solution (intents, cues, questions, reveals): given only to
+    pbench's own scripted baselines, the scaffolds :func:`grant_reference` marks; None for every other agent."""
 
 
 @dataclass
@@ -101,6 +101,27 @@ SCAFFOLDS: Registry[ScaffoldFactory] = Registry("scaffolds")
 """Scaffolds by ``--model`` name: the built-ins (``react``, ``scripted:*``) register when
 :mod:`proactive_bench.scaffolds.catalog` imports them; plugins come from the ``pbench.scaffolds`` entry points."""
 
+_REFERENCE_GRANTS: dict[str, ScaffoldFactory] = {}
+
+
+def grant_reference(name: str) -> None:
+    """Mark the scaffold registered as ``name`` as an oracle: the agents its factory builds get each session's
+    reference solution (``SessionContext.reference``).
+
+    pbench's catalog grants its own scripted baselines, and tests their test oracles; nothing an agent
+    declares grants it. Only a name registered by code in this process can be granted, never an entry
+    point, and the grant holds the factory registered at this moment.
+    """
+    registered = dict(SCAFFOLDS.items())
+    if name not in registered or SCAFFOLDS.from_plugin(name):
+        raise ScaffoldLoadError(f"cannot grant the reference solution to {name!r}: no scaffold is registered under that name in this process")
+    _REFERENCE_GRANTS[name] = registered[name]
+
+
+def grants_reference(name: str) -> bool:
+    """Whether ``name`` is a scaffold :func:`grant_reference` marked, still registered with the factory it marked."""
+    return name in _REFERENCE_GRANTS and dict(SCAFFOLDS.items()).get(name) is _REFERENCE_GRANTS[name]
+
 
 async def call_respond(agent: Scaffold, message: str) -> AgentTurn:
     """Call ``respond`` whether it is sync or async, and check what it returns."""
@@ -124,4 +145,6 @@ __all__ = [
     "ScaffoldOptions",
     "SessionContext",
     "call_respond",
+    "grant_reference",
+    "grants_reference",
 ]

@@ -64,9 +64,7 @@ def stated_intents(intents: list[HiddenIntent], message: str) -> set[str]:
 
 
 class ScriptedAgent:
-    """Replays reference steps according to its mode."""
-
-    uses_reference_solution = True
+    """Replays reference steps according to its mode (an oracle: the catalog grants it the reference solution)."""
 
     def __init__(self, mode: Mode) -> None:
         self.mode = mode
