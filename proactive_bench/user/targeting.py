@@ -56,12 +56,49 @@ MAX_INTENTS_PER_TURN = 3
 MAX_MISSES = 3
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&.%-]*")
-_SEPARATOR = re.compile(r",(?!\d{3}\b)|;|\bor\b|\band/or\b", re.IGNORECASE)
+_SEPARATOR = re.compile(r",\s*(?:and|or|plus)\b|,(?!\d{3}\b)|;|\band/or\b|\b(?:or|and|plus)\b", re.IGNORECASE)
 _GENERIC_FRAME = re.compile(
     r"\b(anything|something) (else|more|further|additional)\b|\bis there anything\b|\banything (i|we) should\b"
+    r"|\bwhat else\b|\banything (?:that )?(?:i|we)(?:'ve| have)? (?:missed|forgot|forgotten|overlooked|left out)\b"
+    r"|\b(?:did|have) (?:i|we) (?:miss|missed|forget|forgotten|overlook|overlooked|leave out|left out)\b"
     r"|\bany (other )?(preferences?|requirements?|wishes|changes|thoughts|feedback|concerns|comments|notes)\b",
     re.IGNORECASE,
 )
+_EXAMPLE = re.compile(
+    r"(?:[,:;(]\s*|\s[-\u2013\u2014]\s*|\s)(?:e\.g\.|eg|for example|for instance|such as)[,:]?\s+"
+    r"|(?:[,:;(]|\s[-\u2013\u2014])\s*(?:like|say)[,:]?\s+",
+    re.IGNORECASE,
+)
+"""Where a question's example part starts: "..., e.g. X", "... - for example X", "..., like X"."""
+
+_DETERMINER = (
+    r"(?:the|a|an|your|our|my|their|its|his|her|this|that|these|those|each|every|all|both|another|any)\b"
+)
+_PRONOUN = r"(?:it|them|him|her|me|us|this|that|these|those|one|everything|something|anything)\b"
+_VERB = (
+    r"(?:add|update|save|put|send|ask|check|include|remove|delete|keep|leave|drop|use|apply|compute|calculate|count"
+    r"|compare|cite|merge|attach|move|tell|notify|remind|be|create|write|prepare|confirm|give|state|set|make|mention"
+    r"|email|e-mail|copy|cc|flag|mark|tag|log|note|record|list|file|track|register|index|schedule|draft|book|share|post"
+    r"|link|rename|sort|group|split|round|convert|export|import|archive|close|open|pin|label|highlight)\b"
+)
+_AUX = r"(?:should|shall|can|could|do|does|did|will|would|may|might|must|is|are|was|were|has|have)"
+_SUBJECT = r"(?:i|we|you|it|they|he|she|the|this|that|these|those|there)\b"
+_WH = r"(?:if so|at what|what|which|how|when|where|who|whom|whose|whether|why)\b"
+_ASK_JOIN = re.compile(
+    r"\bas well as\b|\balong with\b|\bin addition to\b"
+    r"|,\s*(?:and\s+|plus\s+)?also\b"
+    r"|(?:,\s*)?\b(?:and|plus)\s+(?:also\s+|then\s+)?"
+    rf"(?=(?:{_AUX}\s+{_SUBJECT}|{_WH}|{_DETERMINER}|{_VERB}\s+\S|(?-i:[a-z][a-z'-]*(?:[^\Ws]|ss))\s+(?:{_DETERMINER}|{_PRONOUN})))"
+    rf"|,\s*(?={_DETERMINER}[^?]*\b(?:and|plus)\s+{_DETERMINER})",
+    re.IGNORECASE,
+)
+"""A coordination that joins two asks: a second clause ("and should I"), verb phrase ("and update ...",
+"and ask for ...": a common verb, or a lower-case word not ending in a plural s followed by a determiner or
+pronoun), noun phrase with its own determiner ("and the tracker", and the commas of such a list),
+"as well as", ", also"."""
+_ADDITIVE_END = re.compile(r"\b(?:too|as well|together|both|at once|at the same time)\W*$", re.IGNORECASE)
+_BARE_AND = re.compile(r"\b(?:and|plus)\b", re.IGNORECASE)
+_EXAMPLE_JOIN = re.compile(r",|;|\bor\b|/", re.IGNORECASE)
 
 FILLER = frozenset(
     """
@@ -91,11 +128,17 @@ class Rejection(StrEnum):
 
 @dataclass
 class QuestionScreen:
-    """One agent turn's questions: those that may target an intent, and those set aside (with why)."""
+    """One agent turn's questions: those that may target an intent, and those set aside (with why).
+
+    ``admissible`` holds what each admissible question asks, to match against cues: the
+    question itself, or only its example part when its frame is an open one ("What
+    else, e.g. X?" asks X). ``asks`` counts the asks in each (see :func:`asks_in`).
+    """
 
     questions: list[str]
     admissible: list[str]
     rejected: dict[str, Rejection] = field(default_factory=dict)
+    asks: dict[str, int] = field(default_factory=dict)
 
 
 def content_words(sentence: str) -> list[str]:
@@ -103,23 +146,62 @@ def content_words(sentence: str) -> list[str]:
     return [w for w in (m.group().lower().rstrip(".") for m in _WORD.finditer(sentence)) if w and w not in FILLER]
 
 
-def _rejection(question: str) -> Rejection | None:
-    if _GENERIC_FRAME.search(question) or len(content_words(question)) < MIN_CONTENT_WORDS:
+def asks_in(question: str) -> list[str]:
+    """The parts of a question that each ask for something: split where a coordination joins two asks.
+
+    "Should I add it to the index and update the tracker?", "... the index and the
+    tracker?", "... the index as well as the tracker?", "... the index, also the
+    tracker?" and "... the index and tracker too?" ask two things; "pros and cons",
+    "Smith and Jones 2024", "cefepime plus metronidazole" or "P&T" stay one.
+    """
+    parts = _ASK_JOIN.split(question)
+    if _ADDITIVE_END.search(question):
+        parts = [piece for part in parts for piece in _BARE_AND.split(part)]
+    return [part for part in parts if content_words(part)] or [question]
+
+
+def _open_frame(text: str) -> bool:
+    return bool(_GENERIC_FRAME.search(text)) or len(content_words(text)) < MIN_CONTENT_WORDS
+
+
+def _menu(text: str) -> bool:
+    return len(_SEPARATOR.findall(text)) >= MENU_SEPARATORS or len(text.split()) > MAX_QUESTION_WORDS
+
+
+def _judge(question: str) -> tuple[str, int] | Rejection:
+    """What an admissible question asks (the text to match) and how many asks it holds, or why it is set aside."""
+    example = _EXAMPLE.search(question)
+    if example is not None and _open_frame(question[: example.start()]):
+        asked = question[example.end() :].strip()  # the open frame earns nothing: the example is the question
+        examples = [p for part in _EXAMPLE_JOIN.split(asked) for p in asks_in(part) if p.strip(" ?.")]
+        if not examples or any(_open_frame(e) for e in examples):
+            return Rejection.GENERIC
+        return Rejection.MENU if _menu(asked) else (asked, len(examples))
+    if _open_frame(question):
         return Rejection.GENERIC
-    if len(_SEPARATOR.findall(question)) >= MENU_SEPARATORS or len(question.split()) > MAX_QUESTION_WORDS:
+    if _menu(question):
         return Rejection.MENU
-    return None
+    if example is None:
+        return question, len(asks_in(question))
+    return question, len(asks_in(question[: example.start()])) + len(asks_in(question[example.end() :]))
 
 
 def screen_questions(reply: str) -> QuestionScreen:
     """Sort a reply's questions into admissible and set aside (generic, menu, survey)."""
     questions = questions_in(reply)
-    rejected = {q: reason for q in questions if (reason := _rejection(q)) is not None}
-    admissible = [q for q in questions if q not in rejected]
-    if len(admissible) > MAX_QUESTIONS_PER_TURN:
-        rejected.update({q: Rejection.SURVEY for q in admissible})
-        admissible = []
-    return QuestionScreen(questions, admissible, rejected)
+    rejected: dict[str, Rejection] = {}
+    kept: dict[str, tuple[str, int]] = {}
+    for question in questions:
+        judged = _judge(question)
+        if isinstance(judged, Rejection):
+            rejected[question] = judged
+        else:
+            kept[question] = judged
+    if sum(n for _, n in kept.values()) > MAX_QUESTIONS_PER_TURN:
+        rejected.update({q: Rejection.SURVEY for q in kept})
+        kept = {}
+    asks = {asked: n for asked, n in kept.values()}
+    return QuestionScreen(questions, list(asks), rejected, asks)
 
 
 def cap_claims(claims: dict[str, str]) -> dict[str, str]:
@@ -156,8 +238,9 @@ def patience_spent_over(turns: Iterable[tuple[str, int]]) -> bool:
     hits = misses = 0
     for message, credited in turns:
         screen = screen_questions(message)
-        asked = len(screen.admissible) + sum(reason != Rejection.GENERIC for reason in screen.rejected.values())
-        earned = min(len(screen.admissible), credited)
+        admissible = sum(screen.asks.values())
+        asked = admissible + sum(reason != Rejection.GENERIC for reason in screen.rejected.values())
+        earned = min(admissible, credited)
         hits, misses = hits + earned, misses + asked - earned
     return misses >= MAX_MISSES and misses > hits
 
