@@ -1,39 +1,66 @@
 """What counts as a targeted question: the pre-filter both user backends share.
 
 A question can earn an intent the label *inferred* only when it is about that
-intent specifically. Before either backend judges a turn, :func:`screen_questions`
-splits the agent's reply into question sentences and sets aside those that
-cannot target anything:
+intent specifically: the screen looks at what a question asks, not only at its
+shape. Before either backend judges a turn, :func:`screen_questions` splits the
+agent's reply into question sentences and sets aside those that cannot target
+anything:
 
-- **generic**: built on an open frame ("anything else ...", "is there
-  anything ...", "any preferences ...") whatever words follow it ("Anything
-  else, maybe for the index?"), or left with fewer than
-  :data:`MIN_CONTENT_WORDS` content words once filler ("should", "want",
-  "details", ...) is removed ("Should I add it?");
+- **generic**: built on an open frame ("anything else ...", "what else ...",
+  "anything I missed ...", "is there anything ...", "any preferences ...")
+  whatever words follow it ("Anything else, maybe for the index?"), or left
+  with fewer than :data:`MIN_CONTENT_WORDS` content words once filler
+  ("should", "want", "details", ...) is removed ("Should I add it?");
 - **menu**: one sentence that enumerates options (at least
-  :data:`MENU_SEPARATORS` commas, semicolons or "or"s) or runs past
-  :data:`MAX_QUESTION_WORDS` words: a checklist of dimensions, not a question;
-- **survey**: a turn with more than :data:`MAX_QUESTIONS_PER_TURN` questions
-  left after the two filters above: every one of them is set aside.
+  :data:`MENU_SEPARATORS` commas, semicolons, "or"s, "and"s or "plus"es; ", or"
+  counts once) or runs past :data:`MAX_QUESTION_WORDS` words: a checklist of
+  dimensions, not a question ("A, B, C, D and E?" as much as "A, B, C, D or E?");
+- **survey**: a turn whose admissible questions hold more than
+  :data:`MAX_QUESTIONS_PER_TURN` asks: every one of them is set aside.
+
+**Examples.** A question with an example part ("..., e.g. X", "... - for
+example X", "..., like X", "..., such as X") whose frame is open or generic
+counts as the generic question it is plus at most X: the frame earns nothing,
+and X alone is what the question asks, judged as a question of its own. Each
+example of X (split at "or", commas and the joins below) must be admissible on
+its own: "What else, e.g. the index or the tracker?" is generic (two bare
+nouns), "What else should I add to the index, e.g. the cefepime plan?" asks
+only about "the cefepime plan" (the index in its frame earns nothing). An
+example part after a specific frame ("Should I round the doses, like the
+nearest 20 mg?") belongs to the question and adds its asks to it.
+
+**Asks.** :func:`asks_in` splits a question where a coordination joins two
+asks: a second clause ("..., and should I ..."), a second verb phrase ("... and
+update the tracker"), a noun phrase with its own determiner ("... and the
+tracker", with the commas of such a list), "as well as", ", also", "plus" in
+the same places, and any "and" when the question ends with "too", "as well",
+"together" or "both" ("the index and tracker too?"). "Pros and cons",
+"Smith and Jones 2024", "cefepime plus metronidazole" or "P&T" stay one ask.
+Asks, not sentences, count toward the survey cap and the user's patience, so
+"Should I add it to the index and update the tracker too?" is two questions
+and a turn cannot pack eight asks into four sentences.
 
 The backends then decide which admissible question targets which intent (the
 rules backend by ``ask`` cues, the LLM backend by its question stage), and
 :func:`cap_claims` applies the second half of the rule to those claims: a
 question claimed by more than :data:`MAX_INTENTS_PER_QUESTION` intents targets
-none of them, and a turn whose questions claim more than
-:data:`MAX_INTENTS_PER_TURN` intents targets none.
+none of them (the cap holds per sentence, whatever its asks: stricter than per
+ask), and a turn whose questions claim more than :data:`MAX_INTENTS_PER_TURN`
+intents targets none.
 
 Across turns, a survey spread thin is still a survey: once
-:data:`MAX_MISSES` substantive questions of the session (admissible ones, menus
-and surveys; generic ones are harmless) have earned nothing, and they
+:data:`MAX_MISSES` substantive asks of the session (admissible ones, menus
+and surveys; generic questions are harmless) have earned nothing, and they
 outnumber those that earned an intent, the user has stopped answering
 questions as a collaborator (:func:`patience_spent`) and no later question
 of the session targets anything.
 
 The thresholds were set against the shipped dataset's targeted questions (each
 intent's ``question``, asked one per turn by ``scripted:asker``): every one has
-at least 2 content words, at most 3 separators, at most 26 words, and matches
-the cues of exactly one intent of its session; the adversarial baselines
+at least 2 content words, at most 3 separators, at most 26 words and at most 3
+asks, and matches the cues of exactly one intent of its session (one,
+"What time should the e-mails go out, for example 7am Pacific?", has a generic
+frame: its example is what it asks); the adversarial baselines
 (``scripted:shotgun``, ``scripted:drip``, ``scripted:vague``) fall on the other side.
 """
 
