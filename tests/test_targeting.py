@@ -130,6 +130,9 @@ def test_an_open_frame_earns_nothing_and_its_example_is_judged_alone() -> None:
         "What else, e.g. the index or the tracker?",  # each example alone is one bare noun
         "Anything I missed, like the index?",
         "What else should I do - for example the log?",
+        "What else, e.g. index and tracker?",
+        "Any other requirement, e.g. index & tracker?",
+        "Anything else, e.g. the index, the log, the tracker?",
         "Is there anything else you want in the report, like a projection or alternatives?",
     ):
         assert screen_questions(reply).admissible == [], reply
@@ -138,6 +141,8 @@ def test_an_open_frame_earns_nothing_and_its_example_is_judged_alone() -> None:
     reply = "What else should I add to the reports index, e.g. the cefepime plan?"
     assert screen_questions(reply).admissible == ["the cefepime plan?"]
     assert targeted_by_cues(S05.intents, reply) == {"i4_substitutes": "the cefepime plan?"}
+    # one thing named with "and" is one example
+    assert screen_questions("Anything else, e.g. the pros and cons of cefepime?").admissible == ["the pros and cons of cefepime?"]
     # an example that is a question of its own still counts
     reply = "Anything I missed - for example, should I add the shortage report to your reports index?"
     assert list(targeted_by_cues(S05.intents, reply)) == ["i7_reports_index"]
@@ -152,6 +157,7 @@ def test_a_coordinated_question_counts_as_two_questions() -> None:
         "Should I update the index, also the tracker?",
         "Should I update the index, plus log it in the tracker?",
         "Should I update the index and then the tracker?",
+        "Should I update the index & the tracker?",
     ):
         assert len(asks_in(question)) == 2, question
     # one thing named with "and" stays one ask

@@ -22,9 +22,9 @@ anything:
 example X", "..., like X", "..., such as X") whose frame is open or generic
 counts as the generic question it is plus at most X: the frame earns nothing,
 and X alone is what the question asks, judged as a question of its own. Each
-example of X (split at "or", commas and the joins below) must be admissible on
-its own: "What else, e.g. the index or the tracker?" is generic (two bare
-nouns), "What else should I add to the index, e.g. the cefepime plan?" asks
+example of X (split at "or", "and", "&", commas and slashes) must be admissible
+on its own: "What else, e.g. the index or the tracker?" and "... e.g. index and
+tracker?" are generic (two bare nouns each), "What else should I add to the index, e.g. the cefepime plan?" asks
 only about "the cefepime plan" (the index in its frame earns nothing). An
 example part after a specific frame ("Should I round the doses, like the
 nearest 20 mg?") belongs to the question and adds its asks to it.
@@ -35,7 +35,8 @@ update the tracker"), a noun phrase with its own determiner ("... and the
 tracker", with the commas of such a list), "as well as", ", also", "plus" in
 the same places, and any "and" when the question ends with "too", "as well",
 "together" or "both" ("the index and tracker too?"). "Pros and cons",
-"Smith and Jones 2024", "cefepime plus metronidazole" or "P&T" stay one ask.
+"cefepime plus metronidazole" or "P&T" stay one ask, and a fixed pair or a
+citation ("terms and conditions", "Smith and Jones 2024") is never split.
 Asks, not sentences, count toward the survey cap and the user's patience, so
 "Should I add it to the index and update the tracker too?" is two questions
 and a turn cannot pack eight asks into four sentences.
@@ -83,7 +84,7 @@ MAX_INTENTS_PER_TURN = 3
 MAX_MISSES = 3
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&.%-]*")
-_SEPARATOR = re.compile(r",\s*(?:and|or|plus)\b|,(?!\d{3}\b)|;|\band/or\b|\b(?:or|and|plus)\b", re.IGNORECASE)
+_SEPARATOR = re.compile(r",\s*(?:and|or|plus)\b|,(?!\d{3}\b)|;|\band/or\b|\b(?:or|and|plus)\b|(?<=\s)&(?=\s)", re.IGNORECASE)
 _GENERIC_FRAME = re.compile(
     r"\b(anything|something) (else|more|further|additional)\b|\bis there anything\b|\banything (i|we) should\b"
     r"|\bwhat else\b|\banything (?:that )?(?:i|we)(?:'ve| have)? (?:missed|forgot|forgotten|overlooked|left out)\b"
@@ -114,18 +115,26 @@ _WH = r"(?:if so|at what|what|which|how|when|where|who|whom|whose|whether|why)\b
 _ASK_JOIN = re.compile(
     r"\bas well as\b|\balong with\b|\bin addition to\b"
     r"|,\s*(?:and\s+|plus\s+)?also\b"
-    r"|(?:,\s*)?\b(?:and|plus)\s+(?:also\s+|then\s+)?"
+    r"|(?:,\s*)?(?:\b(?:and|plus)|(?<=\s)&)\s+(?:also\s+|then\s+)?"
     rf"(?=(?:{_AUX}\s+{_SUBJECT}|{_WH}|{_DETERMINER}|{_VERB}\s+\S|(?-i:[a-z][a-z'-]*(?:[^\Ws]|ss))\s+(?:{_DETERMINER}|{_PRONOUN})))"
-    rf"|,\s*(?={_DETERMINER}[^?]*\b(?:and|plus)\s+{_DETERMINER})",
+    rf"|,\s*(?={_DETERMINER}[^?]*(?:\b(?:and|plus)|\s&)\s+{_DETERMINER})",
     re.IGNORECASE,
 )
 """A coordination that joins two asks: a second clause ("and should I"), verb phrase ("and update ...",
 "and ask for ...": a common verb, or a lower-case word not ending in a plural s followed by a determiner or
 pronoun), noun phrase with its own determiner ("and the tracker", and the commas of such a list),
 "as well as", ", also"."""
+_ONE_THING = re.compile(
+    r"(?i:\b(?:pros and cons|terms and conditions|profit and loss|research and development|mergers and acquisitions"
+    r"|supply and demand|trial and error|back and forth|black and white|rules and regulations|policies and procedures)\b)"
+    r"|\b[A-Z][A-Za-z'-]+ (?:and|&) [A-Z][A-Za-z'-]+,? (?:et al\.?,? )?\(?(?:19|20)\d\d\b"
+)
+"""Phrases that name one thing with an "and" in them (fixed pairs, "Smith and Jones 2024"): never split."""
+_MASK = "\ue000"
 _ADDITIVE_END = re.compile(r"\b(?:too|as well|together|both|at once|at the same time)\W*$", re.IGNORECASE)
-_BARE_AND = re.compile(r"\b(?:and|plus)\b", re.IGNORECASE)
-_EXAMPLE_JOIN = re.compile(r",|;|\bor\b|/", re.IGNORECASE)
+_BARE_AND = re.compile(r"\b(?:and|plus)\b|(?<=\s)&(?=\s)", re.IGNORECASE)
+_EXAMPLE_JOIN = re.compile(r",|;|/|\b(?:or|and|plus)\b|(?<=\s)&(?=\s)", re.IGNORECASE)
+"""Where one example of a list ends and the next begins ("e.g. the index, the log or the tracker")."""
 
 FILLER = frozenset(
     """
@@ -181,10 +190,16 @@ def asks_in(question: str) -> list[str]:
     tracker?" and "... the index and tracker too?" ask two things; "pros and cons",
     "Smith and Jones 2024", "cefepime plus metronidazole" or "P&T" stay one.
     """
-    parts = _ASK_JOIN.split(question)
-    if _ADDITIVE_END.search(question):
+    masked = _masked(question)
+    parts = _ASK_JOIN.split(masked)
+    if _ADDITIVE_END.search(masked):
         parts = [piece for part in parts for piece in _BARE_AND.split(part)]
-    return [part for part in parts if content_words(part)] or [question]
+    return [part.replace(_MASK, "and") for part in parts if content_words(part)] or [question]
+
+
+def _masked(text: str) -> str:
+    """The text with the conjunction of every one-thing phrase hidden from the splitters."""
+    return _ONE_THING.sub(lambda m: re.sub(r"\band\b|&", _MASK, m.group()), text)
 
 
 def _open_frame(text: str) -> bool:
@@ -192,7 +207,7 @@ def _open_frame(text: str) -> bool:
 
 
 def _menu(text: str) -> bool:
-    return len(_SEPARATOR.findall(text)) >= MENU_SEPARATORS or len(text.split()) > MAX_QUESTION_WORDS
+    return len(_SEPARATOR.findall(_masked(text))) >= MENU_SEPARATORS or len(text.split()) > MAX_QUESTION_WORDS
 
 
 def _judge(question: str) -> tuple[str, int] | Rejection:
@@ -200,7 +215,7 @@ def _judge(question: str) -> tuple[str, int] | Rejection:
     example = _EXAMPLE.search(question)
     if example is not None and _open_frame(question[: example.start()]):
         asked = question[example.end() :].strip()  # the open frame earns nothing: the example is the question
-        examples = [p for part in _EXAMPLE_JOIN.split(asked) for p in asks_in(part) if p.strip(" ?.")]
+        examples = [p for part in _EXAMPLE_JOIN.split(_masked(asked)) for p in asks_in(part) if p.strip(" ?.")]
         if not examples or any(_open_frame(e) for e in examples):
             return Rejection.GENERIC
         return Rejection.MENU if _menu(asked) else (asked, len(examples))
