@@ -171,6 +171,8 @@ def test_a_coordinated_question_counts_as_two_questions() -> None:
     ):
         assert len(asks_in(question)) == 1, question
         assert screen_questions(question).admissible == [question], question
+    # the per-question cap holds per sentence, whatever its asks: three intents in two asks earn none
+    assert targeted_by_cues(S05.intents, "Should I count the ADC stock and add the cefepime plan to the reports index too?") == {}
 
 
 def test_a_turn_cannot_pack_a_survey_into_few_sentences() -> None:
