@@ -20,7 +20,9 @@ from proactive_bench.scaffolds.adversarial import (
 from proactive_bench.user.base import UserView
 from proactive_bench.user.rules import RulesUser, targeted_by_cues
 from proactive_bench.user.targeting import (
+    MAX_QUESTIONS_PER_TURN,
     Rejection,
+    asks_in,
     cap_claims,
     patience_spent,
     screen_questions,
@@ -28,6 +30,7 @@ from proactive_bench.user.targeting import (
 
 PHARMACIST = load_episode(DATA, "pharmacist")
 S05 = PHARMACIST.session("s05_piptazo_allocation")
+PERSONAS = ("pharmacist", "researcher", "marketer", "law_trainee", "financier")
 
 
 def test_a_focused_question_targets_its_intent_only() -> None:
@@ -36,9 +39,12 @@ def test_a_focused_question_targets_its_intent_only() -> None:
 
 
 def test_every_shipped_targeted_question_passes_the_screen_and_claims_one_intent() -> None:
-    for session in PHARMACIST.sessions:
-        for intent in session.intents:
-            assert list(targeted_by_cues(session.intents, intent.question or "")) == [intent.id], (session.id, intent.id)
+    for persona in PERSONAS:
+        for session in load_episode(DATA, persona).sessions:
+            for intent in session.intents:
+                question = intent.question or ""
+                assert list(targeted_by_cues(session.intents, question)) == [intent.id], (persona, session.id, intent.id)
+                assert sum(screen_questions(question).asks.values()) < MAX_QUESTIONS_PER_TURN, question
 
 
 def test_a_menu_of_many_dimensions_targets_nothing() -> None:
@@ -116,3 +122,86 @@ def test_a_drip_of_generic_questions_stops_earning_after_a_few_misses(tmp_path: 
     out = run_episode_json("--persona", "pharmacist", "--model", "scripted:drip", "--sessions", "5", "--db", str(tmp_path / "d.db"))
     (session,) = out["sessions"]
     assert session["inferred"] <= 1
+
+
+def test_an_open_frame_earns_nothing_and_its_example_is_judged_alone() -> None:
+    # "What else ..., e.g. X?" is the generic question it is plus at most X
+    for reply in (
+        "What else, e.g. the index or the tracker?",  # each example alone is one bare noun
+        "Anything I missed, like the index?",
+        "What else should I do - for example the log?",
+        "What else, e.g. index and tracker?",
+        "Any other requirement, e.g. index & tracker?",
+        "Anything else, e.g. the index, the log, the tracker?",
+        "Is there anything else you want in the report, like a projection or alternatives?",
+    ):
+        assert screen_questions(reply).admissible == [], reply
+        assert targeted_by_cues(S05.intents, reply) == {}, reply
+    # the frame names the reports index, but only the example is asked
+    reply = "What else should I add to the reports index, e.g. the cefepime plan?"
+    assert screen_questions(reply).admissible == ["the cefepime plan?"]
+    assert targeted_by_cues(S05.intents, reply) == {"i4_substitutes": "the cefepime plan?"}
+    # one thing named with "and" is one example
+    assert screen_questions("Anything else, e.g. the pros and cons of cefepime?").admissible == ["the pros and cons of cefepime?"]
+    # an example that is a question of its own still counts
+    reply = "Anything I missed - for example, should I add the shortage report to your reports index?"
+    assert list(targeted_by_cues(S05.intents, reply)) == ["i7_reports_index"]
+
+
+def test_a_coordinated_question_counts_as_two_questions() -> None:
+    for question in (
+        "Should I add it to the index and update the tracker too?",
+        "Should I update the index and the tracker?",
+        "Should I update the index and tracker together?",
+        "Should I include the ADC stock as well as the main pharmacy?",
+        "Should I update the index, also the tracker?",
+        "Should I update the index, plus log it in the tracker?",
+        "Should I update the index and then the tracker?",
+        "Should I update the index & the tracker?",
+    ):
+        assert len(asks_in(question)) == 2, question
+    # one thing named with "and" stays one ask
+    for question in (
+        "Should I list the pros and cons of cefepime?",
+        "Should I check the terms and conditions the client signed?",
+        "Should I cite Smith and Jones 2024 in the P&T review?",
+        "Should the R&D budget run from 1 March and end 30 April?",
+        "Should I recommend cefepime plus metronidazole?",
+        "Should I update the tracker too?",
+    ):
+        assert len(asks_in(question)) == 1, question
+        assert screen_questions(question).admissible == [question], question
+    # the per-question cap holds per sentence, whatever its asks: three intents in two asks earn none
+    assert targeted_by_cues(S05.intents, "Should I count the ADC stock and add the cefepime plan to the reports index too?") == {}
+
+
+def test_a_turn_cannot_pack_a_survey_into_few_sentences() -> None:
+    # three sentences, six asks: each sentence hits one intent and pads with a miss
+    reply = (
+        "Should I count the ADC stock and add a chart? "
+        "Should I list cefepime as well as a glossary? "
+        "Should I draft a purchase order, plus a cover page?"
+    )
+    screen = screen_questions(reply)
+    assert screen.admissible == [] and set(screen.rejected.values()) == {Rejection.SURVEY}
+    assert targeted_by_cues(S05.intents, reply) == {}
+    # four asks chained with "and" in one sentence leave no room for another question
+    reply = "Should I update the index and the tracker and the log and the register? Should I add a projection?"
+    assert set(screen_questions(reply).rejected.values()) == {Rejection.SURVEY}
+    assert targeted_by_cues(S05.intents, reply) == {}
+
+
+def test_a_list_joined_by_and_is_a_menu_like_a_comma_list() -> None:
+    for reply in (
+        # five items, two of them intents of the session: "A, B, C, D or E" is a menu, so is "... and E"
+        "Should I include the ADC stock, a chart, a glossary, a cover page and the reports index?",
+        "Should the report cover the ADC stock and a chart and a glossary and a cover page and the reports index?",
+        "Should I include the ADC stock, a chart, a glossary, a cover page plus the reports index?",
+    ):
+        assert screen_questions(reply).rejected == {reply: Rejection.MENU}, reply
+        assert targeted_by_cues(S05.intents, reply) == {}, reply
+
+
+def test_each_ask_that_earns_nothing_uses_up_patience() -> None:
+    misses = [(1, "Should I add a chart to the summary and update the glossary?"), (2, "Should I use a serif font for headings?")]
+    assert patience_spent(misses, [])

@@ -1,39 +1,67 @@
 """What counts as a targeted question: the pre-filter both user backends share.
 
 A question can earn an intent the label *inferred* only when it is about that
-intent specifically. Before either backend judges a turn, :func:`screen_questions`
-splits the agent's reply into question sentences and sets aside those that
-cannot target anything:
+intent specifically: the screen looks at what a question asks, not only at its
+shape. Before either backend judges a turn, :func:`screen_questions` splits the
+agent's reply into question sentences and sets aside those that cannot target
+anything:
 
-- **generic**: built on an open frame ("anything else ...", "is there
-  anything ...", "any preferences ...") whatever words follow it ("Anything
-  else, maybe for the index?"), or left with fewer than
-  :data:`MIN_CONTENT_WORDS` content words once filler ("should", "want",
-  "details", ...) is removed ("Should I add it?");
+- **generic**: built on an open frame ("anything else ...", "what else ...",
+  "anything I missed ...", "is there anything ...", "any preferences ...")
+  whatever words follow it ("Anything else, maybe for the index?"), or left
+  with fewer than :data:`MIN_CONTENT_WORDS` content words once filler
+  ("should", "want", "details", ...) is removed ("Should I add it?");
 - **menu**: one sentence that enumerates options (at least
-  :data:`MENU_SEPARATORS` commas, semicolons or "or"s) or runs past
-  :data:`MAX_QUESTION_WORDS` words: a checklist of dimensions, not a question;
-- **survey**: a turn with more than :data:`MAX_QUESTIONS_PER_TURN` questions
-  left after the two filters above: every one of them is set aside.
+  :data:`MENU_SEPARATORS` commas, semicolons, "or"s, "and"s or "plus"es; ", or"
+  counts once) or runs past :data:`MAX_QUESTION_WORDS` words: a checklist of
+  dimensions, not a question ("A, B, C, D and E?" as much as "A, B, C, D or E?");
+- **survey**: a turn whose admissible questions hold more than
+  :data:`MAX_QUESTIONS_PER_TURN` asks: every one of them is set aside.
+
+**Examples.** A question with an example part ("..., e.g. X", "... - for
+example X", "..., like X", "..., such as X") whose frame is open or generic
+counts as the generic question it is plus at most X: the frame earns nothing,
+and X alone is what the question asks, judged as a question of its own. Each
+example of X (split at "or", "and", "&", commas and slashes) must be admissible
+on its own: "What else, e.g. the index or the tracker?" and "... e.g. index and
+tracker?" are generic (two bare nouns each), "What else should I add to the index, e.g. the cefepime plan?" asks
+only about "the cefepime plan" (the index in its frame earns nothing). An
+example part after a specific frame ("Should I round the doses, like the
+nearest 20 mg?") belongs to the question and adds its asks to it.
+
+**Asks.** :func:`asks_in` splits a question where a coordination joins two
+asks: a second clause ("..., and should I ..."), a second verb phrase ("... and
+update the tracker"), a noun phrase with its own determiner ("... and the
+tracker", with the commas of such a list), "as well as", ", also", "plus" in
+the same places, and any "and" when the question ends with "too", "as well",
+"together" or "both" ("the index and tracker too?"). "Pros and cons",
+"cefepime plus metronidazole" or "P&T" stay one ask, and a fixed pair or a
+citation ("terms and conditions", "Smith and Jones 2024") is never split.
+Asks, not sentences, count toward the survey cap and the user's patience, so
+"Should I add it to the index and update the tracker too?" is two questions
+and a turn cannot pack eight asks into four sentences.
 
 The backends then decide which admissible question targets which intent (the
 rules backend by ``ask`` cues, the LLM backend by its question stage), and
 :func:`cap_claims` applies the second half of the rule to those claims: a
 question claimed by more than :data:`MAX_INTENTS_PER_QUESTION` intents targets
-none of them, and a turn whose questions claim more than
-:data:`MAX_INTENTS_PER_TURN` intents targets none.
+none of them (the cap holds per sentence, whatever its asks: stricter than per
+ask), and a turn whose questions claim more than :data:`MAX_INTENTS_PER_TURN`
+intents targets none.
 
 Across turns, a survey spread thin is still a survey: once
-:data:`MAX_MISSES` substantive questions of the session (admissible ones, menus
-and surveys; generic ones are harmless) have earned nothing, and they
+:data:`MAX_MISSES` substantive asks of the session (admissible ones, menus
+and surveys; generic questions are harmless) have earned nothing, and they
 outnumber those that earned an intent, the user has stopped answering
 questions as a collaborator (:func:`patience_spent`) and no later question
 of the session targets anything.
 
 The thresholds were set against the shipped dataset's targeted questions (each
 intent's ``question``, asked one per turn by ``scripted:asker``): every one has
-at least 2 content words, at most 3 separators, at most 26 words, and matches
-the cues of exactly one intent of its session; the adversarial baselines
+at least 2 content words, at most 3 separators, at most 26 words and at most 3
+asks, and matches the cues of exactly one intent of its session (one,
+"What time should the e-mails go out, for example 7am Pacific?", has a generic
+frame: its example is what it asks); the adversarial baselines
 (``scripted:shotgun``, ``scripted:drip``, ``scripted:vague``) fall on the other side.
 """
 
@@ -56,12 +84,57 @@ MAX_INTENTS_PER_TURN = 3
 MAX_MISSES = 3
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&.%-]*")
-_SEPARATOR = re.compile(r",(?!\d{3}\b)|;|\bor\b|\band/or\b", re.IGNORECASE)
+_SEPARATOR = re.compile(r",\s*(?:and|or|plus)\b|,(?!\d{3}\b)|;|\band/or\b|\b(?:or|and|plus)\b|(?<=\s)&(?=\s)", re.IGNORECASE)
 _GENERIC_FRAME = re.compile(
     r"\b(anything|something) (else|more|further|additional)\b|\bis there anything\b|\banything (i|we) should\b"
+    r"|\bwhat else\b|\banything (?:that )?(?:i|we)(?:'ve| have)? (?:missed|forgot|forgotten|overlooked|left out)\b"
+    r"|\b(?:did|have) (?:i|we) (?:miss|missed|forget|forgotten|overlook|overlooked|leave out|left out)\b"
     r"|\bany (other )?(preferences?|requirements?|wishes|changes|thoughts|feedback|concerns|comments|notes)\b",
     re.IGNORECASE,
 )
+_EXAMPLE = re.compile(
+    r"(?:[,:;(]\s*|\s[-\u2013\u2014]\s*|\s)(?:e\.g\.|eg|for example|for instance|such as)[,:]?\s+"
+    r"|(?:[,:;(]|\s[-\u2013\u2014])\s*(?:like|say)[,:]?\s+",
+    re.IGNORECASE,
+)
+"""Where a question's example part starts: "..., e.g. X", "... - for example X", "..., like X"."""
+
+_DETERMINER = (
+    r"(?:the|a|an|your|our|my|their|its|his|her|this|that|these|those|each|every|all|both|another|any)\b"
+)
+_PRONOUN = r"(?:it|them|him|her|me|us|this|that|these|those|one|everything|something|anything)\b"
+_VERB = (
+    r"(?:add|update|save|put|send|ask|check|include|remove|delete|keep|leave|drop|use|apply|compute|calculate|count"
+    r"|compare|cite|merge|attach|move|tell|notify|remind|be|create|write|prepare|confirm|give|state|set|make|mention"
+    r"|email|e-mail|copy|cc|flag|mark|tag|log|note|record|list|file|track|register|index|schedule|draft|book|share|post"
+    r"|link|rename|sort|group|split|round|convert|export|import|archive|close|open|pin|label|highlight)\b"
+)
+_AUX = r"(?:should|shall|can|could|do|does|did|will|would|may|might|must|is|are|was|were|has|have)"
+_SUBJECT = r"(?:i|we|you|it|they|he|she|the|this|that|these|those|there)\b"
+_WH = r"(?:if so|at what|what|which|how|when|where|who|whom|whose|whether|why)\b"
+_ASK_JOIN = re.compile(
+    r"\bas well as\b|\balong with\b|\bin addition to\b"
+    r"|,\s*(?:and\s+|plus\s+)?also\b"
+    r"|(?:,\s*)?(?:\b(?:and|plus)|(?<=\s)&)\s+(?:also\s+|then\s+)?"
+    rf"(?=(?:{_AUX}\s+{_SUBJECT}|{_WH}|{_DETERMINER}|{_VERB}\s+\S|(?-i:[a-z][a-z'-]*(?:[^\Ws]|ss))\s+(?:{_DETERMINER}|{_PRONOUN})))"
+    rf"|,\s*(?={_DETERMINER}[^?]*(?:\b(?:and|plus)|\s&)\s+{_DETERMINER})",
+    re.IGNORECASE,
+)
+"""A coordination that joins two asks: a second clause ("and should I"), verb phrase ("and update ...",
+"and ask for ...": a common verb, or a lower-case word not ending in a plural s followed by a determiner or
+pronoun), noun phrase with its own determiner ("and the tracker", and the commas of such a list),
+"as well as", ", also"."""
+_ONE_THING = re.compile(
+    r"(?i:\b(?:pros and cons|terms and conditions|profit and loss|research and development|mergers and acquisitions"
+    r"|supply and demand|trial and error|back and forth|black and white|rules and regulations|policies and procedures)\b)"
+    r"|\b[A-Z][A-Za-z'-]+ (?:and|&) [A-Z][A-Za-z'-]+,? (?:et al\.?,? )?\(?(?:19|20)\d\d\b"
+)
+"""Phrases that name one thing with an "and" in them (fixed pairs, "Smith and Jones 2024"): never split."""
+_MASK = "\ue000"
+_ADDITIVE_END = re.compile(r"\b(?:too|as well|together|both|at once|at the same time)\W*$", re.IGNORECASE)
+_BARE_AND = re.compile(r"\b(?:and|plus)\b|(?<=\s)&(?=\s)", re.IGNORECASE)
+_EXAMPLE_JOIN = re.compile(r",|;|/|\b(?:or|and|plus)\b|(?<=\s)&(?=\s)", re.IGNORECASE)
+"""Where one example of a list ends and the next begins ("e.g. the index, the log or the tracker")."""
 
 FILLER = frozenset(
     """
@@ -91,11 +164,17 @@ class Rejection(StrEnum):
 
 @dataclass
 class QuestionScreen:
-    """One agent turn's questions: those that may target an intent, and those set aside (with why)."""
+    """One agent turn's questions: those that may target an intent, and those set aside (with why).
+
+    ``admissible`` holds what each admissible question asks, to match against cues: the
+    question itself, or only its example part when its frame is an open one ("What
+    else, e.g. X?" asks X). ``asks`` counts the asks in each (see :func:`asks_in`).
+    """
 
     questions: list[str]
     admissible: list[str]
     rejected: dict[str, Rejection] = field(default_factory=dict)
+    asks: dict[str, int] = field(default_factory=dict)
 
 
 def content_words(sentence: str) -> list[str]:
@@ -103,23 +182,68 @@ def content_words(sentence: str) -> list[str]:
     return [w for w in (m.group().lower().rstrip(".") for m in _WORD.finditer(sentence)) if w and w not in FILLER]
 
 
-def _rejection(question: str) -> Rejection | None:
-    if _GENERIC_FRAME.search(question) or len(content_words(question)) < MIN_CONTENT_WORDS:
+def asks_in(question: str) -> list[str]:
+    """The parts of a question that each ask for something: split where a coordination joins two asks.
+
+    "Should I add it to the index and update the tracker?", "... the index and the
+    tracker?", "... the index as well as the tracker?", "... the index, also the
+    tracker?" and "... the index and tracker too?" ask two things; "pros and cons",
+    "Smith and Jones 2024", "cefepime plus metronidazole" or "P&T" stay one.
+    """
+    masked = _masked(question)
+    parts = _ASK_JOIN.split(masked)
+    if _ADDITIVE_END.search(masked):
+        parts = [piece for part in parts for piece in _BARE_AND.split(part)]
+    return [part.replace(_MASK, "and") for part in parts if content_words(part)] or [question]
+
+
+def _masked(text: str) -> str:
+    """The text with the conjunction of every one-thing phrase hidden from the splitters."""
+    return _ONE_THING.sub(lambda m: re.sub(r"\band\b|&", _MASK, m.group()), text)
+
+
+def _open_frame(text: str) -> bool:
+    return bool(_GENERIC_FRAME.search(text)) or len(content_words(text)) < MIN_CONTENT_WORDS
+
+
+def _menu(text: str) -> bool:
+    return len(_SEPARATOR.findall(_masked(text))) >= MENU_SEPARATORS or len(text.split()) > MAX_QUESTION_WORDS
+
+
+def _judge(question: str) -> tuple[str, int] | Rejection:
+    """What an admissible question asks (the text to match) and how many asks it holds, or why it is set aside."""
+    example = _EXAMPLE.search(question)
+    if example is not None and _open_frame(question[: example.start()]):
+        asked = question[example.end() :].strip()  # the open frame earns nothing: the example is the question
+        examples = [p for part in _EXAMPLE_JOIN.split(_masked(asked)) for p in asks_in(part) if p.strip(" ?.")]
+        if not examples or any(_open_frame(e) for e in examples):
+            return Rejection.GENERIC
+        return Rejection.MENU if _menu(asked) else (asked, len(examples))
+    if _open_frame(question):
         return Rejection.GENERIC
-    if len(_SEPARATOR.findall(question)) >= MENU_SEPARATORS or len(question.split()) > MAX_QUESTION_WORDS:
+    if _menu(question):
         return Rejection.MENU
-    return None
+    if example is None:
+        return question, len(asks_in(question))
+    return question, len(asks_in(question[: example.start()])) + len(asks_in(question[example.end() :]))
 
 
 def screen_questions(reply: str) -> QuestionScreen:
     """Sort a reply's questions into admissible and set aside (generic, menu, survey)."""
     questions = questions_in(reply)
-    rejected = {q: reason for q in questions if (reason := _rejection(q)) is not None}
-    admissible = [q for q in questions if q not in rejected]
-    if len(admissible) > MAX_QUESTIONS_PER_TURN:
-        rejected.update({q: Rejection.SURVEY for q in admissible})
-        admissible = []
-    return QuestionScreen(questions, admissible, rejected)
+    rejected: dict[str, Rejection] = {}
+    kept: dict[str, tuple[str, int]] = {}
+    for question in questions:
+        judged = _judge(question)
+        if isinstance(judged, Rejection):
+            rejected[question] = judged
+        else:
+            kept[question] = judged
+    if sum(n for _, n in kept.values()) > MAX_QUESTIONS_PER_TURN:
+        rejected.update({q: Rejection.SURVEY for q in kept})
+        kept = {}
+    asks = {asked: n for asked, n in kept.values()}
+    return QuestionScreen(questions, list(asks), rejected, asks)
 
 
 def cap_claims(claims: dict[str, str]) -> dict[str, str]:
@@ -156,8 +280,9 @@ def patience_spent_over(turns: Iterable[tuple[str, int]]) -> bool:
     hits = misses = 0
     for message, credited in turns:
         screen = screen_questions(message)
-        asked = len(screen.admissible) + sum(reason != Rejection.GENERIC for reason in screen.rejected.values())
-        earned = min(len(screen.admissible), credited)
+        admissible = sum(screen.asks.values())
+        asked = admissible + sum(reason != Rejection.GENERIC for reason in screen.rejected.values())
+        earned = min(admissible, credited)
         hits, misses = hits + earned, misses + asked - earned
     return misses >= MAX_MISSES and misses > hits
 
