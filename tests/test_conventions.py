@@ -123,7 +123,7 @@ def _run(root: Path, store: Store, tmp: Path, sessions: list[str], protocol: str
     if run is None:
         run = start_run(store, episode, RunSpec(persona="mini", model="scripted:asker", data_root=str(root), protocol=protocol), tmp)  # type: ignore[arg-type]
     agent = load_scaffold("scripted:asker", ScaffoldOptions(model="scripted:asker"))
-    wiring = EpisodeRun(store, run, episode, Participants(agent, RulesUser()), CallLedger(run.id))  # type: ignore[attr-defined]
+    wiring = EpisodeRun(store, run, episode, Participants(agent, RulesUser(), sees_reference=True), CallLedger(run.id))  # type: ignore[attr-defined]
     asyncio.run(run_episode(wiring, [s for s in episode.sessions if s.id in sessions]))
     return run
 
