@@ -205,3 +205,14 @@ def test_a_list_joined_by_and_is_a_menu_like_a_comma_list() -> None:
 def test_each_ask_that_earns_nothing_uses_up_patience() -> None:
     misses = [(1, "Should I add a chart to the summary and update the glossary?"), (2, "Should I use a serif font for headings?")]
     assert patience_spent(misses, [])
+
+
+def test_the_user_s_own_question_repeated_back_is_an_echo_not_a_question() -> None:
+    """A parrot that quotes the request's questions in its reply must not earn the intents their words name."""
+    heard = ["Pull the June figures. Did Kettle & Pine's recall make it in?"]
+    for reply in ("Done. Did Kettle & Pine's recall make it in?", "Noted: did Kettle & Pine's recall make it in?"):
+        screen = screen_questions(reply, heard)
+        assert screen.admissible == [] and list(screen.rejected.values()) == [Rejection.ECHO], reply
+    own = "Should the readout compare Kettle & Pine's recall coverage with Oakline's own mentions in June?"
+    assert screen_questions(own, heard).admissible == [own]  # a question of the agent's own that builds on theirs
+    assert screen_questions("Did Kettle & Pine's recall make it in?").admissible  # without the user's words: a question

@@ -38,6 +38,11 @@ class UserView:
     a question about one earns no inferred credit."""
 
     @property
+    def heard(self) -> list[str]:
+        """What the user (or an event) said in the session so far: a question of the agent's repeating theirs asks nothing."""
+        return [m.content for m in self.evidence.transcript if m.role in ("user", "event")]
+
+    @property
     def unaskable(self) -> frozenset[str]:
         """Open intents no question earns (``askable: false``): asked about, they are answered and provided."""
         return frozenset(i.id for i in self.open_intents if not i.askable)

@@ -192,7 +192,7 @@ class LLMUser:
 
     async def _question_stage(self, view: UserView) -> tuple[list[StageVerdict], list[str]]:
         open_ids = [i.id for i in view.open_intents]
-        screen = screen_questions(view.evidence.latest_reply)
+        screen = screen_questions(view.evidence.latest_reply, view.heard)
         if view.patience_spent:  # earlier questions that earned nothing: this turn's count as a survey too
             screen = QuestionScreen(screen.questions, [], screen.rejected | {q: Rejection.SURVEY for q in screen.admissible})
         fixed = {

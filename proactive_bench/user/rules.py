@@ -14,6 +14,8 @@ reply is the ``reveal`` sentences of the intents to convey.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from proactive_bench.dataset import HiddenIntent, compile_pattern, evaluate
 from proactive_bench.user.base import (
     USERS,
@@ -56,7 +58,7 @@ class RulesUser:
             ]
         except Exception as exc:  # a grader bug is a judgment that could not be made
             return UserDecision([], None, error=f"evidence predicate failed: {exc!r}")
-        claims = {} if view.patience_spent else targeted_by_cues(view.open_intents, view.evidence.latest_reply)
+        claims = {} if view.patience_spent else targeted_by_cues(view.open_intents, view.evidence.latest_reply, view.heard)
         targeted = [StageVerdict(i, f"targeted question: {q}") for i, q in claims.items()]
         labels = combine_stages(open_ids, completed, targeted, open_ids, decided_by=RULES_BACKEND, known=view.known, unaskable=view.unaskable)
         to_say = revealed(labels)
@@ -64,9 +66,10 @@ class RulesUser:
         return UserDecision(labels, message)
 
 
-def targeted_by_cues(intents: list[HiddenIntent], reply: str) -> dict[str, str]:
-    """Intent id -> the admissible question of the reply that matches one of its ``ask`` cues, capped."""
-    admissible = screen_questions(reply).admissible
+def targeted_by_cues(intents: list[HiddenIntent], reply: str, heard: Iterable[str] = ()) -> dict[str, str]:
+    """Intent id -> the admissible question of the reply that matches one of its ``ask`` cues, capped (``heard``: the
+    user's messages, whose questions repeated back are echoes)."""
+    admissible = screen_questions(reply, heard).admissible
     claims: dict[str, str] = {}
     for intent in intents:
         cues = [compile_pattern(p) for p in intent.ask]

@@ -49,6 +49,10 @@ none of them (the cap holds per sentence, whatever its asks: stricter than per
 ask), and a turn whose questions claim more than :data:`MAX_INTENTS_PER_TURN`
 intents targets none.
 
+A question that repeats one the user asked in the session (their content
+words in order, at most a third more) is an **echo**: quoting the request
+back asks the user nothing.
+
 Across turns, a survey spread thin is still a survey: once
 :data:`MAX_MISSES` substantive asks of the session (admissible ones, menus
 and surveys; generic questions are harmless) have earned nothing, and they
@@ -160,6 +164,8 @@ class Rejection(StrEnum):
     GENERIC = "generic"
     MENU = "menu"
     SURVEY = "survey"
+    ECHO = "echo"
+    """The user's own question, repeated back: quoting the request is not asking about it."""
 
 
 @dataclass
@@ -228,12 +234,20 @@ def _judge(question: str) -> tuple[str, int] | Rejection:
     return question, len(asks_in(question[: example.start()])) + len(asks_in(question[example.end() :]))
 
 
-def screen_questions(reply: str) -> QuestionScreen:
-    """Sort a reply's questions into admissible and set aside (generic, menu, survey)."""
+def screen_questions(reply: str, heard: Iterable[str] = ()) -> QuestionScreen:
+    """Sort a reply's questions into admissible and set aside (generic, menu, survey, echo).
+
+    ``heard`` are the user's messages of the session so far: a question of the
+    reply that repeats one of theirs (the same content words) is an echo.
+    """
     questions = questions_in(reply)
+    theirs = [q for message in heard for q in questions_in(message)]
     rejected: dict[str, Rejection] = {}
     kept: dict[str, tuple[str, int]] = {}
     for question in questions:
+        if any(echoes(question, q) for q in theirs):
+            rejected[question] = Rejection.ECHO
+            continue
         judged = _judge(question)
         if isinstance(judged, Rejection):
             rejected[question] = judged
@@ -244,6 +258,13 @@ def screen_questions(reply: str) -> QuestionScreen:
         kept = {}
     asks = {asked: n for asked, n in kept.values()}
     return QuestionScreen(questions, list(asks), rejected, asks)
+
+
+def echoes(question: str, theirs: str) -> bool:
+    """Whether ``question`` repeats the user's question ``theirs``: it holds their content words in order and adds
+    at most a third more ("Noted: can you set it up in todoist?")."""
+    mine, said = _normalize(question), _normalize(theirs)
+    return bool(said) and f" {said} " in f" {mine} " and len(said.split()) * 3 >= len(mine.split()) * 2
 
 
 def cap_claims(claims: dict[str, str]) -> dict[str, str]:
