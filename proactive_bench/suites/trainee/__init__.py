@@ -13,7 +13,7 @@
 | `loading.py` | a scenario as an episode (one session per day, each day's files and app rows placed when it starts, day-2 feedback) |
 | `figures.py` | Checkpoint Score, Success Rate, clues asked, guesses (an attempt before its clue came in counts), messages per clue |
 | `play.py` | the oracle and the baselines played offline through the tools (in runs: `scripted:reference`, `passive`, `guess`, `canvass`) |
-| `validity.py` | what `pbench validate` checks of each template over many seeds |
+| `validity.py` | what `pbench validate --suite trainee` checks: each template over many seeds, and each scenario that runs (the default benchmark or a `--tasks` list) composed over two days |
 | `colleagues_llm.py` | LLM NPCs (prompt `prompts/npc.v1.md`): the model judges which clue a question targets, under the same screen; a structured call on the run's model-call path (role `npc`, replayed), a judgment that cannot be made a recorded no-reply |
 | `suite.py` | `TraineeSuite`, registered in `suites.SUITES` as `trainee` |
 """
@@ -25,7 +25,7 @@ from proactive_bench.suites.trainee.loading import TraineeSettings, load_scenari
 from proactive_bench.suites.trainee.play import MODES, PlayedDay, play
 from proactive_bench.suites.trainee.suite import SUITE, TraineeSuite
 from proactive_bench.suites.trainee.template import TEMPLATES, Template, TemplateContext
-from proactive_bench.suites.trainee.validity import VALIDATE_SEEDS, templates_problems
+from proactive_bench.suites.trainee.validity import VALIDATE_SEEDS, scenarios_problems, templates_problems
 
 __all__ = [
     "MODES",
@@ -47,6 +47,7 @@ __all__ = [
     "load_scenario",
     "parse_name",
     "play",
+    "scenarios_problems",
     "task_scores",
     "templates_problems",
 ]

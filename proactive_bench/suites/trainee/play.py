@@ -51,6 +51,8 @@ class PlayedDay:
     verdicts: dict[str, bool]
     figures: DayFigures
     calls: int
+    failed: tuple[str, ...] = ()
+    """The day's tool calls that failed, as ``tool: error`` (the oracle's must all succeed)."""
 
 
 def _steps(steps: list[PlannedStep], mode: str) -> list[tuple[str, dict]]:
@@ -90,6 +92,7 @@ def play(scenario: Scenario, mode: str, rates: ClockRates = ClockRates(), hints:
                 box.call(tool, args)
             evidence = Evidence([], box.records, workspace, env.memory, no_python, apps=apps, apps_at_start=at_start)
             verdicts = {item.id: evaluate(item.check, evidence) for item in session.checklist if item.check is not None}
-            played.append(PlayedDay(verdicts, day_figures(day, verdicts, box.records, apps), len(box.records)))
+            failed = tuple(f"{r.tool_name}: {r.result.get('error')}" for r in box.records if not r.ok)
+            played.append(PlayedDay(verdicts, day_figures(day, verdicts, box.records, apps), len(box.records), failed))
         return played
 

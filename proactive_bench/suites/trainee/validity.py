@@ -1,19 +1,23 @@
-"""What ``pbench validate`` checks of each template over many seeds (the rules of /work/trainee-spec.md).
+"""What ``pbench validate --suite trainee`` checks: each template over many seeds, and the scenarios that run.
 
-Per template and seed (a two-task scenario of that template, two days):
+Per template and seed (a two-task scenario of that template, two days), and
+per scenario of the default benchmark (or of a ``--tasks`` list), composed as
+it runs (its tasks together on one timeline, two days):
 it instantiates and composes; no clue's value shows in what the agent sees
 without asking; each NPC clue's question is admissible, matches its own cues
 and no other clue of the same holder; names and paths are unique; the oracle
-scores 1.0; the passive and guessing baselines fail a checkpoint that needs a
+scores 1.0 and none of its tool calls fails (its timeline agrees with the
+run's clock); the passive and guessing baselines fail a checkpoint that needs a
 clue; the laundry-list canvasser obtains no clue.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from proactive_bench.dataset import Problem
-from proactive_bench.suites.trainee.compose import Scenario, compose_scenario
+from proactive_bench.suites.trainee.compose import Scenario, compose_scenario, default_names
 from proactive_bench.suites.trainee.play import play
 from proactive_bench.suites.trainee.template import TEMPLATES
 from proactive_bench.user import screen_questions
@@ -67,6 +71,8 @@ def baseline_problems(scenario: Scenario) -> list[str]:
     for n, day in enumerate(play(scenario, "reference"), start=1):
         if day.figures.checkpoint_score != 1.0:
             found.append(f"day {n}: the oracle misses {sorted(k for k, v in day.verdicts.items() if not v)}")
+        if day.failed:  # its timeline and the run's clock disagree (a wait after its time), or a step is wrong
+            found.append(f"day {n}: the oracle's call {day.failed[0]}" + (f" (and {len(day.failed) - 1} more failed)" if len(day.failed) > 1 else ""))
     needing = [{f"{t.key}.{c.id}" for t in d.tasks for c in t.draft.checkpoints if c.needs} for d in scenario.days]
     for mode in ("passive", "guess"):
         for n, day in enumerate(play(scenario, mode), start=1):
@@ -85,12 +91,20 @@ def templates_problems(seeds: int = len(VALIDATE_SEEDS)) -> list[Problem]:
 
 def template_problems(template: str, seeds: range = VALIDATE_SEEDS) -> list[Problem]:
     """Every problem of one template over the seeds (file ``trainee/<template>``, field ``seed N``)."""
-    problems = []
-    for seed in seeds:
-        try:
-            scenario = compose_scenario(f"s{seed}-n2", 2, templates=[template])
-            found = scenario_problems(scenario) + baseline_problems(scenario)
-        except (ValueError, RuntimeError) as exc:  # a template bug: a draft that does not validate, a timeline that cannot be kept
-            found = [str(exc).splitlines()[0]]
-        problems += [Problem(f"trainee/{template}", f"seed {seed}", reason) for reason in found]
-    return problems
+    return [Problem(f"trainee/{template}", f"seed {seed}", reason)
+            for seed in seeds for reason in _problems_of(lambda: compose_scenario(f"s{seed}-n2", 2, templates=[template]))]
+
+
+def scenarios_problems(names: list[str] | None = None) -> list[Problem]:
+    """Every problem of the named scenarios as they run, composed over both days (default: the default benchmark);
+    file ``trainee/<name>``, field ``scenario``."""
+    return [Problem(f"trainee/{name}", "scenario", reason)
+            for name in (default_names() if names is None else names) for reason in _problems_of(lambda: compose_scenario(name, 2))]
+
+
+def _problems_of(compose: Callable[[], Scenario]) -> list[str]:
+    try:
+        scenario = compose()
+        return scenario_problems(scenario) + baseline_problems(scenario)
+    except (ValueError, RuntimeError) as exc:  # a bad name, a draft that does not validate, a timeline that cannot be kept
+        return [str(exc).splitlines()[0]]
