@@ -1,4 +1,5 @@
-"""Every shipped trainee default runs: the README's commands with validation on, and ``validate`` checks the composed scenarios."""
+"""Every shipped trainee default runs: the README's commands with validation on, and the oracle's timeline on every default scenario
+(``validate --suite trainee --tasks``: tests/test_trainee_runs.py)."""
 
 from __future__ import annotations
 
@@ -53,13 +54,3 @@ def test_the_readme_trainee_commands_run_with_validation(tmp_path: Path) -> None
     two_days = run_episode_json("--suite", "trainee", "--model", "scripted:reference", "--tasks", "s5-n6", "--days", "2", "--db", db)
     assert two_days["trainee"]["overall"][0]["checkpoint_score"] == 1.0
 
-
-def test_validate_composes_the_scenarios_it_is_given() -> None:
-    result = run_cli("validate", "--suite", "trainee", "--seeds", "1", "--tasks", "s5-n6,s3-n9", "--json")
-    assert result.exit_code == 1
-    report = json.loads(result.stdout)
-    assert report["scenarios"] == ["s5-n6", "s3-n9"]
-    assert [(p["file"], p["field"]) for p in report["problems"]] == [("trainee/s3-n9", "scenario")]
-    assert "a scenario has 2 to 6 tasks" in report["problems"][0]["reason"]
-    alone = run_cli("validate", "--tasks", "s5-n6")
-    assert alone.exit_code != 0 and "--tasks goes with --suite trainee" in alone.output
