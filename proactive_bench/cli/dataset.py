@@ -41,7 +41,7 @@ def validate(
     strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
     oracle: Annotated[bool, typer.Option("--oracle", help="Also run the scripted baselines and check the quality bar (slower).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the problems (the oracle outcomes, the --stats counts) as one JSON object on stdout.")] = False,
-    suite: Annotated[Optional[str], typer.Option(help="trainee: check every scenario template over --seeds seeds instead (oracle and baselines played).")] = None,
+    suite: Annotated[Optional[str], typer.Option(help="trainee: check every scenario template over --seeds seeds and every default scenario (or --tasks) instead (oracle and baselines played).")] = None,
     seeds: Annotated[int, typer.Option(min=1, help="With --suite trainee: seeds per template.")] = len(VALIDATE_SEEDS),
     tasks: Annotated[Optional[str], typer.Option(help="With --suite trainee: the scenarios to compose and check, s<seed>-n<tasks>, comma-separated (default: the default benchmark s1-n2..s20-n6).")] = None,
 ) -> None:
@@ -94,7 +94,7 @@ def validate_templates(suite: str, seeds: int, scenarios: list[str] | None, as_j
     if problems:
         raise fail(f"{len(problems)} error(s) in {len(TEMPLATES)} template(s) and {len(names)} scenario(s)", 1)
     err_console.print(f"ok: {len(TEMPLATES)} template(s) x {seeds} seed(s) and {len(names)} scenario(s) over two days: "
-                      "oracle 1.0, passive and guessing fail a clue checkpoint, laundry lists obtain nothing")
+                      "oracle 1.0, passive and guessing fail a clue checkpoint, laundry lists and keyword questions obtain nothing")
 
 
 def problems_in(problems: list[Any], episode: LoadedEpisode) -> bool:
