@@ -8,7 +8,8 @@ from datetime import datetime
 from pathlib import Path
 
 from proactive_bench.store import Store, ToolCallRow
-from proactive_bench.suites.trainee import compose_scenario
+from proactive_bench.suites.trainee import KEYWORD_QUESTIONS, compose_scenario
+from proactive_bench.suites.trainee.colleagues import held_clues
 from proactive_bench.testing import StubServer, text_reply
 from proactive_bench.testing.stub_server import tool_call_reply
 from tests.conftest import run_cli, run_episode_json
@@ -58,6 +59,20 @@ def test_both_baselines_run_in_a_sweep_and_unknown_names_list_them(tmp_path: Pat
     unknown = run_cli("episode", "--suite", "trainee", "--model", "scripted:guessing", "--tasks", "s3-n3", "--db", str(tmp_path / "pbench.db"))
     assert unknown.exit_code != 0 and "scripted:canvass" in unknown.output and "scripted:guess" in unknown.output
     assert "Traceback" not in unknown.output
+
+
+def test_four_keyword_questions_to_every_colleague_get_no_more_than_the_canvasser(tmp_path: Path) -> None:
+    """The questions ask for the kinds of fact these scenarios' clues hold (their ask cues fire), but name no clue's subject."""
+    tasks = ["s2-n3", "s9-n5"]
+    kinds = [c for name in tasks for c in held_clues(compose_scenario(name)) if any(p.search(q) for q in KEYWORD_QUESTIONS for p in c.ask)]
+    assert len(kinds) >= 7
+    result = run_cli("sweep", "--suite", "trainee", "--models", f"scripted:canvass,{AGENTS}:KeywordCanvass", "--tasks", ",".join(tasks),
+                     "--json", "--db", str(tmp_path / "pbench.db"))
+    assert result.exit_code == 0, result.output
+    rows = {r["model"]: r for r in json.loads(result.stdout)["trainee"]["overall"]}
+    keywords = next(r for model, r in rows.items() if model.endswith(":KeywordCanvass"))
+    assert keywords["clues_asked"] <= rows["scripted:canvass"]["clues_asked"] == 0.0
+    assert keywords["messages"] > 0 and keywords["messages_per_clue"] is None
 
 
 def test_a_scripted_agent_has_one_step_per_action_and_reply(tmp_path: Path) -> None:

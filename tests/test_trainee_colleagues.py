@@ -15,8 +15,10 @@ from proactive_bench.suites.trainee.model import Npc
 
 MORNING = datetime(2026, 3, 2, 9, 0)
 NPC = Npc(handle="ada.lind", name="Ada Lind", role="Finance Lead", department="Finance", email="ada.lind@x.example", persona="Brisk.")
-POLICY = HeldClue("d1.t1.k1", "ada.lind", "Payments above 4000 need an approver.", (re.compile(r"\b(policy|threshold)\b", re.I),))
-VENDOR = HeldClue("d1.t1.k2", "ada.lind", "The approved vendor list is vendors.xlsx.", (re.compile(r"\bvendor list\b", re.I),), after="d1.t1.k1")
+PAYMENTS = (re.compile(r"\bpayments?\b", re.I),)
+POLICY = HeldClue("d1.t1.k1", "ada.lind", "Payments above 4000 need an approver.", (re.compile(r"\b(policy|threshold)\b", re.I),), PAYMENTS)
+VENDOR = HeldClue("d1.t1.k2", "ada.lind", "The approved vendor list is vendors.xlsx.", (re.compile(r"\bvendor list\b", re.I),), PAYMENTS,
+                  after="d1.t1.k1")
 RULES = RulesColleagues({"ada.lind": NPC}, (POLICY, VENDOR))
 
 
@@ -94,21 +96,29 @@ def _thread(*pairs: tuple[str, ColleagueReply]) -> list[ChatLine]:
 
 def test_rules_colleague_releases_for_a_targeted_question_in_order() -> None:
     assert RULES.reply("ada.lind", "Hello! Hope your week is going well.", [], MORNING) == ColleagueReply(DEFLECTION, decided_by="rules")
-    early = RULES.reply("ada.lind", "Where is the vendor list kept?", [], MORNING)
+    early = RULES.reply("ada.lind", "Where is the vendor list for payments kept?", [], MORNING)
     assert early.released == ()  # its condition: the policy first
     policy = RULES.reply("ada.lind", "What is the payment approval threshold?", [], MORNING)
     assert policy.released == ("d1.t1.k1",) and "4000" in policy.text
-    vendor = RULES.reply("ada.lind", "Where is the vendor list kept?", _thread(("q", policy)), MORNING)
+    vendor = RULES.reply("ada.lind", "Where is the vendor list for payments kept?", _thread(("q", policy)), MORNING)
     assert vendor.released == ("d1.t1.k2",)
     again = RULES.reply("ada.lind", "What is the approval policy threshold again?", _thread(("q", policy), ("q", vendor)), MORNING)
     assert again.released == ()
 
 
 def test_rules_colleague_sets_aside_laundry_lists_and_loses_patience() -> None:
-    survey = "What is the approval policy? What is the vendor list? What is the code for the meeting? What budget applies here? Which report format works?"
+    survey = "What is the approval policy for payments? What is the vendor list? What is the code for the meeting? What budget applies here? Which report format works?"
     assert RULES.reply("ada.lind", survey, [], MORNING).released == ()
-    menu = "Could you tell me the policy, the vendor list, the meeting code, the budget or the report format?"
+    menu = "Could you tell me the payments policy, the vendor list, the meeting code, the budget or the report format?"
     assert RULES.reply("ada.lind", menu, [], MORNING).released == ()
     misses = [(f"Which {topic} should I use today?", ColleagueReply(DEFLECTION)) for topic in ("printer tray", "parking level", "desk number")]
     spent = RULES.reply("ada.lind", "What is the payment approval threshold?", _thread(*misses), MORNING)
     assert spent == ColleagueReply(TIRED, decided_by="rules")
+
+
+def test_a_keyword_question_that_does_not_name_the_clues_subject_gets_nothing() -> None:
+    """Asking for the kind of fact (a policy, a threshold) is not asking about the clue: its subject must be named too."""
+    for bare in ("What is the approval policy threshold?", "What is the code, policy or threshold?"):
+        assert RULES.reply("ada.lind", bare, [], MORNING) == ColleagueReply(DEFLECTION, decided_by="rules")
+    assert RULES.reply("ada.lind", "Which payments did you approve yesterday?", [], MORNING).released == ()  # the subject, not the kind
+    assert RULES.reply("ada.lind", "What is the approval threshold for payments?", [], MORNING).released == ("d1.t1.k1",)

@@ -66,6 +66,16 @@ async def test_a_model_quoting_a_question_that_was_never_asked_releases_nothing(
     assert got.released == () and not got.failure
 
 
+async def test_a_model_claiming_a_clue_for_a_question_that_does_not_name_its_subject_releases_nothing() -> None:
+    """The model judges the kind of fact; the clue's subject cues still gate it: a bare keyword question stays unanswered."""
+    scenario, clue_id, clue = _scenario()
+    bare = "What is the approval policy threshold?"
+    with StubServer(_judge({clue_id: bare})) as server:  # a lenient model: the threshold is a threshold
+        async with ChatTransport() as transport:
+            got = await _bound(scenario, server, transport, []).reply(clue.holder, bare, [], MORNING)
+    assert got.released == () and not got.failure and len(server.requests) == 1
+
+
 async def test_prose_instead_of_json_is_retried_with_bounds_then_a_recorded_failure_not_a_guess() -> None:
     scenario, _, clue = _scenario()
     records: list[LLMCallRecord] = []

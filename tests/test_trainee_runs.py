@@ -97,11 +97,15 @@ def test_a_model_agent_asks_a_colleague_and_sees_the_clock(tmp_path: Path) -> No
     assert calls[1].result["response"]["now"].endswith("09:04")  # two steps (1 min each) and one call before it (2 min)
 
 
-def test_validate_checks_every_template_over_seeds() -> None:
-    result = run_cli("validate", "--suite", "trainee", "--seeds", "1", "--json")
-    assert result.exit_code == 0, result.output
+def test_validate_checks_every_template_over_seeds_and_the_scenarios_given() -> None:
+    result = run_cli("validate", "--suite", "trainee", "--seeds", "1", "--tasks", "s5-n6,s3-n9", "--json")  # without --tasks: every default scenario
+    assert result.exit_code == 1
     report = json.loads(result.stdout)
-    assert report["errors"] == 0 and report["templates"] >= 6 and report["seeds"] == 1
+    assert report["templates"] >= 6 and report["seeds"] == 1 and report["scenarios"] == ["s5-n6", "s3-n9"]
+    assert [(p["file"], p["field"]) for p in report["problems"]] == [("trainee/s3-n9", "scenario")]  # the templates and s5-n6 pass
+    assert "a scenario has 2 to 6 tasks" in report["problems"][0]["reason"]
+    alone = run_cli("validate", "--tasks", "s5-n6")
+    assert alone.exit_code != 0 and "--tasks goes with --suite trainee" in alone.output
     other = run_cli("validate", "--suite", "odyssey")
     assert other.exit_code != 0 and "only trainee has generated tasks" in other.output
 

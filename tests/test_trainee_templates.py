@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from proactive_bench.suites.trainee import TEMPLATES, compose_scenario
-from proactive_bench.suites.trainee.model import Clue
+from proactive_bench.suites.trainee import TEMPLATES, Scenario, compose_scenario
+from proactive_bench.suites.trainee.model import Clue, TaskDraft
 from proactive_bench.suites.trainee.validity import baseline_problems, scenario_problems, template_problems
 
 
@@ -48,3 +48,36 @@ def test_an_oracle_that_skips_a_step_is_found() -> None:
     day = scenario.days[0].__class__(1, scenario.days[0].company, (changed, *scenario.days[0].tasks[1:]))
     found = baseline_problems(scenario.__class__(scenario.name, scenario.seed, scenario.count, (day,), scenario.password))
     assert any("the oracle misses" in f for f in found), found
+
+
+def _with_draft(scenario: Scenario, draft: TaskDraft) -> Scenario:
+    """The scenario's first day only, its first task's draft replaced."""
+    first = scenario.days[0]
+    task = first.tasks[0].__class__(**{**first.tasks[0].__dict__, "draft": draft})
+    day = first.__class__(1, first.company, (task, *first.tasks[1:]))
+    return scenario.__class__(scenario.name, scenario.seed, scenario.count, (day,), scenario.password)
+
+
+@pytest.mark.parametrize(("subject", "question", "expected"), [
+    ((r"\b(policy|threshold)\b",), "What is the approval policy threshold?", "targeted by a generic question"),
+    ((r"\bZanzibar\b",), "What is the approval policy threshold for Zanzibar payments?", "named nowhere the agent sees"),
+    ((r"\bclaims?\b",), "What is the approval threshold for payment claims?", "also names task t2"),
+    ((r"\bpayments?\b",), "What is the approval policy threshold?", "does not both name its subject"),
+])
+def test_a_clue_subject_that_is_not_specific_is_found(subject: tuple[str, ...], question: str, expected: str) -> None:
+    scenario = compose_scenario("s2-n2", templates=["transaction_audit", "expense_review"])
+    task = next(t for t in scenario.days[0].tasks if t.template == "transaction_audit")
+    assert task.key == "t1"
+    clue = Clue(**{**task.draft.clues[0].model_dump(), "subject": subject, "question": question})
+    planted = _with_draft(scenario, task.draft.model_copy(update={"clues": (clue,)}))
+    found = scenario_problems(planted)
+    assert any(expected in f for f in found), found
+    assert scenario_problems(_with_draft(scenario, task.draft)) == []
+
+
+def test_a_subject_that_a_keyword_question_names_lets_the_keyword_asker_in_and_is_found() -> None:
+    scenario = compose_scenario("s2-n2", templates=["transaction_audit", "expense_review"])
+    task = scenario.days[0].tasks[0]
+    loose = Clue(**{**task.draft.clues[0].model_dump(), "subject": (r"\b(policy|threshold)\b",)})
+    found = baseline_problems(_with_draft(scenario, task.draft.model_copy(update={"clues": (loose,)})))
+    assert "day 1: four keyword questions to every colleague obtained 1 clue(s)" in found, found

@@ -6,6 +6,7 @@ import json
 
 from proactive_bench.llm import LLMCallRecord
 from proactive_bench.scaffolds import AgentTurn, ScaffoldOptions, SessionContext
+from proactive_bench.suites.trainee import KEYWORD_QUESTIONS
 
 
 class _Scripted:
@@ -40,6 +41,17 @@ class WorkspaceLister(_Scripted):
         globbed = self.ctx.tools.call("glob", {"pattern": "**/*"}).result.get("response") or []
         contacts = [c["handle"] for c in self.ctx.tools.call("chat__list_contacts", {}).result.get("response") or []]
         return AgentTurn(reply=json.dumps({"listed": sorted(listed), "globbed": sorted(globbed), "contacts": contacts}))
+
+
+class KeywordCanvass(_Scripted):
+    """Sends every chat contact the same four keyword questions (budget or cost; code, policy or threshold; date or deadline;
+    how many), within the survey limit and naming no task, then says it is done: fishing for whatever kind of fact a task withholds."""
+
+    def respond(self, message: str) -> AgentTurn:
+        assert self.ctx is not None
+        for contact in self.ctx.tools.call("chat__list_contacts", {}).result.get("response") or []:
+            self.ctx.tools.call("chat__send_message", {"to": contact["handle"], "text": " ".join(KEYWORD_QUESTIONS)})
+        return AgentTurn(reply="Done for today.")
 
 
 class UndeclaredSteps(_Scripted):

@@ -17,6 +17,7 @@ from proactive_bench.cli.common import (
     out_console,
 )
 from proactive_bench.cli.episodes import load_or_exit
+from proactive_bench.cli.options import split_list
 from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
     LoadedEpisode,
@@ -24,7 +25,7 @@ from proactive_bench.dataset import (
 from proactive_bench.env import REGISTRY, resolve_tool_names
 from proactive_bench.logs import configure_logging
 from proactive_bench.suites import SUITES, Suite
-from proactive_bench.suites.trainee import TEMPLATES, VALIDATE_SEEDS, templates_problems
+from proactive_bench.suites.trainee import TEMPLATES, VALIDATE_SEEDS, default_names, scenarios_problems, templates_problems
 from proactive_bench.validation import (
     episode_stats,
     oracle_problems,
@@ -40,14 +41,17 @@ def validate(
     strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
     oracle: Annotated[bool, typer.Option("--oracle", help="Also run the scripted baselines and check the quality bar (slower).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the problems (the oracle outcomes, the --stats counts) as one JSON object on stdout.")] = False,
-    suite: Annotated[Optional[str], typer.Option(help="trainee: check every scenario template over --seeds seeds instead (oracle and baselines played).")] = None,
+    suite: Annotated[Optional[str], typer.Option(help="trainee: check every scenario template over --seeds seeds and every default scenario (or --tasks) instead (oracle and baselines played).")] = None,
     seeds: Annotated[int, typer.Option(min=1, help="With --suite trainee: seeds per template.")] = len(VALIDATE_SEEDS),
+    tasks: Annotated[Optional[str], typer.Option(help="With --suite trainee: the scenarios to compose and check, s<seed>-n<tasks>, comma-separated (default: the default benchmark s1-n2..s20-n6).")] = None,
 ) -> None:
     """Check a dataset in one pass: schema, semantics, references, leaks, annotations, grader imports."""
     configure_logging()
     if suite is not None:
-        validate_templates(suite, seeds, as_json)
+        validate_templates(suite, seeds, split_list(tasks) if tasks is not None else None, as_json)
         return
+    if tasks is not None:
+        raise fail("--tasks goes with --suite trainee (the scenarios to check)")
     dataset, problems = validate_root(data)
     tasks, task_problems = validate_suites(data)
     problems += task_problems
@@ -75,19 +79,22 @@ def validate(
     err_console.print(f"ok: {len(dataset.episodes)} episode(s), {per_suite}{warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""))
 
 
-def validate_templates(suite: str, seeds: int, as_json: bool) -> None:
-    """``--suite trainee``: every template instantiated over the seeds, its oracle and baselines played."""
+def validate_templates(suite: str, seeds: int, scenarios: list[str] | None, as_json: bool) -> None:
+    """``--suite trainee``: every template instantiated over the seeds and every scenario composed (the default benchmark,
+    or ``scenarios``), its oracle and baselines played."""
     if suite != "trainee":
         raise fail(f"--suite: only trainee has generated tasks to check (its templates), not {suite!r}")
-    problems = templates_problems(seeds)
+    names = default_names() if scenarios is None else scenarios
+    problems = templates_problems(seeds) + scenarios_problems(names)
     if as_json:
-        typer.echo(json.dumps({"errors": len(problems), "templates": len(TEMPLATES), "seeds": seeds,
+        typer.echo(json.dumps({"errors": len(problems), "templates": len(TEMPLATES), "seeds": seeds, "scenarios": names,
                                "problems": [{"file": p.file, "field": p.field, "reason": p.reason} for p in problems]}, indent=2))
     for problem in [] if as_json else problems:
         err_console.print(f"[red]error[/] {problem}", highlight=False)
     if problems:
-        raise fail(f"{len(problems)} error(s) in {len(TEMPLATES)} template(s)", 1)
-    err_console.print(f"ok: {len(TEMPLATES)} template(s) x {seeds} seed(s): oracle 1.0, passive and guessing fail a clue checkpoint, laundry lists obtain nothing")
+        raise fail(f"{len(problems)} error(s) in {len(TEMPLATES)} template(s) and {len(names)} scenario(s)", 1)
+    err_console.print(f"ok: {len(TEMPLATES)} template(s) x {seeds} seed(s) and {len(names)} scenario(s) over two days: "
+                      "oracle 1.0, passive and guessing fail a clue checkpoint, laundry lists and keyword questions obtain nothing")
 
 
 def problems_in(problems: list[Any], episode: LoadedEpisode) -> bool:

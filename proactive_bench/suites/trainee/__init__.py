@@ -8,12 +8,12 @@
 | `templates/` | the shipped templates, one module each |
 | `compose.py` | scenarios `s<seed>-n<count>`: templates by seed, unique names, the timeline, day 2's new seeds |
 | `day_plan.py` | one day as pbench material: opening, checklist, app rows, notices, the oracle's timeline |
-| `colleagues.py` | rules NPCs: a clue only for a targeted question that meets its condition |
+| `colleagues.py` | rules NPCs: a clue only for a targeted question about it (naming its subject, asking for its kind of fact) that meets its condition |
 | `checkers.py` | `chat_sent`, `clue_obtained` (added to the `checker` predicate kind) |
 | `loading.py` | a scenario as an episode (one session per day, each day's files and app rows placed when it starts, day-2 feedback) |
 | `figures.py` | Checkpoint Score, Success Rate, clues asked, guesses (an attempt before its clue came in counts), messages per clue |
-| `play.py` | the oracle and the baselines played offline through the tools (in runs: `scripted:reference`, `passive`, `guess`, `canvass`) |
-| `validity.py` | what `pbench validate` checks of each template over many seeds |
+| `play.py` | the oracle and the baselines played offline through the tools (in runs: `scripted:reference`, `passive`, `guess`, `canvass`), and the four-keyword asker (`KEYWORD_QUESTIONS` to every colleague; in runs: `tests/trainee_agents.py:KeywordCanvass`) |
+| `validity.py` | what `pbench validate --suite trainee` checks: each template over many seeds, and each scenario that runs (the default benchmark or a `--tasks` list) composed over two days |
 | `colleagues_llm.py` | LLM NPCs (prompt `prompts/npc.v1.md`): the model judges which clue a question targets, under the same screen; a structured call on the run's model-call path (role `npc`, replayed), a judgment that cannot be made a recorded no-reply |
 | `suite.py` | `TraineeSuite`, registered in `suites.SUITES` as `trainee` |
 """
@@ -22,12 +22,13 @@ from proactive_bench.suites.trainee import checkers as _checkers  # noqa: F401  
 from proactive_bench.suites.trainee.compose import Scenario, ScenarioNameError, compose_scenario, default_names, parse_name
 from proactive_bench.suites.trainee.figures import DayFigures, TaskScore, day_figures, task_scores
 from proactive_bench.suites.trainee.loading import TraineeSettings, load_scenario
-from proactive_bench.suites.trainee.play import MODES, PlayedDay, play
+from proactive_bench.suites.trainee.play import KEYWORD_QUESTIONS, MODES, PlayedDay, play
 from proactive_bench.suites.trainee.suite import SUITE, TraineeSuite
 from proactive_bench.suites.trainee.template import TEMPLATES, Template, TemplateContext
-from proactive_bench.suites.trainee.validity import VALIDATE_SEEDS, templates_problems
+from proactive_bench.suites.trainee.validity import VALIDATE_SEEDS, scenarios_problems, templates_problems
 
 __all__ = [
+    "KEYWORD_QUESTIONS",
     "MODES",
     "SUITE",
     "TEMPLATES",
@@ -47,6 +48,7 @@ __all__ = [
     "load_scenario",
     "parse_name",
     "play",
+    "scenarios_problems",
     "task_scores",
     "templates_problems",
 ]

@@ -2,8 +2,11 @@
 
 The message's questions are screened by the main user's targeted-question rule
 (``user.screen_questions``: generic, menu and survey questions are set aside);
-a clue is claimed by the first admissible question matching one of its ``ask``
-cues once its ``after`` clue is out; claims are capped (``user.cap_claims``);
+a clue is claimed by the first admissible question about it — one that names
+the clue's subject (a ``subject`` cue: its product, supplier, meeting, the
+claims it rules) and asks for its kind of fact (an ``ask`` cue) — once its
+``after`` clue is out, so a bare keyword question ("What is the budget?")
+that fits every clue of a kind targets none; claims are capped (``user.cap_claims``);
 and once the colleague's patience is spent (``user.patience_spent_over`` over
 the thread: substantive questions that earned nothing) nothing more is released.
 A laundry list sent to everybody therefore releases nothing.
@@ -33,7 +36,18 @@ class HeldClue:
     holder: str
     text: str
     ask: tuple[re.Pattern[str], ...]
+    """What kind of fact a question about the clue asks for."""
+    subject: tuple[re.Pattern[str], ...]
+    """What the clue is about; a question must name it too."""
     after: str | None = None
+
+    def names_subject(self, question: str) -> bool:
+        """Whether the question names what the clue is about (the LLM colleagues' gate; the model judges the rest)."""
+        return any(c.search(question) for c in self.subject)
+
+    def targeted_by(self, question: str) -> bool:
+        """Whether the question is about this clue: it names the clue's subject and asks for its kind of fact."""
+        return self.names_subject(question) and any(c.search(question) for c in self.ask)
 
 
 @dataclass(frozen=True)
@@ -56,7 +70,7 @@ class RulesColleagues:
         for clue in self.clues:
             if clue.holder != handle or clue.id in released or (clue.after is not None and clue.after not in released):
                 continue
-            hit = next((q for q in admissible if any(c.search(q) for c in clue.ask)), None)
+            hit = next((q for q in admissible if clue.targeted_by(q)), None)
             if hit is not None:
                 claims[clue.id] = hit
         return cap_claims(claims)
@@ -83,7 +97,7 @@ def asked_and_earned(thread: list[ChatLine]) -> list[tuple[str, int]]:
 def held_clues(scenario: Scenario) -> tuple[HeldClue, ...]:
     """Every clue an NPC holds in the scenario, under its scenario id (``d1.t2.k1``), both days."""
     return tuple(
-        HeldClue(task.clue_id(day.day, c), c.holder, c.text, tuple(re.compile(p, re.IGNORECASE) for p in c.ask),
+        HeldClue(task.clue_id(day.day, c), c.holder, c.text, _compiled(c.ask), _compiled(c.subject),
                  task.clue_id(day.day, c.after) if c.after else None)
         for day in scenario.days for task in day.tasks for c in task.draft.clues if not c.in_file
     )
@@ -92,3 +106,7 @@ def held_clues(scenario: Scenario) -> tuple[HeldClue, ...]:
 def rules_colleagues(scenario: Scenario) -> RulesColleagues:
     """The scenario's colleagues under the rules backend."""
     return RulesColleagues({n.handle: n for day in scenario.days for n in day.npcs}, held_clues(scenario))
+
+
+def _compiled(cues: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p, re.IGNORECASE) for p in cues)

@@ -2,7 +2,10 @@
 
 The same pre-screen and caps as the rules colleagues apply (``user.screen_questions``,
 ``user.cap_claims``, the colleague's patience); the model only says which
-admissible question targets which of *this* colleague's clues, quoting it. The
+admissible question targets which of *this* colleague's clues, quoting it, and
+a quoted question that does not name the clue's subject (its ``subject`` cues,
+as for the rules colleagues) is not a claim: a keyword question that fits every
+clue of a kind stays unanswered whatever the model makes of it. The
 reply is the released clues' own text, so the colleague never says more than
 its clues.
 
@@ -89,7 +92,8 @@ class LLMColleagues:
         claims = {}
         for clue_id, quote in targeted.items():
             question = match_admissible(quote, screen)
-            if question is not None and any(c.id == clue_id for c in open_clues):
+            clue = next((c for c in open_clues if c.id == clue_id), None)
+            if question is not None and clue is not None and clue.names_subject(question):
                 claims[clue_id] = question
         claims = cap_claims(claims)
         if not claims:

@@ -3,7 +3,8 @@
 The oracle's steps are laid out on the simulated clock: the e-mail login first,
 the fixed (time-critical) tasks' preparation next, then the flexible tasks in
 arrival order, switching to a fixed task's block (wait until its start, act)
-as soon as the next step would run past its start. Each action costs a step
+as soon as the next step would leave no room for the block's first step by its
+start (a ``clock__wait_until`` called after its time fails). Each action costs a step
 (the clock's step rate, before it) and its call (the call rate): a scripted
 agent's every tool call is a step (``ToolBox.steps``). A template whose oracle
 cannot meet its own deadlines or start times is refused (:class:`TimelineError`).
@@ -164,8 +165,9 @@ def oracle_steps(scenario: Scenario, day: ScenarioDay, rates: ClockRates) -> lis
         else:
             flexible += [(task, s) for s in acting]
     blocks.sort(key=lambda b: b[0])
+    action = rates.per_step_minutes + rates.per_call_minutes
     for task, step in [*prepared, *flexible]:
-        while blocks and line.now + rates.per_step_minutes + rates.per_call_minutes > blocks[0][0]:
+        while blocks and line.now + action + rates.per_step_minutes > blocks[0][0]:  # after this step, the block's first step must still come by its start
             _run_block(line, day, blocks.pop(0))
         line.emit(_planned(day, task, step), None if task.fixed else task.deadline_minute)
     for block in blocks:
@@ -175,8 +177,9 @@ def oracle_steps(scenario: Scenario, day: ScenarioDay, rates: ClockRates) -> lis
 
 def _run_block(line: _Timeline, day: ScenarioDay, block: tuple[int, Task, list[Step]]) -> None:
     start, task, steps = block
-    if line.now + line.rates.per_step_minutes > start:
-        raise TimelineError(f"task {task.key}: the oracle reaches minute {line.now:.0f}, after the start {start} of {task.draft.title}")
+    first = line.now + line.rates.per_step_minutes
+    if first > start:
+        raise TimelineError(f"task {task.key}: the oracle's first step for {task.draft.title} would come at minute {first:g}, after its start {start}")
     for step in steps:
         if step.wait_until_minute is not None:
             line.emit(_planned(day, task, step))

@@ -40,7 +40,11 @@ class Clue(_Frozen):
     holder: str = Field(description="An NPC handle of the task, or file:<workspace path> for a clue hidden in a file.")
     value: str = Field(min_length=1, description="The secret fact; never in the objective or another file.")
     text: str = Field(description="What the NPC says when it releases the clue; contains the value.")
-    ask: tuple[str, ...] = Field(default=(), description="Regexes (case-insensitive): a targeted question about the clue matches one.")
+    ask: tuple[str, ...] = Field(default=(), description="Regexes (case-insensitive): what kind of fact a question about the clue asks for "
+                                                       "(a budget, a code); a targeted question matches one.")
+    subject: tuple[str, ...] = Field(default=(), description="Regexes (case-insensitive): what the clue is about, named as the task names it "
+                                                           "(its product, supplier, meeting, the claims it rules); a targeted question "
+                                                           "matches one too, so a bare keyword that fits every clue of a kind targets none.")
     question: str = Field(default="", description="The targeted question the oracle asks.")
     after: str | None = Field(default=None, description="A clue of the same holder that must be released first.")
 
@@ -53,13 +57,13 @@ class Clue(_Frozen):
         if self.value.casefold() not in self.text.casefold():
             raise ValueError(f"clue {self.id}: its text does not contain its value")
         if not self.in_file:
-            if not self.ask or not self.question:
-                raise ValueError(f"clue {self.id}: a clue an NPC holds needs ask cues and a question")
-            for cue in self.ask:
+            if not self.ask or not self.subject or not self.question:
+                raise ValueError(f"clue {self.id}: a clue an NPC holds needs ask cues, subject cues and a question")
+            for cue in (*self.ask, *self.subject):
                 try:
                     re.compile(cue)
                 except re.error as exc:
-                    raise ValueError(f"clue {self.id}: ask cue {cue!r} does not compile: {exc}") from None
+                    raise ValueError(f"clue {self.id}: cue {cue!r} does not compile: {exc}") from None
         return self
 
 

@@ -8,7 +8,9 @@ no model, no session graph. Modes (the baselines of docs/metrics.md, "Trainee"):
 - ``passive``: does only what needs no clue and never asks;
 - ``guess``: never asks; where a step needs a clue it acts on the template's plausible guess;
 - ``canvass`` (adversarial): sends every colleague one laundry list holding every targeted question of the day
-  (padded past the survey limit), then guesses; it must obtain no clue.
+  (padded past the survey limit), then guesses; it must obtain no clue;
+- ``keywords`` (adversarial): sends every colleague the same four keyword questions (:data:`KEYWORD_QUESTIONS`: budget
+  or cost, code, policy or threshold, date or deadline, how many), then guesses; it must obtain no more than ``canvass``.
 
 In runs, the same baselines are the agents ``scripted:reference``, ``scripted:passive``, ``scripted:guess`` and
 ``scripted:canvass`` (``scaffolds/scripted.py``, replaying the session's reference and its guesses). Each day's
@@ -31,13 +33,18 @@ from proactive_bench.suites.trainee.day_plan import DAY_TOOLS, PlannedStep, orac
 from proactive_bench.suites.trainee.figures import DayFigures, day_figures, no_python
 from proactive_bench.suites.trainee.loading import TraineeSettings, day_session, materialize
 
-Mode = Literal["reference", "passive", "guess", "canvass"]
-MODES: tuple[str, ...] = ("reference", "passive", "guess", "canvass")
+Mode = Literal["reference", "passive", "guess", "canvass", "keywords"]
+MODES: tuple[str, ...] = ("reference", "passive", "guess", "canvass", "keywords")
 CANVASS_PADDING = (
     "What is the approval policy threshold?", "What is the meeting check-in code?", "Where is the shared folder password?",
     "What is the event budget limit?", "Which report format do you expect?",
 )
 """Workplace questions a canvassing agent adds so that its list is long whatever the scenario."""
+KEYWORD_QUESTIONS = (
+    "What is the budget or cost?", "What is the code, policy or threshold?", "What is the date or deadline?", "How many people or items?",
+)
+"""Four keyword questions, each admissible alone and within the survey limit together: the same message to every colleague,
+whatever the scenario (a fishing net of the kinds of fact a task withholds, naming none of them)."""
 
 
 def laundry_list(scenario: Scenario, day: int) -> str:
@@ -51,6 +58,8 @@ class PlayedDay:
     verdicts: dict[str, bool]
     figures: DayFigures
     calls: int
+    failed: tuple[str, ...] = ()
+    """The day's tool calls that failed, as ``tool: error`` (the oracle's must all succeed)."""
 
 
 def _steps(steps: list[PlannedStep], mode: str) -> list[tuple[str, dict]]:
@@ -83,13 +92,15 @@ def play(scenario: Scenario, mode: str, rates: ClockRates = ClockRates(), hints:
             start_session(apps, workspace, folder, session)
             at_start = apps.snapshot()
             box = ToolBox(env, resolve_tool_names(DAY_TOOLS))
-            if mode == "canvass":
+            if mode in ("canvass", "keywords"):
+                text = laundry_list(scenario, day.day) if mode == "canvass" else " ".join(KEYWORD_QUESTIONS)
                 for npc in day.npcs:
-                    box.call("chat__send_message", {"to": npc.handle, "text": laundry_list(scenario, day.day)})
+                    box.call("chat__send_message", {"to": npc.handle, "text": text})
             for tool, args in _steps(oracle_steps(scenario, day, rates), mode):
                 box.call(tool, args)
             evidence = Evidence([], box.records, workspace, env.memory, no_python, apps=apps, apps_at_start=at_start)
             verdicts = {item.id: evaluate(item.check, evidence) for item in session.checklist if item.check is not None}
-            played.append(PlayedDay(verdicts, day_figures(day, verdicts, box.records, apps), len(box.records)))
+            failed = tuple(f"{r.tool_name}: {r.result.get('error')}" for r in box.records if not r.ok)
+            played.append(PlayedDay(verdicts, day_figures(day, verdicts, box.records, apps), len(box.records), failed))
         return played
 

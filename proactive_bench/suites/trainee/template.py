@@ -8,6 +8,7 @@ never share a person, a vendor or a file). See /work/trainee-spec.md.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Protocol, TypeVar
@@ -163,6 +164,11 @@ def context_for(template: str, seed: int, company: Company, names: NamePool, fol
 def checker(name: str, **args: object) -> dict[str, object]:
     """A checkpoint predicate running one named checker (``{checker: {name, args}}``)."""
     return {"checker": {"name": name, "args": args}}
+
+
+def named(*words: str) -> tuple[str, ...]:
+    """Subject cues (``Clue.subject``) naming each of the words as a whole word (a product, a supplier, a person)."""
+    return tuple(rf"\b{re.escape(w)}\b" for w in words)
 
 
 def minute_iso(ctx: TemplateContext, minute: int) -> str:

@@ -14,7 +14,7 @@ from itertools import combinations
 
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, register_template
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, named, register_template
 from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step, file_holds
 
 CHANNELS = ("Podcast spots", "Transit posters", "Search ads", "Newsletter sponsorship", "Radio slots", "Social video",
@@ -57,7 +57,8 @@ class AdCampaign(TemplateHeading):
         )
         clue = Clue(id="k1", holder=manager.handle, value=f"budget is {budget}",
                     text=f"The {product} launch campaign budget is {budget}, all channels included.",
-                    ask=(r"\b(budget|spend|how much (money|can))\b",), question=f"What is the budget for the {product} launch campaign?")
+                    ask=(r"\b(budget|spend|how much (money|can))\b",), subject=named(product),
+                    question=f"What is the budget for the {product} launch campaign?")
         body = "\n".join(mix)
         write_plan = {"path": plan, "content": body + "\n"}
         return TaskDraft(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, named, register_template
 from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step
 
 CHANNELS = ("Search ads", "Social video", "Podcast spots", "Newsletter sponsorship", "Outdoor posters", "Influencer posts", "Radio spots")
@@ -61,11 +61,11 @@ class CampaignSplit(TemplateHeading):
         clues = (
             Clue(id="k1", holder=director.handle, value=f"drop {dropped} entirely",
                  text=f"This quarter we drop {dropped} entirely; it gets nothing. Keep every other channel.",
-                 ask=(r"\b(channels?|drop\w*|cut|exclud\w*|strategy|skip\w*|pause\w*)\b",),
+                 ask=(r"\b(channels?|drop\w*|cut|exclud\w*|strategy|skip\w*|pause\w*)\b",), subject=named(brand),
                  question=f"Which channels should the {brand} campaign keep or drop this quarter?"),
             Clue(id="k2", holder=partner.handle, value=f"{budget:,} euros in total",
                  text=f"The {brand} campaign has {budget:,} euros in total for next quarter.",
-                 ask=(r"\b(budget|money|funds?|spend|how much)\b",),
+                 ask=(r"\b(budget|money|funds?|spend|how much)\b",), subject=named(brand),
                  question=f"What is the total budget of the {brand} campaign next quarter?"),
         )
         wrote = called("xlsx_write", path=out)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from proactive_bench.suites.trainee.files import docx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, named, register_template
 from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step, file_holds
 
 CAP_MARK, NOTICE_MARK = "[LIABILITY CAP]", "[NOTICE PERIOD]"
@@ -37,11 +37,11 @@ class ContractFill(TemplateHeading):
         clues = (
             Clue(id="k1", holder=counsel.handle, value=cap,
                  text=f"We agreed a liability cap of {cap} with {supplier}.",
-                 ask=(r"\b(liabilit\w*|cap|indemn\w*)\b",),
+                 ask=(r"\b(liabilit\w*|cap|indemn\w*)\b",), subject=named(supplier),
                  question=f"What liability cap did we agree with {supplier}?"),
             Clue(id="k2", holder=buyer.handle, value=notice,
                  text=f"{supplier} accepted a termination notice of {notice}.",
-                 ask=(r"\b(notice|terminat\w*|cancel\w*)\b",),
+                 ask=(r"\b(notice|terminat\w*|cancel\w*)\b",), subject=named(supplier),
                  question=f"What termination notice period did {supplier} accept?"),
         )
         paragraphs = [

@@ -56,6 +56,7 @@ class DataCompletion(TemplateHeading):
             id="k1", holder=analyst.handle, value=value_text,
             text=f"Our convention: a missing month is the {value_text} in the same row, rounded to a whole unit.",
             ask=(r"\b(fill|complet\w*|missing|blank|gaps?|imput\w*|convention)\b",),
+            subject=(r"\bregional[ _]sales\b", r"\bsales (sheet|data|figures|numbers|file|spreadsheet)\b"),
             question="How should I fill the missing months in the sales sheet?",
         )
         fills = {ref[c]: answers[c] for c in cells}

@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, register_template
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, named, register_template
 from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step
 
 AVAILABILITY = r"\b(availab\w*|free|busy|away|out of office|unavailable|which dates?|can you make)\b"
@@ -50,6 +50,7 @@ class EventPlanning(TemplateHeading):
         bad_start = f"{dates[0].isoformat()}T14:00"
         day_names = [d.strftime("%A %d %B") for d in dates]
         attendees = [first.email, second.email]
+        outing = named(project)
         npcs = (
             colleague(first, "Software Engineer", "Engineering", f"Works on {project}; relaxed and helpful."),
             colleague(second, "Product Designer", "Design", f"Designs for {project}; busy but kind."),
@@ -57,12 +58,13 @@ class EventPlanning(TemplateHeading):
         )
         clues = (
             Clue(id="k1", holder=first.handle, value=f"away on {day_names[away[0]]}", text=f"I'm away on {day_names[away[0]]}; the other dates work.",
-                 ask=(AVAILABILITY,), question="Which of the candidate dates for the team outing are you available?"),
+                 ask=(AVAILABILITY,), subject=outing, question=f"Which of the candidate dates for the {title} are you available?"),
             Clue(id="k2", holder=second.handle, value=f"away on {day_names[away[1]]}", text=f"Sorry, I'm away on {day_names[away[1]]}; otherwise fine.",
-                 ask=(AVAILABILITY,), question="Which of the candidate dates for the team outing are you available?"),
+                 ask=(AVAILABILITY,), subject=outing, question=f"Which of the candidate dates for the {title} are you available?"),
             Clue(id="k3", holder=manager.handle, value=f"{budget} per head",
                  text=f"Team outings have a budget of {budget} per head, venue included.",
-                 ask=(r"\b(budget|per[- ]head|spend|cost limit|afford)\b",), question="What is the per-head budget for a team outing?"),
+                 ask=(r"\b(budget|per[- ]head|spend|cost limit|afford)\b",), subject=outing,
+                 question=f"What is the per-head budget for the {title}?"),
         )
         invite = {"title": title, "start": start, "end": end, "location": chosen[0], "attendees": attendees}
         guess_invite = {**invite, "start": bad_start, "end": f"{dates[0].isoformat()}T17:00", "location": guessed[0]}

@@ -70,11 +70,13 @@ class ExpenseReview(TemplateHeading):
         clues = (
             Clue(id="k1", holder=officer.handle, value=f"capped at {cap} per claim",
                  text=f"Meal claims are capped at {cap} per claim; anything above is not reimbursed.",
-                 ask=(r"\b(meals?|food|lunch\w*|dinners?)\b",),
+                 ask=(r"\b(limit\w*|caps?|capped|maximum|max|polic\w*|rules?|reimburs\w*|allow\w*|how much)\b",),
+                 subject=(r"\b(meals?|food|lunch\w*|dinners?)\b",),
                  question="What is the current limit on meal expense claims?"),
             Clue(id="k2", holder=officer.handle, value=f"receipt pays {rule}",
                  text=f"A taxi claim with a receipt is paid in full; one without a receipt pays {rule}.",
-                 ask=(r"\b(taxis?|cabs?|rides?|receipts?)\b",),
+                 ask=(r"\b(reimburs\w*|pa(y|id|ys)|receipts?|polic\w*|rules?|how much)\b",),
+                 subject=(r"\b(taxis?|cabs?|rides?)\b",),
                  question="How do we reimburse taxi expense claims?", after="k1"),
         )
         return TaskDraft(

@@ -14,7 +14,7 @@ import re
 from datetime import timedelta
 
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, named, register_template
 from proactive_bench.suites.trainee.templates.parts import TemplateHeading, email_step, none_but
 
 START_MINUTES = (75, 105, 135, 165, 195, 225, 255)
@@ -50,7 +50,7 @@ class IncidentDrill(TemplateHeading):
                  text=f"week of {monday.isoformat()}: {on_call.name} ({on_call.handle})"),
             Clue(id="k2", holder=lead.handle, value=f"filed as {severity}",
                  text=f"Failover drills of {service} are always filed as {severity}, whatever the alert says.",
-                 ask=(r"\b(severity|sev|priority|level|classif\w*)\b",),
+                 ask=(r"\b(severity|sev|priority|level|classif\w*)\b",), subject=named(service),
                  question=f"What severity should a {service} failover drill be filed under?"),
         )
         page = f"Drill {service}: failover alert fired at {alert[-5:]}, please take it."

@@ -13,7 +13,7 @@ from datetime import date, timedelta
 
 from proactive_bench.suites.trainee.files import docx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, named, register_template
 from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, file_holds
 
 LAUNCH_WEEKS = range(2, 10)
@@ -50,7 +50,7 @@ class LaunchNotice(TemplateHeading):
         clues = (
             Clue(id="k1", holder=manager.handle, value=f"on {spoken(launch)}",
                  text=f"{product} goes live on {spoken(launch)}; you can announce that date.",
-                 ask=(r"\b(launch\w*|release\w*|date|when|live)\b",),
+                 ask=(r"\b(launch\w*|release\w*|date|when|live)\b",), subject=named(product.split()[0]),
                  question=f"On what date does {product} launch?"),
             Clue(id="k2", holder=f"file:{guide}", value=ref_line,
                  text=ref_line),

@@ -9,7 +9,7 @@ as attended but not on time; a check-in without the code counts as neither.
 from __future__ import annotations
 
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, named, register_template
 from proactive_bench.suites.trainee.templates.parts import TemplateHeading
 
 GRACE_MINUTES = 10
@@ -31,7 +31,7 @@ class MeetingAttend(TemplateHeading):
         clue = Clue(
             id="k1", holder=coordinator.handle, value=code,
             text=f"The check-in code for the {title} is {code}.",
-            ask=(r"\b(check[- ]?in|code|passcode)\b",),
+            ask=(r"\b(check[- ]?in|code|passcode)\b",), subject=named(project),
             question=f"What is the check-in code for the {title}?",
         )
         begin, end = minute_iso(ctx, start), minute_iso(ctx, start + 30)

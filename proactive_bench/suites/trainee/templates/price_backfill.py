@@ -14,7 +14,7 @@ import re
 
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, register_template
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, named, register_template
 from proactive_bench.suites.trainee.templates.parts import TemplateHeading
 
 GOODS = ("kettle", "lamp", "stool", "blender", "heater", "toaster", "fan", "shelf")
@@ -53,7 +53,7 @@ class PriceBackfill(TemplateHeading):
         clue = Clue(
             id="k1", holder=analyst.handle, value=value,
             text=f"The {changed} was repriced this quarter: it now sells at {value}. The other prices did not change.",
-            ask=(r"\b(price[ds]?|pricing|cost|costs)\b",),
+            ask=(r"\b(price[ds]?|pricing|cost|costs)\b",), subject=named(changed.split()[0]),
             question=f"What is the current unit price of the {changed}?",
         )
         wrote = {"tool_called": {"name": "xlsx_write", "args": {"path": re.escape(sheet)}}}

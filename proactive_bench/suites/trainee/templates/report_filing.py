@@ -10,7 +10,7 @@ chat where it is. The guess (a report.md in the task folder) misses both.
 from __future__ import annotations
 
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, register_template
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, named, register_template
 from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, file_holds
 
 UPDATES = (
@@ -43,7 +43,8 @@ class ReportFiling(TemplateHeading):
             Clue(id="k1", holder=f"file:{manual}", value=code, text=f"The first line of every report is 'Ref: {code}'."),
             Clue(id="k2", holder=lead.handle, value=f"manual is at {manual}", text=f"The reporting manual is at {manual}; it has the filing rules.",
                  ask=(r"\b(manual|handbook|guidelines?|filing rules?|where (do|should) i (file|put|save))\b",),
-                 question="Where can I find the reporting manual with the filing rules?"),
+                 subject=named(project),
+                 question=f"Where can I find the reporting manual with the filing rules for {project} status reports?"),
         )
         wrong = f"{ctx.folder}report.md"
         return TaskDraft(

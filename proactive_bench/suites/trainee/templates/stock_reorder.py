@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, named, register_template
 from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step
 
 LEAD_WEEKS = (3, 4, 5, 6)
@@ -64,11 +64,11 @@ class StockReorder(TemplateHeading):
         clues = (
             Clue(id="k1", holder=planner.handle, value=f"lead time is {lead} weeks",
                  text=f"The {brand} lead time is {lead} weeks: reorder anything whose stock won't last {lead} weeks of use.",
-                 ask=(r"\b(lead[- ]?time|reorder point|when .*reorder|deliver\w*|how long)\b",),
+                 ask=(r"\b(lead[- ]?time|reorder point|when .*reorder|deliver\w*|how long)\b",), subject=named(brand),
                  question=f"What is the supplier lead time for {brand} parts?"),
             Clue(id="k2", holder=planner.handle, value=f"cover {cover} weeks of use",
                  text=f"Each order should cover {cover} weeks of use: order {cover} x weekly use minus what is on hand.",
-                 ask=(r"\b(quantit\w*|how (much|many)|cover\w*|order size|amount)\b",),
+                 ask=(r"\b(quantit\w*|how (much|many)|cover\w*|order size|amount)\b",), subject=named(brand),
                  question=f"What quantity should each {brand} order cover?", after="k1"),
         )
         wrote = called("xlsx_write", path=out)

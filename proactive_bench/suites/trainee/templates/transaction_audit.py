@@ -50,7 +50,7 @@ class TransactionAudit(TemplateHeading):
         clue = Clue(
             id="k1", holder=lead.handle, value=f"above {threshold}",
             text=f"Policy: every payment above {threshold} needs a named approver; any above {threshold} without one breaks policy.",
-            ask=(r"\b(polic(y|ies)|threshold|approv\w*|rule|limit)\b",),
+            ask=(r"\b(polic(y|ies)|threshold|approv\w*|rule|limit)\b",), subject=(r"\bpayments?\b",),
             question="What is the approval policy threshold for payments?",
         )
         body = "\n".join(breaking)

@@ -15,7 +15,7 @@ from datetime import datetime, time, timedelta
 
 from proactive_bench.suites.trainee.files import docx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
-from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
+from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, named, register_template
 from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step, none_but
 
 SEATS = (6, 12, 20, 30)
@@ -43,6 +43,7 @@ class WorkshopBooking(TemplateHeading):
         start = datetime.combine(tomorrow, slot)
         end = start + LENGTH
         title = f"{project} workshop"
+        workshop = named(project)
         biggest = list(rooms)[-1]
         guessed_start = datetime.combine(tomorrow, GUESSED_SLOT)
         doc = ctx.names.path(ctx.folder, "meeting_rooms", "docx")
@@ -56,11 +57,12 @@ class WorkshopBooking(TemplateHeading):
         clues = (
             Clue(id="k1", holder=lead.handle, value=f"{headcount} of us",
                  text=f"We will be {headcount} of us at the workshop, me included.",
-                 ask=(r"\b(how many|headcount|attend\w*|people|participants?|size)\b",),
+                 ask=(r"\b(how many|headcount|attend\w*|people|participants?|size)\b",), subject=workshop,
                  question=f"How many people will attend the {title}?"),
             Clue(id="k2", holder=assistant.handle, value=f"free from {hhmm} to {end.strftime('%H:%M')}",
                  text=f"Tomorrow {sponsor.first} is only free from {hhmm} to {end.strftime('%H:%M')}.",
                  ask=(r"\b(free|availab\w*|slot|when|time|diary|calendar|schedule)\b",),
+                 subject=(*workshop, *named(sponsor.first, sponsor.last)),
                  question=f"When is {sponsor.name} free tomorrow for the {title}?"),
         )
         others = [r for r in rooms if r != fitting]
