@@ -9,7 +9,8 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from proactive_bench.dataset import (
@@ -21,13 +22,15 @@ from proactive_bench.dataset import (
     GraderResolver,
     LineCount,
     LoadedEpisode,
+    PartialModel,
     PibenchScript,
     Problem,
     PythonCheck,
     Session,
     compile_pattern,
     dependency_units,
-    load_dataset_partly,
+    draft_dataset,
+    runnable_dataset,
     walk,
 )
 from proactive_bench.env import Workspace, resolve_tool_names
@@ -85,20 +88,35 @@ def validate_suites(root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]
 def validate_root(root: Path) -> tuple[Dataset, list[Problem]]:
     """Everything ``pbench validate`` finds under a dataset root, in one pass, each problem once.
 
-    Files with load errors are reported and left out; every other file is
-    still checked (the sessions that depend on a left-out one are not replayed).
+    A file's errors do not hide the checks of its other fields: a session file
+    with errors is checked as far as it parses (what repeats or counts around
+    its errors is left out) but not replayed, nor are the sessions that depend
+    on it; every other file is checked in full.
     """
-    dataset, problems = load_dataset_partly(root)
-    problems += validate_dataset(dataset)
+    drafts, problems = draft_dataset(root)
+    dataset = runnable_dataset(root, drafts)
+    for draft in drafts.values():
+        problems += validate_episode(draft.episode, dataset.root, draft.broken)
     return dataset, list(dict.fromkeys(problems))
 
 
-def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
+def validate_episode(episode: LoadedEpisode, root: Path, broken: Mapping[str, PartialModel[Session]] | None = None) -> list[Problem]:
+    """Every problem of a loaded episode. ``broken``: its sessions whose files have errors, as far as they parse
+    (an ``EpisodeDraft``'s): their other fields are checked, numbered as in the file; they are not replayed."""
+    broken = broken or {}
+    problems = _renumbered(_field_problems(episode, root), episode, broken)
+    runnable = replace(episode, sessions=[s for s in episode.sessions if s.id not in broken])
+    named = {(p.file, p.field) for p in problems if p.level == "error"}  # a replay failure there is its consequence
+    return [p for p in replay_references(runnable, root) if (p.file, p.field) not in named] + problems + gaming_problems(runnable, root)
+
+
+def _field_problems(episode: LoadedEpisode, root: Path) -> list[Problem]:
+    """The semantic checks of every session's fields and of the episode's annotations."""
     problems: list[Problem] = semantic_problems(episode)
     seed_files = set(Workspace(episode.workspace_seed).files()) if episode.workspace_seed.is_dir() else set()
     produced: set[str] = set()
     for session in episode.sessions:
-        rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
+        rel = session_file(episode, session.id)
         produced |= {str(s.args["path"]) for s in session.reference if s.tool in ("write_file", "edit_file") and "path" in s.args}
         problems += _check_session(session, rel, root, seed_files | produced, episode)
     unannotated = [f"{s.id}/{i.id}" for s in episode.sessions for i in s.intents if is_unannotated(i)]
@@ -109,8 +127,25 @@ def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
             f"{len(unannotated)} of {total} intents have no evidence, ask, question or reveal (first: {', '.join(unannotated[:3])}): "
             "the rules user cannot track them (use --user llm)", "warning",
         ))
-    named = {(p.file, p.field) for p in problems if p.level == "error"}  # a replay failure there is its consequence
-    return [p for p in replay_references(episode, root) if (p.file, p.field) not in named] + problems + gaming_problems(episode, root)
+    return problems
+
+
+def _renumbered(problems: list[Problem], episode: LoadedEpisode, broken: Mapping[str, PartialModel[Session]]) -> list[Problem]:
+    """The problems of sessions with file errors at the file's numbering, those about or around a broken field left out."""
+    by_file = {session_file(episode, session_id): partial for session_id, partial in broken.items()}
+    out = []
+    for problem in problems:
+        partial = by_file.get(problem.file)
+        if partial is None:
+            out.append(problem)
+        elif (where := partial.where(problem.field)) is not None:
+            out.append(replace(problem, field=where))
+    return out
+
+
+def session_file(episode: LoadedEpisode, session_id: str) -> str:
+    """A session's file as problems name it."""
+    return f"episodes/{episode.episode.id}/sessions/{session_id}.yaml"
 
 
 def _check_session(session: Session, rel: str, root: Path, known_files: set[str], episode: LoadedEpisode) -> list[Problem]:
@@ -123,9 +158,9 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
         err("intents", "a session needs at least one hidden intent")
     if not session.checklist and not any(session.id in e.depends_on for e in episode.episode.sessions):
         err("checklist", "a session needs at least one checklist item (unless a later session depends on it)")
-    offered = {spec.name for spec in resolve_tool_names(session.tools)}  # the loader has refused unknown names
+    offered = _offered(session.tools)
     for n, step in enumerate(session.reference):
-        if step.tool is not None and step.tool not in offered:
+        if offered is not None and step.tool is not None and step.tool not in offered:
             err(f"reference[{n}].tool", f"{step.tool!r} is not among the session's tools")
     for path in session.files:
         if path not in known_files:
@@ -168,6 +203,15 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
     if unproduced:
         err("checklist", f"evidence files {', '.join(map(repr, unproduced))} match no seed file; the session has no reference solution to check that they are the agent's to write", "warning")
     return out
+
+
+def _offered(tools: list[str]) -> set[str] | None:
+    """The tool names a session offers; None when it names an unknown one (the loader reports it; which tools
+    a typo meant is not known, so its reference steps are not held to them)."""
+    try:
+        return {spec.name for spec in resolve_tool_names(tools)}
+    except KeyError:
+        return None
 
 
 def _predicate_problems(predicate: object, root: Path, known_files: set[str]) -> list[str]:
