@@ -282,6 +282,7 @@ def test_what_points_at_a_broken_intent_is_not_reported_again(mini_copy: Path) -
 def test_every_broken_link_of_a_session_is_reported(mini_copy: Path) -> None:
     def breaks(d: dict) -> None:
         d["intents"].append(dict(d["intents"][0]))  # a repeated intent id
+        d["intents"][1]["scope"] = "forever"  # beside a broken intent
         d["checklist"][1]["intent"] = "median"
         d["reference"][2]["requires"] = ["unit"]
 
@@ -291,6 +292,8 @@ def test_every_broken_link_of_a_session_is_reported(mini_copy: Path) -> None:
     assert _hits(lines, f"{a1}: intents: duplicate ids: ['units']") == 1
     assert _hits(lines, f"{a1}: checklist[1].intent: item 'c2' names unknown intent 'median'") == 1
     assert _hits(lines, f"{a1}: reference[2].requires: names unknown intents: ['unit']") == 1
+    assert _hits(lines, f"{a1}: intents[1].scope: Input should be") == 1
+    assert sum(line.startswith("error ") for line in lines) == 4, lines  # reference[3] requires the broken intent: not again
 
 
 def test_a_broken_persona_or_episode_file_does_not_hide_the_sessions(mini_copy: Path) -> None:
@@ -303,3 +306,20 @@ def test_a_broken_persona_or_episode_file_does_not_hide_the_sessions(mini_copy: 
     assert _hits(lines, "error episodes/mini/episode.yaml: sessions[1].depends_on: session 'a2' depends on 'nope'") == 1
     assert _hits(lines, "error episodes/mini/episode.yaml: sessions[2].depends_on: session 'a3' depends on 'a9'") == 1
     assert _hits(lines, "error episodes/mini/sessions/a3.yaml: category: 'Z' is not a taxonomy code") == 1
+
+
+def test_checks_that_read_a_broken_field_are_not_reported(mini_copy: Path) -> None:
+    """A reference step that does not parse leaves unknown which files the references write; a broken ``tools`` which tools are offered."""
+    def breaks(d: dict) -> None:
+        d["reference"][0].update(say="Noting it.")  # the only step that writes notes/prefs.md, which checklist[0] reads
+        d["reference"].insert(1, {"tool": "gmail__create_draft", "args": {}})
+        d.update(tools="workspace, memory, gmail", category="Z")
+
+    _edit(mini_copy / "episodes/mini/sessions/a3.yaml", breaks)
+    lines = _validate_lines(mini_copy)
+    a3 = "error episodes/mini/sessions/a3.yaml"
+    assert _hits(lines, f"{a3}: reference[0]: a reference step has exactly one of 'tool' or 'say'") == 1
+    assert _hits(lines, f"{a3}: tools: Input should be a valid list") == 1
+    assert _hits(lines, f"{a3}: category: 'Z' is not a taxonomy code") == 1
+    assert not any("matches no seed file" in line or "not among the session's tools" in line for line in lines), lines
+    assert sum(line.startswith("error ") for line in lines) == 3, lines

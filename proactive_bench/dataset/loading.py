@@ -93,12 +93,21 @@ class PartialModel(Generic[M]):
     broken: tuple[str, ...] = ()
     kept: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
+    def numbered(self, path: str) -> str:
+        """A field path of ``model`` as the file numbers it."""
+        found = _INDEXED.match(path)
+        if found and found["name"] in self.kept:
+            return f"{found['name']}[{self.kept[found['name']][int(found['index'])]}]{found['rest']}"
+        return path
+
+    def is_broken(self, path: str) -> bool:
+        """Whether the file has an error at or under ``path`` (as the file numbers it)."""
+        return any(_nested(b, path) for b in self.broken)
+
     def where(self, path: str) -> str | None:
         """A field path of ``model`` as the file numbers it; None when it lies over or under a broken path (a
         problem there would only repeat the file's error, or count what was left out)."""
-        found = _INDEXED.match(path)
-        if found and found["name"] in self.kept:
-            path = f"{found['name']}[{self.kept[found['name']][int(found['index'])]}]{found['rest']}"
+        path = self.numbered(path)
         if path and any(_nested(path, b) or _nested(b, path) for b in self.broken):
             return None
         return path
@@ -128,9 +137,8 @@ def parse_partly(model: type[M], data: Any, rel: str) -> tuple[M | None, Partial
     linked = partial is not None and hasattr(model, "link_problems")
     problems = [Problem(rel, format_loc(e["loc"]), _reason(e)) for e in errors if e["loc"] or not linked]
     if partial is not None and linked:
-        for where, reason in partial.model.link_problems(_cut_ids(data, partial)):  # type: ignore[attr-defined]
-            if (located := partial.where(where)) is not None:
-                problems.append(Problem(rel, located, reason))
+        cut = _cut_ids(data, partial)
+        problems += [Problem(rel, partial.numbered(where), reason) for where, reason in partial.model.link_problems(cut)]  # type: ignore[attr-defined]
     return None, partial, problems
 
 
@@ -172,13 +180,14 @@ def _field_adapter(model: type[BaseModel], name: str) -> TypeAdapter[Any]:
 
 
 def _neutral(annotation: Any) -> Any:
-    """A stand-in for a broken required field: an empty text, list or model; _MISSING for other types."""
+    """A stand-in for a broken required field: an empty text or list, a model of stand-ins; _MISSING for other types."""
     if annotation is str:
         return ""
     if get_origin(annotation) is list:
         return []
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation.model_construct()
+        fields = {name: _neutral(info.annotation) for name, info in annotation.model_fields.items() if info.is_required()}
+        return _MISSING if any(v is _MISSING for v in fields.values()) else annotation.model_construct(**fields)
     return _MISSING
 
 
@@ -309,7 +318,7 @@ def draft_episode(root: Path, persona_name: str) -> tuple[EpisodeDraft | None, l
         return None, problems
     episode, partial_episode, problems = parse_partly(Episode, data, _rel(episode_path, root))
     if partial_episode is not None:
-        episode = partial_episode.model
+        episode = partial_episode.model.model_copy(update={"id": persona_name} if "id" in partial_episode.broken else {})
     if episode is None:
         return None, problems
     persona = None
@@ -321,8 +330,8 @@ def draft_episode(root: Path, persona_name: str) -> tuple[EpisodeDraft | None, l
     for n, entry in enumerate(episode.sessions):
         path = directory / "sessions" / f"{entry.id}.yaml"
         if not path.is_file():
-            field_path = f"sessions[{n}].id" if partial_episode is None else partial_episode.where(f"sessions[{n}].id")
-            problems.append(Problem(_rel(episode_path, root), field_path or "sessions", f"no file sessions/{entry.id}.yaml"))
+            where = f"sessions[{n}].id" if partial_episode is None else partial_episode.numbered(f"sessions[{n}].id")
+            problems.append(Problem(_rel(episode_path, root), where, f"no file sessions/{entry.id}.yaml"))
             continue
         session, partial, found = _read_session(directory, path, root, entry.id)
         problems += found

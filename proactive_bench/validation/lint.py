@@ -104,21 +104,26 @@ def validate_episode(episode: LoadedEpisode, root: Path, broken: Mapping[str, Pa
     """Every problem of a loaded episode. ``broken``: its sessions whose files have errors, as far as they parse
     (an ``EpisodeDraft``'s): their other fields are checked, numbered as in the file; they are not replayed."""
     broken = broken or {}
-    problems = _renumbered(_field_problems(episode, root), episode, broken)
+    problems = _renumbered(_field_problems(episode, root, broken), episode, broken)
     runnable = replace(episode, sessions=[s for s in episode.sessions if s.id not in broken])
     named = {(p.file, p.field) for p in problems if p.level == "error"}  # a replay failure there is its consequence
     return [p for p in replay_references(runnable, root) if (p.file, p.field) not in named] + problems + gaming_problems(runnable, root)
 
 
-def _field_problems(episode: LoadedEpisode, root: Path) -> list[Problem]:
+def _field_problems(episode: LoadedEpisode, root: Path, broken: Mapping[str, PartialModel[Session]]) -> list[Problem]:
     """The semantic checks of every session's fields and of the episode's annotations."""
     problems: list[Problem] = semantic_problems(episode)
     seed_files = set(Workspace(episode.workspace_seed).files()) if episode.workspace_seed.is_dir() else set()
-    produced: set[str] = set()
+    produced: set[str] | None = set()
     for session in episode.sessions:
-        rel = session_file(episode, session.id)
-        produced |= {str(s.args["path"]) for s in session.reference if s.tool in ("write_file", "edit_file") and "path" in s.args}
-        problems += _check_session(session, rel, root, seed_files | produced, episode)
+        partial = broken.get(session.id)
+        if produced is not None:
+            produced |= {str(s.args["path"]) for s in session.reference if s.tool in ("write_file", "edit_file") and "path" in s.args}
+        if partial is not None and partial.is_broken("reference"):
+            produced = None  # from here on, which files the reference solutions write is not known
+        known_files = None if produced is None else seed_files | produced
+        tools_known = partial is None or not partial.is_broken("tools")
+        problems += _check_session(session, _session_file(episode, session.id), root, known_files, tools_known, episode)
     unannotated = [f"{s.id}/{i.id}" for s in episode.sessions for i in s.intents if is_unannotated(i)]
     if unannotated:
         total = sum(len(s.intents) for s in episode.sessions)
@@ -132,7 +137,7 @@ def _field_problems(episode: LoadedEpisode, root: Path) -> list[Problem]:
 
 def _renumbered(problems: list[Problem], episode: LoadedEpisode, broken: Mapping[str, PartialModel[Session]]) -> list[Problem]:
     """The problems of sessions with file errors at the file's numbering, those about or around a broken field left out."""
-    by_file = {session_file(episode, session_id): partial for session_id, partial in broken.items()}
+    by_file = {_session_file(episode, session_id): partial for session_id, partial in broken.items()}
     out = []
     for problem in problems:
         partial = by_file.get(problem.file)
@@ -143,12 +148,16 @@ def _renumbered(problems: list[Problem], episode: LoadedEpisode, broken: Mapping
     return out
 
 
-def session_file(episode: LoadedEpisode, session_id: str) -> str:
+def _session_file(episode: LoadedEpisode, session_id: str) -> str:
     """A session's file as problems name it."""
     return f"episodes/{episode.episode.id}/sessions/{session_id}.yaml"
 
 
-def _check_session(session: Session, rel: str, root: Path, known_files: set[str], episode: LoadedEpisode) -> list[Problem]:
+def _check_session(
+    session: Session, rel: str, root: Path, known_files: set[str] | None, tools_known: bool, episode: LoadedEpisode,
+) -> list[Problem]:
+    """The session's own checks. ``known_files``: the seed's and the reference solutions' files so far (None: not
+    known, as after a reference with errors: the file checks are skipped); ``tools_known``: whether its ``tools`` loaded."""
     out: list[Problem] = []
 
     def err(field: str, reason: str, level: str = "error") -> None:
@@ -158,12 +167,12 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
         err("intents", "a session needs at least one hidden intent")
     if not session.checklist and not any(session.id in e.depends_on for e in episode.episode.sessions):
         err("checklist", "a session needs at least one checklist item (unless a later session depends on it)")
-    offered = _offered(session.tools)
+    offered = _offered(session.tools) if tools_known else None
     for n, step in enumerate(session.reference):
         if offered is not None and step.tool is not None and step.tool not in offered:
             err(f"reference[{n}].tool", f"{step.tool!r} is not among the session's tools")
     for path in session.files:
-        if path not in known_files:
+        if known_files is not None and path not in known_files:
             err("files", f"{path!r} is neither in the workspace seed nor written by an earlier reference solution")
     request_words = _words(session.trigger.message)
     for n, intent in enumerate(session.intents):
@@ -194,7 +203,7 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
             out += [Problem(rel, f"checklist[{n}].check", p) for p in _predicate_problems(item.check, root, known_files)]
             out += [Problem(rel, f"checklist[{n}].check", p, "warning") for p in _script_problems(item.check, root)]
         for path in item.evidence.files:
-            if any(fnmatch.fnmatch(f, path) for f in known_files):
+            if known_files is None or any(fnmatch.fnmatch(f, path) for f in known_files):
                 continue
             if session.reference:
                 err(f"checklist[{n}].evidence.files", f"{path!r} matches no seed file and no file a reference solution writes")
@@ -214,7 +223,8 @@ def _offered(tools: list[str]) -> set[str] | None:
         return None
 
 
-def _predicate_problems(predicate: object, root: Path, known_files: set[str]) -> list[str]:
+def _predicate_problems(predicate: object, root: Path, known_files: set[str] | None) -> list[str]:
+    """Unknown names, grader functions and (``known_files`` given) paths no seed or reference file matches."""
     problems = []
     for node in walk(predicate):  # type: ignore[arg-type]
         path = None
@@ -226,7 +236,7 @@ def _predicate_problems(predicate: object, root: Path, known_files: set[str]) ->
             path = node.file_near.path
         elif isinstance(node, LineCount):
             path = node.line_count.path
-        if path is not None and not any(fnmatch.fnmatch(f, path) for f in known_files):
+        if path is not None and known_files is not None and not any(fnmatch.fnmatch(f, path) for f in known_files):
             problems.append(f"{path!r} matches no seed file and no file a reference solution writes")
         if (reason := unknown_name(node)) is not None:
             problems.append(reason)
