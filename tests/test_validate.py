@@ -323,3 +323,37 @@ def test_checks_that_read_a_broken_field_are_not_reported(mini_copy: Path) -> No
     assert _hits(lines, f"{a3}: category: 'Z' is not a taxonomy code") == 1
     assert not any("matches no seed file" in line or "not among the session's tools" in line for line in lines), lines
     assert sum(line.startswith("error ") for line in lines) == 3, lines
+
+
+ODYSSEY_TASK = "odyssey/od_test_email_supplier/task.yaml"
+
+
+@pytest.fixture
+def odyssey_copy(tmp_path: Path) -> Path:
+    shutil.copytree(Path(__file__).parent / "data" / "odyssey_mini", tmp_path / "od")
+    return tmp_path / "od"
+
+
+def test_a_task_file_schema_error_does_not_hide_its_other_checks(odyssey_copy: Path) -> None:
+    def breaks(d: dict) -> None:
+        d["details"][0]["cue"] = "(unclosed"  # detail d1 does not parse...
+        d["details"][1]["cue"] = "forty boxes"  # ...and d2 is found nowhere in the history
+        d["tools"] = ["teleport"]
+        d["id"] = "od_other"
+
+    _edit(odyssey_copy / ODYSSEY_TASK, breaks)
+    lines = _validate_lines(odyssey_copy)
+    task = f"error {ODYSSEY_TASK}"
+    assert _hits(lines, f"{task}: details[0].cue: invalid regular expression") == 1
+    assert _hits(lines, f"{task}: details[1].cue: 'forty boxes' matches nothing in the history") == 1  # the file's numbering
+    assert _hits(lines, f"{task}: tools: unknown tool or tool group 'teleport'") == 1
+    assert _hits(lines, f"{task}: id: is 'od_other' but the folder is named 'od_test_email_supplier'") == 1
+    assert not any("unknown detail ids" in line or "is used by no reference step" in line for line in lines), lines  # d1 is cut
+    assert sum(line.startswith(f"error {ODYSSEY_TASK}") for line in lines) == 4, lines
+
+
+def test_every_broken_rule_across_a_task_s_fields_is_reported(odyssey_copy: Path) -> None:
+    _edit(odyssey_copy / ODYSSEY_TASK, lambda d: (d["history"][2].update(date="2025-04-04"), d["reference"][1].update(details=["d1", "d9"])))
+    lines = _validate_lines(odyssey_copy)
+    assert _hits(lines, f"error {ODYSSEY_TASK}: history[2].date: 2025-04-04 does not come after") == 1
+    assert _hits(lines, f"error {ODYSSEY_TASK}: reference[1].details: unknown detail ids ['d9']") == 1

@@ -12,6 +12,7 @@ from importlib.resources import files
 import re
 import sys
 import types
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -104,11 +105,14 @@ class PartialModel(Generic[M]):
         """Whether the file has an error at or under ``path`` (as the file numbers it)."""
         return any(_nested(b, path) for b in self.broken)
 
-    def where(self, path: str) -> str | None:
+    def where(self, path: str, reads: Mapping[str, tuple[str, ...]] | None = None) -> str | None:
         """A field path of ``model`` as the file numbers it; None when it lies over or under a broken path (a
-        problem there would only repeat the file's error, or count what was left out)."""
+        problem there would only repeat the file's error, or count what was left out), or when the check behind it
+        also read a broken field: ``reads`` maps a field path regex to the fields the checks reporting there read."""
         path = self.numbered(path)
         if path and any(_nested(path, b) or _nested(b, path) for b in self.broken):
+            return None
+        if any(re.fullmatch(key, path) and any(map(self.is_broken, fields)) for key, fields in (reads or {}).items()):
             return None
         return path
 

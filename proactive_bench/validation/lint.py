@@ -50,6 +50,8 @@ GENERIC_QUESTIONS = (
     "Should I go ahead?",
 )
 LEAK_OVERLAP = 0.8
+SESSION_READS = {r"reference\[\d+\]\.tool": ("tools",)}
+"""A session check that reads another field than the one it reports on (``PartialModel.where``): the offered tools."""
 _WORD = re.compile(r"[a-z0-9]{4,}")
 
 
@@ -122,8 +124,7 @@ def _field_problems(episode: LoadedEpisode, root: Path, broken: Mapping[str, Par
         if partial is not None and partial.is_broken("reference"):
             produced = None  # from here on, which files the reference solutions write is not known
         known_files = None if produced is None else seed_files | produced
-        tools_known = partial is None or not partial.is_broken("tools")
-        problems += _check_session(session, _session_file(episode, session.id), root, known_files, tools_known, episode)
+        problems += _check_session(session, _session_file(episode, session.id), root, known_files, episode)
     unannotated = [f"{s.id}/{i.id}" for s in episode.sessions for i in s.intents if is_unannotated(i)]
     if unannotated:
         total = sum(len(s.intents) for s in episode.sessions)
@@ -143,7 +144,7 @@ def _renumbered(problems: list[Problem], episode: LoadedEpisode, broken: Mapping
         partial = by_file.get(problem.file)
         if partial is None:
             out.append(problem)
-        elif (where := partial.where(problem.field)) is not None:
+        elif (where := partial.where(problem.field, SESSION_READS)) is not None:
             out.append(replace(problem, field=where))
     return out
 
@@ -153,11 +154,9 @@ def _session_file(episode: LoadedEpisode, session_id: str) -> str:
     return f"episodes/{episode.episode.id}/sessions/{session_id}.yaml"
 
 
-def _check_session(
-    session: Session, rel: str, root: Path, known_files: set[str] | None, tools_known: bool, episode: LoadedEpisode,
-) -> list[Problem]:
+def _check_session(session: Session, rel: str, root: Path, known_files: set[str] | None, episode: LoadedEpisode) -> list[Problem]:
     """The session's own checks. ``known_files``: the seed's and the reference solutions' files so far (None: not
-    known, as after a reference with errors: the file checks are skipped); ``tools_known``: whether its ``tools`` loaded."""
+    known, as after a reference step with errors: the file checks are skipped)."""
     out: list[Problem] = []
 
     def err(field: str, reason: str, level: str = "error") -> None:
@@ -167,7 +166,7 @@ def _check_session(
         err("intents", "a session needs at least one hidden intent")
     if not session.checklist and not any(session.id in e.depends_on for e in episode.episode.sessions):
         err("checklist", "a session needs at least one checklist item (unless a later session depends on it)")
-    offered = _offered(session.tools) if tools_known else None
+    offered = _offered(session.tools)
     for n, step in enumerate(session.reference):
         if offered is not None and step.tool is not None and step.tool not in offered:
             err(f"reference[{n}].tool", f"{step.tool!r} is not among the session's tools")
