@@ -129,7 +129,8 @@ def parse_partly(model: type[M], data: Any, rel: str) -> tuple[M | None, Partial
 
     Besides the schema's own errors (pydantic reports each field's), a model with a ``link_problems(cut)`` method
     (ids a file repeats or names without defining them) has each of those reported at its field, the ids of the
-    elements left out excepted: what points at a broken part is its consequence, not another error.
+    elements left out excepted: what points at a broken part is its consequence, not another error (nor is
+    anything reported when a whole list is broken, its ids unknown).
     """
     if not isinstance(data, dict):
         return None, None, [Problem(rel, "", f"expected a mapping at the top level, got {type(data).__name__}")]
@@ -138,7 +139,9 @@ def parse_partly(model: type[M], data: Any, rel: str) -> tuple[M | None, Partial
     except ValidationError as exc:
         errors = exc.errors()
     partial = _salvage(model, data, errors)
-    linked = partial is not None and hasattr(model, "link_problems")
+    lost = {str(e["loc"][0]) for e in errors if e["loc"] and str(e["loc"][0]) not in (partial.kept if partial else {})}
+    lost_lists = any(get_origin(info.annotation) is list for name, info in model.model_fields.items() if name in lost)
+    linked = partial is not None and hasattr(model, "link_problems") and not lost_lists  # a list lost whole: its ids are not known
     problems = [Problem(rel, format_loc(e["loc"]), _reason(e)) for e in errors if e["loc"] or not linked]
     if partial is not None and linked:
         cut = _cut_ids(data, partial)
