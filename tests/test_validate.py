@@ -357,3 +357,13 @@ def test_every_broken_rule_across_a_task_s_fields_is_reported(odyssey_copy: Path
     lines = _validate_lines(odyssey_copy)
     assert _hits(lines, f"error {ODYSSEY_TASK}: history[2].date: 2025-04-04 does not come after") == 1
     assert _hits(lines, f"error {ODYSSEY_TASK}: reference[1].details: unknown detail ids ['d9']") == 1
+
+
+def test_sessions_are_not_replayed_when_the_episode_s_order_is_broken(mini_copy: Path) -> None:
+    """An entry of episode.yaml that does not parse leaves the order and dependencies unknown: the sessions are checked, not replayed."""
+    _edit(mini_copy / "episodes/mini/episode.yaml", lambda d: d["sessions"][0].update(depends_on="a0"))  # a1's entry is lost
+    _edit(mini_copy / "episodes/mini/sessions/a3.yaml", lambda d: (d["reference"].pop(1), d.update(category="Z")))  # would fail its replay
+    lines = _validate_lines(mini_copy)
+    assert _hits(lines, "error episodes/mini/episode.yaml: sessions[0].depends_on: Input should be a valid list") == 1
+    assert _hits(lines, "error episodes/mini/sessions/a3.yaml: category: 'Z' is not a taxonomy code") == 1
+    assert not any("does not satisfy" in line or "failed" in line or "not replayed" in line or "depends on" in line for line in lines), lines

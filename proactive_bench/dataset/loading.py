@@ -298,7 +298,9 @@ class EpisodeDraft:
     episode: LoadedEpisode
     """Every session that parses, wholly or in part, in the episode's order; the persona as far as it loads."""
     broken: dict[str, PartialModel[Session]]
-    """By session id: the sessions whose files have errors, with those errors' field paths and the file's numbering."""
+    """By session id: the sessions not to run or replay, with their files' errors (field paths and numbering): those
+    whose files have errors, and every session when the episode file's ``sessions`` have errors (their order and
+    dependencies are not known)."""
     complete: bool
     """Whether the episode and persona files loaded (else the episode cannot run, whatever its sessions)."""
 
@@ -342,6 +344,8 @@ def draft_episode(root: Path, persona_name: str) -> tuple[EpisodeDraft | None, l
             continue
         session, partial, found = _read_session(directory, path, root, entry.id)
         problems += found
+        if session is not None and partial_episode is not None and partial_episode.is_broken("sessions"):
+            partial = PartialModel(session)
         if partial is not None:
             broken[entry.id] = partial
         if session is not None or partial is not None:
