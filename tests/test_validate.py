@@ -353,10 +353,17 @@ def test_a_task_file_schema_error_does_not_hide_its_other_checks(odyssey_copy: P
 
 
 def test_every_broken_rule_across_a_task_s_fields_is_reported(odyssey_copy: Path) -> None:
-    _edit(odyssey_copy / ODYSSEY_TASK, lambda d: (d["history"][2].update(date="2025-04-04"), d["reference"][1].update(details=["d1", "d9"])))
+    def breaks(d: dict) -> None:
+        d["history"][2].update(date="2025-04-04")
+        d["reference"][1].update(details=["d1", "d9"])
+        d["criteria"][0]["args"].update(to="x", bcc="a@b.example")
+
+    _edit(odyssey_copy / ODYSSEY_TASK, breaks)
     lines = _validate_lines(odyssey_copy)
     assert _hits(lines, f"error {ODYSSEY_TASK}: history[2].date: 2025-04-04 does not come after") == 1
     assert _hits(lines, f"error {ODYSSEY_TASK}: reference[1].details: unknown detail ids ['d9']") == 1
+    (criterion,) = [line for line in lines if line.startswith(f"error {ODYSSEY_TASK}: criteria[0]: email_sent: ")]
+    assert "to: String should have at least 3 characters" in criterion and "bcc: unknown argument" in criterion
 
 
 def test_sessions_are_not_replayed_when_the_episode_s_order_is_broken(mini_copy: Path) -> None:

@@ -129,8 +129,8 @@ def parse_partly(model: type[M], data: Any, rel: str) -> tuple[M | None, Partial
 
     Besides the schema's own errors (pydantic reports each field's), a model with a ``link_problems(cut)`` method
     (ids a file repeats or names without defining them) has each of those reported at its field, the ids of the
-    elements left out excepted: what points at a broken part is its consequence, not another error (nor is
-    anything reported when a whole list is broken, its ids unknown).
+    elements left out excepted: what points at a broken part is its consequence, not another error (none is
+    reported when a list with errors is not even a list: the ids it meant are not known).
     """
     if not isinstance(data, dict):
         return None, None, [Problem(rel, "", f"expected a mapping at the top level, got {type(data).__name__}")]
@@ -139,12 +139,9 @@ def parse_partly(model: type[M], data: Any, rel: str) -> tuple[M | None, Partial
     except ValidationError as exc:
         errors = exc.errors()
     partial = _salvage(model, data, errors)
-    lost = {str(e["loc"][0]) for e in errors if e["loc"] and str(e["loc"][0]) not in (partial.kept if partial else {})}
-    lost_lists = any(get_origin(info.annotation) is list for name, info in model.model_fields.items() if name in lost)
-    linked = partial is not None and hasattr(model, "link_problems") and not lost_lists  # a list lost whole: its ids are not known
-    problems = [Problem(rel, format_loc(e["loc"]), _reason(e)) for e in errors if e["loc"] or not linked]
-    if partial is not None and linked:
-        cut = _cut_ids(data, partial)
+    cut = _cut_ids(model, data, partial, errors) if partial is not None and hasattr(model, "link_problems") else None
+    problems = [Problem(rel, format_loc(e["loc"]), _reason(e)) for e in errors if e["loc"] or cut is None]
+    if partial is not None and cut is not None:
         problems += [Problem(rel, partial.numbered(where), reason) for where, reason in partial.model.link_problems(cut)]  # type: ignore[attr-defined]
     return None, partial, problems
 
@@ -198,12 +195,19 @@ def _neutral(annotation: Any) -> Any:
     return _MISSING
 
 
-def _cut_ids(data: dict[str, Any], partial: PartialModel[Any]) -> set[str]:
-    """The ids of the list elements left out of ``partial`` (as the file spells them)."""
-    return {
-        element["id"] for name, kept in partial.kept.items() for n, element in enumerate(data[name])
-        if n not in kept and isinstance(element, dict) and isinstance(element.get("id"), str)
-    }
+def _cut_ids(model: type[BaseModel], data: dict[str, Any], partial: PartialModel[Any], errors: list[Any]) -> set[str] | None:
+    """The ids of the list elements with errors (as the file spells them), every element's of a list lost whole;
+    None when a list with errors is not even a list (the ids it meant are not known)."""
+    cut: set[str] = set()
+    for name in {str(e["loc"][0]) for e in errors if e["loc"]}:
+        if name not in model.model_fields or get_origin(model.model_fields[name].annotation) is not list or name not in data:
+            continue
+        raw = data[name]
+        if not isinstance(raw, list):
+            return None
+        kept = partial.kept.get(name, ())
+        cut |= {e["id"] for n, e in enumerate(raw) if n not in kept and isinstance(e, dict) and isinstance(e.get("id"), str)}
+    return cut
 
 
 def _reason(error: Any) -> str:
