@@ -113,3 +113,31 @@ def test_a_dataset_error_pickles_with_its_problems() -> None:
     error = DatasetError([Problem("episodes/mini", "", "no such episode")])
     again = pickle.loads(pickle.dumps(error))  # as a Ray runner's error reaches the driver
     assert str(again) == "episodes/mini: no such episode" and again.problems == error.problems
+
+
+def test_every_broken_link_of_a_file_is_reported_at_its_field(mini_copy: Path) -> None:
+    def breaks(d: dict) -> None:
+        d["checklist"].append(dict(d["checklist"][0]))  # repeats c1
+        d["checklist"][1]["intent"] = "median"
+        d["reference"][3].update(requires=["meen"])
+
+    _edit(mini_copy / "episodes/mini/sessions/a1.yaml", breaks)
+    _edit(mini_copy / "episodes/mini/episode.yaml", lambda d: (d["sessions"][1].update(depends_on=["nope"]), d["sessions"][2].update(depends_on=["a9"])))
+    assert set(_problems(mini_copy)) == {
+        "episodes/mini/sessions/a1.yaml: checklist: duplicate ids: ['c1']",
+        "episodes/mini/sessions/a1.yaml: checklist[1].intent: item 'c2' names unknown intent 'median'",
+        "episodes/mini/sessions/a1.yaml: reference[3].requires: names unknown intents: ['meen']",
+        "episodes/mini/episode.yaml: sessions[1].depends_on: session 'a2' depends on 'nope', which is not a session of this episode",
+        "episodes/mini/episode.yaml: sessions[2].depends_on: session 'a3' depends on 'a9', which is not a session of this episode",
+    }
+
+
+def test_what_points_at_a_part_that_does_not_parse_is_not_reported_again(mini_copy: Path) -> None:
+    _edit(mini_copy / "episodes/mini/sessions/a1.yaml", lambda d: d["intents"][1].update(scope="forever"))  # c2 and reference[3] name it
+    _edit(mini_copy / "episodes/mini/sessions/a3.yaml", lambda d: d.update(intents="memo"))  # c2 names an intent of a list lost whole
+    _edit(mini_copy / "episodes/mini/episode.yaml", lambda d: (d["sessions"][1].update(id="a 2"), d["sessions"][2].update(depends_on=["a 2"])))
+    assert set(_problems(mini_copy)) == {
+        "episodes/mini/sessions/a1.yaml: intents[1].scope: Input should be 'session' or 'persistent'",
+        "episodes/mini/sessions/a3.yaml: intents: Input should be a valid list",
+        "episodes/mini/episode.yaml: sessions[1].id: String should match pattern '^[A-Za-z0-9][A-Za-z0-9_.-]*$'",
+    }

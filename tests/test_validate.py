@@ -212,3 +212,165 @@ def test_a_failure_after_a_broken_session_it_does_not_declare_names_that_session
     assert "a3.yaml: reference[0]: read_file failed" in output
     assert "a1 has errors: if this session needs its output, add it to depends_on" in output
     assert "a2.yaml: reference: not replayed: it depends on a1, which has errors" in output
+
+
+# --------------------------------------------------------------------------- every independent error of one file
+
+
+def _validate_lines(root: Path) -> list[str]:
+    result = run_cli("validate", "--data", str(root))
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    return [" ".join(line.split()) for line in result.output.splitlines()]
+
+
+def _hits(lines: list[str], start: str) -> int:
+    return sum(line.startswith(start) for line in lines)
+
+
+def test_an_unknown_tool_group_does_not_hide_a_bad_category(mini_copy: Path) -> None:
+    _edit(mini_copy / "episodes/mini/sessions/a1.yaml", lambda d: d.update(tools=["workspace", "telepathy", "teleport"], category="Z"))
+    lines = _validate_lines(mini_copy)
+    a1 = "error episodes/mini/sessions/a1.yaml"
+    assert _hits(lines, f"{a1}: tools: unknown tool or tool group 'telepathy'") == 1
+    assert _hits(lines, f"{a1}: tools: unknown tool or tool group 'teleport'") == 1
+    assert _hits(lines, f"{a1}: category: 'Z' is not a taxonomy code") == 1
+    assert not any("is not among the session's tools" in line for line in lines)  # which tools the typo meant is not known
+    assert _hits(lines, "warning episodes/mini/sessions/a2.yaml: reference: not replayed: it depends on a1, which has errors") == 1
+
+
+def test_a_schema_error_in_one_intent_does_not_hide_the_other_fields(mini_copy: Path) -> None:
+    def breaks(d: dict) -> None:
+        d["category"] = "Z"
+        d["intents"][0]["scope"] = "forever"  # a schema error in one intent...
+        d["intents"][1]["source_session"] = "a1"  # ...and independent ones in the next intent and the checklist
+        d["checklist"][0]["check"] = {"app_rows_added": {"table": "gmail_pigeon"}}
+
+    _edit(mini_copy / "episodes/mini/sessions/a1.yaml", breaks)
+    lines = _validate_lines(mini_copy)
+    a1 = "error episodes/mini/sessions/a1.yaml"
+    assert _hits(lines, f"{a1}: intents[0].scope: Input should be 'session' or 'persistent'") == 1
+    assert _hits(lines, f"{a1}: category: 'Z' is not a taxonomy code") == 1
+    assert _hits(lines, f"{a1}: intents[1].source_session: only a persistent intent has a source session") == 1  # the file's numbering
+    assert _hits(lines, f"{a1}: checklist[0].check: unknown app table 'gmail_pigeon'") == 1
+    assert not any("a1.yaml: intents:" in line for line in lines)  # a count of what is left would count the broken intent out
+
+
+def test_a_missing_required_field_does_not_hide_a_bad_category(mini_copy: Path) -> None:
+    _edit(mini_copy / "episodes/mini/sessions/a3.yaml", lambda d: (d.pop("title"), d["trigger"].update(type="telepathy"), d.update(category="Z")))
+    lines = _validate_lines(mini_copy)
+    a3 = "error episodes/mini/sessions/a3.yaml"
+    for expected in ("title: Field required", "trigger.type: Input should be 'user' or 'event'", "category: 'Z' is not a taxonomy code"):
+        assert _hits(lines, f"{a3}: {expected}") == 1, (expected, lines)
+
+
+def test_what_points_at_a_broken_intent_is_not_reported_again(mini_copy: Path) -> None:
+    """The cascade stays cut: the checklist item and reference step naming an intent that does not parse are its consequence."""
+    def breaks(d: dict) -> None:
+        d["intents"][1]["evidence"] = {"file_exist": "out/summary.md"}  # intent 'mean' does not parse
+        d["checklist"][2]["intent"] = "meen"  # an independent typo
+
+    _edit(mini_copy / "episodes/mini/sessions/a1.yaml", breaks)
+    lines = _validate_lines(mini_copy)
+    a1 = "error episodes/mini/sessions/a1.yaml"
+    assert _hits(lines, f"{a1}: intents[1].evidence: a predicate is a mapping with exactly one key") == 1
+    assert _hits(lines, f"{a1}: checklist[2].intent: item 'c3' names unknown intent 'meen'") == 1
+    assert not any("'mean'" in line for line in lines), lines  # c2 and reference[3] point at the broken intent
+    errors = [line for line in lines if line.startswith("error ")]
+    assert len(errors) == 2, errors
+
+
+def test_every_broken_link_of_a_session_is_reported(mini_copy: Path) -> None:
+    def breaks(d: dict) -> None:
+        d["intents"].append(dict(d["intents"][0]))  # a repeated intent id
+        d["intents"][1]["scope"] = "forever"  # beside a broken intent
+        d["checklist"][1]["intent"] = "median"
+        d["reference"][2]["requires"] = ["unit"]
+
+    _edit(mini_copy / "episodes/mini/sessions/a1.yaml", breaks)
+    lines = _validate_lines(mini_copy)
+    a1 = "error episodes/mini/sessions/a1.yaml"
+    assert _hits(lines, f"{a1}: intents: duplicate ids: ['units']") == 1
+    assert _hits(lines, f"{a1}: checklist[1].intent: item 'c2' names unknown intent 'median'") == 1
+    assert _hits(lines, f"{a1}: reference[2].requires: names unknown intents: ['unit']") == 1
+    assert _hits(lines, f"{a1}: intents[1].scope: Input should be") == 1
+    assert sum(line.startswith("error ") for line in lines) == 4, lines  # reference[3] requires the broken intent: not again
+
+
+def test_a_broken_persona_or_episode_file_does_not_hide_the_sessions(mini_copy: Path) -> None:
+    _edit(mini_copy / "personas/tester.yaml", lambda d: d.pop("name"))
+    _edit(mini_copy / "episodes/mini/episode.yaml", lambda d: (d.update(title=["not", "text"]), d["sessions"][1].update(depends_on=["nope"]), d["sessions"][2].update(depends_on=["a9"])))
+    _edit(mini_copy / "episodes/mini/sessions/a3.yaml", lambda d: d.update(category="Z"))
+    lines = _validate_lines(mini_copy)
+    assert _hits(lines, "error personas/tester.yaml: name: Field required") == 1
+    assert _hits(lines, "error episodes/mini/episode.yaml: title: Input should be a valid string") == 1
+    assert _hits(lines, "error episodes/mini/episode.yaml: sessions[1].depends_on: session 'a2' depends on 'nope'") == 1
+    assert _hits(lines, "error episodes/mini/episode.yaml: sessions[2].depends_on: session 'a3' depends on 'a9'") == 1
+    assert _hits(lines, "error episodes/mini/sessions/a3.yaml: category: 'Z' is not a taxonomy code") == 1
+
+
+def test_checks_that_read_a_broken_field_are_not_reported(mini_copy: Path) -> None:
+    """A reference step that does not parse leaves unknown which files the references write; a broken ``tools`` which tools are offered."""
+    def breaks(d: dict) -> None:
+        d["reference"][0].update(say="Noting it.")  # the only step that writes notes/prefs.md, which checklist[0] reads
+        d["reference"].insert(1, {"tool": "gmail__create_draft", "args": {}})
+        d.update(tools="workspace, memory, gmail", category="Z")
+
+    _edit(mini_copy / "episodes/mini/sessions/a3.yaml", breaks)
+    lines = _validate_lines(mini_copy)
+    a3 = "error episodes/mini/sessions/a3.yaml"
+    assert _hits(lines, f"{a3}: reference[0]: a reference step has exactly one of 'tool' or 'say'") == 1
+    assert _hits(lines, f"{a3}: tools: Input should be a valid list") == 1
+    assert _hits(lines, f"{a3}: category: 'Z' is not a taxonomy code") == 1
+    assert not any("matches no seed file" in line or "not among the session's tools" in line for line in lines), lines
+    assert sum(line.startswith("error ") for line in lines) == 3, lines
+
+
+ODYSSEY_TASK = "odyssey/od_test_email_supplier/task.yaml"
+
+
+@pytest.fixture
+def odyssey_copy(tmp_path: Path) -> Path:
+    shutil.copytree(Path(__file__).parent / "data" / "odyssey_mini", tmp_path / "od")
+    return tmp_path / "od"
+
+
+def test_a_task_file_schema_error_does_not_hide_its_other_checks(odyssey_copy: Path) -> None:
+    def breaks(d: dict) -> None:
+        d["details"][0]["cue"] = "(unclosed"  # detail d1 does not parse...
+        d["details"][1]["cue"] = "forty boxes"  # ...and d2 is found nowhere in the history
+        d["tools"] = ["teleport"]
+        d["id"] = "od_other"
+
+    _edit(odyssey_copy / ODYSSEY_TASK, breaks)
+    lines = _validate_lines(odyssey_copy)
+    task = f"error {ODYSSEY_TASK}"
+    assert _hits(lines, f"{task}: details[0].cue: invalid regular expression") == 1
+    assert _hits(lines, f"{task}: details[1].cue: 'forty boxes' matches nothing in the history") == 1  # the file's numbering
+    assert _hits(lines, f"{task}: tools: unknown tool or tool group 'teleport'") == 1
+    assert _hits(lines, f"{task}: id: is 'od_other' but the folder is named 'od_test_email_supplier'") == 1
+    assert not any("unknown detail ids" in line or "is used by no reference step" in line for line in lines), lines  # d1 is cut
+    assert sum(line.startswith(f"error {ODYSSEY_TASK}") for line in lines) == 4, lines
+
+
+def test_every_broken_rule_across_a_task_s_fields_is_reported(odyssey_copy: Path) -> None:
+    def breaks(d: dict) -> None:
+        d["history"][2].update(date="2025-04-04")
+        d["reference"][1].update(details=["d1", "d9"])
+        d["criteria"][0]["args"].update(to="x", bcc="a@b.example")
+
+    _edit(odyssey_copy / ODYSSEY_TASK, breaks)
+    lines = _validate_lines(odyssey_copy)
+    assert _hits(lines, f"error {ODYSSEY_TASK}: history[2].date: 2025-04-04 does not come after") == 1
+    assert _hits(lines, f"error {ODYSSEY_TASK}: reference[1].details: unknown detail ids ['d9']") == 1
+    (criterion,) = [line for line in lines if line.startswith(f"error {ODYSSEY_TASK}: criteria[0]: email_sent: ")]
+    assert "to: String should have at least 3 characters" in criterion and "bcc: unknown argument" in criterion
+
+
+def test_sessions_are_not_replayed_when_the_episode_s_order_is_broken(mini_copy: Path) -> None:
+    """An entry of episode.yaml that does not parse leaves the order and dependencies unknown: the sessions are checked, not replayed."""
+    _edit(mini_copy / "episodes/mini/episode.yaml", lambda d: d["sessions"][0].update(depends_on="a0"))  # a1's entry is lost
+    _edit(mini_copy / "episodes/mini/sessions/a3.yaml", lambda d: (d["reference"].pop(1), d.update(category="Z")))  # would fail its replay
+    lines = _validate_lines(mini_copy)
+    assert _hits(lines, "error episodes/mini/episode.yaml: sessions[0].depends_on: Input should be a valid list") == 1
+    assert _hits(lines, "error episodes/mini/sessions/a3.yaml: category: 'Z' is not a taxonomy code") == 1
+    assert not any("does not satisfy" in line or "failed" in line or "not replayed" in line or "depends on" in line for line in lines), lines

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from collections.abc import Collection
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -219,21 +220,28 @@ class Session(_Model):
 
     @model_validator(mode="after")
     def _unique_and_known_ids(self) -> Session:
-        _require_unique([i.id for i in self.intents], "intents")
-        _require_unique([f.id for f in self.followups], "followups")
-        followup_ids = {f.id for f in self.followups}
-        _require_unique([c.id for c in self.checklist], "checklist")
-        intent_ids = {i.id for i in self.intents}
+        _raise_links(self.link_problems())
+        return self
+
+    def link_problems(self, cut: Collection[str] = ()) -> list[tuple[str, str]]:
+        """(field, reason) of every id the session repeats or names without defining it, all of them.
+
+        ``cut``: ids of parts left out for errors of their own (a file partly loaded): what names them is not reported again.
+        """
+        out = _duplicates([i.id for i in self.intents], "intents") + _duplicates([f.id for f in self.followups], "followups")
+        out += _duplicates([c.id for c in self.checklist], "checklist")
+        intent_ids = {i.id for i in self.intents} | set(cut)
+        followup_ids = {f.id for f in self.followups} | set(cut)
         for n, step in enumerate(self.reference):
             unknown = set(step.requires) - intent_ids
             if unknown:
-                raise ValueError(f"reference[{n}].requires names unknown intents: {sorted(unknown)}")
+                out.append((f"reference[{n}].requires", f"names unknown intents: {sorted(unknown)}"))
             if step.followup is not None and step.followup not in followup_ids:
-                raise ValueError(f"reference[{n}].followup names unknown follow-up {step.followup!r}")
-        for item in self.checklist:
+                out.append((f"reference[{n}].followup", f"names unknown follow-up {step.followup!r}"))
+        for n, item in enumerate(self.checklist):
             if item.intent is not None and item.intent not in intent_ids:
-                raise ValueError(f"checklist item {item.id!r} names unknown intent {item.intent!r}")
-        return self
+                out.append((f"checklist[{n}].intent", f"item {item.id!r} names unknown intent {item.intent!r}"))
+        return out
 
     def intent(self, intent_id: str) -> HiddenIntent:
         return next(i for i in self.intents if i.id == intent_id)
@@ -256,19 +264,32 @@ class Episode(_Model):
 
     @model_validator(mode="after")
     def _dependencies_point_back(self) -> Episode:
-        _require_unique([s.id for s in self.sessions], "sessions")
-        seen: set[str] = set()
-        for entry in self.sessions:
-            for dep in entry.depends_on:
-                if dep not in seen:
-                    known = any(s.id == dep for s in self.sessions)
-                    reason = "comes later in the episode" if known else "is not a session of this episode"
-                    raise ValueError(f"session {entry.id!r} depends on {dep!r}, which {reason}")
-            seen.add(entry.id)
+        _raise_links(self.link_problems())
         return self
 
+    def link_problems(self, cut: Collection[str] = ()) -> list[tuple[str, str]]:
+        """(field, reason) of every repeated session id and every dependency that does not point back, all of them.
 
-def _require_unique(ids: list[str], what: str) -> None:
+        ``cut``: ids of entries left out for errors of their own: a dependency on one is not reported again.
+        """
+        out = _duplicates([s.id for s in self.sessions], "sessions")
+        seen: set[str] = set()
+        for n, entry in enumerate(self.sessions):
+            for dep in entry.depends_on:
+                if dep not in seen and dep not in cut:
+                    known = any(s.id == dep for s in self.sessions)
+                    reason = "comes later in the episode" if known else "is not a session of this episode"
+                    out.append((f"sessions[{n}].depends_on", f"session {entry.id!r} depends on {dep!r}, which {reason}"))
+            seen.add(entry.id)
+        return out
+
+
+def _raise_links(problems: list[tuple[str, str]]) -> None:
+    """A model validator's refusal of what ``link_problems`` found: one ValueError naming every problem (field: reason)."""
+    if problems:
+        raise ValueError("; ".join(f"{field}: {reason}" for field, reason in problems))
+
+
+def _duplicates(ids: list[str], what: str) -> list[tuple[str, str]]:
     dupes = sorted({i for i in ids if ids.count(i) > 1})
-    if dupes:
-        raise ValueError(f"duplicate ids in {what}: {dupes}")
+    return [(what, f"duplicate ids: {dupes}")] if dupes else []

@@ -9,13 +9,14 @@ the asking user both formats share.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from proactive_bench.dataset import ID_PATTERN, LoadedEpisode, Problem, format_loc
+from proactive_bench.dataset import ID_PATTERN, LoadedEpisode, PartialModel, Problem, parse_partly
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 TASK_FILE = "task.yaml"
@@ -51,33 +52,38 @@ def relative_to_root(path: Path, root: Path) -> str:
 
 def read_task_model(root: Path, folder: str, task_id: str, model: type[TaskModel]) -> tuple[TaskModel | None, list[Problem]]:
     """The task's model, or None and every problem of its file; its ``id`` must equal the folder's name."""
+    task, _partial, problems = read_task_partly(root, folder, task_id, model)
+    return task, problems
+
+
+def read_task_partly(
+    root: Path, folder: str, task_id: str, model: type[TaskModel],
+) -> tuple[TaskModel | None, PartialModel[TaskModel] | None, list[Problem]]:
+    """The task's model when its file has no error; else None, what of the file parses (None when nothing does)
+    and every problem of it. The ``id`` must equal the folder's name (the part that parses takes the folder's)."""
     root = root.resolve()
     path = root / folder / task_id / TASK_FILE
     rel = relative_to_root(path, root)
     if not re.fullmatch(ID_PATTERN, task_id):
-        return None, [Problem(folder, "", f"{task_id!r} is not a task id (letters, digits, '_', '.', '-')")]
+        return None, None, [Problem(folder, "", f"{task_id!r} is not a task id (letters, digits, '_', '.', '-')")]
     if not path.is_file():
         known = ", ".join(folder_task_names(root, folder)) or "none"
-        return None, [Problem(rel, "", f"no such task; tasks here: {known}")]
+        return None, None, [Problem(rel, "", f"no such task; tasks here: {known}")]
     try:
         data = read_yaml_file(path)
     except YamlFileError as exc:
-        return None, [Problem(rel, exc.where, exc.reason)]
-    if not isinstance(data, dict):
-        return None, [Problem(rel, "", f"expected a mapping at the top level, got {type(data).__name__}")]
-    try:
-        task = model.model_validate(data)
-    except ValidationError as exc:
-        return None, [Problem(rel, format_loc(e["loc"]), _reason(e)) for e in exc.errors()]
-    if getattr(task, "id", task_id) != task_id:
-        return None, [Problem(rel, "id", f"is {getattr(task, 'id')!r} but the folder is named {task_id!r}")]
-    return task, []
-
-
-def _reason(error: dict) -> str:
-    if error["type"] == "extra_forbidden":
-        return "unknown field"
-    return str(error["msg"]).removeprefix("Value error, ")
+        return None, None, [Problem(rel, exc.where, exc.reason)]
+    task, partial, problems = parse_partly(model, data, rel)
+    candidate = task if task is not None else partial.model if partial is not None else None
+    if candidate is None or task is not None and getattr(task, "id", task_id) == task_id:
+        return task, None, problems
+    base = partial or PartialModel(candidate)
+    broken = base.broken
+    if getattr(candidate, "id", task_id) != task_id and not base.is_broken("id"):
+        problems.append(Problem(rel, "id", f"is {getattr(candidate, 'id')!r} but the folder is named {task_id!r}"))
+        broken += ("id",)
+    update = {"id": task_id} if "id" in type(candidate).model_fields else {}
+    return None, PartialModel(candidate.model_copy(update=update), broken, base.kept), problems
 
 
 @dataclass(frozen=True)
@@ -96,6 +102,10 @@ class TaskFolder(Generic[TaskModel]):
     def read(self, root: Path, task_id: str) -> tuple[TaskModel | None, list[Problem]]:
         """The task's model, or None and every problem of its file (file, field, reason)."""
         return read_task_model(root, self.folder, task_id, self.model)
+
+    def read_partly(self, root: Path, task_id: str) -> tuple[TaskModel | None, PartialModel[TaskModel] | None, list[Problem]]:
+        """The task's model, or None, what of its file parses and every problem of it (:func:`read_task_partly`)."""
+        return read_task_partly(root, self.folder, task_id, self.model)
 
 
 class FolderSuite:
@@ -121,6 +131,22 @@ class FolderSuite:
     def problems(self, root: Path, name: str) -> list[Problem]:
         return self.checked(root.resolve(), name)[1]
 
+    reads: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """What ``task_checked``'s checks read besides the field they report on: a problem whose field matches a key (a
+    regex) is left out when the file has an error at or under one of the key's fields (it would be a consequence)."""
+
     def checked(self, root: Path, name: str) -> tuple[LoadedEpisode | None, list[Problem]]:
-        """One task loaded (None when it cannot be), with every problem found in it."""
+        """One task loaded (None when it cannot be), with every problem found in it: a file with errors is checked
+        as far as it parses (``task_checked`` on its valid parts), save what repeats its errors or reads a broken field."""
+        task, partial, problems = self.tasks.read_partly(root, name)
+        if task is not None:
+            loaded, found = self.task_checked(root, task)
+            return loaded, problems + found
+        if partial is None:
+            return None, problems
+        found = self.task_checked(root, partial.model)[1]
+        return None, problems + [replace(p, field=where) for p in found if (where := partial.where(p.field, self.reads)) is not None]
+
+    def task_checked(self, root: Path, task: Any) -> tuple[LoadedEpisode | None, list[Problem]]:
+        """One parsed task's episode (None when it cannot be made) and the problems of its fields."""
         raise NotImplementedError

@@ -9,7 +9,8 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from proactive_bench.dataset import (
@@ -21,13 +22,15 @@ from proactive_bench.dataset import (
     GraderResolver,
     LineCount,
     LoadedEpisode,
+    PartialModel,
     PibenchScript,
     Problem,
     PythonCheck,
     Session,
     compile_pattern,
     dependency_units,
-    load_dataset_partly,
+    draft_dataset,
+    runnable_dataset,
     walk,
 )
 from proactive_bench.env import Workspace, resolve_tool_names
@@ -48,6 +51,8 @@ GENERIC_QUESTIONS = (
     "Should I go ahead?",
 )
 LEAK_OVERLAP = 0.8
+SESSION_READS = {r"reference\[\d+\]\.tool": ("tools",)}
+"""A session check that reads another field than the one it reports on (``PartialModel.where``): the offered tools."""
 _WORD = re.compile(r"[a-z0-9]{4,}")
 
 
@@ -86,22 +91,41 @@ def validate_suites(root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]
 def validate_root(root: Path) -> tuple[Dataset, list[Problem]]:
     """Everything ``pbench validate`` finds under a dataset root, in one pass, each problem once.
 
-    Files with load errors are reported and left out; every other file is
-    still checked (the sessions that depend on a left-out one are not replayed).
+    A file's errors do not hide the checks of its other fields: a session file
+    with errors is checked as far as it parses (what repeats or counts around
+    its errors is left out) but not replayed, nor are the sessions that depend
+    on it; every other file is checked in full.
     """
-    dataset, problems = load_dataset_partly(root)
-    problems += validate_dataset(dataset)
+    drafts, problems = draft_dataset(root)
+    dataset = runnable_dataset(root, drafts)
+    for draft in drafts.values():
+        problems += validate_episode(draft.episode, dataset.root, draft.broken)
     return dataset, list(dict.fromkeys(problems))
 
 
-def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
+def validate_episode(episode: LoadedEpisode, root: Path, broken: Mapping[str, PartialModel[Session]] | None = None) -> list[Problem]:
+    """Every problem of a loaded episode. ``broken``: its sessions whose files have errors, as far as they parse
+    (an ``EpisodeDraft``'s): their other fields are checked, numbered as in the file; they are not replayed."""
+    broken = broken or {}
+    problems = _renumbered(_field_problems(episode, root, broken), episode, broken)
+    runnable = replace(episode, sessions=[s for s in episode.sessions if s.id not in broken])
+    named = {(p.file, p.field) for p in problems if p.level == "error"}  # a replay failure there is its consequence
+    return [p for p in replay_references(runnable, root) if (p.file, p.field) not in named] + problems + gaming_problems(runnable, root)
+
+
+def _field_problems(episode: LoadedEpisode, root: Path, broken: Mapping[str, PartialModel[Session]]) -> list[Problem]:
+    """The semantic checks of every session's fields and of the episode's annotations."""
     problems: list[Problem] = semantic_problems(episode)
     seed_files = set(Workspace(episode.workspace_seed).files()) if episode.workspace_seed.is_dir() else set()
-    produced: set[str] = set()
+    produced: set[str] | None = set()
     for session in episode.sessions:
-        rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
-        produced |= {str(s.args["path"]) for s in session.reference if s.tool in ("write_file", "edit_file") and "path" in s.args}
-        problems += _check_session(session, rel, root, seed_files | produced, episode)
+        partial = broken.get(session.id)
+        if produced is not None:
+            produced |= {str(s.args["path"]) for s in session.reference if s.tool in ("write_file", "edit_file") and "path" in s.args}
+        if partial is not None and partial.is_broken("reference"):
+            produced = None  # from here on, which files the reference solutions write is not known
+        known_files = None if produced is None else seed_files | produced
+        problems += _check_session(session, _session_file(episode, session.id), root, known_files, episode)
     unannotated = [f"{s.id}/{i.id}" for s in episode.sessions for i in s.intents if is_unannotated(i)]
     if unannotated:
         total = sum(len(s.intents) for s in episode.sessions)
@@ -110,12 +134,31 @@ def validate_episode(episode: LoadedEpisode, root: Path) -> list[Problem]:
             f"{len(unannotated)} of {total} intents have no evidence, ask, question or reveal (first: {', '.join(unannotated[:3])}): "
             "the rules user cannot track them (use --user llm)", "warning",
         ))
-    named = {(p.file, p.field) for p in problems if p.level == "error"}  # a replay failure there is its consequence
     problems += convention_problems(episode)
-    return [p for p in replay_references(episode, root) if (p.file, p.field) not in named] + problems + gaming_problems(episode, root)
+    return problems
 
 
-def _check_session(session: Session, rel: str, root: Path, known_files: set[str], episode: LoadedEpisode) -> list[Problem]:
+def _renumbered(problems: list[Problem], episode: LoadedEpisode, broken: Mapping[str, PartialModel[Session]]) -> list[Problem]:
+    """The problems of sessions with file errors at the file's numbering, those about or around a broken field left out."""
+    by_file = {_session_file(episode, session_id): partial for session_id, partial in broken.items()}
+    out = []
+    for problem in problems:
+        partial = by_file.get(problem.file)
+        if partial is None:
+            out.append(problem)
+        elif (where := partial.where(problem.field, SESSION_READS)) is not None:
+            out.append(replace(problem, field=where))
+    return out
+
+
+def _session_file(episode: LoadedEpisode, session_id: str) -> str:
+    """A session's file as problems name it."""
+    return f"episodes/{episode.episode.id}/sessions/{session_id}.yaml"
+
+
+def _check_session(session: Session, rel: str, root: Path, known_files: set[str] | None, episode: LoadedEpisode) -> list[Problem]:
+    """The session's own checks. ``known_files``: the seed's and the reference solutions' files so far (None: not
+    known, as after a reference step with errors: the file checks are skipped)."""
     out: list[Problem] = []
 
     def err(field: str, reason: str, level: str = "error") -> None:
@@ -125,12 +168,12 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
         err("intents", "a session needs at least one hidden intent")
     if not session.checklist and not any(session.id in e.depends_on for e in episode.episode.sessions):
         err("checklist", "a session needs at least one checklist item (unless a later session depends on it)")
-    offered = {spec.name for spec in resolve_tool_names(session.tools)}  # the loader has refused unknown names
+    offered = _offered(session.tools)
     for n, step in enumerate(session.reference):
-        if step.tool is not None and step.tool not in offered:
+        if offered is not None and step.tool is not None and step.tool not in offered:
             err(f"reference[{n}].tool", f"{step.tool!r} is not among the session's tools")
     for path in session.files:
-        if path not in known_files:
+        if known_files is not None and path not in known_files:
             err("files", f"{path!r} is neither in the workspace seed nor written by an earlier reference solution")
     request_words = _words(session.trigger.message)
     for n, intent in enumerate(session.intents):
@@ -161,7 +204,7 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
             out += [Problem(rel, f"checklist[{n}].check", p) for p in _predicate_problems(item.check, root, known_files)]
             out += [Problem(rel, f"checklist[{n}].check", p, "warning") for p in _script_problems(item.check, root)]
         for path in item.evidence.files:
-            if any(fnmatch.fnmatch(f, path) for f in known_files):
+            if known_files is None or any(fnmatch.fnmatch(f, path) for f in known_files):
                 continue
             if session.reference:
                 err(f"checklist[{n}].evidence.files", f"{path!r} matches no seed file and no file a reference solution writes")
@@ -172,7 +215,17 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
     return out
 
 
-def _predicate_problems(predicate: object, root: Path, known_files: set[str]) -> list[str]:
+def _offered(tools: list[str]) -> set[str] | None:
+    """The tool names a session offers; None when it names an unknown one (the loader reports it; which tools
+    a typo meant is not known, so its reference steps are not held to them)."""
+    try:
+        return {spec.name for spec in resolve_tool_names(tools)}
+    except KeyError:
+        return None
+
+
+def _predicate_problems(predicate: object, root: Path, known_files: set[str] | None) -> list[str]:
+    """Unknown names, grader functions and (``known_files`` given) paths no seed or reference file matches."""
     problems = []
     for node in walk(predicate):  # type: ignore[arg-type]
         path = None
@@ -184,7 +237,7 @@ def _predicate_problems(predicate: object, root: Path, known_files: set[str]) ->
             path = node.file_near.path
         elif isinstance(node, LineCount):
             path = node.line_count.path
-        if path is not None and not any(fnmatch.fnmatch(f, path) for f in known_files):
+        if path is not None and known_files is not None and not any(fnmatch.fnmatch(f, path) for f in known_files):
             problems.append(f"{path!r} matches no seed file and no file a reference solution writes")
         if (reason := unknown_name(node)) is not None:
             problems.append(reason)

@@ -422,17 +422,21 @@ CHECKERS: dict[str, Checker] = {
 
 
 def parse_checker_args(name: str, args: dict[str, Any]) -> BaseModel:
-    """The checker's arguments validated; ValueError naming the checker and the reason (KeyError-free)."""
+    """The checker's arguments validated; ValueError naming the checker and every argument error (KeyError-free)."""
     checker = CHECKERS.get(name)
     if checker is None:
         raise ValueError(f"unknown checker {name!r}; known: {', '.join(CHECKERS)}")
     try:
         return checker.args.model_validate(args)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        reason = str(first["msg"]).removeprefix("Value error, ")
-        raise ValueError(f"{name}: {where + ': ' if where else ''}{'unknown argument' if first['type'] == 'extra_forbidden' else reason}") from None
+        raise ValueError(f"{name}: " + "; ".join(_arg_problem(e) for e in exc.errors())) from None
+
+
+def _arg_problem(error: Any) -> str:
+    """One argument error as ``where: reason``."""
+    where = ".".join(str(p) for p in error["loc"])
+    reason = "unknown argument" if error["type"] == "extra_forbidden" else str(error["msg"]).removeprefix("Value error, ")
+    return f"{where}: {reason}" if where else reason
 
 
 def describe(name: str, args: BaseModel) -> str:

@@ -90,8 +90,9 @@ def task_episode(
         except KeyError:
             field = "tools" if name in task.tools else "apps"
             problems.append(Problem(rel, field, f"unknown tool or tool group {name!r} (is the app's tool module installed?)"))
+    offered = None if problems else {s.name for s in resolve_tool_names(tools)}  # which tools an unknown name meant is not known
     for n, step in enumerate(task.reference):
-        if step.tool is not None and step.tool not in {s.name for s in _offered(tools)}:
+        if offered is not None and step.tool is not None and step.tool not in offered:
             problems.append(Problem(rel, f"reference[{n}].tool", f"{step.tool!r} is not among the tools the task offers"))
     try:
         context = task_context(task, setting, models)
@@ -106,13 +107,6 @@ def task_episode(
         episode, persona, [session], root / FOLDER / task.id, history=context.search, memory_tokens=context.tokens, suite=SUITE_NAME,
     )
     return loaded, []
-
-
-def _offered(tools: list[str]) -> list:
-    try:
-        return resolve_tool_names(tools)
-    except KeyError:
-        return []
 
 
 def load_task(root: Path, task_id: str, setting: MemorySetting, models: HistoryModels = HistoryModels()) -> LoadedEpisode:

@@ -33,12 +33,18 @@ class OdysseySuite(FolderSuite):
         models = HistoryModels(settings.summary_model, settings.embedding_model, settings.summaries_db, settings.base_url)
         return load_task(root, name, setting, models)
 
-    def checked(self, root: Path, name: str) -> tuple[LoadedEpisode | None, list[Problem]]:
-        """The task loaded under the default memory setting, with its load, solvability and leak problems."""
-        task, problems = read_task(root, name)
-        if task is None:
-            return None, problems
-        problems += task_problems(task, task_file(root, name).relative_to(root).as_posix())
+    reads = {
+        r"details\[\d+\]\.cue": ("history", "intent"),
+        r"details\[\d+\]\.id": ("reference",),
+        r"reference\[\d+\]\.tool": ("apps", "tools"),
+        "": ("history", "intent", "now"),
+    }
+    """A detail's cue is searched in the history and the intent, its use in the reference steps; the tools offered
+    come from the apps and the extras; the memory context (a problem of the whole file) from the history."""
+
+    def task_checked(self, root: Path, task: OdysseyTask) -> tuple[LoadedEpisode | None, list[Problem]]:
+        """The task loaded under the default memory setting, with its solvability, leak and load problems."""
+        problems = task_problems(task, task_file(root, task.id).relative_to(root).as_posix())
         loaded, found = task_episode(root, task, parse_setting(None, None))
         return loaded, problems + found
 

@@ -9,6 +9,7 @@ persona-episode format. See docs/odyssey.md (README: "Odyssey tasks").
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from datetime import date, datetime
 from typing import Any, Literal
 
@@ -105,23 +106,31 @@ class OdysseyTask(_Model):
 
     @model_validator(mode="after")
     def _consistent(self) -> OdysseyTask:
+        if problems := self.link_problems():
+            raise ValueError("; ".join(f"{field}: {reason}" for field, reason in problems))
+        return self
+
+    def link_problems(self, cut: Collection[str] = ()) -> list[tuple[str, str]]:
+        """(field, reason) of every rule across fields the task breaks, all of them: apps listed twice, days out of
+        order or after ``now``, repeated or unknown detail ids (``cut``: ids of details left out for their own errors)."""
+        out = []
         if len(set(self.apps)) != len(self.apps):
-            raise ValueError(f"apps: listed twice: {sorted({a for a in self.apps if self.apps.count(a) > 1})}")
+            out.append(("apps", f"listed twice: {sorted({a for a in self.apps if self.apps.count(a) > 1})}"))
         days = [d.date for d in self.history]
         for n, (earlier, later) in enumerate(zip(days, days[1:]), start=1):
             if later <= earlier:
-                raise ValueError(f"history[{n}].date: {later} does not come after {earlier} (days go in date order, once each)")
+                out.append((f"history[{n}].date", f"{later} does not come after {earlier} (days go in date order, once each)"))
         if days and days[-1] > self.now.date():
-            raise ValueError(f"history: the last day {days[-1]} is after the task's 'now' {self.now.date()}")
+            out.append(("history", f"the last day {days[-1]} is after the task's 'now' {self.now.date()}"))
         ids = [d.id for d in self.details]
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
-            raise ValueError(f"details: duplicate ids {dupes}")
+            out.append(("details", f"duplicate ids {dupes}"))
         for n, step in enumerate(self.reference):
-            unknown = sorted(set(step.details) - set(ids))
+            unknown = sorted(set(step.details) - set(ids) - set(cut))
             if unknown:
-                raise ValueError(f"reference[{n}].details: unknown detail ids {unknown}")
-        return self
+                out.append((f"reference[{n}].details", f"unknown detail ids {unknown}"))
+        return out
 
     @property
     def group(self) -> int:
