@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import asdict
+from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
@@ -28,6 +29,9 @@ from proactive_bench.suites.trainee import TEMPLATES, VALIDATE_SEEDS, templates_
 from proactive_bench.validation import (
     episode_stats,
     oracle_problems,
+    recall_report,
+    remember_report,
+    report_key,
     run_oracle,
     validate_root,
     validate_suites,
@@ -42,12 +46,33 @@ def validate(
     as_json: Annotated[bool, typer.Option("--json", help="Print the problems (the oracle outcomes, the --stats counts) as one JSON object on stdout.")] = False,
     suite: Annotated[Optional[str], typer.Option(help="trainee: check every scenario template over --seeds seeds instead (oracle and baselines played).")] = None,
     seeds: Annotated[int, typer.Option(min=1, help="With --suite trainee: seeds per template.")] = len(VALIDATE_SEEDS),
+    cache: Annotated[bool, typer.Option(help="Reuse the report of an earlier run on the same files with the same pbench (kept under ~/.cache/pbench/validate).")] = True,
 ) -> None:
     """Check a dataset in one pass: schema, semantics, references, leaks, annotations, grader imports."""
     configure_logging()
     if suite is not None:
         validate_templates(suite, seeds, as_json)
         return
+    key = report_key(data, {"stats": stats, "oracle": oracle})
+    report = recall_report(key) if cache else None
+    if report is None:
+        report = validation_report(data, stats, oracle)
+        remember_report(key, report)
+    if as_json:
+        typer.echo(json.dumps(report["json"], indent=2))
+    else:
+        for level, line in report["lines"]:
+            err_console.print(f"[{'red' if level == 'error' else 'yellow'}]{level}[/] {line}", highlight=False)
+        if stats:
+            out_console.print(stats_table(report["json"]["stats"]))
+    errors, warnings = report["json"]["errors"], report["json"]["warnings"]
+    if errors or (strict and warnings):
+        raise fail(f"{errors} error(s), {warnings} warning(s)", 1)
+    err_console.print(report["ok"])
+
+
+def validation_report(data: Path, stats: bool, oracle: bool) -> dict[str, Any]:
+    """Every check on ``data``: ``json`` (what ``--json`` prints), ``lines`` (each problem as ``[level, text]``) and the ``ok`` line."""
     dataset, problems = validate_root(data)
     tasks, task_problems = validate_suites(data)
     problems += task_problems
@@ -58,21 +83,14 @@ def validate(
     problems += oracle_problems(outcomes)
     errors = sum(p.level == "error" for p in problems)
     warnings = len(problems) - errors
-    if as_json:
-        typer.echo(json.dumps({
-            "errors": errors, "warnings": warnings, "episodes": len(dataset.episodes), "tasks": len(tasks),
-            "problems": [{"file": p.file, "field": p.field, "reason": p.reason, "level": p.level} for p in problems],
-            "oracle": [o.as_dict() for o in outcomes],
-        } | ({"stats": [asdict(episode_stats(e)) for e in dataset.episodes.values()]} if stats else {}), indent=2))
-    for problem in [] if as_json else problems:
-        style = "red" if problem.level == "error" else "yellow"
-        err_console.print(f"[{style}]{problem.level}[/] {problem}", highlight=False)
-    if stats and not as_json:
-        out_console.print(stats_table([episode_stats(e) for e in dataset.episodes.values()]))
-    if errors or (strict and warnings):
-        raise fail(f"{errors} error(s), {warnings} warning(s)", 1)
+    found = {
+        "errors": errors, "warnings": warnings, "episodes": len(dataset.episodes), "tasks": len(tasks),
+        "problems": [{"file": p.file, "field": p.field, "reason": p.reason, "level": p.level} for p in problems],
+        "oracle": [o.as_dict() for o in outcomes],
+    } | ({"stats": [asdict(episode_stats(e)) for e in dataset.episodes.values()]} if stats else {})
     per_suite = "".join(f"{n} {suite} task(s), " for suite, n in sorted(Counter(e.suite for e in tasks.values()).items()))
-    err_console.print(f"ok: {len(dataset.episodes)} episode(s), {per_suite}{warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""))
+    ok = f"ok: {len(dataset.episodes)} episode(s), {per_suite}{warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else "")
+    return {"json": found, "lines": [[p.level, str(p)] for p in problems], "ok": ok}
 
 
 def validate_templates(suite: str, seeds: int, as_json: bool) -> None:
@@ -96,7 +114,8 @@ def problems_in(problems: list[Any], episode: LoadedEpisode) -> bool:
     return any(p.level == "error" and p.file.startswith(f"{folder}/") for p in problems)
 
 
-def stats_table(rows: list[Any]) -> Table:
+def stats_table(rows: list[dict[str, Any]]) -> Table:
+    """The ``--stats`` counts (``EpisodeStats`` as dicts), one column per persona."""
     headers = {
         "persona": "persona", "sessions": "sessions", "event_sessions": "event", "dependency_groups": "dep. groups",
         "intents_session": "intents (session)", "intents_persistent": "intents (persistent)",
@@ -105,9 +124,9 @@ def stats_table(rows: list[Any]) -> Table:
     table = Table(title="dataset statistics")
     table.add_column("")
     for row in rows:
-        table.add_column(row.persona, justify="right", no_wrap=True)
+        table.add_column(row["persona"], justify="right", no_wrap=True)
     for field, header in list(headers.items())[1:]:
-        table.add_row(header, *(str(getattr(row, field)) for row in rows))
+        table.add_row(header, *(str(row[field]) for row in rows))
     return table
 
 

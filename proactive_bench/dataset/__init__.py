@@ -8,71 +8,73 @@ codes, ``timed_events`` the app rows and workspace files that appear when a sess
 See README.md here.
 """
 
-from proactive_bench.dataset.ablation import (
-    ABLATIONS,
-    Ablation,
-    ablated_sessions,
-    dependency_units,
-    depends_on_map,
-    left_out_dependencies,
+from typing import Any
+
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "ablation": ("ABLATIONS", "Ablation", "ablated_sessions", "dependency_units", "depends_on_map", "left_out_dependencies"),
+        "conventions": ("convention_members", "known_intents"),
+        "loading": (
+            "DEFAULT_DATA_ROOT",
+            "Dataset",
+            "DatasetError",
+            "GraderError",
+            "GraderResolver",
+            "LoadedEpisode",
+            "Problem",
+            "episode_files",
+            "format_loc",
+            "load_dataset",
+            "load_dataset_partly",
+            "load_episode",
+            "load_episode_partly",
+        ),
+        "predicates": (
+            "PREDICATE_CHECKS",
+            "AppRows",
+            "AppRowsAdded",
+            "CheckerArgs",
+            "CheckerPredicate",
+            "FileExists",
+            "FileMatches",
+            "FileNear",
+            "LineCount",
+            "PibenchScript",
+            "Predicate",
+            "PibenchScriptArgs",
+            "PredicateCheck",
+            "PythonCheck",
+            "RegexList",
+            "ToolCount",
+            "check_regex",
+            "check_relative_path",
+            "compile_pattern",
+            "evaluate",
+            "walk",
+        ),
+        "schema": (
+            "ID_PATTERN",
+            "ChecklistItem",
+            "Episode",
+            "FollowUp",
+            "HiddenIntent",
+            "Persona",
+            "ReferenceStep",
+            "RubricEvidence",
+            "Scope",
+            "Session",
+            "SessionEntry",
+            "Trigger",
+            "check_grader_fields",
+            "check_one_action",
+        ),
+        "taxonomy": ("CATEGORY_CODES", "CATEGORY_NAMES"),
+        "timed_events": ("start_session", "timed_files_dir", "timed_rows_dir", "unknown_timed_folders"),
+    },
 )
-from proactive_bench.dataset.conventions import convention_members, known_intents
-from proactive_bench.dataset.loading import (
-    DEFAULT_DATA_ROOT,
-    Dataset,
-    DatasetError,
-    GraderError,
-    GraderResolver,
-    LoadedEpisode,
-    Problem,
-    episode_files,
-    format_loc,
-    load_dataset,
-    load_dataset_partly,
-    load_episode,
-    load_episode_partly,
-)
-from proactive_bench.dataset.predicates import (
-    PREDICATE_CHECKS,
-    AppRows,
-    AppRowsAdded,
-    CheckerArgs,
-    CheckerPredicate,
-    FileExists,
-    FileMatches,
-    FileNear,
-    LineCount,
-    PibenchScript,
-    Predicate,
-    PibenchScriptArgs,
-    PredicateCheck,
-    PythonCheck,
-    RegexList,
-    ToolCount,
-    check_regex,
-    check_relative_path,
-    compile_pattern,
-    evaluate,
-    walk,
-)
-from proactive_bench.dataset.schema import (
-    ID_PATTERN,
-    ChecklistItem,
-    Episode,
-    FollowUp,
-    HiddenIntent,
-    Persona,
-    ReferenceStep,
-    RubricEvidence,
-    Scope,
-    Session,
-    SessionEntry,
-    Trigger,
-    check_grader_fields,
-    check_one_action,
-)
-from proactive_bench.dataset.taxonomy import CATEGORY_CODES, CATEGORY_NAMES
-from proactive_bench.dataset.timed_events import start_session, timed_files_dir, timed_rows_dir, unknown_timed_folders
 
 __all__ = [
     "ABLATIONS",
@@ -138,3 +140,7 @@ __all__ = [
     "unknown_timed_folders",
     "walk",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)
