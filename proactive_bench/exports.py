@@ -31,8 +31,7 @@ from typing import Any
 class Exports:
     """Where each public name of ``package`` is defined: ``{module: (name, ...)}`` and ``renamed={name: "module:attr"}``.
 
-    Modules are relative to the package (``"apps.base"``); a name equal to its
-    module's last part (``{"jail": ("jail",)}``) is the module itself.
+    Modules are relative to the package (``"apps.base"``).
     """
 
     def __init__(self, package: str, modules: Mapping[str, tuple[str, ...]], renamed: Mapping[str, str] | None = None) -> None:
@@ -50,7 +49,6 @@ class Exports:
         if name not in self.where:
             raise AttributeError(f"module {self.package!r} has no attribute {name!r}")
         module, attribute = self.where[name]
-        found = importlib.import_module(f"{self.package}.{module}")
-        value = found if module.rpartition(".")[2] == attribute else getattr(found, attribute)
+        value = getattr(importlib.import_module(f"{self.package}.{module}"), attribute)
         setattr(sys.modules[self.package], name, value)
         return value

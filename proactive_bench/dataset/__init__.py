@@ -4,7 +4,7 @@
 checklist), ``predicates`` the predicate language and the ``PREDICATE_CHECKS``
 registry through which an importer contributes a check, ``loading`` reads a
 root, ``ablation`` picks the sessions a run keeps, ``conventions`` which intents restate a requirement already known, ``taxonomy`` the category
-codes, ``timed_events`` the app rows and workspace files that appear when a session starts.
+codes, ``shipped`` where the shipped dataset lives, ``timed_events`` the app rows and workspace files that appear when a session starts.
 See README.md here.
 """
 
@@ -18,7 +18,6 @@ _EXPORTS = Exports(
         "ablation": ("ABLATIONS", "Ablation", "ablated_sessions", "dependency_units", "depends_on_map", "left_out_dependencies"),
         "conventions": ("convention_members", "known_intents"),
         "loading": (
-            "DEFAULT_DATA_ROOT",
             "Dataset",
             "DatasetError",
             "GraderError",
@@ -32,6 +31,7 @@ _EXPORTS = Exports(
             "load_episode",
             "load_episode_partly",
         ),
+        "shipped": ("DEFAULT_DATA_ROOT",),
         "predicates": (
             "PREDICATE_CHECKS",
             "AppRows",

@@ -1,7 +1,7 @@
 """Reports over finished runs: summaries, tables and (in ``html``) the self-contained HTML report.
 
 ``summary`` rebuilds the paper's aggregates from the store,
-``summary_tables`` prints them as rich tables or CSV, ``burden`` reports
+``tables`` prints them as rich tables or CSV, ``burden`` reports
 user burden beside Proc, ``comparison`` two agents paired by task, ``run_list`` lists runs and sweeps. ``html`` is imported on its own (it loads
 matplotlib). See README.md here.
 """
@@ -17,7 +17,7 @@ _EXPORTS = Exports(
         "comparison": ("comparison_dict", "comparison_table", "compare_runs"),
         "run_list": ("RunRow", "SweepRow", "run_rows", "runs_table", "sweep_rows", "sweeps_table"),
         "summary": ("Summary", "summarize"),
-        "summary_tables": ("category_table", "pct", "results_table", "summary_csv", "summary_tables"),
+        "tables": ("category_table", "pct", "results_table", "summary_csv", "summary_tables"),
     },
 )
 
