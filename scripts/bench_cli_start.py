@@ -85,7 +85,7 @@ def commands(db: Path, out: Path) -> dict[str, Timed]:
         "export": Timed(("export", "latest", "--out", str(out / "sessions.jsonl"), *at)),
         "report": Timed(("report", "latest", "--out", str(out / "report"), *at)),
         "episode --help": Timed(("episode", "--help")),
-        "episode (dead endpoint)": Timed(dead, codes=(1,)),
+        "episode (dead endpoint)": Timed(dead, codes=(2,)),  # 2: the unreachable-server error
         "validate (cold)": Timed(("validate",), cache=out / "cache", cold=True),
         "validate (cached)": Timed(("validate",), cache=out / "cache"),
     }
