@@ -169,10 +169,11 @@ def test_validate_checks_again_when_pbench_changes_or_when_asked(tmp_path: Path,
 
 def test_an_unreadable_report_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert run_cli("validate", "--data", str(MINI)).exit_code == 0
-    for stored in digests.cache_dir().glob("*.json"):
-        stored.write_text("{not json")
     monkeypatch.setattr(validation, "validate_root", refuse)
-    assert isinstance(run_cli("validate", "--data", str(MINI)).exception, AssertionError)
+    for garbage in ("{not json", "[1, 2]", '{"json": {}}'):
+        for stored in digests.cache_dir().glob("*.json"):
+            stored.write_text(garbage)
+        assert isinstance(run_cli("validate", "--data", str(MINI)).exception, AssertionError), garbage
 
 
 def refuse(*_args: object) -> None:

@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     from proactive_bench.dataset import LoadedEpisode
 
 
+REPORT_KEYS = {"json", "lines", "ok"}
+"""What :func:`validation_report` returns and the cache keeps."""
+
+
 def validate(
     data: DataOpt = DEFAULT_DATA_ROOT,
     stats: Annotated[bool, typer.Option("--stats", help="Print counts per persona.")] = False,
@@ -45,7 +49,7 @@ def validate(
         return
     key = report_key(data, {"stats": stats, "oracle": oracle})
     report = recall_report(key) if cache else None
-    if report is None:
+    if report is None or not REPORT_KEYS <= report.keys():  # none, or not one this command wrote
         report = validation_report(data, stats, oracle)
         remember_report(key, report)
     if as_json:
