@@ -24,6 +24,12 @@ DATA = REPO / "pbench_data"  # the shipped dataset root
 EXAMPLE = REPO / "examples" / "lab_orders"
 
 
+@pytest.fixture(autouse=True)
+def own_cache_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test its own empty user cache (``pbench validate`` keeps reports there), so no test reads another's."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+
+
 @pytest.fixture
 def mini_copy(tmp_path: Path) -> Path:
     """A writable copy of the mini dataset."""

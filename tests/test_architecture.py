@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "proactive_bench"
 
 LAYERS: dict[str, int] = {
-    "logs": 0, "yaml_files": 0, "registry": 0, "terminal": 0, "tracebacks": 0, "postgres_server": 0, "store": 0,
+    "logs": 0, "yaml_files": 0, "registry": 0, "exports": 0, "terminal": 0, "tracebacks": 0, "postgres_server": 0, "store": 0,
     "llm": 1, "env": 1,
     "data_model": 2,
     "dataset": 3,
@@ -27,10 +27,13 @@ LAYERS: dict[str, int] = {
     "reporting": 7, "importers": 7, "testing": 7,
     "cli": 8,
 }
-SIDEWAYS = {("scoring", "user"), ("suites", "user")}
+SIDEWAYS = {("scoring", "user"), ("suites", "user"), ("store", "exports")}
 """Imports allowed inside one layer (``(importer, imported)``); any other import must go down."""
 
-DEFERRED = {("proactive_bench.cli", "proactive_bench.reporting.html"): "matplotlib loads only for `pbench report`"}
+DEFERRED = {
+    ("proactive_bench.cli", "proactive_bench.reporting.html"): "matplotlib loads only for `pbench report`",
+    ("proactive_bench.cli.validate", "proactive_bench.suites.trainee"): "the trainee templates load only for `validate --suite trainee`",
+}
 """Function-level imports kept on purpose, ``(importer prefix, imported module prefix): why``: start-up time only."""
 
 PENDING_UPWARD: dict[tuple[str, str], str] = {}
@@ -180,7 +183,43 @@ def test_each_subpackage_states_its_public_names(package: str) -> None:
     defined = {a.asname or a.name.split(".")[-1] for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
     defined |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
     defined |= {n.target.id for n in tree.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+    defined |= set(lazy_exports(package))
     assert names <= defined, f"{package}.__all__ lists names its __init__ does not define: {sorted(names - defined)}"
+
+
+def lazy_exports(package: str) -> dict[str, tuple[str, str]]:
+    """The ``Exports(__name__, ...)`` table of a package's ``__init__`` (proactive_bench/exports.py), read from its source."""
+    for node in ast.walk(ast.parse(MODULES[package].read_text())):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Exports":
+            modules = ast.literal_eval(node.args[1])
+            renamed = next((ast.literal_eval(k.value) for k in node.keywords if k.arg == "renamed"), {})
+            table = {name: (module, name) for module, names in modules.items() for name in names}
+            return table | {name: tuple(target.split(":")) for name, target in renamed.items()}
+    return {}
+
+
+@pytest.mark.parametrize("package", [p for p in PACKAGES if lazy_exports(p)])
+def test_a_lazy_package_s_names_exist_and_are_not_its_module_names(package: str) -> None:
+    """Each declared name is defined where the table says; none is shadowed by a submodule of the same name."""
+    table = lazy_exports(package)
+    for name, (module, attribute) in table.items():
+        assert f"{package}.{module}" in MODULES, f"{package}: {name} from {module}, which is no module of the package"
+        assert f"{package}.{name}" not in MODULES, f"{package}.{name} is also a module, whose import would hide the name: rename one"
+        assert attribute in module_defines(f"{package}.{module}"), f"{package}: {package}.{module} defines no {attribute}"
+
+
+def module_defines(module: str) -> set[str]:
+    """The names a module binds at its top level (definitions, assignments, imports)."""
+    tree = ast.parse(MODULES[module].read_text())
+    found: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found |= {a.asname or a.name.split(".")[0] for a in node.names}
+        else:
+            found |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return found
 
 
 def test_other_subpackages_import_only_public_names() -> None:

@@ -9,7 +9,7 @@ import pytest
 from conftest import MINI, run_cli
 
 from proactive_bench.dataset import left_out_dependencies, load_episode
-from proactive_bench.reporting.summary_tables import interval, mean_std
+from proactive_bench.reporting.tables import interval, mean_std
 from proactive_bench.scoring import bootstrap_interval, paired_difference, run_stats
 
 

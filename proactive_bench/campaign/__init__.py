@@ -8,27 +8,32 @@ event loop, ``workers`` spreads a sweep over several processes,
 See README.md here.
 """
 
-from proactive_bench.campaign.interrupts import Interrupted, stop_on_signals
-from proactive_bench.campaign.process_tuning import (
-    loop_factory,
-    run_fast,
-    tune_for_runs,
+from typing import Any
+
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "interrupts": ("Interrupted", "stop_on_signals"),
+        "process_tuning": ("loop_factory", "run_fast", "tune_for_runs"),
+        "ray_executor": ("RaySweep", "RayUnavailable", "import_ray"),
+        "sweep": (
+            "SweepConfig",
+            "SweepConfigError",
+            "create_sweep",
+            "load_sweep_config",
+            "mark_interrupted",
+            "run_sweep",
+            "sweep_endpoints",
+            "sweep_episodes",
+            "sweep_run_spec",
+            "unfinished_runs",
+            "validate_sweep_config",
+        ),
+        "workers": ("SweepWorkers", "WorkerFailed"),
+    },
 )
-from proactive_bench.campaign.ray_executor import RaySweep, RayUnavailable, import_ray
-from proactive_bench.campaign.sweep import (
-    SweepConfig,
-    SweepConfigError,
-    create_sweep,
-    load_sweep_config,
-    mark_interrupted,
-    run_sweep,
-    sweep_endpoints,
-    sweep_episodes,
-    sweep_run_spec,
-    unfinished_runs,
-    validate_sweep_config,
-)
-from proactive_bench.campaign.workers import SweepWorkers, WorkerFailed
 
 __all__ = [
     "Interrupted",
@@ -53,3 +58,7 @@ __all__ = [
     "unfinished_runs",
     "validate_sweep_config",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)

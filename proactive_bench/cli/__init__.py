@@ -7,7 +7,8 @@
 | `probe.py` | `probe` |
 | `results.py` | `results`, `rescore`, `report`, `export` |
 | `runs.py` | `runs`, `sweeps` |
-| `dataset.py` | `validate`, `schema`, `tools` |
+| `validate.py` | `validate` (a report of unchanged files and pbench comes from the user's cache) |
+| `dataset.py` | `schema`, `tools` |
 | `audit.py` | `audit export/import/model/show` |
 | `imports.py` | `import <suite>`: every importer in `importers.IMPORTERS` |
 | `generate.py` | `generate odyssey`: a task's dialogue history; `generate agentif`: a new task from a seed's workflow and a local corpus; both from a generator and a verifier model |
@@ -46,7 +47,7 @@ class PbenchCommands(LazyGroup):
         for name, module, attribute in (
             ("episode", "run", "episode"), ("resume", "run", "resume"), ("probe", "probe", "probe"), ("replay", "run", "replay"),
             ("sweep", "sweep", "sweep"), ("runs", "runs", "runs"), ("sweeps", "runs", "sweeps"), ("results", "results", "results"),
-            ("rescore", "results", "rescore"), ("validate", "dataset", "validate"), ("schema", "dataset", "schema"),
+            ("rescore", "results", "rescore"), ("validate", "validate", "validate"), ("schema", "dataset", "schema"),
             ("tools", "dataset", "tools"), ("report", "results", "report"), ("export", "results", "export"), ("gc", "cleanup", "gc"),
             ("import", "imports", "import_app"), ("audit", "audit", "audit_app"), ("generate", "generate", "generate_app"),
             ("db", "db", "db_app"),

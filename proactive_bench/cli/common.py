@@ -1,27 +1,22 @@
 """What every ``pbench`` command uses: the consoles, one-line failures, the results database and ids in it.
 
-It imports no dataset, agent or model code (``episodes.py`` loads episodes), so a command reading the database starts fast.
+It imports no dataset, agent or model code (``episodes.py`` loads episodes), so a command reading the database starts fast;
+the database code itself loads when a command first opens one (``store_package``, a lazy package), so ``validate`` never does.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.console import Console
 
-from proactive_bench.store import (
-    IdLookupError,
-    Location,
-    Run,
-    Store,
-    StoreOpenError,
-    StoreSchemaError,
-    Sweep,
-    locate,
-)
+import proactive_bench.store as store_package
 from proactive_bench.terminal import TableConsole
+
+if TYPE_CHECKING:
+    from proactive_bench.store import Location, Run, Store, Sweep
 
 err_console = Console(stderr=True, soft_wrap=True)
 out_console = TableConsole()
@@ -52,20 +47,20 @@ def open_store(db: str, create: bool = False) -> Store:
     if file is not None and not create and not file.is_file():
         raise fail(f"no results database at {db}")
     try:
-        return Store(db)
-    except StoreSchemaError as exc:
+        return store_package.Store(db)
+    except store_package.StoreSchemaError as exc:
         raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(f"--db {db}: cannot open it as a results database: {exc.strerror}: {exc.filename}") from None
-    except StoreOpenError as exc:
-        raise fail(f"--db {locate(db).name}: cannot open it as a results database: {exc}") from None
+    except store_package.StoreOpenError as exc:
+        raise fail(f"--db {store_package.locate(db).name}: cannot open it as a results database: {exc}") from None
 
 
 def store_location(db: str) -> Location:
     """Where ``--db`` points (a SQLite file or a database URL), or a one-line error."""
     try:
-        return locate(db)
-    except StoreOpenError as exc:
+        return store_package.locate(db)
+    except store_package.StoreOpenError as exc:
         raise fail(f"--db: {exc}") from None
 
 
@@ -79,7 +74,7 @@ def resolve_id(store: Store, ident: str, runs: bool = True, sweeps: bool = True)
     """The run or sweep an id names (whole, a unique prefix, or ``latest``), or a one-line error listing the candidates."""
     try:
         return store.resolve(ident, runs=runs, sweeps=sweeps)
-    except IdLookupError as exc:
+    except store_package.IdLookupError as exc:
         raise fail(str(exc)) from None
 
 

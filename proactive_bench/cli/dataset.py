@@ -1,121 +1,18 @@
-"""``pbench validate``, ``schema`` and ``tools``: the dataset checked, its format, the tools it may offer."""
+"""``pbench schema`` and ``tools``: the dataset format, the tools a dataset may offer."""
 
 from __future__ import annotations
 
 import json
-from collections import Counter
-from dataclasses import asdict
 from typing import Annotated, Any, Optional
 
 import typer
 from rich.table import Table
 
-from proactive_bench.cli.common import (
-    DataOpt,
-    err_console,
-    fail,
-    out_console,
-)
+from proactive_bench.cli.common import DataOpt, out_console
 from proactive_bench.cli.episodes import load_or_exit
-from proactive_bench.cli.options import split_list
-from proactive_bench.dataset import (
-    DEFAULT_DATA_ROOT,
-    LoadedEpisode,
-)
+from proactive_bench.dataset import DEFAULT_DATA_ROOT
 from proactive_bench.env import REGISTRY, resolve_tool_names
-from proactive_bench.logs import configure_logging
 from proactive_bench.suites import SUITES, Suite
-from proactive_bench.suites.trainee import TEMPLATES, VALIDATE_SEEDS, default_names, scenarios_problems, templates_problems
-from proactive_bench.validation import (
-    episode_stats,
-    oracle_problems,
-    run_oracle,
-    validate_root,
-    validate_suites,
-)
-
-
-def validate(
-    data: DataOpt = DEFAULT_DATA_ROOT,
-    stats: Annotated[bool, typer.Option("--stats", help="Print counts per persona.")] = False,
-    strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
-    oracle: Annotated[bool, typer.Option("--oracle", help="Also run the scripted baselines and check the quality bar (slower).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the problems (the oracle outcomes, the --stats counts) as one JSON object on stdout.")] = False,
-    suite: Annotated[Optional[str], typer.Option(help="trainee: check every scenario template over --seeds seeds and every default scenario (or --tasks) instead (oracle and baselines played).")] = None,
-    seeds: Annotated[int, typer.Option(min=1, help="With --suite trainee: seeds per template.")] = len(VALIDATE_SEEDS),
-    tasks: Annotated[Optional[str], typer.Option(help="With --suite trainee: the scenarios to compose and check, s<seed>-n<tasks>, comma-separated (default: the default benchmark s1-n2..s20-n6).")] = None,
-) -> None:
-    """Check a dataset in one pass: schema, semantics, references, leaks, annotations, grader imports."""
-    configure_logging()
-    if suite is not None:
-        validate_templates(suite, seeds, split_list(tasks) if tasks is not None else None, as_json)
-        return
-    if tasks is not None:
-        raise fail("--tasks goes with --suite trainee (the scenarios to check)")
-    dataset, problems = validate_root(data)
-    tasks, task_problems = validate_suites(data)
-    problems += task_problems
-    if not dataset.episodes and not tasks and not problems:
-        raise fail(f"no episodes under {data / 'episodes'} and no tasks of another suite", 1)
-    episodes = [*dataset.episodes.values(), *tasks.values()]
-    outcomes = [o for e in episodes if oracle and not problems_in(problems, e) for o in run_oracle(e, dataset.root)]
-    problems += oracle_problems(outcomes)
-    errors = sum(p.level == "error" for p in problems)
-    warnings = len(problems) - errors
-    if as_json:
-        typer.echo(json.dumps({
-            "errors": errors, "warnings": warnings, "episodes": len(dataset.episodes), "tasks": len(tasks),
-            "problems": [{"file": p.file, "field": p.field, "reason": p.reason, "level": p.level} for p in problems],
-            "oracle": [o.as_dict() for o in outcomes],
-        } | ({"stats": [asdict(episode_stats(e)) for e in dataset.episodes.values()]} if stats else {}), indent=2))
-    for problem in [] if as_json else problems:
-        style = "red" if problem.level == "error" else "yellow"
-        err_console.print(f"[{style}]{problem.level}[/] {problem}", highlight=False)
-    if stats and not as_json:
-        out_console.print(stats_table([episode_stats(e) for e in dataset.episodes.values()]))
-    if errors or (strict and warnings):
-        raise fail(f"{errors} error(s), {warnings} warning(s)", 1)
-    per_suite = "".join(f"{n} {suite} task(s), " for suite, n in sorted(Counter(e.suite for e in tasks.values()).items()))
-    err_console.print(f"ok: {len(dataset.episodes)} episode(s), {per_suite}{warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""))
-
-
-def validate_templates(suite: str, seeds: int, scenarios: list[str] | None, as_json: bool) -> None:
-    """``--suite trainee``: every template instantiated over the seeds and every scenario composed (the default benchmark,
-    or ``scenarios``), its oracle and baselines played."""
-    if suite != "trainee":
-        raise fail(f"--suite: only trainee has generated tasks to check (its templates), not {suite!r}")
-    names = default_names() if scenarios is None else scenarios
-    problems = templates_problems(seeds) + scenarios_problems(names)
-    if as_json:
-        typer.echo(json.dumps({"errors": len(problems), "templates": len(TEMPLATES), "seeds": seeds, "scenarios": names,
-                               "problems": [{"file": p.file, "field": p.field, "reason": p.reason} for p in problems]}, indent=2))
-    for problem in [] if as_json else problems:
-        err_console.print(f"[red]error[/] {problem}", highlight=False)
-    if problems:
-        raise fail(f"{len(problems)} error(s) in {len(TEMPLATES)} template(s) and {len(names)} scenario(s)", 1)
-    err_console.print(f"ok: {len(TEMPLATES)} template(s) x {seeds} seed(s) and {len(names)} scenario(s) over two days: "
-                      "oracle 1.0, passive and guessing fail a clue checkpoint, laundry lists and keyword questions obtain nothing")
-
-
-def problems_in(problems: list[Any], episode: LoadedEpisode) -> bool:
-    """Whether any error concerns the episode (the oracle only runs on data that validates)."""
-    folder = episode.directory.relative_to(episode.directory.parent.parent).as_posix()
-    return any(p.level == "error" and p.file.startswith(f"{folder}/") for p in problems)
-
-
-def stats_table(rows: list[Any]) -> Table:
-    headers = {
-        "persona": "persona", "sessions": "sessions", "event_sessions": "event", "dependency_groups": "dep. groups",
-        "intents_session": "intents (session)", "intents_persistent": "intents (persistent)",
-        "rule_items": "rule items", "rubric_items": "rubric items", "tools": "tools used",
-    }
-    table = Table(title="dataset statistics")
-    table.add_column("")
-    for row in rows:
-        table.add_column(row.persona, justify="right", no_wrap=True)
-    for field, header in list(headers.items())[1:]:
-        table.add_row(header, *(str(getattr(row, field)) for row in rows))
-    return table
 
 
 def schema() -> None:

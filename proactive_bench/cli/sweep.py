@@ -15,14 +15,10 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+import proactive_bench.campaign as campaign  # its Ray executor and worker processes load only when a sweep uses them
 from proactive_bench.campaign import (
-    RaySweep,
-    RayUnavailable,
     SweepConfig,
-    SweepWorkers,
-    WorkerFailed,
     create_sweep,
-    import_ray,
     load_sweep_config,
     run_fast,
     run_sweep,
@@ -134,8 +130,8 @@ def check_executor(config: SweepConfig) -> None:
     """Stop with one line, before any row is written, when the chosen executor cannot run here (Ray not installed)."""
     if config.executor == "ray":
         try:
-            import_ray()
-        except RayUnavailable as exc:
+            campaign.import_ray()
+        except campaign.RayUnavailable as exc:
             raise fail(escape(str(exc))) from None  # its [distributed] is not markup
 
 
@@ -153,11 +149,11 @@ def sweep_and_report(
 ) -> None:
     """Run a sweep's pending runs (on a Ray cluster, or in worker processes if it has them) with a progress bar, then print its summary."""
     total = sum(len(run_spec(run).sessions) for run, _ in pending)
-    workers: RaySweep | SweepWorkers | None = None
+    workers: campaign.RaySweep | campaign.SweepWorkers | None = None
     if config.executor == "ray":
-        workers = RaySweep(store, the_sweep, pending, config, budget)
+        workers = campaign.RaySweep(store, the_sweep, pending, config, budget)
     elif config.workers > 1:
-        workers = SweepWorkers(store, the_sweep, pending, config, budget)
+        workers = campaign.SweepWorkers(store, the_sweep, pending, config, budget)
     if workers is not None:
         workers.start()  # before the progress display's thread exists, so workers can be forked
     lease.keep_alive()  # its heartbeat thread too
@@ -172,7 +168,7 @@ def sweep_and_report(
         if workers is not None:
             try:
                 workers.follow(on_event)
-            except WorkerFailed as exc:
+            except campaign.WorkerFailed as exc:
                 raise fail(str(exc), 1) from None
         else:
             tune_for_runs()

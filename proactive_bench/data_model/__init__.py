@@ -7,26 +7,28 @@
 - ``trace``: renderings of a session for prompts, clipped to a context window.
 """
 
-from proactive_bench.data_model.evidence import Evidence, questions_in
-from proactive_bench.data_model.labels import IntentLabel, Leak, Stage
-from proactive_bench.data_model.messages import Message
-from proactive_bench.data_model.status import (
-    FINAL_OUTCOMES,
-    PARTIAL_RUN_STATUSES,
-    IntentStatus,
-    RunStatus,
-    SessionOutcome,
-    SweepStatus,
-)
-from proactive_bench.data_model.trace import (
-    clipped_note,
-    collecting_clips,
-    render_changed_files,
-    files_matching,
-    render_dialogue,
-    render_files,
-    render_tool_records,
-    was_clipped,
+from typing import Any
+
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "evidence": ("Evidence", "questions_in"),
+        "labels": ("IntentLabel", "Leak", "Stage"),
+        "messages": ("Message",),
+        "status": ("FINAL_OUTCOMES", "PARTIAL_RUN_STATUSES", "IntentStatus", "RunStatus", "SessionOutcome", "SweepStatus"),
+        "trace": (
+            "clipped_note",
+            "collecting_clips",
+            "render_changed_files",
+            "files_matching",
+            "render_dialogue",
+            "render_files",
+            "render_tool_records",
+            "was_clipped",
+        ),
+    },
 )
 
 __all__ = [
@@ -51,3 +53,7 @@ __all__ = [
     "render_tool_records",
     "was_clipped",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)

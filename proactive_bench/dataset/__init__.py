@@ -4,81 +4,83 @@
 checklist), ``predicates`` the predicate language and the ``PREDICATE_CHECKS``
 registry through which an importer contributes a check, ``loading`` reads a
 root, ``ablation`` picks the sessions a run keeps, ``conventions`` which intents restate a requirement already known, ``taxonomy`` the category
-codes, ``timed_events`` the app rows and workspace files that appear when a session starts.
+codes, ``shipped`` where the shipped dataset lives, ``timed_events`` the app rows and workspace files that appear when a session starts.
 See README.md here.
 """
 
-from proactive_bench.dataset.ablation import (
-    ABLATIONS,
-    Ablation,
-    ablated_sessions,
-    dependency_units,
-    depends_on_map,
-    left_out_dependencies,
+from typing import Any
+
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "ablation": ("ABLATIONS", "Ablation", "ablated_sessions", "dependency_units", "depends_on_map", "left_out_dependencies"),
+        "conventions": ("convention_members", "known_intents"),
+        "loading": (
+            "Dataset",
+            "DatasetError",
+            "EpisodeDraft",
+            "GraderError",
+            "GraderResolver",
+            "LoadedEpisode",
+            "PartialModel",
+            "Problem",
+            "draft_dataset",
+            "draft_episode",
+            "episode_files",
+            "format_loc",
+            "load_dataset",
+            "load_dataset_partly",
+            "load_episode",
+            "load_episode_partly",
+            "parse_partly",
+            "runnable_dataset",
+        ),
+        "shipped": ("DEFAULT_DATA_ROOT",),
+        "predicates": (
+            "PREDICATE_CHECKS",
+            "AppRows",
+            "AppRowsAdded",
+            "CheckerArgs",
+            "CheckerPredicate",
+            "FileExists",
+            "FileMatches",
+            "FileNear",
+            "LineCount",
+            "PibenchScript",
+            "Predicate",
+            "PibenchScriptArgs",
+            "PredicateCheck",
+            "PythonCheck",
+            "RegexList",
+            "ToolCount",
+            "check_regex",
+            "check_relative_path",
+            "compile_pattern",
+            "evaluate",
+            "walk",
+        ),
+        "schema": (
+            "ID_PATTERN",
+            "ChecklistItem",
+            "Episode",
+            "FollowUp",
+            "HiddenIntent",
+            "Persona",
+            "ReferenceStep",
+            "RubricEvidence",
+            "Scope",
+            "Session",
+            "SessionEntry",
+            "Trigger",
+            "check_grader_fields",
+            "check_one_action",
+        ),
+        "taxonomy": ("CATEGORY_CODES", "CATEGORY_NAMES"),
+        "timed_events": ("start_session", "timed_files_dir", "timed_rows_dir", "unknown_timed_folders"),
+    },
 )
-from proactive_bench.dataset.conventions import convention_members, known_intents
-from proactive_bench.dataset.loading import (
-    DEFAULT_DATA_ROOT,
-    Dataset,
-    DatasetError,
-    EpisodeDraft,
-    GraderError,
-    GraderResolver,
-    LoadedEpisode,
-    PartialModel,
-    Problem,
-    draft_dataset,
-    draft_episode,
-    episode_files,
-    format_loc,
-    load_dataset,
-    load_dataset_partly,
-    load_episode,
-    load_episode_partly,
-    parse_partly,
-    runnable_dataset,
-)
-from proactive_bench.dataset.predicates import (
-    PREDICATE_CHECKS,
-    AppRows,
-    AppRowsAdded,
-    CheckerArgs,
-    CheckerPredicate,
-    FileExists,
-    FileMatches,
-    FileNear,
-    LineCount,
-    PibenchScript,
-    Predicate,
-    PibenchScriptArgs,
-    PredicateCheck,
-    PythonCheck,
-    RegexList,
-    ToolCount,
-    check_regex,
-    check_relative_path,
-    compile_pattern,
-    evaluate,
-    walk,
-)
-from proactive_bench.dataset.schema import (
-    ID_PATTERN,
-    ChecklistItem,
-    Episode,
-    FollowUp,
-    HiddenIntent,
-    Persona,
-    ReferenceStep,
-    RubricEvidence,
-    Scope,
-    Session,
-    SessionEntry,
-    Trigger,
-    check_grader_fields,
-    check_one_action,
-)
-from proactive_bench.dataset.taxonomy import CATEGORY_CODES, CATEGORY_NAMES
-from proactive_bench.dataset.timed_events import start_session, timed_files_dir, timed_rows_dir, unknown_timed_folders
 
 __all__ = [
     "ABLATIONS",
@@ -150,3 +152,7 @@ __all__ = [
     "unknown_timed_folders",
     "walk",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-from importlib.resources import files
 import re
 import sys
 import types
@@ -26,8 +25,6 @@ from proactive_bench.env import ClockRates, Colleagues, HistorySearch, PathEscap
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 M = TypeVar("M", bound=BaseModel)
-
-DEFAULT_DATA_ROOT = Path(str(files("pbench_data")))
 
 
 @dataclass(frozen=True)

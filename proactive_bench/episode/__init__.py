@@ -10,24 +10,28 @@
 - ``checkpoints``: workspace checkpoints, and resuming a run where it stopped.
 """
 
-from proactive_bench.episode.checkpoints import (
-    ResumeError,
-    archive_references,
-    opened_checkpoint,
-    stored_session_result,
+from typing import Any
+
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "checkpoints": ("ResumeError", "archive_references", "opened_checkpoint", "stored_session_result"),
+        "launch": (
+            "LaunchError",
+            "RunSpec",
+            "build_participants",
+            "endpoint_limiter",
+            "execute_run",
+            "load_spec_episode",
+            "run_spec",
+            "start_run",
+        ),
+        "rows": ("grade_rows",),
+        "runner": ("DEFAULT_MAX_TURNS", "CallLedger", "episode_env"),
+    },
 )
-from proactive_bench.episode.launch import (
-    LaunchError,
-    RunSpec,
-    build_participants,
-    endpoint_limiter,
-    execute_run,
-    load_spec_episode,
-    run_spec,
-    start_run,
-)
-from proactive_bench.episode.rows import grade_rows
-from proactive_bench.episode.runner import DEFAULT_MAX_TURNS, CallLedger, episode_env
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
@@ -47,3 +51,7 @@ __all__ = [
     "start_run",
     "stored_session_result",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)

@@ -1,51 +1,30 @@
 """The LLM layer: chat-model factory, structured output with fallbacks, call records."""
 
-from proactive_bench.llm.cache import CallCache
-from proactive_bench.llm.caps import ROLES, UNCAPPED, MaxTokens, parse_max_tokens
-from proactive_bench.llm.context import (
-    CHARS_PER_TOKEN,
-    limit_from_error,
-    message_chars,
-    one_line,
-    prompt_budget_chars,
-    trim_history,
+from typing import Any
+
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "cache": ("CallCache",),
+        "caps": ("ROLES", "UNCAPPED", "MaxTokens", "parse_max_tokens"),
+        "context": ("CHARS_PER_TOKEN", "limit_from_error", "message_chars", "one_line", "prompt_budget_chars", "trim_history"),
+        "costs": ("Budget", "PriceFileError", "PriceTable"),
+        "embeddings": ("EmbeddingClient", "EmbeddingsError"),
+        "endpoints": ("DEFAULT_PAUSE_AFTER", "EndpointError", "EndpointHealth", "check_reachable", "is_openai_model"),
+        "ledger": ("CallRole", "LLMCallRecord", "Recorder", "ToolRole", "record_retries", "usage_fields"),
+        "model_specs": ("ModelSpecError",),
+        "models": ("DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT_S", "ChatSettings", "make_chat_model"),
+        "probe": ("probe_model", "probe_reports", "probe_table"),
+        "prompts": ("Prompt", "load_prompt"),
+        "retry_log": ("listen", "unlisten"),
+        "sent": ("REQUEST_SENT", "note_request_sent"),
+        "structured": ("METHODS", "RetryPolicy", "StructuredCaller", "StructuredOutputError"),
+        "tool_models": ("ToolModels", "UsesToolModels"),
+        "transport": ("ChatTransport", "is_context_length_error"),
+    },
 )
-from proactive_bench.llm.costs import Budget, PriceFileError, PriceTable
-from proactive_bench.llm.embeddings import EmbeddingClient, EmbeddingsError
-from proactive_bench.llm.endpoints import (
-    DEFAULT_PAUSE_AFTER,
-    EndpointError,
-    EndpointHealth,
-    check_reachable,
-    is_openai_model,
-)
-from proactive_bench.llm.ledger import (
-    CallRole,
-    LLMCallRecord,
-    Recorder,
-    ToolRole,
-    record_retries,
-    usage_fields,
-)
-from proactive_bench.llm.model_specs import ModelSpecError
-from proactive_bench.llm.models import (
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_TIMEOUT_S,
-    ChatSettings,
-    make_chat_model,
-)
-from proactive_bench.llm.probe import probe_model, probe_reports, probe_table
-from proactive_bench.llm.prompts import Prompt, load_prompt
-from proactive_bench.llm.retry_log import listen, unlisten
-from proactive_bench.llm.sent import REQUEST_SENT, note_request_sent
-from proactive_bench.llm.structured import (
-    METHODS,
-    RetryPolicy,
-    StructuredCaller,
-    StructuredOutputError,
-)
-from proactive_bench.llm.tool_models import ToolModels, UsesToolModels
-from proactive_bench.llm.transport import ChatTransport, is_context_length_error
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -98,3 +77,7 @@ __all__ = [
     "unlisten",
     "usage_fields",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)

@@ -1,21 +1,24 @@
 """Reports over finished runs: summaries, tables and (in ``html``) the self-contained HTML report.
 
 ``summary`` rebuilds the paper's aggregates from the store,
-``summary_tables`` prints them as rich tables or CSV, ``burden`` reports
+``tables`` prints them as rich tables or CSV, ``burden`` reports
 user burden beside Proc, ``comparison`` two agents paired by task, ``run_list`` lists runs and sweeps. ``html`` is imported on its own (it loads
 matplotlib). See README.md here.
 """
 
-from proactive_bench.reporting.burden import BurdenRow, burden_rows, burden_table
-from proactive_bench.reporting.comparison import comparison_dict, comparison_table, compare_runs
-from proactive_bench.reporting.run_list import RunRow, SweepRow, run_rows, runs_table, sweep_rows, sweeps_table
-from proactive_bench.reporting.summary import Summary, summarize
-from proactive_bench.reporting.summary_tables import (
-    category_table,
-    pct,
-    results_table,
-    summary_csv,
-    summary_tables,
+from typing import Any
+
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "burden": ("BurdenRow", "burden_rows", "burden_table"),
+        "comparison": ("comparison_dict", "comparison_table", "compare_runs"),
+        "run_list": ("RunRow", "SweepRow", "run_rows", "runs_table", "sweep_rows", "sweeps_table"),
+        "summary": ("Summary", "summarize"),
+        "tables": ("category_table", "pct", "results_table", "summary_csv", "summary_tables"),
+    },
 )
 
 __all__ = [
@@ -39,3 +42,7 @@ __all__ = [
     "sweep_rows",
     "sweeps_table",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)

@@ -15,7 +15,7 @@ from typing import Any
 from rich.table import Table
 
 from proactive_bench.reporting.summary import load_run
-from proactive_bench.reporting.summary_tables import pct
+from proactive_bench.reporting.tables import pct
 from proactive_bench.scoring import PairedDifference, Scoring, paired_difference
 from proactive_bench.store import Run, Store
 

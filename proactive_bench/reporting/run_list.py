@@ -15,7 +15,7 @@ from rich.table import Table
 
 from proactive_bench.episode import run_spec
 from proactive_bench.reporting.summary import EpisodeShapes, summarize
-from proactive_bench.reporting.summary_tables import pct
+from proactive_bench.reporting.tables import pct
 from proactive_bench.store import Run, Store, Sweep
 
 

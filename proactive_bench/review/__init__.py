@@ -7,22 +7,27 @@ sessions as chat-format records for other tools, ``cleanup`` deletes runs and
 collects what no run refers to. See README.md here.
 """
 
-from proactive_bench.review.audits import (
-    POLARITIES,
-    AuditFileError,
-    audit_rows,
-    disagreement,
-    import_audit_file,
-    model_audit,
-    write_audit_file,
-)
-from proactive_bench.review.cleanup import collect_garbage, delete_runs
-from proactive_bench.review.export import session_records, write_jsonl
-from proactive_bench.review.rescoring import rescore_run
-from proactive_bench.review.stored_results import (
-    EpisodeShape,
-    episode_shape,
-    stored_run_result,
+from typing import Any
+
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "audits": (
+            "POLARITIES",
+            "AuditFileError",
+            "audit_rows",
+            "disagreement",
+            "import_audit_file",
+            "model_audit",
+            "write_audit_file",
+        ),
+        "cleanup": ("collect_garbage", "delete_runs"),
+        "export": ("session_records", "write_jsonl"),
+        "rescoring": ("rescore_run",),
+        "stored_results": ("EpisodeShape", "episode_shape", "stored_run_result"),
+    },
 )
 
 __all__ = [
@@ -42,3 +47,7 @@ __all__ = [
     "write_audit_file",
     "write_jsonl",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)

@@ -7,33 +7,31 @@ them, ``burden`` what a session cost the user, ``bootstrap`` intervals over runs
 See README.md here.
 """
 
-from proactive_bench.scoring.bootstrap import PairedDifference, bootstrap_interval, paired_difference
-from proactive_bench.scoring.burden import SNAPSHOT_KIND, Burden, session_burden
-from proactive_bench.scoring.grading import GradeResult, grade_session
-from proactive_bench.scoring.judge import (
-    DEFAULT_JUDGE,
-    JUDGES,
-    JudgeFactory,
-    JudgeSettings,
-    RubricJudge,
-)
-from proactive_bench.scoring.metrics import (
-    SCORINGS,
-    Scoring,
-    TaskScore,
-    chains,
-    comp,
-    count_statuses,
-    episode_comp,
-    episode_proc,
-    run_stats,
-)
-from proactive_bench.scoring.protocols import PROTOCOLS, protocol, protocol_problem
-from proactive_bench.scoring.results import (
-    EpisodeResult,
-    Failures,
-    SessionResult,
-    episode_result,
+from typing import Any
+
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "bootstrap": ("PairedDifference", "bootstrap_interval", "paired_difference"),
+        "burden": ("SNAPSHOT_KIND", "Burden", "session_burden"),
+        "grading": ("GradeResult", "grade_session"),
+        "judge": ("DEFAULT_JUDGE", "JUDGES", "JudgeFactory", "JudgeSettings", "RubricJudge"),
+        "metrics": (
+            "SCORINGS",
+            "Scoring",
+            "TaskScore",
+            "chains",
+            "comp",
+            "count_statuses",
+            "episode_comp",
+            "episode_proc",
+            "run_stats",
+        ),
+        "protocols": ("PROTOCOLS", "protocol", "protocol_problem"),
+        "results": ("EpisodeResult", "Failures", "SessionResult", "episode_result"),
+    },
 )
 
 __all__ = [
@@ -67,3 +65,7 @@ __all__ = [
     "run_stats",
     "session_burden",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)

@@ -7,45 +7,54 @@ classes and queries are part of the world under test); their engines are
 made here too (:mod:`~proactive_bench.store.app_state`).
 """
 
-from proactive_bench.store.answers import ModelCallEntry, RecordedAnswers
-from proactive_bench.store.cleanup import Garbage
-from proactive_bench.store.app_state import app_transaction, open_app_database
-from proactive_bench.store.database import Store
-from proactive_bench.store.engine import Location, StoreOpenError, locate
-from proactive_bench.store.migration import StoreSchemaError
-from proactive_bench.store.lease import (
-    Fence,
-    Fences,
-    HeldLease,
-    Lease,
-    LeaseHeld,
-    LeaseLost,
-    holds,
-    lease_scope,
-    pid_alive,
-    take_lease,
-    writing,
-    writing_in_loop,
-)
-from proactive_bench.store.lookup import LATEST, IdLookupError, ListFilter
-from proactive_bench.store.overview import StoreOverview, overview, upgrade_schema
-from proactive_bench.store.pending import PendingRow, pending_row
-from proactive_bench.store.probes import ProbeRow
-from proactive_bench.store.tables import (
-    AgentErrorRow,
-    Audit,
-    Checkpoint,
-    Grade,
-    IntentEvent,
-    LLMCall,
-    MessageRow,
-    Run,
-    SessionRun,
-    Snapshot,
-    Sweep,
-    ToolCallRow,
-    WorkspaceArchive,
-    new_id,
+from typing import Any
+
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "answers": ("ModelCallEntry", "RecordedAnswers"),
+        "cleanup": ("Garbage",),
+        "app_state": ("app_transaction", "open_app_database"),
+        "database": ("Store",),
+        "engine": ("Location", "StoreOpenError", "locate"),
+        "migration": ("StoreSchemaError",),
+        "lease": (
+            "Fence",
+            "Fences",
+            "HeldLease",
+            "Lease",
+            "LeaseHeld",
+            "LeaseLost",
+            "holds",
+            "lease_scope",
+            "pid_alive",
+            "take_lease",
+            "writing",
+            "writing_in_loop",
+        ),
+        "lookup": ("LATEST", "IdLookupError", "ListFilter"),
+        "db_info": ("StoreOverview", "overview", "upgrade_schema"),
+        "pending": ("PendingRow", "pending_row"),
+        "probes": ("ProbeRow",),
+        "tables": (
+            "AgentErrorRow",
+            "Audit",
+            "Checkpoint",
+            "Grade",
+            "IntentEvent",
+            "LLMCall",
+            "MessageRow",
+            "Run",
+            "SessionRun",
+            "Snapshot",
+            "Sweep",
+            "ToolCallRow",
+            "WorkspaceArchive",
+            "new_id",
+        ),
+    },
 )
 
 __all__ = [
@@ -95,3 +104,7 @@ __all__ = [
     "writing",
     "writing_in_loop",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)

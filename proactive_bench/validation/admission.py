@@ -11,11 +11,7 @@ once, so a sweep with an unknown scaffold or model fails before it starts.
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
-import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 import structlog
@@ -25,14 +21,13 @@ from proactive_bench.episode import CallLedger, LaunchError, RunSpec, build_part
 from proactive_bench.llm import ModelSpecError
 from proactive_bench.scaffolds import ScaffoldLoadError
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
+from proactive_bench.validation.digests import PACKAGE, content_digest
 from proactive_bench.validation.lint import validate_episode
 
 log = structlog.get_logger(__name__)
 
 VALIDATED_DIR = "validated"
 """Under a results folder: one empty ``<digest>.ok`` file per episode content that passed."""
-
-_PACKAGE = Path(__file__).resolve().parent.parent
 
 
 def dataset_problems(loaded: LoadedEpisode, session_ids: list[str], cache_dir: Path | None) -> list[Problem]:
@@ -66,26 +61,6 @@ def participant_problem(spec: RunSpec) -> str | None:
 
 def episode_digest(loaded: LoadedEpisode, root: Path) -> str:
     """A digest of everything validation reads: the episode folder, persona, graders and pbench's code."""
-    digest = hashlib.sha256()
     persona = root / "personas" / f"{loaded.persona.id}.yaml"
-    for label, folder in (("episode", loaded.directory), ("graders", root / "graders"), ("pbench", _PACKAGE)):
-        for rel, content in _tree(folder):
-            digest.update(f"{label}/{rel}\0{len(content)}\0".encode())
-            digest.update(content)
-    digest.update(persona.read_bytes() if persona.is_file() else b"")
-    return digest.hexdigest()[:32]
-
-
-def _tree(folder: Path) -> Iterator[tuple[str, bytes]]:
-    """Relative path and content of every regular file (a link: its target's name, never what it points to)."""
-    for top, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files + [d for d in dirs if os.path.islink(os.path.join(top, d))]):
-            path = os.path.join(top, name)
-            rel = os.path.relpath(path, folder)
-            mode = os.lstat(path).st_mode
-            if stat.S_ISLNK(mode):
-                yield rel, b"link:" + os.fsencode(os.readlink(path))
-            elif stat.S_ISREG(mode):
-                with open(path, "rb") as handle:
-                    yield rel, handle.read()
+    folders = {"episode": loaded.directory, "graders": root / "graders", "pbench": PACKAGE}
+    return content_digest(folders, persona.read_bytes() if persona.is_file() else b"")

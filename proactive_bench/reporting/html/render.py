@@ -31,7 +31,7 @@ from proactive_bench.reporting.html.sources import (
 )
 from proactive_bench.reporting.html.trajectory import SessionView, session_views
 from proactive_bench.reporting.summary import RunView, load_run, summarize
-from proactive_bench.reporting.summary_tables import (
+from proactive_bench.reporting.tables import (
     failure_counts,
     marked,
     mean_std,
