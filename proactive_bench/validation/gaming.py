@@ -10,11 +10,11 @@ scratch world as in a run (clock, timed app rows); at each session's start:
   replayed, every file it writes, and the agent's memory, are filled with what
   an agent could copy without doing any work: the words of the request and of
   the workspace files with a generic work vocabulary (once all on one line,
-  once one word per line), and the sentences of the request, of the workspace
-  files and of the earlier sessions' reveals with every ID code and date they
-  hold, one per line (and in memory one per entry). An intent's evidence or a
-  rule item that holds on that, and did not hold before, is satisfied by
-  copying.
+  once one word per line), and the user's sentences (the request's and the
+  earlier sessions' reveals, which the agent has heard) with every ID code and
+  date they hold, one per line (and in memory one per entry). An intent's
+  evidence or a rule item that holds on that, and did not hold before, is
+  satisfied by copying.
 """
 
 from __future__ import annotations
@@ -102,9 +102,9 @@ def _checks(session: Session) -> list[tuple[str, Any]]:
     ]
 
 
-def copied_sentences(request: str, texts: list[str], reveals: list[str]) -> list[str]:
-    """The sentences (and lines) of the request, the workspace files and earlier reveals, then every ID code and date in them."""
-    sentences = [s.strip() for text in (request, *texts, *reveals) for line in text.splitlines() for s in _SENTENCE_END.split(line) if s.strip()]
+def copied_sentences(request: str, reveals: list[str]) -> list[str]:
+    """The user's sentences (the request's, then the earlier reveals'), then every ID code and date in them."""
+    sentences = [s.strip() for text in (request, *reveals) for line in text.splitlines() for s in _SENTENCE_END.split(line) if s.strip()]
     codes = [c for s in sentences for c in _CODE.findall(s)]
     return list(dict.fromkeys([*sentences, *codes]))
 
@@ -113,7 +113,7 @@ def _layouts(start: SessionStart) -> list[tuple[str, str, dict[str, str]]]:
     """(name, file content, memory entries) for each way of copying."""
     texts = workspace_texts(start.workspace)
     words = [*stuffing_words(start.session.trigger.message, texts), *WORK_DIMENSIONS]
-    sentences = copied_sentences(start.session.trigger.message, texts, start.earlier_reveals)
+    sentences = copied_sentences(start.session.trigger.message, start.earlier_reveals)
     one_line, per_word, per_sentence = " ".join(words), "\n".join(words), "\n".join(sentences)
     return [
         ("on one line", one_line, {MEMORY_KEY: one_line}),
