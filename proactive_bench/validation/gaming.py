@@ -10,9 +10,9 @@ scratch world as in a run (clock, timed app rows); at each session's start:
   replayed, every file it writes, and the agent's memory, are filled with what
   an agent could copy without doing any work: the words of the request and of
   the workspace files with a generic work vocabulary (once all on one line,
-  once one word per line), and the user's sentences (the request's and the
-  earlier sessions' reveals, which the agent has heard) with every ID code and
-  date they hold, one per line (and in memory one per entry). An intent's
+  once one word per line), and the user's earlier sentences (the earlier
+  sessions' reveals, which the agent has heard) with every ID code and date
+  they and the request hold, one per line (and in memory one per entry). An intent's
   evidence or a rule item that holds on that, and did not hold before, is
   satisfied by copying.
 """
@@ -103,9 +103,13 @@ def _checks(session: Session) -> list[tuple[str, Any]]:
 
 
 def copied_sentences(request: str, reveals: list[str]) -> list[str]:
-    """The user's sentences (the request's, then the earlier reveals'), then every ID code and date in them."""
-    sentences = [s.strip() for text in (request, *reveals) for line in text.splitlines() for s in _SENTENCE_END.split(line) if s.strip()]
-    codes = [c for s in sentences for c in _CODE.findall(s)]
+    """The earlier reveals' sentences, then every ID code and date of the request and of those sentences.
+
+    The request's own sentences are left out: a session may ask for the user's approved wording
+    verbatim (a recall notice's scope line), which copying then rightly satisfies.
+    """
+    sentences = [s.strip() for text in reveals for line in text.splitlines() for s in _SENTENCE_END.split(line) if s.strip()]
+    codes = [c for s in (request, *sentences) for c in _CODE.findall(s)]
     return list(dict.fromkeys([*sentences, *codes]))
 
 
