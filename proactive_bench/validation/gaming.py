@@ -1,26 +1,28 @@
 """Dataset checks against cheap ways to earn credit: loose ``ask`` cues and stuffable evidence.
 
-Part of ``pbench validate`` (warnings):
+Part of ``pbench validate`` (warnings). The sessions start in order on a
+scratch world as in a run (clock, timed app rows); at each session's start:
 
-- **loose cues**: every intent's ``ask`` regexes run over a shipped corpus of
-  generic and off-target questions from other lines of work
-  (``data/offtarget_questions.txt``); a cue that fires on a question the
-  targeted-question screen lets through would credit a question that is not
-  about the intent;
-- **stuffable evidence**: the sessions start in order on a scratch world as
-  in a run (clock, timed app rows); before each session's reference solution
-  is replayed, every file it writes is filled with the words an agent could
-  collect without doing any work (the request, the workspace files, a generic
-  work vocabulary), once all on one line and once one word per line; an
-  intent's evidence or a rule item that holds on that, and did not hold
-  before, is satisfied by keyword stuffing.
+- **loose cues** (:mod:`proactive_bench.validation.cues`): every intent's
+  ``ask`` regexes against bare probes, the off-target corpus and convention
+  questions about the files then in the workspace;
+- **stuffable evidence**: before the session's reference solution is
+  replayed, every file it writes, and the agent's memory, are filled with what
+  an agent could copy without doing any work: the words of the request and of
+  the workspace files with a generic work vocabulary (once all on one line,
+  once one word per line), and the user's earlier sentences (the earlier
+  sessions' reveals, which the agent has heard) with every ID code and date
+  they and the request hold, one per line (and in memory one per entry). An intent's
+  evidence or a rule item that holds on that, and did not hold before, is
+  satisfied by copying.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from contextlib import ExitStack
-from dataclasses import replace
-from functools import cache
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,72 +32,68 @@ from proactive_bench.dataset import (
     LoadedEpisode,
     Problem,
     Session,
-    compile_pattern,
     evaluate,
 )
-from proactive_bench.env import SeedError, Workspace, WorkspaceSeedError
+from proactive_bench.env import Memory, SeedError, Workspace, WorkspaceSeedError
 from proactive_bench.scaffolds import (
     WORK_DIMENSIONS,
     stuffing_words,
     workspace_texts,
     written_paths,
 )
-from proactive_bench.user import screen_questions
+from proactive_bench.validation.cues import loose_cues
 from proactive_bench.validation.scratch_world import (
     scratch_world,
     start_scratch_session,
 )
 
-CORPUS = "offtarget_questions.txt"
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+_CODE = re.compile(
+    r"\b(?:\d{4}-\d{2}-\d{2}|[A-Z0-9]*\d[A-Z0-9]*(?:[-./:][A-Z0-9]+)+|[A-Z]{2,}[-.]?\d+[A-Z0-9]*|\d+[A-Z]{2,}\d*)\b"
+)
+MEMORY_KEY = "notes"
 
 
-@cache
-def offtarget_questions() -> tuple[str, ...]:
-    """The shipped corpus of off-target questions, each one the screen lets through."""
-    text = (Path(__file__).resolve().parent / "data" / CORPUS).read_text(encoding="utf-8")  # importlib.resources fails on an editable namespace package
-    lines = [line.strip() for line in text.splitlines()]
-    return tuple(q for q in lines if q and not q.startswith("#") and screen_questions(q).admissible)
+@dataclass
+class SessionStart:
+    """A session at its start on the scratch world: what an agent could copy, and how to judge evidence."""
+
+    session: Session
+    rel: str
+    workspace: Workspace
+    memory: Memory
+    evidence: Evidence
+    earlier_reveals: list[str]
 
 
-def loose_cues(session: Session, rel: str, questions: tuple[str, ...] | None = None) -> list[Problem]:
-    """One warning per ``ask`` regex that matches an off-target question."""
-    corpus = offtarget_questions() if questions is None else questions
-    problems = []
-    for n, intent in enumerate(session.intents):
-        for k, pattern in enumerate(intent.ask):
-            regex = compile_pattern(pattern)
-            hits = [q for q in corpus if regex.search(q)]
-            if hits:
-                problems.append(Problem(
-                    rel, f"intents[{n}].ask[{k}]",
-                    f"fires on {len(hits)} off-target question(s), e.g. {hits[0]!r}: a question not about {intent.id} would count", "warning",
-                ))
-    return problems
-
-
-def stuffable_evidence(episode: LoadedEpisode, root: Path) -> list[Problem]:
-    """Warnings for intent evidence and rule items that a keyword-stuffed file satisfies (see the module docstring)."""
-    problems: list[Problem] = []
+def session_starts(episode: LoadedEpisode, root: Path) -> Iterator[SessionStart]:
+    """Each session of ``episode`` at its start, on a scratch world the earlier reference solutions have run on."""
     resolver = GraderResolver(root)
+    reveals: list[str] = []
     with ExitStack() as stack:
         try:
             env = stack.enter_context(scratch_world(episode))
         except (SeedError, WorkspaceSeedError):
-            return []  # reported by the replay of the references
+            return  # reported by the replay of the references
         for session in episode.sessions:
             try:
                 box = start_scratch_session(env, episode, session)
             except SeedError:
-                break  # reported by the replay of the references; later sessions would start on the wrong rows
+                return  # reported by the replay of the references; later sessions would start on the wrong rows
             except KeyError:
                 continue  # reported by the session checks
             rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
-            start = env.require_apps().snapshot()
-            problems += _stuffing_session(session, rel, env.workspace, Evidence([], [], env.workspace, env.memory, resolver, env.apps, start))
+            evidence = Evidence([], [], env.workspace, env.memory, resolver, env.apps, env.require_apps().snapshot())
+            yield SessionStart(session, rel, env.workspace, env.memory, evidence, list(reveals))
             for step in session.reference:
                 if step.tool is not None:
                     box.call(step.tool, step.args)
-    return problems
+            reveals += [i.reveal for i in session.intents if i.reveal]
+
+
+def stuffable_evidence(episode: LoadedEpisode, root: Path) -> list[Problem]:
+    """Warnings for intent evidence and rule items that copying satisfies (see the module docstring)."""
+    return [p for start in session_starts(episode, root) for p in _stuffing_session(start)]
 
 
 def _checks(session: Session) -> list[tuple[str, Any]]:
@@ -104,21 +102,48 @@ def _checks(session: Session) -> list[tuple[str, Any]]:
     ]
 
 
-def _stuffing_session(session: Session, rel: str, workspace: Workspace, evidence: Evidence) -> list[Problem]:
-    paths = written_paths(session)
-    if not paths:
-        return []
-    checks = _checks(session)
-    before = {field: _value(check, evidence) for field, check in checks}
-    words = [*stuffing_words(session.trigger.message, workspace_texts(workspace)), *WORK_DIMENSIONS]
+def copied_sentences(request: str, reveals: list[str]) -> list[str]:
+    """The earlier reveals' sentences, then every ID code and date of the request and of those sentences.
+
+    The request's own sentences are left out: a session may ask for the user's approved wording
+    verbatim (a recall notice's scope line), which copying then rightly satisfies.
+    """
+    sentences = [s.strip() for text in reveals for line in text.splitlines() for s in _SENTENCE_END.split(line) if s.strip()]
+    codes = [c for s in (request, *sentences) for c in _CODE.findall(s)]
+    return list(dict.fromkeys([*sentences, *codes]))
+
+
+def _layouts(start: SessionStart) -> list[tuple[str, str, dict[str, str]]]:
+    """(name, file content, memory entries) for each way of copying."""
+    texts = workspace_texts(start.workspace)
+    words = [*stuffing_words(start.session.trigger.message, texts), *WORK_DIMENSIONS]
+    sentences = copied_sentences(start.session.trigger.message, start.earlier_reveals)
+    one_line, per_word, per_sentence = " ".join(words), "\n".join(words), "\n".join(sentences)
+    return [
+        ("on one line", one_line, {MEMORY_KEY: one_line}),
+        ("one word per line", per_word, {MEMORY_KEY: per_word}),
+        ("one sentence or ID code per line", per_sentence, {f"{MEMORY_KEY}_{n}": s for n, s in enumerate(sentences)}),
+    ]
+
+
+def _stuffing_session(start: SessionStart) -> list[Problem]:
+    workspace, memory = start.workspace, start.memory
+    paths = written_paths(start.session)
+    checks = _checks(start.session)
+    before = {field: _value(check, start.evidence) for field, check in checks}
     saved = {p: workspace.read_text(p) if workspace.glob_files(p) else None for p in paths}
+    saved_memory = memory.as_dict()
     flagged: dict[str, str] = {}
     try:
-        for layout, content in (("on one line", " ".join(words)), ("one word per line", "\n".join(words))):
+        for layout, content, entries in _layouts(start):
             for path in paths:
                 workspace.write_text(path, f"# {path}\n\n{content}\n")
+            for key, _ in memory.items():
+                memory.delete(key)
+            for key, text in {**saved_memory, **entries}.items():
+                memory.write(key, text)
             for field, check in checks:
-                if field not in flagged and not before[field] and _value(check, evidence):
+                if field not in flagged and not before[field] and _value(check, start.evidence):
                     flagged[field] = layout
     finally:
         for path, text in saved.items():
@@ -126,8 +151,16 @@ def _stuffing_session(session: Session, rel: str, workspace: Workspace, evidence
                 workspace.resolve(path).unlink(missing_ok=True)
             else:
                 workspace.write_text(path, text)
+        for key, _ in memory.items():
+            memory.delete(key)
+        for key, text in saved_memory.items():
+            memory.write(key, text)
     return [
-        Problem(rel, field, f"holds on files stuffed with the request's and the workspace's words ({layout}): require what only the work produces", "warning")
+        Problem(
+            start.rel, field,
+            f"holds on files and memory stuffed with what the agent can copy from the request, the workspace and earlier reveals ({layout}): "
+            "require what only the work produces", "warning",
+        )
         for field, layout in flagged.items()
     ]
 
@@ -140,6 +173,12 @@ def _value(check: Any, evidence: Evidence) -> bool:
 
 
 def gaming_problems(episode: LoadedEpisode, root: Path) -> list[Problem]:
-    """Both checks for one episode."""
-    problems = [p for s in episode.sessions for p in loose_cues(s, f"episodes/{episode.episode.id}/sessions/{s.id}.yaml")]
-    return problems + stuffable_evidence(episode, root)
+    """Both checks for one episode, on one walk through its sessions."""
+    problems: list[Problem] = []
+    started: set[str] = set()
+    for start in session_starts(episode, root):
+        started.add(start.session.id)
+        problems += loose_cues(start.session, start.rel, workspace_files=start.workspace.files())
+        problems += _stuffing_session(start)
+    unstarted = [s for s in episode.sessions if s.id not in started]  # their world is broken (reported elsewhere): cues still checked
+    return problems + [p for s in unstarted for p in loose_cues(s, f"episodes/{episode.episode.id}/sessions/{s.id}.yaml")]

@@ -36,6 +36,7 @@ from proactive_bench.dataset import (
 from proactive_bench.env import Workspace, resolve_tool_names
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
 from proactive_bench.validation.conventions import convention_problems
+from proactive_bench.validation.cues import cross_persona_cues
 from proactive_bench.validation.gaming import gaming_problems
 from proactive_bench.validation.reference_replay import replay_references
 from proactive_bench.validation.semantics import (
@@ -73,7 +74,7 @@ def validate_dataset(dataset: Dataset) -> list[Problem]:
     problems: list[Problem] = []
     for episode in dataset.episodes.values():
         problems += validate_episode(episode, dataset.root)
-    return problems
+    return problems + cross_persona_cues(dataset)
 
 
 def validate_suites(root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
