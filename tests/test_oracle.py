@@ -24,7 +24,7 @@ def test_the_worked_example_passes_strictly_with_the_oracle() -> None:
     """The command the README shows; the runs' figures are checked on the same oracle in test_pharmacist_content."""
     result = run_cli("validate", "--data", str(EXAMPLE), "--strict", "--oracle")
     assert result.exit_code == 0, result.output
-    assert "ok: 1 episode(s), 0 warning(s), 11 oracle run(s) on the bar" in result.output
+    assert "ok: 1 episode(s), 0 warning(s), 16 oracle run(s) on the bar" in result.output
 
 
 def test_a_reference_that_only_works_in_one_reveal_order_fails_the_oracle(example_copy: Path) -> None:
@@ -60,7 +60,7 @@ def test_a_cue_that_a_generic_question_hits_fails_the_oracle(example_copy: Path)
     failed = {o["model"]: o["failure"] for o in report["oracle"] if not o["ok"]}
     assert code == 1 and list(failed) == ["scripted:drip"]
     drip = next(o for o in report["oracle"] if o["model"] == "scripted:drip")
-    assert drip["proc"] > 0.1 and drip["comp"] == 0.0
+    assert drip["proc"] > 0.05 and drip["comp"] == 0.0
     assert failed["scripted:drip"].startswith("Proc 0.13 is above 0.1")
 
 
