@@ -61,7 +61,7 @@ def test_a_cue_that_a_generic_question_hits_fails_the_oracle(example_copy: Path)
     assert code == 1 and list(failed) == ["scripted:drip"]
     drip = next(o for o in report["oracle"] if o["model"] == "scripted:drip")
     assert drip["proc"] > 0.05 and drip["comp"] == 0.0
-    assert failed["scripted:drip"].startswith("Proc 0.13 is above 0.1")
+    assert failed["scripted:drip"].startswith("Proc 0.07 is above 0.05")  # s1 only: in s3 the PO is a known convention
 
 
 def test_the_oracle_does_not_run_on_data_with_errors(example_copy: Path) -> None:
