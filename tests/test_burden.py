@@ -15,7 +15,8 @@ from proactive_bench.store import Store
 
 
 def label(intent_id: str, status: IntentStatus, turn: int, evidence: str) -> IntentLabel:
-    return IntentLabel(intent_id, status, Stage.QUESTION, evidence, "test", turn=turn)
+    stage = Stage.VOLUNTEER if status == IntentStatus.PROVIDED else Stage.QUESTION
+    return IntentLabel(intent_id, status, stage, evidence, "test", turn=turn)
 
 
 def test_counts_questions_words_user_turns_and_untargeted_questions() -> None:

@@ -165,3 +165,14 @@ def test_validate_warns_about_a_convention_that_can_never_become_known(mini_copy
     edit_yaml(mini_copy / A2, lambda d: d["intents"][0].update(convention="units"))
     problems = json.loads(run_cli("validate", "--data", str(mini_copy), "--json").stdout)["problems"]
     assert not any("convention" in p["reason"] for p in problems), problems
+
+
+def test_a_reasked_convention_does_not_spend_the_user_s_patience() -> None:
+    """A question about a known convention was about a requirement: the user answered it, so it is not a miss."""
+    from proactive_bench.data_model import IntentLabel
+    from proactive_bench.user.targeting import credited_questions, patience_spent
+
+    question = "Should I count the bags in the ADCs and the 5 West satellite as well as the main pharmacy?"  # three asks
+    reasked = IntentLabel("all_locations", IntentStatus.PROVIDED, Stage.REASKED, f"re-asked a known convention: {question}", "rules", turn=1)
+    assert credited_questions([reasked]) == {1: {reasked.evidence}}
+    assert not patience_spent([(1, question)], [reasked])

@@ -70,7 +70,7 @@ def test_a_survey_of_one_dimension_per_question_targets_nothing() -> None:
 
 def test_one_question_claiming_three_intents_targets_none_of_them() -> None:
     # no list separators, so not a menu; but it names the ADCs, cefepime and the index at once
-    reply = "Should the ADC counts and the cefepime plan go into the reports index?"
+    reply = "Should the ADC counts and the cefepime plan go into the shortage reports index?"
     assert screen_questions(reply).admissible == [reply]
     assert targeted_by_cues(S05.intents, reply) == {}
 
@@ -172,7 +172,7 @@ def test_a_coordinated_question_counts_as_two_questions() -> None:
         assert len(asks_in(question)) == 1, question
         assert screen_questions(question).admissible == [question], question
     # the per-question cap holds per sentence, whatever its asks: three intents in two asks earn none
-    assert targeted_by_cues(S05.intents, "Should I count the ADC stock and add the cefepime plan to the reports index too?") == {}
+    assert targeted_by_cues(S05.intents, "Should I count the ADC stock and add the cefepime plan to the shortage reports index too?") == {}
 
 
 def test_a_turn_cannot_pack_a_survey_into_few_sentences() -> None:

@@ -77,7 +77,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from proactive_bench.data_model import IntentLabel, IntentStatus, questions_in
+from proactive_bench.data_model import IntentLabel, IntentStatus, Stage, questions_in
 
 MIN_CONTENT_WORDS = 2
 MENU_SEPARATORS = 4
@@ -282,10 +282,12 @@ def cap_claims(claims: dict[str, str]) -> dict[str, str]:
 
 
 def credited_questions(labels: Iterable[IntentLabel]) -> dict[int, set[str]]:
-    """Turn -> the distinct evidence texts (the quoted questions) of the intents inferred at that turn."""
+    """Turn -> the distinct evidence texts (the quoted questions) of the intents a question targeted at that turn: inferred,
+    or answered without credit (a re-asked known convention, an intent no question earns). Such a question was about a
+    requirement: it is neither untargeted in the burden nor a miss that spends the user's patience."""
     credited: dict[int, set[str]] = defaultdict(set)
     for label in labels:
-        if label.status == IntentStatus.INFERRED:
+        if label.status == IntentStatus.INFERRED or label.stage in (Stage.REASKED, Stage.QUESTION):
             credited[label.turn].add(label.evidence)
     return credited
 
