@@ -55,7 +55,8 @@ def test_a_cue_that_a_generic_question_hits_fails_the_oracle(example_copy: Path)
     """"Should I include a purchase order?" is not a question about which one: a cue it fires lets the drip score."""
     for session in (S1, S3):
         _edit(example_copy / session, lambda d: d["intents"][0].update(ask=["purchase order|\\bPO\\b"]))
-    assert run_cli("validate", "--data", str(example_copy), "--strict").exit_code == 0  # no off-target question in the corpus names a PO
+    strict = run_cli("validate", "--data", str(example_copy), "--strict")  # the corpus holds the drip's work dimensions
+    assert strict.exit_code == 1 and "'Should I include a purchase order?'" in strict.output
     code, report = _oracle(example_copy)
     failed = {o["model"]: o["failure"] for o in report["oracle"] if not o["ok"]}
     assert code == 1 and list(failed) == ["scripted:drip"]

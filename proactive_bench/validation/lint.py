@@ -101,6 +101,7 @@ def validate_root(root: Path) -> tuple[Dataset, list[Problem]]:
     dataset = runnable_dataset(root, drafts)
     for draft in drafts.values():
         problems += validate_episode(draft.episode, dataset.root, draft.broken)
+    problems += cross_persona_cues(dataset)
     return dataset, list(dict.fromkeys(problems))
 
 
