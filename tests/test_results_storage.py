@@ -38,6 +38,8 @@ def snapshots(store: Store, run_id: str) -> list[dict[str, Any]]:
         assert session_run.id is not None
         found.append({kind: store.snapshot(session_run.id, kind) for kind in KINDS})
         listing = found[-1]["workspace"] = expand_snapshot(listing, found[-1]["workspace"])
+        if found[-1]["burden"] is not None:  # fields the burden gained since a row was written read as their defaults
+            found[-1]["burden"] = {"reasked": 0} | found[-1]["burden"]
     return found
 
 
