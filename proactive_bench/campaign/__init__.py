@@ -4,10 +4,12 @@
 event loop, ``workers`` spreads a sweep over several processes,
 ``ray_executor`` over a Ray cluster (one task per run),
 ``process_tuning`` sets the event loop and garbage collector for that load,
-``interrupts`` stops all of it cleanly on Ctrl-C or SIGTERM.
+``interrupts`` stops all of it cleanly on Ctrl-C or SIGTERM, ``executors``
+picks where a sweep's runs execute (``sweep_executor``).
 See README.md here.
 """
 
+from proactive_bench.campaign.executors import LocalSweep, SweepExecutor, sweep_executor
 from proactive_bench.campaign.interrupts import Interrupted, stop_on_signals
 from proactive_bench.campaign.process_tuning import (
     loop_factory,
@@ -32,10 +34,12 @@ from proactive_bench.campaign.workers import SweepWorkers, WorkerFailed
 
 __all__ = [
     "Interrupted",
+    "LocalSweep",
     "RaySweep",
     "RayUnavailable",
     "SweepConfig",
     "SweepConfigError",
+    "SweepExecutor",
     "SweepWorkers",
     "WorkerFailed",
     "create_sweep",
@@ -48,6 +52,7 @@ __all__ = [
     "stop_on_signals",
     "sweep_endpoints",
     "sweep_episodes",
+    "sweep_executor",
     "sweep_run_spec",
     "tune_for_runs",
     "unfinished_runs",

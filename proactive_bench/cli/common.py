@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from proactive_bench.store import (
+    DEFAULT_DB,
     IdLookupError,
     Location,
     Run,
@@ -34,8 +35,6 @@ NoValidateOpt = Annotated[bool, typer.Option("--no-validate", help="Skip the che
 ID_HELP = "A sweep or a run: its id, a unique prefix of one, or latest."
 IdArg = Annotated[str, typer.Argument(metavar="ID", help=ID_HELP)]
 MaybeIdArg = Annotated[Optional[str], typer.Argument(metavar="ID", help=ID_HELP)]
-DEFAULT_RESULTS = Path("pbench-runs")
-DEFAULT_DB = str(DEFAULT_RESULTS / "pbench.db")
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -71,8 +70,7 @@ def store_location(db: str) -> Location:
 
 def results_dir(db: str) -> Path:
     """Where runs' workspaces and the validation cache go: beside a SQLite file, else ./pbench-runs (the machine's own disk)."""
-    file = store_location(db).file
-    return file.parent if file is not None else DEFAULT_RESULTS
+    return store_location(db).results_dir
 
 
 def resolve_id(store: Store, ident: str, runs: bool = True, sweeps: bool = True) -> Run | Sweep:

@@ -17,6 +17,7 @@ from proactive_bench.episode.checkpoints import (
     stored_session_result,
 )
 from proactive_bench.episode.launch import (
+    START_FAILURES,
     LaunchError,
     RunSpec,
     build_participants,
@@ -31,6 +32,7 @@ from proactive_bench.episode.runner import DEFAULT_MAX_TURNS, CallLedger, episod
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
+    "START_FAILURES",
     "CallLedger",
     "LaunchError",
     "ResumeError",

@@ -16,6 +16,7 @@ from proactive_bench.scoring.judge import (
     JudgeFactory,
     JudgeSettings,
     RubricJudge,
+    RubricVerdict,
 )
 from proactive_bench.scoring.metrics import (
     SCORINGS,
@@ -50,6 +51,7 @@ __all__ = [
     "JudgeSettings",
     "PairedDifference",
     "RubricJudge",
+    "RubricVerdict",
     "Scoring",
     "SessionResult",
     "TaskScore",

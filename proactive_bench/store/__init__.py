@@ -11,7 +11,7 @@ from proactive_bench.store.answers import ModelCallEntry, RecordedAnswers
 from proactive_bench.store.cleanup import Garbage
 from proactive_bench.store.app_state import app_transaction, open_app_database
 from proactive_bench.store.database import Store
-from proactive_bench.store.engine import Location, StoreOpenError, locate
+from proactive_bench.store.engine import DEFAULT_DB, Location, StoreOpenError, locate
 from proactive_bench.store.migration import StoreSchemaError
 from proactive_bench.store.lease import (
     Fence,
@@ -49,6 +49,7 @@ from proactive_bench.store.tables import (
 )
 
 __all__ = [
+    "DEFAULT_DB",
     "AgentErrorRow",
     "Audit",
     "Checkpoint",

@@ -19,6 +19,10 @@ from sqlalchemy.exc import ArgumentError
 
 DIALECTS = ("sqlite", "postgresql")
 """The databases the results store runs on."""
+DEFAULT_RESULTS = Path("pbench-runs")
+"""The results folder when none is given: the default database, runs' workspaces, the validation cache."""
+DEFAULT_DB = str(DEFAULT_RESULTS / "pbench.db")
+"""The results database when none is given (``--db``, ``db=``)."""
 
 
 class StoreOpenError(RuntimeError):
@@ -41,6 +45,11 @@ class Location:
     def reopen(self) -> str:
         """What another process of this run opens it by: the absolute path, or the URL with its password (never print or store it)."""
         return str(self.file.resolve()) if self.file is not None else self.url.render_as_string(hide_password=False)
+
+    @property
+    def results_dir(self) -> Path:
+        """Where runs' workspaces and the validation cache go: beside a SQLite file, else ./pbench-runs (the machine's own disk)."""
+        return self.file.parent if self.file is not None else DEFAULT_RESULTS
 
     @property
     def shareable(self) -> str:

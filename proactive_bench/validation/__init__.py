@@ -10,6 +10,7 @@ from proactive_bench.validation.admission import (
     VALIDATED_DIR,
     dataset_problems,
     participant_problem,
+    settings_problem,
 )
 from proactive_bench.validation.lint import (
     episode_stats,
@@ -26,6 +27,7 @@ __all__ = [
     "oracle_problems",
     "participant_problem",
     "run_oracle",
+    "settings_problem",
     "validate_dataset",
     "validate_root",
     "validate_suites",
