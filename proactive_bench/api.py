@@ -7,7 +7,8 @@ command's ``--json`` prints, as objects. A refusal before anything is stored
 is a :class:`RunRefused` with the command's one-line message.
 
 The functions start their own event loop: call them from plain code, not from
-inside a running one (a notebook cell with top-level ``await``).
+inside a running one (a notebook cell with top-level ``await``). pbench's logs go
+to stderr, warnings only, unless the caller has configured structlog.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def run_episode(
         db: The results database: a SQLite file (made if missing; the run's workspace goes beside it) or a
             PostgreSQL URL.
         data_root: The dataset root (``personas/``, ``episodes/``, ``graders/``).
-        sessions: Session ids to run, in the episode's order; None: every session.
+        sessions: Session ids to run (one id, or several: they run in the episode's order); None: every session.
         user: The user simulator backend (``rules``, ``llm`` or a plug-in registered in ``USERS``).
         user_model: The chat model of an LLM user.
         judge_model: The chat model grading rubric items; None: they stay ungraded.
@@ -128,7 +129,7 @@ def run_episode(
         raise RunRefused(f"run_episode: unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(EXTRA_SETTINGS))}")
     try:
         spec = RunSpec(
-            persona=persona, model=model, data_root=str(data_root), sessions=list(sessions or []), user=user, user_model=user_model,
+            persona=persona, model=model, data_root=str(data_root), sessions=[sessions] if isinstance(sessions, str) else list(sessions or []), user=user, user_model=user_model,
             judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=dict(agent_options or {}), protocol=protocol,
             **settings,
         )

@@ -58,6 +58,8 @@ def test_the_type_checking_imports_list_the_same_names_from_the_same_homes() -> 
     (block,) = [n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING"]
     declared = {alias.name: node.module for node in block.body if isinstance(node, ast.ImportFrom) for alias in node.names}
     assert declared == pb._HOME
+    outside = [ast.unparse(node) for top in tree.body if top is not block for node in ast.walk(top) if isinstance(node, (ast.Import, ast.ImportFrom))]
+    assert not [line for line in outside if "proactive_bench" in line], "the package's __init__ imports pbench only lazily"
 
 
 def test_an_unknown_name_is_an_attribute_error_and_subpackages_still_import() -> None:
