@@ -41,7 +41,7 @@ from proactive_bench.llm import Budget, EndpointError, PriceTable, check_reachab
 from proactive_bench.logs import configure_logging
 from proactive_bench.review import stored_run_result
 from proactive_bench.scoring import EpisodeResult, SessionResult
-from proactive_bench.store import DEFAULT_DB, Run, Store, locate, writing
+from proactive_bench.store import DEFAULT_DB, Location, Run, Store, StoreOpenError, locate, writing
 from proactive_bench.validation import VALIDATED_DIR, dataset_problems, participant_problem, settings_problem
 
 log = structlog.get_logger(__name__)
@@ -127,11 +127,11 @@ def run_episode(
     unknown = sorted(set(settings) - EXTRA_SETTINGS)
     if unknown:
         raise RunRefused(f"run_episode: unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(EXTRA_SETTINGS))}")
+    chosen_ids = [sessions] if isinstance(sessions, str) else list(sessions or [])
     try:
         spec = RunSpec(
-            persona=persona, model=model, data_root=str(data_root), sessions=[sessions] if isinstance(sessions, str) else list(sessions or []), user=user, user_model=user_model,
-            judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=dict(agent_options or {}), protocol=protocol,
-            **settings,
+            persona=persona, model=model, data_root=str(data_root), sessions=chosen_ids, user=user, user_model=user_model, judge_model=judge_model,
+            base_url=base_url, max_turns=max_turns, agent_options=dict(agent_options or {}), protocol=protocol, **settings,
         )
     except ValidationError as exc:
         raise RunRefused("; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())) from None
@@ -143,7 +143,7 @@ def run_episode(
     for sid, left_out in left_out_dependencies(loaded.episode, [s.id for s in chosen]).items():
         log.warning("history_left_out", session=sid, depends_on=left_out)
     _check_servers(spec.endpoints())
-    results = locate(db).results_dir
+    results = _location(db).results_dir
     if validate:
         _admit(loaded, [s.id for s in chosen], results)
     store = Store(db)
@@ -191,7 +191,7 @@ def run_sweep(
         if problem := participant_problem(sweep_run_spec(settings, model, next(iter(episodes)))):
             raise RunRefused(problem)
     _check_servers(sweep_endpoints(settings))
-    results = locate(db).results_dir
+    results = _location(db).results_dir
     for loaded in episodes.values() if validate else []:
         _admit(loaded, [], results)
     store = Store(db)
@@ -224,7 +224,7 @@ def load_results(ident: str = "latest", *, db: str | Path = DEFAULT_DB) -> list[
         RunRefused: No database at ``db``.
         IdLookupError: ``ident`` names no run or sweep, or more than one.
     """
-    location = locate(db)
+    location = _location(db)
     if location.file is not None and not location.file.is_file():
         raise RunRefused(f"no results database at {db}")
     store = Store(db)
@@ -247,6 +247,14 @@ def _chosen_sessions(loaded: LoadedEpisode, ids: list[str]) -> list[Session]:
     if missing := [sid for sid in ids if sid not in known]:
         raise RunRefused(f"sessions: {', '.join(missing)} not in episode {loaded.episode.id} (it has {', '.join(known)})")
     return [s for s in loaded.sessions if not ids or s.id in ids]
+
+
+def _location(db: str | Path) -> Location:
+    """Where ``db`` points; RunRefused for a path or URL that cannot be a results database."""
+    try:
+        return locate(db)
+    except StoreOpenError as exc:
+        raise RunRefused(f"db {db}: {exc}") from None
 
 
 def _check_servers(endpoints: dict[str, list[str]]) -> None:

@@ -146,6 +146,10 @@ def test_load_results_without_a_database_says_so(tmp_path: Path) -> None:
     with pytest.raises(pb.RunRefused, match="no results database at"):
         pb.load_results(db=tmp_path / "none.db")
     assert not (tmp_path / "none.db").exists()
+    with pytest.raises(pb.RunRefused, match="^db mysql://host/x: a mysql URL; the results store runs on SQLite"):
+        pb.load_results(db="mysql://host/x")
+    with pytest.raises(pb.RunRefused, match="^db mysql://host/x: "):
+        pb.run_episode("mini", "scripted:reference", db="mysql://host/x", data_root=MINI)
 
 
 def test_run_sweep_runs_every_combination_and_reports_each_run(tmp_path: Path) -> None:
