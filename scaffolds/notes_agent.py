@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import re
 
-from proactive_bench.env.toolbox import ToolRecord
-from proactive_bench.scaffolds import AgentTurn, SessionContext
+from proactive_bench import AgentTurn, SessionContext, ToolRecord
 
 FILE_NAME = re.compile(r"[\w./-]+\.[A-Za-z0-9]+")
 PREVIEW_CHARS = 80

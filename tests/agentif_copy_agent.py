@@ -20,8 +20,8 @@ from pathlib import PurePosixPath
 
 from openpyxl.utils import get_column_letter
 
+from proactive_bench import AgentTurn, SessionContext
 from proactive_bench.env import file_text
-from proactive_bench.scaffolds import AgentTurn, SessionContext
 
 PATH = re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,5}\b")
 """A workspace path as requests write them (``out/march_coded.csv``)."""

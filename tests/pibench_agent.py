@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from proactive_bench.scaffolds.protocol import AgentTurn, SessionContext
+from proactive_bench import AgentTurn, SessionContext
 
 PLAN: dict[str, dict[str, list[str]]] = {
     "researcher_task_008": {"do": [], "ask": ["h1"]},

@@ -24,8 +24,8 @@ LAYERS: dict[str, int] = {
     "user": 4, "scaffolds": 4, "scoring": 4, "suites": 4,
     "episode": 5,
     "campaign": 6, "review": 6, "validation": 6,
-    "reporting": 7, "importers": 7, "testing": 7,
-    "cli": 8,
+    "reporting": 7, "importers": 7, "testing": 7, "api": 7,
+    "cli": 8, "scaffold": 8,
 }
 SIDEWAYS = {("scoring", "user"), ("suites", "user"), ("store", "exports")}
 """Imports allowed inside one layer (``(importer, imported)``); any other import must go down."""

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import sysconfig
 import tomllib
+import zipfile
 from importlib import metadata
 from pathlib import Path
 
@@ -80,6 +81,12 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
+def test_the_wheel_ships_the_type_information(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"proactive_bench/__init__.py", "proactive_bench/py.typed"} <= names
+
+
+@pytest.mark.slow
 def test_a_wheel_installed_in_a_fresh_venv_runs_an_episode_from_another_folder(wheel: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
@@ -92,7 +99,7 @@ def test_a_wheel_installed_in_a_fresh_venv_runs_an_episode_from_another_folder(w
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    found = "import json, proactive_bench, pbench_data; print(json.dumps([*proactive_bench.__path__, *pbench_data.__path__]))"  # namespace packages
+    found = "import json, proactive_bench, pbench_data; print(json.dumps([*proactive_bench.__path__, *pbench_data.__path__]))"  # pbench_data: a namespace package
     where = json.loads(subprocess.run([python, "-c", found], cwd=elsewhere, env=env, capture_output=True, text=True, check=True).stdout)
     assert where and all(Path(p).is_relative_to(site) for p in where), where  # not this checkout
     episode = subprocess.run([venv / "bin" / "pbench", "episode", "--persona", "pharmacist", "--model", "scripted:reference", "--json"],

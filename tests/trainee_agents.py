@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 
-from proactive_bench.llm import LLMCallRecord
-from proactive_bench.scaffolds import AgentTurn, ScaffoldOptions, SessionContext
+from proactive_bench import AgentTurn, LLMCallRecord, ScaffoldOptions, SessionContext
 from proactive_bench.suites.trainee import KEYWORD_QUESTIONS
 
 

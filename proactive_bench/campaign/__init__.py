@@ -4,7 +4,8 @@
 event loop, ``workers`` spreads a sweep over several processes,
 ``ray_executor`` over a Ray cluster (one task per run),
 ``process_tuning`` sets the event loop and garbage collector for that load,
-``interrupts`` stops all of it cleanly on Ctrl-C or SIGTERM.
+``interrupts`` stops all of it cleanly on Ctrl-C or SIGTERM, ``executors``
+picks where a sweep's runs execute (``sweep_executor``).
 See README.md here.
 """
 
@@ -15,6 +16,7 @@ from proactive_bench.exports import Exports
 _EXPORTS = Exports(
     __name__,
     {
+        "executors": ("LocalSweep", "SweepExecutor", "sweep_executor"),
         "interrupts": ("Interrupted", "stop_on_signals"),
         "process_tuning": ("loop_factory", "run_fast", "tune_for_runs"),
         "ray_executor": ("RaySweep", "RayUnavailable", "import_ray"),
@@ -37,10 +39,12 @@ _EXPORTS = Exports(
 
 __all__ = [
     "Interrupted",
+    "LocalSweep",
     "RaySweep",
     "RayUnavailable",
     "SweepConfig",
     "SweepConfigError",
+    "SweepExecutor",
     "SweepWorkers",
     "WorkerFailed",
     "create_sweep",
@@ -53,6 +57,7 @@ __all__ = [
     "stop_on_signals",
     "sweep_endpoints",
     "sweep_episodes",
+    "sweep_executor",
     "sweep_run_spec",
     "tune_for_runs",
     "unfinished_runs",

@@ -32,11 +32,10 @@ from proactive_bench.dataset import (
     Ablation,
     LoadedEpisode,
 )
-from proactive_bench.env import SeedError, WorkspaceSeedError
 from proactive_bench.episode import (
     DEFAULT_MAX_TURNS,
+    START_FAILURES,
     CallLedger,
-    LaunchError,
     RunSpec,
     endpoint_limiter,
     execute_run,
@@ -51,10 +50,9 @@ from proactive_bench.llm import (
     ChatTransport,
     EndpointHealth,
     MaxTokens,
-    ModelSpecError,
 )
 from proactive_bench.registry import PluginError
-from proactive_bench.scaffolds import ScaffoldLoadError, reference_problem
+from proactive_bench.scaffolds import reference_problem
 from proactive_bench.scoring import protocol, protocol_problem
 from proactive_bench.store import Run, Store, Sweep
 from proactive_bench.suites import DEFAULT_SUITE, SUITES, SuiteSettings
@@ -269,9 +267,8 @@ async def run_episodes(
                     on_progress=lambda _sid, result: on_event(run, "session") if on_event and result is not None else None,
                     transport=transport,
                 )
-            except (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError, WorkspaceSeedError) as exc:
+            except START_FAILURES as exc:  # marked failed; the sweep's other runs go on
                 log.warning("run_failed", run=run.id, error=str(exc))
-                store.update(run, status=RunStatus.FAILED, config={**run.config, "failure": str(exc)})
             if on_event:
                 on_event(run, "end")
 

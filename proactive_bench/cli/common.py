@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 
 import proactive_bench.store as store_package
+from proactive_bench.store import DEFAULT_DB
 from proactive_bench.terminal import TableConsole
 
 if TYPE_CHECKING:
@@ -29,8 +30,6 @@ NoValidateOpt = Annotated[bool, typer.Option("--no-validate", help="Skip the che
 ID_HELP = "A sweep or a run: its id, a unique prefix of one, or latest."
 IdArg = Annotated[str, typer.Argument(metavar="ID", help=ID_HELP)]
 MaybeIdArg = Annotated[Optional[str], typer.Argument(metavar="ID", help=ID_HELP)]
-DEFAULT_RESULTS = Path("pbench-runs")
-DEFAULT_DB = str(DEFAULT_RESULTS / "pbench.db")
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -66,8 +65,7 @@ def store_location(db: str) -> Location:
 
 def results_dir(db: str) -> Path:
     """Where runs' workspaces and the validation cache go: beside a SQLite file, else ./pbench-runs (the machine's own disk)."""
-    file = store_location(db).file
-    return file.parent if file is not None else DEFAULT_RESULTS
+    return store_location(db).results_dir
 
 
 def resolve_id(store: Store, ident: str, runs: bool = True, sweeps: bool = True) -> Run | Sweep:

@@ -49,24 +49,21 @@ from proactive_bench.dataset import (
     Session,
     left_out_dependencies,
 )
-from proactive_bench.env import SeedError, WorkspaceSeedError
 from proactive_bench.episode import (
     DEFAULT_MAX_TURNS,
-    CallLedger,
-    LaunchError,
+    START_FAILURES,
     RunSpec,
     execute_run,
     run_spec,
     start_run,
 )
-from proactive_bench.llm import MaxTokens, ModelSpecError
+from proactive_bench.llm import MaxTokens
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table
-from proactive_bench.scaffolds import ScaffoldLoadError, reference_problem
-from proactive_bench.scoring import EpisodeResult, SessionResult, protocol_problem
+from proactive_bench.scoring import EpisodeResult, SessionResult
 from proactive_bench.store import AgentErrorRow, Run, Store, lease_scope
 from proactive_bench.tracebacks import ErrorTrace
-from proactive_bench.user import USERS, known_users
+from proactive_bench.validation import settings_problem
 
 
 def parse_sessions(spec: str | None, sessions: list[Session]) -> list[Session]:
@@ -154,28 +151,10 @@ def episode(
         caps = MaxTokens(**limits.caps())
     except ValueError as exc:
         raise fail(str(exc)) from None
-    if user not in USERS:
-        raise fail(f"--user must be {known_users()}, not {user!r}")
-    if user == "llm" and not user_model:
-        raise fail("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
-    try:
-        problem = protocol_problem(protocol, user, judge_model)
-    except ValueError as exc:
-        raise fail(str(exc)) from None
-    if problem:
+    if problem := settings_problem(model, chosen, user, user_model, judge_model, protocol):
         raise fail(problem)
-    if missing_reference := reference_problem(model, chosen):
-        raise fail(missing_reference)
     for sid, left_out in left_out_dependencies(loaded.episode, [s.id for s in chosen]).items():
         err_console.print(f"[yellow]warning:[/] --sessions leaves out {', '.join(left_out)}, which {sid} depends on: {sid} runs without that history", highlight=False)
-    if user == "rules":
-        unannotated = [f"{s.id}/{i.id}" for s in chosen for i in s.intents if not i.has_rules]
-        if unannotated:
-            raise fail(
-                f"--user rules needs every intent annotated with evidence, ask, question and reveal; "
-                f"{len(unannotated)} intent(s) are not (first: {', '.join(unannotated[:3])}). "
-                "Imported π-Bench data carries no such annotations: use --user llm --user-model MODEL."
-            )
     db_path = db or DEFAULT_DB
     spec = RunSpec(
         persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,
@@ -266,11 +245,9 @@ def replay(
 
 def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool, verbose: bool) -> None:
     """Execute a run with a progress bar, print its results, exit 1 if a session errored (each on one line; ``verbose``: with the agent's frames)."""
-    ledger = CallLedger(run.id)
     try:
-        result = _run_with_progress(store, run, loaded, ledger)
-    except (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError, WorkspaceSeedError) as exc:
-        store.update(run, status=RunStatus.FAILED)
+        result = _run_with_progress(store, run, loaded)
+    except START_FAILURES as exc:  # the run is marked failed
         raise fail(str(exc)) from None
     if as_json:
         typer.echo(json.dumps(result.as_dict(), indent=2))
@@ -295,7 +272,7 @@ def _print_errors(store: Store, run: Run, result: EpisodeResult, verbose: bool) 
                 err_console.print("\n".join(ErrorTrace.from_stored(row.type, row.message, row.frames).lines()), highlight=False, markup=False)
 
 
-def _run_with_progress(store: Store, run: Run, loaded: LoadedEpisode, ledger: CallLedger) -> EpisodeResult:
+def _run_with_progress(store: Store, run: Run, loaded: LoadedEpisode) -> EpisodeResult:
     columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn())
     with Progress(*columns, console=err_console, transient=True) as progress:
         task = progress.add_task(f"{loaded.persona.id}: starting", total=len(run_spec(run).sessions))
@@ -307,5 +284,5 @@ def _run_with_progress(store: Store, run: Run, loaded: LoadedEpisode, ledger: Ca
                 progress.advance(task)
 
         tune_for_runs()
-        return run_fast(execute_run(store, run, loaded, ledger, on_progress=on_progress))
+        return run_fast(execute_run(store, run, loaded, on_progress=on_progress))
 

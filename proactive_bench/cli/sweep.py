@@ -20,12 +20,9 @@ from proactive_bench.campaign import (
     SweepConfig,
     create_sweep,
     load_sweep_config,
-    run_fast,
-    run_sweep,
     sweep_endpoints,
     sweep_episodes,
     sweep_run_spec,
-    tune_for_runs,
     validate_sweep_config,
 )
 from proactive_bench.cli.common import (
@@ -149,13 +146,8 @@ def sweep_and_report(
 ) -> None:
     """Run a sweep's pending runs (on a Ray cluster, or in worker processes if it has them) with a progress bar, then print its summary."""
     total = sum(len(run_spec(run).sessions) for run, _ in pending)
-    workers: campaign.RaySweep | campaign.SweepWorkers | None = None
-    if config.executor == "ray":
-        workers = campaign.RaySweep(store, the_sweep, pending, config, budget)
-    elif config.workers > 1:
-        workers = campaign.SweepWorkers(store, the_sweep, pending, config, budget)
-    if workers is not None:
-        workers.start()  # before the progress display's thread exists, so workers can be forked
+    executor = campaign.sweep_executor(store, the_sweep, pending, config, budget)
+    executor.start()  # before the progress display's thread exists, so workers can be forked
     lease.keep_alive()  # its heartbeat thread too
     columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} sessions"), TimeElapsedColumn())
     with Progress(*columns, console=err_console, transient=True) as progress:
@@ -165,14 +157,10 @@ def sweep_and_report(
             if event == "session":
                 progress.advance(task)
 
-        if workers is not None:
-            try:
-                workers.follow(on_event)
-            except campaign.WorkerFailed as exc:
-                raise fail(str(exc), 1) from None
-        else:
-            tune_for_runs()
-            run_fast(run_sweep(store, the_sweep, pending, config, budget, on_event))
+        try:
+            executor.follow(on_event)
+        except campaign.WorkerFailed as exc:
+            raise fail(str(exc), 1) from None
     if budget.exhausted:
         err_console.print(f"budget of ${config.max_cost_usd} spent; continue with: pbench resume {the_sweep.id} --max-cost MORE", highlight=False)
     print_summary(summarize(store, store.runs(the_sweep.id)), "json" if as_json else "table")

@@ -19,6 +19,7 @@ _EXPORTS = Exports(
     {
         "checkpoints": ("ResumeError", "archive_references", "opened_checkpoint", "stored_session_result"),
         "launch": (
+            "START_FAILURES",
             "LaunchError",
             "RunSpec",
             "build_participants",
@@ -35,6 +36,7 @@ _EXPORTS = Exports(
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
+    "START_FAILURES",
     "CallLedger",
     "LaunchError",
     "ResumeError",

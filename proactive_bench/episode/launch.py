@@ -24,6 +24,7 @@ from proactive_bench.dataset import (
     ablated_sessions,
     dependency_units,
 )
+from proactive_bench.env import SeedError, WorkspaceSeedError
 from proactive_bench.episode.runner import (
     DEFAULT_MAX_TURNS,
     CallLedger,
@@ -40,13 +41,14 @@ from proactive_bench.llm import (
     ChatSettings,
     ChatTransport,
     MaxTokens,
+    ModelSpecError,
     ToolModels,
     is_openai_model,
     make_chat_model,
     probe_reports,
 )
 from proactive_bench.registry import PluginError
-from proactive_bench.scaffolds import ScaffoldOptions, grants_reference, load_scaffold
+from proactive_bench.scaffolds import ScaffoldLoadError, ScaffoldOptions, grants_reference, load_scaffold
 from proactive_bench.scoring import DEFAULT_JUDGE, JUDGES, EpisodeResult, JudgeSettings
 from proactive_bench.store import Run, Store
 from proactive_bench.suites import DEFAULT_SUITE, SUITES, SuiteSettings
@@ -64,7 +66,7 @@ class RunSpec(BaseModel):
     user_model: str | None = None
     judge_model: str | None = None
     base_url: str | None = None
-    max_turns: int = DEFAULT_MAX_TURNS
+    max_turns: int = Field(default=DEFAULT_MAX_TURNS, ge=1, description="Agent turns before a session is truncated.")
     agent_options: dict[str, str] = Field(default_factory=dict)
     ablation: Ablation = "none"
     repeat: int = 0
@@ -154,6 +156,10 @@ class RunSpec(BaseModel):
 
 class LaunchError(ValueError):
     """Settings that cannot produce a run; the message says which and why."""
+
+
+START_FAILURES: tuple[type[Exception], ...] = (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError, WorkspaceSeedError)
+"""Why a run cannot start (its agent, a model name, its settings, its workspace's seed): :func:`execute_run` marks the run failed, then raises it."""
 
 
 def endpoint_limiter(requests_per_second: float | None) -> BaseRateLimiter | None:
@@ -261,15 +267,28 @@ async def execute_run(
     store: Store,
     run: Run,
     loaded: LoadedEpisode,
-    ledger: CallLedger,
+    ledger: CallLedger | None = None,
     limiter: BaseRateLimiter | None = None,
     on_progress: ProgressHook | None = None,
     transport: ChatTransport | None = None,
 ) -> EpisodeResult:
-    """Run (or continue) a run from its stored spec, recording every model answer.
+    """Run (or continue) a run from its stored spec, recording every model answer: the one path of every run.
 
+    ``ledger``: the run's call ledger (a sweep's carries its budget); by default one of its own.
     ``transport``: connections shared with other runs of this event loop (a sweep's); by default the run opens its own.
+    A run that cannot start (:data:`START_FAILURES`) is marked failed, the reason kept in its config, and the error raised.
     """
+    try:
+        return await _execute(store, run, loaded, ledger or CallLedger(run.id), limiter, on_progress, transport)
+    except START_FAILURES as exc:
+        store.update(run, status=RunStatus.FAILED, config={**run.config, "failure": str(exc)})
+        raise
+
+
+async def _execute(
+    store: Store, run: Run, loaded: LoadedEpisode, ledger: CallLedger, limiter: BaseRateLimiter | None, on_progress: ProgressHook | None,
+    transport: ChatTransport | None,
+) -> EpisodeResult:
     spec = run_spec(run)
     by_id = {s.id: s for s in loaded.sessions}
     missing = [sid for sid in spec.sessions if sid not in by_id]

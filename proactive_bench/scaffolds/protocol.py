@@ -61,6 +61,11 @@ class AgentTurn:
 
 @runtime_checkable
 class Scaffold(Protocol):
+    """The agent under test: the runner calls these three methods.
+
+    Steps are declared on the session's toolbox (``ctx.tools.begin_step()``), not on the agent.
+    """
+
     def start_session(self, ctx: SessionContext) -> None: ...
 
     def respond(self, message: str) -> AgentTurn | Awaitable[AgentTurn]: ...

@@ -17,7 +17,7 @@ _EXPORTS = Exports(
         "bootstrap": ("PairedDifference", "bootstrap_interval", "paired_difference"),
         "burden": ("SNAPSHOT_KIND", "Burden", "session_burden"),
         "grading": ("GradeResult", "grade_session"),
-        "judge": ("DEFAULT_JUDGE", "JUDGES", "JudgeFactory", "JudgeSettings", "RubricJudge"),
+        "judge": ("DEFAULT_JUDGE", "JUDGES", "JudgeFactory", "JudgeSettings", "RubricJudge", "RubricVerdict"),
         "metrics": (
             "SCORINGS",
             "Scoring",
@@ -48,6 +48,7 @@ __all__ = [
     "JudgeSettings",
     "PairedDifference",
     "RubricJudge",
+    "RubricVerdict",
     "Scoring",
     "SessionResult",
     "TaskScore",

@@ -18,6 +18,7 @@ _EXPORTS = Exports(
         "cleanup": ("Garbage",),
         "app_state": ("app_transaction", "open_app_database"),
         "database": ("Store",),
+        "defaults": ("DEFAULT_DB",),
         "engine": ("Location", "StoreOpenError", "locate"),
         "migration": ("StoreSchemaError",),
         "lease": (
@@ -58,6 +59,7 @@ _EXPORTS = Exports(
 )
 
 __all__ = [
+    "DEFAULT_DB",
     "AgentErrorRow",
     "Audit",
     "Checkpoint",

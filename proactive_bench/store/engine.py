@@ -17,6 +17,8 @@ from sqlalchemy import URL, ColumnElement, Engine, Table, create_engine, event, 
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import ArgumentError
 
+from proactive_bench.store.defaults import DEFAULT_RESULTS
+
 DIALECTS = ("sqlite", "postgresql")
 """The databases the results store runs on."""
 
@@ -41,6 +43,11 @@ class Location:
     def reopen(self) -> str:
         """What another process of this run opens it by: the absolute path, or the URL with its password (never print or store it)."""
         return str(self.file.resolve()) if self.file is not None else self.url.render_as_string(hide_password=False)
+
+    @property
+    def results_dir(self) -> Path:
+        """Where runs' workspaces and the validation cache go: beside a SQLite file, else ./pbench-runs (the machine's own disk)."""
+        return self.file.parent if self.file is not None else DEFAULT_RESULTS
 
     @property
     def shareable(self) -> str:

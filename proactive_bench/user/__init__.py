@@ -11,12 +11,15 @@ point of the ``pbench.users`` group: a factory taking :class:`UserOptions`.
 
 from proactive_bench.user.base import (
     USERS,
+    StageVerdict,
     UserBackendError,
+    UserDecision,
     UserFactory,
     UserOptions,
     UserSimulator,
     UserView,
     check_user,
+    combine_stages,
     known_users,
 )
 from proactive_bench.user.rules import (
@@ -32,14 +35,17 @@ __all__ = [
     "FollowUpUser",
     "LLMUser",
     "RulesUser",
+    "StageVerdict",
     "USERS",
     "UserBackendError",
+    "UserDecision",
     "UserFactory",
     "UserOptions",
     "UserSimulator",
     "UserView",
     "cap_claims",
     "check_user",
+    "combine_stages",
     "credited_questions",
     "delivered_followups",
     "known_users",

@@ -14,7 +14,7 @@ from proactive_bench.exports import Exports
 _EXPORTS = Exports(
     __name__,
     {
-        "admission": ("VALIDATED_DIR", "dataset_problems", "participant_problem"),
+        "admission": ("VALIDATED_DIR", "dataset_problems", "participant_problem", "settings_problem"),
         "digests": ("recall_report", "remember_report", "report_key"),
         "lint": ("episode_stats", "validate_dataset", "validate_root", "validate_suites"),
         "oracle": ("oracle_problems", "run_oracle"),
@@ -31,6 +31,7 @@ __all__ = [
     "remember_report",
     "report_key",
     "run_oracle",
+    "settings_problem",
     "validate_dataset",
     "validate_root",
     "validate_suites",

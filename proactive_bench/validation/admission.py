@@ -2,7 +2,9 @@
 
 Data: the errors ``pbench validate`` finds in the episode (its reference
 solutions replayed on a scratch world, about a second for the pharmacist
-episode), restricted to the sessions that will run. An episode that passed
+episode), restricted to the sessions that will run. Settings: a user backend
+that exists and has its model, the protocol's needs, reference solutions for a
+scripted baseline, intent annotations for the rules user. An episode that passed
 is remembered by a digest of its folder, its persona, the dataset's graders
 and pbench's own code, so unchanged data is not checked again (the digest
 costs milliseconds). Models: every participant a run spec names is built
@@ -12,15 +14,18 @@ once, so a sweep with an unknown scaffold or model fails before it starts.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import structlog
 
-from proactive_bench.dataset import LoadedEpisode, Problem
+from proactive_bench.dataset import LoadedEpisode, Problem, Session
 from proactive_bench.episode import CallLedger, LaunchError, RunSpec, build_participants
 from proactive_bench.llm import ModelSpecError
-from proactive_bench.scaffolds import ScaffoldLoadError
+from proactive_bench.scaffolds import ScaffoldLoadError, reference_problem
+from proactive_bench.scoring import protocol_problem
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
+from proactive_bench.user import USERS, known_users
 from proactive_bench.validation.digests import PACKAGE, content_digest
 from proactive_bench.validation.lint import validate_episode
 
@@ -46,6 +51,31 @@ def dataset_problems(loaded: LoadedEpisode, session_ids: list[str], cache_dir: P
             log.warning("validation_cache_unwritable", path=str(marker), error=exc.strerror)
     not_run = {f"episodes/{loaded.episode.id}/sessions/{s.id}.yaml" for s in loaded.sessions if session_ids and s.id not in session_ids}
     return [p for p in errors if p.file not in not_run]
+
+
+def settings_problem(
+    model: str, sessions: Sequence[Session], user: str = "rules", user_model: str | None = None, judge_model: str | None = None,
+    protocol: str = "pbench",
+) -> str | None:
+    """Why an episode run with these settings cannot run these sessions (one line), or None."""
+    if user not in USERS:
+        return f"--user must be {known_users()}, not {user!r}"
+    if user == "llm" and not user_model:
+        return "--user llm needs --user-model (e.g. openai:gpt-4o-mini)"
+    try:
+        problem = protocol_problem(protocol, user, judge_model)
+    except ValueError as exc:  # an unknown protocol
+        return str(exc)
+    if problem or (problem := reference_problem(model, list(sessions))):
+        return problem
+    unannotated = [f"{s.id}/{i.id}" for s in sessions for i in s.intents if not i.has_rules] if user == "rules" else []
+    if unannotated:
+        return (
+            f"--user rules needs every intent annotated with evidence, ask, question and reveal; "
+            f"{len(unannotated)} intent(s) are not (first: {', '.join(unannotated[:3])}). "
+            "Imported π-Bench data carries no such annotations: use --user llm --user-model MODEL."
+        )
+    return None
 
 
 def participant_problem(spec: RunSpec) -> str | None:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from proactive_bench.data_model import SessionOutcome
 from proactive_bench.dataset import LoadedEpisode, Problem
-from proactive_bench.episode import CallLedger, RunSpec, execute_run, start_run
+from proactive_bench.episode import RunSpec, execute_run, start_run
 from proactive_bench.scaffolds import ADVERSARY_MODES
 from proactive_bench.scoring import EpisodeResult
 from proactive_bench.store import Store
@@ -279,7 +279,7 @@ def _play_bars(store: Store, results_dir: Path, episode: LoadedEpisode, root: Pa
             loaded = in_reveal_order(episode, order)
             spec = RunSpec(persona=episode.persona.id, model=bar.model, data_root=str(root), suite=episode.suite)
             run = start_run(store, loaded, spec, results_dir)
-            result = asyncio.run(execute_run(store, run, loaded, CallLedger(run.id)))
+            result = asyncio.run(execute_run(store, run, loaded))
             outcomes.append(OracleOutcome(
                 episode.episode.id, bar.model, order, bar.bar, result.proc, result.comp, bar.verdict(result, loaded), result, where,
             ))
