@@ -53,12 +53,11 @@ from proactive_bench.testing.stub_server import (
     tool_call_reply,
 )
 
-TESTS = Path(__file__).resolve().parent.parent / "tests"
-sys.path[:0] = [str(TESTS), str(TESTS / "reliability")]  # the reliability tests' helpers drive and compare the runs
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent)]  # the reliability tests' helpers drive and compare the runs
 
-from conftest import MINI  # noqa: E402
-from test_resume_replay import PBENCH  # noqa: E402
-from test_run_lock import (  # noqa: E402
+from tests.episode.test_resume_replay import PBENCH  # noqa: E402
+from tests.helpers.paths import MINI  # noqa: E402
+from tests.reliability.test_run_lock import (  # noqa: E402
     SWEEP,
     duplicate_sessions,
     kill_after,

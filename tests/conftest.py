@@ -1,27 +1,20 @@
-"""Shared fixtures: the mini dataset and a helper to run the CLI in-process."""
+"""Fixtures every test folder shares: an own cache folder, copies of the mini and example datasets, PostgreSQL.
+
+Shared helpers that are not fixtures (running the CLI, paths, test agents) are in ``tests/helpers/``."""
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import oracles  # noqa: F401  (registers the test oracles and grants them the reference solution)
 import pytest
-import yaml
-from typer.testing import CliRunner
 
-from proactive_bench.cli import app
 from proactive_bench.postgres_server import LocalPostgres, missing
-
-MINI = Path(__file__).parent / "data" / "mini"
-REPO = Path(__file__).resolve().parent.parent
-DATA = REPO / "pbench_data"  # the shipped dataset root
-EXAMPLE = REPO / "examples" / "lab_orders"
+from tests.helpers import oracles  # noqa: F401  (registers the test oracles and grants them the reference solution)
+from tests.helpers.paths import EXAMPLE, MINI
 
 
 @pytest.fixture(autouse=True)
@@ -43,24 +36,6 @@ def example_copy(tmp_path: Path) -> Path:
     """A writable copy of the worked example dataset (examples/lab_orders)."""
     shutil.copytree(EXAMPLE, tmp_path / "lab")
     return tmp_path / "lab"
-
-
-def edit_yaml(path: Path, change: Any) -> None:
-    """Load a YAML file, let ``change`` modify the data in place, write it back."""
-    data = yaml.safe_load(path.read_text())
-    change(data)
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
-
-
-def run_cli(*args: str) -> Any:
-    result = CliRunner().invoke(app, list(args))
-    return result
-
-
-def run_episode_json(*args: str) -> dict[str, Any]:
-    result = run_cli("episode", "--json", *args)
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
 
 
 @pytest.fixture(scope="session")

@@ -15,9 +15,11 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from conftest import REPO
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+
+from tests.helpers.paths import REPO
+
 
 def declared() -> dict[str, Requirement]:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]

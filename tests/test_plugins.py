@@ -9,13 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import MINI, run_cli, run_episode_json
 
 from proactive_bench.episode import CallLedger, LaunchError, RunSpec, build_participants
 from proactive_bench.importers import IMPORTERS
 from proactive_bench.scoring import DEFAULT_JUDGE, JUDGES, RubricJudge
 from proactive_bench.user import USERS
-from tests.plugins import install_fake_plugin
+from tests.helpers.cli import run_cli, run_episode_json
+from tests.helpers.paths import MINI
+from tests.helpers.plugins import install_fake_plugin
 
 USER_PLUGIN = '''
 from proactive_bench.user import RulesUser, UserOptions

@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import MINI, REPO, run_cli, run_episode_json
 
 import proactive_bench as pb
 from proactive_bench import scaffold as old_scaffold
 from proactive_bench.dataset import load_episode
+from tests.helpers.cli import run_cli, run_episode_json
+from tests.helpers.paths import MINI, REPO
 
 PYTHON = sys.executable
 HEAVY = ("langchain", "langchain_core", "langgraph", "ray", "proactive_bench.")
@@ -251,18 +252,18 @@ def test_the_episode_layer_reads_only_what_scaffold_declares() -> None:
 # --- examples and plug-ins --------------------------------------------------------------------------------------------
 
 INTERNALS_ALLOWED = {
-    "tests/crashing_agent.py": "a test oracle: subclasses pbench's own scripted baseline",
-    "tests/killable_agent.py": "a test oracle: subclasses pbench's own scripted baseline",
-    "tests/long_writer_agent.py": "writes past the clipping limit it imports to test clipping",
-    "tests/agentif_copy_agent.py": "a test oracle: copies attachments verbatim as read_file shows them (env.file_text)",
-    "tests/trainee_agents.py": "test oracles: KeywordCanvass sends pbench's own four keyword questions (suites.trainee.KEYWORD_QUESTIONS)",
+    "tests/helpers/crashing_agent.py": "a test oracle: subclasses pbench's own scripted baseline",
+    "tests/helpers/killable_agent.py": "a test oracle: subclasses pbench's own scripted baseline",
+    "tests/helpers/long_writer_agent.py": "writes past the clipping limit it imports to test clipping",
+    "tests/helpers/agentif_copy_agent.py": "a test oracle: copies attachments verbatim as read_file shows them (env.file_text)",
+    "tests/helpers/trainee_agents.py": "test oracles: KeywordCanvass sends pbench's own four keyword questions (suites.trainee.KEYWORD_QUESTIONS)",
 }
 """Plug-ins in the repo that build on pbench's internals on purpose, and why."""
 
 
 def plugin_files() -> list[Path]:
     """Every agent or other plug-in in the repo: the examples, and the test modules loaded as ``--model file.py:Class``."""
-    tests = [p for p in (REPO / "tests").glob("*.py") if not p.name.startswith(("test_", "conftest")) and "def start_session" in p.read_text()]
+    tests = [p for p in (REPO / "tests" / "helpers").glob("*.py") if not p.name.startswith("__") and "def start_session" in p.read_text()]
     return sorted([*(REPO / "scaffolds").rglob("*.py"), *(REPO / "examples").rglob("*.py"), *tests])
 
 
@@ -293,7 +294,7 @@ def test_examples_and_plugins_import_only_public_names(path: Path) -> None:
 
 def test_the_plugin_walk_finds_the_plugins() -> None:
     names = {str(p.relative_to(REPO)) for p in plugin_files()}
-    assert {"scaffolds/notes_agent.py", "tests/pibench_agent.py", "tests/trainee_agents.py", *INTERNALS_ALLOWED} <= names
+    assert {"scaffolds/notes_agent.py", "tests/helpers/pibench_agent.py", "tests/helpers/trainee_agents.py", *INTERNALS_ALLOWED} <= names
 
 
 def test_the_scaffolds_readme_shows_only_public_imports() -> None:

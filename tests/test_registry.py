@@ -9,7 +9,7 @@ import pytest
 from proactive_bench.dataset import PREDICATE_CHECKS
 from proactive_bench.importers.pibench.scripts import script_check
 from proactive_bench.registry import PluginError, Registry
-from tests.plugins import install_fake_plugin
+from tests.helpers.plugins import install_fake_plugin
 
 PLUGIN_MODULE = '''
 def shout(text):

@@ -8,16 +8,16 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import MINI, run_cli
 from rich.console import Console
 from rich.table import Table
 
 from proactive_bench.terminal import TableConsole
 from proactive_bench.testing.stub_server import StubServer
 from proactive_bench.testing.stub_zoo import model_listing, plausible_model, with_quirk
+from tests.helpers.cli import run_cli
+from tests.helpers.paths import MINI, PIBENCH_MINI
 
-PIBENCH_MINI = Path(__file__).parent / "data" / "pibench_mini"
-CRASHER = "test:crashing-reference"  # tests/crashing_agent.py, granted the reference solution in conftest
+CRASHER = "test:crashing-reference"  # tests/helpers/crashing_agent.py, granted the reference solution in conftest
 MODEL = "openai:a-model-name-that-is-much-longer-than-any-column-could-be"
 BOX_DRAWING = re.compile(r"[\u2500-\u257f]")
 

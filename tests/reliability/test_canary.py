@@ -26,8 +26,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conftest import MINI, run_cli
-
 from proactive_bench.env import jail
 from proactive_bench.testing.stub_server import (
     Reply,
@@ -38,6 +36,8 @@ from proactive_bench.testing.stub_server import (
     structured_reply,
     text_reply,
 )
+from tests.helpers.cli import run_cli
+from tests.helpers.paths import MINI
 
 PLANTED_KEY = "sk-test-CANARY-7f3e9a1c"
 SECRET = "CANARY-HOST-SECRET-4d2b"

@@ -9,10 +9,12 @@ import string
 from pathlib import Path
 
 import pytest
-from conftest import MINI, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_run_admission import assert_one_line_failure
+
+from tests.helpers.cli import run_cli
+from tests.helpers.paths import MINI
+from tests.reliability.test_run_admission import assert_one_line_failure
 
 
 def _sweep(tmp_path: Path, *args: str):  # noqa: ANN202

@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from conftest import MINI, run_cli
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+
+from tests.helpers.cli import run_cli
+from tests.helpers.paths import MINI
 
 FILES = ["personas/tester.yaml", "episodes/mini/episode.yaml", *(f"episodes/mini/sessions/{s}.yaml" for s in ("a1", "a2", "a3"))]
 WRONG_VALUES = [42, -1.5, True, None, "text", "", [], ["x"], {}, {"x": 1}, {"file_exists": "x"}]

@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import MINI, run_cli
 
 from proactive_bench.data_model.trace import render_changed_files, render_files
 from proactive_bench.env import jail
@@ -30,6 +29,8 @@ from proactive_bench.episode.checkpoints import (
     WorkspacePacker,
     workspace_archive,
 )
+from tests.helpers.cli import run_cli
+from tests.helpers.paths import MINI
 
 SECRET = "HOST-SECRET-9137"
 PLANTED_KEY = "sk-test-JAIL-PLANTED-5521"

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import run_cli
 from typer.testing import Result
+
+from tests.helpers.cli import run_cli
 
 
 def _edit(path: Path, fn) -> None:  # noqa: ANN001

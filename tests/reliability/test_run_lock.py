@@ -16,9 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import MINI
 from sqlmodel import Session, func, select
-from test_resume_replay import PBENCH, _finished_sessions
 
 from proactive_bench.dataset.loading import load_episode
 from proactive_bench.episode.launch import RunSpec, start_run
@@ -37,6 +35,8 @@ from proactive_bench.store import (
     take_lease,
     writing,
 )
+from tests.episode.test_resume_replay import PBENCH, _finished_sessions
+from tests.helpers.paths import MINI
 
 SWEEP = ["sweep", "--personas", "pharmacist", "--models", "scripted:passive,scripted:reference", "--workers", "2", "--json"]
 """Two runs of the 20-session pharmacist episode, one per worker: about 5 s, long enough to kill mid-way."""

@@ -6,12 +6,12 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from conftest import MINI, run_episode_json
-
 from proactive_bench.episode.checkpoints import opened_checkpoint
 from proactive_bench.reporting.html.sources import EpisodeCatalog
 from proactive_bench.reporting.html.trajectory import session_views
 from proactive_bench.store import Store
+from tests.helpers.cli import run_episode_json
+from tests.helpers.paths import MINI
 
 FILES = 2_000
 

@@ -1,0 +1,233 @@
+"""The Ray executor on a real local Ray cluster, with results in a real PostgreSQL server and model calls to the stub server.
+
+One cluster (two CPUs, no dashboard) serves the whole module: a sweep run in
+this process uses it as its driver; a driver in a subprocess joins it by its
+address. Workers inherit this process's environment, so the killable agent
+(tests/helpers/killable_agent.py) finds its pid folder there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from proactive_bench.data_model import FINAL_OUTCOMES
+from proactive_bench.postgres_server import LocalPostgres
+from proactive_bench.store import IdLookupError, Store, StoreOpenError
+from proactive_bench.testing.stub_server import Reply, StubServer
+from tests.episode.test_resume_replay import agent_model
+from tests.helpers import killable_agent
+from tests.helpers.cli import run_cli
+from tests.helpers.paths import MINI
+from tests.store.test_store_backends import sweep_everywhere, without_ids
+from tests.user.test_llm_user import FakeUserModel
+
+ray = pytest.importorskip("ray", reason="the Ray executor's tests need ray: pip install -e '.[dev,distributed]'")
+
+SUMMARY_KEYS = ("main", "overall", "ablation", "statuses", "turns")
+PACED = ("--models", f"{Path(killable_agent.__file__)}:Paced", "--runs", "4")
+"""A sweep of 4 runs × 3 sessions, each session at least PACE_S long."""
+
+
+@pytest.fixture(scope="module")
+def pid_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("pids")
+
+
+@pytest.fixture(scope="module")
+def cluster(pid_dir: Path) -> Iterator[str]:
+    """A local Ray cluster for the module; its address (what ``--ray-address`` takes)."""
+    os.environ[killable_agent.PID_DIR_ENV] = str(pid_dir)  # before the cluster starts: its workers inherit it
+    try:
+        context = ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
+        yield str(context.address_info["gcs_address"])
+    finally:
+        ray.shutdown()
+        os.environ.pop(killable_agent.PID_DIR_ENV, None)
+
+
+def sweep(*args: str) -> dict[str, Any]:
+    result = run_cli("sweep", "--json", "--data", str(MINI), *args)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def saved_sessions(location: str) -> list[tuple[str, str, int | None, str]]:
+    """Every stored session run of the database's (one) sweep as (run id, session id, row id, status): a duplicate would show twice."""
+    store = Store(location)
+    sweep_id = store.resolve("latest", runs=False).id
+    return [(r.run_id, r.session_id, r.id, r.status) for run in store.runs(sweep_id) for r in store.session_runs(run.id)]
+
+
+def session_rows(location: str) -> list[tuple[str, str]]:
+    return [(run_id, session_id) for run_id, session_id, _, _ in saved_sessions(location)]
+
+
+def test_a_sweep_on_ray_and_postgresql_equals_one_in_process_on_sqlite(cluster: str, tmp_path: Path, postgres_url: str) -> None:
+    local = sweep_everywhere(str(tmp_path / "r.db"), tmp_path)
+    on_ray = sweep_everywhere(postgres_url, tmp_path, "--executor", "ray", "--concurrency", "4")
+    for key in local:
+        assert on_ray[key] == local[key], key
+    assert len(local["exports"]) == 6 * 3 + 6 * 2
+
+
+@ray.remote(num_cpus=0)
+def workers_folder() -> str:
+    return os.getcwd()
+
+
+def test_runners_load_the_shipped_dataset_not_the_drivers_path(cluster: str, tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(MINI, tmp_path / "mini")
+    monkeypatch.chdir(tmp_path)  # the runs' data root is "mini": the driver finds it here, where its workers do not
+    assert not (Path(ray.get(workers_folder.remote())) / "mini").exists()  # so a runner loading from the run's path would fail
+    args = ("sweep", "--json", "--data", "mini", "--models", "scripted:reference,scripted:asker", "--ablation", "none,no-dependency-history")
+    local, on_ray = (run_cli(*args, "--db", db, *executor) for db, executor in ((str(tmp_path / "r.db"), ()), (postgres_url, ("--executor", "ray"))))
+    assert local.exit_code == 0 and on_ray.exit_code == 0, on_ray.output
+    local_out, ray_out = json.loads(local.stdout), json.loads(on_ray.stdout)
+    assert [r["status"] for r in ray_out["runs"]] == ["finished"] * 4
+    assert {key: ray_out[key] for key in SUMMARY_KEYS} == {key: local_out[key] for key in SUMMARY_KEYS}
+    stored = Store(postgres_url).runs(ray_out["runs"][0]["sweep_id"])
+    assert {(run.data_root, run.config["data_root"]) for run in stored} == {(str(tmp_path / "mini"), "mini")}  # the driver's paths
+
+
+def test_the_budget_holds_for_the_whole_cluster(cluster: str, tmp_path: Path, postgres_url: str) -> None:
+    limit, session_cost = 0.17, 0.036  # a session: two calls of the LLM user at $1 per thousand tokens, 11 in and 7 out
+    prices = tmp_path / "prices.yaml"
+    prices.write_text('"openai:stub-user": {input: 1000.0, output: 1000.0}\n')
+    with StubServer(FakeUserModel()) as server:
+        llm_user = ("--user", "llm", "--user-model", "openai:stub-user", "--base-url", server.base_url, "--prices", str(prices))
+        stopped = run_cli(
+            "sweep", "--json", "--data", str(MINI), "--models", "scripted:reference", "--runs", "8", "--concurrency", "2", *llm_user,
+            "--max-cost", str(limit), "--executor", "ray", "--db", postgres_url,
+        )
+        assert stopped.exit_code == 0, stopped.output
+        out = json.loads(stopped.stdout)
+        spent = sum(c["cost_usd"] for c in out["cost"])
+        # Two runners, one session each at a time: the cluster stops starting sessions once the limit is spent, so past it
+        # end the two sessions then running and at most one started on a total not yet counting the other runner's last
+        # calls (ClusterBudget's lag); a budget per runner would let each runner spend the limit (over 2 x 0.17).
+        assert limit <= spent <= limit + 3 * session_cost, spent
+        assert "stopped" in {r["status"] for r in out["runs"]} and "budget" in stopped.output
+        assert len(session_rows(postgres_url)) < 24
+        resumed = run_cli("resume", out["runs"][0]["sweep_id"], "--db", postgres_url, "--max-cost", "1000", "--json")
+    assert resumed.exit_code == 0, resumed.output
+    assert [r["status"] for r in json.loads(resumed.stdout)["runs"]] == ["finished"] * 8
+    rows = session_rows(postgres_url)
+    assert sorted(rows) == sorted(set(rows)) and len(rows) == 24
+
+
+def test_a_worker_killed_mid_episode_is_retried_and_resumes_after_its_saved_session(cluster: str, pid_dir: Path, postgres_url: str) -> None:
+    marker = pid_dir / f"{killable_agent.KILLED_IN}.pid"
+    saved_before: list[tuple[str, str, int | None]] = []
+
+    def kill_when_announced() -> None:
+        deadline = time.monotonic() + 120
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.2)  # the pid is written whole before the sleep starts
+        saved_before.extend(row[:3] for row in saved_sessions(postgres_url))
+        os.kill(int(marker.read_text()), signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_when_announced)
+    killer.start()
+    agent = f"{Path(killable_agent.__file__)}:KilledOnce"
+    out = sweep("--models", agent, "--executor", "ray", "--db", postgres_url)
+    killer.join()
+    assert [r["status"] for r in out["runs"]] == ["finished"]
+    assert ("a1" in {s for _, s, _ in saved_before}) and all(s != killable_agent.KILLED_IN for _, s, _ in saved_before)
+    after = {row[:3] for row in saved_sessions(postgres_url)}
+    assert set(saved_before) <= after  # what was saved before the kill was kept, not played again
+    rows = session_rows(postgres_url)
+    assert sorted(rows) == sorted(set(rows)) and len(rows) == 3
+    assert out["main"][0]["proc"]["mean"] == 1.0
+
+
+def finished_sessions(location: str) -> int:
+    try:
+        return sum(1 for *_, status in saved_sessions(location) if status in FINAL_OUTCOMES)
+    except (IdLookupError, StoreOpenError):  # the driver has not created the sweep yet
+        return 0
+
+
+def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_finishes(cluster: str, tmp_path: Path, local_postgres: LocalPostgres) -> None:
+    reference = sweep(*PACED, "--db", str(tmp_path / "reference.db"))
+    expected = json.loads(run_cli("results", "latest", "--db", str(tmp_path / "reference.db"), "--format", "json").stdout)
+    total = sum(r["sessions_planned"] for r in reference["runs"])
+    chance = random.Random(25)
+    trials = [  # (its database, finished sessions before the signal, the signal, the executor resuming it)
+        (local_postgres.create_database(f"kill{n}_{os.getpid()}"), chance.randrange(total // 2), signum, executor)
+        for n, (signum, executor) in enumerate(((signal.SIGKILL, "ray"), (signal.SIGTERM, "local")))
+    ]
+    driver = [sys.executable, "-c", "from proactive_bench.cli import app; app()", "sweep", "--data", str(MINI), *PACED]
+    logs = [tmp_path / f"driver{n}.log" for n in range(len(trials))]
+    drivers = [  # at once: they share the cluster
+        subprocess.Popen([*driver, "--executor", "ray", "--ray-address", cluster, "--db", location], stdout=log.open("w"), stderr=subprocess.STDOUT)
+        for (location, *_), log in zip(trials, logs)
+    ]
+    deadline, pending = time.monotonic() + 180, dict(enumerate(drivers))
+    while pending and time.monotonic() < deadline:  # each driver stopped once its sweep has finished more than its point's sessions
+        for n, process in list(pending.items()):
+            location, kill_after, signum, _ = trials[n]
+            assert process.poll() is None, "the driver ended before its kill point:\n" + logs[n].read_text()
+            if finished_sessions(location) > kill_after:
+                process.send_signal(signum)
+                assert process.wait(timeout=60) == (-signal.SIGKILL if signum == signal.SIGKILL else 128 + signum), logs[n].read_text()
+                del pending[n]
+        time.sleep(0.05)
+    assert not pending
+    stopped = Store(trials[1][0])
+    assert {run.status for run in stopped.runs(stopped.resolve("latest", runs=False).id)} <= {"interrupted", "finished"}  # SIGTERM: a clean stop
+    for (location, kill_after, _, executor), log in zip(trials, logs):
+        assert kill_after < finished_sessions(location) < total
+        resumed = run_cli("resume", "latest", "--db", location, "--json", "--executor", executor)
+        assert resumed.exit_code == 0, resumed.output + log.read_text()
+        out = json.loads(resumed.stdout)
+        assert {key: out[key] for key in SUMMARY_KEYS} == {key: reference[key] for key in SUMMARY_KEYS}
+        rows = session_rows(location)
+        assert sorted(rows) == sorted(set(rows)) and len(rows) == total
+        results = json.loads(run_cli("results", "latest", "--db", location, "--format", "json").stdout)
+        assert without_ids(results, {}) == without_ids(expected, {})
+
+
+def test_the_request_rate_holds_for_the_whole_cluster(cluster: str, postgres_url: str) -> None:
+    rps = 8.0
+    sent: list[float] = []
+
+    def respond(body: dict[str, Any]) -> Reply:
+        sent.append(time.monotonic())
+        return agent_model(body)
+
+    with StubServer(respond) as server:
+        out = sweep(
+            "--models", "openai:agent", "--runs", "6", "--concurrency", "6", "--rps", str(rps), "--base-url", server.base_url,
+            "--executor", "ray", "--db", postgres_url,
+        )
+    assert [r["status"] for r in out["runs"]] == ["finished"] * 6
+    assert len(sent) >= 30
+    window = 2.0  # a bucket of one second's requests, then the rate: per-process limits would allow twice as many
+    busiest = max(sum(1 for t in sent if start <= t < start + window) for start in sent)
+    assert busiest <= rps * window + rps + 1, busiest
+
+
+def test_without_ray_the_ray_executor_is_one_line(tmp_path: Path) -> None:
+    blocked = "import sys; sys.modules['ray'] = None; from proactive_bench.cli import app; app()"
+    db = tmp_path / "r.db"
+    result = subprocess.run(
+        [sys.executable, "-c", blocked, "sweep", "--data", str(MINI), "--models", "scripted:reference", "--executor", "ray", "--db", str(db)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip() == "error: --executor ray needs Ray, which is not installed here: pip install 'pbench[distributed]'"
+    assert not db.exists()

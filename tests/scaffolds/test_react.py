@@ -1,0 +1,261 @@
+"""The default ReAct scaffold against a stub OpenAI-compatible server (real client, loopback only)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Literal
+
+import pytest
+
+from proactive_bench.env.memory import Memory
+from proactive_bench.env.toolbox import ToolBox, ToolEnv, ToolRecord, resolve_tool_names
+from proactive_bench.env.workspace import Workspace
+from proactive_bench.llm.ledger import LLMCallRecord
+from proactive_bench.llm.transport import ChatTransport
+from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
+from proactive_bench.scaffolds.protocol import ScaffoldOptions, SessionContext
+from proactive_bench.scaffolds.react import (
+    EVENT_PREFIX,
+    AgentModelError,
+    ReactAgent,
+    react_scaffold,
+)
+from proactive_bench.testing.stub_server import (
+    DROP,
+    RawReply,
+    Reply,
+    StubServer,
+    error_reply,
+    text_reply,
+    tool_call_reply,
+)
+from tests.helpers.cli import run_cli
+from tests.helpers.paths import MINI
+
+
+def scripted(*replies: Reply) -> Any:
+    """A responder that serves ``replies`` in order, then repeats the last one."""
+    queue = list(replies)
+
+    def responder(_body: dict[str, Any]) -> Reply:
+        return queue.pop(0) if len(queue) > 1 else queue[0]
+
+    return responder
+
+
+@dataclass
+class Rig:
+    agent: ReactAgent
+    toolbox: ToolBox
+    calls: list[LLMCallRecord]
+
+    @property
+    def workspace(self) -> Workspace:
+        return self.toolbox.env.workspace
+
+
+@pytest.fixture
+def server(request: pytest.FixtureRequest) -> Iterator[StubServer]:
+    replies = getattr(request, "param", [text_reply("ok")])
+    with StubServer(scripted(*replies)) as stub:
+        yield stub
+
+
+def make_rig(
+    server: StubServer,
+    tmp_path: Path,
+    memory: Memory | None = None,
+    history: list[list[dict[str, str]]] | None = None,
+    trigger: Literal["user", "event"] = "user",
+    transport: ChatTransport | None = None,
+    **extra: Any,
+) -> Rig:
+    calls: list[LLMCallRecord] = []
+    options = ScaffoldOptions(
+        model="openai:stub-model", base_url=server.base_url, recorder=calls.append, extra={"max_retries": 0, **extra}, transport=transport,
+    )
+    agent = react_scaffold(options)
+    toolbox = ToolBox(ToolEnv(Workspace(tmp_path / "ws"), memory or Memory()), resolve_tool_names([]))
+    ctx = SessionContext("s1", trigger, toolbox.env.workspace, toolbox.env.memory, toolbox, history=history or [])
+    agent.start_session(ctx)
+    return Rig(agent, toolbox, calls)
+
+
+def tool_messages(body: dict[str, Any]) -> list[str]:
+    return [m["content"] for m in body["messages"] if m["role"] == "tool"]
+
+
+WRITE = [
+    tool_call_reply([("write_file", {"path": "notes/todo.md", "content": "buy milk"})]),
+    text_reply("Saved your list to notes/todo.md."),
+]
+
+
+@pytest.mark.parametrize("server", [WRITE], indirect=True)
+async def test_tool_call_then_answer(server: StubServer, tmp_path: Path) -> None:
+    rig = make_rig(server, tmp_path)
+    turn = await rig.agent.respond("Please keep a todo list: buy milk")
+    assert turn.reply == "Saved your list to notes/todo.md."
+    assert rig.workspace.read_text("notes/todo.md") == "buy milk"
+    assert [(r.tool_name, r.ok) for r in rig.toolbox.records] == [("write_file", True)]
+    first, second = server.requests
+    assert "write_file" in {t["function"]["name"] for t in first["tools"]}
+    assert tool_messages(second) == ["wrote 8 characters to notes/todo.md"]
+    assert [(c.role, c.purpose, c.model, c.ok, c.prompt_tokens, c.completion_tokens) for c in rig.calls] == [
+        ("agent", "react_step", "openai:stub-model", True, 11, 7)
+    ] * 2
+    assert all(c.latency_ms > 0 for c in rig.calls)
+
+
+def _unparseable_call() -> dict[str, Any]:
+    reply = tool_call_reply([("read_file", {"path": "x"})])
+    reply["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = '{"path": '
+    return reply
+
+
+BAD_ARGS = [
+    tool_call_reply([("write_file", {"path": "a.md"}), ("delete_everything", {})]),
+    _unparseable_call(),
+    text_reply("Sorry, I could not write it."),
+]
+
+
+@pytest.mark.parametrize("server", [BAD_ARGS], indirect=True)
+async def test_tool_errors_go_back_to_the_model(server: StubServer, tmp_path: Path) -> None:
+    rig = make_rig(server, tmp_path)
+    turn = await rig.agent.respond("write a.md")
+    assert turn.reply == "Sorry, I could not write it."
+    assert [(r.tool_name, r.ok) for r in rig.toolbox.records] == [("write_file", False), ("delete_everything", False)]
+    missing, unknown = tool_messages(server.requests[1])
+    assert "invalid arguments" in missing and "content" in missing and "Field required" in missing
+    assert "unknown tool 'delete_everything'" in unknown
+    (unparsed,) = tool_messages(server.requests[2])[2:]
+    assert "could not be parsed" in unparsed
+    assert not rig.workspace.resolve("a.md").exists()
+
+
+@pytest.mark.parametrize("server", [[tool_call_reply([("list_dir", {})])]], indirect=True)
+async def test_step_cap_stops_the_loop(server: StubServer, tmp_path: Path) -> None:
+    rig = make_rig(server, tmp_path, max_steps=3)
+    turn = await rig.agent.respond("loop forever")
+    assert "stopped after 3 steps" in turn.reply
+    assert len(server.requests) == 3
+    assert len(rig.toolbox.records) == 3
+    await rig.agent.respond("and now?")  # the history stays valid for the next message
+    assert server.requests[3]["messages"][-2:] == [{"role": "assistant", "content": turn.reply}, {"role": "user", "content": "and now?"}]
+
+
+@pytest.mark.parametrize("server", [[text_reply("first answer"), text_reply("second answer")]], indirect=True)
+async def test_history_is_kept_across_messages(server: StubServer, tmp_path: Path) -> None:
+    rig = make_rig(server, tmp_path)
+    assert (await rig.agent.respond("hello one")).reply == "first answer"
+    assert (await rig.agent.respond("hello two")).reply == "second answer"
+    second = [(m["role"], m["content"]) for m in server.requests[1]["messages"][1:]]
+    assert second == [("user", "hello one"), ("assistant", "first answer"), ("user", "hello two")]
+
+
+async def test_system_prompt_has_tools_memory_and_history(server: StubServer, tmp_path: Path) -> None:
+    history = [[{"role": "user", "content": "Draft the Q3 report"}, {"role": "agent", "content": "Done, see report.md"}]]
+    rig = make_rig(server, tmp_path, memory=Memory({"report_format": "tables please"}), history=history, trigger="event")
+    await rig.agent.respond("A new invoice arrived in inbox/.")
+    system, first = server.requests[0]["messages"][:2]
+    assert system["role"] == "system"
+    assert "- report_format: tables please" in system["content"]
+    assert "- write_file: Create or overwrite a text file in the workspace." in system["content"]
+    assert "Session 1:\nuser: Draft the Q3 report\nagent: Done, see report.md" in system["content"]
+    assert "started by an event" in system["content"]
+    assert first == {"role": "user", "content": EVENT_PREFIX + "A new invoice arrived in inbox/."}
+
+
+@pytest.mark.parametrize("server", [[error_reply(500, "upstream exploded")]], indirect=True)
+async def test_server_errors_raise_after_bounded_retries(server: StubServer, tmp_path: Path) -> None:
+    rig = make_rig(server, tmp_path, max_retries=1)
+    with pytest.raises(AgentModelError, match=r"'openai:stub-model' failed at step 1: \w+Error.*500.*upstream exploded"):
+        await rig.agent.respond("hi")
+    assert len(server.requests) == 2
+    (call,) = rig.calls
+    assert not call.ok and call.error is not None and "upstream exploded" in call.error
+
+
+async def test_respond_needs_a_session(server: StubServer, tmp_path: Path) -> None:
+    agent = react_scaffold(ScaffoldOptions(model="openai:stub-model", base_url=server.base_url))
+    with pytest.raises(RuntimeError, match="before start_session"):
+        await agent.respond("hi")
+
+
+async def test_langchain_tools_record_through_the_toolbox(tmp_path: Path) -> None:
+    toolbox = ToolBox(ToolEnv(Workspace(tmp_path), Memory()), resolve_tool_names([]))
+    tools = {tool.name: tool for tool in as_langchain_tools(toolbox)}
+    assert set(tools) == {spec.name for spec in toolbox.specs}
+    assert tools["write_file"].description == toolbox.spec("write_file").description  # type: ignore[union-attr]
+    assert tools["write_file"].invoke({"path": "a.txt", "content": "hi"}) == "wrote 2 characters to a.txt"
+    message = await tools["write_file"].ainvoke({"type": "tool_call", "id": "c1", "name": "write_file", "args": {"path": "b.txt"}})
+    assert message.tool_call_id == "c1"
+    assert "Field required" in json.loads(message.content)["error"]
+    assert isinstance(message.artifact, ToolRecord) and not message.artifact.ok
+    assert [(r.tool_name, r.ok) for r in toolbox.records] == [("write_file", True), ("write_file", False)]
+
+
+def test_cli_runs_react_over_http_and_later_sessions_see_earlier_ones(tmp_path: Path) -> None:
+    """``--model openai:NAME`` drives the react scaffold; session a2's system prompt holds a1's dialogue."""
+
+    def respond(body: dict[str, Any]) -> Reply:
+        last = body["messages"][-1]
+        if last["role"] == "tool":
+            return text_reply("Done: the summary is written in mg/L with the mean.")
+        return tool_call_reply([("write_file", {"path": "out/summary.md", "content": "# Batch summary\nmean 4.65 mg/L\n"})])
+
+    with StubServer(respond) as stub:
+        result = run_cli(
+            "episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", "openai:stub-agent",
+            "--base-url", stub.base_url, "--db", str(tmp_path / "r.db"), "--sessions", "a1,a2", "--agent-option", "max_steps=3",
+        )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["sessions"][0]["completed"] == 2 and out["sessions"][0]["status"] == "completed"
+    a2_system = [b["messages"][0]["content"] for b in stub.requests if "weekly batch note" in json.dumps(b["messages"])]
+    assert a2_system and "Earlier sessions with this user" in a2_system[0] and "summarise notes/batch.csv" in a2_system[0]
+
+
+def test_cli_rejects_bad_agent_options(tmp_path: Path) -> None:
+    with StubServer(scripted(text_reply("ok"))) as stub:
+        result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "openai:x", "--base-url", stub.base_url,
+                         "--db", str(tmp_path / "r.db"), "--agent-option", "max_steps=lots")
+    assert result.exit_code == 2 and "max_steps: expected an integer, got 'lots'" in result.output
+    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:reference", "--db", str(tmp_path / "r.db"), "--agent-option", "oops")
+    assert result.exit_code == 2 and "expected KEY=VALUE" in result.output
+
+
+def _garbled(reply: dict[str, Any]) -> list[Reply]:
+    whole = json.dumps(reply).encode()
+    return [RawReply(200, b"<html>502 Bad Gateway</html>"), RawReply(200, whole, cut_at=len(whole) // 2), DROP]
+
+
+async def test_garbled_answers_and_dropped_connections_are_retried_and_each_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: a 200 whose body is not JSON, a body cut short and a closed connection are retried, within bounds."""
+    monkeypatch.setattr("proactive_bench.llm.transport.retry_delay", lambda exc, attempt: 0.0)
+    async with ChatTransport() as transport:
+        with StubServer(scripted(*_garbled(text_reply("x")), text_reply("Done."))) as server:
+            rig = make_rig(server, tmp_path, transport=transport, max_retries=3)
+            assert (await rig.agent.respond("hi")).reply == "Done."
+        assert len(server.requests) == 4
+        assert [(c.ok, (c.error or "").split(":")[0]) for c in rig.calls] == [(False, "transport retry")] * 3 + [(True, "")]
+        assert ["not JSON" in (c.error or "") for c in rig.calls[:3]] == [True, False, False]
+        with StubServer(scripted(RawReply(200, b"<html>still down</html>"))) as server:
+            rig = make_rig(server, tmp_path / "again", transport=transport, max_retries=2)
+            with pytest.raises(AgentModelError, match="not JSON"):
+                await rig.agent.respond("hi")
+        assert len(server.requests) == 3 and [c.ok for c in rig.calls] == [False] * 3
+
+
+async def test_tool_calls_written_as_text_are_run(tmp_path: Path) -> None:
+    as_text = json.dumps({"name": "write_file", "arguments": {"path": "notes/todo.md", "content": "buy milk"}})
+    with StubServer(scripted(text_reply(f"```json\n{as_text}\n```"), text_reply('{"name": "no_such_tool", "arguments": {}}'))) as server:
+        rig = make_rig(server, tmp_path)
+        turn = await rig.agent.respond("Please keep a todo list: buy milk")
+    assert rig.workspace.read_text("notes/todo.md") == "buy milk"
+    assert turn.reply == '{"name": "no_such_tool", "arguments": {}}'  # JSON naming no tool is an answer, not a call
+    assert tool_messages(server.requests[1]) == ["wrote 8 characters to notes/todo.md"]
+    assert server.requests[1]["messages"][2]["tool_calls"][0]["function"]["name"] == "write_file"

@@ -1,0 +1,95 @@
+"""Everything of a run lands in SQLite: messages, tool calls, intent events, grades, snapshots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from proactive_bench.store import (
+    Grade,
+    IntentEvent,
+    LLMCall,
+    MessageRow,
+    Run,
+    SessionRun,
+    Snapshot,
+    Store,
+    ToolCallRow,
+    pending_row,
+)
+from tests.helpers.cli import run_episode_json
+from tests.helpers.paths import MINI
+
+
+def test_passive_run_is_fully_recorded(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    out = run_episode_json("--persona", "mini", "--model", "scripted:passive", "--data", str(MINI), "--db", str(db))
+    store = Store(db)
+    run = store.run(out["run_id"])
+    assert run is not None and run.status == "finished" and run.model == "scripted:passive"
+    sruns = store.session_runs(run.id)
+    assert [s.session_id for s in sruns] == ["a1", "a2", "a3"]
+    a1 = sruns[0]
+    roles = [m.role for m in store.rows(MessageRow, a1.id)]
+    assert roles == ["user", "agent", "user", "agent", "user", "agent"]
+    events = store.rows(IntentEvent, a1.id)
+    assert {(e.intent_id, e.status, e.decided_by) for e in events} == {("units", "provided", "rules"), ("mean", "provided", "rules")}
+    calls = store.rows(ToolCallRow, a1.id)
+    assert [c.tool_name for c in calls] == ["read_file", "write_file", "edit_file", "edit_file"]
+    assert all(c.ok for c in calls) and calls[1].call["path"] == "out/summary.md"
+    grades = {g.item_id: (g.score, g.error) for g in store.rows(Grade, a1.id)}
+    assert grades == {"c1": (1, None), "c2": (1, None), "c3": (None, None)}
+    kinds = {s.kind for s in store.rows(Snapshot, a1.id)}
+    assert kinds == {"workspace", "memory", "apps", "burden", "apps_start"}
+    a2 = sruns[1]
+    assert store.rows(MessageRow, a2.id)[0].role == "event"
+    workspace = store.snapshot(a1.id, "workspace")  # the first snapshot is whole, later ones are deltas
+    assert workspace is not None and "mg/L" in workspace["out/summary.md"]["text"]
+    assert store.latest_snapshot(run.id, "memory") == {"meetings": "prefers morning meetings"}
+
+
+def test_errored_grader_is_recorded_not_passed(tmp_path: Path, mini_copy: Path) -> None:
+    session_file = mini_copy / "episodes/mini/sessions/a3.yaml"
+    session_file.write_text(
+        session_file.read_text().replace("checklist:\n", 'checklist:\n  - {id: c3, text: Broken, grader: rule, check: {python: "graders.mini.checks:explode"}}\n')
+    )
+    out = run_episode_json("--persona", "mini", "--model", "scripted:reference", "--data", str(mini_copy), "--db", str(tmp_path / "g.db"), "--sessions", "a3", "--no-validate")
+    (a3,) = out["sessions"]
+    assert a3["comp_basis"] == {"graders": ["rule"], "graded_items": 2, "ungraded_items": 0, "errored_items": 1}
+    grades = {g.item_id: g for g in Store(tmp_path / "g.db").rows(Grade, Store(tmp_path / "g.db").session_runs(out["run_id"])[0].id)}
+    assert grades["c3"].score is None and "grader bug" in (grades["c3"].error or "")
+
+
+def test_workspace_persists_across_sessions(tmp_path: Path) -> None:
+    out = run_episode_json("--persona", "mini", "--model", "scripted:reference", "--data", str(MINI), "--db", str(tmp_path / "w.db"))
+    workspace = Path(Store(tmp_path / "w.db").run(out["run_id"]).workspace)
+    assert (workspace / "out/summary.md").is_file() and (workspace / "out/weekly.md").is_file()
+    assert (workspace / "notes/batch.csv").is_file()
+
+
+def test_a_session_is_saved_with_its_rows_and_pending_rows_take_the_models_defaults(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    run = Run(persona="p", model="m", user_backend="rules", data_root=".", workspace=".")
+    store.add(run)
+    session_run = SessionRun(run_id=run.id, session_id="a1", position=1, status="completed")
+    call = pending_row(LLMCall, run_id=run.id, role="agent", purpose="reply", model="m", method="text", ok=True, attempt=1, latency_ms=5.0)
+    store.save_session(session_run, [pending_row(MessageRow, turn=0, role="user", content="hi"), call], {})
+    assert session_run.id is not None and [s.status for s in store.session_runs(run.id)] == ["completed"]
+    (saved,) = store.llm_calls(run.id)
+    assert saved.session_run_id == session_run.id and saved.cached is False and saved.created is not None
+    assert [m.content for m in store.rows(MessageRow, session_run.id)] == ["hi"]
+    with pytest.raises(TypeError, match="no columns"):
+        pending_row(MessageRow, turn=0, role="user", content="x", mood="happy")
+
+
+def test_update_sets_the_columns_of_a_stored_row_and_refuses_a_missing_one(tmp_path: Path) -> None:
+    store = Store(tmp_path / "u.db")
+    run = Run(persona="mini", model="scripted:passive", user_backend="rules", data_root="data", workspace="ws")
+    store.add(run)
+    store.update(run, status="failed", config={"failure": "no such model"})
+    stored = store.run(run.id)
+    assert run.status == "failed" and stored is not None
+    assert (stored.status, stored.config, stored.model) == ("failed", {"failure": "no such model"}, "scripted:passive")
+    with pytest.raises(LookupError, match="is not in"):
+        store.update(Run(persona="mini", model="m", user_backend="rules", data_root="data", workspace="ws"), status="failed")
