@@ -12,20 +12,17 @@ saved whole or not at all: resuming restores the workspace of the last
 finished session and runs the unfinished one again. Its model calls that had
 already been answered are served from the run's recording
 (:mod:`proactive_bench.llm.cache`), so finished turns cost nothing twice and
-the results equal those of an uninterrupted run. Checkpoints that earlier
-versions saved as files (``checkpoints/<run>/<position>.tar``) or folders are
-read as well, as are tar archives that versions before the manifest saved.
+the results equal those of an uninterrupted run. Checkpoints of earlier
+formats (tar archives, ``checkpoints/<run>/<position>.tar`` files, folders)
+became manifests when their database was opened (store revision ``0006``).
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
-import shutil
 import stat
-import tarfile
 import tempfile
 import zlib
 from collections.abc import Iterator
@@ -119,31 +116,13 @@ def workspace_archive(workspace: Workspace) -> PackedWorkspace:
     return WorkspacePacker().pack(workspace)
 
 
-def saved_workspace(store: Store, run: Run, position: int) -> bytes | Path | None:
-    """The workspace after the run's ``position``-th session: a manifest or an earlier version's tar archive or folder, or None."""
-    archive = store.checkpoint(run.id, position)
-    if archive is not None:
-        return archive
-    earlier = Path(run.workspace).parent.parent / "checkpoints" / run.id / f"{position:03d}.tar"
-    if earlier.is_file():
-        return earlier.read_bytes()
-    folder = earlier.with_suffix("")
-    return folder if folder.is_dir() else None
-
-
-def restore_workspace(workspace: Workspace, saved: bytes | Path, store: Store | None = None) -> None:
-    """Make the workspace folder an exact copy of a saved one: a manifest (its file contents read from ``store``),
-    an earlier version's tar archive, or a folder. Emptying and rebuilding are iterative (any depth)."""
+def restore_workspace(workspace: Workspace, manifest: bytes, store: Store) -> None:
+    """Make the workspace folder an exact copy of a saved one: a manifest, its file contents read from ``store``.
+    Emptying and rebuilding are iterative (any depth)."""
+    if not manifest.startswith(MANIFEST_MAGIC):
+        raise ResumeError("a saved workspace is not a workspace manifest")
     jail.empty_folder(workspace.root)
-    if isinstance(saved, Path):
-        shutil.copytree(saved, workspace.root, symlinks=True, dirs_exist_ok=True)
-    elif saved.startswith(MANIFEST_MAGIC):
-        if store is None:
-            raise ResumeError("a workspace manifest needs the store that holds its files")
-        unpack_manifest(workspace.root, saved, store)
-    else:
-        with tarfile.open(fileobj=io.BytesIO(saved)) as archive:
-            archive.extractall(workspace.root, filter="tar")  # names stay inside; links are kept as saved
+    unpack_manifest(workspace.root, manifest, store)
 
 
 def _manifest_body(manifest: bytes) -> dict[str, Any]:
@@ -207,7 +186,7 @@ def unpack_manifest(root: Path, manifest: bytes, store: Store) -> None:
 
 def restore_checkpoint(store: Store, run: Run, position: int, workspace: Workspace) -> None:
     """Put the workspace back as it was after the run's ``position``-th session; ResumeError when it was not saved."""
-    saved = saved_workspace(store, run, position)
+    saved = store.checkpoint(run.id, position)
     if saved is None:
         raise ResumeError(f"run {run.id}: the workspace after session {position} was not saved")
     restore_workspace(workspace, saved, store)
@@ -215,10 +194,10 @@ def restore_checkpoint(store: Store, run: Run, position: int, workspace: Workspa
 
 @contextmanager
 def opened_checkpoint(store: Store, run: Run, position: int) -> Iterator[Workspace | None]:
-    """A checkpoint's files as a (temporary) workspace folder, or None when it was not saved."""
-    saved = saved_workspace(store, run, position)
-    if saved is None or isinstance(saved, Path):
-        yield Workspace(saved) if saved is not None else None
+    """A checkpoint's files as a temporary workspace folder, or None when it was not saved."""
+    saved = store.checkpoint(run.id, position)
+    if saved is None:
+        yield None
         return
     with tempfile.TemporaryDirectory(prefix="pbench-checkpoint-") as scratch:
         workspace = Workspace(Path(scratch))

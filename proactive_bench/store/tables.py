@@ -174,7 +174,9 @@ class Snapshot(SQLModel, table=True):
 
 
 class WorkspaceArchive(SQLModel, table=True):
-    """A workspace checkpoint's manifest (or, from earlier versions, tar archive), or one file content it names; stored once by sha256 (of the content)."""
+    """A workspace checkpoint's manifest, or one file content it names; stored once by sha256 (of the content).
+
+    (Earlier versions' tar archives became manifests in revision ``0006``; until ``pbench gc`` the converted ones stay, named by nothing.)"""
 
     sha256: str = Field(primary_key=True)
     data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))

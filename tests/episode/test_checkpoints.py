@@ -1,11 +1,11 @@
-"""Workspace checkpoints: manifests and contents in the results database round-trip files, folders and links; earlier versions' tars and folders still read."""
+"""Workspace checkpoints: manifests and contents in the results database round-trip files, folders and links.
+
+(Checkpoints of earlier formats become manifests when their database is opened: tests/store/test_store_migrations.py.)"""
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
-import tarfile
 import zlib
 from pathlib import Path
 
@@ -20,7 +20,6 @@ from proactive_bench.episode.checkpoints import (
     WorkspacePacker,
     opened_checkpoint,
     restore_checkpoint,
-    restore_workspace,
     workspace_archive,
 )
 from proactive_bench.store import Run, SessionRun, Store, WorkspaceArchive
@@ -44,15 +43,6 @@ def saved_run(tmp_path: Path, checkpoints: dict[int, PackedWorkspace]) -> tuple[
     return store, run
 
 
-def tar_of(folder: Path) -> bytes:
-    """The folder as an uncompressed tar, as versions before the manifest saved checkpoints."""
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w") as archive:
-        for child in sorted(folder.iterdir()):
-            archive.add(child, arcname=child.name)
-    return buffer.getvalue()
-
-
 def test_an_archive_restores_the_workspace_exactly(tmp_path: Path) -> None:
     ws = filled(tmp_path / "ws")
     store, run = saved_run(tmp_path, {1: workspace_archive(ws)})
@@ -74,34 +64,12 @@ def test_an_archive_opens_as_a_temporary_workspace_and_identical_ones_are_stored
         assert len(db.exec(select(WorkspaceArchive.sha256)).all()) == 3  # one manifest and the two file contents
 
 
-def test_files_and_folders_of_earlier_versions_still_work(tmp_path: Path) -> None:
-    store, run = saved_run(tmp_path, {})
-    earlier = tmp_path / "checkpoints" / run.id
-    shutil.copytree(filled(tmp_path / "ws").root, earlier / "002", symlinks=True)
-    (earlier / "003.tar").write_bytes(tar_of(earlier / "002"))
-    with opened_checkpoint(store, run, 2) as saved:
-        assert saved is not None and saved.root == (earlier / "002").resolve()
-    for position in (2, 3):
-        fresh = Workspace(tmp_path / f"fresh{position}")
-        restore_checkpoint(store, run, position, fresh)
-        assert fresh.files() == ["a.txt", "notes/dose.md"]
-
-
 def test_a_missing_checkpoint_is_named(tmp_path: Path) -> None:
     store, run = saved_run(tmp_path, {})
     with opened_checkpoint(store, run, 9) as saved:
         assert saved is None
     with pytest.raises(ResumeError, match=f"run {run.id}: the workspace after session 9 was not saved"):
         restore_checkpoint(store, run, 9, Workspace(tmp_path / "ws"))
-
-
-def test_restore_workspace_takes_a_tar_archive_or_a_folder(tmp_path: Path) -> None:
-    source = filled(tmp_path / "ws")
-    for n, saved in enumerate((tar_of(source.root), source.root)):
-        target = Workspace(tmp_path / f"t{n}")
-        target.write_text("stale.txt", "gone after the restore")
-        restore_workspace(target, saved)
-        assert target.files() == ["a.txt", "notes/dose.md"]
 
 
 def test_delta_checkpoints_restore_every_position(tmp_path: Path) -> None:
