@@ -55,7 +55,7 @@ from proactive_bench.testing.stub_server import (
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent)]  # the reliability tests' helpers drive and compare the runs
 
-from tests.episode.test_resume_replay import PBENCH  # noqa: E402
+from tests.helpers.cli import PBENCH  # noqa: E402
 from tests.helpers.paths import MINI  # noqa: E402
 from tests.reliability.test_run_lock import (  # noqa: E402
     SWEEP,

@@ -27,12 +27,11 @@ from proactive_bench.data_model import FINAL_OUTCOMES
 from proactive_bench.postgres_server import LocalPostgres
 from proactive_bench.store import IdLookupError, Store, StoreOpenError
 from proactive_bench.testing.stub_server import Reply, StubServer
-from tests.episode.test_resume_replay import agent_model
 from tests.helpers import killable_agent
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import MINI
+from tests.helpers.stub_models import FakeUserModel, agent_model
 from tests.store.test_store_backends import sweep_everywhere, without_ids
-from tests.user.test_llm_user import FakeUserModel
 
 ray = pytest.importorskip("ray", reason="the Ray executor's tests need ray: pip install -e '.[dev,distributed]'")
 

@@ -13,10 +13,9 @@ import pytest
 
 from proactive_bench.campaign.sweep import start_one_by_one
 from proactive_bench.testing.stub_server import Reply, StubServer
-from tests.episode.test_resume_replay import agent_model
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import MINI
-from tests.user.test_llm_user import FakeUserModel
+from tests.helpers.stub_models import FakeUserModel, agent_model
 
 
 def sweep_json(*args: str) -> dict[str, Any]:

@@ -7,7 +7,6 @@ import random
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from contextlib import closing
 from pathlib import Path
@@ -29,14 +28,11 @@ from proactive_bench.store import (
 from proactive_bench.testing.stub_server import (
     Reply,
     StubServer,
-    text_reply,
-    tool_call_reply,
 )
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import PBENCH, run_cli
 from tests.helpers.paths import MINI
-from tests.user.test_llm_user import FakeUserModel
+from tests.helpers.stub_models import FakeUserModel, agent_model
 
-PBENCH = [sys.executable, "-c", "from proactive_bench.cli import app; app()"]
 EPISODE = ["episode", "--persona", "pharmacist", "--model", "scripted:passive", "--json"]
 
 
@@ -95,13 +91,6 @@ def _finished_sessions(db: Path) -> int:
             return int(conn.execute("select count(*) from sessionrun where status = 'completed'").fetchone()[0])
     except sqlite3.Error:  # not created yet, or mid-creation
         return 0
-
-
-def agent_model(body: dict[str, Any]) -> Reply:
-    """A deterministic react agent: writes the summary once, then answers."""
-    if body["messages"][-1]["role"] == "tool":
-        return text_reply("Done: the summary is in out/summary.md.")
-    return tool_call_reply([("write_file", {"path": "out/summary.md", "content": "# Batch summary\nmean 4.65 mg/L\n"})])
 
 
 def test_replay_with_the_server_stopped_gives_identical_decisions(tmp_path: Path) -> None:

@@ -1,8 +1,9 @@
-"""The CLI in-process, and a YAML edit for the broken copies the validation tests make."""
+"""The CLI in-process or in a child process, and a YAML edit for the broken copies the validation tests make."""
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,9 @@ import yaml
 from typer.testing import CliRunner
 
 from proactive_bench.cli import app
+
+PBENCH = [sys.executable, "-c", "from proactive_bench.cli import app; app()"]
+"""``pbench`` as a child process's command line (the interpreter running the tests)."""
 
 
 def edit_yaml(path: Path, change: Any) -> None:

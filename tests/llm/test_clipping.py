@@ -25,7 +25,7 @@ from proactive_bench.store import Grade, IntentEvent, Store
 from proactive_bench.testing.stub_server import Reply, StubServer, prompt_text
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import HELPERS, MINI
-from tests.user.test_llm_user import FakeUserModel
+from tests.helpers.stub_models import FakeUserModel
 
 WRITER = f"{HELPERS / 'long_writer_agent.py'}:LongWriter"
 

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from proactive_bench.store import pid_alive
-from tests.episode.test_resume_replay import EPISODE, PBENCH, _finished_sessions, outcome
+from tests.episode.test_resume_replay import EPISODE, _finished_sessions, outcome
+from tests.helpers.cli import PBENCH
 from tests.reliability.test_run_lock import SWEEP, children, only_sweep, sweep_outcome, table_counts, uninterrupted  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")

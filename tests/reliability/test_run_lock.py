@@ -35,7 +35,8 @@ from proactive_bench.store import (
     take_lease,
     writing,
 )
-from tests.episode.test_resume_replay import PBENCH, _finished_sessions
+from tests.episode.test_resume_replay import _finished_sessions
+from tests.helpers.cli import PBENCH
 from tests.helpers.paths import MINI
 
 SWEEP = ["sweep", "--personas", "pharmacist", "--models", "scripted:passive,scripted:reference", "--workers", "2", "--json"]

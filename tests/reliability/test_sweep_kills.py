@@ -26,13 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, func, inspect, select, text
+from sqlalchemy import create_engine, inspect, select, text
 from sqlmodel import SQLModel
 
 from proactive_bench.store import Store, locate
 from proactive_bench.testing.stub_server import StubServer, unremarkable_exchange
-from tests.episode.test_resume_replay import PBENCH
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import PBENCH, run_cli
 from tests.helpers.paths import MINI
 from tests.reliability.test_run_lock import children
 from tests.store.test_store_backends import without_ids

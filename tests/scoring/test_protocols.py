@@ -16,7 +16,7 @@ from proactive_bench.testing.stub_server import (
 )
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import MINI
-from tests.user.test_llm_user import FakeUserModel
+from tests.helpers.stub_models import FakeUserModel
 
 
 class EarlyOnlyJudge(FakeUserModel):

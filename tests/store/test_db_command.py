@@ -16,8 +16,7 @@ import pytest
 from proactive_bench import postgres_server
 from proactive_bench.postgres_server import LocalPostgres
 from proactive_bench.store.migration import head_revision
-from tests.episode.test_resume_replay import PBENCH
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import PBENCH, run_cli
 from tests.helpers.paths import MINI
 
 pytestmark = pytest.mark.skipif(postgres_server.missing() is not None, reason=str(postgres_server.missing()))
