@@ -131,13 +131,15 @@ def test_stored_tars_and_checkpoint_files_and_folders_become_manifests(legacy_db
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "other.txt").write_text("never read")
     (on_disk / "002.tar").write_bytes(_tar(tmp_path / "other"))  # the database's checkpoint 2 wins over a file
+    shutil.copytree(source, on_disk / "007", symlinks=True)
+    (on_disk / "007.tar").write_bytes(_tar(tmp_path / "other"))  # and a tar over a folder, as they were read
     (on_disk / "notes.txt").write_text("not a checkpoint")
     store = Store(legacy_db)
     assert revision_of(store.engine) == head_revision()
     shutil.rmtree(tmp_path / "results" / "checkpoints")  # from now on only the database is read
     run = store.run(LEGACY_RUN)
     assert run is not None
-    for position in (0, 1, 2, 5, 6):
+    for position in (0, 1, 2, 5, 6, 7):
         saved = store.checkpoint(LEGACY_RUN, position)
         assert saved is not None and saved.startswith(MANIFEST_MAGIC), position
     assert store.checkpoint(LEGACY_RUN, 3) is None
@@ -150,6 +152,8 @@ def test_stored_tars_and_checkpoint_files_and_folders_become_manifests(legacy_db
         assert stat.S_IMODE((root / "a.txt").stat().st_mode) == 0o640 and (root / "a.txt").stat().st_nlink == 1
     with opened_checkpoint(store, run, 2) as saved:
         assert saved is not None and saved.files() and "other.txt" not in saved.files()  # the workspace the fixture saved, not the file
+    with opened_checkpoint(store, run, 7) as saved:
+        assert saved is not None and saved.files() == ["other.txt"]
     assert run_cli("gc", "--db", str(legacy_db)).exit_code == 0
     assert store.archives({tar}) == {}, "the converted tar is named by no checkpoint: gc removes it"
 

@@ -65,16 +65,22 @@ def upgrade() -> None:
         if not folder.is_dir():
             continue
         saved = set(db.execute(sa.text("SELECT position FROM checkpoint WHERE run_id = :r"), {"r": run_id}).scalars())
-        for path in sorted(folder.iterdir()):
-            name = path.name.removesuffix(".tar") if path.is_file() else path.name
-            if not name.isdigit() or int(name) in saved or not (path.is_dir() or path.name.endswith(".tar")):
-                continue
-            manifest = _converted(db, run_id, int(name), path)
-            db.execute(sa.text("INSERT INTO checkpoint (run_id, position, sha256) VALUES (:r, :p, :m)"), {"r": run_id, "p": int(name), "m": manifest})
+        for position, path in _checkpoint_files(folder):
+            if position not in saved:
+                manifest = _converted(db, run_id, position, path)
+                db.execute(sa.text("INSERT INTO checkpoint (run_id, position, sha256) VALUES (:r, :p, :m)"), {"r": run_id, "p": position, "m": manifest})
+                saved.add(position)
 
 
 def downgrade() -> None:
     """Nothing to undo: the manifests are checkpoints every later version reads."""
+
+
+def _checkpoint_files(folder: Path) -> list[tuple[int, Path]]:
+    """A run's checkpoint files and folders by position (``<position>.tar`` before a ``<position>`` folder, as they were read)."""
+    found = [(int(p.name[:-4]), 0, p) for p in folder.glob("*.tar") if p.is_file() and p.name[:-4].isdigit()]
+    found += [(int(p.name), 1, p) for p in folder.iterdir() if p.is_dir() and not p.is_symlink() and p.name.isdigit()]
+    return [(position, path) for position, _, path in sorted(found)]
 
 
 def _converted(db: Connection, run_id: str, position: int, saved: bytes | Path) -> str:
