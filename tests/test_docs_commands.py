@@ -66,8 +66,12 @@ def offline_env(folder: Path) -> dict[str, str]:
     """The environment of a fresh machine: this interpreter's scripts first, this checkout's code, no keys, no database URL."""
     env = {k: v for k, v in os.environ.items() if not (k.endswith("_API_KEY") or k.startswith(("PBENCH_", "OPENAI_")))}
     env.update(
-        PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(REPO), HOME=str(folder / "home"),
-        XDG_CACHE_HOME=str(folder / "cache"), COLUMNS="120", NO_COLOR="1",
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
+        PYTHONPATH=str(REPO),
+        HOME=str(folder / "home"),
+        XDG_CACHE_HOME=str(folder / "cache"),
+        COLUMNS="120",
+        NO_COLOR="1",
     )
     return env
 
@@ -92,7 +96,9 @@ def test_every_runnable_block_of_a_page_exits_0(page: Path, tmp_path: Path) -> N
     env = offline_env(tmp_path)
     for index, block in enumerate(blocks):
         done = run_block(block, index, tmp_path, env)
-        assert done.returncode == 0, f"{block.where()} exited {done.returncode}:\n{block.text}\n--- stdout\n{done.stdout[-3000:]}\n--- stderr\n{done.stderr[-3000:]}"
+        assert done.returncode == 0, (
+            f"{block.where()} exited {done.returncode}:\n{block.text}\n--- stdout\n{done.stdout[-3000:]}\n--- stderr\n{done.stderr[-3000:]}"
+        )
 
 
 def test_the_readme_runs_an_episode_an_agent_of_its_own_and_the_python_api() -> None:
@@ -116,7 +122,7 @@ def test_a_marked_block_in_another_language_is_refused(tmp_path: Path) -> None:
 def test_a_failing_block_fails(tmp_path: Path) -> None:
     """The runner reports a failed command: a pipeline's failure and an unknown option are not exit 0."""
     page = tmp_path / "page.md"
-    page.write_text("```bash runnable\npbench runs --no-such-option | cat\n```\n", encoding="utf-8")
+    page.write_text("```bash runnable\npbench --no-such-option | cat\n```\n", encoding="utf-8")
     (block,) = runnable_blocks(page)
     assert run_block(block, 0, tmp_path, offline_env(tmp_path)).returncode != 0
 
@@ -158,8 +164,14 @@ def test_docs_cli_names_every_command_and_each_of_its_options() -> None:
 
 
 LINKED_PAGES = sorted(
-    {*PAGES, REPO / "CONTRIBUTING.md", REPO / "CHANGELOG.md", *REPO.glob("scaffolds/**/*.md"), *REPO.glob("examples/**/*.md"),
-     *REPO.glob("proactive_bench/**/*.md")}
+    {
+        *PAGES,
+        REPO / "CONTRIBUTING.md",
+        REPO / "CHANGELOG.md",
+        *REPO.glob("scaffolds/**/*.md"),
+        *REPO.glob("examples/**/*.md"),
+        *REPO.glob("proactive_bench/**/*.md"),
+    }
 )
 LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")
 
@@ -180,21 +192,52 @@ def anchors(page: Path) -> set[str]:
     return found
 
 
-def test_every_relative_link_of_the_docs_reaches_a_file_and_its_heading() -> None:
+def broken_links(page: Path) -> list[str]:
+    """The relative links of ``page`` whose file does not exist, or whose ``#anchor`` is no heading of that page."""
     broken = []
-    for page in LINKED_PAGES:
-        for target in LINK.findall(_prose(page.read_text(encoding="utf-8"))):
-            if re.match(r"[a-z]+:", target):
-                continue  # https:, mailto:
-            path, _, anchor = target.partition("#")
-            file = (page.parent / path).resolve() if path else page
-            if not file.exists():
-                broken.append(f"{page.relative_to(REPO)}: {target} (no such file)")
-            elif anchor and file.suffix == ".md" and anchor not in anchors(file):
-                broken.append(f"{page.relative_to(REPO)}: {target} (no such heading)")
+    for target in LINK.findall(_prose(page.read_text(encoding="utf-8"))):
+        if re.match(r"[a-z]+:", target):
+            continue  # https:, mailto:
+        path, _, anchor = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        if not file.exists():
+            broken.append(f"{page.name}: {target} (no such file)")
+        elif anchor and file.suffix == ".md" and anchor not in anchors(file):
+            broken.append(f"{page.name}: {target} (no such heading)")
+    return broken
+
+
+def test_every_relative_link_of_the_docs_reaches_a_file_and_its_heading() -> None:
+    broken = [line for page in LINKED_PAGES for line in broken_links(page)]
     assert not broken, "\n".join(broken)
+
+
+def test_a_link_to_a_moved_heading_or_file_is_reported(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Page\n\n## Set-up (fresh machine)\n\n[ok](#set-up-fresh-machine) [gone](#running) [file](other.md)\n"
+        "```bash\n# not a heading\n```\n[code](#not-a-heading)\n",
+        encoding="utf-8",
+    )
+    assert broken_links(page) == [
+        "page.md: #running (no such heading)",
+        "page.md: other.md (no such file)",
+        "page.md: #not-a-heading (no such heading)",
+    ]
 
 
 def test_anchors_follow_github() -> None:
     page = REPO / "docs" / "metrics.md"
     assert {"labels-when-a-question-earns-inferred", "agentif-tasks-bonuspenalty-score", "protocols"} <= anchors(page)
+
+
+def test_ci_runs_the_readme_set_up() -> None:
+    """.ci/run does what the set-up commands do on a fresh machine: the tests' install, the episode, the tests."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    set_up = readme.split("## Set-up", 1)[1].split("\n## ", 1)[0]
+    episode, tests = ([c.strip() for c in m["body"].split("&&")] for m in FENCE.finditer(set_up))
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    wanted = [episode[-1], tests[-2].replace("pip install", "python -m pip install --quiet"), tests[-1]]
+    assert episode[-1].startswith("pbench episode ") and tests[-1] == "python -m pytest", (episode, tests)
+    missing = [command for command in wanted if not any(line.startswith(command) for line in ci)]
+    assert not missing, f".ci/run does not run these README set-up commands: {missing}"
