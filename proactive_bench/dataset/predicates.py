@@ -259,7 +259,7 @@ class PibenchScript(_Strict):
 
 class CheckerArgs(_Strict):
     name: str = Field(description="A named checker of the odyssey suite (file_exists, xlsx_cell, email_sent, ...).")
-    args: dict[str, Any] = Field(default_factory=dict, description="The checker's arguments (docs/odyssey.md).")
+    args: dict[str, Any] = Field(default_factory=dict, description="The checker's arguments (suites/odyssey/checkers.py).")
 
 
 class CheckerPredicate(_Strict):

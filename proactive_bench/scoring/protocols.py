@@ -1,7 +1,7 @@
 """Evaluation protocols: pbench's default rules, or π-Bench's where they differ.
 
-One option (``--protocol``) selects every rule at once; the README's table
-lists them with the reason pbench differs. Scoring rules live in
+One option (``--protocol``) selects every rule at once; the table in
+docs/metrics.md (Protocols) lists them with the reason pbench differs. Scoring rules live in
 :mod:`proactive_bench.scoring.metrics` (:class:`~proactive_bench.scoring.metrics.Scoring`); the
 rest is how runs are made.
 """

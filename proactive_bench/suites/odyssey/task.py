@@ -3,7 +3,7 @@
 A task is a short intent, the multi-day dialogue history it depends on, the
 details the history holds, the apps it uses, named checkers that must all
 pass, and a reference solution. ``pbench schema`` prints this model beside the
-persona-episode format. See docs/odyssey.md (README: "Odyssey tasks").
+persona-episode format. See docs/suites.md ("Odyssey").
 """
 
 from __future__ import annotations
