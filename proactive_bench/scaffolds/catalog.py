@@ -19,6 +19,7 @@ import proactive_bench.scaffolds.adversarial  # noqa: F401  (the built-ins regis
 import proactive_bench.scaffolds.react  # noqa: F401
 import proactive_bench.scaffolds.scripted  # noqa: F401
 from proactive_bench.registry import PluginError
+from proactive_bench.scaffolds.external import TRANSPORTS, external_agent
 from proactive_bench.tracebacks import located
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
@@ -43,7 +44,8 @@ def load_scaffold(spec: str, options: ScaffoldOptions) -> Scaffold:
     ``spec`` is ``scripted:NAME``, a provider model such as ``openai:gpt-4o``
     (the ``react`` scaffold on that model), ``react:openai:NAME``, a registered
     name (an installed entry point, or one registered in this process),
-    ``package.module:attr`` or ``path/file.py:attr``.
+    ``package.module:attr``, ``path/file.py:attr``, or an agent outside pbench:
+    ``cmd:COMMAND`` or ``http:URL`` (docs/external-agents.md).
     ``attr`` is a class or factory called with the :class:`ScaffoldOptions`
     (or with no arguments if it takes none).
 
@@ -67,6 +69,8 @@ def _build(spec: str, options: ScaffoldOptions) -> Scaffold:
         raise ScaffoldLoadError(f"unknown scripted baseline {spec!r}; known: {names}")
     if spec in SCAFFOLDS:  # first: a granted name always builds from the factory it was granted for
         return _instantiate(_registered(spec), options, spec)
+    if head in TRANSPORTS:  # cmd:COMMAND, http:URL: an agent outside pbench (scaffolds/external)
+        return external_agent(spec, options)
     if head == "react":
         return SCAFFOLDS.get("react")(ScaffoldOptions(**{**options.__dict__, "model": spec.split(":", 1)[1]}))
     if ":" in spec and (spec.split(":", 1)[0].endswith(".py") or "." in head):

@@ -1,0 +1,54 @@
+"""A ``cmd:`` agent for the external-agent tests, misbehaving as its first argument asks (stdlib only).
+
+Modes: ``echo`` (well behaved: notes each message in ``seen.txt`` in its working folder, replies ``turn N``),
+``crash SESSION`` (like echo, but raises at its first message in SESSION), ``hang`` (never replies), ``flood``
+(one endless line), ``blank`` (endless blank lines), ``junk`` (prints a line that is not JSON), ``twice`` (two
+replies per message), ``dump PATH`` (like echo, and appends its environment, arguments and every message it
+receives to PATH as JSON lines).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+
+def main() -> None:
+    mode, arg = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "")
+    print(f"{mode} agent ready, pid {os.getpid()}", file=sys.stderr, flush=True)
+    session, turn = "", 0
+    for line in sys.stdin:
+        message = json.loads(line)
+        if mode == "dump":
+            with open(arg, "a") as out:
+                out.write(json.dumps({"env": dict(os.environ), "argv": sys.argv, "cwd": os.getcwd(), "message": message}) + "\n")
+        if message["type"] == "session_start":
+            session = message["session"]
+            continue
+        if message["type"] == "session_end":
+            return
+        turn += 1
+        with open("seen.txt", "a") as notes:
+            notes.write(f"{session} {turn}: {message['text'][:40]}\n")
+        if mode == "crash" and session == arg:
+            raise RuntimeError(f"boom in {session}")
+        if mode == "hang":
+            time.sleep(3600)
+        if mode == "flood":
+            while True:
+                sys.stdout.write("x" * 65536)
+        if mode == "blank":
+            while True:
+                sys.stdout.write("\n" * 65536)
+        if mode == "junk":
+            print("thinking about it...", flush=True)
+        reply = json.dumps({"type": "reply", "text": f"turn {turn}"})
+        print(reply, flush=True)
+        if mode == "twice":
+            print(reply, flush=True)
+
+
+if __name__ == "__main__":
+    main()
