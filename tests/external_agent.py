@@ -1,9 +1,9 @@
 """A ``cmd:`` agent for the external-agent tests, misbehaving as its first argument asks (stdlib only).
 
-Modes: ``echo`` (well behaved: notes each message in ``seen.txt`` in its working folder, replies ``turn N``),
-``crash SESSION`` (like echo, but raises at its first message in SESSION), ``hang`` (never replies), ``flood``
-(one endless line), ``blank`` (endless blank lines), ``junk`` (prints a line that is not JSON), ``twice`` (two
-replies per message), ``dump PATH`` (like echo, and appends its environment, arguments and every message it
+Every mode appends its pid to ``pids.txt`` in its working folder. Modes: ``echo`` (well behaved: notes each message in ``seen.txt`` in its working folder, replies ``turn N``),
+``crash SESSION`` (like echo, but raises at its first message in SESSION), ``hang`` (never replies, ignores
+SIGTERM), ``flood`` (one endless line), ``blank`` (endless blank lines), ``junk`` (prints a line that is not JSON), ``twice`` (two
+replies per message), ``linger`` (like echo, but does not exit after session_end, ignoring SIGTERM), ``dump PATH`` (like echo, and appends its environment, arguments and every message it
 receives to PATH as JSON lines).
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 
@@ -18,6 +19,8 @@ import time
 def main() -> None:
     mode, arg = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "")
     print(f"{mode} agent ready, pid {os.getpid()}", file=sys.stderr, flush=True)
+    with open("pids.txt", "a") as pids:
+        pids.write(f"{os.getpid()}\n")
     session, turn = "", 0
     for line in sys.stdin:
         message = json.loads(line)
@@ -28,6 +31,9 @@ def main() -> None:
             session = message["session"]
             continue
         if message["type"] == "session_end":
+            if mode == "linger":
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
+                time.sleep(3600)
             return
         turn += 1
         with open("seen.txt", "a") as notes:
@@ -35,6 +41,7 @@ def main() -> None:
         if mode == "crash" and session == arg:
             raise RuntimeError(f"boom in {session}")
         if mode == "hang":
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
             time.sleep(3600)
         if mode == "flood":
             while True:
@@ -44,10 +51,9 @@ def main() -> None:
                 sys.stdout.write("\n" * 65536)
         if mode == "junk":
             print("thinking about it...", flush=True)
-        reply = json.dumps({"type": "reply", "text": f"turn {turn}"})
-        print(reply, flush=True)
-        if mode == "twice":
-            print(reply, flush=True)
+        reply = json.dumps({"type": "reply", "text": f"turn {turn}"}) + "\n"
+        sys.stdout.write(reply * (2 if mode == "twice" else 1))  # twice: both lines in one write, so both arrive before the next turn
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -135,8 +135,12 @@ class CommandAgent(ExternalAgent):
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
-        if process.returncode != 0 and not self._broken:
-            log.warning("external_agent_exit", session=self.session_id, code=process.returncode)
+        if not self._broken:
+            unread = [item for item in list(self._lines.queue) if not isinstance(item, _End)]
+            if unread:  # too late to fail the session: said in the log
+                log.warning("external_agent_unread_output", session=self.session_id, lines=len(unread), first=shown(unread[0]))
+            if process.returncode != 0:
+                log.warning("external_agent_exit", session=self.session_id, code=process.returncode)
 
     def _write(self, event: dict[str, Any]) -> None:
         process = self._require_process()
