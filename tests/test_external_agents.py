@@ -27,6 +27,7 @@ from proactive_bench.env import Memory, Workspace
 from proactive_bench.scaffolds import SessionContext
 from proactive_bench.scaffolds.external import (
     KEPT,
+    SESSION_VARIABLES,
     CommandAgent,
     ExternalAgentError,
     ExternalSettings,
@@ -162,7 +163,8 @@ def test_pbench_keys_and_endpoints_reach_the_agent_only_by_name(tmp_path: Path, 
     records = [json.loads(line) for line in text.splitlines()]
     for record in records:
         env = record["env"]
-        assert set(env) <= {*KEPT, "PBENCH_WORKSPACE", "PASSED_ON_PURPOSE"}, sorted(env)  # no tool server in this build: no PBENCH_MCP_*
+        assert set(env) <= {*KEPT, *SESSION_VARIABLES, "PASSED_ON_PURPOSE"}, sorted(env)
+        assert env["PBENCH_MCP_URL"].startswith("http://127.0.0.1:") and env["PBENCH_MCP_TOKEN"]
         assert env["PASSED_ON_PURPOSE"] == "visible-3b8a"  # the positive control: a named variable does arrive
         assert env["PBENCH_WORKSPACE"] == record["cwd"] == str(result["workspace"].resolve())
 
@@ -175,7 +177,8 @@ def test_the_messages_of_an_episode(tmp_path: Path) -> None:
     assert [(m["session"], m["position"], m["trigger"], len(m["history"])) for m in starts] == [
         ("a1", 1, "user", 0), ("a2", 2, "event", 1), ("a3", 3, "user", 2),
     ]
-    assert all(m["mcp"] is None and Path(m["workspace"]).is_dir() for m in starts)
+    assert all(m["mcp"]["url"].startswith("http://127.0.0.1:") and Path(m["workspace"]).is_dir() for m in starts)
+    assert len({m["mcp"]["token"] for m in starts}) == 3  # a server and a token per session
     assert starts[1]["history"][0][0] == {"role": "user", "content": TRIGGERS["a1"]}
     by_conversation: dict[str, list[str]] = {}
     for m in messages:

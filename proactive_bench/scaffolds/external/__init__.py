@@ -13,7 +13,7 @@ from proactive_bench.scaffolds.external.http_agent import HttpAgent
 from proactive_bench.scaffolds.external.loading import TRANSPORTS, external_agent
 from proactive_bench.scaffolds.external.messages import MAX_LINE_BYTES, MAX_UNREAD_BYTES, ExternalAgentError, parse_reply
 from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings
-from proactive_bench.scaffolds.external.tool_server import McpEndpoint, ToolServer, no_tool_server
+from proactive_bench.scaffolds.external.tool_server import McpEndpoint, ToolServer, mcp_tool_server
 
 __all__ = [
     "KEPT",
@@ -31,6 +31,6 @@ __all__ = [
     "ToolServer",
     "agent_environment",
     "external_agent",
-    "no_tool_server",
+    "mcp_tool_server",
     "parse_reply",
 ]

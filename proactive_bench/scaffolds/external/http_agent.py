@@ -16,7 +16,7 @@ import httpx2
 
 from proactive_bench.scaffolds.external.messages import MAX_LINE_BYTES, ExternalAgentError, parse_reply, shown
 from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings
-from proactive_bench.scaffolds.external.tool_server import McpEndpoint, ToolServer, no_tool_server
+from proactive_bench.scaffolds.external.tool_server import McpEndpoint, ToolServer, mcp_tool_server
 from proactive_bench.scaffolds.protocol import ScaffoldLoadError, SessionContext
 
 
@@ -25,7 +25,7 @@ class HttpAgent(ExternalAgent):
 
     transport = "http"
 
-    def __init__(self, target: str, settings: ExternalSettings | None = None, serve_tools: ToolServer = no_tool_server) -> None:
+    def __init__(self, target: str, settings: ExternalSettings | None = None, serve_tools: ToolServer = mcp_tool_server) -> None:
         super().__init__(target, settings, serve_tools)
         if not target.startswith(("http://", "https://")) or len(target.split("://", 1)[1]) == 0:
             raise ScaffoldLoadError(f"http:{target}: expected http:URL with an http:// or https:// URL, e.g. http:http://127.0.0.1:8000/agent")

@@ -5,14 +5,14 @@ from __future__ import annotations
 from proactive_bench.scaffolds.external.command_agent import CommandAgent
 from proactive_bench.scaffolds.external.http_agent import HttpAgent
 from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings
-from proactive_bench.scaffolds.external.tool_server import ToolServer, no_tool_server
+from proactive_bench.scaffolds.external.tool_server import ToolServer, mcp_tool_server
 from proactive_bench.scaffolds.protocol import ScaffoldOptions
 
 TRANSPORTS: dict[str, type[ExternalAgent]] = {"cmd": CommandAgent, "http": HttpAgent}
 """The agent-name prefixes of external agents and the class that carries each."""
 
 
-def external_agent(spec: str, options: ScaffoldOptions, serve_tools: ToolServer = no_tool_server) -> ExternalAgent:
+def external_agent(spec: str, options: ScaffoldOptions, serve_tools: ToolServer = mcp_tool_server) -> ExternalAgent:
     """The agent named ``PREFIX:TARGET`` (a prefix of :data:`TRANSPORTS`), with ``--agent-option`` settings
     (``turn_timeout``, ``env``, ``exit_grace``); a bad name or option is a ``ScaffoldLoadError``. Nothing starts yet:
     the process or client opens with each session."""

@@ -29,7 +29,7 @@ from proactive_bench.scaffolds.external.messages import (
     session_start,
     user_message,
 )
-from proactive_bench.scaffolds.external.tool_server import McpEndpoint, ToolServer, no_tool_server
+from proactive_bench.scaffolds.external.tool_server import McpEndpoint, ToolServer, mcp_tool_server
 from proactive_bench.scaffolds.protocol import AgentTurn, ScaffoldLoadError, SessionContext
 
 log = structlog.get_logger(__name__)
@@ -83,7 +83,7 @@ class ExternalAgent(ABC):
 
     transport: str = ""
 
-    def __init__(self, target: str, settings: ExternalSettings | None = None, serve_tools: ToolServer = no_tool_server) -> None:
+    def __init__(self, target: str, settings: ExternalSettings | None = None, serve_tools: ToolServer = mcp_tool_server) -> None:
         self.target = target
         self.settings = settings or ExternalSettings()
         self.serve_tools = serve_tools

@@ -2,8 +2,9 @@
 
 A :data:`ToolServer` takes the session's recording :class:`~proactive_bench.env.ToolBox` and returns a context
 manager that serves it while the session runs and yields the server's :class:`McpEndpoint` (loopback URL and
-bearer token); leaving the context stops the server. :func:`no_tool_server` is the stand-in while no MCP
-server is wired: the agent gets no ``PBENCH_MCP_*`` variables and ``"mcp": null`` in ``session_start``.
+bearer token; None: the session has no tools); leaving the context stops the server. :func:`mcp_tool_server`,
+the default, is ``mcp_world.McpWorld``: streamable HTTP on 127.0.0.1, a token per session, every call recorded
+through the toolbox. Tests pass their own.
 """
 
 from __future__ import annotations
@@ -12,11 +13,8 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 
-import structlog
-
+import proactive_bench.mcp_world as mcp_world  # the module, not its names: the MCP SDK loads at the first session
 from proactive_bench.env import ToolBox
-
-log = structlog.get_logger(__name__)
 
 
 @dataclass(frozen=True)
@@ -32,7 +30,7 @@ ToolServer = Callable[[ToolBox], AbstractContextManager[McpEndpoint | None]]
 
 
 @contextmanager
-def no_tool_server(toolbox: ToolBox) -> Iterator[McpEndpoint | None]:
-    """No server: the session's tools are not offered (logged once per session)."""
-    log.warning("external_agent_without_tools", tools=[spec.name for spec in toolbox.specs])
-    yield None
+def mcp_tool_server(toolbox: ToolBox) -> Iterator[McpEndpoint | None]:
+    """The session's tools over MCP until the context ends (tool calls run on the loop that is running now: the runner's)."""
+    with mcp_world.McpWorld(toolbox) as world:
+        yield McpEndpoint(world.url, world.token)
