@@ -4,16 +4,32 @@ Every mode appends its pid to ``pids.txt`` in its working folder. Modes: ``echo`
 ``crash SESSION`` (like echo, but raises at its first message in SESSION), ``hang`` (never replies, ignores
 SIGTERM), ``flood`` (one endless line), ``blank`` (endless blank lines), ``junk`` (prints a line that is not JSON), ``twice`` (two
 replies per message), ``linger`` (like echo, but does not exit after session_end, ignoring SIGTERM), ``dump PATH`` (like echo, and appends its environment, arguments and every message it
-receives to PATH as JSON lines).
+receives to PATH as JSON lines; ``dump PATH tools`` also the answers of the session's MCP server to a tool listing
+and two calls, at each session's start).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
 import sys
 import time
+
+
+async def tool_answers(url: str, token: str) -> list[str]:
+    """The session's tool list and two calls (list_dir, memory_read) over MCP, as the texts the server answered."""
+    import httpx2  # the official MCP client SDK, which the dump mode alone needs
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http:
+        async with streamable_http_client(url, http_client=http) as (read, write), ClientSession(read, write) as tools:
+            await tools.initialize()
+            listed = [tool.name for tool in (await tools.list_tools()).tools]
+            calls = [await tools.call_tool("list_dir", {"path": "."}), await tools.call_tool("memory_read", {})]
+    return [json.dumps(listed), *("".join(block.text for block in call.content) for call in calls)]
 
 
 def main() -> None:
@@ -29,6 +45,9 @@ def main() -> None:
                 out.write(json.dumps({"env": dict(os.environ), "argv": sys.argv, "cwd": os.getcwd(), "message": message}) + "\n")
         if message["type"] == "session_start":
             session = message["session"]
+            if mode == "dump" and sys.argv[3:] == ["tools"]:
+                with open(arg, "a") as out:
+                    out.write(json.dumps({"tools": asyncio.run(tool_answers(message["mcp"]["url"], message["mcp"]["token"]))}) + "\n")
             continue
         if message["type"] == "session_end":
             if mode == "linger":

@@ -154,15 +154,17 @@ def test_pbench_keys_and_endpoints_reach_the_agent_only_by_name(tmp_path: Path, 
     monkeypatch.setenv("PASSED_ON_PURPOSE", "visible-3b8a")
     dump = tmp_path / "dump.jsonl"
     result = play(
-        tmp_path, cmd(f"dump {dump}"), "--base-url", "http://127.0.0.1:9/planted-user-judge-v1",
+        tmp_path, cmd(f"dump {dump} tools"), "--base-url", "http://127.0.0.1:9/planted-user-judge-v1",
         "--agent-option", "env=PASSED_ON_PURPOSE",
     )
     assert {status for status, _ in statuses(result).values()} == {"completed"}
     text = dump.read_text()
     for secret in [*PLANTED.values(), "planted-user-judge-v1"]:
-        assert secret not in text  # not in its environment, its arguments or any message
+        assert secret not in text  # not in its environment, its arguments, any message or any MCP answer
     records = [json.loads(line) for line in text.splitlines()]
-    for record in records:
+    answers = [record["tools"] for record in records if "tools" in record]
+    assert len(answers) == 3 and "read_file" in json.loads(answers[0][0]) and "notes" in answers[0][1]  # the MCP answers were read
+    for record in (r for r in records if "env" in r):
         env = record["env"]
         assert set(env) <= {*KEPT, *SESSION_VARIABLES, "PASSED_ON_PURPOSE"}, sorted(env)
         assert env["PBENCH_MCP_URL"].startswith("http://127.0.0.1:") and env["PBENCH_MCP_TOKEN"]
@@ -173,7 +175,7 @@ def test_pbench_keys_and_endpoints_reach_the_agent_only_by_name(tmp_path: Path, 
 def test_the_messages_of_an_episode(tmp_path: Path) -> None:
     dump = tmp_path / "dump.jsonl"
     play(tmp_path, cmd(f"dump {dump}"))
-    messages = [json.loads(line)["message"] for line in dump.read_text().splitlines()]
+    messages = [record["message"] for record in map(json.loads, dump.read_text().splitlines()) if "message" in record]
     starts = [m for m in messages if m["type"] == "session_start"]
     assert [(m["session"], m["position"], m["trigger"], len(m["history"])) for m in starts] == [
         ("a1", 1, "user", 0), ("a2", 2, "event", 1), ("a3", 3, "user", 2),
