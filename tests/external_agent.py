@@ -24,11 +24,15 @@ async def tool_answers(url: str, token: str) -> list[str]:
     from mcp.client.session import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
-    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http:
-        async with streamable_http_client(url, http_client=http) as (read, write), ClientSession(read, write) as tools:
-            await tools.initialize()
-            listed = [tool.name for tool in (await tools.list_tools()).tools]
-            calls = [await tools.call_tool("list_dir", {"path": "."}), await tools.call_tool("memory_read", {})]
+    headers = {"Authorization": f"Bearer {token}"}
+    async with (
+        httpx2.AsyncClient(headers=headers) as http,
+        streamable_http_client(url, http_client=http) as (read, write),
+        ClientSession(read, write) as tools,
+    ):
+        await tools.initialize()
+        listed = [tool.name for tool in (await tools.list_tools()).tools]
+        calls = [await tools.call_tool("list_dir", {"path": "."}), await tools.call_tool("memory_read", {})]
     return [json.dumps(listed), *("".join(block.text for block in call.content) for call in calls)]
 
 

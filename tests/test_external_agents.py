@@ -18,7 +18,7 @@ from contextlib import ExitStack, contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from conftest import MINI, REPO, run_cli
@@ -252,9 +252,9 @@ def test_the_session_s_tool_server_reaches_the_agent_and_stops_with_the_session(
 class AgentService(BaseHTTPRequestHandler):
     """An ``http:`` agent: replies ``turn N`` at ``/ok``; ``/status``, ``/junk`` and ``/slow`` misbehave on user messages."""
 
-    events: list[dict[str, Any]] = []
+    events: ClassVar[list[dict[str, Any]]] = []
 
-    def do_POST(self) -> None:  # noqa: N802 (the http.server name)
+    def do_POST(self) -> None:
         event = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         self.events.append({**event, "path": self.path})
         status, body = 200, b""
@@ -275,7 +275,7 @@ class AgentService(BaseHTTPRequestHandler):
         except BrokenPipeError:  # /slow: pbench gave up on the turn
             pass
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (quiet)
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # replay.py, next to this file
-from replay import NOTHING_LEFT, mcp_session, play, recorded_turns  # noqa: E402
+from replay import NOTHING_LEFT, mcp_session, play, recorded_turns
 
 
 async def main(recording: str) -> None:

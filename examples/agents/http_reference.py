@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # replay.py, next to this file
-from replay import NOTHING_LEFT, Turn, mcp_session, play, recorded_turns  # noqa: E402
+from replay import NOTHING_LEFT, Turn, mcp_session, play, recorded_turns
 
 TURNS: dict[str, list[Turn]] = {}
 SESSIONS: dict[str, tuple[dict[str, str], list[Turn]]] = {}  # conversation: (its MCP endpoint, its turns to come)
@@ -30,7 +30,7 @@ async def replay_turn(mcp: dict[str, str], turn: Turn) -> str:
 
 
 class Agent(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         event = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         body = b"{}"
         if event["type"] == "session_start":

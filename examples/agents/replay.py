@@ -43,10 +43,14 @@ def recorded_turns(path: str) -> dict[str, list[Turn]]:
 @asynccontextmanager
 async def mcp_session(url: str, token: str) -> AsyncIterator[ClientSession]:
     """An initialized MCP client session on the session's server, sending its bearer token."""
-    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http:
-        async with streamable_http_client(url, http_client=http) as (read, write), ClientSession(read, write) as session:
-            await session.initialize()
-            yield session
+    headers = {"Authorization": f"Bearer {token}"}
+    async with (
+        httpx2.AsyncClient(headers=headers) as http,
+        streamable_http_client(url, http_client=http) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        yield session
 
 
 async def play(tools: ClientSession, turn: Turn) -> str:

@@ -8,12 +8,26 @@ from its name. The agent's failures are one-line :class:`ExternalAgentError`\\ s
 """
 
 from proactive_bench.scaffolds.external.command_agent import CommandAgent
-from proactive_bench.scaffolds.external.environment import KEPT, SESSION_VARIABLES, AgentEnvError, agent_environment
+from proactive_bench.scaffolds.external.environment import (
+    KEPT,
+    SESSION_VARIABLES,
+    AgentEnvError,
+    agent_environment,
+)
 from proactive_bench.scaffolds.external.http_agent import HttpAgent
 from proactive_bench.scaffolds.external.loading import TRANSPORTS, external_agent
-from proactive_bench.scaffolds.external.messages import MAX_LINE_BYTES, MAX_UNREAD_BYTES, ExternalAgentError, parse_reply
+from proactive_bench.scaffolds.external.messages import (
+    MAX_LINE_BYTES,
+    MAX_UNREAD_BYTES,
+    ExternalAgentError,
+    parse_reply,
+)
 from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings
-from proactive_bench.scaffolds.external.tool_server import McpEndpoint, ToolServer, mcp_tool_server
+from proactive_bench.scaffolds.external.tool_server import (
+    McpEndpoint,
+    ToolServer,
+    mcp_tool_server,
+)
 
 __all__ = [
     "KEPT",

@@ -39,7 +39,11 @@ from proactive_bench.scaffolds.external.messages import (
     shown,
 )
 from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings
-from proactive_bench.scaffolds.external.tool_server import McpEndpoint, ToolServer, mcp_tool_server
+from proactive_bench.scaffolds.external.tool_server import (
+    McpEndpoint,
+    ToolServer,
+    mcp_tool_server,
+)
 from proactive_bench.scaffolds.protocol import ScaffoldLoadError, SessionContext
 
 log = structlog.get_logger(__name__)
@@ -66,8 +70,6 @@ class _Backlog:
 
 class CommandAgent(ExternalAgent):
     """``cmd:COMMAND``: see the module's docstring."""
-
-    transport = "cmd"
 
     def __init__(self, target: str, settings: ExternalSettings | None = None, serve_tools: ToolServer = mcp_tool_server) -> None:
         super().__init__(target, settings, serve_tools)

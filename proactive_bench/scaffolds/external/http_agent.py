@@ -14,16 +14,23 @@ from typing import Any
 
 import httpx2
 
-from proactive_bench.scaffolds.external.messages import MAX_LINE_BYTES, ExternalAgentError, parse_reply, shown
+from proactive_bench.scaffolds.external.messages import (
+    MAX_LINE_BYTES,
+    ExternalAgentError,
+    parse_reply,
+    shown,
+)
 from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings
-from proactive_bench.scaffolds.external.tool_server import McpEndpoint, ToolServer, mcp_tool_server
+from proactive_bench.scaffolds.external.tool_server import (
+    McpEndpoint,
+    ToolServer,
+    mcp_tool_server,
+)
 from proactive_bench.scaffolds.protocol import ScaffoldLoadError, SessionContext
 
 
 class HttpAgent(ExternalAgent):
     """``http:URL``: see the module's docstring."""
-
-    transport = "http"
 
     def __init__(self, target: str, settings: ExternalSettings | None = None, serve_tools: ToolServer = mcp_tool_server) -> None:
         super().__init__(target, settings, serve_tools)

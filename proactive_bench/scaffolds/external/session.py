@@ -29,8 +29,16 @@ from proactive_bench.scaffolds.external.messages import (
     session_start,
     user_message,
 )
-from proactive_bench.scaffolds.external.tool_server import McpEndpoint, ToolServer, mcp_tool_server
-from proactive_bench.scaffolds.protocol import AgentTurn, ScaffoldLoadError, SessionContext
+from proactive_bench.scaffolds.external.tool_server import (
+    McpEndpoint,
+    ToolServer,
+    mcp_tool_server,
+)
+from proactive_bench.scaffolds.protocol import (
+    AgentTurn,
+    ScaffoldLoadError,
+    SessionContext,
+)
 
 log = structlog.get_logger(__name__)
 
@@ -80,8 +88,6 @@ def _seconds(extra: Mapping[str, Any], key: str, default: float) -> float:
 
 class ExternalAgent(ABC):
     """A scaffold whose agent lives outside pbench; subclasses carry the events (one per transport)."""
-
-    transport: str = ""
 
     def __init__(self, target: str, settings: ExternalSettings | None = None, serve_tools: ToolServer = mcp_tool_server) -> None:
         self.target = target

@@ -13,7 +13,9 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 
-import proactive_bench.mcp_world as mcp_world  # the module, not its names: the MCP SDK loads at the first session
+from proactive_bench import (
+    mcp_world,  # the module, not its names: the MCP SDK loads at the first session
+)
 from proactive_bench.env import ToolBox
 
 
