@@ -13,9 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 
-from proactive_bench import (
-    mcp_world,  # the module, not its names: the MCP SDK loads at the first session
-)
+import proactive_bench.mcp_world  # the package, not its names: the MCP SDK loads at the first session
 from proactive_bench.env import ToolBox
 
 
@@ -34,5 +32,5 @@ ToolServer = Callable[[ToolBox], AbstractContextManager[McpEndpoint | None]]
 @contextmanager
 def mcp_tool_server(toolbox: ToolBox) -> Iterator[McpEndpoint | None]:
     """The session's tools over MCP until the context ends (tool calls run on the loop that is running now: the runner's)."""
-    with mcp_world.McpWorld(toolbox) as world:
+    with proactive_bench.mcp_world.McpWorld(toolbox) as world:
         yield McpEndpoint(world.url, world.token)
