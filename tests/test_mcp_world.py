@@ -142,6 +142,9 @@ async def test_requests_without_the_token_or_with_another_are_refused_before_any
                 refused = await http.post(world.url, json=call, headers={**accept, **headers})
                 assert refused.status_code == 401, headers
                 assert refused.headers["www-authenticate"].startswith("Bearer")
+            for foreign in ({"Host": "pbench.example"}, {"Origin": "http://pbench.example"}):  # a page rebinding a name to 127.0.0.1
+                refused = await http.post(world.url, json=call, headers={**accept, **world.headers, **foreign})
+                assert refused.status_code in (403, 421), foreign
         with pytest.raises(Exception):  # the official client gets no session either
             async with connected(world.url, "wrong"):
                 pass
