@@ -119,7 +119,7 @@ class McpWorld:
     def _serve(self) -> None:
         assert self._server is not None
         try:
-            asyncio.run(self._server.serve())
+            self._server.run()  # on uvloop where it is installed (uvicorn's loop="auto")
         except BaseException as exc:  # noqa: BLE001 (reported by start, or logged once running)
             self._failure = exc
             log.warning("mcp_world_failed", error=repr(exc))

@@ -67,7 +67,7 @@ def tool_server(calls: ToolCalls, name: str = "pbench") -> Server[Any]:
 
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         record = await calls.call(params.name, params.arguments)
-        log.debug("mcp_tool_call", tool=params.name, ok=record.ok)
+        log.info("mcp_tool_call", tool=params.name, ok=record.ok)
         return call_result(record)
 
     return Server(name, version=version("pbench"), on_list_tools=list_tools, on_call_tool=call_tool)
