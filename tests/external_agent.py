@@ -3,7 +3,8 @@
 Every mode appends its pid to ``pids.txt`` in its working folder. Modes: ``echo`` (well behaved: notes each message in ``seen.txt`` in its working folder, replies ``turn N``),
 ``crash SESSION`` (like echo, but raises at its first message in SESSION), ``hang`` (never replies, ignores
 SIGTERM), ``flood`` (one endless line), ``blank`` (endless blank lines), ``junk`` (prints a line that is not JSON), ``twice`` (two
-replies per message), ``linger`` (like echo, but does not exit after session_end, ignoring SIGTERM), ``dump PATH`` (like echo, and appends its environment, arguments and every message it
+replies per message), ``linger`` (like echo, but does not exit after session_end, ignoring SIGTERM), ``chatter`` (replies, then
+writes replies without end), ``dump PATH`` (like echo, and appends its environment, arguments and every message it
 receives to PATH as JSON lines; ``dump PATH tools`` also the answers of the session's MCP server to a tool listing
 and two calls, at each session's start).
 """
@@ -77,6 +78,8 @@ def main() -> None:
         reply = json.dumps({"type": "reply", "text": f"turn {turn}"}) + "\n"
         sys.stdout.write(reply * (2 if mode == "twice" else 1))  # twice: both lines in one write, so both arrive before the next turn
         sys.stdout.flush()
+        while mode == "chatter":
+            sys.stdout.write(reply * 1000)
 
 
 if __name__ == "__main__":

@@ -102,6 +102,7 @@ FAULTS = {
     "blank": "the agent's stdout line is not JSON: ''",
     "junk": "the agent's stdout line is not JSON: 'thinking about it...'",
     "twice": 'the agent wrote on stdout when no reply was asked: \'{"type": "reply", "text": "turn 1"}\'',
+    "chatter": 'the agent wrote on stdout when no reply was asked: \'{"type": "reply", "text": "turn 1"}\'',  # read up to 4 MiB, then blocked
 }
 
 

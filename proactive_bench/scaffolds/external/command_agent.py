@@ -9,7 +9,7 @@ to pbench's folder is made absolute, so ``cmd:python agents/mine.py`` works from
 A process lives for one session: a crash ends only its session, the next session starts a new process. After
 ``session_end`` (and stdin closed) it has ``exit_grace`` seconds to exit; then, and at once after any fault, its
 whole process group is killed. Faults, each a one-line :class:`ExternalAgentError`: a line that is not a reply
-(quoted; a blank line too), a line over ``MAX_LINE_BYTES``, more than ``MAX_UNREAD_BYTES`` unread, output when no reply was asked,
+(quoted; a blank line too), a line over ``MAX_LINE_BYTES``, more than ``MAX_UNREAD_LINES`` lines or ``MAX_UNREAD_BYTES`` unread, output when no reply was asked,
 an exit before replying (with its code and last stderr line), no reply by the turn's deadline.
 """
 
@@ -51,6 +51,8 @@ log = structlog.get_logger(__name__)
 STDERR_LOG_BYTES = 1 << 20
 """How much of a session's stderr is logged; the rest is read and dropped (so the agent never blocks on it)."""
 STDERR_LINE_CHARS = 2000
+MAX_UNREAD_LINES = 64
+"""Lines the agent's stdout may hold unread (a turn reads one); past them (or ``MAX_UNREAD_BYTES``) pbench stops reading."""
 
 
 @dataclass(frozen=True)
@@ -223,8 +225,8 @@ def _read_stdout(stream: IO[bytes], lines: queue.Queue[bytes | _End], backlog: _
                 break
             lines.put(line)
             backlog.queued += len(line)
-            if backlog.queued - backlog.taken > MAX_UNREAD_BYTES:
-                end = _End(f"the agent wrote more than {MAX_UNREAD_BYTES} bytes on stdout that no turn asked for")
+            if backlog.queued - backlog.taken > MAX_UNREAD_BYTES or lines.qsize() > MAX_UNREAD_LINES:
+                end = _End(f"the agent wrote more on stdout than any turn asked for ({MAX_UNREAD_LINES} lines or {MAX_UNREAD_BYTES} bytes)")
                 break
     except (OSError, ValueError):  # the stream was closed at teardown
         pass
