@@ -19,7 +19,7 @@ PACKAGE = ROOT / "proactive_bench"
 LAYERS: dict[str, int] = {
     "logs": 0, "yaml_files": 0, "registry": 0, "exports": 0, "terminal": 0, "tracebacks": 0, "postgres_server": 0, "store": 0,
     "llm": 1, "env": 1,
-    "data_model": 2,
+    "data_model": 2, "mcp_world": 2,
     "dataset": 3,
     "user": 4, "scaffolds": 4, "scoring": 4, "suites": 4,
     "episode": 5,

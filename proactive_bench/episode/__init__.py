@@ -4,6 +4,7 @@
   run), ``start_run``, ``build_participants``, ``execute_run``;
 - ``runner``: ``run_episode`` over an :class:`EpisodeRun` (store, run row,
   episode, :class:`Participants`, call ledger, cache), ``CallLedger``;
+  ``session_toolbox``, one session's world on its own (``pbench mcp``);
 - ``session_graph``: the LangGraph agent/user loop of one session, with its
   ``SessionRuntime`` as the graph's run context;
 - ``rows``: the one place a session's records become store rows;
@@ -30,7 +31,7 @@ _EXPORTS = Exports(
             "start_run",
         ),
         "rows": ("grade_rows",),
-        "runner": ("DEFAULT_MAX_TURNS", "CallLedger", "episode_env"),
+        "runner": ("DEFAULT_MAX_TURNS", "CallLedger", "episode_env", "session_toolbox"),
     },
 )
 
@@ -50,6 +51,7 @@ __all__ = [
     "load_spec_episode",
     "opened_checkpoint",
     "run_spec",
+    "session_toolbox",
     "start_run",
     "stored_session_result",
 ]

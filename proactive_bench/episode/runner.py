@@ -286,18 +286,46 @@ def _episode_state(
     store: Store, run: Run, episode: LoadedEpisode, done: list[SessionRun], *, fresh: bool = False,
 ) -> tuple[Workspace, Memory, AppStore]:
     """Seeded state for a run with no finished session, or the state after the last finished session."""
-    root, apps = Path(run.workspace), AppStore()  # app state in memory, outside the agent's reach
+    root = Path(run.workspace)
     if not done:
         if not fresh:  # what an interrupted first session left behind
             jail.remove_tree(root)
-        apps.seed_from(episode.directory / "apps")
-        return Workspace.seeded(root, episode.workspace_seed), Memory(), apps
+        return seeded_state(episode, root)
     last = max(done, key=lambda sr: sr.position)
     assert last.id is not None
-    workspace = Workspace(root)
+    workspace, apps = Workspace(root), AppStore()  # app state in memory, outside the agent's reach
     restore_checkpoint(store, run, last.position, workspace)
     apps.restore(store.snapshot(last.id, "apps") or {})
     return workspace, Memory(store.snapshot(last.id, "memory") or {}), apps
+
+
+def seeded_state(episode: LoadedEpisode, root: Path) -> tuple[Workspace, Memory, AppStore]:
+    """The state an episode starts from: its seed copied into the workspace at ``root``, no notes, the seeded apps (in memory)."""
+    apps = AppStore()
+    apps.seed_from(episode.directory / "apps")
+    return Workspace.seeded(root, episode.workspace_seed), Memory(), apps
+
+
+def open_session(env: ToolEnv, episode: LoadedEpisode, session: Session) -> tuple[ToolBox, str | None]:
+    """The session's toolbox (only its own tools) once it has started (clock moved, its timed rows and files placed), and
+    why they could not be placed, if so (e.g. a folder the agent made where a later session's file goes)."""
+    toolbox = ToolBox(env, resolve_tool_names(session.tools))
+    try:
+        start_session(env.require_apps(), env.workspace, episode.directory, session)
+    except (SeedError, WorkspaceSeedError) as exc:
+        return toolbox, f"the session's timed rows or files cannot be placed: {str(exc).splitlines()[0]}"
+    return toolbox, None
+
+
+def session_toolbox(episode: LoadedEpisode, session: Session, root: Path, models: ToolModels | None = None) -> ToolBox:
+    """The toolbox of one session played on its own, in a fresh workspace at ``root``: the world as ``pbench episode
+    --sessions <id>`` starts it (seeded workspace and apps, the session started). SeedError or WorkspaceSeedError when
+    the seed or the session's timed rows or files cannot be placed."""
+    workspace, memory, apps = seeded_state(episode, root)
+    toolbox, unplaced = open_session(episode_env(episode, workspace, memory, apps, models), episode, session)
+    if unplaced is not None:
+        raise SeedError(unplaced)
+    return toolbox
 
 
 async def _run_one(
@@ -315,12 +343,7 @@ async def _run_one(
     session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))  # saved at the end
     sink = StoreSink()
     sink.pending.append(message_row(opening_message(session)))
-    toolbox = ToolBox(env, resolve_tool_names(session.tools))
-    try:  # the clock moves, the session's timed app rows and files appear
-        start_session(env.require_apps(), env.workspace, wiring.episode.directory, session)
-        unplaced = None
-    except (SeedError, WorkspaceSeedError) as exc:  # e.g. a folder the agent made where a later session's file goes
-        unplaced = f"the session's timed rows or files cannot be placed: {str(exc).splitlines()[0]}"
+    toolbox, unplaced = open_session(env, wiring.episode, session)  # the clock moves, the session's timed app rows and files appear
     ctx = SessionContext(
         session_id=session.id,
         trigger=session.trigger.type,

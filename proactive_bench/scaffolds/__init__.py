@@ -7,6 +7,8 @@ reference solution (:data:`ORACLES`) and builds the agent of a run
 (:func:`load_scaffold`). A new agent is a ``package.module:attr``, a
 ``path/file.py:attr`` or an entry point of the ``pbench.scaffolds`` group; it never
 sees a reference solution (declaring ``uses_reference_solution`` is refused).
+``external/`` holds the agents outside pbench's process, ``cmd:COMMAND`` and
+``http:URL`` (docs/external-agents.md).
 """
 
 from proactive_bench.scaffolds.adversarial import (

@@ -15,11 +15,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import proactive_bench.scaffolds.adversarial  # noqa: F401  (the built-ins register on import)
-import proactive_bench.scaffolds.react  # noqa: F401
+import proactive_bench.scaffolds.adversarial
+import proactive_bench.scaffolds.react
 import proactive_bench.scaffolds.scripted  # noqa: F401
 from proactive_bench.registry import PluginError
-from proactive_bench.tracebacks import located
+from proactive_bench.scaffolds.external import TRANSPORTS, external_agent
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     Scaffold,
@@ -28,6 +28,7 @@ from proactive_bench.scaffolds.protocol import (
     grant_reference,
     grants_reference,
 )
+from proactive_bench.tracebacks import located
 
 REFERENCE_ATTRIBUTE = "uses_reference_solution"
 """An agent's claim to the reference solution: a reason to refuse it, since only pbench's grant gives it."""
@@ -43,7 +44,8 @@ def load_scaffold(spec: str, options: ScaffoldOptions) -> Scaffold:
     ``spec`` is ``scripted:NAME``, a provider model such as ``openai:gpt-4o``
     (the ``react`` scaffold on that model), ``react:openai:NAME``, a registered
     name (an installed entry point, or one registered in this process),
-    ``package.module:attr`` or ``path/file.py:attr``.
+    ``package.module:attr``, ``path/file.py:attr``, or an agent outside pbench:
+    ``cmd:COMMAND`` or ``http:URL`` (docs/external-agents.md).
     ``attr`` is a class or factory called with the :class:`ScaffoldOptions`
     (or with no arguments if it takes none).
 
@@ -67,6 +69,8 @@ def _build(spec: str, options: ScaffoldOptions) -> Scaffold:
         raise ScaffoldLoadError(f"unknown scripted baseline {spec!r}; known: {names}")
     if spec in SCAFFOLDS:  # first: a granted name always builds from the factory it was granted for
         return _instantiate(_registered(spec), options, spec)
+    if head in TRANSPORTS:  # cmd:COMMAND, http:URL: an agent outside pbench (scaffolds/external)
+        return external_agent(spec, options)
     if head == "react":
         return SCAFFOLDS.get("react")(ScaffoldOptions(**{**options.__dict__, "model": spec.split(":", 1)[1]}))
     if ":" in spec and (spec.split(":", 1)[0].endswith(".py") or "." in head):
@@ -101,7 +105,7 @@ def _import_attr(spec: str) -> Any:
             module = importlib.import_module(target)
     except ScaffoldLoadError:
         raise
-    except Exception as exc:  # noqa: BLE001 (the user's module: missing, a syntax error, a bug at import)
+    except Exception as exc:
         sys.modules.pop(f"pbench_user_scaffold_{Path(target).stem}", None)
         raise ScaffoldLoadError(f"cannot import scaffold module {target!r}: {located(exc)}") from exc
     try:
@@ -117,7 +121,7 @@ def _instantiate(factory: Any, options: ScaffoldOptions, spec: str) -> Scaffold:
         takes_args = False
     try:
         agent = factory(options) if takes_args else factory()
-    except Exception as exc:  # noqa: BLE001 (the user's factory)
+    except Exception as exc:
         raise ScaffoldLoadError(f"building scaffold {spec!r} failed: {located(exc)}") from exc
     missing = [m for m in ("start_session", "respond", "end_session") if not callable(getattr(agent, m, None))]
     if missing:

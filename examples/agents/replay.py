@@ -1,0 +1,61 @@
+"""Shared by the replay examples: the turns of a recorded run (``pbench export`` output), played through a session's
+MCP tools with the official MCP client SDK.
+
+These agents are replay baselines, named as such: they repeat what a recorded agent did (pbench's own
+``scripted:reference`` for the figures in docs/external-agents.md). pbench gives reference solutions only to its
+own in-process baselines and never to an external agent; the recording is a file the person running the example
+exported and passes on the command line, and the agent otherwise knows only what any agent is shown.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx2
+from mcp.client.session import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+Turn = tuple[list[tuple[str, dict[str, Any]]], str]
+"""One agent turn: its tool calls ``(name, arguments)`` in order, and its reply."""
+NOTHING_LEFT: Turn = ([], "Nothing further from me.")
+
+
+def recorded_turns(path: str) -> dict[str, list[Turn]]:
+    """Per session id, the recorded agent turns, in order."""
+    sessions: dict[str, list[Turn]] = {}
+    with open(path) as lines:
+        for line in lines:
+            record = json.loads(line)
+            turns = sessions[record["session_id"]] = []
+            for message in record["messages"]:
+                if message["role"] not in ("assistant", "tool"):  # a user message or the opening event: a new turn
+                    turns.append(([], ""))
+                elif message["role"] == "assistant":
+                    calls, reply = turns[-1]
+                    calls += [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in message["tool_calls"]]
+                    turns[-1] = (calls, message["content"] or reply)
+    return sessions
+
+
+@asynccontextmanager
+async def mcp_session(url: str, token: str) -> AsyncIterator[ClientSession]:
+    """An initialized MCP client session on the session's server, sending its bearer token."""
+    headers = {"Authorization": f"Bearer {token}"}
+    async with (
+        httpx2.AsyncClient(headers=headers) as http,
+        streamable_http_client(url, http_client=http) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        yield session
+
+
+async def play(tools: ClientSession, turn: Turn) -> str:
+    """Make the turn's tool calls, in order; its reply."""
+    calls, reply = turn
+    for name, arguments in calls:
+        await tools.call_tool(name, arguments)
+    return reply

@@ -1,0 +1,50 @@
+"""External agents: agents that run outside pbench's process, reached over a transport (``cmd:``, ``http:``).
+
+Every transport carries the same messages (``messages``) through the same session lifecycle (``session``:
+tools served per session, ``session_start``, one reply per ``user`` message, ``session_end``, the turn timeout);
+``command_agent`` and ``http_agent`` carry them; ``environment`` is what a process may see of pbench's
+environment; ``tool_server`` is the narrow interface to the per-session MCP server; ``loading`` builds an agent
+from its name. The agent's failures are one-line :class:`ExternalAgentError`\\ s, which end its session as ``error``.
+"""
+
+from proactive_bench.scaffolds.external.command_agent import CommandAgent
+from proactive_bench.scaffolds.external.environment import (
+    KEPT,
+    SESSION_VARIABLES,
+    AgentEnvError,
+    agent_environment,
+)
+from proactive_bench.scaffolds.external.http_agent import HttpAgent
+from proactive_bench.scaffolds.external.loading import TRANSPORTS, external_agent
+from proactive_bench.scaffolds.external.messages import (
+    MAX_LINE_BYTES,
+    MAX_UNREAD_BYTES,
+    ExternalAgentError,
+    parse_reply,
+)
+from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings
+from proactive_bench.scaffolds.external.tool_server import (
+    McpEndpoint,
+    ToolServer,
+    mcp_tool_server,
+)
+
+__all__ = [
+    "KEPT",
+    "MAX_LINE_BYTES",
+    "MAX_UNREAD_BYTES",
+    "SESSION_VARIABLES",
+    "TRANSPORTS",
+    "AgentEnvError",
+    "CommandAgent",
+    "ExternalAgent",
+    "ExternalAgentError",
+    "ExternalSettings",
+    "HttpAgent",
+    "McpEndpoint",
+    "ToolServer",
+    "agent_environment",
+    "external_agent",
+    "mcp_tool_server",
+    "parse_reply",
+]

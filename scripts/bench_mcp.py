@@ -1,0 +1,134 @@
+"""What a tool call costs over MCP on loopback (target: at most 5 ms median), against the same call in process.
+
+One pharmacist session's world (``episode.session_toolbox``); the calls are ``read_file`` of the session's protocol
+(about 2 KB) and ``list_dir`` of the workspace root, each ``--calls`` times, through the official MCP client SDK:
+
+- in process: ``await toolbox.acall(...)``, the floor;
+- http, client in this process: ``McpWorld`` started on this event loop (the runner's set-up: calls run on this loop),
+  the client on the same loop, sharing the interpreter with the server's thread;
+- http, client in another process: the same world, the client a second Python process (an external agent's shape);
+- stdio: the client starts ``pbench mcp --transport stdio`` and talks to it on its stdin and stdout.
+
+Prints the median and the 90th percentile of each, in milliseconds.
+
+    python scripts/bench_mcp.py [--calls 300] [--data DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx2
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+from proactive_bench.dataset import DEFAULT_DATA_ROOT, load_episode
+from proactive_bench.episode import session_toolbox
+from proactive_bench.logs import configure_logging
+from proactive_bench.mcp_world import McpWorld
+
+PERSONA, SESSION = "pharmacist", "s01_vanco_auc_review"
+CALLS = [("read_file", {"path": "protocols/vancomycin_auc_protocol.md"}), ("list_dir", {"path": "."})]
+
+
+async def timed(calls: int, one: Callable[[str, dict[str, Any]], Awaitable[Any]]) -> list[float]:
+    """Milliseconds per call, alternating the two calls (after a few warm-up calls)."""
+    for name, args in CALLS:
+        await one(name, args)
+    times = []
+    for i in range(calls):
+        name, args = CALLS[i % len(CALLS)]
+        start = time.perf_counter()
+        await one(name, args)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+@asynccontextmanager
+async def http_client(url: str, token: str) -> AsyncIterator[ClientSession]:
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http, streamable_http_client(url, http_client=http) as (read, write):
+        async with ClientSession(read, write) as client:
+            await client.initialize()
+            yield client
+
+
+async def checked(client: ClientSession, name: str, args: dict[str, Any]) -> None:
+    result = await client.call_tool(name, args)
+    if result.is_error:
+        raise SystemExit(f"{name} failed over MCP: {result.content}")
+
+
+async def client_process(url: str, token: str, calls: int) -> None:
+    """The second process: time the calls against ``url``; print the times and its CPU milliseconds per call as JSON."""
+    async with http_client(url, token) as client:
+        cpu = time.process_time()
+        times = await timed(calls, lambda name, args: checked(client, name, args))
+        print(json.dumps({"times": times, "cpu_ms": (time.process_time() - cpu) * 1000 / (calls + len(CALLS))}))
+
+
+async def bench(data: Path, calls: int, cpu_ms: dict[str, float]) -> dict[str, list[float]]:
+    """Per path, milliseconds per call; ``cpu_ms`` gets the CPU milliseconds per call of the server and the client over http."""
+    loaded = load_episode(data, PERSONA)
+    session = next(s for s in loaded.sessions if s.id == SESSION)
+    found: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        toolbox = session_toolbox(loaded, session, Path(folder) / "in-process")
+        found["in process (ToolBox.acall)"] = await timed(calls, toolbox.acall)
+        with McpWorld(session_toolbox(loaded, session, Path(folder) / "http")) as world:
+            async with http_client(world.url, world.token) as client:
+                found["http, client in this process"] = await timed(calls, lambda name, args: checked(client, name, args))
+            other = await asyncio.create_subprocess_exec(
+                sys.executable, __file__, "--client", world.url, world.token, "--calls", str(calls), stdout=subprocess.PIPE,
+            )
+            cpu = time.process_time()  # this process only serves meanwhile: its CPU time is the server's
+            out, _ = await other.communicate()
+            measured = json.loads(out)
+            found["http, client in another process"] = measured["times"]
+            cpu_ms["server"] = (time.process_time() - cpu) * 1000 / (calls + len(CALLS))
+            cpu_ms["client (MCP SDK)"] = measured["cpu_ms"]
+        server = StdioServerParameters(
+            command=str(Path(sys.executable).with_name("pbench")),
+            args=["mcp", "--transport", "stdio", "--persona", PERSONA, "--session", SESSION, "--data", str(data), "--workspace", str(Path(folder) / "stdio")],
+            env={"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else None,  # a work tree's code, as in this process
+        )
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            found["stdio (pbench mcp)"] = await timed(calls, lambda name, args: checked(client, name, args))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA_ROOT)
+    parser.add_argument("--client", nargs=2, metavar=("URL", "TOKEN"), help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    configure_logging()
+    if options.client:
+        asyncio.run(client_process(*options.client, options.calls))
+        return
+    cpu_ms: dict[str, float] = {}
+    found = asyncio.run(bench(options.data, options.calls, cpu_ms))
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"{PERSONA} / {SESSION}: {options.calls} calls each (read_file and list_dir, alternating); {os.cpu_count()} CPUs, load average {load}")
+    print(f"{'path':<34} {'median ms':>10} {'p90 ms':>8}")
+    for path, times in found.items():
+        print(f"{path:<34} {statistics.median(times):>10.2f} {statistics.quantiles(times, n=10)[-1]:>8.2f}")
+    print("CPU per call over http, " + ", ".join(f"{who}: {ms:.2f} ms" for who, ms in cpu_ms.items()) + " (what a loaded machine stretches into wall time)")
+
+
+if __name__ == "__main__":
+    main()

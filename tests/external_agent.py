@@ -1,0 +1,86 @@
+"""A ``cmd:`` agent for the external-agent tests, misbehaving as its first argument asks (stdlib only).
+
+Every mode appends its pid to ``pids.txt`` in its working folder. Modes: ``echo`` (well behaved: notes each message in ``seen.txt`` in its working folder, replies ``turn N``),
+``crash SESSION`` (like echo, but raises at its first message in SESSION), ``hang`` (never replies, ignores
+SIGTERM), ``flood`` (one endless line), ``blank`` (endless blank lines), ``junk`` (prints a line that is not JSON), ``twice`` (two
+replies per message), ``linger`` (like echo, but does not exit after session_end, ignoring SIGTERM), ``chatter`` (replies, then
+writes replies without end), ``dump PATH`` (like echo, and appends its environment, arguments and every message it
+receives to PATH as JSON lines; ``dump PATH tools`` also the answers of the session's MCP server to a tool listing
+and two calls, at each session's start).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+import time
+
+
+async def tool_answers(url: str, token: str) -> list[str]:
+    """The session's tool list and two calls (list_dir, memory_read) over MCP, as the texts the server answered."""
+    import httpx2  # the official MCP client SDK, which the dump mode alone needs
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    headers = {"Authorization": f"Bearer {token}"}
+    async with (
+        httpx2.AsyncClient(headers=headers) as http,
+        streamable_http_client(url, http_client=http) as (read, write),
+        ClientSession(read, write) as tools,
+    ):
+        await tools.initialize()
+        listed = [tool.name for tool in (await tools.list_tools()).tools]
+        calls = [await tools.call_tool("list_dir", {"path": "."}), await tools.call_tool("memory_read", {})]
+    return [json.dumps(listed), *("".join(block.text for block in call.content) for call in calls)]
+
+
+def main() -> None:
+    mode, arg = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "")
+    print(f"{mode} agent ready, pid {os.getpid()}", file=sys.stderr, flush=True)
+    with open("pids.txt", "a") as pids:
+        pids.write(f"{os.getpid()}\n")
+    session, turn = "", 0
+    for line in sys.stdin:
+        message = json.loads(line)
+        if mode == "dump":
+            with open(arg, "a") as out:
+                out.write(json.dumps({"env": dict(os.environ), "argv": sys.argv, "cwd": os.getcwd(), "message": message}) + "\n")
+        if message["type"] == "session_start":
+            session = message["session"]
+            if mode == "dump" and sys.argv[3:] == ["tools"]:
+                with open(arg, "a") as out:
+                    out.write(json.dumps({"tools": asyncio.run(tool_answers(message["mcp"]["url"], message["mcp"]["token"]))}) + "\n")
+            continue
+        if message["type"] == "session_end":
+            if mode == "linger":
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
+                time.sleep(3600)
+            return
+        turn += 1
+        with open("seen.txt", "a") as notes:
+            notes.write(f"{session} {turn}: {message['text'][:40]}\n")
+        if mode == "crash" and session == arg:
+            raise RuntimeError(f"boom in {session}")
+        if mode == "hang":
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            time.sleep(3600)
+        if mode == "flood":
+            while True:
+                sys.stdout.write("x" * 65536)
+        if mode == "blank":
+            while True:
+                sys.stdout.write("\n" * 65536)
+        if mode == "junk":
+            print("thinking about it...", flush=True)
+        reply = json.dumps({"type": "reply", "text": f"turn {turn}"}) + "\n"
+        sys.stdout.write(reply * (2 if mode == "twice" else 1))  # twice: both lines in one write, so both arrive before the next turn
+        sys.stdout.flush()
+        while mode == "chatter":
+            sys.stdout.write(reply * 1000)
+
+
+if __name__ == "__main__":
+    main()

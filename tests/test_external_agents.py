@@ -1,0 +1,387 @@
+"""External agents (``cmd:COMMAND``, ``http:URL``): the message protocol, a process per session, faults ending only
+their session as ``error`` with a one-line reason, and isolation (pbench's keys and endpoints never reach the agent).
+
+The ``cmd:`` agents are tests/external_agent.py in its modes; the ``http:`` agent is a server on a loopback thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, ClassVar
+
+import pytest
+from conftest import MINI, REPO, run_cli
+
+from proactive_bench import load_results
+from proactive_bench.env import Memory, Workspace
+from proactive_bench.scaffolds import SessionContext
+from proactive_bench.scaffolds.external import (
+    KEPT,
+    SESSION_VARIABLES,
+    CommandAgent,
+    ExternalAgentError,
+    ExternalSettings,
+    McpEndpoint,
+)
+
+AGENT = Path(__file__).parent / "external_agent.py"
+SESSIONS = ["a1", "a2", "a3"]
+TRIGGERS = {"a1": "Can you summarise notes/batch.csv for me?"}
+
+
+def cmd(mode: str) -> str:
+    return f"cmd:{sys.executable} {AGENT} {mode}"
+
+
+def play(tmp_path: Path, model: str, *extra: str) -> dict[str, Any]:
+    """``pbench episode --json`` on the mini persona; the JSON, with ``workspace`` (the run's folder) added."""
+    ran = run_cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", model, "--db", str(tmp_path / "r.db"), *extra)
+    assert ran.exit_code in (0, 1), ran.output  # 1: a session ended as error
+    result: dict[str, Any] = json.loads(ran.stdout)
+    result["workspace"] = tmp_path / "workspaces" / result["run_id"]
+    return result
+
+
+def statuses(result: dict[str, Any]) -> dict[str, tuple[str, str | None]]:
+    return {s["session_id"]: (s["status"], s["error"]) for s in result["sessions"]}
+
+
+def pids(workspace: Path) -> list[int]:
+    return [int(line) for line in (workspace / "pids.txt").read_text().split()]
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def one_line_error(result: dict[str, Any], session: str) -> str:
+    status, error = statuses(result)[session]
+    assert status == "error" and error is not None and "\n" not in error, (status, error)
+    return error
+
+
+# --- cmd: ---------------------------------------------------------------------------------------------------------
+
+
+def test_a_well_behaved_command_agent_plays_each_session_in_a_process_of_its_own(tmp_path: Path) -> None:
+    result = play(tmp_path, cmd("echo"))
+    assert {sid: status for sid, (status, _) in statuses(result).items()} == dict.fromkeys(SESSIONS, "completed")
+    seen = (result["workspace"] / "seen.txt").read_text().splitlines()  # written in its working folder: the workspace
+    assert seen[0] == f"a1 1: {TRIGGERS['a1'][:40]}" and {line.split()[0] for line in seen} == set(SESSIONS)
+    started = pids(result["workspace"])
+    assert len(started) == 3 and len(set(started)) == 3, started  # one process per session
+    assert not any(alive(pid) for pid in started)
+
+
+def test_a_crashed_agent_ends_only_its_session_and_the_next_session_starts_a_new_process(tmp_path: Path) -> None:
+    result = play(tmp_path, cmd("crash a2"))
+    error = one_line_error(result, "a2")
+    assert "the agent process exited with code 1 before replying" in error and "'RuntimeError: boom in a2'" in error, error
+    assert statuses(result)["a1"][0] == statuses(result)["a3"][0] == "completed"
+    assert len(set(pids(result["workspace"]))) == 3
+
+
+FAULTS = {
+    "hang": "no reply within the turn timeout (2 s)",
+    "flood": "the agent wrote a stdout line over 1048576 bytes: 'xxxx",
+    "blank": "the agent's stdout line is not JSON: ''",
+    "junk": "the agent's stdout line is not JSON: 'thinking about it...'",
+    "twice": 'the agent wrote on stdout when no reply was asked: \'{"type": "reply", "text": "turn 1"}\'',
+    "chatter": 'the agent wrote on stdout when no reply was asked: \'{"type": "reply", "text": "turn 1"}\'',  # read up to 4 MiB, then blocked
+}
+
+
+@pytest.mark.parametrize("mode", sorted(FAULTS))
+def test_a_misbehaving_agent_gets_a_one_line_reason_and_is_killed(tmp_path: Path, mode: str) -> None:
+    began = time.monotonic()
+    result = play(tmp_path, cmd(mode), "--sessions", "a1", "--agent-option", "turn_timeout=2", "--agent-option", "exit_grace=30")
+    took = time.monotonic() - began
+    assert FAULTS[mode] in one_line_error(result, "a1")
+    assert took < 15, f"{mode}: {took:.1f} s (a faulty agent is killed at once, not given exit_grace)"
+    assert not any(alive(pid) for pid in pids(result["workspace"]))
+
+
+def test_an_agent_that_does_not_exit_after_session_end_is_killed_after_its_grace(tmp_path: Path) -> None:
+    began = time.monotonic()
+    result = play(tmp_path, cmd("linger"), "--sessions", "a3", "--agent-option", "exit_grace=1")
+    assert statuses(result) == {"a3": ("completed", None)}
+    assert time.monotonic() - began < 15  # one second of grace, one after SIGTERM (ignored), then SIGKILL
+    assert not any(alive(pid) for pid in pids(result["workspace"]))
+
+
+def test_a_command_that_cannot_start_ends_each_session_as_error(tmp_path: Path) -> None:
+    result = play(tmp_path, f"cmd:{tmp_path / 'no_such_agent'}", "--sessions", "a1")
+    error = one_line_error(result, "a1")
+    assert error.startswith("agent failed to start the session:") and f"cannot start the agent command '{tmp_path / 'no_such_agent'}'" in error
+
+
+def test_a_sweep_goes_on_past_a_crashing_agent(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    result = run_cli("sweep", "--data", str(MINI), "--models", f"scripted:reference,{cmd('crash a1')}", "--db", str(db))
+    assert result.exit_code == 0, result.output
+    runs = {r.model: r for r in load_results(db=db)}
+    assert set(runs) == {"scripted:reference", cmd("crash a1")}
+    crashed = {s.session_id: s.status for s in runs[cmd("crash a1")].sessions}
+    assert crashed == {"a1": "error", "a2": "completed", "a3": "completed"}
+    assert {s.status for s in runs["scripted:reference"].sessions} == {"completed"}
+
+
+PLANTED = {
+    "OPENAI_API_KEY": "sk-planted-openai-4f1d",
+    "ANTHROPIC_API_KEY": "sk-ant-planted-77c2",
+    "OPENAI_BASE_URL": "http://planted-endpoint.invalid/v1",
+    "PBENCH_JUDGE_KEY": "planted-judge-key-9e03",
+}
+
+
+def test_pbench_keys_and_endpoints_reach_the_agent_only_by_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in PLANTED.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("PASSED_ON_PURPOSE", "visible-3b8a")
+    dump = tmp_path / "dump.jsonl"
+    result = play(
+        tmp_path, cmd(f"dump {dump} tools"), "--base-url", "http://127.0.0.1:9/planted-user-judge-v1",
+        "--agent-option", "env=PASSED_ON_PURPOSE",
+    )
+    assert {status for status, _ in statuses(result).values()} == {"completed"}
+    text = dump.read_text()
+    for secret in [*PLANTED.values(), "planted-user-judge-v1"]:
+        assert secret not in text  # not in its environment, its arguments, any message or any MCP answer
+    records = [json.loads(line) for line in text.splitlines()]
+    answers = [record["tools"] for record in records if "tools" in record]
+    assert len(answers) == 3 and "read_file" in json.loads(answers[0][0]) and "notes" in answers[0][1]  # the MCP answers were read
+    for record in (r for r in records if "env" in r):
+        env = record["env"]
+        assert set(env) <= {*KEPT, *SESSION_VARIABLES, "PASSED_ON_PURPOSE"}, sorted(env)
+        assert env["PBENCH_MCP_URL"].startswith("http://127.0.0.1:") and env["PBENCH_MCP_TOKEN"]
+        assert env["PASSED_ON_PURPOSE"] == "visible-3b8a"  # the positive control: a named variable does arrive
+        assert env["PBENCH_WORKSPACE"] == record["cwd"] == str(result["workspace"].resolve())
+
+
+def test_the_messages_of_an_episode(tmp_path: Path) -> None:
+    dump = tmp_path / "dump.jsonl"
+    play(tmp_path, cmd(f"dump {dump}"))
+    messages = [record["message"] for record in map(json.loads, dump.read_text().splitlines()) if "message" in record]
+    starts = [m for m in messages if m["type"] == "session_start"]
+    assert [(m["session"], m["position"], m["trigger"], len(m["history"])) for m in starts] == [
+        ("a1", 1, "user", 0), ("a2", 2, "event", 1), ("a3", 3, "user", 2),
+    ]
+    assert all(m["mcp"]["url"].startswith("http://127.0.0.1:") and Path(m["workspace"]).is_dir() for m in starts)
+    assert len({m["mcp"]["token"] for m in starts}) == 3  # a server and a token per session
+    assert starts[1]["history"][0][0] == {"role": "user", "content": TRIGGERS["a1"]}
+    by_conversation: dict[str, list[str]] = {}
+    for m in messages:
+        by_conversation.setdefault(m["conversation"], []).append(m["type"])
+    assert len(by_conversation) == 3  # a fresh id per session, the same within one
+    for types in by_conversation.values():
+        assert types[0] == "session_start" and types[-1] == "session_end" and set(types[1:-1]) == {"user"}
+    assert messages[1] == {"type": "user", "conversation": starts[0]["conversation"], "text": TRIGGERS["a1"]}
+
+
+@pytest.mark.parametrize(
+    ("model", "options", "expected"),
+    [
+        ("cmd:", [], "cmd: names no command"),
+        ("cmd:python 'unclosed", [], "cannot split the command: No closing quotation"),
+        ("http:ftp://127.0.0.1/agent", [], "expected http:URL with an http:// or https:// URL"),
+        ("cmd:true", ["turn_timeouts=3"], "unknown --agent-option turn_timeouts"),
+        ("cmd:true", ["turn_timeout=soon"], "turn_timeout=soon: expected a positive number of seconds"),
+        ("cmd:true", ["env=PBENCH_NOT_SET_ANYWHERE"], "PBENCH_NOT_SET_ANYWHERE is not set in pbench's environment"),
+        ("cmd:true", ["env=PBENCH_MCP_TOKEN"], "PBENCH_MCP_TOKEN is set by pbench for each session"),
+    ],
+)
+def test_a_bad_external_agent_name_or_option_is_one_line_and_no_run(tmp_path: Path, model: str, options: list[str], expected: str) -> None:
+    flags = [arg for option in options for arg in ("--agent-option", option)]
+    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", model, "--db", str(tmp_path / "r.db"), *flags)
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and expected in lines[0], result.output
+    assert not (tmp_path / "r.db").exists() or not load_results("latest", db=tmp_path / "r.db")
+
+
+# --- the tool server, through the interface the MCP server plugs into ------------------------------------------
+
+
+def test_the_session_s_tool_server_reaches_the_agent_and_stops_with_the_session(tmp_path: Path) -> None:
+    served: list[str] = []
+
+    @contextmanager
+    def fake_server(toolbox: Any) -> Iterator[McpEndpoint]:
+        served.append("start")
+        try:
+            yield McpEndpoint("http://127.0.0.1:1/mcp", "session-token-5d2e")
+        finally:
+            served.append("stop")
+
+    dump = tmp_path / "dump.jsonl"
+    ctx = SessionContext("s1", "user", Workspace(tmp_path / "ws"), Memory(), SimpleNamespace(specs=[]))  # type: ignore[arg-type]
+    for mode, reply in ((f"dump {dump}", "turn 1"), ("crash s1", None)):
+        agent = CommandAgent(f"{sys.executable} {AGENT} {mode}", ExternalSettings(turn_timeout=10, exit_grace=5), fake_server)
+        agent.start_session(ctx)
+        try:
+            if reply is None:
+                with pytest.raises(ExternalAgentError, match="boom in s1"):
+                    asyncio.run(agent.respond("hello"))
+            else:
+                assert asyncio.run(agent.respond("hello")).reply == reply
+        finally:
+            agent.end_session()
+    assert served == ["start", "stop", "start", "stop"]  # stopped after a crash too
+    first = json.loads(dump.read_text().splitlines()[0])
+    assert first["env"]["PBENCH_MCP_URL"] == "http://127.0.0.1:1/mcp" and first["env"]["PBENCH_MCP_TOKEN"] == "session-token-5d2e"
+    assert first["message"]["mcp"] == {"url": "http://127.0.0.1:1/mcp", "token": "session-token-5d2e"}
+
+
+# --- http: --------------------------------------------------------------------------------------------------------
+
+
+class AgentService(BaseHTTPRequestHandler):
+    """An ``http:`` agent: replies ``turn N`` at ``/ok``; ``/status``, ``/junk`` and ``/slow`` misbehave on user messages."""
+
+    events: ClassVar[list[dict[str, Any]]] = []
+
+    def do_POST(self) -> None:
+        event = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.events.append({**event, "path": self.path})
+        status, body = 200, b""
+        if event["type"] == "user":
+            turns = sum(e["type"] == "user" and e["conversation"] == event["conversation"] for e in self.events)
+            body = json.dumps({"type": "reply", "text": f"turn {turns}"}).encode()
+            if self.path == "/status":
+                status, body = 500, b"oops: the agent fell over"
+            elif self.path == "/junk":
+                body = b"<html>not a reply</html>"
+            elif self.path == "/slow":
+                time.sleep(4)
+        try:
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        except BrokenPipeError:  # /slow: pbench gave up on the turn
+            pass
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def service() -> Iterator[str]:
+    AgentService.events = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), AgentService)
+    server.daemon_threads, server.block_on_close = True, False
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_an_http_agent_gets_each_event_as_a_post_and_answers_user_messages(tmp_path: Path, service: str) -> None:
+    result = play(tmp_path, f"http:{service}/ok")
+    assert {status for status, _ in statuses(result).values()} == {"completed"}
+    events = AgentService.events
+    assert [e["session"] for e in events if e["type"] == "session_start"] == SESSIONS
+    assert events[1]["type"] == "user" and events[1]["text"] == TRIGGERS["a1"]
+    assert sum(e["type"] == "session_end" for e in events) == 3 and len({e["conversation"] for e in events}) == 3
+
+
+HTTP_FAULTS = {
+    "/status": "the agent answered user with HTTP 500: 'oops: the agent fell over'",
+    "/junk": "the agent's response body is not JSON: '<html>not a reply</html>'",
+    "/slow": "no reply within the turn timeout (1 s)",
+}
+
+
+@pytest.mark.parametrize("path", sorted(HTTP_FAULTS))
+def test_a_misbehaving_http_agent_gets_a_one_line_reason(tmp_path: Path, service: str, path: str) -> None:
+    began = time.monotonic()
+    result = play(tmp_path, f"http:{service}{path}", "--sessions", "a1", "--agent-option", "turn_timeout=1")
+    assert HTTP_FAULTS[path] in one_line_error(result, "a1")
+    assert time.monotonic() - began < 10
+
+
+def test_an_unreachable_http_agent_ends_its_session_as_error(tmp_path: Path) -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), AgentService)
+    port = server.server_address[1]
+    server.server_close()  # nothing listens there now
+    result = play(tmp_path, f"http:http://127.0.0.1:{port}/agent", "--sessions", "a1")
+    assert f"cannot reach the agent at http://127.0.0.1:{port}/agent: ConnectError" in one_line_error(result, "a1")
+
+
+# --- the shipped examples: a recorded scripted:reference run replayed over MCP --------------------------------------
+
+EXAMPLES = REPO / "examples" / "agents"
+PHARMACIST = ["--data", str(REPO / "pbench_data"), "--persona", "pharmacist", "--sessions", "1-2"]
+
+
+def exported(db: Path, run_id: str, out: Path) -> list[dict[str, Any]]:
+    result = run_cli("export", run_id, "--db", str(db), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def agent_side(record: dict[str, Any]) -> list[Any]:
+    """What the agent did in a session: per assistant message, its tool calls (name, arguments) and its text."""
+    return [
+        ([(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in m["tool_calls"]], m["content"])
+        for m in record["messages"] if m["role"] == "assistant"
+    ]
+
+
+@pytest.fixture(scope="module")
+def recording(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
+    """An in-process scripted:reference run of the pharmacist's first two sessions, exported."""
+    folder = tmp_path_factory.mktemp("reference")
+    result = run_cli("episode", "--json", *PHARMACIST, "--model", "scripted:reference", "--db", str(folder / "r.db"))
+    assert result.exit_code == 0, result.output
+    records = exported(folder / "r.db", json.loads(result.stdout)["run_id"], folder / "reference.jsonl")
+    return folder / "reference.jsonl", records
+
+
+@contextmanager
+def http_example(recording: Path) -> Iterator[str]:
+    """examples/agents/http_reference.py serving on a free loopback port; its URL."""
+    process = subprocess.Popen([sys.executable, str(EXAMPLES / "http_reference.py"), str(recording), "--port", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        yield process.stdout.readline().strip()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("transport", ["cmd", "http"])
+def test_the_replay_example_gives_the_in_process_reference_figures_and_tool_calls(
+    tmp_path: Path, recording: tuple[Path, list[dict[str, Any]]], transport: str,
+) -> None:
+    path, reference = recording
+    with ExitStack() as stack:
+        if transport == "cmd":
+            model = f"cmd:{sys.executable} {EXAMPLES / 'cmd_reference.py'} {path}"
+        else:
+            model = f"http:{stack.enter_context(http_example(path))}"
+        ran = run_cli("episode", "--json", *PHARMACIST, "--model", model, "--db", str(tmp_path / "r.db"))
+    assert ran.exit_code == 0, ran.output
+    result = json.loads(ran.stdout)
+    assert (result["proc"], result["comp"]) == (1.0, 1.0)
+    replayed = exported(tmp_path / "r.db", result["run_id"], tmp_path / "replayed.jsonl")
+    assert [r["session_id"] for r in replayed] == [r["session_id"] for r in reference]
+    for ours, theirs in zip(replayed, reference):
+        assert (ours["status"], ours["proc"], ours["comp"]) == (theirs["status"], theirs["proc"], theirs["comp"])
+        assert agent_side(ours) == agent_side(theirs) and agent_side(ours)[0][0], ours["session_id"]  # the same calls, in order

@@ -1,0 +1,256 @@
+"""A session's world over MCP, driven by the official MCP client SDK on loopback: the same tools, schemas, jail and
+recording as an in-process agent gets; the bearer token; 127.0.0.1 only; ``pbench mcp`` over HTTP and stdio."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from conftest import DATA, REPO
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+from proactive_bench.data_model import Evidence
+from proactive_bench.dataset import GraderResolver, LoadedEpisode, Session, evaluate, load_episode
+from proactive_bench.env import ToolBox, ToolRecord
+from proactive_bench.episode import session_toolbox
+from proactive_bench.mcp_world import LOOPBACK, McpWorld, WorldStartError
+
+SESSION = "s01_vanco_auc_review"
+REPORT = "reports/2025-03-10_vanco_review.md"
+REPORT_TEXT = "# Vancomycin review\n\n4E-01: AUC24 612 mg*h/L by the two-level method, reduce the dose.\n"
+PBENCH = Path(sys.executable).with_name("pbench")
+
+
+@pytest.fixture(scope="module")
+def pharmacist() -> LoadedEpisode:
+    return load_episode(DATA, "pharmacist")
+
+
+@pytest.fixture
+def session(pharmacist: LoadedEpisode) -> Session:
+    return next(s for s in pharmacist.sessions if s.id == SESSION)
+
+
+def world_toolbox(pharmacist: LoadedEpisode, session: Session, root: Path) -> ToolBox:
+    return session_toolbox(pharmacist, session, root)
+
+
+@asynccontextmanager
+async def connected(url: str, token: str | None) -> AsyncIterator[ClientSession]:
+    """An initialized official-SDK client session on ``url``, sending ``token`` as the bearer token."""
+    headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+    async with httpx2.AsyncClient(headers=headers) as http, streamable_http_client(url, http_client=http) as (read, write):
+        async with ClientSession(read, write) as client:
+            await client.initialize()
+            yield client
+
+
+def text_of(result: Any) -> str:
+    return "".join(block.text for block in result.content)
+
+
+async def test_the_session_s_tools_are_listed_with_their_in_process_schemas(pharmacist: LoadedEpisode, session: Session, tmp_path: Path) -> None:
+    toolbox = world_toolbox(pharmacist, session, tmp_path / "ws")
+    with McpWorld(toolbox) as world:
+        async with connected(world.url, world.token) as client:
+            listed = (await client.list_tools()).tools
+    assert [t.name for t in listed] == [s.name for s in toolbox.specs]
+    assert {t.name for t in listed} >= {"read_file", "write_file", "memory_write"}
+    assert "shell_exec" not in {t.name for t in listed}  # a session offers only its own groups (s01: the defaults)
+    for tool, spec in zip(listed, toolbox.specs):
+        assert tool.input_schema == spec.json_schema()
+        assert tool.description == spec.description
+    assert toolbox.records == []  # listing is not a call
+
+
+async def test_a_write_through_mcp_is_recorded_and_graded_as_an_in_process_call(pharmacist: LoadedEpisode, session: Session, tmp_path: Path) -> None:
+    in_process = world_toolbox(pharmacist, session, tmp_path / "a")
+    over_mcp = world_toolbox(pharmacist, session, tmp_path / "b")
+    in_process.turn = over_mcp.turn = 2
+    args = {"path": REPORT, "content": REPORT_TEXT}
+    expected = await in_process.acall("write_file", args)
+    with McpWorld(over_mcp) as world:
+        async with connected(world.url, world.token) as client:
+            result = await client.call_tool("write_file", args)
+    assert not result.is_error
+    assert (tmp_path / "b" / REPORT).read_text() == REPORT_TEXT
+    assert over_mcp.records == [expected]  # name, arguments, result, ok, turn and seq
+    assert over_mcp.steps == in_process.steps == 1
+    assert text_of(result) == expected.result["response"]
+    intent = next(i for i in session.intents if i.id == "i1_auc_method")  # the session's own evidence predicate sees the file
+    for box in (in_process, over_mcp):
+        evidence = Evidence([], box.records, box.env.workspace, box.env.memory, GraderResolver(DATA), box.env.apps)
+        assert evaluate(intent.evidence, evidence)
+    untouched = world_toolbox(pharmacist, session, tmp_path / "c")
+    assert not evaluate(intent.evidence, Evidence([], [], untouched.env.workspace, untouched.env.memory, GraderResolver(DATA), untouched.env.apps))
+
+
+async def test_a_tool_error_is_an_mcp_tool_error_and_the_session_goes_on(pharmacist: LoadedEpisode, session: Session, tmp_path: Path) -> None:
+    toolbox = world_toolbox(pharmacist, session, tmp_path / "ws")
+    with McpWorld(toolbox) as world:
+        async with connected(world.url, world.token) as client:
+            missing = await client.call_tool("read_file", {"path": "no/such/file.txt"})
+            invalid = await client.call_tool("write_file", {"path": "x.txt"})  # content missing: the toolbox says so
+            unknown = await client.call_tool("shell_exec", {"command": "id"})  # not a tool of this session
+            fine = await client.call_tool("list_dir", {"path": "."})
+    assert (missing.is_error, invalid.is_error, unknown.is_error, fine.is_error) == (True, True, True, False)
+    assert "no/such/file.txt" in text_of(missing) and "content" in text_of(invalid) and "unknown tool 'shell_exec'" in text_of(unknown)
+    assert [(r.tool_name, r.ok) for r in toolbox.records] == [("read_file", False), ("write_file", False), ("shell_exec", False), ("list_dir", True)]
+    assert not (tmp_path / "ws" / "x.txt").exists()
+
+
+async def test_a_jail_escape_is_refused_as_in_process(pharmacist: LoadedEpisode, session: Session, tmp_path: Path) -> None:
+    in_process = world_toolbox(pharmacist, session, tmp_path / "a" / "ws")
+    over_mcp = world_toolbox(pharmacist, session, tmp_path / "b" / "ws")
+    attempts = [
+        ("write_file", {"path": "../../escaped.txt", "content": "out"}),
+        ("write_file", {"path": str(tmp_path / "b" / "escaped.txt"), "content": "out"}),
+        ("read_file", {"path": "../../../../etc/passwd"}),
+    ]
+    expected = [await in_process.acall(name, args) for name, args in attempts]
+    with McpWorld(over_mcp) as world:
+        async with connected(world.url, world.token) as client:
+            results = [await client.call_tool(name, args) for name, args in attempts]
+    assert all(r.is_error for r in results)
+    assert over_mcp.records == expected and not any(r.ok for r in expected)
+    assert "root:" not in text_of(results[2])
+    assert not list(tmp_path.rglob("escaped.txt"))
+
+
+async def test_requests_without_the_token_or_with_another_are_refused_before_any_tool_runs(pharmacist: LoadedEpisode, session: Session, tmp_path: Path) -> None:
+    toolbox = world_toolbox(pharmacist, session, tmp_path / "ws")
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "write_file", "arguments": {"path": "pwned.txt", "content": "x"}}}
+    accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    with McpWorld(toolbox) as world, McpWorld(world_toolbox(pharmacist, session, tmp_path / "other")) as other:
+        async with httpx2.AsyncClient() as http:
+            for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Bearer {other.token}"}, {"Authorization": world.token},
+                            {"Authorization": f"Basic {world.token}"}):
+                refused = await http.post(world.url, json=call, headers={**accept, **headers})
+                assert refused.status_code == 401, headers
+                assert refused.headers["www-authenticate"].startswith("Bearer")
+            for foreign in ({"Host": "pbench.example"}, {"Origin": "http://pbench.example"}):  # a page rebinding a name to 127.0.0.1
+                refused = await http.post(world.url, json=call, headers={**accept, **world.headers, **foreign})
+                assert refused.status_code in (403, 421), foreign
+        with pytest.raises(Exception):  # the official client gets no session either
+            async with connected(world.url, "wrong"):
+                pass
+        async with connected(world.url, world.token) as client:  # the right token works
+            assert len((await client.list_tools()).tools) == len(toolbox.specs)
+    assert toolbox.records == [] and not (tmp_path / "ws" / "pwned.txt").exists()
+    assert world.token != other.token
+
+
+def outside_address() -> str | None:
+    """An address of this machine that is not loopback (a UDP socket's route; no packet is sent), or None."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))
+        except OSError:
+            return None
+        address = probe.getsockname()[0]
+    return None if address.startswith("127.") else address
+
+
+def test_the_server_listens_on_loopback_only(pharmacist: LoadedEpisode, session: Session, tmp_path: Path) -> None:
+    with McpWorld(world_toolbox(pharmacist, session, tmp_path / "ws")) as world:
+        assert world.url.startswith(f"http://{LOOPBACK}:")
+        assert {s.getsockname()[0] for server in world._server.servers for s in server.sockets} == {LOOPBACK}  # type: ignore[union-attr]
+        address = outside_address()
+        if address is not None:
+            with pytest.raises(OSError), socket.create_connection((address, world.port), timeout=2):
+                pass
+        with pytest.raises(WorldStartError, match="did not start"):  # its port is taken: a clear error, not a hang
+            McpWorld(world_toolbox(pharmacist, session, tmp_path / "ws2"), port=world.port).start()
+
+
+async def test_calls_run_on_the_loop_that_started_the_world(pharmacist: LoadedEpisode, session: Session, tmp_path: Path) -> None:
+    toolbox = world_toolbox(pharmacist, session, tmp_path / "ws")
+    seen: list[int] = []
+    acall = toolbox.acall
+
+    async def watched(name: str, args: dict[str, Any] | None = None) -> ToolRecord:
+        seen.append(threading.get_ident())
+        return await acall(name, args)
+
+    toolbox.acall = watched  # type: ignore[method-assign]
+    with McpWorld(toolbox) as world:  # started inside this test's loop: the runner's case
+        async with connected(world.url, world.token) as client:
+            await asyncio.gather(*(client.call_tool("list_dir", {"path": "."}) for _ in range(3)))
+    assert seen == [threading.get_ident()] * 3
+    assert [r.seq for r in toolbox.records] == [0, 1, 2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        return int(probe.getsockname()[1])
+
+
+def pbench_env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(REPO)}
+
+
+async def test_pbench_mcp_over_http_serves_the_session_until_stopped(tmp_path: Path) -> None:
+    port, record = free_port(), tmp_path / "calls.json"
+    command = [str(PBENCH), "mcp", "--persona", "pharmacist", "--session", SESSION, "--port", str(port), "--workspace", str(tmp_path / "ws"), "--record", str(record)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=pbench_env(), cwd=tmp_path)
+    try:
+        shown: dict[str, str] = {}
+        while "token" not in shown:
+            line = await asyncio.to_thread(process.stdout.readline)  # type: ignore[union-attr]
+            assert line, f"pbench mcp ended: {process.wait()} {process.stderr.read()}"  # type: ignore[union-attr]
+            key, _, value = line.partition(" ")
+            shown[key] = value.strip()
+        assert shown["url"] == f"http://{LOOPBACK}:{port}/mcp"
+        async with connected(shown["url"], shown["token"]) as client:
+            names = [t.name for t in (await client.list_tools()).tools]
+            written = await client.call_tool("write_file", {"path": REPORT, "content": REPORT_TEXT})
+        assert "write_file" in names and not written.is_error
+        process.send_signal(signal.SIGTERM)
+        assert await asyncio.to_thread(process.wait, 60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert (tmp_path / "ws" / REPORT).read_text() == REPORT_TEXT
+    assert json.loads(record.read_text()) == [{"tool_name": "write_file", "call": {"path": REPORT, "content": REPORT_TEXT},
+                                               "result": {"response": f"wrote {len(REPORT_TEXT)} characters to {REPORT}"}, "ok": True, "turn": 0, "seq": 0}]
+    assert "1 tool calls recorded" in process.stderr.read()  # type: ignore[union-attr]
+
+
+async def test_pbench_mcp_over_stdio_is_the_same_world(pharmacist: LoadedEpisode, session: Session, tmp_path: Path) -> None:
+    in_process = world_toolbox(pharmacist, session, tmp_path / "a")
+    expected = await in_process.acall("write_file", {"path": REPORT, "content": REPORT_TEXT})
+    record = tmp_path / "calls.json"
+    server = StdioServerParameters(
+        command=str(PBENCH), args=["mcp", "--transport", "stdio", "--persona", "pharmacist", "--session", SESSION, "--workspace", str(tmp_path / "b"), "--record", str(record)],
+        env={"PYTHONPATH": str(REPO)}, cwd=tmp_path,
+    )
+    with open(tmp_path / "stderr.txt", "w") as errors:
+        async with stdio_client(server, errlog=errors) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            listed = (await client.list_tools()).tools
+            written = await client.call_tool("write_file", {"path": REPORT, "content": REPORT_TEXT})
+            escape = await client.call_tool("write_file", {"path": "../escaped.txt", "content": "x"})
+    assert [(t.name, t.input_schema) for t in listed] == [(s.name, s.json_schema()) for s in in_process.specs]
+    assert not written.is_error and escape.is_error
+    assert (tmp_path / "b" / REPORT).read_text() == REPORT_TEXT and not (tmp_path / "escaped.txt").exists()
+    for _ in range(100):  # the server writes its record as it exits, after the client closed its stdin
+        if record.exists():
+            break
+        await asyncio.sleep(0.2)
+    rows = json.loads(record.read_text())
+    assert rows[0] == {**expected.as_pibench(), "turn": 0, "seq": 0} and rows[1]["ok"] is False
