@@ -1,7 +1,7 @@
 """External agents (``cmd:COMMAND``, ``http:URL``): the message protocol, a process per session, faults ending only
 their session as ``error`` with a one-line reason, and isolation (pbench's keys and endpoints never reach the agent).
 
-The ``cmd:`` agents are tests/external_agent.py in its modes; the ``http:`` agent is a server on a loopback thread.
+The ``cmd:`` agents are tests/helpers/external_agent.py in its modes; the ``http:`` agent is a server on a loopback thread.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import pytest
-from conftest import MINI, REPO, run_cli
+from tests.helpers.cli import run_cli
+from tests.helpers.paths import HELPERS, MINI, REPO
 
 from proactive_bench import load_results
 from proactive_bench.env import Memory, Workspace
@@ -35,7 +36,7 @@ from proactive_bench.scaffolds.external import (
     McpEndpoint,
 )
 
-AGENT = Path(__file__).parent / "external_agent.py"
+AGENT = HELPERS / "external_agent.py"
 SESSIONS = ["a1", "a2", "a3"]
 TRIGGERS = {"a1": "Can you summarise notes/batch.csv for me?"}
 

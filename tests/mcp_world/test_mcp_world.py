@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from conftest import DATA, REPO
+from tests.helpers.paths import DATA, REPO
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
