@@ -10,12 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 import crashing_agent
+import mcp_reference_agent
 import trainee_agents
 
 from proactive_bench.scaffolds import SCAFFOLDS, grant_reference
 
 TEST_ORACLES: dict[str, Any] = {
     "test:crashing-reference": crashing_agent.CrashingReference,
+    "test:mcp-reference": mcp_reference_agent.McpReference,
     "test:guess-then-ask": trainee_agents.GuessThenAsk,
     "test:touch-then-guess": trainee_agents.TouchThenGuess,
 }

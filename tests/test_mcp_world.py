@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from conftest import DATA, REPO
+from conftest import DATA, REPO, run_episode_json
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -28,6 +28,7 @@ from proactive_bench.dataset import GraderResolver, LoadedEpisode, Session, eval
 from proactive_bench.env import ToolBox, ToolRecord
 from proactive_bench.episode import session_toolbox
 from proactive_bench.mcp_world import LOOPBACK, McpWorld, WorldStartError
+from proactive_bench.store import Store, ToolCallRow
 
 SESSION = "s01_vanco_auc_review"
 REPORT = "reports/2025-03-10_vanco_review.md"
@@ -254,3 +255,24 @@ async def test_pbench_mcp_over_stdio_is_the_same_world(pharmacist: LoadedEpisode
         await asyncio.sleep(0.2)
     rows = json.loads(record.read_text())
     assert rows[0] == {**expected.as_pibench(), "turn": 0, "seq": 0} and rows[1]["ok"] is False
+
+
+def stored_calls(db: Path, run_id: str) -> list[tuple[str, int, int, str, Any, Any, bool]]:
+    store = Store(db)
+    return [(sr.session_id, r.turn, r.seq, r.tool_name, r.call, r.result, r.ok)
+            for sr in store.session_runs(run_id) for r in store.rows(ToolCallRow, sr.id)]
+
+
+def test_the_reference_replayed_over_mcp_scores_and_records_as_in_process(tmp_path: Path) -> None:
+    """A run whose agent makes every call through an McpWorld started on the runner's loop: the same Proc, Comp and stored calls."""
+    sessions = "s01_vanco_auc_review,s02_dalbavancin_pt_review"
+    results, calls = {}, {}
+    for model in ("scripted:reference", "test:mcp-reference"):
+        db = tmp_path / f"{model.replace(':', '_')}.db"
+        results[model] = run_episode_json("--persona", "pharmacist", "--data", str(DATA), "--model", model, "--sessions", sessions, "--db", str(db))
+        calls[model] = stored_calls(db, results[model]["run_id"])
+    in_process, over_mcp = results["scripted:reference"], results["test:mcp-reference"]
+    assert [(s["session_id"], s["status"], s["proc"], s["comp"]) for s in over_mcp["sessions"]] == [
+        (s["session_id"], s["status"], s["proc"], s["comp"]) for s in in_process["sessions"]]
+    assert all(s["proc"] == 1.0 and s["comp"] == 1.0 for s in over_mcp["sessions"])
+    assert len(calls["test:mcp-reference"]) > 4 and calls["test:mcp-reference"] == calls["scripted:reference"]
