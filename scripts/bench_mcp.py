@@ -59,10 +59,10 @@ async def timed(calls: int, one: Callable[[str, dict[str, Any]], Awaitable[Any]]
 
 @asynccontextmanager
 async def http_client(url: str, token: str) -> AsyncIterator[ClientSession]:
-    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http, streamable_http_client(url, http_client=http) as (read, write):
-        async with ClientSession(read, write) as client:
-            await client.initialize()
-            yield client
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx2.AsyncClient(headers=headers) as http, streamable_http_client(url, http_client=http) as (read, write), ClientSession(read, write) as client:
+        await client.initialize()
+        yield client
 
 
 async def checked(client: ClientSession, name: str, args: dict[str, Any]) -> None:

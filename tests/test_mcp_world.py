@@ -22,9 +22,16 @@ from conftest import DATA, REPO, run_episode_json
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 from proactive_bench.data_model import Evidence
-from proactive_bench.dataset import GraderResolver, LoadedEpisode, Session, evaluate, load_episode
+from proactive_bench.dataset import (
+    GraderResolver,
+    LoadedEpisode,
+    Session,
+    evaluate,
+    load_episode,
+)
 from proactive_bench.env import ToolBox, ToolRecord
 from proactive_bench.episode import session_toolbox
 from proactive_bench.mcp_world import LOOPBACK, McpWorld, WorldStartError
@@ -54,10 +61,9 @@ def world_toolbox(pharmacist: LoadedEpisode, session: Session, root: Path) -> To
 async def connected(url: str, token: str | None) -> AsyncIterator[ClientSession]:
     """An initialized official-SDK client session on ``url``, sending ``token`` as the bearer token."""
     headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
-    async with httpx2.AsyncClient(headers=headers) as http, streamable_http_client(url, http_client=http) as (read, write):
-        async with ClientSession(read, write) as client:
-            await client.initialize()
-            yield client
+    async with httpx2.AsyncClient(headers=headers) as http, streamable_http_client(url, http_client=http) as (read, write), ClientSession(read, write) as client:
+        await client.initialize()
+        yield client
 
 
 def text_of(result: Any) -> str:
@@ -146,9 +152,10 @@ async def test_requests_without_the_token_or_with_another_are_refused_before_any
             for foreign in ({"Host": "pbench.example"}, {"Origin": "http://pbench.example"}):  # a page rebinding a name to 127.0.0.1
                 refused = await http.post(world.url, json=call, headers={**accept, **world.headers, **foreign})
                 assert refused.status_code in (403, 421), foreign
-        with pytest.raises(Exception):  # the official client gets no session either
+        with pytest.raises(ExceptionGroup) as refused_client:  # the official client gets no session either
             async with connected(world.url, "wrong"):
                 pass
+        assert refused_client.group_contains(MCPError, match="error response", depth=2)
         async with connected(world.url, world.token) as client:  # the right token works
             assert len((await client.list_tools()).tools) == len(toolbox.specs)
     assert toolbox.records == [] and not (tmp_path / "ws" / "pwned.txt").exists()
@@ -208,7 +215,7 @@ def pbench_env() -> dict[str, str]:
 async def test_pbench_mcp_over_http_serves_the_session_until_stopped(tmp_path: Path) -> None:
     port, record = free_port(), tmp_path / "calls.json"
     command = [str(PBENCH), "mcp", "--persona", "pharmacist", "--session", SESSION, "--port", str(port), "--workspace", str(tmp_path / "ws"), "--record", str(record)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=pbench_env(), cwd=tmp_path)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=pbench_env(), cwd=tmp_path)  # noqa: ASYNC220 (read from a thread below)
     try:
         shown: dict[str, str] = {}
         while "token" not in shown:
@@ -240,7 +247,7 @@ async def test_pbench_mcp_over_stdio_is_the_same_world(pharmacist: LoadedEpisode
         command=str(PBENCH), args=["mcp", "--transport", "stdio", "--persona", "pharmacist", "--session", SESSION, "--workspace", str(tmp_path / "b"), "--record", str(record)],
         env={"PYTHONPATH": str(REPO)}, cwd=tmp_path,
     )
-    with open(tmp_path / "stderr.txt", "w") as errors:
+    with (tmp_path / "stderr.txt").open("w") as errors:
         async with stdio_client(server, errlog=errors) as (read, write), ClientSession(read, write) as client:
             await client.initialize()
             listed = (await client.list_tools()).tools
