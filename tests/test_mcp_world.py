@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from conftest import DATA, REPO, run_episode_json
+from conftest import DATA, REPO, run_cli, run_episode_json
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -283,3 +283,16 @@ def test_the_reference_replayed_over_mcp_scores_and_records_as_in_process(tmp_pa
         (s["session_id"], s["status"], s["proc"], s["comp"]) for s in in_process["sessions"]]
     assert all(s["proc"] == 1.0 and s["comp"] == 1.0 for s in over_mcp["sessions"])
     assert len(calls["test:mcp-reference"]) > 4 and calls["test:mcp-reference"] == calls["scripted:reference"]
+
+
+def test_pbench_mcp_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
+    unknown = run_cli("mcp", "--persona", "pharmacist", "--session", "s99_nope", "--data", str(DATA))
+    assert unknown.exit_code == 2 and "--session s99_nope: not a session of pharmacist" in unknown.output and "s01_vanco_auc_review" in unknown.output
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "mine.txt").write_text("keep me")
+    busy = run_cli("mcp", "--persona", "pharmacist", "--session", SESSION, "--data", str(DATA), "--workspace", str(tmp_path / "busy"))
+    assert busy.exit_code == 2 and "not a new or empty folder" in busy.output
+    assert (tmp_path / "busy" / "mine.txt").read_text() == "keep me" and len(list((tmp_path / "busy").iterdir())) == 1
+    transport = run_cli("mcp", "--persona", "pharmacist", "--session", SESSION, "--transport", "sse")
+    assert transport.exit_code == 2
+    assert "Traceback" not in unknown.output + busy.output + transport.output
