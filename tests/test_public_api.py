@@ -253,6 +253,7 @@ def test_the_episode_layer_reads_only_what_scaffold_declares() -> None:
 INTERNALS_ALLOWED = {
     "tests/crashing_agent.py": "a test oracle: subclasses pbench's own scripted baseline",
     "tests/killable_agent.py": "a test oracle: subclasses pbench's own scripted baseline",
+    "tests/mcp_reference_agent.py": "a test oracle: pbench's own scripted baseline, its calls over an McpWorld (mcp_world)",
     "tests/long_writer_agent.py": "writes past the clipping limit it imports to test clipping",
     "tests/agentif_copy_agent.py": "a test oracle: copies attachments verbatim as read_file shows them (env.file_text)",
     "tests/trainee_agents.py": "test oracles: KeywordCanvass sends pbench's own four keyword questions (suites.trainee.KEYWORD_QUESTIONS)",
