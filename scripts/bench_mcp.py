@@ -9,7 +9,8 @@ One pharmacist session's world (``episode.session_toolbox``); the calls are ``re
 - http, client in another process: the same world, the client a second Python process (an external agent's shape);
 - stdio: the client starts ``pbench mcp --transport stdio`` and talks to it on its stdin and stdout.
 
-Prints the median and the 90th percentile of each, in milliseconds.
+Prints the median and the 90th percentile of each, in milliseconds, the server's and the client's CPU time per call
+over http, and what starting and stopping one world costs (once per session).
 
     python scripts/bench_mcp.py [--calls 300] [--data DIR]
 """
@@ -59,10 +60,10 @@ async def timed(calls: int, one: Callable[[str, dict[str, Any]], Awaitable[Any]]
 
 @asynccontextmanager
 async def http_client(url: str, token: str) -> AsyncIterator[ClientSession]:
-    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http, streamable_http_client(url, http_client=http) as (read, write):
-        async with ClientSession(read, write) as client:
-            await client.initialize()
-            yield client
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx2.AsyncClient(headers=headers) as http, streamable_http_client(url, http_client=http) as (read, write), ClientSession(read, write) as client:
+        await client.initialize()
+        yield client
 
 
 async def checked(client: ClientSession, name: str, args: dict[str, Any]) -> None:
@@ -87,6 +88,12 @@ async def bench(data: Path, calls: int, cpu_ms: dict[str, float]) -> dict[str, l
     with tempfile.TemporaryDirectory() as folder:
         toolbox = session_toolbox(loaded, session, Path(folder) / "in-process")
         found["in process (ToolBox.acall)"] = await timed(calls, toolbox.acall)
+        lifetimes = []
+        for _ in range(5):  # what a session pays to have a world: start it, stop it
+            start = time.perf_counter()
+            McpWorld(toolbox).start().stop()
+            lifetimes.append((time.perf_counter() - start) * 1000)
+        cpu_ms["world start and stop (wall)"] = statistics.median(lifetimes)
         with McpWorld(session_toolbox(loaded, session, Path(folder) / "http")) as world:
             async with http_client(world.url, world.token) as client:
                 found["http, client in this process"] = await timed(calls, lambda name, args: checked(client, name, args))
@@ -127,7 +134,9 @@ def main() -> None:
     print(f"{'path':<34} {'median ms':>10} {'p90 ms':>8}")
     for path, times in found.items():
         print(f"{path:<34} {statistics.median(times):>10.2f} {statistics.quantiles(times, n=10)[-1]:>8.2f}")
+    lifetime = cpu_ms.pop("world start and stop (wall)")
     print("CPU per call over http, " + ", ".join(f"{who}: {ms:.2f} ms" for who, ms in cpu_ms.items()) + " (what a loaded machine stretches into wall time)")
+    print(f"a world's start and stop: {lifetime:.0f} ms (median of 5)")
 
 
 if __name__ == "__main__":

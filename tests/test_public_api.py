@@ -257,6 +257,7 @@ INTERNALS_ALLOWED = {
     "tests/helpers/long_writer_agent.py": "writes past the clipping limit it imports to test clipping",
     "tests/helpers/agentif_copy_agent.py": "a test oracle: copies attachments verbatim as read_file shows them (env.file_text)",
     "tests/helpers/trainee_agents.py": "test oracles: KeywordCanvass sends pbench's own four keyword questions (suites.trainee.KEYWORD_QUESTIONS)",
+    "tests/helpers/mcp_reference_agent.py": "a test oracle: pbench's own scripted baseline, its calls over an McpWorld (mcp_world)",
 }
 """Plug-ins in the repo that build on pbench's internals on purpose, and why."""
 

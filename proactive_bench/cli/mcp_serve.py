@@ -53,7 +53,10 @@ def mcp(
     ]
     if transport == "stdio":
         err_console.print("\n".join(about), highlight=False, markup=False)
-        asyncio.run(serve_stdio(toolbox))
+        try:
+            asyncio.run(serve_stdio(toolbox))
+        except KeyboardInterrupt:  # Ctrl-C in the terminal that started it: stop as when the client closes stdin
+            pass
     else:
         _serve_http(toolbox, port, about)
     _report(toolbox, root, record)

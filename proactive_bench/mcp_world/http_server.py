@@ -14,8 +14,9 @@ import json
 import secrets
 import threading
 import time
+from collections.abc import Awaitable, Callable, MutableMapping
 from types import TracebackType
-from typing import Any, Awaitable, Callable
+from typing import Any, Self
 
 import structlog
 import uvicorn
@@ -30,9 +31,9 @@ LOOPBACK = "127.0.0.1"
 MCP_PATH = "/mcp"
 START_TIMEOUT_S = 10.0
 
-Scope = dict[str, Any]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
@@ -93,7 +94,7 @@ class McpWorld:
         """The header a client sends with every request."""
         return {"Authorization": f"Bearer {self.token}"}
 
-    def start(self) -> McpWorld:
+    def start(self) -> Self:
         """Listen on 127.0.0.1 in a thread of its own; WorldStartError when the server cannot start."""
         if self._server is not None:
             raise RuntimeError("an MCP world starts once")
@@ -131,7 +132,7 @@ class McpWorld:
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=START_TIMEOUT_S)
 
-    def __enter__(self) -> McpWorld:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from proactive_bench.scaffolds import SCAFFOLDS, grant_reference
-from tests.helpers import crashing_agent, trainee_agents
+from tests.helpers import crashing_agent, mcp_reference_agent, trainee_agents
 
 TEST_ORACLES: dict[str, Any] = {
     "test:crashing-reference": crashing_agent.CrashingReference,
+    "test:mcp-reference": mcp_reference_agent.McpReference,
     "test:guess-then-ask": trainee_agents.GuessThenAsk,
     "test:touch-then-guess": trainee_agents.TouchThenGuess,
 }

@@ -18,16 +18,25 @@ from typing import Any
 
 import httpx2
 import pytest
+from tests.helpers.cli import run_cli, run_episode_json
 from tests.helpers.paths import DATA, REPO
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 from proactive_bench.data_model import Evidence
-from proactive_bench.dataset import GraderResolver, LoadedEpisode, Session, evaluate, load_episode
+from proactive_bench.dataset import (
+    GraderResolver,
+    LoadedEpisode,
+    Session,
+    evaluate,
+    load_episode,
+)
 from proactive_bench.env import ToolBox, ToolRecord
 from proactive_bench.episode import session_toolbox
 from proactive_bench.mcp_world import LOOPBACK, McpWorld, WorldStartError
+from proactive_bench.store import Store, ToolCallRow
 
 SESSION = "s01_vanco_auc_review"
 REPORT = "reports/2025-03-10_vanco_review.md"
@@ -53,10 +62,9 @@ def world_toolbox(pharmacist: LoadedEpisode, session: Session, root: Path) -> To
 async def connected(url: str, token: str | None) -> AsyncIterator[ClientSession]:
     """An initialized official-SDK client session on ``url``, sending ``token`` as the bearer token."""
     headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
-    async with httpx2.AsyncClient(headers=headers) as http, streamable_http_client(url, http_client=http) as (read, write):
-        async with ClientSession(read, write) as client:
-            await client.initialize()
-            yield client
+    async with httpx2.AsyncClient(headers=headers) as http, streamable_http_client(url, http_client=http) as (read, write), ClientSession(read, write) as client:
+        await client.initialize()
+        yield client
 
 
 def text_of(result: Any) -> str:
@@ -145,9 +153,10 @@ async def test_requests_without_the_token_or_with_another_are_refused_before_any
             for foreign in ({"Host": "pbench.example"}, {"Origin": "http://pbench.example"}):  # a page rebinding a name to 127.0.0.1
                 refused = await http.post(world.url, json=call, headers={**accept, **world.headers, **foreign})
                 assert refused.status_code in (403, 421), foreign
-        with pytest.raises(Exception):  # the official client gets no session either
+        with pytest.raises(ExceptionGroup) as refused_client:  # the official client gets no session either
             async with connected(world.url, "wrong"):
                 pass
+        assert refused_client.group_contains(MCPError, match="error response", depth=2)
         async with connected(world.url, world.token) as client:  # the right token works
             assert len((await client.list_tools()).tools) == len(toolbox.specs)
     assert toolbox.records == [] and not (tmp_path / "ws" / "pwned.txt").exists()
@@ -207,7 +216,7 @@ def pbench_env() -> dict[str, str]:
 async def test_pbench_mcp_over_http_serves_the_session_until_stopped(tmp_path: Path) -> None:
     port, record = free_port(), tmp_path / "calls.json"
     command = [str(PBENCH), "mcp", "--persona", "pharmacist", "--session", SESSION, "--port", str(port), "--workspace", str(tmp_path / "ws"), "--record", str(record)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=pbench_env(), cwd=tmp_path)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=pbench_env(), cwd=tmp_path)  # noqa: ASYNC220 (read from a thread below)
     try:
         shown: dict[str, str] = {}
         while "token" not in shown:
@@ -239,7 +248,7 @@ async def test_pbench_mcp_over_stdio_is_the_same_world(pharmacist: LoadedEpisode
         command=str(PBENCH), args=["mcp", "--transport", "stdio", "--persona", "pharmacist", "--session", SESSION, "--workspace", str(tmp_path / "b"), "--record", str(record)],
         env={"PYTHONPATH": str(REPO)}, cwd=tmp_path,
     )
-    with open(tmp_path / "stderr.txt", "w") as errors:
+    with (tmp_path / "stderr.txt").open("w") as errors:
         async with stdio_client(server, errlog=errors) as (read, write), ClientSession(read, write) as client:
             await client.initialize()
             listed = (await client.list_tools()).tools
@@ -254,3 +263,37 @@ async def test_pbench_mcp_over_stdio_is_the_same_world(pharmacist: LoadedEpisode
         await asyncio.sleep(0.2)
     rows = json.loads(record.read_text())
     assert rows[0] == {**expected.as_pibench(), "turn": 0, "seq": 0} and rows[1]["ok"] is False
+
+
+def stored_calls(db: Path, run_id: str) -> list[tuple[str, int, int, str, Any, Any, bool]]:
+    store = Store(db)
+    return [(sr.session_id, r.turn, r.seq, r.tool_name, r.call, r.result, r.ok)
+            for sr in store.session_runs(run_id) for r in store.rows(ToolCallRow, sr.id)]
+
+
+def test_the_reference_replayed_over_mcp_scores_and_records_as_in_process(tmp_path: Path) -> None:
+    """A run whose agent makes every call through an McpWorld started on the runner's loop: the same Proc, Comp and stored calls."""
+    sessions = "s01_vanco_auc_review,s02_dalbavancin_pt_review"
+    results, calls = {}, {}
+    for model in ("scripted:reference", "test:mcp-reference"):
+        db = tmp_path / f"{model.replace(':', '_')}.db"
+        results[model] = run_episode_json("--persona", "pharmacist", "--data", str(DATA), "--model", model, "--sessions", sessions, "--db", str(db))
+        calls[model] = stored_calls(db, results[model]["run_id"])
+    in_process, over_mcp = results["scripted:reference"], results["test:mcp-reference"]
+    assert [(s["session_id"], s["status"], s["proc"], s["comp"]) for s in over_mcp["sessions"]] == [
+        (s["session_id"], s["status"], s["proc"], s["comp"]) for s in in_process["sessions"]]
+    assert all(s["proc"] == 1.0 and s["comp"] == 1.0 for s in over_mcp["sessions"])
+    assert len(calls["test:mcp-reference"]) > 4 and calls["test:mcp-reference"] == calls["scripted:reference"]
+
+
+def test_pbench_mcp_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
+    unknown = run_cli("mcp", "--persona", "pharmacist", "--session", "s99_nope", "--data", str(DATA))
+    assert unknown.exit_code == 2 and "--session s99_nope: not a session of pharmacist" in unknown.output and "s01_vanco_auc_review" in unknown.output
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "mine.txt").write_text("keep me")
+    busy = run_cli("mcp", "--persona", "pharmacist", "--session", SESSION, "--data", str(DATA), "--workspace", str(tmp_path / "busy"))
+    assert busy.exit_code == 2 and "not a new or empty folder" in busy.output
+    assert (tmp_path / "busy" / "mine.txt").read_text() == "keep me" and len(list((tmp_path / "busy").iterdir())) == 1
+    transport = run_cli("mcp", "--persona", "pharmacist", "--session", SESSION, "--transport", "sse")
+    assert transport.exit_code == 2
+    assert "Traceback" not in unknown.output + busy.output + transport.output
