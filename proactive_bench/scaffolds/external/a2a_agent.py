@@ -69,6 +69,7 @@ class A2aAgent(ExternalAgent):
         if not target.startswith(("http://", "https://")) or len(target.split("://", 1)[1]) == 0:
             raise ScaffoldLoadError(f"a2a:{target}: expected a2a:URL with an http:// or https:// URL, e.g. a2a:http://127.0.0.1:9999")
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
         self._http: httpx.AsyncClient | None = None
         self._client: Client | None = None
         self._metadata: dict[str, Any] = {}
@@ -77,7 +78,8 @@ class A2aAgent(ExternalAgent):
 
     def _open(self, ctx: SessionContext, endpoint: McpEndpoint | None) -> None:
         self._loop = asyncio.new_event_loop()
-        threading.Thread(target=self._loop.run_forever, name=f"a2a-{ctx.session_id}", daemon=True).start()
+        self._thread = threading.Thread(target=self._loop.run_forever, name=f"a2a-{ctx.session_id}", daemon=True)
+        self._thread.start()
         self._task_id, self._seen_artifacts = "", set()
         self._call(self._connect(), time.monotonic() + self.settings.turn_timeout)
 
@@ -104,6 +106,10 @@ class A2aAgent(ExternalAgent):
             except (TimeoutError, httpx.HTTPError) as exc:  # a misbehaving agent's connection: nothing left to save
                 log.warning("a2a_agent_close_failed", session=self.session_id, agent=self.target, error=one_line(exc))
         loop.call_soon_threadsafe(loop.stop)
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if not loop.is_running():
+            loop.close()
 
     async def _connect(self) -> None:
         self._http = httpx.AsyncClient(trust_env=False, follow_redirects=False)

@@ -88,8 +88,8 @@ class Recorder(AgentExecutor):
 @pytest.mark.parametrize("style", ["message", "task"])
 def test_an_a2a_agent_gets_a_message_per_turn_in_one_context_per_session(tmp_path: Path, style: str) -> None:
     agent = Recorder(style)
-    with serve(agent) as url:
-        result = play(tmp_path, f"a2a:{url}")
+    with serve(agent) as url:  # the card found from the base URL, or named itself
+        result = play(tmp_path, f"a2a:{url}" if style == "message" else f"a2a:{url}/.well-known/agent-card.json")
     assert {status for status, _ in statuses(result).values()} == {"completed"}, statuses(result)
     seen = agent.seen
     assert seen[0]["text"] == TRIGGER_A1
@@ -114,9 +114,9 @@ def test_an_a2a_agent_gets_a_message_per_turn_in_one_context_per_session(tmp_pat
             assert len({s["task_id"] for s in turns}) == len(turns)
     transcript = run_cli("export", result["run_id"], "--db", str(tmp_path / "r.db"), "--out", str(tmp_path / "x.jsonl"))
     assert transcript.exit_code == 0, transcript.output
-    first = json.loads((tmp_path / "x.jsonl").read_text().splitlines()[0])
-    replies = [m["content"] for m in first["messages"] if m["role"] == "assistant"]
-    assert replies[:2] == ["turn 1", "turn 2"][: len(replies[:2])] and replies  # a new artifact each turn, not the task's old ones
+    for record in map(json.loads, (tmp_path / "x.jsonl").read_text().splitlines()):  # each turn's own reply, not the task's old artifacts
+        replies = [m["content"] for m in record["messages"] if m["role"] == "assistant"]
+        assert replies == [f"turn {n}" for n in range(1, len(replies) + 1)], (record["session_id"], replies)
 
 
 class Misbehaving:
