@@ -4,9 +4,8 @@
     python examples/agents/a2a_reference.py reference.jsonl --port 9999 &
     pbench episode --persona pharmacist --model a2a:http://127.0.0.1:9999
 
-An Agent2Agent service built with the official ``a2a-sdk``: its card at ``/.well-known/agent-card.json``, JSON-RPC
-at ``/``. Each message's metadata carries pbench's session fields under ``pbench`` (``session``, ``mcp``); the
-context id tells the sessions apart. It prints its URL on stdout once it listens.
+An Agent2Agent service (official ``a2a-sdk``): card at ``/.well-known/agent-card.json``, JSON-RPC at ``/``, its URL
+printed once it listens. A message's metadata holds pbench's ``session`` and ``mcp``; a context is a session.
 """
 
 from __future__ import annotations
@@ -59,8 +58,7 @@ if __name__ == "__main__":
         name="replay", description="replays a recorded pbench run", version="1.0", capabilities=AgentCapabilities(),
         supported_interfaces=[AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version="1.0")],
         default_input_modes=["text/plain"], default_output_modes=["text/plain"],
-        skills=[AgentSkill(id="replay", name="replay", description="replays a recorded run", tags=["baseline"])],
-    )
+        skills=[AgentSkill(id="replay", name="replay", description="replays a recorded run", tags=["baseline"])])
     handler = DefaultRequestHandler(agent_executor=Replay(), task_store=InMemoryTaskStore(), agent_card=card)
     print(url, flush=True)
     app = Starlette(routes=[*create_agent_card_routes(card), *create_jsonrpc_routes(handler, "/")])
