@@ -7,8 +7,8 @@ task the agent leaves ``input-required`` goes on with the next turn's message, s
 the agent keeps it open. Every message carries the session's ``session_start`` fields in its metadata under
 ``pbench`` (``mcp``: the tool server's ``url`` and ``token``; ``history`` only on the first message).
 
-The reply is the text parts of the answer: a message's, or a task's status message, or else the task's new
-artifacts. A task still ``submitted`` or ``working`` is polled until the turn's deadline. Faults, each a one-line
+The reply is the text parts of the answer: a message's, or a task's artifacts added since the previous turn, or
+else its status message (an ``input-required`` task's question). A task still ``submitted`` or ``working`` is polled until the turn's deadline. Faults, each a one-line
 :class:`ExternalAgentError`: the card unreachable or invalid, an error answer, a task ending ``failed``,
 ``rejected``, ``canceled`` or ``auth-required``, an answer with no text, no answer by the deadline.
 pbench sends no credentials and reads none from its environment (``trust_env`` off).
@@ -149,7 +149,7 @@ class A2aAgent(ExternalAgent):
         self._task_id = task.id if state == TaskState.TASK_STATE_INPUT_REQUIRED else ""
         new = [a for a in task.artifacts if a.artifact_id not in self._seen_artifacts]
         self._seen_artifacts |= {a.artifact_id for a in new}
-        return _text(said or "\n".join(filter(None, map(get_artifact_text, new))), "task")
+        return _text("\n".join(filter(None, map(get_artifact_text, new))) or said, "task")
 
     def _call(self, coroutine: Coroutine[Any, Any, str | None], deadline: float) -> Any:
         """Run ``coroutine`` on the session's loop by ``deadline``; the SDK's and HTTP faults as one line."""

@@ -52,7 +52,7 @@ def one_line_error(result: dict[str, Any], session: str) -> str:
 
 class Recorder(AgentExecutor):
     """Notes every message it gets; answers as ``style`` says: ``message`` (a reply message), ``task`` (a task kept
-    ``input-required``, the reply as an artifact), ``fail`` (a task that fails), ``silent`` (a message without text)."""
+    ``input-required``, the reply as an artifact, a question in its status), ``fail`` (a task that fails), ``silent`` (a message without text)."""
 
     def __init__(self, style: str) -> None:
         self.style = style
@@ -79,7 +79,7 @@ class Recorder(AgentExecutor):
             await updater.failed(updater.new_agent_message([new_text_part("the tool broke")]))
             return
         await updater.add_artifact([new_text_part(reply)])
-        await updater.requires_input()
+        await updater.requires_input(updater.new_agent_message([new_text_part("anything else?")]))
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         pass
