@@ -69,7 +69,7 @@ def _build(spec: str, options: ScaffoldOptions) -> Scaffold:
         raise ScaffoldLoadError(f"unknown scripted baseline {spec!r}; known: {names}")
     if spec in SCAFFOLDS:  # first: a granted name always builds from the factory it was granted for
         return _instantiate(_registered(spec), options, spec)
-    if head in TRANSPORTS:  # cmd:COMMAND, http:URL: an agent outside pbench (scaffolds/external)
+    if head in TRANSPORTS:  # cmd:COMMAND, http:URL, a2a:URL: an agent outside pbench (scaffolds/external)
         return external_agent(spec, options)
     if head == "react":
         return SCAFFOLDS.get("react")(ScaffoldOptions(**{**options.__dict__, "model": spec.split(":", 1)[1]}))

@@ -1,12 +1,13 @@
-"""External agents: agents that run outside pbench's process, reached over a transport (``cmd:``, ``http:``).
+"""External agents: agents that run outside pbench's process, reached over a transport (``cmd:``, ``http:``, ``a2a:``).
 
 Every transport carries the same messages (``messages``) through the same session lifecycle (``session``:
 tools served per session, ``session_start``, one reply per ``user`` message, ``session_end``, the turn timeout);
-``command_agent`` and ``http_agent`` carry them; ``environment`` is what a process may see of pbench's
+``command_agent``, ``http_agent`` and ``a2a_agent`` (the Agent2Agent protocol) carry them; ``environment`` is what a process may see of pbench's
 environment; ``tool_server`` is the narrow interface to the per-session MCP server; ``loading`` builds an agent
 from its name. The agent's failures are one-line :class:`ExternalAgentError`\\ s, which end its session as ``error``.
 """
 
+from proactive_bench.scaffolds.external.a2a_agent import A2aAgent
 from proactive_bench.scaffolds.external.command_agent import CommandAgent
 from proactive_bench.scaffolds.external.environment import (
     KEPT,
@@ -35,6 +36,7 @@ __all__ = [
     "MAX_UNREAD_BYTES",
     "SESSION_VARIABLES",
     "TRANSPORTS",
+    "A2aAgent",
     "AgentEnvError",
     "CommandAgent",
     "ExternalAgent",

@@ -1,14 +1,15 @@
-"""From an agent name to an external agent: ``cmd:COMMAND`` and ``http:URL`` (:data:`TRANSPORTS`)."""
+"""From an agent name to an external agent: ``cmd:COMMAND``, ``http:URL`` and ``a2a:URL`` (:data:`TRANSPORTS`)."""
 
 from __future__ import annotations
 
+from proactive_bench.scaffolds.external.a2a_agent import A2aAgent
 from proactive_bench.scaffolds.external.command_agent import CommandAgent
 from proactive_bench.scaffolds.external.http_agent import HttpAgent
 from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings
 from proactive_bench.scaffolds.external.tool_server import ToolServer, mcp_tool_server
 from proactive_bench.scaffolds.protocol import ScaffoldOptions
 
-TRANSPORTS: dict[str, type[ExternalAgent]] = {"cmd": CommandAgent, "http": HttpAgent}
+TRANSPORTS: dict[str, type[ExternalAgent]] = {"cmd": CommandAgent, "http": HttpAgent, "a2a": A2aAgent}
 """The agent-name prefixes of external agents and the class that carries each."""
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -22,7 +21,14 @@ from typing import Any, ClassVar
 
 import pytest
 from tests.helpers.cli import run_cli
-from tests.helpers.paths import HELPERS, MINI, REPO
+from tests.helpers.paths import HELPERS, MINI
+from tests.helpers.reference_replay import (
+    EXAMPLES,
+    Recording,
+    assert_replays_reference,
+    example_service,
+    record_reference,
+)
 
 from proactive_bench import load_results
 from proactive_bench.env import Memory, Workspace
@@ -327,62 +333,19 @@ def test_an_unreachable_http_agent_ends_its_session_as_error(tmp_path: Path) -> 
 
 # --- the shipped examples: a recorded scripted:reference run replayed over MCP --------------------------------------
 
-EXAMPLES = REPO / "examples" / "agents"
-PHARMACIST = ["--data", str(REPO / "pbench_data"), "--persona", "pharmacist", "--sessions", "1-2"]
-
-
-def exported(db: Path, run_id: str, out: Path) -> list[dict[str, Any]]:
-    result = run_cli("export", run_id, "--db", str(db), "--out", str(out))
-    assert result.exit_code == 0, result.output
-    return [json.loads(line) for line in out.read_text().splitlines()]
-
-
-def agent_side(record: dict[str, Any]) -> list[Any]:
-    """What the agent did in a session: per assistant message, its tool calls (name, arguments) and its text."""
-    return [
-        ([(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in m["tool_calls"]], m["content"])
-        for m in record["messages"] if m["role"] == "assistant"
-    ]
-
-
 @pytest.fixture(scope="module")
-def recording(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
-    """An in-process scripted:reference run of the pharmacist's first two sessions, exported."""
-    folder = tmp_path_factory.mktemp("reference")
-    result = run_cli("episode", "--json", *PHARMACIST, "--model", "scripted:reference", "--db", str(folder / "r.db"))
-    assert result.exit_code == 0, result.output
-    records = exported(folder / "r.db", json.loads(result.stdout)["run_id"], folder / "reference.jsonl")
-    return folder / "reference.jsonl", records
-
-
-@contextmanager
-def http_example(recording: Path) -> Iterator[str]:
-    """examples/agents/http_reference.py serving on a free loopback port; its URL."""
-    process = subprocess.Popen([sys.executable, str(EXAMPLES / "http_reference.py"), str(recording), "--port", "0"], stdout=subprocess.PIPE, text=True)
-    try:
-        assert process.stdout is not None
-        yield process.stdout.readline().strip()
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+def recording(tmp_path_factory: pytest.TempPathFactory) -> Recording:
+    return record_reference(tmp_path_factory.mktemp("reference"))
 
 
 @pytest.mark.parametrize("transport", ["cmd", "http"])
 def test_the_replay_example_gives_the_in_process_reference_figures_and_tool_calls(
-    tmp_path: Path, recording: tuple[Path, list[dict[str, Any]]], transport: str,
+    tmp_path: Path, recording: Recording, transport: str,
 ) -> None:
     path, reference = recording
     with ExitStack() as stack:
         if transport == "cmd":
             model = f"cmd:{sys.executable} {EXAMPLES / 'cmd_reference.py'} {path}"
         else:
-            model = f"http:{stack.enter_context(http_example(path))}"
-        ran = run_cli("episode", "--json", *PHARMACIST, "--model", model, "--db", str(tmp_path / "r.db"))
-    assert ran.exit_code == 0, ran.output
-    result = json.loads(ran.stdout)
-    assert (result["proc"], result["comp"]) == (1.0, 1.0)
-    replayed = exported(tmp_path / "r.db", result["run_id"], tmp_path / "replayed.jsonl")
-    assert [r["session_id"] for r in replayed] == [r["session_id"] for r in reference]
-    for ours, theirs in zip(replayed, reference):
-        assert (ours["status"], ours["proc"], ours["comp"]) == (theirs["status"], theirs["proc"], theirs["comp"])
-        assert agent_side(ours) == agent_side(theirs) and agent_side(ours)[0][0], ours["session_id"]  # the same calls, in order
+            model = f"http:{stack.enter_context(example_service('http_reference.py', path))}"
+        assert_replays_reference(tmp_path, model, reference)

@@ -1,0 +1,193 @@
+"""``a2a:URL``: an Agent2Agent agent built with the official ``a2a-sdk`` on a loopback thread (tests/helpers/a2a_server.py),
+driven through ``pbench episode``: the card read, one context per session, a message per turn, the MCP address in the
+message metadata, replies from messages and tasks, and faults ending only their session as ``error`` in one line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from a2a.helpers import new_task_from_user_message, new_text_message, new_text_part
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.events import EventQueue
+from a2a.server.tasks import TaskUpdater
+from google.protobuf.json_format import MessageToDict
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from tests.helpers.a2a_server import agent_card, loopback, serve
+from tests.helpers.cli import run_cli
+from tests.helpers.paths import MINI
+from tests.helpers.reference_replay import assert_replays_reference, example_service, record_reference
+
+from proactive_bench.scaffolds.external import A2aAgent, ExternalAgentError, ExternalSettings
+
+SESSIONS = ["a1", "a2", "a3"]
+TRIGGER_A1 = "Can you summarise notes/batch.csv for me?"
+
+
+def play(tmp_path: Path, model: str, *extra: str) -> dict[str, Any]:
+    """``pbench episode --json`` on the mini persona."""
+    ran = run_cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", model, "--db", str(tmp_path / "r.db"), *extra)
+    assert ran.exit_code in (0, 1), ran.output  # 1: a session ended as error
+    result: dict[str, Any] = json.loads(ran.stdout)
+    return result
+
+
+def statuses(result: dict[str, Any]) -> dict[str, tuple[str, str | None]]:
+    return {s["session_id"]: (s["status"], s["error"]) for s in result["sessions"]}
+
+
+def one_line_error(result: dict[str, Any], session: str) -> str:
+    status, error = statuses(result)[session]
+    assert status == "error" and error is not None and "\n" not in error, (status, error)
+    return error
+
+
+class Recorder(AgentExecutor):
+    """Notes every message it gets; answers as ``style`` says: ``message`` (a reply message), ``task`` (a task kept
+    ``input-required``, the reply as an artifact, a question in its status), ``fail`` (a task that fails), ``silent`` (a message without text)."""
+
+    def __init__(self, style: str) -> None:
+        self.style = style
+        self.seen: list[dict[str, Any]] = []
+
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        assert context.message is not None and context.task_id is not None and context.context_id is not None
+        turns = sum(s["context_id"] == context.context_id for s in self.seen) + 1
+        self.seen.append({
+            "text": context.get_user_input(), "context_id": context.context_id, "task_id": context.task_id,
+            "continued": context.current_task is not None, "metadata": MessageToDict(context.message.metadata),
+        })
+        reply = f"turn {turns}"
+        if self.style == "message":
+            await event_queue.enqueue_event(new_text_message(reply, context_id=context.context_id, task_id=context.task_id))
+            return
+        if self.style == "silent":
+            await event_queue.enqueue_event(new_text_message("", context_id=context.context_id))
+            return
+        updater = TaskUpdater(event_queue, context.task_id, context.context_id)
+        if context.current_task is None:
+            await event_queue.enqueue_event(new_task_from_user_message(context.message))
+        if self.style == "fail":
+            await updater.failed(updater.new_agent_message([new_text_part("the tool broke")]))
+            return
+        await updater.add_artifact([new_text_part(reply)])
+        await updater.requires_input(updater.new_agent_message([new_text_part("anything else?")]))
+
+    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
+        pass
+
+
+@pytest.mark.parametrize("style", ["message", "task"])
+def test_an_a2a_agent_gets_a_message_per_turn_in_one_context_per_session(tmp_path: Path, style: str) -> None:
+    agent = Recorder(style)
+    with serve(agent) as url:  # the card found from the base URL, or named itself
+        result = play(tmp_path, f"a2a:{url}" if style == "message" else f"a2a:{url}/.well-known/agent-card.json")
+    assert {status for status, _ in statuses(result).values()} == {"completed"}, statuses(result)
+    seen = agent.seen
+    assert seen[0]["text"] == TRIGGER_A1
+    contexts = list(dict.fromkeys(s["context_id"] for s in seen))
+    assert len(contexts) == 3  # a fresh context per session, the same within one
+    firsts = [s["metadata"]["pbench"] for s in seen if not any(o["context_id"] == s["context_id"] for o in seen[: seen.index(s)])]
+    assert [(m["session"], m["position"], m["trigger"], len(m["history"])) for m in firsts] == [
+        ("a1", 1, "user", 0), ("a2", 2, "event", 1), ("a3", 3, "user", 2),
+    ]
+    for record in seen:
+        pbench = record["metadata"]["pbench"]
+        assert pbench["conversation"] == record["context_id"]
+        assert pbench["mcp"]["url"].startswith("http://127.0.0.1:") and pbench["mcp"]["token"]
+    assert len({s["metadata"]["pbench"]["mcp"]["token"] for s in seen}) == 3  # a tool server per session
+    later = [s for s in seen if s not in [seen[0]] and s["context_id"] == contexts[0]]
+    assert all("history" not in s["metadata"]["pbench"] for s in later)
+    for context in contexts:
+        turns = [s for s in seen if s["context_id"] == context]
+        if style == "task":  # the task stays open (input-required): the whole session is one task
+            assert len({s["task_id"] for s in turns}) == 1 and [s["continued"] for s in turns] == [False] + [True] * (len(turns) - 1)
+        else:
+            assert len({s["task_id"] for s in turns}) == len(turns)
+    transcript = run_cli("export", result["run_id"], "--db", str(tmp_path / "r.db"), "--out", str(tmp_path / "x.jsonl"))
+    assert transcript.exit_code == 0, transcript.output
+    for record in map(json.loads, (tmp_path / "x.jsonl").read_text().splitlines()):  # each turn's own reply, not the task's old artifacts
+        replies = [m["content"] for m in record["messages"] if m["role"] == "assistant"]
+        assert replies == [f"turn {n}" for n in range(1, len(replies) + 1)], (record["session_id"], replies)
+
+
+class Misbehaving:
+    """A card that is fine, then a JSON-RPC endpoint that answers 500, garbage or late."""
+
+    def __init__(self, fault: str) -> None:
+        self.fault = fault
+
+    def app(self, url: str) -> Starlette:
+        card = MessageToDict(agent_card(url))
+
+        async def card_route(request: Request) -> Response:
+            return Response(b"<html>no card here</html>", media_type="text/html") if self.fault == "card" else JSONResponse(card)
+
+        async def rpc(request: Request) -> Response:
+            if self.fault == "status":
+                return Response(b"oops: the agent fell over", status_code=500)
+            if self.fault == "slow":
+                await asyncio.sleep(4)
+            return Response(b"<html>not json-rpc</html>", media_type="text/html")
+
+        return Starlette(routes=[Route("/.well-known/agent-card.json", card_route), Route("/", rpc, methods=["POST"])])
+
+
+A2A_FAULTS = {
+    "status": "the agent's A2A answer failed: A2AClientError: HTTP Error 500",
+    "garbage": "the agent's A2A answer failed: A2AClientError: JSON Decode Error",
+    "slow": "no reply within the turn timeout (1 s)",
+    "card": "cannot use the agent card of http://127.0.0.1:",  # (at the session's start: "agent failed to start the session")
+}
+
+
+@pytest.mark.parametrize("fault", sorted(A2A_FAULTS))
+def test_a_misbehaving_a2a_agent_gets_a_one_line_reason(tmp_path: Path, fault: str) -> None:
+    began = time.monotonic()
+    with loopback(Misbehaving(fault).app) as url:
+        result = play(tmp_path, f"a2a:{url}", "--sessions", "a1,a2", "--agent-option", "turn_timeout=1")
+    assert time.monotonic() - began < 30
+    for session in ("a1", "a2"):  # each session meets the fault afresh; the run goes on
+        assert A2A_FAULTS[fault] in one_line_error(result, session)
+
+
+@pytest.mark.parametrize(
+    ("style", "expected"),
+    [("fail", "the agent's task ended failed: 'the tool broke'"), ("silent", "the agent's message has no text part")],
+)
+def test_an_a2a_answer_without_a_reply_ends_the_session_as_error(tmp_path: Path, style: str, expected: str) -> None:
+    with serve(Recorder(style)) as url:
+        result = play(tmp_path, f"a2a:{url}", "--sessions", "a1")
+    assert expected in one_line_error(result, "a1")
+
+
+def test_an_unreachable_a2a_agent_is_one_line(tmp_path: Path) -> None:
+    with loopback(Misbehaving("status").app) as url:
+        pass  # the port is free again: nothing listens there
+    result = play(tmp_path, f"a2a:{url}", "--sessions", "a1")
+    assert "cannot use the agent card of" in one_line_error(result, "a1")
+
+
+def test_an_a2a_url_that_is_not_http_is_refused_before_the_run(tmp_path: Path) -> None:
+    ran = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "a2a:ftp://x", "--db", str(tmp_path / "r.db"))
+    assert ran.exit_code == 2 and "expected a2a:URL with an http:// or https:// URL" in ran.output, ran.output
+    with pytest.raises(ExternalAgentError, match="no session started"):
+        A2aAgent("http://127.0.0.1:9", ExternalSettings())._ask({"type": "user", "conversation": "c", "text": "t"}, time.monotonic() + 1)
+
+
+# --- the shipped example: a recorded scripted:reference run replayed over MCP, behind A2A ------------------------
+
+
+def test_the_a2a_replay_example_gives_the_in_process_reference_figures_and_tool_calls(tmp_path: Path) -> None:
+    (tmp_path / "reference").mkdir()
+    path, reference = record_reference(tmp_path / "reference")
+    with example_service("a2a_reference.py", path) as url:
+        assert_replays_reference(tmp_path, f"a2a:{url}", reference)
