@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from proactive_bench.llm import ChatSettings, LLMCallRecord, ModelSpecError, make_chat_model
     from proactive_bench.registry import PluginError, Registry
     from proactive_bench.scaffolds import (
+        AGENT_KINDS,
         SCAFFOLDS,
         AgentTurn,
         Scaffold,
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
         SessionContext,
         as_langchain_tools,
     )
-    from proactive_bench.scoring import JUDGES, EpisodeResult, JudgeFactory, JudgeSettings, RubricJudge, RubricVerdict, SessionResult
+    from proactive_bench.scoring import JUDGES, EpisodeResult, Judge, JudgeFactory, JudgeSettings, RubricJudge, RubricVerdict, SessionResult
     from proactive_bench.suites import SUITES, Suite, SuiteSettings
     from proactive_bench.user import (
         USERS,
@@ -60,12 +61,12 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "proactive_bench.episode": ("LaunchError", "RunSpec"),
     "proactive_bench.scoring": (
         "EpisodeResult", "SessionResult",
-        # the judge protocol: JUDGES holds factories with RubricJudge's signature
-        "JUDGES", "JudgeFactory", "JudgeSettings", "RubricJudge", "RubricVerdict",
+        # the judge protocol: JUDGES holds factories with RubricJudge's signature, building a Judge
+        "JUDGES", "Judge", "JudgeFactory", "JudgeSettings", "RubricJudge", "RubricVerdict",
     ),
     # the agent protocol, and what an agent gets and calls
     "proactive_bench.scaffolds": (
-        "SCAFFOLDS", "AgentTurn", "Scaffold", "ScaffoldFactory", "ScaffoldLoadError", "ScaffoldOptions", "SessionContext", "as_langchain_tools",
+        "AGENT_KINDS", "SCAFFOLDS", "AgentTurn", "Scaffold", "ScaffoldFactory", "ScaffoldLoadError", "ScaffoldOptions", "SessionContext", "as_langchain_tools",
     ),
     "proactive_bench.env": ("Memory", "ToolBox", "ToolEnv", "ToolError", "ToolRecord", "ToolSpec", "Workspace", "register_tool"),
     "proactive_bench.llm": ("ChatSettings", "LLMCallRecord", "ModelSpecError", "make_chat_model"),
@@ -84,8 +85,8 @@ _HOMES: dict[str, tuple[str, ...]] = {
 _HOME: dict[str, str] = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
-    "AgentTurn", "ChatSettings", "ChecklistItem", "DatasetError", "EpisodeResult", "Evidence", "HiddenIntent", "IntentLabel",
-    "IntentStatus", "JUDGES", "JudgeFactory", "JudgeSettings", "LLMCallRecord", "LaunchError", "LoadedEpisode", "Memory",
+    "AGENT_KINDS", "AgentTurn", "ChatSettings", "ChecklistItem", "DatasetError", "EpisodeResult", "Evidence", "HiddenIntent", "IntentLabel",
+    "IntentStatus", "JUDGES", "Judge", "JudgeFactory", "JudgeSettings", "LLMCallRecord", "LaunchError", "LoadedEpisode", "Memory",
     "Message", "ModelSpecError", "Persona", "PluginError", "Problem", "ReferenceStep", "Registry", "RubricJudge", "RubricVerdict",
     "RunEventHook", "RunRefused", "RunSpec", "SCAFFOLDS", "SUITES", "Scaffold", "ScaffoldFactory", "ScaffoldLoadError",
     "ScaffoldOptions", "Session", "SessionContext", "SessionHook", "SessionResult", "Stage", "StageVerdict", "Suite",

@@ -13,6 +13,7 @@ to stderr, warnings only, unless the caller has configured structlog.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +41,8 @@ from proactive_bench.episode import DEFAULT_MAX_TURNS, RunSpec, execute_run, loa
 from proactive_bench.llm import Budget, EndpointError, PriceTable, check_reachable
 from proactive_bench.logs import configure_logging
 from proactive_bench.review import stored_run_result
-from proactive_bench.scoring import EpisodeResult, SessionResult
+from proactive_bench.scaffolds import agent_and_model
+from proactive_bench.scoring import DEFAULT_JUDGE, EpisodeResult, SessionResult
 from proactive_bench.store import DEFAULT_DB, Location, Run, Store, StoreOpenError, locate, writing
 from proactive_bench.validation import VALIDATED_DIR, dataset_problems, participant_problem, settings_problem
 
@@ -73,9 +75,12 @@ class SweepResult:
 
 
 def run_episode(
-    persona: str,
-    model: str,
+    persona: str | None = None,
+    model: str | None = None,
     *,
+    agent: str | None = None,
+    task: str | None = None,
+    judge: str = DEFAULT_JUDGE,
     db: str | Path = DEFAULT_DB,
     data_root: str | Path = DEFAULT_DATA_ROOT,
     sessions: Sequence[str] | None = None,
@@ -90,12 +95,17 @@ def run_episode(
     on_progress: SessionHook | None = None,
     **settings: Any,
 ) -> EpisodeResult:
-    """Run one episode against an agent and score it: ``pbench episode --persona PERSONA --model MODEL`` as a function.
+    """Run one episode against an agent and score it: ``pbench episode --persona PERSONA --agent AGENT --model MODEL`` as a function.
 
     Args:
-        persona: The episode: a persona id of the default suite (``pharmacist``), or a task id with ``suite=``.
-        model: The agent (``--model``): ``scripted:reference``, ``openai:NAME`` (the react scaffold on that
-            model), ``path/file.py:Class``, ``package.module:attr`` or a registered scaffold name.
+        persona: The episode: a persona id of the default suite (``pharmacist``).
+        model: The chat model the agent runs on (``--model``, e.g. ``openai:gpt-4o-mini``). Without ``agent`` it may
+            name an agent, as before 0.2: ``scripted:reference`` runs that baseline; an agent file or module
+            works with a DeprecationWarning (pass it as ``agent``).
+        agent: The agent under test (``--agent``): ``react`` (the default, on ``model``), ``scripted:reference``,
+            ``path/file.py:Class``, ``package.module:attr`` or a registered name.
+        task: The episode of a suite of tasks (``suite=``: odyssey, agentif, trainee), instead of ``persona``.
+        judge: The judge of rubric items (``--judge``), a name in ``JUDGES``; it runs on ``judge_model``.
         db: The results database: a SQLite file (made if missing; the run's workspace goes beside it) or a
             PostgreSQL URL.
         data_root: The dataset root (``personas/``, ``episodes/``, ``graders/``).
@@ -127,17 +137,25 @@ def run_episode(
     unknown = sorted(set(settings) - EXTRA_SETTINGS)
     if unknown:
         raise RunRefused(f"run_episode: unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(EXTRA_SETTINGS))}")
+    if (persona is None) == (task is None):
+        raise RunRefused("run_episode: give persona (the personas suite) or task (a suite of tasks), one of them")
+    try:
+        agent, model, note = agent_and_model(agent, model)
+    except ValueError as exc:
+        raise RunRefused(str(exc).replace("--", "")) from None
+    if note:
+        warnings.warn(note.replace("--", ""), DeprecationWarning, stacklevel=2)
     chosen_ids = [sessions] if isinstance(sessions, str) else list(sessions or [])
     try:
         spec = RunSpec(
-            persona=persona, model=model, data_root=str(data_root), sessions=chosen_ids, user=user, user_model=user_model, judge_model=judge_model,
+            persona=persona or task, agent=agent, model=model, judge=judge, data_root=str(data_root), sessions=chosen_ids, user=user, user_model=user_model, judge_model=judge_model,
             base_url=base_url, max_turns=max_turns, agent_options=dict(agent_options or {}), protocol=protocol, **settings,
         )
     except ValidationError as exc:
         raise RunRefused("; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())) from None
     loaded = load_spec_episode(spec)
     chosen = _chosen_sessions(loaded, spec.sessions)
-    problem = settings_problem(model, chosen, user, user_model, judge_model, protocol) or participant_problem(spec)
+    problem = settings_problem(agent, chosen, user, user_model, judge_model, protocol) or participant_problem(spec)
     if problem:
         raise RunRefused(problem)
     for sid, left_out in left_out_dependencies(loaded.episode, [s.id for s in chosen]).items():
@@ -187,8 +205,8 @@ def run_sweep(
         budget = Budget(PriceTable.load(settings.prices), settings.max_cost_usd)
     except (ValueError, RayUnavailable) as exc:  # SweepConfigError, PriceFileError, Ray not installed
         raise RunRefused(str(exc)) from None
-    for model in settings.models:
-        if problem := participant_problem(sweep_run_spec(settings, model, next(iter(episodes)))):
+    for arm in settings.arms():
+        if problem := participant_problem(sweep_run_spec(settings, arm, next(iter(episodes)))):
             raise RunRefused(problem)
     _check_servers(sweep_endpoints(settings))
     results = _location(db).results_dir

@@ -80,7 +80,7 @@ def _searching_agent(body: dict[str, Any]) -> dict[str, Any]:
 
 def _episode(db: Path, base_url: str) -> Any:
     return run_cli(
-        "episode", "--json", "--suite", "odyssey", "--tasks", TASK, "--memory", "rag:raw-session", "--top-k", "1", "--embedding-model", "openai:embed",
+        "episode", "--json", "--suite", "odyssey", "--task", TASK, "--memory", "rag:raw-session", "--top-k", "1", "--embedding-model", "openai:embed",
         "--model", "openai:agent", "--base-url", base_url, "--no-probe", "--data", str(ODYSSEY_MINI), "--db", str(db),
     )
 
@@ -131,7 +131,7 @@ def test_an_embeddings_endpoint_failing_at_search_time_fails_the_search_clearly_
 
 def test_the_embedding_model_goes_with_a_retrieval_memory_setting(tmp_path: Path) -> None:
     result = run_cli(
-        "episode", "--suite", "odyssey", "--tasks", TASK, "--memory", "long-context", "--embedding-model", "openai:embed",
+        "episode", "--suite", "odyssey", "--task", TASK, "--memory", "long-context", "--embedding-model", "openai:embed",
         "--model", "scripted:reference", "--data", str(ODYSSEY_MINI), "--db", str(tmp_path / "r.db"),
     )
     assert result.exit_code == 2 and "--embedding-model goes with a rag:* memory setting" in result.output

@@ -52,8 +52,8 @@ from proactive_bench.llm import (
     MaxTokens,
 )
 from proactive_bench.registry import PluginError
-from proactive_bench.scaffolds import reference_problem
-from proactive_bench.scoring import protocol, protocol_problem
+from proactive_bench.scaffolds import agent_and_model, agent_loader, reference_problem, unknown_agent
+from proactive_bench.scoring import DEFAULT_JUDGE, protocol, protocol_problem
 from proactive_bench.store import Run, Store, Sweep
 from proactive_bench.suites import DEFAULT_SUITE, SUITES, SuiteSettings
 from proactive_bench.user import check_user
@@ -69,8 +69,10 @@ class SweepConfig(BaseModel):
     """A sweep, as flags or as a YAML file with these keys."""
 
     model_config = ConfigDict(extra="forbid")
-    models: list[str] = Field(min_length=1)
-    personas: list[str] = Field(default_factory=list, description="Empty: every persona of the dataset.")
+    agent: str | None = Field(default=None, description="The agent every run evaluates (--agent); None: each entry of models names its own, as --model alone does (a chat model for react, or a scripted baseline).")
+    models: list[str] = Field(default_factory=list, description="The chat models the agent runs on, one arm each (--models); with an agent that runs on none, empty.")
+    judge: str = Field(default=DEFAULT_JUDGE, description="The judge of rubric items (scoring.JUDGES), on judge_model.")
+    personas: list[str] = Field(default_factory=list, description="The episodes: persona ids, or task ids for a suite of tasks (tasks is the same list); empty: every one in the dataset.")
     runs: int = Field(default=1, ge=1, description="Repeats of each model × persona × ablation.")
     ablations: list[Ablation] = Field(default_factory=lambda: ["none"])
     data: Path = DEFAULT_DATA_ROOT
@@ -95,7 +97,7 @@ class SweepConfig(BaseModel):
     role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key.")
     pause_after: int = Field(default=DEFAULT_PAUSE_AFTER, ge=1, description="Connection errors in a row after which a model server's runs pause.")
     protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules; pibench: 3 runs unless runs is given.")
-    suite: str = Field(default=DEFAULT_SUITE, description="The kind of episode: pibench (personas) or odyssey (personas = task ids).")
+    suite: str = Field(default=DEFAULT_SUITE, description="The kind of episode (suites.SUITES): personas (the default; pibench is its 0.1 name), or a suite of tasks (odyssey, agentif, trainee).")
     memory: list[str] = Field(default_factory=list, description="Odyssey: memory settings to sweep (long-context, none, rag:<granularity>); empty: the default.")
     top_k: list[int] = Field(default_factory=list, description="Odyssey: top-k values swept with each rag:* memory setting; empty: the default.")
     summary_model: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the chat model that summarises each history once.")
@@ -108,6 +110,40 @@ class SweepConfig(BaseModel):
     embedding_model: str | None = Field(default=None, description="Odyssey, with rag:*: the embeddings model ranking the history (None: BM25).")
 
     _known_user = field_validator("user")(check_user)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _tasks_are_personas(cls, data: Any) -> Any:
+        """``tasks``: the episodes of a suite of tasks, stored as ``personas`` (give one of the two)."""
+        if isinstance(data, dict) and "tasks" in data:
+            if data.get("personas"):
+                raise ValueError("give personas or tasks, not both")
+            data = {k: v for k, v in data.items() if k != "tasks"} | {"personas": data["tasks"]}
+        return data
+
+    @field_validator("suite")
+    @classmethod
+    def _suite_name(cls, suite: str) -> str:
+        return SUITES.canonical(suite)  # pibench, the 0.1 name of personas
+
+    @field_validator("agent")
+    @classmethod
+    def _known_agent(cls, agent: str | None) -> str | None:
+        if agent is not None and agent_loader(agent) is None:
+            raise ValueError(unknown_agent(agent))
+        return agent
+
+    @model_validator(mode="after")
+    def _arms(self) -> SweepConfig:
+        if not self.models and self.agent is None:
+            raise ValueError("models: give at least one (or an agent that runs on no chat model)")
+        for entry in self.models or [None]:
+            agent_and_model(self.agent, entry)  # ValueError: an unknown agent, an agent given as a model
+        return self
+
+    def arms(self) -> list[tuple[str, str | None]]:
+        """The ``(agent, chat model)`` of each arm of the sweep, in the order of ``models``."""
+        return [agent_and_model(self.agent, entry)[:2] for entry in self.models or [None]]
 
     @model_validator(mode="after")
     def _protocol_rules(self) -> SweepConfig:
@@ -170,8 +206,8 @@ def validate_sweep_config(data: dict[str, Any], source: str) -> SweepConfig:
 def sweep_endpoints(config: SweepConfig) -> dict[str, list[str]]:
     """``{base_url: roles}`` of the OpenAI-compatible servers the sweep's runs call."""
     used: dict[str, list[str]] = {}
-    for model in config.models:
-        for url, roles in sweep_run_spec(config, model, persona="").endpoints().items():
+    for arm in config.arms():
+        for url, roles in sweep_run_spec(config, arm, persona="").endpoints().items():
             used.setdefault(url, []).extend(role for role in roles if role not in used[url])
     return used
 
@@ -185,20 +221,22 @@ def sweep_episodes(config: SweepConfig) -> dict[str, LoadedEpisode]:
     if config.user == "llm" and not config.user_model:
         raise SweepConfigError("user: llm needs user_model")
     episodes = {p: suite.load(config.data, p, config.settings()[0]) for p in personas}
-    for model in config.models:
+    for agent, _model in config.arms():
         for loaded in episodes.values():
-            if problem := reference_problem(model, loaded.sessions):
+            if problem := reference_problem(agent, loaded.sessions):
                 raise SweepConfigError(problem)
     return episodes
 
 
 def sweep_run_spec(
-    config: SweepConfig, model: str, persona: str, ablation: Ablation = "none", repeat: int = 0, sweep_id: str | None = None,
+    config: SweepConfig, arm: tuple[str, str | None], persona: str, ablation: Ablation = "none", repeat: int = 0, sweep_id: str | None = None,
     settings: SuiteSettings | None = None,
 ) -> RunSpec:
-    """The spec of one run of the sweep (``settings``: its memory setting; None: the sweep's first)."""
+    """The spec of one run of the sweep: ``arm`` is one of :meth:`SweepConfig.arms` (``settings``: its memory setting; None: the sweep's first)."""
     settings = settings or config.settings()[0]
+    agent, model = arm
     return RunSpec(
+        agent=agent, judge=config.judge,
         suite=config.suite, memory=settings.memory, top_k=settings.top_k, summary_model=settings.summary_model, summaries_db=settings.summaries_db,
         days=settings.days, hints=settings.hints, npc=settings.npc, npc_model=settings.npc_model, clock=settings.clock,
         embedding_model=settings.embedding_model, persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
@@ -220,12 +258,12 @@ def create_sweep(
     sweep = Sweep(config=config.model_dump(mode="json"))
     store.add(sweep)
     runs = []
-    for model in config.models:
+    for arm in config.arms():
         for settings, loaded_episodes in by_setting.items():
             for persona, loaded in loaded_episodes.items():
                 for ablation in config.ablations:
                     for repeat in range(config.runs):
-                        spec = sweep_run_spec(config, model, persona, ablation, repeat, sweep.id, settings)
+                        spec = sweep_run_spec(config, arm, persona, ablation, repeat, sweep.id, settings)
                         runs.append((start_run(store, loaded, spec, results_dir), loaded))
     return sweep, runs
 

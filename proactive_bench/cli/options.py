@@ -8,7 +8,9 @@ from typing import Annotated, Any, Optional
 import typer
 
 from proactive_bench.llm import ROLES, MaxTokens, parse_max_tokens
+from proactive_bench.cli.common import warn
 from proactive_bench.store import locate
+from proactive_bench.suites import DEFAULT_SUITE
 
 RoleUrlOpt = Annotated[Optional[str], typer.Option(help="This role's OpenAI-compatible endpoint (default: --base-url).")]
 RoleKeyOpt = Annotated[Optional[str], typer.Option(help="Name of the environment variable (or ./.env entry) holding this role's API key.")]
@@ -62,10 +64,11 @@ class ExecutorChoice:
 
 @dataclass(frozen=True)
 class SuiteChoice:
-    """``--suite``, ``--tasks``, ``--memory`` and ``--top-k``: which kind of episode runs, and with how much history."""
+    """``--suite``, ``--task``, ``--memory``, ``--top-k``, ...: which kind of episode runs, and the settings of its suite."""
 
-    suite: Annotated[str, typer.Option(help="The kind of episode: pibench (persona episodes, --persona), odyssey (history-grounded office tasks) or trainee (workplace scenarios).")] = "pibench"
-    tasks: Annotated[Optional[str], typer.Option(help="Odyssey: comma-separated task ids (default: every task under --data). Trainee: scenarios s<seed>-n<tasks>, e.g. s7-n3 (default: s1-n2..s20-n6).")] = None
+    suite: Annotated[str, typer.Option(help="The kind of episode: personas (persona episodes, --persona; the default, pibench before 0.2), odyssey (history-grounded office tasks), agentif (everyday tasks) or trainee (workplace scenarios); the last three run --task.")] = DEFAULT_SUITE
+    task: Annotated[Optional[str], typer.Option(help="A suite of tasks: comma-separated task ids (default: every task under --data); trainee: scenarios s<seed>-n<tasks>, e.g. s7-n3 (default: s1-n2..s20-n6).")] = None
+    tasks: Annotated[Optional[str], typer.Option("--tasks", hidden=True, help="Deprecated spelling of --task.")] = None
     memory: Annotated[Optional[str], typer.Option(help="Odyssey: comma-separated memory settings: long-context (default), none, rag:raw-session|raw-utterance|summary-session|summary-chunk.")] = None
     top_k: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:* memory: comma-separated documents retrieved into the context (default 5).")] = None
     summary_model: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:summary-*: the chat model that summarises each history once (cached in --db).")] = None
@@ -76,17 +79,34 @@ class SuiteChoice:
     npc_model: Annotated[Optional[str], typer.Option(help="Trainee, with --npc llm: the chat model that plays the colleagues.")] = None
     clock: Annotated[Optional[str], typer.Option(help="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1).")] = None
 
+    @property
+    def suite_name(self) -> str:
+        """The suite chosen, by its current name (``pibench``, the 0.1 name of ``personas``, warns)."""
+        if self.suite == "pibench":
+            warn(f"--suite pibench is now --suite {DEFAULT_SUITE} (--protocol pibench and pbench import pibench keep the word)")
+        return DEFAULT_SUITE if self.suite == "pibench" else self.suite
+
+    @property
+    def task_ids(self) -> str | None:
+        """``--task`` (or its deprecated spelling ``--tasks``, which warns)."""
+        if self.tasks is not None:
+            warn("--tasks is now --task")
+            if self.task is not None:
+                raise ValueError("give --task once (--tasks is its deprecated spelling)")
+        return self.task if self.task is not None else self.tasks
+
     def sweep_fields(self, db: str) -> dict[str, Any]:
         """The sweep settings these options give (only those given; summaries cached in ``db``); ValueError naming --top-k for a bad value."""
-        fields: dict[str, Any] = {"suite": self.suite} if self.suite != "pibench" else {}
+        suite = self.suite_name
+        fields: dict[str, Any] = {"suite": suite} if suite != DEFAULT_SUITE else {}
         if self.summary_model:
             fields["summary_model"] = self.summary_model
         if self.embedding_model:
             fields["embedding_model"] = self.embedding_model
         if self.summary_model or self.embedding_model:
             fields["summaries_db"] = locate(db).shareable
-        if self.tasks:
-            fields["personas"] = split_list(self.tasks)
+        if tasks := self.task_ids:
+            fields["personas"] = split_list(tasks)
         if self.memory:
             fields["memory"] = split_list(self.memory)
         if self.top_k:
@@ -101,8 +121,8 @@ class SuiteChoice:
 
     @property
     def suite_specific(self) -> bool:
-        """Whether any option of a suite other than pibench is given."""
-        return any(v is not None for v in (self.tasks, self.memory, self.top_k, self.summary_model, self.embedding_model, self.days, self.hints, self.npc, self.npc_model, self.clock))
+        """Whether any option of a suite other than personas is given."""
+        return any(v is not None for v in (self.task, self.tasks, self.memory, self.top_k, self.summary_model, self.embedding_model, self.days, self.hints, self.npc, self.npc_model, self.clock))
 
 
 def split_list(value: str | None) -> list[str]:

@@ -51,7 +51,9 @@ from proactive_bench.store import HeldLease, Run, Store, Sweep
 @with_option_groups
 def sweep(
     *,
-    models: Annotated[Optional[str], typer.Option(help="Comma-separated --model values, e.g. 'scripted:reference,openai:gpt-4o-mini'.")] = None,
+    agent: Annotated[Optional[str], typer.Option(help="The agent every run evaluates, as episode's --agent (default: react, on each of --models).")] = None,
+    models: Annotated[Optional[str], typer.Option(help="Comma-separated chat models, one arm each, e.g. 'openai:gpt-4o-mini,openai:gpt-4o'. Without --agent an entry may still name an agent (scripted:reference), as episode's --model.")] = None,
+    judge: Annotated[Optional[str], typer.Option(help="The judge of rubric items, a name in JUDGES (default rubric); it runs on --judge-model.")] = None,
     personas: Annotated[Optional[str], typer.Option(help="Comma-separated personas; default: all in the dataset.")] = None,
     runs: Annotated[Optional[int], typer.Option(min=1, help="Repeats of each combination (default 1; 3 under --protocol pibench).")] = None,
     ablation: Annotated[str, typer.Option(help="Comma-separated: none, no-dependency-history.")] = "none",
@@ -79,7 +81,7 @@ def sweep(
     """Run models × personas (or odyssey tasks × memory settings) × repeats × ablations concurrently and print the summary tables."""
     configure_logging(verbose)
     flags = {
-        "models": split_list(models) or None, "personas": split_list(personas) or None, "runs": runs, "protocol": protocol,
+        "agent": agent, "models": split_list(models) or None, "judge": judge, "personas": split_list(personas) or None, "runs": runs, "protocol": protocol,
         "ablations": split_list(ablation) if ablation != "none" else None, "user": user, "user_model": user_model,
         "judge_model": judge_model, "base_url": base_url, "concurrency": concurrency, "workers": workers, "requests_per_second": rps,
         "max_cost_usd": max_cost, "prices": str(prices) if prices else None, "data": str(data) if data else None,
@@ -87,8 +89,8 @@ def sweep(
     }
     given = {k: v for k, v in flags.items() if v is not None}
     try:
-        if personas and choice.tasks:
-            raise ValueError("give --personas or --tasks, not both")
+        if personas and choice.task_ids:
+            raise ValueError("give --personas or --task, not both")
         given |= choice.sweep_fields(db or DEFAULT_DB) | placement.sweep_fields()
         if limits.max_tokens:
             given["max_tokens"] = limits.caps()
@@ -110,7 +112,7 @@ def start_and_report(settings: SweepConfig, db_path: str, as_json: bool, no_vali
         raise dataset_failure(exc, "the dataset") from None
     for loaded in episodes.values() if not no_validate else []:
         admit(loaded, [], results_dir(db_path))
-    check_participants(sweep_run_spec(settings, model, next(iter(episodes))) for model in settings.models)
+    check_participants(sweep_run_spec(settings, arm, next(iter(episodes))) for arm in settings.arms())
     check_endpoints(sweep_endpoints(settings))
     budget = budget_of(settings)
     store = open_store(db_path, create=True)

@@ -1,7 +1,7 @@
 """Suites: the kinds of task pbench runs, each loaded as pbench episodes (see ``base``).
 
 ``base`` holds the :class:`Suite` protocol and the ``SUITES`` registry,
-``pibench`` the default suite (persona episodes), ``odyssey/`` the
+``personas`` the default suite (persona episodes; ``pibench`` is its 0.1 name), ``odyssey/`` the
 OdysseyBench-style suite (history-grounded office workflows), ``agentif/``
 the AgentIF-OneDay-style suite (everyday tasks with bonus/penalty rubrics),
 registered by name; ``task_files`` reads the task folders both use;
@@ -12,7 +12,7 @@ validation, review). See README.md here.
 
 from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, Suite, SuiteSettings
 from proactive_bench.suites.generation_rounds import Outcome as GenerationOutcome
-from proactive_bench.suites.pibench import PibenchSuite
+from proactive_bench.suites.personas import PersonasSuite
 
 # isort: split
 from proactive_bench.suites.agentif import (
@@ -35,7 +35,7 @@ __all__ = [
     "AgentIFTask",
     "GenerationOutcome",
     "ItemOutcome",
-    "PibenchSuite",
+    "PersonasSuite",
     "Suite",
     "SuiteSettings",
     "TaskScore",

@@ -3,7 +3,7 @@
 A :class:`Suite` turns the tasks of one kind under a dataset root into
 :class:`~proactive_bench.dataset.LoadedEpisode` objects the engine runs
 unchanged (session graph, runner, store, checkpoints, sweeps, replay).
-``pibench`` (persona episodes under ``episodes/``) is the default; ``odyssey``
+``personas`` (persona episodes under ``episodes/``) is the default; ``odyssey``
 (history-grounded office tasks under ``odyssey/``) and ``agentif``
 (AgentIF-OneDay-style everyday tasks under ``agentif/``) are contributed by
 their subpackages the way a plugin is, declared by name here.
@@ -20,12 +20,13 @@ from pydantic import BaseModel
 from proactive_bench.dataset import LoadedEpisode, Problem
 from proactive_bench.registry import Registry
 
-DEFAULT_SUITE = "pibench"
+DEFAULT_SUITE = "personas"
+"""The default suite, persona episodes (``pibench`` before 0.2, still accepted: ``SUITES`` keeps it as an alias)."""
 
 
 @dataclass(frozen=True)
 class SuiteSettings:
-    """The per-run settings a suite may take (``RunSpec.memory``, ``top_k``, ``summary_model``, ...); the pibench suite takes none."""
+    """The per-run settings a suite may take (``RunSpec.memory``, ``top_k``, ``summary_model``, ...); the personas suite takes none."""
 
     memory: str | None = None
     top_k: int | None = None
@@ -95,7 +96,7 @@ SUITES: Registry[Suite] = Registry(
     "suites", builtins={"odyssey": "proactive_bench.suites.odyssey:SUITE", "agentif": "proactive_bench.suites.agentif:SUITE",
                         "trainee": "proactive_bench.suites.trainee:SUITE"},
 )
-"""Every suite by name: ``pibench`` built in, ``odyssey``, ``agentif`` and ``trainee`` from their subpackages, plugins from ``pbench.suites`` entry points."""
+"""Every suite by name: ``personas`` built in (alias ``pibench``), ``odyssey``, ``agentif`` and ``trainee`` from their subpackages, plugins from ``pbench.suites`` entry points."""
 
 
 def memory_settings_problem(settings: SuiteSettings) -> str | None:

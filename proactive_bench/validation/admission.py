@@ -54,10 +54,10 @@ def dataset_problems(loaded: LoadedEpisode, session_ids: list[str], cache_dir: P
 
 
 def settings_problem(
-    model: str, sessions: Sequence[Session], user: str = "rules", user_model: str | None = None, judge_model: str | None = None,
+    agent: str, sessions: Sequence[Session], user: str = "rules", user_model: str | None = None, judge_model: str | None = None,
     protocol: str = "pbench",
 ) -> str | None:
-    """Why an episode run with these settings cannot run these sessions (one line), or None."""
+    """Why an episode run with these settings cannot run these sessions (one line), or None (``agent``: the ``--agent`` name)."""
     if user not in USERS:
         return f"--user must be {known_users()}, not {user!r}"
     if user == "llm" and not user_model:
@@ -66,7 +66,7 @@ def settings_problem(
         problem = protocol_problem(protocol, user, judge_model)
     except ValueError as exc:  # an unknown protocol
         return str(exc)
-    if problem or (problem := reference_problem(model, list(sessions))):
+    if problem or (problem := reference_problem(agent, list(sessions))):
         return problem
     unannotated = [f"{s.id}/{i.id}" for s in sessions for i in s.intents if not i.has_rules] if user == "rules" else []
     if unannotated:

@@ -1,4 +1,4 @@
-"""The built-in ``pibench`` suite: persona episodes (``episodes/<persona>/``), loaded as they always were."""
+"""The built-in ``personas`` suite (the default; ``pibench`` before 0.2): persona episodes (``episodes/<persona>/``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, SuiteSettings, me
 
 
 @dataclass(frozen=True)
-class PibenchSuite:
+class PersonasSuite:
     """π-Bench-style episodes: a persona, sessions with hidden intents, a simulated user."""
 
     name: str = DEFAULT_SUITE
@@ -45,4 +45,5 @@ class PibenchSuite:
         }
 
 
-SUITES.add(DEFAULT_SUITE, PibenchSuite())
+SUITES.add(DEFAULT_SUITE, PersonasSuite())
+SUITES.alias("pibench", DEFAULT_SUITE)  # its 0.1 name; --protocol pibench and pbench import pibench keep the word
