@@ -36,15 +36,41 @@ from proactive_bench.campaign import (
     sweep_run_spec,
     validate_sweep_config,
 )
-from proactive_bench.dataset import DEFAULT_DATA_ROOT, LoadedEpisode, Session, left_out_dependencies
-from proactive_bench.episode import DEFAULT_MAX_TURNS, RunSpec, execute_run, load_spec_episode, start_run
+from proactive_bench.dataset import (
+    DEFAULT_DATA_ROOT,
+    LoadedEpisode,
+    Session,
+    left_out_dependencies,
+)
+from proactive_bench.episode import (
+    DEFAULT_MAX_TURNS,
+    RunSettings,
+    RunSpec,
+    execute_run,
+    load_spec_episode,
+    start_run,
+)
 from proactive_bench.llm import Budget, EndpointError, PriceTable, check_reachable
 from proactive_bench.logs import configure_logging
 from proactive_bench.review import stored_run_result
 from proactive_bench.scaffolds import agent_and_model
 from proactive_bench.scoring import DEFAULT_JUDGE, EpisodeResult, SessionResult
-from proactive_bench.store import DEFAULT_DB, Location, Run, Store, StoreOpenError, locate, writing
-from proactive_bench.validation import VALIDATED_DIR, dataset_problems, participant_problem, settings_problem
+from proactive_bench.store import (
+    DEFAULT_DB,
+    Location,
+    Run,
+    Store,
+    StoreOpenError,
+    locate,
+    writing,
+)
+from proactive_bench.suites import BUILT_IN_FIELDS, SUITES, settings_model
+from proactive_bench.validation import (
+    VALIDATED_DIR,
+    dataset_problems,
+    participant_problem,
+    settings_problem,
+)
 
 log = structlog.get_logger(__name__)
 
@@ -53,12 +79,11 @@ SessionHook = Callable[[str, SessionResult | None], None]
 RunEventHook = Callable[[Run, str], None]
 """Called with a run and an event: ``start``, ``session`` (one finished) or ``end``."""
 
-EXTRA_SETTINGS = frozenset({
-    "max_tokens", "call_timeout", "probe", "context_tokens", "role_base_urls", "role_key_envs", "ablation", "suite", "memory", "top_k",
-    "summary_model", "summaries_db", "days", "hints", "npc", "npc_model", "clock", "embedding_model",
-})
-"""The :class:`~proactive_bench.episode.RunSpec` fields :func:`run_episode` takes as ``**settings``
-(the others are its own parameters, or set by pbench when the run starts)."""
+OWN_PARAMETERS = frozenset({"judge", "user", "user_model", "judge_model", "base_url", "max_turns", "agent_options", "protocol"})
+EXTRA_SETTINGS = (frozenset(RunSettings.model_fields) - OWN_PARAMETERS) | {"ablation"} | BUILT_IN_FIELDS
+"""The settings :func:`run_episode` takes as ``**settings``: the core run settings (:class:`~proactive_bench.episode.RunSettings`)
+that are not its own parameters, ``ablation``, and the built-in suites' settings by name (``memory``, ``days``, ...); a
+plug-in suite's settings are taken by name too (its ``settings_model``'s fields), or as ``suite_settings``."""
 
 
 class RunRefused(ValueError):
@@ -122,7 +147,8 @@ def run_episode(
         on_progress: Called with ``(session_id, None)`` as a session starts and ``(session_id, SessionResult)``
             as it ends.
         **settings: Any of :data:`EXTRA_SETTINGS` (``max_tokens``, ``call_timeout``, ``probe``,
-            ``context_tokens``, ``suite``, ...), as :class:`~proactive_bench.episode.RunSpec` defines them.
+            ``context_tokens``, ``suite``, ...), as :class:`~proactive_bench.episode.RunSettings` defines them,
+            and the suite's own settings by name (``memory="none"`` with ``suite="odyssey"``).
 
     Returns:
         The scored run, as ``pbench episode --json`` prints it (``as_dict()``): ``proc``, ``comp``, one
@@ -134,7 +160,8 @@ def run_episode(
         ScaffoldLoadError, ModelSpecError, LaunchError, SeedError: The run could not start; it is stored as failed.
     """
     _quiet_logs()
-    unknown = sorted(set(settings) - EXTRA_SETTINGS)
+    suite_fields = set(settings_model(SUITES.get(settings["suite"])).model_fields) if settings.get("suite") in SUITES else set()
+    unknown = sorted(set(settings) - EXTRA_SETTINGS - suite_fields)
     if unknown:
         raise RunRefused(f"run_episode: unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(EXTRA_SETTINGS))}")
     if (persona is None) == (task is None):
@@ -152,10 +179,10 @@ def run_episode(
             base_url=base_url, max_turns=max_turns, agent_options=dict(agent_options or {}), protocol=protocol, **settings,
         )
     except ValidationError as exc:
-        raise RunRefused("; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())) from None
+        raise RunRefused("; ".join(f"{'.'.join(map(str, e['loc'])) + ': ' if e['loc'] else ''}{e['msg'].removeprefix('Value error, ')}" for e in exc.errors())) from None
     loaded = load_spec_episode(spec)
     chosen = _chosen_sessions(loaded, spec.sessions)
-    problem = settings_problem(agent, chosen, user, user_model, judge_model, protocol) or participant_problem(spec)
+    problem = settings_problem(agent, chosen, user) or participant_problem(spec)
     if problem:
         raise RunRefused(problem)
     for sid, left_out in left_out_dependencies(loaded.episode, [s.id for s in chosen]).items():

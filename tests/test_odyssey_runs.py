@@ -49,7 +49,7 @@ def test_one_task_by_name_and_the_pibench_options_refused(tmp_path: Path) -> Non
     unknown = run_cli("episode", "--suite", "odyssey", "--task", "od_nope", "--model", "scripted:reference", "--data", str(ODYSSEY_MINI), "--db", db)
     assert unknown.exit_code == 2 and "no such task" in unknown.output
     memory_on_pibench = run_cli("episode", "--persona", "x", "--memory", "none", "--model", "scripted:reference", "--db", db)
-    assert memory_on_pibench.exit_code == 2 and "apply to --suite odyssey" in memory_on_pibench.output
+    assert memory_on_pibench.exit_code == 2 and "--memory applies to the odyssey suite only, not personas" in memory_on_pibench.output
 
 
 def test_sweep_over_memory_settings_gives_the_memory_table(tmp_path: Path) -> None:

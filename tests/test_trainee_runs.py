@@ -9,7 +9,7 @@ import pytest
 
 from proactive_bench.env import ClockRates
 from proactive_bench.store import MessageRow, Store, ToolCallRow
-from proactive_bench.suites import SUITES, SuiteSettings
+from proactive_bench.suites import SUITES, SuiteSettings, suite_settings_problem
 from proactive_bench.suites.trainee import compose_scenario
 from proactive_bench.testing import StubServer, text_reply
 from proactive_bench.testing.stub_server import tool_call_reply
@@ -53,7 +53,7 @@ def test_hints_reach_the_objectives_and_are_swept(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("flags", "message"), [
-    (["--days", "3"], "days: Input should be less than or equal to 2"),
+    (["--days", "3"], "--days must be 1 or 2, not 3"),
     (["--hints", "all"], "--hints must be one of none, data, method, both"),
     (["--npc", "llm"], "--npc llm needs --npc-model"),
     (["--memory", "none"], "apply to the odyssey suite only"),
@@ -69,8 +69,8 @@ def test_bad_settings_are_one_line_errors(tmp_path: Path, flags: list[str], mess
 
 def test_trainee_options_are_refused_elsewhere(tmp_path: Path) -> None:
     result = run_cli("episode", "--persona", "pharmacist", "--model", "scripted:reference", "--days", "2", "--db", str(tmp_path / "pbench.db"))
-    assert result.exit_code == 2 and "--days, --hints, --npc, --npc-model and --clock to --suite trainee" in result.output
-    assert SUITES.get("odyssey").settings_problem(SuiteSettings(hints="data")) == "--days, --hints, --npc, --npc-model and --clock apply to the trainee suite only"
+    assert result.exit_code == 2 and "--days applies to the trainee suite only, not personas" in result.output
+    assert suite_settings_problem("odyssey", {"hints": "data"}) == "--hints applies to the trainee suite only, not odyssey"
 
 
 def test_a_model_agent_asks_a_colleague_and_sees_the_clock(tmp_path: Path) -> None:

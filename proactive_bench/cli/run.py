@@ -42,7 +42,7 @@ from proactive_bench.cli.common import (
 from proactive_bench.cli.episodes import dataset_failure, load_or_exit, open_run
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
 from proactive_bench.cli.option_groups import with_option_groups
-from proactive_bench.cli.options import CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice
+from proactive_bench.cli.options import AgentLimits, CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice
 from proactive_bench.cli.sweep import budget_of, check_executor, start_and_report, sweep_and_report
 from proactive_bench.data_model import RunStatus, SessionOutcome, SweepStatus
 from proactive_bench.dataset import (
@@ -53,7 +53,6 @@ from proactive_bench.dataset import (
     left_out_dependencies,
 )
 from proactive_bench.episode import (
-    DEFAULT_MAX_TURNS,
     START_FAILURES,
     RunSpec,
     execute_run,
@@ -63,7 +62,7 @@ from proactive_bench.episode import (
 from proactive_bench.llm import MaxTokens
 from proactive_bench.scaffolds import agent_and_model
 from proactive_bench.scoring import DEFAULT_JUDGE
-from proactive_bench.suites import DEFAULT_SUITE
+from proactive_bench.suites import DEFAULT_SUITE, suite_settings_problem
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table
 from proactive_bench.scoring import EpisodeResult, SessionResult
@@ -103,17 +102,6 @@ def parse_sessions(spec: str | None, sessions: list[Session]) -> list[Session]:
     return [s for s in sessions if s in chosen]
 
 
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    """``["max_steps=8"]`` as ``{"max_steps": "8"}``."""
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"--agent-option: expected KEY=VALUE, got {pair!r}")
-        options[key.strip()] = value.strip()
-    return options
-
-
 @stops_cleanly
 @with_option_groups
 def episode(
@@ -128,13 +116,10 @@ def episode(
     judge_model: Annotated[Optional[str], typer.Option(help="Chat model for rubric items; without it they are ungraded.")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
     db: MaybeDbOpt = None,
-    max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before a session is truncated.")] = DEFAULT_MAX_TURNS,
-    agent_option: Annotated[Optional[list[str]], typer.Option(help="KEY=VALUE for the scaffold, repeatable (react: max_steps, max_retries).")] = None,
+    agent_limits: AgentLimits,
     limits: CallLimits,
-    no_probe: Annotated[bool, typer.Option("--no-probe", help="Do not probe the model servers' capabilities before the first decision.")] = False,
     endpoints: RoleEndpoints,
     choice: SuiteChoice,
-    context_tokens: Annotated[Optional[int], typer.Option(min=256, help="The models' context window in tokens (default: from the probe or the server's errors).")] = None,
     data: DataOpt = DEFAULT_DATA_ROOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     no_validate: NoValidateOpt = False,
@@ -155,11 +140,11 @@ def episode(
             raise fail(f"--persona and --sessions choose persona episodes; choose {suite} tasks with --task")
         flags = {
             "agent": agent_name, "models": [chat_model] if chat_model else [], "judge": judge, "data": str(data), "user": user, "user_model": user_model, "judge_model": judge_model, "base_url": base_url,
-            "max_turns": max_turns, "probe": not no_probe, "context_tokens": context_tokens, "protocol": protocol,
+            "protocol": protocol,
             "call_timeout": limits.call_timeout, "role_base_urls": endpoints.base_urls(), "role_key_envs": endpoints.key_envs(),
         }
         try:
-            flags |= {"agent_options": parse_options(agent_option or []), "max_tokens": limits.caps(), **choice.sweep_fields(db or DEFAULT_DB)}
+            flags |= {**agent_limits.settings(), "max_tokens": limits.caps(), **choice.sweep_fields(db or DEFAULT_DB)}
             settings = validate_sweep_config({k: v for k, v in flags.items() if v is not None}, "flags")
         except ValueError as exc:
             raise fail(str(exc)) from None
@@ -167,29 +152,31 @@ def episode(
         return
     if persona is None:
         raise fail("--persona is required (or --suite odyssey, agentif or trainee to run their --task)")
-    if choice.suite_specific:
-        raise fail("--task, --memory, --top-k, --summary-model and --embedding-model apply to --suite odyssey; --days, --hints, --npc, --npc-model and --clock to --suite trainee")
+    if choice.task is not None or choice.tasks is not None:
+        raise fail(f"--task chooses the tasks of a suite of tasks (--suite odyssey, agentif, trainee); the {DEFAULT_SUITE} suite runs --persona")
+    if problem := suite_settings_problem(DEFAULT_SUITE, choice.suite_values()):
+        raise fail(problem)
     loaded = load_or_exit(data, persona)
     try:
         chosen = parse_sessions(sessions, loaded.sessions)
-        extra = parse_options(agent_option or [])
+        given = agent_limits.settings()
         caps = MaxTokens(**limits.caps())
     except ValueError as exc:
         raise fail(str(exc)) from None
-    if problem := settings_problem(agent_name, chosen, user, user_model, judge_model, protocol):
-        raise fail(problem)
     for sid, left_out in left_out_dependencies(loaded.episode, [s.id for s in chosen]).items():
         warn(f"--sessions leaves out {', '.join(left_out)}, which {sid} depends on: {sid} runs without that history")
     db_path = db or DEFAULT_DB
     try:
         spec = RunSpec(
             persona=persona, agent=agent_name, model=chat_model, judge=judge, data_root=str(data), sessions=[s.id for s in chosen], user=user,
-            user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra, protocol=protocol,  # type: ignore[arg-type]
-            max_tokens=caps, call_timeout=limits.call_timeout, probe=not no_probe, context_tokens=context_tokens,
+            user_model=user_model, judge_model=judge_model, base_url=base_url, protocol=protocol,  # type: ignore[arg-type]
+            max_tokens=caps, call_timeout=limits.call_timeout, **given,
             role_base_urls=endpoints.base_urls(), role_key_envs=endpoints.key_envs(),
         )
     except ValidationError as exc:
         raise fail(settings_error(exc)) from None
+    if problem := settings_problem(agent_name, chosen, user):
+        raise fail(problem)
     check_participants([spec])
     check_endpoints(spec.endpoints())
     if not no_validate:

@@ -37,7 +37,7 @@ from proactive_bench.cli.common import (
 from proactive_bench.cli.episodes import dataset_failure
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
 from proactive_bench.cli.option_groups import with_option_groups
-from proactive_bench.cli.options import CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice, split_list
+from proactive_bench.cli.options import AgentLimits, CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice, split_list
 from proactive_bench.cli.results import print_summary
 from proactive_bench.dataset import DatasetError, LoadedEpisode
 from proactive_bench.episode import run_spec
@@ -68,6 +68,7 @@ def sweep(
     rps: Annotated[Optional[float], typer.Option(help="Requests per second per endpoint.")] = None,
     max_cost: Annotated[Optional[float], typer.Option(help="USD budget; the sweep stops starting sessions once spent.")] = None,
     prices: Annotated[Optional[Path], typer.Option(help="YAML price table: model: {input, output} USD per million tokens.")] = None,
+    agent_limits: AgentLimits,
     limits: CallLimits,
     endpoints: RoleEndpoints,
     choice: SuiteChoice,
@@ -89,9 +90,9 @@ def sweep(
     }
     given = {k: v for k, v in flags.items() if v is not None}
     try:
-        if personas and choice.task_ids:
+        if personas and (choice.task or choice.tasks):
             raise ValueError("give --personas or --task, not both")
-        given |= choice.sweep_fields(db or DEFAULT_DB) | placement.sweep_fields()
+        given |= agent_limits.settings() | choice.sweep_fields(db or DEFAULT_DB) | placement.sweep_fields()
         if limits.max_tokens:
             given["max_tokens"] = limits.caps()
         base = load_sweep_config(config).model_dump(mode="json", exclude_unset=True) if config else {}

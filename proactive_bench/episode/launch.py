@@ -13,10 +13,10 @@ import difflib
 import os
 from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from langchain_core.rate_limiters import BaseRateLimiter, InMemoryRateLimiter
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import Field, model_validator
 
 from proactive_bench.data_model import RunStatus
 from proactive_bench.dataset import (
@@ -27,7 +27,6 @@ from proactive_bench.dataset import (
 )
 from proactive_bench.env import SeedError, WorkspaceSeedError
 from proactive_bench.episode.runner import (
-    DEFAULT_MAX_TURNS,
     CallLedger,
     EpisodeRun,
     Participants,
@@ -41,7 +40,6 @@ from proactive_bench.llm import (
     CallRole,
     ChatSettings,
     ChatTransport,
-    MaxTokens,
     ModelSpecError,
     ToolModels,
     is_openai_model,
@@ -50,52 +48,29 @@ from proactive_bench.llm import (
 )
 from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds import DEFAULT_AGENT, ScaffoldLoadError, ScaffoldOptions, grants_reference, load_agent, split_agent_model
-from proactive_bench.scoring import DEFAULT_JUDGE, JUDGES, EpisodeResult, JudgeFactory, JudgeSettings
+from proactive_bench.scoring import JUDGES, EpisodeResult, JudgeFactory, JudgeSettings
 from proactive_bench.store import Run, Store
-from proactive_bench.suites import DEFAULT_SUITE, SUITES, SuiteSettings
+from proactive_bench.episode.settings import RunSettings
+from proactive_bench.suites import SUITES, SuiteSettings, suite_settings_problem
 from proactive_bench.user import USERS, UserOptions, check_user
 
 
-class RunSpec(BaseModel):
-    """The settings of one episode run (stored as the run's ``config``; runs stored by earlier versions load too)."""
+class RunSpec(RunSettings):
+    """The settings of one episode run: the core settings, the agent, the episode and what pbench fixes as it starts
+    (stored as the run's ``config``; runs stored by earlier versions load too)."""
 
     persona: str = Field(description="The episode: a persona id (personas suite) or a task id (the suites that run tasks; see ``task``).")
     agent: str = Field(default=DEFAULT_AGENT, description="The agent under test (--agent): a registered name, scripted:NAME, path/file.py:Class, package.module:attr or a prefix of AGENT_KINDS.")
     model: str | None = Field(default=None, description="The chat model the agent runs on (--model); None for an agent that calls none (scripted baselines).")
-    judge: str = Field(default=DEFAULT_JUDGE, description="The judge of rubric items (--judge), a name in scoring.JUDGES; it runs on judge_model.")
     data_root: str
     sessions: list[str] = Field(default_factory=list, description="Session ids to run, in order; empty: all.")
-    user: str = Field(default="rules", description="A user backend registered in user.USERS (--user); checked when the run's participants are built, so stored runs load without the plugin.")
-    user_model: str | None = None
-    judge_model: str | None = None
-    base_url: str | None = None
-    max_turns: int = Field(default=DEFAULT_MAX_TURNS, ge=1, description="Agent turns before a session is truncated.")
-    agent_options: dict[str, str] = Field(default_factory=dict)
     ablation: Ablation = "none"
     repeat: int = 0
     sweep_id: str | None = None
     replay_of: str | None = Field(default=None, description="A run whose recorded model answers serve this one.")
-    max_tokens: MaxTokens = Field(default_factory=MaxTokens, description="Answer caps per role (runs stored without caps run uncapped).")
-    call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take; None: the default.")
-    probe: bool = Field(default=True, description="Probe each OpenAI-compatible server's capabilities once before the first decision.")
     structured_methods: dict[str, list[str]] | None = Field(default=None, description="Per role (user, judge), the structured-output methods to start with (set when the run starts).")
     model_contexts: dict[str, int] = Field(default_factory=dict, description="Per role, the context window the probe found (set when the run starts).")
-    context_tokens: int | None = Field(default=None, gt=0, description="The models' context window (--context-tokens); None: from the probe or the servers' errors.")
-    role_base_urls: dict[CallRole, str] = Field(default_factory=dict, description="Per role, an endpoint other than base_url.")
-    role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key (the key itself is never stored).")
-    protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules (docs/metrics.md, README).")
-    suite: str = Field(default=DEFAULT_SUITE, description="The kind of episode (suites.SUITES): personas (persona episodes; 0.1 name pibench, read as personas), or a suite of tasks (persona = the task id).")
-    memory: str | None = Field(default=None, description="Odyssey only: long-context, none or rag:<granularity> (None: the suite's default).")
-    top_k: int | None = Field(default=None, ge=1, description="Odyssey only, with a rag:* memory: documents retrieved into the context.")
-    summary_model: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the chat model that summarises each history (once; cached).")
-    summaries_db: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the results database whose call cache keeps the summaries.")
     memory_tokens: int | None = Field(default=None, description="Tokens of the memory context the session opened with (set when the run starts; odyssey).")
-    days: int | None = Field(default=None, ge=1, le=2, description="Trainee: working days per scenario (day 2: feedback on day 1, new seeds).")
-    hints: str | None = Field(default=None, description="Trainee: none, data, method or both (the template's tiered guidance).")
-    npc: str | None = Field(default=None, description="Trainee: the colleagues' backend, rules (default) or llm.")
-    npc_model: str | None = Field(default=None, description="Trainee, with npc llm: the chat model that plays the colleagues.")
-    clock: str | None = Field(default=None, description="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1).")
-    embedding_model: str | None = Field(default=None, description="Odyssey, with rag:*: the embeddings model ranking the history (None: BM25); search_history's queries are recorded calls.")
 
     @model_validator(mode="before")
     @classmethod
@@ -105,11 +80,6 @@ class RunSpec(BaseModel):
             agent, model = split_agent_model(data["model"])
             data = {**data, "agent": agent, "model": model}
         return data
-
-    @field_validator("suite")
-    @classmethod
-    def _suite_name(cls, suite: str) -> str:
-        return SUITES.canonical(suite)  # pibench, the 0.1 name of personas
 
     @model_validator(mode="after")
     def _agent_has_model(self) -> RunSpec:
@@ -131,23 +101,15 @@ class RunSpec(BaseModel):
         return f"{self.agent}/{self.model}" if self.model else self.agent
 
     @model_validator(mode="after")
-    def _suite_settings(self) -> RunSpec:
-        try:
-            suite = SUITES.get(self.suite)
-        except PluginError:  # a stored run of a plugin suite no longer installed still loads; running it says why not
-            return self
-        problem = suite.settings_problem(self.settings)
-        if problem:
+    def _suite_settings_fit(self) -> RunSpec:
+        if self.suite in SUITES and (problem := suite_settings_problem(self.suite, self.suite_settings)):
             raise ValueError(problem)
         return self
 
     @property
     def settings(self) -> SuiteSettings:
-        """The suite settings of this run (memory setting and top-k)."""
-        return SuiteSettings(
-            self.memory, self.top_k, self.summary_model, self.summaries_db, self.base_url, self.days, self.hints, self.npc, self.npc_model, self.clock,
-            self.embedding_model,
-        )
+        """What the run's suite loads its episode with: its suite settings and the endpoint and database pbench gives them."""
+        return self.suite_context(self.suite_settings)
 
     @property
     def user_backend(self) -> str:

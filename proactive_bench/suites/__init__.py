@@ -10,7 +10,21 @@ AgentIF scoring names are exported here for the layers above (reporting,
 validation, review). See README.md here.
 """
 
-from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, Suite, SuiteSettings
+from proactive_bench.suites.base import (
+    BUILT_IN_FIELDS,
+    DEFAULT_SUITE,
+    SUITES,
+    SWEPT,
+    NoSettings,
+    Suite,
+    SuiteSettings,
+    is_swept,
+    option_name,
+    settings_grid,
+    settings_model,
+    settings_owners,
+    suite_settings_problem,
+)
 from proactive_bench.suites.generation_rounds import Outcome as GenerationOutcome
 from proactive_bench.suites.personas import PersonasSuite
 
@@ -30,15 +44,24 @@ __all__ = [
     "AGENTIF_CATEGORIES",
     "AGENTIF_DOMAINS",
     "AGENTIF_ITEM_CATEGORIES",
+    "BUILT_IN_FIELDS",
     "DEFAULT_SUITE",
     "SUITES",
+    "SWEPT",
     "AgentIFTask",
     "GenerationOutcome",
     "ItemOutcome",
+    "NoSettings",
     "PersonasSuite",
     "Suite",
     "SuiteSettings",
     "TaskScore",
+    "is_swept",
+    "option_name",
     "read_agentif_task",
     "score_task",
+    "settings_grid",
+    "settings_model",
+    "settings_owners",
+    "suite_settings_problem",
 ]

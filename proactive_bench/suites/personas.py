@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from pydantic import BaseModel
 
 from proactive_bench.dataset import Episode, LoadedEpisode, Persona, Problem, Session, load_dataset_partly, load_episode, load_episode_partly
-from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, SuiteSettings, memory_settings_problem, trainee_settings_problem
+from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, NoSettings, SuiteSettings
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,7 @@ class PersonasSuite:
 
     name: str = DEFAULT_SUITE
     folder: str = "episodes"
+    settings_model: ClassVar[type[BaseModel]] = NoSettings
 
     def names(self, root: Path) -> list[str]:
         folder = root / self.folder
@@ -31,9 +33,6 @@ class PersonasSuite:
 
     def problems(self, root: Path, name: str) -> list[Problem]:
         return load_episode_partly(root, name)[1]
-
-    def settings_problem(self, settings: SuiteSettings) -> str | None:
-        return memory_settings_problem(settings) or trainee_settings_problem(settings)
 
     def group(self, root: Path, name: str) -> str | None:
         return None
