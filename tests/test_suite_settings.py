@@ -83,6 +83,10 @@ def test_the_core_settings_are_declared_once_and_a_sweeps_run_copies_them_by_the
     for spec in specs:
         assert spec.core() == config.core() | {"suite_settings": spec.suite_settings}  # every core field, none copied by name
     assert [s.suite_settings for s in specs] == [{"days": 2, "hints": "none"}, {"days": 2, "hints": "both"}]
+    tasks = validate_sweep_config({"models": ["scripted:reference"], "suite": "trainee", "tasks": ["s3-n3"]}, "test")
+    assert tasks.personas == ["s3-n3"]  # a suite of tasks may say tasks
+    with pytest.raises(ValueError, match="give personas or tasks, not both"):
+        validate_sweep_config({"models": ["scripted:reference"], "personas": ["a"], "tasks": ["b"]}, "test")
 
 
 def test_suite_settings_are_checked_by_the_suites_models() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, make_dataclass
 from dataclasses import field as dataclass_field
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeAlias
 
 import typer
 from pydantic.fields import FieldInfo
@@ -152,11 +152,14 @@ def _suite_option(name: str, info: FieldInfo) -> Any:
     return Annotated[Optional[str], typer.Option(option_name(name), help=(info.description or name) + listed)]
 
 
-SuiteChoice = make_dataclass(
-    "SuiteChoice",
-    [(name, _suite_option(name, info), dataclass_field(default=None)) for name, info in suite_fields().items()],
-    bases=(SuiteOptions,), frozen=True,
-)
+if TYPE_CHECKING:
+    SuiteChoice: TypeAlias = SuiteOptions  # its generated fields are typer's business; the methods are SuiteOptions'
+else:
+    SuiteChoice = make_dataclass(
+        "SuiteChoice",
+        [(name, _suite_option(name, info), dataclass_field(default=None)) for name, info in suite_fields().items()],
+        bases=(SuiteOptions,), frozen=True,
+    )
 """``--suite``, ``--task`` and every suite's settings (``--memory``, ``--days``, a plug-in suite's): one option per field of the
 suites' settings models, generated when the command is built, so a suite adds its options by declaring its settings."""
 
