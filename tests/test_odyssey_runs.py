@@ -84,7 +84,7 @@ def test_an_odyssey_run_replays_from_its_record(tmp_path: Path) -> None:
     replayed = run_json("replay", row["run_id"], "--db", db)
     assert replayed["persona"] == TASKS[0] and replayed["sessions"][0]["status"] == "completed"
     replay_run = Store(Path(db)).run(replayed["run_id"])
-    assert replay_run is not None and replay_run.config["memory"] == "rag:raw-utterance" and replay_run.config["top_k"] == 2
+    assert replay_run is not None and replay_run.config["suite_settings"] == {"memory": "rag:raw-utterance", "top_k": 2}
 
 
 def summary_responder(body: dict) -> dict:

@@ -109,7 +109,7 @@ def test_an_odyssey_run_with_embeddings_records_the_query_and_replays_it_without
     assert [(c.call, c.result, c.ok) for c in _searches(store, again)] == [(search.call, search.result, search.ok)]
     (served,) = [c for c in store.llm_calls(again) if c.role == "embedder"]
     assert served.ok and served.cached
-    assert store.run(again).config["embedding_model"] == "openai:embed"
+    assert store.run(again).config["suite_settings"]["embedding_model"] == "openai:embed"
 
 
 def test_an_embeddings_endpoint_failing_at_search_time_fails_the_search_clearly_and_is_recorded(tmp_path: Path) -> None:

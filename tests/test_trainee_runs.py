@@ -56,7 +56,7 @@ def test_hints_reach_the_objectives_and_are_swept(tmp_path: Path) -> None:
     (["--days", "3"], "--days must be 1 or 2, not 3"),
     (["--hints", "all"], "--hints must be one of none, data, method, both"),
     (["--npc", "llm"], "--npc llm needs --npc-model"),
-    (["--memory", "none"], "apply to the odyssey suite only"),
+    (["--memory", "none"], "--memory applies to the odyssey suite only, not trainee"),
     (["--task", "s1-n9"], "a scenario has 2 to 6 tasks"),
     (["--task", "seven"], "is not a scenario name like s7-n3"),
     (["--clock", "fast"], "--clock: expected CALL,STEP minutes"),
