@@ -128,6 +128,9 @@ def test_the_old_model_spelling_still_runs_scripted_baselines_and_agent_files(tm
     assert filed.exit_code == 0, filed.output
     assert f"warning: --model {agent_file}:ModelTeller names an agent: give it as --agent" in filed.stderr
     assert sys.modules["pbench_user_scaffold_teller"].SEEN[-1] == ""  # no chat model was named
+    swept = run_cli("sweep", "--data", str(MINI), "--models", f"scripted:passive,{agent_file}:ModelTeller", "--db", str(tmp_path / "d.db"))
+    assert swept.exit_code == 0, swept.output
+    assert f"warning: --models {agent_file}:ModelTeller names an agent" in swept.stderr and "scripted:passive names" not in swept.stderr
 
 
 def test_bad_agent_names_are_one_line_before_anything_is_stored(tmp_path: Path) -> None:

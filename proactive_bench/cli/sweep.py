@@ -33,6 +33,7 @@ from proactive_bench.cli.common import (
     fail,
     open_store,
     results_dir,
+    warn,
 )
 from proactive_bench.cli.episodes import dataset_failure
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
@@ -44,6 +45,7 @@ from proactive_bench.episode import run_spec
 from proactive_bench.llm import Budget, PriceFileError, PriceTable
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import summarize
+from proactive_bench.scaffolds import agent_and_model
 from proactive_bench.store import HeldLease, Run, Store, Sweep
 
 
@@ -99,6 +101,9 @@ def sweep(
         settings = validate_sweep_config({**base, **given}, str(config) if config else "flags")
     except ValueError as exc:  # SweepConfigError and --max-tokens errors
         raise fail(str(exc)) from None
+    for entry in settings.models:
+        if note := agent_and_model(settings.agent, entry)[2]:
+            warn(note.replace("--model", "--models", 1))
     start_and_report(settings, db or DEFAULT_DB, as_json, no_validate)
 
 
