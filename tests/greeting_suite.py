@@ -14,7 +14,14 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field, field_validator
 
-from proactive_bench import SUITES, SWEPT, LoadedEpisode, NoSettings, Problem, SuiteSettings
+from proactive_bench import (
+    SUITES,
+    SWEPT,
+    LoadedEpisode,
+    NoSettings,
+    Problem,
+    SuiteSettings,
+)
 
 
 class GreetingSettings(NoSettings):

@@ -15,7 +15,12 @@ from conftest import MINI, run_cli, run_episode_json
 
 import proactive_bench as pb
 from proactive_bench.episode import RunSpec
-from proactive_bench.scaffolds import AGENT_KINDS, agent_and_model, agent_loader, split_agent_model
+from proactive_bench.scaffolds import (
+    AGENT_KINDS,
+    agent_and_model,
+    agent_loader,
+    split_agent_model,
+)
 from proactive_bench.scoring import JUDGES
 from proactive_bench.store import Run, Store
 from proactive_bench.suites import DEFAULT_SUITE, SUITES

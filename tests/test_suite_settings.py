@@ -17,7 +17,13 @@ from typer.main import get_command
 from proactive_bench.campaign import SweepConfig, sweep_run_spec, validate_sweep_config
 from proactive_bench.cli import app
 from proactive_bench.episode import RunSettings, RunSpec
-from proactive_bench.suites import SUITES, SuiteSettings, settings_grid, settings_model, suite_settings_problem
+from proactive_bench.suites import (
+    SUITES,
+    SuiteSettings,
+    settings_grid,
+    settings_model,
+    suite_settings_problem,
+)
 from tests.plugins import install_fake_plugin
 
 REPO = Path(__file__).resolve().parent.parent

@@ -9,11 +9,17 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeAlias
 import typer
 from pydantic.fields import FieldInfo
 
+from proactive_bench.cli.common import warn
 from proactive_bench.episode import DEFAULT_MAX_TURNS
 from proactive_bench.llm import ROLES, MaxTokens, parse_max_tokens
-from proactive_bench.cli.common import warn
 from proactive_bench.store import locate
-from proactive_bench.suites import DEFAULT_SUITE, SUITES, is_swept, option_name, settings_model
+from proactive_bench.suites import (
+    DEFAULT_SUITE,
+    SUITES,
+    is_swept,
+    option_name,
+    settings_model,
+)
 
 RoleUrlOpt = Annotated[Optional[str], typer.Option(help="This role's OpenAI-compatible endpoint (default: --base-url).")]
 RoleKeyOpt = Annotated[Optional[str], typer.Option(help="Name of the environment variable (or ./.env entry) holding this role's API key.")]

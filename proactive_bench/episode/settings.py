@@ -12,13 +12,28 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from proactive_bench.episode.runner import DEFAULT_MAX_TURNS
 from proactive_bench.llm import CallRole, MaxTokens
 from proactive_bench.registry import PluginError
 from proactive_bench.scoring import DEFAULT_JUDGE, protocol_problem
-from proactive_bench.suites import BUILT_IN_FIELDS, DEFAULT_SUITE, SUITES, SuiteSettings, is_swept, option_name, settings_model
+from proactive_bench.suites import (
+    BUILT_IN_FIELDS,
+    DEFAULT_SUITE,
+    SUITES,
+    SuiteSettings,
+    is_swept,
+    option_name,
+    settings_model,
+)
 
 BUILT_IN_SUITE_KEYS = BUILT_IN_FIELDS
 """The built-in suites' settings, which settings stored before 0.2 held as top-level keys (``memory``, ``days``, ...)."""
