@@ -151,6 +151,7 @@ def test_a_database_from_before_agent_errors_opens_and_gets_the_table(tmp_path: 
     with closing(sqlite3.connect(db)) as conn, conn:  # as the revision before agent errors left it
         conn.execute("drop table agenterror")
         conn.execute("alter table sessionrun drop column steps")  # revision 0005, after it
+        conn.execute("alter table run drop column agent")  # revision 0006
         conn.execute("update alembic_version set version_num = '0003'")
     Store(db)
     with closing(sqlite3.connect(db)) as conn:
