@@ -43,10 +43,10 @@ def runs_in(db: Path) -> int:
         return int(conn.execute("select count(*) from run").fetchone()[0])
 
 
-def run_agent(command: str, model: str, db: Path, *extra: str) -> object:
+def run_agent(command: str, agent: str, db: Path, *extra: str) -> object:
     if command == "episode":
-        return run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", model, "--db", str(db), *extra)
-    return run_cli("sweep", "--data", str(MINI), "--models", f"scripted:reference,{model}", "--db", str(db), *extra)
+        return run_cli("episode", "--data", str(MINI), "--persona", "mini", "--agent", agent, "--db", str(db), *extra)
+    return run_cli("sweep", "--data", str(MINI), "--agent", agent, "--db", str(db), *extra)
 
 
 def one_error_line(result: object) -> str:
