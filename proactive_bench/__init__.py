@@ -26,10 +26,11 @@ if TYPE_CHECKING:
     from proactive_bench.data_model import Evidence, IntentLabel, IntentStatus, Message, Stage
     from proactive_bench.dataset import ChecklistItem, DatasetError, HiddenIntent, LoadedEpisode, Persona, Problem, ReferenceStep, Session
     from proactive_bench.env import Memory, ToolBox, ToolEnv, ToolError, ToolRecord, ToolSpec, Workspace, register_tool
-    from proactive_bench.episode import LaunchError, RunSpec
+    from proactive_bench.episode import LaunchError, RunSettings, RunSpec
     from proactive_bench.llm import ChatSettings, LLMCallRecord, ModelSpecError, make_chat_model
     from proactive_bench.registry import PluginError, Registry
     from proactive_bench.scaffolds import (
+        AGENT_KINDS,
         SCAFFOLDS,
         AgentTurn,
         Scaffold,
@@ -39,8 +40,8 @@ if TYPE_CHECKING:
         SessionContext,
         as_langchain_tools,
     )
-    from proactive_bench.scoring import JUDGES, EpisodeResult, JudgeFactory, JudgeSettings, RubricJudge, RubricVerdict, SessionResult
-    from proactive_bench.suites import SUITES, Suite, SuiteSettings
+    from proactive_bench.scoring import JUDGES, EpisodeResult, Judge, JudgeFactory, JudgeSettings, RubricJudge, RubricVerdict, SessionResult
+    from proactive_bench.suites import SUITES, SWEPT, NoSettings, Suite, SuiteSettings
     from proactive_bench.user import (
         USERS,
         StageVerdict,
@@ -57,15 +58,15 @@ _HOMES: dict[str, tuple[str, ...]] = {
     # entry points and what they return
     "proactive_bench.api": ("RunEventHook", "RunRefused", "SessionHook", "SweepResult", "load_results", "run_episode", "run_sweep"),
     "proactive_bench.campaign": ("SweepConfig",),
-    "proactive_bench.episode": ("LaunchError", "RunSpec"),
+    "proactive_bench.episode": ("LaunchError", "RunSettings", "RunSpec"),
     "proactive_bench.scoring": (
         "EpisodeResult", "SessionResult",
-        # the judge protocol: JUDGES holds factories with RubricJudge's signature
-        "JUDGES", "JudgeFactory", "JudgeSettings", "RubricJudge", "RubricVerdict",
+        # the judge protocol: JUDGES holds factories with RubricJudge's signature, building a Judge
+        "JUDGES", "Judge", "JudgeFactory", "JudgeSettings", "RubricJudge", "RubricVerdict",
     ),
     # the agent protocol, and what an agent gets and calls
     "proactive_bench.scaffolds": (
-        "SCAFFOLDS", "AgentTurn", "Scaffold", "ScaffoldFactory", "ScaffoldLoadError", "ScaffoldOptions", "SessionContext", "as_langchain_tools",
+        "AGENT_KINDS", "SCAFFOLDS", "AgentTurn", "Scaffold", "ScaffoldFactory", "ScaffoldLoadError", "ScaffoldOptions", "SessionContext", "as_langchain_tools",
     ),
     "proactive_bench.env": ("Memory", "ToolBox", "ToolEnv", "ToolError", "ToolRecord", "ToolSpec", "Workspace", "register_tool"),
     "proactive_bench.llm": ("ChatSettings", "LLMCallRecord", "ModelSpecError", "make_chat_model"),
@@ -75,8 +76,8 @@ _HOMES: dict[str, tuple[str, ...]] = {
     ),
     "proactive_bench.data_model": ("Evidence", "IntentLabel", "IntentStatus", "Message", "Stage"),
     "proactive_bench.dataset": ("ChecklistItem", "DatasetError", "HiddenIntent", "LoadedEpisode", "Persona", "Problem", "ReferenceStep", "Session"),
-    # the suite protocol
-    "proactive_bench.suites": ("SUITES", "Suite", "SuiteSettings"),
+    # the suite protocol, and the base of a suite's settings model
+    "proactive_bench.suites": ("SUITES", "SWEPT", "NoSettings", "Suite", "SuiteSettings"),
     # every registry above is one of these
     "proactive_bench.registry": ("PluginError", "Registry"),
 }
@@ -84,10 +85,10 @@ _HOMES: dict[str, tuple[str, ...]] = {
 _HOME: dict[str, str] = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
-    "AgentTurn", "ChatSettings", "ChecklistItem", "DatasetError", "EpisodeResult", "Evidence", "HiddenIntent", "IntentLabel",
-    "IntentStatus", "JUDGES", "JudgeFactory", "JudgeSettings", "LLMCallRecord", "LaunchError", "LoadedEpisode", "Memory",
-    "Message", "ModelSpecError", "Persona", "PluginError", "Problem", "ReferenceStep", "Registry", "RubricJudge", "RubricVerdict",
-    "RunEventHook", "RunRefused", "RunSpec", "SCAFFOLDS", "SUITES", "Scaffold", "ScaffoldFactory", "ScaffoldLoadError",
+    "AGENT_KINDS", "AgentTurn", "ChatSettings", "ChecklistItem", "DatasetError", "EpisodeResult", "Evidence", "HiddenIntent", "IntentLabel",
+    "IntentStatus", "JUDGES", "Judge", "JudgeFactory", "JudgeSettings", "LLMCallRecord", "LaunchError", "LoadedEpisode", "Memory",
+    "Message", "ModelSpecError", "NoSettings", "Persona", "PluginError", "Problem", "ReferenceStep", "Registry", "RubricJudge", "RubricVerdict",
+    "RunEventHook", "RunRefused", "RunSettings", "RunSpec", "SCAFFOLDS", "SUITES", "SWEPT", "Scaffold", "ScaffoldFactory", "ScaffoldLoadError",
     "ScaffoldOptions", "Session", "SessionContext", "SessionHook", "SessionResult", "Stage", "StageVerdict", "Suite",
     "SuiteSettings", "SweepConfig", "SweepResult", "ToolBox", "ToolEnv", "ToolError", "ToolRecord", "ToolSpec", "USERS",
     "UserBackendError", "UserDecision", "UserFactory", "UserOptions", "UserSimulator", "UserView", "Workspace",

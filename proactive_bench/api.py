@@ -13,6 +13,7 @@ to stderr, warnings only, unless the caller has configured structlog.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,14 +36,41 @@ from proactive_bench.campaign import (
     sweep_run_spec,
     validate_sweep_config,
 )
-from proactive_bench.dataset import DEFAULT_DATA_ROOT, LoadedEpisode, Session, left_out_dependencies
-from proactive_bench.episode import DEFAULT_MAX_TURNS, RunSpec, execute_run, load_spec_episode, start_run
+from proactive_bench.dataset import (
+    DEFAULT_DATA_ROOT,
+    LoadedEpisode,
+    Session,
+    left_out_dependencies,
+)
+from proactive_bench.episode import (
+    DEFAULT_MAX_TURNS,
+    RunSettings,
+    RunSpec,
+    execute_run,
+    load_spec_episode,
+    start_run,
+)
 from proactive_bench.llm import Budget, EndpointError, PriceTable, check_reachable
 from proactive_bench.logs import configure_logging
 from proactive_bench.review import stored_run_result
-from proactive_bench.scoring import EpisodeResult, SessionResult
-from proactive_bench.store import DEFAULT_DB, Location, Run, Store, StoreOpenError, locate, writing
-from proactive_bench.validation import VALIDATED_DIR, dataset_problems, participant_problem, settings_problem
+from proactive_bench.scaffolds import agent_and_model
+from proactive_bench.scoring import DEFAULT_JUDGE, EpisodeResult, SessionResult
+from proactive_bench.store import (
+    DEFAULT_DB,
+    Location,
+    Run,
+    Store,
+    StoreOpenError,
+    locate,
+    writing,
+)
+from proactive_bench.suites import BUILT_IN_FIELDS, SUITES, settings_model
+from proactive_bench.validation import (
+    VALIDATED_DIR,
+    dataset_problems,
+    participant_problem,
+    settings_problem,
+)
 
 log = structlog.get_logger(__name__)
 
@@ -51,12 +79,11 @@ SessionHook = Callable[[str, SessionResult | None], None]
 RunEventHook = Callable[[Run, str], None]
 """Called with a run and an event: ``start``, ``session`` (one finished) or ``end``."""
 
-EXTRA_SETTINGS = frozenset({
-    "max_tokens", "call_timeout", "probe", "context_tokens", "role_base_urls", "role_key_envs", "ablation", "suite", "memory", "top_k",
-    "summary_model", "summaries_db", "days", "hints", "npc", "npc_model", "clock", "embedding_model",
-})
-"""The :class:`~proactive_bench.episode.RunSpec` fields :func:`run_episode` takes as ``**settings``
-(the others are its own parameters, or set by pbench when the run starts)."""
+OWN_PARAMETERS = frozenset({"judge", "user", "user_model", "judge_model", "base_url", "max_turns", "agent_options", "protocol"})
+EXTRA_SETTINGS = (frozenset(RunSettings.model_fields) - OWN_PARAMETERS) | {"ablation"} | BUILT_IN_FIELDS
+"""The settings :func:`run_episode` takes as ``**settings``: the core run settings (:class:`~proactive_bench.episode.RunSettings`)
+that are not its own parameters, ``ablation``, and the built-in suites' settings by name (``memory``, ``days``, ...); a
+plug-in suite's settings are taken by name too (its ``settings_model``'s fields), or as ``suite_settings``."""
 
 
 class RunRefused(ValueError):
@@ -73,9 +100,12 @@ class SweepResult:
 
 
 def run_episode(
-    persona: str,
-    model: str,
+    persona: str | None = None,
+    model: str | None = None,
     *,
+    agent: str | None = None,
+    task: str | None = None,
+    judge: str = DEFAULT_JUDGE,
     db: str | Path = DEFAULT_DB,
     data_root: str | Path = DEFAULT_DATA_ROOT,
     sessions: Sequence[str] | None = None,
@@ -90,12 +120,17 @@ def run_episode(
     on_progress: SessionHook | None = None,
     **settings: Any,
 ) -> EpisodeResult:
-    """Run one episode against an agent and score it: ``pbench episode --persona PERSONA --model MODEL`` as a function.
+    """Run one episode against an agent and score it: ``pbench episode --persona PERSONA --agent AGENT --model MODEL`` as a function.
 
     Args:
-        persona: The episode: a persona id of the default suite (``pharmacist``), or a task id with ``suite=``.
-        model: The agent (``--model``): ``scripted:reference``, ``openai:NAME`` (the react scaffold on that
-            model), ``path/file.py:Class``, ``package.module:attr`` or a registered scaffold name.
+        persona: The episode: a persona id of the default suite (``pharmacist``).
+        model: The chat model the agent runs on (``--model``, e.g. ``openai:gpt-4o-mini``). Without ``agent`` it may
+            name an agent, as before 0.2: ``scripted:reference`` runs that baseline; an agent file or module
+            works with a DeprecationWarning (pass it as ``agent``).
+        agent: The agent under test (``--agent``): ``react`` (the default, on ``model``), ``scripted:reference``,
+            ``path/file.py:Class``, ``package.module:attr`` or a registered name.
+        task: The episode of a suite of tasks (``suite=``: odyssey, agentif, trainee), instead of ``persona``.
+        judge: The judge of rubric items (``--judge``), a name in ``JUDGES``; it runs on ``judge_model``.
         db: The results database: a SQLite file (made if missing; the run's workspace goes beside it) or a
             PostgreSQL URL.
         data_root: The dataset root (``personas/``, ``episodes/``, ``graders/``).
@@ -112,7 +147,8 @@ def run_episode(
         on_progress: Called with ``(session_id, None)`` as a session starts and ``(session_id, SessionResult)``
             as it ends.
         **settings: Any of :data:`EXTRA_SETTINGS` (``max_tokens``, ``call_timeout``, ``probe``,
-            ``context_tokens``, ``suite``, ...), as :class:`~proactive_bench.episode.RunSpec` defines them.
+            ``context_tokens``, ``suite``, ...), as :class:`~proactive_bench.episode.RunSettings` defines them,
+            and the suite's own settings by name (``memory="none"`` with ``suite="odyssey"``).
 
     Returns:
         The scored run, as ``pbench episode --json`` prints it (``as_dict()``): ``proc``, ``comp``, one
@@ -124,20 +160,29 @@ def run_episode(
         ScaffoldLoadError, ModelSpecError, LaunchError, SeedError: The run could not start; it is stored as failed.
     """
     _quiet_logs()
-    unknown = sorted(set(settings) - EXTRA_SETTINGS)
+    suite_fields = set(settings_model(SUITES.get(settings["suite"])).model_fields) if settings.get("suite") in SUITES else set()
+    unknown = sorted(set(settings) - EXTRA_SETTINGS - suite_fields)
     if unknown:
         raise RunRefused(f"run_episode: unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(EXTRA_SETTINGS))}")
+    if (persona is None) == (task is None):
+        raise RunRefused("run_episode: give persona (the personas suite) or task (a suite of tasks), one of them")
+    try:
+        agent, model, note = agent_and_model(agent, model)
+    except ValueError as exc:
+        raise RunRefused(str(exc).replace("--", "")) from None
+    if note:
+        warnings.warn(note.replace("--", ""), DeprecationWarning, stacklevel=2)
     chosen_ids = [sessions] if isinstance(sessions, str) else list(sessions or [])
     try:
         spec = RunSpec(
-            persona=persona, model=model, data_root=str(data_root), sessions=chosen_ids, user=user, user_model=user_model, judge_model=judge_model,
+            persona=persona or task, agent=agent, model=model, judge=judge, data_root=str(data_root), sessions=chosen_ids, user=user, user_model=user_model, judge_model=judge_model,
             base_url=base_url, max_turns=max_turns, agent_options=dict(agent_options or {}), protocol=protocol, **settings,
         )
     except ValidationError as exc:
-        raise RunRefused("; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())) from None
+        raise RunRefused("; ".join(f"{'.'.join(map(str, e['loc'])) + ': ' if e['loc'] else ''}{e['msg'].removeprefix('Value error, ')}" for e in exc.errors())) from None
     loaded = load_spec_episode(spec)
     chosen = _chosen_sessions(loaded, spec.sessions)
-    problem = settings_problem(model, chosen, user, user_model, judge_model, protocol) or participant_problem(spec)
+    problem = settings_problem(agent, chosen, user) or participant_problem(spec)
     if problem:
         raise RunRefused(problem)
     for sid, left_out in left_out_dependencies(loaded.episode, [s.id for s in chosen]).items():
@@ -187,8 +232,8 @@ def run_sweep(
         budget = Budget(PriceTable.load(settings.prices), settings.max_cost_usd)
     except (ValueError, RayUnavailable) as exc:  # SweepConfigError, PriceFileError, Ray not installed
         raise RunRefused(str(exc)) from None
-    for model in settings.models:
-        if problem := participant_problem(sweep_run_spec(settings, model, next(iter(episodes)))):
+    for arm in settings.arms():
+        if problem := participant_problem(sweep_run_spec(settings, arm, next(iter(episodes)))):
             raise RunRefused(problem)
     _check_servers(sweep_endpoints(settings))
     results = _location(db).results_dir

@@ -46,6 +46,15 @@ class Registry(Generic[T]):
         self._entries: dict[str, T] = {}
         self._builtins = {name: EntryPoint(name, target, self.group) for name, target in (builtins or {}).items()}
         self._loaded: set[str] = set()
+        self._aliases: dict[str, str] = {}
+
+    def alias(self, old: str, name: str) -> None:
+        """Let ``old`` (a renamed entry's former name) find the entry ``name``; :meth:`names` lists only ``name``."""
+        self._aliases[old] = name
+
+    def canonical(self, name: str) -> str:
+        """``name``, or the name it is an alias of."""
+        return self._aliases.get(name, name)
 
     def register(self, name: str) -> Callable[[E], E]:
         """Decorator: register the decorated object under ``name`` (twice is an error)."""
@@ -64,7 +73,8 @@ class Registry(Generic[T]):
         return entry
 
     def get(self, name: str) -> T:
-        """The entry named ``name``: a built-in, else an installed plugin (loaded now); PluginError if neither."""
+        """The entry named ``name`` (or an alias of it): a built-in, else an installed plugin (loaded now); PluginError if neither."""
+        name = self.canonical(name)
         if name in self._entries:
             return self._entries[name]
         plugin = self.plugins.get(name)
@@ -86,6 +96,7 @@ class Registry(Generic[T]):
         return name in self._loaded
 
     def __contains__(self, name: object) -> bool:
+        name = self._aliases.get(name, name) if isinstance(name, str) else name
         return name in self._entries or name in self.plugins
 
     def names(self) -> list[str]:

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine, Iterable, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
 import structlog
 from langchain_core.rate_limiters import BaseRateLimiter
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Field,
     ValidationError,
@@ -33,9 +31,9 @@ from proactive_bench.dataset import (
     LoadedEpisode,
 )
 from proactive_bench.episode import (
-    DEFAULT_MAX_TURNS,
     START_FAILURES,
     CallLedger,
+    RunSettings,
     RunSpec,
     endpoint_limiter,
     execute_run,
@@ -46,16 +44,14 @@ from proactive_bench.episode import (
 from proactive_bench.llm import (
     DEFAULT_PAUSE_AFTER,
     Budget,
-    CallRole,
     ChatTransport,
     EndpointHealth,
-    MaxTokens,
 )
 from proactive_bench.registry import PluginError
-from proactive_bench.scaffolds import reference_problem
-from proactive_bench.scoring import protocol, protocol_problem
+from proactive_bench.scaffolds import agent_and_model, agent_loader, reference_problem, unknown_agent
+from proactive_bench.scoring import protocol
 from proactive_bench.store import Run, Store, Sweep
-from proactive_bench.suites import DEFAULT_SUITE, SUITES, SuiteSettings
+from proactive_bench.suites import SUITES, SuiteSettings, settings_grid, suite_settings_problem
 from proactive_bench.user import check_user
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
@@ -65,21 +61,21 @@ RunHook = Callable[[Run, str], None]
 """Called with a run and an event: ``start``, ``session`` (one finished), ``end``."""
 
 
-class SweepConfig(BaseModel):
-    """A sweep, as flags or as a YAML file with these keys."""
+class SweepConfig(RunSettings):
+    """A sweep, as flags or as a YAML file with these keys: the core run settings, the arms (agent × models), the
+    episodes, the grid (repeats × ablations × the suite's swept settings) and how the runs execute.
+
+    A suite's settings may be given by name at the top level (``memory: [none, rag:raw-session]``) or under
+    ``suite_settings``; a swept one takes a list.
+    """
 
     model_config = ConfigDict(extra="forbid")
-    models: list[str] = Field(min_length=1)
-    personas: list[str] = Field(default_factory=list, description="Empty: every persona of the dataset.")
-    runs: int = Field(default=1, ge=1, description="Repeats of each model × persona × ablation.")
+    agent: str | None = Field(default=None, description="The agent every run evaluates (--agent); None: each entry of models names its own, as --model alone does (a chat model for react, or a scripted baseline).")
+    models: list[str] = Field(default_factory=list, description="The chat models the agent runs on, one arm each (--models); with an agent that runs on none, empty.")
+    personas: list[str] = Field(default_factory=list, description="The episodes: persona ids, or task ids for a suite of tasks (tasks is the same list); empty: every one in the dataset.")
+    runs: int = Field(default=1, ge=1, description="Repeats of each model × persona × ablation; pibench protocol: 3 unless given.")
     ablations: list[Ablation] = Field(default_factory=lambda: ["none"])
     data: Path = DEFAULT_DATA_ROOT
-    user: str = Field(default="rules", description="A user backend registered in user.USERS.")
-    user_model: str | None = None
-    judge_model: str | None = None
-    base_url: str | None = None
-    max_turns: int = Field(default=DEFAULT_MAX_TURNS, ge=1)
-    agent_options: dict[str, str] = Field(default_factory=dict)
     concurrency: int = Field(default=4, ge=1, description="Episodes running at once (over all worker processes).")
     workers: int = Field(default=1, ge=1, description="Processes the runs are divided among (one event loop each); local executor.")
     executor: Literal["local", "ray"] = Field(default="local", description="Where runs execute: this machine's processes, or a Ray cluster (one task per run).")
@@ -87,62 +83,55 @@ class SweepConfig(BaseModel):
     requests_per_second: float | None = Field(default=None, gt=0, description="Per endpoint, shared by all models on it.")
     max_cost_usd: float | None = Field(default=None, gt=0)
     prices: Path | None = None
-    max_tokens: MaxTokens = Field(default_factory=MaxTokens, description="Answer caps per role (agent, user_reply, user_judgement, judge).")
-    call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take.")
-    probe: bool = Field(default=True, description="Probe each model server's capabilities once before the first decision.")
-    context_tokens: int | None = Field(default=None, gt=0, description="The models' context window; default: from the probe or the servers' errors.")
-    role_base_urls: dict[CallRole, str] = Field(default_factory=dict, description="Per role (agent, user, judge), an endpoint other than base_url.")
-    role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key.")
     pause_after: int = Field(default=DEFAULT_PAUSE_AFTER, ge=1, description="Connection errors in a row after which a model server's runs pause.")
-    protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules; pibench: 3 runs unless runs is given.")
-    suite: str = Field(default=DEFAULT_SUITE, description="The kind of episode: pibench (personas) or odyssey (personas = task ids).")
-    memory: list[str] = Field(default_factory=list, description="Odyssey: memory settings to sweep (long-context, none, rag:<granularity>); empty: the default.")
-    top_k: list[int] = Field(default_factory=list, description="Odyssey: top-k values swept with each rag:* memory setting; empty: the default.")
-    summary_model: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the chat model that summarises each history once.")
-    summaries_db: str | None = Field(default=None, description="Odyssey: the results database caching the summaries (set to the sweep's database).")
-    days: int | None = Field(default=None, ge=1, le=2, description="Trainee: working days per scenario.")
-    hints: list[str] = Field(default_factory=list, description="Trainee: hint settings to sweep (none, data, method, both); empty: none.")
-    npc: str | None = Field(default=None, description="Trainee: the colleagues' backend (rules, llm).")
-    npc_model: str | None = Field(default=None, description="Trainee, with npc llm: the colleagues' chat model.")
-    clock: str | None = Field(default=None, description="Trainee: simulated minutes per tool call and per agent step, CALL,STEP.")
-    embedding_model: str | None = Field(default=None, description="Odyssey, with rag:*: the embeddings model ranking the history (None: BM25).")
 
     _known_user = field_validator("user")(check_user)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _tasks_are_personas(cls, data: Any) -> Any:
+        """``tasks``: the episodes of a suite of tasks, stored as ``personas`` (give one of the two)."""
+        if isinstance(data, dict) and "tasks" in data:
+            if data.get("personas"):
+                raise ValueError("give personas or tasks, not both")
+            data = {k: v for k, v in data.items() if k != "tasks"} | {"personas": data["tasks"]}
+        return data
+
+    @field_validator("agent")
+    @classmethod
+    def _known_agent(cls, agent: str | None) -> str | None:
+        if agent is not None and agent_loader(agent) is None:
+            raise ValueError(unknown_agent(agent))
+        return agent
+
     @model_validator(mode="after")
-    def _protocol_rules(self) -> SweepConfig:
-        problem = protocol_problem(self.protocol, self.user, self.judge_model)
-        if problem:
-            raise ValueError(problem)
+    def _arms(self) -> SweepConfig:
+        if not self.models and self.agent is None:
+            raise ValueError("models: give at least one (or an agent that runs on no chat model)")
+        for entry in self.models or [None]:
+            agent_and_model(self.agent, entry)  # ValueError: an unknown agent, an agent given as a model
+        return self
+
+    def arms(self) -> list[tuple[str, str | None]]:
+        """The ``(agent, chat model)`` of each arm of the sweep, in the order of ``models``."""
+        return [agent_and_model(self.agent, entry)[:2] for entry in self.models or [None]]
+
+    @model_validator(mode="after")
+    def _suite_grid(self) -> SweepConfig:
         try:
             suite = SUITES.get(self.suite)
         except PluginError as exc:  # unknown, or a plugin that cannot be loaded
             raise ValueError(str(exc)) from None
-        for settings in self.settings():
-            if problem := suite.settings_problem(settings):
+        for point in settings_grid(suite, self.suite_settings):
+            if problem := suite_settings_problem(self.suite, point):
                 raise ValueError(problem)
         if "runs" not in self.model_fields_set:
             self.runs = protocol(self.protocol).default_runs
         return self
 
-
     def settings(self) -> list[SuiteSettings]:
-        """Every memory setting × top-k combination the sweep runs (top-k pairs only with retrieval settings), × every hint setting."""
-        summaries = {"base_url": self.base_url, "embedding_model": self.embedding_model}
-        rag_swept = any(memory.startswith("rag:") for memory in self.memory)  # else the embeddings model stays, for the suite to refuse
-        if not self.memory:
-            grid = [SuiteSettings(None, k, **summaries) for k in self.top_k] or [SuiteSettings(**summaries)]
-        else:
-            grid = [
-                SuiteSettings(
-                    memory, k, self.summary_model if "summary" in memory else None, self.summaries_db, self.base_url,
-                    embedding_model=self.embedding_model if memory.startswith("rag:") or not rag_swept else None,
-                )
-                for memory in self.memory
-                for k in (self.top_k if memory.startswith("rag:") and self.top_k else [None])
-            ]
-        trainee = {"days": self.days, "npc": self.npc, "npc_model": self.npc_model, "clock": self.clock}
-        return [replace(s, hints=h, **trainee) for s in grid for h in (self.hints or [None])]
+        """The suite settings of each arm of the grid (a suite's swept settings: every combination, or as its ``grid`` pairs them)."""
+        return [self.suite_context(point) for point in settings_grid(SUITES.get(self.suite), self.suite_settings)]
 
 
 class SweepConfigError(ValueError):
@@ -170,8 +159,8 @@ def validate_sweep_config(data: dict[str, Any], source: str) -> SweepConfig:
 def sweep_endpoints(config: SweepConfig) -> dict[str, list[str]]:
     """``{base_url: roles}`` of the OpenAI-compatible servers the sweep's runs call."""
     used: dict[str, list[str]] = {}
-    for model in config.models:
-        for url, roles in sweep_run_spec(config, model, persona="").endpoints().items():
+    for arm in config.arms():
+        for url, roles in sweep_run_spec(config, arm, persona="").endpoints().items():
             used.setdefault(url, []).extend(role for role in roles if role not in used[url])
     return used
 
@@ -182,30 +171,25 @@ def sweep_episodes(config: SweepConfig) -> dict[str, LoadedEpisode]:
     personas = config.personas or suite.names(config.data)
     if not personas:
         raise SweepConfigError(f"no episodes under {config.data / suite.folder}")
-    if config.user == "llm" and not config.user_model:
-        raise SweepConfigError("user: llm needs user_model")
     episodes = {p: suite.load(config.data, p, config.settings()[0]) for p in personas}
-    for model in config.models:
+    for agent, _model in config.arms():
         for loaded in episodes.values():
-            if problem := reference_problem(model, loaded.sessions):
+            if problem := reference_problem(agent, loaded.sessions):
                 raise SweepConfigError(problem)
     return episodes
 
 
 def sweep_run_spec(
-    config: SweepConfig, model: str, persona: str, ablation: Ablation = "none", repeat: int = 0, sweep_id: str | None = None,
+    config: SweepConfig, arm: tuple[str, str | None], persona: str, ablation: Ablation = "none", repeat: int = 0, sweep_id: str | None = None,
     settings: SuiteSettings | None = None,
 ) -> RunSpec:
-    """The spec of one run of the sweep (``settings``: its memory setting; None: the sweep's first)."""
-    settings = settings or config.settings()[0]
+    """The spec of one run of the sweep: the sweep's core settings, ``arm`` (one of :meth:`SweepConfig.arms`), the episode
+    and ``settings``, its point of the suite's grid (None: the sweep's first)."""
+    agent, model = arm
+    point = (settings or config.settings()[0]).values()
     return RunSpec(
-        suite=config.suite, memory=settings.memory, top_k=settings.top_k, summary_model=settings.summary_model, summaries_db=settings.summaries_db,
-        days=settings.days, hints=settings.hints, npc=settings.npc, npc_model=settings.npc_model, clock=settings.clock,
-        embedding_model=settings.embedding_model, persona=persona, model=model, data_root=str(config.data), user=config.user, user_model=config.user_model,
-        judge_model=config.judge_model, base_url=config.base_url, max_turns=config.max_turns,
-        agent_options=config.agent_options, ablation=ablation, repeat=repeat, sweep_id=sweep_id, protocol=config.protocol,
-        max_tokens=config.max_tokens, call_timeout=config.call_timeout, probe=config.probe, context_tokens=config.context_tokens,
-        role_base_urls=config.role_base_urls, role_key_envs=config.role_key_envs,
+        **(config.core() | {"suite_settings": point}), agent=agent, model=model, persona=persona, data_root=str(config.data),
+        ablation=ablation, repeat=repeat, sweep_id=sweep_id,
     )
 
 
@@ -220,12 +204,12 @@ def create_sweep(
     sweep = Sweep(config=config.model_dump(mode="json"))
     store.add(sweep)
     runs = []
-    for model in config.models:
+    for arm in config.arms():
         for settings, loaded_episodes in by_setting.items():
             for persona, loaded in loaded_episodes.items():
                 for ablation in config.ablations:
                     for repeat in range(config.runs):
-                        spec = sweep_run_spec(config, model, persona, ablation, repeat, sweep.id, settings)
+                        spec = sweep_run_spec(config, arm, persona, ablation, repeat, sweep.id, settings)
                         runs.append((start_run(store, loaded, spec, results_dir), loaded))
     return sweep, runs
 

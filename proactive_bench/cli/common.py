@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 
 import proactive_bench.store as store_package
@@ -36,6 +37,16 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     """Print ``error: message`` on stderr; the exit to raise (code 2: bad input, 1: a failed check or run, 3: a held lease)."""
     err_console.print(f"[bold red]error:[/] {message}", highlight=False)
     return typer.Exit(code)
+
+
+def settings_error(exc: ValidationError) -> str:
+    """A settings model's refusal as one line: each field and its reason."""
+    return "; ".join(f"{'.'.join(map(str, e['loc'])) + ': ' if e['loc'] else ''}{e['msg'].removeprefix('Value error, ')}" for e in exc.errors())
+
+
+def warn(message: str) -> None:
+    """Print ``warning: message`` on stderr (one line; the command goes on)."""
+    err_console.print(f"[yellow]warning:[/] {message}", highlight=False, markup=True)
 
 
 def open_store(db: str, create: bool = False) -> Store:

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Any, Optional
+from dataclasses import dataclass, make_dataclass
+from dataclasses import field as dataclass_field
+from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeAlias
 
 import typer
+from pydantic.fields import FieldInfo
 
+from proactive_bench.cli.common import warn
+from proactive_bench.episode import DEFAULT_MAX_TURNS
 from proactive_bench.llm import ROLES, MaxTokens, parse_max_tokens
 from proactive_bench.store import locate
+from proactive_bench.suites import (
+    DEFAULT_SUITE,
+    SUITES,
+    is_swept,
+    option_name,
+    settings_model,
+)
 
 RoleUrlOpt = Annotated[Optional[str], typer.Option(help="This role's OpenAI-compatible endpoint (default: --base-url).")]
 RoleKeyOpt = Annotated[Optional[str], typer.Option(help="Name of the environment variable (or ./.env entry) holding this role's API key.")]
@@ -49,6 +60,34 @@ class RoleEndpoints:
 
 
 @dataclass(frozen=True)
+class AgentLimits:
+    """``--max-turns``, ``--agent-option``, ``--no-probe`` and ``--context-tokens``: how long the agent runs and what it is told."""
+
+    max_turns: Annotated[Optional[int], typer.Option(min=1, help=f"Agent turns before a session is truncated (default {DEFAULT_MAX_TURNS}).")] = None
+    agent_option: Annotated[Optional[list[str]], typer.Option(help="KEY=VALUE for the agent, repeatable (react: max_steps, max_retries).")] = None
+    no_probe: Annotated[bool, typer.Option("--no-probe", help="Do not probe the model servers' capabilities before the first decision.")] = False
+    context_tokens: Annotated[Optional[int], typer.Option(min=256, help="The models' context window in tokens (default: from the probe or the server's errors).")] = None
+
+    def settings(self) -> dict[str, Any]:
+        """The run settings given (``max_turns``, ``agent_options``, ``probe``, ``context_tokens``); ValueError naming --agent-option for a bad pair."""
+        given: dict[str, Any] = _given(max_turns=self.max_turns, context_tokens=self.context_tokens)
+        if self.agent_option:
+            given["agent_options"] = parse_options(self.agent_option)
+        return given | ({"probe": False} if self.no_probe else {})
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """``["max_steps=8"]`` as ``{"max_steps": "8"}``."""
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--agent-option: expected KEY=VALUE, got {pair!r}")
+        options[key.strip()] = value.strip()
+    return options
+
+
+@dataclass(frozen=True)
 class ExecutorChoice:
     """``--executor`` and ``--ray-address``: where a sweep's runs execute."""
 
@@ -61,48 +100,74 @@ class ExecutorChoice:
 
 
 @dataclass(frozen=True)
-class SuiteChoice:
-    """``--suite``, ``--tasks``, ``--memory`` and ``--top-k``: which kind of episode runs, and with how much history."""
+class SuiteOptions:
+    """``--suite`` and ``--task``; :data:`SuiteChoice` adds one option per suite setting, generated from the suites' settings models."""
 
-    suite: Annotated[str, typer.Option(help="The kind of episode: pibench (persona episodes, --persona), odyssey (history-grounded office tasks) or trainee (workplace scenarios).")] = "pibench"
-    tasks: Annotated[Optional[str], typer.Option(help="Odyssey: comma-separated task ids (default: every task under --data). Trainee: scenarios s<seed>-n<tasks>, e.g. s7-n3 (default: s1-n2..s20-n6).")] = None
-    memory: Annotated[Optional[str], typer.Option(help="Odyssey: comma-separated memory settings: long-context (default), none, rag:raw-session|raw-utterance|summary-session|summary-chunk.")] = None
-    top_k: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:* memory: comma-separated documents retrieved into the context (default 5).")] = None
-    summary_model: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:summary-*: the chat model that summarises each history once (cached in --db).")] = None
-    embedding_model: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:*: the embeddings model (openai:NAME on --base-url) that ranks the history instead of BM25 (vectors cached in --db).")] = None
-    days: Annotated[Optional[int], typer.Option(help="Trainee: working days per scenario, 1 or 2 (day 2: feedback on day 1, new seeds).")] = None
-    hints: Annotated[Optional[str], typer.Option(help="Trainee: comma-separated hint settings: none, data, method, both (default none).")] = None
-    npc: Annotated[Optional[str], typer.Option(help="Trainee: the colleagues' backend, rules (default) or llm.")] = None
-    npc_model: Annotated[Optional[str], typer.Option(help="Trainee, with --npc llm: the chat model that plays the colleagues.")] = None
-    clock: Annotated[Optional[str], typer.Option(help="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1).")] = None
-
-    def sweep_fields(self, db: str) -> dict[str, Any]:
-        """The sweep settings these options give (only those given; summaries cached in ``db``); ValueError naming --top-k for a bad value."""
-        fields: dict[str, Any] = {"suite": self.suite} if self.suite != "pibench" else {}
-        if self.summary_model:
-            fields["summary_model"] = self.summary_model
-        if self.embedding_model:
-            fields["embedding_model"] = self.embedding_model
-        if self.summary_model or self.embedding_model:
-            fields["summaries_db"] = locate(db).shareable
-        if self.tasks:
-            fields["personas"] = split_list(self.tasks)
-        if self.memory:
-            fields["memory"] = split_list(self.memory)
-        if self.top_k:
-            try:
-                fields["top_k"] = [int(k) for k in split_list(self.top_k)]
-            except ValueError:
-                raise ValueError(f"--top-k: expected whole numbers, comma-separated, got {self.top_k!r}") from None
-        if self.hints:
-            fields["hints"] = split_list(self.hints)
-        fields |= {k: v for k, v in (("days", self.days), ("npc", self.npc), ("npc_model", self.npc_model), ("clock", self.clock)) if v is not None}
-        return fields
+    suite: Annotated[str, typer.Option(help="The kind of episode: personas (persona episodes, --persona; the default, pibench before 0.2), odyssey (history-grounded office tasks), agentif (everyday tasks), trainee (workplace scenarios) or a plug-in's; the suites of tasks run --task.")] = DEFAULT_SUITE
+    task: Annotated[Optional[str], typer.Option(help="A suite of tasks: comma-separated task ids (default: every task under --data); trainee: scenarios s<seed>-n<tasks>, e.g. s7-n3 (default: s1-n2..s20-n6).")] = None
+    tasks: Annotated[Optional[str], typer.Option("--tasks", hidden=True, help="Deprecated spelling of --task.")] = None
 
     @property
-    def suite_specific(self) -> bool:
-        """Whether any option of a suite other than pibench is given."""
-        return any(v is not None for v in (self.tasks, self.memory, self.top_k, self.summary_model, self.embedding_model, self.days, self.hints, self.npc, self.npc_model, self.clock))
+    def suite_name(self) -> str:
+        """The suite chosen, by its current name (``pibench``, the 0.1 name of ``personas``, warns)."""
+        if self.suite == "pibench":
+            warn(f"--suite pibench is now --suite {DEFAULT_SUITE} (--protocol pibench and pbench import pibench keep the word)")
+        return DEFAULT_SUITE if self.suite == "pibench" else self.suite
+
+    @property
+    def task_ids(self) -> str | None:
+        """``--task`` (or its deprecated spelling ``--tasks``, which warns)."""
+        if self.tasks is not None:
+            warn("--tasks is now --task")
+            if self.task is not None:
+                raise ValueError("give --task once (--tasks is its deprecated spelling)")
+        return self.task if self.task is not None else self.tasks
+
+    def suite_values(self) -> dict[str, Any]:
+        """The suite settings given, by field name: a swept one's comma-separated items as a list."""
+        owners = suite_fields()
+        return {
+            name: split_list(value) if is_swept(owners[name]) else value
+            for name in owners if (value := getattr(self, name)) is not None
+        }
+
+    def sweep_fields(self, db: str) -> dict[str, Any]:
+        """The sweep settings these options give (only those given; what a suite derives once is cached in ``db``)."""
+        suite = self.suite_name
+        fields: dict[str, Any] = {"suite": suite} if suite != DEFAULT_SUITE else {}
+        if values := self.suite_values():
+            fields["suite_settings"] = values
+            fields["summaries_db"] = locate(db).shareable
+        if tasks := self.task_ids:
+            fields["personas"] = split_list(tasks)
+        return fields
+
+
+def suite_fields() -> dict[str, FieldInfo]:
+    """Every setting of every registered suite (built-ins and installed plug-ins), by name; the first suite declaring a name gives its field."""
+    found: dict[str, FieldInfo] = {}
+    for name in SUITES.names():
+        for field, info in settings_model(SUITES.get(name)).model_fields.items():
+            found.setdefault(field, info)
+    return found
+
+
+def _suite_option(name: str, info: FieldInfo) -> Any:
+    """The option of one suite setting: ``--name``, its description as help (a swept one: comma-separated)."""
+    listed = " Comma-separated values: a sweep runs each (an episode too, under a suite of tasks)." if is_swept(info) else ""
+    return Annotated[Optional[str], typer.Option(option_name(name), help=(info.description or name) + listed)]
+
+
+if TYPE_CHECKING:
+    SuiteChoice: TypeAlias = SuiteOptions  # its generated fields are typer's business; the methods are SuiteOptions'
+else:
+    SuiteChoice = make_dataclass(
+        "SuiteChoice",
+        [(name, _suite_option(name, info), dataclass_field(default=None)) for name, info in suite_fields().items()],
+        bases=(SuiteOptions,), frozen=True,
+    )
+"""``--suite``, ``--task`` and every suite's settings (``--memory``, ``--days``, a plug-in suite's): one option per field of the
+suites' settings models, generated when the command is built, so a suite adds its options by declaring its settings."""
 
 
 def split_list(value: str | None) -> list[str]:
@@ -110,5 +175,5 @@ def split_list(value: str | None) -> list[str]:
     return [v.strip() for v in (value or "").split(",") if v.strip()]
 
 
-def _given(**per_role: str | None) -> dict[str, str]:
-    return {role: value for role, value in per_role.items() if value}
+def _given(**values: Any) -> dict[str, Any]:
+    return {name: value for name, value in values.items() if value}

@@ -7,6 +7,7 @@ import re
 from typing import Annotated, Optional
 
 import typer
+from pydantic import ValidationError
 from rich.progress import (
     BarColumn,
     Progress,
@@ -25,6 +26,8 @@ from proactive_bench.campaign import (
 )
 from proactive_bench.cli.common import (
     DEFAULT_DB,
+    settings_error,
+    warn,
     DataOpt,
     DbOpt,
     MaybeDbOpt,
@@ -39,7 +42,7 @@ from proactive_bench.cli.common import (
 from proactive_bench.cli.episodes import dataset_failure, load_or_exit, open_run
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
 from proactive_bench.cli.option_groups import with_option_groups
-from proactive_bench.cli.options import CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice
+from proactive_bench.cli.options import AgentLimits, CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice
 from proactive_bench.cli.sweep import budget_of, check_executor, start_and_report, sweep_and_report
 from proactive_bench.data_model import RunStatus, SessionOutcome, SweepStatus
 from proactive_bench.dataset import (
@@ -50,7 +53,6 @@ from proactive_bench.dataset import (
     left_out_dependencies,
 )
 from proactive_bench.episode import (
-    DEFAULT_MAX_TURNS,
     START_FAILURES,
     RunSpec,
     execute_run,
@@ -58,12 +60,25 @@ from proactive_bench.episode import (
     start_run,
 )
 from proactive_bench.llm import MaxTokens
+from proactive_bench.scaffolds import agent_and_model
+from proactive_bench.scoring import DEFAULT_JUDGE
+from proactive_bench.suites import DEFAULT_SUITE, suite_settings_problem
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table
 from proactive_bench.scoring import EpisodeResult, SessionResult
 from proactive_bench.store import AgentErrorRow, Run, Store, lease_scope
 from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.validation import settings_problem
+
+
+AGENT_HELP = (
+    "The agent under test: react (the default, on --model), scripted:reference|passive|asker|surface|guess|canvass (baselines), "
+    "path/file.py:Class or package.module:attr (your own), or an installed plugin's name."
+)
+MODEL_HELP = (
+    "The chat model the agent runs on, e.g. openai:gpt-4o-mini (on --base-url). Without --agent it may still name "
+    "an agent, as before 0.2: scripted:reference runs that baseline; an agent file works with a warning (use --agent)."
+)
 
 
 def parse_sessions(spec: str | None, sessions: list[Session]) -> list[Session]:
@@ -87,81 +102,81 @@ def parse_sessions(spec: str | None, sessions: list[Session]) -> list[Session]:
     return [s for s in sessions if s in chosen]
 
 
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    """``["max_steps=8"]`` as ``{"max_steps": "8"}``."""
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"--agent-option: expected KEY=VALUE, got {pair!r}")
-        options[key.strip()] = value.strip()
-    return options
-
-
 @stops_cleanly
 @with_option_groups
 def episode(
     *,
-    persona: Annotated[Optional[str], typer.Option(help="Persona whose episode to run, e.g. pharmacist (the pibench suite).")] = None,
-    model: Annotated[str, typer.Option(help="Agent: scripted:reference|passive|asker|surface|guess|canvass; openai:NAME (the react scaffold on that model); package.module:attr or path/file.py:attr (your own scaffold).")],
+    persona: Annotated[Optional[str], typer.Option(help="Persona whose episode to run, e.g. pharmacist (the personas suite; --suite odyssey, agentif, trainee run --task).")] = None,
+    agent: Annotated[Optional[str], typer.Option(help=AGENT_HELP)] = None,
+    model: Annotated[Optional[str], typer.Option(help=MODEL_HELP)] = None,
+    judge: Annotated[str, typer.Option(help="The judge of rubric items, a name in JUDGES (a plugin's pbench.judges entry point); it runs on --judge-model.")] = DEFAULT_JUDGE,
     sessions: Annotated[Optional[str], typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
     user: Annotated[str, typer.Option(help="User simulator backend: rules or llm.")] = "rules",
     user_model: Annotated[Optional[str], typer.Option(help="Chat model for --user llm.")] = None,
     judge_model: Annotated[Optional[str], typer.Option(help="Chat model for rubric items; without it they are ungraded.")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
     db: MaybeDbOpt = None,
-    max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before a session is truncated.")] = DEFAULT_MAX_TURNS,
-    agent_option: Annotated[Optional[list[str]], typer.Option(help="KEY=VALUE for the scaffold, repeatable (react: max_steps, max_retries).")] = None,
+    agent_limits: AgentLimits,
     limits: CallLimits,
-    no_probe: Annotated[bool, typer.Option("--no-probe", help="Do not probe the model servers' capabilities before the first decision.")] = False,
     endpoints: RoleEndpoints,
     choice: SuiteChoice,
-    context_tokens: Annotated[Optional[int], typer.Option(min=256, help="The models' context window in tokens (default: from the probe or the server's errors).")] = None,
     data: DataOpt = DEFAULT_DATA_ROOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     no_validate: NoValidateOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")] = False,
     protocol: Annotated[str, typer.Option(help="Evaluation rules: pbench or pibench (README, docs/metrics.md).")] = "pbench",
 ) -> None:
-    """Run one persona's episode against an agent and score it; with --suite odyssey, run the odyssey tasks (one run each) and print their pass rates."""
+    """Run one persona's episode against an agent and score it; with --suite odyssey, agentif or trainee, run its tasks (one run each) and print their scores."""
     configure_logging(verbose)
-    if choice.suite != "pibench":
+    try:
+        agent_name, chat_model, note = agent_and_model(agent, model)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if note:
+        warn(note)
+    suite = choice.suite_name
+    if suite != DEFAULT_SUITE:
         if persona is not None or sessions is not None:
-            raise fail(f"--persona and --sessions choose pibench episodes; choose {choice.suite} tasks with --tasks")
+            raise fail(f"--persona and --sessions choose persona episodes; choose {suite} tasks with --task")
         flags = {
-            "models": [model], "data": str(data), "user": user, "user_model": user_model, "judge_model": judge_model, "base_url": base_url,
-            "max_turns": max_turns, "probe": not no_probe, "context_tokens": context_tokens, "protocol": protocol,
+            "agent": agent_name, "models": [chat_model] if chat_model else [], "judge": judge, "data": str(data), "user": user, "user_model": user_model, "judge_model": judge_model, "base_url": base_url,
+            "protocol": protocol,
             "call_timeout": limits.call_timeout, "role_base_urls": endpoints.base_urls(), "role_key_envs": endpoints.key_envs(),
         }
         try:
-            flags |= {"agent_options": parse_options(agent_option or []), "max_tokens": limits.caps(), **choice.sweep_fields(db or DEFAULT_DB)}
+            flags |= {**agent_limits.settings(), "max_tokens": limits.caps(), **choice.sweep_fields(db or DEFAULT_DB)}
             settings = validate_sweep_config({k: v for k, v in flags.items() if v is not None}, "flags")
         except ValueError as exc:
             raise fail(str(exc)) from None
         start_and_report(settings, db or DEFAULT_DB, as_json, no_validate)
         return
     if persona is None:
-        raise fail("--persona is required (or --suite odyssey / trainee to run their tasks)")
-    if choice.suite_specific:
-        raise fail("--tasks, --memory, --top-k, --summary-model and --embedding-model apply to --suite odyssey; --days, --hints, --npc, --npc-model and --clock to --suite trainee")
+        raise fail("--persona is required (or --suite odyssey, agentif or trainee to run their --task)")
+    if choice.task is not None or choice.tasks is not None:
+        raise fail(f"--task chooses the tasks of a suite of tasks (--suite odyssey, agentif, trainee); the {DEFAULT_SUITE} suite runs --persona")
+    if problem := suite_settings_problem(DEFAULT_SUITE, choice.suite_values()):
+        raise fail(problem)
     loaded = load_or_exit(data, persona)
     try:
         chosen = parse_sessions(sessions, loaded.sessions)
-        extra = parse_options(agent_option or [])
+        given = agent_limits.settings()
         caps = MaxTokens(**limits.caps())
     except ValueError as exc:
         raise fail(str(exc)) from None
-    if problem := settings_problem(model, chosen, user, user_model, judge_model, protocol):
-        raise fail(problem)
     for sid, left_out in left_out_dependencies(loaded.episode, [s.id for s in chosen]).items():
-        err_console.print(f"[yellow]warning:[/] --sessions leaves out {', '.join(left_out)}, which {sid} depends on: {sid} runs without that history", highlight=False)
+        warn(f"--sessions leaves out {', '.join(left_out)}, which {sid} depends on: {sid} runs without that history")
     db_path = db or DEFAULT_DB
-    spec = RunSpec(
-        persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,
-        user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra, protocol=protocol,  # type: ignore[arg-type]
-        max_tokens=caps, call_timeout=limits.call_timeout, probe=not no_probe, context_tokens=context_tokens,
-        role_base_urls=endpoints.base_urls(), role_key_envs=endpoints.key_envs(),
-    )
+    try:
+        spec = RunSpec(
+            persona=persona, agent=agent_name, model=chat_model, judge=judge, data_root=str(data), sessions=[s.id for s in chosen], user=user,
+            user_model=user_model, judge_model=judge_model, base_url=base_url, protocol=protocol,  # type: ignore[arg-type]
+            max_tokens=caps, call_timeout=limits.call_timeout, **given,
+            role_base_urls=endpoints.base_urls(), role_key_envs=endpoints.key_envs(),
+        )
+    except ValidationError as exc:
+        raise fail(settings_error(exc)) from None
+    if problem := settings_problem(agent_name, chosen, user):
+        raise fail(problem)
     check_participants([spec])
     check_endpoints(spec.endpoints())
     if not no_validate:
@@ -207,7 +222,7 @@ def resume(
                 raise dataset_failure(exc, f"the dataset of sweep {sweep.id}") from None
             for loaded in {id(loaded): loaded for _run, loaded in pending}.values() if not no_validate else []:
                 admit(loaded, [], results_dir(db))
-            check_participants({run.model: run_spec(run) for run, _ in pending}.values())
+            check_participants({(spec.agent, spec.model): spec for spec in (run_spec(run) for run, _ in pending)}.values())
             check_endpoints(sweep_endpoints(config))
             sweep_and_report(store, sweep, pending, config, budget, as_json, held)
         return

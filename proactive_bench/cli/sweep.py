@@ -33,17 +33,19 @@ from proactive_bench.cli.common import (
     fail,
     open_store,
     results_dir,
+    warn,
 )
 from proactive_bench.cli.episodes import dataset_failure
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
 from proactive_bench.cli.option_groups import with_option_groups
-from proactive_bench.cli.options import CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice, split_list
+from proactive_bench.cli.options import AgentLimits, CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice, split_list
 from proactive_bench.cli.results import print_summary
 from proactive_bench.dataset import DatasetError, LoadedEpisode
 from proactive_bench.episode import run_spec
 from proactive_bench.llm import Budget, PriceFileError, PriceTable
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import summarize
+from proactive_bench.scaffolds import agent_and_model
 from proactive_bench.store import HeldLease, Run, Store, Sweep
 
 
@@ -51,7 +53,9 @@ from proactive_bench.store import HeldLease, Run, Store, Sweep
 @with_option_groups
 def sweep(
     *,
-    models: Annotated[Optional[str], typer.Option(help="Comma-separated --model values, e.g. 'scripted:reference,openai:gpt-4o-mini'.")] = None,
+    agent: Annotated[Optional[str], typer.Option(help="The agent every run evaluates, as episode's --agent (default: react, on each of --models).")] = None,
+    models: Annotated[Optional[str], typer.Option(help="Comma-separated chat models, one arm each, e.g. 'openai:gpt-4o-mini,openai:gpt-4o'. Without --agent an entry may still name an agent (scripted:reference), as episode's --model.")] = None,
+    judge: Annotated[Optional[str], typer.Option(help="The judge of rubric items, a name in JUDGES (default rubric); it runs on --judge-model.")] = None,
     personas: Annotated[Optional[str], typer.Option(help="Comma-separated personas; default: all in the dataset.")] = None,
     runs: Annotated[Optional[int], typer.Option(min=1, help="Repeats of each combination (default 1; 3 under --protocol pibench).")] = None,
     ablation: Annotated[str, typer.Option(help="Comma-separated: none, no-dependency-history.")] = "none",
@@ -66,6 +70,7 @@ def sweep(
     rps: Annotated[Optional[float], typer.Option(help="Requests per second per endpoint.")] = None,
     max_cost: Annotated[Optional[float], typer.Option(help="USD budget; the sweep stops starting sessions once spent.")] = None,
     prices: Annotated[Optional[Path], typer.Option(help="YAML price table: model: {input, output} USD per million tokens.")] = None,
+    agent_limits: AgentLimits,
     limits: CallLimits,
     endpoints: RoleEndpoints,
     choice: SuiteChoice,
@@ -79,7 +84,7 @@ def sweep(
     """Run models × personas (or odyssey tasks × memory settings) × repeats × ablations concurrently and print the summary tables."""
     configure_logging(verbose)
     flags = {
-        "models": split_list(models) or None, "personas": split_list(personas) or None, "runs": runs, "protocol": protocol,
+        "agent": agent, "models": split_list(models) or None, "judge": judge, "personas": split_list(personas) or None, "runs": runs, "protocol": protocol,
         "ablations": split_list(ablation) if ablation != "none" else None, "user": user, "user_model": user_model,
         "judge_model": judge_model, "base_url": base_url, "concurrency": concurrency, "workers": workers, "requests_per_second": rps,
         "max_cost_usd": max_cost, "prices": str(prices) if prices else None, "data": str(data) if data else None,
@@ -87,15 +92,18 @@ def sweep(
     }
     given = {k: v for k, v in flags.items() if v is not None}
     try:
-        if personas and choice.tasks:
-            raise ValueError("give --personas or --tasks, not both")
-        given |= choice.sweep_fields(db or DEFAULT_DB) | placement.sweep_fields()
+        if personas and (choice.task or choice.tasks):
+            raise ValueError("give --personas or --task, not both")
+        given |= agent_limits.settings() | choice.sweep_fields(db or DEFAULT_DB) | placement.sweep_fields()
         if limits.max_tokens:
             given["max_tokens"] = limits.caps()
         base = load_sweep_config(config).model_dump(mode="json", exclude_unset=True) if config else {}
         settings = validate_sweep_config({**base, **given}, str(config) if config else "flags")
     except ValueError as exc:  # SweepConfigError and --max-tokens errors
         raise fail(str(exc)) from None
+    for entry in settings.models:
+        if note := agent_and_model(settings.agent, entry)[2]:
+            warn(note.replace("--model", "--models", 1))
     start_and_report(settings, db or DEFAULT_DB, as_json, no_validate)
 
 
@@ -110,7 +118,7 @@ def start_and_report(settings: SweepConfig, db_path: str, as_json: bool, no_vali
         raise dataset_failure(exc, "the dataset") from None
     for loaded in episodes.values() if not no_validate else []:
         admit(loaded, [], results_dir(db_path))
-    check_participants(sweep_run_spec(settings, model, next(iter(episodes))) for model in settings.models)
+    check_participants(sweep_run_spec(settings, arm, next(iter(episodes))) for arm in settings.arms())
     check_endpoints(sweep_endpoints(settings))
     budget = budget_of(settings)
     store = open_store(db_path, create=True)

@@ -19,7 +19,7 @@ import typer
 from rich.table import Table
 
 import proactive_bench.validation as validation
-from proactive_bench.cli.common import DataOpt, err_console, fail, out_console
+from proactive_bench.cli.common import DataOpt, err_console, fail, out_console, warn
 from proactive_bench.dataset import DEFAULT_DATA_ROOT
 from proactive_bench.logs import configure_logging
 from proactive_bench.validation import recall_report, remember_report, report_key
@@ -38,18 +38,22 @@ def validate(
     strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
     oracle: Annotated[bool, typer.Option("--oracle", help="Also run the scripted baselines and check the quality bar (slower).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the problems (the oracle outcomes, the --stats counts) as one JSON object on stdout.")] = False,
-    suite: Annotated[Optional[str], typer.Option(help="trainee: check every scenario template over --seeds seeds and every default scenario (or --tasks) instead (oracle and baselines played).")] = None,
+    suite: Annotated[Optional[str], typer.Option(help="trainee: check every scenario template over --seeds seeds and every default scenario (or --task) instead (oracle and baselines played).")] = None,
     seeds: Annotated[Optional[int], typer.Option(min=1, help="With --suite trainee: seeds per template (default: the suite's validation seeds).")] = None,
-    tasks: Annotated[Optional[str], typer.Option(help="With --suite trainee: the scenarios to compose and check, s<seed>-n<tasks>, comma-separated (default: the default benchmark s1-n2..s20-n6).")] = None,
+    task: Annotated[Optional[str], typer.Option(help="With --suite trainee: the scenarios to compose and check, s<seed>-n<tasks>, comma-separated (default: the default benchmark s1-n2..s20-n6).")] = None,
+    tasks: Annotated[Optional[str], typer.Option("--tasks", hidden=True, help="Deprecated spelling of --task.")] = None,
     cache: Annotated[bool, typer.Option(help="Reuse the report of an earlier run on the same files with the same pbench (kept under ~/.cache/pbench/validate).")] = True,
 ) -> None:
     """Check a dataset in one pass: schema, semantics, references, leaks, annotations, grader imports."""
     configure_logging()
-    if suite is not None:
-        validate_templates(suite, seeds, [t.strip() for t in tasks.split(",") if t.strip()] if tasks is not None else None, as_json)
-        return
     if tasks is not None:
-        raise fail("--tasks goes with --suite trainee (the scenarios to check)")
+        warn("--tasks is now --task")
+        task = task if task is not None else tasks
+    if suite is not None:
+        validate_templates(suite, seeds, [t.strip() for t in task.split(",") if t.strip()] if task is not None else None, as_json)
+        return
+    if task is not None:
+        raise fail("--task goes with --suite trainee (the scenarios to check)")
     key = report_key(data, {"stats": stats, "oracle": oracle})
     report = recall_report(key) if cache else None
     if report is None or not REPORT_KEYS <= report.keys():  # none, or not one this command wrote

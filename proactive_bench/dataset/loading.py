@@ -231,7 +231,7 @@ class LoadedEpisode:
     """What ``search_history`` searches in this episode's runs (an odyssey task under a retrieval memory setting)."""
     memory_tokens: int | None = None
     """Tokens of the memory context the opening message carries (odyssey tasks); None for persona episodes."""
-    suite: str = "pibench"
+    suite: str = "personas"
     """The suite the episode belongs to (``suites.SUITES``)."""
     colleagues: Colleagues | None = None
     """Who answers the ``chat`` app's messages in this episode's runs (trainee scenarios)."""

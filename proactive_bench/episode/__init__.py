@@ -1,5 +1,7 @@
 """One episode run: its settings, its sessions in order, their checkpoints and rows.
 
+- ``settings``: :class:`RunSettings`, the core settings every run takes (declared once;
+  ``RunSpec`` and the sweep config extend it);
 - ``launch``: :class:`RunSpec` (the run's one settings object, stored with the
   run), ``start_run``, ``build_participants``, ``execute_run``;
 - ``runner``: ``run_episode`` over an :class:`EpisodeRun` (store, run row,
@@ -31,6 +33,7 @@ _EXPORTS = Exports(
             "start_run",
         ),
         "rows": ("grade_rows",),
+        "settings": ("RunSettings",),
         "runner": ("DEFAULT_MAX_TURNS", "CallLedger", "episode_env", "session_toolbox"),
     },
 )
@@ -41,6 +44,7 @@ __all__ = [
     "CallLedger",
     "LaunchError",
     "ResumeError",
+    "RunSettings",
     "RunSpec",
     "archive_references",
     "build_participants",

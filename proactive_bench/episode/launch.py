@@ -9,13 +9,14 @@ same participants later.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import os
 from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from langchain_core.rate_limiters import BaseRateLimiter, InMemoryRateLimiter
-from pydantic import BaseModel, Field, model_validator
+from pydantic import Field, model_validator
 
 from proactive_bench.data_model import RunStatus
 from proactive_bench.dataset import (
@@ -26,7 +27,6 @@ from proactive_bench.dataset import (
 )
 from proactive_bench.env import SeedError, WorkspaceSeedError
 from proactive_bench.episode.runner import (
-    DEFAULT_MAX_TURNS,
     CallLedger,
     EpisodeRun,
     Participants,
@@ -40,7 +40,6 @@ from proactive_bench.llm import (
     CallRole,
     ChatSettings,
     ChatTransport,
-    MaxTokens,
     ModelSpecError,
     ToolModels,
     is_openai_model,
@@ -48,70 +47,69 @@ from proactive_bench.llm import (
     probe_reports,
 )
 from proactive_bench.registry import PluginError
-from proactive_bench.scaffolds import ScaffoldLoadError, ScaffoldOptions, grants_reference, load_scaffold
-from proactive_bench.scoring import DEFAULT_JUDGE, JUDGES, EpisodeResult, JudgeSettings
+from proactive_bench.scaffolds import DEFAULT_AGENT, ScaffoldLoadError, ScaffoldOptions, grants_reference, load_agent, split_agent_model
+from proactive_bench.scoring import JUDGES, EpisodeResult, JudgeFactory, JudgeSettings
 from proactive_bench.store import Run, Store
-from proactive_bench.suites import DEFAULT_SUITE, SUITES, SuiteSettings
+from proactive_bench.episode.settings import RunSettings
+from proactive_bench.suites import SUITES, SuiteSettings, suite_settings_problem
 from proactive_bench.user import USERS, UserOptions, check_user
 
 
-class RunSpec(BaseModel):
-    """The settings of one episode run (stored as the run's ``config``; runs stored by earlier versions load too)."""
+class RunSpec(RunSettings):
+    """The settings of one episode run: the core settings, the agent, the episode and what pbench fixes as it starts
+    (stored as the run's ``config``; runs stored by earlier versions load too)."""
 
-    persona: str
-    model: str
+    persona: str = Field(description="The episode: a persona id (personas suite) or a task id (the suites that run tasks; see ``task``).")
+    agent: str = Field(default=DEFAULT_AGENT, description="The agent under test (--agent): a registered name, scripted:NAME, path/file.py:Class, package.module:attr or a prefix of AGENT_KINDS.")
+    model: str | None = Field(default=None, description="The chat model the agent runs on (--model); None for an agent that calls none (scripted baselines).")
     data_root: str
     sessions: list[str] = Field(default_factory=list, description="Session ids to run, in order; empty: all.")
-    user: str = Field(default="rules", description="A user backend registered in user.USERS (--user); checked when the run's participants are built, so stored runs load without the plugin.")
-    user_model: str | None = None
-    judge_model: str | None = None
-    base_url: str | None = None
-    max_turns: int = Field(default=DEFAULT_MAX_TURNS, ge=1, description="Agent turns before a session is truncated.")
-    agent_options: dict[str, str] = Field(default_factory=dict)
     ablation: Ablation = "none"
     repeat: int = 0
     sweep_id: str | None = None
     replay_of: str | None = Field(default=None, description="A run whose recorded model answers serve this one.")
-    max_tokens: MaxTokens = Field(default_factory=MaxTokens, description="Answer caps per role (runs stored without caps run uncapped).")
-    call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take; None: the default.")
-    probe: bool = Field(default=True, description="Probe each OpenAI-compatible server's capabilities once before the first decision.")
     structured_methods: dict[str, list[str]] | None = Field(default=None, description="Per role (user, judge), the structured-output methods to start with (set when the run starts).")
     model_contexts: dict[str, int] = Field(default_factory=dict, description="Per role, the context window the probe found (set when the run starts).")
-    context_tokens: int | None = Field(default=None, gt=0, description="The models' context window (--context-tokens); None: from the probe or the servers' errors.")
-    role_base_urls: dict[CallRole, str] = Field(default_factory=dict, description="Per role, an endpoint other than base_url.")
-    role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key (the key itself is never stored).")
-    protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules (docs/metrics.md, README).")
-    suite: str = Field(default=DEFAULT_SUITE, description="The kind of episode (suites.SUITES): pibench persona episodes, or odyssey tasks (persona = the task id).")
-    memory: str | None = Field(default=None, description="Odyssey only: long-context, none or rag:<granularity> (None: the suite's default).")
-    top_k: int | None = Field(default=None, ge=1, description="Odyssey only, with a rag:* memory: documents retrieved into the context.")
-    summary_model: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the chat model that summarises each history (once; cached).")
-    summaries_db: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the results database whose call cache keeps the summaries.")
     memory_tokens: int | None = Field(default=None, description="Tokens of the memory context the session opened with (set when the run starts; odyssey).")
-    days: int | None = Field(default=None, ge=1, le=2, description="Trainee: working days per scenario (day 2: feedback on day 1, new seeds).")
-    hints: str | None = Field(default=None, description="Trainee: none, data, method or both (the template's tiered guidance).")
-    npc: str | None = Field(default=None, description="Trainee: the colleagues' backend, rules (default) or llm.")
-    npc_model: str | None = Field(default=None, description="Trainee, with npc llm: the chat model that plays the colleagues.")
-    clock: str | None = Field(default=None, description="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1).")
-    embedding_model: str | None = Field(default=None, description="Odyssey, with rag:*: the embeddings model ranking the history (None: BM25); search_history's queries are recorded calls.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_names(cls, data: Any) -> Any:
+        """Runs stored before ``agent`` existed named the agent in ``model`` (``scripted:reference``, ``openai:X`` for react)."""
+        if isinstance(data, dict) and "agent" not in data and isinstance(data.get("model"), str):
+            agent, model = split_agent_model(data["model"])
+            data = {**data, "agent": agent, "model": model}
+        return data
 
     @model_validator(mode="after")
-    def _suite_settings(self) -> RunSpec:
-        try:
-            suite = SUITES.get(self.suite)
-        except PluginError:  # a stored run of a plugin suite no longer installed still loads; running it says why not
-            return self
-        problem = suite.settings_problem(self.settings)
-        if problem:
+    def _agent_has_model(self) -> RunSpec:
+        if self.agent == DEFAULT_AGENT and not self.model:
+            raise ValueError(f"the {DEFAULT_AGENT} agent runs on a chat model: give --model (e.g. openai:gpt-4o-mini)")
+        return self
+
+    @property
+    def task(self) -> str:
+        """The episode's name in its suite's words: the task id of a suite that runs tasks, the persona id of the personas suite."""
+        return self.persona
+
+    @property
+    def label(self) -> str:
+        """What reports compare runs by (the run row's ``model`` column): the chat model of the react agent, the agent's name
+        when it runs on no chat model, else ``AGENT/MODEL``."""
+        if self.agent == DEFAULT_AGENT and self.model:
+            return self.model
+        return f"{self.agent}/{self.model}" if self.model else self.agent
+
+    @model_validator(mode="after")
+    def _suite_settings_fit(self) -> RunSpec:
+        if self.suite in SUITES and (problem := suite_settings_problem(self.suite, self.suite_settings)):
             raise ValueError(problem)
         return self
 
     @property
     def settings(self) -> SuiteSettings:
-        """The suite settings of this run (memory setting and top-k)."""
-        return SuiteSettings(
-            self.memory, self.top_k, self.summary_model, self.summaries_db, self.base_url, self.days, self.hints, self.npc, self.npc_model, self.clock,
-            self.embedding_model,
-        )
+        """What the run's suite loads its episode with: its suite settings and the endpoint and database pbench gives them."""
+        return self.suite_context(self.suite_settings)
 
     @property
     def user_backend(self) -> str:
@@ -187,7 +185,8 @@ def start_run(store: Store, loaded: LoadedEpisode, spec: RunSpec, results_dir: P
     kept = [s.id for s in ablated_sessions(loaded.episode, chosen, spec.ablation)]
     run = Run(
         persona=loaded.persona.id,
-        model=spec.model,
+        model=spec.label,
+        agent=spec.agent,
         user_backend=spec.user_backend,
         judge_model=spec.judge_model,
         data_root=str(loaded.directory.parent.parent),
@@ -227,10 +226,10 @@ def build_participants(
         ))
 
     options = ScaffoldOptions(
-        model=spec.model, base_url=spec.base_url_for("agent"), api_key=spec.api_key_for("agent"), recorder=ledger, extra=dict(spec.agent_options), cache=cache,
+        model=spec.model or "", base_url=spec.base_url_for("agent"), api_key=spec.api_key_for("agent"), recorder=ledger, extra=dict(spec.agent_options), cache=cache,
         rate_limiter=shared("agent"), transport=transport, max_tokens=caps.agent, call_timeout=timeout, context_tokens=spec.context_tokens,
     )
-    agent = load_scaffold(spec.model, options)
+    agent = load_agent(spec.agent, options)
     user_options = UserOptions(
         model=spec.user_model, chat=lambda max_tokens: chat("user", spec.user_model or "", max_tokens), recorder=ledger,
         judgement_tokens=caps.user_judgement, reply_tokens=caps.user_reply, methods=methods.get("user"), context_tokens=context("user"),
@@ -239,16 +238,29 @@ def build_participants(
         user = USERS.get(check_user(spec.user))(user_options)
     except (ValueError, PluginError) as exc:  # an unknown name, a plugin that cannot load, options the backend refuses
         raise LaunchError(str(exc)) from exc
+    make_judge = judge_factory(spec.judge)  # checked without a judge model too: --judge NOSUCH is an error either way
     judge = None
     if spec.judge_model:
-        judge = JUDGES.get(DEFAULT_JUDGE)(
+        judge = make_judge(
             chat("judge", spec.judge_model, caps.judge), spec.judge_model, ledger,
             JudgeSettings(
                 any_turn=spec.protocol == "pibench",  # π-Bench credits an item met at any turn
                 methods=methods.get("judge"), context_tokens=context("judge"), max_tokens=caps.judge,
             ),
         )
-    return Participants(agent, user, judge, sees_reference=grants_reference(spec.model))
+    return Participants(agent, user, judge, sees_reference=grants_reference(spec.agent))
+
+
+def judge_factory(name: str) -> JudgeFactory:
+    """The judge registered as ``name`` in ``JUDGES``; LaunchError (one line, with the close matches) when there is none."""
+    if name not in JUDGES:
+        close = difflib.get_close_matches(name, JUDGES.names(), n=3)
+        hint = f"did you mean {', '.join(close)}? " if close else ""
+        raise LaunchError(f"unknown judge {name!r}; {hint}known: {', '.join(JUDGES.names())}")
+    try:
+        return JUDGES.get(name)
+    except PluginError as exc:  # an entry point that cannot be loaded
+        raise LaunchError(str(exc)) from exc
 
 
 async def learn_servers(store: Store, run: Run, transport: ChatTransport, to_probe: dict[str, tuple[str, str, str | None]]) -> dict[str, Any]:

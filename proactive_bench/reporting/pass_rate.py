@@ -22,7 +22,7 @@ from proactive_bench.episode import run_spec
 from proactive_bench.scoring import EpisodeResult
 from proactive_bench.store import Run
 from proactive_bench.reporting.row_tables import Rows, RowTables, group_by, no_rows
-from proactive_bench.suites import SUITES
+from proactive_bench.suites import DEFAULT_SUITE, SUITES
 
 GROUPS = ("1-app", "2-app", "3-app")
 
@@ -70,8 +70,8 @@ class _Groups:
 
 
 def is_pass_rate_run(run: Run) -> bool:
-    """Whether the run belongs to a suite scored by task success (any suite but pibench)."""
-    return run_spec(run).suite != "pibench"
+    """Whether the run belongs to a suite scored by task success (any suite but personas)."""
+    return run_spec(run).suite != DEFAULT_SUITE
 
 
 def pass_rate_runs(runs: list[tuple[Run, EpisodeResult]]) -> list[PassRateRun]:
@@ -79,7 +79,7 @@ def pass_rate_runs(runs: list[tuple[Run, EpisodeResult]]) -> list[PassRateRun]:
     out = []
     for run, result in runs:
         spec = run_spec(run)
-        out.append(PassRateRun(run, result, groups(run), spec.memory or "long-context", spec.top_k, spec.memory_tokens))
+        out.append(PassRateRun(run, result, groups(run), spec.settings.memory or "long-context", spec.settings.top_k, spec.memory_tokens))
     return out
 
 

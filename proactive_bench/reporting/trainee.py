@@ -48,7 +48,7 @@ def trainee_days(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> list[Tr
     out = []
     for run, result in runs:
         spec = run_spec(run)
-        scenario = compose_scenario(spec.persona, spec.days or 1)
+        scenario = compose_scenario(spec.persona, spec.settings.days or 1)
         stored = {s.session_id: s for s in store.session_runs(run.id)}
         graded = {s.session_id: s for s in result.sessions}
         for day in scenario.days:
@@ -60,7 +60,7 @@ def trainee_days(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> list[Tr
                 apps.restore(store.snapshot(row.id, "apps") or {})
                 records = [ToolRecord(r.tool_name, r.call, r.result, r.ok, r.turn, r.seq) for r in store.rows(ToolCallRow, row.id)]
             out.append(TraineeDay(
-                run.model, spec.persona, scenario.count, day.day, spec.hints or "none", day_figures(day, verdicts, records, apps),
+                run.model, spec.persona, scenario.count, day.day, spec.settings.hints or "none", day_figures(day, verdicts, records, apps),
                 row.steps if row is not None else 0, len(records),
             ))
     return out

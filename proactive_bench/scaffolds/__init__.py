@@ -1,10 +1,10 @@
-"""Agents under test: the scaffold protocol, the built-in scaffolds and loading one from ``--model``.
+"""Agents under test: the scaffold protocol, the built-in scaffolds and loading one from ``--agent``.
 
 ``protocol`` is the three-method interface every agent implements and the
 ``SCAFFOLDS`` registry; ``react``, ``scripted`` and ``adversarial`` are the
 built-ins; ``catalog`` registers them, grants the scripted ones each session's
 reference solution (:data:`ORACLES`) and builds the agent of a run
-(:func:`load_scaffold`). A new agent is a ``package.module:attr``, a
+(:func:`load_agent`; ``AGENT_KINDS`` maps a name's prefix to how it is built). A new agent is a ``package.module:attr``, a
 ``path/file.py:attr`` or an entry point of the ``pbench.scaffolds`` group; it never
 sees a reference solution (declaring ``uses_reference_solution`` is refused).
 ``external/`` holds the agents outside pbench's process, ``cmd:COMMAND`` and
@@ -18,7 +18,18 @@ from proactive_bench.scaffolds.adversarial import (
     workspace_texts,
     written_paths,
 )
-from proactive_bench.scaffolds.catalog import ORACLES, load_scaffold
+from proactive_bench.scaffolds.catalog import (
+    AGENT_KINDS,
+    DEFAULT_AGENT,
+    ORACLES,
+    AgentLoader,
+    agent_and_model,
+    agent_loader,
+    load_agent,
+    load_scaffold,
+    split_agent_model,
+    unknown_agent,
+)
 from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
@@ -36,22 +47,30 @@ from proactive_bench.scaffolds.scripted import reference_problem
 
 __all__ = [
     "ADVERSARY_MODES",
+    "AGENT_KINDS",
+    "DEFAULT_AGENT",
     "ORACLES",
     "SCAFFOLDS",
     "WORK_DIMENSIONS",
+    "AgentLoader",
     "AgentTurn",
     "Scaffold",
     "ScaffoldFactory",
     "ScaffoldLoadError",
     "ScaffoldOptions",
     "SessionContext",
+    "agent_and_model",
+    "agent_loader",
     "as_langchain_tools",
     "call_respond",
     "grant_reference",
     "grants_reference",
+    "load_agent",
     "load_scaffold",
     "reference_problem",
+    "split_agent_model",
     "stuffing_words",
+    "unknown_agent",
     "workspace_texts",
     "written_paths",
 ]

@@ -17,7 +17,7 @@ _EXPORTS = Exports(
         "bootstrap": ("PairedDifference", "bootstrap_interval", "paired_difference"),
         "burden": ("SNAPSHOT_KIND", "Burden", "session_burden"),
         "grading": ("GradeResult", "grade_session"),
-        "judge": ("DEFAULT_JUDGE", "JUDGES", "JudgeFactory", "JudgeSettings", "RubricJudge", "RubricVerdict"),
+        "judge": ("DEFAULT_JUDGE", "JUDGES", "Judge", "JudgeFactory", "JudgeSettings", "RubricJudge", "RubricVerdict"),
         "metrics": (
             "SCORINGS",
             "Scoring",
@@ -37,6 +37,7 @@ _EXPORTS = Exports(
 __all__ = [
     "DEFAULT_JUDGE",
     "JUDGES",
+    "Judge",
     "PROTOCOLS",
     "SCORINGS",
     "SNAPSHOT_KIND",

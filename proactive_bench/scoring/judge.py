@@ -20,7 +20,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
-from typing import Literal
+from typing import Literal, Protocol, runtime_checkable
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
@@ -115,8 +115,23 @@ class JudgeSettings:
     max_tokens: int | None = None
 
 
+@runtime_checkable
+class Judge(Protocol):
+    """What the runner asks of a judge (``--judge NAME``, a factory in ``JUDGES``): a verdict for each rubric item of a session.
+
+    A judge that calls a structured-output model may also have a ``structured`` attribute (a ``StructuredCaller``),
+    which the runner tells what the probe finds out about the server.
+    """
+
+    model_name: str
+
+    async def grade(self, items: list[ChecklistItem], evidence: Evidence, session: Session) -> dict[str, RubricVerdict]:
+        """A verdict for every item, keyed by item id (score 1, 0, or None with ``error`` when the model could not answer)."""
+        ...
+
+
 class RubricJudge:
-    """Grades rubric checklist items with a chat model."""
+    """Grades rubric checklist items with a chat model (the default :class:`Judge`, ``rubric``)."""
 
     def __init__(self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, settings: JudgeSettings = JudgeSettings()) -> None:
         self.model_name = model_name
@@ -174,10 +189,10 @@ class RubricJudge:
         return f" [{TEXT_FALLBACK}: {'; '.join(reasons)}]" if reasons else ""
 
 
-JudgeFactory = Callable[[BaseChatModel, str, Recorder | None, JudgeSettings], RubricJudge]
+JudgeFactory = Callable[[BaseChatModel, str, Recorder | None, JudgeSettings], Judge]
 """Builds a judge from its chat model, the model's name, the call recorder and the settings (RubricJudge's own signature)."""
 
 DEFAULT_JUDGE = "rubric"
 JUDGES: Registry[JudgeFactory] = Registry("judges")
-"""Judges of rubric items by name: ``rubric`` is the default; plugins in ``pbench.judges`` grade like :class:`RubricJudge`."""
+"""Judges of rubric items by name (``--judge``): ``rubric`` is the default; plugins in ``pbench.judges`` are :class:`Judge` factories."""
 JUDGES.add(DEFAULT_JUDGE, RubricJudge)

@@ -30,6 +30,9 @@ class Run(SQLModel, table=True):
     created: datetime = Field(default_factory=_now)
     persona: str
     model: str
+    """What reports compare runs by: the react agent's chat model, an agent without one by its name, else ``AGENT/MODEL`` (``RunSpec.label``)."""
+    agent: str | None = None
+    """The agent under test (``--agent``); None in runs stored before revision 0006, whose ``model`` named it (``RunSpec`` reads both)."""
     user_backend: str
     judge_model: str | None = None
     data_root: str

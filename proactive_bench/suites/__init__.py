@@ -1,7 +1,7 @@
 """Suites: the kinds of task pbench runs, each loaded as pbench episodes (see ``base``).
 
 ``base`` holds the :class:`Suite` protocol and the ``SUITES`` registry,
-``pibench`` the default suite (persona episodes), ``odyssey/`` the
+``personas`` the default suite (persona episodes; ``pibench`` is its 0.1 name), ``odyssey/`` the
 OdysseyBench-style suite (history-grounded office workflows), ``agentif/``
 the AgentIF-OneDay-style suite (everyday tasks with bonus/penalty rubrics),
 registered by name; ``task_files`` reads the task folders both use;
@@ -10,9 +10,23 @@ AgentIF scoring names are exported here for the layers above (reporting,
 validation, review). See README.md here.
 """
 
-from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, Suite, SuiteSettings
+from proactive_bench.suites.base import (
+    BUILT_IN_FIELDS,
+    DEFAULT_SUITE,
+    SUITES,
+    SWEPT,
+    NoSettings,
+    Suite,
+    SuiteSettings,
+    is_swept,
+    option_name,
+    settings_grid,
+    settings_model,
+    settings_owners,
+    suite_settings_problem,
+)
 from proactive_bench.suites.generation_rounds import Outcome as GenerationOutcome
-from proactive_bench.suites.pibench import PibenchSuite
+from proactive_bench.suites.personas import PersonasSuite
 
 # isort: split
 from proactive_bench.suites.agentif import (
@@ -30,15 +44,24 @@ __all__ = [
     "AGENTIF_CATEGORIES",
     "AGENTIF_DOMAINS",
     "AGENTIF_ITEM_CATEGORIES",
+    "BUILT_IN_FIELDS",
     "DEFAULT_SUITE",
     "SUITES",
+    "SWEPT",
     "AgentIFTask",
     "GenerationOutcome",
     "ItemOutcome",
-    "PibenchSuite",
+    "NoSettings",
+    "PersonasSuite",
     "Suite",
     "SuiteSettings",
     "TaskScore",
+    "is_swept",
+    "option_name",
     "read_agentif_task",
     "score_task",
+    "settings_grid",
+    "settings_model",
+    "settings_owners",
+    "suite_settings_problem",
 ]

@@ -23,7 +23,6 @@ from proactive_bench.dataset import LoadedEpisode, Problem, Session
 from proactive_bench.episode import CallLedger, LaunchError, RunSpec, build_participants
 from proactive_bench.llm import ModelSpecError
 from proactive_bench.scaffolds import ScaffoldLoadError, reference_problem
-from proactive_bench.scoring import protocol_problem
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
 from proactive_bench.user import USERS, known_users
 from proactive_bench.validation.digests import PACKAGE, content_digest
@@ -53,20 +52,16 @@ def dataset_problems(loaded: LoadedEpisode, session_ids: list[str], cache_dir: P
     return [p for p in errors if p.file not in not_run]
 
 
-def settings_problem(
-    model: str, sessions: Sequence[Session], user: str = "rules", user_model: str | None = None, judge_model: str | None = None,
-    protocol: str = "pbench",
-) -> str | None:
-    """Why an episode run with these settings cannot run these sessions (one line), or None."""
+def settings_problem(agent: str, sessions: Sequence[Session], user: str = "rules") -> str | None:
+    """Why a run of ``agent`` with this user backend cannot run these sessions (one line), or None.
+
+    What the settings alone decide (the LLM user's model, the protocol's needs, a suite's settings) their models'
+    validators check (``RunSettings``, the suite's ``settings_model``); these checks need the sessions or the
+    installed plug-ins.
+    """
     if user not in USERS:
         return f"--user must be {known_users()}, not {user!r}"
-    if user == "llm" and not user_model:
-        return "--user llm needs --user-model (e.g. openai:gpt-4o-mini)"
-    try:
-        problem = protocol_problem(protocol, user, judge_model)
-    except ValueError as exc:  # an unknown protocol
-        return str(exc)
-    if problem or (problem := reference_problem(model, list(sessions))):
+    if problem := reference_problem(agent, list(sessions)):
         return problem
     unannotated = [f"{s.id}/{i.id}" for s in sessions for i in s.intents if not i.has_rules] if user == "rules" else []
     if unannotated:

@@ -12,11 +12,11 @@ from typer.testing import CliRunner
 
 from proactive_bench.cli import app
 from proactive_bench.cli.option_groups import with_option_groups
-from proactive_bench.cli.options import CallLimits, RoleEndpoints, SuiteChoice
+from proactive_bench.cli.options import AgentLimits, CallLimits, RoleEndpoints, SuiteChoice
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import MINI
 
-SHARED = [f.name for group in (CallLimits, RoleEndpoints, SuiteChoice) for f in dataclasses.fields(group)]
+SHARED = [f.name for group in (AgentLimits, CallLimits, RoleEndpoints, SuiteChoice) for f in dataclasses.fields(group)]
 
 
 def _params(command: str) -> dict[str, Any]:
@@ -31,7 +31,7 @@ def _described(param: Any) -> tuple[Any, ...]:
 
 def test_episode_and_sweep_offer_the_same_shared_options() -> None:
     episode, sweep = _params("episode"), _params("sweep")
-    assert {"limits", "endpoints"}.isdisjoint(episode.keys() | sweep.keys())  # the groups themselves are no options
+    assert {"agent_limits", "limits", "endpoints", "choice"}.isdisjoint(episode.keys() | sweep.keys())  # the groups themselves are no options
     for name in SHARED:
         assert _described(episode[name]) == _described(sweep[name]), name
     assert episode["agent_base_url"].opts == ["--agent-base-url"] and episode["max_tokens"].multiple
@@ -40,7 +40,7 @@ def test_episode_and_sweep_offer_the_same_shared_options() -> None:
 
 def test_the_groups_keep_the_commands_order_of_options() -> None:
     episode, sweep = list(_params("episode")), list(_params("sweep"))
-    assert episode[episode.index("agent_option") + 1 : episode.index("context_tokens")] == [*SHARED[:2], "no_probe", *SHARED[2:]]
+    assert episode[episode.index("max_turns") : episode.index("data")] == SHARED
     assert sweep[sweep.index("prices") + 1 : sweep.index("db")] == SHARED
 
 

@@ -44,10 +44,10 @@ def runs_in(db: Path) -> int:
         return int(conn.execute("select count(*) from run").fetchone()[0])
 
 
-def run_agent(command: str, model: str, db: Path, *extra: str) -> object:
+def run_agent(command: str, agent: str, db: Path, *extra: str) -> object:
     if command == "episode":
-        return run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", model, "--db", str(db), *extra)
-    return run_cli("sweep", "--data", str(MINI), "--models", f"scripted:reference,{model}", "--db", str(db), *extra)
+        return run_cli("episode", "--data", str(MINI), "--persona", "mini", "--agent", agent, "--db", str(db), *extra)
+    return run_cli("sweep", "--data", str(MINI), "--agent", agent, "--db", str(db), *extra)
 
 
 def one_error_line(result: object) -> str:
@@ -152,6 +152,7 @@ def test_a_database_from_before_agent_errors_opens_and_gets_the_table(tmp_path: 
     with closing(sqlite3.connect(db)) as conn, conn:  # as the revision before agent errors left it
         conn.execute("drop table agenterror")
         conn.execute("alter table sessionrun drop column steps")  # revision 0005, after it
+        conn.execute("alter table run drop column agent")  # revision 0006
         conn.execute("update alembic_version set version_num = '0003'")
     Store(db)
     with closing(sqlite3.connect(db)) as conn:

@@ -80,7 +80,7 @@ def _searching_agent(body: dict[str, Any]) -> dict[str, Any]:
 
 def _episode(db: Path, base_url: str) -> Any:
     return run_cli(
-        "episode", "--json", "--suite", "odyssey", "--tasks", TASK, "--memory", "rag:raw-session", "--top-k", "1", "--embedding-model", "openai:embed",
+        "episode", "--json", "--suite", "odyssey", "--task", TASK, "--memory", "rag:raw-session", "--top-k", "1", "--embedding-model", "openai:embed",
         "--model", "openai:agent", "--base-url", base_url, "--no-probe", "--data", str(ODYSSEY_MINI), "--db", str(db),
     )
 
@@ -109,7 +109,7 @@ def test_an_odyssey_run_with_embeddings_records_the_query_and_replays_it_without
     assert [(c.call, c.result, c.ok) for c in _searches(store, again)] == [(search.call, search.result, search.ok)]
     (served,) = [c for c in store.llm_calls(again) if c.role == "embedder"]
     assert served.ok and served.cached
-    assert store.run(again).config["embedding_model"] == "openai:embed"
+    assert store.run(again).config["suite_settings"]["embedding_model"] == "openai:embed"
 
 
 def test_an_embeddings_endpoint_failing_at_search_time_fails_the_search_clearly_and_is_recorded(tmp_path: Path) -> None:
@@ -131,7 +131,7 @@ def test_an_embeddings_endpoint_failing_at_search_time_fails_the_search_clearly_
 
 def test_the_embedding_model_goes_with_a_retrieval_memory_setting(tmp_path: Path) -> None:
     result = run_cli(
-        "episode", "--suite", "odyssey", "--tasks", TASK, "--memory", "long-context", "--embedding-model", "openai:embed",
+        "episode", "--suite", "odyssey", "--task", TASK, "--memory", "long-context", "--embedding-model", "openai:embed",
         "--model", "scripted:reference", "--data", str(ODYSSEY_MINI), "--db", str(tmp_path / "r.db"),
     )
     assert result.exit_code == 2 and "--embedding-model goes with a rag:* memory setting" in result.output

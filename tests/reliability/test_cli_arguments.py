@@ -114,7 +114,7 @@ def test_an_episode_with_an_unusable_model_fails_before_creating_its_run(tmp_pat
 def test_a_scaffold_that_cannot_be_built_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, model: str, reason: str) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "agent.py").write_text(source)
-    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", model, "--db", str(tmp_path / "e.db"))
+    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--agent", model, "--db", str(tmp_path / "e.db"))
     assert reason in assert_one_line_failure(result, 2)
     assert not (tmp_path / "e.db").exists()
 

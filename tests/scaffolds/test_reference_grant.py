@@ -77,11 +77,10 @@ def test_a_file_agent_claiming_the_reference_is_refused_in_one_line(tmp_path: Pa
     spec = f"{_agents(tmp_path)}:Claimer"
     for command in (
         ("episode", "--data", str(MINI), "--persona", "mini"),
-        ("episode", "--suite", "trainee", "--tasks", "s3-n3"),  # through the sweep's checks
+        ("episode", "--suite", "trainee", "--task", "s3-n3"),  # through the sweep's checks
         ("sweep", "--data", str(MINI)),
     ):
-        models = "--models" if command[0] == "sweep" else "--model"
-        result = run_cli(*command, models, spec, "--db", str(tmp_path / "r.db"))
+        result = run_cli(*command, "--agent", spec, "--db", str(tmp_path / "r.db"))
         assert result.exit_code == 2, result.output
         lines = result.output.strip().splitlines()
         assert lines == [

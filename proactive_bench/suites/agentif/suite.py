@@ -12,7 +12,7 @@ from proactive_bench.dataset import LoadedEpisode, Problem
 from proactive_bench.suites.agentif.loading import FOLDER, SUITE_NAME, TASKS, load_task, read_task, task_episode, task_file
 from proactive_bench.suites.agentif.task import AgentIFTask
 from proactive_bench.suites.agentif.validity import task_problems
-from proactive_bench.suites.base import SuiteSettings, memory_settings_problem, trainee_settings_problem
+from proactive_bench.suites.base import NoSettings, SuiteSettings
 from proactive_bench.suites.task_files import FolderSuite, TaskFolder
 
 
@@ -23,6 +23,7 @@ class AgentIFSuite(FolderSuite):
     name: str = SUITE_NAME
     folder: str = FOLDER
     tasks: ClassVar[TaskFolder] = TASKS
+    settings_model: ClassVar[type[BaseModel]] = NoSettings
 
     def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
         return load_task(root, name)
@@ -35,9 +36,6 @@ class AgentIFSuite(FolderSuite):
         problems += task_problems(task, path.parent, path.relative_to(root).as_posix())
         loaded, found = task_episode(root, task)
         return loaded, problems + found
-
-    def settings_problem(self, settings: SuiteSettings) -> str | None:
-        return memory_settings_problem(settings) or trainee_settings_problem(settings)
 
     def group(self, root: Path, name: str) -> str | None:
         """The task's table group: ``<category>/<domain>`` (None when it does not load)."""

@@ -2,19 +2,45 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, model_validator
 
 from proactive_bench.dataset import DatasetError, LoadedEpisode, Problem
-from proactive_bench.suites.base import SuiteSettings, trainee_settings_problem
+from proactive_bench.suites.base import SWEPT, NoSettings, SuiteSettings
 from proactive_bench.suites.odyssey.loading import FOLDER, SUITE_NAME, TASKS, load_task, read_task, task_episode, task_file
 from proactive_bench.suites.odyssey.context import HistoryModels, parse_setting
 from proactive_bench.suites.odyssey.task import OdysseyTask
 from proactive_bench.suites.odyssey.validity import task_problems
 from proactive_bench.suites.task_files import FolderSuite, TaskFolder
+
+
+class OdysseySettings(NoSettings):
+    """The odyssey suite's settings: how much of a task's history the agent gets, and how."""
+
+    memory: str | None = Field(default=None, description="Odyssey: memory setting, long-context (default), none or rag:raw-session|raw-utterance|summary-session|summary-chunk.", json_schema_extra=SWEPT)
+    top_k: int | None = Field(default=None, ge=1, description="Odyssey, with rag:* memory: documents retrieved into the context (default 5).", json_schema_extra=SWEPT)
+    summary_model: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the chat model that summarises each history once (cached in --db).")
+    embedding_model: str | None = Field(default=None, description="Odyssey, with rag:*: the embeddings model (openai:NAME on --base-url) that ranks the history instead of BM25 (vectors cached in --db).")
+
+    @model_validator(mode="after")
+    def _fits_the_memory_setting(self) -> OdysseySettings:
+        setting = parse_setting(self.memory, self.top_k)  # MemorySettingError is a ValueError: its one line
+        summarized = setting.granularity is not None and setting.granularity.summarized
+        if summarized and not self.summary_model:
+            raise ValueError(f"--memory rag:{setting.granularity} needs --summary-model (the chat model that summarises each history once)")
+        if self.summary_model and not summarized:
+            raise ValueError("--summary-model goes with a rag:summary-* memory setting")
+        if self.embedding_model and setting.kind != "rag":
+            raise ValueError("--embedding-model goes with a rag:* memory setting")
+        return self
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [] if value is None else [value]
 
 
 @dataclass(frozen=True)
@@ -24,6 +50,7 @@ class OdysseySuite(FolderSuite):
     name: str = SUITE_NAME
     folder: str = FOLDER
     tasks: ClassVar[TaskFolder] = TASKS
+    settings_model: ClassVar[type[BaseModel]] = OdysseySettings
 
     def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
         try:
@@ -48,21 +75,23 @@ class OdysseySuite(FolderSuite):
         loaded, found = task_episode(root, task, parse_setting(None, None))
         return loaded, problems + found
 
-    def settings_problem(self, settings: SuiteSettings) -> str | None:
-        if problem := trainee_settings_problem(settings):
-            return problem
-        try:
-            setting = parse_setting(settings.memory, settings.top_k)
-        except ValueError as exc:
-            return str(exc)
-        summarized = setting.granularity is not None and setting.granularity.summarized
-        if summarized and not settings.summary_model:
-            return f"--memory rag:{setting.granularity} needs --summary-model (the chat model that summarises each history once)"
-        if settings.summary_model and not summarized:
-            return "--summary-model goes with a rag:summary-* memory setting"
-        if settings.embedding_model and setting.kind != "rag":
-            return "--embedding-model goes with a rag:* memory setting"
-        return None
+    @staticmethod
+    def grid(values: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """A sweep's memory settings × top-k values (top-k pairs only with retrieval settings); the summary model goes
+        with the summarised settings, the embeddings model with the retrieval ones (with none swept: stays, to be refused)."""
+        memories, top_ks = _listed(values.get("memory")), _listed(values.get("top_k"))
+        summary, embedding = values.get("summary_model"), values.get("embedding_model")
+        if not memories:
+            return [{"top_k": k, "embedding_model": embedding} for k in top_ks] or [{"embedding_model": embedding}]
+        rag_swept = any(m.startswith("rag:") for m in memories)
+        return [
+            {
+                "memory": memory, "top_k": k, "summary_model": summary if "summary" in memory else None,
+                "embedding_model": embedding if memory.startswith("rag:") or not rag_swept else None,
+            }
+            for memory in memories
+            for k in (top_ks if memory.startswith("rag:") and top_ks else [None])
+        ]
 
     def group(self, root: Path, name: str) -> str | None:
         """The task's table group: ``N-app`` by its application count (None when it does not load)."""

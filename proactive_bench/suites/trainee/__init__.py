@@ -13,7 +13,7 @@
 | `loading.py` | a scenario as an episode (one session per day, each day's files and app rows placed when it starts, day-2 feedback) |
 | `figures.py` | Checkpoint Score, Success Rate, clues asked, guesses (an attempt before its clue came in counts), messages per clue |
 | `play.py` | the oracle and the baselines played offline through the tools (in runs: `scripted:reference`, `passive`, `guess`, `canvass`), and the four-keyword asker (`KEYWORD_QUESTIONS` to every colleague; in runs: `tests/helpers/trainee_agents.py:KeywordCanvass`) |
-| `validity.py` | what `pbench validate --suite trainee` checks: each template over many seeds, and each scenario that runs (the default benchmark or a `--tasks` list) composed over two days |
+| `validity.py` | what `pbench validate --suite trainee` checks: each template over many seeds, and each scenario that runs (the default benchmark or a `--task` list) composed over two days |
 | `colleagues_llm.py` | LLM NPCs (prompt `prompts/npc.v1.md`): the model judges which clue a question targets, under the same screen; a structured call on the run's model-call path (role `npc`, replayed), a judgment that cannot be made a recorded no-reply |
 | `suite.py` | `TraineeSuite`, registered in `suites.SUITES` as `trainee` |
 """

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, model_validator
 
 from proactive_bench.dataset import DatasetError, LoadedEpisode, Problem
 from proactive_bench.env import ClockRates, Colleagues
-from proactive_bench.suites.base import SuiteSettings, memory_settings_problem
+from proactive_bench.suites.base import SWEPT, NoSettings, SuiteSettings
 from proactive_bench.suites.trainee.colleagues import rules_colleagues
 from proactive_bench.suites.trainee.colleagues_llm import LLMColleagues
 from proactive_bench.suites.trainee.compose import Scenario, default_names, parse_name
@@ -35,12 +36,38 @@ def trainee_settings(settings: SuiteSettings) -> TraineeSettings:
     return TraineeSettings(days=settings.days or 1, hints=settings.hints or "none", rates=parse_clock(settings.clock))
 
 
+class TraineeOptions(NoSettings):
+    """The trainee suite's settings: days, guidance, who plays the colleagues, how fast the clock runs."""
+
+    days: int | None = Field(default=None, description="Trainee: working days per scenario, 1 or 2 (day 2: feedback on day 1, new seeds).")
+    hints: str | None = Field(default=None, description=f"Trainee: hint setting, {', '.join(HINT_SETTINGS)} (default none).", json_schema_extra=SWEPT)
+    npc: str | None = Field(default=None, description="Trainee: the colleagues' backend, rules (default) or llm.")
+    npc_model: str | None = Field(default=None, description="Trainee, with --npc llm: the chat model that plays the colleagues.")
+    clock: str | None = Field(default=None, description="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1).")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TraineeOptions:
+        if self.days is not None and self.days not in (1, 2):
+            raise ValueError(f"--days must be 1 or 2, not {self.days}")
+        if self.hints is not None and self.hints not in HINT_SETTINGS:
+            raise ValueError(f"--hints must be one of {', '.join(HINT_SETTINGS)}, not {self.hints!r}")
+        if self.npc is not None and self.npc not in NPC_BACKENDS:
+            raise ValueError(f"--npc must be rules or llm, not {self.npc!r}")
+        if self.npc == "llm" and not self.npc_model:
+            raise ValueError("--npc llm needs --npc-model (the chat model that plays the colleagues)")
+        if self.npc_model and self.npc != "llm":
+            raise ValueError("--npc-model goes with --npc llm")
+        parse_clock(self.clock)  # its ValueError names --clock
+        return self
+
+
 @dataclass(frozen=True)
 class TraineeSuite:
     """Trainee-Bench-style days at work: colleagues hold the clues, a clock with deadlines and interrupts, checkpoint scores."""
 
     name: str = SUITE_NAME
     folder: str = FOLDER
+    settings_model: ClassVar[type[BaseModel]] = TraineeOptions
 
     def names(self, root: Path) -> list[str]:
         """The default benchmark (scenarios are generated: the dataset root holds none)."""
@@ -73,25 +100,6 @@ class TraineeSuite:
         except (ValueError, RuntimeError, TimelineError) as exc:
             return [Problem(FOLDER, name, str(exc).splitlines()[0])]
         return []
-
-    def settings_problem(self, settings: SuiteSettings) -> str | None:
-        if problem := memory_settings_problem(settings):
-            return problem
-        if settings.days is not None and settings.days not in (1, 2):
-            return f"--days must be 1 or 2, not {settings.days}"
-        if settings.hints is not None and settings.hints not in HINT_SETTINGS:
-            return f"--hints must be one of {', '.join(HINT_SETTINGS)}, not {settings.hints!r}"
-        if settings.npc is not None and settings.npc not in NPC_BACKENDS:
-            return f"--npc must be rules or llm, not {settings.npc!r}"
-        if settings.npc == "llm" and not settings.npc_model:
-            return "--npc llm needs --npc-model (the chat model that plays the colleagues)"
-        if settings.npc_model and settings.npc != "llm":
-            return "--npc-model goes with --npc llm"
-        try:
-            parse_clock(settings.clock)
-        except ValueError as exc:
-            return str(exc)
-        return None
 
     def group(self, root: Path, name: str) -> str | None:
         """The scenario's table group: its number of concurrent tasks (``3 tasks``)."""

@@ -92,8 +92,8 @@ def test_reference_scores_one_stuffer_pays_penalties_claimer_and_passive_lose_po
 def test_refinement_followups_come_from_the_user_after_each_deliverable(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     with StubServer(ReadingJudge()) as server:
-        reference = judged("scripted:reference", db, server, "--tasks", REFINE)
-        surface = judged("scripted:surface", db, server, "--tasks", REFINE)
+        reference = judged("scripted:reference", db, server, "--task", REFINE)
+        surface = judged("scripted:surface", db, server, "--task", REFINE)
     store = Store(db)
     run_id = reference["runs"][0]["run_id"]
     (session_run,) = store.session_runs(run_id)
@@ -138,7 +138,7 @@ def _claimer_grade(root: Path, db: Path) -> int | None:
     """The b4 grade a gullible judge gives an agent that only claims the packing list (the stub model as the agent)."""
     with StubServer(ReadingJudge(gullible=True)) as server:
         out = run_json(
-            "episode", "--suite", "agentif", "--tasks", WORKFLOW, "--model", "openai:stub-agent", "--data", str(root), "--db", str(db),
+            "episode", "--suite", "agentif", "--task", WORKFLOW, "--model", "openai:stub-agent", "--data", str(root), "--db", str(db),
             "--judge-model", "openai:stub-judge", "--base-url", server.base_url,
         )
     store = Store(db)

@@ -104,10 +104,10 @@ def test_attachment_generators_are_deterministic_and_a_hand_edited_file_is_found
     assert attachments_main(["--root", str(AGENTIF_MINI), "--check"]) == 0
     ledger = agentif_copy / "agentif" / LATENT / "workspace" / "inbox" / "january_ledger.xlsx"
     ledger.write_bytes(ledger.read_bytes() + b"\0")
-    assert attachments_main(["--root", str(agentif_copy), "--check", "--tasks", LATENT]) == 1
+    assert attachments_main(["--root", str(agentif_copy), "--check", "--task", LATENT]) == 1
     assert "january_ledger.xlsx: differs from what make_attachments.py writes" in capsys.readouterr().err
-    assert attachments_main(["--root", str(agentif_copy), "--tasks", LATENT]) == 0  # regenerated in place
-    assert attachments_main(["--root", str(agentif_copy), "--check", "--tasks", LATENT]) == 0
+    assert attachments_main(["--root", str(agentif_copy), "--task", LATENT]) == 0  # regenerated in place
+    assert attachments_main(["--root", str(agentif_copy), "--check", "--task", LATENT]) == 0
 
 
 def _no_graders(ref: str):  # noqa: ANN202

@@ -69,7 +69,7 @@ def test_an_agent_using_a_superseded_detail_fails_every_task(tmp_path: Path) -> 
     for task_id, swaps in STALE.items():
         _stale_copy(root, task_id, swaps)
     result = run_cli(
-        "episode", "--suite", "odyssey", "--model", "scripted:reference", "--tasks", ",".join(STALE),
+        "episode", "--suite", "odyssey", "--model", "scripted:reference", "--task", ",".join(STALE),
         "--data", str(root), "--db", str(tmp_path / "r.db"), "--json",
     )
     assert result.exit_code == 0, result.output

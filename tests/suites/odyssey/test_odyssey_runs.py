@@ -42,14 +42,14 @@ def test_reference_passes_every_task_and_the_intent_alone_passes_none(tmp_path: 
 
 def test_one_task_by_name_and_the_pibench_options_refused(tmp_path: Path) -> None:
     db = str(tmp_path / "r.db")
-    one = run_json("episode", "--suite", "odyssey", "--tasks", TASKS[1], "--model", "scripted:reference", "--data", str(ODYSSEY_MINI), "--db", db)
+    one = run_json("episode", "--suite", "odyssey", "--task", TASKS[1], "--model", "scripted:reference", "--data", str(ODYSSEY_MINI), "--db", db)
     assert [row["task"] for row in one["pass_rate"]["tasks"]] == [TASKS[1]]
     wrong = run_cli("episode", "--suite", "odyssey", "--persona", "x", "--model", "scripted:reference", "--data", str(ODYSSEY_MINI), "--db", db)
-    assert wrong.exit_code == 2 and "--tasks" in wrong.output
-    unknown = run_cli("episode", "--suite", "odyssey", "--tasks", "od_nope", "--model", "scripted:reference", "--data", str(ODYSSEY_MINI), "--db", db)
+    assert wrong.exit_code == 2 and "--task" in wrong.output
+    unknown = run_cli("episode", "--suite", "odyssey", "--task", "od_nope", "--model", "scripted:reference", "--data", str(ODYSSEY_MINI), "--db", db)
     assert unknown.exit_code == 2 and "no such task" in unknown.output
     memory_on_pibench = run_cli("episode", "--persona", "x", "--memory", "none", "--model", "scripted:reference", "--db", db)
-    assert memory_on_pibench.exit_code == 2 and "apply to --suite odyssey" in memory_on_pibench.output
+    assert memory_on_pibench.exit_code == 2 and "--memory applies to the odyssey suite only, not personas" in memory_on_pibench.output
 
 
 def test_sweep_over_memory_settings_gives_the_memory_table(tmp_path: Path) -> None:
@@ -77,14 +77,14 @@ def test_sweep_over_memory_settings_gives_the_memory_table(tmp_path: Path) -> No
 def test_an_odyssey_run_replays_from_its_record(tmp_path: Path) -> None:
     db = str(tmp_path / "r.db")
     summary = run_json(
-        "episode", "--suite", "odyssey", "--tasks", TASKS[0], "--memory", "rag:raw-utterance", "--top-k", "2", "--model", "scripted:reference",
+        "episode", "--suite", "odyssey", "--task", TASKS[0], "--memory", "rag:raw-utterance", "--top-k", "2", "--model", "scripted:reference",
         "--data", str(ODYSSEY_MINI), "--db", db,
     )
     (row,) = summary["runs"]
     replayed = run_json("replay", row["run_id"], "--db", db)
     assert replayed["persona"] == TASKS[0] and replayed["sessions"][0]["status"] == "completed"
     replay_run = Store(Path(db)).run(replayed["run_id"])
-    assert replay_run is not None and replay_run.config["memory"] == "rag:raw-utterance" and replay_run.config["top_k"] == 2
+    assert replay_run is not None and replay_run.config["suite_settings"] == {"memory": "rag:raw-utterance", "top_k": 2}
 
 
 def summary_responder(body: dict) -> dict:
@@ -114,7 +114,7 @@ def test_long_context_against_summary_chunks_with_a_summary_model_on_the_stub_se
 def test_the_react_agent_reads_the_whole_history_in_its_first_request(tmp_path: Path) -> None:
     with StubServer(lambda body: text_reply("I have not done anything.")) as server:
         summary = run_json(
-            "episode", "--suite", "odyssey", "--tasks", TASKS[1], "--model", "openai:stub-model", "--base-url", server.base_url,
+            "episode", "--suite", "odyssey", "--task", TASKS[1], "--model", "openai:stub-model", "--base-url", server.base_url,
             "--data", str(ODYSSEY_MINI), "--db", str(tmp_path / "r.db"),
         )
         first = prompt_text(server.requests[0])

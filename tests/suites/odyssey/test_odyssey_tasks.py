@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from proactive_bench.dataset import DatasetError
-from proactive_bench.suites import SUITES, SuiteSettings
+from proactive_bench.suites import SUITES, SuiteSettings, suite_settings_problem
 from tests.helpers.cli import edit_yaml, run_cli
 from tests.helpers.paths import ODYSSEY_MINI
 
@@ -98,9 +98,9 @@ def test_memory_none_gives_the_intent_alone_and_rag_gives_retrieved_passages_and
 
 
 def test_summary_settings_are_refused_without_a_summary_model() -> None:
-    assert "needs --summary-model" in (SUITE.settings_problem(SuiteSettings(memory="rag:summary-chunk")) or "")
-    assert "only with a rag: memory setting" in (SUITE.settings_problem(SuiteSettings(memory="long-context", top_k=3)) or "")
-    assert SUITES.get("pibench").settings_problem(SuiteSettings(memory="none")) is not None
+    assert "needs --summary-model" in (suite_settings_problem("odyssey", {"memory": "rag:summary-chunk"}) or "")
+    assert "only with a rag: memory setting" in (suite_settings_problem("odyssey", {"memory": "long-context", "top_k": 3}) or "")
+    assert suite_settings_problem("pibench", {"memory": "none"}) == "--memory applies to the odyssey suite only, not personas"
 
 
 def test_validate_reports_an_unsolvable_detail_and_a_leaking_intent(odyssey_copy: Path) -> None:

@@ -148,7 +148,7 @@ async def test_the_chat_tool_awaits_the_model_without_blocking_the_loop_and_reco
 def test_an_llm_colleague_run_replays_from_its_record_without_the_server(tmp_path: Path) -> None:
     db = tmp_path / "pbench.db"
     with StubServer(_npc_judge) as server:
-        recorded = run_episode_json("--suite", "trainee", "--model", "scripted:reference", "--tasks", "s6-n3", "--npc", "llm",
+        recorded = run_episode_json("--suite", "trainee", "--model", "scripted:reference", "--task", "s6-n3", "--npc", "llm",
                                     "--npc-model", "openai:npc", "--base-url", server.base_url, "--no-probe", "--db", str(db))
         asked = len(server.requests)
     first = recorded["runs"][0]["run_id"]
@@ -175,7 +175,7 @@ def test_an_llm_colleague_run_replays_from_its_record_without_the_server(tmp_pat
 def test_a_run_whose_colleague_model_answers_prose_records_failed_replies_and_releases_nothing(tmp_path: Path) -> None:
     db = tmp_path / "pbench.db"
     with StubServer(lambda body: text_reply("Sure, happy to help with that!")) as server:
-        summary = run_episode_json("--suite", "trainee", "--model", "scripted:reference", "--tasks", "s6-n3", "--npc", "llm",
+        summary = run_episode_json("--suite", "trainee", "--model", "scripted:reference", "--task", "s6-n3", "--npc", "llm",
                                    "--npc-model", "openai:npc", "--base-url", server.base_url, "--no-probe", "--db", str(db))
     run_id = summary["runs"][0]["run_id"]
     store = Store(db)

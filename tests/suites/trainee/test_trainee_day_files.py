@@ -20,7 +20,7 @@ AGENTS = HELPERS / "trainee_agents.py"
 @pytest.mark.parametrize("name", ["s2-n2", "s5-n5"])
 def test_day_one_sees_no_file_or_colleague_of_day_two(tmp_path: Path, name: str) -> None:
     db = tmp_path / "pbench.db"
-    summary = run_episode_json("--suite", "trainee", "--model", f"{AGENTS}:WorkspaceLister", "--tasks", name, "--days", "2", "--db", str(db))
+    summary = run_episode_json("--suite", "trainee", "--agent", f"{AGENTS}:WorkspaceLister", "--task", name, "--days", "2", "--db", str(db))
     store = Store(db)
     seen = {}
     for session in store.session_runs(summary["runs"][0]["run_id"]):

@@ -1,22 +1,24 @@
-"""The built-in ``pibench`` suite: persona episodes (``episodes/<persona>/``), loaded as they always were."""
+"""The built-in ``personas`` suite (the default; ``pibench`` before 0.2): persona episodes (``episodes/<persona>/``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from pydantic import BaseModel
 
 from proactive_bench.dataset import Episode, LoadedEpisode, Persona, Problem, Session, load_dataset_partly, load_episode, load_episode_partly
-from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, SuiteSettings, memory_settings_problem, trainee_settings_problem
+from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, NoSettings, SuiteSettings
 
 
 @dataclass(frozen=True)
-class PibenchSuite:
+class PersonasSuite:
     """π-Bench-style episodes: a persona, sessions with hidden intents, a simulated user."""
 
     name: str = DEFAULT_SUITE
     folder: str = "episodes"
+    settings_model: ClassVar[type[BaseModel]] = NoSettings
 
     def names(self, root: Path) -> list[str]:
         folder = root / self.folder
@@ -32,9 +34,6 @@ class PibenchSuite:
     def problems(self, root: Path, name: str) -> list[Problem]:
         return load_episode_partly(root, name)[1]
 
-    def settings_problem(self, settings: SuiteSettings) -> str | None:
-        return memory_settings_problem(settings) or trainee_settings_problem(settings)
-
     def group(self, root: Path, name: str) -> str | None:
         return None
 
@@ -45,4 +44,5 @@ class PibenchSuite:
         }
 
 
-SUITES.add(DEFAULT_SUITE, PibenchSuite())
+SUITES.add(DEFAULT_SUITE, PersonasSuite())
+SUITES.alias("pibench", DEFAULT_SUITE)  # its 0.1 name; --protocol pibench and pbench import pibench keep the word
