@@ -105,10 +105,10 @@ def test_the_readme_runs_an_episode_an_agent_of_its_own_and_the_python_api() -> 
     """The quick start is what the runnable set exists for: an empty or trimmed set would pass the test above unseen."""
     blocks = runnable_blocks(REPO / "README.md")
     shell = "\n".join(b.text for b in blocks if b.language == "bash")
-    assert re.search(r"^pbench episode --persona pharmacist --model scripted:\w+", shell, re.M)
+    assert re.search(r"^pbench episode --persona pharmacist --agent scripted:\w+", shell, re.M)
     assert re.search(r"^pbench results latest", shell, re.M)
     agent = next(b for b in blocks if b.file == "my_agent.py")
-    assert "class MyAgent" in agent.text and "--model my_agent.py:MyAgent" in shell
+    assert "class MyAgent" in agent.text and "--agent my_agent.py:MyAgent" in shell
     assert any(b.language == "python" and "pb.run_episode(" in b.text for b in blocks)
 
 
@@ -156,7 +156,7 @@ def test_docs_cli_names_every_command_and_each_of_its_options() -> None:
         f"{name}: {flag}"
         for name, command in commands.items()
         for param in command.params
-        if param.param_type_name == "option" and param.name != "help"
+        if param.param_type_name == "option" and param.name != "help" and not getattr(param, "hidden", False)
         for flag in param.opts
         if flag.startswith("--") and not re.search(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", sections[name])
     ]

@@ -2,7 +2,7 @@
 
     pbench export latest --db ref.db --out reference.jsonl          # a scripted:reference run, as in cmd_reference.py
     python examples/agents/a2a_reference.py reference.jsonl --port 9999 &
-    pbench episode --persona pharmacist --model a2a:http://127.0.0.1:9999
+    pbench episode --persona pharmacist --agent a2a:http://127.0.0.1:9999
 
 An Agent2Agent service (official ``a2a-sdk``): card at ``/.well-known/agent-card.json``, JSON-RPC at ``/``, its URL
 printed once it listens. A message's metadata holds pbench's ``session`` and ``mcp``; a context is a session.

@@ -2,7 +2,7 @@
 
     pbench episode --persona pharmacist --model scripted:reference --db ref.db
     pbench export latest --db ref.db --out reference.jsonl
-    pbench episode --persona pharmacist --model "cmd:.venv/bin/python examples/agents/cmd_reference.py reference.jsonl"
+    pbench episode --persona pharmacist --agent "cmd:.venv/bin/python examples/agents/cmd_reference.py reference.jsonl"
 
 pbench starts it once per session in the session's workspace, with the MCP server's address and token in
 ``PBENCH_MCP_URL`` and ``PBENCH_MCP_TOKEN``, and exchanges one JSON object per line on stdin and stdout.

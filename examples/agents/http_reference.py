@@ -2,7 +2,7 @@
 
     pbench export latest --db ref.db --out reference.jsonl          # a scripted:reference run, as in cmd_reference.py
     python examples/agents/http_reference.py reference.jsonl --port 8000 &
-    pbench episode --persona pharmacist --model http:http://127.0.0.1:8000/
+    pbench episode --persona pharmacist --agent http:http://127.0.0.1:8000/
 
 Each event is a JSON POST; ``session_start`` carries the MCP server's address and token, ``conversation`` tells the
 sessions apart. It prints its URL on stdout once it listens.

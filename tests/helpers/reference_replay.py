@@ -36,7 +36,7 @@ def agent_side(record: dict[str, Any]) -> list[Any]:
 
 def record_reference(folder: Path) -> Recording:
     """An in-process scripted:reference run of the pharmacist's first two sessions, exported."""
-    result = run_cli("episode", "--json", *PHARMACIST, "--model", "scripted:reference", "--db", str(folder / "r.db"))
+    result = run_cli("episode", "--json", *PHARMACIST, "--agent", "scripted:reference", "--db", str(folder / "r.db"))
     assert result.exit_code == 0, result.output
     records = exported(folder / "r.db", json.loads(result.stdout)["run_id"], folder / "reference.jsonl")
     return folder / "reference.jsonl", records
@@ -44,7 +44,7 @@ def record_reference(folder: Path) -> Recording:
 
 def assert_replays_reference(tmp_path: Path, model: str, reference: list[dict[str, Any]]) -> None:
     """``model`` on the same sessions gives the reference's figures (Proc 1.0, Comp 1.0) and tool calls, in order."""
-    ran = run_cli("episode", "--json", *PHARMACIST, "--model", model, "--db", str(tmp_path / "r.db"))
+    ran = run_cli("episode", "--json", *PHARMACIST, "--agent", model, "--db", str(tmp_path / "r.db"))
     assert ran.exit_code == 0, ran.output
     result = json.loads(ran.stdout)
     assert (result["proc"], result["comp"]) == (1.0, 1.0)

@@ -26,7 +26,7 @@ from proactive_bench.scoring import JUDGES
 from proactive_bench.store import Run, Store
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
 from proactive_bench.testing import StubServer, text_reply
-from tests.plugins import install_fake_plugin
+from tests.helpers.plugins import install_fake_plugin
 
 AGENT_FILE = '''
 from proactive_bench import AgentTurn

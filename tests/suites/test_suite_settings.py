@@ -24,7 +24,7 @@ from proactive_bench.suites import (
     settings_model,
     suite_settings_problem,
 )
-from tests.plugins import install_fake_plugin
+from tests.helpers.plugins import install_fake_plugin
 
 
 

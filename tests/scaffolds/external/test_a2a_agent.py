@@ -34,7 +34,7 @@ TRIGGER_A1 = "Can you summarise notes/batch.csv for me?"
 
 def play(tmp_path: Path, model: str, *extra: str) -> dict[str, Any]:
     """``pbench episode --json`` on the mini persona."""
-    ran = run_cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", model, "--db", str(tmp_path / "r.db"), *extra)
+    ran = run_cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--agent", model, "--db", str(tmp_path / "r.db"), *extra)
     assert ran.exit_code in (0, 1), ran.output  # 1: a session ended as error
     result: dict[str, Any] = json.loads(ran.stdout)
     return result
@@ -177,7 +177,7 @@ def test_an_unreachable_a2a_agent_is_one_line(tmp_path: Path) -> None:
 
 
 def test_an_a2a_url_that_is_not_http_is_refused_before_the_run(tmp_path: Path) -> None:
-    ran = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "a2a:ftp://x", "--db", str(tmp_path / "r.db"))
+    ran = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--agent", "a2a:ftp://x", "--db", str(tmp_path / "r.db"))
     assert ran.exit_code == 2 and "expected a2a:URL with an http:// or https:// URL" in ran.output, ran.output
     with pytest.raises(ExternalAgentError, match="no session started"):
         A2aAgent("http://127.0.0.1:9", ExternalSettings())._ask({"type": "user", "conversation": "c", "text": "t"}, time.monotonic() + 1)

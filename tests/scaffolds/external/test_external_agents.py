@@ -53,7 +53,7 @@ def cmd(mode: str) -> str:
 
 def play(tmp_path: Path, model: str, *extra: str) -> dict[str, Any]:
     """``pbench episode --json`` on the mini persona; the JSON, with ``workspace`` (the run's folder) added."""
-    ran = run_cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", model, "--db", str(tmp_path / "r.db"), *extra)
+    ran = run_cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--agent", model, "--db", str(tmp_path / "r.db"), *extra)
     assert ran.exit_code in (0, 1), ran.output  # 1: a session ended as error
     result: dict[str, Any] = json.loads(ran.stdout)
     result["workspace"] = tmp_path / "workspaces" / result["run_id"]
@@ -214,7 +214,7 @@ def test_the_messages_of_an_episode(tmp_path: Path) -> None:
 )
 def test_a_bad_external_agent_name_or_option_is_one_line_and_no_run(tmp_path: Path, model: str, options: list[str], expected: str) -> None:
     flags = [arg for option in options for arg in ("--agent-option", option)]
-    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", model, "--db", str(tmp_path / "r.db"), *flags)
+    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--agent", model, "--db", str(tmp_path / "r.db"), *flags)
     assert result.exit_code == 2, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and expected in lines[0], result.output
