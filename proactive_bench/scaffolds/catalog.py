@@ -20,6 +20,7 @@ import proactive_bench.scaffolds.react
 import proactive_bench.scaffolds.scripted  # noqa: F401
 from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds.external import TRANSPORTS, external_agent
+from proactive_bench.scaffolds.langgraph_graph import GraphAgent, is_graph_attr
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     Scaffold,
@@ -47,7 +48,8 @@ def load_scaffold(spec: str, options: ScaffoldOptions) -> Scaffold:
     ``package.module:attr``, ``path/file.py:attr``, or an agent outside pbench:
     ``cmd:COMMAND`` or ``http:URL`` (docs/external-agents.md).
     ``attr`` is a class or factory called with the :class:`ScaffoldOptions`
-    (or with no arguments if it takes none).
+    (or with no arguments if it takes none), or a compiled LangGraph graph over
+    messages, or a factory ``attr(tools)`` returning one (:mod:`.langgraph_graph`).
 
     An agent not built from a factory :func:`grant_reference` marked (pbench's scripted
     baselines) that declares ``uses_reference_solution`` is refused: reference solutions
@@ -74,7 +76,8 @@ def _build(spec: str, options: ScaffoldOptions) -> Scaffold:
     if head == "react":
         return SCAFFOLDS.get("react")(ScaffoldOptions(**{**options.__dict__, "model": spec.split(":", 1)[1]}))
     if ":" in spec and (spec.split(":", 1)[0].endswith(".py") or "." in head):
-        return _instantiate(_import_attr(spec), options, spec)
+        attr = _import_attr(spec)  # a compiled LangGraph graph or graph factory, or a scaffold class or factory
+        return GraphAgent(attr, spec) if is_graph_attr(attr) else _instantiate(attr, options, spec)
     # Anything else is a chat model for the default scaffold.
     return SCAFFOLDS.get("react")(options)
 
