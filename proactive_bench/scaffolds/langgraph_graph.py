@@ -7,7 +7,8 @@ call recorded through the session's toolbox) and returns such a graph; it is cal
 
 Each user turn invokes the graph with the new human message; the reply is the text of the last AI message. A
 graph compiled with a checkpointer gets a fresh thread per session on it; a graph without one is given the
-session's whole message list each turn (kept here), so it also starts each session afresh.
+session's whole message list each turn (kept here), so it also starts each session afresh. Each chat-model
+call of the graph declares a step on the session's toolbox, as the ``react`` scaffold's model calls do.
 """
 
 from __future__ import annotations
