@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import inspect
 import uuid
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage
@@ -25,7 +26,11 @@ from langgraph.pregel import Pregel
 
 from proactive_bench.env import ToolBox
 from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
-from proactive_bench.scaffolds.protocol import AgentTurn, ScaffoldLoadError, SessionContext
+from proactive_bench.scaffolds.protocol import (
+    AgentTurn,
+    ScaffoldLoadError,
+    SessionContext,
+)
 from proactive_bench.scaffolds.react import EVENT_PREFIX
 
 GraphFactory = Callable[[list[BaseTool]], Pregel]

@@ -9,11 +9,19 @@ from typing import Any
 
 import pytest
 
-from proactive_bench.testing.stub_server import Reply, StubServer, text_reply, tool_call_reply
+from proactive_bench.testing.stub_server import (
+    Reply,
+    StubServer,
+    text_reply,
+    tool_call_reply,
+)
 from tests.helpers.cli import run_cli
+from tests.helpers.exports import agent_side, exported
 from tests.helpers.paths import HELPERS, MINI, REPO
 
 EXAMPLE = REPO / "examples" / "agents" / "langgraph_react.py"
+REPLAY = REPO / "examples" / "agents" / "langgraph_reference.py"
+PHARMACIST = ["--data", str(REPO / "pbench_data"), "--persona", "pharmacist", "--sessions", "1-2"]
 GRAPHS = HELPERS / "langgraph_agents.py"
 SUMMARY = "# Batch summary\nmean 4.65 mg/L\n"
 
@@ -39,10 +47,7 @@ def play(tmp_path: Path, model: str, sessions: str = "a1,a2") -> tuple[int, dict
     ran = run_cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--sessions", sessions, "--model", model, "--db", str(db))
     assert ran.exit_code in (0, 1), ran.output
     result = json.loads(ran.stdout)
-    out = tmp_path / "export.jsonl"
-    exported = run_cli("export", result["run_id"], "--db", str(db), "--out", str(out))
-    assert exported.exit_code == 0, exported.output
-    return ran.exit_code, result, [json.loads(line) for line in out.read_text().splitlines()]
+    return ran.exit_code, result, exported(db, result["run_id"], tmp_path / "export.jsonl")
 
 
 def assistant_turns(record: dict[str, Any]) -> list[tuple[list[str], str]]:
@@ -94,3 +99,20 @@ def test_a_graph_factory_returning_something_else_ends_each_session_with_a_one_l
     session = result["sessions"][0]
     assert code == 1 and session["status"] == "error"
     assert "the graph factory returned str, not a compiled LangGraph graph" in session["error"] and "\n" not in session["error"]
+
+
+def test_the_replay_graph_gives_the_in_process_reference_figures_and_tool_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """examples/agents/langgraph_reference.py (the prebuilt ReAct graph on a model replaying scripted:reference)."""
+    ran = run_cli("episode", "--json", *PHARMACIST, "--model", "scripted:reference", "--db", str(tmp_path / "ref.db"))
+    assert ran.exit_code == 0, ran.output
+    reference = exported(tmp_path / "ref.db", json.loads(ran.stdout)["run_id"], tmp_path / "reference.jsonl")
+    monkeypatch.setenv("PBENCH_RECORDING", str(tmp_path / "reference.jsonl"))
+    ran = run_cli("episode", "--json", *PHARMACIST, "--model", f"{REPLAY}:agent", "--db", str(tmp_path / "r.db"))
+    assert ran.exit_code == 0, ran.output
+    result = json.loads(ran.stdout)
+    assert (result["proc"], result["comp"]) == (1.0, 1.0)
+    replayed = exported(tmp_path / "r.db", result["run_id"], tmp_path / "replayed.jsonl")
+    assert [r["session_id"] for r in replayed] == [r["session_id"] for r in reference]
+    for ours, theirs in zip(replayed, reference):
+        assert (ours["status"], ours["proc"], ours["comp"]) == (theirs["status"], theirs["proc"], theirs["comp"])
+        assert agent_side(ours) == agent_side(theirs) and agent_side(ours)[0][0], ours["session_id"]  # the same calls, in order

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 import pytest
 from tests.helpers.cli import run_cli
+from tests.helpers.exports import agent_side, exported
 from tests.helpers.paths import HELPERS, MINI, REPO
 
 from proactive_bench import load_results
@@ -329,20 +330,6 @@ def test_an_unreachable_http_agent_ends_its_session_as_error(tmp_path: Path) -> 
 
 EXAMPLES = REPO / "examples" / "agents"
 PHARMACIST = ["--data", str(REPO / "pbench_data"), "--persona", "pharmacist", "--sessions", "1-2"]
-
-
-def exported(db: Path, run_id: str, out: Path) -> list[dict[str, Any]]:
-    result = run_cli("export", run_id, "--db", str(db), "--out", str(out))
-    assert result.exit_code == 0, result.output
-    return [json.loads(line) for line in out.read_text().splitlines()]
-
-
-def agent_side(record: dict[str, Any]) -> list[Any]:
-    """What the agent did in a session: per assistant message, its tool calls (name, arguments) and its text."""
-    return [
-        ([(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in m["tool_calls"]], m["content"])
-        for m in record["messages"] if m["role"] == "assistant"
-    ]
 
 
 @pytest.fixture(scope="module")
