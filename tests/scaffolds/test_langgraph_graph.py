@@ -21,7 +21,7 @@ from tests.helpers.paths import HELPERS, MINI, REPO
 
 EXAMPLE = REPO / "examples" / "agents" / "langgraph_react.py"
 REPLAY = REPO / "examples" / "agents" / "langgraph_reference.py"
-PHARMACIST = ["--data", str(REPO / "pbench_data"), "--persona", "pharmacist", "--sessions", "1-2"]
+PHARMACIST = ["--data", str(REPO / "pbench_data"), "--persona", "pharmacist", "--sessions", "1,18"]  # s18: a turn of 96 calls
 GRAPHS = HELPERS / "langgraph_agents.py"
 SUMMARY = "# Batch summary\nmean 4.65 mg/L\n"
 
@@ -102,7 +102,8 @@ def test_a_graph_factory_returning_something_else_ends_each_session_with_a_one_l
 
 
 def test_the_replay_graph_gives_the_in_process_reference_figures_and_tool_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """examples/agents/langgraph_reference.py (the prebuilt ReAct graph on a model replaying scripted:reference)."""
+    """examples/agents/langgraph_reference.py (the prebuilt ReAct graph on a model replaying scripted:reference), on a
+    session whose longest turn makes 96 tool calls: the graph's own recursion limit, not pbench, bounds a turn."""
     ran = run_cli("episode", "--json", *PHARMACIST, "--model", "scripted:reference", "--db", str(tmp_path / "ref.db"))
     assert ran.exit_code == 0, ran.output
     reference = exported(tmp_path / "ref.db", json.loads(ran.stdout)["run_id"], tmp_path / "reference.jsonl")
