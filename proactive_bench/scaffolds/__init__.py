@@ -8,7 +8,8 @@ reference solution (:data:`ORACLES`) and builds the agent of a run
 ``path/file.py:attr`` or an entry point of the ``pbench.scaffolds`` group; it never
 sees a reference solution (declaring ``uses_reference_solution`` is refused).
 ``external/`` holds the agents outside pbench's process, ``cmd:COMMAND`` and
-``http:URL`` (docs/external-agents.md).
+``http:URL``; ``langgraph_graph`` drives a compiled LangGraph graph named as ``module:attr`` (or a factory
+building one from the session's LangChain tools) (docs/external-agents.md).
 """
 
 from proactive_bench.scaffolds.adversarial import (

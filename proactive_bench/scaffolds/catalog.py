@@ -26,6 +26,8 @@ import proactive_bench.scaffolds.react
 import proactive_bench.scaffolds.scripted  # noqa: F401
 from proactive_bench.registry import PluginError, Registry
 from proactive_bench.scaffolds.external import TRANSPORTS, external_agent
+from proactive_bench.scaffolds.langgraph_graph import GraphAgent, is_graph_attr
+from proactive_bench.scaffolds.langgraph_graph import GraphAgent, is_graph_attr
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     Scaffold,
@@ -146,7 +148,10 @@ def _registered_agent(name: str, options: ScaffoldOptions) -> Any:
 
 
 def _imported_agent(name: str, options: ScaffoldOptions) -> Any:
-    return _instantiate(_import_attr(name), options, name)
+    """``path/file.py:attr`` or ``package.module:attr``: a scaffold class or factory, or a compiled LangGraph graph
+    over messages, or a factory ``attr(tools)`` returning one (:mod:`.langgraph_graph`)."""
+    attr = _import_attr(name)
+    return GraphAgent(attr, name) if is_graph_attr(attr) else _instantiate(attr, options, name)
 
 
 def _scripted_agent(name: str, options: ScaffoldOptions) -> Any:
