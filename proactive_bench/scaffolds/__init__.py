@@ -2,7 +2,7 @@
 
 ``protocol`` is the three-method interface every agent implements and the
 ``SCAFFOLDS`` registry; ``react``, ``scripted`` and ``adversarial`` are the
-built-ins; ``catalog`` registers them, grants the scripted ones each session's
+built-ins, ``person`` the person at the terminal (``pbench play``); ``catalog`` registers them, grants the scripted ones each session's
 reference solution (:data:`ORACLES`) and builds the agent of a run
 (:func:`load_scaffold`). A new agent is a ``package.module:attr``, a
 ``path/file.py:attr`` or an entry point of the ``pbench.scaffolds`` group; it never
@@ -20,6 +20,7 @@ from proactive_bench.scaffolds.adversarial import (
 )
 from proactive_bench.scaffolds.catalog import ORACLES, load_scaffold
 from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
+from proactive_bench.scaffolds.person import PERSON_AGENT, PersonAgent
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     AgentTurn,
@@ -37,9 +38,11 @@ from proactive_bench.scaffolds.scripted import reference_problem
 __all__ = [
     "ADVERSARY_MODES",
     "ORACLES",
+    "PERSON_AGENT",
     "SCAFFOLDS",
     "WORK_DIMENSIONS",
     "AgentTurn",
+    "PersonAgent",
     "Scaffold",
     "ScaffoldFactory",
     "ScaffoldLoadError",

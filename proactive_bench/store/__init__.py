@@ -47,6 +47,8 @@ _EXPORTS = Exports(
             "IntentEvent",
             "LLMCall",
             "MessageRow",
+    "PersonLabel",
+            "PersonLabel",
             "Run",
             "SessionRun",
             "Snapshot",
