@@ -21,7 +21,7 @@ from proactive_bench.cli.guards import admit, check_endpoints, check_participant
 from proactive_bench.cli.option_groups import with_option_groups
 from proactive_bench.cli.options import CallLimits, RoleEndpoints
 from proactive_bench.cli.run import parse_sessions
-from proactive_bench.data_model import SessionOutcome
+from proactive_bench.data_model import INPUT_ENDED, SessionOutcome
 from proactive_bench.dataset import DEFAULT_DATA_ROOT
 from proactive_bench.episode import DEFAULT_MAX_TURNS, START_FAILURES, RunSpec, execute_run, start_run
 from proactive_bench.llm import MaxTokens
@@ -30,7 +30,7 @@ from proactive_bench.reporting import results_table
 from proactive_bench.scaffolds import PERSON_AGENT
 from proactive_bench.scoring import EpisodeResult
 from proactive_bench.store import PersonLabel, Run, Store
-from proactive_bench.user import INPUT_ENDED, PersonUser, Terminal, UserSimulator
+from proactive_bench.user import PersonUser, Terminal, UserSimulator
 from proactive_bench.validation import settings_problem
 
 SEATS = ("agent", "user")

@@ -66,3 +66,7 @@ class SweepStatus(StrEnum):
     """Stopped by Ctrl-C or SIGTERM; ``pbench resume`` continues it."""
     PARTIAL = "partial"
     """Some runs did not finish for another reason."""
+
+
+INPUT_ENDED = "input ended: the person at the terminal stopped playing"
+"""Why a session played by a person (``pbench play``, either seat) ended when their input stream did."""

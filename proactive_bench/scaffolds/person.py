@@ -14,6 +14,7 @@ import json
 import sys
 from typing import TextIO
 
+from proactive_bench.data_model import INPUT_ENDED
 from proactive_bench.scaffolds.protocol import SCAFFOLDS, AgentTurn, ScaffoldOptions, SessionContext
 
 PERSON_AGENT = "person"
@@ -43,7 +44,7 @@ class PersonAgent:
             self.out.flush()
             line = self.lines.readline()
             if not line:
-                raise InputEnded("input ended: the person at the terminal stopped playing")
+                raise InputEnded(INPUT_ENDED)
             text = line.strip()
             if not text:
                 continue

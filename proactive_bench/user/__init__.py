@@ -30,12 +30,11 @@ from proactive_bench.user.rules import (
 # isort: split
 from proactive_bench.user.followups import FollowUpUser, delivered_followups
 from proactive_bench.user.llm import LLMUser, request_text
-from proactive_bench.user.person import LABELS, PENDING, INPUT_ENDED, LabelPair, PersonUser, Terminal
+from proactive_bench.user.person import LABELS, PENDING, LabelPair, PersonUser, Terminal
 from proactive_bench.user.targeting import cap_claims, credited_questions, match_admissible, patience_spent_over, screen_questions
 
 __all__ = [
     "FollowUpUser",
-    "INPUT_ENDED",
     "LABELS",
     "LLMUser",
     "LabelPair",

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from proactive_bench.data_model import IntentLabel, IntentStatus, Stage
+from proactive_bench.data_model import INPUT_ENDED, IntentLabel, IntentStatus, Stage
 from proactive_bench.dataset import HiddenIntent
 from proactive_bench.user.base import UserDecision, UserSimulator, UserView
 
@@ -25,7 +25,6 @@ PENDING = "pending"
 """An intent still open after the turn: the fourth label a person (and the agreement table) uses."""
 LABELS = (IntentStatus.COMPLETED.value, IntentStatus.INFERRED.value, IntentStatus.PROVIDED.value, PENDING)
 _ABBREVIATIONS = {"c": LABELS[0], "i": LABELS[1], "p": LABELS[2], "n": PENDING}
-INPUT_ENDED = "input ended: the person at the terminal stopped playing"
 _STAGES = {IntentStatus.COMPLETED: Stage.COMPLETION, IntentStatus.INFERRED: Stage.QUESTION, IntentStatus.PROVIDED: Stage.VOLUNTEER}
 _REVEAL = re.compile(r"#(\d+)")
 
