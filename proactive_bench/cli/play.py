@@ -15,15 +15,37 @@ from typing import Annotated, Optional
 import typer
 
 from proactive_bench.campaign import run_fast
-from proactive_bench.cli.common import DEFAULT_DB, DataOpt, MaybeDbOpt, NoValidateOpt, err_console, fail, open_store, out_console, results_dir
+from proactive_bench.cli.common import (
+    DEFAULT_DB,
+    DataOpt,
+    MaybeDbOpt,
+    NoValidateOpt,
+    err_console,
+    fail,
+    open_store,
+    out_console,
+    results_dir,
+)
 from proactive_bench.cli.episodes import load_or_exit
-from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
+from proactive_bench.cli.guards import (
+    admit,
+    check_endpoints,
+    check_participants,
+    owning,
+    stops_cleanly,
+)
 from proactive_bench.cli.option_groups import with_option_groups
 from proactive_bench.cli.options import CallLimits, RoleEndpoints
 from proactive_bench.cli.run import parse_sessions
 from proactive_bench.data_model import INPUT_ENDED, SessionOutcome
 from proactive_bench.dataset import DEFAULT_DATA_ROOT
-from proactive_bench.episode import DEFAULT_MAX_TURNS, START_FAILURES, RunSpec, execute_run, start_run
+from proactive_bench.episode import (
+    DEFAULT_MAX_TURNS,
+    START_FAILURES,
+    RunSpec,
+    execute_run,
+    start_run,
+)
 from proactive_bench.llm import MaxTokens
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table

@@ -15,7 +15,12 @@ import sys
 from typing import TextIO
 
 from proactive_bench.data_model import INPUT_ENDED
-from proactive_bench.scaffolds.protocol import SCAFFOLDS, AgentTurn, ScaffoldOptions, SessionContext
+from proactive_bench.scaffolds.protocol import (
+    SCAFFOLDS,
+    AgentTurn,
+    ScaffoldOptions,
+    SessionContext,
+)
 
 PERSON_AGENT = "person"
 HELP = "/tools lists the tools, /tool NAME {json args} calls one, /reply TEXT (or a line not starting with /) answers"

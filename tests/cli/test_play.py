@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from proactive_bench.store import IntentEvent, MessageRow, PersonLabel, Store, ToolCallRow
+from proactive_bench.store import (
+    IntentEvent,
+    MessageRow,
+    PersonLabel,
+    Store,
+    ToolCallRow,
+)
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import MINI
 
