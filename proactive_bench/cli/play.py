@@ -117,8 +117,8 @@ def play(
             result = run_fast(execute_run(store, run, loaded, seat=person_in_seat if seat == "user" else None))
         except START_FAILURES as exc:
             raise fail(str(exc)) from None
-    if people:
-        _store_labels(store, run, people[-1])
+        if people:
+            _store_labels(store, run, people[-1])
     _report(store, run, result, len(loaded.sessions), seat)
 
 
