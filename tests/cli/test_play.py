@@ -9,13 +9,16 @@ import pytest
 
 from proactive_bench.store import (
     IntentEvent,
+    LLMCall,
     MessageRow,
     PersonLabel,
     Store,
     ToolCallRow,
 )
+from proactive_bench.testing.stub_server import StubServer
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import MINI
+from tests.helpers.stub_models import FakeUserModel
 
 # Session a1 of the mini dataset against scripted:passive (it writes the summary without units or mean, asks nothing).
 # Turn 1: the rules user sees no completion and no question, so it volunteers the first open intent:
@@ -103,7 +106,7 @@ def test_user_seat_needs_the_agent(tmp_path: Path) -> None:
 
 
 def test_a_person_in_the_agents_seat_is_scored_like_any_agent(tmp_path: Path) -> None:
-    stdin = "\n".join([
+    lines = [
         "/tools",
         '/tool read_file {"path": "notes/batch.csv"}',
         "/tool read_file {bad",
@@ -111,7 +114,8 @@ def test_a_person_in_the_agents_seat_is_scored_like_any_agent(tmp_path: Path) ->
         "Which units should I report the values in?",
         '/tool write_file {"path": "out/summary.md", "content": "# Batch summary\\n\\nValues in mg/L; the mean is 4.65.\\n"}',
         "/reply The summary is in out/summary.md.",
-    ]) + "\n"
+    ]
+    stdin = "".join(f"{line}\n" for line in lines)
     result = run_cli("play", "--persona", "mini", "--sessions", "a1", "--data", str(MINI), "--db", str(tmp_path / "r.db"), stdin=stdin)
     assert result.exit_code == 0, result.output
     assert "read_file: Read a file" in result.output
@@ -131,3 +135,17 @@ def test_a_person_agent_whose_input_ends_stops_every_session(tmp_path: Path) -> 
     result = run_cli("play", "--persona", "mini", "--sessions", "a1,a3", "--data", str(MINI), "--db", str(tmp_path / "r.db"), stdin="/tools\n")
     assert result.exit_code == 0, result.output
     assert "sessions a1, a3 stopped there" in result.output
+
+
+def test_the_llm_user_labels_beside_the_person_when_configured(tmp_path: Path) -> None:
+    with StubServer(FakeUserModel()) as server:
+        result = play_user(tmp_path, TWO_TURNS, "--user-model", "openai:stub-user", "--base-url", server.base_url)
+    assert result.exit_code == 0, result.output
+    store = Store(tmp_path / "r.db")
+    (session_run,) = store.session_runs(store.resolve("latest").id)
+    rows = store.rows(PersonLabel, session_run.id)
+    assert len(rows) == 4 and {r.simulator_name for r in rows} == {"llm"}
+    # turn 1: passive wrote neither mg/L nor a mean and asked nothing; the model user volunteers one intent
+    assert sorted(r.simulator for r in rows if r.turn == 1) == ["pending", "provided"]
+    assert any("completion_stage" in c.purpose for c in store.rows(LLMCall, session_run.id))
+    assert [e.decided_by for e in store.rows(IntentEvent, session_run.id)] == ["person"]  # the model never drives the session
