@@ -70,3 +70,7 @@ class SweepStatus(StrEnum):
 
 INPUT_ENDED = "input ended: the person at the terminal stopped playing"
 """Why a session played by a person (``pbench play``, either seat) ended when their input stream did."""
+
+
+class InputEnded(EOFError):
+    """The input stream of the person at the terminal ended (:data:`INPUT_ENDED`)."""

@@ -14,7 +14,7 @@ import json
 import sys
 from typing import TextIO
 
-from proactive_bench.data_model import INPUT_ENDED
+from proactive_bench.data_model import INPUT_ENDED, InputEnded
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     AgentTurn,
@@ -25,9 +25,6 @@ from proactive_bench.scaffolds.protocol import (
 PERSON_AGENT = "person"
 HELP = "/tools lists the tools, /tool NAME {json args} calls one, /reply TEXT (or a line not starting with /) answers"
 
-
-class InputEnded(EOFError):
-    """The person's input stream ended."""
 
 
 class PersonAgent:

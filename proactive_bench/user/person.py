@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from proactive_bench.data_model import INPUT_ENDED, IntentLabel, IntentStatus, Stage
+from proactive_bench.data_model import INPUT_ENDED, InputEnded, IntentLabel, IntentStatus, Stage
 from proactive_bench.dataset import HiddenIntent
 from proactive_bench.user.base import UserDecision, UserSimulator, UserView
 
@@ -28,9 +28,6 @@ _ABBREVIATIONS = {"c": LABELS[0], "i": LABELS[1], "p": LABELS[2], "n": PENDING}
 _STAGES = {IntentStatus.COMPLETED: Stage.COMPLETION, IntentStatus.INFERRED: Stage.QUESTION, IntentStatus.PROVIDED: Stage.VOLUNTEER}
 _REVEAL = re.compile(r"#(\d+)")
 
-
-class InputEnded(EOFError):
-    """The person's input stream ended."""
 
 
 @dataclass(frozen=True)
