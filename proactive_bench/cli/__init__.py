@@ -14,6 +14,7 @@
 | `generate.py` | `generate odyssey`: a task's dialogue history; `generate agentif`: a new task from a seed's workflow and a local corpus; both from a generator and a verifier model |
 | `cleanup.py` | `gc` |
 | `db.py` | `db serve/stop/info/upgrade`: a local PostgreSQL server to try, a results database's revision and counts |
+| `play.py` | `play`: a person at the terminal in the agent's seat or the user's (`--as user`: their labels stored beside the simulator's) |
 | `mcp_serve.py` | `mcp`: one session's world over MCP on its own (http on 127.0.0.1 with a token, or stdio) |
 
 `lazy.py` holds the group that imports a command's module only when that
@@ -51,7 +52,7 @@ class PbenchCommands(LazyGroup):
             ("rescore", "results", "rescore"), ("validate", "validate", "validate"), ("schema", "dataset", "schema"),
             ("tools", "dataset", "tools"), ("report", "results", "report"), ("export", "results", "export"), ("gc", "cleanup", "gc"),
             ("import", "imports", "import_app"), ("audit", "audit", "audit_app"), ("generate", "generate", "generate_app"),
-            ("db", "db", "db_app"), ("mcp", "mcp_serve", "mcp"),
+            ("db", "db", "db_app"), ("mcp", "mcp_serve", "mcp"), ("play", "play", "play"),
         )
     )
 

@@ -26,7 +26,9 @@ from proactive_bench.episode import ResumeError, run_spec
 from proactive_bench.llm import ModelSpecError
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import (
+    Agreement,
     BurdenRow,
+    agreement_tables,
     Summary,
     burden_rows,
     burden_table,
@@ -35,6 +37,7 @@ from proactive_bench.reporting import (
     comparison_dict,
     comparison_table,
     results_table,
+    run_agreement,
     summarize,
     summary_csv,
     summary_tables,
@@ -61,6 +64,17 @@ def print_summary(summary: Summary, fmt: str, by: str | None = None, burden: lis
             out_console.print(burden_table(burden))
 
 
+def print_agreement(result: Agreement, fmt: str, ident: str) -> None:
+    """The simulator-versus-person agreement as JSON or tables; a run without person labels says so (exit 1)."""
+    if result.items == 0:
+        raise fail(f"{ident} has no person labels: only runs of pbench play --as user have them")
+    if fmt == "json":
+        typer.echo(json.dumps(result.as_dict(), indent=2))
+    else:
+        for table in agreement_tables(result):
+            out_console.print(table)
+
+
 def results(
     ident: MaybeIdArg = None,
     compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="A B", help="Two runs or sweeps (ids, prefixes or latest) paired by task: B − A with a 95 % paired bootstrap interval.")] = None,
@@ -70,6 +84,7 @@ def results(
     include_partial: Annotated[bool, typer.Option("--include-partial", help="Count runs stopped early (budget, Ctrl-C) in the figures.")] = False,
     protocol: Annotated[Optional[str], typer.Option(help="Score every run by this protocol's rules (default: each run's own).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    agreement: Annotated[bool, typer.Option("--agreement", help="Runs played with pbench play --as user: the person's intent labels against the simulator's (counts, confusion table, Cohen's κ).")] = False,
 ) -> None:
     """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std and bootstrap interval, failures, pass^k, table 1, ablation, statuses, turns, categories, cost; or two compared (--compare A B)."""
     configure_logging()
@@ -96,6 +111,11 @@ def results(
         return
     assert ident is not None
     runs = runs_of(store, ident, db)
+    if agreement:
+        if fmt == "csv" or by is not None:
+            raise fail("--agreement prints a table or JSON (--format table|json), without --by")
+        print_agreement(run_agreement(store, runs), fmt, ident)
+        return
     print_summary(summarize(store, runs, scoring, include_partial), fmt, by, burden_rows(store, runs))
 
 

@@ -17,7 +17,7 @@ _EXPORTS = Exports(
         "evidence": ("Evidence", "questions_in"),
         "labels": ("IntentLabel", "Leak", "Stage"),
         "messages": ("Message",),
-        "status": ("FINAL_OUTCOMES", "PARTIAL_RUN_STATUSES", "IntentStatus", "RunStatus", "SessionOutcome", "SweepStatus"),
+        "status": ("FINAL_OUTCOMES", "INPUT_ENDED", "PARTIAL_RUN_STATUSES", "InputEnded", "IntentStatus", "RunStatus", "SessionOutcome", "SweepStatus"),
         "trace": (
             "clipped_note",
             "collecting_clips",
@@ -33,8 +33,10 @@ _EXPORTS = Exports(
 
 __all__ = [
     "FINAL_OUTCOMES",
+    "INPUT_ENDED",
     "PARTIAL_RUN_STATUSES",
     "Evidence",
+    "InputEnded",
     "IntentLabel",
     "IntentStatus",
     "Leak",

@@ -66,3 +66,11 @@ class SweepStatus(StrEnum):
     """Stopped by Ctrl-C or SIGTERM; ``pbench resume`` continues it."""
     PARTIAL = "partial"
     """Some runs did not finish for another reason."""
+
+
+INPUT_ENDED = "input ended: the person at the terminal stopped playing"
+"""Why a session played by a person (``pbench play``, either seat) ended when their input stream did."""
+
+
+class InputEnded(EOFError):
+    """The input stream of the person at the terminal ended (:data:`INPUT_ENDED`)."""

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import difflib
 import os
+from collections.abc import Callable
 from contextlib import AsyncExitStack
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +54,7 @@ from proactive_bench.scoring import JUDGES, EpisodeResult, JudgeFactory, JudgeSe
 from proactive_bench.store import Run, Store
 from proactive_bench.episode.settings import RunSettings
 from proactive_bench.suites import SUITES, SuiteSettings, suite_settings_problem
-from proactive_bench.user import USERS, UserOptions, check_user
+from proactive_bench.user import USERS, UserOptions, UserSimulator, check_user
 
 
 class RunSpec(RunSettings):
@@ -283,15 +285,17 @@ async def execute_run(
     limiter: BaseRateLimiter | None = None,
     on_progress: ProgressHook | None = None,
     transport: ChatTransport | None = None,
+    seat: Callable[[UserSimulator], UserSimulator] | None = None,
 ) -> EpisodeResult:
     """Run (or continue) a run from its stored spec, recording every model answer: the one path of every run.
 
     ``ledger``: the run's call ledger (a sweep's carries its budget); by default one of its own.
     ``transport``: connections shared with other runs of this event loop (a sweep's); by default the run opens its own.
+    ``seat``: who takes the user's seat around the built simulator (``pbench play --as user``: a person, the simulator labelling silently).
     A run that cannot start (:data:`START_FAILURES`) is marked failed, the reason kept in its config, and the error raised.
     """
     try:
-        return await _execute(store, run, loaded, ledger or CallLedger(run.id), limiter, on_progress, transport)
+        return await _execute(store, run, loaded, ledger or CallLedger(run.id), limiter, on_progress, transport, seat)
     except START_FAILURES as exc:
         store.update(run, status=RunStatus.FAILED, config={**run.config, "failure": str(exc)})
         raise
@@ -299,7 +303,7 @@ async def execute_run(
 
 async def _execute(
     store: Store, run: Run, loaded: LoadedEpisode, ledger: CallLedger, limiter: BaseRateLimiter | None, on_progress: ProgressHook | None,
-    transport: ChatTransport | None,
+    transport: ChatTransport | None, seat: Callable[[UserSimulator], UserSimulator] | None,
 ) -> EpisodeResult:
     spec = run_spec(run)
     by_id = {s.id: s for s in loaded.sessions}
@@ -323,6 +327,8 @@ async def _execute(
             else:
                 store.update(run, config={**run.config, "structured_methods": {}})
         participants = build_participants(spec, ledger, cache, limiter, transport)
+        if seat is not None:
+            participants = replace(participants, user=seat(participants.user))
         if learning is not None:
             for role, participant in (("user", participants.user), ("judge", participants.judge)):
                 caller = getattr(participant, "structured", None)

@@ -2,7 +2,7 @@
 
 ``summary`` rebuilds the paper's aggregates from the store,
 ``tables`` prints them as rich tables or CSV, ``burden`` reports
-user burden beside Proc, ``comparison`` two agents paired by task, ``run_list`` lists runs and sweeps. ``html`` is imported on its own (it loads
+user burden beside Proc, ``comparison`` two agents paired by task, ``run_list`` lists runs and sweeps, ``agreement`` a played user's labels against the simulator's. ``html`` is imported on its own (it loads
 matplotlib). See README.md here.
 """
 
@@ -13,6 +13,7 @@ from proactive_bench.exports import Exports
 _EXPORTS = Exports(
     __name__,
     {
+        "agreement": ("Agreement", "agreement_tables", "cohen_kappa", "label_agreement", "run_agreement"),
         "burden": ("BurdenRow", "burden_rows", "burden_table"),
         "comparison": ("comparison_dict", "comparison_table", "compare_runs"),
         "run_list": ("RunRow", "SweepRow", "run_rows", "runs_table", "sweep_rows", "sweeps_table"),
@@ -22,18 +23,23 @@ _EXPORTS = Exports(
 )
 
 __all__ = [
+    "Agreement",
     "BurdenRow",
     "RunRow",
     "Summary",
     "SweepRow",
+    "agreement_tables",
     "burden_rows",
     "burden_table",
     "category_table",
+    "cohen_kappa",
     "compare_runs",
     "comparison_dict",
     "comparison_table",
+    "label_agreement",
     "pct",
     "results_table",
+    "run_agreement",
     "run_rows",
     "runs_table",
     "summarize",

@@ -2,7 +2,7 @@
 
 ``protocol`` is the three-method interface every agent implements and the
 ``SCAFFOLDS`` registry; ``react``, ``scripted`` and ``adversarial`` are the
-built-ins; ``catalog`` registers them, grants the scripted ones each session's
+built-ins, ``person`` the person at the terminal (``pbench play``); ``catalog`` registers them, grants the scripted ones each session's
 reference solution (:data:`ORACLES`) and builds the agent of a run
 (:func:`load_agent`; ``AGENT_KINDS`` maps a name's prefix to how it is built). A new agent is a ``package.module:attr``, a
 ``path/file.py:attr`` or an entry point of the ``pbench.scaffolds`` group; it never
@@ -32,6 +32,7 @@ from proactive_bench.scaffolds.catalog import (
     unknown_agent,
 )
 from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
+from proactive_bench.scaffolds.person import PERSON_AGENT, PersonAgent
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     AgentTurn,
@@ -51,10 +52,12 @@ __all__ = [
     "AGENT_KINDS",
     "DEFAULT_AGENT",
     "ORACLES",
+    "PERSON_AGENT",
     "SCAFFOLDS",
     "WORK_DIMENSIONS",
     "AgentLoader",
     "AgentTurn",
+    "PersonAgent",
     "Scaffold",
     "ScaffoldFactory",
     "ScaffoldLoadError",

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import proactive_bench.scaffolds.adversarial
+import proactive_bench.scaffolds.person
 import proactive_bench.scaffolds.react
 import proactive_bench.scaffolds.scripted  # noqa: F401
 from proactive_bench.registry import PluginError, Registry

@@ -104,6 +104,22 @@ class IntentEvent(SQLModel, table=True):
     prompt_hash: str | None = None
 
 
+class PersonLabel(SQLModel, table=True):
+    """One intent's label at one user turn of a played session (``pbench play --as user``): the person's beside the simulator's."""
+
+    __tablename__ = "personlabel"
+    id: int | None = Field(default=None, primary_key=True)
+    session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
+    turn: int
+    intent_id: str
+    person: str
+    """completed, inferred, provided or pending (open after the turn)."""
+    simulator: str
+    """The same words, from the simulator that labelled the turn silently."""
+    simulator_name: str
+    """Which simulator: ``rules`` or ``llm``."""
+
+
 class Grade(SQLModel, table=True):
     __table_args__ = (Index("uq_grade_session_item", "session_run_id", "item_id", unique=True),)
     id: int | None = Field(default=None, primary_key=True)
@@ -195,5 +211,5 @@ class Checkpoint(SQLModel, table=True):
     sha256: str = Field(foreign_key="workspacearchive.sha256")
 
 
-SESSION_TABLES: tuple[type[SQLModel], ...] = (MessageRow, ToolCallRow, IntentEvent, Grade, LLMCall, Snapshot, AgentErrorRow)
+SESSION_TABLES: tuple[type[SQLModel], ...] = (MessageRow, ToolCallRow, IntentEvent, PersonLabel, Grade, LLMCall, Snapshot, AgentErrorRow)
 """The tables whose rows belong to one session run (by ``session_run_id``)."""

@@ -3,7 +3,8 @@
 ``base`` holds the decision types and the priority rule shared by every
 backend; ``rules`` is the deterministic backend driven by intent annotations;
 ``llm`` judges with a chat model; ``followups`` wraps either to give a
-session's scripted follow-up instructions. Prompts live in ``prompts/`` as versioned
+session's scripted follow-up instructions; ``person`` puts a person at the
+terminal in the user's seat, the simulator labelling the same turns silently. Prompts live in ``prompts/`` as versioned
 files whose hash is stored with each decision. Both backends register in
 :data:`USERS` (``--user NAME``) when imported here; a plugin backend is an entry
 point of the ``pbench.users`` group: a factory taking :class:`UserOptions`.
@@ -29,13 +30,19 @@ from proactive_bench.user.rules import (
 # isort: split
 from proactive_bench.user.followups import FollowUpUser, delivered_followups
 from proactive_bench.user.llm import LLMUser, request_text
+from proactive_bench.user.person import LABELS, PENDING, LabelPair, PersonUser, Terminal
 from proactive_bench.user.targeting import cap_claims, credited_questions, match_admissible, patience_spent_over, screen_questions
 
 __all__ = [
     "FollowUpUser",
+    "LABELS",
     "LLMUser",
+    "LabelPair",
+    "PENDING",
+    "PersonUser",
     "RulesUser",
     "StageVerdict",
+    "Terminal",
     "USERS",
     "UserBackendError",
     "UserDecision",

@@ -23,9 +23,9 @@ def edit_yaml(path: Path, change: Any) -> None:
     path.write_text(yaml.safe_dump(data, sort_keys=False))
 
 
-def run_cli(*args: str) -> Any:
-    """``pbench ARGS`` in this process; the click result (exit code, stdout, output)."""
-    return CliRunner().invoke(app, list(args))
+def run_cli(*args: str, stdin: str | None = None) -> Any:
+    """``pbench ARGS`` in this process (``stdin``: the text piped in); the click result (exit code, stdout, output)."""
+    return CliRunner().invoke(app, list(args), input=stdin)
 
 
 def run_episode_json(*args: str) -> dict[str, Any]:

@@ -166,7 +166,7 @@ def test_a_database_of_revision_0005_gains_the_agent_column_and_keeps_its_runs(t
     shown = run_cli("results", out["run_id"], "--db", str(db), "--json")
     assert shown.exit_code == 0, shown.output
     with sqlite3.connect(db) as conn:
-        assert conn.execute("select version_num from alembic_version").fetchone()[0] == "0007"
+        assert conn.execute("select version_num from alembic_version").fetchone()[0] == "0008"
 
 
 def test_judge_reaches_the_judges_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

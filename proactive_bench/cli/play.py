@@ -1,0 +1,163 @@
+"""``pbench play``: a person in either seat at the terminal (docs/play.md).
+
+``--as user``: the person plays the user for the agent ``--agent`` (on ``--model``), labelling
+each turn's hidden intents and typing the reply, while the simulator labels
+the same turns silently; both labellings are stored (``pbench results ID
+--agreement``). ``--as agent``: the person plays the agent (the ``person``
+scaffold) against the rules user, stored and scored like any run.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from proactive_bench.campaign import run_fast
+from proactive_bench.cli.common import (
+    DEFAULT_DB,
+    DataOpt,
+    MaybeDbOpt,
+    NoValidateOpt,
+    err_console,
+    fail,
+    open_store,
+    out_console,
+    results_dir,
+    warn,
+)
+from proactive_bench.cli.episodes import load_or_exit
+from proactive_bench.cli.guards import (
+    admit,
+    check_endpoints,
+    check_participants,
+    owning,
+    stops_cleanly,
+)
+from proactive_bench.cli.option_groups import with_option_groups
+from proactive_bench.cli.options import CallLimits, RoleEndpoints
+from proactive_bench.cli.run import parse_sessions
+from proactive_bench.data_model import INPUT_ENDED, SessionOutcome
+from proactive_bench.dataset import DEFAULT_DATA_ROOT
+from proactive_bench.episode import (
+    DEFAULT_MAX_TURNS,
+    START_FAILURES,
+    RunSpec,
+    execute_run,
+    start_run,
+)
+from proactive_bench.llm import MaxTokens
+from proactive_bench.logs import configure_logging
+from proactive_bench.reporting import results_table
+from proactive_bench.scaffolds import PERSON_AGENT, agent_and_model
+from proactive_bench.scoring import EpisodeResult
+from proactive_bench.store import PersonLabel, Run, Store
+from proactive_bench.user import PersonUser, Terminal, UserSimulator
+from proactive_bench.validation import settings_problem
+
+SEATS = ("agent", "user")
+
+
+@stops_cleanly
+@with_option_groups
+def play(
+    *,
+    persona: Annotated[str, typer.Option(help="Persona whose episode to play, e.g. pharmacist.")],
+    seat: Annotated[str, typer.Option("--as", help="Your seat: agent (you answer the rules user, with the session's tools) or user (you play the user for --agent).")] = "agent",
+    agent: Annotated[Optional[str], typer.Option(help="With --as user: the agent you play the user for (as pbench episode --agent).")] = None,
+    model: Annotated[Optional[str], typer.Option(help="With --as user: the chat model that agent runs on (as pbench episode --model).")] = None,
+    sessions: Annotated[Optional[str], typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
+    user_model: Annotated[Optional[str], typer.Option(help="With --as user: the simulator that labels beside you is the llm user on this chat model (default: the rules user).")] = None,
+    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
+    db: MaybeDbOpt = None,
+    max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before a session is truncated.")] = DEFAULT_MAX_TURNS,
+    limits: CallLimits,
+    endpoints: RoleEndpoints,
+    data: DataOpt = DEFAULT_DATA_ROOT,
+    no_validate: NoValidateOpt = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")] = False,
+) -> None:
+    """Play one persona's episode yourself, in the agent's seat (default) or the user's (--as user), stored and scored like any run."""
+    configure_logging(verbose)
+    if seat not in SEATS:
+        raise fail(f"--as must be agent or user, not {seat!r}")
+    if seat == "agent" and (agent is not None or model is not None or user_model is not None):
+        raise fail("--agent, --model and --user-model apply to --as user; in the agent's seat you are the agent and the rules user answers")
+    chat_model: str | None = None
+    if seat == "user":
+        if agent is None and model is None:
+            raise fail("--as user needs --agent: the agent you play the user for")
+        try:
+            agent, chat_model, note = agent_and_model(agent, model)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+        if note:
+            warn(note)
+    loaded = load_or_exit(data, persona)
+    try:
+        chosen = parse_sessions(sessions, loaded.sessions)
+        caps = MaxTokens(**limits.caps())
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    agent = agent if seat == "user" and agent is not None else PERSON_AGENT
+    user = "llm" if user_model else "rules"
+    if problem := settings_problem(agent, chosen, user):
+        raise fail(problem)
+    db_path = db or DEFAULT_DB
+    spec = RunSpec(
+        persona=persona, agent=agent, model=chat_model, data_root=str(data), sessions=[s.id for s in chosen], user=user, user_model=user_model,  # type: ignore[arg-type]
+        base_url=base_url, max_turns=max_turns, max_tokens=caps, call_timeout=limits.call_timeout,
+        role_base_urls=endpoints.base_urls(), role_key_envs=endpoints.key_envs(),
+    )
+    check_participants([spec])
+    check_endpoints(spec.endpoints())
+    if not no_validate:
+        admit(loaded, [s.id for s in chosen], results_dir(db_path))
+    store = open_store(db_path, create=True)
+    run = start_run(store, loaded, spec, results_dir(db_path))
+    people: list[PersonUser] = []
+
+    def person_in_seat(simulator: UserSimulator) -> UserSimulator:
+        people.append(PersonUser(simulator, Terminal(sys.stdin, sys.stderr)))
+        return people[-1]
+
+    with owning(store, run.id):
+        try:
+            result = run_fast(execute_run(store, run, loaded, seat=person_in_seat if seat == "user" else None))
+        except START_FAILURES as exc:
+            raise fail(str(exc)) from None
+        if people:
+            _store_labels(store, run, people[-1])
+    _report(store, run, result, len(loaded.sessions), seat)
+
+
+def _store_labels(store: Store, run: Run, person: PersonUser) -> None:
+    """The person's and the simulator's labels of every turn, beside each other, under each session's run row."""
+    session_runs = {sr.session_id: sr.id for sr in store.session_runs(run.id)}
+    rows = [
+        PersonLabel(
+            session_run_id=session_runs[pair.session_id], turn=pair.turn, intent_id=pair.intent_id,
+            person=pair.person, simulator=pair.simulator, simulator_name=pair.simulator_name,
+        )
+        for pair in person.pairs
+        if session_runs.get(pair.session_id) is not None
+    ]
+    if rows:
+        store.add(*rows)
+
+
+def _report(store: Store, run: Run, result: EpisodeResult, total: int, seat: str) -> None:
+    """The run's results; input that ended early is said in one line (exit 0: stopping is the person's choice)."""
+    out_console.print(results_table(result, total))
+    err_console.print(f"results: {store.name} (run {run.id}); workspace: {run.workspace}", highlight=False)
+    if seat == "user":
+        err_console.print(f"your labels beside the simulator's: pbench results {run.id} --agreement", highlight=False)
+    stopped = [s.session_id for s in result.sessions if s.status == SessionOutcome.ERROR and s.error is not None and INPUT_ENDED in s.error]
+    if stopped:
+        err_console.print(f"{INPUT_ENDED}; sessions {', '.join(stopped)} stopped there (what was played is stored)", highlight=False)
+    others = [s for s in result.sessions if s.status == SessionOutcome.ERROR and s.session_id not in stopped]
+    for session in others:
+        err_console.print(f"{session.session_id}: {session.error}", highlight=False, markup=False)
+    if others:
+        raise typer.Exit(1)
