@@ -160,6 +160,7 @@ def test_a_database_of_revision_0005_gains_the_agent_column_and_keeps_its_runs(t
     out = run_episode_json("--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--db", str(db))
     with sqlite3.connect(db) as conn:  # as revision 0005 wrote it
         conn.execute("alter table run drop column agent")
+        conn.execute("drop table personlabel")  # revision 0008
         conn.execute("update alembic_version set version_num = '0005'")
     run = Store(db).run(out["run_id"])
     assert run is not None and run.agent is None and run.model == "scripted:passive"

@@ -1,6 +1,6 @@
 """The agent a run evaluated, apart from the chat model it ran on.
 
-Revision ``0006`` (column ``run.agent``, :class:`~proactive_bench.store.tables.Run`);
+Revision ``0007`` (column ``run.agent``, :class:`~proactive_bench.store.tables.Run`);
 runs stored before it keep NULL: their ``model`` column named the agent the 0.1 way
 (``scripted:reference``, or a chat model for the react agent), which ``RunSpec`` reads from their config.
 """

@@ -1,6 +1,6 @@
 """Person labels: a person's intent labels per turn beside the simulator's (``pbench play --as user``).
 
-Revision ``0007`` (table ``personlabel``, :class:`~proactive_bench.store.tables.PersonLabel`).
+Revision ``0008`` (table ``personlabel``, :class:`~proactive_bench.store.tables.PersonLabel`).
 """
 
 from __future__ import annotations
