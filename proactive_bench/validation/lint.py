@@ -7,14 +7,18 @@ annotations that weaken a session (e.g. intents the rules user cannot track).
 from __future__ import annotations
 
 import fnmatch
+import multiprocessing
+import os
 import re
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from proactive_bench.dataset import (
     Dataset,
+    EpisodeDraft,
     FileExists,
     FileMatches,
     FileNear,
@@ -99,10 +103,37 @@ def validate_root(root: Path) -> tuple[Dataset, list[Problem]]:
     """
     drafts, problems = draft_dataset(root)
     dataset = runnable_dataset(root, drafts)
-    for draft in drafts.values():
-        problems += validate_episode(draft.episode, dataset.root, draft.broken)
+    for found in drafts_problems(list(drafts.values()), dataset.root):
+        problems += found
     problems += cross_persona_cues(dataset)
     return dataset, list(dict.fromkeys(problems))
+
+
+_DRAFTS: list[EpisodeDraft] = []
+"""The drafts a forked worker of :func:`drafts_problems` checks (inherited, not pickled)."""
+
+
+def drafts_problems(drafts: list[EpisodeDraft], root: Path, workers: int | None = None) -> list[list[Problem]]:
+    """Each draft's :func:`validate_episode` problems, in order.
+
+    Each episode replays on its own scratch world and the checks are CPU-bound,
+    so several episodes are checked at once in forked processes, one per core
+    (``workers``: how many; 1 checks them here, one after the other).
+    """
+    workers = min(len(drafts), workers or len(os.sched_getaffinity(0)))
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [validate_episode(d.episode, root, d.broken) for d in drafts]
+    _DRAFTS[:] = drafts
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            return list(pool.map(_draft_problems, range(len(drafts)), [root] * len(drafts)))
+    finally:
+        _DRAFTS.clear()
+
+
+def _draft_problems(index: int, root: Path) -> list[Problem]:
+    draft = _DRAFTS[index]
+    return validate_episode(draft.episode, root, draft.broken)
 
 
 def validate_episode(episode: LoadedEpisode, root: Path, broken: Mapping[str, PartialModel[Session]] | None = None) -> list[Problem]:
