@@ -41,7 +41,7 @@ from proactive_bench.env import Workspace, resolve_tool_names
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
 from proactive_bench.validation.conventions import convention_problems
 from proactive_bench.validation.cues import cross_persona_cues
-from proactive_bench.validation.gaming import gaming_problems
+from proactive_bench.validation.gaming import GamingChecks
 from proactive_bench.validation.reference_replay import replay_references
 from proactive_bench.validation.semantics import (
     is_unannotated,
@@ -143,7 +143,9 @@ def validate_episode(episode: LoadedEpisode, root: Path, broken: Mapping[str, Pa
     problems = _renumbered(_field_problems(episode, root, broken), episode, broken)
     runnable = replace(episode, sessions=[s for s in episode.sessions if s.id not in broken])
     named = {(p.file, p.field) for p in problems if p.level == "error"}  # a replay failure there is its consequence
-    return [p for p in replay_references(runnable, root) if (p.file, p.field) not in named] + problems + gaming_problems(runnable, root)
+    gaming = GamingChecks(runnable, root)
+    replayed = replay_references(runnable, root, at_start=gaming.at_start)
+    return [p for p in replayed if (p.file, p.field) not in named] + problems + gaming.problems()
 
 
 def _field_problems(episode: LoadedEpisode, root: Path, broken: Mapping[str, PartialModel[Session]]) -> list[Problem]:
