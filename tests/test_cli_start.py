@@ -120,6 +120,14 @@ def test_episode_loads_no_ray_executor_nor_dataset_archives(tmp_path: Path) -> N
     assert not {m for m in loaded for other in unneeded if m == other or m.startswith(other + ".")}
 
 
+def test_the_tools_load_no_pdf_writer_until_one_writes_a_pdf() -> None:
+    """fpdf2 (with numpy, PIL, fontTools) and matplotlib, whose font the PDFs use, cost every command that loads the tools."""
+    code = "import sys, proactive_bench.env; print(sorted(m for m in sys.modules if m.split('.')[0] in ('fpdf', 'matplotlib')))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.replace("'", '"')) == []
+
+
 def test_a_cached_validate_loads_no_checks_and_no_database(tmp_path: Path) -> None:
     """The second ``validate`` of unchanged data answers from the report the first stored (same output, same exit code)."""
     data = tmp_path / "mini"
