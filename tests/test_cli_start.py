@@ -112,11 +112,11 @@ def test_a_read_only_command_imports_no_model_client_agent_loop_ray_or_suite(arg
 
 
 def test_episode_loads_no_ray_executor_nor_dataset_archives(tmp_path: Path) -> None:
-    """Up to its first model request (here refused: nothing listens on port 9), ``episode`` loads no sweep machinery."""
+    """Up to its first model request (here refused: nothing listens on port 9), ``episode`` loads no sweep machinery nor PDF writer."""
     args = ("episode", "--persona", "pharmacist", "--model", "openai:x", "--base-url", "http://127.0.0.1:9/v1", "--db", str(tmp_path / "p.db"))
     loaded = modules_loaded(*args, code=2)
     assert "proactive_bench.cli.run" in loaded and "proactive_bench.episode.runner" in loaded  # it did get as far as a run
-    unneeded = ("ray", "proactive_bench.campaign.ray_executor", "proactive_bench.campaign.dataset_archives", "proactive_bench.campaign.workers")
+    unneeded = ("ray", "proactive_bench.campaign.ray_executor", "proactive_bench.campaign.dataset_archives", "proactive_bench.campaign.workers", "fpdf", "matplotlib")
     assert not {m for m in loaded for other in unneeded if m == other or m.startswith(other + ".")}
 
 
