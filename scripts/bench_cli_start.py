@@ -142,9 +142,9 @@ def main() -> None:
             wall = statistics.median(walls)
             figures[label] = {"wall_s": round(wall, 3), "target_s": TARGETS.get(label), "imports_s": round(imports, 3), "modules": modules}
         floor = statistics.median(bare)
+        figures["python -c 'import typer'"]["wall_s"] = round(floor, 3)
         for row in figures.values():
             row["ratio"] = round(float(row["wall_s"] or 0) / floor, 2)
-        figures["python -c 'import typer'"]["wall_s"] = round(floor, 3)
     if options.json:
         print(json.dumps(figures, indent=2))
         return

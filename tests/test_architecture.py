@@ -33,6 +33,8 @@ SIDEWAYS = {("scoring", "user"), ("suites", "user"), ("store", "exports")}
 DEFERRED = {
     ("proactive_bench.cli", "proactive_bench.reporting.html"): "matplotlib loads only for `pbench report`",
     ("proactive_bench.cli.validate", "proactive_bench.suites.trainee"): "the trainee templates load only for `validate --suite trainee`",
+    ("proactive_bench.suites.agentif.copy_check", "proactive_bench.suites.agentif.attachment_writers"):
+        "fpdf2 (with fontTools) loads when validate writes a copied PDF deliverable, not with the suites every run loads",
 }
 """Function-level imports kept on purpose, ``(importer prefix, imported module prefix): why``: start-up time only."""
 

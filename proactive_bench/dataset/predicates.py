@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import functools
 import re
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Union
 
@@ -33,8 +34,9 @@ if TYPE_CHECKING:
 REGEX_FLAGS = re.IGNORECASE | re.MULTILINE
 
 
+@functools.lru_cache(maxsize=4096)
 def compile_pattern(pattern: str) -> re.Pattern[str]:
-    """Compile a predicate pattern with the language's flags."""
+    """Compile a predicate pattern with the language's flags (once: ``validate`` evaluates each many times, more than ``re``'s cache holds)."""
     return re.compile(pattern, REGEX_FLAGS)
 
 

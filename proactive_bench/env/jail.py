@@ -20,6 +20,7 @@ A refused file is reported by a short marker (``[skipped: ...]``), never its con
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import re
 import stat
@@ -306,6 +307,7 @@ def text_or_marker(root: Path, relative: str, max_chars: int) -> str:
         return exc.marker()
 
 
+@functools.lru_cache(maxsize=1024)
 def glob_regex(pattern: str) -> re.Pattern[str]:
     """A regex for a glob over '/'-separated paths: ``*`` and ``?`` stay in one folder, ``**`` spans folders."""
     out, i = [], 0

@@ -7,12 +7,11 @@ map, so the text of a PDF made here can be extracted again.
 
 from __future__ import annotations
 
+import importlib.util
 import re
-from importlib.resources import files
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from fpdf import FPDF
-from fpdf.enums import XPos, YPos
 from pydantic import BaseModel, Field, model_validator
 
 from proactive_bench.env.documents import docx_blocks, pdf_pages
@@ -20,9 +19,22 @@ from proactive_bench.env.office_blocks import Block, BulletsBlock, HeadingBlock,
 from proactive_bench.env.office_files import load, require_new, require_suffix, save
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
+if TYPE_CHECKING:
+    from fpdf import FPDF
+
 GROUP = "pdf"
 FONT = "DejaVu"
-FONT_FOLDER = files("matplotlib") / "mpl-data" / "fonts" / "ttf"
+
+
+def _package_folder(name: str) -> Path:
+    """An installed package's folder, found without importing it (importing matplotlib costs every pbench start)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        raise ImportError(f"pbench needs the {name} package (for its fonts); it is not installed")
+    return Path(spec.origin).parent
+
+
+FONT_FOLDER = _package_folder("matplotlib") / "mpl-data" / "fonts" / "ttf"
 BODY_SIZE = 11
 HEADING_SIZES = {1: 18, 2: 15, 3: 13}
 LINE = 6
@@ -61,12 +73,16 @@ def text_blocks(text: str) -> list[Block]:
 
 
 def _write(pdf: FPDF, text: str, size: int, style: str = "", indent: str = "") -> None:
+    from fpdf.enums import XPos, YPos  # loaded with fpdf by render_pdf
+
     pdf.set_font(FONT, style, size)
     pdf.multi_cell(0, LINE if size == BODY_SIZE else size * 0.6, f"{indent}{text}", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
 
 
 def render_pdf(blocks: list[Block], title: str | None) -> FPDF:
     """A PDF of the blocks (A4, DejaVu Sans), with ``title`` as its metadata title and first heading."""
+    from fpdf import FPDF  # fpdf2 loads numpy, PIL and fontTools: only writing a PDF pays for them, not every pbench start
+
     pdf = FPDF(format="A4")
     pdf.add_font(FONT, "", str(FONT_FOLDER / "DejaVuSans.ttf"))
     pdf.add_font(FONT, "B", str(FONT_FOLDER / "DejaVuSans-Bold.ttf"))

@@ -1,7 +1,9 @@
 """Dataset checks against cheap ways to earn credit: loose ``ask`` cues and stuffable evidence.
 
-Part of ``pbench validate`` (warnings). The sessions start in order on a
-scratch world as in a run (clock, timed app rows); at each session's start:
+Part of ``pbench validate`` (warnings). At each session's start, on the
+scratch world the replay of the reference solutions walks
+(:func:`~proactive_bench.validation.reference_replay.replay_references`, as in
+a run: clock, timed app rows, the earlier sessions' references replayed):
 
 - **loose cues** (:mod:`proactive_bench.validation.cues`): every intent's
   ``ask`` regexes against bare probes, the off-target corpus and convention
@@ -20,8 +22,6 @@ scratch world as in a run (clock, timed app rows); at each session's start:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ from proactive_bench.dataset import (
     Session,
     evaluate,
 )
-from proactive_bench.env import Memory, SeedError, Workspace, WorkspaceSeedError
+from proactive_bench.env import Memory, ToolEnv, Workspace
 from proactive_bench.scaffolds import (
     WORK_DIMENSIONS,
     stuffing_words,
@@ -42,10 +42,7 @@ from proactive_bench.scaffolds import (
     written_paths,
 )
 from proactive_bench.validation.cues import loose_cues
-from proactive_bench.validation.scratch_world import (
-    scratch_world,
-    start_scratch_session,
-)
+from proactive_bench.validation.reference_replay import replay_references
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _CODE = re.compile(
@@ -66,34 +63,41 @@ class SessionStart:
     earlier_reveals: list[str]
 
 
-def session_starts(episode: LoadedEpisode, root: Path) -> Iterator[SessionStart]:
-    """Each session of ``episode`` at its start, on a scratch world the earlier reference solutions have run on."""
-    resolver = GraderResolver(root)
-    reveals: list[str] = []
-    with ExitStack() as stack:
-        try:
-            env = stack.enter_context(scratch_world(episode))
-        except (SeedError, WorkspaceSeedError):
-            return  # reported by the replay of the references
-        for session in episode.sessions:
-            try:
-                box = start_scratch_session(env, episode, session)
-            except SeedError:
-                return  # reported by the replay of the references; later sessions would start on the wrong rows
-            except KeyError:
-                continue  # reported by the session checks
-            rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
-            evidence = Evidence([], [], env.workspace, env.memory, resolver, env.apps, env.require_apps().snapshot())
-            yield SessionStart(session, rel, env.workspace, env.memory, evidence, list(reveals))
-            for step in session.reference:
-                if step.tool is not None:
-                    box.call(step.tool, step.args)
-            reveals += [i.reveal for i in session.intents if i.reveal]
+class GamingChecks:
+    """Both checks of one episode, run at each session's start (:meth:`at_start`, the replay's ``at_start``).
+
+    ``cues``: False leaves the loose-cue checks out (stuffable evidence only).
+    """
+
+    def __init__(self, episode: LoadedEpisode, root: Path, cues: bool = True) -> None:
+        self.episode, self.cues = episode, cues
+        self.resolver = GraderResolver(root)
+        self.reveals: list[str] = []
+        self.found: list[Problem] = []
+        self.started: set[str] = set()
+
+    def at_start(self, session: Session, env: ToolEnv) -> None:
+        rel = f"episodes/{self.episode.episode.id}/sessions/{session.id}.yaml"
+        evidence = Evidence([], [], env.workspace, env.memory, self.resolver, env.apps, env.require_apps().snapshot())
+        start = SessionStart(session, rel, env.workspace, env.memory, evidence, list(self.reveals))
+        self.started.add(session.id)
+        if self.cues:
+            self.found += loose_cues(session, rel, workspace_files=env.workspace.files())
+        self.found += _stuffing_session(start)
+        self.reveals += [i.reveal for i in session.intents if i.reveal]
+
+    def problems(self) -> list[Problem]:
+        """What the walk found, then the cues of the sessions that never started (their world is broken, reported
+        elsewhere: their cues are still checked)."""
+        unstarted = [s for s in self.episode.sessions if s.id not in self.started] if self.cues else []
+        return self.found + [p for s in unstarted for p in loose_cues(s, f"episodes/{self.episode.episode.id}/sessions/{s.id}.yaml")]
 
 
 def stuffable_evidence(episode: LoadedEpisode, root: Path) -> list[Problem]:
     """Warnings for intent evidence and rule items that copying satisfies (see the module docstring)."""
-    return [p for start in session_starts(episode, root) for p in _stuffing_session(start)]
+    checks = GamingChecks(episode, root, cues=False)
+    replay_references(episode, root, at_start=checks.at_start)
+    return checks.problems()
 
 
 def _checks(session: Session) -> list[tuple[str, Any]]:
@@ -170,15 +174,3 @@ def _value(check: Any, evidence: Evidence) -> bool:
         return evaluate(check, replace(evidence, memo={}))
     except Exception:  # noqa: BLE001 (a grader that fails on garbage is not satisfied by it)
         return False
-
-
-def gaming_problems(episode: LoadedEpisode, root: Path) -> list[Problem]:
-    """Both checks for one episode, on one walk through its sessions."""
-    problems: list[Problem] = []
-    started: set[str] = set()
-    for start in session_starts(episode, root):
-        started.add(start.session.id)
-        problems += loose_cues(start.session, start.rel, workspace_files=start.workspace.files())
-        problems += _stuffing_session(start)
-    unstarted = [s for s in episode.sessions if s.id not in started]  # their world is broken (reported elsewhere): cues still checked
-    return problems + [p for s in unstarted for p in loose_cues(s, f"episodes/{episode.episode.id}/sessions/{s.id}.yaml")]

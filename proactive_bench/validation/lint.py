@@ -7,14 +7,18 @@ annotations that weaken a session (e.g. intents the rules user cannot track).
 from __future__ import annotations
 
 import fnmatch
+import multiprocessing
+import os
 import re
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from proactive_bench.dataset import (
     Dataset,
+    EpisodeDraft,
     FileExists,
     FileMatches,
     FileNear,
@@ -37,7 +41,7 @@ from proactive_bench.env import Workspace, resolve_tool_names
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
 from proactive_bench.validation.conventions import convention_problems
 from proactive_bench.validation.cues import cross_persona_cues
-from proactive_bench.validation.gaming import gaming_problems
+from proactive_bench.validation.gaming import GamingChecks
 from proactive_bench.validation.reference_replay import replay_references
 from proactive_bench.validation.semantics import (
     is_unannotated,
@@ -99,10 +103,37 @@ def validate_root(root: Path) -> tuple[Dataset, list[Problem]]:
     """
     drafts, problems = draft_dataset(root)
     dataset = runnable_dataset(root, drafts)
-    for draft in drafts.values():
-        problems += validate_episode(draft.episode, dataset.root, draft.broken)
+    for found in drafts_problems(list(drafts.values()), dataset.root):
+        problems += found
     problems += cross_persona_cues(dataset)
     return dataset, list(dict.fromkeys(problems))
+
+
+_DRAFTS: list[EpisodeDraft] = []
+"""The drafts a forked worker of :func:`drafts_problems` checks (inherited, not pickled)."""
+
+
+def drafts_problems(drafts: list[EpisodeDraft], root: Path, workers: int | None = None) -> list[list[Problem]]:
+    """Each draft's :func:`validate_episode` problems, in order.
+
+    Each episode replays on its own scratch world and the checks are CPU-bound,
+    so several episodes are checked at once in forked processes, one per core
+    (``workers``: how many; 1 checks them here, one after the other).
+    """
+    workers = min(len(drafts), workers or len(os.sched_getaffinity(0)))
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [validate_episode(d.episode, root, d.broken) for d in drafts]
+    _DRAFTS[:] = drafts
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            return list(pool.map(_draft_problems, range(len(drafts)), [root] * len(drafts)))
+    finally:
+        _DRAFTS.clear()
+
+
+def _draft_problems(index: int, root: Path) -> list[Problem]:
+    draft = _DRAFTS[index]
+    return validate_episode(draft.episode, root, draft.broken)
 
 
 def validate_episode(episode: LoadedEpisode, root: Path, broken: Mapping[str, PartialModel[Session]] | None = None) -> list[Problem]:
@@ -112,7 +143,9 @@ def validate_episode(episode: LoadedEpisode, root: Path, broken: Mapping[str, Pa
     problems = _renumbered(_field_problems(episode, root, broken), episode, broken)
     runnable = replace(episode, sessions=[s for s in episode.sessions if s.id not in broken])
     named = {(p.file, p.field) for p in problems if p.level == "error"}  # a replay failure there is its consequence
-    return [p for p in replay_references(runnable, root) if (p.file, p.field) not in named] + problems + gaming_problems(runnable, root)
+    gaming = GamingChecks(runnable, root)
+    replayed = replay_references(runnable, root, at_start=gaming.at_start)
+    return [p for p in replayed if (p.file, p.field) not in named] + problems + gaming.problems()
 
 
 def _field_problems(episode: LoadedEpisode, root: Path, broken: Mapping[str, PartialModel[Session]]) -> list[Problem]:

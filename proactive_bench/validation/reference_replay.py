@@ -7,10 +7,14 @@ later checks are skipped, since they would only repeat it); after them every
 intent's evidence and every rule item must hold. A session whose file did not
 load or whose replay broke is not there for the sessions that depend on it:
 those are not replayed (one note each) rather than failing in its wake.
+The same walk serves the checks that need each session's starting world
+(``at_start``: :mod:`~proactive_bench.validation.gaming`), so the references
+are replayed once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -25,7 +29,7 @@ from proactive_bench.dataset import (
     evaluate,
     walk,
 )
-from proactive_bench.env import SeedError, ToolBox, WorkspaceSeedError
+from proactive_bench.env import SeedError, ToolBox, ToolEnv, WorkspaceSeedError
 from proactive_bench.validation.scratch_world import (
     scratch_world,
     start_scratch_session,
@@ -33,7 +37,11 @@ from proactive_bench.validation.scratch_world import (
 from proactive_bench.validation.semantics import unknown_name
 
 
-def replay_references(episode: LoadedEpisode, root: Path) -> list[Problem]:
+SessionHook = Callable[[Session, ToolEnv], None]
+"""Called with each session that starts, on its starting world, before its reference runs; leaves the world as it found it."""
+
+
+def replay_references(episode: LoadedEpisode, root: Path, at_start: SessionHook | None = None) -> list[Problem]:
     problems: list[Problem] = []
     resolver = GraderResolver(root)
     loaded = {s.id: s for s in episode.sessions}
@@ -59,6 +67,8 @@ def replay_references(episode: LoadedEpisode, root: Path) -> list[Problem]:
             except KeyError:
                 broken.add(session.id)  # the unknown tool is reported by the session checks
                 continue
+            if at_start is not None:
+                at_start(session, env)
             missing = [d for d in entry.depends_on if d in broken]
             if missing:
                 problems.append(Problem(rel, "reference", f"not replayed: it depends on {missing[0]}, which has errors", "warning"))

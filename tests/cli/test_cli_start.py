@@ -113,12 +113,20 @@ def test_a_read_only_command_imports_no_model_client_agent_loop_ray_or_suite(arg
 
 
 def test_episode_loads_no_ray_executor_nor_dataset_archives(tmp_path: Path) -> None:
-    """Up to its first model request (here refused: nothing listens on port 9), ``episode`` loads no sweep machinery."""
+    """Up to its first model request (here refused: nothing listens on port 9), ``episode`` loads no sweep machinery nor PDF writer."""
     args = ("episode", "--persona", "pharmacist", "--model", "openai:x", "--base-url", "http://127.0.0.1:9/v1", "--db", str(tmp_path / "p.db"))
     loaded = modules_loaded(*args, code=2)
     assert "proactive_bench.cli.run" in loaded and "proactive_bench.episode.runner" in loaded  # it did get as far as a run
-    unneeded = ("ray", "proactive_bench.campaign.ray_executor", "proactive_bench.campaign.dataset_archives", "proactive_bench.campaign.workers")
+    unneeded = ("ray", "proactive_bench.campaign.ray_executor", "proactive_bench.campaign.dataset_archives", "proactive_bench.campaign.workers", "fpdf", "matplotlib")
     assert not {m for m in loaded for other in unneeded if m == other or m.startswith(other + ".")}
+
+
+def test_the_tools_load_no_pdf_writer_until_one_writes_a_pdf() -> None:
+    """fpdf2 (with numpy, PIL, fontTools) and matplotlib, whose font the PDFs use, cost every command that loads the tools."""
+    code = "import sys, proactive_bench.env; print(sorted(m for m in sys.modules if m.split('.')[0] in ('fpdf', 'matplotlib')))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.replace("'", '"')) == []
 
 
 def test_a_cached_validate_loads_no_checks_and_no_database(tmp_path: Path) -> None:

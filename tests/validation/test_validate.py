@@ -12,6 +12,9 @@ from tests.helpers.cli import edit_yaml as _edit
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import DATA, EXAMPLE, ODYSSEY_MINI
 
+from proactive_bench.dataset import draft_dataset, runnable_dataset
+from proactive_bench.validation.lint import drafts_problems
+
 LAB = "episodes/lab_manager/sessions"
 
 
@@ -377,3 +380,13 @@ def test_sessions_are_not_replayed_when_the_episode_s_order_is_broken(mini_copy:
     assert _hits(lines, "error episodes/mini/episode.yaml: sessions[0].depends_on: Input should be a valid list") == 1
     assert _hits(lines, "error episodes/mini/sessions/a3.yaml: category: 'Z' is not a taxonomy code") == 1
     assert not any("does not satisfy" in line or "failed" in line or "not replayed" in line or "depends on" in line for line in lines), lines
+
+
+def test_episodes_checked_in_forked_workers_report_what_one_process_does(two_broken_episodes: Path) -> None:
+    """``validate`` checks the episodes over the cores; in the same order and with the same problems as one by one."""
+    drafts, _problems = draft_dataset(two_broken_episodes)
+    root = runnable_dataset(two_broken_episodes, drafts).root
+    serial = drafts_problems(list(drafts.values()), root, workers=1)
+    forked = drafts_problems(list(drafts.values()), root, workers=2)
+    assert len(serial) == 2 and all(serial)
+    assert forked == serial

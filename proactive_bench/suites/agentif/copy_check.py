@@ -21,7 +21,6 @@ from pathlib import Path, PurePosixPath
 from proactive_bench.data_model import Evidence
 from proactive_bench.dataset import GraderResolver, Predicate, Problem, evaluate
 from proactive_bench.env import DocumentError, Memory, Workspace, read_as_text
-from proactive_bench.suites.agentif.attachment_writers import docx_file, pdf_file, write_sheet, write_text
 from proactive_bench.suites.agentif.task import AgentIFTask
 
 EMPTY = "empty"
@@ -50,6 +49,8 @@ def copies(task: AgentIFTask, seed: Path) -> list[tuple[str, list[str]]]:
 
 def write_copy(path: Path, lines: list[str]) -> None:
     """``lines`` into ``path`` in its format: a paragraph, a sheet row or a line each."""
+    from proactive_bench.suites.agentif.attachment_writers import docx_file, pdf_file, write_sheet, write_text  # fpdf2: see DEFERRED
+
     suffix = path.suffix.lower()
     if suffix == ".docx":
         with docx_file(path) as doc:
