@@ -56,9 +56,9 @@ from proactive_bench.testing.stub_server import (
 TESTS = Path(__file__).resolve().parent.parent / "tests"
 sys.path[:0] = [str(TESTS), str(TESTS / "reliability")]  # the reliability tests' helpers drive and compare the runs
 
-from conftest import MINI  # noqa: E402
-from test_resume_replay import PBENCH  # noqa: E402
-from test_run_lock import (  # noqa: E402
+from conftest import MINI  # noqa: E402 (after sys.path takes tests/)
+from test_resume_replay import PBENCH  # noqa: E402 (after sys.path takes tests/)
+from test_run_lock import (  # noqa: E402 (after sys.path takes tests/)
     SWEEP,
     duplicate_sessions,
     kill_after,
@@ -144,7 +144,7 @@ def compare(figures: Figures, db: Path, expected: tuple[Any, Any], what: str) ->
 
 def ids(db: Path, table: str) -> list[str]:
     with closing(sqlite3.connect(db)) as conn:
-        return [row[0] for row in conn.execute(f"select id from {table}")]  # noqa: S608 (a table name of ours)
+        return [row[0] for row in conn.execute(f"select id from {table}")]  # a table name of ours
 
 
 def baseline(command: list[str], db: Path) -> tuple[Any, Any]:

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from proactive_bench.env.memory import Memory
 import proactive_bench.env.office_files as office_files
+from proactive_bench.env.memory import Memory
 from proactive_bench.env.office_files import FILE_LIMIT
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace

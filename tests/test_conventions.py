@@ -13,9 +13,8 @@ from pathlib import Path
 from conftest import edit_yaml, run_cli, run_episode_json
 
 from proactive_bench.data_model import IntentStatus, Stage
-from proactive_bench.dataset import load_episode
+from proactive_bench.dataset import known_intents, load_episode
 from proactive_bench.dataset.schema import HiddenIntent, Session, Trigger
-from proactive_bench.dataset import known_intents
 from proactive_bench.episode.launch import RunSpec, start_run
 from proactive_bench.episode.runner import CallLedger, EpisodeRun, Participants, run_episode
 from proactive_bench.scaffolds import load_scaffold

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import DATA, run_cli
-from conftest import edit_yaml as _edit
+from conftest import DATA, edit_yaml as _edit, run_cli
 
 A1 = "episodes/mini/sessions/a1.yaml"
 

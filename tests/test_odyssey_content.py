@@ -12,7 +12,6 @@ import shutil
 from pathlib import Path
 
 import yaml
-
 from conftest import DATA, run_cli
 
 SHIPPED = DATA / "odyssey"

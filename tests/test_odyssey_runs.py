@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from conftest import run_cli
+
 from proactive_bench.store import Store
 from proactive_bench.testing import StubServer, prompt_text, text_reply
 

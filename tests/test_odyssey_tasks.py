@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import edit_yaml, run_cli
+
 from proactive_bench.dataset import DatasetError
 from proactive_bench.suites import SUITES, SuiteSettings
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import EXAMPLE, run_cli
-from conftest import edit_yaml as _edit
+from conftest import EXAMPLE, edit_yaml as _edit, run_cli
 
 from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES
 from proactive_bench.validation.oracle import BASELINES

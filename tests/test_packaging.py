@@ -19,6 +19,7 @@ from conftest import REPO
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+
 def declared() -> dict[str, Requirement]:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     requirements = [Requirement(r) for r in project["dependencies"] + project["optional-dependencies"]["dev"]]

@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE, run_cli, run_episode_json
-from conftest import edit_yaml as _edit
+from conftest import EXAMPLE, edit_yaml as _edit, run_cli, run_episode_json
 
 from proactive_bench.dataset.loading import load_episode, load_episode_partly
 from proactive_bench.store import MessageRow, Store
@@ -53,7 +52,7 @@ def test_without_a_template_every_column_is_listed(example_copy: Path) -> None:
         (lambda t: t.update(type="user"), "trigger: 'row' goes with type: event"),
     ],
 )
-def test_bad_trigger_rows_are_one_line_load_errors(example_copy: Path, breakage, expected: str) -> None:  # noqa: ANN001
+def test_bad_trigger_rows_are_one_line_load_errors(example_copy: Path, breakage, expected: str) -> None:
     _edit(example_copy / S2, lambda d: breakage(d["trigger"]))
     loaded, problems = load_episode_partly(example_copy, "lab_manager")
     assert loaded is not None and len(problems) == 1 and str(problems[0]).startswith(f"{S2}: {expected}")

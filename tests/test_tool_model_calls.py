@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_cli
 from langchain_core.rate_limiters import InMemoryRateLimiter
 
-from conftest import run_cli
 from proactive_bench.campaign.sweep import SweepConfigError, validate_sweep_config
 from proactive_bench.llm import CallCache, ChatTransport, EmbeddingClient, EmbeddingsError, LLMCallRecord, ToolModels
 from proactive_bench.llm.cache import ReplayMissError

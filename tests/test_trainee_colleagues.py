@@ -9,7 +9,19 @@ from typing import Any
 
 import pytest
 
-from proactive_bench.env import AppStore, ChatLine, ClockRates, ColleagueReply, Memory, ToolBox, ToolEnv, VirtualClock, Workspace, render_result, resolve_tool_names
+from proactive_bench.env import (
+    AppStore,
+    ChatLine,
+    ClockRates,
+    ColleagueReply,
+    Memory,
+    ToolBox,
+    ToolEnv,
+    VirtualClock,
+    Workspace,
+    render_result,
+    resolve_tool_names,
+)
 from proactive_bench.suites.trainee.colleagues import DEFLECTION, TIRED, HeldClue, RulesColleagues
 from proactive_bench.suites.trainee.model import Npc
 

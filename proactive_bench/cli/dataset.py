@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -36,7 +36,7 @@ def _all_suites() -> list[tuple[str, Suite]]:
 
 
 def tools(
-    persona: Annotated[Optional[str], typer.Option(help="Only the tools this persona's sessions offer.")] = None,
+    persona: Annotated[str | None, typer.Option(help="Only the tools this persona's sessions offer.")] = None,
     data: DataOpt = DEFAULT_DATA_ROOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print name, group, description and argument schema as JSON.")] = False,
 ) -> None:

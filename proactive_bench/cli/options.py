@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
 from proactive_bench.llm import ROLES, MaxTokens, parse_max_tokens
 from proactive_bench.store import locate
 
-RoleUrlOpt = Annotated[Optional[str], typer.Option(help="This role's OpenAI-compatible endpoint (default: --base-url).")]
-RoleKeyOpt = Annotated[Optional[str], typer.Option(help="Name of the environment variable (or ./.env entry) holding this role's API key.")]
-MaxTokensOpt = Annotated[Optional[list[str]], typer.Option(help=f"ROLE=N: answer cap of one role's calls, repeatable; roles {', '.join(ROLES)} (defaults {MaxTokens().model_dump()}).")]
-CallTimeoutOpt = Annotated[Optional[float], typer.Option(min=0.1, help="Seconds one model call may take (default 120).")]
+RoleUrlOpt = Annotated[str | None, typer.Option(help="This role's OpenAI-compatible endpoint (default: --base-url).")]
+RoleKeyOpt = Annotated[str | None, typer.Option(help="Name of the environment variable (or ./.env entry) holding this role's API key.")]
+MaxTokensOpt = Annotated[list[str] | None, typer.Option(help=f"ROLE=N: answer cap of one role's calls, repeatable; roles {', '.join(ROLES)} (defaults {MaxTokens().model_dump()}).")]
+CallTimeoutOpt = Annotated[float | None, typer.Option(min=0.1, help="Seconds one model call may take (default 120).")]
 
 
 @dataclass(frozen=True)
@@ -52,8 +52,8 @@ class RoleEndpoints:
 class ExecutorChoice:
     """``--executor`` and ``--ray-address``: where a sweep's runs execute."""
 
-    executor: Annotated[Optional[str], typer.Option(help="Where runs execute: local (this machine's processes, the default) or ray (a Ray cluster, one task per run).")] = None
-    ray_address: Annotated[Optional[str], typer.Option(help="With --executor ray: the cluster, auto or HOST:PORT or ray://HOST:PORT (default: start a local one).")] = None
+    executor: Annotated[str | None, typer.Option(help="Where runs execute: local (this machine's processes, the default) or ray (a Ray cluster, one task per run).")] = None
+    ray_address: Annotated[str | None, typer.Option(help="With --executor ray: the cluster, auto or HOST:PORT or ray://HOST:PORT (default: start a local one).")] = None
 
     def sweep_fields(self) -> dict[str, str]:
         """The sweep settings given (a sweep config's ``executor`` and ``ray_address`` keys)."""
@@ -65,16 +65,16 @@ class SuiteChoice:
     """``--suite``, ``--tasks``, ``--memory`` and ``--top-k``: which kind of episode runs, and with how much history."""
 
     suite: Annotated[str, typer.Option(help="The kind of episode: pibench (persona episodes, --persona), odyssey (history-grounded office tasks) or trainee (workplace scenarios).")] = "pibench"
-    tasks: Annotated[Optional[str], typer.Option(help="Odyssey: comma-separated task ids (default: every task under --data). Trainee: scenarios s<seed>-n<tasks>, e.g. s7-n3 (default: s1-n2..s20-n6).")] = None
-    memory: Annotated[Optional[str], typer.Option(help="Odyssey: comma-separated memory settings: long-context (default), none, rag:raw-session|raw-utterance|summary-session|summary-chunk.")] = None
-    top_k: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:* memory: comma-separated documents retrieved into the context (default 5).")] = None
-    summary_model: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:summary-*: the chat model that summarises each history once (cached in --db).")] = None
-    embedding_model: Annotated[Optional[str], typer.Option(help="Odyssey, with rag:*: the embeddings model (openai:NAME on --base-url) that ranks the history instead of BM25 (vectors cached in --db).")] = None
-    days: Annotated[Optional[int], typer.Option(help="Trainee: working days per scenario, 1 or 2 (day 2: feedback on day 1, new seeds).")] = None
-    hints: Annotated[Optional[str], typer.Option(help="Trainee: comma-separated hint settings: none, data, method, both (default none).")] = None
-    npc: Annotated[Optional[str], typer.Option(help="Trainee: the colleagues' backend, rules (default) or llm.")] = None
-    npc_model: Annotated[Optional[str], typer.Option(help="Trainee, with --npc llm: the chat model that plays the colleagues.")] = None
-    clock: Annotated[Optional[str], typer.Option(help="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1).")] = None
+    tasks: Annotated[str | None, typer.Option(help="Odyssey: comma-separated task ids (default: every task under --data). Trainee: scenarios s<seed>-n<tasks>, e.g. s7-n3 (default: s1-n2..s20-n6).")] = None
+    memory: Annotated[str | None, typer.Option(help="Odyssey: comma-separated memory settings: long-context (default), none, rag:raw-session|raw-utterance|summary-session|summary-chunk.")] = None
+    top_k: Annotated[str | None, typer.Option(help="Odyssey, with rag:* memory: comma-separated documents retrieved into the context (default 5).")] = None
+    summary_model: Annotated[str | None, typer.Option(help="Odyssey, with rag:summary-*: the chat model that summarises each history once (cached in --db).")] = None
+    embedding_model: Annotated[str | None, typer.Option(help="Odyssey, with rag:*: the embeddings model (openai:NAME on --base-url) that ranks the history instead of BM25 (vectors cached in --db).")] = None
+    days: Annotated[int | None, typer.Option(help="Trainee: working days per scenario, 1 or 2 (day 2: feedback on day 1, new seeds).")] = None
+    hints: Annotated[str | None, typer.Option(help="Trainee: comma-separated hint settings: none, data, method, both (default none).")] = None
+    npc: Annotated[str | None, typer.Option(help="Trainee: the colleagues' backend, rules (default) or llm.")] = None
+    npc_model: Annotated[str | None, typer.Option(help="Trainee, with --npc llm: the chat model that plays the colleagues.")] = None
+    clock: Annotated[str | None, typer.Option(help="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1).")] = None
 
     def sweep_fields(self, db: str) -> dict[str, Any]:
         """The sweep settings these options give (only those given; summaries cached in ``db``); ValueError naming --top-k for a bad value."""

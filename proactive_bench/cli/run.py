@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.progress import (
@@ -102,21 +102,21 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 @with_option_groups
 def episode(
     *,
-    persona: Annotated[Optional[str], typer.Option(help="Persona whose episode to run, e.g. pharmacist (the pibench suite).")] = None,
+    persona: Annotated[str | None, typer.Option(help="Persona whose episode to run, e.g. pharmacist (the pibench suite).")] = None,
     model: Annotated[str, typer.Option(help="Agent: scripted:reference|passive|asker|surface|guess|canvass; openai:NAME (the react scaffold on that model); package.module:attr or path/file.py:attr (your own scaffold).")],
-    sessions: Annotated[Optional[str], typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
+    sessions: Annotated[str | None, typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
     user: Annotated[str, typer.Option(help="User simulator backend: rules or llm.")] = "rules",
-    user_model: Annotated[Optional[str], typer.Option(help="Chat model for --user llm.")] = None,
-    judge_model: Annotated[Optional[str], typer.Option(help="Chat model for rubric items; without it they are ungraded.")] = None,
-    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
+    user_model: Annotated[str | None, typer.Option(help="Chat model for --user llm.")] = None,
+    judge_model: Annotated[str | None, typer.Option(help="Chat model for rubric items; without it they are ungraded.")] = None,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
     db: MaybeDbOpt = None,
     max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before a session is truncated.")] = DEFAULT_MAX_TURNS,
-    agent_option: Annotated[Optional[list[str]], typer.Option(help="KEY=VALUE for the scaffold, repeatable (react: max_steps, max_retries).")] = None,
+    agent_option: Annotated[list[str] | None, typer.Option(help="KEY=VALUE for the scaffold, repeatable (react: max_steps, max_retries).")] = None,
     limits: CallLimits,
     no_probe: Annotated[bool, typer.Option("--no-probe", help="Do not probe the model servers' capabilities before the first decision.")] = False,
     endpoints: RoleEndpoints,
     choice: SuiteChoice,
-    context_tokens: Annotated[Optional[int], typer.Option(min=256, help="The models' context window in tokens (default: from the probe or the server's errors).")] = None,
+    context_tokens: Annotated[int | None, typer.Option(min=256, help="The models' context window in tokens (default: from the probe or the server's errors).")] = None,
     data: DataOpt = DEFAULT_DATA_ROOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     no_validate: NoValidateOpt = False,
@@ -178,7 +178,7 @@ def resume(
     run_id: Annotated[str, typer.Argument(help="The run or sweep to continue (an id, a unique prefix of one, or latest).")],
     *,
     db: DbOpt = DEFAULT_DB,
-    max_cost: Annotated[Optional[float], typer.Option(help="New USD budget for a sweep's remaining work.")] = None,
+    max_cost: Annotated[float | None, typer.Option(help="New USD budget for a sweep's remaining work.")] = None,
     placement: ExecutorChoice,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     no_validate: NoValidateOpt = False,

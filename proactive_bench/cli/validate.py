@@ -13,7 +13,7 @@ import json
 from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -38,9 +38,9 @@ def validate(
     strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
     oracle: Annotated[bool, typer.Option("--oracle", help="Also run the scripted baselines and check the quality bar (slower).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the problems (the oracle outcomes, the --stats counts) as one JSON object on stdout.")] = False,
-    suite: Annotated[Optional[str], typer.Option(help="trainee: check every scenario template over --seeds seeds and every default scenario (or --tasks) instead (oracle and baselines played).")] = None,
-    seeds: Annotated[Optional[int], typer.Option(min=1, help="With --suite trainee: seeds per template (default: the suite's validation seeds).")] = None,
-    tasks: Annotated[Optional[str], typer.Option(help="With --suite trainee: the scenarios to compose and check, s<seed>-n<tasks>, comma-separated (default: the default benchmark s1-n2..s20-n6).")] = None,
+    suite: Annotated[str | None, typer.Option(help="trainee: check every scenario template over --seeds seeds and every default scenario (or --tasks) instead (oracle and baselines played).")] = None,
+    seeds: Annotated[int | None, typer.Option(min=1, help="With --suite trainee: seeds per template (default: the suite's validation seeds).")] = None,
+    tasks: Annotated[str | None, typer.Option(help="With --suite trainee: the scenarios to compose and check, s<seed>-n<tasks>, comma-separated (default: the default benchmark s1-n2..s20-n6).")] = None,
     cache: Annotated[bool, typer.Option(help="Reuse the report of an earlier run on the same files with the same pbench (kept under ~/.cache/pbench/validate).")] = True,
 ) -> None:
     """Check a dataset in one pass: schema, semantics, references, leaks, annotations, grader imports."""
@@ -52,7 +52,7 @@ def validate(
         raise fail("--tasks goes with --suite trainee (the scenarios to check)")
     key = report_key(data, {"stats": stats, "oracle": oracle})
     report = recall_report(key) if cache else None
-    if report is None or not REPORT_KEYS <= report.keys():  # none, or not one this command wrote
+    if report is None or not report.keys() >= REPORT_KEYS:  # none, or not one this command wrote
         report = validation_report(data, stats, oracle)
         remember_report(key, report)
     if as_json:

@@ -11,11 +11,11 @@ import importlib.util
 import re
 import sys
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Callable, Generic, TypeVar, get_origin
+from typing import Annotated, Any, Generic, TypeVar, get_origin
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 

@@ -11,8 +11,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, NaiveDatetime
-from sqlmodel import Field as Column
-from sqlmodel import select
+from sqlmodel import Field as Column, select
 
 import proactive_bench.env.jail as jail
 from proactive_bench.env.apps.base import AppModel, get_row, now

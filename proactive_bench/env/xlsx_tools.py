@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
 from datetime import date, datetime, time, timedelta
 from typing import Any
 

@@ -142,7 +142,7 @@ async def probe(transport: ChatTransport, base_url: str, model: str, api_key: st
         started = time.perf_counter()
         try:
             answer = await transport.complete(url, headers, payload, timeout, max_retries=2)
-        except Exception as exc:  # noqa: BLE001 (every failure is a finding)
+        except Exception as exc:  # every failure is a finding
             latency = (time.perf_counter() - started) * 1000
             status = getattr(exc, "status_code", None)
             detail = str(getattr(exc, "message", exc)).removeprefix(f"Error code: {status} - ")[:120]
@@ -274,4 +274,4 @@ async def probe_reports(store: Store, transport: ChatTransport, models: dict[str
     reports = await asyncio.gather(*(
         known_capabilities(store, transport, url, model_name(spec)[1], key or default_key) for spec, url, key in models.values()
     ))
-    return dict(zip(models, reports))
+    return dict(zip(models, reports, strict=True))

@@ -153,7 +153,7 @@ class ChatTransport:
         try:
             async with self._client().get(url, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
                 return await response.json(content_type=None) if response.status == 200 else None
-        except (aiohttp.ClientError, asyncio.TimeoutError, ValueError):
+        except (TimeoutError, aiohttp.ClientError, ValueError):
             return None
 
     async def _post(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> dict[str, Any]:
@@ -162,7 +162,7 @@ class ChatTransport:
                 content = await response.read()
                 status = response.status
                 reply_headers = dict(response.headers)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise openai.APITimeoutError(request=httpx2.Request("POST", url)) from None
         except aiohttp.ClientError as exc:
             raise openai.APIConnectionError(message=f"Connection error: {type(exc).__name__}: {exc}", request=httpx2.Request("POST", url)) from exc

@@ -282,7 +282,7 @@ def stuffing_words(request: str, texts: list[str], limit: int = 600) -> list[str
     return from_request + common
 
 
-def adversarial_factory(mode: AdversaryMode):  # noqa: ANN201 (a factory of factories)
+def adversarial_factory(mode: AdversaryMode):  # a factory of factories
     def factory(_options: ScaffoldOptions) -> AdversarialAgent:
         return AdversarialAgent(mode)
 

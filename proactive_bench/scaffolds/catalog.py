@@ -15,11 +15,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import proactive_bench.scaffolds.adversarial  # noqa: F401  (the built-ins register on import)
-import proactive_bench.scaffolds.react  # noqa: F401
-import proactive_bench.scaffolds.scripted  # noqa: F401
+# the built-ins register on import
+import proactive_bench.scaffolds.adversarial
+import proactive_bench.scaffolds.react
+import proactive_bench.scaffolds.scripted  # noqa: F401 (imported to register its agents; it binds the name `proactive_bench` only)
 from proactive_bench.registry import PluginError
-from proactive_bench.tracebacks import located
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     Scaffold,
@@ -28,6 +28,7 @@ from proactive_bench.scaffolds.protocol import (
     grant_reference,
     grants_reference,
 )
+from proactive_bench.tracebacks import located
 
 REFERENCE_ATTRIBUTE = "uses_reference_solution"
 """An agent's claim to the reference solution: a reason to refuse it, since only pbench's grant gives it."""
@@ -101,7 +102,7 @@ def _import_attr(spec: str) -> Any:
             module = importlib.import_module(target)
     except ScaffoldLoadError:
         raise
-    except Exception as exc:  # noqa: BLE001 (the user's module: missing, a syntax error, a bug at import)
+    except Exception as exc:  # the user's module: missing, a syntax error, a bug at import
         sys.modules.pop(f"pbench_user_scaffold_{Path(target).stem}", None)
         raise ScaffoldLoadError(f"cannot import scaffold module {target!r}: {located(exc)}") from exc
     try:
@@ -117,7 +118,7 @@ def _instantiate(factory: Any, options: ScaffoldOptions, spec: str) -> Scaffold:
         takes_args = False
     try:
         agent = factory(options) if takes_args else factory()
-    except Exception as exc:  # noqa: BLE001 (the user's factory)
+    except Exception as exc:  # the user's factory
         raise ScaffoldLoadError(f"building scaffold {spec!r} failed: {located(exc)}") from exc
     missing = [m for m in ("start_session", "respond", "end_session") if not callable(getattr(agent, m, None))]
     if missing:

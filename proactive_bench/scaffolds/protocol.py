@@ -12,12 +12,11 @@ toolbox records every call; evidence the framework did not record does not count
 from __future__ import annotations
 
 import inspect
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import (
     TYPE_CHECKING,
     Any,
-    Awaitable,
-    Callable,
     Literal,
     Protocol,
     runtime_checkable,

@@ -129,7 +129,7 @@ class RubricJudge:
     async def grade(self, items: list[ChecklistItem], evidence: Evidence, session: Session) -> dict[str, RubricVerdict]:
         """A verdict for every item, keyed by item id."""
         verdicts = await asyncio.gather(*(self._grade_one(item, evidence, session) for item in items))
-        return {item.id: verdict for item, verdict in zip(items, verdicts)}
+        return {item.id: verdict for item, verdict in zip(items, verdicts, strict=True)}
 
     async def _grade_one(self, item: ChecklistItem, evidence: Evidence, session: Session) -> RubricVerdict:
         if not self.any_turn:

@@ -38,6 +38,7 @@ _EXPORTS = Exports(
         "lookup": ("LATEST", "IdLookupError", "ListFilter"),
         "db_info": ("StoreOverview", "overview", "upgrade_schema"),
         "pending": ("PendingRow", "pending_row"),
+        "writer": ("WriteThread",),
         "probes": ("ProbeRow",),
         "tables": (
             "AgentErrorRow",
@@ -92,6 +93,7 @@ __all__ = [
     "Sweep",
     "ToolCallRow",
     "WorkspaceArchive",
+    "WriteThread",
     "app_transaction",
     "holds",
     "lease_scope",

@@ -101,7 +101,7 @@ class RecordedAnswers:
     async def _flush_off_loop(self) -> None:
         try:
             await self.writer.run(self.flush)
-        except Exception as exc:  # noqa: BLE001 (kept for the next flush or session save, which reports a failure)
+        except Exception as exc:  # kept for the next flush or session save, which reports a failure
             log.warning("answer_write_deferred", waiting=len(self._pending), error=f"{type(exc).__name__}: {exc}")
 
     def keys(self, namespace: str) -> set[tuple[str, int]]:

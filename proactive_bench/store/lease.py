@@ -180,7 +180,7 @@ class Heartbeat:
                     return
             try:
                 lost = self.renew(fences)
-            except Exception as exc:  # noqa: BLE001 (a busy database: try again at the next beat)
+            except Exception as exc:  # a busy database: try again at the next beat
                 log.warning("lease_heartbeat_failed", leases=len(fences), first=fences[0].scope, error=f"{type(exc).__name__}: {exc}")
                 continue
             with self._lock:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 from sqlalchemy import ColumnElement, Engine, func, or_
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from proactive_bench.store.tables import LLMCall, Run, Sweep
@@ -94,13 +94,13 @@ class LookupQueries:
 
     def _latest(self, runs: bool, sweeps: bool) -> Run | Sweep | None:
         with Session(self.engine) as db:
-            run_query = select(Run).order_by(Run.created.desc())  # type: ignore[attr-defined]
+            run_query = select(Run).order_by(col(Run.created).desc())
             if sweeps:
-                run_query = run_query.where(Run.sweep_id == None)  # noqa: E711 (SQL IS NULL)
+                run_query = run_query.where(col(Run.sweep_id).is_(None))
             newest: list[Run | Sweep] = []
             if runs and (run := db.exec(run_query.limit(1)).first()) is not None:
                 newest.append(run)
-            if sweeps and (sweep := db.exec(select(Sweep).order_by(Sweep.created.desc()).limit(1)).first()) is not None:  # type: ignore[attr-defined]
+            if sweeps and (sweep := db.exec(select(Sweep).order_by(col(Sweep.created).desc()).limit(1)).first()) is not None:
                 newest.append(sweep)
         return max(newest, key=lambda row: row.created, default=None)
 
@@ -110,18 +110,18 @@ class LookupQueries:
 
     def find_sweeps(self, wanted: ListFilter) -> list[Sweep]:
         """Sweeps newest first: with a run of the persona, with a run whose model contains the text, with a status, started since."""
-        of_runs = [Sweep.id.in_(select(Run.sweep_id).where(condition)) for condition in wanted.of_runs()]  # type: ignore[attr-defined]
+        of_runs = [col(Sweep.id).in_(select(Run.sweep_id).where(condition)) for condition in wanted.of_runs()]
         return self._newest(select(Sweep).where(*of_runs, *wanted.of_rows(Sweep)), Sweep, wanted.limit)
 
     def _newest(self, query: SelectOfScalar[Listed], table: type[Run] | type[Sweep], limit: int | None) -> list[Listed]:
         with Session(self.engine) as db:
-            return list(db.exec(query.order_by(table.created.desc()).limit(limit)))  # type: ignore[attr-defined]
+            return list(db.exec(query.order_by(col(table.created).desc()).limit(limit)))
 
     def run_costs(self, run_ids: list[str]) -> dict[str, float]:
         """USD spent per run on priced model calls; a run without any is left out."""
         query = (
             select(LLMCall.run_id, func.sum(LLMCall.cost_usd))
-            .where(LLMCall.run_id.in_(run_ids), LLMCall.cost_usd != None)  # type: ignore[attr-defined]  # noqa: E711
+            .where(col(LLMCall.run_id).in_(run_ids), col(LLMCall.cost_usd).is_not(None))
             .group_by(LLMCall.run_id)
         )
         with Session(self.engine) as db:

@@ -7,7 +7,16 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from proactive_bench.dataset import Episode, LoadedEpisode, Persona, Problem, Session, load_dataset_partly, load_episode, load_episode_partly
+from proactive_bench.dataset import (
+    Episode,
+    LoadedEpisode,
+    Persona,
+    Problem,
+    Session,
+    load_dataset_partly,
+    load_episode,
+    load_episode_partly,
+)
 from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, SuiteSettings, memory_settings_problem, trainee_settings_problem
 
 

@@ -221,7 +221,7 @@ class LLMUser:
         intents = [view.session.intent(label.intent_id) for label in labels]
         fallback = " ".join(intent.reveal or intent.text for intent in intents)
         points = []
-        for label, intent in zip(labels, intents):
+        for label, intent in zip(labels, intents, strict=True):
             how = "answer the assistant's question about" if label.status == IntentStatus.INFERRED else "bring up on your own"
             hint = f' (you might say: "{intent.reveal}")' if intent.reveal else ""
             points.append(f"- {how}: {intent.text}{hint}")

@@ -10,12 +10,11 @@ from pathlib import Path
 
 import pytest
 from conftest import MINI, run_cli
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from test_run_admission import assert_one_line_failure
 
 
-def _sweep(tmp_path: Path, *args: str):  # noqa: ANN202
+def _sweep(tmp_path: Path, *args: str):
     return run_cli("sweep", "--data", str(MINI), "--db", str(tmp_path / "s.db"), *args)
 
 

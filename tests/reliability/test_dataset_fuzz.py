@@ -15,8 +15,7 @@ from typing import Any
 
 import yaml
 from conftest import MINI, run_cli
-from hypothesis import event, given, settings
-from hypothesis import strategies as st
+from hypothesis import event, given, settings, strategies as st
 
 FILES = ["personas/tester.yaml", "episodes/mini/episode.yaml", *(f"episodes/mini/sessions/{s}.yaml" for s in ("a1", "a2", "a3"))]
 WRONG_VALUES = [42, -1.5, True, None, "text", "", [], ["x"], {}, {"x": 1}, {"file_exists": "x"}]

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from test_resume_replay import EPISODE, PBENCH, _finished_sessions, outcome
-from test_run_lock import SWEEP, children, only_sweep, sweep_outcome, table_counts, uninterrupted  # noqa: F401 (a fixture)
+from test_run_lock import SWEEP, children, only_sweep, sweep_outcome, table_counts, uninterrupted  # noqa: F401 (uninterrupted: a pytest fixture, found by its name)
 
 from proactive_bench.store import pid_alive
 
@@ -64,7 +64,7 @@ def assert_one_clean_line(err: str, ident: str) -> None:
 
 
 def test_ctrl_c_twice_on_a_two_worker_sweep_stops_cleanly_and_resume_gives_the_uninterrupted_results(
-    tmp_path: Path, uninterrupted: tuple[dict[Any, Any], dict[str, int]]  # noqa: F811
+    tmp_path: Path, uninterrupted: tuple[dict[Any, Any], dict[str, int]]  # noqa: F811 (the imported fixture, requested by name)
 ) -> None:
     db = tmp_path / "r.db"
     code, err, workers = interrupted(SWEEP, db, after_sessions=4, signum=signal.SIGINT, group=True, repeat=2)

@@ -15,8 +15,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Any, Literal
 
-from pydantic import BaseModel, NaiveDatetime
-from pydantic import Field as Arg
+from pydantic import BaseModel, Field as Arg, NaiveDatetime
 from sqlmodel import JSON, Column, Field, Session, col, select
 
 from proactive_bench.env.apps.base import (

@@ -24,8 +24,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Annotated, Any
 
 from icalendar import Calendar, Event, vCalAddress
-from pydantic import BaseModel, NaiveDatetime, StringConstraints, field_validator, model_validator
-from pydantic import Field as Arg
+from pydantic import BaseModel, Field as Arg, NaiveDatetime, StringConstraints, field_validator, model_validator
 from sqlmodel import Field, Session, select
 
 from proactive_bench.env.apps.base import (

@@ -17,13 +17,13 @@ the agent, never a guessed answer.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import datetime
 from inspect import isawaitable
-from typing import Annotated, Awaitable, Literal, Protocol
+from typing import Annotated, Literal, Protocol
 
-from pydantic import BaseModel, NaiveDatetime, StringConstraints
-from pydantic import Field as Arg
+from pydantic import BaseModel, Field as Arg, NaiveDatetime, StringConstraints
 from sqlmodel import Field, Session, select
 
 from proactive_bench.env.apps.base import AppModel, AppSpec, NoArgs, json_list, now, register_app

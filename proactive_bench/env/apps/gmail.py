@@ -24,8 +24,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, NaiveDatetime
-from pydantic import Field as Arg
+from pydantic import BaseModel, Field as Arg, NaiveDatetime
 from sqlalchemy import func
 from sqlmodel import Field, Session, select
 

@@ -21,8 +21,7 @@ from contextlib import AbstractContextManager
 from datetime import date
 from typing import Any
 
-from pydantic import BaseModel, NaiveDatetime
-from pydantic import Field as Arg
+from pydantic import BaseModel, Field as Arg, NaiveDatetime
 from sqlmodel import Field, Session, select
 
 from proactive_bench.env.apps.base import (

@@ -13,8 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, NaiveDatetime, StringConstraints
 from sqlalchemy import JSON, Column, ForeignKey, func, or_
-from sqlmodel import Field as Col
-from sqlmodel import Session, select
+from sqlmodel import Field as Col, Session, select
 
 from proactive_bench.env.apps.base import (
     AppModel,

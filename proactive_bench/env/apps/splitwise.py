@@ -14,8 +14,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from typing import Any
 
-from pydantic import BaseModel, NaiveDatetime
-from pydantic import Field as Arg
+from pydantic import BaseModel, Field as Arg, NaiveDatetime
 from sqlmodel import Field, Session, col, func, select
 
 from proactive_bench.env.apps.base import (
@@ -166,7 +165,7 @@ def _set_debts(db: Session, expense: SplitwiseExpense, emails: list[str], amount
         raise ToolError("debtor_emails lists someone twice")
     for debt in _debts(db, expense.id):
         db.delete(debt)
-    db.add_all(SplitwiseDebt(expense_id=expense.id, debtor_id=d.id, amount=_cents(a)) for d, a in zip(debtors, amounts))
+    db.add_all(SplitwiseDebt(expense_id=expense.id, debtor_id=d.id, amount=_cents(a)) for d, a in zip(debtors, amounts, strict=True))
 
 
 def _transfers(db: Session, group_id: int | None = None) -> Iterator[tuple[int, int, float, int]]:

@@ -21,8 +21,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, NaiveDatetime, StringConstraints
 from sqlalchemy import UniqueConstraint, func
-from sqlmodel import Field as Col
-from sqlmodel import Session, col, delete, select
+from sqlmodel import Field as Col, Session, col, delete, select
 
 from proactive_bench.env.apps.base import (
     AppModel,
@@ -221,8 +220,8 @@ def _project(db: Session, me: TodoistUser, project_id: int, *, owner_only: str =
 def _visible(db: Session, me: TodoistUser, model: type[M], row_id: int, what: str) -> M:
     """A section, task, sub task or comment by id, if it lies in a project the user can see."""
     row = db.get(model, row_id)
-    task = db.get(TodoistTask, getattr(row, "task_id")) if hasattr(row, "task_id") else row
-    if row is None or task is None or getattr(task, "project_id") not in _project_ids(db, me):
+    task = db.get(TodoistTask, row.task_id) if hasattr(row, "task_id") else row
+    if row is None or task is None or task.project_id not in _project_ids(db, me):
         raise ToolError(f"no {what} with id {row_id}")
     return row
 

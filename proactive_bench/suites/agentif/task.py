@@ -16,8 +16,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from proactive_bench.dataset import ID_PATTERN, Predicate, RegexList, RubricEvidence, check_grader_fields, check_one_action, check_regex
-from proactive_bench.suites.task_files import StrictModel as _Model
-from proactive_bench.suites.task_files import TaskUser
+from proactive_bench.suites.task_files import StrictModel as _Model, TaskUser
 
 CATEGORIES = ("workflow", "latent", "refinement")
 """Open workflow execution, latent instruction inference, iterative refinement."""

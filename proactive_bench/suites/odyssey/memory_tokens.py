@@ -63,7 +63,7 @@ def default_token_counter() -> TokenCounter:
     if tiktoken is not None and os.environ.get("TIKTOKEN_CACHE_DIR"):
         try:
             return TiktokenCounter(tiktoken.get_encoding(TIKTOKEN_ENCODING), f"tiktoken:{TIKTOKEN_ENCODING}")
-        except Exception as exc:  # noqa: BLE001 (no encoding offline: fall back, and say so)
+        except Exception as exc:  # no encoding offline: fall back, and say so
             log.warning("tiktoken_unavailable", error=f"{type(exc).__name__}: {exc}", fallback=ApproxCounter().name)
     return ApproxCounter()
 

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from proactive_bench.data_model import Evidence
 from pydantic import BaseModel
 
+from proactive_bench.data_model import Evidence
 from proactive_bench.dataset import ChecklistItem, evaluate
 from proactive_bench.env import AppStore, Memory, ToolRecord, Workspace
 from proactive_bench.suites.trainee.compose import ScenarioDay

@@ -17,7 +17,6 @@ from openpyxl import Workbook
 
 from proactive_bench.env import stable_office_bytes
 
-
 STAMP = datetime(2026, 1, 1)
 
 

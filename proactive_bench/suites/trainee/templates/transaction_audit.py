@@ -9,10 +9,10 @@ compliant payments too.
 
 from __future__ import annotations
 
+from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
 from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step, file_holds, none_but
-from proactive_bench.suites.trainee.files import xlsx_bytes
 
 THRESHOLDS = (2500, 3000, 4000, 5000, 7500)
 GUESSED_THRESHOLD = 1000
