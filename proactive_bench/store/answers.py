@@ -13,7 +13,7 @@ from typing import Any
 
 import structlog
 from sqlalchemy import UniqueConstraint, delete
-from sqlmodel import Column, Field, Session, SQLModel, select
+from sqlmodel import Column, Field, Session, SQLModel, col, select
 
 from proactive_bench.store.codec import CompressedText
 from proactive_bench.store.engine import bytewise, insert_ignoring
@@ -27,7 +27,7 @@ class ModelCallEntry(SQLModel, table=True):
 
     __tablename__ = "modelcall_cache"
     __table_args__ = (UniqueConstraint("namespace", "key", "occurrence"),)
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     namespace: str = Field(index=True, description="<run id>/<session id>")
     key: str
     occurrence: int
@@ -133,7 +133,7 @@ class RecordedAnswers:
         """Delete every answer recorded for ``run_id``."""
         self.flush()
         with self.engine.begin() as db:
-            db.execute(delete(ModelCallEntry).where(ModelCallEntry.namespace.startswith(f"{run_id}/")))  # type: ignore[attr-defined]
+            db.execute(delete(ModelCallEntry).where(col(ModelCallEntry.namespace).startswith(f"{run_id}/")))
 
 
 def write_answers(db: Any, rows: list[dict[str, Any]]) -> None:

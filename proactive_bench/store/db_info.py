@@ -38,7 +38,7 @@ def overview(location: str | Path) -> StoreOverview:
         present = set(inspect(engine).get_table_names())
         with engine.connect() as db:
             counts = {
-                label: int(db.execute(select(func.count()).select_from(table)).scalar_one()) if table.__tablename__ in present else 0  # type: ignore[arg-type]
+                label: int(db.execute(select(func.count()).select_from(table)).scalar_one()) if table.__tablename__ in present else 0
                 for label, table in COUNTED.items()
             }
     except DBAPIError as exc:

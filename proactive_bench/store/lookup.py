@@ -40,19 +40,19 @@ class ListFilter:
         """The conditions on a run: its persona and its model."""
         conditions = []
         if self.persona is not None:
-            conditions.append(or_(Run.persona == self.persona, Run.config["persona"].as_string() == self.persona))  # type: ignore[index]
+            conditions.append(or_(col(Run.persona) == self.persona, col(Run.config)["persona"].as_string() == self.persona))
         if self.model is not None:
-            conditions.append(Run.model.contains(self.model, autoescape=True))  # type: ignore[attr-defined]
+            conditions.append(col(Run.model).contains(self.model, autoescape=True))
         return conditions
 
     def of_rows(self, table: type[Run] | type[Sweep]) -> list[ColumnElement[bool]]:
         """The conditions on a run's or a sweep's own row: its status and when it started."""
         conditions = []
         if self.status is not None:
-            conditions.append(table.status == self.status)
+            conditions.append(col(table.status) == self.status)
         if self.since is not None:
             since = self.since.astimezone(UTC) if self.since.tzinfo else self.since.replace(tzinfo=UTC)  # a naive time is taken as UTC
-            conditions.append(table.created >= since)
+            conditions.append(col(table.created) >= since)
         return conditions
 
 
@@ -81,9 +81,9 @@ class LookupQueries:
                 return exact
             matches: list[Run | Sweep] = []
             if sweeps and ident:
-                matches += db.exec(select(Sweep).where(Sweep.id.startswith(ident, autoescape=True)).order_by(Sweep.created)).all()  # type: ignore[attr-defined]
+                matches += db.exec(select(Sweep).where(col(Sweep.id).startswith(ident, autoescape=True)).order_by(col(Sweep.created))).all()
             if runs and ident:
-                matches += db.exec(select(Run).where(Run.id.startswith(ident, autoescape=True)).order_by(Run.created)).all()  # type: ignore[attr-defined]
+                matches += db.exec(select(Run).where(col(Run.id).startswith(ident, autoescape=True)).order_by(col(Run.created))).all()
         if not matches:
             raise IdLookupError(f"{self.name}: no {what} {ident!r}")
         if len(matches) > 1:
@@ -125,4 +125,4 @@ class LookupQueries:
             .group_by(LLMCall.run_id)
         )
         with Session(self.engine) as db:
-            return {run_id: float(cost) for run_id, cost in db.exec(query)}
+            return {run_id: float(cost) for run_id, cost in db.exec(query) if cost is not None}  # none is: the query keeps priced calls

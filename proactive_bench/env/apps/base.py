@@ -49,7 +49,11 @@ def json_list() -> Any:
 
 
 class AppModel(SQLModel, registry=registry()):
-    """Base of every app table; kept apart from the results store's tables."""
+    """Base of every app table; kept apart from the results store's tables.
+
+    A table's generated key is declared ``id: int = Field(default=None, primary_key=True)``: None until the row
+    is flushed, then the database's number; typed ``int`` because code reads it from stored rows only.
+    """
 
 
 class AppLogin(AppModel, table=True):
@@ -331,7 +335,7 @@ class AppStore:
         tables = app_tables()
         with self.db() as db:
             for table in reversed(AppModel.metadata.sorted_tables):
-                db.exec(delete(tables[table.name]))  # type: ignore[call-overload]
+                db.exec(delete(tables[table.name]))
             for table in AppModel.metadata.sorted_tables:
                 db.add_all(tables[table.name].model_validate(row) for row in snapshot.get(table.name, []))
                 db.flush()
@@ -348,6 +352,6 @@ class AppStore:
 def app_tables() -> dict[str, type[AppModel]]:
     """Every app table model by table name."""
     return {
-        mapper.class_.__tablename__: mapper.class_  # type: ignore[attr-defined]
-        for mapper in AppModel._sa_registry.mappers  # type: ignore[attr-defined]
+        mapper.class_.__tablename__: mapper.class_
+        for mapper in AppModel._sa_registry.mappers
     }
