@@ -147,8 +147,8 @@ class AgentIFTask(_Model):
             _known(f"rubric[{n}].rule", item.rule, rule_ids, "rule")
             _known(f"rubric[{n}].followup", item.followup, followup_ids, "follow-up")
         for n, step in enumerate(self.reference):
-            for rule in step.rules:
-                _known(f"reference[{n}].rules", rule, rule_ids, "rule")
+            for rule_id in step.rules:
+                _known(f"reference[{n}].rules", rule_id, rule_ids, "rule")
             _known(f"reference[{n}].followup", step.followup, followup_ids, "follow-up")
         return self
 

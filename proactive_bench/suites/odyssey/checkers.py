@@ -108,9 +108,9 @@ class XlsxRangeArgs(CheckerArgsModel):
             min_col, min_row, max_col, max_row = range_boundaries(self.range)
         except (ValueError, TypeError, CellCoordinatesException):
             raise ValueError(f"{self.range!r} is not a range like A2:A6") from None
-        if None in (min_col, min_row, max_col, max_row) or (min_col != max_col and min_row != max_row):
+        if min_col is None or min_row is None or max_col is None or max_row is None or (min_col != max_col and min_row != max_row):
             raise ValueError(f"{self.range!r} is not one column or one row")
-        cells = (max_col - min_col + 1) * (max_row - min_row + 1)  # type: ignore[operator]
+        cells = (max_col - min_col + 1) * (max_row - min_row + 1)
         if cells != len(self.values):
             raise ValueError(f"{self.range!r} has {cells} cells but 'values' lists {len(self.values)}")
         return self

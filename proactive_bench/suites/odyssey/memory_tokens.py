@@ -22,7 +22,7 @@ import structlog
 try:  # installed with langchain-openai; optional here, and its encodings are downloads
     import tiktoken
 except ImportError:  # pragma: no cover
-    tiktoken = None
+    tiktoken = None  # type: ignore[assignment]  # the optional module's stand-in: callers check for None
 
 log = structlog.get_logger(__name__)
 
@@ -31,7 +31,8 @@ TIKTOKEN_ENCODING = "cl100k_base"
 
 
 class TokenCounter(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def count(self, text: str) -> int: ...
 
