@@ -115,7 +115,7 @@ class RecordedAnswers:
         """The session ids of ``run_id`` with committed answers (one index range over ``<run>/...``; nothing waiting is flushed)."""
         start, end = f"{run_id}/", f"{run_id}0"  # '0' follows '/'
         with Session(self.engine) as db:
-            ordered = bytewise(ModelCallEntry.namespace, self.engine.dialect.name)  # type: ignore[arg-type]
+            ordered = bytewise(ModelCallEntry.namespace, self.engine.dialect.name)  # type: ignore[arg-type]  # the class attribute is the column at run time; SQLModel types it as str
             rows = db.exec(select(ModelCallEntry.namespace).where(ordered >= start, ordered < end).distinct())
             return {namespace.removeprefix(start) for namespace in rows}
 

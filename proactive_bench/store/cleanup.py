@@ -72,7 +72,7 @@ class CleanupQueries:
                 col(Sweep.id).not_in(select(col(Lease.scope))),
             )
             if dry_run:
-                sweeps = db.execute(select(func.count()).select_from(Sweep).where(empty.whereclause)).scalar_one()  # type: ignore[arg-type]
+                sweeps = db.execute(select(func.count()).select_from(Sweep).where(empty.whereclause)).scalar_one()  # type: ignore[arg-type]  # the statement was built with .where(), so its whereclause is set
             else:
                 for chunk in _chunks(dead):
                     db.execute(delete(WorkspaceArchive).where(col(WorkspaceArchive.sha256).in_(chunk)))

@@ -66,7 +66,7 @@ class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, Judgment
 
     def update(self, row: SQLModel, **changes: Any) -> None:
         """Set columns of a stored row, on the object and in the database (one UPDATE of those columns)."""
-        table: Table = row.__table__  # type: ignore[attr-defined]
+        table: Table = row.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
         for key, value in changes.items():
             setattr(row, key, value)
         primary = {column: getattr(row, column.key) for column in table.primary_key.columns}

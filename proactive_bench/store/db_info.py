@@ -7,12 +7,13 @@ from pathlib import Path
 
 from sqlalchemy import func, inspect, select
 from sqlalchemy.exc import DBAPIError
+from sqlmodel import SQLModel
 
 from proactive_bench.store.engine import StoreOpenError, locate, make_engine
 from proactive_bench.store.migration import head_revision, migrate, revision_of
 from proactive_bench.store.tables import Run, SessionRun, Sweep
 
-COUNTED = {"runs": Run, "sweeps": Sweep, "sessions": SessionRun}
+COUNTED: dict[str, type[SQLModel]] = {"runs": Run, "sweeps": Sweep, "sessions": SessionRun}
 
 
 @dataclass(frozen=True)

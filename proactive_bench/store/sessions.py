@@ -48,7 +48,7 @@ class SessionQueries:
         every model answer recorded so far on this database; under a lease
         (``fence``), only while this process still holds it (LeaseLost otherwise).
         """
-        table: Table = SessionRun.__table__  # type: ignore[attr-defined]
+        table: Table = SessionRun.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
         values = {c.key: value for c in table.columns if not ((value := getattr(session_run, c.key)) is None and c.primary_key)}
         add_archive, point, started = _session_statements(self.engine.dialect.name)
         answers = self.answers.take()  # every answer recorded so far goes in with it (replay needs them all)
@@ -99,14 +99,14 @@ class SessionQueries:
     def rows(self, table: type[SQLModel], session_run_id: int) -> list[Any]:
         """A session run's rows of one of its tables (messages, tool calls, intent events, grades, ...), in insertion order."""
         with Session(self.engine) as db:
-            stmt = select(table).where(table.session_run_id == session_run_id).order_by(table.id)  # type: ignore[attr-defined]
+            stmt = select(table).where(table.session_run_id == session_run_id).order_by(table.id)  # type: ignore[attr-defined]  # table is one of several row classes, each with these columns
             return list(db.exec(stmt))
 
     def delete_session_run(self, session_run: SessionRun) -> None:
         """Remove a session run and every row that belongs to it, in one transaction."""
         with Session(self.engine) as db:
             for table in SESSION_TABLES:
-                for row in db.exec(select(table).where(table.session_run_id == session_run.id)):  # type: ignore[attr-defined]
+                for row in db.exec(select(table).where(table.session_run_id == session_run.id)):  # type: ignore[attr-defined]  # table is one of several row classes, each with these columns
                     db.delete(row)
             stale = db.get(SessionRun, session_run.id)
             if stale is not None:
@@ -149,7 +149,7 @@ def _content(data: bytes, codec: str | None) -> bytes:
 def _session_statements(dialect: str) -> tuple[Any, Any, Any]:
     """Store an archive unless already there; point a run's position at an archive (replacing an earlier pointer);
     mark a run that saves its first session (of this start) as running (RunStatus: created or interrupted → running)."""
-    runs = Run.__table__  # type: ignore[attr-defined]
+    runs = Run.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
     return (
         insert_ignoring(WorkspaceArchive, dialect),
         upsert(Checkpoint, ["run_id", "position"], ["sha256"], dialect),

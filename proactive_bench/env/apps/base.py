@@ -287,7 +287,7 @@ class AppStore:
                         problem = exc.errors()[0]
                         field_path = ".".join(str(p) for p in problem["loc"])
                         raise SeedError(f"{where}.{field_path}: {problem['msg']}") from None
-                    key = (table_name, *(getattr(record, c.name) for c in model.__table__.primary_key.columns))  # type: ignore[attr-defined]
+                    key = (table_name, *(getattr(record, c.name) for c in model.__table__.primary_key.columns))  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
                     if None not in key and key in seen:
                         raise SeedError(f"{where}: primary key {key[1:]} is already used by {seen[key]}")
                     seen[key] = where

@@ -441,8 +441,8 @@ def create_alarm(env: ToolEnv, args: CreateAlarmArgs) -> dict[str, Any]:
     """Set a new alarm."""
     time, days = _alarm_time(args.time), _weekdays(args.repeat_days)
     with _session(env) as (db, me):
-        fields = {"time": time, "label": args.label.strip(), "repeat_days": days, "enabled": args.enabled}
-        alarm = PhoneAlarm(account_id=me.id, **fields)  # type: ignore[arg-type]
+        fields: dict[str, Any] = {"time": time, "label": args.label.strip(), "repeat_days": days, "enabled": args.enabled}
+        alarm = PhoneAlarm(account_id=me.id, **fields)
         db.add(alarm)
         db.flush()
         return {"alarm_id": alarm.id, "message": f"alarm set for {time}"}
