@@ -51,7 +51,7 @@ class Registry(Generic[T]):
         """Decorator: register the decorated object under ``name`` (twice is an error)."""
 
         def decorate(entry: E) -> E:
-            self.add(name, entry)  # type: ignore[arg-type]
+            self.add(name, entry)  # type: ignore[arg-type]  # the decorated entry is a T (a class or factory of it); E keeps its own type for the caller
             return entry
 
         return decorate

@@ -32,7 +32,7 @@ HEADER_WORD = 10
 class TableConsole(Console):
     """A rich console that prints a lone :class:`Table` through :func:`print_table`; everything else as rich does."""
 
-    def print(self, *objects: Any, **options: Any) -> None:  # type: ignore[override]
+    def print(self, *objects: Any, **options: Any) -> None:
         if len(objects) == 1 and isinstance(objects[0], Table) and not options:
             print_table(self, objects[0])
         else:

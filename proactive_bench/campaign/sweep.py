@@ -128,10 +128,10 @@ class SweepConfig(BaseModel):
 
     def settings(self) -> list[SuiteSettings]:
         """Every memory setting × top-k combination the sweep runs (top-k pairs only with retrieval settings), × every hint setting."""
-        summaries = {"base_url": self.base_url, "embedding_model": self.embedding_model}
         rag_swept = any(memory.startswith("rag:") for memory in self.memory)  # else the embeddings model stays, for the suite to refuse
         if not self.memory:
-            grid = [SuiteSettings(None, k, **summaries) for k in self.top_k] or [SuiteSettings(**summaries)]
+            summaries = SuiteSettings(base_url=self.base_url, embedding_model=self.embedding_model)
+            grid = [replace(summaries, top_k=k) for k in self.top_k] or [summaries]
         else:
             grid = [
                 SuiteSettings(
@@ -141,8 +141,8 @@ class SweepConfig(BaseModel):
                 for memory in self.memory
                 for k in (self.top_k if memory.startswith("rag:") and self.top_k else [None])
             ]
-        trainee = {"days": self.days, "npc": self.npc, "npc_model": self.npc_model, "clock": self.clock}
-        return [replace(s, hints=h, **trainee) for s in grid for h in (self.hints or [None])]
+        hints: list[str | None] = [*self.hints] or [None]
+        return [replace(s, hints=h, days=self.days, npc=self.npc, npc_model=self.npc_model, clock=self.clock) for s in grid for h in hints]
 
 
 class SweepConfigError(ValueError):

@@ -18,7 +18,7 @@ from proactive_bench.suites import SUITES, Suite
 def schema() -> None:
     """Print the JSON Schema of the dataset format (persona, episode, session; odyssey task; every suite's files)."""
     formats = {where: model for _name, suite in _all_suites() for where, model in suite.formats.items()}
-    combined = {
+    combined: dict[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "pbench dataset",
         "description": "; ".join(f"{where}: {model.__name__}" for where, model in formats.items()) + ".",

@@ -51,8 +51,8 @@ from proactive_bench.validation import oracle_problems, run_oracle
 generate_app = typer.Typer(help="Generate task content with models, for review.", no_args_is_help=True)
 T = TypeVar("T")
 DEFAULT_CORPUS = DEFAULT_DATA_ROOT / "agentif"
-AgentIFCategory = Enum("AgentIFCategory", {name: name for name in CATEGORIES}, type=str)  # type: ignore[misc]
-AgentIFDomain = Enum("AgentIFDomain", {name: name for name in DOMAINS}, type=str)  # type: ignore[misc]
+AgentIFCategory = Enum("AgentIFCategory", {name: name for name in CATEGORIES}, type=str)  # type: ignore[misc]  # an Enum with members known only at run time
+AgentIFDomain = Enum("AgentIFDomain", {name: name for name in DOMAINS}, type=str)  # type: ignore[misc]  # an Enum with members known only at run time
 ModelOpt = Annotated[str, typer.Option(help="The generator model: openai:NAME (or openai/NAME).")]
 BaseUrlOpt = Annotated[str | None, typer.Option(help="The models' OpenAI-compatible endpoint (default: OpenAI's).")]
 VerifierOpt = Annotated[str | None, typer.Option(help="The verifier model (default: the generator model).")]

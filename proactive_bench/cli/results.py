@@ -128,6 +128,7 @@ def report(
 ) -> None:
     """Write a self-contained HTML report that works offline: an index (tables, figures, runs, a session × model matrix) and one page per run with every session's trajectory."""
     from proactive_bench.reporting.html import (  # matplotlib loads only here
+        Report,
         ReportError,
         render_comparison,
         render_report,
@@ -139,6 +140,7 @@ def report(
         raise fail("give a sweep or run ID, or --compare RUN_A RUN_B")
     store = open_store(db)
     try:
+        html: Report | str
         if compare:
             html = render_comparison(store, *(resolve_id(store, run, sweeps=False).id for run in compare))
         else:

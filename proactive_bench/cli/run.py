@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.progress import (
@@ -128,7 +128,7 @@ def episode(
     if choice.suite != "pibench":
         if persona is not None or sessions is not None:
             raise fail(f"--persona and --sessions choose pibench episodes; choose {choice.suite} tasks with --tasks")
-        flags = {
+        flags: dict[str, Any] = {
             "models": [model], "data": str(data), "user": user, "user_model": user_model, "judge_model": judge_model, "base_url": base_url,
             "max_turns": max_turns, "probe": not no_probe, "context_tokens": context_tokens, "protocol": protocol,
             "call_timeout": limits.call_timeout, "role_base_urls": endpoints.base_urls(), "role_key_envs": endpoints.key_envs(),
@@ -158,7 +158,7 @@ def episode(
     db_path = db or DEFAULT_DB
     spec = RunSpec(
         persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,
-        user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra, protocol=protocol,  # type: ignore[arg-type]
+        user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra, protocol=protocol,
         max_tokens=caps, call_timeout=limits.call_timeout, probe=not no_probe, context_tokens=context_tokens,
         role_base_urls=endpoints.base_urls(), role_key_envs=endpoints.key_envs(),
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -85,7 +85,7 @@ def sweep(
         "max_cost_usd": max_cost, "prices": str(prices) if prices else None, "data": str(data) if data else None,
         "call_timeout": limits.call_timeout, "role_base_urls": endpoints.base_urls() or None, "role_key_envs": endpoints.key_envs() or None,
     }
-    given = {k: v for k, v in flags.items() if v is not None}
+    given: dict[str, Any] = {k: v for k, v in flags.items() if v is not None}
     try:
         if personas and choice.tasks:
             raise ValueError("give --personas or --tasks, not both")

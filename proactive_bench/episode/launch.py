@@ -120,7 +120,7 @@ class RunSpec(BaseModel):
     def role_models(self) -> dict[CallRole, str]:
         """The model of each role that calls one."""
         models = {"agent": self.model, "user": self.user_model if self.user != "rules" else None, "judge": self.judge_model}
-        return {role: model for role, model in models.items() if model}  # type: ignore[misc]
+        return {role: model for role, model in models.items() if model}
 
     def base_url_for(self, role: CallRole) -> str | None:
         return self.role_base_urls.get(role) or self.base_url

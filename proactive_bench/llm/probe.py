@@ -27,6 +27,7 @@ import os
 import struct
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 from weakref import WeakKeyDictionary
@@ -126,7 +127,7 @@ async def probe(transport: ChatTransport, base_url: str, model: str, api_key: st
     url = f"{base_url.rstrip('/')}{CHAT_PATH}"
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {api_key}"}
     ask = [{"role": "user", "content": QUESTION}]
-    calls = {
+    calls: dict[str, tuple[dict[str, Any], Callable[[dict[str, Any]], tuple[Outcome, str]]]] = {
         "plain chat": ({"messages": [{"role": "user", "content": "Reply with the single word: ready"}]}, _plain),
         "json_schema": ({"messages": ask, "response_format": {"type": "json_schema", "json_schema": {"name": "probe", "strict": True, "schema": ANSWER_SCHEMA}}}, _json_answer),
         "function_calling": ({"messages": ask, "tools": [TOOL], "tool_choice": {"type": "function", "function": {"name": "record_answer"}}}, _forced_call),
@@ -152,8 +153,10 @@ async def probe(transport: ChatTransport, base_url: str, model: str, api_key: st
         outcome, detail = judge(answer)
         return Capability(name, outcome, latency, 200, detail)
 
-    found = await asyncio.gather(*(one(name, extra, judge) for name, (extra, judge) in calls.items()), _max_context(transport, base_url, model, headers))
-    return ProbeReport(base_url, model, list(found[:-1]), found[-1])
+    found, max_context = await asyncio.gather(
+        asyncio.gather(*(one(name, extra, judge) for name, (extra, judge) in calls.items())), _max_context(transport, base_url, model, headers)
+    )
+    return ProbeReport(base_url, model, list(found), max_context)
 
 
 def _message(answer: dict[str, Any]) -> dict[str, Any]:

@@ -149,7 +149,7 @@ class LLMUser:
         self.reply_model = reply_model or model
         self.model_name = model_name
         self.recorder = recorder
-        self.structured = StructuredCaller(model, model_name, "user", recorder, policy, methods or METHODS, context_tokens, max_tokens)  # type: ignore[arg-type]
+        self.structured = StructuredCaller(model, model_name, "user", recorder, policy, methods or METHODS, context_tokens, max_tokens)
 
     @property
     def decided_by(self) -> str:

@@ -146,11 +146,11 @@ def _stuffing_session(start: SessionStart) -> list[Problem]:
                 if field not in flagged and not before[field] and _value(check, start.evidence):
                     flagged[field] = layout
     finally:
-        for path, text in saved.items():
-            if text is None:
+        for path, original in saved.items():
+            if original is None:
                 workspace.resolve(path).unlink(missing_ok=True)
             else:
-                workspace.write_text(path, text)
+                workspace.write_text(path, original)
         for key, _ in memory.items():
             memory.delete(key)
         for key, text in saved_memory.items():
