@@ -278,9 +278,9 @@ async def run_episode(
         if saving is not None:
             await saving
     planned = [s.id for s in sessions]
-    result = episode_result(run.id, episode.persona.id, run.model, results, depends_on_map(episode.episode), planned, status, scoring)
+    scored = episode_result(run.id, episode.persona.id, run.model, results, depends_on_map(episode.episode), planned, status, scoring)
     store.update(run, status=status)
-    return result
+    return scored
 
 
 def _episode_state(

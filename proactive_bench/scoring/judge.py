@@ -122,7 +122,7 @@ class RubricJudge:
         self.model_name = model_name
         self.any_turn = settings.any_turn
         self.structured = StructuredCaller(
-            model, model_name, "judge", recorder, settings.policy, settings.methods or METHODS, settings.context_tokens, settings.max_tokens
+            model, model_name, "judge", recorder, settings.policy, settings.methods or METHODS, settings.context_tokens, settings.max_tokens  # type: ignore[arg-type]  # method names are checked where the settings are read
         )
         self._limit = asyncio.Semaphore(settings.concurrency)
 

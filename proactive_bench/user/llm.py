@@ -149,7 +149,7 @@ class LLMUser:
         self.reply_model = reply_model or model
         self.model_name = model_name
         self.recorder = recorder
-        self.structured = StructuredCaller(model, model_name, "user", recorder, policy, methods or METHODS, context_tokens, max_tokens)
+        self.structured = StructuredCaller(model, model_name, "user", recorder, policy, methods or METHODS, context_tokens, max_tokens)  # type: ignore[arg-type]  # method names are checked where the settings are read
 
     @property
     def decided_by(self) -> str:
@@ -165,7 +165,7 @@ class LLMUser:
                 completed, (targeted, order) = await asyncio.gather(self._completion_stage(view), self._question_stage(view))
         except StructuredOutputError as exc:
             return UserDecision([], None, error=str(exc))
-        hashes = {Stage.COMPLETION: COMPLETION_PROMPT.hash, Stage.QUESTION: QUESTION_PROMPT.hash, Stage.VOLUNTEER: QUESTION_PROMPT.hash, Stage.REASKED: QUESTION_PROMPT.hash}
+        hashes: dict[Stage, str | None] = {Stage.COMPLETION: COMPLETION_PROMPT.hash, Stage.QUESTION: QUESTION_PROMPT.hash, Stage.VOLUNTEER: QUESTION_PROMPT.hash, Stage.REASKED: QUESTION_PROMPT.hash}
         labels = combine_stages(open_ids, completed, targeted, order, self.decided_by, hashes, known=view.known, unaskable=view.unaskable)
         if dropped:
             labels = [replace(label, evidence=label.evidence + clipped_note(dropped)) for label in labels]
