@@ -19,10 +19,10 @@ def test_a_session_two_email_is_absent_in_session_one(tmp_path: Path) -> None:
     out = run_episode_json("--data", str(EXAMPLE), "--persona", "lab_manager", "--model", "scripted:reference", "--db", str(db))
     store = Store(db)
     runs = {sr.session_id: sr for sr in store.session_runs(out["run_id"])}
-    mail = {sid: [e["id"] for e in store.snapshot(sr.id, "apps").get("gmail_email", [])] for sid, sr in runs.items()}  # type: ignore[arg-type, union-attr]
+    mail = {sid: [e["id"] for e in store.snapshot(sr.id, "apps").get("gmail_email", [])] for sid, sr in runs.items()}  # type: ignore[union-attr]
     assert 2001 not in mail["s1_week12_order"]
     assert 2001 in mail["s2_pfa_backorder"] and 2001 in mail["s3_week13_order"]
-    opening = store.rows(MessageRow, runs["s2_pfa_backorder"].id)[0]  # type: ignore[arg-type]
+    opening = store.rows(MessageRow, runs["s2_pfa_backorder"].id)[0]
     assert opening.role == "event" and "Paraformaldehyde 4% is backordered until 2 April" in opening.content
 
 
