@@ -79,7 +79,7 @@ def make_chat_model(spec: str, settings: ChatSettings = ChatSettings()) -> BaseC
             "(openai:NAME or openai/NAME for any OpenAI-compatible server; others need the 'langchain' package)"
         )
     try:
-        from langchain.chat_models import init_chat_model  # type: ignore[import-not-found]  # langchain is optional and not installed here
+        from langchain.chat_models import init_chat_model
 
         return init_chat_model(name, model_provider=provider, base_url=base_url, **kwargs)
     except (ImportError, ValueError) as exc:
