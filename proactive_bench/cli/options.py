@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from proactive_bench.llm import ROLES, MaxTokens, parse_max_tokens
+from proactive_bench.llm import ROLES, CallRole, MaxTokens, parse_max_tokens
 from proactive_bench.store import locate
 
 RoleUrlOpt = Annotated[str | None, typer.Option(help="This role's OpenAI-compatible endpoint (default: --base-url).")]
@@ -39,13 +39,13 @@ class RoleEndpoints:
     user_key_env: RoleKeyOpt = None
     judge_key_env: RoleKeyOpt = None
 
-    def base_urls(self) -> dict[str, str]:
+    def base_urls(self) -> dict[CallRole, str]:
         """The endpoints given, per role."""
-        return _given(agent=self.agent_base_url, user=self.user_base_url, judge=self.judge_base_url)
+        return _per_role({"agent": self.agent_base_url, "user": self.user_base_url, "judge": self.judge_base_url})
 
-    def key_envs(self) -> dict[str, str]:
+    def key_envs(self) -> dict[CallRole, str]:
         """The key variables given, per role."""
-        return _given(agent=self.agent_key_env, user=self.user_key_env, judge=self.judge_key_env)
+        return _per_role({"agent": self.agent_key_env, "user": self.user_key_env, "judge": self.judge_key_env})
 
 
 @dataclass(frozen=True)
@@ -110,5 +110,9 @@ def split_list(value: str | None) -> list[str]:
     return [v.strip() for v in (value or "").split(",") if v.strip()]
 
 
-def _given(**per_role: str | None) -> dict[str, str]:
-    return {role: value for role, value in per_role.items() if value}
+def _given(**values: str | None) -> dict[str, str]:
+    return {name: value for name, value in values.items() if value}
+
+
+def _per_role(values: dict[CallRole, str | None]) -> dict[CallRole, str]:
+    return {role: value for role, value in values.items() if value}

@@ -160,7 +160,7 @@ def episode(
         persona=persona, model=model, data_root=str(data), sessions=[s.id for s in chosen], user=user,
         user_model=user_model, judge_model=judge_model, base_url=base_url, max_turns=max_turns, agent_options=extra, protocol=protocol,  # type: ignore[arg-type]  # RunSpec validates the protocol's name
         max_tokens=caps, call_timeout=limits.call_timeout, probe=not no_probe, context_tokens=context_tokens,
-        role_base_urls=endpoints.base_urls(), role_key_envs=endpoints.key_envs(),  # type: ignore[arg-type]  # RunSpec validates the role names
+        role_base_urls=endpoints.base_urls(), role_key_envs=endpoints.key_envs(),
     )
     check_participants([spec])
     check_endpoints(spec.endpoints())

@@ -20,7 +20,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
-from typing import Literal
+from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
@@ -121,9 +121,8 @@ class RubricJudge:
     def __init__(self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, settings: JudgeSettings = JudgeSettings()) -> None:
         self.model_name = model_name
         self.any_turn = settings.any_turn
-        self.structured = StructuredCaller(
-            model, model_name, "judge", recorder, settings.policy, settings.methods or METHODS, settings.context_tokens, settings.max_tokens  # type: ignore[arg-type]  # method names are checked where the settings are read
-        )
+        methods: Any = settings.methods or METHODS  # names as the settings or a probe give them (str): StructuredCaller takes them as its Method names
+        self.structured = StructuredCaller(model, model_name, "judge", recorder, settings.policy, methods, settings.context_tokens, settings.max_tokens)
         self._limit = asyncio.Semaphore(settings.concurrency)
 
     async def grade(self, items: list[ChecklistItem], evidence: Evidence, session: Session) -> dict[str, RubricVerdict]:

@@ -149,7 +149,8 @@ class LLMUser:
         self.reply_model = reply_model or model
         self.model_name = model_name
         self.recorder = recorder
-        self.structured = StructuredCaller(model, model_name, "user", recorder, policy, methods or METHODS, context_tokens, max_tokens)  # type: ignore[arg-type]  # method names are checked where the settings are read
+        chosen: Any = methods or METHODS  # names as the settings or a probe give them (str): StructuredCaller takes them as its Method names
+        self.structured = StructuredCaller(model, model_name, "user", recorder, policy, chosen, context_tokens, max_tokens)
 
     @property
     def decided_by(self) -> str:
