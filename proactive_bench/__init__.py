@@ -117,7 +117,7 @@ def __dir__() -> list[str]:
 
 def _version() -> str:
     """The installed distribution's version; ``0+unknown`` when pbench runs from a checkout that was never installed."""
-    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415 - only when asked: keeps the import cheap
+    from importlib.metadata import PackageNotFoundError, version  # only when asked: keeps the import cheap
 
     try:
         return version(DISTRIBUTION)

@@ -27,6 +27,6 @@ def configure_logging(verbose: bool = False) -> None:
             structlog.dev.ConsoleRenderer(colors=False),
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=_CurrentStderr()),  # type: ignore[arg-type]
+        logger_factory=structlog.PrintLoggerFactory(file=_CurrentStderr()),  # type: ignore[arg-type]  # PrintLoggerFactory only calls write and flush, which _CurrentStderr has
         cache_logger_on_first_use=False,
     )

@@ -60,7 +60,7 @@ class Registry(Generic[T]):
         """Decorator: register the decorated object under ``name`` (twice is an error)."""
 
         def decorate(entry: E) -> E:
-            self.add(name, entry)  # type: ignore[arg-type]
+            self.add(name, entry)  # type: ignore[arg-type]  # the decorated entry is a T (a class or factory of it); E keeps its own type for the caller
             return entry
 
         return decorate
@@ -82,7 +82,7 @@ class Registry(Generic[T]):
             raise PluginError(f"unknown {self.kind} {name!r}; known: {', '.join(self.names()) or 'none'}")
         try:
             loaded = plugin.load()
-        except Exception as exc:  # noqa: BLE001 (a third-party module: missing, a syntax error, a bug at import)
+        except Exception as exc:  # a third-party module: missing, a syntax error, a bug at import
             raise PluginError(f"{self.kind} {name!r} (entry point {plugin.value}) cannot be loaded: {exc}") from exc
         self._loaded.add(name)
         return self._entries.setdefault(name, loaded)

@@ -32,7 +32,7 @@ HEADER_WORD = 10
 class TableConsole(Console):
     """A rich console that prints a lone :class:`Table` through :func:`print_table`; everything else as rich does."""
 
-    def print(self, *objects: Any, **options: Any) -> None:  # type: ignore[override]
+    def print(self, *objects: Any, **options: Any) -> None:
         if len(objects) == 1 and isinstance(objects[0], Table) and not options:
             print_table(self, objects[0])
         else:
@@ -99,9 +99,9 @@ def _print_stacked(console: Console, table: Table, width: int) -> None:
     value_width = max(width - label_width - 2, 10)
     if table.title:
         console.print(Text(_plain(console, table.title), style="bold"), width=width)
-    for row in zip(*(list(column.cells) for column in table.columns)):
+    for row in zip(*(list(column.cells) for column in table.columns), strict=False):  # a column added after rows has fewer cells
         console.print()
-        for column, header, cell in zip(table.columns, headers, row):
+        for column, header, cell in zip(table.columns, headers, row, strict=True):
             value = _plain(console, cell)
             if not header:  # an unnamed column (a row label): the block's heading
                 console.print(Text(value, style="bold"), soft_wrap=True)

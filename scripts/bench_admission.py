@@ -17,6 +17,7 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from proactive_bench.dataset.loading import (
@@ -48,9 +49,9 @@ def main() -> None:
     for name in persona_names(root):
         loaded = load_episode(root, name)
         dataset_problems(loaded, [], None)  # warm imports and caches once
-        load = median_ms(lambda: load_episode(root, name), args.repeat)  # noqa: B023
-        check = median_ms(lambda: dataset_problems(loaded, [], None), args.repeat)  # noqa: B023
-        digest = median_ms(lambda: episode_digest(loaded, root), args.repeat)  # noqa: B023
+        load = median_ms(partial(load_episode, root, name), args.repeat)
+        check = median_ms(partial(dataset_problems, loaded, [], None), args.repeat)
+        digest = median_ms(partial(episode_digest, loaded, root), args.repeat)
         print(f"{name:<14} {len(loaded.sessions):>8} {load:>9.1f} {check:>9.1f} {digest:>10.1f}")
 
 

@@ -74,14 +74,14 @@ def make_store(db: Path, runs: int) -> None:
     repeats = math.ceil(runs / len(personas))
     sweep = ["sweep", "--json", "--models", "scripted:passive", "--personas", ",".join(personas), "--runs", str(repeats), "--db", str(db)]
     command = [sys.executable, "-c", f"from proactive_bench.cli import app; app({sweep!r})"]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)  # noqa: S603 (our own CLI)
+    done = subprocess.run(command, capture_output=True, text=True, check=False)  # our own CLI
     if done.returncode not in (0, 1):
         sys.exit(f"pbench sweep failed: {done.stderr.strip().splitlines()[-1:]}")
 
 
 def runs_command(loader: str, db: Path) -> float:
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", RUNS_COMMAND, loader, str(db)], capture_output=True, text=True, check=False)  # noqa: S603
+    done = subprocess.run([sys.executable, "-c", RUNS_COMMAND, loader, str(db)], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         sys.exit(f"pbench runs failed: {done.stderr.strip()}")
     return time.perf_counter() - started

@@ -210,6 +210,19 @@ def test_a_lazy_package_s_names_exist_and_are_not_its_module_names(package: str)
         assert attribute in module_defines(f"{package}.{module}"), f"{package}: {package}.{module} defines no {attribute}"
 
 
+@pytest.mark.parametrize("package", [p for p in PACKAGES if lazy_exports(p)])
+def test_a_lazy_package_imports_its_names_for_the_type_checker(package: str) -> None:
+    """Its ``if TYPE_CHECKING:`` block imports exactly the table's names: mypy sees their types, not the Any of ``__getattr__``."""
+    typed: dict[str, tuple[str, ...]] = {}
+    for node in ast.parse(MODULES[package].read_text()).body:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for statement in node.body:
+                assert isinstance(statement, ast.ImportFrom) and statement.module, f"{package}: only imports under TYPE_CHECKING"
+                module = statement.module.removeprefix(f"{package}.")
+                typed |= {alias.asname or alias.name: (module, alias.name) for alias in statement.names}
+    assert typed == lazy_exports(package), f"{package}: the TYPE_CHECKING imports differ from the Exports table"
+
+
 def module_defines(module: str) -> set[str]:
     """The names a module binds at its top level (definitions, assignments, imports)."""
     tree = ast.parse(MODULES[module].read_text())

@@ -69,7 +69,7 @@ def test_a_plugin_user_backend_is_selected_with_user(plugin_dir: Path, tmp_path:
     args = ["--data", str(MINI), "--persona", "mini", "--model", "scripted:asker"]
     plugin = run_episode_json(*args, "--user", "counting", "--db", str(tmp_path / "plugin.db"))
     rules = run_episode_json(*args, "--db", str(tmp_path / "rules.db"))
-    import pbench_counting_user  # noqa: PLC0415 (loaded from the fake distribution's entry point by the run)
+    import pbench_counting_user  # loaded from the fake distribution's entry point by the run
 
     assert pbench_counting_user.DECISIONS  # the plugin backend made the run's decisions
     strip = ("run_id",)

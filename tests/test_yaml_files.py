@@ -61,7 +61,7 @@ def test_the_loader_stays_safe() -> None:
         (lambda p: p.write_text("a: 1\na: 2\n"), "line 2, column 1: invalid YAML: duplicate key 'a' (first on line 1)"),
     ],
 )
-def test_every_failure_is_one_line(tmp_path: Path, make, reason: str) -> None:  # noqa: ANN001
+def test_every_failure_is_one_line(tmp_path: Path, make, reason: str) -> None:
     path = tmp_path / "f.yaml"
     make(path)
     with pytest.raises(YamlFileError) as info:
@@ -89,6 +89,6 @@ def test_the_pure_python_fallback_refuses_the_same_duplicates(text: str) -> None
     with pytest.raises(yaml.YAMLError) as fast:
         parse_yaml(text)
     with pytest.raises(yaml.YAMLError) as pure:
-        yaml.load(text, Loader=PurePythonUniqueKeyLoader)  # noqa: S506 (a safe loader)
+        yaml.load(text, Loader=PurePythonUniqueKeyLoader)  # a safe loader
     assert fast.value.problem == pure.value.problem  # type: ignore[attr-defined]
     assert fast.value.problem_mark.line == pure.value.problem_mark.line  # type: ignore[attr-defined]

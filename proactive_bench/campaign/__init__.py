@@ -9,7 +9,7 @@ picks where a sweep's runs execute (``sweep_executor``).
 See README.md here.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from proactive_bench.exports import Exports
 
@@ -36,6 +36,26 @@ _EXPORTS = Exports(
         "workers": ("SweepWorkers", "WorkerFailed"),
     },
 )
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.campaign.executors import LocalSweep, SweepExecutor, sweep_executor
+    from proactive_bench.campaign.interrupts import Interrupted, stop_on_signals
+    from proactive_bench.campaign.process_tuning import loop_factory, run_fast, tune_for_runs
+    from proactive_bench.campaign.ray_executor import RaySweep, RayUnavailable, import_ray
+    from proactive_bench.campaign.sweep import (
+        SweepConfig,
+        SweepConfigError,
+        create_sweep,
+        load_sweep_config,
+        mark_interrupted,
+        run_sweep,
+        sweep_endpoints,
+        sweep_episodes,
+        sweep_run_spec,
+        unfinished_runs,
+        validate_sweep_config,
+    )
+    from proactive_bench.campaign.workers import SweepWorkers, WorkerFailed
 
 __all__ = [
     "Interrupted",

@@ -43,7 +43,7 @@ def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
         import uvloop
     except ImportError:
         return None
-    return uvloop.new_event_loop  # type: ignore[no-any-return]
+    return uvloop.new_event_loop
 
 
 def run_fast(main: Coroutine[Any, Any, T]) -> T:

@@ -386,7 +386,7 @@ class RaySweep:
                 load[n] -= 1
                 try:
                     self.ray.get(ref)
-                except Exception as exc:  # noqa: BLE001 (the run's own error, or its runner's death after every retry)
+                except Exception as exc:  # the run's own error, or its runner's death after every retry
                     failures.append(f"run {run_id}: {run_error(exc)}")
                     log.error("ray_run_failed", run=run_id, error=run_error(exc))
             progress.report(on_event)

@@ -26,7 +26,7 @@ import sys
 import threading
 import time
 from multiprocessing.sharedctypes import Synchronized
-from typing import Any
+from typing import Any, Literal
 
 import structlog
 
@@ -87,8 +87,8 @@ class SweepWorkers:
     def __init__(self, store: Store, sweep: Sweep, runs: list[tuple[Run, Any]], config: SweepConfig, budget: Budget) -> None:
         self.store, self.sweep, self.budget = store, sweep, budget
         self.by_id = {run.id: run for run, _ in runs}
-        self.method = start_method()
-        context = multiprocessing.get_context(self.method)
+        self.method: Literal["fork", "spawn"] = start_method()
+        context = multiprocessing.get_context("fork") if self.method == "fork" else multiprocessing.get_context("spawn")
         self.spent = context.Value("d", budget.spent_usd)
         share = config.model_copy(
             update={
@@ -160,7 +160,7 @@ class SweepWorkers:
                 process.kill()
 
 
-def start_method() -> str:
+def start_method() -> Literal["fork", "spawn"]:
     """``fork`` where it is safe (Linux, and this process runs one thread), else ``spawn`` (macOS system libraries break after fork)."""
     return "fork" if sys.platform.startswith("linux") and threading.active_count() == 1 else "spawn"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -42,7 +42,7 @@ audit_app = typer.Typer(help="Audits of checklist grades and intent statuses (th
 def audit_export(
     ident: IdArg,
     out: Annotated[Path, typer.Option("--out", help="The CSV file to write.")] = Path("audit.csv"),
-    sample: Annotated[Optional[int], typer.Option(min=1, help="Only this many whole session runs (all their judgments), an equal share per model, drawn at random.")] = None,
+    sample: Annotated[int | None, typer.Option(min=1, help="Only this many whole session runs (all their judgments), an equal share per model, drawn at random.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the sample.")] = 0,
     db: DbOpt = DEFAULT_DB,
 ) -> None:
@@ -75,7 +75,7 @@ def audit_import(
 def audit_model(
     ident: IdArg,
     model: Annotated[str, typer.Option("--model", help="The auditing chat model, e.g. openai:gpt-4o.")],
-    base_url: Annotated[Optional[str], typer.Option(help="Its OpenAI-compatible endpoint.")] = None,
+    base_url: Annotated[str | None, typer.Option(help="Its OpenAI-compatible endpoint.")] = None,
     db: DbOpt = DEFAULT_DB,
 ) -> None:
     """Have another model judge the rubric items and intent statuses again (source model:NAME)."""

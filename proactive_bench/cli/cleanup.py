@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -14,7 +14,7 @@ from proactive_bench.store import LeaseHeld
 
 
 def gc(
-    runs: Annotated[Optional[str], typer.Option("--runs", help="Delete these runs first: comma-separated run or sweep ids.")] = None,
+    runs: Annotated[str | None, typer.Option("--runs", help="Delete these runs first: comma-separated run or sweep ids.")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say what would be deleted and removed.")] = False,
     db: DbOpt = DEFAULT_DB,
     as_json: Annotated[bool, typer.Option("--json")] = False,

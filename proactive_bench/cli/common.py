@@ -7,14 +7,14 @@ the database code itself loads when a command first opens one (``store_package``
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from pydantic import ValidationError
 from rich.console import Console
 
 import proactive_bench.store as store_package
-from proactive_bench.store import DEFAULT_DB
+from proactive_bench.store import DEFAULT_DB as DEFAULT_DB  # the commands take it from here (an explicit re-export)
 from proactive_bench.terminal import TableConsole
 
 if TYPE_CHECKING:
@@ -26,11 +26,11 @@ out_console = TableConsole()
 DataOpt = Annotated[Path, typer.Option("--data", help="Dataset root holding personas/, episodes/ and graders/.")]
 DB_HELP = "Results database: a SQLite file, or a PostgreSQL URL postgresql+psycopg://USER:PASSWORD@HOST:PORT/NAME (also from PBENCH_DB)."
 DbOpt = Annotated[str, typer.Option("--db", envvar="PBENCH_DB", help=DB_HELP)]
-MaybeDbOpt = Annotated[Optional[str], typer.Option("--db", envvar="PBENCH_DB", help=DB_HELP)]
+MaybeDbOpt = Annotated[str | None, typer.Option("--db", envvar="PBENCH_DB", help=DB_HELP)]
 NoValidateOpt = Annotated[bool, typer.Option("--no-validate", help="Skip the checks of pbench validate before running (they are cached by the data's content).")]
 ID_HELP = "A sweep or a run: its id, a unique prefix of one, or latest."
 IdArg = Annotated[str, typer.Argument(metavar="ID", help=ID_HELP)]
-MaybeIdArg = Annotated[Optional[str], typer.Argument(metavar="ID", help=ID_HELP)]
+MaybeIdArg = Annotated[str | None, typer.Argument(metavar="ID", help=ID_HELP)]
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -18,7 +18,7 @@ from proactive_bench.suites import SUITES, Suite
 def schema() -> None:
     """Print the JSON Schema of the dataset format (persona, episode, session; odyssey task; every suite's files)."""
     formats = {where: model for _name, suite in _all_suites() for where, model in suite.formats.items()}
-    combined = {
+    combined: dict[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "pbench dataset",
         "description": "; ".join(f"{where}: {model.__name__}" for where, model in formats.items()) + ".",
@@ -36,7 +36,7 @@ def _all_suites() -> list[tuple[str, Suite]]:
 
 
 def tools(
-    persona: Annotated[Optional[str], typer.Option(help="Only the tools this persona's sessions offer.")] = None,
+    persona: Annotated[str | None, typer.Option(help="Only the tools this persona's sessions offer.")] = None,
     data: DataOpt = DEFAULT_DATA_ROOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print name, group, description and argument schema as JSON.")] = False,
 ) -> None:

@@ -7,7 +7,7 @@ import signal
 import time
 from pathlib import Path
 from types import FrameType
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -26,7 +26,7 @@ WATCH_S = 1.0
 @db_app.command()
 def serve(
     folder: DirOpt,
-    port: Annotated[Optional[int], typer.Option(min=1, max=65535, help="Port on 127.0.0.1 (default: the last one used in --dir, else a free one).")] = None,
+    port: Annotated[int | None, typer.Option(min=1, max=65535, help="Port on 127.0.0.1 (default: the last one used in --dir, else a free one).")] = None,
     detach: Annotated[bool, typer.Option("--detach", help="Leave the server running and return (stop it with pbench db stop --dir DIR).")] = False,
 ) -> None:
     """Start a local PostgreSQL server (trust authentication, 127.0.0.1 only) and print its URL for --db; Ctrl-C stops it."""

@@ -11,7 +11,7 @@ import json
 from collections.abc import Awaitable, Callable
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.table import Table
@@ -51,11 +51,11 @@ from proactive_bench.validation import oracle_problems, run_oracle
 generate_app = typer.Typer(help="Generate task content with models, for review.", no_args_is_help=True)
 T = TypeVar("T")
 DEFAULT_CORPUS = DEFAULT_DATA_ROOT / "agentif"
-AgentIFCategory = Enum("AgentIFCategory", {name: name for name in CATEGORIES}, type=str)  # type: ignore[misc]
-AgentIFDomain = Enum("AgentIFDomain", {name: name for name in DOMAINS}, type=str)  # type: ignore[misc]
+AgentIFCategory = Enum("AgentIFCategory", {name: name for name in CATEGORIES}, type=str)  # type: ignore[misc]  # an Enum with members known only at run time
+AgentIFDomain = Enum("AgentIFDomain", {name: name for name in DOMAINS}, type=str)  # type: ignore[misc]  # an Enum with members known only at run time
 ModelOpt = Annotated[str, typer.Option(help="The generator model: openai:NAME (or openai/NAME).")]
-BaseUrlOpt = Annotated[Optional[str], typer.Option(help="The models' OpenAI-compatible endpoint (default: OpenAI's).")]
-VerifierOpt = Annotated[Optional[str], typer.Option(help="The verifier model (default: the generator model).")]
+BaseUrlOpt = Annotated[str | None, typer.Option(help="The models' OpenAI-compatible endpoint (default: OpenAI's).")]
+VerifierOpt = Annotated[str | None, typer.Option(help="The verifier model (default: the generator model).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the rounds as JSON.")]
 
 
@@ -65,7 +65,7 @@ def odyssey(
     model: ModelOpt,
     base_url: BaseUrlOpt = None,
     verifier_model: VerifierOpt = None,
-    out: Annotated[Optional[Path], typer.Option(help="The task file to write (default: generated/<task id>/task.yaml).")] = None,
+    out: Annotated[Path | None, typer.Option(help="The task file to write (default: generated/<task id>/task.yaml).")] = None,
     max_rounds: Annotated[int, typer.Option(min=1, max=MAX_ROUNDS, help="Rounds of writing and judging at most.")] = MAX_ROUNDS,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing task file and report.")] = False,
     as_json: JsonOpt = False,
@@ -96,9 +96,9 @@ def agentif(
     base_url: BaseUrlOpt = None,
     verifier_model: VerifierOpt = None,
     corpus: Annotated[Path, typer.Option(help="The attachment corpus: a folder of task folders (their workspace/ files) or of files.")] = DEFAULT_CORPUS,
-    category: Annotated[Optional[AgentIFCategory], typer.Option(help="The new task's category (default: the seed's).")] = None,
-    domain: Annotated[Optional[AgentIFDomain], typer.Option(help="The new task's domain (default: the seed's).")] = None,
-    out: Annotated[Optional[Path], typer.Option(help="The review folder (default: generated/agentif/<new task id>/).")] = None,
+    category: Annotated[AgentIFCategory | None, typer.Option(help="The new task's category (default: the seed's).")] = None,
+    domain: Annotated[AgentIFDomain | None, typer.Option(help="The new task's domain (default: the seed's).")] = None,
+    out: Annotated[Path | None, typer.Option(help="The review folder (default: generated/agentif/<new task id>/).")] = None,
     max_rounds: Annotated[int, typer.Option(min=1, max=MAX_ROUNDS, help="Rounds of writing and judging at most.")] = GENERATION_MAX_ROUNDS,
     oracle: Annotated[bool, typer.Option("--oracle/--no-oracle", help="Run validate's oracle on each candidate that passes the rules.")] = True,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing review folder this command wrote.")] = False,
@@ -142,7 +142,7 @@ def _oracle_problems(root: Path, task_id: str) -> list[str]:
         return [f"{p.field}: {p.reason}" for p in problems] or [f"{task_id}: does not load"]
     try:
         outcomes = run_oracle(loaded, root)
-    except Exception as exc:  # noqa: BLE001 (a generated task may break a baseline in any way; the round fails, named)
+    except Exception as exc:  # a generated task may break a baseline in any way; the round fails, named
         return [f"oracle: could not run the baselines: {type(exc).__name__}: {exc}"]
     return [f"{p.field}: {p.reason}" for p in oracle_problems(outcomes)]
 

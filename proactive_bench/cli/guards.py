@@ -46,7 +46,7 @@ def stops_cleanly(command: Command) -> Command:
                 err_console.print("interrupted; nothing was run", highlight=False)
                 raise typer.Exit(stop.exit_code) from None
 
-    return stoppable  # type: ignore[return-value]
+    return stoppable  # type: ignore[return-value]  # functools.wraps keeps the wrapped command's signature, which mypy cannot follow
 
 
 def check_participants(specs: Iterable[RunSpec]) -> None:

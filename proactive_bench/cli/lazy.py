@@ -18,15 +18,15 @@ import importlib
 import importlib.util
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import typer
-from typer import Context
 from typer.core import TyperCommand, TyperGroup
 from typer.main import get_command_from_info, get_group_from_info
 from typer.models import CommandInfo, TyperInfo
 
-Command = TyperCommand | TyperGroup
+if TYPE_CHECKING:  # typer's vendored click: the types TyperGroup's methods take (typer exports neither)
+    from typer._click import Command, Context
 TYPER_SHORT_EXCEPTIONS = True
 """typer's default for ``pretty_exceptions_short``, which pbench's app keeps."""
 
@@ -80,7 +80,7 @@ def _typer_help(value: ast.expr) -> str:
     return ""
 
 
-class LazyCommands(MutableMapping[str, Command]):
+class LazyCommands(MutableMapping[str, "Command"]):
     """A group's commands by name, in help order: those named by a :class:`CommandSource` are built on first lookup."""
 
     def __init__(self, sources: tuple[CommandSource, ...], built: dict[str, Command], markup_mode: Any) -> None:

@@ -22,7 +22,7 @@ Command = TypeVar("Command", bound=Callable[..., Any])
 def with_option_groups(command: Command) -> Command:
     """``command`` as typer sees it: each dataclass-typed parameter replaced, in place, by the fields of its dataclass."""
     signature = inspect.signature(command, eval_str=True)
-    groups = {name: p.annotation for name, p in signature.parameters.items() if dataclasses.is_dataclass(p.annotation)}
+    groups: dict[str, Any] = {name: p.annotation for name, p in signature.parameters.items() if dataclasses.is_dataclass(p.annotation)}
     parameters: list[inspect.Parameter] = []
     for parameter in signature.parameters.values():
         if parameter.name not in groups:
@@ -40,6 +40,6 @@ def with_option_groups(command: Command) -> Command:
             options[name] = group(**{field.name: options.pop(field.name) for field in dataclasses.fields(group)})
         return command(**options)
 
-    grouped.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    grouped.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]  # typer reads __signature__; functions do not declare it
     grouped.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": signature.return_annotation}
-    return grouped  # type: ignore[return-value]
+    return grouped  # type: ignore[return-value]  # functools.wraps keeps the wrapped command's signature, which mypy cannot follow

@@ -21,10 +21,10 @@ from proactive_bench.suites import (
     settings_model,
 )
 
-RoleUrlOpt = Annotated[Optional[str], typer.Option(help="This role's OpenAI-compatible endpoint (default: --base-url).")]
-RoleKeyOpt = Annotated[Optional[str], typer.Option(help="Name of the environment variable (or ./.env entry) holding this role's API key.")]
-MaxTokensOpt = Annotated[Optional[list[str]], typer.Option(help=f"ROLE=N: answer cap of one role's calls, repeatable; roles {', '.join(ROLES)} (defaults {MaxTokens().model_dump()}).")]
-CallTimeoutOpt = Annotated[Optional[float], typer.Option(min=0.1, help="Seconds one model call may take (default 120).")]
+RoleUrlOpt = Annotated[str | None, typer.Option(help="This role's OpenAI-compatible endpoint (default: --base-url).")]
+RoleKeyOpt = Annotated[str | None, typer.Option(help="Name of the environment variable (or ./.env entry) holding this role's API key.")]
+MaxTokensOpt = Annotated[list[str] | None, typer.Option(help=f"ROLE=N: answer cap of one role's calls, repeatable; roles {', '.join(ROLES)} (defaults {MaxTokens().model_dump()}).")]
+CallTimeoutOpt = Annotated[float | None, typer.Option(min=0.1, help="Seconds one model call may take (default 120).")]
 
 
 @dataclass(frozen=True)
@@ -50,13 +50,13 @@ class RoleEndpoints:
     user_key_env: RoleKeyOpt = None
     judge_key_env: RoleKeyOpt = None
 
-    def base_urls(self) -> dict[str, str]:
+    def base_urls(self) -> dict[CallRole, str]:
         """The endpoints given, per role."""
-        return _given(agent=self.agent_base_url, user=self.user_base_url, judge=self.judge_base_url)
+        return _per_role({"agent": self.agent_base_url, "user": self.user_base_url, "judge": self.judge_base_url})
 
-    def key_envs(self) -> dict[str, str]:
+    def key_envs(self) -> dict[CallRole, str]:
         """The key variables given, per role."""
-        return _given(agent=self.agent_key_env, user=self.user_key_env, judge=self.judge_key_env)
+        return _per_role({"agent": self.agent_key_env, "user": self.user_key_env, "judge": self.judge_key_env})
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,8 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 class ExecutorChoice:
     """``--executor`` and ``--ray-address``: where a sweep's runs execute."""
 
-    executor: Annotated[Optional[str], typer.Option(help="Where runs execute: local (this machine's processes, the default) or ray (a Ray cluster, one task per run).")] = None
-    ray_address: Annotated[Optional[str], typer.Option(help="With --executor ray: the cluster, auto or HOST:PORT or ray://HOST:PORT (default: start a local one).")] = None
+    executor: Annotated[str | None, typer.Option(help="Where runs execute: local (this machine's processes, the default) or ray (a Ray cluster, one task per run).")] = None
+    ray_address: Annotated[str | None, typer.Option(help="With --executor ray: the cluster, auto or HOST:PORT or ray://HOST:PORT (default: start a local one).")] = None
 
     def sweep_fields(self) -> dict[str, str]:
         """The sweep settings given (a sweep config's ``executor`` and ``ray_address`` keys)."""

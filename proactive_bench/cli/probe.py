@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -14,7 +14,7 @@ from proactive_bench.logs import configure_logging
 
 def probe(
     model: Annotated[str, typer.Option(help="The model to probe: openai:NAME (or openai/NAME).")],
-    base_url: Annotated[Optional[str], typer.Option(help="Its OpenAI-compatible endpoint (default: OpenAI's).")] = None,
+    base_url: Annotated[str | None, typer.Option(help="Its OpenAI-compatible endpoint (default: OpenAI's).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """One short call per capability (plain chat, json_schema, function calling, JSON mode, tool use) and a table of what works."""

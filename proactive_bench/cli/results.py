@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -77,12 +77,12 @@ def print_agreement(result: Agreement, fmt: str, ident: str) -> None:
 
 def results(
     ident: MaybeIdArg = None,
-    compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="A B", help="Two runs or sweeps (ids, prefixes or latest) paired by task: B − A with a 95 % paired bootstrap interval.")] = None,
+    compare: Annotated[tuple[str, str] | None, typer.Option("--compare", metavar="A B", help="Two runs or sweeps (ids, prefixes or latest) paired by task: B − A with a 95 % paired bootstrap interval.")] = None,
     db: DbOpt = DEFAULT_DB,
     fmt: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
-    by: Annotated[Optional[str], typer.Option("--by", help="'category': only the task-averaged Proc / Comp per task category.")] = None,
+    by: Annotated[str | None, typer.Option("--by", help="'category': only the task-averaged Proc / Comp per task category.")] = None,
     include_partial: Annotated[bool, typer.Option("--include-partial", help="Count runs stopped early (budget, Ctrl-C) in the figures.")] = False,
-    protocol: Annotated[Optional[str], typer.Option(help="Score every run by this protocol's rules (default: each run's own).")] = None,
+    protocol: Annotated[str | None, typer.Option(help="Score every run by this protocol's rules (default: each run's own).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
     agreement: Annotated[bool, typer.Option("--agreement", help="Runs played with pbench play --as user: the person's intent labels against the simulator's (counts, confusion table, Cohen's κ).")] = False,
 ) -> None:
@@ -121,8 +121,8 @@ def results(
 
 def rescore(
     run_id: Annotated[str, typer.Argument(help="A finished run (an id, a unique prefix of one, or latest).")],
-    judge_model: Annotated[Optional[str], typer.Option(help="Chat model for rubric items (default: the run's).")] = None,
-    base_url: Annotated[Optional[str], typer.Option(help="Endpoint for the judge (default: the run's).")] = None,
+    judge_model: Annotated[str | None, typer.Option(help="Chat model for rubric items (default: the run's).")] = None,
+    base_url: Annotated[str | None, typer.Option(help="Endpoint for the judge (default: the run's).")] = None,
     db: DbOpt = DEFAULT_DB,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
@@ -142,12 +142,13 @@ def rescore(
 
 def report(
     ident: MaybeIdArg = None,
-    compare: Annotated[Optional[tuple[str, str]], typer.Option("--compare", metavar="RUN_A RUN_B", help="Two runs side by side instead.")] = None,
+    compare: Annotated[tuple[str, str] | None, typer.Option("--compare", metavar="RUN_A RUN_B", help="Two runs side by side instead.")] = None,
     out: Annotated[Path, typer.Option("--out", help="A folder (gets index.html and runs/), or NAME.html: the index, with runs/ beside it.")] = Path("report"),
     db: DbOpt = DEFAULT_DB,
 ) -> None:
     """Write a self-contained HTML report that works offline: an index (tables, figures, runs, a session × model matrix) and one page per run with every session's trajectory."""
     from proactive_bench.reporting.html import (  # matplotlib loads only here
+        Report,
         ReportError,
         render_comparison,
         render_report,
@@ -159,6 +160,7 @@ def report(
         raise fail("give a sweep or run ID, or --compare RUN_A RUN_B")
     store = open_store(db)
     try:
+        html: Report | str
         if compare:
             html = render_comparison(store, *(resolve_id(store, run, sweeps=False).id for run in compare))
         else:
@@ -175,7 +177,7 @@ def report(
 def export(
     ident: IdArg,
     fmt: Annotated[str, typer.Option("--format", help="jsonl: one chat-format record per session.")] = "jsonl",
-    out: Annotated[Optional[Path], typer.Option("--out", help="The file to write (default: standard output).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="The file to write (default: standard output).")] = None,
     db: DbOpt = DEFAULT_DB,
 ) -> None:
     """Stored sessions as one JSON record per line: chat messages with tool calls, intent labels, grades (loads with `datasets`)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Optional
+from typing import Annotated, Any
 
 import typer
 from pydantic import ValidationError
@@ -112,9 +112,9 @@ def episode(
     judge: Annotated[str, typer.Option(help="The judge of rubric items, a name in JUDGES (a plugin's pbench.judges entry point); it runs on --judge-model.")] = DEFAULT_JUDGE,
     sessions: Annotated[Optional[str], typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
     user: Annotated[str, typer.Option(help="User simulator backend: rules or llm.")] = "rules",
-    user_model: Annotated[Optional[str], typer.Option(help="Chat model for --user llm.")] = None,
-    judge_model: Annotated[Optional[str], typer.Option(help="Chat model for rubric items; without it they are ungraded.")] = None,
-    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
+    user_model: Annotated[str | None, typer.Option(help="Chat model for --user llm.")] = None,
+    judge_model: Annotated[str | None, typer.Option(help="Chat model for rubric items; without it they are ungraded.")] = None,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
     db: MaybeDbOpt = None,
     agent_limits: AgentLimits,
     limits: CallLimits,
@@ -193,7 +193,7 @@ def resume(
     run_id: Annotated[str, typer.Argument(help="The run or sweep to continue (an id, a unique prefix of one, or latest).")],
     *,
     db: DbOpt = DEFAULT_DB,
-    max_cost: Annotated[Optional[float], typer.Option(help="New USD budget for a sweep's remaining work.")] = None,
+    max_cost: Annotated[float | None, typer.Option(help="New USD budget for a sweep's remaining work.")] = None,
     placement: ExecutorChoice,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     no_validate: NoValidateOpt = False,

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -46,10 +46,10 @@ def parse_since(text: str, now: datetime | None = None) -> datetime:
 class Listing:
     """The options ``runs`` and ``sweeps`` share: the filters, the database and ``--json``."""
 
-    persona: Annotated[Optional[str], typer.Option(help="Only those of this persona.")] = None
-    model: Annotated[Optional[str], typer.Option(help="Only those whose model contains this text, e.g. gpt-4o or scripted:.")] = None
-    status: Annotated[Optional[str], typer.Option(help="Only those with this status, e.g. finished (an unknown word lists the known ones).")] = None
-    since: Annotated[Optional[str], typer.Option(help="Only those started since a date or time (2026-11-24, 2026-11-24T09:30) or within a duration (30m, 2h, 3d, 1w).")] = None
+    persona: Annotated[str | None, typer.Option(help="Only those of this persona.")] = None
+    model: Annotated[str | None, typer.Option(help="Only those whose model contains this text, e.g. gpt-4o or scripted:.")] = None
+    status: Annotated[str | None, typer.Option(help="Only those with this status, e.g. finished (an unknown word lists the known ones).")] = None
+    since: Annotated[str | None, typer.Option(help="Only those started since a date or time (2026-11-24, 2026-11-24T09:30) or within a duration (30m, 2h, 3d, 1w).")] = None
     limit: Annotated[int, typer.Option(min=1, help="At most this many, newest first.")] = 20
     db: DbOpt = DEFAULT_DB
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -59,13 +59,13 @@ def sweep(
     personas: Annotated[Optional[str], typer.Option(help="Comma-separated personas; default: all in the dataset.")] = None,
     runs: Annotated[Optional[int], typer.Option(min=1, help="Repeats of each combination (default 1; 3 under --protocol pibench).")] = None,
     ablation: Annotated[str, typer.Option(help="Comma-separated: none, no-dependency-history.")] = "none",
-    config: Annotated[Optional[Path], typer.Option(help="A sweep YAML file (keys as SweepConfig); flags given override it.")] = None,
-    user: Annotated[Optional[str], typer.Option(help="rules or llm.")] = None,
-    user_model: Annotated[Optional[str], typer.Option()] = None,
-    judge_model: Annotated[Optional[str], typer.Option()] = None,
-    base_url: Annotated[Optional[str], typer.Option()] = None,
-    concurrency: Annotated[Optional[int], typer.Option(min=1, help="Episodes at once (default 4).")] = None,
-    workers: Annotated[Optional[int], typer.Option(min=1, help="Processes to divide the runs among (default 1; use the cores you have).")] = None,
+    config: Annotated[Path | None, typer.Option(help="A sweep YAML file (keys as SweepConfig); flags given override it.")] = None,
+    user: Annotated[str | None, typer.Option(help="rules or llm.")] = None,
+    user_model: Annotated[str | None, typer.Option()] = None,
+    judge_model: Annotated[str | None, typer.Option()] = None,
+    base_url: Annotated[str | None, typer.Option()] = None,
+    concurrency: Annotated[int | None, typer.Option(min=1, help="Episodes at once (default 4).")] = None,
+    workers: Annotated[int | None, typer.Option(min=1, help="Processes to divide the runs among (default 1; use the cores you have).")] = None,
     placement: ExecutorChoice,
     rps: Annotated[Optional[float], typer.Option(help="Requests per second per endpoint.")] = None,
     max_cost: Annotated[Optional[float], typer.Option(help="USD budget; the sweep stops starting sessions once spent.")] = None,
@@ -75,11 +75,11 @@ def sweep(
     endpoints: RoleEndpoints,
     choice: SuiteChoice,
     db: MaybeDbOpt = None,
-    data: Annotated[Optional[Path], typer.Option("--data", help="Dataset root.")] = None,
+    data: Annotated[Path | None, typer.Option("--data", help="Dataset root.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     no_validate: NoValidateOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
-    protocol: Annotated[Optional[str], typer.Option(help="Evaluation rules: pbench (default) or pibench.")] = None,
+    protocol: Annotated[str | None, typer.Option(help="Evaluation rules: pbench (default) or pibench.")] = None,
 ) -> None:
     """Run models × personas (or odyssey tasks × memory settings) × repeats × ablations concurrently and print the summary tables."""
     configure_logging(verbose)
@@ -90,7 +90,7 @@ def sweep(
         "max_cost_usd": max_cost, "prices": str(prices) if prices else None, "data": str(data) if data else None,
         "call_timeout": limits.call_timeout, "role_base_urls": endpoints.base_urls() or None, "role_key_envs": endpoints.key_envs() or None,
     }
-    given = {k: v for k, v in flags.items() if v is not None}
+    given: dict[str, Any] = {k: v for k, v in flags.items() if v is not None}
     try:
         if personas and (choice.task or choice.tasks):
             raise ValueError("give --personas or --task, not both")

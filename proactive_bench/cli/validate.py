@@ -13,7 +13,7 @@ import json
 from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -56,7 +56,7 @@ def validate(
         raise fail("--task goes with --suite trainee (the scenarios to check)")
     key = report_key(data, {"stats": stats, "oracle": oracle})
     report = recall_report(key) if cache else None
-    if report is None or not REPORT_KEYS <= report.keys():  # none, or not one this command wrote
+    if report is None or not report.keys() >= REPORT_KEYS:  # none, or not one this command wrote
         report = validation_report(data, stats, oracle)
         remember_report(key, report)
     if as_json:

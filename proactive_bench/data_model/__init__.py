@@ -7,7 +7,7 @@
 - ``trace``: renderings of a session for prompts, clipped to a context window.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from proactive_bench.exports import Exports
 
@@ -30,6 +30,22 @@ _EXPORTS = Exports(
         ),
     },
 )
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.data_model.evidence import Evidence, questions_in
+    from proactive_bench.data_model.labels import IntentLabel, Leak, Stage
+    from proactive_bench.data_model.messages import Message
+    from proactive_bench.data_model.status import FINAL_OUTCOMES, PARTIAL_RUN_STATUSES, IntentStatus, RunStatus, SessionOutcome, SweepStatus
+    from proactive_bench.data_model.trace import (
+        clipped_note,
+        collecting_clips,
+        files_matching,
+        render_changed_files,
+        render_dialogue,
+        render_files,
+        render_tool_records,
+        was_clipped,
+    )
 
 __all__ = [
     "FINAL_OUTCOMES",

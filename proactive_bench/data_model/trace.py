@@ -76,7 +76,7 @@ def clipped_note(dropped: list[int]) -> str:
 
 def was_clipped(text: str | None) -> bool:
     """Whether a recorded rationale or evidence carries the clipped-evidence note."""
-    return bool(text) and CLIPPED_MARK in text  # type: ignore[operator]
+    return text is not None and CLIPPED_MARK in text
 
 
 def clip(text: str, limit: int) -> str:

@@ -8,7 +8,7 @@ codes, ``shipped`` where the shipped dataset lives, ``timed_events`` the app row
 See README.md here.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from proactive_bench.exports import Exports
 
@@ -81,6 +81,79 @@ _EXPORTS = Exports(
         "timed_events": ("start_session", "timed_files_dir", "timed_rows_dir", "unknown_timed_folders"),
     },
 )
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.dataset.ablation import (
+        ABLATIONS,
+        Ablation,
+        ablated_sessions,
+        dependency_units,
+        depends_on_map,
+        left_out_dependencies,
+    )
+    from proactive_bench.dataset.conventions import convention_members, known_intents
+    from proactive_bench.dataset.loading import (
+        Dataset,
+        DatasetError,
+        EpisodeDraft,
+        GraderError,
+        GraderResolver,
+        LoadedEpisode,
+        PartialModel,
+        Problem,
+        draft_dataset,
+        draft_episode,
+        episode_files,
+        format_loc,
+        load_dataset,
+        load_dataset_partly,
+        load_episode,
+        load_episode_partly,
+        parse_partly,
+        runnable_dataset,
+    )
+    from proactive_bench.dataset.predicates import (
+        PREDICATE_CHECKS,
+        AppRows,
+        AppRowsAdded,
+        CheckerArgs,
+        CheckerPredicate,
+        FileExists,
+        FileMatches,
+        FileNear,
+        LineCount,
+        PibenchScript,
+        PibenchScriptArgs,
+        Predicate,
+        PredicateCheck,
+        PythonCheck,
+        RegexList,
+        ToolCount,
+        check_regex,
+        check_relative_path,
+        compile_pattern,
+        evaluate,
+        walk,
+    )
+    from proactive_bench.dataset.schema import (
+        ID_PATTERN,
+        ChecklistItem,
+        Episode,
+        FollowUp,
+        HiddenIntent,
+        Persona,
+        ReferenceStep,
+        RubricEvidence,
+        Scope,
+        Session,
+        SessionEntry,
+        Trigger,
+        check_grader_fields,
+        check_one_action,
+    )
+    from proactive_bench.dataset.shipped import DEFAULT_DATA_ROOT
+    from proactive_bench.dataset.taxonomy import CATEGORY_CODES, CATEGORY_NAMES
+    from proactive_bench.dataset.timed_events import start_session, timed_files_dir, timed_rows_dir, unknown_timed_folders
 
 __all__ = [
     "ABLATIONS",

@@ -11,11 +11,11 @@ import importlib.util
 import re
 import sys
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Callable, Generic, TypeVar, get_origin
+from typing import Annotated, Any, Generic, TypeVar, get_origin
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -139,7 +139,7 @@ def parse_partly(model: type[M], data: Any, rel: str) -> tuple[M | None, Partial
     cut = _cut_ids(model, data, partial, errors) if partial is not None and hasattr(model, "link_problems") else None
     problems = [Problem(rel, format_loc(e["loc"]), _reason(e)) for e in errors if e["loc"] or cut is None]
     if partial is not None and cut is not None:
-        problems += [Problem(rel, partial.numbered(where), reason) for where, reason in partial.model.link_problems(cut)]  # type: ignore[attr-defined]
+        problems += [Problem(rel, partial.numbered(where), reason) for where, reason in partial.model.link_problems(cut)]  # type: ignore[attr-defined]  # hasattr(model, 'link_problems') was checked above
     return None, partial, problems
 
 
@@ -177,7 +177,8 @@ _MISSING: Any = object()
 @cache
 def _field_adapter(model: type[BaseModel], name: str) -> TypeAdapter[Any]:
     info = model.model_fields[name]
-    return TypeAdapter(Annotated[info.annotation, info])
+    form: Any = Annotated[info.annotation, info]  # a type form built at run time: no static type to give it
+    return TypeAdapter(form)
 
 
 def _neutral(annotation: Any) -> Any:
@@ -349,8 +350,10 @@ def draft_episode(root: Path, persona_name: str) -> tuple[EpisodeDraft | None, l
             partial = PartialModel(session)
         if partial is not None:
             broken[entry.id] = partial
-        if session is not None or partial is not None:
-            sessions.append(session or partial.model)  # type: ignore[union-attr]
+        if session is not None:
+            sessions.append(session)
+        elif partial is not None:
+            sessions.append(partial.model)
     complete = partial_episode is None and persona is not None
     stand_in = persona or Persona.model_construct(id=episode.persona, name="", role="")
     return EpisodeDraft(LoadedEpisode(episode, stand_in, sessions, directory), broken, complete), problems

@@ -12,7 +12,8 @@ import fnmatch
 import json
 import functools
 import re
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Union
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import (
     AfterValidator,
@@ -318,25 +319,25 @@ def _kind_of(value: Any) -> str | None:
 
 
 Predicate = Annotated[
-    Union[
-        Annotated[ResponseMatches, Tag("response_matches")],
-        Annotated[SaidMatches, Tag("said_matches")],
-        Annotated[FileExists, Tag("file_exists")],
-        Annotated[FileMatches, Tag("file_matches")],
-        Annotated[ToolCalled, Tag("tool_called")],
-        Annotated[MemoryMatches, Tag("memory_matches")],
-        Annotated[AppRows, Tag("app_rows")],
-        Annotated[ToolCount, Tag("tool_count")],
-        Annotated[AppRowsAdded, Tag("app_rows_added")],
-        Annotated[FileNear, Tag("file_near")],
-        Annotated[LineCount, Tag("line_count")],
-        Annotated[PythonCheck, Tag("python")],
-        Annotated[PibenchScript, Tag("pibench_script")],
-        Annotated[CheckerPredicate, Tag("checker")],
-        Annotated[AllOf, Tag("all")],
-        Annotated[AnyOf, Tag("any")],
-        Annotated[NotOf, Tag("not")],
-    ],
+    (
+        Annotated[ResponseMatches, Tag("response_matches")]
+        | Annotated[SaidMatches, Tag("said_matches")]
+        | Annotated[FileExists, Tag("file_exists")]
+        | Annotated[FileMatches, Tag("file_matches")]
+        | Annotated[ToolCalled, Tag("tool_called")]
+        | Annotated[MemoryMatches, Tag("memory_matches")]
+        | Annotated[AppRows, Tag("app_rows")]
+        | Annotated[ToolCount, Tag("tool_count")]
+        | Annotated[AppRowsAdded, Tag("app_rows_added")]
+        | Annotated[FileNear, Tag("file_near")]
+        | Annotated[LineCount, Tag("line_count")]
+        | Annotated[PythonCheck, Tag("python")]
+        | Annotated[PibenchScript, Tag("pibench_script")]
+        | Annotated[CheckerPredicate, Tag("checker")]
+        | Annotated[AllOf, Tag("all")]
+        | Annotated[AnyOf, Tag("any")]
+        | Annotated[NotOf, Tag("not")]
+    ),
     Discriminator(
         _kind_of,
         custom_error_type="predicate_kind",

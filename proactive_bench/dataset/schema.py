@@ -6,9 +6,9 @@ These models are the single source of truth for the YAML files under
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from enum import StrEnum
-from collections.abc import Collection
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator

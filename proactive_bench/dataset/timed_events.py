@@ -75,7 +75,7 @@ def _find_row(folder: Path, table: str, row_id: int | str) -> dict[str, Any] | s
     model = app_tables().get(table)
     if model is None:
         return f"unknown app table {table!r}"
-    keys = [c.name for c in model.__table__.primary_key.columns]  # type: ignore[attr-defined]
+    keys = [c.name for c in model.__table__.primary_key.columns]  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         try:
             data = read_yaml_file(path) or {}

@@ -7,27 +7,28 @@ imports from :mod:`proactive_bench.env` finds every built-in tool in ``REGISTRY`
 table in the database an ``AppStore`` creates. A new tool or app module is added to the list below.
 """
 
-import proactive_bench.env.apps.amazon  # noqa: F401  (registers on import)
-import proactive_bench.env.apps.calendar  # noqa: F401
-import proactive_bench.env.apps.chat  # noqa: F401
-import proactive_bench.env.apps.clock  # noqa: F401
-import proactive_bench.env.apps.file_system  # noqa: F401
-import proactive_bench.env.apps.gmail  # noqa: F401
-import proactive_bench.env.apps.phone  # noqa: F401
-import proactive_bench.env.apps.simple_note  # noqa: F401
-import proactive_bench.env.apps.splitwise  # noqa: F401
-import proactive_bench.env.apps.spotify  # noqa: F401
-import proactive_bench.env.apps.todoist  # noqa: F401
-import proactive_bench.env.docx_tools  # noqa: F401
-import proactive_bench.env.file_search  # noqa: F401
-import proactive_bench.env.general_tools  # noqa: F401
-import proactive_bench.env.history  # noqa: F401
-import proactive_bench.env.messaging  # noqa: F401
-import proactive_bench.env.pdf_tools  # noqa: F401
-import proactive_bench.env.shell  # noqa: F401
-import proactive_bench.env.skills  # noqa: F401
-import proactive_bench.env.web  # noqa: F401
-import proactive_bench.env.xlsx_tools  # noqa: F401
+# each module below registers its tools (and an app its tables) on import
+import proactive_bench.env.apps.amazon
+import proactive_bench.env.apps.calendar
+import proactive_bench.env.apps.chat
+import proactive_bench.env.apps.clock
+import proactive_bench.env.apps.file_system
+import proactive_bench.env.apps.gmail
+import proactive_bench.env.apps.phone
+import proactive_bench.env.apps.simple_note
+import proactive_bench.env.apps.splitwise
+import proactive_bench.env.apps.spotify
+import proactive_bench.env.apps.todoist
+import proactive_bench.env.docx_tools
+import proactive_bench.env.file_search
+import proactive_bench.env.general_tools
+import proactive_bench.env.history
+import proactive_bench.env.messaging
+import proactive_bench.env.pdf_tools
+import proactive_bench.env.shell
+import proactive_bench.env.skills
+import proactive_bench.env.web
+import proactive_bench.env.xlsx_tools  # noqa: F401 (imported to register its tools; it binds the name `proactive_bench` only)
 from proactive_bench.env.apps.base import APPS
 from proactive_bench.env.toolbox import REGISTRY
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import BinaryIO
 
 from proactive_bench.env.office_blocks import Block, BulletsBlock, HeadingBlock, ParagraphBlock, TableBlock, blocks_text
 

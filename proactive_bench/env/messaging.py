@@ -11,8 +11,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, NaiveDatetime
-from sqlmodel import Field as Column
-from sqlmodel import select
+from sqlmodel import Field as Column, col, select
 
 import proactive_bench.env.jail as jail
 from proactive_bench.env.apps.base import AppModel, get_row, now
@@ -25,7 +24,7 @@ class GeneralScheduledTask(AppModel, table=True):
     """A task the assistant scheduled for itself or the user."""
 
     __tablename__ = "general_scheduled_task"
-    id: int | None = Column(default=None, primary_key=True)
+    id: int = Column(default=None, primary_key=True)
     when: NaiveDatetime
     text: str
     recurrence: str = "once"
@@ -78,7 +77,7 @@ def schedule_task(env: ToolEnv, args: ScheduleTaskArgs) -> Any:
     """Schedule a task or reminder for later (add), see the scheduled tasks (list), or cancel one (remove)."""
     with env.require_apps().db() as db:
         if args.action == "list":
-            return [_task_view(t) for t in db.exec(select(GeneralScheduledTask).order_by(GeneralScheduledTask.when))]  # type: ignore[arg-type]
+            return [_task_view(t) for t in db.exec(select(GeneralScheduledTask).order_by(col(GeneralScheduledTask.when)))]
         if args.action == "remove":
             if args.task_id is None:
                 raise ToolError("remove needs task_id")
@@ -89,7 +88,7 @@ def schedule_task(env: ToolEnv, args: ScheduleTaskArgs) -> Any:
         current, when = _naive_utc(now(db)), _naive_utc(args.when)
         if when < current:
             raise ToolError(f"{when.isoformat()} is in the past (it is now {current.isoformat()})")
-        task = GeneralScheduledTask(when=when, text=args.text, recurrence=args.recurrence, created_at=current)
+        task = GeneralScheduledTask(when=when, text=args.text or "", recurrence=args.recurrence, created_at=current)
         db.add(task)
         db.flush()
         return _task_view(task)

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import structlog
 from pydantic import BaseModel, Field, ValidationError, create_model
@@ -114,7 +114,16 @@ TOKEN_GROUPS: set[str] = set()
 
 
 def register_tool(name: str, group: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register ``fn(env, args: ArgsModel)``; its docstring is the description."""
+    """A decorator that registers ``fn(env, args: ArgsModel)`` as a tool; its docstring is the description.
+
+    Args:
+        name: The tool's name, unique (an app's tools are ``<app>__<verb>``).
+        group: The tool group a session's ``tools`` list may name (an app's tools: the app's name).
+
+    Returns:
+        The decorator; it returns ``fn`` unchanged. It raises TypeError when ``fn``'s second parameter is not
+        annotated with a pydantic model, ValueError when the name is taken.
+    """
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
         params = list(inspect.signature(fn, eval_str=True).parameters.values())

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -146,7 +145,9 @@ def _open_for_writing(env: ToolEnv, path: str, sheet_name: str | None) -> tuple[
         book = load(env, path, ".xlsx", load_workbook)
     else:
         book = Workbook()
-        book.active.title = (sheet_name or DEFAULT_SHEET).strip()
+        first = book.active
+        assert isinstance(first, Worksheet)  # a new workbook opens with one worksheet
+        first.title = (sheet_name or DEFAULT_SHEET).strip()
     sheet = find_sheet(book, sheet_name)
     if sheet is None:
         if sheet_name is None:

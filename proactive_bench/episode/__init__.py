@@ -13,7 +13,7 @@
 - ``checkpoints``: workspace checkpoints, and resuming a run where it stopped.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from proactive_bench.exports import Exports
 
@@ -37,6 +37,22 @@ _EXPORTS = Exports(
         "runner": ("DEFAULT_MAX_TURNS", "CallLedger", "episode_env", "session_toolbox"),
     },
 )
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.episode.checkpoints import ResumeError, archive_references, opened_checkpoint, stored_session_result
+    from proactive_bench.episode.launch import (
+        START_FAILURES,
+        LaunchError,
+        RunSpec,
+        build_participants,
+        endpoint_limiter,
+        execute_run,
+        load_spec_episode,
+        run_spec,
+        start_run,
+    )
+    from proactive_bench.episode.rows import grade_rows
+    from proactive_bench.episode.runner import DEFAULT_MAX_TURNS, CallLedger, episode_env
 
 __all__ = [
     "DEFAULT_MAX_TURNS",

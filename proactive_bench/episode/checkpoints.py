@@ -126,7 +126,7 @@ def restore_workspace(workspace: Workspace, manifest: bytes, store: Store) -> No
 
 
 def _manifest_body(manifest: bytes) -> dict[str, Any]:
-    return json.loads(zlib.decompress(manifest[len(MANIFEST_MAGIC) :]))  # type: ignore[no-any-return]
+    return json.loads(zlib.decompress(manifest[len(MANIFEST_MAGIC) :]))
 
 
 def archive_references(archive: bytes) -> list[str]:
@@ -220,7 +220,7 @@ def split_session_runs(store: Store, run: Run) -> tuple[dict[str, SessionRun], l
 def stored_grades(store: Store, session_run: SessionRun) -> list[GradeResult]:
     assert session_run.id is not None
     rows: list[Grade] = store.rows(Grade, session_run.id)
-    return [GradeResult(g.item_id, g.grader, g.weight, g.score, g.rationale, g.error) for g in rows]  # type: ignore[arg-type]
+    return [GradeResult(g.item_id, g.grader, g.weight, g.score, g.rationale, g.error) for g in rows]  # type: ignore[arg-type]  # the column holds the grader kind a GradeResult wrote
 
 
 def stored_transcript(store: Store, session_run: SessionRun) -> list[dict[str, str]]:

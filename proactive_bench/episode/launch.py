@@ -119,8 +119,8 @@ class RunSpec(RunSettings):
 
     def role_models(self) -> dict[CallRole, str]:
         """The model of each role that calls one."""
-        models = {"agent": self.model, "user": self.user_model if self.user != "rules" else None, "judge": self.judge_model}
-        return {role: model for role, model in models.items() if model}  # type: ignore[misc]
+        models: dict[CallRole, str | None] = {"agent": self.model, "user": self.user_model if self.user != "rules" else None, "judge": self.judge_model}
+        return {role: model for role, model in models.items() if model}
 
     def base_url_for(self, role: CallRole) -> str | None:
         return self.role_base_urls.get(role) or self.base_url
@@ -311,7 +311,7 @@ async def _execute(
     if missing:
         raise LaunchError(f"run {run.id}: sessions {missing} are no longer in the dataset at {spec.data_root}")
     sessions = [by_id[sid] for sid in spec.sessions]
-    mode = "replay" if spec.replay_of else "record"
+    mode: Literal["record", "replay"] = "replay" if spec.replay_of else "record"
     fresh = run.status == RunStatus.CREATED and not Path(run.workspace).exists()  # never started: nothing of it is stored yet
     cache = CallCache(store.answers, run.id, mode, spec.replay_of, fresh=fresh)
     async with AsyncExitStack() as stack:
@@ -320,7 +320,7 @@ async def _execute(
         learning = None
         if spec.structured_methods is None:  # first start: what the servers support, kept for resume and replay
             probing = spec.probe and not spec.replay_of
-            to_probe = {role: (model, url, spec.api_key_for(role)) for role, (model, url) in spec.structured_models().items()} if probing else {}
+            to_probe: dict[str, tuple[str, str, str | None]] = {role: (model, url, spec.api_key_for(role)) for role, (model, url) in spec.structured_models().items()} if probing else {}
             if to_probe:  # probed while the agent takes its first turn: the first user or judge decision waits for it
                 learning = asyncio.ensure_future(learn_servers(store, run, transport, to_probe))
                 stack.callback(learning.cancel)

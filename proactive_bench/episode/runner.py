@@ -9,11 +9,12 @@ has finished sessions continues it (see :mod:`proactive_bench.episode.checkpoint
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 import structlog
 
@@ -82,6 +83,7 @@ from proactive_bench.llm import (
 from proactive_bench.scaffolds import Scaffold, SessionContext
 from proactive_bench.scoring import (
     SCORINGS,
+    SNAPSHOT_KIND as BURDEN,
     EpisodeResult,
     GradeResult,
     SessionResult,
@@ -91,8 +93,7 @@ from proactive_bench.scoring import (
     grade_session,
     session_burden,
 )
-from proactive_bench.scoring import SNAPSHOT_KIND as BURDEN
-from proactive_bench.store import LLMCall, PendingRow, Run, SessionRun, Store
+from proactive_bench.store import LLMCall, PendingRow, Run, SessionRun, Store, WriteThread
 from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import FollowUpUser, UserSimulator
 
@@ -277,9 +278,9 @@ async def run_episode(
         if saving is not None:
             await saving
     planned = [s.id for s in sessions]
-    result = episode_result(run.id, episode.persona.id, run.model, results, depends_on_map(episode.episode), planned, status, scoring)
+    scored = episode_result(run.id, episode.persona.id, run.model, results, depends_on_map(episode.episode), planned, status, scoring)
     store.update(run, status=status)
-    return result
+    return scored
 
 
 def _episode_state(
@@ -370,7 +371,7 @@ async def _run_one(
     finally:
         try:
             agent.end_session()
-        except Exception as exc:  # noqa: BLE001 (cleanup must not hide the session's result)
+        except Exception as exc:  # cleanup must not hide the session's result
             log.warning("end_session_failed", session=session.id, error=repr(exc))
     status, error = state["outcome"], state["error"]
     counts = count_statuses([label.status for label in state["labels"]], len(session.intents))

@@ -218,4 +218,4 @@ async def run_session_graph(rt: SessionRuntime) -> SessionState:
     """Run one session to its end and return the final state."""
     config: RunnableConfig = {"recursion_limit": 2 * rt.max_turns + 10}
     state = await session_graph().ainvoke(initial_state(rt.session), config, context=rt)
-    return state  # type: ignore[no-any-return]
+    return state

@@ -1,6 +1,6 @@
 """The LLM layer: chat-model factory, structured output with fallbacks, call records."""
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from proactive_bench.exports import Exports
 
@@ -25,6 +25,24 @@ _EXPORTS = Exports(
         "transport": ("ChatTransport", "is_context_length_error"),
     },
 )
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.llm.cache import CallCache
+    from proactive_bench.llm.caps import ROLES, UNCAPPED, MaxTokens, parse_max_tokens
+    from proactive_bench.llm.context import CHARS_PER_TOKEN, limit_from_error, message_chars, one_line, prompt_budget_chars, trim_history
+    from proactive_bench.llm.costs import Budget, PriceFileError, PriceTable
+    from proactive_bench.llm.embeddings import EmbeddingClient, EmbeddingsError
+    from proactive_bench.llm.endpoints import DEFAULT_PAUSE_AFTER, EndpointError, EndpointHealth, check_reachable, is_openai_model
+    from proactive_bench.llm.ledger import CallRole, LLMCallRecord, Recorder, ToolRole, record_retries, usage_fields
+    from proactive_bench.llm.model_specs import ModelSpecError
+    from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, ChatSettings, make_chat_model
+    from proactive_bench.llm.probe import probe_model, probe_reports, probe_table
+    from proactive_bench.llm.prompts import Prompt, load_prompt
+    from proactive_bench.llm.retry_log import listen, unlisten
+    from proactive_bench.llm.sent import REQUEST_SENT, note_request_sent
+    from proactive_bench.llm.structured import METHODS, RetryPolicy, StructuredCaller, StructuredOutputError
+    from proactive_bench.llm.tool_models import ToolModels, UsesToolModels
+    from proactive_bench.llm.transport import ChatTransport, is_context_length_error
 
 __all__ = [
     "CHARS_PER_TOKEN",

@@ -156,13 +156,14 @@ class CallCache(BaseCache):
         self._store(key, occurrence, dumps([_serializable(g) for g in return_val]))
 
     def _store(self, key: str, occurrence: int, generations: str) -> None:
-        if self._own_keys is None:
-            recording_here = self.source_run_id == self.run_id and self._source_keys is not None
-            self._own_keys = self._source_keys if recording_here else self._recorded(self.run_id)
-        if (key, occurrence) in self._own_keys:
+        own = self._own_keys
+        if own is None:
+            source = self._source_keys if self.source_run_id == self.run_id else None  # recording here
+            own = self._own_keys = source if source is not None else self._recorded(self.run_id)
+        if (key, occurrence) in own:
             return  # recorded before an interruption: the first answer stays
         self.answers.add(self._namespace(self.run_id), key, occurrence, generations)
-        self._own_keys.add((key, occurrence))
+        own.add((key, occurrence))
 
     def clear(self, **kwargs: Any) -> None:
         """Forget this run's recorded answers."""

@@ -98,7 +98,8 @@ class EmbeddingClient:
             unlisten(listener)
         if self.cache is not None:
             self.cache.update(prompt, self._settings, [Generation(text=json.dumps(vectors))])
-        usage = answer.get("usage") if isinstance(answer.get("usage"), dict) else {}
+        usage = answer.get("usage")
+        usage = usage if isinstance(usage, dict) else {}
         self._record(started, None, prompt_tokens=usage.get("prompt_tokens"))
         return vectors
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 from proactive_bench.llm.cache import is_cached
 from proactive_bench.llm.caps import CUT_NOTE

@@ -10,7 +10,7 @@ class ModelSpecError(ValueError):
 def known_providers() -> list[str]:
     """``openai``, and the providers LangChain's ``init_chat_model`` knows when the ``langchain`` package is installed."""
     try:
-        from langchain.chat_models.base import _SUPPORTED_PROVIDERS  # type: ignore[import-not-found]
+        from langchain.chat_models.base import _SUPPORTED_PROVIDERS
     except ImportError:
         return ["openai"]
     return ["openai", *sorted(set(_SUPPORTED_PROVIDERS) - {"openai"})]

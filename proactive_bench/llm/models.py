@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 from langchain_core.caches import BaseCache
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.rate_limiters import BaseRateLimiter
 from langchain_openai import ChatOpenAI
+from pydantic import SecretStr
 
 from proactive_bench.llm.model_specs import ModelSpecError, known_providers, model_name
 from proactive_bench.llm.transport import ChatTransport, HttpChatOpenAI
@@ -44,10 +46,21 @@ class ChatSettings:
 
 
 def make_chat_model(spec: str, settings: ChatSettings = ChatSettings()) -> BaseChatModel:
-    """``openai:NAME`` (any OpenAI-compatible server with ``base_url``) or another
-    provider through LangChain's ``init_chat_model``. A bare name means openai."""
+    """A LangChain chat model for a model spec.
+
+    Args:
+        spec: ``openai:NAME`` (or ``openai/NAME``; any OpenAI-compatible server with ``settings.base_url``),
+            another provider's ``PROVIDER:NAME`` through LangChain's ``init_chat_model``; a bare name means openai.
+        settings: Endpoint, API key, timeout, retries, answer cap, cache, rate limiter and transport.
+
+    Returns:
+        The chat model, not yet called.
+
+    Raises:
+        ModelSpecError: An unknown provider, or an openai model with neither an API key nor a base URL.
+    """
     provider, name = model_name(spec)
-    kwargs: dict[str, object] = {"timeout": settings.timeout, "max_retries": settings.max_retries}
+    kwargs: dict[str, Any] = {"timeout": settings.timeout, "max_retries": settings.max_retries}
     optional = {"cache": settings.cache, "rate_limiter": settings.rate_limiter, "temperature": settings.temperature, "max_tokens": settings.max_tokens}
     kwargs.update((key, value) for key, value in optional.items() if value is not None)
     base_url = settings.base_url
@@ -59,14 +72,14 @@ def make_chat_model(spec: str, settings: ChatSettings = ChatSettings()) -> BaseC
             raise ModelSpecError("openai models need OPENAI_API_KEY, or --base-url for a local server")
         if settings.transport is not None:
             return HttpChatOpenAI.over(settings.transport, model=name, base_url=base_url, api_key=key, **kwargs)
-        return ChatOpenAI(model=name, base_url=base_url, api_key=key, **kwargs)
+        return ChatOpenAI(model=name, base_url=base_url, api_key=SecretStr(key), **kwargs)
     if provider not in known_providers():
         raise ModelSpecError(
             f"unknown model provider {provider!r} in {spec!r}; known: {', '.join(known_providers())} "
             "(openai:NAME or openai/NAME for any OpenAI-compatible server; others need the 'langchain' package)"
         )
     try:
-        from langchain.chat_models import init_chat_model  # type: ignore[import-not-found]
+        from langchain.chat_models import init_chat_model
 
         return init_chat_model(name, model_provider=provider, base_url=base_url, **kwargs)
     except (ImportError, ValueError) as exc:

@@ -27,6 +27,7 @@ import os
 import struct
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 from weakref import WeakKeyDictionary
@@ -126,7 +127,7 @@ async def probe(transport: ChatTransport, base_url: str, model: str, api_key: st
     url = f"{base_url.rstrip('/')}{CHAT_PATH}"
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {api_key}"}
     ask = [{"role": "user", "content": QUESTION}]
-    calls = {
+    calls: dict[str, tuple[dict[str, Any], Callable[[dict[str, Any]], tuple[Outcome, str]]]] = {
         "plain chat": ({"messages": [{"role": "user", "content": "Reply with the single word: ready"}]}, _plain),
         "json_schema": ({"messages": ask, "response_format": {"type": "json_schema", "json_schema": {"name": "probe", "strict": True, "schema": ANSWER_SCHEMA}}}, _json_answer),
         "function_calling": ({"messages": ask, "tools": [TOOL], "tool_choice": {"type": "function", "function": {"name": "record_answer"}}}, _forced_call),
@@ -142,7 +143,7 @@ async def probe(transport: ChatTransport, base_url: str, model: str, api_key: st
         started = time.perf_counter()
         try:
             answer = await transport.complete(url, headers, payload, timeout, max_retries=2)
-        except Exception as exc:  # noqa: BLE001 (every failure is a finding)
+        except Exception as exc:  # every failure is a finding
             latency = (time.perf_counter() - started) * 1000
             status = getattr(exc, "status_code", None)
             detail = str(getattr(exc, "message", exc)).removeprefix(f"Error code: {status} - ")[:120]
@@ -152,8 +153,10 @@ async def probe(transport: ChatTransport, base_url: str, model: str, api_key: st
         outcome, detail = judge(answer)
         return Capability(name, outcome, latency, 200, detail)
 
-    found = await asyncio.gather(*(one(name, extra, judge) for name, (extra, judge) in calls.items()), _max_context(transport, base_url, model, headers))
-    return ProbeReport(base_url, model, list(found[:-1]), found[-1])
+    found, max_context = await asyncio.gather(
+        asyncio.gather(*(one(name, extra, judge) for name, (extra, judge) in calls.items())), _max_context(transport, base_url, model, headers)
+    )
+    return ProbeReport(base_url, model, list(found), max_context)
 
 
 def _message(answer: dict[str, Any]) -> dict[str, Any]:
@@ -274,4 +277,4 @@ async def probe_reports(store: Store, transport: ChatTransport, models: dict[str
     reports = await asyncio.gather(*(
         known_capabilities(store, transport, url, model_name(spec)[1], key or default_key) for spec, url, key in models.values()
     ))
-    return dict(zip(models, reports))
+    return dict(zip(models, reports, strict=True))

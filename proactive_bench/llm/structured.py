@@ -285,7 +285,7 @@ class StructuredCaller:
         probing, role = self._learning
         try:
             found = await asyncio.shield(probing)
-        except Exception as exc:  # noqa: BLE001 (the probe only informs; the fallbacks still work)
+        except Exception as exc:  # the probe only informs; the fallbacks still work
             log.warning("probe_failed", model=self.model_name, error=f"{type(exc).__name__}: {exc}")
             found = {}
         if self._learning is None:
@@ -339,7 +339,7 @@ class StructuredCaller:
             raise
         except openai.APIStatusError as exc:
             raise _status_failure(exc) from exc
-        except (openai.APITimeoutError, openai.APIConnectionError, asyncio.TimeoutError, MalformedBodyError) as exc:
+        except (TimeoutError, openai.APITimeoutError, openai.APIConnectionError, MalformedBodyError) as exc:
             raise _Transient(_clip(f"{type(exc).__name__}: {exc}")) from exc
         except openai.LengthFinishReasonError as exc:  # the SDK's json_schema parse of a cut answer
             raise _Malformed("cut at the max_tokens cap before its JSON object closed", "cut") from exc

@@ -45,7 +45,7 @@ from langchain_core.outputs import ChatResult
 from langchain_core.rate_limiters import BaseRateLimiter
 from langchain_openai import ChatOpenAI
 from openai.lib import type_to_response_format_param
-from pydantic import BaseModel, PrivateAttr, ValidationError
+from pydantic import BaseModel, PrivateAttr, SecretStr, ValidationError
 
 from proactive_bench.llm.endpoints import EndpointHealth
 from proactive_bench.llm.retry_log import note_retry
@@ -153,7 +153,7 @@ class ChatTransport:
         try:
             async with self._client().get(url, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
                 return await response.json(content_type=None) if response.status == 200 else None
-        except (aiohttp.ClientError, asyncio.TimeoutError, ValueError):
+        except (TimeoutError, aiohttp.ClientError, ValueError):
             return None
 
     async def _post(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> dict[str, Any]:
@@ -162,7 +162,7 @@ class ChatTransport:
                 content = await response.read()
                 status = response.status
                 reply_headers = dict(response.headers)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise openai.APITimeoutError(request=httpx2.Request("POST", url)) from None
         except aiohttp.ClientError as exc:
             raise openai.APIConnectionError(message=f"Connection error: {type(exc).__name__}: {exc}", request=httpx2.Request("POST", url)) from exc
@@ -220,7 +220,7 @@ def retry_delay(exc: BaseException, attempt: int) -> float:
 @lru_cache(maxsize=256)
 def response_format_param(schema: type[BaseModel]) -> dict[str, Any]:
     """The ``response_format`` the SDK would send for a pydantic class (strict JSON Schema), built once per class."""
-    return dict(type_to_response_format_param(schema))  # type: ignore[arg-type]
+    return dict(type_to_response_format_param(schema))  # type: ignore[arg-type]  # openai's helper is typed for its own response classes; any pydantic model works
 
 
 class HttpChatOpenAI(ChatOpenAI):
@@ -289,8 +289,10 @@ class HttpChatOpenAI(ChatOpenAI):
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json", **(self.default_headers or {})}
-        if self.openai_api_key is not None:
+        if isinstance(self.openai_api_key, SecretStr):
             headers["Authorization"] = f"Bearer {self.openai_api_key.get_secret_value()}"
+        elif self.openai_api_key is not None:
+            raise TypeError("an API key given as a function is not supported on this transport")
         if self.openai_organization:
             headers["OpenAI-Organization"] = self.openai_organization
         return headers
@@ -306,7 +308,7 @@ def _template(cls: type[HttpChatOpenAI], settings: str) -> HttpChatOpenAI:
 
 def _attach_parsed(result: ChatResult, schema: type[BaseModel]) -> None:
     """Validate the answer's JSON into ``schema`` as the SDK's ``parse`` does; an invalid one is left unparsed."""
-    message = result.generations[0].message  # type: ignore[attr-defined]
+    message = result.generations[0].message
     text = message.content if isinstance(message.content, str) else ""
     if not text:
         return

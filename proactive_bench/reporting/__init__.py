@@ -6,7 +6,7 @@ user burden beside Proc, ``comparison`` two agents paired by task, ``run_list`` 
 matplotlib). See README.md here.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from proactive_bench.exports import Exports
 
@@ -21,6 +21,13 @@ _EXPORTS = Exports(
         "tables": ("category_table", "pct", "results_table", "summary_csv", "summary_tables"),
     },
 )
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.reporting.burden import BurdenRow, burden_rows, burden_table
+    from proactive_bench.reporting.comparison import compare_runs, comparison_dict, comparison_table
+    from proactive_bench.reporting.run_list import RunRow, SweepRow, run_rows, runs_table, sweep_rows, sweeps_table
+    from proactive_bench.reporting.summary import Summary, summarize
+    from proactive_bench.reporting.tables import category_table, pct, results_table, summary_csv, summary_tables
 
 __all__ = [
     "Agreement",

@@ -19,6 +19,7 @@ from statistics import mean
 
 from proactive_bench.data_model import SessionOutcome
 from proactive_bench.episode import run_spec
+from proactive_bench.reporting.row_tables import Rows, RowTables, group_by, no_rows
 from proactive_bench.scoring import EpisodeResult
 from proactive_bench.store import Run
 from proactive_bench.reporting.row_tables import Rows, RowTables, group_by, no_rows

@@ -20,7 +20,7 @@ def group_by(items: Iterable[Item], key: Callable[[Item], Key]) -> dict[Key, lis
     return groups
 
 
-def no_rows() -> Any:  # noqa: ANN401 (a dataclass field)
+def no_rows() -> Any:  # a dataclass field
     """A :class:`RowTables` field's default: an empty list of rows."""
     return field(default_factory=list)
 

@@ -239,20 +239,21 @@ def _ablation_rows(groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:
         finals = {t.session_id for v in groups[(model, persona, base)] for t in v.result.tasks if len(t.trajectory) > 1 and t.proc_weight}
         if not finals:
             continue
-
-        def scores(members: list[RunView], metric: str) -> float | None:
-            values = [getattr(s, metric) for v in members for s in v.result.sessions if s.session_id in finals]
-            return run_stats(values)["mean"]  # type: ignore[return-value]
-
         finals_of = [t for v in [*groups[(model, persona, base)], *without] for t in v.result.tasks if t.session_id in finals]
         row: dict[str, Any] = {"model": model, "persona": persona, "sessions": sorted(finals), "failures": task_failures(finals_of)}
         for metric, attr in (("proc", "proc"), ("comp", "scored_comp")):
-            with_h, without_h = scores(groups[(model, persona, base)], attr), scores(without, attr)
+            with_h, without_h = _mean_over(groups[(model, persona, base)], attr, finals), _mean_over(without, attr, finals)
             row[f"{metric}_with_history"] = with_h
             row[f"{metric}_without_history"] = without_h
             row[f"{metric}_delta"] = None if with_h is None or without_h is None else without_h - with_h
         rows.append(row)
     return rows
+
+
+def _mean_over(members: list[RunView], metric: str, sessions: set[str]) -> float | None:
+    """The mean over runs of one session metric, counting only the given sessions."""
+    mean: float | None = run_stats([getattr(s, metric) for v in members for s in v.result.sessions if s.session_id in sessions])["mean"]
+    return mean
 
 
 def _status_rows(groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:

@@ -14,8 +14,8 @@ from rich.table import Table
 
 from proactive_bench.reporting.summary import Summary
 from proactive_bench.reporting.trainee import TraineeTables
-from proactive_bench.suites import AGENTIF_CATEGORIES, AGENTIF_DOMAINS
 from proactive_bench.scoring import EpisodeResult
+from proactive_bench.suites import AGENTIF_CATEGORIES, AGENTIF_DOMAINS
 
 WHOLE = ("model", "persona", "ablation", "task", "role")
 """Columns printed whole at any width (see proactive_bench/terminal.py)."""

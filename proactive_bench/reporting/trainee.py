@@ -10,7 +10,6 @@ counts every checkpoint as missed. Steps are the agent's decisions of the day as
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from statistics import mean
 from typing import Any

@@ -7,7 +7,7 @@ sessions as chat-format records for other tools, ``cleanup`` deletes runs and
 collects what no run refers to. See README.md here.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from proactive_bench.exports import Exports
 
@@ -29,6 +29,21 @@ _EXPORTS = Exports(
         "stored_results": ("EpisodeShape", "episode_shape", "stored_run_result"),
     },
 )
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.review.audits import (
+        POLARITIES,
+        AuditFileError,
+        audit_rows,
+        disagreement,
+        import_audit_file,
+        model_audit,
+        write_audit_file,
+    )
+    from proactive_bench.review.cleanup import collect_garbage, delete_runs
+    from proactive_bench.review.export import session_records, write_jsonl
+    from proactive_bench.review.rescoring import rescore_run
+    from proactive_bench.review.stored_results import EpisodeShape, episode_shape, stored_run_result
 
 __all__ = [
     "POLARITIES",

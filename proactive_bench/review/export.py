@@ -59,9 +59,9 @@ def chat_messages(messages: list[MessageRow], calls: list[ToolCallRow]) -> list[
             ids = [f"call_{message.turn}_{c.seq}" for c in turn_calls]
             chat.append(_message("assistant", None, [
                 {"id": i, "type": "function", "function": {"name": c.tool_name, "arguments": json.dumps(c.call, ensure_ascii=False, default=str)}}
-                for i, c in zip(ids, turn_calls)
+                for i, c in zip(ids, turn_calls, strict=True)
             ]))
-            chat.extend(_message("tool", json.dumps(c.result, ensure_ascii=False, default=str), tool_call_id=i, name=c.tool_name) for i, c in zip(ids, turn_calls))
+            chat.extend(_message("tool", json.dumps(c.result, ensure_ascii=False, default=str), tool_call_id=i, name=c.tool_name) for i, c in zip(ids, turn_calls, strict=True))
         chat.append(_message(ROLES.get(message.role, message.role), message.content))
     return chat
 

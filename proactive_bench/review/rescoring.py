@@ -50,7 +50,7 @@ def saved_evidence(store: Store, run: Run, session_run: SessionRun, graders: Gra
         apps = AppStore()
         apps.restore(store.snapshot(session_run.id, "apps") or {})
         yield Evidence(
-            transcript=[Message(m.role, m.content, m.turn) for m in store.rows(MessageRow, session_run.id)],  # type: ignore[arg-type]
+            transcript=[Message(m.role, m.content, m.turn) for m in store.rows(MessageRow, session_run.id)],
             tool_records=[ToolRecord(t.tool_name, t.call, t.result, t.ok, t.turn, t.seq) for t in store.rows(ToolCallRow, session_run.id)],
             workspace=workspace,
             memory=Memory(store.snapshot(session_run.id, "memory") or {}),

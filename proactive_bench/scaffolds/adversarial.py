@@ -150,8 +150,8 @@ class AdversarialAgent:
             return AgentTurn(laundry_list_question() if first else DONE)
         if self.mode == "drip":
             start = (self._turns - 1) * DRIP_PER_TURN
-            batch = WORK_DIMENSIONS[start : start + DRIP_PER_TURN]
-            return AgentTurn(" ".join(f"Should I include {d}?" for d in batch) if batch else DONE)
+            dimensions = WORK_DIMENSIONS[start : start + DRIP_PER_TURN]
+            return AgentTurn(" ".join(f"Should I include {d}?" for d in dimensions) if dimensions else DONE)
         if self.mode == "vague":
             return AgentTurn(VAGUE_QUESTIONS[(self._turns - 1) % len(VAGUE_QUESTIONS)])
         if self.mode == "claimer":
@@ -282,7 +282,7 @@ def stuffing_words(request: str, texts: list[str], limit: int = 600) -> list[str
     return from_request + common
 
 
-def adversarial_factory(mode: AdversaryMode):  # noqa: ANN201 (a factory of factories)
+def adversarial_factory(mode: AdversaryMode):  # a factory of factories
     def factory(_options: ScaffoldOptions) -> AdversarialAgent:
         return AdversarialAgent(mode)
 

@@ -53,7 +53,14 @@ def _recorded_tool(toolbox: ToolBox, spec: ToolSpec) -> RecordedTool:
 
 
 def as_langchain_tools(toolbox: ToolBox) -> list[BaseTool]:
-    """One LangChain tool per tool of ``toolbox``, each recording through it."""
+    """The session's tools for a LangChain agent.
+
+    Args:
+        toolbox: The session's toolbox (``ctx.tools``).
+
+    Returns:
+        One LangChain tool per tool of ``toolbox``, each calling and recording through it.
+    """
     return [_recorded_tool(toolbox, spec) for spec in toolbox.specs]
 
 

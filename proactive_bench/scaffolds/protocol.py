@@ -12,12 +12,11 @@ toolbox records every call; evidence the framework did not record does not count
 from __future__ import annotations
 
 import inspect
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import (
     TYPE_CHECKING,
     Any,
-    Awaitable,
-    Callable,
     Literal,
     Protocol,
     runtime_checkable,
@@ -66,11 +65,29 @@ class Scaffold(Protocol):
     Steps are declared on the session's toolbox (``ctx.tools.begin_step()``), not on the agent.
     """
 
-    def start_session(self, ctx: SessionContext) -> None: ...
+    def start_session(self, ctx: SessionContext) -> None:
+        """Begin a session: keep what the agent needs from ``ctx`` until :meth:`end_session`.
 
-    def respond(self, message: str) -> AgentTurn | Awaitable[AgentTurn]: ...
+        Args:
+            ctx: The session's id and trigger, the workspace, memory and toolbox the agent works with,
+                and the transcripts of the episode's earlier sessions.
+        """
+        ...
 
-    def end_session(self) -> None: ...
+    def respond(self, message: str) -> AgentTurn | Awaitable[AgentTurn]:
+        """Answer one message of the session, calling tools on ``ctx.tools`` as it works.
+
+        Args:
+            message: The user's message (or the event's text, for a session an event starts).
+
+        Returns:
+            The reply sent to the user, directly or from a coroutine (an async agent).
+        """
+        ...
+
+    def end_session(self) -> None:
+        """End the session: the agent drops its session state; the runner scores the session after this."""
+        ...
 
 
 class ScaffoldLoadError(ValueError):

@@ -172,7 +172,7 @@ def reference_problem(model: str, sessions: list[Session]) -> str | None:
     )
 
 
-def scripted_factory(mode: Mode):  # noqa: ANN201 (a factory of factories)
+def scripted_factory(mode: Mode):  # a factory of factories
     def factory(_options: ScaffoldOptions) -> ScriptedAgent:
         return ScriptedAgent(mode)
 

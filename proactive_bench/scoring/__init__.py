@@ -7,7 +7,7 @@ them, ``burden`` what a session cost the user, ``bootstrap`` intervals over runs
 See README.md here.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from proactive_bench.exports import Exports
 
@@ -33,6 +33,25 @@ _EXPORTS = Exports(
         "results": ("EpisodeResult", "Failures", "SessionResult", "episode_result"),
     },
 )
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.scoring.bootstrap import PairedDifference, bootstrap_interval, paired_difference
+    from proactive_bench.scoring.burden import SNAPSHOT_KIND, Burden, session_burden
+    from proactive_bench.scoring.grading import GradeResult, grade_session
+    from proactive_bench.scoring.judge import DEFAULT_JUDGE, JUDGES, JudgeFactory, JudgeSettings, RubricJudge, RubricVerdict
+    from proactive_bench.scoring.metrics import (
+        SCORINGS,
+        Scoring,
+        TaskScore,
+        chains,
+        comp,
+        count_statuses,
+        episode_comp,
+        episode_proc,
+        run_stats,
+    )
+    from proactive_bench.scoring.protocols import PROTOCOLS, protocol, protocol_problem
+    from proactive_bench.scoring.results import EpisodeResult, Failures, SessionResult, episode_result
 
 __all__ = [
     "DEFAULT_JUDGE",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -16,6 +17,7 @@ RESAMPLES = 2000
 SEED = 0
 """The generator's seed: intervals are reproducible."""
 LEVEL = 0.95
+Key = TypeVar("Key", bound=Hashable)
 
 
 def bootstrap_interval(values: Sequence[float], resamples: int = RESAMPLES, seed: int = SEED) -> tuple[float, float] | None:
@@ -50,7 +52,7 @@ class PairedDifference:
 
 
 def paired_difference(
-    a: Mapping[Hashable, float], b: Mapping[Hashable, float], weights: Mapping[Hashable, float] | None = None,
+    a: Mapping[Key, float], b: Mapping[Key, float], weights: Mapping[Key, float] | None = None,
     resamples: int = RESAMPLES, seed: int = SEED,
 ) -> PairedDifference | None:
     """Paired bootstrap of the (weighted) mean of B − A over the keys present in both; None when they share none.

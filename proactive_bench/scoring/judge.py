@@ -136,15 +136,14 @@ class RubricJudge:
     def __init__(self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, settings: JudgeSettings = JudgeSettings()) -> None:
         self.model_name = model_name
         self.any_turn = settings.any_turn
-        self.structured = StructuredCaller(
-            model, model_name, "judge", recorder, settings.policy, settings.methods or METHODS, settings.context_tokens, settings.max_tokens  # type: ignore[arg-type]
-        )
+        methods: Any = settings.methods or METHODS  # names as the settings or a probe give them (str): StructuredCaller takes them as its Method names
+        self.structured = StructuredCaller(model, model_name, "judge", recorder, settings.policy, methods, settings.context_tokens, settings.max_tokens)
         self._limit = asyncio.Semaphore(settings.concurrency)
 
     async def grade(self, items: list[ChecklistItem], evidence: Evidence, session: Session) -> dict[str, RubricVerdict]:
         """A verdict for every item, keyed by item id."""
         verdicts = await asyncio.gather(*(self._grade_one(item, evidence, session) for item in items))
-        return {item.id: verdict for item, verdict in zip(items, verdicts)}
+        return {item.id: verdict for item, verdict in zip(items, verdicts, strict=True)}
 
     async def _grade_one(self, item: ChecklistItem, evidence: Evidence, session: Session) -> RubricVerdict:
         if not self.any_turn:

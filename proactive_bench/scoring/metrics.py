@@ -113,7 +113,7 @@ def comp(grades: list[GradeResult], scoring: Scoring = DEFAULT_SCORING) -> tuple
     weights = [g.weight if scoring.weighted_items else 1.0 for g in counted]
     if not sum(weights):
         return None, basis
-    return sum(w * (g.score if g.status == "pass" else 0) for w, g in zip(weights, counted, strict=True)) / sum(weights), basis
+    return sum(w * (g.score if g.status == "pass" and g.score is not None else 0) for w, g in zip(weights, counted, strict=True)) / sum(weights), basis
 
 
 

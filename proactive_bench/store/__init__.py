@@ -7,7 +7,7 @@ classes and queries are part of the world under test); their engines are
 made here too (:mod:`~proactive_bench.store.app_state`).
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from proactive_bench.exports import Exports
 
@@ -38,6 +38,7 @@ _EXPORTS = Exports(
         "lookup": ("LATEST", "IdLookupError", "ListFilter"),
         "db_info": ("StoreOverview", "overview", "upgrade_schema"),
         "pending": ("PendingRow", "pending_row"),
+        "writer": ("WriteThread",),
         "probes": ("ProbeRow",),
         "tables": (
             "AgentErrorRow",
@@ -58,6 +59,50 @@ _EXPORTS = Exports(
         ),
     },
 )
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.store.answers import ModelCallEntry, RecordedAnswers
+    from proactive_bench.store.app_state import app_transaction, open_app_database
+    from proactive_bench.store.cleanup import Garbage
+    from proactive_bench.store.database import Store
+    from proactive_bench.store.db_info import StoreOverview, overview, upgrade_schema
+    from proactive_bench.store.defaults import DEFAULT_DB
+    from proactive_bench.store.engine import Location, StoreOpenError, locate
+    from proactive_bench.store.lease import (
+        Fence,
+        Fences,
+        HeldLease,
+        Lease,
+        LeaseHeld,
+        LeaseLost,
+        holds,
+        lease_scope,
+        pid_alive,
+        take_lease,
+        writing,
+        writing_in_loop,
+    )
+    from proactive_bench.store.lookup import LATEST, IdLookupError, ListFilter
+    from proactive_bench.store.migration import StoreSchemaError
+    from proactive_bench.store.pending import PendingRow, pending_row
+    from proactive_bench.store.probes import ProbeRow
+    from proactive_bench.store.tables import (
+        AgentErrorRow,
+        Audit,
+        Checkpoint,
+        Grade,
+        IntentEvent,
+        LLMCall,
+        MessageRow,
+        Run,
+        SessionRun,
+        Snapshot,
+        Sweep,
+        ToolCallRow,
+        WorkspaceArchive,
+        new_id,
+    )
+    from proactive_bench.store.writer import WriteThread
 
 __all__ = [
     "DEFAULT_DB",
@@ -94,6 +139,7 @@ __all__ = [
     "Sweep",
     "ToolCallRow",
     "WorkspaceArchive",
+    "WriteThread",
     "app_transaction",
     "holds",
     "lease_scope",

@@ -13,7 +13,7 @@ from typing import Any
 
 import structlog
 from sqlalchemy import UniqueConstraint, delete
-from sqlmodel import Column, Field, Session, SQLModel, select
+from sqlmodel import Column, Field, Session, SQLModel, col, select
 
 from proactive_bench.store.codec import CompressedText
 from proactive_bench.store.engine import bytewise, insert_ignoring
@@ -27,7 +27,7 @@ class ModelCallEntry(SQLModel, table=True):
 
     __tablename__ = "modelcall_cache"
     __table_args__ = (UniqueConstraint("namespace", "key", "occurrence"),)
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     namespace: str = Field(index=True, description="<run id>/<session id>")
     key: str
     occurrence: int
@@ -101,7 +101,7 @@ class RecordedAnswers:
     async def _flush_off_loop(self) -> None:
         try:
             await self.writer.run(self.flush)
-        except Exception as exc:  # noqa: BLE001 (kept for the next flush or session save, which reports a failure)
+        except Exception as exc:  # kept for the next flush or session save, which reports a failure
             log.warning("answer_write_deferred", waiting=len(self._pending), error=f"{type(exc).__name__}: {exc}")
 
     def keys(self, namespace: str) -> set[tuple[str, int]]:
@@ -115,7 +115,7 @@ class RecordedAnswers:
         """The session ids of ``run_id`` with committed answers (one index range over ``<run>/...``; nothing waiting is flushed)."""
         start, end = f"{run_id}/", f"{run_id}0"  # '0' follows '/'
         with Session(self.engine) as db:
-            ordered = bytewise(ModelCallEntry.namespace, self.engine.dialect.name)  # type: ignore[arg-type]
+            ordered = bytewise(ModelCallEntry.namespace, self.engine.dialect.name)  # type: ignore[arg-type]  # the class attribute is the column at run time; SQLModel types it as str
             rows = db.exec(select(ModelCallEntry.namespace).where(ordered >= start, ordered < end).distinct())
             return {namespace.removeprefix(start) for namespace in rows}
 
@@ -133,7 +133,7 @@ class RecordedAnswers:
         """Delete every answer recorded for ``run_id``."""
         self.flush()
         with self.engine.begin() as db:
-            db.execute(delete(ModelCallEntry).where(ModelCallEntry.namespace.startswith(f"{run_id}/")))  # type: ignore[attr-defined]
+            db.execute(delete(ModelCallEntry).where(col(ModelCallEntry.namespace).startswith(f"{run_id}/")))
 
 
 def write_answers(db: Any, rows: list[dict[str, Any]]) -> None:

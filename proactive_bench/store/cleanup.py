@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import Column, Connection, Engine, Table, bindparam, delete, func, select
-from sqlmodel import SQLModel
+from sqlmodel import SQLModel, col
 
 from proactive_bench.store.answers import ModelCallEntry
 from proactive_bench.store.codec import decompress
@@ -51,31 +51,31 @@ class CleanupQueries:
 
         The caller holds the run's lease (a run being written is never deleted).
         """
-        sessions = select(SessionRun.id).where(SessionRun.run_id == run_id).scalar_subquery()  # type: ignore[arg-type]
+        sessions = select(col(SessionRun.id)).where(col(SessionRun.run_id) == run_id).scalar_subquery()
         with self.engine.begin() as db:
             for table, column in _referring_to("sessionrun"):
                 db.execute(delete(table).where(column.in_(sessions)))  # one statement per table: snapshots' bases go with them
             for table, column in _referring_to("run"):  # the session runs, checkpoints, model-call records
                 db.execute(delete(table).where(column == run_id))
-            db.execute(delete(ModelCallEntry).where(ModelCallEntry.namespace.startswith(f"{run_id}/")))  # type: ignore[attr-defined]
-            db.execute(delete(Run).where(Run.id == run_id))  # type: ignore[arg-type]
+            db.execute(delete(ModelCallEntry).where(col(ModelCallEntry.namespace).startswith(f"{run_id}/")))
+            db.execute(delete(Run).where(col(Run.id) == run_id))
 
     def collect_garbage(self, references: References, *, dry_run: bool = False, gone: Collection[str] = ()) -> Garbage:
         """Remove archives no checkpoint reaches (through ``references``) and sweeps with no run (and no lease: one being started
         keeps its row); with ``dry_run``, only count them, as if the runs ``gone`` were deleted too."""
         with self.engine.begin() as db:
-            db.execute(delete(Lease).where(Lease.scope == ""))  # a write first: the transaction holds the write lock from here
+            db.execute(delete(Lease).where(col(Lease.scope) == ""))  # a write first: the transaction holds the write lock from here
             dead = _unreached_archives(db, references, gone)
             size = sum(db.execute(_sizes(), {"digests": chunk}).scalar() or 0 for chunk in _chunks(dead))
             empty = delete(Sweep).where(
-                Sweep.id.not_in(select(Run.sweep_id).where(Run.sweep_id.is_not(None), Run.id.not_in(gone))),  # type: ignore[union-attr,attr-defined]
-                Sweep.id.not_in(select(Lease.scope)),  # type: ignore[attr-defined]
+                col(Sweep.id).not_in(select(col(Run.sweep_id)).where(col(Run.sweep_id).is_not(None), col(Run.id).not_in(gone))),
+                col(Sweep.id).not_in(select(col(Lease.scope))),
             )
             if dry_run:
-                sweeps = db.execute(select(func.count()).select_from(Sweep).where(empty.whereclause)).scalar_one()  # type: ignore[arg-type]
+                sweeps = db.execute(select(func.count()).select_from(Sweep).where(empty.whereclause)).scalar_one()  # type: ignore[arg-type]  # the statement was built with .where(), so its whereclause is set
             else:
                 for chunk in _chunks(dead):
-                    db.execute(delete(WorkspaceArchive).where(WorkspaceArchive.sha256.in_(chunk)))  # type: ignore[attr-defined]
+                    db.execute(delete(WorkspaceArchive).where(col(WorkspaceArchive.sha256).in_(chunk)))
                 sweeps = db.execute(empty).rowcount
         return Garbage(len(dead), size, sweeps)
 
@@ -88,7 +88,7 @@ class CleanupQueries:
 def _unreached_archives(db: Connection, references: References, gone: Collection[str]) -> list[str]:
     """The archive rows that no checkpoint (of a run not ``gone``) names, directly or through the manifests it names."""
     reached: set[str] = set()
-    roots = select(Checkpoint.sha256).where(Checkpoint.run_id.not_in(gone)).distinct()  # type: ignore[attr-defined]
+    roots = select(col(Checkpoint.sha256)).where(col(Checkpoint.run_id).not_in(gone)).distinct()
     frontier = set(db.execute(roots).scalars())
     while frontier:
         reached |= frontier
@@ -97,7 +97,7 @@ def _unreached_archives(db: Connection, references: References, gone: Collection
             for data, codec in db.execute(_contents(), {"digests": chunk}):
                 named.update(references(decompress(data) if codec else data))
         frontier = named - reached
-    stored = db.execute(select(WorkspaceArchive.sha256)).scalars()  # type: ignore[call-overload]
+    stored = db.execute(select(col(WorkspaceArchive.sha256))).scalars()
     return sorted(set(stored) - reached)
 
 
@@ -108,12 +108,12 @@ def _chunks(digests: list[str]) -> Iterable[list[str]]:
 
 @cache
 def _contents() -> Any:
-    return select(WorkspaceArchive.data, WorkspaceArchive.codec).where(WorkspaceArchive.sha256.in_(bindparam("digests", expanding=True)))  # type: ignore[attr-defined]
+    return select(col(WorkspaceArchive.data), col(WorkspaceArchive.codec)).where(col(WorkspaceArchive.sha256).in_(bindparam("digests", expanding=True)))
 
 
 @cache
 def _sizes() -> Any:
-    return select(func.sum(func.length(WorkspaceArchive.data))).where(WorkspaceArchive.sha256.in_(bindparam("digests", expanding=True)))  # type: ignore[attr-defined]
+    return select(func.sum(func.length(col(WorkspaceArchive.data)))).where(col(WorkspaceArchive.sha256).in_(bindparam("digests", expanding=True)))
 
 
 def _referring_to(table_name: str) -> list[tuple[Table, Column[Any]]]:

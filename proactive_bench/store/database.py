@@ -66,13 +66,13 @@ class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, Judgment
 
     def update(self, row: SQLModel, **changes: Any) -> None:
         """Set columns of a stored row, on the object and in the database (one UPDATE of those columns)."""
-        table: Table = row.__table__  # type: ignore[attr-defined]
+        table: Table = row.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
         for key, value in changes.items():
             setattr(row, key, value)
-        key = {column: getattr(row, column.key) for column in table.primary_key.columns}
+        primary = {column: getattr(row, column.key) for column in table.primary_key.columns}
         with self.engine.begin() as db:
-            if db.execute(update(table).where(*(column == value for column, value in key.items())).values(changes)).rowcount != 1:
-                raise LookupError(f"{table.name} {list(key.values())} is not in {self.name}")
+            if db.execute(update(table).where(*(column == value for column, value in primary.items())).values(changes)).rowcount != 1:
+                raise LookupError(f"{table.name} {list(primary.values())} is not in {self.name}")
 
     def close_connections(self) -> None:
         """Close the pooled connections (before a fork: no handle may cross it; later calls reopen them)."""

@@ -7,12 +7,13 @@ from pathlib import Path
 
 from sqlalchemy import func, inspect, select
 from sqlalchemy.exc import DBAPIError
+from sqlmodel import SQLModel
 
 from proactive_bench.store.engine import StoreOpenError, locate, make_engine
 from proactive_bench.store.migration import head_revision, migrate, revision_of
 from proactive_bench.store.tables import Run, SessionRun, Sweep
 
-COUNTED = {"runs": Run, "sweeps": Sweep, "sessions": SessionRun}
+COUNTED: dict[str, type[SQLModel]] = {"runs": Run, "sweeps": Sweep, "sessions": SessionRun}
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ def overview(location: str | Path) -> StoreOverview:
         present = set(inspect(engine).get_table_names())
         with engine.connect() as db:
             counts = {
-                label: int(db.execute(select(func.count()).select_from(table)).scalar_one()) if table.__tablename__ in present else 0  # type: ignore[arg-type]
+                label: int(db.execute(select(func.count()).select_from(table)).scalar_one()) if table.__tablename__ in present else 0
                 for label, table in COUNTED.items()
             }
     except DBAPIError as exc:

@@ -19,7 +19,7 @@ class JudgmentQueries:
     def replace_grades(self, session_run_id: int, grades: Sequence[PendingRow]) -> None:
         """Swap a session's grades for new ones (re-scoring), in one transaction."""
         with self.engine.begin() as db:
-            db.execute(delete(Grade).where(Grade.session_run_id == session_run_id))  # type: ignore[arg-type]
+            db.execute(delete(Grade).where(col(Grade.session_run_id) == session_run_id))
             insert_rows(db, session_run_id, grades)
 
     def audits(self, run_ids: Sequence[str]) -> list[Audit]:
@@ -33,7 +33,7 @@ class JudgmentQueries:
         with Session(self.engine) as db:
             for audit in audits:
                 db.exec(
-                    delete(Audit).where(  # type: ignore[call-overload]
+                    delete(Audit).where(
                         col(Audit.session_run_id) == audit.session_run_id, col(Audit.kind) == audit.kind,
                         col(Audit.item_id) == audit.item_id, col(Audit.source) == source,
                     )

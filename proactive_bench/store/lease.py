@@ -104,13 +104,13 @@ def check_fence(db: Connection, fences: Fences) -> None:
 def holds(store: Any, fence: Fence) -> bool:
     """Whether ``fence.owner`` holds the lease of ``fence.scope`` in ``store`` now (outside any save: a waiting writer's check)."""
     with store.engine.connect() as db:
-        return bool(db.execute(select(Lease.owner).where(Lease.scope == fence.scope)).scalar() == fence.owner)  # type: ignore[arg-type]
+        return bool(db.execute(select(col(Lease.owner)).where(col(Lease.scope) == fence.scope)).scalar() == fence.owner)
 
 
 @cache
 def _owners_of() -> Any:
     """The owners of some leases, read under a share lock; built once (this runs at every session save)."""
-    return select(Lease.scope, Lease.owner).where(col(Lease.scope).in_(bindparam("scopes", expanding=True))).with_for_update(read=True)
+    return select(col(Lease.scope), col(Lease.owner)).where(col(Lease.scope).in_(bindparam("scopes", expanding=True))).with_for_update(read=True)
 
 
 class HeldLease:
@@ -133,7 +133,7 @@ class HeldLease:
                 beating.discard(self)
         try:
             with self.engine.begin() as db:
-                db.execute(delete(Lease).where(Lease.scope == self.fence.scope, Lease.owner == self.fence.owner))  # type: ignore[arg-type]
+                db.execute(delete(Lease).where(col(Lease.scope) == self.fence.scope, col(Lease.owner) == self.fence.owner))
         except SQLAlchemyError as exc:  # the lease then expires by itself; the caller's own error matters more
             log.warning("lease_release_failed", scope=self.fence.scope, error=f"{type(exc).__name__}: {exc}")
 
@@ -180,7 +180,7 @@ class Heartbeat:
                     return
             try:
                 lost = self.renew(fences)
-            except Exception as exc:  # noqa: BLE001 (a busy database: try again at the next beat)
+            except Exception as exc:  # a busy database: try again at the next beat
                 log.warning("lease_heartbeat_failed", leases=len(fences), first=fences[0].scope, error=f"{type(exc).__name__}: {exc}")
                 continue
             with self._lock:
@@ -200,7 +200,7 @@ class Heartbeat:
                 if db.execute(update(Lease).where(*mine).values(heartbeat=now, expires=now + timedelta(seconds=EXPIRY_S))).rowcount == len(chunk):
                     renewed.update((f.scope, f.owner) for f in chunk)
                 else:
-                    renewed.update((scope, owner) for scope, owner in db.execute(select(Lease.scope, Lease.owner).where(*mine)))  # type: ignore[arg-type]
+                    renewed.update((scope, owner) for scope, owner in db.execute(select(col(Lease.scope), col(Lease.owner)).where(*mine)))
         return [fence for fence in fences if (fence.scope, fence.owner) not in renewed]
 
 
@@ -229,7 +229,7 @@ def take_lease(engine: Any, scope: str, command: str | None = None) -> HeldLease
             "expires": now + timedelta(seconds=EXPIRY_S),
         }
         with engine.connect() as db:
-            current = db.execute(select(Lease).where(Lease.scope == scope)).mappings().first()  # type: ignore[arg-type]
+            current = db.execute(select(Lease).where(col(Lease.scope) == scope)).mappings().first()
         try:
             with engine.begin() as db:
                 if current is None:
@@ -238,7 +238,7 @@ def take_lease(engine: Any, scope: str, command: str | None = None) -> HeldLease
                 reason = stale_reason(current, now)
                 if reason is None:
                     raise LeaseHeld(holder_message(current, now))
-                stmt = update(Lease).where(Lease.scope == scope, Lease.owner == current["owner"]).values(mine)  # type: ignore[arg-type]
+                stmt = update(Lease).where(col(Lease.scope) == scope, col(Lease.owner) == current["owner"]).values(mine)
                 if db.execute(stmt).rowcount == 1:
                     log.warning("lease_taken_over", scope=scope, reason=reason, pid=current["pid"], host=current["host"], since=str(current["taken"]))
                     return HeldLease(engine, mine)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 from sqlalchemy import ColumnElement, Engine, func, or_
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from proactive_bench.store.tables import LLMCall, Run, Sweep
@@ -40,19 +40,19 @@ class ListFilter:
         """The conditions on a run: its persona and its model."""
         conditions = []
         if self.persona is not None:
-            conditions.append(or_(Run.persona == self.persona, Run.config["persona"].as_string() == self.persona))  # type: ignore[index]
+            conditions.append(or_(col(Run.persona) == self.persona, col(Run.config)["persona"].as_string() == self.persona))
         if self.model is not None:
-            conditions.append(Run.model.contains(self.model, autoescape=True))  # type: ignore[attr-defined]
+            conditions.append(col(Run.model).contains(self.model, autoescape=True))
         return conditions
 
     def of_rows(self, table: type[Run] | type[Sweep]) -> list[ColumnElement[bool]]:
         """The conditions on a run's or a sweep's own row: its status and when it started."""
         conditions = []
         if self.status is not None:
-            conditions.append(table.status == self.status)
+            conditions.append(col(table.status) == self.status)
         if self.since is not None:
             since = self.since.astimezone(UTC) if self.since.tzinfo else self.since.replace(tzinfo=UTC)  # a naive time is taken as UTC
-            conditions.append(table.created >= since)
+            conditions.append(col(table.created) >= since)
         return conditions
 
 
@@ -81,9 +81,9 @@ class LookupQueries:
                 return exact
             matches: list[Run | Sweep] = []
             if sweeps and ident:
-                matches += db.exec(select(Sweep).where(Sweep.id.startswith(ident, autoescape=True)).order_by(Sweep.created)).all()  # type: ignore[attr-defined]
+                matches += db.exec(select(Sweep).where(col(Sweep.id).startswith(ident, autoescape=True)).order_by(col(Sweep.created))).all()
             if runs and ident:
-                matches += db.exec(select(Run).where(Run.id.startswith(ident, autoescape=True)).order_by(Run.created)).all()  # type: ignore[attr-defined]
+                matches += db.exec(select(Run).where(col(Run.id).startswith(ident, autoescape=True)).order_by(col(Run.created))).all()
         if not matches:
             raise IdLookupError(f"{self.name}: no {what} {ident!r}")
         if len(matches) > 1:
@@ -94,13 +94,13 @@ class LookupQueries:
 
     def _latest(self, runs: bool, sweeps: bool) -> Run | Sweep | None:
         with Session(self.engine) as db:
-            run_query = select(Run).order_by(Run.created.desc())  # type: ignore[attr-defined]
+            run_query = select(Run).order_by(col(Run.created).desc())
             if sweeps:
-                run_query = run_query.where(Run.sweep_id == None)  # noqa: E711 (SQL IS NULL)
+                run_query = run_query.where(col(Run.sweep_id).is_(None))
             newest: list[Run | Sweep] = []
             if runs and (run := db.exec(run_query.limit(1)).first()) is not None:
                 newest.append(run)
-            if sweeps and (sweep := db.exec(select(Sweep).order_by(Sweep.created.desc()).limit(1)).first()) is not None:  # type: ignore[attr-defined]
+            if sweeps and (sweep := db.exec(select(Sweep).order_by(col(Sweep.created).desc()).limit(1)).first()) is not None:
                 newest.append(sweep)
         return max(newest, key=lambda row: row.created, default=None)
 
@@ -110,19 +110,19 @@ class LookupQueries:
 
     def find_sweeps(self, wanted: ListFilter) -> list[Sweep]:
         """Sweeps newest first: with a run of the persona, with a run whose model contains the text, with a status, started since."""
-        of_runs = [Sweep.id.in_(select(Run.sweep_id).where(condition)) for condition in wanted.of_runs()]  # type: ignore[attr-defined]
+        of_runs = [col(Sweep.id).in_(select(Run.sweep_id).where(condition)) for condition in wanted.of_runs()]
         return self._newest(select(Sweep).where(*of_runs, *wanted.of_rows(Sweep)), Sweep, wanted.limit)
 
     def _newest(self, query: SelectOfScalar[Listed], table: type[Run] | type[Sweep], limit: int | None) -> list[Listed]:
         with Session(self.engine) as db:
-            return list(db.exec(query.order_by(table.created.desc()).limit(limit)))  # type: ignore[attr-defined]
+            return list(db.exec(query.order_by(col(table.created).desc()).limit(limit)))
 
     def run_costs(self, run_ids: list[str]) -> dict[str, float]:
         """USD spent per run on priced model calls; a run without any is left out."""
         query = (
             select(LLMCall.run_id, func.sum(LLMCall.cost_usd))
-            .where(LLMCall.run_id.in_(run_ids), LLMCall.cost_usd != None)  # type: ignore[attr-defined]  # noqa: E711
+            .where(col(LLMCall.run_id).in_(run_ids), col(LLMCall.cost_usd).is_not(None))
             .group_by(LLMCall.run_id)
         )
         with Session(self.engine) as db:
-            return {run_id: float(cost) for run_id, cost in db.exec(query)}
+            return {run_id: float(cost) for run_id, cost in db.exec(query) if cost is not None}  # none is: the query keeps priced calls

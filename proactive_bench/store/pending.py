@@ -43,7 +43,7 @@ def _column_defaults(table: type[SQLModel]) -> tuple[dict[str, Any], dict[str, C
     for name in columns:
         info = table.model_fields[name]
         if info.default_factory is not None:
-            factories[name] = info.default_factory  # type: ignore[assignment]
+            factories[name] = info.default_factory  # type: ignore[assignment]  # pydantic types default_factory as taking the validated data or not; these take none
         elif not info.is_required():
             static[name] = info.default
     return static, factories, columns
@@ -53,6 +53,6 @@ def insert_rows(db: Connection, session_run_id: int, rows: Sequence[PendingRow])
     """Insert pending rows for a session run: one bulk insert per table."""
     by_table: dict[Table, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
-        by_table[row.table.__table__].append({**row.values, "session_run_id": session_run_id})  # type: ignore[attr-defined]
+        by_table[row.table.__table__].append({**row.values, "session_run_id": session_run_id})  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
     for table, values in by_table.items():
         db.execute(table.insert(), values)

@@ -8,14 +8,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from sqlalchemy import Engine
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, Session, SQLModel, col, select
 
 
 class ProbeRow(SQLModel, table=True):
     """A stored probe of one model on one server."""
 
     __tablename__ = "probe"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     base_url: str = Field(index=True)
     model: str
     report: str
@@ -30,7 +30,7 @@ class ProbeQueries:
     def probe_report(self, base_url: str, model: str) -> str | None:
         """The latest stored probe report of ``model`` on ``base_url`` (JSON), if any."""
         with Session(self.engine) as db:
-            stmt = select(ProbeRow.report).where(ProbeRow.base_url == base_url, ProbeRow.model == model).order_by(ProbeRow.id.desc())  # type: ignore[union-attr]
+            stmt = select(col(ProbeRow.report)).where(col(ProbeRow.base_url) == base_url, col(ProbeRow.model) == model).order_by(col(ProbeRow.id).desc())
             return db.exec(stmt).first()
 
     def add_probe_report(self, base_url: str, model: str, report: str) -> None:

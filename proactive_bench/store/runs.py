@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sqlalchemy import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from proactive_bench.store.tables import LLMCall, Run, Sweep
 
@@ -23,7 +23,7 @@ class RunQueries:
 
     def runs(self, sweep_id: str) -> list[Run]:
         with Session(self.engine) as db:
-            return list(db.exec(select(Run).where(Run.sweep_id == sweep_id).order_by(Run.created)))
+            return list(db.exec(select(Run).where(col(Run.sweep_id) == sweep_id).order_by(col(Run.created))))
 
     def runs_for(self, ident: str) -> list[Run]:
         """The runs a sweep id or a run id names; empty when it names neither."""

@@ -48,8 +48,8 @@ class SessionQueries:
         every model answer recorded so far on this database; under a lease
         (``fence``), only while this process still holds it (LeaseLost otherwise).
         """
-        table: Table = SessionRun.__table__  # type: ignore[attr-defined]
-        values = {c.key: getattr(session_run, c.key) for c in table.columns if not (c.primary_key and session_run.id is None)}
+        table: Table = SessionRun.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
+        values = {c.key: value for c in table.columns if not ((value := getattr(session_run, c.key)) is None and c.primary_key)}
         add_archive, point, started = _session_statements(self.engine.dialect.name)
         answers = self.answers.take()  # every answer recorded so far goes in with it (replay needs them all)
         try:
@@ -58,7 +58,9 @@ class SessionQueries:
                 db.execute(started, {"run_id": session_run.run_id})  # the first write: the transaction holds the write lock from here
                 if self.fence is not None:
                     check_fence(db, self.fence)
-                session_run.id = db.execute(table.insert(), values).inserted_primary_key[0]  # type: ignore[attr-defined]
+                inserted = db.execute(table.insert(), values).inserted_primary_key
+                assert inserted is not None  # an INSERT of one row returns its key
+                session_run.id = inserted[0]
                 assert session_run.id is not None
                 insert_rows(db, session_run.id, [row for row in rows if row.table is not Snapshot])
                 snapshots = write_snapshots(db, session_run.run_id, session_run.id, [row.values for row in rows if row.table is Snapshot], self.last_snapshots)
@@ -80,7 +82,7 @@ class SessionQueries:
 
     def session_runs(self, run_id: str) -> list[SessionRun]:
         with Session(self.engine) as db:
-            return list(db.exec(select(SessionRun).where(SessionRun.run_id == run_id).order_by(SessionRun.position)))
+            return list(db.exec(select(SessionRun).where(col(SessionRun.run_id) == run_id).order_by(col(SessionRun.position))))
 
     def sessions_ending_per_run(self, sweep_id: str, statuses: Collection[str]) -> dict[str, int]:
         """Per run of the sweep, how many of its session runs have one of ``statuses`` (one grouped count: a sweep's
@@ -88,7 +90,7 @@ class SessionQueries:
         with Session(self.engine) as db:
             query = (
                 select(SessionRun.run_id, func.count())
-                .join(Run, Run.id == SessionRun.run_id)  # type: ignore[arg-type]
+                .join(Run, col(Run.id) == col(SessionRun.run_id))
                 .where(Run.sweep_id == sweep_id, col(SessionRun.status).in_(statuses))
                 .group_by(SessionRun.run_id)
             )
@@ -97,14 +99,14 @@ class SessionQueries:
     def rows(self, table: type[SQLModel], session_run_id: int) -> list[Any]:
         """A session run's rows of one of its tables (messages, tool calls, intent events, grades, ...), in insertion order."""
         with Session(self.engine) as db:
-            stmt = select(table).where(table.session_run_id == session_run_id).order_by(table.id)  # type: ignore[attr-defined]
+            stmt = select(table).where(table.session_run_id == session_run_id).order_by(table.id)  # type: ignore[attr-defined]  # table is one of several row classes, each with these columns
             return list(db.exec(stmt))
 
     def delete_session_run(self, session_run: SessionRun) -> None:
         """Remove a session run and every row that belongs to it, in one transaction."""
         with Session(self.engine) as db:
             for table in SESSION_TABLES:
-                for row in db.exec(select(table).where(table.session_run_id == session_run.id)):  # type: ignore[attr-defined]
+                for row in db.exec(select(table).where(table.session_run_id == session_run.id)):  # type: ignore[attr-defined]  # table is one of several row classes, each with these columns
                     db.delete(row)
             stale = db.get(SessionRun, session_run.id)
             if stale is not None:
@@ -114,17 +116,17 @@ class SessionQueries:
     def checkpoint(self, run_id: str, position: int) -> bytes | None:
         """The archive of a run's workspace after its ``position``-th session, if it was saved here."""
         with Session(self.engine) as db:
-            stmt = select(WorkspaceArchive.data, WorkspaceArchive.codec).join(Checkpoint, Checkpoint.sha256 == WorkspaceArchive.sha256)  # type: ignore[arg-type]
+            stmt = select(WorkspaceArchive.data, col(WorkspaceArchive.codec)).join(Checkpoint, col(Checkpoint.sha256) == col(WorkspaceArchive.sha256))
             found = db.exec(stmt.where(Checkpoint.run_id == run_id, Checkpoint.position == position)).first()
             return None if found is None else _content(*found)
 
     def archives(self, digests: set[str]) -> dict[str, bytes]:
         """Stored archives and file contents by sha256 (those found among ``digests``)."""
-        wanted, found = sorted(digests), {}
+        wanted, found = sorted(digests), dict[str, bytes]()
         with Session(self.engine) as db:
             for start in range(0, len(wanted), 500):
                 chunk = wanted[start : start + 500]
-                stmt = select(WorkspaceArchive.sha256, WorkspaceArchive.data, WorkspaceArchive.codec).where(WorkspaceArchive.sha256.in_(chunk))  # type: ignore[attr-defined]
+                stmt = select(col(WorkspaceArchive.sha256), col(WorkspaceArchive.data), col(WorkspaceArchive.codec)).where(col(WorkspaceArchive.sha256).in_(chunk))
                 found.update((digest, _content(data, codec)) for digest, data, codec in db.exec(stmt))
         return found
 
@@ -147,7 +149,7 @@ def _content(data: bytes, codec: str | None) -> bytes:
 def _session_statements(dialect: str) -> tuple[Any, Any, Any]:
     """Store an archive unless already there; point a run's position at an archive (replacing an earlier pointer);
     mark a run that saves its first session (of this start) as running (RunStatus: created or interrupted → running)."""
-    runs = Run.__table__  # type: ignore[attr-defined]
+    runs = Run.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
     return (
         insert_ignoring(WorkspaceArchive, dialect),
         upsert(Checkpoint, ["run_id", "position"], ["sha256"], dialect),

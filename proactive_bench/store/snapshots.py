@@ -36,7 +36,7 @@ class SnapshotQueries:
 
     def snapshot(self, session_run_id: int, kind: str) -> dict[str, Any] | None:
         """A session run's snapshot of ``kind``, whole."""
-        stmt = select(Snapshot.id).where(Snapshot.session_run_id == session_run_id, Snapshot.kind == kind)  # type: ignore[arg-type]
+        stmt = select(col(Snapshot.id)).where(col(Snapshot.session_run_id) == session_run_id, col(Snapshot.kind) == kind)
         return self._snapshot_by(stmt)
 
     def latest_snapshot(self, run_id: str, kind: str) -> dict[str, Any] | None:
@@ -87,10 +87,10 @@ def write_snapshots(db: Connection, run_id: str, session_run_id: int, snapshots:
             base = known if known is not None and known.id == latest else Written(latest, *_whole(db, latest))
             if base.length >= CHAIN:
                 base = None
-        rows.append({"session_run_id": session_run_id, "kind": snapshot["kind"], "content": compress(text, base and base.text), "base": base and base.id})
+        rows.append({"session_run_id": session_run_id, "kind": snapshot["kind"], "content": compress(text, base.text if base else None), "base": base.id if base else None})
         texts.append(text)
         lengths.append(1 + (base.length if base else 0))
-    ids = db.execute(insert(Snapshot).returning(Snapshot.id, sort_by_parameter_order=True), rows).scalars().all()  # type: ignore[arg-type]
+    ids = db.execute(insert(Snapshot).returning(col(Snapshot.id), sort_by_parameter_order=True), rows).scalars().all()
     return {(run_id, row["kind"]): Written(id_, text, length) for row, id_, text, length in zip(rows, ids, texts, lengths, strict=True)}
 
 
@@ -123,15 +123,15 @@ def _whole(db: Connection, snapshot_id: int) -> tuple[bytes, int]:
 
 @cache
 def _content_of() -> Any:
-    return select(Snapshot.content, Snapshot.base).where(Snapshot.id == bindparam("id"))  # type: ignore[arg-type]
+    return select(col(Snapshot.content), col(Snapshot.base)).where(col(Snapshot.id) == bindparam("id"))
 
 
 @cache
 def _latest_per_kind() -> Any:
     """The id of a run's last saved snapshot of each of some kinds, with its kind."""
     return (
-        select(func.max(Snapshot.id), Snapshot.kind)
-        .join(SessionRun, Snapshot.session_run_id == SessionRun.id)  # type: ignore[arg-type]
-        .where(SessionRun.run_id == bindparam("run_id"), col(Snapshot.kind).in_(bindparam("kinds", expanding=True)))
+        select(func.max(Snapshot.id), col(Snapshot.kind))
+        .join(SessionRun, col(Snapshot.session_run_id) == col(SessionRun.id))
+        .where(col(SessionRun.run_id) == bindparam("run_id"), col(Snapshot.kind).in_(bindparam("kinds", expanding=True)))
         .group_by(Snapshot.kind)
     )

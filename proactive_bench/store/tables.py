@@ -3,6 +3,8 @@
 Status columns hold the words of :mod:`proactive_bench.data_model.status`
 (``RunStatus``, ``SweepStatus``, ``SessionOutcome``, ``IntentStatus``); the
 store sits below that package, so its defaults spell the same words.
+A generated key is declared ``id: int = Field(default=None, primary_key=True)``: None until the
+row is flushed, typed ``int`` because code reads it from stored rows only.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ class Sweep(SQLModel, table=True):
 
 class SessionRun(SQLModel, table=True):
     __table_args__ = (Index("uq_sessionrun_run_session", "run_id", "session_id", unique=True),)
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     run_id: str = Field(foreign_key="run.id", index=True)
     session_id: str
     position: int
@@ -72,7 +74,7 @@ class SessionRun(SQLModel, table=True):
 
 class MessageRow(SQLModel, table=True):
     __tablename__ = "message"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
     turn: int
     role: str
@@ -81,7 +83,7 @@ class MessageRow(SQLModel, table=True):
 
 class ToolCallRow(SQLModel, table=True):
     __tablename__ = "toolcall"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
     turn: int
     seq: int
@@ -92,7 +94,7 @@ class ToolCallRow(SQLModel, table=True):
 
 
 class IntentEvent(SQLModel, table=True):
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
     intent_id: str
     status: str
@@ -122,7 +124,7 @@ class PersonLabel(SQLModel, table=True):
 
 class Grade(SQLModel, table=True):
     __table_args__ = (Index("uq_grade_session_item", "session_run_id", "item_id", unique=True),)
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
     item_id: str
     grader: str
@@ -133,7 +135,7 @@ class Grade(SQLModel, table=True):
 
 
 class LLMCall(SQLModel, table=True):
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     run_id: str = Field(foreign_key="run.id", index=True)
     session_run_id: int | None = Field(default=None, foreign_key="sessionrun.id")
     role: str
@@ -156,7 +158,7 @@ class AgentErrorRow(SQLModel, table=True):
     """The exception the agent under test raised in a session: its type, message and own frames (pbench's cut away)."""
 
     __tablename__ = "agenterror"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
     turn: int
     """The agent turn it failed in; 0: in ``start_session``."""
@@ -169,7 +171,7 @@ class AgentErrorRow(SQLModel, table=True):
 class Audit(SQLModel, table=True):
     """A second opinion on one judgment of a session: a checklist grade or an intent's status."""
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
     kind: str  # "checklist" or "intent"
     item_id: str
@@ -184,7 +186,7 @@ class Snapshot(SQLModel, table=True):
     """A session's state at its end (or start) of one kind; read whole through ``Store.snapshot`` (see :mod:`~proactive_bench.store.snapshots`)."""
 
     __table_args__ = (Index("uq_snapshot_session_kind", "session_run_id", "kind", unique=True),)
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     session_run_id: int = Field(foreign_key="sessionrun.id", index=True)
     kind: str
     content: Any = Field(sa_column=Column(StoredBytes))

@@ -163,23 +163,65 @@ class Suite(Protocol):
     define ``grid(values) -> list[dict]``, how a sweep's lists of values become arms (default: every combination)."""
 
     def names(self, root: Path) -> list[str]:
-        """The episode names (persona ids, task ids) under ``root``, sorted."""
+        """The episodes of the suite in a dataset.
+
+        Args:
+            root: The dataset root (its :attr:`folder` holds the suite's tasks).
+
+        Returns:
+            The episode names (persona ids, task ids) under ``root``, sorted; empty when there are none.
+        """
         ...
 
     def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
-        """One episode ready to run; DatasetError listing every problem."""
+        """One episode ready to run.
+
+        Args:
+            root: The dataset root.
+            name: The episode's name, one of :meth:`names`.
+            settings: The run's suite settings (already accepted by :meth:`settings_problem`).
+
+        Returns:
+            The loaded episode: its sessions, hidden intents, checklists and seed state.
+
+        Raises:
+            DatasetError: The episode does not load; every problem is listed.
+        """
         ...
 
     def load_all(self, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
-        """Every episode under ``root`` that loads, and every problem found (``pbench validate``)."""
+        """Every episode of the suite in a dataset, for ``pbench validate``.
+
+        Args:
+            root: The dataset root.
+
+        Returns:
+            The episodes that load, by name, and every problem found in those that do not (and in those that do).
+        """
         ...
 
     def problems(self, root: Path, name: str) -> list[Problem]:
-        """Every problem of one episode (``pbench validate`` for it; the pibench suite's deeper lint is validation.lint)."""
+        """The checks of ``pbench validate`` for one episode (the pibench suite's deeper lint is validation.lint).
+
+        Args:
+            root: The dataset root.
+            name: The episode's name.
+
+        Returns:
+            Every problem found, each naming its file, field and reason; empty for a valid episode.
+        """
         ...
 
     def group(self, root: Path, name: str) -> str | None:
-        """The group an episode is reported under (odyssey: ``1-app``..``3-app``), or None."""
+        """The group an episode is reported under.
+
+        Args:
+            root: The dataset root.
+            name: The episode's name.
+
+        Returns:
+            The group (odyssey: ``1-app``..``3-app``), or None when the suite does not group its episodes.
+        """
         ...
 
     @property

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 import yaml
@@ -150,7 +150,7 @@ def report_document(
     report: dict[str, Any] = {
         **subject,
         "status": outcome.status,
-        "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
         **models,
         "rounds": [
             {"round": r.number, "passed": r.passed, **r.measures, "verdict": r.verdict.model_dump(), "problems": r.problems}

@@ -79,8 +79,8 @@ def read_task_partly(
         return task, None, problems
     base = partial or PartialModel(candidate)
     broken = base.broken
-    if getattr(candidate, "id", task_id) != task_id and not base.is_broken("id"):
-        problems.append(Problem(rel, "id", f"is {getattr(candidate, 'id')!r} but the folder is named {task_id!r}"))
+    if (found_id := getattr(candidate, "id", task_id)) != task_id and not base.is_broken("id"):
+        problems.append(Problem(rel, "id", f"is {found_id!r} but the folder is named {task_id!r}"))
         broken += ("id",)
     update = {"id": task_id} if "id" in type(candidate).model_fields else {}
     return None, PartialModel(candidate.model_copy(update=update), broken, base.kept), problems

@@ -66,9 +66,22 @@ class UserDecision:
 
 
 class UserSimulator(Protocol):
+    """The simulated user: after each agent turn it labels the hidden intents the turn earned and writes the next message."""
+
     name: str
 
-    async def decide(self, view: UserView) -> UserDecision: ...
+    async def decide(self, view: UserView) -> UserDecision:
+        """Judge one agent turn and answer it.
+
+        Args:
+            view: What the user sees after the turn: the session, its open intents, the evidence so far
+                (transcript, tool calls, changed files) and the labels given at earlier turns.
+
+        Returns:
+            The labels of this turn (at most one per open intent) and the next user message, None when the
+            user has nothing left to say; ``error`` set when the backend failed (the runner records it).
+        """
+        ...
 
 
 class UserBackendError(ValueError):
@@ -137,6 +150,19 @@ def combine_stages(
     the protocols that keep the paper's rule pass no ``known``. A question
     about an ``unaskable`` intent is answered without stating it (a pointer)
     and labelled provided too (stage ``question``).
+
+    Args:
+        open_ids: The intents still open, in the session's order.
+        completed: The completion stage's verdicts (intents the agent's work satisfied).
+        targeted: The question stage's verdicts (intents a question of the turn asked about).
+        volunteer_order: Open intents ranked by relevance to the current step.
+        decided_by: Who decided (``rules``, a model name), recorded on each label.
+        prompt_hashes: The hash of each stage's prompt (an LLM user's), recorded on its labels.
+        known: Intents the agent already knows from an earlier session.
+        unaskable: Intents no question earns (``askable: false``).
+
+    Returns:
+        The labels of the turn: completed first, then targeted, else one volunteered intent.
     """
     hashes = prompt_hashes or {}
     open_set = set(open_ids)

@@ -149,7 +149,8 @@ class LLMUser:
         self.reply_model = reply_model or model
         self.model_name = model_name
         self.recorder = recorder
-        self.structured = StructuredCaller(model, model_name, "user", recorder, policy, methods or METHODS, context_tokens, max_tokens)  # type: ignore[arg-type]
+        chosen: Any = methods or METHODS  # names as the settings or a probe give them (str): StructuredCaller takes them as its Method names
+        self.structured = StructuredCaller(model, model_name, "user", recorder, policy, chosen, context_tokens, max_tokens)
 
     @property
     def decided_by(self) -> str:
@@ -165,7 +166,7 @@ class LLMUser:
                 completed, (targeted, order) = await asyncio.gather(self._completion_stage(view), self._question_stage(view))
         except StructuredOutputError as exc:
             return UserDecision([], None, error=str(exc))
-        hashes = {Stage.COMPLETION: COMPLETION_PROMPT.hash, Stage.QUESTION: QUESTION_PROMPT.hash, Stage.VOLUNTEER: QUESTION_PROMPT.hash, Stage.REASKED: QUESTION_PROMPT.hash}
+        hashes: dict[Stage, str | None] = {Stage.COMPLETION: COMPLETION_PROMPT.hash, Stage.QUESTION: QUESTION_PROMPT.hash, Stage.VOLUNTEER: QUESTION_PROMPT.hash, Stage.REASKED: QUESTION_PROMPT.hash}
         labels = combine_stages(open_ids, completed, targeted, order, self.decided_by, hashes, known=view.known, unaskable=view.unaskable)
         if dropped:
             labels = [replace(label, evidence=label.evidence + clipped_note(dropped)) for label in labels]
@@ -221,7 +222,7 @@ class LLMUser:
         intents = [view.session.intent(label.intent_id) for label in labels]
         fallback = " ".join(intent.reveal or intent.text for intent in intents)
         points = []
-        for label, intent in zip(labels, intents):
+        for label, intent in zip(labels, intents, strict=True):
             how = "answer the assistant's question about" if label.status == IntentStatus.INFERRED else "bring up on your own"
             hint = f' (you might say: "{intent.reveal}")' if intent.reveal else ""
             points.append(f"- {how}: {intent.text}{hint}")

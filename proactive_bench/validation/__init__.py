@@ -7,7 +7,7 @@ run's settings before a run row exists, ``digests`` what validation read as a
 digest and the reports of ``pbench validate`` kept by it. See README.md here.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from proactive_bench.exports import Exports
 
@@ -20,6 +20,12 @@ _EXPORTS = Exports(
         "oracle": ("oracle_problems", "run_oracle"),
     },
 )
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.validation.admission import VALIDATED_DIR, dataset_problems, participant_problem, settings_problem
+    from proactive_bench.validation.digests import recall_report, remember_report, report_key
+    from proactive_bench.validation.lint import episode_stats, validate_dataset, validate_root, validate_suites
+    from proactive_bench.validation.oracle import oracle_problems, run_oracle
 
 __all__ = [
     "VALIDATED_DIR",

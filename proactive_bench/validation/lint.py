@@ -262,7 +262,7 @@ def _offered(tools: list[str]) -> set[str] | None:
 def _predicate_problems(predicate: object, root: Path, known_files: set[str] | None) -> list[str]:
     """Unknown names, grader functions and (``known_files`` given) paths no seed or reference file matches."""
     problems = []
-    for node in walk(predicate):  # type: ignore[arg-type]
+    for node in walk(predicate):  # type: ignore[arg-type]  # a parsed predicate: a pydantic model of dataset.predicates
         path = None
         if isinstance(node, FileExists):
             path = node.file_exists
@@ -287,7 +287,7 @@ def _predicate_problems(predicate: object, root: Path, known_files: set[str] | N
 def _script_problems(predicate: object, root: Path) -> list[str]:
     """Missing π-Bench scripts: their items will be graded as errors, so the dataset still runs."""
     problems = []
-    for node in walk(predicate):  # type: ignore[arg-type]
+    for node in walk(predicate):  # type: ignore[arg-type]  # a parsed predicate: a pydantic model of dataset.predicates
         if isinstance(node, PibenchScript):
             try:
                 GraderResolver(root).file(node.pibench_script.path)

@@ -127,6 +127,6 @@ def _holds(predicate: Any, evidence: Evidence, problems: list[Problem], rel: str
         return evaluate(predicate, evidence)
     except GraderError:
         return None
-    except Exception as exc:  # noqa: BLE001 (a grader bug is reported, not raised)
+    except Exception as exc:  # a grader bug is reported, not raised
         problems.append(Problem(rel, field, f"cannot be evaluated: {exc!r}"))
         return None

@@ -57,9 +57,8 @@ def unknown_name(node: object) -> str | None:
         table = node.app_rows.table if isinstance(node, AppRows) else node.app_rows_added.table
         if table not in app_tables():
             return f"unknown app table {table!r}"
-    if isinstance(node, ToolCount) and node.tool_count.group is not None:
-        if not any(spec.group == node.tool_count.group for spec in REGISTRY.values()):
-            return f"unknown tool group {node.tool_count.group!r}"
+    if isinstance(node, ToolCount) and node.tool_count.group is not None and not any(spec.group == node.tool_count.group for spec in REGISTRY.values()):
+        return f"unknown tool group {node.tool_count.group!r}"
     return None
 
 

@@ -173,7 +173,7 @@ def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_fin
     logs = [tmp_path / f"driver{n}.log" for n in range(len(trials))]
     drivers = [  # at once: they share the cluster
         subprocess.Popen([*driver, "--executor", "ray", "--ray-address", cluster, "--db", location], stdout=log.open("w"), stderr=subprocess.STDOUT)
-        for (location, *_), log in zip(trials, logs)
+        for (location, *_), log in zip(trials, logs, strict=True)
     ]
     deadline, pending = time.monotonic() + 180, dict(enumerate(drivers))
     while pending and time.monotonic() < deadline:  # each driver stopped once its sweep has finished more than its point's sessions
@@ -188,7 +188,7 @@ def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_fin
     assert not pending
     stopped = Store(trials[1][0])
     assert {run.status for run in stopped.runs(stopped.resolve("latest", runs=False).id)} <= {"interrupted", "finished"}  # SIGTERM: a clean stop
-    for (location, kill_after, _, executor), log in zip(trials, logs):
+    for (location, kill_after, _, executor), log in zip(trials, logs, strict=True):
         assert kill_after < finished_sessions(location) < total
         resumed = run_cli("resume", "latest", "--db", location, "--json", "--executor", executor)
         assert resumed.exit_code == 0, resumed.output + log.read_text()

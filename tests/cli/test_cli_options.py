@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from typer.main import get_command
@@ -48,7 +48,7 @@ def test_a_command_receives_each_group_built_from_its_flags() -> None:
     seen: dict[str, Any] = {}
 
     @with_option_groups
-    def command(*, name: Annotated[Optional[str], typer.Option()] = None, limits: CallLimits, endpoints: RoleEndpoints) -> None:
+    def command(*, name: Annotated[str | None, typer.Option()] = None, limits: CallLimits, endpoints: RoleEndpoints) -> None:
         seen.update(name=name, limits=limits, endpoints=endpoints)
 
     probe_app = typer.Typer()

@@ -21,8 +21,8 @@ def test_each_enum_spells_the_stored_words() -> None:
     assert [s.value for s in SessionOutcome] == ["running", "completed", "truncated", "error"]
     assert [s.value for s in RunStatus] == ["created", "running", "finished", "stopped", "interrupted", "failed"]
     assert [s.value for s in SweepStatus] == ["running", "finished", "stopped", "interrupted", "partial"]
-    assert FINAL_OUTCOMES == {"completed", "truncated", "error"}
-    assert PARTIAL_RUN_STATUSES == {"created", "running", "stopped", "interrupted", "failed"}
+    assert {"completed", "truncated", "error"} == FINAL_OUTCOMES
+    assert {"created", "running", "stopped", "interrupted", "failed"} == PARTIAL_RUN_STATUSES
 
 
 def test_the_session_outcome_is_its_own_type_though_it_shares_a_word() -> None:

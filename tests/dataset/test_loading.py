@@ -17,7 +17,7 @@ from proactive_bench.dataset.loading import (
 )
 
 
-def _edit(path: Path, fn) -> None:  # noqa: ANN001
+def _edit(path: Path, fn) -> None:
     data = yaml.safe_load(path.read_text())
     fn(data)
     path.write_text(yaml.safe_dump(data, sort_keys=False))

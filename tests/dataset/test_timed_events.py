@@ -21,10 +21,10 @@ def test_a_session_two_email_is_absent_in_session_one(tmp_path: Path) -> None:
     out = run_episode_json("--data", str(EXAMPLE), "--persona", "lab_manager", "--model", "scripted:reference", "--db", str(db))
     store = Store(db)
     runs = {sr.session_id: sr for sr in store.session_runs(out["run_id"])}
-    mail = {sid: [e["id"] for e in store.snapshot(sr.id, "apps").get("gmail_email", [])] for sid, sr in runs.items()}  # type: ignore[arg-type, union-attr]
+    mail = {sid: [e["id"] for e in store.snapshot(sr.id, "apps").get("gmail_email", [])] for sid, sr in runs.items()}  # type: ignore[union-attr]
     assert 2001 not in mail["s1_week12_order"]
     assert 2001 in mail["s2_pfa_backorder"] and 2001 in mail["s3_week13_order"]
-    opening = store.rows(MessageRow, runs["s2_pfa_backorder"].id)[0]  # type: ignore[arg-type]
+    opening = store.rows(MessageRow, runs["s2_pfa_backorder"].id)[0]
     assert opening.role == "event" and "Paraformaldehyde 4% is backordered until 2 April" in opening.content
 
 
@@ -54,7 +54,7 @@ def test_without_a_template_every_column_is_listed(example_copy: Path) -> None:
         (lambda t: t.update(type="user"), "trigger: 'row' goes with type: event"),
     ],
 )
-def test_bad_trigger_rows_are_one_line_load_errors(example_copy: Path, breakage, expected: str) -> None:  # noqa: ANN001
+def test_bad_trigger_rows_are_one_line_load_errors(example_copy: Path, breakage, expected: str) -> None:
     _edit(example_copy / S2, lambda d: breakage(d["trigger"]))
     loaded, problems = load_episode_partly(example_copy, "lab_manager")
     assert loaded is not None and len(problems) == 1 and str(problems[0]).startswith(f"{S2}: {expected}")

@@ -43,7 +43,7 @@ def _echo(env: ToolEnv, args: EchoArgs) -> str:
     return args.text
 
 
-def _find(db, username: str) -> FwtestAccount | None:  # noqa: ANN001
+def _find(db, username: str) -> FwtestAccount | None:
     return db.get(FwtestAccount, username)
 
 

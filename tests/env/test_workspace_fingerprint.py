@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from proactive_bench.env import jail
-from proactive_bench.env import workspace as workspace_module
+from proactive_bench.env import jail, workspace as workspace_module
 from proactive_bench.env.workspace import Workspace
 
 HOUR_NS = 3600 * 10**9

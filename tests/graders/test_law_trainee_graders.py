@@ -8,8 +8,9 @@ that holds on the starting world by design gets its own wrong world below.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 import yaml

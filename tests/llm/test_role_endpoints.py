@@ -30,7 +30,7 @@ def test_each_role_goes_to_its_server_with_its_key_from_dotenv(tmp_path: Path, m
         assert {b["model"] for b in agent_server.requests} == {"zoo-agent"}
         assert {b["model"] for b in judging.requests} == {"zoo-user", "zoo-judge"}
         assert set(agent_server.authorizations) == {"Bearer agent-secret-1"}
-        keys = {b["model"]: a for b, a in zip(judging.requests, judging.authorizations)}
+        keys = {b["model"]: a for b, a in zip(judging.requests, judging.authorizations, strict=True)}
     assert keys["zoo-judge"] == "Bearer judge-secret-2" and keys["zoo-user"] != keys["zoo-judge"]
     assert all(s["status"] == "completed" for s in json.loads(result.stdout)["sessions"])
     stored = db.read_bytes() + b"".join(p.read_bytes() for p in tmp_path.glob("r.db*"))

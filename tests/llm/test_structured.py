@@ -142,9 +142,8 @@ async def test_rate_limits_and_server_errors_are_retried_with_bounds(transport: 
 
 async def test_transient_faults_are_retried_a_bounded_number_of_times(transport: ChatTransport | None) -> None:
     records: list[LLMCallRecord] = []
-    with StubServer(lambda body: error_reply(503, "down")) as server:
-        with pytest.raises(StructuredOutputError, match="after 3 attempt"):
-            await ask(caller(server, records, transport, RetryPolicy(transient_retries=2, backoff_s=0.0)))
+    with StubServer(lambda body: error_reply(503, "down")) as server, pytest.raises(StructuredOutputError, match="after 3 attempt"):
+        await ask(caller(server, records, transport, RetryPolicy(transient_retries=2, backoff_s=0.0)))
     assert len(server.requests) == 3 and len(records) == 3 and not any(r.ok for r in records)
 
 
@@ -284,9 +283,8 @@ async def test_an_answer_cut_before_its_json_closed_is_not_repaired_into_a_judgm
         return reply
 
     records: list[LLMCallRecord] = []
-    with StubServer(respond) as server:
-        with pytest.raises(StructuredOutputError):
-            await ask(caller(server, records, transport))
+    with StubServer(respond) as server, pytest.raises(StructuredOutputError):
+        await ask(caller(server, records, transport))
     assert records and not any(r.ok for r in records)
     assert any("cut at the max_tokens cap before its JSON object closed" in (r.error or "") for r in records)
 
@@ -309,7 +307,6 @@ async def test_a_200_without_choices_is_malformed_not_an_escape(transport: ChatT
         return RawReply(200, json.dumps({"id": "x", "object": "chat.completion", "choices": []}).encode(), {"content-type": "application/json"})
 
     records: list[LLMCallRecord] = []
-    with StubServer(respond) as server:
-        with pytest.raises(StructuredOutputError):
-            await ask(caller(server, records, transport))
+    with StubServer(respond) as server, pytest.raises(StructuredOutputError):
+        await ask(caller(server, records, transport))
     assert records and not any(r.ok for r in records)

@@ -116,9 +116,8 @@ async def test_which_faults_are_retried(transport: ChatTransport, reply: Any, re
     retries: list[str] = []
     token = listen(lambda error, latency_ms: retries.append(error))
     try:
-        with StubServer(lambda body: reply) as server:
-            with pytest.raises((openai.APIError, MalformedBodyError)):
-                await _without_backoff(http_model(server, transport, max_retries=3))
+        with StubServer(lambda body: reply) as server, pytest.raises((openai.APIError, MalformedBodyError)):
+            await _without_backoff(http_model(server, transport, max_retries=3))
     finally:
         unlisten(token)
     assert len(server.requests) == requests and len(retries) == requests - 1
@@ -133,17 +132,18 @@ async def test_a_truncated_body_is_retried(transport: ChatTransport) -> None:
 
 
 async def test_client_errors_are_not_retried(transport: ChatTransport) -> None:
-    with StubServer(lambda body: error_reply(400, "response_format is not supported")) as server:
-        with pytest.raises(openai.BadRequestError, match="not supported") as raised:
-            await http_model(server, transport, max_retries=3).ainvoke(QUESTION)
+    with (
+        StubServer(lambda body: error_reply(400, "response_format is not supported")) as server,
+        pytest.raises(openai.BadRequestError, match="not supported") as raised,
+    ):
+        await http_model(server, transport, max_retries=3).ainvoke(QUESTION)
     assert raised.value.body == {"error": {"message": "response_format is not supported", "type": "stub_error", "code": 400}}
     assert len(server.requests) == 1
 
 
 async def test_a_slow_server_times_out(transport: ChatTransport) -> None:
-    with StubServer(lambda body: text_reply("late"), delay=1.0) as server:
-        with pytest.raises(openai.APITimeoutError):
-            await http_model(server, transport, timeout=0.2).ainvoke(QUESTION)
+    with StubServer(lambda body: text_reply("late"), delay=1.0) as server, pytest.raises(openai.APITimeoutError):
+        await http_model(server, transport, timeout=0.2).ainvoke(QUESTION)
 
 
 async def test_a_closed_port_is_a_connection_error(transport: ChatTransport) -> None:
@@ -157,9 +157,8 @@ async def test_a_closed_port_is_a_connection_error(transport: ChatTransport) -> 
 
 @pytest.mark.parametrize(("body", "reason"), [(b"<html>proxy error</html>", "not JSON"), (json.dumps("ok").encode(), "not an object")])
 async def test_answers_that_are_not_json_objects_are_named(transport: ChatTransport, body: bytes, reason: str) -> None:
-    with StubServer(lambda request: RawReply(200, body)) as server:
-        with pytest.raises(ValueError, match=reason) as raised:
-            await http_model(server, transport).ainvoke(QUESTION)
+    with StubServer(lambda request: RawReply(200, body)) as server, pytest.raises(ValueError, match=reason) as raised:
+        await http_model(server, transport).ainvoke(QUESTION)
     assert "/chat/completions" in str(raised.value)
 
 

@@ -17,7 +17,7 @@ from tests.helpers.paths import MINI
 from tests.reliability.test_run_admission import assert_one_line_failure
 
 
-def _sweep(tmp_path: Path, *args: str):  # noqa: ANN202
+def _sweep(tmp_path: Path, *args: str):
     return run_cli("sweep", "--data", str(MINI), "--db", str(tmp_path / "s.db"), *args)
 
 

@@ -65,7 +65,7 @@ def assert_one_clean_line(err: str, ident: str) -> None:
 
 
 def test_ctrl_c_twice_on_a_two_worker_sweep_stops_cleanly_and_resume_gives_the_uninterrupted_results(
-    tmp_path: Path, uninterrupted: tuple[dict[Any, Any], dict[str, int]]  # noqa: F811
+    tmp_path: Path, uninterrupted: tuple[dict[Any, Any], dict[str, int]]  # noqa: F811 (the imported fixture, requested by name)
 ) -> None:
     db = tmp_path / "r.db"
     code, err, workers = interrupted(SWEEP, db, after_sessions=4, signum=signal.SIGINT, group=True, repeat=2)

@@ -16,7 +16,7 @@ from typer.testing import Result
 from tests.helpers.cli import run_cli
 
 
-def _edit(path: Path, fn) -> None:  # noqa: ANN001
+def _edit(path: Path, fn) -> None:
     data = yaml.safe_load(path.read_text())
     fn(data)
     path.write_text(yaml.safe_dump(data, sort_keys=False))
@@ -155,7 +155,7 @@ def test_a_bad_app_seed_is_one_line_with_or_without_validation(mini_copy: Path, 
         ("a1", lambda d: d.update(files=["../secrets.txt"]), "files[0]", "'../secrets.txt' climbs out of the workspace"),
     ],
 )
-def test_paths_out_of_the_workspace_are_refused_at_load_time(mini_copy: Path, tmp_path: Path, session: str, breakage, field: str, reason: str) -> None:  # noqa: ANN001
+def test_paths_out_of_the_workspace_are_refused_at_load_time(mini_copy: Path, tmp_path: Path, session: str, breakage, field: str, reason: str) -> None:
     _edit(mini_copy / f"episodes/mini/sessions/{session}.yaml", breakage)
     expected = f"episodes/mini/sessions/{session}.yaml: {field}: {reason}"
     validate = run_cli("validate", "--data", str(mini_copy))

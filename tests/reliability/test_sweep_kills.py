@@ -176,7 +176,8 @@ def assert_same_results(got: dict[str, Any], expected: dict[str, Any]) -> None:
     """
     for key in expected["figures"]:
         if key == "cost":
-            calls = lambda rows: [{k: v for k, v in row.items() if k not in ("cached", "unpriced_calls")} for row in rows]  # noqa: E731
+            def calls(rows: Any) -> Any:
+                return [{k: v for k, v in row.items() if k not in ("cached", "unpriced_calls")} for row in rows]
             assert calls(got["figures"][key]) == calls(expected["figures"][key])
         else:
             assert got["figures"][key] == expected["figures"][key], key

@@ -169,7 +169,7 @@ def test_human_sources_are_combined_by_majority_vote_and_model_sources_kept_apar
         for row in rows:
             row["audited"] = ""
         check["audited"] = c9
-        for row, status in zip(intents, statuses):
+        for row, status in zip(intents, statuses, strict=False):  # the first three intents
             row["audited"] = status
         _write(out, rows)
         assert run_cli("audit", "import", str(out), "--source", source, "--db", str(db)).exit_code == 0

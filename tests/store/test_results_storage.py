@@ -85,9 +85,9 @@ def test_delta_snapshots_are_rebuilt_exactly_over_many_sessions(tmp_path: Path) 
         session_run = SessionRun(run_id=run.id, session_id=f"s{position}", position=position, status="completed")
         store.save_session(session_run, [pending_row(Snapshot, kind="apps", content=state), pending_row(Snapshot, kind="memory", content={})], {})
     sessions = store.session_runs(run.id)
-    assert [store.snapshot(s.id, "apps") for s in sessions] == saved  # type: ignore[arg-type]
-    assert store.latest_snapshot(run.id, "apps") == saved[-1] and store.snapshot(sessions[0].id, "memory") == {}  # type: ignore[arg-type]
-    rows = [row for s in sessions for row in store.rows(Snapshot, s.id) if row.kind == "apps"]  # type: ignore[arg-type]
+    assert [store.snapshot(s.id, "apps") for s in sessions] == saved
+    assert store.latest_snapshot(run.id, "apps") == saved[-1] and store.snapshot(sessions[0].id, "memory") == {}
+    rows = [row for s in sessions for row in store.rows(Snapshot, s.id) if row.kind == "apps"]
     assert [row.base is None for row in rows].count(True) == 3  # a whole one starts each chain of CHAIN
     assert all(len(row.content) < 400 for row in rows if row.base is not None)  # about 20 kB of JSON each
 
@@ -159,7 +159,7 @@ def test_tool_results_written_before_compression_read_as_written(legacy_db: Path
         (text,) = conn.execute("SELECT result FROM toolcall WHERE tool_name = 'read_file' LIMIT 1").fetchone()
     store = Store(legacy_db)
     first = store.session_runs(LEGACY_RUN)[0]
-    from_store = [row.result for row in store.rows(ToolCallRow, first.id)]  # type: ignore[arg-type]
+    from_store = [row.result for row in store.rows(ToolCallRow, first.id)]
     assert json.loads(text) in from_store
 
 

@@ -53,7 +53,7 @@ async def test_a_cancelled_caller_waits_for_its_write_to_end() -> None:
     assert finished.is_set(), "the cancellation went on only after the write ended"
 
 
-def _write_in_child(writer: WriteThread, out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+def _write_in_child(writer: WriteThread, out: multiprocessing.Queue) -> None:
     out.put(asyncio.run(writer.run(lambda: threading.current_thread().name)))
 
 

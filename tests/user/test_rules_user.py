@@ -33,12 +33,12 @@ def test_completed_beats_inferred_beats_provided() -> None:
         volunteer_order=["c", "b", "a"],
         decided_by="test",
     )
-    assert [(l.intent_id, l.status) for l in labels] == [("a", IntentStatus.COMPLETED), ("b", IntentStatus.INFERRED)]
+    assert [(label.intent_id, label.status) for label in labels] == [("a", IntentStatus.COMPLETED), ("b", IntentStatus.INFERRED)]
 
 
 def test_volunteers_most_relevant_open_intent_when_nothing_asked() -> None:
     labels = combine_stages(["a", "b", "c"], [StageVerdict("a", "done")], [], ["a", "c", "b"], "test")
-    assert [(l.intent_id, l.status, l.stage) for l in labels] == [
+    assert [(label.intent_id, label.status, label.stage) for label in labels] == [
         ("a", IntentStatus.COMPLETED, Stage.COMPLETION),
         ("c", IntentStatus.PROVIDED, Stage.VOLUNTEER),
     ]
@@ -46,7 +46,7 @@ def test_volunteers_most_relevant_open_intent_when_nothing_asked() -> None:
 
 def test_verdicts_for_closed_or_unknown_intents_are_ignored() -> None:
     labels = combine_stages(["b"], [StageVerdict("zzz", "x")], [StageVerdict("a", "x")], [], "test")
-    assert [(l.intent_id, l.status) for l in labels] == [("b", IntentStatus.PROVIDED)]
+    assert [(label.intent_id, label.status) for label in labels] == [("b", IntentStatus.PROVIDED)]
 
 
 def test_reference_completes_everything_in_one_turn(tmp_path: Path) -> None:
@@ -148,5 +148,5 @@ def test_questions_do_not_count_as_completion(tmp_path: Path) -> None:
 
     evidence = Evidence([Message("agent", "Should the summary report mg/L units?", 1)], box.records, ws, Memory(), lambda r: None)
     decision = asyncio.run(RulesUser().decide(UserView(episode.persona, session, session.intents, evidence, 1)))
-    assert [(l.intent_id, l.status.value) for l in decision.labels] == [("units", "inferred")]
+    assert [(label.intent_id, label.status.value) for label in decision.labels] == [("units", "inferred")]
     assert decision.message == "Please give the values in mg/L."

@@ -65,7 +65,7 @@ def test_shipped_dataset_validates() -> None:
          "episodes/mini/sessions/a3.yaml: tools: unknown tool or tool group 'teleport'"),
     ],
 )
-def test_broken_copy_fails_precisely(mini_copy: Path, session: str, breakage, expected: str) -> None:  # noqa: ANN001
+def test_broken_copy_fails_precisely(mini_copy: Path, session: str, breakage, expected: str) -> None:
     _edit(mini_copy / f"episodes/mini/sessions/{session}.yaml", breakage)
     result = run_cli("validate", "--data", str(mini_copy))
     assert result.exit_code == 1
@@ -107,7 +107,7 @@ def test_a_loose_ask_cue_is_reported_with_an_off_target_question(mini_copy: Path
     _edit(mini_copy / "episodes/mini/sessions/a1.yaml", lambda d: d["intents"][1].update(ask=["\\bmean\\b", "\\bcopy\\b"]))
     result = run_cli("validate", "--data", str(mini_copy))
     assert result.exit_code == 0, result.output
-    line = next(l for l in result.output.splitlines() if "intents[1].ask[1]" in l)
+    line = next(out for out in result.output.splitlines() if "intents[1].ask[1]" in out)
     assert line.startswith("warning episodes/mini/sessions/a1.yaml: intents[1].ask[1]: fires on ")
     assert "off-target question(s), e.g. 'Should I copy" in line and "not about mean" in line
     assert "intents[1].ask[0]" not in result.output  # the focused cue is not reported

@@ -15,8 +15,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Any, Literal
 
-from pydantic import BaseModel, NaiveDatetime
-from pydantic import Field as Arg
+from pydantic import BaseModel, Field as Arg, NaiveDatetime
 from sqlmodel import JSON, Column, Field, Session, col, select
 
 from proactive_bench.env.apps.base import (
@@ -39,7 +38,7 @@ APP = "amazon"
 
 class AmazonAccount(AppModel, table=True):
     __tablename__ = "amazon_account"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     email: str = Field(unique=True)
     password: str
     name: str
@@ -48,7 +47,7 @@ class AmazonAccount(AppModel, table=True):
 
 class AmazonAddress(AppModel, table=True):
     __tablename__ = "amazon_address"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     account_id: int = foreign_key("amazon_account.id")
     name: str
     street_address: str
@@ -60,7 +59,7 @@ class AmazonAddress(AppModel, table=True):
 
 class AmazonPaymentCard(AppModel, table=True):
     __tablename__ = "amazon_payment_card"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     account_id: int = foreign_key("amazon_account.id")
     card_name: str
     owner_name: str
@@ -71,7 +70,7 @@ class AmazonPaymentCard(AppModel, table=True):
 
 class AmazonSeller(AppModel, table=True):
     __tablename__ = "amazon_seller"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str
     description: str = ""
     email: str | None = None
@@ -79,13 +78,13 @@ class AmazonSeller(AppModel, table=True):
 
 class AmazonProductType(AppModel, table=True):
     __tablename__ = "amazon_product_type"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str = Field(unique=True)
 
 
 class AmazonProduct(AppModel, table=True):
     __tablename__ = "amazon_product"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str
     description: str = ""
     product_type_id: int = foreign_key("amazon_product_type.id")
@@ -102,7 +101,7 @@ class AmazonProduct(AppModel, table=True):
 
 class AmazonReview(AppModel, table=True):
     __tablename__ = "amazon_review"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     product_id: int = foreign_key("amazon_product.id")
     account_id: int | None = foreign_key("amazon_account.id", default=None)
     reviewer_name: str
@@ -114,7 +113,7 @@ class AmazonReview(AppModel, table=True):
 
 class AmazonQuestion(AppModel, table=True):
     __tablename__ = "amazon_question"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     product_id: int = foreign_key("amazon_product.id")
     account_id: int | None = foreign_key("amazon_account.id", default=None)
     asker_name: str
@@ -124,7 +123,7 @@ class AmazonQuestion(AppModel, table=True):
 
 class AmazonAnswer(AppModel, table=True):
     __tablename__ = "amazon_answer"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     question_id: int = foreign_key("amazon_question.id")
     answerer_name: str
     answer: str
@@ -133,7 +132,7 @@ class AmazonAnswer(AppModel, table=True):
 
 class AmazonCartItem(AppModel, table=True):
     __tablename__ = "amazon_cart_item"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     account_id: int = foreign_key("amazon_account.id")
     product_id: int = foreign_key("amazon_product.id")
     quantity: int = Field(ge=1)
@@ -141,7 +140,7 @@ class AmazonCartItem(AppModel, table=True):
 
 class AmazonWishListItem(AppModel, table=True):
     __tablename__ = "amazon_wish_list_item"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     account_id: int = foreign_key("amazon_account.id")
     product_id: int = foreign_key("amazon_product.id")
     added_at: NaiveDatetime
@@ -149,7 +148,7 @@ class AmazonWishListItem(AppModel, table=True):
 
 class AmazonHistoryItem(AppModel, table=True):
     __tablename__ = "amazon_history_item"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     account_id: int = foreign_key("amazon_account.id")
     product_id: int = foreign_key("amazon_product.id")
     viewed_at: NaiveDatetime
@@ -157,7 +156,7 @@ class AmazonHistoryItem(AppModel, table=True):
 
 class AmazonOrder(AppModel, table=True):
     __tablename__ = "amazon_order"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     account_id: int = foreign_key("amazon_account.id")
     address_id: int = foreign_key("amazon_address.id")
     payment_card_id: int = foreign_key("amazon_payment_card.id")
@@ -167,7 +166,7 @@ class AmazonOrder(AppModel, table=True):
 
 class AmazonOrderItem(AppModel, table=True):
     __tablename__ = "amazon_order_item"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     order_id: int = foreign_key("amazon_order.id")
     product_id: int = foreign_key("amazon_product.id")
     quantity: int = Field(ge=1)
@@ -242,7 +241,7 @@ def _variants(db: Session, product: AmazonProduct) -> list[AmazonProduct]:
     if product.variant_group is None:
         return [product]
     query = select(AmazonProduct).where(AmazonProduct.variant_group == product.variant_group)
-    return list(db.exec(query.order_by(AmazonProduct.id)).all())
+    return list(db.exec(query.order_by(col(AmazonProduct.id))).all())
 
 
 def _entry(db: Session, model: type[Any], account: AmazonAccount, product_id: int) -> Any:
@@ -471,7 +470,7 @@ def search_products(env: ToolEnv, args: SearchProductsArgs) -> list[dict[str, An
     """Search products by words, type, seller and price range; every argument is optional."""
     with env.require_apps().db() as db:
         views = []
-        for product in db.exec(select(AmazonProduct).order_by(AmazonProduct.id)).all():
+        for product in db.exec(select(AmazonProduct).order_by(col(AmazonProduct.id))).all():
             view = _product_view(db, product)
             if (
                 matches_query(args.query, product.name, product.description, view["product_type"], view["seller_name"])
@@ -517,7 +516,7 @@ def show_product_options(env: ToolEnv, args: ProductArgs) -> list[dict[str, Any]
 def search_sellers(env: ToolEnv, args: QueryArgs) -> list[dict[str, Any]]:
     """Search sellers by name or description."""
     with env.require_apps().db() as db:
-        sellers = [s for s in db.exec(select(AmazonSeller).order_by(AmazonSeller.id)).all()
+        sellers = [s for s in db.exec(select(AmazonSeller).order_by(col(AmazonSeller.id))).all()
                    if matches_query(args.query, s.name, s.description)]
         return [{"seller_id": s.id, "name": s.name, "description": s.description} for s in paginate(sellers, args)]
 
@@ -597,7 +596,7 @@ def show_product_question_answers(env: ToolEnv, args: QuestionIdArgs) -> list[di
         query = select(AmazonAnswer).where(AmazonAnswer.question_id == args.question_id)
         return [
             {"answer_id": a.id, "answer": a.answer, "answered_by": a.answerer_name, "answered_at": a.created_at.isoformat()}
-            for a in db.exec(query.order_by(AmazonAnswer.created_at, AmazonAnswer.id)).all()
+            for a in db.exec(query.order_by(col(AmazonAnswer.created_at), col(AmazonAnswer.id))).all()
         ]
 
 
@@ -617,8 +616,8 @@ def add_to_history(env: ToolEnv, args: ProductArgs) -> dict[str, Any]:
 def show_cart(env: ToolEnv, args: NoArgs) -> dict[str, Any]:
     """Show the cart: items with prices and quantities, and the total price."""
     with _shopper(env) as (db, account):
-        query = select(AmazonCartItem).where(AmazonCartItem.account_id == account.id).order_by(AmazonCartItem.id)
-        items = []
+        query = select(AmazonCartItem).where(col(AmazonCartItem.account_id) == account.id).order_by(col(AmazonCartItem.id))
+        items: list[dict[str, Any]] = []
         for item in db.exec(query).all():
             product = get_row(db, AmazonProduct, item.product_id, "product")
             items.append({"product_id": product.id, "name": product.name, "price": _money(product.price),
@@ -664,7 +663,7 @@ def show_wish_list(env: ToolEnv, args: PageArgs) -> list[dict[str, Any]]:
     """List the products on the shopper's wish list, oldest first."""
     with _shopper(env) as (db, account):
         query = select(AmazonWishListItem).where(AmazonWishListItem.account_id == account.id)
-        rows = db.exec(query.order_by(AmazonWishListItem.added_at, AmazonWishListItem.id)).all()
+        rows = db.exec(query.order_by(col(AmazonWishListItem.added_at), col(AmazonWishListItem.id))).all()
         return [
             _product_view(db, get_row(db, AmazonProduct, w.product_id, "product")) | {"added_at": w.added_at.isoformat()}
             for w in paginate(list(rows), args)
@@ -785,7 +784,7 @@ def show_recommended_products(env: ToolEnv, args: PageArgs) -> list[dict[str, An
         owned = {p["product_id"] for p in _purchases(db, account)}
         listed = set(_account_products(db, AmazonWishListItem, account)) | set(_account_products(db, AmazonCartItem, account))
         seen = set(_account_products(db, AmazonHistoryItem, account))
-        products = db.exec(select(AmazonProduct).order_by(AmazonProduct.id)).all()
+        products = db.exec(select(AmazonProduct).order_by(col(AmazonProduct.id))).all()
         liked_types = {p.product_type_id for p in products if p.id in owned | listed | seen}
         views = [
             _product_view(db, p) for p in products

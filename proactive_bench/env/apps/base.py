@@ -14,12 +14,12 @@ from __future__ import annotations
 import hashlib
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, NaiveDatetime, ValidationError
 from sqlalchemy import JSON, Column, ForeignKey
@@ -49,7 +49,11 @@ def json_list() -> Any:
 
 
 class AppModel(SQLModel, registry=registry()):
-    """Base of every app table; kept apart from the results store's tables."""
+    """Base of every app table; kept apart from the results store's tables.
+
+    A table's generated key is declared ``id: int = Field(default=None, primary_key=True)``: None until the row
+    is flushed, then the database's number; typed ``int`` because code reads it from stored rows only.
+    """
 
 
 class AppLogin(AppModel, table=True):
@@ -283,7 +287,7 @@ class AppStore:
                         problem = exc.errors()[0]
                         field_path = ".".join(str(p) for p in problem["loc"])
                         raise SeedError(f"{where}.{field_path}: {problem['msg']}") from None
-                    key = (table_name, *(getattr(record, c.name) for c in model.__table__.primary_key.columns))  # type: ignore[attr-defined]
+                    key = (table_name, *(getattr(record, c.name) for c in model.__table__.primary_key.columns))  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
                     if None not in key and key in seen:
                         raise SeedError(f"{where}: primary key {key[1:]} is already used by {seen[key]}")
                     seen[key] = where
@@ -331,7 +335,7 @@ class AppStore:
         tables = app_tables()
         with self.db() as db:
             for table in reversed(AppModel.metadata.sorted_tables):
-                db.exec(delete(tables[table.name]))  # type: ignore[call-overload]
+                db.exec(delete(tables[table.name]))
             for table in AppModel.metadata.sorted_tables:
                 db.add_all(tables[table.name].model_validate(row) for row in snapshot.get(table.name, []))
                 db.flush()
@@ -348,6 +352,6 @@ class AppStore:
 def app_tables() -> dict[str, type[AppModel]]:
     """Every app table model by table name."""
     return {
-        mapper.class_.__tablename__: mapper.class_  # type: ignore[attr-defined]
-        for mapper in AppModel._sa_registry.mappers  # type: ignore[attr-defined]
+        mapper.class_.__tablename__: mapper.class_
+        for mapper in AppModel._sa_registry.mappers
     }

@@ -23,10 +23,9 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from typing import Annotated, Any
 
-from icalendar import Calendar, Event, vCalAddress
-from pydantic import BaseModel, NaiveDatetime, StringConstraints, field_validator, model_validator
-from pydantic import Field as Arg
-from sqlmodel import Field, Session, select
+from icalendar import Calendar, Component, Event, vCalAddress
+from pydantic import BaseModel, Field as Arg, NaiveDatetime, StringConstraints, field_validator, model_validator
+from sqlmodel import Field, Session, col, select
 
 from proactive_bench.env.apps.base import (
     AppModel,
@@ -53,7 +52,7 @@ class CalendarEvent(AppModel, table=True):
 
     __tablename__ = "calendar_event"
     __table_args__ = {"sqlite_autoincrement": True}
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     title: str
     start: NaiveDatetime
     end: NaiveDatetime
@@ -113,7 +112,7 @@ def _events(db: Session, start_date: date | None = None, end_date: date | None =
     """Events that overlap the days from ``start_date`` to ``end_date`` (inclusive), in start order."""
     if start_date and end_date and end_date < start_date:
         raise ToolError(f"end_date {end_date} is before start_date {start_date}")
-    query = select(CalendarEvent).order_by(CalendarEvent.start, CalendarEvent.id)  # type: ignore[arg-type]
+    query = select(CalendarEvent).order_by(col(CalendarEvent.start), col(CalendarEvent.id))
     if start_date is not None:
         query = query.where(CalendarEvent.end > datetime.combine(start_date, time()))
     if end_date is not None:
@@ -227,7 +226,7 @@ def _wall_clock(value: Any, where: str, name: str) -> datetime:
     raise ToolError(f"{where}: {name} is missing or not a date/time")
 
 
-def _parsed_event(component: Event, where: str) -> CalendarEvent:
+def _parsed_event(component: Component, where: str) -> CalendarEvent:
     """One VEVENT as an (unsaved) event; ToolError naming the event and the field that is wrong."""
     title = str(component.get("SUMMARY", "")).strip()
     where = f"{where} ({title!r})" if title else where
@@ -239,7 +238,8 @@ def _parsed_event(component: Event, where: str) -> CalendarEvent:
     if "DTEND" in component:
         end = _wall_clock(component.get("DTEND"), where, "DTEND")
     elif "DURATION" in component:
-        end = start + component["DURATION"].dt
+        duration: Any = component["DURATION"]  # icalendar types a property as the union of every value type
+        end = start + duration.dt
     else:
         raise ToolError(f"{where}: neither DTEND nor DURATION is given")
     _check_times(start, end, where)

@@ -17,14 +17,14 @@ the agent, never a guessed answer.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import datetime
 from inspect import isawaitable
-from typing import Annotated, Awaitable, Literal, Protocol
+from typing import Annotated, Literal, Protocol
 
-from pydantic import BaseModel, NaiveDatetime, StringConstraints
-from pydantic import Field as Arg
-from sqlmodel import Field, Session, select
+from pydantic import BaseModel, Field as Arg, NaiveDatetime, StringConstraints
+from sqlmodel import Field, Session, col, select
 
 from proactive_bench.env.apps.base import AppModel, AppSpec, NoArgs, json_list, now, register_app
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
@@ -49,7 +49,7 @@ class ChatMessage(AppModel, table=True):
 
     __tablename__ = "chat_message"
     __table_args__ = {"sqlite_autoincrement": True}
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     contact: str = Field(foreign_key="chat_contact.handle")
     direction: str = Field(description="out: from the agent; in: from the colleague.")
     text: str
@@ -105,7 +105,7 @@ def _contact(db: Session, handle: str) -> ChatContact:
 
 
 def _thread(db: Session, handle: str) -> list[ChatMessage]:
-    return list(db.exec(select(ChatMessage).where(ChatMessage.contact == handle).order_by(ChatMessage.id)).all())
+    return list(db.exec(select(ChatMessage).where(col(ChatMessage.contact) == handle).order_by(col(ChatMessage.id))).all())
 
 
 @register_tool("chat__list_contacts", group=APP)

@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from typing import Literal
 
-from pydantic import BaseModel, NaiveDatetime
-from pydantic import Field as Arg
-from sqlmodel import Field, Session, select
+from pydantic import BaseModel, Field as Arg, NaiveDatetime
+from sqlmodel import Field, Session, col, select
 
 from proactive_bench.env.apps.base import AppClock, AppModel, AppSpec, AppStore, NoArgs, now, register_app
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
@@ -28,7 +27,7 @@ class ClockNotice(AppModel, table=True):
     """An announcement that falls due at a simulated time."""
 
     __tablename__ = "clock_notice"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     at: NaiveDatetime
     text: str
     delivered: bool = False
@@ -55,7 +54,7 @@ def _advance(db: Session, moment: datetime) -> list[str]:
     if moment > current:
         db.merge(AppClock(id=1, now=moment))
         current = moment
-    due = db.exec(select(ClockNotice).where(ClockNotice.delivered == False, ClockNotice.at <= current).order_by(ClockNotice.at, ClockNotice.id)).all()  # noqa: E712
+    due = db.exec(select(ClockNotice).where(col(ClockNotice.delivered).is_(False), col(ClockNotice.at) <= current).order_by(col(ClockNotice.at), col(ClockNotice.id))).all()
     for notice in due:
         notice.delivered = True
         db.add(notice)
@@ -92,7 +91,7 @@ def _target(text: str, today: datetime) -> datetime:
 def clock_now(env: ToolEnv, args: NoArgs) -> dict[str, object]:
     """The current simulated time and every notice delivered so far."""
     with env.require_apps().db() as db:
-        delivered = db.exec(select(ClockNotice).where(ClockNotice.delivered == True).order_by(ClockNotice.at, ClockNotice.id)).all()  # noqa: E712
+        delivered = db.exec(select(ClockNotice).where(col(ClockNotice.delivered).is_(True)).order_by(col(ClockNotice.at), col(ClockNotice.id))).all()
         return {"now": now(db).isoformat(timespec="minutes"), "notices": [f"[{n.at.strftime('%H:%M')}] {n.text}" for n in delivered]}
 
 

@@ -24,10 +24,9 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, NaiveDatetime
-from pydantic import Field as Arg
+from pydantic import BaseModel, Field as Arg, NaiveDatetime
 from sqlalchemy import func
-from sqlmodel import Field, Session, select
+from sqlmodel import Field, Session, col, select
 
 from proactive_bench.env.apps.base import (
     AppModel,
@@ -53,7 +52,7 @@ class GmailAccount(AppModel, table=True):
     """A Gmail user."""
 
     __tablename__ = "gmail_account"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str
     email: str = Field(unique=True)
     password: str
@@ -63,7 +62,7 @@ class GmailThread(AppModel, table=True):
     """A conversation of emails."""
 
     __tablename__ = "gmail_thread"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     subject: str = ""
 
 
@@ -71,7 +70,7 @@ class GmailEmail(AppModel, table=True):
     """One sent email."""
 
     __tablename__ = "gmail_email"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     thread_id: int
     sender_email: str
     sender_name: str | None = None
@@ -100,7 +99,7 @@ class GmailDraft(AppModel, table=True):
 
     __tablename__ = "gmail_draft"
     __table_args__ = {"sqlite_autoincrement": True}
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     account_id: int
     recipient_emails: list[str] = json_list()
     cc_emails: list[str] = json_list()
@@ -173,7 +172,7 @@ class _View:
         return any(e.sender_email.lower() == address for e in self.emails)
 
     def matches(self, query: str | None) -> bool:
-        texts = [self.thread.subject, *self.state.labels]
+        texts: list[str | None] = [self.thread.subject, *self.state.labels]
         for e in self.emails:
             texts += [e.sender_email, e.sender_name, e.body, *e.recipient_emails, *e.cc_emails]
         return matches_query(query, *texts)
@@ -200,7 +199,7 @@ class _View:
 def _views(db: Session, me: GmailAccount, thread_id: int | None = None) -> list[_View]:
     """Threads visible to the account, most recent activity first."""
     address = me.email.lower()
-    query = select(GmailEmail).order_by(GmailEmail.sent_at, GmailEmail.id)
+    query = select(GmailEmail).order_by(col(GmailEmail.sent_at), col(GmailEmail.id))
     if thread_id is not None:
         query = query.where(GmailEmail.thread_id == thread_id)
     by_thread: dict[int, list[GmailEmail]] = defaultdict(list)
@@ -209,7 +208,7 @@ def _views(db: Session, me: GmailAccount, thread_id: int | None = None) -> list[
             by_thread[email.thread_id].append(email)
     views = []
     for tid, emails in by_thread.items():
-        state = _state(db, tid, me.id, create=False)  # type: ignore[arg-type]
+        state = _state(db, tid, me.id, create=False)
         views.append(_View(get_row(db, GmailThread, tid, "email thread"), emails, state))
     return sorted(views, key=lambda v: (v.emails[-1].sent_at, v.emails[-1].id), reverse=True)
 
@@ -264,7 +263,7 @@ def _deliver(
     if not subject.strip() and not body.strip():
         raise ToolError("an email needs a subject or a body")
     email = GmailEmail(
-        thread_id=thread.id,  # type: ignore[arg-type]
+        thread_id=thread.id,
         sender_email=me.email,
         sender_name=me.name,
         recipient_emails=to,
@@ -275,11 +274,11 @@ def _deliver(
         sent_at=now(db),
     )
     db.add(email)
-    _state(db, thread.id, me.id, create=True).read = True  # type: ignore[arg-type]
+    _state(db, thread.id, me.id, create=True).read = True
     for address in dict.fromkeys(to + cc):
         other = _find_account(db, address)
         if other is not None and other.id != me.id:
-            state = _state(db, thread.id, other.id, create=True)  # type: ignore[arg-type]
+            state = _state(db, thread.id, other.id, create=True)
             state.read, state.archived = False, False
     db.flush()
     return email
@@ -412,7 +411,7 @@ def create_draft(env: ToolEnv, args: CreateDraftArgs) -> dict[str, Any]:
     attachments = _attachments(env, args.attachment_file_paths)
     with _session(env) as (db, me):
         draft = GmailDraft(
-            account_id=me.id,  # type: ignore[arg-type]
+            account_id=me.id,
             recipient_emails=to,
             cc_emails=cc,
             subject=args.subject,
@@ -456,7 +455,7 @@ def show_draft(env: ToolEnv, args: DraftArgs) -> dict[str, Any]:
 def show_drafts(env: ToolEnv, args: QueryArgs) -> list[dict[str, Any]]:
     """List the user's drafts, newest first, optionally filtered by a query."""
     with _session(env) as (db, me):
-        newest = GmailDraft.id.desc()  # type: ignore[union-attr]
+        newest = col(GmailDraft.id).desc()
         drafts = db.exec(select(GmailDraft).where(GmailDraft.account_id == me.id).order_by(newest)).all()
         found = [d for d in drafts if matches_query(args.query, d.subject, d.body, *d.recipient_emails, *d.cc_emails)]
         return [_draft_dict(d) for d in paginate(found, args)]
@@ -562,7 +561,7 @@ def _register_flag_tool(verb: str, flag: str, value: bool) -> None:
     def tool(env: ToolEnv, args: ThreadArgs) -> dict[str, str]:
         with _session(env) as (db, me):
             _view(db, me, args.email_thread_id)
-            setattr(_state(db, args.email_thread_id, me.id, create=True), flag, value)  # type: ignore[arg-type]
+            setattr(_state(db, args.email_thread_id, me.id, create=True), flag, value)
         return {"message": f"thread {args.email_thread_id} marked {verb}"}
 
     tool.__doc__ = f"Mark an email thread as {verb}."
@@ -586,7 +585,7 @@ def label_thread(env: ToolEnv, args: LabelArgs) -> dict[str, str]:
     label = _label(args.label)
     with _session(env) as (db, me):
         _view(db, me, args.email_thread_id)
-        state = _state(db, args.email_thread_id, me.id, create=True)  # type: ignore[arg-type]
+        state = _state(db, args.email_thread_id, me.id, create=True)
         if label.lower() in (x.lower() for x in state.labels):
             return {"message": f"thread {args.email_thread_id} already has label {label!r}"}
         state.labels = [*state.labels, label]
@@ -602,7 +601,7 @@ def unlabel_thread(env: ToolEnv, args: LabelArgs) -> dict[str, str]:
         kept = [x for x in view.state.labels if x.lower() != label.lower()]
         if len(kept) == len(view.state.labels):
             raise ToolError(f"thread {args.email_thread_id} has no label {label!r}")
-        _state(db, args.email_thread_id, me.id, create=True).labels = kept  # type: ignore[arg-type]
+        _state(db, args.email_thread_id, me.id, create=True).labels = kept
     return {"message": f"label {label!r} removed from thread {args.email_thread_id}"}
 
 

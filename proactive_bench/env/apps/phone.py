@@ -21,9 +21,8 @@ from contextlib import AbstractContextManager
 from datetime import date
 from typing import Any
 
-from pydantic import BaseModel, NaiveDatetime
-from pydantic import Field as Arg
-from sqlmodel import Field, Session, select
+from pydantic import BaseModel, Field as Arg, NaiveDatetime
+from sqlmodel import Field, Session, col, select
 
 from proactive_bench.env.apps.base import (
     EMAIL_RE,
@@ -50,7 +49,7 @@ class PhoneAccount(AppModel, table=True):
     """The owner of a phone."""
 
     __tablename__ = "phone_account"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str
     phone_number: str = Field(unique=True)
     password: str
@@ -61,7 +60,7 @@ class PhoneContact(AppModel, table=True):
     """An address-book entry of one phone."""
 
     __tablename__ = "phone_contact"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     account_id: int
     first_name: str
     last_name: str = ""
@@ -76,7 +75,7 @@ class PhoneTextMessage(AppModel, table=True):
     """One text message between two phone numbers."""
 
     __tablename__ = "phone_text_message"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     sender_phone_number: str
     receiver_phone_number: str
     message: str
@@ -88,7 +87,7 @@ class PhoneAlarm(AppModel, table=True):
 
     __tablename__ = "phone_alarm"
     __table_args__ = {"sqlite_autoincrement": True}
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     account_id: int
     time: str
     label: str = ""
@@ -211,7 +210,7 @@ def _names(db: Session, me: PhoneAccount) -> dict[str, str]:
 def _messages(db: Session, me: PhoneAccount) -> list[PhoneTextMessage]:
     """Texts sent or received by the owner, newest first."""
     mine = _digits(me.phone_number)
-    newest = (PhoneTextMessage.sent_at.desc(), PhoneTextMessage.id.desc())  # type: ignore[attr-defined,union-attr]
+    newest = (col(PhoneTextMessage.sent_at).desc(), col(PhoneTextMessage.id).desc())
     messages = db.exec(select(PhoneTextMessage).order_by(*newest)).all()
     return [m for m in messages if mine in (_digits(m.sender_phone_number), _digits(m.receiver_phone_number))]
 
@@ -351,7 +350,7 @@ def add_contact(env: ToolEnv, args: AddContactArgs) -> dict[str, Any]:
     """Add a contact to the phone's address book."""
     with _session(env) as (db, me):
         fields = _validated_contact_fields(db, me, args.model_dump(exclude_none=True, exclude={"access_token"}), None)
-        contact = PhoneContact(account_id=me.id, **fields)  # type: ignore[arg-type]
+        contact = PhoneContact(account_id=me.id, **fields)
         db.add(contact)
         db.flush()
         return {"contact_id": contact.id, "message": f"contact {contact.first_name} {contact.last_name} added"}
@@ -442,8 +441,8 @@ def create_alarm(env: ToolEnv, args: CreateAlarmArgs) -> dict[str, Any]:
     """Set a new alarm."""
     time, days = _alarm_time(args.time), _weekdays(args.repeat_days)
     with _session(env) as (db, me):
-        fields = {"time": time, "label": args.label.strip(), "repeat_days": days, "enabled": args.enabled}
-        alarm = PhoneAlarm(account_id=me.id, **fields)  # type: ignore[arg-type]
+        fields: dict[str, Any] = {"time": time, "label": args.label.strip(), "repeat_days": days, "enabled": args.enabled}
+        alarm = PhoneAlarm(account_id=me.id, **fields)
         db.add(alarm)
         db.flush()
         return {"alarm_id": alarm.id, "message": f"alarm set for {time}"}

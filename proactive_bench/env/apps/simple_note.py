@@ -13,8 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, NaiveDatetime, StringConstraints
 from sqlalchemy import JSON, Column, ForeignKey, func, or_
-from sqlmodel import Field as Col
-from sqlmodel import Session, select
+from sqlmodel import Field as Col, Session, col, select
 
 from proactive_bench.env.apps.base import (
     AppModel,
@@ -37,7 +36,7 @@ class SimpleNoteUser(AppModel, table=True):
     """A Simple Note account."""
 
     __tablename__ = "simple_note_user"
-    id: int | None = Col(default=None, primary_key=True)
+    id: int = Col(default=None, primary_key=True)
     name: str
     email: str = Col(unique=True)
     phone_number: str | None = None
@@ -47,7 +46,7 @@ class SimpleNoteUser(AppModel, table=True):
 
 class SimpleNoteNote(AppModel, table=True):
     __tablename__ = "simple_note_note"
-    id: int | None = Col(default=None, primary_key=True)
+    id: int = Col(default=None, primary_key=True)
     owner_id: int = Col(sa_column_args=[ForeignKey("simple_note_user.id", deferrable=True, initially="DEFERRED")])
     title: str
     content: str = ""
@@ -60,7 +59,7 @@ class SimpleNoteNote(AppModel, table=True):
 def _user(db: Session, username: str) -> SimpleNoteUser | None:
     """The account whose email (any case) or phone number is ``username``."""
     key = username.strip()
-    query = select(SimpleNoteUser).where(or_(func.lower(SimpleNoteUser.email) == key.lower(), SimpleNoteUser.phone_number == key))
+    query = select(SimpleNoteUser).where(or_(func.lower(SimpleNoteUser.email) == key.lower(), col(SimpleNoteUser.phone_number) == key))
     return db.exec(query).first()
 
 

@@ -14,8 +14,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from typing import Any
 
-from pydantic import BaseModel, NaiveDatetime
-from pydantic import Field as Arg
+from pydantic import BaseModel, Field as Arg, NaiveDatetime
 from sqlmodel import Field, Session, col, func, select
 
 from proactive_bench.env.apps.base import (
@@ -38,7 +37,7 @@ APP = "splitwise"
 
 class SplitwiseUser(AppModel, table=True):
     __tablename__ = "splitwise_user"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str
     email: str = Field(unique=True)
     password: str | None = None
@@ -46,7 +45,7 @@ class SplitwiseUser(AppModel, table=True):
 
 class SplitwiseGroup(AppModel, table=True):
     __tablename__ = "splitwise_group"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str
     created_by: int = foreign_key("splitwise_user.id")
     created_at: NaiveDatetime
@@ -54,14 +53,14 @@ class SplitwiseGroup(AppModel, table=True):
 
 class SplitwiseGroupMember(AppModel, table=True):
     __tablename__ = "splitwise_group_member"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     group_id: int = foreign_key("splitwise_group.id")
     user_id: int = foreign_key("splitwise_user.id")
 
 
 class SplitwiseExpense(AppModel, table=True):
     __tablename__ = "splitwise_expense"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     group_id: int = foreign_key("splitwise_group.id")
     payer_id: int = foreign_key("splitwise_user.id")
     paid_amount: float = Field(gt=0)
@@ -72,7 +71,7 @@ class SplitwiseExpense(AppModel, table=True):
 
 class SplitwiseDebt(AppModel, table=True):
     __tablename__ = "splitwise_debt"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     expense_id: int = foreign_key("splitwise_expense.id")
     debtor_id: int = foreign_key("splitwise_user.id")
     amount: float = Field(gt=0)
@@ -118,7 +117,7 @@ def _person(user: SplitwiseUser) -> dict[str, Any]:
 
 def _member_ids(db: Session, group_id: int) -> list[int]:
     query = select(SplitwiseGroupMember.user_id).where(SplitwiseGroupMember.group_id == group_id)
-    return list(db.exec(query.order_by(SplitwiseGroupMember.id)).all())
+    return list(db.exec(query.order_by(col(SplitwiseGroupMember.id))).all())
 
 
 def _my_group(db: Session, me: SplitwiseUser, group_id: int) -> SplitwiseGroup:
@@ -148,7 +147,7 @@ def _group_member(db: Session, group_id: int, email: str) -> SplitwiseUser:
 
 def _debts(db: Session, expense_id: int) -> list[SplitwiseDebt]:
     query = select(SplitwiseDebt).where(SplitwiseDebt.expense_id == expense_id)
-    return list(db.exec(query.order_by(SplitwiseDebt.id)).all())
+    return list(db.exec(query.order_by(col(SplitwiseDebt.id))).all())
 
 
 def _set_debts(db: Session, expense: SplitwiseExpense, emails: list[str], amounts: list[float]) -> None:
@@ -166,7 +165,7 @@ def _set_debts(db: Session, expense: SplitwiseExpense, emails: list[str], amount
         raise ToolError("debtor_emails lists someone twice")
     for debt in _debts(db, expense.id):
         db.delete(debt)
-    db.add_all(SplitwiseDebt(expense_id=expense.id, debtor_id=d.id, amount=_cents(a)) for d, a in zip(debtors, amounts))
+    db.add_all(SplitwiseDebt(expense_id=expense.id, debtor_id=d.id, amount=_cents(a)) for d, a in zip(debtors, amounts, strict=True))
 
 
 def _transfers(db: Session, group_id: int | None = None) -> Iterator[tuple[int, int, float, int]]:
@@ -259,7 +258,7 @@ class PersonArgs(BaseModel):
 def search_users(env: ToolEnv, args: QueryArgs) -> list[dict[str, Any]]:
     """Search Splitwise users by name or email."""
     with _session(env) as (db, _):
-        users = [u for u in db.exec(select(SplitwiseUser).order_by(SplitwiseUser.id)).all()
+        users = [u for u in db.exec(select(SplitwiseUser).order_by(col(SplitwiseUser.id))).all()
                  if matches_query(args.query, u.name, u.email)]
         return [_person(u) for u in paginate(users, args)]
 

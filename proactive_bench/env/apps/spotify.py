@@ -24,7 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, NaiveDatetime
 from sqlalchemy import Column, String, UniqueConstraint, func
 from sqlalchemy.types import JSON
-from sqlmodel import Field, Session, select
+from sqlmodel import Field, Session, col, select
 
 from proactive_bench.env.apps.base import (
     AppModel,
@@ -48,7 +48,7 @@ CollectionKind = Literal[
 
 class SpotifyUser(AppModel, table=True):
     __tablename__ = "spotify_user"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str
     email: str = Field(unique=True)
     password: str | None = None
@@ -56,14 +56,14 @@ class SpotifyUser(AppModel, table=True):
 
 class SpotifyArtist(AppModel, table=True):
     __tablename__ = "spotify_artist"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str
     genre: str = ""
 
 
 class SpotifyAlbum(AppModel, table=True):
     __tablename__ = "spotify_album"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     title: str
     artist_id: int
     genre: str = ""
@@ -72,7 +72,7 @@ class SpotifyAlbum(AppModel, table=True):
 
 class SpotifySong(AppModel, table=True):
     __tablename__ = "spotify_song"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     title: str
     artist_id: int
     album_id: int | None = None
@@ -86,7 +86,7 @@ class SpotifySong(AppModel, table=True):
 
 class SpotifyPlaylist(AppModel, table=True):
     __tablename__ = "spotify_playlist"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     title: str
     owner_id: int
     is_public: bool = False
@@ -96,7 +96,7 @@ class SpotifyPlaylist(AppModel, table=True):
 class SpotifyPlaylistSong(AppModel, table=True):
     __tablename__ = "spotify_playlist_song"
     __table_args__ = (UniqueConstraint("playlist_id", "song_id"),)
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     playlist_id: int
     song_id: int
 
@@ -104,7 +104,7 @@ class SpotifyPlaylistSong(AppModel, table=True):
 class SpotifyCollection(AppModel, table=True):
     __tablename__ = "spotify_collection"
     __table_args__ = (UniqueConstraint("user_id", "kind", "item_id"),)
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     user_id: int
     kind: CollectionKind = Field(sa_type=String)
     item_id: int
@@ -114,7 +114,7 @@ class SpotifyCollection(AppModel, table=True):
 class SpotifySongReview(AppModel, table=True):
     __tablename__ = "spotify_song_review"
     __table_args__ = (UniqueConstraint("song_id", "user_id"),)
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     song_id: int
     user_id: int
     rating: int
@@ -258,12 +258,12 @@ def _playlist(db: Session, me: SpotifyUser, playlist_id: int, *, own: bool = Fal
 
 def _playlist_song_ids(db: Session, playlist_id: int) -> list[int]:
     query = select(SpotifyPlaylistSong.song_id).where(SpotifyPlaylistSong.playlist_id == playlist_id)
-    return list(db.exec(query.order_by(SpotifyPlaylistSong.id)).all())
+    return list(db.exec(query.order_by(col(SpotifyPlaylistSong.id))).all())
 
 
 def _album_song_ids(db: Session, album_id: int) -> list[int]:
     query = select(SpotifySong.id).where(SpotifySong.album_id == album_id)
-    return list(db.exec(query.order_by(SpotifySong.track_number, SpotifySong.id)).all())
+    return list(db.exec(query.order_by(col(SpotifySong.track_number), col(SpotifySong.id))).all())
 
 
 # ---- collections: likes, library, follows, saved playlists, downloads ----------------
@@ -328,7 +328,7 @@ def _collection(db: Session, me: SpotifyUser, kind: CollectionKind) -> list[dict
     """The items of one collection, most recently added first."""
     spec = COLLECTIONS[kind]
     query = select(SpotifyCollection).where(SpotifyCollection.user_id == me.id, SpotifyCollection.kind == kind)
-    entries = db.exec(query.order_by(SpotifyCollection.id.desc())).all()  # type: ignore[union-attr]
+    entries = db.exec(query.order_by(col(SpotifyCollection.id).desc())).all()
     out = []
     for entry in entries:
         item = db.get(spec.model, entry.item_id)
@@ -425,7 +425,7 @@ def _genre_is(genre: str | None, value: str) -> bool:
 def search_songs(env: ToolEnv, args: SearchSongsArgs) -> list[dict[str, Any]]:
     """Search songs by title, artist or album words, optionally filtered by genre or artist."""
     with _session(env) as (db, _me):
-        query = select(SpotifySong).order_by(SpotifySong.id)
+        query = select(SpotifySong).order_by(col(SpotifySong.id))
         if args.artist_id is not None:
             query = query.where(SpotifySong.artist_id == args.artist_id)
         songs = [_song_out(db, s) for s in db.exec(query).all() if _genre_is(args.genre, s.genre)]
@@ -437,7 +437,7 @@ def search_songs(env: ToolEnv, args: SearchSongsArgs) -> list[dict[str, Any]]:
 def search_artists(env: ToolEnv, args: SearchArtistsArgs) -> list[dict[str, Any]]:
     """Search artists by name, optionally filtered by genre."""
     with _session(env) as (db, _me):
-        artists = db.exec(select(SpotifyArtist).order_by(SpotifyArtist.id)).all()
+        artists = db.exec(select(SpotifyArtist).order_by(col(SpotifyArtist.id))).all()
         found = [a for a in artists if _genre_is(args.genre, a.genre) and matches_query(args.query, a.name)]
         return [_artist_out(db, a) for a in paginate(found, args)]
 
@@ -446,7 +446,7 @@ def search_artists(env: ToolEnv, args: SearchArtistsArgs) -> list[dict[str, Any]
 def search_albums(env: ToolEnv, args: QueryPageArgs) -> list[dict[str, Any]]:
     """Search albums by title or artist name."""
     with _session(env) as (db, _me):
-        albums = [_album_out(db, a) for a in db.exec(select(SpotifyAlbum).order_by(SpotifyAlbum.id)).all()]
+        albums = [_album_out(db, a) for a in db.exec(select(SpotifyAlbum).order_by(col(SpotifyAlbum.id))).all()]
         return paginate([a for a in albums if matches_query(args.query, a["title"], a["artist_name"])], args)
 
 
@@ -454,7 +454,7 @@ def search_albums(env: ToolEnv, args: QueryPageArgs) -> list[dict[str, Any]]:
 def search_playlists(env: ToolEnv, args: QueryPageArgs) -> list[dict[str, Any]]:
     """Search public playlists and your own playlists by title or owner name."""
     with _session(env) as (db, me):
-        rows = db.exec(select(SpotifyPlaylist).order_by(SpotifyPlaylist.id)).all()
+        rows = db.exec(select(SpotifyPlaylist).order_by(col(SpotifyPlaylist.id))).all()
         visible = [_playlist_out(db, p) for p in rows if p.is_public or p.owner_id == me.id]
         return paginate([p for p in visible if matches_query(args.query, p["title"], p["owner"]["name"])], args)
 
@@ -463,7 +463,7 @@ def search_playlists(env: ToolEnv, args: QueryPageArgs) -> list[dict[str, Any]]:
 def search_users(env: ToolEnv, args: QueryPageArgs) -> list[dict[str, Any]]:
     """Search Spotify users by name or email."""
     with _session(env) as (db, _me):
-        users = db.exec(select(SpotifyUser).order_by(SpotifyUser.id)).all()
+        users = db.exec(select(SpotifyUser).order_by(col(SpotifyUser.id))).all()
         return paginate([_user_out(u) for u in users if matches_query(args.query, u.name, u.email)], args)
 
 
@@ -488,8 +488,8 @@ def show_artist(env: ToolEnv, args: ArtistArgs) -> dict[str, Any]:
     """Show an artist's details with their albums and songs."""
     with _session(env) as (db, _me):
         artist = get_row(db, SpotifyArtist, args.artist_id, "artist")
-        albums = db.exec(select(SpotifyAlbum).where(SpotifyAlbum.artist_id == artist.id).order_by(SpotifyAlbum.id)).all()
-        songs = db.exec(select(SpotifySong.id).where(SpotifySong.artist_id == artist.id).order_by(SpotifySong.id)).all()
+        albums = db.exec(select(SpotifyAlbum).where(col(SpotifyAlbum.artist_id) == artist.id).order_by(col(SpotifyAlbum.id))).all()
+        songs = db.exec(select(col(SpotifySong.id)).where(col(SpotifySong.artist_id) == artist.id).order_by(col(SpotifySong.id))).all()
         return {
             **_artist_out(db, artist),
             "albums": [{"album_id": a.id, "title": a.title} for a in albums],
@@ -580,7 +580,7 @@ def like_playlist(env: ToolEnv, args: PlaylistArgs) -> dict[str, str]:
 def show_playlist_library(env: ToolEnv, args: PageArgs) -> list[dict[str, Any]]:
     """List your own playlists, then the playlists you saved."""
     with _session(env) as (db, me):
-        own = db.exec(select(SpotifyPlaylist).where(SpotifyPlaylist.owner_id == me.id).order_by(SpotifyPlaylist.id)).all()
+        own = db.exec(select(SpotifyPlaylist).where(col(SpotifyPlaylist.owner_id) == me.id).order_by(col(SpotifyPlaylist.id))).all()
         saved = [p for p in _collection(db, me, "saved_playlist") if p["is_public"] and p["owner"]["user_id"] != me.id]
         return paginate([_playlist_out(db, p) for p in own] + saved, args)
 
@@ -713,7 +713,7 @@ def show_song_reviews(env: ToolEnv, args: SongReviewsArgs) -> list[dict[str, Any
     with _session(env) as (db, _me):
         get_row(db, SpotifySong, args.song_id, "song")
         query = select(SpotifySongReview).where(SpotifySongReview.song_id == args.song_id)
-        reviews = db.exec(query.order_by(SpotifySongReview.id.desc())).all()  # type: ignore[union-attr]
+        reviews = db.exec(query.order_by(col(SpotifySongReview.id).desc())).all()
         return [_review_out(db, r) for r in paginate(list(reviews), args)]
 
 

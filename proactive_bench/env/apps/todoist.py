@@ -21,8 +21,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, NaiveDatetime, StringConstraints
 from sqlalchemy import UniqueConstraint, func
-from sqlmodel import Field as Col
-from sqlmodel import Session, col, delete, select
+from sqlmodel import Field as Col, Session, col, delete, select
 
 from proactive_bench.env.apps.base import (
     AppModel,
@@ -52,7 +51,7 @@ class TodoistUser(AppModel, table=True):
     """A Todoist account."""
 
     __tablename__ = "todoist_user"
-    id: int | None = Col(default=None, primary_key=True)
+    id: int = Col(default=None, primary_key=True)
     name: str
     email: str = Col(unique=True)
     password: str
@@ -60,7 +59,7 @@ class TodoistUser(AppModel, table=True):
 
 class TodoistProject(AppModel, table=True):
     __tablename__ = "todoist_project"
-    id: int | None = Col(default=None, primary_key=True)
+    id: int = Col(default=None, primary_key=True)
     owner_id: int = foreign_key("todoist_user.id")
     name: str
     color: str = "charcoal"
@@ -79,14 +78,14 @@ class TodoistProjectCollaborator(AppModel, table=True):
 
 class TodoistSection(AppModel, table=True):
     __tablename__ = "todoist_section"
-    id: int | None = Col(default=None, primary_key=True)
+    id: int = Col(default=None, primary_key=True)
     project_id: int = foreign_key("todoist_project.id")
     name: str
 
 
 class TodoistTask(AppModel, table=True):
     __tablename__ = "todoist_task"
-    id: int | None = Col(default=None, primary_key=True)
+    id: int = Col(default=None, primary_key=True)
     project_id: int = foreign_key("todoist_project.id")
     section_id: int | None = foreign_key("todoist_section.id", default=None)
     title: str
@@ -101,7 +100,7 @@ class TodoistTask(AppModel, table=True):
 
 class TodoistSubTask(AppModel, table=True):
     __tablename__ = "todoist_sub_task"
-    id: int | None = Col(default=None, primary_key=True)
+    id: int = Col(default=None, primary_key=True)
     task_id: int = foreign_key("todoist_task.id")
     title: str
     description: str = ""
@@ -112,7 +111,7 @@ class TodoistSubTask(AppModel, table=True):
 class TodoistLabel(AppModel, table=True):
     __tablename__ = "todoist_label"
     __table_args__ = (UniqueConstraint("owner_id", "name"),)
-    id: int | None = Col(default=None, primary_key=True)
+    id: int = Col(default=None, primary_key=True)
     owner_id: int = foreign_key("todoist_user.id")
     name: str
 
@@ -125,7 +124,7 @@ class TodoistTaskLabel(AppModel, table=True):
 
 class TodoistTaskComment(AppModel, table=True):
     __tablename__ = "todoist_task_comment"
-    id: int | None = Col(default=None, primary_key=True)
+    id: int = Col(default=None, primary_key=True)
     task_id: int = foreign_key("todoist_task.id")
     author_id: int = foreign_key("todoist_user.id")
     content: str
@@ -137,7 +136,7 @@ class TodoistNotification(AppModel, table=True):
     """A notification for one user; ``task_id`` is kept as history even after the task is deleted."""
 
     __tablename__ = "todoist_notification"
-    id: int | None = Col(default=None, primary_key=True)
+    id: int = Col(default=None, primary_key=True)
     user_id: int = foreign_key("todoist_user.id")
     kind: str
     message: str
@@ -172,7 +171,7 @@ def _account(env: ToolEnv) -> AbstractContextManager[tuple[Session, TodoistUser]
 def _rows(db: Session, model: type[M], **equal: Any) -> list[M]:
     """Rows whose columns equal the given values, in primary-key order."""
     query = select(model).where(*(getattr(model, k) == v for k, v in equal.items()))
-    return list(db.exec(query.order_by(*model.__table__.primary_key.columns)).all())
+    return list(db.exec(query.order_by(*model.__table__.primary_key.columns)).all())  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
 
 
 def _delete(db: Session, model: type[AppModel], column: str, values: Iterable[Any]) -> None:
@@ -221,8 +220,8 @@ def _project(db: Session, me: TodoistUser, project_id: int, *, owner_only: str =
 def _visible(db: Session, me: TodoistUser, model: type[M], row_id: int, what: str) -> M:
     """A section, task, sub task or comment by id, if it lies in a project the user can see."""
     row = db.get(model, row_id)
-    task = db.get(TodoistTask, getattr(row, "task_id")) if hasattr(row, "task_id") else row
-    if row is None or task is None or getattr(task, "project_id") not in _project_ids(db, me):
+    task = db.get(TodoistTask, getattr(row, "task_id", None)) if hasattr(row, "task_id") else row  # a sub task or comment: its task
+    if row is None or task is None or getattr(task, "project_id", None) not in _project_ids(db, me):
         raise ToolError(f"no {what} with id {row_id}")
     return row
 

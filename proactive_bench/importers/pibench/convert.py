@@ -289,7 +289,7 @@ class _Converter:
     def _intents(self, task: PiTask) -> list[HiddenIntent]:
         """The task's hidden intents ``h1``...; one that repeats the request word for word is left out (validation rejects it), with a report line."""
         request = _plain(task.initial_input)
-        intents = []
+        intents: list[HiddenIntent] = []
         for n, text in enumerate(task.hidden_intents, start=1):
             if _plain(text) in request and len(intents) + (len(task.hidden_intents) - n) > 0:
                 self.report.add(self.task_rel(task), f"intent.hidden_intent[{n - 1}]", f"h{n} repeats the initial request word for word; left out (π-Bench counts it)")

@@ -29,7 +29,7 @@ def main() -> None:
             if not callable(score):
                 raise TypeError("the script defines no score(tools_history) function")
             results = [score(history) for history in histories]
-    except BaseException as exc:  # noqa: BLE001 (the parent reports any failure, SystemExit included)
+    except BaseException as exc:  # the parent reports any failure, SystemExit included
         print(json.dumps({"error": f"{type(exc).__name__}: {exc}"}))
         return
     print(json.dumps({"results": results}, default=repr))

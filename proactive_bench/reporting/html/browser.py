@@ -15,8 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from proactive_bench.env import BrowserError, chromium
-from proactive_bench.env import run_chromium as run_url
+from proactive_bench.env import BrowserError, chromium, run_chromium as run_url
 
 __all__ = ["BrowserError", "chromium", "contrast", "dump_dom", "layout_probe", "run_chromium", "screenshot"]
 

@@ -52,8 +52,8 @@ def _file_diff(path: str, change: Change, old: dict[str, Any], new: dict[str, An
 
 
 def _line(text: str) -> DiffLine:
-    kind = {"+": "add", "-": "del", "@": "hunk"}.get(text[:1], "same")
-    return DiffLine(kind, text)  # type: ignore[arg-type]
+    kinds: dict[str, Literal["add", "del", "hunk"]] = {"+": "add", "-": "del", "@": "hunk"}
+    return DiffLine(kinds.get(text[:1], "same"), text)
 
 
 IGNORED_APP_TABLES = frozenset({"app_clock", "app_login"})

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import io
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matplotlib import rc_context
 from matplotlib.figure import Figure
@@ -21,7 +21,10 @@ from matplotlib.figure import Figure
 from proactive_bench.reporting.burden import BurdenRow
 from proactive_bench.reporting.summary import Summary
 
-STYLE = {"svg.fonttype": "none", "font.size": 9, "axes.spines.top": False, "axes.spines.right": False}
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
+STYLE: dict[RcKeyType, Any] = {"svg.fonttype": "none", "font.size": 9, "axes.spines.top": False, "axes.spines.right": False}
 """Text stays text in the SVG (small, selectable); no pyplot, so no global backend or state."""
 
 Draw = Callable[[Summary], str | None]

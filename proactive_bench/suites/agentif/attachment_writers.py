@@ -23,6 +23,7 @@ from docx import Document
 from docx.document import Document as DocxDocument
 from fpdf import FPDF
 from openpyxl import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
 
 from proactive_bench.env import stable_office_bytes
 
@@ -92,6 +93,7 @@ def write_sheet(path: Path, title: str, rows: Iterable[Sequence[Any]], *, creato
     """An xlsx workbook of one sheet named ``title`` holding ``rows`` (an empty row stays empty), byte-stable."""
     book = Workbook()
     sheet = book.active
+    assert isinstance(sheet, Worksheet)  # a new workbook opens with one worksheet
     sheet.title = title
     for row in rows:
         sheet.append(list(row))

@@ -39,8 +39,14 @@ from proactive_bench.suites.agentif.generation_corpus import KINDS, CorpusFile, 
 from proactive_bench.suites.agentif.loading import FOLDER
 from proactive_bench.suites.agentif.suite import SUITE
 from proactive_bench.suites.agentif.task import AgentIFTask
-from proactive_bench.suites.generation_rounds import Outcome as RoundsOutcome
-from proactive_bench.suites.generation_rounds import GenerationInputError, RoundSteps, RoundVerdict, dump_yaml, run_rounds
+from proactive_bench.suites.generation_rounds import (
+    GenerationInputError,
+    Outcome as RoundsOutcome,
+    RoundSteps,
+    RoundVerdict,
+    dump_yaml,
+    run_rounds,
+)
 from proactive_bench.suites.task_files import TASK_FILE, TaskUser, read_task_model
 
 PROMPTS = "suites/agentif/prompts"

@@ -16,8 +16,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from proactive_bench.dataset import ID_PATTERN, Predicate, RegexList, RubricEvidence, check_grader_fields, check_one_action, check_regex
-from proactive_bench.suites.task_files import StrictModel as _Model
-from proactive_bench.suites.task_files import TaskUser
+from proactive_bench.suites.task_files import StrictModel as _Model, TaskUser
 
 CATEGORIES = ("workflow", "latent", "refinement")
 """Open workflow execution, latent instruction inference, iterative refinement."""
@@ -148,8 +147,8 @@ class AgentIFTask(_Model):
             _known(f"rubric[{n}].rule", item.rule, rule_ids, "rule")
             _known(f"rubric[{n}].followup", item.followup, followup_ids, "follow-up")
         for n, step in enumerate(self.reference):
-            for rule in step.rules:
-                _known(f"reference[{n}].rules", rule, rule_ids, "rule")
+            for rule_id in step.rules:
+                _known(f"reference[{n}].rules", rule_id, rule_ids, "rule")
             _known(f"reference[{n}].followup", step.followup, followup_ids, "follow-up")
         return self
 

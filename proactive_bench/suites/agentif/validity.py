@@ -46,7 +46,7 @@ def task_problems(task: AgentIFTask, folder: Path, rel: str) -> list[Problem]:
     for n, path in enumerate(task.attachments):
         if not (seed / path).is_file():
             problems.append(Problem(rel, f"attachments[{n}]", f"{path!r} is not in workspace/ (run its {GENERATOR})"))
-    for n, rule in enumerate(task.rules):
+    for n in range(len(task.rules)):
         problems += _rule_problems(task, n, seed, rel)
     problems += copied_line_problems(task, folder, rel)
     if not any(i.grader == "rule" and i.polarity == "bonus" for i in task.rubric):

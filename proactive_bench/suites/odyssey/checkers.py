@@ -17,13 +17,14 @@ import math
 import re
 from collections.abc import Callable
 from datetime import date, datetime
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from openpyxl import load_workbook
-from pycel import ExcelCompiler
 from openpyxl.utils.cell import coordinate_from_string, range_boundaries
 from openpyxl.utils.exceptions import CellCoordinatesException
+from pycel import ExcelCompiler
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from proactive_bench.dataset import check_regex, check_relative_path
@@ -107,9 +108,9 @@ class XlsxRangeArgs(CheckerArgsModel):
             min_col, min_row, max_col, max_row = range_boundaries(self.range)
         except (ValueError, TypeError, CellCoordinatesException):
             raise ValueError(f"{self.range!r} is not a range like A2:A6") from None
-        if None in (min_col, min_row, max_col, max_row) or (min_col != max_col and min_row != max_row):
+        if min_col is None or min_row is None or max_col is None or max_row is None or (min_col != max_col and min_row != max_row):
             raise ValueError(f"{self.range!r} is not one column or one row")
-        cells = (max_col - min_col + 1) * (max_row - min_row + 1)  # type: ignore[operator]
+        cells = (max_col - min_col + 1) * (max_row - min_row + 1)
         if cells != len(self.values):
             raise ValueError(f"{self.range!r} has {cells} cells but 'values' lists {len(self.values)}")
         return self
@@ -267,7 +268,7 @@ class _Sheet:
             self._compiler = ExcelCompiler(filename=str(self.real))
         try:
             result = self._compiler.evaluate(f"{self.name}!{coordinate}")
-        except Exception as exc:  # noqa: BLE001 (pycel raises many types for a formula it cannot evaluate)
+        except Exception as exc:  # pycel raises many types for a formula it cannot evaluate
             raise CheckerError(f"{self.path}: {self.name}!{coordinate}: cannot evaluate the formula: {exc}") from exc
         return result  # an Excel error value ("#DIV/0!") is a wrong value like any other
 
@@ -358,7 +359,7 @@ def calendar_no_overlap(args: CalendarNoOverlapArgs, evidence: Evidence) -> bool
     spans = sorted(_event_times(row) for row in _app_rows(evidence, CALENDAR_TABLE))
     if args.on is not None:
         spans = [s for s in spans if s[0].date() == args.on]
-    return all(later[0] >= earlier[1] for earlier, later in zip(spans, spans[1:]))
+    return all(later[0] >= earlier[1] for earlier, later in pairwise(spans))
 
 
 def _sent_now(evidence: Evidence) -> list[dict[str, Any]]:

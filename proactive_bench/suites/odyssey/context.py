@@ -27,8 +27,7 @@ from proactive_bench.store import Store
 from proactive_bench.suites.odyssey.memory import MemoryContext, MemorySetting, MemorySettingError, memory_context, parse_memory_setting
 from proactive_bench.suites.odyssey.memory_docs import history_days
 from proactive_bench.suites.odyssey.memory_summaries import Summarizer, SummaryError
-from proactive_bench.suites.odyssey.retrieval_embedders import PURPOSE as EMBEDDING_PURPOSE
-from proactive_bench.suites.odyssey.retrieval_embedders import OpenAIEmbedder
+from proactive_bench.suites.odyssey.retrieval_embedders import PURPOSE as EMBEDDING_PURPOSE, OpenAIEmbedder
 from proactive_bench.suites.odyssey.task import OdysseyTask
 
 DEFAULT_MEMORY = "long-context"

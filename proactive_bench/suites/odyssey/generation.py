@@ -15,13 +15,13 @@ answer ends the generation as ``failed``: no history is ever made up.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
 from proactive_bench.llm import StructuredCaller, load_prompt
-from proactive_bench.suites.generation_rounds import Outcome as RoundsOutcome
-from proactive_bench.suites.generation_rounds import RoundSteps, RoundVerdict, run_rounds
+from proactive_bench.suites.generation_rounds import Outcome as RoundsOutcome, RoundSteps, RoundVerdict, run_rounds
 from proactive_bench.suites.odyssey.generation_seed import SeedTask
 from proactive_bench.suites.odyssey.memory_docs import HistoryDay, history_days, render_history
 from proactive_bench.suites.odyssey.memory_tokens import TokenCounter, default_token_counter
@@ -73,7 +73,7 @@ def mechanical_problems(task: SeedTask, history: GeneratedHistory, counter: Toke
     dates = [day.date for day in history.days]
     if len(set(dates)) < MIN_DAYS:
         problems.append(f"the history has {len(set(dates))} day(s); it needs at least {MIN_DAYS}")
-    if any(later <= earlier for earlier, later in zip(dates, dates[1:])):
+    if any(later <= earlier for earlier, later in pairwise(dates)):
         problems.append("the days are not in increasing date order, each date once")
     late = [d.isoformat() for d in dates if d >= task.now.date()]
     if late:

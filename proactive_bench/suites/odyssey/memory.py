@@ -55,7 +55,7 @@ def parse_memory_setting(text: str, top_k: int | None = None) -> MemorySetting:
     if value in ("long-context", "none"):
         if top_k is not None:
             raise MemorySettingError(f"--top-k: only with a rag: memory setting, not with {value!r}")
-        return MemorySetting(value)  # type: ignore[arg-type]
+        return MemorySetting("long-context" if value == "long-context" else "none")
     if not value.startswith(RAG_PREFIX):
         raise MemorySettingError(f"--memory {text!r}: unknown setting; use {SETTINGS_HELP}")
     try:

@@ -49,12 +49,15 @@ class MemoryDoc:
 
 
 class _Turn(Protocol):
-    role: str
-    text: str
+    @property
+    def role(self) -> str: ...
+    @property
+    def text(self) -> str: ...
 
 
 class _Day(Protocol):
-    date: date
+    @property
+    def date(self) -> date: ...
 
     @property
     def turns(self) -> Sequence[_Turn]: ...

@@ -93,7 +93,7 @@ class Summarizer:
             finally:
                 cache.flush()
         prefix = "s" if granularity == Granularity.SUMMARY_SESSION else "c"
-        return [MemoryDoc(f"{prefix}{n}", text, _span(window)) for n, (window, text) in enumerate(zip(windows, texts), start=1)]
+        return [MemoryDoc(f"{prefix}{n}", text, _span(window)) for n, (window, text) in enumerate(zip(windows, texts, strict=True), start=1)]
 
     async def _summary(self, chat: BaseChatModel, prompt: Prompt, task_id: str, window: list[HistoryDay]) -> str:
         span = _span(window)
@@ -103,7 +103,7 @@ class Summarizer:
         started = time.perf_counter()
         try:
             answer = await chat.ainvoke([HumanMessage(text)])
-        except (openai.APIError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, openai.APIError) as exc:
             error = one_line(f"{type(exc).__name__}: {exc}", ERROR_LIMIT)
             self._record(fields, started, False, error=error)
             raise SummaryError(f"summary of task {task_id} ({span}) by {self.model} failed: {error}") from None

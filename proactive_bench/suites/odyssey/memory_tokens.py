@@ -22,7 +22,7 @@ import structlog
 try:  # installed with langchain-openai; optional here, and its encodings are downloads
     import tiktoken
 except ImportError:  # pragma: no cover
-    tiktoken = None
+    tiktoken = None  # type: ignore[assignment]  # the optional module's stand-in: callers check for None
 
 log = structlog.get_logger(__name__)
 
@@ -31,7 +31,8 @@ TIKTOKEN_ENCODING = "cl100k_base"
 
 
 class TokenCounter(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def count(self, text: str) -> int: ...
 
@@ -63,7 +64,7 @@ def default_token_counter() -> TokenCounter:
     if tiktoken is not None and os.environ.get("TIKTOKEN_CACHE_DIR"):
         try:
             return TiktokenCounter(tiktoken.get_encoding(TIKTOKEN_ENCODING), f"tiktoken:{TIKTOKEN_ENCODING}")
-        except Exception as exc:  # noqa: BLE001 (no encoding offline: fall back, and say so)
+        except Exception as exc:  # no encoding offline: fall back, and say so
             log.warning("tiktoken_unavailable", error=f"{type(exc).__name__}: {exc}", fallback=ApproxCounter().name)
     return ApproxCounter()
 

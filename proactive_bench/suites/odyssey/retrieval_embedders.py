@@ -65,13 +65,13 @@ class OpenAIEmbedder:
         """One vector per text, from the vector store where kept, the rest in one request."""
         keys = [hashlib.sha256(text.encode()).hexdigest() for text in texts]
         found = self._kept(set(keys))
-        missing = list(dict.fromkeys(text for text, key in zip(texts, keys) if key not in found))
+        missing = list(dict.fromkeys(text for text, key in zip(texts, keys, strict=True) if key not in found))
         if missing:
             try:
                 vectors = await self.client.embed(missing)
             except EmbeddingsError as exc:
                 raise EmbeddingError(str(exc)) from None
-            for text, vector in zip(missing, vectors):
+            for text, vector in zip(missing, vectors, strict=True):
                 key = hashlib.sha256(text.encode()).hexdigest()
                 found[key] = vector
                 if self.answers is not None:

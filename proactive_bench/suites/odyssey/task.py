@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from datetime import date, datetime
+from itertools import pairwise
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -18,8 +19,7 @@ from pydantic import Field, field_validator, model_validator
 from proactive_bench.dataset import ID_PATTERN, check_one_action, check_regex
 from proactive_bench.suites.odyssey.checkers import parse_checker_args
 from proactive_bench.suites.odyssey.memory_docs import history_days, render_history
-from proactive_bench.suites.task_files import StrictModel as _Model
-from proactive_bench.suites.task_files import TaskUser
+from proactive_bench.suites.task_files import StrictModel as _Model, TaskUser
 
 APPS = ("documents", "spreadsheets", "pdf", "email", "calendar")
 """The applications a task may use (1-3 of them)."""
@@ -117,7 +117,7 @@ class OdysseyTask(_Model):
         if len(set(self.apps)) != len(self.apps):
             out.append(("apps", f"listed twice: {sorted({a for a in self.apps if self.apps.count(a) > 1})}"))
         days = [d.date for d in self.history]
-        for n, (earlier, later) in enumerate(zip(days, days[1:]), start=1):
+        for n, (earlier, later) in enumerate(pairwise(days), start=1):
             if later <= earlier:
                 out.append((f"history[{n}].date", f"{later} does not come after {earlier} (days go in date order, once each)"))
         if days and days[-1] > self.now.date():

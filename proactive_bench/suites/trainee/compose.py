@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+import proactive_bench.suites.trainee.templates  # noqa: F401  (registers the shipped templates)
 from proactive_bench.suites.trainee.model import Clue, Npc, TaskDraft
 from proactive_bench.suites.trainee.template import TEMPLATES, Company, NamePool, company_for, context_for
-import proactive_bench.suites.trainee.templates  # noqa: F401  (registers the shipped templates)
 
 MIN_TASKS, MAX_TASKS = 2, 6
 DAY_MINUTES = 8 * 60

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from proactive_bench.data_model import Evidence
 from pydantic import BaseModel
 
+from proactive_bench.data_model import Evidence
 from proactive_bench.dataset import ChecklistItem, evaluate
 from proactive_bench.env import AppStore, Memory, ToolRecord, Workspace
 from proactive_bench.suites.trainee.compose import ScenarioDay
@@ -168,6 +168,6 @@ def apps_before(apps: AppStore, minute: str) -> AppStore:
 
 def attempt_predicate(raw: dict[str, Any]) -> BaseModel:
     """A raw predicate (a checkpoint's ``attempt``) parsed as the dataset parses a rule item's check."""
-    item = ChecklistItem(id="attempt", text="attempt", grader="rule", check=raw)  # type: ignore[arg-type]
+    item = ChecklistItem(id="attempt", text="attempt", grader="rule", check=raw)  # type: ignore[arg-type]  # pydantic parses the mapping into a predicate
     assert item.check is not None
     return item.check

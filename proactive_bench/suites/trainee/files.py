@@ -17,7 +17,6 @@ from openpyxl import Workbook
 
 from proactive_bench.env import stable_office_bytes
 
-
 STAMP = datetime(2026, 1, 1)
 
 
@@ -28,7 +27,9 @@ def _stable(archive: bytes) -> bytes:
 def xlsx_bytes(sheets: dict[str, list[list[Any]]]) -> bytes:
     """A workbook with one sheet per entry (rows of values; the first row is the header)."""
     book = Workbook()
-    book.remove(book.active)
+    first = book.active
+    assert first is not None  # a new workbook opens with one worksheet
+    book.remove(first)
     for title, rows in sheets.items():
         sheet = book.create_sheet(title)
         for row in rows:

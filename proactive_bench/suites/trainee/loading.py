@@ -15,9 +15,9 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import yaml
 
@@ -75,7 +75,7 @@ def scenario_directory(scenario: Scenario, hints: str) -> Path:
     return Path(tempfile.gettempdir()) / "pbench-trainee" / f"{scenario.name}-d{len(scenario.days)}-{hints}-{LAYOUT}-{digest}"
 
 
-def feedback_note(scenario: Scenario):  # noqa: ANN201 (a closure over the scenario)
+def feedback_note(scenario: Scenario):  # a closure over the scenario
     """The mentor's feedback on the missed checkpoints of the days before a session (``LoadedEpisode.opening_note``)."""
 
     def note(session: Session, earlier: list[dict[str, bool]]) -> str | None:

@@ -79,7 +79,7 @@ class TraineeSuite:
         except (ValueError, RuntimeError) as exc:  # ScenarioNameError, TimelineError, a template's draft that does not validate
             raise DatasetError([Problem(FOLDER, name, str(exc).splitlines()[0])]) from None
 
-    def _colleagues(self, settings: SuiteSettings):  # noqa: ANN202 (a factory)
+    def _colleagues(self, settings: SuiteSettings):  # a factory
         if settings.npc != "llm":
             return rules_colleagues
         model, base_url = settings.npc_model or "", settings.base_url

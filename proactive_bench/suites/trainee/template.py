@@ -125,11 +125,14 @@ class TemplateContext:
 
 
 class Template(Protocol):
-    """A meta-task: code that turns a seed into one task."""
+    """A meta-task: code that turns a seed into one task (read-only attributes: a frozen dataclass fits)."""
 
-    name: str
-    difficulty: Difficulty
-    apps: tuple[str, ...]
+    @property
+    def name(self) -> str: ...
+    @property
+    def difficulty(self) -> Difficulty: ...
+    @property
+    def apps(self) -> tuple[str, ...]: ...
 
     def instantiate(self, ctx: TemplateContext) -> TaskDraft: ...
 

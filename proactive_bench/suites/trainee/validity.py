@@ -16,6 +16,7 @@ colleague obtain no clue. Each NPC clue is targeted only by questions about it
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from proactive_bench.dataset import Problem
 from proactive_bench.suites.trainee.colleagues import held_clues
@@ -131,14 +132,14 @@ def templates_problems(seeds: int = len(VALIDATE_SEEDS)) -> list[Problem]:
 def template_problems(template: str, seeds: range = VALIDATE_SEEDS) -> list[Problem]:
     """Every problem of one template over the seeds (file ``trainee/<template>``, field ``seed N``)."""
     return [Problem(f"trainee/{template}", f"seed {seed}", reason)
-            for seed in seeds for reason in _problems_of(lambda: compose_scenario(f"s{seed}-n2", 2, templates=[template]))]
+            for seed in seeds for reason in _problems_of(partial(compose_scenario, f"s{seed}-n2", 2, templates=[template]))]
 
 
 def scenarios_problems(names: list[str] | None = None) -> list[Problem]:
     """Every problem of the named scenarios as they run, composed over both days (default: the default benchmark);
     file ``trainee/<name>``, field ``scenario``."""
     return [Problem(f"trainee/{name}", "scenario", reason)
-            for name in (default_names() if names is None else names) for reason in _problems_of(lambda: compose_scenario(name, 2))]
+            for name in (default_names() if names is None else names) for reason in _problems_of(partial(compose_scenario, name, 2))]
 
 
 def _problems_of(compose: Callable[[], Scenario]) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from icalendar import Calendar
@@ -53,7 +54,8 @@ def test_seeded_rows_are_marked_as_seed_and_new_ones_as_the_agents(box: ToolBox)
 
 
 def test_list_filters_by_days_overlapping_and_words_in_start_order(box: ToolBox) -> None:
-    titles = lambda **a: [e["title"] for e in ok(box, "calendar__list_events", **a)]  # noqa: E731
+    def titles(**a: Any) -> Any:
+        return [e["title"] for e in ok(box, "calendar__list_events", **a)]
     assert titles() == ["Dentist", "Budget review", "Offsite"]
     assert titles(start_date="2025-03-18", end_date="2025-03-18") == ["Budget review"]
     assert titles(start_date="2025-03-21") == ["Offsite"]  # a two-day event is on its second day too
@@ -98,7 +100,8 @@ def test_export_then_import_gives_the_same_events(box: ToolBox, tmp_path: Path, 
     assert exported["event_ids"] == [1, 2, 4, 3]
     parsed = Calendar.from_ical((box.env.workspace.root / "out/week.ics").read_bytes())
     assert [str(e["SUMMARY"]) for e in parsed.walk("VEVENT")] == ["Dentist", "Budget review", "Vendor call", "Offsite"]
-    shape = lambda es: sorted((e["title"], e["start"], e["end"], e["location"], e["description"], e["attendees"]) for e in es)  # noqa: E731
+    def shape(es: Any) -> Any:
+        return sorted((e["title"], e["start"], e["end"], e["location"], e["description"], e["attendees"]) for e in es)
     original = shape(ok(box, "calendar__list_events"))
 
     fresh = app_box(tmp_path / "fresh", "calendar")  # an empty calendar on another workspace

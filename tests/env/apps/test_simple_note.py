@@ -100,7 +100,8 @@ def test_note_rewrite_flow_with_pibench_arguments(box: ToolBox) -> None:
 
 def test_search_filters_sorting_and_pages(box: ToolBox) -> None:
     login(box)
-    ids = lambda **f: [n["note_id"] for n in ok(box, "search_notes", **f)]  # noqa: E731
+    def ids(**f: Any) -> Any:
+        return [n["note_id"] for n in ok(box, "search_notes", **f)]
     assert ids() == [2, 3, 1]  # pinned first, then most recently updated
     assert ids(sort_by="title") == [2, 3, 1] and ids(sort_by="title", pinned=False) == [3, 1]
     assert ids(sort_by="created_at", pinned=False) == [3, 1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -81,7 +82,8 @@ def test_show_song_has_shareable_link_and_rating(box: ToolBox) -> None:
 
 
 def test_searches_filter_and_paginate(box: ToolBox) -> None:
-    titles = lambda rows: [r["title"] for r in rows]  # noqa: E731
+    def titles(rows: Any) -> Any:
+        return [r["title"] for r in rows]
     assert titles(ok(box, "spotify__search_songs", query="heart")) == ["Heartstrings Symphony", "Static Heart"]
     assert titles(ok(box, "spotify__search_songs", query="heart", genre="Rock")) == ["Static Heart"]
     assert titles(ok(box, "spotify__search_songs", artist_id=1)) == ["Heartstrings Symphony", "Paper Moon"]

@@ -41,7 +41,7 @@ def _any_run(_result: object, _episode: object) -> None:
 
 def _runs(root: Path, name: str, models: list[str]) -> dict[str, OracleOutcome]:
     episode = SUITE.load(root, name, SuiteSettings())
-    bars = [OracleBar(model, _any_run, "any", ("forward",)) for model in models]  # type: ignore[arg-type]
+    bars = [OracleBar(model, _any_run, "any", ("forward",)) for model in models]
     return {o.model: o for o in run_oracle(episode, root, bars)}
 
 

@@ -110,7 +110,7 @@ def test_attachment_generators_are_deterministic_and_a_hand_edited_file_is_found
     assert attachments_main(["--root", str(agentif_copy), "--check", "--task", LATENT]) == 0
 
 
-def _no_graders(ref: str):  # noqa: ANN202
+def _no_graders(ref: str):
     raise ImportError(f"no grader {ref}")
 
 

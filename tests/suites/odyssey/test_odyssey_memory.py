@@ -116,9 +116,11 @@ async def test_a_summary_setting_without_a_summary_model_is_refused() -> None:
 
 
 async def test_a_failing_summary_server_raises_and_makes_nothing_up(store: Store) -> None:
-    with StubServer(lambda body: error_reply(500, "boom")) as server:
-        with pytest.raises(SummaryError, match=r"summary of task t1 \(2025-03-03\) by openai:summ failed: .*500"):
-            await build_documents("t1", DAYS, Granularity.SUMMARY_SESSION, summarizer(server, store))
+    with (
+        StubServer(lambda body: error_reply(500, "boom")) as server,
+        pytest.raises(SummaryError, match=r"summary of task t1 \(2025-03-03\) by openai:summ failed: .*500"),
+    ):
+        await build_documents("t1", DAYS, Granularity.SUMMARY_SESSION, summarizer(server, store))
     assert store.answers.keys("odyssey-summaries/t1") == set()
 
 

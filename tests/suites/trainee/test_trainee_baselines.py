@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from itertools import pairwise
 from pathlib import Path
 
 from proactive_bench.store import Store, ToolCallRow
@@ -39,7 +40,7 @@ def test_the_canvasser_obtains_nothing_and_its_messages_are_recorded(tmp_path: P
     scenario = compose_scenario("s2-n2", 2)
     assert row["messages"] >= len(scenario.days[0].npcs) and row["messages_per_clue"] is None  # a burden that bought nothing
     store = Store(db)
-    for session, day in zip(store.session_runs(summary["runs"][0]["run_id"]), scenario.days):
+    for session, day in zip(store.session_runs(summary["runs"][0]["run_id"]), scenario.days, strict=True):
         assert session.id is not None
         chat = (store.snapshot(session.id, "apps") or {})["chat_message"]
         today = {n.handle for n in day.npcs}
@@ -115,7 +116,7 @@ def test_an_agent_that_never_declares_a_step_is_not_counted_fewer_nor_given_time
     [session] = store.session_runs(summary["runs"][0]["run_id"])
     assert session.steps == 4 and _overall(summary)["avg_steps"] == 4
     times = [datetime.fromisoformat(c.result["response"]["now"]) for c in store.rows(ToolCallRow, session.id)]
-    assert [(b - a).total_seconds() / 60 for a, b in zip(times, times[1:])] == [3.0, 3.0]
+    assert [(b - a).total_seconds() / 60 for a, b in pairwise(times)] == [3.0, 3.0]
 
 
 def test_guessing_first_and_asking_afterwards_is_still_guessing(tmp_path: Path) -> None:

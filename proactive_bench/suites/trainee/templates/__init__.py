@@ -21,19 +21,19 @@ the ``called`` attempt predicate, ``none_but`` and ``file_holds`` checks, ``emai
 | `stock_reorder.py` | what to reorder and how much, by a two-step rule (hard; chat, spreadsheets, email) |
 """
 
-import proactive_bench.suites.trainee.templates.ad_campaign  # noqa: F401  (registers on import)
-import proactive_bench.suites.trainee.templates.campaign_split  # noqa: F401
-import proactive_bench.suites.trainee.templates.contract_fill  # noqa: F401
-import proactive_bench.suites.trainee.templates.data_completion  # noqa: F401
-import proactive_bench.suites.trainee.templates.event_planning  # noqa: F401
-import proactive_bench.suites.trainee.templates.expense_review  # noqa: F401
-import proactive_bench.suites.trainee.templates.incident_drill  # noqa: F401
-import proactive_bench.suites.trainee.templates.launch_notice  # noqa: F401
-import proactive_bench.suites.trainee.templates.meeting_attend  # noqa: F401
-import proactive_bench.suites.trainee.templates.price_backfill  # noqa: F401
-import proactive_bench.suites.trainee.templates.report_filing  # noqa: F401
-import proactive_bench.suites.trainee.templates.stock_reorder  # noqa: F401
-import proactive_bench.suites.trainee.templates.transaction_audit  # noqa: F401
-import proactive_bench.suites.trainee.templates.workshop_booking  # noqa: F401
+import proactive_bench.suites.trainee.templates.ad_campaign  # registers on import
+import proactive_bench.suites.trainee.templates.campaign_split
+import proactive_bench.suites.trainee.templates.contract_fill
+import proactive_bench.suites.trainee.templates.data_completion
+import proactive_bench.suites.trainee.templates.event_planning
+import proactive_bench.suites.trainee.templates.expense_review
+import proactive_bench.suites.trainee.templates.incident_drill
+import proactive_bench.suites.trainee.templates.launch_notice
+import proactive_bench.suites.trainee.templates.meeting_attend
+import proactive_bench.suites.trainee.templates.price_backfill
+import proactive_bench.suites.trainee.templates.report_filing
+import proactive_bench.suites.trainee.templates.stock_reorder
+import proactive_bench.suites.trainee.templates.transaction_audit
+import proactive_bench.suites.trainee.templates.workshop_booking  # noqa: F401 (imported to register it; it binds the name `proactive_bench` only)
 
 __all__: list[str] = []

@@ -16,7 +16,7 @@ from openpyxl.utils import get_column_letter
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, register_template
-from proactive_bench.suites.trainee.templates.parts import TemplateHeading
+from proactive_bench.suites.trainee.templates.parts import Row, TemplateHeading
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun")
 BLANKS = 3
@@ -27,7 +27,7 @@ class DataCompletion(TemplateHeading):
         rng = ctx.rng
         analyst, assistant = ctx.names.person(), ctx.names.person()
         regions = [ctx.names.word("region") for _ in range(4)]
-        rows = [[region, *(rng.randint(80, 400) for _ in MONTHS)] for region in regions]
+        rows: list[Row] = [[region, *(rng.randint(80, 400) for _ in MONTHS)] for region in regions]
         candidates = [(r, m) for r in range(len(regions)) for m in range(1, len(MONTHS) - 1)]  # interior months only
         rng.shuffle(candidates)
         cells: list[tuple[int, int]] = []

@@ -15,7 +15,7 @@ from datetime import timedelta
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, named, register_template
-from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step
+from proactive_bench.suites.trainee.templates.parts import Row, TemplateHeading, called, email_step
 
 AVAILABILITY = r"\b(availab\w*|free|busy|away|out of office|unavailable|which dates?|can you make)\b"
 
@@ -33,7 +33,7 @@ class EventPlanning(TemplateHeading):
         free = next(d for n, d in enumerate(dates) if n not in away)
         size = rng.randint(6, 14)
         budget = rng.choice((35, 45, 60, 75))
-        venues = []
+        venues: list[Row] = []
         for _ in range(6):
             venues.append([ctx.names.word("venue"), rng.choice((budget - 10, budget - 5, budget + 15, budget + 30)),
                            rng.choice((size - 2, size + 4, size + 10)), round(rng.uniform(3.0, 4.9), 1)])

@@ -13,7 +13,7 @@ from __future__ import annotations
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
-from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step, none_but
+from proactive_bench.suites.trainee.templates.parts import Row, TemplateHeading, called, email_step, none_but
 
 MEAL_CAPS = (35, 40, 45, 55, 60)
 TAXI_RULES = {"nothing": 0.0, "half the amount": 0.5}
@@ -30,9 +30,9 @@ def reimbursed(category: str, amount: float, receipt: str, meal_cap: float, taxi
     return round(amount, 2)
 
 
-def policy_total(claims: list[list[object]], meal_cap: float, taxi_share: float) -> float:
+def policy_total(claims: list[Row], meal_cap: float, taxi_share: float) -> float:
     """The total a policy pays out for the claims."""
-    return round(sum(reimbursed(str(c[2]), float(c[3]), str(c[4]), meal_cap, taxi_share) for c in claims), 2)  # type: ignore[arg-type]
+    return round(sum(reimbursed(str(c[2]), float(c[3]), str(c[4]), meal_cap, taxi_share) for c in claims), 2)
 
 
 class ExpenseReview(TemplateHeading):
@@ -42,17 +42,17 @@ class ExpenseReview(TemplateHeading):
         staff = [f"E{rng.randint(1000, 9999)}" for _ in range(3)]
         cap = rng.choice(MEAL_CAPS)
         rule = rng.choice(sorted(TAXI_RULES))
-        claims: list[list[object]] = []
+        claims: list[Row] = []
         for n in range(rng.randint(8, 12)):
             category = CATEGORIES[n] if n < 3 else rng.choice(CATEGORIES)
             amount = {"Meals": rng.uniform(12, 95), "Taxi": rng.uniform(9, 70), "Hotel": rng.uniform(80, 240)}[category]
             claims.append([f"EC-{rng.randint(100, 999)}{n}", rng.choice(staff), category, round(amount, 2), rng.choice(("yes", "no"))])
         claims[0][3] = float(cap + rng.randint(8, 30))  # a meal over the cap
         claims[1][4] = "no"  # a taxi without a receipt
-        paid = [reimbursed(str(c[2]), float(c[3]), str(c[4]), cap, TAXI_RULES[rule]) for c in claims]  # type: ignore[arg-type]
+        paid = [reimbursed(str(c[2]), float(c[3]), str(c[4]), cap, TAXI_RULES[rule]) for c in claims]
         total = policy_total(claims, cap, TAXI_RULES[rule])
         others = {policy_total(claims, c, share) for c in MEAL_CAPS for share in TAXI_RULES.values()} - {total}
-        claimed = round(sum(float(c[3]) for c in claims), 2)  # type: ignore[arg-type]
+        claimed = round(sum(float(c[3]) for c in claims), 2)
         sheet = ctx.names.path(ctx.folder, "claims", "xlsx")
         note = ctx.names.path(ctx.folder, "expense_policy", "txt")
         due = rng.choice((150, 180, 210))
@@ -108,7 +108,7 @@ class ExpenseReview(TemplateHeading):
                 Step(ask="k1"),
                 Step(ask="k2"),
                 Step(tool="xlsx_write", args=column(paid), needs=("k1", "k2"),
-                     guess=column([round(float(c[3]), 2) for c in claims])),  # type: ignore[arg-type]
+                     guess=column([round(float(c[3]), 2) for c in claims])),
                 email_step(payroll.email, subject, f"Total to pay out: {total:.2f}", needs=("k1", "k2"), guessed_body=f"Total to pay out: {claimed:.2f}"),
             ),
             hints=Hints(data=f"Claims are in {sheet}; the HR Officer knows the meal limit and, asked next, the taxi rule.",

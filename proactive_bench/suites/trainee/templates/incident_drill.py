@@ -40,7 +40,7 @@ class IncidentDrill(TemplateHeading):
         monday = ctx.company.day - timedelta(days=ctx.company.day.weekday())
         weeks = [monday + timedelta(weeks=w) for w in range(-2, 3)]
         rotation = [engineers[(engineers.index(on_call) + w) % ENGINEERS] for w in range(-2, 3)]
-        lines = [f"week of {week.isoformat()}: {person.name} ({person.handle})" for week, person in zip(weeks, rotation)]
+        lines = [f"week of {week.isoformat()}: {person.name} ({person.handle})" for week, person in zip(weeks, rotation, strict=True)]
         npcs = (
             colleague(lead, "Reliability Lead", "Infrastructure", f"Calm under pressure; owns the {service} runbooks and the incident process."),
             *(colleague(e, "Site Reliability Engineer", "Infrastructure", f"Keeps the {service} service running; takes turns on call.") for e in engineers),

@@ -5,11 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from proactive_bench.suites.trainee.model import Difficulty, Step
 from proactive_bench.suites.trainee.template import checker
 
 Predicate = dict[str, object]
+Row = list[Any]
+"""A spreadsheet row as a template writes it: cells of any type."""
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import re
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, named, register_template
-from proactive_bench.suites.trainee.templates.parts import TemplateHeading
+from proactive_bench.suites.trainee.templates.parts import Row, TemplateHeading
 
 GOODS = ("kettle", "lamp", "stool", "blender", "heater", "toaster", "fan", "shelf")
 """What the catalogue sells (a product is a vendor-pool brand and one of these)."""
@@ -30,7 +30,7 @@ class PriceBackfill(TemplateHeading):
         listed = {p: round(rng.uniform(8, 90), 2) for p in products}
         changed = products[rng.randrange(3)]
         current = round(listed[changed] * rng.choice((1.08, 1.12, 1.15, 0.9, 0.85)), 2)
-        orders: list[list[object]] = []
+        orders: list[Row] = []
         for n in range(rng.randint(7, 11)):
             orders.append([f"SO-{rng.randint(100, 999)}{n}", products[n % 3] if n < 3 else rng.choice(products), rng.randint(1, 40)])
         price = {p: (current if p == changed else listed[p]) for p in products}
@@ -42,8 +42,8 @@ class PriceBackfill(TemplateHeading):
         for row, (_, product, qty) in enumerate(orders, start=2):
             if product == changed:
                 cells[f"D{row}"], guessed[f"D{row}"] = current, listed[changed]
-            cells[f"E{row}"] = round(price[product] * qty, 2)  # type: ignore[operator]
-            guessed[f"E{row}"] = round(listed[product] * qty, 2)  # type: ignore[operator]
+            cells[f"E{row}"] = round(price[product] * qty, 2)
+            guessed[f"E{row}"] = round(listed[product] * qty, 2)
         visible = [[o, p, q, None if p == changed else listed[p], None] for o, p, q in orders]
         value = f"{current:.2f} a unit"
         npcs = (

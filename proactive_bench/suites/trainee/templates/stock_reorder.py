@@ -15,7 +15,7 @@ from __future__ import annotations
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, named, register_template
-from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step
+from proactive_bench.suites.trainee.templates.parts import Row, TemplateHeading, called, email_step
 
 LEAD_WEEKS = (3, 4, 5, 6)
 COVER_WEEKS = (6, 8, 10, 12)
@@ -23,9 +23,9 @@ GUESSED_LEAD, GUESSED_COVER = 2, 4
 PARTS = ("bolts", "washers", "hinges", "brackets", "gaskets", "rivets", "clamps", "springs", "fuses", "valves", "filters", "bearings")
 
 
-def reorders(stock: list[list[object]], lead: int, cover: int) -> list[tuple[str, int]]:
+def reorders(stock: list[Row], lead: int, cover: int) -> list[tuple[str, int]]:
     """(SKU, quantity) of each item whose stock lasts fewer than ``lead`` weeks, ordered up to ``cover`` weeks of use."""
-    return [(str(sku), cover * int(use) - int(on_hand)) for sku, _, on_hand, use in stock if int(on_hand) < lead * int(use)]  # type: ignore[call-overload]
+    return [(str(sku), cover * int(use) - int(on_hand)) for sku, _, on_hand, use in stock if int(on_hand) < lead * int(use)]
 
 
 class StockReorder(TemplateHeading):
@@ -34,7 +34,7 @@ class StockReorder(TemplateHeading):
         planner, buyer = ctx.names.person(), ctx.names.person()
         lead, cover = rng.choice(LEAD_WEEKS), rng.choice(COVER_WEEKS)
         brand = ctx.names.word("vendor")
-        stock: list[list[object]] = []
+        stock: list[Row] = []
         for n, part in enumerate(rng.sample(PARTS, rng.randint(8, 11))):
             use = rng.randint(5, 60)
             weeks = rng.uniform(0.5, 9) if n > 1 else (1.5 if n == 0 else GUESSED_LEAD + (lead - GUESSED_LEAD) / 2)

@@ -9,18 +9,18 @@ compliant payments too.
 
 from __future__ import annotations
 
+from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, register_template
-from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step, file_holds, none_but
-from proactive_bench.suites.trainee.files import xlsx_bytes
+from proactive_bench.suites.trainee.templates.parts import Row, TemplateHeading, called, email_step, file_holds, none_but
 
 THRESHOLDS = (2500, 3000, 4000, 5000, 7500)
 GUESSED_THRESHOLD = 1000
 
 
-def flagged(rows: list[list[object]], threshold: int) -> list[str]:
+def flagged(rows: list[Row], threshold: int) -> list[str]:
     """Ids of payments above the threshold without an approver."""
-    return [str(r[0]) for r in rows if float(r[3]) > threshold and not r[4]]  # type: ignore[arg-type]
+    return [str(r[0]) for r in rows if float(r[3]) > threshold and not r[4]]
 
 
 class TransactionAudit(TemplateHeading):
@@ -29,7 +29,7 @@ class TransactionAudit(TemplateHeading):
         lead, clerk = ctx.names.person(), ctx.names.person()
         threshold = rng.choice(THRESHOLDS)
         vendors = [ctx.names.word("vendor") for _ in range(4)]
-        rows: list[list[object]] = []
+        rows: list[Row] = []
         for n in range(rng.randint(10, 14)):
             amount = round(rng.uniform(200, threshold * 2.2), 2)
             approver = rng.choice(["", lead.name, clerk.name]) if amount > threshold else rng.choice(["", "", clerk.name])
