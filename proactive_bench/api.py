@@ -164,7 +164,8 @@ def run_episode(
     unknown = sorted(set(settings) - EXTRA_SETTINGS - suite_fields)
     if unknown:
         raise RunRefused(f"run_episode: unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(EXTRA_SETTINGS))}")
-    if (persona is None) == (task is None):
+    episode = persona if task is None else task
+    if episode is None or (persona is not None and task is not None):
         raise RunRefused("run_episode: give persona (the personas suite) or task (a suite of tasks), one of them")
     try:
         agent, model, note = agent_and_model(agent, model)
@@ -175,7 +176,7 @@ def run_episode(
     chosen_ids = [sessions] if isinstance(sessions, str) else list(sessions or [])
     try:
         spec = RunSpec(
-            persona=persona or task, agent=agent, model=model, judge=judge, data_root=str(data_root), sessions=chosen_ids, user=user, user_model=user_model, judge_model=judge_model,
+            persona=episode, agent=agent, model=model, judge=judge, data_root=str(data_root), sessions=chosen_ids, user=user, user_model=user_model, judge_model=judge_model,
             base_url=base_url, max_turns=max_turns, agent_options=dict(agent_options or {}), protocol=protocol, **settings,
         )
     except ValidationError as exc:

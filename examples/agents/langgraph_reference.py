@@ -62,6 +62,6 @@ def openings(path: str) -> list[str]:
 
 def agent(tools: list[BaseTool]) -> CompiledStateGraph:
     path = os.environ["PBENCH_RECORDING"]
-    model = ReplayModel(sessions=dict(zip(openings(path), recorded_turns(path).values())))
+    model = ReplayModel(sessions=dict(zip(openings(path), recorded_turns(path).values(), strict=True)))
     graph = create_react_agent(model, tools, checkpointer=InMemorySaver())
     return graph.with_config(recursion_limit=1000)  # a recorded turn may make ~100 calls, a model call each

@@ -74,7 +74,7 @@ class SweepConfig(RunSettings):
     models: list[str] = Field(default_factory=list, description="The chat models the agent runs on, one arm each (--models); with an agent that runs on none, empty.")
     personas: list[str] = Field(default_factory=list, description="The episodes: persona ids, or task ids for a suite of tasks (tasks is the same list); empty: every one in the dataset.")
     runs: int = Field(default=1, ge=1, description="Repeats of each model × persona × ablation; pibench protocol: 3 unless given.")
-    ablations: list[Ablation] = Field(default_factory=lambda: ["none"])
+    ablations: list[Ablation] = Field(default_factory=lambda: list[Ablation](["none"]))
     data: Path = DEFAULT_DATA_ROOT
     concurrency: int = Field(default=4, ge=1, description="Episodes running at once (over all worker processes).")
     workers: int = Field(default=1, ge=1, description="Processes the runs are divided among (one event loop each); local executor.")
@@ -108,13 +108,15 @@ class SweepConfig(RunSettings):
     def _arms(self) -> SweepConfig:
         if not self.models and self.agent is None:
             raise ValueError("models: give at least one (or an agent that runs on no chat model)")
-        for entry in self.models or [None]:
+        entries: list[str | None] = [*self.models] or [None]
+        for entry in entries:
             agent_and_model(self.agent, entry)  # ValueError: an unknown agent, an agent given as a model
         return self
 
     def arms(self) -> list[tuple[str, str | None]]:
         """The ``(agent, chat model)`` of each arm of the sweep, in the order of ``models``."""
-        return [agent_and_model(self.agent, entry)[:2] for entry in self.models or [None]]
+        entries: list[str | None] = [*self.models] or [None]
+        return [agent_and_model(self.agent, entry)[:2] for entry in entries]
 
     @model_validator(mode="after")
     def _suite_grid(self) -> SweepConfig:

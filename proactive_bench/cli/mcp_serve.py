@@ -8,7 +8,7 @@ import signal
 import tempfile
 import threading
 from pathlib import Path
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal
 
 import typer
 
@@ -26,8 +26,8 @@ def mcp(
     session: Annotated[str, typer.Option(help="The session id: its tools, and its workspace and apps as a run would start it.")],
     transport: Annotated[Literal["http", "stdio"], typer.Option(help="http: streamable HTTP on 127.0.0.1 with a bearer token; stdio: the MCP client started this command.")] = "http",
     port: Annotated[int, typer.Option(min=0, max=65535, help="With http: the port on 127.0.0.1 (0: a free one).")] = 0,
-    workspace: Annotated[Optional[Path], typer.Option(help="A new or empty folder for the session's workspace (default: a new temporary folder, kept).")] = None,
-    record: Annotated[Optional[Path], typer.Option(help="On exit, write the recorded tool calls here as JSON (the shape the graders read, with turn and seq).")] = None,
+    workspace: Annotated[Path | None, typer.Option(help="A new or empty folder for the session's workspace (default: a new temporary folder, kept).")] = None,
+    record: Annotated[Path | None, typer.Option(help="On exit, write the recorded tool calls here as JSON (the shape the graders read, with turn and seq).")] = None,
     data: DataOpt = DEFAULT_DATA_ROOT,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log each tool call to stderr.")] = False,
 ) -> None:

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, make_dataclass
-from dataclasses import field as dataclass_field
-from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeAlias
+from dataclasses import dataclass, field as dataclass_field, make_dataclass
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 import typer
 from pydantic.fields import FieldInfo
 
 from proactive_bench.cli.common import warn
 from proactive_bench.episode import DEFAULT_MAX_TURNS
-from proactive_bench.llm import ROLES, MaxTokens, parse_max_tokens
+from proactive_bench.llm import ROLES, CallRole, MaxTokens, parse_max_tokens
 from proactive_bench.store import locate
 from proactive_bench.suites import (
     DEFAULT_SUITE,
@@ -63,10 +62,10 @@ class RoleEndpoints:
 class AgentLimits:
     """``--max-turns``, ``--agent-option``, ``--no-probe`` and ``--context-tokens``: how long the agent runs and what it is told."""
 
-    max_turns: Annotated[Optional[int], typer.Option(min=1, help=f"Agent turns before a session is truncated (default {DEFAULT_MAX_TURNS}).")] = None
-    agent_option: Annotated[Optional[list[str]], typer.Option(help="KEY=VALUE for the agent, repeatable (react: max_steps, max_retries).")] = None
+    max_turns: Annotated[int | None, typer.Option(min=1, help=f"Agent turns before a session is truncated (default {DEFAULT_MAX_TURNS}).")] = None
+    agent_option: Annotated[list[str] | None, typer.Option(help="KEY=VALUE for the agent, repeatable (react: max_steps, max_retries).")] = None
     no_probe: Annotated[bool, typer.Option("--no-probe", help="Do not probe the model servers' capabilities before the first decision.")] = False
-    context_tokens: Annotated[Optional[int], typer.Option(min=256, help="The models' context window in tokens (default: from the probe or the server's errors).")] = None
+    context_tokens: Annotated[int | None, typer.Option(min=256, help="The models' context window in tokens (default: from the probe or the server's errors).")] = None
 
     def settings(self) -> dict[str, Any]:
         """The run settings given (``max_turns``, ``agent_options``, ``probe``, ``context_tokens``); ValueError naming --agent-option for a bad pair."""
@@ -104,8 +103,8 @@ class SuiteOptions:
     """``--suite`` and ``--task``; :data:`SuiteChoice` adds one option per suite setting, generated from the suites' settings models."""
 
     suite: Annotated[str, typer.Option(help="The kind of episode: personas (persona episodes, --persona; the default, pibench before 0.2), odyssey (history-grounded office tasks), agentif (everyday tasks), trainee (workplace scenarios) or a plug-in's; the suites of tasks run --task.")] = DEFAULT_SUITE
-    task: Annotated[Optional[str], typer.Option(help="A suite of tasks: comma-separated task ids (default: every task under --data); trainee: scenarios s<seed>-n<tasks>, e.g. s7-n3 (default: s1-n2..s20-n6).")] = None
-    tasks: Annotated[Optional[str], typer.Option("--tasks", hidden=True, help="Deprecated spelling of --task.")] = None
+    task: Annotated[str | None, typer.Option(help="A suite of tasks: comma-separated task ids (default: every task under --data); trainee: scenarios s<seed>-n<tasks>, e.g. s7-n3 (default: s1-n2..s20-n6).")] = None
+    tasks: Annotated[str | None, typer.Option("--tasks", hidden=True, help="Deprecated spelling of --task.")] = None
 
     @property
     def suite_name(self) -> str:
@@ -155,7 +154,7 @@ def suite_fields() -> dict[str, FieldInfo]:
 def _suite_option(name: str, info: FieldInfo) -> Any:
     """The option of one suite setting: ``--name``, its description as help (a swept one: comma-separated)."""
     listed = " Comma-separated values: a sweep runs each (an episode too, under a suite of tasks)." if is_swept(info) else ""
-    return Annotated[Optional[str], typer.Option(option_name(name), help=(info.description or name) + listed)]
+    return Annotated[str | None, typer.Option(option_name(name), help=(info.description or name) + listed)]
 
 
 if TYPE_CHECKING:
@@ -177,3 +176,7 @@ def split_list(value: str | None) -> list[str]:
 
 def _given(**values: Any) -> dict[str, Any]:
     return {name: value for name, value in values.items() if value}
+
+
+def _per_role(values: dict[CallRole, str | None]) -> dict[CallRole, str]:
+    return {role: value for role, value in values.items() if value}

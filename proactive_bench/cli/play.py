@@ -10,7 +10,7 @@ scaffold) against the rules user, stored and scored like any run.
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -65,11 +65,11 @@ def play(
     *,
     persona: Annotated[str, typer.Option(help="Persona whose episode to play, e.g. pharmacist.")],
     seat: Annotated[str, typer.Option("--as", help="Your seat: agent (you answer the rules user, with the session's tools) or user (you play the user for --agent).")] = "agent",
-    agent: Annotated[Optional[str], typer.Option(help="With --as user: the agent you play the user for (as pbench episode --agent).")] = None,
-    model: Annotated[Optional[str], typer.Option(help="With --as user: the chat model that agent runs on (as pbench episode --model).")] = None,
-    sessions: Annotated[Optional[str], typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
-    user_model: Annotated[Optional[str], typer.Option(help="With --as user: the simulator that labels beside you is the llm user on this chat model (default: the rules user).")] = None,
-    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
+    agent: Annotated[str | None, typer.Option(help="With --as user: the agent you play the user for (as pbench episode --agent).")] = None,
+    model: Annotated[str | None, typer.Option(help="With --as user: the chat model that agent runs on (as pbench episode --model).")] = None,
+    sessions: Annotated[str | None, typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
+    user_model: Annotated[str | None, typer.Option(help="With --as user: the simulator that labels beside you is the llm user on this chat model (default: the rules user).")] = None,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
     db: MaybeDbOpt = None,
     max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before a session is truncated.")] = DEFAULT_MAX_TURNS,
     limits: CallLimits,
@@ -106,7 +106,7 @@ def play(
         raise fail(problem)
     db_path = db or DEFAULT_DB
     spec = RunSpec(
-        persona=persona, agent=agent, model=chat_model, data_root=str(data), sessions=[s.id for s in chosen], user=user, user_model=user_model,  # type: ignore[arg-type]
+        persona=persona, agent=agent, model=chat_model, data_root=str(data), sessions=[s.id for s in chosen], user=user, user_model=user_model,
         base_url=base_url, max_turns=max_turns, max_tokens=caps, call_timeout=limits.call_timeout,
         role_base_urls=endpoints.base_urls(), role_key_envs=endpoints.key_envs(),
     )

@@ -28,8 +28,8 @@ from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import (
     Agreement,
     BurdenRow,
-    agreement_tables,
     Summary,
+    agreement_tables,
     burden_rows,
     burden_table,
     category_table,

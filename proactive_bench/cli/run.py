@@ -26,8 +26,6 @@ from proactive_bench.campaign import (
 )
 from proactive_bench.cli.common import (
     DEFAULT_DB,
-    settings_error,
-    warn,
     DataOpt,
     DbOpt,
     MaybeDbOpt,
@@ -38,6 +36,8 @@ from proactive_bench.cli.common import (
     out_console,
     resolve_id,
     results_dir,
+    settings_error,
+    warn,
 )
 from proactive_bench.cli.episodes import dataset_failure, load_or_exit, open_run
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
@@ -60,16 +60,14 @@ from proactive_bench.episode import (
     start_run,
 )
 from proactive_bench.llm import MaxTokens
-from proactive_bench.scaffolds import agent_and_model
-from proactive_bench.scoring import DEFAULT_JUDGE
-from proactive_bench.suites import DEFAULT_SUITE, suite_settings_problem
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table
-from proactive_bench.scoring import EpisodeResult, SessionResult
+from proactive_bench.scaffolds import agent_and_model
+from proactive_bench.scoring import DEFAULT_JUDGE, EpisodeResult, SessionResult
 from proactive_bench.store import AgentErrorRow, Run, Store, lease_scope
+from proactive_bench.suites import DEFAULT_SUITE, suite_settings_problem
 from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.validation import settings_problem
-
 
 AGENT_HELP = (
     "The agent under test: react (the default, on --model), scripted:reference|passive|asker|surface|guess|canvass (baselines), "
@@ -106,11 +104,11 @@ def parse_sessions(spec: str | None, sessions: list[Session]) -> list[Session]:
 @with_option_groups
 def episode(
     *,
-    persona: Annotated[Optional[str], typer.Option(help="Persona whose episode to run, e.g. pharmacist (the personas suite; --suite odyssey, agentif, trainee run --task).")] = None,
-    agent: Annotated[Optional[str], typer.Option(help=AGENT_HELP)] = None,
-    model: Annotated[Optional[str], typer.Option(help=MODEL_HELP)] = None,
+    persona: Annotated[str | None, typer.Option(help="Persona whose episode to run, e.g. pharmacist (the personas suite; --suite odyssey, agentif, trainee run --task).")] = None,
+    agent: Annotated[str | None, typer.Option(help=AGENT_HELP)] = None,
+    model: Annotated[str | None, typer.Option(help=MODEL_HELP)] = None,
     judge: Annotated[str, typer.Option(help="The judge of rubric items, a name in JUDGES (a plugin's pbench.judges entry point); it runs on --judge-model.")] = DEFAULT_JUDGE,
-    sessions: Annotated[Optional[str], typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
+    sessions: Annotated[str | None, typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
     user: Annotated[str, typer.Option(help="User simulator backend: rules or llm.")] = "rules",
     user_model: Annotated[str | None, typer.Option(help="Chat model for --user llm.")] = None,
     judge_model: Annotated[str | None, typer.Option(help="Chat model for rubric items; without it they are ungraded.")] = None,
@@ -138,7 +136,7 @@ def episode(
     if suite != DEFAULT_SUITE:
         if persona is not None or sessions is not None:
             raise fail(f"--persona and --sessions choose persona episodes; choose {suite} tasks with --task")
-        flags = {
+        flags: dict[str, Any] = {
             "agent": agent_name, "models": [chat_model] if chat_model else [], "judge": judge, "data": str(data), "user": user, "user_model": user_model, "judge_model": judge_model, "base_url": base_url,
             "protocol": protocol,
             "call_timeout": limits.call_timeout, "role_base_urls": endpoints.base_urls(), "role_key_envs": endpoints.key_envs(),

@@ -38,10 +38,10 @@ def validate(
     strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
     oracle: Annotated[bool, typer.Option("--oracle", help="Also run the scripted baselines and check the quality bar (slower).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the problems (the oracle outcomes, the --stats counts) as one JSON object on stdout.")] = False,
-    suite: Annotated[Optional[str], typer.Option(help="trainee: check every scenario template over --seeds seeds and every default scenario (or --task) instead (oracle and baselines played).")] = None,
-    seeds: Annotated[Optional[int], typer.Option(min=1, help="With --suite trainee: seeds per template (default: the suite's validation seeds).")] = None,
-    task: Annotated[Optional[str], typer.Option(help="With --suite trainee: the scenarios to compose and check, s<seed>-n<tasks>, comma-separated (default: the default benchmark s1-n2..s20-n6).")] = None,
-    tasks: Annotated[Optional[str], typer.Option("--tasks", hidden=True, help="Deprecated spelling of --task.")] = None,
+    suite: Annotated[str | None, typer.Option(help="trainee: check every scenario template over --seeds seeds and every default scenario (or --task) instead (oracle and baselines played).")] = None,
+    seeds: Annotated[int | None, typer.Option(min=1, help="With --suite trainee: seeds per template (default: the suite's validation seeds).")] = None,
+    task: Annotated[str | None, typer.Option(help="With --suite trainee: the scenarios to compose and check, s<seed>-n<tasks>, comma-separated (default: the default benchmark s1-n2..s20-n6).")] = None,
+    tasks: Annotated[str | None, typer.Option("--tasks", hidden=True, help="Deprecated spelling of --task.")] = None,
     cache: Annotated[bool, typer.Option(help="Reuse the report of an earlier run on the same files with the same pbench (kept under ~/.cache/pbench/validate).")] = True,
 ) -> None:
     """Check a dataset in one pass: schema, semantics, references, leaks, annotations, grader imports."""

@@ -35,7 +35,16 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.data_model.evidence import Evidence, questions_in
     from proactive_bench.data_model.labels import IntentLabel, Leak, Stage
     from proactive_bench.data_model.messages import Message
-    from proactive_bench.data_model.status import FINAL_OUTCOMES, PARTIAL_RUN_STATUSES, IntentStatus, RunStatus, SessionOutcome, SweepStatus
+    from proactive_bench.data_model.status import (
+        FINAL_OUTCOMES,
+        INPUT_ENDED,
+        PARTIAL_RUN_STATUSES,
+        InputEnded,
+        IntentStatus,
+        RunStatus,
+        SessionOutcome,
+        SweepStatus,
+    )
     from proactive_bench.data_model.trace import (
         clipped_note,
         collecting_clips,

@@ -9,8 +9,8 @@ evaluated against an :class:`~proactive_bench.data_model.evidence.Evidence` obje
 from __future__ import annotations
 
 import fnmatch
-import json
 import functools
+import json
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any

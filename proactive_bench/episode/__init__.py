@@ -52,7 +52,8 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         start_run,
     )
     from proactive_bench.episode.rows import grade_rows
-    from proactive_bench.episode.runner import DEFAULT_MAX_TURNS, CallLedger, episode_env
+    from proactive_bench.episode.runner import DEFAULT_MAX_TURNS, CallLedger, episode_env, session_toolbox
+    from proactive_bench.episode.settings import RunSettings
 
 __all__ = [
     "DEFAULT_MAX_TURNS",

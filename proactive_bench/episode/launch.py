@@ -15,7 +15,7 @@ from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.rate_limiters import BaseRateLimiter, InMemoryRateLimiter
 from pydantic import Field, model_validator
@@ -35,6 +35,7 @@ from proactive_bench.episode.runner import (
     ProgressHook,
     run_episode,
 )
+from proactive_bench.episode.settings import RunSettings
 from proactive_bench.llm import (
     DEFAULT_TIMEOUT_S,
     UNCAPPED,
@@ -52,7 +53,6 @@ from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds import DEFAULT_AGENT, ScaffoldLoadError, ScaffoldOptions, grants_reference, load_agent, split_agent_model
 from proactive_bench.scoring import JUDGES, EpisodeResult, JudgeFactory, JudgeSettings
 from proactive_bench.store import Run, Store
-from proactive_bench.episode.settings import RunSettings
 from proactive_bench.suites import SUITES, SuiteSettings, suite_settings_problem
 from proactive_bench.user import USERS, UserOptions, UserSimulator, check_user
 

@@ -113,7 +113,7 @@ def _coerced(model: type[BaseModel], key: str, value: Any) -> Any:
     field = model.model_fields.get(key)
     if field is None:  # not the suite's: refused, with the suites it belongs to, when the settings are checked
         return value
-    adapter: TypeAdapter[Any] = TypeAdapter(field.annotation)
+    adapter: TypeAdapter[Any] = TypeAdapter(Any if field.annotation is None else field.annotation)
     try:
         if isinstance(value, list) and is_swept(field):
             return [adapter.validate_python(v) for v in value]

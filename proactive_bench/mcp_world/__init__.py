@@ -8,7 +8,7 @@
 Names load on first use (the MCP SDK takes about a second to import).
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from proactive_bench.exports import Exports
 
@@ -20,6 +20,11 @@ _EXPORTS = Exports(
         "tools": ("ToolCalls", "call_result", "tool_listing", "tool_server"),
     },
 )
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.mcp_world.http_server import LOOPBACK, BearerGuard, McpWorld, WorldStartError
+    from proactive_bench.mcp_world.stdio import serve_stdio
+    from proactive_bench.mcp_world.tools import ToolCalls, call_result, tool_listing, tool_server
 
 __all__ = [
     "LOOPBACK",

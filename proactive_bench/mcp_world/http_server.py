@@ -121,7 +121,7 @@ class McpWorld:
         assert self._server is not None
         try:
             self._server.run()  # on uvloop where it is installed (uvicorn's loop="auto")
-        except BaseException as exc:  # noqa: BLE001 (reported by start, or logged once running)
+        except BaseException as exc:
             self._failure = exc
             log.warning("mcp_world_failed", error=repr(exc))
 

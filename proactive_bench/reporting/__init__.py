@@ -23,6 +23,7 @@ _EXPORTS = Exports(
 )
 
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.reporting.agreement import Agreement, agreement_tables, cohen_kappa, label_agreement, run_agreement
     from proactive_bench.reporting.burden import BurdenRow, burden_rows, burden_table
     from proactive_bench.reporting.comparison import compare_runs, comparison_dict, comparison_table
     from proactive_bench.reporting.run_list import RunRow, SweepRow, run_rows, runs_table, sweep_rows, sweeps_table

@@ -22,7 +22,6 @@ from proactive_bench.episode import run_spec
 from proactive_bench.reporting.row_tables import Rows, RowTables, group_by, no_rows
 from proactive_bench.scoring import EpisodeResult
 from proactive_bench.store import Run
-from proactive_bench.reporting.row_tables import Rows, RowTables, group_by, no_rows
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
 
 GROUPS = ("1-app", "2-app", "3-app")

@@ -28,7 +28,6 @@ import proactive_bench.scaffolds.scripted  # noqa: F401
 from proactive_bench.registry import PluginError, Registry
 from proactive_bench.scaffolds.external import TRANSPORTS, external_agent
 from proactive_bench.scaffolds.langgraph_graph import GraphAgent, is_graph_attr
-from proactive_bench.scaffolds.langgraph_graph import GraphAgent, is_graph_attr
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     Scaffold,
@@ -213,7 +212,7 @@ def _instantiate(factory: Any, options: ScaffoldOptions, spec: str) -> Any:
         takes_args = False
     try:
         return factory(options) if takes_args else factory()
-    except Exception as exc:  # noqa: BLE001 (the user's factory)
+    except Exception as exc:
         raise ScaffoldLoadError(f"building scaffold {spec!r} failed: {located(exc)}") from exc
 
 
@@ -222,7 +221,7 @@ def _checked(agent: Any, name: str) -> Scaffold:
     missing = [m for m in ("start_session", "respond", "end_session") if not callable(getattr(agent, m, None))]
     if missing:
         raise ScaffoldLoadError(f"scaffold {name!r} lacks method(s): {', '.join(missing)}")
-    return agent  # type: ignore[no-any-return]
+    return agent
 
 
 for _name in ORACLES:

@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.scoring.bootstrap import PairedDifference, bootstrap_interval, paired_difference
     from proactive_bench.scoring.burden import SNAPSHOT_KIND, Burden, session_burden
     from proactive_bench.scoring.grading import GradeResult, grade_session
-    from proactive_bench.scoring.judge import DEFAULT_JUDGE, JUDGES, JudgeFactory, JudgeSettings, RubricJudge, RubricVerdict
+    from proactive_bench.scoring.judge import DEFAULT_JUDGE, JUDGES, Judge, JudgeFactory, JudgeSettings, RubricJudge, RubricVerdict
     from proactive_bench.scoring.metrics import (
         SCORINGS,
         Scoring,

@@ -94,6 +94,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         IntentEvent,
         LLMCall,
         MessageRow,
+        PersonLabel,
         Run,
         SessionRun,
         Snapshot,

@@ -148,19 +148,29 @@ def settings_grid(suite: Suite, values: Mapping[str, Any]) -> list[dict[str, Any
     model = settings_model(suite)
     swept = {k: (v if isinstance(v, list) else [v]) for k, v in values.items() if k in model.model_fields and is_swept(model.model_fields[k])}
     fixed = {k: v for k, v in values.items() if k not in swept}
-    return [fixed | dict(zip(swept, combo)) for combo in itertools.product(*swept.values())] if swept else [fixed]
+    return [fixed | dict(zip(swept, combo, strict=True)) for combo in itertools.product(*swept.values())] if swept else [fixed]
 
 
 class Suite(Protocol):
     """A kind of task: where its tasks live, how one loads as an episode, which run settings it accepts."""
 
-    name: str
-    folder: str
-    """The folder of the dataset root its tasks live in (``episodes``, ``odyssey``)."""
-    settings_model: type[BaseModel]
-    """The settings the suite takes (a :class:`NoSettings` subclass): declared once, offered as options by
-    ``pbench episode`` and ``pbench sweep``, checked by its validators, stored with each run. A suite may also
-    define ``grid(values) -> list[dict]``, how a sweep's lists of values become arms (default: every combination)."""
+    @property
+    def name(self) -> str:
+        """The suite's name (``--suite``); read-only, so a frozen dataclass or a class attribute fits."""
+        ...
+
+    @property
+    def folder(self) -> str:
+        """The folder of the dataset root its tasks live in (``episodes``, ``odyssey``)."""
+        ...
+
+    @property
+    def settings_model(self) -> type[BaseModel]:
+        """The settings the suite takes (a :class:`NoSettings` subclass): declared once, offered as options by
+        ``pbench episode`` and ``pbench sweep``, checked by its validators, stored with each run. A suite may also
+        define ``grid(values) -> list[dict]``, how a sweep's lists of values become arms (default: every combination)."""
+        ...
+
 
     def names(self, root: Path) -> list[str]:
         """The episodes of the suite in a dataset.

@@ -8,7 +8,16 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from proactive_bench.dataset import Episode, LoadedEpisode, Persona, Problem, Session, load_dataset_partly, load_episode, load_episode_partly
+from proactive_bench.dataset import (
+    Episode,
+    LoadedEpisode,
+    Persona,
+    Problem,
+    Session,
+    load_dataset_partly,
+    load_episode,
+    load_episode_partly,
+)
 from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, NoSettings, SuiteSettings
 
 

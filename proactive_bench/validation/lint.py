@@ -11,8 +11,8 @@ import multiprocessing
 import os
 import re
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 

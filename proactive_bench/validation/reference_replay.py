@@ -36,7 +36,6 @@ from proactive_bench.validation.scratch_world import (
 )
 from proactive_bench.validation.semantics import unknown_name
 
-
 SessionHook = Callable[[Session, ToolEnv], None]
 """Called with each session that starts, on its starting world, before its reference runs; leaves the world as it found it."""
 

@@ -9,8 +9,7 @@ import pytest
 
 from proactive_bench.dataset.loading import load_episode, load_episode_partly
 from proactive_bench.store import MessageRow, Store
-from tests.helpers.cli import edit_yaml as _edit
-from tests.helpers.cli import run_cli, run_episode_json
+from tests.helpers.cli import edit_yaml as _edit, run_cli, run_episode_json
 from tests.helpers.paths import EXAMPLE
 
 S2 = "episodes/lab_manager/sessions/s2_pfa_backorder.yaml"

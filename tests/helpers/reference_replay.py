@@ -50,7 +50,7 @@ def assert_replays_reference(tmp_path: Path, model: str, reference: list[dict[st
     assert (result["proc"], result["comp"]) == (1.0, 1.0)
     replayed = exported(tmp_path / "r.db", result["run_id"], tmp_path / "replayed.jsonl")
     assert [r["session_id"] for r in replayed] == [r["session_id"] for r in reference]
-    for ours, theirs in zip(replayed, reference):
+    for ours, theirs in zip(replayed, reference, strict=True):
         assert (ours["status"], ours["proc"], ours["comp"]) == (theirs["status"], theirs["proc"], theirs["comp"])
         assert agent_side(ours) == agent_side(theirs) and agent_side(ours)[0][0], ours["session_id"]  # the same calls, in order
 

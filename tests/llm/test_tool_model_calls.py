@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_cli
 from langchain_core.rate_limiters import InMemoryRateLimiter
 
 from proactive_bench.campaign.sweep import SweepConfigError, validate_sweep_config

@@ -18,8 +18,6 @@ from typing import Any
 
 import httpx2
 import pytest
-from tests.helpers.cli import run_cli, run_episode_json
-from tests.helpers.paths import DATA, REPO
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -37,6 +35,8 @@ from proactive_bench.env import ToolBox, ToolRecord
 from proactive_bench.episode import session_toolbox
 from proactive_bench.mcp_world import LOOPBACK, McpWorld, WorldStartError
 from proactive_bench.store import Store, ToolCallRow
+from tests.helpers.cli import run_cli, run_episode_json
+from tests.helpers.paths import DATA, REPO
 
 SESSION = "s01_vanco_auc_review"
 REPORT = "reports/2025-03-10_vanco_review.md"
@@ -79,7 +79,7 @@ async def test_the_session_s_tools_are_listed_with_their_in_process_schemas(phar
     assert [t.name for t in listed] == [s.name for s in toolbox.specs]
     assert {t.name for t in listed} >= {"read_file", "write_file", "memory_write"}
     assert "shell_exec" not in {t.name for t in listed}  # a session offers only its own groups (s01: the defaults)
-    for tool, spec in zip(listed, toolbox.specs):
+    for tool, spec in zip(listed, toolbox.specs, strict=True):
         assert tool.input_schema == spec.json_schema()
         assert tool.description == spec.description
     assert toolbox.records == []  # listing is not a call
@@ -216,7 +216,7 @@ def pbench_env() -> dict[str, str]:
 async def test_pbench_mcp_over_http_serves_the_session_until_stopped(tmp_path: Path) -> None:
     port, record = free_port(), tmp_path / "calls.json"
     command = [str(PBENCH), "mcp", "--persona", "pharmacist", "--session", SESSION, "--port", str(port), "--workspace", str(tmp_path / "ws"), "--record", str(record)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=pbench_env(), cwd=tmp_path)  # noqa: ASYNC220 (read from a thread below)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=pbench_env(), cwd=tmp_path)
     try:
         shown: dict[str, str] = {}
         while "token" not in shown:

@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from hypothesis import event, given, settings
-from hypothesis import strategies as st
+from hypothesis import event, given, settings, strategies as st
 
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import MINI

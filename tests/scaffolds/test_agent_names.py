@@ -11,8 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.helpers.cli import run_cli, run_episode_json
-from tests.helpers.paths import MINI
 
 import proactive_bench as pb
 from proactive_bench.episode import RunSpec
@@ -26,6 +24,8 @@ from proactive_bench.scoring import JUDGES
 from proactive_bench.store import Run, Store
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
 from proactive_bench.testing import StubServer, text_reply
+from tests.helpers.cli import run_cli, run_episode_json
+from tests.helpers.paths import MINI
 from tests.helpers.plugins import install_fake_plugin
 
 AGENT_FILE = '''
@@ -95,7 +95,7 @@ def test_agent_names_resolve_in_one_place_and_a_prefix_is_one_registration() -> 
         assert agent_loader("echo:hello") is AGENT_KINDS.get("echo")
         assert split_agent_model("echo:hello") == ("echo:hello", None)
     finally:
-        AGENT_KINDS._entries.pop("echo")  # noqa: SLF001 (the test's registration only)
+        AGENT_KINDS._entries.pop("echo")
 
 
 def test_agent_and_model_says_which_spellings_are_old_and_refuses_mixed_ones() -> None:
@@ -182,7 +182,7 @@ def test_judge_reaches_the_judges_registry(tmp_path: Path, monkeypatch: pytest.M
             out = run_episode_json("--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--judge", "lenient",
                                    "--judge-model", "openai:stub-judge", "--no-probe", "--base-url", server.base_url, "--db", str(tmp_path / "r.db"))
             judged = [b for b in server.requests if "messages" in b]
-        import pbench_lenient_judge  # noqa: PLC0415 (loaded from the fake distribution by the run)
+        import pbench_lenient_judge
 
         assert pbench_lenient_judge.GRADED and not judged  # every rubric item went to the plugin, none to the model
         assert isinstance(pbench_lenient_judge.Lenient(None, "m"), pb.Judge)  # the public protocol is what it implements

@@ -16,8 +16,8 @@ from proactive_bench.testing.stub_server import (
     tool_call_reply,
 )
 from tests.helpers.cli import run_cli
-from tests.helpers.reference_replay import agent_side, exported
 from tests.helpers.paths import HELPERS, MINI, REPO
+from tests.helpers.reference_replay import agent_side, exported
 
 EXAMPLE = REPO / "examples" / "agents" / "langgraph_react.py"
 REPLAY = REPO / "examples" / "agents" / "langgraph_reference.py"
@@ -114,6 +114,6 @@ def test_the_replay_graph_gives_the_in_process_reference_figures_and_tool_calls(
     assert (result["proc"], result["comp"]) == (1.0, 1.0)
     replayed = exported(tmp_path / "r.db", result["run_id"], tmp_path / "replayed.jsonl")
     assert [r["session_id"] for r in replayed] == [r["session_id"] for r in reference]
-    for ours, theirs in zip(replayed, reference):
+    for ours, theirs in zip(replayed, reference, strict=True):
         assert (ours["status"], ours["proc"], ours["comp"]) == (theirs["status"], theirs["proc"], theirs["comp"])
         assert agent_side(ours) == agent_side(theirs) and agent_side(ours)[0][0], ours["session_id"]  # the same calls, in order

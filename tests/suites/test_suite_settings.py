@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.helpers.paths import MINI, REPO
 from typer.main import get_command
 
 from proactive_bench.campaign import SweepConfig, sweep_run_spec, validate_sweep_config
@@ -24,9 +23,8 @@ from proactive_bench.suites import (
     settings_model,
     suite_settings_problem,
 )
+from tests.helpers.paths import MINI, REPO
 from tests.helpers.plugins import install_fake_plugin
-
-
 
 SETTING_OF_OPTION = {
     "no_probe": "probe", "agent_option": "agent_options", "rps": "requests_per_second", "max_cost": "max_cost_usd", "ablation": "ablations",

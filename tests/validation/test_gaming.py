@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.helpers.cli import edit_yaml as _edit
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import edit_yaml as _edit, run_cli
 from tests.helpers.paths import DATA
 
 A1 = "episodes/mini/sessions/a1.yaml"

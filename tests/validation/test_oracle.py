@@ -7,8 +7,7 @@ from pathlib import Path
 
 from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES
 from proactive_bench.validation.oracle import BASELINES
-from tests.helpers.cli import edit_yaml as _edit
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import edit_yaml as _edit, run_cli
 from tests.helpers.paths import EXAMPLE
 
 S1 = "episodes/lab_manager/sessions/s1_week12_order.yaml"

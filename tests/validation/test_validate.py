@@ -8,12 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.cli import edit_yaml as _edit
-from tests.helpers.cli import run_cli
-from tests.helpers.paths import DATA, EXAMPLE, ODYSSEY_MINI
-
 from proactive_bench.dataset import draft_dataset, runnable_dataset
 from proactive_bench.validation.lint import drafts_problems
+from tests.helpers.cli import edit_yaml as _edit, run_cli
+from tests.helpers.paths import DATA, EXAMPLE, ODYSSEY_MINI
 
 LAB = "episodes/lab_manager/sessions"
 

@@ -11,7 +11,6 @@ from pydantic import BaseModel, Field, model_validator
 
 from proactive_bench.dataset import DatasetError, LoadedEpisode, Problem
 from proactive_bench.suites.base import SWEPT, NoSettings, SuiteSettings
-from proactive_bench.suites.odyssey.loading import FOLDER, SUITE_NAME, TASKS, load_task, read_task, task_episode, task_file
 from proactive_bench.suites.odyssey.context import HistoryModels, parse_setting
 from proactive_bench.suites.odyssey.loading import FOLDER, SUITE_NAME, TASKS, load_task, read_task, task_episode, task_file
 from proactive_bench.suites.odyssey.task import OdysseyTask

@@ -21,12 +21,12 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+
+from proactive_bench.scaffolds.external import A2aAgent, ExternalAgentError, ExternalSettings
 from tests.helpers.a2a_server import agent_card, loopback, serve
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import MINI
 from tests.helpers.reference_replay import assert_replays_reference, example_service, record_reference
-
-from proactive_bench.scaffolds.external import A2aAgent, ExternalAgentError, ExternalSettings
 
 SESSIONS = ["a1", "a2", "a3"]
 TRIGGER_A1 = "Can you summarise notes/batch.csv for me?"

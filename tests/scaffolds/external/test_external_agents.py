@@ -20,15 +20,6 @@ from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import pytest
-from tests.helpers.cli import run_cli
-from tests.helpers.paths import HELPERS, MINI
-from tests.helpers.reference_replay import (
-    EXAMPLES,
-    Recording,
-    assert_replays_reference,
-    example_service,
-    record_reference,
-)
 
 from proactive_bench import load_results
 from proactive_bench.env import Memory, Workspace
@@ -40,6 +31,15 @@ from proactive_bench.scaffolds.external import (
     ExternalAgentError,
     ExternalSettings,
     McpEndpoint,
+)
+from tests.helpers.cli import run_cli
+from tests.helpers.paths import HELPERS, MINI
+from tests.helpers.reference_replay import (
+    EXAMPLES,
+    Recording,
+    assert_replays_reference,
+    example_service,
+    record_reference,
 )
 
 AGENT = HELPERS / "external_agent.py"

@@ -101,7 +101,7 @@ def _converted(db: Connection, run_id: str, position: int, saved: bytes | Path) 
     known = sa.text("SELECT sha256 FROM workspacearchive WHERE sha256 IN :d").bindparams(sa.bindparam("d", expanding=True))
     digests = list(archived)
     present = {found for start in range(0, len(digests), 500) for found in db.execute(known, {"d": digests[start : start + 500]}).scalars()}
-    rows = [{"sha256": digest, **dict(zip(("data", "codec"), compress_if_smaller(data)))} for digest, data in archived.items() if digest not in present]
+    rows = [{"sha256": digest, **dict(zip(("data", "codec"), compress_if_smaller(data), strict=True))} for digest, data in archived.items() if digest not in present]
     if rows:
         db.execute(sa.text("INSERT INTO workspacearchive (sha256, data, codec) VALUES (:sha256, :data, :codec)"), rows)
     return next(iter(archived))
