@@ -176,11 +176,27 @@ def run_episode(
     chosen_ids = [sessions] if isinstance(sessions, str) else list(sessions or [])
     try:
         spec = RunSpec(
-            persona=episode, agent=agent, model=model, judge=judge, data_root=str(data_root), sessions=chosen_ids, user=user, user_model=user_model, judge_model=judge_model,
-            base_url=base_url, max_turns=max_turns, agent_options=dict(agent_options or {}), protocol=protocol, **settings,
+            persona=episode,
+            agent=agent,
+            model=model,
+            judge=judge,
+            data_root=str(data_root),
+            sessions=chosen_ids,
+            user=user,
+            user_model=user_model,
+            judge_model=judge_model,
+            base_url=base_url,
+            max_turns=max_turns,
+            agent_options=dict(agent_options or {}),
+            protocol=protocol,
+            **settings,
         )
     except ValidationError as exc:
-        raise RunRefused("; ".join(f"{'.'.join(map(str, e['loc'])) + ': ' if e['loc'] else ''}{e['msg'].removeprefix('Value error, ')}" for e in exc.errors())) from None
+        raise RunRefused(
+            "; ".join(
+                f"{'.'.join(map(str, e['loc'])) + ': ' if e['loc'] else ''}{e['msg'].removeprefix('Value error, ')}" for e in exc.errors()
+            )
+        ) from None
     loaded = load_spec_episode(spec)
     chosen = _chosen_sessions(loaded, spec.sessions)
     problem = settings_problem(agent, chosen, user) or participant_problem(spec)
@@ -203,7 +219,11 @@ def run_episode(
 
 
 def run_sweep(
-    config: SweepConfig | Mapping[str, Any] | str | Path, *, db: str | Path = DEFAULT_DB, validate: bool = True, on_event: RunEventHook | None = None,
+    config: SweepConfig | Mapping[str, Any] | str | Path,
+    *,
+    db: str | Path = DEFAULT_DB,
+    validate: bool = True,
+    on_event: RunEventHook | None = None,
 ) -> SweepResult:
     """Run models × personas × repeats × ablations (and a suite's settings) concurrently: ``pbench sweep`` as a function.
 
@@ -314,7 +334,9 @@ def _admit(loaded: LoadedEpisode, session_ids: list[str], results: Path) -> None
     """RunRefused with the first error ``pbench validate`` finds in the sessions to run (and how many there are)."""
     problems = dataset_problems(loaded, session_ids, results / VALIDATED_DIR)
     if problems:
-        raise RunRefused(f"{len(problems)} error(s) in episode {loaded.episode.id} (see pbench validate), first: {problems[0]}; validate=False skips these checks")
+        raise RunRefused(
+            f"{len(problems)} error(s) in episode {loaded.episode.id} (see pbench validate), first: {problems[0]}; validate=False skips these checks"
+        )
 
 
 def _sweep_config(config: SweepConfig | Mapping[str, Any] | str | Path) -> SweepConfig:

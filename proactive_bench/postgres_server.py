@@ -59,7 +59,9 @@ def free_port() -> int:
 def port_taken(port: int) -> bool:
     """Whether something already listens on (or holds) 127.0.0.1:``port``."""
     with socket.socket() as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds: a port whose old connections linger in TIME_WAIT is free
+        probe.setsockopt(
+            socket.SOL_SOCKET, socket.SO_REUSEADDR, 1
+        )  # as the server binds: a port whose old connections linger in TIME_WAIT is free
         try:
             probe.bind(("127.0.0.1", port))
         except OSError:
@@ -126,7 +128,9 @@ class LocalPostgres:
             raise PostgresServerError(str(missing()))
         running = self.pid()
         if running is not None:
-            raise PostgresServerError(f"{self.folder}: in use by a running server (pid {running}, {self.url()}); stop it with: pbench db stop --dir {self.folder}")
+            raise PostgresServerError(
+                f"{self.folder}: in use by a running server (pid {running}, {self.url()}); stop it with: pbench db stop --dir {self.folder}"
+            )
         if not self.initialized():
             self._create_cluster(bin_dir)
         port = port or self.port() or free_port()
@@ -136,7 +140,20 @@ class LocalPostgres:
         if not self.durable:
             options += " -c fsync=off -c full_page_writes=off -c synchronous_commit=off"
         options += "".join(f" -c {setting}" for setting in self.settings)
-        self._run(bin_dir / "pg_ctl", "-D", str(self.data), "-o", options, "-w", "-t", str(START_TIMEOUT_S), "-l", str(self.log_file), "start", what="start the server")
+        self._run(
+            bin_dir / "pg_ctl",
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-w",
+            "-t",
+            str(START_TIMEOUT_S),
+            "-l",
+            str(self.log_file),
+            "start",
+            what="start the server",
+        )
         (self.folder / "port").write_text(str(port))
         if database is None:
             return self.url("", port).rstrip("/")
@@ -158,7 +175,9 @@ class LocalPostgres:
         bin_dir = binaries()
         if bin_dir is None or self.pid() is None:
             return False
-        self._run(bin_dir / "pg_ctl", "-D", str(self.data), "-m", "immediate" if immediate else "fast", "-w", "stop", what="stop the server")
+        self._run(
+            bin_dir / "pg_ctl", "-D", str(self.data), "-m", "immediate" if immediate else "fast", "-w", "stop", what="stop the server"
+        )
         return True
 
     def _create_cluster(self, bin_dir: Path) -> None:
@@ -174,7 +193,19 @@ class LocalPostgres:
                 raise PostgresServerError(
                     f"{self.folder}: as root the server runs as the {SERVER_USER} user, who cannot reach this folder; give a --dir it can enter (e.g. under /tmp or /var/lib)"
                 )
-        self._run(bin_dir / "initdb", "-D", str(self.data), "-U", DB_USER, "-A", "trust", "-E", "UTF8", "--no-sync", what="create the cluster (initdb)")
+        self._run(
+            bin_dir / "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            DB_USER,
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+            what="create the cluster (initdb)",
+        )
 
     def _run(self, program: Path, *args: str, what: str) -> None:
         done = subprocess.run(_as_server_user([str(program), *args]), capture_output=True, text=True, check=False)

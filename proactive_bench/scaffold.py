@@ -31,6 +31,8 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'proactive_bench.scaffold' has no attribute {name!r}")
     new = MOVED[name]
     warnings.warn(
-        f"proactive_bench.scaffold is deprecated and goes in pbench 0.3: use 'from {new} import {name}'", DeprecationWarning, stacklevel=2,
+        f"proactive_bench.scaffold is deprecated and goes in pbench 0.3: use 'from {new} import {name}'",
+        DeprecationWarning,
+        stacklevel=2,
     )
     return getattr(importlib.import_module(new), name)

@@ -54,8 +54,10 @@ class RefusesDuplicateKeys(SafeConstructor):
                 continue  # an unhashable key: the base constructor reports it
             if repeated:
                 raise ConstructorError(
-                    "while constructing a mapping", node.start_mark,
-                    f"duplicate key {key!r} (first on line {first_line[key] + 1})", key_node.start_mark,
+                    "while constructing a mapping",
+                    node.start_mark,
+                    f"duplicate key {key!r} (first on line {first_line[key] + 1})",
+                    key_node.start_mark,
                 )
             first_line[key] = key_node.start_mark.line
         return super().construct_mapping(node, deep=deep)

@@ -43,7 +43,11 @@ class NotesAgent:
         tools = self._ctx.tools
         self._count += 1
         listing = tools.call("list_dir", {"path": "."})
-        lines = [f"The workspace holds: {', '.join(listing.result['response']) or 'nothing'}." if listing.ok else "I could not list the workspace."]
+        lines = [
+            f"The workspace holds: {', '.join(listing.result['response']) or 'nothing'}."
+            if listing.ok
+            else "I could not list the workspace."
+        ]
         for name in dict.fromkeys(m.rstrip(".") for m in FILE_NAME.findall(message)):
             lines.append(_describe(name, tools.call("read_file", {"path": name})))
         key = f"request_{self._ctx.session_id}_{self._count}"

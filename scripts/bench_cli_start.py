@@ -41,7 +41,15 @@ TOP_LEVEL = re.compile(r"^import time:\s+\d+ \|\s+(\d+) \| \S")
 LOADED = re.compile(r"^modules loaded: (\d+)$", re.MULTILINE)
 BARE = "import typer"
 DEAD_ENDPOINT = "http://127.0.0.1:9/v1"
-TARGETS = {"--help": 0.5, "runs": 0.5, "results": 0.5, "sweeps": 0.5, "episode (dead endpoint)": 1.5, "validate (cold)": 5.0, "validate (cached)": 0.5}
+TARGETS = {
+    "--help": 0.5,
+    "runs": 0.5,
+    "results": 0.5,
+    "sweeps": 0.5,
+    "episode (dead endpoint)": 1.5,
+    "validate (cold)": 5.0,
+    "validate (cached)": 0.5,
+}
 """Issue 36's bounds, in seconds on an idle machine."""
 
 
@@ -132,9 +140,13 @@ def main() -> None:
         db = Path(tmp) / "pbench.db"
         record(db)
         timed = commands(db, Path(tmp))
-        chosen = [label for label in timed if not options.only or label.split()[0] in options.only.split(",") or label in options.only.split(",")]
+        chosen = [
+            label for label in timed if not options.only or label.split()[0] in options.only.split(",") or label in options.only.split(",")
+        ]
         bare = [bare_seconds() for _ in range(options.repeat)]
-        figures: dict[str, dict[str, float | int | None]] = {"python -c 'import typer'": {"wall_s": round(statistics.median(bare), 3), "ratio": 1.0}}
+        figures: dict[str, dict[str, float | int | None]] = {
+            "python -c 'import typer'": {"wall_s": round(statistics.median(bare), 3), "ratio": 1.0}
+        }
         for label in chosen:
             walls = [wall_seconds(timed[label], run) for run in range(options.repeat)]
             bare.append(bare_seconds())  # interleaved: the floor follows the machine's load through the run

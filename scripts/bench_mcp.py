@@ -61,7 +61,11 @@ async def timed(calls: int, one: Callable[[str, dict[str, Any]], Awaitable[Any]]
 @asynccontextmanager
 async def http_client(url: str, token: str) -> AsyncIterator[ClientSession]:
     headers = {"Authorization": f"Bearer {token}"}
-    async with httpx2.AsyncClient(headers=headers) as http, streamable_http_client(url, http_client=http) as (read, write), ClientSession(read, write) as client:
+    async with (
+        httpx2.AsyncClient(headers=headers) as http,
+        streamable_http_client(url, http_client=http) as (read, write),
+        ClientSession(read, write) as client,
+    ):
         await client.initialize()
         yield client
 
@@ -98,7 +102,14 @@ async def bench(data: Path, calls: int, cpu_ms: dict[str, float]) -> dict[str, l
             async with http_client(world.url, world.token) as client:
                 found["http, client in this process"] = await timed(calls, lambda name, args: checked(client, name, args))
             other = await asyncio.create_subprocess_exec(
-                sys.executable, __file__, "--client", world.url, world.token, "--calls", str(calls), stdout=subprocess.PIPE,
+                sys.executable,
+                __file__,
+                "--client",
+                world.url,
+                world.token,
+                "--calls",
+                str(calls),
+                stdout=subprocess.PIPE,
             )
             cpu = time.process_time()  # this process only serves meanwhile: its CPU time is the server's
             out, _ = await other.communicate()
@@ -108,7 +119,19 @@ async def bench(data: Path, calls: int, cpu_ms: dict[str, float]) -> dict[str, l
             cpu_ms["client (MCP SDK)"] = measured["cpu_ms"]
         server = StdioServerParameters(
             command=str(Path(sys.executable).with_name("pbench")),
-            args=["mcp", "--transport", "stdio", "--persona", PERSONA, "--session", SESSION, "--data", str(data), "--workspace", str(Path(folder) / "stdio")],
+            args=[
+                "mcp",
+                "--transport",
+                "stdio",
+                "--persona",
+                PERSONA,
+                "--session",
+                SESSION,
+                "--data",
+                str(data),
+                "--workspace",
+                str(Path(folder) / "stdio"),
+            ],
             env={"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else None,  # a work tree's code, as in this process
         )
         async with stdio_client(server) as (read, write), ClientSession(read, write) as client:
@@ -130,12 +153,18 @@ def main() -> None:
     cpu_ms: dict[str, float] = {}
     found = asyncio.run(bench(options.data, options.calls, cpu_ms))
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"{PERSONA} / {SESSION}: {options.calls} calls each (read_file and list_dir, alternating); {os.cpu_count()} CPUs, load average {load}")
+    print(
+        f"{PERSONA} / {SESSION}: {options.calls} calls each (read_file and list_dir, alternating); {os.cpu_count()} CPUs, load average {load}"
+    )
     print(f"{'path':<34} {'median ms':>10} {'p90 ms':>8}")
     for path, times in found.items():
         print(f"{path:<34} {statistics.median(times):>10.2f} {statistics.quantiles(times, n=10)[-1]:>8.2f}")
     lifetime = cpu_ms.pop("world start and stop (wall)")
-    print("CPU per call over http, " + ", ".join(f"{who}: {ms:.2f} ms" for who, ms in cpu_ms.items()) + " (what a loaded machine stretches into wall time)")
+    print(
+        "CPU per call over http, "
+        + ", ".join(f"{who}: {ms:.2f} ms" for who, ms in cpu_ms.items())
+        + " (what a loaded machine stretches into wall time)"
+    )
     print(f"a world's start and stop: {lifetime:.0f} ms (median of 5)")
 
 

@@ -71,8 +71,20 @@ def main() -> None:
         started = time.perf_counter()
         runs = runs_for(args.sessions, len(args.models.split(",")))
         out = json.loads(
-            cli("sweep", "--json", "--personas", "pharmacist", "--models", args.models, "--runs", str(runs),
-                "--ablation", ",".join(ABLATIONS), "--db", str(db))
+            cli(
+                "sweep",
+                "--json",
+                "--personas",
+                "pharmacist",
+                "--models",
+                args.models,
+                "--runs",
+                str(runs),
+                "--ablation",
+                ",".join(ABLATIONS),
+                "--db",
+                str(db),
+            )
         )
         sweep_seconds = time.perf_counter() - started
         sweep_id = out["runs"][0]["sweep_id"]
@@ -97,12 +109,16 @@ def main() -> None:
                 heights[name] = probe["height"]
                 shots[name].append(screenshot_seconds(page, work / f"shot-{name}-{n}"))
             baseline.append(screenshot_seconds(empty, work / f"empty-{n}"))
-        print(f"sweep: {len(out['runs'])} runs, {sessions} sessions in {sweep_seconds:.1f} s; report built in {build_seconds:.2f} s, "
-              f"{len(run_pages)} run pages, {size / 1e6:.2f} MB in all")
+        print(
+            f"sweep: {len(out['runs'])} runs, {sessions} sessions in {sweep_seconds:.1f} s; report built in {build_seconds:.2f} s, "
+            f"{len(run_pages)} run pages, {size / 1e6:.2f} MB in all"
+        )
         for name, page in pages.items():
-            print(f"{name} ({page.stat().st_size / 1e3:.0f} kB, {heights[name]:,} px tall at 1,400 px): load event + layout median "
-                  f"{statistics.median(loads[name]):.0f} ms (min {min(loads[name]):.0f}, max {max(loads[name]):.0f}, n={args.repeat}); "
-                  f"whole chromium --screenshot call median {statistics.median(shots[name]):.2f} s")
+            print(
+                f"{name} ({page.stat().st_size / 1e3:.0f} kB, {heights[name]:,} px tall at 1,400 px): load event + layout median "
+                f"{statistics.median(loads[name]):.0f} ms (min {min(loads[name]):.0f}, max {max(loads[name]):.0f}, n={args.repeat}); "
+                f"whole chromium --screenshot call median {statistics.median(shots[name]):.2f} s"
+            )
         print(f"empty page: whole chromium --screenshot call median {statistics.median(baseline):.2f} s")
 
 

@@ -50,7 +50,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pbench-size-") as scratch:
         root = Path(scratch)
         one = measure(root / "run" / "r.db", "episode", "--persona", args.persona, "--model", "scripted:reference")
-        sweep = measure(root / "sweep" / "s.db", "sweep", "--models", "scripted:reference", "--personas", args.persona, "--runs", str(args.runs))
+        sweep = measure(
+            root / "sweep" / "s.db", "sweep", "--models", "scripted:reference", "--personas", args.persona, "--runs", str(args.runs)
+        )
     print(f"{'':34}{'reference run':>16}{f'{args.runs}-run sweep':>16}")
     print(f"{'database bytes (file + WAL)':34}{one[0]:>16,}{sweep[0]:>16,}")
     print(f"{'seconds':34}{one[2]:>16.1f}{sweep[2]:>16.1f}")

@@ -166,7 +166,11 @@ def session_figures(url: str) -> dict[str, Any]:
         with engine.connect() as db:
             sessions = db.execute(text("select run_id, session_id, status, started, finished from sessionrun")).all()
             calls = db.execute(text("select run_id, created, latency_ms from llmcall")).all()
-            rows = sum(int(db.execute(text(f'select count(*) from "{table}"')).scalar_one()) for table in inspect(db).get_table_names() if table != "alembic_version")
+            rows = sum(
+                int(db.execute(text(f'select count(*) from "{table}"')).scalar_one())
+                for table in inspect(db).get_table_names()
+                if table != "alembic_version"
+            )
     finally:
         engine.dispose()
     per_run: dict[str, list[tuple[float, float]]] = {}
@@ -196,7 +200,9 @@ class PeakConnections:
         engine = create_engine(self.url, isolation_level="AUTOCOMMIT")  # each read a new snapshot of the activity view
         with engine.connect() as db:
             while not self.stop.wait(0.25):
-                count = db.execute(text("select count(*) from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()")).scalar_one()
+                count = db.execute(
+                    text("select count(*) from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()")
+                ).scalar_one()
                 self.peak = max(self.peak, int(count))
         engine.dispose()
 
@@ -212,7 +218,10 @@ class PeakConnections:
 PROCESS_GROUPS = (
     ("bench and stub server", ("bench_scale.py",)),
     ("pbench", ("proactive_bench", "multiprocessing.spawn", "ray::episoderunner", "ray::clusterlimits")),
-    ("ray daemons", ("raylet", "gcs_server", "dashboard", "runtime_env", "runtimeenv", "log_monitor", "monitor.py", "ray::idle", "default_worker.py")),
+    (
+        "ray daemons",
+        ("raylet", "gcs_server", "dashboard", "runtime_env", "runtimeenv", "log_monitor", "monitor.py", "ray::idle", "default_worker.py"),
+    ),
     ("postgres", ("postgres",)),
 )
 """Where a process's CPU is counted, by what its command line contains (lower case; the first match wins); the rest is "other"."""
@@ -341,7 +350,13 @@ def ray_cluster(raylets: int, cpus: int) -> Iterator[str]:
 
 
 def run_sweep(
-    config: str, episodes: int, args: argparse.Namespace, stub: tuple[str, Any, Any], server: LocalPostgres | None, tmp: Path, ray_address: str | None,
+    config: str,
+    episodes: int,
+    args: argparse.Namespace,
+    stub: tuple[str, Any, Any],
+    server: LocalPostgres | None,
+    tmp: Path,
+    ray_address: str | None,
     ideal: float,
 ) -> Figures:
     """One sweep of ``episodes`` concurrent episodes on one configuration; its figures."""
@@ -364,8 +379,28 @@ def run_sweep(
     log_offset = server.log_file.stat().st_size if server is not None else 0
     requests.value, characters.value = 0, 0
     command = [
-        *PBENCH, "sweep", "--data", str(MINI), "--models", "openai:agent", "--runs", str(episodes), "--user", "llm", "--user-model", "openai:user",
-        "--base-url", base_url, "--concurrency", str(episodes), "--workers", str(args.workers), "--no-validate", "--json", "--db", db_arg,
+        *PBENCH,
+        "sweep",
+        "--data",
+        str(MINI),
+        "--models",
+        "openai:agent",
+        "--runs",
+        str(episodes),
+        "--user",
+        "llm",
+        "--user-model",
+        "openai:user",
+        "--base-url",
+        base_url,
+        "--concurrency",
+        str(episodes),
+        "--workers",
+        str(args.workers),
+        "--no-validate",
+        "--json",
+        "--db",
+        db_arg,
     ]
     if ray_address is not None:
         command += ["--executor", "ray", "--ray-address", ray_address]
@@ -396,18 +431,33 @@ def run_sweep(
     span = stored["last_finished"] - stored["first_started"]
     busy_in_span, spent_in_span = cpu.between(stored["first_started"], stored["last_finished"])
     return Figures(
-        config=config, episodes=episodes, sessions=sessions, lost_or_duplicate=abs(expected - sessions) + stored["duplicates"],
-        command_s=round(command_s, 2), span_s=round(span, 2), ideal_s=round(ideal, 2),
-        sims_per_hour=round(sessions / SESSIONS_PER_EPISODE * 3600 / span), sessions_per_hour=round(sessions * 3600 / span), efficiency=round(ideal / span, 3),
-        rows_per_session=round(stored["rows"] / sessions, 1), bytes_per_session=round(written / sessions),
+        config=config,
+        episodes=episodes,
+        sessions=sessions,
+        lost_or_duplicate=abs(expected - sessions) + stored["duplicates"],
+        command_s=round(command_s, 2),
+        span_s=round(span, 2),
+        ideal_s=round(ideal, 2),
+        sims_per_hour=round(sessions / SESSIONS_PER_EPISODE * 3600 / span),
+        sessions_per_hour=round(sessions * 3600 / span),
+        efficiency=round(ideal / span, 3),
+        rows_per_session=round(stored["rows"] / sessions, 1),
+        bytes_per_session=round(written / sessions),
         wal_bytes_per_session=round(wal / sessions) if wal is not None else None,
         writes_per_s=round(len(latencies) / span, 1) if latencies else None,
-        write_mean_ms=round(statistics.mean(latencies), 3) if latencies else None, write_p95_ms=round(p95(latencies), 3) if latencies else None,
+        write_mean_ms=round(statistics.mean(latencies), 3) if latencies else None,
+        write_p95_ms=round(p95(latencies), 3) if latencies else None,
         peak_connections=watcher.peak if isinstance(watcher, PeakConnections) else None,
-        cpu_ms_per_session={group: round(1000 * spent / sessions, 1) for group, spent in spent_in_span.items()} if args.cpu_poll > 0 else {},
-        busy_ms_per_session=round(1000 * busy_in_span / sessions, 1) if args.cpu_poll > 0 else None, command_busy_ms_per_session=round(1000 * cpu.between()[0] / sessions, 1),
-        requests_per_session=round(requests.value / sessions, 2), prompt_chars_per_session=round(characters.value / sessions),
-        load_before=round(load_before, 2), load_after=round(load_after, 2), timed_out=timed_out,
+        cpu_ms_per_session={group: round(1000 * spent / sessions, 1) for group, spent in spent_in_span.items()}
+        if args.cpu_poll > 0
+        else {},
+        busy_ms_per_session=round(1000 * busy_in_span / sessions, 1) if args.cpu_poll > 0 else None,
+        command_busy_ms_per_session=round(1000 * cpu.between()[0] / sessions, 1),
+        requests_per_session=round(requests.value / sessions, 2),
+        prompt_chars_per_session=round(characters.value / sessions),
+        load_before=round(load_before, 2),
+        load_after=round(load_after, 2),
+        timed_out=timed_out,
     )
 
 
@@ -440,10 +490,23 @@ def main() -> None:
     parser.add_argument("--configs", default=",".join(CONFIGS), help=f"Comma-separated, of: {', '.join(CONFIGS)}.")
     parser.add_argument("--workers", type=int, default=2, help="Worker processes of the local executor, and CPUs of the Ray cluster.")
     parser.add_argument("--timeout", type=float, default=900, help="Seconds one sweep may take before it counts as failed.")
-    parser.add_argument("--rounds", type=int, default=1, help="Run every configuration this many times over (in turn, so load drifts reach all alike); ratios use each one's median.")
-    parser.add_argument("--cpu-poll", type=float, default=0.5, help="Seconds between reads of /proc for the CPU figures (0: only at start and end).")
-    parser.add_argument("--statement-log", action="store_true", help="PostgreSQL logs every statement: write statements per second and their latencies (costs the server CPU).")
-    parser.add_argument("--pg-settings", default="", help="Comma-separated PostgreSQL settings for the bench server, e.g. synchronous_commit=off.")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="Run every configuration this many times over (in turn, so load drifts reach all alike); ratios use each one's median.",
+    )
+    parser.add_argument(
+        "--cpu-poll", type=float, default=0.5, help="Seconds between reads of /proc for the CPU figures (0: only at start and end)."
+    )
+    parser.add_argument(
+        "--statement-log",
+        action="store_true",
+        help="PostgreSQL logs every statement: write statements per second and their latencies (costs the server CPU).",
+    )
+    parser.add_argument(
+        "--pg-settings", default="", help="Comma-separated PostgreSQL settings for the bench server, e.g. synchronous_commit=off."
+    )
     parser.add_argument("--json", type=Path, help="Also write every line's figures to this JSON file.")
     args = parser.parse_args()
     configs = [c for c in args.configs.split(",") if c]
@@ -465,7 +528,10 @@ def main() -> None:
         try:
             alone = run_sweep("local-sqlite", 1, args, stub, None, tmp, None, 0.0)
             ideal = session_figures(f"sqlite:///{tmp / 'blocal_sqlite_1.db'}")["waiting"]
-            print(f"one episode alone: {ideal:.2f} s waiting on the model over {alone.sessions} sessions (the ideal span of any number at once)", flush=True)
+            print(
+                f"one episode alone: {ideal:.2f} s waiting on the model over {alone.sessions} sessions (the ideal span of any number at once)",
+                flush=True,
+            )
             for _ in range(args.rounds):
                 for config in configs:
                     results += run_config(config, counts, args, stub, server, tmp, ideal)
@@ -481,11 +547,20 @@ def main() -> None:
     for (config, n), sims in sorted(medians.items()):
         for reference in ("local-sqlite", "local-postgres"):
             if config != reference and config != "local-sqlite" and (reference, n) in medians:
-                print(f"{config} / {reference} at {n} episodes: throughput {sims / medians[reference, n]:.2f} (medians of {args.rounds} round(s))", flush=True)
+                print(
+                    f"{config} / {reference} at {n} episodes: throughput {sims / medians[reference, n]:.2f} (medians of {args.rounds} round(s))",
+                    flush=True,
+                )
 
 
 def run_config(
-    config: str, counts: list[int], args: argparse.Namespace, stub: tuple[str, Any, Any], server: LocalPostgres | None, tmp: Path, ideal: float,
+    config: str,
+    counts: list[int],
+    args: argparse.Namespace,
+    stub: tuple[str, Any, Any],
+    server: LocalPostgres | None,
+    tmp: Path,
+    ideal: float,
 ) -> list[Figures]:
     """One configuration at each number of episodes (a Ray configuration on its own local cluster); a failed sweep is printed and skipped."""
     raylets = {"ray1-postgres": 1, "ray2-postgres": 2}.get(config)

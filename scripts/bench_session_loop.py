@@ -57,8 +57,18 @@ def main() -> None:
             "pharmacist passive, rules user": ["--persona", "pharmacist", "--model", "scripted:passive"],
             "mini passive, rules user": ["--data", str(MINI), "--persona", "mini", "--model", "scripted:passive"],
             "mini passive, llm user (stub HTTP)": [
-                "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive",
-                "--user", "llm", "--user-model", "openai:stub", "--base-url", server.base_url,
+                "--data",
+                str(MINI),
+                "--persona",
+                "mini",
+                "--model",
+                "scripted:passive",
+                "--user",
+                "llm",
+                "--user-model",
+                "openai:stub",
+                "--base-url",
+                server.base_url,
             ],
         }
         for name, args in cases.items():

@@ -80,8 +80,15 @@ def busy_time(intervals: list[tuple[float, float]]) -> float:
 def sweep_in_processes(store: Store, base_url: str, count: int, workers: int, results: Path) -> tuple[float, str]:
     """Wall time of ``count`` episodes run as a sweep divided among ``workers`` processes, and how they were started."""
     config = SweepConfig(
-        models=["openai:agent"], personas=["mini"], runs=count, data=MINI, user="llm", user_model="openai:user",
-        base_url=base_url, concurrency=count, workers=workers,
+        models=["openai:agent"],
+        personas=["mini"],
+        runs=count,
+        data=MINI,
+        user="llm",
+        user_model="openai:user",
+        base_url=base_url,
+        concurrency=count,
+        workers=workers,
     )
     sweep, runs = create_sweep(store, config, results)
     started = time.perf_counter()
@@ -185,9 +192,12 @@ def measure(tmp: Path, base_url: str, args: argparse.Namespace, n: int) -> Figur
     stages_rt, turn_rt = user_turn_round_trips(store, args.delay)
     spread_wall, method = sweep_in_processes(Store(tmp / f"spread{n}.db"), base_url, args.episodes, args.workers, tmp)
     many_wall, many_runs = run_fast(episodes(Store(tmp / f"many{n}.db"), base_url, args.episodes, tmp))
-    print(f"round {n + 1}: one episode {wall:.2f} s wall, {waiting:.2f} s waiting on the model ({len(per_run[0])} calls);"
-          f" {args.episodes} episodes: {spread_wall:.2f} s in {args.workers} {method}ed workers, {many_wall:.2f} s in one event loop"
-          f" ({sum(len(r) for r in many_runs)} calls)", flush=True)
+    print(
+        f"round {n + 1}: one episode {wall:.2f} s wall, {waiting:.2f} s waiting on the model ({len(per_run[0])} calls);"
+        f" {args.episodes} episodes: {spread_wall:.2f} s in {args.workers} {method}ed workers, {many_wall:.2f} s in one event loop"
+        f" ({sum(len(r) for r in many_runs)} calls)",
+        flush=True,
+    )
     return Figures(wall / waiting, many_wall / waiting, spread_wall / waiting, stages_rt, turn_rt)
 
 
@@ -215,7 +225,9 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=64)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=3, help="Measure this many times; the best and the median are printed.")
-    parser.add_argument("--jitter", type=float, default=0.0, help="Vary each reply's delay by up to this fraction (the target is set for 0).")
+    parser.add_argument(
+        "--jitter", type=float, default=0.0, help="Vary each reply's delay by up to this fraction (the target is set for 0)."
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, RemoteStub(args.delay, args.jitter) as base_url, RemoteStub(0.0) as warm:
         rounds = [fresh_round(Path(tmp), warm, base_url, args, n) for n in range(args.rounds)]
@@ -229,8 +241,10 @@ def main() -> None:
     print(f"2. scaling, {args.episodes} concurrent episodes / single waiting, target <= 1.11:")
     print(f"   pbench sweep --workers {args.workers} (the machine's cores):      {best_median('scaling_workers')}")
     print(f"   one event loop (one process):                        {best_median('scaling')}")
-    print(f"3. user turn, round trips: judging stages {best_median('stages_rt')} (target 1: concurrent);"
-          f" with the reply {best_median('turn_rt')}   target <= 2.1")
+    print(
+        f"3. user turn, round trips: judging stages {best_median('stages_rt')} (target 1: concurrent);"
+        f" with the reply {best_median('turn_rt')}   target <= 2.1"
+    )
 
 
 if __name__ == "__main__":

@@ -30,11 +30,21 @@ def measure(data: Path, db: Path) -> dict[str, float]:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         archives = conn.execute("SELECT COALESCE(SUM(LENGTH(data)), 0), COUNT(*) FROM workspacearchive").fetchone()
         snapshots = [n for (n,) in conn.execute("SELECT LENGTH(content) FROM snapshot WHERE kind = 'workspace' ORDER BY id")]
-        checkpoints = [n for (n,) in conn.execute(
-            "SELECT LENGTH(a.data) FROM checkpoint c JOIN workspacearchive a ON a.sha256 = c.sha256 WHERE c.position > 1 ORDER BY c.position")]
+        checkpoints = [
+            n
+            for (n,) in conn.execute(
+                "SELECT LENGTH(a.data) FROM checkpoint c JOIN workspacearchive a ON a.sha256 = c.sha256 WHERE c.position > 1 ORDER BY c.position"
+            )
+        ]
     size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*"))
-    return {"db": size, "archive_bytes": archives[0], "archive_rows": archives[1], "snapshot_bytes": sum(snapshots),
-            "later_bytes": sum(snapshots[1:]) + sum(checkpoints), "seconds": seconds}
+    return {
+        "db": size,
+        "archive_bytes": archives[0],
+        "archive_rows": archives[1],
+        "snapshot_bytes": sum(snapshots),
+        "later_bytes": sum(snapshots[1:]) + sum(checkpoints),
+        "seconds": seconds,
+    }
 
 
 def main() -> None:
@@ -54,8 +64,14 @@ def main() -> None:
         full = measure(crowded, root / "crowded.db")
     print(f"3-session mini episode, scripted:reference, {args.files:,} extra small files in the workspace seed")
     print(f"{'':24}{'plain':>14}{'crowded':>14}")
-    for key, label in [("db", "database bytes"), ("archive_bytes", "checkpoint bytes"), ("archive_rows", "checkpoint rows"),
-                       ("snapshot_bytes", "snapshot bytes"), ("later_bytes", "sessions 2-3 bytes"), ("seconds", "run seconds")]:
+    for key, label in [
+        ("db", "database bytes"),
+        ("archive_bytes", "checkpoint bytes"),
+        ("archive_rows", "checkpoint rows"),
+        ("snapshot_bytes", "snapshot bytes"),
+        ("later_bytes", "sessions 2-3 bytes"),
+        ("seconds", "run seconds"),
+    ]:
         print(f"{label:24}{plain[key]:>14,.1f}{full[key]:>14,.1f}" if key == "seconds" else f"{label:24}{plain[key]:>14,}{full[key]:>14,}")
     print(f"extra database bytes per extra file: {(full['db'] - plain['db']) / max(args.files, 1):.0f}")
 

@@ -118,8 +118,10 @@ def main() -> None:
                 seconds.setdefault(("command", loader), []).append(runs_command(loader, db))
         use_loader("libyaml")
         store.close_connections()
-    print(f"{len(personas)} episodes, {len(files)} YAML files under {DEFAULT_DATA_ROOT.name}, {len(listed)} runs listed; "
-          f"medians of {args.repeat}")
+    print(
+        f"{len(personas)} episodes, {len(files)} YAML files under {DEFAULT_DATA_ROOT.name}, {len(listed)} runs listed; "
+        f"medians of {args.repeat}"
+    )
     print(f"{'what':<10}{'pure s':>10}{'libyaml s':>12}{'pure/libyaml':>14}")
     for what in (*work, "command"):
         pure, fast = (statistics.median(seconds[what, loader]) for loader in LOADERS)

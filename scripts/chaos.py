@@ -74,8 +74,18 @@ JUDGE_RATE = 0.5
 """A run makes one judge call per rubric item (the mini dataset has one): it is faulted more often to reach every role."""
 ROLES = {"chaos-agent": "agent", "chaos-user": "user", "chaos-judge": "judge"}
 LLM_SWEEP = [
-    "sweep", "--json", "--data", str(MINI), "--models", "openai:chaos-agent", "--user", "llm", "--user-model", "openai:chaos-user",
-    "--judge-model", "openai:chaos-judge",
+    "sweep",
+    "--json",
+    "--data",
+    str(MINI),
+    "--models",
+    "openai:chaos-agent",
+    "--user",
+    "llm",
+    "--user-model",
+    "openai:chaos-user",
+    "--judge-model",
+    "openai:chaos-judge",
 ]
 
 
@@ -251,8 +261,19 @@ def fault_trials(root: Path, args: argparse.Namespace, deadline: float, figures:
         while sum(plan.injected.values()) < args.faults and time.monotonic() < deadline:
             trial += 1
             db = root / f"faults{trial}.db"
-            done = finish(pbench(*LLM_SWEEP, "--runs", str(args.fault_runs), "--concurrency", str(args.fault_runs),
-                                 "--base-url", server.base_url, "--db", str(db)))
+            done = finish(
+                pbench(
+                    *LLM_SWEEP,
+                    "--runs",
+                    str(args.fault_runs),
+                    "--concurrency",
+                    str(args.fault_runs),
+                    "--base-url",
+                    server.base_url,
+                    "--db",
+                    str(db),
+                )
+            )
             figures.attempts += args.fault_runs
             check_command(figures, done, f"fault sweep #{trial}")
             figures.duplicates += duplicate_sessions(db)

@@ -17,15 +17,33 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "proactive_bench"
 
 LAYERS: dict[str, int] = {
-    "logs": 0, "yaml_files": 0, "registry": 0, "exports": 0, "terminal": 0, "tracebacks": 0, "postgres_server": 0, "store": 0,
-    "llm": 1, "env": 1,
-    "data_model": 2, "mcp_world": 2,
+    "logs": 0,
+    "yaml_files": 0,
+    "registry": 0,
+    "exports": 0,
+    "terminal": 0,
+    "tracebacks": 0,
+    "postgres_server": 0,
+    "store": 0,
+    "llm": 1,
+    "env": 1,
+    "data_model": 2,
+    "mcp_world": 2,
     "dataset": 3,
-    "user": 4, "scaffolds": 4, "scoring": 4, "suites": 4,
+    "user": 4,
+    "scaffolds": 4,
+    "scoring": 4,
+    "suites": 4,
     "episode": 5,
-    "campaign": 6, "review": 6, "validation": 6,
-    "reporting": 7, "importers": 7, "testing": 7, "api": 7,
-    "cli": 8, "scaffold": 8,
+    "campaign": 6,
+    "review": 6,
+    "validation": 6,
+    "reporting": 7,
+    "importers": 7,
+    "testing": 7,
+    "api": 7,
+    "cli": 8,
+    "scaffold": 8,
 }
 SIDEWAYS = {("scoring", "user"), ("suites", "user"), ("store", "exports")}
 """Imports allowed inside one layer (``(importer, imported)``); any other import must go down."""
@@ -33,8 +51,10 @@ SIDEWAYS = {("scoring", "user"), ("suites", "user"), ("store", "exports")}
 DEFERRED = {
     ("proactive_bench.cli", "proactive_bench.reporting.html"): "matplotlib loads only for `pbench report`",
     ("proactive_bench.cli.validate", "proactive_bench.suites.trainee"): "the trainee templates load only for `validate --suite trainee`",
-    ("proactive_bench.suites.agentif.copy_check", "proactive_bench.suites.agentif.attachment_writers"):
-        "fpdf2 (with fontTools) loads when validate writes a copied PDF deliverable, not with the suites every run loads",
+    (
+        "proactive_bench.suites.agentif.copy_check",
+        "proactive_bench.suites.agentif.attachment_writers",
+    ): "fpdf2 (with fontTools) loads when validate writes a copied PDF deliverable, not with the suites every run loads",
 }
 """Function-level imports kept on purpose, ``(importer prefix, imported module prefix): why``: start-up time only."""
 
@@ -110,7 +130,7 @@ def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
         path.append(node)
         for nxt in sorted(edges.get(node, ())):
             if state.get(nxt) == 1:
-                return path[path.index(nxt):] + [nxt]
+                return path[path.index(nxt) :] + [nxt]
             if nxt not in state and (cycle := visit(nxt)):
                 return cycle
         path.pop()
@@ -255,7 +275,8 @@ def test_other_subpackages_import_only_public_names() -> None:
 def test_the_tool_catalog_imports_every_tool_and_app_module() -> None:
     catalog = {imp.imported for imp in IMPORTS if imp.importer == "proactive_bench.env.catalog"}
     registering = {
-        m for m, p in MODULES.items()
+        m
+        for m, p in MODULES.items()
         if m.startswith("proactive_bench.env.") and ("@register_tool(" in p.read_text() or "\nregister_app(" in p.read_text())
     }
     assert registering and registering <= catalog, f"add to env/catalog.py: {sorted(registering - catalog)}"

@@ -92,7 +92,10 @@ def test_the_check_catches_each_kind_of_crossing(relative: str, source: str) -> 
     ("relative", "source"),
     [
         ("store/sessions.py", "from sqlmodel import Session, create_engine\nimport sqlalchemy\n"),
-        ("env/apps/gmail.py", "from sqlalchemy import func\nfrom sqlmodel import Field, Session, select\ndef f(db: Session):\n    return db.exec(select(1))\n"),
+        (
+            "env/apps/gmail.py",
+            "from sqlalchemy import func\nfrom sqlmodel import Field, Session, select\ndef f(db: Session):\n    return db.exec(select(1))\n",
+        ),
         ("env/messaging.py", "from sqlmodel import Field as Column\nfrom sqlmodel import select\n"),
         ("env/apps/base.py", "def f(self):\n    return app_transaction(self.engine)\n"),
     ],

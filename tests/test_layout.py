@@ -11,8 +11,16 @@ PACKAGE = REPO / "proactive_bench"
 OWN_FOLDERS = {"helpers", "data", "graders", "reliability"}
 """Folders that mirror no subpackage: shared helpers, test data, the shipped graders (pbench_data/graders), deliberate failures."""
 WHOLE_PACKAGE = {
-    "test_architecture.py", "test_architecture_store.py", "test_layout.py", "test_public_api.py", "test_packaging.py",
-    "test_plugins.py", "test_registry.py", "test_terminal.py", "test_yaml_files.py", "test_docs_commands.py",
+    "test_architecture.py",
+    "test_architecture_store.py",
+    "test_layout.py",
+    "test_public_api.py",
+    "test_packaging.py",
+    "test_plugins.py",
+    "test_registry.py",
+    "test_terminal.py",
+    "test_yaml_files.py",
+    "test_docs_commands.py",
 }
 """The test modules at the top: the package as a whole and its top-level modules (a subpackage's tests go in its folder)."""
 

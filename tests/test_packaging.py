@@ -32,8 +32,13 @@ def imported_modules() -> set[str]:
     names: set[str] = set()
     for path in (REPO / "proactive_bench").rglob("*.py"):
         tree = ast.parse(path.read_text(), str(path))
-        optional = {id(node) for guard in ast.walk(tree) if isinstance(guard, ast.Try) and _catches_import_error(guard)
-                    for statement in guard.body for node in ast.walk(statement)}
+        optional = {
+            id(node)
+            for guard in ast.walk(tree)
+            if isinstance(guard, ast.Try) and _catches_import_error(guard)
+            for statement in guard.body
+            for node in ast.walk(statement)
+        }
         for node in ast.walk(tree):
             if id(node) in optional:
                 continue
@@ -77,7 +82,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source = root / "src"
     ignore = shutil.ignore_patterns(".git", ".venv*", ".ci-*", "pbench-runs", "__pycache__", "*.egg-info", "build", "dist", ".pytest_cache")
     shutil.copytree(REPO, source, ignore=ignore)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(root), str(source)], check=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(root), str(source)], check=True, timeout=300
+    )
     (built,) = root.glob("pbench-*.whl")
     return built
 
@@ -93,7 +100,11 @@ def test_a_wheel_installed_in_a_fresh_venv_runs_an_episode_from_another_folder(w
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
-    site = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], capture_output=True, text=True, check=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    )
     # the dependencies (and pip) from this environment's site folders, as a plain path entry: their .pth files (this
     # checkout's editable install among them) are not read, so pbench itself comes only from the wheel
     (site / "dependencies.pth").write_text("\n".join(dict.fromkeys([sysconfig.get_path("purelib"), sysconfig.get_path("platlib")])) + "\n")
@@ -104,8 +115,14 @@ def test_a_wheel_installed_in_a_fresh_venv_runs_an_episode_from_another_folder(w
     found = "import json, proactive_bench, pbench_data; print(json.dumps([*proactive_bench.__path__, *pbench_data.__path__]))"  # pbench_data: a namespace package
     where = json.loads(subprocess.run([python, "-c", found], cwd=elsewhere, env=env, capture_output=True, text=True, check=True).stdout)
     assert where and all(Path(p).is_relative_to(site) for p in where), where  # not this checkout
-    episode = subprocess.run([venv / "bin" / "pbench", "episode", "--persona", "pharmacist", "--model", "scripted:reference", "--json"],
-                             cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300)
+    episode = subprocess.run(
+        [venv / "bin" / "pbench", "episode", "--persona", "pharmacist", "--model", "scripted:reference", "--json"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert episode.returncode == 0, episode.stderr[-2000:]
     result = json.loads(episode.stdout)
     assert len(result["sessions"]) == 20 and result["proc"] == 1.0

@@ -77,14 +77,28 @@ def test_a_plugin_user_backend_is_selected_with_user(plugin_dir: Path, tmp_path:
 
 
 def test_an_unknown_user_backend_is_one_line_naming_the_known_ones(tmp_path: Path) -> None:
-    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--user", "nosuch", "--db", str(tmp_path / "e.db"))
+    result = run_cli(
+        "episode",
+        "--data",
+        str(MINI),
+        "--persona",
+        "mini",
+        "--model",
+        "scripted:passive",
+        "--user",
+        "nosuch",
+        "--db",
+        str(tmp_path / "e.db"),
+    )
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == ["error: --user must be 'rules' or 'llm', not 'nosuch'"]
     assert not (tmp_path / "e.db").exists()
 
 
 def test_a_stored_run_of_a_removed_backend_loads_and_fails_only_when_built() -> None:
-    spec = RunSpec.model_validate({"persona": "mini", "model": "scripted:passive", "data_root": str(MINI), "user": "gone", "user_model": "m"})
+    spec = RunSpec.model_validate(
+        {"persona": "mini", "model": "scripted:passive", "data_root": str(MINI), "user": "gone", "user_model": "m"}
+    )
     assert spec.user_backend == "gone:m"  # reports of old runs still read it
     with pytest.raises(LaunchError, match=r"^user must be 'rules' or 'llm', not 'gone'$"):
         build_participants(spec, CallLedger("r"), None, None)

@@ -59,7 +59,13 @@ def test_the_type_checking_imports_list_the_same_names_from_the_same_homes() -> 
     (block,) = [n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING"]
     declared = {alias.name: node.module for node in block.body if isinstance(node, ast.ImportFrom) for alias in node.names}
     assert declared == pb._HOME
-    outside = [ast.unparse(node) for top in tree.body if top is not block for node in ast.walk(top) if isinstance(node, (ast.Import, ast.ImportFrom))]
+    outside = [
+        ast.unparse(node)
+        for top in tree.body
+        if top is not block
+        for node in ast.walk(top)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+    ]
     assert not [line for line in outside if "proactive_bench" in line], "the package's __init__ imports pbench only lazily"
 
 
@@ -79,7 +85,10 @@ def test_version_is_the_installed_distributions(monkeypatch: pytest.MonkeyPatch)
 
 def test_the_package_is_typed() -> None:
     assert (REPO / "proactive_bench" / "py.typed").is_file()
-    assert "py.typed" in (REPO / "pyproject.toml").read_text().split("[tool.setuptools.package-data]")[1].split("proactive_bench = [")[1].split("]")[0]
+    assert (
+        "py.typed"
+        in (REPO / "pyproject.toml").read_text().split("[tool.setuptools.package-data]")[1].split("proactive_bench = [")[1].split("]")[0]
+    )
 
 
 # --- the entry points -------------------------------------------------------------------------------------------------
@@ -95,7 +104,9 @@ def test_run_episode_gives_what_pbench_episode_json_prints(tmp_path: Path) -> No
     done = python(code, REPO)
     assert done.returncode == 0, done.stderr[-2000:]
     from_api = json.loads(done.stdout)
-    from_cli = run_episode_json("--persona", "pharmacist", "--model", "scripted:reference", "--sessions", "1-2", "--db", str(tmp_path / "cli.db"))
+    from_cli = run_episode_json(
+        "--persona", "pharmacist", "--model", "scripted:reference", "--sessions", "1-2", "--db", str(tmp_path / "cli.db")
+    )
     assert from_api["proc"] == from_cli["proc"] == 1.0 and from_api["comp"] == from_cli["comp"] == 1.0
     assert from_api.pop("run_id") != from_cli.pop("run_id")
     assert from_api == from_cli
@@ -117,15 +128,20 @@ def test_run_episode_results_are_stored_and_load_results_reads_them_back(tmp_pat
     assert json.loads(shown.stdout)["runs"][0]["proc"] == result.proc
 
 
-@pytest.mark.parametrize(("settings", "message"), [
-    ({"user": "llm"}, "--user llm needs --user-model"),
-    ({"user": "nosuch"}, "--user must be 'rules' or 'llm', not 'nosuch'"),
-    ({"sessions": ["a1", "nope"]}, "sessions: nope not in episode mini"),
-    ({"max_turn": 3}, "unknown setting(s) max_turn"),
-    ({"protocol": "pibench"}, "--protocol pibench needs the LLM user and a judge"),
-    ({"max_turns": 0}, "max_turns: Input should be greater than or equal to 1"),
-])
-def test_run_episode_refuses_bad_settings_in_one_line_before_storing_anything(tmp_path: Path, settings: dict[str, Any], message: str) -> None:
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"user": "llm"}, "--user llm needs --user-model"),
+        ({"user": "nosuch"}, "--user must be 'rules' or 'llm', not 'nosuch'"),
+        ({"sessions": ["a1", "nope"]}, "sessions: nope not in episode mini"),
+        ({"max_turn": 3}, "unknown setting(s) max_turn"),
+        ({"protocol": "pibench"}, "--protocol pibench needs the LLM user and a judge"),
+        ({"max_turns": 0}, "max_turns: Input should be greater than or equal to 1"),
+    ],
+)
+def test_run_episode_refuses_bad_settings_in_one_line_before_storing_anything(
+    tmp_path: Path, settings: dict[str, Any], message: str
+) -> None:
     db = tmp_path / "pbench.db"
     with pytest.raises(pb.RunRefused) as refused:
         pb.run_episode("mini", "scripted:reference", db=db, data_root=MINI, **settings)
@@ -156,8 +172,11 @@ def test_load_results_without_a_database_says_so(tmp_path: Path) -> None:
 def test_run_sweep_runs_every_combination_and_reports_each_run(tmp_path: Path) -> None:
     db = tmp_path / "pbench.db"
     events: list[str] = []
-    done = pb.run_sweep({"models": ["scripted:reference", "scripted:passive"], "data": str(MINI), "runs": 2}, db=db,
-                        on_event=lambda run, event: events.append(event))
+    done = pb.run_sweep(
+        {"models": ["scripted:reference", "scripted:passive"], "data": str(MINI), "runs": 2},
+        db=db,
+        on_event=lambda run, event: events.append(event),
+    )
     assert done.status == "finished"
     assert sorted((r.model, r.proc) for r in done.runs) == [("scripted:passive", 0.0)] * 2 + [("scripted:reference", 1.0)] * 2
     assert [r.as_dict() for r in pb.load_results(done.sweep_id, db=db)] == [r.as_dict() for r in done.runs]
@@ -179,7 +198,7 @@ def test_each_name_of_the_old_scaffold_module_warns_and_works(name: str) -> None
         old_scaffold.Scafold  # noqa: B018 - the lookup is the test
 
 
-OLD_AGENT = '''
+OLD_AGENT = """
 from proactive_bench.scaffold import AgentTurn, SessionContext
 
 
@@ -193,7 +212,7 @@ class Agent:
 
     def end_session(self) -> None:
         pass
-'''
+"""
 
 
 def test_an_agent_file_written_for_pbench_0_1_still_runs(tmp_path: Path) -> None:
@@ -241,7 +260,12 @@ def test_the_episode_layer_reads_only_what_scaffold_declares() -> None:
     read: set[str] = set()
     for path in (REPO / "proactive_bench" / "episode").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Attribute) and ast.unparse(node.value) in ("agent", "rt.agent", "participants.agent", "wiring.participants.agent"):
+            if isinstance(node, ast.Attribute) and ast.unparse(node.value) in (
+                "agent",
+                "rt.agent",
+                "participants.agent",
+                "wiring.participants.agent",
+            ):
                 read.add(node.attr)
             if isinstance(node, ast.Call) and ast.unparse(node.func) == "getattr" and "agent" in ast.unparse(node.args[0]):
                 read.add(ast.literal_eval(node.args[1]))
@@ -289,7 +313,12 @@ def test_examples_and_plugins_import_only_public_names(path: Path) -> None:
         return
     imports = pbench_imports(path.read_text())
     wrong = [f"{relative}:{line} imports {module}" for module, _, line in imports if module != "proactive_bench"]
-    wrong += [f"{relative}:{line} imports {name}, not in proactive_bench.__all__" for _, names, line in imports for name in names if name not in pb.__all__]
+    wrong += [
+        f"{relative}:{line} imports {name}, not in proactive_bench.__all__"
+        for _, names, line in imports
+        for name in names
+        if name not in pb.__all__
+    ]
     assert not wrong, "\n".join(wrong)
 
 

@@ -11,10 +11,10 @@ from proactive_bench.importers.pibench.scripts import script_check
 from proactive_bench.registry import PluginError, Registry
 from tests.helpers.plugins import install_fake_plugin
 
-PLUGIN_MODULE = '''
+PLUGIN_MODULE = """
 def shout(text):
     return text.upper()
-'''
+"""
 
 
 @pytest.fixture
@@ -54,7 +54,9 @@ def test_an_installed_distribution_is_found_by_its_entry_point(plugin_module: st
 
 def test_a_plugin_that_cannot_load_is_one_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     install_fake_plugin(tmp_path, monkeypatch, "pbench.shouters", "broken", "pbench_no_such_module_xyz:shout")
-    with pytest.raises(PluginError, match=r"shouters 'broken' \(entry point pbench_no_such_module_xyz:shout\) cannot be loaded: No module named"):
+    with pytest.raises(
+        PluginError, match=r"shouters 'broken' \(entry point pbench_no_such_module_xyz:shout\) cannot be loaded: No module named"
+    ):
         Registry("shouters").get("broken")
 
 

@@ -55,10 +55,15 @@ if __name__ == "__main__":
     sock = socket.create_server(("127.0.0.1", args.port))
     url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     card = AgentCard(
-        name="replay", description="replays a recorded pbench run", version="1.0", capabilities=AgentCapabilities(),
+        name="replay",
+        description="replays a recorded pbench run",
+        version="1.0",
+        capabilities=AgentCapabilities(),
         supported_interfaces=[AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version="1.0")],
-        default_input_modes=["text/plain"], default_output_modes=["text/plain"],
-        skills=[AgentSkill(id="replay", name="replay", description="replays a recorded run", tags=["baseline"])])
+        default_input_modes=["text/plain"],
+        default_output_modes=["text/plain"],
+        skills=[AgentSkill(id="replay", name="replay", description="replays a recorded run", tags=["baseline"])],
+    )
     handler = DefaultRequestHandler(agent_executor=Replay(), task_store=InMemoryTaskStore(), agent_card=card)
     print(url, flush=True)
     app = Starlette(routes=[*create_agent_card_routes(card), *create_jsonrpc_routes(handler, "/")])

@@ -46,7 +46,7 @@ class ReplayModel(BaseChatModel):
         opening = str(messages[humans[0]].content)
         turns = next((t for key, t in self.sessions.items() if opening.endswith(key)), [])
         calls, reply = turns[len(humans) - 1] if len(humans) <= len(turns) else NOTHING_LEFT
-        made = sum(len(m.tool_calls) for m in messages[humans[-1]:] if isinstance(m, AIMessage))
+        made = sum(len(m.tool_calls) for m in messages[humans[-1] :] if isinstance(m, AIMessage))
         if made < len(calls):
             name, args = calls[made]
             answer = AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"call_{len(messages)}", "type": "tool_call"}])

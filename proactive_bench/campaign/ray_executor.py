@@ -259,8 +259,14 @@ class EpisodeRunner:
 
 
 async def continue_run(
-    store: Store, run_id: str, config: SweepConfig, limits: Any, budget: Budget, transport: ChatTransport,
-    episodes: dict[EpisodeKey, LoadedEpisode], data_root: Path,
+    store: Store,
+    run_id: str,
+    config: SweepConfig,
+    limits: Any,
+    budget: Budget,
+    transport: ChatTransport,
+    episodes: dict[EpisodeKey, LoadedEpisode],
+    data_root: Path,
 ) -> str:
     """Run (or continue) ``run_id`` on this worker under the held leases, its episode loaded from ``data_root`` (the
     shipped copy of the run's dataset; the stored run keeps the driver's path); its status at the end."""
@@ -316,7 +322,9 @@ class RaySweep:
         """Join the cluster at ``config.ray_address`` (none: start a local one, shut down at the end) and start the limits actor."""
         if not self.ray.is_initialized():
             with handlers_kept():  # Ctrl-C and SIGTERM stop the sweep cleanly (Ray's own SIGTERM handler would exit at once)
-                self.ray.init(address=self.config.ray_address or "local", include_dashboard=False, logging_level="WARNING", log_to_driver=False)
+                self.ray.init(
+                    address=self.config.ray_address or "local", include_dashboard=False, logging_level="WARNING", log_to_driver=False
+                )
             self.started_cluster = True
         self.limits = self.ray.remote(ClusterLimits).options(num_cpus=0).remote(self.config.requests_per_second, self.budget.spent_usd)
 
@@ -325,7 +333,9 @@ class RaySweep:
         try:
             archives = pack_datasets(self.runs)
         except OSError as exc:
-            raise WorkerFailed(f"the dataset cannot be packed for the Ray cluster ({exc}); continue with: pbench resume {self.sweep.id}") from None
+            raise WorkerFailed(
+                f"the dataset cannot be packed for the Ray cluster ({exc}); continue with: pbench resume {self.sweep.id}"
+            ) from None
         shipped = {root: (archive.digest, self.ray.put(archive.data)) for root, archive in archives.items()}
         for root, archive in archives.items():
             log.info("dataset_shipped", data_root=root, digest=archive.digest[:12], files=archive.files, bytes=len(archive.data))
@@ -337,7 +347,10 @@ class RaySweep:
         assert isinstance(self.store.fence, Fence), "the driver holds the sweep's lease"
         count = max(1, min(len(self.by_id), int(self.ray.cluster_resources().get("CPU", 1))))
         runner = self.ray.remote(EpisodeRunner).options(
-            num_cpus=1, max_restarts=RUNNER_RESTARTS, max_task_retries=RUNNER_RESTARTS, max_concurrency=math.ceil(self.config.concurrency / count),
+            num_cpus=1,
+            max_restarts=RUNNER_RESTARTS,
+            max_task_retries=RUNNER_RESTARTS,
+            max_concurrency=math.ceil(self.config.concurrency / count),
         )
         self.runners = [runner.remote(self.store.location.reopen) for _ in range(count)]
         running: dict[Any, tuple[str, int]] = {}
@@ -356,7 +369,9 @@ class RaySweep:
         finally:
             self._settle()
         if failures:
-            raise WorkerFailed(f"{len(failures)} run(s) failed on the Ray cluster ({failures[0]}); continue with: pbench resume {self.sweep.id}")
+            raise WorkerFailed(
+                f"{len(failures)} run(s) failed on the Ray cluster ({failures[0]}); continue with: pbench resume {self.sweep.id}"
+            )
         finish_sweep(self.store, self.sweep)
 
     def _wait_until_up(self) -> None:
@@ -365,10 +380,17 @@ class RaySweep:
         try:
             self.ray.get([actor.ready.remote() for actor in [*self.runners, self.limits]])
         except self.ray.exceptions.RayActorError as exc:
-            raise WorkerFailed(f"a runner could not start on the Ray cluster ({run_error(exc)}); continue with: pbench resume {self.sweep.id}") from None
+            raise WorkerFailed(
+                f"a runner could not start on the Ray cluster ({run_error(exc)}); continue with: pbench resume {self.sweep.id}"
+            ) from None
 
     def _run_all(
-        self, waiting: list[str], running: dict[Any, tuple[str, int]], failures: list[str], progress: StoredProgress, on_event: RunHook | None,
+        self,
+        waiting: list[str],
+        running: dict[Any, tuple[str, int]],
+        failures: list[str],
+        progress: StoredProgress,
+        on_event: RunHook | None,
     ) -> None:
         """Keep ``concurrency`` runs going, each on the runner with the fewest, until none is left; a run's error goes to ``failures``."""
         fence, config_json = self.store.fence, self.config.model_dump(mode="json")

@@ -70,20 +70,35 @@ class SweepConfig(RunSettings):
     """
 
     model_config = ConfigDict(extra="forbid")
-    agent: str | None = Field(default=None, description="The agent every run evaluates (--agent); None: each entry of models names its own, as --model alone does (a chat model for react, or a scripted baseline).")
-    models: list[str] = Field(default_factory=list, description="The chat models the agent runs on, one arm each (--models); with an agent that runs on none, empty.")
-    personas: list[str] = Field(default_factory=list, description="The episodes: persona ids, or task ids for a suite of tasks (tasks is the same list); empty: every one in the dataset.")
+    agent: str | None = Field(
+        default=None,
+        description="The agent every run evaluates (--agent); None: each entry of models names its own, as --model alone does (a chat model for react, or a scripted baseline).",
+    )
+    models: list[str] = Field(
+        default_factory=list,
+        description="The chat models the agent runs on, one arm each (--models); with an agent that runs on none, empty.",
+    )
+    personas: list[str] = Field(
+        default_factory=list,
+        description="The episodes: persona ids, or task ids for a suite of tasks (tasks is the same list); empty: every one in the dataset.",
+    )
     runs: int = Field(default=1, ge=1, description="Repeats of each model × persona × ablation; pibench protocol: 3 unless given.")
     ablations: list[Ablation] = Field(default_factory=lambda: list[Ablation](["none"]))
     data: Path = DEFAULT_DATA_ROOT
     concurrency: int = Field(default=4, ge=1, description="Episodes running at once (over all worker processes).")
     workers: int = Field(default=1, ge=1, description="Processes the runs are divided among (one event loop each); local executor.")
-    executor: Literal["local", "ray"] = Field(default="local", description="Where runs execute: this machine's processes, or a Ray cluster (one task per run).")
-    ray_address: str | None = Field(default=None, description="Ray executor: the cluster (auto, HOST:PORT or ray://HOST:PORT); none: a new local one.")
+    executor: Literal["local", "ray"] = Field(
+        default="local", description="Where runs execute: this machine's processes, or a Ray cluster (one task per run)."
+    )
+    ray_address: str | None = Field(
+        default=None, description="Ray executor: the cluster (auto, HOST:PORT or ray://HOST:PORT); none: a new local one."
+    )
     requests_per_second: float | None = Field(default=None, gt=0, description="Per endpoint, shared by all models on it.")
     max_cost_usd: float | None = Field(default=None, gt=0)
     prices: Path | None = None
-    pause_after: int = Field(default=DEFAULT_PAUSE_AFTER, ge=1, description="Connection errors in a row after which a model server's runs pause.")
+    pause_after: int = Field(
+        default=DEFAULT_PAUSE_AFTER, ge=1, description="Connection errors in a row after which a model server's runs pause."
+    )
 
     _known_user = field_validator("user")(check_user)
 
@@ -182,7 +197,12 @@ def sweep_episodes(config: SweepConfig) -> dict[str, LoadedEpisode]:
 
 
 def sweep_run_spec(
-    config: SweepConfig, arm: tuple[str, str | None], persona: str, ablation: Ablation = "none", repeat: int = 0, sweep_id: str | None = None,
+    config: SweepConfig,
+    arm: tuple[str, str | None],
+    persona: str,
+    ablation: Ablation = "none",
+    repeat: int = 0,
+    sweep_id: str | None = None,
     settings: SuiteSettings | None = None,
 ) -> RunSpec:
     """The spec of one run of the sweep: the sweep's core settings, ``arm`` (one of :meth:`SweepConfig.arms`), the episode
@@ -190,13 +210,22 @@ def sweep_run_spec(
     agent, model = arm
     point = (settings or config.settings()[0]).values()
     return RunSpec(
-        **(config.core() | {"suite_settings": point}), agent=agent, model=model, persona=persona, data_root=str(config.data),
-        ablation=ablation, repeat=repeat, sweep_id=sweep_id,
+        **(config.core() | {"suite_settings": point}),
+        agent=agent,
+        model=model,
+        persona=persona,
+        data_root=str(config.data),
+        ablation=ablation,
+        repeat=repeat,
+        sweep_id=sweep_id,
     )
 
 
 def create_sweep(
-    store: Store, config: SweepConfig, results_dir: Path, episodes: dict[str, LoadedEpisode] | None = None,
+    store: Store,
+    config: SweepConfig,
+    results_dir: Path,
+    episodes: dict[str, LoadedEpisode] | None = None,
 ) -> tuple[Sweep, list[tuple[Run, LoadedEpisode]]]:
     """The sweep row and one run row per model × persona × memory setting × ablation × repeat (``episodes``: from :func:`sweep_episodes`)."""
     episodes = sweep_episodes(config) if episodes is None else episodes
@@ -225,8 +254,13 @@ async def run_sweep(
 
 
 async def run_episodes(
-    store: Store, runs: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget, on_event: RunHook | None = None,
-    limiters: Mapping[str | None, BaseRateLimiter | None] | None = None, shared: ChatTransport | None = None,
+    store: Store,
+    runs: list[tuple[Run, LoadedEpisode]],
+    config: SweepConfig,
+    budget: Budget,
+    on_event: RunHook | None = None,
+    limiters: Mapping[str | None, BaseRateLimiter | None] | None = None,
+    shared: ChatTransport | None = None,
 ) -> None:
     """The runs, at most ``config.concurrency`` at once, in this process.
 
@@ -249,7 +283,11 @@ async def run_episodes(
             ledger = CallLedger(run.id, budget, paused=lambda failing_counts: health.pause_reason(endpoints, failing_counts))
             try:
                 await execute_run(
-                    store, run, loaded, ledger, limiters.get(run_spec(run).base_url),
+                    store,
+                    run,
+                    loaded,
+                    ledger,
+                    limiters.get(run_spec(run).base_url),
                     on_progress=lambda _sid, result: on_event(run, "session") if on_event and result is not None else None,
                     transport=transport,
                 )

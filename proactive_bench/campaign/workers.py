@@ -101,8 +101,13 @@ class SweepWorkers:
             context.Process(
                 target=_worker,
                 args=(
-                    store.location.reopen, sweep.id, [run.id for run, _ in group], share.model_dump(mode="json"), self.spent,
-                    store.fence, (store, group) if self.method == "fork" else None,
+                    store.location.reopen,
+                    sweep.id,
+                    [run.id for run, _ in group],
+                    share.model_dump(mode="json"),
+                    self.spent,
+                    store.fence,
+                    (store, group) if self.method == "fork" else None,
                 ),
                 name=f"pbench-sweep-{n}",
             )
@@ -194,8 +199,13 @@ def die_with_parent() -> None:
 
 
 def _worker(
-    db_path: str, sweep_id: str, run_ids: list[str], config_json: dict[str, Any], spent: Synchronized[float],
-    fence: Fences | None, forked: tuple[Store, list[tuple[Run, Any]]] | None,
+    db_path: str,
+    sweep_id: str,
+    run_ids: list[str],
+    config_json: dict[str, Any],
+    spent: Synchronized[float],
+    fence: Fences | None,
+    forked: tuple[Store, list[tuple[Run, Any]]] | None,
 ) -> None:
     """One worker process: its share of the runs on its own event loop, saved under the parent's lease (``fence``).
 

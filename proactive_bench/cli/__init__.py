@@ -47,18 +47,36 @@ class PbenchCommands(LazyGroup):
     SOURCES = tuple(
         CommandSource(name, f"proactive_bench.cli.{module}", attribute)
         for name, module, attribute in (
-            ("episode", "run", "episode"), ("resume", "run", "resume"), ("probe", "probe", "probe"), ("replay", "run", "replay"),
-            ("sweep", "sweep", "sweep"), ("runs", "runs", "runs"), ("sweeps", "runs", "sweeps"), ("results", "results", "results"),
-            ("rescore", "results", "rescore"), ("validate", "validate", "validate"), ("schema", "dataset", "schema"),
-            ("tools", "dataset", "tools"), ("report", "results", "report"), ("export", "results", "export"), ("gc", "cleanup", "gc"),
-            ("import", "imports", "import_app"), ("audit", "audit", "audit_app"), ("generate", "generate", "generate_app"),
-            ("db", "db", "db_app"), ("mcp", "mcp_serve", "mcp"), ("play", "play", "play"),
+            ("episode", "run", "episode"),
+            ("resume", "run", "resume"),
+            ("probe", "probe", "probe"),
+            ("replay", "run", "replay"),
+            ("sweep", "sweep", "sweep"),
+            ("runs", "runs", "runs"),
+            ("sweeps", "runs", "sweeps"),
+            ("results", "results", "results"),
+            ("rescore", "results", "rescore"),
+            ("validate", "validate", "validate"),
+            ("schema", "dataset", "schema"),
+            ("tools", "dataset", "tools"),
+            ("report", "results", "report"),
+            ("export", "results", "export"),
+            ("gc", "cleanup", "gc"),
+            ("import", "imports", "import_app"),
+            ("audit", "audit", "audit_app"),
+            ("generate", "generate", "generate_app"),
+            ("db", "db", "db_app"),
+            ("mcp", "mcp_serve", "mcp"),
+            ("play", "play", "play"),
         )
     )
 
 
 app = typer.Typer(
-    cls=PbenchCommands, help="pbench: measure whether AI assistants are proactive.", no_args_is_help=True, add_completion=False,
+    cls=PbenchCommands,
+    help="pbench: measure whether AI assistants are proactive.",
+    no_args_is_help=True,
+    add_completion=False,
 )
 
 
@@ -70,7 +88,9 @@ def _print_version(wanted: bool) -> None:
 
 @app.callback()
 def _settings_from_dotenv(
-    _version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit.")] = False,
+    _version: Annotated[
+        bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
 ) -> None:
     """pbench: measure whether AI assistants are proactive."""
     load_dotenv(Path.cwd() / ".env", override=False)  # keys and URLs kept beside the project; the environment wins

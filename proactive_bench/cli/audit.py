@@ -42,7 +42,10 @@ audit_app = typer.Typer(help="Audits of checklist grades and intent statuses (th
 def audit_export(
     ident: IdArg,
     out: Annotated[Path, typer.Option("--out", help="The CSV file to write.")] = Path("audit.csv"),
-    sample: Annotated[int | None, typer.Option(min=1, help="Only this many whole session runs (all their judgments), an equal share per model, drawn at random.")] = None,
+    sample: Annotated[
+        int | None,
+        typer.Option(min=1, help="Only this many whole session runs (all their judgments), an equal share per model, drawn at random."),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the sample.")] = 0,
     db: DbOpt = DEFAULT_DB,
 ) -> None:
@@ -98,7 +101,9 @@ def audit_show(
     store = open_store(db)
     rows = disagreement(store, runs_of(store, ident, db))
     if as_json:
-        typer.echo(json.dumps([asdict(row) | {"checklist_rate": row.checklist_rate, "intents_rate": row.intents_rate} for row in rows], indent=2))
+        typer.echo(
+            json.dumps([asdict(row) | {"checklist_rate": row.checklist_rate, "intents_rate": row.intents_rate} for row in rows], indent=2)
+        )
         return
     polarities = [p for p in POLARITIES if any(p in row.by_polarity for row in rows)]
     table = Table(title="Disagreement with the run's judgments (%)" + ("; agreement per AgentIF item polarity (%)" if polarities else ""))
@@ -106,7 +111,9 @@ def audit_show(
         table.add_column(name, no_wrap=name == "audit source")
     for row in rows:
         table.add_row(
-            row.label, f"{pct(row.checklist_rate)} (n={row.checklist_n})", f"{pct(row.intents_rate)} (n={row.intents_n})",
+            row.label,
+            f"{pct(row.checklist_rate)} (n={row.checklist_n})",
+            f"{pct(row.intents_rate)} (n={row.intents_n})",
             *(f"{pct(row.agreement(p))} (n={row.by_polarity.get(p, (0, 0))[0]})" for p in polarities),
         )
     out_console.print(table if rows else "no audits recorded for these runs")

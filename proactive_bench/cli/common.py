@@ -27,7 +27,9 @@ DataOpt = Annotated[Path, typer.Option("--data", help="Dataset root holding pers
 DB_HELP = "Results database: a SQLite file, or a PostgreSQL URL postgresql+psycopg://USER:PASSWORD@HOST:PORT/NAME (also from PBENCH_DB)."
 DbOpt = Annotated[str, typer.Option("--db", envvar="PBENCH_DB", help=DB_HELP)]
 MaybeDbOpt = Annotated[str | None, typer.Option("--db", envvar="PBENCH_DB", help=DB_HELP)]
-NoValidateOpt = Annotated[bool, typer.Option("--no-validate", help="Skip the checks of pbench validate before running (they are cached by the data's content).")]
+NoValidateOpt = Annotated[
+    bool, typer.Option("--no-validate", help="Skip the checks of pbench validate before running (they are cached by the data's content).")
+]
 ID_HELP = "A sweep or a run: its id, a unique prefix of one, or latest."
 IdArg = Annotated[str, typer.Argument(metavar="ID", help=ID_HELP)]
 MaybeIdArg = Annotated[str | None, typer.Argument(metavar="ID", help=ID_HELP)]
@@ -41,7 +43,9 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 def settings_error(exc: ValidationError) -> str:
     """A settings model's refusal as one line: each field and its reason."""
-    return "; ".join(f"{'.'.join(map(str, e['loc'])) + ': ' if e['loc'] else ''}{e['msg'].removeprefix('Value error, ')}" for e in exc.errors())
+    return "; ".join(
+        f"{'.'.join(map(str, e['loc'])) + ': ' if e['loc'] else ''}{e['msg'].removeprefix('Value error, ')}" for e in exc.errors()
+    )
 
 
 def warn(message: str) -> None:

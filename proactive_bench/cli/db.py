@@ -16,7 +16,9 @@ from proactive_bench.logs import configure_logging
 from proactive_bench.postgres_server import LocalPostgres, PostgresServerError
 from proactive_bench.store import Location, StoreOpenError, StoreSchemaError, locate, overview, upgrade_schema
 
-db_app = typer.Typer(help="Results databases: a local PostgreSQL server to try (serve, stop), and a database's info and upgrade.", no_args_is_help=True)
+db_app = typer.Typer(
+    help="Results databases: a local PostgreSQL server to try (serve, stop), and a database's info and upgrade.", no_args_is_help=True
+)
 
 DirOpt = Annotated[Path, typer.Option("--dir", help="The server's folder: its cluster is created there on first use and kept.")]
 WATCH_S = 1.0
@@ -26,8 +28,12 @@ WATCH_S = 1.0
 @db_app.command()
 def serve(
     folder: DirOpt,
-    port: Annotated[int | None, typer.Option(min=1, max=65535, help="Port on 127.0.0.1 (default: the last one used in --dir, else a free one).")] = None,
-    detach: Annotated[bool, typer.Option("--detach", help="Leave the server running and return (stop it with pbench db stop --dir DIR).")] = False,
+    port: Annotated[
+        int | None, typer.Option(min=1, max=65535, help="Port on 127.0.0.1 (default: the last one used in --dir, else a free one).")
+    ] = None,
+    detach: Annotated[
+        bool, typer.Option("--detach", help="Leave the server running and return (stop it with pbench db stop --dir DIR).")
+    ] = False,
 ) -> None:
     """Start a local PostgreSQL server (trust authentication, 127.0.0.1 only) and print its URL for --db; Ctrl-C stops it."""
     configure_logging()
@@ -86,14 +92,20 @@ def info(db: DbOpt = DEFAULT_DB, as_json: Annotated[bool, typer.Option("--json",
         seen = overview(db)
     except StoreOpenError as exc:
         raise fail(f"--db {locate(db).name}: cannot open it as a results database: {exc}") from None
-    state = "current" if seen.revision == seen.head else ("not migrated yet" if seen.revision is None else f"pbench writes {seen.head}; pbench db upgrade brings it there")
+    state = (
+        "current"
+        if seen.revision == seen.head
+        else ("not migrated yet" if seen.revision is None else f"pbench writes {seen.head}; pbench db upgrade brings it there")
+    )
     fields = {"database": seen.name, "dialect": seen.dialect, "revision": seen.revision, "head": seen.head, **seen.counts}
     if as_json:
         typer.echo(json.dumps(fields))
         return
     for key, value in fields.items():
         if key != "head":
-            out_console.print(f"{key:9} {value if value is not None else '-'}" + (f" ({state})" if key == "revision" else ""), highlight=False)
+            out_console.print(
+                f"{key:9} {value if value is not None else '-'}" + (f" ({state})" if key == "revision" else ""), highlight=False
+            )
 
 
 @db_app.command()
@@ -109,7 +121,10 @@ def upgrade(db: DbOpt = DEFAULT_DB) -> None:
         raise fail(str(exc)) from None
     except StoreOpenError as exc:
         raise fail(f"--db {locate(db).name}: cannot open it as a results database: {exc}") from None
-    err_console.print(f"{locate(db).name}: at {after}" if before == after else f"{locate(db).name}: upgraded from {before or 'no revision'} to {after}", highlight=False)
+    err_console.print(
+        f"{locate(db).name}: at {after}" if before == after else f"{locate(db).name}: upgraded from {before or 'no revision'} to {after}",
+        highlight=False,
+    )
 
 
 def _checked(db: str) -> Location:

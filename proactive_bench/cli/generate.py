@@ -95,12 +95,16 @@ def agentif(
     model: ModelOpt,
     base_url: BaseUrlOpt = None,
     verifier_model: VerifierOpt = None,
-    corpus: Annotated[Path, typer.Option(help="The attachment corpus: a folder of task folders (their workspace/ files) or of files.")] = DEFAULT_CORPUS,
+    corpus: Annotated[
+        Path, typer.Option(help="The attachment corpus: a folder of task folders (their workspace/ files) or of files.")
+    ] = DEFAULT_CORPUS,
     category: Annotated[AgentIFCategory | None, typer.Option(help="The new task's category (default: the seed's).")] = None,
     domain: Annotated[AgentIFDomain | None, typer.Option(help="The new task's domain (default: the seed's).")] = None,
     out: Annotated[Path | None, typer.Option(help="The review folder (default: generated/agentif/<new task id>/).")] = None,
     max_rounds: Annotated[int, typer.Option(min=1, max=MAX_ROUNDS, help="Rounds of writing and judging at most.")] = GENERATION_MAX_ROUNDS,
-    oracle: Annotated[bool, typer.Option("--oracle/--no-oracle", help="Run validate's oracle on each candidate that passes the rules.")] = True,
+    oracle: Annotated[
+        bool, typer.Option("--oracle/--no-oracle", help="Run validate's oracle on each candidate that passes the rules.")
+    ] = True,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing review folder this command wrote.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -122,9 +126,19 @@ def agentif(
     verifier = verifier_model or model
     calls: list[LLMCallRecord] = []
     generation = _with_models(
-        model, verifier, base_url, calls,
+        model,
+        verifier,
+        base_url,
+        calls,
         lambda writer, judge: generate_task(
-            seed, files, chosen_category, chosen_domain, writer, judge, max_rounds, _oracle_problems if oracle else None,
+            seed,
+            files,
+            chosen_category,
+            chosen_domain,
+            writer,
+            judge,
+            max_rounds,
+            _oracle_problems if oracle else None,
         ),
     )
     written = write_generation(out, generation, seed, corpus, model, verifier, calls)
@@ -147,7 +161,13 @@ def _oracle_problems(root: Path, task_id: str) -> list[str]:
     return [f"{p.field}: {p.reason}" for p in oracle_problems(outcomes)]
 
 
-def _with_models(model: str, verifier: str, base_url: str | None, calls: list[LLMCallRecord], work: Callable[[StructuredCaller, StructuredCaller], Awaitable[T]]) -> T:
+def _with_models(
+    model: str,
+    verifier: str,
+    base_url: str | None,
+    calls: list[LLMCallRecord],
+    work: Callable[[StructuredCaller, StructuredCaller], Awaitable[T]],
+) -> T:
     """``work(generator, verifier)`` run with the two models' structured callers, every call recorded in ``calls``."""
     if base_url:
         check_endpoints({base_url: ["generator", "verifier"]})
@@ -165,12 +185,26 @@ def _with_models(model: str, verifier: str, base_url: str | None, calls: list[LL
         raise fail(str(exc)) from None
 
 
-def _print_rounds(outcome: GenerationOutcome[Any, Any], criteria: tuple[str, ...], written: list[Path], as_json: bool, head: dict[str, Any]) -> None:
+def _print_rounds(
+    outcome: GenerationOutcome[Any, Any], criteria: tuple[str, ...], written: list[Path], as_json: bool, head: dict[str, Any]
+) -> None:
     """The rounds as a table (or JSON) and the files written; a failed generation ends with its one-line error."""
     if as_json:
-        typer.echo(json.dumps({**head, "status": outcome.status, "written": [str(p) for p in written], "error": outcome.error,
-                               "rounds": [{"round": r.number, "passed": r.passed, "problems": r.problems, "verdict": r.verdict.model_dump()}
-                                          for r in outcome.rounds]}, indent=2))
+        typer.echo(
+            json.dumps(
+                {
+                    **head,
+                    "status": outcome.status,
+                    "written": [str(p) for p in written],
+                    "error": outcome.error,
+                    "rounds": [
+                        {"round": r.number, "passed": r.passed, "problems": r.problems, "verdict": r.verdict.model_dump()}
+                        for r in outcome.rounds
+                    ],
+                },
+                indent=2,
+            )
+        )
     else:
         table = Table("round", *criteria, "checks", "passed", title=f"generation: {outcome.status}")
         for r in outcome.rounds:

@@ -25,7 +25,10 @@ def admit(loaded: LoadedEpisode, session_ids: list[str], results_dir: Path) -> N
     for problem in problems:
         err_console.print(f"[red]error[/] {problem}", highlight=False)
     if problems:
-        raise fail(f"{len(problems)} error(s) in episode {loaded.episode.id} (see pbench validate); nothing was run. --no-validate skips these checks", 1)
+        raise fail(
+            f"{len(problems)} error(s) in episode {loaded.episode.id} (see pbench validate); nothing was run. --no-validate skips these checks",
+            1,
+        )
 
 
 Command = TypeVar("Command", bound=Callable[..., Any])
@@ -82,4 +85,3 @@ def check_endpoints(endpoints: dict[str, list[str]]) -> None:
         check_reachable(endpoints)
     except EndpointError as exc:
         raise fail(str(exc)) from None
-

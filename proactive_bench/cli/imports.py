@@ -20,7 +20,9 @@ def mount_importer(group: typer.Typer, name: str) -> None:
     except PluginError as exc:
         problem = str(exc)
 
-        @group.command(name, help=f"(cannot be loaded: {problem})", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+        @group.command(
+            name, help=f"(cannot be loaded: {problem})", context_settings={"allow_extra_args": True, "ignore_unknown_options": True}
+        )
         def unavailable() -> None:
             raise fail(problem)
 

@@ -53,11 +53,15 @@ class CommandSource:
         found = getattr(importlib.import_module(self.module), self.attribute)
         if isinstance(found, typer.Typer):
             return get_group_from_info(
-                TyperInfo(found, name=self.name), pretty_exceptions_short=found.pretty_exceptions_short,
-                rich_markup_mode=found.rich_markup_mode, suggest_commands=found.suggest_commands,
+                TyperInfo(found, name=self.name),
+                pretty_exceptions_short=found.pretty_exceptions_short,
+                rich_markup_mode=found.rich_markup_mode,
+                suggest_commands=found.suggest_commands,
             )
         return get_command_from_info(
-            CommandInfo(name=self.name, callback=found), pretty_exceptions_short=TYPER_SHORT_EXCEPTIONS, rich_markup_mode=markup_mode,
+            CommandInfo(name=self.name, callback=found),
+            pretty_exceptions_short=TYPER_SHORT_EXCEPTIONS,
+            rich_markup_mode=markup_mode,
         )
 
 

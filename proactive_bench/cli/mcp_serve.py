@@ -24,10 +24,18 @@ from proactive_bench.mcp_world import McpWorld, WorldStartError, serve_stdio
 def mcp(
     persona: Annotated[str, typer.Option(help="The persona whose episode holds the session.")],
     session: Annotated[str, typer.Option(help="The session id: its tools, and its workspace and apps as a run would start it.")],
-    transport: Annotated[Literal["http", "stdio"], typer.Option(help="http: streamable HTTP on 127.0.0.1 with a bearer token; stdio: the MCP client started this command.")] = "http",
+    transport: Annotated[
+        Literal["http", "stdio"],
+        typer.Option(help="http: streamable HTTP on 127.0.0.1 with a bearer token; stdio: the MCP client started this command."),
+    ] = "http",
     port: Annotated[int, typer.Option(min=0, max=65535, help="With http: the port on 127.0.0.1 (0: a free one).")] = 0,
-    workspace: Annotated[Path | None, typer.Option(help="A new or empty folder for the session's workspace (default: a new temporary folder, kept).")] = None,
-    record: Annotated[Path | None, typer.Option(help="On exit, write the recorded tool calls here as JSON (the shape the graders read, with turn and seq).")] = None,
+    workspace: Annotated[
+        Path | None, typer.Option(help="A new or empty folder for the session's workspace (default: a new temporary folder, kept).")
+    ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(help="On exit, write the recorded tool calls here as JSON (the shape the graders read, with turn and seq)."),
+    ] = None,
     data: DataOpt = DEFAULT_DATA_ROOT,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log each tool call to stderr.")] = False,
 ) -> None:
@@ -81,7 +89,17 @@ def _serve_http(toolbox: ToolBox, port: int, about: list[str]) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     try:
-        typer.echo("\n".join([*about, f"url        {world.url}", f"token      {world.token}", f"header     Authorization: Bearer {world.token}", "Ctrl-C stops it."]))
+        typer.echo(
+            "\n".join(
+                [
+                    *about,
+                    f"url        {world.url}",
+                    f"token      {world.token}",
+                    f"header     Authorization: Bearer {world.token}",
+                    "Ctrl-C stops it.",
+                ]
+            )
+        )
         while not stop.wait(0.2):
             pass
     finally:
@@ -90,7 +108,9 @@ def _serve_http(toolbox: ToolBox, port: int, about: list[str]) -> None:
 
 def _report(toolbox: ToolBox, root: Path, record: Path | None) -> None:
     failed = sum(not r.ok for r in toolbox.records)
-    err_console.print(f"{len(toolbox.records)} tool calls recorded ({failed} failed); the workspace is kept at {root}", highlight=False, markup=False)
+    err_console.print(
+        f"{len(toolbox.records)} tool calls recorded ({failed} failed); the workspace is kept at {root}", highlight=False, markup=False
+    )
     if record is not None:
         rows = [{**r.as_pibench(), "turn": r.turn, "seq": r.seq} for r in toolbox.records]
         record.write_text(json.dumps(rows, indent=2, ensure_ascii=False, default=str))

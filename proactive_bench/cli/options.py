@@ -22,7 +22,12 @@ from proactive_bench.suites import (
 
 RoleUrlOpt = Annotated[str | None, typer.Option(help="This role's OpenAI-compatible endpoint (default: --base-url).")]
 RoleKeyOpt = Annotated[str | None, typer.Option(help="Name of the environment variable (or ./.env entry) holding this role's API key.")]
-MaxTokensOpt = Annotated[list[str] | None, typer.Option(help=f"ROLE=N: answer cap of one role's calls, repeatable; roles {', '.join(ROLES)} (defaults {MaxTokens().model_dump()}).")]
+MaxTokensOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        help=f"ROLE=N: answer cap of one role's calls, repeatable; roles {', '.join(ROLES)} (defaults {MaxTokens().model_dump()})."
+    ),
+]
 CallTimeoutOpt = Annotated[float | None, typer.Option(min=0.1, help="Seconds one model call may take (default 120).")]
 
 
@@ -62,10 +67,18 @@ class RoleEndpoints:
 class AgentLimits:
     """``--max-turns``, ``--agent-option``, ``--no-probe`` and ``--context-tokens``: how long the agent runs and what it is told."""
 
-    max_turns: Annotated[int | None, typer.Option(min=1, help=f"Agent turns before a session is truncated (default {DEFAULT_MAX_TURNS}).")] = None
-    agent_option: Annotated[list[str] | None, typer.Option(help="KEY=VALUE for the agent, repeatable (react: max_steps, max_retries).")] = None
-    no_probe: Annotated[bool, typer.Option("--no-probe", help="Do not probe the model servers' capabilities before the first decision.")] = False
-    context_tokens: Annotated[int | None, typer.Option(min=256, help="The models' context window in tokens (default: from the probe or the server's errors).")] = None
+    max_turns: Annotated[
+        int | None, typer.Option(min=1, help=f"Agent turns before a session is truncated (default {DEFAULT_MAX_TURNS}).")
+    ] = None
+    agent_option: Annotated[list[str] | None, typer.Option(help="KEY=VALUE for the agent, repeatable (react: max_steps, max_retries).")] = (
+        None
+    )
+    no_probe: Annotated[
+        bool, typer.Option("--no-probe", help="Do not probe the model servers' capabilities before the first decision.")
+    ] = False
+    context_tokens: Annotated[
+        int | None, typer.Option(min=256, help="The models' context window in tokens (default: from the probe or the server's errors).")
+    ] = None
 
     def settings(self) -> dict[str, Any]:
         """The run settings given (``max_turns``, ``agent_options``, ``probe``, ``context_tokens``); ValueError naming --agent-option for a bad pair."""
@@ -90,8 +103,14 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 class ExecutorChoice:
     """``--executor`` and ``--ray-address``: where a sweep's runs execute."""
 
-    executor: Annotated[str | None, typer.Option(help="Where runs execute: local (this machine's processes, the default) or ray (a Ray cluster, one task per run).")] = None
-    ray_address: Annotated[str | None, typer.Option(help="With --executor ray: the cluster, auto or HOST:PORT or ray://HOST:PORT (default: start a local one).")] = None
+    executor: Annotated[
+        str | None,
+        typer.Option(help="Where runs execute: local (this machine's processes, the default) or ray (a Ray cluster, one task per run)."),
+    ] = None
+    ray_address: Annotated[
+        str | None,
+        typer.Option(help="With --executor ray: the cluster, auto or HOST:PORT or ray://HOST:PORT (default: start a local one)."),
+    ] = None
 
     def sweep_fields(self) -> dict[str, str]:
         """The sweep settings given (a sweep config's ``executor`` and ``ray_address`` keys)."""
@@ -102,8 +121,18 @@ class ExecutorChoice:
 class SuiteOptions:
     """``--suite`` and ``--task``; :data:`SuiteChoice` adds one option per suite setting, generated from the suites' settings models."""
 
-    suite: Annotated[str, typer.Option(help="The kind of episode: personas (persona episodes, --persona; the default, pibench before 0.2), odyssey (history-grounded office tasks), agentif (everyday tasks), trainee (workplace scenarios) or a plug-in's; the suites of tasks run --task.")] = DEFAULT_SUITE
-    task: Annotated[str | None, typer.Option(help="A suite of tasks: comma-separated task ids (default: every task under --data); trainee: scenarios s<seed>-n<tasks>, e.g. s7-n3 (default: s1-n2..s20-n6).")] = None
+    suite: Annotated[
+        str,
+        typer.Option(
+            help="The kind of episode: personas (persona episodes, --persona; the default, pibench before 0.2), odyssey (history-grounded office tasks), agentif (everyday tasks), trainee (workplace scenarios) or a plug-in's; the suites of tasks run --task."
+        ),
+    ] = DEFAULT_SUITE
+    task: Annotated[
+        str | None,
+        typer.Option(
+            help="A suite of tasks: comma-separated task ids (default: every task under --data); trainee: scenarios s<seed>-n<tasks>, e.g. s7-n3 (default: s1-n2..s20-n6)."
+        ),
+    ] = None
     tasks: Annotated[str | None, typer.Option("--tasks", hidden=True, help="Deprecated spelling of --task.")] = None
 
     @property
@@ -126,8 +155,7 @@ class SuiteOptions:
         """The suite settings given, by field name: a swept one's comma-separated items as a list."""
         owners = suite_fields()
         return {
-            name: split_list(value) if is_swept(owners[name]) else value
-            for name in owners if (value := getattr(self, name)) is not None
+            name: split_list(value) if is_swept(owners[name]) else value for name in owners if (value := getattr(self, name)) is not None
         }
 
     def sweep_fields(self, db: str) -> dict[str, Any]:
@@ -163,7 +191,8 @@ else:
     SuiteChoice = make_dataclass(
         "SuiteChoice",
         [(name, _suite_option(name, info), dataclass_field(default=None)) for name, info in suite_fields().items()],
-        bases=(SuiteOptions,), frozen=True,
+        bases=(SuiteOptions,),
+        frozen=True,
     )
 """``--suite``, ``--task`` and every suite's settings (``--memory``, ``--days``, a plug-in suite's): one option per field of the
 suites' settings models, generated when the command is built, so a suite adds its options by declaring its settings."""

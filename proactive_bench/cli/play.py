@@ -64,11 +64,23 @@ SEATS = ("agent", "user")
 def play(
     *,
     persona: Annotated[str, typer.Option(help="Persona whose episode to play, e.g. pharmacist.")],
-    seat: Annotated[str, typer.Option("--as", help="Your seat: agent (you answer the rules user, with the session's tools) or user (you play the user for --agent).")] = "agent",
+    seat: Annotated[
+        str,
+        typer.Option(
+            "--as", help="Your seat: agent (you answer the rules user, with the session's tools) or user (you play the user for --agent)."
+        ),
+    ] = "agent",
     agent: Annotated[str | None, typer.Option(help="With --as user: the agent you play the user for (as pbench episode --agent).")] = None,
-    model: Annotated[str | None, typer.Option(help="With --as user: the chat model that agent runs on (as pbench episode --model).")] = None,
+    model: Annotated[
+        str | None, typer.Option(help="With --as user: the chat model that agent runs on (as pbench episode --model).")
+    ] = None,
     sessions: Annotated[str | None, typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
-    user_model: Annotated[str | None, typer.Option(help="With --as user: the simulator that labels beside you is the llm user on this chat model (default: the rules user).")] = None,
+    user_model: Annotated[
+        str | None,
+        typer.Option(
+            help="With --as user: the simulator that labels beside you is the llm user on this chat model (default: the rules user)."
+        ),
+    ] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
     db: MaybeDbOpt = None,
     max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before a session is truncated.")] = DEFAULT_MAX_TURNS,
@@ -106,9 +118,19 @@ def play(
         raise fail(problem)
     db_path = db or DEFAULT_DB
     spec = RunSpec(
-        persona=persona, agent=agent, model=chat_model, data_root=str(data), sessions=[s.id for s in chosen], user=user, user_model=user_model,
-        base_url=base_url, max_turns=max_turns, max_tokens=caps, call_timeout=limits.call_timeout,
-        role_base_urls=endpoints.base_urls(), role_key_envs=endpoints.key_envs(),
+        persona=persona,
+        agent=agent,
+        model=chat_model,
+        data_root=str(data),
+        sessions=[s.id for s in chosen],
+        user=user,
+        user_model=user_model,
+        base_url=base_url,
+        max_turns=max_turns,
+        max_tokens=caps,
+        call_timeout=limits.call_timeout,
+        role_base_urls=endpoints.base_urls(),
+        role_key_envs=endpoints.key_envs(),
     )
     check_participants([spec])
     check_endpoints(spec.endpoints())
@@ -137,8 +159,12 @@ def _store_labels(store: Store, run: Run, person: PersonUser) -> None:
     session_runs = {sr.session_id: sr.id for sr in store.session_runs(run.id)}
     rows = [
         PersonLabel(
-            session_run_id=session_runs[pair.session_id], turn=pair.turn, intent_id=pair.intent_id,
-            person=pair.person, simulator=pair.simulator, simulator_name=pair.simulator_name,
+            session_run_id=session_runs[pair.session_id],
+            turn=pair.turn,
+            intent_id=pair.intent_id,
+            person=pair.person,
+            simulator=pair.simulator,
+            simulator_name=pair.simulator_name,
         )
         for pair in person.pairs
         if session_runs.get(pair.session_id) is not None

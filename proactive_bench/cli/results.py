@@ -77,14 +77,29 @@ def print_agreement(result: Agreement, fmt: str, ident: str) -> None:
 
 def results(
     ident: MaybeIdArg = None,
-    compare: Annotated[tuple[str, str] | None, typer.Option("--compare", metavar="A B", help="Two runs or sweeps (ids, prefixes or latest) paired by task: B − A with a 95 % paired bootstrap interval.")] = None,
+    compare: Annotated[
+        tuple[str, str] | None,
+        typer.Option(
+            "--compare",
+            metavar="A B",
+            help="Two runs or sweeps (ids, prefixes or latest) paired by task: B − A with a 95 % paired bootstrap interval.",
+        ),
+    ] = None,
     db: DbOpt = DEFAULT_DB,
     fmt: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
     by: Annotated[str | None, typer.Option("--by", help="'category': only the task-averaged Proc / Comp per task category.")] = None,
-    include_partial: Annotated[bool, typer.Option("--include-partial", help="Count runs stopped early (budget, Ctrl-C) in the figures.")] = False,
+    include_partial: Annotated[
+        bool, typer.Option("--include-partial", help="Count runs stopped early (budget, Ctrl-C) in the figures.")
+    ] = False,
     protocol: Annotated[str | None, typer.Option(help="Score every run by this protocol's rules (default: each run's own).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
-    agreement: Annotated[bool, typer.Option("--agreement", help="Runs played with pbench play --as user: the person's intent labels against the simulator's (counts, confusion table, Cohen's κ).")] = False,
+    agreement: Annotated[
+        bool,
+        typer.Option(
+            "--agreement",
+            help="Runs played with pbench play --as user: the person's intent labels against the simulator's (counts, confusion table, Cohen's κ).",
+        ),
+    ] = False,
 ) -> None:
     """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std and bootstrap interval, failures, pass^k, table 1, ablation, statuses, turns, categories, cost; or two compared (--compare A B)."""
     configure_logging()
@@ -142,8 +157,12 @@ def rescore(
 
 def report(
     ident: MaybeIdArg = None,
-    compare: Annotated[tuple[str, str] | None, typer.Option("--compare", metavar="RUN_A RUN_B", help="Two runs side by side instead.")] = None,
-    out: Annotated[Path, typer.Option("--out", help="A folder (gets index.html and runs/), or NAME.html: the index, with runs/ beside it.")] = Path("report"),
+    compare: Annotated[
+        tuple[str, str] | None, typer.Option("--compare", metavar="RUN_A RUN_B", help="Two runs side by side instead.")
+    ] = None,
+    out: Annotated[
+        Path, typer.Option("--out", help="A folder (gets index.html and runs/), or NAME.html: the index, with runs/ beside it.")
+    ] = Path("report"),
     db: DbOpt = DEFAULT_DB,
 ) -> None:
     """Write a self-contained HTML report that works offline: an index (tables, figures, runs, a session × model matrix) and one page per run with every session's trajectory."""

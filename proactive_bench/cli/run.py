@@ -86,7 +86,9 @@ def parse_sessions(spec: str | None, sessions: list[Session]) -> list[Session]:
     chosen: list[Session] = []
     for part in (p.strip() for p in spec.split(",")):
         if not part:
-            raise ValueError(f"--sessions: {spec!r} has an empty item; give positions (1-{len(sessions)}), ranges (1-3) or session ids, comma-separated")
+            raise ValueError(
+                f"--sessions: {spec!r} has an empty item; give positions (1-{len(sessions)}), ranges (1-3) or session ids, comma-separated"
+            )
         if re.fullmatch(r"\d+-\d+", part):
             lo, hi = (int(x) for x in part.split("-"))
             picked = sessions[lo - 1 : hi] if 1 <= lo <= hi <= len(sessions) else None
@@ -104,10 +106,18 @@ def parse_sessions(spec: str | None, sessions: list[Session]) -> list[Session]:
 @with_option_groups
 def episode(
     *,
-    persona: Annotated[str | None, typer.Option(help="Persona whose episode to run, e.g. pharmacist (the personas suite; --suite odyssey, agentif, trainee run --task).")] = None,
+    persona: Annotated[
+        str | None,
+        typer.Option(
+            help="Persona whose episode to run, e.g. pharmacist (the personas suite; --suite odyssey, agentif, trainee run --task)."
+        ),
+    ] = None,
     agent: Annotated[str | None, typer.Option(help=AGENT_HELP)] = None,
     model: Annotated[str | None, typer.Option(help=MODEL_HELP)] = None,
-    judge: Annotated[str, typer.Option(help="The judge of rubric items, a name in JUDGES (a plugin's pbench.judges entry point); it runs on --judge-model.")] = DEFAULT_JUDGE,
+    judge: Annotated[
+        str,
+        typer.Option(help="The judge of rubric items, a name in JUDGES (a plugin's pbench.judges entry point); it runs on --judge-model."),
+    ] = DEFAULT_JUDGE,
     sessions: Annotated[str | None, typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
     user: Annotated[str, typer.Option(help="User simulator backend: rules or llm.")] = "rules",
     user_model: Annotated[str | None, typer.Option(help="Chat model for --user llm.")] = None,
@@ -137,9 +147,18 @@ def episode(
         if persona is not None or sessions is not None:
             raise fail(f"--persona and --sessions choose persona episodes; choose {suite} tasks with --task")
         flags: dict[str, Any] = {
-            "agent": agent_name, "models": [chat_model] if chat_model else [], "judge": judge, "data": str(data), "user": user, "user_model": user_model, "judge_model": judge_model, "base_url": base_url,
+            "agent": agent_name,
+            "models": [chat_model] if chat_model else [],
+            "judge": judge,
+            "data": str(data),
+            "user": user,
+            "user_model": user_model,
+            "judge_model": judge_model,
+            "base_url": base_url,
             "protocol": protocol,
-            "call_timeout": limits.call_timeout, "role_base_urls": endpoints.base_urls(), "role_key_envs": endpoints.key_envs(),
+            "call_timeout": limits.call_timeout,
+            "role_base_urls": endpoints.base_urls(),
+            "role_key_envs": endpoints.key_envs(),
         }
         try:
             flags |= {**agent_limits.settings(), "max_tokens": limits.caps(), **choice.sweep_fields(db or DEFAULT_DB)}
@@ -151,7 +170,9 @@ def episode(
     if persona is None:
         raise fail("--persona is required (or --suite odyssey, agentif or trainee to run their --task)")
     if choice.task is not None or choice.tasks is not None:
-        raise fail(f"--task chooses the tasks of a suite of tasks (--suite odyssey, agentif, trainee); the {DEFAULT_SUITE} suite runs --persona")
+        raise fail(
+            f"--task chooses the tasks of a suite of tasks (--suite odyssey, agentif, trainee); the {DEFAULT_SUITE} suite runs --persona"
+        )
     if problem := suite_settings_problem(DEFAULT_SUITE, choice.suite_values()):
         raise fail(problem)
     loaded = load_or_exit(data, persona)
@@ -166,10 +187,22 @@ def episode(
     db_path = db or DEFAULT_DB
     try:
         spec = RunSpec(
-            persona=persona, agent=agent_name, model=chat_model, judge=judge, data_root=str(data), sessions=[s.id for s in chosen], user=user,
-            user_model=user_model, judge_model=judge_model, base_url=base_url, protocol=protocol,  # type: ignore[arg-type]
-            max_tokens=caps, call_timeout=limits.call_timeout, **given,
-            role_base_urls=endpoints.base_urls(), role_key_envs=endpoints.key_envs(),
+            persona=persona,
+            agent=agent_name,
+            model=chat_model,
+            judge=judge,
+            data_root=str(data),
+            sessions=[s.id for s in chosen],
+            user=user,
+            user_model=user_model,
+            judge_model=judge_model,
+            base_url=base_url,
+            protocol=protocol,  # type: ignore[arg-type]
+            max_tokens=caps,
+            call_timeout=limits.call_timeout,
+            **given,
+            role_base_urls=endpoints.base_urls(),
+            role_key_envs=endpoints.key_envs(),
         )
     except ValidationError as exc:
         raise fail(settings_error(exc)) from None
@@ -282,11 +315,19 @@ def _print_errors(store: Store, run: Run, result: EpisodeResult, verbose: bool) 
         session_run_id = stored.get(session.session_id)
         if verbose and session_run_id is not None:
             for row in store.rows(AgentErrorRow, session_run_id):
-                err_console.print("\n".join(ErrorTrace.from_stored(row.type, row.message, row.frames).lines()), highlight=False, markup=False)
+                err_console.print(
+                    "\n".join(ErrorTrace.from_stored(row.type, row.message, row.frames).lines()), highlight=False, markup=False
+                )
 
 
 def _run_with_progress(store: Store, run: Run, loaded: LoadedEpisode) -> EpisodeResult:
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn())
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=err_console, transient=True) as progress:
         task = progress.add_task(f"{loaded.persona.id}: starting", total=len(run_spec(run).sessions))
 
@@ -298,4 +339,3 @@ def _run_with_progress(store: Store, run: Run, loaded: LoadedEpisode) -> Episode
 
         tune_for_runs()
         return run_fast(execute_run(store, run, loaded, on_progress=on_progress))
-

@@ -38,7 +38,9 @@ def parse_since(text: str, now: datetime | None = None) -> datetime:
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
-        raise ValueError(f"--since: {text!r} is neither a duration (30m, 2h, 3d, 1w) nor a date or time (2026-11-24, 2026-11-24T09:30)") from None
+        raise ValueError(
+            f"--since: {text!r} is neither a duration (30m, 2h, 3d, 1w) nor a date or time (2026-11-24, 2026-11-24T09:30)"
+        ) from None
     return moment if moment.tzinfo else moment.astimezone()
 
 
@@ -48,8 +50,13 @@ class Listing:
 
     persona: Annotated[str | None, typer.Option(help="Only those of this persona.")] = None
     model: Annotated[str | None, typer.Option(help="Only those whose model contains this text, e.g. gpt-4o or scripted:.")] = None
-    status: Annotated[str | None, typer.Option(help="Only those with this status, e.g. finished (an unknown word lists the known ones).")] = None
-    since: Annotated[str | None, typer.Option(help="Only those started since a date or time (2026-11-24, 2026-11-24T09:30) or within a duration (30m, 2h, 3d, 1w).")] = None
+    status: Annotated[
+        str | None, typer.Option(help="Only those with this status, e.g. finished (an unknown word lists the known ones).")
+    ] = None
+    since: Annotated[
+        str | None,
+        typer.Option(help="Only those started since a date or time (2026-11-24, 2026-11-24T09:30) or within a duration (30m, 2h, 3d, 1w)."),
+    ] = None
     limit: Annotated[int, typer.Option(min=1, help="At most this many, newest first.")] = 20
     db: DbOpt = DEFAULT_DB
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False

@@ -53,9 +53,18 @@ from proactive_bench.store import HeldLease, Run, Store, Sweep
 @with_option_groups
 def sweep(
     *,
-    agent: Annotated[str | None, typer.Option(help="The agent every run evaluates, as episode's --agent (default: react, on each of --models).")] = None,
-    models: Annotated[str | None, typer.Option(help="Comma-separated chat models, one arm each, e.g. 'openai:gpt-4o-mini,openai:gpt-4o'. Without --agent an entry may still name an agent (scripted:reference), as episode's --model.")] = None,
-    judge: Annotated[str | None, typer.Option(help="The judge of rubric items, a name in JUDGES (default rubric); it runs on --judge-model.")] = None,
+    agent: Annotated[
+        str | None, typer.Option(help="The agent every run evaluates, as episode's --agent (default: react, on each of --models).")
+    ] = None,
+    models: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated chat models, one arm each, e.g. 'openai:gpt-4o-mini,openai:gpt-4o'. Without --agent an entry may still name an agent (scripted:reference), as episode's --model."
+        ),
+    ] = None,
+    judge: Annotated[
+        str | None, typer.Option(help="The judge of rubric items, a name in JUDGES (default rubric); it runs on --judge-model.")
+    ] = None,
     personas: Annotated[str | None, typer.Option(help="Comma-separated personas; default: all in the dataset.")] = None,
     runs: Annotated[int | None, typer.Option(min=1, help="Repeats of each combination (default 1; 3 under --protocol pibench).")] = None,
     ablation: Annotated[str, typer.Option(help="Comma-separated: none, no-dependency-history.")] = "none",
@@ -65,7 +74,9 @@ def sweep(
     judge_model: Annotated[str | None, typer.Option()] = None,
     base_url: Annotated[str | None, typer.Option()] = None,
     concurrency: Annotated[int | None, typer.Option(min=1, help="Episodes at once (default 4).")] = None,
-    workers: Annotated[int | None, typer.Option(min=1, help="Processes to divide the runs among (default 1; use the cores you have).")] = None,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Processes to divide the runs among (default 1; use the cores you have).")
+    ] = None,
     placement: ExecutorChoice,
     rps: Annotated[float | None, typer.Option(help="Requests per second per endpoint.")] = None,
     max_cost: Annotated[float | None, typer.Option(help="USD budget; the sweep stops starting sessions once spent.")] = None,
@@ -84,11 +95,26 @@ def sweep(
     """Run models × personas (or odyssey tasks × memory settings) × repeats × ablations concurrently and print the summary tables."""
     configure_logging(verbose)
     flags = {
-        "agent": agent, "models": split_list(models) or None, "judge": judge, "personas": split_list(personas) or None, "runs": runs, "protocol": protocol,
-        "ablations": split_list(ablation) if ablation != "none" else None, "user": user, "user_model": user_model,
-        "judge_model": judge_model, "base_url": base_url, "concurrency": concurrency, "workers": workers, "requests_per_second": rps,
-        "max_cost_usd": max_cost, "prices": str(prices) if prices else None, "data": str(data) if data else None,
-        "call_timeout": limits.call_timeout, "role_base_urls": endpoints.base_urls() or None, "role_key_envs": endpoints.key_envs() or None,
+        "agent": agent,
+        "models": split_list(models) or None,
+        "judge": judge,
+        "personas": split_list(personas) or None,
+        "runs": runs,
+        "protocol": protocol,
+        "ablations": split_list(ablation) if ablation != "none" else None,
+        "user": user,
+        "user_model": user_model,
+        "judge_model": judge_model,
+        "base_url": base_url,
+        "concurrency": concurrency,
+        "workers": workers,
+        "requests_per_second": rps,
+        "max_cost_usd": max_cost,
+        "prices": str(prices) if prices else None,
+        "data": str(data) if data else None,
+        "call_timeout": limits.call_timeout,
+        "role_base_urls": endpoints.base_urls() or None,
+        "role_key_envs": endpoints.key_envs() or None,
     }
     given: dict[str, Any] = {k: v for k, v in flags.items() if v is not None}
     try:
@@ -149,7 +175,12 @@ def budget_of(config: SweepConfig) -> Budget:
 
 
 def sweep_and_report(
-    store: Store, the_sweep: Sweep, pending: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget, as_json: bool,
+    store: Store,
+    the_sweep: Sweep,
+    pending: list[tuple[Run, LoadedEpisode]],
+    config: SweepConfig,
+    budget: Budget,
+    as_json: bool,
     lease: HeldLease,
 ) -> None:
     """Run a sweep's pending runs (on a Ray cluster, or in worker processes if it has them) with a progress bar, then print its summary."""
@@ -157,7 +188,13 @@ def sweep_and_report(
     executor = campaign.sweep_executor(store, the_sweep, pending, config, budget)
     executor.start()  # before the progress display's thread exists, so workers can be forked
     lease.keep_alive()  # its heartbeat thread too
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} sessions"), TimeElapsedColumn())
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} sessions"),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=err_console, transient=True) as progress:
         task = progress.add_task(f"sweep {the_sweep.id}", total=total)
 
@@ -170,7 +207,8 @@ def sweep_and_report(
         except campaign.WorkerFailed as exc:
             raise fail(str(exc), 1) from None
     if budget.exhausted:
-        err_console.print(f"budget of ${config.max_cost_usd} spent; continue with: pbench resume {the_sweep.id} --max-cost MORE", highlight=False)
+        err_console.print(
+            f"budget of ${config.max_cost_usd} spent; continue with: pbench resume {the_sweep.id} --max-cost MORE", highlight=False
+        )
     print_summary(summarize(store, store.runs(the_sweep.id)), "json" if as_json else "table")
     err_console.print(f"results: {store.name} (sweep {the_sweep.id})", highlight=False)
-

@@ -37,12 +37,31 @@ def validate(
     stats: Annotated[bool, typer.Option("--stats", help="Print counts per persona.")] = False,
     strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
     oracle: Annotated[bool, typer.Option("--oracle", help="Also run the scripted baselines and check the quality bar (slower).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the problems (the oracle outcomes, the --stats counts) as one JSON object on stdout.")] = False,
-    suite: Annotated[str | None, typer.Option(help="trainee: check every scenario template over --seeds seeds and every default scenario (or --task) instead (oracle and baselines played).")] = None,
-    seeds: Annotated[int | None, typer.Option(min=1, help="With --suite trainee: seeds per template (default: the suite's validation seeds).")] = None,
-    task: Annotated[str | None, typer.Option(help="With --suite trainee: the scenarios to compose and check, s<seed>-n<tasks>, comma-separated (default: the default benchmark s1-n2..s20-n6).")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the problems (the oracle outcomes, the --stats counts) as one JSON object on stdout.")
+    ] = False,
+    suite: Annotated[
+        str | None,
+        typer.Option(
+            help="trainee: check every scenario template over --seeds seeds and every default scenario (or --task) instead (oracle and baselines played)."
+        ),
+    ] = None,
+    seeds: Annotated[
+        int | None, typer.Option(min=1, help="With --suite trainee: seeds per template (default: the suite's validation seeds).")
+    ] = None,
+    task: Annotated[
+        str | None,
+        typer.Option(
+            help="With --suite trainee: the scenarios to compose and check, s<seed>-n<tasks>, comma-separated (default: the default benchmark s1-n2..s20-n6)."
+        ),
+    ] = None,
     tasks: Annotated[str | None, typer.Option("--tasks", hidden=True, help="Deprecated spelling of --task.")] = None,
-    cache: Annotated[bool, typer.Option(help="Reuse the report of an earlier run on the same files with the same pbench (kept under ~/.cache/pbench/validate).")] = True,
+    cache: Annotated[
+        bool,
+        typer.Option(
+            help="Reuse the report of an earlier run on the same files with the same pbench (kept under ~/.cache/pbench/validate)."
+        ),
+    ] = True,
 ) -> None:
     """Check a dataset in one pass: schema, semantics, references, leaks, annotations, grader imports."""
     configure_logging()
@@ -85,12 +104,17 @@ def validation_report(data: Path, stats: bool, oracle: bool) -> dict[str, Any]:
     errors = sum(p.level == "error" for p in problems)
     warnings = len(problems) - errors
     found = {
-        "errors": errors, "warnings": warnings, "episodes": len(dataset.episodes), "tasks": len(tasks),
+        "errors": errors,
+        "warnings": warnings,
+        "episodes": len(dataset.episodes),
+        "tasks": len(tasks),
         "problems": [{"file": p.file, "field": p.field, "reason": p.reason, "level": p.level} for p in problems],
         "oracle": [o.as_dict() for o in outcomes],
     } | ({"stats": [asdict(validation.episode_stats(e)) for e in dataset.episodes.values()]} if stats else {})
     per_suite = "".join(f"{n} {suite} task(s), " for suite, n in sorted(Counter(e.suite for e in tasks.values()).items()))
-    ok = f"ok: {len(dataset.episodes)} episode(s), {per_suite}{warnings} warning(s)" + (f", {len(outcomes)} oracle run(s) on the bar" if oracle else "")
+    ok = f"ok: {len(dataset.episodes)} episode(s), {per_suite}{warnings} warning(s)" + (
+        f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""
+    )
     return {"json": found, "lines": [[p.level, str(p)] for p in problems], "ok": ok}
 
 
@@ -111,14 +135,26 @@ def validate_templates(suite: str, seeds: int | None, scenarios: list[str] | Non
     names = default_names() if scenarios is None else scenarios
     problems = templates_problems(seeds) + scenarios_problems(names)
     if as_json:
-        typer.echo(json.dumps({"errors": len(problems), "templates": len(TEMPLATES), "seeds": seeds, "scenarios": names,
-                               "problems": [{"file": p.file, "field": p.field, "reason": p.reason} for p in problems]}, indent=2))
+        typer.echo(
+            json.dumps(
+                {
+                    "errors": len(problems),
+                    "templates": len(TEMPLATES),
+                    "seeds": seeds,
+                    "scenarios": names,
+                    "problems": [{"file": p.file, "field": p.field, "reason": p.reason} for p in problems],
+                },
+                indent=2,
+            )
+        )
     for problem in [] if as_json else problems:
         err_console.print(f"[red]error[/] {problem}", highlight=False)
     if problems:
         raise fail(f"{len(problems)} error(s) in {len(TEMPLATES)} template(s) and {len(names)} scenario(s)", 1)
-    err_console.print(f"ok: {len(TEMPLATES)} template(s) x {seeds} seed(s) and {len(names)} scenario(s) over two days: "
-                      "oracle 1.0, passive and guessing fail a clue checkpoint, laundry lists and keyword questions obtain nothing")
+    err_console.print(
+        f"ok: {len(TEMPLATES)} template(s) x {seeds} seed(s) and {len(names)} scenario(s) over two days: "
+        "oracle 1.0, passive and guessing fail a clue checkpoint, laundry lists and keyword questions obtain nothing"
+    )
 
 
 def problems_in(problems: list[Any], episode: LoadedEpisode) -> bool:
@@ -130,9 +166,15 @@ def problems_in(problems: list[Any], episode: LoadedEpisode) -> bool:
 def stats_table(rows: list[dict[str, Any]]) -> Table:
     """The ``--stats`` counts (``EpisodeStats`` as dicts), one column per persona."""
     headers = {
-        "persona": "persona", "sessions": "sessions", "event_sessions": "event", "dependency_groups": "dep. groups",
-        "intents_session": "intents (session)", "intents_persistent": "intents (persistent)",
-        "rule_items": "rule items", "rubric_items": "rubric items", "tools": "tools used",
+        "persona": "persona",
+        "sessions": "sessions",
+        "event_sessions": "event",
+        "dependency_groups": "dep. groups",
+        "intents_session": "intents (session)",
+        "intents_persistent": "intents (persistent)",
+        "rule_items": "rule items",
+        "rubric_items": "rubric items",
+        "tools": "tools used",
     }
     table = Table(title="dataset statistics")
     table.add_column("")

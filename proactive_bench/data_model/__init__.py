@@ -17,7 +17,16 @@ _EXPORTS = Exports(
         "evidence": ("Evidence", "questions_in"),
         "labels": ("IntentLabel", "Leak", "Stage"),
         "messages": ("Message",),
-        "status": ("FINAL_OUTCOMES", "INPUT_ENDED", "PARTIAL_RUN_STATUSES", "InputEnded", "IntentStatus", "RunStatus", "SessionOutcome", "SweepStatus"),
+        "status": (
+            "FINAL_OUTCOMES",
+            "INPUT_ENDED",
+            "PARTIAL_RUN_STATUSES",
+            "InputEnded",
+            "IntentStatus",
+            "RunStatus",
+            "SessionOutcome",
+            "SweepStatus",
+        ),
         "trace": (
             "clipped_note",
             "collecting_clips",

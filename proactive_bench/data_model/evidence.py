@@ -14,9 +14,7 @@ if TYPE_CHECKING:
     from proactive_bench.env import AppStore
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_ABBREVIATION = re.compile(
-    r"(?:\b(?:dr|mr|mrs|ms|prof|st|no|vs|approx|etc|fig|al|inc|ltd|e\.g|i\.e|cf)|\b[a-z])\.$", re.IGNORECASE
-)
+_ABBREVIATION = re.compile(r"(?:\b(?:dr|mr|mrs|ms|prof|st|no|vs|approx|etc|fig|al|inc|ltd|e\.g|i\.e|cf)|\b[a-z])\.$", re.IGNORECASE)
 
 
 def split_sentences(text: str) -> list[str]:

@@ -359,7 +359,9 @@ def draft_episode(root: Path, persona_name: str) -> tuple[EpisodeDraft | None, l
     return EpisodeDraft(LoadedEpisode(episode, stand_in, sessions, directory), broken, complete), problems
 
 
-def _read_session(directory: Path, path: Path, root: Path, session_id: str) -> tuple[Session | None, PartialModel[Session] | None, list[Problem]]:
+def _read_session(
+    directory: Path, path: Path, root: Path, session_id: str
+) -> tuple[Session | None, PartialModel[Session] | None, list[Problem]]:
     """A session file: its model when it has no error, else what of it parses (None when nothing does), and its problems."""
     rel = _rel(path, root)
     data, problems = read_yaml(path, root)

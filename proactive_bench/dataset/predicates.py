@@ -107,9 +107,7 @@ class ToolCalledArgs(_Strict):
 
 class AppRowsArgs(_Strict):
     table: str = Field(description="App table, e.g. gmail_email or amazon_cart_item.")
-    where: RegexMap = Field(
-        default_factory=dict, description="Column -> regex searched in the value (JSON-encoded if not a string)."
-    )
+    where: RegexMap = Field(default_factory=dict, description="Column -> regex searched in the value (JSON-encoded if not a string).")
     min: int = Field(default=1, ge=0, description="At least this many rows must match.")
     max: int | None = Field(default=None, ge=0, description="At most this many rows may match.")
 
@@ -145,9 +143,7 @@ class AppRowsAddedArgs(_Strict):
 class NearArgs(_Strict):
     path: RelativePath = Field(description="Workspace-relative path or glob.")
     patterns: RegexList = Field(min_length=2, description="Regexes that must all occur close together.")
-    within: int | None = Field(
-        default=None, ge=0, description="Characters allowed between the matches; null: on the same line."
-    )
+    within: int | None = Field(default=None, ge=0, description="Characters allowed between the matches; null: on the same line.")
 
 
 class LineCountArgs(_Strict):
@@ -246,9 +242,7 @@ class PythonCheck(_Strict):
 
 class PibenchScriptArgs(_Strict):
     path: RelativePath = Field(description="The π-Bench grader script, relative to the dataset's graders/ folder.")
-    criterion: str | None = Field(
-        default=None, description="The key of the script's result to read; null: every key must be 1."
-    )
+    criterion: str | None = Field(default=None, description="The key of the script's result to read; null: every key must be 1.")
     tools: tuple[str, ...] = Field(
         default=(), description="Tools whose calls the script sees (π-Bench objectives.tools); empty: every tool."
     )

@@ -49,16 +49,12 @@ class HiddenIntent(_Model):
     id: str = Field(pattern=ID_PATTERN)
     text: str = Field(description="The requirement, stated precisely enough to label.")
     scope: Scope = Scope.SESSION
-    reveal: str | None = Field(
-        default=None, description="The user's own sentence when answering or volunteering this intent."
-    )
+    reveal: str | None = Field(default=None, description="The user's own sentence when answering or volunteering this intent.")
     ask: RegexList = Field(
         default_factory=list,
         description="Regexes; a question in the agent's reply that matches one of them targets this intent.",
     )
-    question: str | None = Field(
-        default=None, description="An example targeted question; the ask cues must match it."
-    )
+    question: str | None = Field(default=None, description="An example targeted question; the ask cues must match it.")
     evidence: Predicate | None = Field(default=None, description="When the intent counts as completed.")
     source_session: str | None = Field(
         default=None, description="For persistent intents: the earlier session whose output holds the evidence."
@@ -164,7 +160,8 @@ class ReferenceStep(_Model):
     say: str | None = None
     requires: list[str] = Field(default_factory=list)
     from_history: bool = Field(
-        default=False, description="The step draws on facts of the user's earlier dialogue history (odyssey tasks), not on the request alone."
+        default=False,
+        description="The step draws on facts of the user's earlier dialogue history (odyssey tasks), not on the request alone.",
     )
     followup: str | None = Field(
         default=None, description="The follow-up instruction this step answers: it is done only after the user gave it (refinement tasks)."
@@ -206,9 +203,7 @@ class Session(_Model):
     title: str
     category: str = Field(description="Task category code from the taxonomy (docs/taxonomy.md).")
     trigger: Trigger
-    now: datetime | None = Field(
-        default=None, description="Simulated date and time when the session starts; the apps' clock is set to it."
-    )
+    now: datetime | None = Field(default=None, description="Simulated date and time when the session starts; the apps' clock is set to it.")
     tools: list[str] = Field(default_factory=list, description="Tool names offered; empty means the defaults.")
     files: list[RelativePath] = Field(default_factory=list, description="Workspace files the session uses.")
     intents: list[HiddenIntent] = Field(default_factory=list)

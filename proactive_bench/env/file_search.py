@@ -23,7 +23,9 @@ MAX_LINE_CHARS = 300
 
 
 class GlobArgs(BaseModel):
-    pattern: str = Field(min_length=1, description="Glob relative to the workspace root, e.g. '*.md', 'reports/**/*.csv'. '**' spans folders.")
+    pattern: str = Field(
+        min_length=1, description="Glob relative to the workspace root, e.g. '*.md', 'reports/**/*.csv'. '**' spans folders."
+    )
 
 
 class GrepArgs(BaseModel):

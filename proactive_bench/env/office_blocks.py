@@ -59,9 +59,13 @@ def _block_type(value: Any) -> Any:
 
 
 Block = Annotated[
-    Annotated[HeadingBlock, Tag("heading")] | Annotated[ParagraphBlock, Tag("paragraph")]
-    | Annotated[BulletsBlock, Tag("bullets")] | Annotated[TableBlock, Tag("table")],
-    Discriminator(_block_type, custom_error_type="block_type", custom_error_message="type must be one of heading, paragraph, bullets, table"),
+    Annotated[HeadingBlock, Tag("heading")]
+    | Annotated[ParagraphBlock, Tag("paragraph")]
+    | Annotated[BulletsBlock, Tag("bullets")]
+    | Annotated[TableBlock, Tag("table")],
+    Discriminator(
+        _block_type, custom_error_type="block_type", custom_error_message="type must be one of heading, paragraph, bullets, table"
+    ),
 ]
 """One block, chosen by its ``type`` (a plain ``oneOf`` in the JSON schema: no ``discriminator`` keyword for model servers to trip on)."""
 BLOCKS_HELP = (

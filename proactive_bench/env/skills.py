@@ -69,7 +69,9 @@ def skill_catalog(root: Path | None) -> list[SkillInfo]:
         text = resolve_inside(folder, SKILL_FILE, "skill folder").read_text(encoding="utf-8")
         meta, _ = parse_skill_md(text, f"{folder.name}/{SKILL_FILE}")
         files = tuple(
-            p.relative_to(folder).as_posix() for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink() and p != folder / SKILL_FILE
+            p.relative_to(folder).as_posix()
+            for p in sorted(folder.rglob("*"))
+            if p.is_file() and not p.is_symlink() and p != folder / SKILL_FILE
         )
         skills.append(SkillInfo(str(meta.get("name") or folder.name), str(meta.get("description") or "").strip(), folder, files))
     return sorted(skills, key=lambda s: s.name)

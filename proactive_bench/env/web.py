@@ -168,5 +168,7 @@ def web_fetch(env: ToolEnv, args: FetchArgs) -> dict[str, str]:
     page = next((p for p in load_corpus(env.web_root) if p.url == url), None)
     if page is None:
         raise ToolError(f"{args.url}: not in this offline corpus (there is no internet access)")
-    text = page.text if len(page.text) <= FETCH_LIMIT else page.text[:FETCH_LIMIT] + f"\n[... {len(page.text) - FETCH_LIMIT} more characters]"
+    text = (
+        page.text if len(page.text) <= FETCH_LIMIT else page.text[:FETCH_LIMIT] + f"\n[... {len(page.text) - FETCH_LIMIT} more characters]"
+    )
     return {"url": page.url, "title": page.title, "text": text}

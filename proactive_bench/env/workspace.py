@@ -153,7 +153,11 @@ class Workspace:
             return []
         scan = self.scan()
         files = {e.path for e in scan.files()}
-        return [e.path for e in scan.entries if regex.match(e.path) and (e.path in files or (e.kind == "link" and self._links_to(e.path, files)))]
+        return [
+            e.path
+            for e in scan.entries
+            if regex.match(e.path) and (e.path in files or (e.kind == "link" and self._links_to(e.path, files)))
+        ]
 
     def _links_to(self, link: str, files: set[str]) -> bool:
         try:

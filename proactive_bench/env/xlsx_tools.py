@@ -172,10 +172,13 @@ def _put(sheet: Worksheet, row: int, column: int, value: CellValue) -> None:
 class WriteArgs(BaseModel):
     path: str = Field(description="Workspace-relative path of a .xlsx file; created if missing.")
     cells: dict[str, CellValue] = Field(
-        min_length=1, max_length=MAX_WRITES,
+        min_length=1,
+        max_length=MAX_WRITES,
         description="Cell to value, e.g. {'A1': 'Total', 'B1': 1200, 'B5': '=SUM(B1:B4)'}: a string starting with '=' is a formula; null clears.",
     )
-    sheet: str | None = Field(default=None, description=f"Sheet name (default: the first sheet; '{DEFAULT_SHEET}' in a new workbook); created if missing.")
+    sheet: str | None = Field(
+        default=None, description=f"Sheet name (default: the first sheet; '{DEFAULT_SHEET}' in a new workbook); created if missing."
+    )
 
 
 @register_tool("xlsx_write", group=GROUP)
@@ -191,7 +194,9 @@ def xlsx_write(env: ToolEnv, args: WriteArgs) -> str:
 
 class AppendArgs(BaseModel):
     path: str = Field(description="Workspace-relative path of a .xlsx file; created if missing.")
-    rows: list[list[CellValue]] = Field(min_length=1, max_length=MAX_WRITES, description="Rows of values (from column A); '=...' is a formula.")
+    rows: list[list[CellValue]] = Field(
+        min_length=1, max_length=MAX_WRITES, description="Rows of values (from column A); '=...' is a formula."
+    )
     sheet: str | None = Field(default=None, description="Sheet name (default: the first sheet); created if missing.")
 
 
@@ -217,4 +222,8 @@ def xlsx_append_rows(env: ToolEnv, args: AppendArgs) -> dict[str, Any]:
         for column, value in enumerate(values, start=1):
             _put(sheet, first + offset, column, value)
     save(env, args.path, book.save)
-    return {"message": f"appended {len(args.rows)} rows to sheet {sheet.title!r} of {args.path}", "first_row": first, "last_row": first + len(args.rows) - 1}
+    return {
+        "message": f"appended {len(args.rows)} rows to sheet {sheet.title!r} of {args.path}",
+        "first_row": first,
+        "last_row": first + len(args.rows) - 1,
+    }

@@ -236,8 +236,16 @@ def stored_session_result(store: Store, session_run: SessionRun) -> SessionResul
     events: list[IntentEvent] = store.rows(IntentEvent, session_run.id)
     counts = count_statuses([e.status for e in events], session_run.intents)
     return SessionResult(
-        session_run.session_id, session_run.status, session_run.turns, counts, grades, score, basis, session_run.error,
-        stored_transcript(store, session_run), sum(was_clipped(e.evidence) for e in events),
+        session_run.session_id,
+        session_run.status,
+        session_run.turns,
+        counts,
+        grades,
+        score,
+        basis,
+        session_run.error,
+        stored_transcript(store, session_run),
+        sum(was_clipped(e.evidence) for e in events),
         tuple(e.intent_id for e in events if e.status == IntentStatus.PROVIDED),
         tuple(e.intent_id for e in events),
     )

@@ -62,17 +62,28 @@ class RunSpec(RunSettings):
     (stored as the run's ``config``; runs stored by earlier versions load too)."""
 
     persona: str = Field(description="The episode: a persona id (personas suite) or a task id (the suites that run tasks; see ``task``).")
-    agent: str = Field(default=DEFAULT_AGENT, description="The agent under test (--agent): a registered name, scripted:NAME, path/file.py:Class, package.module:attr or a prefix of AGENT_KINDS.")
-    model: str | None = Field(default=None, description="The chat model the agent runs on (--model); None for an agent that calls none (scripted baselines).")
+    agent: str = Field(
+        default=DEFAULT_AGENT,
+        description="The agent under test (--agent): a registered name, scripted:NAME, path/file.py:Class, package.module:attr or a prefix of AGENT_KINDS.",
+    )
+    model: str | None = Field(
+        default=None, description="The chat model the agent runs on (--model); None for an agent that calls none (scripted baselines)."
+    )
     data_root: str
     sessions: list[str] = Field(default_factory=list, description="Session ids to run, in order; empty: all.")
     ablation: Ablation = "none"
     repeat: int = 0
     sweep_id: str | None = None
     replay_of: str | None = Field(default=None, description="A run whose recorded model answers serve this one.")
-    structured_methods: dict[str, list[str]] | None = Field(default=None, description="Per role (user, judge), the structured-output methods to start with (set when the run starts).")
-    model_contexts: dict[str, int] = Field(default_factory=dict, description="Per role, the context window the probe found (set when the run starts).")
-    memory_tokens: int | None = Field(default=None, description="Tokens of the memory context the session opened with (set when the run starts; odyssey).")
+    structured_methods: dict[str, list[str]] | None = Field(
+        default=None, description="Per role (user, judge), the structured-output methods to start with (set when the run starts)."
+    )
+    model_contexts: dict[str, int] = Field(
+        default_factory=dict, description="Per role, the context window the probe found (set when the run starts)."
+    )
+    memory_tokens: int | None = Field(
+        default=None, description="Tokens of the memory context the session opened with (set when the run starts; odyssey)."
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -119,7 +130,11 @@ class RunSpec(RunSettings):
 
     def role_models(self) -> dict[CallRole, str]:
         """The model of each role that calls one."""
-        models: dict[CallRole, str | None] = {"agent": self.model, "user": self.user_model if self.user != "rules" else None, "judge": self.judge_model}
+        models: dict[CallRole, str | None] = {
+            "agent": self.model,
+            "user": self.user_model if self.user != "rules" else None,
+            "judge": self.judge_model,
+        }
         return {role: model for role, model in models.items() if model}
 
     def base_url_for(self, role: CallRole) -> str | None:
@@ -166,7 +181,9 @@ def endpoint_limiter(requests_per_second: float | None) -> BaseRateLimiter | Non
     """A token bucket shared by every model on one endpoint."""
     if not requests_per_second:
         return None
-    return InMemoryRateLimiter(requests_per_second=requests_per_second, check_every_n_seconds=0.02, max_bucket_size=max(1.0, requests_per_second))
+    return InMemoryRateLimiter(
+        requests_per_second=requests_per_second, check_every_n_seconds=0.02, max_bucket_size=max(1.0, requests_per_second)
+    )
 
 
 def load_spec_episode(spec: RunSpec) -> LoadedEpisode:
@@ -207,7 +224,11 @@ def run_spec(run: Run) -> RunSpec:
 
 
 def build_participants(
-    spec: RunSpec, ledger: CallLedger, cache: CallCache | None, limiter: BaseRateLimiter | None, transport: ChatTransport | None = None,
+    spec: RunSpec,
+    ledger: CallLedger,
+    cache: CallCache | None,
+    limiter: BaseRateLimiter | None,
+    transport: ChatTransport | None = None,
 ) -> Participants:
     """The agent, user simulator and judge (None without a judge model) of a run."""
     timeout = spec.call_timeout or DEFAULT_TIMEOUT_S
@@ -222,19 +243,42 @@ def build_participants(
         return limiter if spec.base_url_for(role) == spec.base_url else None
 
     def chat(role: CallRole, name: str, max_tokens: int | None) -> Any:
-        return make_chat_model(name, ChatSettings(
-            base_url=spec.base_url_for(role), api_key=spec.api_key_for(role), temperature=0, cache=cache,
-            rate_limiter=shared(role), transport=transport, max_tokens=max_tokens, timeout=timeout,
-        ))
+        return make_chat_model(
+            name,
+            ChatSettings(
+                base_url=spec.base_url_for(role),
+                api_key=spec.api_key_for(role),
+                temperature=0,
+                cache=cache,
+                rate_limiter=shared(role),
+                transport=transport,
+                max_tokens=max_tokens,
+                timeout=timeout,
+            ),
+        )
 
     options = ScaffoldOptions(
-        model=spec.model or "", base_url=spec.base_url_for("agent"), api_key=spec.api_key_for("agent"), recorder=ledger, extra=dict(spec.agent_options), cache=cache,
-        rate_limiter=shared("agent"), transport=transport, max_tokens=caps.agent, call_timeout=timeout, context_tokens=spec.context_tokens,
+        model=spec.model or "",
+        base_url=spec.base_url_for("agent"),
+        api_key=spec.api_key_for("agent"),
+        recorder=ledger,
+        extra=dict(spec.agent_options),
+        cache=cache,
+        rate_limiter=shared("agent"),
+        transport=transport,
+        max_tokens=caps.agent,
+        call_timeout=timeout,
+        context_tokens=spec.context_tokens,
     )
     agent = load_agent(spec.agent, options)
     user_options = UserOptions(
-        model=spec.user_model, chat=lambda max_tokens: chat("user", spec.user_model or "", max_tokens), recorder=ledger,
-        judgement_tokens=caps.user_judgement, reply_tokens=caps.user_reply, methods=methods.get("user"), context_tokens=context("user"),
+        model=spec.user_model,
+        chat=lambda max_tokens: chat("user", spec.user_model or "", max_tokens),
+        recorder=ledger,
+        judgement_tokens=caps.user_judgement,
+        reply_tokens=caps.user_reply,
+        methods=methods.get("user"),
+        context_tokens=context("user"),
     )
     try:
         user = USERS.get(check_user(spec.user))(user_options)
@@ -244,10 +288,14 @@ def build_participants(
     judge = None
     if spec.judge_model:
         judge = make_judge(
-            chat("judge", spec.judge_model, caps.judge), spec.judge_model, ledger,
+            chat("judge", spec.judge_model, caps.judge),
+            spec.judge_model,
+            ledger,
             JudgeSettings(
                 any_turn=spec.protocol == "pibench",  # π-Bench credits an item met at any turn
-                methods=methods.get("judge"), context_tokens=context("judge"), max_tokens=caps.judge,
+                methods=methods.get("judge"),
+                context_tokens=context("judge"),
+                max_tokens=caps.judge,
             ),
         )
     return Participants(agent, user, judge, sees_reference=grants_reference(spec.agent))
@@ -265,7 +313,9 @@ def judge_factory(name: str) -> JudgeFactory:
         raise LaunchError(str(exc)) from exc
 
 
-async def learn_servers(store: Store, run: Run, transport: ChatTransport, to_probe: dict[str, tuple[str, str, str | None]]) -> dict[str, Any]:
+async def learn_servers(
+    store: Store, run: Run, transport: ChatTransport, to_probe: dict[str, tuple[str, str, str | None]]
+) -> dict[str, Any]:
     """Probe (or recall) the servers of ``{role: (model, base URL, key)}``; what they support is kept in the run's config."""
     reports = await probe_reports(store, transport, to_probe)
     found = {
@@ -302,8 +352,14 @@ async def execute_run(
 
 
 async def _execute(
-    store: Store, run: Run, loaded: LoadedEpisode, ledger: CallLedger, limiter: BaseRateLimiter | None, on_progress: ProgressHook | None,
-    transport: ChatTransport | None, seat: Callable[[UserSimulator], UserSimulator] | None,
+    store: Store,
+    run: Run,
+    loaded: LoadedEpisode,
+    ledger: CallLedger,
+    limiter: BaseRateLimiter | None,
+    on_progress: ProgressHook | None,
+    transport: ChatTransport | None,
+    seat: Callable[[UserSimulator], UserSimulator] | None,
 ) -> EpisodeResult:
     spec = run_spec(run)
     by_id = {s.id: s for s in loaded.sessions}
@@ -320,7 +376,9 @@ async def _execute(
         learning = None
         if spec.structured_methods is None:  # first start: what the servers support, kept for resume and replay
             probing = spec.probe and not spec.replay_of
-            to_probe: dict[str, tuple[str, str, str | None]] = {role: (model, url, spec.api_key_for(role)) for role, (model, url) in spec.structured_models().items()} if probing else {}
+            to_probe: dict[str, tuple[str, str, str | None]] = (
+                {role: (model, url, spec.api_key_for(role)) for role, (model, url) in spec.structured_models().items()} if probing else {}
+            )
             if to_probe:  # probed while the agent takes its first turn: the first user or judge decision waits for it
                 learning = asyncio.ensure_future(learn_servers(store, run, transport, to_probe))
                 stack.callback(learning.cancel)

@@ -189,8 +189,14 @@ def episode_env(episode: LoadedEpisode, workspace: Workspace, memory: Memory, ap
     """
     clock = VirtualClock(apps, episode.clock_rates) if episode.clock_rates is not None else None
     return ToolEnv(
-        workspace, memory, apps, web_root=episode.directory / "web", skills_root=episode.directory / "skills",
-        history=_bound(episode.history, models), colleagues=_bound(episode.colleagues, models), clock=clock,
+        workspace,
+        memory,
+        apps,
+        web_root=episode.directory / "web",
+        skills_root=episode.directory / "skills",
+        history=_bound(episode.history, models),
+        colleagues=_bound(episode.colleagues, models),
+        clock=clock,
     )
 
 
@@ -213,7 +219,10 @@ ProgressHook = Callable[[str, SessionResult | None], None]
 
 
 async def run_episode(
-    wiring: EpisodeRun, sessions: list[Session], on_progress: ProgressHook | None = None, fresh: bool = False,
+    wiring: EpisodeRun,
+    sessions: list[Session],
+    on_progress: ProgressHook | None = None,
+    fresh: bool = False,
 ) -> EpisodeResult:
     """Run the given sessions of an episode in order and return their scores.
 
@@ -229,7 +238,11 @@ async def run_episode(
         store.delete_session_run(stale)
     done = [finished[s.id] for s in sessions if s.id in finished]
     workspace, memory, apps = _episode_state(store, run, episode, done, fresh=fresh)
-    stage = _Stage(episode_env(episode, workspace, memory, apps, wiring.tool_models), GraderResolver(episode.directory.parent.parent), WorkspacePacker())
+    stage = _Stage(
+        episode_env(episode, workspace, memory, apps, wiring.tool_models),
+        GraderResolver(episode.directory.parent.parent),
+        WorkspacePacker(),
+    )
     start = None if done else stage.packer.pack(workspace)  # saved with the first session, for reports
     results: list[SessionResult] = []
     status = RunStatus.FINISHED
@@ -255,7 +268,11 @@ async def run_episode(
                 cache.begin_session(session.id)
             history = [r.transcript for r in results]
             session = with_opening_note(episode, session, results)
-            known = known_intents(session, episode.sessions, {r.session_id: r.labelled_intents for r in results}) if scoring.known_conventions else frozenset()
+            known = (
+                known_intents(session, episode.sessions, {r.session_id: r.labelled_intents for r in results})
+                if scoring.known_conventions
+                else frozenset()
+            )
             result, save = await _run_one(wiring, stage, session, position, history, start, known)
             reason = ledger.paused(True) if result.status == SessionOutcome.ERROR else None
             if reason:  # its server went away: this session runs again on resume instead of being kept as an error
@@ -284,7 +301,12 @@ async def run_episode(
 
 
 def _episode_state(
-    store: Store, run: Run, episode: LoadedEpisode, done: list[SessionRun], *, fresh: bool = False,
+    store: Store,
+    run: Run,
+    episode: LoadedEpisode,
+    done: list[SessionRun],
+    *,
+    fresh: bool = False,
 ) -> tuple[Workspace, Memory, AppStore]:
     """Seeded state for a run with no finished session, or the state after the last finished session."""
     root = Path(run.workspace)
@@ -330,7 +352,12 @@ def session_toolbox(episode: LoadedEpisode, session: Session, root: Path, models
 
 
 async def _run_one(
-    wiring: EpisodeRun, stage: _Stage, session: Session, position: int, history: list[list[dict[str, str]]], start: PackedWorkspace | None,
+    wiring: EpisodeRun,
+    stage: _Stage,
+    session: Session,
+    position: int,
+    history: list[list[dict[str, str]]],
+    start: PackedWorkspace | None,
     known: frozenset[str] = frozenset(),
 ) -> tuple[SessionResult, Callable[[], None]]:
     """Run one session; return its result and the call that saves it.
@@ -355,8 +382,17 @@ async def _run_one(
         reference=session if wiring.participants.sees_reference else None,
     )
     rt = SessionRuntime(
-        wiring.episode.persona, session, agent, FollowUpUser(wiring.participants.user), toolbox, env.workspace, env.memory, stage.graders, sink,
-        wiring.max_turns, known,
+        wiring.episode.persona,
+        session,
+        agent,
+        FollowUpUser(wiring.participants.user),
+        toolbox,
+        env.workspace,
+        env.memory,
+        stage.graders,
+        sink,
+        wiring.max_turns,
+        known,
     )
     log.info("session_start", run=run.id, session=session.id)
     try:
@@ -407,7 +443,9 @@ async def _run_one(
     clipped = sum(was_clipped(label.evidence) for label in state["labels"])
     provided = tuple(label.intent_id for label in state["labels"] if label.status == IntentStatus.PROVIDED)
     labelled = tuple(label.intent_id for label in state["labels"])
-    return SessionResult(session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided, labelled), save
+    return SessionResult(
+        session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided, labelled
+    ), save
 
 
 async def _play(rt: SessionRuntime, agent: Scaffold, ctx: SessionContext) -> SessionState:

@@ -101,14 +101,30 @@ def opening_message(session: Session) -> Message:
 def initial_state(session: Session) -> SessionState:
     opening = opening_message(session)
     return SessionState(
-        turn=0, pending=opening.content, transcript=[opening], labels=[], leaks=[], changed_files=[], outcome=SessionOutcome.RUNNING, error=None, failure=None,
+        turn=0,
+        pending=opening.content,
+        transcript=[opening],
+        labels=[],
+        leaks=[],
+        changed_files=[],
+        outcome=SessionOutcome.RUNNING,
+        error=None,
+        failure=None,
     )
 
 
 def failed_state(error: str, failure: ErrorTrace | None = None) -> SessionState:
     """The final state of a session that could not start (its scaffold failed): nothing happened in it."""
     return SessionState(
-        turn=0, pending="", transcript=[], labels=[], leaks=[], changed_files=[], outcome=SessionOutcome.ERROR, error=error, failure=failure,
+        turn=0,
+        pending="",
+        transcript=[],
+        labels=[],
+        leaks=[],
+        changed_files=[],
+        outcome=SessionOutcome.ERROR,
+        error=error,
+        failure=failure,
     )
 
 
@@ -174,9 +190,7 @@ async def user_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> di
         decision_error: str | None = f"user simulator failed: {exc}"
     else:
         decision_error = decision.error
-        if decision_error is None and decision.message is None and open_intents and not _all_closed(
-            decision.labels, open_intents
-        ):
+        if decision_error is None and decision.message is None and open_intents and not _all_closed(decision.labels, open_intents):
             decision_error = "the user simulator produced no message while intents remain open"
     if decision_error is not None:
         rt.sink.user_turn([], None)

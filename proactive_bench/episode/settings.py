@@ -42,23 +42,47 @@ BUILT_IN_SUITE_KEYS = BUILT_IN_FIELDS
 class RunSettings(BaseModel):
     """The settings of any run: its participants, rules and suite (the fields ``pbench episode`` and ``pbench sweep`` share)."""
 
-    judge: str = Field(default=DEFAULT_JUDGE, description="The judge of rubric items (--judge), a name in scoring.JUDGES; it runs on judge_model.")
-    user: str = Field(default="rules", description="A user backend registered in user.USERS (--user); checked when the run's participants are built, so stored runs load without the plugin.")
+    judge: str = Field(
+        default=DEFAULT_JUDGE, description="The judge of rubric items (--judge), a name in scoring.JUDGES; it runs on judge_model."
+    )
+    user: str = Field(
+        default="rules",
+        description="A user backend registered in user.USERS (--user); checked when the run's participants are built, so stored runs load without the plugin.",
+    )
     user_model: str | None = Field(default=None, description="The chat model of an LLM user (--user-model).")
-    judge_model: str | None = Field(default=None, description="The chat model grading rubric items (--judge-model); None: they stay ungraded.")
+    judge_model: str | None = Field(
+        default=None, description="The chat model grading rubric items (--judge-model); None: they stay ungraded."
+    )
     base_url: str | None = Field(default=None, description="The OpenAI-compatible endpoint of every model (--base-url).")
     max_turns: int = Field(default=DEFAULT_MAX_TURNS, ge=1, description="Agent turns before a session is truncated.")
-    agent_options: dict[str, str] = Field(default_factory=dict, description="KEY=VALUE settings of the agent (--agent-option; react: max_steps, max_retries).")
+    agent_options: dict[str, str] = Field(
+        default_factory=dict, description="KEY=VALUE settings of the agent (--agent-option; react: max_steps, max_retries)."
+    )
     max_tokens: MaxTokens = Field(default_factory=MaxTokens, description="Answer caps per role (runs stored without caps run uncapped).")
     call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take; None: the default.")
     probe: bool = Field(default=True, description="Probe each OpenAI-compatible server's capabilities once before the first decision.")
-    context_tokens: int | None = Field(default=None, gt=0, description="The models' context window (--context-tokens); None: from the probe or the servers' errors.")
-    role_base_urls: dict[CallRole, str] = Field(default_factory=dict, description="Per role (agent, user, judge), an endpoint other than base_url.")
-    role_key_envs: dict[CallRole, str] = Field(default_factory=dict, description="Per role, the environment variable holding its API key (the key itself is never stored).")
+    context_tokens: int | None = Field(
+        default=None, gt=0, description="The models' context window (--context-tokens); None: from the probe or the servers' errors."
+    )
+    role_base_urls: dict[CallRole, str] = Field(
+        default_factory=dict, description="Per role (agent, user, judge), an endpoint other than base_url."
+    )
+    role_key_envs: dict[CallRole, str] = Field(
+        default_factory=dict, description="Per role, the environment variable holding its API key (the key itself is never stored)."
+    )
     protocol: Literal["pbench", "pibench"] = Field(default="pbench", description="Evaluation rules (docs/metrics.md).")
-    suite: str = Field(default=DEFAULT_SUITE, description="The kind of episode (suites.SUITES): personas (the default; pibench is its 0.1 name), or a suite of tasks.")
-    suite_settings: dict[str, Any] = Field(default_factory=dict, description="The suite's own settings, as its settings_model declares them (a sweep: a list of values for a swept one).")
-    summaries_db: str | None = Field(default=None, description="The results database whose call cache keeps what a suite derives once (odyssey's history summaries and embeddings); set by pbench.")
+    suite: str = Field(
+        default=DEFAULT_SUITE,
+        description="The kind of episode (suites.SUITES): personas (the default; pibench is its 0.1 name), or a suite of tasks.",
+    )
+    suite_settings: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The suite's own settings, as its settings_model declares them (a sweep: a list of values for a swept one).",
+    )
+    summaries_db: str | None = Field(
+        default=None,
+        description="The results database whose call cache keeps what a suite derives once (odyssey's history summaries and embeddings); set by pbench.",
+    )
 
     @model_validator(mode="before")
     @classmethod

@@ -65,7 +65,13 @@ class CallCache(BaseCache):
     """The cache of one episode run; :meth:`begin_session` scopes it to a session."""
 
     def __init__(
-        self, answers: RecordedAnswers, run_id: str, mode: CacheMode = "record", source_run_id: str | None = None, *, fresh: bool = False,
+        self,
+        answers: RecordedAnswers,
+        run_id: str,
+        mode: CacheMode = "record",
+        source_run_id: str | None = None,
+        *,
+        fresh: bool = False,
     ) -> None:
         """``answers`` are the database's shared recorded answers (``Store.answers``).
 

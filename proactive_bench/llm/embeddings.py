@@ -61,7 +61,9 @@ class EmbeddingClient:
         except ModelSpecError as exc:
             raise EmbeddingsError(f"embedding model {self.model!r}: {exc}") from None
         if provider != "openai":
-            raise EmbeddingsError(f"embedding model {self.model!r}: only openai:NAME (any OpenAI-compatible /v1/embeddings server) is supported")
+            raise EmbeddingsError(
+                f"embedding model {self.model!r}: only openai:NAME (any OpenAI-compatible /v1/embeddings server) is supported"
+            )
         key = self.api_key or os.environ.get("OPENAI_API_KEY") or ("not-needed" if self.base_url else None)
         if key is None:
             raise EmbeddingsError(f"embedding model {self.model!r} needs OPENAI_API_KEY, or a base URL for a local server")
@@ -88,7 +90,9 @@ class EmbeddingClient:
             await self.rate_limiter.aacquire()
         listener = listen(record_retries(self.recorder, role=self.role, purpose=self.purpose, model=self.name, method=METHOD))
         try:
-            answer = await self.transport.complete(self.url, self._headers, {"model": self._name, "input": texts}, self.timeout, self.max_retries)
+            answer = await self.transport.complete(
+                self.url, self._headers, {"model": self._name, "input": texts}, self.timeout, self.max_retries
+            )
             vectors = _vectors(answer.get("data"), len(texts))
         except (openai.APIError, MalformedBodyError, ValueError) as exc:  # APIError: HTTP errors, timeouts, lost connections
             error = one_line(f"{type(exc).__name__}: {exc}", ERROR_TEXT_LIMIT)
@@ -105,11 +109,20 @@ class EmbeddingClient:
 
     def _record(self, started: float, error: str | None, cached: bool = False, prompt_tokens: int | None = None) -> None:
         if self.recorder is not None:
-            self.recorder(LLMCallRecord(
-                role=self.role, purpose=self.purpose, model=self.name, method=METHOD, ok=error is None,
-                latency_ms=(time.perf_counter() - started) * 1000, error=error, cached=cached,
-                prompt_tokens=prompt_tokens, completion_tokens=0 if prompt_tokens is not None else None,
-            ))
+            self.recorder(
+                LLMCallRecord(
+                    role=self.role,
+                    purpose=self.purpose,
+                    model=self.name,
+                    method=METHOD,
+                    ok=error is None,
+                    latency_ms=(time.perf_counter() - started) * 1000,
+                    error=error,
+                    cached=cached,
+                    prompt_tokens=prompt_tokens,
+                    completion_tokens=0 if prompt_tokens is not None else None,
+                )
+            )
 
 
 def _vectors(data: Any, count: int) -> list[list[float]]:

@@ -99,7 +99,12 @@ class EndpointHealth:
         count = self._failing[base_url] = self._failing.get(base_url, 0) + 1
         if count >= self.pause_after and base_url not in self.paused:
             self.paused[base_url] = f"{count} connection errors in a row, the last: {error}"
-            log.warning("endpoint_paused", url=base_url, reason=self.paused[base_url], hint="its runs stop after their current session; pbench resume continues them")
+            log.warning(
+                "endpoint_paused",
+                url=base_url,
+                reason=self.paused[base_url],
+                hint="its runs stop after their current session; pbench resume continues them",
+            )
 
     def pause_reason(self, base_urls: Iterable[str], failing_counts: bool = False) -> str | None:
         """Why the first of ``base_urls`` that is paused is (or, with ``failing_counts``, failing since its last answer), or None."""

@@ -61,7 +61,12 @@ def make_chat_model(spec: str, settings: ChatSettings = ChatSettings()) -> BaseC
     """
     provider, name = model_name(spec)
     kwargs: dict[str, Any] = {"timeout": settings.timeout, "max_retries": settings.max_retries}
-    optional = {"cache": settings.cache, "rate_limiter": settings.rate_limiter, "temperature": settings.temperature, "max_tokens": settings.max_tokens}
+    optional = {
+        "cache": settings.cache,
+        "rate_limiter": settings.rate_limiter,
+        "temperature": settings.temperature,
+        "max_tokens": settings.max_tokens,
+    }
     kwargs.update((key, value) for key, value in optional.items() if value is not None)
     base_url = settings.base_url
     if provider == "openai":
@@ -83,4 +88,6 @@ def make_chat_model(spec: str, settings: ChatSettings = ChatSettings()) -> BaseC
 
         return init_chat_model(name, model_provider=provider, base_url=base_url, **kwargs)
     except (ImportError, ValueError) as exc:
-        raise ModelSpecError(f"cannot build model {spec!r}: {exc} (providers other than openai need the provider's LangChain integration installed)") from exc
+        raise ModelSpecError(
+            f"cannot build model {spec!r}: {exc} (providers other than openai need the provider's LangChain integration installed)"
+        ) from exc

@@ -52,7 +52,8 @@ TOOL = {"type": "function", "function": {"name": "record_answer", "description":
 WEATHER_TOOL = {
     "type": "function",
     "function": {
-        "name": "get_weather", "description": "The current weather in a city.",
+        "name": "get_weather",
+        "description": "The current weather in a city.",
         "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
     },
 }
@@ -64,6 +65,7 @@ VISION_QUESTION = "What colour is this square? Answer with one word."
 
 def _solid_png(rgb: tuple[int, int, int], side: int = 16) -> bytes:
     """A small PNG of one colour, made without an imaging library (the vision probe's picture)."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
@@ -129,13 +131,42 @@ async def probe(transport: ChatTransport, base_url: str, model: str, api_key: st
     ask = [{"role": "user", "content": QUESTION}]
     calls: dict[str, tuple[dict[str, Any], Callable[[dict[str, Any]], tuple[Outcome, str]]]] = {
         "plain chat": ({"messages": [{"role": "user", "content": "Reply with the single word: ready"}]}, _plain),
-        "json_schema": ({"messages": ask, "response_format": {"type": "json_schema", "json_schema": {"name": "probe", "strict": True, "schema": ANSWER_SCHEMA}}}, _json_answer),
-        "function_calling": ({"messages": ask, "tools": [TOOL], "tool_choice": {"type": "function", "function": {"name": "record_answer"}}}, _forced_call),
-        "json_mode": ({"messages": [{"role": "user", "content": f'{QUESTION} Answer as a JSON object {{"answer": "..."}}.'}], "response_format": {"type": "json_object"}}, _json_answer),
-        "tool use": ({"messages": [{"role": "user", "content": "What is the weather in Paris right now? Use your tool."}], "tools": [WEATHER_TOOL]}, _tool_use),
-        VISION: ({"messages": [{"role": "user", "content": [
-            {"type": "text", "text": VISION_QUESTION}, {"type": "image_url", "image_url": {"url": RED_SQUARE}},
-        ]}]}, _sees_red),
+        "json_schema": (
+            {
+                "messages": ask,
+                "response_format": {"type": "json_schema", "json_schema": {"name": "probe", "strict": True, "schema": ANSWER_SCHEMA}},
+            },
+            _json_answer,
+        ),
+        "function_calling": (
+            {"messages": ask, "tools": [TOOL], "tool_choice": {"type": "function", "function": {"name": "record_answer"}}},
+            _forced_call,
+        ),
+        "json_mode": (
+            {
+                "messages": [{"role": "user", "content": f'{QUESTION} Answer as a JSON object {{"answer": "..."}}.'}],
+                "response_format": {"type": "json_object"},
+            },
+            _json_answer,
+        ),
+        "tool use": (
+            {"messages": [{"role": "user", "content": "What is the weather in Paris right now? Use your tool."}], "tools": [WEATHER_TOOL]},
+            _tool_use,
+        ),
+        VISION: (
+            {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {"type": "text", "text": VISION_QUESTION},
+                            {"type": "image_url", "image_url": {"url": RED_SQUARE}},
+                        ],
+                    }
+                ]
+            },
+            _sees_red,
+        ),
     }
 
     async def one(name: str, extra: dict[str, Any], judge: Any) -> Capability:
@@ -154,7 +185,8 @@ async def probe(transport: ChatTransport, base_url: str, model: str, api_key: st
         return Capability(name, outcome, latency, 200, detail)
 
     found, max_context = await asyncio.gather(
-        asyncio.gather(*(one(name, extra, judge) for name, (extra, judge) in calls.items())), _max_context(transport, base_url, model, headers)
+        asyncio.gather(*(one(name, extra, judge) for name, (extra, judge) in calls.items())),
+        _max_context(transport, base_url, model, headers),
     )
     return ProbeReport(base_url, model, list(found), max_context)
 
@@ -263,7 +295,10 @@ def probe_table(report: ProbeReport) -> Any:
     from rich.table import Table
 
     context = f"max context: {report.max_context} tokens" if report.max_context else "max context: not reported"
-    table = Table(title=f"{report.model} at {report.base_url}", caption=f"{context}; structured calls start with: {', '.join(report.structured_methods())}")
+    table = Table(
+        title=f"{report.model} at {report.base_url}",
+        caption=f"{context}; structured calls start with: {', '.join(report.structured_methods())}",
+    )
     for column in ("capability", "result", "status", "latency ms", "detail"):
         table.add_column(column, no_wrap=column != "detail")
     for c in report.capabilities:
@@ -274,7 +309,7 @@ def probe_table(report: ProbeReport) -> Any:
 async def probe_reports(store: Store, transport: ChatTransport, models: dict[str, tuple[str, str, str | None]]) -> dict[str, ProbeReport]:
     """``{role: its model's probe}`` for ``{role: (model spec, base URL, API key or None)}``, stored ones reused, new ones stored."""
     default_key = os.environ.get("OPENAI_API_KEY") or "not-needed"
-    reports = await asyncio.gather(*(
-        known_capabilities(store, transport, url, model_name(spec)[1], key or default_key) for spec, url, key in models.values()
-    ))
+    reports = await asyncio.gather(
+        *(known_capabilities(store, transport, url, model_name(spec)[1], key or default_key) for spec, url, key in models.values())
+    )
     return dict(zip(models, reports, strict=True))

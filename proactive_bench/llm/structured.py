@@ -84,8 +84,7 @@ METHODS: tuple[Method, ...] = ("json_schema", "function_calling", "json_mode", "
 T = TypeVar("T", bound=BaseModel)
 
 SCHEMA_INSTRUCTION = (
-    "Answer with a single JSON object and nothing else (no prose, no code fence). "
-    "It must validate against this JSON Schema:\n{schema}"
+    "Answer with a single JSON object and nothing else (no prose, no code fence). It must validate against this JSON Schema:\n{schema}"
 )
 
 
@@ -208,9 +207,17 @@ class StructuredCaller:
                 attempt += 1
                 started = time.perf_counter()
                 raw: AIMessage | None = None
-                token = listen(record_retries(
-                    self.recorder, role=self.role, purpose=purpose, model=self.model_name, method=method, attempt=attempt, prompt_hash=prompt_hash,
-                ))
+                token = listen(
+                    record_retries(
+                        self.recorder,
+                        role=self.role,
+                        purpose=purpose,
+                        model=self.model_name,
+                        method=method,
+                        attempt=attempt,
+                        prompt_hash=prompt_hash,
+                    )
+                )
                 try:
                     raw, value = await self._attempt(method, schema, messages)
                     if check is not None:
@@ -252,8 +259,14 @@ class StructuredCaller:
         raise StructuredOutputError(self._summary(purpose, attempt, errors))
 
     async def call_prompt(
-        self, schema: type[T], template: Prompt, purpose: str, fixed: dict[str, str], clippable: dict[str, str],
-        check: Callable[[T], None] | None = None, images: Sequence[tuple[str, bytes]] = (),
+        self,
+        schema: type[T],
+        template: Prompt,
+        purpose: str,
+        fixed: dict[str, str],
+        clippable: dict[str, str],
+        check: Callable[[T], None] | None = None,
+        images: Sequence[tuple[str, bytes]] = (),
     ) -> Structured[T]:
         """:meth:`call` on ``template`` rendered with ``fixed`` and ``clippable`` parts, the longest clippable ones clipped
         (with a marker) to fit the context window when it is known; a context-length error teaches the window and is
@@ -262,13 +275,17 @@ class StructuredCaller:
         await self.ready()
         fitted, clipped = self._fit(template, fixed, clippable)
         try:
-            return await self.call(schema, [prompt_message(template.render(**fixed, **fitted), images)], purpose, template.hash, check, self._note(clipped))
+            return await self.call(
+                schema, [prompt_message(template.render(**fixed, **fitted), images)], purpose, template.hash, check, self._note(clipped)
+            )
         except ContextLengthError as exc:
             if clipped is not None and exc.limit is None:
                 raise
             self.context_tokens = exc.limit or (len(template.render(**fixed, **fitted)) // CHARS_PER_TOKEN) * 3 // 4
             fitted, clipped = self._fit(template, fixed, clippable)
-            return await self.call(schema, [prompt_message(template.render(**fixed, **fitted), images)], purpose, template.hash, check, self._note(clipped))
+            return await self.call(
+                schema, [prompt_message(template.render(**fixed, **fitted), images)], purpose, template.hash, check, self._note(clipped)
+            )
 
     async def ready(self) -> None:
         """Apply a probe in progress (methods, context window), e.g. before rendering evidence for the window."""
@@ -322,7 +339,9 @@ class StructuredCaller:
             if method == "json_schema" and isinstance(self.model, ChatOpenAI):
                 # The same request and cache key as with_structured_output(), without its runnable chain (~1.4 ms CPU a call).
                 raw = await self.model.ainvoke(messages, response_format=schema)
-                return _structured_answer(schema, raw, raw.additional_kwargs.get("parsed"), True, f"no structured answer in the reply{_refusal(raw)}")
+                return _structured_answer(
+                    schema, raw, raw.additional_kwargs.get("parsed"), True, f"no structured answer in the reply{_refusal(raw)}"
+                )
             if method in ("json_schema", "function_calling"):
                 key = (schema, method)
                 if key not in self._bound:  # building one costs a JSON schema and a tool conversion
@@ -347,7 +366,14 @@ class StructuredCaller:
             raise _Malformed(_clip(f"{type(exc).__name__}: {exc}"), "schema") from exc
 
     def _record(
-        self, purpose: str, method: Method, attempt: int, started: float, raw: AIMessage | None, prompt_hash: str | None, error: str | None,
+        self,
+        purpose: str,
+        method: Method,
+        attempt: int,
+        started: float,
+        raw: AIMessage | None,
+        prompt_hash: str | None,
+        error: str | None,
         note: str | None = None,
     ) -> None:
         if error is not None:
@@ -360,15 +386,26 @@ class StructuredCaller:
             fields["error"] = "; ".join(notes)
         self.recorder(
             LLMCallRecord(
-                role=self.role, purpose=purpose, model=self.model_name, method=method, ok=error is None,
-                latency_ms=(time.perf_counter() - started) * 1000, attempt=attempt, prompt_hash=prompt_hash, **fields,
+                role=self.role,
+                purpose=purpose,
+                model=self.model_name,
+                method=method,
+                ok=error is None,
+                latency_ms=(time.perf_counter() - started) * 1000,
+                attempt=attempt,
+                prompt_hash=prompt_hash,
+                **fields,
             )
         )
 
 
 _LABELS: dict[type[_Failure], str] = {
-    _Unsupported: "unsupported", _Malformed: "malformed", _Rejected: "malformed", _MethodFault: "server error",
-    _Transient: "transient", _Fatal: "fatal",
+    _Unsupported: "unsupported",
+    _Malformed: "malformed",
+    _Rejected: "malformed",
+    _MethodFault: "server error",
+    _Transient: "transient",
+    _Fatal: "fatal",
 }
 
 
@@ -377,7 +414,9 @@ def prompt_message(text: str, images: Sequence[tuple[str, bytes]] = ()) -> Human
     if not images:
         return HumanMessage(text)
     parts: list[str | dict[str, Any]] = [{"type": "text", "text": text}]
-    parts += [{"type": "image_url", "image_url": {"url": f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"}} for mime, data in images]
+    parts += [
+        {"type": "image_url", "image_url": {"url": f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"}} for mime, data in images
+    ]
     return HumanMessage(content=parts)
 
 

@@ -48,15 +48,32 @@ class ToolModels:
 
     def chat(self, model: str, base_url: str | None) -> BaseChatModel:
         """``model`` on ``base_url`` at temperature 0, its calls on the run's path (the caller records them with its role)."""
-        return make_chat_model(model, ChatSettings(
-            base_url=base_url, temperature=0, timeout=self.timeout, max_retries=self.max_retries, cache=self.cache,
-            rate_limiter=self._limiter(base_url), transport=self.transport,
-        ))
+        return make_chat_model(
+            model,
+            ChatSettings(
+                base_url=base_url,
+                temperature=0,
+                timeout=self.timeout,
+                max_retries=self.max_retries,
+                cache=self.cache,
+                rate_limiter=self._limiter(base_url),
+                transport=self.transport,
+            ),
+        )
 
     def embeddings(self, model: str, base_url: str | None, role: ToolRole = "embedder", purpose: str = "embedding") -> EmbeddingClient:
         """An embeddings client for ``model`` on ``base_url``, its calls on the run's path, recorded as ``role``."""
         return EmbeddingClient(
-            model, self.transport, base_url, role, purpose, self.recorder, self.cache, self._limiter(base_url), self.timeout, self.max_retries,
+            model,
+            self.transport,
+            base_url,
+            role,
+            purpose,
+            self.recorder,
+            self.cache,
+            self._limiter(base_url),
+            self.timeout,
+            self.max_retries,
         )
 
 

@@ -56,7 +56,9 @@ log = structlog.get_logger(__name__)
 RETRY_STATUSES = frozenset({408, 409, 429, 502, 503, 504})
 """Always transient; other 5xx are retried unless they name a request feature or repeat."""
 REQUEST_FEATURE = re.compile(r"response_format|json_schema|json_object|tool_choice|\btools?\b|\bfunctions?\b|function.?call", re.IGNORECASE)
-CONTEXT_LENGTH = re.compile(r"context (length|window|size)|maximum context|too many tokens|prompt is too long|reduce the length", re.IGNORECASE)
+CONTEXT_LENGTH = re.compile(
+    r"context (length|window|size)|maximum context|too many tokens|prompt is too long|reduce the length", re.IGNORECASE
+)
 MAX_RETRY_AFTER_S = 60.0
 FIRST_BACKOFF_S = 1.0
 MAX_BACKOFF_S = 8.0
@@ -121,10 +123,15 @@ class ChatTransport:
             self._session = aiohttp.ClientSession(connector=connector, trust_env=bool(urllib.request.getproxies()))
         return self._session
 
-    async def complete(self, url: str, headers: dict[str, str], payload: dict[str, Any], timeout: float, max_retries: int) -> dict[str, Any]:
+    async def complete(
+        self, url: str, headers: dict[str, str], payload: dict[str, Any], timeout: float, max_retries: int
+    ) -> dict[str, Any]:
         """POST ``payload`` to ``url`` (chat completions or embeddings); the decoded JSON answer, retried on transient faults."""
         if self.health is not None and self.health.paused and base_url_of(url) in self.health.paused:
-            raise openai.APIConnectionError(message=f"Connection error: {base_url_of(url)} is paused ({self.health.paused[base_url_of(url)]})", request=httpx2.Request("POST", url))
+            raise openai.APIConnectionError(
+                message=f"Connection error: {base_url_of(url)} is paused ({self.health.paused[base_url_of(url)]})",
+                request=httpx2.Request("POST", url),
+            )
         body = json.dumps(payload).encode()
         note_request_sent()  # set now, what waits on it runs once the request below is out and this task waits
         previous = ""
@@ -165,7 +172,9 @@ class ChatTransport:
         except TimeoutError:
             raise openai.APITimeoutError(request=httpx2.Request("POST", url)) from None
         except aiohttp.ClientError as exc:
-            raise openai.APIConnectionError(message=f"Connection error: {type(exc).__name__}: {exc}", request=httpx2.Request("POST", url)) from exc
+            raise openai.APIConnectionError(
+                message=f"Connection error: {type(exc).__name__}: {exc}", request=httpx2.Request("POST", url)
+            ) from exc
         if status >= 400:
             raise _status_error(url, status, reply_headers, content)
         try:
@@ -245,7 +254,9 @@ class HttpChatOpenAI(ChatOpenAI):
     _transport: ChatTransport = PrivateAttr()
 
     @classmethod
-    def over(cls, transport: ChatTransport, cache: BaseCache | None = None, rate_limiter: BaseRateLimiter | None = None, **settings: Any) -> HttpChatOpenAI:
+    def over(
+        cls, transport: ChatTransport, cache: BaseCache | None = None, rate_limiter: BaseRateLimiter | None = None, **settings: Any
+    ) -> HttpChatOpenAI:
         """A model with these (JSON) settings on ``transport``; runs share one validated template per settings (building one costs ~1 ms)."""
         model = _template(cls, json.dumps(settings, sort_keys=True)).model_copy(update={"cache": cache, "rate_limiter": rate_limiter})
         model._transport = transport
@@ -277,7 +288,11 @@ class HttpChatOpenAI(ChatOpenAI):
         else:
             schema = None
         answer = await self._transport.complete(
-            self._chat_url(), self._headers(), payload, _timeout_s(self.request_timeout), self.max_retries or 0,
+            self._chat_url(),
+            self._headers(),
+            payload,
+            _timeout_s(self.request_timeout),
+            self.max_retries or 0,
         )
         result = self._create_chat_result(answer)
         if schema is not None and result.generations:

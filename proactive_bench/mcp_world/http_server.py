@@ -51,7 +51,11 @@ class BearerGuard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and not self.authorized(scope):
             body = json.dumps({"error": "unauthorized: send the session's token as Authorization: Bearer <token>"}).encode()
-            headers = [(b"content-type", b"application/json"), (b"www-authenticate", b'Bearer realm="pbench"'), (b"content-length", str(len(body)).encode())]
+            headers = [
+                (b"content-type", b"application/json"),
+                (b"www-authenticate", b'Bearer realm="pbench"'),
+                (b"content-length", str(len(body)).encode()),
+            ]
             await send({"type": "http.response.start", "status": 401, "headers": headers})
             await send({"type": "http.response.body", "body": body})
             return
@@ -101,8 +105,14 @@ class McpWorld:
         calls = ToolCalls(self.toolbox, self._loop or _running_loop())
         app = tool_server(calls, self._name).streamable_http_app(streamable_http_path=MCP_PATH, json_response=True, host=LOOPBACK)
         config = uvicorn.Config(
-            BearerGuard(app, self.token), host=LOOPBACK, port=self._port, log_config=None, log_level="warning", access_log=False,
-            lifespan="on", timeout_graceful_shutdown=1,
+            BearerGuard(app, self.token),
+            host=LOOPBACK,
+            port=self._port,
+            log_config=None,
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
+            timeout_graceful_shutdown=1,
         )
         server = self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._serve, name=f"mcp-world-{self._name}", daemon=True)

@@ -77,10 +77,15 @@ def agentif_runs(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> tuple[l
             continue
         counts = [s.scored_counts for s in result.sessions]
         burden = store.latest_snapshot(run.id, SNAPSHOT_KIND) or {}  # the run's one session
-        scored.append(AgentIFRun(
-            run, run_task_score(task, result), (sum(c.completed + c.inferred for c in counts), sum(c.total for c in counts)),
-            burden.get("questions", 0), burden.get("user_turns", 0),
-        ))
+        scored.append(
+            AgentIFRun(
+                run,
+                run_task_score(task, result),
+                (sum(c.completed + c.inferred for c in counts), sum(c.total for c in counts)),
+                burden.get("questions", 0),
+                burden.get("user_turns", 0),
+            )
+        )
     return scored, problems
 
 
@@ -102,26 +107,42 @@ def agentif_tables(runs: list[AgentIFRun], problems: list[str] | None = None) ->
     for (model, task), members in sorted(group_by(runs, lambda r: (r.run.model, r.score.task)).items()):
         scores = [m.score.score for m in members if m.score.score is not None]
         first = members[0].score
-        tables.tasks.append({
-            "model": model, "task": task, "category": first.category, "domain": first.domain, "runs": len(members),
-            "score": _mean(scores), "bonus": _mean([float(m.score.bonus) for m in members]),
-            "penalty": _mean([float(m.score.penalty) for m in members]), "max_points": first.max_points,
-            "errored": sum(m.score.errored for m in members), "unscored": sum(m.score.score is None for m in members),
-            "rules": sum(m.intents[1] for m in members),
-            "proc": _pooled([m.intents for m in members]),
-            "user_turns": mean(m.user_turns for m in members), "questions": mean(m.questions for m in members),
-        })
+        tables.tasks.append(
+            {
+                "model": model,
+                "task": task,
+                "category": first.category,
+                "domain": first.domain,
+                "runs": len(members),
+                "score": _mean(scores),
+                "bonus": _mean([float(m.score.bonus) for m in members]),
+                "penalty": _mean([float(m.score.penalty) for m in members]),
+                "max_points": first.max_points,
+                "errored": sum(m.score.errored for m in members),
+                "unscored": sum(m.score.score is None for m in members),
+                "rules": sum(m.intents[1] for m in members),
+                "proc": _pooled([m.intents for m in members]),
+                "user_turns": mean(m.user_turns for m in members),
+                "questions": mean(m.questions for m in members),
+            }
+        )
     for model, rows in sorted(group_by(tables.tasks, lambda row: row["model"]).items()):
         scored = [r for r in rows if r["score"] is not None]
         members = [r for r in runs if r.run.model == model]
-        tables.models.append({
-            "model": model, "tasks": len(rows), "score": _mean([r["score"] for r in scored]),
-            **{c: _mean([r["score"] for r in scored if r["category"] == c]) for c in AGENTIF_CATEGORIES},
-            **{d: _mean([r["score"] for r in scored if r["domain"] == d]) for d in AGENTIF_DOMAINS},
-            "proc": _pooled([m.intents for m in members]),
-            "user_turns": _mean([float(m.user_turns) for m in members]), "questions": _mean([float(m.questions) for m in members]),
-            "errored": sum(r["errored"] for r in rows), "unscored": sum(r["unscored"] for r in rows),
-        })
+        tables.models.append(
+            {
+                "model": model,
+                "tasks": len(rows),
+                "score": _mean([r["score"] for r in scored]),
+                **{c: _mean([r["score"] for r in scored if r["category"] == c]) for c in AGENTIF_CATEGORIES},
+                **{d: _mean([r["score"] for r in scored if r["domain"] == d]) for d in AGENTIF_DOMAINS},
+                "proc": _pooled([m.intents for m in members]),
+                "user_turns": _mean([float(m.user_turns) for m in members]),
+                "questions": _mean([float(m.questions) for m in members]),
+                "errored": sum(r["errored"] for r in rows),
+                "unscored": sum(r["unscored"] for r in rows),
+            }
+        )
         tables.items += _item_rows(model, members)
     return tables
 
@@ -137,10 +158,16 @@ def _item_rows(model: str, runs: list[AgentIFRun]) -> list[dict[str, Any]]:
     for category in AGENTIF_ITEM_CATEGORIES:
         items = [i for r in runs if r.score.score is not None for i in r.score.items if i.category == category]
         possible = sum(i.points for i in items if i.polarity == "bonus")
-        rows.append({
-            "model": model, "item_category": category, "bonus_possible": possible, "bonus_earned": sum(i.earned for i in items),
-            "bonus_share": sum(i.earned for i in items) / possible if possible else None,
-            "penalty_items": sum(i.polarity == "penalty" for i in items), "penalty_points": sum(i.lost for i in items),
-            "withheld": sum(i.withheld for i in items),
-        })
+        rows.append(
+            {
+                "model": model,
+                "item_category": category,
+                "bonus_possible": possible,
+                "bonus_earned": sum(i.earned for i in items),
+                "bonus_share": sum(i.earned for i in items) / possible if possible else None,
+                "penalty_items": sum(i.polarity == "penalty" for i in items),
+                "penalty_points": sum(i.lost for i in items),
+                "withheld": sum(i.withheld for i in items),
+            }
+        )
     return rows

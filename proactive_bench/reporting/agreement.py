@@ -46,7 +46,10 @@ class Agreement:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "items": self.items, "agreed": self.agreed, "kappa": self.kappa, "confusion": self.confusion,
+            "items": self.items,
+            "agreed": self.agreed,
+            "kappa": self.kappa,
+            "confusion": self.confusion,
             "labels": [vars(row) for row in self.labels],
         }
 
@@ -71,7 +74,10 @@ def label_agreement(pairs: Sequence[tuple[str, str]]) -> Agreement:
         confusion[person][simulator] += 1
     per_label = [
         LabelAgreement(
-            label, sum(p == label for p, _ in pairs), sum(s == label for _, s in pairs), confusion[label][label],
+            label,
+            sum(p == label for p, _ in pairs),
+            sum(s == label for _, s in pairs),
+            confusion[label][label],
             cohen_kappa([(str(p == label), str(s == label)) for p, s in pairs]),
         )
         for label in LABELS

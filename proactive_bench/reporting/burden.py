@@ -51,22 +51,48 @@ def burden_rows(store: Store, runs: list[Run]) -> list[BurdenRow]:
     rows = []
     for (model, persona), burdens in grouped.items():
         asked = sum(b.questions for b in burdens)
-        rows.append(BurdenRow(
-            model, persona, len(burdens),
-            mean(b.questions for b in burdens), mean(b.question_words for b in burdens), mean(b.user_turns for b in burdens),
-            sum(b.untargeted for b in burdens) / asked if asked else None,
-            mean(b.reasked for b in burdens),
-            sum(len(b.leaks) for b in burdens),
-            mean(procs[(model, persona)]) if procs[(model, persona)] else None,
-        ))
+        rows.append(
+            BurdenRow(
+                model,
+                persona,
+                len(burdens),
+                mean(b.questions for b in burdens),
+                mean(b.question_words for b in burdens),
+                mean(b.user_turns for b in burdens),
+                sum(b.untargeted for b in burdens) / asked if asked else None,
+                mean(b.reasked for b in burdens),
+                sum(len(b.leaks) for b in burdens),
+                mean(procs[(model, persona)]) if procs[(model, persona)] else None,
+            )
+        )
     return rows
 
 
 def burden_table(rows: list[BurdenRow]) -> Table:
     table = Table(title="User burden per session (mean)")
-    for column in ("model", "persona", "sessions", "questions", "question words", "user turns", "untargeted", "re-asked conventions", "leaks"):
+    for column in (
+        "model",
+        "persona",
+        "sessions",
+        "questions",
+        "question words",
+        "user turns",
+        "untargeted",
+        "re-asked conventions",
+        "leaks",
+    ):
         table.add_column(column, justify="left" if column in ("model", "persona") else "right", no_wrap=column in ("model", "persona"))
     for r in rows:
         share = "—" if r.untargeted_share is None else f"{100 * r.untargeted_share:.0f}%"
-        table.add_row(r.model, r.persona, str(r.sessions), f"{r.questions:.1f}", f"{r.question_words:.0f}", f"{r.user_turns:.1f}", share, f"{r.reasked:.1f}", str(r.leaks))
+        table.add_row(
+            r.model,
+            r.persona,
+            str(r.sessions),
+            f"{r.questions:.1f}",
+            f"{r.question_words:.0f}",
+            f"{r.user_turns:.1f}",
+            share,
+            f"{r.reasked:.1f}",
+            str(r.leaks),
+        )
     return table

@@ -23,7 +23,9 @@ TaskKey = tuple[str, str, str]
 """(persona, ablation, session id)."""
 
 
-def task_values(store: Store, runs: list[Run], scoring: Scoring | None = None) -> dict[str, tuple[dict[TaskKey, float], dict[TaskKey, float]]]:
+def task_values(
+    store: Store, runs: list[Run], scoring: Scoring | None = None
+) -> dict[str, tuple[dict[TaskKey, float], dict[TaskKey, float]]]:
     """Per figure (``proc``, ``comp``): each task's mean over the runs, and its weight. Partial runs are left out."""
     values: dict[str, dict[TaskKey, list[float]]] = {"proc": defaultdict(list), "comp": defaultdict(list)}
     weights: dict[str, dict[TaskKey, float]] = {"proc": {}, "comp": {}}

@@ -96,23 +96,41 @@ def pass_rate_tables(runs: list[PassRateRun]) -> PassRateTables:
     tables = PassRateTables()
     for (model, memory, top_k, task), members in sorted(by_task.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] or 0, kv[0][3])):
         tokens = [m.context_tokens for m in members if m.context_tokens is not None]
-        tables.tasks.append({
-            "model": model, "memory": memory, "top_k": top_k, "task": task, "group": members[0].group, "runs": len(members),
-            "passed": sum(run_passed(m.result) for m in members), "pass_rate": mean(float(run_passed(m.result)) for m in members),
-            "errored": sum(m.result.failures.error for m in members),
-            "grader_errors": sum(any(g.status == "error" for s in m.result.sessions for g in s.grades) for m in members),
-            "context_tokens": mean(tokens) if tokens else None,
-        })
+        tables.tasks.append(
+            {
+                "model": model,
+                "memory": memory,
+                "top_k": top_k,
+                "task": task,
+                "group": members[0].group,
+                "runs": len(members),
+                "passed": sum(run_passed(m.result) for m in members),
+                "pass_rate": mean(float(run_passed(m.result)) for m in members),
+                "errored": sum(m.result.failures.error for m in members),
+                "grader_errors": sum(any(g.status == "error" for s in m.result.sessions for g in s.grades) for m in members),
+                "context_tokens": mean(tokens) if tokens else None,
+            }
+        )
     for (model, memory, top_k), rows in group_by(tables.tasks, lambda row: (row["model"], row["memory"], row["top_k"])).items():
         per_group = {g: [r["pass_rate"] for r in rows if r["group"] == g] for g in GROUPS}
         tokens = [r["context_tokens"] for r in rows if r["context_tokens"] is not None]
         shared = {
-            "model": model, "memory": memory, "top_k": top_k, "tasks": len(rows),
-            "errored": sum(r["errored"] for r in rows), "grader_errors": sum(r["grader_errors"] for r in rows),
+            "model": model,
+            "memory": memory,
+            "top_k": top_k,
+            "tasks": len(rows),
+            "errored": sum(r["errored"] for r in rows),
+            "grader_errors": sum(r["grader_errors"] for r in rows),
         }
-        tables.groups.append({
-            **shared, **{g: (mean(v) if v else None) for g, v in per_group.items()},
-            **{f"{g} tasks": len(v) for g, v in per_group.items()}, "overall": mean(r["pass_rate"] for r in rows),
-        })
-        tables.memory.append({**shared, "pass_rate": mean(r["pass_rate"] for r in rows), "context_tokens": mean(tokens) if tokens else None})
+        tables.groups.append(
+            {
+                **shared,
+                **{g: (mean(v) if v else None) for g, v in per_group.items()},
+                **{f"{g} tasks": len(v) for g, v in per_group.items()},
+                "overall": mean(r["pass_rate"] for r in rows),
+            }
+        )
+        tables.memory.append(
+            {**shared, "pass_rate": mean(r["pass_rate"] for r in rows), "context_tokens": mean(tokens) if tokens else None}
+        )
     return tables

@@ -77,10 +77,23 @@ def run_rows(store: Store, runs: list[Run]) -> list[RunRow]:
     rows = []
     for run in runs:
         stored = figures[run.id]
-        rows.append(RunRow(
-            run.id, run.created, run.persona, run.model, run.user_backend, stored["ablation"], run.status, run.sweep_id,
-            stored["sessions_done"], stored["sessions_planned"], stored["proc"], stored["comp"], costs.get(run.id),
-        ))
+        rows.append(
+            RunRow(
+                run.id,
+                run.created,
+                run.persona,
+                run.model,
+                run.user_backend,
+                stored["ablation"],
+                run.status,
+                run.sweep_id,
+                stored["sessions_done"],
+                stored["sessions_planned"],
+                stored["proc"],
+                stored["comp"],
+                costs.get(run.id),
+            )
+        )
     return rows
 
 
@@ -91,26 +104,50 @@ def sweep_rows(store: Store, sweeps: list[Sweep]) -> list[SweepRow]:
         runs = store.runs(sweep.id)
         summary = summarize(store, runs, shapes=shapes)
         costs = store.run_costs([run.id for run in runs])
-        rows.append(SweepRow(
-            sweep.id, sweep.created, sorted({run.persona for run in runs}),
-            str(sweep.config.get("user") or (run_spec(runs[0]).user if runs else "")), sweep.status, len(runs),
-            sum(row["sessions_done"] for row in summary.runs), sum(row["sessions_planned"] for row in summary.runs),
-            [ArmFigures(row["model"], row["ablation"], row["average"]["proc"]["mean"], row["average"]["comp"]["mean"]) for row in summary.overall],
-            sum(costs.values()) if costs else None,
-        ))
+        rows.append(
+            SweepRow(
+                sweep.id,
+                sweep.created,
+                sorted({run.persona for run in runs}),
+                str(sweep.config.get("user") or (run_spec(runs[0]).user if runs else "")),
+                sweep.status,
+                len(runs),
+                sum(row["sessions_done"] for row in summary.runs),
+                sum(row["sessions_planned"] for row in summary.runs),
+                [
+                    ArmFigures(row["model"], row["ablation"], row["average"]["proc"]["mean"], row["average"]["comp"]["mean"])
+                    for row in summary.overall
+                ],
+                sum(costs.values()) if costs else None,
+            )
+        )
     return rows
 
 
 def runs_table(rows: list[RunRow]) -> Table:
     """The runs, newest first: ids, models and statuses printed whole."""
-    table = Table(title=f"{len(rows)} run(s), newest first", caption="Proc, Comp: % over the sessions played; cost: USD of priced model calls.")
+    table = Table(
+        title=f"{len(rows)} run(s), newest first", caption="Proc, Comp: % over the sessions played; cost: USD of priced model calls."
+    )
     for name in ("id", "started (UTC)", "persona", "model", "user", "ablation", "status", "sessions", "Proc", "Comp", "cost"):
-        table.add_column(name, no_wrap=name in ("id", "persona", "model", "status", "sessions", "Proc", "Comp"),
-                         justify="right" if name in ("sessions", "Proc", "Comp", "cost") else "left")
+        table.add_column(
+            name,
+            no_wrap=name in ("id", "persona", "model", "status", "sessions", "Proc", "Comp"),
+            justify="right" if name in ("sessions", "Proc", "Comp", "cost") else "left",
+        )
     for r in rows:
         table.add_row(
-            r.id, _when(r.started), r.persona, r.model, r.user, r.ablation, r.status, f"{r.sessions_done}/{r.sessions_planned}",
-            pct(r.proc), pct(r.comp), _usd(r.cost_usd),
+            r.id,
+            _when(r.started),
+            r.persona,
+            r.model,
+            r.user,
+            r.ablation,
+            r.status,
+            f"{r.sessions_done}/{r.sessions_planned}",
+            pct(r.proc),
+            pct(r.comp),
+            _usd(r.cost_usd),
         )
     return table
 
@@ -122,14 +159,25 @@ def sweeps_table(rows: list[SweepRow]) -> Table:
         caption="Proc, Comp: % per model (and ablation), table 1's Average over the finished runs' tasks; cost: USD of priced model calls.",
     )
     for name in ("id", "started (UTC)", "personas", "model", "user", "status", "runs", "sessions", "Proc", "Comp", "cost"):
-        table.add_column(name, no_wrap=name in ("id", "model", "status", "runs", "sessions", "Proc", "Comp"),
-                         justify="right" if name in ("runs", "sessions", "Proc", "Comp", "cost") else "left")
+        table.add_column(
+            name,
+            no_wrap=name in ("id", "model", "status", "runs", "sessions", "Proc", "Comp"),
+            justify="right" if name in ("runs", "sessions", "Proc", "Comp", "cost") else "left",
+        )
     for r in rows:
         arms = r.arms or [ArmFigures("—", "none", None, None)]
         table.add_row(
-            r.id, _when(r.started), ", ".join(r.personas), "\n".join(a.model + ("" if a.ablation == "none" else f" ({a.ablation})") for a in arms),
-            r.user, r.status, str(r.runs), f"{r.sessions_done}/{r.sessions_planned}",
-            "\n".join(pct(a.proc) for a in arms), "\n".join(pct(a.comp) for a in arms), _usd(r.cost_usd),
+            r.id,
+            _when(r.started),
+            ", ".join(r.personas),
+            "\n".join(a.model + ("" if a.ablation == "none" else f" ({a.ablation})") for a in arms),
+            r.user,
+            r.status,
+            str(r.runs),
+            f"{r.sessions_done}/{r.sessions_planned}",
+            "\n".join(pct(a.proc) for a in arms),
+            "\n".join(pct(a.comp) for a in arms),
+            _usd(r.cost_usd),
         )
     return table
 

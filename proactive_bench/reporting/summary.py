@@ -134,14 +134,27 @@ class Summary:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "scoring": self.scoring, "main": self.main, "overall": self.overall, "ablation": self.ablation, "statuses": self.statuses,
-            "turns": self.turns, "categories": self.categories, "cost": self.cost, "runs": self.runs,
-            "pass_rate": self.pass_rate.as_dict(), "agentif": self.agentif.as_dict(), "trainee": self.trainee.as_dict(),
+            "scoring": self.scoring,
+            "main": self.main,
+            "overall": self.overall,
+            "ablation": self.ablation,
+            "statuses": self.statuses,
+            "turns": self.turns,
+            "categories": self.categories,
+            "cost": self.cost,
+            "runs": self.runs,
+            "pass_rate": self.pass_rate.as_dict(),
+            "agentif": self.agentif.as_dict(),
+            "trainee": self.trainee.as_dict(),
         }
 
 
 def summarize(
-    store: Store, runs: list[Run], scoring: Scoring | None = None, include_partial: bool = False, shapes: EpisodeShapes | None = None,
+    store: Store,
+    runs: list[Run],
+    scoring: Scoring | None = None,
+    include_partial: bool = False,
+    shapes: EpisodeShapes | None = None,
 ) -> Summary:
     """Every table over the given runs, each scored by its protocol unless ``scoring`` is given; partial runs count only with ``include_partial``.
 
@@ -153,10 +166,20 @@ def summarize(
         scoring=", ".join(sorted({v.result.scoring.name for v in views})) or "pbench",
         runs=[
             {
-                "run_id": v.run.id, "sweep_id": v.run.sweep_id, "model": v.run.model, "persona": v.run.persona, "ablation": v.ablation, "scoring": v.result.scoring.name,
-                "status": v.run.status, "partial": v.result.partial, "included": include_partial or not v.result.partial,
-                "failures": v.result.failures.as_dict(), "proc": v.result.proc, "comp": v.result.comp,
-                "sessions_done": len(v.result.sessions), "sessions_planned": len(v.result.planned),
+                "run_id": v.run.id,
+                "sweep_id": v.run.sweep_id,
+                "model": v.run.model,
+                "persona": v.run.persona,
+                "ablation": v.ablation,
+                "scoring": v.result.scoring.name,
+                "status": v.run.status,
+                "partial": v.result.partial,
+                "included": include_partial or not v.result.partial,
+                "failures": v.result.failures.as_dict(),
+                "proc": v.result.proc,
+                "comp": v.result.comp,
+                "sessions_done": len(v.result.sessions),
+                "sessions_planned": len(v.result.planned),
             }
             for v in views
         ],
@@ -184,10 +207,15 @@ def summarize(
         members = groups.get(key, [])
         summary.main.append(
             {
-                "model": model, "persona": persona, "ablation": ablation, "runs": len(members), "partial_runs_left_out": excluded[key],
+                "model": model,
+                "persona": persona,
+                "ablation": ablation,
+                "runs": len(members),
+                "partial_runs_left_out": excluded[key],
                 "failures": failures_of(members).as_dict(),
                 "clipped": {k: sum(v.result.clipped[k] for v in members) for k in ("intents", "items")},
-                "proc": run_stats([v.result.proc for v in members]), "comp": run_stats([v.result.comp for v in members]),
+                "proc": run_stats([v.result.proc for v in members]),
+                "comp": run_stats([v.result.comp for v in members]),
                 **pass_hat_k(members),
             }
         )
@@ -216,9 +244,13 @@ def _overall_rows(main: list[dict[str, Any]], groups: dict[Key, list[RunView]]) 
         pooled: list[list[TaskScore]] = [[t for members in by_persona.values() for t in members[r].result.tasks] for r in range(repeats)]
         rows.append(
             {
-                "model": model, "ablation": ablation,
-                "personas": {row["persona"]: {"proc": row["proc"], "comp": row["comp"], "failures": row["failures"]}
-                             for row in main if (row["model"], row["ablation"]) == (model, ablation) and row["persona"] in by_persona},
+                "model": model,
+                "ablation": ablation,
+                "personas": {
+                    row["persona"]: {"proc": row["proc"], "comp": row["comp"], "failures": row["failures"]}
+                    for row in main
+                    if (row["model"], row["ablation"]) == (model, ablation) and row["persona"] in by_persona
+                },
                 "average": {
                     "proc": run_stats([episode_proc(tasks) for tasks in pooled]),
                     "comp": run_stats([episode_comp(tasks) for tasks in pooled]),
@@ -266,9 +298,14 @@ def _status_rows(groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:
         outcome = Counter(s.status for s in sessions)
         rows.append(
             {
-                "model": model, "persona": persona, "ablation": ablation,
+                "model": model,
+                "persona": persona,
+                "ablation": ablation,
                 "intents": {f: sum(getattr(c, f) for c in counts) / total for f in ("completed", "inferred", "provided", "unresolved")},
-                "sessions": {status: outcome.get(status, 0) for status in (SessionOutcome.COMPLETED, SessionOutcome.TRUNCATED, SessionOutcome.ERROR)} | {"not_run": failures_of(members).not_run},
+                "sessions": {
+                    status: outcome.get(status, 0) for status in (SessionOutcome.COMPLETED, SessionOutcome.TRUNCATED, SessionOutcome.ERROR)
+                }
+                | {"not_run": failures_of(members).not_run},
             }
         )
     return rows
@@ -281,8 +318,16 @@ def _turn_rows(groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:
         turns = [s.follow_up_turns for v in members for s in v.result.sessions if s.status != SessionOutcome.ERROR]
         if turns:
             rows.append(
-                {"model": model, "persona": persona, "ablation": ablation, "sessions": len(turns), "mean": mean(turns), "median": median(turns),
-                 "max": max(turns), "histogram": dict(sorted(Counter(turns).items()))}
+                {
+                    "model": model,
+                    "persona": persona,
+                    "ablation": ablation,
+                    "sessions": len(turns),
+                    "mean": mean(turns),
+                    "median": median(turns),
+                    "max": max(turns),
+                    "histogram": dict(sorted(Counter(turns).items())),
+                }
             )
     return rows
 
@@ -295,7 +340,12 @@ def category_rows(views: list[RunView]) -> list[dict[str, Any]]:
             cells[(view.run.model, view.ablation, view.categories.get(task.session_id, "?"))].append(task)
     return [
         {
-            "model": model, "ablation": ablation, "category": category, "tasks": len(tasks), "proc": episode_proc(tasks), "comp": episode_comp(tasks),
+            "model": model,
+            "ablation": ablation,
+            "category": category,
+            "tasks": len(tasks),
+            "proc": episode_proc(tasks),
+            "comp": episode_comp(tasks),
             "failures": task_failures(tasks),
         }
         for (model, ablation, category), tasks in sorted(cells.items())
@@ -304,7 +354,9 @@ def category_rows(views: list[RunView]) -> list[dict[str, Any]]:
 
 def task_failures(tasks: list[TaskScore]) -> dict[str, int]:
     """Errored and truncated sessions among tasks (a task that was not run has no score to count)."""
-    return Failures(sum(t.status == SessionOutcome.ERROR for t in tasks), sum(t.status == SessionOutcome.TRUNCATED for t in tasks)).as_dict()
+    return Failures(
+        sum(t.status == SessionOutcome.ERROR for t in tasks), sum(t.status == SessionOutcome.TRUNCATED for t in tasks)
+    ).as_dict()
 
 
 def _cost_rows(store: Store, runs: list[Run]) -> list[dict[str, Any]]:
@@ -313,7 +365,17 @@ def _cost_rows(store: Store, runs: list[Run]) -> list[dict[str, Any]]:
         for call in store.llm_calls(run.id):
             row = totals.setdefault(
                 (run.model, call.role),
-                {"model": run.model, "role": call.role, "calls": 0, "cached": 0, "failed": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0, "unpriced_calls": 0},
+                {
+                    "model": run.model,
+                    "role": call.role,
+                    "calls": 0,
+                    "cached": 0,
+                    "failed": 0,
+                    "prompt_tokens": 0,
+                    "completion_tokens": 0,
+                    "cost_usd": 0.0,
+                    "unpriced_calls": 0,
+                },
             )
             row["calls"] += 1
             row["cached"] += int(call.cached)

@@ -71,11 +71,21 @@ def summary_tables(summary: Summary) -> list[Table]:
     if summary.ablation:
         ablation = titled(
             "No-dependency-history ablation: final sessions of dependency groups (%)",
-            "model", "persona", "sessions", "Proc with", "Proc without", "Δ Proc", "Comp with", "Comp without", "Δ Comp",
+            "model",
+            "persona",
+            "sessions",
+            "Proc with",
+            "Proc without",
+            "Δ Proc",
+            "Comp with",
+            "Comp without",
+            "Δ Comp",
         )
         for row in summary.ablation:
             ablation.add_row(
-                row["model"], row["persona"], ", ".join(row["sessions"]),
+                row["model"],
+                row["persona"],
+                ", ".join(row["sessions"]),
                 *(marked(pct(row[f"proc_{w}"]), row["failures"]) for w in ("with_history", "without_history", "delta")),
                 *(marked(pct(row[f"comp_{w}"]), row["failures"]) for w in ("with_history", "without_history", "delta")),
             )
@@ -91,11 +101,16 @@ def summary_tables(summary: Summary) -> list[Table]:
     if summary.categories:
         tables.append(category_table(summary))
     if summary.cost:
-        cost = titled("Model calls and cost", "model", "role", "calls", "cached", "failed", "prompt tok", "completion tok", "USD", "unpriced")
+        cost = titled(
+            "Model calls and cost", "model", "role", "calls", "cached", "failed", "prompt tok", "completion tok", "USD", "unpriced"
+        )
         for row in summary.cost:
             cost.add_row(
-                row["model"], row["role"], *(str(row[k]) for k in ("calls", "cached", "failed", "prompt_tokens", "completion_tokens")),
-                f"{row['cost_usd']:.4f}", str(row["unpriced_calls"]),
+                row["model"],
+                row["role"],
+                *(str(row[k]) for k in ("calls", "cached", "failed", "prompt_tokens", "completion_tokens")),
+                f"{row['cost_usd']:.4f}",
+                str(row["unpriced_calls"]),
             )
         tables.append(cost)
     return tables
@@ -115,23 +130,50 @@ PASS_RATE_NOTE = f"{FAILURE_MARK} = errored sessions or criteria that could not 
 def pass_rate_tables_of(summary: Summary) -> list[Table]:
     """Odyssey tables: pass rate per application group and macro-average (table 2), per memory setting × top-k (table 3), per task."""
     tables = summary.pass_rate
-    groups = titled("Odyssey pass rate (%) by application group; overall = macro-average over tasks", "model", "memory", "tasks", "1-app", "2-app", "3-app", "overall", "err")
+    groups = titled(
+        "Odyssey pass rate (%) by application group; overall = macro-average over tasks",
+        "model",
+        "memory",
+        "tasks",
+        "1-app",
+        "2-app",
+        "3-app",
+        "overall",
+        "err",
+    )
     groups.caption = PASS_RATE_NOTE
     for row in tables.groups:
         failures = {"error": row["errored"] + row["grader_errors"]}
         groups.add_row(
-            row["model"], _setting(row), str(row["tasks"]),
+            row["model"],
+            _setting(row),
+            str(row["tasks"]),
             *(f"{pct(row[g])} ({row[f'{g} tasks']})" if row[g] is not None else "—" for g in ("1-app", "2-app", "3-app")),
-            marked(pct(row["overall"]), failures), str(failures["error"]),
+            marked(pct(row["overall"]), failures),
+            str(failures["error"]),
         )
-    memory = titled("Odyssey memory settings: pass rate (%) and mean context tokens", "model", "memory", "top-k", "tasks", "pass rate", "tokens")
+    memory = titled(
+        "Odyssey memory settings: pass rate (%) and mean context tokens", "model", "memory", "top-k", "tasks", "pass rate", "tokens"
+    )
     for row in tables.memory:
-        memory.add_row(row["model"], row["memory"], "—" if row["top_k"] is None else str(row["top_k"]), str(row["tasks"]), pct(row["pass_rate"]), _tokens(row["context_tokens"]))
+        memory.add_row(
+            row["model"],
+            row["memory"],
+            "—" if row["top_k"] is None else str(row["top_k"]),
+            str(row["tasks"]),
+            pct(row["pass_rate"]),
+            _tokens(row["context_tokens"]),
+        )
     tasks = titled("Odyssey tasks: runs passed", "model", "memory", "task", "group", "passed", "err", "tokens")
     for row in tables.tasks:
         tasks.add_row(
-            row["model"], _setting(row), row["task"], row["group"], f"{row['passed']}/{row['runs']}",
-            str(row["errored"] + row["grader_errors"]), _tokens(row["context_tokens"]),
+            row["model"],
+            _setting(row),
+            row["task"],
+            row["group"],
+            f"{row['passed']}/{row['runs']}",
+            str(row["errored"] + row["grader_errors"]),
+            _tokens(row["context_tokens"]),
         )
     return [groups, memory, tasks]
 
@@ -151,8 +193,14 @@ def agentif_tables_of(summary: Summary) -> list[Table]:
     for row in tables.models:
         failures = {"error": row["errored"], "unscored": row["unscored"]}
         models.add_row(
-            row["model"], str(row["tasks"]), marked(pct(row["score"]), failures), *(pct(row[c]) for c in AGENTIF_CATEGORIES),
-            *(pct(row[d]) for d in AGENTIF_DOMAINS), pct(row["proc"]), _decimal(row["user_turns"]), _decimal(row["questions"]),
+            row["model"],
+            str(row["tasks"]),
+            marked(pct(row["score"]), failures),
+            *(pct(row[c]) for c in AGENTIF_CATEGORIES),
+            *(pct(row[d]) for d in AGENTIF_DOMAINS),
+            pct(row["proc"]),
+            _decimal(row["user_turns"]),
+            _decimal(row["questions"]),
             f"{row['errored']}/{row['unscored']}",
         )
     items = Table(title="AgentIF items by category: bonus points earned / possible, penalty points triggered")
@@ -160,16 +208,30 @@ def agentif_tables_of(summary: Summary) -> list[Table]:
         items.add_column(name)
     for row in tables.items:
         items.add_row(
-            row["model"], row["item_category"], f"{row['bonus_earned']}/{row['bonus_possible']}", pct(row["bonus_share"]),
-            str(row["penalty_items"]), str(row["penalty_points"]), str(row["withheld"]),
+            row["model"],
+            row["item_category"],
+            f"{row['bonus_earned']}/{row['bonus_possible']}",
+            pct(row["bonus_share"]),
+            str(row["penalty_items"]),
+            str(row["penalty_points"]),
+            str(row["withheld"]),
         )
     tasks = Table(title="AgentIF tasks: score (%), S+ / S- / S_max (means over runs)")
     for name in ("model", "task", "category", "domain", "runs", "score", "S+", "S-", "S_max", "Proc", "err/unscored"):
         tasks.add_column(name)
     for row in tables.tasks:
         tasks.add_row(
-            row["model"], row["task"], row["category"], row["domain"], str(row["runs"]), pct(row["score"]),
-            _decimal(row["bonus"]), _decimal(row["penalty"]), str(row["max_points"]), pct(row["proc"]), f"{row['errored']}/{row['unscored']}",
+            row["model"],
+            row["task"],
+            row["category"],
+            row["domain"],
+            str(row["runs"]),
+            pct(row["score"]),
+            _decimal(row["bonus"]),
+            _decimal(row["penalty"]),
+            str(row["max_points"]),
+            pct(row["proc"]),
+            f"{row['errored']}/{row['unscored']}",
         )
     return [models, items, tasks]
 
@@ -184,14 +246,37 @@ def _num(value: float | None) -> str:
 
 def trainee_tables_of(tables: TraineeTables) -> list[Table]:
     """Overall (the paper's table 2 plus asking and guessing), by concurrent tasks (table 3), by difficulty (table 4), day 1 vs 2 (table 5), hints."""
-    overall = titled("Trainee: Success Rate and Checkpoint Score (%), per scenario day", "model", "days", "SR", "CS", "avg steps",
-                     "avg tool calls", "clues asked", "guesses", "avg msgs", "msgs/clue")
+    overall = titled(
+        "Trainee: Success Rate and Checkpoint Score (%), per scenario day",
+        "model",
+        "days",
+        "SR",
+        "CS",
+        "avg steps",
+        "avg tool calls",
+        "clues asked",
+        "guesses",
+        "avg msgs",
+        "msgs/clue",
+    )
     for r in tables.overall:
-        overall.add_row(r["model"], str(r["scenario_days"]), pct(r["success_rate"]), pct(r["checkpoint_score"]), _num(r["avg_steps"]),
-                        _num(r["avg_tool_calls"]), pct(r["clues_asked"]), pct(r["guesses"]), _num(r["messages"]), _num(r["messages_per_clue"]))
-    overall.caption = ("steps = agent decisions (model calls; a scripted agent's actions and replies); clues asked = clues released over chat / "
-                       "clues colleagues hold; guesses = clue-needing checkpoints attempted without the clue / attempted-or-not; "
-                       "avg msgs = chat messages to colleagues per day; msgs/clue = chat messages per clue obtained (— when none was).")
+        overall.add_row(
+            r["model"],
+            str(r["scenario_days"]),
+            pct(r["success_rate"]),
+            pct(r["checkpoint_score"]),
+            _num(r["avg_steps"]),
+            _num(r["avg_tool_calls"]),
+            pct(r["clues_asked"]),
+            pct(r["guesses"]),
+            _num(r["messages"]),
+            _num(r["messages_per_clue"]),
+        )
+    overall.caption = (
+        "steps = agent decisions (model calls; a scripted agent's actions and replies); clues asked = clues released over chat / "
+        "clues colleagues hold; guesses = clue-needing checkpoints attempted without the clue / attempted-or-not; "
+        "avg msgs = chat messages to colleagues per day; msgs/clue = chat messages per clue obtained (— when none was)."
+    )
     out = [overall]
     by_tasks = titled("Trainee by number of concurrent tasks: SR / CS (%)", "model", "tasks", "days", "SR", "CS")
     for r in tables.by_tasks:
@@ -221,14 +306,25 @@ def _status_and_turn_tables(summary: Summary) -> list[Table]:
     for row in summary.statuses:
         s = row["sessions"]
         statuses.add_row(
-            row["model"], row["persona"], row["ablation"], *(pct(row["intents"][k]) for k in ("completed", "inferred", "provided", "unresolved")),
+            row["model"],
+            row["persona"],
+            row["ablation"],
+            *(pct(row["intents"][k]) for k in ("completed", "inferred", "provided", "unresolved")),
             f"{s['completed']}/{s['truncated']}/{s['error']}/{s['not_run']}",
         )
     turns = Table(title="Follow-up user turns per session (errored sessions left out)")
     for name in ("model", "persona", "ablation", "sessions", "mean", "median", "max"):
         turns.add_column(name, no_wrap=name in WHOLE)
     for row in summary.turns:
-        turns.add_row(row["model"], row["persona"], row["ablation"], str(row["sessions"]), f"{row['mean']:.2f}", f"{row['median']:.1f}", str(row["max"]))
+        turns.add_row(
+            row["model"],
+            row["persona"],
+            row["ablation"],
+            str(row["sessions"]),
+            f"{row['mean']:.2f}",
+            f"{row['median']:.1f}",
+            str(row["max"]),
+        )
     return [statuses, turns]
 
 
@@ -238,15 +334,24 @@ def _main_table(summary: Summary) -> Table:
     clipped = {k: sum(row["clipped"][k] for row in summary.main) for k in ("intents", "items")}
     if any(clipped.values()):
         caption += f" Decided on clipped evidence: {clipped['intents']} intent label(s), {clipped['items']} checklist item(s)."
-    main = Table(title=f"Proc and Comp (%, mean ± sample std over runs, 95 % bootstrap interval; {summary.scoring} scoring)", caption=caption)
+    main = Table(
+        title=f"Proc and Comp (%, mean ± sample std over runs, 95 % bootstrap interval; {summary.scoring} scoring)", caption=caption
+    )
     pass_keys = summary.pass_keys
     for name in ("model", "persona", "ablation", "runs", "Proc", "Proc 95% CI", "Comp", "Comp 95% CI", "err/trunc/not run", *pass_keys):
         main.add_column(name, justify="left" if name in WHOLE else "right", no_wrap=name in WHOLE)
     for row in summary.main:
         f = row["failures"]
         main.add_row(
-            row["model"], row["persona"], row["ablation"], str(row["runs"]) + (f" (+{row['partial_runs_left_out']} partial)" if row["partial_runs_left_out"] else ""),
-            marked(mean_std(row["proc"]), f), interval(row["proc"]), marked(mean_std(row["comp"]), f), interval(row["comp"]), failure_counts(f),
+            row["model"],
+            row["persona"],
+            row["ablation"],
+            str(row["runs"]) + (f" (+{row['partial_runs_left_out']} partial)" if row["partial_runs_left_out"] else ""),
+            marked(mean_std(row["proc"]), f),
+            interval(row["proc"]),
+            marked(mean_std(row["comp"]), f),
+            interval(row["comp"]),
+            failure_counts(f),
             *(pct(row.get(k)) for k in pass_keys),
         )
     return main
@@ -274,7 +379,10 @@ def category_table(summary: Summary) -> Table:
     columns = sorted({_column(row) for row in summary.categories})
     categories = sorted({row["category"] for row in summary.categories})
     cells = {(row["category"], _column(row)): row for row in summary.categories}
-    table = Table(title="Proc / Comp (%) by task category, averaged over tasks (table 8)", caption=f"{FAILURE_MARK} = the cell includes errored (scored 0) or truncated sessions.")
+    table = Table(
+        title="Proc / Comp (%) by task category, averaged over tasks (table 8)",
+        caption=f"{FAILURE_MARK} = the cell includes errored (scored 0) or truncated sessions.",
+    )
     table.add_column("category")
     for name in columns:
         table.add_column(name, no_wrap=True)  # headed by model names
@@ -294,7 +402,9 @@ def _category_cell(row: dict[str, Any] | None) -> str:
 def results_table(result: EpisodeResult, total_sessions: int) -> Table:
     """One run, session by session, with the episode's figures and its failures."""
     basis, failures = result.basis, result.failures.as_dict()
-    caption = f"C/I/P = intents completed/inferred/provided. Comp covers {basis.graded} graded item(s) ({', '.join(basis.graders) or 'none'})"
+    caption = (
+        f"C/I/P = intents completed/inferred/provided. Comp covers {basis.graded} graded item(s) ({', '.join(basis.graders) or 'none'})"
+    )
     if basis.ungraded:
         caption += f"; {basis.ungraded} rubric item(s) ungraded (no --judge-model)"
     if basis.errored:
@@ -315,14 +425,26 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
         table.add_column("error")
     for s in result.sessions:
         table.add_row(
-            s.session_id, str(s.follow_up_turns), str(s.counts.completed), str(s.counts.inferred), str(s.counts.provided), pct(s.proc), pct(s.scored_comp), s.status,
+            s.session_id,
+            str(s.follow_up_turns),
+            str(s.counts.completed),
+            str(s.counts.inferred),
+            str(s.counts.provided),
+            pct(s.proc),
+            pct(s.scored_comp),
+            s.status,
             *([(s.error or "")[:ERROR_CHARS]] if errors else []),
         )
     totals = [sum(getattr(s.counts, f) for s in result.sessions) for f in ("completed", "inferred", "provided")]
     table.add_section()
     table.add_row(
-        f"episode {len(result.sessions)}/{total_sessions}", str(sum(s.follow_up_turns for s in result.sessions)), *map(str, totals),
-        marked(pct(result.proc), failures), marked(pct(result.comp), failures), "", *([""] if errors else []),
+        f"episode {len(result.sessions)}/{total_sessions}",
+        str(sum(s.follow_up_turns for s in result.sessions)),
+        *map(str, totals),
+        marked(pct(result.proc), failures),
+        marked(pct(result.comp), failures),
+        "",
+        *([""] if errors else []),
     )
     return table
 
@@ -337,26 +459,72 @@ def summary_csv(summary: Summary) -> str:
     pass_keys = summary.pass_keys
     writer = csv.writer(buffer)
     writer.writerow(
-        ["model", "persona", "ablation", "runs", *(f"{m}_{s}" for m in ("proc", "comp") for s in ("mean", "std", "ci95", "boot95_low", "boot95_high")),
-         "errored_sessions", "truncated_sessions", "not_run_sessions", "partial_runs_left_out", *pass_keys]
+        [
+            "model",
+            "persona",
+            "ablation",
+            "runs",
+            *(f"{m}_{s}" for m in ("proc", "comp") for s in ("mean", "std", "ci95", "boot95_low", "boot95_high")),
+            "errored_sessions",
+            "truncated_sessions",
+            "not_run_sessions",
+            "partial_runs_left_out",
+            *pass_keys,
+        ]
     )
     for row in summary.main:
         f = row["failures"]
         figures = [
-            value for m in ("proc", "comp")
+            value
+            for m in ("proc", "comp")
             for value in (row[m]["mean"], row[m]["std"], row[m]["ci95"], *(row[m]["boot95"] or (None, None)))
         ]
         writer.writerow(
-            [row["model"], row["persona"], row["ablation"], row["runs"], *figures, f["error"], f["truncated"], f["not_run"], row["partial_runs_left_out"],
-             *(row.get(k) for k in pass_keys)]
+            [
+                row["model"],
+                row["persona"],
+                row["ablation"],
+                row["runs"],
+                *figures,
+                f["error"],
+                f["truncated"],
+                f["not_run"],
+                row["partial_runs_left_out"],
+                *(row.get(k) for k in pass_keys),
+            ]
         )
     return buffer.getvalue()
 
 
-PASS_RATE_CSV_COLUMNS = ("model", "memory", "top_k", "task", "group", "runs", "passed", "pass_rate", "errored", "grader_errors", "context_tokens")
+PASS_RATE_CSV_COLUMNS = (
+    "model",
+    "memory",
+    "top_k",
+    "task",
+    "group",
+    "runs",
+    "passed",
+    "pass_rate",
+    "errored",
+    "grader_errors",
+    "context_tokens",
+)
 AGENTIF_CSV_COLUMNS = (
-    "model", "task", "category", "domain", "runs", "score", "bonus", "penalty", "max_points", "errored", "unscored", "rules", "proc",
-    "user_turns", "questions",
+    "model",
+    "task",
+    "category",
+    "domain",
+    "runs",
+    "score",
+    "bonus",
+    "penalty",
+    "max_points",
+    "errored",
+    "unscored",
+    "rules",
+    "proc",
+    "user_turns",
+    "questions",
 )
 
 

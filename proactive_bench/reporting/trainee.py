@@ -58,10 +58,18 @@ def trainee_days(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> list[Tr
             if row is not None and row.id is not None:
                 apps.restore(store.snapshot(row.id, "apps") or {})
                 records = [ToolRecord(r.tool_name, r.call, r.result, r.ok, r.turn, r.seq) for r in store.rows(ToolCallRow, row.id)]
-            out.append(TraineeDay(
-                run.model, spec.persona, scenario.count, day.day, spec.settings.hints or "none", day_figures(day, verdicts, records, apps),
-                row.steps if row is not None else 0, len(records),
-            ))
+            out.append(
+                TraineeDay(
+                    run.model,
+                    spec.persona,
+                    scenario.count,
+                    day.day,
+                    spec.settings.hints or "none",
+                    day_figures(day, verdicts, records, apps),
+                    row.steps if row is not None else 0,
+                    len(records),
+                )
+            )
     return out
 
 
@@ -75,8 +83,11 @@ class TraineeTables(RowTables):
 
 
 def _scores(days: list[TraineeDay]) -> dict[str, Any]:
-    return {"scenario_days": len(days), "checkpoint_score": mean(d.figures.checkpoint_score for d in days),
-            "success_rate": mean(d.figures.success_rate for d in days)}
+    return {
+        "scenario_days": len(days),
+        "checkpoint_score": mean(d.figures.checkpoint_score for d in days),
+        "success_rate": mean(d.figures.success_rate for d in days),
+    }
 
 
 def trainee_tables(days: list[TraineeDay]) -> TraineeTables:
@@ -86,19 +97,32 @@ def trainee_tables(days: list[TraineeDay]) -> TraineeTables:
         clues = sum(d.figures.clues for d in members)
         asked = sum(d.figures.clues_asked for d in members)
         guessable = sum(d.figures.guessable for d in members)
-        tables.overall.append({
-            "model": model, **_scores(members), "avg_steps": mean(d.steps for d in members), "avg_tool_calls": mean(d.tool_calls for d in members),
-            "clues_asked": asked / clues if clues else None, "guesses": sum(d.figures.guesses for d in members) / guessable if guessable else None,
-            "messages": mean(d.figures.messages for d in members),
-            "messages_per_clue": sum(d.figures.messages for d in members) / asked if asked else None,
-        })
+        tables.overall.append(
+            {
+                "model": model,
+                **_scores(members),
+                "avg_steps": mean(d.steps for d in members),
+                "avg_tool_calls": mean(d.tool_calls for d in members),
+                "clues_asked": asked / clues if clues else None,
+                "guesses": sum(d.figures.guesses for d in members) / guessable if guessable else None,
+                "messages": mean(d.figures.messages for d in members),
+                "messages_per_clue": sum(d.figures.messages for d in members) / asked if asked else None,
+            }
+        )
         for count, same in sorted(group_by(members, lambda d: d.count).items()):
             tables.by_tasks.append({"model": model, "tasks": count, **_scores(same)})
         for difficulty in ("easy", "hard"):
             tasks = [t for d in members for t in d.figures.tasks if t.difficulty == difficulty]
             if tasks:
-                tables.by_difficulty.append({"model": model, "difficulty": difficulty, "tasks": len(tasks),
-                                             "checkpoint_score": mean(t.ratio for t in tasks), "success_rate": mean(t.success for t in tasks)})
+                tables.by_difficulty.append(
+                    {
+                        "model": model,
+                        "difficulty": difficulty,
+                        "tasks": len(tasks),
+                        "checkpoint_score": mean(t.ratio for t in tasks),
+                        "success_rate": mean(t.success for t in tasks),
+                    }
+                )
         if any(d.day == 2 for d in members):
             first = [d for d in members if d.day == 1 and any(e.day == 2 and e.scenario == d.scenario for e in members)]
             second = [d for d in members if d.day == 2]

@@ -93,7 +93,11 @@ class Disagreement:
     def label(self) -> str:
         """The source, with the ties of a majority vote when there were any (they are left out of n)."""
         ties = self.checklist_ties + self.intents_ties
-        return f"{self.source}; {ties} tie(s) without verdict ({self.checklist_ties} checklist, {self.intents_ties} intents)" if ties else self.source
+        return (
+            f"{self.source}; {ties} tie(s) without verdict ({self.checklist_ties} checklist, {self.intents_ties} intents)"
+            if ties
+            else self.source
+        )
 
     @property
     def checklist_rate(self) -> float | None:
@@ -126,13 +130,30 @@ def audit_rows(store: Store, runs: list[Run], sample: int | None = None, seed: i
             for grade in store.rows(Grade, session_run.id):
                 if grade.grader == "rubric" and grade.score is not None:
                     text = texts.get((session_run.session_id, "checklist", grade.item_id), "")
-                    rows.append({
-                        **base, "kind": "checklist", "item_id": grade.item_id, "polarity": polarity.get(grade.item_id, ""), "text": text,
-                        "judged": str(grade.score), "why": grade.rationale,
-                    })
+                    rows.append(
+                        {
+                            **base,
+                            "kind": "checklist",
+                            "item_id": grade.item_id,
+                            "polarity": polarity.get(grade.item_id, ""),
+                            "text": text,
+                            "judged": str(grade.score),
+                            "why": grade.rationale,
+                        }
+                    )
             for event in store.rows(IntentEvent, session_run.id):
                 text = texts.get((session_run.session_id, "intent", event.intent_id), "")
-                rows.append({**base, "kind": "intent", "item_id": event.intent_id, "polarity": "", "text": text, "judged": event.status, "why": event.evidence})
+                rows.append(
+                    {
+                        **base,
+                        "kind": "intent",
+                        "item_id": event.intent_id,
+                        "polarity": "",
+                        "text": text,
+                        "judged": event.status,
+                        "why": event.evidence,
+                    }
+                )
     judged = {sid: model for sid, model in models.items() if by_session[sid]}  # a session with nothing judged is not worth a slot
     kept = sorted(sample_sessions(judged, sample, seed) if sample is not None else judged)
     return [{**row, "audited": "", "note": ""} for sid in kept for row in by_session[sid]]
@@ -216,7 +237,9 @@ def majority(audits: list[Audit]) -> tuple[dict[tuple[int, str, str], tuple[str,
 
 
 def _disagreement(
-    source: str, vote: tuple[dict[tuple[int, str, str], tuple[str, str]], dict[str, int]], polarity: dict[tuple[int, str], str],
+    source: str,
+    vote: tuple[dict[tuple[int, str, str], tuple[str, str]], dict[str, int]],
+    polarity: dict[tuple[int, str], str],
 ) -> Disagreement:
     decided, ties = vote
     checklist = [v for k, v in decided.items() if k[1] == "checklist"]
@@ -227,8 +250,14 @@ def _disagreement(
         if mine:
             by_polarity[name] = (len(mine), sum(j != a for j, a in mine))
     return Disagreement(
-        source, len(checklist), sum(j != a for j, a in checklist), len(intents), sum(j != a for j, a in intents),
-        ties.get("checklist", 0), ties.get("intent", 0), by_polarity,
+        source,
+        len(checklist),
+        sum(j != a for j, a in checklist),
+        len(intents),
+        sum(j != a for j, a in intents),
+        ties.get("checklist", 0),
+        ties.get("intent", 0),
+        by_polarity,
     )
 
 
@@ -269,7 +298,15 @@ def _audit(store: Store, path: Path, line: int, row: dict[str, str], source: str
         raise AuditFileError(f"{where}: kind: {kind!r} is not checklist or intent")
     if not _judgment_exists(store, session_run_id, kind, item_id, judged):
         raise AuditFileError(f"{where}: no {kind} judgment {item_id!r} = {judged!r} in session run {session_run_id} of {store.name}")
-    return Audit(session_run_id=session_run_id, kind=kind, item_id=item_id, source=source, judged=judged, audited=verdict, note=(row.get("note") or "").strip())
+    return Audit(
+        session_run_id=session_run_id,
+        kind=kind,
+        item_id=item_id,
+        source=source,
+        judged=judged,
+        audited=verdict,
+        note=(row.get("note") or "").strip(),
+    )
 
 
 def _judgment_exists(store: Store, session_run_id: int, kind: str, item_id: str, judged: str) -> bool:
@@ -316,14 +353,28 @@ async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url:
                 events = store.rows(IntentEvent, session_run.id)
                 statuses = await asyncio.gather(*(auditor.status(session, event, evidence) for event in events))
             audits = [
-                Audit(session_run_id=session_run.id, kind="checklist", item_id=item_id, source=source, judged=str(grades[item_id].score),
-                      audited=str(verdict.score), note=verdict.rationale)
+                Audit(
+                    session_run_id=session_run.id,
+                    kind="checklist",
+                    item_id=item_id,
+                    source=source,
+                    judged=str(grades[item_id].score),
+                    audited=str(verdict.score),
+                    note=verdict.rationale,
+                )
                 for item_id, verdict in verdicts.items()
                 if verdict.score is not None
             ]
             audits += [
-                Audit(session_run_id=session_run.id, kind="intent", item_id=event.intent_id, source=source, judged=event.status,
-                      audited=answer.status, note=answer.rationale)
+                Audit(
+                    session_run_id=session_run.id,
+                    kind="intent",
+                    item_id=event.intent_id,
+                    source=source,
+                    judged=event.status,
+                    audited=answer.status,
+                    note=answer.rationale,
+                )
                 for event, answer in zip(events, statuses, strict=True)
                 if answer is not None
             ]
@@ -359,7 +410,9 @@ class IntentAuditor:
             tool_calls=render_tool_records([r for r in evidence.tool_records if r.turn <= event.turn]),
         )
         try:
-            answer = await self.structured.call(IntentStatusAnswer, [HumanMessage(prompt)], f"intent_audit:{intent.id}", INTENT_AUDIT_PROMPT.hash)
+            answer = await self.structured.call(
+                IntentStatusAnswer, [HumanMessage(prompt)], f"intent_audit:{intent.id}", INTENT_AUDIT_PROMPT.hash
+            )
         except StructuredOutputError:
             return None
         return answer.value

@@ -36,13 +36,31 @@ def _record(store: Store, run: Run, ablation: str, session_run: SessionRun) -> d
     result = stored_session_result(store, session_run)
     events: list[IntentEvent] = store.rows(IntentEvent, session_run.id)
     return {
-        "run_id": run.id, "sweep_id": run.sweep_id, "model": run.model, "persona": run.persona, "ablation": ablation,
-        "session_id": session_run.session_id, "position": session_run.position, "status": session_run.status, "error": session_run.error,
-        "proc": result.proc, "comp": result.scored_comp,
+        "run_id": run.id,
+        "sweep_id": run.sweep_id,
+        "model": run.model,
+        "persona": run.persona,
+        "ablation": ablation,
+        "session_id": session_run.session_id,
+        "position": session_run.position,
+        "status": session_run.status,
+        "error": session_run.error,
+        "proc": result.proc,
+        "comp": result.scored_comp,
         "messages": chat_messages(store.rows(MessageRow, session_run.id), store.rows(ToolCallRow, session_run.id)),
-        "intents": [{"intent_id": e.intent_id, "status": e.status, "stage": e.stage, "turn": e.turn, "evidence": e.evidence} for e in events],
+        "intents": [
+            {"intent_id": e.intent_id, "status": e.status, "stage": e.stage, "turn": e.turn, "evidence": e.evidence} for e in events
+        ],
         "grades": [
-            {"item_id": g.item_id, "grader": g.grader, "weight": g.weight, "score": g.score, "status": g.status, "rationale": g.rationale, "error": g.error}
+            {
+                "item_id": g.item_id,
+                "grader": g.grader,
+                "weight": g.weight,
+                "score": g.score,
+                "status": g.status,
+                "rationale": g.rationale,
+                "error": g.error,
+            }
             for g in result.grades
         ],
     }
@@ -57,16 +75,31 @@ def chat_messages(messages: list[MessageRow], calls: list[ToolCallRow]) -> list[
     for message in sorted(messages, key=lambda m: (m.turn, m.role != "agent")):
         if message.role == "agent" and (turn_calls := by_turn.pop(message.turn, [])):
             ids = [f"call_{message.turn}_{c.seq}" for c in turn_calls]
-            chat.append(_message("assistant", None, [
-                {"id": i, "type": "function", "function": {"name": c.tool_name, "arguments": json.dumps(c.call, ensure_ascii=False, default=str)}}
+            chat.append(
+                _message(
+                    "assistant",
+                    None,
+                    [
+                        {
+                            "id": i,
+                            "type": "function",
+                            "function": {"name": c.tool_name, "arguments": json.dumps(c.call, ensure_ascii=False, default=str)},
+                        }
+                        for i, c in zip(ids, turn_calls, strict=True)
+                    ],
+                )
+            )
+            chat.extend(
+                _message("tool", json.dumps(c.result, ensure_ascii=False, default=str), tool_call_id=i, name=c.tool_name)
                 for i, c in zip(ids, turn_calls, strict=True)
-            ]))
-            chat.extend(_message("tool", json.dumps(c.result, ensure_ascii=False, default=str), tool_call_id=i, name=c.tool_name) for i, c in zip(ids, turn_calls, strict=True))
+            )
         chat.append(_message(ROLES.get(message.role, message.role), message.content))
     return chat
 
 
-def _message(role: str, content: str | None, tool_calls: list[dict[str, Any]] | None = None, tool_call_id: str | None = None, name: str | None = None) -> dict[str, Any]:
+def _message(
+    role: str, content: str | None, tool_calls: list[dict[str, Any]] | None = None, tool_call_id: str | None = None, name: str | None = None
+) -> dict[str, Any]:
     """A chat message with every field present (null where unused), so records share one schema."""
     return {"role": role, "content": content, "tool_calls": tool_calls or [], "tool_call_id": tool_call_id, "name": name}
 

@@ -44,7 +44,10 @@ def run_scoring(run: Run) -> Scoring:
 
 
 def stored_run_result(
-    store: Store, run: Run, depends_on: dict[str, list[str]] | None = None, scoring: Scoring | None = None,
+    store: Store,
+    run: Run,
+    depends_on: dict[str, list[str]] | None = None,
+    scoring: Scoring | None = None,
 ) -> EpisodeResult:
     """A run's result rebuilt from its stored sessions, scored by its own protocol unless ``scoring`` is given."""
     sessions = [stored_session_result(store, sr) for sr in store.session_runs(run.id) if sr.status in FINAL_OUTCOMES]

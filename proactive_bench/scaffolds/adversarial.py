@@ -207,7 +207,6 @@ class AdversarialAgent:
         return f"Done: {'; '.join(WORK_DIMENSIONS)}. Key points: {words}"
 
 
-
 def convention_files(workspace: Workspace) -> list[str]:
     """Workspace files named like an index, tracker, log or register."""
     return [path for path in workspace.files() if CONVENTION_FILE.search(PurePosixPath(path).stem)]

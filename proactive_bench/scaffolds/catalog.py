@@ -99,7 +99,9 @@ def unknown_agent(name: str) -> str:
     close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
     hint = f"did you mean {', '.join(close)}? " if close else ""
     registered = sorted({n if not n.startswith("scripted:") else "scripted:NAME" for n in SCAFFOLDS.names()})
-    return f"unknown agent {name!r}; {hint}an agent is a registered name ({', '.join(registered)}), path/file.py:Class or package.module:attr"
+    return (
+        f"unknown agent {name!r}; {hint}an agent is a registered name ({', '.join(registered)}), path/file.py:Class or package.module:attr"
+    )
 
 
 def split_agent_model(value: str) -> tuple[str, str | None]:
@@ -124,9 +126,15 @@ def agent_and_model(agent: str | None, model: str | None) -> tuple[str, str | No
     """
     if agent is None:
         if model is None:
-            raise ValueError("--agent or --model is required: --model MODEL runs the react agent on a chat model, --agent NAME another agent")
+            raise ValueError(
+                "--agent or --model is required: --model MODEL runs the react agent on a chat model, --agent NAME another agent"
+            )
         agent, model = split_agent_model(model)
-        note = None if agent.startswith("scripted:") or agent == DEFAULT_AGENT else f"--model {agent} names an agent: give it as --agent {agent} (--model names the chat model)"
+        note = (
+            None
+            if agent.startswith("scripted:") or agent == DEFAULT_AGENT
+            else f"--model {agent} names an agent: give it as --agent {agent} (--model names the chat model)"
+        )
         return agent, model, note
     if model is not None and agent_loader(model) is not None and not model.startswith(f"{DEFAULT_AGENT}:"):
         raise ValueError(f"--model {model} names an agent; --model names the chat model the agent ({agent}) runs on")

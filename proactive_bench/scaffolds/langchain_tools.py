@@ -71,7 +71,9 @@ def _not_for_calling(args: dict[str, Any]) -> None:
 @cache
 def _openai_schema(spec: ToolSpec) -> dict[str, Any]:
     """What ``bind_tools`` would make of the spec's recorded tool (same name, description, schema)."""
-    return convert_to_openai_tool(StructuredTool(name=spec.name, description=spec.description, args_schema=spec.args_model, func=_not_for_calling))
+    return convert_to_openai_tool(
+        StructuredTool(name=spec.name, description=spec.description, args_schema=spec.args_model, func=_not_for_calling)
+    )
 
 
 def openai_tool_schemas(toolbox: ToolBox) -> list[dict[str, Any]]:

@@ -55,7 +55,9 @@ def check_graph(graph: Any, spec: str) -> Pregel:
         raise ScaffoldLoadError(f"scaffold {spec!r}: the graph factory returned {type(graph).__name__}, not a compiled LangGraph graph")
     if "messages" not in graph.channels:
         state = ", ".join(sorted(k for k in graph.channels if not k.startswith("__") and not k.startswith("branch:"))) or "none"
-        raise ScaffoldLoadError(f"scaffold {spec!r}: the LangGraph graph has no 'messages' state key (its keys: {state}); pbench talks to graphs over messages")
+        raise ScaffoldLoadError(
+            f"scaffold {spec!r}: the LangGraph graph has no 'messages' state key (its keys: {state}); pbench talks to graphs over messages"
+        )
     return graph
 
 
@@ -96,7 +98,7 @@ class GraphAgent:
             raise TypeError(f"the graph returned no 'messages' list (got {type(state).__name__})")
         self._messages = [] if checkpointed else messages
         last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
-        replies = [m for m in messages[last_human + 1:] if isinstance(m, AIMessage)]
+        replies = [m for m in messages[last_human + 1 :] if isinstance(m, AIMessage)]
         return AgentTurn(reply=str(replies[-1].text) if replies else "")
 
 

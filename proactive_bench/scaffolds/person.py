@@ -26,7 +26,6 @@ PERSON_AGENT = "person"
 HELP = "/tools lists the tools, /tool NAME {json args} calls one, /reply TEXT (or a line not starting with /) answers"
 
 
-
 class PersonAgent:
     """Reads the person's commands and reply from ``lines``, writes what they need to see to ``out``."""
 
@@ -69,10 +68,10 @@ class PersonAgent:
         try:
             args = json.loads(raw) if raw.strip() else {}
         except json.JSONDecodeError as exc:
-            self._say(f"  the arguments of {name} are not JSON ({exc.msg}); e.g. /tool read_file {{\"path\": \"notes.txt\"}}")
+            self._say(f'  the arguments of {name} are not JSON ({exc.msg}); e.g. /tool read_file {{"path": "notes.txt"}}')
             return
         if not isinstance(args, dict):
-            self._say(f"  the arguments of {name} must be a JSON object, e.g. {{\"path\": \"notes.txt\"}}")
+            self._say(f'  the arguments of {name} must be a JSON object, e.g. {{"path": "notes.txt"}}')
             return
         record = await self.ctx.tools.acall(name, args)
         self._say(f"  {'ok' if record.ok else 'failed'}: {json.dumps(record.result, default=str)[:2000]}")

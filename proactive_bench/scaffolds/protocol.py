@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from proactive_bench.llm import ChatTransport
 
 
-
 @dataclass
 class SessionContext:
     """What an agent gets at the start of a session."""
@@ -136,7 +135,9 @@ def grant_reference(name: str) -> None:
     """
     registered = dict(SCAFFOLDS.items())
     if name not in registered or SCAFFOLDS.from_plugin(name):
-        raise ScaffoldLoadError(f"cannot grant the reference solution to {name!r}: no scaffold is registered under that name in this process")
+        raise ScaffoldLoadError(
+            f"cannot grant the reference solution to {name!r}: no scaffold is registered under that name in this process"
+        )
     _REFERENCE_GRANTS[name] = registered[name]
 
 

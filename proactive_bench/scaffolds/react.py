@@ -149,8 +149,13 @@ class ReactAgent:
     """A ReAct loop: the model calls tools until it answers, at most ``max_steps`` model calls per message."""
 
     def __init__(
-        self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, max_steps: int = DEFAULT_MAX_STEPS,
-        context_tokens: int | None = None, max_tokens: int | None = None,
+        self,
+        model: BaseChatModel,
+        model_name: str,
+        recorder: Recorder | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        context_tokens: int | None = None,
+        max_tokens: int | None = None,
     ) -> None:
         """``context_tokens``: the model's context window, when known (else learnt from a context-length error);
         ``max_tokens``: the answer cap, kept free in the window."""
@@ -263,7 +268,11 @@ class ReactAgent:
         if self.recorder is None:
             return
         latency_ms = (time.perf_counter() - started) * 1000
-        self.recorder(LLMCallRecord(role="agent", purpose="react_step", model=self.model_name, method=self._method, ok=ok, latency_ms=latency_ms, **fields))
+        self.recorder(
+            LLMCallRecord(
+                role="agent", purpose="react_step", model=self.model_name, method=self._method, ok=ok, latency_ms=latency_ms, **fields
+            )
+        )
 
 
 @SCAFFOLDS.register("react")
@@ -271,13 +280,28 @@ def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
     """The ``react`` built-in: ``options.extra`` may set ``max_steps``, ``max_retries`` and ``context_tokens``."""
     max_retries = _int_option(options, "max_retries", DEFAULT_MAX_RETRIES, minimum=0)
     max_steps = _int_option(options, "max_steps", DEFAULT_MAX_STEPS, minimum=1)
-    model = make_chat_model(options.model, ChatSettings(
-        base_url=options.base_url, api_key=options.api_key, max_retries=max_retries,
-        cache=options.cache, rate_limiter=options.rate_limiter, transport=options.transport, max_tokens=options.max_tokens,
-        timeout=options.call_timeout or DEFAULT_TIMEOUT_S,
-    ))
+    model = make_chat_model(
+        options.model,
+        ChatSettings(
+            base_url=options.base_url,
+            api_key=options.api_key,
+            max_retries=max_retries,
+            cache=options.cache,
+            rate_limiter=options.rate_limiter,
+            transport=options.transport,
+            max_tokens=options.max_tokens,
+            timeout=options.call_timeout or DEFAULT_TIMEOUT_S,
+        ),
+    )
     context = _int_option(options, "context_tokens", 0, minimum=0) or options.context_tokens
-    return ReactAgent(model, model_name=options.model, recorder=options.recorder, max_steps=max_steps, context_tokens=context, max_tokens=options.max_tokens)
+    return ReactAgent(
+        model,
+        model_name=options.model,
+        recorder=options.recorder,
+        max_steps=max_steps,
+        context_tokens=context,
+        max_tokens=options.max_tokens,
+    )
 
 
 def _int_option(options: ScaffoldOptions, key: str, default: int, minimum: int) -> int:

@@ -52,8 +52,11 @@ class PairedDifference:
 
 
 def paired_difference(
-    a: Mapping[Key, float], b: Mapping[Key, float], weights: Mapping[Key, float] | None = None,
-    resamples: int = RESAMPLES, seed: int = SEED,
+    a: Mapping[Key, float],
+    b: Mapping[Key, float],
+    weights: Mapping[Key, float] | None = None,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
 ) -> PairedDifference | None:
     """Paired bootstrap of the (weighted) mean of B − A over the keys present in both; None when they share none.
 

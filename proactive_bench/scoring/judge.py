@@ -133,11 +133,17 @@ class Judge(Protocol):
 class RubricJudge:
     """Grades rubric checklist items with a chat model (the default :class:`Judge`, ``rubric``)."""
 
-    def __init__(self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, settings: JudgeSettings = JudgeSettings()) -> None:
+    def __init__(
+        self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, settings: JudgeSettings = JudgeSettings()
+    ) -> None:
         self.model_name = model_name
         self.any_turn = settings.any_turn
-        methods: Any = settings.methods or METHODS  # names as the settings or a probe give them (str): StructuredCaller takes them as its Method names
-        self.structured = StructuredCaller(model, model_name, "judge", recorder, settings.policy, methods, settings.context_tokens, settings.max_tokens)
+        methods: Any = (
+            settings.methods or METHODS
+        )  # names as the settings or a probe give them (str): StructuredCaller takes them as its Method names
+        self.structured = StructuredCaller(
+            model, model_name, "judge", recorder, settings.policy, methods, settings.context_tokens, settings.max_tokens
+        )
         self._limit = asyncio.Semaphore(settings.concurrency)
 
     async def grade(self, items: list[ChecklistItem], evidence: Evidence, session: Session) -> dict[str, RubricVerdict]:

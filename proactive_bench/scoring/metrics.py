@@ -58,7 +58,9 @@ class IntentCounts:
 
 
 def count_statuses(statuses: list[str], total: int) -> IntentCounts:
-    return IntentCounts(statuses.count(IntentStatus.COMPLETED), statuses.count(IntentStatus.INFERRED), statuses.count(IntentStatus.PROVIDED), total)
+    return IntentCounts(
+        statuses.count(IntentStatus.COMPLETED), statuses.count(IntentStatus.INFERRED), statuses.count(IntentStatus.PROVIDED), total
+    )
 
 
 @dataclass(frozen=True)
@@ -113,8 +115,9 @@ def comp(grades: list[GradeResult], scoring: Scoring = DEFAULT_SCORING) -> tuple
     weights = [g.weight if scoring.weighted_items else 1.0 for g in counted]
     if not sum(weights):
         return None, basis
-    return sum(w * (g.score if g.status == "pass" and g.score is not None else 0) for w, g in zip(weights, counted, strict=True)) / sum(weights), basis
-
+    return sum(w * (g.score if g.status == "pass" and g.score is not None else 0) for w, g in zip(weights, counted, strict=True)) / sum(
+        weights
+    ), basis
 
 
 def chains(units: list[list[str]]) -> dict[str, list[str]]:
@@ -180,7 +183,9 @@ def session_comp(session: ScoredSession, scoring: Scoring = DEFAULT_SCORING) -> 
     return 0.0 if session.status == SessionOutcome.ERROR else comp(session.grades, scoring)[0]
 
 
-def task_scores(sessions: Sequence[ScoredSession], depends_on: Mapping[str, Sequence[str]], scoring: Scoring = DEFAULT_SCORING) -> list[TaskScore]:
+def task_scores(
+    sessions: Sequence[ScoredSession], depends_on: Mapping[str, Sequence[str]], scoring: Scoring = DEFAULT_SCORING
+) -> list[TaskScore]:
     """Every finished session of a run as a task: its trajectory, pooled intents, Comp and weights."""
     ids = [s.session_id for s in sessions]
     paths = trajectories(depends_on, ids)
@@ -193,7 +198,10 @@ def task_scores(sessions: Sequence[ScoredSession], depends_on: Mapping[str, Sequ
         score = session_comp(session, scoring)
         scores.append(
             TaskScore(
-                session.session_id, session.status, tuple(path), pooled,
+                session.session_id,
+                session.status,
+                tuple(path),
+                pooled,
                 proc_weight=0 if session.session_id in depended_on or pooled.total == 0 else len(path),
                 comp=score,
                 comp_weight=0 if score is None else (len(path) if scoring.comp_by_trajectory else 1),
@@ -217,8 +225,38 @@ def episode_comp(tasks: Iterable[TaskScore]) -> float | None:
     return weighted_mean((t.comp, t.comp_weight) for t in tasks)
 
 
-T_975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+T_975 = (
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+)
 """Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom."""
 
 
@@ -237,6 +275,9 @@ def run_stats(values: Sequence[float | None]) -> dict[str, Any]:
     s = stdev(present)
     boot = bootstrap_interval(present)
     return {
-        "mean": mean(present), "std": s, "ci95": t_975(len(present) - 1) * s / sqrt(len(present)),
-        "boot95": None if boot is None else list(boot), "n": len(present),
+        "mean": mean(present),
+        "std": s,
+        "ci95": t_975(len(present) - 1) * s / sqrt(len(present)),
+        "boot95": None if boot is None else list(boot),
+        "n": len(present),
     }

@@ -171,7 +171,14 @@ class EpisodeResult:
             "clipped": self.clipped,
             "comp_basis": self.basis.as_dict(),
             "tasks": [
-                {"session_id": t.session_id, "trajectory": list(t.trajectory), "proc": t.proc, "proc_weight": t.proc_weight, "comp": t.comp, "comp_weight": t.comp_weight}
+                {
+                    "session_id": t.session_id,
+                    "trajectory": list(t.trajectory),
+                    "proc": t.proc,
+                    "proc_weight": t.proc_weight,
+                    "comp": t.comp,
+                    "comp_weight": t.comp_weight,
+                }
                 for t in self.tasks
             ],
             "sessions": [s.as_dict() for s in self.sessions],

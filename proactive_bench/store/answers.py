@@ -125,7 +125,9 @@ class RecordedAnswers:
         with Session(self.engine) as db:
             return db.exec(
                 select(ModelCallEntry.generations).where(
-                    ModelCallEntry.namespace == namespace, ModelCallEntry.key == key, ModelCallEntry.occurrence == occurrence,
+                    ModelCallEntry.namespace == namespace,
+                    ModelCallEntry.key == key,
+                    ModelCallEntry.occurrence == occurrence,
                 )
             ).first()
 

@@ -108,17 +108,23 @@ def _chunks(digests: list[str]) -> Iterable[list[str]]:
 
 @cache
 def _contents() -> Any:
-    return select(col(WorkspaceArchive.data), col(WorkspaceArchive.codec)).where(col(WorkspaceArchive.sha256).in_(bindparam("digests", expanding=True)))
+    return select(col(WorkspaceArchive.data), col(WorkspaceArchive.codec)).where(
+        col(WorkspaceArchive.sha256).in_(bindparam("digests", expanding=True))
+    )
 
 
 @cache
 def _sizes() -> Any:
-    return select(func.sum(func.length(col(WorkspaceArchive.data)))).where(col(WorkspaceArchive.sha256).in_(bindparam("digests", expanding=True)))
+    return select(func.sum(func.length(col(WorkspaceArchive.data)))).where(
+        col(WorkspaceArchive.sha256).in_(bindparam("digests", expanding=True))
+    )
 
 
 def _referring_to(table_name: str) -> list[tuple[Table, Column[Any]]]:
     """Every other results table with a foreign key to ``table_name``, and that key's column (a table added later is cleaned up too)."""
     return [
-        (table, key.parent) for table in SQLModel.metadata.sorted_tables for key in table.foreign_keys
+        (table, key.parent)
+        for table in SQLModel.metadata.sorted_tables
+        for key in table.foreign_keys
         if key.column.table.name == table_name and table.name != table_name
     ]

@@ -77,4 +77,3 @@ class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, Judgment
     def close_connections(self) -> None:
         """Close the pooled connections (before a fork: no handle may cross it; later calls reopen them)."""
         self.engine.dispose()
-

@@ -68,7 +68,9 @@ def locate(location: str | Path) -> Location:
         raise StoreOpenError(f"not a database URL ({exc})") from None
     backend = url.get_backend_name()
     if backend not in DIALECTS:
-        raise StoreOpenError(f"a {backend} URL; the results store runs on SQLite (a path or sqlite:///PATH) or PostgreSQL (postgresql+psycopg://...)")
+        raise StoreOpenError(
+            f"a {backend} URL; the results store runs on SQLite (a path or sqlite:///PATH) or PostgreSQL (postgresql+psycopg://...)"
+        )
     if backend == "postgresql":
         return Location(url.set(drivername="postgresql+psycopg"), None)
     if not url.database:

@@ -34,8 +34,10 @@ class JudgmentQueries:
             for audit in audits:
                 db.exec(
                     delete(Audit).where(
-                        col(Audit.session_run_id) == audit.session_run_id, col(Audit.kind) == audit.kind,
-                        col(Audit.item_id) == audit.item_id, col(Audit.source) == source,
+                        col(Audit.session_run_id) == audit.session_run_id,
+                        col(Audit.kind) == audit.kind,
+                        col(Audit.item_id) == audit.item_id,
+                        col(Audit.source) == source,
                     )
                 )
             db.add_all(audits)

@@ -110,7 +110,11 @@ def holds(store: Any, fence: Fence) -> bool:
 @cache
 def _owners_of() -> Any:
     """The owners of some leases, read under a share lock; built once (this runs at every session save)."""
-    return select(col(Lease.scope), col(Lease.owner)).where(col(Lease.scope).in_(bindparam("scopes", expanding=True))).with_for_update(read=True)
+    return (
+        select(col(Lease.scope), col(Lease.owner))
+        .where(col(Lease.scope).in_(bindparam("scopes", expanding=True)))
+        .with_for_update(read=True)
+    )
 
 
 class HeldLease:
@@ -195,9 +199,14 @@ class Heartbeat:
         with self.engine.begin() as db:
             for start in range(0, len(fences), self.RENEW_CHUNK):
                 chunk = fences[start : start + self.RENEW_CHUNK]
-                scopes, owners = [f.scope for f in chunk], [f.owner for f in chunk]  # owner tokens are random: a pair matches only its own row
+                scopes, owners = (
+                    [f.scope for f in chunk],
+                    [f.owner for f in chunk],
+                )  # owner tokens are random: a pair matches only its own row
                 mine = (col(Lease.scope).in_(scopes), col(Lease.owner).in_(owners))
-                if db.execute(update(Lease).where(*mine).values(heartbeat=now, expires=now + timedelta(seconds=EXPIRY_S))).rowcount == len(chunk):
+                if db.execute(update(Lease).where(*mine).values(heartbeat=now, expires=now + timedelta(seconds=EXPIRY_S))).rowcount == len(
+                    chunk
+                ):
                     renewed.update((f.scope, f.owner) for f in chunk)
                 else:
                     renewed.update((scope, owner) for scope, owner in db.execute(select(col(Lease.scope), col(Lease.owner)).where(*mine)))
@@ -224,8 +233,13 @@ def take_lease(engine: Any, scope: str, command: str | None = None) -> HeldLease
     for _ in range(_TAKE_ATTEMPTS):  # another taker may win between our read and our write: read again
         now = _now()
         mine = {
-            "scope": scope, "owner": secrets.token_hex(16), "pid": os.getpid(), "host": socket.gethostname(),
-            "command": command if command is not None else _command_line(), "taken": now, "heartbeat": now,
+            "scope": scope,
+            "owner": secrets.token_hex(16),
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "command": command if command is not None else _command_line(),
+            "taken": now,
+            "heartbeat": now,
             "expires": now + timedelta(seconds=EXPIRY_S),
         }
         with engine.connect() as db:
@@ -240,7 +254,14 @@ def take_lease(engine: Any, scope: str, command: str | None = None) -> HeldLease
                     raise LeaseHeld(holder_message(current, now))
                 stmt = update(Lease).where(col(Lease.scope) == scope, col(Lease.owner) == current["owner"]).values(mine)
                 if db.execute(stmt).rowcount == 1:
-                    log.warning("lease_taken_over", scope=scope, reason=reason, pid=current["pid"], host=current["host"], since=str(current["taken"]))
+                    log.warning(
+                        "lease_taken_over",
+                        scope=scope,
+                        reason=reason,
+                        pid=current["pid"],
+                        host=current["host"],
+                        since=str(current["taken"]),
+                    )
                     return HeldLease(engine, mine)
         except IntegrityError:
             pass

@@ -82,8 +82,7 @@ def _refuse_unknown(current: str | None, name: str) -> None:
     known = {script.revision for script in scripts().walk_revisions()}
     if current not in known:
         raise StoreSchemaError(
-            f"schema revision {current} was written by a newer pbench (this one knows up to {head_revision()}); "
-            "upgrade pbench to open it"
+            f"schema revision {current} was written by a newer pbench (this one knows up to {head_revision()}); upgrade pbench to open it"
         )
 
 

@@ -30,7 +30,11 @@ class ProbeQueries:
     def probe_report(self, base_url: str, model: str) -> str | None:
         """The latest stored probe report of ``model`` on ``base_url`` (JSON), if any."""
         with Session(self.engine) as db:
-            stmt = select(col(ProbeRow.report)).where(col(ProbeRow.base_url) == base_url, col(ProbeRow.model) == model).order_by(col(ProbeRow.id).desc())
+            stmt = (
+                select(col(ProbeRow.report))
+                .where(col(ProbeRow.base_url) == base_url, col(ProbeRow.model) == model)
+                .order_by(col(ProbeRow.id).desc())
+            )
             return db.exec(stmt).first()
 
     def add_probe_report(self, base_url: str, model: str, report: str) -> None:

@@ -35,7 +35,11 @@ class SessionQueries:
     last_snapshots: LastWritten
 
     def save_session(
-        self, session_run: SessionRun, rows: Sequence[PendingRow], checkpoints: Mapping[int, bytes], blobs: Mapping[str, bytes] | None = None,
+        self,
+        session_run: SessionRun,
+        rows: Sequence[PendingRow],
+        checkpoints: Mapping[int, bytes],
+        blobs: Mapping[str, bytes] | None = None,
     ) -> None:
         """A finished session, its rows and workspace checkpoints (position to archive), in one transaction.
 
@@ -63,13 +67,21 @@ class SessionQueries:
                 session_run.id = inserted[0]
                 assert session_run.id is not None
                 insert_rows(db, session_run.id, [row for row in rows if row.table is not Snapshot])
-                snapshots = write_snapshots(db, session_run.run_id, session_run.id, [row.values for row in rows if row.table is Snapshot], self.last_snapshots)
+                snapshots = write_snapshots(
+                    db, session_run.run_id, session_run.id, [row.values for row in rows if row.table is Snapshot], self.last_snapshots
+                )
                 manifests = {position: (hashlib.sha256(data).hexdigest(), data) for position, data in checkpoints.items()}
                 archived = {**(blobs or {}), **dict(manifests.values())}
                 if archived:
                     db.execute(add_archive, [_archive_row(digest, data) for digest, data in archived.items()])
                 if manifests:
-                    db.execute(point, [{"run_id": session_run.run_id, "position": position, "sha256": digest} for position, (digest, _) in manifests.items()])
+                    db.execute(
+                        point,
+                        [
+                            {"run_id": session_run.run_id, "position": position, "sha256": digest}
+                            for position, (digest, _) in manifests.items()
+                        ],
+                    )
         except BaseException:
             self.answers.put_back(answers)  # written later, by the next flush or save
             raise
@@ -116,7 +128,9 @@ class SessionQueries:
     def checkpoint(self, run_id: str, position: int) -> bytes | None:
         """The archive of a run's workspace after its ``position``-th session, if it was saved here."""
         with Session(self.engine) as db:
-            stmt = select(WorkspaceArchive.data, col(WorkspaceArchive.codec)).join(Checkpoint, col(Checkpoint.sha256) == col(WorkspaceArchive.sha256))
+            stmt = select(WorkspaceArchive.data, col(WorkspaceArchive.codec)).join(
+                Checkpoint, col(Checkpoint.sha256) == col(WorkspaceArchive.sha256)
+            )
             found = db.exec(stmt.where(Checkpoint.run_id == run_id, Checkpoint.position == position)).first()
             return None if found is None else _content(*found)
 
@@ -126,7 +140,9 @@ class SessionQueries:
         with Session(self.engine) as db:
             for start in range(0, len(wanted), 500):
                 chunk = wanted[start : start + 500]
-                stmt = select(col(WorkspaceArchive.sha256), col(WorkspaceArchive.data), col(WorkspaceArchive.codec)).where(col(WorkspaceArchive.sha256).in_(chunk))
+                stmt = select(col(WorkspaceArchive.sha256), col(WorkspaceArchive.data), col(WorkspaceArchive.codec)).where(
+                    col(WorkspaceArchive.sha256).in_(chunk)
+                )
                 found.update((digest, _content(data, codec)) for digest, data, codec in db.exec(stmt))
         return found
 

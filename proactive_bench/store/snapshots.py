@@ -66,7 +66,9 @@ LastWritten = dict[tuple[str, str], Written]
 """Per (run id, kind), the snapshot this process wrote last: the next one's base, without replaying its chain."""
 
 
-def write_snapshots(db: Connection, run_id: str, session_run_id: int, snapshots: Sequence[dict[str, Any]], last: LastWritten) -> LastWritten:
+def write_snapshots(
+    db: Connection, run_id: str, session_run_id: int, snapshots: Sequence[dict[str, Any]], last: LastWritten
+) -> LastWritten:
     """Inside a session's save: insert its snapshots (``kind`` and ``content`` each, one per kind), each a delta against the
     run's previous one of its kind, in two statements (the run's latest snapshot per kind; the inserts).
 
@@ -87,7 +89,14 @@ def write_snapshots(db: Connection, run_id: str, session_run_id: int, snapshots:
             base = known if known is not None and known.id == latest else Written(latest, *_whole(db, latest))
             if base.length >= CHAIN:
                 base = None
-        rows.append({"session_run_id": session_run_id, "kind": snapshot["kind"], "content": compress(text, base.text if base else None), "base": base.id if base else None})
+        rows.append(
+            {
+                "session_run_id": session_run_id,
+                "kind": snapshot["kind"],
+                "content": compress(text, base.text if base else None),
+                "base": base.id if base else None,
+            }
+        )
         texts.append(text)
         lengths.append(1 + (base.length if base else 0))
     ids = db.execute(insert(Snapshot).returning(col(Snapshot.id), sort_by_parameter_order=True), rows).scalars().all()

@@ -146,7 +146,9 @@ def settings_grid(suite: Suite, values: Mapping[str, Any]) -> list[dict[str, Any
     if own is not None:
         return list(own(values))
     model = settings_model(suite)
-    swept = {k: (v if isinstance(v, list) else [v]) for k, v in values.items() if k in model.model_fields and is_swept(model.model_fields[k])}
+    swept = {
+        k: (v if isinstance(v, list) else [v]) for k, v in values.items() if k in model.model_fields and is_swept(model.model_fields[k])
+    }
     fixed = {k: v for k, v in values.items() if k not in swept}
     return [fixed | dict(zip(swept, combo, strict=True)) for combo in itertools.product(*swept.values())] if swept else [fixed]
 
@@ -170,7 +172,6 @@ class Suite(Protocol):
         ``pbench episode`` and ``pbench sweep``, checked by its validators, stored with each run. A suite may also
         define ``grid(values) -> list[dict]``, how a sweep's lists of values become arms (default: every combination)."""
         ...
-
 
     def names(self, root: Path) -> list[str]:
         """The episodes of the suite in a dataset.
@@ -241,7 +242,11 @@ class Suite(Protocol):
 
 
 SUITES: Registry[Suite] = Registry(
-    "suites", builtins={"odyssey": "proactive_bench.suites.odyssey:SUITE", "agentif": "proactive_bench.suites.agentif:SUITE",
-                        "trainee": "proactive_bench.suites.trainee:SUITE"},
+    "suites",
+    builtins={
+        "odyssey": "proactive_bench.suites.odyssey:SUITE",
+        "agentif": "proactive_bench.suites.agentif:SUITE",
+        "trainee": "proactive_bench.suites.trainee:SUITE",
+    },
 )
 """Every suite by name: ``personas`` built in (alias ``pibench``), ``odyssey``, ``agentif`` and ``trainee`` from their subpackages, plugins from ``pbench.suites`` entry points."""

@@ -96,7 +96,9 @@ class RoundSteps(Generic[Draft, V]):
     """The closing instruction after the feedback, e.g. "Write the whole log again, fixing these points."."""
 
 
-async def run_rounds(steps: RoundSteps[Draft, V], generator: StructuredCaller, verifier: StructuredCaller, max_rounds: int) -> Outcome[Draft, V]:
+async def run_rounds(
+    steps: RoundSteps[Draft, V], generator: StructuredCaller, verifier: StructuredCaller, max_rounds: int
+) -> Outcome[Draft, V]:
     """Rounds of writing, checking and judging until a round passes or ``max_rounds`` have failed."""
     outcome: Outcome[Draft, V] = Outcome("rejected")
     previous = ""
@@ -117,8 +119,11 @@ async def run_rounds(steps: RoundSteps[Draft, V], generator: StructuredCaller, v
             outcome.status = "approved"
             return outcome
         previous = (
-            "\n## Your previous attempt\n" + json.dumps(draft.model_dump(mode="json"), ensure_ascii=False)
-            + "\n\n## What must change\n" + done.feedback() + f"\n{steps.redo}\n"
+            "\n## Your previous attempt\n"
+            + json.dumps(draft.model_dump(mode="json"), ensure_ascii=False)
+            + "\n\n## What must change\n"
+            + done.feedback()
+            + f"\n{steps.redo}\n"
         )
     return outcome
 
@@ -137,13 +142,18 @@ def model_entry(model: str, prompt: Prompt) -> dict[str, str]:
 def calls_summary(calls: Sequence[LLMCallRecord]) -> dict[str, int]:
     """The model calls made: attempts, failed attempts, tokens."""
     return {
-        "attempts": len(calls), "failed_attempts": sum(not c.ok for c in calls),
-        "prompt_tokens": sum(c.prompt_tokens or 0 for c in calls), "completion_tokens": sum(c.completion_tokens or 0 for c in calls),
+        "attempts": len(calls),
+        "failed_attempts": sum(not c.ok for c in calls),
+        "prompt_tokens": sum(c.prompt_tokens or 0 for c in calls),
+        "completion_tokens": sum(c.completion_tokens or 0 for c in calls),
     }
 
 
 def report_document(
-    subject: dict[str, Any], outcome: Outcome[Any, Any], models: dict[str, dict[str, str]], calls: Sequence[LLMCallRecord],
+    subject: dict[str, Any],
+    outcome: Outcome[Any, Any],
+    models: dict[str, dict[str, str]],
+    calls: Sequence[LLMCallRecord],
 ) -> dict[str, Any]:
     """The rounds' verdicts and the model calls, for the reviewer; ``subject`` (what was generated from) leads, ``models``
     (:func:`model_entry` by role) follow. A draft not approved is kept under ``last_attempt``."""

@@ -49,7 +49,9 @@ class PersonasSuite:
     @property
     def formats(self) -> dict[str, type[BaseModel]]:
         return {
-            "personas/<id>.yaml": Persona, "episodes/<persona>/episode.yaml": Episode, "episodes/<persona>/sessions/<id>.yaml": Session,
+            "personas/<id>.yaml": Persona,
+            "episodes/<persona>/episode.yaml": Episode,
+            "episodes/<persona>/sessions/<id>.yaml": Session,
         }
 
 

@@ -57,7 +57,10 @@ def read_task_model(root: Path, folder: str, task_id: str, model: type[TaskModel
 
 
 def read_task_partly(
-    root: Path, folder: str, task_id: str, model: type[TaskModel],
+    root: Path,
+    folder: str,
+    task_id: str,
+    model: type[TaskModel],
 ) -> tuple[TaskModel | None, PartialModel[TaskModel] | None, list[Problem]]:
     """The task's model when its file has no error; else None, what of the file parses (None when nothing does)
     and every problem of it. The ``id`` must equal the folder's name (the part that parses takes the folder's)."""

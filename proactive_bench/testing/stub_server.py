@@ -98,7 +98,9 @@ def open_requirement_ids(prompt: str) -> list[str]:
     return re.findall(r"^- ([\w.-]+): ", prompt_section(prompt, "Open requirements"), re.MULTILINE)
 
 
-def silent_user_judgment(body: dict[str, Any], answer: Callable[[dict[str, Any], dict[str, Any]], Reply] = structured_reply) -> Reply | None:
+def silent_user_judgment(
+    body: dict[str, Any], answer: Callable[[dict[str, Any], dict[str, Any]], Reply] = structured_reply
+) -> Reply | None:
     """For a judging-stage request of the simulated user: nothing completed, nothing targeted (so every
     intent ends up volunteered), shaped by ``answer``. None for any other request."""
     prompt = prompt_text(body)

@@ -52,8 +52,18 @@ UNCAPPED_TOKENS = 6000
 """How long a never-stopping model runs on when the request sets no ``max_tokens``."""
 FAULT_EVERY = 3
 QUIRKS = (
-    "none", "reject-format-500", "reject-format-400", "reject-format-422", "ignore-format", "tool-calls-as-text",
-    "never-stops", "small-context", "rate-limit", "drop-connection", "non-json-body", "truncated-body",
+    "none",
+    "reject-format-500",
+    "reject-format-400",
+    "reject-format-422",
+    "ignore-format",
+    "tool-calls-as-text",
+    "never-stops",
+    "small-context",
+    "rate-limit",
+    "drop-connection",
+    "non-json-body",
+    "truncated-body",
 )
 INTERMITTENT = ("rate-limit", "drop-connection", "non-json-body", "truncated-body")
 SCHEMA_IN_PROMPT = "validate against this JSON Schema"
@@ -104,7 +114,11 @@ def _forced_tool(body: dict[str, Any]) -> str:
 
 
 def with_quirk(
-    responder: Responder, quirk: str, retry_after: str = "1", every: int = FAULT_EVERY, context_tokens: int = SMALL_CONTEXT_TOKENS,
+    responder: Responder,
+    quirk: str,
+    retry_after: str = "1",
+    every: int = FAULT_EVERY,
+    context_tokens: int = SMALL_CONTEXT_TOKENS,
 ) -> Responder:
     """``responder`` behind one of :data:`QUIRKS`; intermittent faults hit every ``every``-th request; a small
     context holds ``context_tokens``."""
@@ -115,7 +129,9 @@ def with_quirk(
     def respond(body: dict[str, Any]) -> Reply:
         if quirk.startswith("reject-format-") and body.get("response_format"):
             status = int(quirk.rsplit("-", 1)[1])
-            return error_reply(status, f"1 validation error: body.response_format: type {body['response_format'].get('type')!r} is not supported")
+            return error_reply(
+                status, f"1 validation error: body.response_format: type {body['response_format'].get('type')!r} is not supported"
+            )
         if quirk == "ignore-format":
             return responder({k: v for k, v in body.items() if k != "response_format"})
         if quirk == "tool-calls-as-text":
@@ -127,10 +143,13 @@ def with_quirk(
         if quirk == "small-context":
             used = prompt_tokens(body)
             if used > context_tokens:
-                return error_reply(400, (
-                    f"This model's maximum context length is {context_tokens} tokens. However, your messages resulted in "
-                    f"{used} tokens. Please reduce the length of the messages."
-                ))
+                return error_reply(
+                    400,
+                    (
+                        f"This model's maximum context length is {context_tokens} tokens. However, your messages resulted in "
+                        f"{used} tokens. Please reduce the length of the messages."
+                    ),
+                )
             return responder(body)
         if quirk in INTERMITTENT and next(count) % every == 0:
             return _fault(quirk, responder(body), retry_after)

@@ -194,9 +194,7 @@ def combine_stages(
     return labels
 
 
-def _label(
-    verdict: StageVerdict, status: IntentStatus, stage: Stage, decided_by: str, hashes: dict[Stage, str | None]
-) -> IntentLabel:
+def _label(verdict: StageVerdict, status: IntentStatus, stage: Stage, decided_by: str, hashes: dict[Stage, str | None]) -> IntentLabel:
     return IntentLabel(verdict.intent_id, status, stage, verdict.evidence, decided_by, hashes.get(stage))
 
 

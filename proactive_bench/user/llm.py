@@ -138,8 +138,14 @@ class LLMUser:
     name = "llm"
 
     def __init__(
-        self, model: BaseChatModel, model_name: str, recorder: Recorder | None = None, policy: RetryPolicy | None = None,
-        reply_model: BaseChatModel | None = None, methods: Sequence[str] | None = None, context_tokens: int | None = None,
+        self,
+        model: BaseChatModel,
+        model_name: str,
+        recorder: Recorder | None = None,
+        policy: RetryPolicy | None = None,
+        reply_model: BaseChatModel | None = None,
+        methods: Sequence[str] | None = None,
+        context_tokens: int | None = None,
         max_tokens: int | None = None,
     ) -> None:
         """``model`` judges; ``reply_model`` (default: the same) writes the user's messages, e.g. with a shorter answer cap;
@@ -149,7 +155,9 @@ class LLMUser:
         self.reply_model = reply_model or model
         self.model_name = model_name
         self.recorder = recorder
-        chosen: Any = methods or METHODS  # names as the settings or a probe give them (str): StructuredCaller takes them as its Method names
+        chosen: Any = (
+            methods or METHODS
+        )  # names as the settings or a probe give them (str): StructuredCaller takes them as its Method names
         self.structured = StructuredCaller(model, model_name, "user", recorder, policy, chosen, context_tokens, max_tokens)
 
     @property
@@ -166,7 +174,12 @@ class LLMUser:
                 completed, (targeted, order) = await asyncio.gather(self._completion_stage(view), self._question_stage(view))
         except StructuredOutputError as exc:
             return UserDecision([], None, error=str(exc))
-        hashes: dict[Stage, str | None] = {Stage.COMPLETION: COMPLETION_PROMPT.hash, Stage.QUESTION: QUESTION_PROMPT.hash, Stage.VOLUNTEER: QUESTION_PROMPT.hash, Stage.REASKED: QUESTION_PROMPT.hash}
+        hashes: dict[Stage, str | None] = {
+            Stage.COMPLETION: COMPLETION_PROMPT.hash,
+            Stage.QUESTION: QUESTION_PROMPT.hash,
+            Stage.VOLUNTEER: QUESTION_PROMPT.hash,
+            Stage.REASKED: QUESTION_PROMPT.hash,
+        }
         labels = combine_stages(open_ids, completed, targeted, order, self.decided_by, hashes, known=view.known, unaskable=view.unaskable)
         if dropped:
             labels = [replace(label, evidence=label.evidence + clipped_note(dropped)) for label in labels]
@@ -186,7 +199,11 @@ class LLMUser:
             "changed_files": render_changed_files(view.evidence.workspace, view.changed_files),
         }
         result = await self.structured.call_prompt(
-            CompletionJudgment, COMPLETION_PROMPT, "completion_stage", fixed, clippable,
+            CompletionJudgment,
+            COMPLETION_PROMPT,
+            "completion_stage",
+            fixed,
+            clippable,
             check=lambda j: _check_ids([f.intent_id for f in j.findings], open_ids),
         )
         return [StageVerdict(f.intent_id, f.evidence or "completed in the latest turn") for f in result.value.findings if f.completed]
@@ -204,7 +221,11 @@ class LLMUser:
         }
         clippable = {"dialogue": render_dialogue(view.evidence.transcript[:-1]), "latest": view.evidence.latest_reply or "(empty)"}
         result = await self.structured.call_prompt(
-            QuestionJudgment, QUESTION_PROMPT, "question_stage", fixed, clippable,
+            QuestionJudgment,
+            QUESTION_PROMPT,
+            "question_stage",
+            fixed,
+            clippable,
             check=lambda j: _check_ids([f.intent_id for f in j.findings], open_ids),
         )
         claims = {f.intent_id: match_admissible(f.question, screen) for f in result.value.findings if f.targeted}
@@ -243,14 +264,21 @@ class LLMUser:
         leaked = "\n".join(f"- {i.text}" for i in unselected if i.id in leaks)
         retry = await self._write(view, prompt + REPLY_RETRY_PROMPT.render(leaked=leaked), REPLY_RETRY_PROMPT.hash)
         if retry is None or leaked_intents(retry, unselected, intents, context):
-            self._record(time.perf_counter(), ok=False, error="fallback to reveal sentences: the rewritten reply leaked again", prompt_hash=REPLY_RETRY_PROMPT.hash)
+            self._record(
+                time.perf_counter(),
+                ok=False,
+                error="fallback to reveal sentences: the rewritten reply leaked again",
+                prompt_hash=REPLY_RETRY_PROMPT.hash,
+            )
             return fallback, leaks
         return retry, leaks
 
     async def _write(self, view: UserView, prompt: str, prompt_hash: str) -> str | None:
         """One reply from the model, recorded; None (recorded as a fallback) on any failure."""
         started = time.perf_counter()
-        token = listen(record_retries(self.recorder, role="user", purpose="reply", model=self.model_name, method="text", prompt_hash=prompt_hash))
+        token = listen(
+            record_retries(self.recorder, role="user", purpose="reply", model=self.model_name, method="text", prompt_hash=prompt_hash)
+        )
         try:
             answer = await self.reply_model.ainvoke([HumanMessage(prompt)])
             text = str(answer.text).strip()
@@ -271,8 +299,15 @@ class LLMUser:
             return
         self.recorder(
             LLMCallRecord(
-                role="user", purpose="reply", model=self.model_name, method="text", ok=ok,
-                latency_ms=(time.perf_counter() - started) * 1000, error=error, prompt_hash=prompt_hash or REPLY_PROMPT.hash, **usage,
+                role="user",
+                purpose="reply",
+                model=self.model_name,
+                method="text",
+                ok=ok,
+                latency_ms=(time.perf_counter() - started) * 1000,
+                error=error,
+                prompt_hash=prompt_hash or REPLY_PROMPT.hash,
+                **usage,
             )
         )
 
@@ -292,6 +327,11 @@ def llm_user(options: UserOptions) -> LLMUser:
     if not options.model:
         raise UserBackendError("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
     return LLMUser(
-        options.chat(options.judgement_tokens), options.model, options.recorder, reply_model=options.chat(options.reply_tokens),
-        methods=options.methods, context_tokens=options.context_tokens, max_tokens=options.judgement_tokens,
+        options.chat(options.judgement_tokens),
+        options.model,
+        options.recorder,
+        reply_model=options.chat(options.reply_tokens),
+        methods=options.methods,
+        context_tokens=options.context_tokens,
+        max_tokens=options.judgement_tokens,
     )

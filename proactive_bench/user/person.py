@@ -29,7 +29,6 @@ _STAGES = {IntentStatus.COMPLETED: Stage.COMPLETION, IntentStatus.INFERRED: Stag
 _REVEAL = re.compile(r"#(\d+)")
 
 
-
 @dataclass(frozen=True)
 class LabelPair:
     """One intent at one user turn of a session: the person's label and the simulator's."""

@@ -60,7 +60,9 @@ class RulesUser:
             return UserDecision([], None, error=f"evidence predicate failed: {exc!r}")
         claims = {} if view.patience_spent else targeted_by_cues(view.open_intents, view.evidence.latest_reply, view.heard)
         targeted = [StageVerdict(i, f"targeted question: {q}") for i, q in claims.items()]
-        labels = combine_stages(open_ids, completed, targeted, open_ids, decided_by=RULES_BACKEND, known=view.known, unaskable=view.unaskable)
+        labels = combine_stages(
+            open_ids, completed, targeted, open_ids, decided_by=RULES_BACKEND, known=view.known, unaskable=view.unaskable
+        )
         to_say = revealed(labels)
         message = " ".join(view.session.intent(i).reveal or "" for i in to_say) or None
         return UserDecision(labels, message)

@@ -103,9 +103,7 @@ _EXAMPLE = re.compile(
 )
 """Where a question's example part starts: "..., e.g. X", "... - for example X", "..., like X"."""
 
-_DETERMINER = (
-    r"(?:the|a|an|your|our|my|their|its|his|her|this|that|these|those|each|every|all|both|another|any)\b"
-)
+_DETERMINER = r"(?:the|a|an|your|our|my|their|its|his|her|this|that|these|those|each|every|all|both|another|any)\b"
 _PRONOUN = r"(?:it|them|him|her|me|us|this|that|these|those|one|everything|something|anything)\b"
 _VERB = (
     r"(?:add|update|save|put|send|ask|check|include|remove|delete|keep|leave|drop|use|apply|compute|calculate|count"

@@ -23,7 +23,20 @@ def convention_problems(episode: LoadedEpisode) -> list[Problem]:
         where = f"intents[{position[first_session][first_intent]}].convention"
         sessions = [sid for sid, _ in members]
         if twice := sorted({sid for sid in sessions if sessions.count(sid) > 1}):
-            problems.append(Problem(f"episodes/{episode.episode.id}/sessions/{twice[0]}.yaml", "intents", f"two intents hold convention {key!r}: one requirement is one intent per session"))
+            problems.append(
+                Problem(
+                    f"episodes/{episode.episode.id}/sessions/{twice[0]}.yaml",
+                    "intents",
+                    f"two intents hold convention {key!r}: one requirement is one intent per session",
+                )
+            )
         if len(members) == 1 and intents[members[0]].source_session is None:
-            problems.append(Problem(rel, where, f"convention {key!r} is held by this intent only and no source_session establishes it: it never becomes known", "warning"))
+            problems.append(
+                Problem(
+                    rel,
+                    where,
+                    f"convention {key!r} is held by this intent only and no source_session establishes it: it never becomes known",
+                    "warning",
+                )
+            )
     return problems

@@ -36,13 +36,75 @@ from proactive_bench.user import screen_questions
 CORPUS = "offtarget_questions.txt"
 
 GENERIC_NOUNS: tuple[str, ...] = (
-    "tracker", "index", "log", "register", "template", "report", "reports", "summary", "table", "spreadsheet",
-    "sheet", "file", "folder", "document", "draft", "email", "memo", "note", "notes", "list", "row", "column",
-    "chart", "dashboard", "calendar", "schedule", "checklist", "worklist", "record", "archive", "inbox",
-    "task", "to-do list", "reminder", "deadline", "budget", "format", "layout", "version", "attachment",
-    "export", "backup", "minutes", "agenda", "plan", "review", "protocol", "policy", "handbook", "brief",
-    "deck", "slides", "memory", "readme", "changelog", "history", "audit trail", "worksheet", "workbook",
-    "database", "dataset", "form", "letter", "invoice", "order", "ticket", "board", "timeline", "roadmap",
+    "tracker",
+    "index",
+    "log",
+    "register",
+    "template",
+    "report",
+    "reports",
+    "summary",
+    "table",
+    "spreadsheet",
+    "sheet",
+    "file",
+    "folder",
+    "document",
+    "draft",
+    "email",
+    "memo",
+    "note",
+    "notes",
+    "list",
+    "row",
+    "column",
+    "chart",
+    "dashboard",
+    "calendar",
+    "schedule",
+    "checklist",
+    "worklist",
+    "record",
+    "archive",
+    "inbox",
+    "task",
+    "to-do list",
+    "reminder",
+    "deadline",
+    "budget",
+    "format",
+    "layout",
+    "version",
+    "attachment",
+    "export",
+    "backup",
+    "minutes",
+    "agenda",
+    "plan",
+    "review",
+    "protocol",
+    "policy",
+    "handbook",
+    "brief",
+    "deck",
+    "slides",
+    "memory",
+    "readme",
+    "changelog",
+    "history",
+    "audit trail",
+    "worksheet",
+    "workbook",
+    "database",
+    "dataset",
+    "form",
+    "letter",
+    "invoice",
+    "order",
+    "ticket",
+    "board",
+    "timeline",
+    "roadmap",
 )
 """Work artefacts every line of work has: a cue that fires on one of them alone is about no one requirement."""
 
@@ -60,7 +122,9 @@ _PATH_FRAMES = ("Should I add a row for this to {}?", "Should I update {} too?",
 @cache
 def offtarget_questions() -> tuple[str, ...]:
     """The shipped corpus of off-target questions, each one the screen lets through."""
-    text = (Path(__file__).resolve().parent / "data" / CORPUS).read_text(encoding="utf-8")  # importlib.resources fails on an editable namespace package
+    text = (Path(__file__).resolve().parent / "data" / CORPUS).read_text(
+        encoding="utf-8"
+    )  # importlib.resources fails on an editable namespace package
     lines = [line.strip() for line in text.splitlines()]
     return tuple(q for q in lines if q and not q.startswith("#") and screen_questions(q).admissible)
 
@@ -130,7 +194,9 @@ def loose_cues(session: Session, rel: str, questions: tuple[str, ...] | None = N
                 elif hits := [q for q in by_path if regex.search(q)]:
                     reason = f"fires on {len(hits)} convention question(s) about a workspace file, e.g. {hits[0]!r}"
             if reason is not None:
-                problems.append(Problem(rel, f"intents[{n}].ask[{k}]", f"{reason}: a question not about {intent.id} would count", "warning"))
+                problems.append(
+                    Problem(rel, f"intents[{n}].ask[{k}]", f"{reason}: a question not about {intent.id} would count", "warning")
+                )
     return problems
 
 
@@ -165,8 +231,12 @@ def cross_persona_cues(dataset: Dataset) -> list[Problem]:
                     regex = compile_pattern(pattern)
                     hit = next(((where, q) for persona, where, q in asked if persona != episode.episode.persona and regex.search(q)), None)
                     if hit is not None:
-                        problems.append(Problem(
-                            rel, f"intents[{n}].ask[{k}]",
-                            f"fires on another persona's question {hit[1]!r} ({hit[0]}): a question not about {intent.id} would count", "warning",
-                        ))
+                        problems.append(
+                            Problem(
+                                rel,
+                                f"intents[{n}].ask[{k}]",
+                                f"fires on another persona's question {hit[1]!r} ({hit[0]}): a question not about {intent.id} would count",
+                                "warning",
+                            )
+                        )
     return problems

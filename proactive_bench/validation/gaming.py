@@ -45,9 +45,7 @@ from proactive_bench.validation.cues import loose_cues
 from proactive_bench.validation.reference_replay import replay_references
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
-_CODE = re.compile(
-    r"\b(?:\d{4}-\d{2}-\d{2}|[A-Z0-9]*\d[A-Z0-9]*(?:[-./:][A-Z0-9]+)+|[A-Z]{2,}[-.]?\d+[A-Z0-9]*|\d+[A-Z]{2,}\d*)\b"
-)
+_CODE = re.compile(r"\b(?:\d{4}-\d{2}-\d{2}|[A-Z0-9]*\d[A-Z0-9]*(?:[-./:][A-Z0-9]+)+|[A-Z]{2,}[-.]?\d+[A-Z0-9]*|\d+[A-Z]{2,}\d*)\b")
 MEMORY_KEY = "notes"
 
 
@@ -161,9 +159,11 @@ def _stuffing_session(start: SessionStart) -> list[Problem]:
             memory.write(key, text)
     return [
         Problem(
-            start.rel, field,
+            start.rel,
+            field,
             f"holds on files and memory stuffed with what the agent can copy from the request, the workspace and earlier reveals ({layout}): "
-            "require what only the work produces", "warning",
+            "require what only the work produces",
+            "warning",
         )
         for field, layout in flagged.items()
     ]

@@ -164,11 +164,15 @@ def _field_problems(episode: LoadedEpisode, root: Path, broken: Mapping[str, Par
     unannotated = [f"{s.id}/{i.id}" for s in episode.sessions for i in s.intents if is_unannotated(i)]
     if unannotated:
         total = sum(len(s.intents) for s in episode.sessions)
-        problems.append(Problem(
-            f"episodes/{episode.episode.id}/episode.yaml", "intents",
-            f"{len(unannotated)} of {total} intents have no evidence, ask, question or reveal (first: {', '.join(unannotated[:3])}): "
-            "the rules user cannot track them (use --user llm)", "warning",
-        ))
+        problems.append(
+            Problem(
+                f"episodes/{episode.episode.id}/episode.yaml",
+                "intents",
+                f"{len(unannotated)} of {total} intents have no evidence, ask, question or reveal (first: {', '.join(unannotated[:3])}): "
+                "the rules user cannot track them (use --user llm)",
+                "warning",
+            )
+        )
     problems += convention_problems(episode)
     return problems
 
@@ -246,7 +250,11 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
             else:
                 unproduced[path] = None
     if unproduced:
-        err("checklist", f"evidence files {', '.join(map(repr, unproduced))} match no seed file; the session has no reference solution to check that they are the agent's to write", "warning")
+        err(
+            "checklist",
+            f"evidence files {', '.join(map(repr, unproduced))} match no seed file; the session has no reference solution to check that they are the agent's to write",
+            "warning",
+        )
     return out
 
 

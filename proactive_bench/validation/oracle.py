@@ -102,7 +102,9 @@ def loses_intent_items(result: EpisodeResult, episode: LoadedEpisode) -> str | N
     if (reason := not_proactive(0.2)(result, episode)) is not None:
         return reason
     tied = {(s.id, c.id) for s in episode.sessions for c in s.checklist if c.grader == "rule" and c.intent is not None}
-    passed = [f"{s.session_id}:{g.item_id}" for s in result.sessions for g in s.grades if (s.session_id, g.item_id) in tied and g.score == 1]
+    passed = [
+        f"{s.session_id}:{g.item_id}" for s in result.sessions for g in s.grades if (s.session_id, g.item_id) in tied and g.score == 1
+    ]
     return f"passes rule items tied to a hidden intent without it: {', '.join(passed[:5])}" if passed else None
 
 
@@ -134,13 +136,20 @@ BASELINES: list[OracleBar] = [
     OracleBar("scripted:passive", recovers_when_told(0.2), "Proc <= 0.2, every rule item passes once told"),
     OracleBar("scripted:asker", mostly_inferred(0.6), ">= 60% of intents inferred, every rule item passes"),
     OracleBar("scripted:surface", loses_intent_items, "Proc <= 0.2, fails every rule item tied to an intent", ("forward",)),
-    *(OracleBar(f"scripted:{mode}", earns_nearly_nothing(0.05, 0.15), "Proc <= 0.05, Comp <= 0.15", ("forward",)) for mode in ADVERSARY_MODES),
+    *(
+        OracleBar(f"scripted:{mode}", earns_nearly_nothing(0.05, 0.15), "Proc <= 0.05, Comp <= 0.15", ("forward",))
+        for mode in ADVERSARY_MODES
+    ),
 ]
 
 
 def fails_a_rule_item(result: EpisodeResult, _episode: LoadedEpisode) -> str | None:
     """The bar of an agent that lacks what the task needs: some rule item of every session fails (an error counts as failing)."""
-    passed = [s.session_id for s in result.sessions if s.status != SessionOutcome.ERROR and all(g.score == 1 for g in s.grades if g.grader == "rule")]
+    passed = [
+        s.session_id
+        for s in result.sessions
+        if s.status != SessionOutcome.ERROR and all(g.score == 1 for g in s.grades if g.grader == "rule")
+    ]
     return f"passes every rule item of {', '.join(passed)}" if passed else None
 
 
@@ -214,11 +223,20 @@ def _no_rule_inferred(result: EpisodeResult, _episode: LoadedEpisode) -> str | N
 
 AGENTIF_BASELINES: list[OracleBar] = [
     OracleBar("scripted:reference", agentif_bar(_full), "scores 1.0 (every rule bonus holds, no rule penalty)", ("forward",)),
-    OracleBar("scripted:passive", agentif_bar(_below_full_in("latent")), "below 1.0 on latent tasks (the rule had to be provided)", ("forward",)),
+    OracleBar(
+        "scripted:passive", agentif_bar(_below_full_in("latent")), "below 1.0 on latent tasks (the rule had to be provided)", ("forward",)
+    ),
     OracleBar("scripted:asker", _no_rule_inferred, "no latent rule inferred (asked, the user points to the attachment)", ("forward",)),
-    OracleBar("scripted:surface", agentif_bar(_below_full_in("refinement")), "below 1.0 on refinement tasks (ignores follow-ups)", ("forward",)),
-    *(OracleBar(f"scripted:{mode}", agentif_bar(_at_most(0.15)), "scores <= 0.15 (questions and claims are not deliverables)", ("forward",))
-      for mode in ADVERSARY_MODES if mode != "stuffer"),
+    OracleBar(
+        "scripted:surface", agentif_bar(_below_full_in("refinement")), "below 1.0 on refinement tasks (ignores follow-ups)", ("forward",)
+    ),
+    *(
+        OracleBar(
+            f"scripted:{mode}", agentif_bar(_at_most(0.15)), "scores <= 0.15 (questions and claims are not deliverables)", ("forward",)
+        )
+        for mode in ADVERSARY_MODES
+        if mode != "stuffer"
+    ),
     OracleBar("scripted:stuffer", agentif_bar(_penalised_not_rewarded), "earns no bonus and triggers a penalty", ("forward",)),
 ]
 """The bar of AgentIF tasks, on their rule-graded items (docs/metrics.md, "AgentIF tasks")."""
@@ -241,8 +259,16 @@ class OracleOutcome:
     """The episode's folder under the dataset root (``episodes/<persona>``, ``odyssey/<task>``)."""
 
     def as_dict(self) -> dict[str, object]:
-        return {"persona": self.persona, "model": self.model, "reveal_order": self.order, "bar": self.bar,
-                "proc": self.proc, "comp": self.comp, "ok": self.failure is None, "failure": self.failure}
+        return {
+            "persona": self.persona,
+            "model": self.model,
+            "reveal_order": self.order,
+            "bar": self.bar,
+            "proc": self.proc,
+            "comp": self.comp,
+            "ok": self.failure is None,
+            "failure": self.failure,
+        }
 
 
 def in_reveal_order(episode: LoadedEpisode, order: str) -> LoadedEpisode:
@@ -280,9 +306,19 @@ def _play_bars(store: Store, results_dir: Path, episode: LoadedEpisode, root: Pa
             spec = RunSpec(persona=episode.persona.id, model=bar.model, data_root=str(root), suite=episode.suite)
             run = start_run(store, loaded, spec, results_dir)
             result = asyncio.run(execute_run(store, run, loaded))
-            outcomes.append(OracleOutcome(
-                episode.episode.id, bar.model, order, bar.bar, result.proc, result.comp, bar.verdict(result, loaded), result, where,
-            ))
+            outcomes.append(
+                OracleOutcome(
+                    episode.episode.id,
+                    bar.model,
+                    order,
+                    bar.bar,
+                    result.proc,
+                    result.comp,
+                    bar.verdict(result, loaded),
+                    result,
+                    where,
+                )
+            )
     return outcomes
 
 
@@ -318,5 +354,6 @@ def _below_one(score: TaskScore, _category: str) -> str | None:
 def oracle_problems(outcomes: list[OracleOutcome]) -> list[Problem]:
     return [
         Problem(o.where, f"oracle {o.model} ({o.order} reveal order)", f"misses the bar ({o.bar}): {o.failure}")
-        for o in outcomes if o.failure is not None
+        for o in outcomes
+        if o.failure is not None
     ]

@@ -80,7 +80,12 @@ def replay_references(episode: LoadedEpisode, root: Path, at_start: SessionHook 
 
 
 def _replay_session(
-    session: Session, rel: str, box: ToolBox, resolver: GraderResolver, problems: list[Problem], broken_before: str | None,
+    session: Session,
+    rel: str,
+    box: ToolBox,
+    resolver: GraderResolver,
+    problems: list[Problem],
+    broken_before: str | None,
 ) -> bool:
     """Check one session's reference solution; False when a step failed (or cannot run).
 
@@ -92,7 +97,9 @@ def _replay_session(
     before = Evidence([], [], env.workspace, env.memory, resolver, env.apps, start)
     for n, intent in enumerate(session.intents):
         if intent.evidence is not None and _holds(intent.evidence, before, problems, rel, f"intents[{n}].evidence"):
-            problems.append(Problem(rel, f"intents[{n}].evidence", "already holds before the session starts (seed plus earlier reference solutions)"))
+            problems.append(
+                Problem(rel, f"intents[{n}].evidence", "already holds before the session starts (seed plus earlier reference solutions)")
+            )
     if not session.reference:
         return True  # nothing to replay: the checks below judge a reference solution
     offered = {spec.name for spec in box.specs}
@@ -106,7 +113,13 @@ def _replay_session(
         record = box.call(step.tool, step.args)
         if not record.ok:
             hint = f"; {broken_before} has errors: if this session needs its output, add it to depends_on" if broken_before else ""
-            problems.append(Problem(rel, f"reference[{n}]", f"{step.tool} failed: {record.result.get('error')} (the first failing step; the session's later checks are skipped{hint})"))
+            problems.append(
+                Problem(
+                    rel,
+                    f"reference[{n}]",
+                    f"{step.tool} failed: {record.result.get('error')} (the first failing step; the session's later checks are skipped{hint})",
+                )
+            )
             return False
     after = Evidence([Message("agent", "\n\n".join(said), 1)], box.records, env.workspace, env.memory, resolver, env.apps, start)
     for n, intent in enumerate(session.intents):

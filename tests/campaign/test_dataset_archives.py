@@ -48,7 +48,9 @@ def test_an_episode_ships_its_folder_persona_and_graders_and_loads_the_same_from
     again = load_episode(copy, "pharmacist")
     assert (again.episode, again.persona, again.sessions) == (loaded.episode, loaded.persona, loaded.sessions)
     shipped = sorted(p.relative_to(copy) for p in copy.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    original = sorted(p.relative_to(DATA) for m in members for p in [DATA / m, *(DATA / m).rglob("*")] if p.is_file() and "__pycache__" not in p.parts)
+    original = sorted(
+        p.relative_to(DATA) for m in members for p in [DATA / m, *(DATA / m).rglob("*")] if p.is_file() and "__pycache__" not in p.parts
+    )
     assert shipped == original and len(original) == archive.files
     assert all((copy / p).read_bytes() == (DATA / p).read_bytes() for p in original)
 

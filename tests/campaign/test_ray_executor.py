@@ -87,12 +87,25 @@ def workers_folder() -> str:
     return os.getcwd()
 
 
-def test_runners_load_the_shipped_dataset_not_the_drivers_path(cluster: str, tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_runners_load_the_shipped_dataset_not_the_drivers_path(
+    cluster: str, tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     shutil.copytree(MINI, tmp_path / "mini")
     monkeypatch.chdir(tmp_path)  # the runs' data root is "mini": the driver finds it here, where its workers do not
     assert not (Path(ray.get(workers_folder.remote())) / "mini").exists()  # so a runner loading from the run's path would fail
-    args = ("sweep", "--json", "--data", "mini", "--models", "scripted:reference,scripted:asker", "--ablation", "none,no-dependency-history")
-    local, on_ray = (run_cli(*args, "--db", db, *executor) for db, executor in ((str(tmp_path / "r.db"), ()), (postgres_url, ("--executor", "ray"))))
+    args = (
+        "sweep",
+        "--json",
+        "--data",
+        "mini",
+        "--models",
+        "scripted:reference,scripted:asker",
+        "--ablation",
+        "none,no-dependency-history",
+    )
+    local, on_ray = (
+        run_cli(*args, "--db", db, *executor) for db, executor in ((str(tmp_path / "r.db"), ()), (postgres_url, ("--executor", "ray")))
+    )
     assert local.exit_code == 0 and on_ray.exit_code == 0, on_ray.output
     local_out, ray_out = json.loads(local.stdout), json.loads(on_ray.stdout)
     assert [r["status"] for r in ray_out["runs"]] == ["finished"] * 4
@@ -108,8 +121,23 @@ def test_the_budget_holds_for_the_whole_cluster(cluster: str, tmp_path: Path, po
     with StubServer(FakeUserModel()) as server:
         llm_user = ("--user", "llm", "--user-model", "openai:stub-user", "--base-url", server.base_url, "--prices", str(prices))
         stopped = run_cli(
-            "sweep", "--json", "--data", str(MINI), "--models", "scripted:reference", "--runs", "8", "--concurrency", "2", *llm_user,
-            "--max-cost", str(limit), "--executor", "ray", "--db", postgres_url,
+            "sweep",
+            "--json",
+            "--data",
+            str(MINI),
+            "--models",
+            "scripted:reference",
+            "--runs",
+            "8",
+            "--concurrency",
+            "2",
+            *llm_user,
+            "--max-cost",
+            str(limit),
+            "--executor",
+            "ray",
+            "--db",
+            postgres_url,
         )
         assert stopped.exit_code == 0, stopped.output
         out = json.loads(stopped.stdout)
@@ -160,7 +188,9 @@ def finished_sessions(location: str) -> int:
         return 0
 
 
-def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_finishes(cluster: str, tmp_path: Path, local_postgres: LocalPostgres) -> None:
+def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_finishes(
+    cluster: str, tmp_path: Path, local_postgres: LocalPostgres
+) -> None:
     reference = sweep(*PACED, "--db", str(tmp_path / "reference.db"))
     expected = json.loads(run_cli("results", "latest", "--db", str(tmp_path / "reference.db"), "--format", "json").stdout)
     total = sum(r["sessions_planned"] for r in reference["runs"])
@@ -172,7 +202,9 @@ def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_fin
     driver = [sys.executable, "-c", "from proactive_bench.cli import app; app()", "sweep", "--data", str(MINI), *PACED]
     logs = [tmp_path / f"driver{n}.log" for n in range(len(trials))]
     drivers = [  # at once: they share the cluster
-        subprocess.Popen([*driver, "--executor", "ray", "--ray-address", cluster, "--db", location], stdout=log.open("w"), stderr=subprocess.STDOUT)
+        subprocess.Popen(
+            [*driver, "--executor", "ray", "--ray-address", cluster, "--db", location], stdout=log.open("w"), stderr=subprocess.STDOUT
+        )
         for (location, *_), log in zip(trials, logs, strict=True)
     ]
     deadline, pending = time.monotonic() + 180, dict(enumerate(drivers))
@@ -187,7 +219,10 @@ def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_fin
         time.sleep(0.05)
     assert not pending
     stopped = Store(trials[1][0])
-    assert {run.status for run in stopped.runs(stopped.resolve("latest", runs=False).id)} <= {"interrupted", "finished"}  # SIGTERM: a clean stop
+    assert {run.status for run in stopped.runs(stopped.resolve("latest", runs=False).id)} <= {
+        "interrupted",
+        "finished",
+    }  # SIGTERM: a clean stop
     for (location, kill_after, _, executor), log in zip(trials, logs, strict=True):
         assert kill_after < finished_sessions(location) < total
         resumed = run_cli("resume", "latest", "--db", location, "--json", "--executor", executor)
@@ -210,8 +245,20 @@ def test_the_request_rate_holds_for_the_whole_cluster(cluster: str, postgres_url
 
     with StubServer(respond) as server:
         out = sweep(
-            "--models", "openai:agent", "--runs", "6", "--concurrency", "6", "--rps", str(rps), "--base-url", server.base_url,
-            "--executor", "ray", "--db", postgres_url,
+            "--models",
+            "openai:agent",
+            "--runs",
+            "6",
+            "--concurrency",
+            "6",
+            "--rps",
+            str(rps),
+            "--base-url",
+            server.base_url,
+            "--executor",
+            "ray",
+            "--db",
+            postgres_url,
         )
     assert [r["status"] for r in out["runs"]] == ["finished"] * 6
     assert len(sent) >= 30
@@ -224,8 +271,23 @@ def test_without_ray_the_ray_executor_is_one_line(tmp_path: Path) -> None:
     blocked = "import sys; sys.modules['ray'] = None; from proactive_bench.cli import app; app()"
     db = tmp_path / "r.db"
     result = subprocess.run(
-        [sys.executable, "-c", blocked, "sweep", "--data", str(MINI), "--models", "scripted:reference", "--executor", "ray", "--db", str(db)],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-c",
+            blocked,
+            "sweep",
+            "--data",
+            str(MINI),
+            "--models",
+            "scripted:reference",
+            "--executor",
+            "ray",
+            "--db",
+            str(db),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 2, result.stderr
     assert result.stderr.strip() == "error: --executor ray needs Ray, which is not installed here: pip install 'pbench[distributed]'"

@@ -25,7 +25,16 @@ def sweep_json(*args: str) -> dict[str, Any]:
 
 
 def test_sweep_summarises_models_repeats_and_the_ablation(tmp_path: Path) -> None:
-    out = sweep_json("--models", "scripted:reference,scripted:passive", "--runs", "2", "--ablation", "none,no-dependency-history", "--db", str(tmp_path / "r.db"))
+    out = sweep_json(
+        "--models",
+        "scripted:reference,scripted:passive",
+        "--runs",
+        "2",
+        "--ablation",
+        "none,no-dependency-history",
+        "--db",
+        str(tmp_path / "r.db"),
+    )
     assert len(out["runs"]) == 8 and all(r["status"] == "finished" for r in out["runs"])
     main = {(r["model"], r["ablation"]): r for r in out["main"]}
     assert main[("scripted:reference", "none")]["proc"] == {"mean": 1.0, "std": 0.0, "ci95": 0.0, "boot95": [1.0, 1.0], "n": 2}
@@ -37,7 +46,9 @@ def test_sweep_summarises_models_repeats_and_the_ablation(tmp_path: Path) -> Non
     statuses = {(r["model"], r["ablation"]): r for r in out["statuses"]}
     assert statuses[("scripted:passive", "none")]["intents"]["provided"] == 1.0
     assert statuses[("scripted:reference", "no-dependency-history")]["intents"]["provided"] == 0.0  # arms are not mixed
-    assert {(r["model"], r["ablation"]) for r in out["turns"]} == {(m, a) for m in ("scripted:reference", "scripted:passive") for a in ("none", "no-dependency-history")}
+    assert {(r["model"], r["ablation"]) for r in out["turns"]} == {
+        (m, a) for m in ("scripted:reference", "scripted:passive") for a in ("none", "no-dependency-history")
+    }
 
 
 def test_results_for_a_sweep_as_csv_and_a_run_as_json(tmp_path: Path) -> None:
@@ -66,7 +77,21 @@ def test_a_budget_stops_the_sweep_and_resume_finishes_it(tmp_path: Path) -> None
     db = tmp_path / "r.db"
     with StubServer(FakeUserModel()) as server:
         common = ["--user", "llm", "--user-model", "openai:stub-user", "--base-url", server.base_url, "--prices", str(prices)]
-        first = run_cli("sweep", "--json", "--data", str(MINI), "--models", "scripted:reference", "--db", str(db), "--max-cost", "0.01", "--concurrency", "1", *common)
+        first = run_cli(
+            "sweep",
+            "--json",
+            "--data",
+            str(MINI),
+            "--models",
+            "scripted:reference",
+            "--db",
+            str(db),
+            "--max-cost",
+            "0.01",
+            "--concurrency",
+            "1",
+            *common,
+        )
         assert first.exit_code == 0, first.output
         stopped = json.loads(first.stdout)
         assert [r["status"] for r in stopped["runs"]] == ["stopped"] and "budget" in first.output
@@ -87,8 +112,20 @@ def test_concurrent_llm_sweep_finishes_every_run(tmp_path: Path) -> None:
 
     with StubServer(respond) as server:
         out = sweep_json(
-            "--models", "openai:agent", "--runs", "4", "--concurrency", "4", "--user", "llm", "--user-model", "openai:stub-user",
-            "--base-url", server.base_url, "--db", str(tmp_path / "r.db"),
+            "--models",
+            "openai:agent",
+            "--runs",
+            "4",
+            "--concurrency",
+            "4",
+            "--user",
+            "llm",
+            "--user-model",
+            "openai:stub-user",
+            "--base-url",
+            server.base_url,
+            "--db",
+            str(tmp_path / "r.db"),
         )
     assert [r["status"] for r in out["runs"]] == ["finished"] * 4
     assert out["statuses"][0]["sessions"]["error"] == 0
@@ -100,7 +137,9 @@ def test_rescore_grades_saved_state_with_a_judge(tmp_path: Path) -> None:
     recorded = json.loads(first.stdout)
     assert recorded["comp_basis"]["ungraded_items"] == 1
     with StubServer(FakeUserModel()) as server:
-        result = run_cli("rescore", recorded["run_id"], "--db", str(db), "--judge-model", "openai:stub-judge", "--base-url", server.base_url, "--json")
+        result = run_cli(
+            "rescore", recorded["run_id"], "--db", str(db), "--judge-model", "openai:stub-judge", "--base-url", server.base_url, "--json"
+        )
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     assert out["comp_basis"]["ungraded_items"] == 0 and "rubric" in out["comp_basis"]["graders"]
@@ -133,7 +172,9 @@ def test_worker_budgets_charge_one_shared_counter() -> None:
     spent = multiprocessing.get_context("spawn").Value("d", 0.0)
     prices = PriceTable({"m": Price(input=1.0, output=1.0)})
     first, second = SharedBudget(prices, 1.0, spent), SharedBudget(prices, 1.0, spent)
-    call = LLMCallRecord(role="agent", purpose="step", model="m", method="tools", ok=True, latency_ms=1.0, prompt_tokens=300_000, completion_tokens=300_000)
+    call = LLMCallRecord(
+        role="agent", purpose="step", model="m", method="tools", ok=True, latency_ms=1.0, prompt_tokens=300_000, completion_tokens=300_000
+    )
     assert first.charge(call) == 0.6 and not second.exhausted
     second.charge(call)
     assert first.exhausted and first.spent_usd == second.spent_usd == spent.value == 1.2

@@ -13,7 +13,9 @@ def test_each_finished_session_is_reported_once(tmp_path: Path) -> None:
     sweep, other = Sweep(), Sweep()
     runs = [Run(persona="p", model="m", user_backend="rules", data_root=".", workspace=".", sweep_id=sweep.id) for _ in range(2)]
     stranger = Run(persona="p", model="m", user_backend="rules", data_root=".", workspace=".", sweep_id=other.id)
-    left_out = Run(persona="p", model="m", user_backend="rules", data_root=".", workspace=".", sweep_id=sweep.id)  # finished before a resume
+    left_out = Run(
+        persona="p", model="m", user_backend="rules", data_root=".", workspace=".", sweep_id=sweep.id
+    )  # finished before a resume
     store.add(sweep, other, *runs, stranger, left_out)
     events: list[tuple[str, str]] = []
     progress = StoredProgress(store, sweep, {run.id: run for run in runs})

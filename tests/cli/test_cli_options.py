@@ -31,7 +31,9 @@ def _described(param: Any) -> tuple[Any, ...]:
 
 def test_episode_and_sweep_offer_the_same_shared_options() -> None:
     episode, sweep = _params("episode"), _params("sweep")
-    assert {"agent_limits", "limits", "endpoints", "choice"}.isdisjoint(episode.keys() | sweep.keys())  # the groups themselves are no options
+    assert {"agent_limits", "limits", "endpoints", "choice"}.isdisjoint(
+        episode.keys() | sweep.keys()
+    )  # the groups themselves are no options
     for name in SHARED:
         assert _described(episode[name]) == _described(sweep[name]), name
     assert episode["agent_base_url"].opts == ["--agent-base-url"] and episode["max_tokens"].multiple
@@ -54,7 +56,22 @@ def test_a_command_receives_each_group_built_from_its_flags() -> None:
     probe_app = typer.Typer()
     probe_app.command()(command)
     probe_app.command("other")(lambda: None)  # two commands: the first is called by name
-    result = CliRunner().invoke(probe_app, ["command", "--name", "x", "--max-tokens", "judge=64", "--max-tokens", "agent=128", "--judge-base-url", "http://127.0.0.1:9/v1", "--user-key-env", "USER_KEY"])
+    result = CliRunner().invoke(
+        probe_app,
+        [
+            "command",
+            "--name",
+            "x",
+            "--max-tokens",
+            "judge=64",
+            "--max-tokens",
+            "agent=128",
+            "--judge-base-url",
+            "http://127.0.0.1:9/v1",
+            "--user-key-env",
+            "USER_KEY",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert seen["name"] == "x"
     assert seen["limits"] == CallLimits(max_tokens=["judge=64", "agent=128"], call_timeout=None)

@@ -34,7 +34,15 @@ app()
 """
 
 
-HEAVY = ("langchain", "langchain_core", "langchain_openai", "langgraph", "ray", "proactive_bench.suites", "proactive_bench.campaign.ray_executor")
+HEAVY = (
+    "langchain",
+    "langchain_core",
+    "langchain_openai",
+    "langgraph",
+    "ray",
+    "proactive_bench.suites",
+    "proactive_bench.campaign.ray_executor",
+)
 """What a read-only command has no use for: model clients, the agent loop, Ray, the suites."""
 
 
@@ -114,10 +122,27 @@ def test_a_read_only_command_imports_no_model_client_agent_loop_ray_or_suite(arg
 
 def test_episode_loads_no_ray_executor_nor_dataset_archives(tmp_path: Path) -> None:
     """Up to its first model request (here refused: nothing listens on port 9), ``episode`` loads no sweep machinery nor PDF writer."""
-    args = ("episode", "--persona", "pharmacist", "--model", "openai:x", "--base-url", "http://127.0.0.1:9/v1", "--db", str(tmp_path / "p.db"))
+    args = (
+        "episode",
+        "--persona",
+        "pharmacist",
+        "--model",
+        "openai:x",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--db",
+        str(tmp_path / "p.db"),
+    )
     loaded = modules_loaded(*args, code=2)
     assert "proactive_bench.cli.run" in loaded and "proactive_bench.episode.runner" in loaded  # it did get as far as a run
-    unneeded = ("ray", "proactive_bench.campaign.ray_executor", "proactive_bench.campaign.dataset_archives", "proactive_bench.campaign.workers", "fpdf", "matplotlib")
+    unneeded = (
+        "ray",
+        "proactive_bench.campaign.ray_executor",
+        "proactive_bench.campaign.dataset_archives",
+        "proactive_bench.campaign.workers",
+        "fpdf",
+        "matplotlib",
+    )
     assert not {m for m in loaded for other in unneeded if m == other or m.startswith(other + ".")}
 
 
@@ -133,10 +158,16 @@ def test_a_cached_validate_loads_no_checks_and_no_database(tmp_path: Path) -> No
     """The second ``validate`` of unchanged data answers from the report the first stored (same output, same exit code)."""
     data = tmp_path / "mini"
     shutil.copytree(MINI, data)
-    cold = subprocess.run([sys.executable, "-c", LOADED, "validate", "--data", str(data)], capture_output=True, text=True, cwd=REPO, timeout=300)
+    cold = subprocess.run(
+        [sys.executable, "-c", LOADED, "validate", "--data", str(data)], capture_output=True, text=True, cwd=REPO, timeout=300
+    )
     assert cold.returncode == 0, cold.stderr
     loaded = modules_loaded("validate", "--data", str(data))
-    assert not {m for m in loaded if m.startswith(("proactive_bench.validation.lint", "proactive_bench.dataset.schema", "sqlalchemy", "proactive_bench.env"))}
+    assert not {
+        m
+        for m in loaded
+        if m.startswith(("proactive_bench.validation.lint", "proactive_bench.dataset.schema", "sqlalchemy", "proactive_bench.env"))
+    }
     assert heavy_in(loaded) == []
 
 

@@ -30,8 +30,21 @@ TWO_TURNS = "n\nn\nWhich units do you mean? #1\np\nn\n#2\n"
 
 def play_user(tmp_path: Path, stdin: str, *extra: str) -> object:
     return run_cli(
-        "play", "--as", "user", "--persona", "mini", "--agent", "scripted:passive", "--sessions", "a1",
-        "--data", str(MINI), "--db", str(tmp_path / "r.db"), *extra, stdin=stdin,
+        "play",
+        "--as",
+        "user",
+        "--persona",
+        "mini",
+        "--agent",
+        "scripted:passive",
+        "--sessions",
+        "a1",
+        "--data",
+        str(MINI),
+        "--db",
+        str(tmp_path / "r.db"),
+        *extra,
+        stdin=stdin,
     )
 
 
@@ -132,7 +145,9 @@ def test_a_person_in_the_agents_seat_is_scored_like_any_agent(tmp_path: Path) ->
 
 
 def test_a_person_agent_whose_input_ends_stops_every_session(tmp_path: Path) -> None:
-    result = run_cli("play", "--persona", "mini", "--sessions", "a1,a3", "--data", str(MINI), "--db", str(tmp_path / "r.db"), stdin="/tools\n")
+    result = run_cli(
+        "play", "--persona", "mini", "--sessions", "a1,a3", "--data", str(MINI), "--db", str(tmp_path / "r.db"), stdin="/tools\n"
+    )
     assert result.exit_code == 0, result.output
     assert "sessions a1, a3 stopped there" in result.output
 

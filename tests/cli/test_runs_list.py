@@ -63,7 +63,9 @@ def assert_readable(output: str, *whole: str) -> None:
 
 
 @pytest.mark.parametrize("columns", ["80", "60"])
-def test_runs_list_keeps_ids_models_and_statuses_whole_at_narrow_widths(recorded: Recorded, columns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_runs_list_keeps_ids_models_and_statuses_whole_at_narrow_widths(
+    recorded: Recorded, columns: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("COLUMNS", columns)
     listed = run_cli("runs", "--db", str(recorded.db))
     assert listed.exit_code == 0, listed.output
@@ -126,10 +128,13 @@ def test_filters_narrow_the_list(recorded: Recorded) -> None:
     assert empty.exit_code == 0 and empty.stdout == "" and "match the filters" in empty.stderr
 
 
-@pytest.mark.parametrize(("args", "reason"), [
-    (["--status", "done"], "--status must be one of created, running, finished"),
-    (["--since", "yesterday"], "--since: 'yesterday' is neither a duration"),
-])
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["--status", "done"], "--status must be one of created, running, finished"),
+        (["--since", "yesterday"], "--since: 'yesterday' is neither a duration"),
+    ],
+)
 def test_a_bad_filter_is_one_line(recorded: Recorded, args: list[str], reason: str) -> None:
     result = run_cli("runs", "--db", str(recorded.db), *args)
     assert result.exit_code == 2 and reason in result.stderr and len(result.stderr.strip().splitlines()) == 1
@@ -177,12 +182,21 @@ def test_an_ambiguous_prefix_lists_the_candidates_on_one_line(recorded: Recorded
     store = Store(db)
     store.add(Sweep(id="abc000000001"), Sweep(id="abc000000002"))
     store.add(Run(id="abd000000003", persona="p", model="m", user_backend="rules", data_root=".", workspace="."))
-    for command in (["results", "ab"], ["report", "ab"], ["audit", "show", "ab"], ["resume", "ab"], ["export", "ab"], ["results", "--compare", "ab", "latest"]):
+    for command in (
+        ["results", "ab"],
+        ["report", "ab"],
+        ["audit", "show", "ab"],
+        ["resume", "ab"],
+        ["export", "ab"],
+        ["results", "--compare", "ab", "latest"],
+    ):
         result = run_cli(*command, "--db", str(db))
         assert result.exit_code == 2, (command, result.output)
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and "'ab' is ambiguous" in lines[0] and "Traceback" not in result.output, result.output
-        assert all(f"{kind} {ident}" in lines[0] for kind, ident in (("sweep", "abc000000001"), ("sweep", "abc000000002"), ("run", "abd000000003")))
+        assert all(
+            f"{kind} {ident}" in lines[0] for kind, ident in (("sweep", "abc000000001"), ("sweep", "abc000000002"), ("run", "abd000000003"))
+        )
     missing = run_cli("results", "zz", "--db", str(recorded.db))
     assert missing.exit_code == 2 and "no sweep or run 'zz'" in missing.stderr
 

@@ -48,8 +48,12 @@ def test_bad_predicate_and_regex(mini_copy: Path) -> None:
 
     _edit(mini_copy / "episodes/mini/sessions/a1.yaml", breaks)
     problems = _problems(mini_copy)
-    assert problems[0].startswith("episodes/mini/sessions/a1.yaml: intents[0].evidence.all[0]: a predicate is a mapping with exactly one key")
-    assert problems[1].startswith("episodes/mini/sessions/a1.yaml: intents[0].evidence.all[1].response_matches: invalid regular expression '('")
+    assert problems[0].startswith(
+        "episodes/mini/sessions/a1.yaml: intents[0].evidence.all[0]: a predicate is a mapping with exactly one key"
+    )
+    assert problems[1].startswith(
+        "episodes/mini/sessions/a1.yaml: intents[0].evidence.all[1].response_matches: invalid regular expression '('"
+    )
 
 
 def test_unknown_field_and_missing_required(mini_copy: Path) -> None:
@@ -122,7 +126,10 @@ def test_every_broken_link_of_a_file_is_reported_at_its_field(mini_copy: Path) -
         d["reference"][3].update(requires=["meen"])
 
     _edit(mini_copy / "episodes/mini/sessions/a1.yaml", breaks)
-    _edit(mini_copy / "episodes/mini/episode.yaml", lambda d: (d["sessions"][1].update(depends_on=["nope"]), d["sessions"][2].update(depends_on=["a9"])))
+    _edit(
+        mini_copy / "episodes/mini/episode.yaml",
+        lambda d: (d["sessions"][1].update(depends_on=["nope"]), d["sessions"][2].update(depends_on=["a9"])),
+    )
     assert set(_problems(mini_copy)) == {
         "episodes/mini/sessions/a1.yaml: checklist: duplicate ids: ['c1']",
         "episodes/mini/sessions/a1.yaml: checklist[1].intent: item 'c2' names unknown intent 'median'",
@@ -135,7 +142,9 @@ def test_every_broken_link_of_a_file_is_reported_at_its_field(mini_copy: Path) -
 def test_what_points_at_a_part_that_does_not_parse_is_not_reported_again(mini_copy: Path) -> None:
     _edit(mini_copy / "episodes/mini/sessions/a1.yaml", lambda d: d["intents"][1].update(scope="forever"))  # c2 and reference[3] name it
     _edit(mini_copy / "episodes/mini/sessions/a3.yaml", lambda d: d.update(intents="memo"))  # c2 names an intent of a list lost whole
-    _edit(mini_copy / "episodes/mini/episode.yaml", lambda d: (d["sessions"][1].update(id="a 2"), d["sessions"][2].update(depends_on=["a 2"])))
+    _edit(
+        mini_copy / "episodes/mini/episode.yaml", lambda d: (d["sessions"][1].update(id="a 2"), d["sessions"][2].update(depends_on=["a 2"]))
+    )
     assert set(_problems(mini_copy)) == {
         "episodes/mini/sessions/a1.yaml: intents[1].scope: Input should be 'session' or 'persistent'",
         "episodes/mini/sessions/a3.yaml: intents: Input should be a valid list",

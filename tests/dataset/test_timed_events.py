@@ -30,7 +30,9 @@ def test_a_session_two_email_is_absent_in_session_one(tmp_path: Path) -> None:
 def test_the_trigger_is_rendered_from_the_row_written_once() -> None:
     session = load_episode(EXAMPLE, "lab_manager").session("s2_pfa_backorder")
     message = session.trigger.message
-    assert message.startswith("New e-mail from ChemDirect Orders <orders@chemdirect.example>\nSubject: Backorder: paraformaldehyde 4% (order W12)")
+    assert message.startswith(
+        "New e-mail from ChemDirect Orders <orders@chemdirect.example>\nSubject: Backorder: paraformaldehyde 4% (order W12)"
+    )
     assert "concentrate (1 pack of 10 ampoules)" in message
     assert "10 ampoules" not in (EXAMPLE / S2).read_text()  # the text lives only in the app row
 
@@ -49,7 +51,10 @@ def test_without_a_template_every_column_is_listed(example_copy: Path) -> None:
         (lambda t: t.update(message="From {colour}"), "trigger.row: the row of gmail_email has no column 'colour'"),
         (lambda t: t.update(message="From {sender_name"), "trigger.row: the message is not a valid template"),
         (lambda t: t.update(message="From {sender_name:>{width}}"), "trigger.row: the message is not a valid template"),
-        (lambda t: t.update(message="From {sender_name.__class__}"), "trigger.row: the row of gmail_email has no column 'sender_name.__class__'"),
+        (
+            lambda t: t.update(message="From {sender_name.__class__}"),
+            "trigger.row: the row of gmail_email has no column 'sender_name.__class__'",
+        ),
         (lambda t: t.update(type="user"), "trigger: 'row' goes with type: event"),
     ],
 )
@@ -67,7 +72,9 @@ def test_a_timed_row_that_clashes_with_the_seed_is_named_by_its_session(example_
     clash.write_text("gmail_account:\n  - {id: 1, name: Someone, email: someone@example.org, password: pw}\n")
     result = run_cli("validate", "--data", str(example_copy))
     assert result.exit_code == 1
-    assert "error episodes/lab_manager/apps/s2_pfa_backorder: clash.yaml: gmail_account[0]: UNIQUE constraint failed" in " ".join(result.output.split())
+    assert "error episodes/lab_manager/apps/s2_pfa_backorder: clash.yaml: gmail_account[0]: UNIQUE constraint failed" in " ".join(
+        result.output.split()
+    )
     assert "s3_week13_order.yaml: reference: not replayed: it depends on s2_pfa_backorder" in " ".join(result.output.split())
 
 

@@ -111,7 +111,9 @@ def test_seed_files_may_split_an_app_and_clashing_ids_are_named(tmp_path: Path) 
     apps.seed_from(seed)
     assert [row["thread_id"] for row in apps.rows("gmail_email")] == [7]
     (seed / "c_clash.yaml").write_text("gmail_thread: [{id: 8, subject: Other}, {id: 7, subject: Clash}]\n")
-    with pytest.raises(SeedError, match=r"c_clash.yaml: gmail_thread\[1\]: primary key \(7,\) is already used by a_mail.yaml: gmail_thread\[0\]"):
+    with pytest.raises(
+        SeedError, match=r"c_clash.yaml: gmail_thread\[1\]: primary key \(7,\) is already used by a_mail.yaml: gmail_thread\[0\]"
+    ):
         AppStore().seed_from(seed)
 
 

@@ -68,9 +68,17 @@ def test_grep_finds_lines_with_case_and_filters(box: ToolBox) -> None:
         "notes/a.md:1:Aspirin 100 mg",
         "notes/deep/b.md:1:ASPIRIN again",
     ]
-    assert box.call("grep", {"pattern": r"\d+ mg", "path": "notes"}).result["response"] == ["notes/a.md:1:Aspirin 100 mg", "notes/a.md:2:ibuprofen 200 mg"]
-    assert box.call("grep", {"pattern": "(?i)aspirin", "glob": "**/*.md", "path": "notes/deep"}).result["response"] == ["notes/deep/b.md:1:ASPIRIN again"]
-    assert box.call("grep", {"pattern": "mg", "path": "notes/a.md"}).result["response"] == ["notes/a.md:1:Aspirin 100 mg", "notes/a.md:2:ibuprofen 200 mg"]
+    assert box.call("grep", {"pattern": r"\d+ mg", "path": "notes"}).result["response"] == [
+        "notes/a.md:1:Aspirin 100 mg",
+        "notes/a.md:2:ibuprofen 200 mg",
+    ]
+    assert box.call("grep", {"pattern": "(?i)aspirin", "glob": "**/*.md", "path": "notes/deep"}).result["response"] == [
+        "notes/deep/b.md:1:ASPIRIN again"
+    ]
+    assert box.call("grep", {"pattern": "mg", "path": "notes/a.md"}).result["response"] == [
+        "notes/a.md:1:Aspirin 100 mg",
+        "notes/a.md:2:ibuprofen 200 mg",
+    ]
 
 
 def test_grep_caps_and_reports_errors(box: ToolBox) -> None:

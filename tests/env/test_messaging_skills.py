@@ -122,7 +122,10 @@ def test_list_and_read_skills(box: ToolBox, tmp_path: Path) -> None:
     data = box.call("read_skill", {"name": "refill-check", "file": "data/stock.csv"}).result["response"]
     assert data == {"name": "refill-check", "file": "data/stock.csv", "content": "drug,count\naspirin,4\n"}
     assert "no skill named 'refill'" in box.call("read_skill", {"name": "refill"}).result["error"]
-    assert "has no file 'data/x.csv'; its files: data/stock.csv" in box.call("read_skill", {"name": "refill-check", "file": "data/x.csv"}).result["error"]
+    assert (
+        "has no file 'data/x.csv'; its files: data/stock.csv"
+        in box.call("read_skill", {"name": "refill-check", "file": "data/x.csv"}).result["error"]
+    )
 
 
 @pytest.mark.parametrize(

@@ -31,11 +31,19 @@ def test_create_then_read_back_with_python_docx(box: ToolBox) -> None:
     document = docx.Document(str(box.env.workspace.root / "shared/memo.docx"))
     styled = [(p.style.name, p.text) for p in document.paragraphs]
     assert styled == [
-        ("Heading 1", "Vendor comparison"), ("Normal", "For Priya Raman – practice owner.\nSecond line."),
-        ("Heading 2", "Options"), ("List Bullet", "Acme Dental Supply"), ("List Bullet", "Brightline"),
+        ("Heading 1", "Vendor comparison"),
+        ("Normal", "For Priya Raman – practice owner.\nSecond line."),
+        ("Heading 2", "Options"),
+        ("List Bullet", "Acme Dental Supply"),
+        ("List Bullet", "Brightline"),
     ]
     (table,) = document.tables
-    assert [[c.text for c in row.cells] for row in table.rows] == [["Vendor", "Price"], ["Acme", "1200"], ["Brightline", "1150.5"], ["Zeta", ""]]
+    assert [[c.text for c in row.cells] for row in table.rows] == [
+        ["Vendor", "Price"],
+        ["Acme", "1200"],
+        ["Brightline", "1150.5"],
+        ["Zeta", ""],
+    ]
     assert all(run.bold for cell in table.rows[0].cells for run in cell.paragraphs[0].runs)
     assert ok(box, "docx_read", path="shared/memo.docx") == (
         "# Vendor comparison\nFor Priya Raman – practice owner.\nSecond line.\n## Options\n- Acme Dental Supply\n- Brightline\n"
@@ -82,8 +90,13 @@ def make_split_runs(path: Path) -> None:
 def test_edit_replaces_every_occurrence_across_runs_cells_and_headers(box: ToolBox) -> None:
     path = box.env.workspace.root / "letter.docx"
     make_split_runs(path)
-    result = ok(box, "docx_edit", path="letter.docx", replace=[{"old": "Priya Raman", "new": "Dr. P. Raman"}, {"old": "1200", "new": "1,150"}],
-                append=[{"type": "heading", "text": "Next steps", "level": 2}, {"type": "bullets", "items": ["Order by Friday"]}])
+    result = ok(
+        box,
+        "docx_edit",
+        path="letter.docx",
+        replace=[{"old": "Priya Raman", "new": "Dr. P. Raman"}, {"old": "1200", "new": "1,150"}],
+        append=[{"type": "heading", "text": "Next steps", "level": 2}, {"type": "bullets", "items": ["Order by Friday"]}],
+    )
     assert result["replaced"] == {"Priya Raman": 5, "1200": 1} and result["appended_blocks"] == 2
     document = docx.Document(str(path))
     first = document.paragraphs[0]

@@ -32,8 +32,11 @@ def box(tmp_path: Path) -> ToolBox:
 
 def test_text_blocks() -> None:
     assert [b.model_dump() for b in text_blocks("# A\nbody\nmore\n\n- x\n* y\nafter\n### C")] == [
-        {"type": "heading", "text": "A", "level": 1}, {"type": "paragraph", "text": "body\nmore"},
-        {"type": "bullets", "items": ["x", "y"]}, {"type": "paragraph", "text": "after"}, {"type": "heading", "text": "C", "level": 3},
+        {"type": "heading", "text": "A", "level": 1},
+        {"type": "paragraph", "text": "body\nmore"},
+        {"type": "bullets", "items": ["x", "y"]},
+        {"type": "paragraph", "text": "after"},
+        {"type": "heading", "text": "C", "level": 3},
     ]
 
 
@@ -44,19 +47,30 @@ def test_text_to_pdf_and_back(box: ToolBox) -> None:
     extracted = ok(box, "pdf_extract_text", path="out/memo.pdf")
     assert extracted["page_count"] == 1 and extracted["pages"][0]["page"] == 1
     text = extracted["pages"][0]["text"]
-    for expected in ["Vendor memo", "Larkspur Dental – vendor memo", "Prepared for Priya Raman.", "Prices in € and in US$.",
-                     "• Acme Dental Supply: 1,200", "Naïve café totals: 2,350."]:
+    for expected in [
+        "Vendor memo",
+        "Larkspur Dental – vendor memo",
+        "Prepared for Priya Raman.",
+        "Prices in € and in US$.",
+        "• Acme Dental Supply: 1,200",
+        "Naïve café totals: 2,350.",
+    ]:
         assert expected in text, (expected, text)
     assert "# " not in text and "## Options" not in text  # heading marks are layout, not text
 
 
 def test_docx_to_pdf_keeps_headings_bullets_and_tables(box: ToolBox) -> None:
-    ok(box, "docx_create", path="memo.docx", blocks=[
-        {"type": "heading", "text": "Quarterly supplies", "level": 1},
-        {"type": "paragraph", "text": "Order before 2025-03-21."},
-        {"type": "bullets", "items": ["gloves", "masks"]},
-        {"type": "table", "rows": [["Item", "Qty"], ["Gloves", 40], ["Masks", 25]]},
-    ])
+    ok(
+        box,
+        "docx_create",
+        path="memo.docx",
+        blocks=[
+            {"type": "heading", "text": "Quarterly supplies", "level": 1},
+            {"type": "paragraph", "text": "Order before 2025-03-21."},
+            {"type": "bullets", "items": ["gloves", "masks"]},
+            {"type": "table", "rows": [["Item", "Qty"], ["Gloves", 40], ["Masks", 25]]},
+        ],
+    )
     ok(box, "pdf_create", path="memo.pdf", from_docx="memo.docx")
     text = ok(box, "pdf_extract_text", path="memo.pdf")["pages"][0]["text"]
     for expected in ["Quarterly supplies", "Order before 2025-03-21.", "• gloves", "Item", "Gloves", "40", "Masks", "25"]:

@@ -27,8 +27,12 @@ def book(box: ToolBox, path: str, data_only: bool = False) -> openpyxl.Workbook:
 
 
 def test_write_creates_a_workbook_and_formulas_stay_formulas(box: ToolBox) -> None:
-    ok(box, "xlsx_write", path="budget/q1.xlsx", cells={"A1": "Item", "B1": "Cost", "A2": "Chairs", "B2": 1200, "B3": 350.5,
-                                                        "b4": "=SUM(B2:B3)", "C1": True, "D1": "1200"})
+    ok(
+        box,
+        "xlsx_write",
+        path="budget/q1.xlsx",
+        cells={"A1": "Item", "B1": "Cost", "A2": "Chairs", "B2": 1200, "B3": 350.5, "b4": "=SUM(B2:B3)", "C1": True, "D1": "1200"},
+    )
     written = book(box, "budget/q1.xlsx")
     assert written.sheetnames == ["Sheet1"]
     sheet = written["Sheet1"]
@@ -48,8 +52,11 @@ def test_read_gives_coordinates_values_and_formulas(box: ToolBox) -> None:
     read = ok(box, "xlsx_read", path="a.xlsx")
     assert read["sheet"] == "Sheet1" and read["sheets"] == ["Sheet1"]
     assert read["cells"] == [
-        {"cell": "A1", "value": "n"}, {"cell": "B1", "value": 3}, {"cell": "B2", "value": 4},
-        {"cell": "A3", "value": "2025-03-14T09:30:00"}, {"cell": "B3", "value": None, "formula": "=B1+B2"},  # openpyxl stores no result
+        {"cell": "A1", "value": "n"},
+        {"cell": "B1", "value": 3},
+        {"cell": "B2", "value": 4},
+        {"cell": "A3", "value": "2025-03-14T09:30:00"},
+        {"cell": "B3", "value": None, "formula": "=B1+B2"},  # openpyxl stores no result
     ]
     assert [c["cell"] for c in ok(box, "xlsx_read", path="a.xlsx", range="B2:A1")["cells"]] == ["A1", "B1", "B2"]
     assert ok(box, "xlsx_read", path="a.xlsx", range="$B$3")["cells"] == [{"cell": "B3", "value": None, "formula": "=B1+B2"}]
@@ -94,7 +101,11 @@ def test_append_goes_after_the_last_row_holding_a_value(box: ToolBox) -> None:
     assert (result["first_row"], result["last_row"]) == (3, 4)
     sheet = book(box, "log.xlsx")["Sheet1"]
     assert [[c.value for c in row] for row in sheet["A1:B4"]] == [
-        ["Date", "Amount"], ["2025-03-01", 40], ["2025-03-02", 60], ["Total", "=SUM(B2:B3)"]]
+        ["Date", "Amount"],
+        ["2025-03-01", 40],
+        ["2025-03-02", 60],
+        ["Total", "=SUM(B2:B3)"],
+    ]
     ok(box, "xlsx_append_rows", path="log.xlsx", sheet="Other", rows=[[1]])
     assert book(box, "log.xlsx")["Other"]["A1"].value == 1
 

@@ -167,15 +167,31 @@ ATTEMPTS = [
     sh("shell-write-dotdot", "echo pwned > ../evil.txt; cd .. && echo pwned > evil2.txt; cd ../.. && echo pwned > evil3.txt", ISOLATED),
     sh("shell-write-absolute", "echo pwned > {tmp}/evil.txt; echo pwned > {outside}/secret.txt; rm -f {outside}/hard_target.txt", ISOLATED),
     sh("shell-write-host-tmp", "echo pwned > /tmp/{host_tmp}; echo pwned > /dev/shm/{host_tmp}", ISOLATED),
-    sh("shell-chroot-breakout", "python3 -c 'import os\nos.mkdir(\"j\"); os.chroot(\"j\")\nfor _ in range(30): os.chdir(\"..\")\nos.chroot(\".\")\nprint(open(\"{outside}/secret.txt\").read())'", ISOLATED),
-    sh("shell-unlock-mounts", "mount -o remount,bind,rw /usr && echo ESCAPED; mount -o remount,rw / && echo ESCAPED; umount -l /workspace && echo ESCAPED", ISOLATED),
-    sh("shell-mount-host-root", "mkdir m && mount --bind / m && cat m{outside}/secret.txt; mount -t proc proc m; cat m/{pid}/environ", ISOLATED),
+    sh(
+        "shell-chroot-breakout",
+        'python3 -c \'import os\nos.mkdir("j"); os.chroot("j")\nfor _ in range(30): os.chdir("..")\nos.chroot(".")\nprint(open("{outside}/secret.txt").read())\'',
+        ISOLATED,
+    ),
+    sh(
+        "shell-unlock-mounts",
+        "mount -o remount,bind,rw /usr && echo ESCAPED; mount -o remount,rw / && echo ESCAPED; umount -l /workspace && echo ESCAPED",
+        ISOLATED,
+    ),
+    sh(
+        "shell-mount-host-root",
+        "mkdir m && mount --bind / m && cat m{outside}/secret.txt; mount -t proc proc m; cat m/{pid}/environ",
+        ISOLATED,
+    ),
     # --- shell: environment and other processes ---------------------------------------------------
     sh("shell-env", "env; set; printenv OPENAI_API_KEY; echo $OPENAI_API_KEY"),
     sh("shell-proc-self-environ", "cat /proc/self/environ /proc/1/environ; cat /proc/$PPID/environ"),
     sh("shell-proc-other-environ", "cat /proc/{pid}/environ; grep -a PLANTED /proc/*/environ", ISOLATED or DROPS_ROOT),
     # --- shell: network --------------------------------------------------------------------------
-    sh("shell-tcp-connect", "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", {port}), timeout=2); print(\"CONNECTED\")'", ISOLATED),
+    sh(
+        "shell-tcp-connect",
+        'python3 -c \'import socket; socket.create_connection(("127.0.0.1", {port}), timeout=2); print("CONNECTED")\'',
+        ISOLATED,
+    ),
     sh("shell-dev-tcp", "exec 3<>/dev/tcp/127.0.0.1/{port} && echo CONNECTED", ISOLATED),
 ]
 

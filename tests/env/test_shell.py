@@ -45,7 +45,9 @@ def test_runs_in_the_workspace_and_shares_files_with_the_file_tools(box: ToolBox
 
 def test_exit_code_environment_and_tmpdir(box: ToolBox) -> None:
     assert run(box, "exit 3")["exit_code"] == 3
-    out = run(box, 'echo "$HOME|$TMPDIR|$LANG"; test "$HOME" = "$(pwd)" && echo home-is-cwd; touch "$TMPDIR/scratch" && echo tmp-ok')["output"]
+    out = run(box, 'echo "$HOME|$TMPDIR|$LANG"; test "$HOME" = "$(pwd)" && echo home-is-cwd; touch "$TMPDIR/scratch" && echo tmp-ok')[
+        "output"
+    ]
     home = out.split("|")[0]
     assert out == f"{home}|{home}/{shell.TMP_DIR_NAME}|C.UTF-8\nhome-is-cwd\ntmp-ok\n"
     assert box.env.workspace.files() == []  # the scratch folder is removed after each command
@@ -79,6 +81,9 @@ def test_long_output_is_cut_with_a_note(box: ToolBox) -> None:
 def test_resource_limits_are_set(box: ToolBox) -> None:
     limits = run(box, "ulimit -t; ulimit -f; ulimit -v; ulimit -u", timeout_s=7)["output"].split()
     assert limits[:3] == ["12", str(shell.FILE_SIZE_LIMIT // 1024), str(shell.ADDRESS_SPACE_LIMIT // 1024)]
-    assert int(limits[3]) <= shell.count_processes(shell.SANDBOX_UID if shell.os.geteuid() == 0 else shell.os.getuid()) + shell.EXTRA_PROCESSES + 5
+    assert (
+        int(limits[3])
+        <= shell.count_processes(shell.SANDBOX_UID if shell.os.geteuid() == 0 else shell.os.getuid()) + shell.EXTRA_PROCESSES + 5
+    )
     big = run(box, "head -c 200000000 /dev/zero > big.bin; echo rc=$?")["output"]
     assert "rc=153" in big and (box.env.workspace.root / "big.bin").stat().st_size == shell.FILE_SIZE_LIMIT

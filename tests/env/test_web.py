@@ -23,7 +23,9 @@ def web(tmp_path: Path) -> Path:
     (root / "nhs" / "dosing.html").write_text(DOSING_HTML)
     (root / "interactions.md").write_text("# Ibuprofen interactions\n\nIbuprofen with aspirin may reduce aspirin's effect.\n")
     (root / "notes.txt").write_text("Opening hours of the pharmacy: 9 to 18.\n")
-    (root / "index.yaml").write_text("https://www.nhs.uk/medicines/paracetamol/: {file: nhs/dosing.html}\nhttps://example.org/ibu: {file: interactions.md, title: Ibuprofen and friends}\n")
+    (root / "index.yaml").write_text(
+        "https://www.nhs.uk/medicines/paracetamol/: {file: nhs/dosing.html}\nhttps://example.org/ibu: {file: interactions.md, title: Ibuprofen and friends}\n"
+    )
     return root
 
 
@@ -47,7 +49,13 @@ def test_search_ranks_by_term_overlap_with_title_weighted(box: ToolBox) -> None:
     ranked = box.call("web_search", {"query": "ibuprofen opening hours pharmacy"}).result["response"]
     assert [r["url"] for r in ranked] == ["https://example.org/ibu", "https://notes.txt", "https://www.nhs.uk/medicines/paracetamol"]
     ibu = box.call("web_search", {"query": "Ibuprofen aspirin", "max_results": 1}).result["response"]
-    assert ibu == [{"title": "Ibuprofen and friends", "url": "https://example.org/ibu", "snippet": "# Ibuprofen interactions Ibuprofen with aspirin may reduce aspirin's effect."}]
+    assert ibu == [
+        {
+            "title": "Ibuprofen and friends",
+            "url": "https://example.org/ibu",
+            "snippet": "# Ibuprofen interactions Ibuprofen with aspirin may reduce aspirin's effect.",
+        }
+    ]
     assert box.call("web_search", {"query": "zebra"}).result == {"response": []}
     assert "no words" in box.call("web_search", {"query": "?!"}).result["error"]
 
@@ -80,7 +88,11 @@ def test_broken_index_entries_are_errors(box: ToolBox, web: Path) -> None:
 
 @pytest.mark.parametrize(
     ("url", "normal"),
-    [("example.org/a/", "https://example.org/a"), ("HTTPS://example.org", "https://example.org"), ("https://a.b/x?u=http://c#frag", "https://a.b/x?u=http://c")],
+    [
+        ("example.org/a/", "https://example.org/a"),
+        ("HTTPS://example.org", "https://example.org"),
+        ("https://a.b/x?u=http://c#frag", "https://a.b/x?u=http://c"),
+    ],
 )
 def test_normalize_url(url: str, normal: str) -> None:
     assert normalize_url(url) == normal

@@ -15,7 +15,7 @@ from tests.helpers import crashing_agent
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import MINI
 
-RAISING_AGENT = '''\
+RAISING_AGENT = """\
 class Agent:
     def start_session(self, ctx):
         self.notes = {}
@@ -28,11 +28,14 @@ class Agent:
 
     def end_session(self):
         pass
-'''
+"""
 
 BROKEN = {
     "syntax": ("class Agent:\n    def respond(self, m)\n        return m\n", "syntax.py:2: SyntaxError: expected ':'"),
-    "imports": ("import json\nimport pbench_no_such_lib_xyz\n", "imports.py:2: ModuleNotFoundError: No module named 'pbench_no_such_lib_xyz'"),
+    "imports": (
+        "import json\nimport pbench_no_such_lib_xyz\n",
+        "imports.py:2: ModuleNotFoundError: No module named 'pbench_no_such_lib_xyz'",
+    ),
     "raises": ("SETTING = 1\nraise RuntimeError('bad setting')\n", "raises.py:2: RuntimeError: bad setting"),
 }
 
@@ -59,7 +62,9 @@ def one_error_line(result: object) -> str:
 
 @pytest.mark.parametrize("command", ["episode", "sweep"])
 @pytest.mark.parametrize("kind", sorted(BROKEN))
-def test_a_broken_agent_file_is_one_line_with_file_and_line_and_no_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, kind: str) -> None:
+def test_a_broken_agent_file_is_one_line_with_file_and_line_and_no_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, kind: str
+) -> None:
     source, expected = BROKEN[kind]
     monkeypatch.chdir(tmp_path)
     (tmp_path / f"{kind}.py").write_text(source)
@@ -103,7 +108,9 @@ def _only_run(db: Path) -> str:
     return str(run_id)
 
 
-def test_an_agent_raising_in_respond_is_stored_with_its_own_frames_and_shown_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_agent_raising_in_respond_is_stored_with_its_own_frames_and_shown_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "agent.py").write_text(RAISING_AGENT)
     db = tmp_path / "r.db"
@@ -166,6 +173,9 @@ def test_resume_of_a_finished_sweep_says_so_and_does_nothing(tmp_path: Path) -> 
         (sweep_id,) = conn.execute("select id from sweep").fetchone()
         before = conn.execute("select count(*) from sessionrun").fetchone()
     result = run_cli("resume", sweep_id, "--db", str(db), "--json")
-    assert result.exit_code == 0 and result.output.strip() == f"sweep {sweep_id} is finished; nothing to resume (pbench results {sweep_id} shows it)"
+    assert (
+        result.exit_code == 0
+        and result.output.strip() == f"sweep {sweep_id} is finished; nothing to resume (pbench results {sweep_id} shows it)"
+    )
     with closing(sqlite3.connect(db)) as conn:
         assert conn.execute("select count(*) from sessionrun").fetchone() == before

@@ -39,7 +39,12 @@ def saved_run(tmp_path: Path, checkpoints: dict[int, PackedWorkspace]) -> tuple[
     run = Run(persona="p", model="m", user_backend="rules", data_root=".", workspace=str(tmp_path / "workspaces" / "x"))
     store.add(run)
     blobs = {digest: data for pack in checkpoints.values() for digest, data in pack.blobs.items()}
-    store.save_session(SessionRun(run_id=run.id, session_id="s1", position=1, status="completed"), [], {p: c.manifest for p, c in checkpoints.items()}, blobs)
+    store.save_session(
+        SessionRun(run_id=run.id, session_id="s1", position=1, status="completed"),
+        [],
+        {p: c.manifest for p, c in checkpoints.items()},
+        blobs,
+    )
     return store, run
 
 
@@ -98,9 +103,16 @@ def test_a_crafted_manifest_cannot_write_through_its_own_link(tmp_path: Path) ->
     outside = tmp_path / "outside"
     outside.mkdir()
     store, run = saved_run(tmp_path, {})
-    body = {"base": None, "entries": [["a", "link", 0o777, str(outside)], ["a/planted.txt", "file", 0o644, "0" * 64]], "removed": [], "cut": []}
+    body = {
+        "base": None,
+        "entries": [["a", "link", 0o777, str(outside)], ["a/planted.txt", "file", 0o644, "0" * 64]],
+        "removed": [],
+        "cut": [],
+    }
     manifest = MANIFEST_MAGIC + zlib.compress(json.dumps(body).encode())
-    store.save_session(SessionRun(run_id=run.id, session_id="s2", position=2, status="completed"), [], {2: manifest}, {"0" * 64: b"planted"})
+    store.save_session(
+        SessionRun(run_id=run.id, session_id="s2", position=2, status="completed"), [], {2: manifest}, {"0" * 64: b"planted"}
+    )
     with pytest.raises(OSError, match="symlink leaving the workspace"):
         restore_checkpoint(store, run, 2, Workspace(tmp_path / "ws"))
     assert not (outside / "planted.txt").exists()

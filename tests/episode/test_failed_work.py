@@ -34,7 +34,9 @@ def test_a_reference_agent_crashing_on_two_of_twenty_pharmacist_sessions_loses_t
         return {sid}.union(*(closure(d) for d in deps[sid]))
 
     finals = [sid for sid in deps if not any(sid in closure(o) - {o} for o in deps)]
-    proc = [(sum(intents[s] for s in closure(t) if s not in crashed) / sum(intents[s] for s in closure(t)), len(closure(t))) for t in finals]
+    proc = [
+        (sum(intents[s] for s in closure(t) if s not in crashed) / sum(intents[s] for s in closure(t)), len(closure(t))) for t in finals
+    ]
     assert out["proc"] == pytest.approx(sum(p * w for p, w in proc) / sum(w for _, w in proc))
     comps = [s["comp"] for s in out["sessions"] if s["comp"] is not None]
     assert len(comps) == 20 and out["comp"] == pytest.approx(18 / 20)
@@ -55,7 +57,9 @@ def test_failures_are_marked_in_the_table_and_the_report(tmp_path: Path) -> None
 
 def test_a_run_stopped_early_is_partial_and_left_out_unless_asked(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
-    out = json.loads(run_cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--db", str(db)).stdout)
+    out = json.loads(
+        run_cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--db", str(db)).stdout
+    )
     store = Store(db)
     run = store.run(out["run_id"])
     assert run is not None
@@ -71,6 +75,8 @@ def test_a_run_stopped_early_is_partial_and_left_out_unless_asked(tmp_path: Path
     assert counted["main"][0]["proc"]["mean"] == 0.0
     table = run_cli("results", run.id, "--db", str(db))
     assert "partial" in table.stdout
-    other = json.loads(run_cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--db", str(db)).stdout)
+    other = json.loads(
+        run_cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--db", str(db)).stdout
+    )
     compared = render_comparison(Store(db), run.id, other["run_id"])
     assert "a partial run: the difference compares unequal sets of sessions" in compared and "0/0/1" in compared

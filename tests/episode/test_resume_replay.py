@@ -102,8 +102,24 @@ def test_replay_with_the_server_stopped_gives_identical_decisions(tmp_path: Path
 
     with StubServer(respond) as server:
         first = run_cli(
-            "episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", "openai:agent", "--db", str(db),
-            "--user", "llm", "--user-model", "openai:stub-user", "--judge-model", "openai:stub-judge", "--base-url", server.base_url,
+            "episode",
+            "--json",
+            "--data",
+            str(MINI),
+            "--persona",
+            "mini",
+            "--model",
+            "openai:agent",
+            "--db",
+            str(db),
+            "--user",
+            "llm",
+            "--user-model",
+            "openai:stub-user",
+            "--judge-model",
+            "openai:stub-judge",
+            "--base-url",
+            server.base_url,
         )
         live_requests = len(server.requests)
     assert first.exit_code == 0, first.output
@@ -114,9 +130,14 @@ def test_replay_with_the_server_stopped_gives_identical_decisions(tmp_path: Path
     assert again["run_id"] != recorded["run_id"] and live_requests > 0
     assert outcome(again) == outcome(recorded)
     store = Store(db)
-    grades = {rid: [(g.item_id, g.score, g.rationale) for sr in store.session_runs(rid) for g in store.rows(Grade, sr.id)] for rid in (recorded["run_id"], again["run_id"])}
+    grades = {
+        rid: [(g.item_id, g.score, g.rationale) for sr in store.session_runs(rid) for g in store.rows(Grade, sr.id)]
+        for rid in (recorded["run_id"], again["run_id"])
+    }
     assert grades[recorded["run_id"]] == grades[again["run_id"]]
-    labels = {rid: [(e.intent_id, e.status, e.turn) for sr in store.session_runs(rid) for e in store.rows(IntentEvent, sr.id)] for rid in grades}
+    labels = {
+        rid: [(e.intent_id, e.status, e.turn) for sr in store.session_runs(rid) for e in store.rows(IntentEvent, sr.id)] for rid in grades
+    }
     assert labels[recorded["run_id"]] == labels[again["run_id"]]
     calls = [c for sr in store.session_runs(again["run_id"]) for c in store.rows(LLMCall, sr.id)]
     assert calls and all(c.cached for c in calls)
@@ -125,8 +146,22 @@ def test_replay_with_the_server_stopped_gives_identical_decisions(tmp_path: Path
 def test_replay_of_a_run_with_different_data_fails_clearly(tmp_path: Path, mini_copy: Path) -> None:
     db = tmp_path / "r.db"
     with StubServer(agent_model) as server:
-        first = run_cli("episode", "--json", "--data", str(mini_copy), "--persona", "mini", "--model", "openai:agent",
-                        "--db", str(db), "--base-url", server.base_url, "--sessions", "a1")
+        first = run_cli(
+            "episode",
+            "--json",
+            "--data",
+            str(mini_copy),
+            "--persona",
+            "mini",
+            "--model",
+            "openai:agent",
+            "--db",
+            str(db),
+            "--base-url",
+            server.base_url,
+            "--sessions",
+            "a1",
+        )
     run_id = json.loads(first.stdout)["run_id"]
     session = mini_copy / "episodes" / "mini" / "sessions" / "a1.yaml"
     session.write_text(session.read_text().replace("Can you summarise notes/batch.csv for me?", "Summarise notes/batch.csv, please."))
@@ -138,7 +173,9 @@ def test_replay_of_a_run_with_different_data_fails_clearly(tmp_path: Path, mini_
 
 def test_a_run_killed_in_its_first_session_starts_over_from_the_seed(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
-    clean = json.loads(run_cli("episode", "--json", "--persona", "mini", "--model", "scripted:reference", "--data", str(MINI), "--db", str(db)).stdout)
+    clean = json.loads(
+        run_cli("episode", "--json", "--persona", "mini", "--model", "scripted:reference", "--data", str(MINI), "--db", str(db)).stdout
+    )
     store = Store(db)
     run = start_run(store, load_episode(MINI, "mini"), RunSpec(persona="mini", model="scripted:reference", data_root=str(MINI)), tmp_path)
     leftover = Path(run.workspace) / "out" / "half-written.md"  # what the killed first session left behind

@@ -16,15 +16,27 @@ from tests.helpers.paths import MINI
 def test_the_run_row_holds_the_settings_with_the_session_list_fixed(tmp_path: Path) -> None:
     loaded = load_episode(MINI, "mini")
     spec = RunSpec(
-        persona="mini", model="scripted:reference", data_root=str(MINI), sessions=["a3", "a1"], user="llm", user_model="openai:u",
-        judge_model="openai:j", max_turns=7, sweep_id="sw1",
+        persona="mini",
+        model="scripted:reference",
+        data_root=str(MINI),
+        sessions=["a3", "a1"],
+        user="llm",
+        user_model="openai:u",
+        judge_model="openai:j",
+        max_turns=7,
+        sweep_id="sw1",
     )
     store = Store(tmp_path / "r.db")
     run = start_run(store, loaded, spec, tmp_path)
     stored = store.run(run.id)
     kept = [s.id for s in loaded.sessions if s.id in {"a1", "a3"}]  # dataset order, not the order asked
     assert stored.config["sessions"] == kept and stored.units == dependency_units(loaded.episode, kept)
-    assert (stored.model, stored.user_backend, stored.judge_model, stored.sweep_id) == ("scripted:reference", "llm:openai:u", "openai:j", "sw1")
+    assert (stored.model, stored.user_backend, stored.judge_model, stored.sweep_id) == (
+        "scripted:reference",
+        "llm:openai:u",
+        "openai:j",
+        "sw1",
+    )
     assert stored.workspace == str((tmp_path / "workspaces" / run.id).resolve()) and stored.data_root == str(MINI.resolve())
     assert run_spec(stored) == spec.model_copy(update={"sessions": kept})
 
@@ -33,7 +45,14 @@ def test_a_run_stored_by_an_earlier_version_resumes_to_the_same_result(tmp_path:
     """A config with only the keys the first versions wrote (no caps, protocol, probe or per-role endpoints)."""
     db = tmp_path / "r.db"
     clean = run_episode_json("--persona", "mini", "--model", "scripted:reference", "--data", str(MINI), "--db", str(db))
-    legacy = {"persona": "mini", "model": "scripted:reference", "data_root": str(MINI), "sessions": ["a1", "a2", "a3"], "user": "rules", "max_turns": 30}
+    legacy = {
+        "persona": "mini",
+        "model": "scripted:reference",
+        "data_root": str(MINI),
+        "sessions": ["a1", "a2", "a3"],
+        "user": "rules",
+        "max_turns": 30,
+    }
     run = Run(persona="mini", model="scripted:reference", user_backend="rules", data_root=str(MINI), workspace="", config=legacy)
     run.workspace = str(tmp_path / "workspaces" / run.id)
     Store(db).add(run)

@@ -16,14 +16,19 @@ from proactive_bench.env.workspace import Workspace
 REPO = Path(__file__).resolve().parents[2] / "pbench_data"
 APPS = REPO / "episodes" / "financier" / "apps"
 INES = "ines.valtonen@harbourline.example"
-TEAM = {"ines": INES, "marcus": "marcus.oyelaran@harbourline.example",
-        "dev": "dev.khatri@harbourline.example", "sofia": "sofia.brandt@harbourline.example"}
+TEAM = {
+    "ines": INES,
+    "marcus": "marcus.oyelaran@harbourline.example",
+    "dev": "dev.khatri@harbourline.example",
+    "sofia": "sofia.brandt@harbourline.example",
+}
 GRADER = GraderResolver(REPO)
 """Grader functions are loaded the way a run loads them (tests/graders would shadow a plain ``import graders``)."""
 
 
 def grader(name: str):  # a grader function
     return GRADER(f"graders.financier.{name}")
+
 
 CURVE_0829 = """tenor,maturity,discount_factor,zero_rate_cc_act365_pct
 1M,2025-10-03,0.99641953,4.3641
@@ -135,10 +140,17 @@ def _team_box(tmp_path: Path) -> tuple[ToolBox, AppStore]:
 )
 def test_s05_dinner_split(tmp_path: Path, debtors: list[str], shares: list[float], expected: bool) -> None:
     box, store = _team_box(tmp_path)
-    recorded = box.call("splitwise__record_expense", {
-        "group_id": 4101, "paid_amount": 374.90, "payer_email": INES,
-        "debtor_emails": [TEAM[d] for d in debtors], "debt_amounts": shares, "description": "dinner",
-    })
+    recorded = box.call(
+        "splitwise__record_expense",
+        {
+            "group_id": 4101,
+            "paid_amount": 374.90,
+            "payer_email": INES,
+            "debtor_emails": [TEAM[d] for d in debtors],
+            "debt_amounts": shares,
+            "description": "dinner",
+        },
+    )
     assert recorded.ok
     assert grader("apps:s05_dinner_split")(_evidence(tmp_path / "ws", {}, store)) is expected
 

@@ -36,18 +36,25 @@ def _grader_refs(node: Any) -> set[str]:
 
 
 CASES = sorted(
-    (path.stem, ref)
-    for path in SESSIONS.glob("*.yaml")
-    for ref in _grader_refs(yaml.safe_load(path.read_text(encoding="utf-8")))
+    (path.stem, ref) for path in SESSIONS.glob("*.yaml") for ref in _grader_refs(yaml.safe_load(path.read_text(encoding="utf-8")))
 )
 HOLDS_AT_START = {
     # grader -> (its session, a step that undoes what it guards, applied after the reference solution)
     "graders.law_trainee.block_s16_s20:s20_limitation_with_jp": (
-        "s20_todoist_notes_handover", "todoist__assign_or_unassign_task", {"task_id": 337, "assignee_email": "priya.nair@thorneravenscroft.co.uk"}),
+        "s20_todoist_notes_handover",
+        "todoist__assign_or_unassign_task",
+        {"task_id": 337, "assignee_email": "priya.nair@thorneravenscroft.co.uk"},
+    ),
     "graders.law_trainee.block_s11_s15:s14_v1_unchanged": (
-        "s14_orla_pennine_markup", "write_file", {"path": "matters/ORL.0032/drafts/2025-11-07_reseller-agreement_v1.md", "content": "DRAFT v2 - two months' notice\n"}),
+        "s14_orla_pennine_markup",
+        "write_file",
+        {"path": "matters/ORL.0032/drafts/2025-11-07_reseller-agreement_v1.md", "content": "DRAFT v2 - two months' notice\n"},
+    ),
     "graders.law_trainee.block_s16_s20:s16_v1_unchanged": (
-        "s16_brook_defence_v2", "write_file", {"path": "matters/BRK.0204/drafts/2025-11-10_defence_v1.md", "content": "DRAFT v2 - £14,995\n"}),
+        "s16_brook_defence_v2",
+        "write_file",
+        {"path": "matters/BRK.0204/drafts/2025-11-10_defence_v1.md", "content": "DRAFT v2 - £14,995\n"},
+    ),
 }
 
 
@@ -90,7 +97,9 @@ def test_every_session_grader_is_exercised() -> None:
 
 
 @pytest.mark.parametrize(("session", "ref"), CASES, ids=[f"{s}-{r.split(':')[1]}" for s, r in CASES])
-def test_grader_passes_the_reference_work_and_fails_the_undone_work(verdicts: dict[tuple[str, str], tuple[bool, bool]], session: str, ref: str) -> None:
+def test_grader_passes_the_reference_work_and_fails_the_undone_work(
+    verdicts: dict[tuple[str, str], tuple[bool, bool]], session: str, ref: str
+) -> None:
     before, after = verdicts[(session, ref)]
     assert after, f"{ref} fails on the reference solution of {session}"
     if ref in HOLDS_AT_START:

@@ -51,7 +51,13 @@ def evidence(tmp_path: Path, files: dict[str, str]) -> SimpleNamespace:
     return SimpleNamespace(workspace=ws, apps=None)
 
 
-S01 = [grader("tables:s01_budget20"), grader("tables:s01_best_second"), grader("tables:s01_failed_run"), grader("tables:s01_fullkv"), grader("tables:s01_avg")]
+S01 = [
+    grader("tables:s01_budget20"),
+    grader("tables:s01_best_second"),
+    grader("tables:s01_failed_run"),
+    grader("tables:s01_fullkv"),
+    grader("tables:s01_avg"),
+]
 
 
 @pytest.mark.parametrize("check", S01, ids=lambda f: f.__name__)
@@ -108,14 +114,18 @@ def test_s08_conventions_fail_when_sievekv_takes_the_latency_bold(tmp_path: Path
     assert not grader("tables:s08_conventions")(evidence(tmp_path, {EFFICIENCY: table}))
 
 
-S16 = [grader("tables:s16_qasper_rescored"), grader("tables:s16_fullkv_rescored"), grader("tables:s16_avg_rescored"), grader("tables:s16_marks_moved")]
+S16 = [
+    grader("tables:s16_qasper_rescored"),
+    grader("tables:s16_fullkv_rescored"),
+    grader("tables:s16_avg_rescored"),
+    grader("tables:s16_marks_moved"),
+]
 
 
 @pytest.mark.parametrize("check", S16, ids=lambda f: f.__name__)
 def test_s16_checks_pass_on_the_rescored_table_and_fail_on_the_old_one(tmp_path: Path, check) -> None:
     assert check(evidence(tmp_path / "right", {MAIN: written("s16_qasper_rescore", MAIN)}))
     assert not check(evidence(tmp_path / "wrong", {MAIN: written("s01_main_results_table", MAIN)}))
-
 
 
 def test_s16_conventions_kept_fails_when_the_update_drops_the_dagger(tmp_path: Path) -> None:
@@ -150,7 +160,9 @@ def test_s12_checks_pass_on_the_reference_plan_and_fail_on_the_pattern_only(tmp_
 
 
 def test_s12_ten_percent_fails_on_a_jump(tmp_path: Path) -> None:
-    plan = written("s12_half_marathon_plan", HALF) + inserted("s12_half_marathon_plan", "i2_ten_percent").replace("| W2 | 2026-02-16 | 29 |", "| W2 | 2026-02-16 | 34 |")
+    plan = written("s12_half_marathon_plan", HALF) + inserted("s12_half_marathon_plan", "i2_ten_percent").replace(
+        "| W2 | 2026-02-16 | 29 |", "| W2 | 2026-02-16 | 34 |"
+    )
     assert not grader("plans:s12_ten_percent")(evidence(tmp_path, {HALF: plan}))
 
 

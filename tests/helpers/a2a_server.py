@@ -24,9 +24,13 @@ from starlette.applications import Starlette
 def agent_card(url: str, name: str = "pbench test agent") -> AgentCard:
     """A minimal card: one JSON-RPC interface at ``url``, text in and out, no streaming."""
     return AgentCard(
-        name=name, description="an agent for pbench's a2a: tests", version="1.0",
+        name=name,
+        description="an agent for pbench's a2a: tests",
+        version="1.0",
         supported_interfaces=[AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version="1.0")],
-        capabilities=AgentCapabilities(streaming=False), default_input_modes=["text/plain"], default_output_modes=["text/plain"],
+        capabilities=AgentCapabilities(streaming=False),
+        default_input_modes=["text/plain"],
+        default_output_modes=["text/plain"],
         skills=[AgentSkill(id="assist", name="assist", description="answers a user", tags=["test"])],
     )
 

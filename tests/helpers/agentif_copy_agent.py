@@ -49,7 +49,10 @@ def copy_call(path: str, lines: list[str]) -> tuple[str, dict[str, object]]:
         return "docx_create", {"path": path, "blocks": [{"type": "paragraph", "text": line} for line in lines], "overwrite": True}
     if suffix == ".xlsx":  # a row's cells, so that the sheet reads back as the same comma-separated line
         rows = [next(csv.reader([line])) for line in lines]
-        return "xlsx_write", {"path": path, "cells": {f"{get_column_letter(c)}{r}": v for r, row in enumerate(rows, 1) for c, v in enumerate(row, 1)}}
+        return "xlsx_write", {
+            "path": path,
+            "cells": {f"{get_column_letter(c)}{r}": v for r, row in enumerate(rows, 1) for c, v in enumerate(row, 1)},
+        }
     if suffix == ".pdf":
         return "pdf_create", {"path": path, "text": "\n".join(lines), "overwrite": True}
     return "write_file", {"path": path, "content": "\n".join(lines) + "\n"}
@@ -77,6 +80,9 @@ class CopyAgent:
         lines = attachment_lines(self._ctx)
         for path in (p for p in named_paths(message) if p not in existing):
             tool, args = copy_call(path, lines)
-            if self._ctx.tools.call(tool, args).ok or self._ctx.tools.call("write_file", {"path": path, "content": "\n".join(lines) + "\n"}).ok:
+            if (
+                self._ctx.tools.call(tool, args).ok
+                or self._ctx.tools.call("write_file", {"path": path, "content": "\n".join(lines) + "\n"}).ok
+            ):
                 self.written.append(path)
         return AgentTurn(DONE)

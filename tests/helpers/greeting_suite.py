@@ -27,7 +27,9 @@ from proactive_bench import (
 class GreetingSettings(NoSettings):
     """The greeting suite's one setting."""
 
-    greeting: str | None = Field(default=None, description="Greeting: the word each session's first message opens with (default Hello).", json_schema_extra=SWEPT)
+    greeting: str | None = Field(
+        default=None, description="Greeting: the word each session's first message opens with (default Hello).", json_schema_extra=SWEPT
+    )
 
     @field_validator("greeting")
     @classmethod
@@ -54,7 +56,10 @@ class GreetingSuite:
             with open(log, "a", encoding="utf-8") as out:
                 out.write(f"{name} {greeting}\n")
         loaded = SUITES.get("personas").load(root, name, settings)
-        sessions = [s.model_copy(update={"trigger": s.trigger.model_copy(update={"message": f"{greeting}! {s.trigger.message}"})}) for s in loaded.sessions]
+        sessions = [
+            s.model_copy(update={"trigger": s.trigger.model_copy(update={"message": f"{greeting}! {s.trigger.message}"})})
+            for s in loaded.sessions
+        ]
         return replace(loaded, sessions=sessions, suite=self.name)
 
     def load_all(self, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:

@@ -77,7 +77,9 @@ def assert_refuses_bad_files(
         handle.truncate(FILE_LIMIT + 1)  # sparse: costs no disk
     (root / f"junk{suffix}").write_bytes(b"this is not what the name says")
     (root / f"folder{suffix}").mkdir(exist_ok=True)
-    cases = {f"folder{suffix}": "folder", f"huge{suffix}": "larger than", f"junk{suffix}": "junk"} | ({} if creates else {f"missing{suffix}": "no such file"})
+    cases = {f"folder{suffix}": "folder", f"huge{suffix}": "larger than", f"junk{suffix}": "junk"} | (
+        {} if creates else {f"missing{suffix}": "no such file"}
+    )
     if suffix in (".docx", ".xlsx"):
         (root / f"bomb{suffix}").write_bytes(zip_bomb())
         cases[f"bomb{suffix}"] = "unpacks to"

@@ -30,7 +30,8 @@ def agent_side(record: dict[str, Any]) -> list[Any]:
     """What the agent did in a session: per assistant message, its tool calls (name, arguments) and its text."""
     return [
         ([(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in m["tool_calls"]], m["content"])
-        for m in record["messages"] if m["role"] == "assistant"
+        for m in record["messages"]
+        if m["role"] == "assistant"
     ]
 
 

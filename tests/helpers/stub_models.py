@@ -29,8 +29,13 @@ class FakeUserModel:
     """Answers stage, reply and rubric prompts; knobs let a test break one kind of call."""
 
     def __init__(
-        self, drop_findings: bool = False, reply_fault: bool = False, judge_fault: bool = False,
-        gullible: bool = False, leaky: bool = False, always_leaky: bool = False,
+        self,
+        drop_findings: bool = False,
+        reply_fault: bool = False,
+        judge_fault: bool = False,
+        gullible: bool = False,
+        leaky: bool = False,
+        always_leaky: bool = False,
     ) -> None:
         self.drop_findings = drop_findings
         self.reply_fault = reply_fault
@@ -42,7 +47,9 @@ class FakeUserModel:
     def __call__(self, body: dict[str, Any]) -> Reply:
         prompt = prompt_text(body)
         if "already satisfied" in prompt:
-            changed = prompt_section(prompt, "Files created or changed in the latest turn") + prompt_section(prompt, "Tool calls in the latest assistant turn")
+            changed = prompt_section(prompt, "Files created or changed in the latest turn") + prompt_section(
+                prompt, "Tool calls in the latest assistant turn"
+            )
             ids = open_requirement_ids(prompt)[: -1 if self.drop_findings else None]
             findings = [{"intent_id": i, "completed": DONE_WHEN.get(i, "\0") in changed, "evidence": "in the file"} for i in ids]
             return structured_reply(body, {"findings": findings})

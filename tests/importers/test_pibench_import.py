@@ -95,12 +95,23 @@ def test_persona_episode_order_and_dependency_units(imported: Path) -> None:
     assert researcher.persona.id == researcher.persona.name == "researcher"
     assert researcher.persona.role.startswith("# researcher") and researcher.persona.language == "zh"
     assert researcher.persona.preferences == ["language: zh", "verbosity: high"]
-    assert researcher.persona.long_term_goals[0].startswith("Finish the thesis project on evaluating long-horizon tool-using agents: a benchmark")
+    assert researcher.persona.long_term_goals[0].startswith(
+        "Finish the thesis project on evaluating long-horizon tool-using agents: a benchmark"
+    )
     assert researcher.episode.title == "π-Bench ep_researcher"
     assert [s.id for s in researcher.sessions] == [f"researcher_task_{n}" for n in ("002", "006", "008", "014", "020")]
-    assert dependency_units(researcher.episode) == [["researcher_task_002", "researcher_task_008"], ["researcher_task_006"], ["researcher_task_014"], ["researcher_task_020"]]
+    assert dependency_units(researcher.episode) == [
+        ["researcher_task_002", "researcher_task_008"],
+        ["researcher_task_006"],
+        ["researcher_task_014"],
+        ["researcher_task_020"],
+    ]
     financier = dataset.episodes["Financier"]
-    assert dependency_units(financier.episode) == [["Financier_task_001", "Financier_task_010"], ["Financier_task_002"], ["Financier_task_007", "Financier_task_017"]]
+    assert dependency_units(financier.episode) == [
+        ["Financier_task_001", "Financier_task_010"],
+        ["Financier_task_002"],
+        ["Financier_task_007", "Financier_task_017"],
+    ]
 
 
 def test_every_task_format_variation_converts(imported: Path) -> None:
@@ -108,11 +119,17 @@ def test_every_task_format_variation_converts(imported: Path) -> None:
     financier = load_dataset(imported).episodes["Financier"]
     # task types become categories, all four of them
     categories = {s.id: s.category for s in researcher.sessions + financier.sessions}
-    assert {categories["researcher_task_002"], categories["Financier_task_010"], categories["Financier_task_002"], categories["Financier_task_007"]} == {
-        "long_term", "short_term_contextual", "short_term_independent", "val"}
+    assert {
+        categories["researcher_task_002"],
+        categories["Financier_task_010"],
+        categories["Financier_task_002"],
+        categories["Financier_task_007"],
+    } == {"long_term", "short_term_contextual", "short_term_independent", "val"}
     # user and env triggers
     event = researcher.session("researcher_task_020").trigger
-    assert (event.type, event.source) == ("event", "huggingface_hub") and json.loads(event.message)["event"] == "paper_recommendation_trigger"
+    assert (event.type, event.source) == ("event", "huggingface_hub") and json.loads(event.message)[
+        "event"
+    ] == "paper_recommendation_trigger"
     assert researcher.session("researcher_task_014").trigger.type == "user"
     # hidden intents (odd indentation in researcher_task_002), no rule annotations
     intents = researcher.session("researcher_task_002").intents
@@ -132,11 +149,17 @@ def test_grader_scripts_become_one_rule_item_per_criterion(imported: Path) -> No
     dataset = load_dataset(imported)
     rules = [c for c in dataset.episodes["researcher"].session("researcher_task_014").checklist]
     assert [(c.id, c.text) for c in rules] == [
-        ("t1", "[tools] task created with MCP tool name"), ("t2", "[tools] Morning stretching created"), ("t3", "[tools] friday_plan.md written")]
+        ("t1", "[tools] task created with MCP tool name"),
+        ("t2", "[tools] Morning stretching created"),
+        ("t3", "[tools] friday_plan.md written"),
+    ]
     check = rules[0].check
     assert isinstance(check, PibenchScript)
     assert check.pibench_script == PibenchScriptArgs(
-        path="researcher/researcher_task_014_todoist.py", criterion="task created with MCP tool name", tools=("todoist__create_task", "todoist__update_task"))
+        path="researcher/researcher_task_014_todoist.py",
+        criterion="task created with MCP tool name",
+        tools=("todoist__create_task", "todoist__update_task"),
+    )
     assert (imported / "graders" / "researcher" / "researcher_task_014_todoist.py").is_file()
     # a missing script still gets an item, for the whole script
     (missing,) = [c for c in dataset.episodes["Financier"].session("Financier_task_017").checklist if c.grader == "rule"]
@@ -172,7 +195,10 @@ def test_report_lists_what_could_not_be_converted(imported: Path) -> None:
         "- task fields description, environment_id, metadata have no pbench counterpart; not converted",
     ):
         assert line in report, line
-    assert "the apps start empty, so logins fail until episodes/researcher/apps/<app>.yaml seeds them (1 task(s): researcher_task_014)" in report
+    assert (
+        "the apps start empty, so logins fail until episodes/researcher/apps/<app>.yaml seeds them (1 task(s): researcher_task_014)"
+        in report
+    )
 
 
 def test_validate_passes_and_says_once_per_episode_that_intents_are_unannotated(imported: Path) -> None:
@@ -206,7 +232,10 @@ def test_the_data_folder_alone_imports_too(tmp_path: Path) -> None:
 # ---- malformed inputs ------------------------------------------------------------------------
 
 GOOD_TASK = {
-    "schema_version": "v2", "title": "T", "description": "", "task_type": "short_term_independent",
+    "schema_version": "v2",
+    "title": "T",
+    "description": "",
+    "task_type": "short_term_independent",
     "trigger": {"type": "user"},
     "intent": {"initial_input": "Please help.", "hidden_intent": [{"content": "Be brief."}]},
     "objectives": {"checklist": [{"criterion": "It is brief."}]},
@@ -226,7 +255,8 @@ def malformed(tmp_path: Path) -> Path:
     root.mkdir(parents=True)
     (root / "profile.yaml").write_text("user_id: someone_else\nrole: [not, text]\npreferences: {language: en}\n")
     (root / "tools.yaml").write_text("tool_names:\n  - gmail__send_email\n  - teleport__beam\n")
-    (root / "episode.yaml").write_text(textwrap.dedent("""\
+    (root / "episode.yaml").write_text(
+        textwrap.dedent("""\
         tasks:
           - task_id: t_ok
             depends_on: [t_missing]
@@ -246,9 +276,16 @@ def malformed(tmp_path: Path) -> Path:
             depends_on: [t_no_intents]
           - task_id: t_script
           - task_id: t_ok
-        """))
-    write_task(root, "t_ok", title=None, task_type=None, trigger=None,
-               objectives={"checklist": [{"criterion": "Fine."}], "tools": {"gmail__send_email": {}}, "bogus": 1})
+        """)
+    )
+    write_task(
+        root,
+        "t_ok",
+        title=None,
+        task_type=None,
+        trigger=None,
+        objectives={"checklist": [{"criterion": "Fine."}], "tools": {"gmail__send_email": {}}, "bogus": 1},
+    )
     write_task(root, "t_cycle_a", objectives={"checklist": "not a list"})
     write_task(root, "t_cycle_b")
     write_task(root, "t_before")
@@ -257,11 +294,17 @@ def malformed(tmp_path: Path) -> Path:
     (root / "tasks" / "t_broken").mkdir()
     (root / "tasks" / "t_broken" / "task.yaml").write_text("intent: [unclosed\n")
     write_task(root, "t_env_text", trigger={"type": "env"})
-    write_task(root, "t_script", trigger={"type": "timer"},
-               intent={"initial_input": "Go.", "hidden_intent": [{"content": "Be brief."}, "bare string", {"content": ""}]},
-               objectives={"checklist": [{"criterion": "Heavy.", "weight": -1}, {"nope": 1}],
-                           "tools": [{"mcp_appworld_gmail__send_email": {"call": ["body"]}}, "not a mapping", {"teleport__beam": {}}],
-                           "tools_evaluation_path": "data/p1/scripts/boom.py"})
+    write_task(
+        root,
+        "t_script",
+        trigger={"type": "timer"},
+        intent={"initial_input": "Go.", "hidden_intent": [{"content": "Be brief."}, "bare string", {"content": ""}]},
+        objectives={
+            "checklist": [{"criterion": "Heavy.", "weight": -1}, {"nope": 1}],
+            "tools": [{"mcp_appworld_gmail__send_email": {"call": ["body"]}}, "not a mapping", {"teleport__beam": {}}],
+            "tools_evaluation_path": "data/p1/scripts/boom.py",
+        },
+    )
     write_task(root, "t_unlisted")
     (root / "scripts").mkdir()
     (root / "scripts" / "boom.py").write_text("raise ImportError('broken grader module')\n")
@@ -273,8 +316,11 @@ def test_malformed_inputs_are_reported_item_by_item_and_the_rest_still_validates
     import_to(malformed, out)
     report = (out / "IMPORT_REPORT.md").read_text()
     expected = {
-        "p1/profile.yaml": ["user_id: is 'someone_else' but the folder is 'p1'; the folder name is used", "role: expected text, got list; ignored",
-                            "role: no role text; the simulated user knows only its name"],
+        "p1/profile.yaml": [
+            "user_id: is 'someone_else' but the folder is 'p1'; the folder name is used",
+            "role: expected text, got list; ignored",
+            "role: no role text; the simulated user knows only its name",
+        ],
         "p1/tools.yaml": ["tool_names[1]: 'teleport__beam' is not a pbench tool; not offered"],
         "p1/episode.yaml": [
             "tasks[0].depends_on: 't_missing' is not a task of this episode; dependency dropped",
@@ -287,13 +333,20 @@ def test_malformed_inputs_are_reported_item_by_item_and_the_rest_still_validates
             "tasks[1].depends_on: ['t_cycle_b'] form a cycle with 't_cycle_a'; dropped",
             "tasks: sessions moved so that each follows the tasks it depends on",
         ],
-        "p1/tasks/t_ok/task.yaml": ["trigger: expected a mapping with a type, got None; a user trigger is assumed",
-                                    "objectives.bogus: unknown field; not converted", "objectives.tools: expected a list, got dict; ignored"],
+        "p1/tasks/t_ok/task.yaml": [
+            "trigger: expected a mapping with a type, got None; a user trigger is assumed",
+            "objectives.bogus: unknown field; not converted",
+            "objectives.tools: expected a list, got dict; ignored",
+        ],
         "p1/tasks/t_cycle_a/task.yaml": ["objectives.checklist: expected a list, got str; ignored"],
-        "p1/tasks/t_no_intents/task.yaml": ["intent.hidden_intent: expected a list, got str",
-                                            "intent.hidden_intent: no hidden intents; task not imported (π-Bench rejects it too)"],
+        "p1/tasks/t_no_intents/task.yaml": [
+            "intent.hidden_intent: expected a list, got str",
+            "intent.hidden_intent: no hidden intents; task not imported (π-Bench rejects it too)",
+        ],
         "p1/tasks/t_broken/task.yaml": ["line 2, column 1: invalid YAML"],
-        "p1/tasks/t_env_text/task.yaml": ["intent.initial_input: the env trigger's payload is not JSON with a 'source'; the event has no source"],
+        "p1/tasks/t_env_text/task.yaml": [
+            "intent.initial_input: the env trigger's payload is not JSON with a 'source'; the event has no source"
+        ],
         "p1/tasks/t_script/task.yaml": [
             "trigger.type: unknown trigger type 'timer'; a user request is assumed",
             "intent.hidden_intent[1]: expected {content: text}, got 'bare string'; skipped",
@@ -312,7 +365,14 @@ def test_malformed_inputs_are_reported_item_by_item_and_the_rest_still_validates
             assert f"- {line}" in section, (file, line)
     episode = load_dataset(out).episodes["p1"]
     assert [(e.id, e.depends_on) for e in episode.episode.sessions] == [
-        ("t_ok", []), ("t_after", []), ("t_before", ["t_after"]), ("t_env_text", []), ("t_script", []), ("t_cycle_a", []), ("t_cycle_b", ["t_cycle_a"])]
+        ("t_ok", []),
+        ("t_after", []),
+        ("t_before", ["t_after"]),
+        ("t_env_text", []),
+        ("t_script", []),
+        ("t_cycle_a", []),
+        ("t_cycle_b", ["t_cycle_a"]),
+    ]
     ok = episode.session("t_ok")
     assert (ok.title, ok.category, ok.trigger.type) == ("t_ok", "unknown", "user")
     assert episode.session("t_env_text").trigger.model_dump(exclude_defaults=True) == {"type": "event", "message": "Please help."}
@@ -339,7 +399,10 @@ def evidence_with(records: list[ToolRecord], root: Path, workspace: Path) -> Evi
 
 
 def test_scripts_see_the_latest_allowed_call_per_turn_with_mcp_names(imported: Path, tmp_path: Path) -> None:
-    created = [ToolRecord("todoist__create_task", {"title": t}, {"response": {"task_id": n}}, True, turn=1) for n, t in enumerate(("Morning stretching", "Lunch"))]
+    created = [
+        ToolRecord("todoist__create_task", {"title": t}, {"response": {"task_id": n}}, True, turn=1)
+        for n, t in enumerate(("Morning stretching", "Lunch"))
+    ]
     evidence = evidence_with([*created, ToolRecord("todoist__login", {}, {"response": {}}, True, turn=1)], imported, tmp_path / "ws")
     args = PibenchScriptArgs(path="researcher/researcher_task_014_todoist.py", tools=("todoist__create_task",))
     assert script_check(args.model_copy(update={"criterion": "task created with MCP tool name"}), evidence) is True
@@ -375,7 +438,9 @@ class FakeModels:
     def __call__(self, body: dict[str, Any]) -> Reply:
         prompt = prompt_text(body)
         if "already satisfied" in prompt:
-            work = prompt_section(prompt, "Files created or changed in the latest turn") + prompt_section(prompt, "Tool calls in the latest assistant turn")
+            work = prompt_section(prompt, "Files created or changed in the latest turn") + prompt_section(
+                prompt, "Tool calls in the latest assistant turn"
+            )
             findings = [{"intent_id": i, "completed": f"[{i}]" in work, "evidence": f"[{i}]"} for i in open_requirement_ids(prompt)]
             return structured_reply(body, {"findings": findings})
         if "asks a question that targets" in prompt:
@@ -394,9 +459,26 @@ class FakeModels:
 def run_imported(imported: Path, db: Path, fake: FakeModels, persona: str, sessions: str) -> tuple[Any, dict[str, Any]]:
     with StubServer(fake) as server:
         result = run_cli(
-            "episode", "--json", "--data", str(imported), "--persona", persona, "--sessions", sessions, "--model", AGENT,
-            "--db", str(db), "--user", "llm", "--user-model", "openai:stub-user", "--judge-model", "openai:stub-judge",
-            "--base-url", server.base_url,
+            "episode",
+            "--json",
+            "--data",
+            str(imported),
+            "--persona",
+            persona,
+            "--sessions",
+            sessions,
+            "--model",
+            AGENT,
+            "--db",
+            str(db),
+            "--user",
+            "llm",
+            "--user-model",
+            "openai:stub-user",
+            "--judge-model",
+            "openai:stub-judge",
+            "--base-url",
+            server.base_url,
         )
     return result, json.loads(result.stdout)
 
@@ -412,7 +494,9 @@ def test_an_imported_episode_runs_with_the_llm_user_pooled_proc_and_script_items
     (seeds / "todoist.yaml").write_text('todoist_user:\n  - {id: 1, name: Laura Mccoy, email: la-mcco@gmail.com, password: "Eu(M@!7"}\n')
     try:
         fake = FakeModels()
-        result, out = run_imported(imported, tmp_path / "r.db", fake, "researcher", "researcher_task_002,researcher_task_008,researcher_task_014")
+        result, out = run_imported(
+            imported, tmp_path / "r.db", fake, "researcher", "researcher_task_002,researcher_task_008,researcher_task_014"
+        )
     finally:
         (seeds / "todoist.yaml").unlink()
     assert result.exit_code == 0, result.output

@@ -67,12 +67,25 @@ def test_an_output_that_validate_rejects_fails_the_import(source: Path, tmp_path
 def test_baselines_that_need_a_reference_solution_refuse_imported_data_and_passive_runs(source: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert run_cli("import", "pibench", str(source), "--out", str(out)).exit_code == 0
-    common = ["--data", str(out), "--persona", "researcher", "--user", "llm", "--user-model", "openai:stub-user", "--db", str(tmp_path / "r.db")]
+    common = [
+        "--data",
+        str(out),
+        "--persona",
+        "researcher",
+        "--user",
+        "llm",
+        "--user-model",
+        "openai:stub-user",
+        "--db",
+        str(tmp_path / "r.db"),
+    ]
     refused = run_cli("episode", *common, "--model", "scripted:reference")
     assert refused.exit_code == 2 and "baselines that work without one: scripted:passive" in refused.output
     assert len(refused.output.strip().splitlines()) == 1
     with StubServer(FakeModels()) as server:
-        passive = run_cli("episode", "--json", *common, "--model", "scripted:passive", "--sessions", "researcher_task_006", "--base-url", server.base_url)
+        passive = run_cli(
+            "episode", "--json", *common, "--model", "scripted:passive", "--sessions", "researcher_task_006", "--base-url", server.base_url
+        )
     assert passive.exit_code == 0, passive.output
     (session,) = json.loads(passive.stdout)["sessions"]
     assert session["status"] == "completed" and session["proc"] == 0.0

@@ -12,7 +12,12 @@ from proactive_bench.store import Run
 
 def test_flags_name_a_role_and_a_positive_number() -> None:
     assert parse_max_tokens(["judge=64", "agent = 100"]) == {"judge": 64, "agent": 100}
-    for bad, reason in (["judge"], "expected ROLE=N"), (["critic=3"], "ROLE one of"), (["judge=lots"], "whole number"), (["judge=0"], "at least 1"):
+    for bad, reason in (
+        (["judge"], "expected ROLE=N"),
+        (["critic=3"], "ROLE one of"),
+        (["judge=lots"], "whole number"),
+        (["judge=0"], "at least 1"),
+    ):
         with pytest.raises(ValueError, match=reason):
             parse_max_tokens(bad)
 
@@ -28,4 +33,6 @@ def test_a_run_stored_before_caps_existed_replays_uncapped() -> None:
     legacy = {"persona": "p", "model": "scripted:reference", "data_root": "."}
     assert run_spec(Run(persona="p", model="m", user_backend="rules", data_root=".", workspace="w", config=legacy)).max_tokens == UNCAPPED
     stored = RunSpec(**legacy).model_dump(mode="json")
-    assert run_spec(Run(persona="p", model="m", user_backend="rules", data_root=".", workspace="w", config=stored)).max_tokens == MaxTokens()
+    assert (
+        run_spec(Run(persona="p", model="m", user_backend="rules", data_root=".", workspace="w", config=stored)).max_tokens == MaxTokens()
+    )

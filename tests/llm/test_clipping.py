@@ -68,8 +68,27 @@ def _writer_episode(tmp_path: Path, *extra: str, models: dict[str, Any] | None =
     fake = Recording()
     with StubServer(fake, models=models) as server:
         result = run_cli(
-            "episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", WRITER, "--sessions", "a1", "--db", str(db),
-            "--user", "llm", "--user-model", "openai:stub-user", "--judge-model", "openai:stub-judge", "--base-url", server.base_url, *extra,
+            "episode",
+            "--json",
+            "--data",
+            str(MINI),
+            "--persona",
+            "mini",
+            "--model",
+            WRITER,
+            "--sessions",
+            "a1",
+            "--db",
+            str(db),
+            "--user",
+            "llm",
+            "--user-model",
+            "openai:stub-user",
+            "--judge-model",
+            "openai:stub-judge",
+            "--base-url",
+            server.base_url,
+            *extra,
         )
     assert result.exit_code == 0, result.output
     return db, fake, json.loads(result.stdout)

@@ -34,8 +34,18 @@ def test_a_dead_server_pauses_its_runs_and_resume_continues_them(tmp_path: Path)
     server.down = True
     with StubServer(server) as stub:
         first = run_cli(
-            "sweep", "--json", "--data", str(MINI), "--personas", "mini", "--models", "openai:agent,scripted:reference",
-            "--base-url", stub.base_url, "--db", str(db),
+            "sweep",
+            "--json",
+            "--data",
+            str(MINI),
+            "--personas",
+            "mini",
+            "--models",
+            "openai:agent,scripted:reference",
+            "--base-url",
+            stub.base_url,
+            "--db",
+            str(db),
         )
         assert "Traceback" not in first.output
         store = Store(db)

@@ -34,8 +34,25 @@ def rows(db: Path) -> tuple[int, int]:
 def test_an_unreachable_endpoint_is_one_line_and_no_rows(command: str, tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{closed_port()}/v1"
     db = tmp_path / "r.db"
-    common = ["--data", str(DATA), "--user", "llm", "--user-model", "openai:u", "--judge-model", "openai:j", "--base-url", url, "--db", str(db)]
-    args = ["episode", "--persona", "pharmacist", "--model", "scripted:reference"] if command == "episode" else ["sweep", "--personas", "pharmacist", "--models", "scripted:reference"]
+    common = [
+        "--data",
+        str(DATA),
+        "--user",
+        "llm",
+        "--user-model",
+        "openai:u",
+        "--judge-model",
+        "openai:j",
+        "--base-url",
+        url,
+        "--db",
+        str(db),
+    ]
+    args = (
+        ["episode", "--persona", "pharmacist", "--model", "scripted:reference"]
+        if command == "episode"
+        else ["sweep", "--personas", "pharmacist", "--models", "scripted:reference"]
+    )
     result = run_cli(*args, *common)
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
@@ -58,6 +75,14 @@ def test_any_http_answer_counts_as_reachable() -> None:
 
 
 def test_which_models_use_an_openai_compatible_server() -> None:
-    assert [is_openai_model(m) for m in ("openai:x", "openai/x", "gpt-4o", "scripted:reference", "my.mod:factory", "anthropic:claude", None)] == [
-        True, True, True, False, False, False, False,
+    assert [
+        is_openai_model(m) for m in ("openai:x", "openai/x", "gpt-4o", "scripted:reference", "my.mod:factory", "anthropic:claude", None)
+    ] == [
+        True,
+        True,
+        True,
+        False,
+        False,
+        False,
+        False,
     ]

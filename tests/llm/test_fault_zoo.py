@@ -36,7 +36,12 @@ SENT: list[dict[str, Any]] = []
 
 
 def run_on(
-    quirk: str, tmp_path: Path, *extra: str, model: str = "openai:zoo-agent", sessions: str = SESSION, server: StubServer | None = None,
+    quirk: str,
+    tmp_path: Path,
+    *extra: str,
+    model: str = "openai:zoo-agent",
+    sessions: str = SESSION,
+    server: StubServer | None = None,
     **quirk_options: Any,
 ) -> tuple[Any, dict[str, Any], list[LLMCall]]:
     """A pharmacist episode on a zoo server (``server``, else a new one with ``quirk``); the requests it got are left in SENT."""
@@ -44,9 +49,27 @@ def run_on(
     with nullcontext(server) if server else StubServer(with_quirk(plausible_model, quirk, retry_after="0", **quirk_options)) as stub:
         before = len(stub.requests)
         result = run_cli(
-            "episode", "--json", "--data", str(DATA), "--persona", "pharmacist", "--model", model, "--sessions", sessions,
-            "--user", "llm", "--user-model", "openai:zoo-user", "--judge-model", "openai:zoo-judge", "--base-url", stub.base_url,
-            "--db", str(db), *extra,
+            "episode",
+            "--json",
+            "--data",
+            str(DATA),
+            "--persona",
+            "pharmacist",
+            "--model",
+            model,
+            "--sessions",
+            sessions,
+            "--user",
+            "llm",
+            "--user-model",
+            "openai:zoo-user",
+            "--judge-model",
+            "openai:zoo-judge",
+            "--base-url",
+            stub.base_url,
+            "--db",
+            str(db),
+            *extra,
         )
         SENT[:] = stub.requests[before:]
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
@@ -67,14 +90,17 @@ def methods_that_worked(calls: list[LLMCall], role: str) -> set[str]:
     return {c.method for c in calls if c.role == role and c.ok and c.purpose != "reply"}
 
 
-@pytest.mark.parametrize(("quirk", "method"), [
-    ("none", "json_schema"),
-    ("reject-format-500", "function_calling"),
-    ("reject-format-400", "function_calling"),
-    ("reject-format-422", "function_calling"),
-    ("ignore-format", "function_calling"),
-    ("tool-calls-as-text", "function_calling"),
-])
+@pytest.mark.parametrize(
+    ("quirk", "method"),
+    [
+        ("none", "json_schema"),
+        ("reject-format-500", "function_calling"),
+        ("reject-format-400", "function_calling"),
+        ("reject-format-422", "function_calling"),
+        ("ignore-format", "function_calling"),
+        ("tool-calls-as-text", "function_calling"),
+    ],
+)
 def test_structured_output_settles_on_the_method_the_server_supports(quirk: str, method: str, tmp_path: Path) -> None:
     _, out, calls = run_on(quirk, tmp_path)
     assert_every_intent_terminal(out)
@@ -143,12 +169,39 @@ def prompt_role(body: dict[str, Any]) -> str:
 
 
 def test_caps_and_call_timeout_flags_are_checked_and_stored(tmp_path: Path) -> None:
-    bad = run_cli("episode", "--persona", "pharmacist", "--data", str(DATA), "--model", "scripted:reference", "--db", str(tmp_path / "r.db"),
-                  "--max-tokens", "critic=5")
+    bad = run_cli(
+        "episode",
+        "--persona",
+        "pharmacist",
+        "--data",
+        str(DATA),
+        "--model",
+        "scripted:reference",
+        "--db",
+        str(tmp_path / "r.db"),
+        "--max-tokens",
+        "critic=5",
+    )
     assert bad.exit_code == 2 and "expected ROLE=N with ROLE one of agent, user_reply, user_judgement, judge" in bad.output
     assert "Traceback" not in bad.output
-    good = run_cli("episode", "--json", "--persona", "pharmacist", "--data", str(DATA), "--model", "scripted:reference", "--sessions", "1",
-                   "--db", str(tmp_path / "r.db"), "--max-tokens", "judge=64", "--call-timeout", "9")
+    good = run_cli(
+        "episode",
+        "--json",
+        "--persona",
+        "pharmacist",
+        "--data",
+        str(DATA),
+        "--model",
+        "scripted:reference",
+        "--sessions",
+        "1",
+        "--db",
+        str(tmp_path / "r.db"),
+        "--max-tokens",
+        "judge=64",
+        "--call-timeout",
+        "9",
+    )
     assert good.exit_code == 0, good.output
     from proactive_bench.episode.launch import run_spec
 
@@ -161,7 +214,9 @@ def test_a_run_probes_each_server_once_starts_with_what_works_and_later_runs_reu
     with StubServer(with_quirk(plausible_model, "reject-format-500")) as server:
         _, out, calls = run_on("", tmp_path, server=server)
         assert_every_intent_terminal(out)
-        assert len([b for b in SENT if is_probe(b)]) == 2 * 6  # six capabilities (vision among them), once for each model name on the server
+        assert (
+            len([b for b in SENT if is_probe(b)]) == 2 * 6
+        )  # six capabilities (vision among them), once for each model name on the server
         assert not [c for c in calls if not c.ok] and methods_that_worked(calls, "user") == {"function_calling"}
         _, again, _ = run_on("", tmp_path, server=server)
         assert again["run_id"] != out["run_id"] and not [b for b in SENT if is_probe(b)]

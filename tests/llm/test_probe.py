@@ -28,7 +28,14 @@ def test_the_probe_tells_what_each_server_does(quirk: str) -> None:
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     found = tuple(c["outcome"] + (f" {c['status']}" if c["outcome"] == "rejected" else "") for c in report["capabilities"])
-    assert [c["name"] for c in report["capabilities"]] == ["plain chat", "json_schema", "function_calling", "json_mode", "tool use", "vision"]
+    assert [c["name"] for c in report["capabilities"]] == [
+        "plain chat",
+        "json_schema",
+        "function_calling",
+        "json_mode",
+        "tool use",
+        "vision",
+    ]
     assert found == EXPECTED[quirk]
     assert table.exit_code == 0 and "function_calling" in table.stdout and "structured calls start with" in table.stdout
 

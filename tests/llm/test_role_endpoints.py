@@ -21,10 +21,32 @@ def test_each_role_goes_to_its_server_with_its_key_from_dotenv(tmp_path: Path, m
     db = tmp_path / "r.db"
     with StubServer(plausible_model) as agent_server, StubServer(plausible_model) as judging:
         result = run_cli(
-            "episode", "--json", "--data", str(DATA), "--persona", "pharmacist", "--sessions", "1", "--db", str(db),
-            "--model", "openai/zoo-agent", "--user", "llm", "--user-model", "openai:zoo-user", "--judge-model", "openai:zoo-judge",
-            "--agent-base-url", agent_server.base_url, "--base-url", judging.base_url,
-            "--agent-key-env", "ZOO_AGENT_KEY", "--judge-key-env", "ZOO_JUDGE_KEY",
+            "episode",
+            "--json",
+            "--data",
+            str(DATA),
+            "--persona",
+            "pharmacist",
+            "--sessions",
+            "1",
+            "--db",
+            str(db),
+            "--model",
+            "openai/zoo-agent",
+            "--user",
+            "llm",
+            "--user-model",
+            "openai:zoo-user",
+            "--judge-model",
+            "openai:zoo-judge",
+            "--agent-base-url",
+            agent_server.base_url,
+            "--base-url",
+            judging.base_url,
+            "--agent-key-env",
+            "ZOO_AGENT_KEY",
+            "--judge-key-env",
+            "ZOO_JUDGE_KEY",
         )
         assert result.exit_code == 0, result.output
         assert {b["model"] for b in agent_server.requests} == {"zoo-agent"}
@@ -40,15 +62,49 @@ def test_each_role_goes_to_its_server_with_its_key_from_dotenv(tmp_path: Path, m
 def test_a_key_variable_that_is_not_set_is_one_line_before_any_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("NO_SUCH_KEY_VAR", raising=False)
-    result = run_cli("episode", "--data", str(DATA), "--persona", "pharmacist", "--db", str(tmp_path / "r.db"), "--model", "scripted:reference",
-                     "--user", "llm", "--user-model", "openai:u", "--base-url", "http://127.0.0.1:9/v1", "--user-key-env", "NO_SUCH_KEY_VAR")
+    result = run_cli(
+        "episode",
+        "--data",
+        str(DATA),
+        "--persona",
+        "pharmacist",
+        "--db",
+        str(tmp_path / "r.db"),
+        "--model",
+        "scripted:reference",
+        "--user",
+        "llm",
+        "--user-model",
+        "openai:u",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--user-key-env",
+        "NO_SUCH_KEY_VAR",
+    )
     assert result.exit_code == 2 and "the user's API key is read from $NO_SUCH_KEY_VAR, which is not set" in result.output
     assert len(result.output.strip().splitlines()) == 1
 
 
 def test_an_unknown_provider_is_one_line_naming_the_known_ones(tmp_path: Path) -> None:
     with StubServer(plausible_model) as server:
-        result = run_cli("episode", "--data", str(DATA), "--persona", "pharmacist", "--sessions", "1", "--db", str(tmp_path / "r.db"),
-                         "--model", "scripted:reference", "--user", "llm", "--user-model", "mistery:big", "--base-url", server.base_url)
+        result = run_cli(
+            "episode",
+            "--data",
+            str(DATA),
+            "--persona",
+            "pharmacist",
+            "--sessions",
+            "1",
+            "--db",
+            str(tmp_path / "r.db"),
+            "--model",
+            "scripted:reference",
+            "--user",
+            "llm",
+            "--user-model",
+            "mistery:big",
+            "--base-url",
+            server.base_url,
+        )
     assert result.exit_code == 2 and "unknown model provider 'mistery' in 'mistery:big'; known: openai" in result.output
     assert "Traceback" not in result.output

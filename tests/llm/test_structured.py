@@ -48,7 +48,9 @@ async def transport(request: pytest.FixtureRequest) -> AsyncIterator[ChatTranspo
         yield opened
 
 
-def caller(server: StubServer, records: list[LLMCallRecord], transport: ChatTransport | None, policy: RetryPolicy = FAST) -> StructuredCaller:
+def caller(
+    server: StubServer, records: list[LLMCallRecord], transport: ChatTransport | None, policy: RetryPolicy = FAST
+) -> StructuredCaller:
     model = make_chat_model("openai:stub", ChatSettings(base_url=server.base_url, max_retries=0, timeout=5, transport=transport))
     return StructuredCaller(model, "stub", "judge", records.append, policy)
 
@@ -212,11 +214,19 @@ async def test_a_tool_call_written_as_text_is_read(transport: ChatTransport | No
     assert (result.method, result.value) == ("function_calling", Answer(**GOOD))
 
 
-@pytest.mark.parametrize(("reply", "error"), [
-    (error_reply(401, "invalid api key"), StructuredOutputError),
-    (error_reply(400, "This model's maximum context length is 4096 tokens. However, your messages resulted in 9000 tokens."), ContextLengthError),
-])
-async def test_no_method_can_help_with_bad_keys_or_long_prompts(transport: ChatTransport | None, reply: Reply, error: type[Exception]) -> None:
+@pytest.mark.parametrize(
+    ("reply", "error"),
+    [
+        (error_reply(401, "invalid api key"), StructuredOutputError),
+        (
+            error_reply(400, "This model's maximum context length is 4096 tokens. However, your messages resulted in 9000 tokens."),
+            ContextLengthError,
+        ),
+    ],
+)
+async def test_no_method_can_help_with_bad_keys_or_long_prompts(
+    transport: ChatTransport | None, reply: Reply, error: type[Exception]
+) -> None:
     records: list[LLMCallRecord] = []
     with StubServer(lambda body: reply) as server:
         c = caller(server, records, transport)
@@ -231,9 +241,15 @@ async def test_transport_retries_are_recorded_as_attempts() -> None:
     async with ChatTransport() as opened:
         with StubServer(lambda body: next(faults, None) or structured_reply(body, GOOD)) as server:
             model = make_chat_model("openai:stub", ChatSettings(base_url=server.base_url, max_retries=3, timeout=5, transport=opened))
-            result = await ask(StructuredCaller(model, "stub", "judge", records.append, FAST), )
+            result = await ask(
+                StructuredCaller(model, "stub", "judge", records.append, FAST),
+            )
     assert result.attempts == 1 and len(server.requests) == 3
-    assert [(r.attempt, r.ok, (r.error or "").split(":")[0]) for r in records] == [(1, False, "transport retry"), (1, False, "transport retry"), (1, True, "")]
+    assert [(r.attempt, r.ok, (r.error or "").split(":")[0]) for r in records] == [
+        (1, False, "transport retry"),
+        (1, False, "transport retry"),
+        (1, True, ""),
+    ]
     assert "RateLimitError" in (records[0].error or "") and "not JSON" in (records[1].error or "")
 
 
@@ -258,7 +274,9 @@ async def test_a_prompt_over_the_context_is_clipped_asked_again_and_noted(transp
     def respond(body: dict[str, Any]) -> Reply:
         size = len(json.dumps(body["messages"]))
         if size > limit_chars:
-            return error_reply(400, f"This model's maximum context length is 1000 tokens. However, your messages resulted in {size // 4} tokens.")
+            return error_reply(
+                400, f"This model's maximum context length is 1000 tokens. However, your messages resulted in {size // 4} tokens."
+            )
         return structured_reply(body, GOOD)
 
     records: list[LLMCallRecord] = []
@@ -270,7 +288,11 @@ async def test_a_prompt_over_the_context_is_clipped_asked_again_and_noted(transp
     assert result.value == Answer(**GOOD) and again.attempts == 1 and c.context_tokens == 1000
     sent = json.dumps(server.requests[1]["messages"])
     assert "Is the unit mg/L?" in sent and "characters clipped to fit the model's context window" in sent and "THE END" in sent
-    assert [(r.ok, (r.error or "").split(":")[0]) for r in records] == [(False, "fatal"), (True, "prompt clipped to fit 1000 tokens"), (True, "prompt clipped to fit 1000 tokens")]
+    assert [(r.ok, (r.error or "").split(":")[0]) for r in records] == [
+        (False, "fatal"),
+        (True, "prompt clipped to fit 1000 tokens"),
+        (True, "prompt clipped to fit 1000 tokens"),
+    ]
     assert len(server.requests) == 3
 
 
@@ -304,7 +326,9 @@ async def test_an_answer_cut_after_its_json_closed_still_counts(transport: ChatT
 
 async def test_a_200_without_choices_is_malformed_not_an_escape(transport: ChatTransport | None) -> None:
     def respond(body: dict[str, Any]) -> Reply:
-        return RawReply(200, json.dumps({"id": "x", "object": "chat.completion", "choices": []}).encode(), {"content-type": "application/json"})
+        return RawReply(
+            200, json.dumps({"id": "x", "object": "chat.completion", "choices": []}).encode(), {"content-type": "application/json"}
+        )
 
     records: list[LLMCallRecord] = []
     with StubServer(respond) as server, pytest.raises(StructuredOutputError):

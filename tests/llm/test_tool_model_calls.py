@@ -44,21 +44,29 @@ async def test_embeddings_are_recorded_then_replayed_without_the_server(tmp_path
         assert await client.embed(["vendor memo", "soccer"]) == first
         with pytest.raises(ReplayMissError, match="no recorded answer"):
             await client.embed(["a text never embedded"])
-    assert [(r.role, r.method, r.ok, r.cached) for r in records] == [("embedder", "embeddings", True, False), ("embedder", "embeddings", True, True)]
+    assert [(r.role, r.method, r.ok, r.cached) for r in records] == [
+        ("embedder", "embeddings", True, False),
+        ("embedder", "embeddings", True, True),
+    ]
 
 
-@pytest.mark.parametrize(("answer", "reason"), [
-    (embedding_reply([[0.1, 0.2]]), "asked for 2 vector"),
-    (embedding_reply([[0.1, 0.2], []]), "an empty or non-numeric vector"),
-    (embedding_reply([[0.1, 0.2], ["x", "y"]]), "an empty or non-numeric vector"),
-    ({"object": "list"}, "asked for 2 vector"),
-])
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        (embedding_reply([[0.1, 0.2]]), "asked for 2 vector"),
+        (embedding_reply([[0.1, 0.2], []]), "an empty or non-numeric vector"),
+        (embedding_reply([[0.1, 0.2], ["x", "y"]]), "an empty or non-numeric vector"),
+        ({"object": "list"}, "asked for 2 vector"),
+    ],
+)
 async def test_an_answer_without_one_good_vector_per_text_is_an_error_not_an_empty_result(answer: dict[str, Any], reason: str) -> None:
     records: list[LLMCallRecord] = []
     with StubServer(lambda body: text_reply("unused"), embedder=lambda body: answer) as server:
         async with ChatTransport() as transport:
             client = EmbeddingClient("openai:embed", transport, server.base_url, recorder=records.append)
-            with pytest.raises(EmbeddingsError, match=f"^embeddings from openai:embed at {server.base_url}/embeddings failed: ValueError: {reason}"):
+            with pytest.raises(
+                EmbeddingsError, match=f"^embeddings from openai:embed at {server.base_url}/embeddings failed: ValueError: {reason}"
+            ):
                 await client.embed(["one", "two"])
     assert [(r.ok, r.role) for r in records] == [(False, "embedder")]
 
@@ -80,8 +88,27 @@ def _searching_agent(body: dict[str, Any]) -> dict[str, Any]:
 
 def _episode(db: Path, base_url: str) -> Any:
     return run_cli(
-        "episode", "--json", "--suite", "odyssey", "--task", TASK, "--memory", "rag:raw-session", "--top-k", "1", "--embedding-model", "openai:embed",
-        "--model", "openai:agent", "--base-url", base_url, "--no-probe", "--data", str(ODYSSEY_MINI), "--db", str(db),
+        "episode",
+        "--json",
+        "--suite",
+        "odyssey",
+        "--task",
+        TASK,
+        "--memory",
+        "rag:raw-session",
+        "--top-k",
+        "1",
+        "--embedding-model",
+        "openai:embed",
+        "--model",
+        "openai:agent",
+        "--base-url",
+        base_url,
+        "--no-probe",
+        "--data",
+        str(ODYSSEY_MINI),
+        "--db",
+        str(db),
     )
 
 
@@ -131,16 +158,37 @@ def test_an_embeddings_endpoint_failing_at_search_time_fails_the_search_clearly_
 
 def test_the_embedding_model_goes_with_a_retrieval_memory_setting(tmp_path: Path) -> None:
     result = run_cli(
-        "episode", "--suite", "odyssey", "--task", TASK, "--memory", "long-context", "--embedding-model", "openai:embed",
-        "--model", "scripted:reference", "--data", str(ODYSSEY_MINI), "--db", str(tmp_path / "r.db"),
+        "episode",
+        "--suite",
+        "odyssey",
+        "--task",
+        TASK,
+        "--memory",
+        "long-context",
+        "--embedding-model",
+        "openai:embed",
+        "--model",
+        "scripted:reference",
+        "--data",
+        str(ODYSSEY_MINI),
+        "--db",
+        str(tmp_path / "r.db"),
     )
     assert result.exit_code == 2 and "--embedding-model goes with a rag:* memory setting" in result.output
 
 
 def test_a_sweep_gives_the_embedding_model_to_its_retrieval_settings_only() -> None:
     config = validate_sweep_config(
-        {"models": ["scripted:reference"], "suite": "odyssey", "memory": ["long-context", "rag:raw-session"], "embedding_model": "openai:embed"}, "flags",
+        {
+            "models": ["scripted:reference"],
+            "suite": "odyssey",
+            "memory": ["long-context", "rag:raw-session"],
+            "embedding_model": "openai:embed",
+        },
+        "flags",
     )
     assert [(s.memory, s.embedding_model) for s in config.settings()] == [("long-context", None), ("rag:raw-session", "openai:embed")]
     with pytest.raises(SweepConfigError, match="--embedding-model goes with a rag"):
-        validate_sweep_config({"models": ["scripted:reference"], "suite": "odyssey", "memory": ["none"], "embedding_model": "openai:embed"}, "flags")
+        validate_sweep_config(
+            {"models": ["scripted:reference"], "suite": "odyssey", "memory": ["none"], "embedding_model": "openai:embed"}, "flags"
+        )

@@ -53,7 +53,9 @@ async def transport() -> AsyncIterator[ChatTransport]:
 
 
 def http_model(server: StubServer, transport: ChatTransport, **kwargs: Any) -> Any:
-    return make_chat_model("openai:stub", ChatSettings(base_url=server.base_url, transport=transport, **{"max_retries": 0, "timeout": 5, **kwargs}))
+    return make_chat_model(
+        "openai:stub", ChatSettings(base_url=server.base_url, transport=transport, **{"max_retries": 0, "timeout": 5, **kwargs})
+    )
 
 
 async def test_requests_match_the_sdk_path_byte_for_byte(transport: ChatTransport) -> None:
@@ -70,7 +72,9 @@ async def test_requests_match_the_sdk_path_byte_for_byte(transport: ChatTranspor
 
 
 async def test_answers_are_parsed_as_langchain_parses_them(transport: ChatTransport) -> None:
-    replies = iter([text_reply("Milk and eggs."), tool_call_reply([("read_list", {"name": "weekly"})]), text_reply('{"label": "ok", "score": 2}')])
+    replies = iter(
+        [text_reply("Milk and eggs."), tool_call_reply([("read_list", {"name": "weekly"})]), text_reply('{"label": "ok", "score": 2}')]
+    )
     with StubServer(lambda body: next(replies)) as server:
         model = http_model(server, transport)
         text = await model.ainvoke(QUESTION)
@@ -105,13 +109,16 @@ async def test_server_errors_raise_the_sdks_exceptions_once_retries_are_spent(tr
     assert raised.value.status_code == 500 and len(server.requests) == 2
 
 
-@pytest.mark.parametrize(("reply", "requests"), [
-    (error_reply(500, "response_format json_schema is not supported"), 1),  # names the feature: retrying cannot help
-    (error_reply(500, "internal error"), 2),  # the same answer twice: given up
-    (error_reply(503, "overloaded"), 4),  # overload: every retry used
-    (RawReply(200, b"<html>bad gateway</html>"), 4),
-    (DROP, 4),
-])
+@pytest.mark.parametrize(
+    ("reply", "requests"),
+    [
+        (error_reply(500, "response_format json_schema is not supported"), 1),  # names the feature: retrying cannot help
+        (error_reply(500, "internal error"), 2),  # the same answer twice: given up
+        (error_reply(503, "overloaded"), 4),  # overload: every retry used
+        (RawReply(200, b"<html>bad gateway</html>"), 4),
+        (DROP, 4),
+    ],
+)
 async def test_which_faults_are_retried(transport: ChatTransport, reply: Any, requests: int) -> None:
     retries: list[str] = []
     token = listen(lambda error, latency_ms: retries.append(error))

@@ -62,7 +62,11 @@ def world_toolbox(pharmacist: LoadedEpisode, session: Session, root: Path) -> To
 async def connected(url: str, token: str | None) -> AsyncIterator[ClientSession]:
     """An initialized official-SDK client session on ``url``, sending ``token`` as the bearer token."""
     headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
-    async with httpx2.AsyncClient(headers=headers) as http, streamable_http_client(url, http_client=http) as (read, write), ClientSession(read, write) as client:
+    async with (
+        httpx2.AsyncClient(headers=headers) as http,
+        streamable_http_client(url, http_client=http) as (read, write),
+        ClientSession(read, write) as client,
+    ):
         await client.initialize()
         yield client
 
@@ -71,7 +75,9 @@ def text_of(result: Any) -> str:
     return "".join(block.text for block in result.content)
 
 
-async def test_the_session_s_tools_are_listed_with_their_in_process_schemas(pharmacist: LoadedEpisode, session: Session, tmp_path: Path) -> None:
+async def test_the_session_s_tools_are_listed_with_their_in_process_schemas(
+    pharmacist: LoadedEpisode, session: Session, tmp_path: Path
+) -> None:
     toolbox = world_toolbox(pharmacist, session, tmp_path / "ws")
     with McpWorld(toolbox) as world:
         async with connected(world.url, world.token) as client:
@@ -85,7 +91,9 @@ async def test_the_session_s_tools_are_listed_with_their_in_process_schemas(phar
     assert toolbox.records == []  # listing is not a call
 
 
-async def test_a_write_through_mcp_is_recorded_and_graded_as_an_in_process_call(pharmacist: LoadedEpisode, session: Session, tmp_path: Path) -> None:
+async def test_a_write_through_mcp_is_recorded_and_graded_as_an_in_process_call(
+    pharmacist: LoadedEpisode, session: Session, tmp_path: Path
+) -> None:
     in_process = world_toolbox(pharmacist, session, tmp_path / "a")
     over_mcp = world_toolbox(pharmacist, session, tmp_path / "b")
     in_process.turn = over_mcp.turn = 2
@@ -104,10 +112,14 @@ async def test_a_write_through_mcp_is_recorded_and_graded_as_an_in_process_call(
         evidence = Evidence([], box.records, box.env.workspace, box.env.memory, GraderResolver(DATA), box.env.apps)
         assert evaluate(intent.evidence, evidence)
     untouched = world_toolbox(pharmacist, session, tmp_path / "c")
-    assert not evaluate(intent.evidence, Evidence([], [], untouched.env.workspace, untouched.env.memory, GraderResolver(DATA), untouched.env.apps))
+    assert not evaluate(
+        intent.evidence, Evidence([], [], untouched.env.workspace, untouched.env.memory, GraderResolver(DATA), untouched.env.apps)
+    )
 
 
-async def test_a_tool_error_is_an_mcp_tool_error_and_the_session_goes_on(pharmacist: LoadedEpisode, session: Session, tmp_path: Path) -> None:
+async def test_a_tool_error_is_an_mcp_tool_error_and_the_session_goes_on(
+    pharmacist: LoadedEpisode, session: Session, tmp_path: Path
+) -> None:
     toolbox = world_toolbox(pharmacist, session, tmp_path / "ws")
     with McpWorld(toolbox) as world:
         async with connected(world.url, world.token) as client:
@@ -117,7 +129,12 @@ async def test_a_tool_error_is_an_mcp_tool_error_and_the_session_goes_on(pharmac
             fine = await client.call_tool("list_dir", {"path": "."})
     assert (missing.is_error, invalid.is_error, unknown.is_error, fine.is_error) == (True, True, True, False)
     assert "no/such/file.txt" in text_of(missing) and "content" in text_of(invalid) and "unknown tool 'shell_exec'" in text_of(unknown)
-    assert [(r.tool_name, r.ok) for r in toolbox.records] == [("read_file", False), ("write_file", False), ("shell_exec", False), ("list_dir", True)]
+    assert [(r.tool_name, r.ok) for r in toolbox.records] == [
+        ("read_file", False),
+        ("write_file", False),
+        ("shell_exec", False),
+        ("list_dir", True),
+    ]
     assert not (tmp_path / "ws" / "x.txt").exists()
 
 
@@ -139,14 +156,26 @@ async def test_a_jail_escape_is_refused_as_in_process(pharmacist: LoadedEpisode,
     assert not list(tmp_path.rglob("escaped.txt"))
 
 
-async def test_requests_without_the_token_or_with_another_are_refused_before_any_tool_runs(pharmacist: LoadedEpisode, session: Session, tmp_path: Path) -> None:
+async def test_requests_without_the_token_or_with_another_are_refused_before_any_tool_runs(
+    pharmacist: LoadedEpisode, session: Session, tmp_path: Path
+) -> None:
     toolbox = world_toolbox(pharmacist, session, tmp_path / "ws")
-    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "write_file", "arguments": {"path": "pwned.txt", "content": "x"}}}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "write_file", "arguments": {"path": "pwned.txt", "content": "x"}},
+    }
     accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
     with McpWorld(toolbox) as world, McpWorld(world_toolbox(pharmacist, session, tmp_path / "other")) as other:
         async with httpx2.AsyncClient() as http:
-            for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Bearer {other.token}"}, {"Authorization": world.token},
-                            {"Authorization": f"Basic {world.token}"}):
+            for headers in (
+                {},
+                {"Authorization": "Bearer wrong"},
+                {"Authorization": f"Bearer {other.token}"},
+                {"Authorization": world.token},
+                {"Authorization": f"Basic {world.token}"},
+            ):
                 refused = await http.post(world.url, json=call, headers={**accept, **headers})
                 assert refused.status_code == 401, headers
                 assert refused.headers["www-authenticate"].startswith("Bearer")
@@ -215,7 +244,20 @@ def pbench_env() -> dict[str, str]:
 
 async def test_pbench_mcp_over_http_serves_the_session_until_stopped(tmp_path: Path) -> None:
     port, record = free_port(), tmp_path / "calls.json"
-    command = [str(PBENCH), "mcp", "--persona", "pharmacist", "--session", SESSION, "--port", str(port), "--workspace", str(tmp_path / "ws"), "--record", str(record)]
+    command = [
+        str(PBENCH),
+        "mcp",
+        "--persona",
+        "pharmacist",
+        "--session",
+        SESSION,
+        "--port",
+        str(port),
+        "--workspace",
+        str(tmp_path / "ws"),
+        "--record",
+        str(record),
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=pbench_env(), cwd=tmp_path)
     try:
         shown: dict[str, str] = {}
@@ -235,8 +277,16 @@ async def test_pbench_mcp_over_http_serves_the_session_until_stopped(tmp_path: P
         if process.poll() is None:
             process.kill()
     assert (tmp_path / "ws" / REPORT).read_text() == REPORT_TEXT
-    assert json.loads(record.read_text()) == [{"tool_name": "write_file", "call": {"path": REPORT, "content": REPORT_TEXT},
-                                               "result": {"response": f"wrote {len(REPORT_TEXT)} characters to {REPORT}"}, "ok": True, "turn": 0, "seq": 0}]
+    assert json.loads(record.read_text()) == [
+        {
+            "tool_name": "write_file",
+            "call": {"path": REPORT, "content": REPORT_TEXT},
+            "result": {"response": f"wrote {len(REPORT_TEXT)} characters to {REPORT}"},
+            "ok": True,
+            "turn": 0,
+            "seq": 0,
+        }
+    ]
     assert "1 tool calls recorded" in process.stderr.read()  # type: ignore[union-attr]
 
 
@@ -245,8 +295,22 @@ async def test_pbench_mcp_over_stdio_is_the_same_world(pharmacist: LoadedEpisode
     expected = await in_process.acall("write_file", {"path": REPORT, "content": REPORT_TEXT})
     record = tmp_path / "calls.json"
     server = StdioServerParameters(
-        command=str(PBENCH), args=["mcp", "--transport", "stdio", "--persona", "pharmacist", "--session", SESSION, "--workspace", str(tmp_path / "b"), "--record", str(record)],
-        env={"PYTHONPATH": str(REPO)}, cwd=tmp_path,
+        command=str(PBENCH),
+        args=[
+            "mcp",
+            "--transport",
+            "stdio",
+            "--persona",
+            "pharmacist",
+            "--session",
+            SESSION,
+            "--workspace",
+            str(tmp_path / "b"),
+            "--record",
+            str(record),
+        ],
+        env={"PYTHONPATH": str(REPO)},
+        cwd=tmp_path,
     )
     with (tmp_path / "stderr.txt").open("w") as errors:
         async with stdio_client(server, errlog=errors) as (read, write), ClientSession(read, write) as client:
@@ -267,8 +331,11 @@ async def test_pbench_mcp_over_stdio_is_the_same_world(pharmacist: LoadedEpisode
 
 def stored_calls(db: Path, run_id: str) -> list[tuple[str, int, int, str, Any, Any, bool]]:
     store = Store(db)
-    return [(sr.session_id, r.turn, r.seq, r.tool_name, r.call, r.result, r.ok)
-            for sr in store.session_runs(run_id) for r in store.rows(ToolCallRow, sr.id)]
+    return [
+        (sr.session_id, r.turn, r.seq, r.tool_name, r.call, r.result, r.ok)
+        for sr in store.session_runs(run_id)
+        for r in store.rows(ToolCallRow, sr.id)
+    ]
 
 
 def test_the_reference_replayed_over_mcp_scores_and_records_as_in_process(tmp_path: Path) -> None:
@@ -277,18 +344,25 @@ def test_the_reference_replayed_over_mcp_scores_and_records_as_in_process(tmp_pa
     results, calls = {}, {}
     for model in ("scripted:reference", "test:mcp-reference"):
         db = tmp_path / f"{model.replace(':', '_')}.db"
-        results[model] = run_episode_json("--persona", "pharmacist", "--data", str(DATA), "--model", model, "--sessions", sessions, "--db", str(db))
+        results[model] = run_episode_json(
+            "--persona", "pharmacist", "--data", str(DATA), "--model", model, "--sessions", sessions, "--db", str(db)
+        )
         calls[model] = stored_calls(db, results[model]["run_id"])
     in_process, over_mcp = results["scripted:reference"], results["test:mcp-reference"]
     assert [(s["session_id"], s["status"], s["proc"], s["comp"]) for s in over_mcp["sessions"]] == [
-        (s["session_id"], s["status"], s["proc"], s["comp"]) for s in in_process["sessions"]]
+        (s["session_id"], s["status"], s["proc"], s["comp"]) for s in in_process["sessions"]
+    ]
     assert all(s["proc"] == 1.0 and s["comp"] == 1.0 for s in over_mcp["sessions"])
     assert len(calls["test:mcp-reference"]) > 4 and calls["test:mcp-reference"] == calls["scripted:reference"]
 
 
 def test_pbench_mcp_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
     unknown = run_cli("mcp", "--persona", "pharmacist", "--session", "s99_nope", "--data", str(DATA))
-    assert unknown.exit_code == 2 and "--session s99_nope: not a session of pharmacist" in unknown.output and "s01_vanco_auc_review" in unknown.output
+    assert (
+        unknown.exit_code == 2
+        and "--session s99_nope: not a session of pharmacist" in unknown.output
+        and "s01_vanco_auc_review" in unknown.output
+    )
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "mine.txt").write_text("keep me")
     busy = run_cli("mcp", "--persona", "pharmacist", "--session", SESSION, "--data", str(DATA), "--workspace", str(tmp_path / "busy"))

@@ -42,7 +42,7 @@ from tests.helpers.paths import MINI
 PLANTED_KEY = "sk-test-CANARY-7f3e9a1c"
 SECRET = "CANARY-HOST-SECRET-4d2b"
 
-AGENT = '''
+AGENT = """
 import os
 from proactive_bench.scaffolds.protocol import AgentTurn
 
@@ -83,7 +83,7 @@ class CanaryAgent:
         for name, args in TOOLS:
             tools.call(name, args)
         return AgentTurn(reply="Done: see out/summary.md and out/other.md.")
-'''
+"""
 
 
 class EchoingJudge:
@@ -114,15 +114,36 @@ def dataset(tmp_path: Path) -> Path:
 def pbench(env: dict[str, str], log: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
     """A real ``pbench`` process (its own environment, so its /proc/self/environ holds the key); stderr logs to ``log``."""
     with log.open("ab") as stderr:
-        return subprocess.run([sys.executable, "-c", "from proactive_bench.cli import app; app()", *args], env=env, stdout=subprocess.PIPE, stderr=stderr, timeout=600, check=False)
+        return subprocess.run(
+            [sys.executable, "-c", "from proactive_bench.cli import app; app()", *args],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            timeout=600,
+            check=False,
+        )
 
 
 def run_everything(env: dict[str, str], data: Path, agent: Path, db: Path, log: Path, page: Path, audit: Path) -> list[str]:
     """Two episodes (rules user, then LLM user) and a re-scoring as ``pbench`` processes, a report and an audit export;
     the request bodies the stub received."""
     with StubServer(EchoingJudge()) as server:
-        common = ["--data", str(data), "--persona", "mini", "--model", f"{agent}:CanaryAgent", "--db", str(db), "--json", "-v",
-                  "--judge-model", "openai:stub-judge", "--base-url", server.base_url]
+        common = [
+            "--data",
+            str(data),
+            "--persona",
+            "mini",
+            "--model",
+            f"{agent}:CanaryAgent",
+            "--db",
+            str(db),
+            "--json",
+            "-v",
+            "--judge-model",
+            "openai:stub-judge",
+            "--base-url",
+            server.base_url,
+        ]
         rules = pbench(env, log, "episode", *common)
         assert rules.returncode == 0, log.read_text()[-3000:]
         run_id = json.loads(rules.stdout)["run_id"]
@@ -130,7 +151,10 @@ def run_everything(env: dict[str, str], data: Path, agent: Path, db: Path, log: 
         assert llm.returncode == 0, log.read_text()[-3000:]
         assert pbench(env, log, "rescore", run_id, "--db", str(db), "--base-url", server.base_url).returncode == 0, log.read_text()[-3000:]
         bodies = [json.dumps(body, ensure_ascii=False) for body in server.requests]
-    for args in (["report", run_id, "--out", str(page)], ["audit", "export", run_id, "--out", str(audit)]):  # in-process: they only read the database
+    for args in (
+        ["report", run_id, "--out", str(page)],
+        ["audit", "export", run_id, "--out", str(audit)],
+    ):  # in-process: they only read the database
         done = run_cli(*args, "--db", str(db))
         assert done.exit_code == 0, done.output
         with log.open("a") as out:
@@ -158,9 +182,15 @@ def test_no_planted_secret_reaches_the_results(tmp_path: Path) -> None:
     assert judge_prompts and any("[skipped: symlink leaving the workspace]" in b for b in judge_prompts)  # the evidence was rendered
     assert any("[skipped: hard-linked file]" in b for b in judge_prompts) and any("[skipped: FIFO]" in b for b in judge_prompts)
     assert any("Files created or changed in the latest turn" in b for b in bodies)  # the LLM user saw its evidence too
-    artefacts = {p.name: p.read_bytes() for p in results.glob("results.db*")} | {"log": log.read_bytes(), "report": page.read_bytes(), "audit": audit.read_bytes()}
+    artefacts = {p.name: p.read_bytes() for p in results.glob("results.db*")} | {
+        "log": log.read_bytes(),
+        "report": page.read_bytes(),
+        "audit": audit.read_bytes(),
+    }
     artefacts |= {f"request {n}": body.encode() for n, body in enumerate(bodies)}
-    artefacts |= {f"report {p.name}": p.read_bytes() for p in (page.parent / "runs").glob("*.html")}  # the trajectories are on the run pages
+    artefacts |= {
+        f"report {p.name}": p.read_bytes() for p in (page.parent / "runs").glob("*.html")
+    }  # the trajectories are on the run pages
     assert len(artefacts["report"]) > 1000 and artefacts["results.db"] and any(name.startswith("report ") for name in artefacts)
     leaks = [name for name, data in artefacts.items() if PLANTED_KEY.encode() in data or SECRET.encode() in data or b"root:x:0:0" in data]
     assert leaks == []

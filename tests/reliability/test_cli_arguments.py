@@ -30,8 +30,12 @@ def _rows(db: Path, table: str) -> int:
 @pytest.fixture
 def odd_files(tmp_path: Path) -> dict[str, Path]:
     files = {
-        "binary": tmp_path / "binary.yaml", "invalid": tmp_path / "invalid.yaml", "folder": tmp_path / "folder.yaml",
-        "not_sqlite": tmp_path / "not_sqlite.db", "missing": tmp_path / "missing.yaml", "list": tmp_path / "list.yaml",
+        "binary": tmp_path / "binary.yaml",
+        "invalid": tmp_path / "invalid.yaml",
+        "folder": tmp_path / "folder.yaml",
+        "not_sqlite": tmp_path / "not_sqlite.db",
+        "missing": tmp_path / "missing.yaml",
+        "list": tmp_path / "list.yaml",
     }
     files["binary"].write_bytes(b"\x00\xff\xfe\x89PNG binary")
     files["invalid"].write_text("models: [unclosed\n")
@@ -57,7 +61,9 @@ def test_a_bad_price_file_fails_before_the_sweep_starts(tmp_path: Path, odd_file
 
 def _db_cases(tmp_path: Path, odd_files: dict[str, Path]) -> dict[str, Path]:
     return {
-        "folder": odd_files["folder"], "not_sqlite": odd_files["not_sqlite"], "binary": odd_files["binary"],
+        "folder": odd_files["folder"],
+        "not_sqlite": odd_files["not_sqlite"],
+        "binary": odd_files["binary"],
         "under_a_file": odd_files["binary"] / "results.db",
     }
 
@@ -86,16 +92,24 @@ def test_an_unreadable_results_database_is_one_line(tmp_path: Path) -> None:
     assert_one_line_failure(run_cli("results", "x", "--db", str(db)), 2)
 
 
-@pytest.mark.parametrize("models", ["scripted:nope", "openai:", "nosuchprovider:model", "scripted:passive,scripted:nope", "nosuch.module:Agent", "missing_file.py:Agent"])
+@pytest.mark.parametrize(
+    "models",
+    ["scripted:nope", "openai:", "nosuchprovider:model", "scripted:passive,scripted:nope", "nosuch.module:Agent", "missing_file.py:Agent"],
+)
 def test_a_sweep_with_an_unusable_model_fails_before_creating_rows(tmp_path: Path, models: str) -> None:
     assert_one_line_failure(_sweep(tmp_path, "--models", models), 2)
     assert not (tmp_path / "s.db").exists()  # today: exit 0, every run failed
 
 
-@pytest.mark.parametrize(("option", "value"), [("--model", "scripted:nope"), ("--model", "openai:"), ("--judge-model", "openai:"), ("--base-url", "localhost:8000")])
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("--model", "scripted:nope"), ("--model", "openai:"), ("--judge-model", "openai:"), ("--base-url", "localhost:8000")],
+)
 def test_an_episode_with_an_unusable_model_fails_before_creating_its_run(tmp_path: Path, option: str, value: str) -> None:
     args = {"--model": "scripted:passive", option: value}
-    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--db", str(tmp_path / "e.db"), *(x for pair in args.items() for x in pair))
+    result = run_cli(
+        "episode", "--data", str(MINI), "--persona", "mini", "--db", str(tmp_path / "e.db"), *(x for pair in args.items() for x in pair)
+    )
     assert_one_line_failure(result, 2)
     assert not (tmp_path / "e.db").exists()  # today: a run row marked failed
 
@@ -105,12 +119,18 @@ def test_an_episode_with_an_unusable_model_fails_before_creating_its_run(tmp_pat
     [
         ("def broken(:\n", "agent.py:Agent", "cannot import scaffold module"),
         ("raise RuntimeError('bug at import')\n", "agent.py:Agent", "bug at import"),
-        ("class Agent:\n    def __init__(self, options):\n        raise KeyError('no_key')\n", "agent.py:Agent", "building scaffold 'agent.py:Agent' failed: agent.py:3: KeyError: 'no_key'"),
+        (
+            "class Agent:\n    def __init__(self, options):\n        raise KeyError('no_key')\n",
+            "agent.py:Agent",
+            "building scaffold 'agent.py:Agent' failed: agent.py:3: KeyError: 'no_key'",
+        ),
         ("", "os.path:join", "building scaffold 'os.path:join' failed: TypeError"),
         ("", "agent\x00.py:Agent", "embedded null byte"),
     ],
 )
-def test_a_scaffold_that_cannot_be_built_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, model: str, reason: str) -> None:
+def test_a_scaffold_that_cannot_be_built_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, model: str, reason: str
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "agent.py").write_text(source)
     result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--agent", model, "--db", str(tmp_path / "e.db"))
@@ -135,9 +155,23 @@ def test_resume_checks_a_new_budget_like_the_sweep_does(tmp_path: Path, max_cost
     assert [r.status for r in Store(tmp_path / "s.db").runs(sweep.id)] == ["created"]  # today: runs with a budget of $-1
 
 
-@pytest.mark.parametrize("spec", [",,", ",", "3-1", "0", "abc", "1-", "-1", "4", "1-4", "1,,2", "", " ", "a1,", "1--2", "0-2", "99999999999999999999"])
+@pytest.mark.parametrize(
+    "spec", [",,", ",", "3-1", "0", "abc", "1-", "-1", "4", "1-4", "1,,2", "", " ", "a1,", "1--2", "0-2", "99999999999999999999"]
+)
 def test_the_sessions_grammar_is_strict(tmp_path: Path, spec: str) -> None:
-    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--db", str(tmp_path / "e.db"), "--sessions", spec)
+    result = run_cli(
+        "episode",
+        "--data",
+        str(MINI),
+        "--persona",
+        "mini",
+        "--model",
+        "scripted:passive",
+        "--db",
+        str(tmp_path / "e.db"),
+        "--sessions",
+        spec,
+    )
     assert_one_line_failure(result, 2).startswith("error: --sessions")
     assert "error: --sessions" in result.output
     assert not (tmp_path / "e.db").exists()
@@ -155,14 +189,37 @@ def test_the_sessions_grammar_accepts_positions_ranges_and_ids(spec: str, chosen
 GARBAGE = st.one_of(
     st.text(max_size=30),
     st.text(alphabet=string.punctuation + string.digits + "-,:/.\\ \x00", max_size=12),
-    st.sampled_from(["", "-", "--", "-1", "0", "nan", "inf", "1e999", "/", "/dev/null", "/etc/passwd", "..", "~", "::", "openai:", "scripted:"]),
+    st.sampled_from(
+        ["", "-", "--", "-1", "0", "nan", "inf", "1e999", "/", "/dev/null", "/etc/passwd", "..", "~", "::", "openai:", "scripted:"]
+    ),
 )
 OPTIONS = {  # option -> the command it belongs to (each run stops at the first bad argument)
-    "--sessions": "episode", "--model": "episode", "--user": "episode", "--user-model": "episode", "--judge-model": "episode",
-    "--max-turns": "episode", "--agent-option": "episode", "--base-url": "episode", "--persona": "episode", "--data": "episode", "--db": "episode",
-    "--models": "sweep", "--personas": "sweep", "--runs": "sweep", "--ablation": "sweep", "--config": "sweep",
-    "--concurrency": "sweep", "--workers": "sweep", "--rps": "sweep", "--max-cost": "sweep", "--prices": "sweep",
-    "--format": "results", "--out": "report", "--sample": "audit export", "--seed": "audit export", "--source": "audit import",
+    "--sessions": "episode",
+    "--model": "episode",
+    "--user": "episode",
+    "--user-model": "episode",
+    "--judge-model": "episode",
+    "--max-turns": "episode",
+    "--agent-option": "episode",
+    "--base-url": "episode",
+    "--persona": "episode",
+    "--data": "episode",
+    "--db": "episode",
+    "--models": "sweep",
+    "--personas": "sweep",
+    "--runs": "sweep",
+    "--ablation": "sweep",
+    "--config": "sweep",
+    "--concurrency": "sweep",
+    "--workers": "sweep",
+    "--rps": "sweep",
+    "--max-cost": "sweep",
+    "--prices": "sweep",
+    "--format": "results",
+    "--out": "report",
+    "--sample": "audit export",
+    "--seed": "audit export",
+    "--source": "audit import",
     "RUN_ID": "results",
 }
 
@@ -171,7 +228,9 @@ OPTIONS = {  # option -> the command it belongs to (each run stops at the first 
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """A results database holding one short run, and its id."""
     db = tmp_path_factory.mktemp("recorded") / "r.db"
-    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--sessions", "a3", "--db", str(db), "--json")
+    result = run_cli(
+        "episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--sessions", "a3", "--db", str(db), "--json"
+    )
     assert result.exit_code == 0, result.output
     return db, json.loads(result.stdout)["run_id"]
 
@@ -179,7 +238,11 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(option=st.sampled_from(sorted(OPTIONS)), value=GARBAGE)
 def test_garbage_in_any_option_is_never_a_traceback(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, recorded: tuple[Path, str], option: str, value: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    recorded: tuple[Path, str],
+    option: str,
+    value: str,
 ) -> None:
     monkeypatch.chdir(tmp_path)  # a garbage --db, --data or --out is relative to here
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)  # a garbage --model never reaches a real server
@@ -190,8 +253,20 @@ def test_garbage_in_any_option_is_never_a_traceback(
     db, run_id = recorded
     command = OPTIONS[option]
     base = {
-        "episode": {"--persona": "mini", "--model": "scripted:passive", "--sessions": "a3", "--data": str(MINI), "--db": str(tmp_path / "g.db")},
-        "sweep": {"--models": "scripted:passive", "--personas": "mini", "--data": str(MINI), "--db": str(tmp_path / "g.db"), "--prices": str(prices)},
+        "episode": {
+            "--persona": "mini",
+            "--model": "scripted:passive",
+            "--sessions": "a3",
+            "--data": str(MINI),
+            "--db": str(tmp_path / "g.db"),
+        },
+        "sweep": {
+            "--models": "scripted:passive",
+            "--personas": "mini",
+            "--data": str(MINI),
+            "--db": str(tmp_path / "g.db"),
+            "--prices": str(prices),
+        },
         "results": {"RUN_ID": run_id, "--db": str(db)},
         "report": {"RUN_ID": run_id, "--db": str(db), "--out": str(tmp_path / "r.html")},
         "audit export": {"RUN_ID": run_id, "--db": str(db), "--out": str(tmp_path / "a.csv")},

@@ -29,11 +29,15 @@ def _as_from_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def interrupted(command: list[str], db: Path, after_sessions: int, signum: int, *, group: bool, repeat: int = 1) -> tuple[int, str, list[int]]:
+def interrupted(
+    command: list[str], db: Path, after_sessions: int, signum: int, *, group: bool, repeat: int = 1
+) -> tuple[int, str, list[int]]:
     """Run pbench on ``db``; once ``after_sessions`` are saved send ``signum`` (to its process group, as a terminal
     does, when ``group``), ``repeat`` times 0.3 s apart. Its exit code, its stderr and the workers it had."""
     db.parent.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.Popen([*PBENCH, *command, "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=_as_from_a_terminal)
+    proc = subprocess.Popen(
+        [*PBENCH, *command, "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=_as_from_a_terminal
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and _finished_sessions(db) < after_sessions and proc.poll() is None:
         time.sleep(0.02)
@@ -65,7 +69,8 @@ def assert_one_clean_line(err: str, ident: str) -> None:
 
 
 def test_ctrl_c_twice_on_a_two_worker_sweep_stops_cleanly_and_resume_gives_the_uninterrupted_results(
-    tmp_path: Path, uninterrupted: tuple[dict[Any, Any], dict[str, int]]  # noqa: F811 (the imported fixture, requested by name)
+    tmp_path: Path,
+    uninterrupted: tuple[dict[Any, Any], dict[str, int]],  # noqa: F811 (the imported fixture, requested by name)
 ) -> None:
     db = tmp_path / "r.db"
     code, err, workers = interrupted(SWEEP, db, after_sessions=4, signum=signal.SIGINT, group=True, repeat=2)

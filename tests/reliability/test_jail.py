@@ -237,7 +237,11 @@ def test_a_seed_with_a_link_or_special_file_is_refused_naming_it(tmp_path: Path,
     (seed / "notes").mkdir(parents=True)
     (seed / "notes" / "ok.md").write_text("fine")
     bad = seed / "notes" / "host.txt"
-    {"symlink": lambda: os.symlink("/etc/hostname", bad), "hardlink": lambda: os.link(outside / "secret.txt", bad), "fifo": lambda: os.mkfifo(bad)}[plant]()
+    {
+        "symlink": lambda: os.symlink("/etc/hostname", bad),
+        "hardlink": lambda: os.link(outside / "secret.txt", bad),
+        "fifo": lambda: os.mkfifo(bad),
+    }[plant]()
     with pytest.raises(WorkspaceSeedError, match="notes/host.txt"):
         Workspace.seeded(tmp_path / "run", seed)
     assert not (tmp_path / "run" / "notes" / "host.txt").exists()
@@ -265,7 +269,9 @@ def test_an_episode_with_a_linked_seed_fails_in_one_line_naming_the_file(tmp_pat
     shutil.copytree(MINI, data)
     os.symlink("/etc/hostname", data / "episodes" / "mini" / "workspace" / "notes" / "host.txt")
     for extra, code in [([], 1), (["--no-validate"], 2)]:  # refused at the door as by validate, or when the run seeds its workspace
-        result = run_cli("episode", "--data", str(data), "--persona", "mini", "--model", "scripted:reference", "--db", str(tmp_path / "r.db"), *extra)
+        result = run_cli(
+            "episode", "--data", str(data), "--persona", "mini", "--model", "scripted:reference", "--db", str(tmp_path / "r.db"), *extra
+        )
         assert result.exit_code == code and "notes/host.txt: symlink" in result.output and "Traceback" not in result.output
     assert not list((tmp_path / "workspaces").glob("*/notes/host.txt"))
     assert "notes/host.txt: symlink" in run_cli("validate", "--data", str(data)).output

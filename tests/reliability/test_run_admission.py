@@ -144,18 +144,36 @@ def test_a_bad_app_seed_is_one_line_with_or_without_validation(mini_copy: Path, 
 @pytest.mark.parametrize(
     ("session", "breakage", "field", "reason"),
     [
-        ("a1", lambda d: d["intents"][0]["evidence"]["file_matches"].update(path="../../etc/passwd"),
-         "intents[0].evidence.file_matches.path", "'../../etc/passwd' climbs out of the workspace with '..'"),
-        ("a1", lambda d: d["intents"][0].update(evidence={"file_exists": "/etc/hostname"}),
-         "intents[0].evidence.file_exists", "'/etc/hostname' is an absolute path"),
-        ("a2", lambda d: d["checklist"][0].update(check={"file_exists": "out/../../../etc/passwd"}),
-         "checklist[0].check.file_exists", "'out/../../../etc/passwd' climbs out of the workspace"),
-        ("a1", lambda d: d["checklist"][2]["evidence"].update(files=["/etc/shadow"]),
-         "checklist[2].evidence.files[0]", "'/etc/shadow' is an absolute path"),
+        (
+            "a1",
+            lambda d: d["intents"][0]["evidence"]["file_matches"].update(path="../../etc/passwd"),
+            "intents[0].evidence.file_matches.path",
+            "'../../etc/passwd' climbs out of the workspace with '..'",
+        ),
+        (
+            "a1",
+            lambda d: d["intents"][0].update(evidence={"file_exists": "/etc/hostname"}),
+            "intents[0].evidence.file_exists",
+            "'/etc/hostname' is an absolute path",
+        ),
+        (
+            "a2",
+            lambda d: d["checklist"][0].update(check={"file_exists": "out/../../../etc/passwd"}),
+            "checklist[0].check.file_exists",
+            "'out/../../../etc/passwd' climbs out of the workspace",
+        ),
+        (
+            "a1",
+            lambda d: d["checklist"][2]["evidence"].update(files=["/etc/shadow"]),
+            "checklist[2].evidence.files[0]",
+            "'/etc/shadow' is an absolute path",
+        ),
         ("a1", lambda d: d.update(files=["../secrets.txt"]), "files[0]", "'../secrets.txt' climbs out of the workspace"),
     ],
 )
-def test_paths_out_of_the_workspace_are_refused_at_load_time(mini_copy: Path, tmp_path: Path, session: str, breakage, field: str, reason: str) -> None:
+def test_paths_out_of_the_workspace_are_refused_at_load_time(
+    mini_copy: Path, tmp_path: Path, session: str, breakage, field: str, reason: str
+) -> None:
     _edit(mini_copy / f"episodes/mini/sessions/{session}.yaml", breakage)
     expected = f"episodes/mini/sessions/{session}.yaml: {field}: {reason}"
     validate = run_cli("validate", "--data", str(mini_copy))
@@ -184,7 +202,9 @@ def test_nested_duplicate_keys_are_refused_too(mini_copy: Path) -> None:
 
 @pytest.mark.parametrize("persona", ["../mini/episodes/mini", "/etc", "mini/../mini"])
 def test_a_persona_name_is_an_id_not_a_path(mini_copy: Path, tmp_path: Path, persona: str) -> None:
-    result = run_cli("episode", "--data", str(mini_copy), "--persona", persona, "--model", "scripted:reference", "--db", str(tmp_path / "r.db"))
+    result = run_cli(
+        "episode", "--data", str(mini_copy), "--persona", persona, "--model", "scripted:reference", "--db", str(tmp_path / "r.db")
+    )
     assert f"{persona!r} is not a persona id" in assert_one_line_failure(result, 2)
 
 

@@ -55,7 +55,9 @@ def sweep_outcome(db: Path) -> dict[tuple[str, str, int], list[tuple[Any, ...]]]
             key = (stored.model, stored.config.get("ablation", "none"), stored.config.get("repeat", 0))
             out[key] = [
                 (
-                    sr.session_id, sr.status, sr.turns,
+                    sr.session_id,
+                    sr.status,
+                    sr.turns,
                     [(e.intent_id, e.status, e.turn) for e in store.rows(IntentEvent, sr.id)],
                     [(g.item_id, g.score) for g in store.rows(Grade, sr.id)],
                 )
@@ -157,7 +159,9 @@ def test_kill_9_of_a_sweep_parent_stops_its_workers_and_an_immediate_resume_give
     assert all(run["status"] == "finished" for run in json.loads(out)["runs"])
 
 
-def test_two_resumes_of_one_sweep_at_once_run_each_session_once(tmp_path: Path, uninterrupted: tuple[dict[Any, Any], dict[str, int]]) -> None:
+def test_two_resumes_of_one_sweep_at_once_run_each_session_once(
+    tmp_path: Path, uninterrupted: tuple[dict[Any, Any], dict[str, int]]
+) -> None:
     db = tmp_path / "r.db"
     kill_mid_sweep(db, after_sessions=4)
     sweep_id = only_sweep(db)
@@ -198,14 +202,27 @@ def test_workers_whose_lease_was_taken_over_save_nothing_more_and_the_sweep_ends
 def interrupted_run(tmp_path: Path) -> tuple[Path, str]:
     """A mini run created but never started (as after a kill -9 before its first save)."""
     db = tmp_path / "r.db"
-    run = start_run(Store(db), load_episode(MINI, "mini"), RunSpec(persona="mini", model="scripted:reference", data_root=str(MINI)), tmp_path)
+    run = start_run(
+        Store(db), load_episode(MINI, "mini"), RunSpec(persona="mini", model="scripted:reference", data_root=str(MINI)), tmp_path
+    )
     return db, run.id
 
 
 def plant_lease(db: Path, scope: str, *, pid: int, host: str, expires_in: float, command: str = "pbench episode --persona mini") -> None:
     now = datetime.now(UTC)
     store = Store(db)
-    store.add(Lease(scope=scope, owner="f" * 32, pid=pid, host=host, command=command, taken=now - timedelta(minutes=5), heartbeat=now, expires=now + timedelta(seconds=expires_in)))
+    store.add(
+        Lease(
+            scope=scope,
+            owner="f" * 32,
+            pid=pid,
+            host=host,
+            command=command,
+            taken=now - timedelta(minutes=5),
+            heartbeat=now,
+            expires=now + timedelta(seconds=expires_in),
+        )
+    )
 
 
 def dead_pid() -> int:
@@ -249,7 +266,9 @@ def test_a_live_lease_is_refused_naming_its_holder_and_the_run_is_untouched(tmp_
 
 def test_a_run_of_a_sweep_shares_the_sweep_lease(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
-    done = subprocess.run([*PBENCH, "sweep", "--data", str(MINI), "--models", "scripted:reference", "--db", str(db)], capture_output=True, text=True)
+    done = subprocess.run(
+        [*PBENCH, "sweep", "--data", str(MINI), "--models", "scripted:reference", "--db", str(db)], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     sweep_id = only_sweep(db)
     with closing(sqlite3.connect(db)) as conn, conn:

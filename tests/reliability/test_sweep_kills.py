@@ -55,8 +55,24 @@ def stub() -> Iterator[str]:
 
 def sweep_command(base_url: str) -> list[str]:
     return [
-        "sweep", "--data", str(MINI), "--models", "scripted:reference,scripted:asker", "--runs", "2", "--user", "llm",
-        "--user-model", "openai:user", "--base-url", base_url, "--workers", "2", "--concurrency", "4", "--json",
+        "sweep",
+        "--data",
+        str(MINI),
+        "--models",
+        "scripted:reference,scripted:asker",
+        "--runs",
+        "2",
+        "--user",
+        "llm",
+        "--user-model",
+        "openai:user",
+        "--base-url",
+        base_url,
+        "--workers",
+        "2",
+        "--concurrency",
+        "4",
+        "--json",
     ]
 
 
@@ -79,7 +95,9 @@ def saved_sessions(location: str) -> int:
 
 def started(base_url: str, location: str, cwd: Path) -> subprocess.Popen[str]:
     cwd.mkdir(parents=True, exist_ok=True)
-    return subprocess.Popen([*PBENCH, *sweep_command(base_url), "--db", location], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [*PBENCH, *sweep_command(base_url), "--db", location], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
 
 
 def wait_for(proc: subprocess.Popen[str], location: str, sessions: int) -> None:
@@ -106,7 +124,11 @@ def table_rows(location: str) -> dict[str, list[dict[str, Any]]]:
     store = Store(location)
     try:
         with store.engine.connect() as db:
-            return {table.name: [dict(row._mapping) for row in db.execute(select(table))] for table in SQLModel.metadata.sorted_tables if table.name in inspect(db).get_table_names()}
+            return {
+                table.name: [dict(row._mapping) for row in db.execute(select(table))]
+                for table in SQLModel.metadata.sorted_tables
+                if table.name in inspect(db).get_table_names()
+            }
     finally:
         store.close_connections()
 
@@ -130,7 +152,14 @@ def natural_keys(location: str) -> dict[str, Counter[tuple[Any, ...]]]:
         "toolcall": lambda r: (sessions[r["session_run_id"]], r["turn"], r["seq"]),
         "intentevent": lambda r: (sessions[r["session_run_id"]], r["intent_id"], r["stage"], r["turn"], r["status"]),
         "grade": lambda r: (sessions[r["session_run_id"]], r["item_id"]),
-        "llmcall": lambda r: (runs[r["run_id"]], sessions.get(r["session_run_id"]), r["role"], r["purpose"], r["prompt_hash"], r["attempt"]),
+        "llmcall": lambda r: (
+            runs[r["run_id"]],
+            sessions.get(r["session_run_id"]),
+            r["role"],
+            r["purpose"],
+            r["prompt_hash"],
+            r["attempt"],
+        ),
         "agenterror": lambda r: (sessions[r["session_run_id"]], r["turn"], r["type"]),
         "audit": lambda r: (sessions[r["session_run_id"]], r["kind"], r["item_id"], r["source"]),
         "snapshot": lambda r: (sessions[r["session_run_id"]], r["kind"]),
@@ -156,6 +185,7 @@ def assert_no_duplicates(keys: dict[str, Counter[tuple[Any, ...]]]) -> None:
 
 def results_of(location: str, sweep_id: str) -> dict[str, Any]:
     """The sweep's figures (``pbench results``) and exported sessions (``pbench export``), ids and timestamps taken out."""
+
     def cli(*args: str) -> str:
         done = run_cli(*args, "--db", location)
         assert done.exit_code == 0, done.output
@@ -176,8 +206,10 @@ def assert_same_results(got: dict[str, Any], expected: dict[str, Any]) -> None:
     """
     for key in expected["figures"]:
         if key == "cost":
+
             def calls(rows: Any) -> Any:
                 return [{k: v for k, v in row.items() if k not in ("cached", "unpriced_calls")} for row in rows]
+
             assert calls(got["figures"][key]) == calls(expected["figures"][key])
         else:
             assert got["figures"][key] == expected["figures"][key], key
@@ -232,7 +264,13 @@ def test_driver_killed_at_random_points_then_resumed_elsewhere_gives_the_uninter
         assert saved_sessions(location) < SESSIONS, "the kill came after the sweep had finished"
         assert_no_duplicates(natural_keys(location))
         if kill < kills - 1:
-            proc = subprocess.Popen([*PBENCH, "resume", only_sweep(location), "--db", location], cwd=tmp_path / "driver", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            proc = subprocess.Popen(
+                [*PBENCH, "resume", only_sweep(location), "--db", location],
+                cwd=tmp_path / "driver",
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
     sweep_id = only_sweep(location)
     resumed = resume(location, sweep_id, tmp_path / "elsewhere")
     assert all(run["status"] == "finished" for run in resumed["runs"])

@@ -55,8 +55,18 @@ def sweep(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any
     agent = work / "an_agent_file_with_a_long_name_that_must_wrap_in_narrow_columns.py"
     agent.write_text(BROKEN_AGENT, encoding="utf-8")
     result = run_cli(
-        "sweep", "--json", "--data", str(MINI), "--models", ",".join((*MODELS, f"{agent}:Broken")), "--runs", "1",
-        "--ablation", "none,no-dependency-history", "--db", str(work / "r.db"),
+        "sweep",
+        "--json",
+        "--data",
+        str(MINI),
+        "--models",
+        ",".join((*MODELS, f"{agent}:Broken")),
+        "--runs",
+        "1",
+        "--ablation",
+        "none,no-dependency-history",
+        "--db",
+        str(work / "r.db"),
     )
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
@@ -117,7 +127,9 @@ def report(*args: str) -> Any:
     return result
 
 
-def test_the_index_lists_every_run_and_its_matrix_links_resolve(sweep: tuple[Path, dict[str, Any]], folder: Path, tmp_path: Path, browser: None) -> None:
+def test_the_index_lists_every_run_and_its_matrix_links_resolve(
+    sweep: tuple[Path, dict[str, Any]], folder: Path, tmp_path: Path, browser: None
+) -> None:
     db, out = sweep
     dom = dump_dom(folder / "index.html", tmp_path / "profile")
     for anchor in ("table-1", "figures", "ablation", "table-7", "table-8", "table-6", "cost", "runs", "matrix"):
@@ -140,7 +152,9 @@ def test_the_index_lists_every_run_and_its_matrix_links_resolve(sweep: tuple[Pat
     assert matrix.count('class="tag error"') == 5  # the raising agent's sessions, marked in their cells
 
 
-def test_a_run_page_shows_trajectories_with_intent_tags_and_diffs(sweep: tuple[Path, dict[str, Any]], folder: Path, tmp_path: Path, browser: None) -> None:
+def test_a_run_page_shows_trajectories_with_intent_tags_and_diffs(
+    sweep: tuple[Path, dict[str, Any]], folder: Path, tmp_path: Path, browser: None
+) -> None:
     db, out = sweep
     passive = run_id(out, "scripted:passive")
     dom = dump_dom(folder / "runs" / f"{passive}.html", tmp_path / "profile")
@@ -183,14 +197,18 @@ def test_the_filter_hides_rows_that_do_not_match(sweep: tuple[Path, dict[str, An
     assert [a["data-category"] for a in shown(by_category, "tr", persona="tester") if "data-category" in a] == ["R"]  # one session left
     errored = shown({"status": "error"}, "a")
     assert len(errored) == 5 and {a["data-model"] for a in errored} == {broken}
-    assert {a["id"] for a in shown({"status": "error"}, "tr") if "id" in a} == {f"run-{run_id(out, broken, ab)}" for ab in ("none", "no-dependency-history")}
-    assert 'showing 1 of 3' in dump_dom(index, tmp_path / "profile", query=urlencode(by_category))
+    assert {a["id"] for a in shown({"status": "error"}, "tr") if "id" in a} == {
+        f"run-{run_id(out, broken, ab)}" for ab in ("none", "no-dependency-history")
+    }
+    assert "showing 1 of 3" in dump_dom(index, tmp_path / "profile", query=urlencode(by_category))
     run_page = folder / "runs" / f"{run_id(out, 'scripted:passive')}.html"
     by_category_on_run = Elements(dump_dom(run_page, tmp_path / "profile", query="category=D"))
     assert [a["data-category"] for a in by_category_on_run.filtered("section") if "hidden" not in a] == ["D", "D"]
 
 
-def test_no_overflow_at_1400_px_readable_tags_and_a_bounded_index(sweep: tuple[Path, dict[str, Any]], folder: Path, tmp_path: Path, browser: None) -> None:
+def test_no_overflow_at_1400_px_readable_tags_and_a_bounded_index(
+    sweep: tuple[Path, dict[str, Any]], folder: Path, tmp_path: Path, browser: None
+) -> None:
     db, out = sweep
     broken = next(r["run_id"] for r in out["runs"] if r["model"].endswith(":Broken") and r["ablation"] == "none")
     pages = [folder / "index.html", folder / "runs" / f"{run_id(out, 'scripted:reference')}.html", folder / "runs" / f"{broken}.html"]
@@ -223,7 +241,7 @@ def test_out_as_an_html_file_and_a_comparison_of_two(sweep: tuple[Path, dict[str
     report("--compare", reference, passive, "--db", str(db), "--out", str(tmp_path / "compare.html"))
     compared = (tmp_path / "compare.html").read_text()
     changes = compared[compared.index('id="changes"') : compared.index('id="sessions"')]
-    assert "<b>units</b>: <span class=\"tag completed\">completed</span> → <span class=\"tag provided\">provided</span>" in changes
+    assert '<b>units</b>: <span class="tag completed">completed</span> → <span class="tag provided">provided</span>' in changes
     assert "-100.0" in changes  # Δ Proc of a1
     assert compared.count('class="pair"') == 3
     (tmp_path / "file").write_text("x")
@@ -242,7 +260,9 @@ def test_bad_ids_are_one_line_errors(sweep: tuple[Path, dict[str, Any]], tmp_pat
 
 def test_a_single_episode_run_with_model_calls_and_hostile_output(tmp_path: Path, browser: None) -> None:
     db = tmp_path / "r.db"
-    episode = run_cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--sessions", "1", "--db", str(db))
+    episode = run_cli(
+        "episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--sessions", "1", "--db", str(db)
+    )
     run = json.loads(episode.stdout)["run_id"]
     store = Store(db)
     (first,) = store.session_runs(run)
@@ -250,11 +270,30 @@ def test_a_single_episode_run_with_model_calls_and_hostile_output(tmp_path: Path
     store.add(
         MessageRow(session_run_id=first.id, turn=1, role="agent", content=hostile),
         ToolCallRow(session_run_id=first.id, turn=1, seq=9, tool_name="<b>tool</b>", call={"path": hostile}, result={}, ok=False),
-        ToolCallRow(session_run_id=first.id, turn=1, seq=10, tool_name="read_file", call={"path": "x" * 400},
-                    result={"content": "first line\nsecond line", "rows": [{"id": "y" * 300}]}, ok=True),
+        ToolCallRow(
+            session_run_id=first.id,
+            turn=1,
+            seq=10,
+            tool_name="read_file",
+            call={"path": "x" * 400},
+            result={"content": "first line\nsecond line", "rows": [{"id": "y" * 300}]},
+            ok=True,
+        ),
         Grade(session_run_id=first.id, item_id="c9", grader="rubric", weight=1.0, score=0, rationale=hostile),
-        LLMCall(run_id=run, session_run_id=first.id, role="judge", purpose="rubric", model="m", method="json_schema", ok=True, attempt=1,
-                latency_ms=5.0, prompt_tokens=100, completion_tokens=20, cost_usd=0.25),
+        LLMCall(
+            run_id=run,
+            session_run_id=first.id,
+            role="judge",
+            purpose="rubric",
+            model="m",
+            method="json_schema",
+            ok=True,
+            attempt=1,
+            latency_ms=5.0,
+            prompt_tokens=100,
+            completion_tokens=20,
+            cost_usd=0.25,
+        ),
     )
     pages = render_report(store, run).pages()
     assert set(pages) == {"index.html", f"runs/{run}.html"}
@@ -275,8 +314,20 @@ def test_a_single_episode_run_with_model_calls_and_hostile_output(tmp_path: Path
 def test_readable_keeps_line_breaks_and_nesting() -> None:
     value = {"path": "a.csv", "content": "x,y\n1,2", "n": 3, "empty": "", "none": None, "rows": [{"id": 1, "tags": []}, "two\nlines"]}
     assert readable(value).split("\n") == [
-        "path: a.csv", "content:", "  x,y", "  1,2", "n: 3", 'empty: ""', "none: null",
-        "rows:", "  -", "    id: 1", "    tags: []", "  -", "    two", "    lines",
+        "path: a.csv",
+        "content:",
+        "  x,y",
+        "  1,2",
+        "n: 3",
+        'empty: ""',
+        "none: null",
+        "rows:",
+        "  -",
+        "    id: 1",
+        "    tags: []",
+        "  -",
+        "    two",
+        "    lines",
     ]
     assert readable("plain\ntext") == "plain\ntext" and readable([]) == "[]"
 
@@ -300,17 +351,33 @@ def test_workspace_diff_lists_added_removed_and_changed_files() -> None:
         "big.txt": {"size": 1, "sha256": "g", "text": "\n".join(map(str, range(MAX_DIFF_LINES + 50)))},
     }
     diffs = {d.path: d for d in workspace_diff(before, after)}
-    assert [(p, d.change) for p, d in diffs.items()] == [("big.txt", "added"), ("blob.bin", "modified"), ("edit.md", "modified"), ("gone.txt", "removed")]
-    assert [(line.kind, line.text) for line in diffs["edit.md"].lines] == [("hunk", "@@ -1,2 +1,2 @@"), ("same", " one"), ("del", "-two"), ("add", "+three")]
+    assert [(p, d.change) for p, d in diffs.items()] == [
+        ("big.txt", "added"),
+        ("blob.bin", "modified"),
+        ("edit.md", "modified"),
+        ("gone.txt", "removed"),
+    ]
+    assert [(line.kind, line.text) for line in diffs["edit.md"].lines] == [
+        ("hunk", "@@ -1,2 +1,2 @@"),
+        ("same", " one"),
+        ("del", "-two"),
+        ("add", "+three"),
+    ]
     assert "9 → 10 bytes" in diffs["blob.bin"].note and not diffs["blob.bin"].lines
     assert len(diffs["big.txt"].lines) == MAX_DIFF_LINES and diffs["big.txt"].hidden == 51  # hunk header + 450 lines
     assert [line.text for line in diffs["gone.txt"].lines] == ["@@ -1 +0,0 @@", "-y"]
 
 
 def test_app_diff_lists_rows_added_changed_and_removed_by_id() -> None:
-    before = {"gmail_draft": [{"id": 1, "subject": "Old", "body": "x"}, {"id": 2, "subject": "Gone", "body": ""}], "app_clock": [{"id": 1, "now": "a"}]}
-    after = {"gmail_draft": [{"id": 1, "subject": "New", "body": "x"}, {"id": 3, "subject": "Fresh", "body": ""}], "app_clock": [{"id": 1, "now": "b"}],
-             "todoist_task_label": [{"task_id": 7, "label_id": 2}]}
+    before = {
+        "gmail_draft": [{"id": 1, "subject": "Old", "body": "x"}, {"id": 2, "subject": "Gone", "body": ""}],
+        "app_clock": [{"id": 1, "now": "a"}],
+    }
+    after = {
+        "gmail_draft": [{"id": 1, "subject": "New", "body": "x"}, {"id": 3, "subject": "Fresh", "body": ""}],
+        "app_clock": [{"id": 1, "now": "b"}],
+        "todoist_task_label": [{"task_id": 7, "label_id": 2}],
+    }
     drafts, labels = app_diff(before, after)  # the simulated clock is bookkeeping, not a change
     assert [r.key for r in drafts.added] == ["id 3"] and [r.key for r in drafts.removed] == ["id 2"]
     assert drafts.changed[0].fields == {"subject": ["Old", "New"]}

@@ -103,11 +103,25 @@ def test_a_model_audits_rubric_grades_and_intent_statuses(tmp_path: Path) -> Non
     db = tmp_path / "r.db"
     with StubServer(Auditor()) as server:
         first = run_cli(
-            "episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", "scripted:reference", "--db", str(db),
-            "--judge-model", "openai:stub-judge", "--base-url", server.base_url,
+            "episode",
+            "--json",
+            "--data",
+            str(MINI),
+            "--persona",
+            "mini",
+            "--model",
+            "scripted:reference",
+            "--db",
+            str(db),
+            "--judge-model",
+            "openai:stub-judge",
+            "--base-url",
+            server.base_url,
         )
         recorded = json.loads(first.stdout)
-        audited = run_cli("audit", "model", recorded["run_id"], "--model", "openai:stub-auditor", "--base-url", server.base_url, "--db", str(db))
+        audited = run_cli(
+            "audit", "model", recorded["run_id"], "--model", "openai:stub-auditor", "--base-url", server.base_url, "--db", str(db)
+        )
     intents = sum(s["intents"] for s in recorded["sessions"])
     assert audited.exit_code == 0 and f"{1 + intents} verdict(s) stored from model:openai:stub-auditor" in audited.output
     shown = run_cli("audit", "show", recorded["run_id"], "--db", str(db))
@@ -132,7 +146,9 @@ def test_sample_takes_whole_sessions_in_equal_shares_per_model(tmp_path: Path) -
     assert sorted(sessions.values()) == ["scripted:asker"] * 3 + ["scripted:passive"] * 3
     for count, asker, passive in ((4, 2, 2), (5, 3, 2), (2, 1, 1), (50, 3, 3)):
         out = tmp_path / f"s{count}.csv"
-        assert run_cli("audit", "export", sweep_id, "--db", str(db), "--out", str(out), "--sample", str(count), "--seed", "3").exit_code == 0
+        assert (
+            run_cli("audit", "export", sweep_id, "--db", str(db), "--out", str(out), "--sample", str(count), "--seed", "3").exit_code == 0
+        )
         rows = _rows(out)
         kept = {r["session_run_id"] for r in rows}
         models = [sessions[sid] for sid in kept]
@@ -178,6 +194,12 @@ def test_human_sources_are_combined_by_majority_vote_and_model_sources_kept_apar
     assert humans.source == "majority of 3 humans (human:ana, human:ben, human:cy)"
     assert (humans.checklist_n, humans.checklist_disagree, humans.checklist_ties) == (1, 1, 0)
     assert (humans.intents_n, humans.intents_disagree, humans.intents_ties) == (2, 1, 1)  # intent 2 tied: no verdict
-    assert (model.source, model.checklist_n, model.checklist_disagree, model.intents_n, model.intents_disagree) == ("model:judge-b", 1, 0, 3, 3)
+    assert (model.source, model.checklist_n, model.checklist_disagree, model.intents_n, model.intents_disagree) == (
+        "model:judge-b",
+        1,
+        0,
+        3,
+        3,
+    )
     shown = run_cli("audit", "show", run_id, "--db", str(db))
     assert shown.exit_code == 0 and "1 tie(s)" in shown.output and "50.0 (n=2)" in shown.output and "100.0 (n=3)" in shown.output

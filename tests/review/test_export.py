@@ -30,7 +30,9 @@ def test_export_writes_one_chat_record_per_session_that_datasets_loads(tmp_path:
     answer = first["messages"][first["messages"].index(calls[0]) + 1]
     assert answer["role"] == "tool" and answer["tool_call_id"] == call["id"] and json.loads(call["function"]["arguments"]) is not None
     assert first["messages"][-1]["role"] == "assistant" and first["messages"][-1]["content"]
-    assert all(i["status"] == "completed" for r in records for i in r["intents"]) and all(g["status"] == "pass" for r in records for g in r["grades"] if g["grader"] == "rule")
+    assert all(i["status"] == "completed" for r in records for i in r["intents"]) and all(
+        g["status"] == "pass" for r in records for g in r["grades"] if g["grader"] == "rule"
+    )
     streamed = run_cli("export", run_id, "--db", str(db))
     assert streamed.stdout == out.read_text()
 

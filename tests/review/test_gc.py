@@ -53,7 +53,10 @@ def test_deleting_a_run_removes_only_what_no_other_run_uses(two_runs: tuple[Path
     assert count(db, "SELECT COUNT(*) FROM workspacearchive") == archives - done["archives"]
     assert count(db, f"SELECT COUNT(*) FROM sessionrun WHERE run_id = '{doomed}'") == 0
     assert count(db, f"SELECT COUNT(*) FROM checkpoint WHERE run_id = '{doomed}'") == 0
-    assert count(db, "SELECT COUNT(*) FROM snapshot") == 3 * 5 and count(db, "SELECT COUNT(*) FROM toolcall WHERE session_run_id NOT IN (SELECT id FROM sessionrun)") == 0
+    assert (
+        count(db, "SELECT COUNT(*) FROM snapshot") == 3 * 5
+        and count(db, "SELECT COUNT(*) FROM toolcall WHERE session_run_id NOT IN (SELECT id FROM sessionrun)") == 0
+    )
     assert not (db.parent / "workspaces" / doomed).exists() and (db.parent / "workspaces" / kept).is_dir()
     store = Store(db)
     assert checkpoint_files(store, kept) == before  # every checkpoint of the remaining run still opens, file for file

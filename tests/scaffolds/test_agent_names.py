@@ -115,8 +115,22 @@ def test_agent_and_model_says_which_spellings_are_old_and_refuses_mixed_ones() -
 def test_agent_and_model_reach_the_agent_and_the_run_row(tmp_path: Path, agent_file: Path) -> None:
     db = tmp_path / "r.db"
     with StubServer(lambda body: text_reply("ok")) as server:
-        out = run_episode_json("--data", str(MINI), "--persona", "mini", "--sessions", "1", "--agent", f"{agent_file}:ModelTeller",
-                               "--model", "openai:stub-agent", "--base-url", server.base_url, "--db", str(db))
+        out = run_episode_json(
+            "--data",
+            str(MINI),
+            "--persona",
+            "mini",
+            "--sessions",
+            "1",
+            "--agent",
+            f"{agent_file}:ModelTeller",
+            "--model",
+            "openai:stub-agent",
+            "--base-url",
+            server.base_url,
+            "--db",
+            str(db),
+        )
     assert sys.modules["pbench_user_scaffold_teller"].SEEN[-1] == "openai:stub-agent"
     run = Store(db).run(out["run_id"])
     assert run is not None and run.agent == f"{agent_file}:ModelTeller" and run.model == f"{agent_file}:ModelTeller/openai:stub-agent"
@@ -129,8 +143,20 @@ def test_the_old_model_spelling_still_runs_scripted_baselines_and_agent_files(tm
     new = run_episode_json("--data", str(MINI), "--persona", "mini", "--agent", "scripted:reference", "--db", str(tmp_path / "b.db"))
     assert {k: v for k, v in old.items() if k != "run_id"} == {k: v for k, v in new.items() if k != "run_id"}
     assert Store(tmp_path / "a.db").run(old["run_id"]).agent == "scripted:reference"  # type: ignore[union-attr]
-    filed = run_cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--sessions", "1", "--model", f"{agent_file}:ModelTeller",
-                    "--db", str(tmp_path / "c.db"))
+    filed = run_cli(
+        "episode",
+        "--json",
+        "--data",
+        str(MINI),
+        "--persona",
+        "mini",
+        "--sessions",
+        "1",
+        "--model",
+        f"{agent_file}:ModelTeller",
+        "--db",
+        str(tmp_path / "c.db"),
+    )
     assert filed.exit_code == 0, filed.output
     assert f"warning: --model {agent_file}:ModelTeller names an agent: give it as --agent" in filed.stderr
     assert sys.modules["pbench_user_scaffold_teller"].SEEN[-1] == ""  # no chat model was named
@@ -144,8 +170,13 @@ def test_bad_agent_names_are_one_line_before_anything_is_stored(tmp_path: Path) 
     base = ("episode", "--data", str(MINI), "--persona", "mini", "--db", str(db))
     assert "did you mean react" in _one_line_error(run_cli(*base, "--agent", "reactt", "--model", "openai:m"), "unknown agent 'reactt'")
     _one_line_error(run_cli(*base, "--agent", "react"), "the react agent runs on a chat model: give --model")
-    _one_line_error(run_cli(*base, "--agent", "scripted:reference", "--model", "scripted:passive"), "--model scripted:passive names an agent")
-    _one_line_error(run_cli("sweep", "--data", str(MINI), "--agent", "scriptd:reference", "--db", str(db)), "flags: agent: Value error, unknown agent 'scriptd:reference'; did you mean scripted:reference")
+    _one_line_error(
+        run_cli(*base, "--agent", "scripted:reference", "--model", "scripted:passive"), "--model scripted:passive names an agent"
+    )
+    _one_line_error(
+        run_cli("sweep", "--data", str(MINI), "--agent", "scriptd:reference", "--db", str(db)),
+        "flags: agent: Value error, unknown agent 'scriptd:reference'; did you mean scripted:reference",
+    )
     assert not db.exists()
 
 
@@ -179,17 +210,45 @@ def test_judge_reaches_the_judges_registry(tmp_path: Path, monkeypatch: pytest.M
     JUDGES.rescan()
     try:
         with StubServer(lambda body: text_reply("unused")) as server:
-            out = run_episode_json("--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--judge", "lenient",
-                                   "--judge-model", "openai:stub-judge", "--no-probe", "--base-url", server.base_url, "--db", str(tmp_path / "r.db"))
+            out = run_episode_json(
+                "--data",
+                str(MINI),
+                "--persona",
+                "mini",
+                "--model",
+                "scripted:passive",
+                "--judge",
+                "lenient",
+                "--judge-model",
+                "openai:stub-judge",
+                "--no-probe",
+                "--base-url",
+                server.base_url,
+                "--db",
+                str(tmp_path / "r.db"),
+            )
             judged = [b for b in server.requests if "messages" in b]
         import pbench_lenient_judge
 
         assert pbench_lenient_judge.GRADED and not judged  # every rubric item went to the plugin, none to the model
         assert isinstance(pbench_lenient_judge.Lenient(None, "m"), pb.Judge)  # the public protocol is what it implements
         assert out["sessions"]
-        bad = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--judge", "rubrik",
-                      "--db", str(tmp_path / "b.db"))
-        assert _one_line_error(bad, "unknown judge 'rubrik'") == "error: unknown judge 'rubrik'; did you mean rubric? known: rubric, lenient"
+        bad = run_cli(
+            "episode",
+            "--data",
+            str(MINI),
+            "--persona",
+            "mini",
+            "--model",
+            "scripted:passive",
+            "--judge",
+            "rubrik",
+            "--db",
+            str(tmp_path / "b.db"),
+        )
+        assert (
+            _one_line_error(bad, "unknown judge 'rubrik'") == "error: unknown judge 'rubrik'; did you mean rubric? known: rubric, lenient"
+        )
     finally:
         JUDGES.rescan()
         sys.modules.pop("pbench_lenient_judge", None)
@@ -197,14 +256,28 @@ def test_judge_reaches_the_judges_registry(tmp_path: Path, monkeypatch: pytest.M
 
 def test_the_default_suite_is_personas_and_pibench_an_alias_that_warns(tmp_path: Path) -> None:
     assert DEFAULT_SUITE == "personas" and SUITES.get("pibench") is SUITES.get("personas") and "pibench" not in SUITES.names()
-    result = run_cli("episode", "--json", "--suite", "pibench", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive",
-                     "--db", str(tmp_path / "r.db"))
+    result = run_cli(
+        "episode",
+        "--json",
+        "--suite",
+        "pibench",
+        "--data",
+        str(MINI),
+        "--persona",
+        "mini",
+        "--model",
+        "scripted:passive",
+        "--db",
+        str(tmp_path / "r.db"),
+    )
     assert result.exit_code == 0 and "warning: --suite pibench is now --suite personas" in result.stderr
     assert Store(tmp_path / "r.db").run(json.loads(result.stdout)["run_id"]).config["suite"] == "personas"  # type: ignore[union-attr]
 
 
 def test_tasks_is_the_old_spelling_of_task(tmp_path: Path) -> None:
-    result = run_cli("episode", "--suite", "trainee", "--tasks", "s3-n3", "--model", "scripted:passive", "--json", "--db", str(tmp_path / "r.db"))
+    result = run_cli(
+        "episode", "--suite", "trainee", "--tasks", "s3-n3", "--model", "scripted:passive", "--json", "--db", str(tmp_path / "r.db")
+    )
     assert result.exit_code == 0, result.output
     assert "warning: --tasks is now --task" in result.stderr
 

@@ -75,7 +75,11 @@ def make_rig(
 ) -> Rig:
     calls: list[LLMCallRecord] = []
     options = ScaffoldOptions(
-        model="openai:stub-model", base_url=server.base_url, recorder=calls.append, extra={"max_retries": 0, **extra}, transport=transport,
+        model="openai:stub-model",
+        base_url=server.base_url,
+        recorder=calls.append,
+        extra={"max_retries": 0, **extra},
+        transport=transport,
     )
     agent = react_scaffold(options)
     toolbox = ToolBox(ToolEnv(Workspace(tmp_path / "ws"), memory or Memory()), resolve_tool_names([]))
@@ -210,8 +214,22 @@ def test_cli_runs_react_over_http_and_later_sessions_see_earlier_ones(tmp_path: 
 
     with StubServer(respond) as stub:
         result = run_cli(
-            "episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", "openai:stub-agent",
-            "--base-url", stub.base_url, "--db", str(tmp_path / "r.db"), "--sessions", "a1,a2", "--agent-option", "max_steps=3",
+            "episode",
+            "--json",
+            "--data",
+            str(MINI),
+            "--persona",
+            "mini",
+            "--model",
+            "openai:stub-agent",
+            "--base-url",
+            stub.base_url,
+            "--db",
+            str(tmp_path / "r.db"),
+            "--sessions",
+            "a1,a2",
+            "--agent-option",
+            "max_steps=3",
         )
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
@@ -222,10 +240,35 @@ def test_cli_runs_react_over_http_and_later_sessions_see_earlier_ones(tmp_path: 
 
 def test_cli_rejects_bad_agent_options(tmp_path: Path) -> None:
     with StubServer(scripted(text_reply("ok"))) as stub:
-        result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "openai:x", "--base-url", stub.base_url,
-                         "--db", str(tmp_path / "r.db"), "--agent-option", "max_steps=lots")
+        result = run_cli(
+            "episode",
+            "--data",
+            str(MINI),
+            "--persona",
+            "mini",
+            "--model",
+            "openai:x",
+            "--base-url",
+            stub.base_url,
+            "--db",
+            str(tmp_path / "r.db"),
+            "--agent-option",
+            "max_steps=lots",
+        )
     assert result.exit_code == 2 and "max_steps: expected an integer, got 'lots'" in result.output
-    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:reference", "--db", str(tmp_path / "r.db"), "--agent-option", "oops")
+    result = run_cli(
+        "episode",
+        "--data",
+        str(MINI),
+        "--persona",
+        "mini",
+        "--model",
+        "scripted:reference",
+        "--db",
+        str(tmp_path / "r.db"),
+        "--agent-option",
+        "oops",
+    )
     assert result.exit_code == 2 and "expected KEY=VALUE" in result.output
 
 
@@ -234,7 +277,9 @@ def _garbled(reply: dict[str, Any]) -> list[Reply]:
     return [RawReply(200, b"<html>502 Bad Gateway</html>"), RawReply(200, whole, cut_at=len(whole) // 2), DROP]
 
 
-async def test_garbled_answers_and_dropped_connections_are_retried_and_each_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_garbled_answers_and_dropped_connections_are_retried_and_each_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 22: a 200 whose body is not JSON, a body cut short and a closed connection are retried, within bounds."""
     monkeypatch.setattr("proactive_bench.llm.transport.retry_delay", lambda exc, attempt: 0.0)
     async with ChatTransport() as transport:

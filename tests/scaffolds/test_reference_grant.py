@@ -100,7 +100,18 @@ def test_an_agent_pbench_did_not_grant_sees_no_reference(tmp_path: Path) -> None
 
 
 def test_pbench_own_replayer_loaded_from_a_file_gets_no_reference(tmp_path: Path) -> None:
-    result = run_cli("episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", f"{_agents(tmp_path)}:Borrower", "--db", str(tmp_path / "r.db"))
+    result = run_cli(
+        "episode",
+        "--json",
+        "--data",
+        str(MINI),
+        "--persona",
+        "mini",
+        "--model",
+        f"{_agents(tmp_path)}:Borrower",
+        "--db",
+        str(tmp_path / "r.db"),
+    )
     assert result.exit_code == 1, result.output  # every session errored
     out = json.loads(result.stdout)
     assert out["proc"] == 0.0 and {s["status"] for s in out["sessions"]} == {"error"}
@@ -109,11 +120,17 @@ def test_pbench_own_replayer_loaded_from_a_file_gets_no_reference(tmp_path: Path
 
 def test_the_grant_is_pbench_s_not_an_attribute() -> None:
     scripted = {n for n in SCAFFOLDS.names() if n.startswith("scripted:")}
-    assert set(ORACLES) == scripted >= {f"scripted:{m}" for m in ("reference", "passive", "asker", "surface", "guess", "canvass", *ADVERSARY_MODES)}
+    assert (
+        set(ORACLES)
+        == scripted
+        >= {f"scripted:{m}" for m in ("reference", "passive", "asker", "surface", "guess", "canvass", *ADVERSARY_MODES)}
+    )
     assert all(grants_reference(n) for n in ORACLES) and not grants_reference("react")
     assert not hasattr(ScriptedAgent, "uses_reference_solution")
 
 
 def test_scripted_reference_still_scores_full_marks_on_the_pharmacist(tmp_path: Path) -> None:
-    out = run_episode_json("--data", str(DATA), "--persona", "pharmacist", "--model", "scripted:reference", "--user", "rules", "--db", str(tmp_path / "r.db"))
+    out = run_episode_json(
+        "--data", str(DATA), "--persona", "pharmacist", "--model", "scripted:reference", "--user", "rules", "--db", str(tmp_path / "r.db")
+    )
     assert (out["proc"], out["comp"]) == (1.0, 1.0)

@@ -27,7 +27,7 @@ from tests.helpers.plugins import install_fake_plugin
 NOTES_AGENT = REPO / "scaffolds" / "notes_agent.py"
 OPTIONS = ScaffoldOptions(model="unused")
 
-AGENT_MODULE = '''
+AGENT_MODULE = """
 from proactive_bench.scaffolds.protocol import AgentTurn
 
 
@@ -57,7 +57,7 @@ def claims_it_late():  # a factory setting the claim on the object it builds
     agent = EchoAgent(None)
     agent.uses_reference_solution = True
     return agent
-'''
+"""
 
 
 @pytest.fixture
@@ -98,7 +98,9 @@ def test_builtin_specs() -> None:
     assert isinstance(load_scaffold("scripted:reference", OPTIONS), ScriptedAgent)
     react = load_scaffold("react:openai:some-model", ScaffoldOptions(model="ignored", base_url="http://127.0.0.1:9/v1"))
     assert isinstance(react, ReactAgent) and react.model_name == "openai:some-model"
-    assert isinstance(load_scaffold("openai:some-model", ScaffoldOptions(model="openai:some-model", base_url="http://127.0.0.1:9/v1")), ReactAgent)
+    assert isinstance(
+        load_scaffold("openai:some-model", ScaffoldOptions(model="openai:some-model", base_url="http://127.0.0.1:9/v1")), ReactAgent
+    )
 
 
 @pytest.mark.parametrize(

@@ -71,6 +71,18 @@ def test_sessions_that_leave_out_a_dependency_warn(tmp_path: Path) -> None:
     episode = load_episode(MINI, "mini").episode
     assert left_out_dependencies(episode, ["a2"]) == {"a2": ["a1"]}
     assert left_out_dependencies(episode, ["a1", "a2"]) == {}
-    result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:reference", "--sessions", "a2", "--json",
-                     "--db", str(tmp_path / "r.db"))
+    result = run_cli(
+        "episode",
+        "--data",
+        str(MINI),
+        "--persona",
+        "mini",
+        "--model",
+        "scripted:reference",
+        "--sessions",
+        "a2",
+        "--json",
+        "--db",
+        str(tmp_path / "r.db"),
+    )
     assert "warning: --sessions leaves out a1, which a2 depends on" in result.stderr

@@ -56,42 +56,72 @@ P, F, U, E = "pass", "fail", "ungraded", "error"
 Plan = dict[str, tuple[str, str, dict[str, str], int]]
 ALL_PASS = {"a": P, "b": P, "c": P}
 RUNS: list[tuple[str, str, str, Plan]] = [  # persona, ablation, run status, sessions
-    ("alpha", "none", "finished", {
-        "A1": ("completed", "CC", {"a": P, "b": F}, 0),
-        "B1": ("completed", "I", {"a": P}, 1),
-        "B2": ("completed", "CPP", {"a": P, "b": P, "c": F}, 2),
-        "C1": ("completed", "CC", {"a": P, "b": U}, 0),
-        "C2": ("error", "C", {}, 0),  # the label before the crash does not count
-        "C3": ("completed", "C", {"a": P, "b": E}, 0),
-    }),
-    ("alpha", "none", "finished", {
-        "A1": ("completed", "CC", ALL_PASS, 0),
-        "B1": ("completed", "C", ALL_PASS, 0),
-        "B2": ("truncated", "CP", {"a": P, "b": F, "c": F}, 1),  # one intent never labelled
-        "C1": ("completed", "CC", ALL_PASS, 0),
-        "C2": ("completed", "CC", ALL_PASS, 0),
-        "C3": ("completed", "C", ALL_PASS, 0),
-    }),
+    (
+        "alpha",
+        "none",
+        "finished",
+        {
+            "A1": ("completed", "CC", {"a": P, "b": F}, 0),
+            "B1": ("completed", "I", {"a": P}, 1),
+            "B2": ("completed", "CPP", {"a": P, "b": P, "c": F}, 2),
+            "C1": ("completed", "CC", {"a": P, "b": U}, 0),
+            "C2": ("error", "C", {}, 0),  # the label before the crash does not count
+            "C3": ("completed", "C", {"a": P, "b": E}, 0),
+        },
+    ),
+    (
+        "alpha",
+        "none",
+        "finished",
+        {
+            "A1": ("completed", "CC", ALL_PASS, 0),
+            "B1": ("completed", "C", ALL_PASS, 0),
+            "B2": ("truncated", "CP", {"a": P, "b": F, "c": F}, 1),  # one intent never labelled
+            "C1": ("completed", "CC", ALL_PASS, 0),
+            "C2": ("completed", "CC", ALL_PASS, 0),
+            "C3": ("completed", "C", ALL_PASS, 0),
+        },
+    ),
     ("alpha", "none", "stopped", {"A1": ("completed", "PP", {"a": F, "b": F}, 2)}),  # partial: left out
-    ("alpha", "no-dependency-history", "finished", {
-        "A1": ("completed", "CC", ALL_PASS, 0),
-        "B2": ("completed", "CCC", ALL_PASS, 0),
-        "C3": ("completed", "P", ALL_PASS, 1),
-    }),
-    ("beta", "none", "finished", {
-        "D1": ("completed", "I", {"a": P}, 1),
-        "E1": ("completed", "PP", {"a": F}, 2),
-        "E2": ("completed", "CC", {"a": P, "b": F}, 0),
-    }),
-    ("beta", "none", "finished", {
-        "D1": ("completed", "C", ALL_PASS, 0),
-        "E1": ("completed", "CC", ALL_PASS, 0),
-        "E2": ("completed", "CC", ALL_PASS, 0),
-    }),
-    ("beta", "no-dependency-history", "finished", {
-        "D1": ("completed", "P", ALL_PASS, 1),
-        "E2": ("completed", "CC", ALL_PASS, 0),
-    }),
+    (
+        "alpha",
+        "no-dependency-history",
+        "finished",
+        {
+            "A1": ("completed", "CC", ALL_PASS, 0),
+            "B2": ("completed", "CCC", ALL_PASS, 0),
+            "C3": ("completed", "P", ALL_PASS, 1),
+        },
+    ),
+    (
+        "beta",
+        "none",
+        "finished",
+        {
+            "D1": ("completed", "I", {"a": P}, 1),
+            "E1": ("completed", "PP", {"a": F}, 2),
+            "E2": ("completed", "CC", {"a": P, "b": F}, 0),
+        },
+    ),
+    (
+        "beta",
+        "none",
+        "finished",
+        {
+            "D1": ("completed", "C", ALL_PASS, 0),
+            "E1": ("completed", "CC", ALL_PASS, 0),
+            "E2": ("completed", "CC", ALL_PASS, 0),
+        },
+    ),
+    (
+        "beta",
+        "no-dependency-history",
+        "finished",
+        {
+            "D1": ("completed", "P", ALL_PASS, 1),
+            "E2": ("completed", "CC", ALL_PASS, 0),
+        },
+    ),
 ]
 LABEL = {"C": "completed", "I": "inferred", "P": "provided"}
 CLIPPED = (0, "B2")  # run 0, session B2: a long file was clipped for the user and the judge (first label, first item)
@@ -109,7 +139,10 @@ def write_dataset(root: Path) -> None:
         (folder / "episode.yaml").write_text(yaml.safe_dump({"id": persona, "persona": "tester", "sessions": entries}))
         for sid, (category, _, intents, items) in sessions.items():
             session = {
-                "id": sid, "title": f"task {sid}", "category": category, "trigger": {"type": "user", "message": f"Please do {sid}."},
+                "id": sid,
+                "title": f"task {sid}",
+                "category": category,
+                "trigger": {"type": "user", "message": f"Please do {sid}."},
                 "intents": [{"id": f"i{n}", "text": f"requirement {n}"} for n in range(intents)],
                 "checklist": [{"id": item, "text": f"item {item}", "grader": "rubric", "weight": weight} for item, weight in items],
             }
@@ -124,19 +157,53 @@ def write_runs(store: Store, data: Path) -> None:
         planned = list(plan) if status == "finished" else list(RUNS[0][3])  # the stopped run meant to play all six
         spec = RunSpec(persona=persona, model="m", data_root=str(data), sessions=planned, ablation=ablation)  # type: ignore[arg-type]
         units = [[sid] for sid in planned]  # not read: the dataset gives the dependencies
-        run = Run(persona=persona, model="m", user_backend="rules", data_root=str(data), workspace="", config=spec.model_dump(mode="json"),
-                  units=units, status=status, created=start + timedelta(minutes=n), sweep_id=SWEEP)
+        run = Run(
+            persona=persona,
+            model="m",
+            user_backend="rules",
+            data_root=str(data),
+            workspace="",
+            config=spec.model_dump(mode="json"),
+            units=units,
+            status=status,
+            created=start + timedelta(minutes=n),
+            sweep_id=SWEEP,
+        )
         store.add(run)
         for position, (sid, (outcome, labels, grades, follow_ups)) in enumerate(plan.items(), start=1):
             rows = [pending_row(MessageRow, turn=0, role="user", content="opening")]
             rows += [pending_row(MessageRow, turn=t + 1, role="user", content="more") for t in range(follow_ups)]
             note = clipped_note([5000]) if (n, sid) == CLIPPED else ""
-            rows += [pending_row(IntentEvent, intent_id=f"i{k}", status=LABEL[c], stage="s", turn=1, evidence=note if k == 0 else "", decided_by="rules",
-                                 prompt_hash="") for k, c in enumerate(labels)]
+            rows += [
+                pending_row(
+                    IntentEvent,
+                    intent_id=f"i{k}",
+                    status=LABEL[c],
+                    stage="s",
+                    turn=1,
+                    evidence=note if k == 0 else "",
+                    decided_by="rules",
+                    prompt_hash="",
+                )
+                for k, c in enumerate(labels)
+            ]
             weights = dict(episode[sid][3])
-            rows += [pending_row(Grade, item_id=item, grader="rubric", weight=weights[item], score={P: 1, F: 0}.get(g), rationale=note if item == "a" else "",
-                                 error="judge failed" if g == E else None) for item, g in grades.items() if item in weights]
-            store.save_session(SessionRun(run_id=run.id, session_id=sid, position=position, intents=episode[sid][2], status=outcome, turns=1), rows, {})
+            rows += [
+                pending_row(
+                    Grade,
+                    item_id=item,
+                    grader="rubric",
+                    weight=weights[item],
+                    score={P: 1, F: 0}.get(g),
+                    rationale=note if item == "a" else "",
+                    error="judge failed" if g == E else None,
+                )
+                for item, g in grades.items()
+                if item in weights
+            ]
+            store.save_session(
+                SessionRun(run_id=run.id, session_id=sid, position=position, intents=episode[sid][2], status=outcome, turns=1), rows, {}
+            )
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +237,9 @@ def stats(values: list[float]) -> Any:
     """The expected figures over runs. With two runs the bootstrap means are a, (a+b)/2 or b with
     probabilities 1/4, 1/2, 1/4, so its 2.5 % and 97.5 % quantiles over 2,000 resamples are the two runs."""
     s = stdev(values)
-    expected = approx({"mean": sum(values) / len(values), "std": s, "ci95": t_975(len(values) - 1) * s / len(values) ** 0.5, "n": len(values)})
+    expected = approx(
+        {"mean": sum(values) / len(values), "std": s, "ci95": t_975(len(values) - 1) * s / len(values) ** 0.5, "n": len(values)}
+    )
     boot = approx([min(values), max(values)]) if len(values) == 2 else None
 
     class Matches:
@@ -210,7 +279,13 @@ def test_main_table_default(default: dict[str, Any]) -> None:
     assert beta["failures"] == {"error": 0, "truncated": 0, "not_run": 0}
     assert beta["proc"] == stats([BETA1_PROC, BETA2_PROC]) and beta["comp"] == stats([BETA1_COMP, BETA2_COMP])
     # ablated runs: every trajectory is one session
-    assert main[("alpha", "no-dependency-history")]["proc"] == {"mean": approx((1 + 1 + 0) / 3), "std": None, "ci95": None, "boot95": None, "n": 1}
+    assert main[("alpha", "no-dependency-history")]["proc"] == {
+        "mean": approx((1 + 1 + 0) / 3),
+        "std": None,
+        "ci95": None,
+        "boot95": None,
+        "n": 1,
+    }
     assert main[("beta", "no-dependency-history")]["proc"]["mean"] == approx((0 + 1) / 2)
     assert main[("alpha", "no-dependency-history")]["comp"]["mean"] == 1.0
 
@@ -234,8 +309,14 @@ def test_statuses_and_turns_are_split_by_persona_and_arm(default: dict[str, Any]
     turns = {(r["persona"], r["ablation"]): r for r in default["turns"]}
     follow_ups = [0, 1, 2, 0, 0] + [0, 0, 1, 0, 0, 0]  # the errored session is left out
     assert turns[("alpha", "none")] == {
-        "model": "m", "persona": "alpha", "ablation": "none", "sessions": len(follow_ups), "mean": approx(sum(follow_ups) / len(follow_ups)),
-        "median": 0, "max": 2, "histogram": {0: 8, 1: 2, 2: 1},
+        "model": "m",
+        "persona": "alpha",
+        "ablation": "none",
+        "sessions": len(follow_ups),
+        "mean": approx(sum(follow_ups) / len(follow_ups)),
+        "median": 0,
+        "max": 2,
+        "histogram": {0: 8, 1: 2, 2: 1},
     }
 
 

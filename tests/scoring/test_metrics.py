@@ -56,7 +56,11 @@ def test_dependency_units_are_connected_components_in_order() -> None:
 def test_trajectories_are_transitive_closures_within_the_run() -> None:
     deps = depends_on_map(_episode())
     assert trajectories(deps, ["s1", "s2", "s3", "s4", "s5"]) == {
-        "s1": ["s1"], "s2": ["s1", "s2"], "s3": ["s3"], "s4": ["s1", "s2", "s4"], "s5": ["s3", "s5"],
+        "s1": ["s1"],
+        "s2": ["s1", "s2"],
+        "s3": ["s3"],
+        "s4": ["s1", "s2", "s4"],
+        "s5": ["s3", "s5"],
     }
     assert trajectories(deps, ["s3", "s4"]) == {"s3": ["s3"], "s4": ["s4"]}  # an ablated run: no history
     assert chains([["s1", "s2", "s4"], ["s3"]]) == {"s1": [], "s2": ["s1"], "s4": ["s2"], "s3": []}
@@ -83,7 +87,12 @@ def test_proc_pools_each_trajectory_and_a_group_weighs_by_its_size() -> None:
 def test_a_group_does_not_weigh_as_much_as_an_independent_session() -> None:
     """Perfect except on later sessions: a pooled group mean would say (1/2 + 1) / 2."""
     deps = {"a": [], "b": ["a"], "c": ["b"], "d": []}
-    sessions = [S("a", IntentCounts(completed=2, total=2)), S("b", IntentCounts(provided=2, total=2)), S("c", IntentCounts(provided=2, total=2)), S("d", IntentCounts(completed=2, total=2))]
+    sessions = [
+        S("a", IntentCounts(completed=2, total=2)),
+        S("b", IntentCounts(provided=2, total=2)),
+        S("c", IntentCounts(provided=2, total=2)),
+        S("d", IntentCounts(completed=2, total=2)),
+    ]
     assert episode_proc(task_scores(sessions, deps)) == pytest.approx((3 * 2 / 6 + 1 * 1.0) / 4)
 
 
@@ -127,7 +136,10 @@ def test_comp_without_graded_items_is_none() -> None:
 
 
 def test_pibench_weighs_comp_by_trajectory_size() -> None:
-    sessions = [S("a", IntentCounts(total=1), [GradeResult("x", "rule", 1.0, 1)]), S("b", IntentCounts(total=1), [GradeResult("y", "rule", 1.0, 0)])]
+    sessions = [
+        S("a", IntentCounts(total=1), [GradeResult("x", "rule", 1.0, 1)]),
+        S("b", IntentCounts(total=1), [GradeResult("y", "rule", 1.0, 0)]),
+    ]
     deps = {"a": [], "b": ["a"]}
     assert episode_comp(task_scores(sessions, deps, DEFAULT_SCORING)) == pytest.approx(0.5)
     assert episode_comp(task_scores(sessions, deps, PIBENCH_SCORING)) == pytest.approx(1 / 3)

@@ -31,7 +31,19 @@ class EarlyOnlyJudge(FakeUserModel):
 
 
 def test_pibench_needs_the_llm_user_and_a_judge(tmp_path: Path) -> None:
-    out = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:passive", "--protocol", "pibench", "--db", str(tmp_path / "r.db"))
+    out = run_cli(
+        "episode",
+        "--data",
+        str(MINI),
+        "--persona",
+        "mini",
+        "--model",
+        "scripted:passive",
+        "--protocol",
+        "pibench",
+        "--db",
+        str(tmp_path / "r.db"),
+    )
     assert out.exit_code == 2 and "--protocol pibench needs the LLM user and a judge" in out.output
     sweep = run_cli("sweep", "--data", str(MINI), "--models", "scripted:passive", "--protocol", "pibench", "--db", str(tmp_path / "r.db"))
     assert sweep.exit_code == 2 and "needs the LLM user and a judge" in sweep.output
@@ -40,8 +52,23 @@ def test_pibench_needs_the_llm_user_and_a_judge(tmp_path: Path) -> None:
 
 def test_pibench_runs_three_times_and_credits_a_rubric_item_met_at_any_turn(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
-    common = ["--data", str(MINI), "--models", "scripted:passive", "--personas", "mini", "--db", str(db), "--user", "llm",
-              "--user-model", "openai:stub-user", "--judge-model", "openai:stub-judge", "--json"]
+    common = [
+        "--data",
+        str(MINI),
+        "--models",
+        "scripted:passive",
+        "--personas",
+        "mini",
+        "--db",
+        str(db),
+        "--user",
+        "llm",
+        "--user-model",
+        "openai:stub-user",
+        "--judge-model",
+        "openai:stub-judge",
+        "--json",
+    ]
     with StubServer(EarlyOnlyJudge()) as server:
         pi = run_cli("sweep", *common, "--base-url", server.base_url, "--protocol", "pibench")
         default = run_cli("sweep", *common, "--base-url", server.base_url)
@@ -50,8 +77,10 @@ def test_pibench_runs_three_times_and_credits_a_rubric_item_met_at_any_turn(tmp_
     assert len(pi_out["runs"]) == 3 and len(default_out["runs"]) == 1  # π-Bench: 3 runs by default
     assert pi_out["scoring"] == "pibench" and default_out["scoring"] == "pbench"
     store = Store(db)
-    rubric = {run["run_id"]: [g for s in store.session_runs(run["run_id"]) for g in store.rows(Grade, s.id) if g.item_id == "c3"]
-              for run in pi_out["runs"] + default_out["runs"]}
+    rubric = {
+        run["run_id"]: [g for s in store.session_runs(run["run_id"]) for g in store.rows(Grade, s.id) if g.item_id == "c3"]
+        for run in pi_out["runs"] + default_out["runs"]
+    }
     pi_grades = [g for run in pi_out["runs"] for g in rubric[run["run_id"]]]
     assert pi_grades and all(g.score == 1 and g.rationale.startswith("turn 1:") for g in pi_grades)  # met at turn 1
     (default_grade,) = rubric[default_out["runs"][0]["run_id"]]

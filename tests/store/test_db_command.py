@@ -46,7 +46,15 @@ def test_serve_detached_gives_a_url_that_works_as_db_and_stop_stops_it(server_di
     assert url.startswith("postgresql+psycopg://pbench@127.0.0.1:") and url.endswith("/pbench") and "\n" not in url
 
     fresh = json.loads(run_cli("db", "info", "--db", url, "--json").stdout)
-    assert fresh == {"database": url, "dialect": "postgresql", "revision": None, "head": head_revision(), "runs": 0, "sweeps": 0, "sessions": 0}
+    assert fresh == {
+        "database": url,
+        "dialect": "postgresql",
+        "revision": None,
+        "head": head_revision(),
+        "runs": 0,
+        "sweeps": 0,
+        "sessions": 0,
+    }
     upgraded = run_cli("db", "upgrade", "--db", url)
     assert upgraded.exit_code == 0 and f"upgraded from no revision to {head_revision()}" in upgraded.output
     assert run_cli("db", "upgrade", "--db", url).output.strip().endswith(f"at {head_revision()}")
@@ -119,5 +127,7 @@ def test_info_of_a_sqlite_file_and_of_nothing(tmp_path: Path) -> None:
     assert run_cli("sweep", "--data", str(MINI), "--models", "scripted:passive", "--db", str(db)).exit_code == 0
     info = json.loads(run_cli("db", "info", "--db", str(db), "--json").stdout)
     assert (info["dialect"], info["revision"], info["runs"], info["sessions"]) == ("sqlite", head_revision(), 1, 3)
-    assert one_line_error(run_cli("db", "info", "--db", str(tmp_path / "none.db"))) == f"error: no results database at {tmp_path / 'none.db'}"
+    assert (
+        one_line_error(run_cli("db", "info", "--db", str(tmp_path / "none.db"))) == f"error: no results database at {tmp_path / 'none.db'}"
+    )
     assert not (tmp_path / "none.db").exists()

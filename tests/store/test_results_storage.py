@@ -83,7 +83,9 @@ def test_delta_snapshots_are_rebuilt_exactly_over_many_sessions(tmp_path: Path) 
         state["tasks"].append({"id": 300 + position, "title": "ünïcode ✓ " * position, "done": None})
         saved.append(state)
         session_run = SessionRun(run_id=run.id, session_id=f"s{position}", position=position, status="completed")
-        store.save_session(session_run, [pending_row(Snapshot, kind="apps", content=state), pending_row(Snapshot, kind="memory", content={})], {})
+        store.save_session(
+            session_run, [pending_row(Snapshot, kind="apps", content=state), pending_row(Snapshot, kind="memory", content={})], {}
+        )
     sessions = store.session_runs(run.id)
     assert [store.snapshot(s.id, "apps") for s in sessions] == saved
     assert store.latest_snapshot(run.id, "apps") == saved[-1] and store.snapshot(sessions[0].id, "memory") == {}
@@ -93,7 +95,9 @@ def test_delta_snapshots_are_rebuilt_exactly_over_many_sessions(tmp_path: Path) 
 
 
 def test_resume_rescore_and_report_see_the_same_state_as_an_uninterrupted_run(tmp_path: Path) -> None:
-    whole = run_episode_json("--persona", "pharmacist", "--model", "scripted:reference", "--sessions", "1-4", "--db", str(tmp_path / "a.db"))
+    whole = run_episode_json(
+        "--persona", "pharmacist", "--model", "scripted:reference", "--sessions", "1-4", "--db", str(tmp_path / "a.db")
+    )
     db = tmp_path / "b.db"
     cut = run_episode_json("--persona", "pharmacist", "--model", "scripted:reference", "--sessions", "1-4", "--db", str(db))
     store = Store(db)
@@ -133,7 +137,9 @@ def test_a_database_written_before_compression_opens_resumes_rescores_and_report
         assert "base" not in {row[1] for row in conn.execute("PRAGMA table_info(snapshot)")}
     store = Store(legacy_db)  # adds the new columns; the old rows stay as they were written
     old = snapshots(store, LEGACY_RUN)
-    fresh = run_episode_json("--persona", "pharmacist", "--model", "scripted:reference", "--sessions", "1-3", "--db", str(tmp_path / "new.db"))
+    fresh = run_episode_json(
+        "--persona", "pharmacist", "--model", "scripted:reference", "--sessions", "1-3", "--db", str(tmp_path / "new.db")
+    )
     new_store = Store(tmp_path / "new.db")
     assert old == snapshots(new_store, fresh["run_id"])[:2]  # old JSON rows and new deltas: the same state
     partial = json.loads(run_cli("results", LEGACY_RUN, "--db", str(legacy_db), "--format", "json", "--include-partial").stdout)

@@ -52,9 +52,23 @@ def test_passive_run_is_fully_recorded(tmp_path: Path) -> None:
 def test_errored_grader_is_recorded_not_passed(tmp_path: Path, mini_copy: Path) -> None:
     session_file = mini_copy / "episodes/mini/sessions/a3.yaml"
     session_file.write_text(
-        session_file.read_text().replace("checklist:\n", 'checklist:\n  - {id: c3, text: Broken, grader: rule, check: {python: "graders.mini.checks:explode"}}\n')
+        session_file.read_text().replace(
+            "checklist:\n", 'checklist:\n  - {id: c3, text: Broken, grader: rule, check: {python: "graders.mini.checks:explode"}}\n'
+        )
     )
-    out = run_episode_json("--persona", "mini", "--model", "scripted:reference", "--data", str(mini_copy), "--db", str(tmp_path / "g.db"), "--sessions", "a3", "--no-validate")
+    out = run_episode_json(
+        "--persona",
+        "mini",
+        "--model",
+        "scripted:reference",
+        "--data",
+        str(mini_copy),
+        "--db",
+        str(tmp_path / "g.db"),
+        "--sessions",
+        "a3",
+        "--no-validate",
+    )
     (a3,) = out["sessions"]
     assert a3["comp_basis"] == {"graders": ["rule"], "graded_items": 2, "ungraded_items": 0, "errored_items": 1}
     grades = {g.item_id: g for g in Store(tmp_path / "g.db").rows(Grade, Store(tmp_path / "g.db").session_runs(out["run_id"])[0].id)}

@@ -77,7 +77,9 @@ def test_writers_opening_a_new_database_at_once_migrate_it_once(location: str) -
 def test_a_bad_or_unreachable_database_url_is_one_line_without_its_password() -> None:
     unreachable = run_cli("runs", "--db", "postgresql+psycopg://ana:s3cret@127.0.0.1:1/results")
     assert unreachable.exit_code == 2 and "s3cret" not in unreachable.output and "Traceback" not in unreachable.output
-    assert " ".join(unreachable.output.split()).startswith("error: --db postgresql+psycopg://ana:***@127.0.0.1:1/results: cannot open it as a results database:")
+    assert " ".join(unreachable.output.split()).startswith(
+        "error: --db postgresql+psycopg://ana:***@127.0.0.1:1/results: cannot open it as a results database:"
+    )
     other = run_cli("runs", "--db", "mysql://ana:s3cret@db/results")
     assert other.exit_code == 2 and "s3cret" not in other.output and "runs on SQLite" in other.output
 
@@ -106,7 +108,9 @@ def test_a_stale_lease_is_taken_over_and_its_old_holder_saves_nothing(location: 
     old, run_id = new_run(location, tmp_path)
     old.fence = take_lease(old.engine, run_id, "pbench episode").fence
     with old.engine.begin() as db:  # its heartbeat stopped long ago (a holder on another machine that died)
-        db.execute(update(Lease).where(Lease.scope == run_id).values(host="elsewhere.example", expires=datetime.now(UTC) - timedelta(seconds=1)))  # type: ignore[arg-type]
+        db.execute(
+            update(Lease).where(Lease.scope == run_id).values(host="elsewhere.example", expires=datetime.now(UTC) - timedelta(seconds=1))
+        )  # type: ignore[arg-type]
     new = Store(location)
     new.fence = take_lease(new.engine, run_id, "pbench resume").fence
     assert new.fence.owner != old.fence.owner
@@ -170,7 +174,9 @@ def sweep_everywhere(location: str, tmp_path: Path, *executor: str) -> dict[str,
     runs = sorted(out["runs"], key=lambda r: (r["model"], r["ablation"]))  # the repeats of a scripted agent are alike
     sweep_id = runs[0]["sweep_id"]
     ids = {r["run_id"]: f"run{n}" for n, r in enumerate(runs)}
-    exports = [json.loads(line) for r in runs for line in cli("export", r["run_id"], "--db", location, "--format", "jsonl").stdout.splitlines()]
+    exports = [
+        json.loads(line) for r in runs for line in cli("export", r["run_id"], "--db", location, "--format", "jsonl").stdout.splitlines()
+    ]
     results = json.loads(cli("results", sweep_id, "--db", location, "--format", "json").stdout)
     listed = json.loads(cli("runs", "--db", location, "--json", "--limit", "100").stdout)
     sweeps = json.loads(cli("sweeps", "--db", location, "--json").stdout)
@@ -194,11 +200,15 @@ def sweep_everywhere(location: str, tmp_path: Path, *executor: str) -> dict[str,
 
 def test_the_same_sweep_on_sqlite_and_postgresql_gives_the_same_labels_grades_figures_and_export(tmp_path: Path, postgres_url: str) -> None:
     on_sqlite = sweep_everywhere(str(tmp_path / "r.db"), tmp_path)
-    on_postgres = sweep_everywhere(postgres_url, tmp_path, "--workers", "2", "--concurrency", "4")  # forked workers, each its own connections
+    on_postgres = sweep_everywhere(
+        postgres_url, tmp_path, "--workers", "2", "--concurrency", "4"
+    )  # forked workers, each its own connections
     for key in on_sqlite:
         assert on_postgres[key] == on_sqlite[key], key
     graded = [g for record in on_sqlite["exports"] for g in record["grades"]]
-    assert len(on_sqlite["exports"]) == 6 * 3 + 6 * 2 and graded  # the ablation arm plays the dependent sessions only and {i["status"] for r in on_sqlite["exports"] for i in r["intents"]} > {"completed"}
+    assert (
+        len(on_sqlite["exports"]) == 6 * 3 + 6 * 2 and graded
+    )  # the ablation arm plays the dependent sessions only and {i["status"] for r in on_sqlite["exports"] for i in r["intents"]} > {"completed"}
 
 
 def test_each_writing_command_works_on_postgresql(postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -235,11 +245,27 @@ def test_rows_written_before_compression_read_as_written_after_the_upgrade(locat
     now = datetime.now(UTC)
     call, snapshot = {"path": "notes/ä.md", "n": 1}, {"apps": {"calendar": [{"title": "x\\y"}]}}
     with engine.begin() as db:
-        db.execute(text("insert into run (id, created, persona, model, user_backend, data_root, workspace, status) values ('r1', :t, 'p', 'm', 'rules', 'd', 'w', 'finished')"), {"t": now})
-        db.execute(text("insert into sessionrun (id, run_id, session_id, position, intents, status, turns, started) values (7, 'r1', 's1', 1, 0, 'completed', 1, :t)"), {"t": now})
-        db.execute(text("insert into toolcall (session_run_id, turn, seq, tool_name, call, result, ok) values (7, 1, 0, 'read', :c, :r, true)"), {"c": json.dumps(call), "r": json.dumps({"ok": True})})
+        db.execute(
+            text(
+                "insert into run (id, created, persona, model, user_backend, data_root, workspace, status) values ('r1', :t, 'p', 'm', 'rules', 'd', 'w', 'finished')"
+            ),
+            {"t": now},
+        )
+        db.execute(
+            text(
+                "insert into sessionrun (id, run_id, session_id, position, intents, status, turns, started) values (7, 'r1', 's1', 1, 0, 'completed', 1, :t)"
+            ),
+            {"t": now},
+        )
+        db.execute(
+            text("insert into toolcall (session_run_id, turn, seq, tool_name, call, result, ok) values (7, 1, 0, 'read', :c, :r, true)"),
+            {"c": json.dumps(call), "r": json.dumps({"ok": True})},
+        )
         db.execute(text("insert into snapshot (session_run_id, kind, content) values (7, 'apps', :s)"), {"s": json.dumps(snapshot)})
-        db.execute(text("insert into modelcall_cache (namespace, key, occurrence, generations) values ('r1/s1', 'k', 0, :g)"), {"g": '[{"text": "plain"}]'})
+        db.execute(
+            text("insert into modelcall_cache (namespace, key, occurrence, generations) values ('r1/s1', 'k', 0, :g)"),
+            {"g": '[{"text": "plain"}]'},
+        )
     engine.dispose()
     store = Store(location)
     assert revision_of(store.engine) == head_revision()

@@ -27,10 +27,20 @@ from tests.helpers.paths import MINI, REPO
 from tests.helpers.plugins import install_fake_plugin
 
 SETTING_OF_OPTION = {
-    "no_probe": "probe", "agent_option": "agent_options", "rps": "requests_per_second", "max_cost": "max_cost_usd", "ablation": "ablations",
-    "agent_base_url": "role_base_urls", "user_base_url": "role_base_urls", "judge_base_url": "role_base_urls",
-    "agent_key_env": "role_key_envs", "user_key_env": "role_key_envs", "judge_key_env": "role_key_envs",
-    "task": "personas", "tasks": "personas", "data": "data_root",
+    "no_probe": "probe",
+    "agent_option": "agent_options",
+    "rps": "requests_per_second",
+    "max_cost": "max_cost_usd",
+    "ablation": "ablations",
+    "agent_base_url": "role_base_urls",
+    "user_base_url": "role_base_urls",
+    "judge_base_url": "role_base_urls",
+    "agent_key_env": "role_key_envs",
+    "user_key_env": "role_key_envs",
+    "judge_key_env": "role_key_envs",
+    "task": "personas",
+    "tasks": "personas",
+    "data": "data_root",
 }
 """A command's option and the settings field it sets, where their names differ (the sweep's ``data`` is its ``data``)."""
 
@@ -42,8 +52,12 @@ NOT_OPTIONS = {
     "summaries_db": "set by pbench to the results database",
     "pause_after": "a sweep file's setting only",
     "ablation": "episode runs the whole episode; sweeps take --ablation",
-    "repeat": "set by the sweep", "sweep_id": "set by the sweep", "replay_of": "set by pbench replay",
-    "structured_methods": "found by the probe", "model_contexts": "found by the probe", "memory_tokens": "set when the run starts",
+    "repeat": "set by the sweep",
+    "sweep_id": "set by the sweep",
+    "replay_of": "set by pbench replay",
+    "structured_methods": "found by the probe",
+    "model_contexts": "found by the probe",
+    "memory_tokens": "set when the run starts",
 }
 """Settings fields no option of ``episode`` or ``sweep`` sets, and why."""
 
@@ -79,10 +93,20 @@ def test_every_option_sets_a_settings_field_and_every_field_has_an_option(comman
 
 def test_the_core_settings_are_declared_once_and_a_sweeps_run_copies_them_by_the_model() -> None:
     assert issubclass(RunSpec, RunSettings) and issubclass(SweepConfig, RunSettings)
-    config = validate_sweep_config({
-        "models": ["openai:m"], "base_url": "http://127.0.0.1:9/v1", "judge_model": "openai:j", "call_timeout": 7.5, "max_turns": 3,
-        "role_key_envs": {"user": "KEY"}, "suite": "trainee", "hints": ["none", "both"], "days": 2,
-    }, "test")
+    config = validate_sweep_config(
+        {
+            "models": ["openai:m"],
+            "base_url": "http://127.0.0.1:9/v1",
+            "judge_model": "openai:j",
+            "call_timeout": 7.5,
+            "max_turns": 3,
+            "role_key_envs": {"user": "KEY"},
+            "suite": "trainee",
+            "hints": ["none", "both"],
+            "days": 2,
+        },
+        "test",
+    )
     specs = [sweep_run_spec(config, config.arms()[0], "s3-n3", settings=point) for point in config.settings()]
     for spec in specs:
         assert spec.core() == config.core() | {"suite_settings": spec.suite_settings}  # every core field, none copied by name
@@ -100,13 +124,23 @@ def test_suite_settings_are_checked_by_the_suites_models() -> None:
     assert suite_settings_problem("personas", {"days": 2}) == "--days applies to the trainee suite only, not personas"
     assert suite_settings_problem("trainee", {"days": 2, "hints": "data"}) is None
     with pytest.raises(ValueError, match=r"--top-k: Input should be a valid integer"):
-        validate_sweep_config({"models": ["scripted:reference"], "suite": "odyssey", "memory": ["rag:raw-session"], "top_k": ["two"]}, "flags")
+        validate_sweep_config(
+            {"models": ["scripted:reference"], "suite": "odyssey", "memory": ["rag:raw-session"], "top_k": ["two"]}, "flags"
+        )
     grid = settings_grid(SUITES.get("odyssey"), {"memory": ["none", "rag:raw-session"], "top_k": [1, 3]})
     assert [(p["memory"], p["top_k"]) for p in grid] == [("none", None), ("rag:raw-session", 1), ("rag:raw-session", 3)]
 
 
 def test_settings_stored_before_the_suite_settings_model_load_unchanged() -> None:
-    stored = {"persona": "t1", "model": "scripted:reference", "data_root": "d", "suite": "odyssey", "memory": "rag:raw-session", "top_k": 2, "days": None}
+    stored = {
+        "persona": "t1",
+        "model": "scripted:reference",
+        "data_root": "d",
+        "suite": "odyssey",
+        "memory": "rag:raw-session",
+        "top_k": 2,
+        "days": None,
+    }
     spec = RunSpec.model_validate(stored)
     assert spec.suite_settings == {"memory": "rag:raw-session", "top_k": 2}
     assert spec.settings == SuiteSettings(memory="rag:raw-session", top_k=2)
@@ -115,7 +149,9 @@ def test_settings_stored_before_the_suite_settings_model_load_unchanged() -> Non
 
 def _pbench(site: Path, *args: str, log: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(REPO)]), "PBENCH_GREETING_LOG": str(log), "COLUMNS": "250"}
-    return subprocess.run([sys.executable, "-c", "from proactive_bench.cli import app; app()", *args], env=env, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-c", "from proactive_bench.cli import app; app()", *args], env=env, capture_output=True, text=True
+    )
 
 
 def test_a_plugin_suite_adds_a_setting_and_its_option_without_touching_pbench(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -133,6 +169,22 @@ def test_a_plugin_suite_adds_a_setting_and_its_option_without_touching_pbench(tm
         stored = sorted(conn.execute("select json_extract(config, '$.suite_settings.greeting') from run").fetchall())
     assert stored == [("Ahoy",), ("Hi",), ("Howdy",)]
     bad = _pbench(site, "episode", *common, "--model", "scripted:reference", "--greeting", "h1", log=log)
-    assert bad.returncode == 2 and bad.stderr.strip().splitlines() == ["error: flags: config: Value error, --greeting: a greeting is one word of letters, not 'h1'"]
-    elsewhere = _pbench(site, "episode", "--persona", "mini", "--data", str(MINI), "--model", "scripted:reference", "--greeting", "Ahoy", "--db", str(db), log=log)
+    assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
+        "error: flags: config: Value error, --greeting: a greeting is one word of letters, not 'h1'"
+    ]
+    elsewhere = _pbench(
+        site,
+        "episode",
+        "--persona",
+        "mini",
+        "--data",
+        str(MINI),
+        "--model",
+        "scripted:reference",
+        "--greeting",
+        "Ahoy",
+        "--db",
+        str(db),
+        log=log,
+    )
     assert elsewhere.returncode == 2 and elsewhere.stderr.strip() == "error: --greeting applies to the greeting suite only, not personas"

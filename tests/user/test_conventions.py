@@ -71,8 +71,12 @@ def test_a_convention_is_known_once_the_source_session_of_a_persistent_intent_ra
 
 def test_a_question_about_a_known_convention_is_answered_but_provided() -> None:
     labels = combine_stages(
-        ["known", "fresh", "rest"], [], [StageVerdict("known", "targeted question: q?"), StageVerdict("fresh", "targeted question: r?")],
-        ["rest"], "rules", known={"known"},
+        ["known", "fresh", "rest"],
+        [],
+        [StageVerdict("known", "targeted question: q?"), StageVerdict("fresh", "targeted question: r?")],
+        ["rest"],
+        "rules",
+        known={"known"},
     )
     by_id = {label.intent_id: label for label in labels}
     assert (by_id["known"].status, by_id["known"].stage) == (IntentStatus.PROVIDED, Stage.REASKED)
@@ -159,7 +163,9 @@ def test_validate_warns_about_a_convention_that_can_never_become_known(mini_copy
     edit_yaml(mini_copy / A1, lambda d: d["intents"][0].update(convention="units"))
     result = run_cli("validate", "--data", str(mini_copy), "--json")
     problems = json.loads(result.stdout)["problems"]
-    assert any(p["field"] == "intents[0].convention" and "never becomes known" in p["reason"] and p["level"] == "warning" for p in problems), problems
+    assert any(
+        p["field"] == "intents[0].convention" and "never becomes known" in p["reason"] and p["level"] == "warning" for p in problems
+    ), problems
     edit_yaml(mini_copy / A2, lambda d: d["intents"][0].update(convention="units"))
     problems = json.loads(run_cli("validate", "--data", str(mini_copy), "--json").stdout)["problems"]
     assert not any("convention" in p["reason"] for p in problems), problems
@@ -171,6 +177,8 @@ def test_a_reasked_convention_does_not_spend_the_user_s_patience() -> None:
     from proactive_bench.user.targeting import credited_questions, patience_spent
 
     question = "Should I count the bags in the ADCs and the 5 West satellite as well as the main pharmacy?"  # three asks
-    reasked = IntentLabel("all_locations", IntentStatus.PROVIDED, Stage.REASKED, f"re-asked a known convention: {question}", "rules", turn=1)
+    reasked = IntentLabel(
+        "all_locations", IntentStatus.PROVIDED, Stage.REASKED, f"re-asked a known convention: {question}", "rules", turn=1
+    )
     assert credited_questions([reasked]) == {1: {reasked.evidence}}
     assert not patience_spent([(1, question)], [reasked])

@@ -27,8 +27,23 @@ def run_llm(tmp_path: Path, fake: FakeUserModel, model: str, *extra: str) -> tup
     db = tmp_path / "llm.db"
     with StubServer(fake) as server:
         result = run_cli(
-            "episode", "--json", "--data", str(MINI), "--persona", "mini", "--model", model, "--db", str(db),
-            "--user", "llm", "--user-model", "openai:stub-user", "--base-url", server.base_url, *extra,
+            "episode",
+            "--json",
+            "--data",
+            str(MINI),
+            "--persona",
+            "mini",
+            "--model",
+            model,
+            "--db",
+            str(db),
+            "--user",
+            "llm",
+            "--user-model",
+            "openai:stub-user",
+            "--base-url",
+            server.base_url,
+            *extra,
         )
     return result, server, db
 
@@ -41,7 +56,11 @@ def test_reference_agent_completes_everything_and_the_judge_grades_rubric_items(
     assert out["comp"] == 1.0 and out["comp_basis"]["ungraded_items"] == 0 and "rubric" in out["comp_basis"]["graders"]
     store = Store(db)
     calls = [row for srun in store.session_runs(out["run_id"]) for row in store.rows(LLMCall, srun.id)]
-    assert {(c.role, c.purpose.split(":")[0]) for c in calls} >= {("user", "completion_stage"), ("user", "question_stage"), ("judge", "rubric")}
+    assert {(c.role, c.purpose.split(":")[0]) for c in calls} >= {
+        ("user", "completion_stage"),
+        ("user", "question_stage"),
+        ("judge", "rubric"),
+    }
     assert all(c.ok and c.prompt_hash for c in calls)
     events = [row for srun in store.session_runs(out["run_id"]) for row in store.rows(IntentEvent, srun.id)]
     assert events and all(e.decided_by == "llm:openai:stub-user" and e.prompt_hash for e in events)
@@ -75,7 +94,9 @@ def test_a_stage_that_never_covers_every_intent_is_an_error_not_a_guess(tmp_path
     assert result.exit_code == 1
     out = json.loads(result.stdout)
     (session,) = out["sessions"]
-    assert session["status"] == "error" and "no valid answer" in session["error"] and session["proc"] == 0.0  # errored work counts as not proactive
+    assert (
+        session["status"] == "error" and "no valid answer" in session["error"] and session["proc"] == 0.0
+    )  # errored work counts as not proactive
     store = Store(db)
     (srun,) = store.session_runs(out["run_id"])
     assert store.rows(IntentEvent, srun.id) == []
@@ -97,7 +118,9 @@ def test_a_failed_reply_falls_back_to_the_reveal_sentence_and_is_recorded(tmp_pa
 
 
 def test_a_judge_that_cannot_answer_leaves_the_item_errored(tmp_path: Path) -> None:
-    result, _, _ = run_llm(tmp_path, FakeUserModel(judge_fault=True), "scripted:reference", "--sessions", "a1", "--judge-model", "openai:stub-judge")
+    result, _, _ = run_llm(
+        tmp_path, FakeUserModel(judge_fault=True), "scripted:reference", "--sessions", "a1", "--judge-model", "openai:stub-judge"
+    )
     out = json.loads(result.stdout)
     (session,) = out["sessions"]
     assert session["comp_basis"]["errored_items"] == 1 and session["comp"] == 1.0  # rule items only; the errored item is not a fail

@@ -125,8 +125,11 @@ def test_rules_user_asks_for_llm_backend_without_annotations(tmp_path: Path) -> 
     from proactive_bench.user.base import UserView
 
     view = UserView(
-        episode.persona, session, session.intents,
-        Evidence([], [], Workspace(tmp_path), Memory(), lambda ref: None), turn=1,
+        episode.persona,
+        session,
+        session.intents,
+        Evidence([], [], Workspace(tmp_path), Memory(), lambda ref: None),
+        turn=1,
     )
     try:
         asyncio.run(RulesUser().decide(view))

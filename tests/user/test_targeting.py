@@ -108,7 +108,9 @@ def test_questions_that_earn_nothing_use_up_the_users_patience() -> None:
     assert patience_spent(misses, [])
     credited = [
         IntentLabel("a", IntentStatus.INFERRED, Stage.QUESTION, "targeted question: Should I add a chart to the summary?", "test", turn=1),
-        IntentLabel("b", IntentStatus.INFERRED, Stage.QUESTION, "targeted question: Should I use a serif font for headings?", "test", turn=2),
+        IntentLabel(
+            "b", IntentStatus.INFERRED, Stage.QUESTION, "targeted question: Should I use a serif font for headings?", "test", turn=2
+        ),
     ]
     assert not patience_spent(misses, credited)  # 2 earned, 1 missed
     assert not patience_spent([(1, "Anything else?"), (2, "Any preferences?"), (3, "Does this look good?")], [])  # generic: harmless

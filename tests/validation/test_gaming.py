@@ -24,7 +24,10 @@ def _warnings(root: Path) -> list[str]:
     ("cue", "expected"),
     [
         ("tracker", "intents[1].ask[1]: the alternative 'tracker' fires on the bare generic noun probe 'Should I update the tracker?'"),
-        ("mean value|\\bcsv\\b", "intents[1].ask[1]: the alternative '\\\\bcsv\\\\b' fires on the bare file type probe 'Should I export a CSV?'"),
+        (
+            "mean value|\\bcsv\\b",
+            "intents[1].ask[1]: the alternative '\\\\bcsv\\\\b' fires on the bare file type probe 'Should I export a CSV?'",
+        ),
         ("mean value|2025", "intents[1].ask[1]: the alternative '2025' fires on the bare year probe 'Is this for 2025?'"),
         ("\\bmean\\b|notes/", "intents[1].ask[1]: the alternative 'notes/' fires on the bare folder probe 'Should I use notes/?'"),
         ("INDEX\\.md", "intents[1].ask[1]: the alternative 'INDEX\\\\.md' fires on the bare file name probe 'Should I update INDEX.md?'"),
@@ -33,7 +36,9 @@ def _warnings(root: Path) -> list[str]:
 def test_a_cue_that_fires_on_a_bare_element_is_reported(mini_copy: Path, cue: str, expected: str) -> None:
     _edit(mini_copy / A1, lambda d: d["intents"][1].update(ask=["\\bmean\\b", cue]))
     lines = [w for w in _warnings(mini_copy) if "ask[" in w]
-    assert lines == [f"warning {A1}: {expected}; name the requirement (the thing and what about it), not only the thing: a question not about mean would count"]
+    assert lines == [
+        f"warning {A1}: {expected}; name the requirement (the thing and what about it), not only the thing: a question not about mean would count"
+    ]
 
 
 def test_a_cue_that_fires_on_a_fixed_convention_question_is_reported(mini_copy: Path) -> None:
@@ -63,8 +68,10 @@ def test_a_cue_that_fires_on_another_personas_question_is_reported(mini_copy: Pa
     for name in ("a1", "a2"):
         (other / f"sessions/{name}.yaml").unlink()
     (other / "episode.yaml").write_text("id: other\npersona: tester2\nsessions:\n  - id: a3\n")
-    _edit(other / "sessions/a3.yaml", lambda d: d["intents"][0].update(
-        question="Should I remember that your morning run comes first?", ask=["morning run"]))
+    _edit(
+        other / "sessions/a3.yaml",
+        lambda d: d["intents"][0].update(question="Should I remember that your morning run comes first?", ask=["morning run"]),
+    )
     lines = [w for w in _warnings(mini_copy) if "another persona" in w]
     assert lines == [
         "warning episodes/mini/sessions/a3.yaml: intents[0].ask[0]: fires on another persona's question "
@@ -76,14 +83,18 @@ def test_memory_evidence_a_dump_of_the_request_satisfies_is_reported(mini_copy: 
     """The request says "morning": a memory entry holding every word of it satisfies a bare search for it."""
     _edit(mini_copy / "episodes/mini/sessions/a3.yaml", lambda d: d["intents"][0].update(evidence={"memory_matches": "morning"}))
     (line,) = [w for w in _warnings(mini_copy) if "stuffed" in w]
-    assert line.startswith("warning episodes/mini/sessions/a3.yaml: intents[0].evidence: holds on files and memory stuffed with what the agent")
+    assert line.startswith(
+        "warning episodes/mini/sessions/a3.yaml: intents[0].evidence: holds on files and memory stuffed with what the agent"
+    )
     assert "(on one line)" in line
 
 
 def test_evidence_an_earlier_reveal_copied_on_its_own_line_satisfies_is_reported(mini_copy: Path) -> None:
     """a1's reveal "Please give the values in mg/L." copied into a2's note satisfies a bare search for mg/L."""
-    _edit(mini_copy / "episodes/mini/sessions/a2.yaml", lambda d: d["intents"][0].update(
-        evidence={"file_matches": {"path": "out/weekly.md", "pattern": "mg/L"}}))
+    _edit(
+        mini_copy / "episodes/mini/sessions/a2.yaml",
+        lambda d: d["intents"][0].update(evidence={"file_matches": {"path": "out/weekly.md", "pattern": "mg/L"}}),
+    )
     (line,) = [w for w in _warnings(mini_copy) if "stuffed" in w]
     assert line.startswith("warning episodes/mini/sessions/a2.yaml: intents[0].evidence: holds on files and memory stuffed")
     assert "(one sentence or ID code per line)" in line

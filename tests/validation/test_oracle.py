@@ -51,7 +51,7 @@ def test_a_rule_item_the_stated_request_passes_fails_the_oracle(example_copy: Pa
 
 
 def test_a_cue_that_a_generic_question_hits_fails_the_oracle(example_copy: Path) -> None:
-    """"Should I include a purchase order?" is not a question about which one: a cue it fires lets the drip score."""
+    """ "Should I include a purchase order?" is not a question about which one: a cue it fires lets the drip score."""
     for session in (S1, S3):
         _edit(example_copy / session, lambda d: d["intents"][0].update(ask=["purchase order|\\bPO\\b"]))
     strict = run_cli("validate", "--data", str(example_copy), "--strict")  # the corpus holds the drip's work dimensions

@@ -77,7 +77,10 @@ def test_the_dataset_validates_without_warnings(episode: LoadedEpisode) -> None:
 
 def test_the_scripted_baselines_meet_the_quality_bar(oracle: list[OracleOutcome]) -> None:
     assert {(o.model, o.order) for o in oracle} >= {
-        ("scripted:reference", "forward"), ("scripted:passive", "reverse"), ("scripted:asker", "reverse"), ("scripted:surface", "forward"),
+        ("scripted:reference", "forward"),
+        ("scripted:passive", "reverse"),
+        ("scripted:asker", "reverse"),
+        ("scripted:surface", "forward"),
         *((f"scripted:{mode}", "forward") for mode in ADVERSARY_MODES),
     }
     assert [f"{o.model} ({o.order}): {o.failure}" for o in oracle if o.failure] == []
@@ -110,8 +113,10 @@ def test_surface_scores_below_passive(oracle: list[OracleOutcome]) -> None:
 def test_the_asker_is_not_mistaken_for_a_survey(oracle: list[OracleOutcome], episode: LoadedEpisode) -> None:
     """One focused question per turn never uses up the user's patience: every intent is inferred, in either order,
     except the conventions it already knows from an earlier session (asked again, they are provided)."""
-    known = {s.id: known_intents(s, episode.sessions, {e.id: [i.id for i in e.intents] for e in episode.sessions[:n]})
-             for n, s in enumerate(episode.sessions)}
+    known = {
+        s.id: known_intents(s, episode.sessions, {e.id: [i.id for i in e.intents] for e in episode.sessions[:n]})
+        for n, s in enumerate(episode.sessions)
+    }
     for asker in _runs(oracle, "asker"):
         missed = [s.session_id for s in asker.result.sessions if s.counts.inferred != s.counts.total - len(known[s.session_id])]
         assert missed == [], asker.order
@@ -211,8 +216,18 @@ def test_every_persona_needs_its_dependency_history(tmp_path: Path) -> None:
     """Passive, with and without the history of dependent sessions: each shipped persona's final sessions lose work without it."""
     personas = sorted(p.stem for p in (DATA / "personas").glob("*.yaml"))
     db = tmp_path / "ablation.db"
-    swept = run_cli("sweep", "--personas", ",".join(personas), "--models", "scripted:passive",
-                    "--ablation", "none,no-dependency-history", "--db", str(db), "--json")
+    swept = run_cli(
+        "sweep",
+        "--personas",
+        ",".join(personas),
+        "--models",
+        "scripted:passive",
+        "--ablation",
+        "none,no-dependency-history",
+        "--db",
+        str(db),
+        "--json",
+    )
     assert swept.exit_code == 0, swept.output
     sweep_id = sqlite3.connect(db).execute("SELECT id FROM sweep").fetchone()[0]
     summary = json.loads(run_cli("results", sweep_id, "--db", str(db), "--format", "json").stdout)

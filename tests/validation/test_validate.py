@@ -31,36 +31,83 @@ def test_shipped_dataset_validates() -> None:
 @pytest.mark.parametrize(
     ("session", "breakage", "expected"),
     [
-        ("a1", lambda d: d["trigger"].update(message=d["trigger"]["message"] + " Please give the values in mg/L."),
-         "episodes/mini/sessions/a1.yaml: intents[0]: the intent is stated in the initial request"),
-        ("a1", lambda d: d["intents"][1].update(ask=["\\bzzz\\b"]),
-         "episodes/mini/sessions/a1.yaml: intents[1].ask: no ask regex matches the intent's own example question"),
-        ("a1", lambda d: d["intents"][1].update(ask=["mean", "preferences"]),
-         "episodes/mini/sessions/a1.yaml: intents[1].ask: an ask regex matches the generic question 'Do you have any other preferences?'"),
-        ("a1", lambda d: d["checklist"][1]["check"].update(python="graders.mini.checks:nope"),
-         "episodes/mini/sessions/a1.yaml: checklist[1].check: 'graders.mini.checks:nope': graders/mini/checks.py has no function 'nope'"),
-        ("a2", lambda d: d["checklist"][0].update(check={"file_exists": "out/missing.md"}),
-         "episodes/mini/sessions/a2.yaml: checklist[0].check: 'out/missing.md' matches no seed file and no file a reference solution writes"),
-        ("a3", lambda d: d.update(checklist=[]),
-         "episodes/mini/sessions/a3.yaml: checklist: a session needs at least one checklist item"),
-        ("a3", lambda d: d.update(intents=[], reference=[d["reference"][0]], checklist=d["checklist"][:1]),
-         "episodes/mini/sessions/a3.yaml: intents: a session needs at least one hidden intent"),
-        ("a1", lambda d: d["intents"][0].update(evidence={"file_exists": "notes/batch.csv"}),
-         "episodes/mini/sessions/a1.yaml: intents[0].evidence: already holds before the session starts (seed plus earlier reference solutions)"),
-        ("a2", lambda d: d["intents"][0].update(evidence={"file_matches": {"path": "out/summary.md", "pattern": "mg/L"}}),
-         "episodes/mini/sessions/a2.yaml: intents[0].evidence: already holds before the session starts"),
-        ("a2", lambda d: d["reference"].pop(1),
-         "episodes/mini/sessions/a2.yaml: intents[0].evidence: the reference solution does not satisfy it"),
-        ("a2", lambda d: d["reference"][1]["args"].update(old="# Nope\n"),
-         "episodes/mini/sessions/a2.yaml: reference[1]: edit_file failed: 'old' occurs 0 times in out/weekly.md"),
-        ("a3", lambda d: d["checklist"].append({"id": "c9", "text": "t", "grader": "rule", "check": {"python": "graders.mini.checks:explode"}}),
-         "episodes/mini/sessions/a3.yaml: checklist[2].check: cannot be evaluated: RuntimeError('grader bug')"),
-        ("a3", lambda d: d["checklist"].append({"id": "c9", "text": "t", "grader": "rule", "check": {"app_rows_added": {"table": "gmail_pigeon"}}}),
-         "episodes/mini/sessions/a3.yaml: checklist[2].check: unknown app table 'gmail_pigeon'"),
-        ("a3", lambda d: d["checklist"].append({"id": "c9", "text": "t", "grader": "rule", "check": {"tool_count": {"group": "telepathy", "max": 1}}}),
-         "episodes/mini/sessions/a3.yaml: checklist[2].check: unknown tool group 'telepathy'"),
-        ("a3", lambda d: d.update(tools=["workspace", "teleport"]),
-         "episodes/mini/sessions/a3.yaml: tools: unknown tool or tool group 'teleport'"),
+        (
+            "a1",
+            lambda d: d["trigger"].update(message=d["trigger"]["message"] + " Please give the values in mg/L."),
+            "episodes/mini/sessions/a1.yaml: intents[0]: the intent is stated in the initial request",
+        ),
+        (
+            "a1",
+            lambda d: d["intents"][1].update(ask=["\\bzzz\\b"]),
+            "episodes/mini/sessions/a1.yaml: intents[1].ask: no ask regex matches the intent's own example question",
+        ),
+        (
+            "a1",
+            lambda d: d["intents"][1].update(ask=["mean", "preferences"]),
+            "episodes/mini/sessions/a1.yaml: intents[1].ask: an ask regex matches the generic question 'Do you have any other preferences?'",
+        ),
+        (
+            "a1",
+            lambda d: d["checklist"][1]["check"].update(python="graders.mini.checks:nope"),
+            "episodes/mini/sessions/a1.yaml: checklist[1].check: 'graders.mini.checks:nope': graders/mini/checks.py has no function 'nope'",
+        ),
+        (
+            "a2",
+            lambda d: d["checklist"][0].update(check={"file_exists": "out/missing.md"}),
+            "episodes/mini/sessions/a2.yaml: checklist[0].check: 'out/missing.md' matches no seed file and no file a reference solution writes",
+        ),
+        ("a3", lambda d: d.update(checklist=[]), "episodes/mini/sessions/a3.yaml: checklist: a session needs at least one checklist item"),
+        (
+            "a3",
+            lambda d: d.update(intents=[], reference=[d["reference"][0]], checklist=d["checklist"][:1]),
+            "episodes/mini/sessions/a3.yaml: intents: a session needs at least one hidden intent",
+        ),
+        (
+            "a1",
+            lambda d: d["intents"][0].update(evidence={"file_exists": "notes/batch.csv"}),
+            "episodes/mini/sessions/a1.yaml: intents[0].evidence: already holds before the session starts (seed plus earlier reference solutions)",
+        ),
+        (
+            "a2",
+            lambda d: d["intents"][0].update(evidence={"file_matches": {"path": "out/summary.md", "pattern": "mg/L"}}),
+            "episodes/mini/sessions/a2.yaml: intents[0].evidence: already holds before the session starts",
+        ),
+        (
+            "a2",
+            lambda d: d["reference"].pop(1),
+            "episodes/mini/sessions/a2.yaml: intents[0].evidence: the reference solution does not satisfy it",
+        ),
+        (
+            "a2",
+            lambda d: d["reference"][1]["args"].update(old="# Nope\n"),
+            "episodes/mini/sessions/a2.yaml: reference[1]: edit_file failed: 'old' occurs 0 times in out/weekly.md",
+        ),
+        (
+            "a3",
+            lambda d: d["checklist"].append(
+                {"id": "c9", "text": "t", "grader": "rule", "check": {"python": "graders.mini.checks:explode"}}
+            ),
+            "episodes/mini/sessions/a3.yaml: checklist[2].check: cannot be evaluated: RuntimeError('grader bug')",
+        ),
+        (
+            "a3",
+            lambda d: d["checklist"].append(
+                {"id": "c9", "text": "t", "grader": "rule", "check": {"app_rows_added": {"table": "gmail_pigeon"}}}
+            ),
+            "episodes/mini/sessions/a3.yaml: checklist[2].check: unknown app table 'gmail_pigeon'",
+        ),
+        (
+            "a3",
+            lambda d: d["checklist"].append(
+                {"id": "c9", "text": "t", "grader": "rule", "check": {"tool_count": {"group": "telepathy", "max": 1}}}
+            ),
+            "episodes/mini/sessions/a3.yaml: checklist[2].check: unknown tool group 'telepathy'",
+        ),
+        (
+            "a3",
+            lambda d: d.update(tools=["workspace", "teleport"]),
+            "episodes/mini/sessions/a3.yaml: tools: unknown tool or tool group 'teleport'",
+        ),
     ],
 )
 def test_broken_copy_fails_precisely(mini_copy: Path, session: str, breakage, expected: str) -> None:
@@ -96,7 +143,9 @@ def test_rules_user_refuses_unannotated_intents_up_front(mini_copy: Path, tmp_pa
     text = session.read_text().replace('    ask: ["morning[^?]{0,40}(memory|remember)|(memory|remember)[^?]{0,40}morning"]\n', "")
     assert "ask:" not in text
     session.write_text(text)
-    result = run_cli("episode", "--data", str(mini_copy), "--persona", "mini", "--model", "scripted:passive", "--db", str(tmp_path / "x.db"))
+    result = run_cli(
+        "episode", "--data", str(mini_copy), "--persona", "mini", "--model", "scripted:passive", "--db", str(tmp_path / "x.db")
+    )
     assert result.exit_code == 2
     assert "a3/memo" in result.output and "--user llm" in result.output
 
@@ -113,7 +162,10 @@ def test_a_loose_ask_cue_is_reported_with_an_off_target_question(mini_copy: Path
 
 def test_evidence_a_keyword_stuffed_file_satisfies_is_reported(mini_copy: Path) -> None:
     """A bare search for a word of the request in a file the agent writes anyway proves nothing."""
-    _edit(mini_copy / "episodes/mini/sessions/a1.yaml", lambda d: d["intents"][1].update(evidence={"file_matches": {"path": "out/summary.md", "pattern": "batch"}}))
+    _edit(
+        mini_copy / "episodes/mini/sessions/a1.yaml",
+        lambda d: d["intents"][1].update(evidence={"file_matches": {"path": "out/summary.md", "pattern": "batch"}}),
+    )
     result = run_cli("validate", "--data", str(mini_copy))
     assert (
         "warning episodes/mini/sessions/a1.yaml: intents[1].evidence: holds on files and memory stuffed with what the agent can copy"
@@ -122,19 +174,22 @@ def test_evidence_a_keyword_stuffed_file_satisfies_is_reported(mini_copy: Path) 
     assert "intents[0].evidence" not in result.output  # mg/L is written by the work, not found in the inputs
 
 
-
 def test_stuffing_is_linted_on_the_app_rows_the_session_sees(example_copy: Path) -> None:
     """The backorder e-mail appears when s2 starts: a check that needs it and a stuffable word is caught there."""
     from proactive_bench.dataset.loading import load_episode
     from proactive_bench.validation.gaming import stuffable_evidence
 
-    needs_email = {"all": [
-        {"app_rows": {"table": "gmail_email", "where": {"subject": "Backorder"}}},
-        {"file_matches": {"path": "orders/week-12.md", "pattern": "concentrate"}},
-    ]}
+    needs_email = {
+        "all": [
+            {"app_rows": {"table": "gmail_email", "where": {"subject": "Backorder"}}},
+            {"file_matches": {"path": "orders/week-12.md", "pattern": "concentrate"}},
+        ]
+    }
     _edit(example_copy / LAB / "s2_pfa_backorder.yaml", lambda d: d["checklist"][0].update(check=needs_email))
     problems = [str(p) for p in stuffable_evidence(load_episode(example_copy, "lab_manager"), example_copy)]
-    assert len(problems) == 1 and problems[0].startswith(f"{LAB}/s2_pfa_backorder.yaml: checklist[0].check: holds on files and memory stuffed"), problems
+    assert len(problems) == 1 and problems[0].startswith(
+        f"{LAB}/s2_pfa_backorder.yaml: checklist[0].check: holds on files and memory stuffed"
+    ), problems
 
 
 # --------------------------------------------------------------------------- one pass, each problem once
@@ -148,7 +203,10 @@ def two_broken_episodes(mini_copy: Path) -> Path:
     lab = mini_copy / LAB
     _edit(lab / "s1_week12_order.yaml", lambda d: d.update(tools=["workspace", "teleport"]))
     _edit(lab / "s2_pfa_backorder.yaml", lambda d: d["intents"][3].update(source_session="s3_week13_order"))
-    _edit(lab / "s3_week13_order.yaml", lambda d: (d["intents"][2].pop("source_session"), d["intents"][4].update(source_session="s1_week12_order")))
+    _edit(
+        lab / "s3_week13_order.yaml",
+        lambda d: (d["intents"][2].pop("source_session"), d["intents"][4].update(source_session="s1_week12_order")),
+    )
     (mini_copy / "episodes/lab_manager/apps/s9_gone").mkdir()
     mini = mini_copy / "episodes/mini/sessions"
     _edit(mini / "a1.yaml", lambda d: (d.update(category="Z"), d["reference"][2]["args"].update(old="Nothing like this\n")))
@@ -198,7 +256,10 @@ def test_json_output_lists_the_same_problems(two_broken_episodes: Path) -> None:
     report = json.loads(result.stdout)
     assert report["errors"] == sum(p["level"] == "error" for p in report["problems"])
     assert {"file", "field", "reason", "level"} == set(report["problems"][0])
-    shown = [f"{p['level']} {p['file']}: {p['field']}: {p['reason']}" if p["field"] else f"{p['level']} {p['file']}: {p['reason']}" for p in report["problems"]]
+    shown = [
+        f"{p['level']} {p['file']}: {p['field']}: {p['reason']}" if p["field"] else f"{p['level']} {p['file']}: {p['reason']}"
+        for p in report["problems"]
+    ]
     assert all(" ".join(s.split()) in " ".join(text.split()) for s in shown)
 
 
@@ -211,7 +272,10 @@ def test_a_later_session_that_does_not_depend_on_a_broken_one_is_still_replayed(
 
 def test_a_failure_after_a_broken_session_it_does_not_declare_names_that_session(mini_copy: Path) -> None:
     _edit(mini_copy / "episodes/mini/sessions/a1.yaml", lambda d: d.update(tools=["workspace", "teleport"]))
-    _edit(mini_copy / "episodes/mini/sessions/a3.yaml", lambda d: d["reference"].insert(0, {"tool": "read_file", "args": {"path": "out/summary.md"}}))
+    _edit(
+        mini_copy / "episodes/mini/sessions/a3.yaml",
+        lambda d: d["reference"].insert(0, {"tool": "read_file", "args": {"path": "out/summary.md"}}),
+    )
     output = " ".join(run_cli("validate", "--data", str(mini_copy)).output.split())
     assert "a3.yaml: reference[0]: read_file failed" in output
     assert "a1 has errors: if this session needs its output, add it to depends_on" in output
@@ -260,7 +324,10 @@ def test_a_schema_error_in_one_intent_does_not_hide_the_other_fields(mini_copy: 
 
 
 def test_a_missing_required_field_does_not_hide_a_bad_category(mini_copy: Path) -> None:
-    _edit(mini_copy / "episodes/mini/sessions/a3.yaml", lambda d: (d.pop("title"), d["trigger"].update(type="telepathy"), d.update(category="Z")))
+    _edit(
+        mini_copy / "episodes/mini/sessions/a3.yaml",
+        lambda d: (d.pop("title"), d["trigger"].update(type="telepathy"), d.update(category="Z")),
+    )
     lines = _validate_lines(mini_copy)
     a3 = "error episodes/mini/sessions/a3.yaml"
     for expected in ("title: Field required", "trigger.type: Input should be 'user' or 'event'", "category: 'Z' is not a taxonomy code"):
@@ -269,6 +336,7 @@ def test_a_missing_required_field_does_not_hide_a_bad_category(mini_copy: Path) 
 
 def test_what_points_at_a_broken_intent_is_not_reported_again(mini_copy: Path) -> None:
     """The cascade stays cut: the checklist item and reference step naming an intent that does not parse are its consequence."""
+
     def breaks(d: dict) -> None:
         d["intents"][1]["evidence"] = {"file_exist": "out/summary.md"}  # intent 'mean' does not parse
         d["checklist"][2]["intent"] = "meen"  # an independent typo
@@ -302,7 +370,14 @@ def test_every_broken_link_of_a_session_is_reported(mini_copy: Path) -> None:
 
 def test_a_broken_persona_or_episode_file_does_not_hide_the_sessions(mini_copy: Path) -> None:
     _edit(mini_copy / "personas/tester.yaml", lambda d: d.pop("name"))
-    _edit(mini_copy / "episodes/mini/episode.yaml", lambda d: (d.update(title=["not", "text"]), d["sessions"][1].update(depends_on=["nope"]), d["sessions"][2].update(depends_on=["a9"])))
+    _edit(
+        mini_copy / "episodes/mini/episode.yaml",
+        lambda d: (
+            d.update(title=["not", "text"]),
+            d["sessions"][1].update(depends_on=["nope"]),
+            d["sessions"][2].update(depends_on=["a9"]),
+        ),
+    )
     _edit(mini_copy / "episodes/mini/sessions/a3.yaml", lambda d: d.update(category="Z"))
     lines = _validate_lines(mini_copy)
     assert _hits(lines, "error personas/tester.yaml: name: Field required") == 1
@@ -314,6 +389,7 @@ def test_a_broken_persona_or_episode_file_does_not_hide_the_sessions(mini_copy: 
 
 def test_checks_that_read_a_broken_field_are_not_reported(mini_copy: Path) -> None:
     """A reference step that does not parse leaves unknown which files the references write; a broken ``tools`` which tools are offered."""
+
     def breaks(d: dict) -> None:
         d["reference"][0].update(say="Noting it.")  # the only step that writes notes/prefs.md, which checklist[0] reads
         d["reference"].insert(1, {"tool": "gmail__create_draft", "args": {}})
@@ -377,7 +453,9 @@ def test_sessions_are_not_replayed_when_the_episode_s_order_is_broken(mini_copy:
     lines = _validate_lines(mini_copy)
     assert _hits(lines, "error episodes/mini/episode.yaml: sessions[0].depends_on: Input should be a valid list") == 1
     assert _hits(lines, "error episodes/mini/sessions/a3.yaml: category: 'Z' is not a taxonomy code") == 1
-    assert not any("does not satisfy" in line or "failed" in line or "not replayed" in line or "depends on" in line for line in lines), lines
+    assert not any("does not satisfy" in line or "failed" in line or "not replayed" in line or "depends on" in line for line in lines), (
+        lines
+    )
 
 
 def test_episodes_checked_in_forked_workers_report_what_one_process_does(two_broken_episodes: Path) -> None:

@@ -181,9 +181,22 @@ register_app(
     AppSpec(
         APP,
         "Online store: search products, read reviews, manage cart and wish list, place orders.",
-        (AmazonAccount, AmazonAddress, AmazonPaymentCard, AmazonSeller, AmazonProductType, AmazonProduct,
-         AmazonReview, AmazonQuestion, AmazonAnswer, AmazonCartItem, AmazonWishListItem, AmazonHistoryItem,
-         AmazonOrder, AmazonOrderItem),
+        (
+            AmazonAccount,
+            AmazonAddress,
+            AmazonPaymentCard,
+            AmazonSeller,
+            AmazonProductType,
+            AmazonProduct,
+            AmazonReview,
+            AmazonQuestion,
+            AmazonAnswer,
+            AmazonCartItem,
+            AmazonWishListItem,
+            AmazonHistoryItem,
+            AmazonOrder,
+            AmazonOrderItem,
+        ),
         find_account=_find_account,
     )
 )
@@ -299,8 +312,12 @@ def _order_view(db: Session, order: AmazonOrder, detailed: bool) -> dict[str, An
     }
     if detailed:
         view["items"] = [
-            {"product_id": i.product_id, "name": get_row(db, AmazonProduct, i.product_id, "product").name,
-             "quantity": i.quantity, "unit_price": _money(i.unit_price)}
+            {
+                "product_id": i.product_id,
+                "name": get_row(db, AmazonProduct, i.product_id, "product").name,
+                "quantity": i.quantity,
+                "unit_price": _money(i.unit_price),
+            }
             for i in items
         ]
         view["address"] = _address_view(get_row(db, AmazonAddress, order.address_id, "address"))
@@ -310,16 +327,19 @@ def _order_view(db: Session, order: AmazonOrder, detailed: bool) -> dict[str, An
 
 def _purchases(db: Session, account: AmazonAccount, product_id: int | None = None) -> list[dict[str, Any]]:
     """The shopper's purchased order lines, newest first."""
-    query = select(AmazonOrderItem, AmazonOrder).where(
-        AmazonOrderItem.order_id == AmazonOrder.id, AmazonOrder.account_id == account.id
-    )
+    query = select(AmazonOrderItem, AmazonOrder).where(AmazonOrderItem.order_id == AmazonOrder.id, AmazonOrder.account_id == account.id)
     if product_id is not None:
         query = query.where(AmazonOrderItem.product_id == product_id)
     rows = db.exec(query.order_by(col(AmazonOrder.created_at).desc(), col(AmazonOrder.id).desc())).all()
     return [
-        {"order_id": order.id, "product_id": item.product_id,
-         "name": get_row(db, AmazonProduct, item.product_id, "product").name, "quantity": item.quantity,
-         "unit_price": _money(item.unit_price), "ordered_at": order.created_at.isoformat()}
+        {
+            "order_id": order.id,
+            "product_id": item.product_id,
+            "name": get_row(db, AmazonProduct, item.product_id, "product").name,
+            "quantity": item.quantity,
+            "unit_price": _money(item.unit_price),
+            "ordered_at": order.created_at.isoformat(),
+        }
         for item, order in rows
     ]
 
@@ -451,11 +471,13 @@ def show_payment_card(env: ToolEnv, args: CardArgs) -> dict[str, Any]:
 def search_product_types(env: ToolEnv, args: QueryArgs) -> list[dict[str, Any]]:
     """Search product types (categories) by name, with how many products each has."""
     with env.require_apps().db() as db:
-        types = [t for t in db.exec(select(AmazonProductType).order_by(AmazonProductType.name)).all()
-                 if matches_query(args.query, t.name)]
+        types = [t for t in db.exec(select(AmazonProductType).order_by(AmazonProductType.name)).all() if matches_query(args.query, t.name)]
         return [
-            {"product_type_id": t.id, "name": t.name,
-             "num_products": len(db.exec(select(AmazonProduct.id).where(AmazonProduct.product_type_id == t.id)).all())}
+            {
+                "product_type_id": t.id,
+                "name": t.name,
+                "num_products": len(db.exec(select(AmazonProduct.id).where(AmazonProduct.product_type_id == t.id)).all()),
+            }
             for t in paginate(types, args)
         ]
 
@@ -516,8 +538,11 @@ def show_product_options(env: ToolEnv, args: ProductArgs) -> list[dict[str, Any]
 def search_sellers(env: ToolEnv, args: QueryArgs) -> list[dict[str, Any]]:
     """Search sellers by name or description."""
     with env.require_apps().db() as db:
-        sellers = [s for s in db.exec(select(AmazonSeller).order_by(col(AmazonSeller.id))).all()
-                   if matches_query(args.query, s.name, s.description)]
+        sellers = [
+            s
+            for s in db.exec(select(AmazonSeller).order_by(col(AmazonSeller.id))).all()
+            if matches_query(args.query, s.name, s.description)
+        ]
         return [{"seller_id": s.id, "name": s.name, "description": s.description} for s in paginate(sellers, args)]
 
 
@@ -527,8 +552,13 @@ def show_seller(env: ToolEnv, args: SellerArgs) -> dict[str, Any]:
     with env.require_apps().db() as db:
         seller = get_row(db, AmazonSeller, args.seller_id, "seller")
         products = db.exec(select(AmazonProduct.id).where(AmazonProduct.seller_id == seller.id)).all()
-        return {"seller_id": seller.id, "name": seller.name, "description": seller.description,
-                "email": seller.email, "num_products": len(products)}
+        return {
+            "seller_id": seller.id,
+            "name": seller.name,
+            "description": seller.description,
+            "email": seller.email,
+            "num_products": len(products),
+        }
 
 
 @register_tool("amazon__show_product_reviews", group=APP)
@@ -539,8 +569,14 @@ def show_product_reviews(env: ToolEnv, args: ProductPageArgs) -> list[dict[str, 
         query = select(AmazonReview).where(AmazonReview.product_id == args.product_id)
         rows = db.exec(query.order_by(col(AmazonReview.created_at).desc(), col(AmazonReview.id).desc())).all()
         return [
-            {"review_id": r.id, "reviewer_name": r.reviewer_name, "rating": r.rating, "title": r.title,
-             "text": r.text, "created_at": r.created_at.isoformat()}
+            {
+                "review_id": r.id,
+                "reviewer_name": r.reviewer_name,
+                "rating": r.rating,
+                "title": r.title,
+                "text": r.text,
+                "created_at": r.created_at.isoformat(),
+            }
             for r in paginate(list(rows), args)
         ]
 
@@ -555,8 +591,15 @@ def write_product_review(env: ToolEnv, args: ReviewArgs) -> dict[str, Any]:
         mine = select(AmazonReview).where(AmazonReview.product_id == product.id, AmazonReview.account_id == account.id)
         if db.exec(mine).first():
             raise ToolError(f"you already reviewed product {product.id}")
-        review = AmazonReview(product_id=product.id, account_id=account.id, reviewer_name=account.name,
-                              rating=args.rating, title=args.title, text=args.text, created_at=now(db))
+        review = AmazonReview(
+            product_id=product.id,
+            account_id=account.id,
+            reviewer_name=account.name,
+            rating=args.rating,
+            title=args.title,
+            text=args.text,
+            created_at=now(db),
+        )
         db.add(review)
         db.flush()
         return {"review_id": review.id, "message": f"Review of {product.name} posted."}
@@ -570,8 +613,13 @@ def show_product_questions(env: ToolEnv, args: ProductPageArgs) -> list[dict[str
         query = select(AmazonQuestion).where(AmazonQuestion.product_id == args.product_id)
         rows = db.exec(query.order_by(col(AmazonQuestion.created_at).desc(), col(AmazonQuestion.id).desc())).all()
         return [
-            {"question_id": q.id, "question": q.question, "asked_by": q.asker_name, "asked_at": q.created_at.isoformat(),
-             "num_answers": len(db.exec(select(AmazonAnswer.id).where(AmazonAnswer.question_id == q.id)).all())}
+            {
+                "question_id": q.id,
+                "question": q.question,
+                "asked_by": q.asker_name,
+                "asked_at": q.created_at.isoformat(),
+                "num_answers": len(db.exec(select(AmazonAnswer.id).where(AmazonAnswer.question_id == q.id)).all()),
+            }
             for q in paginate(list(rows), args)
         ]
 
@@ -581,8 +629,9 @@ def write_product_question(env: ToolEnv, args: QuestionArgs) -> dict[str, Any]:
     """Ask a public question about a product."""
     with _shopper(env) as (db, account):
         product = get_row(db, AmazonProduct, args.product_id, "product")
-        question = AmazonQuestion(product_id=product.id, account_id=account.id, asker_name=account.name,
-                                  question=args.question, created_at=now(db))
+        question = AmazonQuestion(
+            product_id=product.id, account_id=account.id, asker_name=account.name, question=args.question, created_at=now(db)
+        )
         db.add(question)
         db.flush()
         return {"question_id": question.id, "message": f"Question about {product.name} posted."}
@@ -620,9 +669,17 @@ def show_cart(env: ToolEnv, args: NoArgs) -> dict[str, Any]:
         items: list[dict[str, Any]] = []
         for item in db.exec(query).all():
             product = get_row(db, AmazonProduct, item.product_id, "product")
-            items.append({"product_id": product.id, "name": product.name, "price": _money(product.price),
-                          "quantity": item.quantity, "subtotal": _money(product.price * item.quantity),
-                          "stock": product.stock, "options": product.options})
+            items.append(
+                {
+                    "product_id": product.id,
+                    "name": product.name,
+                    "price": _money(product.price),
+                    "quantity": item.quantity,
+                    "subtotal": _money(product.price * item.quantity),
+                    "stock": product.stock,
+                    "options": product.options,
+                }
+            )
         return {"cart_items": items, "total_price": _money(sum(i["subtotal"] for i in items))}
 
 
@@ -737,8 +794,7 @@ def place_order(env: ToolEnv, args: OrderArgs) -> dict[str, Any]:
             _check_stock(product, item.quantity)
             product.stock -= item.quantity
             total += product.price * item.quantity
-            db.add(AmazonOrderItem(order_id=order.id, product_id=product.id, quantity=item.quantity,
-                                   unit_price=product.price))
+            db.add(AmazonOrderItem(order_id=order.id, product_id=product.id, quantity=item.quantity, unit_price=product.price))
             db.delete(item)
         return {"order_id": order.id, "message": f"Order {order.id} placed.", "total": _money(total)}
 
@@ -787,7 +843,8 @@ def show_recommended_products(env: ToolEnv, args: PageArgs) -> list[dict[str, An
         products = db.exec(select(AmazonProduct).order_by(col(AmazonProduct.id))).all()
         liked_types = {p.product_type_id for p in products if p.id in owned | listed | seen}
         views = [
-            _product_view(db, p) for p in products
+            _product_view(db, p)
+            for p in products
             if p.stock > 0 and p.id not in owned | listed and (not liked_types or p.product_type_id in liked_types)
         ]
         views.sort(key=lambda v: (-v["rating"], -v["num_ratings"], v["product_id"]))

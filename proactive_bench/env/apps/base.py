@@ -351,7 +351,4 @@ class AppStore:
 
 def app_tables() -> dict[str, type[AppModel]]:
     """Every app table model by table name."""
-    return {
-        mapper.class_.__tablename__: mapper.class_
-        for mapper in AppModel._sa_registry.mappers
-    }
+    return {mapper.class_.__tablename__: mapper.class_ for mapper in AppModel._sa_registry.mappers}

@@ -97,8 +97,12 @@ def _by_uid(db: Session, uid: str) -> CalendarEvent | None:
 
 def _event_dict(event: CalendarEvent) -> dict[str, Any]:
     return {
-        "event_id": event.id, "title": event.title, "start": event.start.isoformat(timespec="minutes"),
-        "end": event.end.isoformat(timespec="minutes"), "location": event.location, "description": event.description,
+        "event_id": event.id,
+        "title": event.title,
+        "start": event.start.isoformat(timespec="minutes"),
+        "end": event.end.isoformat(timespec="minutes"),
+        "location": event.location,
+        "description": event.description,
         "attendees": list(event.attendees),
     }
 
@@ -143,8 +147,13 @@ def create_event(env: ToolEnv, args: CreateEventArgs) -> dict[str, Any]:
     attendees = email_addresses(args.attendees, "attendees")
     with env.require_apps().db() as db:
         event = CalendarEvent(
-            title=args.title, start=args.start, end=args.end, location=args.location.strip(), description=args.description,
-            attendees=attendees, created_by_agent=True,
+            title=args.title,
+            start=args.start,
+            end=args.end,
+            location=args.location.strip(),
+            description=args.description,
+            attendees=attendees,
+            created_by_agent=True,
         )
         db.add(event)
         db.flush()
@@ -244,11 +253,18 @@ def _parsed_event(component: Component, where: str) -> CalendarEvent:
         raise ToolError(f"{where}: neither DTEND nor DURATION is given")
     _check_times(start, end, where)
     raw = component.get("ATTENDEE", [])
-    addresses = [str(a).split(":", 1)[1] if str(a).lower().startswith("mailto:") else str(a) for a in (raw if isinstance(raw, list) else [raw])]
+    addresses = [
+        str(a).split(":", 1)[1] if str(a).lower().startswith("mailto:") else str(a) for a in (raw if isinstance(raw, list) else [raw])
+    ]
     return CalendarEvent(
-        title=title, start=start, end=end, location=str(component.get("LOCATION", "")).strip(),
-        description=str(component.get("DESCRIPTION", "")), attendees=email_addresses(addresses, f"{where}: ATTENDEE"),
-        uid=str(component["UID"]) if "UID" in component else None, created_by_agent=True,
+        title=title,
+        start=start,
+        end=end,
+        location=str(component.get("LOCATION", "")).strip(),
+        description=str(component.get("DESCRIPTION", "")),
+        attendees=email_addresses(addresses, f"{where}: ATTENDEE"),
+        uid=str(component["UID"]) if "UID" in component else None,
+        created_by_agent=True,
     )
 
 

@@ -55,7 +55,9 @@ class ChatMessage(AppModel, table=True):
     text: str
     sent_at: NaiveDatetime
     released: list[str] = json_list()
-    decided_by: str = Field(default="", description="In replies: which colleague backend judged the message (rules, or the model and prompt version).")
+    decided_by: str = Field(
+        default="", description="In replies: which colleague backend judged the message (rules, or the model and prompt version)."
+    )
 
 
 @dataclass(frozen=True)
@@ -133,7 +135,11 @@ async def send_message(env: ToolEnv, args: SendArgs) -> dict[str, str]:
         if answer is None:
             return {"reply": "", "at": moment.isoformat(timespec="minutes")}
         decided_by = f"{answer.decided_by} failed: {answer.failure}" if answer.failure else answer.decided_by
-        db.add(ChatMessage(contact=handle, direction="in", text=answer.text, sent_at=moment, released=list(answer.released), decided_by=decided_by))
+        db.add(
+            ChatMessage(
+                contact=handle, direction="in", text=answer.text, sent_at=moment, released=list(answer.released), decided_by=decided_by
+            )
+        )
     sent = {"reply": answer.text, "at": moment.isoformat(timespec="minutes")}
     return sent | ({"failure": answer.failure} if answer.failure else {})
 

@@ -54,7 +54,11 @@ def _advance(db: Session, moment: datetime) -> list[str]:
     if moment > current:
         db.merge(AppClock(id=1, now=moment))
         current = moment
-    due = db.exec(select(ClockNotice).where(col(ClockNotice.delivered).is_(False), col(ClockNotice.at) <= current).order_by(col(ClockNotice.at), col(ClockNotice.id))).all()
+    due = db.exec(
+        select(ClockNotice)
+        .where(col(ClockNotice.delivered).is_(False), col(ClockNotice.at) <= current)
+        .order_by(col(ClockNotice.at), col(ClockNotice.id))
+    ).all()
     for notice in due:
         notice.delivered = True
         db.add(notice)
@@ -91,7 +95,9 @@ def _target(text: str, today: datetime) -> datetime:
 def clock_now(env: ToolEnv, args: NoArgs) -> dict[str, object]:
     """The current simulated time and every notice delivered so far."""
     with env.require_apps().db() as db:
-        delivered = db.exec(select(ClockNotice).where(col(ClockNotice.delivered).is_(True)).order_by(col(ClockNotice.at), col(ClockNotice.id))).all()
+        delivered = db.exec(
+            select(ClockNotice).where(col(ClockNotice.delivered).is_(True)).order_by(col(ClockNotice.at), col(ClockNotice.id))
+        ).all()
         return {"now": now(db).isoformat(timespec="minutes"), "notices": [f"[{n.at.strftime('%H:%M')}] {n.text}" for n in delivered]}
 
 

@@ -529,9 +529,7 @@ def show_thread(env: ToolEnv, args: ThreadArgs) -> dict[str, Any]:
         return {**view.summary(), "emails": [_email_dict(e) for e in view.emails]}
 
 
-def _list_threads(
-    env: ToolEnv, page: PageArgs, keep: Callable[[_View, str], bool], query: str | None = None
-) -> list[dict[str, Any]]:
+def _list_threads(env: ToolEnv, page: PageArgs, keep: Callable[[_View, str], bool], query: str | None = None) -> list[dict[str, Any]]:
     """Summaries of the visible threads for which ``keep(view, address)`` holds."""
     with _session(env) as (db, me):
         address = me.email.lower()

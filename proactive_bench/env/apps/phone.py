@@ -327,9 +327,7 @@ def get_current_date_and_time(env: ToolEnv, args: NoArgs) -> dict[str, str]:
     }
 
 
-def _validated_contact_fields(
-    db: Session, me: PhoneAccount, fields: dict[str, Any], contact_id: int | None
-) -> dict[str, Any]:
+def _validated_contact_fields(db: Session, me: PhoneAccount, fields: dict[str, Any], contact_id: int | None) -> dict[str, Any]:
     """Contact fields checked and normalised (number, email, relationships, birthday, names)."""
     if "phone_number" in fields:
         fields["phone_number"] = _phone(fields["phone_number"])
@@ -376,9 +374,7 @@ def search_contacts(env: ToolEnv, args: SearchContactsArgs) -> list[dict[str, An
             c
             for c in _contacts(db, me)
             if (relationship is None or relationship in c.relationships)
-            and matches_query(
-                args.query, c.first_name, c.last_name, c.phone_number, c.email, c.home_address, *c.relationships
-            )
+            and matches_query(args.query, c.first_name, c.last_name, c.phone_number, c.email, c.home_address, *c.relationships)
         ]
         return [_contact_dict(c) for c in paginate(found, args)]
 
@@ -392,9 +388,7 @@ def send_text_message(env: ToolEnv, args: SendTextArgs) -> dict[str, Any]:
     with _session(env) as (db, me):
         if _digits(number) == _digits(me.phone_number):
             raise ToolError("cannot text your own number")
-        text = PhoneTextMessage(
-            sender_phone_number=me.phone_number, receiver_phone_number=number, message=args.message, sent_at=now(db)
-        )
+        text = PhoneTextMessage(sender_phone_number=me.phone_number, receiver_phone_number=number, message=args.message, sent_at=now(db))
         db.add(text)
         db.flush()
         return {"text_message_id": text.id, "message": f"text message sent to {number}"}

@@ -102,8 +102,13 @@ def _clean_tags(tags: list[str]) -> list[str]:
 
 def _note_dict(note: SimpleNoteNote) -> dict[str, Any]:
     return {
-        "note_id": note.id, "title": note.title, "content": note.content, "tags": list(note.tags),
-        "pinned": note.pinned, "created_at": _iso(note.created_at), "updated_at": _iso(note.updated_at),
+        "note_id": note.id,
+        "title": note.title,
+        "content": note.content,
+        "tags": list(note.tags),
+        "pinned": note.pinned,
+        "created_at": _iso(note.created_at),
+        "updated_at": _iso(note.updated_at),
     }
 
 
@@ -119,8 +124,11 @@ def show_account(env: ToolEnv, args: NoArgs) -> dict[str, Any]:
     with _account(env) as (db, me):
         notes = db.exec(select(SimpleNoteNote).where(SimpleNoteNote.owner_id == me.id)).all()
         return {
-            "name": me.name, "email": me.email, "phone_number": me.phone_number,
-            "created_at": _iso(me.created_at), "note_count": len(notes),
+            "name": me.name,
+            "email": me.email,
+            "phone_number": me.phone_number,
+            "created_at": _iso(me.created_at),
+            "note_count": len(notes),
         }
 
 
@@ -153,8 +161,15 @@ def create_note(env: ToolEnv, args: CreateNoteArgs) -> dict[str, Any]:
     """Create a note."""
     with _account(env) as (db, me):
         at = now(db)
-        note = SimpleNoteNote(owner_id=me.id, title=args.title, content=args.content, tags=_clean_tags(args.tags),
-                              pinned=args.pinned, created_at=at, updated_at=at)
+        note = SimpleNoteNote(
+            owner_id=me.id,
+            title=args.title,
+            content=args.content,
+            tags=_clean_tags(args.tags),
+            pinned=args.pinned,
+            created_at=at,
+            updated_at=at,
+        )
         db.add(note)
         db.flush()
         return {"note_id": note.id, "message": f"created note {args.title!r}"}
@@ -186,7 +201,8 @@ def search_notes(env: ToolEnv, args: SearchNotesArgs) -> list[dict[str, Any]]:
     with _account(env) as (db, me):
         wanted = {t.lower() for t in _clean_tags(args.tags or [])}
         notes = [
-            n for n in db.exec(select(SimpleNoteNote).where(SimpleNoteNote.owner_id == me.id)).all()
+            n
+            for n in db.exec(select(SimpleNoteNote).where(SimpleNoteNote.owner_id == me.id)).all()
             if matches_query(args.query, n.title, n.content)
             and wanted <= {t.lower() for t in n.tags}
             and (args.pinned is None or n.pinned == args.pinned)

@@ -197,8 +197,7 @@ def _expense_view(db: Session, expense: SplitwiseExpense) -> dict[str, Any]:
         "paid_amount": _cents(expense.paid_amount),
         "payer_email": get_row(db, SplitwiseUser, expense.payer_id, "user").email,
         "debts": [
-            {"email": get_row(db, SplitwiseUser, d.debtor_id, "user").email, "amount": _cents(d.amount)}
-            for d in _debts(db, expense.id)
+            {"email": get_row(db, SplitwiseUser, d.debtor_id, "user").email, "amount": _cents(d.amount)} for d in _debts(db, expense.id)
         ],
         "created_at": expense.created_at.isoformat(),
     }
@@ -258,8 +257,9 @@ class PersonArgs(BaseModel):
 def search_users(env: ToolEnv, args: QueryArgs) -> list[dict[str, Any]]:
     """Search Splitwise users by name or email."""
     with _session(env) as (db, _):
-        users = [u for u in db.exec(select(SplitwiseUser).order_by(col(SplitwiseUser.id))).all()
-                 if matches_query(args.query, u.name, u.email)]
+        users = [
+            u for u in db.exec(select(SplitwiseUser).order_by(col(SplitwiseUser.id))).all() if matches_query(args.query, u.name, u.email)
+        ]
         return [_person(u) for u in paginate(users, args)]
 
 
@@ -322,8 +322,14 @@ def record_expense(env: ToolEnv, args: RecordExpenseArgs) -> dict[str, Any]:
     with _session(env) as (db, me):
         group = _my_group(db, me, args.group_id)
         payer = _group_member(db, group.id, args.payer_email)
-        expense = SplitwiseExpense(group_id=group.id, payer_id=payer.id, paid_amount=_cents(args.paid_amount),
-                                   description=args.description, created_by=me.id, created_at=now(db))
+        expense = SplitwiseExpense(
+            group_id=group.id,
+            payer_id=payer.id,
+            paid_amount=_cents(args.paid_amount),
+            description=args.description,
+            created_by=me.id,
+            created_at=now(db),
+        )
         db.add(expense)
         db.flush()
         _set_debts(db, expense, args.debtor_emails, args.debt_amounts)
@@ -402,6 +408,7 @@ def show_person_balance(env: ToolEnv, args: PersonArgs) -> dict[str, Any]:
         per_group = sorted((g, a) for (o, g), a in _balances_with(db, me).items() if o == other.id and _cents(a) != 0)
         return _person(other) | {
             "balance": _cents(sum(a for _, a in per_group)),
-            "groups": [{"group_id": g, "group_name": get_row(db, SplitwiseGroup, g, "group").name, "balance": _cents(a)}
-                       for g, a in per_group],
+            "groups": [
+                {"group_id": g, "group_name": get_row(db, SplitwiseGroup, g, "group").name, "balance": _cents(a)} for g, a in per_group
+            ],
         }

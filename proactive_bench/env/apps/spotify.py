@@ -139,8 +139,17 @@ register_app(
     AppSpec(
         APP,
         "Music streaming: songs, albums, artists, playlists, likes, library, reviews, play queue and downloads.",
-        (SpotifyUser, SpotifyArtist, SpotifyAlbum, SpotifySong, SpotifyPlaylist, SpotifyPlaylistSong,
-         SpotifyCollection, SpotifySongReview, SpotifyPlayer),
+        (
+            SpotifyUser,
+            SpotifyArtist,
+            SpotifyAlbum,
+            SpotifySong,
+            SpotifyPlaylist,
+            SpotifyPlaylistSong,
+            SpotifyCollection,
+            SpotifySongReview,
+            SpotifyPlayer,
+        ),
         find_account=_find_user,
     )
 )
@@ -289,7 +298,10 @@ COLLECTIONS: dict[CollectionKind, Collection] = {
     "downloaded_song": Collection(SpotifySong, "song", "downloaded", "Song downloaded.", "Downloaded song removed."),
 }
 DESCRIBE: dict[type[AppModel], Callable[[Session, Any], dict[str, Any]]] = {
-    SpotifySong: _song_out, SpotifyAlbum: _album_out, SpotifyArtist: _artist_out, SpotifyPlaylist: _playlist_out,
+    SpotifySong: _song_out,
+    SpotifyAlbum: _album_out,
+    SpotifyArtist: _artist_out,
+    SpotifyPlaylist: _playlist_out,
 }
 
 
@@ -672,9 +684,7 @@ def review_song(env: ToolEnv, args: ReviewSongArgs) -> dict[str, Any]:
         query = select(SpotifySongReview).where(SpotifySongReview.song_id == args.song_id, SpotifySongReview.user_id == me.id)
         existing = db.exec(query).first()
         if existing:
-            raise ToolError(
-                f"you already reviewed song {args.song_id} (song_review_id {existing.id}); use spotify__update_song_review"
-            )
+            raise ToolError(f"you already reviewed song {args.song_id} (song_review_id {existing.id}); use spotify__update_song_review")
         stamp = now(db)
         review = SpotifySongReview(
             song_id=args.song_id, user_id=me.id, rating=args.rating, text=args.text, created_at=stamp, updated_at=stamp
@@ -828,6 +838,5 @@ def show_queue(env: ToolEnv, args: NoArgs) -> list[dict[str, Any]]:
     with _session(env) as (db, me):
         player = _player(db, me)
         return [
-            {"position": i + 1, "is_current": i == player.position, **_song_brief(db, song_id)}
-            for i, song_id in enumerate(player.queue)
+            {"position": i + 1, "is_current": i == player.position, **_song_brief(db, song_id)} for i, song_id in enumerate(player.queue)
         ]

@@ -41,8 +41,26 @@ APP = "todoist"
 M = TypeVar("M", bound=AppModel)
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Color = Literal[
-    "berry_red", "red", "orange", "yellow", "olive_green", "lime_green", "green", "mint_green", "teal", "sky_blue",
-    "light_blue", "blue", "grape", "violet", "lavender", "magenta", "salmon", "charcoal", "grey", "taupe",
+    "berry_red",
+    "red",
+    "orange",
+    "yellow",
+    "olive_green",
+    "lime_green",
+    "green",
+    "mint_green",
+    "teal",
+    "sky_blue",
+    "light_blue",
+    "blue",
+    "grape",
+    "violet",
+    "lavender",
+    "magenta",
+    "salmon",
+    "charcoal",
+    "grey",
+    "taupe",
 ]
 
 
@@ -154,8 +172,16 @@ register_app(
         APP,
         "Todoist task manager: projects, sections, tasks, sub tasks, labels, comments, notifications.",
         (
-            TodoistUser, TodoistProject, TodoistProjectCollaborator, TodoistSection, TodoistTask, TodoistSubTask,
-            TodoistLabel, TodoistTaskLabel, TodoistTaskComment, TodoistNotification,
+            TodoistUser,
+            TodoistProject,
+            TodoistProjectCollaborator,
+            TodoistSection,
+            TodoistTask,
+            TodoistSubTask,
+            TodoistLabel,
+            TodoistTaskLabel,
+            TodoistTaskComment,
+            TodoistNotification,
         ),
         find_account=_user_by_email,
     )
@@ -290,8 +316,13 @@ def _email(db: Session, user_id: int | None) -> str | None:
 
 def _project_dict(db: Session, p: TodoistProject) -> dict[str, Any]:
     return {
-        "project_id": p.id, "name": p.name, "color": p.color, "is_favorite": p.is_favorite, "is_inbox": p.is_inbox,
-        "owner_email": _email(db, p.owner_id), "is_shared": bool(_rows(db, TodoistProjectCollaborator, project_id=p.id)),
+        "project_id": p.id,
+        "name": p.name,
+        "color": p.color,
+        "is_favorite": p.is_favorite,
+        "is_inbox": p.is_inbox,
+        "owner_email": _email(db, p.owner_id),
+        "is_shared": bool(_rows(db, TodoistProjectCollaborator, project_id=p.id)),
         "created_at": _iso(p.created_at),
     }
 
@@ -307,25 +338,40 @@ def _labels_of(db: Session, task_id: int | None) -> list[TodoistLabel]:
 
 def _task_dict(db: Session, t: TodoistTask) -> dict[str, Any]:
     return {
-        "task_id": t.id, "title": t.title, "description": t.description, "due_date": _iso(t.due_date),
-        "priority": t.priority, "project_id": t.project_id, "section_id": t.section_id,
-        "is_completed": t.is_completed, "completed_at": _iso(t.completed_at),
-        "assignee_email": _email(db, t.assignee_id), "labels": [label.name for label in _labels_of(db, t.id)],
+        "task_id": t.id,
+        "title": t.title,
+        "description": t.description,
+        "due_date": _iso(t.due_date),
+        "priority": t.priority,
+        "project_id": t.project_id,
+        "section_id": t.section_id,
+        "is_completed": t.is_completed,
+        "completed_at": _iso(t.completed_at),
+        "assignee_email": _email(db, t.assignee_id),
+        "labels": [label.name for label in _labels_of(db, t.id)],
         "created_at": _iso(t.created_at),
     }
 
 
 def _sub_task_dict(s: TodoistSubTask) -> dict[str, Any]:
     return {
-        "sub_task_id": s.id, "task_id": s.task_id, "title": s.title, "description": s.description,
-        "due_date": _iso(s.due_date), "is_completed": s.is_completed,
+        "sub_task_id": s.id,
+        "task_id": s.task_id,
+        "title": s.title,
+        "description": s.description,
+        "due_date": _iso(s.due_date),
+        "is_completed": s.is_completed,
     }
 
 
 def _comment_dict(db: Session, c: TodoistTaskComment) -> dict[str, Any]:
     return {
-        "task_comment_id": c.id, "task_id": c.task_id, "content": c.content, "author_email": _email(db, c.author_id),
-        "created_at": _iso(c.created_at), "updated_at": _iso(c.updated_at),
+        "task_comment_id": c.id,
+        "task_id": c.task_id,
+        "content": c.content,
+        "author_email": _email(db, c.author_id),
+        "created_at": _iso(c.created_at),
+        "updated_at": _iso(c.updated_at),
     }
 
 
@@ -340,8 +386,9 @@ class CreateProjectArgs(BaseModel):
 def create_project(env: ToolEnv, args: CreateProjectArgs) -> dict[str, Any]:
     """Create a project owned by the logged-in user."""
     with _account(env) as (db, me):
-        project = TodoistProject(owner_id=me.id, name=args.name, color=args.color or "charcoal",
-                                 is_favorite=args.is_favorite, created_at=now(db))
+        project = TodoistProject(
+            owner_id=me.id, name=args.name, color=args.color or "charcoal", is_favorite=args.is_favorite, created_at=now(db)
+        )
         project_id = _insert(db, project)
     return {"project_id": project_id, "message": f"created project {args.name!r}"}
 
@@ -487,8 +534,15 @@ def create_task(env: ToolEnv, args: CreateTaskArgs) -> dict[str, Any]:
         if args.section_id is not None:
             _section(db, me, args.section_id, project.id)
         labels = [_label(db, me, i) for i in dict.fromkeys(args.label_ids)]
-        task = TodoistTask(project_id=project.id, section_id=args.section_id, title=args.title,
-                           description=args.description, due_date=due, priority=args.priority, created_at=now(db))
+        task = TodoistTask(
+            project_id=project.id,
+            section_id=args.section_id,
+            title=args.title,
+            description=args.description,
+            due_date=due,
+            priority=args.priority,
+            created_at=now(db),
+        )
         task_id = _insert(db, task)
         db.add_all(TodoistTaskLabel(task_id=task_id, label_id=label.id) for label in labels)
     return {"task_id": task_id, "message": f"created task {args.title!r} in project {project.id}"}
@@ -569,10 +623,14 @@ def show_tasks(env: ToolEnv, args: ShowTasksArgs) -> list[dict[str, Any]]:
         before, after = _parse_date(args.due_before, "due_before"), _parse_date(args.due_after, "due_after")
         project_ids = [_project(db, me, args.project_id).id] if args.project_id is not None else _project_ids(db, me)
         section = _section(db, me, args.section_id) if args.section_id is not None else None
-        labelled = {link.task_id for link in _rows(db, TodoistTaskLabel, label_id=_label(db, me, args.label_id).id)} \
-            if args.label_id is not None else None
+        labelled = (
+            {link.task_id for link in _rows(db, TodoistTaskLabel, label_id=_label(db, me, args.label_id).id)}
+            if args.label_id is not None
+            else None
+        )
         tasks = [
-            t for t in db.exec(select(TodoistTask).where(col(TodoistTask.project_id).in_(project_ids))).all()
+            t
+            for t in db.exec(select(TodoistTask).where(col(TodoistTask.project_id).in_(project_ids))).all()
             if (section is None or t.section_id == section.id)
             and (labelled is None or t.id in labelled)
             and (args.is_completed is None or t.is_completed == args.is_completed)
@@ -622,8 +680,9 @@ def create_sub_task(env: ToolEnv, args: CreateSubTaskArgs) -> dict[str, Any]:
     """Add a sub task to a task."""
     with _account(env) as (db, me):
         task = _visible(db, me, TodoistTask, args.task_id, "task")
-        sub = TodoistSubTask(task_id=task.id, title=args.title, description=args.description,
-                             due_date=_parse_date(args.due_date, "due_date"))
+        sub = TodoistSubTask(
+            task_id=task.id, title=args.title, description=args.description, due_date=_parse_date(args.due_date, "due_date")
+        )
         sub_task_id = _insert(db, sub)
     return {"sub_task_id": sub_task_id, "message": f"created sub task {args.title!r} under task {args.task_id}"}
 
@@ -710,8 +769,7 @@ def search_labels(env: ToolEnv, args: SearchArgs) -> list[dict[str, Any]]:
     with _account(env) as (db, me):
         found = [x for x in _rows(db, TodoistLabel, owner_id=me.id) if matches_query(args.query, x.name)]
         return [
-            {"label_id": x.id, "name": x.name, "task_count": len(_rows(db, TodoistTaskLabel, label_id=x.id))}
-            for x in paginate(found, args)
+            {"label_id": x.id, "name": x.name, "task_count": len(_rows(db, TodoistTaskLabel, label_id=x.id))} for x in paginate(found, args)
         ]
 
 
@@ -761,8 +819,7 @@ def post_task_comment(env: ToolEnv, args: PostCommentArgs) -> dict[str, Any]:
     with _account(env) as (db, me):
         task = _visible(db, me, TodoistTask, args.task_id, "task")
         at = now(db)
-        comment = TodoistTaskComment(task_id=task.id, author_id=me.id, content=args.content,
-                                     created_at=at, updated_at=at)
+        comment = TodoistTaskComment(task_id=task.id, author_id=me.id, content=args.content, created_at=at, updated_at=at)
         comment_id = _insert(db, comment)
         if task.assignee_id not in (None, me.id):
             text = f"{me.name} commented on task {task.title!r}: {args.content}"
@@ -840,8 +897,14 @@ def show_notifications(env: ToolEnv, args: ShowNotificationsArgs) -> list[dict[s
     with _account(env) as (db, me):
         rows = [n for n in reversed(_rows(db, TodoistNotification, user_id=me.id)) if not (args.only_unread and n.is_read)]
         return [
-            {"notification_id": n.id, "type": n.kind, "message": n.message, "task_id": n.task_id,
-             "is_read": n.is_read, "created_at": _iso(n.created_at)}
+            {
+                "notification_id": n.id,
+                "type": n.kind,
+                "message": n.message,
+                "task_id": n.task_id,
+                "is_read": n.is_read,
+                "created_at": _iso(n.created_at),
+            }
             for n in paginate(rows, args)
         ]
 

@@ -23,7 +23,9 @@ from proactive_bench.importers.pibench.writer import (
 from proactive_bench.terminal import TableConsole
 from proactive_bench.validation import validate_dataset
 
-import_app = typer.Typer(help="The π-Bench importer, mounted as `pbench import pibench` through IMPORTERS.", no_args_is_help=True, add_completion=False)
+import_app = typer.Typer(
+    help="The π-Bench importer, mounted as `pbench import pibench` through IMPORTERS.", no_args_is_help=True, add_completion=False
+)
 err_console = Console(stderr=True, soft_wrap=True)
 out_console = TableConsole()
 

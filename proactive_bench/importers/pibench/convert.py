@@ -49,7 +49,9 @@ from proactive_bench.importers.pibench.scripts import ScriptError, discover_crit
 AGENT_GROUPS = ("workspace", "memory", "shell")
 """pbench's counterparts of the π-Bench (nanobot) agent's own tools: files, memory, a shell."""
 USER_TRIGGERS = frozenset({"user", "user_query", "user_request", "human"})
-EVENT_TRIGGERS = frozenset({"env", "environment", "environmental", "environmental_signal", "environment_signal", "env_signal", "event", "system"})
+EVENT_TRIGGERS = frozenset(
+    {"env", "environment", "environmental", "environmental_signal", "environment_signal", "env_signal", "event", "system"}
+)
 """Trigger spellings, compared lower-cased with ``-`` and spaces read as ``_``."""
 KNOWN_TASK_TYPES = frozenset({"long_term", "short_term_contextual", "short_term_independent"})
 JUDGE_TOOLS = ["*"]
@@ -109,12 +111,15 @@ class _Converter:
         for task_id, _ in order:
             if not sessions[task_id].checklist and task_id not in needed:
                 self.report.add(
-                    self.task_rel(self.pi.tasks[task_id]), "objectives",
+                    self.task_rel(self.pi.tasks[task_id]),
+                    "objectives",
                     "no criteria, and no later task depends on it: π-Bench leaves it out of Proc and Comp; left out here too",
                 )
         order = [(t, deps) for t, deps in order if sessions[t].checklist or t in needed]
         episode = Episode(
-            id=name, persona=name, title=f"π-Bench {self.pi.episode_id or name}",
+            id=name,
+            persona=name,
+            title=f"π-Bench {self.pi.episode_id or name}",
             sessions=[SessionEntry(id=t, depends_on=deps) for t, deps in order],
         )
         ordered = [sessions[t] for t, _ in order]
@@ -178,7 +183,8 @@ class _Converter:
         app_tasks = [t.task_id for t in tasks if any("__" in n for n in t.tools)]
         if app_tasks:
             self.report.add(
-                f"{self.pi.name}/tools.yaml", "apps",
+                f"{self.pi.name}/tools.yaml",
+                "apps",
                 "π-Bench runs app tasks against AppWorld's database (accounts, notes, contacts...), which is not part of its data: "
                 f"the apps start empty, so logins fail until episodes/{self.pi.name}/apps/<app>.yaml seeds them "
                 f"({len(app_tasks)} task(s): {', '.join(app_tasks)})",
@@ -248,12 +254,18 @@ class _Converter:
             elif tool not in tools:
                 tools.append(tool)
         checklist = [
-            ChecklistItem(id=f"c{n}", text=text, grader="rubric", weight=weight, evidence=RubricEvidence(files=task.files_read, tools=JUDGE_TOOLS))
+            ChecklistItem(
+                id=f"c{n}", text=text, grader="rubric", weight=weight, evidence=RubricEvidence(files=task.files_read, tools=JUDGE_TOOLS)
+            )
             for n, (text, weight) in enumerate(task.criteria, start=1)
         ]
         checklist += self._script_items(task, tools)
         if task.task_type not in KNOWN_TASK_TYPES:
-            self.report.add(rel, "task_type", f"unknown task type {task.task_type!r} (known: {', '.join(sorted(KNOWN_TASK_TYPES))}); kept as the category")
+            self.report.add(
+                rel,
+                "task_type",
+                f"unknown task type {task.task_type!r} (known: {', '.join(sorted(KNOWN_TASK_TYPES))}); kept as the category",
+            )
         try:
             return Session(
                 id=task.task_id,
@@ -279,7 +291,9 @@ class _Converter:
                 payload = None
             source = payload.get("source") if isinstance(payload, dict) else None
             if not isinstance(source, str) or not source.strip():
-                self.report.add(rel, "intent.initial_input", "the env trigger's payload is not JSON with a 'source'; the event has no source")
+                self.report.add(
+                    rel, "intent.initial_input", "the env trigger's payload is not JSON with a 'source'; the event has no source"
+                )
                 source = None
             return Trigger(type="event", source=source, message=task.initial_input)
         if kind not in USER_TRIGGERS:
@@ -292,7 +306,11 @@ class _Converter:
         intents: list[HiddenIntent] = []
         for n, text in enumerate(task.hidden_intents, start=1):
             if _plain(text) in request and len(intents) + (len(task.hidden_intents) - n) > 0:
-                self.report.add(self.task_rel(task), f"intent.hidden_intent[{n - 1}]", f"h{n} repeats the initial request word for word; left out (π-Bench counts it)")
+                self.report.add(
+                    self.task_rel(task),
+                    f"intent.hidden_intent[{n - 1}]",
+                    f"h{n} repeats the initial request word for word; left out (π-Bench counts it)",
+                )
                 continue
             intents.append(HiddenIntent(id=f"h{n}", text=text))
         return intents
@@ -316,7 +334,8 @@ class _Converter:
         unreachable = [t for t in task.tools if t not in offered]
         if task.tools and len(unreachable) == len(task.tools):
             self.report.add(
-                rel, "objectives.tools",
+                rel,
+                "objectives.tools",
                 f"the script checks calls of {', '.join(unreachable)}, none of which the agent can make: its {len(criteria)} item(s) can never pass",
             )
         return [

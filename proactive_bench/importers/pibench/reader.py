@@ -144,9 +144,13 @@ class _Reader:
             if isinstance(item, (str, int, float)) and str(item).strip():
                 out.append(str(item).strip())
             elif isinstance(item, dict) and len(item) == 1 and all(isinstance(x, (str, int, float)) for x in (*item, *item.values())):
-                (key, text), = item.items()
+                ((key, text),) = item.items()
                 out.append(f"{key}: {text}")
-                self.report.add(self.rel(path), f"{where}[{n}]", "an unquoted 'text: more text' that YAML reads as a mapping; joined back into one string")
+                self.report.add(
+                    self.rel(path),
+                    f"{where}[{n}]",
+                    "an unquoted 'text: more text' that YAML reads as a mapping; joined back into one string",
+                )
             else:
                 self.report.add(self.rel(path), f"{where}[{n}]", f"expected a non-empty string, got {item!r}; skipped")
         return out
@@ -200,7 +204,11 @@ def _read_persona(folder: Path, data_dir: Path, report: ImportReport) -> PiPerso
         persona.order = _read_order(r, episode, episode_path)
     listed = {entry.task_id for entry in persona.order}
     for task_id in sorted(set(persona.tasks) - listed):
-        report.add(r.rel(persona.tasks[task_id].directory / TASK_FILE), "task_id", "not listed in episode.yaml; not imported (π-Bench does not run it)")
+        report.add(
+            r.rel(persona.tasks[task_id].directory / TASK_FILE),
+            "task_id",
+            "not listed in episode.yaml; not imported (π-Bench does not run it)",
+        )
 
     skills_dir = folder / "skills"
     persona.skills = sorted(p for p in skills_dir.iterdir() if p.is_dir()) if skills_dir.is_dir() else []

@@ -33,11 +33,17 @@ class PersonaCounts:
     skills: int
 
     COLUMNS: ClassVar[dict[str, str]] = {
-        "sessions": "sessions (tasks)", "source_intents": "π-Bench hidden intents", "intents": "hidden intents imported",
-        "source_criteria": "π-Bench criteria (+1 per script)", "checklist_items": "checklist items (rubric)",
-        "scripts": "tasks with a grader script", "script_items": "script-graded items (rule)",
-        "dependency_groups": "dependency groups", "event_sessions": "env-triggered sessions",
-        "assets": "task files copied", "skills": "skills copied",
+        "sessions": "sessions (tasks)",
+        "source_intents": "π-Bench hidden intents",
+        "intents": "hidden intents imported",
+        "source_criteria": "π-Bench criteria (+1 per script)",
+        "checklist_items": "checklist items (rubric)",
+        "scripts": "tasks with a grader script",
+        "script_items": "script-graded items (rule)",
+        "dependency_groups": "dependency groups",
+        "event_sessions": "env-triggered sessions",
+        "assets": "task files copied",
+        "skills": "skills copied",
     }
 
 

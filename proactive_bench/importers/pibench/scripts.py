@@ -73,8 +73,14 @@ def run_script(script: Path, histories: list[list[dict[str, Any]]], workspace: P
             done = subprocess.run(
                 [sys.executable, "-I", str(HOST), str(script)],
                 input=json.dumps({"histories": histories}, default=str),
-                capture_output=True, text=True, encoding="utf-8", errors="replace",
-                cwd=tmp, env={"PATH": "/usr/bin:/bin", "HOME": tmp}, timeout=TIMEOUT_S, check=False,
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                cwd=tmp,
+                env={"PATH": "/usr/bin:/bin", "HOME": tmp},
+                timeout=TIMEOUT_S,
+                check=False,
             )
         except subprocess.TimeoutExpired:
             raise ScriptError(f"{script.name}: no result within {TIMEOUT_S:g} s") from None
@@ -119,7 +125,9 @@ def script_check(args: PibenchScriptArgs, evidence: Evidence) -> bool:
     if key not in evidence.memo:
         turns = sorted({m.turn for m in evidence.transcript if m.role == "agent"} | {r.turn for r in evidence.tool_records})
         try:
-            evidence.memo[key] = run_script(script, turn_histories(evidence.tool_records, turns or [0], args.tools), evidence.workspace.root)
+            evidence.memo[key] = run_script(
+                script, turn_histories(evidence.tool_records, turns or [0], args.tools), evidence.workspace.root
+            )
         except ScriptError as exc:
             evidence.memo[key] = exc
     results = evidence.memo[key]

@@ -73,6 +73,7 @@ def layout_probe(page: Path, profile: Path, width: int = 1400) -> dict[str, Any]
 
 def contrast(foreground: str, background: str) -> float:
     """WCAG 2 contrast ratio of two CSS ``rgb()``/``rgba()`` colours (alpha ignored)."""
+
     def luminance(colour: str) -> float:
         channels = [int(c) / 255 for c in re.findall(r"\d+", colour)[:3]]
         r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)

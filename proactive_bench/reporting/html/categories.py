@@ -39,7 +39,10 @@ def column_label(model: str, ablation: str) -> str:
 
 
 def category_table(summary: Summary) -> CategoryTable:
-    cells = {(r["category"], column_label(r["model"], r["ablation"])): CategoryCell(r["proc"], r["comp"], r["tasks"], r["failures"]) for r in summary.categories}
+    cells = {
+        (r["category"], column_label(r["model"], r["ablation"])): CategoryCell(r["proc"], r["comp"], r["tasks"], r["failures"])
+        for r in summary.categories
+    }
     columns = sorted({column for _, column in cells})
     categories = sorted({category for category, _ in cells})
     return CategoryTable(columns, [(category, [cells.get((category, column)) for column in columns]) for category in categories])

@@ -65,14 +65,21 @@ def turns_vs_proc(summary: Summary) -> str | None:
         return None
     fig, ax = _figure()
     _scatter(ax, points)
-    ax.set(xlim=(0, max(p[1] for p in points) * 1.2 + 0.5), ylim=(-3, 103), xlabel="average follow-up user turns per session", ylabel="Proc (%)")
+    ax.set(
+        xlim=(0, max(p[1] for p in points) * 1.2 + 0.5),
+        ylim=(-3, 103),
+        xlabel="average follow-up user turns per session",
+        ylabel="Proc (%)",
+    )
     ax.set_title("Follow-up turns vs Proc")
     return _svg(fig)
 
 
 @_styled
 def ablation_bars(summary: Summary) -> str | None:
-    rows = [r for r in summary.ablation if any(r[f"{m}_{w}"] is not None for m in ("proc", "comp") for w in ("with_history", "without_history"))]
+    rows = [
+        r for r in summary.ablation if any(r[f"{m}_{w}"] is not None for m in ("proc", "comp") for w in ("with_history", "without_history"))
+    ]
     if not rows:
         return None
     fig = Figure(figsize=(7.5, 3.2))
@@ -80,7 +87,11 @@ def ablation_bars(summary: Summary) -> str | None:
     labels = [_text(f"{r['model']}\n{r['persona']}") for r in rows]
     width = 0.38
     for ax, metric, name in zip(axes, ("proc", "comp"), ("Proc", "Comp"), strict=True):
-        for offset, (key, legend, color) in zip((-width / 2, width / 2), (("with_history", "with history", "#3b6ea5"), ("without_history", "w/o dependencies", "#d08c3a")), strict=True):
+        for offset, (key, legend, color) in zip(
+            (-width / 2, width / 2),
+            (("with_history", "with history", "#3b6ea5"), ("without_history", "w/o dependencies", "#d08c3a")),
+            strict=True,
+        ):
             values = [100 * (r[f"{metric}_{key}"] or 0.0) for r in rows]
             ax.bar([i + offset for i in range(len(rows))], values, width, label=legend, color=color)
         ax.set_xticks(range(len(rows)), labels, fontsize=7)
@@ -124,8 +135,13 @@ def _svg(fig: Figure) -> str:
 def proc_vs_burden(rows: list[BurdenRow]) -> str | None:
     """Inline SVG: questions asked per session vs Proc, one point per model and persona (None without data)."""
     points = [
-        (row.model + ("" if row.untargeted_share is None else f", {100 * row.untargeted_share:.0f}% untargeted")
-         + (f", {row.reasked:.1f} re-asked" if row.reasked else ""), row.questions, 100 * row.proc)
+        (
+            row.model
+            + ("" if row.untargeted_share is None else f", {100 * row.untargeted_share:.0f}% untargeted")
+            + (f", {row.reasked:.1f} re-asked" if row.reasked else ""),
+            row.questions,
+            100 * row.proc,
+        )
         for row in rows
         if row.proc is not None
     ]

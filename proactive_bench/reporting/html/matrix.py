@@ -56,7 +56,9 @@ def session_matrix(views: list[SessionView]) -> SessionMatrix:
         cells.setdefault((*key, (v.run.model, v.ablation)), []).append(v)
     order = sorted(position, key=lambda k: (personas.index(k[0]), position[k], k[1]))
     rows = [
-        MatrixRow(persona, sid, first[(persona, sid)].title, first[(persona, sid)].category, [cells.get((persona, sid, c), []) for c in columns])
+        MatrixRow(
+            persona, sid, first[(persona, sid)].title, first[(persona, sid)].category, [cells.get((persona, sid, c), []) for c in columns]
+        )
         for persona, sid in order
     ]
     return SessionMatrix(columns, rows)

@@ -58,7 +58,13 @@ _ENV = Environment(
     lstrip_blocks=True,
 )
 _ENV.filters.update(
-    pct=pct, mean_std=mean_std, delta=_delta, marked=marked, failure_counts=failure_counts, category_name=category_name, readable=readable,
+    pct=pct,
+    mean_std=mean_std,
+    delta=_delta,
+    marked=marked,
+    failure_counts=failure_counts,
+    category_name=category_name,
+    readable=readable,
     breakable=_breakable,
 )
 
@@ -85,7 +91,10 @@ class Report:
         for view, sessions in self.runs:
             pages[run_page(view.run.id)] = run_template.render(
                 **_common_of(self.index, f"run {view.run.id} · {view.run.model} · {view.run.persona}"),
-                report_title=self.index["title"], index_href=f"../{index_name}", view=view, sessions=sessions,
+                report_title=self.index["title"],
+                index_href=f"../{index_name}",
+                view=view,
+                sessions=sessions,
                 choices={k: v for k, v in session_matrix(sessions).choices().items() if k in ("category", "status")},
             )
         return pages

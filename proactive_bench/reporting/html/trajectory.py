@@ -174,7 +174,9 @@ def _turns(messages: list[MessageRow], calls: list[ToolCallRow], tags: list[Inte
         else:
             turn.user, turn.user_role = message.content, message.role
     for call in sorted(calls, key=lambda c: (c.turn, c.seq)):
-        turns.setdefault(call.turn, Turn(call.turn)).tool_calls.append(ToolCallView(call.tool_name, _shown(call.call), _shown(call.result), call.ok))
+        turns.setdefault(call.turn, Turn(call.turn)).tool_calls.append(
+            ToolCallView(call.tool_name, _shown(call.call), _shown(call.result), call.ok)
+        )
     for tag in tags:
         turns.setdefault(tag.turn, Turn(tag.turn)).tags.append(tag)
     return [turns[n] for n in sorted(turns)]

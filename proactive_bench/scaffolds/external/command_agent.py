@@ -93,15 +93,28 @@ class CommandAgent(ExternalAgent):
         env = agent_environment(self.settings.env, root, endpoint.url if endpoint else None, endpoint.token if endpoint else None)
         try:
             process = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=root, env=env, start_new_session=True,
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=root,
+                env=env,
+                start_new_session=True,
             )
         except OSError as exc:
             raise ExternalAgentError(f"cannot start the agent command {self.argv[0]!r}: {exc.strerror or exc}") from None
         self._process, self._lines, self._backlog, self._stderr_tail = process, queue.Queue(), _Backlog(), deque(maxlen=1)
         assert process.stdout is not None and process.stderr is not None
         self._readers = [
-            threading.Thread(target=_read_stdout, args=(process.stdout, self._lines, self._backlog), daemon=True, name=f"agent-stdout-{process.pid}"),
-            threading.Thread(target=_read_stderr, args=(process.stderr, self.session_id, self._stderr_tail), daemon=True, name=f"agent-stderr-{process.pid}"),
+            threading.Thread(
+                target=_read_stdout, args=(process.stdout, self._lines, self._backlog), daemon=True, name=f"agent-stdout-{process.pid}"
+            ),
+            threading.Thread(
+                target=_read_stderr,
+                args=(process.stderr, self.session_id, self._stderr_tail),
+                daemon=True,
+                name=f"agent-stderr-{process.pid}",
+            ),
         ]
         for reader in self._readers:
             reader.start()
@@ -187,7 +200,7 @@ class CommandAgent(ExternalAgent):
             code: int | None = process.wait(timeout=1)
         except subprocess.TimeoutExpired:
             code = None
-        how = ("closed its stdout" if code is None else f"was killed by signal {-code}" if code < 0 else f"exited with code {code}")
+        how = "closed its stdout" if code is None else f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
         tail = f"; its last stderr line: {shown(self._stderr_tail[-1])}" if self._stderr_tail else ""
         return f"the agent process {how} {when}{tail}"
 

@@ -39,7 +39,11 @@ def check_passed(names: Iterable[str], environ: Mapping[str, str] | None = None)
 
 
 def agent_environment(
-    passed: Iterable[str], workspace: Path, mcp_url: str | None, mcp_token: str | None, environ: Mapping[str, str] | None = None,
+    passed: Iterable[str],
+    workspace: Path,
+    mcp_url: str | None,
+    mcp_token: str | None,
+    environ: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """The environment of one session's agent process: :data:`KEPT`, the ``passed`` names, the session's variables
     (the MCP variables only when the session has a server)."""

@@ -35,7 +35,9 @@ class HttpAgent(ExternalAgent):
     def __init__(self, target: str, settings: ExternalSettings | None = None, serve_tools: ToolServer = mcp_tool_server) -> None:
         super().__init__(target, settings, serve_tools)
         if not target.startswith(("http://", "https://")) or len(target.split("://", 1)[1]) == 0:
-            raise ScaffoldLoadError(f"http:{target}: expected http:URL with an http:// or https:// URL, e.g. http:http://127.0.0.1:8000/agent")
+            raise ScaffoldLoadError(
+                f"http:{target}: expected http:URL with an http:// or https:// URL, e.g. http:http://127.0.0.1:8000/agent"
+            )
         self._client: httpx2.Client | None = None
 
     def _open(self, ctx: SessionContext, endpoint: McpEndpoint | None) -> None:
@@ -72,7 +74,9 @@ class HttpAgent(ExternalAgent):
         except httpx2.TimeoutException:
             raise ExternalAgentError(self.timed_out()) from None
         except httpx2.HTTPError as exc:
-            raise ExternalAgentError(f"cannot reach the agent at {self.target}: {type(exc).__name__}: {' '.join(str(exc).split())}") from None
+            raise ExternalAgentError(
+                f"cannot reach the agent at {self.target}: {type(exc).__name__}: {' '.join(str(exc).split())}"
+            ) from None
         if not 200 <= status < 300:
             raise ExternalAgentError(f"the agent answered {event['type']} with HTTP {status}: {shown(body)}")
         return body

@@ -44,8 +44,14 @@ def session_start(opening: SessionOpening) -> dict[str, Any]:
     folder, MCP endpoint (null without one) and the transcripts of the episode's earlier sessions."""
     mcp = {"url": opening.mcp_url, "token": opening.mcp_token} if opening.mcp_url else None
     return {
-        "type": "session_start", "conversation": opening.conversation, "session": opening.session, "position": opening.position,
-        "trigger": opening.trigger, "workspace": opening.workspace, "mcp": mcp, "history": opening.history,
+        "type": "session_start",
+        "conversation": opening.conversation,
+        "session": opening.session,
+        "position": opening.position,
+        "trigger": opening.trigger,
+        "workspace": opening.workspace,
+        "mcp": mcp,
+        "history": opening.history,
     }
 
 

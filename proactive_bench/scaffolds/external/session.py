@@ -104,10 +104,20 @@ class ExternalAgent(ABC):
         self._conversation = secrets.token_hex(8)
         try:
             endpoint = self._stack.enter_context(self.serve_tools(ctx.tools))
-            self._pending = [session_start(SessionOpening(
-                self._conversation, ctx.session_id, len(ctx.history) + 1, ctx.trigger, str(ctx.workspace.root),
-                endpoint.url if endpoint else None, endpoint.token if endpoint else None, ctx.history,
-            ))]
+            self._pending = [
+                session_start(
+                    SessionOpening(
+                        self._conversation,
+                        ctx.session_id,
+                        len(ctx.history) + 1,
+                        ctx.trigger,
+                        str(ctx.workspace.root),
+                        endpoint.url if endpoint else None,
+                        endpoint.token if endpoint else None,
+                        ctx.history,
+                    )
+                )
+            ]
             self._open(ctx, endpoint)
         except BaseException:
             self._teardown()

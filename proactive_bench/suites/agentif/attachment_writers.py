@@ -67,7 +67,10 @@ def svg_named_shapes(places: dict[str, tuple[int, int]], shape: str, *, label_of
     return [
         line
         for name, (x, y) in places.items()
-        for line in (shape.format(name=name, x=x, y=y), f'<text x="{x + dx}" y="{y + dy}" text-anchor="middle" font-size="16">{name}</text>')
+        for line in (
+            shape.format(name=name, x=x, y=y),
+            f'<text x="{x + dx}" y="{y + dy}" text-anchor="middle" font-size="16">{name}</text>',
+        )
     ]
 
 
@@ -123,7 +126,14 @@ class AttachmentPdf(FPDF):
         self.add_page()
 
     def write_lines(
-        self, lines: Iterable[str], height: float, *, size: float = 11, style: str = "", family: str = "Helvetica", wrap: bool = False,
+        self,
+        lines: Iterable[str],
+        height: float,
+        *,
+        size: float = 11,
+        style: str = "",
+        family: str = "Helvetica",
+        wrap: bool = False,
     ) -> None:
         """Each line in the given font, ``height`` mm high: one cell, or with ``wrap`` a multi-cell that wraps (an empty line stays blank)."""
         self.set_font(family, style, size)
@@ -138,7 +148,13 @@ class AttachmentPdf(FPDF):
         self.write_lines([text], height, size=size, style="B")
 
     def sections(
-        self, sections: Iterable[tuple[str, Sequence[str]]], *, heading_height: float, line_height: float, bullet: str = "- ", wrap: bool = False,
+        self,
+        sections: Iterable[tuple[str, Sequence[str]]],
+        *,
+        heading_height: float,
+        line_height: float,
+        bullet: str = "- ",
+        wrap: bool = False,
     ) -> None:
         """Each section as a bold 12 pt heading over its lines, each line after ``bullet``."""
         for title, lines in sections:

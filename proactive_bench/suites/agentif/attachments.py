@@ -32,7 +32,11 @@ def generate(task_folder: Path, out: Path) -> str | None:
         return f"{script}: missing"
     try:
         done = subprocess.run(
-            [sys.executable, str(script), "--out", str(out)], capture_output=True, text=True, timeout=TIMEOUT_SECONDS, check=False,
+            [sys.executable, str(script), "--out", str(out)],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_SECONDS,
+            check=False,
         )
     except subprocess.TimeoutExpired:
         return f"{script}: took longer than {TIMEOUT_SECONDS} s"

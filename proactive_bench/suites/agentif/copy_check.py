@@ -87,7 +87,8 @@ def copied_line_problems(task: AgentIFTask, folder: Path, rel: str) -> list[Prob
     """One error per rule evidence and rule-tied rule bonus that holds on deliverables copying attachment lines (module docstring)."""
     seed, paths = folder / "workspace", deliverables(task)
     checks = [(f"rules[{n}].evidence", r.id, r.evidence) for n, r in enumerate(task.rules)] + [
-        (f"rubric[{n}].check", i.rule, i.check) for n, i in enumerate(task.rubric)
+        (f"rubric[{n}].check", i.rule, i.check)
+        for n, i in enumerate(task.rubric)
         if i.rule is not None and i.polarity == "bonus" and i.check is not None
     ]
     if not checks or not paths or not seed.is_dir():
@@ -104,7 +105,11 @@ def copied_line_problems(task: AgentIFTask, folder: Path, rel: str) -> list[Prob
                 if field not in flagged and _holds(check, evidence):
                     flagged[field] = (rule, what)
     return [
-        Problem(rel, field, f"holds on deliverables that are {what}: rule {rule!r} is met without being applied; "
-                "require what applying it to the new data produces")
+        Problem(
+            rel,
+            field,
+            f"holds on deliverables that are {what}: rule {rule!r} is met without being applied; "
+            "require what applying it to the new data produces",
+        )
         for field, (rule, what) in flagged.items()
     ]

@@ -91,7 +91,9 @@ class Workflow(BaseModel):
     deliverables: list[str] = Field(default_factory=list)
 
     def render(self) -> str:
-        steps = "\n".join(f"{n}. {s.action} (reads: {', '.join(s.inputs) or '-'}; gives: {s.output or '-'})" for n, s in enumerate(self.steps, 1))
+        steps = "\n".join(
+            f"{n}. {s.action} (reads: {', '.join(s.inputs) or '-'}; gives: {s.output or '-'})" for n, s in enumerate(self.steps, 1)
+        )
         rules = "\n".join(f"- {r}" for r in self.latent_rules) or "- none"
         return f"{self.summary}\nSteps:\n{steps}\nLatent rules:\n{rules}\nDeliverables: {', '.join(self.deliverables) or '-'}"
 
@@ -171,10 +173,18 @@ def new_task_id(seed_id: str, category: str, domain: str) -> str:
 def task_data(task_id: str, category: str, domain: str, picks: list[Pick], draft: TaskDraft) -> dict[str, Any]:
     data = draft.model_dump()
     return {
-        "id": task_id, "title": data["title"], "category": category, "domain": domain, "user": data["user"], "now": data["now"],
+        "id": task_id,
+        "title": data["title"],
+        "category": category,
+        "domain": domain,
+        "user": data["user"],
+        "now": data["now"],
         "attachments": [p.path for p in picks],
         "attachments_from": [{"path": p.path, "source": p.file.source, "sha256": p.file.sha256} for p in picks],
-        "request": data["request"], "rules": data["rules"], "followups": data["followups"], "rubric": data["rubric"],
+        "request": data["request"],
+        "rules": data["rules"],
+        "followups": data["followups"],
+        "rubric": data["rubric"],
         "reference": data["reference"],
     }
 
@@ -191,11 +201,16 @@ def candidate_problems(data: dict[str, Any], staging: Path) -> list[str]:
     and attachments nothing uses; one line each."""
     folder = staging / FOLDER / data["id"]
     (folder / TASK_FILE).write_text(dump_yaml(data), encoding="utf-8")
-    found = [("" if p.level == "error" else f"{p.level}: ") + (f"{p.field}: " if p.field else "") + p.reason
-             for p in SUITE.problems(staging, data["id"])]
+    found = [
+        ("" if p.level == "error" else f"{p.level}: ") + (f"{p.field}: " if p.field else "") + p.reason
+        for p in SUITE.problems(staging, data["id"])
+    ]
     used = dump_yaml({k: data[k] for k in ("request", "rules", "rubric", "reference")})
-    found += [f"attachments: {path} is used nowhere (not in the request, a rule, an item or the reference)"
-              for path in data["attachments"] if path not in used]
+    found += [
+        f"attachments: {path} is used nowhere (not in the request, a rule, an item or the reference)"
+        for path in data["attachments"]
+        if path not in used
+    ]
     return found
 
 
@@ -222,15 +237,24 @@ async def extract_workflow(seed: Seed, caller: StructuredCaller) -> Workflow:
     """Step 1: the seed's workflow, as the generator model reads it."""
     task = seed.task
     fixed = {
-        "category": task.category, "category_meaning": CATEGORY_MEANINGS[task.category], "domain": task.domain,
-        "attachments": ", ".join(f"{a}: {kind_of(Path(a)) or 'file'}" for a in task.attachments) or "none", "kinds": ", ".join(KINDS),
+        "category": task.category,
+        "category_meaning": CATEGORY_MEANINGS[task.category],
+        "domain": task.domain,
+        "attachments": ", ".join(f"{a}: {kind_of(Path(a)) or 'file'}" for a in task.attachments) or "none",
+        "kinds": ", ".join(KINDS),
     }
     return (await caller.call_prompt(Workflow, EXTRACTION_PROMPT, "agentif_workflow_extraction", fixed, {"seed": _seed_yaml(task)})).value
 
 
 async def generate_task(
-    seed: Seed, corpus: list[CorpusFile], category: str, domain: str,
-    generator: StructuredCaller, verifier: StructuredCaller, max_rounds: int = MAX_ROUNDS, oracle: OracleCheck | None = None,
+    seed: Seed,
+    corpus: list[CorpusFile],
+    category: str,
+    domain: str,
+    generator: StructuredCaller,
+    verifier: StructuredCaller,
+    max_rounds: int = MAX_ROUNDS,
+    oracle: OracleCheck | None = None,
 ) -> Generation:
     """The whole pipeline: extract, pick, then rounds of writing, checking and judging. ``oracle`` (from the validation
     layer) runs the reference and the baselines on a candidate the validate rules pass, in a thread."""
@@ -249,7 +273,8 @@ async def generate_task(
     texts = _attachment_texts(picks)
     shared = {"workflow": workflow.render(), "category": category, "domain": domain}
     writer_fixed = {
-        **shared, "category_meaning": CATEGORY_MEANINGS[category],
+        **shared,
+        "category_meaning": CATEGORY_MEANINGS[category],
         "attachment_list": "\n".join(f"- {p.path} ({p.file.kind}): {p.need}" for p in picks),
     }
     with tempfile.TemporaryDirectory(prefix="pbench-agentif-gen-") as tmp:

@@ -22,9 +22,16 @@ from proactive_bench.env import DocumentError, read_as_text
 from proactive_bench.suites.text_words import words
 
 KINDS = {
-    "pdf": (".pdf",), "spreadsheet": (".xlsx", ".csv"), "document": (".docx", ".md", ".txt"), "slides": (".pptx",),
-    "image": (".png", ".jpg", ".jpeg"), "web_page": (".html", ".htm"), "drawing": (".svg",), "subtitles": (".srt",),
-    "code": (".py",), "data": (".json",),
+    "pdf": (".pdf",),
+    "spreadsheet": (".xlsx", ".csv"),
+    "document": (".docx", ".md", ".txt"),
+    "slides": (".pptx",),
+    "image": (".png", ".jpg", ".jpeg"),
+    "web_page": (".html", ".htm"),
+    "drawing": (".svg",),
+    "subtitles": (".srt",),
+    "code": (".py",),
+    "data": (".json",),
 }
 """The attachment kinds a workflow may need, and the extensions of each."""
 TEXTLESS = (".png", ".jpg", ".jpeg")

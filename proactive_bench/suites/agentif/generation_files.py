@@ -36,24 +36,37 @@ def replaceable(out: Path) -> str | None:
     return None
 
 
-def report(generation: Generation, seed: Seed, corpus: Path, generator: str, verifier: str, calls: Sequence[LLMCallRecord]) -> dict[str, Any]:
+def report(
+    generation: Generation, seed: Seed, corpus: Path, generator: str, verifier: str, calls: Sequence[LLMCallRecord]
+) -> dict[str, Any]:
     subject: dict[str, Any] = {
-        "task": generation.task_id, "seed": str(seed.folder), "category": generation.category, "domain": generation.domain,
+        "task": generation.task_id,
+        "seed": str(seed.folder),
+        "category": generation.category,
+        "domain": generation.domain,
         "corpus": str(corpus),
         "workflow": generation.workflow.model_dump() if generation.workflow else None,
         "attachments": [
-            {"path": p.path, "source": p.file.source, "kind": p.file.kind, "need": p.need, "bm25": round(p.score, 3)} for p in generation.picks
+            {"path": p.path, "source": p.file.source, "kind": p.file.kind, "need": p.need, "bm25": round(p.score, 3)}
+            for p in generation.picks
         ],
     }
     models = {
-        "extractor": model_entry(generator, EXTRACTION_PROMPT), "generator": model_entry(generator, WRITER_PROMPT),
+        "extractor": model_entry(generator, EXTRACTION_PROMPT),
+        "generator": model_entry(generator, WRITER_PROMPT),
         "verifier": model_entry(verifier, VERIFIER_PROMPT),
     }
     return report_document(subject, generation.outcome, models, calls)
 
 
 def write_generation(
-    out: Path, generation: Generation, seed: Seed, corpus: Path, generator: str, verifier: str, calls: Sequence[LLMCallRecord],
+    out: Path,
+    generation: Generation,
+    seed: Seed,
+    corpus: Path,
+    generator: str,
+    verifier: str,
+    calls: Sequence[LLMCallRecord],
 ) -> list[Path]:
     """Replace ``out`` with the review folder (the task only when approved); the paths written."""
     outcome = generation.outcome

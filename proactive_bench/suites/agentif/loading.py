@@ -72,8 +72,13 @@ def rule_intent(rule: LatentRule, n: int) -> HiddenIntent:
     """The task's ``n``-th latent rule as the hidden intent the user tracks: applied unasked it is completed; no question
     earns it (``askable: false``), and whatever the user says about it, answering or bringing it up, is :func:`pointer`."""
     return HiddenIntent(
-        id=rule.id, text=f"{rule.text} {UNSPOKEN.format(source=rule.source)}", reveal=pointer(rule, n), ask=list(rule.ask),
-        question=rule.question, evidence=rule.evidence, askable=False,
+        id=rule.id,
+        text=f"{rule.text} {UNSPOKEN.format(source=rule.source)}",
+        reveal=pointer(rule, n),
+        ask=list(rule.ask),
+        question=rule.question,
+        evidence=rule.evidence,
+        askable=False,
     )
 
 
@@ -87,18 +92,30 @@ def task_session(task: AgentIFTask, tools: list[str]) -> Session:
     intents = [rule_intent(r, n) for n, r in enumerate(task.rules)]
     checklist = [
         ChecklistItem(
-            id=i.id, text=i.text, grader=i.grader, check=i.check, weight=float(i.points), intent=i.rule,
+            id=i.id,
+            text=i.text,
+            grader=i.grader,
+            check=i.check,
+            weight=float(i.points),
+            intent=i.rule,
             evidence=i.evidence.model_copy(update={"dialogue": False}) if i.category in FILE_ITEMS else i.evidence,
         )
         for i in task.rubric
     ]
-    reference = [
-        ReferenceStep(tool=s.tool, args=s.args, say=s.say, requires=s.rules, followup=s.followup) for s in task.reference
-    ]
+    reference = [ReferenceStep(tool=s.tool, args=s.args, say=s.say, requires=s.rules, followup=s.followup) for s in task.reference]
     followups = [FollowUp(id=f.id, text=f.text, after=f.after) for f in task.followups]
     return Session(
-        id=task.id, title=task.title, category=SESSION_CATEGORY, trigger=Trigger(type="user", message=task.request), now=task.now,
-        tools=tools, files=task.attachments, intents=intents, checklist=checklist, reference=reference, followups=followups,
+        id=task.id,
+        title=task.title,
+        category=SESSION_CATEGORY,
+        trigger=Trigger(type="user", message=task.request),
+        now=task.now,
+        tools=tools,
+        files=task.attachments,
+        intents=intents,
+        checklist=checklist,
+        reference=reference,
+        followups=followups,
     )
 
 

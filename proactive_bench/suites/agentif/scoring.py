@@ -82,7 +82,11 @@ def score_task(task: AgentIFTask, statuses: Mapping[str, ItemStatus], provided: 
     """Score one run of ``task`` from its items' grade statuses (by item id) and the rules the user provided."""
     items = [
         ItemOutcome(
-            i.id, i.polarity, i.category, i.points, statuses.get(i.id, "ungraded"),
+            i.id,
+            i.polarity,
+            i.category,
+            i.points,
+            statuses.get(i.id, "ungraded"),
             withheld=i.polarity == "bonus" and i.rule is not None and i.rule in provided and statuses.get(i.id) == "pass",
         )
         for i in task.rubric

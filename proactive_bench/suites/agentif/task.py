@@ -60,9 +60,12 @@ class LatentRule(_Model):
     cue: str = Field(min_length=1, description="Regex (case-insensitive) matching the source's text and not the request.")
     evidence: Predicate = Field(description="When the rule counts as applied.")
     ask: RegexList = Field(min_length=1, description="Regexes recognising a question about the rule; no question earns a latent rule.")
-    question: str = Field(min_length=1, description="An example question about the rule (an ask cue must match it); scripted:asker asks it.")
+    question: str = Field(
+        min_length=1, description="An example question about the rule (an ask cue must match it); scripted:asker asks it."
+    )
     reveal: str = Field(
-        min_length=1, description="The rule in the user's words, for reviewers: the user never says it, only points to the source.",
+        min_length=1,
+        description="The rule in the user's words, for reviewers: the user never says it, only points to the source.",
     )
 
     _regex = field_validator("cue")(check_regex)
@@ -110,7 +113,8 @@ class AgentIFTask(_Model):
     now: datetime
     attachments: list[str] = Field(default_factory=list, description="Workspace paths of the files under workspace/.")
     attachments_from: list[CopiedAttachment] = Field(
-        default_factory=list, description="Attachments copied from a corpus (generated tasks), with their source and hash.",
+        default_factory=list,
+        description="Attachments copied from a corpus (generated tasks), with their source and hash.",
     )
     request: str = Field(min_length=1, description="The opening message.")
     rules: list[LatentRule] = Field(default_factory=list)
@@ -122,8 +126,11 @@ class AgentIFTask(_Model):
     @model_validator(mode="after")
     def _consistent(self) -> AgentIFTask:
         for what, ids in (
-            ("attachments", self.attachments), ("attachments_from", [c.path for c in self.attachments_from]), ("rules", [r.id for r in self.rules]),
-            ("followups", [f.id for f in self.followups]), ("rubric", [i.id for i in self.rubric]),
+            ("attachments", self.attachments),
+            ("attachments_from", [c.path for c in self.attachments_from]),
+            ("rules", [r.id for r in self.rules]),
+            ("followups", [f.id for f in self.followups]),
+            ("rubric", [i.id for i in self.rubric]),
         ):
             dupes = sorted({i for i in ids if ids.count(i) > 1})
             if dupes:

@@ -40,9 +40,13 @@ def task_problems(task: AgentIFTask, folder: Path, rel: str) -> list[Problem]:
     problems = [Problem(rel, field, reason) for field, reason in copied_problems(task, seed)]
     copied = {c.path for c in task.attachments_from}
     if any(path not in copied for path in task.attachments) and not (folder / GENERATOR).is_file():
-        problems.append(Problem(
-            rel, "attachments", f"no {GENERATOR} beside the task: attachments are made by a script in the repo (or copied, under attachments_from)",
-        ))
+        problems.append(
+            Problem(
+                rel,
+                "attachments",
+                f"no {GENERATOR} beside the task: attachments are made by a script in the repo (or copied, under attachments_from)",
+            )
+        )
     for n, path in enumerate(task.attachments):
         if not (seed / path).is_file():
             problems.append(Problem(rel, f"attachments[{n}]", f"{path!r} is not in workspace/ (run its {GENERATOR})"))
@@ -50,7 +54,9 @@ def task_problems(task: AgentIFTask, folder: Path, rel: str) -> list[Problem]:
         problems += _rule_problems(task, n, seed, rel)
     problems += copied_line_problems(task, folder, rel)
     if not any(i.grader == "rule" and i.polarity == "bonus" for i in task.rubric):
-        problems.append(Problem(rel, "rubric", "no rule-graded bonus item: the oracle (no judge) cannot check the reference offline", "warning"))
+        problems.append(
+            Problem(rel, "rubric", "no rule-graded bonus item: the oracle (no judge) cannot check the reference offline", "warning")
+        )
     share = penalty_share(task)
     low, high = PENALTY_SHARE
     if not low <= share <= high:
@@ -64,7 +70,12 @@ def copied_problems(task: AgentIFTask, seed: Path) -> list[tuple[str, str]]:
     for n, copied in enumerate(task.attachments_from):
         path = seed / copied.path
         if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() != copied.sha256:
-            found.append((f"attachments_from[{n}].sha256", f"workspace/{copied.path} is not the copy of {copied.source} recorded (edited afterwards?)"))
+            found.append(
+                (
+                    f"attachments_from[{n}].sha256",
+                    f"workspace/{copied.path} is not the copy of {copied.source} recorded (edited afterwards?)",
+                )
+            )
     return found
 
 
@@ -79,7 +90,9 @@ def _rule_problems(task: AgentIFTask, n: int, seed: Path, rel: str) -> list[Prob
             text = ""
             problems.append(Problem(rel, f"rules[{n}].source", str(exc)))
         if text and not re.search(rule.cue, text, re.IGNORECASE):
-            problems.append(Problem(rel, f"rules[{n}].cue", f"{rule.cue!r} matches nothing in {rule.source}: rule {rule.id!r} cannot be induced"))
+            problems.append(
+                Problem(rel, f"rules[{n}].cue", f"{rule.cue!r} matches nothing in {rule.source}: rule {rule.id!r} cannot be induced")
+            )
     if re.search(rule.cue, task.request, re.IGNORECASE):
         problems.append(Problem(rel, f"rules[{n}].cue", f"{rule.cue!r} matches the request: rule {rule.id!r} is stated, not latent"))
     if not any(re.search(p, rule.question, re.IGNORECASE) for p in rule.ask):

@@ -379,7 +379,9 @@ def email_sent(args: EmailSentArgs, evidence: Evidence) -> bool:
         body = str(row.get("body") or "").casefold()
         if not all(part.casefold() in body for part in args.body_parts):
             continue
-        if args.attachment is not None and Path(args.attachment).as_posix() not in {Path(p).as_posix() for p in _as_list(row.get("attachment_file_paths"))}:
+        if args.attachment is not None and Path(args.attachment).as_posix() not in {
+            Path(p).as_posix() for p in _as_list(row.get("attachment_file_paths"))
+        }:
             continue
         if args.before is not None and iso_minute(str(row.get("sent_at"))) > iso_minute(args.before):
             continue

@@ -95,21 +95,31 @@ def mechanical_problems(task: SeedTask, history: GeneratedHistory, counter: Toke
 
 def _task_parts(task: SeedTask) -> dict[str, str]:
     return {
-        "title": task.title, "intent": task.intent, "apps": ", ".join(task.apps),
-        "user_name": task.user.name, "user_role": task.user.role,
+        "title": task.title,
+        "intent": task.intent,
+        "apps": ", ".join(task.apps),
+        "user_name": task.user.name,
+        "user_role": task.user.role,
         "details": "\n".join(f"- {d.id}: {d.text}" for d in task.details),
     }
 
 
 async def generate_history(
-    task: SeedTask, generator: StructuredCaller, verifier: StructuredCaller, max_rounds: int = MAX_ROUNDS,
+    task: SeedTask,
+    generator: StructuredCaller,
+    verifier: StructuredCaller,
+    max_rounds: int = MAX_ROUNDS,
     counter: TokenCounter | None = None,
 ) -> Outcome:
     """Rounds of writing and judging until a round passes or ``max_rounds`` have failed."""
     counter = counter or default_token_counter()
     fixed = {
-        **_task_parts(task), "now": task.now.isoformat(timespec="minutes"), "now_date": task.now.date().isoformat(),
-        "min_days": str(MIN_DAYS), "min_words": str(ASKED_WORDS[0]), "max_words": str(ASKED_WORDS[1]),
+        **_task_parts(task),
+        "now": task.now.isoformat(timespec="minutes"),
+        "now_date": task.now.date().isoformat(),
+        "min_days": str(MIN_DAYS),
+        "min_words": str(ASKED_WORDS[0]),
+        "max_words": str(ASKED_WORDS[1]),
     }
 
     async def write(previous: str) -> GeneratedHistory:

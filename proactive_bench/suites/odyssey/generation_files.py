@@ -30,9 +30,7 @@ def task_document(task: SeedTask, outcome: Outcome) -> dict[str, Any]:
     """The task with its generated history, in the task format's field order (other fields after)."""
     assert outcome.draft is not None
     data = task.model_dump(exclude_none=True)
-    data["history"] = [
-        {"date": day.date, "turns": [{"role": t.role, "text": t.text} for t in day.turns]} for day in outcome.draft.days
-    ]
+    data["history"] = [{"date": day.date, "turns": [{"role": t.role, "text": t.text} for t in day.turns]} for day in outcome.draft.days]
     return {key: data[key] for key in TASK_ORDER if key in data} | {k: v for k, v in data.items() if k not in TASK_ORDER}
 
 
@@ -50,4 +48,3 @@ def write_outcome(out: Path, task: SeedTask, outcome: Outcome, generator: str, v
         out.write_text(header + dump_yaml(task_document(task, outcome)), encoding="utf-8")
         written.insert(0, out)
     return written
-

@@ -64,21 +64,33 @@ def task_session(task: OdysseyTask, context: OpeningContext, tools: list[str]) -
     checklist = []
     for n, criterion in enumerate(task.criteria, start=1):
         args = parse_checker_args(criterion.checker, criterion.args)
-        checklist.append(ChecklistItem(
-            id=f"c{n}", text=describe(criterion.checker, args), grader="rule",
-            check=CheckerPredicate(checker=CheckerArgs(name=criterion.checker, args=criterion.args)),
-        ))
-    reference = [
-        ReferenceStep(tool=step.tool, args=step.args, say=step.say, from_history=bool(step.details)) for step in task.reference
-    ]
+        checklist.append(
+            ChecklistItem(
+                id=f"c{n}",
+                text=describe(criterion.checker, args),
+                grader="rule",
+                check=CheckerPredicate(checker=CheckerArgs(name=criterion.checker, args=criterion.args)),
+            )
+        )
+    reference = [ReferenceStep(tool=step.tool, args=step.args, say=step.say, from_history=bool(step.details)) for step in task.reference]
     return Session(
-        id=task.id, title=task.title, category=CATEGORY, trigger=Trigger(type="user", message=context.opening(task.intent)),
-        now=task.now, tools=tools, intents=[], checklist=checklist, reference=reference,
+        id=task.id,
+        title=task.title,
+        category=CATEGORY,
+        trigger=Trigger(type="user", message=context.opening(task.intent)),
+        now=task.now,
+        tools=tools,
+        intents=[],
+        checklist=checklist,
+        reference=reference,
     )
 
 
 def task_episode(
-    root: Path, task: OdysseyTask, setting: MemorySetting, models: HistoryModels = HistoryModels(),
+    root: Path,
+    task: OdysseyTask,
+    setting: MemorySetting,
+    models: HistoryModels = HistoryModels(),
 ) -> tuple[LoadedEpisode | None, list[Problem]]:
     """The task as a loaded one-session episode under the given memory setting."""
     rel = relative_to_root(task_file(root, task.id), root)
@@ -104,7 +116,13 @@ def task_episode(
     persona = Persona(id=task.id, name=task.user.name, role=task.user.role)
     episode = Episode(id=task.id, persona=task.id, title=task.title, sessions=[SessionEntry(id=task.id)])
     loaded = LoadedEpisode(
-        episode, persona, [session], root / FOLDER / task.id, history=context.search, memory_tokens=context.tokens, suite=SUITE_NAME,
+        episode,
+        persona,
+        [session],
+        root / FOLDER / task.id,
+        history=context.search,
+        memory_tokens=context.tokens,
+        suite=SUITE_NAME,
     )
     return loaded, []
 

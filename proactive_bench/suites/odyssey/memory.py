@@ -90,7 +90,10 @@ class MemoryContext:
 
 
 async def build_documents(
-    task_id: str, days: Sequence[HistoryDay], granularity: Granularity, summarizer: Summarizer | None = None,
+    task_id: str,
+    days: Sequence[HistoryDay],
+    granularity: Granularity,
+    summarizer: Summarizer | None = None,
 ) -> list[MemoryDoc]:
     """The history's documents at ``granularity``; a summary granularity needs a summarizer (else a one-line error)."""
     if not granularity.summarized:
@@ -101,8 +104,14 @@ async def build_documents(
 
 
 async def memory_context(
-    days: Sequence[HistoryDay], setting: MemorySetting, query: str, *, task_id: str, summarizer: Summarizer | None = None,
-    embedder: Embedder | None = None, counter: TokenCounter | None = None,
+    days: Sequence[HistoryDay],
+    setting: MemorySetting,
+    query: str,
+    *,
+    task_id: str,
+    summarizer: Summarizer | None = None,
+    embedder: Embedder | None = None,
+    counter: TokenCounter | None = None,
 ) -> MemoryContext:
     """The context for one task: ``query`` is the task intent (what rag retrieves by)."""
     counter = counter or default_token_counter()

@@ -80,7 +80,7 @@ class Summarizer:
             windows = [[day] for day in days]
             prompt = SESSION_PROMPT
         elif granularity == Granularity.SUMMARY_CHUNK:
-            windows = [list(days[i:i + self.chunk_days]) for i in range(0, len(days), self.chunk_days)]
+            windows = [list(days[i : i + self.chunk_days]) for i in range(0, len(days), self.chunk_days)]
             prompt = CHUNK_PROMPT
         else:
             raise ValueError(f"{granularity} is not a summary granularity")
@@ -93,7 +93,9 @@ class Summarizer:
             finally:
                 cache.flush()
         prefix = "s" if granularity == Granularity.SUMMARY_SESSION else "c"
-        return [MemoryDoc(f"{prefix}{n}", text, _span(window)) for n, (window, text) in enumerate(zip(windows, texts, strict=True), start=1)]
+        return [
+            MemoryDoc(f"{prefix}{n}", text, _span(window)) for n, (window, text) in enumerate(zip(windows, texts, strict=True), start=1)
+        ]
 
     async def _summary(self, chat: BaseChatModel, prompt: Prompt, task_id: str, window: list[HistoryDay]) -> str:
         span = _span(window)

@@ -21,10 +21,24 @@ from proactive_bench.suites.task_files import FolderSuite, TaskFolder
 class OdysseySettings(NoSettings):
     """The odyssey suite's settings: how much of a task's history the agent gets, and how."""
 
-    memory: str | None = Field(default=None, description="Odyssey: memory setting, long-context (default), none or rag:raw-session|raw-utterance|summary-session|summary-chunk.", json_schema_extra=SWEPT)
-    top_k: int | None = Field(default=None, ge=1, description="Odyssey, with rag:* memory: documents retrieved into the context (default 5).", json_schema_extra=SWEPT)
-    summary_model: str | None = Field(default=None, description="Odyssey, with rag:summary-*: the chat model that summarises each history once (cached in --db).")
-    embedding_model: str | None = Field(default=None, description="Odyssey, with rag:*: the embeddings model (openai:NAME on --base-url) that ranks the history instead of BM25 (vectors cached in --db).")
+    memory: str | None = Field(
+        default=None,
+        description="Odyssey: memory setting, long-context (default), none or rag:raw-session|raw-utterance|summary-session|summary-chunk.",
+        json_schema_extra=SWEPT,
+    )
+    top_k: int | None = Field(
+        default=None,
+        ge=1,
+        description="Odyssey, with rag:* memory: documents retrieved into the context (default 5).",
+        json_schema_extra=SWEPT,
+    )
+    summary_model: str | None = Field(
+        default=None, description="Odyssey, with rag:summary-*: the chat model that summarises each history once (cached in --db)."
+    )
+    embedding_model: str | None = Field(
+        default=None,
+        description="Odyssey, with rag:*: the embeddings model (openai:NAME on --base-url) that ranks the history instead of BM25 (vectors cached in --db).",
+    )
 
     @model_validator(mode="after")
     def _fits_the_memory_setting(self) -> OdysseySettings:
@@ -86,7 +100,9 @@ class OdysseySuite(FolderSuite):
         rag_swept = any(m.startswith("rag:") for m in memories)
         return [
             {
-                "memory": memory, "top_k": k, "summary_model": summary if "summary" in memory else None,
+                "memory": memory,
+                "top_k": k,
+                "summary_model": summary if "summary" in memory else None,
                 "embedding_model": embedding if memory.startswith("rag:") or not rag_swept else None,
             }
             for memory in memories

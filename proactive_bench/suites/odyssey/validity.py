@@ -22,9 +22,19 @@ def task_problems(task: OdysseyTask, rel: str) -> list[Problem]:
     problems = []
     for n, detail in enumerate(task.details):
         if not detail.found_in(history):
-            problems.append(Problem(rel, f"details[{n}].cue", f"{detail.cue!r} matches nothing in the history: detail {detail.id!r} cannot be found (unsolvable)"))
+            problems.append(
+                Problem(
+                    rel,
+                    f"details[{n}].cue",
+                    f"{detail.cue!r} matches nothing in the history: detail {detail.id!r} cannot be found (unsolvable)",
+                )
+            )
         if detail.found_in(task.intent):
-            problems.append(Problem(rel, f"details[{n}].cue", f"{detail.cue!r} matches the intent: detail {detail.id!r} leaks into the task instruction"))
+            problems.append(
+                Problem(
+                    rel, f"details[{n}].cue", f"{detail.cue!r} matches the intent: detail {detail.id!r} leaks into the task instruction"
+                )
+            )
     used = {d for step in task.reference for d in step.details}
     for n, detail in enumerate(task.details):
         if detail.id not in used:

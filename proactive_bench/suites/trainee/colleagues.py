@@ -97,9 +97,18 @@ def asked_and_earned(thread: list[ChatLine]) -> list[tuple[str, int]]:
 def held_clues(scenario: Scenario) -> tuple[HeldClue, ...]:
     """Every clue an NPC holds in the scenario, under its scenario id (``d1.t2.k1``), both days."""
     return tuple(
-        HeldClue(task.clue_id(day.day, c), c.holder, c.text, _compiled(c.ask), _compiled(c.subject),
-                 task.clue_id(day.day, c.after) if c.after else None)
-        for day in scenario.days for task in day.tasks for c in task.draft.clues if not c.in_file
+        HeldClue(
+            task.clue_id(day.day, c),
+            c.holder,
+            c.text,
+            _compiled(c.ask),
+            _compiled(c.subject),
+            task.clue_id(day.day, c.after) if c.after else None,
+        )
+        for day in scenario.days
+        for task in day.tasks
+        for c in task.draft.clues
+        if not c.in_file
     )
 
 

@@ -68,9 +68,7 @@ class LLMColleagues:
     def __post_init__(self) -> None:
         self.npcs = {n.handle: n for day in self.scenario.days for n in day.npcs}
         self.clues = held_clues(self.scenario)
-        self._conditions = {
-            task.clue_id(day.day, c): c for day in self.scenario.days for task in day.tasks for c in task.draft.clues
-        }
+        self._conditions = {task.clue_id(day.day, c): c for day in self.scenario.days for task in day.tasks for c in task.draft.clues}
 
     def with_models(self, models: ToolModels) -> LLMColleagues:
         """A copy whose judgments go through one run's model-call path (recorded as role ``npc``)."""
@@ -111,7 +109,11 @@ class LLMColleagues:
             raise ColleagueModelError(f"colleague {npc.handle}: LLM colleagues answer only inside a run (no model-call path bound)")
         facts = "\n".join(f"- {c.id}: {self._conditions[c.id].question}" for c in clues)
         fixed = {
-            "name": npc.name, "role": npc.role, "department": npc.department, "persona": npc.persona, "facts": facts,
+            "name": npc.name,
+            "role": npc.role,
+            "department": npc.department,
+            "persona": npc.persona,
+            "facts": facts,
             "questions": "\n".join(f"- {q}" for q in questions),
         }
         judged = await self.caller.call_prompt(Judgment, PROMPT, PURPOSE, fixed, {})

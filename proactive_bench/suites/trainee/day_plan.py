@@ -55,15 +55,21 @@ class _Timeline:
         """One action: a step (the clock's step rate, before it) and its tool call (the call rate, after it)."""
         self.now += self.rates.per_step_minutes
         if deadline is not None and self.now > deadline:
-            raise TimelineError(f"task {step.task}: the oracle's {step.tool} would run at minute {self.now:.0f}, after its deadline {deadline}")
+            raise TimelineError(
+                f"task {step.task}: the oracle's {step.tool} would run at minute {self.now:.0f}, after its deadline {deadline}"
+            )
         self.steps.append(step)
         self.now += self.rates.per_call_minutes
 
 
 def hinted(task: Task, hints: str) -> str:
     """The task's objective with the guidance the hint setting gives."""
-    parts = {"none": [], "data": [task.draft.hints.data], "method": [task.draft.hints.method],
-             "both": [task.draft.hints.data, task.draft.hints.method]}[hints]
+    parts = {
+        "none": [],
+        "data": [task.draft.hints.data],
+        "method": [task.draft.hints.method],
+        "both": [task.draft.hints.data, task.draft.hints.method],
+    }[hints]
     guidance = " ".join(p for p in parts if p)
     return f"{task.draft.objective} Guidance: {guidance}" if guidance else task.draft.objective
 
@@ -93,8 +99,11 @@ def opening(scenario: Scenario, day: ScenarioDay, hints: str) -> str:
 def checklist(day: ScenarioDay) -> list[ChecklistItem]:
     """Every task's checkpoints as rule items ``t<N>.c<M>``."""
     return [
-        ChecklistItem.model_validate({"id": f"{t.key}.{c.id}", "text": f"{t.key} ({t.draft.title}): {c.text}", "grader": "rule", "check": c.check})
-        for t in day.tasks for c in t.draft.checkpoints
+        ChecklistItem.model_validate(
+            {"id": f"{t.key}.{c.id}", "text": f"{t.key} ({t.draft.title}): {c.text}", "grader": "rule", "check": c.check}
+        )
+        for t in day.tasks
+        for c in t.draft.checkpoints
     ]
 
 
@@ -109,8 +118,12 @@ def notices(scenario: Scenario, day: ScenarioDay, hints: str) -> list[dict[str, 
         if task.fixed:
             rows.append({"at": at(task.start_minute), "text": f"{task.key} starts now ({task.draft.title}): {hinted(task, hints)}"})
         elif task.arrival_minute > 0:
-            rows.append({"at": at(task.arrival_minute),
-                         "text": f"New task {task.key} (due {day.minute(task.deadline_minute)}): {hinted(task, hints)}"})
+            rows.append(
+                {
+                    "at": at(task.arrival_minute),
+                    "text": f"New task {task.key} (due {day.minute(task.deadline_minute)}): {hinted(task, hints)}",
+                }
+            )
         if task.draft.timing.due_minutes is not None:
             rows.append({"at": at(task.deadline_minute), "text": f"The deadline of {task.key} ({task.draft.title}) has passed."})
     return rows
@@ -122,7 +135,9 @@ def app_rows(scenario: Scenario, day: ScenarioDay, hints: str) -> dict[str, list
     if day.day == 1:
         intern = day.company.intern
         rows["gmail_account"] = [{"id": INTERN_ACCOUNT_ID, "name": intern.name, "email": intern.email, "password": scenario.password}]
-    rows["chat_contact"] = [{"handle": n.handle, "name": n.name, "role": n.role, "department": n.department, "email": n.email} for n in day.npcs]
+    rows["chat_contact"] = [
+        {"handle": n.handle, "name": n.name, "role": n.role, "department": n.department, "email": n.email} for n in day.npcs
+    ]
     for task in day.tasks:
         for table, task_rows in task.draft.rows.items():
             rows.setdefault(table, []).extend(task_rows)
@@ -167,7 +182,9 @@ def oracle_steps(scenario: Scenario, day: ScenarioDay, rates: ClockRates) -> lis
     blocks.sort(key=lambda b: b[0])
     action = rates.per_step_minutes + rates.per_call_minutes
     for task, step in [*prepared, *flexible]:
-        while blocks and line.now + action + rates.per_step_minutes > blocks[0][0]:  # after this step, the block's first step must still come by its start
+        while (
+            blocks and line.now + action + rates.per_step_minutes > blocks[0][0]
+        ):  # after this step, the block's first step must still come by its start
             _run_block(line, day, blocks.pop(0))
         line.emit(_planned(day, task, step), None if task.fixed else task.deadline_minute)
     for block in blocks:
@@ -179,7 +196,9 @@ def _run_block(line: _Timeline, day: ScenarioDay, block: tuple[int, Task, list[S
     start, task, steps = block
     first = line.now + line.rates.per_step_minutes
     if first > start:
-        raise TimelineError(f"task {task.key}: the oracle's first step for {task.draft.title} would come at minute {first:g}, after its start {start}")
+        raise TimelineError(
+            f"task {task.key}: the oracle's first step for {task.draft.title} would come at minute {first:g}, after its start {start}"
+        )
     for step in steps:
         if step.wait_until_minute is not None:
             line.emit(_planned(day, task, step))
@@ -191,4 +210,6 @@ def _run_block(line: _Timeline, day: ScenarioDay, block: tuple[int, Task, list[S
 def reference(steps: list[PlannedStep]) -> list[ReferenceStep]:
     """The oracle's steps as the session's reference: asking and clue-using steps are marked ``from_history`` (``scripted:surface`` skips them);
     a clue-using step carries its guess (``scripted:guess`` acts on it)."""
-    return [ReferenceStep(tool=s.tool, args=s.args, from_history=bool(s.asks or s.needs), guess=s.guess if s.needs else None) for s in steps]
+    return [
+        ReferenceStep(tool=s.tool, args=s.args, from_history=bool(s.asks or s.needs), guess=s.guess if s.needs else None) for s in steps
+    ]

@@ -74,17 +74,30 @@ class DayFigures:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "checkpoint_score": self.checkpoint_score, "success_rate": self.success_rate, "clues": self.clues,
-            "clues_asked": self.clues_asked, "messages": self.messages, "messages_per_clue": self.messages_per_clue,
-            "guessable": self.guessable, "guesses": self.guesses,
-            "tasks": [{"key": t.key, "template": t.template, "difficulty": t.difficulty, "passed": t.passed, "total": t.total} for t in self.tasks],
+            "checkpoint_score": self.checkpoint_score,
+            "success_rate": self.success_rate,
+            "clues": self.clues,
+            "clues_asked": self.clues_asked,
+            "messages": self.messages,
+            "messages_per_clue": self.messages_per_clue,
+            "guessable": self.guessable,
+            "guesses": self.guesses,
+            "tasks": [
+                {"key": t.key, "template": t.template, "difficulty": t.difficulty, "passed": t.passed, "total": t.total} for t in self.tasks
+            ],
         }
 
 
 def task_scores(day: ScenarioDay, verdicts: dict[str, bool]) -> tuple[TaskScore, ...]:
     """Each task's passed and total checkpoints (a missing verdict counts as failed)."""
     return tuple(
-        TaskScore(t.key, t.template, t.difficulty, sum(verdicts.get(f"{t.key}.{c.id}", False) for c in t.draft.checkpoints), len(t.draft.checkpoints))
+        TaskScore(
+            t.key,
+            t.template,
+            t.difficulty,
+            sum(verdicts.get(f"{t.key}.{c.id}", False) for c in t.draft.checkpoints),
+            len(t.draft.checkpoints),
+        )
         for t in day.tasks
     )
 
@@ -115,8 +128,14 @@ def day_figures(day: ScenarioDay, verdicts: dict[str, bool], records: list[ToolR
                 else:  # the attempt as it stood before the last needed clue came in
                     seq = max(p.seq for p in points if p is not None)
                     minutes = [p.minute for p in points if p is not None and p.minute is not None]
-                    before = Evidence([], [r for r in records if r.seq < seq], workspace, Memory(), no_python,
-                                      apps=apps_before(apps, max(minutes)) if minutes else None)
+                    before = Evidence(
+                        [],
+                        [r for r in records if r.seq < seq],
+                        workspace,
+                        Memory(),
+                        no_python,
+                        apps=apps_before(apps, max(minutes)) if minutes else None,
+                    )
                 guesses += evaluate(attempt_predicate(checkpoint.attempt), before)
     return DayFigures(task_scores(day, verdicts), len(clue_ids), len(released), len(sent), guessable, guesses)
 
@@ -152,8 +171,12 @@ def _release_call(records: list[ToolRecord], row: dict[str, Any]) -> Obtained | 
     minute = str(row["sent_at"])[:16]
     for r in records:
         response = r.result.get("response") if r.ok and r.tool_name == "chat__send_message" else None
-        if (isinstance(response, dict) and str(r.call.get("to", "")).strip().lower() == row["contact"]
-                and response.get("at") == minute and response.get("reply") == row["text"]):
+        if (
+            isinstance(response, dict)
+            and str(r.call.get("to", "")).strip().lower() == row["contact"]
+            and response.get("at") == minute
+            and response.get("reply") == row["text"]
+        ):
             return Obtained(r.seq, minute)
     return None
 
@@ -161,8 +184,9 @@ def _release_call(records: list[ToolRecord], row: dict[str, Any]) -> Obtained | 
 def apps_before(apps: AppStore, minute: str) -> AppStore:
     """The apps without the rows sent at or after ``minute`` (mail, chat): what had been sent before it."""
     earlier = AppStore()
-    earlier.restore({table: [r for r in rows if not ("sent_at" in r and str(r["sent_at"])[:16] >= minute)]
-                     for table, rows in apps.snapshot().items()})
+    earlier.restore(
+        {table: [r for r in rows if not ("sent_at" in r and str(r["sent_at"])[:16] >= minute)] for table, rows in apps.snapshot().items()}
+    )
     return earlier
 
 

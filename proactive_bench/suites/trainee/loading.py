@@ -85,7 +85,9 @@ def feedback_note(scenario: Scenario):  # a closure over the scenario
         verdicts = earlier[-1]
         lines = [
             f"- {task.key} ({task.draft.title}): {c.feedback}"
-            for task in previous.tasks for c in task.draft.checkpoints if not verdicts.get(f"{task.key}.{c.id}", False)
+            for task in previous.tasks
+            for c in task.draft.checkpoints
+            if not verdicts.get(f"{task.key}.{c.id}", False)
         ]
         if not lines:
             return "Feedback from your mentor on yesterday: every checkpoint was met. Keep working the same way."
@@ -98,9 +100,15 @@ def day_session(scenario: Scenario, n: int, settings: TraineeSettings) -> Sessio
     day = scenario.days[n - 1]
     steps = oracle_steps(scenario, day, settings.rates)
     return Session(
-        id=session_id(n), title=f"{scenario.name} day {n}", category=CATEGORY,
-        trigger=Trigger(type="user", message=opening(scenario, day, settings.hints)), now=day.company.day_start,
-        tools=DAY_TOOLS, intents=[], checklist=checklist(day), reference=reference(steps),
+        id=session_id(n),
+        title=f"{scenario.name} day {n}",
+        category=CATEGORY,
+        trigger=Trigger(type="user", message=opening(scenario, day, settings.hints)),
+        now=day.company.day_start,
+        tools=DAY_TOOLS,
+        intents=[],
+        checklist=checklist(day),
+        reference=reference(steps),
     )
 
 
@@ -118,7 +126,12 @@ def load_scenario(name: str, settings: TraineeSettings, colleagues: ColleaguesFa
     persona = Persona(id=name, name=intern.name, role=f"Intern at {scenario.days[0].company.name}.")
     episode = Episode(id=name, persona=name, title=f"Trainee scenario {name}", sessions=entries)
     return LoadedEpisode(
-        episode, persona, sessions, directory, suite=SUITE_NAME, colleagues=colleagues(scenario), clock_rates=settings.rates,
+        episode,
+        persona,
+        sessions,
+        directory,
+        suite=SUITE_NAME,
+        colleagues=colleagues(scenario),
+        clock_rates=settings.rates,
         opening_note=feedback_note(scenario),
     )
-

@@ -40,11 +40,17 @@ class Clue(_Frozen):
     holder: str = Field(description="An NPC handle of the task, or file:<workspace path> for a clue hidden in a file.")
     value: str = Field(min_length=1, description="The secret fact; never in the objective or another file.")
     text: str = Field(description="What the NPC says when it releases the clue; contains the value.")
-    ask: tuple[str, ...] = Field(default=(), description="Regexes (case-insensitive): what kind of fact a question about the clue asks for "
-                                                       "(a budget, a code); a targeted question matches one.")
-    subject: tuple[str, ...] = Field(default=(), description="Regexes (case-insensitive): what the clue is about, named as the task names it "
-                                                           "(its product, supplier, meeting, the claims it rules); a targeted question "
-                                                           "matches one too, so a bare keyword that fits every clue of a kind targets none.")
+    ask: tuple[str, ...] = Field(
+        default=(),
+        description="Regexes (case-insensitive): what kind of fact a question about the clue asks for "
+        "(a budget, a code); a targeted question matches one.",
+    )
+    subject: tuple[str, ...] = Field(
+        default=(),
+        description="Regexes (case-insensitive): what the clue is about, named as the task names it "
+        "(its product, supplier, meeting, the claims it rules); a targeted question "
+        "matches one too, so a bare keyword that fits every clue of a kind targets none.",
+    )
     question: str = Field(default="", description="The targeted question the oracle asks.")
     after: str | None = Field(default=None, description="A clue of the same holder that must be released first.")
 
@@ -75,7 +81,9 @@ class Checkpoint(_Frozen):
     check: dict[str, Any] = Field(description="A pbench predicate over the workspace and app state (normally {checker: {name, args}}).")
     needs: tuple[str, ...] = Field(default=(), description="Clue ids the checkpoint cannot be met without.")
     feedback: str = Field(description="The mentor's sentence on day 2 when it was missed: what to do, not the answer.")
-    attempt: dict[str, Any] | None = Field(default=None, description="A predicate: the deliverable exists at all (for the guessing figure).")
+    attempt: dict[str, Any] | None = Field(
+        default=None, description="A predicate: the deliverable exists at all (for the guessing figure)."
+    )
 
 
 class Timing(_Frozen):
@@ -135,8 +143,11 @@ class TaskDraft(_Frozen):
 
     @model_validator(mode="after")
     def _consistent(self) -> TaskDraft:
-        for kind, ids in (("npc handle", [n.handle for n in self.npcs]), ("clue", [c.id for c in self.clues]),
-                          ("checkpoint", [c.id for c in self.checkpoints])):
+        for kind, ids in (
+            ("npc handle", [n.handle for n in self.npcs]),
+            ("clue", [c.id for c in self.clues]),
+            ("checkpoint", [c.id for c in self.checkpoints]),
+        ):
             if len(set(ids)) != len(ids):
                 raise ValueError(f"duplicate {kind} ids: {ids}")
         handles = {n.handle for n in self.npcs}
@@ -148,7 +159,10 @@ class TaskDraft(_Frozen):
                 raise ValueError(f"clue {clue.id}: file {clue.holder!r} is not among the task's files")
             if clue.after is not None and clue.after not in clue_ids:
                 raise ValueError(f"clue {clue.id}: after names unknown clue {clue.after!r}")
-        for where, needs in [*((f"checkpoint {c.id}", c.needs) for c in self.checkpoints), *((f"reference step {n}", s.needs) for n, s in enumerate(self.reference))]:
+        for where, needs in [
+            *((f"checkpoint {c.id}", c.needs) for c in self.checkpoints),
+            *((f"reference step {n}", s.needs) for n, s in enumerate(self.reference)),
+        ]:
             unknown = set(needs) - clue_ids
             if unknown:
                 raise ValueError(f"{where}: needs unknown clues {sorted(unknown)}")

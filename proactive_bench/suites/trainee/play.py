@@ -36,12 +36,18 @@ from proactive_bench.suites.trainee.loading import TraineeSettings, day_session,
 Mode = Literal["reference", "passive", "guess", "canvass", "keywords"]
 MODES: tuple[str, ...] = ("reference", "passive", "guess", "canvass", "keywords")
 CANVASS_PADDING = (
-    "What is the approval policy threshold?", "What is the meeting check-in code?", "Where is the shared folder password?",
-    "What is the event budget limit?", "Which report format do you expect?",
+    "What is the approval policy threshold?",
+    "What is the meeting check-in code?",
+    "Where is the shared folder password?",
+    "What is the event budget limit?",
+    "Which report format do you expect?",
 )
 """Workplace questions a canvassing agent adds so that its list is long whatever the scenario."""
 KEYWORD_QUESTIONS = (
-    "What is the budget or cost?", "What is the code, policy or threshold?", "What is the date or deadline?", "How many people or items?",
+    "What is the budget or cost?",
+    "What is the code, policy or threshold?",
+    "What is the date or deadline?",
+    "How many people or items?",
 )
 """Four keyword questions, each admissible alone and within the survey limit together: the same message to every colleague,
 whatever the scenario (a fishing net of the kinds of fact a task withholds, naming none of them)."""
@@ -103,4 +109,3 @@ def play(scenario: Scenario, mode: str, rates: ClockRates = ClockRates(), hints:
             failed = tuple(f"{r.tool_name}: {r.result.get('error')}" for r in box.records if not r.ok)
             played.append(PlayedDay(verdicts, day_figures(day, verdicts, box.records, apps), len(box.records), failed))
         return played
-

@@ -40,10 +40,14 @@ class TraineeOptions(NoSettings):
     """The trainee suite's settings: days, guidance, who plays the colleagues, how fast the clock runs."""
 
     days: int | None = Field(default=None, description="Trainee: working days per scenario, 1 or 2 (day 2: feedback on day 1, new seeds).")
-    hints: str | None = Field(default=None, description=f"Trainee: hint setting, {', '.join(HINT_SETTINGS)} (default none).", json_schema_extra=SWEPT)
+    hints: str | None = Field(
+        default=None, description=f"Trainee: hint setting, {', '.join(HINT_SETTINGS)} (default none).", json_schema_extra=SWEPT
+    )
     npc: str | None = Field(default=None, description="Trainee: the colleagues' backend, rules (default) or llm.")
     npc_model: str | None = Field(default=None, description="Trainee, with --npc llm: the chat model that plays the colleagues.")
-    clock: str | None = Field(default=None, description="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1).")
+    clock: str | None = Field(
+        default=None, description="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1)."
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> TraineeOptions:

@@ -28,15 +28,21 @@ LAST_NAMES = (
     "Yamamoto Zeller Ahlberg Bustamante Cavanagh Dunleavy Ekwueme Ferreira Gustafsson Hollis Ivanova Jovanovic"
 ).split()
 WORDS: dict[str, tuple[str, ...]] = {
-    "vendor": tuple("Acorn Brightline Copperleaf Dunmore Everfield Foxglove Granite Harbourside Ironwood Juniper Kestrel Lakeshore "
-                    "Meridian Northwind Oakridge Pinecrest Quarry Redwater Silverbirch Tidewater Upland Vantage Willowmere".split()),
-    "project": tuple("Aurora Basalt Cinder Delta Ember Fjord Glacier Helix Indigo Jetty Kiln Lumen Mosaic Nimbus Orchid Prism "
-                     "Quartz Ripple Summit Tundra Umbra Vertex Zephyr".split()),
+    "vendor": tuple(
+        "Acorn Brightline Copperleaf Dunmore Everfield Foxglove Granite Harbourside Ironwood Juniper Kestrel Lakeshore "
+        "Meridian Northwind Oakridge Pinecrest Quarry Redwater Silverbirch Tidewater Upland Vantage Willowmere".split()
+    ),
+    "project": tuple(
+        "Aurora Basalt Cinder Delta Ember Fjord Glacier Helix Indigo Jetty Kiln Lumen Mosaic Nimbus Orchid Prism "
+        "Quartz Ripple Summit Tundra Umbra Vertex Zephyr".split()
+    ),
     "room": tuple("Birch Cedar Elm Hazel Linden Maple Oak Poplar Rowan Spruce Sycamore Willow Alder Aspen Beech Cypress".split()),
     "city": tuple("Lisbon Porto Ghent Utrecht Tampere Gdansk Brno Graz Malmo Aarhus Bergen Leipzig Bilbao Turin Lyon Cork".split()),
 }
 WORDS["venue"] = tuple(f"{tree} {place}" for place in ("Hall", "Loft", "Terrace", "Barn", "Gallery", "Boathouse") for tree in WORDS["room"])
-WORDS["region"] = tuple(f"{side} {city}" for side in ("North", "South", "East", "West", "Upper", "Lower", "Central", "Coastal") for city in WORDS["city"])
+WORDS["region"] = tuple(
+    f"{side} {city}" for side in ("North", "South", "East", "West", "Upper", "Lower", "Central", "Coastal") for city in WORDS["city"]
+)
 """The pools ``NamePool.word`` draws from (written for pbench)."""
 COMPANIES = ("Larchmont Analytics", "Quillfeather Logistics", "Bramblewood Foods", "Corvid Robotics", "Saltmarsh Media")
 

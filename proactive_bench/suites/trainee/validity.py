@@ -26,15 +26,35 @@ from proactive_bench.suites.trainee.template import TEMPLATES
 from proactive_bench.user import screen_questions
 
 GENERIC_QUESTIONS: tuple[str, ...] = (
-    *KEYWORD_QUESTIONS, *CANVASS_PADDING,
-    "What is the budget for this?", "How much can we spend?", "What is the deadline for this task?", "When is it due?",
-    "What is the check-in code?", "What is the approval threshold?", "Which rule applies here?", "What is the limit on expense claims?",
-    "How many people are coming?", "How many items should I order?", "What is the current price?", "What does it cost now?",
-    "On what date does it launch?", "When does the release go live?", "Which channels should we drop?", "What liability cap applies?",
-    "What notice period was agreed?", "How should I fill the missing values?", "Which dates are you available?",
-    "What severity should I file?", "What is the supplier lead time?", "What quantity should each order cover?",
-    "Where is the reporting manual?", "Where can I find the filing rules?", "When is the sponsor free tomorrow?",
-    "What is the per-head budget?", "How do we reimburse expense claims?",
+    *KEYWORD_QUESTIONS,
+    *CANVASS_PADDING,
+    "What is the budget for this?",
+    "How much can we spend?",
+    "What is the deadline for this task?",
+    "When is it due?",
+    "What is the check-in code?",
+    "What is the approval threshold?",
+    "Which rule applies here?",
+    "What is the limit on expense claims?",
+    "How many people are coming?",
+    "How many items should I order?",
+    "What is the current price?",
+    "What does it cost now?",
+    "On what date does it launch?",
+    "When does the release go live?",
+    "Which channels should we drop?",
+    "What liability cap applies?",
+    "What notice period was agreed?",
+    "How should I fill the missing values?",
+    "Which dates are you available?",
+    "What severity should I file?",
+    "What is the supplier lead time?",
+    "What quantity should each order cover?",
+    "Where is the reporting manual?",
+    "Where can I find the filing rules?",
+    "When is the sponsor free tomorrow?",
+    "What is the per-head budget?",
+    "How do we reimburse expense claims?",
 )
 """Workplace questions that name no task's subject, each admissible alone: each kind of fact a clue holds, asked bare.
 No clue may be targeted by one (``validate`` checks every composed scenario)."""
@@ -86,7 +106,9 @@ def targeting_problems(scenario: Scenario) -> list[str]:
         asked = [(task, held[task.clue_id(day.day, c)], c.question) for task in day.tasks for c in task.draft.clues if not c.in_file]
         for task in day.tasks:
             seen = task_visible_texts(task)
-            others = [t for t in day.tasks if t.template != task.template]  # a day holds a template once (the template check composes it twice)
+            others = [
+                t for t in day.tasks if t.template != task.template
+            ]  # a day holds a template once (the template check composes it twice)
             for clue in (c for c in task.draft.clues if not c.in_file):
                 where, mine = f"day {day.day} {task.key}: clue {clue.id}", held[task.clue_id(day.day, clue)]
                 if not mine.targeted_by(clue.question):
@@ -111,7 +133,9 @@ def baseline_problems(scenario: Scenario) -> list[str]:
         if day.figures.checkpoint_score != 1.0:
             found.append(f"day {n}: the oracle misses {sorted(k for k, v in day.verdicts.items() if not v)}")
         if day.failed:  # its timeline and the run's clock disagree (a wait after its time), or a step is wrong
-            found.append(f"day {n}: the oracle's call {day.failed[0]}" + (f" (and {len(day.failed) - 1} more failed)" if len(day.failed) > 1 else ""))
+            found.append(
+                f"day {n}: the oracle's call {day.failed[0]}" + (f" (and {len(day.failed) - 1} more failed)" if len(day.failed) > 1 else "")
+            )
     needing = [{f"{t.key}.{c.id}" for t in d.tasks for c in t.draft.checkpoints if c.needs} for d in scenario.days]
     for mode in ("passive", "guess"):
         for n, day in enumerate(play(scenario, mode), start=1):
@@ -131,15 +155,21 @@ def templates_problems(seeds: int = len(VALIDATE_SEEDS)) -> list[Problem]:
 
 def template_problems(template: str, seeds: range = VALIDATE_SEEDS) -> list[Problem]:
     """Every problem of one template over the seeds (file ``trainee/<template>``, field ``seed N``)."""
-    return [Problem(f"trainee/{template}", f"seed {seed}", reason)
-            for seed in seeds for reason in _problems_of(partial(compose_scenario, f"s{seed}-n2", 2, templates=[template]))]
+    return [
+        Problem(f"trainee/{template}", f"seed {seed}", reason)
+        for seed in seeds
+        for reason in _problems_of(partial(compose_scenario, f"s{seed}-n2", 2, templates=[template]))
+    ]
 
 
 def scenarios_problems(names: list[str] | None = None) -> list[Problem]:
     """Every problem of the named scenarios as they run, composed over both days (default: the default benchmark);
     file ``trainee/<name>``, field ``scenario``."""
-    return [Problem(f"trainee/{name}", "scenario", reason)
-            for name in (default_names() if names is None else names) for reason in _problems_of(partial(compose_scenario, name, 2))]
+    return [
+        Problem(f"trainee/{name}", "scenario", reason)
+        for name in (default_names() if names is None else names)
+        for reason in _problems_of(partial(compose_scenario, name, 2))
+    ]
 
 
 def _problems_of(compose: Callable[[], Scenario]) -> list[str]:

@@ -91,7 +91,10 @@ def test_login_and_tools_that_need_it(fresh: ToolBox) -> None:
     assert ok(box, "amazon__search_products", query="pants")[0]["product_id"] == 4  # the catalog is public
     token = ok(box, "amazon__login", username="la-mcco@gmail.com", password="v[=NdO3")["access_token"]
     assert ok(box, "amazon__show_account", access_token=token) == {
-        "account_id": 1, "email": "la-mcco@gmail.com", "name": "Laura Mccoy", "phone_number": None
+        "account_id": 1,
+        "email": "la-mcco@gmail.com",
+        "name": "Laura Mccoy",
+        "phone_number": None,
     }
     assert ok(box, "amazon__logout") == {"message": "logged out of amazon"}
     assert "not logged in" in err(box, "amazon__show_orders")

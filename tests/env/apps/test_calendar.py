@@ -40,8 +40,15 @@ def rows(box: ToolBox) -> dict[int, dict]:
 
 
 def test_seeded_rows_are_marked_as_seed_and_new_ones_as_the_agents(box: ToolBox) -> None:
-    made = ok(box, "calendar__create_event", title="Vendor call", start="2025-03-18T14:30", end="2025-03-18T15:00",
-              attendees=["Sam@Vendor.example", "sam@vendor.example"], location=" Room 2 ")
+    made = ok(
+        box,
+        "calendar__create_event",
+        title="Vendor call",
+        start="2025-03-18T14:30",
+        end="2025-03-18T15:00",
+        attendees=["Sam@Vendor.example", "sam@vendor.example"],
+        location=" Room 2 ",
+    )
     ok(box, "calendar__update_event", event_id=1, location="Main St 6")
     table = rows(box)
     assert table[2]["attendees"] == ["priya.raman@larkspur.example"]  # seeds compare like the tools' addresses
@@ -56,6 +63,7 @@ def test_seeded_rows_are_marked_as_seed_and_new_ones_as_the_agents(box: ToolBox)
 def test_list_filters_by_days_overlapping_and_words_in_start_order(box: ToolBox) -> None:
     def titles(**a: Any) -> Any:
         return [e["title"] for e in ok(box, "calendar__list_events", **a)]
+
     assert titles() == ["Dentist", "Budget review", "Offsite"]
     assert titles(start_date="2025-03-18", end_date="2025-03-18") == ["Budget review"]
     assert titles(start_date="2025-03-21") == ["Offsite"]  # a two-day event is on its second day too
@@ -94,14 +102,23 @@ def test_bad_event_arguments_are_clear_errors(box: ToolBox, args: dict, needle: 
 
 
 def test_export_then_import_gives_the_same_events(box: ToolBox, tmp_path: Path, seeded: Path) -> None:
-    ok(box, "calendar__create_event", title="Vendor call", start="2025-03-19T11:00", end="2025-03-19T11:30",
-       attendees=["sam@vendor.example"], description="Line one\nline two, with a comma; and semicolon")
+    ok(
+        box,
+        "calendar__create_event",
+        title="Vendor call",
+        start="2025-03-19T11:00",
+        end="2025-03-19T11:30",
+        attendees=["sam@vendor.example"],
+        description="Line one\nline two, with a comma; and semicolon",
+    )
     exported = ok(box, "calendar__export_ics", path="out/week.ics")
     assert exported["event_ids"] == [1, 2, 4, 3]
     parsed = Calendar.from_ical((box.env.workspace.root / "out/week.ics").read_bytes())
     assert [str(e["SUMMARY"]) for e in parsed.walk("VEVENT")] == ["Dentist", "Budget review", "Vendor call", "Offsite"]
+
     def shape(es: Any) -> Any:
         return sorted((e["title"], e["start"], e["end"], e["location"], e["description"], e["attendees"]) for e in es)
+
     original = shape(ok(box, "calendar__list_events"))
 
     fresh = app_box(tmp_path / "fresh", "calendar")  # an empty calendar on another workspace
@@ -133,10 +150,19 @@ def vevent(*lines: str) -> str:
 
 
 def test_import_reads_zones_as_written_dates_durations_and_mailto(box: ToolBox) -> None:
-    body = ICS_HEAD + vevent(
-        "UID:a1", "SUMMARY:Board meeting", "DTSTART;TZID=America/Phoenix:20250324T100000", "DURATION:PT90M",
-        "ATTENDEE;CN=Priya:mailto:PRIYA@larkspur.example", "ATTENDEE:mailto:dana@larkspur.example",
-    ) + vevent("UID:a2", "SUMMARY:Holiday", "DTSTART;VALUE=DATE:20250325", "DTEND;VALUE=DATE:20250326") + "END:VCALENDAR\r\n"
+    body = (
+        ICS_HEAD
+        + vevent(
+            "UID:a1",
+            "SUMMARY:Board meeting",
+            "DTSTART;TZID=America/Phoenix:20250324T100000",
+            "DURATION:PT90M",
+            "ATTENDEE;CN=Priya:mailto:PRIYA@larkspur.example",
+            "ATTENDEE:mailto:dana@larkspur.example",
+        )
+        + vevent("UID:a2", "SUMMARY:Holiday", "DTSTART;VALUE=DATE:20250325", "DTEND;VALUE=DATE:20250326")
+        + "END:VCALENDAR\r\n"
+    )
     box.env.workspace.write_text("in.ics", body)
     ok(box, "calendar__import_ics", path="in.ics")
     board, holiday = ok(box, "calendar__list_events", start_date="2025-03-24")
@@ -153,14 +179,20 @@ def test_import_reads_zones_as_written_dates_durations_and_mailto(box: ToolBox) 
         (ICS_HEAD + vevent("SUMMARY:No start", "DTEND:20250101T100000") + "END:VCALENDAR\r\n", "DTSTART"),
         (ICS_HEAD + vevent("SUMMARY:Open", "DTSTART:20250101T100000") + "END:VCALENDAR\r\n", "neither DTEND nor DURATION"),
         (ICS_HEAD + vevent("SUMMARY:Back", "DTSTART:20250101T100000", "DTEND:20250101T090000") + "END:VCALENDAR\r\n", "not after start"),
-        (ICS_HEAD + vevent("SUMMARY:Weekly", "DTSTART:20250101T100000", "DTEND:20250101T110000", "RRULE:FREQ=WEEKLY")
-         + "END:VCALENDAR\r\n", "RRULE"),
+        (
+            ICS_HEAD
+            + vevent("SUMMARY:Weekly", "DTSTART:20250101T100000", "DTEND:20250101T110000", "RRULE:FREQ=WEEKLY")
+            + "END:VCALENDAR\r\n",
+            "RRULE",
+        ),
         (ICS_HEAD + vevent("DTSTART:20250101T100000", "DTEND:20250101T110000") + "END:VCALENDAR\r\n", "SUMMARY"),
     ],
 )
 def test_bad_ics_files_are_clear_errors_and_import_nothing(box: ToolBox, content: str, needle: str) -> None:
     good = vevent("SUMMARY:Fine", "DTSTART:20250101T100000", "DTEND:20250101T110000")
-    box.env.workspace.write_text("bad.ics", content.replace("END:VCALENDAR", good + "END:VCALENDAR", 1) if "BEGIN:VEVENT" in content else content)
+    box.env.workspace.write_text(
+        "bad.ics", content.replace("END:VCALENDAR", good + "END:VCALENDAR", 1) if "BEGIN:VEVENT" in content else content
+    )
     before = rows(box)
     message = err(box, "calendar__import_ics", path="bad.ics")
     assert needle in message and "bad.ics" in message

@@ -42,8 +42,6 @@ def box(tmp_path: Path) -> ToolBox:
     return box
 
 
-
-
 def paths(entries: list[dict[str, Any]]) -> list[str]:
     return [e["path"] for e in entries]
 
@@ -63,14 +61,19 @@ def test_show_directory_lists_inside_entries_only(box: ToolBox) -> None:
         {"path": "readme.txt", "type": "file", "size": 5},
     ]  # the symlinks leading outside are not listed
     assert paths(ok(box, "file_system__show_directory", directory_path="notes", recursive=True)) == [
-        "notes/drafts", "notes/drafts/idea.txt", "notes/todo.md"]
+        "notes/drafts",
+        "notes/drafts/idea.txt",
+        "notes/todo.md",
+    ]
     assert err(box, "file_system__show_directory", directory_path="nope") == "no directory at 'nope'"
     assert err(box, "file_system__show_directory", directory_path="readme.txt") == "'readme.txt' is not a directory"
 
 
 def test_create_show_and_delete_files_and_directories(box: ToolBox, tmp_path: Path) -> None:
     assert ok(box, "file_system__create_file", file_path="reports/q1.md", content="# Q1\n") == {
-        "file_path": "reports/q1.md", "message": "File created."}
+        "file_path": "reports/q1.md",
+        "message": "File created.",
+    }
     assert (tmp_path / "ws" / "reports" / "q1.md").read_text() == "# Q1\n"
     assert "already exists" in err(box, "file_system__create_file", file_path="reports/q1.md")
     assert ok(box, "file_system__show_file", file_path="reports/q1.md") == {"file_path": "reports/q1.md", "size": 5, "content": "# Q1\n"}
@@ -89,13 +92,20 @@ def test_create_show_and_delete_files_and_directories(box: ToolBox, tmp_path: Pa
 def test_copy_and_move_files(box: ToolBox, tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     assert ok(box, "file_system__copy_file", source_file_path="readme.txt", destination_file_path="backup/readme.txt") == {
-        "file_path": "backup/readme.txt", "message": "File copied."}
+        "file_path": "backup/readme.txt",
+        "message": "File copied.",
+    }
     assert (ws / "backup" / "readme.txt").read_text() == "hello" and (ws / "readme.txt").exists()
-    assert "overwrite=true" in err(box, "file_system__copy_file", source_file_path="notes/todo.md", destination_file_path="backup/readme.txt")
+    assert "overwrite=true" in err(
+        box, "file_system__copy_file", source_file_path="notes/todo.md", destination_file_path="backup/readme.txt"
+    )
     ok(box, "file_system__copy_file", source_file_path="notes/todo.md", destination_file_path="backup/readme.txt", overwrite=True)
     assert (ws / "backup" / "readme.txt").read_text() == "- buy milk\n"
     assert err(box, "file_system__copy_file", source_file_path="readme.txt", destination_file_path="notes") == "'notes' is a directory"
-    assert ok(box, "file_system__move_file", source_file_path="readme.txt", destination_file_path="notes/readme.txt")["file_path"] == "notes/readme.txt"
+    assert (
+        ok(box, "file_system__move_file", source_file_path="readme.txt", destination_file_path="notes/readme.txt")["file_path"]
+        == "notes/readme.txt"
+    )
     assert not (ws / "readme.txt").exists() and (ws / "notes" / "readme.txt").read_text() == "hello"
     assert "same file" in err(box, "file_system__move_file", source_file_path="notes/readme.txt", destination_file_path="notes/readme.txt")
     assert err(box, "file_system__move_file", source_file_path="gone.txt", destination_file_path="x.txt") == "no file at 'gone.txt'"
@@ -104,9 +114,14 @@ def test_copy_and_move_files(box: ToolBox, tmp_path: Path) -> None:
 def test_copy_and_move_directories(box: ToolBox, tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     assert ok(box, "file_system__copy_directory", source_directory_path="notes", destination_directory_path="old/notes") == {
-        "directory_path": "old/notes", "message": "Directory copied."}
+        "directory_path": "old/notes",
+        "message": "Directory copied.",
+    }
     assert (ws / "old" / "notes" / "drafts" / "idea.txt").read_text() == "idea" and (ws / "notes").is_dir()
-    assert err(box, "file_system__copy_directory", source_directory_path="notes", destination_directory_path="old/notes") == "'old/notes' already exists"
+    assert (
+        err(box, "file_system__copy_directory", source_directory_path="notes", destination_directory_path="old/notes")
+        == "'old/notes' already exists"
+    )
     assert "is inside" in err(box, "file_system__copy_directory", source_directory_path="notes", destination_directory_path="notes/sub")
     ok(box, "file_system__move_directory", source_directory_path="notes", destination_directory_path="journal")
     assert not (ws / "notes").exists() and (ws / "journal" / "todo.md").exists()
@@ -133,14 +148,14 @@ ESCAPES: list[tuple[str, dict[str, Any]]] = [
 
 @pytest.mark.parametrize(
     ("dir_path", "file_path", "reason"),
-    [("../outside", "../outside/secret.txt", "'..' is not allowed"),
-     ("{abs}", "{abs}/secret.txt", "absolute paths are not allowed"),
-     ("out_dir", "out_file.txt", "path leaves the workspace")],
+    [
+        ("../outside", "../outside/secret.txt", "'..' is not allowed"),
+        ("{abs}", "{abs}/secret.txt", "absolute paths are not allowed"),
+        ("out_dir", "out_file.txt", "path leaves the workspace"),
+    ],
     ids=["dotdot", "absolute", "symlink"],
 )
-def test_every_tool_refuses_paths_leaving_the_workspace(
-    box: ToolBox, tmp_path: Path, dir_path: str, file_path: str, reason: str
-) -> None:
+def test_every_tool_refuses_paths_leaving_the_workspace(box: ToolBox, tmp_path: Path, dir_path: str, file_path: str, reason: str) -> None:
     outside = tmp_path / "outside"
     fill = {"p": dir_path.format(abs=outside), "f": file_path.format(abs=outside)}
     for tool, template in ESCAPES:

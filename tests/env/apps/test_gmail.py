@@ -182,7 +182,13 @@ def test_drafts_create_update_show_send_and_permissions(box: ToolBox) -> None:
 def test_flags_labels_and_category_sizes(box: ToolBox) -> None:
     login(box)
     assert ok(box, "show_category_sizes") == {
-        "inbox": 2, "outbox": 1, "drafts": 1, "starred": 1, "archived": 0, "unread": 1, "labels": {"Friends": 1}
+        "inbox": 2,
+        "outbox": 1,
+        "drafts": 1,
+        "starred": 1,
+        "archived": 0,
+        "unread": 1,
+        "labels": {"Friends": 1},
     }
     ok(box, "mark_thread_read", email_thread_id=2)
     ok(box, "mark_thread_starred", email_thread_id=2)

@@ -70,7 +70,10 @@ def test_login_by_phone_number_and_the_clock(box: ToolBox) -> None:
     assert "not logged in to phone" in error(box, "show_alarms")
     assert error(box, "login", username="+15550101000", password="wrong") == "phone: wrong username or password"
     assert ok(box, "get_current_date_and_time") == {
-        "date": "2026-03-04", "time": "07:15:00", "day_of_week": "Wednesday", "datetime": "2026-03-04T07:15:00"
+        "date": "2026-03-04",
+        "time": "07:15:00",
+        "day_of_week": "Wednesday",
+        "datetime": "2026-03-04T07:15:00",
     }
     token = ok(box, "login", username="(555) 010-2000", password="ben-pass")["access_token"]
     assert [a["alarm_id"] for a in ok(box, "show_alarms", access_token=token)] == [2]
@@ -85,20 +88,36 @@ def test_contacts_add_search_update_and_validation(box: ToolBox) -> None:
     assert ok(box, "search_contacts", query="oak street")[0]["email"] == "maria@example.com"
     assert ok(box, "search_contacts", query="cole")[0]["birthday"] == "1990-05-17"
     added = ok(
-        box, "add_contact", first_name="Dr", last_name="Shah", phone_number="555 010 5000",
-        email="Shah@Clinic.org", relationships=["Doctor", " doctor "], birthday="1970-01-02",
+        box,
+        "add_contact",
+        first_name="Dr",
+        last_name="Shah",
+        phone_number="555 010 5000",
+        email="Shah@Clinic.org",
+        relationships=["Doctor", " doctor "],
+        birthday="1970-01-02",
     )
     assert added == {"contact_id": 4, "message": "contact Dr Shah added"}
-    assert ok(box, "search_contacts", relationship="doctor") == [{
-        "contact_id": 4, "first_name": "Dr", "last_name": "Shah", "phone_number": "555 010 5000",
-        "email": "shah@clinic.org", "relationships": ["doctor"], "birthday": "1970-01-02", "home_address": None,
-    }]
+    assert ok(box, "search_contacts", relationship="doctor") == [
+        {
+            "contact_id": 4,
+            "first_name": "Dr",
+            "last_name": "Shah",
+            "phone_number": "555 010 5000",
+            "email": "shah@clinic.org",
+            "relationships": ["doctor"],
+            "birthday": "1970-01-02",
+            "home_address": None,
+        }
+    ]
     assert "already has phone number" in error(box, "add_contact", first_name="B", last_name="C", phone_number="5550102000")
     assert "invalid phone number" in error(box, "add_contact", first_name="X", last_name="Y", phone_number="call me")
     assert "invalid email" in error(box, "add_contact", first_name="X", last_name="Y", phone_number="5550109999", email="x")
     assert "future" in error(box, "add_contact", first_name="X", last_name="Y", phone_number="5550109999", birthday="2030-01-01")
     assert "invalid arguments" in error(box, "add_contact", first_name="X", last_name="Y", phone_number="5550109999", birthday="May 1")
-    assert ok(box, "update_contact", contact_id=1, home_address="9 Elm Road", relationships=["best friend"]) == {"message": "contact 1 updated"}
+    assert ok(box, "update_contact", contact_id=1, home_address="9 Elm Road", relationships=["best friend"]) == {
+        "message": "contact 1 updated"
+    }
     ben = ok(box, "search_contacts", query="elm")[0]
     assert (ben["contact_id"], ben["relationships"], ben["last_name"]) == (1, ["best friend"], "Cole")
     assert "nothing to update" in error(box, "update_contact", contact_id=1)
@@ -140,7 +159,11 @@ def test_alarms_create_update_delete_and_permissions(box: ToolBox) -> None:
     created = ok(box, "create_alarm", time="7:05", label="Pills", repeat_days=["Fri", "monday", "mon"])
     assert created == {"alarm_id": 3, "message": "alarm set for 07:05"}
     assert ok(box, "show_alarm", alarm_id=3) == {
-        "alarm_id": 3, "time": "07:05", "label": "Pills", "repeat_days": ["monday", "friday"], "enabled": True
+        "alarm_id": 3,
+        "time": "07:05",
+        "label": "Pills",
+        "repeat_days": ["monday", "friday"],
+        "enabled": True,
     }
     assert [a["alarm_id"] for a in ok(box, "show_alarms")] == [1, 3]
     assert ok(box, "update_alarm", alarm_id=1, time="08:00", enabled=False) == {"message": "alarm 1 updated"}

@@ -45,9 +45,14 @@ def _workflow(tmp_path: Path) -> ToolBox:
     box = ToolBox(ToolEnv(Workspace(tmp_path / "ws"), Memory(), apps), resolve_tool_names(["gmail"]))
     box.turn = 1
     token = box.call("gmail__login", {"username": "dana@example.org", "password": "dana-pw"}).result["response"]["access_token"]
-    draft = box.call("gmail__create_draft", {"recipient_email_addresses": ["omar@example.org"], "body": "About 40 vials.", "access_token": token})
+    draft = box.call(
+        "gmail__create_draft", {"recipient_email_addresses": ["omar@example.org"], "body": "About 40 vials.", "access_token": token}
+    )
     draft_id = draft.result["response"]["draft_id"]
-    box.call("gmail__update_draft", {"draft_id": draft_id, "email_addresses": ["omar@example.org"], "subject": "Cefazolin allocation", "body": "We hold 42 vials."})
+    box.call(
+        "gmail__update_draft",
+        {"draft_id": draft_id, "email_addresses": ["omar@example.org"], "subject": "Cefazolin allocation", "body": "We hold 42 vials."},
+    )
     box.call("gmail__send_email_from_draft", {"draft_id": draft_id})
     assert all(r.ok for r in box.records), [r.result for r in box.records if not r.ok]
     return box
@@ -59,7 +64,9 @@ def test_grader_gives_full_marks_on_our_records(tmp_path: Path) -> None:
     assert score(history) == dict.fromkeys(score([]), 1)
     assert set(score([]).values()) == {0}  # the grader can fail: nothing done, nothing passes
     inbox = box.env.require_apps().rows("gmail_email")
-    assert [(e["sender_email"], e["recipient_emails"], e["body"]) for e in inbox] == [("dana@example.org", ["omar@example.org"], "We hold 42 vials.")]
+    assert [(e["sender_email"], e["recipient_emails"], e["body"]) for e in inbox] == [
+        ("dana@example.org", ["omar@example.org"], "We hold 42 vials.")
+    ]
 
 
 def test_the_same_grader_as_a_script_file_passes_through_the_pibench_host(tmp_path: Path) -> None:
@@ -67,6 +74,9 @@ def test_the_same_grader_as_a_script_file_passes_through_the_pibench_host(tmp_pa
     script = tmp_path / "task_gmail.py"
     script.write_text("from typing import Any\n\n\n" + inspect.getsource(score))
     histories = turn_histories(box.records, [1], tools=[])
-    assert {entry["tool_name"] for entry in histories[0]} >= {"mcp_appworld_gmail__create_draft", "mcp_appworld_gmail__send_email_from_draft"}
+    assert {entry["tool_name"] for entry in histories[0]} >= {
+        "mcp_appworld_gmail__create_draft",
+        "mcp_appworld_gmail__send_email_from_draft",
+    }
     (scores,) = run_script(script, histories, box.env.workspace.root)
     assert scores == dict.fromkeys(score([]), 1)

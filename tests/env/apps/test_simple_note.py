@@ -62,8 +62,13 @@ def test_login_by_email_or_phone(box: ToolBox) -> None:
     assert err(box, "search_notes") == "not logged in to simple_note; call simple_note__login first"
     assert err(box, "login", username="stmcco@gmail.com", password="nope") == "simple_note: wrong username or password"
     login(box, "5550100")
-    assert ok(box, "show_account") == {"name": "Sam McCoy", "email": "stmcco@gmail.com", "phone_number": "5550100",
-                                       "created_at": "2025-01-05T08:00:00", "note_count": 3}
+    assert ok(box, "show_account") == {
+        "name": "Sam McCoy",
+        "email": "stmcco@gmail.com",
+        "phone_number": "5550100",
+        "created_at": "2025-01-05T08:00:00",
+        "note_count": 3,
+    }
     ok(box, "logout")
     assert "not logged in" in err(box, "show_note", note_id=1)
     login(box, "STMCCO@gmail.com")
@@ -87,21 +92,28 @@ def test_note_rewrite_flow_with_pibench_arguments(box: ToolBox) -> None:
     note_id = created["note_id"]
     assert created == {"note_id": note_id, "message": "created note 'Weekend Camping Departure Memo - Qingyuan Reservoir'"}
     assert ok(box, "add_content_to_note", note_id=note_id, added_content="Must-Bring Items", append_or_prepend="append") == {
-        "message": f"appended content to note {note_id}"}
+        "message": f"appended content to note {note_id}"
+    }
     ok(box, "add_content_to_note", note_id=note_id, added_content="# Memo", append_or_prepend="prepend")
     assert ok(box, "show_note", note_id=note_id)["content"] == "# Memo\nMeet-up and Travel\nMust-Bring Items"
     assert ok(box, "update_note", note_id=note_id, content="Final text") == {"message": f"updated note {note_id}"}
     note = ok(box, "show_note", note_id=note_id)
     assert (note["title"], note["content"], note["tags"], note["pinned"]) == (
-        "Weekend Camping Departure Memo - Qingyuan Reservoir", "Final text", [], False)
+        "Weekend Camping Departure Memo - Qingyuan Reservoir",
+        "Final text",
+        [],
+        False,
+    )
     assert note["created_at"] == note["updated_at"] == "2026-04-24T18:00:00"
     assert err(box, "show_note", note_id=1) == "no note with id 1"
 
 
 def test_search_filters_sorting_and_pages(box: ToolBox) -> None:
     login(box)
+
     def ids(**f: Any) -> Any:
         return [n["note_id"] for n in ok(box, "search_notes", **f)]
+
     assert ids() == [2, 3, 1]  # pinned first, then most recently updated
     assert ids(sort_by="title") == [2, 3, 1] and ids(sort_by="title", pinned=False) == [3, 1]
     assert ids(sort_by="created_at", pinned=False) == [3, 1]

@@ -86,7 +86,8 @@ def test_search_users_filters_and_pages(box: ToolBox) -> None:
         {"name": "Bradley Ball", "email": "bradley_ball@gmail.com"},
     ]
     assert [u["email"] for u in ok(box, "splitwise__search_users", page_index=1, page_limit=2)] == [
-        "jo.ball@gmail.com", "les_ball@gmail.com"
+        "jo.ball@gmail.com",
+        "les_ball@gmail.com",
     ]
     assert ok(box, "splitwise__search_users", query="nobody") == []
 
@@ -127,18 +128,26 @@ def test_record_expense_validates_and_updates_balances(box: ToolBox) -> None:
     assert "twice" in err(box, "splitwise__record_expense", **base, debtor_emails=[ME, ME], debt_amounts=[1.0, 1.0])
     assert "paid_amount" in err(box, "splitwise__record_expense", **(base | {"paid_amount": 0}), debtor_emails=[ME], debt_amounts=[1.0])
     recorded = ok(
-        box, "splitwise__record_expense", **base, description="Cabin deposit",
-        debtor_emails=[ME, "chris.mcco@gmail.com", "jo.ball@gmail.com"], debt_amounts=[33.33, 33.33, 33.34],
+        box,
+        "splitwise__record_expense",
+        **base,
+        description="Cabin deposit",
+        debtor_emails=[ME, "chris.mcco@gmail.com", "jo.ball@gmail.com"],
+        debt_amounts=[33.33, 33.33, 33.34],
     )
     assert recorded == {"expense_id": 4, "message": "Recorded 100.00 paid by Laura Mccoy in 'Roommates'."}
     expenses = ok(box, "splitwise__show_group_expenses", group_id=1)
     assert [e["expense_id"] for e in expenses] == [4, 2, 1]
     assert expenses[0]["debts"] == [
-        {"email": ME, "amount": 33.33}, {"email": "chris.mcco@gmail.com", "amount": 33.33}, {"email": "jo.ball@gmail.com", "amount": 33.34}
+        {"email": ME, "amount": 33.33},
+        {"email": "chris.mcco@gmail.com", "amount": 33.33},
+        {"email": "jo.ball@gmail.com", "amount": 33.34},
     ]
     assert [e["expense_id"] for e in ok(box, "splitwise__show_group_expenses", group_id=1, page_index=1, page_limit=2)] == [1]
     assert balances(ok(box, "splitwise__show_group_balance", group_id=1)) == {
-        ME: 106.67, "chris.mcco@gmail.com": -43.33, "jo.ball@gmail.com": -63.34
+        ME: 106.67,
+        "chris.mcco@gmail.com": -43.33,
+        "jo.ball@gmail.com": -63.34,
     }
     assert ok(box, "splitwise__show_group", group_id=1)["expense_count"] == 3
 
@@ -149,12 +158,20 @@ def test_people_and_person_balances(box: ToolBox) -> None:
         {"name": "Chris Mccoy", "email": "chris.mcco@gmail.com", "balance": 10.0},
     ]
     trip = ok(box, "splitwise__create_group", name="Trip", member_emails=["chris.mcco@gmail.com"])["group_id"]
-    ok(box, "splitwise__record_expense", group_id=trip, paid_amount=25.5, payer_email="chris.mcco@gmail.com",
-       debtor_emails=[ME], debt_amounts=[25.5])
+    ok(
+        box,
+        "splitwise__record_expense",
+        group_id=trip,
+        paid_amount=25.5,
+        payer_email="chris.mcco@gmail.com",
+        debtor_emails=[ME],
+        debt_amounts=[25.5],
+    )
     assert ok(box, "splitwise__show_person_balance", user_email="chris.mcco@gmail.com") == {
-        "name": "Chris Mccoy", "email": "chris.mcco@gmail.com", "balance": -15.5,
-        "groups": [{"group_id": 1, "group_name": "Roommates", "balance": 10.0},
-                   {"group_id": trip, "group_name": "Trip", "balance": -25.5}],
+        "name": "Chris Mccoy",
+        "email": "chris.mcco@gmail.com",
+        "balance": -15.5,
+        "groups": [{"group_id": 1, "group_name": "Roommates", "balance": 10.0}, {"group_id": trip, "group_name": "Trip", "balance": -25.5}],
     }
     assert balances(ok(box, "splitwise__show_people_balance")) == {"jo.ball@gmail.com": 30.0, "chris.mcco@gmail.com": -15.5}
     assert ok(box, "splitwise__show_person_balance", user_email="les_ball@gmail.com")["balance"] == 0.0
@@ -166,15 +183,24 @@ def test_update_and_delete_expense_permissions(box: ToolBox) -> None:
     assert err(box, "splitwise__update_expense", expense_id=3, description="x") == "no expense with id 3 in your groups"
     assert "together" in err(box, "splitwise__update_expense", expense_id=1, debtor_emails=[ME])
     assert "existing debts add up to more" in err(box, "splitwise__update_expense", expense_id=1, paid_amount=50.0)
-    updated = ok(box, "splitwise__update_expense", expense_id=1, description="Big groceries", paid_amount=120.0,
-                 debtor_emails=["chris.mcco@gmail.com", "jo.ball@gmail.com"], debt_amounts=[60.0, 60.0])
+    updated = ok(
+        box,
+        "splitwise__update_expense",
+        expense_id=1,
+        description="Big groceries",
+        paid_amount=120.0,
+        debtor_emails=["chris.mcco@gmail.com", "jo.ball@gmail.com"],
+        debt_amounts=[60.0, 60.0],
+    )
     assert updated == {"message": "Updated expense 1."}
     expense = ok(box, "splitwise__show_group_expenses", group_id=1)[1]
     assert (expense["description"], expense["paid_amount"], len(expense["debts"])) == ("Big groceries", 120.0, 2)
     assert balances(ok(box, "splitwise__show_people_balance")) == {"jo.ball@gmail.com": 60.0, "chris.mcco@gmail.com": 40.0}
     assert ok(box, "splitwise__delete_expense", expense_id=1) == {"message": "Deleted expense 1."}
     assert balances(ok(box, "splitwise__show_group_balance", group_id=1)) == {
-        ME: -20.0, "chris.mcco@gmail.com": 20.0, "jo.ball@gmail.com": 0.0
+        ME: -20.0,
+        "chris.mcco@gmail.com": 20.0,
+        "jo.ball@gmail.com": 0.0,
     }
     assert err(box, "splitwise__delete_expense", expense_id=1) == "no expense with id 1 in your groups"
 
@@ -182,8 +208,16 @@ def test_update_and_delete_expense_permissions(box: ToolBox) -> None:
 def test_state_persists_across_sessions_and_restores(box: ToolBox, tmp_path: Path) -> None:
     snap = box.env.require_apps().snapshot()
     group_id = ok(box, "splitwise__create_group", name="Trip", member_emails=["les_ball@gmail.com"])["group_id"]
-    ok(box, "splitwise__record_expense", group_id=group_id, paid_amount=30.0, payer_email=ME,
-       debtor_emails=["les_ball@gmail.com"], debt_amounts=[30.0], description="Parking and tolls")
+    ok(
+        box,
+        "splitwise__record_expense",
+        group_id=group_id,
+        paid_amount=30.0,
+        payer_email=ME,
+        debtor_emails=["les_ball@gmail.com"],
+        debt_amounts=[30.0],
+        description="Parking and tolls",
+    )
     again = make_box(tmp_path)  # a later session of the same episode
     assert ok(again, "splitwise__show_group_expenses", group_id=group_id)[0]["description"] == "Parking and tolls"
     assert ok(again, "splitwise__show_person_balance", user_email="les_ball@gmail.com")["balance"] == 30.0

@@ -62,8 +62,6 @@ def box(tmp_path: Path) -> ToolBox:
     return box
 
 
-
-
 def test_login_is_checked_by_email_and_password(box: ToolBox) -> None:
     assert ok(box, "spotify__logout")["message"] == "logged out of spotify"
     assert "not logged in to spotify" in err(box, "spotify__show_song", song_id=54)
@@ -84,6 +82,7 @@ def test_show_song_has_shareable_link_and_rating(box: ToolBox) -> None:
 def test_searches_filter_and_paginate(box: ToolBox) -> None:
     def titles(rows: Any) -> Any:
         return [r["title"] for r in rows]
+
     assert titles(ok(box, "spotify__search_songs", query="heart")) == ["Heartstrings Symphony", "Static Heart"]
     assert titles(ok(box, "spotify__search_songs", query="heart", genre="Rock")) == ["Static Heart"]
     assert titles(ok(box, "spotify__search_songs", artist_id=1)) == ["Heartstrings Symphony", "Paper Moon"]
@@ -178,7 +177,10 @@ def test_player_queue_navigation(box: ToolBox) -> None:
     assert err(box, "spotify__next_song") == "already at the last song of the queue"
     ok(box, "spotify__add_to_queue", song_id=57)
     assert [(q["position"], q["song_id"], q["is_current"]) for q in ok(box, "spotify__show_queue")] == [
-        (1, 55, False), (2, 54, True), (3, 57, False)]
+        (1, 55, False),
+        (2, 54, True),
+        (3, 57, False),
+    ]
     assert "is playing" in err(box, "spotify__remove_song_from_queue", position=2)
     assert "no song at position 9" in err(box, "spotify__remove_song_from_queue", position=9)
     ok(box, "spotify__remove_song_from_queue", position=1)

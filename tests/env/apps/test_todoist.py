@@ -92,16 +92,26 @@ def test_rehearsal_board_lifecycle_with_pibench_arguments(box: ToolBox) -> None:
     login(box)
     project_id = ok(box, "create_project", name="Temporary Launch Rehearsal Board - Beacon")["project_id"]
     section_id = ok(box, "create_section", name="Tonight Rehearsal", project_id=project_id)["section_id"]
-    created = ok(box, "create_task", title="Walk through the share slides", project_id=project_id,
-                 section_id=section_id, description="Checkpoint 17:45", due_date="2026-04-29", priority=4)
+    created = ok(
+        box,
+        "create_task",
+        title="Walk through the share slides",
+        project_id=project_id,
+        section_id=section_id,
+        description="Checkpoint 17:45",
+        due_date="2026-04-29",
+        priority=4,
+    )
     task_id = created["task_id"]
     assert created["message"] == f"created task 'Walk through the share slides' in project {project_id}"
     assert ok(box, "assign_or_unassign_task", task_id=task_id, assignee_email="stmcco@gmail.com") == {
-        "message": f"assigned task {task_id} to stmcco@gmail.com"}
+        "message": f"assigned task {task_id} to stmcco@gmail.com"
+    }
     ok(box, "update_task", task_id=task_id, description="Checkpoint 17:45; escalate at 18:30")
     label_id = ok(box, "create_label", name="launch-blocker")["label_id"]
     assert ok(box, "add_label_to_task", label_id=label_id, task_id=task_id)["message"] == (
-        f"added label 'launch-blocker' to task {task_id}")
+        f"added label 'launch-blocker' to task {task_id}"
+    )
     comment_id = ok(box, "post_task_comment", content="Escalate to organizer at 18:30", task_id=task_id)["task_comment_id"]
     shown = ok(box, "show_task", task_id=task_id)
     assert shown["description"] == "Checkpoint 17:45; escalate at 18:30"
@@ -109,7 +119,8 @@ def test_rehearsal_board_lifecycle_with_pibench_arguments(box: ToolBox) -> None:
     assert shown["labels"] == [{"label_id": label_id, "name": "launch-blocker"}] and shown["comments_count"] == 1
     comments = ok(box, "show_task_comments", task_id=task_id)
     assert [(c["task_comment_id"], c["content"], c["author_email"]) for c in comments] == [
-        (comment_id, "Escalate to organizer at 18:30", "stmcco@gmail.com")]
+        (comment_id, "Escalate to organizer at 18:30", "stmcco@gmail.com")
+    ]
     assert comments[0]["created_at"] == "2026-04-28T09:00:00"  # the seeded simulated clock
     ok(box, "remove_label_from_task", task_id=task_id, label_id=label_id)
     assert ok(box, "delete_task_comment", task_comment_id=comment_id)["message"] == f"deleted task comment {comment_id}"
@@ -134,8 +145,10 @@ def test_tasks_default_to_an_inbox_created_on_demand(box: ToolBox) -> None:
 
 def test_show_tasks_filters_and_pages(box: ToolBox) -> None:
     login(box)
+
     def ids(**f: Any) -> Any:
         return [t["task_id"] for t in ok(box, "show_tasks", **f)]
+
     assert ids() == [5, 2, 1, 3]  # soonest due first, undated last; Lee's private task never shows
     assert ids(project_id=1) == [2, 1, 3]
     assert ids(section_id=1) == [1]
@@ -159,7 +172,8 @@ def test_update_task_moves_completes_and_clears(box: ToolBox) -> None:
     assert (moved["project_id"], moved["section_id"]) == (3, None)
     assert err(box, "update_task", task_id=1, section_id=1) == "section 1 does not belong to project 3"
     assert err(box, "update_task", task_id=1) == (
-        "nothing to update: pass at least one of title, description, due_date, priority, project_id, section_id, is_completed")
+        "nothing to update: pass at least one of title, description, due_date, priority, project_id, section_id, is_completed"
+    )
     assert "priority" in err(box, "update_task", task_id=1, priority=5)
     assert err(box, "update_task", task_id=1, due_date="2026-02-30") == "due_date must be a date as YYYY-MM-DD, got '2026-02-30'"
     assert err(box, "update_task", task_id=4, title="x") == "no task with id 4"
@@ -195,8 +209,9 @@ def test_sub_tasks(box: ToolBox) -> None:
     login(box)
     sub_id = ok(box, "create_sub_task", task_id=1, title="Outline", due_date="2026-05-01")["sub_task_id"]
     ok(box, "update_sub_task", sub_task_id=sub_id, is_completed=True, title="Outline v2")
-    assert ok(box, "show_sub_tasks", task_id=1) == [{"sub_task_id": sub_id, "task_id": 1, "title": "Outline v2",
-                                                      "description": "", "due_date": "2026-05-01", "is_completed": True}]
+    assert ok(box, "show_sub_tasks", task_id=1) == [
+        {"sub_task_id": sub_id, "task_id": 1, "title": "Outline v2", "description": "", "due_date": "2026-05-01", "is_completed": True}
+    ]
     assert ok(box, "show_task", task_id=1)["sub_tasks"][0]["sub_task_id"] == sub_id
     assert err(box, "create_sub_task", task_id=4, title="x") == "no task with id 4"
     ok(box, "delete_sub_task", sub_task_id=sub_id)
@@ -253,7 +268,8 @@ def test_comments_belong_to_their_author(box: ToolBox) -> None:
     login(box)
     assert ok(box, "show_task_comment", task_comment_id=1)["content"] == "Kickoff at ten"
     assert err(box, "update_task_comment", task_comment_id=1, content="x") == (
-        "task comment 1 was written by someone else; only its author can change it")
+        "task comment 1 was written by someone else; only its author can change it"
+    )
     mine = ok(box, "post_task_comment", content="On it", task_id=5)["task_comment_id"]
     ok(box, "update_task_comment", task_comment_id=mine, content="On it, done by noon")
     assert [c["content"] for c in ok(box, "show_task_comments", task_id=5)] == ["Kickoff at ten", "On it, done by noon"]

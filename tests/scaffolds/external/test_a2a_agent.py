@@ -61,10 +61,15 @@ class Recorder(AgentExecutor):
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         assert context.message is not None and context.task_id is not None and context.context_id is not None
         turns = sum(s["context_id"] == context.context_id for s in self.seen) + 1
-        self.seen.append({
-            "text": context.get_user_input(), "context_id": context.context_id, "task_id": context.task_id,
-            "continued": context.current_task is not None, "metadata": MessageToDict(context.message.metadata),
-        })
+        self.seen.append(
+            {
+                "text": context.get_user_input(),
+                "context_id": context.context_id,
+                "task_id": context.task_id,
+                "continued": context.current_task is not None,
+                "metadata": MessageToDict(context.message.metadata),
+            }
+        )
         reply = f"turn {turns}"
         if self.style == "message":
             await event_queue.enqueue_event(new_text_message(reply, context_id=context.context_id, task_id=context.task_id))
@@ -97,7 +102,9 @@ def test_an_a2a_agent_gets_a_message_per_turn_in_one_context_per_session(tmp_pat
     assert len(contexts) == 3  # a fresh context per session, the same within one
     firsts = [s["metadata"]["pbench"] for s in seen if not any(o["context_id"] == s["context_id"] for o in seen[: seen.index(s)])]
     assert [(m["session"], m["position"], m["trigger"], len(m["history"])) for m in firsts] == [
-        ("a1", 1, "user", 0), ("a2", 2, "event", 1), ("a3", 3, "user", 2),
+        ("a1", 1, "user", 0),
+        ("a2", 2, "event", 1),
+        ("a3", 3, "user", 2),
     ]
     for record in seen:
         pbench = record["metadata"]["pbench"]

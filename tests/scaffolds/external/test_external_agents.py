@@ -134,7 +134,9 @@ def test_an_agent_that_does_not_exit_after_session_end_is_killed_after_its_grace
 def test_a_command_that_cannot_start_ends_each_session_as_error(tmp_path: Path) -> None:
     result = play(tmp_path, f"cmd:{tmp_path / 'no_such_agent'}", "--sessions", "a1")
     error = one_line_error(result, "a1")
-    assert error.startswith("agent failed to start the session:") and f"cannot start the agent command '{tmp_path / 'no_such_agent'}'" in error
+    assert (
+        error.startswith("agent failed to start the session:") and f"cannot start the agent command '{tmp_path / 'no_such_agent'}'" in error
+    )
 
 
 def test_a_sweep_goes_on_past_a_crashing_agent(tmp_path: Path) -> None:
@@ -162,8 +164,12 @@ def test_pbench_keys_and_endpoints_reach_the_agent_only_by_name(tmp_path: Path, 
     monkeypatch.setenv("PASSED_ON_PURPOSE", "visible-3b8a")
     dump = tmp_path / "dump.jsonl"
     result = play(
-        tmp_path, cmd(f"dump {dump} tools"), "--base-url", "http://127.0.0.1:9/planted-user-judge-v1",
-        "--agent-option", "env=PASSED_ON_PURPOSE",
+        tmp_path,
+        cmd(f"dump {dump} tools"),
+        "--base-url",
+        "http://127.0.0.1:9/planted-user-judge-v1",
+        "--agent-option",
+        "env=PASSED_ON_PURPOSE",
     )
     assert {status for status, _ in statuses(result).values()} == {"completed"}
     text = dump.read_text()
@@ -186,7 +192,9 @@ def test_the_messages_of_an_episode(tmp_path: Path) -> None:
     messages = [record["message"] for record in map(json.loads, dump.read_text().splitlines()) if "message" in record]
     starts = [m for m in messages if m["type"] == "session_start"]
     assert [(m["session"], m["position"], m["trigger"], len(m["history"])) for m in starts] == [
-        ("a1", 1, "user", 0), ("a2", 2, "event", 1), ("a3", 3, "user", 2),
+        ("a1", 1, "user", 0),
+        ("a2", 2, "event", 1),
+        ("a3", 3, "user", 2),
     ]
     assert all(m["mcp"]["url"].startswith("http://127.0.0.1:") and Path(m["workspace"]).is_dir() for m in starts)
     assert len({m["mcp"]["token"] for m in starts}) == 3  # a server and a token per session
@@ -333,6 +341,7 @@ def test_an_unreachable_http_agent_ends_its_session_as_error(tmp_path: Path) -> 
 
 # --- the shipped examples: a recorded scripted:reference run replayed over MCP --------------------------------------
 
+
 @pytest.fixture(scope="module")
 def recording(tmp_path_factory: pytest.TempPathFactory) -> Recording:
     return record_reference(tmp_path_factory.mktemp("reference"))
@@ -340,7 +349,9 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> Recording:
 
 @pytest.mark.parametrize("transport", ["cmd", "http"])
 def test_the_replay_example_gives_the_in_process_reference_figures_and_tool_calls(
-    tmp_path: Path, recording: Recording, transport: str,
+    tmp_path: Path,
+    recording: Recording,
+    transport: str,
 ) -> None:
     path, reference = recording
     with ExitStack() as stack:

@@ -43,38 +43,87 @@ DRAFT: dict[str, Any] = {
     "user": {"name": "Lene Aas", "role": "Shares a flat in Bergen with her friend Tor."},
     "now": "2025-06-02T18:00:00",
     "request": "Could you split the bills in inbox/may_bills.csv between Tor and me? Save it as out/may_split.csv with the columns "
-               "item,total,lene,tor. How we split April is in inbox/april_split.md.",
-    "rules": [{
-        "id": "r1", "text": "Lene pays 60 % and Tor 40 % of each bill, as in April.", "source": "inbox/april_split.md", "cue": r"60 ?%",
-        "evidence": {"file_matches": {"path": "out/may_split.csv", "pattern": ELECTRICITY}},
-        "ask": ["share|percent|split"], "question": "What share of each bill do you and Tor pay?",
-        "reveal": "I pay 60 percent and Tor 40, like in April.",
-    }],
+    "item,total,lene,tor. How we split April is in inbox/april_split.md.",
+    "rules": [
+        {
+            "id": "r1",
+            "text": "Lene pays 60 % and Tor 40 % of each bill, as in April.",
+            "source": "inbox/april_split.md",
+            "cue": r"60 ?%",
+            "evidence": {"file_matches": {"path": "out/may_split.csv", "pattern": ELECTRICITY}},
+            "ask": ["share|percent|split"],
+            "question": "What share of each bill do you and Tor pay?",
+            "reveal": "I pay 60 percent and Tor 40, like in April.",
+        }
+    ],
     "followups": [],
     "rubric": [
-        {"id": "b1", "text": "Electricity (120.00) is split 72.00 / 48.00", "polarity": "bonus", "points": 3, "category": "content",
-         "grader": "rule", "rule": "r1", "check": {"file_matches": {"path": "out/may_split.csv", "pattern": ELECTRICITY}}},
-        {"id": "b2", "text": "Internet (50.00) is split 30.00 / 20.00", "polarity": "bonus", "points": 2, "category": "content",
-         "grader": "rule", "rule": "r1",
-         "check": {"file_matches": {"path": "out/may_split.csv", "pattern": r"(?m)^internet,50(\.00)?,30(\.00)?,20(\.00)?\r?$"}}},
-        {"id": "b3", "text": "The file has the columns item,total,lene,tor", "polarity": "bonus", "points": 1, "category": "form",
-         "grader": "rule", "check": {"file_matches": {"path": "out/may_split.csv", "pattern": r"\Aitem,total,lene,tor\r?$"}}},
-        {"id": "p1", "text": "The May split mentions April's rent", "polarity": "penalty", "points": 2, "category": "content",
-         "grader": "rule", "check": {"file_matches": {"path": "out/may_split.csv", "pattern": r"(?i)\brent\b"}}},
+        {
+            "id": "b1",
+            "text": "Electricity (120.00) is split 72.00 / 48.00",
+            "polarity": "bonus",
+            "points": 3,
+            "category": "content",
+            "grader": "rule",
+            "rule": "r1",
+            "check": {"file_matches": {"path": "out/may_split.csv", "pattern": ELECTRICITY}},
+        },
+        {
+            "id": "b2",
+            "text": "Internet (50.00) is split 30.00 / 20.00",
+            "polarity": "bonus",
+            "points": 2,
+            "category": "content",
+            "grader": "rule",
+            "rule": "r1",
+            "check": {"file_matches": {"path": "out/may_split.csv", "pattern": r"(?m)^internet,50(\.00)?,30(\.00)?,20(\.00)?\r?$"}},
+        },
+        {
+            "id": "b3",
+            "text": "The file has the columns item,total,lene,tor",
+            "polarity": "bonus",
+            "points": 1,
+            "category": "form",
+            "grader": "rule",
+            "check": {"file_matches": {"path": "out/may_split.csv", "pattern": r"\Aitem,total,lene,tor\r?$"}},
+        },
+        {
+            "id": "p1",
+            "text": "The May split mentions April's rent",
+            "polarity": "penalty",
+            "points": 2,
+            "category": "content",
+            "grader": "rule",
+            "check": {"file_matches": {"path": "out/may_split.csv", "pattern": r"(?i)\brent\b"}},
+        },
     ],
     "reference": [
         {"tool": "read_file", "args": {"path": "inbox/may_bills.csv"}},
         {"tool": "read_file", "args": {"path": "inbox/april_split.md"}},
-        {"tool": "write_file", "rules": ["r1"], "args": {"path": "out/may_split.csv",
-                                                          "content": "item,total,lene,tor\nelectricity,120.00,72.00,48.00\ninternet,50.00,30.00,20.00\n"}},
+        {
+            "tool": "write_file",
+            "rules": ["r1"],
+            "args": {
+                "path": "out/may_split.csv",
+                "content": "item,total,lene,tor\nelectricity,120.00,72.00,48.00\ninternet,50.00,30.00,20.00\n",
+            },
+        },
         {"say": "The May split is in out/may_split.csv: 60/40 like April."},
     ],
 }
 
 
 def verdict(passed: bool, feedback: str = "") -> dict[str, Any]:
-    return {"passed": passed, "feedback": feedback, "workflow_preserved": True, "grounded": passed, "verifiable": True,
-            "time_independent": True, "safe": True, "rubric_aligned": True}
+    return {
+        "passed": passed,
+        "feedback": feedback,
+        "workflow_preserved": True,
+        "grounded": passed,
+        "verifiable": True,
+        "time_independent": True,
+        "safe": True,
+        "rubric_aligned": True,
+    }
 
 
 def role_of(body: dict[str, Any]) -> str:
@@ -117,8 +166,24 @@ def corpus(tmp_path: Path) -> Path:
 def generate(server: StubServer, corpus: Path, out: Path, *more: str) -> Any:
     """The command on the seed, domain life; without the oracle unless ``--oracle`` is among ``more``."""
     oracle = () if "--oracle" in more else ("--no-oracle",)
-    return run_cli("generate", "agentif", "--from", str(SEED), "--model", "openai:gen", "--base-url", server.base_url,
-                   "--corpus", str(corpus), "--domain", "life", "--out", str(out), *oracle, *more)
+    return run_cli(
+        "generate",
+        "agentif",
+        "--from",
+        str(SEED),
+        "--model",
+        "openai:gen",
+        "--base-url",
+        server.base_url,
+        "--corpus",
+        str(corpus),
+        "--domain",
+        "life",
+        "--out",
+        str(out),
+        *oracle,
+        *more,
+    )
 
 
 def writer_prompts(server: StubServer) -> list[str]:
@@ -152,7 +217,9 @@ def test_a_task_approved_in_round_two_after_a_malformed_reply_is_a_valid_review_
     assert (out / "workspace" / "inbox" / "april_split.md").read_bytes() == (corpus / "home/workspace/inbox/april_split.md").read_bytes()
     report = yaml.safe_load((out / "generation.yaml").read_text())
     assert report["status"] == "approved" and report["workflow"]["summary"] == WORKFLOW["summary"]
-    assert report["rounds"][0]["verdict"]["feedback"] == "The request must say which month's bills." and report["rounds"][1]["problems"] == []
+    assert (
+        report["rounds"][0]["verdict"]["feedback"] == "The request must say which month's bills." and report["rounds"][1]["problems"] == []
+    )
     assert report["model_calls"]["failed_attempts"] == 1 and report["model_calls"]["attempts"] == 6
     assert {report[role]["prompt_hash"] for role in ("extractor", "generator", "verifier")} != {None}
     checked = run_cli("validate", "--data", str(tmp_path / "generated"), "--strict", "--json")
@@ -211,13 +278,30 @@ def test_a_task_breaking_the_suite_rules_is_sent_back_whatever_the_verifier_says
 def test_a_refinement_task_needs_its_follow_ups_and_gets_the_chosen_category(corpus: Path, tmp_path: Path) -> None:
     refined = copy.deepcopy(DRAFT)
     refined["followups"] = [{"id": "f1", "text": "Thanks! Add a total line at the end.", "after": {"file_exists": "out/may_split.csv"}}]
-    refined["rubric"].append({
-        "id": "b4", "text": "A total line 170.00 / 102.00 / 68.00 ends the file", "polarity": "bonus", "points": 1, "category": "content",
-        "grader": "rule", "followup": "f1",
-        "check": {"file_matches": {"path": "out/may_split.csv", "pattern": r"(?m)^total,170(\.00)?,102(\.00)?,68(\.00)?\s*\Z"}},
-    })
-    refined["reference"].insert(3, {"tool": "edit_file", "followup": "f1", "args": {
-        "path": "out/may_split.csv", "old": "internet,50.00,30.00,20.00\n", "new": "internet,50.00,30.00,20.00\ntotal,170.00,102.00,68.00\n"}})
+    refined["rubric"].append(
+        {
+            "id": "b4",
+            "text": "A total line 170.00 / 102.00 / 68.00 ends the file",
+            "polarity": "bonus",
+            "points": 1,
+            "category": "content",
+            "grader": "rule",
+            "followup": "f1",
+            "check": {"file_matches": {"path": "out/may_split.csv", "pattern": r"(?m)^total,170(\.00)?,102(\.00)?,68(\.00)?\s*\Z"}},
+        }
+    )
+    refined["reference"].insert(
+        3,
+        {
+            "tool": "edit_file",
+            "followup": "f1",
+            "args": {
+                "path": "out/may_split.csv",
+                "old": "internet,50.00,30.00,20.00\n",
+                "new": "internet,50.00,30.00,20.00\ntotal,170.00,102.00,68.00\n",
+            },
+        },
+    )
     answer = scripted(lambda n: DRAFT if n == 1 else refined, lambda n: verdict(True))
     with StubServer(answer) as server:
         result = generate(server, corpus, tmp_path / "gen", "--category", "refinement", "--json", "--oracle")
@@ -289,12 +373,19 @@ def test_picking_is_deterministic_by_kind_and_relevance_and_skips_the_seed() -> 
     assert first[0].score > 0 and first[0].path.startswith("inbox/")
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda folder: (folder / "task.yaml").unlink(), "task.yaml: no such file (give an agentif task folder)"),
-    (lambda folder: (folder / "task.yaml").write_text((folder / "task.yaml").read_text().replace("category: latent", "category: cooking")),
-     "task.yaml: category: Input should be 'workflow', 'latent' or 'refinement'"),
-    (lambda folder: (folder / "task.yaml").write_text("id: [unclosed\n"), "task.yaml"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda folder: (folder / "task.yaml").unlink(), "task.yaml: no such file (give an agentif task folder)"),
+        (
+            lambda folder: (folder / "task.yaml").write_text(
+                (folder / "task.yaml").read_text().replace("category: latent", "category: cooking")
+            ),
+            "task.yaml: category: Input should be 'workflow', 'latent' or 'refinement'",
+        ),
+        (lambda folder: (folder / "task.yaml").write_text("id: [unclosed\n"), "task.yaml"),
+    ],
+)
 def test_a_bad_seed_folder_is_a_one_line_error(tmp_path: Path, change: Callable[[Path], Any], message: str) -> None:
     folder = tmp_path / "agentif" / SEED.name
     shutil.copytree(SEED, folder)
@@ -337,7 +428,10 @@ def test_validate_finds_an_edited_copy_and_a_copy_without_provenance(corpus: Pat
     result = run_cli("validate", "--data", str(tmp_path / "data"), "--json")
     reasons = [p["field"] + ": " + p["reason"] for p in json.loads(result.stdout)["problems"]]
     assert result.exit_code == 1
-    assert "attachments_from[0].sha256: workspace/inbox/may_bills.csv is not the copy of home/workspace/inbox/may_bills.csv recorded (edited afterwards?)" in reasons
+    assert (
+        "attachments_from[0].sha256: workspace/inbox/may_bills.csv is not the copy of home/workspace/inbox/may_bills.csv recorded (edited afterwards?)"
+        in reasons
+    )
     task = yaml.safe_load((out / "task.yaml").read_text())
     task["attachments_from"] = task["attachments_from"][1:]
     (out / "task.yaml").write_text(yaml.safe_dump(task, sort_keys=False))

@@ -24,7 +24,13 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><rect wid
 
 
 def image_parts(body: dict[str, Any]) -> list[str]:
-    return [c["image_url"]["url"] for m in body.get("messages", []) if isinstance(m.get("content"), list) for c in m["content"] if c.get("type") == "image_url"]
+    return [
+        c["image_url"]["url"]
+        for m in body.get("messages", [])
+        if isinstance(m.get("content"), list)
+        for c in m["content"]
+        if c.get("type") == "image_url"
+    ]
 
 
 class SeeingServer:
@@ -52,8 +58,14 @@ def test_the_probe_finds_whether_a_model_reads_images(sees: bool, outcome: str) 
 
 
 def _session(files: list[str], dialogue: bool = True) -> Session:
-    item = ChecklistItem.model_validate({"id": "b1", "text": "The floor plan shows the kitchen in red", "grader": "rubric",
-                                         "evidence": {"files": files, "dialogue": dialogue}})
+    item = ChecklistItem.model_validate(
+        {
+            "id": "b1",
+            "text": "The floor plan shows the kitchen in red",
+            "grader": "rubric",
+            "evidence": {"files": files, "dialogue": dialogue},
+        }
+    )
     return Session(id="s", title="t", category="agentif", trigger=Trigger(message="Draw the plan."), checklist=[item])
 
 
@@ -65,8 +77,11 @@ async def _grades(tmp_path: Path, server: StubServer, visions: list[bool | None]
 async def _grade(tmp_path: Path, server: StubServer, vision: bool | None, files: list[str]) -> Any:
     session = _session(files)
     evidence = Evidence(
-        transcript=[Message("user", "Draw the plan.", 0), Message("agent", "The plan is in out/plan.svg.", 1)], tool_records=[],
-        workspace=Workspace(tmp_path), memory=Memory(), resolve_python=lambda ref: None,
+        transcript=[Message("user", "Draw the plan.", 0), Message("agent", "The plan is in out/plan.svg.", 1)],
+        tool_records=[],
+        workspace=Workspace(tmp_path),
+        memory=Memory(),
+        resolve_python=lambda ref: None,
     )
     judge = RubricJudge(make_chat_model("openai:stub-judge", ChatSettings(base_url=server.base_url)), "openai:stub-judge")
     judge.structured.vision = vision

@@ -132,7 +132,9 @@ def test_validate_flags_latent_evidence_met_by_copied_lines_or_an_empty_delivera
     path.write_text(yaml.safe_dump(task, sort_keys=False))
     result = run_cli("validate", "--data", str(planted), "--json")
     assert result.exit_code == 1
-    assert any(p["field"] == "rules[0].evidence" and "deliverables that are empty" in p["reason"] for p in json.loads(result.stdout)["problems"])
+    assert any(
+        p["field"] == "rules[0].evidence" and "deliverables that are empty" in p["reason"] for p in json.loads(result.stdout)["problems"]
+    )
 
 
 def test_validate_and_the_oracle_pass_on_the_shipped_agentif_tasks(tmp_path: Path) -> None:

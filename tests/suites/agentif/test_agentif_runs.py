@@ -18,6 +18,7 @@ from tests.helpers.paths import AGENTIF_MINI
 
 LATENT, WORKFLOW, REFINE = "aif_test_latent_invoice_codes", "aif_test_workflow_weekend_budget", "aif_test_refine_study_plan"
 
+
 def block(files: str, path: str) -> str:
     """The text shown for one file (empty when it is missing)."""
     found = re.search(rf"--- file {re.escape(path)} ---\n(.*?)(?=\n--- |\Z)", files, re.DOTALL)
@@ -51,7 +52,9 @@ class ReadingJudge:
         if "grading an AI assistant" not in prompt:
             return text_reply(CLAIM) if body.get("tools") else error_reply(400, "not a judge prompt")
         item = prompt_section(prompt, "Checklist item")
-        seen = prompt if self.gullible else prompt.split("\n## Files\n", 1)[1].split("\n## Assistant memory", 1)[0]  # files may hold ## headings
+        seen = (
+            prompt if self.gullible else prompt.split("\n## Files\n", 1)[1].split("\n## Assistant memory", 1)[0]
+        )  # files may hold ## headings
         check = next(c for key, c in CHECKS.items() if key in item)
         verdict = check(seen) != self.contrary
         return structured_reply(body, {"rationale": "read the evidence", "verdict": "YES" if verdict else "NO"})
@@ -65,8 +68,20 @@ def run_json(*args: str) -> dict:
 
 def judged(model: str, db: Path, server: StubServer, *extra: str) -> dict:
     return run_json(
-        "episode", "--suite", "agentif", "--model", model, "--data", str(AGENTIF_MINI), "--db", str(db),
-        "--judge-model", "openai:stub-judge", "--base-url", server.base_url, *extra,
+        "episode",
+        "--suite",
+        "agentif",
+        "--model",
+        model,
+        "--data",
+        str(AGENTIF_MINI),
+        "--db",
+        str(db),
+        "--judge-model",
+        "openai:stub-judge",
+        "--base-url",
+        server.base_url,
+        *extra,
     )
 
 
@@ -109,8 +124,19 @@ def test_results_table_csv_and_the_audit_per_polarity(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     with StubServer(ReadingJudge()) as server:
         sweep = run_cli(
-            "sweep", "--suite", "agentif", "--models", "scripted:reference,scripted:stuffer", "--data", str(AGENTIF_MINI), "--db", str(db),
-            "--judge-model", "openai:stub-judge", "--base-url", server.base_url,
+            "sweep",
+            "--suite",
+            "agentif",
+            "--models",
+            "scripted:reference,scripted:stuffer",
+            "--data",
+            str(AGENTIF_MINI),
+            "--db",
+            str(db),
+            "--judge-model",
+            "openai:stub-judge",
+            "--base-url",
+            server.base_url,
         )
         assert sweep.exit_code == 0, sweep.output
         sweep_id = sweep.output.split("sweep ", 1)[1].split(":", 1)[0].split()[0]
@@ -124,10 +150,14 @@ def test_results_table_csv_and_the_audit_per_polarity(tmp_path: Path) -> None:
         html = report.read_text()
         assert 'id="agentif"' in html and "By item category" in html and LATENT in html
         with StubServer(ReadingJudge(contrary=True)) as contrary:
-            audited = run_cli("audit", "model", sweep_id, "--model", "openai:stub-auditor", "--base-url", contrary.base_url, "--db", str(db))
+            audited = run_cli(
+                "audit", "model", sweep_id, "--model", "openai:stub-auditor", "--base-url", contrary.base_url, "--db", str(db)
+            )
         assert audited.exit_code == 0, audited.output
     shown = run_cli("audit", "show", sweep_id, "--db", str(db))
-    assert "bonus agreement" in shown.output and "0.0 (n=6)" in shown.output  # every rubric item here is a bonus; the auditor disagrees on all
+    assert (
+        "bonus agreement" in shown.output and "0.0 (n=6)" in shown.output
+    )  # every rubric item here is a bonus; the auditor disagrees on all
     exported = tmp_path / "audit.csv"
     run_cli("audit", "export", sweep_id, "--out", str(exported), "--db", str(db))
     polarities = {row["polarity"] for row in csv.DictReader(exported.open()) if row["kind"] == "checklist"}
@@ -138,8 +168,21 @@ def _claimer_grade(root: Path, db: Path) -> int | None:
     """The b4 grade a gullible judge gives an agent that only claims the packing list (the stub model as the agent)."""
     with StubServer(ReadingJudge(gullible=True)) as server:
         out = run_json(
-            "episode", "--suite", "agentif", "--task", WORKFLOW, "--model", "openai:stub-agent", "--data", str(root), "--db", str(db),
-            "--judge-model", "openai:stub-judge", "--base-url", server.base_url,
+            "episode",
+            "--suite",
+            "agentif",
+            "--task",
+            WORKFLOW,
+            "--model",
+            "openai:stub-agent",
+            "--data",
+            str(root),
+            "--db",
+            str(db),
+            "--judge-model",
+            "openai:stub-judge",
+            "--base-url",
+            server.base_url,
         )
     store = Store(db)
     (session_run,) = store.session_runs(out["runs"][0]["run_id"])

@@ -57,7 +57,11 @@ def test_the_three_test_tasks_load_clean_as_one_session_episodes_with_rules_and_
         (lambda d: d["rubric"][0].update(polarity="malus"), "rubric[0].polarity", "Input should be 'bonus' or 'penalty'"),
         (lambda d: d["rubric"][3]["evidence"].update(files=[]), "rubric[3]", "a claim in the reply is never evidence"),
         (lambda d: d["rubric"][0].update(rule="r9"), "", "rubric[0].rule: unknown rule 'r9'"),
-        (lambda d: d.update(followups=[{"id": "f1", "text": "more", "after": {"file_exists": "x"}}]), "", "followups go with category refinement"),
+        (
+            lambda d: d.update(followups=[{"id": "f1", "text": "more", "after": {"file_exists": "x"}}]),
+            "",
+            "followups go with category refinement",
+        ),
     ],
 )
 def test_format_errors_name_the_file_the_field_and_the_reason(agentif_copy: Path, change, field: str, reason: str) -> None:
@@ -70,7 +74,9 @@ def test_validate_finds_a_rule_that_cannot_be_induced_or_is_stated_and_a_missing
     task = agentif_copy / "agentif" / LATENT
     edit_yaml(task / "task.yaml", lambda d: d["rules"][0].update(cue="ZZTOP"))
     assert any("'ZZTOP' matches nothing in inbox/january_ledger.xlsx" in p for p in problems(agentif_copy, LATENT))
-    edit_yaml(task / "task.yaml", lambda d: (d["rules"][0].update(cue="OFFC"), d.update(request=d["request"] + " Use code OFFC for paper.")))
+    edit_yaml(
+        task / "task.yaml", lambda d: (d["rules"][0].update(cue="OFFC"), d.update(request=d["request"] + " Use code OFFC for paper."))
+    )
     assert any("matches the request: rule 'r1' is stated, not latent" in p for p in problems(agentif_copy, LATENT))
     (task / "workspace" / "inbox" / "march_invoices.pdf").unlink()
     (task / "make_attachments.py").unlink()
@@ -100,7 +106,9 @@ def test_the_score_is_the_papers_clamped_normalised_net_and_withholds_bonuses_of
     assert score_task(task, {}, errored=True).score == 0.0
 
 
-def test_attachment_generators_are_deterministic_and_a_hand_edited_file_is_found(agentif_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_attachment_generators_are_deterministic_and_a_hand_edited_file_is_found(
+    agentif_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert attachments_main(["--root", str(AGENTIF_MINI), "--check"]) == 0
     ledger = agentif_copy / "agentif" / LATENT / "workspace" / "inbox" / "january_ledger.xlsx"
     ledger.write_bytes(ledger.read_bytes() + b"\0")
@@ -141,7 +149,9 @@ def test_followups_are_released_in_order_once_their_condition_holds_and_never_tw
 
 
 def test_a_followup_condition_that_cannot_be_evaluated_is_an_error_not_a_guess(tmp_path: Path) -> None:
-    broken = _refine_session().model_copy(update={"followups": [FollowUp.model_validate({"id": "f1", "text": "go on", "after": {"python": "graders.nope:missing"}})]})
+    broken = _refine_session().model_copy(
+        update={"followups": [FollowUp.model_validate({"id": "f1", "text": "go on", "after": {"python": "graders.nope:missing"}})]}
+    )
     view = _view(broken, Workspace(tmp_path), [Message("user", "hi", 0), Message("agent", "ok", 1)])
     decision = asyncio.run(FollowUpUser(RulesUser()).decide(view))
     assert decision.message is None and decision.error is not None and "follow-up condition failed" in decision.error
@@ -153,21 +163,57 @@ def test_validate_with_the_oracle_holds_the_baselines_to_the_agentif_bar() -> No
 
 
 DOCX_TASK = {
-    "id": "aif_test_docx_memo", "title": "A two-sentence memo", "category": "workflow", "domain": "work",
-    "user": {"name": "Dana Whitfield", "role": "Office manager at a dental practice."}, "now": "2025-05-02T09:00:00",
+    "id": "aif_test_docx_memo",
+    "title": "A two-sentence memo",
+    "category": "workflow",
+    "domain": "work",
+    "user": {"name": "Dana Whitfield", "role": "Office manager at a dental practice."},
+    "now": "2025-05-02T09:00:00",
     "request": "Write out/memo.docx for Priya Raman: two sentences, the greeting and that the audit moves to 14 May.",
     "rubric": [
-        {"id": "b1", "text": "The memo opens with Dear Priya Raman,", "polarity": "bonus", "points": 2, "category": "form", "grader": "rule",
-         "check": {"checker": {"name": "file_contains", "args": {"path": "out/memo.docx", "text": "^Dear Priya Raman,$", "mode": "regex"}}}},
-        {"id": "b2", "text": "The memo says the audit moves to 14 May", "polarity": "bonus", "points": 1, "category": "content", "grader": "rule",
-         "check": {"checker": {"name": "file_contains", "args": {"path": "out/memo.docx", "text": "^The audit moves to 14 May\\.$", "mode": "regex"}}}},
-        {"id": "p1", "text": "The memo runs past 40 words although two sentences were asked for", "polarity": "penalty", "points": 1,
-         "category": "form", "grader": "rule",
-         "check": {"checker": {"name": "file_contains", "args": {"path": "out/memo.docx", "text": "(\\S+\\s+){40}", "mode": "regex"}}}},
+        {
+            "id": "b1",
+            "text": "The memo opens with Dear Priya Raman,",
+            "polarity": "bonus",
+            "points": 2,
+            "category": "form",
+            "grader": "rule",
+            "check": {
+                "checker": {"name": "file_contains", "args": {"path": "out/memo.docx", "text": "^Dear Priya Raman,$", "mode": "regex"}}
+            },
+        },
+        {
+            "id": "b2",
+            "text": "The memo says the audit moves to 14 May",
+            "polarity": "bonus",
+            "points": 1,
+            "category": "content",
+            "grader": "rule",
+            "check": {
+                "checker": {
+                    "name": "file_contains",
+                    "args": {"path": "out/memo.docx", "text": "^The audit moves to 14 May\\.$", "mode": "regex"},
+                }
+            },
+        },
+        {
+            "id": "p1",
+            "text": "The memo runs past 40 words although two sentences were asked for",
+            "polarity": "penalty",
+            "points": 1,
+            "category": "form",
+            "grader": "rule",
+            "check": {"checker": {"name": "file_contains", "args": {"path": "out/memo.docx", "text": "(\\S+\\s+){40}", "mode": "regex"}}},
+        },
     ],
     "reference": [
-        {"tool": "docx_create", "args": {"path": "out/memo.docx", "blocks": [
-            {"type": "paragraph", "text": "Dear Priya Raman,"}, {"type": "paragraph", "text": "The audit moves to 14 May."}]}},
+        {
+            "tool": "docx_create",
+            "args": {
+                "path": "out/memo.docx",
+                "blocks": [{"type": "paragraph", "text": "Dear Priya Raman,"}, {"type": "paragraph", "text": "The audit moves to 14 May."}],
+            },
+        },
         {"say": "The memo is in out/memo.docx."},
     ],
 }
@@ -192,5 +238,8 @@ def test_the_oracle_fails_a_task_whose_reference_writes_a_file_nothing_checks(ag
     result = run_cli("validate", "--data", str(agentif_copy), "--oracle", "--json")
     assert result.exit_code == 1, result.output
     dropped = len(task["reference"]) - 2
-    assert f"without reference[{dropped}] (write_file out/unchecked_extra.txt) it still scores 1.0: no rule item checks that file" in result.output
+    assert (
+        f"without reference[{dropped}] (write_file out/unchecked_extra.txt) it still scores 1.0: no rule item checks that file"
+        in result.output
+    )
     assert "error: 1 error(s), 0 warning(s)" in result.output  # the task's other written files are each checked

@@ -124,7 +124,11 @@ def test_xlsx_cell_text_that_looks_like_the_number_is_not_the_number(box: ToolBo
 
 
 def test_xlsx_cell_evaluates_a_formula_written_without_a_cached_value(box: ToolBox) -> None:
-    xlsx(box, "budget.xlsx", {"B2": 100, "B3": 250.5, "B4": 49.5, "B5": "=SUM(B2:B4)", "B6": "=AVERAGE(B2:B4)", "B7": "=B5*2-B2", "B8": "=1/0"})
+    xlsx(
+        box,
+        "budget.xlsx",
+        {"B2": 100, "B3": 250.5, "B4": 49.5, "B5": "=SUM(B2:B4)", "B6": "=AVERAGE(B2:B4)", "B7": "=B5*2-B2", "B8": "=1/0"},
+    )
     assert holds(box, "xlsx_cell", {"path": "budget.xlsx", "cell": "B5", "value": 400})
     assert holds(box, "xlsx_cell", {"path": "budget.xlsx", "cell": "B6", "value": 400 / 3, "tolerance": 1e-9})
     assert holds(box, "xlsx_cell", {"path": "budget.xlsx", "cell": "B7", "value": 700})
@@ -216,8 +220,19 @@ def test_email_sent_ignores_seeded_mail(box: ToolBox) -> None:
 
 def test_email_sent_matches_a_sent_message_on_every_given_field(box: ToolBox) -> None:
     start = box.env.apps.snapshot()
-    send(box, email_addresses=["Orders@Boreal.example"], cc_email_addresses=["vet2@vet.example"], subject="Glove reorder", body="Please send 36 boxes, size M.")
-    assert holds(box, "email_sent", {"to": "orders@boreal.example", "subject_contains": "reorder", "body_contains": ["36 boxes", "size m"], "cc": "vet2@vet.example"}, start)
+    send(
+        box,
+        email_addresses=["Orders@Boreal.example"],
+        cc_email_addresses=["vet2@vet.example"],
+        subject="Glove reorder",
+        body="Please send 36 boxes, size M.",
+    )
+    assert holds(
+        box,
+        "email_sent",
+        {"to": "orders@boreal.example", "subject_contains": "reorder", "body_contains": ["36 boxes", "size m"], "cc": "vet2@vet.example"},
+        start,
+    )
     assert not holds(box, "email_sent", {"to": "sales@boreal.example"}, start)  # another recipient
     assert not holds(box, "email_sent", {"to": "orders@boreal.example", "body_contains": ["40 boxes"]}, start)
     assert not holds(box, "email_sent", {"to": "orders@boreal.example", "subject_contains": "invoice"}, start)
@@ -245,12 +260,28 @@ def calendar(box: ToolBox, *events: dict[str, Any]) -> None:
     box.env.apps.seed_from(seed)
 
 
-STANDUP = {"title": "Vendor review with Priya", "start": "2025-03-18T10:00", "end": "2025-03-18T10:45", "location": "Room 2", "attendees": ["priya@larkspur.example"]}
+STANDUP = {
+    "title": "Vendor review with Priya",
+    "start": "2025-03-18T10:00",
+    "end": "2025-03-18T10:45",
+    "location": "Room 2",
+    "attendees": ["priya@larkspur.example"],
+}
 
 
 def test_calendar_event_matches_title_times_location_and_attendees(box: ToolBox) -> None:
     calendar(box, STANDUP)
-    assert holds(box, "calendar_event", {"title": "vendor review", "start": "2025-03-18T10:00", "end": "2025-03-18T10:45", "location": "room 2", "attendees": ["Priya@larkspur.example"]})
+    assert holds(
+        box,
+        "calendar_event",
+        {
+            "title": "vendor review",
+            "start": "2025-03-18T10:00",
+            "end": "2025-03-18T10:45",
+            "location": "room 2",
+            "attendees": ["Priya@larkspur.example"],
+        },
+    )
     assert not holds(box, "calendar_event", {"title": "vendor review", "start": "2025-03-18T11:00"})
     assert not holds(box, "calendar_event", {"title": "vendor review", "end": "2025-03-18T11:00"})
     assert not holds(box, "calendar_event", {"title": "budget review"})
@@ -259,12 +290,21 @@ def test_calendar_event_matches_title_times_location_and_attendees(box: ToolBox)
 
 
 def test_calendar_event_fields_must_hold_in_one_event(box: ToolBox) -> None:
-    calendar(box, {**STANDUP, "start": "2025-03-18T09:00", "end": "2025-03-18T09:30"}, {"title": "Lunch", "start": "2025-03-18T10:00", "end": "2025-03-18T10:45"})
+    calendar(
+        box,
+        {**STANDUP, "start": "2025-03-18T09:00", "end": "2025-03-18T09:30"},
+        {"title": "Lunch", "start": "2025-03-18T10:00", "end": "2025-03-18T10:45"},
+    )
     assert not holds(box, "calendar_event", {"title": "vendor review", "start": "2025-03-18T10:00"})
 
 
 def test_calendar_no_overlap(box: ToolBox) -> None:
-    calendar(box, STANDUP, {"title": "Lunch", "start": "2025-03-18T10:45", "end": "2025-03-18T11:30"}, {"title": "Call", "start": "2025-03-19T10:00", "end": "2025-03-19T11:00"})
+    calendar(
+        box,
+        STANDUP,
+        {"title": "Lunch", "start": "2025-03-18T10:45", "end": "2025-03-18T11:30"},
+        {"title": "Call", "start": "2025-03-19T10:00", "end": "2025-03-19T11:00"},
+    )
     assert holds(box, "calendar_no_overlap", {})  # back to back is no overlap
     assert holds(box, "calendar_no_overlap", {"on": "2025-03-18"})
 

@@ -25,16 +25,29 @@ STALE: dict[str, list[tuple[str, str]]] = {
     "od1_03_harvest_yields": [('"D2": 47', '"D2": 44')],
     "od1_04_club_dues": [('"C3": 25', '"C3": 20'), ('"C4": 50', '"C4": 45'), ('"C6": 5', '"C6": 0')],
     "od1_05_abstract_pdf": [("kelp_abstract_v3_TW.docx", "kelp_abstract_v3.docx")],
-    "od1_06_freight_quote": [("16 euro pallets", "14 euro pallets"), ("16 pallets x 112.00 = 1792.00", "14 pallets x 112.00 = 1568.00"), ("143.36", "125.44"), ("1970.36", "1728.44")],
+    "od1_06_freight_quote": [
+        ("16 euro pallets", "14 euro pallets"),
+        ("16 pallets x 112.00 = 1792.00", "14 pallets x 112.00 = 1568.00"),
+        ("143.36", "125.44"),
+        ("1970.36", "1728.44"),
+    ],
     "od1_07_wedding_booking_email": [("chloe.vdm@fynbosmail.example", "c.vandermerwe@uctalumni.example")],
     "od1_08_school_trip_coach": [("51 in total (42 students and 9 adults)", "48 in total (42 students and 6 adults)")],
     "od1_09_physio_sessions": [("2026-03-19T18:45", "2026-03-19T18:00"), ("2026-03-19T19:30", "2026-03-19T18:45")],
     "od1_10_tech_rehearsal_move": [("2026-10-11T12:00", "2026-10-11T11:00"), ("2026-10-11T18:00", "2026-10-11T17:00")],
     "od2_01_bakery_flour_order": [('"C2": 12', '"C2": 10')],
     "od2_02_witness_attendance_note": [("LIT-2026-0381_AttNote", "LIT-2026-0318_AttNote")],
-    "od2_03_interview_scheduling": [("2026-09-17T14:00", "2026-09-17T10:30"), ("2026-09-17T15:00", "2026-09-17T11:30"), ("14:00-15:00", "10:30-11:30")],
+    "od2_03_interview_scheduling": [
+        ("2026-09-17T14:00", "2026-09-17T10:30"),
+        ("2026-09-17T15:00", "2026-09-17T11:30"),
+        ("14:00-15:00", "10:30-11:30"),
+    ],
     "od2_04_donor_report": [('"C4": 5400', '"C4": 6100'), ("61,510", "62,210")],
-    "od2_05_conference_sessions": [("Poster Session B", "Poster Session A"), ("2026-11-06T14:00", "2026-11-05T16:00"), ("2026-11-06T15:30", "2026-11-05T17:30")],
+    "od2_05_conference_sessions": [
+        ("Poster Session B", "Poster Session A"),
+        ("2026-11-06T14:00", "2026-11-05T16:00"),
+        ("2026-11-06T15:30", "2026-11-05T17:30"),
+    ],
 }
 
 
@@ -69,8 +82,18 @@ def test_an_agent_using_a_superseded_detail_fails_every_task(tmp_path: Path) -> 
     for task_id, swaps in STALE.items():
         _stale_copy(root, task_id, swaps)
     result = run_cli(
-        "episode", "--suite", "odyssey", "--model", "scripted:reference", "--task", ",".join(STALE),
-        "--data", str(root), "--db", str(tmp_path / "r.db"), "--json",
+        "episode",
+        "--suite",
+        "odyssey",
+        "--model",
+        "scripted:reference",
+        "--task",
+        ",".join(STALE),
+        "--data",
+        str(root),
+        "--db",
+        str(tmp_path / "r.db"),
+        "--json",
     )
     assert result.exit_code == 0, result.output
     tasks = json.loads(result.stdout)["pass_rate"]["tasks"]

@@ -53,11 +53,20 @@ def history(with_budget: bool = True) -> dict[str, Any]:
 
 
 def verdict(passed: bool, feedback: str = "") -> dict[str, Any]:
-    return {"realism": passed, "alignment": True, "coherence": True, "details_present": True, "missing_details": [],
-            "passed": passed, "feedback": feedback}
+    return {
+        "realism": passed,
+        "alignment": True,
+        "coherence": True,
+        "details_present": True,
+        "missing_details": [],
+        "passed": passed,
+        "feedback": feedback,
+    }
 
 
-def scripted(histories: Callable[[int], dict[str, Any] | Any], verdicts: Callable[[int], dict[str, Any]]) -> Callable[[dict[str, Any]], Any]:
+def scripted(
+    histories: Callable[[int], dict[str, Any] | Any], verdicts: Callable[[int], dict[str, Any]]
+) -> Callable[[dict[str, Any]], Any]:
     """Generator answers ``histories(n)`` for its n-th request, the verifier ``verdicts(n)``."""
     counts = {"generator": 0, "verifier": 0}
 
@@ -82,7 +91,9 @@ def seed_file(tmp_path: Path) -> Path:
 
 
 def generate(server: StubServer, seed_file: Path, out: Path, *more: str) -> Any:
-    return run_cli("generate", "odyssey", "--from", str(seed_file), "--model", "openai:gen", "--base-url", server.base_url, "--out", str(out), *more)
+    return run_cli(
+        "generate", "odyssey", "--from", str(seed_file), "--model", "openai:gen", "--base-url", server.base_url, "--out", str(out), *more
+    )
 
 
 def test_generation_converges_in_two_rounds_when_the_verifier_first_rejects(seed_file: Path, tmp_path: Path) -> None:
@@ -129,7 +140,9 @@ def test_a_detail_missing_mechanically_fails_the_round_whatever_the_verifier_say
     assert result.exit_code == 0, result.output
     rounds = json.loads(result.stdout)["rounds"]
     assert [r["passed"] for r in rounds] == [False, True] and rounds[0]["verdict"]["passed"] is True
-    assert rounds[0]["problems"] == ["detail d2 (The budget ceiling is 4,200 dollars.) is missing: its cue /4,?200/ is not found in the history"]
+    assert rounds[0]["problems"] == [
+        "detail d2 (The budget ceiling is 4,200 dollars.) is missing: its cue /4,?200/ is not found in the history"
+    ]
     assert "Check: detail d2" in prompts[1]
     assert "4,200 dollars" in out.read_text()
 
@@ -157,7 +170,9 @@ async def test_a_server_that_answers_prose_fails_after_bounded_attempts(seed_fil
         model = make_chat_model("openai:gen", ChatSettings(base_url=server.base_url, max_retries=0))
         policy = RetryPolicy(max_attempts=6, backoff_s=0.01)
         outcome = await generate_history(
-            load_seed_task(seed_file), StructuredCaller(model, "gen", "agent", policy=policy), StructuredCaller(model, "gen", "judge", policy=policy),
+            load_seed_task(seed_file),
+            StructuredCaller(model, "gen", "agent", policy=policy),
+            StructuredCaller(model, "gen", "judge", policy=policy),
         )
         assert len(server.requests) <= 6
     assert outcome.status == "failed" and outcome.draft is None and outcome.rounds == []
@@ -173,13 +188,18 @@ def test_a_failing_server_is_reported_and_no_task_is_written(seed_file: Path, tm
     assert yaml.safe_load((out.parent / "generation.yaml").read_text())["status"] == "failed"
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda d: d.pop("intent"), "intent: Field required"),
-    (lambda d: d.update(history=[]), "history: the task already has one"),
-    (lambda d: d["details"][0].update(cue="vendor comparison"), "details ['d1']: the cue matches the intent"),
-    (lambda d: d["details"][1].update(cue="(unclosed"), "details.1.cue: invalid regular expression"),
-])
-def test_bad_atomic_tasks_are_one_line_errors(seed_file: Path, tmp_path: Path, change: Callable[[dict[str, Any]], Any], message: str) -> None:
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("intent"), "intent: Field required"),
+        (lambda d: d.update(history=[]), "history: the task already has one"),
+        (lambda d: d["details"][0].update(cue="vendor comparison"), "details ['d1']: the cue matches the intent"),
+        (lambda d: d["details"][1].update(cue="(unclosed"), "details.1.cue: invalid regular expression"),
+    ],
+)
+def test_bad_atomic_tasks_are_one_line_errors(
+    seed_file: Path, tmp_path: Path, change: Callable[[dict[str, Any]], Any], message: str
+) -> None:
     data = yaml.safe_load(seed_file.read_text())
     change(data)
     seed_file.write_text(yaml.safe_dump(data))

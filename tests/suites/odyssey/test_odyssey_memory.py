@@ -37,15 +37,33 @@ from proactive_bench.suites.odyssey.memory_tokens import ApproxCounter, default_
 from proactive_bench.testing import StubServer, error_reply, hashed_embeddings, prompt_text, text_reply
 
 DAYS = [
-    HistoryDay(date(2025, 3, 3), (("user", "Morning! The espresso machine broke again, what a start."), ("assistant", "Sorry to hear that. Anything I can help with?"))),
-    HistoryDay(date(2025, 3, 4), (("user", "We are comparing three dental supply vendors this month."), ("assistant", "Noted, I will keep track of the vendor comparison."))),
-    HistoryDay(date(2025, 3, 5), (
-        ("user", "The vendor memo should go to Priya Raman, she owns the practice."),
-        ("assistant", "Got it: the memo is addressed to Priya Raman."),
-        ("user", "Also, the weather in Tucson is lovely today."),
-    )),
+    HistoryDay(
+        date(2025, 3, 3),
+        (
+            ("user", "Morning! The espresso machine broke again, what a start."),
+            ("assistant", "Sorry to hear that. Anything I can help with?"),
+        ),
+    ),
+    HistoryDay(
+        date(2025, 3, 4),
+        (
+            ("user", "We are comparing three dental supply vendors this month."),
+            ("assistant", "Noted, I will keep track of the vendor comparison."),
+        ),
+    ),
+    HistoryDay(
+        date(2025, 3, 5),
+        (
+            ("user", "The vendor memo should go to Priya Raman, she owns the practice."),
+            ("assistant", "Got it: the memo is addressed to Priya Raman."),
+            ("user", "Also, the weather in Tucson is lovely today."),
+        ),
+    ),
     HistoryDay(date(2025, 3, 6), (("user", "My daughter's soccer team won on Saturday."), ("assistant", "Congratulations to her team!"))),
-    HistoryDay(date(2025, 3, 7), (("user", "Reminder: budget ceiling for supplies is 4,200 dollars."), ("assistant", "Noted, 4,200 dollars for supplies."))),
+    HistoryDay(
+        date(2025, 3, 7),
+        (("user", "Reminder: budget ceiling for supplies is 4,200 dollars."), ("assistant", "Noted, 4,200 dollars for supplies.")),
+    ),
 ]
 INTENT = "Write up the vendor comparison as a memo for Priya."
 
@@ -151,8 +169,10 @@ def test_memory_settings_are_parsed_with_one_line_errors() -> None:
     assert parse_memory_setting("rag:summary-session", 10).label == "rag:summary-session@10"
     assert parse_memory_setting("rag:raw-session").top_k == 5
     for text, k, message in [
-        ("rag:paragraph", None, "unknown granularity"), ("short", None, "unknown setting"),
-        ("long-context", 5, "only with a rag: memory setting"), ("rag:raw-session", 0, "must be at least 1"),
+        ("rag:paragraph", None, "unknown granularity"),
+        ("short", None, "unknown setting"),
+        ("long-context", 5, "only with a rag: memory setting"),
+        ("rag:raw-session", 0, "must be at least 1"),
     ]:
         with pytest.raises(MemorySettingError, match=message) as caught:
             parse_memory_setting(text, k)
@@ -169,9 +189,18 @@ def test_the_default_token_counter_needs_no_download(monkeypatch: pytest.MonkeyP
         default_token_counter.cache_clear()
 
 
-def embedder_on(server: StubServer, transport: ChatTransport, store: Store, records: list[LLMCallRecord] | None = None, **options: Any) -> OpenAIEmbedder:
+def embedder_on(
+    server: StubServer, transport: ChatTransport, store: Store, records: list[LLMCallRecord] | None = None, **options: Any
+) -> OpenAIEmbedder:
     """An embedder on the stub's /embeddings that keeps its vectors in ``store``."""
-    client = EmbeddingClient("openai:embed", transport, server.base_url, purpose="memory_embedding", recorder=records.append if records is not None else None, **options)
+    client = EmbeddingClient(
+        "openai:embed",
+        transport,
+        server.base_url,
+        purpose="memory_embedding",
+        recorder=records.append if records is not None else None,
+        **options,
+    )
     return OpenAIEmbedder(client, store.answers)
 
 
@@ -187,7 +216,10 @@ async def test_embedding_retrieval_over_the_stub_endpoint_is_cached(store: Store
             again = await EmbeddingRetriever.build(docs, embedder_on(server, transport, store))
             assert (await again.retrieve("memo for Priya Raman", 1))[0].source == "2025-03-05"
     assert len(server.requests) == 2, "documents and the query were embedded before: served from the database"
-    assert all(r.ok and r.role == "embedder" and r.purpose == "memory_embedding" and r.model == "openai:embed" for r in records) and len(records) == 2
+    assert (
+        all(r.ok and r.role == "embedder" and r.purpose == "memory_embedding" and r.model == "openai:embed" for r in records)
+        and len(records) == 2
+    )
 
 
 @pytest.mark.parametrize("status", [500, 429])
@@ -203,7 +235,11 @@ async def test_an_embedding_server_error_is_retried_and_recorded(store: Store, s
         async with ChatTransport() as transport:
             vectors = await embedder_on(server, transport, store, records).embed(["vendor memo", "soccer"])
     assert len(calls) == 2 and len(vectors) == 2 and vectors[0] != vectors[1]
-    assert [r.ok for r in records] == [False, True] and f"{status}" in (records[0].error or "") and records[0].error.startswith("transport retry")
+    assert (
+        [r.ok for r in records] == [False, True]
+        and f"{status}" in (records[0].error or "")
+        and records[0].error.startswith("transport retry")
+    )
 
 
 async def test_a_search_whose_query_cannot_be_embedded_is_a_failed_tool_call(store: Store) -> None:
@@ -217,7 +253,9 @@ async def test_a_search_whose_query_cannot_be_embedded_is_a_failed_tool_call(sto
             docs = await build_documents("t1", DAYS, Granularity.RAW_SESSION)
             index = await EmbeddingRetriever.build(docs, embedder_on(server, transport, store, max_retries=0))
             up["on"] = False
-            with pytest.raises(ValueError, match="^embeddings from openai:embed at .* failed"):  # the ToolBox reports a ValueError as a failed call
+            with pytest.raises(
+                ValueError, match="^embeddings from openai:embed at .* failed"
+            ):  # the ToolBox reports a ValueError as a failed call
                 await index.search("the vendor memo", 3)
 
 
@@ -243,10 +281,17 @@ def test_the_stub_server_answers_embeddings_only_when_given_an_embedder() -> Non
 async def test_a_summary_chunk_context_retrieves_summaries_and_names_the_prompt(store: Store) -> None:
     with StubServer(summary_responder) as server:
         context = await memory_context(
-            DAYS, parse_memory_setting("rag:summary-chunk", 1), "memo for Priya Raman", task_id="t1", summarizer=summarizer(server, store),
+            DAYS,
+            parse_memory_setting("rag:summary-chunk", 1),
+            "memo for Priya Raman",
+            task_id="t1",
+            summarizer=summarizer(server, store),
         )
     assert [d.source for d in context.docs] == ["2025-03-05..2025-03-06"]
-    assert context.text == "[2025-03-05..2025-03-06]\nSummary of 2025-03-05..2025-03-06: The vendor memo should go to Priya Raman, she owns the practice."
+    assert (
+        context.text
+        == "[2025-03-05..2025-03-06]\nSummary of 2025-03-05..2025-03-06: The vendor memo should go to Priya Raman, she owns the practice."
+    )
     assert context.summary_prompt_hash is not None and len(context.summary_prompt_hash) == 12 and context.retriever == "bm25"
     assert context.tokens == default_token_counter().count(context.text)
 
@@ -256,7 +301,8 @@ async def test_concurrent_builds_of_one_task_share_one_set_of_summaries(store: S
     with StubServer(summary_responder, delay=0.05) as server:
         shared = summarizer(server, store)
         first, second = await asyncio.gather(
-            build_documents("t1", DAYS, Granularity.SUMMARY_CHUNK, shared), build_documents("t1", DAYS, Granularity.SUMMARY_CHUNK, shared),
+            build_documents("t1", DAYS, Granularity.SUMMARY_CHUNK, shared),
+            build_documents("t1", DAYS, Granularity.SUMMARY_CHUNK, shared),
         )
         assert first == second and len(server.requests) == 3
         other, again = await asyncio.gather(  # two summarizers (as in two worker processes) race: both ask, the first answer stays

@@ -42,11 +42,17 @@ def test_reference_passes_every_task_and_the_intent_alone_passes_none(tmp_path: 
 
 def test_one_task_by_name_and_the_pibench_options_refused(tmp_path: Path) -> None:
     db = str(tmp_path / "r.db")
-    one = run_json("episode", "--suite", "odyssey", "--task", TASKS[1], "--model", "scripted:reference", "--data", str(ODYSSEY_MINI), "--db", db)
+    one = run_json(
+        "episode", "--suite", "odyssey", "--task", TASKS[1], "--model", "scripted:reference", "--data", str(ODYSSEY_MINI), "--db", db
+    )
     assert [row["task"] for row in one["pass_rate"]["tasks"]] == [TASKS[1]]
-    wrong = run_cli("episode", "--suite", "odyssey", "--persona", "x", "--model", "scripted:reference", "--data", str(ODYSSEY_MINI), "--db", db)
+    wrong = run_cli(
+        "episode", "--suite", "odyssey", "--persona", "x", "--model", "scripted:reference", "--data", str(ODYSSEY_MINI), "--db", db
+    )
     assert wrong.exit_code == 2 and "--task" in wrong.output
-    unknown = run_cli("episode", "--suite", "odyssey", "--task", "od_nope", "--model", "scripted:reference", "--data", str(ODYSSEY_MINI), "--db", db)
+    unknown = run_cli(
+        "episode", "--suite", "odyssey", "--task", "od_nope", "--model", "scripted:reference", "--data", str(ODYSSEY_MINI), "--db", db
+    )
     assert unknown.exit_code == 2 and "no such task" in unknown.output
     memory_on_pibench = run_cli("episode", "--persona", "x", "--memory", "none", "--model", "scripted:reference", "--db", db)
     assert memory_on_pibench.exit_code == 2 and "--memory applies to the odyssey suite only, not personas" in memory_on_pibench.output
@@ -55,11 +61,26 @@ def test_one_task_by_name_and_the_pibench_options_refused(tmp_path: Path) -> Non
 def test_sweep_over_memory_settings_gives_the_memory_table(tmp_path: Path) -> None:
     db = str(tmp_path / "r.db")
     summary = run_json(
-        "sweep", "--suite", "odyssey", "--models", "scripted:reference,scripted:surface", "--memory", "long-context,rag:raw-session,none",
-        "--top-k", "1,3", "--data", str(ODYSSEY_MINI), "--db", db,
+        "sweep",
+        "--suite",
+        "odyssey",
+        "--models",
+        "scripted:reference,scripted:surface",
+        "--memory",
+        "long-context,rag:raw-session,none",
+        "--top-k",
+        "1,3",
+        "--data",
+        str(ODYSSEY_MINI),
+        "--db",
+        db,
     )
     rows = {(r["model"], r["memory"], r["top_k"]): r for r in summary["pass_rate"]["memory"]}
-    assert set(rows) == {(m, s, k) for m in ("scripted:reference", "scripted:surface") for s, k in (("long-context", None), ("rag:raw-session", 1), ("rag:raw-session", 3), ("none", None))}
+    assert set(rows) == {
+        (m, s, k)
+        for m in ("scripted:reference", "scripted:surface")
+        for s, k in (("long-context", None), ("rag:raw-session", 1), ("rag:raw-session", 3), ("none", None))
+    }
     assert all(r["pass_rate"] == (1.0 if m == "scripted:reference" else 0.0) and r["tasks"] == 3 for (m, _, _), r in rows.items())
     tokens = {(s, k): rows[("scripted:reference", s, k)]["context_tokens"] for _, s, k in rows}
     assert tokens[("none", None)] == 0 < tokens[("rag:raw-session", 1)] < tokens[("rag:raw-session", 3)] <= tokens[("long-context", None)]
@@ -77,8 +98,21 @@ def test_sweep_over_memory_settings_gives_the_memory_table(tmp_path: Path) -> No
 def test_an_odyssey_run_replays_from_its_record(tmp_path: Path) -> None:
     db = str(tmp_path / "r.db")
     summary = run_json(
-        "episode", "--suite", "odyssey", "--task", TASKS[0], "--memory", "rag:raw-utterance", "--top-k", "2", "--model", "scripted:reference",
-        "--data", str(ODYSSEY_MINI), "--db", db,
+        "episode",
+        "--suite",
+        "odyssey",
+        "--task",
+        TASKS[0],
+        "--memory",
+        "rag:raw-utterance",
+        "--top-k",
+        "2",
+        "--model",
+        "scripted:reference",
+        "--data",
+        str(ODYSSEY_MINI),
+        "--db",
+        db,
     )
     (row,) = summary["runs"]
     replayed = run_json("replay", row["run_id"], "--db", db)
@@ -97,8 +131,23 @@ def test_long_context_against_summary_chunks_with_a_summary_model_on_the_stub_se
     db = str(tmp_path / "r.db")
     with StubServer(summary_responder) as server:
         summary = run_json(
-            "sweep", "--suite", "odyssey", "--models", "scripted:reference,scripted:surface", "--memory", "long-context,rag:summary-chunk",
-            "--top-k", "2", "--summary-model", "openai:summ", "--base-url", server.base_url, "--data", str(ODYSSEY_MINI), "--db", db,
+            "sweep",
+            "--suite",
+            "odyssey",
+            "--models",
+            "scripted:reference,scripted:surface",
+            "--memory",
+            "long-context,rag:summary-chunk",
+            "--top-k",
+            "2",
+            "--summary-model",
+            "openai:summ",
+            "--base-url",
+            server.base_url,
+            "--data",
+            str(ODYSSEY_MINI),
+            "--db",
+            db,
         )
         made = len(server.requests)
     assert made == 9  # 5 days in windows of 2 = 3 chunks per task, made once for both models' runs
@@ -107,15 +156,38 @@ def test_long_context_against_summary_chunks_with_a_summary_model_on_the_stub_se
     assert rows[("scripted:surface", "rag:summary-chunk", 2)]["pass_rate"] == 0.0
     chunk_tokens = rows[("scripted:reference", "rag:summary-chunk", 2)]["context_tokens"]
     assert 0 < chunk_tokens < rows[("scripted:reference", "long-context", None)]["context_tokens"]
-    refused = run_cli("sweep", "--suite", "odyssey", "--models", "scripted:reference", "--memory", "rag:summary-session", "--data", str(ODYSSEY_MINI), "--db", db)
+    refused = run_cli(
+        "sweep",
+        "--suite",
+        "odyssey",
+        "--models",
+        "scripted:reference",
+        "--memory",
+        "rag:summary-session",
+        "--data",
+        str(ODYSSEY_MINI),
+        "--db",
+        db,
+    )
     assert refused.exit_code == 2 and "needs --summary-model" in refused.output
 
 
 def test_the_react_agent_reads_the_whole_history_in_its_first_request(tmp_path: Path) -> None:
     with StubServer(lambda body: text_reply("I have not done anything.")) as server:
         summary = run_json(
-            "episode", "--suite", "odyssey", "--task", TASKS[1], "--model", "openai:stub-model", "--base-url", server.base_url,
-            "--data", str(ODYSSEY_MINI), "--db", str(tmp_path / "r.db"),
+            "episode",
+            "--suite",
+            "odyssey",
+            "--task",
+            TASKS[1],
+            "--model",
+            "openai:stub-model",
+            "--base-url",
+            server.base_url,
+            "--data",
+            str(ODYSSEY_MINI),
+            "--db",
+            str(tmp_path / "r.db"),
         )
         first = prompt_text(server.requests[0])
     assert all(f"## 2025-03-{day}" in first for day in ("06", "07", "10", "11", "13")) and "Task: Put the vendor review" in first

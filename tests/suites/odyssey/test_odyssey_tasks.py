@@ -50,7 +50,10 @@ def load_problems(root: Path, task: str = EMAIL_TASK) -> list[str]:
         (lambda d: d["details"][0].update(cue="(unclosed"), "details[0].cue: invalid regular expression"),
         (lambda d: d.update(id="od_other"), "id: is 'od_other' but the folder is named 'od_test_email_supplier'"),
         (lambda d: d.update(colour="blue"), "colour: unknown field"),
-        (lambda d: d["reference"].insert(0, {"tool": "calendar__create_event", "args": {}}), "reference[0].tool: 'calendar__create_event' is not among the tools the task offers"),
+        (
+            lambda d: d["reference"].insert(0, {"tool": "calendar__create_event", "args": {}}),
+            "reference[0].tool: 'calendar__create_event' is not among the tools the task offers",
+        ),
     ],
 )
 def test_format_errors_name_file_field_and_reason(odyssey_copy: Path, change, expected: str) -> None:
@@ -66,14 +69,18 @@ def test_a_broken_yaml_file_is_one_line(odyssey_copy: Path) -> None:
 
 
 def test_unknown_task_names_the_known_ones(odyssey_copy: Path) -> None:
-    assert load_problems(odyssey_copy, "od_nope") == [f"odyssey/od_nope/task.yaml: no such task; tasks here: {EMAIL_TASK}, {MEETING_TASK}, {MEMO_TASK}"]
+    assert load_problems(odyssey_copy, "od_nope") == [
+        f"odyssey/od_nope/task.yaml: no such task; tasks here: {EMAIL_TASK}, {MEETING_TASK}, {MEMO_TASK}"
+    ]
 
 
 def test_a_task_is_one_session_with_the_intent_after_the_history() -> None:
     loaded = SUITE.load(ODYSSEY_MINI, MEETING_TASK, SuiteSettings())
     (session,) = loaded.sessions
     assert loaded.suite == "odyssey" and loaded.persona.id == MEETING_TASK and loaded.persona.name == "Dana Whitfield"
-    assert [e.id for e in loaded.episode.sessions] == [MEETING_TASK] and loaded.directory == (ODYSSEY_MINI / "odyssey" / MEETING_TASK).resolve()
+    assert [e.id for e in loaded.episode.sessions] == [MEETING_TASK] and loaded.directory == (
+        ODYSSEY_MINI / "odyssey" / MEETING_TASK
+    ).resolve()
     message = session.trigger.message
     assert message.index("## 2025-03-06") < message.index("## 2025-03-13") < message.index("Task: Put the vendor review")
     assert "priya@larkspur.example" in message  # long-context: the whole history

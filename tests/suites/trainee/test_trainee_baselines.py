@@ -26,8 +26,11 @@ def _overall(summary: dict) -> dict:
 
 
 def test_the_guessing_baseline_scores_low_and_every_attempt_counts_as_a_guess(tmp_path: Path) -> None:
-    row = _overall(run_episode_json("--suite", "trainee", "--model", "scripted:guess", "--task", "s2-n2,s5-n5", "--days", "2",
-                                    "--db", str(tmp_path / "pbench.db")))
+    row = _overall(
+        run_episode_json(
+            "--suite", "trainee", "--model", "scripted:guess", "--task", "s2-n2,s5-n5", "--days", "2", "--db", str(tmp_path / "pbench.db")
+        )
+    )
     assert row["checkpoint_score"] <= 0.25 and row["success_rate"] == 0.0 and row["scenario_days"] == 4
     assert row["clues_asked"] == 0.0 and row["guesses"] == 1.0 and row["messages_per_clue"] is None
 
@@ -52,13 +55,27 @@ def test_the_canvasser_obtains_nothing_and_its_messages_are_recorded(tmp_path: P
 
 
 def test_both_baselines_run_in_a_sweep_and_unknown_names_list_them(tmp_path: Path) -> None:
-    result = run_cli("sweep", "--suite", "trainee", "--models", "scripted:guess,scripted:canvass", "--task", "s3-n3", "--json",
-                     "--db", str(tmp_path / "pbench.db"))
+    result = run_cli(
+        "sweep",
+        "--suite",
+        "trainee",
+        "--models",
+        "scripted:guess,scripted:canvass",
+        "--task",
+        "s3-n3",
+        "--json",
+        "--db",
+        str(tmp_path / "pbench.db"),
+    )
     assert result.exit_code == 0, result.output
     rows = {r["model"]: r for r in json.loads(result.stdout)["trainee"]["overall"]}
     assert set(rows) == {"scripted:guess", "scripted:canvass"}
-    assert all(r["checkpoint_score"] <= 0.4 and r["success_rate"] == 0.0 and r["clues_asked"] == 0.0 and r["guesses"] == 1.0 for r in rows.values())
-    unknown = run_cli("episode", "--suite", "trainee", "--model", "scripted:guessing", "--task", "s3-n3", "--db", str(tmp_path / "pbench.db"))
+    assert all(
+        r["checkpoint_score"] <= 0.4 and r["success_rate"] == 0.0 and r["clues_asked"] == 0.0 and r["guesses"] == 1.0 for r in rows.values()
+    )
+    unknown = run_cli(
+        "episode", "--suite", "trainee", "--model", "scripted:guessing", "--task", "s3-n3", "--db", str(tmp_path / "pbench.db")
+    )
     assert unknown.exit_code != 0 and "scripted:canvass" in unknown.output and "scripted:guess" in unknown.output
     assert "Traceback" not in unknown.output
 
@@ -68,8 +85,18 @@ def test_four_keyword_questions_to_every_colleague_get_no_more_than_the_canvasse
     tasks = ["s2-n3", "s9-n5"]
     kinds = [c for name in tasks for c in held_clues(compose_scenario(name)) if any(p.search(q) for q in KEYWORD_QUESTIONS for p in c.ask)]
     assert len(kinds) >= 7
-    result = run_cli("sweep", "--suite", "trainee", "--models", f"scripted:canvass,{AGENTS}:KeywordCanvass", "--task", ",".join(tasks),
-                     "--json", "--db", str(tmp_path / "pbench.db"))
+    result = run_cli(
+        "sweep",
+        "--suite",
+        "trainee",
+        "--models",
+        f"scripted:canvass,{AGENTS}:KeywordCanvass",
+        "--task",
+        ",".join(tasks),
+        "--json",
+        "--db",
+        str(tmp_path / "pbench.db"),
+    )
     assert result.exit_code == 0, result.output
     rows = {r["model"]: r for r in json.loads(result.stdout)["trainee"]["overall"]}
     keywords = next(r for model, r in rows.items() if model.endswith(":KeywordCanvass"))
@@ -97,8 +124,9 @@ def test_a_react_agent_has_one_step_per_model_call(tmp_path: Path) -> None:
 
     db = tmp_path / "pbench.db"
     with StubServer(answer) as server:
-        summary = run_episode_json("--suite", "trainee", "--model", "openai:agent", "--base-url", server.base_url, "--task", "s3-n3",
-                                   "--no-probe", "--db", str(db))
+        summary = run_episode_json(
+            "--suite", "trainee", "--model", "openai:agent", "--base-url", server.base_url, "--task", "s3-n3", "--no-probe", "--db", str(db)
+        )
     store = Store(db)
     run_id = summary["runs"][0]["run_id"]
     [session] = store.session_runs(run_id)
@@ -122,15 +150,30 @@ def test_an_agent_that_never_declares_a_step_is_not_counted_fewer_nor_given_time
 def test_guessing_first_and_asking_afterwards_is_still_guessing(tmp_path: Path) -> None:
     """An agent that acts on every guess, then asks each holder its targeted question: the clues are obtained, the attempts
     were guesses all the same (an honest asker, ``scripted:reference``, has none: test_trainee_runs)."""
-    row = _overall(run_episode_json("--suite", "trainee", "--model", "test:guess-then-ask", "--task", "s2-n2,s5-n5", "--days", "2",
-                                    "--db", str(tmp_path / "pbench.db")))
+    row = _overall(
+        run_episode_json(
+            "--suite",
+            "trainee",
+            "--model",
+            "test:guess-then-ask",
+            "--task",
+            "s2-n2,s5-n5",
+            "--days",
+            "2",
+            "--db",
+            str(tmp_path / "pbench.db"),
+        )
+    )
     assert row["clues_asked"] == 1.0 and row["guesses"] == 1.0 and row["checkpoint_score"] <= 0.25
 
 
 def test_naming_a_clue_file_in_a_call_that_reads_nothing_is_not_reading_it(tmp_path: Path) -> None:
     """s6-n3 and s7-n3 hold clues in files: an agent that only names their paths (a failed ``list_dir``) and guesses is guessing."""
-    row = _overall(run_episode_json("--suite", "trainee", "--model", "test:touch-then-guess", "--task", "s6-n3,s7-n3",
-                                    "--db", str(tmp_path / "pbench.db")))
+    row = _overall(
+        run_episode_json(
+            "--suite", "trainee", "--model", "test:touch-then-guess", "--task", "s6-n3,s7-n3", "--db", str(tmp_path / "pbench.db")
+        )
+    )
     assert row["guesses"] == 1.0 and row["clues_asked"] == 0.0
 
 
@@ -144,6 +187,23 @@ def test_an_agent_is_never_counted_fewer_steps_than_its_recorded_model_calls(tmp
 def test_the_canvasser_obtains_nothing_from_llm_colleagues_either(tmp_path: Path) -> None:
     """Colleagues played by a model (a stub that grants every fact whose own question may count): the survey screen comes first."""
     with StubServer(_npc_judge) as server:
-        row = _overall(run_episode_json("--suite", "trainee", "--model", "scripted:canvass", "--task", "s6-n3", "--npc", "llm",
-                                        "--npc-model", "openai:npc", "--base-url", server.base_url, "--no-probe", "--db", str(tmp_path / "pbench.db")))
+        row = _overall(
+            run_episode_json(
+                "--suite",
+                "trainee",
+                "--model",
+                "scripted:canvass",
+                "--task",
+                "s6-n3",
+                "--npc",
+                "llm",
+                "--npc-model",
+                "openai:npc",
+                "--base-url",
+                server.base_url,
+                "--no-probe",
+                "--db",
+                str(tmp_path / "pbench.db"),
+            )
+        )
     assert row["clues_asked"] == 0.0 and row["messages"] >= 3 and row["checkpoint_score"] <= 0.4

@@ -29,8 +29,9 @@ MORNING = datetime(2026, 3, 2, 9, 0)
 NPC = Npc(handle="ada.lind", name="Ada Lind", role="Finance Lead", department="Finance", email="ada.lind@x.example", persona="Brisk.")
 PAYMENTS = (re.compile(r"\bpayments?\b", re.I),)
 POLICY = HeldClue("d1.t1.k1", "ada.lind", "Payments above 4000 need an approver.", (re.compile(r"\b(policy|threshold)\b", re.I),), PAYMENTS)
-VENDOR = HeldClue("d1.t1.k2", "ada.lind", "The approved vendor list is vendors.xlsx.", (re.compile(r"\bvendor list\b", re.I),), PAYMENTS,
-                  after="d1.t1.k1")
+VENDOR = HeldClue(
+    "d1.t1.k2", "ada.lind", "The approved vendor list is vendors.xlsx.", (re.compile(r"\bvendor list\b", re.I),), PAYMENTS, after="d1.t1.k1"
+)
 RULES = RulesColleagues({"ada.lind": NPC}, (POLICY, VENDOR))
 
 
@@ -49,8 +50,12 @@ def _box(tmp_path: Path, colleagues: Any = None, rates: ClockRates | None = Cloc
     apps = AppStore()
     apps.set_clock(MORNING)
     with apps.db() as db:
-        db.connection().exec_driver_sql("INSERT INTO chat_contact (handle, name, role, department, email) VALUES ('ada.lind', 'Ada Lind', '', '', '')")
-        db.connection().exec_driver_sql("INSERT INTO clock_notice (at, text, delivered) VALUES ('2026-03-02 09:05:00', 'standup starts', 0)")
+        db.connection().exec_driver_sql(
+            "INSERT INTO chat_contact (handle, name, role, department, email) VALUES ('ada.lind', 'Ada Lind', '', '', '')"
+        )
+        db.connection().exec_driver_sql(
+            "INSERT INTO clock_notice (at, text, delivered) VALUES ('2026-03-02 09:05:00', 'standup starts', 0)"
+        )
     clock = VirtualClock(apps, rates) if rates is not None else None
     env = ToolEnv(Workspace(tmp_path / "ws"), Memory(), apps, colleagues=colleagues, clock=clock)
     return ToolBox(env, resolve_tool_names(["chat", "clock"]))
@@ -123,7 +128,9 @@ def test_rules_colleague_sets_aside_laundry_lists_and_loses_patience() -> None:
     assert RULES.reply("ada.lind", survey, [], MORNING).released == ()
     menu = "Could you tell me the payments policy, the vendor list, the meeting code, the budget or the report format?"
     assert RULES.reply("ada.lind", menu, [], MORNING).released == ()
-    misses = [(f"Which {topic} should I use today?", ColleagueReply(DEFLECTION)) for topic in ("printer tray", "parking level", "desk number")]
+    misses = [
+        (f"Which {topic} should I use today?", ColleagueReply(DEFLECTION)) for topic in ("printer tray", "parking level", "desk number")
+    ]
     spent = RULES.reply("ada.lind", "What is the payment approval threshold?", _thread(*misses), MORNING)
     assert spent == ColleagueReply(TIRED, decided_by="rules")
 

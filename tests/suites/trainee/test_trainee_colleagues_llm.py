@@ -33,6 +33,7 @@ def _scenario() -> tuple[Scenario, str, Any]:
 def _judge(targeted: dict[str, str]) -> Any:
     def answer(body: dict[str, Any]) -> Any:
         return text_reply(json.dumps({"targeted": targeted}))
+
     return answer
 
 
@@ -83,7 +84,10 @@ async def test_prose_instead_of_json_is_retried_with_bounds_then_a_recorded_fail
         async with ChatTransport() as transport:
             got = await _bound(scenario, server, transport, records).reply(clue.holder, QUESTION, [], MORNING)
     assert got.released == () and got.text == NO_REPLY
-    assert got.failure.startswith(f"colleague {clue.holder}: npc clue_judgment: no valid answer from openai:npc after 4 attempt(s)") and "\n" not in got.failure
+    assert (
+        got.failure.startswith(f"colleague {clue.holder}: npc clue_judgment: no valid answer from openai:npc after 4 attempt(s)")
+        and "\n" not in got.failure
+    )
     assert len(server.requests) == 4 and [r.ok for r in records] == [False] * 4 and {r.role for r in records} == {"npc"}
 
 
@@ -125,7 +129,9 @@ async def test_the_chat_tool_awaits_the_model_without_blocking_the_loop_and_reco
         async with ChatTransport() as transport:
             box = _box(tmp_path, _bound(scenario, server, transport, []))
             with box.env.require_apps().db() as db:
-                db.connection().exec_driver_sql(f"INSERT INTO chat_contact (handle, name, role, department, email) VALUES ('{clue.holder}', 'Holder', '', '', '')")
+                db.connection().exec_driver_sql(
+                    f"INSERT INTO chat_contact (handle, name, role, department, email) VALUES ('{clue.holder}', 'Holder', '', '', '')"
+                )
             ticks = 0
 
             async def tick() -> None:
@@ -148,8 +154,23 @@ async def test_the_chat_tool_awaits_the_model_without_blocking_the_loop_and_reco
 def test_an_llm_colleague_run_replays_from_its_record_without_the_server(tmp_path: Path) -> None:
     db = tmp_path / "pbench.db"
     with StubServer(_npc_judge) as server:
-        recorded = run_episode_json("--suite", "trainee", "--model", "scripted:reference", "--task", "s6-n3", "--npc", "llm",
-                                    "--npc-model", "openai:npc", "--base-url", server.base_url, "--no-probe", "--db", str(db))
+        recorded = run_episode_json(
+            "--suite",
+            "trainee",
+            "--model",
+            "scripted:reference",
+            "--task",
+            "s6-n3",
+            "--npc",
+            "llm",
+            "--npc-model",
+            "openai:npc",
+            "--base-url",
+            server.base_url,
+            "--no-probe",
+            "--db",
+            str(db),
+        )
         asked = len(server.requests)
     first = recorded["runs"][0]["run_id"]
     replayed = run_cli("replay", first, "--db", str(db), "--json")  # the server is gone: every judgment comes from the record
@@ -168,15 +189,32 @@ def test_an_llm_colleague_run_replays_from_its_record_without_the_server(tmp_pat
     assert [(r["role"], r["calls"], r["cached"]) for r in recorded["cost"]] == [("npc", asked, 0)]  # in the run's cost ledger
     assert len(npc_calls(again["run_id"])) == asked and all(c.cached for c in npc_calls(again["run_id"]))
     assert replies(again["run_id"]) == replies(first) and replies(first)
-    grades = {rid: [(g.item_id, g.score) for sr in store.session_runs(rid) for g in store.rows(Grade, sr.id)] for rid in (first, again["run_id"])}
+    grades = {
+        rid: [(g.item_id, g.score) for sr in store.session_runs(rid) for g in store.rows(Grade, sr.id)] for rid in (first, again["run_id"])
+    }
     assert grades[first] == grades[again["run_id"]] and grades[first] and again["comp"] == recorded["runs"][0]["comp"] == 1.0
 
 
 def test_a_run_whose_colleague_model_answers_prose_records_failed_replies_and_releases_nothing(tmp_path: Path) -> None:
     db = tmp_path / "pbench.db"
     with StubServer(lambda body: text_reply("Sure, happy to help with that!")) as server:
-        summary = run_episode_json("--suite", "trainee", "--model", "scripted:reference", "--task", "s6-n3", "--npc", "llm",
-                                   "--npc-model", "openai:npc", "--base-url", server.base_url, "--no-probe", "--db", str(db))
+        summary = run_episode_json(
+            "--suite",
+            "trainee",
+            "--model",
+            "scripted:reference",
+            "--task",
+            "s6-n3",
+            "--npc",
+            "llm",
+            "--npc-model",
+            "openai:npc",
+            "--base-url",
+            server.base_url,
+            "--no-probe",
+            "--db",
+            str(db),
+        )
     run_id = summary["runs"][0]["run_id"]
     store = Store(db)
     (session,) = store.session_runs(run_id)

@@ -46,11 +46,22 @@ def test_the_readme_trainee_commands_run_with_validation(tmp_path: Path) -> None
     summary = run_episode_json("--suite", "trainee", "--model", "scripted:reference", "--db", db)  # every default scenario
     row = summary["trainee"]["overall"][0]
     assert row["scenario_days"] == len(default_names()) and row["checkpoint_score"] == 1.0 and row["success_rate"] == 1.0
-    swept = run_cli("sweep", "--suite", "trainee", "--models", "scripted:reference", "--hints", "none,data,method,both",
-                    "--task", "s5-n6", "--json", "--db", db)
+    swept = run_cli(
+        "sweep",
+        "--suite",
+        "trainee",
+        "--models",
+        "scripted:reference",
+        "--hints",
+        "none,data,method,both",
+        "--task",
+        "s5-n6",
+        "--json",
+        "--db",
+        db,
+    )
     assert swept.exit_code == 0, swept.output
     by_hints = json.loads(swept.stdout)["trainee"]["by_hints"]
     assert {r["hints"] for r in by_hints} == {"none", "data", "method", "both"} and all(r["checkpoint_score"] == 1.0 for r in by_hints)
     two_days = run_episode_json("--suite", "trainee", "--model", "scripted:reference", "--task", "s5-n6", "--days", "2", "--db", db)
     assert two_days["trainee"]["overall"][0]["checkpoint_score"] == 1.0
-

@@ -75,12 +75,15 @@ def _with_draft(scenario: Scenario, draft: TaskDraft) -> Scenario:
     return scenario.__class__(scenario.name, scenario.seed, scenario.count, (day,), scenario.password)
 
 
-@pytest.mark.parametrize(("subject", "question", "expected"), [
-    ((r"\b(policy|threshold)\b",), "What is the approval policy threshold?", "targeted by a generic question"),
-    ((r"\bZanzibar\b",), "What is the approval policy threshold for Zanzibar payments?", "named nowhere the agent sees"),
-    ((r"\bclaims?\b",), "What is the approval threshold for payment claims?", "also names task t2"),
-    ((r"\bpayments?\b",), "What is the approval policy threshold?", "does not both name its subject"),
-])
+@pytest.mark.parametrize(
+    ("subject", "question", "expected"),
+    [
+        ((r"\b(policy|threshold)\b",), "What is the approval policy threshold?", "targeted by a generic question"),
+        ((r"\bZanzibar\b",), "What is the approval policy threshold for Zanzibar payments?", "named nowhere the agent sees"),
+        ((r"\bclaims?\b",), "What is the approval threshold for payment claims?", "also names task t2"),
+        ((r"\bpayments?\b",), "What is the approval policy threshold?", "does not both name its subject"),
+    ],
+)
 def test_a_clue_subject_that_is_not_specific_is_found(subject: tuple[str, ...], question: str, expected: str) -> None:
     scenario = compose_scenario("s2-n2", templates=["transaction_audit", "expense_review"])
     task = next(t for t in scenario.days[0].tasks if t.template == "transaction_audit")
@@ -101,8 +104,16 @@ def test_a_subject_that_a_keyword_question_names_lets_the_keyword_asker_in_and_i
 
 
 # Templates 7-14: further seeds, the baselines, composition, and the stuffing adversaries.
-TEMPLATES_7_14 = ("price_backfill", "campaign_split", "workshop_booking", "incident_drill", "contract_fill", "expense_review",
-                  "launch_notice", "stock_reorder")
+TEMPLATES_7_14 = (
+    "price_backfill",
+    "campaign_split",
+    "workshop_booking",
+    "incident_drill",
+    "contract_fill",
+    "expense_review",
+    "launch_notice",
+    "stock_reorder",
+)
 PLAY = importlib.import_module("proactive_bench.suites.trainee.play")
 """The player module (the package exports its ``play`` function under the same name)."""
 ORACLE_STEPS = PLAY.oracle_steps
@@ -170,6 +181,7 @@ def _played_with(monkeypatch: pytest.MonkeyPatch, scenario: Scenario, transform:
 
 def _rewrite(tool: str, change: Callable[[dict], dict | list[dict]]) -> Transform:
     """Replace every oracle call of ``tool`` by the call(s) ``change`` makes of its args."""
+
     def transform(steps: list[PlannedStep]) -> list[PlannedStep]:
         out: list[PlannedStep] = []
         for step in steps:
@@ -179,6 +191,7 @@ def _rewrite(tool: str, change: Callable[[dict], dict | list[dict]]) -> Transfor
             changed = change(dict(step.args))
             out += [replace(step, args=a) for a in (changed if isinstance(changed, list) else [changed])]
         return out
+
     return transform
 
 
@@ -223,7 +236,9 @@ def test_mailing_every_candidate_total_fails(monkeypatch: pytest.MonkeyPatch) ->
     scenario = compose_scenario("s11-n2", templates=["expense_review"])
     c2 = _task(scenario).draft.checkpoints[1].check["all"]
     candidates = [c2[0]["checker"]["args"]["body_contains"][0], *(c["not"]["checker"]["args"]["body_contains"][0] for c in c2[1:])]
-    verdicts = _played_with(monkeypatch, scenario, _rewrite("gmail__send_email", lambda a: {**a, "body": "Total: " + " or ".join(candidates)}))
+    verdicts = _played_with(
+        monkeypatch, scenario, _rewrite("gmail__send_email", lambda a: {**a, "body": "Total: " + " or ".join(candidates)})
+    )
     assert verdicts["t1.c1"] and not verdicts["t1.c2"]
 
 

@@ -218,6 +218,7 @@ sa.Table(
     sa.PrimaryKeyConstraint("id"),
 )
 
+
 def upgrade() -> None:
     bind = op.get_bind()
     existing = sa.inspect(bind)

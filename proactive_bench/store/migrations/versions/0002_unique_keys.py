@@ -30,7 +30,9 @@ def upgrade() -> None:
     bind = op.get_bind()
     for name, (table, columns) in UNIQUE.items():
         keys = ", ".join(columns)
-        duplicated = bind.execute(sa.text(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table} GROUP BY {keys} HAVING COUNT(*) > 1) AS d")).scalar()
+        duplicated = bind.execute(
+            sa.text(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table} GROUP BY {keys} HAVING COUNT(*) > 1) AS d")
+        ).scalar()
         if duplicated:
             raise StoreSchemaError(f"table {table} holds {duplicated} duplicated ({keys}); remove them before this pbench can open it")
         op.create_index(name, table, columns, unique=True)

@@ -59,7 +59,9 @@ def upgrade() -> None:
     for run_id, position, digest in stored:
         data = db.execute(sa.text("SELECT data FROM workspacearchive WHERE sha256 = :d"), {"d": digest}).scalar_one()
         manifest = _converted(db, run_id, position, data)
-        db.execute(sa.text("UPDATE checkpoint SET sha256 = :m WHERE run_id = :r AND position = :p"), {"m": manifest, "r": run_id, "p": position})
+        db.execute(
+            sa.text("UPDATE checkpoint SET sha256 = :m WHERE run_id = :r AND position = :p"), {"m": manifest, "r": run_id, "p": position}
+        )
     for run_id, workspace in db.execute(sa.text("SELECT id, workspace FROM run WHERE workspace <> '' ORDER BY id")).all():
         folder = Path(workspace).parent.parent / "checkpoints" / run_id
         if not folder.is_dir():
@@ -68,7 +70,10 @@ def upgrade() -> None:
         for position, path in _checkpoint_files(folder):
             if position not in saved:
                 manifest = _converted(db, run_id, position, path)
-                db.execute(sa.text("INSERT INTO checkpoint (run_id, position, sha256) VALUES (:r, :p, :m)"), {"r": run_id, "p": position, "m": manifest})
+                db.execute(
+                    sa.text("INSERT INTO checkpoint (run_id, position, sha256) VALUES (:r, :p, :m)"),
+                    {"r": run_id, "p": position, "m": manifest},
+                )
                 saved.add(position)
 
 
@@ -101,7 +106,11 @@ def _converted(db: Connection, run_id: str, position: int, saved: bytes | Path) 
     known = sa.text("SELECT sha256 FROM workspacearchive WHERE sha256 IN :d").bindparams(sa.bindparam("d", expanding=True))
     digests = list(archived)
     present = {found for start in range(0, len(digests), 500) for found in db.execute(known, {"d": digests[start : start + 500]}).scalars()}
-    rows = [{"sha256": digest, **dict(zip(("data", "codec"), compress_if_smaller(data), strict=True))} for digest, data in archived.items() if digest not in present]
+    rows = [
+        {"sha256": digest, **dict(zip(("data", "codec"), compress_if_smaller(data), strict=True))}
+        for digest, data in archived.items()
+        if digest not in present
+    ]
     if rows:
         db.execute(sa.text("INSERT INTO workspacearchive (sha256, data, codec) VALUES (:sha256, :data, :codec)"), rows)
     return next(iter(archived))

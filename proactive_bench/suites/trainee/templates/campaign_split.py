@@ -59,52 +59,84 @@ class CampaignSplit(TemplateHeading):
             colleague(partner, "Finance Business Partner", "Finance", "Careful with numbers; signs off the quarterly marketing money."),
         )
         clues = (
-            Clue(id="k1", holder=director.handle, value=f"drop {dropped} entirely",
-                 text=f"This quarter we drop {dropped} entirely; it gets nothing. Keep every other channel.",
-                 ask=(r"\b(channels?|drop\w*|cut|exclud\w*|strategy|skip\w*|pause\w*)\b",), subject=named(brand),
-                 question=f"Which channels should the {brand} campaign keep or drop this quarter?"),
-            Clue(id="k2", holder=partner.handle, value=f"{budget:,} euros in total",
-                 text=f"The {brand} campaign has {budget:,} euros in total for next quarter.",
-                 ask=(r"\b(budget|money|funds?|spend|how much)\b",), subject=named(brand),
-                 question=f"What is the total budget of the {brand} campaign next quarter?"),
+            Clue(
+                id="k1",
+                holder=director.handle,
+                value=f"drop {dropped} entirely",
+                text=f"This quarter we drop {dropped} entirely; it gets nothing. Keep every other channel.",
+                ask=(r"\b(channels?|drop\w*|cut|exclud\w*|strategy|skip\w*|pause\w*)\b",),
+                subject=named(brand),
+                question=f"Which channels should the {brand} campaign keep or drop this quarter?",
+            ),
+            Clue(
+                id="k2",
+                holder=partner.handle,
+                value=f"{budget:,} euros in total",
+                text=f"The {brand} campaign has {budget:,} euros in total for next quarter.",
+                ask=(r"\b(budget|money|funds?|spend|how much)\b",),
+                subject=named(brand),
+                question=f"What is the total budget of the {brand} campaign next quarter?",
+            ),
         )
         wrote = called("xlsx_write", path=out)
         return TaskDraft(
             title="Plan a campaign budget",
-            objective=(f"Plan next quarter's budget of the {brand} campaign in {out}: row 1 the headers Channel and Amount, then one "
-                       f"row per channel of {source} in the same order, column B the channel's amount in whole euros. Channels share "
-                       f"the total budget in proportion to last quarter's conversions; follow the director's channel decisions. "
-                       f"When it is ready, e-mail {director.name} ({director.email}) where it is, with the subject '{subject}'."),
+            objective=(
+                f"Plan next quarter's budget of the {brand} campaign in {out}: row 1 the headers Channel and Amount, then one "
+                f"row per channel of {source} in the same order, column B the channel's amount in whole euros. Channels share "
+                f"the total budget in proportion to last quarter's conversions; follow the director's channel decisions. "
+                f"When it is ready, e-mail {director.name} ({director.email}) where it is, with the subject '{subject}'."
+            ),
             npcs=npcs,
             clues=clues,
             checkpoints=(
-                Checkpoint(id="c1", text="the dropped channel gets nothing", needs=("k1",),
-                           check=checker("xlsx_cell", path=out, cell=f"B{drop_row}", value=0),
-                           attempt=wrote,
-                           feedback="Ask the Marketing Director which channels the campaign keeps before splitting money."),
-                Checkpoint(id="c2", text="every channel's amount is its share of the real budget", needs=("k1", "k2"),
-                           check=checker("xlsx_range", path=out, range=f"B2:B{last}", values=[plan[c] for c in channels],
-                                         tolerance=AMOUNT_TOLERANCE),
-                           attempt=wrote,
-                           feedback="Get the total budget from Finance; never assume a round figure."),
-                Checkpoint(id="c3", text="the director was told the plan is ready before the deadline",
-                           check=checker("email_sent", to=director.email, subject_contains=subject,
-                                         before=minute_iso(ctx, ctx.arrival_minute + due)),
-                           attempt=checker("email_sent", to=director.email),
-                           feedback="Tell the Marketing Director by e-mail when the plan is done, before the deadline, not after."),
+                Checkpoint(
+                    id="c1",
+                    text="the dropped channel gets nothing",
+                    needs=("k1",),
+                    check=checker("xlsx_cell", path=out, cell=f"B{drop_row}", value=0),
+                    attempt=wrote,
+                    feedback="Ask the Marketing Director which channels the campaign keeps before splitting money.",
+                ),
+                Checkpoint(
+                    id="c2",
+                    text="every channel's amount is its share of the real budget",
+                    needs=("k1", "k2"),
+                    check=checker(
+                        "xlsx_range", path=out, range=f"B2:B{last}", values=[plan[c] for c in channels], tolerance=AMOUNT_TOLERANCE
+                    ),
+                    attempt=wrote,
+                    feedback="Get the total budget from Finance; never assume a round figure.",
+                ),
+                Checkpoint(
+                    id="c3",
+                    text="the director was told the plan is ready before the deadline",
+                    check=checker(
+                        "email_sent", to=director.email, subject_contains=subject, before=minute_iso(ctx, ctx.arrival_minute + due)
+                    ),
+                    attempt=checker("email_sent", to=director.email),
+                    feedback="Tell the Marketing Director by e-mail when the plan is done, before the deadline, not after.",
+                ),
             ),
-            files={source: xlsx_bytes({"Channels": [["Channel", "Spend", "Conversions"],
-                                                    *([c, spend[c], conversions[c]] for c in channels)]})},
+            files={
+                source: xlsx_bytes({"Channels": [["Channel", "Spend", "Conversions"], *([c, spend[c], conversions[c]] for c in channels)]})
+            },
             timing=Timing(due_minutes=due, work_minutes=30),
             reference=(
                 Step(ask="k1"),
                 Step(ask="k2"),
-                Step(tool="xlsx_write", args={"path": out, "cells": cells(plan), "sheet": "Plan"}, needs=("k1", "k2"),
-                     guess={"path": out, "cells": cells(guessed), "sheet": "Plan"}),
+                Step(
+                    tool="xlsx_write",
+                    args={"path": out, "cells": cells(plan), "sheet": "Plan"},
+                    needs=("k1", "k2"),
+                    guess={"path": out, "cells": cells(guessed), "sheet": "Plan"},
+                ),
                 email_step(director.email, subject, f"The plan is ready in {out}."),
             ),
-            hints=Hints(data=f"Conversions are in {source}; the director decides the channels and Finance holds the budget.",
-                        method="Amount = budget x conversions / (sum of conversions of the kept channels), rounded; a dropped channel gets 0."),
+            hints=Hints(
+                data=f"Conversions are in {source}; the director decides the channels and Finance holds the budget.",
+                method="Amount = budget x conversions / (sum of conversions of the kept channels), rounded; a dropped channel gets 0.",
+            ),
         )
 
 

@@ -35,14 +35,24 @@ class ContractFill(TemplateHeading):
             colleague(buyer, "Procurement Manager", "Procurement", f"Easy-going negotiator; led the talks with {supplier}."),
         )
         clues = (
-            Clue(id="k1", holder=counsel.handle, value=cap,
-                 text=f"We agreed a liability cap of {cap} with {supplier}.",
-                 ask=(r"\b(liabilit\w*|cap|indemn\w*)\b",), subject=named(supplier),
-                 question=f"What liability cap did we agree with {supplier}?"),
-            Clue(id="k2", holder=buyer.handle, value=notice,
-                 text=f"{supplier} accepted a termination notice of {notice}.",
-                 ask=(r"\b(notice|terminat\w*|cancel\w*)\b",), subject=named(supplier),
-                 question=f"What termination notice period did {supplier} accept?"),
+            Clue(
+                id="k1",
+                holder=counsel.handle,
+                value=cap,
+                text=f"We agreed a liability cap of {cap} with {supplier}.",
+                ask=(r"\b(liabilit\w*|cap|indemn\w*)\b",),
+                subject=named(supplier),
+                question=f"What liability cap did we agree with {supplier}?",
+            ),
+            Clue(
+                id="k2",
+                holder=buyer.handle,
+                value=notice,
+                text=f"{supplier} accepted a termination notice of {notice}.",
+                ask=(r"\b(notice|terminat\w*|cancel\w*)\b",),
+                subject=named(supplier),
+                question=f"What termination notice period did {supplier} accept?",
+            ),
         )
         paragraphs = [
             f"This agreement is made between {ctx.company.name} (the Customer) and {supplier} (the Supplier).",
@@ -61,27 +71,44 @@ class ContractFill(TemplateHeading):
 
         return TaskDraft(
             title="Complete a contract",
-            objective=(f"The supply agreement with {supplier} ({contract}) still has two open terms, {CAP_MARK} and {NOTICE_MARK}. "
-                       f"Replace them with the terms that were agreed, in the document itself, and e-mail {counsel.name} "
-                       f"({counsel.email}) with the subject '{subject}' when it is done."),
+            objective=(
+                f"The supply agreement with {supplier} ({contract}) still has two open terms, {CAP_MARK} and {NOTICE_MARK}. "
+                f"Replace them with the terms that were agreed, in the document itself, and e-mail {counsel.name} "
+                f"({counsel.email}) with the subject '{subject}' when it is done."
+            ),
             npcs=npcs,
             clues=clues,
             checkpoints=(
-                Checkpoint(id="c1", text="the agreed liability cap is in the contract, and no other", needs=("k1",),
-                           check={"all": [only(cap, (*CAPS, GUESSED_CAP)),
-                                          checker("file_contains", path=contract, text=CAP_MARK, absent=True)]},
-                           attempt=edited,
-                           feedback="Ask Legal Counsel for an agreed contract term rather than using a standard figure."),
-                Checkpoint(id="c2", text="the agreed notice period is in the contract, and no other", needs=("k2",),
-                           check={"all": [only(notice, (*NOTICES, GUESSED_NOTICE)),
-                                          checker("file_contains", path=contract, text=NOTICE_MARK, absent=True)]},
-                           attempt=edited,
-                           feedback="The Procurement Manager who negotiated the deal knows its notice period; ask them."),
-                Checkpoint(id="c3", text="legal counsel was told before the deadline",
-                           check=checker("email_sent", to=counsel.email, subject_contains=subject,
-                                         before=minute_iso(ctx, ctx.arrival_minute + due)),
-                           attempt=checker("email_sent", to=counsel.email),
-                           feedback="Tell Legal Counsel by e-mail when the contract is complete, before the deadline."),
+                Checkpoint(
+                    id="c1",
+                    text="the agreed liability cap is in the contract, and no other",
+                    needs=("k1",),
+                    check={"all": [only(cap, (*CAPS, GUESSED_CAP)), checker("file_contains", path=contract, text=CAP_MARK, absent=True)]},
+                    attempt=edited,
+                    feedback="Ask Legal Counsel for an agreed contract term rather than using a standard figure.",
+                ),
+                Checkpoint(
+                    id="c2",
+                    text="the agreed notice period is in the contract, and no other",
+                    needs=("k2",),
+                    check={
+                        "all": [
+                            only(notice, (*NOTICES, GUESSED_NOTICE)),
+                            checker("file_contains", path=contract, text=NOTICE_MARK, absent=True),
+                        ]
+                    },
+                    attempt=edited,
+                    feedback="The Procurement Manager who negotiated the deal knows its notice period; ask them.",
+                ),
+                Checkpoint(
+                    id="c3",
+                    text="legal counsel was told before the deadline",
+                    check=checker(
+                        "email_sent", to=counsel.email, subject_contains=subject, before=minute_iso(ctx, ctx.arrival_minute + due)
+                    ),
+                    attempt=checker("email_sent", to=counsel.email),
+                    feedback="Tell Legal Counsel by e-mail when the contract is complete, before the deadline.",
+                ),
             ),
             files={contract: docx_bytes(f"Supply agreement: {supplier}", paragraphs)},
             timing=Timing(due_minutes=due, work_minutes=15),
@@ -91,8 +118,10 @@ class ContractFill(TemplateHeading):
                 Step(tool="docx_edit", args=fill(cap, notice), needs=("k1", "k2"), guess=fill(GUESSED_CAP, GUESSED_NOTICE)),
                 email_step(counsel.email, subject, f"The {supplier} agreement is complete: {contract}."),
             ),
-            hints=Hints(data=f"Legal Counsel agreed the liability cap; the Procurement Manager negotiated the notice period with {supplier}.",
-                        method=""),
+            hints=Hints(
+                data=f"Legal Counsel agreed the liability cap; the Procurement Manager negotiated the notice period with {supplier}.",
+                method="",
+            ),
         )
 
 

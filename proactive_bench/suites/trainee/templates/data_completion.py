@@ -53,7 +53,9 @@ class DataCompletion(TemplateHeading):
             colleague(assistant, "Sales Assistant", "Sales", "Chatty; collects the regional figures each month."),
         )
         clue = Clue(
-            id="k1", holder=analyst.handle, value=value_text,
+            id="k1",
+            holder=analyst.handle,
+            value=value_text,
             text=f"Our convention: a missing month is the {value_text} in the same row, rounded to a whole unit.",
             ask=(r"\b(fill|complet\w*|missing|blank|gaps?|imput\w*|convention)\b",),
             subject=(r"\bregional[ _]sales\b", r"\bsales (sheet|data|figures|numbers|file|spreadsheet)\b"),
@@ -62,20 +64,30 @@ class DataCompletion(TemplateHeading):
         fills = {ref[c]: answers[c] for c in cells}
         guessed = {ref[c]: guesses[c] for c in cells}
         checkpoints = [
-            Checkpoint(id=f"c{n}", text=f"cell {ref[c]} holds the completed value", needs=("k1",),
-                       check=checker("xlsx_cell", path=sheet, sheet="Sales", cell=ref[c], value=answers[c], tolerance=0.5),
-                       attempt={"tool_called": {"name": "xlsx_write", "args": {"path": re.escape(sheet)}}},
-                       feedback="Ask the Data Analyst how gaps are filled; do not invent your own rule.")
+            Checkpoint(
+                id=f"c{n}",
+                text=f"cell {ref[c]} holds the completed value",
+                needs=("k1",),
+                check=checker("xlsx_cell", path=sheet, sheet="Sales", cell=ref[c], value=answers[c], tolerance=0.5),
+                attempt={"tool_called": {"name": "xlsx_write", "args": {"path": re.escape(sheet)}}},
+                feedback="Ask the Data Analyst how gaps are filled; do not invent your own rule.",
+            )
             for n, c in enumerate(cells, start=1)
         ]
-        checkpoints.append(Checkpoint(
-            id=f"c{len(cells) + 1}", text="the analyst was told the sheet is complete",
-            check=checker("chat_sent", to=analyst.handle, contains=[sheet.rsplit("/", 1)[-1]]),
-            feedback="Tell the person who owns the data when you have changed it, naming the file."))
+        checkpoints.append(
+            Checkpoint(
+                id=f"c{len(cells) + 1}",
+                text="the analyst was told the sheet is complete",
+                check=checker("chat_sent", to=analyst.handle, contains=[sheet.rsplit("/", 1)[-1]]),
+                feedback="Tell the person who owns the data when you have changed it, naming the file.",
+            )
+        )
         return TaskDraft(
             title="Complete sales data",
-            objective=(f"Some monthly figures are missing in {sheet} (sheet Sales). Complete them the way the company does it, "
-                       f"then let {analyst.name} know over chat that the file ({sheet.rsplit('/', 1)[-1]}) is complete."),
+            objective=(
+                f"Some monthly figures are missing in {sheet} (sheet Sales). Complete them the way the company does it, "
+                f"then let {analyst.name} know over chat that the file ({sheet.rsplit('/', 1)[-1]}) is complete."
+            ),
             npcs=npcs,
             clues=(clue,),
             checkpoints=tuple(checkpoints),
@@ -83,12 +95,18 @@ class DataCompletion(TemplateHeading):
             timing=Timing(due_minutes=rng.choice((120, 180)), work_minutes=15),
             reference=(
                 Step(ask="k1"),
-                Step(tool="xlsx_write", args={"path": sheet, "sheet": "Sales", "cells": fills}, needs=("k1",),
-                     guess={"path": sheet, "sheet": "Sales", "cells": guessed}),
+                Step(
+                    tool="xlsx_write",
+                    args={"path": sheet, "sheet": "Sales", "cells": fills},
+                    needs=("k1",),
+                    guess={"path": sheet, "sheet": "Sales", "cells": guessed},
+                ),
                 Step(tool="chat__send_message", args={"to": analyst.handle, "text": f"{sheet.rsplit('/', 1)[-1]} is complete."}),
             ),
-            hints=Hints(data=f"The blanks are cells {', '.join(fills)} of {sheet}.",
-                        method="Each blank month is the rounded mean of the two neighbouring months in its row."),
+            hints=Hints(
+                data=f"The blanks are cells {', '.join(fills)} of {sheet}.",
+                method="Each blank month is the rounded mean of the two neighbouring months in its row.",
+            ),
         )
 
 

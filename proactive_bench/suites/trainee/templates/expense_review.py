@@ -68,36 +68,62 @@ class ExpenseReview(TemplateHeading):
             colleague(payroll, "Payroll Specialist", "Finance", "Meticulous; pays out what the reviewers approve."),
         )
         clues = (
-            Clue(id="k1", holder=officer.handle, value=f"capped at {cap} per claim",
-                 text=f"Meal claims are capped at {cap} per claim; anything above is not reimbursed.",
-                 ask=(r"\b(limit\w*|caps?|capped|maximum|max|polic\w*|rules?|reimburs\w*|allow\w*|how much)\b",),
-                 subject=(r"\b(meals?|food|lunch\w*|dinners?)\b",),
-                 question="What is the current limit on meal expense claims?"),
-            Clue(id="k2", holder=officer.handle, value=f"receipt pays {rule}",
-                 text=f"A taxi claim with a receipt is paid in full; one without a receipt pays {rule}.",
-                 ask=(r"\b(reimburs\w*|pa(y|id|ys)|receipts?|polic\w*|rules?|how much)\b",),
-                 subject=(r"\b(taxis?|cabs?|rides?)\b",),
-                 question="How do we reimburse taxi expense claims?", after="k1"),
+            Clue(
+                id="k1",
+                holder=officer.handle,
+                value=f"capped at {cap} per claim",
+                text=f"Meal claims are capped at {cap} per claim; anything above is not reimbursed.",
+                ask=(r"\b(limit\w*|caps?|capped|maximum|max|polic\w*|rules?|reimburs\w*|allow\w*|how much)\b",),
+                subject=(r"\b(meals?|food|lunch\w*|dinners?)\b",),
+                question="What is the current limit on meal expense claims?",
+            ),
+            Clue(
+                id="k2",
+                holder=officer.handle,
+                value=f"receipt pays {rule}",
+                text=f"A taxi claim with a receipt is paid in full; one without a receipt pays {rule}.",
+                ask=(r"\b(reimburs\w*|pa(y|id|ys)|receipts?|polic\w*|rules?|how much)\b",),
+                subject=(r"\b(taxis?|cabs?|rides?)\b",),
+                question="How do we reimburse taxi expense claims?",
+                after="k1",
+            ),
         )
         return TaskDraft(
             title="Review expense claims",
-            objective=(f"Review the expense claims in {sheet}: in column F (header 'Reimbursed' in F1) write what each claim is "
-                       f"reimbursed under the current expense policy ({note} has what is written down so far), then e-mail "
-                       f"{payroll.name} ({payroll.email}) the total to pay out (a plain number with two decimals, like 1234.50), "
-                       f"subject '{subject}'."),
+            objective=(
+                f"Review the expense claims in {sheet}: in column F (header 'Reimbursed' in F1) write what each claim is "
+                f"reimbursed under the current expense policy ({note} has what is written down so far), then e-mail "
+                f"{payroll.name} ({payroll.email}) the total to pay out (a plain number with two decimals, like 1234.50), "
+                f"subject '{subject}'."
+            ),
             npcs=npcs,
             clues=clues,
             checkpoints=(
-                Checkpoint(id="c1", text="every claim's reimbursement follows the policy", needs=("k1", "k2"),
-                           check=checker("xlsx_range", path=sheet, range=f"F2:F{last}", values=paid, tolerance=0.01),
-                           attempt=wrote,
-                           feedback="Ask HR for the parts of the expense policy that are not written down, one question at a time."),
-                Checkpoint(id="c2", text="payroll got the right total, and no other candidate, before the deadline", needs=("k1", "k2"),
-                           check=none_but(checker("email_sent", to=payroll.email, subject_contains=subject, body_contains=[f"{total:.2f}"],
-                                                  before=minute_iso(ctx, ctx.arrival_minute + due)),
-                                          (checker("email_sent", to=payroll.email, body_contains=[f"{t:.2f}"]) for t in sorted(others | {claimed}))),
-                           attempt=checker("email_sent", to=payroll.email),
-                           feedback="Send payroll the total of the approved amounts, not of the claims, before the deadline."),
+                Checkpoint(
+                    id="c1",
+                    text="every claim's reimbursement follows the policy",
+                    needs=("k1", "k2"),
+                    check=checker("xlsx_range", path=sheet, range=f"F2:F{last}", values=paid, tolerance=0.01),
+                    attempt=wrote,
+                    feedback="Ask HR for the parts of the expense policy that are not written down, one question at a time.",
+                ),
+                Checkpoint(
+                    id="c2",
+                    text="payroll got the right total, and no other candidate, before the deadline",
+                    needs=("k1", "k2"),
+                    check=none_but(
+                        checker(
+                            "email_sent",
+                            to=payroll.email,
+                            subject_contains=subject,
+                            body_contains=[f"{total:.2f}"],
+                            before=minute_iso(ctx, ctx.arrival_minute + due),
+                        ),
+                        (checker("email_sent", to=payroll.email, body_contains=[f"{t:.2f}"]) for t in sorted(others | {claimed})),
+                    ),
+                    attempt=checker("email_sent", to=payroll.email),
+                    feedback="Send payroll the total of the approved amounts, not of the claims, before the deadline.",
+                ),
             ),
             files={
                 sheet: xlsx_bytes({"Claims": [["Claim", "Employee id", "Category", "Amount", "Receipt"], *claims]}),
@@ -107,12 +133,19 @@ class ExpenseReview(TemplateHeading):
             reference=(
                 Step(ask="k1"),
                 Step(ask="k2"),
-                Step(tool="xlsx_write", args=column(paid), needs=("k1", "k2"),
-                     guess=column([round(float(c[3]), 2) for c in claims])),
-                email_step(payroll.email, subject, f"Total to pay out: {total:.2f}", needs=("k1", "k2"), guessed_body=f"Total to pay out: {claimed:.2f}"),
+                Step(tool="xlsx_write", args=column(paid), needs=("k1", "k2"), guess=column([round(float(c[3]), 2) for c in claims])),
+                email_step(
+                    payroll.email,
+                    subject,
+                    f"Total to pay out: {total:.2f}",
+                    needs=("k1", "k2"),
+                    guessed_body=f"Total to pay out: {claimed:.2f}",
+                ),
             ),
-            hints=Hints(data=f"Claims are in {sheet}; the HR Officer knows the meal limit and, asked next, the taxi rule.",
-                        method="Meals pay at most the cap; a taxi without a receipt pays the HR share; hotels pay in full; sum column F."),
+            hints=Hints(
+                data=f"Claims are in {sheet}; the HR Officer knows the meal limit and, asked next, the taxi rule.",
+                method="Meals pay at most the cap; a taxi without a receipt pays the HR share; hotels pay in full; sum column F.",
+            ),
         )
 
 

@@ -42,61 +42,120 @@ class IncidentDrill(TemplateHeading):
         rotation = [engineers[(engineers.index(on_call) + w) % ENGINEERS] for w in range(-2, 3)]
         lines = [f"week of {week.isoformat()}: {person.name} ({person.handle})" for week, person in zip(weeks, rotation, strict=True)]
         npcs = (
-            colleague(lead, "Reliability Lead", "Infrastructure", f"Calm under pressure; owns the {service} runbooks and the incident process."),
-            *(colleague(e, "Site Reliability Engineer", "Infrastructure", f"Keeps the {service} service running; takes turns on call.") for e in engineers),
+            colleague(
+                lead, "Reliability Lead", "Infrastructure", f"Calm under pressure; owns the {service} runbooks and the incident process."
+            ),
+            *(
+                colleague(e, "Site Reliability Engineer", "Infrastructure", f"Keeps the {service} service running; takes turns on call.")
+                for e in engineers
+            ),
         )
         clues = (
-            Clue(id="k1", holder=f"file:{rota}", value=f"week of {monday.isoformat()}: {on_call.name} ({on_call.handle})",
-                 text=f"week of {monday.isoformat()}: {on_call.name} ({on_call.handle})"),
-            Clue(id="k2", holder=lead.handle, value=f"filed as {severity}",
-                 text=f"Failover drills of {service} are always filed as {severity}, whatever the alert says.",
-                 ask=(r"\b(severity|sev|priority|level|classif\w*)\b",), subject=named(service),
-                 question=f"What severity should a {service} failover drill be filed under?"),
+            Clue(
+                id="k1",
+                holder=f"file:{rota}",
+                value=f"week of {monday.isoformat()}: {on_call.name} ({on_call.handle})",
+                text=f"week of {monday.isoformat()}: {on_call.name} ({on_call.handle})",
+            ),
+            Clue(
+                id="k2",
+                holder=lead.handle,
+                value=f"filed as {severity}",
+                text=f"Failover drills of {service} are always filed as {severity}, whatever the alert says.",
+                ask=(r"\b(severity|sev|priority|level|classif\w*)\b",),
+                subject=named(service),
+                question=f"What severity should a {service} failover drill be filed under?",
+            ),
         )
         page = f"Drill {service}: failover alert fired at {alert[-5:]}, please take it."
         report = f"{service} failover drill at {alert[-5:]}. Severity: {severity}. On call: {on_call.name}."
         paged_any = {"any": [checker("chat_sent", to=p.handle, after=alert) for p in (lead, *engineers)]}
         return TaskDraft(
             title="Answer a failover drill",
-            objective=(f"At {alert[-5:]} the {service} monitoring fires a planned failover-drill alert. As soon as it does, page this "
-                       f"week's on-call engineer over chat with a message containing 'drill {service}', and e-mail the incident desk "
-                       f"({desk}) with the subject '{service} drill' and the severity the drill is filed under. The rota is in {rota}."),
+            objective=(
+                f"At {alert[-5:]} the {service} monitoring fires a planned failover-drill alert. As soon as it does, page this "
+                f"week's on-call engineer over chat with a message containing 'drill {service}', and e-mail the incident desk "
+                f"({desk}) with the subject '{service} drill' and the severity the drill is filed under. The rota is in {rota}."
+            ),
             npcs=npcs,
             clues=clues,
             checkpoints=(
-                Checkpoint(id="c1", text=f"this week's on-call engineer, and no one else, was paged within {RESPONSE_MINUTES} minutes of the alert",
-                           needs=("k1",),
-                           check=none_but(checker("chat_sent", to=on_call.handle, contains=[f"drill {service}"], after=alert, before=by),
-                                          (checker("chat_sent", to=p.handle, contains=[f"drill {service}"]) for p in (lead, *engineers) if p != on_call)),
-                           attempt=paged_any,
-                           feedback="Read the on-call rota for the current week, and page the moment the alert fires."),
-                Checkpoint(id="c2", text="the incident desk got the drill with its one right severity", needs=("k2",),
-                           check=none_but(checker("email_sent", to=desk, subject_contains=f"{service} drill", body_contains=[severity]),
-                                          (checker("email_sent", to=desk, body_contains=[s]) for s in SEVERITIES if s != severity)),
-                           attempt=checker("email_sent", to=desk),
-                           feedback="Ask the Reliability Lead which severity a drill is filed under; do not assume the highest."),
-                Checkpoint(id="c3", text=f"the incident desk was told in the first {RESPONSE_MINUTES} minutes after the alert",
-                           check={"app_rows_added": {"table": "gmail_email", "where": {
-                               "recipient_emails": re.escape(desk), "subject": re.escape(f"{service} drill"),
-                               "sent_at": "^(" + "|".join(re.escape(minute_iso(ctx, m)) for m in range(at, at + RESPONSE_MINUTES + 1)) + ")"}}},
-                           feedback="Report an alert to the incident desk within minutes, even in the middle of other work."),
+                Checkpoint(
+                    id="c1",
+                    text=f"this week's on-call engineer, and no one else, was paged within {RESPONSE_MINUTES} minutes of the alert",
+                    needs=("k1",),
+                    check=none_but(
+                        checker("chat_sent", to=on_call.handle, contains=[f"drill {service}"], after=alert, before=by),
+                        (checker("chat_sent", to=p.handle, contains=[f"drill {service}"]) for p in (lead, *engineers) if p != on_call),
+                    ),
+                    attempt=paged_any,
+                    feedback="Read the on-call rota for the current week, and page the moment the alert fires.",
+                ),
+                Checkpoint(
+                    id="c2",
+                    text="the incident desk got the drill with its one right severity",
+                    needs=("k2",),
+                    check=none_but(
+                        checker("email_sent", to=desk, subject_contains=f"{service} drill", body_contains=[severity]),
+                        (checker("email_sent", to=desk, body_contains=[s]) for s in SEVERITIES if s != severity),
+                    ),
+                    attempt=checker("email_sent", to=desk),
+                    feedback="Ask the Reliability Lead which severity a drill is filed under; do not assume the highest.",
+                ),
+                Checkpoint(
+                    id="c3",
+                    text=f"the incident desk was told in the first {RESPONSE_MINUTES} minutes after the alert",
+                    check={
+                        "app_rows_added": {
+                            "table": "gmail_email",
+                            "where": {
+                                "recipient_emails": re.escape(desk),
+                                "subject": re.escape(f"{service} drill"),
+                                "sent_at": "^("
+                                + "|".join(re.escape(minute_iso(ctx, m)) for m in range(at, at + RESPONSE_MINUTES + 1))
+                                + ")",
+                            },
+                        }
+                    },
+                    feedback="Report an alert to the incident desk within minutes, even in the middle of other work.",
+                ),
             ),
             files={rota: "On-call rota (Infrastructure)\n" + "\n".join(lines) + "\n"},
-            rows={"calendar_event": [{"title": f"{service} failover drill", "start": alert, "end": minute_iso(ctx, at + 30),
-                                      "location": "", "attendees": [ctx.company.intern.email],
-                                      "description": "Planned drill; respond as to a real alert."}]},
+            rows={
+                "calendar_event": [
+                    {
+                        "title": f"{service} failover drill",
+                        "start": alert,
+                        "end": minute_iso(ctx, at + 30),
+                        "location": "",
+                        "attendees": [ctx.company.intern.email],
+                        "description": "Planned drill; respond as to a real alert.",
+                    }
+                ]
+            },
             timing=Timing(kind="fixed", at_minute=at, work_minutes=6),
             reference=(
                 Step(ask="k1"),
                 Step(ask="k2"),
                 Step(wait_until_minute=at),
-                Step(tool="chat__send_message", args={"to": on_call.handle, "text": page}, needs=("k1",),
-                     guess={"to": lead.handle, "text": page}),
-                email_step(desk, f"{service} drill", report, needs=("k1", "k2"),
-                           guessed_body=f"{service} failover drill at {alert[-5:]}. Severity: {GUESSED_SEVERITY}."),
+                Step(
+                    tool="chat__send_message",
+                    args={"to": on_call.handle, "text": page},
+                    needs=("k1",),
+                    guess={"to": lead.handle, "text": page},
+                ),
+                email_step(
+                    desk,
+                    f"{service} drill",
+                    report,
+                    needs=("k1", "k2"),
+                    guessed_body=f"{service} failover drill at {alert[-5:]}. Severity: {GUESSED_SEVERITY}.",
+                ),
             ),
-            hints=Hints(data=f"The current week's line of {rota} names the on-call engineer; the Reliability Lead knows drill severities.",
-                        method=f"Prepare before {alert[-5:]}: read the rota and ask the severity; when the alert fires, page and e-mail at once."),
+            hints=Hints(
+                data=f"The current week's line of {rota} names the on-call engineer; the Reliability Lead knows drill severities.",
+                method=f"Prepare before {alert[-5:]}: read the rota and ask the severity; when the alert fires, page and e-mail at once.",
+            ),
         )
 
 

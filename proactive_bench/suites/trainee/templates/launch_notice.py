@@ -48,48 +48,72 @@ class LaunchNotice(TemplateHeading):
             colleague(writer, "Communications Manager", "Communications", "Polished; reviews what the company says in public."),
         )
         clues = (
-            Clue(id="k1", holder=manager.handle, value=f"on {spoken(launch)}",
-                 text=f"{product} goes live on {spoken(launch)}; you can announce that date.",
-                 ask=(r"\b(launch\w*|release\w*|date|when|live)\b",), subject=named(product.split()[0]),
-                 question=f"On what date does {product} launch?"),
-            Clue(id="k2", holder=f"file:{guide}", value=ref_line,
-                 text=ref_line),
+            Clue(
+                id="k1",
+                holder=manager.handle,
+                value=f"on {spoken(launch)}",
+                text=f"{product} goes live on {spoken(launch)}; you can announce that date.",
+                ask=(r"\b(launch\w*|release\w*|date|when|live)\b",),
+                subject=named(product.split()[0]),
+                question=f"On what date does {product} launch?",
+            ),
+            Clue(id="k2", holder=f"file:{guide}", value=ref_line, text=ref_line),
         )
-        guide_text = (f"Brand guide: public notices\n- Write the product's full name, {product}, in every notice.\n"
-                      "- Keep it short: a heading and a paragraph or two.\n"
-                      f"- Every public notice about {product} ends with this line:\n{ref_line}\n")
+        guide_text = (
+            f"Brand guide: public notices\n- Write the product's full name, {product}, in every notice.\n"
+            "- Keep it short: a heading and a paragraph or two.\n"
+            f"- Every public notice about {product} ends with this line:\n{ref_line}\n"
+        )
 
         def blocks(day: date, ending: list[str]) -> dict[str, object]:
-            body = [{"type": "heading", "text": f"{product} is coming"},
-                    {"type": "paragraph", "text": f"{ctx.company.name} launches {product} on {spoken(day)}."},
-                    *({"type": "paragraph", "text": line} for line in ending)]
+            body = [
+                {"type": "heading", "text": f"{product} is coming"},
+                {"type": "paragraph", "text": f"{ctx.company.name} launches {product} on {spoken(day)}."},
+                *({"type": "paragraph", "text": line} for line in ending),
+            ]
             return {"path": notice, "blocks": body}
 
         others = [d for d in dates if d != launch]
         wrote = called("docx_create", path=notice)
         return TaskDraft(
             title="Write a launch notice",
-            objective=(f"Write a short public notice announcing the launch of {product} as a Word document at {notice}: the "
-                       f"product's name and its launch date (written like 09 June 2027), following the company's brand rules "
-                       f"for public notices. Then tell {manager.name} over chat that the notice is ready, naming its path."),
+            objective=(
+                f"Write a short public notice announcing the launch of {product} as a Word document at {notice}: the "
+                f"product's name and its launch date (written like 09 June 2027), following the company's brand rules "
+                f"for public notices. Then tell {manager.name} over chat that the notice is ready, naming its path."
+            ),
             npcs=npcs,
             clues=clues,
             checkpoints=(
-                Checkpoint(id="c1", text="the notice gives the launch date, and no other candidate date", needs=("k1",),
-                           check=file_holds(notice, [spoken(launch)], [spoken(d) for d in others]),
-                           attempt=wrote,
-                           feedback="Ask the Product Manager for the launch date; never announce an assumed one."),
-                Checkpoint(id="c2", text="the notice carries the brand guide's reference line", needs=("k2",),
-                           check=checker("file_contains", path=notice, text=ref_line),
-                           attempt=wrote,
-                           feedback="Look through the task's files for the brand rules before writing anything public."),
-                Checkpoint(id="c3", text="the product manager was told before the deadline",
-                           check=checker("chat_sent", to=manager.handle, contains=[notice],
-                                         before=minute_iso(ctx, ctx.arrival_minute + due)),
-                           feedback="Tell the Product Manager where the notice is, before the deadline."),
+                Checkpoint(
+                    id="c1",
+                    text="the notice gives the launch date, and no other candidate date",
+                    needs=("k1",),
+                    check=file_holds(notice, [spoken(launch)], [spoken(d) for d in others]),
+                    attempt=wrote,
+                    feedback="Ask the Product Manager for the launch date; never announce an assumed one.",
+                ),
+                Checkpoint(
+                    id="c2",
+                    text="the notice carries the brand guide's reference line",
+                    needs=("k2",),
+                    check=checker("file_contains", path=notice, text=ref_line),
+                    attempt=wrote,
+                    feedback="Look through the task's files for the brand rules before writing anything public.",
+                ),
+                Checkpoint(
+                    id="c3",
+                    text="the product manager was told before the deadline",
+                    check=checker("chat_sent", to=manager.handle, contains=[notice], before=minute_iso(ctx, ctx.arrival_minute + due)),
+                    feedback="Tell the Product Manager where the notice is, before the deadline.",
+                ),
             ),
-            files={guide: guide_text, ctx.names.path(ctx.folder, "last_notice", "docx"): docx_bytes(
-                "An earlier notice", [f"{ctx.company.name} opens a new office.", "Every notice has its own reference line."])},
+            files={
+                guide: guide_text,
+                ctx.names.path(ctx.folder, "last_notice", "docx"): docx_bytes(
+                    "An earlier notice", [f"{ctx.company.name} opens a new office.", "Every notice has its own reference line."]
+                ),
+            },
             timing=Timing(due_minutes=due, work_minutes=15),
             reference=(
                 Step(ask="k1"),

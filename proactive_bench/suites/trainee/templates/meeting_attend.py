@@ -29,39 +29,68 @@ class MeetingAttend(TemplateHeading):
             colleague(coordinator, "Project Coordinator", "Operations", "Organised; keeps the logistics of project meetings."),
         )
         clue = Clue(
-            id="k1", holder=coordinator.handle, value=code,
+            id="k1",
+            holder=coordinator.handle,
+            value=code,
             text=f"The check-in code for the {title} is {code}.",
-            ask=(r"\b(check[- ]?in|code|passcode)\b",), subject=named(project),
+            ask=(r"\b(check[- ]?in|code|passcode)\b",),
+            subject=named(project),
             question=f"What is the check-in code for the {title}?",
         )
         begin, end = minute_iso(ctx, start), minute_iso(ctx, start + 30)
         on_time = minute_iso(ctx, start + GRACE_MINUTES)
         return TaskDraft(
             title="Attend a meeting",
-            objective=(f"You are expected at the {title} at {begin[-5:]} (see your calendar). Check in with the host, "
-                       f"{host.name}, over chat when it starts, with the meeting's check-in code."),
+            objective=(
+                f"You are expected at the {title} at {begin[-5:]} (see your calendar). Check in with the host, "
+                f"{host.name}, over chat when it starts, with the meeting's check-in code."
+            ),
             npcs=npcs,
             clues=(clue,),
             checkpoints=(
-                Checkpoint(id="c1", text="checked in with the host using the code", needs=("k1",),
-                           check=checker("chat_sent", to=host.handle, contains=[code], after=begin),
-                           attempt=checker("chat_sent", to=host.handle, after=begin),
-                           feedback="Ask the Project Coordinator for a meeting's check-in code before it starts."),
-                Checkpoint(id="c2", text="checked in within the first minutes of the meeting", needs=("k1",),
-                           check=checker("chat_sent", to=host.handle, contains=[code], after=begin, before=on_time),
-                           feedback="Watch the clock: switch to a meeting the moment it starts, even in the middle of other work."),
+                Checkpoint(
+                    id="c1",
+                    text="checked in with the host using the code",
+                    needs=("k1",),
+                    check=checker("chat_sent", to=host.handle, contains=[code], after=begin),
+                    attempt=checker("chat_sent", to=host.handle, after=begin),
+                    feedback="Ask the Project Coordinator for a meeting's check-in code before it starts.",
+                ),
+                Checkpoint(
+                    id="c2",
+                    text="checked in within the first minutes of the meeting",
+                    needs=("k1",),
+                    check=checker("chat_sent", to=host.handle, contains=[code], after=begin, before=on_time),
+                    feedback="Watch the clock: switch to a meeting the moment it starts, even in the middle of other work.",
+                ),
             ),
-            rows={"calendar_event": [{"title": title, "start": begin, "end": end, "location": f"{room} room",
-                                      "attendees": [host.email, ctx.company.intern.email], "description": f"Weekly {project} sync."}]},
+            rows={
+                "calendar_event": [
+                    {
+                        "title": title,
+                        "start": begin,
+                        "end": end,
+                        "location": f"{room} room",
+                        "attendees": [host.email, ctx.company.intern.email],
+                        "description": f"Weekly {project} sync.",
+                    }
+                ]
+            },
             timing=Timing(kind="fixed", at_minute=start, work_minutes=5),
             reference=(
                 Step(ask="k1"),
                 Step(wait_until_minute=start),
-                Step(tool="chat__send_message", args={"to": host.handle, "text": f"Checking in for the {title}: {code}"},
-                     needs=("k1",), guess={"to": host.handle, "text": f"Checking in for the {title}."}),
+                Step(
+                    tool="chat__send_message",
+                    args={"to": host.handle, "text": f"Checking in for the {title}: {code}"},
+                    needs=("k1",),
+                    guess={"to": host.handle, "text": f"Checking in for the {title}."},
+                ),
             ),
-            hints=Hints(data=f"The meeting is '{title}' at {begin[-5:]}; the Project Coordinator has its check-in code.",
-                        method="Get the code early, then wait until the start time and message the host at once."),
+            hints=Hints(
+                data=f"The meeting is '{title}' at {begin[-5:]}; the Project Coordinator has its check-in code.",
+                method="Get the code early, then wait until the start time and message the host at once.",
+            ),
         )
 
 

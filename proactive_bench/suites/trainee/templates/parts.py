@@ -36,8 +36,12 @@ def none_but(check: Predicate, wrong: Iterable[Predicate]) -> Predicate:
 
 def file_holds(path: str, present: Iterable[str], absent: Iterable[str] = ()) -> Predicate:
     """The file at ``path`` contains every text of ``present`` and none of ``absent``."""
-    return {"all": [*(checker("file_contains", path=path, text=text) for text in present),
-                    *(checker("file_contains", path=path, text=text, absent=True) for text in absent)]}
+    return {
+        "all": [
+            *(checker("file_contains", path=path, text=text) for text in present),
+            *(checker("file_contains", path=path, text=text, absent=True) for text in absent),
+        ]
+    }
 
 
 def email_step(to: str, subject: str, body: str, needs: tuple[str, ...] = (), guessed_body: str | None = None) -> Step:

@@ -51,30 +51,49 @@ class PriceBackfill(TemplateHeading):
             colleague(keeper, "Warehouse Coordinator", "Logistics", "Practical; knows stock levels and shipping, not prices."),
         )
         clue = Clue(
-            id="k1", holder=analyst.handle, value=value,
+            id="k1",
+            holder=analyst.handle,
+            value=value,
             text=f"The {changed} was repriced this quarter: it now sells at {value}. The other prices did not change.",
-            ask=(r"\b(price[ds]?|pricing|cost|costs)\b",), subject=named(changed.split()[0]),
+            ask=(r"\b(price[ds]?|pricing|cost|costs)\b",),
+            subject=named(changed.split()[0]),
             question=f"What is the current unit price of the {changed}?",
         )
         wrote = {"tool_called": {"name": "xlsx_write", "args": {"path": re.escape(sheet)}}}
         return TaskDraft(
             title="Complete an order sheet",
-            objective=(f"The order sheet {sheet} is incomplete. Fill the blank Unit price cells (column D) with each product's "
-                       f"current price, and the Total column (E) of every order with Quantity x Unit price, rounded to cents. "
-                       f"Last quarter's price list is in {price_list}."),
+            objective=(
+                f"The order sheet {sheet} is incomplete. Fill the blank Unit price cells (column D) with each product's "
+                f"current price, and the Total column (E) of every order with Quantity x Unit price, rounded to cents. "
+                f"Last quarter's price list is in {price_list}."
+            ),
             npcs=npcs,
             clues=(clue,),
             checkpoints=(
-                Checkpoint(id="c1", text="every unit price holds the product's current price", needs=("k1",),
-                           check=checker("xlsx_range", path=sheet, range=f"D2:D{last}", values=[price[p] for _, p, _ in orders],
-                                         tolerance=PRICE_TOLERANCE),
-                           attempt=wrote,
-                           feedback="A price list can be stale: confirm a missing price with Sales Operations before filling it in."),
-                Checkpoint(id="c2", text="every total is quantity times the current unit price", needs=("k1",),
-                           check=checker("xlsx_range", path=sheet, range=f"E2:E{last}", values=[cells[f"E{r}"] for r in range(2, last + 1)],
-                                         tolerance=PRICE_TOLERANCE),
-                           attempt=wrote,
-                           feedback="Compute each total from the confirmed unit price, for every row of the sheet."),
+                Checkpoint(
+                    id="c1",
+                    text="every unit price holds the product's current price",
+                    needs=("k1",),
+                    check=checker(
+                        "xlsx_range", path=sheet, range=f"D2:D{last}", values=[price[p] for _, p, _ in orders], tolerance=PRICE_TOLERANCE
+                    ),
+                    attempt=wrote,
+                    feedback="A price list can be stale: confirm a missing price with Sales Operations before filling it in.",
+                ),
+                Checkpoint(
+                    id="c2",
+                    text="every total is quantity times the current unit price",
+                    needs=("k1",),
+                    check=checker(
+                        "xlsx_range",
+                        path=sheet,
+                        range=f"E2:E{last}",
+                        values=[cells[f"E{r}"] for r in range(2, last + 1)],
+                        tolerance=PRICE_TOLERANCE,
+                    ),
+                    attempt=wrote,
+                    feedback="Compute each total from the confirmed unit price, for every row of the sheet.",
+                ),
             ),
             files={
                 sheet: xlsx_bytes({"Orders": [["Order", "Product", "Quantity", "Unit price", "Total"], *visible]}),
@@ -85,8 +104,10 @@ class PriceBackfill(TemplateHeading):
                 Step(ask="k1"),
                 Step(tool="xlsx_write", args={"path": sheet, "cells": cells}, needs=("k1",), guess={"path": sheet, "cells": guessed}),
             ),
-            hints=Hints(data=f"The {changed} rows lack a price; the price list is right for the other products only.",
-                        method="Ask Sales Operations for the current price of the product with blank prices, then write D and E."),
+            hints=Hints(
+                data=f"The {changed} rows lack a price; the price list is right for the other products only.",
+                method="Ask Sales Operations for the current price of the product with blank prices, then write D and E.",
+            ),
         )
 
 

@@ -62,37 +62,67 @@ class StockReorder(TemplateHeading):
             colleague(buyer, "Buyer", "Procurement", "Direct; places the purchase orders the planners prepare."),
         )
         clues = (
-            Clue(id="k1", holder=planner.handle, value=f"lead time is {lead} weeks",
-                 text=f"The {brand} lead time is {lead} weeks: reorder anything whose stock won't last {lead} weeks of use.",
-                 ask=(r"\b(lead[- ]?time|reorder point|when .*reorder|deliver\w*|how long)\b",), subject=named(brand),
-                 question=f"What is the supplier lead time for {brand} parts?"),
-            Clue(id="k2", holder=planner.handle, value=f"cover {cover} weeks of use",
-                 text=f"Each order should cover {cover} weeks of use: order {cover} x weekly use minus what is on hand.",
-                 ask=(r"\b(quantit\w*|how (much|many)|cover\w*|order size|amount)\b",), subject=named(brand),
-                 question=f"What quantity should each {brand} order cover?", after="k1"),
+            Clue(
+                id="k1",
+                holder=planner.handle,
+                value=f"lead time is {lead} weeks",
+                text=f"The {brand} lead time is {lead} weeks: reorder anything whose stock won't last {lead} weeks of use.",
+                ask=(r"\b(lead[- ]?time|reorder point|when .*reorder|deliver\w*|how long)\b",),
+                subject=named(brand),
+                question=f"What is the supplier lead time for {brand} parts?",
+            ),
+            Clue(
+                id="k2",
+                holder=planner.handle,
+                value=f"cover {cover} weeks of use",
+                text=f"Each order should cover {cover} weeks of use: order {cover} x weekly use minus what is on hand.",
+                ask=(r"\b(quantit\w*|how (much|many)|cover\w*|order size|amount)\b",),
+                subject=named(brand),
+                question=f"What quantity should each {brand} order cover?",
+                after="k1",
+            ),
         )
         wrote = called("xlsx_write", path=out)
         return TaskDraft(
             title="Reorder stock",
-            objective=(f"Check the {brand} parts in {source} against the supply planning rules and prepare the reorder in {out}: "
-                       f"row 1 the headers SKU and Quantity, then one row per item to reorder, in the order of {source}. Then "
-                       f"e-mail {buyer.name} ({buyer.email}) the number of order lines as 'Order lines: N', subject '{subject}'."),
+            objective=(
+                f"Check the {brand} parts in {source} against the supply planning rules and prepare the reorder in {out}: "
+                f"row 1 the headers SKU and Quantity, then one row per item to reorder, in the order of {source}. Then "
+                f"e-mail {buyer.name} ({buyer.email}) the number of order lines as 'Order lines: N', subject '{subject}'."
+            ),
             npcs=npcs,
             clues=clues,
             checkpoints=(
-                Checkpoint(id="c1", text="exactly the items that run out within the lead time are ordered", needs=("k1",),
-                           check=checker("xlsx_range", path=out, range=f"A2:A{rows}", values=[*(s for s, _ in orders), None]),
-                           attempt=wrote,
-                           feedback="Ask the Supply Planner for the lead time before deciding what to reorder."),
-                Checkpoint(id="c2", text="each order covers the planned weeks of use", needs=("k1", "k2"),
-                           check=checker("xlsx_range", path=out, range=f"B2:B{rows}", values=[*(q for _, q in orders), None]),
-                           attempt=wrote,
-                           feedback="Ask the Supply Planner, once you know the lead time, how many weeks an order must cover."),
-                Checkpoint(id="c3", text="the buyer got the number of order lines before the deadline", needs=("k1",),
-                           check=checker("email_sent", to=buyer.email, subject_contains=subject, body_contains=[f"Order lines: {len(orders)}"],
-                                         before=minute_iso(ctx, ctx.arrival_minute + due)),
-                           attempt=checker("email_sent", to=buyer.email),
-                           feedback="E-mail the Buyer how many lines the order has, before the deadline."),
+                Checkpoint(
+                    id="c1",
+                    text="exactly the items that run out within the lead time are ordered",
+                    needs=("k1",),
+                    check=checker("xlsx_range", path=out, range=f"A2:A{rows}", values=[*(s for s, _ in orders), None]),
+                    attempt=wrote,
+                    feedback="Ask the Supply Planner for the lead time before deciding what to reorder.",
+                ),
+                Checkpoint(
+                    id="c2",
+                    text="each order covers the planned weeks of use",
+                    needs=("k1", "k2"),
+                    check=checker("xlsx_range", path=out, range=f"B2:B{rows}", values=[*(q for _, q in orders), None]),
+                    attempt=wrote,
+                    feedback="Ask the Supply Planner, once you know the lead time, how many weeks an order must cover.",
+                ),
+                Checkpoint(
+                    id="c3",
+                    text="the buyer got the number of order lines before the deadline",
+                    needs=("k1",),
+                    check=checker(
+                        "email_sent",
+                        to=buyer.email,
+                        subject_contains=subject,
+                        body_contains=[f"Order lines: {len(orders)}"],
+                        before=minute_iso(ctx, ctx.arrival_minute + due),
+                    ),
+                    attempt=checker("email_sent", to=buyer.email),
+                    feedback="E-mail the Buyer how many lines the order has, before the deadline.",
+                ),
             ),
             files={source: xlsx_bytes({"Stock": [["SKU", "Item", "On hand", "Weekly use"], *stock]})},
             timing=Timing(due_minutes=due, work_minutes=30),
@@ -102,8 +132,10 @@ class StockReorder(TemplateHeading):
                 Step(tool="xlsx_write", args=sheet(orders), needs=("k1", "k2"), guess=sheet(guessed)),
                 email_step(buyer.email, subject, mail(orders), needs=("k1",), guessed_body=mail(guessed)),
             ),
-            hints=Hints(data=f"Stock and weekly use are in {source}; the Supply Planner knows the lead time and, asked next, the cover.",
-                        method="Reorder an item when on hand < lead weeks x weekly use; quantity = cover weeks x weekly use - on hand."),
+            hints=Hints(
+                data=f"Stock and weekly use are in {source}; the Supply Planner knows the lead time and, asked next, the cover.",
+                method="Reorder an item when on hand < lead weeks x weekly use; quantity = cover weeks x weekly use - on hand.",
+            ),
         )
 
 

@@ -48,45 +48,79 @@ class TransactionAudit(TemplateHeading):
             colleague(clerk, "Accounts Clerk", "Finance", "Friendly; enters payments into the ledger but does not set policy."),
         )
         clue = Clue(
-            id="k1", holder=lead.handle, value=f"above {threshold}",
+            id="k1",
+            holder=lead.handle,
+            value=f"above {threshold}",
             text=f"Policy: every payment above {threshold} needs a named approver; any above {threshold} without one breaks policy.",
-            ask=(r"\b(polic(y|ies)|threshold|approv\w*|rule|limit)\b",), subject=(r"\bpayments?\b",),
+            ask=(r"\b(polic(y|ies)|threshold|approv\w*|rule|limit)\b",),
+            subject=(r"\bpayments?\b",),
             question="What is the approval policy threshold for payments?",
         )
         body = "\n".join(breaking)
         return TaskDraft(
             title="Audit payments",
-            objective=(f"Audit the payments in {sheet} against the company's payment approval policy. Write the ids of the "
-                       f"payments that break the policy to {out}, one per line, and e-mail the list to {lead.name} ({lead.email}) "
-                       f"with the subject 'Payment audit'."),
+            objective=(
+                f"Audit the payments in {sheet} against the company's payment approval policy. Write the ids of the "
+                f"payments that break the policy to {out}, one per line, and e-mail the list to {lead.name} ({lead.email}) "
+                f"with the subject 'Payment audit'."
+            ),
             npcs=npcs,
             clues=(clue,),
             checkpoints=(
-                Checkpoint(id="c1", text="every payment breaking the policy is listed", needs=("k1",),
-                           check=file_holds(out, breaking),
-                           attempt=called("write_file", path=out),
-                           feedback="Ask the Finance Lead for the approval policy before auditing; flag only what breaks it."),
-                Checkpoint(id="c2", text="no compliant payment is listed", needs=("k1",),
-                           check={"all": [checker("file_exists", path=out),
-                                          *(checker("file_contains", path=out, text=i, absent=True) for i in compliant)]},
-                           attempt=called("write_file", path=out),
-                           feedback="Do not guess a threshold: payments under the policy's limit or with an approver are compliant."),
-                Checkpoint(id="c3", text="exactly the breaking payments were e-mailed to the finance lead before the deadline", needs=("k1",),
-                           check=none_but(checker("email_sent", to=lead.email, subject_contains="Payment audit", body_contains=breaking,
-                                                  before=minute_iso(ctx, ctx.arrival_minute + due)),
-                                          (checker("email_sent", to=lead.email, body_contains=[i]) for i in compliant)),
-                           feedback="Send the audit result to the Finance Lead by e-mail before the deadline."),
+                Checkpoint(
+                    id="c1",
+                    text="every payment breaking the policy is listed",
+                    needs=("k1",),
+                    check=file_holds(out, breaking),
+                    attempt=called("write_file", path=out),
+                    feedback="Ask the Finance Lead for the approval policy before auditing; flag only what breaks it.",
+                ),
+                Checkpoint(
+                    id="c2",
+                    text="no compliant payment is listed",
+                    needs=("k1",),
+                    check={
+                        "all": [
+                            checker("file_exists", path=out),
+                            *(checker("file_contains", path=out, text=i, absent=True) for i in compliant),
+                        ]
+                    },
+                    attempt=called("write_file", path=out),
+                    feedback="Do not guess a threshold: payments under the policy's limit or with an approver are compliant.",
+                ),
+                Checkpoint(
+                    id="c3",
+                    text="exactly the breaking payments were e-mailed to the finance lead before the deadline",
+                    needs=("k1",),
+                    check=none_but(
+                        checker(
+                            "email_sent",
+                            to=lead.email,
+                            subject_contains="Payment audit",
+                            body_contains=breaking,
+                            before=minute_iso(ctx, ctx.arrival_minute + due),
+                        ),
+                        (checker("email_sent", to=lead.email, body_contains=[i]) for i in compliant),
+                    ),
+                    feedback="Send the audit result to the Finance Lead by e-mail before the deadline.",
+                ),
             ),
             files={sheet: xlsx_bytes({"Payments": [["Id", "Date", "Vendor", "Amount", "Approver"], *rows]})},
             timing=Timing(due_minutes=due, work_minutes=20),
             reference=(
                 Step(ask="k1"),
-                Step(tool="write_file", args={"path": out, "content": body + "\n"}, needs=("k1",),
-                     guess={"path": out, "content": "\n".join(guessed) + "\n"}),
+                Step(
+                    tool="write_file",
+                    args={"path": out, "content": body + "\n"},
+                    needs=("k1",),
+                    guess={"path": out, "content": "\n".join(guessed) + "\n"},
+                ),
                 email_step(lead.email, "Payment audit", body, needs=("k1",), guessed_body="\n".join(guessed)),
             ),
-            hints=Hints(data=f"The payments are in {sheet}, sheet Payments: columns Amount and Approver decide.",
-                        method="Ask the Finance Lead for the approval threshold, then list payments above it with an empty Approver."),
+            hints=Hints(
+                data=f"The payments are in {sheet}, sheet Payments: columns Amount and Approver decide.",
+                method="Ask the Finance Lead for the approval threshold, then list payments above it with an empty Approver.",
+            ),
         )
 
 

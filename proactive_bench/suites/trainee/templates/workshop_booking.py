@@ -55,64 +55,107 @@ class WorkshopBooking(TemplateHeading):
             colleague(assistant, "Executive Assistant", "Office of the VP", "Efficient and friendly; keeps the Vice President's diary."),
         )
         clues = (
-            Clue(id="k1", holder=lead.handle, value=f"{headcount} of us",
-                 text=f"We will be {headcount} of us at the workshop, me included.",
-                 ask=(r"\b(how many|headcount|attend\w*|people|participants?|size)\b",), subject=workshop,
-                 question=f"How many people will attend the {title}?"),
-            Clue(id="k2", holder=assistant.handle, value=f"free from {hhmm} to {end.strftime('%H:%M')}",
-                 text=f"Tomorrow {sponsor.first} is only free from {hhmm} to {end.strftime('%H:%M')}.",
-                 ask=(r"\b(free|availab\w*|slot|when|time|diary|calendar|schedule)\b",),
-                 subject=(*workshop, *named(sponsor.first, sponsor.last)),
-                 question=f"When is {sponsor.name} free tomorrow for the {title}?"),
+            Clue(
+                id="k1",
+                holder=lead.handle,
+                value=f"{headcount} of us",
+                text=f"We will be {headcount} of us at the workshop, me included.",
+                ask=(r"\b(how many|headcount|attend\w*|people|participants?|size)\b",),
+                subject=workshop,
+                question=f"How many people will attend the {title}?",
+            ),
+            Clue(
+                id="k2",
+                holder=assistant.handle,
+                value=f"free from {hhmm} to {end.strftime('%H:%M')}",
+                text=f"Tomorrow {sponsor.first} is only free from {hhmm} to {end.strftime('%H:%M')}.",
+                ask=(r"\b(free|availab\w*|slot|when|time|diary|calendar|schedule)\b",),
+                subject=(*workshop, *named(sponsor.first, sponsor.last)),
+                question=f"When is {sponsor.name} free tomorrow for the {title}?",
+            ),
         )
         others = [r for r in rooms if r != fitting]
         wrong_slots = [datetime.combine(tomorrow, s) for s in SLOTS if s != slot]
         deadline = minute_iso(ctx, ctx.arrival_minute + due)
         invite = f"{title}: tomorrow {hhmm}-{end.strftime('%H:%M')} in the {fitting} room."
         guess_invite = f"{title}: tomorrow {GUESSED_SLOT.strftime('%H:%M')} in the {biggest} room."
-        event = {"title": title, "start": _iso(start), "end": _iso(end), "location": f"{fitting} room",
-                 "attendees": [lead.email, sponsor.email], "description": f"{project} team workshop."}
+        event = {
+            "title": title,
+            "start": _iso(start),
+            "end": _iso(end),
+            "location": f"{fitting} room",
+            "attendees": [lead.email, sponsor.email],
+            "description": f"{project} team workshop.",
+        }
         booked = called("calendar__create_event", title=title)
         return TaskDraft(
             title="Book a workshop",
-            objective=(f"Book the {title} for tomorrow ({tomorrow.isoformat()}): a 90-minute calendar event titled '{title}' "
-                       f"that {lead.name}'s team and the sponsor, {sponsor.name}, can attend, in the smallest room of {doc} that "
-                       f"seats everyone (the event's location is the room's name), with {lead.email} and {sponsor.email} invited. "
-                       f"Then e-mail {lead.name} the room and the time, subject '{title}'."),
+            objective=(
+                f"Book the {title} for tomorrow ({tomorrow.isoformat()}): a 90-minute calendar event titled '{title}' "
+                f"that {lead.name}'s team and the sponsor, {sponsor.name}, can attend, in the smallest room of {doc} that "
+                f"seats everyone (the event's location is the room's name), with {lead.email} and {sponsor.email} invited. "
+                f"Then e-mail {lead.name} the room and the time, subject '{title}'."
+            ),
             npcs=npcs,
             clues=clues,
             checkpoints=(
-                Checkpoint(id="c1", text="the workshop is booked once, at the time the sponsor is free", needs=("k2",),
-                           check=none_but(checker("calendar_event", title=title, start=_iso(start), end=_iso(end)),
-                                          (checker("calendar_event", title=title, start=_iso(s)) for s in wrong_slots)),
-                           attempt=booked,
-                           feedback="Ask the sponsor's Executive Assistant when the sponsor is free before booking."),
-                Checkpoint(id="c2", text="it is in the smallest room that seats everyone", needs=("k1",),
-                           check=none_but(checker("calendar_event", title=title, location=fitting),
-                                          (checker("calendar_event", title=title, location=r) for r in others)),
-                           attempt=booked,
-                           feedback="Ask the Team Lead how many people come, then pick the smallest room that seats them."),
-                Checkpoint(id="c3", text="the team lead and the sponsor are invited",
-                           check=checker("calendar_event", title=title, attendees=[lead.email, sponsor.email]),
-                           feedback="Invite the people the event is for."),
-                Checkpoint(id="c4", text="the team lead got the room and the time by e-mail before the deadline", needs=("k1", "k2"),
-                           check=none_but(checker("email_sent", to=lead.email, subject_contains=title, body_contains=[fitting, hhmm],
-                                                  before=deadline),
-                                          (checker("email_sent", to=lead.email, body_contains=[r]) for r in others)),
-                           attempt=checker("email_sent", to=lead.email),
-                           feedback="Confirm the booking to the Team Lead by e-mail, with the room and time, before the deadline."),
+                Checkpoint(
+                    id="c1",
+                    text="the workshop is booked once, at the time the sponsor is free",
+                    needs=("k2",),
+                    check=none_but(
+                        checker("calendar_event", title=title, start=_iso(start), end=_iso(end)),
+                        (checker("calendar_event", title=title, start=_iso(s)) for s in wrong_slots),
+                    ),
+                    attempt=booked,
+                    feedback="Ask the sponsor's Executive Assistant when the sponsor is free before booking.",
+                ),
+                Checkpoint(
+                    id="c2",
+                    text="it is in the smallest room that seats everyone",
+                    needs=("k1",),
+                    check=none_but(
+                        checker("calendar_event", title=title, location=fitting),
+                        (checker("calendar_event", title=title, location=r) for r in others),
+                    ),
+                    attempt=booked,
+                    feedback="Ask the Team Lead how many people come, then pick the smallest room that seats them.",
+                ),
+                Checkpoint(
+                    id="c3",
+                    text="the team lead and the sponsor are invited",
+                    check=checker("calendar_event", title=title, attendees=[lead.email, sponsor.email]),
+                    feedback="Invite the people the event is for.",
+                ),
+                Checkpoint(
+                    id="c4",
+                    text="the team lead got the room and the time by e-mail before the deadline",
+                    needs=("k1", "k2"),
+                    check=none_but(
+                        checker("email_sent", to=lead.email, subject_contains=title, body_contains=[fitting, hhmm], before=deadline),
+                        (checker("email_sent", to=lead.email, body_contains=[r]) for r in others),
+                    ),
+                    attempt=checker("email_sent", to=lead.email),
+                    feedback="Confirm the booking to the Team Lead by e-mail, with the room and time, before the deadline.",
+                ),
             ),
             files={doc: docx_bytes("Meeting rooms", [f"{room} room: seats {seats}" for room, seats in rooms.items()])},
             timing=Timing(due_minutes=due, work_minutes=25),
             reference=(
                 Step(ask="k1"),
                 Step(ask="k2"),
-                Step(tool="calendar__create_event", args=event, needs=("k1", "k2"),
-                     guess={**event, "start": _iso(guessed_start), "end": _iso(guessed_start + LENGTH), "location": f"{biggest} room"}),
+                Step(
+                    tool="calendar__create_event",
+                    args=event,
+                    needs=("k1", "k2"),
+                    guess={**event, "start": _iso(guessed_start), "end": _iso(guessed_start + LENGTH), "location": f"{biggest} room"},
+                ),
                 email_step(lead.email, title, invite, needs=("k1", "k2"), guessed_body=guess_invite),
             ),
-            hints=Hints(data=f"Room sizes are in {doc}; the Team Lead knows the headcount, the Executive Assistant the sponsor's diary.",
-                        method="Pick the room with the fewest seats not below the headcount; book the sponsor's free 90 minutes."),
+            hints=Hints(
+                data=f"Room sizes are in {doc}; the Team Lead knows the headcount, the Executive Assistant the sponsor's diary.",
+                method="Pick the room with the fewest seats not below the headcount; book the sponsor's free 90 minutes.",
+            ),
         )
 
 
