@@ -83,7 +83,7 @@ def run_block(block: Block, index: int, folder: Path, env: dict[str, str]) -> su
         script = folder / (block.file or f"block{index}.py")
         script.write_text(block.text, encoding="utf-8")
         command = [sys.executable, script.name]
-    return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=300, check=False)
+    return subprocess.run(command, cwd=folder, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300, check=False)
 
 
 PAGES_WITH_BLOCKS = [p for p in PAGES if runnable_blocks(p)]
