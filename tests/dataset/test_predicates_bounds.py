@@ -14,6 +14,7 @@ from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
+from tests.helpers.paths import REPO
 
 PREDICATE = TypeAdapter(Predicate)
 SEED = """
@@ -127,7 +128,7 @@ def test_the_examples_in_the_authoring_guide_parse() -> None:
 
     import yaml
 
-    guide = (Path(__file__).resolve().parent.parent / "docs" / "authoring.md").read_text(encoding="utf-8")
+    guide = (REPO / "docs" / "authoring.md").read_text(encoding="utf-8")
     block = guide.split("Use the counting and closeness predicates", 1)[1].split("```yaml", 1)[1].split("```", 1)[0]
     examples = [yaml.safe_load(chunk) for chunk in re.split(r"\n(?=# )", block.strip())]
     kinds = {next(iter(e)) for e in examples}
@@ -141,5 +142,5 @@ def test_taxonomy_codes_match_the_taxonomy_document() -> None:
 
     from proactive_bench.dataset.taxonomy import CATEGORY_CODES
 
-    text = (Path(__file__).resolve().parent.parent / "docs" / "taxonomy.md").read_text(encoding="utf-8")
+    text = (REPO / "docs" / "taxonomy.md").read_text(encoding="utf-8")
     assert tuple(re.findall(r"^\| ([A-Z]) \|", text, re.MULTILINE)) == CATEGORY_CODES

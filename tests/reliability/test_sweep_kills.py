@@ -161,6 +161,7 @@ def natural_keys(location: str) -> dict[str, Counter[tuple[Any, ...]]]:
             r["attempt"],
         ),
         "agenterror": lambda r: (sessions[r["session_run_id"]], r["turn"], r["type"]),
+        "personlabel": lambda r: (sessions[r["session_run_id"]], r["turn"], r["intent_id"]),
         "audit": lambda r: (sessions[r["session_run_id"]], r["kind"], r["item_id"], r["source"]),
         "snapshot": lambda r: (sessions[r["session_run_id"]], r["kind"]),
         "workspacearchive": lambda r: (r["sha256"],),

@@ -123,7 +123,10 @@ def test_without_the_session_that_established_it_the_question_is_inferred(mini_c
 def _run(root: Path, store: Store, tmp: Path, sessions: list[str], protocol: str = "pbench", run: object = None) -> object:
     episode = load_episode(root, "mini")
     if run is None:
-        run = start_run(store, episode, RunSpec(persona="mini", model="scripted:asker", data_root=str(root), protocol=protocol), tmp)  # type: ignore[arg-type]
+        # the settings the protocol asks for are stored only: the run's participants are built here (the rules user)
+        needs = {"user": "llm", "user_model": "openai:unused", "judge_model": "openai:unused"} if protocol == "pibench" else {}
+        spec = RunSpec(persona="mini", agent="scripted:asker", data_root=str(root), protocol=protocol, **needs)  # type: ignore[arg-type]
+        run = start_run(store, episode, spec, tmp)
     agent = load_scaffold("scripted:asker", ScaffoldOptions(model="scripted:asker"))
     wiring = EpisodeRun(store, run, episode, Participants(agent, RulesUser(), sees_reference=True), CallLedger(run.id))  # type: ignore[attr-defined]
     asyncio.run(run_episode(wiring, [s for s in episode.sessions if s.id in sessions]))

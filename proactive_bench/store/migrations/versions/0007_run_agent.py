@@ -17,6 +17,8 @@ depends_on = None
 
 
 def upgrade() -> None:
+    if "agent" in {c["name"] for c in sa.inspect(op.get_bind()).get_columns("run")}:  # already there (the tables of this pbench)
+        return
     op.add_column("run", sa.Column("agent", sa.String(), nullable=True))
 
 

@@ -15,6 +15,8 @@ depends_on = None
 
 
 def upgrade() -> None:
+    if sa.inspect(op.get_bind()).has_table("personlabel"):  # a database that already has it (the tables of this pbench)
+        return
     op.create_table(
         "personlabel",
         sa.Column("id", sa.Integer(), nullable=False),
