@@ -10,6 +10,9 @@ AgentIF scoring names are exported here for the layers above (reporting,
 validation, review). See README.md here.
 """
 
+import warnings
+from typing import Any
+
 from proactive_bench.suites.base import (
     BUILT_IN_FIELDS,
     DEFAULT_SUITE,
@@ -65,3 +68,15 @@ __all__ = [
     "settings_owners",
     "suite_settings_problem",
 ]
+
+_RENAMED = {"PibenchSuite": "PersonasSuite"}
+"""Names of pbench 0.1 that were renamed in 0.2 (removed in 0.3): each still resolves, with a DeprecationWarning."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _RENAMED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(
+        f"proactive_bench.suites.{name} is deprecated and goes in pbench 0.3: use {_RENAMED[name]}", DeprecationWarning, stacklevel=2
+    )
+    return globals()[_RENAMED[name]]

@@ -188,3 +188,10 @@ def test_a_plugin_suite_adds_a_setting_and_its_option_without_touching_pbench(tm
         log=log,
     )
     assert elsewhere.returncode == 2 and elsewhere.stderr.strip() == "error: --greeting applies to the greeting suite only, not personas"
+
+
+def test_the_0_1_name_of_the_personas_suite_still_resolves_with_a_warning() -> None:
+    import proactive_bench.suites as suites
+
+    with pytest.warns(DeprecationWarning, match="use PersonasSuite"):
+        assert suites.PibenchSuite is suites.PersonasSuite
