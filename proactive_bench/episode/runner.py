@@ -71,6 +71,7 @@ from proactive_bench.episode.session_graph import (
     opening_message,
     run_session_graph,
 )
+from proactive_bench.episode.settings import DEFAULT_MAX_TURNS
 from proactive_bench.llm import (
     REQUEST_SENT,
     Budget,
@@ -99,7 +100,6 @@ from proactive_bench.user import FollowUpUser, UserSimulator
 
 log = structlog.get_logger(__name__)
 
-DEFAULT_MAX_TURNS = 30
 Part = TypeVar("Part")
 
 

@@ -7,11 +7,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from proactive_bench.llm.cache import is_cached
-from proactive_bench.llm.caps import CUT_NOTE
+from proactive_bench.llm.caps import CUT_NOTE, CallRole
 from proactive_bench.llm.retry_log import RetryListener
 
-CallRole = Literal["agent", "user", "judge"]
-"""The participants of a run, each with its own model setting."""
 ToolRole = Literal["npc", "embedder"]
 """Model calls made from inside a tool: a simulated colleague's judgment, a retrieval index's embeddings."""
 ERROR_TEXT_LIMIT = 300
