@@ -6,9 +6,10 @@ from pathlib import Path
 
 import typer
 
+import proactive_bench.episode as episode
 from proactive_bench.cli.common import err_console, fail, open_store, resolve_id
 from proactive_bench.dataset import DatasetError, LoadedEpisode, load_episode
-from proactive_bench.episode import LaunchError, load_spec_episode, run_spec
+from proactive_bench.episode import LaunchError, run_spec
 from proactive_bench.store import Run, Store
 
 
@@ -33,7 +34,7 @@ def open_run(db: str, run_id: str) -> tuple[Store, Run, LoadedEpisode]:
     run = resolve_id(store, run_id, sweeps=False)
     assert isinstance(run, Run)
     try:
-        return store, run, load_spec_episode(run_spec(run))
+        return store, run, episode.load_spec_episode(run_spec(run))  # the runner and the suite load once a run is opened
     except DatasetError as exc:
         raise dataset_failure(exc, f"the dataset of run {run.id}") from None
     except LaunchError as exc:  # a suite no longer installed

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+import proactive_bench.review as review
 from proactive_bench.campaign import run_fast
 from proactive_bench.cli.common import (
     DEFAULT_DB,
@@ -42,7 +43,7 @@ from proactive_bench.reporting import (
     summary_csv,
     summary_tables,
 )
-from proactive_bench.review import rescore_run, session_records, write_jsonl
+from proactive_bench.review import session_records, write_jsonl
 from proactive_bench.scoring import PROTOCOLS
 
 
@@ -146,7 +147,7 @@ def rescore(
     store, run, loaded = open_run(db, run_id)
     spec = run_spec(run)
     try:
-        result = run_fast(rescore_run(store, run, loaded, judge_model or spec.judge_model, base_url or spec.base_url))
+        result = run_fast(review.rescore_run(store, run, loaded, judge_model or spec.judge_model, base_url or spec.base_url))
     except (ModelSpecError, ResumeError) as exc:
         raise fail(str(exc)) from None
     if as_json:

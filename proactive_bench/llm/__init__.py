@@ -8,8 +8,8 @@ _EXPORTS = Exports(
     __name__,
     {
         "cache": ("CallCache",),
-        "caps": ("ROLES", "UNCAPPED", "CallRole", "MaxTokens", "parse_max_tokens"),
-        "context": ("CHARS_PER_TOKEN", "limit_from_error", "message_chars", "one_line", "prompt_budget_chars", "trim_history"),
+        "caps": ("CHARS_PER_TOKEN", "ROLES", "UNCAPPED", "CallRole", "MaxTokens", "parse_max_tokens"),
+        "context": ("limit_from_error", "message_chars", "one_line", "prompt_budget_chars", "trim_history"),
         "costs": ("Budget", "PriceFileError", "PriceTable"),
         "embeddings": ("EmbeddingClient", "EmbeddingsError"),
         "endpoints": ("DEFAULT_PAUSE_AFTER", "EndpointError", "EndpointHealth", "check_reachable", "is_openai_model"),
@@ -28,8 +28,8 @@ _EXPORTS = Exports(
 
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
     from proactive_bench.llm.cache import CallCache
-    from proactive_bench.llm.caps import ROLES, UNCAPPED, CallRole, MaxTokens, parse_max_tokens
-    from proactive_bench.llm.context import CHARS_PER_TOKEN, limit_from_error, message_chars, one_line, prompt_budget_chars, trim_history
+    from proactive_bench.llm.caps import CHARS_PER_TOKEN, ROLES, UNCAPPED, CallRole, MaxTokens, parse_max_tokens
+    from proactive_bench.llm.context import limit_from_error, message_chars, one_line, prompt_budget_chars, trim_history
     from proactive_bench.llm.costs import Budget, PriceFileError, PriceTable
     from proactive_bench.llm.embeddings import EmbeddingClient, EmbeddingsError
     from proactive_bench.llm.endpoints import DEFAULT_PAUSE_AFTER, EndpointError, EndpointHealth, check_reachable, is_openai_model

@@ -14,6 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+CHARS_PER_TOKEN = 3
+"""The characters of a token, as pbench estimates a text's tokens where the server does not count them."""
 CallRole = Literal["agent", "user", "judge"]
 """The participants of a run, each with its own model setting (and answer cap)."""
 
