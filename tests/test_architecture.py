@@ -56,6 +56,10 @@ DEFERRED = {
         "proactive_bench.suites.trainee",
     ): "the trainee suite (and odyssey's checkers) load only to report a trainee run",
     (
+        "proactive_bench.reporting.trainee",
+        "proactive_bench.env",
+    ): "the tool catalog (openpyxl, every app) loads only to report a trainee run's days",
+    (
         "proactive_bench.suites.agentif.copy_check",
         "proactive_bench.suites.agentif.attachment_writers",
     ): "fpdf2 (with fontTools) loads when validate writes a copied PDF deliverable, not with the suites every run loads",

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from statistics import mean
 from typing import TYPE_CHECKING, Any
 
-from proactive_bench.env import AppStore, ToolRecord
 from proactive_bench.episode import run_spec
 from proactive_bench.reporting.row_tables import Rows, RowTables, group_by, no_rows
 from proactive_bench.scoring import EpisodeResult
@@ -48,7 +47,8 @@ def trainee_days(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> list[Tr
     """Every played day of the given trainee runs, with its figures."""
     if not runs:
         return []
-    from proactive_bench.suites.trainee import compose_scenario, day_figures  # DEFERRED: the trainee suite loads for its runs only
+    from proactive_bench.env import AppStore, ToolRecord  # DEFERRED: the tools, and the trainee suite, load for its runs only
+    from proactive_bench.suites.trainee import compose_scenario, day_figures
 
     out = []
     for run, result in runs:

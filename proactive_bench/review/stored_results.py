@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import proactive_bench.dataset as dataset
 import proactive_bench.episode as episode
 from proactive_bench.data_model import FINAL_OUTCOMES
-from proactive_bench.dataset import DatasetError, depends_on_map
 from proactive_bench.episode import run_spec, stored_session_result
 from proactive_bench.scoring import (
     SCORINGS,
@@ -34,9 +34,9 @@ def episode_shape(run: Run) -> EpisodeShape:
         return EpisodeShape(spec.depends_on, spec.categories or {})
     try:
         loaded = episode.load_spec_episode(spec)  # the runner and the suite load for such a run only
-    except (DatasetError, OSError):
+    except (dataset.DatasetError, OSError):
         return EpisodeShape(chains(run.units), {})
-    return EpisodeShape(depends_on_map(loaded.episode), {s.id: s.category for s in loaded.sessions})
+    return EpisodeShape(dataset.depends_on_map(loaded.episode), {s.id: s.category for s in loaded.sessions})
 
 
 def planned_sessions(run: Run) -> list[str]:
