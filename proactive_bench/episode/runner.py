@@ -52,7 +52,6 @@ from proactive_bench.episode.checkpoints import (
     WorkspacePacker,
     restore_checkpoint,
     split_session_runs,
-    stored_session_result,
 )
 from proactive_bench.episode.rows import (
     agent_error_row,
@@ -61,6 +60,7 @@ from proactive_bench.episode.rows import (
     label_row,
     message_row,
     snapshot_row,
+    stored_session_result,
     tool_call_row,
 )
 from proactive_bench.episode.session_graph import (
