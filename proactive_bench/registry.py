@@ -100,8 +100,9 @@ class Registry(Generic[T]):
         return name in self._entries or name in self.plugins
 
     def names(self) -> list[str]:
-        """Every name: built-ins in registration order, then installed plugins not loaded yet."""
-        return [*self._entries, *(n for n in self.plugins if n not in self._entries)]
+        """Every name: the declared built-ins in their order (loaded or not), those registered by code in registration
+        order, then installed plugins not loaded yet."""
+        return list(dict.fromkeys([*self._builtins, *self._entries, *self.plugins]))
 
     def items(self) -> Iterator[tuple[str, T]]:
         """The registered entries (plugins only once loaded)."""

@@ -52,6 +52,14 @@ DEFERRED = {
     ("proactive_bench.cli", "proactive_bench.reporting.html"): "matplotlib loads only for `pbench report`",
     ("proactive_bench.cli.validate", "proactive_bench.suites.trainee"): "the trainee templates load only for `validate --suite trainee`",
     (
+        "proactive_bench.reporting.trainee",
+        "proactive_bench.suites.trainee",
+    ): "the trainee suite (and odyssey's checkers) load only to report a trainee run",
+    (
+        "proactive_bench.reporting.trainee",
+        "proactive_bench.env",
+    ): "the tool catalog (openpyxl, every app) loads only to report a trainee run's days",
+    (
         "proactive_bench.suites.agentif.copy_check",
         "proactive_bench.suites.agentif.attachment_writers",
     ): "fpdf2 (with fontTools) loads when validate writes a copied PDF deliverable, not with the suites every run loads",

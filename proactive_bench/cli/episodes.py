@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
+import proactive_bench.dataset as dataset  # the schema (and the tools its checks read) loads once an episode is loaded
+import proactive_bench.episode as episode
 from proactive_bench.cli.common import err_console, fail, open_store, resolve_id
-from proactive_bench.dataset import DatasetError, LoadedEpisode, load_episode
-from proactive_bench.episode import LaunchError, load_spec_episode, run_spec
+from proactive_bench.episode import LaunchError, run_spec
 from proactive_bench.store import Run, Store
+
+if TYPE_CHECKING:
+    from proactive_bench.dataset import DatasetError, LoadedEpisode
 
 
 def load_or_exit(data: Path, persona: str) -> LoadedEpisode:
     """A persona's episode, or its dataset problems and an exit."""
     try:
-        return load_episode(data, persona)
-    except DatasetError as exc:
+        return dataset.load_episode(data, persona)
+    except dataset.DatasetError as exc:
         raise dataset_failure(exc, f"dataset {data}") from None
 
 
@@ -33,8 +38,8 @@ def open_run(db: str, run_id: str) -> tuple[Store, Run, LoadedEpisode]:
     run = resolve_id(store, run_id, sweeps=False)
     assert isinstance(run, Run)
     try:
-        return store, run, load_spec_episode(run_spec(run))
-    except DatasetError as exc:
+        return store, run, episode.load_spec_episode(run_spec(run))  # the runner and the suite load once a run is opened
+    except dataset.DatasetError as exc:
         raise dataset_failure(exc, f"the dataset of run {run.id}") from None
     except LaunchError as exc:  # a suite no longer installed
         raise fail(str(exc)) from None

@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+import proactive_bench.episode as episode
+import proactive_bench.review as review
 from proactive_bench.campaign import run_fast
 from proactive_bench.cli.common import (
     DEFAULT_DB,
@@ -22,7 +24,7 @@ from proactive_bench.cli.common import (
     runs_of,
 )
 from proactive_bench.cli.episodes import open_run
-from proactive_bench.episode import ResumeError, run_spec
+from proactive_bench.episode import run_spec
 from proactive_bench.llm import ModelSpecError
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import (
@@ -42,7 +44,7 @@ from proactive_bench.reporting import (
     summary_csv,
     summary_tables,
 )
-from proactive_bench.review import rescore_run, session_records, write_jsonl
+from proactive_bench.review import session_records, write_jsonl
 from proactive_bench.scoring import PROTOCOLS
 
 
@@ -146,8 +148,8 @@ def rescore(
     store, run, loaded = open_run(db, run_id)
     spec = run_spec(run)
     try:
-        result = run_fast(rescore_run(store, run, loaded, judge_model or spec.judge_model, base_url or spec.base_url))
-    except (ModelSpecError, ResumeError) as exc:
+        result = run_fast(review.rescore_run(store, run, loaded, judge_model or spec.judge_model, base_url or spec.base_url))
+    except (ModelSpecError, episode.ResumeError) as exc:
         raise fail(str(exc)) from None
     if as_json:
         typer.echo(json.dumps(result.as_dict(), indent=2))

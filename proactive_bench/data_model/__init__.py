@@ -35,12 +35,13 @@ _EXPORTS = Exports(
             "render_dialogue",
             "render_files",
             "render_tool_records",
-            "was_clipped",
         ),
+        "clipped": ("was_clipped",),
     },
 )
 
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.data_model.clipped import was_clipped
     from proactive_bench.data_model.evidence import Evidence, questions_in
     from proactive_bench.data_model.labels import IntentLabel, Leak, Stage
     from proactive_bench.data_model.messages import Message
@@ -62,7 +63,6 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         render_dialogue,
         render_files,
         render_tool_records,
-        was_clipped,
     )
 
 __all__ = [

@@ -8,10 +8,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from proactive_bench.data_model.messages import Message
-from proactive_bench.env import Memory, ToolRecord, Workspace
 
-if TYPE_CHECKING:
-    from proactive_bench.env import AppStore
+if TYPE_CHECKING:  # annotations only: the data model loads no tools
+    from proactive_bench.env import AppStore, Memory, ToolRecord, Workspace
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _ABBREVIATION = re.compile(r"(?:\b(?:dr|mr|mrs|ms|prof|st|no|vs|approx|etc|fig|al|inc|ltd|e\.g|i\.e|cf)|\b[a-z])\.$", re.IGNORECASE)

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, NamedTuple
 
+from proactive_bench.data_model.clipped import CLIPPED_MARK
 from proactive_bench.data_model.messages import Message
 from proactive_bench.env import ToolRecord, Workspace, file_text, jail
 from proactive_bench.llm import CHARS_PER_TOKEN
@@ -53,7 +54,6 @@ def evidence_limits(context_tokens: int | None) -> ClipLimits:
 
 _CLIPS: ContextVar[list[int] | None] = ContextVar("pbench_clips", default=None)
 _LIMITS: ContextVar[ClipLimits] = ContextVar("pbench_clip_limits", default=DEFAULT_LIMITS)
-CLIPPED_MARK = "[decided on clipped evidence:"
 
 
 @contextmanager
@@ -72,11 +72,6 @@ def collecting_clips(context_tokens: int | None = None) -> Iterator[list[int]]:
 def clipped_note(dropped: list[int]) -> str:
     """The note a decision made on clipped evidence carries ("" when nothing was clipped)."""
     return f" {CLIPPED_MARK} {len(dropped)} part(s) cut, {sum(dropped)} characters not shown]" if dropped else ""
-
-
-def was_clipped(text: str | None) -> bool:
-    """Whether a recorded rationale or evidence carries the clipped-evidence note."""
-    return text is not None and CLIPPED_MARK in text
 
 
 def clip(text: str, limit: int) -> str:

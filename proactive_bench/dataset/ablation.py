@@ -8,9 +8,10 @@ final sessions are then compared with the same sessions in a full run.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from proactive_bench.dataset.schema import Episode, Session
+if TYPE_CHECKING:  # annotations only: reading a run's ablation loads no schema (and no tools)
+    from proactive_bench.dataset.schema import Episode, Session
 
 Ablation = Literal["none", "no-dependency-history"]
 ABLATIONS: tuple[Ablation, ...] = ("none", "no-dependency-history")

@@ -1,9 +1,9 @@
 """One episode run: its settings, its sessions in order, their checkpoints and rows.
 
 - ``settings``: :class:`RunSettings`, the core settings every run takes (declared once;
-  ``RunSpec`` and the sweep config extend it);
-- ``launch``: :class:`RunSpec` (the run's one settings object, stored with the
-  run), ``start_run``, ``build_participants``, ``execute_run``;
+  the sweep config extends it), and :class:`RunSpec`, the run's one settings object,
+  stored with the run and read back by ``run_spec`` without loading a runner or suite;
+- ``launch``: ``start_run``, ``build_participants``, ``execute_run``;
 - ``runner``: ``run_episode`` over an :class:`EpisodeRun` (store, run row,
   episode, :class:`Participants`, call ledger, cache), ``CallLedger``;
   ``session_toolbox``, one session's world on its own (``pbench mcp``);
@@ -20,40 +20,27 @@ from proactive_bench.exports import Exports
 _EXPORTS = Exports(
     __name__,
     {
-        "checkpoints": ("ResumeError", "archive_references", "opened_checkpoint", "stored_session_result"),
-        "launch": (
-            "START_FAILURES",
-            "LaunchError",
-            "RunSpec",
-            "build_participants",
-            "endpoint_limiter",
-            "execute_run",
-            "load_spec_episode",
-            "run_spec",
-            "start_run",
-        ),
-        "rows": ("grade_rows",),
-        "settings": ("RunSettings",),
-        "runner": ("DEFAULT_MAX_TURNS", "CallLedger", "episode_env", "session_toolbox"),
+        "checkpoints": ("ResumeError", "archive_references", "opened_checkpoint"),
+        "launch": ("START_FAILURES", "build_participants", "endpoint_limiter", "execute_run", "load_spec_episode", "start_run"),
+        "rows": ("grade_rows", "stored_session_result"),
+        "settings": ("DEFAULT_MAX_TURNS", "LaunchError", "RunSettings", "RunSpec", "run_spec"),
+        "runner": ("CallLedger", "episode_env", "session_toolbox"),
     },
 )
 
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
-    from proactive_bench.episode.checkpoints import ResumeError, archive_references, opened_checkpoint, stored_session_result
+    from proactive_bench.episode.checkpoints import ResumeError, archive_references, opened_checkpoint
     from proactive_bench.episode.launch import (
         START_FAILURES,
-        LaunchError,
-        RunSpec,
         build_participants,
         endpoint_limiter,
         execute_run,
         load_spec_episode,
-        run_spec,
         start_run,
     )
-    from proactive_bench.episode.rows import grade_rows
-    from proactive_bench.episode.runner import DEFAULT_MAX_TURNS, CallLedger, episode_env, session_toolbox
-    from proactive_bench.episode.settings import RunSettings
+    from proactive_bench.episode.rows import grade_rows, stored_session_result
+    from proactive_bench.episode.runner import CallLedger, episode_env, session_toolbox
+    from proactive_bench.episode.settings import DEFAULT_MAX_TURNS, LaunchError, RunSettings, RunSpec, run_spec
 
 __all__ = [
     "DEFAULT_MAX_TURNS",

@@ -31,13 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from proactive_bench.data_model import FINAL_OUTCOMES, IntentStatus, was_clipped
+from proactive_bench.data_model import FINAL_OUTCOMES
 from proactive_bench.env import Workspace, jail
-from proactive_bench.scoring import GradeResult, SessionResult, comp, count_statuses
 from proactive_bench.store import (
-    Grade,
-    IntentEvent,
-    MessageRow,
     Run,
     SessionRun,
     Store,
@@ -215,37 +211,3 @@ def split_session_runs(store: Store, run: Run) -> tuple[dict[str, SessionRun], l
         else:
             unfinished.append(session_run)
     return finished, unfinished
-
-
-def stored_grades(store: Store, session_run: SessionRun) -> list[GradeResult]:
-    assert session_run.id is not None
-    rows: list[Grade] = store.rows(Grade, session_run.id)
-    return [GradeResult(g.item_id, g.grader, g.weight, g.score, g.rationale, g.error) for g in rows]  # type: ignore[arg-type]  # the column holds the grader kind a GradeResult wrote
-
-
-def stored_transcript(store: Store, session_run: SessionRun) -> list[dict[str, str]]:
-    assert session_run.id is not None
-    return [{"role": m.role, "content": m.content} for m in store.rows(MessageRow, session_run.id)]
-
-
-def stored_session_result(store: Store, session_run: SessionRun) -> SessionResult:
-    """A finished session's result, rebuilt from its rows."""
-    assert session_run.id is not None
-    grades = stored_grades(store, session_run)
-    score, basis = comp(grades)
-    events: list[IntentEvent] = store.rows(IntentEvent, session_run.id)
-    counts = count_statuses([e.status for e in events], session_run.intents)
-    return SessionResult(
-        session_run.session_id,
-        session_run.status,
-        session_run.turns,
-        counts,
-        grades,
-        score,
-        basis,
-        session_run.error,
-        stored_transcript(store, session_run),
-        sum(was_clipped(e.evidence) for e in events),
-        tuple(e.intent_id for e in events if e.status == IntentStatus.PROVIDED),
-        tuple(e.intent_id for e in events),
-    )

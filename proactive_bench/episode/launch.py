@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import difflib
-import os
 from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import replace
@@ -18,14 +17,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.rate_limiters import BaseRateLimiter, InMemoryRateLimiter
-from pydantic import Field, model_validator
 
 from proactive_bench.data_model import RunStatus
 from proactive_bench.dataset import (
-    Ablation,
     LoadedEpisode,
     ablated_sessions,
     dependency_units,
+    depends_on_map,
 )
 from proactive_bench.env import SeedError, WorkspaceSeedError
 from proactive_bench.episode.runner import (
@@ -35,143 +33,24 @@ from proactive_bench.episode.runner import (
     ProgressHook,
     run_episode,
 )
-from proactive_bench.episode.settings import RunSettings
+from proactive_bench.episode.settings import LaunchError, RunSpec, run_spec
 from proactive_bench.llm import (
     DEFAULT_TIMEOUT_S,
-    UNCAPPED,
     CallCache,
     CallRole,
     ChatSettings,
     ChatTransport,
     ModelSpecError,
     ToolModels,
-    is_openai_model,
     make_chat_model,
     probe_reports,
 )
 from proactive_bench.registry import PluginError
-from proactive_bench.scaffolds import DEFAULT_AGENT, ScaffoldLoadError, ScaffoldOptions, grants_reference, load_agent, split_agent_model
+from proactive_bench.scaffolds import ScaffoldLoadError, ScaffoldOptions, grants_reference, load_agent
 from proactive_bench.scoring import JUDGES, EpisodeResult, JudgeFactory, JudgeSettings
 from proactive_bench.store import Run, Store
-from proactive_bench.suites import SUITES, SuiteSettings, suite_settings_problem
+from proactive_bench.suites import SUITES
 from proactive_bench.user import USERS, UserOptions, UserSimulator, check_user
-
-
-class RunSpec(RunSettings):
-    """The settings of one episode run: the core settings, the agent, the episode and what pbench fixes as it starts
-    (stored as the run's ``config``; runs stored by earlier versions load too)."""
-
-    persona: str = Field(description="The episode: a persona id (personas suite) or a task id (the suites that run tasks; see ``task``).")
-    agent: str = Field(
-        default=DEFAULT_AGENT,
-        description="The agent under test (--agent): a registered name, scripted:NAME, path/file.py:Class, package.module:attr or a prefix of AGENT_KINDS.",
-    )
-    model: str | None = Field(
-        default=None, description="The chat model the agent runs on (--model); None for an agent that calls none (scripted baselines)."
-    )
-    data_root: str
-    sessions: list[str] = Field(default_factory=list, description="Session ids to run, in order; empty: all.")
-    ablation: Ablation = "none"
-    repeat: int = 0
-    sweep_id: str | None = None
-    replay_of: str | None = Field(default=None, description="A run whose recorded model answers serve this one.")
-    structured_methods: dict[str, list[str]] | None = Field(
-        default=None, description="Per role (user, judge), the structured-output methods to start with (set when the run starts)."
-    )
-    model_contexts: dict[str, int] = Field(
-        default_factory=dict, description="Per role, the context window the probe found (set when the run starts)."
-    )
-    memory_tokens: int | None = Field(
-        default=None, description="Tokens of the memory context the session opened with (set when the run starts; odyssey)."
-    )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _legacy_names(cls, data: Any) -> Any:
-        """Runs stored before ``agent`` existed named the agent in ``model`` (``scripted:reference``, ``openai:X`` for react)."""
-        if isinstance(data, dict) and "agent" not in data and isinstance(data.get("model"), str):
-            agent, model = split_agent_model(data["model"])
-            data = {**data, "agent": agent, "model": model}
-        return data
-
-    @model_validator(mode="after")
-    def _agent_has_model(self) -> RunSpec:
-        if self.agent == DEFAULT_AGENT and not self.model:
-            raise ValueError(f"the {DEFAULT_AGENT} agent runs on a chat model: give --model (e.g. openai:gpt-4o-mini)")
-        return self
-
-    @property
-    def task(self) -> str:
-        """The episode's name in its suite's words: the task id of a suite that runs tasks, the persona id of the personas suite."""
-        return self.persona
-
-    @property
-    def label(self) -> str:
-        """What reports compare runs by (the run row's ``model`` column): the chat model of the react agent, the agent's name
-        when it runs on no chat model, else ``AGENT/MODEL``."""
-        if self.agent == DEFAULT_AGENT and self.model:
-            return self.model
-        return f"{self.agent}/{self.model}" if self.model else self.agent
-
-    @model_validator(mode="after")
-    def _suite_settings_fit(self) -> RunSpec:
-        if self.suite in SUITES and (problem := suite_settings_problem(self.suite, self.suite_settings)):
-            raise ValueError(problem)
-        return self
-
-    @property
-    def settings(self) -> SuiteSettings:
-        """What the run's suite loads its episode with: its suite settings and the endpoint and database pbench gives them."""
-        return self.suite_context(self.suite_settings)
-
-    @property
-    def user_backend(self) -> str:
-        return f"{self.user}:{self.user_model}" if self.user != "rules" and self.user_model else self.user
-
-    def role_models(self) -> dict[CallRole, str]:
-        """The model of each role that calls one."""
-        models: dict[CallRole, str | None] = {
-            "agent": self.model,
-            "user": self.user_model if self.user != "rules" else None,
-            "judge": self.judge_model,
-        }
-        return {role: model for role, model in models.items() if model}
-
-    def base_url_for(self, role: CallRole) -> str | None:
-        return self.role_base_urls.get(role) or self.base_url
-
-    def api_key_for(self, role: CallRole) -> str | None:
-        """The role's key from its named environment variable (None: the provider's usual variable)."""
-        name = self.role_key_envs.get(role)
-        if name is None:
-            return None
-        key = os.environ.get(name)
-        if not key:
-            raise LaunchError(f"the {role}'s API key is read from ${name}, which is not set (in the environment or ./.env)")
-        return key
-
-    def structured_models(self) -> dict[CallRole, tuple[str, str]]:
-        """``{role: (model, base URL)}`` of the user and judge models on an OpenAI-compatible server given by URL."""
-        found: dict[CallRole, tuple[str, str]] = {}
-        for role, model in self.role_models().items():
-            url = self.base_url_for(role)
-            if role != "agent" and url and is_openai_model(model):
-                found[role] = (model, url)
-        return found
-
-    def endpoints(self) -> dict[str, list[str]]:
-        """``{base_url: roles}`` of the OpenAI-compatible servers this run calls (those given by URL)."""
-        used: dict[str, list[str]] = {}
-        for role, model in self.role_models().items():
-            url = self.base_url_for(role)
-            if url and is_openai_model(model):
-                used.setdefault(url, []).append(role)
-        return used
-
-
-class LaunchError(ValueError):
-    """Settings that cannot produce a run; the message says which and why."""
-
 
 START_FAILURES: tuple[type[Exception], ...] = (ScaffoldLoadError, ModelSpecError, LaunchError, SeedError, WorkspaceSeedError)
 """Why a run cannot start (its agent, a model name, its settings, its workspace's seed): :func:`execute_run` marks the run failed, then raises it."""
@@ -210,17 +89,20 @@ def start_run(store: Store, loaded: LoadedEpisode, spec: RunSpec, results_dir: P
         judge_model=spec.judge_model,
         data_root=str(loaded.directory.parent.parent),
         workspace="",
-        config=spec.model_copy(update={"sessions": kept, "memory_tokens": loaded.memory_tokens}).model_dump(mode="json"),
+        config=spec.model_copy(
+            update={
+                "sessions": kept,
+                "memory_tokens": loaded.memory_tokens,
+                "depends_on": depends_on_map(loaded.episode),
+                "categories": {s.id: s.category for s in loaded.sessions},
+            }
+        ).model_dump(mode="json"),
         units=dependency_units(loaded.episode, kept or None),
         sweep_id=spec.sweep_id,
     )
     run.workspace = str((results_dir / "workspaces" / run.id).resolve())
     store.add(run)
     return run
-
-
-def run_spec(run: Run) -> RunSpec:
-    return RunSpec.model_validate({"max_tokens": UNCAPPED, **run.config})  # a run stored before caps existed replays uncapped
 
 
 def build_participants(

@@ -1,4 +1,4 @@
-"""The one place a session's typed records become rows for the store.
+"""The one place a session's typed records become rows for the store, and its rows a result again.
 
 Messages, tool calls, intent labels, grades, model calls, snapshots and an agent's error are
 kept as :class:`~proactive_bench.store.database.PendingRow` values until the
@@ -7,12 +7,11 @@ session is saved whole (:meth:`~proactive_bench.store.database.Store.save_sessio
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from proactive_bench.data_model import IntentLabel, Message
-from proactive_bench.env import ToolRecord
+from proactive_bench.data_model import IntentLabel, IntentStatus, Message, was_clipped
 from proactive_bench.llm import LLMCallRecord
-from proactive_bench.scoring import GradeResult
+from proactive_bench.scoring import GradeResult, SessionResult, comp, count_statuses
 from proactive_bench.store import (
     AgentErrorRow,
     Grade,
@@ -20,11 +19,16 @@ from proactive_bench.store import (
     LLMCall,
     MessageRow,
     PendingRow,
+    SessionRun,
     Snapshot,
+    Store,
     ToolCallRow,
     pending_row,
 )
 from proactive_bench.tracebacks import ErrorTrace
+
+if TYPE_CHECKING:  # annotations only: a stored session's result is read back without loading the tools
+    from proactive_bench.env import ToolRecord
 
 
 def message_row(message: Message) -> PendingRow:
@@ -68,3 +72,37 @@ def snapshot_row(kind: str, content: Any) -> PendingRow:
 
 def agent_error_row(turn: int, failure: ErrorTrace) -> PendingRow:
     return pending_row(AgentErrorRow, turn=turn, type=failure.type, message=failure.message, frames=failure.frame_dicts())
+
+
+def stored_grades(store: Store, session_run: SessionRun) -> list[GradeResult]:
+    assert session_run.id is not None
+    rows: list[Grade] = store.rows(Grade, session_run.id)
+    return [GradeResult(g.item_id, g.grader, g.weight, g.score, g.rationale, g.error) for g in rows]  # type: ignore[arg-type]  # the column holds the grader kind a GradeResult wrote
+
+
+def stored_transcript(store: Store, session_run: SessionRun) -> list[dict[str, str]]:
+    assert session_run.id is not None
+    return [{"role": m.role, "content": m.content} for m in store.rows(MessageRow, session_run.id)]
+
+
+def stored_session_result(store: Store, session_run: SessionRun) -> SessionResult:
+    """A finished session's result, rebuilt from its rows."""
+    assert session_run.id is not None
+    grades = stored_grades(store, session_run)
+    score, basis = comp(grades)
+    events: list[IntentEvent] = store.rows(IntentEvent, session_run.id)
+    counts = count_statuses([e.status for e in events], session_run.intents)
+    return SessionResult(
+        session_run.session_id,
+        session_run.status,
+        session_run.turns,
+        counts,
+        grades,
+        score,
+        basis,
+        session_run.error,
+        stored_transcript(store, session_run),
+        sum(was_clipped(e.evidence) for e in events),
+        tuple(e.intent_id for e in events if e.status == IntentStatus.PROVIDED),
+        tuple(e.intent_id for e in events),
+    )

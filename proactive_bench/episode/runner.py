@@ -52,7 +52,6 @@ from proactive_bench.episode.checkpoints import (
     WorkspacePacker,
     restore_checkpoint,
     split_session_runs,
-    stored_session_result,
 )
 from proactive_bench.episode.rows import (
     agent_error_row,
@@ -61,6 +60,7 @@ from proactive_bench.episode.rows import (
     label_row,
     message_row,
     snapshot_row,
+    stored_session_result,
     tool_call_row,
 )
 from proactive_bench.episode.session_graph import (
@@ -71,6 +71,7 @@ from proactive_bench.episode.session_graph import (
     opening_message,
     run_session_graph,
 )
+from proactive_bench.episode.settings import DEFAULT_MAX_TURNS
 from proactive_bench.llm import (
     REQUEST_SENT,
     Budget,
@@ -99,7 +100,6 @@ from proactive_bench.user import FollowUpUser, UserSimulator
 
 log = structlog.get_logger(__name__)
 
-DEFAULT_MAX_TURNS = 30
 Part = TypeVar("Part")
 
 

@@ -1,4 +1,4 @@
-"""The core run settings: what every run takes, whatever its suite, declared once.
+"""Run settings: the core settings every run takes, whatever its suite, declared once, and one run's (:class:`RunSpec`).
 
 :class:`RunSettings` holds the participants' settings (judge, user, models'
 endpoints and limits), the evaluation rules, the suite and the suite's own
@@ -6,10 +6,17 @@ settings (``suite_settings``, declared and checked by the suite's
 ``settings_model``). :class:`~proactive_bench.episode.RunSpec` (one run) and
 :class:`~proactive_bench.campaign.SweepConfig` (a grid of runs) extend it, so a
 sweep's run gets these fields by name-free copy (:meth:`RunSettings.core`).
+
+This module loads no agent, model client, runner or suite: ``pbench runs`` and
+``pbench results`` read each stored run's settings with :func:`run_spec`, which
+takes them as checked when the run was stored (the suite's settings model and
+the agent registry are consulted only for settings made now and for runs stored
+before 0.2).
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any, Literal
 
 from pydantic import (
@@ -17,14 +24,18 @@ from pydantic import (
     Field,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 
-from proactive_bench.episode.runner import DEFAULT_MAX_TURNS
-from proactive_bench.llm import CallRole, MaxTokens
+import proactive_bench.scaffolds as scaffolds
+from proactive_bench.dataset import Ablation
+from proactive_bench.llm import UNCAPPED, CallRole, MaxTokens, is_openai_model
 from proactive_bench.registry import PluginError
+from proactive_bench.scaffolds import DEFAULT_AGENT
 from proactive_bench.scoring import DEFAULT_JUDGE, protocol_problem
+from proactive_bench.store import Run
 from proactive_bench.suites import (
     BUILT_IN_FIELDS,
     DEFAULT_SUITE,
@@ -33,7 +44,13 @@ from proactive_bench.suites import (
     is_swept,
     option_name,
     settings_model,
+    suite_settings_problem,
 )
+
+DEFAULT_MAX_TURNS = 30
+"""Agent turns before a session is truncated, unless the run says otherwise."""
+STORED = {"stored": True}
+"""The validation context of settings read back from a run's row (:func:`run_spec`): checked when the run was stored."""
 
 BUILT_IN_SUITE_KEYS = BUILT_IN_FIELDS
 """The built-in suites' settings, which settings stored before 0.2 held as top-level keys (``memory``, ``days``, ...)."""
@@ -86,11 +103,14 @@ class RunSettings(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _suite_settings_by_name(cls, data: Any) -> Any:
-        """A suite's settings given as top-level keys (settings stored before 0.2, sweep files, ``run_episode(memory=...)``) go to ``suite_settings``."""
+    def _suite_settings_by_name(cls, data: Any, info: ValidationInfo) -> Any:
+        """A suite's settings given as top-level keys (settings stored before 0.2, sweep files, ``run_episode(memory=...)``) go to ``suite_settings``.
+
+        Stored settings held only the built-in suites' as top-level keys (plug-in suites had no settings before 0.2).
+        """
         if not isinstance(data, dict):
             return data
-        keys = BUILT_IN_SUITE_KEYS | _model_fields(data.get("suite", DEFAULT_SUITE))
+        keys = BUILT_IN_SUITE_KEYS | (frozenset() if is_stored(info) else _model_fields(data.get("suite", DEFAULT_SUITE)))
         moved = {k: v for k, v in data.items() if k in keys and k not in cls.model_fields}
         if not moved:
             return data
@@ -103,11 +123,13 @@ class RunSettings(BaseModel):
         return SUITES.canonical(suite)  # pibench, the 0.1 name of personas
 
     @model_validator(mode="after")
-    def _rules(self) -> RunSettings:
+    def _rules(self, info: ValidationInfo) -> RunSettings:
         if self.user == "llm" and not self.user_model:
             raise ValueError("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
         if problem := protocol_problem(self.protocol, self.user, self.judge_model):
             raise ValueError(problem)
+        if is_stored(info):  # coerced when the run was stored
+            return self
         try:
             model = settings_model(SUITES.get(self.suite))
         except PluginError:  # a stored run of a plugin suite no longer installed still loads; running it says why not
@@ -122,6 +144,141 @@ class RunSettings(BaseModel):
     def suite_context(self, values: dict[str, Any]) -> SuiteSettings:
         """What the suite's ``load`` gets for a run with these suite ``values``."""
         return SuiteSettings.of(values, base_url=self.base_url, summaries_db=self.summaries_db)
+
+
+class RunSpec(RunSettings):
+    """The settings of one episode run: the core settings, the agent, the episode and what pbench fixes as it starts
+    (stored as the run's ``config``; runs stored by earlier versions load too)."""
+
+    persona: str = Field(description="The episode: a persona id (personas suite) or a task id (the suites that run tasks; see ``task``).")
+    agent: str = Field(
+        default=DEFAULT_AGENT,
+        description="The agent under test (--agent): a registered name, scripted:NAME, path/file.py:Class, package.module:attr or a prefix of AGENT_KINDS.",
+    )
+    model: str | None = Field(
+        default=None, description="The chat model the agent runs on (--model); None for an agent that calls none (scripted baselines)."
+    )
+    data_root: str
+    sessions: list[str] = Field(default_factory=list, description="Session ids to run, in order; empty: all.")
+    ablation: Ablation = "none"
+    repeat: int = 0
+    sweep_id: str | None = None
+    replay_of: str | None = Field(default=None, description="A run whose recorded model answers serve this one.")
+    structured_methods: dict[str, list[str]] | None = Field(
+        default=None, description="Per role (user, judge), the structured-output methods to start with (set when the run starts)."
+    )
+    model_contexts: dict[str, int] = Field(
+        default_factory=dict, description="Per role, the context window the probe found (set when the run starts)."
+    )
+    memory_tokens: int | None = Field(
+        default=None, description="Tokens of the memory context the session opened with (set when the run starts; odyssey)."
+    )
+    depends_on: dict[str, list[str]] | None = Field(
+        default=None,
+        description="Per session, the sessions it depends on (set when the run starts: reports read it without the dataset; None: stored before 0.2).",
+    )
+    categories: dict[str, str] | None = Field(
+        default=None, description="Per session, its task category (set when the run starts, with depends_on)."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_names(cls, data: Any) -> Any:
+        """Runs stored before ``agent`` existed named the agent in ``model`` (``scripted:reference``, ``openai:X`` for react)."""
+        if isinstance(data, dict) and "agent" not in data and isinstance(data.get("model"), str):
+            agent, model = scaffolds.split_agent_model(data["model"])  # the agent registry loads for such a run only
+            data = {**data, "agent": agent, "model": model}
+        return data
+
+    @model_validator(mode="after")
+    def _agent_has_model(self) -> RunSpec:
+        if self.agent == DEFAULT_AGENT and not self.model:
+            raise ValueError(f"the {DEFAULT_AGENT} agent runs on a chat model: give --model (e.g. openai:gpt-4o-mini)")
+        return self
+
+    @property
+    def task(self) -> str:
+        """The episode's name in its suite's words: the task id of a suite that runs tasks, the persona id of the personas suite."""
+        return self.persona
+
+    @property
+    def label(self) -> str:
+        """What reports compare runs by (the run row's ``model`` column): the chat model of the react agent, the agent's name
+        when it runs on no chat model, else ``AGENT/MODEL``."""
+        if self.agent == DEFAULT_AGENT and self.model:
+            return self.model
+        return f"{self.agent}/{self.model}" if self.model else self.agent
+
+    @model_validator(mode="after")
+    def _suite_settings_fit(self, info: ValidationInfo) -> RunSpec:
+        if not is_stored(info) and self.suite in SUITES and (problem := suite_settings_problem(self.suite, self.suite_settings)):
+            raise ValueError(problem)
+        return self
+
+    @property
+    def settings(self) -> SuiteSettings:
+        """What the run's suite loads its episode with: its suite settings and the endpoint and database pbench gives them."""
+        return self.suite_context(self.suite_settings)
+
+    @property
+    def user_backend(self) -> str:
+        return f"{self.user}:{self.user_model}" if self.user != "rules" and self.user_model else self.user
+
+    def role_models(self) -> dict[CallRole, str]:
+        """The model of each role that calls one."""
+        models: dict[CallRole, str | None] = {
+            "agent": self.model,
+            "user": self.user_model if self.user != "rules" else None,
+            "judge": self.judge_model,
+        }
+        return {role: model for role, model in models.items() if model}
+
+    def base_url_for(self, role: CallRole) -> str | None:
+        return self.role_base_urls.get(role) or self.base_url
+
+    def api_key_for(self, role: CallRole) -> str | None:
+        """The role's key from its named environment variable (None: the provider's usual variable)."""
+        name = self.role_key_envs.get(role)
+        if name is None:
+            return None
+        key = os.environ.get(name)
+        if not key:
+            raise LaunchError(f"the {role}'s API key is read from ${name}, which is not set (in the environment or ./.env)")
+        return key
+
+    def structured_models(self) -> dict[CallRole, tuple[str, str]]:
+        """``{role: (model, base URL)}`` of the user and judge models on an OpenAI-compatible server given by URL."""
+        found: dict[CallRole, tuple[str, str]] = {}
+        for role, model in self.role_models().items():
+            url = self.base_url_for(role)
+            if role != "agent" and url and is_openai_model(model):
+                found[role] = (model, url)
+        return found
+
+    def endpoints(self) -> dict[str, list[str]]:
+        """``{base_url: roles}`` of the OpenAI-compatible servers this run calls (those given by URL)."""
+        used: dict[str, list[str]] = {}
+        for role, model in self.role_models().items():
+            url = self.base_url_for(role)
+            if url and is_openai_model(model):
+                used.setdefault(url, []).append(role)
+        return used
+
+
+class LaunchError(ValueError):
+    """Settings that cannot produce a run; the message says which and why."""
+
+
+def run_spec(run: Run) -> RunSpec:
+    """The settings stored with ``run`` (checked when it was stored: no suite or agent loads to read them)."""
+    return RunSpec.model_validate(
+        {"max_tokens": UNCAPPED, **run.config}, context=STORED
+    )  # a run stored before caps existed replays uncapped
+
+
+def is_stored(info: ValidationInfo) -> bool:
+    """Whether the settings being validated are read back from a run's row (:data:`STORED`)."""
+    return isinstance(info.context, dict) and bool(info.context.get("stored"))
 
 
 def _model_fields(suite: Any) -> frozenset[str]:

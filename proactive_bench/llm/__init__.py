@@ -8,12 +8,12 @@ _EXPORTS = Exports(
     __name__,
     {
         "cache": ("CallCache",),
-        "caps": ("ROLES", "UNCAPPED", "MaxTokens", "parse_max_tokens"),
-        "context": ("CHARS_PER_TOKEN", "limit_from_error", "message_chars", "one_line", "prompt_budget_chars", "trim_history"),
+        "caps": ("CHARS_PER_TOKEN", "ROLES", "UNCAPPED", "CallRole", "MaxTokens", "parse_max_tokens"),
+        "context": ("limit_from_error", "message_chars", "one_line", "prompt_budget_chars", "trim_history"),
         "costs": ("Budget", "PriceFileError", "PriceTable"),
         "embeddings": ("EmbeddingClient", "EmbeddingsError"),
         "endpoints": ("DEFAULT_PAUSE_AFTER", "EndpointError", "EndpointHealth", "check_reachable", "is_openai_model"),
-        "ledger": ("CallRole", "LLMCallRecord", "Recorder", "ToolRole", "record_retries", "usage_fields"),
+        "ledger": ("LLMCallRecord", "Recorder", "ToolRole", "record_retries", "usage_fields"),
         "model_specs": ("ModelSpecError",),
         "models": ("DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT_S", "ChatSettings", "make_chat_model"),
         "probe": ("probe_model", "probe_reports", "probe_table"),
@@ -28,12 +28,12 @@ _EXPORTS = Exports(
 
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
     from proactive_bench.llm.cache import CallCache
-    from proactive_bench.llm.caps import ROLES, UNCAPPED, MaxTokens, parse_max_tokens
-    from proactive_bench.llm.context import CHARS_PER_TOKEN, limit_from_error, message_chars, one_line, prompt_budget_chars, trim_history
+    from proactive_bench.llm.caps import CHARS_PER_TOKEN, ROLES, UNCAPPED, CallRole, MaxTokens, parse_max_tokens
+    from proactive_bench.llm.context import limit_from_error, message_chars, one_line, prompt_budget_chars, trim_history
     from proactive_bench.llm.costs import Budget, PriceFileError, PriceTable
     from proactive_bench.llm.embeddings import EmbeddingClient, EmbeddingsError
     from proactive_bench.llm.endpoints import DEFAULT_PAUSE_AFTER, EndpointError, EndpointHealth, check_reachable, is_openai_model
-    from proactive_bench.llm.ledger import CallRole, LLMCallRecord, Recorder, ToolRole, record_retries, usage_fields
+    from proactive_bench.llm.ledger import LLMCallRecord, Recorder, ToolRole, record_retries, usage_fields
     from proactive_bench.llm.model_specs import ModelSpecError
     from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, ChatSettings, make_chat_model
     from proactive_bench.llm.probe import probe_model, probe_reports, probe_table

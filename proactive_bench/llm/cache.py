@@ -29,13 +29,12 @@ from langchain_core.caches import BaseCache
 from langchain_core.load import dumps, loads
 from langchain_core.outputs import Generation
 
+from proactive_bench.llm.ledger import CACHED_FLAG
 from proactive_bench.store import RecordedAnswers
 
 log = structlog.get_logger(__name__)
 
 CacheMode = Literal["record", "replay"]
-CACHED_FLAG = "pbench_cached"
-"""Set in a served answer's ``response_metadata`` so recorders can tell replayed calls apart."""
 
 
 class ReplayMissError(RuntimeError):
@@ -183,8 +182,3 @@ def _serializable(generation: Generation) -> Generation:
         return generation
     kwargs = {k: v for k, v in message.additional_kwargs.items() if k != "parsed"}
     return generation.model_copy(update={"message": message.model_copy(update={"additional_kwargs": kwargs})})
-
-
-def is_cached(message: Any) -> bool:
-    """Whether a model answer was served from the record instead of the server."""
-    return bool((getattr(message, "response_metadata", None) or {}).get(CACHED_FLAG))

@@ -10,7 +10,14 @@ an ``ok`` row). Set them with ``--max-tokens ROLE=N`` (repeatable) and
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+CHARS_PER_TOKEN = 3
+"""The characters of a token, as pbench estimates a text's tokens where the server does not count them."""
+CallRole = Literal["agent", "user", "judge"]
+"""The participants of a run, each with its own model setting (and answer cap)."""
 
 CUT_NOTE = "cut at the max_tokens cap"
 """Recorded on a call whose answer stopped at the cap (finish reason ``length``)."""

@@ -21,7 +21,8 @@ from collections.abc import Mapping
 
 from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
 
-CHARS_PER_TOKEN = 3
+from proactive_bench.llm.caps import CHARS_PER_TOKEN
+
 HISTORY_MARKER = "[{count} earlier message(s) of this session were removed to fit the model's context window]"
 CLIP_MARKER = "\n[... {count} characters clipped to fit the model's context window ...]\n"
 LIMIT_IN_ERROR = re.compile(r"(?:context (?:length|window|size)|maximum context)[^0-9]{0,40}?(\d{3,7})", re.IGNORECASE)

@@ -6,15 +6,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from proactive_bench.llm.cache import is_cached
-from proactive_bench.llm.caps import CUT_NOTE
+from proactive_bench.llm.caps import CUT_NOTE, CallRole
 from proactive_bench.llm.retry_log import RetryListener
 
-CallRole = Literal["agent", "user", "judge"]
-"""The participants of a run, each with its own model setting."""
 ToolRole = Literal["npc", "embedder"]
 """Model calls made from inside a tool: a simulated colleague's judgment, a retrieval index's embeddings."""
 ERROR_TEXT_LIMIT = 300
+CACHED_FLAG = "pbench_cached"
+"""Set in a served answer's ``response_metadata`` (by the call cache) so recorders can tell replayed calls apart."""
+
+
+def is_cached(message: Any) -> bool:
+    """Whether a model answer was served from the record instead of the server."""
+    return bool((getattr(message, "response_metadata", None) or {}).get(CACHED_FLAG))
 
 
 @dataclass(frozen=True)

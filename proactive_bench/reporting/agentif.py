@@ -18,22 +18,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import mean
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import proactive_bench.suites as suites  # the AgentIF suite loads when an AgentIF run is reported, not for every report
 from proactive_bench.data_model import SessionOutcome
 from proactive_bench.episode import run_spec
 from proactive_bench.reporting.row_tables import Rows, RowTables, group_by, no_rows
 from proactive_bench.scoring import SNAPSHOT_KIND, EpisodeResult
 from proactive_bench.store import Run, Store
-from proactive_bench.suites import (
-    AGENTIF_CATEGORIES,
-    AGENTIF_DOMAINS,
-    AGENTIF_ITEM_CATEGORIES,
-    AgentIFTask,
-    TaskScore,
-    read_agentif_task,
-    score_task,
-)
+
+if TYPE_CHECKING:
+    from proactive_bench.suites import AgentIFTask, TaskScore
 
 SUITE = "agentif"
 
@@ -58,8 +53,8 @@ def run_task_score(task: AgentIFTask, result: EpisodeResult) -> TaskScore:
     """A run's score: from its one session's grades and provided rules; an errored or unplayed session scores 0."""
     session = result.sessions[0] if result.sessions else None
     if session is None or session.status == SessionOutcome.ERROR:
-        return score_task(task, {}, errored=True)
-    return score_task(task, {g.item_id: g.status for g in session.grades}, session.provided_intents)
+        return suites.score_task(task, {}, errored=True)
+    return suites.score_task(task, {g.item_id: g.status for g in session.grades}, session.provided_intents)
 
 
 def agentif_runs(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> tuple[list[AgentIFRun], list[str]]:
@@ -70,7 +65,7 @@ def agentif_runs(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> tuple[l
         spec = run_spec(run)
         key = (spec.data_root, spec.persona)
         if key not in tasks:
-            tasks[key] = read_agentif_task(Path(spec.data_root), spec.persona)[0]
+            tasks[key] = suites.read_agentif_task(Path(spec.data_root), spec.persona)[0]
         task = tasks[key]
         if task is None:
             problems.append(f"run {run.id}: task {spec.persona!r} does not load from {spec.data_root}; left out")
@@ -134,8 +129,8 @@ def agentif_tables(runs: list[AgentIFRun], problems: list[str] | None = None) ->
                 "model": model,
                 "tasks": len(rows),
                 "score": _mean([r["score"] for r in scored]),
-                **{c: _mean([r["score"] for r in scored if r["category"] == c]) for c in AGENTIF_CATEGORIES},
-                **{d: _mean([r["score"] for r in scored if r["domain"] == d]) for d in AGENTIF_DOMAINS},
+                **{c: _mean([r["score"] for r in scored if r["category"] == c]) for c in suites.AGENTIF_CATEGORIES},
+                **{d: _mean([r["score"] for r in scored if r["domain"] == d]) for d in suites.AGENTIF_DOMAINS},
                 "proc": _pooled([m.intents for m in members]),
                 "user_turns": _mean([float(m.user_turns) for m in members]),
                 "questions": _mean([float(m.questions) for m in members]),
@@ -155,7 +150,7 @@ def _pooled(intents: list[tuple[int, int]]) -> float | None:
 def _item_rows(model: str, runs: list[AgentIFRun]) -> list[dict[str, Any]]:
     """Per item category: bonus points earned / possible and penalty points triggered, summed over the scored runs."""
     rows = []
-    for category in AGENTIF_ITEM_CATEGORIES:
+    for category in suites.AGENTIF_ITEM_CATEGORIES:
         items = [i for r in runs if r.score.score is not None for i in r.score.items if i.category == category]
         possible = sum(i.points for i in items if i.polarity == "bonus")
         rows.append(

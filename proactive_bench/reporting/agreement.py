@@ -19,8 +19,8 @@ from typing import Any
 
 from rich.table import Table
 
+import proactive_bench.user as user  # the person's seat (and the dataset it reads) loads when labels are compared
 from proactive_bench.store import PersonLabel, Run, Store
-from proactive_bench.user import LABELS
 
 UNDEFINED = "undefined"
 
@@ -69,7 +69,7 @@ def cohen_kappa(pairs: Sequence[tuple[str, str]]) -> float | None:
 
 def label_agreement(pairs: Sequence[tuple[str, str]]) -> Agreement:
     """The agreement of ``(person, simulator)`` label pairs."""
-    confusion = {p: {s: 0 for s in LABELS} for p in LABELS}
+    confusion = {p: {s: 0 for s in user.LABELS} for p in user.LABELS}
     for person, simulator in pairs:
         confusion[person][simulator] += 1
     per_label = [
@@ -80,7 +80,7 @@ def label_agreement(pairs: Sequence[tuple[str, str]]) -> Agreement:
             confusion[label][label],
             cohen_kappa([(str(p == label), str(s == label)) for p, s in pairs]),
         )
-        for label in LABELS
+        for label in user.LABELS
     ]
     return Agreement(len(pairs), sum(p == s for p, s in pairs), confusion, cohen_kappa(pairs), per_label)
 
@@ -113,8 +113,8 @@ def agreement_tables(result: Agreement) -> list[Table]:
         per_label.add_row(row.label, str(row.person), str(row.simulator), str(row.both), _kappa(row.kappa))
     confusion = Table(title="Confusion: person (rows) × simulator (columns)")
     confusion.add_column("person \\ simulator", no_wrap=True)
-    for label in LABELS:
+    for label in user.LABELS:
         confusion.add_column(label, justify="right")
-    for label in LABELS:
+    for label in user.LABELS:
         confusion.add_row(label, *(str(count) for count in result.confusion[label].values()))
     return [per_label, confusion]

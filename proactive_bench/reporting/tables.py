@@ -12,10 +12,10 @@ from typing import Any
 
 from rich.table import Table
 
+import proactive_bench.suites as suites  # the AgentIF suite loads when its table is printed
 from proactive_bench.reporting.summary import Summary
 from proactive_bench.reporting.trainee import TraineeTables
 from proactive_bench.scoring import EpisodeResult
-from proactive_bench.suites import AGENTIF_CATEGORIES, AGENTIF_DOMAINS
 
 WHOLE = ("model", "persona", "ablation", "task", "role")
 """Columns printed whole at any width (see proactive_bench/terminal.py)."""
@@ -188,7 +188,17 @@ def agentif_tables_of(summary: Summary) -> list[Table]:
     """AgentIF tables: score per model with its category and domain columns, Proc and burden; item categories; per task."""
     tables = summary.agentif
     models = Table(title="AgentIF score (%) by task category and domain, Proc on latent rules, user burden", caption=AGENTIF_NOTE)
-    for name in ("model", "tasks", "score", *AGENTIF_CATEGORIES, *AGENTIF_DOMAINS, "Proc", "user turns", "questions", "err/unscored"):
+    for name in (
+        "model",
+        "tasks",
+        "score",
+        *suites.AGENTIF_CATEGORIES,
+        *suites.AGENTIF_DOMAINS,
+        "Proc",
+        "user turns",
+        "questions",
+        "err/unscored",
+    ):
         models.add_column(name)
     for row in tables.models:
         failures = {"error": row["errored"], "unscored": row["unscored"]}
@@ -196,8 +206,8 @@ def agentif_tables_of(summary: Summary) -> list[Table]:
             row["model"],
             str(row["tasks"]),
             marked(pct(row["score"]), failures),
-            *(pct(row[c]) for c in AGENTIF_CATEGORIES),
-            *(pct(row[d]) for d in AGENTIF_DOMAINS),
+            *(pct(row[c]) for c in suites.AGENTIF_CATEGORIES),
+            *(pct(row[d]) for d in suites.AGENTIF_DOMAINS),
             pct(row["proc"]),
             _decimal(row["user_turns"]),
             _decimal(row["questions"]),

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from statistics import mean
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from proactive_bench.env import AppStore, ToolRecord
 from proactive_bench.episode import run_spec
 from proactive_bench.reporting.row_tables import Rows, RowTables, group_by, no_rows
 from proactive_bench.scoring import EpisodeResult
 from proactive_bench.store import Run, Store, ToolCallRow
-from proactive_bench.suites.trainee import DayFigures, compose_scenario, day_figures
+
+if TYPE_CHECKING:
+    from proactive_bench.suites.trainee import DayFigures
 
 SUITE = "trainee"
 
@@ -44,6 +45,11 @@ def is_trainee_run(run: Run) -> bool:
 
 def trainee_days(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> list[TraineeDay]:
     """Every played day of the given trainee runs, with its figures."""
+    if not runs:
+        return []
+    from proactive_bench.env import AppStore, ToolRecord  # DEFERRED: the tools, and the trainee suite, load for its runs only
+    from proactive_bench.suites.trainee import compose_scenario, day_figures
+
     out = []
     for run, result in runs:
         spec = run_spec(run)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import proactive_bench.dataset as dataset
+import proactive_bench.episode as episode
 from proactive_bench.data_model import FINAL_OUTCOMES
-from proactive_bench.dataset import DatasetError, depends_on_map
-from proactive_bench.episode import load_spec_episode, run_spec, stored_session_result
+from proactive_bench.episode import run_spec, stored_session_result
 from proactive_bench.scoring import (
     SCORINGS,
     EpisodeResult,
@@ -26,12 +27,16 @@ class EpisodeShape:
 
 
 def episode_shape(run: Run) -> EpisodeShape:
-    """The run's episode as its dataset defines it; when the dataset is gone, chains read from the run's units."""
+    """The run's episode as it was when the run started (kept in its settings); for a run stored before 0.2, as its
+    dataset defines it now (the suite loads it), or when the dataset is gone, chains read from the run's units."""
+    spec = run_spec(run)
+    if spec.depends_on is not None:
+        return EpisodeShape(spec.depends_on, spec.categories or {})
     try:
-        loaded = load_spec_episode(run_spec(run))
-    except (DatasetError, OSError):
+        loaded = episode.load_spec_episode(spec)  # the runner and the suite load for such a run only
+    except (dataset.DatasetError, OSError):
         return EpisodeShape(chains(run.units), {})
-    return EpisodeShape(depends_on_map(loaded.episode), {s.id: s.category for s in loaded.sessions})
+    return EpisodeShape(dataset.depends_on_map(loaded.episode), {s.id: s.category for s in loaded.sessions})
 
 
 def planned_sessions(run: Run) -> list[str]:

@@ -9,43 +9,72 @@ reference solution (:data:`ORACLES`) and builds the agent of a run
 sees a reference solution (declaring ``uses_reference_solution`` is refused).
 ``external/`` holds the agents outside pbench's process, ``cmd:COMMAND`` and
 ``http:URL``; ``langgraph_graph`` drives a compiled LangGraph graph named as ``module:attr`` (or a factory
-building one from the session's LangChain tools) (docs/external-agents.md).
+building one from the session's LangChain tools) (docs/external-agents.md). ``defaults`` names the default agent
+without loading one. Each name loads on first use (``proactive_bench/exports.py``).
 """
 
-from proactive_bench.scaffolds.adversarial import (
-    ADVERSARY_MODES,
-    WORK_DIMENSIONS,
-    stuffing_words,
-    workspace_texts,
-    written_paths,
+from typing import TYPE_CHECKING, Any
+
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "adversarial": ("ADVERSARY_MODES", "WORK_DIMENSIONS", "stuffing_words", "workspace_texts", "written_paths"),
+        "catalog": (
+            "AGENT_KINDS",
+            "ORACLES",
+            "AgentLoader",
+            "agent_and_model",
+            "agent_loader",
+            "load_agent",
+            "load_scaffold",
+            "split_agent_model",
+            "unknown_agent",
+        ),
+        "defaults": ("DEFAULT_AGENT",),
+        "langchain_tools": ("as_langchain_tools",),
+        "person": ("PERSON_AGENT", "PersonAgent"),
+        "protocol": ("AgentTurn", "Scaffold", "ScaffoldFactory", "ScaffoldLoadError", "ScaffoldOptions", "SessionContext", "call_respond"),
+        "scripted": ("reference_problem",),
+    },
+    # through the catalog, which registers the built-in agents and grants the scripted ones the reference solution
+    renamed={
+        "SCAFFOLDS": "catalog:SCAFFOLDS",
+        "grant_reference": "catalog:grant_reference",
+        "grants_reference": "catalog:grants_reference",
+    },
 )
-from proactive_bench.scaffolds.catalog import (
-    AGENT_KINDS,
-    DEFAULT_AGENT,
-    ORACLES,
-    AgentLoader,
-    agent_and_model,
-    agent_loader,
-    load_agent,
-    load_scaffold,
-    split_agent_model,
-    unknown_agent,
-)
-from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
-from proactive_bench.scaffolds.person import PERSON_AGENT, PersonAgent
-from proactive_bench.scaffolds.protocol import (
-    SCAFFOLDS,
-    AgentTurn,
-    Scaffold,
-    ScaffoldFactory,
-    ScaffoldLoadError,
-    ScaffoldOptions,
-    SessionContext,
-    call_respond,
-    grant_reference,
-    grants_reference,
-)
-from proactive_bench.scaffolds.scripted import reference_problem
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES, WORK_DIMENSIONS, stuffing_words, workspace_texts, written_paths
+    from proactive_bench.scaffolds.catalog import (
+        AGENT_KINDS,
+        ORACLES,
+        SCAFFOLDS,
+        AgentLoader,
+        agent_and_model,
+        agent_loader,
+        grant_reference,
+        grants_reference,
+        load_agent,
+        load_scaffold,
+        split_agent_model,
+        unknown_agent,
+    )
+    from proactive_bench.scaffolds.defaults import DEFAULT_AGENT
+    from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
+    from proactive_bench.scaffolds.person import PERSON_AGENT, PersonAgent
+    from proactive_bench.scaffolds.protocol import (
+        AgentTurn,
+        Scaffold,
+        ScaffoldFactory,
+        ScaffoldLoadError,
+        ScaffoldOptions,
+        SessionContext,
+        call_respond,
+    )
+    from proactive_bench.scaffolds.scripted import reference_problem
 
 __all__ = [
     "ADVERSARY_MODES",
@@ -78,3 +107,7 @@ __all__ = [
     "workspace_texts",
     "written_paths",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)

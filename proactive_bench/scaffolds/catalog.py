@@ -26,6 +26,7 @@ import proactive_bench.scaffolds.person
 import proactive_bench.scaffolds.react
 import proactive_bench.scaffolds.scripted  # noqa: F401
 from proactive_bench.registry import PluginError, Registry
+from proactive_bench.scaffolds.defaults import DEFAULT_AGENT
 from proactive_bench.scaffolds.external import TRANSPORTS, external_agent
 from proactive_bench.scaffolds.langgraph_graph import GraphAgent, is_graph_attr
 from proactive_bench.scaffolds.protocol import (
@@ -44,10 +45,6 @@ REFERENCE_ATTRIBUTE = "uses_reference_solution"
 ORACLES: tuple[str, ...] = tuple(name for name, _ in SCAFFOLDS.items() if name.startswith("scripted:"))
 """pbench's own scripted baselines, every ``scripted:*`` the built-in modules imported above registered: the only
 agents given each session's reference solution (granted at the end of this module, before any plugin can load)."""
-
-
-DEFAULT_AGENT = "react"
-"""The agent of a run that names only a chat model (``--model openai:gpt-4o``)."""
 
 AgentLoader = Callable[[str, ScaffoldOptions], Any]
 """Builds an agent from its full ``--agent`` name and the run's options (a factory's result, checked by :func:`load_agent`)."""

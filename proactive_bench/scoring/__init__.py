@@ -17,7 +17,7 @@ _EXPORTS = Exports(
         "bootstrap": ("PairedDifference", "bootstrap_interval", "paired_difference"),
         "burden": ("SNAPSHOT_KIND", "Burden", "session_burden"),
         "grading": ("GradeResult", "grade_session"),
-        "judge": ("DEFAULT_JUDGE", "JUDGES", "Judge", "JudgeFactory", "JudgeSettings", "RubricJudge", "RubricVerdict"),
+        "judge": ("JUDGES", "Judge", "JudgeFactory", "JudgeSettings", "RubricJudge", "RubricVerdict"),
         "metrics": (
             "SCORINGS",
             "Scoring",
@@ -29,7 +29,7 @@ _EXPORTS = Exports(
             "episode_proc",
             "run_stats",
         ),
-        "protocols": ("PROTOCOLS", "protocol", "protocol_problem"),
+        "protocols": ("DEFAULT_JUDGE", "PROTOCOLS", "protocol", "protocol_problem"),
         "results": ("EpisodeResult", "Failures", "SessionResult", "episode_result"),
     },
 )
@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.scoring.bootstrap import PairedDifference, bootstrap_interval, paired_difference
     from proactive_bench.scoring.burden import SNAPSHOT_KIND, Burden, session_burden
     from proactive_bench.scoring.grading import GradeResult, grade_session
-    from proactive_bench.scoring.judge import DEFAULT_JUDGE, JUDGES, Judge, JudgeFactory, JudgeSettings, RubricJudge, RubricVerdict
+    from proactive_bench.scoring.judge import JUDGES, Judge, JudgeFactory, JudgeSettings, RubricJudge, RubricVerdict
     from proactive_bench.scoring.metrics import (
         SCORINGS,
         Scoring,
@@ -50,7 +50,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         episode_proc,
         run_stats,
     )
-    from proactive_bench.scoring.protocols import PROTOCOLS, protocol, protocol_problem
+    from proactive_bench.scoring.protocols import DEFAULT_JUDGE, PROTOCOLS, protocol, protocol_problem
     from proactive_bench.scoring.results import EpisodeResult, Failures, SessionResult, episode_result
 
 __all__ = [

@@ -10,8 +10,6 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import TypeVar
 
-import numpy as np
-
 RESAMPLES = 2000
 """Bootstrap resamples per interval."""
 SEED = 0
@@ -24,6 +22,8 @@ def bootstrap_interval(values: Sequence[float], resamples: int = RESAMPLES, seed
     """The 95 % percentile bootstrap interval of the mean of ``values``; None below two values."""
     if len(values) < 2:
         return None
+    import numpy as np  # loaded for an interval only: a report of single runs (pbench runs) does without it
+
     data = np.asarray(values, dtype=float)
     draws = np.random.default_rng(seed).integers(0, len(data), size=(resamples, len(data)))
     means = data[draws].mean(axis=1)
@@ -66,6 +66,8 @@ def paired_difference(
     keys = [k for k in a if k in b]
     if not keys:
         return None
+    import numpy as np  # as in bootstrap_interval: loaded when a comparison is made
+
     w = np.asarray([1.0 if weights is None else weights[k] for k in keys], dtype=float)
     va, vb = (np.asarray([m[k] for k in keys], dtype=float) for m in (a, b))
     diffs = vb - va

@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from proactive_bench.data_model import Evidence
-from proactive_bench.dataset import ChecklistItem, Session, evaluate
+import proactive_bench.dataset as dataset  # its predicates (and the tools they read) load when a rule is graded
 
 if TYPE_CHECKING:
+    from proactive_bench.data_model import Evidence
+    from proactive_bench.dataset import ChecklistItem, Session
     from proactive_bench.scoring.judge import RubricJudge
 
 GradeStatus = Literal["pass", "fail", "ungraded", "error"]
@@ -39,7 +40,7 @@ class GradeResult:
 def grade_rule(item: ChecklistItem, evidence: Evidence) -> GradeResult:
     assert item.check is not None
     try:
-        passed = evaluate(item.check, evidence)
+        passed = dataset.evaluate(item.check, evidence)
     except Exception as exc:  # grader bugs are recorded, never scored
         return GradeResult(item.id, "rule", item.weight, None, error=f"grader failed: {exc!r}")
     return GradeResult(item.id, "rule", item.weight, int(passed), "predicate holds" if passed else "predicate fails")

@@ -45,6 +45,7 @@ from proactive_bench.llm import (
     load_prompt,
 )
 from proactive_bench.registry import Registry
+from proactive_bench.scoring.protocols import DEFAULT_JUDGE
 from proactive_bench.user import request_text
 
 RUBRIC_PROMPT = load_prompt("scoring/judge_prompts", "rubric.v1")
@@ -197,7 +198,6 @@ class RubricJudge:
 JudgeFactory = Callable[[BaseChatModel, str, Recorder | None, JudgeSettings], Judge]
 """Builds a judge from its chat model, the model's name, the call recorder and the settings (RubricJudge's own signature)."""
 
-DEFAULT_JUDGE = "rubric"
 JUDGES: Registry[JudgeFactory] = Registry("judges")
 """Judges of rubric items by name (``--judge``): ``rubric`` is the default; plugins in ``pbench.judges`` are :class:`Judge` factories."""
 JUDGES.add(DEFAULT_JUDGE, RubricJudge)

@@ -13,6 +13,9 @@ from typing import Literal
 
 from proactive_bench.scoring.metrics import DEFAULT_SCORING, PIBENCH_SCORING, Scoring
 
+DEFAULT_JUDGE = "rubric"
+"""The judge of rubric items when a run names none (``JUDGES``: :class:`~proactive_bench.scoring.judge.RubricJudge`)."""
+
 ProtocolName = Literal["pbench", "pibench"]
 PROTOCOL_NAMES: tuple[ProtocolName, ...] = ("pbench", "pibench")
 

@@ -9,12 +9,12 @@ insert-or-ignore and upsert, and byte-wise ordering of text.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import URL, ColumnElement, Engine, Table, create_engine, event, make_url
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import ArgumentError
 
 from proactive_bench.store.defaults import DEFAULT_RESULTS
@@ -107,7 +107,7 @@ def bytewise(column: ColumnElement[str], dialect: str) -> ColumnElement[str]:
 def _insert(dialect: str) -> Any:
     if dialect not in DIALECTS:
         raise ValueError(f"the results store has no statements for {dialect}")
-    return postgresql.insert if dialect == "postgresql" else sqlite.insert
+    return importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert  # the dialect in use only: PostgreSQL's costs a SQLite open
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

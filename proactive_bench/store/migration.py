@@ -1,7 +1,7 @@
 """The results database's schema version: Alembic migrations (``migrations/versions/``) run on open, in one transaction.
 
-A database at this pbench's head revision is opened as it is (one read of
-Alembic's version table). An older one — new, written before migrations
+A database at this pbench's head revision (:data:`HEAD`) is opened as it is (one read of
+Alembic's version table, without loading Alembic: ``pbench runs`` pays for no migration machinery). An older one — new, written before migrations
 existed (no version table), or at an earlier revision — is upgraded; the
 writers that open it at the same moment wait for that (SQLite: ``BEGIN
 IMMEDIATE``; PostgreSQL: a transaction-scoped advisory lock). A database at a
@@ -13,20 +13,23 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
-from alembic.config import Config
-from alembic.runtime.environment import EnvironmentContext
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine, inspect, text
+
+if TYPE_CHECKING:
+    from alembic.script import ScriptDirectory
 
 log = structlog.get_logger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 """The Alembic script folder; its ``versions/`` hold one module per revision."""
 _ADVISORY_KEY = 0x7062656E6368  # "pbench": the PostgreSQL lock that serializes migrations of one database
+HEAD = "0008"
+"""The schema revision this pbench writes: the newest of ``migrations/versions`` (tests/store checks they agree)."""
+VERSION_TABLE = "alembic_version"
+"""Where Alembic keeps a database's revision (one row, column ``version_num``)."""
 
 
 class StoreSchemaError(RuntimeError):
@@ -35,23 +38,39 @@ class StoreSchemaError(RuntimeError):
 
 @cache
 def scripts() -> ScriptDirectory:
-    """The migration scripts shipped with this pbench."""
+    """The migration scripts shipped with this pbench (Alembic loads here: only to migrate, or to check a revision it does not know)."""
+    from alembic.script import ScriptDirectory  # Alembic and Mako would cost every open otherwise
+
+    return ScriptDirectory.from_config(_config())
+
+
+def _config() -> Any:
+    from alembic.config import Config  # loaded with the scripts, to migrate
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    return ScriptDirectory.from_config(config)
+    return config
 
 
 def head_revision() -> str:
     """The schema revision this pbench writes."""
-    head = scripts().get_current_head()
-    assert head is not None, f"{MIGRATIONS}: no migrations"
-    return head
+    return HEAD
 
 
 def revision_of(engine: Engine) -> str | None:
     """The schema revision a database is at (None: no version table)."""
     with engine.connect() as db:
-        return MigrationContext.configure(db).get_current_revision()
+        return _current(db)
+
+
+def _current(db: Connection) -> str | None:
+    """The revision in the version table (None: none), read as Alembic keeps it."""
+    if not inspect(db).has_table(VERSION_TABLE):
+        return None
+    rows = db.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()  # a constant table name
+    if len(rows) > 1:
+        raise StoreSchemaError(f"{VERSION_TABLE} holds {len(rows)} revisions ({', '.join(rows)}); pbench's migrations have one head")
+    return rows[0] if rows else None
 
 
 def migrate(engine: Engine, name: str, to: str | None = None) -> None:
@@ -62,7 +81,7 @@ def migrate(engine: Engine, name: str, to: str | None = None) -> None:
     with engine.connect() as db:
         _begin_exclusive(db)
         try:
-            current = MigrationContext.configure(db).get_current_revision()  # again: another writer may have migrated meanwhile
+            current = _current(db)  # again: another writer may have migrated meanwhile
             _refuse_unknown(current, name)
             if current != head:
                 _upgrade(db, head)
@@ -98,8 +117,8 @@ def _upgrade(db: Connection, head: str) -> None:
     def steps(revision: Any, _context: Any) -> Any:
         return scripts()._upgrade_revs(head, revision)  # what alembic's own `upgrade` command runs
 
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with EnvironmentContext(config, scripts(), fn=steps, destination_rev=head) as environment:
+    from alembic.runtime.environment import EnvironmentContext  # loaded to migrate only
+
+    with EnvironmentContext(_config(), scripts(), fn=steps, destination_rev=head) as environment:
         environment.configure(connection=db, transactional_ddl=True)
         environment.run_migrations()

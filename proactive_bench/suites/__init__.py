@@ -7,41 +7,72 @@ the AgentIF-OneDay-style suite (everyday tasks with bonus/penalty rubrics),
 registered by name; ``task_files`` reads the task folders both use;
 ``generation_rounds`` runs the generator-verifier rounds of ``pbench generate``. The
 AgentIF scoring names are exported here for the layers above (reporting,
-validation, review). See README.md here.
+validation, review). Each name loads on first use (``proactive_bench/exports.py``): reading ``SUITES`` or a
+settings model loads ``base`` only, and a built-in suite loads when ``SUITES`` is first asked for it. See README.md here.
 """
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from proactive_bench.suites.base import (
-    BUILT_IN_FIELDS,
-    DEFAULT_SUITE,
-    SUITES,
-    SWEPT,
-    NoSettings,
-    Suite,
-    SuiteSettings,
-    is_swept,
-    option_name,
-    settings_grid,
-    settings_model,
-    settings_owners,
-    suite_settings_problem,
-)
-from proactive_bench.suites.generation_rounds import Outcome as GenerationOutcome
-from proactive_bench.suites.personas import PersonasSuite
+from proactive_bench.exports import Exports
 
-# isort: split
-from proactive_bench.suites.agentif import (
-    CATEGORIES as AGENTIF_CATEGORIES,
-    DOMAINS as AGENTIF_DOMAINS,
-    ITEM_CATEGORIES as AGENTIF_ITEM_CATEGORIES,
-    AgentIFTask,
-    ItemOutcome,
-    TaskScore,
-    read_agentif_task,
-    score_task,
+_EXPORTS = Exports(
+    __name__,
+    {
+        "base": (
+            "BUILT_IN_FIELDS",
+            "DEFAULT_SUITE",
+            "SUITES",
+            "SWEPT",
+            "NoSettings",
+            "Suite",
+            "SuiteSettings",
+            "is_swept",
+            "option_name",
+            "settings_grid",
+            "settings_model",
+            "settings_owners",
+            "suite_settings_problem",
+        ),
+        "personas": ("PersonasSuite",),
+        "agentif": ("AgentIFTask", "ItemOutcome", "TaskScore", "read_agentif_task", "score_task"),
+    },
+    renamed={
+        "GenerationOutcome": "generation_rounds:Outcome",
+        "AGENTIF_CATEGORIES": "agentif:CATEGORIES",
+        "AGENTIF_DOMAINS": "agentif:DOMAINS",
+        "AGENTIF_ITEM_CATEGORIES": "agentif:ITEM_CATEGORIES",
+    },
 )
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.suites.agentif import (
+        CATEGORIES as AGENTIF_CATEGORIES,
+        DOMAINS as AGENTIF_DOMAINS,
+        ITEM_CATEGORIES as AGENTIF_ITEM_CATEGORIES,
+        AgentIFTask,
+        ItemOutcome,
+        TaskScore,
+        read_agentif_task,
+        score_task,
+    )
+    from proactive_bench.suites.base import (
+        BUILT_IN_FIELDS,
+        DEFAULT_SUITE,
+        SUITES,
+        SWEPT,
+        NoSettings,
+        Suite,
+        SuiteSettings,
+        is_swept,
+        option_name,
+        settings_grid,
+        settings_model,
+        settings_owners,
+        suite_settings_problem,
+    )
+    from proactive_bench.suites.generation_rounds import Outcome as GenerationOutcome
+    from proactive_bench.suites.personas import PersonasSuite
 
 __all__ = [
     "AGENTIF_CATEGORIES",
@@ -74,9 +105,9 @@ _RENAMED = {"PibenchSuite": "PersonasSuite"}
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _RENAMED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warnings.warn(
-        f"proactive_bench.suites.{name} is deprecated and goes in pbench 0.3: use {_RENAMED[name]}", DeprecationWarning, stacklevel=2
-    )
-    return globals()[_RENAMED[name]]
+    if name in _RENAMED:
+        warnings.warn(
+            f"proactive_bench.suites.{name} is deprecated and goes in pbench 0.3: use {_RENAMED[name]}", DeprecationWarning, stacklevel=2
+        )
+        return _EXPORTS.load(_RENAMED[name])
+    return _EXPORTS.load(name)

@@ -15,13 +15,15 @@ import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic.fields import FieldInfo
 
-from proactive_bench.dataset import LoadedEpisode, Problem
 from proactive_bench.registry import Registry
+
+if TYPE_CHECKING:  # annotations only: reading the registry and the settings models loads no dataset code
+    from proactive_bench.dataset import LoadedEpisode, Problem
 
 DEFAULT_SUITE = "personas"
 """The default suite, persona episodes (``pibench`` before 0.2, still accepted: ``SUITES`` keeps it as an alias)."""
@@ -244,9 +246,13 @@ class Suite(Protocol):
 SUITES: Registry[Suite] = Registry(
     "suites",
     builtins={
+        DEFAULT_SUITE: "proactive_bench.suites.personas:SUITE",
         "odyssey": "proactive_bench.suites.odyssey:SUITE",
         "agentif": "proactive_bench.suites.agentif:SUITE",
         "trainee": "proactive_bench.suites.trainee:SUITE",
     },
 )
-"""Every suite by name: ``personas`` built in (alias ``pibench``), ``odyssey``, ``agentif`` and ``trainee`` from their subpackages, plugins from ``pbench.suites`` entry points."""
+"""Every suite by name: ``personas`` built in (alias ``pibench``), ``odyssey``, ``agentif`` and ``trainee`` from their subpackages, plugins from ``pbench.suites`` entry points.
+
+Each built-in loads when first asked for (``pbench runs`` reads stored runs without loading any suite)."""
+SUITES.alias("pibench", DEFAULT_SUITE)  # the personas suite's 0.1 name; --protocol pibench and pbench import pibench keep the word

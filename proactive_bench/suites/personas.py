@@ -18,7 +18,7 @@ from proactive_bench.dataset import (
     load_episode,
     load_episode_partly,
 )
-from proactive_bench.suites.base import DEFAULT_SUITE, SUITES, NoSettings, SuiteSettings
+from proactive_bench.suites.base import DEFAULT_SUITE, NoSettings, SuiteSettings
 
 
 @dataclass(frozen=True)
@@ -55,5 +55,5 @@ class PersonasSuite:
         }
 
 
-SUITES.add(DEFAULT_SUITE, PersonasSuite())
-SUITES.alias("pibench", DEFAULT_SUITE)  # its 0.1 name; --protocol pibench and pbench import pibench keep the word
+SUITE = PersonasSuite()
+"""The default suite (``SUITES`` names it ``personas``, alias ``pibench``)."""

@@ -5,33 +5,59 @@ backend; ``rules`` is the deterministic backend driven by intent annotations;
 ``llm`` judges with a chat model; ``followups`` wraps either to give a
 session's scripted follow-up instructions; ``person`` puts a person at the
 terminal in the user's seat, the simulator labelling the same turns silently. Prompts live in ``prompts/`` as versioned
-files whose hash is stored with each decision. Both backends register in
-:data:`USERS` (``--user NAME``) when imported here; a plugin backend is an entry
-point of the ``pbench.users`` group: a factory taking :class:`UserOptions`.
+files whose hash is stored with each decision. Both backends are built-ins
+of :data:`USERS` (``--user NAME``), loaded when first asked for; a plugin backend is an entry
+point of the ``pbench.users`` group: a factory taking :class:`UserOptions`. Each name here loads on first use
+(``proactive_bench/exports.py``).
 """
 
-from proactive_bench.user.base import (
-    USERS,
-    StageVerdict,
-    UserBackendError,
-    UserDecision,
-    UserFactory,
-    UserOptions,
-    UserSimulator,
-    UserView,
-    check_user,
-    combine_stages,
-    known_users,
-)
-from proactive_bench.user.rules import (
-    RulesUser,  # registers first: the default, listed first in messages
+from typing import TYPE_CHECKING, Any
+
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "base": (
+            "USERS",
+            "StageVerdict",
+            "UserBackendError",
+            "UserDecision",
+            "UserFactory",
+            "UserOptions",
+            "UserSimulator",
+            "UserView",
+            "check_user",
+            "combine_stages",
+            "known_users",
+        ),
+        "rules": ("RulesUser",),
+        "followups": ("FollowUpUser", "delivered_followups"),
+        "llm": ("LLMUser", "request_text"),
+        "person": ("LABELS", "PENDING", "LabelPair", "PersonUser", "Terminal"),
+        "targeting": ("cap_claims", "credited_questions", "match_admissible", "patience_spent_over", "screen_questions"),
+    },
 )
 
-# isort: split
-from proactive_bench.user.followups import FollowUpUser, delivered_followups
-from proactive_bench.user.llm import LLMUser, request_text
-from proactive_bench.user.person import LABELS, PENDING, LabelPair, PersonUser, Terminal
-from proactive_bench.user.targeting import cap_claims, credited_questions, match_admissible, patience_spent_over, screen_questions
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.user.base import (
+        USERS,
+        StageVerdict,
+        UserBackendError,
+        UserDecision,
+        UserFactory,
+        UserOptions,
+        UserSimulator,
+        UserView,
+        check_user,
+        combine_stages,
+        known_users,
+    )
+    from proactive_bench.user.followups import FollowUpUser, delivered_followups
+    from proactive_bench.user.llm import LLMUser, request_text
+    from proactive_bench.user.person import LABELS, PENDING, LabelPair, PersonUser, Terminal
+    from proactive_bench.user.rules import RulesUser
+    from proactive_bench.user.targeting import cap_claims, credited_questions, match_admissible, patience_spent_over, screen_questions
 
 __all__ = [
     "FollowUpUser",
@@ -61,3 +87,7 @@ __all__ = [
     "request_text",
     "screen_questions",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)

@@ -105,8 +105,11 @@ class UserOptions:
 
 UserFactory = Callable[[UserOptions], UserSimulator]
 
-USERS: Registry[UserFactory] = Registry("users")
-"""User backends by ``--user`` name: ``rules`` and ``llm`` register in their modules; plugins in ``pbench.users``."""
+USERS: Registry[UserFactory] = Registry(
+    "users", builtins={"rules": "proactive_bench.user.rules:RulesUser", "llm": "proactive_bench.user.llm:LLMUser"}
+)
+"""User backends by ``--user`` name: ``rules`` (the default, listed first) and ``llm``, each loaded when first asked for;
+plugins in ``pbench.users``."""
 
 
 def known_users() -> str:

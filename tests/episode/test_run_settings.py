@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from proactive_bench.dataset.ablation import dependency_units
+from proactive_bench.dataset.ablation import dependency_units, depends_on_map
 from proactive_bench.dataset.loading import load_episode
 from proactive_bench.episode.launch import RunSpec, run_spec, start_run
 from proactive_bench.store import Run, Store
@@ -38,7 +38,9 @@ def test_the_run_row_holds_the_settings_with_the_session_list_fixed(tmp_path: Pa
         "sw1",
     )
     assert stored.workspace == str((tmp_path / "workspaces" / run.id).resolve()) and stored.data_root == str(MINI.resolve())
-    assert run_spec(stored) == spec.model_copy(update={"sessions": kept})
+    shape = {"depends_on": depends_on_map(loaded.episode), "categories": {s.id: s.category for s in loaded.sessions}}
+    assert shape["depends_on"] and set(shape["categories"]) == {s.id for s in loaded.sessions}  # what reports read without the dataset
+    assert run_spec(stored) == spec.model_copy(update={"sessions": kept, **shape})
 
 
 def test_a_run_stored_by_an_earlier_version_resumes_to_the_same_result(tmp_path: Path) -> None:

@@ -11,6 +11,8 @@ import os
 import shutil
 import sqlite3
 import stat
+import subprocess
+import sys
 import tarfile
 from contextlib import closing
 from pathlib import Path
@@ -20,10 +22,10 @@ import pytest
 
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.episode.checkpoints import MANIFEST_MAGIC, opened_checkpoint, restore_checkpoint
-from proactive_bench.store import ListFilter, Store, StoreSchemaError
+from proactive_bench.store import ListFilter, Store, StoreSchemaError, migration
 from proactive_bench.store.migration import head_revision, revision_of
 from tests.helpers.cli import run_cli
-from tests.helpers.paths import LEGACY_DBS
+from tests.helpers.paths import LEGACY_DBS, REPO
 
 LEGACY = LEGACY_DBS / "main-30e009d.db.gz"
 LEGACY_RUN = "1564957dc721"
@@ -179,3 +181,12 @@ def test_a_legacy_checkpoint_that_cannot_be_converted_is_refused_with_one_line(
     with closing(sqlite3.connect(legacy_db)) as conn:
         assert conn.execute("select count(*) from sqlite_master where name = 'alembic_version'").fetchone()[0] == 0, "nothing changed"
         assert conn.execute("select sha256 from checkpoint where position = 1").fetchone()[0] == tar
+
+
+def test_the_head_revision_is_the_newest_migration_and_opening_at_it_loads_no_alembic(tmp_path: Path) -> None:
+    """``HEAD`` (read without Alembic) names the newest script; a database at it opens without loading Alembic."""
+    assert migration.scripts().get_current_head() == migration.HEAD
+    Store(tmp_path / "p.db")  # created and migrated to HEAD
+    code = f"import sys; from proactive_bench.store import Store; Store({str(tmp_path / 'p.db')!r}); print(sorted(m for m in sys.modules if m.startswith('alembic')))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr

@@ -58,6 +58,8 @@ NOT_OPTIONS = {
     "structured_methods": "found by the probe",
     "model_contexts": "found by the probe",
     "memory_tokens": "set when the run starts",
+    "depends_on": "set when the run starts, from the episode (reports read it without the dataset)",
+    "categories": "set when the run starts, from the episode",
 }
 """Settings fields no option of ``episode`` or ``sweep`` sets, and why."""
 
