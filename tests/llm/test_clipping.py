@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from proactive_bench.data_model.clipped import was_clipped
 from proactive_bench.data_model.evidence import Message
 from proactive_bench.data_model.trace import (
     CLIPPED_MARK,
@@ -19,7 +20,6 @@ from proactive_bench.data_model.trace import (
     collecting_clips,
     evidence_limits,
     render_dialogue,
-    was_clipped,
 )
 from proactive_bench.store import Grade, IntentEvent, Store
 from proactive_bench.testing.stub_server import Reply, StubServer, prompt_text
