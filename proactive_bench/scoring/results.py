@@ -63,6 +63,12 @@ class SessionResult:
         return sum(m["role"] == "user" for m in self.transcript[1:])
 
     @property
+    def passed(self) -> bool:
+        """The session passed: it did not error, and every graded or errored checklist item (at least one) passed."""
+        graded = [g for g in self.grades if g.status in ("pass", "fail", "error")]
+        return self.status != SessionOutcome.ERROR and bool(graded) and all(g.status == "pass" for g in graded)
+
+    @property
     def scored_counts(self) -> IntentCounts:
         return session_counts(self)
 
