@@ -50,13 +50,13 @@ class PairedDifference:
     pairs: int
     only_a: int
     only_b: int
-    p_value: float = 1.0
+    p_value: float
     """Two-sided sign-flip permutation p-value of the difference (1.0 when no pair differs)."""
-    p_method: str = "exact"
+    p_method: str
     """``exact`` (every sign assignment) or ``monte carlo`` (``permutations`` seeded draws)."""
-    permutations: int = 1
+    permutations: int
     """Sign assignments the p-value counts over."""
-    differing: int = 0
+    differing: int
     """Pairs whose difference is not 0 (only they enter the permutation test)."""
 
     def as_dict(self) -> dict[str, object]:

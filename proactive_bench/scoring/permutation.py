@@ -20,6 +20,8 @@ PERMUTATIONS = 10_000
 """Random sign assignments drawn beyond :data:`EXACT_UP_TO`."""
 SEED = 0
 """The generator's seed for the random assignments: the same figures give the same p-value."""
+CHUNK = 1000
+"""Random assignments drawn at a time."""
 TOLERANCE = 1e-12
 """An assignment's |statistic| counts as reaching the observed one within this (floating-point sums in another order)."""
 
@@ -64,6 +66,8 @@ def sign_flip_test(
         for term in terms:  # every assignment's sum, doubling per task: 2ⁿ values
             sums = np.concatenate((sums + term, sums - term))
         return SignFlipTest(float((np.abs(sums) >= observed).mean()), "exact", 2**n, n)
-    signs = np.random.default_rng(seed).choice((-1.0, 1.0), size=(permutations, n))
-    reached = int((np.abs(signs @ terms) >= observed).sum())
+    rng, reached = np.random.default_rng(seed), 0
+    for start in range(0, permutations, CHUNK):  # in blocks: memory stays small however many tasks differ
+        signs = rng.choice((-1.0, 1.0), size=(min(CHUNK, permutations - start), n))
+        reached += int((np.abs(signs @ terms) >= observed).sum())
     return SignFlipTest((1 + reached) / (1 + permutations), "monte carlo", permutations, n)
