@@ -113,8 +113,8 @@ def compare_runs(
         only_b=sorted(tasks_b - tasks_a),
         models_a=sorted({v.run.model for v in views_a}),
         models_b=sorted({v.run.model for v in views_b}),
-        flips_a=flip_rates(view_outcomes(store, views_a)),
-        flips_b=flip_rates(view_outcomes(store, views_b)),
+        flips_a=flip_rates(view_outcomes(views_a)),
+        flips_b=flip_rates(view_outcomes(views_b)),
     )
 
 

@@ -14,7 +14,6 @@ from dataclasses import asdict, dataclass
 
 from proactive_bench.data_model import SessionOutcome
 from proactive_bench.scoring import EpisodeResult
-from proactive_bench.store import IntentEvent, Run, Store
 
 TaskKey = tuple[str, str, str]
 """(persona, ablation, session id)."""
@@ -22,14 +21,9 @@ Outcome = tuple[bool, frozenset[tuple[str, str]]]
 """A task's pass/fail verdict and its (intent id, label) pairs."""
 
 
-def run_outcomes(store: Store, run: Run, result: EpisodeResult) -> dict[str, Outcome]:
+def run_outcomes(result: EpisodeResult) -> dict[str, Outcome]:
     """Each played session's outcome in one run, by session id."""
-    ids = {sr.session_id: sr.id for sr in store.session_runs(run.id)}
-    outcomes = {}
-    for session in result.sessions:
-        events: list[IntentEvent] = [] if session.status == SessionOutcome.ERROR else store.rows(IntentEvent, ids[session.session_id])
-        outcomes[session.session_id] = (session.passed, frozenset((e.intent_id, e.status) for e in events))
-    return outcomes
+    return {s.session_id: (s.passed, frozenset(() if s.status == SessionOutcome.ERROR else s.intent_labels)) for s in result.sessions}
 
 
 @dataclass(frozen=True)

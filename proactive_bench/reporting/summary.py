@@ -226,14 +226,14 @@ def summarize(
     summary.turns = _turn_rows(groups)
     summary.categories = category_rows(included)
     summary.cost = _cost_rows(store, runs)
-    summary.flips = [rate.as_dict() for rate in flip_rates(view_outcomes(store, included))]
+    summary.flips = [rate.as_dict() for rate in flip_rates(view_outcomes(included))]
     return summary
 
 
-def view_outcomes(store: Store, views: list[RunView]) -> Iterator[tuple[str, tuple[str, str, str], Outcome]]:
+def view_outcomes(views: list[RunView]) -> Iterator[tuple[str, tuple[str, str, str], Outcome]]:
     """Every played task's outcome in each run, keyed by model and (persona, ablation, session), for :func:`flip_rates`."""
     for view in views:
-        for session_id, outcome in run_outcomes(store, view.run, view.result).items():
+        for session_id, outcome in run_outcomes(view.result).items():
             yield view.run.model, (view.run.persona, view.ablation, session_id), outcome
 
 

@@ -49,8 +49,13 @@ class SessionResult:
     """Intent labels the user simulator gave on clipped evidence."""
     provided_intents: tuple[str, ...] = ()
     """The intents the user had to provide (answered or volunteered): an AgentIF bonus tied to one earns nothing."""
-    labelled_intents: tuple[str, ...] = ()
-    """Every intent that received a label (later sessions' known conventions, ``dataset.known_intents``)."""
+    intent_labels: tuple[tuple[str, str], ...] = ()
+    """(intent id, label) of every intent that received a label, in labelling order."""
+
+    @property
+    def labelled_intents(self) -> tuple[str, ...]:
+        """Every intent that received a label (later sessions' known conventions, ``dataset.known_intents``)."""
+        return tuple(intent for intent, _ in self.intent_labels)
 
     @property
     def clipped_items(self) -> int:
