@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 
 import proactive_bench.store as store_package
 from proactive_bench.store import DEFAULT_DB as DEFAULT_DB  # the commands take it from here (an explicit re-export)
@@ -37,7 +38,7 @@ MaybeIdArg = Annotated[str | None, typer.Argument(metavar="ID", help=ID_HELP)]
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print ``error: message`` on stderr; the exit to raise (code 2: bad input, 1: a failed check or run, 3: a held lease)."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)  # a message's [brackets] are its text, not markup
     return typer.Exit(code)
 
 

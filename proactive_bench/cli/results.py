@@ -37,14 +37,22 @@ from proactive_bench.reporting import (
     category_table,
     compare_runs,
     comparison_dict,
-    comparison_table,
+    comparison_tables,
     results_table,
     run_agreement,
     summarize,
     summary_csv,
     summary_tables,
 )
-from proactive_bench.review import session_records, write_jsonl
+from proactive_bench.review import (
+    TABLE_FORMATS,
+    TableFormatError,
+    intent_rows,
+    session_records,
+    table_lines,
+    write_jsonl,
+    write_parquet,
+)
 from proactive_bench.scoring import PROTOCOLS
 
 
@@ -80,11 +88,11 @@ def print_agreement(result: Agreement, fmt: str, ident: str) -> None:
 def results(
     ident: MaybeIdArg = None,
     compare: Annotated[
-        tuple[str, str] | None,
+        str | None,
         typer.Option(
             "--compare",
-            metavar="A B",
-            help="Two runs or sweeps (ids, prefixes or latest) paired by task: B − A with a 95 % paired bootstrap interval.",
+            metavar="BASELINE",
+            help="A run or sweep to compare ID with, paired by task: ID − BASELINE with a 95 % paired bootstrap interval, a permutation p-value, the tasks only one side has and the noise floor of repeats.",
         ),
     ] = None,
     db: DbOpt = DEFAULT_DB,
@@ -103,7 +111,7 @@ def results(
         ),
     ] = False,
 ) -> None:
-    """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std and bootstrap interval, failures, pass^k, table 1, ablation, statuses, turns, categories, cost; or two compared (--compare A B)."""
+    """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std and bootstrap interval, failures, pass^k, table 1, flip rates, ablation, statuses, turns, categories, cost; or two compared (ID --compare BASELINE)."""
     configure_logging()
     fmt = "json" if as_json else fmt
     if fmt not in ("table", "json", "csv"):
@@ -112,21 +120,21 @@ def results(
         raise fail(f"--by must be 'category', not {by!r}")
     if protocol is not None and protocol not in PROTOCOLS:
         raise fail(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
-    if (ident is None) == (compare is None):
-        raise fail("give a sweep or run ID, or --compare A B")
+    if ident is None:
+        raise fail("give a sweep or run ID (with --compare BASELINE to compare two)")
     store = open_store(db)
     scoring = PROTOCOLS[protocol].scoring if protocol else None
     if compare is not None:
-        if fmt == "csv" or by is not None:
-            raise fail("--compare prints a table or JSON (--format table|json), without --by")
-        a, b = (resolve_id(store, side).id for side in compare)  # the ids in full, for the labels
-        differences = compare_runs(store, runs_of(store, a, db), runs_of(store, b, db), scoring)
+        if fmt == "csv" or by is not None or agreement:
+            raise fail("--compare prints a table or JSON (--format table|json), without --by or --agreement")
+        a, b = (resolve_id(store, side).id for side in (compare, ident))  # the ids in full, for the labels
+        comparison = compare_runs(store, runs_of(store, a, db), runs_of(store, b, db), scoring, labels=(a, b))
         if fmt == "json":
-            typer.echo(json.dumps(comparison_dict((a, b), differences), indent=2))
+            typer.echo(json.dumps(comparison_dict(comparison), indent=2))
         else:
-            out_console.print(comparison_table((a, b), differences))
+            for table in comparison_tables(comparison):
+                out_console.print(table)
         return
-    assert ident is not None
     runs = runs_of(store, ident, db)
     if agreement:
         if fmt == "csv" or by is not None:
@@ -197,23 +205,47 @@ def report(
 
 def export(
     ident: IdArg,
-    fmt: Annotated[str, typer.Option("--format", help="jsonl: one chat-format record per session.")] = "jsonl",
-    out: Annotated[Path | None, typer.Option("--out", help="The file to write (default: standard output).")] = None,
+    table: Annotated[
+        str | None,
+        typer.Option(
+            "--table",
+            help="sessions: one chat-format record per session (jsonl only); intents: one flat row per (run, session, intent) for notebooks (default with csv or parquet).",
+        ),
+    ] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", help="jsonl, csv or parquet (the intents table; parquet needs pyarrow: the tables extra).")
+    ] = "jsonl",
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="The file to write (default: standard output; parquet needs one).")
+    ] = None,
     db: DbOpt = DEFAULT_DB,
 ) -> None:
-    """Stored sessions as one JSON record per line: chat messages with tool calls, intent labels, grades (loads with `datasets`)."""
+    """Stored sessions for other tools: chat-format JSON records (loads with `datasets`), or a flat intents table as CSV or Parquet (loads with pandas)."""
     configure_logging()
-    if fmt != "jsonl":
-        raise fail(f"--format must be jsonl, not {fmt!r}")
+    if fmt not in TABLE_FORMATS:
+        raise fail(f"--format must be {', '.join(TABLE_FORMATS)}, not {fmt!r}")
+    table = table or ("sessions" if fmt == "jsonl" else "intents")
+    if table not in ("sessions", "intents"):
+        raise fail(f"--table must be sessions or intents, not {table!r}")
+    if table == "sessions" and fmt != "jsonl":
+        raise fail(f"--table sessions holds nested messages: --format jsonl, or --table intents for {fmt}")
+    if fmt == "parquet" and out is None:
+        raise fail("--format parquet writes a file: give --out")
     store = open_store(db)
-    lines = write_jsonl(session_records(store, runs_of(store, ident, db)))
+    runs = runs_of(store, ident, db)
+    lines = write_jsonl(session_records(store, runs)) if table == "sessions" else table_lines(intent_rows(store, runs), fmt)
     if out is None:
         for line in lines:
             typer.echo(line, nl=False)
         return
     try:
-        with out.open("w", encoding="utf-8") as handle:
-            handle.writelines(lines)
+        if fmt == "parquet":
+            write_parquet(intent_rows(store, runs), out)
+        else:
+            with out.open("w", encoding="utf-8", newline="") as handle:
+                handle.writelines(lines)
+    except TableFormatError as exc:
+        raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(f"--out {out}: {exc.strerror or exc}") from None
     err_console.print(f"wrote {out}", highlight=False)

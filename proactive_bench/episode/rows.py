@@ -104,5 +104,5 @@ def stored_session_result(store: Store, session_run: SessionRun) -> SessionResul
         stored_transcript(store, session_run),
         sum(was_clipped(e.evidence) for e in events),
         tuple(e.intent_id for e in events if e.status == IntentStatus.PROVIDED),
-        tuple(e.intent_id for e in events),
+        tuple((e.intent_id, e.status) for e in events),
     )

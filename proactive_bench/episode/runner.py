@@ -442,7 +442,7 @@ async def _run_one(
     transcript = [m.as_history() for m in state["transcript"]]
     clipped = sum(was_clipped(label.evidence) for label in state["labels"])
     provided = tuple(label.intent_id for label in state["labels"] if label.status == IntentStatus.PROVIDED)
-    labelled = tuple(label.intent_id for label in state["labels"])
+    labelled = tuple((label.intent_id, str(label.status)) for label in state["labels"])
     return SessionResult(
         session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided, labelled
     ), save

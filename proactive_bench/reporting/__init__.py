@@ -2,7 +2,7 @@
 
 ``summary`` rebuilds the paper's aggregates from the store,
 ``tables`` prints them as rich tables or CSV, ``burden`` reports
-user burden beside Proc, ``comparison`` two agents paired by task, ``run_list`` lists runs and sweeps, ``agreement`` a played user's labels against the simulator's. ``html`` is imported on its own (it loads
+user burden beside Proc, ``comparison`` two agents paired by task, ``flips`` flip rates between repeats, ``run_list`` lists runs and sweeps, ``agreement`` a played user's labels against the simulator's. ``html`` is imported on its own (it loads
 matplotlib). See README.md here.
 """
 
@@ -15,7 +15,8 @@ _EXPORTS = Exports(
     {
         "agreement": ("Agreement", "agreement_tables", "cohen_kappa", "label_agreement", "run_agreement"),
         "burden": ("BurdenRow", "burden_rows", "burden_table"),
-        "comparison": ("comparison_dict", "comparison_table", "compare_runs"),
+        "comparison": ("Comparison", "comparison_dict", "comparison_table", "comparison_tables", "compare_runs"),
+        "flips": ("FlipRate", "flip_rates"),
         "run_list": ("RunRow", "SweepRow", "run_rows", "runs_table", "sweep_rows", "sweeps_table"),
         "summary": ("Summary", "summarize"),
         "tables": ("category_table", "pct", "results_table", "summary_csv", "summary_tables"),
@@ -25,7 +26,8 @@ _EXPORTS = Exports(
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
     from proactive_bench.reporting.agreement import Agreement, agreement_tables, cohen_kappa, label_agreement, run_agreement
     from proactive_bench.reporting.burden import BurdenRow, burden_rows, burden_table
-    from proactive_bench.reporting.comparison import compare_runs, comparison_dict, comparison_table
+    from proactive_bench.reporting.comparison import Comparison, compare_runs, comparison_dict, comparison_table, comparison_tables
+    from proactive_bench.reporting.flips import FlipRate, flip_rates
     from proactive_bench.reporting.run_list import RunRow, SweepRow, run_rows, runs_table, sweep_rows, sweeps_table
     from proactive_bench.reporting.summary import Summary, summarize
     from proactive_bench.reporting.tables import category_table, pct, results_table, summary_csv, summary_tables
@@ -33,6 +35,8 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
 __all__ = [
     "Agreement",
     "BurdenRow",
+    "Comparison",
+    "FlipRate",
     "RunRow",
     "Summary",
     "SweepRow",
@@ -44,6 +48,8 @@ __all__ = [
     "compare_runs",
     "comparison_dict",
     "comparison_table",
+    "comparison_tables",
+    "flip_rates",
     "label_agreement",
     "pct",
     "results_table",

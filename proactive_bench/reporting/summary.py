@@ -11,6 +11,7 @@ Every figure follows ``docs/metrics.md`` (computed by :mod:`proactive_bench.scor
 - statuses, turns: per model × persona × ablation (table 7, figure 4);
 - categories: per model × ablation, task-averaged Proc / Comp by category (table 8);
 - cost: calls, tokens and USD per model and role;
+- flips: per model with repeats, the share of tasks whose verdict or labels differ between them;
 - pass_rate: runs of suites scored by task success (odyssey) are left out of
   the tables above and summarised by :mod:`~proactive_bench.reporting.pass_rate`;
 - agentif: runs of the AgentIF suite, scored by the paper's bonus/penalty
@@ -21,6 +22,7 @@ Every figure follows ``docs/metrics.md`` (computed by :mod:`proactive_bench.scor
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from math import comb
 from statistics import mean, median
@@ -30,6 +32,7 @@ from proactive_bench.data_model import SessionOutcome
 from proactive_bench.dataset import ABLATIONS
 from proactive_bench.episode import run_spec
 from proactive_bench.reporting.agentif import AgentIFTables, agentif_runs, agentif_tables, is_agentif_run
+from proactive_bench.reporting.flips import Outcome, flip_rates, run_outcomes
 from proactive_bench.reporting.pass_rate import PassRateTables, is_pass_rate_run, pass_rate_runs, pass_rate_tables
 from proactive_bench.reporting.trainee import TraineeTables, is_trainee_run, trainee_days, trainee_tables
 from proactive_bench.review import EpisodeShape, episode_shape, stored_run_result
@@ -37,7 +40,6 @@ from proactive_bench.scoring import (
     EpisodeResult,
     Failures,
     Scoring,
-    SessionResult,
     TaskScore,
     episode_comp,
     episode_proc,
@@ -82,18 +84,13 @@ def load_run(store: Store, run: Run, scoring: Scoring | None = None, shapes: Epi
     return RunView(run, run_spec(run).ablation, stored_run_result(store, run, shape.depends_on, scoring), shape.categories)
 
 
-def session_passed(session: SessionResult) -> bool:
-    graded = [g for g in session.grades if g.status in ("pass", "fail", "error")]
-    return session.status != SessionOutcome.ERROR and bool(graded) and all(g.status == "pass" for g in graded)
-
-
 def pass_hat_k(views: list[RunView]) -> dict[str, float]:
     """pass^k for k = 1..len(views), over sessions present in every run."""
     n = len(views)
     per_session: dict[str, list[bool]] = defaultdict(list)
     for view in views:
         for session in view.result.sessions:
-            per_session[session.session_id].append(session_passed(session))
+            per_session[session.session_id].append(session.passed)
     complete = {sid: flags for sid, flags in per_session.items() if len(flags) == n}
     if not complete:
         return {}
@@ -116,6 +113,8 @@ class Summary:
     categories: list[dict[str, Any]] = field(default_factory=list)
     cost: list[dict[str, Any]] = field(default_factory=list)
     runs: list[dict[str, Any]] = field(default_factory=list)
+    flips: list[dict[str, Any]] = field(default_factory=list)
+    """Per model with repeats: the share of tasks whose verdict or labels differ between them (its noise floor)."""
     pass_rate: PassRateTables = field(default_factory=PassRateTables)
     """Odyssey runs: pass rate per task, per application group and per memory setting."""
     agentif: AgentIFTables = field(default_factory=AgentIFTables)
@@ -143,6 +142,7 @@ class Summary:
             "categories": self.categories,
             "cost": self.cost,
             "runs": self.runs,
+            "flips": self.flips,
             "pass_rate": self.pass_rate.as_dict(),
             "agentif": self.agentif.as_dict(),
             "trainee": self.trainee.as_dict(),
@@ -226,7 +226,15 @@ def summarize(
     summary.turns = _turn_rows(groups)
     summary.categories = category_rows(included)
     summary.cost = _cost_rows(store, runs)
+    summary.flips = [rate.as_dict() for rate in flip_rates(view_outcomes(included))]
     return summary
+
+
+def view_outcomes(views: list[RunView]) -> Iterator[tuple[str, tuple[str, str, str], Outcome]]:
+    """Every played task's outcome in each run, keyed by model and (persona, ablation, session), for :func:`flip_rates`."""
+    for view in views:
+        for session_id, outcome in run_outcomes(view.result).items():
+            yield view.run.model, (view.run.persona, view.ablation, session_id), outcome
 
 
 def _overall_rows(main: list[dict[str, Any]], groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:

@@ -68,6 +68,8 @@ def summary_tables(summary: Summary) -> list[Table]:
     tables = [_main_table(summary)] if summary.main or not (summary.pass_rate or summary.agentif or summary.trainee) else []
     if len(summary.personas) > 1:
         tables.append(_overall_table(summary))
+    if summary.flips:
+        tables.append(flip_table(summary.flips))
     if summary.ablation:
         ablation = titled(
             "No-dependency-history ablation: final sessions of dependency groups (%)",
@@ -365,6 +367,27 @@ def _main_table(summary: Summary) -> Table:
             *(pct(row.get(k)) for k in pass_keys),
         )
     return main
+
+
+def flip_table(flips: list[dict[str, Any]], title: str = "Flip rate between repeats (%): each model's noise floor") -> Table:
+    """Per model with repeats: tasks repeated, how many flipped (verdict, labels) and the share that did."""
+    table = Table(
+        title=title,
+        caption="A task flips when its pass/fail verdict or its intent labels differ between runs of the same model, persona and ablation.",
+    )
+    for name in ("model", "tasks repeated", "repeats", "flipped", "verdict flips", "label flips", "flip rate"):
+        table.add_column(name, justify="left" if name in WHOLE else "right", no_wrap=name in WHOLE)
+    for row in flips:
+        table.add_row(
+            row["model"],
+            str(row["tasks"]),
+            str(row["repeats"]),
+            str(row["flipped"]),
+            str(row["verdict_flips"]),
+            str(row["label_flips"]),
+            pct(row["rate"]),
+        )
+    return table
 
 
 def _overall_table(summary: Summary) -> Table:

@@ -2,7 +2,7 @@
 
 ``grading`` grades checklist items (rules by predicates, rubrics by
 ``judge``), ``metrics`` computes Proc and Comp as docs/metrics.md defines
-them, ``burden`` what a session cost the user, ``bootstrap`` intervals over runs and paired tasks, ``protocols`` the pbench and
+them, ``burden`` what a session cost the user, ``bootstrap`` intervals over runs and paired tasks, ``permutation`` the paired sign-flip test, ``protocols`` the pbench and
 π-Bench evaluation rules, ``results`` the session and episode scores.
 See README.md here.
 """
@@ -29,6 +29,7 @@ _EXPORTS = Exports(
             "episode_proc",
             "run_stats",
         ),
+        "permutation": ("SignFlipTest", "sign_flip_test"),
         "protocols": ("DEFAULT_JUDGE", "PROTOCOLS", "protocol", "protocol_problem"),
         "results": ("EpisodeResult", "Failures", "SessionResult", "episode_result"),
     },
@@ -50,6 +51,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         episode_proc,
         run_stats,
     )
+    from proactive_bench.scoring.permutation import SignFlipTest, sign_flip_test
     from proactive_bench.scoring.protocols import DEFAULT_JUDGE, PROTOCOLS, protocol, protocol_problem
     from proactive_bench.scoring.results import EpisodeResult, Failures, SessionResult, episode_result
 
@@ -71,6 +73,7 @@ __all__ = [
     "RubricVerdict",
     "Scoring",
     "SessionResult",
+    "SignFlipTest",
     "TaskScore",
     "bootstrap_interval",
     "chains",
@@ -85,6 +88,7 @@ __all__ = [
     "protocol_problem",
     "run_stats",
     "session_burden",
+    "sign_flip_test",
 ]
 
 

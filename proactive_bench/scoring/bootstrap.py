@@ -1,7 +1,9 @@
 """Bootstrap intervals: over runs for a mean, and over paired tasks for a difference of two agents.
 
 Both resample with replacement from a seeded generator, so the same figures
-give the same interval every time (docs/metrics.md, "Intervals").
+give the same interval every time (docs/metrics.md, "Over runs"). A paired
+difference also carries the sign-flip permutation p-value
+(:mod:`~proactive_bench.scoring.permutation`).
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import TypeVar
+
+from proactive_bench.scoring.permutation import sign_flip_test
 
 RESAMPLES = 2000
 """Bootstrap resamples per interval."""
@@ -34,7 +38,7 @@ def bootstrap_interval(values: Sequence[float], resamples: int = RESAMPLES, seed
 
 @dataclass(frozen=True)
 class PairedDifference:
-    """B − A over the items both have, with a paired bootstrap interval."""
+    """B − A over the items both have, with a paired bootstrap interval and a paired permutation p-value."""
 
     mean_a: float
     mean_b: float
@@ -46,6 +50,14 @@ class PairedDifference:
     pairs: int
     only_a: int
     only_b: int
+    p_value: float
+    """Two-sided sign-flip permutation p-value of the difference (1.0 when no pair differs)."""
+    p_method: str
+    """``exact`` (every sign assignment) or ``monte carlo`` (``permutations`` seeded draws)."""
+    permutations: int
+    """Sign assignments the p-value counts over."""
+    differing: int
+    """Pairs whose difference is not 0 (only they enter the permutation test)."""
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -62,6 +74,7 @@ def paired_difference(
 
     Keys are resampled with replacement; with ``weights`` each resample's mean is
     Σ w·(b − a) / Σ w, as a run's Proc weighs a dependency group by its size.
+    The permutation p-value flips the signs of the same weighted differences.
     """
     keys = [k for k in a if k in b]
     if not keys:
@@ -78,6 +91,7 @@ def paired_difference(
         tail = (1 - LEVEL) / 2
         low, high = np.quantile(means, [tail, 1 - tail])
         interval, share = (float(low), float(high)), float((means <= 0).mean())
+    test = sign_flip_test(diffs, w)
     return PairedDifference(
         mean_a=float(np.average(va, weights=w)),
         mean_b=float(np.average(vb, weights=w)),
@@ -87,4 +101,8 @@ def paired_difference(
         pairs=len(keys),
         only_a=sum(1 for k in a if k not in b),
         only_b=sum(1 for k in b if k not in a),
+        p_value=test.p_value,
+        p_method=test.method,
+        permutations=test.permutations,
+        differing=test.differing,
     )

@@ -49,8 +49,13 @@ class SessionResult:
     """Intent labels the user simulator gave on clipped evidence."""
     provided_intents: tuple[str, ...] = ()
     """The intents the user had to provide (answered or volunteered): an AgentIF bonus tied to one earns nothing."""
-    labelled_intents: tuple[str, ...] = ()
-    """Every intent that received a label (later sessions' known conventions, ``dataset.known_intents``)."""
+    intent_labels: tuple[tuple[str, str], ...] = ()
+    """(intent id, label) of every intent that received a label, in labelling order."""
+
+    @property
+    def labelled_intents(self) -> tuple[str, ...]:
+        """Every intent that received a label (later sessions' known conventions, ``dataset.known_intents``)."""
+        return tuple(intent for intent, _ in self.intent_labels)
 
     @property
     def clipped_items(self) -> int:
@@ -61,6 +66,12 @@ class SessionResult:
     def follow_up_turns(self) -> int:
         """User messages after the opening request: the turns π-Bench counts."""
         return sum(m["role"] == "user" for m in self.transcript[1:])
+
+    @property
+    def passed(self) -> bool:
+        """The session passed: it did not error, and every graded or errored checklist item (at least one) passed."""
+        graded = [g for g in self.grades if g.status in ("pass", "fail", "error")]
+        return self.status != SessionOutcome.ERROR and bool(graded) and all(g.status == "pass" for g in graded)
 
     @property
     def scored_counts(self) -> IntentCounts:

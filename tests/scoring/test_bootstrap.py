@@ -55,16 +55,16 @@ def test_results_compare_pairs_two_agents_task_by_task(tmp_path: Path) -> None:
         out = run_cli("sweep", "--json", "--data", str(MINI), "--models", model, "--runs", "2", "--db", str(db))
         assert out.exit_code == 0, out.output
         ids[model] = json.loads(out.stdout)["runs"][0]["sweep_id"]
-    result = run_cli("results", "--compare", ids["scripted:reference"], ids["scripted:passive"], "--db", str(db), "--format", "json")
+    result = run_cli("results", ids["scripted:passive"], "--compare", ids["scripted:reference"], "--db", str(db), "--format", "json")
     assert result.exit_code == 0, result.output
     compared = json.loads(result.stdout)
     assert compared["proc"]["mean_a"] == 1.0 and compared["proc"]["mean_b"] == 0.0
     assert compared["proc"]["difference"] == -1.0 and compared["proc"]["share_not_above_zero"] == 1.0
     assert compared["proc"]["pairs"] >= 2 and compared["comp"]["pairs"] == 3
-    table = run_cli("results", "--compare", ids["scripted:reference"], ids["scripted:passive"], "--db", str(db))
+    table = run_cli("results", ids["scripted:passive"], "--compare", ids["scripted:reference"], "--db", str(db))
     assert table.exit_code == 0 and "-100.0" in table.stdout
-    both = run_cli("results", ids["scripted:reference"], "--compare", "a", "b", "--db", str(db))
-    assert both.exit_code == 2 and "--compare" in both.output
+    three = run_cli("results", ids["scripted:reference"], "--compare", "a", "b", "--db", str(db))  # one baseline, not two
+    assert three.exit_code == 2 and "unexpected extra argument" in three.output
 
 
 def test_sessions_that_leave_out_a_dependency_warn(tmp_path: Path) -> None:
