@@ -16,7 +16,7 @@ _EXPORTS = Exports(
         "agreement": ("Agreement", "agreement_tables", "cohen_kappa", "label_agreement", "run_agreement"),
         "burden": ("BurdenRow", "burden_rows", "burden_table"),
         "comparison": ("comparison_dict", "comparison_table", "compare_runs"),
-        "run_list": ("RunRow", "SweepRow", "run_rows", "runs_table", "sweep_rows", "sweeps_table"),
+        "run_list": ("RunRow", "SweepRow", "list_filter", "parse_since", "run_rows", "runs_table", "sweep_rows", "sweeps_table"),
         "summary": ("Summary", "summarize"),
         "tables": ("category_table", "pct", "results_table", "summary_csv", "summary_tables"),
     },
@@ -26,7 +26,16 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.reporting.agreement import Agreement, agreement_tables, cohen_kappa, label_agreement, run_agreement
     from proactive_bench.reporting.burden import BurdenRow, burden_rows, burden_table
     from proactive_bench.reporting.comparison import compare_runs, comparison_dict, comparison_table
-    from proactive_bench.reporting.run_list import RunRow, SweepRow, run_rows, runs_table, sweep_rows, sweeps_table
+    from proactive_bench.reporting.run_list import (
+        RunRow,
+        SweepRow,
+        list_filter,
+        parse_since,
+        run_rows,
+        runs_table,
+        sweep_rows,
+        sweeps_table,
+    )
     from proactive_bench.reporting.summary import Summary, summarize
     from proactive_bench.reporting.tables import category_table, pct, results_table, summary_csv, summary_tables
 
@@ -45,6 +54,8 @@ __all__ = [
     "comparison_dict",
     "comparison_table",
     "label_agreement",
+    "list_filter",
+    "parse_since",
     "pct",
     "results_table",
     "run_agreement",
