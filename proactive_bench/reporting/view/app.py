@@ -65,7 +65,7 @@ def view_app(store: Store) -> Starlette:
 
     def page(template: str, title: str, **context: Any) -> HTMLResponse:
         html = _ENV.get_template(template).render(
-            **CHROME, title=title, db=store.name, generated=_now(), run_link=run_link, report_link=report_link, **context
+            **(CHROME | context), title=title, db=store.name, generated=_now(), run_link=run_link, report_link=report_link
         )
         return HTMLResponse(html)
 
@@ -74,7 +74,7 @@ def view_app(store: Store) -> Starlette:
             found = listing(store, request.query_params)
         except FilterError as exc:
             raise Problem(400, str(exc)) from None
-        return page("start.html.j2", "runs and sweeps", found=found, statuses=STATUSES)
+        return page("start.html.j2", "runs and sweeps", found=found, statuses=STATUSES, home="")
 
     def report(request: Request) -> Response:
         ident = request.path_params["ident"]
