@@ -292,6 +292,9 @@ def test_a_read_only_store_reads_what_a_writer_commits_and_writes_nothing(locati
 def test_a_read_only_store_does_not_migrate(tmp_path: Path) -> None:
     db = tmp_path / "old.db"
     migrate(make_engine(locate(db)), str(db), to="0007")
-    with pytest.raises(StoreSchemaError, match=f"schema revision 0007, this pbench reads {head_revision()} only when opening read-only; `pbench db upgrade`"):
+    with pytest.raises(
+        StoreSchemaError,
+        match=f"schema revision 0007, this pbench reads {head_revision()} only when opening read-only; `pbench db upgrade`",
+    ):
         Store(db, read_only=True)
     assert revision_of(make_engine(locate(db))) == "0007"
