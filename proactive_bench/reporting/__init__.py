@@ -3,7 +3,7 @@
 ``summary`` rebuilds the paper's aggregates from the store,
 ``tables`` prints them as rich tables or CSV, ``burden`` reports
 user burden beside Proc, ``comparison`` two agents paired by task, ``run_list`` lists runs and sweeps, ``agreement`` a played user's labels against the simulator's. ``html`` is imported on its own (it loads
-matplotlib). See README.md here.
+matplotlib); ``view`` serves its pages from a read-only database (``pbench view``). See README.md here.
 """
 
 from typing import TYPE_CHECKING, Any

@@ -102,7 +102,8 @@ def test_every_link_from_the_start_page_resolves(recorded: Recorded, server: Vie
             queue.append((target, None))
     paths = {urlsplit(u).path for u in pages}
     assert {f"/runs/{r}" for r in (*recorded.runs.values(), recorded.alone)} <= paths
-    assert {f"/report/{recorded.sweep}", f"/report/{recorded.alone}", f"/sweeps/{recorded.sweep}/live", "/compare"} <= paths
+    assert {f"/report/{r}" for r in (recorded.sweep, *recorded.runs.values(), recorded.alone)} <= paths
+    assert {f"/sweeps/{recorded.sweep}/live", "/compare"} <= paths
     for page, target, fragment in anchors:  # every #anchor names an element of its page
         assert f'id="{fragment}"' in pages[target], f"{page} links to {target}#{fragment}"
     assert sum(1 for _, _, fragment in anchors if fragment.startswith("session-")) >= 6  # the matrix's cells
