@@ -7,6 +7,7 @@
 | `probe.py` | `probe` |
 | `results.py` | `results`, `rescore`, `report`, `export` |
 | `runs.py` | `runs`, `sweeps` |
+| `view.py` | `view`: a local web app over a results database (read-only) |
 | `validate.py` | `validate` (a report of unchanged files and pbench comes from the user's cache) |
 | `dataset.py` | `schema`, `tools` |
 | `audit.py` | `audit export/import/model/show` |
@@ -55,6 +56,7 @@ class PbenchCommands(LazyGroup):
             ("runs", "runs", "runs"),
             ("sweeps", "runs", "sweeps"),
             ("results", "results", "results"),
+            ("view", "view", "view"),
             ("rescore", "results", "rescore"),
             ("validate", "validate", "validate"),
             ("schema", "dataset", "schema"),

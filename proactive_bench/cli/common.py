@@ -54,15 +54,16 @@ def warn(message: str) -> None:
     err_console.print(f"[yellow]warning:[/] {message}", highlight=False, markup=True)
 
 
-def open_store(db: str, create: bool = False) -> Store:
-    """The results database at ``--db`` (a SQLite file, made if ``create``; or a database URL), or a one-line error."""
+def open_store(db: str, create: bool = False, read_only: bool = False) -> Store:
+    """The results database at ``--db`` (a SQLite file, made if ``create``; or a database URL), or a one-line error;
+    ``read_only``: opened so that nothing can be written (see :class:`~proactive_bench.store.Store`)."""
     file = store_location(db).file
     if file is not None and file.is_dir():
         raise fail(f"--db {db}: is a folder, not a results database")
     if file is not None and not create and not file.is_file():
         raise fail(f"no results database at {db}")
     try:
-        return store_package.Store(db)
+        return store_package.Store(db, read_only=read_only)
     except store_package.StoreSchemaError as exc:
         raise fail(str(exc)) from None
     except OSError as exc:

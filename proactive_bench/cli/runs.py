@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -24,24 +22,8 @@ from proactive_bench.cli.common import (
 from proactive_bench.cli.option_groups import with_option_groups
 from proactive_bench.data_model import RunStatus, SweepStatus
 from proactive_bench.logs import configure_logging
-from proactive_bench.reporting import run_rows, runs_table, sweep_rows, sweeps_table
+from proactive_bench.reporting import list_filter, run_rows, runs_table, sweep_rows, sweeps_table
 from proactive_bench.store import ListFilter, Store, locate
-
-DURATION = re.compile(r"(\d+)\s*([mhdw])")
-UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
-
-
-def parse_since(text: str, now: datetime | None = None) -> datetime:
-    """A moment from a duration back from now (``2h``, ``3d``) or an ISO date or time (local time unless it says otherwise)."""
-    if match := DURATION.fullmatch(text.strip()):
-        return (now or datetime.now(UTC)) - timedelta(**{UNITS[match[2]]: int(match[1])})
-    try:
-        moment = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise ValueError(
-            f"--since: {text!r} is neither a duration (30m, 2h, 3d, 1w) nor a date or time (2026-11-24, 2026-11-24T09:30)"
-        ) from None
-    return moment if moment.tzinfo else moment.astimezone()
 
 
 @dataclass(frozen=True)
@@ -64,13 +46,11 @@ class Listing:
     def open(self, statuses: type[StrEnum]) -> tuple[Store, ListFilter]:
         """The results database and the filter, or a one-line error for a status or time it cannot read."""
         configure_logging()
-        if self.status is not None and self.status not in statuses.__members__.values():
-            raise fail(f"--status must be one of {', '.join(statuses)}, not {self.status!r}")
         try:
-            since = parse_since(self.since) if self.since is not None else None
+            wanted = list_filter(self.persona, self.model, self.status, self.since, self.limit, statuses)
         except ValueError as exc:
-            raise fail(str(exc)) from None
-        return open_store(self.db), ListFilter(self.persona, self.model, self.status, since, self.limit)
+            raise fail(f"--{exc}") from None
+        return open_store(self.db), wanted
 
     def show(self, rows: Sequence[Any], table: Callable[[Any], Table], what: str) -> None:
         """Rows as a JSON list or a table; no rows is a line on stderr saying so (and whether filters left them out)."""

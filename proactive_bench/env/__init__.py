@@ -18,7 +18,7 @@ import proactive_bench.env.jail as jail
 from proactive_bench.env.apps.base import AppStore, SeedError, app_tables
 from proactive_bench.env.apps.chat import ChatLine, ColleagueReply, Colleagues
 from proactive_bench.env.apps.clock import ClockRates, VirtualClock
-from proactive_bench.env.browser import BrowserError, chromium, run_chromium, screenshot_png
+from proactive_bench.env.browser import BrowserError, chromium, chromium_command, run_chromium, screenshot_png
 from proactive_bench.env.deliverables import Picture, file_picture, file_text, is_visual
 from proactive_bench.env.documents import DocumentError, read_as_text
 from proactive_bench.env.memory import Memory
@@ -67,6 +67,7 @@ __all__ = [
     "WorkspaceSeedError",
     "app_tables",
     "chromium",
+    "chromium_command",
     "expand_snapshot",
     "file_picture",
     "file_text",

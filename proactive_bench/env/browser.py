@@ -20,9 +20,10 @@ FLAGS = (
     "--disable-gpu",
     "--disable-background-networking",
     "--hide-scrollbars",
-    "--host-resolver-rules=MAP * ~NOTFOUND",
     "--proxy-server=http://127.0.0.1:9",
 )
+NO_HOSTS = "--host-resolver-rules=MAP * ~NOTFOUND"
+"""Every host name resolves to nothing (with the dead proxy above, even 127.0.0.1 is unreachable)."""
 SCREEN = (1280, 2000)
 
 
@@ -35,12 +36,18 @@ def chromium() -> str | None:
     return shutil.which("chromium")
 
 
-def run_chromium(url: str, profile: Path, *args: str, timeout: float = 60) -> str:
-    """Open ``url`` (a file: or data: URL) with extra flags; return what Chromium printed on stdout."""
+def chromium_command(profile: Path, *args: str, loopback: bool = False) -> list[str]:
+    """The command line of a headless Chromium with no network; ``loopback``: but 127.0.0.1 (a server of pbench's own, never
+    for rendering what an agent wrote)."""
     executable = chromium()
     if executable is None:
         raise BrowserError("chromium is not installed (apt-get install chromium)")
-    command = [executable, *FLAGS, f"--user-data-dir={profile}", *args, url]
+    return [executable, *FLAGS, NO_HOSTS + (", EXCLUDE 127.0.0.1" if loopback else ""), f"--user-data-dir={profile}", *args]
+
+
+def run_chromium(url: str, profile: Path, *args: str, timeout: float = 60, loopback: bool = False) -> str:
+    """Open ``url`` (a file: or data: URL; with ``loopback``, a server on 127.0.0.1) with extra flags; return what Chromium printed on stdout."""
+    command = [*chromium_command(profile, *args, loopback=loopback), url]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:

@@ -7,8 +7,10 @@ never computed another way.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from typing import Any
 
 from rich.table import Table
@@ -16,7 +18,33 @@ from rich.table import Table
 from proactive_bench.episode import run_spec
 from proactive_bench.reporting.summary import EpisodeShapes, summarize
 from proactive_bench.reporting.tables import pct
-from proactive_bench.store import Run, Store, Sweep
+from proactive_bench.store import ListFilter, Run, Store, Sweep
+
+DURATION = re.compile(r"(\d+)\s*([mhdw])")
+UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+def parse_since(text: str, now: datetime | None = None) -> datetime:
+    """A moment from a duration back from now (``2h``, ``3d``) or an ISO date or time (local time unless it says otherwise)."""
+    if match := DURATION.fullmatch(text.strip()):
+        return (now or datetime.now(UTC)) - timedelta(**{UNITS[match[2]]: int(match[1])})
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(
+            f"since: {text!r} is neither a duration (30m, 2h, 3d, 1w) nor a date or time (2026-11-24, 2026-11-24T09:30)"
+        ) from None
+    return moment if moment.tzinfo else moment.astimezone()
+
+
+def list_filter(
+    persona: str | None, model: str | None, status: str | None, since: str | None, limit: int, statuses: type[StrEnum]
+) -> ListFilter:
+    """The filter of ``pbench runs`` / ``sweeps`` (and the viewer's lists); ValueError, one line starting with the field's name,
+    for a status that is none of ``statuses`` or a time :func:`parse_since` cannot read."""
+    if status is not None and status not in statuses.__members__.values():
+        raise ValueError(f"status must be one of {', '.join(statuses)}, not {status!r}")
+    return ListFilter(persona, model, status, parse_since(since) if since is not None else None, limit)
 
 
 @dataclass

@@ -26,7 +26,7 @@ from proactive_bench.store.engine import StoreOpenError, locate, make_engine
 from proactive_bench.store.judgments import JudgmentQueries
 from proactive_bench.store.lease import Fences
 from proactive_bench.store.lookup import LookupQueries
-from proactive_bench.store.migration import migrate
+from proactive_bench.store.migration import migrate, require_head
 from proactive_bench.store.probes import ProbeQueries
 from proactive_bench.store.runs import RunQueries
 from proactive_bench.store.sessions import SessionQueries
@@ -37,15 +37,22 @@ from proactive_bench.store.writer import WriteThread
 class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, JudgmentQueries, ProbeQueries, CleanupQueries):
     """The results database of one results directory; the only holder of its engine."""
 
-    def __init__(self, location: str | Path) -> None:
+    def __init__(self, location: str | Path, *, read_only: bool = False) -> None:
         """Open the results database at a path (SQLite) or a URL (see :mod:`~proactive_bench.store.engine`), migrating it
-        to this pbench's schema (:mod:`~proactive_bench.store.migration`); StoreOpenError or StoreSchemaError when that fails."""
+        to this pbench's schema (:mod:`~proactive_bench.store.migration`); StoreOpenError or StoreSchemaError when that fails.
+
+        ``read_only``: every connection refuses to write (SQLite ``mode=ro``, PostgreSQL read-only transactions), so a
+        reader beside a running sweep changes nothing; such a database is not migrated, and one at another revision is refused."""
         self.location = locate(location)
         self.name = self.location.name
         """The database as messages name it (a path, or the URL without its password)."""
-        self.engine: Engine = make_engine(self.location)
+        self.read_only = read_only
+        self.engine: Engine = make_engine(self.location, read_only=read_only)
         try:
-            migrate(self.engine, self.name)
+            if read_only:
+                require_head(self.engine, self.name)
+            else:
+                migrate(self.engine, self.name)
         except DBAPIError as exc:
             raise StoreOpenError(" ".join(str(exc.orig).split())) from exc
         self.writer = WriteThread()

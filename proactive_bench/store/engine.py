@@ -10,9 +10,11 @@ insert-or-ignore and upsert, and byte-wise ordering of text.
 from __future__ import annotations
 
 import importlib
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import URL, ColumnElement, Engine, Table, create_engine, event, make_url
 from sqlalchemy.exc import ArgumentError
@@ -78,10 +80,14 @@ def locate(location: str | Path) -> Location:
     return Location(url, Path(url.database))
 
 
-def make_engine(where: Location) -> Engine:
-    """The engine of a results database, with its dialect's connection settings."""
+def make_engine(where: Location, read_only: bool = False) -> Engine:
+    """The engine of a results database, with its dialect's connection settings; ``read_only``: no connection may write."""
     if where.file is None:
-        return create_engine(where.url, pool_pre_ping=True)
+        options = {"options": "-c default_transaction_read_only=on"} if read_only else {}
+        return create_engine(where.url, pool_pre_ping=True, connect_args=options)
+    file = where.file
+    if read_only:
+        return create_engine(where.url, creator=lambda: _sqlite_read_only(file))  # the file's URL: a pool of connections, as for writing
     where.file.parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(where.url, connect_args={"timeout": 30})
     event.listen(engine, "connect", _sqlite_pragmas)
@@ -108,6 +114,13 @@ def _insert(dialect: str) -> Any:
     if dialect not in DIALECTS:
         raise ValueError(f"the results store has no statements for {dialect}")
     return importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert  # the dialect in use only: PostgreSQL's costs a SQLite open
+
+
+def _sqlite_read_only(file: Path) -> sqlite3.Connection:
+    """A connection that cannot write (``mode=ro``): it reads the WAL a writer beside it keeps, and never checkpoints or changes it."""
+    connection = sqlite3.connect(f"file:{quote(str(file.resolve()))}?mode=ro", uri=True, timeout=30, check_same_thread=False)
+    connection.execute("PRAGMA query_only=ON")
+    return connection
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

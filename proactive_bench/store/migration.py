@@ -95,6 +95,17 @@ def migrate(engine: Engine, name: str, to: str | None = None) -> None:
     log.info("results_database_migrated", db=name, from_revision=current, to_revision=head)
 
 
+def require_head(engine: Engine, name: str) -> None:
+    """A database opened read-only is read as it is: StoreSchemaError unless it is at :func:`head_revision`."""
+    current = revision_of(engine)
+    if current != head_revision():
+        was = "no schema revision (an empty or pre-migration database)" if current is None else f"schema revision {current}"
+        raise StoreSchemaError(
+            f"{name}: {was}, this pbench reads {head_revision()} only when opening read-only; "
+            "`pbench db upgrade` brings it there (a newer one needs a newer pbench)"
+        )
+
+
 def _refuse_unknown(current: str | None, name: str) -> None:
     if current is None:
         return

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import pytest
 
-from proactive_bench.cli.runs import parse_since
+from proactive_bench.reporting import parse_since
 from proactive_bench.store import IdLookupError, Run, Store, Sweep
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import HELPERS, MINI
@@ -146,7 +146,7 @@ def test_since_reads_durations_and_dates() -> None:
     assert parse_since("2h", now).isoformat() == "2026-11-26T10:00:00+00:00"
     assert parse_since("3d", now).day == 23 and parse_since("1w", now).day == 19 and parse_since("30m", now).minute == 30
     assert parse_since("2026-11-24").tzinfo is not None  # a plain date is local time, made comparable
-    with pytest.raises(ValueError, match="--since"):
+    with pytest.raises(ValueError, match="since: .3 fortnights. is neither"):
         parse_since("3 fortnights")
 
 

@@ -19,12 +19,12 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import func, select, text, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import SQLModel
 
 from proactive_bench.dataset.loading import load_episode
 from proactive_bench.episode.launch import RunSpec, start_run
-from proactive_bench.store import Lease, LeaseHeld, LeaseLost, SessionRun, Store, ToolCallRow, locate, take_lease
+from proactive_bench.store import Lease, LeaseHeld, LeaseLost, SessionRun, Store, StoreSchemaError, ToolCallRow, locate, take_lease
 from proactive_bench.store.engine import make_engine
 from proactive_bench.store.migration import head_revision, migrate, revision_of
 from tests.helpers.cli import run_cli
@@ -275,3 +275,26 @@ def test_rows_written_before_compression_read_as_written_after_the_upgrade(locat
     assert store.answers.generations("r1/s1", "k", 0) == '[{"text": "plain"}]'
     store.answers.add("r1/s2", "k", 0, "x" * 500)  # written compressed now, next to the old rows
     assert store.answers.generations("r1/s2", "k", 0) == "x" * 500
+
+
+def test_a_read_only_store_reads_what_a_writer_commits_and_writes_nothing(location: str, tmp_path: Path) -> None:
+    """What ``pbench view`` opens: SQLite ``mode=ro`` or PostgreSQL read-only transactions, beside a writer."""
+    writer, run_id = new_run(location, tmp_path)
+    reader = Store(location, read_only=True)
+    assert reader.run(run_id) is not None and reader.read_only
+    writer.update(writer.run(run_id), status="stopped")  # type: ignore[arg-type]  # the run exists: new_run made it
+    assert reader.run(run_id).status == "stopped"  # type: ignore[union-attr]  # a new transaction sees the commit
+    with pytest.raises(DBAPIError, match="read-only|readonly"):
+        reader.update(reader.run(run_id), status="finished")  # type: ignore[arg-type]
+    assert writer.run(run_id).status == "stopped"  # type: ignore[union-attr]
+
+
+def test_a_read_only_store_does_not_migrate(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    migrate(make_engine(locate(db)), str(db), to="0007")
+    with pytest.raises(
+        StoreSchemaError,
+        match=f"schema revision 0007, this pbench reads {head_revision()} only when opening read-only; `pbench db upgrade`",
+    ):
+        Store(db, read_only=True)
+    assert revision_of(make_engine(locate(db))) == "0007"

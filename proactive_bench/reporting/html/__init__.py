@@ -16,7 +16,7 @@ inline script filters, and every page reads without it).
 - ``compare``: what changed between two runs, session by session;
 - ``figures``: matplotlib figures as SVG markup;
 - ``render``: the pages, and where they are written (``write_report``);
-- ``browser``: headless Chromium, to check that a report renders.
+- ``browser``: headless Chromium, to check that a report (or a page ``pbench view`` serves) renders.
 """
 
 from proactive_bench.reporting.html.render import (

@@ -5,14 +5,18 @@
 - the ablation with and without dependency history (figure 5);
 - questions asked per session vs Proc, from the burden rows.
 
-Each function returns None when the summary has nothing to plot.
+Each function returns None when the summary has nothing to plot. Point labels never overlap: coinciding
+points share one marker and one label naming each of them, and a crowded label moves to the next free spot
+(`place_labels`).
 """
 
 from __future__ import annotations
 
 import functools
 import io
+import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from matplotlib import rc_context
@@ -47,8 +51,8 @@ def proc_vs_comp(summary: Summary) -> str | None:
         return None
     fig, ax = _figure()
     ax.plot([0, 100], [0, 100], linestyle="--", color="#999", linewidth=1, label="Comp = Proc")
-    _scatter(ax, points)
     ax.set(xlim=(-3, 103), ylim=(-3, 103), xlabel="Proc (%)", ylabel="Comp (%)", title="Proc vs Comp per model and persona")
+    _scatter(ax, points)
     ax.legend(loc="lower right", frameon=False)
     return _svg(fig)
 
@@ -64,7 +68,6 @@ def turns_vs_proc(summary: Summary) -> str | None:
     if not points:
         return None
     fig, ax = _figure()
-    _scatter(ax, points)
     ax.set(
         xlim=(0, max(p[1] for p in points) * 1.2 + 0.5),
         ylim=(-3, 103),
@@ -72,6 +75,7 @@ def turns_vs_proc(summary: Summary) -> str | None:
         ylabel="Proc (%)",
     )
     ax.set_title("Follow-up turns vs Proc")
+    _scatter(ax, points)
     return _svg(fig)
 
 
@@ -118,10 +122,105 @@ def _text(label: str) -> str:
     return label.replace("$", r"\$")
 
 
+LABEL_SIZE = 7
+"""Point labels' font size (points)."""
+CHAR_WIDTH = 0.62
+"""A generous average glyph width of the labels' font, in ems: a label's box is estimated, never drawn to be measured."""
+MARKER_RADIUS = 4.0
+"""A point's marker (``s=36``: 6 points across) with a margin, in points: closer points share one marker and one label."""
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in points on the figure (x to the right, y up)."""
+
+    left: float
+    bottom: float
+    right: float
+    top: float
+
+    def overlaps(self, other: Box) -> bool:
+        return self.left < other.right and other.left < self.right and self.bottom < other.top and other.bottom < self.top
+
+    def inside(self, other: Box) -> bool:
+        return other.left <= self.left and self.right <= other.right and other.bottom <= self.bottom and self.top <= other.top
+
+
+@dataclass(frozen=True)
+class Label:
+    """Where a label goes: its text, the point (data units) and its offset from it (points), aligned as matplotlib takes it."""
+
+    text: str
+    x: float
+    y: float
+    dx: float
+    dy: float
+    ha: str
+    va: str
+    box: Box
+
+
+def place_labels(
+    points: list[tuple[str, float, float]], to_points: Callable[[float, float], tuple[float, float]], frame: Box | None = None
+) -> list[Label]:
+    """Labels that do not overlap each other or a marker: coinciding points (closer than a marker) share one marker and one
+    label listing every name, one per line; each label takes the first free spot around its point inside ``frame`` (the
+    axes; else any free spot), stepping away when all are taken. ``to_points`` maps data coordinates to points on the figure."""
+    groups: list[tuple[float, float, float, float, list[str]]] = []  # x, y in data and in points, the names
+    for name, x, y in points:
+        px, py = to_points(x, y)
+        near = next((g for g in groups if math.hypot(g[2] - px, g[3] - py) < 2 * MARKER_RADIUS), None)
+        if near is None:
+            groups.append((x, y, px, py, [name]))
+        elif name not in near[4]:
+            near[4].append(name)
+    taken = [Box(px - MARKER_RADIUS, py - MARKER_RADIUS, px + MARKER_RADIUS, py + MARKER_RADIUS) for _, _, px, py, _ in groups]
+    labels = []
+    for x, y, px, py, names in groups:
+        text = "\n".join(names)
+        width = CHAR_WIDTH * LABEL_SIZE * max(len(n) for n in names)
+        height = 1.25 * LABEL_SIZE * len(names)
+        spots = [_spot(text, x, y, px, py, width, height, side, step) for step in range(12) for side in ("ne", "se", "nw", "sw")]
+        free = [s for s in spots if not any(s.box.overlaps(t) for t in taken)]
+        label = next((s for s in free if frame is None or s.box.inside(frame)), free[0] if free else spots[0])
+        taken.append(label.box)
+        labels.append(label)
+    return labels
+
+
+def _spot(text: str, x: float, y: float, px: float, py: float, width: float, height: float, side: str, step: int) -> Label:
+    """A label to the north-east, south-east, north-west or south-west of its point, ``step`` label heights further out."""
+    dx = 5.0 if side[1] == "e" else -5.0
+    dy = (4.0 + step * (height + 1)) * (1 if side[0] == "n" else -1)
+    left = px + dx if dx > 0 else px + dx - width
+    bottom = py + dy if dy > 0 else py + dy - height
+    return Label(
+        text, x, y, dx, dy, "left" if dx > 0 else "right", "bottom" if dy > 0 else "top", Box(left, bottom, left + width, bottom + height)
+    )
+
+
 def _scatter(ax: Any, points: list[tuple[str, float, float]]) -> None:
-    for model, x, y in points:
-        ax.scatter([x], [y], s=36, zorder=3)
-        ax.annotate(_text(model), (x, y), textcoords="offset points", xytext=(5, 4), fontsize=7)
+    """The points with their labels placed by :func:`place_labels` (call after the axes' limits are set); a label moved
+    away from its point gets a thin line to it."""
+    scale = 72 / ax.figure.dpi
+
+    def to_points(x: float, y: float) -> tuple[float, float]:
+        px, py = ax.transData.transform((x, y))
+        return px * scale, py * scale
+
+    (left, bottom), (right, top) = ax.get_window_extent().get_points() * scale
+    for label in place_labels(points, to_points, Box(left, bottom, right, top)):
+        ax.scatter([label.x], [label.y], s=36, zorder=3)
+        ax.annotate(
+            _text(label.text),
+            (label.x, label.y),
+            textcoords="offset points",
+            xytext=(label.dx, label.dy),
+            ha=label.ha,
+            va=label.va,
+            fontsize=LABEL_SIZE,
+            arrowprops={"arrowstyle": "-", "color": "#999", "linewidth": 0.5, "shrinkA": 0, "shrinkB": 3} if abs(label.dy) > 4 else None,
+        )
 
 
 def _svg(fig: Figure) -> str:
@@ -149,7 +248,7 @@ def proc_vs_burden(rows: list[BurdenRow]) -> str | None:
         return None
     with rc_context(STYLE):
         fig, ax = _figure()
-        _scatter(ax, points)
         ax.set(xlim=(0, max(x for _, x, _ in points) * 1.2 + 0.5), ylim=(-3, 103), xlabel="questions asked per session", ylabel="Proc (%)")
         ax.set_title("Proc vs user burden")
+        _scatter(ax, points)
         return _svg(fig)

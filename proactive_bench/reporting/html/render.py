@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import BaseLoader, ChoiceLoader, Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
 
 import proactive_bench.reporting.html.figures as figures
@@ -50,8 +51,9 @@ def _breakable(text: str) -> Markup:
     return Markup("<wbr>").join(escape(part) for part in re.split(r"(?<=[:/_.-])", text))
 
 
+_TEMPLATES = PackageLoader("proactive_bench.reporting.html", "templates")
 _ENV = Environment(
-    loader=PackageLoader("proactive_bench.reporting.html", "templates"),
+    loader=_TEMPLATES,
     autoescape=True,  # trajectories hold model output: every value is escaped
     undefined=StrictUndefined,
     trim_blocks=True,
@@ -67,6 +69,12 @@ _ENV.filters.update(
     readable=readable,
     breakable=_breakable,
 )
+
+
+def environment(first: BaseLoader) -> Environment:
+    """The report's templates and filters, with the templates ``first`` finds before them (a served page extends ``base.html.j2``)."""
+    return _ENV.overlay(loader=ChoiceLoader([first, _TEMPLATES]))
+
 
 RUNS_FOLDER = "runs"
 """The run pages' folder, beside the index."""
@@ -86,18 +94,36 @@ class Report:
 
     def pages(self, index_name: str = "index.html") -> dict[str, str]:
         """Every page's HTML by its path relative to the index's folder (the index is ``index_name``)."""
-        pages = {index_name: _ENV.get_template("report.html.j2").render(**self.index, runs=self.runs, run_page=run_page)}
-        run_template = _ENV.get_template("run.html.j2")
+        pages = {index_name: self.index_html()}
         for view, sessions in self.runs:
-            pages[run_page(view.run.id)] = run_template.render(
-                **_common_of(self.index, f"run {view.run.id} · {view.run.model} · {view.run.persona}"),
-                report_title=self.index["title"],
-                index_href=f"../{index_name}",
-                view=view,
-                sessions=sessions,
-                choices={k: v for k, v in session_matrix(sessions).choices().items() if k in ("category", "status")},
-            )
+            pages[run_page(view.run.id)] = run_html(view, sessions, self.index, f"../{index_name}")
         return pages
+
+    def index_html(self, link: Callable[[str], str] = run_page, **chrome: str) -> str:
+        """The index page; ``link`` gives a run's page from its id, ``chrome`` the header of a served page (see :func:`run_html`)."""
+        return _ENV.get_template("report.html.j2").render(**self.index, **chrome, runs=self.runs, run_page=link)
+
+
+def run_html(view: RunView, sessions: list[SessionView], index: dict[str, Any], index_href: str, **chrome: str) -> str:
+    """One run's page: its sessions and their trajectories, linking back to the index at ``index_href``.
+
+    ``chrome`` is what a served page adds to the header (``app``: the heading's name, ``home``: a link to the start page)."""
+    return _ENV.get_template("run.html.j2").render(
+        **_common_of(index, f"run {view.run.id} · {view.run.model} · {view.run.persona}"),
+        **chrome,
+        report_title=index["title"],
+        index_href=index_href,
+        view=view,
+        sessions=sessions,
+        choices={k: v for k, v in session_matrix(sessions).choices().items() if k in ("category", "status")},
+    )
+
+
+def render_run(store: Store, run_id: str, index_href: str, **chrome: str) -> str:
+    """The page of one run (ReportError when the store has none), its index being the report of the run's sweep (or of the run)."""
+    run = resolve_run(store, run_id)
+    index = _common(store, f"sweep {run.sweep_id}" if run.sweep_id else f"run {run.id}")
+    return run_html(load_run(store, run), session_views(store, run, EpisodeCatalog()), index, index_href, **chrome)
 
 
 def report_paths(out: Path) -> tuple[Path, Path]:
@@ -149,12 +175,13 @@ def render_report(store: Store, ident: str) -> Report:
     )
 
 
-def render_comparison(store: Store, run_a: str, run_b: str) -> str:
-    """Two runs side by side: scores, per-session changes, and both trajectories of each session."""
+def render_comparison(store: Store, run_a: str, run_b: str, **chrome: str) -> str:
+    """Two runs side by side: scores, per-session changes, and both trajectories of each session (``chrome``: see :func:`run_html`)."""
     a, b = resolve_run(store, run_a), resolve_run(store, run_b)
     catalog = EpisodeCatalog()
     return _ENV.get_template("compare.html.j2").render(
         **_common(store, f"run {a.id} vs run {b.id}"),
+        **chrome,
         a=load_run(store, a),
         b=load_run(store, b),
         difference=difference,
