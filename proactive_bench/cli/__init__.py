@@ -29,12 +29,14 @@ around a run, `option_groups.py` options taken as one dataclass parameter,
 
 from __future__ import annotations
 
+import sys
 from importlib.metadata import version
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from dotenv import load_dotenv
+from typer._click.exceptions import ClickException, NoArgsIsHelpError  # typer 0.2x vendors click; neither is re-exported
 
 from proactive_bench.cli.lazy import CommandSource, LazyGroup
 
@@ -70,6 +72,23 @@ class PbenchCommands(LazyGroup):
             ("play", "play", "play"),
         )
     )
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """Run the command; typer's own usage errors (an unknown option, a bad value) print one ``error:`` line, as pbench's do."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)  # an Exit's code, or the command's return value
+        except NoArgsIsHelpError as exc:  # typer has printed the help already
+            sys.exit(exc.exit_code)
+        except ClickException as exc:
+            command = getattr(getattr(exc, "ctx", None), "command_path", "pbench")
+            typer.echo(f"error: {' '.join(exc.format_message().split())} (see: {command} --help)", err=True)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            typer.echo("Aborted.", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
 
 
 app = typer.Typer(
