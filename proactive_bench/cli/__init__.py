@@ -30,6 +30,7 @@ around a run, `option_groups.py` options taken as one dataclass parameter,
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from importlib.metadata import version
 from pathlib import Path
 from typing import Annotated, Any
@@ -73,12 +74,12 @@ class PbenchCommands(LazyGroup):
         )
     )
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, standalone_mode: bool = True, **kwargs: Any) -> Any:
         """Run the command; typer's own usage errors (an unknown option, a bad value) print one ``error:`` line, as pbench's do."""
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(args, prog_name, standalone_mode=False, **kwargs)
         try:
-            code = super().main(*args, standalone_mode=False, **kwargs)  # an Exit's code, or the command's return value
+            code = super().main(args, prog_name, standalone_mode=False, **kwargs)  # an Exit's code, or the command's return value
         except NoArgsIsHelpError as exc:  # typer has printed the help already
             sys.exit(exc.exit_code)
         except ClickException as exc:
