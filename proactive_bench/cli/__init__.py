@@ -74,12 +74,22 @@ class PbenchCommands(LazyGroup):
         )
     )
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
         """Run the command; typer's own usage errors (an unknown option, a bad value) print one ``error:`` line, as pbench's do."""
         if not standalone_mode:
-            return super().main(args, prog_name, standalone_mode=False, **kwargs)
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         try:
-            code = super().main(args, prog_name, standalone_mode=False, **kwargs)  # an Exit's code, or the command's return value
+            code = super().main(
+                args, prog_name, complete_var, False, windows_expand_args, **extra
+            )  # an Exit's code, or the command's return value
         except NoArgsIsHelpError as exc:  # typer has printed the help already
             sys.exit(exc.exit_code)
         except ClickException as exc:
