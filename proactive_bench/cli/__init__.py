@@ -30,12 +30,15 @@ around a run, `option_groups.py` options taken as one dataclass parameter,
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
 from importlib.metadata import version
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from dotenv import load_dotenv
+from typer._click.exceptions import ClickException, NoArgsIsHelpError  # typer 0.2x vendors click; neither is re-exported
 
 from proactive_bench.cli.lazy import CommandSource, LazyGroup
 
@@ -72,6 +75,33 @@ class PbenchCommands(LazyGroup):
             ("play", "play", "play"),
         )
     )
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the command; typer's own usage errors (an unknown option, a bad value) print one ``error:`` line, as pbench's do."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            code = super().main(
+                args, prog_name, complete_var, False, windows_expand_args, **extra
+            )  # an Exit's code, or the command's return value
+        except NoArgsIsHelpError as exc:  # typer has printed the help already
+            sys.exit(exc.exit_code)
+        except ClickException as exc:
+            command = getattr(getattr(exc, "ctx", None), "command_path", "pbench")
+            typer.echo(f"error: {' '.join(exc.format_message().split())} (see: {command} --help)", err=True)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            typer.echo("Aborted.", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
 
 
 app = typer.Typer(

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from proactive_bench.env.documents import read_as_text
 from proactive_bench.env.toolbox import NoArgs, ToolEnv, ToolError, register_tool
 from proactive_bench.env.workspace import resolve_inside
+from proactive_bench.yaml_files import parse_yaml
 
 SKILL_FILE = "SKILL.md"
 
@@ -48,7 +49,7 @@ def parse_skill_md(text: str, source: str) -> tuple[dict[str, Any], str]:
     if not sep:
         raise SkillError(f"{source}: front matter is not closed with '---'")
     try:
-        meta = yaml.safe_load(header) or {}
+        meta = parse_yaml(header) or {}
     except yaml.YAMLError as exc:
         raise SkillError(f"{source}: front matter is not valid YAML: {exc}") from None
     if not isinstance(meta, dict):

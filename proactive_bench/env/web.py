@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 from proactive_bench.env.workspace import PathEscapeError, resolve_inside
+from proactive_bench.yaml_files import parse_yaml
 
 PAGE_SUFFIXES = {".md", ".markdown", ".html", ".htm", ".txt"}
 TITLE_WEIGHT = 3
@@ -101,7 +102,7 @@ def load_corpus(root: Path | None) -> list[Page]:
     root = root.resolve()
     index_path = root / "index.yaml"
     try:
-        index = yaml.safe_load(resolve_inside(root, "index.yaml").read_text(encoding="utf-8")) if index_path.exists() else {}
+        index = parse_yaml(resolve_inside(root, "index.yaml").read_text(encoding="utf-8")) if index_path.exists() else {}
     except (yaml.YAMLError, PathEscapeError) as exc:
         raise ToolError(f"the web corpus index cannot be read: {exc}") from None
     if not isinstance(index, dict):

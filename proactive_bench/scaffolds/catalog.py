@@ -217,6 +217,8 @@ def _instantiate(factory: Any, options: ScaffoldOptions, spec: str) -> Any:
         takes_args = False
     try:
         return factory(options) if takes_args else factory()
+    except ScaffoldLoadError as exc:
+        raise ScaffoldLoadError(f"agent {spec!r}: {exc}") from exc  # already a one-line reason
     except Exception as exc:
         raise ScaffoldLoadError(f"building scaffold {spec!r} failed: {located(exc)}") from exc
 

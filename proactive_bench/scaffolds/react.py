@@ -275,9 +275,18 @@ class ReactAgent:
         )
 
 
+REACT_OPTIONS = ("context_tokens", "max_retries", "max_steps")
+"""The ``--agent-option`` keys the ``react`` agent reads."""
+
+
 @SCAFFOLDS.register("react")
 def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
-    """The ``react`` built-in: ``options.extra`` may set ``max_steps``, ``max_retries`` and ``context_tokens``."""
+    """The ``react`` built-in: ``options.extra`` may set ``max_steps``, ``max_retries`` and ``context_tokens``, nothing else."""
+    unknown = sorted(set(options.extra) - set(REACT_OPTIONS))
+    if unknown:
+        raise ScaffoldLoadError(
+            f"react has no option {', '.join(map(repr, unknown))}; its options: {', '.join(REACT_OPTIONS)} (--agent-option KEY=VALUE)"
+        )
     max_retries = _int_option(options, "max_retries", DEFAULT_MAX_RETRIES, minimum=0)
     max_steps = _int_option(options, "max_steps", DEFAULT_MAX_STEPS, minimum=1)
     model = make_chat_model(

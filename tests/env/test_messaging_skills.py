@@ -130,7 +130,12 @@ def test_list_and_read_skills(box: ToolBox, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("text", "error"),
-    [("---\nname: x\n", "not closed"), ("---\nname: [x\n---\nbody", "not valid YAML"), ("---\n- a\n---\nbody", "must be a mapping")],
+    [
+        ("---\nname: x\n", "not closed"),
+        ("---\nname: [x\n---\nbody", "not valid YAML"),
+        ("---\n- a\n---\nbody", "must be a mapping"),
+        ("---\nname: x\nname: y\n---\nbody", "duplicate key 'name'"),
+    ],
 )
 def test_bad_front_matter(text: str, error: str) -> None:
     with pytest.raises(SkillError, match=error):

@@ -84,6 +84,8 @@ def test_broken_index_entries_are_errors(box: ToolBox, web: Path) -> None:
     assert "no file 'missing.md'" in box.call("web_search", {"query": "x"}).result["error"]
     (web / "index.yaml").write_text("- just a list\n")
     assert "must map URLs" in box.call("web_search", {"query": "x"}).result["error"]
+    (web / "index.yaml").write_text("https://x.org: {file: a.md}\nhttps://x.org: {file: b.md}\n")
+    assert "duplicate key 'https://x.org'" in box.call("web_search", {"query": "x"}).result["error"]
 
 
 @pytest.mark.parametrize(

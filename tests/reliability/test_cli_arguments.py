@@ -278,3 +278,27 @@ def test_garbage_in_any_option_is_never_a_traceback(
     result = run_cli(*argv)
     assert result.exception is None or isinstance(result.exception, SystemExit), f"{argv}: {result.exception!r}"
     assert "Traceback" not in result.output
+
+
+def test_an_unknown_react_option_is_one_line_naming_the_known_ones(tmp_path: Path) -> None:
+    result = run_cli(
+        "episode", "--data", str(MINI), "--persona", "mini", "--agent", "react", "--agent-option", "max_step=3",
+        "--model", "openai:stub", "--base-url", "http://127.0.0.1:9/v1", "--no-probe", "--db", str(tmp_path / "e.db"),
+    )  # fmt: skip
+    assert "react has no option 'max_step'; its options: context_tokens, max_retries, max_steps" in assert_one_line_failure(result, 2)
+    assert not (tmp_path / "e.db").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (("episode", "--bogus"), "error: No such option: --bogus"),
+        (("episode", "--max-turns", "many"), "error: Invalid value for '--max-turns'"),
+        (("nosuch",), "error: No such command 'nosuch'"),
+        (("episode", "--persona"), "error: Option '--persona' requires an argument"),
+    ],
+)
+def test_typer_usage_errors_are_one_line_like_pbench_errors(args: tuple[str, ...], reason: str) -> None:
+    result = run_cli(*args)
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1, result.output
+    assert result.output.startswith(reason) and "--help)" in result.output, result.output

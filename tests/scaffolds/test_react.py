@@ -16,7 +16,7 @@ from proactive_bench.env.workspace import Workspace
 from proactive_bench.llm.ledger import LLMCallRecord
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
-from proactive_bench.scaffolds.protocol import ScaffoldOptions, SessionContext
+from proactive_bench.scaffolds.protocol import ScaffoldLoadError, ScaffoldOptions, SessionContext
 from proactive_bench.scaffolds.react import (
     EVENT_PREFIX,
     AgentModelError,
@@ -305,3 +305,9 @@ async def test_tool_calls_written_as_text_are_run(tmp_path: Path) -> None:
     assert turn.reply == '{"name": "no_such_tool", "arguments": {}}'  # JSON naming no tool is an answer, not a call
     assert tool_messages(server.requests[1]) == ["wrote 8 characters to notes/todo.md"]
     assert server.requests[1]["messages"][2]["tool_calls"][0]["function"]["name"] == "write_file"
+
+
+def test_unknown_agent_options_are_refused_naming_the_known_ones() -> None:
+    options = ScaffoldOptions(model="openai:stub-model", base_url="http://127.0.0.1:9/v1", extra={"max_step": "3"})
+    with pytest.raises(ScaffoldLoadError, match=r"react has no option 'max_step'; its options: context_tokens, max_retries, max_steps"):
+        react_scaffold(options)

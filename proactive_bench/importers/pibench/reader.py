@@ -17,6 +17,7 @@ import yaml
 
 from proactive_bench.importers.pibench.report import ImportReport
 from proactive_bench.importers.pibench.scripts import MCP_PREFIX
+from proactive_bench.yaml_files import parse_yaml
 
 TASK_FILE = "task.yaml"
 NOT_ASSETS = frozenset({TASK_FILE, ".history", ".result", ".eval_result"})
@@ -118,7 +119,7 @@ class _Reader:
             self.report.add(self.rel(path), "", "file not found")
             return None
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = parse_yaml(path.read_text(encoding="utf-8"))
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
