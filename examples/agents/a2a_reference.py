@@ -5,7 +5,8 @@
     pbench episode --persona pharmacist --agent a2a:http://127.0.0.1:9999
 
 An Agent2Agent service (official ``a2a-sdk``): card at ``/.well-known/agent-card.json``, JSON-RPC at ``/``, its URL
-printed once it listens. A message's metadata holds pbench's ``session`` and ``mcp``; a context is a session.
+printed once it listens. A message's metadata holds pbench's ``session`` and ``mcp``; a context is a session, with one MCP session
+from its first message on.
 """
 
 from __future__ import annotations
@@ -28,18 +29,18 @@ from google.protobuf.json_format import MessageToDict
 from starlette.applications import Starlette
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # replay.py, next to this file
-from replay import NOTHING_LEFT, Turn, mcp_session, play, recorded_turns
+from replay import Conversation, Turn, recorded_turns
 
 TURNS: dict[str, list[Turn]] = {}
-PENDING: dict[str, list[Turn]] = {}  # context id (one per session): its turns to come
+CONVERSATIONS: dict[str, Conversation] = {}  # context id (one per session): its MCP session and turns to come
 
 
 class Replay(AgentExecutor):
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         pbench = MessageToDict(context.message.metadata)["pbench"]
-        pending = PENDING.setdefault(context.context_id, list(TURNS.get(pbench["session"], [])))
-        async with mcp_session(pbench["mcp"]["url"], pbench["mcp"]["token"]) as tools:
-            reply = await play(tools, pending.pop(0) if pending else NOTHING_LEFT)
+        if context.context_id not in CONVERSATIONS:
+            CONVERSATIONS[context.context_id] = Conversation(pbench["mcp"]["url"], pbench["mcp"]["token"], TURNS.get(pbench["session"], []))
+        reply = await CONVERSATIONS[context.context_id].next_turn()
         await event_queue.enqueue_event(new_text_message(reply, context_id=context.context_id))
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:

@@ -5,7 +5,8 @@
     pbench episode --persona pharmacist --agent http:http://127.0.0.1:8000/
 
 Each event is a JSON POST; ``session_start`` carries the MCP server's address and token, ``conversation`` tells the
-sessions apart. It prints its URL on stdout once it listens.
+sessions apart, and each conversation keeps one MCP session until ``session_end``. Requests are served in threads,
+the MCP sessions on one event loop of their own. It prints its URL on stdout once it listens.
 """
 
 from __future__ import annotations
@@ -14,19 +15,25 @@ import argparse
 import asyncio
 import json
 import sys
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # replay.py, next to this file
-from replay import NOTHING_LEFT, Turn, mcp_session, play, recorded_turns
+from replay import Conversation, Turn, recorded_turns
 
 TURNS: dict[str, list[Turn]] = {}
-SESSIONS: dict[str, tuple[dict[str, str], list[Turn]]] = {}  # conversation: (its MCP endpoint, its turns to come)
+SESSIONS: dict[str, Conversation] = {}
+LOOP = asyncio.new_event_loop()
 
 
-async def replay_turn(mcp: dict[str, str], turn: Turn) -> str:
-    async with mcp_session(mcp["url"], mcp["token"]) as tools:
-        return await play(tools, turn)
+def on_loop(work: Any) -> Any:
+    return asyncio.run_coroutine_threadsafe(work, LOOP).result()
+
+
+async def opened(event: dict[str, Any]) -> Conversation:
+    return Conversation(event["mcp"]["url"], event["mcp"]["token"], TURNS.get(event["session"], []))
 
 
 class Agent(BaseHTTPRequestHandler):
@@ -34,17 +41,19 @@ class Agent(BaseHTTPRequestHandler):
         event = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         body = b"{}"
         if event["type"] == "session_start":
-            SESSIONS[event["conversation"]] = (event["mcp"], list(TURNS.get(event["session"], [])))
+            SESSIONS[event["conversation"]] = on_loop(opened(event))
         elif event["type"] == "user":
-            mcp, pending = SESSIONS[event["conversation"]]
-            reply = asyncio.run(replay_turn(mcp, pending.pop(0) if pending else NOTHING_LEFT))
+            reply = on_loop(SESSIONS[event["conversation"]].next_turn())
             body = json.dumps({"type": "reply", "text": reply}).encode()
-        else:
-            SESSIONS.pop(event["conversation"], None)
+        elif (ended := SESSIONS.pop(event["conversation"], None)) is not None:
+            on_loop(ended.close())
         self.send_response(200)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: no line per request on stderr."""
 
 
 if __name__ == "__main__":
@@ -53,6 +62,7 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args()
     TURNS.update(recorded_turns(args.recording))
+    threading.Thread(target=LOOP.run_forever, daemon=True).start()
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Agent)
     print(f"http://127.0.0.1:{server.server_address[1]}/", flush=True)
     server.serve_forever()

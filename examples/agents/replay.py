@@ -9,6 +9,7 @@ exported and passes on the command line, and the agent otherwise knows only what
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -59,3 +60,36 @@ async def play(tools: ClientSession, turn: Turn) -> str:
     for name, arguments in calls:
         await tools.call_tool(name, arguments)
     return reply
+
+
+class Conversation:
+    """One session's turns played through one MCP session, open from the first turn on: an agent service's state
+    per conversation (the SDK's session must be entered and left in one task, so a task of its own holds it)."""
+
+    def __init__(self, url: str, token: str, turns: list[Turn]) -> None:
+        self.pending = list(turns)
+        self._inbox: asyncio.Queue[tuple[Turn, asyncio.Future[str]] | None] = asyncio.Queue()
+        self._task = asyncio.create_task(self._serve(url, token))
+
+    async def _serve(self, url: str, token: str) -> None:
+        async with mcp_session(url, token) as tools:
+            while (asked := await self._inbox.get()) is not None:
+                turn, reply = asked
+                try:
+                    reply.set_result(await play(tools, turn))
+                except Exception as exc:
+                    reply.set_exception(exc)
+
+    async def next_turn(self) -> str:
+        """Play the next recorded turn (or none once they are done); its reply."""
+        reply = asyncio.get_running_loop().create_future()
+        await self._inbox.put((self.pending.pop(0) if self.pending else NOTHING_LEFT, reply))
+        await asyncio.wait([reply, self._task], return_when=asyncio.FIRST_COMPLETED)
+        if not reply.done():  # the MCP session ended first
+            self._task.result()  # its error
+            raise RuntimeError("the MCP session ended")
+        return reply.result()
+
+    async def close(self) -> None:
+        await self._inbox.put(None)
+        await asyncio.gather(self._task, return_exceptions=True)

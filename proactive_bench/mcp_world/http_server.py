@@ -9,6 +9,7 @@ daemon thread; tool calls run on the loop that started the world (see :class:`~p
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import secrets
@@ -30,6 +31,8 @@ LOOPBACK = "127.0.0.1"
 """The only interface a world listens on."""
 MCP_PATH = "/mcp"
 START_TIMEOUT_S = 10.0
+TICK_S = 0.1
+"""uvicorn's tick: how often a running server refreshes its Date header."""
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -66,6 +69,29 @@ class BearerGuard:
         return len(given) == 1 and hmac.compare_digest(given[0], self.expected)
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server, woken by :meth:`wake` as soon as it should exit rather than at its next tick (0.1 s apart):
+    a world stops once per session, and the session waits for it."""
+
+    _woken: asyncio.Event | None = None
+    _loop: asyncio.AbstractEventLoop | None = None
+
+    async def main_loop(self) -> None:
+        self._loop, self._woken = asyncio.get_running_loop(), asyncio.Event()
+        ticks = 0
+        while not await self.on_tick(ticks):  # each tick refreshes the Date header and reads should_exit
+            ticks = (ticks + 1) % 864000
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._woken.wait(), TICK_S)
+
+    def wake(self) -> None:
+        """Exit now (``should_exit`` already set): from any thread."""
+        loop, woken = self._loop, self._woken
+        if loop is not None and woken is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: the server has exited
+                loop.call_soon_threadsafe(woken.set)
+
+
 class McpWorld:
     """One session's tools over MCP streamable HTTP on 127.0.0.1, with a per-world bearer token.
 
@@ -78,7 +104,7 @@ class McpWorld:
         self.toolbox = toolbox
         self.token = secrets.token_urlsafe(32)
         self._port, self._loop, self._name = port, loop, name
-        self._server: uvicorn.Server | None = None
+        self._server: _Server | None = None
         self._thread: threading.Thread | None = None
         self._failure: BaseException | None = None
 
@@ -114,7 +140,7 @@ class McpWorld:
             lifespan="on",
             timeout_graceful_shutdown=1,
         )
-        server = self._server = uvicorn.Server(config)
+        server = self._server = _Server(config)
         self._thread = threading.Thread(target=self._serve, name=f"mcp-world-{self._name}", daemon=True)
         self._thread.start()
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -139,6 +165,7 @@ class McpWorld:
         """Stop serving and wait for the server's thread (open connections get a second to finish)."""
         if self._server is not None:
             self._server.should_exit = True
+            self._server.wake()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=START_TIMEOUT_S)
 

@@ -70,4 +70,13 @@ def tool_server(calls: ToolCalls, name: str = "pbench") -> Server[Any]:
         log.info("mcp_tool_call", tool=params.name, ok=record.ok)
         return call_result(record)
 
-    return Server(name, version=version("pbench"), on_list_tools=list_tools, on_call_tool=call_tool)
+    schemas = {tool.name: tool.input_schema for tool in tools}
+    server = Server(
+        name,
+        version=version("pbench"),
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        get_tool_input_schema=schemas.get,  # a client on the 2026-07-28 protocol: a lookup, not a tools/list run per call
+    )
+    server.middleware = []  # the SDK's OpenTelemetry span per message: pbench exports no traces, and each call pays for it
+    return server

@@ -45,7 +45,7 @@ from a2a.types import (
 )
 
 from proactive_bench.scaffolds.external.messages import ExternalAgentError, shown
-from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings
+from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings, tls_context
 from proactive_bench.scaffolds.external.tool_server import (
     McpEndpoint,
     ToolServer,
@@ -56,7 +56,10 @@ from proactive_bench.scaffolds.protocol import ScaffoldLoadError, SessionContext
 log = structlog.get_logger(__name__)
 
 POLL_S = 0.2
-"""How often a task still ``submitted`` or ``working`` is asked for again."""
+"""How often, at most, a task still ``submitted`` or ``working`` is asked for again."""
+FIRST_POLL_S = 0.01
+"""The first wait before asking again, doubled after each ask up to ``POLL_S``: a short task is seen done within
+milliseconds, not at the next 0.2 s."""
 RUNNING = (TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING)
 ANSWERED = (TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_INPUT_REQUIRED)
 
@@ -112,7 +115,7 @@ class A2aAgent(ExternalAgent):
             loop.close()
 
     async def _connect(self) -> None:
-        self._http = httpx.AsyncClient(trust_env=False, follow_redirects=False)
+        self._http = httpx.AsyncClient(trust_env=False, follow_redirects=False, verify=tls_context())
         card_path = None
         base = self.target
         if base.endswith(".json"):
@@ -134,10 +137,12 @@ class A2aAgent(ExternalAgent):
             return _text(get_message_text(answer), "message")
         if answer is None:
             raise ExternalAgentError("the agent answered the message with neither a message nor a task")
+        wait = FIRST_POLL_S
         while answer.status.state in RUNNING:
-            if time.monotonic() + POLL_S > deadline:
+            if time.monotonic() + wait > deadline:
                 raise ExternalAgentError(self.timed_out())
-            await asyncio.sleep(POLL_S)
+            await asyncio.sleep(wait)
+            wait = min(2 * wait, POLL_S)
             answer = await self._client.get_task(GetTaskRequest(id=answer.id))
         return self._task_reply(answer)
 

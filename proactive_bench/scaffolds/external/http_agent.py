@@ -20,7 +20,7 @@ from proactive_bench.scaffolds.external.messages import (
     parse_reply,
     shown,
 )
-from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings
+from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings, tls_context
 from proactive_bench.scaffolds.external.tool_server import (
     McpEndpoint,
     ToolServer,
@@ -41,7 +41,7 @@ class HttpAgent(ExternalAgent):
         self._client: httpx2.Client | None = None
 
     def _open(self, ctx: SessionContext, endpoint: McpEndpoint | None) -> None:
-        self._client = httpx2.Client(trust_env=False, follow_redirects=False)
+        self._client = httpx2.Client(trust_env=False, follow_redirects=False, verify=tls_context())
 
     def _deliver(self, event: dict[str, Any], deadline: float) -> None:
         self._post(event, deadline)

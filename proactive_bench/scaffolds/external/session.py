@@ -11,7 +11,9 @@ agent is an :class:`ExternalAgentError` with a one-line message; the runner then
 from __future__ import annotations
 
 import asyncio
+import functools
 import secrets
+import ssl
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -51,6 +53,13 @@ OPTIONS = {
     "env": "comma-separated names of pbench's environment variables to pass to a cmd: agent",
     "exit_grace": "seconds a cmd: agent has to exit after session_end before it is killed (default 5)",
 }
+
+
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """The certificate-checking TLS context every session's HTTP client shares: building one reads the CA bundle,
+    0.1 to 0.3 s, which a client made per session would pay each time (read-only once made, so shared safely)."""
+    return ssl.create_default_context()
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,39 @@
+"""scripts/bench_transports.py runs end to end at tiny sizes and prints every figure it promises: a tool call per
+path (in process and over MCP) and wall over model-waiting time for each transport, all of whose sessions completed."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+from tests.helpers.paths import REPO
+
+TRANSPORTS = ["in process (scripted:reference)", "cmd:", "http:", "a2a:", "LangGraph graph"]
+
+
+def test_the_transport_benchmark_runs_at_tiny_sizes() -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [
+        sys.executable,
+        str(REPO / "scripts" / "bench_transports.py"),
+        "--calls",
+        "10",
+        "--sessions",
+        "1",
+        "--rounds",
+        "1",
+        "--delay",
+        "0.05",
+    ]
+    ran = subprocess.run(command, capture_output=True, text=True, env=env, cwd=REPO, timeout=600)
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    out = ran.stdout
+    for path in ("in process (ToolBox.acall)", "http, client in another process", "stdio (pbench mcp)"):
+        assert re.search(rf"{re.escape(path)}\s+\d+\.\d+\s+\d+\.\d+", out), out
+    for transport in TRANSPORTS:
+        ratio = re.search(rf"^\s+{re.escape(transport)}.*?\s(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+\.\d{{3}})\s+-?\d+$", out, re.MULTILINE)
+        assert ratio, f"{transport}: {out}"
+        wall, waiting, over = map(float, ratio.groups())
+        assert waiting > 0 and abs(over - wall / waiting) <= 0.01 * over, out  # the ratio of the two (as printed, rounded)
