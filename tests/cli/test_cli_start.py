@@ -46,8 +46,9 @@ HEAVY = (
     "mcp",
     "a2a",
     "openai",
+    "opentelemetry",
 )
-"""What a read-only command has no use for: model clients, the agent loop, Ray, the MCP and A2A SDKs, the suites."""
+"""What a read-only command has no use for: model clients, the agent loop, Ray, the MCP and A2A SDKs, the suites, OpenTelemetry."""
 REGISTRY = ("proactive_bench.suites", "proactive_bench.suites.base")
 """The suites' protocol and registry, which name a stored run's suite and its settings models: no suite loads with them."""
 
@@ -117,6 +118,19 @@ def recorded_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_read_only_command_imports_no_model_client_agent_loop_ray_or_suite(args: tuple[str, ...], recorded_db: Path) -> None:
     at = ("--db", str(recorded_db)) if args != ("--help",) else ()
     assert heavy_in(modules_loaded(*args, *at)) == []
+
+
+@pytest.mark.parametrize("command", ["episode", "sweep"])
+def test_a_run_command_s_help_loads_no_trace_exporter(command: str) -> None:
+    """Tracing is off by default: pbench's OpenTelemetry module and the OTLP exporter stay unloaded. (LangChain's langsmith
+    imports the OpenTelemetry SDK itself when it is installed, so the SDK's core may be there.)"""
+    loaded = modules_loaded(command, "--help")
+    assert f"proactive_bench.cli.{'run' if command == 'episode' else 'sweep'}" in loaded
+    assert not {
+        m
+        for m in loaded
+        if m == "proactive_bench.episode.otel" or m.startswith(("opentelemetry.exporter", "opentelemetry.sdk.trace.export"))
+    }
 
 
 def test_episode_loads_no_ray_executor_nor_dataset_archives(tmp_path: Path) -> None:
