@@ -325,3 +325,19 @@ def test_an_episode_without_tracing_loads_no_exporter_and_no_otel_module(tmp_pat
     assert "proactive_bench.episode.runner" in loaded  # it did run
     assert "proactive_bench.episode.otel" not in loaded
     assert not {m for m in loaded if m.startswith(("opentelemetry.exporter", "opentelemetry.sdk.trace.export"))}
+
+
+def test_a_sweep_over_worker_processes_sends_one_trace_per_run(tmp_path: Path) -> None:
+    """Each worker process sets up its own exporter from the inherited variables and sends its runs' spans before it exits."""
+    with Receiver() as receiver:
+        env = {**clean_env(), "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint, "PYTHONPATH": str(REPO)}
+        args = ["sweep", "--data", str(MINI), "--models", "scripted:asker", "--runs", "3", "--workers", "2", "--db", str(tmp_path / "r.db")]
+        done = subprocess.run([*PBENCH, *args, "--json"], capture_output=True, text=True, env=env, timeout=300)
+        assert done.returncode in (0, 1), done.stderr
+    runs = {run["run_id"] for run in json.loads(done.stdout)["runs"]}
+    episodes = [s for s in receiver.spans if s.name.startswith("episode ")]
+    assert {attributes(s)["pbench.run.id"] for s in episodes} == runs and len(episodes) == 3
+    assert len({s.trace_id for s in episodes}) == 3
+    sweep_ids = {attributes(s)["pbench.sweep.id"] for s in episodes}
+    assert len(sweep_ids) == 1 and all(sweep_ids)
+    assert sum(s.name.startswith("session ") for s in receiver.spans) == 9
