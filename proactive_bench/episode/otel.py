@@ -13,10 +13,13 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 import structlog
-from opentelemetry import trace
+from opentelemetry import context as otel_context, trace
 from opentelemetry.context import Context
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import SERVICE_NAME, Resource
@@ -62,7 +65,12 @@ def tracer_provider() -> TracerProvider:
         else:
             _provider = TracerProvider(resource=_resource())
             _provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
-            log.info("otel_exporting", endpoint=os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT", "http://localhost:4318"))
+            endpoint = urlsplit(
+                os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+                or os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT")
+                or "http://localhost:4318"
+            )
+            log.info("otel_exporting", host=endpoint.hostname, port=endpoint.port)  # never a user:password the URL may hold
     return _provider
 
 
@@ -169,6 +177,14 @@ class OtelRunTrace(RunTrace):
                 if span is not None:
                     span.add_event("intent_label", event)
         self._close_turn()
+
+    @contextmanager
+    def agent_answering(self) -> Iterator[object]:
+        token = otel_context.attach(self._inside())
+        try:
+            yield None
+        finally:
+            otel_context.detach(token)
 
     def _close_turn(self) -> None:
         if self.turn is not None:

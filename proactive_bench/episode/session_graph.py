@@ -157,7 +157,8 @@ async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> d
     first_record = len(rt.toolbox.records)
     before = rt.workspace.fingerprint()
     try:
-        reply = (await call_respond(rt.agent, state["pending"])).reply
+        with rt.trace.agent_answering():
+            reply = (await call_respond(rt.agent, state["pending"])).reply
     except Exception as exc:  # the agent under test failed; record it, never score it as normal
         failure = ErrorTrace.of(exc)
         log.warning("agent_failed", session=rt.session.id, turn=turn, error=failure.summary)

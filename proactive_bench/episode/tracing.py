@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING
 
 from proactive_bench.episode.settings import LaunchError
@@ -80,6 +81,10 @@ class RunTrace:
 
     def end_turn(self, labels: list[IntentLabel]) -> None:
         """The user has answered the turn, with these intent labels."""
+
+    def agent_answering(self) -> AbstractContextManager[object]:
+        """Around the agent's answer: the turn is the current span, so an instrumented agent's own spans nest under it."""
+        return nullcontext()
 
     def model_call(self, record: LLMCallRecord) -> None:
         """One attempt at a model call has just ended (the call ledger's record)."""

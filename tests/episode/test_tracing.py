@@ -31,6 +31,7 @@ from proactive_bench.episode.otel import use_provider
 from proactive_bench.testing.stub_server import Reply, StubServer
 from tests.helpers.cli import PBENCH, run_cli
 from tests.helpers.paths import MINI, REPO
+from tests.helpers.span_seeing_agent import SEEN
 from tests.helpers.stub_models import FakeUserModel, agent_model
 
 OTEL_VARS = (TRACING_ENV, "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
@@ -341,3 +342,12 @@ def test_a_sweep_over_worker_processes_sends_one_trace_per_run(tmp_path: Path) -
     sweep_ids = {attributes(s)["pbench.sweep.id"] for s in episodes}
     assert len(sweep_ids) == 1 and all(sweep_ids)
     assert sum(s.name.startswith("session ") for s in receiver.spans) == 9
+
+
+def test_an_instrumented_agent_s_own_spans_nest_under_its_turn(spans: InMemorySpanExporter, tmp_path: Path) -> None:
+    SEEN.clear()
+    agent = "tests.helpers.span_seeing_agent:SpanSeeingAgent"  # as a module: its SEEN is the one imported here
+    done = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--agent", agent, "--db", str(tmp_path / "r.db"), "--otel")
+    assert done.exit_code in (0, 1), done.output
+    turns = by_name(list(spans.get_finished_spans()), "turn ")
+    assert SEEN and [t.context.span_id for t in turns] == SEEN
