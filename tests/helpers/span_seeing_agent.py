@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from opentelemetry import trace
 
-from proactive_bench.scaffolds import AgentTurn, SessionContext
+from proactive_bench import AgentTurn, SessionContext
 
 SEEN: list[int] = []
 """The span id current at each answer, in order."""
