@@ -22,17 +22,8 @@ import yaml
 import proactive_bench.validation as validation
 from proactive_bench.cli import PbenchCommands
 from proactive_bench.validation import digests
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import LOADED, modules_loaded, run_cli
 from tests.helpers.paths import MINI, REPO
-
-LOADED = """
-import atexit, json, sys
-atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))
-sys.argv[0] = "pbench"
-from proactive_bench.cli import app
-app()
-"""
-
 
 HEAVY = (
     "langchain",
@@ -51,13 +42,6 @@ HEAVY = (
 """What a read-only command has no use for: model clients, the agent loop, Ray, the MCP and A2A SDKs, the suites, OpenTelemetry."""
 REGISTRY = ("proactive_bench.suites", "proactive_bench.suites.base")
 """The suites' protocol and registry, which name a stored run's suite and its settings models: no suite loads with them."""
-
-
-def modules_loaded(*args: str, code: int = 0) -> set[str]:
-    """The modules a fresh ``pbench args`` process has imported when it exits (it must exit with ``code``)."""
-    done = subprocess.run([sys.executable, "-c", LOADED, *args], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert done.returncode == code, done.stderr
-    return set(json.loads(done.stderr.strip().splitlines()[-1]))
 
 
 def heavy_in(loaded: set[str]) -> list[str]:

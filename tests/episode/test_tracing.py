@@ -11,36 +11,31 @@ import json
 import os
 import sqlite3
 import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from contextlib import closing
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import StatusCode
 
-from proactive_bench.episode import TRACING_ENV, tracing_on, tracing_problem
 from proactive_bench.episode.otel import use_provider
+from proactive_bench.episode.tracing import ENDPOINT_ENVS, TRACING_ENV, tracing_on, tracing_problem
 from proactive_bench.testing.stub_server import Reply, StubServer
-from tests.helpers.cli import PBENCH, run_cli
+from tests.helpers.cli import PBENCH, modules_loaded, run_cli
+from tests.helpers.otlp_receiver import Receiver, attributes, clean_env
 from tests.helpers.paths import MINI, REPO
 from tests.helpers.span_seeing_agent import SEEN
 from tests.helpers.stub_models import FakeUserModel, agent_model
-
-OTEL_VARS = (TRACING_ENV, "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
 
 
 @pytest.fixture
 def no_tracing_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """No OTLP variable from the test's own environment; ``--otel`` (which sets PBENCH_OTEL) is undone after the test."""
-    for name in OTEL_VARS:
+    for name in (TRACING_ENV, *ENDPOINT_ENVS):
         monkeypatch.setenv(name, "")  # recorded, so whatever the test sets is put back
 
 
@@ -223,60 +218,6 @@ def test_tracing_without_the_exporter_installed_is_one_line(no_tracing_env: None
     assert not (tmp_path / "r.db").exists()
 
 
-def clean_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k not in OTEL_VARS and not k.startswith("OTEL_")}
-
-
-class Receiver:
-    """An OTLP/HTTP trace receiver on 127.0.0.1: decodes each POST /v1/traces body (protobuf) and keeps its spans."""
-
-    def __init__(self) -> None:
-        self.spans: list[Any] = []
-        self.resources: list[dict[str, Any]] = []
-        self.paths: list[str] = []
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                receiver.paths.append(self.path)
-                request = ExportTraceServiceRequest.FromString(body)
-                for resource_spans in request.resource_spans:
-                    receiver.resources.append({a.key: a.value.string_value for a in resource_spans.resource.attributes})
-                    for scope in resource_spans.scope_spans:
-                        receiver.spans.extend(scope.spans)
-                self.send_response(200)
-                self.send_header("Content-Type", "application/x-protobuf")
-                self.end_headers()
-                self.wfile.write(b"")
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    @property
-    def endpoint(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def __enter__(self) -> Receiver:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
-def attributes(span: Any) -> dict[str, Any]:
-    values = {}
-    for attribute in span.attributes:
-        kind = attribute.value.WhichOneof("value")
-        values[attribute.key] = getattr(attribute.value, kind)
-    return values
-
-
 def test_pbench_episode_otel_sends_its_spans_to_an_otlp_receiver(tmp_path: Path) -> None:
     with Receiver() as receiver, StubServer(respond) as server:
         env = {**clean_env(), "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint, "PYTHONPATH": str(REPO)}
@@ -307,22 +248,10 @@ def test_the_endpoint_variable_alone_turns_tracing_on(tmp_path: Path) -> None:
     assert sessions == ["session a1", "session a2", "session a3"]
 
 
-LOADED = """
-import atexit, json, sys
-atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))
-sys.argv[0] = "pbench"
-from proactive_bench.cli import app
-app()
-"""
-
-
 def test_an_episode_without_tracing_loads_no_exporter_and_no_otel_module(tmp_path: Path) -> None:
     """Off, pbench imports neither its OpenTelemetry module nor an exporter (langsmith, under LangChain, may load the SDK itself)."""
-    args = ["episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:asker", "--db", str(tmp_path / "r.db")]
-    env = {**clean_env(), "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, "-c", LOADED, *args], capture_output=True, text=True, env=env, cwd=REPO, timeout=300)
-    assert done.returncode in (0, 1), done.stderr
-    loaded = set(json.loads(done.stderr.strip().splitlines()[-1]))
+    args = ["episode", "--data", str(MINI), "--persona", "mini", "--model", "scripted:reference", "--db", str(tmp_path / "r.db")]
+    loaded = modules_loaded(*args, env={**clean_env(), "PYTHONPATH": str(REPO)})
     assert "proactive_bench.episode.runner" in loaded  # it did run
     assert "proactive_bench.episode.otel" not in loaded
     assert not {m for m in loaded if m.startswith(("opentelemetry.exporter", "opentelemetry.sdk.trace.export"))}
