@@ -252,10 +252,10 @@ async def run_episode(
     status = RunStatus.FINISHED
     saving: asyncio.Task[None] | None = None
     scoring = SCORINGS[run.config.get("protocol", "pbench")]
-    started = asyncio.Event()  # set when the coming session's first model request is out (or the session ends)
-    outer = REQUEST_SENT.set(started)  # in this task's context: the session's model calls see it
     trace = ledger.trace = run_trace(run)
     scored: EpisodeResult | None = None
+    started = asyncio.Event()  # set when the coming session's first model request is out (or the session ends)
+    outer = REQUEST_SENT.set(started)  # in this task's context: the session's model calls see it
     try:
         for position, session in enumerate(sessions, start=1):
             if session.id in finished:
