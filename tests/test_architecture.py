@@ -63,6 +63,10 @@ DEFERRED = {
         "proactive_bench.suites.agentif.copy_check",
         "proactive_bench.suites.agentif.attachment_writers",
     ): "fpdf2 (with fontTools) loads when validate writes a copied PDF deliverable, not with the suites every run loads",
+    (
+        "proactive_bench.episode.tracing",
+        "proactive_bench.episode.otel",
+    ): "the OpenTelemetry SDK and its OTLP exporter load only when tracing is on (--otel, OTEL_EXPORTER_OTLP_ENDPOINT)",
 }
 """Function-level imports kept on purpose, ``(importer prefix, imported module prefix): why``: start-up time only."""
 

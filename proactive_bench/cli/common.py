@@ -31,6 +31,13 @@ MaybeDbOpt = Annotated[str | None, typer.Option("--db", envvar="PBENCH_DB", help
 NoValidateOpt = Annotated[
     bool, typer.Option("--no-validate", help="Skip the checks of pbench validate before running (they are cached by the data's content).")
 ]
+OtelOpt = Annotated[
+    bool,
+    typer.Option(
+        "--otel",
+        help="Export a trace per episode over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318); on too when that is set (docs/traces.md).",
+    ),
+]
 ID_HELP = "A sweep or a run: its id, a unique prefix of one, or latest."
 IdArg = Annotated[str, typer.Argument(metavar="ID", help=ID_HELP)]
 MaybeIdArg = Annotated[str | None, typer.Argument(metavar="ID", help=ID_HELP)]

@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import typer
+from rich.markup import escape
 
 from proactive_bench.campaign import Interrupted, mark_interrupted, stop_on_signals
 from proactive_bench.cli.common import err_console, fail
 from proactive_bench.dataset import LoadedEpisode
-from proactive_bench.episode import RunSpec
+from proactive_bench.episode import RunSpec, enable_tracing, tracing_problem
 from proactive_bench.llm import EndpointError, check_reachable
 from proactive_bench.store import HeldLease, LeaseHeld, LeaseLost, Store, writing
 from proactive_bench.validation import VALIDATED_DIR, dataset_problems, participant_problem
@@ -77,6 +78,15 @@ def owning(store: Store, scope: str, beat: bool = True) -> Iterator[HeldLease]:
     except Interrupted as stop:
         err_console.print(f"interrupted; resume with: pbench resume {scope}", highlight=False)
         raise typer.Exit(stop.exit_code) from None
+
+
+def trace_runs(otel: bool) -> None:
+    """``--otel``: the runs of this process and of its workers export their traces; one line when tracing is on (by the
+    flag or the OTLP variables) and the ``otel`` extra is not installed."""
+    if otel:
+        enable_tracing()
+    if problem := tracing_problem():
+        raise fail(escape(problem))  # its [otel] is not markup
 
 
 def check_endpoints(endpoints: dict[str, list[str]]) -> None:

@@ -30,6 +30,7 @@ from proactive_bench.cli.common import (
     DbOpt,
     MaybeDbOpt,
     NoValidateOpt,
+    OtelOpt,
     err_console,
     fail,
     open_store,
@@ -40,7 +41,7 @@ from proactive_bench.cli.common import (
     warn,
 )
 from proactive_bench.cli.episodes import dataset_failure, load_or_exit, open_run
-from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
+from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly, trace_runs
 from proactive_bench.cli.option_groups import with_option_groups
 from proactive_bench.cli.options import AgentLimits, CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice
 from proactive_bench.cli.sweep import budget_of, check_executor, start_and_report, sweep_and_report
@@ -133,9 +134,11 @@ def episode(
     no_validate: NoValidateOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")] = False,
     protocol: Annotated[str, typer.Option(help="Evaluation rules: pbench or pibench (README, docs/metrics.md).")] = "pbench",
+    otel: OtelOpt = False,
 ) -> None:
     """Run one persona's episode against an agent and score it; with --suite odyssey, agentif or trainee, run its tasks (one run each) and print their scores."""
     configure_logging(verbose)
+    trace_runs(otel)
     try:
         agent_name, chat_model, note = agent_and_model(agent, model)
     except ValueError as exc:
@@ -229,9 +232,11 @@ def resume(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     no_validate: NoValidateOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+    otel: OtelOpt = False,
 ) -> None:
     """Continue an interrupted run or sweep: finished sessions are kept, unfinished ones run again."""
     configure_logging(verbose)
+    trace_runs(otel)
     store = open_store(db)
     run_id = resolve_id(store, run_id).id  # a unique prefix or latest
     sweep = store.sweep(run_id)
@@ -276,9 +281,11 @@ def replay(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
     no_validate: NoValidateOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+    otel: OtelOpt = False,
 ) -> None:
     """Run a recorded run again as a new run, every model answer served from the record (no model calls)."""
     configure_logging(verbose)
+    trace_runs(otel)
     store, source, loaded = open_run(db, run_id)
     spec = run_spec(source).model_copy(update={"replay_of": source.id})
     if not no_validate:

@@ -29,6 +29,7 @@ from proactive_bench.cli.common import (
     DEFAULT_DB,
     MaybeDbOpt,
     NoValidateOpt,
+    OtelOpt,
     err_console,
     fail,
     open_store,
@@ -36,7 +37,7 @@ from proactive_bench.cli.common import (
     warn,
 )
 from proactive_bench.cli.episodes import dataset_failure
-from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly
+from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly, trace_runs
 from proactive_bench.cli.option_groups import with_option_groups
 from proactive_bench.cli.options import AgentLimits, CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice, split_list
 from proactive_bench.cli.results import print_summary
@@ -91,9 +92,11 @@ def sweep(
     no_validate: NoValidateOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
     protocol: Annotated[str | None, typer.Option(help="Evaluation rules: pbench (default) or pibench.")] = None,
+    otel: OtelOpt = False,
 ) -> None:
     """Run models × personas (or odyssey tasks × memory settings) × repeats × ablations concurrently and print the summary tables."""
     configure_logging(verbose)
+    trace_runs(otel)
     flags = {
         "agent": agent,
         "models": split_list(models) or None,

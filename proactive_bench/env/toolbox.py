@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -201,9 +202,12 @@ class ToolBox:
     turn: int = 0
     steps: int = 0
     """The agent's steps so far: one per decision, whatever kind of agent (see :meth:`begin_step`)."""
+    on_record: Callable[[ToolRecord, int], None] | None = None
+    """Told of each call as it is recorded, with the time it started (``time.time_ns()``): the run's trace."""
     _pending_notices: list[str] = field(default_factory=list)
     _step_open: bool = False
     _calls_in_step: int = 0
+    _call_started: int = 0
 
     def spec(self, name: str) -> ToolSpec | None:
         return next((s for s in self.specs if s.name == name), None)
@@ -260,6 +264,8 @@ class ToolBox:
 
     def _enter_call(self) -> None:
         """A call inside a declared step is part of it; any other is a decision of its own, and costs one in simulated time."""
+        if self.on_record is not None:
+            self._call_started = time.time_ns()
         if self._step_open:
             self._calls_in_step += 1
         else:
@@ -310,6 +316,8 @@ class ToolBox:
         record = ToolRecord(name, call, result, ok, turn=self.turn, seq=len(self.records))
         self.records.append(record)
         log.debug("tool_call", tool=name, ok=ok, turn=self.turn)
+        if self.on_record is not None:
+            self.on_record(record, self._call_started)
         return record
 
 

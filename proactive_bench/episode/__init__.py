@@ -10,7 +10,9 @@
 - ``session_graph``: the LangGraph agent/user loop of one session, with its
   ``SessionRuntime`` as the graph's run context;
 - ``rows``: the one place a session's records become store rows;
-- ``checkpoints``: workspace checkpoints, and resuming a run where it stopped.
+- ``checkpoints``: workspace checkpoints, and resuming a run where it stopped;
+- ``tracing``: a run's trace hooks, doing nothing unless tracing is on (``--otel``,
+  ``OTEL_EXPORTER_OTLP_ENDPOINT``); ``otel``, loaded only then, sends them over OTLP.
 """
 
 from typing import TYPE_CHECKING, Any
@@ -25,6 +27,7 @@ _EXPORTS = Exports(
         "rows": ("grade_rows", "stored_session_result"),
         "settings": ("DEFAULT_MAX_TURNS", "LaunchError", "RunSettings", "RunSpec", "run_spec"),
         "runner": ("CallLedger", "episode_env", "session_toolbox"),
+        "tracing": ("NO_TRACE", "TRACING_ENV", "RunTrace", "enable_tracing", "run_trace", "tracing_on", "tracing_problem"),
     },
 )
 
@@ -41,17 +44,22 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.episode.rows import grade_rows, stored_session_result
     from proactive_bench.episode.runner import CallLedger, episode_env, session_toolbox
     from proactive_bench.episode.settings import DEFAULT_MAX_TURNS, LaunchError, RunSettings, RunSpec, run_spec
+    from proactive_bench.episode.tracing import NO_TRACE, TRACING_ENV, RunTrace, enable_tracing, run_trace, tracing_on, tracing_problem
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
+    "NO_TRACE",
     "START_FAILURES",
+    "TRACING_ENV",
     "CallLedger",
     "LaunchError",
     "ResumeError",
     "RunSettings",
     "RunSpec",
+    "RunTrace",
     "archive_references",
     "build_participants",
+    "enable_tracing",
     "endpoint_limiter",
     "episode_env",
     "execute_run",
@@ -59,9 +67,12 @@ __all__ = [
     "load_spec_episode",
     "opened_checkpoint",
     "run_spec",
+    "run_trace",
     "session_toolbox",
     "start_run",
     "stored_session_result",
+    "tracing_on",
+    "tracing_problem",
 ]
 
 

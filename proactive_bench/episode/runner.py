@@ -72,6 +72,7 @@ from proactive_bench.episode.session_graph import (
     run_session_graph,
 )
 from proactive_bench.episode.settings import DEFAULT_MAX_TURNS
+from proactive_bench.episode.tracing import NO_TRACE, RunTrace, run_trace
 from proactive_bench.llm import (
     REQUEST_SENT,
     Budget,
@@ -116,11 +117,14 @@ class CallLedger:
         self.run_id = run_id
         self.budget = budget
         self.paused = paused or (lambda failing_counts: None)
+        self.trace: RunTrace = NO_TRACE
+        """The run's trace while it runs: each record is a model-call span there too."""
         self._pending: list[PendingRow] = []
 
     def __call__(self, record: LLMCallRecord) -> None:
         cost = self.budget.charge(record) if self.budget else None
         self._pending.append(call_row(record, self.run_id, cost))
+        self.trace.model_call(record)
         note_request_sent()  # a call that did not go through our transport has at least been answered
 
     def take(self) -> list[PendingRow]:
@@ -248,6 +252,8 @@ async def run_episode(
     status = RunStatus.FINISHED
     saving: asyncio.Task[None] | None = None
     scoring = SCORINGS[run.config.get("protocol", "pbench")]
+    trace = ledger.trace = run_trace(run)
+    scored: EpisodeResult | None = None
     started = asyncio.Event()  # set when the coming session's first model request is out (or the session ends)
     outer = REQUEST_SENT.set(started)  # in this task's context: the session's model calls see it
     try:
@@ -273,7 +279,9 @@ async def run_episode(
                 if scoring.known_conventions
                 else frozenset()
             )
+            trace.begin_session(session.id, position)
             result, save = await _run_one(wiring, stage, session, position, history, start, known)
+            trace.end_session(result)
             reason = ledger.paused(True) if result.status == SessionOutcome.ERROR else None
             if reason:  # its server went away: this session runs again on resume instead of being kept as an error
                 status = RunStatus.STOPPED
@@ -289,13 +297,17 @@ async def run_episode(
             results.append(result)
             if on_progress:
                 on_progress(session.id, result)
+        planned = [s.id for s in sessions]
+        scored = episode_result(run.id, episode.persona.id, run.model, results, depends_on_map(episode.episode), planned, status, scoring)
     finally:
         REQUEST_SENT.reset(outer)
         started.set()
-        if saving is not None:
-            await saving
-    planned = [s.id for s in sessions]
-    scored = episode_result(run.id, episode.persona.id, run.model, results, depends_on_map(episode.episode), planned, status, scoring)
+        try:
+            if saving is not None:
+                await saving
+        finally:
+            ledger.trace = NO_TRACE
+            await trace.end(scored, status if scored is not None else "interrupted")
     store.update(run, status=status)
     return scored
 
@@ -372,6 +384,7 @@ async def _run_one(
     sink = StoreSink()
     sink.pending.append(message_row(opening_message(session)))
     toolbox, unplaced = open_session(env, wiring.episode, session)  # the clock moves, the session's timed app rows and files appear
+    toolbox.on_record = wiring.ledger.trace.tool_call
     ctx = SessionContext(
         session_id=session.id,
         trigger=session.trigger.type,
@@ -393,6 +406,7 @@ async def _run_one(
         sink,
         wiring.max_turns,
         known,
+        wiring.ledger.trace,
     )
     log.info("session_start", run=run.id, session=session.id)
     try:

@@ -31,6 +31,7 @@ from proactive_bench.data_model import (
 )
 from proactive_bench.dataset import GraderResolver, Persona, Session
 from proactive_bench.env import Memory, ToolBox, ToolRecord, Workspace
+from proactive_bench.episode.tracing import NO_TRACE, RunTrace
 from proactive_bench.scaffolds import Scaffold, call_respond
 from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import UserSimulator, UserView
@@ -75,6 +76,8 @@ class SessionRuntime:
     max_turns: int
     known: frozenset[str] = frozenset()
     """Intents whose convention the agent already knows from an earlier session (the user credits no question about them)."""
+    trace: RunTrace = NO_TRACE
+    """The run's trace: each turn is a span in it (agent reply and user answer), its labels events."""
     apps_at_start: dict[str, list[dict[str, Any]]] | None = field(init=False)
 
     def __post_init__(self) -> None:
@@ -150,10 +153,12 @@ async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> d
     rt = runtime.context
     turn = state["turn"] + 1
     rt.toolbox.turn = turn
+    rt.trace.begin_turn(turn)
     first_record = len(rt.toolbox.records)
     before = rt.workspace.fingerprint()
     try:
-        reply = (await call_respond(rt.agent, state["pending"])).reply
+        with rt.trace.agent_answering():
+            reply = (await call_respond(rt.agent, state["pending"])).reply
     except Exception as exc:  # the agent under test failed; record it, never score it as normal
         failure = ErrorTrace.of(exc)
         log.warning("agent_failed", session=rt.session.id, turn=turn, error=failure.summary)
@@ -203,6 +208,7 @@ async def user_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> di
         text, outcome = None, SessionOutcome.TRUNCATED
     message = Message("user", text, turn) if text is not None else None
     rt.sink.user_turn(labels, message)
+    rt.trace.end_turn(labels)
     update: dict[str, Any] = {"labels": labels, "outcome": outcome}
     if decision.leaks:
         update["leaks"] = [Leak(turn, decision.leaks)]

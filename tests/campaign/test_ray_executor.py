@@ -28,8 +28,9 @@ from proactive_bench.postgres_server import LocalPostgres
 from proactive_bench.store import IdLookupError, Store, StoreOpenError
 from proactive_bench.testing.stub_server import Reply, StubServer
 from tests.helpers import killable_agent
-from tests.helpers.cli import run_cli
-from tests.helpers.paths import MINI
+from tests.helpers.cli import PBENCH, run_cli
+from tests.helpers.otlp_receiver import Receiver, attributes, clean_env
+from tests.helpers.paths import MINI, REPO
 from tests.helpers.stub_models import FakeUserModel, agent_model
 from tests.store.test_store_backends import sweep_everywhere, without_ids
 
@@ -292,3 +293,30 @@ def test_without_ray_the_ray_executor_is_one_line(tmp_path: Path) -> None:
     assert result.returncode == 2, result.stderr
     assert result.stderr.strip() == "error: --executor ray needs Ray, which is not installed here: pip install 'pbench[distributed]'"
     assert not db.exists()
+
+
+def test_a_ray_sweep_with_otel_sends_one_trace_per_run_from_the_workers(tmp_path: Path, postgres_url: str) -> None:
+    """A sweep that starts its own local cluster (a child process, not the module's cluster): Ray's workers inherit the OTLP
+    variables and each sends the traces of the runs it played (docs/traces.md)."""
+    with Receiver() as receiver:
+        env = {**clean_env(), "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint, "PYTHONPATH": str(REPO)}
+        args = [
+            "sweep",
+            "--data",
+            str(MINI),
+            "--models",
+            "scripted:asker",
+            "--runs",
+            "2",
+            "--executor",
+            "ray",
+            "--db",
+            postgres_url,
+            "--json",
+        ]
+        done = subprocess.run([*PBENCH, *args], capture_output=True, text=True, env=env, timeout=600)
+        assert done.returncode in (0, 1), done.stderr
+    runs = {run["run_id"] for run in json.loads(done.stdout)["runs"]}
+    episodes = [s for s in receiver.spans if s.name.startswith("episode ")]
+    assert len(episodes) == 2 and {attributes(s)["pbench.run.id"] for s in episodes} == runs
+    assert sum(s.name.startswith("session ") for s in receiver.spans) == 6

@@ -22,17 +22,8 @@ import yaml
 import proactive_bench.validation as validation
 from proactive_bench.cli import PbenchCommands
 from proactive_bench.validation import digests
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import LOADED, modules_loaded, run_cli
 from tests.helpers.paths import MINI, REPO
-
-LOADED = """
-import atexit, json, sys
-atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))
-sys.argv[0] = "pbench"
-from proactive_bench.cli import app
-app()
-"""
-
 
 HEAVY = (
     "langchain",
@@ -46,17 +37,11 @@ HEAVY = (
     "mcp",
     "a2a",
     "openai",
+    "opentelemetry",
 )
-"""What a read-only command has no use for: model clients, the agent loop, Ray, the MCP and A2A SDKs, the suites."""
+"""What a read-only command has no use for: model clients, the agent loop, Ray, the MCP and A2A SDKs, the suites, OpenTelemetry."""
 REGISTRY = ("proactive_bench.suites", "proactive_bench.suites.base")
 """The suites' protocol and registry, which name a stored run's suite and its settings models: no suite loads with them."""
-
-
-def modules_loaded(*args: str, code: int = 0) -> set[str]:
-    """The modules a fresh ``pbench args`` process has imported when it exits (it must exit with ``code``)."""
-    done = subprocess.run([sys.executable, "-c", LOADED, *args], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert done.returncode == code, done.stderr
-    return set(json.loads(done.stderr.strip().splitlines()[-1]))
 
 
 def heavy_in(loaded: set[str]) -> list[str]:
@@ -117,6 +102,19 @@ def recorded_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_read_only_command_imports_no_model_client_agent_loop_ray_or_suite(args: tuple[str, ...], recorded_db: Path) -> None:
     at = ("--db", str(recorded_db)) if args != ("--help",) else ()
     assert heavy_in(modules_loaded(*args, *at)) == []
+
+
+@pytest.mark.parametrize("command", ["episode", "sweep"])
+def test_a_run_command_s_help_loads_no_trace_exporter(command: str) -> None:
+    """Tracing is off by default: pbench's OpenTelemetry module and the OTLP exporter stay unloaded. (LangChain's langsmith
+    imports the OpenTelemetry SDK itself when it is installed, so the SDK's core may be there.)"""
+    loaded = modules_loaded(command, "--help")
+    assert f"proactive_bench.cli.{'run' if command == 'episode' else 'sweep'}" in loaded
+    assert not {
+        m
+        for m in loaded
+        if m == "proactive_bench.episode.otel" or m.startswith(("opentelemetry.exporter", "opentelemetry.sdk.trace.export"))
+    }
 
 
 def test_episode_loads_no_ray_executor_nor_dataset_archives(tmp_path: Path) -> None:

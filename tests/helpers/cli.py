@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import yaml
 from typer.testing import CliRunner
 
 from proactive_bench.cli import app
+from tests.helpers.paths import REPO
 
 PBENCH = [sys.executable, "-c", "from proactive_bench.cli import app; app()"]
 """``pbench`` as a child process's command line (the interpreter running the tests)."""
@@ -33,3 +35,21 @@ def run_episode_json(*args: str) -> dict[str, Any]:
     result = run_cli("episode", "--json", *args)
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
+
+
+LOADED = """
+import atexit, json, sys
+atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))
+sys.argv[0] = "pbench"
+from proactive_bench.cli import app
+app()
+"""
+"""``pbench ARGS`` in a child process that prints, as it exits, the modules it imported (a JSON list, the last line of stderr)."""
+
+
+def modules_loaded(*args: str, code: int = 0, env: dict[str, str] | None = None) -> set[str]:
+    """The modules a fresh ``pbench args`` process (``env``: its environment, default this one's) has imported when it exits
+    (it must exit with ``code``)."""
+    done = subprocess.run([sys.executable, "-c", LOADED, *args], capture_output=True, text=True, cwd=REPO, env=env, timeout=120)
+    assert done.returncode == code, done.stderr
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
