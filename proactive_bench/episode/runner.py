@@ -87,6 +87,7 @@ from proactive_bench.scoring import (
     SNAPSHOT_KIND as BURDEN,
     EpisodeResult,
     GradeResult,
+    Scoring,
     SessionResult,
     comp,
     count_statuses,
@@ -273,7 +274,7 @@ async def run_episode(
                 if scoring.known_conventions
                 else frozenset()
             )
-            result, save = await _run_one(wiring, stage, session, position, history, start, known)
+            result, save = await _run_one(wiring, stage, session, position, history, start, scoring, known)
             reason = ledger.paused(True) if result.status == SessionOutcome.ERROR else None
             if reason:  # its server went away: this session runs again on resume instead of being kept as an error
                 status = RunStatus.STOPPED
@@ -358,6 +359,7 @@ async def _run_one(
     position: int,
     history: list[list[dict[str, str]]],
     start: PackedWorkspace | None,
+    scoring: Scoring,
     known: frozenset[str] = frozenset(),
 ) -> tuple[SessionResult, Callable[[], None]]:
     """Run one session; return its result and the call that saves it.
@@ -365,7 +367,9 @@ async def _run_one(
     Everything the save writes is taken now (the next session changes the
     workspace); writing it can wait until the next session's first model
     request is on its way. ``start``, when given, is the run's starting
-    workspace, saved with the session.
+    workspace, saved with the session. ``scoring``: the protocol's rules the
+    session is played and graded by (the user's labels at the turn cap, an
+    errored session's partial trace graded).
     """
     run, env, agent = wiring.run, stage.env, wiring.participants.agent
     session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))  # saved at the end
@@ -393,6 +397,7 @@ async def _run_one(
         sink,
         wiring.max_turns,
         known,
+        labels_at_cap=scoring.pibench_user,
     )
     log.info("session_start", run=run.id, session=session.id)
     try:
@@ -412,7 +417,7 @@ async def _run_one(
     status, error = state["outcome"], state["error"]
     counts = count_statuses([label.status for label in state["labels"]], len(session.intents))
     grades: list[GradeResult] = []
-    if status != SessionOutcome.ERROR:
+    if status != SessionOutcome.ERROR or scoring.errored_sessions_graded:  # π-Bench grades whatever trace a failed session left
         grades = await grade_session(session, rt.evidence(state["transcript"]), wiring.participants.judge)
     score, basis = comp(grades)
     packs = {position: stage.packer.pack(env.workspace)} | ({0: start} if start is not None else {})
