@@ -449,7 +449,7 @@ async def _run_one(
     provided = tuple(label.intent_id for label in state["labels"] if label.status == IntentStatus.PROVIDED)
     labelled = tuple(label.intent_id for label in state["labels"])
     return SessionResult(
-        session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided, labelled
+        session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided, labelled, scoring
     ), save
 
 

@@ -17,6 +17,7 @@ from proactive_bench.data_model import IntentStatus, Stage
 from proactive_bench.dataset import load_episode
 from proactive_bench.episode.launch import RunSpec, start_run
 from proactive_bench.episode.runner import CallLedger, EpisodeRun, Participants, run_episode
+from proactive_bench.review import stored_run_result
 from proactive_bench.scaffolds.protocol import AgentTurn, SessionContext
 from proactive_bench.scoring import protocol_problem
 from proactive_bench.store import IntentEvent, MessageRow, Store
@@ -275,3 +276,7 @@ def test_an_errored_session_is_scored_on_its_partial_trace_under_pibench_and_0_b
     # default: every intent not proactive, Comp 0, nothing graded
     assert d.grades == [] and (d.proc, d.scored_comp, default.proc, default.comp) == (0.0, 0.0, 0.0, 0.0)
     assert pi.failures.error == default.failures.error == 1  # counted beside the figures either way
+    for name, result, expected in (("p", pi, 1.0), ("d", default, 0.0)):  # read back, each run scored by its own protocol
+        store = Store(tmp_path / f"{name}.db")
+        run = store.run(result.run_id)
+        assert run is not None and stored_run_result(store, run).comp == expected
