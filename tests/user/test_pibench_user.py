@@ -25,7 +25,7 @@ from proactive_bench.testing.stub_server import Reply, StubServer, prompt_text, 
 from proactive_bench.user.rules import RulesUser
 from tests.helpers.cli import edit_yaml, run_cli
 from tests.helpers.paths import MINI
-from tests.helpers.stub_models import FakeUserModel
+from tests.helpers.stub_models import FakeUserModel, agent_model
 
 A1 = "episodes/mini/sessions/a1.yaml"
 A3 = "episodes/mini/sessions/a3.yaml"
@@ -280,3 +280,21 @@ def test_an_errored_session_is_scored_on_its_partial_trace_under_pibench_and_0_b
         store = Store(tmp_path / f"{name}.db")
         run = store.run(result.run_id)
         assert run is not None and stored_run_result(store, run).comp == expected
+
+
+def test_with_the_llm_user_failing_the_errored_session_s_trace_is_judged_under_pibench(tmp_path: Path) -> None:
+    """The user's model fails after the agent wrote the summary: pibench grades what is there (rules and judge), the
+    default scores 0."""
+    fake = FakeUserModel(drop_findings=True)
+
+    def respond(body: dict[str, Any]) -> Reply:
+        return fake(body) if body["model"].startswith("stub-") else agent_model(body)
+
+    with StubServer(respond) as server:
+        pi = episode(MINI, "openai:agent", "pibench", server, tmp_path / "p.db", "--sessions", "a1")
+        default = episode(MINI, "openai:agent", "pbench", server, tmp_path / "d.db", "--sessions", "a1")
+    (p,), (d,) = pi["sessions"], default["sessions"]
+    assert p["status"] == d["status"] == "error" and "no valid answer" in p["error"]
+    assert p["comp"] == 1.0 and p["comp_basis"]["graded_items"] == 3 and "rubric" in p["comp_basis"]["graders"]
+    assert d["comp"] == 0.0 and d["comp_basis"]["graded_items"] == 0
+    assert pi["comp"] == 1.0 and default["comp"] == 0.0
