@@ -145,14 +145,15 @@ def render_files(workspace: Workspace, patterns: Iterable[str]) -> str:
     return "\n\n".join(blocks) or "(no files requested)"
 
 
-def render_changed_files(workspace: Workspace, paths: Iterable[str]) -> str:
-    """Files the latest turn created, changed or deleted, with their current text (read through the jail)."""
+def render_changed_files(workspace: Workspace, paths: Iterable[str], absent: str = "deleted") -> str:
+    """Files the latest turn created, changed or deleted, with their current text (read through the jail); ``absent``: what a
+    missing file is called."""
     blocks, limit = [], _LIMITS.get().file
     for relative in paths:
         try:
             text = jail.read_text(workspace.root, relative, limit)
         except jail.Missing:
-            blocks.append(f"--- {jail.shown(relative)}: deleted")
+            blocks.append(f"--- {jail.shown(relative)}: {absent}")
             continue
         except jail.Refused as exc:
             blocks.append(f"--- {jail.shown(relative)}: {exc.marker()}")

@@ -47,7 +47,7 @@ from proactive_bench.llm import (
 )
 from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds import ScaffoldLoadError, ScaffoldOptions, grants_reference, load_agent
-from proactive_bench.scoring import JUDGES, EpisodeResult, JudgeFactory, JudgeSettings
+from proactive_bench.scoring import JUDGES, EpisodeResult, JudgeFactory, JudgeSettings, protocol
 from proactive_bench.store import Run, Store
 from proactive_bench.suites import SUITES
 from proactive_bench.user import USERS, UserOptions, UserSimulator, check_user
@@ -161,6 +161,7 @@ def build_participants(
         reply_tokens=caps.user_reply,
         methods=methods.get("user"),
         context_tokens=context("user"),
+        pibench=protocol(spec.protocol).scoring.pibench_user,  # the release's user rules
     )
     try:
         user = USERS.get(check_user(spec.user))(user_options)

@@ -88,6 +88,7 @@ from proactive_bench.scoring import (
     SNAPSHOT_KIND as BURDEN,
     EpisodeResult,
     GradeResult,
+    Scoring,
     SessionResult,
     comp,
     count_statuses,
@@ -280,7 +281,7 @@ async def run_episode(
                 else frozenset()
             )
             trace.begin_session(session.id, position)
-            result, save = await _run_one(wiring, stage, session, position, history, start, known)
+            result, save = await _run_one(wiring, stage, session, position, history, start, scoring, known)
             trace.end_session(result)
             reason = ledger.paused(True) if result.status == SessionOutcome.ERROR else None
             if reason:  # its server went away: this session runs again on resume instead of being kept as an error
@@ -370,6 +371,7 @@ async def _run_one(
     position: int,
     history: list[list[dict[str, str]]],
     start: PackedWorkspace | None,
+    scoring: Scoring,
     known: frozenset[str] = frozenset(),
 ) -> tuple[SessionResult, Callable[[], None]]:
     """Run one session; return its result and the call that saves it.
@@ -377,7 +379,9 @@ async def _run_one(
     Everything the save writes is taken now (the next session changes the
     workspace); writing it can wait until the next session's first model
     request is on its way. ``start``, when given, is the run's starting
-    workspace, saved with the session.
+    workspace, saved with the session. ``scoring``: the protocol's rules the
+    session is played and graded by (the user's labels at the turn cap, an
+    errored session's partial trace graded).
     """
     run, env, agent = wiring.run, stage.env, wiring.participants.agent
     session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))  # saved at the end
@@ -407,6 +411,7 @@ async def _run_one(
         wiring.max_turns,
         known,
         wiring.ledger.trace,
+        labels_at_cap=scoring.pibench_user,
     )
     log.info("session_start", run=run.id, session=session.id)
     try:
@@ -426,7 +431,7 @@ async def _run_one(
     status, error = state["outcome"], state["error"]
     counts = count_statuses([label.status for label in state["labels"]], len(session.intents))
     grades: list[GradeResult] = []
-    if status != SessionOutcome.ERROR:
+    if status != SessionOutcome.ERROR or scoring.errored_sessions_graded:  # π-Bench grades whatever trace a failed session left
         grades = await grade_session(session, rt.evidence(state["transcript"]), wiring.participants.judge)
     score, basis = comp(grades)
     packs = {position: stage.packer.pack(env.workspace)} | ({0: start} if start is not None else {})
@@ -458,7 +463,7 @@ async def _run_one(
     provided = tuple(label.intent_id for label in state["labels"] if label.status == IntentStatus.PROVIDED)
     labelled = tuple((label.intent_id, str(label.status)) for label in state["labels"])
     return SessionResult(
-        session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided, labelled
+        session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided, labelled, scoring
     ), save
 
 

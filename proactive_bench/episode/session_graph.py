@@ -78,6 +78,9 @@ class SessionRuntime:
     """Intents whose convention the agent already knows from an earlier session (the user credits no question about them)."""
     trace: RunTrace = NO_TRACE
     """The run's trace: each turn is a span in it (agent reply and user answer), its labels events."""
+    labels_at_cap: bool = False
+    """The user's labels of the last turn before the cap are kept, their message never delivered (the π-Bench release
+    judges the last reply too); by default only its completions count."""
     apps_at_start: dict[str, list[dict[str, Any]]] | None = field(init=False)
 
     def __post_init__(self) -> None:
@@ -204,7 +207,8 @@ async def user_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> di
     if text is None:
         outcome = SessionOutcome.COMPLETED
     elif turn >= rt.max_turns:
-        labels = [label for label in labels if label.status == IntentStatus.COMPLETED]
+        if not rt.labels_at_cap:
+            labels = [label for label in labels if label.status == IntentStatus.COMPLETED]
         text, outcome = None, SessionOutcome.TRUNCATED
     message = Message("user", text, turn) if text is not None else None
     rt.sink.user_turn(labels, message)

@@ -126,7 +126,7 @@ class RunSettings(BaseModel):
     def _rules(self, info: ValidationInfo) -> RunSettings:
         if self.user == "llm" and not self.user_model:
             raise ValueError("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
-        if problem := protocol_problem(self.protocol, self.user, self.judge_model):
+        if problem := protocol_problem(self.protocol, self.user, self.judge_model, None if is_stored(info) else self.max_turns):
             raise ValueError(problem)
         if is_stored(info):  # coerced when the run was stored
             return self

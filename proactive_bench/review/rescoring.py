@@ -24,7 +24,7 @@ from proactive_bench.episode import (
     run_spec,
 )
 from proactive_bench.llm import ChatSettings, make_chat_model
-from proactive_bench.review.stored_results import stored_run_result
+from proactive_bench.review.stored_results import run_scoring, stored_run_result
 from proactive_bench.scoring import (
     EpisodeResult,
     JudgeSettings,
@@ -61,18 +61,20 @@ def saved_evidence(store: Store, run: Run, session_run: SessionRun, graders: Gra
 
 
 async def rescore_run(store: Store, run: Run, loaded: LoadedEpisode, judge_model: str | None, base_url: str | None) -> EpisodeResult:
-    """Re-grade every finished, non-errored session of a run and return the updated result."""
+    """Re-grade every finished session of a run (an errored one only under the π-Bench protocol, which grades its partial
+    trace) and return the updated result."""
     ledger = CallLedger(run.id)
     any_turn = run_spec(run).protocol == "pibench"
     chat = ChatSettings(base_url=base_url, temperature=0)
     judge = RubricJudge(make_chat_model(judge_model, chat), judge_model, ledger, JudgeSettings(any_turn=any_turn)) if judge_model else None
     graders = GraderResolver(Path(run.data_root))
     by_id = {s.id: s for s in loaded.sessions}
+    graded_errors = run_scoring(run).errored_sessions_graded
     for session_run in store.session_runs(run.id):
         if session_run.status not in FINAL_OUTCOMES:
             continue
         session = by_id.get(session_run.session_id)
-        if session is not None and session_run.status != SessionOutcome.ERROR:
+        if session is not None and (session_run.status != SessionOutcome.ERROR or graded_errors):
             assert session_run.id is not None
             with saved_evidence(store, run, session_run, graders) as evidence:
                 grades = await grade_session(session, evidence, judge)

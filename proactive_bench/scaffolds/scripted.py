@@ -54,10 +54,10 @@ def _normalize(text: str) -> str:
 
 
 def stated_intents(intents: list[HiddenIntent], message: str) -> set[str]:
-    """Intents a user reply conveys: by their reveal sentences, or when none is
-    quoted (a paraphrasing LLM user), by their ask cues."""
+    """Intents a user reply conveys: by their reveal sentences or their texts (the π-Bench release's user sends
+    those), or when none is quoted (a paraphrasing LLM user), by their ask cues."""
     text = _normalize(message)
-    quoted = {i.id for i in intents if i.reveal and _normalize(i.reveal) in text}
+    quoted = {i.id for i in intents if any(said and _normalize(said) in text for said in (i.reveal, i.text))}
     if quoted:
         return quoted
     return {i.id for i in intents if any(compile_pattern(p).search(message) for p in i.ask)}

@@ -11,7 +11,9 @@ JSON output computes its figures through it.
 - Every task with checklist items is scored for Comp (weight 1, or its
   trajectory's size under the π-Bench scoring).
 - A session that ended in ``error`` contributes every intent as not proactive
-  and Comp 0; a truncated one contributes the labels it got.
+  and Comp 0 (under the π-Bench scoring: the labels it got and its partial
+  trace as graded, as the release's code scores it); a truncated one
+  contributes the labels it got.
 - Across runs: mean, sample standard deviation, a 95 % t interval and a 95 %
   percentile bootstrap interval (:mod:`proactive_bench.scoring.bootstrap`).
 """
@@ -77,10 +79,24 @@ class Scoring:
     known_conventions: bool
     """A question about a convention known from an earlier session earns no inferred credit (π-Bench credits every
     targeted question); the simulated user applies it (``dataset.known_intents``)."""
+    pibench_user: bool = False
+    """The simulated user follows the π-Bench release's rules (``user.pibench``: the first unmet intent, targeting by its
+    judge alone, no caps or patience, labels of the turn at the cap kept) instead of pbench's."""
+    errored_sessions_graded: bool = False
+    """An errored session is scored on what it left (its labels, its partial trace graded), as the release's code does
+    (pbench: every intent not proactive, Comp 0)."""
 
 
 DEFAULT_SCORING = Scoring("pbench", weighted_items=True, errored_items_fail=False, comp_by_trajectory=False, known_conventions=True)
-PIBENCH_SCORING = Scoring("pibench", weighted_items=False, errored_items_fail=True, comp_by_trajectory=True, known_conventions=False)
+PIBENCH_SCORING = Scoring(
+    "pibench",
+    weighted_items=False,
+    errored_items_fail=True,
+    comp_by_trajectory=True,
+    known_conventions=False,
+    pibench_user=True,
+    errored_sessions_graded=True,
+)
 SCORINGS = {s.name: s for s in (DEFAULT_SCORING, PIBENCH_SCORING)}
 
 
@@ -173,14 +189,22 @@ class TaskScore:
         return self.counts.proc
 
 
-def session_counts(session: ScoredSession) -> IntentCounts:
-    """The intents a session contributes: as labelled, or none proactive when it ended in error."""
-    return IntentCounts(total=session.counts.total) if session.status == SessionOutcome.ERROR else session.counts
+def session_counts(session: ScoredSession, scoring: Scoring = DEFAULT_SCORING) -> IntentCounts:
+    """The intents a session contributes: as labelled, or none proactive when it ended in error (unless the scoring
+    grades errored sessions)."""
+    if session.status == SessionOutcome.ERROR and not scoring.errored_sessions_graded:
+        return IntentCounts(total=session.counts.total)
+    return session.counts
 
 
 def session_comp(session: ScoredSession, scoring: Scoring = DEFAULT_SCORING) -> float | None:
-    """A session's Comp: 0 when it ended in error, else the mean over its counted items."""
-    return 0.0 if session.status == SessionOutcome.ERROR else comp(session.grades, scoring)[0]
+    """A session's Comp: the mean over its counted items; 0 when it ended in error, unless the scoring grades errored
+    sessions (then its partial trace's grades, 0 when none were stored: a run made under the default protocol)."""
+    if session.status != SessionOutcome.ERROR:
+        return comp(session.grades, scoring)[0]
+    if scoring.errored_sessions_graded and session.grades:
+        return comp(session.grades, scoring)[0]
+    return 0.0
 
 
 def task_scores(
@@ -189,7 +213,7 @@ def task_scores(
     """Every finished session of a run as a task: its trajectory, pooled intents, Comp and weights."""
     ids = [s.session_id for s in sessions]
     paths = trajectories(depends_on, ids)
-    counts = {s.session_id: session_counts(s) for s in sessions}
+    counts = {s.session_id: session_counts(s, scoring) for s in sessions}
     depended_on = {dep for sid in ids for dep in paths[sid] if dep != sid}
     scores = []
     for session in sessions:

@@ -29,11 +29,18 @@ class EvalProtocol:
     needs_models: bool
     """The LLM user simulator and a judge model are required."""
     default_runs: int
+    max_turns: int | None = None
+    """The agent turns a session may take, fixed by the protocol (None: ``--max-turns``, 30 unless given)."""
 
+
+PIBENCH_MAX_TURNS = 30
+"""The release's runner stops a task after 30 agent replies."""
 
 PROTOCOLS: dict[str, EvalProtocol] = {
     "pbench": EvalProtocol("pbench", DEFAULT_SCORING, rubric_any_turn=False, needs_models=False, default_runs=1),
-    "pibench": EvalProtocol("pibench", PIBENCH_SCORING, rubric_any_turn=True, needs_models=True, default_runs=3),
+    "pibench": EvalProtocol(
+        "pibench", PIBENCH_SCORING, rubric_any_turn=True, needs_models=True, default_runs=3, max_turns=PIBENCH_MAX_TURNS
+    ),
 }
 
 
@@ -44,9 +51,11 @@ def protocol(name: str) -> EvalProtocol:
     return PROTOCOLS[name]
 
 
-def protocol_problem(name: str, user: str, judge_model: str | None) -> str | None:
+def protocol_problem(name: str, user: str, judge_model: str | None, max_turns: int | None = None) -> str | None:
     """Why these run settings break the protocol (one line), or None."""
     rules = protocol(name)
     if rules.needs_models and (user != "llm" or not judge_model):
         return f"--protocol {name} needs the LLM user and a judge: --user llm --user-model MODEL --judge-model MODEL"
+    if rules.max_turns is not None and max_turns is not None and max_turns != rules.max_turns:
+        return f"--protocol {name} plays at most {rules.max_turns} agent turns a session, as the release does; leave --max-turns out (got {max_turns})"
     return None

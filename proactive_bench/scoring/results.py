@@ -6,7 +6,7 @@ The figures themselves come from :mod:`proactive_bench.scoring.metrics` (``docs/
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from proactive_bench.data_model import (
@@ -51,6 +51,8 @@ class SessionResult:
     """The intents the user had to provide (answered or volunteered): an AgentIF bonus tied to one earns nothing."""
     intent_labels: tuple[tuple[str, str], ...] = ()
     """(intent id, label) of every intent that received a label, in labelling order."""
+    scoring: Scoring = DEFAULT_SCORING
+    """The rules its scored figures follow (set by :func:`episode_result`)."""
 
     @property
     def labelled_intents(self) -> tuple[str, ...]:
@@ -75,16 +77,16 @@ class SessionResult:
 
     @property
     def scored_counts(self) -> IntentCounts:
-        return session_counts(self)
+        return session_counts(self, self.scoring)
 
     @property
     def proc(self) -> float | None:
-        """The session's own Proc as it enters the figures (0 when it ended in error)."""
+        """The session's own Proc as it enters the figures (0 when it ended in error, unless the scoring grades errored sessions)."""
         return self.scored_counts.proc
 
     @property
     def scored_comp(self) -> float | None:
-        return session_comp(self)
+        return session_comp(self, self.scoring)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -207,4 +209,5 @@ def episode_result(
     scoring: Scoring = DEFAULT_SCORING,
 ) -> EpisodeResult:
     """A run's result: its finished sessions scored as tasks under ``scoring``."""
-    return EpisodeResult(run_id, persona, model, sessions, task_scores(sessions, depends_on, scoring), list(planned), run_status, scoring)
+    scored = [replace(s, scoring=scoring) for s in sessions]
+    return EpisodeResult(run_id, persona, model, scored, task_scores(scored, depends_on, scoring), list(planned), run_status, scoring)

@@ -101,8 +101,9 @@ def open_requirement_ids(prompt: str) -> list[str]:
 def silent_user_judgment(
     body: dict[str, Any], answer: Callable[[dict[str, Any], dict[str, Any]], Reply] = structured_reply
 ) -> Reply | None:
-    """For a judging-stage request of the simulated user: nothing completed, nothing targeted (so every
-    intent ends up volunteered), shaped by ``answer``. None for any other request."""
+    """For a judging-stage request of the simulated user (pbench's or the π-Bench release's, whose prompts share these
+    phrases and the "Open requirements" section): nothing completed, nothing targeted (so every intent ends up
+    volunteered), shaped by ``answer``. None for any other request."""
     prompt = prompt_text(body)
     ids = open_requirement_ids(prompt)
     if "already satisfied" in prompt:

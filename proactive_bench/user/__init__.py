@@ -2,7 +2,9 @@
 
 ``base`` holds the decision types and the priority rule shared by every
 backend; ``rules`` is the deterministic backend driven by intent annotations;
-``llm`` judges with a chat model; ``followups`` wraps either to give a
+``llm`` judges with a chat model; ``pibench`` is the π-Bench release's user
+(first unmet intent, targeting by its judge alone, no caps or patience), which
+both backends become under ``--protocol pibench`` (``UserOptions.pibench``); ``followups`` wraps either to give a
 session's scripted follow-up instructions; ``person`` puts a person at the
 terminal in the user's seat, the simulator labelling the same turns silently. Prompts live in ``prompts/`` as versioned
 files whose hash is stored with each decision. Both backends are built-ins
@@ -34,6 +36,7 @@ _EXPORTS = Exports(
         "rules": ("RulesUser",),
         "followups": ("FollowUpUser", "delivered_followups"),
         "llm": ("LLMUser", "request_text"),
+        "pibench": ("PibenchLLMUser",),
         "person": ("LABELS", "PENDING", "LabelPair", "PersonUser", "Terminal"),
         "targeting": ("cap_claims", "credited_questions", "match_admissible", "patience_spent_over", "screen_questions"),
     },
@@ -56,6 +59,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.user.followups import FollowUpUser, delivered_followups
     from proactive_bench.user.llm import LLMUser, request_text
     from proactive_bench.user.person import LABELS, PENDING, LabelPair, PersonUser, Terminal
+    from proactive_bench.user.pibench import PibenchLLMUser
     from proactive_bench.user.rules import RulesUser
     from proactive_bench.user.targeting import cap_claims, credited_questions, match_admissible, patience_spent_over, screen_questions
 
@@ -66,6 +70,7 @@ __all__ = [
     "LabelPair",
     "PENDING",
     "PersonUser",
+    "PibenchLLMUser",
     "RulesUser",
     "StageVerdict",
     "Terminal",

@@ -101,6 +101,8 @@ class UserOptions:
     reply_tokens: int | None = None
     methods: Sequence[str] | None = None
     context_tokens: int | None = None
+    pibench: bool = False
+    """The π-Bench release's user rules (``--protocol pibench``, :mod:`proactive_bench.user.pibench`) instead of pbench's."""
 
 
 UserFactory = Callable[[UserOptions], UserSimulator]

@@ -60,6 +60,7 @@ from proactive_bench.user.base import (
     combine_stages,
 )
 from proactive_bench.user.leaks import leaked_intents
+from proactive_bench.user.pibench import PibenchLLMUser
 from proactive_bench.user.targeting import (
     QuestionScreen,
     Rejection,
@@ -322,10 +323,20 @@ def render_screen(screen: QuestionScreen) -> str:
 
 
 @USERS.register("llm")
-def llm_user(options: UserOptions) -> LLMUser:
-    """``--user llm``: judges with ``--user-model``, writes messages with the same model under the reply cap."""
+def llm_user(options: UserOptions) -> LLMUser | PibenchLLMUser:
+    """``--user llm``: judges with ``--user-model``, writes messages with the same model under the reply cap; under
+    ``--protocol pibench`` the release's user (:class:`~proactive_bench.user.pibench.PibenchLLMUser`) on that model."""
     if not options.model:
         raise UserBackendError("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
+    if options.pibench:
+        return PibenchLLMUser(
+            options.chat(options.judgement_tokens),
+            options.model,
+            options.recorder,
+            methods=options.methods,
+            context_tokens=options.context_tokens,
+            max_tokens=options.judgement_tokens,
+        )
     return LLMUser(
         options.chat(options.judgement_tokens),
         options.model,

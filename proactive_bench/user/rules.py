@@ -10,6 +10,13 @@ while the session's questions that earned nothing have not used up the
 user's patience.
 Otherwise the first open intent in the session's order is volunteered. The
 reply is the ``reveal`` sentences of the intents to convey.
+
+Under ``--protocol pibench`` (``RulesUser(pibench=True)``) it follows the
+release's user instead (:mod:`proactive_bench.user.pibench`): any question of
+the reply matching an ``ask`` cue targets its intent, with no screen, caps or
+patience; the reply is the intents' texts. What the release decides with its
+model (whether a question clearly targets an intent, whether the reply's words
+and the task's files meet one) the cues and evidence predicates stand in for.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from proactive_bench.user.base import (
     combine_stages,
     revealed,
 )
+from proactive_bench.user.pibench import cue_targets, pibench_labels, pibench_message
 from proactive_bench.user.targeting import cap_claims, screen_questions
 
 RULES_BACKEND = "rules"
@@ -39,6 +47,10 @@ class RulesUser:
     """Tracks intents with their evidence predicates, ask cues and reveal sentences."""
 
     name = RULES_BACKEND
+
+    def __init__(self, pibench: bool = False) -> None:
+        self.pibench = pibench
+        """The π-Bench release's rules (``--protocol pibench``) instead of pbench's."""
 
     async def decide(self, view: UserView) -> UserDecision:
         open_ids = [i.id for i in view.open_intents]
@@ -58,6 +70,13 @@ class RulesUser:
             ]
         except Exception as exc:  # a grader bug is a judgment that could not be made
             return UserDecision([], None, error=f"evidence predicate failed: {exc!r}")
+        if self.pibench:
+            met = {v.intent_id for v in completed}
+            still = [i for i in view.open_intents if i.id not in met]
+            labels = pibench_labels(
+                open_ids, completed, cue_targets(still, view.evidence.latest_reply), RULES_BACKEND, None, view.unaskable
+            )
+            return UserDecision(labels, pibench_message(view.session, labels))
         claims = {} if view.patience_spent else targeted_by_cues(view.open_intents, view.evidence.latest_reply, view.heard)
         targeted = [StageVerdict(i, f"targeted question: {q}") for i, q in claims.items()]
         labels = combine_stages(
@@ -84,4 +103,4 @@ def targeted_by_cues(intents: list[HiddenIntent], reply: str, heard: Iterable[st
 @USERS.register(RULES_BACKEND)
 def rules_user(options: UserOptions) -> RulesUser:
     """``--user rules``: needs no model."""
-    return RulesUser()
+    return RulesUser(pibench=options.pibench)

@@ -47,8 +47,10 @@ class FakeUserModel:
     def __call__(self, body: dict[str, Any]) -> Reply:
         prompt = prompt_text(body)
         if "already satisfied" in prompt:
-            changed = prompt_section(prompt, "Files created or changed in the latest turn") + prompt_section(
-                prompt, "Tool calls in the latest assistant turn"
+            changed = (
+                prompt_section(prompt, "Files created or changed in the latest turn")
+                + prompt_section(prompt, "Tool calls in the latest assistant turn")
+                + prompt_section(prompt, "The task's files (current contents)")  # the π-Bench user's completion check
             )
             ids = open_requirement_ids(prompt)[: -1 if self.drop_findings else None]
             findings = [{"intent_id": i, "completed": DONE_WHEN.get(i, "\0") in changed, "evidence": "in the file"} for i in ids]

@@ -65,7 +65,7 @@ RUNS: list[tuple[str, str, str, Plan]] = [  # persona, ablation, run status, ses
             "B1": ("completed", "I", {"a": P}, 1),
             "B2": ("completed", "CPP", {"a": P, "b": P, "c": F}, 2),
             "C1": ("completed", "CC", {"a": P, "b": U}, 0),
-            "C2": ("error", "C", {}, 0),  # the label before the crash does not count
+            "C2": ("error", "C", {}, 0),  # the label before the crash counts under π-Bench only; no grades stored
             "C3": ("completed", "C", {"a": P, "b": E}, 0),
         },
     ),
@@ -218,6 +218,8 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # ---- the figures by hand (docs/metrics.md) ----
 # alpha run 1: scored tasks A1 (T={A1}), B2 (T={B1,B2}), C3 (T={C1,C2,C3}); C2 errored: its 2 intents are not proactive
 ALPHA1_PROC = (1 * (2 / 2) + 2 * ((1 + 1) / (1 + 3)) + 3 * ((2 + 0 + 1) / (2 + 2 + 1))) / (1 + 2 + 3)
+# π-Bench scoring: the errored C2 is scored on what it left, its one completed label
+ALPHA1_PROC_PI = (1 * (2 / 2) + 2 * ((1 + 1) / (1 + 3)) + 3 * ((2 + 1 + 1) / (2 + 2 + 1))) / (1 + 2 + 3)
 # alpha run 2: B2 truncated with 1 of 3 intents proactive
 ALPHA2_PROC = (1 * 1 + 2 * ((1 + 1) / (1 + 3)) + 3 * 1) / 6
 # Comp, default: weighted items, errored items left out, ungraded left out, errored session 0, every task once
@@ -227,7 +229,8 @@ BETA1_PROC = (1 * 1 + 2 * ((0 + 2) / (2 + 2))) / 3
 BETA2_PROC = 1.0
 BETA1_COMP = (1 + 0 + (1 / 4)) / 3
 BETA2_COMP = 1.0
-# π-Bench scoring: unweighted items, errored items 0, tasks weighed by trajectory size (A1 1, B1 1, B2 2, C1 1, C2 2, C3 3)
+# π-Bench scoring: unweighted items, errored items 0, tasks weighed by trajectory size (A1 1, B1 1, B2 2, C1 1, C2 2, C3 3);
+# the errored C2 left no grades (a session graded under π-Bench would have them): 0
 ALPHA1_COMP_PI = (1 * (1 / 2) + 1 * 1 + 2 * (2 / 3) + 1 * 1 + 2 * 0 + 3 * (1 / 2)) / 10
 ALPHA2_COMP_PI = (1 + 1 + 2 * (1 / 3) + 1 + 2 + 3) / 10
 BETA1_COMP_PI = (1 * 1 + 1 * 0 + 2 * (1 / 2)) / 4
@@ -340,12 +343,13 @@ def test_categories_average_tasks_and_add_up_to_the_headline(default: dict[str, 
     assert cells["Y"]["failures"] == {"error": 1, "truncated": 1, "not_run": 0} and cells["X"]["failures"]["error"] == 0
 
 
-def test_pibench_scoring_changes_only_comp(db: Path) -> None:
+def test_pibench_scoring_changes_comp_and_the_errored_session_s_proc(db: Path) -> None:
     store = Store(db)
     summary = summarize(store, store.runs(SWEEP), PIBENCH_SCORING).as_dict()
     main = {(r["persona"], r["ablation"]): r for r in summary["main"]}
     assert summary["scoring"] == "pibench"
-    assert main[("alpha", "none")]["proc"] == stats([ALPHA1_PROC, ALPHA2_PROC])
+    assert main[("alpha", "none")]["proc"] == stats([ALPHA1_PROC_PI, ALPHA2_PROC])
+    assert main[("beta", "none")]["proc"] == stats([BETA1_PROC, BETA2_PROC])
     assert main[("alpha", "none")]["comp"] == stats([ALPHA1_COMP_PI, ALPHA2_COMP_PI])
     assert main[("beta", "none")]["comp"] == stats([BETA1_COMP_PI, 1.0])
 
