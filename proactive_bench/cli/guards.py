@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import typer
-from rich.markup import escape
 
 from proactive_bench.campaign import Interrupted, mark_interrupted, stop_on_signals
 from proactive_bench.cli.common import err_console, fail
@@ -86,7 +85,7 @@ def trace_runs(otel: bool) -> None:
     if otel:
         enable_tracing()
     if problem := tracing_problem():
-        raise fail(escape(problem))  # its [otel] is not markup
+        raise fail(problem)
 
 
 def check_endpoints(endpoints: dict[str, list[str]]) -> None:

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 from rich.progress import (
     BarColumn,
     Progress,
@@ -166,7 +165,7 @@ def check_executor(config: SweepConfig) -> None:
         try:
             campaign.import_ray()
         except campaign.RayUnavailable as exc:
-            raise fail(escape(str(exc))) from None  # its [distributed] is not markup
+            raise fail(str(exc)) from None
 
 
 def budget_of(config: SweepConfig) -> Budget:
