@@ -11,7 +11,9 @@ malformed answer see the next recorded answer, as they did live.
 Modes:
 - ``record``: hits are served (this makes an interrupted session resume
   without repeating finished model work), misses go to the server and are stored;
-- ``replay``: answers come from another run; a miss is an error, no server is called.
+- ``replay``: answers come from another run; a miss is an error, no server is called;
+- ``reuse``: answers come from another run where a call matches, a miss goes to the server; both are stored
+  in this run (the pytest plugin: an unchanged test calls no model, a changed agent's new calls are made).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from proactive_bench.store import RecordedAnswers
 
 log = structlog.get_logger(__name__)
 
-CacheMode = Literal["record", "replay"]
+CacheMode = Literal["record", "replay", "reuse"]
 
 
 class ReplayMissError(RuntimeError):
@@ -76,8 +78,8 @@ class CallCache(BaseCache):
 
         ``fresh``: the run has never started, so it has no recorded answers to look up.
         """
-        if mode == "replay" and source_run_id is None:
-            raise ValueError("replay needs the run to replay from")
+        if mode != "record" and source_run_id is None:
+            raise ValueError(f"{mode} needs the run whose answers to serve")
         self.answers = answers
         self.run_id = run_id
         self.mode = mode
@@ -150,7 +152,7 @@ class CallCache(BaseCache):
             message = getattr(generation, "message", None)
             if message is not None:
                 message.response_metadata[CACHED_FLAG] = True
-        if self.mode == "replay" and self.source_run_id != self.run_id:
+        if self.source_run_id != self.run_id:  # replay, reuse: this run keeps what it was served
             self._store(key, occurrence, recorded)
         return generations
 
