@@ -76,12 +76,27 @@ def run_gate(gate: Gate, test_id: str, db: Path, refresh: bool) -> tuple[Episode
     previous = runs.previous(test_id, store)
     run: dict[str, Any] = dict(gate.run)
     result = run_episode(db=db, answers_from=None if refresh else previous, **run)
+    calls = answer_counts(store, result.run_id, None if refresh else previous)
     runs.remember(test_id, result.run_id)
     old = store.run(previous) if previous is not None else None
     if old is not None:
         delete_runs(store, [old])
-    calls = store.llm_calls(result.run_id)
-    return result, Calls(sum(not c.cached for c in calls), sum(c.cached for c in calls))
+    return result, calls
+
+
+def answer_counts(store: Store, run_id: str, source: str | None) -> Calls:
+    """The model answers ``run_id`` recorded: served from ``source`` (the same key and occurrence there), or made.
+
+    Counted from the record rather than the call ledger, which an agent of one's own may not write to.
+    """
+    store.answers.flush()
+    made = served = 0
+    for session in store.answers.sessions(run_id):
+        recorded = store.answers.keys(f"{run_id}/{session}")
+        reused = recorded & store.answers.keys(f"{source}/{session}") if source is not None else set()
+        served += len(reused)
+        made += len(recorded) - len(reused)
+    return Calls(made, served)
 
 
 def extra_settings() -> frozenset[str]:

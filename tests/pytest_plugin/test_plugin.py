@@ -37,11 +37,6 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     return pytester.runpytest_subprocess("-p", PLUGIN, "-p", "no:cacheprovider", *args, timeout=300)
 
 
-def run_here(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    """pytest in this process: faster, for runs whose files do not change."""
-    return pytester.runpytest_inprocess("-p", PLUGIN, "-p", "no:cacheprovider", *args)
-
-
 @pytest.fixture
 def stub() -> Iterator[StubServer]:
     with StubServer(agent_model) as server:
@@ -168,54 +163,49 @@ def test_a_changed_agent_is_not_served_the_old_answers(inner: pytest.Pytester) -
 
             @pytest.mark.pbench(persona="mini", data={str(MINI)!r}, sessions="1", agent="my_agent.py:Agent", model="openai:m", base_url={server.base_url!r})
             def test_mine(pbench_episode):
-                print("REPLIES", [m["content"] for s in pbench_episode.sessions for m in s.transcript if m["role"] == "assistant"])
+                print("REPLIES", [m["content"] for s in pbench_episode.sessions for m in s.transcript if m["role"] == "agent"])
             """,
         )
         run(inner, "-s").assert_outcomes(passed=1)
         made = chat_requests(server)
-        run(inner, "-s").assert_outcomes(passed=1)
+        unchanged = run(inner, "-s")
+        unchanged.assert_outcomes(passed=1)
         assert chat_requests(server) == made
+        assert f"0 model call(s) made, {made} answer(s) served" in unchanged.stdout.str()  # counted without the agent's ledger rows
         inner.makepyfile(my_agent=AGENT.format(prompt="You are version two."))
         changed = run(inner, "-s")
         changed.assert_outcomes(passed=1)
         assert chat_requests(server) > made, "the changed agent was served the old answers"
         replies = changed.stdout.str()[changed.stdout.str().index("REPLIES") :].splitlines()[0]
         assert "version two" in replies and "version one" not in replies
+        assert f"{chat_requests(server) - made} model call(s) made, 0 answer(s) served" in changed.stdout.str()
 
 
-@pytest.mark.parametrize(
-    ("marker", "message"),
-    [
-        ('persona="mini", min_proc=1.5', "min_proc must be a number from 0 to 1, not 1.5"),
-        ('persona="mini", agent="scripted:passive", min_prok=0.5', "unknown argument(s) min_prok"),
-        ('agent="scripted:passive"', "give persona (e.g. 'pharmacist') or task"),
-        ('persona="mini", agent="scripted:passive", db="x.db"', "db is set by the plugin"),
-        ('persona="mini", agent="scripted:passive", sessions="9"', "sessions: '9' is not a session id, a position in 1-"),
-        ('persona="mini", agent="nosuch_agent_file.py:Agent"', "nosuch_agent_file.py"),
-    ],
-)
-def test_a_marker_that_cannot_run_fails_in_one_line(inner: pytest.Pytester, marker: str, message: str) -> None:
-    inner.makepyfile(
-        test_bad=f"""
-        import pytest
+BAD_MARKERS = [
+    ('persona="mini", min_proc=1.5', "min_proc must be a number from 0 to 1, not 1.5"),
+    ('persona="mini", agent="scripted:passive", min_prok=0.5', "unknown argument(s) min_prok"),
+    ('agent="scripted:passive"', "give persona (e.g. 'pharmacist') or task"),
+    ('persona="mini", agent="scripted:passive", db="x.db"', "db is set by the plugin"),
+    ('persona="mini", agent="scripted:passive", sessions="9"', "sessions: '9' is not a session id, a position in 1-3"),
+    ('persona="mini", agent="nosuch_agent_file.py:Agent"', "nosuch_agent_file.py"),
+    ('persona="nosuch", agent="scripted:passive"', "nosuch"),
+]
 
-        @pytest.mark.pbench({marker}, data={str(MINI)!r})
-        def test_bad():
-            pass
-        """
+
+def test_a_marker_that_cannot_run_errors_in_one_line(inner: pytest.Pytester) -> None:
+    tests = "".join(
+        f"\n@pytest.mark.pbench({marker}, data={str(MINI)!r})\ndef test_bad_{i}():\n    pass\n" for i, (marker, _) in enumerate(BAD_MARKERS)
     )
-    result = run_here(inner)
+    inner.makepyfile(test_bad="import pytest\n" + tests + "\ndef test_unmarked(pbench_episode):\n    pass\n")
+    result = run(inner, "-p", "no:warnings")
+    result.assert_outcomes(errors=len(BAD_MARKERS) + 1)
     out = result.stdout.str()
-    assert message in out, out
-    assert "Traceback" not in out and "site-packages" not in out
-    assert result.ret != 0
-
-
-def test_the_fixture_without_the_marker_says_what_to_add(inner: pytest.Pytester) -> None:
-    inner.makepyfile("def test_unmarked(pbench_episode):\n    pass\n")
-    result = run_here(inner)
-    result.assert_outcomes(errors=1)
-    assert "mark the test with @pytest.mark.pbench(" in result.stdout.str()
+    parts = re.split(r"_+ ERROR at setup of (\w+) _+", out)
+    errors = dict(zip(parts[1::2], parts[2::2], strict=True))
+    for i, (_, message) in enumerate(BAD_MARKERS):
+        assert message in errors[f"test_bad_{i}"], (i, errors[f"test_bad_{i}"])
+    assert "mark the test with @pytest.mark.pbench(" in errors["test_unmarked"]
+    assert "Traceback" not in out and "site-packages" not in out and "run_gate(" not in out
 
 
 def test_pbench_db_puts_the_runs_where_it_says(inner: pytest.Pytester) -> None:
@@ -228,7 +218,7 @@ def test_pbench_db_puts_the_runs_where_it_says(inner: pytest.Pytester) -> None:
             pass
         """
     )
-    run_here(inner, "--pbench-db", "elsewhere/runs.db").assert_outcomes(passed=1)
+    run(inner, "--pbench-db", "elsewhere/runs.db").assert_outcomes(passed=1)
     assert (inner.path / "elsewhere" / "runs.db").is_file() and (inner.path / "elsewhere" / "pytest-runs.json").is_file()
     assert not (inner.path / ".pbench").exists()
 
