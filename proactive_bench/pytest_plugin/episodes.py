@@ -31,7 +31,7 @@ INDEX = "pytest-runs.json"
 
 @dataclass(frozen=True)
 class Calls:
-    """A run's model calls: sent to a server, or served from the recorded answers."""
+    """A run's model answers: from a server (counted per answer, a retried call once), or served from the recorded answers."""
 
     made: int
     served: int

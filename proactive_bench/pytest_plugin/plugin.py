@@ -32,7 +32,7 @@ MARKER = (
 
 @dataclass
 class Tally:
-    """The session's pbench runs and their model calls, for the summary line."""
+    """The session's pbench runs and their model answers, for the summary line."""
 
     runs: int = 0
     made: int = 0
@@ -126,8 +126,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     if tally is None or not tally.runs:
         return
     terminalreporter.write_line(
-        f"pbench: {tally.runs} episode(s) in {_shown(plugin_db(config))}: {tally.made} model call(s) made, "
-        f"{tally.served} answer(s) served from the record" + (" (--pbench-refresh)" if config.getoption("pbench_refresh") else "")
+        f"pbench: {tally.runs} episode(s) in {_shown(plugin_db(config))}: {tally.made} answer(s) from the models, "
+        f"{tally.served} served from the record" + (" (--pbench-refresh)" if config.getoption("pbench_refresh") else "")
     )
 
 

@@ -17,7 +17,7 @@ import pytest
 import proactive_bench as pb
 from proactive_bench.testing.stub_server import Reply, StubServer, text_reply
 from tests.helpers.paths import MINI, REPO
-from tests.helpers.stub_models import agent_model
+from tests.helpers.stub_models import FakeUserModel, agent_model
 
 pytest_plugins = ["pytester"]
 
@@ -39,7 +39,13 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
 
 @pytest.fixture
 def stub() -> Iterator[StubServer]:
-    with StubServer(agent_model) as server:
+    """The agent's model (a react agent that writes the summary), the LLM user's and the judge's, on one server."""
+    user_and_judge = FakeUserModel()
+
+    def respond(body: dict[str, Any]) -> Reply:
+        return user_and_judge(body) if body["model"].startswith("stub-") else agent_model(body)
+
+    with StubServer(respond) as server:
         yield server
 
 
@@ -83,6 +89,16 @@ def test_thresholds_pass_and_fail_as_the_marker_says(inner: pytest.Pytester) -> 
     assert "Traceback" not in failure and "def test_passive_misses_proc" not in failure
 
 
+def summary(result: pytest.RunResult) -> tuple[int, int]:
+    """The plugin's summary line: (answers from the models, answers served from the record)."""
+    found = re.search(
+        r"pbench: 1 episode\(s\) in \.pbench/pytest\.db: (\d+) answer\(s\) from the models, (\d+) served from the record",
+        result.stdout.str(),
+    )
+    assert found is not None, result.stdout.str()
+    return int(found.group(1)), int(found.group(2))
+
+
 def react_test_file(base_url: str, **marks: Any) -> str:
     extra = "".join(f", {k}={v!r}" for k, v in marks.items())
     return f"""
@@ -95,26 +111,33 @@ def react_test_file(base_url: str, **marks: Any) -> str:
 
 
 def test_a_second_run_makes_no_model_call_and_refresh_makes_them_again(inner: pytest.Pytester, stub: StubServer) -> None:
-    inner.makepyfile(test_react=react_test_file(stub.base_url, min_proc=0.3, min_comp=0.3))
+    inner.makepyfile(
+        test_react=react_test_file(
+            stub.base_url, user="llm", user_model="openai:stub-user", judge_model="openai:stub-judge", min_proc=0.3, min_comp=0.3
+        )
+    )
     first = run(inner, "-s")
     first.assert_outcomes(passed=1)
     made = chat_requests(stub)
-    assert made > 0
-    assert f"pbench: 1 episode(s) in .pbench/pytest.db: {made} model call(s) made, 0 answer(s) served" in first.stdout.str()
+    assert {body["model"] for body in stub.requests} == {"agent", "stub-user", "stub-judge"}  # every role's calls
+    answered = summary(first)
+    assert answered[1] == 0 and 0 < answered[0] <= made  # the requests beyond the answers: the user's and judge's server probe
 
     second = run(inner, "-s")
     second.assert_outcomes(passed=1)
     assert chat_requests(stub) == made, "the unchanged test called the model again"
+    assert summary(second) == (0, answered[0])
     scores = [re.search(r"SCORES .*", r.stdout.str()) for r in (first, second)]
     assert scores[0] is not None and scores[1] is not None and scores[0].group(0) == scores[1].group(0)
-    assert f"0 model call(s) made, {made} answer(s) served from the record" in second.stdout.str()
 
     refreshed = run(inner, "--pbench-refresh")
     refreshed.assert_outcomes(passed=1)
-    assert chat_requests(stub) == 2 * made
+    assert chat_requests(stub) >= made + answered[0]  # every answer asked again (the probe's results are kept)
+    assert summary(refreshed) == (answered[0], 0)
+    after_refresh = chat_requests(stub)
     third = run(inner)
     third.assert_outcomes(passed=1)
-    assert chat_requests(stub) == 2 * made
+    assert chat_requests(stub) == after_refresh and summary(third) == (0, answered[0])
     runs = json.loads((inner.path / ".pbench" / "pytest-runs.json").read_text())
     assert list(runs) == ["test_react.py::test_react"]  # one run kept per test: the older ones are deleted
 
@@ -171,14 +194,14 @@ def test_a_changed_agent_is_not_served_the_old_answers(inner: pytest.Pytester) -
         unchanged = run(inner, "-s")
         unchanged.assert_outcomes(passed=1)
         assert chat_requests(server) == made
-        assert f"0 model call(s) made, {made} answer(s) served" in unchanged.stdout.str()  # counted without the agent's ledger rows
+        assert summary(unchanged) == (0, made)  # counted without ledger rows, which this agent does not write
         inner.makepyfile(my_agent=AGENT.format(prompt="You are version two."))
         changed = run(inner, "-s")
         changed.assert_outcomes(passed=1)
         assert chat_requests(server) > made, "the changed agent was served the old answers"
         replies = changed.stdout.str()[changed.stdout.str().index("REPLIES") :].splitlines()[0]
         assert "version two" in replies and "version one" not in replies
-        assert f"{chat_requests(server) - made} model call(s) made, 0 answer(s) served" in changed.stdout.str()
+        assert summary(changed) == (chat_requests(server) - made, 0)
 
 
 BAD_MARKERS = [
