@@ -136,6 +136,8 @@ class CallCache(BaseCache):
         recorded = None
         if (key, occurrence) in self._source_keys:
             recorded = self.answers.generations(self._namespace(self.source_run_id), key, occurrence)
+        if recorded is None and self.mode == "reuse" and (key, occurrence) in self._own():  # a resumed run's own answers
+            recorded = self.answers.generations(self._namespace(self.run_id), key, occurrence)
         if recorded is None:
             if self.mode == "replay":
                 raise ReplayMissError(
@@ -162,11 +164,15 @@ class CallCache(BaseCache):
         self._served[key] += 1
         self._store(key, occurrence, dumps([_serializable(g) for g in return_val]))
 
-    def _store(self, key: str, occurrence: int, generations: str) -> None:
-        own = self._own_keys
-        if own is None:
+    def _own(self) -> set[tuple[str, int]]:
+        """(key, occurrence) of the answers this run recorded in this session (read once)."""
+        if self._own_keys is None:
             source = self._source_keys if self.source_run_id == self.run_id else None  # recording here
-            own = self._own_keys = source if source is not None else self._recorded(self.run_id)
+            self._own_keys = source if source is not None else self._recorded(self.run_id)
+        return self._own_keys
+
+    def _store(self, key: str, occurrence: int, generations: str) -> None:
+        own = self._own()
         if (key, occurrence) in own:
             return  # recorded before an interruption: the first answer stays
         self.answers.add(self._namespace(self.run_id), key, occurrence, generations)

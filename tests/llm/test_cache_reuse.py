@@ -43,3 +43,21 @@ def test_reuse_serves_matching_calls_and_records_every_answer_in_the_new_run(tmp
     second.flush()
     assert len(store.answers.keys("run-b/s1")) == 4  # two served, two made: the next run can be served all four
     assert len(store.answers.keys("run-a/s1") & store.answers.keys("run-b/s1")) == 2  # the two hellos; "bye" was not asked
+
+
+def test_a_resumed_reuse_run_is_served_its_own_answers_too(tmp_path: Path) -> None:
+    store = Store(tmp_path / "c.db")
+    source = CallCache(store.answers, "run-a", fresh=True)
+    source.begin_session("s1")
+    assert source.lookup(prompt("hello"), SETTINGS) is None
+    source.update(prompt("hello"), SETTINGS, answer("recorded"))
+    source.flush()
+    interrupted = CallCache(store.answers, "run-b", "reuse", "run-a", fresh=True)
+    interrupted.begin_session("s1")
+    assert interrupted.lookup(prompt("other"), SETTINGS) is None
+    interrupted.update(prompt("other"), SETTINGS, answer("made before the interruption"))
+    interrupted.flush()
+    resumed = CallCache(store.answers, "run-b", "reuse", "run-a")
+    resumed.begin_session("s1")
+    served = [resumed.lookup(prompt(text), SETTINGS) for text in ("hello", "other")]
+    assert [g[0].message.content if g else None for g in served] == ["recorded", "made before the interruption"]  # type: ignore[attr-defined]
