@@ -4,17 +4,18 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
 import tomllib
 from collections.abc import Iterator
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-import proactive_bench as pb
 from proactive_bench.testing.stub_server import Reply, StubServer, text_reply
 from tests.helpers.paths import MINI, REPO
 from tests.helpers.stub_models import FakeUserModel, agent_model
@@ -81,11 +82,11 @@ def test_thresholds_pass_and_fail_as_the_marker_says(inner: pytest.Pytester) -> 
     assert "intents the user had to provide (not completed or inferred):" in failure
     run_id = re.search(r"run ([0-9a-f]+): pbench results \1 --db \.pbench/pytest\.db", failure)
     assert run_id is not None, failure
-    (stored,) = pb.load_results(run_id.group(1), db=inner.path / ".pbench" / "pytest.db")
-    assert stored.proc == 0.0
-    for session in stored.sessions:  # every provided intent of the stored run is named in the failure, under its session
-        assert session.provided_intents
-        assert f"  {session.session_id}: {', '.join(session.provided_intents)}\n" in failure
+    stored = stored_provided(run_id.group(1), inner.path / ".pbench" / "pytest.db")
+    assert stored["proc"] == 0.0
+    for session_id, provided in stored["sessions"]:  # every provided intent of the stored run is named in the failure, under its session
+        assert provided
+        assert f"  {session_id}: {', '.join(provided)}\n" in failure
     assert "Traceback" not in failure and "def test_passive_misses_proc" not in failure
 
 
@@ -97,6 +98,19 @@ def summary(result: pytest.RunResult) -> tuple[int, int]:
     )
     assert found is not None, result.stdout.str()
     return int(found.group(1)), int(found.group(2))
+
+
+def stored_provided(run_id: str, db: Path) -> dict[str, Any]:
+    """A stored run's Proc and each session's provided intents, read by ``load_results`` in a child process (read here,
+    pbench's modules would be dropped with pytester's snapshot of ``sys.modules`` and loaded twice by later tests)."""
+    probe = (
+        f"import json, proactive_bench as pb; (r,) = pb.load_results({run_id!r}, db={str(db)!r}); "
+        "print(json.dumps({'proc': r.proc, 'sessions': [[s.session_id, list(s.provided_intents)] for s in r.sessions]}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(REPO)}
+    )
+    return json.loads(out.stdout)
 
 
 def react_test_file(base_url: str, **marks: Any) -> str:
@@ -143,7 +157,6 @@ def test_a_second_run_makes_no_model_call_and_refresh_makes_them_again(inner: py
 
 
 AGENT = '''
-import proactive_bench as pb
 from langchain_core.messages import HumanMessage, SystemMessage
 
 PROMPT = {prompt!r}
