@@ -157,6 +157,7 @@ def test_a_second_run_makes_no_model_call_and_refresh_makes_them_again(inner: py
 
 
 AGENT = '''
+import proactive_bench as pb
 from langchain_core.messages import HumanMessage, SystemMessage
 
 PROMPT = {prompt!r}
