@@ -41,6 +41,7 @@ from proactive_bench.dataset import (
     LoadedEpisode,
     Session,
     left_out_dependencies,
+    pick_sessions,
 )
 from proactive_bench.episode import (
     DEFAULT_MAX_TURNS,
@@ -108,7 +109,7 @@ def run_episode(
     judge: str = DEFAULT_JUDGE,
     db: str | Path = DEFAULT_DB,
     data_root: str | Path = DEFAULT_DATA_ROOT,
-    sessions: Sequence[str] | None = None,
+    sessions: Sequence[str] | str | None = None,
     user: str = "rules",
     user_model: str | None = None,
     judge_model: str | None = None,
@@ -118,6 +119,7 @@ def run_episode(
     protocol: Literal["pbench", "pibench"] = "pbench",
     validate: bool = True,
     on_progress: SessionHook | None = None,
+    answers_from: str | None = None,
     **settings: Any,
 ) -> EpisodeResult:
     """Run one episode against an agent and score it: ``pbench episode --persona PERSONA --agent AGENT --model MODEL`` as a function.
@@ -134,7 +136,8 @@ def run_episode(
         db: The results database: a SQLite file (made if missing; the run's workspace goes beside it) or a
             PostgreSQL URL.
         data_root: The dataset root (``personas/``, ``episodes/``, ``graders/``).
-        sessions: Session ids to run (one id, or several: they run in the episode's order); None: every session.
+        sessions: The sessions to run, in the episode's order: a list of session ids, or one string as ``--sessions``
+            takes it (``"1-5"``, ``"2,4"``, ``"s01_x,s02_y"``: 1-based positions, ranges and ids); None: every session.
         user: The user simulator backend (``rules``, ``llm`` or a plug-in registered in ``USERS``).
         user_model: The chat model of an LLM user.
         judge_model: The chat model grading rubric items; None: they stay ungraded.
@@ -146,6 +149,9 @@ def run_episode(
             without ``--no-validate``.
         on_progress: Called with ``(session_id, None)`` as a session starts and ``(session_id, SessionResult)``
             as it ends.
+        answers_from: A run in ``db`` whose recorded model answers serve this run's calls where they match (the
+            model's settings and the messages, :mod:`proactive_bench.llm.cache`); the other calls go to the model.
+            Every answer is recorded in the new run, so it can serve the next one (the pytest plugin's cache).
         **settings: Any of :data:`EXTRA_SETTINGS` (``max_tokens``, ``call_timeout``, ``probe``,
             ``context_tokens``, ``suite``, ...), as :class:`~proactive_bench.episode.RunSettings` defines them,
             and the suite's own settings by name (``memory="none"`` with ``suite="odyssey"``).
@@ -173,7 +179,6 @@ def run_episode(
         raise RunRefused(str(exc).replace("--", "")) from None
     if note:
         warnings.warn(note.replace("--", ""), DeprecationWarning, stacklevel=2)
-    chosen_ids = [sessions] if isinstance(sessions, str) else list(sessions or [])
     try:
         spec = RunSpec(
             persona=episode,
@@ -181,7 +186,7 @@ def run_episode(
             model=model,
             judge=judge,
             data_root=str(data_root),
-            sessions=chosen_ids,
+            sessions=[] if isinstance(sessions, str) else list(sessions or []),
             user=user,
             user_model=user_model,
             judge_model=judge_model,
@@ -198,7 +203,8 @@ def run_episode(
             )
         ) from None
     loaded = load_spec_episode(spec)
-    chosen = _chosen_sessions(loaded, spec.sessions)
+    chosen = _chosen_sessions(loaded, sessions if isinstance(sessions, str) else spec.sessions)
+    spec = spec.model_copy(update={"sessions": [s.id for s in chosen] if sessions else [], "answers_from": answers_from})
     problem = settings_problem(agent, chosen, user) or participant_problem(spec)
     if problem:
         raise RunRefused(problem)
@@ -208,6 +214,9 @@ def run_episode(
     results = _location(db).results_dir
     if validate:
         _admit(loaded, [s.id for s in chosen], results)
+    file = _location(db).file
+    if answers_from is not None and ((file is not None and not file.is_file()) or Store(db).run(answers_from) is None):
+        raise RunRefused(f"answers_from: no run {answers_from} in {db}")
     store = Store(db)
     run = start_run(store, loaded, spec, results)
     with writing(store, run.id):
@@ -307,8 +316,16 @@ def _quiet_logs() -> None:
         configure_logging()
 
 
-def _chosen_sessions(loaded: LoadedEpisode, ids: list[str]) -> list[Session]:
-    """The sessions ``ids`` names, in the episode's order (all when empty); RunRefused for an id the episode lacks."""
+def _chosen_sessions(loaded: LoadedEpisode, ids: list[str] | str) -> list[Session]:
+    """The sessions ``ids`` names, in the episode's order (all when empty); RunRefused for an id the episode lacks.
+
+    ``ids`` may be one string as ``--sessions`` takes it (positions, ranges, ids).
+    """
+    if isinstance(ids, str):
+        try:
+            return pick_sessions(ids, loaded.sessions, option="sessions")
+        except ValueError as exc:
+            raise RunRefused(f"{exc} of episode {loaded.episode.id}") from None
     known = [s.id for s in loaded.sessions]
     if missing := [sid for sid in ids if sid not in known]:
         raise RunRefused(f"sessions: {', '.join(missing)} not in episode {loaded.episode.id} (it has {', '.join(known)})")

@@ -43,12 +43,17 @@ LAYERS: dict[str, int] = {
     "testing": 7,
     "api": 7,
     "cli": 8,
+    "pytest_plugin": 8,
     "scaffold": 8,
 }
 SIDEWAYS = {("scoring", "user"), ("suites", "user"), ("store", "exports")}
 """Imports allowed inside one layer (``(importer, imported)``); any other import must go down."""
 
 DEFERRED = {
+    (
+        "proactive_bench.pytest_plugin.plugin",
+        "proactive_bench.pytest_plugin.episodes",
+    ): "pytest loads the plugin in every session: pbench (the store, the runner) loads only when a marked test runs",
     ("proactive_bench.cli", "proactive_bench.reporting.html"): "matplotlib loads only for `pbench report`",
     ("proactive_bench.cli.validate", "proactive_bench.suites.trainee"): "the trainee templates load only for `validate --suite trainee`",
     (

@@ -128,12 +128,21 @@ def test_run_episode_results_are_stored_and_load_results_reads_them_back(tmp_pat
     assert json.loads(shown.stdout)["runs"][0]["proc"] == result.proc
 
 
+def test_run_episode_takes_sessions_as_the_command_line_does(tmp_path: Path) -> None:
+    ids = [s.id for s in load_episode(MINI, "mini").sessions]
+    for chosen, expected in (("3,1", [ids[0], ids[2]]), ("2-3", ids[1:]), (ids[1], [ids[1]]), ([ids[2], ids[0]], [ids[0], ids[2]])):
+        result = pb.run_episode("mini", "scripted:passive", db=tmp_path / "s.db", data_root=MINI, sessions=chosen)
+        assert [s.session_id for s in result.sessions] == expected == result.planned
+
+
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
         ({"user": "llm"}, "--user llm needs --user-model"),
         ({"user": "nosuch"}, "--user must be 'rules' or 'llm', not 'nosuch'"),
         ({"sessions": ["a1", "nope"]}, "sessions: nope not in episode mini"),
+        ({"sessions": "1-9"}, "sessions: '1-9' is not a session id, a position in 1-3 or a range of them (lo-hi) of episode mini"),
+        ({"answers_from": "nosuch"}, "answers_from: no run nosuch in"),
         ({"max_turn": 3}, "unknown setting(s) max_turn"),
         ({"protocol": "pibench"}, "--protocol pibench needs the LLM user and a judge"),
         ({"max_turns": 0}, "max_turns: Input should be greater than or equal to 1"),

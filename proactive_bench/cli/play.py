@@ -37,9 +37,8 @@ from proactive_bench.cli.guards import (
 )
 from proactive_bench.cli.option_groups import with_option_groups
 from proactive_bench.cli.options import CallLimits, RoleEndpoints
-from proactive_bench.cli.run import parse_sessions
 from proactive_bench.data_model import INPUT_ENDED, SessionOutcome
-from proactive_bench.dataset import DEFAULT_DATA_ROOT
+from proactive_bench.dataset import DEFAULT_DATA_ROOT, pick_sessions
 from proactive_bench.episode import (
     DEFAULT_MAX_TURNS,
     START_FAILURES,
@@ -108,7 +107,7 @@ def play(
             warn(note)
     loaded = load_or_exit(data, persona)
     try:
-        chosen = parse_sessions(sessions, loaded.sessions)
+        chosen = pick_sessions(sessions, loaded.sessions)
         caps = MaxTokens(**limits.caps())
     except ValueError as exc:
         raise fail(str(exc)) from None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Annotated, Any
 
 import typer
@@ -50,8 +49,8 @@ from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
     DatasetError,
     LoadedEpisode,
-    Session,
     left_out_dependencies,
+    pick_sessions,
 )
 from proactive_bench.episode import (
     START_FAILURES,
@@ -78,29 +77,6 @@ MODEL_HELP = (
     "The chat model the agent runs on, e.g. openai:gpt-4o-mini (on --base-url). Without --agent it may still name "
     "an agent, as before 0.2: scripted:reference runs that baseline; an agent file works with a warning (use --agent)."
 )
-
-
-def parse_sessions(spec: str | None, sessions: list[Session]) -> list[Session]:
-    """``1-3,5`` (1-based positions) or session ids, comma-separated; anything else is a ValueError naming --sessions."""
-    if spec is None:
-        return sessions
-    chosen: list[Session] = []
-    for part in (p.strip() for p in spec.split(",")):
-        if not part:
-            raise ValueError(
-                f"--sessions: {spec!r} has an empty item; give positions (1-{len(sessions)}), ranges (1-3) or session ids, comma-separated"
-            )
-        if re.fullmatch(r"\d+-\d+", part):
-            lo, hi = (int(x) for x in part.split("-"))
-            picked = sessions[lo - 1 : hi] if 1 <= lo <= hi <= len(sessions) else None
-        elif part.isdigit():
-            picked = [sessions[int(part) - 1]] if 1 <= int(part) <= len(sessions) else None
-        else:
-            picked = [s for s in sessions if s.id == part] or None
-        if picked is None:
-            raise ValueError(f"--sessions: {part!r} is not a session id, a position in 1-{len(sessions)} or a range of them (lo-hi)")
-        chosen += [s for s in picked if s not in chosen]
-    return [s for s in sessions if s in chosen]
 
 
 @stops_cleanly
@@ -180,7 +156,7 @@ def episode(
         raise fail(problem)
     loaded = load_or_exit(data, persona)
     try:
-        chosen = parse_sessions(sessions, loaded.sessions)
+        chosen = pick_sessions(sessions, loaded.sessions)
         given = agent_limits.settings()
         caps = MaxTokens(**limits.caps())
     except ValueError as exc:

@@ -3,7 +3,7 @@
 ``schema`` holds the pydantic models (persona, episode, session, intent,
 checklist), ``predicates`` the predicate language and the ``PREDICATE_CHECKS``
 registry through which an importer contributes a check, ``loading`` reads a
-root, ``ablation`` picks the sessions a run keeps, ``conventions`` which intents restate a requirement already known, ``taxonomy`` the category
+root, ``ablation`` picks the sessions a run keeps, ``selection`` the sessions a user names (``1-5``), ``conventions`` which intents restate a requirement already known, ``taxonomy`` the category
 codes, ``shipped`` where the shipped dataset lives, ``timed_events`` the app rows and workspace files that appear when a session starts.
 See README.md here.
 """
@@ -37,6 +37,7 @@ _EXPORTS = Exports(
             "parse_partly",
             "runnable_dataset",
         ),
+        "selection": ("pick_sessions",),
         "shipped": ("DEFAULT_DATA_ROOT",),
         "predicates": (
             "PREDICATE_CHECKS",
@@ -151,6 +152,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         check_grader_fields,
         check_one_action,
     )
+    from proactive_bench.dataset.selection import pick_sessions
     from proactive_bench.dataset.shipped import DEFAULT_DATA_ROOT
     from proactive_bench.dataset.taxonomy import CATEGORY_CODES, CATEGORY_NAMES
     from proactive_bench.dataset.timed_events import start_session, timed_files_dir, timed_rows_dir, unknown_timed_folders
@@ -215,6 +217,7 @@ __all__ = [
     "draft_episode",
     "runnable_dataset",
     "parse_partly",
+    "pick_sessions",
     "load_dataset",
     "load_dataset_partly",
     "load_episode",

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from langchain_core.rate_limiters import BaseRateLimiter, InMemoryRateLimiter
 
@@ -36,6 +36,7 @@ from proactive_bench.episode.runner import (
 from proactive_bench.episode.settings import LaunchError, RunSpec, run_spec
 from proactive_bench.llm import (
     DEFAULT_TIMEOUT_S,
+    CacheMode,
     CallCache,
     CallRole,
     ChatSettings,
@@ -250,9 +251,9 @@ async def _execute(
     if missing:
         raise LaunchError(f"run {run.id}: sessions {missing} are no longer in the dataset at {spec.data_root}")
     sessions = [by_id[sid] for sid in spec.sessions]
-    mode: Literal["record", "replay"] = "replay" if spec.replay_of else "record"
+    mode: CacheMode = "replay" if spec.replay_of else "reuse" if spec.answers_from else "record"
     fresh = run.status == RunStatus.CREATED and not Path(run.workspace).exists()  # never started: nothing of it is stored yet
-    cache = CallCache(store.answers, run.id, mode, spec.replay_of, fresh=fresh)
+    cache = CallCache(store.answers, run.id, mode, spec.replay_of or spec.answers_from, fresh=fresh)
     async with AsyncExitStack() as stack:
         if transport is None:
             transport = await stack.enter_async_context(ChatTransport())

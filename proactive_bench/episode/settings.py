@@ -164,6 +164,10 @@ class RunSpec(RunSettings):
     repeat: int = 0
     sweep_id: str | None = None
     replay_of: str | None = Field(default=None, description="A run whose recorded model answers serve this one.")
+    answers_from: str | None = Field(
+        default=None,
+        description="A run whose recorded model answers serve this one's calls where they match (model settings and messages); the other calls go to the model.",
+    )
     structured_methods: dict[str, list[str]] | None = Field(
         default=None, description="Per role (user, judge), the structured-output methods to start with (set when the run starts)."
     )

@@ -7,7 +7,7 @@ from proactive_bench.exports import Exports
 _EXPORTS = Exports(
     __name__,
     {
-        "cache": ("CallCache",),
+        "cache": ("CacheMode", "CallCache"),
         "caps": ("CHARS_PER_TOKEN", "ROLES", "UNCAPPED", "CallRole", "MaxTokens", "parse_max_tokens"),
         "context": ("limit_from_error", "message_chars", "one_line", "prompt_budget_chars", "trim_history"),
         "costs": ("Budget", "PriceFileError", "PriceTable"),
@@ -27,7 +27,7 @@ _EXPORTS = Exports(
 )
 
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
-    from proactive_bench.llm.cache import CallCache
+    from proactive_bench.llm.cache import CacheMode, CallCache
     from proactive_bench.llm.caps import CHARS_PER_TOKEN, ROLES, UNCAPPED, CallRole, MaxTokens, parse_max_tokens
     from proactive_bench.llm.context import limit_from_error, message_chars, one_line, prompt_budget_chars, trim_history
     from proactive_bench.llm.costs import Budget, PriceFileError, PriceTable
@@ -54,6 +54,7 @@ __all__ = [
     "ROLES",
     "UNCAPPED",
     "Budget",
+    "CacheMode",
     "CallCache",
     "CallRole",
     "ChatSettings",

@@ -11,7 +11,9 @@ malformed answer see the next recorded answer, as they did live.
 Modes:
 - ``record``: hits are served (this makes an interrupted session resume
   without repeating finished model work), misses go to the server and are stored;
-- ``replay``: answers come from another run; a miss is an error, no server is called.
+- ``replay``: answers come from another run; a miss is an error, no server is called;
+- ``reuse``: answers come from another run where a call matches, a miss goes to the server; both are stored
+  in this run (the pytest plugin: an unchanged test calls no model, a changed agent's new calls are made).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from proactive_bench.store import RecordedAnswers
 
 log = structlog.get_logger(__name__)
 
-CacheMode = Literal["record", "replay"]
+CacheMode = Literal["record", "replay", "reuse"]
 
 
 class ReplayMissError(RuntimeError):
@@ -76,8 +78,8 @@ class CallCache(BaseCache):
 
         ``fresh``: the run has never started, so it has no recorded answers to look up.
         """
-        if mode == "replay" and source_run_id is None:
-            raise ValueError("replay needs the run to replay from")
+        if mode != "record" and source_run_id is None:
+            raise ValueError(f"{mode} needs the run whose answers to serve")
         self.answers = answers
         self.run_id = run_id
         self.mode = mode
@@ -134,6 +136,8 @@ class CallCache(BaseCache):
         recorded = None
         if (key, occurrence) in self._source_keys:
             recorded = self.answers.generations(self._namespace(self.source_run_id), key, occurrence)
+        if recorded is None and self.mode == "reuse" and (key, occurrence) in self._own():  # a resumed run's own answers
+            recorded = self.answers.generations(self._namespace(self.run_id), key, occurrence)
         if recorded is None:
             if self.mode == "replay":
                 raise ReplayMissError(
@@ -150,7 +154,7 @@ class CallCache(BaseCache):
             message = getattr(generation, "message", None)
             if message is not None:
                 message.response_metadata[CACHED_FLAG] = True
-        if self.mode == "replay" and self.source_run_id != self.run_id:
+        if self.source_run_id != self.run_id:  # replay, reuse: this run keeps what it was served
             self._store(key, occurrence, recorded)
         return generations
 
@@ -160,11 +164,15 @@ class CallCache(BaseCache):
         self._served[key] += 1
         self._store(key, occurrence, dumps([_serializable(g) for g in return_val]))
 
-    def _store(self, key: str, occurrence: int, generations: str) -> None:
-        own = self._own_keys
-        if own is None:
+    def _own(self) -> set[tuple[str, int]]:
+        """(key, occurrence) of the answers this run recorded in this session (read once)."""
+        if self._own_keys is None:
             source = self._source_keys if self.source_run_id == self.run_id else None  # recording here
-            own = self._own_keys = source if source is not None else self._recorded(self.run_id)
+            self._own_keys = source if source is not None else self._recorded(self.run_id)
+        return self._own_keys
+
+    def _store(self, key: str, occurrence: int, generations: str) -> None:
+        own = self._own()
         if (key, occurrence) in own:
             return  # recorded before an interruption: the first answer stays
         self.answers.add(self._namespace(self.run_id), key, occurrence, generations)

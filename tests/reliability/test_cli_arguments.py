@@ -179,11 +179,10 @@ def test_the_sessions_grammar_is_strict(tmp_path: Path, spec: str) -> None:
 
 @pytest.mark.parametrize(("spec", "chosen"), [("1-2", ["a1", "a2"]), ("3,1", ["a1", "a3"]), ("a2, 1", ["a1", "a2"]), ("2-2,2", ["a2"])])
 def test_the_sessions_grammar_accepts_positions_ranges_and_ids(spec: str, chosen: list[str]) -> None:
-    from proactive_bench.cli.run import parse_sessions
-    from proactive_bench.dataset.loading import load_episode
+    from proactive_bench.dataset import load_episode, pick_sessions
 
     sessions = load_episode(MINI, "mini").sessions
-    assert [s.id for s in parse_sessions(spec, sessions)] == chosen
+    assert [s.id for s in pick_sessions(spec, sessions)] == chosen
 
 
 GARBAGE = st.one_of(
