@@ -13,6 +13,7 @@ import sys
 from typing import Annotated
 
 import typer
+from pydantic import ValidationError
 
 from proactive_bench.campaign import run_fast
 from proactive_bench.cli.common import (
@@ -25,6 +26,7 @@ from proactive_bench.cli.common import (
     open_store,
     out_console,
     results_dir,
+    settings_error,
     warn,
 )
 from proactive_bench.cli.episodes import load_or_exit
@@ -36,7 +38,7 @@ from proactive_bench.cli.guards import (
     stops_cleanly,
 )
 from proactive_bench.cli.option_groups import with_option_groups
-from proactive_bench.cli.options import CallLimits, RoleEndpoints
+from proactive_bench.cli.options import CallLimits, ExternalAgentOptions, RoleEndpoints
 from proactive_bench.cli.run import parse_sessions
 from proactive_bench.data_model import INPUT_ENDED, SessionOutcome
 from proactive_bench.dataset import DEFAULT_DATA_ROOT
@@ -84,6 +86,7 @@ def play(
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
     db: MaybeDbOpt = None,
     max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before a session is truncated.")] = DEFAULT_MAX_TURNS,
+    external: ExternalAgentOptions,
     limits: CallLimits,
     endpoints: RoleEndpoints,
     data: DataOpt = DEFAULT_DATA_ROOT,
@@ -117,21 +120,25 @@ def play(
     if problem := settings_problem(agent, chosen, user):
         raise fail(problem)
     db_path = db or DEFAULT_DB
-    spec = RunSpec(
-        persona=persona,
-        agent=agent,
-        model=chat_model,
-        data_root=str(data),
-        sessions=[s.id for s in chosen],
-        user=user,
-        user_model=user_model,
-        base_url=base_url,
-        max_turns=max_turns,
-        max_tokens=caps,
-        call_timeout=limits.call_timeout,
-        role_base_urls=endpoints.base_urls(),
-        role_key_envs=endpoints.key_envs(),
-    )
+    try:
+        spec = RunSpec(
+            persona=persona,
+            agent=agent,
+            model=chat_model,
+            data_root=str(data),
+            sessions=[s.id for s in chosen],
+            user=user,
+            user_model=user_model,
+            base_url=base_url,
+            max_turns=max_turns,
+            max_tokens=caps,
+            call_timeout=limits.call_timeout,
+            role_base_urls=endpoints.base_urls(),
+            role_key_envs=endpoints.key_envs(),
+            **external.settings(),
+        )
+    except ValidationError as exc:
+        raise fail(settings_error(exc)) from None
     check_participants([spec])
     check_endpoints(spec.endpoints())
     if not no_validate:

@@ -144,7 +144,7 @@ def build_participants(
         base_url=spec.base_url_for("agent"),
         api_key=spec.api_key_for("agent"),
         recorder=ledger,
-        extra=dict(spec.agent_options),
+        extra=spec.agent_extra(),
         cache=cache,
         rate_limiter=shared("agent"),
         transport=transport,

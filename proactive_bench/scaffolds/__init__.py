@@ -30,9 +30,10 @@ _EXPORTS = Exports(
             "load_agent",
             "load_scaffold",
             "split_agent_model",
+            "starts_process",
             "unknown_agent",
         ),
-        "defaults": ("DEFAULT_AGENT",),
+        "defaults": ("DEFAULT_AGENT", "EXTERNAL_KINDS", "is_external", "starts_process"),
         "langchain_tools": ("as_langchain_tools",),
         "person": ("PERSON_AGENT", "PersonAgent"),
         "protocol": ("AgentTurn", "Scaffold", "ScaffoldFactory", "ScaffoldLoadError", "ScaffoldOptions", "SessionContext", "call_respond"),
@@ -62,7 +63,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         split_agent_model,
         unknown_agent,
     )
-    from proactive_bench.scaffolds.defaults import DEFAULT_AGENT
+    from proactive_bench.scaffolds.defaults import DEFAULT_AGENT, EXTERNAL_KINDS, is_external, starts_process
     from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
     from proactive_bench.scaffolds.person import PERSON_AGENT, PersonAgent
     from proactive_bench.scaffolds.protocol import (
@@ -80,6 +81,7 @@ __all__ = [
     "ADVERSARY_MODES",
     "AGENT_KINDS",
     "DEFAULT_AGENT",
+    "EXTERNAL_KINDS",
     "ORACLES",
     "PERSON_AGENT",
     "SCAFFOLDS",
@@ -98,10 +100,12 @@ __all__ = [
     "call_respond",
     "grant_reference",
     "grants_reference",
+    "is_external",
     "load_agent",
     "load_scaffold",
     "reference_problem",
     "split_agent_model",
+    "starts_process",
     "stuffing_words",
     "unknown_agent",
     "workspace_texts",

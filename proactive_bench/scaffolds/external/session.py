@@ -47,15 +47,15 @@ DEFAULT_EXIT_GRACE_S = 5.0
 BACKSTOP_S = 2.0
 """How long past the turn timeout pbench waits for a transport stuck outside its own deadline (a blocked write)."""
 OPTIONS = {
-    "turn_timeout": "seconds one turn may take (default 300)",
-    "env": "comma-separated names of pbench's environment variables to pass to a cmd: agent",
+    "turn_timeout": "seconds one turn may take (default 300; also --turn-timeout)",
+    "env": "comma-separated names of pbench's environment variables to pass to a cmd: agent (also --agent-env NAME)",
     "exit_grace": "seconds a cmd: agent has to exit after session_end before it is killed (default 5)",
 }
 
 
 @dataclass(frozen=True)
 class ExternalSettings:
-    """An external agent's settings, from ``--agent-option KEY=VALUE``."""
+    """An external agent's settings, from ``--agent-option KEY=VALUE``, ``--agent-env`` and ``--turn-timeout``."""
 
     turn_timeout: float = DEFAULT_TURN_TIMEOUT_S
     env: tuple[str, ...] = ()
