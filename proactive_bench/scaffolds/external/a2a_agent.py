@@ -36,7 +36,7 @@ from a2a.client import (
     ClientConfig,
     ClientFactory,
 )
-from a2a.helpers import get_artifact_text, get_message_text
+from a2a.helpers import get_artifact_text, get_message_text, new_data_part
 from a2a.types import (
     CancelTaskRequest,
     GetTaskRequest,
@@ -47,7 +47,6 @@ from a2a.types import (
     Task,
     TaskState,
 )
-from google.protobuf.struct_pb2 import Value
 
 from proactive_bench.scaffolds.external.messages import ExternalAgentError, shown
 from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings
@@ -135,9 +134,9 @@ class A2aAgent(ExternalAgent):
         """The session's last message (see the module's docstring); a task still open after it is canceled."""
         if self._client is None:
             raise ExternalAgentError("no session started")
-        data = Value()
-        data.struct_value.update({"type": "session_end"})
-        message = Message(role=Role.ROLE_USER, parts=[Part(data=data)], message_id=uuid4().hex, context_id=event["conversation"])
+        message = Message(
+            role=Role.ROLE_USER, parts=[new_data_part({"type": "session_end"})], message_id=uuid4().hex, context_id=event["conversation"]
+        )
         if self._task_id:
             message.task_id = self._task_id
         message.metadata.update({"pbench": dict(event)})
