@@ -10,6 +10,7 @@ scaffold) against the rules user, stored and scored like any run.
 from __future__ import annotations
 
 import sys
+from functools import partial
 from typing import Annotated
 
 import typer
@@ -54,7 +55,7 @@ from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table
 from proactive_bench.scaffolds import PERSON_AGENT, agent_and_model
 from proactive_bench.scoring import EpisodeResult
-from proactive_bench.store import PersonLabel, Run, Store
+from proactive_bench.store import PendingRow, PersonLabel, Run, Store, pending_row
 from proactive_bench.user import PersonUser, Terminal, UserSimulator
 from proactive_bench.validation import settings_problem
 
@@ -153,31 +154,30 @@ def play(
 
     with owning(store, run.id):
         try:
-            result = run_fast(execute_run(store, run, loaded, seat=person_in_seat if seat == "user" else None))
+            result = run_fast(
+                execute_run(store, run, loaded, seat=person_in_seat if seat == "user" else None, session_rows=partial(_label_rows, people))
+            )
         except START_FAILURES as exc:
             raise fail(str(exc)) from None
-        if people:
-            _store_labels(store, run, people[-1])
     _report(store, run, result, len(loaded.sessions), seat)
 
 
-def _store_labels(store: Store, run: Run, person: PersonUser) -> None:
-    """The person's and the simulator's labels of every turn, beside each other, under each session's run row."""
-    session_runs = {sr.session_id: sr.id for sr in store.session_runs(run.id)}
-    rows = [
-        PersonLabel(
-            session_run_id=session_runs[pair.session_id],
+def _label_rows(people: list[PersonUser], session_id: str) -> list[PendingRow]:
+    """The person's and the simulator's labels of every turn of one session, beside each other: saved with the
+    session, so a person who stops keeps the labels of the sessions played to their end."""
+    return [
+        pending_row(
+            PersonLabel,
             turn=pair.turn,
             intent_id=pair.intent_id,
             person=pair.person,
             simulator=pair.simulator,
             simulator_name=pair.simulator_name,
         )
+        for person in people[-1:]
         for pair in person.pairs
-        if session_runs.get(pair.session_id) is not None
+        if pair.session_id == session_id
     ]
-    if rows:
-        store.add(*rows)
 
 
 def _report(store: Store, run: Run, result: EpisodeResult, total: int, seat: str) -> None:

@@ -48,7 +48,7 @@ from proactive_bench.llm import (
 from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds import ScaffoldLoadError, ScaffoldOptions, grants_reference, load_agent
 from proactive_bench.scoring import JUDGES, EpisodeResult, JudgeFactory, JudgeSettings
-from proactive_bench.store import Run, Store
+from proactive_bench.store import PendingRow, Run, Store
 from proactive_bench.suites import SUITES
 from proactive_bench.user import USERS, UserOptions, UserSimulator, check_user
 
@@ -218,16 +218,18 @@ async def execute_run(
     on_progress: ProgressHook | None = None,
     transport: ChatTransport | None = None,
     seat: Callable[[UserSimulator], UserSimulator] | None = None,
+    session_rows: Callable[[str], list[PendingRow]] | None = None,
 ) -> EpisodeResult:
     """Run (or continue) a run from its stored spec, recording every model answer: the one path of every run.
 
     ``ledger``: the run's call ledger (a sweep's carries its budget); by default one of its own.
     ``transport``: connections shared with other runs of this event loop (a sweep's); by default the run opens its own.
     ``seat``: who takes the user's seat around the built simulator (``pbench play --as user``: a person, the simulator labelling silently).
+    ``session_rows``: more rows of a session (by id) saved with it, in its transaction (``pbench play``: the person's labels).
     A run that cannot start (:data:`START_FAILURES`) is marked failed, the reason kept in its config, and the error raised.
     """
     try:
-        return await _execute(store, run, loaded, ledger or CallLedger(run.id), limiter, on_progress, transport, seat)
+        return await _execute(store, run, loaded, ledger or CallLedger(run.id), limiter, on_progress, transport, seat, session_rows)
     except START_FAILURES as exc:
         store.update(run, status=RunStatus.FAILED, config={**run.config, "failure": str(exc)})
         raise
@@ -242,6 +244,7 @@ async def _execute(
     on_progress: ProgressHook | None,
     transport: ChatTransport | None,
     seat: Callable[[UserSimulator], UserSimulator] | None,
+    session_rows: Callable[[str], list[PendingRow]] | None,
 ) -> EpisodeResult:
     spec = run_spec(run)
     by_id = {s.id: s for s in loaded.sessions}
@@ -276,7 +279,7 @@ async def _execute(
                     caller.learn_from(learning, role)
         try:
             tools = ToolModels(transport, ledger, cache, limiter, spec.base_url, spec.call_timeout or DEFAULT_TIMEOUT_S)
-            wiring = EpisodeRun(store, run, loaded, participants, ledger, cache, spec.max_turns, tools)
+            wiring = EpisodeRun(store, run, loaded, participants, ledger, cache, spec.max_turns, tools, session_rows)
             return await run_episode(wiring, sessions, on_progress, fresh)
         finally:
             cache.flush()
