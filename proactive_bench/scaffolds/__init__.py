@@ -2,7 +2,7 @@
 
 ``protocol`` is the three-method interface every agent implements and the
 ``SCAFFOLDS`` registry; ``react``, ``scripted`` and ``adversarial`` are the
-built-ins, ``person`` the person at the terminal (``pbench play``); ``catalog`` registers them, grants the scripted ones each session's
+built-ins, ``person`` the person at the terminal (``pbench play``); ``recorded`` an external agent's recorded run served again (``pbench replay``); ``catalog`` registers them, grants the scripted ones each session's
 reference solution (:data:`ORACLES`) and builds the agent of a run
 (:func:`load_agent`; ``AGENT_KINDS`` maps a name's prefix to how it is built). A new agent is a ``package.module:attr``, a
 ``path/file.py:attr`` or an entry point of the ``pbench.scaffolds`` group; it never
@@ -37,6 +37,7 @@ _EXPORTS = Exports(
         "langchain_tools": ("as_langchain_tools",),
         "person": ("PERSON_AGENT", "PersonAgent"),
         "protocol": ("AgentTurn", "Scaffold", "ScaffoldFactory", "ScaffoldLoadError", "ScaffoldOptions", "SessionContext", "call_respond"),
+        "recorded": ("RecordedAgent", "RecordedCall", "RecordedTurn", "ReplayMismatchError"),
         "scripted": ("reference_problem",),
     },
     # through the catalog, which registers the built-in agents and grants the scripted ones the reference solution
@@ -75,6 +76,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         SessionContext,
         call_respond,
     )
+    from proactive_bench.scaffolds.recorded import RecordedAgent, RecordedCall, RecordedTurn, ReplayMismatchError
     from proactive_bench.scaffolds.scripted import reference_problem
 
 __all__ = [
@@ -89,6 +91,10 @@ __all__ = [
     "AgentLoader",
     "AgentTurn",
     "PersonAgent",
+    "RecordedAgent",
+    "RecordedCall",
+    "RecordedTurn",
+    "ReplayMismatchError",
     "Scaffold",
     "ScaffoldFactory",
     "ScaffoldLoadError",

@@ -21,6 +21,7 @@ from typing import Any
 
 import structlog
 
+from proactive_bench.llm import note_request_sent
 from proactive_bench.scaffolds.external.environment import check_passed
 from proactive_bench.scaffolds.external.messages import (
     ExternalAgentError,
@@ -125,6 +126,7 @@ class ExternalAgent(ABC):
 
     async def respond(self, message: str) -> AgentTurn:
         timeout = self.settings.turn_timeout
+        note_request_sent()  # the agent is at work: the previous session's save may be written meanwhile, as during a model call
         try:
             reply = await asyncio.wait_for(asyncio.to_thread(self._turn, message, time.monotonic() + timeout), timeout + BACKSTOP_S)
         except TimeoutError:
