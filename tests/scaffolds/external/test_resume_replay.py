@@ -22,7 +22,7 @@ import pytest
 
 from tests.helpers.cli import PBENCH, run_cli
 from tests.helpers.paths import HELPERS, REPO
-from tests.helpers.reference_replay import EXAMPLES, Recording, agent_side, exported, record_reference
+from tests.helpers.reference_replay import EXAMPLES, Recording, agent_side, exported
 
 SESSIONS = ["--data", str(REPO / "pbench_data"), "--persona", "pharmacist", "--sessions", "1-3"]
 IDS = ["s01_vanco_auc_review", "s02_dalbavancin_pt_review", "s03_oral_vanc_bud_worksheet"]
