@@ -126,6 +126,8 @@ class SweepConfig(RunSettings):
         entries: list[str | None] = [*self.models] or [None]
         for entry in entries:
             agent_and_model(self.agent, entry)  # ValueError: an unknown agent, an agent given as a model
+        if problem := self.external_problem([agent for agent, _ in self.arms()]):
+            raise ValueError(problem)
         return self
 
     def arms(self) -> list[tuple[str, str | None]]:
@@ -210,7 +212,7 @@ def sweep_run_spec(
     agent, model = arm
     point = (settings or config.settings()[0]).values()
     return RunSpec(
-        **(config.core() | {"suite_settings": point}),
+        **(config.core_for(agent) | {"suite_settings": point}),
         agent=agent,
         model=model,
         persona=persona,

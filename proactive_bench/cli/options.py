@@ -88,6 +88,28 @@ class AgentLimits:
         return given | ({"probe": False} if self.no_probe else {})
 
 
+@dataclass(frozen=True)
+class ExternalAgentOptions:
+    """``--agent-env NAME`` (repeatable) and ``--turn-timeout``: the settings of an agent outside pbench's process
+    (``cmd:``, ``http:``, ``a2a:``); refused with an agent inside it (a sweep's such arms ignore them)."""
+
+    agent_env: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME",
+            help="Pass this variable of pbench's environment to an external agent's process, repeatable (it gets no other but PATH, HOME, locale and its session's).",
+        ),
+    ] = None
+    turn_timeout: Annotated[
+        float | None,
+        typer.Option(min=0.1, help="Seconds one turn of an external agent may take; past it the session ends as error (default 300)."),
+    ] = None
+
+    def settings(self) -> dict[str, Any]:
+        """The run settings given (``agent_env``, ``turn_timeout``)."""
+        return _given(agent_env=self.agent_env, turn_timeout=self.turn_timeout)
+
+
 def parse_options(pairs: list[str]) -> dict[str, str]:
     """``["max_steps=8"]`` as ``{"max_steps": "8"}``."""
     options = {}

@@ -10,9 +10,11 @@ scaffold) against the rules user, stored and scored like any run.
 from __future__ import annotations
 
 import sys
+from functools import partial
 from typing import Annotated
 
 import typer
+from pydantic import ValidationError
 
 from proactive_bench.campaign import run_fast
 from proactive_bench.cli.common import (
@@ -25,6 +27,7 @@ from proactive_bench.cli.common import (
     open_store,
     out_console,
     results_dir,
+    settings_error,
     warn,
 )
 from proactive_bench.cli.episodes import load_or_exit
@@ -36,7 +39,7 @@ from proactive_bench.cli.guards import (
     stops_cleanly,
 )
 from proactive_bench.cli.option_groups import with_option_groups
-from proactive_bench.cli.options import CallLimits, RoleEndpoints
+from proactive_bench.cli.options import CallLimits, ExternalAgentOptions, RoleEndpoints
 from proactive_bench.data_model import INPUT_ENDED, SessionOutcome
 from proactive_bench.dataset import DEFAULT_DATA_ROOT, pick_sessions
 from proactive_bench.episode import (
@@ -51,7 +54,7 @@ from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table
 from proactive_bench.scaffolds import PERSON_AGENT, agent_and_model
 from proactive_bench.scoring import EpisodeResult
-from proactive_bench.store import PersonLabel, Run, Store
+from proactive_bench.store import PendingRow, PersonLabel, Run, Store, pending_row
 from proactive_bench.user import PersonUser, Terminal, UserSimulator
 from proactive_bench.validation import settings_problem
 
@@ -83,6 +86,7 @@ def play(
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
     db: MaybeDbOpt = None,
     max_turns: Annotated[int, typer.Option(min=1, help="Agent turns before a session is truncated.")] = DEFAULT_MAX_TURNS,
+    external: ExternalAgentOptions,
     limits: CallLimits,
     endpoints: RoleEndpoints,
     data: DataOpt = DEFAULT_DATA_ROOT,
@@ -116,21 +120,25 @@ def play(
     if problem := settings_problem(agent, chosen, user):
         raise fail(problem)
     db_path = db or DEFAULT_DB
-    spec = RunSpec(
-        persona=persona,
-        agent=agent,
-        model=chat_model,
-        data_root=str(data),
-        sessions=[s.id for s in chosen],
-        user=user,
-        user_model=user_model,
-        base_url=base_url,
-        max_turns=max_turns,
-        max_tokens=caps,
-        call_timeout=limits.call_timeout,
-        role_base_urls=endpoints.base_urls(),
-        role_key_envs=endpoints.key_envs(),
-    )
+    try:
+        spec = RunSpec(
+            persona=persona,
+            agent=agent,
+            model=chat_model,
+            data_root=str(data),
+            sessions=[s.id for s in chosen],
+            user=user,
+            user_model=user_model,
+            base_url=base_url,
+            max_turns=max_turns,
+            max_tokens=caps,
+            call_timeout=limits.call_timeout,
+            role_base_urls=endpoints.base_urls(),
+            role_key_envs=endpoints.key_envs(),
+            **external.settings(),
+        )
+    except ValidationError as exc:
+        raise fail(settings_error(exc)) from None
     check_participants([spec])
     check_endpoints(spec.endpoints())
     if not no_validate:
@@ -145,31 +153,30 @@ def play(
 
     with owning(store, run.id):
         try:
-            result = run_fast(execute_run(store, run, loaded, seat=person_in_seat if seat == "user" else None))
+            result = run_fast(
+                execute_run(store, run, loaded, seat=person_in_seat if seat == "user" else None, session_rows=partial(_label_rows, people))
+            )
         except START_FAILURES as exc:
             raise fail(str(exc)) from None
-        if people:
-            _store_labels(store, run, people[-1])
     _report(store, run, result, len(loaded.sessions), seat)
 
 
-def _store_labels(store: Store, run: Run, person: PersonUser) -> None:
-    """The person's and the simulator's labels of every turn, beside each other, under each session's run row."""
-    session_runs = {sr.session_id: sr.id for sr in store.session_runs(run.id)}
-    rows = [
-        PersonLabel(
-            session_run_id=session_runs[pair.session_id],
+def _label_rows(people: list[PersonUser], session_id: str) -> list[PendingRow]:
+    """The person's and the simulator's labels of every turn of one session, beside each other: saved with the
+    session, so a person who stops keeps the labels of the sessions played to their end."""
+    return [
+        pending_row(
+            PersonLabel,
             turn=pair.turn,
             intent_id=pair.intent_id,
             person=pair.person,
             simulator=pair.simulator,
             simulator_name=pair.simulator_name,
         )
+        for person in people[-1:]
         for pair in person.pairs
-        if session_runs.get(pair.session_id) is not None
+        if pair.session_id == session_id
     ]
-    if rows:
-        store.add(*rows)
 
 
 def _report(store: Store, run: Run, result: EpisodeResult, total: int, seat: str) -> None:

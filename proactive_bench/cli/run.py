@@ -42,7 +42,7 @@ from proactive_bench.cli.common import (
 from proactive_bench.cli.episodes import dataset_failure, load_or_exit, open_run
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly, trace_runs
 from proactive_bench.cli.option_groups import with_option_groups
-from proactive_bench.cli.options import AgentLimits, CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice
+from proactive_bench.cli.options import AgentLimits, CallLimits, ExecutorChoice, ExternalAgentOptions, RoleEndpoints, SuiteChoice
 from proactive_bench.cli.sweep import budget_of, check_executor, start_and_report, sweep_and_report
 from proactive_bench.data_model import RunStatus, SessionOutcome, SweepStatus
 from proactive_bench.dataset import (
@@ -102,6 +102,7 @@ def episode(
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
     db: MaybeDbOpt = None,
     agent_limits: AgentLimits,
+    external: ExternalAgentOptions,
     limits: CallLimits,
     endpoints: RoleEndpoints,
     choice: SuiteChoice,
@@ -140,7 +141,12 @@ def episode(
             "role_key_envs": endpoints.key_envs(),
         }
         try:
-            flags |= {**agent_limits.settings(), "max_tokens": limits.caps(), **choice.sweep_fields(db or DEFAULT_DB)}
+            flags |= {
+                **agent_limits.settings(),
+                **external.settings(),
+                "max_tokens": limits.caps(),
+                **choice.sweep_fields(db or DEFAULT_DB),
+            }
             settings = validate_sweep_config({k: v for k, v in flags.items() if v is not None}, "flags")
         except ValueError as exc:
             raise fail(str(exc)) from None
@@ -157,7 +163,7 @@ def episode(
     loaded = load_or_exit(data, persona)
     try:
         chosen = pick_sessions(sessions, loaded.sessions)
-        given = agent_limits.settings()
+        given = agent_limits.settings() | external.settings()
         caps = MaxTokens(**limits.caps())
     except ValueError as exc:
         raise fail(str(exc)) from None

@@ -38,7 +38,15 @@ from proactive_bench.cli.common import (
 from proactive_bench.cli.episodes import dataset_failure
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly, trace_runs
 from proactive_bench.cli.option_groups import with_option_groups
-from proactive_bench.cli.options import AgentLimits, CallLimits, ExecutorChoice, RoleEndpoints, SuiteChoice, split_list
+from proactive_bench.cli.options import (
+    AgentLimits,
+    CallLimits,
+    ExecutorChoice,
+    ExternalAgentOptions,
+    RoleEndpoints,
+    SuiteChoice,
+    split_list,
+)
 from proactive_bench.cli.results import print_summary
 from proactive_bench.dataset import DatasetError, LoadedEpisode
 from proactive_bench.episode import run_spec
@@ -82,6 +90,7 @@ def sweep(
     max_cost: Annotated[float | None, typer.Option(help="USD budget; the sweep stops starting sessions once spent.")] = None,
     prices: Annotated[Path | None, typer.Option(help="YAML price table: model: {input, output} USD per million tokens.")] = None,
     agent_limits: AgentLimits,
+    external: ExternalAgentOptions,
     limits: CallLimits,
     endpoints: RoleEndpoints,
     choice: SuiteChoice,
@@ -122,7 +131,7 @@ def sweep(
     try:
         if personas and (choice.task or choice.tasks):
             raise ValueError("give --personas or --task, not both")
-        given |= agent_limits.settings() | choice.sweep_fields(db or DEFAULT_DB) | placement.sweep_fields()
+        given |= agent_limits.settings() | external.settings() | choice.sweep_fields(db or DEFAULT_DB) | placement.sweep_fields()
         if limits.max_tokens:
             given["max_tokens"] = limits.caps()
         base = load_sweep_config(config).model_dump(mode="json", exclude_unset=True) if config else {}

@@ -47,9 +47,19 @@ from proactive_bench.llm import (
     probe_reports,
 )
 from proactive_bench.registry import PluginError
-from proactive_bench.scaffolds import ScaffoldLoadError, ScaffoldOptions, grants_reference, load_agent
+from proactive_bench.scaffolds import (
+    RecordedAgent,
+    RecordedCall,
+    RecordedTurn,
+    Scaffold,
+    ScaffoldLoadError,
+    ScaffoldOptions,
+    grants_reference,
+    is_external,
+    load_agent,
+)
 from proactive_bench.scoring import JUDGES, EpisodeResult, JudgeFactory, JudgeSettings, protocol
-from proactive_bench.store import Run, Store
+from proactive_bench.store import MessageRow, PendingRow, Run, Store, ToolCallRow
 from proactive_bench.suites import SUITES
 from proactive_bench.user import USERS, UserOptions, UserSimulator, check_user
 
@@ -112,8 +122,12 @@ def build_participants(
     cache: CallCache | None,
     limiter: BaseRateLimiter | None,
     transport: ChatTransport | None = None,
+    recorded: dict[str, list[RecordedTurn]] | None = None,
 ) -> Participants:
-    """The agent, user simulator and judge (None without a judge model) of a run."""
+    """The agent, user simulator and judge (None without a judge model) of a run.
+
+    The replay of an external agent's run (``replay_of``) serves ``recorded``, that run's turns, without starting the agent.
+    """
     timeout = spec.call_timeout or DEFAULT_TIMEOUT_S
     caps = spec.max_tokens
     methods = spec.structured_methods or {}
@@ -145,7 +159,7 @@ def build_participants(
         base_url=spec.base_url_for("agent"),
         api_key=spec.api_key_for("agent"),
         recorder=ledger,
-        extra=dict(spec.agent_options),
+        extra=spec.agent_extra(),
         cache=cache,
         rate_limiter=shared("agent"),
         transport=transport,
@@ -153,7 +167,9 @@ def build_participants(
         call_timeout=timeout,
         context_tokens=spec.context_tokens,
     )
-    agent = load_agent(spec.agent, options)
+    agent: Scaffold = (
+        RecordedAgent(spec.replay_of, recorded or {}) if spec.replay_of and is_external(spec.agent) else load_agent(spec.agent, options)
+    )
     user_options = UserOptions(
         model=spec.user_model,
         chat=lambda max_tokens: chat("user", spec.user_model or "", max_tokens),
@@ -183,6 +199,26 @@ def build_participants(
             ),
         )
     return Participants(agent, user, judge, sees_reference=grants_reference(spec.agent))
+
+
+def recorded_turns(store: Store, run_id: str) -> dict[str, list[RecordedTurn]]:
+    """The agent turns of run ``run_id``'s saved sessions, by session id: each the message the agent answered (the last
+    user or event message before its reply), its tool calls in order with their answers, and its reply."""
+    found: dict[str, list[RecordedTurn]] = {}
+    for session_run in store.session_runs(run_id):
+        assert session_run.id is not None
+        calls: dict[int, list[RecordedCall]] = {}
+        for row in sorted(store.rows(ToolCallRow, session_run.id), key=lambda r: (r.turn, r.seq)):
+            calls.setdefault(row.turn, []).append(RecordedCall(row.tool_name, row.call, row.result, row.ok))
+        turns: list[RecordedTurn] = []
+        asked = ""
+        for message in store.rows(MessageRow, session_run.id):
+            if message.role != "agent":
+                asked = message.content
+                continue
+            turns.append(RecordedTurn(asked, calls.get(len(turns) + 1, []), message.content))
+        found[session_run.session_id] = turns
+    return found
 
 
 def judge_factory(name: str) -> JudgeFactory:
@@ -220,16 +256,18 @@ async def execute_run(
     on_progress: ProgressHook | None = None,
     transport: ChatTransport | None = None,
     seat: Callable[[UserSimulator], UserSimulator] | None = None,
+    session_rows: Callable[[str], list[PendingRow]] | None = None,
 ) -> EpisodeResult:
     """Run (or continue) a run from its stored spec, recording every model answer: the one path of every run.
 
     ``ledger``: the run's call ledger (a sweep's carries its budget); by default one of its own.
     ``transport``: connections shared with other runs of this event loop (a sweep's); by default the run opens its own.
     ``seat``: who takes the user's seat around the built simulator (``pbench play --as user``: a person, the simulator labelling silently).
+    ``session_rows``: more rows of a session (by id) saved with it, in its transaction (``pbench play``: the person's labels).
     A run that cannot start (:data:`START_FAILURES`) is marked failed, the reason kept in its config, and the error raised.
     """
     try:
-        return await _execute(store, run, loaded, ledger or CallLedger(run.id), limiter, on_progress, transport, seat)
+        return await _execute(store, run, loaded, ledger or CallLedger(run.id), limiter, on_progress, transport, seat, session_rows)
     except START_FAILURES as exc:
         store.update(run, status=RunStatus.FAILED, config={**run.config, "failure": str(exc)})
         raise
@@ -244,6 +282,7 @@ async def _execute(
     on_progress: ProgressHook | None,
     transport: ChatTransport | None,
     seat: Callable[[UserSimulator], UserSimulator] | None,
+    session_rows: Callable[[str], list[PendingRow]] | None,
 ) -> EpisodeResult:
     spec = run_spec(run)
     by_id = {s.id: s for s in loaded.sessions}
@@ -268,7 +307,8 @@ async def _execute(
                 stack.callback(learning.cancel)
             else:
                 store.update(run, config={**run.config, "structured_methods": {}})
-        participants = build_participants(spec, ledger, cache, limiter, transport)
+        recorded = recorded_turns(store, spec.replay_of) if spec.replay_of and is_external(spec.agent) else None
+        participants = build_participants(spec, ledger, cache, limiter, transport, recorded)
         if seat is not None:
             participants = replace(participants, user=seat(participants.user))
         if learning is not None:
@@ -278,7 +318,7 @@ async def _execute(
                     caller.learn_from(learning, role)
         try:
             tools = ToolModels(transport, ledger, cache, limiter, spec.base_url, spec.call_timeout or DEFAULT_TIMEOUT_S)
-            wiring = EpisodeRun(store, run, loaded, participants, ledger, cache, spec.max_turns, tools)
+            wiring = EpisodeRun(store, run, loaded, participants, ledger, cache, spec.max_turns, tools, session_rows)
             return await run_episode(wiring, sessions, on_progress, fresh)
         finally:
             cache.flush()

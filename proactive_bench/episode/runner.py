@@ -175,6 +175,8 @@ class EpisodeRun:
     max_turns: int = DEFAULT_MAX_TURNS
     tool_models: ToolModels | None = None
     """The run's model-call path for the tools that call a model (LLM colleagues, embedding search)."""
+    session_rows: Callable[[str], list[PendingRow]] | None = None
+    """More rows of a session, by its id, saved with it (``pbench play``: the person's labels beside the simulator's)."""
 
 
 @dataclass
@@ -453,6 +455,7 @@ async def _run_one(
             snapshot_row(BURDEN, session_burden(state["transcript"], state["labels"], state["leaks"]).as_dict()),
             snapshot_row("apps_start", rt.apps_at_start or {}),  # for app_rows_added when re-graded
             *([agent_error_row(state["turn"], state["failure"])] if state["failure"] is not None else []),
+            *(wiring.session_rows(session.id) if wiring.session_rows is not None else []),
         ],
         {p: pack.manifest for p, pack in packs.items()},
         {digest: data for pack in packs.values() for digest, data in pack.blobs.items()},

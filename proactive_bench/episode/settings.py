@@ -33,7 +33,7 @@ import proactive_bench.scaffolds as scaffolds
 from proactive_bench.dataset import Ablation
 from proactive_bench.llm import UNCAPPED, CallRole, MaxTokens, is_openai_model
 from proactive_bench.registry import PluginError
-from proactive_bench.scaffolds import DEFAULT_AGENT
+from proactive_bench.scaffolds import DEFAULT_AGENT, EXTERNAL_KINDS, is_external, starts_process
 from proactive_bench.scoring import DEFAULT_JUDGE, protocol_problem
 from proactive_bench.store import Run
 from proactive_bench.suites import (
@@ -74,6 +74,13 @@ class RunSettings(BaseModel):
     max_turns: int = Field(default=DEFAULT_MAX_TURNS, ge=1, description="Agent turns before a session is truncated.")
     agent_options: dict[str, str] = Field(
         default_factory=dict, description="KEY=VALUE settings of the agent (--agent-option; react: max_steps, max_retries)."
+    )
+    agent_env: list[str] = Field(
+        default_factory=list,
+        description="Names of pbench's environment variables an external agent's process gets (--agent-env, repeatable); the values are never stored.",
+    )
+    turn_timeout: float | None = Field(
+        default=None, gt=0, description="Seconds one turn of an external agent may take (--turn-timeout); None: 300."
     )
     max_tokens: MaxTokens = Field(default_factory=MaxTokens, description="Answer caps per role (runs stored without caps run uncapped).")
     call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take; None: the default.")
@@ -128,6 +135,8 @@ class RunSettings(BaseModel):
             raise ValueError("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
         if problem := protocol_problem(self.protocol, self.user, self.judge_model, None if is_stored(info) else self.max_turns):
             raise ValueError(problem)
+        if self.turn_timeout is not None and "turn_timeout" in self.agent_options:
+            raise ValueError("give --turn-timeout or --agent-option turn_timeout=..., not both")
         if is_stored(info):  # coerced when the run was stored
             return self
         try:
@@ -137,9 +146,25 @@ class RunSettings(BaseModel):
         self.suite_settings = {k: _coerced(model, k, v) for k, v in self.suite_settings.items()}
         return self
 
+    def external_problem(self, agents: list[str]) -> str | None:
+        """Why ``--turn-timeout`` or ``--agent-env``, when given, cannot apply to ``agents`` (a run's, a sweep's arms'):
+        the first needs an agent outside pbench's process, the second a ``cmd:`` agent (the one process pbench starts).
+        A sweep's other arms ignore them."""
+        named = ", ".join(agents)
+        if self.turn_timeout is not None and not any(map(is_external, agents)):
+            kinds = ", ".join(f"{kind}:" for kind in EXTERNAL_KINDS)
+            return f"--turn-timeout applies to agents outside pbench's process ({kinds}); {named} runs inside it"
+        if self.agent_env and not any(map(starts_process, agents)):
+            return f"--agent-env applies to cmd: agents, the processes pbench starts; {named} gets no environment from pbench"
+        return None
+
     def core(self) -> dict[str, Any]:
         """The values of the core settings (the fields declared here), to build another settings model from."""
         return {name: getattr(self, name) for name in RunSettings.model_fields}
+
+    def core_for(self, agent: str) -> dict[str, Any]:
+        """The core settings of a run of ``agent`` (a sweep's arm), less the external agents' settings that do not apply to it."""
+        return self.core() | ({} if is_external(agent) else {"turn_timeout": None}) | ({} if starts_process(agent) else {"agent_env": []})
 
     def suite_context(self, values: dict[str, Any]) -> SuiteSettings:
         """What the suite's ``load`` gets for a run with these suite ``values``."""
@@ -199,6 +224,25 @@ class RunSpec(RunSettings):
         if self.agent == DEFAULT_AGENT and not self.model:
             raise ValueError(f"the {DEFAULT_AGENT} agent runs on a chat model: give --model (e.g. openai:gpt-4o-mini)")
         return self
+
+    @model_validator(mode="after")
+    def _external_options_fit(self) -> RunSpec:
+        """``--agent-env`` and ``--turn-timeout`` are refused for an agent they do not apply to (a sweep's such arms drop them: :meth:`RunSettings.core_for`)."""
+        if problem := self.external_problem([self.agent]):
+            raise ValueError(problem)
+        return self
+
+    def agent_extra(self) -> dict[str, str]:
+        """What the agent's factory gets as ``ScaffoldOptions.extra``: ``--agent-option``, and for an external agent
+        ``--agent-env`` (joined to ``env``) and ``--turn-timeout``."""
+        extra = dict(self.agent_options)
+        if not is_external(self.agent):
+            return extra
+        if self.agent_env and starts_process(self.agent):
+            extra["env"] = ",".join(filter(None, [extra.get("env", ""), *self.agent_env]))
+        if self.turn_timeout is not None:
+            extra["turn_timeout"] = str(self.turn_timeout)
+        return extra
 
     @property
     def task(self) -> str:

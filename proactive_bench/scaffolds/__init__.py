@@ -2,7 +2,7 @@
 
 ``protocol`` is the three-method interface every agent implements and the
 ``SCAFFOLDS`` registry; ``react``, ``scripted`` and ``adversarial`` are the
-built-ins, ``person`` the person at the terminal (``pbench play``); ``catalog`` registers them, grants the scripted ones each session's
+built-ins, ``person`` the person at the terminal (``pbench play``); ``recorded`` an external agent's recorded run served again (``pbench replay``); ``catalog`` registers them, grants the scripted ones each session's
 reference solution (:data:`ORACLES`) and builds the agent of a run
 (:func:`load_agent`; ``AGENT_KINDS`` maps a name's prefix to how it is built). A new agent is a ``package.module:attr``, a
 ``path/file.py:attr`` or an entry point of the ``pbench.scaffolds`` group; it never
@@ -30,12 +30,14 @@ _EXPORTS = Exports(
             "load_agent",
             "load_scaffold",
             "split_agent_model",
+            "starts_process",
             "unknown_agent",
         ),
-        "defaults": ("DEFAULT_AGENT",),
+        "defaults": ("DEFAULT_AGENT", "EXTERNAL_KINDS", "is_external", "starts_process"),
         "langchain_tools": ("as_langchain_tools",),
         "person": ("PERSON_AGENT", "PersonAgent"),
         "protocol": ("AgentTurn", "Scaffold", "ScaffoldFactory", "ScaffoldLoadError", "ScaffoldOptions", "SessionContext", "call_respond"),
+        "recorded": ("RecordedAgent", "RecordedCall", "RecordedTurn", "ReplayMismatchError"),
         "scripted": ("reference_problem",),
     },
     # through the catalog, which registers the built-in agents and grants the scripted ones the reference solution
@@ -62,7 +64,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         split_agent_model,
         unknown_agent,
     )
-    from proactive_bench.scaffolds.defaults import DEFAULT_AGENT
+    from proactive_bench.scaffolds.defaults import DEFAULT_AGENT, EXTERNAL_KINDS, is_external, starts_process
     from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
     from proactive_bench.scaffolds.person import PERSON_AGENT, PersonAgent
     from proactive_bench.scaffolds.protocol import (
@@ -74,12 +76,14 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         SessionContext,
         call_respond,
     )
+    from proactive_bench.scaffolds.recorded import RecordedAgent, RecordedCall, RecordedTurn, ReplayMismatchError
     from proactive_bench.scaffolds.scripted import reference_problem
 
 __all__ = [
     "ADVERSARY_MODES",
     "AGENT_KINDS",
     "DEFAULT_AGENT",
+    "EXTERNAL_KINDS",
     "ORACLES",
     "PERSON_AGENT",
     "SCAFFOLDS",
@@ -87,6 +91,10 @@ __all__ = [
     "AgentLoader",
     "AgentTurn",
     "PersonAgent",
+    "RecordedAgent",
+    "RecordedCall",
+    "RecordedTurn",
+    "ReplayMismatchError",
     "Scaffold",
     "ScaffoldFactory",
     "ScaffoldLoadError",
@@ -98,10 +106,12 @@ __all__ = [
     "call_respond",
     "grant_reference",
     "grants_reference",
+    "is_external",
     "load_agent",
     "load_scaffold",
     "reference_problem",
     "split_agent_model",
+    "starts_process",
     "stuffing_words",
     "unknown_agent",
     "workspace_texts",

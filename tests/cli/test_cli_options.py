@@ -12,11 +12,13 @@ from typer.testing import CliRunner
 
 from proactive_bench.cli import app
 from proactive_bench.cli.option_groups import with_option_groups
-from proactive_bench.cli.options import AgentLimits, CallLimits, RoleEndpoints, SuiteChoice
+from proactive_bench.cli.options import AgentLimits, CallLimits, ExternalAgentOptions, RoleEndpoints, SuiteChoice
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import MINI
 
-SHARED = [f.name for group in (AgentLimits, CallLimits, RoleEndpoints, SuiteChoice) for f in dataclasses.fields(group)]
+SHARED = [
+    f.name for group in (AgentLimits, ExternalAgentOptions, CallLimits, RoleEndpoints, SuiteChoice) for f in dataclasses.fields(group)
+]
 
 
 def _params(command: str) -> dict[str, Any]:
@@ -31,13 +33,17 @@ def _described(param: Any) -> tuple[Any, ...]:
 
 def test_episode_and_sweep_offer_the_same_shared_options() -> None:
     episode, sweep = _params("episode"), _params("sweep")
-    assert {"agent_limits", "limits", "endpoints", "choice"}.isdisjoint(
+    assert {"agent_limits", "external", "limits", "endpoints", "choice"}.isdisjoint(
         episode.keys() | sweep.keys()
     )  # the groups themselves are no options
     for name in SHARED:
         assert _described(episode[name]) == _described(sweep[name]), name
     assert episode["agent_base_url"].opts == ["--agent-base-url"] and episode["max_tokens"].multiple
     assert episode["call_timeout"].min == 0.1
+    assert episode["agent_env"].multiple and episode["turn_timeout"].min == 0.1
+    play = _params("play")
+    for name in ("agent_env", "turn_timeout"):  # play takes the external agents' group too
+        assert _described(play[name]) == _described(episode[name]), name
 
 
 def test_the_groups_keep_the_commands_order_of_options() -> None:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +19,7 @@ from proactive_bench.store import (
     ToolCallRow,
 )
 from proactive_bench.testing.stub_server import StubServer
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import PBENCH, run_cli
 from tests.helpers.paths import MINI
 from tests.helpers.stub_models import FakeUserModel
 
@@ -164,3 +167,63 @@ def test_the_llm_user_labels_beside_the_person_when_configured(tmp_path: Path) -
     assert sorted(r.simulator for r in rows if r.turn == 1) == ["pending", "provided"]
     assert any("completion_stage" in c.purpose for c in store.rows(LLMCall, session_run.id))
     assert [e.decided_by for e in store.rows(IntentEvent, session_run.id)] == ["person"]  # the model never drives the session
+
+
+A1_PLAYED = "n\nn\nWhich units do you mean? #1\np\nn\n#2\np\n\n"
+"""Session a1 against scripted:reference played to its end (units revealed, then mean, then an empty reply ends it); then a3 begins."""
+
+
+A1_LABELS = [(1, "mean", "pending"), (1, "units", "pending"), (2, "mean", "pending"), (2, "units", "provided"), (3, "mean", "provided")]
+
+
+def _labels_by_session(db: Path) -> dict[str, list[tuple[int, str, str]]]:
+    store = Store(db)
+    return {
+        sr.session_id: sorted((r.turn, r.intent_id, r.person) for r in store.rows(PersonLabel, sr.id))
+        for sr in store.session_runs(store.resolve("latest").id)
+    }
+
+
+def test_a_person_who_stops_mid_episode_keeps_the_finished_sessions_labels(tmp_path: Path) -> None:
+    result = play_user(tmp_path, A1_PLAYED, "--agent", "scripted:reference", "--sessions", "a1,a3")
+    assert result.exit_code == 0, result.output
+    assert "sessions a3 stopped there" in result.output
+    labels = _labels_by_session(tmp_path / "r.db")
+    assert labels["a1"] == A1_LABELS
+    assert labels["a3"] == []  # its one turn was never labelled
+
+
+def test_labels_are_saved_with_each_session_so_an_interrupted_play_keeps_them(tmp_path: Path) -> None:
+    """pbench play in a child process, stopped with SIGINT (Ctrl-C) while the person is asked about the second session."""
+    db = tmp_path / "r.db"
+    args = [
+        "play",
+        "--as",
+        "user",
+        "--persona",
+        "mini",
+        "--agent",
+        "scripted:reference",
+        "--sessions",
+        "a1,a3",
+        "--data",
+        str(MINI),
+        "--db",
+        str(db),
+    ]
+    child = subprocess.Popen([*PBENCH, *args], stdin=subprocess.PIPE, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    assert child.stdin is not None and child.stderr is not None
+    child.stdin.write(A1_PLAYED)
+    child.stdin.flush()
+    seen = ""
+    deadline = time.monotonic() + 60
+    while "--- session a3" not in seen and time.monotonic() < deadline:
+        seen += child.stderr.readline()
+    assert "--- session a3" in seen, seen
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)
+    rest = child.communicate(timeout=60)[1]
+    assert child.returncode != 0 and "interrupted" in rest, rest
+    labels = _labels_by_session(db)
+    assert labels["a1"] == A1_LABELS
+    assert "a3" not in labels  # the unfinished session left nothing behind

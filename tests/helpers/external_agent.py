@@ -1,8 +1,8 @@
 """A ``cmd:`` agent for the external-agent tests, misbehaving as its first argument asks (stdlib only).
 
 Every mode appends its pid to ``pids.txt`` in its working folder. Modes: ``echo`` (well behaved: notes each message in ``seen.txt`` in its working folder, replies ``turn N``),
-``crash SESSION`` (like echo, but raises at its first message in SESSION), ``hang`` (never replies, ignores
-SIGTERM), ``flood`` (one endless line), ``blank`` (endless blank lines), ``junk`` (prints a line that is not JSON), ``twice`` (two
+``crash SESSION`` (like echo, but raises at its first message in SESSION), ``hang [SESSION]`` (never replies, ignores
+SIGTERM; given SESSION, only there, like echo elsewhere), ``flood`` (one endless line), ``blank`` (endless blank lines), ``junk`` (prints a line that is not JSON), ``twice`` (two
 replies per message), ``linger`` (like echo, but does not exit after session_end, ignoring SIGTERM), ``chatter`` (replies, then
 writes replies without end), ``dump PATH`` (like echo, and appends its environment, arguments and every message it
 receives to PATH as JSON lines; ``dump PATH tools`` also the answers of the session's MCP server to a tool listing
@@ -64,7 +64,7 @@ def main() -> None:
             notes.write(f"{session} {turn}: {message['text'][:40]}\n")
         if mode == "crash" and session == arg:
             raise RuntimeError(f"boom in {session}")
-        if mode == "hang":
+        if mode == "hang" and arg in ("", session):
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             time.sleep(3600)
         if mode == "flood":

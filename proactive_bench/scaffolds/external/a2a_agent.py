@@ -6,6 +6,9 @@ id is the session's ``conversation``); each user turn is one message, answered b
 task the agent leaves ``input-required`` goes on with the next turn's message, so a session is one task when
 the agent keeps it open. Every message carries the session's ``session_start`` fields in its metadata under
 ``pbench`` (``mcp``: the tool server's ``url`` and ``token``; ``history`` only on the first message).
+``session_end`` is one more message in the context (on the open task, if any) whose metadata ``pbench`` is
+``{"type": "session_end", "conversation": ...}`` and whose one part is the data ``{"type": "session_end"}``; its
+answer is not read, and a task it leaves open is canceled (``tasks/cancel``), so no task outlives its session.
 
 The reply is the text parts of the answer: a message's, or a task's artifacts added since the previous turn, or
 else its status message (an ``input-required`` task's question). A task still ``submitted`` or ``working`` is polled until the turn's deadline. Faults, each a one-line
@@ -33,8 +36,9 @@ from a2a.client import (
     ClientConfig,
     ClientFactory,
 )
-from a2a.helpers import get_artifact_text, get_message_text
+from a2a.helpers import get_artifact_text, get_message_text, new_data_part
 from a2a.types import (
+    CancelTaskRequest,
     GetTaskRequest,
     Message,
     Part,
@@ -62,6 +66,7 @@ FIRST_POLL_S = 0.01
 milliseconds, not at the next 0.2 s."""
 RUNNING = (TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING)
 ANSWERED = (TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_INPUT_REQUIRED)
+CLOSED = (TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED)
 
 
 class A2aAgent(ExternalAgent):
@@ -87,8 +92,10 @@ class A2aAgent(ExternalAgent):
         self._call(self._connect(), time.monotonic() + self.settings.turn_timeout)
 
     def _deliver(self, event: dict[str, Any], deadline: float) -> None:
-        if event["type"] == "session_start":  # travels in the first message's metadata; A2A has no session_end
+        if event["type"] == "session_start":  # travels in the first message's metadata
             self._metadata = {key: value for key, value in event.items() if key != "type"}
+        elif event["type"] == "session_end":
+            self._call(self._end(event), deadline)
 
     def _ask(self, event: dict[str, Any], deadline: float) -> str:
         metadata, self._metadata = self._metadata, {k: v for k, v in self._metadata.items() if k != "history"}
@@ -125,6 +132,25 @@ class A2aAgent(ExternalAgent):
             self._client = ClientFactory(ClientConfig(streaming=False, httpx_client=self._http)).create(card)
         except (A2AClientError, ValueError) as exc:
             raise ExternalAgentError(f"cannot use the agent card of {self.target}: {one_line(exc)}") from None
+
+    async def _end(self, event: dict[str, Any]) -> None:
+        """The session's last message (see the module's docstring); a task still open after it is canceled."""
+        if self._client is None:
+            raise ExternalAgentError("no session started")
+        message = Message(
+            role=Role.ROLE_USER, parts=[new_data_part({"type": "session_end"})], message_id=uuid4().hex, context_id=event["conversation"]
+        )
+        if self._task_id:
+            message.task_id = self._task_id
+        message.metadata.update({"pbench": dict(event)})
+        open_task = ""
+        async for response in self._client.send_message(SendMessageRequest(message=message)):
+            if response.HasField("task"):
+                open_task = "" if response.task.status.state in CLOSED else response.task.id
+            elif response.HasField("message"):
+                open_task = ""
+        if open_task:
+            await self._client.cancel_task(CancelTaskRequest(id=open_task))
 
     async def _send(self, message: Message, deadline: float) -> str:
         if self._client is None:

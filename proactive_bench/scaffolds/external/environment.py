@@ -1,5 +1,5 @@
 """The environment an agent process starts with: a few harmless variables of pbench's own, the session's, and
-only the others the person running pbench names (``--agent-option env=NAME``).
+only the others the person running pbench names (``--agent-env NAME``, or ``--agent-option env=NAME,...``).
 
 pbench's keys and the user's and judge's endpoints live in its environment; none of them reaches the agent
 unless named. Nothing else is inherited: not ``PYTHONPATH``, not proxies, not a provider's key.
@@ -29,11 +29,11 @@ def check_passed(names: Iterable[str], environ: Mapping[str, str] | None = None)
     checked = []
     for name in names:
         if not _NAME.fullmatch(name):
-            raise AgentEnvError(f"agent env: {name!r} is not an environment variable name")
+            raise AgentEnvError(f"--agent-env {name!r}: not an environment variable name")
         if name in SESSION_VARIABLES:
-            raise AgentEnvError(f"agent env: {name} is set by pbench for each session and cannot be passed")
+            raise AgentEnvError(f"--agent-env {name}: set by pbench for each session, it cannot be passed")
         if name not in environ:
-            raise AgentEnvError(f"agent env: {name} is not set in pbench's environment")
+            raise AgentEnvError(f"--agent-env {name}: not set in pbench's environment, so there is nothing to pass to the agent")
         checked.append(name)
     return tuple(dict.fromkeys(checked))
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import structlog
 
+from proactive_bench.llm import note_request_sent
 from proactive_bench.scaffolds.external.environment import check_passed
 from proactive_bench.scaffolds.external.messages import (
     ExternalAgentError,
@@ -49,8 +50,8 @@ DEFAULT_EXIT_GRACE_S = 5.0
 BACKSTOP_S = 2.0
 """How long past the turn timeout pbench waits for a transport stuck outside its own deadline (a blocked write)."""
 OPTIONS = {
-    "turn_timeout": "seconds one turn may take (default 300)",
-    "env": "comma-separated names of pbench's environment variables to pass to a cmd: agent",
+    "turn_timeout": "seconds one turn may take (default 300; also --turn-timeout)",
+    "env": "comma-separated names of pbench's environment variables to pass to a cmd: agent (also --agent-env NAME)",
     "exit_grace": "seconds a cmd: agent has to exit after session_end before it is killed (default 5)",
 }
 
@@ -64,7 +65,7 @@ def tls_context() -> ssl.SSLContext:
 
 @dataclass(frozen=True)
 class ExternalSettings:
-    """An external agent's settings, from ``--agent-option KEY=VALUE``."""
+    """An external agent's settings, from ``--agent-option KEY=VALUE``, ``--agent-env`` and ``--turn-timeout``."""
 
     turn_timeout: float = DEFAULT_TURN_TIMEOUT_S
     env: tuple[str, ...] = ()
@@ -134,6 +135,7 @@ class ExternalAgent(ABC):
 
     async def respond(self, message: str) -> AgentTurn:
         timeout = self.settings.turn_timeout
+        note_request_sent()  # the agent is at work: the previous session's save may be written meanwhile, as during a model call
         try:
             reply = await asyncio.wait_for(asyncio.to_thread(self._turn, message, time.monotonic() + timeout), timeout + BACKSTOP_S)
         except TimeoutError:

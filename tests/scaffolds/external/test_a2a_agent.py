@@ -57,9 +57,15 @@ class Recorder(AgentExecutor):
     def __init__(self, style: str) -> None:
         self.style = style
         self.seen: list[dict[str, Any]] = []
+        self.ends: list[dict[str, Any]] = []
+        self.canceled: list[str] = []
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         assert context.message is not None and context.task_id is not None and context.context_id is not None
+        metadata = MessageToDict(context.message.metadata)
+        if metadata.get("pbench", {}).get("type") == "session_end":  # answered like any message, to be canceled if left open
+            parts = [MessageToDict(part) for part in context.message.parts]
+            self.ends.append({"context_id": context.context_id, "task_id": context.task_id, "metadata": metadata, "parts": parts})
         turns = sum(s["context_id"] == context.context_id for s in self.seen) + 1
         self.seen.append(
             {
@@ -87,7 +93,9 @@ class Recorder(AgentExecutor):
         await updater.requires_input(updater.new_agent_message([new_text_part("anything else?")]))
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
-        pass
+        assert context.task_id is not None and context.context_id is not None
+        self.canceled.append(context.task_id)
+        await TaskUpdater(event_queue, context.task_id, context.context_id).cancel()
 
 
 @pytest.mark.parametrize("style", ["message", "task"])
@@ -96,7 +104,20 @@ def test_an_a2a_agent_gets_a_message_per_turn_in_one_context_per_session(tmp_pat
     with serve(agent) as url:  # the card found from the base URL, or named itself
         result = play(tmp_path, f"a2a:{url}" if style == "message" else f"a2a:{url}/.well-known/agent-card.json")
     assert {status for status, _ in statuses(result).values()} == {"completed"}, statuses(result)
-    seen = agent.seen
+    ends = agent.ends
+    seen = [s for s in agent.seen if s["metadata"]["pbench"].get("type") != "session_end"]
+    assert len(agent.seen) == len(seen) + 3 and agent.seen[-1]["metadata"]["pbench"]["type"] == "session_end"
+    assert [e["metadata"]["pbench"] for e in ends] == [{"type": "session_end", "conversation": e["context_id"]} for e in ends]
+    assert [e["parts"] for e in ends] == [[{"data": {"type": "session_end"}}]] * 3
+    assert [e["context_id"] for e in ends] == list(dict.fromkeys(s["context_id"] for s in seen))  # each session's own, once, last
+    for end in ends:  # after the session's last turn
+        assert agent.seen.index(
+            next(s for s in agent.seen if s["context_id"] == end["context_id"] and s["metadata"]["pbench"].get("type"))
+        ) == max(i for i, s in enumerate(agent.seen) if s["context_id"] == end["context_id"])
+    if style == "task":  # the session's task, which the agent keeps open, is ended with it
+        assert agent.canceled == [e["task_id"] for e in ends] and ends[0]["task_id"] == seen[0]["task_id"]
+    else:
+        assert agent.canceled == []
     assert seen[0]["text"] == TRIGGER_A1
     contexts = list(dict.fromkeys(s["context_id"] for s in seen))
     assert len(contexts) == 3  # a fresh context per session, the same within one

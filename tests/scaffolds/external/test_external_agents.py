@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sqlite3
+import subprocess
 import sys
 import threading
 import time
@@ -32,8 +34,8 @@ from proactive_bench.scaffolds.external import (
     ExternalSettings,
     McpEndpoint,
 )
-from tests.helpers.cli import run_cli
-from tests.helpers.paths import HELPERS, MINI
+from tests.helpers.cli import PBENCH, run_cli
+from tests.helpers.paths import HELPERS, MINI, REPO
 from tests.helpers.reference_replay import (
     EXAMPLES,
     Recording,
@@ -123,6 +125,38 @@ def test_a_misbehaving_agent_gets_a_one_line_reason_and_is_killed(tmp_path: Path
     assert not any(alive(pid) for pid in pids(result["workspace"]))
 
 
+def test_a_hung_agent_past_the_turn_timeout_ends_its_session_and_the_next_session_starts_a_new_process(tmp_path: Path) -> None:
+    began = time.monotonic()
+    result = play(tmp_path, cmd("hang a1"), "--sessions", "a1,a2", "--turn-timeout", "1.5")
+    assert time.monotonic() - began < 20
+    assert "ExternalAgentError: no reply within the turn timeout (1.5 s)" in one_line_error(result, "a1")
+    assert statuses(result)["a2"] == ("completed", None)
+    started = pids(result["workspace"])
+    assert len(set(started)) == 2 and not any(alive(pid) for pid in started)  # the hung one killed, a2 in a process of its own
+
+
+def test_a_flooding_agent_costs_pbench_no_more_than_its_line_limit(tmp_path: Path) -> None:
+    """pbench in a child process against an agent writing one endless line: one line of reason, and pbench's peak
+    memory stays within a few times the 1 MiB line limit of that of a run with a well-behaved agent."""
+
+    def peak_kib(mode: str) -> tuple[int, dict[str, Any]]:
+        db = tmp_path / f"{mode}.db"
+        args = ["episode", "--json", "--data", str(MINI), "--persona", "mini", "--sessions", "a1", "--agent", cmd(mode), "--db", str(db)]
+        child = subprocess.Popen(
+            [*PBENCH, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=os.environ | {"PYTHONPATH": str(REPO)}
+        )
+        assert child.stdout is not None
+        out = child.stdout.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        return usage.ru_maxrss, json.loads(out)
+
+    quiet, _ = peak_kib("echo")
+    flooded, result = peak_kib("flood")
+    assert FAULTS["flood"] in one_line_error(result, "a1")
+    assert flooded - quiet < 64 * 1024, f"pbench grew by {(flooded - quiet) // 1024} MiB reading the flood"
+
+
 def test_an_agent_that_does_not_exit_after_session_end_is_killed_after_its_grace(tmp_path: Path) -> None:
     began = time.monotonic()
     result = play(tmp_path, cmd("linger"), "--sessions", "a3", "--agent-option", "exit_grace=1")
@@ -158,22 +192,25 @@ PLANTED = {
 }
 
 
-def test_pbench_keys_and_endpoints_reach_the_agent_only_by_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("passing", [["--agent-env", "PASSED_ON_PURPOSE"], ["--agent-option", "env=PASSED_ON_PURPOSE"]])
+def test_pbench_keys_and_endpoints_reach_the_agent_only_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, passing: list[str]
+) -> None:
     for name, value in PLANTED.items():
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("PASSED_ON_PURPOSE", "visible-3b8a")
+    monkeypatch.setenv("SET_BUT_NOT_NAMED", "hidden-51e0")
     dump = tmp_path / "dump.jsonl"
     result = play(
         tmp_path,
         cmd(f"dump {dump} tools"),
         "--base-url",
         "http://127.0.0.1:9/planted-user-judge-v1",
-        "--agent-option",
-        "env=PASSED_ON_PURPOSE",
+        *passing,
     )
     assert {status for status, _ in statuses(result).values()} == {"completed"}
     text = dump.read_text()
-    for secret in [*PLANTED.values(), "planted-user-judge-v1"]:
+    for secret in [*PLANTED.values(), "planted-user-judge-v1", "hidden-51e0"]:
         assert secret not in text  # not in its environment, its arguments, any message or any MCP answer
     records = [json.loads(line) for line in text.splitlines()]
     answers = [record["tools"] for record in records if "tools" in record]
@@ -209,24 +246,61 @@ def test_the_messages_of_an_episode(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("model", "options", "expected"),
+    ("model", "flags", "expected"),
     [
         ("cmd:", [], "cmd: names no command"),
         ("cmd:python 'unclosed", [], "cannot split the command: No closing quotation"),
         ("http:ftp://127.0.0.1/agent", [], "expected http:URL with an http:// or https:// URL"),
-        ("cmd:true", ["turn_timeouts=3"], "unknown --agent-option turn_timeouts"),
-        ("cmd:true", ["turn_timeout=soon"], "turn_timeout=soon: expected a positive number of seconds"),
-        ("cmd:true", ["env=PBENCH_NOT_SET_ANYWHERE"], "PBENCH_NOT_SET_ANYWHERE is not set in pbench's environment"),
-        ("cmd:true", ["env=PBENCH_MCP_TOKEN"], "PBENCH_MCP_TOKEN is set by pbench for each session"),
+        ("cmd:true", ["--agent-option", "turn_timeouts=3"], "unknown --agent-option turn_timeouts"),
+        ("cmd:true", ["--agent-option", "turn_timeout=soon"], "turn_timeout=soon: expected a positive number of seconds"),
+        (
+            "cmd:true",
+            ["--agent-option", "env=PBENCH_NOT_SET_ANYWHERE"],
+            "--agent-env PBENCH_NOT_SET_ANYWHERE: not set in pbench's environment",
+        ),
+        ("cmd:true", ["--agent-option", "env=PBENCH_MCP_TOKEN"], "--agent-env PBENCH_MCP_TOKEN: set by pbench for each session"),
+        ("cmd:true", ["--agent-env", "PBENCH_NOT_SET_ANYWHERE"], "--agent-env PBENCH_NOT_SET_ANYWHERE: not set in pbench's environment"),
+        ("cmd:true", ["--agent-env", "PBENCH_MCP_URL"], "--agent-env PBENCH_MCP_URL: set by pbench for each session"),
+        ("cmd:true", ["--agent-env", "NOT-A-NAME"], "--agent-env 'NOT-A-NAME': not an environment variable name"),
+        ("cmd:true", ["--turn-timeout", "2", "--agent-option", "turn_timeout=3"], "give --turn-timeout or --agent-option turn_timeout"),
+        (
+            "scripted:reference",
+            ["--agent-env", "HOME"],
+            "--agent-env applies to cmd: agents, the processes pbench starts; scripted:reference",
+        ),
+        ("http:http://127.0.0.1:9/agent", ["--agent-env", "HOME"], "--agent-env applies to cmd: agents"),
+        ("scripted:reference", ["--turn-timeout", "5"], "--turn-timeout applies to agents outside pbench's process (cmd:, http:, a2a:)"),
     ],
 )
-def test_a_bad_external_agent_name_or_option_is_one_line_and_no_run(tmp_path: Path, model: str, options: list[str], expected: str) -> None:
-    flags = [arg for option in options for arg in ("--agent-option", option)]
+def test_a_bad_external_agent_name_or_option_is_one_line_and_no_run(tmp_path: Path, model: str, flags: list[str], expected: str) -> None:
     result = run_cli("episode", "--data", str(MINI), "--persona", "mini", "--agent", model, "--db", str(tmp_path / "r.db"), *flags)
     assert result.exit_code == 2, result.output
     lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and expected in lines[0], result.output
+    assert len(lines) == 1 and expected in lines[0], result.output
     assert not (tmp_path / "r.db").exists() or not load_results("latest", db=tmp_path / "r.db")
+
+
+def test_turn_timeout_and_agent_env_apply_to_a_sweeps_external_arms_and_are_stored_without_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PASSED_ON_PURPOSE", "visible-3b8a")
+    dump, db = tmp_path / "dump.jsonl", tmp_path / "r.db"
+    flags = ["--data", str(MINI), "--db", str(db), "--agent-env", "PASSED_ON_PURPOSE", "--turn-timeout", "2"]
+    refused = run_cli("sweep", *flags, "--models", "scripted:reference")
+    assert refused.exit_code == 2 and "--turn-timeout applies to agents outside pbench's process" in refused.output, refused.output
+    result = run_cli("sweep", *flags, "--models", f"scripted:reference,{cmd(f'dump {dump}')}")
+    assert result.exit_code == 0, result.output
+    runs = {r.model: r for r in load_results(db=db)}
+    assert {s.status for r in runs.values() for s in r.sessions} == {"completed"}  # the in-process arm ignores them
+    envs = [json.loads(line)["env"] for line in dump.read_text().splitlines()]
+    assert envs and all(env["PASSED_ON_PURPOSE"] == "visible-3b8a" for env in envs)
+    with sqlite3.connect(db) as conn:
+        configs = [json.loads(row[0]) for row in conn.execute("SELECT config FROM run")]
+    assert sorted((c["agent"], c["agent_env"], c["turn_timeout"]) for c in configs) == [
+        (cmd(f"dump {dump}"), ["PASSED_ON_PURPOSE"], 2.0),
+        ("scripted:reference", [], None),
+    ]
+    assert "visible-3b8a" not in json.dumps(configs)  # the name is kept, never the value
 
 
 # --- the tool server, through the interface the MCP server plugs into ------------------------------------------
