@@ -63,6 +63,11 @@ DEFERRED = {
         "proactive_bench.suites.agentif.copy_check",
         "proactive_bench.suites.agentif.attachment_writers",
     ): "fpdf2 (with fontTools) loads when validate writes a copied PDF deliverable, not with the suites every run loads",
+    (
+        "proactive_bench.scaffolds.external.loading",
+        "proactive_bench.scaffolds.external",
+    ): "an external agent's transport module loads (importlib, by TRANSPORTS) when such an agent is built: the A2A SDK for a2a: only",
+    ("proactive_bench.suites.odyssey.checkers", "pycel"): "pycel (with networkx) loads when a checker evaluates a formula",
 }
 """Function-level imports kept on purpose, ``(importer prefix, imported module prefix): why``: start-up time only."""
 

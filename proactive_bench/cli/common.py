@@ -30,6 +30,9 @@ MaybeDbOpt = Annotated[str | None, typer.Option("--db", envvar="PBENCH_DB", help
 NoValidateOpt = Annotated[
     bool, typer.Option("--no-validate", help="Skip the checks of pbench validate before running (they are cached by the data's content).")
 ]
+VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")]
+RunJsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+"""``--json`` of the commands that run an episode (``episode``, ``resume``, ``replay``): the run's results as one object."""
 ID_HELP = "A sweep or a run: its id, a unique prefix of one, or latest."
 IdArg = Annotated[str, typer.Argument(metavar="ID", help=ID_HELP)]
 MaybeIdArg = Annotated[str | None, typer.Argument(metavar="ID", help=ID_HELP)]
