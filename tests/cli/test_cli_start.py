@@ -186,6 +186,10 @@ def test_a_cached_validate_loads_no_checks_and_no_database(tmp_path: Path) -> No
         [sys.executable, "-c", LOADED, "validate", "--data", str(data)], capture_output=True, text=True, cwd=REPO, timeout=300
     )
     assert cold.returncode == 0, cold.stderr
+    checked = set(json.loads(cold.stderr.strip().splitlines()[-1]))
+    assert "proactive_bench.validation.lint" in checked and "proactive_bench.episode.environment" in checked  # it did replay
+    unneeded = ("proactive_bench.episode.runner", "proactive_bench.validation.oracle", "langgraph", "ray", "a2a", "mcp")
+    assert not {m for m in checked for other in unneeded if m == other or m.startswith(other + ".")}  # no agent loop without --oracle
     loaded = modules_loaded("validate", "--data", str(data))
     assert not {
         m
