@@ -41,7 +41,7 @@ if TYPE_CHECKING:
         as_langchain_tools,
     )
     from proactive_bench.scoring import JUDGES, EpisodeResult, Judge, JudgeFactory, JudgeSettings, RubricJudge, RubricVerdict, SessionResult
-    from proactive_bench.suites import SUITES, SWEPT, NoSettings, Suite, SuiteSettings
+    from proactive_bench.suites import SUITES, SWEPT, NoSettings, Suite, SuiteContext
     from proactive_bench.user import (
         USERS,
         StageVerdict,
@@ -108,7 +108,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "Session",
     ),
     # the suite protocol, and the base of a suite's settings model
-    "proactive_bench.suites": ("SUITES", "SWEPT", "NoSettings", "Suite", "SuiteSettings"),
+    "proactive_bench.suites": ("SUITES", "SWEPT", "NoSettings", "Suite", "SuiteContext"),
     # every registry above is one of these
     "proactive_bench.registry": ("PluginError", "Registry"),
 }
@@ -162,7 +162,7 @@ __all__ = [
     "Stage",
     "StageVerdict",
     "Suite",
-    "SuiteSettings",
+    "SuiteContext",
     "SweepConfig",
     "SweepResult",
     "ToolBox",
@@ -188,6 +188,9 @@ __all__ = [
 ]
 """The public names (the keys of ``_HOME``; tests/test_public_api.py checks both and the TYPE_CHECKING imports agree)."""
 
+_DEPRECATED = {"SuiteSettings": "proactive_bench.suites"}
+"""Public names of 0.1 renamed in 0.2 (removed in 0.3): each resolves through its subpackage, which warns at every use."""
+
 DISTRIBUTION = "pbench"
 """The installed distribution whose metadata gives ``__version__``."""
 
@@ -196,6 +199,8 @@ def __getattr__(name: str) -> Any:
     """Import a public name on first use (PEP 562), and ``__version__``."""
     if name == "__version__":
         return _version()
+    if name in _DEPRECATED:
+        return getattr(importlib.import_module(_DEPRECATED[name]), name)
     if name not in _HOME:
         raise AttributeError(f"module 'proactive_bench' has no attribute {name!r}")
     value = getattr(importlib.import_module(_HOME[name]), name)

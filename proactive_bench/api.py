@@ -65,7 +65,7 @@ from proactive_bench.store import (
     locate,
     writing,
 )
-from proactive_bench.suites import BUILT_IN_FIELDS, SUITES, settings_model
+from proactive_bench.suites import settings_owners
 from proactive_bench.validation import (
     VALIDATED_DIR,
     dataset_problems,
@@ -81,10 +81,10 @@ RunEventHook = Callable[[Run, str], None]
 """Called with a run and an event: ``start``, ``session`` (one finished) or ``end``."""
 
 OWN_PARAMETERS = frozenset({"judge", "user", "user_model", "judge_model", "base_url", "max_turns", "agent_options", "protocol"})
-EXTRA_SETTINGS = (frozenset(RunSettings.model_fields) - OWN_PARAMETERS) | {"ablation"} | BUILT_IN_FIELDS
+EXTRA_SETTINGS = (frozenset(RunSettings.model_fields) - OWN_PARAMETERS) | {"ablation"}
 """The settings :func:`run_episode` takes as ``**settings``: the core run settings (:class:`~proactive_bench.episode.RunSettings`)
-that are not its own parameters, ``ablation``, and the built-in suites' settings by name (``memory``, ``days``, ...); a
-plug-in suite's settings are taken by name too (its ``settings_model``'s fields), or as ``suite_settings``."""
+that are not its own parameters, and ``ablation``. A suite's own settings are taken by name too (the fields of its
+``settings_model``: ``memory``, ``days``, a plug-in suite's), or as ``suite_settings``."""
 
 
 class RunRefused(ValueError):
@@ -166,8 +166,9 @@ def run_episode(
         ScaffoldLoadError, ModelSpecError, LaunchError, SeedError: The run could not start; it is stored as failed.
     """
     _quiet_logs()
-    suite_fields = set(settings_model(SUITES.get(settings["suite"])).model_fields) if settings.get("suite") in SUITES else set()
-    unknown = sorted(set(settings) - EXTRA_SETTINGS - suite_fields)
+    unknown = sorted(set(settings) - EXTRA_SETTINGS)
+    if unknown:  # a suite's setting is checked by RunSpec, which names the suites that take it
+        unknown = sorted(set(unknown) - set(settings_owners()))
     if unknown:
         raise RunRefused(f"run_episode: unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(EXTRA_SETTINGS))}")
     episode = persona if task is None else task

@@ -72,6 +72,11 @@ DEFERRED = {
         "proactive_bench.episode.tracing",
         "proactive_bench.episode.otel",
     ): "the OpenTelemetry SDK and its OTLP exporter load only when tracing is on (--otel, OTEL_EXPORTER_OTLP_ENDPOINT)",
+    (
+        "proactive_bench.scaffolds.external.loading",
+        "proactive_bench.scaffolds.external",
+    ): "an external agent's transport module loads (importlib, by TRANSPORTS) when such an agent is built: the A2A SDK for a2a: only",
+    ("proactive_bench.suites.odyssey.checkers", "pycel"): "pycel (with networkx) loads when a checker evaluates a formula",
 }
 """Function-level imports kept on purpose, ``(importer prefix, imported module prefix): why``: start-up time only."""
 

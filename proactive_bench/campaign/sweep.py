@@ -51,7 +51,7 @@ from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds import agent_and_model, agent_loader, reference_problem, unknown_agent
 from proactive_bench.scoring import protocol
 from proactive_bench.store import Run, Store, Sweep
-from proactive_bench.suites import SUITES, SuiteSettings, settings_grid, suite_settings_problem
+from proactive_bench.suites import SUITES, SuiteContext, settings_grid, suite_settings_problem
 from proactive_bench.user import check_user
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
@@ -148,7 +148,7 @@ class SweepConfig(RunSettings):
             self.runs = protocol(self.protocol).default_runs
         return self
 
-    def settings(self) -> list[SuiteSettings]:
+    def settings(self) -> list[SuiteContext]:
         """The suite settings of each arm of the grid (a suite's swept settings: every combination, or as its ``grid`` pairs them)."""
         return [self.suite_context(point) for point in settings_grid(SUITES.get(self.suite), self.suite_settings)]
 
@@ -205,7 +205,7 @@ def sweep_run_spec(
     ablation: Ablation = "none",
     repeat: int = 0,
     sweep_id: str | None = None,
-    settings: SuiteSettings | None = None,
+    settings: SuiteContext | None = None,
 ) -> RunSpec:
     """The spec of one run of the sweep: the sweep's core settings, ``arm`` (one of :meth:`SweepConfig.arms`), the episode
     and ``settings``, its point of the suite's grid (None: the sweep's first)."""
@@ -351,7 +351,7 @@ def mark_interrupted(store: Store, scope: str) -> None:
         store.update(sweep, status=SweepStatus.INTERRUPTED)
 
 
-EpisodeKey = tuple[str, str, str, SuiteSettings]
+EpisodeKey = tuple[str, str, str, SuiteContext]
 """What a loaded episode depends on: its data root, persona or task, suite and suite settings."""
 
 

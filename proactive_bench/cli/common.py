@@ -38,6 +38,9 @@ OtelOpt = Annotated[
         help="Export a trace per episode over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318); on too when that is set (docs/traces.md).",
     ),
 ]
+VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")]
+RunJsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+"""``--json`` of the commands that run an episode (``episode``, ``resume``, ``replay``): the run's results as one object."""
 ID_HELP = "A sweep or a run: its id, a unique prefix of one, or latest."
 IdArg = Annotated[str, typer.Argument(metavar="ID", help=ID_HELP)]
 MaybeIdArg = Annotated[str | None, typer.Argument(metavar="ID", help=ID_HELP)]

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
+from pydantic import ValidationError
 
 import proactive_bench.dataset as dataset  # the schema (and the tools its checks read) loads once an episode is loaded
 import proactive_bench.episode as episode
-from proactive_bench.cli.common import err_console, fail, open_store, resolve_id
-from proactive_bench.episode import LaunchError, run_spec
+from proactive_bench.cli.common import err_console, fail, open_store, resolve_id, settings_error
+from proactive_bench.episode import LaunchError, RunSpec, run_spec
 from proactive_bench.store import Run, Store
 
 if TYPE_CHECKING:
-    from proactive_bench.dataset import DatasetError, LoadedEpisode
+    from proactive_bench.dataset import DatasetError, LoadedEpisode, Session
 
 
 def load_or_exit(data: Path, persona: str) -> LoadedEpisode:
@@ -23,6 +24,16 @@ def load_or_exit(data: Path, persona: str) -> LoadedEpisode:
         return dataset.load_episode(data, persona)
     except dataset.DatasetError as exc:
         raise dataset_failure(exc, f"dataset {data}") from None
+
+
+def episode_spec(persona: str, agent: str, model: str | None, data: Path, sessions: list[Session], **settings: Any) -> RunSpec:
+    """The settings of one episode run from a command's options (``settings``: the run settings given, None unset), or a
+    one-line error for settings the model refuses: ``pbench episode`` and ``pbench play`` build their run here."""
+    given = {name: value for name, value in settings.items() if value is not None}
+    try:
+        return RunSpec(persona=persona, agent=agent, model=model, data_root=str(data), sessions=[s.id for s in sessions], **given)
+    except ValidationError as exc:
+        raise fail(settings_error(exc)) from None
 
 
 def dataset_failure(exc: DatasetError, what: str) -> typer.Exit:

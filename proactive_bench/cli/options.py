@@ -42,6 +42,10 @@ class CallLimits:
         """The answer caps given, per role; a ValueError naming --max-tokens for a bad one."""
         return parse_max_tokens(self.max_tokens or [])
 
+    def settings(self) -> dict[str, Any]:
+        """The run settings given (``max_tokens``, ``call_timeout``); a ValueError naming --max-tokens for a bad cap."""
+        return _given(max_tokens=self.caps(), call_timeout=self.call_timeout)
+
 
 @dataclass(frozen=True)
 class RoleEndpoints:
@@ -61,6 +65,10 @@ class RoleEndpoints:
     def key_envs(self) -> dict[CallRole, str]:
         """The key variables given, per role."""
         return _per_role({"agent": self.agent_key_env, "user": self.user_key_env, "judge": self.judge_key_env})
+
+    def settings(self) -> dict[str, Any]:
+        """The run settings given (``role_base_urls``, ``role_key_envs``)."""
+        return _given(role_base_urls=self.base_urls(), role_key_envs=self.key_envs())
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from proactive_bench.cli.common import (
     DataOpt,
     MaybeDbOpt,
     NoValidateOpt,
+    VerboseOpt,
     err_console,
     fail,
     open_store,
@@ -30,7 +31,7 @@ from proactive_bench.cli.common import (
     settings_error,
     warn,
 )
-from proactive_bench.cli.episodes import load_or_exit
+from proactive_bench.cli.episodes import episode_spec, load_or_exit
 from proactive_bench.cli.guards import (
     admit,
     check_endpoints,
@@ -45,11 +46,9 @@ from proactive_bench.dataset import DEFAULT_DATA_ROOT, pick_sessions
 from proactive_bench.episode import (
     DEFAULT_MAX_TURNS,
     START_FAILURES,
-    RunSpec,
     execute_run,
     start_run,
 )
-from proactive_bench.llm import MaxTokens
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table
 from proactive_bench.scaffolds import PERSON_AGENT, agent_and_model
@@ -91,7 +90,7 @@ def play(
     endpoints: RoleEndpoints,
     data: DataOpt = DEFAULT_DATA_ROOT,
     no_validate: NoValidateOpt = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")] = False,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Play one persona's episode yourself, in the agent's seat (default) or the user's (--as user), stored and scored like any run."""
     configure_logging(verbose)
@@ -112,7 +111,7 @@ def play(
     loaded = load_or_exit(data, persona)
     try:
         chosen = pick_sessions(sessions, loaded.sessions)
-        caps = MaxTokens(**limits.caps())
+        given = limits.settings() | endpoints.settings() | external.settings()
     except ValueError as exc:
         raise fail(str(exc)) from None
     agent = agent if seat == "user" and agent is not None else PERSON_AGENT
@@ -120,25 +119,9 @@ def play(
     if problem := settings_problem(agent, chosen, user):
         raise fail(problem)
     db_path = db or DEFAULT_DB
-    try:
-        spec = RunSpec(
-            persona=persona,
-            agent=agent,
-            model=chat_model,
-            data_root=str(data),
-            sessions=[s.id for s in chosen],
-            user=user,
-            user_model=user_model,
-            base_url=base_url,
-            max_turns=max_turns,
-            max_tokens=caps,
-            call_timeout=limits.call_timeout,
-            role_base_urls=endpoints.base_urls(),
-            role_key_envs=endpoints.key_envs(),
-            **external.settings(),
-        )
-    except ValidationError as exc:
-        raise fail(settings_error(exc)) from None
+    spec = episode_spec(
+        persona, agent, chat_model, data, chosen, user=user, user_model=user_model, base_url=base_url, max_turns=max_turns, **given
+    )
     check_participants([spec])
     check_endpoints(spec.endpoints())
     if not no_validate:

@@ -6,7 +6,6 @@ import json
 from typing import Annotated, Any
 
 import typer
-from pydantic import ValidationError
 from rich.progress import (
     BarColumn,
     Progress,
@@ -30,16 +29,17 @@ from proactive_bench.cli.common import (
     MaybeDbOpt,
     NoValidateOpt,
     OtelOpt,
+    RunJsonOpt,
+    VerboseOpt,
     err_console,
     fail,
     open_store,
     out_console,
     resolve_id,
     results_dir,
-    settings_error,
     warn,
 )
-from proactive_bench.cli.episodes import dataset_failure, load_or_exit, open_run
+from proactive_bench.cli.episodes import dataset_failure, episode_spec, load_or_exit, open_run
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly, trace_runs
 from proactive_bench.cli.option_groups import with_option_groups
 from proactive_bench.cli.options import AgentLimits, CallLimits, ExecutorChoice, ExternalAgentOptions, RoleEndpoints, SuiteChoice
@@ -54,12 +54,10 @@ from proactive_bench.dataset import (
 )
 from proactive_bench.episode import (
     START_FAILURES,
-    RunSpec,
     execute_run,
     run_spec,
     start_run,
 )
-from proactive_bench.llm import MaxTokens
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table
 from proactive_bench.scaffolds import agent_and_model
@@ -107,9 +105,9 @@ def episode(
     endpoints: RoleEndpoints,
     choice: SuiteChoice,
     data: DataOpt = DEFAULT_DATA_ROOT,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
+    as_json: RunJsonOpt = False,
     no_validate: NoValidateOpt = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details to stderr.")] = False,
+    verbose: VerboseOpt = False,
     protocol: Annotated[str, typer.Option(help="Evaluation rules: pbench or pibench (README, docs/metrics.md).")] = "pbench",
     otel: OtelOpt = False,
 ) -> None:
@@ -122,31 +120,28 @@ def episode(
         raise fail(str(exc)) from None
     if note:
         warn(note)
-    suite = choice.suite_name
-    if suite != DEFAULT_SUITE:
-        if persona is not None or sessions is not None:
-            raise fail(f"--persona and --sessions choose persona episodes; choose {suite} tasks with --task")
-        flags: dict[str, Any] = {
-            "agent": agent_name,
-            "models": [chat_model] if chat_model else [],
+    try:
+        given: dict[str, Any] = {
             "judge": judge,
-            "data": str(data),
             "user": user,
             "user_model": user_model,
             "judge_model": judge_model,
             "base_url": base_url,
             "protocol": protocol,
-            "call_timeout": limits.call_timeout,
-            "role_base_urls": endpoints.base_urls(),
-            "role_key_envs": endpoints.key_envs(),
+            **agent_limits.settings(),
+            **limits.settings(),
+            **endpoints.settings(),
+            **external.settings(),
         }
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    suite = choice.suite_name
+    if suite != DEFAULT_SUITE:
+        if persona is not None or sessions is not None:
+            raise fail(f"--persona and --sessions choose persona episodes; choose {suite} tasks with --task")
+        flags = {"agent": agent_name, "models": [chat_model] if chat_model else [], "data": str(data), **given}
         try:
-            flags |= {
-                **agent_limits.settings(),
-                **external.settings(),
-                "max_tokens": limits.caps(),
-                **choice.sweep_fields(db or DEFAULT_DB),
-            }
+            flags |= choice.sweep_fields(db or DEFAULT_DB)
             settings = validate_sweep_config({k: v for k, v in flags.items() if v is not None}, "flags")
         except ValueError as exc:
             raise fail(str(exc)) from None
@@ -163,34 +158,12 @@ def episode(
     loaded = load_or_exit(data, persona)
     try:
         chosen = pick_sessions(sessions, loaded.sessions)
-        given = agent_limits.settings() | external.settings()
-        caps = MaxTokens(**limits.caps())
     except ValueError as exc:
         raise fail(str(exc)) from None
     for sid, left_out in left_out_dependencies(loaded.episode, [s.id for s in chosen]).items():
         warn(f"--sessions leaves out {', '.join(left_out)}, which {sid} depends on: {sid} runs without that history")
     db_path = db or DEFAULT_DB
-    try:
-        spec = RunSpec(
-            persona=persona,
-            agent=agent_name,
-            model=chat_model,
-            judge=judge,
-            data_root=str(data),
-            sessions=[s.id for s in chosen],
-            user=user,
-            user_model=user_model,
-            judge_model=judge_model,
-            base_url=base_url,
-            protocol=protocol,  # type: ignore[arg-type]
-            max_tokens=caps,
-            call_timeout=limits.call_timeout,
-            **given,
-            role_base_urls=endpoints.base_urls(),
-            role_key_envs=endpoints.key_envs(),
-        )
-    except ValidationError as exc:
-        raise fail(settings_error(exc)) from None
+    spec = episode_spec(persona, agent_name, chat_model, data, chosen, **given)
     if problem := settings_problem(agent_name, chosen, user):
         raise fail(problem)
     check_participants([spec])
@@ -211,9 +184,9 @@ def resume(
     db: DbOpt = DEFAULT_DB,
     max_cost: Annotated[float | None, typer.Option(help="New USD budget for a sweep's remaining work.")] = None,
     placement: ExecutorChoice,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
+    as_json: RunJsonOpt = False,
     no_validate: NoValidateOpt = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+    verbose: VerboseOpt = False,
     otel: OtelOpt = False,
 ) -> None:
     """Continue an interrupted run or sweep: finished sessions are kept, unfinished ones run again."""
@@ -260,9 +233,9 @@ def resume(
 def replay(
     run_id: Annotated[str, typer.Argument(help="The recorded run to replay (an id, a unique prefix of one, or latest).")],
     db: DbOpt = DEFAULT_DB,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
+    as_json: RunJsonOpt = False,
     no_validate: NoValidateOpt = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+    verbose: VerboseOpt = False,
     otel: OtelOpt = False,
 ) -> None:
     """Run a recorded run again as a new run, every model answer served from the record (no model calls)."""

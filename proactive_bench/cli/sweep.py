@@ -29,6 +29,7 @@ from proactive_bench.cli.common import (
     MaybeDbOpt,
     NoValidateOpt,
     OtelOpt,
+    VerboseOpt,
     err_console,
     fail,
     open_store,
@@ -98,7 +99,7 @@ def sweep(
     data: Annotated[Path | None, typer.Option("--data", help="Dataset root.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     no_validate: NoValidateOpt = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+    verbose: VerboseOpt = False,
     protocol: Annotated[str | None, typer.Option(help="Evaluation rules: pbench (default) or pibench.")] = None,
     otel: OtelOpt = False,
 ) -> None:
@@ -123,17 +124,15 @@ def sweep(
         "max_cost_usd": max_cost,
         "prices": str(prices) if prices else None,
         "data": str(data) if data else None,
-        "call_timeout": limits.call_timeout,
-        "role_base_urls": endpoints.base_urls() or None,
-        "role_key_envs": endpoints.key_envs() or None,
     }
     given: dict[str, Any] = {k: v for k, v in flags.items() if v is not None}
     try:
         if personas and (choice.task or choice.tasks):
             raise ValueError("give --personas or --task, not both")
-        given |= agent_limits.settings() | external.settings() | choice.sweep_fields(db or DEFAULT_DB) | placement.sweep_fields()
-        if limits.max_tokens:
-            given["max_tokens"] = limits.caps()
+        given |= (
+            agent_limits.settings() | limits.settings() | endpoints.settings() | external.settings() | choice.sweep_fields(db or DEFAULT_DB)
+        )
+        given |= placement.sweep_fields()
         base = load_sweep_config(config).model_dump(mode="json", exclude_unset=True) if config else {}
         settings = validate_sweep_config({**base, **given}, str(config) if config else "flags")
     except ValueError as exc:  # SweepConfigError and --max-tokens errors

@@ -100,7 +100,8 @@ def validation_report(data: Path, stats: bool, oracle: bool) -> dict[str, Any]:
         raise fail(f"no episodes under {data / 'episodes'} and no tasks of another suite", 1)
     episodes = [*dataset.episodes.values(), *tasks.values()]
     outcomes = [o for e in episodes if oracle and not problems_in(problems, e) for o in validation.run_oracle(e, dataset.root)]
-    problems += validation.oracle_problems(outcomes)
+    if oracle:  # the oracle (and the agent loop it runs) loads with --oracle only
+        problems += validation.oracle_problems(outcomes)
     errors = sum(p.level == "error" for p in problems)
     warnings = len(problems) - errors
     found = {

@@ -26,13 +26,15 @@ _EXPORTS = Exports(
         "launch": ("START_FAILURES", "build_participants", "endpoint_limiter", "execute_run", "load_spec_episode", "start_run"),
         "rows": ("grade_rows", "stored_session_result"),
         "settings": ("DEFAULT_MAX_TURNS", "LaunchError", "RunSettings", "RunSpec", "run_spec"),
-        "runner": ("CallLedger", "episode_env", "session_toolbox"),
+        "environment": ("episode_env",),
+        "runner": ("CallLedger", "session_toolbox"),
         "tracing": ("NO_TRACE", "TRACING_ENV", "RunTrace", "enable_tracing", "run_trace", "tracing_on", "tracing_problem"),
     },
 )
 
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
     from proactive_bench.episode.checkpoints import ResumeError, archive_references, opened_checkpoint
+    from proactive_bench.episode.environment import episode_env
     from proactive_bench.episode.launch import (
         START_FAILURES,
         build_participants,
@@ -42,7 +44,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         start_run,
     )
     from proactive_bench.episode.rows import grade_rows, stored_session_result
-    from proactive_bench.episode.runner import CallLedger, episode_env, session_toolbox
+    from proactive_bench.episode.runner import CallLedger, session_toolbox
     from proactive_bench.episode.settings import DEFAULT_MAX_TURNS, LaunchError, RunSettings, RunSpec, run_spec
     from proactive_bench.episode.tracing import NO_TRACE, TRACING_ENV, RunTrace, enable_tracing, run_trace, tracing_on, tracing_problem
 

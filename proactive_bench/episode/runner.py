@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import structlog
 
@@ -41,7 +41,6 @@ from proactive_bench.env import (
     ToolBox,
     ToolEnv,
     ToolRecord,
-    VirtualClock,
     Workspace,
     WorkspaceSeedError,
     jail,
@@ -53,6 +52,7 @@ from proactive_bench.episode.checkpoints import (
     restore_checkpoint,
     split_session_runs,
 )
+from proactive_bench.episode.environment import episode_env
 from proactive_bench.episode.rows import (
     agent_error_row,
     call_row,
@@ -79,7 +79,6 @@ from proactive_bench.llm import (
     CallCache,
     LLMCallRecord,
     ToolModels,
-    UsesToolModels,
     note_request_sent,
 )
 from proactive_bench.scaffolds import Scaffold, SessionContext
@@ -101,8 +100,6 @@ from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import FollowUpUser, UserSimulator
 
 log = structlog.get_logger(__name__)
-
-Part = TypeVar("Part")
 
 
 class CallLedger:
@@ -187,29 +184,6 @@ class _Stage:
     env: ToolEnv
     graders: GraderResolver
     packer: WorkspacePacker
-
-
-def episode_env(episode: LoadedEpisode, workspace: Workspace, memory: Memory, apps: AppStore, models: ToolModels | None = None) -> ToolEnv:
-    """The tool environment of an episode run: its workspace, memory, apps, web corpus, skills, colleagues and clock.
-
-    Colleagues and a history index that call a model get this run's own copy on ``models`` (the run's model-call path).
-    """
-    clock = VirtualClock(apps, episode.clock_rates) if episode.clock_rates is not None else None
-    return ToolEnv(
-        workspace,
-        memory,
-        apps,
-        web_root=episode.directory / "web",
-        skills_root=episode.directory / "skills",
-        history=_bound(episode.history, models),
-        colleagues=_bound(episode.colleagues, models),
-        clock=clock,
-    )
-
-
-def _bound(part: Part, models: ToolModels | None) -> Part:
-    """``part`` on the run's model-call path when it calls a model, else as it is."""
-    return part.with_models(models) if models is not None and isinstance(part, UsesToolModels) else part
 
 
 def with_opening_note(episode: LoadedEpisode, session: Session, earlier: list[SessionResult]) -> Session:

@@ -37,10 +37,9 @@ from proactive_bench.scaffolds import DEFAULT_AGENT, EXTERNAL_KINDS, is_external
 from proactive_bench.scoring import DEFAULT_JUDGE, protocol_problem
 from proactive_bench.store import Run
 from proactive_bench.suites import (
-    BUILT_IN_FIELDS,
     DEFAULT_SUITE,
     SUITES,
-    SuiteSettings,
+    SuiteContext,
     is_swept,
     option_name,
     settings_model,
@@ -51,9 +50,6 @@ DEFAULT_MAX_TURNS = 30
 """Agent turns before a session is truncated, unless the run says otherwise."""
 STORED = {"stored": True}
 """The validation context of settings read back from a run's row (:func:`run_spec`): checked when the run was stored."""
-
-BUILT_IN_SUITE_KEYS = BUILT_IN_FIELDS
-"""The built-in suites' settings, which settings stored before 0.2 held as top-level keys (``memory``, ``days``, ...)."""
 
 
 class RunSettings(BaseModel):
@@ -113,16 +109,19 @@ class RunSettings(BaseModel):
     def _suite_settings_by_name(cls, data: Any, info: ValidationInfo) -> Any:
         """A suite's settings given as top-level keys (settings stored before 0.2, sweep files, ``run_episode(memory=...)``) go to ``suite_settings``.
 
-        Stored settings held only the built-in suites' as top-level keys (plug-in suites had no settings before 0.2).
+        Which keys are the suite's its ``settings_model`` says, consulted only when a key set is not a field here: settings
+        stored since 0.2 hold them in ``suite_settings`` already, so reading them loads no suite (a run stored before 0.2
+        with a suite setting set loads its suite's module to be read).
         """
-        if not isinstance(data, dict):
+        if not isinstance(data, dict) or (is_stored(info) and "suite_settings" in data):
             return data
-        keys = BUILT_IN_SUITE_KEYS | (frozenset() if is_stored(info) else _model_fields(data.get("suite", DEFAULT_SUITE)))
-        moved = {k: v for k, v in data.items() if k in keys and k not in cls.model_fields}
+        unknown = {k: v for k, v in data.items() if k not in cls.model_fields and v not in (None, [])}
+        keys = _model_fields(data.get("suite", DEFAULT_SUITE)) if unknown else frozenset()
+        moved = {k: v for k, v in unknown.items() if k in keys}
         if not moved:
             return data
         kept = {k: v for k, v in data.items() if k not in moved}
-        return kept | {"suite_settings": {**kept.get("suite_settings", {}), **{k: v for k, v in moved.items() if v not in (None, [])}}}
+        return kept | {"suite_settings": {**kept.get("suite_settings", {}), **moved}}
 
     @field_validator("suite")
     @classmethod
@@ -166,9 +165,9 @@ class RunSettings(BaseModel):
         """The core settings of a run of ``agent`` (a sweep's arm), less the external agents' settings that do not apply to it."""
         return self.core() | ({} if is_external(agent) else {"turn_timeout": None}) | ({} if starts_process(agent) else {"agent_env": []})
 
-    def suite_context(self, values: dict[str, Any]) -> SuiteSettings:
+    def suite_context(self, values: dict[str, Any]) -> SuiteContext:
         """What the suite's ``load`` gets for a run with these suite ``values``."""
-        return SuiteSettings.of(values, base_url=self.base_url, summaries_db=self.summaries_db)
+        return SuiteContext.of(values, base_url=self.base_url, summaries_db=self.summaries_db)
 
 
 class RunSpec(RunSettings):
@@ -264,7 +263,7 @@ class RunSpec(RunSettings):
         return self
 
     @property
-    def settings(self) -> SuiteSettings:
+    def settings(self) -> SuiteContext:
         """What the run's suite loads its episode with: its suite settings and the endpoint and database pbench gives them."""
         return self.suite_context(self.suite_settings)
 

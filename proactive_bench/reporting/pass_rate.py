@@ -79,7 +79,16 @@ def pass_rate_runs(runs: list[tuple[Run, EpisodeResult]]) -> list[PassRateRun]:
     out = []
     for run, result in runs:
         spec = run_spec(run)
-        out.append(PassRateRun(run, result, groups(run), spec.settings.memory or "long-context", spec.settings.top_k, spec.memory_tokens))
+        out.append(
+            PassRateRun(
+                run,
+                result,
+                groups(run),
+                spec.suite_settings.get("memory") or "long-context",
+                spec.suite_settings.get("top_k"),
+                spec.memory_tokens,
+            )
+        )
     return out
 
 

@@ -53,7 +53,7 @@ def trainee_days(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> list[Tr
     out = []
     for run, result in runs:
         spec = run_spec(run)
-        scenario = compose_scenario(spec.persona, spec.settings.days or 1)
+        scenario = compose_scenario(spec.persona, spec.suite_settings.get("days") or 1)
         stored = {s.session_id: s for s in store.session_runs(run.id)}
         graded = {s.session_id: s for s in result.sessions}
         for day in scenario.days:
@@ -70,7 +70,7 @@ def trainee_days(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> list[Tr
                     spec.persona,
                     scenario.count,
                     day.day,
-                    spec.settings.hints or "none",
+                    spec.suite_settings.get("hints") or "none",
                     day_figures(day, verdicts, records, apps),
                     row.steps if row is not None else 0,
                     len(records),

@@ -11,6 +11,7 @@ validation, review). Each name loads on first use (``proactive_bench/exports.py`
 settings model loads ``base`` only, and a built-in suite loads when ``SUITES`` is first asked for it. See README.md here.
 """
 
+import importlib
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -20,13 +21,12 @@ _EXPORTS = Exports(
     __name__,
     {
         "base": (
-            "BUILT_IN_FIELDS",
             "DEFAULT_SUITE",
             "SUITES",
             "SWEPT",
             "NoSettings",
             "Suite",
-            "SuiteSettings",
+            "SuiteContext",
             "is_swept",
             "option_name",
             "settings_grid",
@@ -57,13 +57,12 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         score_task,
     )
     from proactive_bench.suites.base import (
-        BUILT_IN_FIELDS,
         DEFAULT_SUITE,
         SUITES,
         SWEPT,
         NoSettings,
         Suite,
-        SuiteSettings,
+        SuiteContext,
         is_swept,
         option_name,
         settings_grid,
@@ -78,7 +77,6 @@ __all__ = [
     "AGENTIF_CATEGORIES",
     "AGENTIF_DOMAINS",
     "AGENTIF_ITEM_CATEGORIES",
-    "BUILT_IN_FIELDS",
     "DEFAULT_SUITE",
     "SUITES",
     "SWEPT",
@@ -88,7 +86,7 @@ __all__ = [
     "NoSettings",
     "PersonasSuite",
     "Suite",
-    "SuiteSettings",
+    "SuiteContext",
     "TaskScore",
     "is_swept",
     "option_name",
@@ -100,8 +98,9 @@ __all__ = [
     "suite_settings_problem",
 ]
 
-_RENAMED = {"PibenchSuite": "PersonasSuite"}
-"""Names of pbench 0.1 that were renamed in 0.2 (removed in 0.3): each still resolves, with a DeprecationWarning."""
+_RENAMED = {"PibenchSuite": "PersonasSuite", "SuiteSettings": "SuiteContext"}
+"""Names of pbench 0.1 that were renamed in 0.2 (removed in 0.3): each still resolves, with a DeprecationWarning
+(``SuiteSettings`` to a subclass of ``SuiteContext`` that still takes its settings as keywords: ``deprecated.py``)."""
 
 
 def __getattr__(name: str) -> Any:
@@ -109,5 +108,7 @@ def __getattr__(name: str) -> Any:
         warnings.warn(
             f"proactive_bench.suites.{name} is deprecated and goes in pbench 0.3: use {_RENAMED[name]}", DeprecationWarning, stacklevel=2
         )
+        if name == "SuiteSettings":
+            return importlib.import_module("proactive_bench.suites.deprecated").SuiteSettings
         return _EXPORTS.load(_RENAMED[name])
     return _EXPORTS.load(name)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic.fields import FieldInfo
@@ -29,54 +29,42 @@ DEFAULT_SUITE = "personas"
 """The default suite, persona episodes (``pibench`` before 0.2, still accepted: ``SUITES`` keeps it as an alias)."""
 
 
-@dataclass(frozen=True)
-class SuiteSettings:
-    """What a suite's ``load`` gets: the run's suite settings (the built-in suites' as fields, a plug-in suite's in ``extra``)
-    and what pbench sets for them (``base_url``, ``summaries_db``); the personas suite takes none. Each suite declares
-    and checks its settings in its ``settings_model``; this is the form they reach ``load`` in."""
+SettingsT = TypeVar("SettingsT", bound=BaseModel)
 
-    memory: str | None = None
-    top_k: int | None = None
-    summary_model: str | None = None
-    """The chat model that summarises histories for ``rag:summary-*`` (odyssey)."""
-    summaries_db: str | None = None
-    """The results database whose call cache keeps those summaries (and the history's embeddings)."""
+
+@dataclass(frozen=True)
+class SuiteContext:
+    """What a suite's ``load`` gets: the run's suite settings, by the names of the suite's ``settings_model`` (checked when
+    the run was made), and what pbench sets for them (``base_url``, ``summaries_db``). pbench knows no suite's settings by
+    name: a suite reads its own with :meth:`parsed` (typed, defaults filled in) or :meth:`value`."""
+
+    items: tuple[tuple[str, Any], ...] = ()
+    """The settings given, as sorted ``(name, value)`` pairs (hashable: a sweep loads an episode once per distinct context)."""
     base_url: str | None = None
-    """The summary model's OpenAI-compatible endpoint (and the LLM colleagues', trainee)."""
-    days: int | None = None
-    """Trainee: working days per scenario (1 or 2; day 2 opens with feedback on day 1)."""
-    hints: str | None = None
-    """Trainee: the guidance each objective carries (none, data, method, both)."""
-    npc: str | None = None
-    """Trainee: the colleagues' backend (rules or llm)."""
-    npc_model: str | None = None
-    """Trainee, with --npc llm: the chat model that plays the colleagues."""
-    clock: str | None = None
-    """Trainee: simulated minutes per tool call and per agent step, ``CALL,STEP`` (default ``2,1``)."""
-    embedding_model: str | None = None
-    """Odyssey, with ``rag:*``: the embeddings model that ranks the history (None: BM25); its vectors are cached in ``summaries_db``."""
-    extra: tuple[tuple[str, Any], ...] = ()
-    """The settings of a plug-in suite's ``settings_model`` (fields the built-in suites do not have), as ``(name, value)`` pairs."""
+    """The run's OpenAI-compatible endpoint, for models a suite calls as it loads (odyssey's summaries, trainee's colleagues)."""
+    summaries_db: str | None = None
+    """The results database whose call cache keeps what a suite derives once (odyssey's summaries and embeddings)."""
 
     def value(self, name: str, default: Any = None) -> Any:
-        """A setting by name: a built-in field, or one of ``extra`` (``default`` when unset)."""
-        found = dict(self.extra).get(name, getattr(self, name, None) if name in BUILT_IN_FIELDS else None)
-        return default if found is None else found
+        """A setting by name (``default`` when unset)."""
+        return dict(self.items).get(name, default)
 
     def values(self) -> dict[str, Any]:
-        """The suite settings set (built-in fields and ``extra``), by name: the inverse of :meth:`of`."""
-        return {k: getattr(self, k) for k in sorted(BUILT_IN_FIELDS) if getattr(self, k) is not None} | dict(self.extra)
+        """The settings given, by name: the inverse of :meth:`of`."""
+        return dict(self.items)
+
+    def parsed(self, model: type[SettingsT]) -> SettingsT:
+        """The settings as the suite's settings ``model`` (its defaults for those not given); a one-line ValueError naming
+        the option for settings it refuses (pbench checks them as a run is made: this is for a suite loaded from Python)."""
+        try:
+            return model.model_validate(self.values())
+        except ValidationError as exc:
+            raise ValueError(first_error(exc)) from None
 
     @classmethod
-    def of(cls, values: Mapping[str, Any], **context: Any) -> SuiteSettings:
-        """The settings of one run from a suite's validated ``values`` (``context``: ``base_url``, ``summaries_db``, set by pbench)."""
-        given = {k: v for k, v in values.items() if v is not None}
-        built_in = {k: v for k, v in given.items() if k in BUILT_IN_FIELDS}
-        return cls(**built_in, **context, extra=tuple(sorted((k, v) for k, v in given.items() if k not in BUILT_IN_FIELDS)))
-
-
-BUILT_IN_FIELDS = frozenset(f.name for f in fields(SuiteSettings)) - {"extra", "base_url", "summaries_db"}
-"""The suite settings of the built-in suites (odyssey's memory, trainee's days, ...), named fields of :class:`SuiteSettings`."""
+    def of(cls, values: Mapping[str, Any], *, base_url: str | None = None, summaries_db: str | None = None) -> SuiteContext:
+        """The context of one run from a suite's ``values`` (those set: None is unset) and what pbench sets for them."""
+        return cls(tuple(sorted((k, v) for k, v in values.items() if v is not None)), base_url, summaries_db)
 
 
 class NoSettings(BaseModel):
@@ -122,10 +110,15 @@ def suite_settings_problem(suite_name: str, values: Mapping[str, Any]) -> str | 
     try:
         model.model_validate(given)
     except ValidationError as exc:
-        error = exc.errors()[0]
-        where = f"{option_name(str(error['loc'][0]))}: " if error["loc"] else ""
-        return where + error["msg"].removeprefix("Value error, ")
+        return first_error(exc)
     return None
+
+
+def first_error(exc: ValidationError) -> str:
+    """A settings model's first complaint as one line naming the option (``--top-k: Input should be ...``)."""
+    error = exc.errors()[0]
+    where = f"{option_name(str(error['loc'][0]))}: " if error["loc"] else ""
+    return where + error["msg"].removeprefix("Value error, ")
 
 
 def settings_owners() -> dict[str, list[str]]:
@@ -186,13 +179,13 @@ class Suite(Protocol):
         """
         ...
 
-    def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
+    def load(self, root: Path, name: str, settings: SuiteContext) -> LoadedEpisode:
         """One episode ready to run.
 
         Args:
             root: The dataset root.
             name: The episode's name, one of :meth:`names`.
-            settings: The run's suite settings (already accepted by :meth:`settings_problem`).
+            settings: The run's suite settings (accepted by the suite's ``settings_model``) and what pbench sets for them.
 
         Returns:
             The loaded episode: its sessions, hidden intents, checklists and seed state.

@@ -18,7 +18,7 @@ from proactive_bench.dataset import (
     load_episode,
     load_episode_partly,
 )
-from proactive_bench.suites.base import DEFAULT_SUITE, NoSettings, SuiteSettings
+from proactive_bench.suites.base import DEFAULT_SUITE, NoSettings, SuiteContext
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class PersonasSuite:
         folder = root / self.folder
         return sorted(p.name for p in folder.iterdir() if (p / "episode.yaml").is_file()) if folder.is_dir() else []
 
-    def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
+    def load(self, root: Path, name: str, settings: SuiteContext) -> LoadedEpisode:
         return load_episode(root, name)
 
     def load_all(self, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:

@@ -117,8 +117,29 @@ def test_a_run_command_s_help_loads_no_trace_exporter(command: str) -> None:
     }
 
 
+EPISODE_UNNEEDED = (
+    "ray",
+    "proactive_bench.campaign.ray_executor",
+    "proactive_bench.campaign.dataset_archives",
+    "proactive_bench.campaign.workers",
+    "fpdf",
+    "matplotlib",
+    "a2a",
+    "grpc",
+    "mcp",
+    "proactive_bench.scaffolds.external.a2a_agent",
+    "proactive_bench.scaffolds.external.http_agent",
+    "proactive_bench.scaffolds.external.command_agent",
+    "pycel",
+    "networkx",
+)
+"""What ``episode`` of the react agent has no use for before its first model request: the sweep machinery, the PDF
+writer and figures, the external agents' transports and SDKs (A2A, gRPC, MCP), the formula evaluator of odyssey's checkers."""
+
+
 def test_episode_loads_no_ray_executor_nor_dataset_archives(tmp_path: Path) -> None:
-    """Up to its first model request (here refused: nothing listens on port 9), ``episode`` loads no sweep machinery nor PDF writer."""
+    """Up to its first model request (here refused: nothing listens on port 9), ``episode`` loads no sweep machinery, PDF
+    writer, external agent transport nor formula evaluator."""
     args = (
         "episode",
         "--persona",
@@ -132,15 +153,19 @@ def test_episode_loads_no_ray_executor_nor_dataset_archives(tmp_path: Path) -> N
     )
     loaded = modules_loaded(*args, code=2)
     assert "proactive_bench.cli.run" in loaded and "proactive_bench.episode.runner" in loaded  # it did get as far as a run
-    unneeded = (
-        "ray",
-        "proactive_bench.campaign.ray_executor",
-        "proactive_bench.campaign.dataset_archives",
-        "proactive_bench.campaign.workers",
-        "fpdf",
-        "matplotlib",
+    assert "langchain_openai" in loaded and "proactive_bench.scaffolds.external" in loaded  # the agent was built: names resolved
+    assert not {m for m in loaded for other in EPISODE_UNNEEDED if m == other or m.startswith(other + ".")}
+
+
+def test_an_a2a_agent_still_loads_its_transport_when_named() -> None:
+    """The transports load by name when an agent of theirs is built: the deferral above does not lose one."""
+    code = (
+        "import sys; from proactive_bench.scaffolds import ScaffoldOptions; from proactive_bench.scaffolds.external import external_agent;"
+        "agent = external_agent('a2a:http://127.0.0.1:9', ScaffoldOptions(model='')); print(type(agent).__name__, 'a2a' in sys.modules)"
     )
-    assert not {m for m in loaded for other in unneeded if m == other or m.startswith(other + ".")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["A2aAgent", "True"]
 
 
 def test_the_tools_load_no_pdf_writer_until_one_writes_a_pdf() -> None:
@@ -159,6 +184,10 @@ def test_a_cached_validate_loads_no_checks_and_no_database(tmp_path: Path) -> No
         [sys.executable, "-c", LOADED, "validate", "--data", str(data)], capture_output=True, text=True, cwd=REPO, timeout=300
     )
     assert cold.returncode == 0, cold.stderr
+    checked = set(json.loads(cold.stderr.strip().splitlines()[-1]))
+    assert "proactive_bench.validation.lint" in checked and "proactive_bench.episode.environment" in checked  # it did replay
+    unneeded = ("proactive_bench.episode.runner", "proactive_bench.validation.oracle", "langgraph", "ray", "a2a", "mcp")
+    assert not {m for m in checked for other in unneeded if m == other or m.startswith(other + ".")}  # no agent loop without --oracle
     loaded = modules_loaded("validate", "--data", str(data))
     assert not {
         m

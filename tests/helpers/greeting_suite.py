@@ -20,7 +20,7 @@ from proactive_bench import (
     LoadedEpisode,
     NoSettings,
     Problem,
-    SuiteSettings,
+    SuiteContext,
 )
 
 
@@ -50,8 +50,8 @@ class GreetingSuite:
     def names(self, root: Path) -> list[str]:
         return SUITES.get("personas").names(root)
 
-    def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
-        greeting = settings.value("greeting", "Hello")
+    def load(self, root: Path, name: str, settings: SuiteContext) -> LoadedEpisode:
+        greeting = settings.parsed(GreetingSettings).greeting or "Hello"
         if log := os.environ.get("PBENCH_GREETING_LOG"):
             with open(log, "a", encoding="utf-8") as out:
                 out.write(f"{name} {greeting}\n")

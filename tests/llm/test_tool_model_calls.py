@@ -187,7 +187,10 @@ def test_a_sweep_gives_the_embedding_model_to_its_retrieval_settings_only() -> N
         },
         "flags",
     )
-    assert [(s.memory, s.embedding_model) for s in config.settings()] == [("long-context", None), ("rag:raw-session", "openai:embed")]
+    assert [(s.value("memory"), s.value("embedding_model")) for s in config.settings()] == [
+        ("long-context", None),
+        ("rag:raw-session", "openai:embed"),
+    ]
     with pytest.raises(SweepConfigError, match="--embedding-model goes with a rag"):
         validate_sweep_config(
             {"models": ["scripted:reference"], "suite": "odyssey", "memory": ["none"], "embedding_model": "openai:embed"}, "flags"

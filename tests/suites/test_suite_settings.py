@@ -4,9 +4,11 @@ them plus the grid, and the CLI options generated from (and checked against) the
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import subprocess
 import sys
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -15,15 +17,17 @@ from typer.main import get_command
 
 from proactive_bench.campaign import SweepConfig, sweep_run_spec, validate_sweep_config
 from proactive_bench.cli import app
-from proactive_bench.episode import RunSettings, RunSpec
+from proactive_bench.episode import RunSettings, RunSpec, run_spec
+from proactive_bench.episode.settings import STORED
+from proactive_bench.store import Run, Store
 from proactive_bench.suites import (
     SUITES,
-    SuiteSettings,
+    SuiteContext,
     settings_grid,
     settings_model,
     suite_settings_problem,
 )
-from tests.helpers.paths import MINI, REPO
+from tests.helpers.paths import MINI, ODYSSEY_MINI, REPO
 from tests.helpers.plugins import install_fake_plugin
 
 SETTING_OF_OPTION = {
@@ -143,10 +147,68 @@ def test_settings_stored_before_the_suite_settings_model_load_unchanged() -> Non
         "top_k": 2,
         "days": None,
     }
-    spec = RunSpec.model_validate(stored)
-    assert spec.suite_settings == {"memory": "rag:raw-session", "top_k": 2}
-    assert spec.settings == SuiteSettings(memory="rag:raw-session", top_k=2)
-    assert RunSpec.model_validate(spec.model_dump(mode="json")) == spec
+    for spec in (RunSpec.model_validate(stored), RunSpec.model_validate(stored, context=STORED)):
+        assert spec.suite_settings == {"memory": "rag:raw-session", "top_k": 2}
+        assert spec.settings == SuiteContext.of({"memory": "rag:raw-session", "top_k": 2})
+        assert RunSpec.model_validate(spec.model_dump(mode="json")) == spec
+
+
+def test_a_run_stored_before_0_2_loads_from_its_database_with_each_suites_settings(tmp_path: Path) -> None:
+    """Old-shape configs (each built-in suite's settings as top-level keys, the agent in ``model``) read back through the store."""
+    store = Store(tmp_path / "old.db")
+    old_shape = {
+        "persona": "s3-n3",
+        "model": "scripted:reference",
+        "data_root": "d",
+        "suite": "trainee",
+        "days": 2,
+        "hints": "both",
+        "npc": None,
+        "memory": None,
+        "top_k": None,
+    }
+    personas = {"persona": "mini", "model": "openai:m", "data_root": "d", "memory": None, "top_k": None, "days": None}
+    rows = [
+        Run(persona=config["persona"], model=config["model"], user_backend="rules", data_root="d", workspace=str(tmp_path), config=config)
+        for config in (old_shape, personas)
+    ]
+    store.add(*rows)
+    trainee, persona = (run_spec(store.run(row.id) or row) for row in rows)
+    assert (trainee.suite, trainee.agent, trainee.suite_settings) == ("trainee", "scripted:reference", {"days": 2, "hints": "both"})
+    assert trainee.settings.parsed(settings_model(SUITES.get("trainee"))).scenario_settings().days == 2  # type: ignore[attr-defined]
+    assert (persona.suite, persona.agent, persona.model, persona.suite_settings) == ("personas", "react", "openai:m", {})
+    assert "suite_settings" in trainee.model_dump(mode="json")  # stored again, it is read without its suite
+
+
+def test_no_suite_setting_is_known_to_pbench_by_name() -> None:
+    """The core settings and what a suite's load gets name no suite's setting: each lives in its suite's model only."""
+    suite_fields = _suite_fields()
+    assert {"memory", "top_k", "days", "hints"} <= suite_fields
+    assert not suite_fields & set(RunSpec.model_fields)
+    assert not suite_fields & {f.name for f in fields(SuiteContext)}
+    source = "\n".join(
+        (REPO / "proactive_bench" / path).read_text()
+        for path in ("episode/settings.py", "suites/base.py", "api.py", "campaign/sweep.py", "cli/options.py")
+    )
+    for name in sorted(suite_fields - {"greeting"}):
+        assert not re.search(rf"[\"'.]{name}\b(?!_)", source), f"{name} is named outside its suite's model"
+
+
+def test_the_0_1_suite_settings_still_resolve_with_a_warning_and_load_a_suite() -> None:
+    import proactive_bench as pb
+    import proactive_bench.suites as suites
+
+    with pytest.warns(DeprecationWarning, match="use SuiteContext"):
+        legacy = suites.SuiteSettings
+    with pytest.warns(DeprecationWarning, match="use SuiteContext"):
+        assert pb.SuiteSettings is legacy
+    old = legacy(memory="none", extra=(("greeting", "Hi"),), base_url="http://x")
+    assert isinstance(old, SuiteContext) and old.memory == "none" and old.top_k is None and old.value("greeting") == "Hi"
+    assert old.values() == {"greeting": "Hi", "memory": "none"} and old.base_url == "http://x"
+    loaded = SUITES.get("odyssey").load(ODYSSEY_MINI, "od_test_vendor_meeting", legacy(memory="none"))
+    assert loaded.memory_tokens == 0
+    with pytest.raises(ValueError, match=r"^--top-k: Input should be a valid integer"):
+        SuiteContext.of({"top_k": "two"}).parsed(settings_model(SUITES.get("odyssey")))
 
 
 def _pbench(site: Path, *args: str, log: Path) -> subprocess.CompletedProcess[str]:

@@ -12,7 +12,7 @@ from proactive_bench.dataset import LoadedEpisode, Problem
 from proactive_bench.suites.agentif.loading import FOLDER, SUITE_NAME, TASKS, load_task, read_task, task_episode, task_file
 from proactive_bench.suites.agentif.task import AgentIFTask
 from proactive_bench.suites.agentif.validity import task_problems
-from proactive_bench.suites.base import NoSettings, SuiteSettings
+from proactive_bench.suites.base import NoSettings, SuiteContext
 from proactive_bench.suites.task_files import FolderSuite, TaskFolder
 
 
@@ -25,7 +25,7 @@ class AgentIFSuite(FolderSuite):
     tasks: ClassVar[TaskFolder] = TASKS
     settings_model: ClassVar[type[BaseModel]] = NoSettings
 
-    def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
+    def load(self, root: Path, name: str, settings: SuiteContext) -> LoadedEpisode:
         return load_task(root, name)
 
     def checked(self, root: Path, name: str) -> tuple[LoadedEpisode | None, list[Problem]]:

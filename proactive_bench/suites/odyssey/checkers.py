@@ -24,13 +24,14 @@ from typing import TYPE_CHECKING, Any, Literal
 from openpyxl import load_workbook
 from openpyxl.utils.cell import coordinate_from_string, range_boundaries
 from openpyxl.utils.exceptions import CellCoordinatesException
-from pycel import ExcelCompiler
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from proactive_bench.dataset import check_regex, check_relative_path
 from proactive_bench.env import DocumentError, Workspace, read_as_text
 
 if TYPE_CHECKING:
+    from pycel import ExcelCompiler
+
     from proactive_bench.data_model import Evidence
     from proactive_bench.dataset import CheckerArgs
 
@@ -265,6 +266,8 @@ class _Sheet:
     def _evaluated(self, coordinate: str) -> Any:
         """A formula no spreadsheet program has computed (openpyxl writes none), evaluated by pycel."""
         if self._compiler is None:
+            from pycel import ExcelCompiler  # DEFERRED: pycel (with networkx) loads when a formula is evaluated, not with the suite
+
             self._compiler = ExcelCompiler(filename=str(self.real))
         try:
             result = self._compiler.evaluate(f"{self.name}!{coordinate}")

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, Field, model_validator
 
 from proactive_bench.dataset import DatasetError, LoadedEpisode, Problem
-from proactive_bench.suites.base import SWEPT, NoSettings, SuiteSettings
+from proactive_bench.suites.base import SWEPT, NoSettings, SuiteContext
 from proactive_bench.suites.odyssey.context import HistoryModels, parse_setting
 from proactive_bench.suites.odyssey.loading import FOLDER, SUITE_NAME, TASKS, load_task, read_task, task_episode, task_file
 from proactive_bench.suites.odyssey.task import OdysseyTask
@@ -66,12 +66,13 @@ class OdysseySuite(FolderSuite):
     tasks: ClassVar[TaskFolder] = TASKS
     settings_model: ClassVar[type[BaseModel]] = OdysseySettings
 
-    def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
+    def load(self, root: Path, name: str, settings: SuiteContext) -> LoadedEpisode:
         try:
-            setting = parse_setting(settings.memory, settings.top_k)
+            own = settings.parsed(OdysseySettings)
+            setting = parse_setting(own.memory, own.top_k)
         except ValueError as exc:
             raise DatasetError([Problem(FOLDER, "memory", str(exc))]) from None
-        models = HistoryModels(settings.summary_model, settings.embedding_model, settings.summaries_db, settings.base_url)
+        models = HistoryModels(own.summary_model, own.embedding_model, settings.summaries_db, settings.base_url)
         return load_task(root, name, setting, models)
 
     reads = {

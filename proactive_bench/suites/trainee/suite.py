@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from proactive_bench.dataset import DatasetError, LoadedEpisode, Problem
 from proactive_bench.env import ClockRates, Colleagues
-from proactive_bench.suites.base import SWEPT, NoSettings, SuiteSettings
+from proactive_bench.suites.base import SWEPT, NoSettings, SuiteContext
 from proactive_bench.suites.trainee.colleagues import rules_colleagues
 from proactive_bench.suites.trainee.colleagues_llm import LLMColleagues
 from proactive_bench.suites.trainee.compose import Scenario, default_names, parse_name
@@ -30,10 +30,6 @@ def parse_clock(text: str | None) -> ClockRates:
         return ClockRates(call, step)
     except ValueError:
         raise ValueError(f"--clock: expected CALL,STEP minutes (two non-negative numbers, e.g. 2,1), got {text!r}") from None
-
-
-def trainee_settings(settings: SuiteSettings) -> TraineeSettings:
-    return TraineeSettings(days=settings.days or 1, hints=settings.hints or "none", rates=parse_clock(settings.clock))
 
 
 class TraineeOptions(NoSettings):
@@ -64,6 +60,10 @@ class TraineeOptions(NoSettings):
         parse_clock(self.clock)  # its ValueError names --clock
         return self
 
+    def scenario_settings(self) -> TraineeSettings:
+        """How a scenario is composed under these settings (their defaults filled in)."""
+        return TraineeSettings(days=self.days or 1, hints=self.hints or "none", rates=parse_clock(self.clock))
+
 
 @dataclass(frozen=True)
 class TraineeSuite:
@@ -77,16 +77,17 @@ class TraineeSuite:
         """The default benchmark (scenarios are generated: the dataset root holds none)."""
         return default_names()
 
-    def load(self, root: Path, name: str, settings: SuiteSettings) -> LoadedEpisode:
+    def load(self, root: Path, name: str, settings: SuiteContext) -> LoadedEpisode:
         try:
-            return load_scenario(name, trainee_settings(settings), self._colleagues(settings))
+            options = settings.parsed(TraineeOptions)
+            return load_scenario(name, options.scenario_settings(), self._colleagues(options, settings.base_url))
         except (ValueError, RuntimeError) as exc:  # ScenarioNameError, TimelineError, a template's draft that does not validate
             raise DatasetError([Problem(FOLDER, name, str(exc).splitlines()[0])]) from None
 
-    def _colleagues(self, settings: SuiteSettings):  # a factory
-        if settings.npc != "llm":
+    def _colleagues(self, options: TraineeOptions, base_url: str | None):  # a factory
+        if options.npc != "llm":
             return rules_colleagues
-        model, base_url = settings.npc_model or "", settings.base_url
+        model = options.npc_model or ""
 
         def llm(scenario: Scenario) -> Colleagues:
             return LLMColleagues(scenario, model, base_url)

@@ -21,7 +21,7 @@ import yaml
 
 from proactive_bench.data_model import Evidence, Message
 from proactive_bench.env import Memory, Workspace, read_as_text
-from proactive_bench.suites import SUITES, SuiteSettings, read_agentif_task
+from proactive_bench.suites import SUITES, SuiteContext, read_agentif_task
 from proactive_bench.suites.agentif.copy_check import write_copy
 from proactive_bench.user import RulesUser, UserView
 from proactive_bench.validation import run_oracle
@@ -40,13 +40,13 @@ def _any_run(_result: object, _episode: object) -> None:
 
 
 def _runs(root: Path, name: str, models: list[str]) -> dict[str, OracleOutcome]:
-    episode = SUITE.load(root, name, SuiteSettings())
+    episode = SUITE.load(root, name, SuiteContext())
     bars = [OracleBar(model, _any_run, "any", ("forward",)) for model in models]
     return {o.model: o for o in run_oracle(episode, root, bars)}
 
 
 def _score(outcome: OracleOutcome, root: Path, name: str) -> float | None:
-    score = agentif_rule_score(outcome.result, SUITE.load(root, name, SuiteSettings()))
+    score = agentif_rule_score(outcome.result, SUITE.load(root, name, SuiteContext()))
     assert score is not None and not score.errored
     return score.score
 
@@ -69,7 +69,7 @@ def test_asking_about_latent_rules_scores_what_passive_scores_and_the_reference_
 def test_a_question_about_a_latent_rule_is_answered_with_a_pointer_that_does_not_state_it(name: str, tmp_path: Path) -> None:
     task, _ = read_agentif_task(DATA, name)
     assert task is not None
-    loaded = SUITE.load(DATA, name, SuiteSettings())
+    loaded = SUITE.load(DATA, name, SuiteContext())
     session = loaded.sessions[0]
     for rule in task.rules:
         transcript = [Message("user", session.trigger.message, 0), Message("agent", rule.question, 1)]
@@ -89,7 +89,7 @@ def test_copying_every_attachment_line_into_the_deliverables_meets_no_latent_rul
     copier = _runs(DATA, name, [COPY_AGENT])[COPY_AGENT]
     session = copier.result.sessions[0]
     assert session.status == "completed" and session.counts.completed == 0
-    score = agentif_rule_score(copier.result, SUITE.load(DATA, name, SuiteSettings()))
+    score = agentif_rule_score(copier.result, SUITE.load(DATA, name, SuiteContext()))
     assert score is not None and not [i.id for i in score.items if i.earned and i.id in _rule_items(name)]
 
 

@@ -13,7 +13,7 @@ import yaml
 from proactive_bench.data_model import Evidence, Message
 from proactive_bench.dataset import FollowUp, Session
 from proactive_bench.env import Memory, Workspace
-from proactive_bench.suites import SUITES, SuiteSettings, read_agentif_task, score_task
+from proactive_bench.suites import SUITES, SuiteContext, read_agentif_task, score_task
 from proactive_bench.suites.agentif.attachments import main as attachments_main
 from proactive_bench.user import FollowUpUser, RulesUser, UserView
 from tests.helpers.cli import edit_yaml, run_cli
@@ -124,12 +124,12 @@ def _no_graders(ref: str):
 
 def _view(session: Session, workspace: Workspace, transcript: list[Message]) -> UserView:
     evidence = Evidence(transcript=transcript, tool_records=[], workspace=workspace, memory=Memory(), resolve_python=_no_graders)
-    persona = SUITES.get("agentif").load(AGENTIF_MINI, REFINE, SuiteSettings()).persona
+    persona = SUITES.get("agentif").load(AGENTIF_MINI, REFINE, SuiteContext()).persona
     return UserView(persona=persona, session=session, open_intents=[], evidence=evidence, turn=len(transcript))
 
 
 def _refine_session() -> Session:
-    return SUITES.get("agentif").load(AGENTIF_MINI, REFINE, SuiteSettings()).sessions[0]
+    return SUITES.get("agentif").load(AGENTIF_MINI, REFINE, SuiteContext()).sessions[0]
 
 
 def test_followups_are_released_in_order_once_their_condition_holds_and_never_twice(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from proactive_bench.dataset import DatasetError
-from proactive_bench.suites import SUITES, SuiteSettings, suite_settings_problem
+from proactive_bench.suites import SUITES, SuiteContext, suite_settings_problem
 from tests.helpers.cli import edit_yaml, run_cli
 from tests.helpers.paths import ODYSSEY_MINI
 
@@ -31,7 +31,7 @@ def task_yaml(root: Path, task: str = EMAIL_TASK) -> Path:
 
 def load_problems(root: Path, task: str = EMAIL_TASK) -> list[str]:
     with pytest.raises(DatasetError) as caught:
-        SUITE.load(root, task, SuiteSettings())
+        SUITE.load(root, task, SuiteContext())
     return [str(p) for p in caught.value.problems]
 
 
@@ -75,7 +75,7 @@ def test_unknown_task_names_the_known_ones(odyssey_copy: Path) -> None:
 
 
 def test_a_task_is_one_session_with_the_intent_after_the_history() -> None:
-    loaded = SUITE.load(ODYSSEY_MINI, MEETING_TASK, SuiteSettings())
+    loaded = SUITE.load(ODYSSEY_MINI, MEETING_TASK, SuiteContext())
     (session,) = loaded.sessions
     assert loaded.suite == "odyssey" and loaded.persona.id == MEETING_TASK and loaded.persona.name == "Dana Whitfield"
     assert [e.id for e in loaded.episode.sessions] == [MEETING_TASK] and loaded.directory == (
@@ -94,14 +94,14 @@ def test_a_task_is_one_session_with_the_intent_after_the_history() -> None:
 
 
 def test_memory_none_gives_the_intent_alone_and_rag_gives_retrieved_passages_and_the_search_tool() -> None:
-    bare = SUITE.load(ODYSSEY_MINI, MEETING_TASK, SuiteSettings(memory="none"))
+    bare = SUITE.load(ODYSSEY_MINI, MEETING_TASK, SuiteContext.of({"memory": "none"}))
     assert bare.sessions[0].trigger.message.startswith("Put the vendor review") and bare.memory_tokens == 0
-    rag = SUITE.load(ODYSSEY_MINI, MEETING_TASK, SuiteSettings(memory="rag:raw-utterance", top_k=2))
+    rag = SUITE.load(ODYSSEY_MINI, MEETING_TASK, SuiteContext.of({"memory": "rag:raw-utterance", "top_k": 2}))
     message = rag.sessions[0].trigger.message
     assert message.startswith("Passages retrieved") and message.count("\n[2025-") + message.startswith("[") <= 2
     assert "history" in rag.sessions[0].tools and rag.history is not None
     assert "back office" in rag.history.search("back office", 1)[0][1]
-    assert 0 < rag.memory_tokens < SUITE.load(ODYSSEY_MINI, MEETING_TASK, SuiteSettings()).memory_tokens
+    assert 0 < rag.memory_tokens < SUITE.load(ODYSSEY_MINI, MEETING_TASK, SuiteContext()).memory_tokens
 
 
 def test_summary_settings_are_refused_without_a_summary_model() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from proactive_bench.env import ClockRates
 from proactive_bench.store import MessageRow, Store, ToolCallRow
-from proactive_bench.suites import SUITES, SuiteSettings, suite_settings_problem
+from proactive_bench.suites import SUITES, SuiteContext, suite_settings_problem
 from proactive_bench.suites.trainee import compose_scenario
 from proactive_bench.testing import StubServer, text_reply
 from proactive_bench.testing.stub_server import tool_call_reply
@@ -46,10 +46,10 @@ def test_the_oracle_scores_one_and_the_surface_agent_low_over_two_days(tmp_path:
 
 def test_hints_reach_the_objectives_and_are_swept(tmp_path: Path) -> None:
     suite = SUITES.get("trainee")
-    plain = suite.load(tmp_path, "s3-n3", SuiteSettings(hints="none")).sessions[0].trigger.message
-    both = suite.load(tmp_path, "s3-n3", SuiteSettings(hints="both")).sessions[0].trigger.message
+    plain = suite.load(tmp_path, "s3-n3", SuiteContext.of({"hints": "none"})).sessions[0].trigger.message
+    both = suite.load(tmp_path, "s3-n3", SuiteContext.of({"hints": "both"})).sessions[0].trigger.message
     assert "Guidance:" not in plain and "Guidance:" in both
-    assert suite.load(tmp_path, "s3-n3", SuiteSettings(clock="5,0.5")).clock_rates == ClockRates(5, 0.5)
+    assert suite.load(tmp_path, "s3-n3", SuiteContext.of({"clock": "5,0.5"})).clock_rates == ClockRates(5, 0.5)
     summary = run_episode_json(
         "--suite", "trainee", "--model", "scripted:surface", "--task", "s3-n3", "--hints", "none,both", "--db", str(tmp_path / "pbench.db")
     )
