@@ -14,7 +14,6 @@ from functools import partial
 from typing import Annotated
 
 import typer
-from pydantic import ValidationError
 
 from proactive_bench.campaign import run_fast
 from proactive_bench.cli.common import (
@@ -28,7 +27,6 @@ from proactive_bench.cli.common import (
     open_store,
     out_console,
     results_dir,
-    settings_error,
     warn,
 )
 from proactive_bench.cli.episodes import episode_spec, load_or_exit
