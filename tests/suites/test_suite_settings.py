@@ -48,8 +48,9 @@ SETTING_OF_OPTION = {
 }
 """A command's option and the settings field it sets, where their names differ (the sweep's ``data`` is its ``data``)."""
 
-NOT_SETTINGS = {"db", "as_json", "no_validate", "verbose", "config"}
-"""Options that are not run settings: where results go, how they print, whether the data is checked, a file of settings."""
+NOT_SETTINGS = {"db", "as_json", "no_validate", "verbose", "config", "otel"}
+"""Options that are not run settings: where results go, how they print, whether the data is checked, a file of settings,
+whether the process exports traces (--otel, like OTEL_EXPORTER_OTLP_ENDPOINT: how a run is watched, not what it is)."""
 
 NOT_OPTIONS = {
     "suite_settings": "given as the suites' own options (--memory, --days, a plug-in's)",
@@ -59,6 +60,7 @@ NOT_OPTIONS = {
     "repeat": "set by the sweep",
     "sweep_id": "set by the sweep",
     "replay_of": "set by pbench replay",
+    "answers_from": "set by the pytest plugin (a test reuses its last run's answers) or run_episode(answers_from=...)",
     "structured_methods": "found by the probe",
     "model_contexts": "found by the probe",
     "memory_tokens": "set when the run starts",
