@@ -32,15 +32,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 from weakref import WeakKeyDictionary
 
+from proactive_bench.llm.faults import Fault, classify
 from proactive_bench.llm.model_specs import ModelSpecError, model_name
 from proactive_bench.llm.structured import METHODS
-from proactive_bench.llm.transport import (
-    CHAT_PATH,
-    DEFAULT_BASE_URL,
-    RETRY_STATUSES,
-    ChatTransport,
-    names_request_feature,
-)
+from proactive_bench.llm.transport import CHAT_PATH, DEFAULT_BASE_URL, ChatTransport
 from proactive_bench.store import Store
 
 Outcome = Literal["supported", "as text", "ignored", "rejected", "failed"]
@@ -178,8 +173,8 @@ async def probe(transport: ChatTransport, base_url: str, model: str, api_key: st
             latency = (time.perf_counter() - started) * 1000
             status = getattr(exc, "status_code", None)
             detail = str(getattr(exc, "message", exc)).removeprefix(f"Error code: {status} - ")[:120]
-            transient = status is None or status in RETRY_STATUSES or (status >= 500 and not names_request_feature(exc))
-            return Capability(name, "failed" if transient else "rejected", latency, status, detail)
+            rejected = classify(exc) in (Fault.REJECTED, Fault.CLIENT_ERROR, Fault.AUTH, Fault.CONTEXT_LENGTH)
+            return Capability(name, "rejected" if rejected else "failed", latency, status, detail)
         latency = (time.perf_counter() - started) * 1000
         outcome, detail = judge(answer)
         return Capability(name, outcome, latency, 200, detail)

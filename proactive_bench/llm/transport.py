@@ -13,13 +13,12 @@ LangChain's own).
 Failures keep the SDK's contract: HTTP errors raise the matching
 ``openai.APIStatusError`` subclass, timeouts ``openai.APITimeoutError``, lost
 connections ``openai.APIConnectionError``, an answer that is not a JSON
-object :class:`MalformedBodyError`. Transient faults are retried
+object (or one over ``max_response_bytes``, read no further)
+:class:`MalformedBodyError`. Which faults are retried is
+:func:`~proactive_bench.llm.faults.classify`'s word: transient ones
 ``max_retries`` times with full-jitter exponential backoff (``Retry-After``
-honoured, capped): 429, timeouts, lost connections and truncated or non-JSON
-bodies always; 408/409/5xx unless the body names a request feature
-(``response_format``, ``tools``, ...: the server rejects the request itself,
-see :func:`names_request_feature`); 5xx other than 502/503/504 also not when
-the same answer came twice in a row. Every retried attempt is reported to the caller's
+honoured, capped), other 5xx unless the same answer came twice in a row,
+rejections never. Every retried attempt is reported to the caller's
 :mod:`~proactive_bench.llm.retry_log` listener.
 """
 
@@ -27,8 +26,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
-import re
 import time
 import urllib.request
 from functools import lru_cache
@@ -48,23 +47,21 @@ from openai.lib import type_to_response_format_param
 from pydantic import BaseModel, PrivateAttr, SecretStr, ValidationError
 
 from proactive_bench.llm.endpoints import EndpointHealth
+from proactive_bench.llm.faults import Fault, MalformedBodyError, classify
 from proactive_bench.llm.retry_log import note_retry
 from proactive_bench.llm.sent import note_request_sent
 
 log = structlog.get_logger(__name__)
 
-RETRY_STATUSES = frozenset({408, 409, 429, 502, 503, 504})
-"""Always transient; other 5xx are retried unless they name a request feature or repeat."""
-REQUEST_FEATURE = re.compile(r"response_format|json_schema|json_object|tool_choice|\btools?\b|\bfunctions?\b|function.?call", re.IGNORECASE)
-CONTEXT_LENGTH = re.compile(
-    r"context (length|window|size)|maximum context|too many tokens|prompt is too long|reduce the length", re.IGNORECASE
-)
 MAX_RETRY_AFTER_S = 60.0
 FIRST_BACKOFF_S = 1.0
 MAX_BACKOFF_S = 8.0
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 CHAT_PATH = "/chat/completions"
 EMBEDDINGS_PATH = "/embeddings"
+MAX_RESPONSE_BYTES_ENV = "PBENCH_MAX_RESPONSE_BYTES"
+DEFAULT_MAX_RESPONSE_BYTES = 8 * 2**20
+"""The largest answer body read (a chat completion is kilobytes; a bigger one is a server fault, cut and retried)."""
 UNSET_TIMEOUT_S = 600.0
 """The whole-request limit when the model sets none (the OpenAI SDK's default)."""
 STATUS_ERRORS: dict[int, type[openai.APIStatusError]] = {
@@ -78,20 +75,6 @@ STATUS_ERRORS: dict[int, type[openai.APIStatusError]] = {
 }
 
 
-class MalformedBodyError(ValueError):
-    """The server answered 200 with a body that is not a JSON object (cut short, an HTML error page, ...)."""
-
-
-def names_request_feature(exc: BaseException) -> bool:
-    """Whether an HTTP error's message names a request feature: the server rejects the request's shape, retrying cannot help."""
-    return isinstance(exc, openai.APIStatusError) and REQUEST_FEATURE.search(str(exc.message)) is not None
-
-
-def is_context_length_error(exc: BaseException) -> bool:
-    """Whether an HTTP error says the prompt is longer than the model's context."""
-    return isinstance(exc, openai.APIStatusError) and CONTEXT_LENGTH.search(str(exc.message)) is not None
-
-
 class ChatTransport:
     """Pooled connections for chat completion requests, used inside one event loop.
 
@@ -99,10 +82,14 @@ class ChatTransport:
     ``aiohttp`` session is created on first use, inside the running loop.
     """
 
-    def __init__(self, connections_per_host: int = 256, health: EndpointHealth | None = None) -> None:
-        """``health``: told each request's outcome (a sweep pauses the runs of a server that went away)."""
+    def __init__(
+        self, connections_per_host: int = 256, health: EndpointHealth | None = None, max_response_bytes: int | None = None
+    ) -> None:
+        """``health``: told each request's outcome (a sweep pauses the runs of a server that went away);
+        ``max_response_bytes``: the largest body read (default: ``PBENCH_MAX_RESPONSE_BYTES``, else 8 MiB)."""
         self.connections_per_host = connections_per_host
         self.health = health
+        self.max_response_bytes = max_response_bytes or max_response_bytes_setting()
         self._session: aiohttp.ClientSession | None = None
 
     async def __aenter__(self) -> ChatTransport:
@@ -166,7 +153,7 @@ class ChatTransport:
     async def _post(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> dict[str, Any]:
         try:
             async with self._client().post(url, data=body, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
-                content = await response.read()
+                content = await _read_capped(response, self.max_response_bytes, url)
                 status = response.status
                 reply_headers = dict(response.headers)
         except TimeoutError:
@@ -184,6 +171,33 @@ class ChatTransport:
         if not isinstance(answer, dict):
             raise MalformedBodyError(f"{url} answered with JSON that is not an object: {content[:200]!r}")
         return answer
+
+
+def max_response_bytes_setting() -> int:
+    """``PBENCH_MAX_RESPONSE_BYTES`` (a positive whole number of bytes), else the default; one line naming it when bad."""
+    raw = os.environ.get(MAX_RESPONSE_BYTES_ENV, "").strip()
+    if not raw:
+        return DEFAULT_MAX_RESPONSE_BYTES
+    if not raw.isdigit() or int(raw) == 0:
+        raise ValueError(f"{MAX_RESPONSE_BYTES_ENV}: expected a positive whole number of bytes, got {raw!r}")
+    return int(raw)
+
+
+async def _read_capped(response: aiohttp.ClientResponse, cap: int, url: str) -> bytes:
+    """The body, or :class:`MalformedBodyError` as soon as it is announced or found to be over ``cap`` bytes (a body
+    streaming without end is cut there, not read until the call's timeout)."""
+    if response.content_length is not None and response.content_length > cap:
+        response.close()  # the connection too: the rest of the body is never read
+        raise MalformedBodyError(f"{url} announced a {response.content_length}-byte body, over the {cap}-byte cap")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.content.iter_any():
+        size += len(chunk)
+        if size > cap:
+            response.close()
+            raise MalformedBodyError(f"{url} sent a body over the {cap}-byte cap; cut there")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def base_url_of(url: str) -> str:
@@ -207,13 +221,8 @@ def _status_error(url: str, status: int, headers: dict[str, str], content: bytes
 
 def _retryable(exc: BaseException, repeated: bool) -> bool:
     """Whether a failed attempt is worth repeating; ``repeated``: it failed exactly as the attempt before."""
-    if isinstance(exc, openai.APIStatusError):
-        if exc.status_code == 429:
-            return True
-        if names_request_feature(exc):
-            return False
-        return exc.status_code in RETRY_STATUSES or (exc.status_code >= 500 and not repeated)
-    return isinstance(exc, openai.APIConnectionError | MalformedBodyError)  # connection errors include timeouts
+    fault = classify(exc)
+    return fault is Fault.TRANSIENT or (fault is Fault.SERVER_ERROR and not repeated)
 
 
 def retry_delay(exc: BaseException, attempt: int) -> float:
