@@ -31,7 +31,7 @@ import random
 import time
 import urllib.request
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 import aiohttp
 import httpx2
@@ -47,7 +47,7 @@ from openai.lib import type_to_response_format_param
 from pydantic import BaseModel, PrivateAttr, SecretStr, ValidationError
 
 from proactive_bench.llm.endpoints import EndpointHealth
-from proactive_bench.llm.faults import Fault, MalformedBodyError, classify
+from proactive_bench.llm.faults import Fault, MalformedBodyError, classify, names_field
 from proactive_bench.llm.retry_log import note_retry
 from proactive_bench.llm.sent import note_request_sent
 
@@ -62,6 +62,8 @@ EMBEDDINGS_PATH = "/embeddings"
 MAX_RESPONSE_BYTES_ENV = "PBENCH_MAX_RESPONSE_BYTES"
 DEFAULT_MAX_RESPONSE_BYTES = 8 * 2**20
 """The largest answer body read (a chat completion is kilobytes; a bigger one is a server fault, cut and retried)."""
+CapField = Literal["max_completion_tokens", "max_tokens"]
+CAP_FIELDS: tuple[CapField, CapField] = ("max_completion_tokens", "max_tokens")
 UNSET_TIMEOUT_S = 600.0
 """The whole-request limit when the model sets none (the OpenAI SDK's default)."""
 STATUS_ERRORS: dict[int, type[openai.APIStatusError]] = {
@@ -90,6 +92,9 @@ class ChatTransport:
         self.connections_per_host = connections_per_host
         self.health = health
         self.max_response_bytes = max_response_bytes or max_response_bytes_setting()
+        self.cap_fields: dict[str, CapField] = {}
+        """The answer-cap field each endpoint (base URL) reads, learnt from its probe or a 400 naming the other."""
+        self._refused_caps: dict[str, set[CapField]] = {}
         self._session: aiohttp.ClientSession | None = None
 
     async def __aenter__(self) -> ChatTransport:
@@ -141,6 +146,23 @@ class ChatTransport:
                 note_retry(error, (time.perf_counter() - started) * 1000)
                 await asyncio.sleep(delay)
         raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
+
+    def cap_field(self, base_url: str) -> CapField:
+        """The one answer-cap field to send ``base_url``: what it is known to honour, else ``max_completion_tokens`` for
+        OpenAI's API and ``max_tokens`` (which every other server reads) elsewhere."""
+        return self.cap_fields.get(base_url, "max_completion_tokens" if base_url == DEFAULT_BASE_URL else "max_tokens")
+
+    def refused_cap(self, base_url: str, field: CapField) -> CapField | None:
+        """Note that ``base_url`` answered a 400 naming ``field``: the other field from now on, or None when it refused
+        that one too (the 400 is about something else)."""
+        refused = self._refused_caps.setdefault(base_url, set())
+        refused.add(field)
+        other = CAP_FIELDS[1 - CAP_FIELDS.index(field)]
+        if other in refused:
+            return None
+        self.cap_fields[base_url] = other
+        log.info("answer_cap_field_switched", base_url=base_url, refused=field, now=other)
+        return other
 
     async def get_json(self, url: str, headers: dict[str, str], timeout: float) -> Any:
         """GET ``url``'s JSON, or None when there is no JSON answer (for optional server facts such as ``/models``)."""
@@ -296,17 +318,30 @@ class HttpChatOpenAI(ChatOpenAI):
             payload["response_format"] = response_format_param(schema)
         else:
             schema = None
-        answer = await self._transport.complete(
-            self._chat_url(),
-            self._headers(),
-            payload,
-            _timeout_s(self.request_timeout),
-            self.max_retries or 0,
-        )
+        answer = await self._complete(payload)
         result = self._create_chat_result(answer)
         if schema is not None and result.generations:
             _attach_parsed(result, schema)
         return result
+
+    async def _complete(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Send with one answer-cap field, the one the endpoint reads; a 400 naming it switches the endpoint to the other."""
+        url, base = self._chat_url(), (self.openai_api_base or DEFAULT_BASE_URL).rstrip("/")
+        cap = _pop_cap(payload)
+        field = self._transport.cap_field(base)
+        while True:
+            if cap is not None:
+                payload[field] = cap
+            try:
+                return await self._transport.complete(
+                    url, self._headers(), payload, _timeout_s(self.request_timeout), self.max_retries or 0
+                )
+            except openai.APIStatusError as exc:
+                other = self._transport.refused_cap(base, field) if cap is not None and names_field(exc, field) else None
+                if other is None:
+                    raise
+                del payload[field]
+                field = other
 
     def _chat_url(self) -> str:
         return f"{(self.openai_api_base or DEFAULT_BASE_URL).rstrip('/')}{CHAT_PATH}"
@@ -328,6 +363,13 @@ def _template(cls: type[HttpChatOpenAI], settings: str) -> HttpChatOpenAI:
     model = cls(**json.loads(settings))
     getattr(model, "_serialized", None)  # LangChain's cached dump of the settings (~0.3 ms), copied with the template
     return model
+
+
+def _pop_cap(payload: dict[str, Any]) -> int | None:
+    """Remove both answer-cap fields (ChatOpenAI writes ``max_completion_tokens``, ``ChatSettings`` adds ``max_tokens``
+    through ``extra_body``); the cap."""
+    caps = [payload.pop(field, None) for field in CAP_FIELDS]
+    return next((cap for cap in caps if cap is not None), None)
 
 
 def _attach_parsed(result: ChatResult, schema: type[BaseModel]) -> None:
