@@ -145,13 +145,24 @@ def render_files(workspace: Workspace, patterns: Iterable[str]) -> str:
     return "\n\n".join(blocks) or "(no files requested)"
 
 
+def _read_shown(workspace: Workspace, name: str, limit: int) -> str:
+    """The text of a file named as :func:`jail.shown` names it (a non-UTF-8 name arrives escaped), else as given."""
+    original = jail.unshown(name)
+    if original != name:
+        try:
+            return jail.read_text(workspace.root, original, limit)
+        except jail.Missing:
+            pass
+    return jail.read_text(workspace.root, name, limit)
+
+
 def render_changed_files(workspace: Workspace, paths: Iterable[str], absent: str = "deleted") -> str:
     """Files the latest turn created, changed or deleted, with their current text (read through the jail); ``absent``: what a
     missing file is called."""
     blocks, limit = [], _LIMITS.get().file
     for relative in paths:
         try:
-            text = jail.read_text(workspace.root, relative, limit)
+            text = _read_shown(workspace, relative, limit)
         except jail.Missing:
             blocks.append(f"--- {jail.shown(relative)}: {absent}")
             continue

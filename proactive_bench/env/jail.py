@@ -107,6 +107,14 @@ def shown(name: str) -> str:
         return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
+def unshown(name: str) -> str:
+    """The OS name :func:`shown` made ``name`` from (``\\xNN`` escapes back to their bytes); ``name`` when it has none."""
+    if "\\x" not in name:
+        return name
+    raw = re.sub(rb"\\x([0-9a-f]{2})", lambda m: bytes([int(m.group(1), 16)]), name.encode("utf-8"))
+    return os.fsdecode(raw)
+
+
 def special_kind(mode: int) -> str | None:
     """What a non-regular, non-folder, non-link file is ("FIFO", "socket", "device file"), or None."""
     if stat.S_ISFIFO(mode):

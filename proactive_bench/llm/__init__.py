@@ -13,6 +13,7 @@ _EXPORTS = Exports(
         "costs": ("Budget", "PriceFileError", "PriceTable"),
         "embeddings": ("EmbeddingClient", "EmbeddingsError"),
         "endpoints": ("DEFAULT_PAUSE_AFTER", "EndpointError", "EndpointHealth", "check_reachable", "is_openai_model"),
+        "faults": ("is_context_length_error",),
         "ledger": ("LLMCallRecord", "Recorder", "ToolRole", "record_retries", "usage_fields"),
         "model_specs": ("ModelSpecError",),
         "models": ("DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT_S", "ChatSettings", "make_chat_model"),
@@ -22,7 +23,7 @@ _EXPORTS = Exports(
         "sent": ("REQUEST_SENT", "note_request_sent"),
         "structured": ("METHODS", "RetryPolicy", "StructuredCaller", "StructuredOutputError"),
         "tool_models": ("ToolModels", "UsesToolModels"),
-        "transport": ("ChatTransport", "is_context_length_error"),
+        "transport": ("ChatTransport",),
     },
 )
 
@@ -33,6 +34,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.llm.costs import Budget, PriceFileError, PriceTable
     from proactive_bench.llm.embeddings import EmbeddingClient, EmbeddingsError
     from proactive_bench.llm.endpoints import DEFAULT_PAUSE_AFTER, EndpointError, EndpointHealth, check_reachable, is_openai_model
+    from proactive_bench.llm.faults import is_context_length_error
     from proactive_bench.llm.ledger import LLMCallRecord, Recorder, ToolRole, record_retries, usage_fields
     from proactive_bench.llm.model_specs import ModelSpecError
     from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, ChatSettings, make_chat_model
@@ -42,7 +44,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.llm.sent import REQUEST_SENT, note_request_sent
     from proactive_bench.llm.structured import METHODS, RetryPolicy, StructuredCaller, StructuredOutputError
     from proactive_bench.llm.tool_models import ToolModels, UsesToolModels
-    from proactive_bench.llm.transport import ChatTransport, is_context_length_error
+    from proactive_bench.llm.transport import ChatTransport
 
 __all__ = [
     "CHARS_PER_TOKEN",

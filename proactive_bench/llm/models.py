@@ -29,9 +29,10 @@ class ChatSettings:
     ``rate_limiter`` is shared by every model on one endpoint. With a
     ``transport``, openai models send their async calls over it (see
     :mod:`proactive_bench.llm.transport`) instead of the OpenAI SDK's client.
-    ``max_tokens`` caps each answer (sent to other OpenAI-compatible servers
-    also as the older ``max_tokens``, which most of them read instead of
-    ``max_completion_tokens``).
+    ``max_tokens`` caps each answer (on a transport, sent in the one field the
+    server reads: ``max_completion_tokens`` or the older ``max_tokens``, see
+    :meth:`ChatTransport.cap_field`; the SDK's own client still sends both to
+    other OpenAI-compatible servers).
     """
 
     base_url: str | None = None

@@ -32,15 +32,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 from weakref import WeakKeyDictionary
 
+from proactive_bench.llm.faults import Fault, classify
 from proactive_bench.llm.model_specs import ModelSpecError, model_name
 from proactive_bench.llm.structured import METHODS
-from proactive_bench.llm.transport import (
-    CHAT_PATH,
-    DEFAULT_BASE_URL,
-    RETRY_STATUSES,
-    ChatTransport,
-    names_request_feature,
-)
+from proactive_bench.llm.transport import CHAT_PATH, DEFAULT_BASE_URL, ChatTransport
 from proactive_bench.store import Store
 
 Outcome = Literal["supported", "as text", "ignored", "rejected", "failed"]
@@ -75,6 +70,9 @@ def _solid_png(rgb: tuple[int, int, int], side: int = 16) -> bytes:
 
 
 RED_SQUARE = "data:image/png;base64," + base64.b64encode(_solid_png((220, 20, 20))).decode("ascii")
+CAP_PROBE_TOKENS = 4
+COMPLETION_CAP = "max_completion_tokens"
+"""The capability: a long answer asked for under ``max_completion_tokens`` alone comes back cut at it."""
 STRUCTURED_CAPABILITY = {"json_schema": "json_schema", "function_calling": "function_calling", "json_mode": "json_mode"}
 
 
@@ -153,6 +151,10 @@ async def probe(transport: ChatTransport, base_url: str, model: str, api_key: st
             {"messages": [{"role": "user", "content": "What is the weather in Paris right now? Use your tool."}], "tools": [WEATHER_TOOL]},
             _tool_use,
         ),
+        COMPLETION_CAP: (
+            {"messages": [{"role": "user", "content": "Count from 1 to 100, the numbers separated by spaces."}]},
+            _honours_cap,
+        ),
         VISION: (
             {
                 "messages": [
@@ -170,7 +172,8 @@ async def probe(transport: ChatTransport, base_url: str, model: str, api_key: st
     }
 
     async def one(name: str, extra: dict[str, Any], judge: Any) -> Capability:
-        payload = {"model": model, "max_tokens": PROBE_MAX_TOKENS, "temperature": 0, **extra}
+        cap = {COMPLETION_CAP: CAP_PROBE_TOKENS} if name == COMPLETION_CAP else {"max_tokens": PROBE_MAX_TOKENS}
+        payload = {"model": model, **cap, "temperature": 0, **extra}
         started = time.perf_counter()
         try:
             answer = await transport.complete(url, headers, payload, timeout, max_retries=2)
@@ -178,8 +181,8 @@ async def probe(transport: ChatTransport, base_url: str, model: str, api_key: st
             latency = (time.perf_counter() - started) * 1000
             status = getattr(exc, "status_code", None)
             detail = str(getattr(exc, "message", exc)).removeprefix(f"Error code: {status} - ")[:120]
-            transient = status is None or status in RETRY_STATUSES or (status >= 500 and not names_request_feature(exc))
-            return Capability(name, "failed" if transient else "rejected", latency, status, detail)
+            rejected = classify(exc) in (Fault.REJECTED, Fault.CLIENT_ERROR, Fault.AUTH, Fault.CONTEXT_LENGTH)
+            return Capability(name, "rejected" if rejected else "failed", latency, status, detail)
         latency = (time.perf_counter() - started) * 1000
         outcome, detail = judge(answer)
         return Capability(name, outcome, latency, 200, detail)
@@ -207,6 +210,15 @@ def _sees_red(answer: dict[str, Any]) -> tuple[Outcome, str]:
     if not text:
         return "ignored", "empty answer"
     return ("supported", text[:60]) if "red" in text.lower() else ("ignored", f"did not see the picture: {text[:60]!r}")
+
+
+def _honours_cap(answer: dict[str, Any]) -> tuple[Outcome, str]:
+    """Cut at the cap (finish reason ``length``, or no more tokens than it) when the server reads the field."""
+    choices = answer.get("choices") or [{}]
+    used = (answer.get("usage") or {}).get("completion_tokens")
+    if choices[0].get("finish_reason") == "length" or (isinstance(used, int) and used <= CAP_PROBE_TOKENS):
+        return "supported", f"cut at {used if isinstance(used, int) else '?'} tokens"
+    return "ignored", f"ran on to {used} tokens (finish reason {choices[0].get('finish_reason')!r})"
 
 
 def _json_answer(answer: dict[str, Any]) -> tuple[Outcome, str]:
@@ -269,6 +281,7 @@ async def known_capabilities(store: Store, transport: ChatTransport, base_url: s
     """The stored probe of ``model`` on ``base_url``, else a new one (stored); runs sharing a transport probe once."""
     stored = stored_probe(store, base_url, model)
     if stored is not None:
+        learn_cap_field(transport, stored)
         return stored
     probing = _in_flight.setdefault(transport, {})
     key = (base_url, model)
@@ -277,7 +290,16 @@ async def known_capabilities(store: Store, transport: ChatTransport, base_url: s
     report = await asyncio.shield(probing[key])
     if stored_probe(store, base_url, model) is None and report.reachable:
         store_probe(store, report)
+    learn_cap_field(transport, report)
     return report
+
+
+def learn_cap_field(transport: ChatTransport, report: ProbeReport) -> None:
+    """Send the server ``max_completion_tokens`` alone when the probe saw it honoured, ``max_tokens`` alone when not
+    (a probe from before this capability leaves the transport's default)."""
+    outcome = report.outcome(COMPLETION_CAP)
+    if outcome in ("supported", "rejected", "ignored"):
+        transport.cap_fields[report.base_url.rstrip("/")] = "max_completion_tokens" if outcome == "supported" else "max_tokens"
 
 
 async def probe_model(spec: str, base_url: str | None, api_key: str | None = None) -> ProbeReport:

@@ -12,9 +12,11 @@ JSON from the last two is parsed tolerantly (``json-repair``), and so is a
 
 Which method to use is learnt from the server's answers:
 
-- rejected: an HTTP error (any status) whose message names the method's
-  feature (``response_format``, ``tools``, ...), or a 400/404/415/422 — the
-  method is abandoned for the caller's life (the run) and the next one tried;
+- rejected: a 4xx or 500 whose message names the method's feature
+  (``response_format``, ``tools``, ...), or a 400/404/415/422 — the method is
+  abandoned for the caller's life (the run) and the next one tried (a
+  502/503/504 is overload whatever it names: see
+  :func:`~proactive_bench.llm.faults.classify`);
 - failing the same way twice in a row (the same server error, or answers that
   are not JSON / do not match the schema, as from a server that silently
   ignores ``response_format``): the next method is tried, and once another
@@ -22,7 +24,7 @@ Which method to use is learnt from the server's answers:
   method fails alike, the server is at fault, not the method);
 - an answer the caller's ``check`` rejects is retried, then the next method tried;
 - transient faults (rate limits, 502/503/504, timeouts, dropped connections,
-  garbled bodies — already retried by the transport) are retried with backoff
+  garbled or oversized bodies — already retried by the transport) are retried with backoff
   on the same method, a bounded number of times;
 - authentication errors and prompts longer than the model's context end the
   call at once: no method can help.
@@ -59,6 +61,7 @@ from proactive_bench.llm.context import (
     one_line,
     prompt_budget_chars,
 )
+from proactive_bench.llm.faults import Fault, MalformedBodyError, classify
 from proactive_bench.llm.ledger import (
     ERROR_TEXT_LIMIT,
     CallRole,
@@ -70,12 +73,6 @@ from proactive_bench.llm.ledger import (
 )
 from proactive_bench.llm.prompts import Prompt
 from proactive_bench.llm.retry_log import listen, unlisten
-from proactive_bench.llm.transport import (
-    RETRY_STATUSES,
-    MalformedBodyError,
-    is_context_length_error,
-    names_request_feature,
-)
 
 log = structlog.get_logger(__name__)
 
@@ -421,18 +418,17 @@ def prompt_message(text: str, images: Sequence[tuple[str, bytes]] = ()) -> Human
 
 
 def _status_failure(exc: openai.APIStatusError) -> _Failure:
-    """What an HTTP error answer means for the method that got it."""
+    """What an HTTP error answer means for the method that got it (:func:`~proactive_bench.llm.faults.classify`'s word)."""
     message = _clip(f"HTTP {exc.status_code}: {exc.message}")
-    if exc.status_code == 429:
+    fault = classify(exc)
+    if fault is Fault.TRANSIENT:
         return _Transient(message)
-    if is_context_length_error(exc):
+    if fault is Fault.CONTEXT_LENGTH:
         return _Fatal(message, "context_length")
-    if exc.status_code in (401, 403):
+    if fault is Fault.AUTH:
         return _Fatal(message, "auth")
-    if names_request_feature(exc) or exc.status_code in (400, 404, 415, 422):
+    if fault is Fault.REJECTED:
         return _Unsupported(message)
-    if exc.status_code in RETRY_STATUSES:
-        return _Transient(message)
     return _MethodFault(message, f"HTTP {exc.status_code}")
 
 

@@ -13,13 +13,12 @@ LangChain's own).
 Failures keep the SDK's contract: HTTP errors raise the matching
 ``openai.APIStatusError`` subclass, timeouts ``openai.APITimeoutError``, lost
 connections ``openai.APIConnectionError``, an answer that is not a JSON
-object :class:`MalformedBodyError`. Transient faults are retried
+object (or one over ``max_response_bytes``, read no further)
+:class:`MalformedBodyError`. Which faults are retried is
+:func:`~proactive_bench.llm.faults.classify`'s word: transient ones
 ``max_retries`` times with full-jitter exponential backoff (``Retry-After``
-honoured, capped): 429, timeouts, lost connections and truncated or non-JSON
-bodies always; 408/409/5xx unless the body names a request feature
-(``response_format``, ``tools``, ...: the server rejects the request itself,
-see :func:`names_request_feature`); 5xx other than 502/503/504 also not when
-the same answer came twice in a row. Every retried attempt is reported to the caller's
+honoured, capped), other 5xx unless the same answer came twice in a row,
+rejections never. Every retried attempt is reported to the caller's
 :mod:`~proactive_bench.llm.retry_log` listener.
 """
 
@@ -27,12 +26,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
-import re
 import time
 import urllib.request
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 import aiohttp
 import httpx2
@@ -48,23 +47,23 @@ from openai.lib import type_to_response_format_param
 from pydantic import BaseModel, PrivateAttr, SecretStr, ValidationError
 
 from proactive_bench.llm.endpoints import EndpointHealth
+from proactive_bench.llm.faults import Fault, MalformedBodyError, classify, names_field
 from proactive_bench.llm.retry_log import note_retry
 from proactive_bench.llm.sent import note_request_sent
 
 log = structlog.get_logger(__name__)
 
-RETRY_STATUSES = frozenset({408, 409, 429, 502, 503, 504})
-"""Always transient; other 5xx are retried unless they name a request feature or repeat."""
-REQUEST_FEATURE = re.compile(r"response_format|json_schema|json_object|tool_choice|\btools?\b|\bfunctions?\b|function.?call", re.IGNORECASE)
-CONTEXT_LENGTH = re.compile(
-    r"context (length|window|size)|maximum context|too many tokens|prompt is too long|reduce the length", re.IGNORECASE
-)
 MAX_RETRY_AFTER_S = 60.0
 FIRST_BACKOFF_S = 1.0
 MAX_BACKOFF_S = 8.0
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 CHAT_PATH = "/chat/completions"
 EMBEDDINGS_PATH = "/embeddings"
+MAX_RESPONSE_BYTES_ENV = "PBENCH_MAX_RESPONSE_BYTES"
+DEFAULT_MAX_RESPONSE_BYTES = 8 * 2**20
+"""The largest answer body read (a chat completion is kilobytes; a bigger one is a server fault, cut and retried)."""
+CapField = Literal["max_completion_tokens", "max_tokens"]
+CAP_FIELDS: tuple[CapField, CapField] = ("max_completion_tokens", "max_tokens")
 UNSET_TIMEOUT_S = 600.0
 """The whole-request limit when the model sets none (the OpenAI SDK's default)."""
 STATUS_ERRORS: dict[int, type[openai.APIStatusError]] = {
@@ -78,20 +77,6 @@ STATUS_ERRORS: dict[int, type[openai.APIStatusError]] = {
 }
 
 
-class MalformedBodyError(ValueError):
-    """The server answered 200 with a body that is not a JSON object (cut short, an HTML error page, ...)."""
-
-
-def names_request_feature(exc: BaseException) -> bool:
-    """Whether an HTTP error's message names a request feature: the server rejects the request's shape, retrying cannot help."""
-    return isinstance(exc, openai.APIStatusError) and REQUEST_FEATURE.search(str(exc.message)) is not None
-
-
-def is_context_length_error(exc: BaseException) -> bool:
-    """Whether an HTTP error says the prompt is longer than the model's context."""
-    return isinstance(exc, openai.APIStatusError) and CONTEXT_LENGTH.search(str(exc.message)) is not None
-
-
 class ChatTransport:
     """Pooled connections for chat completion requests, used inside one event loop.
 
@@ -99,10 +84,17 @@ class ChatTransport:
     ``aiohttp`` session is created on first use, inside the running loop.
     """
 
-    def __init__(self, connections_per_host: int = 256, health: EndpointHealth | None = None) -> None:
-        """``health``: told each request's outcome (a sweep pauses the runs of a server that went away)."""
+    def __init__(
+        self, connections_per_host: int = 256, health: EndpointHealth | None = None, max_response_bytes: int | None = None
+    ) -> None:
+        """``health``: told each request's outcome (a sweep pauses the runs of a server that went away);
+        ``max_response_bytes``: the largest body read (default: ``PBENCH_MAX_RESPONSE_BYTES``, else 8 MiB)."""
         self.connections_per_host = connections_per_host
         self.health = health
+        self.max_response_bytes = max_response_bytes or max_response_bytes_setting()
+        self.cap_fields: dict[str, CapField] = {}
+        """The answer-cap field each endpoint (base URL) reads, learnt from its probe or a 400 naming the other."""
+        self._refused_caps: dict[str, set[CapField]] = {}
         self._session: aiohttp.ClientSession | None = None
 
     async def __aenter__(self) -> ChatTransport:
@@ -155,6 +147,23 @@ class ChatTransport:
                 await asyncio.sleep(delay)
         raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
 
+    def cap_field(self, base_url: str) -> CapField:
+        """The one answer-cap field to send ``base_url``: what it is known to honour, else ``max_completion_tokens`` for
+        OpenAI's API and ``max_tokens`` (which every other server reads) elsewhere."""
+        return self.cap_fields.get(base_url, "max_completion_tokens" if base_url == DEFAULT_BASE_URL else "max_tokens")
+
+    def refused_cap(self, base_url: str, field: CapField) -> CapField | None:
+        """Note that ``base_url`` answered a 400 naming ``field``: the other field from now on, or None when it refused
+        that one too (the 400 is about something else)."""
+        refused = self._refused_caps.setdefault(base_url, set())
+        refused.add(field)
+        other = CAP_FIELDS[1 - CAP_FIELDS.index(field)]
+        if other in refused:
+            return None
+        self.cap_fields[base_url] = other
+        log.info("answer_cap_field_switched", base_url=base_url, refused=field, now=other)
+        return other
+
     async def get_json(self, url: str, headers: dict[str, str], timeout: float) -> Any:
         """GET ``url``'s JSON, or None when there is no JSON answer (for optional server facts such as ``/models``)."""
         try:
@@ -166,7 +175,7 @@ class ChatTransport:
     async def _post(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> dict[str, Any]:
         try:
             async with self._client().post(url, data=body, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
-                content = await response.read()
+                content = await _read_capped(response, self.max_response_bytes, url)
                 status = response.status
                 reply_headers = dict(response.headers)
         except TimeoutError:
@@ -184,6 +193,33 @@ class ChatTransport:
         if not isinstance(answer, dict):
             raise MalformedBodyError(f"{url} answered with JSON that is not an object: {content[:200]!r}")
         return answer
+
+
+def max_response_bytes_setting() -> int:
+    """``PBENCH_MAX_RESPONSE_BYTES`` (a positive whole number of bytes), else the default; one line naming it when bad."""
+    raw = os.environ.get(MAX_RESPONSE_BYTES_ENV, "").strip()
+    if not raw:
+        return DEFAULT_MAX_RESPONSE_BYTES
+    if not raw.isdigit() or int(raw) == 0:
+        raise ValueError(f"{MAX_RESPONSE_BYTES_ENV}: expected a positive whole number of bytes, got {raw!r}")
+    return int(raw)
+
+
+async def _read_capped(response: aiohttp.ClientResponse, cap: int, url: str) -> bytes:
+    """The body, or :class:`MalformedBodyError` as soon as it is announced or found to be over ``cap`` bytes (a body
+    streaming without end is cut there, not read until the call's timeout)."""
+    if response.content_length is not None and response.content_length > cap:
+        response.close()  # the connection too: the rest of the body is never read
+        raise MalformedBodyError(f"{url} announced a {response.content_length}-byte body, over the {cap}-byte cap")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.content.iter_any():
+        size += len(chunk)
+        if size > cap:
+            response.close()
+            raise MalformedBodyError(f"{url} sent a body over the {cap}-byte cap; cut there")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def base_url_of(url: str) -> str:
@@ -207,13 +243,8 @@ def _status_error(url: str, status: int, headers: dict[str, str], content: bytes
 
 def _retryable(exc: BaseException, repeated: bool) -> bool:
     """Whether a failed attempt is worth repeating; ``repeated``: it failed exactly as the attempt before."""
-    if isinstance(exc, openai.APIStatusError):
-        if exc.status_code == 429:
-            return True
-        if names_request_feature(exc):
-            return False
-        return exc.status_code in RETRY_STATUSES or (exc.status_code >= 500 and not repeated)
-    return isinstance(exc, openai.APIConnectionError | MalformedBodyError)  # connection errors include timeouts
+    fault = classify(exc)
+    return fault is Fault.TRANSIENT or (fault is Fault.SERVER_ERROR and not repeated)
 
 
 def retry_delay(exc: BaseException, attempt: int) -> float:
@@ -287,17 +318,30 @@ class HttpChatOpenAI(ChatOpenAI):
             payload["response_format"] = response_format_param(schema)
         else:
             schema = None
-        answer = await self._transport.complete(
-            self._chat_url(),
-            self._headers(),
-            payload,
-            _timeout_s(self.request_timeout),
-            self.max_retries or 0,
-        )
+        answer = await self._complete(payload)
         result = self._create_chat_result(answer)
         if schema is not None and result.generations:
             _attach_parsed(result, schema)
         return result
+
+    async def _complete(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Send with one answer-cap field, the one the endpoint reads; a 400 naming it switches the endpoint to the other."""
+        url, base = self._chat_url(), (self.openai_api_base or DEFAULT_BASE_URL).rstrip("/")
+        cap = _pop_cap(payload)
+        field = self._transport.cap_field(base)
+        while True:
+            if cap is not None:
+                payload[field] = cap
+            try:
+                return await self._transport.complete(
+                    url, self._headers(), payload, _timeout_s(self.request_timeout), self.max_retries or 0
+                )
+            except openai.APIStatusError as exc:
+                other = self._transport.refused_cap(base, field) if cap is not None and names_field(exc, field) else None
+                if other is None:
+                    raise
+                del payload[field]
+                field = other
 
     def _chat_url(self) -> str:
         return f"{(self.openai_api_base or DEFAULT_BASE_URL).rstrip('/')}{CHAT_PATH}"
@@ -319,6 +363,13 @@ def _template(cls: type[HttpChatOpenAI], settings: str) -> HttpChatOpenAI:
     model = cls(**json.loads(settings))
     getattr(model, "_serialized", None)  # LangChain's cached dump of the settings (~0.3 ms), copied with the template
     return model
+
+
+def _pop_cap(payload: dict[str, Any]) -> int | None:
+    """Remove both answer-cap fields (ChatOpenAI writes ``max_completion_tokens``, ``ChatSettings`` adds ``max_tokens``
+    through ``extra_body``); the cap."""
+    caps = [payload.pop(field, None) for field in CAP_FIELDS]
+    return next((cap for cap in caps if cap is not None), None)
 
 
 def _attach_parsed(result: ChatResult, schema: type[BaseModel]) -> None:

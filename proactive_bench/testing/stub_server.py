@@ -4,7 +4,8 @@ It speaks real HTTP so that the real ``langchain-openai`` client is exercised.
 A *responder* function maps each chat request body to a reply: a completion dict
 (see :func:`text_reply` and :func:`tool_call_reply`), an ``(http_status,
 body)`` pair to simulate faults, a :class:`RawReply` (any body, headers, or
-a body cut short), or :data:`DROP` (the connection is closed unanswered).
+a body cut short), :data:`DROP` (the connection is closed unanswered) or
+:data:`ENDLESS` (a body streaming without end).
 :mod:`proactive_bench.testing.stub_zoo` builds responders that imitate real servers' quirks.
 An *embedder* function answers ``/v1/embeddings`` the same way (:func:`hashed_embeddings`
 gives bag-of-words vectors, so that similar texts get similar vectors).
@@ -45,7 +46,14 @@ class Dropped:
 
 
 DROP = Dropped()
-Reply = dict[str, Any] | tuple[int, dict[str, Any]] | RawReply | Dropped
+
+
+class Endless:
+    """A 200 whose JSON body starts and never ends (chunked, written until the client goes away)."""
+
+
+ENDLESS = Endless()
+Reply = dict[str, Any] | tuple[int, dict[str, Any]] | RawReply | Dropped | Endless
 Responder = Callable[[dict[str, Any]], Reply]
 
 
@@ -261,6 +269,8 @@ class StubServer:
         reply = self._route(request.path.rstrip("/"), body)
         if isinstance(reply, Dropped):
             return await _cut_short(request, RawReply(200, b"", cut_at=0))
+        if isinstance(reply, Endless):
+            return await _stream_forever(request)
         if not isinstance(reply, RawReply):
             status, payload = reply if isinstance(reply, tuple) else (200, reply)
             reply = RawReply(status, json.dumps(payload).encode())
@@ -274,6 +284,21 @@ class StubServer:
         if path.endswith("/embeddings") and self.embedder is not None:
             return self.embedder(body)
         return error_reply(404, f"no route {path}")
+
+
+async def _stream_forever(request: web.Request) -> web.StreamResponse:
+    """Start a JSON answer and keep writing it until the client closes the connection (or the server stops)."""
+    response = web.StreamResponse(status=200, headers={"Content-Type": "application/json"})
+    response.enable_chunked_encoding()
+    await response.prepare(request)
+    await response.write(b'{"choices": [{"message": {"role": "assistant", "content": "')
+    chunk = b"and so on " * 6554  # 64 KiB
+    try:
+        while True:
+            await response.write(chunk)
+            await asyncio.sleep(0)
+    except (ConnectionError, RuntimeError):  # the client went away (aiohttp raises either)
+        return response
 
 
 async def _cut_short(request: web.Request, reply: RawReply) -> web.StreamResponse:

@@ -15,6 +15,9 @@ wraps any responder in one real-world quirk:
 ``drop-connection``       every third connection is closed unanswered
 ``non-json-body``         every third answer is a 200 HTML page
 ``truncated-body``        every third answer is cut short of its announced length
+``huge-body``             every third answer is a 50 MB JSON body
+``endless-body``          every third answer is a JSON body that streams without end
+``overload-naming-tools`` every third request gets 503 "tool server overloaded" (transient despite the word)
 ========================  ===============================================================
 
 Serve one by hand for a real run::
@@ -34,6 +37,7 @@ from typing import Any
 
 from proactive_bench.testing.stub_server import (
     DROP,
+    ENDLESS,
     RawReply,
     Reply,
     Responder,
@@ -64,8 +68,20 @@ QUIRKS = (
     "drop-connection",
     "non-json-body",
     "truncated-body",
+    "huge-body",
+    "endless-body",
+    "overload-naming-tools",
 )
-INTERMITTENT = ("rate-limit", "drop-connection", "non-json-body", "truncated-body")
+INTERMITTENT = (
+    "rate-limit",
+    "drop-connection",
+    "non-json-body",
+    "truncated-body",
+    "huge-body",
+    "endless-body",
+    "overload-naming-tools",
+)
+HUGE_BODY_BYTES = 50 * 10**6
 SCHEMA_IN_PROMPT = "validate against this JSON Schema"
 
 
@@ -178,8 +194,22 @@ def _fault(quirk: str, reply: Reply, retry_after: str) -> Reply:
         return DROP
     if quirk == "non-json-body":
         return RawReply(200, b"<html><body>502 Bad Gateway</body></html>", {"Content-Type": "text/html"})
+    if quirk == "huge-body":
+        return huge_body()
+    if quirk == "endless-body":
+        return ENDLESS
+    if quirk == "overload-naming-tools":
+        return error_reply(503, "tool server overloaded: function calls are queued, try again")
     body = json.dumps(reply).encode()
     return RawReply(200, body, cut_at=len(body) // 2)  # truncated-body
+
+
+def huge_body(size: int = HUGE_BODY_BYTES) -> RawReply:
+    """A well-formed chat completion of about ``size`` bytes (its text padded)."""
+    reply = text_reply("")
+    padding = size - len(json.dumps(reply).encode())
+    reply["choices"][0]["message"]["content"] = "x" * max(0, padding)
+    return RawReply(200, json.dumps(reply).encode())
 
 
 def _calls_as_text(reply: Reply) -> Reply:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -263,19 +263,17 @@ class LLMUser:
             return text, []
         log.info("user_reply_leak", session=view.session.id, turn=view.turn, intents=leaks)
         leaked = "\n".join(f"- {i.text}" for i in unselected if i.id in leaks)
-        retry = await self._write(view, prompt + REPLY_RETRY_PROMPT.render(leaked=leaked), REPLY_RETRY_PROMPT.hash)
-        if retry is None or leaked_intents(retry, unselected, intents, context):
-            self._record(
-                time.perf_counter(),
-                ok=False,
-                error="fallback to reveal sentences: the rewritten reply leaked again",
-                prompt_hash=REPLY_RETRY_PROMPT.hash,
-            )
-            return fallback, leaks
-        return retry, leaks
+        retry = await self._write(
+            view,
+            prompt + REPLY_RETRY_PROMPT.render(leaked=leaked),
+            REPLY_RETRY_PROMPT.hash,
+            refuse=lambda text: "the rewritten reply leaked again" if leaked_intents(text, unselected, intents, context) else None,
+        )
+        return (fallback, leaks) if retry is None else (retry, leaks)
 
-    async def _write(self, view: UserView, prompt: str, prompt_hash: str) -> str | None:
-        """One reply from the model, recorded; None (recorded as a fallback) on any failure."""
+    async def _write(self, view: UserView, prompt: str, prompt_hash: str, refuse: Callable[[str], str | None] | None = None) -> str | None:
+        """One reply from the model, recorded once; None (its record says the fallback) on any failure or when ``refuse``
+        names a reason not to use the text."""
         started = time.perf_counter()
         token = listen(
             record_retries(self.recorder, role="user", purpose="reply", model=self.model_name, method="text", prompt_hash=prompt_hash)
@@ -285,6 +283,7 @@ class LLMUser:
             text = str(answer.text).strip()
             if not text:
                 raise ValueError("the model returned an empty message")
+            reason = refuse(text) if refuse is not None else None
         except Exception as exc:  # any failure: fall back to the annotated sentences
             error = f"{type(exc).__name__}: {exc}"
             log.warning("user_reply_fallback", session=view.session.id, error=error)
@@ -292,6 +291,11 @@ class LLMUser:
             return None
         finally:
             unlisten(token)
+        if reason is not None:
+            usage = usage_fields(answer)
+            notes = [f"fallback to reveal sentences: {reason}", *([usage.pop("error")] if "error" in usage else [])]
+            self._record(started, ok=False, error="; ".join(notes), prompt_hash=prompt_hash, **usage)
+            return None
         self._record(started, ok=True, prompt_hash=prompt_hash, **usage_fields(answer))
         return text
 

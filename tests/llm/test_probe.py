@@ -12,11 +12,11 @@ from proactive_bench.testing.stub_zoo import model_listing, plausible_model, wit
 from tests.helpers.cli import run_cli
 
 EXPECTED = {  # the zoo's text-only model never names the red square: vision "ignored" (tests/suites/agentif/test_agentif_judge.py has one that does)
-    "none": ("supported", "supported", "supported", "supported", "supported", "ignored"),
-    "reject-format-500": ("supported", "rejected 500", "supported", "rejected 500", "supported", "ignored"),
-    "reject-format-422": ("supported", "rejected 422", "supported", "rejected 422", "supported", "ignored"),
-    "ignore-format": ("supported", "ignored", "supported", "ignored", "supported", "ignored"),
-    "tool-calls-as-text": ("supported", "rejected 400", "as text", "rejected 400", "as text", "ignored"),
+    "none": ("supported", "supported", "supported", "supported", "supported", "ignored", "ignored"),
+    "reject-format-500": ("supported", "rejected 500", "supported", "rejected 500", "supported", "ignored", "ignored"),
+    "reject-format-422": ("supported", "rejected 422", "supported", "rejected 422", "supported", "ignored", "ignored"),
+    "ignore-format": ("supported", "ignored", "supported", "ignored", "supported", "ignored", "ignored"),
+    "tool-calls-as-text": ("supported", "rejected 400", "as text", "rejected 400", "as text", "ignored", "ignored"),
 }
 
 
@@ -34,6 +34,7 @@ def test_the_probe_tells_what_each_server_does(quirk: str) -> None:
         "function_calling",
         "json_mode",
         "tool use",
+        "max_completion_tokens",
         "vision",
     ]
     assert found == EXPECTED[quirk]

@@ -191,9 +191,13 @@ def test_a_leaking_reply_is_recorded_and_written_again(tmp_path: Path) -> None:
 
 
 def test_a_reply_that_leaks_again_falls_back_to_the_reveal_sentence(tmp_path: Path) -> None:
-    result, _, db = run_llm(tmp_path, FakeUserModel(always_leaky=True), "scripted:passive", "--sessions", "a1")
+    result, server, db = run_llm(tmp_path, FakeUserModel(always_leaky=True), "scripted:passive", "--sessions", "a1")
     out = json.loads(result.stdout)
     assert _user_messages(db, out["run_id"])[0] == "I need the mean in there too."
     store = Store(db)
     (srun,) = store.session_runs(out["run_id"])
-    assert any("leaked again" in (c.error or "") for c in store.rows(LLMCall, srun.id))
+    replies = [c for c in store.rows(LLMCall, srun.id) if c.purpose == "reply"]
+    fallbacks = [c for c in replies if "leaked again" in (c.error or "")]
+    assert fallbacks and all(c.completion_tokens for c in fallbacks)  # the rewrite's own row, with its tokens
+    sent = [b for b in server.requests if "role-playing the user" in prompt_text(b)]
+    assert len(replies) == len(sent)  # one row per request the server saw: none for a call that did not happen
