@@ -24,13 +24,13 @@ from typing import Any, TypeVar
 from proactive_bench.env import HistorySearch
 from proactive_bench.llm import ChatSettings, ChatTransport, EmbeddingClient, EmbeddingsError
 from proactive_bench.store import Store
-from proactive_bench.suites.odyssey.memory import MemoryContext, MemorySetting, MemorySettingError, memory_context, parse_memory_setting
+from proactive_bench.suites.odyssey.memory import MemoryContext, memory_context
 from proactive_bench.suites.odyssey.memory_docs import history_days
 from proactive_bench.suites.odyssey.memory_summaries import Summarizer, SummaryError
 from proactive_bench.suites.odyssey.retrieval_embedders import PURPOSE as EMBEDDING_PURPOSE, OpenAIEmbedder
+from proactive_bench.suites.odyssey.settings import MemorySetting, MemorySettingError
 from proactive_bench.suites.odyssey.task import OdysseyTask
 
-DEFAULT_MEMORY = "long-context"
 HISTORY_HEADING = "Our earlier conversations (oldest first):"
 RETRIEVED_HEADING = "Passages retrieved from our earlier conversations (the search_history tool finds more):"
 TASK_HEADING = "Task:"
@@ -63,11 +63,6 @@ class OpeningContext:
         if not self.text:
             return intent
         return f"{self.heading}\n\n{self.text}\n\n{TASK_HEADING} {intent}"
-
-
-def parse_setting(memory: str | None, top_k: int | None) -> MemorySetting:
-    """A run's memory setting (None: ``long-context``); MemorySettingError with a one-line reason."""
-    return parse_memory_setting(memory or DEFAULT_MEMORY, top_k)
 
 
 def task_context(task: OdysseyTask, setting: MemorySetting, models: HistoryModels = HistoryModels()) -> OpeningContext:
