@@ -78,6 +78,14 @@ DEFERRED = {
         "proactive_bench.scaffolds.external.loading",
         "proactive_bench.scaffolds.external",
     ): "an external agent's transport module loads (importlib, by TRANSPORTS) when such an agent is built: the A2A SDK for a2a: only",
+    (
+        "proactive_bench.suites.odyssey.context",
+        "proactive_bench.suites.odyssey.context_models",
+    ): "the model clients (openai, LangChain) load only when a summary or embedding model makes an odyssey context",
+    (
+        "proactive_bench.suites.trainee.suite",
+        "proactive_bench.suites.trainee.colleagues_llm",
+    ): "the model clients (openai, LangChain) load only for trainee runs with --npc llm",
     ("proactive_bench.suites.odyssey.checkers", "pycel"): "pycel (with networkx) loads when a checker evaluates a formula",
 }
 """Function-level imports kept on purpose, ``(importer prefix, imported module prefix): why``: start-up time only."""

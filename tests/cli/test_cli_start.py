@@ -11,6 +11,7 @@ the data or pbench change.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -244,3 +245,29 @@ def test_an_unreadable_report_is_a_miss(tmp_path: Path, monkeypatch: pytest.Monk
 
 def refuse(*_args: object) -> None:
     raise AssertionError("checks ran")
+
+
+def test_the_code_stamp_reads_no_source_and_changes_with_any_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``validate``'s key stamps pbench's source by stat: an edit of the same size, a new file, a replaced file each change it."""
+    code = tmp_path / "pbench"
+    (code / "checks").mkdir(parents=True)
+    check = code / "checks" / "lint.py"
+    check.write_text("LIMIT = 1\n")
+    first = digests.code_stamp(code)
+    assert digests.code_stamp(code) == first
+    check.write_text("LIMIT = 2\n")  # same size
+    edited = digests.code_stamp(code)
+    assert edited != first
+    (code / "checks" / "new.py").write_text("")
+    added = digests.code_stamp(code)
+    assert added not in (first, edited)
+    replacement = tmp_path / "lint.py"
+    replacement.write_text("LIMIT = 2\n")
+    os.utime(replacement, ns=(check.stat().st_atime_ns, check.stat().st_mtime_ns))  # same content, size and mtime
+    replacement.replace(check)
+    assert digests.code_stamp(code) != added
+    opened: list[str] = []
+    real_open = open
+    monkeypatch.setattr("builtins.open", lambda path, *a, **k: opened.append(str(path)) or real_open(path, *a, **k))
+    digests.report_key(MINI, {})
+    assert opened and not [p for p in opened if p.startswith(str(digests.PACKAGE))], "the key read pbench's source"

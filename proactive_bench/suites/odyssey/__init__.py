@@ -6,6 +6,7 @@
 | `checkers.py` | the named checkers (`CHECKERS`), run as the dataset's `checker` predicate kind |
 | `loading.py` | reads `odyssey/<task id>/task.yaml` (file, field, reason) and converts a task into a one-session episode |
 | `context.py` | the memory context a session opens with (the run's memory setting), its token count and `search_history` index |
+| `context_models.py` | a memory context made with models (summaries, embeddings): the model clients load only for it |
 | `validity.py` | solvability and leak checks of `pbench validate` (cues in the history, not in the intent) |
 | `suite.py` | `OdysseySuite`, registered in `suites.SUITES` as `odyssey` |
 | `memory_docs.py` | `HistoryDay`, `MemoryDoc`, `Granularity`; raw documents (sessions, utterances) and rendering |

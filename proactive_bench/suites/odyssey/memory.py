@@ -17,13 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from proactive_bench.suites.odyssey.memory_docs import Granularity, HistoryDay, MemoryDoc, raw_documents, render_history
-from proactive_bench.suites.odyssey.memory_summaries import Summarizer
 from proactive_bench.suites.odyssey.memory_tokens import TokenCounter, default_token_counter
 from proactive_bench.suites.odyssey.retrieval import BM25Retriever, EmbeddingRetriever
-from proactive_bench.suites.odyssey.retrieval_embedders import Embedder
 from proactive_bench.suites.odyssey.settings import MemorySetting, MemorySettingError
+
+if TYPE_CHECKING:
+    from proactive_bench.suites.odyssey.memory_summaries import Summarizer
+    from proactive_bench.suites.odyssey.retrieval_embedders import Embedder
 
 Retriever = BM25Retriever | EmbeddingRetriever
 

@@ -13,7 +13,6 @@ from proactive_bench.env import ClockRates, Colleagues
 from proactive_bench.suites.base import SuiteContext
 from proactive_bench.suites.trainee import checkers as _checkers  # noqa: F401  (adds the trainee checkers: every use of the suite has them)
 from proactive_bench.suites.trainee.colleagues import rules_colleagues
-from proactive_bench.suites.trainee.colleagues_llm import LLMColleagues
 from proactive_bench.suites.trainee.compose import Scenario, default_names, parse_name
 from proactive_bench.suites.trainee.day_plan import TimelineError
 from proactive_bench.suites.trainee.loading import FOLDER, SUITE_NAME, TraineeSettings, load_scenario
@@ -54,6 +53,7 @@ class TraineeSuite:
         if options.npc != "llm":
             return rules_colleagues
         model = options.npc_model or ""
+        from proactive_bench.suites.trainee.colleagues_llm import LLMColleagues  # DEFERRED: the model clients, for --npc llm only
 
         def llm(scenario: Scenario) -> Colleagues:
             return LLMColleagues(scenario, model, base_url)
