@@ -133,9 +133,22 @@ EPISODE_UNNEEDED = (
     "proactive_bench.scaffolds.external.command_agent",
     "pycel",
     "networkx",
+    "openpyxl",
+    "docx",
+    "proactive_bench.env.docx_tools",
+    "proactive_bench.env.xlsx_tools",
+    "proactive_bench.env.pdf_tools",
+    "proactive_bench.suites.odyssey.suite",
+    "proactive_bench.suites.odyssey.generation",
+    "proactive_bench.suites.odyssey.checkers",
+    "proactive_bench.suites.agentif",
+    "proactive_bench.suites.trainee.suite",
+    "proactive_bench.suites.trainee.templates",
 )
 """What ``episode`` of the react agent has no use for before its first model request: the sweep machinery, the PDF
-writer and figures, the external agents' transports and SDKs (A2A, gRPC, MCP), the formula evaluator of odyssey's checkers."""
+writer and figures, the external agents' transports and SDKs (A2A, gRPC, MCP), the formula evaluator of odyssey's checkers,
+the office tools a persona session does not offer (their modules load by tool name), and the other suites (their options
+come from their settings models alone)."""
 
 
 def test_episode_loads_no_ray_executor_nor_dataset_archives(tmp_path: Path) -> None:
@@ -187,7 +200,16 @@ def test_a_cached_validate_loads_no_checks_and_no_database(tmp_path: Path) -> No
     assert cold.returncode == 0, cold.stderr
     checked = set(json.loads(cold.stderr.strip().splitlines()[-1]))
     assert "proactive_bench.validation.lint" in checked and "proactive_bench.episode.environment" in checked  # it did replay
-    unneeded = ("proactive_bench.episode.runner", "proactive_bench.validation.oracle", "langgraph", "ray", "a2a", "mcp")
+    unneeded = (
+        "proactive_bench.episode.runner",
+        "proactive_bench.validation.oracle",
+        "langgraph",
+        "ray",
+        "a2a",
+        "mcp",
+        "openai",  # the model clients: odyssey's summaries and embeddings, trainee's LLM colleagues load them when used
+        "langchain_openai",
+    )
     assert not {m for m in checked for other in unneeded if m == other or m.startswith(other + ".")}  # no agent loop without --oracle
     loaded = modules_loaded("validate", "--data", str(data))
     assert not {
