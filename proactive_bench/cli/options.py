@@ -17,7 +17,7 @@ from proactive_bench.suites import (
     SUITES,
     is_swept,
     option_name,
-    settings_model,
+    suite_settings_model,
 )
 
 RoleUrlOpt = Annotated[str | None, typer.Option(help="This role's OpenAI-compatible endpoint (default: --base-url).")]
@@ -204,7 +204,7 @@ def suite_fields() -> dict[str, FieldInfo]:
     """Every setting of every registered suite (built-ins and installed plug-ins), by name; the first suite declaring a name gives its field."""
     found: dict[str, FieldInfo] = {}
     for name in SUITES.names():
-        for field, info in settings_model(SUITES.get(name)).model_fields.items():
+        for field, info in suite_settings_model(name).model_fields.items():
             found.setdefault(field, info)
     return found
 

@@ -8,40 +8,66 @@ goes through; ``general_tools``, ``file_search``, ``shell``, ``web``,
 ``pdf_tools``) the built-in tools, ``apps`` the simulated apps,
 ``deliverables`` what a grader sees of a file (text, or a picture rendered by
 ``browser``'s headless Chromium),
-and ``catalog`` imports all of them so they are registered (importing this
-package imports it). See README.md for how to add a tool or an app and for
+and ``catalog`` says which module registers each built-in tool: the registry
+imports it when the tool is first looked up. Public names load on first use
+(``Exports``). See README.md for how to add a tool or an app and for
 what the sandbox guarantees.
 """
 
-import proactive_bench.env.catalog  # noqa: F401  (every built-in tool and app is registered from here on)
-import proactive_bench.env.jail as jail
-from proactive_bench.env.apps.base import AppStore, SeedError, app_tables
-from proactive_bench.env.apps.chat import ChatLine, ColleagueReply, Colleagues
-from proactive_bench.env.apps.clock import ClockRates, VirtualClock
-from proactive_bench.env.browser import BrowserError, chromium, chromium_command, run_chromium, screenshot_png
-from proactive_bench.env.deliverables import Picture, file_picture, file_text, is_visual
-from proactive_bench.env.documents import DocumentError, read_as_text
-from proactive_bench.env.memory import Memory
-from proactive_bench.env.office_files import stable_office_bytes
-from proactive_bench.env.toolbox import (
-    REGISTRY,
-    HistorySearch,
-    ToolBox,
-    ToolEnv,
-    ToolError,
-    ToolRecord,
-    ToolSpec,
-    register_tool,
-    render_result,
-    resolve_tool_names,
+from typing import TYPE_CHECKING, Any
+
+import proactive_bench.env.jail as jail  # a module, public as itself: stdlib only
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "apps.base": ("AppStore", "SeedError", "app_tables"),
+        "apps.chat": ("ChatLine", "ColleagueReply", "Colleagues"),
+        "apps.clock": ("ClockRates", "VirtualClock"),
+        "browser": ("BrowserError", "chromium", "chromium_command", "run_chromium", "screenshot_png"),
+        "deliverables": ("Picture", "file_picture", "file_text", "is_visual"),
+        "documents": ("DocumentError", "read_as_text"),
+        "memory": ("Memory",),
+        "office_files": ("stable_office_bytes",),
+        "toolbox": (
+            "REGISTRY",
+            "HistorySearch",
+            "ToolBox",
+            "ToolEnv",
+            "ToolError",
+            "ToolRecord",
+            "ToolSpec",
+            "register_tool",
+            "render_result",
+            "resolve_tool_names",
+        ),
+        "workspace": ("PathEscapeError", "Workspace", "WorkspaceSeedError", "expand_snapshot", "resolve_inside"),
+    },
 )
-from proactive_bench.env.workspace import (
-    PathEscapeError,
-    Workspace,
-    WorkspaceSeedError,
-    expand_snapshot,
-    resolve_inside,
-)
+
+if TYPE_CHECKING:
+    from proactive_bench.env.apps.base import AppStore, SeedError, app_tables
+    from proactive_bench.env.apps.chat import ChatLine, ColleagueReply, Colleagues
+    from proactive_bench.env.apps.clock import ClockRates, VirtualClock
+    from proactive_bench.env.browser import BrowserError, chromium, chromium_command, run_chromium, screenshot_png
+    from proactive_bench.env.deliverables import Picture, file_picture, file_text, is_visual
+    from proactive_bench.env.documents import DocumentError, read_as_text
+    from proactive_bench.env.memory import Memory
+    from proactive_bench.env.office_files import stable_office_bytes
+    from proactive_bench.env.toolbox import (
+        REGISTRY,
+        HistorySearch,
+        ToolBox,
+        ToolEnv,
+        ToolError,
+        ToolRecord,
+        ToolSpec,
+        register_tool,
+        render_result,
+        resolve_tool_names,
+    )
+    from proactive_bench.env.workspace import PathEscapeError, Workspace, WorkspaceSeedError, expand_snapshot, resolve_inside
 
 __all__ = [
     "REGISTRY",
@@ -82,3 +108,7 @@ __all__ = [
     "screenshot_png",
     "stable_office_bytes",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)

@@ -1,37 +1,104 @@
-"""The built-in tools and apps: importing this module registers every one of them.
+"""Where each built-in tool and app is registered: a tool's module is imported when the tool is first looked up.
 
-Each tool module registers its tools with :func:`~proactive_bench.env.toolbox.register_tool`
-and each app module its tables (on ``AppModel``), its :class:`~proactive_bench.env.apps.base.AppSpec`
-and its tools when imported. The package ``__init__`` imports this catalog, so anything that
-imports from :mod:`proactive_bench.env` finds every built-in tool in ``REGISTRY`` and every app
-table in the database an ``AppStore`` creates. A new tool or app module is added to the list below.
+Importing every tool and app module cost each command that touched a tool name
+the office libraries (openpyxl, python-docx, icalendar) and every app's SQLModel
+tables. Instead :data:`~proactive_bench.env.toolbox.REGISTRY` looks a built-in
+name up here and imports its module then: a run loads the tools its sessions
+offer, a predicate the tools it evaluates. Listing every tool (iterating the
+registry) and anything that needs every app table (an ``AppStore``,
+``app_tables``) import them all. A new tool or app module is added below;
+``tests/env/test_catalog.py`` checks the tables against what the modules register.
+
+This module imports nothing from pbench (the registry imports it).
 """
 
-# each module below registers its tools (and an app its tables) on import
-import proactive_bench.env.apps.amazon
-import proactive_bench.env.apps.calendar
-import proactive_bench.env.apps.chat
-import proactive_bench.env.apps.clock
-import proactive_bench.env.apps.file_system
-import proactive_bench.env.apps.gmail
-import proactive_bench.env.apps.phone
-import proactive_bench.env.apps.simple_note
-import proactive_bench.env.apps.splitwise
-import proactive_bench.env.apps.spotify
-import proactive_bench.env.apps.todoist
-import proactive_bench.env.docx_tools
-import proactive_bench.env.file_search
-import proactive_bench.env.general_tools
-import proactive_bench.env.history
-import proactive_bench.env.messaging
-import proactive_bench.env.pdf_tools
-import proactive_bench.env.shell
-import proactive_bench.env.skills
-import proactive_bench.env.web
-import proactive_bench.env.xlsx_tools  # noqa: F401 (imported to register its tools; it binds the name `proactive_bench` only)
-from proactive_bench.env.apps.base import APPS
-from proactive_bench.env.toolbox import REGISTRY
+from __future__ import annotations
 
-BUILTIN_TOOLS = frozenset(REGISTRY)
-"""The names of the built-in tools (later registrations, e.g. a test's app, are not built-in)."""
-BUILTIN_APPS = frozenset(APPS)
+import importlib
+
+GROUP_MODULES: dict[str, tuple[str, ...]] = {
+    "workspace": ("general_tools", "file_search"),
+    "memory": ("general_tools",),
+    "documents": ("docx_tools",),
+    "spreadsheets": ("xlsx_tools",),
+    "pdf": ("pdf_tools",),
+    "history": ("history",),
+    "messaging": ("messaging",),
+    "shell": ("shell",),
+    "skills": ("skills",),
+    "web": ("web",),
+    "amazon": ("apps.amazon",),
+    "calendar": ("apps.calendar",),
+    "chat": ("apps.chat",),
+    "clock": ("apps.clock",),
+    "file_system": ("apps.file_system",),
+    "gmail": ("apps.gmail",),
+    "phone": ("apps.phone",),
+    "simple_note": ("apps.simple_note",),
+    "splitwise": ("apps.splitwise",),
+    "spotify": ("apps.spotify",),
+    "todoist": ("apps.todoist",),
+}
+"""Each built-in tool group and the modules (relative to ``proactive_bench.env``) that register its tools."""
+TOOL_GROUPS: dict[str, str] = {
+    "read_file": "workspace",
+    "write_file": "workspace",
+    "edit_file": "workspace",
+    "list_dir": "workspace",
+    "glob": "workspace",
+    "grep": "workspace",
+    "memory_write": "memory",
+    "memory_read": "memory",
+    "docx_create": "documents",
+    "docx_edit": "documents",
+    "docx_read": "documents",
+    "xlsx_read": "spreadsheets",
+    "xlsx_write": "spreadsheets",
+    "xlsx_append_rows": "spreadsheets",
+    "pdf_create": "pdf",
+    "pdf_extract_text": "pdf",
+    "search_history": "history",
+    "send_message": "messaging",
+    "schedule_task": "messaging",
+    "shell_exec": "shell",
+    "list_skills": "skills",
+    "read_skill": "skills",
+    "web_search": "web",
+    "web_fetch": "web",
+}
+"""The group of each built-in tool outside the apps; an app's tools are ``<app>__<verb>``, in the app's group."""
+TABLE_MODULES = tuple(
+    sorted({module for modules in GROUP_MODULES.values() for module in modules if module.startswith("apps.")} | {"messaging"})
+)
+"""The modules that define app tables (every app, and ``messaging``'s scheduled tasks): an ``AppStore`` holds them all."""
+
+
+def group_of(tool: str) -> str | None:
+    """The built-in group a tool name belongs to, or None when no built-in module registers it."""
+    app, separator, _verb = tool.partition("__")
+    group = app if separator else TOOL_GROUPS.get(tool)
+    return group if group in GROUP_MODULES else None
+
+
+def load_group(group: str) -> None:
+    """Import the modules registering a built-in group's tools (nothing for a group no built-in module has)."""
+    for module in GROUP_MODULES.get(group, ()):
+        importlib.import_module(f"proactive_bench.env.{module}")
+
+
+def load_tool(tool: str) -> None:
+    """Import the module registering a built-in tool (nothing for another name)."""
+    if (group := group_of(tool)) is not None:
+        load_group(group)
+
+
+def load_all() -> None:
+    """Import every built-in tool and app module."""
+    for group in GROUP_MODULES:
+        load_group(group)
+
+
+def load_app_tables() -> None:
+    """Import every module that defines app tables."""
+    for module in TABLE_MODULES:
+        importlib.import_module(f"proactive_bench.env.{module}")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import inspect
 import json
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, MutableMapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 import structlog
 from pydantic import BaseModel, Field, ValidationError, create_model
 
+from proactive_bench.env import catalog
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.workspace import PathEscapeError, Workspace
 
@@ -107,8 +108,45 @@ class ToolSpec:
         return inspect.iscoroutinefunction(self.func)
 
 
-REGISTRY: dict[str, ToolSpec] = {}
-"""Every registered tool by name; :mod:`proactive_bench.env.catalog` imports the built-in tool and app modules."""
+class ToolRegistry(MutableMapping[str, ToolSpec]):
+    """The registered tools by name; a built-in tool's module is imported when its name is first looked up.
+
+    ``registry[name]``, ``name in registry`` and ``get`` import only the module :mod:`~proactive_bench.env.catalog`
+    names for ``name``; iterating (every name, ``values()``, ``len``) imports every built-in tool first. Tools a
+    plug-in registers (:func:`register_tool`) are there from their registration on.
+    """
+
+    def __init__(self) -> None:
+        self.registered: dict[str, ToolSpec] = {}
+        """The tools registered so far, with no module imported to find more."""
+
+    def __getitem__(self, name: str) -> ToolSpec:
+        if name not in self.registered:
+            catalog.load_tool(name)
+        return self.registered[name]
+
+    def __setitem__(self, name: str, spec: ToolSpec) -> None:
+        self.registered[name] = spec
+
+    def __delitem__(self, name: str) -> None:
+        del self.registered[name]
+
+    def __iter__(self) -> Iterator[str]:
+        catalog.load_all()
+        return iter(self.registered)
+
+    def __len__(self) -> int:
+        catalog.load_all()
+        return len(self.registered)
+
+    def group(self, group: str) -> list[ToolSpec]:
+        """The tools of a group (its built-in modules imported first), in registration order."""
+        catalog.load_group(group)
+        return [spec for spec in self.registered.values() if spec.group == group]
+
+
+REGISTRY = ToolRegistry()
+"""Every registered tool by name; built-in ones are imported on first use (:mod:`proactive_bench.env.catalog`)."""
 DEFAULT_GROUPS = ("workspace", "memory")
 TOKEN_GROUPS: set[str] = set()
 """Groups (apps that require login) whose tools, except ``<group>__login``, take an optional ``access_token``."""
@@ -131,7 +169,7 @@ def register_tool(name: str, group: str) -> Callable[[Callable[..., Any]], Calla
         args_model = params[1].annotation
         if not (isinstance(args_model, type) and issubclass(args_model, BaseModel)):
             raise TypeError(f"tool {name}: second parameter must be annotated with a pydantic model")
-        if name in REGISTRY:
+        if name in REGISTRY.registered:
             raise ValueError(f"tool {name} registered twice")
         description = inspect.cleandoc(fn.__doc__ or name)
         REGISTRY[name] = _with_token(ToolSpec(name, description, args_model, fn, group))
@@ -143,7 +181,7 @@ def register_tool(name: str, group: str) -> Callable[[Callable[..., Any]], Calla
 def take_tokens(group: str) -> None:
     """Every tool of ``group`` but ``<group>__login``, registered or to come, takes an optional ``access_token`` (login apps)."""
     TOKEN_GROUPS.add(group)
-    for name, spec in list(REGISTRY.items()):
+    for name, spec in list(REGISTRY.registered.items()):
         REGISTRY[name] = _with_token(spec)
 
 
@@ -170,7 +208,7 @@ def resolve_tool_names(names: list[str]) -> list[ToolSpec]:
         if name in REGISTRY:
             specs[name] = REGISTRY[name]
             continue
-        group = [spec for spec in REGISTRY.values() if spec.group == name]
+        group = REGISTRY.group(name)
         if not group:
             raise KeyError(name)
         specs.update((spec.name, spec) for spec in group)

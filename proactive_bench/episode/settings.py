@@ -42,7 +42,7 @@ from proactive_bench.suites import (
     SuiteContext,
     is_swept,
     option_name,
-    settings_model,
+    suite_settings_model,
     suite_settings_problem,
 )
 
@@ -139,7 +139,7 @@ class RunSettings(BaseModel):
         if is_stored(info):  # coerced when the run was stored
             return self
         try:
-            model = settings_model(SUITES.get(self.suite))
+            model = suite_settings_model(self.suite)
         except PluginError:  # a stored run of a plugin suite no longer installed still loads; running it says why not
             return self
         self.suite_settings = {k: _coerced(model, k, v) for k, v in self.suite_settings.items()}
@@ -331,7 +331,7 @@ def is_stored(info: ValidationInfo) -> bool:
 def _model_fields(suite: Any) -> frozenset[str]:
     """The settings the suite named ``suite`` declares (none for an unknown one, which the suite field refuses)."""
     try:
-        return frozenset(settings_model(SUITES.get(str(suite))).model_fields)
+        return frozenset(suite_settings_model(str(suite)).model_fields)
     except PluginError:
         return frozenset()
 

@@ -22,7 +22,8 @@ _EXPORTS = Exports(
         "retry_log": ("listen", "unlisten"),
         "sent": ("REQUEST_SENT", "note_request_sent"),
         "structured": ("METHODS", "RetryPolicy", "StructuredCaller", "StructuredOutputError"),
-        "tool_models": ("ToolModels", "UsesToolModels"),
+        "tool_models": ("ToolModels",),
+        "tool_users": ("UsesToolModels",),
         "transport": ("ChatTransport",),
     },
 )
@@ -43,7 +44,8 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.llm.retry_log import listen, unlisten
     from proactive_bench.llm.sent import REQUEST_SENT, note_request_sent
     from proactive_bench.llm.structured import METHODS, RetryPolicy, StructuredCaller, StructuredOutputError
-    from proactive_bench.llm.tool_models import ToolModels, UsesToolModels
+    from proactive_bench.llm.tool_models import ToolModels
+    from proactive_bench.llm.tool_users import UsesToolModels
     from proactive_bench.llm.transport import ChatTransport
 
 __all__ = [

@@ -17,7 +17,6 @@ a ledger or a cache.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, TypeVar, runtime_checkable
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.rate_limiters import BaseRateLimiter
@@ -27,8 +26,6 @@ from proactive_bench.llm.embeddings import EmbeddingClient
 from proactive_bench.llm.ledger import Recorder, ToolRole
 from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, ChatSettings, make_chat_model
 from proactive_bench.llm.transport import ChatTransport
-
-Bound = TypeVar("Bound", bound="UsesToolModels")
 
 
 @dataclass(frozen=True)
@@ -75,10 +72,3 @@ class ToolModels:
             self.timeout,
             self.max_retries,
         )
-
-
-@runtime_checkable
-class UsesToolModels(Protocol):
-    """Something a tool uses that calls a model: ``with_models`` gives a copy whose calls go the run's way."""
-
-    def with_models(self: Bound, models: ToolModels) -> Bound: ...

@@ -32,29 +32,30 @@ _EXPORTS = Exports(
             "settings_grid",
             "settings_model",
             "settings_owners",
+            "suite_settings_model",
             "suite_settings_problem",
         ),
         "personas": ("PersonasSuite",),
-        "agentif": ("AgentIFTask", "ItemOutcome", "TaskScore", "read_agentif_task", "score_task"),
+        "agentif.scoring": ("ItemOutcome", "TaskScore", "score_task"),
+        "agentif.task": ("AgentIFTask",),
     },
     renamed={
         "GenerationOutcome": "generation_rounds:Outcome",
-        "AGENTIF_CATEGORIES": "agentif:CATEGORIES",
-        "AGENTIF_DOMAINS": "agentif:DOMAINS",
-        "AGENTIF_ITEM_CATEGORIES": "agentif:ITEM_CATEGORIES",
+        "AGENTIF_CATEGORIES": "agentif.task:CATEGORIES",
+        "AGENTIF_DOMAINS": "agentif.task:DOMAINS",
+        "AGENTIF_ITEM_CATEGORIES": "agentif.task:ITEM_CATEGORIES",
+        "read_agentif_task": "agentif.loading:read_task",
     },
 )
 
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
-    from proactive_bench.suites.agentif import (
+    from proactive_bench.suites.agentif.loading import read_task as read_agentif_task
+    from proactive_bench.suites.agentif.scoring import ItemOutcome, TaskScore, score_task
+    from proactive_bench.suites.agentif.task import (
         CATEGORIES as AGENTIF_CATEGORIES,
         DOMAINS as AGENTIF_DOMAINS,
         ITEM_CATEGORIES as AGENTIF_ITEM_CATEGORIES,
         AgentIFTask,
-        ItemOutcome,
-        TaskScore,
-        read_agentif_task,
-        score_task,
     )
     from proactive_bench.suites.base import (
         DEFAULT_SUITE,
@@ -68,6 +69,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         settings_grid,
         settings_model,
         settings_owners,
+        suite_settings_model,
         suite_settings_problem,
     )
     from proactive_bench.suites.generation_rounds import Outcome as GenerationOutcome
@@ -95,6 +97,7 @@ __all__ = [
     "settings_grid",
     "settings_model",
     "settings_owners",
+    "suite_settings_model",
     "suite_settings_problem",
 ]
 

@@ -11,6 +11,7 @@ their subpackages the way a plugin is, declared by name here.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -93,14 +94,36 @@ def settings_model(suite: Suite) -> type[BaseModel]:
     return getattr(suite, "settings_model", NoSettings)
 
 
+BUILTIN_SETTINGS = {
+    DEFAULT_SUITE: "proactive_bench.suites.base:NoSettings",
+    "odyssey": "proactive_bench.suites.odyssey.settings:OdysseySettings",
+    "agentif": "proactive_bench.suites.base:NoSettings",
+    "trainee": "proactive_bench.suites.trainee.settings:TraineeOptions",
+}
+"""Each built-in suite's settings model, in a module that loads nothing else of the suite (the CLI's options need only
+these); ``tests/suites/test_suite_settings.py`` checks each is the loaded suite's ``settings_model``."""
+
+
+def suite_settings_model(name: str) -> type[BaseModel]:
+    """The settings model of the suite named ``name``: a built-in's without loading the suite, a plugin's from its suite.
+
+    Raises PluginError for a name no suite has.
+    """
+    name = SUITES.canonical(name)
+    if name in BUILTIN_SETTINGS:
+        module, _, attribute = BUILTIN_SETTINGS[name].partition(":")
+        model: type[BaseModel] = getattr(importlib.import_module(module), attribute)
+        return model
+    return settings_model(SUITES.get(name))
+
+
 def suite_settings_problem(suite_name: str, values: Mapping[str, Any]) -> str | None:
     """Why these settings do not fit the suite (one line naming the option), or None.
 
     A setting the suite does not declare is refused naming the suites that do; the rest are checked by the
     suite's settings model (its field types and validators).
     """
-    suite = SUITES.get(suite_name)
-    model = settings_model(suite)
+    model = suite_settings_model(suite_name)
     given = {k: v for k, v in values.items() if v is not None}
     if foreign := [k for k in given if k not in model.model_fields]:
         owners = settings_owners()
@@ -122,10 +145,10 @@ def first_error(exc: ValidationError) -> str:
 
 
 def settings_owners() -> dict[str, list[str]]:
-    """Each suite setting's name, and the suites whose settings model declares it (every registered suite loaded)."""
+    """Each suite setting's name, and the suites whose settings model declares it (plugin suites loaded, built-ins' models only)."""
     owners: dict[str, list[str]] = {}
     for name in SUITES.names():
-        for field in settings_model(SUITES.get(name)).model_fields:
+        for field in suite_settings_model(name).model_fields:
             owners.setdefault(field, []).append(name)
     return owners
 

@@ -5,7 +5,7 @@ target's name); :func:`content_digest` hashes labelled folders. A report of
 ``pbench validate`` is stored under the user's cache
 (``$XDG_CACHE_HOME/pbench/validate/<digest>.json``, else
 ``~/.cache/pbench/validate``) keyed by the digest of every file of the data
-root, pbench's own source, its version and the options that change the
+root, pbench's own source (its files' stat: :func:`code_stamp`), its version and the options that change the
 report: any change of the data or of pbench is a new key, and an unreadable
 entry is a miss. This module imports no dataset or checking code, so a report
 found here costs the digest (milliseconds), not the checks.
@@ -60,14 +60,32 @@ def content_digest(folders: Mapping[str, Path], extra: bytes = b"") -> str:
     return digest.hexdigest()[:32]
 
 
+def code_stamp(folder: Path) -> str:
+    """A digest of every file's path, size, inode and change times under ``folder``: pbench's source, by stat only.
+
+    Reading and hashing all of pbench's source on every ``validate`` cost more than the cached answer; a file's
+    ctime cannot be set back (unlike its mtime), so an edit, a checkout or a replaced file is a new stamp.
+    """
+    digest = hashlib.sha256()
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            info = os.lstat(os.path.join(top, name))
+            rel = os.path.relpath(os.path.join(top, name), folder)
+            digest.update(f"{rel}\0{info.st_size}\0{info.st_ino}\0{info.st_mtime_ns}\0{info.st_ctime_ns}\0".encode())
+    return digest.hexdigest()[:32]
+
+
 def report_key(root: Path, options: Mapping[str, object]) -> str:
     """The cache key of ``pbench validate``'s report on ``root`` with ``options``: data, pbench's code and version, options."""
     try:
         pbench = version("pbench")
     except PackageNotFoundError:  # run from a source tree that is not installed: the code digest still tells versions apart
         pbench = "unknown"
-    said = json.dumps({"root": str(root.resolve()), "pbench": pbench, "options": dict(options)}, sort_keys=True)
-    return content_digest({"data": root, "pbench": PACKAGE}, said.encode())
+    said = json.dumps(
+        {"root": str(root.resolve()), "pbench": pbench, "code": code_stamp(PACKAGE), "options": dict(options)}, sort_keys=True
+    )
+    return content_digest({"data": root}, said.encode())
 
 
 def cache_dir() -> Path:

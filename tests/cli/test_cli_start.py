@@ -11,6 +11,7 @@ the data or pbench change.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -132,9 +133,22 @@ EPISODE_UNNEEDED = (
     "proactive_bench.scaffolds.external.command_agent",
     "pycel",
     "networkx",
+    "openpyxl",
+    "docx",
+    "proactive_bench.env.docx_tools",
+    "proactive_bench.env.xlsx_tools",
+    "proactive_bench.env.pdf_tools",
+    "proactive_bench.suites.odyssey.suite",
+    "proactive_bench.suites.odyssey.generation",
+    "proactive_bench.suites.odyssey.checkers",
+    "proactive_bench.suites.agentif",
+    "proactive_bench.suites.trainee.suite",
+    "proactive_bench.suites.trainee.templates",
 )
 """What ``episode`` of the react agent has no use for before its first model request: the sweep machinery, the PDF
-writer and figures, the external agents' transports and SDKs (A2A, gRPC, MCP), the formula evaluator of odyssey's checkers."""
+writer and figures, the external agents' transports and SDKs (A2A, gRPC, MCP), the formula evaluator of odyssey's checkers,
+the office tools a persona session does not offer (their modules load by tool name), and the other suites (their options
+come from their settings models alone)."""
 
 
 def test_episode_loads_no_ray_executor_nor_dataset_archives(tmp_path: Path) -> None:
@@ -186,7 +200,16 @@ def test_a_cached_validate_loads_no_checks_and_no_database(tmp_path: Path) -> No
     assert cold.returncode == 0, cold.stderr
     checked = set(json.loads(cold.stderr.strip().splitlines()[-1]))
     assert "proactive_bench.validation.lint" in checked and "proactive_bench.episode.environment" in checked  # it did replay
-    unneeded = ("proactive_bench.episode.runner", "proactive_bench.validation.oracle", "langgraph", "ray", "a2a", "mcp")
+    unneeded = (
+        "proactive_bench.episode.runner",
+        "proactive_bench.validation.oracle",
+        "langgraph",
+        "ray",
+        "a2a",
+        "mcp",
+        "openai",  # the model clients: odyssey's summaries and embeddings, trainee's LLM colleagues load them when used
+        "langchain_openai",
+    )
     assert not {m for m in checked for other in unneeded if m == other or m.startswith(other + ".")}  # no agent loop without --oracle
     loaded = modules_loaded("validate", "--data", str(data))
     assert not {
@@ -244,3 +267,29 @@ def test_an_unreadable_report_is_a_miss(tmp_path: Path, monkeypatch: pytest.Monk
 
 def refuse(*_args: object) -> None:
     raise AssertionError("checks ran")
+
+
+def test_the_code_stamp_reads_no_source_and_changes_with_any_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``validate``'s key stamps pbench's source by stat: an edit of the same size, a new file, a replaced file each change it."""
+    code = tmp_path / "pbench"
+    (code / "checks").mkdir(parents=True)
+    check = code / "checks" / "lint.py"
+    check.write_text("LIMIT = 1\n")
+    first = digests.code_stamp(code)
+    assert digests.code_stamp(code) == first
+    check.write_text("LIMIT = 2\n")  # same size
+    edited = digests.code_stamp(code)
+    assert edited != first
+    (code / "checks" / "new.py").write_text("")
+    added = digests.code_stamp(code)
+    assert added not in (first, edited)
+    replacement = tmp_path / "lint.py"
+    replacement.write_text("LIMIT = 2\n")
+    os.utime(replacement, ns=(check.stat().st_atime_ns, check.stat().st_mtime_ns))  # same content, size and mtime
+    replacement.replace(check)
+    assert digests.code_stamp(code) != added
+    opened: list[str] = []
+    real_open = open
+    monkeypatch.setattr("builtins.open", lambda path, *a, **k: opened.append(str(path)) or real_open(path, *a, **k))
+    digests.report_key(MINI, {})
+    assert opened and not [p for p in opened if p.startswith(str(digests.PACKAGE))], "the key read pbench's source"

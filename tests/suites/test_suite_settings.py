@@ -3,6 +3,7 @@ them plus the grid, and the CLI options generated from (and checked against) the
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -25,8 +26,12 @@ from proactive_bench.suites import (
     SuiteContext,
     settings_grid,
     settings_model,
+    suite_settings_model,
     suite_settings_problem,
 )
+from proactive_bench.suites.base import BUILTIN_SETTINGS
+from proactive_bench.suites.trainee.settings import TraineeOptions
+from proactive_bench.suites.trainee.suite import scenario_settings
 from tests.helpers.paths import MINI, ODYSSEY_MINI, REPO
 from tests.helpers.plugins import install_fake_plugin
 
@@ -177,7 +182,7 @@ def test_a_run_stored_before_0_2_loads_from_its_database_with_each_suites_settin
     store.add(*rows)
     trainee, persona = (run_spec(store.run(row.id) or row) for row in rows)
     assert (trainee.suite, trainee.agent, trainee.suite_settings) == ("trainee", "scripted:reference", {"days": 2, "hints": "both"})
-    assert trainee.settings.parsed(settings_model(SUITES.get("trainee"))).scenario_settings().days == 2  # type: ignore[attr-defined]
+    assert scenario_settings(trainee.settings.parsed(TraineeOptions)).days == 2
     assert (persona.suite, persona.agent, persona.model, persona.suite_settings) == ("personas", "react", "openai:m", {})
     assert "suite_settings" in trainee.model_dump(mode="json")  # stored again, it is read without its suite
 
@@ -261,3 +266,23 @@ def test_the_0_1_name_of_the_personas_suite_still_resolves_with_a_warning() -> N
 
     with pytest.warns(DeprecationWarning, match="use PersonasSuite"):
         assert suites.PibenchSuite is suites.PersonasSuite
+
+
+def test_a_built_in_suite_s_settings_model_is_its_suite_s_and_loads_without_it() -> None:
+    """``suite_settings_model`` answers from the light module ``BUILTIN_SETTINGS`` names: the same class the suite declares."""
+    for name in BUILTIN_SETTINGS:
+        assert suite_settings_model(name) is settings_model(SUITES.get(name)), name
+    code = (
+        "import sys; from proactive_bench.suites import SUITES, suite_settings_model;"
+        "print(sorted(suite_settings_model(n).__name__ for n in SUITES.names()));"
+        "print(sorted(m for m in sys.modules if m.startswith('proactive_bench.suites.') and m.count('.') > 2))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
+    models, loaded = done.stdout.splitlines()[:2]
+    assert "OdysseySettings" in models and "TraineeOptions" in models
+    assert json.loads(loaded.replace("'", '"')) == [
+        "proactive_bench.suites.odyssey.memory_docs",
+        "proactive_bench.suites.odyssey.settings",
+        "proactive_bench.suites.trainee.settings",
+    ]

@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import registry
 from sqlmodel import Field, Session, SQLModel, delete, select
 
+from proactive_bench.env import catalog
 from proactive_bench.env.toolbox import (
     NoArgs,
     ToolEnv,
@@ -212,6 +213,7 @@ class AppStore:
     _snapshot: tuple[int, dict[str, list[dict[str, Any]]]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
+        catalog.load_app_tables()  # every app's tables, whichever tools the run offers: seeds and snapshots name any
         opened = open_app_database(AppModel.metadata, self.path)
         self.engine, self._memory = opened.engine, opened.memory
 
@@ -350,5 +352,6 @@ class AppStore:
 
 
 def app_tables() -> dict[str, type[AppModel]]:
-    """Every app table model by table name."""
+    """Every app table model by table name (every app module imported first)."""
+    catalog.load_app_tables()
     return {mapper.class_.__tablename__: mapper.class_ for mapper in AppModel._sa_registry.mappers}

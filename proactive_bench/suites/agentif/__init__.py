@@ -15,21 +15,68 @@
 | `generation_files.py` | the review folder it writes (`task.yaml` with `attachments_from`, `workspace/` copies, `generation.yaml`), renamed into place whole |
 """
 
-from proactive_bench.suites.agentif.generation import (
-    CRITERIA as GENERATION_CRITERIA,
-    MAX_ROUNDS as GENERATION_MAX_ROUNDS,
-    Generation,
-    Seed,
-    generate_task,
-    load_seed,
-    new_task_id,
+from typing import TYPE_CHECKING, Any
+
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "generation": (
+            "Generation",
+            "Seed",
+            "generate_task",
+            "load_seed",
+            "new_task_id",
+        ),
+        "generation_corpus": (
+            "CorpusError",
+            "index_corpus",
+        ),
+        "generation_files": (
+            "replaceable",
+            "write_generation",
+        ),
+        "scoring": (
+            "ItemOutcome",
+            "TaskScore",
+            "clamped_score",
+            "score_task",
+        ),
+        "suite": (
+            "SUITE",
+            "AgentIFSuite",
+        ),
+        "task": (
+            "CATEGORIES",
+            "DOMAINS",
+            "ITEM_CATEGORIES",
+            "AgentIFTask",
+        ),
+    },
+    renamed={
+        "GENERATION_CRITERIA": "generation:CRITERIA",
+        "GENERATION_MAX_ROUNDS": "generation:MAX_ROUNDS",
+        "read_agentif_task": "loading:read_task",
+    },
 )
-from proactive_bench.suites.agentif.generation_corpus import CorpusError, index_corpus
-from proactive_bench.suites.agentif.generation_files import replaceable, write_generation
-from proactive_bench.suites.agentif.loading import read_task as read_agentif_task
-from proactive_bench.suites.agentif.scoring import ItemOutcome, TaskScore, clamped_score, score_task
-from proactive_bench.suites.agentif.suite import SUITE, AgentIFSuite
-from proactive_bench.suites.agentif.task import CATEGORIES, DOMAINS, ITEM_CATEGORIES, AgentIFTask
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.suites.agentif.generation import (
+        CRITERIA as GENERATION_CRITERIA,
+        MAX_ROUNDS as GENERATION_MAX_ROUNDS,
+        Generation,
+        Seed,
+        generate_task,
+        load_seed,
+        new_task_id,
+    )
+    from proactive_bench.suites.agentif.generation_corpus import CorpusError, index_corpus
+    from proactive_bench.suites.agentif.generation_files import replaceable, write_generation
+    from proactive_bench.suites.agentif.loading import read_task as read_agentif_task
+    from proactive_bench.suites.agentif.scoring import ItemOutcome, TaskScore, clamped_score, score_task
+    from proactive_bench.suites.agentif.suite import SUITE, AgentIFSuite
+    from proactive_bench.suites.agentif.task import CATEGORIES, DOMAINS, ITEM_CATEGORIES, AgentIFTask
 
 __all__ = [
     "CATEGORIES",
@@ -55,3 +102,7 @@ __all__ = [
     "score_task",
     "write_generation",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)

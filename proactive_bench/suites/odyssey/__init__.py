@@ -6,6 +6,7 @@
 | `checkers.py` | the named checkers (`CHECKERS`), run as the dataset's `checker` predicate kind |
 | `loading.py` | reads `odyssey/<task id>/task.yaml` (file, field, reason) and converts a task into a one-session episode |
 | `context.py` | the memory context a session opens with (the run's memory setting), its token count and `search_history` index |
+| `context_models.py` | a memory context made with models (summaries, embeddings): the model clients load only for it |
 | `validity.py` | solvability and leak checks of `pbench validate` (cues in the history, not in the intent) |
 | `suite.py` | `OdysseySuite`, registered in `suites.SUITES` as `odyssey` |
 | `memory_docs.py` | `HistoryDay`, `MemoryDoc`, `Granularity`; raw documents (sessions, utterances) and rendering |
@@ -13,38 +14,97 @@
 | `memory_tokens.py` | the token counter of context figures (tiktoken offline, else chars/4) |
 | `retrieval.py` | `BM25Retriever` (offline default), `EmbeddingRetriever` (async; its queries on the run's model-call path once bound) |
 | `retrieval_embedders.py` | `Embedder`, `OpenAIEmbedder` (`/v1/embeddings` through `llm.EmbeddingClient`: document vectors kept per server and model, queries recorded calls of the run, role `embedder`) |
-| `memory.py` | memory settings (`long-context`, `rag:<granularity>`, `none`), `memory_context` |
+| `settings.py` | `OdysseySettings` (the suite's `settings_model`) and the memory settings it names (`long-context`, `rag:<granularity>`, `none`); loads nothing else of the suite (the CLI builds its options from it) |
+| `memory.py` | `memory_context`: the history given under a memory setting |
 | `generation_seed.py` | the input of `pbench generate odyssey`: an atomic task (`SeedTask`), read with one-line errors |
 | `generation.py` | the history's generator-verifier rounds (HomerAgents-style, at most 5; the loop is `suites/generation_rounds.py`) and its mechanical checks |
 | `generation_files.py` | the generated task file and the report of its rounds (`generation.yaml`) |
 """
 
-from proactive_bench.suites.odyssey.generation import (
-    CRITERIA,
-    MAX_ROUNDS,
-    GeneratedHistory,
-    Outcome,
-    Verdict,
-    generate_history,
-    mechanical_problems,
+from typing import TYPE_CHECKING, Any
+
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "generation": (
+            "CRITERIA",
+            "MAX_ROUNDS",
+            "GeneratedHistory",
+            "Outcome",
+            "Verdict",
+            "generate_history",
+            "mechanical_problems",
+        ),
+        "generation_files": (
+            "report_path",
+            "write_outcome",
+        ),
+        "generation_seed": (
+            "GenerationInputError",
+            "SeedTask",
+            "load_seed_task",
+        ),
+        "memory": ("MemoryContext", "build_documents", "memory_context"),
+        "settings": ("DEFAULT_TOP_K", "MemorySetting", "MemorySettingError", "OdysseySettings", "parse_memory_setting"),
+        "memory_docs": (
+            "Granularity",
+            "HistoryDay",
+            "MemoryDoc",
+            "history_days",
+            "render_history",
+        ),
+        "memory_summaries": (
+            "Summarizer",
+            "SummaryError",
+        ),
+        "memory_tokens": (
+            "count_tokens",
+            "default_token_counter",
+        ),
+        "retrieval": (
+            "BM25Retriever",
+            "EmbeddingRetriever",
+        ),
+        "retrieval_embedders": (
+            "Embedder",
+            "EmbeddingError",
+            "OpenAIEmbedder",
+        ),
+        "suite": (
+            "SUITE",
+            "OdysseySuite",
+        ),
+    },
 )
-from proactive_bench.suites.odyssey.generation_files import report_path, write_outcome
-from proactive_bench.suites.odyssey.generation_seed import GenerationInputError, SeedTask, load_seed_task
-from proactive_bench.suites.odyssey.memory import (
-    DEFAULT_TOP_K,
-    MemoryContext,
-    MemorySetting,
-    MemorySettingError,
-    build_documents,
-    memory_context,
-    parse_memory_setting,
-)
-from proactive_bench.suites.odyssey.memory_docs import Granularity, HistoryDay, MemoryDoc, history_days, render_history
-from proactive_bench.suites.odyssey.memory_summaries import Summarizer, SummaryError
-from proactive_bench.suites.odyssey.memory_tokens import count_tokens, default_token_counter
-from proactive_bench.suites.odyssey.retrieval import BM25Retriever, EmbeddingRetriever
-from proactive_bench.suites.odyssey.retrieval_embedders import Embedder, EmbeddingError, OpenAIEmbedder
-from proactive_bench.suites.odyssey.suite import SUITE, OdysseySuite
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.suites.odyssey.generation import (
+        CRITERIA,
+        MAX_ROUNDS,
+        GeneratedHistory,
+        Outcome,
+        Verdict,
+        generate_history,
+        mechanical_problems,
+    )
+    from proactive_bench.suites.odyssey.generation_files import report_path, write_outcome
+    from proactive_bench.suites.odyssey.generation_seed import GenerationInputError, SeedTask, load_seed_task
+    from proactive_bench.suites.odyssey.memory import MemoryContext, build_documents, memory_context
+    from proactive_bench.suites.odyssey.memory_docs import Granularity, HistoryDay, MemoryDoc, history_days, render_history
+    from proactive_bench.suites.odyssey.memory_summaries import Summarizer, SummaryError
+    from proactive_bench.suites.odyssey.memory_tokens import count_tokens, default_token_counter
+    from proactive_bench.suites.odyssey.retrieval import BM25Retriever, EmbeddingRetriever
+    from proactive_bench.suites.odyssey.retrieval_embedders import Embedder, EmbeddingError, OpenAIEmbedder
+    from proactive_bench.suites.odyssey.settings import (
+        DEFAULT_TOP_K,
+        MemorySetting,
+        MemorySettingError,
+        OdysseySettings,
+        parse_memory_setting,
+    )
+    from proactive_bench.suites.odyssey.suite import SUITE, OdysseySuite
 
 __all__ = [
     "CRITERIA",
@@ -62,6 +122,7 @@ __all__ = [
     "MemoryDoc",
     "MemorySetting",
     "MemorySettingError",
+    "OdysseySettings",
     "OdysseySuite",
     "OpenAIEmbedder",
     "Outcome",
@@ -83,3 +144,7 @@ __all__ = [
     "report_path",
     "write_outcome",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)

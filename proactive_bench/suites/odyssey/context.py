@@ -22,15 +22,11 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from proactive_bench.env import HistorySearch
-from proactive_bench.llm import ChatSettings, ChatTransport, EmbeddingClient, EmbeddingsError
-from proactive_bench.store import Store
-from proactive_bench.suites.odyssey.memory import MemoryContext, MemorySetting, MemorySettingError, memory_context, parse_memory_setting
+from proactive_bench.suites.odyssey.memory import MemoryContext, memory_context
 from proactive_bench.suites.odyssey.memory_docs import history_days
-from proactive_bench.suites.odyssey.memory_summaries import Summarizer, SummaryError
-from proactive_bench.suites.odyssey.retrieval_embedders import PURPOSE as EMBEDDING_PURPOSE, OpenAIEmbedder
+from proactive_bench.suites.odyssey.settings import MemorySetting, MemorySettingError
 from proactive_bench.suites.odyssey.task import OdysseyTask
 
-DEFAULT_MEMORY = "long-context"
 HISTORY_HEADING = "Our earlier conversations (oldest first):"
 RETRIEVED_HEADING = "Passages retrieved from our earlier conversations (the search_history tool finds more):"
 TASK_HEADING = "Task:"
@@ -65,39 +61,24 @@ class OpeningContext:
         return f"{self.heading}\n\n{self.text}\n\n{TASK_HEADING} {intent}"
 
 
-def parse_setting(memory: str | None, top_k: int | None) -> MemorySetting:
-    """A run's memory setting (None: ``long-context``); MemorySettingError with a one-line reason."""
-    return parse_memory_setting(memory or DEFAULT_MEMORY, top_k)
-
-
 def task_context(task: OdysseyTask, setting: MemorySetting, models: HistoryModels = HistoryModels()) -> OpeningContext:
     """The opening context of ``task`` under ``setting``; ValueError (one line) when it cannot be made."""
     if setting.granularity is not None and setting.granularity.summarized and not (models.summary_model and models.database):
         raise MemorySettingError(f"rag:{setting.granularity} needs a summary model (--summary-model) and the results database")
-    try:
-        made = _run(_memory_context(task, setting, models))
-    except (SummaryError, EmbeddingsError) as exc:
-        raise ValueError(str(exc)) from None
+    made = _run(_memory_context(task, setting, models))
     if setting.kind == "rag":
         return OpeningContext(made.text, made.tokens, made.index, RETRIEVED_HEADING)
     return OpeningContext(made.text, made.tokens)
 
 
 async def _memory_context(task: OdysseyTask, setting: MemorySetting, models: HistoryModels) -> MemoryContext:
-    """The context, with the models' connections opened and closed on this event loop."""
+    """The context; with a summary or embedding model, made by ``context_models`` (which loads the model clients)."""
     days = history_days(task.history)
-    embedding_model = models.embedding_model if setting.kind == "rag" else None
-    if models.summary_model is None and embedding_model is None:
+    if models.summary_model is None and (models.embedding_model is None or setting.kind != "rag"):
         return await memory_context(days, setting, task.intent, task_id=task.id)
-    answers = Store(models.database).answers if models.database else None
-    async with ChatTransport() as transport:
-        summarizer = embedder = None
-        if models.summary_model and answers is not None:
-            chat = ChatSettings(base_url=models.base_url, temperature=0, transport=transport)
-            summarizer = Summarizer(models.summary_model, answers, chat)
-        if embedding_model:
-            embedder = OpenAIEmbedder(EmbeddingClient(embedding_model, transport, models.base_url, purpose=EMBEDDING_PURPOSE), answers)
-        return await memory_context(days, setting, task.intent, task_id=task.id, summarizer=summarizer, embedder=embedder)
+    from proactive_bench.suites.odyssey.context_models import models_context  # DEFERRED: openai and LangChain, for model-made contexts only
+
+    return await models_context(task, days, setting, models)
 
 
 def _run(coroutine: Coroutine[Any, Any, T]) -> T:

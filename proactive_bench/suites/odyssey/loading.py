@@ -29,7 +29,7 @@ from proactive_bench.dataset import (
 from proactive_bench.env import resolve_tool_names
 from proactive_bench.suites.odyssey.checkers import describe, parse_checker_args
 from proactive_bench.suites.odyssey.context import HistoryModels, OpeningContext, task_context
-from proactive_bench.suites.odyssey.memory import MemorySetting
+from proactive_bench.suites.odyssey.settings import MemorySetting
 from proactive_bench.suites.odyssey.task import OdysseyTask
 from proactive_bench.suites.task_files import TaskFolder, relative_to_root
 

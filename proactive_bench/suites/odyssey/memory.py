@@ -17,56 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING
 
 from proactive_bench.suites.odyssey.memory_docs import Granularity, HistoryDay, MemoryDoc, raw_documents, render_history
-from proactive_bench.suites.odyssey.memory_summaries import Summarizer
 from proactive_bench.suites.odyssey.memory_tokens import TokenCounter, default_token_counter
 from proactive_bench.suites.odyssey.retrieval import BM25Retriever, EmbeddingRetriever
-from proactive_bench.suites.odyssey.retrieval_embedders import Embedder
+from proactive_bench.suites.odyssey.settings import MemorySetting, MemorySettingError
 
-MemoryKind = Literal["long-context", "rag", "none"]
-DEFAULT_TOP_K = 5
-RAG_PREFIX = "rag:"
-SETTINGS_HELP = "long-context, none, or rag:" + "|".join(g.value for g in Granularity)
-
-
-class MemorySettingError(ValueError):
-    """A memory setting that cannot be used; the message is one line."""
-
-
-@dataclass(frozen=True)
-class MemorySetting:
-    """One memory setting; ``granularity`` and ``top_k`` only for ``rag``."""
-
-    kind: MemoryKind
-    granularity: Granularity | None = None
-    top_k: int | None = None
-
-    @property
-    def label(self) -> str:
-        """The setting as written on the command line and in tables: ``rag:summary-chunk@5``, ``long-context``."""
-        return f"{RAG_PREFIX}{self.granularity}@{self.top_k}" if self.kind == "rag" else self.kind
-
-
-def parse_memory_setting(text: str, top_k: int | None = None) -> MemorySetting:
-    """``long-context``, ``none`` or ``rag:<granularity>`` (top-k default :data:`DEFAULT_TOP_K`), else a one-line error."""
-    value = text.strip()
-    if value in ("long-context", "none"):
-        if top_k is not None:
-            raise MemorySettingError(f"--top-k: only with a rag: memory setting, not with {value!r}")
-        return MemorySetting("long-context" if value == "long-context" else "none")
-    if not value.startswith(RAG_PREFIX):
-        raise MemorySettingError(f"--memory {text!r}: unknown setting; use {SETTINGS_HELP}")
-    try:
-        granularity = Granularity(value.removeprefix(RAG_PREFIX))
-    except ValueError:
-        raise MemorySettingError(f"--memory {text!r}: unknown granularity; use {SETTINGS_HELP}") from None
-    k = DEFAULT_TOP_K if top_k is None else top_k
-    if k < 1:
-        raise MemorySettingError(f"--top-k {k}: must be at least 1")
-    return MemorySetting("rag", granularity, k)
-
+if TYPE_CHECKING:
+    from proactive_bench.suites.odyssey.memory_summaries import Summarizer
+    from proactive_bench.suites.odyssey.retrieval_embedders import Embedder
 
 Retriever = BM25Retriever | EmbeddingRetriever
 

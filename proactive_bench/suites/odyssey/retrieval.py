@@ -15,14 +15,18 @@ that run's model-call path.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from rank_bm25 import BM25Okapi
 
-from proactive_bench.llm import ToolModels, UsesToolModels
+from proactive_bench.llm import UsesToolModels
 from proactive_bench.suites.odyssey.memory_docs import MemoryDoc
-from proactive_bench.suites.odyssey.retrieval_embedders import Embedder
 from proactive_bench.suites.text_words import words
+
+if TYPE_CHECKING:
+    from proactive_bench.llm import ToolModels
+    from proactive_bench.suites.odyssey.retrieval_embedders import Embedder
 
 
 def top_k(docs: Sequence[MemoryDoc], scores: Sequence[float], k: int, minimum: float | None = None) -> list[MemoryDoc]:

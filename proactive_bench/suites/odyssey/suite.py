@@ -7,50 +7,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel
 
 from proactive_bench.dataset import DatasetError, LoadedEpisode, Problem
-from proactive_bench.suites.base import SWEPT, NoSettings, SuiteContext
-from proactive_bench.suites.odyssey.context import HistoryModels, parse_setting
+from proactive_bench.suites.base import SuiteContext
+from proactive_bench.suites.odyssey.context import HistoryModels
 from proactive_bench.suites.odyssey.loading import FOLDER, SUITE_NAME, TASKS, load_task, read_task, task_episode, task_file
+from proactive_bench.suites.odyssey.settings import OdysseySettings, parse_setting
 from proactive_bench.suites.odyssey.task import OdysseyTask
 from proactive_bench.suites.odyssey.validity import task_problems
 from proactive_bench.suites.task_files import FolderSuite, TaskFolder
-
-
-class OdysseySettings(NoSettings):
-    """The odyssey suite's settings: how much of a task's history the agent gets, and how."""
-
-    memory: str | None = Field(
-        default=None,
-        description="Odyssey: memory setting, long-context (default), none or rag:raw-session|raw-utterance|summary-session|summary-chunk.",
-        json_schema_extra=SWEPT,
-    )
-    top_k: int | None = Field(
-        default=None,
-        ge=1,
-        description="Odyssey, with rag:* memory: documents retrieved into the context (default 5).",
-        json_schema_extra=SWEPT,
-    )
-    summary_model: str | None = Field(
-        default=None, description="Odyssey, with rag:summary-*: the chat model that summarises each history once (cached in --db)."
-    )
-    embedding_model: str | None = Field(
-        default=None,
-        description="Odyssey, with rag:*: the embeddings model (openai:NAME on --base-url) that ranks the history instead of BM25 (vectors cached in --db).",
-    )
-
-    @model_validator(mode="after")
-    def _fits_the_memory_setting(self) -> OdysseySettings:
-        setting = parse_setting(self.memory, self.top_k)  # MemorySettingError is a ValueError: its one line
-        summarized = setting.granularity is not None and setting.granularity.summarized
-        if summarized and not self.summary_model:
-            raise ValueError(f"--memory rag:{setting.granularity} needs --summary-model (the chat model that summarises each history once)")
-        if self.summary_model and not summarized:
-            raise ValueError("--summary-model goes with a rag:summary-* memory setting")
-        if self.embedding_model and setting.kind != "rag":
-            raise ValueError("--embedding-model goes with a rag:* memory setting")
-        return self
 
 
 def _listed(value: Any) -> list[Any]:

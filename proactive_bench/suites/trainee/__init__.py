@@ -12,20 +12,68 @@
 | `checkers.py` | `chat_sent`, `clue_obtained` (added to the `checker` predicate kind) |
 | `loading.py` | a scenario as an episode (one session per day, each day's files and app rows placed when it starts, day-2 feedback) |
 | `figures.py` | Checkpoint Score, Success Rate, clues asked, guesses (an attempt before its clue came in counts), messages per clue |
-| `play.py` | the oracle and the baselines played offline through the tools (in runs: `scripted:reference`, `passive`, `guess`, `canvass`), and the four-keyword asker (`KEYWORD_QUESTIONS` to every colleague; in runs: `tests/helpers/trainee_agents.py:KeywordCanvass`) |
+| `offline_play.py` | `play`: the oracle and the baselines played offline through the tools (in runs: `scripted:reference`, `passive`, `guess`, `canvass`), and the four-keyword asker (`KEYWORD_QUESTIONS` to every colleague; in runs: `tests/helpers/trainee_agents.py:KeywordCanvass`) |
 | `validity.py` | what `pbench validate --suite trainee` checks: each template over many seeds, and each scenario that runs (the default benchmark or a `--task` list) composed over two days |
 | `colleagues_llm.py` | LLM NPCs (prompt `prompts/npc.v1.md`): the model judges which clue a question targets, under the same screen; a structured call on the run's model-call path (role `npc`, replayed), a judgment that cannot be made a recorded no-reply |
-| `suite.py` | `TraineeSuite`, registered in `suites.SUITES` as `trainee` |
+| `settings.py` | `TraineeOptions` (the suite's `settings_model`), loading nothing else of the suite (the CLI builds its options from it) |
+| `suite.py` | `TraineeSuite`, registered in `suites.SUITES` as `trainee`; importing it adds the trainee checkers |
 """
 
-from proactive_bench.suites.trainee import checkers as _checkers  # noqa: F401  (adds the trainee checkers)
-from proactive_bench.suites.trainee.compose import Scenario, ScenarioNameError, compose_scenario, default_names, parse_name
-from proactive_bench.suites.trainee.figures import DayFigures, TaskScore, day_figures, task_scores
-from proactive_bench.suites.trainee.loading import TraineeSettings, load_scenario
-from proactive_bench.suites.trainee.play import KEYWORD_QUESTIONS, MODES, PlayedDay, play
-from proactive_bench.suites.trainee.suite import SUITE, TraineeSuite
-from proactive_bench.suites.trainee.template import TEMPLATES, Template, TemplateContext
-from proactive_bench.suites.trainee.validity import VALIDATE_SEEDS, scenarios_problems, templates_problems
+from typing import TYPE_CHECKING, Any
+
+from proactive_bench.exports import Exports
+
+_EXPORTS = Exports(
+    __name__,
+    {
+        "compose": (
+            "Scenario",
+            "ScenarioNameError",
+            "compose_scenario",
+            "default_names",
+            "parse_name",
+        ),
+        "figures": (
+            "DayFigures",
+            "TaskScore",
+            "day_figures",
+            "task_scores",
+        ),
+        "loading": (
+            "TraineeSettings",
+            "load_scenario",
+        ),
+        "offline_play": (
+            "KEYWORD_QUESTIONS",
+            "MODES",
+            "PlayedDay",
+            "play",
+        ),
+        "suite": (
+            "SUITE",
+            "TraineeSuite",
+        ),
+        "template": (
+            "TEMPLATES",
+            "Template",
+            "TemplateContext",
+        ),
+        "validity": (
+            "VALIDATE_SEEDS",
+            "scenarios_problems",
+            "templates_problems",
+        ),
+    },
+)
+
+if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.suites.trainee.compose import Scenario, ScenarioNameError, compose_scenario, default_names, parse_name
+    from proactive_bench.suites.trainee.figures import DayFigures, TaskScore, day_figures, task_scores
+    from proactive_bench.suites.trainee.loading import TraineeSettings, load_scenario
+    from proactive_bench.suites.trainee.offline_play import KEYWORD_QUESTIONS, MODES, PlayedDay, play
+    from proactive_bench.suites.trainee.suite import SUITE, TraineeSuite
+    from proactive_bench.suites.trainee.template import TEMPLATES, Template, TemplateContext
+    from proactive_bench.suites.trainee.validity import VALIDATE_SEEDS, scenarios_problems, templates_problems
 
 __all__ = [
     "KEYWORD_QUESTIONS",
@@ -52,3 +100,7 @@ __all__ = [
     "task_scores",
     "templates_problems",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return _EXPORTS.load(name)

@@ -21,7 +21,6 @@ from proactive_bench.env import ClockRates
 from proactive_bench.suites.trainee.compose import Scenario, ScenarioDay, Task
 from proactive_bench.suites.trainee.model import Step
 
-HINT_SETTINGS: tuple[str, ...] = ("none", "data", "method", "both")
 DAY_TOOLS = ["workspace", "memory", "chat", "clock", "gmail", "calendar", "spreadsheets", "documents"]
 """The tools every scenario day offers (the simulated office)."""
 INTERN_ACCOUNT_ID = 1

@@ -6,63 +6,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel
 
 from proactive_bench.dataset import DatasetError, LoadedEpisode, Problem
 from proactive_bench.env import ClockRates, Colleagues
-from proactive_bench.suites.base import SWEPT, NoSettings, SuiteContext
+from proactive_bench.suites.base import SuiteContext
+from proactive_bench.suites.trainee import checkers as _checkers  # noqa: F401  (adds the trainee checkers: every use of the suite has them)
 from proactive_bench.suites.trainee.colleagues import rules_colleagues
-from proactive_bench.suites.trainee.colleagues_llm import LLMColleagues
 from proactive_bench.suites.trainee.compose import Scenario, default_names, parse_name
-from proactive_bench.suites.trainee.day_plan import HINT_SETTINGS, TimelineError
+from proactive_bench.suites.trainee.day_plan import TimelineError
 from proactive_bench.suites.trainee.loading import FOLDER, SUITE_NAME, TraineeSettings, load_scenario
 from proactive_bench.suites.trainee.model import TaskDraft
+from proactive_bench.suites.trainee.settings import TraineeOptions, clock_minutes
 
-NPC_BACKENDS = ("rules", "llm")
+
+def scenario_settings(options: TraineeOptions) -> TraineeSettings:
+    """How a scenario is composed under these settings (their defaults filled in)."""
+    return TraineeSettings(days=options.days or 1, hints=options.hints or "none", rates=parse_clock(options.clock))
 
 
 def parse_clock(text: str | None) -> ClockRates:
-    """``CALL,STEP`` minutes (``2,1``) as clock rates; ValueError (one line) naming --clock."""
-    if text is None:
-        return ClockRates()
-    try:
-        call, step = (float(part) for part in text.split(","))
-        return ClockRates(call, step)
-    except ValueError:
-        raise ValueError(f"--clock: expected CALL,STEP minutes (two non-negative numbers, e.g. 2,1), got {text!r}") from None
-
-
-class TraineeOptions(NoSettings):
-    """The trainee suite's settings: days, guidance, who plays the colleagues, how fast the clock runs."""
-
-    days: int | None = Field(default=None, description="Trainee: working days per scenario, 1 or 2 (day 2: feedback on day 1, new seeds).")
-    hints: str | None = Field(
-        default=None, description=f"Trainee: hint setting, {', '.join(HINT_SETTINGS)} (default none).", json_schema_extra=SWEPT
-    )
-    npc: str | None = Field(default=None, description="Trainee: the colleagues' backend, rules (default) or llm.")
-    npc_model: str | None = Field(default=None, description="Trainee, with --npc llm: the chat model that plays the colleagues.")
-    clock: str | None = Field(
-        default=None, description="Trainee: simulated minutes per tool call and per agent step, CALL,STEP (default 2,1)."
-    )
-
-    @model_validator(mode="after")
-    def _consistent(self) -> TraineeOptions:
-        if self.days is not None and self.days not in (1, 2):
-            raise ValueError(f"--days must be 1 or 2, not {self.days}")
-        if self.hints is not None and self.hints not in HINT_SETTINGS:
-            raise ValueError(f"--hints must be one of {', '.join(HINT_SETTINGS)}, not {self.hints!r}")
-        if self.npc is not None and self.npc not in NPC_BACKENDS:
-            raise ValueError(f"--npc must be rules or llm, not {self.npc!r}")
-        if self.npc == "llm" and not self.npc_model:
-            raise ValueError("--npc llm needs --npc-model (the chat model that plays the colleagues)")
-        if self.npc_model and self.npc != "llm":
-            raise ValueError("--npc-model goes with --npc llm")
-        parse_clock(self.clock)  # its ValueError names --clock
-        return self
-
-    def scenario_settings(self) -> TraineeSettings:
-        """How a scenario is composed under these settings (their defaults filled in)."""
-        return TraineeSettings(days=self.days or 1, hints=self.hints or "none", rates=parse_clock(self.clock))
+    """``CALL,STEP`` minutes (``2,1``) as clock rates (the defaults for None); ValueError (one line) naming --clock."""
+    return ClockRates() if text is None else ClockRates(*clock_minutes(text))
 
 
 @dataclass(frozen=True)
@@ -80,7 +45,7 @@ class TraineeSuite:
     def load(self, root: Path, name: str, settings: SuiteContext) -> LoadedEpisode:
         try:
             options = settings.parsed(TraineeOptions)
-            return load_scenario(name, options.scenario_settings(), self._colleagues(options, settings.base_url))
+            return load_scenario(name, scenario_settings(options), self._colleagues(options, settings.base_url))
         except (ValueError, RuntimeError) as exc:  # ScenarioNameError, TimelineError, a template's draft that does not validate
             raise DatasetError([Problem(FOLDER, name, str(exc).splitlines()[0])]) from None
 
@@ -88,6 +53,7 @@ class TraineeSuite:
         if options.npc != "llm":
             return rules_colleagues
         model = options.npc_model or ""
+        from proactive_bench.suites.trainee.colleagues_llm import LLMColleagues  # DEFERRED: the model clients, for --npc llm only
 
         def llm(scenario: Scenario) -> Colleagues:
             return LLMColleagues(scenario, model, base_url)

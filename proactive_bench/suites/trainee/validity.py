@@ -21,7 +21,7 @@ from functools import partial
 from proactive_bench.dataset import Problem
 from proactive_bench.suites.trainee.colleagues import held_clues
 from proactive_bench.suites.trainee.compose import Scenario, Task, compose_scenario, default_names
-from proactive_bench.suites.trainee.play import CANVASS_PADDING, KEYWORD_QUESTIONS, play
+from proactive_bench.suites.trainee.offline_play import CANVASS_PADDING, KEYWORD_QUESTIONS, play
 from proactive_bench.suites.trainee.template import TEMPLATES
 from proactive_bench.user import screen_questions
 

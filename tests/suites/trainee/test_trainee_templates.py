@@ -114,7 +114,7 @@ TEMPLATES_7_14 = (
     "launch_notice",
     "stock_reorder",
 )
-PLAY = importlib.import_module("proactive_bench.suites.trainee.play")
+PLAY = importlib.import_module("proactive_bench.suites.trainee.offline_play")
 """The player module (the package exports its ``play`` function under the same name)."""
 ORACLE_STEPS = PLAY.oracle_steps
 Transform = Callable[[list[PlannedStep]], list[PlannedStep]]

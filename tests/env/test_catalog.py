@@ -1,0 +1,69 @@
+"""The tool catalog: which module registers each built-in tool, loaded by name, checked against the real registrations."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from proactive_bench.env import REGISTRY, app_tables, catalog, resolve_tool_names
+from tests.helpers.paths import REPO
+
+HEAVY = ("openpyxl", "docx", "icalendar", "fpdf", "proactive_bench.env.apps.amazon", "proactive_bench.env.apps.spotify")
+
+
+def loaded_after(code: str) -> set[str]:
+    """The modules a fresh interpreter has loaded after running ``code``."""
+    script = f"import json, sys\n{code}\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def registering_module(name: str) -> str:
+    """The module whose import registered a tool (an app's login tools are made by ``apps.base`` for the app)."""
+    spec = REGISTRY[name]
+    module = spec.func.__module__.replace("proactive_bench.env.", "", 1)
+    return f"apps.{spec.group}" if module == "apps.base" else module
+
+
+def test_the_catalog_names_the_module_and_group_of_every_built_in_tool() -> None:
+    catalog.load_all()
+    built_in = {
+        name for name in REGISTRY if (REPO / "proactive_bench" / "env" / f"{registering_module(name).replace('.', '/')}.py").is_file()
+    }
+    for name in built_in:
+        group = REGISTRY[name].group
+        assert catalog.group_of(name) == group, f"{name}: the catalog says group {catalog.group_of(name)}, it registers {group}"
+        assert registering_module(name) in catalog.GROUP_MODULES[group], f"{name}: registered by {registering_module(name)}"
+    assert set(catalog.TOOL_GROUPS) <= built_in, f"listed but registered by nobody: {sorted(set(catalog.TOOL_GROUPS) - built_in)}"
+    groups = {REGISTRY[name].group for name in built_in}
+    assert groups == set(catalog.GROUP_MODULES), f"groups no module registers: {sorted(set(catalog.GROUP_MODULES) - groups)}"
+
+
+def test_looking_a_tool_up_imports_only_its_module() -> None:
+    loaded = loaded_after("from proactive_bench.env import REGISTRY\nassert REGISTRY['read_file'].group == 'workspace'")
+    assert "proactive_bench.env.general_tools" in loaded
+    assert not {m for m in loaded for heavy in HEAVY if m == heavy or m.startswith(heavy + ".")}
+    grouped = loaded_after("from proactive_bench.env import resolve_tool_names\nassert resolve_tool_names(['spreadsheets'])")
+    assert "openpyxl" in grouped and "proactive_bench.env.docx_tools" not in grouped
+
+
+def test_an_unknown_name_is_still_unknown_and_a_plug_in_s_tool_is_found() -> None:
+    assert "no_such_tool" not in REGISTRY and "gmail__no_such_verb" not in REGISTRY
+    code = (
+        "from pydantic import BaseModel\nfrom proactive_bench.env import REGISTRY, register_tool, resolve_tool_names\n"
+        "class A(BaseModel):\n    pass\n"
+        "@register_tool('plugged', group='plugin_group')\ndef plugged(env, args: A):\n    '''A plug-in tool.'''\n"
+        "assert [s.name for s in resolve_tool_names(['plugin_group'])] == ['plugged'] and 'plugged' in REGISTRY"
+    )
+    loaded = loaded_after(code)
+    assert "proactive_bench.env.apps.gmail" not in loaded
+
+
+def test_every_app_table_exists_whichever_tools_were_looked_up() -> None:
+    code = "from proactive_bench.env import AppStore\nprint(len(AppStore().snapshot()))"
+    loaded = loaded_after(code)
+    assert {f"proactive_bench.env.{m}" for m in catalog.TABLE_MODULES} <= loaded
+    assert {"gmail_email", "general_scheduled_task", "todoist_task"} <= set(app_tables())
+    assert [spec.name for spec in resolve_tool_names(["clock"])] == ["clock__now", "clock__wait_until"]
