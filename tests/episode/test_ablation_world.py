@@ -48,7 +48,9 @@ def test_the_ablation_plays_only_the_finals_without_their_earlier_sessions(
 
     def named(session: Session) -> set[str]:
         """The seed files a session names, and the paths it names that the seed lacks (an earlier session's outputs)."""
-        return {f for entry in session.files for f in ({p.relative_to(seed).as_posix() for p in seed.glob(entry) if p.is_file()} or {entry})}
+        return {
+            f for entry in session.files for f in ({p.relative_to(seed).as_posix() for p in seed.glob(entry) if p.is_file()} or {entry})
+        }
 
     shared = set().union(*(named(s) for s in others))
     theirs = set().union(*(named(s) for s in sessions if s.id in removed)) - shared

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from proactive_bench import AgentTurn, SessionContext
 
 
-@dataclass
-class SeenWorld:
+class SeenWorld(NamedTuple):
     """The workspace's files, the memory's keys and the earlier transcripts' openings when a session started."""
 
     session_id: str
