@@ -29,6 +29,7 @@ from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
     Ablation,
     LoadedEpisode,
+    ablated_sessions,
 )
 from proactive_bench.episode import (
     START_FAILURES,
@@ -241,6 +242,9 @@ def create_sweep(
         for settings, loaded_episodes in by_setting.items():
             for persona, loaded in loaded_episodes.items():
                 for ablation in config.ablations:
+                    if not ablated_sessions(loaded.episode, loaded.sessions, ablation):
+                        log.warning("ablation_keeps_no_session", persona=persona, ablation=ablation)
+                        continue
                     for repeat in range(config.runs):
                         spec = sweep_run_spec(config, arm, persona, ablation, repeat, sweep.id, settings)
                         runs.append((start_run(store, loaded, spec, results_dir), loaded))

@@ -76,7 +76,9 @@ def sweep(
     ] = None,
     personas: Annotated[str | None, typer.Option(help="Comma-separated personas; default: all in the dataset.")] = None,
     runs: Annotated[int | None, typer.Option(min=1, help="Repeats of each combination (default 1; 3 under --protocol pibench).")] = None,
-    ablation: Annotated[str, typer.Option(help="Comma-separated: none, no-dependency-history.")] = "none",
+    ablation: Annotated[
+        str, typer.Option(help="Comma-separated: none, no-dependency-history (only each dependency group's final session).")
+    ] = "none",
     config: Annotated[Path | None, typer.Option(help="A sweep YAML file (keys as SweepConfig); flags given override it.")] = None,
     user: Annotated[str | None, typer.Option(help="rules or llm.")] = None,
     user_model: Annotated[str | None, typer.Option()] = None,

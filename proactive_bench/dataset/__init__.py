@@ -15,7 +15,16 @@ from proactive_bench.exports import Exports
 _EXPORTS = Exports(
     __name__,
     {
-        "ablation": ("ABLATIONS", "Ablation", "ablated_sessions", "dependency_units", "depends_on_map", "left_out_dependencies"),
+        "ablation": (
+            "ABLATIONS",
+            "Ablation",
+            "ablated_sessions",
+            "dependency_units",
+            "depends_on_map",
+            "left_out_dependencies",
+            "removed_sessions",
+            "withheld_files",
+        ),
         "conventions": ("convention_members", "known_intents"),
         "loading": (
             "Dataset",
@@ -91,6 +100,8 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         dependency_units,
         depends_on_map,
         left_out_dependencies,
+        removed_sessions,
+        withheld_files,
     )
     from proactive_bench.dataset.conventions import convention_members, known_intents
     from proactive_bench.dataset.loading import (
@@ -210,6 +221,7 @@ __all__ = [
     "episode_files",
     "depends_on_map",
     "left_out_dependencies",
+    "removed_sessions",
     "evaluate",
     "format_loc",
     "known_intents",
@@ -227,6 +239,7 @@ __all__ = [
     "timed_rows_dir",
     "unknown_timed_folders",
     "walk",
+    "withheld_files",
 ]
 
 

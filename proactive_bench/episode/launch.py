@@ -86,12 +86,16 @@ def load_spec_episode(spec: RunSpec) -> LoadedEpisode:
 
 
 def start_run(store: Store, loaded: LoadedEpisode, spec: RunSpec, results_dir: Path) -> Run:
-    """Insert the run row; the spec's session list is fixed here (ablation applied).
+    """Insert the run row; the spec's session list is fixed here (ablation applied; LaunchError if it keeps none).
 
     The run's workspace lives under ``results_dir/workspaces/<run id>``.
     """
     chosen = [s for s in loaded.sessions if not spec.sessions or s.id in spec.sessions]
     kept = [s.id for s in ablated_sessions(loaded.episode, chosen, spec.ablation)]
+    if not kept:
+        raise LaunchError(
+            f"persona {loaded.persona.id}: --ablation {spec.ablation} keeps no session (no dependency group of two or more sessions)"
+        )
     run = Run(
         persona=loaded.persona.id,
         model=spec.label,

@@ -32,7 +32,9 @@ from proactive_bench.dataset import (
     Session,
     depends_on_map,
     known_intents,
+    removed_sessions,
     start_session,
+    withheld_files,
 )
 from proactive_bench.env import (
     AppStore,
@@ -219,6 +221,8 @@ async def run_episode(
         store.delete_session_run(stale)
     done = [finished[s.id] for s in sessions if s.id in finished]
     workspace, memory, apps = _episode_state(store, run, episode, done, fresh=fresh)
+    if not done:
+        withhold_removed(workspace, episode, [s.id for s in sessions], run.config.get("ablation", "none"))
     stage = _Stage(
         episode_env(episode, workspace, memory, apps, wiring.tool_models),
         GraderResolver(episode.directory.parent.parent),
@@ -316,6 +320,24 @@ def seeded_state(episode: LoadedEpisode, root: Path) -> tuple[Workspace, Memory,
     apps = AppStore()
     apps.seed_from(episode.directory / "apps")
     return Workspace.seeded(root, episode.workspace_seed), Memory(), apps
+
+
+def withhold_removed(workspace: Workspace, episode: LoadedEpisode, kept: list[str], ablation: str) -> list[str]:
+    """Take the seeded files of the sessions an ablation removed out of a fresh workspace (and the folders they leave
+    empty); the paths taken out. Under ``none`` nothing is removed."""
+    if ablation == "none":
+        return []
+    gone = withheld_files(episode.sessions, removed_sessions(episode.episode, kept), workspace.files())
+    for path in gone:
+        target = workspace.resolve(path)
+        target.unlink()
+        folder = target.parent
+        while folder != workspace.root and not any(folder.iterdir()):
+            folder.rmdir()
+            folder = folder.parent
+    if gone:
+        log.info("ablation_withheld", files=len(gone))
+    return gone
 
 
 def open_session(env: ToolEnv, episode: LoadedEpisode, session: Session) -> tuple[ToolBox, str | None]:

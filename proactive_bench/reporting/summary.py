@@ -7,7 +7,8 @@ Every figure follows ``docs/metrics.md`` (computed by :mod:`proactive_bench.scor
   truncated or were not run; partial runs are left out unless asked;
 - overall: per model × ablation, one column per persona and an Average
   column over all tasks of every persona (table 1);
-- ablation: final sessions of dependency groups with and without history;
+- ablation: final sessions of dependency groups with and without history,
+  per persona and (ablation_average) pooled over every persona (figure 5);
 - statuses, turns: per model × persona × ablation (table 7, figure 4);
 - categories: per model × ablation, task-averaged Proc / Comp by category (table 8);
 - cost: calls, tokens and USD per model and role;
@@ -108,6 +109,8 @@ class Summary:
     main: list[dict[str, Any]] = field(default_factory=list)
     overall: list[dict[str, Any]] = field(default_factory=list)
     ablation: list[dict[str, Any]] = field(default_factory=list)
+    ablation_average: list[dict[str, Any]] = field(default_factory=list)
+    """Per model: figure 5's Average, the final sessions of every persona's dependency groups pooled, in both arms."""
     statuses: list[dict[str, Any]] = field(default_factory=list)
     turns: list[dict[str, Any]] = field(default_factory=list)
     categories: list[dict[str, Any]] = field(default_factory=list)
@@ -137,6 +140,7 @@ class Summary:
             "main": self.main,
             "overall": self.overall,
             "ablation": self.ablation,
+            "ablation_average": self.ablation_average,
             "statuses": self.statuses,
             "turns": self.turns,
             "categories": self.categories,
@@ -221,7 +225,7 @@ def summarize(
         )
     included = [v for members in groups.values() for v in members]
     summary.overall = _overall_rows(summary.main, groups)
-    summary.ablation = _ablation_rows(groups)
+    summary.ablation, summary.ablation_average = _ablation_rows(groups)
     summary.statuses = _status_rows(groups)
     summary.turns = _turn_rows(groups)
     summary.categories = category_rows(included)
@@ -270,30 +274,64 @@ def _overall_rows(main: list[dict[str, Any]], groups: dict[Key, list[RunView]]) 
     return rows
 
 
-def _ablation_rows(groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:
-    rows = []
+ARMS = (("with_history", "with history"), ("without_history", "w/o dependencies"))
+"""The ablation's two arms: the full run's final sessions, and the ablated run's."""
+
+
+def _ablation_rows(groups: dict[Key, list[RunView]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Figure 5: per model × persona, the final sessions of its dependency groups in both arms; and per model the
+    Average over every persona's finals pooled (the paper's 6 finals × 5 personas)."""
+    rows: list[dict[str, Any]] = []
+    pooled: dict[str, dict[str, list[float | None]]] = defaultdict(lambda: defaultdict(list))
+    finals_of_model: dict[str, list[TaskScore]] = defaultdict(list)
     base, ablated = ABLATIONS
     for (model, persona, ablation), without in sorted(groups.items()):
         if ablation != ablated or (model, persona, base) not in groups:
             continue
-        finals = {t.session_id for v in groups[(model, persona, base)] for t in v.result.tasks if len(t.trajectory) > 1 and t.proc_weight}
+        with_ = groups[(model, persona, base)]
+        finals = {t.session_id for v in with_ for t in v.result.tasks if len(t.trajectory) > 1 and t.proc_weight}
         if not finals:
             continue
-        finals_of = [t for v in [*groups[(model, persona, base)], *without] for t in v.result.tasks if t.session_id in finals]
+        finals_of = [t for v in [*with_, *without] for t in v.result.tasks if t.session_id in finals]
+        finals_of_model[model] += finals_of
         row: dict[str, Any] = {"model": model, "persona": persona, "sessions": sorted(finals), "failures": task_failures(finals_of)}
         for metric, attr in (("proc", "proc"), ("comp", "scored_comp")):
-            with_h, without_h = _mean_over(groups[(model, persona, base)], attr, finals), _mean_over(without, attr, finals)
-            row[f"{metric}_with_history"] = with_h
-            row[f"{metric}_without_history"] = without_h
-            row[f"{metric}_delta"] = None if with_h is None or without_h is None else without_h - with_h
+            for arm, members in zip((key for key, _ in ARMS), (with_, without), strict=True):
+                values = _values_over(members, attr, finals)
+                pooled[model][f"{metric}_{arm}"] += values
+                row[f"{metric}_{arm}"] = _mean_of(values)
+            row[f"{metric}_delta"] = _delta(row, metric)
         rows.append(row)
-    return rows
+    averages = []
+    for model, by_arm in sorted(pooled.items()):
+        average: dict[str, Any] = {
+            "model": model,
+            "personas": sorted(r["persona"] for r in rows if r["model"] == model),
+            "sessions": sum(len(r["sessions"]) for r in rows if r["model"] == model),
+            "failures": task_failures(finals_of_model[model]),
+        }
+        for metric in ("proc", "comp"):
+            for arm, _ in ARMS:
+                average[f"{metric}_{arm}"] = _mean_of(by_arm[f"{metric}_{arm}"])
+            average[f"{metric}_delta"] = _delta(average, metric)
+        averages.append(average)
+    return rows, averages
 
 
-def _mean_over(members: list[RunView], metric: str, sessions: set[str]) -> float | None:
-    """The mean over runs of one session metric, counting only the given sessions."""
-    mean: float | None = run_stats([getattr(s, metric) for v in members for s in v.result.sessions if s.session_id in sessions])["mean"]
-    return mean
+def _values_over(members: list[RunView], metric: str, sessions: set[str]) -> list[float | None]:
+    """One session metric of every run, counting only the given sessions."""
+    return [getattr(s, metric) for v in members for s in v.result.sessions if s.session_id in sessions]
+
+
+def _mean_of(values: list[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return mean(present) if present else None
+
+
+def _delta(row: dict[str, Any], metric: str) -> float | None:
+    """Without − with: a negative Δ is what the earlier sessions were worth."""
+    with_h, without_h = row[f"{metric}_with_history"], row[f"{metric}_without_history"]
+    return None if with_h is None or without_h is None else without_h - with_h
 
 
 def _status_rows(groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:

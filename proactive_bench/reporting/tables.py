@@ -83,7 +83,8 @@ def summary_tables(summary: Summary) -> list[Table]:
             "Comp without",
             "Δ Comp",
         )
-        for row in summary.ablation:
+        average = [{**row, "persona": "Average", "sessions": [f"{row['sessions']} finals"]} for row in summary.ablation_average]
+        for row in [*summary.ablation, *average]:
             ablation.add_row(
                 row["model"],
                 row["persona"],

@@ -143,13 +143,13 @@ def test_the_index_lists_every_run_and_its_matrix_links_resolve(
         assert (folder / "runs" / f"{run['run_id']}.html").is_file()
     matrix = dom[dom.index('id="matrix"') :]
     links = re.findall(r'href="(runs/[0-9a-f]+\.html)#(session-\d+)"', matrix)
-    assert len(links) == sum(len(Store(db).session_runs(r["run_id"])) for r in out["runs"]) == 20
+    assert len(links) == sum(len(Store(db).session_runs(r["run_id"])) for r in out["runs"]) == 16  # 4 models × (3 + the ablated final)
     pages = {page: (folder / page).read_text(encoding="utf-8") for page, _ in links}
     assert all(f'id="{anchor}"' in pages[page] for page, anchor in links)
     passive_a1 = session_run(db, run_id(out, "scripted:passive"), "a1")
     assert (f"runs/{passive_a1.run_id}.html", f"session-{passive_a1.id}") in links
     assert "Financial model validation and governance (D)" in matrix and "Tool-mediated administrative workflows (R)" in matrix
-    assert matrix.count('class="tag error"') == 5  # the raising agent's sessions, marked in their cells
+    assert matrix.count('class="tag error"') == 4  # the raising agent's sessions (3 and the ablated final), marked in their cells
 
 
 def test_a_run_page_shows_trajectories_with_intent_tags_and_diffs(
@@ -188,15 +188,15 @@ def test_the_filter_hides_rows_that_do_not_match(sweep: tuple[Path, dict[str, An
         page = Elements(dump_dom(index, tmp_path / "profile", query=urlencode(query)))
         return [a for a in page.filtered(tag, **data) if "hidden" not in a]
 
-    assert len(shown({}, "tr")) == 11 and len(shown({}, "a")) == 20
+    assert len(shown({}, "tr")) == 11 and len(shown({}, "a")) == 16
     by_model = {"model": "scripted:passive"}
     assert {a["data-model"] for a in shown(by_model, "tr") if "id" in a} == {"scripted:passive"}  # the run list
     assert {a["data-model"] for a in shown(by_model, "th")} == {"scripted:passive"}  # the matrix's columns
-    assert len(shown(by_model, "a")) == 5
+    assert len(shown(by_model, "a")) == 4  # 3 sessions and the ablated final
     by_category = {"category": "R"}
     assert [a["data-category"] for a in shown(by_category, "tr", persona="tester") if "data-category" in a] == ["R"]  # one session left
     errored = shown({"status": "error"}, "a")
-    assert len(errored) == 5 and {a["data-model"] for a in errored} == {broken}
+    assert len(errored) == 4 and {a["data-model"] for a in errored} == {broken}
     assert {a["id"] for a in shown({"status": "error"}, "tr") if "id" in a} == {
         f"run-{run_id(out, broken, ab)}" for ab in ("none", "no-dependency-history")
     }

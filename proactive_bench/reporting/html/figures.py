@@ -2,7 +2,7 @@
 
 - Proc vs Comp per model and persona, with the Comp = Proc diagonal (figure 3d);
 - average follow-up user turns per session vs Proc per model and persona (figure 4);
-- the ablation with and without dependency history (figure 5);
+- the ablation with and without dependency history, per model over every persona's finals (figure 5);
 - questions asked per session vs Proc, from the burden rows.
 
 Each function returns None when the summary has nothing to plot. Point labels never overlap: coinciding
@@ -23,7 +23,7 @@ from matplotlib import rc_context
 from matplotlib.figure import Figure
 
 from proactive_bench.reporting.burden import BurdenRow
-from proactive_bench.reporting.summary import Summary
+from proactive_bench.reporting.summary import ARMS, Summary
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
@@ -81,27 +81,28 @@ def turns_vs_proc(summary: Summary) -> str | None:
 
 @_styled
 def ablation_bars(summary: Summary) -> str | None:
+    """Figure 5: per model, Proc and Comp of the dependency groups' final sessions (every persona's pooled), with and without history."""
     rows = [
-        r for r in summary.ablation if any(r[f"{m}_{w}"] is not None for m in ("proc", "comp") for w in ("with_history", "without_history"))
+        r
+        for r in summary.ablation_average
+        if any(r[f"{m}_{w}"] is not None for m in ("proc", "comp") for w in ("with_history", "without_history"))
     ]
     if not rows:
         return None
     fig = Figure(figsize=(7.5, 3.2))
     axes = fig.subplots(1, 2, sharey=True)
-    labels = [_text(f"{r['model']}\n{r['persona']}") for r in rows]
+    labels = [_text(f"{r['model']}{' †' if any(r['failures'].values()) else ''}") for r in rows]
     width = 0.38
     for ax, metric, name in zip(axes, ("proc", "comp"), ("Proc", "Comp"), strict=True):
-        for offset, (key, legend, color) in zip(
-            (-width / 2, width / 2),
-            (("with_history", "with history", "#3b6ea5"), ("without_history", "w/o dependencies", "#d08c3a")),
-            strict=True,
-        ):
+        for offset, (key, legend), color in zip((-width / 2, width / 2), ARMS, ("#3b6ea5", "#d08c3a"), strict=True):
             values = [100 * (r[f"{metric}_{key}"] or 0.0) for r in rows]
-            ax.bar([i + offset for i in range(len(rows))], values, width, label=legend, color=color)
+            bars = ax.bar([i + offset for i in range(len(rows))], values, width, label=legend, color=color)
+            ax.bar_label(bars, fmt="%.1f", fontsize=6)
         ax.set_xticks(range(len(rows)), labels, fontsize=7)
-        ax.set(ylim=(0, 105), title=f"{name} (%)")
+        ax.set(ylim=(0, 110), title=f"{name} (%)")
     axes[0].legend(frameon=False, fontsize=7)
-    fig.suptitle("Final sessions of dependency groups")
+    finals = ", ".join(sorted({f"{r['sessions']} finals, {len(r['personas'])} personas" for r in rows}))
+    fig.suptitle(_text(f"Final sessions of dependency groups ({finals})"))
     fig.tight_layout()
     return _svg(fig)
 

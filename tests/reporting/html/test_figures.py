@@ -1,4 +1,4 @@
-"""The report's scatter figures keep their labels legible when points coincide or crowd."""
+"""The report's figures: scatter labels stay legible when points coincide or crowd; figure 5 per model."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import itertools
 import re
 from typing import Any
 
-from proactive_bench.reporting.html.figures import CHAR_WIDTH, LABEL_SIZE, Box, place_labels, proc_vs_comp
+from proactive_bench.reporting.html.figures import CHAR_WIDTH, LABEL_SIZE, Box, ablation_bars, place_labels, proc_vs_comp
 from proactive_bench.reporting.summary import Summary
 
 
@@ -43,3 +43,21 @@ def test_the_proc_comp_figure_draws_every_name_once_without_two_labels_at_one_pl
         apart_x = abs(float(x1) - float(x2)) >= CHAR_WIDTH * LABEL_SIZE * min(len(t1), len(t2))
         assert apart_x or abs(float(y1) - float(y2)) >= height * 0.9, (t1, t2)
     assert svg.count('<g id="PathCollection') == 2  # one marker per place
+
+
+def test_figure_5_draws_each_models_average_with_and_without_history() -> None:
+    def average(model: str, proc: tuple[float, float], comp: tuple[float, float]) -> dict[str, Any]:
+        arms = {
+            f"{m}_{arm}": v
+            for m, pair in (("proc", proc), ("comp", comp))
+            for arm, v in zip(("with_history", "without_history"), pair, strict=True)
+        }
+        return {"model": model, "personas": ["a", "b"], "sessions": 12, "failures": {"errored": 0, "truncated": 0}, **arms}
+
+    assert ablation_bars(Summary()) is None
+    svg = ablation_bars(
+        Summary(ablation_average=[average("gpt-x", (0.785, 0.649), (0.5, 0.475)), average("kimi-y", (0.6, 0.5), (0.4, 0.4))])
+    )
+    assert svg is not None
+    for text in ("gpt-x", "kimi-y", "78.5", "64.9", "47.5", "with history", "w/o dependencies", "12 finals, 2 personas"):
+        assert text in svg, text
