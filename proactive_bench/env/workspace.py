@@ -141,17 +141,19 @@ class Workspace:
         target.write_bytes(data)
         return target
 
-    def glob_files(self, pattern: str) -> list[str]:
+    def glob_files(self, pattern: str, scan: jail.Scan | None = None) -> list[str]:
         """Workspace-relative paths of regular files matching a glob (``*`` within a folder, ``**`` across), sorted.
 
         Matches are what :func:`jail.walk` lists: regular files, and symlinks to
         one of them (never a link leaving the workspace, a special or a hard-linked file).
+        ``scan``: a walk of this workspace taken since its last change (:meth:`scan`), to match against
+        instead of walking again.
         """
         try:
             regex = jail.glob_regex(jail.check_pattern(pattern))
         except jail.Refused:
             return []
-        scan = self.scan()
+        scan = scan or self.scan()
         files = {e.path for e in scan.files()}
         return [
             e.path
