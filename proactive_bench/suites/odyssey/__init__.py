@@ -38,7 +38,6 @@ _EXPORTS = Exports(
             "Outcome",
             "Verdict",
             "generate_history",
-            "generate_neo",
             "mechanical_problems",
         ),
         "generation_files": (
@@ -50,7 +49,6 @@ _EXPORTS = Exports(
         "generation_seed": (
             "GenerationInputError",
             "SeedTask",
-            "load_environment",
             "load_seed_task",
         ),
         "memory": ("MemoryContext", "build_documents", "memory_context"),
