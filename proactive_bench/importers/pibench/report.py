@@ -76,7 +76,7 @@ class ImportReport:
             lines += [
                 f"## Not reproduced: {len(flagged)} session(s) flagged in every result ({len(self.gaps)})",
                 "",
-                "Each session's `gaps` field holds its flags; `pbench episode` and `pbench results` show it flagged.",
+                "Each session's `gaps` field holds its flags; its results show them (`gaps` in JSON, `‡` in the per-session table).",
                 "",
             ]
             lines += [f"- {persona}: {flag} ({len(tasks)} task(s): {', '.join(tasks)})" for persona, flag, tasks in self.gaps] + [""]
