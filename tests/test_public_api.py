@@ -144,7 +144,7 @@ def test_run_episode_takes_sessions_as_the_command_line_does(tmp_path: Path) -> 
         ({"sessions": "1-9"}, "sessions: '1-9' is not a session id, a position in 1-3 or a range of them (lo-hi) of episode mini"),
         ({"answers_from": "nosuch"}, "answers_from: no run nosuch in"),
         ({"max_turn": 3}, "unknown setting(s) max_turn"),
-        ({"protocol": "pibench"}, "--protocol pibench needs the LLM user and a judge"),
+        ({"protocol": "pibench"}, "--protocol pibench plays π-Bench's LLM user: give --user-model MODEL"),
         ({"max_turns": 0}, "max_turns: Input should be greater than or equal to 1"),
     ],
 )

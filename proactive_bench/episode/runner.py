@@ -58,6 +58,7 @@ from proactive_bench.episode.environment import episode_env
 from proactive_bench.episode.rows import (
     agent_error_row,
     call_row,
+    gaps_row,
     grade_rows,
     label_row,
     message_row,
@@ -450,6 +451,7 @@ async def _run_one(
             snapshot_row("apps", env.require_apps().snapshot()),
             snapshot_row(BURDEN, session_burden(state["transcript"], state["labels"], state["leaks"]).as_dict()),
             snapshot_row("apps_start", rt.apps_at_start or {}),  # for app_rows_added when re-graded
+            *([gaps_row(session.gaps)] if session.gaps else []),
             *([agent_error_row(state["turn"], state["failure"])] if state["failure"] is not None else []),
             *(wiring.session_rows(session.id) if wiring.session_rows is not None else []),
         ],
@@ -462,7 +464,20 @@ async def _run_one(
     provided = tuple(label.intent_id for label in state["labels"] if label.status == IntentStatus.PROVIDED)
     labelled = tuple((label.intent_id, str(label.status)) for label in state["labels"])
     return SessionResult(
-        session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided, labelled, scoring
+        session.id,
+        status,
+        state["turn"],
+        counts,
+        grades,
+        score,
+        basis,
+        error,
+        transcript,
+        clipped,
+        provided,
+        labelled,
+        scoring,
+        tuple(session.gaps),
     ), save
 
 

@@ -34,7 +34,7 @@ from proactive_bench.dataset import Ablation
 from proactive_bench.llm import UNCAPPED, CallRole, MaxTokens, is_openai_model
 from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds import DEFAULT_AGENT, EXTERNAL_KINDS, is_external, starts_process
-from proactive_bench.scoring import DEFAULT_JUDGE, protocol_problem
+from proactive_bench.scoring import DEFAULT_JUDGE, default_user, protocol_problem
 from proactive_bench.store import Run
 from proactive_bench.suites import (
     DEFAULT_SUITE,
@@ -60,7 +60,8 @@ class RunSettings(BaseModel):
     )
     user: str = Field(
         default="rules",
-        description="A user backend registered in user.USERS (--user); checked when the run's participants are built, so stored runs load without the plugin.",
+        description="A user backend registered in user.USERS (--user; none named: llm under the pibench protocol, else rules); checked "
+        "when the run's participants are built, so stored runs load without the plugin.",
     )
     user_model: str | None = Field(default=None, description="The chat model of an LLM user (--user-model).")
     judge_model: str | None = Field(
@@ -106,6 +107,14 @@ class RunSettings(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
+    def _protocol_user(cls, data: Any) -> Any:
+        """No user named (``user`` absent or None): the protocol's (``default_user``: the LLM user under ``pibench``)."""
+        if isinstance(data, dict) and data.get("user") is None:
+            return {**data, "user": default_user(str(data.get("protocol") or "pbench"))}
+        return data
+
+    @model_validator(mode="before")
+    @classmethod
     def _suite_settings_by_name(cls, data: Any, info: ValidationInfo) -> Any:
         """A suite's settings given as top-level keys (settings stored before 0.2, sweep files, ``run_episode(memory=...)``) go to ``suite_settings``.
 
@@ -131,6 +140,8 @@ class RunSettings(BaseModel):
     @model_validator(mode="after")
     def _rules(self, info: ValidationInfo) -> RunSettings:
         if self.user == "llm" and not self.user_model:
+            if default_user(self.protocol) == "llm":
+                raise ValueError(f"--protocol {self.protocol} plays π-Bench's LLM user: give --user-model MODEL (e.g. openai:gpt-4o-mini)")
             raise ValueError("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
         if problem := protocol_problem(self.protocol, self.user, self.judge_model, None if is_stored(info) else self.max_turns):
             raise ValueError(problem)

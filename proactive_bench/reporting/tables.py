@@ -20,6 +20,8 @@ from proactive_bench.scoring import EpisodeResult
 WHOLE = ("model", "persona", "ablation", "task", "role")
 """Columns printed whole at any width (see proactive_bench/terminal.py)."""
 FAILURE_MARK = "†"
+GAP_MARK = "‡"
+"""A session that lacked part of its source benchmark's world (its dataset session's ``gaps``, e.g. an import's)."""
 ERROR_CHARS = 240
 """Characters of a session's error shown in its (wrapping) table cell; the full error is stored and printed below the table."""
 FAILURE_NOTE = f"{FAILURE_MARK} = the figure includes errored (scored 0), truncated or not-run sessions; see the err/trunc/not-run column."
@@ -449,6 +451,11 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
         caption += ". PARTIAL run: left out of comparisons"
     if any(result.clipped.values()):
         caption += f". Decided on clipped evidence: {result.clipped['intents']} intent label(s), {result.clipped['items']} item(s)"
+    if gapped := [s for s in result.sessions if s.gaps]:
+        caption += (
+            f". {GAP_MARK} {len(gapped)} session(s) lacked part of their source world (app records, web pages, a grader script: "
+            "the session's gaps, listed in the import's IMPORT_REPORT.md); not comparable with the source's figures"
+        )
     table = Table(title=f"{result.persona} · {result.model} · run {result.run_id}", caption=caption)
     table.add_column("session", no_wrap=True)
     for name in ("turns", "C", "I", "P", "Proc%", "Comp%"):
@@ -459,7 +466,7 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
         table.add_column("error")
     for s in result.sessions:
         table.add_row(
-            s.session_id,
+            f"{s.session_id} {GAP_MARK}" if s.gaps else s.session_id,
             str(s.follow_up_turns),
             str(s.counts.completed),
             str(s.counts.inferred),

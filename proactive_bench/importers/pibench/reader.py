@@ -1,8 +1,8 @@
 """Read a π-Bench checkout (or its ``data/`` folder) into plain records, tolerantly.
 
 Layout: ``data/<persona>/{episode,profile,tools}.yaml``, ``tasks/<id>/task.yaml``
-with the task's files beside it, ``scripts/*.py`` (grader scripts) and
-``skills/<name>/``. Every malformed piece is reported (file, field, reason)
+with the task's files beside it, ``scripts/*.py`` (grader scripts),
+``skills/<name>/`` and, where a release has one, ``web/`` (an offline corpus). Every malformed piece is reported (file, field, reason)
 and skipped or given π-Bench's own default; reading never raises for bad data.
 Task files are listed, never parsed (one sample YAML asset is not valid YAML).
 """
@@ -72,6 +72,8 @@ class PiPersona:
     tool_names: list[str] = field(default_factory=list)
     tasks: dict[str, PiTask] = field(default_factory=dict)
     skills: list[Path] = field(default_factory=list)
+    web: Path | None = None
+    """``web/``: an offline corpus of the pages the tasks need (pbench's format), when the release has one."""
 
 
 @dataclass
@@ -213,6 +215,7 @@ def _read_persona(folder: Path, data_dir: Path, report: ImportReport) -> PiPerso
 
     skills_dir = folder / "skills"
     persona.skills = sorted(p for p in skills_dir.iterdir() if p.is_dir()) if skills_dir.is_dir() else []
+    persona.web = folder / "web" if (folder / "web").is_dir() else None
     return persona
 
 
