@@ -1,6 +1,7 @@
-"""Writes inbox/titration_runs.csv (a chemistry lab group's titres) and inbox/titre_stats.py (the group's analysis script); all invented."""
+"""Writes inbox/titration_runs.csv (a chemistry lab group's titres), inbox/titre_stats.py (the group's analysis script)
+and inbox/lab_manual_practical5.pdf (the manual's page on processing titres); all invented."""
 
-from proactive_bench.suites.agentif.attachment_writers import workspace_folder, write_csv, write_text
+from proactive_bench.suites.agentif.attachment_writers import pdf_file, workspace_folder, write_csv, write_text
 
 RUNS = [
     ("sample", "acid", "run", "titre_cm3"),
@@ -48,6 +49,27 @@ for sample, values in sorted(titres.items()):
     print(sample, round(mean, 2), round(concentration(mean, acids[sample]), 4))
 '''
 
+MANUAL = [
+    ("CHEM 112 Practical 5 - acid-base titration", ["Section 5.4: Processing your titres"]),
+    (
+        "Rough and accurate titrations",
+        [
+            "The first (rough) titration only tells you roughly where the end point is. Never use it in a mean.",
+            "Repeat accurately, adding the last 2 cm3 drop by drop, until you have concordant titres.",
+        ],
+    ),
+    (
+        "Concordant titres",
+        [
+            "Concordant titres are accurate titres that all lie within 0.10 cm3 of each other.",
+            "Take the largest such set of your accurate titres and average those only; leave out any other run.",
+            "Record the run numbers you used and give the mean titre to 2 decimal places.",
+        ],
+    ),
+]
+
 inbox = workspace_folder(__file__) / "inbox"
 write_csv(inbox / "titration_runs.csv", RUNS)
 write_text(inbox / "titre_stats.py", SCRIPT)
+with pdf_file(inbox / "lab_manual_practical5.pdf") as pdf:
+    pdf.sections(MANUAL, heading_height=8, line_height=6, wrap=True)
