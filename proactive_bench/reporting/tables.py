@@ -190,15 +190,21 @@ AGENTIF_NOTE = (
 
 
 def agentif_tables_of(summary: Summary) -> list[Table]:
-    """AgentIF tables: score per model with its category and domain columns, Proc and burden; item categories; per task."""
+    """AgentIF tables: score per model with its category, domain and attachment columns, penalties avoided, Proc and burden; item categories; per task."""
     tables = summary.agentif
-    models = Table(title="AgentIF score (%) by task category and domain, Proc on latent rules, user burden", caption=AGENTIF_NOTE)
+    models = Table(
+        title="AgentIF score (%) by task category, domain and attachments; penalty points avoided; Proc on latent rules; user burden",
+        caption=AGENTIF_NOTE,
+    )
     for name in (
         "model",
         "tasks",
         "score",
         *suites.AGENTIF_CATEGORIES,
         *suites.AGENTIF_DOMAINS,
+        "w/ att.",
+        "w/o att.",
+        "neg. const.",
         "Proc",
         "user turns",
         "questions",
@@ -213,6 +219,9 @@ def agentif_tables_of(summary: Summary) -> list[Table]:
             marked(pct(row["score"]), failures),
             *(pct(row[c]) for c in suites.AGENTIF_CATEGORIES),
             *(pct(row[d]) for d in suites.AGENTIF_DOMAINS),
+            pct(row["with_attachments"]),
+            pct(row["without_attachments"]),
+            pct(row["neg_const"]),
             pct(row["proc"]),
             _decimal(row["user_turns"]),
             _decimal(row["questions"]),
@@ -232,7 +241,7 @@ def agentif_tables_of(summary: Summary) -> list[Table]:
             str(row["withheld"]),
         )
     tasks = Table(title="AgentIF tasks: score (%), S+ / S- / S_max (means over runs)")
-    for name in ("model", "task", "category", "domain", "runs", "score", "S+", "S-", "S_max", "Proc", "err/unscored"):
+    for name in ("model", "task", "category", "domain", "att.", "runs", "score", "S+", "S-", "S_max", "Proc", "err/unscored"):
         tasks.add_column(name)
     for row in tables.tasks:
         tasks.add_row(
@@ -240,6 +249,7 @@ def agentif_tables_of(summary: Summary) -> list[Table]:
             row["task"],
             row["category"],
             row["domain"],
+            str(row["attachments"]),
             str(row["runs"]),
             pct(row["score"]),
             _decimal(row["bonus"]),
@@ -555,6 +565,7 @@ AGENTIF_CSV_COLUMNS = (
     "task",
     "category",
     "domain",
+    "attachments",
     "runs",
     "score",
     "bonus",
