@@ -17,12 +17,14 @@ from __future__ import annotations
 import functools
 import io
 import math
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from matplotlib import rc_context
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from proactive_bench.dataset import CATEGORY_CODES, CATEGORY_NAMES
 from proactive_bench.reporting.burden import BurdenRow
@@ -66,7 +68,8 @@ def model_proc_vs_comp(summary: Summary) -> str | None:
 
 @_styled
 def category_proc_vs_comp(summary: Summary) -> str | None:
-    """Figure 3 (a-c): one panel per task category with a taxonomy code (not ``unavailable``), one point per model."""
+    """Figure 3 (a-c): one panel per task category with a taxonomy code (not ``unavailable``), one point per model, each
+    model one colour named in the legend below the panels."""
     by_category: dict[str, list[tuple[str, float | None, float | None]]] = {}
     for r in summary.categories:
         if r["ablation"] == "none" and r["category"] in CATEGORY_CODES:
@@ -74,16 +77,23 @@ def category_proc_vs_comp(summary: Summary) -> str | None:
     panels = {category: _percent(points) for category, points in sorted(by_category.items()) if _percent(points)}
     if not panels:
         return None
-    columns = min(len(panels), 3)
-    fig = Figure(figsize=(3.2 * columns, 3.0 * math.ceil(len(panels) / columns)))
-    axes = list(fig.subplots(math.ceil(len(panels) / columns), columns, squeeze=False).flat)
+    models = sorted({name for points in panels.values() for name, _, _ in points})
+    colour = {name: f"C{n % 10}" for n, name in enumerate(models)}
+    columns, rows = min(len(panels), 4), math.ceil(len(panels) / 4)
+    fig = Figure(figsize=(2.6 * columns, 2.6 * rows + 0.25 * len(models)))
+    axes = list(fig.subplots(rows, columns, squeeze=False).flat)
     for ax, (category, points) in zip(axes, panels.items(), strict=False):
-        _diagonal(ax, f"{category}: {CATEGORY_NAMES.get(category, category)}")
+        _diagonal(ax, "\n".join(textwrap.wrap(f"{category}: {CATEGORY_NAMES.get(category, category)}", 34)))
         ax.title.set_fontsize(7)
-        _scatter(ax, points)
+        ax.set_xlabel("Proc (%)", fontsize=7)
+        ax.set_ylabel("Comp (%)", fontsize=7)
+        for name, x, y in points:
+            ax.scatter([x], [y], s=30, color=colour[name], zorder=3, label=_text(name))
     for ax in axes[len(panels) :]:
         ax.set_visible(False)
-    fig.tight_layout()
+    handles = [Line2D([], [], marker="o", linestyle="", color=colour[name], label=_text(name)) for name in models]
+    fig.legend(handles=handles, loc="lower center", frameon=False, fontsize=7, ncol=1)
+    fig.subplots_adjust(wspace=0.35, hspace=0.6, bottom=(0.3 + 0.25 * len(models)) / (2.6 * rows + 0.25 * len(models)))
     return _svg(fig)
 
 
