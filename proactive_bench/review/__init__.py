@@ -17,6 +17,7 @@ _EXPORTS = Exports(
         "audits": (
             "POLARITIES",
             "AuditFileError",
+            "Disagreement",
             "audit_rows",
             "disagreement",
             "import_audit_file",
@@ -36,6 +37,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.review.audits import (
         POLARITIES,
         AuditFileError,
+        Disagreement,
         audit_rows,
         disagreement,
         import_audit_file,
@@ -60,6 +62,7 @@ __all__ = [
     "POLARITIES",
     "TABLE_FORMATS",
     "AuditFileError",
+    "Disagreement",
     "EpisodeShape",
     "TableFormatError",
     "audit_rows",

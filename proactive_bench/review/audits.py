@@ -23,7 +23,7 @@ import asyncio
 import csv
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -106,6 +106,10 @@ class Disagreement:
     @property
     def intents_rate(self) -> float | None:
         return self.intents_disagree / self.intents_n if self.intents_n else None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The counts and both rates, as ``pbench audit show --json`` and ``pbench results --json`` (``audits``) print them."""
+        return asdict(self) | {"checklist_rate": self.checklist_rate, "intents_rate": self.intents_rate}
 
 
 def audit_rows(store: Store, runs: list[Run], sample: int | None = None, seed: int = 0) -> list[dict[str, Any]]:

@@ -28,6 +28,8 @@ from pydantic import ValidationError
 
 from proactive_bench.dataset import (
     ID_PATTERN,
+    NO_CATEGORY,
+    PIBENCH_CATEGORY_CODES,
     ChecklistItem,
     Episode,
     HiddenIntent,
@@ -295,13 +297,13 @@ class _Converter:
             self.report.add(
                 rel,
                 "task_type",
-                f"unknown task type {task.task_type!r} (known: {', '.join(sorted(KNOWN_TASK_TYPES))}); kept as the category",
+                f"unknown task type {task.task_type!r} (known: {', '.join(sorted(KNOWN_TASK_TYPES))}); task types are not converted",
             )
         try:
             return Session(
                 id=task.task_id,
                 title=task.title or task.task_id,
-                category=task.task_type or "unknown",
+                category=self._category(task),
                 trigger=self._trigger(task),
                 tools=tools,
                 files=self._copy_assets(task),
@@ -311,6 +313,19 @@ class _Converter:
         except ValidationError as exc:
             self.report.add(rel, "", f"cannot be converted: {exc.errors()[0]['msg']}; task not imported")
             return None
+
+    def _category(self, task: PiTask) -> str:
+        """The paper's category (A-R) when the release gives one, else ``unavailable``: never guessed from the task type."""
+        code = task.category.upper()
+        if code in PIBENCH_CATEGORY_CODES:
+            return code
+        if task.category:
+            self.report.add(
+                self.task_rel(task),
+                "category",
+                f"{task.category!r} is not one of the paper's categories A-R (table 5); table 8 counts the task as {NO_CATEGORY}",
+            )
+        return NO_CATEGORY
 
     def _trigger(self, task: PiTask) -> Trigger:
         rel = self.task_rel(task)

@@ -23,7 +23,9 @@ TASK_FILE = "task.yaml"
 NOT_ASSETS = frozenset({TASK_FILE, ".history", ".result", ".eval_result"})
 """Names π-Bench never copies into the workspace (``TASK_WORKSPACE_ASSET_BLACKLIST``)."""
 OBJECTIVE_KEYS = frozenset({"checklist", "files_read", "tools", "tools_evaluation_path"})
-CONVERTED_TASK_KEYS = frozenset({"schema_version", "task_id", "user_id", "title", "task_type", "trigger", "intent", "objectives"})
+CONVERTED_TASK_KEYS = frozenset(
+    {"schema_version", "task_id", "user_id", "title", "task_type", "category", "trigger", "intent", "objectives"}
+)
 
 
 @dataclass
@@ -47,6 +49,8 @@ class PiTask:
     """Files to copy into the workspace, relative to the task folder."""
     ignored_fields: list[str] = field(default_factory=list)
     """Non-empty task fields with no pbench counterpart (description, metadata...)."""
+    category: str = ""
+    """The task's category as the release gives it (``category`` or ``metadata.category``); the public release gives none."""
 
 
 @dataclass(frozen=True)
@@ -269,6 +273,10 @@ def _read_task(r: _Reader, task_dir: Path) -> PiTask | None:
         hidden_intents=_read_hidden_intents(r, intent.get("hidden_intent"), rel),
         assets=_assets(r, task_dir),
         ignored_fields=sorted(k for k, v in data.items() if k not in CONVERTED_TASK_KEYS and v not in (None, "", [], {})),
+    )
+    metadata = data.get("metadata")
+    task.category = r.text(data, "category", path).strip() or (
+        r.text(metadata, "category", path, "metadata.category").strip() if isinstance(metadata, dict) else ""
     )
     objectives = data.get("objectives")
     if isinstance(objectives, dict):
