@@ -84,7 +84,7 @@ from proactive_bench.llm import (
     ToolModels,
     note_request_sent,
 )
-from proactive_bench.scaffolds import Scaffold, SessionContext
+from proactive_bench.scaffolds import Scaffold, SessionContext, call_end_episode, call_end_session, call_start_session
 from proactive_bench.scoring import (
     SCORINGS,
     SNAPSHOT_KIND as BURDEN,
@@ -285,6 +285,7 @@ async def run_episode(
         REQUEST_SENT.reset(outer)
         started.set()
         try:
+            await _end_episode(wiring.participants.agent, run.id)
             if saving is not None:
                 await saving
         finally:
@@ -424,7 +425,7 @@ async def _run_one(
         state = failed_state(f"{type(exc).__name__}: {exc}")
     finally:
         try:
-            agent.end_session()
+            await call_end_session(agent)
         except Exception as exc:  # cleanup must not hide the session's result
             log.warning("end_session_failed", session=session.id, error=repr(exc))
     status, error = state["outcome"], state["error"]
@@ -484,12 +485,20 @@ async def _run_one(
 async def _play(rt: SessionRuntime, agent: Scaffold, ctx: SessionContext) -> SessionState:
     """Start the agent and play the session graph; a scaffold that fails to start is an errored session, not a crash."""
     try:
-        agent.start_session(ctx)
+        await call_start_session(agent, ctx)
     except Exception as exc:
         failure = ErrorTrace.of(exc)
         log.warning("agent_failed", session=ctx.session_id, turn=0, error=failure.summary)
         return failed_state(agent_failed(0, failure), failure)
     return await run_session_graph(rt)
+
+
+async def _end_episode(agent: Scaffold, run_id: str) -> None:
+    """The agent's ``end_episode``, if it has one (a ``cmd:`` agent's process kept across sessions stops); a failure is logged."""
+    try:
+        await call_end_episode(agent)
+    except Exception as exc:  # cleanup must not hide the run's result
+        log.warning("end_episode_failed", run=run_id, error=repr(exc))
 
 
 def agent_steps(toolbox: ToolBox, calls: list[PendingRow]) -> int:
