@@ -370,7 +370,7 @@ def test_a_run_that_loses_its_lease_mid_session_writes_neither_answers_nor_statu
             probe=False,
         )
         run = start_run(store, load_episode(MINI, "mini"), spec, tmp_path)
-        with pytest.raises(LeaseLost), writing(store, run.id):
+        with pytest.raises(LeaseLost), writing(store, run.id, beat=False):  # no heartbeat thread left to later tests
             asyncio.run(execute_run(store, run, load_episode(MINI, "mini")))
     assert taken and len(server.requests) > 0
     with closing(sqlite3.connect(db)) as conn:
