@@ -102,13 +102,12 @@ READERS: dict[str, Callable[[Path | BinaryIO], str]] = {".pdf": read_pdf, ".docx
 
 def read_as_text(path: Path) -> str:
     """A file's text: documents through their readers, other files decoded as UTF-8 (bad bytes replaced)."""
-    reader = READERS.get(path.suffix.lower())
-    if reader is None:
-        return path.read_text(encoding="utf-8", errors="replace")
-    try:
-        return reader(path)
-    except Exception as exc:  # the libraries raise many types for a damaged file
-        raise DocumentError(f"cannot read {path.name} as {path.suffix.lower().lstrip('.').upper()}: {exc}") from exc
+    return bytes_as_text(path.read_bytes(), path.name)
+
+
+def bytes_as_text(data: bytes, name: str) -> str:
+    """A file's bytes as text, as :func:`read_as_text` reads the file (``name`` gives its type)."""
+    return document_text(data, name) if is_document(name) else data.decode("utf-8", errors="replace")
 
 
 def is_document(name: str) -> bool:

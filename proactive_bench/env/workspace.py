@@ -137,7 +137,7 @@ class Workspace:
     def write_bytes(self, relative: str, data: bytes) -> Path:
         """Create or replace a file inside the jail (parent folders are created); PathEscapeError for a path leaving it."""
         target = self.resolve(relative)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        jail.make_folders(target.parent)
         target.write_bytes(data)
         return target
 
