@@ -347,3 +347,24 @@ def test_the_scaffolds_readme_shows_only_public_imports() -> None:
     assert imports, "scaffolds/README.md shows no import"
     for module, names, _ in imports:
         assert module == "proactive_bench" and set(names) <= set(pb.__all__), f"scaffolds/README.md imports {names} from {module}"
+
+
+MOVED_IN_0_2 = [
+    ("proactive_bench.review.audits", "disagreement", "proactive_bench.review"),
+    ("proactive_bench.review.audits", "Disagreement", "proactive_bench.review"),
+    ("proactive_bench.review.audits", "POLARITIES", "proactive_bench.review"),
+    ("proactive_bench.llm.tool_models", "UsesToolModels", "proactive_bench.llm"),
+    ("proactive_bench.llm.transport", "is_context_length_error", "proactive_bench.llm"),
+]
+
+
+@pytest.mark.parametrize(("old", "name", "new"), MOVED_IN_0_2)
+def test_a_moved_name_warns_and_is_the_same_object(old: str, name: str, new: str) -> None:
+    with pytest.warns(DeprecationWarning, match=f"{old}.{name} moved: import it from {new}"):
+        found = getattr(importlib.import_module(old), name)
+    assert found is getattr(importlib.import_module(new), name)
+
+
+def test_an_unknown_name_is_still_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        importlib.import_module("proactive_bench.review.audits").nothing_here  # noqa: B018

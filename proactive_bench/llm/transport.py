@@ -46,6 +46,7 @@ from langchain_openai import ChatOpenAI
 from openai.lib import type_to_response_format_param
 from pydantic import BaseModel, PrivateAttr, SecretStr, ValidationError
 
+from proactive_bench.exports import moved_names
 from proactive_bench.llm.cache import ReplayMissError
 from proactive_bench.llm.endpoints import EndpointHealth
 from proactive_bench.llm.faults import Fault, MalformedBodyError, classify, names_field
@@ -424,3 +425,6 @@ def _timeout_s(timeout: Any) -> float:
     if isinstance(timeout, tuple) and timeout:
         return float(sum(t for t in timeout if t))
     return UNSET_TIMEOUT_S
+
+
+__getattr__ = moved_names(__name__, {"is_context_length_error": "proactive_bench.llm"})

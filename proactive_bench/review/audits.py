@@ -37,6 +37,7 @@ from proactive_bench.data_model import (
 )
 from proactive_bench.dataset import DatasetError, GraderResolver
 from proactive_bench.episode import CallLedger, load_spec_episode, run_spec
+from proactive_bench.exports import moved_names
 from proactive_bench.llm import (
     ChatSettings,
     Recorder,
@@ -303,3 +304,8 @@ class IntentAuditor:
         except StructuredOutputError:
             return None
         return answer.value
+
+
+__getattr__ = moved_names(
+    __name__, {"POLARITIES": "proactive_bench.review", "Disagreement": "proactive_bench.review", "disagreement": "proactive_bench.review"}
+)
