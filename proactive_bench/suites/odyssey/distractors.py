@@ -1,10 +1,13 @@
 """Distractor sessions: a task's authored history lengthened, deterministically, with small talk and unrelated questions.
 
 A task names ``distractors: {seed: N}``; the exchanges come from the authored library ``distractors.yaml``
-beside this module (each a short user-first conversation on one everyday topic, no task detail, no chore left
-open; a seasonal one only in its months). The seed and the task id fix which exchanges go where, so the history is the same on every machine and
-only the seed is stored in the task file. An exchange whose text matches one of the task's detail cues is never
-used (it could answer for a detail). The split decides the shape, after OdysseyBench's two splits:
+beside this module (each a short user-first conversation on one topic, no task detail, no chore left open; a
+seasonal one only in its months). Some are small talk; the closer ones are the user's other, finished chores in
+an office app (their ``apps``): a task takes those close to its own apps first, so its days compete under retrieval
+with sessions on the same kind of work, as in OdysseyBench's long histories. The seed and the task id fix which
+exchanges go where, so the history is the same on every machine and only the seed is stored in the task file. An
+exchange whose text matches one of the task's detail cues is never used (it could answer for a detail). The split
+decides the shape, after OdysseyBench's two splits:
 
 - ``plus``: extra short sessions on free dates in the weeks before and between the task's days (many short
   sessions; the task's own days compete with them under retrieval);
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
@@ -61,6 +64,8 @@ class Exchange:
     turns: tuple[tuple[str, str], ...]
     months: frozenset[int] = frozenset()
     """The months it suits (a seasonal topic); empty: any."""
+    apps: frozenset[str] = frozenset()
+    """The office apps its chore is in (a closer distractor for tasks on them); empty: small talk."""
 
     def on(self, day: date) -> tuple[tuple[str, str], ...]:
         weekday = day.strftime("%A")
@@ -76,6 +81,7 @@ def library() -> tuple[Exchange, ...]:
             entry["id"],
             tuple(("user" if n % 2 == 0 else "assistant", text) for n, text in enumerate(entry["turns"])),
             frozenset(entry.get("months", ())),
+            frozenset(entry.get("apps", ())),
         )
         for entry in entries
     )
@@ -93,11 +99,15 @@ def _usable(cues: Sequence[str], month: int) -> list[Exchange]:
     return [ex for ex in library() if (not ex.months or month in ex.months) and not any(p.search(render_turns(ex.turns)) for p in patterns)]
 
 
-def lengthen(days: Sequence[HistoryDay], split: Split, seed: int, task_id: str, cues: Sequence[str], now: date) -> list[HistoryDay]:
-    """``days`` (the authored history, in date order) with distractors added to the split's target size."""
+def lengthen(
+    days: Sequence[HistoryDay], split: Split, seed: int, task_id: str, cues: Sequence[str], now: date, apps: Collection[str] = ()
+) -> list[HistoryDay]:
+    """``days`` (the authored history, in date order) with distractors added to the split's target size; the
+    exchanges close to ``apps`` (the task's) come first, each group in the seeded order."""
     rng = random.Random(f"{task_id}/{seed}")
     pool = _usable(cues, now.month)
     rng.shuffle(pool)
+    pool.sort(key=lambda ex: not ex.apps & set(apps), reverse=True)  # popped from the end: the close ones first
     if split == "neo":
         return _inserted(list(days), pool, TARGETS["neo"])
     return _sessions(list(days), pool, rng, TARGETS["plus"], now)

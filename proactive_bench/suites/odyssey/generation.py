@@ -28,8 +28,8 @@ from proactive_bench.suites.odyssey.memory_tokens import TokenCounter, default_t
 from proactive_bench.suites.odyssey.task import Day
 
 PROMPTS = "suites/odyssey/prompts"
-GENERATOR_PROMPT = load_prompt(PROMPTS, "history_generator.v1")
-VERIFIER_PROMPT = load_prompt(PROMPTS, "history_verifier.v1")
+GENERATOR_PROMPT = load_prompt(PROMPTS, "history_generator.v2")
+VERIFIER_PROMPT = load_prompt(PROMPTS, "history_verifier.v2")
 MAX_ROUNDS = 5
 MIN_DAYS = 5
 MIN_TOKENS, MAX_TOKENS = 1000, 5000

@@ -53,7 +53,7 @@ from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 PLANNER_PROMPT = load_prompt(PROMPTS, "neo_planner.v1")
 TASK_PROMPT = load_prompt(PROMPTS, "neo_task_generator.v1")
-DAY_PROMPT = load_prompt(PROMPTS, "neo_day_generator.v1")
+DAY_PROMPT = load_prompt(PROMPTS, "neo_day_generator.v2")
 ENVIRONMENT_FILE = "environment.yaml"
 SURF_CHARS = 3_000
 """Characters of one file or app table a surfer notes (the rest is cut, with a marker)."""

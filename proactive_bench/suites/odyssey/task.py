@@ -57,7 +57,7 @@ class Detail(_Model):
 
 
 class Distractors(_Model):
-    """How the history is lengthened with authored small talk and unrelated questions (``distractors.py``)."""
+    """How the history is lengthened with authored small talk and the user's other, finished chores (``distractors.py``)."""
 
     seed: int = Field(ge=0, description="Picks the exchanges and their places; the same seed gives the same history.")
 
@@ -157,7 +157,7 @@ class OdysseyTask(_Model):
         days = history_days(self.history)
         if self.distractors is None:
             return days
-        return lengthen(days, self.split, self.distractors.seed, self.id, [d.cue for d in self.details], self.now.date())
+        return lengthen(days, self.split, self.distractors.seed, self.id, [d.cue for d in self.details], self.now.date(), self.apps)
 
     def history_text(self) -> str:
         """The whole history as the agent reads it under long-context (what a detail's cue is searched in)."""

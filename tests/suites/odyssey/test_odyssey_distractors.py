@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from proactive_bench.suites.odyssey import TARGETS, HistoryDay, detail_coverage, lengthen, parse_memory_setting, render_history
 from proactive_bench.suites.odyssey.distractors import library
 from proactive_bench.suites.odyssey.memory_tokens import ApproxCounter
-from proactive_bench.suites.odyssey.task import OdysseyTask
+from proactive_bench.suites.odyssey.task import APPS, OdysseyTask
 from tests.helpers.paths import DATA, ODYSSEY_MINI
 
 MINI = ODYSSEY_MINI / "odyssey"
@@ -80,6 +80,30 @@ def test_an_exchange_matching_a_detail_cue_is_never_used() -> None:
         assert "Okonkwo" in text and "sourdough" not in text and "VLOOKUP" not in text and "peace lily" not in text.lower()
     used = render_history(lengthen(_days(6), "neo", 0, "t1", [], NOW))
     assert len(library()) > 40 and "{weekday}" not in used
+
+
+def test_the_library_is_well_formed_with_closer_exchanges_for_every_app() -> None:
+    exchanges = library()
+    assert len({e.id for e in exchanges}) == len(exchanges)
+    for exchange in exchanges:
+        assert all(isinstance(text, str) and text.strip() for _, text in exchange.turns), exchange.id  # a bare "a: b" is a mapping
+        assert exchange.apps <= set(APPS), exchange.id
+    for app in APPS:
+        assert sum(app in e.apps for e in exchanges) >= 8, app
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_the_exchanges_close_to_the_tasks_apps_come_first(app: str) -> None:
+    """Every usable exchange on the task's app is in its history before small talk fills the rest; another app's
+    task gets its own instead."""
+    days = lengthen(_days(6), "plus", 3, "t1", [], NOW, apps=[app])
+    text = render_history(days)
+    close = [e for e in library() if app in e.apps and not e.months]
+    assert close and all(e.turns[1][1] in text for e in close)  # the reply: the question may name {weekday}
+    other = next(a for a in APPS if a != app)
+    elsewhere = [e for e in library() if other in e.apps and app not in e.apps]
+    assert sum(e.turns[1][1] in text for e in elsewhere) < len(elsewhere)
+    assert lengthen(_days(6), "plus", 3, "t1", [], NOW, apps=[app]) == days  # still deterministic
 
 
 def test_seasonal_exchanges_only_in_their_months() -> None:
