@@ -12,7 +12,9 @@ model-waiting time for each transport (target: at most 1.05, as for the in-proce
    intervals, as scripts/bench_sweep.py reads them) and everything an agent's transport costs counts against it:
    the MCP world per session, a process per session (``cmd:``), the HTTP and A2A round trips, the tool calls.
    Each round runs every transport once; the ratios are per round, the median of the rounds is printed, with the
-   overhead per session (wall minus waiting, over the sessions).
+   overhead per session (wall minus waiting, over the sessions) and what the transport adds to the in-process
+   agent's overhead per session in the same round (``over in process``: the transport's own cost, the figure to
+   compare before and after a change when the machine's load differs between sittings).
 
     python scripts/bench_transports.py [--calls 300] [--sessions 3] [--delay 0.3] [--rounds 3]
 """
@@ -112,7 +114,7 @@ def tool_calls(calls: int, data: Path) -> None:
     print(f"   {'path':<34} {'median ms':>10} {'p90 ms':>8}")
     for path, times in found.items():
         print(f"   {path:<34} {statistics.median(times):>10.2f} {statistics.quantiles(times, n=10)[-1]:>8.2f}")
-    print(f"   a world's start and stop: {cpu_ms['world start and stop (wall)']:.0f} ms (once per session)")
+    print(f"   a world's start: {cpu_ms['world start (wall)']:.1f} ms, its stop: {cpu_ms['world stop (wall)']:.1f} ms (once per session)")
 
 
 def session_overhead(args: argparse.Namespace) -> None:
@@ -135,12 +137,15 @@ def session_overhead(args: argparse.Namespace) -> None:
         f"2. wall / model-waiting per transport: {PERSONA}, {len(sessions)} sessions, LLM user on a stub answering after"
         f" {1000 * args.delay:.0f} ms; median of {args.rounds} round(s)   target <= 1.05"
     )
-    print(f"   {'transport':<32} {'wall s':>7} {'waiting s':>9} {'ratio':>6} {'overhead ms/session':>20}")
+    print(f"   {'transport':<32} {'wall s':>7} {'waiting s':>9} {'ratio':>6} {'overhead ms/session':>20} {'over in process':>16}")
     for name, rounds in figures.items():
         wall, waiting = (statistics.median(x) for x in zip(*rounds, strict=True))
         ratio = statistics.median(w / t for w, t in rounds)
         per_session = statistics.median((w - t) / len(sessions) for w, t in rounds)
-        print(f"   {name:<32} {wall:>7.2f} {waiting:>9.2f} {ratio:>6.3f} {1000 * per_session:>20.0f}")
+        extra = statistics.median(
+            ((w - t) - (w0 - t0)) / len(sessions) for (w, t), (w0, t0) in zip(rounds, figures[IN_PROCESS], strict=True)
+        )
+        print(f"   {name:<32} {wall:>7.2f} {waiting:>9.2f} {ratio:>6.3f} {1000 * per_session:>20.0f} {1000 * extra:>16.0f}")
 
 
 def main() -> None:

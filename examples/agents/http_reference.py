@@ -37,6 +37,8 @@ async def opened(event: dict[str, Any]) -> Conversation:
 
 
 class Agent(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # connections kept alive: pbench's client sends the run's events over one
+
     def do_POST(self) -> None:
         event = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         body = b"{}"

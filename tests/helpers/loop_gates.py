@@ -1,7 +1,8 @@
 """Proof that an event loop stayed free while a world started or stopped, without timing thresholds.
 
-:class:`ServerGates` makes uvicorn's ``startup`` and ``shutdown`` wait, in the server's own thread, until a coroutine
-on the test's loop has run (:meth:`ServerGates.open_when_free`). A start or stop that holds the loop lets no coroutine
+:class:`ServerGates` makes the server's lifespan ``startup`` and ``shutdown`` (uvicorn's ``LifespanOn``, which every
+world's start and stop goes through, whichever way the server shuts down) wait, in the server's own thread, until a
+coroutine on the test's loop has run (:meth:`ServerGates.open_when_free`). A start or stop that holds the loop lets no coroutine
 run, so the server waits out ``WAIT_S`` and ``free`` records False; one that awaits the server's thread lets the
 coroutine open the gate at once.
 """
@@ -11,10 +12,9 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import pytest
-import uvicorn
+from uvicorn.lifespan.on import LifespanOn
 
 WAIT_S = 10.0
 STAGES = ("startup", "shutdown")
@@ -25,12 +25,12 @@ class ServerGates:
         self.events = {stage: threading.Event() for stage in STAGES}
         self.free: dict[str, bool] = {}
         for stage in STAGES:
-            monkeypatch.setattr(uvicorn.Server, stage, self._gated(stage, getattr(uvicorn.Server, stage)))
+            monkeypatch.setattr(LifespanOn, stage, self._gated(stage, getattr(LifespanOn, stage)))
 
     def _gated(self, stage: str, original: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
-        async def gated(server: uvicorn.Server, sockets: Any = None) -> None:
+        async def gated(lifespan: LifespanOn) -> None:
             self.free[stage] = self.events[stage].wait(WAIT_S)  # blocks the server's thread, never the test's loop
-            await original(server, sockets)
+            await original(lifespan)
 
         return gated
 

@@ -39,14 +39,15 @@ class OverMcp:
 
 
 class McpReference(ScriptedAgent):
-    """``scripted:reference`` with its tool calls over MCP; one world per session, started on the runner's loop."""
+    """``scripted:reference`` with its tool calls over MCP; one world per session, started and stopped with the async API
+    on the runner's loop (awaited, so the loop serves the world's tool calls and the run's other sessions meanwhile)."""
 
     def __init__(self, _options: ScaffoldOptions) -> None:
         super().__init__("reference")
         self.world: McpWorld | None = None
 
-    def start_session(self, ctx: SessionContext) -> None:
-        self.world = McpWorld(ctx.tools).start()
+    async def start_session(self, ctx: SessionContext) -> None:  # type: ignore[override]  # awaited: the runner takes either
+        self.world = await McpWorld(ctx.tools).astart()  # the runner's loop stays free while the server starts
         self.over_mcp = OverMcp(self.world)
         super().start_session(replace(ctx, tools=self.over_mcp))  # type: ignore[arg-type]
 
@@ -55,8 +56,8 @@ class McpReference(ScriptedAgent):
             await self.over_mcp.connect(stack)
             return await super().respond(message)
 
-    def end_session(self) -> None:
+    async def end_session(self) -> None:  # type: ignore[override]
         super().end_session()
         if self.world is not None:
-            self.world.stop()
+            await self.world.astop()
             self.world = None

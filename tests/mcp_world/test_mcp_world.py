@@ -33,7 +33,7 @@ from proactive_bench.dataset import (
 )
 from proactive_bench.env import ToolBox, ToolRecord
 from proactive_bench.episode import session_toolbox
-from proactive_bench.mcp_world import LOOPBACK, McpWorld, WorldStartError
+from proactive_bench.mcp_world import LOOPBACK, BearerGuard, McpWorld, WorldStartError
 from proactive_bench.store import Store, ToolCallRow
 from tests.helpers.cli import run_cli, run_episode_json
 from tests.helpers.loop_gates import ServerGates
@@ -402,3 +402,90 @@ def test_pbench_mcp_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
     transport = run_cli("mcp", "--persona", "pharmacist", "--session", SESSION, "--transport", "sse")
     assert transport.exit_code == 2
     assert "Traceback" not in unknown.output + busy.output + transport.output
+
+
+# --- a world's end: its token refused, its stop quick, a running call finished ----------------------------------------
+
+LIST_DIR_CALL = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "list_dir", "arguments": {"path": "."}}}
+ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+async def test_a_world_s_token_is_refused_once_it_stopped_and_by_the_next_world_on_its_port(
+    pharmacist: LoadedEpisode, session: Session, tmp_path: Path
+) -> None:
+    """A stale token (its session over) reaches nothing: not its stopped world, not the next session's world on the
+    same port; the next world lists its own session's tools and records its calls alone."""
+    first_box = world_toolbox(pharmacist, session, tmp_path / "a")
+    async with McpWorld(first_box) as first:
+        url, stale, port = first.url, first.token, first.port
+        async with connected(url, stale) as client:
+            assert not (await client.call_tool("list_dir", {"path": "."})).is_error
+    other = next(s for s in pharmacist.sessions if s.id == "s07_cdi_fidaxomicin_review")  # tools s01 does not have
+    second_box = world_toolbox(pharmacist, other, tmp_path / "b")
+    async with httpx2.AsyncClient() as http:
+        with pytest.raises(httpx2.ConnectError):
+            await http.post(url, json=LIST_DIR_CALL, headers={**ACCEPT, "Authorization": f"Bearer {stale}"})
+        async with McpWorld(second_box, port=port) as second:
+            assert second.url == url
+            refused = await http.post(url, json=LIST_DIR_CALL, headers={**ACCEPT, "Authorization": f"Bearer {stale}"})
+            assert refused.status_code == 401
+            async with connected(url, second.token) as client:
+                listed = [tool.name for tool in (await client.list_tools()).tools]
+    assert listed == [spec.name for spec in second_box.specs] != [spec.name for spec in first_box.specs]
+    assert [r.tool_name for r in first_box.records] == ["list_dir"] and second_box.records == []
+
+
+async def test_a_revoked_guard_refuses_even_the_token_it_was_given() -> None:
+    """A stopping world revokes its guard first: a request on a connection still open gets 401, whatever token it sends."""
+    reached: list[str] = []
+    sent: list[dict[str, Any]] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(scope["path"])
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b""}
+
+    guard = BearerGuard(app, "s3cret")
+    scope = {"type": "http", "path": "/mcp", "headers": [(b"authorization", b"Bearer s3cret")]}
+    await guard(scope, receive, send)
+    guard.revoke()
+    await guard(scope, receive, send)
+    assert reached == ["/mcp"] and [m["status"] for m in sent if m["type"] == "http.response.start"] == [401]
+
+
+async def test_a_world_stops_without_uvicorn_s_pause_and_lets_a_running_call_finish(
+    pharmacist: LoadedEpisode, session: Session, tmp_path: Path
+) -> None:
+    """With a kept-alive connection idle, a stop takes less than uvicorn's own fixed 0.1 s pause (the fastest of
+    three); a call running when the stop comes still gets its answer, and the stop waits for it."""
+    stops = []
+    for n in range(3):
+        async with McpWorld(world_toolbox(pharmacist, session, tmp_path / f"idle{n}")) as world, httpx2.AsyncClient() as http:
+            assert (await http.post(world.url, json=LIST_DIR_CALL, headers=ACCEPT)).status_code == 401  # the connection stays open
+            began = asyncio.get_running_loop().time()
+            await world.astop()
+            stops.append(asyncio.get_running_loop().time() - began)
+    assert min(stops) < 0.09, stops
+    toolbox = world_toolbox(pharmacist, session, tmp_path / "busy")
+    acall, running = toolbox.acall, asyncio.Event()
+
+    async def slow(name: str, args: dict[str, Any] | None = None) -> ToolRecord:
+        running.set()
+        await asyncio.sleep(0.3)
+        return await acall(name, args)
+
+    toolbox.acall = slow  # type: ignore[method-assign]
+    world = await McpWorld(toolbox).astart()
+    async with connected(world.url, world.token) as client:
+        await client.list_tools()  # the client's schemas known: the call's answer needs no further request
+        call = asyncio.create_task(client.call_tool("list_dir", {"path": "."}))
+        await running.wait()
+        began = asyncio.get_running_loop().time()
+        await world.astop()
+        waited = asyncio.get_running_loop().time() - began
+        assert not (await call).is_error and waited > 0.2
+    assert [r.tool_name for r in toolbox.records] == ["list_dir"]

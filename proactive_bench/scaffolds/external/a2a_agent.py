@@ -1,7 +1,9 @@
 """``a2a:URL``: an agent that speaks the Agent2Agent protocol, through the official ``a2a-sdk`` client.
 
-Each session reads the agent card at ``URL/.well-known/agent-card.json`` (``URL`` may also be the card's own
-address, ending in ``.json``) and opens a client on the interface it names. The session is one A2A context (its
+The run's first session reads the agent card at ``URL/.well-known/agent-card.json`` (``URL`` may also be the card's
+own address, ending in ``.json``) and opens a client on the interface it names; that client (its event loop, its
+thread, its kept-alive connections) serves the run's sessions and closes at the run's end (:meth:`end_episode`), or
+at once after a fault (the next session reads the card again). The session is one A2A context (its
 id is the session's ``conversation``); each user turn is one message, answered by a message or by a task. A
 task the agent leaves ``input-required`` goes on with the next turn's message, so a session is one task when
 the agent keeps it open. Every message carries the session's ``session_start`` fields in its metadata under
@@ -85,10 +87,12 @@ class A2aAgent(ExternalAgent):
         self._seen_artifacts: set[str] = set()
 
     def _open(self, ctx: SessionContext, endpoint: McpEndpoint | None) -> None:
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name=f"a2a-{ctx.session_id}", daemon=True)
-        self._thread.start()
         self._task_id, self._seen_artifacts = "", set()
+        if self._client is not None:  # kept from the run's previous session: its loop, connections and card
+            return
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="a2a-client", daemon=True)
+        self._thread.start()
         self._call(self._connect(), time.monotonic() + self.settings.turn_timeout)
 
     def _deliver(self, event: dict[str, Any], deadline: float) -> None:
@@ -106,6 +110,10 @@ class A2aAgent(ExternalAgent):
         return self._call(self._send(message, deadline), deadline)
 
     def _close(self) -> None:
+        if self._broken or self._client is None:  # a fault, or no card read: the next session starts afresh
+            self._end_episode()
+
+    def _end_episode(self) -> None:
         loop, self._loop = self._loop, None
         if loop is None:
             return

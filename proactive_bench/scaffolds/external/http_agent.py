@@ -1,7 +1,9 @@
 """``http:URL``: an agent that is a web service; each event is one JSON POST to URL.
 
 The body of the answer to a ``user`` POST is the reply object; answers to ``session_start`` and ``session_end``
-need only a 2xx status (their bodies are ignored). Each POST must be answered by the turn's deadline. pbench
+need only a 2xx status (their bodies are ignored). Each POST must be answered by the turn's deadline. One HTTP
+client serves the run's sessions (its connections kept alive between them) and closes at the run's end
+(:meth:`end_episode`), or at once after a fault. pbench
 sends no credentials and reads none from its environment or ``.netrc`` (``trust_env`` off). Faults, each a
 one-line :class:`ExternalAgentError`: the service unreachable, a status other than 2xx (with the start of its
 body), a body that is not a reply or over ``MAX_LINE_BYTES``, no answer by the deadline.
@@ -41,7 +43,8 @@ class HttpAgent(ExternalAgent):
         self._client: httpx2.Client | None = None
 
     def _open(self, ctx: SessionContext, endpoint: McpEndpoint | None) -> None:
-        self._client = httpx2.Client(trust_env=False, follow_redirects=False, verify=tls_context())
+        if self._client is None:  # else kept from the run's previous session, with its open connections
+            self._client = httpx2.Client(trust_env=False, follow_redirects=False, verify=tls_context())
 
     def _deliver(self, event: dict[str, Any], deadline: float) -> None:
         self._post(event, deadline)
@@ -50,6 +53,10 @@ class HttpAgent(ExternalAgent):
         return parse_reply(self._post(event, deadline), "response body")
 
     def _close(self) -> None:
+        if self._broken:  # the agent misbehaved: its connections are dropped, the next session opens new ones
+            self._end_episode()
+
+    def _end_episode(self) -> None:
         client, self._client = self._client, None
         if client is not None:
             client.close()

@@ -228,7 +228,8 @@ class ExternalAgent(ABC):
 
     @abstractmethod
     def _close(self) -> None:
-        """Release the session's process or client; must not raise for an agent that misbehaved."""
+        """Release what the session held (a process, a client), but for what a transport keeps for the run's next
+        session when this one went well (released by ``_end_episode``); must not raise for an agent that misbehaved."""
 
 
 async def off_loop(work: Callable[..., T], *args: Any) -> T:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -23,10 +24,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from proactive_bench.scaffolds.external import A2aAgent, ExternalAgentError, ExternalSettings
-from tests.helpers.a2a_server import agent_card, loopback, serve
+from tests.helpers.a2a_server import a2a_app, agent_card, loopback, serve
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import MINI
 from tests.helpers.reference_replay import assert_replays_reference, example_service, record_reference
+from tests.helpers.session_contexts import mini_context, served_nothing
 
 SESSIONS = ["a1", "a2", "a3"]
 TRIGGER_A1 = "Can you summarise notes/batch.csv for me?"
@@ -145,6 +147,54 @@ def test_an_a2a_agent_gets_a_message_per_turn_in_one_context_per_session(tmp_pat
     for record in map(json.loads, (tmp_path / "x.jsonl").read_text().splitlines()):  # each turn's own reply, not the task's old artifacts
         replies = [m["content"] for m in record["messages"] if m["role"] == "assistant"]
         assert replies == [f"turn {n}" for n in range(1, len(replies) + 1)], (record["session_id"], replies)
+
+
+class Counted:
+    """An A2A agent (the executor's) that counts the reads of its card and notes the client port of each request."""
+
+    def __init__(self, executor: AgentExecutor) -> None:
+        self.executor = executor
+        self.cards = 0
+        self.ports: list[int] = []
+
+    def app(self, url: str) -> Any:
+        inner = a2a_app(self.executor, url)
+
+        async def counted(scope: dict[str, Any], receive: Any, send: Any) -> None:
+            if scope["type"] == "http":
+                self.ports.append(scope["client"][1])
+                self.cards += scope["path"].endswith("agent-card.json")
+            await inner(scope, receive, send)
+
+        return counted
+
+
+@pytest.mark.parametrize(("style", "cards"), [("message", 1), ("fail", 3)])
+def test_one_a2a_client_serves_the_run_s_sessions_and_a_fault_starts_the_next_afresh(tmp_path: Path, style: str, cards: int) -> None:
+    """The card is read once per run and every message goes over one kept-alive connection; after a fault (a failed
+    task) the client is dropped, so each failing session reads the card anew."""
+    counted = Counted(Recorder(style))
+    with loopback(counted.app) as url:
+        result = play(tmp_path, f"a2a:{url}")
+    assert {status for status, _ in statuses(result).values()} == ({"completed"} if style == "message" else {"error"})
+    assert counted.cards == cards
+    assert len(set(counted.ports)) == cards
+
+
+async def test_the_a2a_client_and_its_thread_end_with_the_episode(tmp_path: Path) -> None:
+    counted = Counted(Recorder("message"))
+    with loopback(counted.app) as url:
+        agent = A2aAgent(url, ExternalSettings(turn_timeout=20), served_nothing)
+        for session in ("a1", "a2"):
+            await agent.start_session(mini_context(tmp_path / session, session))
+            assert (await agent.respond("hello")).reply == "turn 1"
+            await agent.end_session()
+            assert [t for t in threading.enumerate() if t.name == "a2a-client"]  # kept for the next session
+        await agent.end_episode()
+        assert not [t for t in threading.enumerate() if t.name == "a2a-client"]
+        with pytest.raises(ExternalAgentError, match="no session started"):
+            agent._ask({"type": "user", "conversation": "c", "text": "t"}, time.monotonic() + 1)
+    assert counted.cards == 1 and len(set(counted.ports)) == 1
 
 
 class Misbehaving:

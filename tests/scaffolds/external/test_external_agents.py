@@ -399,18 +399,27 @@ async def test_the_session_s_tool_server_reaches_the_agent_and_stops_with_the_se
 
 
 class AgentService(BaseHTTPRequestHandler):
-    """An ``http:`` agent: replies ``turn N`` at ``/ok``; ``/status``, ``/junk`` and ``/slow`` misbehave on user messages."""
+    """An ``http:`` agent: replies ``turn N`` at ``/ok``; ``/status``, ``/junk`` and ``/slow`` misbehave on user messages,
+    ``/first-fails`` on the run's first one only. Each event is noted with the client's port (its connection); the
+    ports whose connection closed are noted in ``closed`` (HTTP/1.1: a connection stays open until the client closes it)."""
 
+    protocol_version = "HTTP/1.1"
     events: ClassVar[list[dict[str, Any]]] = []
+    closed: ClassVar[list[int]] = []
+
+    def finish(self) -> None:
+        super().finish()
+        self.closed.append(self.client_address[1])
 
     def do_POST(self) -> None:
         event = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.events.append({**event, "path": self.path})
+        self.events.append({**event, "path": self.path, "port": self.client_address[1]})
         status, body = 200, b""
         if event["type"] == "user":
             turns = sum(e["type"] == "user" and e["conversation"] == event["conversation"] for e in self.events)
             body = json.dumps({"type": "reply", "text": f"turn {turns}"}).encode()
-            if self.path == "/status":
+            first = sum(e["type"] == "user" for e in self.events) == 1
+            if self.path == "/status" or (self.path == "/first-fails" and first):
                 status, body = 500, b"oops: the agent fell over"
             elif self.path == "/junk":
                 body = b"<html>not a reply</html>"
@@ -430,7 +439,7 @@ class AgentService(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def service() -> Iterator[str]:
-    AgentService.events = []
+    AgentService.events, AgentService.closed = [], []
     server = ThreadingHTTPServer(("127.0.0.1", 0), AgentService)
     server.daemon_threads, server.block_on_close = True, False
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -447,6 +456,33 @@ def test_an_http_agent_gets_each_event_as_a_post_and_answers_user_messages(tmp_p
     assert [e["session"] for e in events if e["type"] == "session_start"] == SESSIONS
     assert events[1]["type"] == "user" and events[1]["text"] == TRIGGERS["a1"]
     assert sum(e["type"] == "session_end" for e in events) == 3 and len({e["conversation"] for e in events}) == 3
+
+
+def closed_in_time(port: int) -> bool:
+    deadline = time.monotonic() + 10
+    while port not in AgentService.closed and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return port in AgentService.closed
+
+
+def test_one_http_client_serves_the_run_s_sessions_and_closes_at_its_end(tmp_path: Path, service: str) -> None:
+    """The run's POSTs all go over one kept-alive connection (a client per session would open one per session), which
+    the run's end closes."""
+    result = play(tmp_path, f"http:{service}/ok")
+    assert {status for status, _ in statuses(result).values()} == {"completed"}
+    ports = {e["port"] for e in AgentService.events}
+    assert len(ports) == 1 and len({e["conversation"] for e in AgentService.events}) == 3
+    assert closed_in_time(ports.pop())
+
+
+def test_after_an_http_fault_the_next_session_gets_a_new_client(tmp_path: Path, service: str) -> None:
+    result = play(tmp_path, f"http:{service}/first-fails")
+    assert "HTTP 500" in one_line_error(result, "a1")
+    assert [statuses(result)[s][0] for s in ("a2", "a3")] == ["completed", "completed"]
+    first = {e["port"] for e in AgentService.events if e["conversation"] == AgentService.events[0]["conversation"]}
+    later = {e["port"] for e in AgentService.events} - first
+    assert len(first) == 1 and len(later) == 1  # a1's connection dropped at its fault, one new one for a2 and a3
+    assert closed_in_time(first.pop()) and closed_in_time(later.pop())
 
 
 HTTP_FAULTS = {

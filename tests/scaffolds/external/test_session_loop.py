@@ -8,27 +8,18 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from proactive_bench.dataset import load_episode
-from proactive_bench.episode import session_toolbox
 from proactive_bench.scaffolds import SessionContext
 from proactive_bench.scaffolds.external import CommandAgent, ExternalAgent, ExternalSettings, McpEndpoint
 from tests.helpers.loop_gates import ServerGates
-from tests.helpers.paths import HELPERS, MINI
+from tests.helpers.paths import HELPERS
+from tests.helpers.session_contexts import mini_context, served_nothing
 
 AGENT = HELPERS / "external_agent.py"
-
-
-def mini_context(root: Path) -> SessionContext:
-    episode = load_episode(MINI, "mini")
-    toolbox = session_toolbox(episode, episode.sessions[0], root)
-    return SessionContext("a1", "user", toolbox.env.workspace, toolbox.env.memory, toolbox)
 
 
 async def test_a_cmd_session_starts_and_ends_while_the_loop_runs_other_coroutines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -72,11 +63,6 @@ class BarrierAgent(ExternalAgent):
 
     def _close(self) -> None:
         pass
-
-
-@contextmanager
-def served_nothing(toolbox: Any) -> Iterator[None]:
-    yield None
 
 
 async def test_many_sessions_turns_run_at_once_beyond_the_loop_s_thread_pool(tmp_path: Path) -> None:
