@@ -318,7 +318,13 @@ def bare_probes(workspace_files: Iterable[str] = ()) -> list[tuple[str, str]]:
 
 def path_questions(workspace_files: Iterable[str]) -> list[str]:
     """Convention questions about the files the agent can see: "Should I add a row for this to <path>?"."""
-    return [q for p in sorted(workspace_files) for f in _PATH_FRAMES if screen_questions(q := f.format(p)).admissible]
+    return [q for p in sorted(workspace_files) for f in _PATH_FRAMES if _admissible(q := f.format(p))]
+
+
+@cache
+def _admissible(question: str) -> bool:
+    """Whether the screen lets the question through (asked once per question: sessions see the same files)."""
+    return bool(screen_questions(question).admissible)
 
 
 def loose_cues(session: Session, rel: str, questions: tuple[str, ...] | None = None, workspace_files: Iterable[str] = ()) -> list[Problem]:
