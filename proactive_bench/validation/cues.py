@@ -199,7 +199,7 @@ def required_literals(pattern: str) -> frozenset[str] | None:
     """Lower-case ASCII strings one of which every question the pattern fires on holds (ignoring case), as far as
     its parse shows: a run of literal characters, a group's or a positive lookaround's own, one of each
     alternative's, a repeat's of at least once; None when none is certain (the longest shortest one is kept)."""
-    return _required(_parser.parse(pattern, compile_pattern(pattern).flags))
+    return _required(_parsed(pattern))
 
 
 def _required(items: Sequence[tuple[object, Any]]) -> frozenset[str] | None:
@@ -240,7 +240,13 @@ def is_local(pattern: str) -> bool:
     ``\\A`` or ``\\Z``, or ``^``/``$`` with the MULTILINE flag turned off inside it; a positive lookaround is local when
     its own pattern is. Such a pattern is only ever tried question by question.
     """
-    return _local(_parser.parse(pattern, compile_pattern(pattern).flags))
+    return _local(_parsed(pattern))
+
+
+@cache
+def _parsed(pattern: str) -> Any:
+    """The pattern as the stdlib's parser reads it, with the flags it is compiled with."""
+    return _parser.parse(pattern, compile_pattern(pattern).flags)
 
 
 def _local(items: Sequence[tuple[object, object]]) -> bool:

@@ -150,8 +150,9 @@ def _in_workers(jobs: list[Callable[[], Any]], workers: int | None = None) -> li
 
     Each episode replays on its own scratch world and the checks are CPU-bound,
     so several jobs run at once in forked processes, one per core (``workers``:
-    how many; 1 runs them here, one after the other), the longest first (episodes
-    by their sessions, a suite's tasks after them).
+    how many; 1 runs them here, one after the other), the longest first: a suite's
+    tasks (the shipped suites take longer than an episode), then the episodes by
+    their sessions.
     """
     workers = min(len(jobs), workers or len(os.sched_getaffinity(0)))
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
@@ -166,10 +167,10 @@ def _in_workers(jobs: list[Callable[[], Any]], workers: int | None = None) -> li
     return [done[n] for n in range(len(jobs))]
 
 
-def _size(job: Callable[[], Any]) -> int:
-    """How long a job runs, roughly: an episode's sessions (a suite's tasks: as long as the shortest episode)."""
+def _size(job: Callable[[], Any]) -> float:
+    """How long a job runs, roughly: an episode's sessions, a suite's tasks longer than any episode."""
     draft = getattr(job, "args", (None,))[0]
-    return len(draft.episode.sessions) if isinstance(draft, EpisodeDraft) else 0
+    return len(draft.episode.sessions) if isinstance(draft, EpisodeDraft) else float("inf")
 
 
 def _run_job(index: int) -> Any:
