@@ -93,9 +93,7 @@ def validate(
 
 def validation_report(data: Path, stats: bool, oracle: bool) -> dict[str, Any]:
     """Every check on ``data``: ``json`` (what ``--json`` prints), ``lines`` (each problem as ``[level, text]``) and the ``ok`` line."""
-    dataset, problems = validation.validate_root(data)
-    tasks, task_problems = validation.validate_suites(data)
-    problems += task_problems
+    dataset, tasks, problems = validation.validate_all(data)
     if not dataset.episodes and not tasks and not problems:
         raise fail(f"no episodes under {data / 'episodes'} and no tasks of another suite", 1)
     episodes = [*dataset.episodes.values(), *tasks.values()]

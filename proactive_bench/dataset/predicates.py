@@ -31,6 +31,7 @@ from proactive_bench.registry import Registry
 
 if TYPE_CHECKING:
     from proactive_bench.data_model import Evidence
+    from proactive_bench.env import AppStore
 
 REGEX_FLAGS = re.IGNORECASE | re.MULTILINE
 
@@ -379,14 +380,14 @@ def evaluate(predicate: BaseModel, evidence: Evidence) -> bool:
         case AppRows(app_rows=args):
             if evidence.apps is None:
                 return False
-            count = sum(_fields_match(args.where, row) for row in evidence.apps.rows(args.table))
+            count = sum(_fields_match(args.where, row) for row in _rows(evidence, evidence.apps, args.table))
             return args.min <= count and (args.max is None or count <= args.max)
         case ToolCount(tool_count=args):
             return _in_bounds(sum(_counted_call(args, record) for record in evidence.tool_records), args.min, args.max)
         case AppRowsAdded(app_rows_added=args):
             if evidence.apps is None or evidence.apps_at_start is None:
                 return False
-            now = sum(_fields_match(args.where, row) for row in evidence.apps.rows(args.table))
+            now = sum(_fields_match(args.where, row) for row in _rows(evidence, evidence.apps, args.table))
             before = sum(_fields_match(args.where, row) for row in evidence.apps_at_start.get(args.table, []))
             return _in_bounds(now - before, args.min, args.max)
         case FileNear(file_near=args):
@@ -427,6 +428,16 @@ def _text(evidence: Evidence, path: str) -> str:
         evidence.memo[key] = evidence.workspace.read_text(path)
     text: str = evidence.memo[key]
     return text
+
+
+def _rows(evidence: Evidence, apps: AppStore, table: str) -> list[dict[str, Any]]:
+    """An app table's rows (``apps``: the evidence's), read once per evidence (its ``memo``): several checks count
+    rows of the same table."""
+    key = ("predicates:rows", table)
+    if key not in evidence.memo:
+        evidence.memo[key] = apps.rows(table)
+    rows: list[dict[str, Any]] = evidence.memo[key]
+    return rows
 
 
 def _in_bounds(count: int, low: int, high: int | None) -> bool:

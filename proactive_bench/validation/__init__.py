@@ -16,7 +16,7 @@ _EXPORTS = Exports(
     {
         "admission": ("VALIDATED_DIR", "dataset_problems", "participant_problem", "settings_problem"),
         "digests": ("recall_report", "remember_report", "report_key"),
-        "lint": ("episode_stats", "validate_dataset", "validate_root", "validate_suites"),
+        "lint": ("episode_stats", "validate_all", "validate_dataset", "validate_root", "validate_suites"),
         "oracle": ("oracle_problems", "run_oracle"),
     },
 )
@@ -24,7 +24,7 @@ _EXPORTS = Exports(
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
     from proactive_bench.validation.admission import VALIDATED_DIR, dataset_problems, participant_problem, settings_problem
     from proactive_bench.validation.digests import recall_report, remember_report, report_key
-    from proactive_bench.validation.lint import episode_stats, validate_dataset, validate_root, validate_suites
+    from proactive_bench.validation.lint import episode_stats, validate_all, validate_dataset, validate_root, validate_suites
     from proactive_bench.validation.oracle import oracle_problems, run_oracle
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "report_key",
     "run_oracle",
     "settings_problem",
+    "validate_all",
     "validate_dataset",
     "validate_root",
     "validate_suites",

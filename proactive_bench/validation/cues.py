@@ -22,13 +22,24 @@ Part of ``pbench validate`` (warnings). An intent's cues are run over:
 
 A cue passes when it names the session's specific requirement: the thing,
 plus what about it.
+
+Each question list is also searched as one text (:class:`Questions`): a cue
+that finds nothing there fires on none of its questions, and only a cue that
+finds something is tried question by question (the same hits, in order).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import cache
+from itertools import accumulate
 from pathlib import Path, PurePosixPath
+from re import _parser  # type: ignore[attr-defined]  # the stdlib's regex parser: typeshed has no stub for the private module
+from string import ascii_uppercase
+from typing import Any
 
 from proactive_bench.dataset import Dataset, Problem, Session, compile_pattern
 from proactive_bench.user import screen_questions
@@ -119,6 +130,145 @@ _FOLDER_FRAMES = ("Should I use {}/?", "Should I save it in {}/?")
 _PATH_FRAMES = ("Should I add a row for this to {}?", "Should I update {} too?", "Should I add this to `{}`?")
 
 
+_SEPARATOR = "\n"
+_LOCAL_ANCHORS = {_parser.AT_BEGINNING, _parser.AT_END, _parser.AT_BOUNDARY, _parser.AT_NON_BOUNDARY}
+"""With the patterns' MULTILINE flag, ``^`` and ``$`` hold at a line's ends, and a word boundary beside a newline is
+one at a text's end: these assertions hold alike on a question alone and on it as a line of the joined text."""
+
+
+@dataclass(frozen=True)
+class Questions:
+    """Questions in order, and (when none holds a newline) all of them as one text, one per line (``joined``), with
+    each character as an ASCII ``ask`` literal matches it, ignoring case (``folded``, the same length)."""
+
+    items: tuple[str, ...]
+    joined: str | None = field(init=False)
+    folded: str | None = field(init=False)
+    starts: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        joined = None if any(_SEPARATOR in q for q in self.items) else _SEPARATOR.join(self.items)
+        object.__setattr__(self, "joined", joined)
+        object.__setattr__(self, "folded", None if joined is None else _folded(joined))
+        object.__setattr__(self, "starts", tuple(accumulate((len(q) + 1 for q in self.items[:-1]), initial=0)))
+
+    def hits(self, pattern: str) -> list[str]:
+        """The questions the pattern fires on, in order."""
+        regex = compile_pattern(pattern)
+        return [self.items[n] for n in self._candidates(pattern) if regex.search(self.items[n])]
+
+    def first_hit(self, pattern: str) -> int | None:
+        """The index of the first question the pattern fires on."""
+        regex = compile_pattern(pattern)
+        return next((n for n in self._candidates(pattern) if regex.search(self.items[n])), None)
+
+    def _candidates(self, pattern: str) -> Iterable[int]:
+        """The indexes, in order, of the questions the pattern may fire on: those holding one of its required
+        literals, else (a local pattern) all or none as it fires on the joined text."""
+        if self.joined is None:
+            return range(len(self.items))
+        needed = required_literals(pattern)
+        if needed is not None and self.folded is not None:
+            found = set()
+            for literal in needed:
+                at = self.folded.find(literal)
+                while at != -1:
+                    found.add(bisect_right(self.starts, at) - 1)
+                    at = self.folded.find(literal, at + 1)
+            return sorted(found)
+        if is_local(pattern) and not compile_pattern(pattern).search(self.joined):
+            return ()
+        return range(len(self.items))
+
+
+def _folded(text: str) -> str | None:
+    """``text`` with each character replaced by the ASCII character an ASCII ``ask`` literal that matches it ignoring
+    case is, lower-cased ("K" and the Kelvin sign as "k"); None when a character has two."""
+    table: dict[int, str] = {ord(c): c.lower() for c in ascii_uppercase}
+    for char in {c for c in text if not c.isascii()}:
+        matched = {chr(a).lower() for a in range(128) if re.fullmatch(re.escape(chr(a)), char, re.IGNORECASE)}
+        if len(matched) > 1:
+            return None
+        if matched:
+            table[ord(char)] = matched.pop()
+    return text.translate(table)
+
+
+@cache
+def required_literals(pattern: str) -> frozenset[str] | None:
+    """Lower-case ASCII strings one of which every question the pattern fires on holds (ignoring case), as far as
+    its parse shows: a run of literal characters, a group's or a positive lookaround's own, one of each
+    alternative's, a repeat's of at least once; None when none is certain (the longest shortest one is kept)."""
+    return _required(_parsed(pattern))
+
+
+def _required(items: Sequence[tuple[object, Any]]) -> frozenset[str] | None:
+    best: frozenset[str] | None = None
+    run = ""
+
+    def keep(found: frozenset[str] | None) -> None:
+        nonlocal best
+        if found and all(found) and (best is None or min(map(len, found)) > min(map(len, best))):
+            best = found
+
+    for op, arg in items:
+        if op is _parser.LITERAL and arg < 128:
+            run += chr(arg).lower()
+            continue
+        keep(frozenset([run]) if run else None)
+        run = ""
+        if op is _parser.SUBPATTERN:
+            keep(_required(arg[3]))
+        elif op is _parser.ATOMIC_GROUP:
+            keep(_required(arg))
+        elif op is _parser.ASSERT:
+            keep(_required(arg[1]))
+        elif op in (_parser.MAX_REPEAT, _parser.MIN_REPEAT, _parser.POSSESSIVE_REPEAT) and arg[0] >= 1:
+            keep(_required(arg[2]))
+        elif op is _parser.BRANCH:
+            each = [_required(branch) for branch in arg[1]]
+            keep(None if any(e is None for e in each) else frozenset().union(*each))  # type: ignore[arg-type]  # none is None
+    keep(frozenset([run]) if run else None)
+    return best
+
+
+@cache
+def is_local(pattern: str) -> bool:
+    """Whether every match of the pattern on a question alone is one on that question as a line of a longer text.
+
+    True unless it can look beyond the question: a negative lookaround (what it must not see may be in the next line),
+    ``\\A`` or ``\\Z``, or ``^``/``$`` with the MULTILINE flag turned off inside it; a positive lookaround is local when
+    its own pattern is. Such a pattern is only ever tried question by question.
+    """
+    return _local(_parsed(pattern))
+
+
+@cache
+def _parsed(pattern: str) -> Any:
+    """The pattern as the stdlib's parser reads it, with the flags it is compiled with."""
+    return _parser.parse(pattern, compile_pattern(pattern).flags)
+
+
+def _local(items: Sequence[tuple[object, object]]) -> bool:
+    for op, arg in items:
+        if op is _parser.ASSERT_NOT or (op is _parser.AT and arg not in _LOCAL_ANCHORS):
+            return False
+        if op is _parser.SUBPATTERN and arg[2] & re.MULTILINE:  # type: ignore[index]  # (group, add flags, del flags, items)
+            return False
+        if not all(_local(sub) for sub in _subsequences(arg)):
+            return False
+    return True
+
+
+def _subsequences(arg: object) -> list[Sequence[tuple[object, object]]]:
+    """The nested item sequences of a parsed item's argument (groups, branches, repeats, conditionals)."""
+    if isinstance(arg, _parser.SubPattern):
+        return [arg]
+    if isinstance(arg, (tuple, list)):
+        return [s for a in arg for s in _subsequences(a)]
+    return []
+
+
 @cache
 def offtarget_questions() -> tuple[str, ...]:
     """The shipped corpus of off-target questions, each one the screen lets through."""
@@ -174,24 +324,30 @@ def bare_probes(workspace_files: Iterable[str] = ()) -> list[tuple[str, str]]:
 
 def path_questions(workspace_files: Iterable[str]) -> list[str]:
     """Convention questions about the files the agent can see: "Should I add a row for this to <path>?"."""
-    return [q for p in sorted(workspace_files) for f in _PATH_FRAMES if screen_questions(q := f.format(p)).admissible]
+    return [q for p in sorted(workspace_files) for f in _PATH_FRAMES if _admissible(q := f.format(p))]
+
+
+@cache
+def _admissible(question: str) -> bool:
+    """Whether the screen lets the question through (asked once per question: sessions see the same files)."""
+    return bool(screen_questions(question).admissible)
 
 
 def loose_cues(session: Session, rel: str, questions: tuple[str, ...] | None = None, workspace_files: Iterable[str] = ()) -> list[Problem]:
     """One warning per ``ask`` regex that fires on a bare probe, an off-target question or a workspace convention question."""
     files = list(workspace_files)
-    corpus = offtarget_questions() if questions is None else questions
+    corpus = _corpus() if questions is None else Questions(questions)
     probes = bare_probes(files)
-    by_path = path_questions(files)
+    probed = Questions(tuple(q for _, q in probes))
+    by_path = Questions(tuple(path_questions(files)))
     problems = []
     for n, intent in enumerate(session.intents):
         for k, pattern in enumerate(intent.ask):
-            reason = _bare_reason(pattern, probes)
+            reason = _bare_reason(pattern, probes, probed)
             if reason is None:
-                regex = compile_pattern(pattern)
-                if hits := [q for q in corpus if regex.search(q)]:
+                if hits := corpus.hits(pattern):
                     reason = f"fires on {len(hits)} off-target question(s), e.g. {hits[0]!r}"
-                elif hits := [q for q in by_path if regex.search(q)]:
+                elif hits := by_path.hits(pattern):
                     reason = f"fires on {len(hits)} convention question(s) about a workspace file, e.g. {hits[0]!r}"
             if reason is not None:
                 problems.append(
@@ -200,12 +356,16 @@ def loose_cues(session: Session, rel: str, questions: tuple[str, ...] | None = N
     return problems
 
 
-def _bare_reason(pattern: str, probes: list[tuple[str, str]]) -> str | None:
+@cache
+def _corpus() -> Questions:
+    return Questions(offtarget_questions())
+
+
+def _bare_reason(pattern: str, probes: list[tuple[str, str]], probed: Questions) -> str | None:
     for alternative in top_level_alternatives(pattern):
-        regex = compile_pattern(alternative)
-        hit = next(((kind, q) for kind, q in probes if regex.search(q)), None)
+        hit = probed.first_hit(alternative)
         if hit is not None:
-            kind, question = hit
+            kind, question = probes[hit]
             return (
                 f"the alternative {alternative!r} fires on the bare {kind} probe {question!r}; "
                 "name the requirement (the thing and what about it), not only the thing"
@@ -222,20 +382,25 @@ def cross_persona_cues(dataset: Dataset) -> list[Problem]:
         for intent in session.intents
         if intent.question
     ]
+    others = {
+        persona: Questions(tuple(q for asker, _, q in asked if asker != persona))
+        for persona in {episode.episode.persona for episode in dataset.episodes.values()}
+    }
     problems = []
     for episode in dataset.episodes.values():
+        theirs = [(where, q) for persona, where, q in asked if persona != episode.episode.persona]
         for session in episode.sessions:
             rel = f"episodes/{episode.episode.id}/sessions/{session.id}.yaml"
             for n, intent in enumerate(session.intents):
                 for k, pattern in enumerate(intent.ask):
-                    regex = compile_pattern(pattern)
-                    hit = next(((where, q) for persona, where, q in asked if persona != episode.episode.persona and regex.search(q)), None)
+                    hit = others[episode.episode.persona].first_hit(pattern)
                     if hit is not None:
+                        where, question = theirs[hit]
                         problems.append(
                             Problem(
                                 rel,
                                 f"intents[{n}].ask[{k}]",
-                                f"fires on another persona's question {hit[1]!r} ({hit[0]}): a question not about {intent.id} would count",
+                                f"fires on another persona's question {question!r} ({where}): a question not about {intent.id} would count",
                                 "warning",
                             )
                         )

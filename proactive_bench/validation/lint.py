@@ -11,10 +11,12 @@ import multiprocessing
 import os
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from proactive_bench.dataset import (
     Dataset,
@@ -102,38 +104,80 @@ def validate_root(root: Path) -> tuple[Dataset, list[Problem]]:
     its errors is left out) but not replayed, nor are the sessions that depend
     on it; every other file is checked in full.
     """
+    dataset, _, problems = _validate(root, suites=False)
+    return dataset, problems
+
+
+def validate_all(root: Path) -> tuple[Dataset, dict[str, LoadedEpisode], list[Problem]]:
+    """:func:`validate_root` and :func:`validate_suites` at once (the problems of the first, then of the second):
+    the other suites' tasks load in the workers that check the episodes."""
+    return _validate(root, suites=True)
+
+
+def _validate(root: Path, suites: bool) -> tuple[Dataset, dict[str, LoadedEpisode], list[Problem]]:
     drafts, problems = draft_dataset(root)
     dataset = runnable_dataset(root, drafts)
-    for found in drafts_problems(list(drafts.values()), dataset.root):
-        problems += found
+    names = [name for name in SUITES.names() if name != DEFAULT_SUITE] if suites else []
+    found = _in_workers(
+        [partial(_draft_problems, d, dataset.root) for d in drafts.values()] + [partial(_load_suite, n, root) for n in names]
+    )
+    for episode_problems in found[: len(drafts)]:
+        problems += episode_problems
     problems += cross_persona_cues(dataset)
-    return dataset, list(dict.fromkeys(problems))
+    tasks: dict[str, LoadedEpisode] = {}
+    task_problems: list[Problem] = []
+    for suite_tasks, suite_problems in found[len(drafts) :]:
+        tasks.update(suite_tasks)
+        task_problems += suite_problems
+    return dataset, tasks, list(dict.fromkeys(problems)) + task_problems
 
 
-_DRAFTS: list[EpisodeDraft] = []
-"""The drafts a forked worker of :func:`drafts_problems` checks (inherited, not pickled)."""
+def _load_suite(name: str, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
+    return SUITES.get(name).load_all(root)
+
+
+_JOBS: list[Callable[[], Any]] = []
+"""The jobs a forked worker of :func:`_in_workers` runs (inherited, not pickled)."""
 
 
 def drafts_problems(drafts: list[EpisodeDraft], root: Path, workers: int | None = None) -> list[list[Problem]]:
-    """Each draft's :func:`validate_episode` problems, in order.
+    """Each draft's :func:`validate_episode` problems, in order, in forked workers (see :func:`_in_workers`)."""
+    return _in_workers([partial(_draft_problems, d, root) for d in drafts], workers)
+
+
+def _in_workers(jobs: list[Callable[[], Any]], workers: int | None = None) -> list[Any]:
+    """Each job's result, in order.
 
     Each episode replays on its own scratch world and the checks are CPU-bound,
-    so several episodes are checked at once in forked processes, one per core
-    (``workers``: how many; 1 checks them here, one after the other).
+    so several jobs run at once in forked processes, one per core (``workers``:
+    how many; 1 runs them here, one after the other), the longest first: a suite's
+    tasks (the shipped suites take longer than an episode), then the episodes by
+    their sessions.
     """
-    workers = min(len(drafts), workers or len(os.sched_getaffinity(0)))
+    workers = min(len(jobs), workers or len(os.sched_getaffinity(0)))
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return [validate_episode(d.episode, root, d.broken) for d in drafts]
-    _DRAFTS[:] = drafts
+        return [job() for job in jobs]
+    order = sorted(range(len(jobs)), key=lambda n: -_size(jobs[n]))
+    _JOBS[:] = jobs
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            return list(pool.map(_draft_problems, range(len(drafts)), [root] * len(drafts)))
+            done = dict(zip(order, pool.map(_run_job, order), strict=True))
     finally:
-        _DRAFTS.clear()
+        _JOBS.clear()
+    return [done[n] for n in range(len(jobs))]
 
 
-def _draft_problems(index: int, root: Path) -> list[Problem]:
-    draft = _DRAFTS[index]
+def _size(job: Callable[[], Any]) -> float:
+    """How long a job runs, roughly: an episode's sessions, a suite's tasks longer than any episode."""
+    draft = getattr(job, "args", (None,))[0]
+    return len(draft.episode.sessions) if isinstance(draft, EpisodeDraft) else float("inf")
+
+
+def _run_job(index: int) -> Any:
+    return _JOBS[index]()
+
+
+def _draft_problems(draft: EpisodeDraft, root: Path) -> list[Problem]:
     return validate_episode(draft.episode, root, draft.broken)
 
 

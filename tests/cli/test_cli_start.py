@@ -227,7 +227,7 @@ def test_validate_answers_from_its_cache_until_the_data_changes(tmp_path: Path, 
     assert first.exit_code == 0, first.output
     assert list(digests.cache_dir().glob("*.json")), "no report stored"
     with monkeypatch.context() as patched:
-        patched.setattr(validation, "validate_root", refuse)
+        patched.setattr(validation, "validate_all", refuse)
         again = run_cli("validate", "--data", str(data))
         assert again.exit_code == 0 and again.output == first.output  # the same report, and no check ran
         session = data / "episodes" / "mini" / "sessions" / "a1.yaml"
@@ -244,7 +244,7 @@ def test_validate_checks_again_when_pbench_changes_or_when_asked(tmp_path: Path,
     (code / "lint.py").write_text("RULES = 1\n")
     monkeypatch.setattr(digests, "PACKAGE", code)
     assert run_cli("validate", "--data", str(MINI)).exit_code == 0
-    monkeypatch.setattr(validation, "validate_root", refuse)
+    monkeypatch.setattr(validation, "validate_all", refuse)
     assert run_cli("validate", "--data", str(MINI)).exit_code == 0  # cached
     for label, change in (
         ("--no-cache", lambda: None),
@@ -258,7 +258,7 @@ def test_validate_checks_again_when_pbench_changes_or_when_asked(tmp_path: Path,
 
 def test_an_unreadable_report_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert run_cli("validate", "--data", str(MINI)).exit_code == 0
-    monkeypatch.setattr(validation, "validate_root", refuse)
+    monkeypatch.setattr(validation, "validate_all", refuse)
     for garbage in ("{not json", "[1, 2]", '{"json": {}}'):
         for stored in digests.cache_dir().glob("*.json"):
             stored.write_text(garbage)

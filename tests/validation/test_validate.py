@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from proactive_bench.dataset import draft_dataset, runnable_dataset
-from proactive_bench.validation.lint import drafts_problems
+from proactive_bench.validation.lint import drafts_problems, validate_all, validate_root, validate_suites
 from tests.helpers.cli import edit_yaml as _edit, run_cli
 from tests.helpers.paths import DATA, EXAMPLE, ODYSSEY_MINI
 
@@ -466,3 +466,16 @@ def test_episodes_checked_in_forked_workers_report_what_one_process_does(two_bro
     forked = drafts_problems(list(drafts.values()), root, workers=2)
     assert len(serial) == 2 and all(serial)
     assert forked == serial
+
+
+def test_validate_all_reports_what_the_episodes_and_the_suites_report_apart(two_broken_episodes: Path) -> None:
+    """The suites' tasks load in the episodes' workers: the same tasks, and the same problems in the same order."""
+    shutil.copytree(ODYSSEY_MINI / "odyssey", two_broken_episodes / "odyssey")
+    broken = two_broken_episodes / "odyssey/od_test_vendor_memo/task.yaml"
+    broken.write_text(broken.read_text() + "\nunknown_field: 1\n")
+    dataset, problems = validate_root(two_broken_episodes)
+    tasks, task_problems = validate_suites(two_broken_episodes)
+    together, together_tasks, together_problems = validate_all(two_broken_episodes)
+    assert together_problems == problems + task_problems
+    assert task_problems and any(p.level == "error" for p in problems)
+    assert sorted(together_tasks) == sorted(tasks) and sorted(together.episodes) == sorted(dataset.episodes)
