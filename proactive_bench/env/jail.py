@@ -1,4 +1,4 @@
-"""The jailed reader: every look the framework (not the agent's sandbox) takes at workspace content.
+"""The jailed reader and writer: every look the framework (not the agent's sandbox) takes at workspace content, and every write.
 
 Judge and user evidence, snapshots, fingerprints, checkpoint archives, seeds,
 reports and re-scoring read workspace files with the runner's privileges, so
@@ -10,7 +10,9 @@ they never trust what the agent left behind:
 - :func:`read_file` opens one file component by component with
   ``O_NOFOLLOW`` from the root, so no symlink leaving the folder, no
   symlink swapped in after a check, no special file and no hard link is
-  ever opened (see :func:`open_regular` for the rules);
+  ever opened (see :func:`open_regular` for the rules); :func:`write_file`
+  writes the same way (folders opened or made, and the file opened, with
+  ``O_NOFOLLOW``), so no link swapped in after a check redirects a write;
 - :func:`shown` turns an OS name (possibly not UTF-8) into text safe to
   store, log and print;
 - :func:`empty_folder`, :func:`remove_tree` and :func:`make_folders` change
@@ -21,6 +23,7 @@ A refused file is reported by a short marker (``[skipped: ...]``), never its con
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import os
@@ -267,12 +270,9 @@ def open_regular(root: Path, relative: str, limit: int) -> Iterator[tuple[int, i
     parts = real_relative(root, relative).parts
     if not parts:
         raise Refused("a folder, not a file")
-    fds: list[int] = []  # the folder reached so far (each parent closed once its child is open: any depth), then the file
+    fds: list[int] = []  # the file's folder, then the file
     try:
-        fds.append(os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC))
-        for part in parts[:-1]:
-            fds.append(os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fds[-1]))
-            os.close(fds.pop(-2))
+        fds.append(_open_folder(root, parts[:-1]))
         info = os.stat(parts[-1], dir_fd=fds[-1], follow_symlinks=False)
         if stat.S_ISLNK(info.st_mode):
             raise Refused("symlink changed while reading")
@@ -290,16 +290,73 @@ def open_regular(root: Path, relative: str, limit: int) -> Iterator[tuple[int, i
         if (opened.st_dev, opened.st_ino) != (info.st_dev, info.st_ino) or opened.st_nlink > 1:
             raise Refused("file changed while reading")
         yield fd, opened.st_size
-    except FileNotFoundError:
-        raise Missing("no such file") from None
     except OSError as exc:
-        if isinstance(exc, Refused):
-            raise
-        reason = "symlink on the way" if exc.errno in (errno.ELOOP, errno.ENOTDIR) else exc.strerror or "unreadable"
-        raise Refused(reason) from None
+        raise _refusal(exc, "unreadable") from None
     finally:
         for fd in reversed(fds):
             os.close(fd)
+
+
+def write_file(root: Path, relative: str, data: bytes) -> Path:
+    """Create or replace a regular file inside ``root`` (already resolved), its missing folders made; its real path.
+
+    Written as :func:`open_regular` reads: symlinks inside are resolved first, then every folder on the way is opened
+    (or made) with ``O_NOFOLLOW`` from the root and the file is opened with ``O_NOFOLLOW``, so a link swapped in after
+    the check makes the write fail instead of leaving. An existing file is replaced only when it is a regular file with
+    one name, checked on the open descriptor before it is truncated. Raises :class:`Refused`.
+    """
+    parts = real_relative(root, relative).parts
+    if not parts:
+        raise Refused("a folder, not a file")
+    fds: list[int] = []  # the file's folder, then the file
+    try:
+        fds.append(_open_folder(root, parts[:-1], make=True))
+        flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC  # NONBLOCK: a FIFO fails, never waits
+        fds.append(fd := os.open(parts[-1], flags, 0o666, dir_fd=fds[-1]))
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):
+            raise Refused(special_kind(opened.st_mode) or "special file")
+        if opened.st_nlink > 1:
+            raise Refused("hard-linked file")
+        os.ftruncate(fd, 0)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError as exc:
+        raise _refusal(exc, "unwritable") from None
+    finally:
+        for fd in reversed(fds):
+            os.close(fd)
+    return root.joinpath(*parts)
+
+
+def _open_folder(root: Path, parts: tuple[str, ...], make: bool = False) -> int:
+    """A descriptor of the folder ``root/parts/...`` (the caller closes it): each folder on the way opened with
+    ``O_NOFOLLOW`` from the root (each parent closed once its child is open: any depth), missing ones made with ``make``."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for part in parts:
+            if make:
+                with contextlib.suppress(FileExistsError):  # a link there stays a link: the open below refuses it
+                    os.mkdir(part, dir_fd=fd)
+            child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+            os.close(fd)
+            fd = child
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _refusal(exc: OSError, otherwise: str) -> Refused:
+    """An OS error opening, reading or writing a jailed file as the jail's refusal."""
+    if isinstance(exc, Refused):
+        return exc
+    if isinstance(exc, FileNotFoundError):
+        return Missing("no such file")
+    if exc.errno == errno.EISDIR:
+        return Refused("a folder, not a file")
+    return Refused("symlink on the way" if exc.errno in (errno.ELOOP, errno.ENOTDIR) else exc.strerror or otherwise)
 
 
 def read_file(root: Path, relative: str, limit: int = DEFAULT_LIMITS.file_bytes, prefix: int | None = None) -> bytes:

@@ -29,6 +29,7 @@ from pydantic import BaseModel, Field, ValidationError, create_model
 
 from proactive_bench.env import catalog
 from proactive_bench.env.memory import Memory
+from proactive_bench.env.tool_args import argument_problems
 from proactive_bench.env.workspace import PathEscapeError, Workspace
 
 if TYPE_CHECKING:
@@ -334,10 +335,9 @@ class ToolBox:
         if spec is None:
             return self._record(name, call, {"error": f"unknown tool {name!r}"}, ok=False)
         try:
-            parsed = spec.args_model.model_validate(call)
+            parsed = spec.args_model.model_validate(call, extra="forbid")  # every tool: an unknown key is an error, never dropped
         except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'args'}: {e['msg']}" for e in exc.errors())
-            return self._record(name, call, {"error": f"invalid arguments: {problems}"}, ok=False)
+            return self._record(name, call, {"error": f"invalid arguments: {argument_problems(spec.args_model, exc)}"}, ok=False)
         try:
             token = getattr(parsed, "access_token", None)
             if token is not None:

@@ -135,11 +135,17 @@ class Workspace:
             raise type(exc)(f"{jail.shown(relative)}: {exc}") from None
 
     def write_bytes(self, relative: str, data: bytes) -> Path:
-        """Create or replace a file inside the jail (parent folders are created); PathEscapeError for a path leaving it."""
-        target = self.resolve(relative)
-        jail.make_folders(target.parent)
-        target.write_bytes(data)
-        return target
+        """Create or replace a file inside the jail (parent folders are created); its real path.
+
+        The path is checked as the file tools check it (PathEscapeError), then written with :func:`jail.write_file`
+        (no link swapped in since the check is followed, no special or hard-linked file is written); its refusals
+        (jail.Refused) name the path.
+        """
+        self.resolve(relative)
+        try:
+            return jail.write_file(self.root, relative, data)
+        except jail.Refused as exc:
+            raise type(exc)(f"{jail.shown(relative)}: {exc}") from None
 
     def glob_files(self, pattern: str, scan: jail.Scan | None = None) -> list[str]:
         """Workspace-relative paths of regular files matching a glob (``*`` within a folder, ``**`` across), sorted.

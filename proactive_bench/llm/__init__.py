@@ -9,7 +9,19 @@ _EXPORTS = Exports(
     {
         "cache": ("CacheMode", "CallCache"),
         "caps": ("CHARS_PER_TOKEN", "ROLES", "UNCAPPED", "CallRole", "MaxTokens", "parse_max_tokens"),
-        "context": ("limit_from_error", "message_chars", "one_line", "prompt_budget_chars", "trim_history"),
+        "context": (
+            "TEMPLATE_TOKENS",
+            "fit_counted",
+            "history_text",
+            "learn_overflow",
+            "limit_from_error",
+            "message_chars",
+            "one_line",
+            "prompt_budget_chars",
+            "prompt_budget_tokens",
+            "tokens_from_error",
+            "trim_history",
+        ),
         "costs": ("Budget", "PriceFileError", "PriceTable"),
         "embeddings": ("EmbeddingClient", "EmbeddingsError"),
         "endpoints": ("DEFAULT_PAUSE_AFTER", "EndpointError", "EndpointHealth", "check_reachable", "is_openai_model"),
@@ -31,7 +43,19 @@ _EXPORTS = Exports(
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
     from proactive_bench.llm.cache import CacheMode, CallCache
     from proactive_bench.llm.caps import CHARS_PER_TOKEN, ROLES, UNCAPPED, CallRole, MaxTokens, parse_max_tokens
-    from proactive_bench.llm.context import limit_from_error, message_chars, one_line, prompt_budget_chars, trim_history
+    from proactive_bench.llm.context import (
+        TEMPLATE_TOKENS,
+        fit_counted,
+        history_text,
+        learn_overflow,
+        limit_from_error,
+        message_chars,
+        one_line,
+        prompt_budget_chars,
+        prompt_budget_tokens,
+        tokens_from_error,
+        trim_history,
+    )
     from proactive_bench.llm.costs import Budget, PriceFileError, PriceTable
     from proactive_bench.llm.embeddings import EmbeddingClient, EmbeddingsError
     from proactive_bench.llm.endpoints import DEFAULT_PAUSE_AFTER, EndpointError, EndpointHealth, check_reachable, is_openai_model
@@ -56,6 +80,7 @@ __all__ = [
     "METHODS",
     "REQUEST_SENT",
     "ROLES",
+    "TEMPLATE_TOKENS",
     "UNCAPPED",
     "Budget",
     "CacheMode",
@@ -81,8 +106,11 @@ __all__ = [
     "ToolRole",
     "UsesToolModels",
     "check_reachable",
+    "fit_counted",
+    "history_text",
     "is_context_length_error",
     "is_openai_model",
+    "learn_overflow",
     "limit_from_error",
     "listen",
     "load_prompt",
@@ -95,7 +123,9 @@ __all__ = [
     "probe_reports",
     "probe_table",
     "prompt_budget_chars",
+    "prompt_budget_tokens",
     "record_retries",
+    "tokens_from_error",
     "trim_history",
     "unlisten",
     "usage_fields",

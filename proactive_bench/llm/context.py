@@ -10,7 +10,7 @@ context-length error is retried after trimming; it is not a transient fault.
 
 Token counts are estimated from characters (:data:`CHARS_PER_TOKEN`): no
 tokenizer is loaded, nothing is counted unless a limit is known. A user's or
-judge's prompt near its budget is counted by the model's server where it
+judge's prompt, or the agent's history, near its budget is counted by the model's server where it
 offers a count (:mod:`~proactive_bench.llm.tokens`) and clipped further by the
 ratio of characters to tokens it finds; where the server counts nothing, the
 estimate keeps :data:`ESTIMATE_MARGIN` of the budget free. A context-length
@@ -20,8 +20,10 @@ teaches that ratio too, so the prompt asked again fits.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TypeVar
 
 from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
 
@@ -41,6 +43,17 @@ ESTIMATE_MARGIN = 0.15
 count more than the estimate: SmolLM2 counts about 2.8 characters a token in pbench's judge prompts)."""
 TEMPLATE_TOKENS = 64
 """Tokens kept free for what a server wraps around a counted prompt (its chat template's role markers, a system prompt)."""
+FIT_ROUNDS = 3
+"""How often a prompt is asked again, fitted anew, after a context-length error, and how often :func:`fit_counted`
+counts one prompt while fitting it."""
+SHRINK_SLACK = 0.97
+"""The share of a counted budget a prompt is clipped to (clipping changes where the tokenizer splits a little)."""
+OVERFLOW_SHRINK = 0.75
+"""How much the characters per token drop after a context-length error that states nothing new."""
+
+Fitted = TypeVar("Fitted")
+Count = Callable[[str], Awaitable[int | None]]
+"""A model server's count of a text's tokens (``ChatModel.count_tokens``), None when it offers none."""
 
 
 def limit_from_error(message: str) -> int | None:
@@ -56,6 +69,48 @@ def tokens_from_error(message: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+async def fit_counted(
+    fit: Callable[[int], tuple[Fitted, str]], room: int, chars_per_token: float, count: Count | None
+) -> tuple[Fitted, float]:
+    """A prompt fitted to ``room`` tokens as its server counts them, and the characters per token learnt on the way.
+
+    ``fit(budget_chars)`` makes the prompt (clipped parts, a trimmed history) within that many characters, with the text
+    the server counts. It is fitted by characters first (``chars_per_token``); a text that might not fit (more characters
+    than ``room``) is counted by the server where it offers a count and fitted again by the characters per token it
+    finds (:data:`SHRINK_SLACK` under it), at most :data:`FIT_ROUNDS` counts; where the server counts nothing, the
+    estimate keeps :data:`ESTIMATE_MARGIN` of the budget free.
+    """
+    target = room * chars_per_token
+    fitted, text = fit(int(target))
+    for _ in range(FIT_ROUNDS):
+        if len(text) <= room:  # fits even at a token per character: nothing to count
+            break
+        counted = await count(text) if count is not None else None
+        if counted is None:
+            return fit(max(int(room * chars_per_token * (1 - ESTIMATE_MARGIN)), 0))[0], chars_per_token
+        if counted <= room:
+            break
+        ratio = len(text) / counted
+        chars_per_token = min(chars_per_token, ratio)
+        target = min(target, room * ratio) * SHRINK_SLACK
+        fitted, text = fit(int(target))
+    return fitted, chars_per_token
+
+
+def learn_overflow(
+    window: int | None, chars_per_token: float, sent_chars: int, limit: int | None, counted: int | None
+) -> tuple[int, float]:
+    """The window and characters per token a context-length error teaches, before the prompt is asked again: the window
+    it states (``limit``; else the one known; else three quarters of the estimated prompt), and the characters per token
+    of the refused prompt from the tokens the server says it ``counted``; an error stating neither anew lowers the
+    characters per token by :data:`OVERFLOW_SHRINK`."""
+    learnt = (
+        limit or window or int(sent_chars / CHARS_PER_TOKEN * 3 / 4),
+        min(chars_per_token, sent_chars / counted) if counted else chars_per_token,
+    )
+    return learnt if learnt != (window, chars_per_token) else (learnt[0], chars_per_token * OVERFLOW_SHRINK)
+
+
 def prompt_budget_tokens(context_tokens: int, max_tokens: int | None) -> int:
     """Tokens a prompt may take so that the answer (its cap, at most half the window) still fits."""
     return context_tokens - min(max_tokens or context_tokens // 4, context_tokens // 2)
@@ -66,8 +121,18 @@ def prompt_budget_chars(context_tokens: int, max_tokens: int | None) -> int:
     return prompt_budget_tokens(context_tokens, max_tokens) * CHARS_PER_TOKEN
 
 
+def history_text(messages: list[BaseMessage]) -> str:
+    """Messages as the text a server tokenizes: each one's content and its tool calls (name and arguments), a line each."""
+    lines = []
+    for message in messages:
+        lines.append(str(message.content))
+        lines.extend(f"{c['name']} {json.dumps(c.get('args', {}), ensure_ascii=False)}" for c in getattr(message, "tool_calls", []) or [])
+    return "\n".join(lines)
+
+
 def message_chars(messages: list[BaseMessage]) -> int:
-    return sum(len(str(m.content)) + sum(len(str(c.get("args", ""))) + 40 for c in getattr(m, "tool_calls", []) or []) for m in messages)
+    """The characters of :func:`history_text`, what :func:`trim_history` budgets."""
+    return len(history_text(messages))
 
 
 def trim_history(messages: list[BaseMessage], budget_chars: int) -> tuple[list[BaseMessage], int]:

@@ -56,9 +56,11 @@ from pydantic import BaseModel, ValidationError
 
 from proactive_bench.llm.context import (
     CHARS_PER_TOKEN,
-    ESTIMATE_MARGIN,
+    FIT_ROUNDS,
     TEMPLATE_TOKENS,
+    fit_counted,
     fit_parts,
+    learn_overflow,
     limit_from_error,
     one_line,
     prompt_budget_tokens,
@@ -78,12 +80,6 @@ from proactive_bench.llm.prompts import Prompt
 from proactive_bench.llm.retry_log import listen, unlisten
 
 log = structlog.get_logger(__name__)
-
-FIT_ROUNDS = 3
-"""How often :meth:`StructuredCaller.call_prompt` asks with a prompt clipped anew (after a context-length error), and
-how often :meth:`StructuredCaller._fit` counts one prompt while clipping it."""
-SHRINK_SLACK = 0.97
-"""The share of a counted budget a prompt is clipped to (clipping changes where the tokenizer splits a little)."""
 
 Method = Literal["json_schema", "function_calling", "json_mode", "prompt"]
 METHODS: tuple[Method, ...] = ("json_schema", "function_calling", "json_mode", "prompt")
@@ -330,46 +326,30 @@ class StructuredCaller:
     ) -> tuple[dict[str, str], list[str] | None]:
         """The clippable parts clipped to the known window, and which were clipped (None: no window known).
 
-        Clipped by characters first (:attr:`chars_per_token`). A prompt that might not fit (more characters than its
-        token budget) is counted by the model's server where it offers a count (``count_tokens``, with the schema
-        instruction the ``prompt`` method adds and :data:`TEMPLATE_TOKENS` for the chat template) and clipped further
-        by the characters per token it finds until it fits; where the server counts nothing, the estimate keeps
-        :data:`ESTIMATE_MARGIN` of the budget free.
+        Fitted by :func:`~proactive_bench.llm.context.fit_counted`: by characters first (:attr:`chars_per_token`), then,
+        for a prompt that might not fit, by the model's server's own count where it offers one (``count_tokens``, with
+        the schema instruction the ``prompt`` method adds and :data:`TEMPLATE_TOKENS` for the chat template).
         """
         if self.context_tokens is None:
             return clippable, None
         room = prompt_budget_tokens(self.context_tokens, self.max_tokens) - TEMPLATE_TOKENS
         fixed_chars = len(template.render(**fixed, **{name: "" for name in clippable}))
-        count = getattr(self.model, "count_tokens", None)
         extra = "\n" + _schema_instruction(schema)
-        target = room * self.chars_per_token - len(extra)
-        fitted, clipped = fit_parts(clippable, max(int(target), 0), fixed_chars)
-        for _ in range(FIT_ROUNDS):
-            whole = template.render(**fixed, **fitted) + extra
-            if len(whole) <= room:  # fits even at a token per character: nothing to count
-                break
-            counted = await count(whole) if count is not None else None
-            if counted is None:
-                estimated = room * self.chars_per_token * (1 - ESTIMATE_MARGIN) - len(extra)
-                return fit_parts(clippable, max(int(estimated), 0), fixed_chars)
-            if counted <= room:
-                break
-            ratio = len(whole) / counted
-            self.chars_per_token = min(self.chars_per_token, ratio)
-            target = min(target, room * ratio - len(extra)) * SHRINK_SLACK
-            fitted, clipped = fit_parts(clippable, max(int(target), 0), fixed_chars)
+
+        def fit(budget: int) -> tuple[tuple[dict[str, str], list[str]], str]:
+            parts, clipped = fit_parts(clippable, max(budget - len(extra), 0), fixed_chars)
+            return (parts, clipped), template.render(**fixed, **parts) + extra
+
+        (fitted, clipped), self.chars_per_token = await fit_counted(
+            fit, room, self.chars_per_token, getattr(self.model, "count_tokens", None)
+        )
         return fitted, clipped
 
     def _learn_overflow(self, exc: ContextLengthError, sent_chars: int) -> None:
-        """What a context-length error teaches, before the prompt is asked again: the window it states (else, with none
-        known, three quarters of the estimated prompt), and the characters per token of the refused prompt from the
-        tokens the server says it counted; an error stating neither anew lowers the characters per token by a quarter."""
-        before = (self.context_tokens, self.chars_per_token)
-        self.context_tokens = exc.limit or self.context_tokens or int(sent_chars / CHARS_PER_TOKEN * 3 / 4)
-        if exc.counted:
-            self.chars_per_token = min(self.chars_per_token, sent_chars / exc.counted)
-        if (self.context_tokens, self.chars_per_token) == before:
-            self.chars_per_token *= 0.75
+        """What a context-length error teaches before the prompt is asked again (:func:`~proactive_bench.llm.context.learn_overflow`)."""
+        self.context_tokens, self.chars_per_token = learn_overflow(
+            self.context_tokens, self.chars_per_token, sent_chars, exc.limit, exc.counted
+        )
         log.info("prompt_over_context", model=self.model_name, window=self.context_tokens, chars_per_token=round(self.chars_per_token, 2))
 
     def _note(self, clipped: list[str] | None) -> str | None:

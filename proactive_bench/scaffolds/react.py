@@ -32,17 +32,21 @@ from proactive_bench.llm import (
     CHARS_PER_TOKEN,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
+    TEMPLATE_TOKENS,
     ChatSettings,
     LLMCallRecord,
     Recorder,
+    fit_counted,
+    history_text,
     is_context_length_error,
+    learn_overflow,
     limit_from_error,
     listen,
     make_chat_model,
-    message_chars,
     one_line,
-    prompt_budget_chars,
+    prompt_budget_tokens,
     record_retries,
+    tokens_from_error,
     trim_history,
     unlisten,
     usage_fields,
@@ -163,6 +167,8 @@ class ReactAgent:
             raise ValueError("max_steps must be at least 1")
         self.context_tokens = context_tokens
         self.max_tokens = max_tokens
+        self.chars_per_token: float = CHARS_PER_TOKEN
+        """The model's characters per token as learnt so far (its server's counts, its context-length errors)."""
         self.model = model
         self.model_name = model_name
         self.recorder = recorder
@@ -172,11 +178,14 @@ class ReactAgent:
         self._method = "text"
         self._messages: list[BaseMessage] = []
         self._tool_names: set[str] = set()
+        self._tools_text = ""
+        """The session's tool schemas as sent with every call: counted with the history, never trimmed."""
 
     def start_session(self, ctx: SessionContext) -> None:
         self._ctx = ctx
         self._tool_names = {spec.name for spec in ctx.tools.specs}
         tools = openai_tool_schemas(ctx.tools)
+        self._tools_text = json.dumps(tools, ensure_ascii=False) if tools else ""
         self._runnable = self.model.bind_tools(tools) if tools else self.model
         self._method = "tools" if tools else "text"
         self._messages = [SystemMessage(system_prompt(ctx))]
@@ -207,9 +216,10 @@ class ReactAgent:
         return AgentTurn(reply=reply)
 
     async def _call_model(self, step: int) -> AIMessage:
-        """One model call, the history trimmed to the context window when it is known; a context-length error
-        teaches the window and is retried once, trimmed. The transport's retries are recorded each."""
-        trimmed = self._fit_context()
+        """One model call, the history trimmed to the context window when it is known (:meth:`_fit_context`); a
+        context-length error teaches the window and the characters per token it states and is retried once, trimmed.
+        The transport's retries are recorded each."""
+        trimmed = await self._fit_context()
         started = time.perf_counter()
         token = listen(record_retries(self.recorder, role="agent", purpose="react_step", model=self.model_name, method=self._method))
         try:
@@ -219,8 +229,11 @@ class ReactAgent:
                 if not is_context_length_error(exc):
                     raise
                 self._record(started, ok=False, error=f"context length: {one_line(str(exc.message), 200)}")
-                self.context_tokens = limit_from_error(str(exc.message)) or message_chars(self._messages) // CHARS_PER_TOKEN * 3 // 4
-                trimmed = max(self._fit_context(), 0)
+                error, sent = str(exc.message), len(self._prompt_text(self._messages))
+                self.context_tokens, self.chars_per_token = learn_overflow(
+                    self.context_tokens, self.chars_per_token, sent, limit_from_error(error), tokens_from_error(error)
+                )
+                trimmed = max(await self._fit_context(), 0)
                 started = time.perf_counter()
                 ai = await self._runnable.ainvoke(self._messages)
         except Exception as exc:
@@ -241,14 +254,34 @@ class ReactAgent:
         log.debug("react_step", step=step, tool_calls=len(ai.tool_calls))
         return ai
 
-    def _fit_context(self) -> int:
-        """Trim the history to the known context window: how many messages were removed or clipped (-1: no window known)."""
+    async def _fit_context(self) -> int:
+        """Trim the history to the known context window: how many messages were removed or clipped (-1: no window known).
+
+        As a judgment's prompt is fitted (:func:`~proactive_bench.llm.fit_counted`): by the characters per token learnt
+        so far, then, for a history that might not fit, by the model server's own count where it offers one
+        (``count_tokens``: ``/tokenize``), else with the estimate's margin; the tool schemas count, and
+        :data:`~proactive_bench.llm.TEMPLATE_TOKENS` stay free for the chat template.
+        """
         if self.context_tokens is None:
             return -1
-        self._messages, changed = trim_history(self._messages, prompt_budget_chars(self.context_tokens, self.max_tokens))
+        room = prompt_budget_tokens(self.context_tokens, self.max_tokens) - TEMPLATE_TOKENS
+        history = self._messages
+
+        def fit(budget: int) -> tuple[tuple[list[BaseMessage], int], str]:
+            trimmed, changed = trim_history(history, max(budget - len(self._tools_text), 0))
+            return (trimmed, changed), self._prompt_text(trimmed)
+
+        count = getattr(self.model, "count_tokens", None)
+        (self._messages, changed), self.chars_per_token = await fit_counted(fit, room, self.chars_per_token, count)
         if changed:
-            log.info("react_history_trimmed", context_tokens=self.context_tokens, changed=changed)
+            log.info(
+                "react_history_trimmed", context_tokens=self.context_tokens, changed=changed, chars_per_token=round(self.chars_per_token, 2)
+            )
         return changed
+
+    def _prompt_text(self, messages: list[BaseMessage]) -> str:
+        """What the model's server tokenizes for a call: the tool schemas and the history."""
+        return self._tools_text + history_text(messages)
 
     async def _run_tools(self, ai: AIMessage) -> list[ToolMessage]:
         """Run the message's tool calls through the toolbox; malformed ones come back as errors."""

@@ -172,8 +172,12 @@ def agentif_rule_score(result: EpisodeResult, episode: LoadedEpisode) -> TaskSco
     return score_task(ruled, {g.item_id: g.status for g in session.grades}, session.provided_intents)
 
 
-def agentif_bar(test: Callable[[TaskScore, str], str | None]) -> Verdict:
-    """A bar on the rule-graded AgentIF score; ``test(score, task category)`` gives the reason it is missed."""
+ScoreTest = Callable[[TaskScore, float, str], str | None]
+"""``test(score, its value, task category)``: the reason an AgentIF score misses a bar, or None."""
+
+
+def agentif_bar(test: ScoreTest) -> Verdict:
+    """A bar on the rule-graded AgentIF score; a score that could not be computed misses every bar (shown as —, never guessed)."""
 
     def verdict(result: EpisodeResult, episode: LoadedEpisode) -> str | None:
         score = agentif_rule_score(result, episode)
@@ -181,33 +185,35 @@ def agentif_bar(test: Callable[[TaskScore, str], str | None]) -> Verdict:
             return "the task does not load"
         if score.max_points == 0:
             return "no rule-graded bonus item: the oracle cannot check the task offline"
-        return test(score, score.category)
+        if score.score is None:
+            return f"scores — (unavailable: items {', '.join(score.unscored)} could not be graded)"
+        return test(score, score.score, score.category)
 
     return verdict
 
 
-def _full(score: TaskScore, _category: str) -> str | None:
+def _full(score: TaskScore, value: float, _category: str) -> str | None:
     if score.errored:
         return "the session errored"
     lost = [i.id for i in score.items if (i.polarity == "bonus") != (i.holds and not i.withheld)]
-    return f"scores {score.score:.2f}, not 1.0 (items {', '.join(lost)})" if score.score != 1.0 else None
+    return f"scores {value:.2f}, not 1.0 (items {', '.join(lost)})" if value != 1.0 else None
 
 
-def _below_full_in(category: str) -> Callable[[TaskScore, str], str | None]:
-    def test(score: TaskScore, task_category: str) -> str | None:
-        return "scores 1.0 without doing what the category needs" if task_category == category and score.score == 1.0 else None
-
-    return test
-
-
-def _at_most(limit: float) -> Callable[[TaskScore, str], str | None]:
-    def test(score: TaskScore, _category: str) -> str | None:
-        return f"scores {score.score:.2f}, above {limit}" if (score.score or 0.0) > limit else None
+def _below_full_in(category: str) -> ScoreTest:
+    def test(_score: TaskScore, value: float, task_category: str) -> str | None:
+        return "scores 1.0 without doing what the category needs" if task_category == category and value == 1.0 else None
 
     return test
 
 
-def _penalised_not_rewarded(score: TaskScore, _category: str) -> str | None:
+def _at_most(limit: float) -> ScoreTest:
+    def test(_score: TaskScore, value: float, _category: str) -> str | None:
+        return f"scores {value:.2f}, above {limit}" if value > limit else None
+
+    return test
+
+
+def _penalised_not_rewarded(score: TaskScore, _value: float, _category: str) -> str | None:
     """The stuffer's bar: its stuffed files earn no bonus point and trigger at least one penalty."""
     earned = [i.id for i in score.items if i.earned]
     if earned:
@@ -347,8 +353,8 @@ def dropped_step_outcomes(episode: LoadedEpisode, play: Play) -> list[OracleOutc
     return outcomes
 
 
-def _below_one(score: TaskScore, _category: str) -> str | None:
-    return "still scores 1.0: no rule item checks that file" if score.score == 1.0 else None
+def _below_one(_score: TaskScore, value: float, _category: str) -> str | None:
+    return "still scores 1.0: no rule item checks that file" if value == 1.0 else None
 
 
 def oracle_problems(outcomes: list[OracleOutcome]) -> list[Problem]:

@@ -29,7 +29,7 @@ from proactive_bench.testing.stub_server import (
     Reply,
     StubServer,
 )
-from tests.helpers.cli import PBENCH, run_cli
+from tests.helpers.cli import PBENCH, run_cli, stub_server_args
 from tests.helpers.paths import MINI
 from tests.helpers.stub_models import FakeUserModel, agent_model
 
@@ -112,14 +112,7 @@ def test_replay_with_the_server_stopped_gives_identical_decisions(tmp_path: Path
             "openai:agent",
             "--db",
             str(db),
-            "--user",
-            "llm",
-            "--user-model",
-            "openai:stub-user",
-            "--judge-model",
-            "openai:stub-judge",
-            "--base-url",
-            server.base_url,
+            *stub_server_args(server.base_url),
         )
         live_requests = len(server.requests)
     assert first.exit_code == 0, first.output

@@ -25,7 +25,7 @@ from opentelemetry.trace import StatusCode
 from proactive_bench.episode.otel import use_provider
 from proactive_bench.episode.tracing import ENDPOINT_ENVS, TRACING_ENV, tracing_on, tracing_problem
 from proactive_bench.testing.stub_server import Reply, StubServer
-from tests.helpers.cli import PBENCH, modules_loaded, run_cli
+from tests.helpers.cli import PBENCH, modules_loaded, run_cli, stub_server_args
 from tests.helpers.otlp_receiver import Receiver, attributes, clean_env
 from tests.helpers.paths import MINI, REPO
 from tests.helpers.span_seeing_agent import SEEN
@@ -65,14 +65,7 @@ def episode_args(server: StubServer, db: Path, *more: str) -> list[str]:
         "a1",
         "--model",
         "openai:agent",
-        "--user",
-        "llm",
-        "--user-model",
-        "openai:stub-user",
-        "--judge-model",
-        "openai:stub-judge",
-        "--base-url",
-        server.base_url,
+        *stub_server_args(server.base_url),
         "--db",
         str(db),
         "--json",

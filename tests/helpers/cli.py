@@ -18,6 +18,16 @@ PBENCH = [sys.executable, "-c", "from proactive_bench.cli import app; app()"]
 """``pbench`` as a child process's command line (the interpreter running the tests)."""
 
 
+STUB_USER_MODEL = "openai:stub-user"
+STUB_JUDGE_MODEL = "openai:stub-judge"
+
+
+def stub_server_args(base_url: str) -> list[str]:
+    """The CLI arguments of a run against the stub model server at ``base_url``: the LLM user and the judge on its stub
+    models (:data:`STUB_USER_MODEL`, :data:`STUB_JUDGE_MODEL`), every model call to that server."""
+    return ["--user", "llm", "--user-model", STUB_USER_MODEL, "--judge-model", STUB_JUDGE_MODEL, "--base-url", base_url]
+
+
 def edit_yaml(path: Path, change: Any) -> None:
     """Load a YAML file, let ``change`` modify the data in place, write it back."""
     data = yaml.safe_load(path.read_text())

@@ -37,7 +37,7 @@ from proactive_bench.testing.stub_server import (
     structured_reply,
     text_reply,
 )
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import run_cli, stub_server_args
 from tests.helpers.paths import HELPERS, PIBENCH_MINI
 
 AGENT = f"{HELPERS / 'pibench_agent.py'}:PibenchTestAgent"
@@ -466,14 +466,7 @@ def run_imported(imported: Path, db: Path, fake: FakeModels, persona: str, sessi
             AGENT,
             "--db",
             str(db),
-            "--user",
-            "llm",
-            "--user-model",
-            "openai:stub-user",
-            "--judge-model",
-            "openai:stub-judge",
-            "--base-url",
-            server.base_url,
+            *stub_server_args(server.base_url),
         )
     return result, json.loads(result.stdout)
 

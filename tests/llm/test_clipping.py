@@ -23,7 +23,7 @@ from proactive_bench.data_model.trace import (
 )
 from proactive_bench.store import Grade, IntentEvent, Store
 from proactive_bench.testing.stub_server import Reply, StubServer, prompt_text
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import run_cli, stub_server_args
 from tests.helpers.paths import HELPERS, MINI
 from tests.helpers.stub_models import FakeUserModel
 
@@ -80,14 +80,7 @@ def _writer_episode(tmp_path: Path, *extra: str, models: dict[str, Any] | None =
             "a1",
             "--db",
             str(db),
-            "--user",
-            "llm",
-            "--user-model",
-            "openai:stub-user",
-            "--judge-model",
-            "openai:stub-judge",
-            "--base-url",
-            server.base_url,
+            *stub_server_args(server.base_url),
             *extra,
         )
     assert result.exit_code == 0, result.output

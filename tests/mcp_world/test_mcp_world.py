@@ -139,6 +139,23 @@ async def test_a_tool_error_is_an_mcp_tool_error_and_the_session_goes_on(
     assert not (tmp_path / "ws" / "x.txt").exists()
 
 
+async def test_an_unknown_argument_over_mcp_is_refused_as_in_process(pharmacist: LoadedEpisode, session: Session, tmp_path: Path) -> None:
+    """The listed schema is the tool's own, and a key it does not name is the same recorded refusal as in process, not dropped."""
+    in_process = world_toolbox(pharmacist, session, tmp_path / "a")
+    over_mcp = world_toolbox(pharmacist, session, tmp_path / "b")
+    args = {"path": REPORT, "content": REPORT_TEXT, "mode": "append"}
+    expected = await in_process.acall("write_file", args)
+    with McpWorld(over_mcp) as world:
+        async with connected(world.url, world.token) as client:
+            listed = {t.name: t.input_schema for t in (await client.list_tools()).tools}
+            result = await client.call_tool("write_file", args)
+    spec = over_mcp.spec("write_file")
+    assert spec is not None and listed["write_file"] == spec.json_schema()
+    assert result.is_error and "unknown argument 'mode'; known: path, content" in text_of(result)
+    assert over_mcp.records == [expected] and not expected.ok
+    assert not (tmp_path / "b" / REPORT).exists()
+
+
 async def test_a_jail_escape_is_refused_as_in_process(pharmacist: LoadedEpisode, session: Session, tmp_path: Path) -> None:
     in_process = world_toolbox(pharmacist, session, tmp_path / "a" / "ws")
     over_mcp = world_toolbox(pharmacist, session, tmp_path / "b" / "ws")

@@ -340,3 +340,52 @@ def test_the_file_system_app_shows_no_file_swapped_for_a_link_after_its_check(
     swap_after_check(monkeypatch, workspace_module, ws.root / "out" / "real.md", outside / "secret.txt")
     record = box.call("file_system__show_file", {"file_path": "out/real.md"})
     assert not record.ok and SECRET not in json.dumps(record.result)
+
+
+PLANT_POINTS = {"workspace_check": (workspace_module, "resolve_inside"), "jail_resolution": (jail, "real_relative")}
+"""Where a write's path is checked: the workspace's jail check, then the jail's own resolution right before it opens."""
+
+
+@pytest.mark.parametrize("point", PLANT_POINTS)
+@pytest.mark.parametrize("planted_at", ["file", "folder"])
+def test_a_write_is_never_redirected_by_a_link_planted_after_its_check(
+    ws: Workspace, outside: Path, monkeypatch: pytest.MonkeyPatch, point: str, planted_at: str
+) -> None:
+    """A link swapped in for the target file, or for its folder, after a check of the write's path makes the write fail
+    (a tool error for the file tools): nothing outside the workspace is written or created."""
+    box = ToolBox(ToolEnv(ws, Memory()), resolve_tool_names(["workspace", "documents"]))
+    memo = [{"type": "paragraph", "text": "x"}]
+    ws.write_text("out/memo.docx", "an old memo")
+    writes: list[tuple[str, Any]] = [
+        ("out/real.md", lambda: ws.write_text("out/real.md", "overwritten")),
+        ("out/real.md", lambda: box.call("write_file", {"path": "out/real.md", "content": "overwritten"})),
+        ("out/memo.docx", lambda: box.call("docx_create", {"path": "out/memo.docx", "blocks": memo, "overwrite": True})),
+    ]
+    module, name = PLANT_POINTS[point]
+    for relative, write in writes:
+        target = ws.root / relative
+        swapped, link_to = (target, outside / "secret.txt") if planted_at == "file" else (target.parent, outside)
+        check, planted = getattr(module, name), []
+
+        def check_then_plant(
+            *args: Any, check: Any = check, swapped: Path = swapped, link_to: Path = link_to, planted: list[Path] = planted
+        ) -> Any:
+            checked = check(*args)
+            if not planted:
+                swapped.rename(swapped.with_name("moved-away"))
+                os.symlink(link_to, swapped)
+                planted.append(swapped)
+            return checked
+
+        with monkeypatch.context() as patch:
+            patch.setattr(module, name, check_then_plant)
+            try:
+                record = write()
+            except jail.Refused as exc:
+                assert str(exc).startswith(f"{relative}: "), exc
+            else:
+                assert not record.ok and relative in record.result["error"], record.result
+        assert planted and swapped.is_symlink(), relative
+        assert (outside / "secret.txt").read_text() == SECRET and sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
+        swapped.unlink()
+        swapped.with_name("moved-away").rename(swapped)

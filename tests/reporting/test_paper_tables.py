@@ -35,7 +35,7 @@ from proactive_bench.testing.stub_server import (
     structured_reply,
     text_reply,
 )
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import run_cli, stub_server_args
 from tests.helpers.golden_agent import Attentive
 from tests.helpers.paths import REPO
 
@@ -104,14 +104,7 @@ def sweep(release: Path, db: Path, *protocol: str) -> str:
             "3",
             "--concurrency",
             "1",
-            "--user",
-            "llm",
-            "--user-model",
-            "openai:stub-user",
-            "--judge-model",
-            "openai:stub-judge",
-            "--base-url",
-            server.base_url,
+            *stub_server_args(server.base_url),
             "--db",
             str(db),
             "--json",

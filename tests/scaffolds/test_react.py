@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -311,3 +312,68 @@ def test_unknown_agent_options_are_refused_naming_the_known_ones() -> None:
     options = ScaffoldOptions(model="openai:stub-model", base_url="http://127.0.0.1:9/v1", extra={"max_step": "3"})
     with pytest.raises(ScaffoldLoadError, match=r"react has no option 'max_step'; its options: context_tokens, max_retries, max_steps"):
         react_scaffold(options)
+
+
+WINDOW = 4096
+BIG_NOTES = "".join(f"line {n}: the sample was logged at 4.2 mg/L\n" for n in range(50))  # ~2,000 characters
+READS = 5
+
+
+@dataclass
+class SmallModel:
+    """A llama.cpp server with a 4,096-token window whose tokenizer takes ``chars_a_token`` characters a token (fewer
+    than pbench's estimate, three, guesses); the agent reads the notes five times, then answers."""
+
+    chars_a_token: float
+    answered: int = 0
+
+    def tokens(self, text: str) -> int:
+        return math.ceil(len(text) / self.chars_a_token)
+
+    def request_tokens(self, body: dict[str, Any]) -> int:
+        """A chat request's count: the tool schemas, and each message's text with a few template tokens."""
+        return self.tokens(json.dumps(body.get("tools", []))) + sum(self.tokens(str(m.get("content") or "")) + 4 for m in body["messages"])
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        tokens = self.request_tokens(body)
+        if tokens > WINDOW:
+            return error_reply(400, f"request ({tokens} tokens) exceeds the available context size ({WINDOW} tokens), try increasing it")
+        self.answered += 1
+        return tool_call_reply([("read_file", {"path": "notes.md"})]) if self.answered <= READS else text_reply("The notes are read.")
+
+    def tokenizer(self, body: dict[str, Any]) -> Reply:
+        return {"tokens": list(range(self.tokens(body["content"])))} if "content" in body else {"tokens": []}
+
+
+async def read_notes_on(model: SmallModel, tmp_path: Path, counts: bool) -> tuple[Rig, StubServer]:
+    with StubServer(model, tokenizer=model.tokenizer if counts else None) as stub:
+        async with ChatTransport() as transport:  # the runner's: a model that can ask its server for a count
+            rig = make_rig(stub, tmp_path, transport=transport, context_tokens=WINDOW)
+            rig.workspace.write_text("notes.md", BIG_NOTES)
+            turn = await rig.agent.respond("Read my notes five times, then tell me.")
+    assert turn.reply == "The notes are read." and [r.ok for r in rig.toolbox.records] == [True] * READS
+    assert any("history trimmed to fit 4096 tokens" in (c.error or "") for c in rig.calls)
+    assert model.request_tokens(stub.requests[-1]) >= 0.6 * WINDOW, "trimmed, not emptied"
+    return rig, stub
+
+
+async def test_the_history_is_trimmed_to_the_servers_own_count_and_never_overflows(tmp_path: Path) -> None:
+    """A tokenizer at two characters a token: the history trimmed by the estimate would overflow; counted by the
+    server's ``/tokenize`` it fits at every call, and the ratio the count showed is kept."""
+    model = SmallModel(chars_a_token=2)
+    rig, stub = await read_notes_on(model, tmp_path, counts=True)
+    assert [model.request_tokens(b) <= WINDOW for b in stub.requests] == [True] * (READS + 1)
+    assert all(c.ok for c in rig.calls)
+    assert stub.tokenize_requests and all("content" in b for b in stub.tokenize_requests)
+    assert 1.9 <= rig.agent.chars_per_token <= 2
+
+
+async def test_without_a_count_the_errors_ratio_shrinks_the_history_and_it_is_asked_again(tmp_path: Path) -> None:
+    """No ``/tokenize`` and a tokenizer at 1.5 characters a token, past the estimate's margin: the one context-length
+    error says how many tokens the history took, it is trimmed by that ratio and asked again, and every later call fits."""
+    model = SmallModel(chars_a_token=1.5)
+    rig, stub = await read_notes_on(model, tmp_path, counts=False)
+    over = [model.request_tokens(b) > WINDOW for b in stub.requests]
+    assert over.count(True) == 1 and len(over) == READS + 2, [model.request_tokens(b) for b in stub.requests]
+    assert [c.ok for c in rig.calls].count(False) == 1 and "context length" in (next(c for c in rig.calls if not c.ok).error or "")
+    assert rig.agent.chars_per_token <= 1.5 * 1.05, "the ratio the error showed is kept"

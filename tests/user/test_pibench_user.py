@@ -23,7 +23,7 @@ from proactive_bench.scoring import protocol_problem
 from proactive_bench.store import IntentEvent, MessageRow, Store
 from proactive_bench.testing.stub_server import Reply, StubServer, prompt_text, text_reply
 from proactive_bench.user.rules import RulesUser
-from tests.helpers.cli import edit_yaml, run_cli
+from tests.helpers.cli import edit_yaml, run_cli, stub_server_args
 from tests.helpers.paths import MINI
 from tests.helpers.stub_models import FakeUserModel, agent_model
 
@@ -59,14 +59,7 @@ def episode(root: Path, model: str, protocol: str, server: StubServer, db: Path,
         model,
         "--db",
         str(db),
-        "--user",
-        "llm",
-        "--user-model",
-        "openai:stub-user",
-        "--judge-model",
-        "openai:stub-judge",
-        "--base-url",
-        server.base_url,
+        *stub_server_args(server.base_url),
         *pibench,
         *extra,
     )

@@ -74,3 +74,60 @@ def test_baselines_are_a_registry_of_scripted_models() -> None:
     assert [b.model for b in BASELINES[:4]] == ["scripted:reference", "scripted:passive", "scripted:asker", "scripted:surface"]
     assert [b.model for b in BASELINES[4:]] == [f"scripted:{mode}" for mode in ADVERSARY_MODES]
     assert all(b.reveal_orders and b.bar for b in BASELINES)
+
+
+UNEVALUABLE_FORMULA_TASK = {
+    "id": "aif_test_unevaluable_total",
+    "title": "A total no checker can evaluate",
+    "category": "workflow",
+    "domain": "work",
+    "user": {"name": "Dana Whitfield", "role": "Office manager at a dental practice."},
+    "now": "2025-05-02T09:00:00",
+    "request": "Put the month's total in B2 of out/totals.xlsx.",
+    "rubric": [
+        {
+            "id": "b1",
+            "text": "B2 holds the total, 1",
+            "polarity": "bonus",
+            "points": 1,
+            "category": "content",
+            "grader": "rule",
+            "check": {"checker": {"name": "xlsx_cell", "args": {"path": "out/totals.xlsx", "cell": "B2", "value": 1}}},
+        },
+        {
+            "id": "b2",
+            "text": "A2 labels the total",
+            "polarity": "bonus",
+            "points": 1,
+            "category": "form",
+            "grader": "rule",
+            "check": {"checker": {"name": "xlsx_cell", "args": {"path": "out/totals.xlsx", "cell": "A2", "value": "Total"}}},
+        },
+        {
+            "id": "p1",
+            "text": "The total is written twice",
+            "polarity": "penalty",
+            "points": 1,
+            "category": "form",
+            "grader": "rule",
+            "check": {"checker": {"name": "xlsx_cell", "args": {"path": "out/totals.xlsx", "cell": "B3", "value": 1}}},
+        },
+    ],
+    "reference": [
+        {"tool": "xlsx_write", "args": {"path": "out/totals.xlsx", "cells": {"A2": "Total", "B2": "=NOSUCHFUNCTION(1)"}}},
+        {"say": "The total is in out/totals.xlsx."},
+    ],
+}
+
+
+def test_an_agentif_score_that_could_not_be_computed_misses_the_bar_shown_as_unavailable(tmp_path: Path) -> None:
+    """The rule item's checker errors (a formula nothing evaluates), so the task has no score: every bar says so, none guesses one."""
+    folder = tmp_path / "agentif" / UNEVALUABLE_FORMULA_TASK["id"]
+    folder.mkdir(parents=True)
+    (folder / "task.yaml").write_text(json.dumps(UNEVALUABLE_FORMULA_TASK))
+    result = run_cli("validate", "--data", str(tmp_path), "--oracle", "--json")
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    outcomes = {o["model"]: o for o in json.loads(result.stdout)["oracle"]}
+    unavailable = "scores — (unavailable: items b1 could not be graded)"
+    assert outcomes["scripted:reference"]["failure"] == unavailable
+    assert result.exit_code == 1
