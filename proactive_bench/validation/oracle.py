@@ -70,8 +70,9 @@ def fully_proactive(result: EpisodeResult, episode: LoadedEpisode) -> str | None
 
 def not_proactive(limit: float) -> Verdict:
     def verdict(result: EpisodeResult, _episode: LoadedEpisode) -> str | None:
-        proc = result.proc or 0.0
-        return f"Proc {proc:.2f} is above {limit}" if proc > limit else None
+        if result.proc is None:
+            return "Proc could not be computed (unavailable), so the bar cannot be shown to hold"
+        return f"Proc {result.proc:.2f} is above {limit}" if result.proc > limit else None
 
     return verdict
 
@@ -112,10 +113,11 @@ def earns_nearly_nothing(proc_limit: float, comp_limit: float) -> Verdict:
     """An attacker's bar: every session runs to its end, and neither Proc nor Comp rises above its limit."""
 
     def verdict(result: EpisodeResult, episode: LoadedEpisode) -> str | None:
-        comp = result.comp or 0.0
+        comp = result.comp
         return (
             not_proactive(proc_limit)(result, episode)
-            or (f"Comp {comp:.2f} is above {comp_limit}" if comp > comp_limit else None)
+            or ("Comp could not be computed (unavailable), so the bar cannot be shown to hold" if comp is None else None)
+            or (f"Comp {comp:.2f} is above {comp_limit}" if comp is not None and comp > comp_limit else None)
             or every_session_completes(result, episode)
         )
 

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES
-from proactive_bench.validation.oracle import BASELINES
+from proactive_bench.scoring.results import EpisodeResult
+from proactive_bench.validation.oracle import BASELINES, earns_nearly_nothing, not_proactive
 from tests.helpers.cli import edit_yaml as _edit, run_cli
 from tests.helpers.paths import EXAMPLE
 
@@ -131,3 +132,11 @@ def test_an_agentif_score_that_could_not_be_computed_misses_the_bar_shown_as_una
     unavailable = "scores — (unavailable: items b1 could not be graded)"
     assert outcomes["scripted:reference"]["failure"] == unavailable
     assert result.exit_code == 1
+
+
+def test_a_proc_or_comp_that_could_not_be_computed_misses_the_attackers_bars() -> None:
+    """A run with no scored task must not pass "Proc <= x" or "Comp <= y" by counting the missing figure as 0."""
+    unscored = EpisodeResult(run_id="r", persona="p", model="scripted:silent", sessions=[], tasks=[], planned=[])
+    assert unscored.proc is None and unscored.comp is None
+    assert "unavailable" in (not_proactive(0.2)(unscored, None) or "")  # type: ignore[arg-type]
+    assert "unavailable" in (earns_nearly_nothing(0.05, 0.15)(unscored, None) or "")  # type: ignore[arg-type]
