@@ -11,6 +11,8 @@ set-up, then the collector is tuned as the CLI does. Printed:
   measured episodes, divided by their sessions, with and without the profiler
   (a profiled run is slower; ``--no-profile`` measures only the plain run);
   the profile counts each thread's CPU time (``time.thread_time``), not its waits;
+- memory per concurrent episode: the growth of this process's resident memory (sampled every 0.05 s) over the
+  measured episodes' run, at its peak, divided by N;
 - the top frames by own time and by cumulative time, as shares of the profiled
   CPU (the event loop's thread and every thread started during the run, such as
   the store's writing thread).
@@ -120,12 +122,41 @@ def top_frames(stats: pstats.Stats, top: int) -> str:
     return "\n".join(lines)
 
 
-def measure(tmp: Path, base_url: str, count: int, label: str) -> tuple[float, int]:
+def resident_bytes() -> int:
+    """This process's resident memory now (/proc/self/statm)."""
+    return int(Path("/proc/self/statm").read_text().split()[1]) * resource.getpagesize()
+
+
+class PeakResident:
+    """The highest resident memory seen while the block runs, sampled on a thread."""
+
+    def __init__(self) -> None:
+        self.start = self.peak = resident_bytes()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+
+    def _poll(self) -> None:
+        while not self._stop.wait(0.05):
+            self.peak = max(self.peak, resident_bytes())
+
+    def __enter__(self) -> PeakResident:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, resident_bytes())
+
+
+def measure(tmp: Path, base_url: str, count: int, label: str) -> tuple[float, int, float]:
+    """CPU seconds and sessions of ``count`` episodes, and the resident memory they added at the peak per episode (bytes)."""
     store = Store(tmp / f"{label}.db")
     gc.collect()
     before = cpu_seconds()
-    sessions = sweep(store, base_url, count, tmp)
-    return cpu_seconds() - before, sessions
+    with PeakResident() as memory:
+        sessions = sweep(store, base_url, count, tmp)
+    return cpu_seconds() - before, sessions, (memory.peak - memory.start) / count
 
 
 def main() -> None:
@@ -145,11 +176,11 @@ def main() -> None:
         plain = []
         for n in range(args.rounds):
             started = time.perf_counter()
-            cpu, sessions = measure(tmp, base_url, args.episodes, f"plain{n}")
+            cpu, sessions, memory = measure(tmp, base_url, args.episodes, f"plain{n}")
             plain.append(1000 * cpu / sessions)
             print(
                 f"plain round {n + 1}: {args.episodes} episodes, {sessions} sessions, {time.perf_counter() - started:.2f} s wall,"
-                f" {1000 * cpu:.0f} ms CPU: {plain[-1]:.2f} ms per session",
+                f" {1000 * cpu:.0f} ms CPU: {plain[-1]:.2f} ms per session; {memory / 1e6:.2f} MB per concurrent episode",
                 flush=True,
             )
         plain.sort()
@@ -157,7 +188,7 @@ def main() -> None:
         if args.no_profile:
             return
         with ThreadProfiles() as profiles:
-            cpu, sessions = measure(tmp, base_url, args.episodes, "profiled")
+            cpu, sessions, _ = measure(tmp, base_url, args.episodes, "profiled")
         print(f"CPU per session, under cProfile: {1000 * cpu / sessions:.2f} ms ({sessions} sessions)\n")
         stats = profiles.stats()
         if args.out:
