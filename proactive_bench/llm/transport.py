@@ -193,7 +193,7 @@ class ChatTransport:
             async with self._client().post(url, data=body, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
                 content = await _read_capped(response, self.max_response_bytes, url)
                 status = response.status
-                reply_headers = dict(response.headers)
+                reply_headers = response.headers  # copied only for an error (below)
         except TimeoutError:
             raise openai.APITimeoutError(request=httpx2.Request("POST", url)) from None
         except aiohttp.ClientError as exc:
@@ -201,7 +201,7 @@ class ChatTransport:
                 message=f"Connection error: {type(exc).__name__}: {exc}", request=httpx2.Request("POST", url)
             ) from exc
         if status >= 400:
-            raise _status_error(url, status, reply_headers, content)
+            raise _status_error(url, status, dict(reply_headers), content)
         try:
             answer = json.loads(content)
         except ValueError:
