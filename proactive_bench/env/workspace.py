@@ -59,6 +59,7 @@ class Workspace:
         self.root = root.resolve()
         self.root.mkdir(parents=True, exist_ok=True)
         self._hashed: dict[str, tuple[tuple[int, int, int, int], str]] = {}
+        """By file (the walk's own spelling): its stamp and sha256 when :meth:`fingerprint` last read it settled."""
         self._logged_cut: list[str] = []
         self._snapshotted: dict[str, str] | None = None
         """File to sha256 in this object's last snapshot (None before the first)."""
@@ -198,21 +199,25 @@ class Workspace:
         digests: dict[str, str] = {}
         settled: dict[str, tuple[tuple[int, int, int, int], str]] = {}
         for entry in self.scan().files():
-            rel, stat = jail.shown(entry.path), entry.stat
-            stamp = (stat.st_size, stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns)
-            known = self._hashed.get(rel)
-            if known is not None and known[0] == stamp:
-                digest = known[1]
-            else:
+            digest = self.settled_digest(entry)
+            if digest is None:
                 try:
                     digest = hashlib.sha256(jail.read_file(self.root, entry.path)).hexdigest()
                 except jail.Refused as exc:
-                    digest = exc.marker()
+                    digests[jail.shown(entry.path)] = exc.marker()  # read again next time: it is no digest
+                    continue
+            stat = entry.stat
             if max(stat.st_mtime_ns, stat.st_ctime_ns) < started - RACY_NS:
-                settled[rel] = (stamp, digest)
-            digests[rel] = digest
+                settled[entry.path] = (_stamp(stat), digest)
+            digests[jail.shown(entry.path)] = digest
         self._hashed = settled
         return digests
+
+    def settled_digest(self, entry: jail.Entry) -> str | None:
+        """The sha256 of a file :meth:`fingerprint` last read settled, while its size, inode and times are still those it
+        had then; None when it must be read (the packer and snapshots share the fingerprint's reads this way)."""
+        known = self._hashed.get(entry.path)
+        return known[1] if known is not None and known[0] == _stamp(entry.stat) else None
 
     def snapshot(self) -> dict[str, dict[str, Any]]:
         """Per file: size, sha256 and, for small text files, the text; a file the jail refuses has its marker as text.
@@ -224,8 +229,14 @@ class Workspace:
         delta whole again from the previous snapshot.
         """
         full: dict[str, dict[str, Any]] = {}
+        unchanged: dict[str, str] = {}
         for item in self.scan().files():
             rel = jail.shown(item.path)
+            if self._snapshotted is not None:
+                digest = self.settled_digest(item)
+                if digest is not None and self._snapshotted.get(rel) == digest:  # in the previous snapshot as it is: no delta
+                    unchanged[rel] = digest
+                    continue
             try:
                 data = jail.read_file(self.root, item.path)
             except jail.Refused as exc:
@@ -238,11 +249,15 @@ class Workspace:
                 except UnicodeDecodeError:
                     pass
             full[rel] = entry
-        previous, self._snapshotted = self._snapshotted, {rel: e["sha256"] or e["text"] for rel, e in full.items()}
+        previous, self._snapshotted = self._snapshotted, {**unchanged, **{rel: e["sha256"] or e["text"] for rel, e in full.items()}}
         if previous is None:
             return full
         delta = {rel: e for rel, e in full.items() if previous.get(rel) != self._snapshotted[rel]}
-        return {**delta, "": {"delta": True, "removed": sorted(set(previous) - set(full))}}
+        return {**delta, "": {"delta": True, "removed": sorted(set(previous) - set(self._snapshotted))}}
+
+
+def _stamp(stat: os.stat_result) -> tuple[int, int, int, int]:
+    return (stat.st_size, stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns)
 
 
 def expand_snapshot(previous: dict[str, dict[str, Any]], snapshot: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:

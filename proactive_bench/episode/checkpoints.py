@@ -85,14 +85,16 @@ class WorkspacePacker:
         for entry in scan.entries:
             mode = stat.S_IMODE(entry.stat.st_mode)
             if entry.kind == "file":
-                try:
-                    data = jail.read_file(workspace.root, entry.path)
-                except jail.Refused as exc:
-                    scan.note_cut(entry.path, str(exc))
-                    continue
-                digest = hashlib.sha256(data).hexdigest()
-                if digest not in self.stored:
-                    blobs[digest] = data
+                digest = workspace.settled_digest(entry)  # a content stored before and unchanged since: not read again
+                if digest is None or digest not in self.stored:
+                    try:
+                        data = jail.read_file(workspace.root, entry.path)
+                    except jail.Refused as exc:
+                        scan.note_cut(entry.path, str(exc))
+                        continue
+                    digest = hashlib.sha256(data).hexdigest()
+                    if digest not in self.stored:
+                        blobs[digest] = data
                 entries[entry.path] = ("file", mode, digest)
             elif entry.kind != "refused":  # refused entries are in the cut already
                 entries[entry.path] = (entry.kind, mode, entry.target)

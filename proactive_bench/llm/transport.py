@@ -25,6 +25,7 @@ rejections never. Every retried attempt is reported to the caller's
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import os
 import random
@@ -192,7 +193,7 @@ class ChatTransport:
             async with self._client().post(url, data=body, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
                 content = await _read_capped(response, self.max_response_bytes, url)
                 status = response.status
-                reply_headers = dict(response.headers)
+                reply_headers = response.headers  # copied only for an error (below)
         except TimeoutError:
             raise openai.APITimeoutError(request=httpx2.Request("POST", url)) from None
         except aiohttp.ClientError as exc:
@@ -200,7 +201,7 @@ class ChatTransport:
                 message=f"Connection error: {type(exc).__name__}: {exc}", request=httpx2.Request("POST", url)
             ) from exc
         if status >= 400:
-            raise _status_error(url, status, reply_headers, content)
+            raise _status_error(url, status, dict(reply_headers), content)
         try:
             answer = json.loads(content)
         except ValueError:
@@ -298,6 +299,8 @@ class HttpChatOpenAI(ChatOpenAI):
     """
 
     _transport: ChatTransport = PrivateAttr()
+    _settings_key: str | None = PrivateAttr(default=None)
+    """The settings part of :meth:`_get_llm_string`, LangChain's own, computed once per model (LangChain re-dumps it per call)."""
 
     @classmethod
     def over(
@@ -314,6 +317,17 @@ class HttpChatOpenAI(ChatOpenAI):
 
     def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str:
         return super().get_name(suffix, name=name or self.name or ChatOpenAI.__name__)
+
+    def _get_llm_string(self, stop: list[str] | None = None, **kwargs: Any) -> str:
+        """LangChain's key of the call's settings (the cache's ``llm_string``), unchanged; the model's JSON part is taken from
+        LangChain once per model, the call's parameters are formatted per call as LangChain does."""
+        params = "---" + str(sorted({**kwargs, "stop": stop}.items()))
+        if self._settings_key is None:
+            whole = super()._get_llm_string(stop, **kwargs)
+            if not whole.endswith(params):  # not LangChain's serialisable form: nothing to keep
+                return whole
+            self._settings_key = whole[: len(whole) - len(params)]
+        return self._settings_key + params
 
     async def _agenerate(
         self,
@@ -389,6 +403,11 @@ class HttpChatOpenAI(ChatOpenAI):
         if self.openai_organization:
             headers["OpenAI-Organization"] = self.openai_organization
         return headers
+
+
+vars(HttpChatOpenAI)["_agenerate"].__signature__ = inspect.signature(HttpChatOpenAI._agenerate)
+"""LangChain reads ``_agenerate``'s signature at every call (to see whether it takes ``run_manager``): kept on the function, it
+is read, not rebuilt (``inspect.signature`` of a bound method then only drops ``self``)."""
 
 
 @lru_cache(maxsize=64)

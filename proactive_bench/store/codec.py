@@ -14,6 +14,7 @@ text by the frame's magic number (which no UTF-8 text starts with).
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 import zstandard
@@ -56,9 +57,17 @@ def as_stored(value: Any) -> Any:
     return value
 
 
+_plain = threading.local()
+"""Each thread's compressor without a dictionary: setting one up costs about twice a small value's compression, and a
+compressor serves one thread at a time (its frames are the same as a new compressor's)."""
+
+
 def _compressor(dictionary: bytes | None) -> zstandard.ZstdCompressor:
     if dictionary is None:
-        return zstandard.ZstdCompressor(level=LEVEL)
+        compressor = getattr(_plain, "compressor", None)
+        if compressor is None:
+            compressor = _plain.compressor = zstandard.ZstdCompressor(level=LEVEL)
+        return compressor
     return zstandard.ZstdCompressor(level=LEVEL, dict_data=_raw_dictionary(dictionary))
 
 

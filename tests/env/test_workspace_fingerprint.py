@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from proactive_bench.env import jail, workspace as workspace_module
-from proactive_bench.env.workspace import Workspace
+from proactive_bench.env.workspace import Workspace, expand_snapshot
+from proactive_bench.episode.checkpoints import WorkspacePacker
 
 HOUR_NS = 3600 * 10**9
 
@@ -52,3 +53,42 @@ def test_settled_files_are_not_read_again_until_they_change(tmp_path: Path, monk
     path.write_text("id,name\n1,ibuprofe\n")  # same size; the old mtime is put back, the ctime cannot be
     os.utime(path, ns=(mtime, mtime))
     assert ws.fingerprint()["seed.csv"] != first["seed.csv"] and reads == ["seed.csv"]
+
+
+def test_snapshots_and_packs_reuse_settled_digests_and_still_see_every_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a settled fingerprint, the next snapshot and checkpoint read only what changed, and come out as if they read it all."""
+    ws = Workspace(tmp_path / "ws")
+    kept, edited = ws.write_text("seed.csv", "id,name\n1,aspirin\n"), ws.write_text("plan.md", "draft A")
+    for path in (kept, edited):
+        age(path)
+    monkeypatch.setattr(workspace_module, "RACY_NS", 0)
+    packer = WorkspacePacker()
+    first_snapshot, first_pack = ws.snapshot(), packer.pack(ws)
+    ws.fingerprint()
+    reads: list[str] = []
+    original = jail.read_file
+    monkeypatch.setattr(jail, "read_file", lambda root, rel, *a, **k: reads.append(rel) or original(root, rel, *a, **k))
+    mtime = edited.stat().st_mtime_ns
+    time.sleep(0.05)
+    edited.write_text("draft B")  # same size, the old mtime put back: only the ctime tells
+    os.utime(edited, ns=(mtime, mtime))
+    ws.write_text("new.txt", "added")
+    delta, pack = ws.snapshot(), packer.pack(ws)
+    assert sorted(reads) == ["new.txt", "new.txt", "plan.md", "plan.md"]  # seed.csv read by neither
+    assert expand_snapshot(first_snapshot, delta) == Workspace(ws.root).snapshot()  # a fresh reader agrees
+    assert set(delta) == {"plan.md", "new.txt", ""} and delta["plan.md"]["text"] == "draft B"
+    assert sorted(pack.blobs.values()) == [b"added", b"draft B"] and first_pack.blobs
+    fresh = WorkspacePacker().pack(ws)  # a whole manifest, every file read
+    assert sorted(fresh.blobs.values()) == [b"added", b"draft B", b"id,name\n1,aspirin\n"]
+
+
+def test_a_file_the_fingerprint_refused_is_never_taken_for_a_digest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ws = Workspace(tmp_path / "ws")
+    path = ws.write_text("big.bin", "x" * 64)
+    age(path)
+    monkeypatch.setattr(workspace_module, "RACY_NS", 0)
+    monkeypatch.setattr(jail, "read_file", lambda *a, **k: (_ for _ in ()).throw(jail.Refused("too big")))
+    marker = ws.fingerprint()["big.bin"]
+    entry = ws.scan().files()[0]
+    assert ws.settled_digest(entry) is None and marker == jail.Refused("too big").marker()
+    assert WorkspacePacker().pack(ws).cut  # the packer reads it, is refused, and says so

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import socket
 from collections.abc import AsyncIterator
@@ -92,6 +93,27 @@ async def test_the_cache_key_is_the_sdk_models(transport: ChatTransport) -> None
         http = make_chat_model("openai:stub", ChatSettings(base_url=server.base_url, temperature=0, transport=transport))
     assert isinstance(http, HttpChatOpenAI)
     assert http._get_llm_string(stop=None) == sdk._get_llm_string(stop=None)
+
+
+async def test_the_cache_key_stays_the_sdk_models_call_after_call(transport: ChatTransport) -> None:
+    """The model's part of the key is kept after the first call; each call's own parameters (tools, stop) still count."""
+    with StubServer(lambda body: text_reply("x")) as server:
+        sdk = make_chat_model("openai:stub", ChatSettings(base_url=server.base_url, temperature=0))
+        http = make_chat_model("openai:stub", ChatSettings(base_url=server.base_url, temperature=0, transport=transport))
+    tools = [{"type": "function", "function": {"name": "read_list", "parameters": {"type": "object"}}}]
+    calls: list[dict[str, Any]] = [{}, {"tools": tools}, {"stop": ["END"]}, {"tools": tools, "tool_choice": "auto"}, {}]
+    keys = [http._get_llm_string(**call) for call in calls]
+    assert keys == [sdk._get_llm_string(**call) for call in calls]
+    assert len(set(keys)) == 4  # the first and last calls alike, the others apart
+    other = make_chat_model("openai:stub", ChatSettings(base_url=server.base_url, temperature=1, transport=transport))
+    assert other._get_llm_string() != keys[0]  # another model's settings: its own key
+
+
+def test_langchain_still_passes_the_run_manager_to_the_transport() -> None:
+    """``_agenerate``'s signature is kept on the function; LangChain reads ``run_manager`` in it to pass callbacks on."""
+    model = HttpChatOpenAI(model="stub", api_key="none", base_url="http://127.0.0.1:9/v1")
+    assert "run_manager" in inspect.signature(model._agenerate).parameters
+    assert "self" not in inspect.signature(model._agenerate).parameters
 
 
 async def test_rate_limits_are_retried_after_the_servers_delay(transport: ChatTransport) -> None:
