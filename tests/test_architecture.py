@@ -86,6 +86,10 @@ DEFERRED = {
         "proactive_bench.suites.trainee.suite",
         "proactive_bench.suites.trainee.colleagues_llm",
     ): "the model clients (openai, LangChain) load only for trainee runs with --npc llm",
+    (
+        "proactive_bench.scaffolds.catalog",
+        "proactive_bench.scaffolds.langgraph_graph",
+    ): "LangGraph loads only when an agent named module:attr or path/file.py:attr is built (it may be a compiled graph)",
     ("proactive_bench.suites.odyssey.checkers", "pycel"): "pycel (with networkx) loads when a checker evaluates a formula",
 }
 """Function-level imports kept on purpose, ``(importer prefix, imported module prefix): why``: start-up time only."""
