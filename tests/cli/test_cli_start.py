@@ -158,12 +158,26 @@ DEAD = "http://127.0.0.1:9/v1"
 """A model server that is not there: nothing listens on port 9."""
 
 
-def test_episode_against_a_dead_endpoint_fails_before_loading_an_agent_or_runner(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(("episode", "--persona", "pharmacist", "--model", "openai:x"), id="episode"),
+        pytest.param(("sweep", "--data", str(MINI), "--models", "openai:x,openai:y"), id="sweep"),
+    ],
+)
+def test_a_dead_endpoint_fails_before_loading_an_agent_or_runner(args: tuple[str, ...], tmp_path: Path) -> None:
     """A model server that is not there (nothing listens on port 9) is the first check that needs one: it fails before the
     agent, its model client (openai, LangChain) or the runner (LangGraph) is imported."""
-    args = ("episode", "--persona", "pharmacist", "--model", "openai:x", "--base-url", DEAD, "--db", str(tmp_path / "p.db"))
-    loaded = modules_loaded(*args, code=2)
-    assert "proactive_bench.cli.run" in loaded and "proactive_bench.dataset.loading" in loaded  # it did load the episode
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED, *args, "--base-url", DEAD, "--db", str(tmp_path / "p.db")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
+    assert done.returncode == 2 and f"cannot reach the model server at {DEAD}" in done.stderr, done.stderr
+    loaded = set(json.loads(done.stderr.strip().splitlines()[-1]))
+    assert "proactive_bench.dataset.loading" in loaded  # it did load the episodes
     unneeded = (*EPISODE_UNNEEDED, *AGENT, "proactive_bench.episode.runner", "proactive_bench.episode.launch")
     assert not {m for m in loaded for other in unneeded if m == other or m.startswith(other + ".")}
 
