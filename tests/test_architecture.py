@@ -57,6 +57,10 @@ DEFERRED = {
         "proactive_bench.pytest_plugin.episodes",
     ): "pytest loads the plugin in every session: pbench (the store, the runner) loads only when a marked test runs",
     ("proactive_bench.cli", "proactive_bench.reporting.html"): "matplotlib loads only for `pbench report`",
+    (
+        "proactive_bench.cli.run",
+        "proactive_bench.cli.sweep",
+    ): "the sweep command and its results tables load for a suite's tasks or a sweep's resume, not for one episode",
     ("proactive_bench.cli.validate", "proactive_bench.suites.trainee"): "the trainee templates load only for `validate --suite trainee`",
     (
         "proactive_bench.reporting.trainee",

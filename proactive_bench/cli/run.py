@@ -44,7 +44,6 @@ from proactive_bench.cli.episodes import dataset_failure, episode_spec, load_or_
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly, trace_runs
 from proactive_bench.cli.option_groups import with_option_groups
 from proactive_bench.cli.options import AgentLimits, CallLimits, ExecutorChoice, ExternalAgentOptions, RoleEndpoints, SuiteChoice
-from proactive_bench.cli.sweep import budget_of, check_executor, start_and_report, sweep_and_report
 from proactive_bench.data_model import RunStatus, SessionOutcome, SweepStatus
 from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
@@ -144,6 +143,8 @@ def episode(
             settings = validate_sweep_config({k: v for k, v in flags.items() if v is not None}, "flags")
         except ValueError as exc:
             raise fail(str(exc)) from None
+        from proactive_bench.cli.sweep import start_and_report  # the sweep command and its tables: for a suite's tasks only
+
         start_and_report(settings, db or DEFAULT_DB, as_json, no_validate)
         return
     if persona is None:
@@ -198,6 +199,8 @@ def resume(
         err_console.print(f"sweep {sweep.id} is finished; nothing to resume (pbench results {sweep.id} shows it)", highlight=False)
         return
     if sweep is not None:
+        from proactive_bench.cli.sweep import budget_of, check_executor, sweep_and_report  # for a sweep's resume only
+
         try:
             changes = placement.sweep_fields() | ({"max_cost_usd": max_cost} if max_cost is not None else {})
             config = validate_sweep_config({**sweep.config, **changes}, f"sweep {sweep.id}")
