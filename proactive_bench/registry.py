@@ -10,8 +10,9 @@ metadata. Third-party plugins are found through the entry point group
 for and registered under that name. A built-in contributed by a higher layer
 than the registry's owner (the π-Bench importer's grader scripts, for the
 dataset's predicate checks) is declared as ``name -> "module:attr"`` when the
-registry is made: loaded like an entry point, without package metadata, and
-without the owner importing the layer above it.
+registry is made, or later with :meth:`Registry.declare`: loaded like an entry
+point, without package metadata, and without the owner importing the layer
+above it (or paying for the module's own imports until the name is used).
 
 This module imports nothing from pbench: any layer may own a registry.
 """
@@ -55,6 +56,13 @@ class Registry(Generic[T]):
     def canonical(self, name: str) -> str:
         """``name``, or the name it is an alias of."""
         return self._aliases.get(name, name)
+
+    def declare(self, name: str, target: str) -> None:
+        """Declare a built-in as ``name -> "module:attr"``: listed at once, its module imported when ``name`` is first asked for."""
+        if name in self._entries or name in self._builtins:
+            raise PluginError(f"{self.kind}: {name!r} registered twice")
+        self._builtins[name] = EntryPoint(name, target, self.group)
+        self.__dict__.pop("plugins", None)  # read again with the new built-in
 
     def register(self, name: str) -> Callable[[E], E]:
         """Decorator: register the decorated object under ``name`` (twice is an error)."""

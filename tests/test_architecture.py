@@ -57,6 +57,10 @@ DEFERRED = {
         "proactive_bench.pytest_plugin.episodes",
     ): "pytest loads the plugin in every session: pbench (the store, the runner) loads only when a marked test runs",
     ("proactive_bench.cli", "proactive_bench.reporting.html"): "matplotlib loads only for `pbench report`",
+    (
+        "proactive_bench.cli.run",
+        "proactive_bench.cli.sweep",
+    ): "the sweep command and its results tables load for a suite's tasks or a sweep's resume, not for one episode",
     ("proactive_bench.cli.validate", "proactive_bench.suites.trainee"): "the trainee templates load only for `validate --suite trainee`",
     (
         "proactive_bench.reporting.trainee",
@@ -86,6 +90,10 @@ DEFERRED = {
         "proactive_bench.suites.trainee.suite",
         "proactive_bench.suites.trainee.colleagues_llm",
     ): "the model clients (openai, LangChain) load only for trainee runs with --npc llm",
+    (
+        "proactive_bench.scaffolds.catalog",
+        "proactive_bench.scaffolds.langgraph_graph",
+    ): "LangGraph loads only when an agent named module:attr or path/file.py:attr is built (it may be a compiled graph)",
     ("proactive_bench.suites.odyssey.checkers", "pycel"): "pycel (with networkx) loads when a checker evaluates a formula",
 }
 """Function-level imports kept on purpose, ``(importer prefix, imported module prefix): why``: start-up time only."""

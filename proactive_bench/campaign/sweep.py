@@ -12,10 +12,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import structlog
-from langchain_core.rate_limiters import BaseRateLimiter
 from pydantic import (
     ConfigDict,
     Field,
@@ -24,6 +23,8 @@ from pydantic import (
     model_validator,
 )
 
+import proactive_bench.episode as episode  # the runner (LangGraph, the model clients) loads when a run starts, not with the config
+import proactive_bench.llm as llm  # the shared transport (openai, LangChain) loads when a sweep runs
 from proactive_bench.data_model import RunStatus, SweepStatus
 from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
@@ -32,20 +33,13 @@ from proactive_bench.dataset import (
     ablated_sessions,
 )
 from proactive_bench.episode import (
-    START_FAILURES,
-    CallLedger,
     RunSettings,
     RunSpec,
-    endpoint_limiter,
-    execute_run,
-    load_spec_episode,
     run_spec,
-    start_run,
 )
 from proactive_bench.llm import (
     DEFAULT_PAUSE_AFTER,
     Budget,
-    ChatTransport,
     EndpointHealth,
 )
 from proactive_bench.registry import PluginError
@@ -55,6 +49,9 @@ from proactive_bench.store import Run, Store, Sweep
 from proactive_bench.suites import SUITES, SuiteContext, settings_grid, suite_settings_problem
 from proactive_bench.user import check_user
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
+
+if TYPE_CHECKING:
+    from langchain_core.rate_limiters import BaseRateLimiter
 
 log = structlog.get_logger(__name__)
 
@@ -247,7 +244,7 @@ def create_sweep(
                         continue
                     for repeat in range(config.runs):
                         spec = sweep_run_spec(config, arm, persona, ablation, repeat, sweep.id, settings)
-                        runs.append((start_run(store, loaded, spec, results_dir), loaded))
+                        runs.append((episode.start_run(store, loaded, spec, results_dir), loaded))
     return sweep, runs
 
 
@@ -266,7 +263,7 @@ async def run_episodes(
     budget: Budget,
     on_event: RunHook | None = None,
     limiters: Mapping[str | None, BaseRateLimiter | None] | None = None,
-    shared: ChatTransport | None = None,
+    shared: llm.ChatTransport | None = None,
 ) -> None:
     """The runs, at most ``config.concurrency`` at once, in this process.
 
@@ -276,7 +273,7 @@ async def run_episodes(
     """
     limit = asyncio.Semaphore(config.concurrency)
     if limiters is None:
-        limiters = {config.base_url: endpoint_limiter(config.requests_per_second)}
+        limiters = {config.base_url: episode.endpoint_limiter(config.requests_per_second)}
     transport = shared or sweep_transport(config)  # one connection pool for all runs: a run can start on a connection another has left idle
     health = transport.health
     assert health is not None
@@ -286,9 +283,9 @@ async def run_episodes(
             if on_event:
                 on_event(run, "start")
             endpoints = run_spec(run).endpoints()
-            ledger = CallLedger(run.id, budget, paused=lambda failing_counts: health.pause_reason(endpoints, failing_counts))
+            ledger = episode.CallLedger(run.id, budget, paused=lambda failing_counts: health.pause_reason(endpoints, failing_counts))
             try:
-                await execute_run(
+                await episode.execute_run(
                     store,
                     run,
                     loaded,
@@ -297,7 +294,7 @@ async def run_episodes(
                     on_progress=lambda _sid, result: on_event(run, "session") if on_event and result is not None else None,
                     transport=transport,
                 )
-            except START_FAILURES as exc:  # marked failed; the sweep's other runs go on
+            except episode.START_FAILURES as exc:  # marked failed; the sweep's other runs go on
                 log.warning("run_failed", run=run.id, error=str(exc))
             if on_event:
                 on_event(run, "end")
@@ -309,9 +306,9 @@ async def run_episodes(
         await start_one_by_one(one(run, loaded) for run, loaded in runs)
 
 
-def sweep_transport(config: SweepConfig) -> ChatTransport:
+def sweep_transport(config: SweepConfig) -> llm.ChatTransport:
     """The transport of a sweep's runs in one process, telling an endpoint health that pauses the runs of a server gone away."""
-    return ChatTransport(health=EndpointHealth(config.pause_after))
+    return llm.ChatTransport(health=EndpointHealth(config.pause_after))
 
 
 async def start_one_by_one(coroutines: Iterable[Coroutine[Any, Any, None]]) -> None:
@@ -363,7 +360,7 @@ def shared_episode(spec: RunSpec, loaded: dict[EpisodeKey, LoadedEpisode]) -> Lo
     """The run's episode, loaded once for every run with the same :data:`EpisodeKey` (``loaded`` keeps them)."""
     key = (spec.data_root, spec.persona, spec.suite, spec.settings)
     if key not in loaded:
-        loaded[key] = load_spec_episode(spec)
+        loaded[key] = episode.load_spec_episode(spec)
     return loaded[key]
 
 

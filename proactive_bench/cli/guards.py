@@ -89,7 +89,8 @@ def trace_runs(otel: bool) -> None:
 
 
 def check_endpoints(endpoints: dict[str, list[str]]) -> None:
-    """Stop with one line, before any row is written, when a model server is not there."""
+    """Stop with one line, before any row is written, when a model server is not there; called before
+    :func:`check_participants`, so a dead server is named without building (importing) an agent or model client."""
     try:
         check_reachable(endpoints)
     except EndpointError as exc:

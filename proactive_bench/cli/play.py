@@ -120,8 +120,8 @@ def play(
     spec = episode_spec(
         persona, agent, chat_model, data, chosen, user=user, user_model=user_model, base_url=base_url, max_turns=max_turns, **given
     )
-    check_participants([spec])
     check_endpoints(spec.endpoints())
+    check_participants([spec])
     if not no_validate:
         admit(loaded, [s.id for s in chosen], results_dir(db_path))
     store = open_store(db_path, create=True)

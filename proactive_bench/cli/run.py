@@ -14,6 +14,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+import proactive_bench.episode as episode_package  # the runner (LangGraph, the model clients) loads once a run starts
 from proactive_bench.campaign import (
     SweepConfigError,
     run_fast,
@@ -43,7 +44,6 @@ from proactive_bench.cli.episodes import dataset_failure, episode_spec, load_or_
 from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly, trace_runs
 from proactive_bench.cli.option_groups import with_option_groups
 from proactive_bench.cli.options import AgentLimits, CallLimits, ExecutorChoice, ExternalAgentOptions, RoleEndpoints, SuiteChoice
-from proactive_bench.cli.sweep import budget_of, check_executor, start_and_report, sweep_and_report
 from proactive_bench.data_model import RunStatus, SessionOutcome, SweepStatus
 from proactive_bench.dataset import (
     DEFAULT_DATA_ROOT,
@@ -52,12 +52,7 @@ from proactive_bench.dataset import (
     left_out_dependencies,
     pick_sessions,
 )
-from proactive_bench.episode import (
-    START_FAILURES,
-    execute_run,
-    run_spec,
-    start_run,
-)
+from proactive_bench.episode import run_spec
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table
 from proactive_bench.scaffolds import agent_and_model
@@ -148,6 +143,8 @@ def episode(
             settings = validate_sweep_config({k: v for k, v in flags.items() if v is not None}, "flags")
         except ValueError as exc:
             raise fail(str(exc)) from None
+        from proactive_bench.cli.sweep import start_and_report  # the sweep command and its tables: for a suite's tasks only
+
         start_and_report(settings, db or DEFAULT_DB, as_json, no_validate)
         return
     if persona is None:
@@ -169,12 +166,12 @@ def episode(
     spec = episode_spec(persona, agent_name, chat_model, data, chosen, **given)
     if problem := settings_problem(agent_name, chosen, user):
         raise fail(problem)
+    check_endpoints(spec.endpoints())  # a server that is not there fails before any agent or model client loads
     check_participants([spec])
-    check_endpoints(spec.endpoints())
     if not no_validate:
         admit(loaded, [s.id for s in chosen], results_dir(db_path))
     store = open_store(db_path, create=True)
-    run = start_run(store, loaded, spec, results_dir(db_path))
+    run = episode_package.start_run(store, loaded, spec, results_dir(db_path))
     with owning(store, run.id):
         _finish(store, run, loaded, as_json, verbose)
 
@@ -202,6 +199,8 @@ def resume(
         err_console.print(f"sweep {sweep.id} is finished; nothing to resume (pbench results {sweep.id} shows it)", highlight=False)
         return
     if sweep is not None:
+        from proactive_bench.cli.sweep import budget_of, check_executor, sweep_and_report  # for a sweep's resume only
+
         try:
             changes = placement.sweep_fields() | ({"max_cost_usd": max_cost} if max_cost is not None else {})
             config = validate_sweep_config({**sweep.config, **changes}, f"sweep {sweep.id}")
@@ -216,8 +215,8 @@ def resume(
                 raise dataset_failure(exc, f"the dataset of sweep {sweep.id}") from None
             for loaded in {id(loaded): loaded for _run, loaded in pending}.values() if not no_validate else []:
                 admit(loaded, [], results_dir(db))
-            check_participants({(spec.agent, spec.model): spec for spec in (run_spec(run) for run, _ in pending)}.values())
             check_endpoints(sweep_endpoints(config))
+            check_participants({(spec.agent, spec.model): spec for spec in (run_spec(run) for run, _ in pending)}.values())
             sweep_and_report(store, sweep, pending, config, budget, as_json, held)
         return
     store, run, loaded = open_run(db, run_id)
@@ -226,8 +225,8 @@ def resume(
         return
     if not no_validate:
         admit(loaded, run_spec(run).sessions, results_dir(db))
-    check_participants([run_spec(run)])
     check_endpoints(run_spec(run).endpoints())
+    check_participants([run_spec(run)])
     with owning(store, lease_scope(run)):
         _finish(store, store.run(run.id) or run, loaded, as_json, verbose)  # read again: a former holder may have moved it on
 
@@ -249,7 +248,7 @@ def replay(
     if not no_validate:
         admit(loaded, spec.sessions, results_dir(db))
     check_participants([spec])
-    run = start_run(store, loaded, spec, results_dir(db))
+    run = episode_package.start_run(store, loaded, spec, results_dir(db))
     with owning(store, run.id):
         _finish(store, run, loaded, as_json, verbose)
 
@@ -258,7 +257,7 @@ def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool, verbos
     """Execute a run with a progress bar, print its results, exit 1 if a session errored (each on one line; ``verbose``: with the agent's frames)."""
     try:
         result = _run_with_progress(store, run, loaded)
-    except START_FAILURES as exc:  # the run is marked failed
+    except episode_package.START_FAILURES as exc:  # the run is marked failed
         raise fail(str(exc)) from None
     if as_json:
         typer.echo(json.dumps(result.as_dict(), indent=2))
@@ -303,4 +302,4 @@ def _run_with_progress(store: Store, run: Run, loaded: LoadedEpisode) -> Episode
                 progress.advance(task)
 
         tune_for_runs()
-        return run_fast(execute_run(store, run, loaded, on_progress=on_progress))
+        return run_fast(episode_package.execute_run(store, run, loaded, on_progress=on_progress))

@@ -156,8 +156,8 @@ def start_and_report(settings: SweepConfig, db_path: str, as_json: bool, no_vali
         raise dataset_failure(exc, "the dataset") from None
     for loaded in episodes.values() if not no_validate else []:
         admit(loaded, [], results_dir(db_path))
+    check_endpoints(sweep_endpoints(settings))  # a server that is not there fails before any agent or model client loads
     check_participants(sweep_run_spec(settings, arm, next(iter(episodes))) for arm in settings.arms())
-    check_endpoints(sweep_endpoints(settings))
     budget = budget_of(settings)
     store = open_store(db_path, create=True)
     try:

@@ -1,8 +1,8 @@
 """The runs and sweeps of a results database as lists: what ``pbench runs`` and ``pbench sweeps`` show.
 
 Proc and Comp are those of :func:`~proactive_bench.reporting.summary.summarize`
-(each run's stored result; a sweep's table-1 Average per model and ablation),
-never computed another way.
+(each run's stored result, :func:`~proactive_bench.reporting.summary.run_figures`; a sweep's table-1 Average
+per model and ablation), never computed another way.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from rich.table import Table
 
 from proactive_bench.episode import run_spec
-from proactive_bench.reporting.summary import EpisodeShapes, summarize
+from proactive_bench.reporting.summary import EpisodeShapes, load_runs, run_figures, summarize
 from proactive_bench.reporting.tables import pct
 from proactive_bench.store import ListFilter, Run, Store, Sweep
 
@@ -100,7 +100,7 @@ class SweepRow:
 
 def run_rows(store: Store, runs: list[Run]) -> list[RunRow]:
     """The rows of ``runs``, in their order."""
-    figures = {row["run_id"]: row for row in summarize(store, runs, include_partial=True).runs}
+    figures = {row["run_id"]: row for row in run_figures(load_runs(store, runs), include_partial=True)}
     costs = store.run_costs([run.id for run in runs])
     rows = []
     for run in runs:

@@ -90,6 +90,36 @@ def load_run(store: Store, run: Run, scoring: Scoring | None = None, shapes: Epi
     return RunView(run, run_spec(run).ablation, stored_run_result(store, run, shape.depends_on, scoring), shape.categories)
 
 
+def load_runs(store: Store, runs: list[Run], scoring: Scoring | None = None, shapes: EpisodeShapes | None = None) -> list[RunView]:
+    """Each run with its stored results, oldest first (``shapes``: the episodes already read, else read here)."""
+    shapes = shapes or EpisodeShapes()
+    return [load_run(store, run, scoring, shapes) for run in sorted(runs, key=lambda r: r.created)]
+
+
+def run_figures(views: list[RunView], include_partial: bool = False) -> list[dict[str, Any]]:
+    """Each run's own figures (:attr:`Summary.runs`): Proc, Comp, sessions done and planned; no statistic over runs, so
+    ``pbench runs`` lists them without computing the tables."""
+    return [
+        {
+            "run_id": v.run.id,
+            "sweep_id": v.run.sweep_id,
+            "model": v.run.model,
+            "persona": v.run.persona,
+            "ablation": v.ablation,
+            "scoring": v.result.scoring.name,
+            "status": v.run.status,
+            "partial": v.result.partial,
+            "included": include_partial or not v.result.partial,
+            "failures": v.result.failures.as_dict(),
+            "proc": v.result.proc,
+            "comp": v.result.comp,
+            "sessions_done": len(v.result.sessions),
+            "sessions_planned": len(v.result.planned),
+        }
+        for v in views
+    ]
+
+
 def pass_hat_k(views: list[RunView]) -> dict[str, float]:
     """pass^k for k = 1..len(views), over sessions present in every run."""
     n = len(views)
@@ -175,29 +205,9 @@ def summarize(
 
     ``shapes`` carries the episodes already read over several summaries (one is made otherwise).
     """
-    shapes = shapes or EpisodeShapes()
-    views = [load_run(store, run, scoring, shapes) for run in sorted(runs, key=lambda r: r.created)]
+    views = load_runs(store, runs, scoring, shapes)
     summary = Summary(
-        scoring=", ".join(sorted({v.result.scoring.name for v in views})) or "pbench",
-        runs=[
-            {
-                "run_id": v.run.id,
-                "sweep_id": v.run.sweep_id,
-                "model": v.run.model,
-                "persona": v.run.persona,
-                "ablation": v.ablation,
-                "scoring": v.result.scoring.name,
-                "status": v.run.status,
-                "partial": v.result.partial,
-                "included": include_partial or not v.result.partial,
-                "failures": v.result.failures.as_dict(),
-                "proc": v.result.proc,
-                "comp": v.result.comp,
-                "sessions_done": len(v.result.sessions),
-                "sessions_planned": len(v.result.planned),
-            }
-            for v in views
-        ],
+        scoring=", ".join(sorted({v.result.scoring.name for v in views})) or "pbench", runs=run_figures(views, include_partial)
     )
     groups: dict[Key, list[RunView]] = defaultdict(list)
     excluded: Counter[Key] = Counter()

@@ -4,7 +4,10 @@
 ``SCAFFOLDS`` registry; ``react``, ``scripted`` and ``adversarial`` are the
 built-ins, ``person`` the person at the terminal (``pbench play``); ``recorded`` an external agent's recorded run served again (``pbench replay``); ``catalog`` registers them, grants the scripted ones each session's
 reference solution (:data:`ORACLES`) and builds the agent of a run
-(:func:`load_agent`; ``AGENT_KINDS`` maps a name's prefix to how it is built). A new agent is a ``package.module:attr``, a
+(:func:`load_agent`; ``AGENT_KINDS`` maps a name's prefix to how it is built). ``react`` is declared by name
+(``catalog.LAZY_SCAFFOLDS``, ``name -> "module:attr"``), so its model clients load when it is built, not when a
+name is checked; ``langgraph_graph`` loads when a ``module:attr`` agent is built (tests/test_architecture.py's
+``DEFERRED``). A new agent is a ``package.module:attr``, a
 ``path/file.py:attr`` or an entry point of the ``pbench.scaffolds`` group; it never
 sees a reference solution (declaring ``uses_reference_solution`` is refused).
 ``external/`` holds the agents outside pbench's process, ``cmd:COMMAND`` and

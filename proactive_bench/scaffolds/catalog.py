@@ -1,7 +1,8 @@
 """The built-in scaffolds, and building the agent under test from its ``--agent`` name.
 
 Importing this module registers the built-ins in :data:`~proactive_bench.scaffolds.protocol.SCAFFOLDS`
-(``react``, ``scripted:<baseline>``, ``scripted:<adversary>``) and grants the scripted ones the reference
+(``scripted:<baseline>``, ``scripted:<adversary>``, ``person``; ``react``, by name in :data:`LAZY_SCAFFOLDS`,
+its module and model clients imported only when it is built) and grants the scripted ones the reference
 solution (:data:`ORACLES`); a third-party scaffold is an entry point of the ``pbench.scaffolds`` group, a
 ``package.module:attr`` or a ``path/file.py:attr``, and is refused if it declares ``uses_reference_solution``.
 Agent names resolve in one place (:func:`agent_loader`): a name of the form ``PREFIX:REST`` whose prefix is
@@ -23,12 +24,10 @@ from typing import Any
 
 import proactive_bench.scaffolds.adversarial
 import proactive_bench.scaffolds.person
-import proactive_bench.scaffolds.react
 import proactive_bench.scaffolds.scripted  # noqa: F401
 from proactive_bench.registry import PluginError, Registry
 from proactive_bench.scaffolds.defaults import DEFAULT_AGENT
 from proactive_bench.scaffolds.external import TRANSPORTS, external_agent
-from proactive_bench.scaffolds.langgraph_graph import GraphAgent, is_graph_attr
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     Scaffold,
@@ -38,6 +37,13 @@ from proactive_bench.scaffolds.protocol import (
     grants_reference,
 )
 from proactive_bench.tracebacks import located
+
+LAZY_SCAFFOLDS = {"react": "proactive_bench.scaffolds.react:react_scaffold"}
+"""Built-ins declared by ``name -> "module:attr"`` (:meth:`~proactive_bench.registry.Registry.declare`): listed and
+checked by name at once, imported when first built (``react`` loads openai and LangChain; ``pbench runs``, a ``--model``
+check or a dead endpoint's error need neither)."""
+for _name, _target in LAZY_SCAFFOLDS.items():
+    SCAFFOLDS.declare(_name, _target)
 
 REFERENCE_ATTRIBUTE = "uses_reference_solution"
 """An agent's claim to the reference solution: a reason to refuse it, since only pbench's grant gives it."""
@@ -154,7 +160,10 @@ def _registered_agent(name: str, options: ScaffoldOptions) -> Any:
 
 def _imported_agent(name: str, options: ScaffoldOptions) -> Any:
     """``path/file.py:attr`` or ``package.module:attr``: a scaffold class or factory, or a compiled LangGraph graph
-    over messages, or a factory ``attr(tools)`` returning one (:mod:`.langgraph_graph`)."""
+    over messages, or a factory ``attr(tools)`` returning one (:mod:`.langgraph_graph`, which loads LangGraph: imported
+    here, when such an agent is built)."""
+    from proactive_bench.scaffolds.langgraph_graph import GraphAgent, is_graph_attr
+
     attr = _import_attr(name)
     return GraphAgent(attr, name) if is_graph_attr(attr) else _instantiate(attr, options, name)
 

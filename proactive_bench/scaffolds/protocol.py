@@ -26,14 +26,14 @@ from typing import (
     runtime_checkable,
 )
 
-from langchain_core.caches import BaseCache
-from langchain_core.rate_limiters import BaseRateLimiter
-
 from proactive_bench.dataset import ReferenceStep, Session
 from proactive_bench.env import Memory, ToolBox, Workspace
 from proactive_bench.registry import Registry
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # LangChain's types for the options' fields: checking an agent's name loads no LangChain
+    from langchain_core.caches import BaseCache
+    from langchain_core.rate_limiters import BaseRateLimiter
+
     from proactive_bench.llm import ChatTransport
 
 

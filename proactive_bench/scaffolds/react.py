@@ -53,7 +53,6 @@ from proactive_bench.llm import (
 )
 from proactive_bench.scaffolds.langchain_tools import openai_tool_schemas
 from proactive_bench.scaffolds.protocol import (
-    SCAFFOLDS,
     AgentTurn,
     ScaffoldLoadError,
     ScaffoldOptions,
@@ -312,7 +311,6 @@ REACT_OPTIONS = ("context_tokens", "max_retries", "max_steps")
 """The ``--agent-option`` keys the ``react`` agent reads."""
 
 
-@SCAFFOLDS.register("react")
 def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
     """The ``react`` built-in: ``options.extra`` may set ``max_steps``, ``max_retries`` and ``context_tokens``, nothing else."""
     unknown = sorted(set(options.extra) - set(REACT_OPTIONS))

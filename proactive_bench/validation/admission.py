@@ -19,8 +19,9 @@ from pathlib import Path
 
 import structlog
 
+import proactive_bench.episode as episode  # the runner and the agents load when participants are built, not with the checks
 from proactive_bench.dataset import LoadedEpisode, Problem, Session
-from proactive_bench.episode import CallLedger, LaunchError, RunSpec, build_participants
+from proactive_bench.episode import LaunchError, RunSpec
 from proactive_bench.llm import ModelSpecError
 from proactive_bench.scaffolds import ScaffoldLoadError, reference_problem
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
@@ -78,7 +79,7 @@ def participant_problem(spec: RunSpec) -> str | None:
     if spec.base_url is not None and not re.match(r"https?://[^/\s]+", spec.base_url):
         return f"--base-url {spec.base_url!r} is not an http:// or https:// URL"
     try:
-        build_participants(spec, CallLedger("admission"), None, None)
+        episode.build_participants(spec, episode.CallLedger("admission"), None, None)
     except (ScaffoldLoadError, ModelSpecError, LaunchError) as exc:
         return str(exc)
     return None

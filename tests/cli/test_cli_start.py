@@ -22,6 +22,7 @@ import yaml
 
 import proactive_bench.validation as validation
 from proactive_bench.cli import PbenchCommands
+from proactive_bench.testing import StubServer, error_reply
 from proactive_bench.validation import digests
 from tests.helpers.cli import LOADED, modules_loaded, run_cli
 from tests.helpers.paths import MINI, REPO
@@ -151,24 +152,61 @@ the office tools a persona session does not offer (their modules load by tool na
 come from their settings models alone)."""
 
 
-def test_episode_loads_no_ray_executor_nor_dataset_archives(tmp_path: Path) -> None:
-    """Up to its first model request (here refused: nothing listens on port 9), ``episode`` loads no sweep machinery, PDF
-    writer, external agent transport nor formula evaluator."""
-    args = (
-        "episode",
-        "--persona",
-        "pharmacist",
-        "--model",
-        "openai:x",
-        "--base-url",
-        "http://127.0.0.1:9/v1",
-        "--db",
-        str(tmp_path / "p.db"),
+AGENT = ("openai", "langchain_core", "langchain_openai", "langgraph", "proactive_bench.scaffolds.react")
+"""The agent under test and its model client: built only once the model servers answered."""
+DEAD = "http://127.0.0.1:9/v1"
+"""A model server that is not there: nothing listens on port 9."""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(("episode", "--persona", "pharmacist", "--model", "openai:x"), id="episode"),
+        pytest.param(("sweep", "--data", str(MINI), "--models", "openai:x,openai:y"), id="sweep"),
+    ],
+)
+def test_a_dead_endpoint_fails_before_loading_an_agent_or_runner(args: tuple[str, ...], tmp_path: Path) -> None:
+    """A model server that is not there (nothing listens on port 9) is the first check that needs one: it fails before the
+    agent, its model client (openai, LangChain) or the runner (LangGraph) is imported."""
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED, *args, "--base-url", DEAD, "--db", str(tmp_path / "p.db")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
     )
-    loaded = modules_loaded(*args, code=2)
-    assert "proactive_bench.cli.run" in loaded and "proactive_bench.episode.runner" in loaded  # it did get as far as a run
-    assert "langchain_openai" in loaded and "proactive_bench.scaffolds.external" in loaded  # the agent was built: names resolved
+    assert done.returncode == 2 and f"cannot reach the model server at {DEAD}" in done.stderr, done.stderr
+    loaded = set(json.loads(done.stderr.strip().splitlines()[-1]))
+    assert "proactive_bench.dataset.loading" in loaded  # it did load the episodes
+    unneeded = (*EPISODE_UNNEEDED, *AGENT, "proactive_bench.episode.runner", "proactive_bench.episode.launch")
+    assert not {m for m in loaded for other in unneeded if m == other or m.startswith(other + ".")}
+
+
+def test_episode_loads_no_ray_executor_nor_dataset_archives(tmp_path: Path) -> None:
+    """Up to its first model request (here refused with a 401), ``episode`` loads no sweep machinery, PDF writer, external
+    agent transport nor formula evaluator."""
+    with StubServer(lambda _body: error_reply(401, "no such key")) as server:
+        args = ("episode", "--data", str(MINI), "--persona", "mini", "--sessions", "a1", "--model", "openai:agent")
+        loaded = modules_loaded(*args, "--base-url", server.base_url, "--db", str(tmp_path / "p.db"), code=1)
+        assert server.requests, "no model request was made"
+    assert "proactive_bench.episode.runner" in loaded  # it did get as far as a run
+    assert "langchain_openai" in loaded and "proactive_bench.scaffolds.react" in loaded  # the agent was built
     assert not {m for m in loaded for other in EPISODE_UNNEEDED if m == other or m.startswith(other + ".")}
+
+
+def test_an_agent_name_is_checked_without_loading_its_module() -> None:
+    """The built-in ``react`` is declared by name (``LAZY_SCAFFOLDS``): listing or checking agent names imports no model
+    client; building it imports its module then."""
+    code = (
+        "import sys; from proactive_bench.scaffolds import SCAFFOLDS, ScaffoldOptions, agent_and_model, load_agent;"
+        "print(agent_and_model(None, 'openai:x')[0], 'react' in SCAFFOLDS.names(), 'proactive_bench.scaffolds.react' in sys.modules,"
+        "any(m.split('.')[0] in ('openai', 'langchain_core', 'langgraph') for m in sys.modules));"
+        "agent = load_agent('react', ScaffoldOptions(model='openai:x', base_url='http://127.0.0.1:9/v1'));"
+        "print(type(agent).__name__, 'proactive_bench.scaffolds.react' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["react", "True", "False", "False", "ReactAgent", "True"]
 
 
 def test_an_a2a_agent_still_loads_its_transport_when_named() -> None:
