@@ -16,7 +16,12 @@ error); ``validate`` of the shipped data with an empty validation cache
   top-level entries (one extra run per command, with that flag);
 - modules: how many modules that run had loaded (``sys.modules`` at exit).
 
-    python scripts/bench_cli_start.py [--repeat 5] [--json] [--only runs,validate]
+By default the package is byte-compiled first and the commands run with
+bytecode, as after a ``pip install`` (which compiles every module);
+``--no-bytecode`` keeps an environment's ``PYTHONDONTWRITEBYTECODE``, so every
+start compiles pbench's sources again.
+
+    python scripts/bench_cli_start.py [--repeat 5] [--json] [--only runs,validate] [--no-bytecode]
 """
 
 from __future__ import annotations
@@ -63,9 +68,13 @@ class Timed:
     cold: bool = False
 
 
+BASE_ENV = dict(os.environ)
+"""The children's environment: this process's, less ``PYTHONDONTWRITEBYTECODE`` unless ``--no-bytecode``."""
+
+
 def pbench(*args: str, flags: tuple[str, ...] = (), code: str = PBENCH, cache: Path | None = None) -> subprocess.CompletedProcess[str]:
     """``pbench args`` in a fresh interpreter (the same as the console script, without its wrapper)."""
-    env = os.environ | ({"XDG_CACHE_HOME": str(cache)} if cache is not None else {})
+    env = BASE_ENV | ({"XDG_CACHE_HOME": str(cache)} if cache is not None else {})
     return subprocess.run([sys.executable, *flags, "-c", code, *args], capture_output=True, text=True, cwd=REPO, timeout=300, env=env)
 
 
@@ -126,7 +135,7 @@ def wall_seconds(timed: Timed, run: int) -> float:
 def bare_seconds() -> float:
     """The wall of a bare ``python -c "import typer"``: the floor every command starts from."""
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-c", BARE], check=True, cwd=REPO)
+    subprocess.run([sys.executable, "-c", BARE], check=True, cwd=REPO, env=BASE_ENV)
     return time.perf_counter() - started
 
 
@@ -135,7 +144,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="fresh runs per command")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--only", help="comma-separated labels to time (default: all)")
+    parser.add_argument("--no-bytecode", action="store_true", help="keep PYTHONDONTWRITEBYTECODE: every start compiles the sources")
     options = parser.parse_args()
+    if not options.no_bytecode:
+        BASE_ENV.pop("PYTHONDONTWRITEBYTECODE", None)
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "proactive_bench")], check=True, env=BASE_ENV)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "pbench.db"
         record(db)
