@@ -4,6 +4,7 @@ Shared helpers that are not fixtures (running the CLI, paths, test agents) are i
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import uuid
@@ -15,6 +16,36 @@ import pytest
 from proactive_bench.postgres_server import LocalPostgres, missing
 from tests.helpers import oracles  # noqa: F401  (registers the test oracles and grants them the reference solution)
 from tests.helpers.paths import EXAMPLE, MINI
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (addopts): a worker per core (xdist's count) for a run of folders, the whole suite; none, all in this
+    process, for a run of named files or tests, where starting workers (each imports pbench and collects) costs more
+    than it saves. ``-n 2`` or PYTEST_XDIST_AUTO_NUM_WORKERS still sets the count."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") is None and all(Path(arg.split("::")[0]).is_file() for arg in config.args):
+        return 0
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that share a module- or class-scoped fixture (one value of it, when it has parameters) get one
+    ``xdist_group``: under ``--dist loadgroup`` they run on one worker, which builds the fixture once.
+
+    Session-scoped fixtures are built once per worker whatever the grouping; a test marked with its own
+    ``xdist_group`` keeps it."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None or not isinstance(item, pytest.Function):
+            continue
+        defs = item._fixtureinfo.name2fixturedefs
+        shared = [name for name in item.fixturenames if name in defs and defs[name][-1].scope in ("module", "class")]
+        if not shared:
+            continue
+        indices = getattr(item, "callspec", None)
+        values = sorted(f"{name}={indices.indices[name]}" for name in shared if indices is not None and name in indices.indices)
+        scope = item.nodeid.split("::")[0] if all(defs[name][-1].scope == "module" for name in shared) else item.nodeid.rsplit("::", 1)[0]
+        item.add_marker(pytest.mark.xdist_group(":".join([scope, *values])))
 
 
 @pytest.fixture(autouse=True)
