@@ -54,6 +54,20 @@ def own_cache_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
 
 
+@pytest.fixture(scope="session")
+def _shipped_validation_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("shared-cache")
+
+
+@pytest.fixture
+def shipped_validation_cache(_shipped_validation_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """One user cache for the tests that validate the shipped data unchanged, instead of their own: its report (the
+    same for each, keyed by every file's content and pbench's code) is made by the first of them in a worker, not by
+    each. Mark such a test ``xdist_group("shipped-validation")`` so they share a worker."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(_shipped_validation_cache))
+    return _shipped_validation_cache
+
+
 @pytest.fixture
 def mini_copy(tmp_path: Path) -> Path:
     """A writable copy of the mini dataset."""
