@@ -28,24 +28,39 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return None
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests that share a module- or class-scoped fixture (one value of it, when it has parameters) get one
     ``xdist_group``: under ``--dist loadgroup`` they run on one worker, which builds the fixture once.
 
     Session-scoped fixtures are built once per worker whatever the grouping; a test marked with its own
-    ``xdist_group`` keeps it."""
+    ``xdist_group`` keeps it. xdist tells the group by a suffix of the test's id (``...::test@group``), which
+    pytest-xdist 3.8 can no longer write on pytest 9.2 (its structured ids: pytest-xdist issue 1386), so it
+    is written here, after xdist's own hook, where it is missing."""
     for item in items:
-        if item.get_closest_marker("xdist_group") is not None or not isinstance(item, pytest.Function):
-            continue
-        defs = item._fixtureinfo.name2fixturedefs
-        shared = [name for name in item.fixturenames if name in defs and defs[name][-1].scope in ("module", "class")]
-        if not shared:
-            continue
-        indices = getattr(item, "callspec", None)
-        values = sorted(f"{name}={indices.indices[name]}" for name in shared if indices is not None and name in indices.indices)
-        scope = item.nodeid.split("::")[0] if all(defs[name][-1].scope == "module" for name in shared) else item.nodeid.rsplit("::", 1)[0]
-        item.add_marker(pytest.mark.xdist_group(":".join([scope, *values])))
+        if item.get_closest_marker("xdist_group") is None and isinstance(item, pytest.Function):
+            defs = item._fixtureinfo.name2fixturedefs
+            shared = [name for name in item.fixturenames if name in defs and defs[name][-1].scope in ("module", "class")]
+            if shared:
+                indices = getattr(item, "callspec", None)
+                values = sorted(f"{name}={indices.indices[name]}" for name in shared if indices is not None and name in indices.indices)
+                module_wide = all(defs[name][-1].scope == "module" for name in shared)
+                scope = item.nodeid.split("::")[0] if module_wide else item.nodeid.rsplit("::", 1)[0]
+                item.add_marker(pytest.mark.xdist_group(":".join([scope, *values])))
+        if config.getoption("loadgroup", False):
+            _suffix_group(item)
+
+
+def _suffix_group(item: pytest.Item) -> None:
+    """``item``'s id ends with ``@`` and its groups' names, as xdist's loadgroup scheduler reads them."""
+    names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")})
+    suffix = "@" + "_".join(names)
+    if not names or item.nodeid.endswith(suffix):
+        return
+    if hasattr(item, "_id"):  # pytest >= 9.2
+        item._id = type(item._id).parse(item.nodeid + suffix)
+    else:
+        item._nodeid = item.nodeid + suffix
 
 
 @pytest.fixture(autouse=True)
