@@ -4,6 +4,7 @@ Shared helpers that are not fixtures (running the CLI, paths, test agents) are i
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import uuid
@@ -17,10 +18,69 @@ from tests.helpers import oracles  # noqa: F401  (registers the test oracles and
 from tests.helpers.paths import EXAMPLE, MINI
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (addopts): a worker per core (xdist's count) for a run of folders, the whole suite; none, all in this
+    process, for a run of named files or tests, where starting workers (each imports pbench and collects) costs more
+    than it saves. ``-n 2`` or PYTEST_XDIST_AUTO_NUM_WORKERS still sets the count."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") is None and all(Path(arg.split("::")[0]).is_file() for arg in config.args):
+        return 0
+    return None
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests that share a module- or class-scoped fixture (one value of it, when it has parameters) get one
+    ``xdist_group``: under ``--dist loadgroup`` they run on one worker, which builds the fixture once.
+
+    Session-scoped fixtures are built once per worker whatever the grouping; a test marked with its own
+    ``xdist_group`` keeps it. xdist tells the group by a suffix of the test's id (``...::test@group``), which
+    pytest-xdist 3.8 can no longer write on pytest 9.2 (its structured ids: pytest-xdist issue 1386), so it
+    is written here, after xdist's own hook, where it is missing."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None and isinstance(item, pytest.Function):
+            defs = item._fixtureinfo.name2fixturedefs
+            shared = [name for name in item.fixturenames if name in defs and defs[name][-1].scope in ("module", "class")]
+            if shared:
+                indices = getattr(item, "callspec", None)
+                values = sorted(f"{name}={indices.indices[name]}" for name in shared if indices is not None and name in indices.indices)
+                module_wide = all(defs[name][-1].scope == "module" for name in shared)
+                scope = item.nodeid.split("::")[0] if module_wide else item.nodeid.rsplit("::", 1)[0]
+                item.add_marker(pytest.mark.xdist_group(":".join([scope, *values])))
+        if config.getoption("loadgroup", False):
+            _suffix_group(item)
+
+
+def _suffix_group(item: pytest.Item) -> None:
+    """``item``'s id ends with ``@`` and its groups' names, as xdist's loadgroup scheduler reads them."""
+    names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")})
+    suffix = "@" + "_".join(names)
+    if not names or item.nodeid.endswith(suffix):
+        return
+    if hasattr(item, "_id"):  # pytest >= 9.2
+        item._id = type(item._id).parse(item.nodeid + suffix)
+    else:
+        item._nodeid = item.nodeid + suffix
+
+
 @pytest.fixture(autouse=True)
 def own_cache_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test its own empty user cache (``pbench validate`` keeps reports there), so no test reads another's."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+
+
+@pytest.fixture(scope="session")
+def _shipped_validation_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("shared-cache")
+
+
+@pytest.fixture
+def shipped_validation_cache(_shipped_validation_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """One user cache for the tests that validate the shipped data unchanged, instead of their own: its report (the
+    same for each, keyed by every file's content and pbench's code) is made by the first of them in a worker, not by
+    each. Mark such a test ``xdist_group("shipped-validation")`` so they share a worker."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(_shipped_validation_cache))
+    return _shipped_validation_cache
 
 
 @pytest.fixture

@@ -80,6 +80,8 @@ def test_the_episode_table_keeps_sessions_and_statuses_whole_at_80(tmp_path: Pat
     assert "…" not in result.stdout and not BOX_DRAWING.search(result.stdout)
 
 
+@pytest.mark.xdist_group("shipped-validation")
+@pytest.mark.usefixtures("shipped_validation_cache")
 def test_tools_and_dataset_stats_print_names_whole_at_80_and_as_json(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "80")
     names = [tool["name"] for tool in json.loads(run_cli("tools", "--json").stdout)]

@@ -35,6 +35,7 @@ from tests.helpers.stub_models import FakeUserModel, agent_model
 from tests.store.test_store_backends import sweep_everywhere, without_ids
 
 ray = pytest.importorskip("ray", reason="the Ray executor's tests need ray: pip install -e '.[dev,distributed]'")
+pytestmark = pytest.mark.xdist_group("ray")  # one local Ray cluster at a time: the module's, or the one a sweep starts (otel)
 
 SUMMARY_KEYS = ("main", "overall", "ablation", "statuses", "turns")
 PACED = ("--models", f"{Path(killable_agent.__file__)}:Paced", "--runs", "4")

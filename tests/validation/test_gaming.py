@@ -101,6 +101,8 @@ def test_evidence_an_earlier_reveal_copied_on_its_own_line_satisfies_is_reported
 
 
 @pytest.mark.skipif(not (DATA / "episodes" / "pharmacist").is_dir(), reason="shipped data not present")
+@pytest.mark.xdist_group("shipped-validation")
+@pytest.mark.usefixtures("shipped_validation_cache")
 def test_shipped_cues_pass_every_cue_check() -> None:
     result = run_cli("validate")
     assert result.exit_code == 0, result.output

@@ -23,6 +23,8 @@ def test_mini_dataset_validates(mini_copy: Path) -> None:
 
 
 @pytest.mark.skipif(not (DATA / "episodes" / "pharmacist").is_dir(), reason="shipped data not present")
+@pytest.mark.xdist_group("shipped-validation")
+@pytest.mark.usefixtures("shipped_validation_cache")
 def test_shipped_dataset_validates() -> None:
     result = run_cli("validate", "--stats")
     assert result.exit_code == 0, result.output
