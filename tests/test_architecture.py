@@ -87,6 +87,10 @@ DEFERRED = {
         "proactive_bench.suites.trainee.colleagues_llm",
     ): "the model clients (openai, LangChain) load only for trainee runs with --npc llm",
     ("proactive_bench.suites.odyssey.checkers", "pycel"): "pycel (with networkx) loads when a checker evaluates a formula",
+    (
+        "proactive_bench.suites.trainee.pictures",
+        "matplotlib",
+    ): "matplotlib loads when a trainee picture (heatmap, floor plan, map) is drawn, not with every trainee scenario",
 }
 """Function-level imports kept on purpose, ``(importer prefix, imported module prefix): why``: start-up time only."""
 

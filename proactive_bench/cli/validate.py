@@ -52,7 +52,7 @@ def validate(
     task: Annotated[
         str | None,
         typer.Option(
-            help="With --suite trainee: the scenarios to compose and check, s<seed>-n<tasks>, comma-separated (default: the default benchmark s1-n2..s20-n6)."
+            help="With --suite trainee: the scenarios to compose and check, s<seed>-n<tasks>, comma-separated (default: the default benchmark s1-n2..s50-n6)."
         ),
     ] = None,
     tasks: Annotated[str | None, typer.Option("--tasks", hidden=True, help="Deprecated spelling of --task.")] = None,

@@ -41,8 +41,24 @@ def prompt_budget_chars(context_tokens: int, max_tokens: int | None) -> int:
     return (context_tokens - reserve) * CHARS_PER_TOKEN
 
 
+IMAGE_CHARS = 1000 * CHARS_PER_TOKEN
+"""What a picture in a message (an ``image_url`` part: ``view_image``) is counted as: about a thousand tokens, not its base64."""
+
+
+def content_chars(content: str | list[str | dict]) -> int:
+    """A message content's size in characters: text as it is, each picture part as :data:`IMAGE_CHARS`."""
+    if isinstance(content, str):
+        return len(content)
+    return sum(
+        IMAGE_CHARS if isinstance(p, dict) and p.get("type") == "image_url" else len(str(p.get("text", "") if isinstance(p, dict) else p))
+        for p in content
+    )
+
+
 def message_chars(messages: list[BaseMessage]) -> int:
-    return sum(len(str(m.content)) + sum(len(str(c.get("args", ""))) + 40 for c in getattr(m, "tool_calls", []) or []) for m in messages)
+    return sum(
+        content_chars(m.content) + sum(len(str(c.get("args", ""))) + 40 for c in getattr(m, "tool_calls", []) or []) for m in messages
+    )
 
 
 def trim_history(messages: list[BaseMessage], budget_chars: int) -> tuple[list[BaseMessage], int]:
@@ -74,8 +90,8 @@ def _clip_tool_results(messages: list[BaseMessage], overflow: int) -> tuple[list
     """Clip the longest tool results (and then the longest other texts) until ``overflow`` characters are gone."""
     out = list(messages)
     clipped = 0
-    order = sorted(range(len(out)), key=lambda i: (not isinstance(out[i], ToolMessage), -len(str(out[i].content))))
-    for i in order:
+    order = sorted(range(len(out)), key=lambda i: (not isinstance(out[i], ToolMessage), -content_chars(out[i].content)))
+    for i in (i for i in order if isinstance(out[i].content, str)):  # a message with pictures is kept whole or dropped whole
         if overflow <= 0:
             break
         text = str(out[i].content)

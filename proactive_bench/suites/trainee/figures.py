@@ -5,7 +5,7 @@
 - **clues asked**: NPC-held clues released over chat / NPC-held clues.
 - **guesses**: checkpoints that need a clue whose ``attempt`` holds although a needed
   clue was never obtained (an NPC's never released; a file clue's file never read
-  by a successful ``read_file``, ``xlsx_read`` or ``docx_read``), or already held before the last needed clue was
+  by a successful ``read_file``, ``xlsx_read`` or ``docx_read``; a picture's by ``view_image``), or already held before the last needed clue was
   obtained (the attempt judged on the tool calls before that release and the app rows
   sent before its minute: guessing first and asking afterwards is still guessing),
   / checkpoints that need a clue and have an ``attempt``.
@@ -32,6 +32,8 @@ from proactive_bench.suites.trainee.compose import ScenarioDay
 CHAT_TABLE = "chat_message"
 FILE_READERS = ("read_file", "xlsx_read", "docx_read")
 """The tools whose successful call on a clue's file reads the clue (naming its path in a failed call or a write does not)."""
+IMAGE_READERS = ("view_image",)
+"""The tools that read a clue drawn in a picture (its bytes read as text do not show it)."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,8 @@ def obtained_at(day: ScenarioDay, records: list[ToolRecord], chat: list[dict[str
             cid = task.clue_id(day.day, clue)
             if clue.in_file:
                 path = clue.holder.removeprefix("file:")
-                seq = next((r.seq for r in records if r.ok and r.tool_name in FILE_READERS and str(r.call.get("path")) == path), None)
+                readers = IMAGE_READERS if clue.in_image else FILE_READERS
+                seq = next((r.seq for r in records if r.ok and r.tool_name in readers and str(r.call.get("path")) == path), None)
                 found = Obtained(seq, None) if seq is not None else None
             else:
                 row = next((r for r in chat if r["direction"] == "in" and cid in (r.get("released") or [])), None)

@@ -111,4 +111,4 @@ class ReportFiling(TemplateHeading):
         )
 
 
-register_template(ReportFiling("report_filing", "easy", ("chat", "files")))
+register_template(ReportFiling("report_filing", "easy", ("chat", "files"), "inquiry"))
