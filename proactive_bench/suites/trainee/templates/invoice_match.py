@@ -25,18 +25,12 @@ class InvoiceMatch(TemplateHeading):
         supplier = ctx.names.word("vendor")
         tolerance = rng.choice(TOLERANCES)
         while True:
-            rows = []
+            rows: list[tuple[str, str, float, float]] = []
             for _ in range(rng.randint(8, 12)):
                 order = rng.randrange(40000, 900000, 100)
                 change = rng.choice((0, 0, -1.5, 1, 1.5, tolerance - 0.7, tolerance + 0.9, tolerance + 4, 12))
-                rows.append(
-                    [
-                        f"INV-{rng.randint(10000, 99999)}",
-                        f"PO-{rng.randint(1000, 9999)}",
-                        order / 100,
-                        round(order * (1 + change / 100)) / 100,
-                    ]
-                )
+                invoice, po = f"INV-{rng.randint(10000, 99999)}", f"PO-{rng.randint(1000, 9999)}"
+                rows.append((invoice, po, order / 100, round(order * (1 + change / 100)) / 100))
             held = [r[0] for r in rows if r[3] > r[2] * (1 + tolerance / 100)]
             over = [r[0] for r in rows if r[3] > r[2]]
             if held and over != held and len({r[0] for r in rows}) == len(rows):
@@ -87,7 +81,11 @@ class InvoiceMatch(TemplateHeading):
                     feedback="Tell the payables lead how many invoices you are holding ('holding N').",
                 ),
             ),
-            files={sheet: xlsx_bytes({"Invoices": [["Invoice", "Purchase order", "Order amount (EUR)", "Invoice amount (EUR)"], *rows]})},
+            files={
+                sheet: xlsx_bytes(
+                    {"Invoices": [["Invoice", "Purchase order", "Order amount (EUR)", "Invoice amount (EUR)"], *(list(r) for r in rows)]}
+                )
+            },
             timing=Timing(due_minutes=rng.choice((90, 120, 150)), work_minutes=20),
             reference=(
                 Step(ask="k1"),

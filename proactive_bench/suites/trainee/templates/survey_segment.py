@@ -28,19 +28,20 @@ class SurveySegment(TemplateHeading):
         survey = ctx.names.word("project")
         segments = rng.sample(SEGMENTS, 4)
         while True:
-            rows = [[f"R{n:03d}", rng.choice(segments), *(rng.randint(1, 10) for _ in QUESTIONS)] for n in range(1, rng.randint(28, 40))]
+            answers = [(f"R{n:03d}", rng.choice(segments), [rng.randint(1, 10) for _ in QUESTIONS]) for n in range(1, rng.randint(28, 40))]
+            rows = [[r, s, *scores] for r, s, scores in answers]
             means = {
-                (s, q): mean(r[2 + i] for r in rows if r[1] == s)
+                (s, q): mean(scores[i] for _, seg, scores in answers if seg == s)
                 for s in segments
                 for i, q in enumerate(QUESTIONS)
-                if any(r[1] == s for r in rows)
+                if any(seg == s for _, seg, _ in answers)
             }
             if len(means) < len(segments) * len(QUESTIONS):
                 continue
             shown = {k: f"{v:.1f}" for k, v in means.items()}
             segment, question = rng.choice(segments), rng.choice(QUESTIONS)
             figure = shown[(segment, question)]
-            overall = f"{mean(r[2 + QUESTIONS.index(question)] for r in rows):.1f}"
+            overall = f"{mean(scores[QUESTIONS.index(question)] for _, _, scores in answers):.1f}"
             others = {v for k, v in shown.items() if k != (segment, question)} - {figure}
             if overall != figure and len(others) >= 6:
                 break
