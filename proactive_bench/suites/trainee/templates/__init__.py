@@ -34,7 +34,7 @@ inquiry (proactive inquiry and monitoring), optimization (strategic modeling).
 | `uptime_review.py` | the days a service fell below its SLA, off a line chart (easy; chat, images, files; shared engineering manager) |
 | `rack_temperature.py` | the racks above a server room's limit, off a temperature heatmap (easy; chat, images, email) |
 | `standup_priority.py` | the priority bug announced at a stand-up, passed to its owner (easy, time-critical; chat, spreadsheets) |
-| `receipt_claim.py` | what a photographed dinner receipt is paid back under a city's meal rule (easy; chat, images, email; shared finance controller) |
+| `receipt_claim.py` | what a photographed restaurant receipt is paid back under a city's rule (easy; chat, images, email; shared finance controller) |
 | `careers_page.py` | the filled positions a careers web page still lists, sent to the web team (easy; chat, web, email; shared HR) |
 | `price_watch.py` | the products of a supplier's web shop at or below the buyer's targets (easy; chat, web) |
 | `conference_pick.py` | the best-rated set of conferences within the team's budget, a small knapsack (hard; chat, spreadsheets, files, email) |

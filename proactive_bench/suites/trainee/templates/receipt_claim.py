@@ -1,6 +1,6 @@
-"""A dinner receipt claimed (easy; information synthesis): what finance pays back, from a photographed receipt and a rule.
+"""A restaurant receipt claimed (easy; information synthesis): what finance pays back, from a photographed receipt and a rule.
 
-Two clues: the meal rule for trips to the city (a cap per dinner, drinks with
+Two clues: the rule for restaurant bills on trips to the city (a cap per bill, drinks with
 alcohol not paid back) is the finance controller's (k1, a scenario-wide
 colleague who may hold other tasks' clues, told apart by the city they name);
 the receipt's lines, total and date are only in its photo (k2, an image
@@ -51,9 +51,9 @@ class ReceiptClaim(TemplateHeading):
         cap = rng.choice(CAPS) * 100
         paid = min(eligible, cap)
         day = ctx.company.day - timedelta(days=rng.randint(3, 20))
-        picture = ctx.names.path(ctx.folder, "dinner_receipt", "png")
+        picture = ctx.names.path(ctx.folder, "restaurant_receipt", "png")
         payroll = f"payroll@{ctx.company.domain}"
-        subject = f"{traveller.name}: {city} dinner claim"
+        subject = f"{traveller.name}: {city} restaurant claim"
         printed = [
             venue.upper(),
             f"Date: {day.isoformat()}",
@@ -67,19 +67,19 @@ class ReceiptClaim(TemplateHeading):
                 id="k1",
                 holder=controller.handle,
                 value=f"up to {cap // 100} EUR",
-                text=f"Dinners on trips to {city} are paid back up to {cap // 100} EUR each; drinks with alcohol are not paid back.",
+                text=f"Restaurant bills on trips to {city} are paid back up to {cap // 100} EUR each; drinks with alcohol are not paid back.",
                 ask=(r"\b(cap|limit|maximum|allowance|rule|polic\w*|paid back|reimburs\w*)\b",),
                 subject=named(city),
-                question=f"What is the rule for paying back dinners on trips to {city}?",
+                question=f"What is the rule for paying back restaurant bills on trips to {city}?",
             ),
             Clue(id="k2", holder=f"file:{picture}", value=f"dated {day.isoformat()}", text=f"the receipt, dated {day.isoformat()}"),
         )
-        body = f"{traveller.name}, dinner in {city} on {day.isoformat()}: {euros(paid)} EUR to pay back."
+        body = f"{traveller.name}, restaurant bill in {city} on {day.isoformat()}: {euros(paid)} EUR to pay back."
         return TaskDraft(
-            title="Claim a dinner receipt",
+            title="Claim a restaurant receipt",
             objective=(
-                f"{traveller.name} sent a photo of a dinner receipt from a trip to {city} ({picture}). Work out how much of it the "
-                f"company pays back under its meal rules for {city} and e-mail payroll ({payroll}) the amount in EUR (like 12.50) and "
+                f"{traveller.name} sent a photo of a restaurant receipt from a trip to {city} ({picture}). Work out how much of it the "
+                f"company pays back under its rules for restaurant bills for {city} and e-mail payroll ({payroll}) the amount in EUR (like 12.50) and "
                 f"the receipt's date (YYYY-MM-DD), with the subject '{subject}'."
             ),
             npcs=(controller,),
@@ -87,7 +87,7 @@ class ReceiptClaim(TemplateHeading):
             checkpoints=(
                 Checkpoint(
                     id="c1",
-                    text="the amount follows the meal rule: no alcohol, at most the cap",
+                    text="the amount follows the rule for restaurant bills: no alcohol, at most the cap",
                     needs=("k1", "k2"),
                     check={
                         "any": [
@@ -96,7 +96,7 @@ class ReceiptClaim(TemplateHeading):
                         ]
                     },
                     attempt=called("gmail__send_email", subject=subject),
-                    feedback="Ask the Finance Controller for the meal rule of the city, and add up the receipt's lines it pays "
+                    feedback="Ask the Finance Controller for the rule for restaurant bills of the city, and add up the receipt's lines it pays "
                     "(view_image).",
                 ),
                 Checkpoint(
@@ -120,12 +120,12 @@ class ReceiptClaim(TemplateHeading):
                     guess={
                         "email_addresses": [payroll],
                         "subject": subject,
-                        "body": f"{traveller.name}, dinner in {city}: {euros(total)} EUR.",
+                        "body": f"{traveller.name}, restaurant bill in {city}: {euros(total)} EUR.",
                     },
                 ),
             ),
             hints=Hints(
-                data=f"Each line of the receipt and its date are on the photo {picture}; the Finance Controller has the meal rule.",
+                data=f"Each line of the receipt and its date are on the photo {picture}; the Finance Controller has the rule for restaurant bills.",
                 method="Add up the lines the rule pays for, then apply the cap.",
             ),
         )
