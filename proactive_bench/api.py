@@ -55,7 +55,7 @@ from proactive_bench.llm import Budget, EndpointError, PriceTable, check_reachab
 from proactive_bench.logs import configure_logging
 from proactive_bench.review import stored_run_result
 from proactive_bench.scaffolds import agent_and_model
-from proactive_bench.scoring import DEFAULT_JUDGE, EpisodeResult, SessionResult
+from proactive_bench.scoring import DEFAULT_JUDGE, EpisodeResult, SessionResult, default_user
 from proactive_bench.store import (
     DEFAULT_DB,
     Location,
@@ -110,7 +110,7 @@ def run_episode(
     db: str | Path = DEFAULT_DB,
     data_root: str | Path = DEFAULT_DATA_ROOT,
     sessions: Sequence[str] | str | None = None,
-    user: str = "rules",
+    user: str | None = None,
     user_model: str | None = None,
     judge_model: str | None = None,
     base_url: str | None = None,
@@ -138,7 +138,8 @@ def run_episode(
         data_root: The dataset root (``personas/``, ``episodes/``, ``graders/``).
         sessions: The sessions to run, in the episode's order: a list of session ids, or one string as ``--sessions``
             takes it (``"1-5"``, ``"2,4"``, ``"s01_x,s02_y"``: 1-based positions, ranges and ids); None: every session.
-        user: The user simulator backend (``rules``, ``llm`` or a plug-in registered in ``USERS``).
+        user: The user simulator backend (``rules``, ``llm`` or a plug-in registered in ``USERS``); None: ``llm`` under the
+            ``pibench`` protocol, else ``rules``.
         user_model: The chat model of an LLM user.
         judge_model: The chat model grading rubric items; None: they stay ungraded.
         base_url: The OpenAI-compatible endpoint of every model.
@@ -188,7 +189,7 @@ def run_episode(
             judge=judge,
             data_root=str(data_root),
             sessions=[] if isinstance(sessions, str) else list(sessions or []),
-            user=user,
+            user=user or default_user(protocol),
             user_model=user_model,
             judge_model=judge_model,
             base_url=base_url,
@@ -206,7 +207,7 @@ def run_episode(
     loaded = load_spec_episode(spec)
     chosen = _chosen_sessions(loaded, sessions if isinstance(sessions, str) else spec.sessions)
     spec = spec.model_copy(update={"sessions": [s.id for s in chosen] if sessions else [], "answers_from": answers_from})
-    problem = settings_problem(agent, chosen, user) or participant_problem(spec)
+    problem = settings_problem(agent, chosen, spec.user) or participant_problem(spec)
     if problem:
         raise RunRefused(problem)
     for sid, left_out in left_out_dependencies(loaded.episode, [s.id for s in chosen]).items():

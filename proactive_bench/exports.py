@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -52,3 +53,16 @@ class Exports:
         value = getattr(importlib.import_module(f"{self.package}.{module}"), attribute)
         setattr(sys.modules[self.package], name, value)
         return value
+
+
+def moved_names(old: str, new: Mapping[str, str]) -> Any:
+    """A module ``__getattr__`` (PEP 562) for names that moved out of module ``old``: each resolves from the module
+    ``new`` names for it, with a DeprecationWarning naming that module (the old path goes in pbench 0.3)."""
+
+    def __getattr__(name: str) -> Any:
+        if name not in new:
+            raise AttributeError(f"module {old!r} has no attribute {name!r}")
+        warnings.warn(f"{old}.{name} moved: import it from {new[name]} (the old path goes in pbench 0.3)", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(new[name]), name)
+
+    return __getattr__

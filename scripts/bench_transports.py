@@ -7,8 +7,8 @@ model-waiting time for each transport (target: at most 1.05, as for the in-proce
    user on a stub model server (its own process, every reply after ``--delay`` seconds; the user judges nothing done,
    so it volunteers its intents one by one). The agent is the reference solution in each transport's form: in
    process (``scripted:reference``), and the shipped replay examples (examples/agents/) of a recording of that run,
-   as ``cmd:``, ``http:``, ``a2a:`` and a LangGraph graph; each makes the same tool calls, over MCP where it is
-   external. The agent calls no model, so the waiting is the user's alone (the union of the run's stored model-call
+   as ``cmd:`` (a process per session, and one per run: ``--agent-lifetime episode``), ``http:``, ``a2a:`` and a
+   LangGraph graph; each makes the same tool calls, over MCP where it is external. The agent calls no model, so the waiting is the user's alone (the union of the run's stored model-call
    intervals, as scripts/bench_sweep.py reads them) and everything an agent's transport costs counts against it:
    the MCP world per session, a process per session (``cmd:``), the HTTP and A2A round trips, the tool calls.
    Each round runs every transport once; the ratios are per round, the median of the rounds is printed, with the
@@ -48,14 +48,16 @@ PERSONA = "pharmacist"
 IN_PROCESS = "in process (scripted:reference)"
 
 
-def transports(recording: Path, http_url: str, a2a_url: str) -> dict[str, str]:
-    """Per transport, the ``--agent`` name of the reference in that form."""
+def transports(recording: Path, http_url: str, a2a_url: str) -> dict[str, tuple[str, dict[str, str]]]:
+    """Per transport, the ``--agent`` name of the reference in that form and the run's settings for it."""
+    command = f"cmd:{sys.executable} {EXAMPLES / 'cmd_reference.py'} {recording}"
     return {
-        IN_PROCESS: "scripted:reference",
-        "cmd: (a process per session)": f"cmd:{sys.executable} {EXAMPLES / 'cmd_reference.py'} {recording}",
-        "http: (one service)": f"http:{http_url}",
-        "a2a: (one service)": f"a2a:{a2a_url}",
-        "LangGraph graph (in process)": f"{EXAMPLES / 'langgraph_reference.py'}:agent",
+        IN_PROCESS: ("scripted:reference", {}),
+        "cmd: (a process per session)": (command, {}),
+        "cmd: --agent-lifetime episode": (command, {"agent_lifetime": "episode"}),
+        "http: (one service)": (f"http:{http_url}", {}),
+        "a2a: (one service)": (f"a2a:{a2a_url}", {}),
+        "LangGraph graph (in process)": (f"{EXAMPLES / 'langgraph_reference.py'}:agent", {}),
     }
 
 
@@ -71,7 +73,9 @@ def example_service(script: str, recording: Path) -> Iterator[str]:
         process.wait(timeout=10)
 
 
-def one_run(store: Store, base_url: str, agent: str, sessions: list[str], results: Path) -> tuple[str, float, float]:
+def one_run(
+    store: Store, base_url: str, agent: str, sessions: list[str], results: Path, settings: dict[str, str] | None = None
+) -> tuple[str, float, float]:
     """The run's id, its wall time (the run alone, as a sweep runs it) and the time its model calls were in flight."""
     loaded = load_episode(DEFAULT_DATA_ROOT, PERSONA)
     spec = RunSpec(
@@ -82,6 +86,7 @@ def one_run(store: Store, base_url: str, agent: str, sessions: list[str], result
         user="llm",
         user_model="openai:user",
         base_url=base_url,
+        **(settings or {}),
     )
     run = start_run(store, loaded, spec, results)
     config = SweepConfig(agent=agent, personas=[PERSONA], base_url=base_url, concurrency=1)
@@ -122,10 +127,10 @@ def session_overhead(args: argparse.Namespace) -> None:
         figures: dict[str, list[tuple[float, float]]] = {}
         with example_service("http_reference.py", recording) as http_url, example_service("a2a_reference.py", recording) as a2a_url:
             for n in range(args.rounds):
-                for name, agent in transports(recording, http_url, a2a_url).items():
-                    _, wall, waiting = one_run(store, base_url, agent, sessions, tmp)
+                for name, (agent, settings) in transports(recording, http_url, a2a_url).items():
+                    _, wall, waiting = one_run(store, base_url, agent, sessions, tmp, settings)
                     figures.setdefault(name, []).append((wall, waiting))
-                print(f"round {n + 1}: " + ", ".join(f"{name.split(' ')[0]} {w[-1][0]:.2f} s" for name, w in figures.items()), flush=True)
+                print(f"round {n + 1}: " + ", ".join(f"{name} {w[-1][0]:.2f} s" for name, w in figures.items()), flush=True)
     print(
         f"2. wall / model-waiting per transport: {PERSONA}, {len(sessions)} sessions, LLM user on a stub answering after"
         f" {1000 * args.delay:.0f} ms; median of {args.rounds} round(s)   target <= 1.05"

@@ -2,9 +2,16 @@
 
 1. kill -9 trials, in turn: an episode killed and resumed; a ``sweep --workers 2``
    whose parent is killed and resumed at once; the same sweep killed and then
-   resumed by two ``pbench resume`` started together. Each ends compared with
-   an uninterrupted run of the same command (every session's status, turns,
-   intent decisions and grades, and the row count of every table).
+   resumed by two ``pbench resume`` started together; and an episode or sweep
+   whose lease is taken over while it runs (its row made another host's, with
+   an expired heartbeat, then ``pbench resume`` started): the first writer
+   must stop without writing another row (fenced saves, answer flushes and
+   status updates, on the writing thread) and the resume finish the work.
+   With ``--ray``, also a Ray sweep (runners on a local cluster the driver
+   starts) whose driver is killed, resumed on Ray.
+   Each ends compared with an uninterrupted run of the same command (every
+   session's status, turns, intent decisions and grades, and the row count of
+   every table; a Ray sweep with the local executor's).
 2. fault trials: sweeps of the react agent with the LLM user and the rubric
    judge (mini dataset) against a stub OpenAI-compatible server that answers a
    random share of requests with HTTP 500, HTTP 429 (``Retry-After: 0``), a
@@ -19,7 +26,7 @@ second writer, and workers still alive one second after their parent's kill.
 The script stops by itself: each command has a timeout and no trial starts
 after ``--time-limit``.
 
-    python scripts/chaos.py [--quick] [--kill-trials 24] [--faults 300] [--fault-rate 0.2] [--seed 1] [--time-limit 1800]
+    python scripts/chaos.py [--quick] [--ray] [--kill-trials 24] [--faults 300] [--fault-rate 0.2] [--seed 1] [--time-limit 1800]
 """
 
 from __future__ import annotations
@@ -61,13 +68,19 @@ from tests.reliability.test_run_lock import (  # noqa: E402
     SWEEP,
     duplicate_sessions,
     kill_after,
+    started,
+    stderr_of,
     sweep_outcome,
     table_counts,
 )
 
 EPISODE = ["episode", "--persona", "pharmacist", "--model", "scripted:reference", "--sessions", "1-10", "--json"]
-KILL_KINDS = ("episode", "sweep --workers 2", "two resumes at once")
+KILL_KINDS = ("episode", "sweep --workers 2", "two resumes at once", "lease taken over")
 COMMAND_TIMEOUT_S = 300
+RAY_KIND = "ray driver killed"
+RAY_SWEEP = [*(arg for arg in SWEEP if arg not in ("--workers", "2")), "--executor", "ray"]
+RAY_SHUTDOWN_S = 20.0
+"""How long a killed Ray driver's local cluster may take to go (its reaper stops it once the driver is gone)."""
 REFUSAL = "is being written by pid"
 FAULT_KINDS = ("500", "429", "not JSON", "dropped")
 JUDGE_RATE = 0.5
@@ -165,15 +178,45 @@ def baseline(command: list[str], db: Path) -> tuple[Any, Any]:
 
 def kill_trial(kind: str, n: int, root: Path, rng: random.Random, expected: dict[str, tuple[Any, Any]], figures: Figures) -> None:
     db = root / f"kill{n}" / "r.db"
-    command = EPISODE if kind == "episode" else SWEEP
+    command = EPISODE if kind == "episode" else RAY_SWEEP if kind == RAY_KIND else SWEEP
     workers = kill_after(command, db, sessions=rng.randint(1, 8), delay=rng.uniform(0.0, 0.2))
     scope = ids(db, "run")[0] if kind == "episode" else ids(db, "sweep")[0]
-    resumes = [pbench("resume", scope, "--db", str(db), "--json") for _ in range(2 if kind == "two resumes at once" else 1)]
-    time.sleep(1.0)
+    on_ray = ("--executor", "ray") if kind == RAY_KIND else ()
+    resumes = [pbench("resume", scope, "--db", str(db), "--json", *on_ray) for _ in range(2 if kind == "two resumes at once" else 1)]
+    gone_by = time.monotonic() + (RAY_SHUTDOWN_S if kind == RAY_KIND else 1.0)
+    while time.monotonic() < gone_by and (kind != RAY_KIND or any(pid_alive(w) for w in workers)):
+        time.sleep(0.1)
     figures.surviving_workers += sum(pid_alive(w) for w in workers)
     for done in map(finish, resumes):
         check_command(figures, done, f"{kind} #{n}")
     compare(figures, db, expected["episode" if kind == "episode" else "sweep"], f"{kind} #{n}")
+
+
+def takeover_trial(n: int, root: Path, rng: random.Random, expected: dict[str, tuple[Any, Any]], figures: Figures) -> None:
+    """A running episode or sweep whose lease another host's writer takes over: the first stops (exit 3, or 1 for a sweep
+    whose workers stopped) without a traceback, and ``pbench resume`` gives the uninterrupted results."""
+    kind = "episode" if n % 2 else "sweep"
+    db = root / f"takeover{n}" / "r.db"
+    first = started(EPISODE if kind == "episode" else SWEEP, db, sessions=rng.randint(1, 6))
+    with closing(sqlite3.connect(db, timeout=30)) as conn, conn:  # as if held on another host whose heartbeat stalled
+        planted = conn.execute(
+            "update lease set owner = 'chaos-takeover', host = 'elsewhere.example', expires = '2000-01-01 00:00:00'"
+        ).rowcount
+    scope = ids(db, "run")[0] if kind == "episode" else ids(db, "sweep")[0]
+    resumed = finish(pbench("resume", scope, "--db", str(db), "--json"))
+    try:
+        first.wait(timeout=COMMAND_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        first.kill()
+        first.wait()
+    err = stderr_of(db).read_text(errors="replace")
+    if "Traceback" in err:
+        figures.tracebacks += 1
+        figures.notes.append(f"lease taken over #{n} ({kind}): traceback in the first writer")
+    if planted and first.returncode not in (1, 3):
+        figures.fail(f"lease taken over #{n} ({kind}): the first writer exited {first.returncode}")
+    check_command(figures, resumed, f"lease taken over #{n} ({kind}): resume")
+    compare(figures, db, expected[kind], f"lease taken over #{n} ({kind})")
 
 
 class FaultPlan:
@@ -318,29 +361,36 @@ def report(figures: dict[str, Figures], injected: Counter[tuple[str, str]], elap
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="A short version: 3 kill trials and 30 faults.")
+    parser.add_argument("--quick", action="store_true", help="A short version: one kill trial of each kind and 30 faults.")
     parser.add_argument("--kill-trials", type=int, default=24)
     parser.add_argument("--faults", type=int, default=300, help="Keep running fault sweeps until this many faults were injected.")
     parser.add_argument("--fault-rate", type=float, default=0.2)
     parser.add_argument("--fault-runs", type=int, default=8, help="Runs per fault sweep.")
+    parser.add_argument("--ray", action="store_true", help="Also kill Ray sweeps' drivers (needs ray: pip install 'pbench[distributed]').")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--time-limit", type=float, default=1800, help="Seconds after which no new trial starts.")
     args = parser.parse_args()
     if args.quick:
-        args.kill_trials, args.faults, args.fault_runs = 3, 30, 4
+        args.faults, args.fault_runs = 30, 4
     started = time.monotonic()
     deadline = started + args.time_limit
     rng = random.Random(args.seed)
-    figures = {kind: Figures() for kind in (*KILL_KINDS, "injected faults")}
+    kinds = (*KILL_KINDS, RAY_KIND) if args.ray else KILL_KINDS
+    if args.quick:
+        args.kill_trials = len(kinds)
+    figures = {kind: Figures() for kind in (*kinds, "injected faults")}
     with tempfile.TemporaryDirectory(prefix="pbench-chaos-") as tmp:
         root = Path(tmp)
         expected = {"episode": baseline(EPISODE, root / "base-episode.db"), "sweep": baseline(SWEEP, root / "base-sweep.db")}
         for n in range(args.kill_trials):
             if time.monotonic() >= deadline:
                 break
-            kind = KILL_KINDS[n % len(KILL_KINDS)]
+            kind = kinds[n % len(kinds)]
             figures[kind].attempts += 1
-            kill_trial(kind, n, root, rng, expected, figures[kind])
+            if kind == "lease taken over":
+                takeover_trial(n, root, rng, expected, figures[kind])
+            else:
+                kill_trial(kind, n, root, rng, expected, figures[kind])
         injected = fault_trials(root, args, deadline, figures["injected faults"])
     report(figures, injected, time.monotonic() - started)
 

@@ -141,7 +141,7 @@ def _commands(command: Any, ctx: typer.Context, path: str) -> dict[str, Any]:
 
 def _sections(page: str) -> dict[str, str]:
     """The text under each ``### `pbench COMMAND` `` heading of docs/cli.md, by command path."""
-    parts = re.split(r"^### `pbench ([a-z ]+)`[^\n]*\n", page, flags=re.M)
+    parts = re.split(r"^### `pbench ([a-z -]+)`[^\n]*\n", page, flags=re.M)
     return {name: text.split("\n## ")[0] for name, text in zip(parts[1::2], parts[2::2], strict=True)}
 
 

@@ -127,7 +127,7 @@ class SweepConfig(RunSettings):
         entries: list[str | None] = [*self.models] or [None]
         for entry in entries:
             agent_and_model(self.agent, entry)  # ValueError: an unknown agent, an agent given as a model
-        if problem := self.external_problem([agent for agent, _ in self.arms()]):
+        if problem := self.external_problem([agent for agent, _ in self.arms()]) or self.lifetime_problem(list(self.ablations)):
             raise ValueError(problem)
         return self
 
@@ -213,7 +213,7 @@ def sweep_run_spec(
     agent, model = arm
     point = (settings or config.settings()[0]).values()
     return RunSpec(
-        **(config.core_for(agent) | {"suite_settings": point}),
+        **(config.core_for(agent, ablation) | {"suite_settings": point}),
         agent=agent,
         model=model,
         persona=persona,

@@ -12,7 +12,7 @@
 | `dataset.py` | `schema`, `tools` |
 | `audit.py` | `audit export/import/model/show` |
 | `imports.py` | `import <suite>`: every importer in `importers.IMPORTERS` |
-| `generate.py` | `generate odyssey`: a task's dialogue history; `generate agentif`: a new task from a seed's workflow and a local corpus; both from a generator and a verifier model |
+| `generate.py` | `generate odyssey`: a task's dialogue history; `generate odyssey-neo`: a new task and its history from an environment; `generate agentif`: a new task from a seed's workflow and a local corpus; both from a generator and a verifier model |
 | `cleanup.py` | `gc` |
 | `db.py` | `db serve/stop/info/upgrade`: a local PostgreSQL server to try, a results database's revision and counts |
 | `play.py` | `play`: a person at the terminal in the agent's seat or the user's (`--as user`: their labels stored beside the simulator's) |

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from proactive_bench.campaign import run_fast
 from proactive_bench.cli.common import (
@@ -24,9 +22,8 @@ from proactive_bench.cli.common import (
 from proactive_bench.episode import ResumeError
 from proactive_bench.llm import ModelSpecError
 from proactive_bench.logs import configure_logging
-from proactive_bench.reporting import pct
+from proactive_bench.reporting import audit_table
 from proactive_bench.review import (
-    POLARITIES,
     AuditFileError,
     audit_rows,
     disagreement,
@@ -101,19 +98,6 @@ def audit_show(
     store = open_store(db)
     rows = disagreement(store, runs_of(store, ident, db))
     if as_json:
-        typer.echo(
-            json.dumps([asdict(row) | {"checklist_rate": row.checklist_rate, "intents_rate": row.intents_rate} for row in rows], indent=2)
-        )
+        typer.echo(json.dumps([row.as_dict() for row in rows], indent=2))
         return
-    polarities = [p for p in POLARITIES if any(p in row.by_polarity for row in rows)]
-    table = Table(title="Disagreement with the run's judgments (%)" + ("; agreement per AgentIF item polarity (%)" if polarities else ""))
-    for name in ("audit source", "checklist", "hidden intents", *(f"{p} agreement" for p in polarities)):
-        table.add_column(name, no_wrap=name == "audit source")
-    for row in rows:
-        table.add_row(
-            row.label,
-            f"{pct(row.checklist_rate)} (n={row.checklist_n})",
-            f"{pct(row.intents_rate)} (n={row.intents_n})",
-            *(f"{pct(row.agreement(p))} (n={row.by_polarity.get(p, (0, 0))[0]})" for p in polarities),
-        )
-    out_console.print(table if rows else "no audits recorded for these runs")
+    out_console.print(audit_table(rows) if rows else "no audits recorded for these runs")

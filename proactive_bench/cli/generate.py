@@ -42,8 +42,11 @@ from proactive_bench.suites.odyssey import (
     MAX_ROUNDS,
     GenerationInputError,
     generate_history,
+    generate_neo,
+    load_environment,
     load_seed_task,
     report_path,
+    write_neo_outcome,
     write_outcome,
 )
 from proactive_bench.validation import oracle_problems, run_oracle
@@ -87,6 +90,38 @@ def odyssey(
     _print_rounds(outcome, CRITERIA, written, as_json, {})
     if outcome.status == "rejected":
         raise fail(f"task {task.id}: not approved after {len(outcome.rounds)} round(s); no task file written (see {written[0]})", 1)
+
+
+@generate_app.command("odyssey-neo")
+def odyssey_neo(
+    source: Annotated[Path, typer.Option("--from", help="The environment: a folder with environment.yaml, workspace/ and apps/.")],
+    model: ModelOpt,
+    base_url: BaseUrlOpt = None,
+    verifier_model: VerifierOpt = None,
+    out: Annotated[Path | None, typer.Option(help="The task folder to write (default: generated/<environment id>/).")] = None,
+    max_rounds: Annotated[int, typer.Option(min=1, max=MAX_ROUNDS, help="Rounds of writing and judging at most, per phase.")] = MAX_ROUNDS,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing task folder's files.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """A new task and its 5-day history from an environment (HomerAgents-Neo: plan, surf the apps, write the task,
+    write the days, verifier rounds), for review."""
+    configure_logging(False)
+    try:
+        env = load_environment(source)
+    except GenerationInputError as exc:
+        raise fail(str(exc)) from None
+    out = out or Path("generated") / env.id
+    existing = [p for p in (out / "task.yaml", report_path(out / "task.yaml")) if p.exists()]
+    if existing and not force:
+        raise fail(f"--out: {existing[0]} exists; --force replaces it")
+    verifier = verifier_model or model
+    calls: list[LLMCallRecord] = []
+    outcome = _with_models(model, verifier, base_url, calls, lambda writer, judge: generate_neo(source, writer, judge, max_rounds))
+    written = write_neo_outcome(out, source, outcome, model, verifier, calls)
+    if outcome.dialogue is not None:
+        _print_rounds(outcome.dialogue, CRITERIA, written, as_json, {"environment": env.id})
+    if outcome.status != "approved":
+        raise fail(f"environment {env.id}: {outcome.error or 'not approved'}; no task written (see {written[-1]})", 1)
 
 
 @generate_app.command("agentif")

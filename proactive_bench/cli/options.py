@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field as dataclass_field, make_dataclass
-from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 import typer
 from pydantic.fields import FieldInfo
@@ -112,10 +112,16 @@ class ExternalAgentOptions:
         float | None,
         typer.Option(min=0.1, help="Seconds one turn of an external agent may take; past it the session ends as error (default 300)."),
     ] = None
+    agent_lifetime: Annotated[
+        Literal["session", "episode"] | None,
+        typer.Option(
+            help="A cmd: agent's process per session (default), or one kept across the run's sessions (episode: its start paid once; not under an ablation)."
+        ),
+    ] = None
 
     def settings(self) -> dict[str, Any]:
-        """The run settings given (``agent_env``, ``turn_timeout``)."""
-        return _given(agent_env=self.agent_env, turn_timeout=self.turn_timeout)
+        """The run settings given (``agent_env``, ``turn_timeout``, ``agent_lifetime``)."""
+        return _given(agent_env=self.agent_env, turn_timeout=self.turn_timeout, agent_lifetime=self.agent_lifetime)
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:

@@ -32,6 +32,7 @@ from proactive_bench.reporting import (
     BurdenRow,
     Summary,
     agreement_tables,
+    audit_table,
     burden_rows,
     burden_table,
     category_table,
@@ -46,7 +47,9 @@ from proactive_bench.reporting import (
 )
 from proactive_bench.review import (
     TABLE_FORMATS,
+    Disagreement,
     TableFormatError,
+    disagreement,
     intent_rows,
     session_records,
     table_lines,
@@ -56,15 +59,25 @@ from proactive_bench.review import (
 from proactive_bench.scoring import PROTOCOLS
 
 
-def print_summary(summary: Summary, fmt: str, by: str | None = None, burden: list[BurdenRow] | None = None) -> None:
-    """Print a summary as tables (or per category), JSON or CSV; ``burden`` adds the user-burden figures."""
+def print_summary(
+    summary: Summary,
+    fmt: str,
+    by: str | None = None,
+    burden: list[BurdenRow] | None = None,
+    audits: list[Disagreement] | None = None,
+) -> None:
+    """Print a summary as tables (or per category), JSON or CSV; ``burden`` adds the user-burden figures, ``audits`` the
+    judge disagreement of ``pbench audit`` (table 6, when any audit was imported)."""
     if by == "category":
         if fmt == "json":
             typer.echo(json.dumps(summary.categories, indent=2))
         else:
             out_console.print(category_table(summary))
     elif fmt == "json":
-        typer.echo(json.dumps(summary.as_dict() | ({"burden": [r.as_dict() for r in burden]} if burden else {}), indent=2))
+        extra = ({"burden": [r.as_dict() for r in burden]} if burden else {}) | (
+            {"audits": [a.as_dict() for a in audits]} if audits else {}
+        )
+        typer.echo(json.dumps(summary.as_dict() | extra, indent=2))
     elif fmt == "csv":
         typer.echo(summary_csv(summary), nl=False)
     else:
@@ -72,6 +85,8 @@ def print_summary(summary: Summary, fmt: str, by: str | None = None, burden: lis
             out_console.print(table)
         if burden:
             out_console.print(burden_table(burden))
+        if audits:
+            out_console.print(audit_table(audits))
 
 
 def print_agreement(result: Agreement, fmt: str, ident: str) -> None:
@@ -111,7 +126,7 @@ def results(
         ),
     ] = False,
 ) -> None:
-    """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std and bootstrap interval, failures, pass^k, table 1, flip rates, ablation, statuses, turns, categories, cost; or two compared (ID --compare BASELINE)."""
+    """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std and bootstrap interval, failures, pass^k, table 1, flip rates, ablation, statuses (table 7), turns (figure 4), categories (table 8), judge disagreement (table 6, once audited), cost; or two compared (ID --compare BASELINE)."""
     configure_logging()
     fmt = "json" if as_json else fmt
     if fmt not in ("table", "json", "csv"):
@@ -141,7 +156,7 @@ def results(
             raise fail("--agreement prints a table or JSON (--format table|json), without --by")
         print_agreement(run_agreement(store, runs), fmt, ident)
         return
-    print_summary(summarize(store, runs, scoring, include_partial), fmt, by, burden_rows(store, runs))
+    print_summary(summarize(store, runs, scoring, include_partial), fmt, by, burden_rows(store, runs), disagreement(store, runs))
 
 
 def rescore(

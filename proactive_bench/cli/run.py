@@ -61,7 +61,7 @@ from proactive_bench.episode import (
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table
 from proactive_bench.scaffolds import agent_and_model
-from proactive_bench.scoring import DEFAULT_JUDGE, EpisodeResult, SessionResult
+from proactive_bench.scoring import DEFAULT_JUDGE, EpisodeResult, SessionResult, default_user
 from proactive_bench.store import AgentErrorRow, Run, Store, lease_scope
 from proactive_bench.suites import DEFAULT_SUITE, suite_settings_problem
 from proactive_bench.tracebacks import ErrorTrace
@@ -94,7 +94,9 @@ def episode(
         typer.Option(help="The judge of rubric items, a name in JUDGES (a plugin's pbench.judges entry point); it runs on --judge-model."),
     ] = DEFAULT_JUDGE,
     sessions: Annotated[str | None, typer.Option(help="Subset, e.g. '1-3' or 's01_x,s02_y'.")] = None,
-    user: Annotated[str, typer.Option(help="User simulator backend: rules or llm.")] = "rules",
+    user: Annotated[
+        str | None, typer.Option(help="User simulator backend: rules or llm (default: llm under --protocol pibench, else rules).")
+    ] = None,
     user_model: Annotated[str | None, typer.Option(help="Chat model for --user llm.")] = None,
     judge_model: Annotated[str | None, typer.Option(help="Chat model for rubric items; without it they are ungraded.")] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint for all models.")] = None,
@@ -120,6 +122,7 @@ def episode(
         raise fail(str(exc)) from None
     if note:
         warn(note)
+    user = user or default_user(protocol)
     try:
         given: dict[str, Any] = {
             "judge": judge,

@@ -54,7 +54,9 @@ class Evidence:
     apps_at_start: dict[str, list[dict[str, Any]]] | None = None
     """Every app table's rows when the session started (``app_rows_added`` counts against it)."""
     memo: dict[Any, Any] = field(default_factory=dict)
-    """Values derived from this evidence, computed once per grading pass (e.g. a π-Bench script's scores)."""
+    """Values derived from this evidence, computed once per grading pass (a π-Bench script's scores, the predicates'
+    workspace walk and file texts): an evidence describes the world as it stands, so after the workspace changes
+    make a new one (or ``replace(evidence, memo={})``)."""
 
     @property
     def replies(self) -> list[str]:

@@ -87,7 +87,7 @@ _EXPORTS = Exports(
             "check_grader_fields",
             "check_one_action",
         ),
-        "taxonomy": ("CATEGORY_CODES", "CATEGORY_NAMES"),
+        "taxonomy": ("CATEGORY_CODES", "CATEGORY_NAMES", "NO_CATEGORY", "PIBENCH_CATEGORY_CODES"),
         "timed_events": ("start_session", "timed_files_dir", "timed_rows_dir", "unknown_timed_folders"),
     },
 )
@@ -165,7 +165,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     )
     from proactive_bench.dataset.selection import pick_sessions
     from proactive_bench.dataset.shipped import DEFAULT_DATA_ROOT
-    from proactive_bench.dataset.taxonomy import CATEGORY_CODES, CATEGORY_NAMES
+    from proactive_bench.dataset.taxonomy import CATEGORY_CODES, CATEGORY_NAMES, NO_CATEGORY, PIBENCH_CATEGORY_CODES
     from proactive_bench.dataset.timed_events import start_session, timed_files_dir, timed_rows_dir, unknown_timed_folders
 
 __all__ = [
@@ -174,6 +174,8 @@ __all__ = [
     "CATEGORY_NAMES",
     "DEFAULT_DATA_ROOT",
     "ID_PATTERN",
+    "NO_CATEGORY",
+    "PIBENCH_CATEGORY_CODES",
     "PREDICATE_CHECKS",
     "Ablation",
     "AppRows",

@@ -367,10 +367,10 @@ def evaluate(predicate: BaseModel, evidence: Evidence) -> bool:
             regex = compile_pattern(pattern)
             return any(regex.search(text) for text in evidence.statements)
         case FileExists(file_exists=path):
-            return bool(evidence.workspace.glob_files(path))
+            return bool(_files(evidence, path))
         case FileMatches(file_matches=args):
             regex = compile_pattern(args.pattern)
-            return any(regex.search(evidence.workspace.read_text(p)) for p in evidence.workspace.glob_files(args.path))
+            return any(regex.search(_text(evidence, p)) for p in _files(evidence, args.path))
         case ToolCalled(tool_called=args):
             return any(_tool_matches(args, record) for record in evidence.tool_records)
         case MemoryMatches(memory_matches=pattern):
@@ -390,10 +390,10 @@ def evaluate(predicate: BaseModel, evidence: Evidence) -> bool:
             before = sum(_fields_match(args.where, row) for row in evidence.apps_at_start.get(args.table, []))
             return _in_bounds(now - before, args.min, args.max)
         case FileNear(file_near=args):
-            return any(near(evidence.workspace.read_text(p), args.patterns, args.within) for p in evidence.workspace.glob_files(args.path))
+            return any(near(_text(evidence, p), args.patterns, args.within) for p in _files(evidence, args.path))
         case LineCount(line_count=args):
-            files = evidence.workspace.glob_files(args.path)
-            return bool(files) and all(_in_bounds(_lines(evidence.workspace.read_text(p), args.pattern), args.min, args.max) for p in files)
+            files = _files(evidence, args.path)
+            return bool(files) and all(_in_bounds(_lines(_text(evidence, p), args.pattern), args.min, args.max) for p in files)
         case PythonCheck(python=ref):
             return bool(evidence.resolve_python(ref)(evidence))
         case PibenchScript(pibench_script=args):
@@ -407,6 +407,26 @@ def evaluate(predicate: BaseModel, evidence: Evidence) -> bool:
         case NotOf(not_=item):
             return not evaluate(item, evidence)
     raise TypeError(f"not a predicate: {predicate!r}")
+
+
+_SCAN = "predicates:workspace_scan"
+
+
+def _files(evidence: Evidence, pattern: str) -> list[str]:
+    """The workspace files a glob matches, the workspace walked once per evidence (its ``memo``), not once per leaf."""
+    scan = evidence.memo.get(_SCAN)
+    if scan is None:
+        scan = evidence.memo[_SCAN] = evidence.workspace.scan()
+    return evidence.workspace.glob_files(pattern, scan)
+
+
+def _text(evidence: Evidence, path: str) -> str:
+    """A workspace file's text, read once per evidence (its ``memo``): a check's leaves often read the same file."""
+    key = ("predicates:text", path)
+    if key not in evidence.memo:
+        evidence.memo[key] = evidence.workspace.read_text(path)
+    text: str = evidence.memo[key]
+    return text
 
 
 def _in_bounds(count: int, low: int, high: int | None) -> bool:

@@ -212,6 +212,11 @@ class Session(_Model):
     followups: list[FollowUp] = Field(
         default_factory=list, description="Scripted follow-up instructions the user gives in order, each once its condition holds."
     )
+    gaps: list[str] = Field(
+        default_factory=list,
+        description="What of its source benchmark's world the session lacks (an importer's flags, e.g. app records or web pages "
+        "that could not be reproduced): every result of the session is shown flagged with them.",
+    )
 
     @model_validator(mode="after")
     def _unique_and_known_ids(self) -> Session:

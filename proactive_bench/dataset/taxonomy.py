@@ -26,3 +26,9 @@ CATEGORY_NAMES: dict[str, str] = {
 """Code -> short name. A-R: the π-Bench task categories; S on: pbench's additions. docs/taxonomy.md has one table row per code."""
 
 CATEGORY_CODES: tuple[str, ...] = tuple(CATEGORY_NAMES)
+PIBENCH_CATEGORY_CODES: tuple[str, ...] = CATEGORY_CODES[: CATEGORY_CODES.index("R") + 1]
+"""A-R: the π-Bench paper's 18 task categories (appendix A.3, table 5), the rows of its table 8."""
+
+NO_CATEGORY = "unavailable"
+"""The category of a task whose source gives none (a π-Bench release's tasks carry a task type, not a category): table 8
+counts such tasks under this name and never guesses one (docs/metrics.md)."""

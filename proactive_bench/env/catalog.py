@@ -88,6 +88,16 @@ def load_group(group: str) -> None:
         importlib.import_module(f"proactive_bench.env.{module}")
 
 
+def module_rank(group: str, module: str) -> int:
+    """Where ``module`` (a full module name) stands among a built-in group's modules.
+
+    A module the group does not list (``apps.base``, which makes each app's login tools, or a plug-in's) ranks
+    with the first, so those tools keep their registration place.
+    """
+    modules = [f"proactive_bench.env.{name}" for name in GROUP_MODULES.get(group, ())]
+    return modules.index(module) if module in modules else 0
+
+
 def load_tool(tool: str) -> None:
     """Import the module registering a built-in tool (nothing for another name)."""
     if (group := group_of(tool)) is not None:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import csv
+import functools
+import hashlib
 import io
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
@@ -99,13 +102,12 @@ READERS: dict[str, Callable[[Path | BinaryIO], str]] = {".pdf": read_pdf, ".docx
 
 def read_as_text(path: Path) -> str:
     """A file's text: documents through their readers, other files decoded as UTF-8 (bad bytes replaced)."""
-    reader = READERS.get(path.suffix.lower())
-    if reader is None:
-        return path.read_text(encoding="utf-8", errors="replace")
-    try:
-        return reader(path)
-    except Exception as exc:  # the libraries raise many types for a damaged file
-        raise DocumentError(f"cannot read {path.name} as {path.suffix.lower().lstrip('.').upper()}: {exc}") from exc
+    return bytes_as_text(path.read_bytes(), path.name)
+
+
+def bytes_as_text(data: bytes, name: str) -> str:
+    """A file's bytes as text, as :func:`read_as_text` reads the file (``name`` gives its type)."""
+    return document_text(data, name) if is_document(name) else data.decode("utf-8", errors="replace")
 
 
 def is_document(name: str) -> bool:
@@ -114,9 +116,30 @@ def is_document(name: str) -> bool:
 
 
 def document_text(data: bytes, name: str) -> str:
-    """The text of a document's bytes (``name`` gives its type); DocumentError when its library cannot read them."""
+    """The text of a document's bytes (``name`` gives its type); DocumentError when its library cannot read them.
+
+    The text of the last :data:`TEXT_CACHE_SIZE` documents read is kept by content: graders, the user's view and
+    the validator's checks read the same unchanged spreadsheet session after session, and parsing it is the cost.
+    """
     suffix = Path(name).suffix.lower()
     try:
-        return READERS[suffix](io.BytesIO(data))
+        return _parsed(_Document(hashlib.blake2b(data, digest_size=16).digest(), suffix, data))
     except Exception as exc:  # the libraries raise many types for a damaged file
         raise DocumentError(f"cannot read {Path(name).name} as {suffix.lstrip('.').upper()}: {exc}") from exc
+
+
+TEXT_CACHE_SIZE = 64
+
+
+@dataclass(frozen=True)
+class _Document:
+    """A document's bytes, equal to another by content digest and type alone (the cache key)."""
+
+    digest: bytes
+    suffix: str
+    data: bytes = field(compare=False, repr=False)
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _parsed(document: _Document) -> str:
+    return READERS[document.suffix](io.BytesIO(document.data))

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from proactive_bench.env.documents import read_as_text
-from proactive_bench.env.jail import shown
+from proactive_bench.env.documents import bytes_as_text
+from proactive_bench.env.jail import DEFAULT_LIMITS, Missing, shown
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 READ_LIMIT = 100_000
+"""Characters of a file ``read_file`` returns."""
 
 
 class PathArgs(BaseModel):
@@ -42,13 +43,18 @@ class MemoryReadArgs(BaseModel):
 @register_tool("read_file", group="workspace")
 def read_file(env: ToolEnv, args: PathArgs) -> str:
     """Read a file from the workspace as text; PDF, DOCX and XLSX (sheets as CSV) are converted."""
-    path = env.workspace.resolve(args.path)
-    if not path.is_file():
-        raise ToolError(f"no such file: {args.path}")
-    text = read_as_text(path)
+    text = bytes_as_text(_read(env, args.path), args.path)
     if len(text) > READ_LIMIT:
         return text[:READ_LIMIT] + f"\n[... {len(text) - READ_LIMIT} more characters]"
     return text
+
+
+def _read(env: ToolEnv, relative: str) -> bytes:
+    """A workspace file's bytes through the jail (opened without following a link swapped in after the path was checked)."""
+    try:
+        return env.workspace.read_bytes(relative, DEFAULT_LIMITS.file_bytes)
+    except Missing:
+        raise ToolError(f"no such file: {relative}") from None
 
 
 @register_tool("write_file", group="workspace")
@@ -61,14 +67,11 @@ def write_file(env: ToolEnv, args: WriteArgs) -> str:
 @register_tool("edit_file", group="workspace")
 def edit_file(env: ToolEnv, args: EditArgs) -> str:
     """Replace one exact occurrence of a text in a workspace file."""
-    path = env.workspace.resolve(args.path)
-    if not path.is_file():
-        raise ToolError(f"no such file: {args.path}")
-    text = path.read_text(encoding="utf-8")
+    text = _read(env, args.path).decode("utf-8")
     count = text.count(args.old)
     if count != 1:
         raise ToolError(f"'old' occurs {count} times in {args.path}; it must occur exactly once")
-    path.write_text(text.replace(args.old, args.new), encoding="utf-8")
+    env.workspace.write_text(args.path, text.replace(args.old, args.new))
     return f"edited {args.path}"
 
 

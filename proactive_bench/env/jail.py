@@ -12,7 +12,9 @@ they never trust what the agent left behind:
   symlink swapped in after a check, no special file and no hard link is
   ever opened (see :func:`open_regular` for the rules);
 - :func:`shown` turns an OS name (possibly not UTF-8) into text safe to
-  store, log and print.
+  store, log and print;
+- :func:`empty_folder`, :func:`remove_tree` and :func:`make_folders` change
+  folders however deeply nested, without recursion.
 
 A refused file is reported by a short marker (``[skipped: ...]``), never its content.
 """
@@ -204,6 +206,18 @@ def empty_folder(root: Path) -> None:
         os.rmdir(folder)
 
 
+def make_folders(folder: Path) -> None:
+    """``folder`` and its missing parents, made one by one from the top (``Path.mkdir(parents=True)`` recurses per level)."""
+    missing = []
+    while not folder.is_dir():
+        missing.append(folder)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    for path in reversed(missing):
+        path.mkdir(exist_ok=True)
+
+
 def remove_tree(root: Path) -> None:
     """Remove ``root`` and everything in it, however deep (``shutil.rmtree`` recurses per level); best effort, as
     ``rmtree(ignore_errors=True)``: what cannot be removed stays."""
@@ -253,11 +267,12 @@ def open_regular(root: Path, relative: str, limit: int) -> Iterator[tuple[int, i
     parts = real_relative(root, relative).parts
     if not parts:
         raise Refused("a folder, not a file")
-    fds: list[int] = []
+    fds: list[int] = []  # the folder reached so far (each parent closed once its child is open: any depth), then the file
     try:
         fds.append(os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC))
         for part in parts[:-1]:
             fds.append(os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fds[-1]))
+            os.close(fds.pop(-2))
         info = os.stat(parts[-1], dir_fd=fds[-1], follow_symlinks=False)
         if stat.S_ISLNK(info.st_mode):
             raise Refused("symlink changed while reading")

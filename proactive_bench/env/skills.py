@@ -14,7 +14,8 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, Field
 
-from proactive_bench.env.documents import read_as_text
+import proactive_bench.env.jail as jail
+from proactive_bench.env.documents import bytes_as_text
 from proactive_bench.env.toolbox import NoArgs, ToolEnv, ToolError, register_tool
 from proactive_bench.env.workspace import resolve_inside
 from proactive_bench.yaml_files import parse_yaml
@@ -58,22 +59,21 @@ def parse_skill_md(text: str, source: str) -> tuple[dict[str, Any], str]:
 
 
 def skill_catalog(root: Path | None) -> list[SkillInfo]:
-    """The skills under ``root``, sorted by name (empty when there is no such folder)."""
+    """The skills under ``root``, sorted by name (empty when there is no such folder): each a folder (not a link) holding a
+    SKILL.md, read through the jail, and its data files as :func:`jail.walk` lists them (links not followed)."""
     if root is None or not root.is_dir():
         return []
     root = root.resolve()
     skills = []
-    for skill_md in sorted(root.glob(f"*/{SKILL_FILE}")):
-        folder = skill_md.parent.resolve()
-        if folder.parent != root:
-            continue  # a symlinked skill folder pointing elsewhere
-        text = resolve_inside(folder, SKILL_FILE, "skill folder").read_text(encoding="utf-8")
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink()):
+        try:
+            text = jail.read_file(folder, SKILL_FILE).decode("utf-8")
+        except jail.Missing:
+            continue
+        except jail.Refused as exc:
+            raise SkillError(f"{jail.shown(folder.name)}/{SKILL_FILE}: {exc}") from None
         meta, _ = parse_skill_md(text, f"{folder.name}/{SKILL_FILE}")
-        files = tuple(
-            p.relative_to(folder).as_posix()
-            for p in sorted(folder.rglob("*"))
-            if p.is_file() and not p.is_symlink() and p != folder / SKILL_FILE
-        )
+        files = tuple(jail.shown(entry.path) for entry in jail.walk(folder).files() if entry.path != SKILL_FILE)
         skills.append(SkillInfo(str(meta.get("name") or folder.name), str(meta.get("description") or "").strip(), folder, files))
     return sorted(skills, key=lambda s: s.name)
 
@@ -91,9 +91,13 @@ def read_skill(env: ToolEnv, args: ReadSkillArgs) -> dict[str, Any]:
     if skill is None:
         raise ToolError(f"no skill named {args.name!r}; list_skills shows the available ones")
     if args.file is None:
-        _, instructions = parse_skill_md(resolve_inside(skill.folder, SKILL_FILE).read_text(encoding="utf-8"), args.name)
+        _, instructions = parse_skill_md(jail.read_file(skill.folder, SKILL_FILE).decode("utf-8"), args.name)
         return {"name": skill.name, "description": skill.description, "instructions": instructions, "files": list(skill.files)}
-    path = resolve_inside(skill.folder, args.file, "skill folder")
-    if not path.is_file():
-        raise ToolError(f"skill {args.name!r} has no file {args.file!r}; its files: {', '.join(skill.files) or 'none'}")
-    return {"name": skill.name, "file": args.file, "content": read_as_text(path)}
+    resolve_inside(skill.folder, args.file, "skill folder")
+    try:
+        data = jail.read_file(skill.folder, jail.unshown(args.file))
+    except jail.Missing:
+        raise ToolError(f"skill {args.name!r} has no file {args.file!r}; its files: {', '.join(skill.files) or 'none'}") from None
+    except jail.Refused as exc:
+        raise ToolError(f"skill {args.name!r}: {args.file!r}: {exc}") from None
+    return {"name": skill.name, "file": args.file, "content": bytes_as_text(data, args.file)}

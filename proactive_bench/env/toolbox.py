@@ -140,9 +140,15 @@ class ToolRegistry(MutableMapping[str, ToolSpec]):
         return len(self.registered)
 
     def group(self, group: str) -> list[ToolSpec]:
-        """The tools of a group (its built-in modules imported first), in registration order."""
+        """The tools of a group (its built-in modules imported first), in the catalog's module order, then registration order.
+
+        The order is what an agent's prompt lists, so it must not depend on which module some other import loaded
+        first (a test or plug-in importing ``file_search`` before ``general_tools``): a group's built-in modules come
+        in :data:`~proactive_bench.env.catalog.GROUP_MODULES` order (:func:`~proactive_bench.env.catalog.module_rank`).
+        """
         catalog.load_group(group)
-        return [spec for spec in self.registered.values() if spec.group == group]
+        members = [spec for spec in self.registered.values() if spec.group == group]
+        return sorted(members, key=lambda spec: catalog.module_rank(group, spec.func.__module__))
 
 
 REGISTRY = ToolRegistry()

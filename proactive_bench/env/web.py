@@ -14,11 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import yaml
 from pydantic import BaseModel, Field
 
+import proactive_bench.env.jail as jail
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 from proactive_bench.env.workspace import PathEscapeError, resolve_inside
 from proactive_bench.yaml_files import parse_yaml
@@ -86,45 +87,52 @@ def html_to_text(html: str) -> tuple[str, str]:
     return " ".join(parser.title.split()), "\n".join(line for line in lines if line)
 
 
-def _read_page(path: Path, url: str, title: str | None) -> Page:
-    raw = path.read_text(encoding="utf-8", errors="replace")
-    if path.suffix.lower() in {".html", ".htm"}:
+def _read_page(root: Path, relative: str, url: str, title: str | None) -> Page:
+    """A corpus page read through the jail (no link swapped in after the check is followed; jail.Refused otherwise)."""
+    raw = jail.read_file(root, relative).decode("utf-8", errors="replace")
+    stem = PurePosixPath(jail.shown(relative)).stem
+    if PurePosixPath(relative).suffix.lower() in {".html", ".htm"}:
         html_title, text = html_to_text(raw)
-        return Page(url, title or html_title or path.stem, text)
+        return Page(url, title or html_title or stem, text)
     heading = next((line.lstrip("#").strip() for line in raw.splitlines() if line.startswith("#")), "")
-    return Page(url, title or heading or path.stem, raw.strip())
+    return Page(url, title or heading or stem, raw.strip())
 
 
 def load_corpus(root: Path | None) -> list[Page]:
-    """Every page of the corpus; index entries whose file is missing or outside the corpus are errors."""
+    """Every page of the corpus, read through the jail; index entries whose file is missing or outside the corpus are errors.
+    Pages the index does not name are the corpus's regular files (:func:`jail.walk`: no link is followed)."""
     if root is None or not root.is_dir():
         return []
     root = root.resolve()
-    index_path = root / "index.yaml"
     try:
-        index = parse_yaml(resolve_inside(root, "index.yaml").read_text(encoding="utf-8")) if index_path.exists() else {}
-    except (yaml.YAMLError, PathEscapeError) as exc:
+        index = parse_yaml(jail.read_file(root, "index.yaml").decode("utf-8", errors="replace"))
+    except jail.Missing:
+        index = {}
+    except (yaml.YAMLError, jail.Refused) as exc:
         raise ToolError(f"the web corpus index cannot be read: {exc}") from None
     if not isinstance(index, dict):
         raise ToolError("the web corpus index must map URLs to pages")
     pages, indexed = [], set()
     for url, entry in index.items():
         entry = entry if isinstance(entry, dict) else {"file": entry}
+        name = str(entry.get("file", ""))
         try:
-            path = resolve_inside(root, str(entry.get("file", "")), "web corpus")
+            resolve_inside(root, name, "web corpus")
+            relative = jail.real_relative(root, name).as_posix()
+            pages.append(_read_page(root, relative, normalize_url(str(url)), entry.get("title")))
         except PathEscapeError as exc:
             raise ToolError(f"web corpus index entry {url}: {exc}") from None
-        if not path.is_file():
-            raise ToolError(f"web corpus index entry {url}: no file {entry.get('file')!r}")
-        pages.append(_read_page(path, normalize_url(str(url)), entry.get("title")))
-        indexed.add(path)
-    for path in sorted(root.rglob("*")):
-        relative = path.relative_to(root).as_posix()
-        if path.suffix.lower() not in PAGE_SUFFIXES or not path.is_file() or path in indexed:
+        except jail.Missing:
+            raise ToolError(f"web corpus index entry {url}: no file {entry.get('file')!r}") from None
+        except jail.Refused as exc:
+            raise ToolError(f"web corpus index entry {url}: {entry.get('file')!r}: {exc}") from None
+        indexed.add(relative)
+    for found in jail.walk(root).files():
+        if PurePosixPath(found.path).suffix.lower() not in PAGE_SUFFIXES or found.path in indexed:
             continue
         try:
-            pages.append(_read_page(resolve_inside(root, relative, "web corpus"), "https://" + relative, None))
-        except PathEscapeError:
+            pages.append(_read_page(root, found.path, "https://" + jail.shown(found.path), None))
+        except jail.Refused:  # changed since the walk
             continue
     return pages
 

@@ -137,21 +137,23 @@ class Workspace:
     def write_bytes(self, relative: str, data: bytes) -> Path:
         """Create or replace a file inside the jail (parent folders are created); PathEscapeError for a path leaving it."""
         target = self.resolve(relative)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        jail.make_folders(target.parent)
         target.write_bytes(data)
         return target
 
-    def glob_files(self, pattern: str) -> list[str]:
+    def glob_files(self, pattern: str, scan: jail.Scan | None = None) -> list[str]:
         """Workspace-relative paths of regular files matching a glob (``*`` within a folder, ``**`` across), sorted.
 
         Matches are what :func:`jail.walk` lists: regular files, and symlinks to
         one of them (never a link leaving the workspace, a special or a hard-linked file).
+        ``scan``: a walk of this workspace taken since its last change (:meth:`scan`), to match against
+        instead of walking again.
         """
         try:
             regex = jail.glob_regex(jail.check_pattern(pattern))
         except jail.Refused:
             return []
-        scan = self.scan()
+        scan = scan or self.scan()
         files = {e.path for e in scan.files()}
         return [
             e.path

@@ -296,7 +296,7 @@ async def _execute(
     sessions = [by_id[sid] for sid in spec.sessions]
     mode: CacheMode = "replay" if spec.replay_of else "reuse" if spec.answers_from else "record"
     fresh = run.status == RunStatus.CREATED and not Path(run.workspace).exists()  # never started: nothing of it is stored yet
-    cache = CallCache(store.answers, run.id, mode, spec.replay_of or spec.answers_from, fresh=fresh)
+    cache = CallCache(store.answers, run.id, mode, spec.replay_of or spec.answers_from, fresh=fresh, fence=store.fence)
     async with AsyncExitStack() as stack:
         if transport is None:
             transport = await stack.enter_async_context(ChatTransport())

@@ -70,6 +70,14 @@ def snapshot_row(kind: str, content: Any) -> PendingRow:
     return pending_row(Snapshot, kind=kind, content=content)
 
 
+GAPS = "gaps"
+"""The snapshot kind of a session's ``gaps`` (what of its source world it lacked), saved only when it has some."""
+
+
+def gaps_row(gaps: list[str]) -> PendingRow:
+    return snapshot_row(GAPS, {"gaps": gaps})
+
+
 def agent_error_row(turn: int, failure: ErrorTrace) -> PendingRow:
     return pending_row(AgentErrorRow, turn=turn, type=failure.type, message=failure.message, frames=failure.frame_dicts())
 
@@ -105,4 +113,5 @@ def stored_session_result(store: Store, session_run: SessionRun) -> SessionResul
         sum(was_clipped(e.evidence) for e in events),
         tuple(e.intent_id for e in events if e.status == IntentStatus.PROVIDED),
         tuple((e.intent_id, e.status) for e in events),
+        gaps=tuple((store.snapshot(session_run.id, GAPS) or {}).get("gaps", [])),
     )

@@ -58,6 +58,7 @@ from proactive_bench.episode.environment import episode_env
 from proactive_bench.episode.rows import (
     agent_error_row,
     call_row,
+    gaps_row,
     grade_rows,
     label_row,
     message_row,
@@ -83,7 +84,7 @@ from proactive_bench.llm import (
     ToolModels,
     note_request_sent,
 )
-from proactive_bench.scaffolds import Scaffold, SessionContext
+from proactive_bench.scaffolds import Scaffold, SessionContext, call_end_episode, call_end_session, call_start_session
 from proactive_bench.scoring import (
     SCORINGS,
     SNAPSHOT_KIND as BURDEN,
@@ -284,6 +285,7 @@ async def run_episode(
         REQUEST_SENT.reset(outer)
         started.set()
         try:
+            await _end_episode(wiring.participants.agent, run.id)
             if saving is not None:
                 await saving
         finally:
@@ -423,7 +425,7 @@ async def _run_one(
         state = failed_state(f"{type(exc).__name__}: {exc}")
     finally:
         try:
-            agent.end_session()
+            await call_end_session(agent)
         except Exception as exc:  # cleanup must not hide the session's result
             log.warning("end_session_failed", session=session.id, error=repr(exc))
     status, error = state["outcome"], state["error"]
@@ -450,6 +452,7 @@ async def _run_one(
             snapshot_row("apps", env.require_apps().snapshot()),
             snapshot_row(BURDEN, session_burden(state["transcript"], state["labels"], state["leaks"]).as_dict()),
             snapshot_row("apps_start", rt.apps_at_start or {}),  # for app_rows_added when re-graded
+            *([gaps_row(session.gaps)] if session.gaps else []),
             *([agent_error_row(state["turn"], state["failure"])] if state["failure"] is not None else []),
             *(wiring.session_rows(session.id) if wiring.session_rows is not None else []),
         ],
@@ -462,19 +465,40 @@ async def _run_one(
     provided = tuple(label.intent_id for label in state["labels"] if label.status == IntentStatus.PROVIDED)
     labelled = tuple((label.intent_id, str(label.status)) for label in state["labels"])
     return SessionResult(
-        session.id, status, state["turn"], counts, grades, score, basis, error, transcript, clipped, provided, labelled, scoring
+        session.id,
+        status,
+        state["turn"],
+        counts,
+        grades,
+        score,
+        basis,
+        error,
+        transcript,
+        clipped,
+        provided,
+        labelled,
+        scoring,
+        tuple(session.gaps),
     ), save
 
 
 async def _play(rt: SessionRuntime, agent: Scaffold, ctx: SessionContext) -> SessionState:
     """Start the agent and play the session graph; a scaffold that fails to start is an errored session, not a crash."""
     try:
-        agent.start_session(ctx)
+        await call_start_session(agent, ctx)
     except Exception as exc:
         failure = ErrorTrace.of(exc)
         log.warning("agent_failed", session=ctx.session_id, turn=0, error=failure.summary)
         return failed_state(agent_failed(0, failure), failure)
     return await run_session_graph(rt)
+
+
+async def _end_episode(agent: Scaffold, run_id: str) -> None:
+    """The agent's ``end_episode``, if it has one (a ``cmd:`` agent's process kept across sessions stops); a failure is logged."""
+    try:
+        await call_end_episode(agent)
+    except Exception as exc:  # cleanup must not hide the run's result
+        log.warning("end_episode_failed", run=run_id, error=repr(exc))
 
 
 def agent_steps(toolbox: ToolBox, calls: list[PendingRow]) -> int:

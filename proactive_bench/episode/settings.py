@@ -34,7 +34,7 @@ from proactive_bench.dataset import Ablation
 from proactive_bench.llm import UNCAPPED, CallRole, MaxTokens, is_openai_model
 from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds import DEFAULT_AGENT, EXTERNAL_KINDS, is_external, starts_process
-from proactive_bench.scoring import DEFAULT_JUDGE, protocol_problem
+from proactive_bench.scoring import DEFAULT_JUDGE, default_user, protocol_problem
 from proactive_bench.store import Run
 from proactive_bench.suites import (
     DEFAULT_SUITE,
@@ -60,7 +60,8 @@ class RunSettings(BaseModel):
     )
     user: str = Field(
         default="rules",
-        description="A user backend registered in user.USERS (--user); checked when the run's participants are built, so stored runs load without the plugin.",
+        description="A user backend registered in user.USERS (--user; none named: llm under the pibench protocol, else rules); checked "
+        "when the run's participants are built, so stored runs load without the plugin.",
     )
     user_model: str | None = Field(default=None, description="The chat model of an LLM user (--user-model).")
     judge_model: str | None = Field(
@@ -77,6 +78,10 @@ class RunSettings(BaseModel):
     )
     turn_timeout: float | None = Field(
         default=None, gt=0, description="Seconds one turn of an external agent may take (--turn-timeout); None: 300."
+    )
+    agent_lifetime: Literal["session", "episode"] = Field(
+        default="session",
+        description="How long a cmd: agent's process lives (--agent-lifetime): a session (a new process each), or the run's sessions (one process, started once).",
     )
     max_tokens: MaxTokens = Field(default_factory=MaxTokens, description="Answer caps per role (runs stored without caps run uncapped).")
     call_timeout: float | None = Field(default=None, gt=0, description="Seconds one model call may take; None: the default.")
@@ -106,6 +111,14 @@ class RunSettings(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
+    def _protocol_user(cls, data: Any) -> Any:
+        """No user named (``user`` absent or None): the protocol's (``default_user``: the LLM user under ``pibench``)."""
+        if isinstance(data, dict) and data.get("user") is None:
+            return {**data, "user": default_user(str(data.get("protocol") or "pbench"))}
+        return data
+
+    @model_validator(mode="before")
+    @classmethod
     def _suite_settings_by_name(cls, data: Any, info: ValidationInfo) -> Any:
         """A suite's settings given as top-level keys (settings stored before 0.2, sweep files, ``run_episode(memory=...)``) go to ``suite_settings``.
 
@@ -131,11 +144,15 @@ class RunSettings(BaseModel):
     @model_validator(mode="after")
     def _rules(self, info: ValidationInfo) -> RunSettings:
         if self.user == "llm" and not self.user_model:
+            if default_user(self.protocol) == "llm":
+                raise ValueError(f"--protocol {self.protocol} plays π-Bench's LLM user: give --user-model MODEL (e.g. openai:gpt-4o-mini)")
             raise ValueError("--user llm needs --user-model (e.g. openai:gpt-4o-mini)")
         if problem := protocol_problem(self.protocol, self.user, self.judge_model, None if is_stored(info) else self.max_turns):
             raise ValueError(problem)
         if self.turn_timeout is not None and "turn_timeout" in self.agent_options:
             raise ValueError("give --turn-timeout or --agent-option turn_timeout=..., not both")
+        if "lifetime" in self.agent_options:
+            raise ValueError("--agent-option lifetime: give --agent-lifetime session|episode")
         if is_stored(info):  # coerced when the run was stored
             return self
         try:
@@ -146,24 +163,43 @@ class RunSettings(BaseModel):
         return self
 
     def external_problem(self, agents: list[str]) -> str | None:
-        """Why ``--turn-timeout`` or ``--agent-env``, when given, cannot apply to ``agents`` (a run's, a sweep's arms'):
-        the first needs an agent outside pbench's process, the second a ``cmd:`` agent (the one process pbench starts).
-        A sweep's other arms ignore them."""
+        """Why ``--turn-timeout``, ``--agent-env`` or ``--agent-lifetime``, when given, cannot apply to ``agents`` (a run's,
+        a sweep's arms'): the first needs an agent outside pbench's process, the others a ``cmd:`` agent (the one process
+        pbench starts). A sweep's other arms ignore them."""
         named = ", ".join(agents)
         if self.turn_timeout is not None and not any(map(is_external, agents)):
             kinds = ", ".join(f"{kind}:" for kind in EXTERNAL_KINDS)
             return f"--turn-timeout applies to agents outside pbench's process ({kinds}); {named} runs inside it"
         if self.agent_env and not any(map(starts_process, agents)):
             return f"--agent-env applies to cmd: agents, the processes pbench starts; {named} gets no environment from pbench"
+        if self.agent_lifetime != "session" and not any(map(starts_process, agents)):
+            return f"--agent-lifetime applies to cmd: agents, the processes pbench starts; {named} is not started by pbench"
+        return None
+
+    def lifetime_problem(self, ablations: list[str]) -> str | None:
+        """Why ``--agent-lifetime episode`` cannot apply to runs under ``ablations`` (a run's, a sweep's): every one ablated.
+        A process kept across sessions could carry what it saw in one session into the next, and an ablation plays
+        sessions without the history of others; such runs get a process per session (a sweep's ``none`` runs keep theirs)."""
+        if self.agent_lifetime == "episode" and ablations and "none" not in ablations:
+            return (
+                f"--agent-lifetime episode cannot serve --ablation {','.join(ablations)}: a process kept across sessions could carry"
+                " one session's history into the next; use --agent-lifetime session"
+            )
         return None
 
     def core(self) -> dict[str, Any]:
         """The values of the core settings (the fields declared here), to build another settings model from."""
         return {name: getattr(self, name) for name in RunSettings.model_fields}
 
-    def core_for(self, agent: str) -> dict[str, Any]:
-        """The core settings of a run of ``agent`` (a sweep's arm), less the external agents' settings that do not apply to it."""
-        return self.core() | ({} if is_external(agent) else {"turn_timeout": None}) | ({} if starts_process(agent) else {"agent_env": []})
+    def core_for(self, agent: str, ablation: Ablation = "none") -> dict[str, Any]:
+        """The core settings of a run of ``agent`` (a sweep's arm) under ``ablation``, less the external agents' settings
+        that do not apply to it: an agent process kept across sessions never serves an ablated run (:meth:`lifetime_problem`)."""
+        return (
+            self.core()
+            | ({} if is_external(agent) else {"turn_timeout": None})
+            | ({} if starts_process(agent) else {"agent_env": []})
+            | ({} if starts_process(agent) and ablation == "none" else {"agent_lifetime": "session"})
+        )
 
     def suite_context(self, values: dict[str, Any]) -> SuiteContext:
         """What the suite's ``load`` gets for a run with these suite ``values``."""
@@ -226,14 +262,15 @@ class RunSpec(RunSettings):
 
     @model_validator(mode="after")
     def _external_options_fit(self) -> RunSpec:
-        """``--agent-env`` and ``--turn-timeout`` are refused for an agent they do not apply to (a sweep's such arms drop them: :meth:`RunSettings.core_for`)."""
-        if problem := self.external_problem([self.agent]):
+        """``--agent-env``, ``--turn-timeout`` and ``--agent-lifetime`` are refused for an agent they do not apply to, and
+        ``--agent-lifetime episode`` under an ablation (a sweep's such arms drop them: :meth:`RunSettings.core_for`)."""
+        if problem := self.external_problem([self.agent]) or self.lifetime_problem([self.ablation]):
             raise ValueError(problem)
         return self
 
     def agent_extra(self) -> dict[str, str]:
         """What the agent's factory gets as ``ScaffoldOptions.extra``: ``--agent-option``, and for an external agent
-        ``--agent-env`` (joined to ``env``) and ``--turn-timeout``."""
+        ``--agent-env`` (joined to ``env``), ``--turn-timeout`` and ``--agent-lifetime`` (``lifetime``)."""
         extra = dict(self.agent_options)
         if not is_external(self.agent):
             return extra
@@ -241,6 +278,8 @@ class RunSpec(RunSettings):
             extra["env"] = ",".join(filter(None, [extra.get("env", ""), *self.agent_env]))
         if self.turn_timeout is not None:
             extra["turn_timeout"] = str(self.turn_timeout)
+        if self.agent_lifetime != "session":
+            extra["lifetime"] = self.agent_lifetime
         return extra
 
     @property

@@ -32,7 +32,7 @@ from langchain_core.load import dumps, loads
 from langchain_core.outputs import Generation
 
 from proactive_bench.llm.ledger import CACHED_FLAG
-from proactive_bench.store import RecordedAnswers
+from proactive_bench.store import Fences, RecordedAnswers
 
 log = structlog.get_logger(__name__)
 
@@ -73,11 +73,14 @@ class CallCache(BaseCache):
         source_run_id: str | None = None,
         *,
         fresh: bool = False,
+        fence: Fences | None = None,
     ) -> None:
         """``answers`` are the database's shared recorded answers (``Store.answers``).
 
         ``fresh``: the run has never started, so it has no recorded answers to look up.
+        ``fence``: the lease(s) the run writes under (``Store.fence``): its answers are written only while it holds them.
         """
+        self.fence = fence
         if mode != "record" and source_run_id is None:
             raise ValueError(f"{mode} needs the run whose answers to serve")
         self.answers = answers
@@ -175,7 +178,7 @@ class CallCache(BaseCache):
         own = self._own()
         if (key, occurrence) in own:
             return  # recorded before an interruption: the first answer stays
-        self.answers.add(self._namespace(self.run_id), key, occurrence, generations)
+        self.answers.add(self._namespace(self.run_id), key, occurrence, generations, self.fence)
         own.add((key, occurrence))
 
     def clear(self, **kwargs: Any) -> None:

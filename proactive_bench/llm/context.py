@@ -6,12 +6,16 @@ is known (``--context-tokens``, or learnt from the server's context-length
 error) the agent's history is trimmed oldest-first and the user/judge
 prompts' long parts (dialogue, tool results, file excerpts) are clipped,
 each with a visible marker, and the trimming is recorded on the call. A
-context-length error is retried once after trimming; it is not a transient
-fault.
+context-length error is retried after trimming; it is not a transient fault.
 
-Token counts are estimated from characters (:data:`CHARS_PER_TOKEN`, on the
-safe side for English and JSON): no tokenizer is loaded, nothing is counted
-unless a limit is known.
+Token counts are estimated from characters (:data:`CHARS_PER_TOKEN`): no
+tokenizer is loaded, nothing is counted unless a limit is known. A user's or
+judge's prompt near its budget is counted by the model's server where it
+offers a count (:mod:`~proactive_bench.llm.tokens`) and clipped further by the
+ratio of characters to tokens it finds; where the server counts nothing, the
+estimate keeps :data:`ESTIMATE_MARGIN` of the budget free. A context-length
+error that states the tokens the server counted (:func:`tokens_from_error`)
+teaches that ratio too, so the prompt asked again fits.
 """
 
 from __future__ import annotations
@@ -26,7 +30,17 @@ from proactive_bench.llm.caps import CHARS_PER_TOKEN
 HISTORY_MARKER = "[{count} earlier message(s) of this session were removed to fit the model's context window]"
 CLIP_MARKER = "\n[... {count} characters clipped to fit the model's context window ...]\n"
 LIMIT_IN_ERROR = re.compile(r"(?:context (?:length|window|size)|maximum context)[^0-9]{0,40}?(\d{3,7})", re.IGNORECASE)
+PROMPT_IN_ERROR = re.compile(r"(\d{2,7}) in the messages", re.IGNORECASE)
+"""vLLM: "you requested 8391 tokens (8007 in the messages, 384 in the completion)"."""
+SENT_IN_ERROR = re.compile(r"(?:request \(|you requested |resulted in |request has |prompt has )(\d{2,7})(?: input)? tokens", re.IGNORECASE)
+"""llama.cpp "request (8391 tokens) exceeds the available context size", OpenAI "your messages resulted in 8391 tokens",
+newer vLLM "your request has 8391 input tokens"."""
 MIN_PART_CHARS = 200
+ESTIMATE_MARGIN = 0.15
+"""The share of a prompt's token budget left free when its tokens are only estimated (a small model's tokenizer may
+count more than the estimate: SmolLM2 counts about 2.8 characters a token in pbench's judge prompts)."""
+TEMPLATE_TOKENS = 64
+"""Tokens kept free for what a server wraps around a counted prompt (its chat template's role markers, a system prompt)."""
 
 
 def limit_from_error(message: str) -> int | None:
@@ -35,10 +49,21 @@ def limit_from_error(message: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def tokens_from_error(message: str) -> int | None:
+    """The prompt tokens a server's context-length error says it counted, if it says (vLLM's "N in the messages" before
+    a total that includes the answer's cap)."""
+    match = PROMPT_IN_ERROR.search(message) or SENT_IN_ERROR.search(message)
+    return int(match.group(1)) if match else None
+
+
+def prompt_budget_tokens(context_tokens: int, max_tokens: int | None) -> int:
+    """Tokens a prompt may take so that the answer (its cap, at most half the window) still fits."""
+    return context_tokens - min(max_tokens or context_tokens // 4, context_tokens // 2)
+
+
 def prompt_budget_chars(context_tokens: int, max_tokens: int | None) -> int:
-    """Characters a prompt may take so that the answer (its cap, at most half the window) still fits."""
-    reserve = min(max_tokens or context_tokens // 4, context_tokens // 2)
-    return (context_tokens - reserve) * CHARS_PER_TOKEN
+    """Characters a prompt may take so that the answer (its cap, at most half the window) still fits, estimated."""
+    return prompt_budget_tokens(context_tokens, max_tokens) * CHARS_PER_TOKEN
 
 
 IMAGE_CHARS = 1000 * CHARS_PER_TOKEN

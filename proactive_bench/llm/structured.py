@@ -56,10 +56,13 @@ from pydantic import BaseModel, ValidationError
 
 from proactive_bench.llm.context import (
     CHARS_PER_TOKEN,
+    ESTIMATE_MARGIN,
+    TEMPLATE_TOKENS,
     fit_parts,
     limit_from_error,
     one_line,
-    prompt_budget_chars,
+    prompt_budget_tokens,
+    tokens_from_error,
 )
 from proactive_bench.llm.faults import Fault, MalformedBodyError, classify
 from proactive_bench.llm.ledger import (
@@ -75,6 +78,12 @@ from proactive_bench.llm.prompts import Prompt
 from proactive_bench.llm.retry_log import listen, unlisten
 
 log = structlog.get_logger(__name__)
+
+FIT_ROUNDS = 3
+"""How often :meth:`StructuredCaller.call_prompt` asks with a prompt clipped anew (after a context-length error), and
+how often :meth:`StructuredCaller._fit` counts one prompt while clipping it."""
+SHRINK_SLACK = 0.97
+"""The share of a counted budget a prompt is clipped to (clipping changes where the tokenizer splits a little)."""
 
 Method = Literal["json_schema", "function_calling", "json_mode", "prompt"]
 METHODS: tuple[Method, ...] = ("json_schema", "function_calling", "json_mode", "prompt")
@@ -92,9 +101,11 @@ class StructuredOutputError(RuntimeError):
 class ContextLengthError(StructuredOutputError):
     """The prompt is longer than the model's context; the caller may shorten it and ask again."""
 
-    def __init__(self, message: str, limit: int | None = None) -> None:
+    def __init__(self, message: str, limit: int | None = None, counted: int | None = None) -> None:
+        """``limit``: the window the server's error states; ``counted``: the prompt tokens it says it counted."""
         super().__init__(message)
         self.limit = limit
+        self.counted = counted
 
 
 class _Failure(Exception):
@@ -171,6 +182,8 @@ class StructuredCaller:
         ``max_tokens``: its answer cap, kept free in the window (both for :meth:`call_prompt`)."""
         self.context_tokens = context_tokens
         self.max_tokens = max_tokens
+        self.chars_per_token: float = CHARS_PER_TOKEN
+        """Characters a token of this model takes in its prompts: the estimate, lowered by what the server counts."""
         self.model = model
         self.model_name = model_name
         self.role = role
@@ -224,7 +237,10 @@ class StructuredCaller:
                     self._record(purpose, method, attempt, started, raw, prompt_hash, f"{label}: {exc}")
                     errors.append(f"{method}: {label} ({exc})")
                     if isinstance(exc, _Fatal) and exc.kind == "context_length":
-                        raise ContextLengthError(self._summary(purpose, attempt, errors), limit_from_error(str(exc))) from exc
+                        stated = str(exc)
+                        raise ContextLengthError(
+                            self._summary(purpose, attempt, errors), limit_from_error(stated), tokens_from_error(stated)
+                        ) from exc
                     if isinstance(exc, _Fatal):
                         raise StructuredOutputError(self._summary(purpose, attempt, errors)) from exc
                     if isinstance(exc, _Unsupported):
@@ -266,23 +282,21 @@ class StructuredCaller:
         images: Sequence[tuple[str, bytes]] = (),
     ) -> Structured[T]:
         """:meth:`call` on ``template`` rendered with ``fixed`` and ``clippable`` parts, the longest clippable ones clipped
-        (with a marker) to fit the context window when it is known; a context-length error teaches the window and is
-        asked again once, clipped. The clipping is noted on the recorded answer. ``images`` (``(mime type, bytes)``)
-        go after the text as image parts, for a model that reads them (:attr:`vision`)."""
+        (with a marker) to fit the context window when it is known (:meth:`_fit`); a context-length error teaches the
+        window and the model's characters per token (:meth:`_learn_overflow`) and the prompt is asked again, clipped to
+        them, at most :data:`FIT_ROUNDS` times in all. The clipping is noted on the recorded answer. ``images``
+        (``(mime type, bytes)``) go after the text as image parts, for a model that reads them (:attr:`vision`)."""
         await self.ready()
-        fitted, clipped = self._fit(template, fixed, clippable)
-        try:
-            return await self.call(
-                schema, [prompt_message(template.render(**fixed, **fitted), images)], purpose, template.hash, check, self._note(clipped)
-            )
-        except ContextLengthError as exc:
-            if clipped is not None and exc.limit is None:
-                raise
-            self.context_tokens = exc.limit or (len(template.render(**fixed, **fitted)) // CHARS_PER_TOKEN) * 3 // 4
-            fitted, clipped = self._fit(template, fixed, clippable)
-            return await self.call(
-                schema, [prompt_message(template.render(**fixed, **fitted), images)], purpose, template.hash, check, self._note(clipped)
-            )
+        for asked in range(1, FIT_ROUNDS + 1):
+            fitted, clipped = await self._fit(schema, template, fixed, clippable)
+            text = template.render(**fixed, **fitted)
+            try:
+                return await self.call(schema, [prompt_message(text, images)], purpose, template.hash, check, self._note(clipped))
+            except ContextLengthError as exc:
+                if asked == FIT_ROUNDS:
+                    raise
+                self._learn_overflow(exc, len(text))
+        raise AssertionError("unreachable: the last round returns or raises")  # pragma: no cover
 
     async def ready(self) -> None:
         """Apply a probe in progress (methods, context window), e.g. before rendering evidence for the window."""
@@ -311,12 +325,52 @@ class StructuredCaller:
         self.context_tokens = self.context_tokens or found.get("model_contexts", {}).get(role)
         self.vision = found.get("vision", {}).get(role, self.vision)
 
-    def _fit(self, template: Prompt, fixed: dict[str, str], clippable: dict[str, str]) -> tuple[dict[str, str], list[str] | None]:
-        """The clippable parts clipped to the known window, and which were clipped (None: no window known)."""
+    async def _fit(
+        self, schema: type[BaseModel], template: Prompt, fixed: dict[str, str], clippable: dict[str, str]
+    ) -> tuple[dict[str, str], list[str] | None]:
+        """The clippable parts clipped to the known window, and which were clipped (None: no window known).
+
+        Clipped by characters first (:attr:`chars_per_token`). A prompt that might not fit (more characters than its
+        token budget) is counted by the model's server where it offers a count (``count_tokens``, with the schema
+        instruction the ``prompt`` method adds and :data:`TEMPLATE_TOKENS` for the chat template) and clipped further
+        by the characters per token it finds until it fits; where the server counts nothing, the estimate keeps
+        :data:`ESTIMATE_MARGIN` of the budget free.
+        """
         if self.context_tokens is None:
             return clippable, None
+        room = prompt_budget_tokens(self.context_tokens, self.max_tokens) - TEMPLATE_TOKENS
         fixed_chars = len(template.render(**fixed, **{name: "" for name in clippable}))
-        return fit_parts(clippable, prompt_budget_chars(self.context_tokens, self.max_tokens), fixed_chars)
+        count = getattr(self.model, "count_tokens", None)
+        extra = "\n" + _schema_instruction(schema)
+        target = room * self.chars_per_token - len(extra)
+        fitted, clipped = fit_parts(clippable, max(int(target), 0), fixed_chars)
+        for _ in range(FIT_ROUNDS):
+            whole = template.render(**fixed, **fitted) + extra
+            if len(whole) <= room:  # fits even at a token per character: nothing to count
+                break
+            counted = await count(whole) if count is not None else None
+            if counted is None:
+                estimated = room * self.chars_per_token * (1 - ESTIMATE_MARGIN) - len(extra)
+                return fit_parts(clippable, max(int(estimated), 0), fixed_chars)
+            if counted <= room:
+                break
+            ratio = len(whole) / counted
+            self.chars_per_token = min(self.chars_per_token, ratio)
+            target = min(target, room * ratio - len(extra)) * SHRINK_SLACK
+            fitted, clipped = fit_parts(clippable, max(int(target), 0), fixed_chars)
+        return fitted, clipped
+
+    def _learn_overflow(self, exc: ContextLengthError, sent_chars: int) -> None:
+        """What a context-length error teaches, before the prompt is asked again: the window it states (else, with none
+        known, three quarters of the estimated prompt), and the characters per token of the refused prompt from the
+        tokens the server says it counted; an error stating neither anew lowers the characters per token by a quarter."""
+        before = (self.context_tokens, self.chars_per_token)
+        self.context_tokens = exc.limit or self.context_tokens or int(sent_chars / CHARS_PER_TOKEN * 3 / 4)
+        if exc.counted:
+            self.chars_per_token = min(self.chars_per_token, sent_chars / exc.counted)
+        if (self.context_tokens, self.chars_per_token) == before:
+            self.chars_per_token *= 0.75
+        log.info("prompt_over_context", model=self.model_name, window=self.context_tokens, chars_per_token=round(self.chars_per_token, 2))
 
     def _note(self, clipped: list[str] | None) -> str | None:
         return f"prompt clipped to fit {self.context_tokens} tokens: {', '.join(clipped)}" if clipped else None

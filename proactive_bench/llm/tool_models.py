@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.rate_limiters import BaseRateLimiter
 
+from proactive_bench.exports import moved_names
 from proactive_bench.llm.cache import CallCache
 from proactive_bench.llm.embeddings import EmbeddingClient
 from proactive_bench.llm.ledger import Recorder, ToolRole
@@ -72,3 +73,6 @@ class ToolModels:
             self.timeout,
             self.max_retries,
         )
+
+
+__getattr__ = moved_names(__name__, {"UsesToolModels": "proactive_bench.llm"})

@@ -40,16 +40,19 @@ import structlog
 from langchain_core.caches import BaseCache
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun
 from langchain_core.messages import BaseMessage
-from langchain_core.outputs import ChatResult
+from langchain_core.outputs import ChatResult, Generation
 from langchain_core.rate_limiters import BaseRateLimiter
 from langchain_openai import ChatOpenAI
 from openai.lib import type_to_response_format_param
 from pydantic import BaseModel, PrivateAttr, SecretStr, ValidationError
 
+from proactive_bench.exports import moved_names
+from proactive_bench.llm.cache import ReplayMissError
 from proactive_bench.llm.endpoints import EndpointHealth
 from proactive_bench.llm.faults import Fault, MalformedBodyError, classify, names_field
 from proactive_bench.llm.retry_log import note_retry
 from proactive_bench.llm.sent import note_request_sent
+from proactive_bench.llm.tokens import count_tokens
 
 log = structlog.get_logger(__name__)
 
@@ -95,6 +98,8 @@ class ChatTransport:
         self.cap_fields: dict[str, CapField] = {}
         """The answer-cap field each endpoint (base URL) reads, learnt from its probe or a 400 naming the other."""
         self._refused_caps: dict[str, set[CapField]] = {}
+        self.tokenizers: dict[str, str | None] = {}
+        """The ``/tokenize`` shape each server answers (:mod:`~proactive_bench.llm.tokens`), None: it counts no tokens."""
         self._session: aiohttp.ClientSession | None = None
 
     async def __aenter__(self) -> ChatTransport:
@@ -170,6 +175,16 @@ class ChatTransport:
             async with self._client().get(url, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
                 return await response.json(content_type=None) if response.status == 200 else None
         except (TimeoutError, aiohttp.ClientError, ValueError):
+            return None
+
+    async def post_json(self, url: str, headers: dict[str, str], payload: dict[str, Any], timeout: float) -> Any:
+        """POST ``payload`` and return the JSON answer, or None when there is no JSON answer (for optional server
+        facts such as a token count); tried once, its body capped as a chat answer's."""
+        try:
+            async with self._client().post(url, json=payload, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
+                content = await _read_capped(response, self.max_response_bytes, url)
+                return json.loads(content) if response.status == 200 else None
+        except (TimeoutError, aiohttp.ClientError, ValueError, MalformedBodyError):
             return None
 
     async def _post(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> dict[str, Any]:
@@ -343,6 +358,25 @@ class HttpChatOpenAI(ChatOpenAI):
                 del payload[field]
                 field = other
 
+    async def count_tokens(self, text: str) -> int | None:
+        """``text``'s tokens as this model's server counts them (``/tokenize``, :mod:`~proactive_bench.llm.tokens`), or None
+        when it offers no count. The count is recorded and replayed by the model's cache like an answer, so a replayed run
+        clips its prompts as the recorded one did (a count missing from a recording is None: estimated)."""
+        key = f"pbench-tokenize:{self.model_name}"
+        cache = self.cache if isinstance(self.cache, BaseCache) else None
+        if cache is not None:
+            try:
+                recorded = await cache.alookup(text, key)
+            except ReplayMissError:  # a replay of a run that did not count this prompt
+                return None
+            if recorded:
+                return int(recorded[0].text)
+        base = (self.openai_api_base or DEFAULT_BASE_URL).rstrip("/")
+        counted = await count_tokens(self._transport.post_json, self._transport.tokenizers, base, self.model_name, self._headers(), text)
+        if counted is not None and cache is not None:
+            await cache.aupdate(text, key, [Generation(text=str(counted))])
+        return counted
+
     def _chat_url(self) -> str:
         return f"{(self.openai_api_base or DEFAULT_BASE_URL).rstrip('/')}{CHAT_PATH}"
 
@@ -391,3 +425,6 @@ def _timeout_s(timeout: Any) -> float:
     if isinstance(timeout, tuple) and timeout:
         return float(sum(t for t in timeout if t))
     return UNSET_TIMEOUT_S
+
+
+__getattr__ = moved_names(__name__, {"is_context_length_error": "proactive_bench.llm"})

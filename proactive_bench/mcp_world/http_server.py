@@ -13,8 +13,8 @@ import contextlib
 import hmac
 import json
 import secrets
+import socket
 import threading
-import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from types import TracebackType
 from typing import Any, Self
@@ -69,12 +69,57 @@ class BearerGuard:
         return len(given) == 1 and hmac.compare_digest(given[0], self.expected)
 
 
+class _Once:
+    """A one-time signal from the server's thread: waited for in a thread (:meth:`wait`) or awaited on an event loop
+    (:meth:`wait_async`, which leaves the loop free meanwhile)."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._lock = threading.Lock()
+        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+
+    def set(self) -> None:
+        with self._lock:
+            self._event.set()
+            waiters, self._waiters = self._waiters, []
+        for loop, future in waiters:
+            with contextlib.suppress(RuntimeError):  # that loop closed meanwhile: nobody waits any more
+                loop.call_soon_threadsafe(_settle, future)
+
+    def wait(self, timeout: float) -> bool:
+        return self._event.wait(timeout)
+
+    async def wait_async(self, timeout: float) -> bool:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        with self._lock:
+            if self._event.is_set():
+                return True
+            self._waiters.append((loop, future))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(future, timeout)
+        return self._event.is_set()
+
+
+def _settle(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
 class _Server(uvicorn.Server):
-    """uvicorn's server, woken by :meth:`wake` as soon as it should exit rather than at its next tick (0.1 s apart):
-    a world stops once per session, and the session waits for it."""
+    """uvicorn's server, which says when it listens, woken by :meth:`wake` as soon as it should exit rather than at its
+    next tick (0.1 s apart): a world stops once per session, and the session waits for it."""
 
     _woken: asyncio.Event | None = None
     _loop: asyncio.AbstractEventLoop | None = None
+
+    def __init__(self, config: uvicorn.Config, listening: _Once) -> None:
+        super().__init__(config)
+        self.listening = listening
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        self.listening.set()
 
     async def main_loop(self) -> None:
         self._loop, self._woken = asyncio.get_running_loop(), asyncio.Event()
@@ -95,9 +140,11 @@ class _Server(uvicorn.Server):
 class McpWorld:
     """One session's tools over MCP streamable HTTP on 127.0.0.1, with a per-world bearer token.
 
-    ``port``: 0 picks a free one. ``loop``: where tool calls run; None: the loop running where :meth:`start` is called
-    (the runner's), or, started outside any loop, the server's own. ``start`` blocks until the server listens (tens of
-    milliseconds); ``stop`` ends it and its thread. Usable once.
+    ``port``: 0 picks a free one. ``loop``: where tool calls run; None: the loop running where the world is started
+    (the runner's), or, started outside any loop, the server's own. The server is built and run in a thread of its
+    own. On an event loop use :meth:`astart` and :meth:`astop` (or ``async with``): they await the server's thread,
+    leaving the loop free for other sessions; :meth:`start` and :meth:`stop` (or ``with``) block the calling thread
+    until the server listens (tens of milliseconds) and until it has stopped (about 0.1 s). Usable once.
     """
 
     def __init__(self, toolbox: ToolBox, *, port: int = 0, loop: asyncio.AbstractEventLoop | None = None, name: str = "pbench") -> None:
@@ -107,6 +154,9 @@ class McpWorld:
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
         self._failure: BaseException | None = None
+        self._listening, self._ended = _Once(), _Once()
+        self._lock = threading.Lock()
+        self._stopping = False
 
     @property
     def port(self) -> int:
@@ -125,55 +175,93 @@ class McpWorld:
         return {"Authorization": f"Bearer {self.token}"}
 
     def start(self) -> Self:
-        """Listen on 127.0.0.1 in a thread of its own; WorldStartError when the server cannot start."""
-        if self._server is not None:
-            raise RuntimeError("an MCP world starts once")
-        calls = ToolCalls(self.toolbox, self._loop or _running_loop())
-        app = tool_server(calls, self._name).streamable_http_app(streamable_http_path=MCP_PATH, json_response=True, host=LOOPBACK)
-        config = uvicorn.Config(
-            BearerGuard(app, self.token),
-            host=LOOPBACK,
-            port=self._port,
-            log_config=None,
-            log_level="warning",
-            access_log=False,
-            lifespan="on",
-            timeout_graceful_shutdown=1,
-        )
-        server = self._server = _Server(config)
-        self._thread = threading.Thread(target=self._serve, name=f"mcp-world-{self._name}", daemon=True)
-        self._thread.start()
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while not server.started and self._thread.is_alive() and time.monotonic() < deadline:
-            time.sleep(0.005)
-        if not server.started:
+        """Listen on 127.0.0.1 in a thread of its own, blocking until it does; WorldStartError when it cannot."""
+        self._launch(self._loop or _running_loop())
+        if not self._listening.wait(START_TIMEOUT_S):
             self.stop()
+        return self._started()
+
+    async def astart(self) -> Self:
+        """:meth:`start` awaited: the running loop stays free while the server starts (and its tool calls run on it)."""
+        self._launch(self._loop or asyncio.get_running_loop())
+        if not await self._listening.wait_async(START_TIMEOUT_S):
+            await self.astop()
+        return self._started()
+
+    def stop(self) -> None:
+        """Stop serving and wait for the server's thread (open connections get a second to finish)."""
+        self._request_stop()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=START_TIMEOUT_S)
+
+    async def astop(self) -> None:
+        """:meth:`stop` awaited: the running loop stays free while the server shuts down."""
+        self._request_stop()
+        if self._thread is not None:
+            await self._ended.wait_async(START_TIMEOUT_S)
+
+    def _launch(self, loop: asyncio.AbstractEventLoop | None) -> None:
+        if self._thread is not None:
+            raise RuntimeError("an MCP world starts once")
+        self._thread = threading.Thread(target=self._serve, args=(loop,), name=f"mcp-world-{self._name}", daemon=True)
+        self._thread.start()
+
+    def _started(self) -> Self:
+        server = self._server
+        if server is None or not server.started or self._stopping:
+            self._request_stop()
             reason = f": {self._failure}" if self._failure is not None else " (is the port taken?)"
             raise WorldStartError(f"the MCP server did not start on {LOOPBACK}:{self._port}{reason}")
         log.info("mcp_world_started", url=self.url, tools=len(self.toolbox.specs))
         return self
 
-    def _serve(self) -> None:
-        assert self._server is not None
+    def _serve(self, loop: asyncio.AbstractEventLoop | None) -> None:
+        """The server's thread: build the server (the SDK's app over the toolbox's calls) and run it until stopped."""
         try:
-            self._server.run()  # on uvloop where it is installed (uvicorn's loop="auto")
+            app = tool_server(ToolCalls(self.toolbox, loop), self._name).streamable_http_app(
+                streamable_http_path=MCP_PATH, json_response=True, host=LOOPBACK
+            )
+            config = uvicorn.Config(
+                BearerGuard(app, self.token),
+                host=LOOPBACK,
+                port=self._port,
+                log_config=None,
+                log_level="warning",
+                access_log=False,
+                lifespan="on",
+                timeout_graceful_shutdown=1,
+            )
+            server = _Server(config, self._listening)
+            with self._lock:
+                if self._stopping:  # stopped before it started
+                    return
+                self._server = server
+            server.run()  # on uvloop where it is installed (uvicorn's loop="auto")
         except BaseException as exc:
             self._failure = exc
             log.warning("mcp_world_failed", error=repr(exc))
+        finally:
+            self._listening.set()
+            self._ended.set()
 
-    def stop(self) -> None:
-        """Stop serving and wait for the server's thread (open connections get a second to finish)."""
-        if self._server is not None:
-            self._server.should_exit = True
-            self._server.wake()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=START_TIMEOUT_S)
+    def _request_stop(self) -> None:
+        with self._lock:
+            self._stopping, server = True, self._server
+        if server is not None:
+            server.should_exit = True
+            server.wake()
 
     def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
         self.stop()
+
+    async def __aenter__(self) -> Self:
+        return await self.astart()
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        await self.astop()
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

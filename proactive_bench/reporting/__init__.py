@@ -19,7 +19,7 @@ _EXPORTS = Exports(
         "flips": ("FlipRate", "flip_rates"),
         "run_list": ("RunRow", "SweepRow", "list_filter", "parse_since", "run_rows", "runs_table", "sweep_rows", "sweeps_table"),
         "summary": ("Summary", "summarize"),
-        "tables": ("category_table", "pct", "results_table", "summary_csv", "summary_tables"),
+        "tables": ("audit_table", "category_table", "pct", "results_table", "summary_csv", "summary_tables"),
     },
 )
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         sweeps_table,
     )
     from proactive_bench.reporting.summary import Summary, summarize
-    from proactive_bench.reporting.tables import category_table, pct, results_table, summary_csv, summary_tables
+    from proactive_bench.reporting.tables import audit_table, category_table, pct, results_table, summary_csv, summary_tables
 
 __all__ = [
     "Agreement",
@@ -50,6 +50,7 @@ __all__ = [
     "Summary",
     "SweepRow",
     "agreement_tables",
+    "audit_table",
     "burden_rows",
     "burden_table",
     "category_table",

@@ -3,8 +3,11 @@
 Definitions (docs/metrics.md, "AgentIF tasks"): a run's task score is
 ``max(0, S+ - S-) / S_max`` (``suites.score_task``); a task's score is the
 mean over its runs; a model's score, and its score per task category
-(workflow / latent / refinement) and domain (work / study / life), is the
-mean over tasks (equation 2). A run with an item that could not be graded is
+(workflow / latent / refinement), domain (work / study / life) and
+attachment condition (tasks with attachments, tasks without), is the mean
+over tasks (equation 2); its negative-constraint score (the paper's "Neg.
+Const.") is the share of penalty points not triggered, pooled over its scored
+runs. A run with an item that could not be graded is
 left out of the means and counted in ``unscored``; an errored run scores 0
 and is counted in ``errored``. The item table sums, per item category
 (content / form / execution), the bonus points earned over the bonus points
@@ -47,6 +50,8 @@ class AgentIFRun:
     """(completed + inferred, all) latent-rule labels of the run."""
     questions: int
     user_turns: int
+    attachments: int = 0
+    """How many attachments the task gives."""
 
 
 def run_task_score(task: AgentIFTask, result: EpisodeResult) -> TaskScore:
@@ -79,6 +84,7 @@ def agentif_runs(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> tuple[l
                 (sum(c.completed + c.inferred for c in counts), sum(c.total for c in counts)),
                 burden.get("questions", 0),
                 burden.get("user_turns", 0),
+                len(task.attachments),
             )
         )
     return scored, problems
@@ -108,6 +114,7 @@ def agentif_tables(runs: list[AgentIFRun], problems: list[str] | None = None) ->
                 "task": task,
                 "category": first.category,
                 "domain": first.domain,
+                "attachments": members[0].attachments,
                 "runs": len(members),
                 "score": _mean(scores),
                 "bonus": _mean([float(m.score.bonus) for m in members]),
@@ -131,6 +138,9 @@ def agentif_tables(runs: list[AgentIFRun], problems: list[str] | None = None) ->
                 "score": _mean([r["score"] for r in scored]),
                 **{c: _mean([r["score"] for r in scored if r["category"] == c]) for c in suites.AGENTIF_CATEGORIES},
                 **{d: _mean([r["score"] for r in scored if r["domain"] == d]) for d in suites.AGENTIF_DOMAINS},
+                "with_attachments": _mean([r["score"] for r in scored if r["attachments"]]),
+                "without_attachments": _mean([r["score"] for r in scored if not r["attachments"]]),
+                "neg_const": _avoided([m.score for m in members if m.score.score is not None]),
                 "proc": _pooled([m.intents for m in members]),
                 "user_turns": _mean([float(m.user_turns) for m in members]),
                 "questions": _mean([float(m.questions) for m in members]),
@@ -145,6 +155,12 @@ def agentif_tables(runs: list[AgentIFRun], problems: list[str] | None = None) ->
 def _pooled(intents: list[tuple[int, int]]) -> float | None:
     proactive, total = sum(i[0] for i in intents), sum(i[1] for i in intents)
     return proactive / total if total else None
+
+
+def _avoided(scores: list[TaskScore]) -> float | None:
+    """The share of penalty points not triggered (the paper's negative-constraint score); None without penalty items."""
+    possible = sum(i.points for s in scores for i in s.items if i.polarity == "penalty")
+    return 1 - sum(s.penalty for s in scores) / possible if possible else None
 
 
 def _item_rows(model: str, runs: list[AgentIFRun]) -> list[dict[str, Any]]:

@@ -9,8 +9,11 @@ Every figure follows ``docs/metrics.md`` (computed by :mod:`proactive_bench.scor
   column over all tasks of every persona (table 1);
 - ablation: final sessions of dependency groups with and without history,
   per persona and (ablation_average) pooled over every persona (figure 5);
-- statuses, turns: per model × persona × ablation (table 7, figure 4);
-- categories: per model × ablation, task-averaged Proc / Comp by category (table 8);
+- model_statuses, model_turns: per model × ablation over every persona, one row (table 7) or point (figure 4,
+  turns against table 1's Average Proc) per model as the paper has them;
+- statuses, turns: the same per model × persona × ablation, below them;
+- categories: per model × ablation, task-averaged Proc / Comp by category (table 8); a task whose category
+  is not a taxonomy code (an imported release carries none) is counted under ``unavailable`` (``NO_CATEGORY``), never guessed;
 - cost: calls, tokens and USD per model and role;
 - flips: per model with repeats, the share of tasks whose verdict or labels differ between them;
 - pass_rate: runs of suites scored by task success (odyssey) are left out of
@@ -30,7 +33,7 @@ from statistics import mean, median
 from typing import Any
 
 from proactive_bench.data_model import SessionOutcome
-from proactive_bench.dataset import ABLATIONS
+from proactive_bench.dataset import ABLATIONS, CATEGORY_CODES, NO_CATEGORY
 from proactive_bench.episode import run_spec
 from proactive_bench.reporting.agentif import AgentIFTables, agentif_runs, agentif_tables, is_agentif_run
 from proactive_bench.reporting.flips import Outcome, flip_rates, run_outcomes
@@ -50,6 +53,8 @@ from proactive_bench.store import Run, Store
 
 Key = tuple[str, str, str]
 """(model, persona, ablation)."""
+Arm = tuple[str, str]
+"""(model, ablation): one model's runs of one ablation arm over every persona."""
 
 
 @dataclass
@@ -111,6 +116,10 @@ class Summary:
     ablation: list[dict[str, Any]] = field(default_factory=list)
     ablation_average: list[dict[str, Any]] = field(default_factory=list)
     """Per model: figure 5's Average, the final sessions of every persona's dependency groups pooled, in both arms."""
+    model_statuses: list[dict[str, Any]] = field(default_factory=list)
+    """Table 7 as the paper has it: per model × ablation, every persona's intents pooled."""
+    model_turns: list[dict[str, Any]] = field(default_factory=list)
+    """Figure 4 as the paper has it: per model × ablation, follow-up turns per session and table 1's Average Proc."""
     statuses: list[dict[str, Any]] = field(default_factory=list)
     turns: list[dict[str, Any]] = field(default_factory=list)
     categories: list[dict[str, Any]] = field(default_factory=list)
@@ -141,6 +150,8 @@ class Summary:
             "overall": self.overall,
             "ablation": self.ablation,
             "ablation_average": self.ablation_average,
+            "model_statuses": self.model_statuses,
+            "model_turns": self.model_turns,
             "statuses": self.statuses,
             "turns": self.turns,
             "categories": self.categories,
@@ -226,8 +237,11 @@ def summarize(
     included = [v for members in groups.values() for v in members]
     summary.overall = _overall_rows(summary.main, groups)
     summary.ablation, summary.ablation_average = _ablation_rows(groups)
-    summary.statuses = _status_rows(groups)
-    summary.turns = _turn_rows(groups)
+    summary.statuses = [{"model": m, "persona": p, "ablation": a, **_statuses(members)} for (m, p, a), members in sorted(groups.items())]
+    summary.turns = [
+        {"model": m, "persona": p, "ablation": a, **turns} for (m, p, a), members in sorted(groups.items()) if (turns := _turns(members))
+    ]
+    summary.model_statuses, summary.model_turns = _model_rows(groups, summary.overall)
     summary.categories = category_rows(included)
     summary.cost = _cost_rows(store, runs)
     summary.flips = [rate.as_dict() for rate in flip_rates(view_outcomes(included))]
@@ -247,11 +261,8 @@ def _overall_rows(main: list[dict[str, Any]], groups: dict[Key, list[RunView]]) 
     The Average of repeat r pools the tasks of every persona's r-th run (in
     creation order); mean ± std are over those repeats.
     """
-    arms: dict[tuple[str, str], dict[str, list[RunView]]] = defaultdict(dict)
-    for (model, persona, ablation), members in groups.items():
-        arms[(model, ablation)][persona] = members
     rows = []
-    for (model, ablation), by_persona in sorted(arms.items()):
+    for (model, ablation), by_persona in sorted(by_arm(groups).items()):
         repeats = min(len(members) for members in by_persona.values())
         pooled: list[list[TaskScore]] = [[t for members in by_persona.values() for t in members[r].result.tasks] for r in range(repeats)]
         rows.append(
@@ -272,6 +283,14 @@ def _overall_rows(main: list[dict[str, Any]], groups: dict[Key, list[RunView]]) 
             }
         )
     return rows
+
+
+def by_arm(groups: dict[Key, list[RunView]]) -> dict[Arm, dict[str, list[RunView]]]:
+    """The runs of each (model, ablation), by persona."""
+    arms: dict[Arm, dict[str, list[RunView]]] = defaultdict(dict)
+    for (model, persona, ablation), members in groups.items():
+        arms[(model, ablation)][persona] = members
+    return arms
 
 
 ARMS = (("with_history", "with history"), ("without_history", "w/o dependencies"))
@@ -334,56 +353,58 @@ def _delta(row: dict[str, Any], metric: str) -> float | None:
     return None if with_h is None or without_h is None else without_h - with_h
 
 
-def _status_rows(groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:
-    """Table 7: shares of intents by final status (an errored session's intents are unresolved) and session outcomes."""
-    rows = []
-    for (model, persona, ablation), members in sorted(groups.items()):
-        sessions = [s for v in members for s in v.result.sessions]
-        counts = [s.scored_counts for s in sessions]
-        total = sum(c.total for c in counts) or 1
-        outcome = Counter(s.status for s in sessions)
-        rows.append(
-            {
-                "model": model,
-                "persona": persona,
-                "ablation": ablation,
-                "intents": {f: sum(getattr(c, f) for c in counts) / total for f in ("completed", "inferred", "provided", "unresolved")},
-                "sessions": {
-                    status: outcome.get(status, 0) for status in (SessionOutcome.COMPLETED, SessionOutcome.TRUNCATED, SessionOutcome.ERROR)
-                }
-                | {"not_run": failures_of(members).not_run},
-            }
-        )
-    return rows
+def _model_rows(groups: dict[Key, list[RunView]], overall: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Table 7 and figure 4 as the paper has them: one row per model (× ablation), every persona's runs together; each
+    figure 4 point pairs the follow-up turns with table 1's Average Proc of that model."""
+    statuses, turns = [], []
+    average_proc = {(row["model"], row["ablation"]): row["average"]["proc"] for row in overall}
+    for (model, ablation), by_persona in sorted(by_arm(groups).items()):
+        members = [v for views in by_persona.values() for v in views]
+        head = {"model": model, "ablation": ablation, "personas": sorted(by_persona)}
+        statuses.append(head | _statuses(members))
+        if (follow_ups := _turns(members)) is not None:
+            turns.append(head | follow_ups | {"proc": average_proc[(model, ablation)], "failures": failures_of(members).as_dict()})
+    return statuses, turns
 
 
-def _turn_rows(groups: dict[Key, list[RunView]]) -> list[dict[str, Any]]:
-    """Figure 4: follow-up user turns per session (errored sessions left out)."""
-    rows = []
-    for (model, persona, ablation), members in sorted(groups.items()):
-        turns = [s.follow_up_turns for v in members for s in v.result.sessions if s.status != SessionOutcome.ERROR]
-        if turns:
-            rows.append(
-                {
-                    "model": model,
-                    "persona": persona,
-                    "ablation": ablation,
-                    "sessions": len(turns),
-                    "mean": mean(turns),
-                    "median": median(turns),
-                    "max": max(turns),
-                    "histogram": dict(sorted(Counter(turns).items())),
-                }
-            )
-    return rows
+def _statuses(members: list[RunView]) -> dict[str, Any]:
+    """Table 7: shares of intents by final status (an errored session's intents are unresolved, unless the scoring grades
+    it) and session outcomes, over the given runs."""
+    sessions = [s for v in members for s in v.result.sessions]
+    counts = [s.scored_counts for s in sessions]
+    total = sum(c.total for c in counts)
+    outcome = Counter(s.status for s in sessions)
+    return {
+        "intents_total": total,
+        "intents": {f: sum(getattr(c, f) for c in counts) / (total or 1) for f in ("completed", "inferred", "provided", "unresolved")},
+        "sessions": {
+            status: outcome.get(status, 0) for status in (SessionOutcome.COMPLETED, SessionOutcome.TRUNCATED, SessionOutcome.ERROR)
+        }
+        | {"not_run": failures_of(members).not_run},
+    }
+
+
+def _turns(members: list[RunView]) -> dict[str, Any] | None:
+    """Figure 4: follow-up user turns per session over the given runs (errored sessions left out); None without any."""
+    turns = [s.follow_up_turns for v in members for s in v.result.sessions if s.status != SessionOutcome.ERROR]
+    if not turns:
+        return None
+    return {
+        "sessions": len(turns),
+        "mean": mean(turns),
+        "median": median(turns),
+        "max": max(turns),
+        "histogram": dict(sorted(Counter(turns).items())),
+    }
 
 
 def category_rows(views: list[RunView]) -> list[dict[str, Any]]:
-    """Table 8: per model × ablation and task category, Proc and Comp averaged over that category's tasks of every run."""
+    """Table 8: per model × ablation and task category, Proc and Comp averaged over that category's tasks of every run;
+    tasks without a taxonomy category under :data:`NO_CATEGORY`."""
     cells: dict[tuple[str, str, str], list[TaskScore]] = defaultdict(list)
     for view in views:
         for task in view.result.tasks:
-            cells[(view.run.model, view.ablation, view.categories.get(task.session_id, "?"))].append(task)
+            cells[(view.run.model, view.ablation, category_of(view, task.session_id))].append(task)
     return [
         {
             "model": model,
@@ -396,6 +417,12 @@ def category_rows(views: list[RunView]) -> list[dict[str, Any]]:
         }
         for (model, ablation, category), tasks in sorted(cells.items())
     ]
+
+
+def category_of(view: RunView, session_id: str) -> str:
+    """A task's taxonomy code, or :data:`NO_CATEGORY` when its dataset gives none (an imported release's task type is not one)."""
+    category = view.categories.get(session_id, "")
+    return category if category in CATEGORY_CODES else NO_CATEGORY
 
 
 def task_failures(tasks: list[TaskScore]) -> dict[str, int]:

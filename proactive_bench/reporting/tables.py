@@ -13,13 +13,17 @@ from typing import Any
 from rich.table import Table
 
 import proactive_bench.suites as suites  # the AgentIF suite loads when its table is printed
+from proactive_bench.dataset import NO_CATEGORY
 from proactive_bench.reporting.summary import Summary
 from proactive_bench.reporting.trainee import TraineeTables
+from proactive_bench.review import POLARITIES, Disagreement
 from proactive_bench.scoring import EpisodeResult
 
 WHOLE = ("model", "persona", "ablation", "task", "role")
 """Columns printed whole at any width (see proactive_bench/terminal.py)."""
 FAILURE_MARK = "†"
+GAP_MARK = "‡"
+"""A session that lacked part of its source benchmark's world (its dataset session's ``gaps``, e.g. an import's)."""
 ERROR_CHARS = 240
 """Characters of a session's error shown in its (wrapping) table cell; the full error is stored and printed below the table."""
 FAILURE_NOTE = f"{FAILURE_MARK} = the figure includes errored (scored 0), truncated or not-run sessions; see the err/trunc/not-run column."
@@ -188,15 +192,21 @@ AGENTIF_NOTE = (
 
 
 def agentif_tables_of(summary: Summary) -> list[Table]:
-    """AgentIF tables: score per model with its category and domain columns, Proc and burden; item categories; per task."""
+    """AgentIF tables: score per model with its category, domain and attachment columns, penalties avoided, Proc and burden; item categories; per task."""
     tables = summary.agentif
-    models = Table(title="AgentIF score (%) by task category and domain, Proc on latent rules, user burden", caption=AGENTIF_NOTE)
+    models = Table(
+        title="AgentIF score (%) by task category, domain and attachments; penalty points avoided; Proc on latent rules; user burden",
+        caption=AGENTIF_NOTE,
+    )
     for name in (
         "model",
         "tasks",
         "score",
         *suites.AGENTIF_CATEGORIES,
         *suites.AGENTIF_DOMAINS,
+        "w/ att.",
+        "w/o att.",
+        "neg. const.",
         "Proc",
         "user turns",
         "questions",
@@ -211,6 +221,9 @@ def agentif_tables_of(summary: Summary) -> list[Table]:
             marked(pct(row["score"]), failures),
             *(pct(row[c]) for c in suites.AGENTIF_CATEGORIES),
             *(pct(row[d]) for d in suites.AGENTIF_DOMAINS),
+            pct(row["with_attachments"]),
+            pct(row["without_attachments"]),
+            pct(row["neg_const"]),
             pct(row["proc"]),
             _decimal(row["user_turns"]),
             _decimal(row["questions"]),
@@ -230,7 +243,7 @@ def agentif_tables_of(summary: Summary) -> list[Table]:
             str(row["withheld"]),
         )
     tasks = Table(title="AgentIF tasks: score (%), S+ / S- / S_max (means over runs)")
-    for name in ("model", "task", "category", "domain", "runs", "score", "S+", "S-", "S_max", "Proc", "err/unscored"):
+    for name in ("model", "task", "category", "domain", "att.", "runs", "score", "S+", "S-", "S_max", "Proc", "err/unscored"):
         tasks.add_column(name)
     for row in tables.tasks:
         tasks.add_row(
@@ -238,6 +251,7 @@ def agentif_tables_of(summary: Summary) -> list[Table]:
             row["task"],
             row["category"],
             row["domain"],
+            str(row["attachments"]),
             str(row["runs"]),
             pct(row["score"]),
             _decimal(row["bonus"]),
@@ -312,19 +326,31 @@ def trainee_tables_of(tables: TraineeTables) -> list[Table]:
     return out
 
 
+STATUS_COLUMNS = ("completed", "inferred", "provided", "unresolved", "intents", "sessions ok/trunc/err/not run")
+
+
 def _status_and_turn_tables(summary: Summary) -> list[Table]:
-    statuses = Table(title="Terminal statuses: intents (%) and sessions")
-    for name in ("model", "persona", "ablation", "completed", "inferred", "provided", "unresolved", "sessions ok/trunc/err/not run"):
+    """Table 7 and figure 4's points per model (every persona together), then the same per persona."""
+    by_model = Table(title="Terminal statuses of hidden intents (%), per model over every persona (table 7)")
+    for name in ("model", "ablation", "personas", *STATUS_COLUMNS):
+        by_model.add_column(name, no_wrap=name in WHOLE)
+    for row in summary.model_statuses:
+        by_model.add_row(row["model"], row["ablation"], ", ".join(row["personas"]), *_status_cells(row))
+    points = Table(
+        title="Follow-up user turns per session and Proc, per model over every persona (figure 4)",
+        caption="Proc: table 1's Average (mean ± sample std over runs); turns: errored sessions left out.",
+    )
+    for name in ("model", "ablation", "personas", "sessions", "mean turns", "Proc"):
+        points.add_column(name, no_wrap=name in WHOLE)
+    for row in summary.model_turns:
+        points.add_row(
+            row["model"], row["ablation"], ", ".join(row["personas"]), str(row["sessions"]), f"{row['mean']:.2f}", mean_std(row["proc"])
+        )
+    statuses = Table(title="Terminal statuses: intents (%) and sessions, per persona")
+    for name in ("model", "persona", "ablation", *STATUS_COLUMNS):
         statuses.add_column(name, no_wrap=name in WHOLE)
     for row in summary.statuses:
-        s = row["sessions"]
-        statuses.add_row(
-            row["model"],
-            row["persona"],
-            row["ablation"],
-            *(pct(row["intents"][k]) for k in ("completed", "inferred", "provided", "unresolved")),
-            f"{s['completed']}/{s['truncated']}/{s['error']}/{s['not_run']}",
-        )
+        statuses.add_row(row["model"], row["persona"], row["ablation"], *_status_cells(row))
     turns = Table(title="Follow-up user turns per session (errored sessions left out)")
     for name in ("model", "persona", "ablation", "sessions", "mean", "median", "max"):
         turns.add_column(name, no_wrap=name in WHOLE)
@@ -338,7 +364,16 @@ def _status_and_turn_tables(summary: Summary) -> list[Table]:
             f"{row['median']:.1f}",
             str(row["max"]),
         )
-    return [statuses, turns]
+    return [by_model, points, statuses, turns]
+
+
+def _status_cells(row: dict[str, Any]) -> list[str]:
+    s = row["sessions"]
+    return [
+        *(pct(row["intents"][k]) for k in ("completed", "inferred", "provided", "unresolved")),
+        str(row["intents_total"]),
+        f"{s['completed']}/{s['truncated']}/{s['error']}/{s['not_run']}",
+    ]
 
 
 def _main_table(summary: Summary) -> Table:
@@ -408,15 +443,18 @@ def _overall_table(summary: Summary) -> Table:
     return table
 
 
+CATEGORY_NOTE = (
+    f"{FAILURE_MARK} = the cell includes errored (scored 0) or truncated sessions. {NO_CATEGORY}: tasks whose dataset gives no "
+    "taxonomy category (a π-Bench release's tasks carry none, and the paper lists no task per category); never guessed."
+)
+
+
 def category_table(summary: Summary) -> Table:
     """Table 8: task-averaged Proc / Comp per category, one column per model (and ablation)."""
     columns = sorted({_column(row) for row in summary.categories})
     categories = sorted({row["category"] for row in summary.categories})
     cells = {(row["category"], _column(row)): row for row in summary.categories}
-    table = Table(
-        title="Proc / Comp (%) by task category, averaged over tasks (table 8)",
-        caption=f"{FAILURE_MARK} = the cell includes errored (scored 0) or truncated sessions.",
-    )
+    table = Table(title="Proc / Comp (%) by task category, averaged over tasks (table 8)", caption=CATEGORY_NOTE)
     table.add_column("category")
     for name in columns:
         table.add_column(name, no_wrap=True)  # headed by model names
@@ -431,6 +469,24 @@ def _column(row: dict[str, Any]) -> str:
 
 def _category_cell(row: dict[str, Any] | None) -> str:
     return "—" if row is None else marked(f"{pct(row['proc'])} / {pct(row['comp'])} (n={row['tasks']})", row["failures"])
+
+
+def audit_table(rows: list[Disagreement]) -> Table:
+    """Table 6: each audit source's disagreement with the runs' judgments (``pbench audit show``, ``pbench results``)."""
+    polarities = [p for p in POLARITIES if any(p in row.by_polarity for row in rows)]
+    table = Table(
+        title="Disagreement with the run's judgments (%, table 6)" + ("; agreement per AgentIF item polarity (%)" if polarities else "")
+    )
+    for name in ("audit source", "checklist", "hidden intents", *(f"{p} agreement" for p in polarities)):
+        table.add_column(name, no_wrap=name == "audit source")
+    for row in rows:
+        table.add_row(
+            row.label,
+            f"{pct(row.checklist_rate)} (n={row.checklist_n})",
+            f"{pct(row.intents_rate)} (n={row.intents_n})",
+            *(f"{pct(row.agreement(p))} (n={row.by_polarity.get(p, (0, 0))[0]})" for p in polarities),
+        )
+    return table
 
 
 def results_table(result: EpisodeResult, total_sessions: int) -> Table:
@@ -449,6 +505,11 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
         caption += ". PARTIAL run: left out of comparisons"
     if any(result.clipped.values()):
         caption += f". Decided on clipped evidence: {result.clipped['intents']} intent label(s), {result.clipped['items']} item(s)"
+    if gapped := [s for s in result.sessions if s.gaps]:
+        caption += (
+            f". {GAP_MARK} {len(gapped)} session(s) lacked part of their source world (app records, web pages, a grader script: "
+            "the session's gaps, listed in the import's IMPORT_REPORT.md); not comparable with the source's figures"
+        )
     table = Table(title=f"{result.persona} · {result.model} · run {result.run_id}", caption=caption)
     table.add_column("session", no_wrap=True)
     for name in ("turns", "C", "I", "P", "Proc%", "Comp%"):
@@ -459,7 +520,7 @@ def results_table(result: EpisodeResult, total_sessions: int) -> Table:
         table.add_column("error")
     for s in result.sessions:
         table.add_row(
-            s.session_id,
+            f"{s.session_id} {GAP_MARK}" if s.gaps else s.session_id,
             str(s.follow_up_turns),
             str(s.counts.completed),
             str(s.counts.inferred),
@@ -548,6 +609,7 @@ AGENTIF_CSV_COLUMNS = (
     "task",
     "category",
     "domain",
+    "attachments",
     "runs",
     "score",
     "bonus",

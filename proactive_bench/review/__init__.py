@@ -15,16 +15,15 @@ _EXPORTS = Exports(
     __name__,
     {
         "audits": (
-            "POLARITIES",
             "AuditFileError",
             "audit_rows",
-            "disagreement",
             "import_audit_file",
             "intent_rows",
             "model_audit",
             "write_audit_file",
         ),
         "cleanup": ("collect_garbage", "delete_runs"),
+        "disagreement_rates": ("POLARITIES", "Disagreement", "disagreement"),
         "export": ("session_records", "write_jsonl"),
         "intent_table": ("INTENT_COLUMNS", "TABLE_FORMATS", "TableFormatError", "intent_rows", "table_lines", "write_parquet"),
         "rescoring": ("rescore_run",),
@@ -34,15 +33,14 @@ _EXPORTS = Exports(
 
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
     from proactive_bench.review.audits import (
-        POLARITIES,
         AuditFileError,
         audit_rows,
-        disagreement,
         import_audit_file,
         model_audit,
         write_audit_file,
     )
     from proactive_bench.review.cleanup import collect_garbage, delete_runs
+    from proactive_bench.review.disagreement_rates import POLARITIES, Disagreement, disagreement
     from proactive_bench.review.export import session_records, write_jsonl
     from proactive_bench.review.intent_table import (
         INTENT_COLUMNS,
@@ -60,6 +58,7 @@ __all__ = [
     "POLARITIES",
     "TABLE_FORMATS",
     "AuditFileError",
+    "Disagreement",
     "EpisodeShape",
     "TableFormatError",
     "audit_rows",

@@ -22,8 +22,6 @@ from __future__ import annotations
 import asyncio
 import csv
 import random
-from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -39,6 +37,7 @@ from proactive_bench.data_model import (
 )
 from proactive_bench.dataset import DatasetError, GraderResolver
 from proactive_bench.episode import CallLedger, load_spec_episode, run_spec
+from proactive_bench.exports import moved_names
 from proactive_bench.llm import (
     ChatSettings,
     Recorder,
@@ -47,6 +46,7 @@ from proactive_bench.llm import (
     load_prompt,
     make_chat_model,
 )
+from proactive_bench.review.disagreement_rates import item_polarities
 from proactive_bench.review.rescoring import saved_evidence
 from proactive_bench.scoring import RubricJudge
 from proactive_bench.store import (
@@ -56,11 +56,9 @@ from proactive_bench.store import (
     Run,
     Store,
 )
-from proactive_bench.suites import read_agentif_task
 from proactive_bench.user import request_text
 
 COLUMNS = ("session_run_id", "run_id", "model", "session_id", "kind", "item_id", "polarity", "text", "judged", "why", "audited", "note")
-POLARITIES = ("bonus", "penalty")
 CHECKLIST_VALUES = {"1": "1", "0": "0", "pass": "1", "fail": "0", "yes": "1", "no": "0"}
 INTENT_VALUES = set(IntentStatus)
 INTENT_AUDIT_PROMPT = load_prompt("scoring/judge_prompts", "intent_audit.v1")
@@ -68,44 +66,6 @@ INTENT_AUDIT_PROMPT = load_prompt("scoring/judge_prompts", "intent_audit.v1")
 
 class AuditFileError(ValueError):
     """An audit file that cannot be imported: file, row, field and reason."""
-
-
-@dataclass(frozen=True)
-class Disagreement:
-    """One audit source's (or the humans' majority vote's) disagreement with the run, per kind of judgment."""
-
-    source: str
-    checklist_n: int
-    checklist_disagree: int
-    intents_n: int
-    intents_disagree: int
-    checklist_ties: int = 0
-    intents_ties: int = 0
-    by_polarity: dict[str, tuple[int, int]] = field(default_factory=dict)
-    """AgentIF checklist judgments per item polarity: (audited, disagreeing)."""
-
-    def agreement(self, polarity: str) -> float | None:
-        """The share of audited checklist judgments of that polarity the source agrees with."""
-        n, differ = self.by_polarity.get(polarity, (0, 0))
-        return 1 - differ / n if n else None
-
-    @property
-    def label(self) -> str:
-        """The source, with the ties of a majority vote when there were any (they are left out of n)."""
-        ties = self.checklist_ties + self.intents_ties
-        return (
-            f"{self.source}; {ties} tie(s) without verdict ({self.checklist_ties} checklist, {self.intents_ties} intents)"
-            if ties
-            else self.source
-        )
-
-    @property
-    def checklist_rate(self) -> float | None:
-        return self.checklist_disagree / self.checklist_n if self.checklist_n else None
-
-    @property
-    def intents_rate(self) -> float | None:
-        return self.intents_disagree / self.intents_n if self.intents_n else None
 
 
 def audit_rows(store: Store, runs: list[Run], sample: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
@@ -191,78 +151,6 @@ def import_audit_file(store: Store, path: Path, source: str) -> int:
     kept = [a for a in audits if a is not None]
     store.replace_audits(kept, source)
     return len(kept)
-
-
-def item_polarities(run: Run) -> dict[str, str]:
-    """Checklist item id -> ``bonus``/``penalty`` for a run of an AgentIF task (its task as the dataset holds it now); {} otherwise."""
-    spec = run_spec(run)
-    if spec.suite != "agentif":
-        return {}
-    task, _ = read_agentif_task(Path(spec.data_root), spec.persona)
-    return {item.id: item.polarity for item in task.rubric} if task is not None else {}
-
-
-def disagreement(store: Store, runs: list[Run]) -> list[Disagreement]:
-    """How many audited checklist grades and intent statuses differ from the run's: one row for the
-    human sources together (majority vote per judgment, see ``majority``), one per model source;
-    AgentIF checklist judgments are also counted per item polarity."""
-    audits = store.audits([r.id for r in runs])
-    polarity: dict[tuple[int, str], str] = {}
-    for run in runs:
-        of_run = item_polarities(run)
-        if of_run:
-            polarity.update({(sr.id, item): p for sr in store.session_runs(run.id) if sr.id is not None for item, p in of_run.items()})
-    human = sorted({a.source for a in audits if not a.source.startswith("model:")})
-    out = [_disagreement(_human_label(human), majority([a for a in audits if a.source in human]), polarity)] if human else []
-    for source in sorted({a.source for a in audits} - set(human)):
-        out.append(_disagreement(source, majority([a for a in audits if a.source == source]), polarity))  # one voter: its own verdicts
-    return out
-
-
-def majority(audits: list[Audit]) -> tuple[dict[tuple[int, str, str], tuple[str, str]], dict[str, int]]:
-    """Per judgment (session run, kind, item): (run's verdict, the verdict most sources gave), and the
-    number of ties per kind: judgments whose top verdicts are tied get no verdict."""
-    votes: dict[tuple[int, str, str], list[Audit]] = {}
-    for audit in audits:
-        votes.setdefault((audit.session_run_id, audit.kind, audit.item_id), []).append(audit)
-    decided: dict[tuple[int, str, str], tuple[str, str]] = {}
-    ties: dict[str, int] = {}
-    for key, mine in votes.items():
-        (top, top_n), *rest = Counter(a.audited for a in mine).most_common()
-        if rest and rest[0][1] == top_n:
-            ties[key[1]] = ties.get(key[1], 0) + 1
-        else:
-            decided[key] = (mine[0].judged, top)
-    return decided, ties
-
-
-def _disagreement(
-    source: str,
-    vote: tuple[dict[tuple[int, str, str], tuple[str, str]], dict[str, int]],
-    polarity: dict[tuple[int, str], str],
-) -> Disagreement:
-    decided, ties = vote
-    checklist = [v for k, v in decided.items() if k[1] == "checklist"]
-    intents = [v for k, v in decided.items() if k[1] == "intent"]
-    by_polarity = {}
-    for name in POLARITIES:
-        mine = [v for k, v in decided.items() if k[1] == "checklist" and polarity.get((k[0], k[2])) == name]
-        if mine:
-            by_polarity[name] = (len(mine), sum(j != a for j, a in mine))
-    return Disagreement(
-        source,
-        len(checklist),
-        sum(j != a for j, a in checklist),
-        len(intents),
-        sum(j != a for j, a in intents),
-        ties.get("checklist", 0),
-        ties.get("intent", 0),
-        by_polarity,
-    )
-
-
-def _human_label(sources: list[str]) -> str:
-    return sources[0] if len(sources) == 1 else f"majority of {len(sources)} humans ({', '.join(sources)})"
 
 
 def _read(path: Path) -> list[dict[str, str]]:
@@ -416,3 +304,8 @@ class IntentAuditor:
         except StructuredOutputError:
             return None
         return answer.value
+
+
+__getattr__ = moved_names(
+    __name__, {"POLARITIES": "proactive_bench.review", "Disagreement": "proactive_bench.review", "disagreement": "proactive_bench.review"}
+)

@@ -1,7 +1,11 @@
 """The protocol every agent under test implements, and the registry of scaffolds.
 
 A scaffold is any object with ``start_session(ctx)``, ``respond(message)``
-and ``end_session()``. ``respond`` may be a plain or an ``async`` method.
+and ``end_session()``; each may be a plain or an ``async`` method (the runner
+awaits what returns an awaitable: an agent whose start or end waits on I/O
+leaves the event loop free meanwhile). A scaffold may also have
+``end_episode()`` (plain or ``async``), called once after the run's sessions
+(or when the run stops) to release what it keeps across sessions.
 Tools must be called through ``ctx.tools.call(name, args)`` — from an async
 ``respond``, ``await ctx.tools.acall(name, args)``, which awaits the tools that
 call a model (colleagues, embedding search) — or the LangChain tools from
@@ -64,8 +68,8 @@ class Scaffold(Protocol):
     Steps are declared on the session's toolbox (``ctx.tools.begin_step()``), not on the agent.
     """
 
-    def start_session(self, ctx: SessionContext) -> None:
-        """Begin a session: keep what the agent needs from ``ctx`` until :meth:`end_session`.
+    def start_session(self, ctx: SessionContext) -> None | Awaitable[None]:
+        """Begin a session: keep what the agent needs from ``ctx`` until :meth:`end_session` (may be ``async``).
 
         Args:
             ctx: The session's id and trigger, the workspace, memory and toolbox the agent works with,
@@ -84,8 +88,8 @@ class Scaffold(Protocol):
         """
         ...
 
-    def end_session(self) -> None:
-        """End the session: the agent drops its session state; the runner scores the session after this."""
+    def end_session(self) -> None | Awaitable[None]:
+        """End the session: the agent drops its session state; the runner scores the session after this (may be ``async``)."""
         ...
 
 
@@ -158,6 +162,28 @@ async def call_respond(agent: Scaffold, message: str) -> AgentTurn:
     return result
 
 
+async def call_start_session(agent: Scaffold, ctx: SessionContext) -> None:
+    """Call ``start_session`` whether it is sync or async."""
+    await _settled(agent.start_session(ctx))
+
+
+async def call_end_session(agent: Scaffold) -> None:
+    """Call ``end_session`` whether it is sync or async."""
+    await _settled(agent.end_session())
+
+
+async def call_end_episode(agent: Scaffold) -> None:
+    """Call the agent's ``end_episode``, sync or async, if it has one (the run's sessions are over)."""
+    end_episode = getattr(agent, "end_episode", None)
+    if callable(end_episode):
+        await _settled(end_episode())
+
+
+async def _settled(result: object) -> None:
+    if inspect.isawaitable(result):
+        await result
+
+
 __all__ = [
     "SCAFFOLDS",
     "AgentTurn",
@@ -167,7 +193,10 @@ __all__ = [
     "ScaffoldLoadError",
     "ScaffoldOptions",
     "SessionContext",
+    "call_end_episode",
+    "call_end_session",
     "call_respond",
+    "call_start_session",
     "grant_reference",
     "grants_reference",
 ]

@@ -30,7 +30,7 @@ _EXPORTS = Exports(
             "run_stats",
         ),
         "permutation": ("SignFlipTest", "sign_flip_test"),
-        "protocols": ("DEFAULT_JUDGE", "PROTOCOLS", "protocol", "protocol_problem"),
+        "protocols": ("DEFAULT_JUDGE", "PROTOCOLS", "default_user", "protocol", "protocol_problem"),
         "results": ("EpisodeResult", "Failures", "SessionResult", "episode_result"),
     },
 )
@@ -52,7 +52,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         run_stats,
     )
     from proactive_bench.scoring.permutation import SignFlipTest, sign_flip_test
-    from proactive_bench.scoring.protocols import DEFAULT_JUDGE, PROTOCOLS, protocol, protocol_problem
+    from proactive_bench.scoring.protocols import DEFAULT_JUDGE, PROTOCOLS, default_user, protocol, protocol_problem
     from proactive_bench.scoring.results import EpisodeResult, Failures, SessionResult, episode_result
 
 __all__ = [
@@ -79,6 +79,7 @@ __all__ = [
     "chains",
     "comp",
     "count_statuses",
+    "default_user",
     "episode_comp",
     "episode_proc",
     "episode_result",

@@ -51,11 +51,22 @@ def protocol(name: str) -> EvalProtocol:
     return PROTOCOLS[name]
 
 
+def default_user(name: str) -> str:
+    """The user simulator a run of this protocol gets when it names none: the LLM user where the protocol needs it (π-Bench's
+    user, as the release has it), else the rules user."""
+    rules = PROTOCOLS.get(name)
+    return "llm" if rules is not None and rules.needs_models else "rules"
+
+
 def protocol_problem(name: str, user: str, judge_model: str | None, max_turns: int | None = None) -> str | None:
     """Why these run settings break the protocol (one line), or None."""
     rules = protocol(name)
-    if rules.needs_models and (user != "llm" or not judge_model):
-        return f"--protocol {name} needs the LLM user and a judge: --user llm --user-model MODEL --judge-model MODEL"
+    if rules.needs_models and user != "llm":
+        return (
+            f"--protocol {name} plays π-Bench's LLM user, not --user {user}: leave --user out (or --user llm) and give --user-model MODEL"
+        )
+    if rules.needs_models and not judge_model:
+        return f"--protocol {name} needs a judge for the rubric items: give --judge-model MODEL"
     if rules.max_turns is not None and max_turns is not None and max_turns != rules.max_turns:
         return f"--protocol {name} plays at most {rules.max_turns} agent turns a session, as the release does; leave --max-turns out (got {max_turns})"
     return None

@@ -53,6 +53,8 @@ class SessionResult:
     """(intent id, label) of every intent that received a label, in labelling order."""
     scoring: Scoring = DEFAULT_SCORING
     """The rules its scored figures follow (set by :func:`episode_result`)."""
+    gaps: tuple[str, ...] = ()
+    """What of its source benchmark's world the session lacked (the dataset session's ``gaps``): its figures are flagged."""
 
     @property
     def labelled_intents(self) -> tuple[str, ...]:
@@ -103,6 +105,7 @@ class SessionResult:
             "comp_basis": self.basis.as_dict(),
             "clipped": {"intents": self.clipped_intents, "items": self.clipped_items},
             "error": self.error,
+            "gaps": list(self.gaps),
         }
 
 

@@ -17,6 +17,7 @@ from sqlmodel import Column, Field, Session, SQLModel, col, select
 
 from proactive_bench.store.codec import CompressedText
 from proactive_bench.store.engine import bytewise, insert_ignoring
+from proactive_bench.store.lease import Fence, Fences, fence_tuple, lost_fences
 from proactive_bench.store.writer import WriteThread
 
 log = structlog.get_logger(__name__)
@@ -35,6 +36,10 @@ class ModelCallEntry(SQLModel, table=True):
     """The serialized answer, zstd-compressed when that is smaller (rows written before compression: text)."""
 
 
+Waiting = tuple[tuple[Fence, ...], dict[str, Any]]
+"""An answer not yet written: the leases its run writes under (none: a cache shared by runs) and its row."""
+
+
 class RecordedAnswers:
     """The recorded answers of one database: writes in bursts, one transaction for all answers that arrive within ``delay_s``.
 
@@ -47,21 +52,27 @@ class RecordedAnswers:
     the store's writing thread (``writer``), after the saves already queued there and
     never beside one, and a session save there takes the waiting answers into its
     own transaction: the waiting list is locked, the timer is the loop's alone.
+
+    An answer recorded under a lease (``add(..., fence=...)``, a run's call cache) is
+    written only while that lease is still its run's, as session saves are fenced: the
+    answers of a run another process took over are dropped (logged), the others written.
     """
 
     def __init__(self, engine: Any, writer: WriteThread, delay_s: float = 0.25) -> None:
         self.engine = engine
         self.writer = writer
         self.delay_s = delay_s
-        self._pending: list[dict[str, Any]] = []
+        self._pending: list[Waiting] = []
         self._lock = threading.Lock()
         self._timer: asyncio.TimerHandle | None = None
         self._writing: set[asyncio.Task[None]] = set()
         """The timer's writes queued on the writing thread (held here: the loop keeps only weak references to tasks)."""
 
-    def add(self, namespace: str, key: str, occurrence: int, generations: str) -> None:
+    def add(self, namespace: str, key: str, occurrence: int, generations: str, fence: Fences | None = None) -> None:
+        """Record an answer (written within ``delay_s``); ``fence``: the lease(s) it is written under, as its run's session saves."""
+        row = {"namespace": namespace, "key": key, "occurrence": occurrence, "generations": generations}
         with self._lock:
-            self._pending.append({"namespace": namespace, "key": key, "occurrence": occurrence, "generations": generations})
+            self._pending.append((fence_tuple(fence) if fence is not None else (), row))
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -82,13 +93,13 @@ class RecordedAnswers:
             self.put_back(rows)
             raise
 
-    def take(self) -> list[dict[str, Any]]:
+    def take(self) -> list[Waiting]:
         """The waiting answers, for a caller that writes them in its own transaction (and puts them back if it fails)."""
         with self._lock:
             rows, self._pending = self._pending, []
         return rows
 
-    def put_back(self, rows: list[dict[str, Any]]) -> None:
+    def put_back(self, rows: list[Waiting]) -> None:
         with self._lock:
             self._pending = rows + self._pending
 
@@ -138,9 +149,16 @@ class RecordedAnswers:
             db.execute(delete(ModelCallEntry).where(col(ModelCallEntry.namespace).startswith(f"{run_id}/")))
 
 
-def write_answers(db: Any, rows: list[dict[str, Any]]) -> None:
-    """Insert answers taken from :class:`RecordedAnswers` through a connection or session; an answer already
-    recorded under the same (namespace, key, occurrence) stays, as the cache's own rule says (two writers of a
-    shared namespace, such as the runs of a sweep summarising one odyssey task, may record the same answer)."""
+def write_answers(db: Any, waiting: list[Waiting]) -> None:
+    """Insert answers taken from :class:`RecordedAnswers` through a connection, as the transaction's first write; an
+    answer already recorded under the same (namespace, key, occurrence) stays, as the cache's own rule says (two writers
+    of a shared namespace, such as the runs of a sweep summarising one odyssey task, may record the same answer).
+    Answers recorded under a lease this process no longer holds are left out (:func:`~proactive_bench.store.lease.lost_fences`)."""
+    if not waiting:
+        return
+    lost = lost_fences(db, {fence for fences, _ in waiting for fence in fences})
+    rows = [row for fences, row in waiting if lost.isdisjoint(fences)]
+    if lost:
+        log.warning("answers_dropped_lease_lost", answers=len(waiting) - len(rows), leases=sorted(fence.scope for fence in lost))
     if rows:
         db.execute(insert_ignoring(ModelCallEntry, db.dialect.name), rows)

@@ -24,7 +24,7 @@ from proactive_bench.store.answers import RecordedAnswers
 from proactive_bench.store.cleanup import CleanupQueries
 from proactive_bench.store.engine import StoreOpenError, locate, make_engine
 from proactive_bench.store.judgments import JudgmentQueries
-from proactive_bench.store.lease import Fences
+from proactive_bench.store.lease import Fences, check_fence
 from proactive_bench.store.lookup import LookupQueries
 from proactive_bench.store.migration import migrate, require_head
 from proactive_bench.store.probes import ProbeQueries
@@ -72,14 +72,19 @@ class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, Judgment
             db.commit()  # keys are filled in by the flush; nothing is computed by the database
 
     def update(self, row: SQLModel, **changes: Any) -> None:
-        """Set columns of a stored row, on the object and in the database (one UPDATE of those columns)."""
+        """Set columns of a stored row, on the object and in the database (one UPDATE of those columns).
+
+        Under a lease (``fence``), only while this process still holds it: LeaseLost otherwise, nothing changed (a
+        writer that lost its run never writes a final status over the new holder's)."""
         table: Table = row.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
-        for key, value in changes.items():
-            setattr(row, key, value)
         primary = {column: getattr(row, column.key) for column in table.primary_key.columns}
         with self.engine.begin() as db:
             if db.execute(update(table).where(*(column == value for column, value in primary.items())).values(changes)).rowcount != 1:
                 raise LookupError(f"{table.name} {list(primary.values())} is not in {self.name}")
+            if self.fence is not None:  # after the write: on SQLite the transaction then holds the write lock
+                check_fence(db, self.fence)
+        for key, value in changes.items():
+            setattr(row, key, value)
 
     def close_connections(self) -> None:
         """Close the pooled connections (before a fork: no handle may cross it; later calls reopen them)."""

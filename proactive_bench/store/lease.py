@@ -5,9 +5,19 @@ what they write (a sweep's id, or a lone run's id) before any session runs,
 renew it every :data:`HEARTBEAT_S` seconds (one background thread per process renews all its leases) and
 delete it when they end, Ctrl-C included. A second writer is refused with
 :class:`LeaseHeld`, whose message names the holder. A lease whose holder is
-gone is taken over (and logged): its heartbeat is older than
-:data:`EXPIRY_S`, or it was taken on this host by a process that no longer
-exists (``kill -9``).
+gone is taken over (and logged); whether it is gone is decided by
+:func:`stale_reason`:
+
+- taken on this host since its last boot (same host name and Linux boot id,
+  ``/proc/sys/kernel/random/boot_id``): by its process alone. A holder whose
+  process no longer exists (``kill -9``), or whose pid now belongs to another
+  process (another start time, ``/proc/PID/stat``), is gone at once; a live
+  holder is never taken over, however stale its heartbeat (a process stopped
+  or stalled under load still owns what it writes; stop it to take over).
+- taken on another host, on this host before a restart (another boot id: its
+  pid may have been reused since), or where no boot id is known (no ``/proc``,
+  or a lease of an older pbench): by its heartbeat, older than
+  :data:`EXPIRY_S`; a dead pid on this host still counts as gone at once.
 
 Taking and renewing are conditional writes (an INSERT that fails on an
 existing row; an UPDATE that names the owner token it expects), so the lease
@@ -29,15 +39,16 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Collection, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import structlog
-from sqlalchemy import Connection, bindparam, delete, insert, select, update
+from sqlalchemy import BigInteger, Column, Connection, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import Field, SQLModel, col
 
@@ -48,6 +59,7 @@ HEARTBEAT_S = 3.0
 EXPIRY_S = 3 * HEARTBEAT_S
 """A lease not renewed for this long is stale and may be taken over."""
 _TAKE_ATTEMPTS = 5
+BOOT_ID_FILE = Path("/proc/sys/kernel/random/boot_id")
 
 
 class Lease(SQLModel, table=True):
@@ -57,6 +69,10 @@ class Lease(SQLModel, table=True):
     owner: str = Field(description="A random token of the holder; a save checks it (fencing).")
     pid: int
     host: str
+    boot_id: str | None = Field(default=None, description="The holder's host's boot id (Linux); None where unknown.")
+    started: int | None = Field(
+        default=None, sa_column=Column(BigInteger, nullable=True), description="The holder process's start, in clock ticks after boot."
+    )
     command: str
     taken: datetime
     heartbeat: datetime
@@ -94,11 +110,33 @@ def check_fence(db: Connection, fences: Fences) -> None:
     SQLite serializes the transaction once it has written; other databases
     lock the rows read here until commit (FOR SHARE), so a takeover waits.
     """
-    checked = fences if isinstance(fences, tuple) else (fences,)
+    checked = fence_tuple(fences)
     owners = {scope: owner for scope, owner in db.execute(_owners_of(), {"scopes": [fence.scope for fence in checked]})}
     for fence in checked:
         if owners.get(fence.scope) != fence.owner:
             raise LeaseLost(f"{fence.scope}: another process took over this run's lease; this one stops without saving")
+
+
+def fence_tuple(fences: Fences) -> tuple[Fence, ...]:
+    """One fence or several, as a tuple."""
+    return fences if isinstance(fences, tuple) else (fences,)
+
+
+def lost_fences(db: Connection, fences: Collection[Fence]) -> set[Fence]:
+    """Inside a write transaction: those of ``fences`` whose owner no longer holds the lease (none raised: a writer of
+    several runs' rows, such as the recorded answers' flush, drops only the rows of the runs it lost).
+
+    On SQLite the fences' lease rows are touched first (an UPDATE that changes no value): that takes the database's
+    write lock, so no takeover commits between this read and the caller's writes. Other databases lock the rows read
+    until commit (FOR SHARE), so a takeover waits for the caller's transaction.
+    """
+    if not fences:
+        return set()
+    scopes = sorted({fence.scope for fence in fences})
+    if db.dialect.name == "sqlite":
+        db.execute(update(Lease).where(col(Lease.scope).in_(scopes)).values(owner=col(Lease.owner)))
+    owners = {scope: owner for scope, owner in db.execute(_owners_of(), {"scopes": scopes})}
+    return {fence for fence in fences if owners.get(fence.scope) != fence.owner}
 
 
 def holds(store: Any, fence: Fence) -> bool:
@@ -237,6 +275,8 @@ def take_lease(engine: Any, scope: str, command: str | None = None) -> HeldLease
             "owner": secrets.token_hex(16),
             "pid": os.getpid(),
             "host": socket.gethostname(),
+            "boot_id": boot_id(),
+            "started": process_started(os.getpid()),
             "command": command if command is not None else _command_line(),
             "taken": now,
             "heartbeat": now,
@@ -269,11 +309,16 @@ def take_lease(engine: Any, scope: str, command: str | None = None) -> HeldLease
 
 
 def stale_reason(lease: Any, now: datetime) -> str | None:
-    """Why a lease may be taken over (its heartbeat expired, or its holder on this host is dead), or None."""
+    """Why a lease may be taken over, or None (see the module's rules): on this host and boot its process decides,
+    elsewhere its heartbeat."""
+    if lease["host"] == socket.gethostname():
+        this_boot = boot_id()
+        if this_boot is not None and lease["boot_id"] == this_boot:
+            return None if holder_alive(lease["pid"], lease["started"]) else "holder process is gone"
+        if lease["boot_id"] is None and not pid_alive(lease["pid"]):
+            return "holder process is gone"
     if _aware(lease["expires"]) <= now:
         return "heartbeat expired"
-    if lease["host"] == socket.gethostname() and not pid_alive(lease["pid"]):
-        return "holder process is gone"
     return None
 
 
@@ -299,6 +344,33 @@ def pid_alive(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
     except (OSError, IndexError):  # no /proc (macOS): kill(0) said it exists
         return True
+
+
+def holder_alive(pid: int, started: int | None) -> bool:
+    """Whether the process that took a lease on this boot still runs: its pid is alive and, when its start time was
+    recorded and can be read now, started then (not a later process given the same pid)."""
+    if not pid_alive(pid):
+        return False
+    now_started = process_started(pid) if started is not None else None
+    return now_started is None or now_started == started
+
+
+@cache
+def boot_id() -> str | None:
+    """This host's boot id (Linux: a new random id at every boot), or None where there is none to read."""
+    try:
+        return BOOT_ID_FILE.read_text(encoding="ascii").strip() or None
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def process_started(pid: int) -> int | None:
+    """When process ``pid`` started, in clock ticks after boot (field 22 of ``/proc/PID/stat``); None without it."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return int(stat.read().rsplit(")", 1)[1].split()[19])  # the fields after the command name start at field 3
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _command_line() -> str:

@@ -26,7 +26,7 @@ log = structlog.get_logger(__name__)
 MIGRATIONS = Path(__file__).parent / "migrations"
 """The Alembic script folder; its ``versions/`` hold one module per revision."""
 _ADVISORY_KEY = 0x7062656E6368  # "pbench": the PostgreSQL lock that serializes migrations of one database
-HEAD = "0008"
+HEAD = "0009"
 """The schema revision this pbench writes: the newest of ``migrations/versions`` (tests/store checks they agree)."""
 VERSION_TABLE = "alembic_version"
 """Where Alembic keeps a database's revision (one row, column ``version_num``)."""

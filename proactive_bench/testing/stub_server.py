@@ -191,6 +191,10 @@ class StubServer:
     """The answer to ``POST /v1/embeddings`` (None: 404), e.g. :func:`hashed_embeddings`."""
     models: dict[str, Any] | None = None
     """The answer to ``GET /v1/models`` (None: 404), e.g. ``{"data": [{"id": "m", "max_model_len": 4096}]}``."""
+    tokenizer: Responder | None = None
+    """The answer to ``POST /tokenize`` at the server's root (None: 404), as llama.cpp or vLLM answer it; these
+    requests are kept in :attr:`tokenize_requests`, not :attr:`requests` (they are no model call)."""
+    tokenize_requests: list[dict[str, Any]] = field(default_factory=list, init=False, repr=False)
     authorizations: list[str] = field(default_factory=list, init=False, repr=False)
     """The ``Authorization`` header of every request, in order."""
     _received: list[bytes] = field(default_factory=list, init=False, repr=False)
@@ -261,6 +265,8 @@ class StubServer:
 
     async def _answer(self, request: web.Request) -> web.StreamResponse:
         raw = await request.read()
+        if request.path.rstrip("/").endswith("/tokenize"):
+            return self._count(json.loads(raw or b"{}"))
         self._received.append(raw)
         self.authorizations.append(request.headers.get("Authorization", ""))
         body = json.loads(raw or b"{}")
@@ -277,6 +283,12 @@ class StubServer:
         if reply.cut_at is not None:
             return await _cut_short(request, reply)
         return web.Response(status=reply.status, body=reply.body, headers={"Content-Type": "application/json", **reply.headers})
+
+    def _count(self, body: dict[str, Any]) -> web.Response:
+        self.tokenize_requests.append(body)
+        reply = self.tokenizer(body) if self.tokenizer is not None else error_reply(404, "no route /tokenize")
+        status, payload = reply if isinstance(reply, tuple) else (200, reply)
+        return web.json_response(payload, status=status)
 
     def _route(self, path: str, body: dict[str, Any]) -> Reply:
         if path.endswith("/chat/completions"):

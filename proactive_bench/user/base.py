@@ -135,6 +135,19 @@ class StageVerdict:
     evidence: str
 
 
+def check_finding_ids(found: list[str], open_ids: list[str]) -> None:
+    """Exactly one finding per open intent, or a judge's answer is rejected (and asked again): a structured-call check.
+
+    Raises:
+        ValueError: naming the unknown, missing and repeated ids.
+    """
+    unknown = sorted(set(found) - set(open_ids))
+    missing = [i for i in open_ids if i not in found]
+    repeated = sorted({i for i in found if found.count(i) > 1})
+    if unknown or missing or repeated:
+        raise ValueError(f"findings must cover each open id once: unknown {unknown}, missing {missing}, repeated {repeated}")
+
+
 def combine_stages(
     open_ids: list[str],
     completed: list[StageVerdict],

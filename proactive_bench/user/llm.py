@@ -57,6 +57,7 @@ from proactive_bench.user.base import (
     UserDecision,
     UserOptions,
     UserView,
+    check_finding_ids,
     combine_stages,
 )
 from proactive_bench.user.leaks import leaked_intents
@@ -122,15 +123,6 @@ def request_text(session: Session) -> str:
 
 def intent_list(intents: list[HiddenIntent]) -> str:
     return "\n".join(f"- {i.id}: {i.text}" for i in intents)
-
-
-def _check_ids(found: list[str], open_ids: list[str]) -> None:
-    """Exactly one finding per open intent, or the answer is rejected (and retried)."""
-    unknown = sorted(set(found) - set(open_ids))
-    missing = [i for i in open_ids if i not in found]
-    duplicated = sorted({i for i in found if found.count(i) > 1})
-    if unknown or missing or duplicated:
-        raise ValueError(f"findings must cover each open id once: unknown {unknown}, missing {missing}, repeated {duplicated}")
 
 
 class LLMUser:
@@ -205,7 +197,7 @@ class LLMUser:
             "completion_stage",
             fixed,
             clippable,
-            check=lambda j: _check_ids([f.intent_id for f in j.findings], open_ids),
+            check=lambda j: check_finding_ids([f.intent_id for f in j.findings], open_ids),
         )
         return [StageVerdict(f.intent_id, f.evidence or "completed in the latest turn") for f in result.value.findings if f.completed]
 
@@ -227,7 +219,7 @@ class LLMUser:
             "question_stage",
             fixed,
             clippable,
-            check=lambda j: _check_ids([f.intent_id for f in j.findings], open_ids),
+            check=lambda j: check_finding_ids([f.intent_id for f in j.findings], open_ids),
         )
         claims = {f.intent_id: match_admissible(f.question, screen) for f in result.value.findings if f.targeted}
         kept = cap_claims({i: q for i, q in claims.items() if q is not None})

@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 from proactive_bench.data_model import IntentLabel, Stage, clipped_note, collecting_clips, questions_in, render_changed_files
 from proactive_bench.dataset import HiddenIntent, Session, compile_pattern
 from proactive_bench.llm import METHODS, Recorder, RetryPolicy, StructuredCaller, StructuredOutputError, load_prompt
-from proactive_bench.user.base import StageVerdict, UserDecision, UserView, combine_stages, revealed
+from proactive_bench.user.base import StageVerdict, UserDecision, UserView, check_finding_ids, combine_stages, revealed
 
 PROMPT_FOLDER = "user/prompts"
 PIBENCH_COMPLETION_PROMPT = load_prompt(PROMPT_FOLDER, "pibench_completion.v1")
@@ -108,15 +108,6 @@ def cue_targets(intents: Sequence[HiddenIntent], reply: str) -> list[StageVerdic
     return verdicts
 
 
-def _check_ids(found: list[str], open_ids: list[str]) -> None:
-    """Exactly one finding per listed intent, or the answer is rejected (and asked again)."""
-    unknown = sorted(set(found) - set(open_ids))
-    missing = [i for i in open_ids if i not in found]
-    repeated = sorted({i for i in found if found.count(i) > 1})
-    if unknown or missing or repeated:
-        raise ValueError(f"findings must cover each listed id once: unknown {unknown}, missing {missing}, repeated {repeated}")
-
-
 class PibenchLLMUser:
     """``--user llm`` under ``--protocol pibench``: the release's two checks on a chat model, replies as written."""
 
@@ -173,7 +164,7 @@ class PibenchLLMUser:
             "completion_stage",
             {"intents": intent_lines(view.open_intents)},
             {"latest": view.evidence.latest_reply or "(empty)", "files": rendered},
-            check=lambda j: _check_ids([f.intent_id for f in j.findings], open_ids),
+            check=lambda j: check_finding_ids([f.intent_id for f in j.findings], open_ids),
         )
         return [StageVerdict(f.intent_id, "met by the latest message or the task's files") for f in result.value.findings if f.completed]
 
@@ -185,7 +176,7 @@ class PibenchLLMUser:
             "question_stage",
             {"intents": intent_lines(still)},
             {"latest": view.evidence.latest_reply or "(empty)"},
-            check=lambda j: _check_ids([f.intent_id for f in j.findings], ids),
+            check=lambda j: check_finding_ids([f.intent_id for f in j.findings], ids),
         )
         verdicts = []
         for f in result.value.findings:

@@ -132,7 +132,8 @@ def _stuffing_session(start: SessionStart) -> list[Problem]:
     workspace, memory = start.workspace, start.memory
     paths = written_paths(start.session)
     checks = _checks(start.session)
-    before = {field: _value(check, start.evidence) for field, check in checks}
+    unstuffed = replace(start.evidence, memo={})  # one memo per state of the world: its walk and texts are shared by the checks
+    before = {field: _value(check, unstuffed) for field, check in checks}
     saved = {p: workspace.read_text(p) if workspace.glob_files(p) else None for p in paths}
     saved_memory = memory.as_dict()
     flagged: dict[str, str] = {}
@@ -144,8 +145,9 @@ def _stuffing_session(start: SessionStart) -> list[Problem]:
                 memory.delete(key)
             for key, text in {**saved_memory, **entries}.items():
                 memory.write(key, text)
+            stuffed = replace(start.evidence, memo={})
             for field, check in checks:
-                if field not in flagged and not before[field] and _value(check, start.evidence):
+                if field not in flagged and not before[field] and _value(check, stuffed):
                     flagged[field] = layout
     finally:
         for path, original in saved.items():
@@ -171,6 +173,6 @@ def _stuffing_session(start: SessionStart) -> list[Problem]:
 
 def _value(check: Any, evidence: Evidence) -> bool:
     try:
-        return evaluate(check, replace(evidence, memo={}))
+        return evaluate(check, evidence)
     except Exception:  # a grader that fails on garbage is not satisfied by it
         return False

@@ -35,6 +35,7 @@ from proactive_bench.dataset import (
     dependency_units,
     draft_dataset,
     runnable_dataset,
+    timed_files_dir,
     walk,
 )
 from proactive_bench.env import Workspace, resolve_tool_names
@@ -155,6 +156,8 @@ def _field_problems(episode: LoadedEpisode, root: Path, broken: Mapping[str, Par
     produced: set[str] | None = set()
     for session in episode.sessions:
         partial = broken.get(session.id)
+        timed = timed_files_dir(episode.directory, session.id)
+        seed_files |= set(Workspace(timed).files()) if timed.is_dir() else set()  # placed when the session starts, there from then on
         if produced is not None:
             produced |= {str(s.args["path"]) for s in session.reference if s.tool in ("write_file", "edit_file") and "path" in s.args}
         if partial is not None and partial.is_broken("reference"):
@@ -213,7 +216,10 @@ def _check_session(session: Session, rel: str, root: Path, known_files: set[str]
             err(f"reference[{n}].tool", f"{step.tool!r} is not among the session's tools")
     for path in session.files:
         if known_files is not None and path not in known_files:
-            err("files", f"{path!r} is neither in the workspace seed nor written by an earlier reference solution")
+            err(
+                "files",
+                f"{path!r} is neither in the workspace seed, nor placed by this or an earlier session, nor written by an earlier reference solution",
+            )
     request_words = _words(session.trigger.message)
     for n, intent in enumerate(session.intents):
         where = f"intents[{n}]"

@@ -144,3 +144,27 @@ def test_taxonomy_codes_match_the_taxonomy_document() -> None:
 
     text = (REPO / "docs" / "taxonomy.md").read_text(encoding="utf-8")
     assert tuple(re.findall(r"^\| ([A-Z]) \|", text, re.MULTILINE)) == CATEGORY_CODES
+
+
+def test_a_check_walks_the_workspace_and_reads_each_file_once_per_evidence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Leaves of one check share the walk and the texts; a new evidence (the world changed) sees the change."""
+    workspace = Workspace(tmp_path / "ws")
+    workspace.write_text("out/plan.md", "PRODUCE\n- tomatoes 10\n")
+    walks, reads = [], []
+    monkeypatch.setattr(Workspace, "scan", lambda self, scan=Workspace.scan: walks.append(1) or scan(self))
+    monkeypatch.setattr(Workspace, "read_text", lambda self, p, read=Workspace.read_text: reads.append(p) or read(self, p))
+    check = PREDICATE.validate_python(
+        {
+            "all": [
+                {"file_exists": "out/*.md"},
+                {"file_matches": {"path": "out/plan.md", "pattern": "PRODUCE"}},
+                {"file_near": {"path": "out/plan.md", "patterns": ["tomatoes", "10"]}},
+                {"line_count": {"path": "out/*.md", "pattern": "^- ", "min": 1, "max": 1}},
+            ]
+        }
+    )
+    evidence = Evidence([], [], workspace, Memory(), GraderResolver(REPO))
+    assert evaluate(check, evidence) and evaluate(check, evidence)
+    assert len(walks) == 1 and reads == ["out/plan.md"]
+    workspace.write_text("out/plan.md", "nothing here\n")
+    assert not evaluate(check, Evidence([], [], workspace, Memory(), GraderResolver(REPO)))

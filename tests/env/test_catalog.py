@@ -67,3 +67,15 @@ def test_every_app_table_exists_whichever_tools_were_looked_up() -> None:
     assert {f"proactive_bench.env.{m}" for m in catalog.TABLE_MODULES} <= loaded
     assert {"gmail_email", "general_scheduled_task", "todoist_task"} <= set(app_tables())
     assert [spec.name for spec in resolve_tool_names(["clock"])] == ["clock__now", "clock__wait_until"]
+
+
+def test_a_group_lists_its_tools_in_the_catalog_s_order_whichever_module_was_imported_first() -> None:
+    """An agent's prompt lists a group's tools in this order: a module imported out of turn must not reorder them."""
+    before = [spec.name for spec in REGISTRY.group("workspace")]
+    assert before[:2] == ["read_file", "write_file"] and before.index("glob") > before.index("list_dir")
+    moved = {name: REGISTRY.registered.pop(name) for name in ("read_file", "write_file", "edit_file", "list_dir")}
+    try:
+        REGISTRY.registered.update(moved)  # as if file_search's tools had been registered first
+        assert [spec.name for spec in REGISTRY.group("workspace")] == before
+    finally:
+        REGISTRY.registered.update(moved)

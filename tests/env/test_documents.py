@@ -10,7 +10,8 @@ import pytest
 from pypdf import PdfWriter
 from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 
-from proactive_bench.env.documents import read_as_text
+from proactive_bench.env import documents
+from proactive_bench.env.documents import document_text, read_as_text
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
@@ -86,3 +87,19 @@ def test_damaged_document_is_an_error_result(box: ToolBox) -> None:
 def test_other_files_are_read_as_utf8(tmp_path: Path) -> None:
     (tmp_path / "a.csv").write_bytes("drug,note\naspirin,caf\xe9\n".encode() + b"\xff")
     assert read_as_text(tmp_path / "a.csv") == "drug,note\naspirin,caf\xe9\n\ufffd"
+
+
+def test_a_document_read_again_unchanged_is_parsed_once_and_a_changed_one_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Graders and checks read the same spreadsheet every session: its text is kept by content, never by name."""
+    parsed: list[bytes] = []
+
+    def counting(source: object) -> str:
+        data = source.read()  # type: ignore[attr-defined]
+        parsed.append(data)
+        return f"text of {data!r}"
+
+    monkeypatch.setitem(documents.READERS, ".xlsx", counting)
+    first, changed = f"{tmp_path} first".encode(), f"{tmp_path} changed".encode()  # bytes no other test has parsed
+    assert document_text(first, "a.xlsx") == document_text(first, "b/other.xlsx") == f"text of {first!r}"
+    assert document_text(changed, "a.xlsx") == f"text of {changed!r}"
+    assert parsed == [first, changed]

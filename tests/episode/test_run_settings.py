@@ -65,3 +65,12 @@ def test_a_run_stored_by_an_earlier_version_resumes_to_the_same_result(tmp_path:
         (s["session_id"], s["status"], s["turns"], s["completed"], s["comp"]) for s in clean["sessions"]
     ]
     assert Store(db).run(run.id).status == "finished"
+
+
+def test_a_run_that_names_no_user_gets_its_protocols() -> None:
+    """π-Bench's LLM user under --protocol pibench, the rules user otherwise."""
+    common = {"persona": "mini", "model": "scripted:passive", "data_root": str(MINI)}
+    assert RunSpec(**common).user == "rules"
+    pibench = RunSpec(**common, protocol="pibench", user_model="openai:u", judge_model="openai:j")
+    assert (pibench.user, pibench.user_backend) == ("llm", "llm:openai:u")
+    assert RunSpec(**common, user=None, protocol="pibench", user_model="openai:u", judge_model="openai:j").user == "llm"

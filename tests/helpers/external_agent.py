@@ -6,7 +6,9 @@ SIGTERM; given SESSION, only there, like echo elsewhere), ``flood`` (one endless
 replies per message), ``linger`` (like echo, but does not exit after session_end, ignoring SIGTERM), ``chatter`` (replies, then
 writes replies without end), ``dump PATH`` (like echo, and appends its environment, arguments and every message it
 receives to PATH as JSON lines; ``dump PATH tools`` also the answers of the session's MCP server to a tool listing
-and two calls, at each session's start).
+and two calls, at each session's start), ``gate PATH`` (like echo, but after session_end waits up to 10 s for PATH to
+exist, noting ``gate seen`` or ``gate missed`` in ``seen.txt``). Each mode serves sessions until stdin closes: one
+process may serve several (``--agent-lifetime episode``); ``turn N`` counts the session's turns.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ def main() -> None:
             with open(arg, "a") as out:
                 out.write(json.dumps({"env": dict(os.environ), "argv": sys.argv, "cwd": os.getcwd(), "message": message}) + "\n")
         if message["type"] == "session_start":
-            session = message["session"]
+            session, turn = message["session"], 0
             if mode == "dump" and sys.argv[3:] == ["tools"]:
                 with open(arg, "a") as out:
                     out.write(json.dumps({"tools": asyncio.run(tool_answers(message["mcp"]["url"], message["mcp"]["token"]))}) + "\n")
@@ -58,7 +60,13 @@ def main() -> None:
             if mode == "linger":
                 signal.signal(signal.SIGTERM, signal.SIG_IGN)
                 time.sleep(3600)
-            return
+            if mode == "gate":
+                waited = time.monotonic() + 10
+                while not os.path.exists(arg) and time.monotonic() < waited:
+                    time.sleep(0.01)
+                with open("seen.txt", "a") as notes:
+                    notes.write(f"{session}: gate {'seen' if os.path.exists(arg) else 'missed'}\n")
+            continue
         turn += 1
         with open("seen.txt", "a") as notes:
             notes.write(f"{session} {turn}: {message['text'][:40]}\n")

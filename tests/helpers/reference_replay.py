@@ -43,9 +43,9 @@ def record_reference(folder: Path) -> Recording:
     return folder / "reference.jsonl", records
 
 
-def assert_replays_reference(tmp_path: Path, model: str, reference: list[dict[str, Any]]) -> None:
-    """``model`` on the same sessions gives the reference's figures (Proc 1.0, Comp 1.0) and tool calls, in order."""
-    ran = run_cli("episode", "--json", *PHARMACIST, "--agent", model, "--db", str(tmp_path / "r.db"))
+def assert_replays_reference(tmp_path: Path, model: str, reference: list[dict[str, Any]], *flags: str) -> None:
+    """``model`` (with ``flags``) on the same sessions gives the reference's figures (Proc 1.0, Comp 1.0) and tool calls, in order."""
+    ran = run_cli("episode", "--json", *PHARMACIST, "--agent", model, "--db", str(tmp_path / "r.db"), *flags)
     assert ran.exit_code == 0, ran.output
     result = json.loads(ran.stdout)
     assert (result["proc"], result["comp"]) == (1.0, 1.0)

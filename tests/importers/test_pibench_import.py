@@ -117,14 +117,8 @@ def test_persona_episode_order_and_dependency_units(imported: Path) -> None:
 def test_every_task_format_variation_converts(imported: Path) -> None:
     researcher = load_dataset(imported).episodes["researcher"]
     financier = load_dataset(imported).episodes["Financier"]
-    # task types become categories, all four of them
-    categories = {s.id: s.category for s in researcher.sessions + financier.sessions}
-    assert {
-        categories["researcher_task_002"],
-        categories["Financier_task_010"],
-        categories["Financier_task_002"],
-        categories["Financier_task_007"],
-    } == {"long_term", "short_term_contextual", "short_term_independent", "val"}
+    # the release gives no category (its task types are not categories): none is guessed
+    assert {s.category for s in researcher.sessions + financier.sessions} == {"unavailable"}
     # user and env triggers
     event = researcher.session("researcher_task_020").trigger
     assert (event.type, event.source) == ("event", "huggingface_hub") and json.loads(event.message)[
@@ -167,11 +161,12 @@ def test_grader_scripts_become_one_rule_item_per_criterion(imported: Path) -> No
     assert missing.text == "[tools] every check of Financier_task_017.py"
 
 
-def test_task_files_land_in_the_workspace_seed_byte_for_byte(imported: Path) -> None:
-    seed = imported / "episodes" / "researcher" / "workspace"
+def test_task_files_are_placed_at_their_session_start_byte_for_byte(imported: Path) -> None:
+    placed = imported / "episodes" / "researcher" / "session_files" / "researcher_task_006"
     source = PIBENCH_MINI / "data" / "researcher" / "tasks" / "researcher_task_006" / "paper_list.txt"
-    assert (seed / "paper_list.txt").read_bytes() == source.read_bytes() and b"\r\n" in source.read_bytes()
-    invalid_yaml = imported / "episodes" / "Financier" / "workspace" / "pd_scorecard_model_spec.yaml"
+    assert (placed / "paper_list.txt").read_bytes() == source.read_bytes() and b"\r\n" in source.read_bytes()
+    assert not (imported / "episodes" / "researcher" / "workspace").exists()
+    invalid_yaml = imported / "episodes" / "Financier" / "session_files" / "Financier_task_010" / "pd_scorecard_model_spec.yaml"
     assert b"- >5000" in invalid_yaml.read_bytes()
     financier = load_dataset(imported).episodes["Financier"]
     assert financier.session("Financier_task_010").files == ["pd_scorecard_model_spec.yaml"]
@@ -196,8 +191,8 @@ def test_report_lists_what_could_not_be_converted(imported: Path) -> None:
     ):
         assert line in report, line
     assert (
-        "the apps start empty, so logins fail until episodes/researcher/apps/<app>.yaml seeds them (1 task(s): researcher_task_014)"
-        in report
+        "- researcher: apps: AppWorld's todoist records (its own database, not in the release) are absent; "
+        "only the accounts the requests state are seeded (1 task(s): researcher_task_014)" in report
     )
 
 
@@ -374,7 +369,7 @@ def test_malformed_inputs_are_reported_item_by_item_and_the_rest_still_validates
         ("t_cycle_b", ["t_cycle_a"]),
     ]
     ok = episode.session("t_ok")
-    assert (ok.title, ok.category, ok.trigger.type) == ("t_ok", "unknown", "user")
+    assert (ok.title, ok.category, ok.trigger.type) == ("t_ok", "unavailable", "user")
     assert episode.session("t_env_text").trigger.model_dump(exclude_defaults=True) == {"type": "event", "message": "Please help."}
     script = episode.session("t_script")
     assert [i.text for i in script.intents] == ["Be brief."] and [c.weight for c in script.checklist if c.grader == "rubric"] == [1.0]
@@ -489,16 +484,10 @@ def grades(db: Path, run_id: str) -> dict[str, dict[str, Grade]]:
 
 
 def test_an_imported_episode_runs_with_the_llm_user_pooled_proc_and_script_items(imported: Path, tmp_path: Path) -> None:
-    seeds = imported / "episodes" / "researcher" / "apps"
-    seeds.mkdir(exist_ok=True)
-    (seeds / "todoist.yaml").write_text('todoist_user:\n  - {id: 1, name: Laura Mccoy, email: la-mcco@gmail.com, password: "Eu(M@!7"}\n')
-    try:
-        fake = FakeModels()
-        result, out = run_imported(
-            imported, tmp_path / "r.db", fake, "researcher", "researcher_task_002,researcher_task_008,researcher_task_014"
-        )
-    finally:
-        (seeds / "todoist.yaml").unlink()
+    fake = FakeModels()  # the Todoist login the agent uses is the one researcher_task_014 states: the import seeded it
+    result, out = run_imported(
+        imported, tmp_path / "r.db", fake, "researcher", "researcher_task_002,researcher_task_008,researcher_task_014"
+    )
     assert result.exit_code == 0, result.output
     by_id = {s["session_id"]: s for s in out["sessions"]}
     assert {s["status"] for s in out["sessions"]} == {"completed"}

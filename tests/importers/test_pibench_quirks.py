@@ -38,6 +38,8 @@ def test_quirks_are_repaired_with_a_report_line_and_the_output_validates(source:
     edit_task(source, "researcher_task_020", lambda d: d["trigger"].update(type="Environment"))
     edit_task(source, "researcher_task_006", repeat_request)
     edit_task(source, "researcher_task_014", lambda d: d.update(task_type="val"))
+    edit_task(source, "researcher_task_006", lambda d: d["metadata"].update(category="k"))  # a release that gives the category
+    edit_task(source, "researcher_task_008", lambda d: d.update(category="Research"))  # not one of A-R
     out = tmp_path / "out"
     result = run_cli("import", "pibench", str(source), "--out", str(out))
     assert result.exit_code == 0, result.output
@@ -50,6 +52,12 @@ def test_quirks_are_repaired_with_a_report_line_and_the_output_validates(source:
     report = (out / "IMPORT_REPORT.md").read_text(encoding="utf-8")
     assert "repeats the initial request word for word; left out" in report
     assert "unknown task type 'val'" in report
+    assert [sessions[t].category for t in ("researcher_task_006", "researcher_task_008", "researcher_task_014")] == [
+        "K",
+        "unavailable",
+        "unavailable",
+    ]
+    assert "'Research' is not one of the paper's categories A-R" in report
     assert "π-Bench hidden intents" in report and "| total |" in report
 
 

@@ -36,6 +36,7 @@ from proactive_bench.episode import session_toolbox
 from proactive_bench.mcp_world import LOOPBACK, McpWorld, WorldStartError
 from proactive_bench.store import Store, ToolCallRow
 from tests.helpers.cli import run_cli, run_episode_json
+from tests.helpers.loop_gates import ServerGates
 from tests.helpers.paths import DATA, REPO
 
 SESSION = "s01_vanco_auc_review"
@@ -230,6 +231,36 @@ async def test_calls_run_on_the_loop_that_started_the_world(pharmacist: LoadedEp
             await asyncio.gather(*(client.call_tool("list_dir", {"path": "."}) for _ in range(3)))
     assert seen == [threading.get_ident()] * 3
     assert [r.seq for r in toolbox.records] == [0, 1, 2]
+
+
+async def test_a_world_awaited_starts_and_stops_without_holding_the_loop(
+    pharmacist: LoadedEpisode, session: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``async with McpWorld``: while the server starts and stops, in its thread, the loop that awaits it runs other
+    coroutines (a runner's other sessions); the token check and the calls on the awaiting loop are as before."""
+    gates = ServerGates(monkeypatch)
+    toolbox = world_toolbox(pharmacist, session, tmp_path / "ws")
+    opener = gates.open_when_free("startup")
+    async with McpWorld(toolbox) as world:
+        await opener
+        url = world.url
+        async with httpx2.AsyncClient() as http:
+            assert (await http.post(url, json={})).status_code == 401
+        async with connected(world.url, world.token) as client:
+            assert not (await client.call_tool("list_dir", {"path": "."})).is_error
+        opener = gates.open_when_free("shutdown")
+    await opener
+    assert gates.free == {"startup": True, "shutdown": True}
+    assert [r.tool_name for r in toolbox.records] == ["list_dir"]
+    with pytest.raises(httpx2.ConnectError):  # stopped: nothing listens any more
+        async with httpx2.AsyncClient() as http:
+            await http.post(url, json={})
+
+
+async def test_a_world_awaited_on_a_taken_port_is_a_clear_error(pharmacist: LoadedEpisode, session: Session, tmp_path: Path) -> None:
+    async with McpWorld(world_toolbox(pharmacist, session, tmp_path / "a")) as world:
+        with pytest.raises(WorldStartError, match="did not start"):
+            await McpWorld(world_toolbox(pharmacist, session, tmp_path / "b"), port=world.port).astart()
 
 
 def free_port() -> int:

@@ -16,11 +16,17 @@ import shutil
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 
+import proactive_bench.env.skills as skills_module
+import proactive_bench.env.web as web_module
+import proactive_bench.env.workspace as workspace_module
 from proactive_bench.data_model.trace import render_changed_files, render_files
 from proactive_bench.env import jail
+from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace, WorkspaceSeedError
@@ -275,3 +281,62 @@ def test_an_episode_with_a_linked_seed_fails_in_one_line_naming_the_file(tmp_pat
         assert result.exit_code == code and "notes/host.txt: symlink" in result.output and "Traceback" not in result.output
     assert not list((tmp_path / "workspaces").glob("*/notes/host.txt"))
     assert "notes/host.txt: symlink" in run_cli("validate", "--data", str(data)).output
+
+
+def swap_after_check(monkeypatch: pytest.MonkeyPatch, module: ModuleType, target: Path, secret: Path) -> None:
+    """Make ``module``'s path check swap ``target`` for a link to ``secret`` right after checking it: the race an agent's
+    background process could win between a tool's check and its open."""
+    checked_path = target.resolve()
+    check = module.resolve_inside
+
+    def check_then_swap(root: Path, relative: str, *args: Any) -> Path:
+        checked = check(root, relative, *args)
+        if checked == checked_path and not target.is_symlink():
+            target.unlink()
+            os.symlink(secret, target)
+        return checked
+
+    monkeypatch.setattr(module, "resolve_inside", check_then_swap)
+
+
+def test_a_file_swapped_for_a_link_after_its_check_is_never_read_by_a_tool(
+    tmp_path: Path, ws: Workspace, outside: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secret = outside / "secret.txt"
+    skills, web = tmp_path / "skills", tmp_path / "web"
+    (skills / "s").mkdir(parents=True)
+    (skills / "s" / "SKILL.md").write_text("---\nname: s\n---\nsteps\n")
+    (skills / "s" / "data.txt").write_text("skill data")
+    web.mkdir()
+    (web / "page.md").write_text("# Page\nweb text")
+    (web / "index.yaml").write_text("https://example.org/page: {file: page.md}\n")
+    box = ToolBox(ToolEnv(ws, Memory(), skills_root=skills, web_root=web), resolve_tool_names(["workspace", "skills", "web"]))
+    calls = [
+        (workspace_module, ws.root / "out" / "real.md", "read_file", {"path": "out/real.md"}),
+        (workspace_module, ws.root / "out" / "real.md", "edit_file", {"path": "out/real.md", "old": "real", "new": "fake"}),
+        (skills_module, skills / "s" / "data.txt", "read_skill", {"name": "s", "file": "data.txt"}),
+        (web_module, web / "page.md", "web_fetch", {"url": "https://example.org/page"}),
+    ]
+    for module, target, tool, args in calls:
+        with monkeypatch.context() as patch:
+            swap_after_check(patch, module, target, secret)
+            record = box.call(tool, args)
+        assert target.is_symlink(), f"{tool}: the swap happened"
+        assert not record.ok and SECRET not in json.dumps(record.result), (tool, record.result)
+        assert secret.read_text() == SECRET, "nothing was written through the link"
+        target.unlink()
+        target.write_text("restored # Page")
+
+
+def test_the_file_system_app_shows_no_file_swapped_for_a_link_after_its_check(
+    tmp_path: Path, ws: Workspace, outside: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "seed").mkdir()
+    (tmp_path / "seed" / "file_system.yaml").write_text("file_system_account:\n  - {username: u, password: p}\n")
+    apps = AppStore(tmp_path / "apps.sqlite")
+    box = ToolBox(ToolEnv(ws, Memory(), apps), resolve_tool_names(["file_system"]))
+    apps.seed_from(tmp_path / "seed")
+    assert box.call("file_system__login", {"username": "u", "password": "p"}).ok
+    swap_after_check(monkeypatch, workspace_module, ws.root / "out" / "real.md", outside / "secret.txt")
+    record = box.call("file_system__show_file", {"file_path": "out/real.md"})
+    assert not record.ok and SECRET not in json.dumps(record.result)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -19,11 +20,12 @@ import pytest
 from sqlmodel import Session, func, select
 
 from proactive_bench.dataset.loading import load_episode
-from proactive_bench.episode.launch import RunSpec, start_run
+from proactive_bench.episode.launch import RunSpec, execute_run, start_run
 from proactive_bench.store import (
     Grade,
     IntentEvent,
     Lease,
+    LeaseHeld,
     LeaseLost,
     LLMCall,
     MessageRow,
@@ -35,9 +37,12 @@ from proactive_bench.store import (
     take_lease,
     writing,
 )
+from proactive_bench.store.lease import boot_id, process_started, stale_reason
+from proactive_bench.testing.stub_server import StubServer
 from tests.episode.test_resume_replay import _finished_sessions
 from tests.helpers.cli import PBENCH
 from tests.helpers.paths import MINI
+from tests.helpers.stub_models import FakeUserModel
 
 SWEEP = ["sweep", "--personas", "pharmacist", "--models", "scripted:passive,scripted:reference", "--workers", "2", "--json"]
 """Two runs of the 20-session pharmacist episode, one per worker: about 5 s, long enough to kill mid-way."""
@@ -208,7 +213,17 @@ def interrupted_run(tmp_path: Path) -> tuple[Path, str]:
     return db, run.id
 
 
-def plant_lease(db: Path, scope: str, *, pid: int, host: str, expires_in: float, command: str = "pbench episode --persona mini") -> None:
+def plant_lease(
+    db: Path,
+    scope: str,
+    *,
+    pid: int,
+    host: str,
+    expires_in: float,
+    command: str = "pbench episode --persona mini",
+    boot: str | None = None,
+    started: int | None = None,
+) -> None:
     now = datetime.now(UTC)
     store = Store(db)
     store.add(
@@ -217,6 +232,8 @@ def plant_lease(db: Path, scope: str, *, pid: int, host: str, expires_in: float,
             owner="f" * 32,
             pid=pid,
             host=host,
+            boot_id=boot,
+            started=started,
             command=command,
             taken=now - timedelta(minutes=5),
             heartbeat=now,
@@ -292,6 +309,111 @@ def test_a_save_after_the_lease_was_taken_over_writes_nothing(tmp_path: Path) ->
     store.fence = None
     store.save_session(SessionRun(run_id=run_id, session_id="a1", position=1), [], {})  # unfenced writers are not checked
     assert table_counts(db)["SessionRun"] == 1
+
+
+def test_answers_recorded_under_a_lease_taken_over_are_not_written_and_the_others_are(tmp_path: Path) -> None:
+    db, run_id = interrupted_run(tmp_path)
+    store = Store(db)
+    lost, kept = take_lease(store.engine, run_id), take_lease(store.engine, "other-run")
+    with closing(sqlite3.connect(db)) as conn, conn:  # another writer took the run over
+        conn.execute("update lease set owner = 'someone-else' where scope = ?", (run_id,))
+    store.answers.add(f"{run_id}/a1", "k", 0, "lost answer", fence=lost.fence)  # outside an event loop: written at once
+    store.answers.add("other-run/a1", "k", 0, "kept answer", fence=(kept.fence,))
+    store.answers.add("odyssey-summaries/t1", "k", 0, "shared answer")  # a cache shared by runs: under no lease
+    with closing(sqlite3.connect(db)) as conn:
+        written = sorted(row[0] for row in conn.execute("select namespace from modelcall_cache"))
+    assert written == ["odyssey-summaries/t1", "other-run/a1"]
+    assert store.answers.take() == [], "dropped, not kept waiting for a later flush"
+
+
+def test_a_final_status_after_the_lease_was_taken_over_is_not_written(tmp_path: Path) -> None:
+    db, run_id = interrupted_run(tmp_path)
+    store = Store(db)
+    store.fence = take_lease(store.engine, run_id, "pbench episode").fence
+    run = store.run(run_id)
+    assert run is not None
+    store.update(run, status="running")  # held: written
+    with closing(sqlite3.connect(db)) as conn, conn:  # the new holder takes over and marks the run its own way
+        conn.execute("update lease set owner = 'someone-else' where scope = ?", (run_id,))
+        conn.execute("update run set status = 'interrupted' where id = ?", (run_id,))
+    with pytest.raises(LeaseLost, match=run_id):
+        store.update(run, status="finished")
+    assert Store(db).run(run_id).status == "interrupted" and run.status == "running"  # type: ignore[union-attr]
+
+
+def test_a_run_that_loses_its_lease_mid_session_writes_neither_answers_nor_status(tmp_path: Path) -> None:
+    """The whole path: the LLM user's first model call is answered after another process took the run over; the run
+    stops at its fenced save, and its recorded answers and its status are not written over the new holder's."""
+    db = tmp_path / "r.db"
+    store = Store(db)
+    fake = FakeUserModel()
+    taken: list[bool] = []
+
+    def take_over_then_answer(body: dict[str, Any]) -> Any:
+        if not taken:
+            with closing(sqlite3.connect(db, timeout=30)) as conn, conn:
+                conn.execute("update lease set owner = 'someone-else'")
+                conn.execute("update run set status = 'interrupted'")
+            taken.append(True)
+        return fake(body)
+
+    with StubServer(take_over_then_answer) as server:
+        spec = RunSpec(
+            persona="mini",
+            model="scripted:reference",
+            data_root=str(MINI),
+            sessions=["a1"],
+            user="llm",
+            user_model="openai:stub-user",
+            judge_model="openai:stub-judge",
+            base_url=server.base_url,
+            probe=False,
+        )
+        run = start_run(store, load_episode(MINI, "mini"), spec, tmp_path)
+        with pytest.raises(LeaseLost), writing(store, run.id, beat=False):  # no heartbeat thread left to later tests
+            asyncio.run(execute_run(store, run, load_episode(MINI, "mini")))
+    assert taken and len(server.requests) > 0
+    with closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("select count(*) from modelcall_cache").fetchone()[0] == 0
+        assert conn.execute("select count(*) from sessionrun").fetchone()[0] == 0
+        assert conn.execute("select status from run").fetchone()[0] == "interrupted"
+
+
+def test_a_live_holder_whose_heartbeat_stalled_is_not_taken_over(tmp_path: Path) -> None:
+    """Same host, same boot, its process alive: the stale heartbeat does not matter (pbench resume is refused)."""
+    db, run_id = interrupted_run(tmp_path)
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        plant_lease(
+            db, run_id, pid=holder.pid, host=socket.gethostname(), expires_in=-60, boot=boot_id(), started=process_started(holder.pid)
+        )
+        with pytest.raises(LeaseHeld, match=f"pid {holder.pid}"):
+            take_lease(Store(db).engine, run_id)
+    finally:
+        holder.kill()
+        holder.wait()
+    taken = take_lease(Store(db).engine, run_id)  # its process gone: taken over at once
+    assert _lease_row(db)[0] == taken.fence.owner  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("case", "reason"),
+    [("pid reused after a restart", "heartbeat expired"), ("pid reused by a later process", "holder process is gone")],
+)
+def test_a_pid_reused_by_another_process_does_not_keep_a_lease(tmp_path: Path, case: str, reason: str) -> None:
+    """This test's own (live) pid stands for the reused one: after a restart (another boot id) the heartbeat decides;
+    on this boot a start time other than the holder's means the holder is gone, whatever the heartbeat says."""
+    db, run_id = interrupted_run(tmp_path)
+    mine = process_started(os.getpid())
+    assert mine is not None and boot_id() is not None
+    if case.endswith("restart"):
+        plant_lease(db, run_id, pid=os.getpid(), host=socket.gethostname(), expires_in=-1, boot="an-earlier-boot", started=mine)
+    else:
+        plant_lease(db, run_id, pid=os.getpid(), host=socket.gethostname(), expires_in=600, boot=boot_id(), started=mine - 1)
+    with Store(db).engine.connect() as conn:
+        lease = conn.execute(select(Lease).where(Lease.scope == run_id)).mappings().first()
+    assert stale_reason(lease, datetime.now(UTC)) == reason
+    take_lease(Store(db).engine, run_id)
 
 
 def test_the_heartbeat_renews_the_lease_and_release_deletes_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -136,7 +136,9 @@ def test_the_index_lists_every_run_and_its_matrix_links_resolve(
         assert f'id="{anchor}"' in dom, anchor
     table_1 = dom[dom.index('id="table-1"') : dom.index('id="figures"')].replace("<wbr>", "")  # long names may wrap after : / _ . -
     assert all(model in table_1 for model in MODELS) and "100.0 ± n/a" in table_1
-    assert dom.count("<svg") == 4  # Proc vs Comp, turns vs Proc, Proc vs burden, the ablation
+    # Proc vs Comp per model (figure 3 d), per category (3 a-c) and per persona, turns vs Proc per model (figure 4) and per
+    # persona, Proc vs burden, the ablation
+    assert dom.count("<svg") == 7
     assert "<section" not in dom  # trajectories live on the run pages
     for run in out["runs"]:  # each run: a row of the run list that links to its page
         assert f'<tr id="run-{run["run_id"]}"' in dom and f'href="runs/{run["run_id"]}.html"' in dom

@@ -35,7 +35,7 @@ def test_a_run_reports_the_same_without_its_dataset(tmp_path: Path) -> None:
     data, store, run = recorded(tmp_path)
     assert run.config["depends_on"] and set(run.config["categories"]) >= set(run.config["sessions"])
     with_data = figures(store, run)
-    assert {row["category"] for row in with_data[0]} != {"?"}, "the mini episode's sessions have categories"
+    assert {row["category"] for row in with_data[0]} != {"unavailable"}, "the mini episode's sessions have categories"
     shutil.rmtree(data)
     assert figures(store, run) == with_data
 
@@ -47,4 +47,4 @@ def test_a_run_stored_before_the_shape_was_kept_reads_it_from_its_dataset(tmp_pa
     assert figures(store, store.run(run.id) or run) == with_data  # the dataset is still there: loaded by its suite
     shutil.rmtree(data)
     categories, _ = figures(store, store.run(run.id) or run)
-    assert {row["category"] for row in categories} == {"?"}  # gone: no categories to read, and none invented
+    assert {row["category"] for row in categories} == {"unavailable"}  # gone: no categories to read, and none invented

@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from proactive_bench.review.audits import disagreement, sample_sessions
+from proactive_bench.review import disagreement
+from proactive_bench.review.audits import sample_sessions
 from proactive_bench.store import Grade, Store
 from proactive_bench.testing.stub_server import (
     Reply,

@@ -22,6 +22,7 @@ from proactive_bench.scaffolds import (
 )
 from proactive_bench.scoring import JUDGES
 from proactive_bench.store import Run, Store
+from proactive_bench.store.migration import HEAD as MIGRATION_HEAD
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
 from proactive_bench.testing import StubServer, text_reply
 from tests.helpers.cli import run_cli, run_episode_json
@@ -192,13 +193,15 @@ def test_a_database_of_revision_0005_gains_the_agent_column_and_keeps_its_runs(t
     with sqlite3.connect(db) as conn:  # as revision 0005 wrote it
         conn.execute("alter table run drop column agent")
         conn.execute("drop table personlabel")  # revision 0008
+        conn.execute("alter table lease drop column boot_id")  # revision 0009
+        conn.execute("alter table lease drop column started")
         conn.execute("update alembic_version set version_num = '0005'")
     run = Store(db).run(out["run_id"])
     assert run is not None and run.agent is None and run.model == "scripted:passive"
     shown = run_cli("results", out["run_id"], "--db", str(db), "--json")
     assert shown.exit_code == 0, shown.output
     with sqlite3.connect(db) as conn:
-        assert conn.execute("select version_num from alembic_version").fetchone()[0] == "0008"
+        assert conn.execute("select version_num from alembic_version").fetchone()[0] == MIGRATION_HEAD
 
 
 def test_judge_reaches_the_judges_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

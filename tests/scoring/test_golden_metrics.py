@@ -37,17 +37,17 @@ from tests.helpers.cli import run_cli
 # persona -> session -> (category, depends_on, intents, items as (id, weight))
 EPISODES: dict[str, dict[str, tuple[str, list[str], int, list[tuple[str, float]]]]] = {
     "alpha": {
-        "A1": ("X", [], 2, [("a", 2.0), ("b", 1.0)]),
-        "B1": ("X", [], 1, [("a", 1.0)]),
-        "B2": ("Y", ["B1"], 3, [("a", 1.0), ("b", 1.0), ("c", 2.0)]),
-        "C1": ("Y", [], 2, [("a", 1.0), ("b", 1.0)]),
-        "C2": ("Y", ["C1"], 2, [("a", 1.0)]),
-        "C3": ("Z", ["C2"], 1, [("a", 1.0), ("b", 1.0)]),
+        "A1": ("A", [], 2, [("a", 2.0), ("b", 1.0)]),
+        "B1": ("A", [], 1, [("a", 1.0)]),
+        "B2": ("B", ["B1"], 3, [("a", 1.0), ("b", 1.0), ("c", 2.0)]),
+        "C1": ("B", [], 2, [("a", 1.0), ("b", 1.0)]),
+        "C2": ("B", ["C1"], 2, [("a", 1.0)]),
+        "C3": ("C", ["C2"], 1, [("a", 1.0), ("b", 1.0)]),
     },
     "beta": {
-        "D1": ("X", [], 1, [("a", 1.0)]),
-        "E1": ("X", [], 2, [("a", 1.0)]),
-        "E2": ("Y", ["E1"], 2, [("a", 1.0), ("b", 3.0)]),
+        "D1": ("A", [], 1, [("a", 1.0)]),
+        "E1": ("A", [], 2, [("a", 1.0)]),
+        "E2": ("B", ["E1"], 2, [("a", 1.0), ("b", 3.0)]),
     },
 }
 
@@ -334,13 +334,13 @@ def test_ablation_compares_final_sessions_own_figures(default: dict[str, Any]) -
 
 def test_categories_average_tasks_and_add_up_to_the_headline(default: dict[str, Any]) -> None:
     cells = {r["category"]: r for r in default["categories"] if r["ablation"] == "none"}
-    # X: A1 and D1 are scored for Proc (weight 1 each, Proc 1 in every run); B1, E1 enter through B2, E2
-    assert cells["X"]["proc"] == 1.0 and cells["X"]["tasks"] == 8
-    assert cells["X"]["comp"] == approx((2 / 3 + 1 + 1 + 0 + 1 + 1 + 1 + 1) / 8)
-    assert cells["Y"]["proc"] == approx((2 * 0.5 + 2 * 0.5 + 2 * 0.5 + 2 * 1) / 8)
-    assert cells["Y"]["comp"] == approx((0.5 + 1 + 0 + 0.25 + 0.25 + 1 + 1 + 1) / 8)
-    assert cells["Z"]["proc"] == approx((3 * 0.6 + 3 * 1) / 6) and cells["Z"]["comp"] == 1.0
-    assert cells["Y"]["failures"] == {"error": 1, "truncated": 1, "not_run": 0} and cells["X"]["failures"]["error"] == 0
+    # A: A1 and D1 are scored for Proc (weight 1 each, Proc 1 in every run); B1, E1 enter through B2, E2
+    assert cells["A"]["proc"] == 1.0 and cells["A"]["tasks"] == 8
+    assert cells["A"]["comp"] == approx((2 / 3 + 1 + 1 + 0 + 1 + 1 + 1 + 1) / 8)
+    assert cells["B"]["proc"] == approx((2 * 0.5 + 2 * 0.5 + 2 * 0.5 + 2 * 1) / 8)
+    assert cells["B"]["comp"] == approx((0.5 + 1 + 0 + 0.25 + 0.25 + 1 + 1 + 1) / 8)
+    assert cells["C"]["proc"] == approx((3 * 0.6 + 3 * 1) / 6) and cells["C"]["comp"] == 1.0
+    assert cells["B"]["failures"] == {"error": 1, "truncated": 1, "not_run": 0} and cells["A"]["failures"]["error"] == 0
 
 
 def test_pibench_scoring_changes_comp_and_the_errored_session_s_proc(db: Path) -> None:
@@ -361,7 +361,7 @@ def test_the_cli_prints_the_same_figures(db: Path, default: dict[str, Any]) -> N
     assert out.exit_code == 0, out.output
     assert json.loads(out.stdout)["main"][0]["proc"]["mean"] == approx(BETA1_PROC)
     by_category = run_cli("results", run_id, "--db", str(db), "--by", "category", "--format", "json")
-    assert {r["category"]: r["tasks"] for r in json.loads(by_category.stdout)} == {"X": 2, "Y": 1}
+    assert {r["category"]: r["tasks"] for r in json.loads(by_category.stdout)} == {"A": 2, "B": 1}
 
 
 def test_the_report_keys_figures_by_model_and_persona_and_marks_failures(db: Path) -> None:

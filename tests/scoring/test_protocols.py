@@ -31,6 +31,7 @@ class EarlyOnlyJudge(FakeUserModel):
 
 
 def test_pibench_needs_the_llm_user_and_a_judge(tmp_path: Path) -> None:
+    """No --user: π-Bench's LLM user, which needs its model; --user rules is refused; the judge is required."""
     out = run_cli(
         "episode",
         "--data",
@@ -44,9 +45,25 @@ def test_pibench_needs_the_llm_user_and_a_judge(tmp_path: Path) -> None:
         "--db",
         str(tmp_path / "r.db"),
     )
-    assert out.exit_code == 2 and "--protocol pibench needs the LLM user and a judge" in out.output
+    assert out.exit_code == 2 and "--protocol pibench plays π-Bench's LLM user: give --user-model MODEL" in " ".join(out.output.split())
     sweep = run_cli("sweep", "--data", str(MINI), "--models", "scripted:passive", "--protocol", "pibench", "--db", str(tmp_path / "r.db"))
-    assert sweep.exit_code == 2 and "needs the LLM user and a judge" in sweep.output
+    assert sweep.exit_code == 2 and "give --user-model MODEL" in " ".join(sweep.output.split())
+    common = [
+        "--data",
+        str(MINI),
+        "--persona",
+        "mini",
+        "--model",
+        "scripted:passive",
+        "--protocol",
+        "pibench",
+        "--db",
+        str(tmp_path / "r.db"),
+    ]
+    rules = run_cli("episode", *common, "--user", "rules", "--user-model", "openai:u", "--judge-model", "openai:j")
+    assert rules.exit_code == 2 and "plays π-Bench's LLM user, not --user rules" in " ".join(rules.output.split())
+    no_judge = run_cli("episode", *common, "--user-model", "openai:u")
+    assert no_judge.exit_code == 2 and "needs a judge for the rubric items: give --judge-model MODEL" in " ".join(no_judge.output.split())
     assert run_cli("results", "x", "--protocol", "nope", "--db", str(tmp_path / "r.db")).exit_code == 2
 
 
@@ -61,8 +78,6 @@ def test_pibench_runs_three_times_and_credits_a_rubric_item_met_at_any_turn(tmp_
         "mini",
         "--db",
         str(db),
-        "--user",
-        "llm",
         "--user-model",
         "openai:stub-user",
         "--judge-model",
@@ -70,13 +85,15 @@ def test_pibench_runs_three_times_and_credits_a_rubric_item_met_at_any_turn(tmp_
         "--json",
     ]
     with StubServer(EarlyOnlyJudge()) as server:
-        pi = run_cli("sweep", *common, "--base-url", server.base_url, "--protocol", "pibench")
-        default = run_cli("sweep", *common, "--base-url", server.base_url)
+        pi = run_cli("sweep", *common, "--base-url", server.base_url, "--protocol", "pibench")  # no --user: π-Bench's LLM user
+        default = run_cli("sweep", *common, "--base-url", server.base_url, "--user", "llm")
     assert pi.exit_code == 0 and default.exit_code == 0, pi.output + default.output
     pi_out, default_out = json.loads(pi.stdout), json.loads(default.stdout)
     assert len(pi_out["runs"]) == 3 and len(default_out["runs"]) == 1  # π-Bench: 3 runs by default
     assert pi_out["scoring"] == "pibench" and default_out["scoring"] == "pbench"
     store = Store(db)
+    backends = [store.run(run["run_id"]) for run in pi_out["runs"]]
+    assert [r.user_backend if r else None for r in backends] == ["llm:openai:stub-user"] * 3
     rubric = {
         run["run_id"]: [g for s in store.session_runs(run["run_id"]) for g in store.rows(Grade, s.id) if g.item_id == "c3"]
         for run in pi_out["runs"] + default_out["runs"]

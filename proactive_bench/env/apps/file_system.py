@@ -5,7 +5,8 @@ Table: ``file_system_account`` (username, password). The tools act on the files 
 :meth:`Workspace.resolve`, so absolute paths, ``..`` and symlinks that lead out of the
 workspace are errors. Directory copies keep symlinks as links (never following them) and
 are refused, like directory moves, when a symlink would end up pointing outside the
-workspace or the directory holds hard-linked files.
+workspace or the directory holds hard-linked files. Directories are walked, copied and deleted
+iteratively (:func:`jail.walk`, never recursion), so no nesting depth breaks a tool.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 from sqlmodel import Field, Session
 
+import proactive_bench.env.jail as jail
 from proactive_bench.env.apps.base import AppModel, AppSpec, register_app
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 from proactive_bench.env.workspace import PathEscapeError, Workspace
@@ -85,7 +87,7 @@ def _destination(ws: Workspace, relative: str, overwrite: bool = False) -> Path:
         raise ToolError(f"{relative!r} is a directory")
     if path.exists() and not overwrite:
         raise ToolError(f"{relative!r} already exists; pass overwrite=true to replace it")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    jail.make_folders(path.parent)
     return path
 
 
@@ -96,14 +98,14 @@ def _reaches_out(ws: Workspace, path: Path) -> bool:
     return path.is_file() and path.stat().st_nlink > 1
 
 
+def _below(tree: Path) -> list[Path]:
+    """Everything under ``tree``, walked iteratively without following links."""
+    return [tree / entry.path for entry in jail.walk(tree, jail.UNLIMITED).entries]
+
+
 def _check_links(ws: Workspace, tree: Path) -> None:
     """Refuse a directory holding links that reach outside the workspace."""
-    bad = [
-        _rel(ws, Path(dirpath) / name)
-        for dirpath, dirnames, filenames in os.walk(tree)
-        for name in dirnames + filenames
-        if _reaches_out(ws, Path(dirpath) / name)
-    ]
+    bad = [_rel(ws, path) for path in _below(tree) if _reaches_out(ws, path)]
     if bad:
         raise PathEscapeError(f"links would reach outside the workspace: {', '.join(sorted(bad))}")
 
@@ -119,20 +121,42 @@ def _tree_transfer(ws: Workspace, source: str, destination: str, *, move: bool) 
     if dst == src or src in dst.parents:
         raise ToolError(f"{destination!r} is inside {source!r}")
     _check_links(ws, src)
-    dst.parent.mkdir(parents=True, exist_ok=True)
+    jail.make_folders(dst.parent)
     if move:
         shutil.move(src, dst)
     else:
-        shutil.copytree(src, dst, symlinks=True)
+        _copy_tree(src, dst)
     try:
         _check_links(ws, dst)
     except PathEscapeError:
         if move:
             shutil.move(dst, src)
         else:
-            shutil.rmtree(dst)
+            jail.remove_tree(dst)
         raise
     return dst
+
+
+def _copy_tree(src: Path, dst: Path) -> None:
+    """Copy a directory as ``shutil.copytree(symlinks=True)`` does (links kept as links, metadata copied), without
+    recursion; a FIFO, socket or device file in it is refused before anything is copied."""
+    scan = jail.walk(src, jail.UNLIMITED)
+    special = [jail.shown(entry.path) for entry in scan.entries if entry.kind == "refused" and entry.stat.st_nlink <= 1]
+    if special:
+        raise ToolError(f"special files cannot be copied: {', '.join(special)}")
+    dst.mkdir()
+    folders = [(src, dst)]
+    for entry in scan.entries:
+        source, target = src / entry.path, dst / entry.path
+        if entry.kind == "dir":
+            target.mkdir()
+            folders.append((source, target))
+        elif entry.kind == "link":
+            os.symlink(entry.target, target)
+        else:
+            shutil.copy2(source, target, follow_symlinks=False)  # a link swapped in since the walk stays a link (and is checked)
+    for source, target in reversed(folders):  # after their contents: copying changes a folder's times
+        shutil.copystat(source, target)
 
 
 def _entry(ws: Workspace, path: Path) -> dict[str, Any]:
@@ -189,7 +213,7 @@ def show_directory(env: ToolEnv, args: ShowDirectoryArgs) -> list[dict[str, Any]
     ws = _workspace(env)
     root = _existing(ws, args.directory_path, "directory")
     if args.recursive:
-        paths = [Path(d) / n for d, dirs, files in os.walk(root) for n in dirs + files]
+        paths = _below(root)
     else:
         paths = list(root.iterdir())
     return [_entry(ws, p) for p in sorted(paths) if _inside(ws, p)]
@@ -202,7 +226,7 @@ def create_directory(env: ToolEnv, args: DirectoryArgs) -> dict[str, str]:
     path = ws.resolve(args.directory_path)
     if path.exists():
         raise ToolError(f"{args.directory_path!r} already exists")
-    path.mkdir(parents=True)
+    jail.make_folders(path)
     return {"directory_path": _rel(ws, path), "message": "Directory created."}
 
 
@@ -220,7 +244,7 @@ def show_file(env: ToolEnv, args: FileArgs) -> dict[str, Any]:
     """Show a file's text content."""
     ws = _workspace(env)
     path = _existing(ws, args.file_path, "file")
-    data = path.read_bytes()
+    data = ws.read_bytes(args.file_path, jail.DEFAULT_LIMITS.file_bytes)  # opened without following a link swapped in since
     return {"file_path": _rel(ws, path), "size": len(data), "content": data.decode("utf-8", errors="replace")}
 
 
@@ -281,7 +305,6 @@ def delete_directory(env: ToolEnv, args: DeleteDirectoryArgs) -> dict[str, str]:
     if any(path.iterdir()):
         if not args.recursive:
             raise ToolError(f"{args.directory_path!r} is not empty; pass recursive=true to delete it with its contents")
-        shutil.rmtree(path)
-    else:
-        path.rmdir()
+        jail.empty_folder(path)
+    path.rmdir()
     return {"message": "Directory deleted."}

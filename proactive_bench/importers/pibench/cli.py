@@ -55,6 +55,8 @@ def pibench(
     report_path = report.write(out)
     for problem in report.problems:
         err_console.print(f"[yellow]not converted[/] {problem}", highlight=False)
+    for persona, flag, tasks in report.gaps:
+        err_console.print(f"[magenta]flagged[/] {persona}: {flag} ({len(tasks)} task(s): {', '.join(tasks)})", highlight=False)
     if as_json:
         typer.echo(json.dumps([asdict(row) for row in report.counts], indent=2))
     else:
@@ -71,8 +73,9 @@ def pibench(
     warnings = len(report.validation) - len(errors)
     err_console.print(
         f"wrote {out} ({len(report.counts)} persona(s)); validate: ok, {warnings} warning(s); "
-        f"{len(report.problems)} item(s) not converted as in π-Bench, see {report_path}. "
-        f"Run it with: pbench episode --data {out} --persona NAME --user llm --user-model MODEL",
+        f"{len(report.problems)} item(s) not converted as in π-Bench, "
+        f"{len({(p, t) for p, _, tasks in report.gaps for t in tasks})} session(s) flagged for what it cannot reproduce; see {report_path}. "
+        f"Run it with: pbench episode --data {out} --persona NAME --protocol pibench --user-model MODEL --judge-model MODEL",
         highlight=False,
     )
 

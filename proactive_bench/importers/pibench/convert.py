@@ -7,9 +7,13 @@
   payload's ``source``), hidden intents ``h1``... without rule annotations,
   checklist criteria as rubric items ``c1``..., the grader script as rule items
   ``t1``... (one per criterion ``score([])`` returns, see ``scripts``);
-- tools: the agent's built-in groups plus the ``tools.yaml`` tools pbench has;
-- task files go into the workspace seed at the paths π-Bench copies them to
-  (the workspace root), or under ``<task id>/`` when two tasks share a path.
+- tools: the agent's built-in groups plus the ``tools.yaml`` tools pbench has
+  (and ``web`` when the release has an offline corpus);
+- task files are placed when their session starts (``session_files/<task id>/``),
+  at the paths π-Bench copies them to (the workspace root; a later task's file
+  replaces an earlier one at the same path, as there);
+- the app accounts the requests state are seeded, and what cannot be reproduced
+  is flagged on the sessions it affects (``world``).
 """
 
 from __future__ import annotations
@@ -18,11 +22,14 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
 from proactive_bench.dataset import (
     ID_PATTERN,
+    NO_CATEGORY,
+    PIBENCH_CATEGORY_CODES,
     ChecklistItem,
     Episode,
     HiddenIntent,
@@ -35,7 +42,7 @@ from proactive_bench.dataset import (
     Trigger,
     dependency_units,
 )
-from proactive_bench.env import REGISTRY, resolve_tool_names
+from proactive_bench.env import REGISTRY, app_tables, resolve_tool_names
 from proactive_bench.importers.pibench.reader import (
     TASK_FILE,
     EpisodeEntry,
@@ -45,6 +52,17 @@ from proactive_bench.importers.pibench.reader import (
 )
 from proactive_bench.importers.pibench.report import ImportReport, PersonaCounts
 from proactive_bench.importers.pibench.scripts import ScriptError, discover_criteria
+from proactive_bench.importers.pibench.world import (
+    ACCOUNT_TABLES,
+    Gap,
+    Login,
+    account_rows,
+    corpus_urls,
+    served,
+    stated_logins,
+    task_urls,
+)
+from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 AGENT_GROUPS = ("workspace", "memory", "shell")
 """pbench's counterparts of the π-Bench (nanobot) agent's own tools: files, memory, a shell."""
@@ -66,6 +84,8 @@ class ConvertedPersona:
     counts: PersonaCounts
     files: dict[str, Path] = field(default_factory=dict)
     """Destination (relative to the dataset root) -> source file."""
+    seeds: dict[str, dict[str, list[dict[str, Any]]]] = field(default_factory=dict)
+    """App seed files to write (relative to the dataset root) -> table -> rows."""
 
 
 def convert_pibench(source: PiBench, report: ImportReport) -> list[ConvertedPersona]:
@@ -82,7 +102,10 @@ class _Converter:
         self.pi = pi
         self.report = report
         self.files: dict[str, Path] = {}
-        self.workspace_owner: dict[str, str] = {}
+        self.gaps: dict[tuple[str, str], Gap] = {}
+        self.corpus: set[str] = set()
+        self.login_apps = frozenset(app for app, table in ACCOUNT_TABLES.items() if table in app_tables())
+        self.seeded_apps: set[str] = set()
 
     def rel(self, path: Path) -> str:
         return path.relative_to(self.source.data_dir).as_posix()
@@ -96,6 +119,7 @@ class _Converter:
             self.report.add(name, "", f"persona folder name {name!r} is not a valid pbench id; persona not imported")
             return None
         self.base_tools = self._base_tools()
+        self._copy_web()
         sessions = {}
         for task_id, task in self.pi.tasks.items():
             session = self._session(task)
@@ -106,7 +130,7 @@ class _Converter:
             self.report.add(name, "", "no importable tasks; persona not imported")
             return None
         self._copy_skills()
-        self._report_persona_gaps([self.pi.tasks[t] for t, _ in order])
+        self._report_ignored_fields([self.pi.tasks[t] for t, _ in order])
         needed = {dep for _, deps in order for dep in deps}
         for task_id, _ in order:
             if not sessions[task_id].checklist and task_id not in needed:
@@ -116,6 +140,21 @@ class _Converter:
                     "no criteria, and no later task depends on it: π-Bench leaves it out of Proc and Comp; left out here too",
                 )
         order = [(t, deps) for t, deps in order if sessions[t].checklist or t in needed]
+        seeds = self._seed_accounts([self.pi.tasks[t] for t, _ in order])
+        for task_id, _ in order:
+            self._flag_world(self.pi.tasks[task_id])
+        kept = {t for t, _ in order}
+        flags: dict[str, list[str]] = {}
+        for gap in self.gaps.values():
+            gap.tasks = [t for t in gap.tasks if t in kept]
+            if gap.tasks:
+                self.report.gaps.append((name, gap.flag(), gap.tasks))
+            for task_id in gap.tasks:
+                flags.setdefault(task_id, []).append(gap.flag())
+        for task_id, _ in order:
+            sessions[task_id] = sessions[task_id].model_copy(update={"gaps": flags.get(task_id, [])})
+        placed = f"episodes/{name}/session_files/"
+        self.files = {d: p for d, p in self.files.items() if not d.startswith(placed) or d[len(placed) :].split("/")[0] in kept}
         episode = Episode(
             id=name,
             persona=name,
@@ -135,10 +174,10 @@ class _Converter:
             script_items=sum(c.grader == "rule" for s in ordered for c in s.checklist),
             dependency_groups=sum(len(u) > 1 for u in dependency_units(episode)),
             event_sessions=sum(s.trigger.type == "event" for s in ordered),
-            assets=sum(d.startswith(f"episodes/{name}/workspace/") for d in self.files),
+            assets=sum(d.startswith(f"episodes/{name}/session_files/") for d in self.files),
             skills=len({d.split("/")[3] for d in self.files if d.startswith(f"episodes/{name}/skills/")}),
         )
-        return ConvertedPersona(self._persona(), episode, ordered, counts, self.files)
+        return ConvertedPersona(self._persona(), episode, ordered, counts, self.files, seeds)
 
     # ---- persona ------------------------------------------------------------------------------
     def _persona(self) -> Persona:
@@ -161,6 +200,8 @@ class _Converter:
         tools = [g for g in AGENT_GROUPS if g in groups]
         if self.pi.skills and "skills" in groups:
             tools.append("skills")
+        if self.pi.web is not None and "web" in groups:
+            tools.append("web")
         for n, tool in enumerate(self.pi.tool_names):
             if tool in REGISTRY:
                 tools.append(tool)
@@ -176,19 +217,10 @@ class _Converter:
             if not (folder / "SKILL.md").is_file():
                 self.report.add(self.rel(folder), "", "no SKILL.md: copied, but list_skills does not offer it")
 
-    def _report_persona_gaps(self, tasks: list[PiTask]) -> None:
+    def _report_ignored_fields(self, tasks: list[PiTask]) -> None:
         ignored = sorted({f for t in tasks for f in t.ignored_fields})
         if ignored:
             self.report.add(f"{self.pi.name}/tasks", "", f"task fields {', '.join(ignored)} have no pbench counterpart; not converted")
-        app_tasks = [t.task_id for t in tasks if any("__" in n for n in t.tools)]
-        if app_tasks:
-            self.report.add(
-                f"{self.pi.name}/tools.yaml",
-                "apps",
-                "π-Bench runs app tasks against AppWorld's database (accounts, notes, contacts...), which is not part of its data: "
-                f"the apps start empty, so logins fail until episodes/{self.pi.name}/apps/<app>.yaml seeds them "
-                f"({len(app_tasks)} task(s): {', '.join(app_tasks)})",
-            )
 
     # ---- order --------------------------------------------------------------------------------
     def _order(self, importable: set[str]) -> list[tuple[str, list[str]]]:
@@ -251,6 +283,7 @@ class _Converter:
         for tool in task.tools:
             if tool not in REGISTRY:
                 self.report.add(rel, "objectives.tools", f"{tool!r} is not a pbench tool; the agent cannot call it")
+                self._gap(task, "tools", f"{tool} has no pbench counterpart: the agent cannot call it")
             elif tool not in tools:
                 tools.append(tool)
         checklist = [
@@ -264,13 +297,13 @@ class _Converter:
             self.report.add(
                 rel,
                 "task_type",
-                f"unknown task type {task.task_type!r} (known: {', '.join(sorted(KNOWN_TASK_TYPES))}); kept as the category",
+                f"unknown task type {task.task_type!r} (known: {', '.join(sorted(KNOWN_TASK_TYPES))}); task types are not converted",
             )
         try:
             return Session(
                 id=task.task_id,
                 title=task.title or task.task_id,
-                category=task.task_type or "unknown",
+                category=self._category(task),
                 trigger=self._trigger(task),
                 tools=tools,
                 files=self._copy_assets(task),
@@ -280,6 +313,19 @@ class _Converter:
         except ValidationError as exc:
             self.report.add(rel, "", f"cannot be converted: {exc.errors()[0]['msg']}; task not imported")
             return None
+
+    def _category(self, task: PiTask) -> str:
+        """The paper's category (A-R) when the release gives one, else ``unavailable``: never guessed from the task type."""
+        code = task.category.upper()
+        if code in PIBENCH_CATEGORY_CODES:
+            return code
+        if task.category:
+            self.report.add(
+                self.task_rel(task),
+                "category",
+                f"{task.category!r} is not one of the paper's categories A-R (table 5); table 8 counts the task as {NO_CATEGORY}",
+            )
+        return NO_CATEGORY
 
     def _trigger(self, task: PiTask) -> Trigger:
         rel = self.task_rel(task)
@@ -325,12 +371,14 @@ class _Converter:
         criteria: list[str | None] = [None]
         if not script.is_file():
             self.report.add(rel, "objectives.tools_evaluation_path", f"{task.script}: no such file; its item will be graded as an error")
+            self._gap(task, "grader", f"a grader script the release names is missing ({task.script}): its item is errored, never a pass")
         else:
             self.files[f"graders/{target}"] = script
             try:
                 criteria = list(discover_criteria(script))
             except ScriptError as exc:
                 self.report.add(rel, "objectives.tools_evaluation_path", f"score([]) failed ({exc}); one item stands for the whole script")
+                self._gap(task, "grader", "a grader script failed at import (score([])): its item is errored wherever it fails again")
         unreachable = [t for t in task.tools if t not in offered]
         if task.tools and len(unreachable) == len(task.tools):
             self.report.add(
@@ -349,17 +397,74 @@ class _Converter:
         ]
 
     def _copy_assets(self, task: PiTask) -> list[str]:
-        """The task's files at their π-Bench workspace paths (under ``<task id>/`` if another task has the path)."""
-        placed = []
+        """The task's files, placed when its session starts at their π-Bench workspace paths (``session_files/<task id>/``)."""
         for asset in task.assets:
-            target = asset
-            owner = self.workspace_owner.setdefault(asset, task.task_id)
-            if owner != task.task_id:
-                target = f"{task.task_id}/{asset}"
-                self.report.add(self.rel(task.directory / asset), "", f"{owner} has a file at the same workspace path; copied to {target}")
-            self.files[f"episodes/{self.pi.name}/workspace/{target}"] = task.directory / asset
-            placed.append(target)
-        return placed
+            self.files[f"episodes/{self.pi.name}/session_files/{task.task_id}/{asset}"] = task.directory / asset
+        return list(task.assets)
+
+    # ---- the world beyond the files -------------------------------------------------------------
+    def _gap(self, task: PiTask, kind: str, reason: str) -> None:
+        """Flag the task: the import cannot reproduce this part of its world."""
+        gap = self.gaps.setdefault((kind, reason), Gap(kind, reason))
+        if task.task_id not in gap.tasks:
+            gap.tasks.append(task.task_id)
+
+    def _seed_accounts(self, tasks: list[PiTask]) -> dict[str, dict[str, list[dict[str, Any]]]]:
+        """``apps/accounts.yaml``: every login the requests state, once per app and user name (the first password)."""
+        seen: dict[tuple[str, str], tuple[Login, str]] = {}
+        for task in tasks:
+            logins, unread = stated_logins(task, self.login_apps)
+            for reason in unread:
+                self.report.add(self.task_rel(task), "intent.initial_input", f"states {reason}; not seeded")
+                self._gap(task, "apps", f"the request states {reason}: the agent cannot log in as in π-Bench")
+            for login in logins:
+                first = seen.setdefault((login.app, login.username), (login, task.task_id))
+                if first[0].password != login.password:
+                    self.report.add(
+                        self.task_rel(task),
+                        "intent.initial_input",
+                        f"its {login.app} password for {login.username} differs from {first[1]}'s; the first is seeded",
+                    )
+                    self._gap(task, "apps", f"its {login.app} password differs from an earlier task's for the same account")
+        self.seeded_apps = {app for app, _ in seen}
+        if not seen:
+            return {}
+        return {f"episodes/{self.pi.name}/apps/accounts.yaml": account_rows([login for login, _ in seen.values()], self.pi.name)}
+
+    def _flag_world(self, task: PiTask) -> None:
+        """Flag what the task needs of π-Bench's world that the import cannot reproduce: AppWorld's records, the live web."""
+        logins, _ = stated_logins(task, self.login_apps)
+        apps = sorted({t.split("__", 1)[0] for t in task.tools if "__" in t} | {login.app for login in logins})
+        for app in apps:
+            self._gap(
+                task,
+                "apps",
+                f"AppWorld's {app} records (its own database, not in the release) are absent; "
+                "only the accounts the requests state are seeded",
+            )
+            if app in self.login_apps and app not in self.seeded_apps:
+                self._gap(task, "apps", f"no task states a {app} login: no {app} account is seeded, so the agent cannot log in")
+        missing = [url for url in task_urls(task) if not served(url, self.corpus)]
+        if missing:
+            self.report.add(self.task_rel(task), "", f"names {len(missing)} URL(s) no offline page serves (first: {missing[0]})")
+            self._gap(task, "web", "it names web pages the release has no offline copy of (π-Bench's agent browses the live web)")
+
+    def _copy_web(self) -> None:
+        """The release's offline corpus, as ``episodes/<p>/web/`` (served by the ``web`` tools)."""
+        web = self.pi.web
+        if web is None:
+            return
+        for path in sorted(p for p in web.rglob("*") if p.is_file() and not p.is_symlink()):
+            self.files[f"episodes/{self.pi.name}/web/{path.relative_to(web).as_posix()}"] = path
+        index: dict[str, Any] = {}
+        if (web / "index.yaml").is_file():
+            try:
+                loaded = read_yaml_file(web / "index.yaml")
+            except YamlFileError as exc:
+                self.report.add(self.rel(web / "index.yaml"), exc.where, f"{exc.reason}; its URLs are not served")
+            else:
+                index = loaded if isinstance(loaded, dict) else {}
+        self.corpus = corpus_urls(web, index)
 
 
 def _plain(text: str) -> str:

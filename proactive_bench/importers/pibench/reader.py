@@ -1,8 +1,8 @@
 """Read a π-Bench checkout (or its ``data/`` folder) into plain records, tolerantly.
 
 Layout: ``data/<persona>/{episode,profile,tools}.yaml``, ``tasks/<id>/task.yaml``
-with the task's files beside it, ``scripts/*.py`` (grader scripts) and
-``skills/<name>/``. Every malformed piece is reported (file, field, reason)
+with the task's files beside it, ``scripts/*.py`` (grader scripts),
+``skills/<name>/`` and, where a release has one, ``web/`` (an offline corpus). Every malformed piece is reported (file, field, reason)
 and skipped or given π-Bench's own default; reading never raises for bad data.
 Task files are listed, never parsed (one sample YAML asset is not valid YAML).
 """
@@ -23,7 +23,9 @@ TASK_FILE = "task.yaml"
 NOT_ASSETS = frozenset({TASK_FILE, ".history", ".result", ".eval_result"})
 """Names π-Bench never copies into the workspace (``TASK_WORKSPACE_ASSET_BLACKLIST``)."""
 OBJECTIVE_KEYS = frozenset({"checklist", "files_read", "tools", "tools_evaluation_path"})
-CONVERTED_TASK_KEYS = frozenset({"schema_version", "task_id", "user_id", "title", "task_type", "trigger", "intent", "objectives"})
+CONVERTED_TASK_KEYS = frozenset(
+    {"schema_version", "task_id", "user_id", "title", "task_type", "category", "trigger", "intent", "objectives"}
+)
 
 
 @dataclass
@@ -47,6 +49,8 @@ class PiTask:
     """Files to copy into the workspace, relative to the task folder."""
     ignored_fields: list[str] = field(default_factory=list)
     """Non-empty task fields with no pbench counterpart (description, metadata...)."""
+    category: str = ""
+    """The task's category as the release gives it (``category`` or ``metadata.category``); the public release gives none."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,8 @@ class PiPersona:
     tool_names: list[str] = field(default_factory=list)
     tasks: dict[str, PiTask] = field(default_factory=dict)
     skills: list[Path] = field(default_factory=list)
+    web: Path | None = None
+    """``web/``: an offline corpus of the pages the tasks need (pbench's format), when the release has one."""
 
 
 @dataclass
@@ -213,6 +219,7 @@ def _read_persona(folder: Path, data_dir: Path, report: ImportReport) -> PiPerso
 
     skills_dir = folder / "skills"
     persona.skills = sorted(p for p in skills_dir.iterdir() if p.is_dir()) if skills_dir.is_dir() else []
+    persona.web = folder / "web" if (folder / "web").is_dir() else None
     return persona
 
 
@@ -266,6 +273,10 @@ def _read_task(r: _Reader, task_dir: Path) -> PiTask | None:
         hidden_intents=_read_hidden_intents(r, intent.get("hidden_intent"), rel),
         assets=_assets(r, task_dir),
         ignored_fields=sorted(k for k, v in data.items() if k not in CONVERTED_TASK_KEYS and v not in (None, "", [], {})),
+    )
+    metadata = data.get("metadata")
+    task.category = r.text(data, "category", path).strip() or (
+        r.text(metadata, "category", path, "metadata.category").strip() if isinstance(metadata, dict) else ""
     )
     objectives = data.get("objectives")
     if isinstance(objectives, dict):

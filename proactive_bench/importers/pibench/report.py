@@ -56,6 +56,8 @@ class ImportReport:
     counts: list[PersonaCounts] = field(default_factory=list)
     validation: list[Problem] = field(default_factory=list)
     """What ``pbench validate`` says of the written dataset."""
+    gaps: list[tuple[str, str, list[str]]] = field(default_factory=list)
+    """(persona, flag, tasks): what of π-Bench's world the import cannot reproduce, and the sessions flagged with it."""
 
     def add(self, file: str, field_path: str, reason: str) -> None:
         """Record one item that was skipped, changed or cannot work as in π-Bench."""
@@ -69,6 +71,15 @@ class ImportReport:
                 values = [getattr(c, name) for c in self.counts]
                 lines.append(f"| {header} | " + " | ".join(map(str, values)) + f" | {sum(values)} |")
             lines.append("")
+        if self.gaps:
+            flagged = {(persona, task) for persona, _, tasks in self.gaps for task in tasks}
+            lines += [
+                f"## Not reproduced: {len(flagged)} session(s) flagged in every result ({len(self.gaps)})",
+                "",
+                "Each session's `gaps` field holds its flags; its results show them (`gaps` in JSON, `‡` in the per-session table).",
+                "",
+            ]
+            lines += [f"- {persona}: {flag} ({len(tasks)} task(s): {', '.join(tasks)})" for persona, flag, tasks in self.gaps] + [""]
         if self.validation:
             lines += [f"## `pbench validate` on the output ({len(self.validation)})", ""]
             lines += [f"- {p.level}: {p.file}: {p.field + ': ' if p.field else ''}{p.reason}" for p in self.validation] + [""]

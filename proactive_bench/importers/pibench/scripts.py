@@ -10,8 +10,12 @@ AppWorld MCP server uses (``mcp_appworld_`` prefix). A key passes when it is 1
 in any turn. Scripts that check written files find the workspace through
 ``config/nanobot.yaml`` in their working folder.
 
-Here a script runs in a child process whose working folder holds such a config
-pointing at the run's workspace, so it cannot disturb the run. A missing
+π-Bench imports the script into its evaluator (working folder: the checkout,
+the agent's workspace at ``~/.nanobot/workspace``). Here a script runs in a
+child process, so it cannot disturb the run: its working folder holds such a
+config pointing at the run's workspace, ``~/.nanobot/workspace`` (its ``HOME``
+is a scratch folder) leads to the same workspace, and it writes no bytecode
+(``-B``: a read-only release imports, and the release's tree stays as it was). A missing
 script, a crash, a time-out or a result other than 0/1 per key raises
 :class:`ScriptError`; grading records that as an error, never as a fail.
 """
@@ -69,9 +73,11 @@ def run_script(script: Path, histories: list[list[dict[str, Any]]], workspace: P
         config = Path(tmp) / "config" / "nanobot.yaml"
         config.parent.mkdir()
         config.write_text(yaml.safe_dump({"nanobot": {"workspace_dir": str(workspace.resolve())}}), encoding="utf-8")
+        (Path(tmp) / ".nanobot").mkdir()
+        (Path(tmp) / ".nanobot" / "workspace").symlink_to(workspace.resolve(), target_is_directory=True)
         try:
             done = subprocess.run(
-                [sys.executable, "-I", str(HOST), str(script)],
+                [sys.executable, "-I", "-B", str(HOST), str(script)],
                 input=json.dumps({"histories": histories}, default=str),
                 capture_output=True,
                 text=True,

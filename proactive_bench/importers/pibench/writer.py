@@ -49,13 +49,15 @@ def prepare_out(out: Path) -> None:
 
 
 def write_dataset(converted: list[ConvertedPersona], out: Path) -> None:
-    """Write every persona's YAML files and copy its task files, scripts and skills byte for byte."""
+    """Write every persona's YAML files and app seeds, and copy its task files, scripts, skills and web pages byte for byte."""
     for item in converted:
         name = item.persona.id
         _write(out / "personas" / f"{name}.yaml", dump_model(item.persona))
         _write(out / "episodes" / name / "episode.yaml", dump_model(item.episode))
         for session in item.sessions:
             _write(out / "episodes" / name / "sessions" / f"{session.id}.yaml", dump_model(session))
+        for target, rows in item.seeds.items():
+            _write(out / target, yaml.dump(rows, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120))
         for target, source in item.files.items():
             path = out / target
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,9 @@
 """The paper's figures from a :class:`~proactive_bench.reporting.summary.Summary`, as inline SVG markup.
 
-- Proc vs Comp per model and persona, with the Comp = Proc diagonal (figure 3d);
-- average follow-up user turns per session vs Proc per model and persona (figure 4);
+- Proc vs Comp with the Comp = Proc diagonal: one point per model over all tasks (figure 3 d), one panel per task
+  category with a point per model (figure 3 a-c), and per model and persona;
+- average follow-up user turns per session vs Proc: one point per model (figure 4, Proc of table 1's Average), and
+  per model and persona;
 - the ablation with and without dependency history, per model over every persona's finals (figure 5);
 - questions asked per session vs Proc, from the burden rows.
 
@@ -15,13 +17,16 @@ from __future__ import annotations
 import functools
 import io
 import math
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from matplotlib import rc_context
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
+from proactive_bench.dataset import CATEGORY_CODES, CATEGORY_NAMES
 from proactive_bench.reporting.burden import BurdenRow
 from proactive_bench.reporting.summary import ARMS, Summary
 
@@ -45,13 +50,72 @@ def _styled(draw: Draw) -> Draw:
 
 @_styled
 def proc_vs_comp(summary: Summary) -> str | None:
+    """Per model and persona: Proc against Comp, with the Comp = Proc diagonal."""
     points = [(_label(r), r["proc"]["mean"], r["comp"]["mean"]) for r in summary.main if r["ablation"] == "none"]
-    points = [(m, 100 * p, 100 * c) for m, p, c in points if p is not None and c is not None]
+    return _diagonal_figure(_percent(points), "Proc vs Comp per model and persona")
+
+
+@_styled
+def model_proc_vs_comp(summary: Summary) -> str | None:
+    """Figure 3 (d): one point per model, table 1's Average Proc against its Average Comp."""
+    points = [
+        (_marked(r["model"], r["average"]["failures"]), r["average"]["proc"]["mean"], r["average"]["comp"]["mean"])
+        for r in summary.overall
+        if r["ablation"] == "none"
+    ]
+    return _diagonal_figure(_percent(points), "Proc vs Comp per model, all tasks (figure 3 d)")
+
+
+@_styled
+def category_proc_vs_comp(summary: Summary) -> str | None:
+    """Figure 3 (a-c): one panel per task category with a taxonomy code (not ``unavailable``), one point per model, each
+    model one colour named in the legend below the panels."""
+    by_category: dict[str, list[tuple[str, float | None, float | None]]] = {}
+    for r in summary.categories:
+        if r["ablation"] == "none" and r["category"] in CATEGORY_CODES:
+            by_category.setdefault(r["category"], []).append((_marked(r["model"], r["failures"]), r["proc"], r["comp"]))
+    panels = {category: _percent(points) for category, points in sorted(by_category.items()) if _percent(points)}
+    if not panels:
+        return None
+    models = sorted({name for points in panels.values() for name, _, _ in points})
+    colour = {name: f"C{n % 10}" for n, name in enumerate(models)}
+    columns, rows = min(len(panels), 4), math.ceil(len(panels) / 4)
+    fig = Figure(figsize=(2.6 * columns, 2.6 * rows + 0.25 * len(models)))
+    axes = list(fig.subplots(rows, columns, squeeze=False).flat)
+    for ax, (category, points) in zip(axes, panels.items(), strict=False):
+        _diagonal(ax, "\n".join(textwrap.wrap(f"{category}: {CATEGORY_NAMES.get(category, category)}", 34)))
+        ax.title.set_fontsize(7)
+        ax.set_xlabel("Proc (%)", fontsize=7)
+        ax.set_ylabel("Comp (%)", fontsize=7)
+        for name, x, y in points:
+            ax.scatter([x], [y], s=30, color=colour[name], zorder=3, label=_text(name))
+    for ax in axes[len(panels) :]:
+        ax.set_visible(False)
+    handles = [Line2D([], [], marker="o", linestyle="", color=colour[name], label=_text(name)) for name in models]
+    fig.legend(handles=handles, loc="lower center", frameon=False, fontsize=7, ncol=1)
+    fig.subplots_adjust(wspace=0.35, hspace=0.6, bottom=(0.3 + 0.25 * len(models)) / (2.6 * rows + 0.25 * len(models)))
+    return _svg(fig)
+
+
+def _percent(points: list[tuple[str, float | None, float | None]]) -> list[tuple[str, float, float]]:
+    """The points with both values, in percent."""
+    return [(name, 100 * x, 100 * y) for name, x, y in points if x is not None and y is not None]
+
+
+def _marked(model: str, failures: dict[str, int]) -> str:
+    return model + (" †" if any(failures.values()) else "")
+
+
+def _diagonal(ax: Any, title: str) -> None:
+    ax.plot([0, 100], [0, 100], linestyle="--", color="#999", linewidth=1, label="Comp = Proc")
+    ax.set(xlim=(-3, 103), ylim=(-3, 103), xlabel="Proc (%)", ylabel="Comp (%)", title=_text(title))
+
+
+def _diagonal_figure(points: list[tuple[str, float, float]], title: str) -> str | None:
     if not points:
         return None
     fig, ax = _figure()
-    ax.plot([0, 100], [0, 100], linestyle="--", color="#999", linewidth=1, label="Comp = Proc")
-    ax.set(xlim=(-3, 103), ylim=(-3, 103), xlabel="Proc (%)", ylabel="Comp (%)", title="Proc vs Comp per model and persona")
+    _diagonal(ax, title)
     _scatter(ax, points)
     ax.legend(loc="lower right", frameon=False)
     return _svg(fig)
@@ -59,12 +123,29 @@ def proc_vs_comp(summary: Summary) -> str | None:
 
 @_styled
 def turns_vs_proc(summary: Summary) -> str | None:
+    """Per model and persona: average follow-up turns per session against that persona's Proc."""
     main = {(r["model"], r["persona"]): r for r in summary.main if r["ablation"] == "none" and r["proc"]["mean"] is not None}
     points = [
         (_label(main[key]), r["mean"], 100 * main[key]["proc"]["mean"])
         for r in summary.turns
         if r["ablation"] == "none" and (key := (r["model"], r["persona"])) in main
     ]
+    return _turns_figure(points, "Follow-up turns vs Proc per model and persona")
+
+
+@_styled
+def model_turns_vs_proc(summary: Summary) -> str | None:
+    """Figure 4 as the paper draws it: one point per model, average follow-up turns per session (every persona) against
+    table 1's Average Proc."""
+    points = [
+        (_marked(r["model"], r["failures"]), r["mean"], 100 * r["proc"]["mean"])
+        for r in summary.model_turns
+        if r["ablation"] == "none" and r["proc"]["mean"] is not None
+    ]
+    return _turns_figure(points, "Follow-up turns vs Proc per model (figure 4)")
+
+
+def _turns_figure(points: list[tuple[str, float, float]], title: str) -> str | None:
     if not points:
         return None
     fig, ax = _figure()
@@ -74,7 +155,7 @@ def turns_vs_proc(summary: Summary) -> str | None:
         xlabel="average follow-up user turns per session",
         ylabel="Proc (%)",
     )
-    ax.set_title("Follow-up turns vs Proc")
+    ax.set_title(title)
     _scatter(ax, points)
     return _svg(fig)
 

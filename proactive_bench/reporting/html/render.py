@@ -165,7 +165,10 @@ def render_report(store: Store, ident: str) -> Report:
             categories=category_table(summary),
             audits=disagreement(store, runs),
             figures={
+                "model_proc_comp": figures.model_proc_vs_comp(summary),
+                "category_proc_comp": figures.category_proc_vs_comp(summary),
                 "proc_comp": figures.proc_vs_comp(summary),
+                "model_turns_proc": figures.model_turns_vs_proc(summary),
                 "turns_proc": figures.turns_vs_proc(summary),
                 "ablation": figures.ablation_bars(summary),
                 "proc_burden": figures.proc_vs_burden(burden_rows(store, runs)),

@@ -2,9 +2,10 @@
 
 Every transport carries the same messages (``messages``) through the same session lifecycle (``session``:
 tools served per session, ``session_start``, one reply per ``user`` message, ``session_end``, the turn timeout);
-``command_agent``, ``http_agent`` and ``a2a_agent`` (the Agent2Agent protocol) carry them; ``environment`` is what a process may see of pbench's
-environment; ``tool_server`` is the narrow interface to the per-session MCP server; ``loading`` builds an agent
-from its name. The agent's failures are one-line :class:`ExternalAgentError`\\ s, which end its session as ``error``.
+``command_agent`` (a process per session, or per run: ``lifetime``), ``http_agent`` and ``a2a_agent`` (the
+Agent2Agent protocol) carry them, each blocking step in a thread of its own so the runner's event loop stays
+free; ``environment`` is what a process may see of pbench's environment; ``tool_server`` is the narrow interface
+to the per-session MCP server; ``loading`` builds an agent from its name. The agent's failures are one-line :class:`ExternalAgentError`\\ s, which end its session as ``error``.
 Each name loads on first use (``proactive_bench/exports.py``): building a ``cmd:`` agent loads no A2A SDK.
 """
 

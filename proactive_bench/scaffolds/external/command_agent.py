@@ -1,4 +1,4 @@
-"""``cmd:COMMAND``: an agent that is a program, one process per session, one JSON object per line.
+"""``cmd:COMMAND``: an agent that is a program, one process per session (or per run), one JSON object per line.
 
 The command is split like a shell would (``shlex``) but run without one, in the session's workspace folder, with
 the environment of :func:`~proactive_bench.scaffolds.external.environment.agent_environment`, in a process group of
@@ -6,9 +6,14 @@ its own. pbench writes events on its stdin; the agent writes one reply line per 
 stderr lines go to pbench's log (``agent_stderr``, shown with ``-v``). An argument naming an existing file relative
 to pbench's folder is made absolute, so ``cmd:python agents/mine.py`` works from the workspace too.
 
-A process lives for one session: a crash ends only its session, the next session starts a new process. After
-``session_end`` (and stdin closed) it has ``exit_grace`` seconds to exit; then, and at once after any fault, its
-whole process group is killed. Faults, each a one-line :class:`ExternalAgentError`: a line that is not a reply
+By default a process lives for one session: a crash ends only its session, the next session starts a new process.
+After ``session_end`` (and stdin closed) it has ``exit_grace`` seconds to exit; then, and at once after any fault,
+its whole process group is killed. With ``lifetime`` ``episode`` (``--agent-lifetime episode``) the process is
+kept across the run's sessions, which then pay its start once: each ``session_start`` names the session's MCP server
+and workspace (its environment holds no ``PBENCH_MCP_*``: a server lives per session); stdin closes at the run's end
+(:meth:`end_episode`), and the same grace applies. A fault still kills it, and the next session starts a new one, as
+does a process that exited between sessions or a session in another workspace folder (a process's working folder is
+fixed when it starts; a run's sessions share one). Faults, each a one-line :class:`ExternalAgentError`: a line that is not a reply
 (quoted; a blank line too), a line over ``MAX_LINE_BYTES``, more than ``MAX_UNREAD_LINES`` lines or ``MAX_UNREAD_BYTES`` unread, output when no reply was asked,
 an exit before replying (with its code and last stderr line), no reply by the turn's deadline.
 """
@@ -23,6 +28,7 @@ import subprocess
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -73,6 +79,8 @@ class _Backlog:
 class CommandAgent(ExternalAgent):
     """``cmd:COMMAND``: see the module's docstring."""
 
+    starts_process = True
+
     def __init__(self, target: str, settings: ExternalSettings | None = None, serve_tools: ToolServer = mcp_tool_server) -> None:
         super().__init__(target, settings, serve_tools)
         try:
@@ -87,9 +95,26 @@ class CommandAgent(ExternalAgent):
         self._backlog = _Backlog()
         self._stderr_tail: deque[str] = deque(maxlen=1)
         self._readers: list[threading.Thread] = []
+        self._folder: Path | None = None
+
+    @property
+    def keeps_process(self) -> bool:
+        return self.settings.lifetime == "episode"
 
     def _open(self, ctx: SessionContext, endpoint: McpEndpoint | None) -> None:
         root = ctx.workspace.root
+        if self._process is not None:  # kept from the run's previous session
+            if self._process.poll() is None and self._folder == root.resolve():
+                log.info("external_agent_kept", session=self.session_id, pid=self._process.pid)
+                return
+            why = "a session in another folder" if self._process.poll() is None else f"exited with code {self._process.returncode}"
+            log.warning("external_agent_replaced", session=self.session_id, pid=self._process.pid, why=why)
+            self._stop_process(graceful=self._process.poll() is None)
+        self._spawn(root, None if self.keeps_process else endpoint)
+
+    def _spawn(self, root: Path, endpoint: McpEndpoint | None) -> None:
+        """Start the command in ``root``; ``endpoint``: the MCP variables of its environment (None: none, for a process
+        kept across sessions, which reads each session's server in ``session_start``)."""
         env = agent_environment(self.settings.env, root, endpoint.url if endpoint else None, endpoint.token if endpoint else None)
         try:
             process = subprocess.Popen(
@@ -104,6 +129,7 @@ class CommandAgent(ExternalAgent):
         except OSError as exc:
             raise ExternalAgentError(f"cannot start the agent command {self.argv[0]!r}: {exc.strerror or exc}") from None
         self._process, self._lines, self._backlog, self._stderr_tail = process, queue.Queue(), _Backlog(), deque(maxlen=1)
+        self._folder = root.resolve()
         assert process.stdout is not None and process.stderr is not None
         self._readers = [
             threading.Thread(
@@ -111,7 +137,7 @@ class CommandAgent(ExternalAgent):
             ),
             threading.Thread(
                 target=_read_stderr,
-                args=(process.stderr, self.session_id, self._stderr_tail),
+                args=(process.stderr, lambda: self.session_id, self._stderr_tail),
                 daemon=True,
                 name=f"agent-stderr-{process.pid}",
             ),
@@ -122,7 +148,7 @@ class CommandAgent(ExternalAgent):
 
     def _deliver(self, event: dict[str, Any], deadline: float) -> None:
         self._write(event)
-        if event["type"] == "session_end":
+        if event["type"] == "session_end" and not self.keeps_process:
             self._close_stdin()
 
     def _ask(self, event: dict[str, Any], deadline: float) -> str:
@@ -131,15 +157,45 @@ class CommandAgent(ExternalAgent):
         return parse_reply(self._next_line(deadline), "stdout line")
 
     def _close(self) -> None:
-        process, self._process = self._process, None
+        if self._process is None:
+            return
+        if self.keeps_process and not self._broken and self._process.poll() is None and self._quiet_between_sessions():
+            return  # kept for the next session
+        self._stop_process(graceful=not self._broken)  # after a fault the agent is killed at once
+
+    def _end_episode(self) -> None:
+        if self._process is not None:
+            self._stop_process(graceful=True)
+
+    def _quiet_between_sessions(self) -> bool:
+        """Whether a kept process can serve the next session: what it wrote unasked is logged and dropped (False: its
+        stdout is no longer read, past a limit or closed)."""
+        unread: list[bytes] = []
+        while True:
+            try:
+                item = self._lines.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(item, _End):
+                self._lines.put(item)
+                return False
+            unread.append(item)
+            self._backlog.taken += len(item)
+        if unread:
+            log.warning("external_agent_unread_output", session=self.session_id, lines=len(unread), first=shown(unread[0]))
+        return True
+
+    def _stop_process(self, *, graceful: bool) -> None:
+        """End the process: stdin closed and, when ``graceful``, ``exit_grace`` seconds to exit; then its group killed."""
+        process, self._process, self._folder = self._process, None, None
         if process is None:
             return
-        self._close_stdin(process)
-        if not self._broken:  # after a fault the agent is killed at once
+        if graceful:
+            self._close_stdin(process)
             try:
                 process.wait(timeout=self.settings.exit_grace)
             except subprocess.TimeoutExpired:
-                log.warning("external_agent_killed", session=self.session_id, pid=process.pid, why="did not exit after session_end")
+                log.warning("external_agent_killed", session=self.session_id, pid=process.pid, why="did not exit after its stdin closed")
                 _signal_group(process, signal.SIGTERM)
                 try:
                     process.wait(timeout=1)
@@ -147,12 +203,13 @@ class CommandAgent(ExternalAgent):
                     pass
         _signal_group(process, signal.SIGKILL)  # the agent, and whatever it started that still runs
         process.wait()
+        self._close_stdin(process)  # after the kill: a turn's write stuck on a full pipe has failed and let go of it
         for reader in self._readers:
             reader.join(timeout=2)
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
-        if not self._broken:
+        if graceful:
             unread = [item for item in list(self._lines.queue) if not isinstance(item, _End)]
             if unread:  # too late to fail the session: said in the log
                 log.warning("external_agent_unread_output", session=self.session_id, lines=len(unread), first=shown(unread[0]))
@@ -246,8 +303,9 @@ def _read_stdout(stream: IO[bytes], lines: queue.Queue[bytes | _End], backlog: _
     lines.put(end)
 
 
-def _read_stderr(stream: IO[bytes], session: str, tail: deque[str]) -> None:
-    """Log the agent's stderr lines (up to ``STDERR_LOG_BYTES``), keep the last one for error messages."""
+def _read_stderr(stream: IO[bytes], session: Callable[[], str], tail: deque[str]) -> None:
+    """Log the agent's stderr lines (up to ``STDERR_LOG_BYTES`` per process) with the session they came in, keep the
+    last one for error messages."""
     logged = 0
     try:
         for raw in iter(lambda: stream.readline(STDERR_LINE_CHARS), b""):
@@ -256,10 +314,10 @@ def _read_stderr(stream: IO[bytes], session: str, tail: deque[str]) -> None:
                 continue
             tail.append(line)
             if logged < STDERR_LOG_BYTES:
-                log.info("agent_stderr", session=session, line=line)
+                log.info("agent_stderr", session=session(), line=line)
                 logged += len(raw)
                 if logged >= STDERR_LOG_BYTES:
-                    log.warning("agent_stderr_cut", session=session, logged_bytes=logged)
+                    log.warning("agent_stderr_cut", session=session(), logged_bytes=logged)
     except (OSError, ValueError):
         pass
 

@@ -3,23 +3,29 @@ every transport: serve the session's tools, send ``session_start`` before the fi
 turn timeout, send ``session_end``, and tear everything down whatever happened.
 
 A transport subclass only carries events: ``_open`` (start a process, open a client), ``_deliver`` (an event
-that gets no reply), ``_ask`` (a ``user`` event, returning the reply's text) and ``_close``. Any failure of the
-agent is an :class:`ExternalAgentError` with a one-line message; the runner then ends the session as
-``error`` with that reason, and the next session starts afresh.
+that gets no reply), ``_ask`` (a ``user`` event, returning the reply's text), ``_close`` and, for what it keeps
+across sessions, ``_end_episode``. They block (a process's pipes, an HTTP client), so each runs in a thread of its
+own (:func:`off_loop`) and the session's ``start_session``, ``respond`` and ``end_session`` are coroutines the
+runner awaits: the event loop stays free for the session's tool calls and for the other sessions of a sweep. Any
+failure of the agent is an :class:`ExternalAgentError` with a one-line message; the runner then ends the session
+as ``error`` with that reason, and the next session starts afresh.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import functools
 import secrets
 import ssl
+import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
-from contextlib import ExitStack
+from collections.abc import Callable, Mapping
+from contextlib import AsyncExitStack
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Literal, TypeVar, get_args
 
 import structlog
 
@@ -35,6 +41,7 @@ from proactive_bench.scaffolds.external.messages import (
 from proactive_bench.scaffolds.external.tool_server import (
     McpEndpoint,
     ToolServer,
+    enter_served,
     mcp_tool_server,
 )
 from proactive_bench.scaffolds.protocol import (
@@ -49,11 +56,16 @@ DEFAULT_TURN_TIMEOUT_S = 300.0
 DEFAULT_EXIT_GRACE_S = 5.0
 BACKSTOP_S = 2.0
 """How long past the turn timeout pbench waits for a transport stuck outside its own deadline (a blocked write)."""
+Lifetime = Literal["session", "episode"]
+"""How long a ``cmd:`` agent's process lives: one session (the default), or the run's sessions (``--agent-lifetime``)."""
+LIFETIMES: tuple[Lifetime, ...] = get_args(Lifetime)
 OPTIONS = {
     "turn_timeout": "seconds one turn may take (default 300; also --turn-timeout)",
     "env": "comma-separated names of pbench's environment variables to pass to a cmd: agent (also --agent-env NAME)",
-    "exit_grace": "seconds a cmd: agent has to exit after session_end before it is killed (default 5)",
+    "exit_grace": "seconds a cmd: agent has to exit once its stdin closes (after session_end, or the run's end with lifetime=episode) before it is killed (default 5)",
+    "lifetime": "session or episode: a cmd: agent's process per session (default) or kept across the run's sessions (set by --agent-lifetime)",
 }
+T = TypeVar("T")
 
 
 @functools.cache
@@ -65,11 +77,12 @@ def tls_context() -> ssl.SSLContext:
 
 @dataclass(frozen=True)
 class ExternalSettings:
-    """An external agent's settings, from ``--agent-option KEY=VALUE``, ``--agent-env`` and ``--turn-timeout``."""
+    """An external agent's settings, from ``--agent-option KEY=VALUE``, ``--agent-env``, ``--turn-timeout`` and ``--agent-lifetime``."""
 
     turn_timeout: float = DEFAULT_TURN_TIMEOUT_S
     env: tuple[str, ...] = ()
     exit_grace: float = DEFAULT_EXIT_GRACE_S
+    lifetime: Lifetime = "session"
 
     @classmethod
     def from_options(cls, extra: Mapping[str, Any]) -> ExternalSettings:
@@ -82,7 +95,15 @@ class ExternalSettings:
             env = check_passed(n.strip() for n in str(extra.get("env", "")).split(",") if n.strip())
         except ValueError as exc:
             raise ScaffoldLoadError(str(exc)) from None
-        return cls(_seconds(extra, "turn_timeout", DEFAULT_TURN_TIMEOUT_S), env, _seconds(extra, "exit_grace", DEFAULT_EXIT_GRACE_S))
+        lifetime = str(extra.get("lifetime", "session"))
+        if lifetime not in LIFETIMES:
+            raise ScaffoldLoadError(f"external agent: --agent-option lifetime={lifetime}: expected {' or '.join(LIFETIMES)}")
+        return cls(
+            _seconds(extra, "turn_timeout", DEFAULT_TURN_TIMEOUT_S),
+            env,
+            _seconds(extra, "exit_grace", DEFAULT_EXIT_GRACE_S),
+            lifetime,
+        )
 
 
 def _seconds(extra: Mapping[str, Any], key: str, default: float) -> float:
@@ -99,21 +120,28 @@ def _seconds(extra: Mapping[str, Any], key: str, default: float) -> float:
 class ExternalAgent(ABC):
     """A scaffold whose agent lives outside pbench; subclasses carry the events (one per transport)."""
 
+    starts_process: ClassVar[bool] = False
+    """Whether pbench starts the agent's process (``cmd:``), so that ``lifetime`` applies to it."""
+
     def __init__(self, target: str, settings: ExternalSettings | None = None, serve_tools: ToolServer = mcp_tool_server) -> None:
         self.target = target
         self.settings = settings or ExternalSettings()
+        if self.settings.lifetime != "session" and not self.starts_process:
+            raise ScaffoldLoadError(
+                f"external agent {target}: lifetime={self.settings.lifetime} applies to cmd: agents, whose process pbench starts"
+            )
         self.serve_tools = serve_tools
         self.session_id = ""
         self._conversation = ""
-        self._stack: ExitStack | None = None
+        self._stack: AsyncExitStack | None = None
         self._pending: list[dict[str, Any]] = []
         self._broken = False
 
-    def start_session(self, ctx: SessionContext) -> None:
-        self._stack, self._broken, self.session_id = ExitStack(), False, ctx.session_id
+    async def start_session(self, ctx: SessionContext) -> None:
+        self._stack, self._broken, self.session_id = AsyncExitStack(), False, ctx.session_id
         self._conversation = secrets.token_hex(8)
         try:
-            endpoint = self._stack.enter_context(self.serve_tools(ctx.tools))
+            endpoint = await enter_served(self._stack, self.serve_tools(ctx.tools))
             self._pending = [
                 session_start(
                     SessionOpening(
@@ -128,16 +156,16 @@ class ExternalAgent(ABC):
                     )
                 )
             ]
-            self._open(ctx, endpoint)
+            await off_loop(self._open, ctx, endpoint)
         except BaseException:
-            self._teardown()
+            await self._teardown()
             raise
 
     async def respond(self, message: str) -> AgentTurn:
         timeout = self.settings.turn_timeout
         note_request_sent()  # the agent is at work: the previous session's save may be written meanwhile, as during a model call
         try:
-            reply = await asyncio.wait_for(asyncio.to_thread(self._turn, message, time.monotonic() + timeout), timeout + BACKSTOP_S)
+            reply = await asyncio.wait_for(off_loop(self._turn, message, time.monotonic() + timeout), timeout + BACKSTOP_S)
         except TimeoutError:
             self._broken = True
             raise ExternalAgentError(self.timed_out()) from None
@@ -146,15 +174,17 @@ class ExternalAgent(ABC):
             raise
         return AgentTurn(reply)
 
-    def end_session(self) -> None:
+    async def end_session(self) -> None:
         try:
             if self._stack is not None and not self._broken and not self._pending:
-                try:
-                    self._deliver(session_end(self._conversation), time.monotonic() + self.settings.exit_grace)
-                except ExternalAgentError as exc:
-                    log.warning("external_agent_session_end_failed", session=self.session_id, agent=self.target, error=str(exc))
+                await off_loop(self._say_session_end)
         finally:
-            self._teardown()
+            await self._teardown()
+
+    async def end_episode(self) -> None:
+        """The run's sessions are over (or it stops): release what the agent kept across them (a ``cmd:`` agent's process
+        under ``--agent-lifetime episode``). The runner calls it once per run; a later session would start afresh."""
+        await off_loop(self._end_episode)
 
     def timed_out(self) -> str:
         return f"no reply within the turn timeout ({self.settings.turn_timeout:g} s)"
@@ -165,14 +195,24 @@ class ExternalAgent(ABC):
         self._pending = []
         return self._ask(user_message(self._conversation, message), deadline)
 
-    def _teardown(self) -> None:
+    def _say_session_end(self) -> None:
+        try:
+            self._deliver(session_end(self._conversation), time.monotonic() + self.settings.exit_grace)
+        except ExternalAgentError as exc:
+            log.warning("external_agent_session_end_failed", session=self.session_id, agent=self.target, error=str(exc))
+
+    async def _teardown(self) -> None:
         stack, self._stack = self._stack, None
         if stack is None:
             return
         try:
-            self._close()
+            await off_loop(self._close)
         finally:
-            stack.close()
+            await stack.aclose()  # the session's tool server stops after the agent let go of the session
+
+    def _end_episode(self) -> None:
+        """Release what is kept across sessions: nothing, unless a transport keeps something (``cmd:``, its process)."""
+        return None
 
     @abstractmethod
     def _open(self, ctx: SessionContext, endpoint: McpEndpoint | None) -> None:
@@ -189,3 +229,35 @@ class ExternalAgent(ABC):
     @abstractmethod
     def _close(self) -> None:
         """Release the session's process or client; must not raise for an agent that misbehaved."""
+
+
+async def off_loop(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` in a thread of its own, awaited: an agent's blocking I/O never holds the event loop, and never
+    waits for a worker of the loop's shared pool (a turn takes as long as the agent does, and a sweep runs many at
+    once). The thread sees the caller's context variables. Cancelling the await abandons the thread's result."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+    context = contextvars.copy_context()
+
+    def run() -> None:
+        try:
+            result = context.run(work, *args)
+        except BaseException as exc:
+            outcome = functools.partial(_fail, future, exc)
+        else:
+            outcome = functools.partial(_resolve, future, result)
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits for the result
+            loop.call_soon_threadsafe(outcome)
+
+    threading.Thread(target=run, name=f"external-agent-{getattr(work, '__name__', 'io')}", daemon=True).start()
+    return await future
+
+
+def _resolve(future: asyncio.Future[T], result: T) -> None:
+    if not future.done():  # done: the await was cancelled (a turn past its timeout)
+        future.set_result(result)
+
+
+def _fail(future: asyncio.Future[Any], error: BaseException) -> None:
+    if not future.done():
+        future.set_exception(error)

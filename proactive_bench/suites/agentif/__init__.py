@@ -4,7 +4,8 @@
 | --- | --- |
 | `task.py` | `AgentIFTask`: the task format (pydantic; in `pbench schema`) |
 | `loading.py` | reads `agentif/<task id>/task.yaml` and converts a task into a one-session episode (rules as hidden intents no question earns, the user's pointers to their source; follow-ups) |
-| `validity.py` | `pbench validate` checks: attachments made by the task's script, rule cues in the source and not in the request, penalty share |
+| `validity.py` | `pbench validate` checks: attachments made by the task's script, rule cues in the source and not in the request, named checkers' arguments, penalty share |
+| `deliverable_checks.py` | the named checkers that open deliverables (`table_value`, `table_rows`, `word_count`, `headings`, `pptx_slides`, `ics_events`, `image_file`), added to the `checker` kind's checkers when the suite loads |
 | `copy_check.py` | the `validate` check that a latent rule's evidence is not met by deliverables that are empty or copy attachment lines verbatim |
 | `scoring.py` | the paper's score of one task: `max(0, S+ - S-) / S_max`, bonuses tied to provided rules withheld |
 | `attachments.py` | runs the tasks' attachment generators (`python -m proactive_bench.suites.agentif.attachments`), `--check` for reproducibility |

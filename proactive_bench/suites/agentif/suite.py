@@ -9,6 +9,7 @@ from typing import ClassVar
 from pydantic import BaseModel
 
 from proactive_bench.dataset import LoadedEpisode, Problem
+from proactive_bench.suites.agentif import deliverable_checks as _checks  # noqa: F401  (adds the deliverable checkers: every use of the suite has them)
 from proactive_bench.suites.agentif.loading import FOLDER, SUITE_NAME, TASKS, load_task, read_task, task_episode, task_file
 from proactive_bench.suites.agentif.task import AgentIFTask
 from proactive_bench.suites.agentif.validity import task_problems

@@ -7,8 +7,10 @@ found); a latent rule's ``cue`` must match its source attachment (the rule can
 be induced) and must not match the request (the request does not state it);
 its ``ask`` cues must match its example question; its evidence must not
 hold on deliverables that copy attachment lines verbatim
-(:mod:`~proactive_bench.suites.agentif.copy_check`); a task's penalty share
-should lie in the paper's band. Schema-level rules (ids, categories, known
+(:mod:`~proactive_bench.suites.agentif.copy_check`); every named checker a
+check uses (``{checker: {name, args}}``, the deliverable checks of
+:mod:`~proactive_bench.suites.agentif.deliverable_checks` among them) must
+exist and take its arguments; a task's penalty share should lie in the paper's band. Schema-level rules (ids, categories, known
 rule and follow-up references, evidence files of content/form rubric items)
 are enforced by the model itself.
 """
@@ -19,10 +21,11 @@ import hashlib
 import re
 from pathlib import Path
 
-from proactive_bench.dataset import Problem
+from proactive_bench.dataset import CheckerPredicate, Problem, walk
 from proactive_bench.env import DocumentError, read_as_text
 from proactive_bench.suites.agentif.copy_check import copied_line_problems
 from proactive_bench.suites.agentif.task import AgentIFTask
+from proactive_bench.suites.odyssey.checkers import parse_checker_args
 
 GENERATOR = "make_attachments.py"
 PENALTY_SHARE = (0.20, 0.35)
@@ -53,6 +56,7 @@ def task_problems(task: AgentIFTask, folder: Path, rel: str) -> list[Problem]:
     for n in range(len(task.rules)):
         problems += _rule_problems(task, n, seed, rel)
     problems += copied_line_problems(task, folder, rel)
+    problems += checker_problems(task, rel)
     if not any(i.grader == "rule" and i.polarity == "bonus" for i in task.rubric):
         problems.append(
             Problem(rel, "rubric", "no rule-graded bonus item: the oracle (no judge) cannot check the reference offline", "warning")
@@ -61,6 +65,22 @@ def task_problems(task: AgentIFTask, folder: Path, rel: str) -> list[Problem]:
     low, high = PENALTY_SHARE
     if not low <= share <= high:
         problems.append(Problem(rel, "rubric", f"penalty points are {share:.0%} of all points; aim for {low:.0%}-{high:.0%}", "warning"))
+    return problems
+
+
+def checker_problems(task: AgentIFTask, rel: str) -> list[Problem]:
+    """A named checker that does not exist or refuses its arguments: in a rubric item's check, a rule's evidence, a follow-up's condition."""
+    checks = [(f"rubric[{n}].check", i.check) for n, i in enumerate(task.rubric) if i.check is not None]
+    checks += [(f"rules[{n}].evidence", r.evidence) for n, r in enumerate(task.rules)]
+    checks += [(f"followups[{n}].after", f.after) for n, f in enumerate(task.followups)]
+    problems = []
+    for field, check in checks:
+        for predicate in walk(check):
+            if isinstance(predicate, CheckerPredicate):
+                try:
+                    parse_checker_args(predicate.checker.name, predicate.checker.args)
+                except ValueError as exc:
+                    problems.append(Problem(rel, field, str(exc)))
     return problems
 
 

@@ -11,6 +11,8 @@
 | `suite.py` | `OdysseySuite`, registered in `suites.SUITES` as `odyssey` |
 | `memory_docs.py` | `HistoryDay`, `MemoryDoc`, `Granularity`; raw documents (sessions, utterances) and rendering |
 | `memory_summaries.py` | `Summarizer`: session and chunk summaries, made once per task, model and prompt version (call cache) |
+| `memory_coverage.py` | `detail_coverage`: the share of a task's detail cues its memory context holds, with the context's tokens (offline) |
+| `distractors.py` | a task's history lengthened deterministically with the authored exchanges of `distractors.yaml` (plus: extra sessions; neo: longer days) |
 | `memory_tokens.py` | the token counter of context figures (tiktoken offline, else chars/4) |
 | `retrieval.py` | `BM25Retriever` (offline default), `EmbeddingRetriever` (async; its queries on the run's model-call path once bound) |
 | `retrieval_embedders.py` | `Embedder`, `OpenAIEmbedder` (`/v1/embeddings` through `llm.EmbeddingClient`: document vectors kept per server and model, queries recorded calls of the run, role `embedder`) |
@@ -18,6 +20,7 @@
 | `memory.py` | `memory_context`: the history given under a memory setting |
 | `generation_seed.py` | the input of `pbench generate odyssey`: an atomic task (`SeedTask`), read with one-line errors |
 | `generation.py` | the history's generator-verifier rounds (HomerAgents-style, at most 5; the loop is `suites/generation_rounds.py`) and its mechanical checks |
+| `generation_neo.py` | HomerAgents-Neo-style generation: a new task and its 5-day history from an environment folder (plan, surf, task, dialogue day by day, the verifier rounds) |
 | `generation_files.py` | the generated task file and the report of its rounds (`generation.yaml`) |
 """
 
@@ -39,14 +42,18 @@ _EXPORTS = Exports(
         ),
         "generation_files": (
             "report_path",
+            "write_neo_outcome",
             "write_outcome",
         ),
+        "generation_neo": ("NeoOutcome", "generate_neo", "load_environment"),
         "generation_seed": (
             "GenerationInputError",
             "SeedTask",
             "load_seed_task",
         ),
         "memory": ("MemoryContext", "build_documents", "memory_context"),
+        "memory_coverage": ("Coverage", "detail_coverage"),
+        "distractors": ("TARGETS", "lengthen"),
         "settings": ("DEFAULT_TOP_K", "MemorySetting", "MemorySettingError", "OdysseySettings", "parse_memory_setting"),
         "memory_docs": (
             "Granularity",
@@ -80,6 +87,7 @@ _EXPORTS = Exports(
 )
 
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
+    from proactive_bench.suites.odyssey.distractors import TARGETS, lengthen
     from proactive_bench.suites.odyssey.generation import (
         CRITERIA,
         MAX_ROUNDS,
@@ -89,9 +97,11 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         generate_history,
         mechanical_problems,
     )
-    from proactive_bench.suites.odyssey.generation_files import report_path, write_outcome
+    from proactive_bench.suites.odyssey.generation_files import report_path, write_neo_outcome, write_outcome
+    from proactive_bench.suites.odyssey.generation_neo import NeoOutcome, generate_neo, load_environment
     from proactive_bench.suites.odyssey.generation_seed import GenerationInputError, SeedTask, load_seed_task
     from proactive_bench.suites.odyssey.memory import MemoryContext, build_documents, memory_context
+    from proactive_bench.suites.odyssey.memory_coverage import Coverage, detail_coverage
     from proactive_bench.suites.odyssey.memory_docs import Granularity, HistoryDay, MemoryDoc, history_days, render_history
     from proactive_bench.suites.odyssey.memory_summaries import Summarizer, SummaryError
     from proactive_bench.suites.odyssey.memory_tokens import count_tokens, default_token_counter
@@ -111,6 +121,7 @@ __all__ = [
     "DEFAULT_TOP_K",
     "MAX_ROUNDS",
     "BM25Retriever",
+    "Coverage",
     "Embedder",
     "EmbeddingError",
     "EmbeddingRetriever",
@@ -122,6 +133,7 @@ __all__ = [
     "MemoryDoc",
     "MemorySetting",
     "MemorySettingError",
+    "NeoOutcome",
     "OdysseySettings",
     "OdysseySuite",
     "OpenAIEmbedder",
@@ -130,18 +142,24 @@ __all__ = [
     "SeedTask",
     "Summarizer",
     "SummaryError",
+    "TARGETS",
     "Verdict",
     "build_documents",
     "count_tokens",
     "default_token_counter",
+    "detail_coverage",
     "generate_history",
+    "generate_neo",
     "history_days",
+    "lengthen",
+    "load_environment",
     "load_seed_task",
     "mechanical_problems",
     "memory_context",
     "parse_memory_setting",
     "render_history",
     "report_path",
+    "write_neo_outcome",
     "write_outcome",
 ]
 

@@ -23,7 +23,6 @@ from typing import Any, TypeVar
 
 from proactive_bench.env import HistorySearch
 from proactive_bench.suites.odyssey.memory import MemoryContext, memory_context
-from proactive_bench.suites.odyssey.memory_docs import history_days
 from proactive_bench.suites.odyssey.settings import MemorySetting, MemorySettingError
 from proactive_bench.suites.odyssey.task import OdysseyTask
 
@@ -73,7 +72,7 @@ def task_context(task: OdysseyTask, setting: MemorySetting, models: HistoryModel
 
 async def _memory_context(task: OdysseyTask, setting: MemorySetting, models: HistoryModels) -> MemoryContext:
     """The context; with a summary or embedding model, made by ``context_models`` (which loads the model clients)."""
-    days = history_days(task.history)
+    days = task.days()
     if models.summary_model is None and (models.embedding_model is None or setting.kind != "rag"):
         return await memory_context(days, setting, task.intent, task_id=task.id)
     from proactive_bench.suites.odyssey.context_models import models_context  # DEFERRED: openai and LangChain, for model-made contexts only

@@ -18,7 +18,8 @@ from pydantic import Field, field_validator, model_validator
 
 from proactive_bench.dataset import ID_PATTERN, check_one_action, check_regex
 from proactive_bench.suites.odyssey.checkers import parse_checker_args
-from proactive_bench.suites.odyssey.memory_docs import history_days, render_history
+from proactive_bench.suites.odyssey.distractors import NEO_DAYS, Split, lengthen
+from proactive_bench.suites.odyssey.memory_docs import HistoryDay, history_days, render_history
 from proactive_bench.suites.task_files import StrictModel as _Model, TaskUser
 
 APPS = ("documents", "spreadsheets", "pdf", "email", "calendar")
@@ -53,6 +54,12 @@ class Detail(_Model):
     def found_in(self, text: str) -> bool:
         """Whether the cue matches ``text`` (case-insensitive)."""
         return re.search(self.cue, text, re.IGNORECASE) is not None
+
+
+class Distractors(_Model):
+    """How the history is lengthened with authored small talk and unrelated questions (``distractors.py``)."""
+
+    seed: int = Field(ge=0, description="Picks the exchanges and their places; the same seed gives the same history.")
 
 
 class Criterion(_Model):
@@ -99,6 +106,12 @@ class OdysseyTask(_Model):
     now: datetime = Field(description="The task's simulated time (the apps' clock).")
     intent: str = Field(min_length=1, description="The short instruction the agent gets.")
     history: list[Day] = Field(min_length=MIN_HISTORY_DAYS, description=f">= {MIN_HISTORY_DAYS} dated conversations, in date order.")
+    split: Split = Field(
+        default="plus",
+        description="OdysseyBench's split the task follows: plus (many sessions, distractor sessions between the task's) "
+        f"or neo (exactly {NEO_DAYS} long sessions, distractor exchanges inside them).",
+    )
+    distractors: Distractors | None = Field(default=None, description="Lengthen the history with distractors (none: as written).")
     details: list[Detail] = Field(min_length=1)
     criteria: list[Criterion] = Field(min_length=1)
     reference: list[TaskStep] = Field(min_length=1)
@@ -122,6 +135,8 @@ class OdysseyTask(_Model):
                 out.append((f"history[{n}].date", f"{later} does not come after {earlier} (days go in date order, once each)"))
         if days and days[-1] > self.now.date():
             out.append(("history", f"the last day {days[-1]} is after the task's 'now' {self.now.date()}"))
+        if self.split == "neo" and len(self.history) != NEO_DAYS:
+            out.append(("history", f"a neo task has exactly {NEO_DAYS} days (sessions), this one {len(self.history)}"))
         ids = [d.id for d in self.details]
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
@@ -137,6 +152,13 @@ class OdysseyTask(_Model):
         """The task's application count: its 1/2/3-app group."""
         return len(self.apps)
 
+    def days(self) -> list[HistoryDay]:
+        """The history the agent is given: the authored days, lengthened with distractors when the task names them."""
+        days = history_days(self.history)
+        if self.distractors is None:
+            return days
+        return lengthen(days, self.split, self.distractors.seed, self.id, [d.cue for d in self.details], self.now.date())
+
     def history_text(self) -> str:
         """The whole history as the agent reads it under long-context (what a detail's cue is searched in)."""
-        return render_history(history_days(self.history))
+        return render_history(self.days())

@@ -2,7 +2,7 @@
 
 Each detail's ``cue`` must match the history (the fact is there to find) and
 must not match the intent (the intent alone does not leak it); the history's
-length should be 1,000-5,000 tokens; every detail should be used by a reference
+length (distractors included) should be 1,000-8,000 tokens; every detail should be used by a reference
 step. Schema-level rules (known checkers and valid arguments, >= 5 days in date
 order, 1-3 known apps) are enforced by the model itself.
 """
@@ -13,7 +13,7 @@ from proactive_bench.dataset import Problem
 from proactive_bench.suites.odyssey.memory_tokens import count_tokens
 from proactive_bench.suites.odyssey.task import OdysseyTask
 
-HISTORY_TOKENS = (1_000, 5_000)
+HISTORY_TOKENS = (1_000, 8_000)
 
 
 def task_problems(task: OdysseyTask, rel: str) -> list[Problem]:

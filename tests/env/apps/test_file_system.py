@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from proactive_bench.env import jail
 from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
@@ -200,3 +202,35 @@ def test_login_persists_across_sessions_and_restores(box: ToolBox, tmp_path: Pat
     apps.restore(snap)
     assert ok(again, "file_system__show_file", file_path="kept.txt")["content"] == "kept"
     assert again.env.require_apps().rows("file_system_account") == [{"username": "lauren", "password": "s3cret"}]
+
+
+def test_trees_deeper_than_the_recursion_limit_are_listed_checked_copied_and_deleted(box: ToolBox, tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    depth = sys.getrecursionlimit() + 100
+    bottom = ws / "deep"
+    bottom.mkdir()
+    try:
+        for _ in range(depth):  # one mkdir per level: os.makedirs itself recurses once per missing level
+            bottom = bottom / "d"
+            bottom.mkdir()
+        (bottom / "bottom.txt").write_text("found")
+        os.symlink(tmp_path / "outside" / "secret.txt", bottom / "leak")
+        bottom_path = "deep/" + "d/" * depth + "bottom.txt"
+        listed = paths(ok(box, "file_system__show_directory", directory_path="deep", recursive=True))
+        assert bottom_path in listed and len(listed) == depth + 1  # the link leading out is not listed
+        message = err(box, "file_system__copy_directory", source_directory_path="deep", destination_directory_path="copy")
+        assert message.startswith("links would reach outside the workspace: deep/d/d/") and message.endswith("/leak")
+        assert not (ws / "copy").exists()
+        (bottom / "leak").unlink()
+        ok(box, "file_system__copy_directory", source_directory_path="deep", destination_directory_path="copy")
+        assert ok(box, "file_system__show_file", file_path="copy/" + bottom_path.removeprefix("deep/"))["content"] == "found"
+        ok(box, "file_system__delete_directory", directory_path="copy", recursive=True)
+        assert not (ws / "copy").exists()
+        deep_new = "new/" + "n/" * depth + "made.txt"
+        ok(box, "file_system__create_file", file_path=deep_new, content="made")
+        ok(box, "file_system__move_directory", source_directory_path="deep", destination_directory_path="moved")
+        ok(box, "file_system__delete_directory", directory_path="moved", recursive=True)
+        assert not (ws / "moved").exists() and (ws / deep_new).read_text() == "made"
+    finally:
+        for top in ("deep", "copy", "moved", "new"):
+            jail.remove_tree(ws / top)  # pytest's own clean-up recurses per level

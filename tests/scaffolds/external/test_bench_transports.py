@@ -10,7 +10,14 @@ import sys
 
 from tests.helpers.paths import REPO
 
-TRANSPORTS = ["in process (scripted:reference)", "cmd:", "http:", "a2a:", "LangGraph graph"]
+TRANSPORTS = [
+    "in process (scripted:reference)",
+    "cmd: (a process per session)",
+    "cmd: --agent-lifetime episode",
+    "http:",
+    "a2a:",
+    "LangGraph graph",
+]
 
 
 def test_the_transport_benchmark_runs_at_tiny_sizes() -> None:

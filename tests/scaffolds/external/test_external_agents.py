@@ -6,7 +6,6 @@ The ``cmd:`` agents are tests/helpers/external_agent.py in its modes; the ``http
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import sqlite3
@@ -270,6 +269,10 @@ def test_the_messages_of_an_episode(tmp_path: Path) -> None:
         ),
         ("http:http://127.0.0.1:9/agent", ["--agent-env", "HOME"], "--agent-env applies to cmd: agents"),
         ("scripted:reference", ["--turn-timeout", "5"], "--turn-timeout applies to agents outside pbench's process (cmd:, http:, a2a:)"),
+        ("http:http://127.0.0.1:9/agent", ["--agent-lifetime", "episode"], "--agent-lifetime applies to cmd: agents"),
+        ("scripted:reference", ["--agent-lifetime", "episode"], "--agent-lifetime applies to cmd: agents"),
+        ("cmd:true", ["--agent-lifetime", "forever"], "Invalid value for '--agent-lifetime'"),
+        ("cmd:true", ["--agent-option", "lifetime=episode"], "--agent-option lifetime: give --agent-lifetime session|episode"),
     ],
 )
 def test_a_bad_external_agent_name_or_option_is_one_line_and_no_run(tmp_path: Path, model: str, flags: list[str], expected: str) -> None:
@@ -303,10 +306,66 @@ def test_turn_timeout_and_agent_env_apply_to_a_sweeps_external_arms_and_are_stor
     assert "visible-3b8a" not in json.dumps(configs)  # the name is kept, never the value
 
 
+# --- cmd: one process for the run's sessions (--agent-lifetime episode) --------------------------------------------
+
+
+def test_an_episode_lifetime_keeps_one_process_for_the_run_s_sessions_each_told_its_own_server(tmp_path: Path) -> None:
+    dump = tmp_path / "dump.jsonl"
+    result = play(tmp_path, cmd(f"dump {dump} tools"), "--agent-lifetime", "episode")
+    assert {sid: status for sid, (status, _) in statuses(result).items()} == dict.fromkeys(SESSIONS, "completed")
+    started = pids(result["workspace"])
+    assert len(started) == 1 and not alive(started[0]), started  # started once, stopped at the run's end
+    records = [json.loads(line) for line in dump.read_text().splitlines()]
+    starts = [r["message"] for r in records if "message" in r and r["message"]["type"] == "session_start"]
+    assert [m["session"] for m in starts] == SESSIONS
+    assert len({m["mcp"]["url"] for m in starts}) == len({m["mcp"]["token"] for m in starts}) == 3  # a server per session
+    assert {m["workspace"] for m in starts} == {str(result["workspace"].resolve())}  # one folder: the run's workspace
+    answers = [r["tools"] for r in records if "tools" in r]
+    assert len(answers) == 3 and all("read_file" in json.loads(a[0]) for a in answers)  # each session's server reached
+    envs = [r["env"] for r in records if "env" in r]
+    assert all(e["PBENCH_WORKSPACE"] == str(result["workspace"].resolve()) for e in envs)
+    assert not any("PBENCH_MCP_URL" in e or "PBENCH_MCP_TOKEN" in e for e in envs)  # a process outlives a session's server
+    seen = (result["workspace"] / "seen.txt").read_text().splitlines()
+    assert [line.split(":")[0] for line in seen if line.split()[1] == "1:"] == ["a1 1", "a2 1", "a3 1"]  # per session, one process
+
+
+def test_an_episode_lifetime_crash_ends_its_session_and_the_next_session_starts_a_new_process(tmp_path: Path) -> None:
+    result = play(tmp_path, cmd("crash a1"), "--agent-lifetime", "episode")
+    assert "'RuntimeError: boom in a1'" in one_line_error(result, "a1")
+    assert statuses(result)["a2"] == statuses(result)["a3"] == ("completed", None)
+    started = pids(result["workspace"])
+    assert len(started) == 2 and not any(alive(pid) for pid in started)  # a1's, then one for a2 and a3
+
+
+def test_an_episode_lifetime_hung_turn_is_killed_and_the_run_goes_on(tmp_path: Path) -> None:
+    result = play(tmp_path, cmd("hang a2"), "--agent-lifetime", "episode", "--turn-timeout", "1.5")
+    assert "no reply within the turn timeout (1.5 s)" in one_line_error(result, "a2")
+    assert statuses(result)["a1"] == statuses(result)["a3"] == ("completed", None)
+    started = pids(result["workspace"])
+    assert len(started) == 2 and not any(alive(pid) for pid in started)  # a1's kept for a2 and killed there; a3's own
+
+
+def test_an_ablated_run_never_gets_a_process_kept_across_sessions(tmp_path: Path) -> None:
+    """A process alive across sessions could carry what it saw into a session the ablation plays without that history:
+    a sweep of ablated runs only is refused; in a sweep with both, the ablated runs get a process per session."""
+    db = tmp_path / "r.db"
+    flags = ["--data", str(MINI), "--db", str(db), "--models", cmd("echo"), "--agent-lifetime", "episode"]
+    refused = run_cli("sweep", *flags, "--ablation", "no-dependency-history")
+    assert refused.exit_code == 2 and "--agent-lifetime episode cannot serve --ablation no-dependency-history" in refused.output
+    assert not db.exists() or not load_results(db=db)
+    result = run_cli("sweep", *flags, "--ablation", "none,no-dependency-history")
+    assert result.exit_code == 0, result.output
+    with sqlite3.connect(db) as conn:
+        configs = [json.loads(row[0]) for row in conn.execute("SELECT config FROM run")]
+    assert sorted((c["ablation"], c["agent_lifetime"]) for c in configs) == [("no-dependency-history", "session"), ("none", "episode")]
+    runs = load_results(db=db)
+    assert {s.status for r in runs for s in r.sessions} == {"completed"}
+
+
 # --- the tool server, through the interface the MCP server plugs into ------------------------------------------
 
 
-def test_the_session_s_tool_server_reaches_the_agent_and_stops_with_the_session(tmp_path: Path) -> None:
+async def test_the_session_s_tool_server_reaches_the_agent_and_stops_with_the_session(tmp_path: Path) -> None:
     served: list[str] = []
 
     @contextmanager
@@ -321,15 +380,15 @@ def test_the_session_s_tool_server_reaches_the_agent_and_stops_with_the_session(
     ctx = SessionContext("s1", "user", Workspace(tmp_path / "ws"), Memory(), SimpleNamespace(specs=[]))  # type: ignore[arg-type]
     for mode, reply in ((f"dump {dump}", "turn 1"), ("crash s1", None)):
         agent = CommandAgent(f"{sys.executable} {AGENT} {mode}", ExternalSettings(turn_timeout=10, exit_grace=5), fake_server)
-        agent.start_session(ctx)
+        await agent.start_session(ctx)
         try:
             if reply is None:
                 with pytest.raises(ExternalAgentError, match="boom in s1"):
-                    asyncio.run(agent.respond("hello"))
+                    await agent.respond("hello")
             else:
-                assert asyncio.run(agent.respond("hello")).reply == reply
+                assert (await agent.respond("hello")).reply == reply
         finally:
-            agent.end_session()
+            await agent.end_session()
     assert served == ["start", "stop", "start", "stop"]  # stopped after a crash too
     first = json.loads(dump.read_text().splitlines()[0])
     assert first["env"]["PBENCH_MCP_URL"] == "http://127.0.0.1:1/mcp" and first["env"]["PBENCH_MCP_TOKEN"] == "session-token-5d2e"
@@ -421,11 +480,12 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> Recording:
     return record_reference(tmp_path_factory.mktemp("reference"))
 
 
-@pytest.mark.parametrize("transport", ["cmd", "http"])
+@pytest.mark.parametrize(("transport", "flags"), [("cmd", []), ("cmd", ["--agent-lifetime", "episode"]), ("http", [])])
 def test_the_replay_example_gives_the_in_process_reference_figures_and_tool_calls(
     tmp_path: Path,
     recording: Recording,
     transport: str,
+    flags: list[str],
 ) -> None:
     path, reference = recording
     with ExitStack() as stack:
@@ -433,4 +493,4 @@ def test_the_replay_example_gives_the_in_process_reference_figures_and_tool_call
             model = f"cmd:{sys.executable} {EXAMPLES / 'cmd_reference.py'} {path}"
         else:
             model = f"http:{stack.enter_context(example_service('http_reference.py', path))}"
-        assert_replays_reference(tmp_path, model, reference)
+        assert_replays_reference(tmp_path, model, reference, *flags)

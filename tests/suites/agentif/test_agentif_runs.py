@@ -145,6 +145,12 @@ def test_results_table_csv_and_the_audit_per_polarity(tmp_path: Path) -> None:
         rows = list(csv.DictReader(io.StringIO(run_cli("results", sweep_id, "--db", str(db), "--format", "csv").stdout)))
         assert {r["model"] for r in rows} == {"scripted:reference", "scripted:stuffer"} and len(rows) == 6
         assert {r["score"] for r in rows if r["model"] == "scripted:reference"} == {"1.0"}
+        assert {r["attachments"] for r in rows} == {"1", "2"}
+        summary = json.loads(run_cli("results", sweep_id, "--db", str(db), "--format", "json").stdout)
+        models = {m["model"]: m for m in summary["agentif"]["models"]}
+        reference, stuffer = models["scripted:reference"], models["scripted:stuffer"]
+        assert reference["with_attachments"] == 1.0 and reference["without_attachments"] is None  # every mini task has attachments
+        assert reference["neg_const"] == 1.0 and stuffer["neg_const"] is not None and stuffer["neg_const"] < 1.0
         report = tmp_path / "report.html"
         assert run_cli("report", sweep_id, "--db", str(db), "--out", str(report)).exit_code == 0
         html = report.read_text()

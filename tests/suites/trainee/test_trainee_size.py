@@ -25,7 +25,7 @@ from proactive_bench.suites.trainee.figures import obtained_at
 from proactive_bench.suites.trainee.loading import WEB, TraineeSettings, feedback_note, load_scenario, materialize, page_file
 from proactive_bench.suites.trainee.model import DOMAINS, Npc
 from proactive_bench.suites.trainee.validity import scenario_problems
-from tests.helpers.paths import REPO
+from tests.helpers.paths import DATA, REPO
 
 
 def _task(scenario: Scenario, template: str, day: int = 1) -> Task:
@@ -211,14 +211,14 @@ def _stats_script() -> ModuleType:
 @pytest.fixture(scope="module")
 def figures() -> dict[str, Any]:
     """The trainee section's figures, computed once (it composes every template over three seeds)."""
-    return _stats_script().trainee()
+    return _stats_script().trainee_stats(DATA)
 
 
 def test_the_stats_script_counts_domains_dependencies_images_and_web_from_what_templates_draw(
     figures: dict[str, Any], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     stats = _stats_script()
-    monkeypatch.setattr(stats, "SECTIONS", {"trainee": (lambda: figures, stats.trainee_lines)})
+    monkeypatch.setattr(stats, "SECTIONS", {"trainee": (lambda root: figures, stats.trainee_lines)})
     assert figures["templates"] == len(TEMPLATES) and sum(figures["by_domain"].values()) == len(TEMPLATES)
     assert set(figures["by_domain"]) == set(DOMAINS) and all(figures["by_domain"].values())
     assert {"site_monitor", "meeting_action", "standup_priority", "leave_cover"} <= set(figures["with_dependencies"])
@@ -227,10 +227,12 @@ def test_the_stats_script_counts_domains_dependencies_images_and_web_from_what_t
     assert {"site_monitor", "careers_page", "price_watch", "backup_check"} <= set(figures["with_web_pages"])
     assert "transaction_audit" not in figures["with_web_pages"]
     assert figures["default_scenarios"] == 50 and figures["tasks_per_scenario"] == {2: 10, 3: 10, 4: 10, 5: 10, 6: 10}
-    assert stats.main(["trainee"]) == 0
+    assert stats.main(["--suite", "trainee"]) == 0
     printed = capsys.readouterr().out
-    assert printed.startswith("## trainee\nmeta-task templates: ") and "with image clues: " in printed
-    assert stats.main(["nosuch"]) == 2
+    assert printed.startswith("Trainee-Bench\nmeta-task templates: 46 (paper 181)\n") and "with image clues: " in printed
+    with pytest.raises(SystemExit) as unknown:
+        stats.main(["--suite", "nosuch"])
+    assert unknown.value.code == 2
 
 
 def test_the_stats_script_tells_a_feature_from_its_absence() -> None:
