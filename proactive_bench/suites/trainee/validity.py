@@ -69,10 +69,19 @@ def visible_texts(scenario: Scenario) -> list[str]:
 
 
 def task_visible_texts(task: Task) -> list[str]:
-    """What the agent sees of one task without asking: its objective, method hint, personas, files and web pages."""
+    """What the agent sees of one task without asking: its objective, method hint, personas, files and web pages, and the
+    files' names and the pages' addresses (a listing shows them: a picture named after what it shows needs no looking)."""
     hidden = {c.holder.removeprefix("file:") for c in task.draft.clues if c.in_file}
     files = [v if isinstance(v, str) else v.decode("latin-1") for p, v in task.draft.files.items() if p not in hidden]
-    return [task.draft.objective, task.draft.hints.method, *(n.persona for n in task.draft.npcs), *files, *task.draft.pages.values()]
+    return [
+        task.draft.objective,
+        task.draft.hints.method,
+        *(n.persona for n in task.draft.npcs),
+        *files,
+        *task.draft.files,
+        *task.draft.pages.values(),
+        *task.draft.pages,
+    ]
 
 
 def scenario_problems(scenario: Scenario) -> list[str]:

@@ -146,6 +146,7 @@ IMAGE_TEMPLATES = [
     "uptime_review",
     "rack_temperature",
     "receipt_claim",
+    "parking_bays",
 ]
 
 
@@ -179,6 +180,77 @@ def test_a_guess_without_looking_at_the_picture_fails_and_counts_as_a_guess() ->
     scenario = compose_scenario("s6-n2", templates=["kiosk_siting"])
     (guessed,) = play(scenario, "guess")
     assert not all(guessed.verdicts.values()) and guessed.figures.guesses == guessed.figures.guessable > 0
+
+
+def _blind(scenario: Scenario, task: Task) -> Scenario:
+    """``task`` played by an agent that does everything the oracle does (asks every colleague, reads every other file, fetches
+    every page) but never looks at a picture: where a step needs a picture's clue it acts on the template's guess."""
+    drawn = {c.id for c in task.draft.clues if c.in_image}
+    steps = []
+    for step in task.draft.reference:
+        if step.ask in drawn:
+            continue
+        if drawn & set(step.needs):
+            if step.guess is not None:
+                steps.append(step.model_copy(update={"args": step.guess}))
+            continue
+        steps.append(step)
+    return _replace(scenario, task, reference=tuple(steps))
+
+
+@pytest.mark.parametrize("template", IMAGE_TEMPLATES)
+def test_an_agent_that_does_everything_but_look_at_the_picture_fails_what_the_picture_holds(template: str) -> None:
+    """The cheapest cheat on an image clue: everything else read and asked, the picture's figure guessed from its file name
+    and the task's texts. Each checkpoint that needs the picture fails, on every seed, and no picture's name or other text
+    spells its clue (validate would say so); view_image returns no caption, only the picture's size. Paired checkpoints
+    (every hot rack named / no cool rack named) may let a guess meet one of the two, never the task."""
+    for seed in range(1, 6):
+        scenario = compose_scenario(f"s{seed}-n2", templates=[template])
+        assert scenario_problems(scenario) == [], (seed, scenario_problems(scenario))
+        task = scenario.days[0].tasks[0]
+        drawn = {c.id for c in task.draft.clues if c.in_image}
+        (played,) = play(_blind(scenario, task), "reference")
+        assert not any(r.startswith("view_image") for r in played.failed)
+        needing = [c.id for c in task.draft.checkpoints if drawn & set(c.needs)]
+        assert needing, template
+        missed = [c for c in needing if not played.verdicts[f"{task.key}.{c}"]]
+        assert missed, (seed, "every checkpoint that needs the picture passed without looking at it")
+        assert played.figures.guesses >= len(missed)  # and acting without the picture counts as guessing
+
+
+def test_a_picture_named_after_what_it_shows_is_a_leak() -> None:
+    scenario = compose_scenario("s5-n2", templates=["rack_temperature"])
+    task = scenario.days[0].tasks[0]
+    (clue,) = [c for c in task.draft.clues if c.in_image]
+    path = clue.holder.removeprefix("file:")
+    named = f"{path.rsplit('/', 1)[0]}/{clue.value}.txt"
+    leaky = _replace(scenario, task, files={**task.draft.files, named: "see the picture"})
+    assert any(f"clue {clue.id}'s value {clue.value!r} shows without asking" in p for p in scenario_problems(leaky))
+
+
+# --- guesses on a clue read from a file --------------------------------------------------------------------------------
+
+
+def test_a_report_sent_in_chat_before_the_manual_is_read_is_a_guess() -> None:
+    """report_filing's only needed clue is in a file: the chat message naming the report, sent before the manual was read,
+    is judged on the chat rows sent before the read (cut at the first chat message after it) and counts as a guess."""
+    scenario = compose_scenario("s8-n2", templates=["report_filing"])
+    task = scenario.days[0].tasks[0]
+    ask_lead, read_manual, write, tell = task.draft.reference
+    assert read_manual.ask == "k1" and task.draft.clues[0].in_file and tell.tool == "chat__send_message"
+    (early,) = play(_replace(scenario, task, reference=(ask_lead, tell, read_manual, write)), "reference")
+    assert early.figures.checkpoint_score == 1.0  # the message named the right file: it passes, but it was a guess
+    assert len(scenario.days[0].tasks) == 2 and all(t.template == "report_filing" for t in scenario.days[0].tasks)
+    assert (early.figures.guessable, early.figures.guesses) == (4, 1)  # this task's c3 guessed; c1 (write_file) came after the read
+
+
+def test_reading_the_manual_before_telling_the_lead_is_no_guess_though_the_lead_was_asked_first() -> None:
+    """The reference asks the lead where the manual is (a chat message to the same colleague) before reading it: that
+    question is not the report's message, and the message sent after the read is cut away."""
+    scenario = compose_scenario("s8-n2", templates=["report_filing"])
+    (played,) = play(scenario, "reference")
+    assert played.figures.checkpoint_score == 1.0
+    assert (played.figures.guessable, played.figures.guesses) == (4, 0)  # two report_filing tasks, c1 and c3 each
 
 
 # --- daily feedback ---------------------------------------------------------------------------------------------------

@@ -45,7 +45,11 @@ class DepotDispatch(TemplateHeading):
         stock[ranked[0]] = rng.randint(0, units - 5)  # the nearest depot cannot serve it
         if all(stock[d] < units for d in ranked[1:]):
             stock[ranked[-1]] = units + rng.randint(0, 20)
+        if sum(stock[d] >= units for d in DEPOTS) < 2:  # one depot with stock: the sheet alone would answer, without the map
+            stock[next(d for d in reversed(ranked[1:]) if stock[d] < units)] = units + 10
         depot = next(d for d in ranked if stock[d] >= units)
+        if stock[depot] >= max(stock[d] for d in DEPOTS if d != depot):  # nor may the fullest depot be the answer
+            stock[next(d for d in reversed(ranked) if stock[d] >= units and d != depot)] = stock[depot] + 7
         others = [d for d in DEPOTS if d != depot]
         picture = ctx.names.path(ctx.folder, "delivery_map", "png")
         sheet = ctx.names.path(ctx.folder, f"{brand.lower()}_stock", "xlsx")
