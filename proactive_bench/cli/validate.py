@@ -154,7 +154,7 @@ def validate_templates(suite: str, seeds: int | None, scenarios: list[str] | Non
         raise fail(f"{len(problems)} error(s) in {len(TEMPLATES)} template(s) and {len(names)} scenario(s)", 1)
     err_console.print(
         f"ok: {len(TEMPLATES)} template(s) x {seeds} seed(s) and {len(names)} scenario(s) over two days: "
-        "oracle 1.0, passive and guessing fail a clue checkpoint, laundry lists and keyword questions obtain nothing"
+        "oracle 1.0 without guesses, passive and guessing fail a clue checkpoint, laundry lists and keyword questions obtain nothing"
     )
 
 

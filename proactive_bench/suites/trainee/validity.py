@@ -6,9 +6,9 @@ it runs (its tasks together on one timeline, two days):
 it instantiates and composes; no clue's value shows in what the agent sees
 without asking; each NPC clue's question is admissible, matches its own cues
 and no other clue of the same holder; names and paths are unique; the oracle
-scores 1.0 and none of its tool calls fails (its timeline agrees with the
-run's clock); the passive and guessing baselines fail a checkpoint that needs a
-clue; the laundry-list canvasser and the four keyword questions to every
+scores 1.0, none of its tool calls fails (its timeline agrees with the run's
+clock) and no checkpoint counts it as guessing; the passive and guessing
+baselines fail a checkpoint that needs a clue; the laundry-list canvasser and the four keyword questions to every
 colleague obtain no clue. Each NPC clue is targeted only by questions about it
 (:func:`targeting_problems`).
 """
@@ -149,11 +149,13 @@ def targeting_problems(scenario: Scenario) -> list[str]:
 
 
 def baseline_problems(scenario: Scenario) -> list[str]:
-    """The oracle scores 1.0; passive and guessing fail a clue checkpoint; the canvasser and the keyword asker obtain nothing."""
+    """The oracle scores 1.0 and guesses nothing; passive and guessing fail a clue checkpoint; the canvasser and the keyword asker obtain nothing."""
     found = []
     for n, day in enumerate(play(scenario, "reference"), start=1):
         if day.figures.checkpoint_score != 1.0:
             found.append(f"day {n}: the oracle misses {sorted(k for k, v in day.verdicts.items() if not v)}")
+        if day.figures.guesses:  # an attempt so loose that the oracle's question or earlier work already meets it
+            found.append(f"day {n}: the oracle counts as guessing {day.figures.guesses} checkpoint(s)")
         if day.failed:  # its timeline and the run's clock disagree (a wait after its time), or a step is wrong
             found.append(
                 f"day {n}: the oracle's call {day.failed[0]}" + (f" (and {len(day.failed) - 1} more failed)" if len(day.failed) > 1 else "")
