@@ -83,7 +83,7 @@ class UptimeReview(TemplateHeading):
                         checker("chat_sent", to=manager.handle, contains=[service, f"{len(breaches)} day"]),
                         (checker("chat_sent", to=manager.handle, contains=[service, f"{n} day"]) for n in miscounts),
                     ),
-                    attempt=checker("chat_sent", to=manager.handle, contains=[" day"]),
+                    attempt=checker("chat_sent", to=manager.handle, contains=[service, " day"]),  # a count of days, not a check-in
                     feedback="Report the count of days below the SLA to whoever owns it.",
                 ),
             ),
