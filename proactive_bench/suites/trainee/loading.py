@@ -87,7 +87,15 @@ LAYOUT = "v2"
 
 
 def scenario_directory(scenario: Scenario, hints: str) -> Path:
-    digest = hashlib.sha256(repr([(t.template, t.seed) for d in scenario.days for t in d.tasks]).encode()).hexdigest()[:12]
+    """The scenario's folder, named after what is written into it (each day's files and app rows, the web pages): a
+    template whose files change (a renamed picture) gets a new folder, never a stale one."""
+    content = hashlib.sha256()
+    for day in scenario.days:
+        for rel, data in sorted(files(day).items()):
+            content.update(rel.encode() + b"\0" + (data if isinstance(data, bytes) else data.encode()) + b"\0")
+        content.update(repr(app_rows(scenario, day, hints)).encode())
+    content.update(repr(sorted(pages(scenario).items())).encode())
+    digest = content.hexdigest()[:12]
     return Path(tempfile.gettempdir()) / "pbench-trainee" / f"{scenario.name}-d{len(scenario.days)}-{hints}-{LAYOUT}-{digest}"
 
 
