@@ -6,6 +6,14 @@ paper (``<suite>_lines``); :data:`SECTIONS` lists them, so a suite's section is
 added by writing its two functions and one entry.
 
     python scripts/suite_stats.py [--root pbench_data] [--suite agentif] [--json]
+
+The trainee section reads its templates from the package (they are code, not
+files under the root): templates by the paper's four domains and by
+difficulty, those with inter-task dependencies (a task announced in a meeting,
+a scenario-wide colleague holding clues of several tasks), with image clues (a
+picture the agent must look at) and with web pages (website monitoring), and
+the default benchmark's scenarios. Each template's features are read from what
+it draws (seeds 1..3), not declared.
 """
 
 from __future__ import annotations
@@ -24,6 +32,8 @@ from proactive_bench.suites.agentif.copy_check import deliverables
 from proactive_bench.suites.agentif.loading import read_task, task_names
 from proactive_bench.suites.agentif.task import CATEGORIES, DOMAINS, AgentIFTask
 from proactive_bench.suites.odyssey import SUITE as ODYSSEY, default_token_counter, render_history
+from proactive_bench.suites.trainee import TEMPLATES, compose_scenario, default_names
+from proactive_bench.suites.trainee.model import DOMAINS as TRAINEE_DOMAINS, TaskDraft
 
 Stats = dict[str, Any]
 
@@ -197,9 +207,62 @@ def odyssey_lines(stats: Stats) -> list[str]:
     return lines
 
 
+TRAINEE_FEATURE_SEEDS = range(1, 4)
+TRAINEE_PAPER: Stats = {"templates": 181, "domains": 4, "default_scenarios": 50, "tasks_per_scenario": "2-6"}
+"""Trainee-Bench's own figures (seed paper 003, section 2.2 and 3.1)."""
+
+
+def _trainee_drafts(template: str) -> list[TaskDraft]:
+    return [compose_scenario(f"s{seed}-n2", 1, templates=[template]).days[0].tasks[0].draft for seed in TRAINEE_FEATURE_SEEDS]
+
+
+def has_dependency(draft: TaskDraft) -> bool:
+    """A task announced during a meeting (a clue said from a minute on) or a clue held by a colleague shared with other tasks."""
+    shared = {n.handle for n in draft.npcs if n.shared}
+    return any(c.from_minute is not None or c.holder in shared for c in draft.clues)
+
+
+def has_image_clue(draft: TaskDraft) -> bool:
+    return any(c.in_image for c in draft.clues)
+
+
+def trainee_stats(root: Path) -> Stats:
+    """The trainee suite's figures (see the module docstring); ``root`` is unused, the templates ship in the package."""
+    del root
+    drafts = {name: _trainee_drafts(name) for name in sorted(TEMPLATES)}
+    names = default_names()
+    return {
+        "templates": len(TEMPLATES),
+        "by_domain": {d: sum(TEMPLATES[n].domain == d for n in TEMPLATES) for d in TRAINEE_DOMAINS},
+        "by_difficulty": dict(sorted(Counter(t.difficulty for t in TEMPLATES.values()).items())),
+        "with_dependencies": sorted(n for n, ds in drafts.items() if any(has_dependency(d) for d in ds)),
+        "with_image_clues": sorted(n for n, ds in drafts.items() if any(has_image_clue(d) for d in ds)),
+        "with_web_pages": sorted(n for n, ds in drafts.items() if any(d.pages for d in ds)),
+        "default_scenarios": len(names),
+        "tasks_per_scenario": dict(sorted(Counter(int(n.rsplit("-n", 1)[1]) for n in names).items())),
+        "paper": TRAINEE_PAPER,
+    }
+
+
+def trainee_lines(stats: Stats) -> list[str]:
+    paper = stats["paper"]
+    return [
+        "Trainee-Bench",
+        f"meta-task templates: {stats['templates']} (paper {paper['templates']})",
+        "by domain: " + ", ".join(f"{d} {n}" for d, n in stats["by_domain"].items()) + f" (paper: {paper['domains']} domains)",
+        "by difficulty: " + _counts(stats["by_difficulty"]),
+        f"with inter-task dependencies: {len(stats['with_dependencies'])} ({', '.join(stats['with_dependencies']) or '-'})",
+        f"with image clues: {len(stats['with_image_clues'])} ({', '.join(stats['with_image_clues']) or '-'})",
+        f"with web pages (website monitoring): {len(stats['with_web_pages'])} ({', '.join(stats['with_web_pages']) or '-'})",
+        f"default scenarios: {stats['default_scenarios']} (paper {paper['default_scenarios']}), tasks per scenario "
+        + _counts(stats["tasks_per_scenario"]),
+    ]
+
+
 SECTIONS: dict[str, tuple[Callable[[Path], Stats], Callable[[Stats], list[str]]]] = {
     "agentif": (agentif_stats, agentif_lines),
     "odyssey": (odyssey_stats, odyssey_lines),
+    "trainee": (trainee_stats, trainee_lines),
 }
 """Each suite's measuring and printing functions."""
 

@@ -95,6 +95,10 @@ DEFERRED = {
         "proactive_bench.scaffolds.langgraph_graph",
     ): "LangGraph loads only when an agent named module:attr or path/file.py:attr is built (it may be a compiled graph)",
     ("proactive_bench.suites.odyssey.checkers", "pycel"): "pycel (with networkx) loads when a checker evaluates a formula",
+    (
+        "proactive_bench.suites.trainee.pictures",
+        "matplotlib",
+    ): "matplotlib loads when a trainee picture (heatmap, floor plan, map) is drawn, not with every trainee scenario",
 }
 """Function-level imports kept on purpose, ``(importer prefix, imported module prefix): why``: start-up time only."""
 

@@ -166,7 +166,7 @@ class SuiteOptions:
     task: Annotated[
         str | None,
         typer.Option(
-            help="A suite of tasks: comma-separated task ids (default: every task under --data); trainee: scenarios s<seed>-n<tasks>, e.g. s7-n3 (default: s1-n2..s20-n6)."
+            help="A suite of tasks: comma-separated task ids (default: every task under --data); trainee: scenarios s<seed>-n<tasks>, e.g. s7-n3 (default: s1-n2..s50-n6)."
         ),
     ] = None
     tasks: Annotated[str | None, typer.Option("--tasks", hidden=True, help="Deprecated spelling of --task.")] = None

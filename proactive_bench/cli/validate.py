@@ -52,7 +52,7 @@ def validate(
     task: Annotated[
         str | None,
         typer.Option(
-            help="With --suite trainee: the scenarios to compose and check, s<seed>-n<tasks>, comma-separated (default: the default benchmark s1-n2..s20-n6)."
+            help="With --suite trainee: the scenarios to compose and check, s<seed>-n<tasks>, comma-separated (default: the default benchmark s1-n2..s50-n6)."
         ),
     ] = None,
     tasks: Annotated[str | None, typer.Option("--tasks", hidden=True, help="Deprecated spelling of --task.")] = None,
@@ -152,7 +152,7 @@ def validate_templates(suite: str, seeds: int | None, scenarios: list[str] | Non
         raise fail(f"{len(problems)} error(s) in {len(TEMPLATES)} template(s) and {len(names)} scenario(s)", 1)
     err_console.print(
         f"ok: {len(TEMPLATES)} template(s) x {seeds} seed(s) and {len(names)} scenario(s) over two days: "
-        "oracle 1.0, passive and guessing fail a clue checkpoint, laundry lists and keyword questions obtain nothing"
+        "oracle 1.0 without guesses, passive and guessing fail a clue checkpoint, laundry lists and keyword questions obtain nothing"
     )
 
 

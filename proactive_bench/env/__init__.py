@@ -5,7 +5,7 @@ framework's own reads of it, ``memory`` the agent's notes carried across
 sessions, ``toolbox`` the tool registry and the recording wrapper every call
 goes through; ``general_tools``, ``file_search``, ``shell``, ``web``,
 ``messaging``, ``skills`` and the office tools (``docx_tools``, ``xlsx_tools``,
-``pdf_tools``) the built-in tools, ``apps`` the simulated apps,
+``pdf_tools``) and ``image_tools`` (``view_image``) the built-in tools, ``apps`` the simulated apps,
 ``deliverables`` what a grader sees of a file (text, or a picture rendered by
 ``browser``'s headless Chromium),
 and ``catalog`` says which module registers each built-in tool: the registry
@@ -28,6 +28,7 @@ _EXPORTS = Exports(
         "browser": ("BrowserError", "chromium", "chromium_command", "run_chromium", "screenshot_png"),
         "deliverables": ("Picture", "file_picture", "file_text", "is_visual"),
         "documents": ("DocumentError", "read_as_text"),
+        "image_tools": ("picture",),
         "memory": ("Memory",),
         "office_files": ("stable_office_bytes",),
         "toolbox": (
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
     from proactive_bench.env.browser import BrowserError, chromium, chromium_command, run_chromium, screenshot_png
     from proactive_bench.env.deliverables import Picture, file_picture, file_text, is_visual
     from proactive_bench.env.documents import DocumentError, read_as_text
+    from proactive_bench.env.image_tools import picture
     from proactive_bench.env.memory import Memory
     from proactive_bench.env.office_files import stable_office_bytes
     from proactive_bench.env.toolbox import (
@@ -99,6 +101,7 @@ __all__ = [
     "file_text",
     "is_visual",
     "jail",
+    "picture",
     "read_as_text",
     "register_tool",
     "render_result",

@@ -27,6 +27,7 @@ GROUP_MODULES: dict[str, tuple[str, ...]] = {
     "shell": ("shell",),
     "skills": ("skills",),
     "web": ("web",),
+    "images": ("image_tools",),
     "amazon": ("apps.amazon",),
     "calendar": ("apps.calendar",),
     "chat": ("apps.chat",),
@@ -65,6 +66,7 @@ TOOL_GROUPS: dict[str, str] = {
     "read_skill": "skills",
     "web_search": "web",
     "web_fetch": "web",
+    "view_image": "images",
 }
 """The group of each built-in tool outside the apps; an app's tools are ``<app>__<verb>``, in the app's group."""
 TABLE_MODULES = tuple(

@@ -121,11 +121,34 @@ def prompt_budget_chars(context_tokens: int, max_tokens: int | None) -> int:
     return prompt_budget_tokens(context_tokens, max_tokens) * CHARS_PER_TOKEN
 
 
+IMAGE_CHARS = 1000 * CHARS_PER_TOKEN
+"""What a picture in a message (an ``image_url`` part: ``view_image``) is counted as: about a thousand tokens, not its base64."""
+
+IMAGE_TEXT = " x" * (IMAGE_CHARS // 2)
+"""A picture in the text a server tokenizes: :data:`IMAGE_CHARS` characters that most tokenizers count as more
+tokens than a thousand (one per `` x``), so a history with pictures is fitted on the safe side."""
+
+
+def content_text(content: str | list[str | dict]) -> str:
+    """A message content as text: text parts as they are, each picture part as :data:`IMAGE_TEXT`."""
+    if isinstance(content, str):
+        return content
+    return "".join(
+        IMAGE_TEXT if isinstance(p, dict) and p.get("type") == "image_url" else str(p.get("text", "") if isinstance(p, dict) else p)
+        for p in content
+    )
+
+
+def content_chars(content: str | list[str | dict]) -> int:
+    """A message content's size in characters: text as it is, each picture part as :data:`IMAGE_CHARS`."""
+    return len(content_text(content))
+
+
 def history_text(messages: list[BaseMessage]) -> str:
     """Messages as the text a server tokenizes: each one's content and its tool calls (name and arguments), a line each."""
     lines = []
     for message in messages:
-        lines.append(str(message.content))
+        lines.append(content_text(message.content))
         lines.extend(f"{c['name']} {json.dumps(c.get('args', {}), ensure_ascii=False)}" for c in getattr(message, "tool_calls", []) or [])
     return "\n".join(lines)
 
@@ -164,8 +187,8 @@ def _clip_tool_results(messages: list[BaseMessage], overflow: int) -> tuple[list
     """Clip the longest tool results (and then the longest other texts) until ``overflow`` characters are gone."""
     out = list(messages)
     clipped = 0
-    order = sorted(range(len(out)), key=lambda i: (not isinstance(out[i], ToolMessage), -len(str(out[i].content))))
-    for i in order:
+    order = sorted(range(len(out)), key=lambda i: (not isinstance(out[i], ToolMessage), -content_chars(out[i].content)))
+    for i in (i for i in order if isinstance(out[i].content, str)):  # a message with pictures is kept whole or dropped whole
         if overflow <= 0:
             break
         text = str(out[i].content)

@@ -10,6 +10,7 @@ is recorded; every model call is reported to the run's recorder.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import time
@@ -27,7 +28,7 @@ from langchain_core.messages import (
     ToolMessage,
 )
 
-from proactive_bench.env import render_result
+from proactive_bench.env import ToolError, ToolRecord, picture, render_result
 from proactive_bench.llm import (
     CHARS_PER_TOKEN,
     DEFAULT_MAX_RETRIES,
@@ -282,19 +283,37 @@ class ReactAgent:
         """What the model's server tokenizes for a call: the tool schemas and the history."""
         return self._tools_text + history_text(messages)
 
-    async def _run_tools(self, ai: AIMessage) -> list[ToolMessage]:
-        """Run the message's tool calls through the toolbox; malformed ones come back as errors."""
+    async def _run_tools(self, ai: AIMessage) -> list[BaseMessage]:
+        """Run the message's tool calls through the toolbox; malformed ones come back as errors; pictures looked at follow."""
         assert self._ctx is not None
-        results = []
+        results: list[BaseMessage] = []
+        records = []
         for call in ai.tool_calls:
             record = await self._ctx.tools.acall(call["name"], call["args"])
+            records.append(record)
             status = "success" if record.ok else "error"
             results.append(ToolMessage(render_result(record), tool_call_id=call["id"] or "", name=call["name"], status=status))
         for bad in ai.invalid_tool_calls:
             log.info("react_invalid_tool_call", tool=bad["name"], error=bad["error"])
             error = f"error: the arguments of this call could not be parsed ({bad['error'] or 'invalid JSON'}); nothing was run"
             results.append(ToolMessage(error, tool_call_id=bad["id"] or "", name=bad["name"] or "", status="error"))
-        return results
+        return results + self._pictures_shown(records)
+
+    def _pictures_shown(self, records: list[ToolRecord]) -> list[HumanMessage]:
+        """The pictures the step's ``view_image`` calls looked at, as one user message of image parts (a tool result is text only)."""
+        assert self._ctx is not None
+        parts: list[str | dict[str, Any]] = []
+        for record in records:
+            if not (record.ok and record.tool_name == "view_image"):
+                continue
+            path = str(record.call.get("path"))
+            try:
+                mime, data, _size = picture(self._ctx.workspace, path)
+            except (ToolError, OSError, ValueError):  # the file changed since the call: nothing to show
+                continue
+            parts.append({"type": "text", "text": f"[view_image] {path}:"})
+            parts.append({"type": "image_url", "image_url": {"url": f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"}})
+        return [HumanMessage(content=parts)] if parts else []
 
     def _record(self, started: float, ok: bool, **fields: Any) -> None:
         if self.recorder is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import math
 from collections.abc import Iterator
@@ -10,6 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
+from PIL import Image
 
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, ToolRecord, resolve_tool_names
@@ -72,6 +75,7 @@ def make_rig(
     history: list[list[dict[str, str]]] | None = None,
     trigger: Literal["user", "event"] = "user",
     transport: ChatTransport | None = None,
+    tools: list[str] | None = None,
     **extra: Any,
 ) -> Rig:
     calls: list[LLMCallRecord] = []
@@ -83,7 +87,7 @@ def make_rig(
         transport=transport,
     )
     agent = react_scaffold(options)
-    toolbox = ToolBox(ToolEnv(Workspace(tmp_path / "ws"), memory or Memory()), resolve_tool_names([]))
+    toolbox = ToolBox(ToolEnv(Workspace(tmp_path / "ws"), memory or Memory()), resolve_tool_names(tools or []))
     ctx = SessionContext("s1", trigger, toolbox.env.workspace, toolbox.env.memory, toolbox, history=history or [])
     agent.start_session(ctx)
     return Rig(agent, toolbox, calls)
@@ -113,6 +117,26 @@ async def test_tool_call_then_answer(server: StubServer, tmp_path: Path) -> None
         ("agent", "react_step", "openai:stub-model", True, 11, 7)
     ] * 2
     assert all(c.latency_ms > 0 for c in rig.calls)
+
+
+LOOK = [tool_call_reply([("view_image", {"path": "plan.png"}), ("read_file", {"path": "plan.png"})]), text_reply("Room 3.04.")]
+
+
+@pytest.mark.parametrize("server", [LOOK], indirect=True)
+async def test_a_picture_looked_at_reaches_the_model_as_an_image_part_after_the_tool_results(server: StubServer, tmp_path: Path) -> None:
+    rig = make_rig(server, tmp_path, tools=["workspace", "images"])
+    data = io.BytesIO()
+    Image.new("RGB", (12, 9), (10, 120, 200)).save(data, format="PNG")
+    rig.workspace.write_bytes("plan.png", data.getvalue())
+    await rig.agent.respond("Which room is nearest the lift?")
+    first, second = server.requests
+    assert "view_image" in {t["function"]["name"] for t in first["tools"]}
+    *_, looked, read, shown = second["messages"]
+    assert (looked["role"], read["role"]) == ("tool", "tool") and '"width": 12' in looked["content"]
+    assert shown["role"] == "user" and shown["content"][0] == {"type": "text", "text": "[view_image] plan.png:"}
+    url = shown["content"][1]["image_url"]["url"]
+    assert url.startswith("data:image/png;base64,") and base64.b64decode(url.split(",", 1)[1]) == data.getvalue()
+    assert len(shown["content"]) == 2  # read_file shows no picture
 
 
 def _unparseable_call() -> dict[str, Any]:

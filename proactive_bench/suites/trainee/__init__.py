@@ -2,15 +2,16 @@
 
 | module | owns |
 | --- | --- |
-| `model.py` | what a template draws: `Npc`, `Clue`, `Checkpoint`, `Timing`, `Step`, `Hints`, `TaskDraft` |
-| `template.py` | the `Template` protocol, `TemplateContext`, `NamePool` (unique names), `TEMPLATES`, `register_template` |
+| `model.py` | what a template draws: `Npc` (`shared`: a scenario-wide colleague), `Clue` (`from_minute`: announced in a meeting; `in_image`: drawn in a picture), `Checkpoint`, `Timing`, `Step`, `Hints`, `TaskDraft` (`pages`: web pages); the four `DOMAINS` |
+| `template.py` | the `Template` protocol (name, difficulty, apps, domain), `TemplateContext`, `NamePool` (unique names; `shared`: the scenario's one person in a role of `SHARED_ROLES`), `TEMPLATES`, `register_template` |
 | `files.py` | generated spreadsheets and documents |
+| `pictures.py` | pictures holding a clue, drawn with matplotlib (loaded on first drawing): heatmap, floor plan, bar, line and pie charts, map, receipt |
 | `templates/` | the shipped templates, one module each |
 | `compose.py` | scenarios `s<seed>-n<count>`: templates by seed, unique names, the timeline, day 2's new seeds |
 | `day_plan.py` | one day as pbench material: opening, checklist, app rows, notices, the oracle's timeline |
-| `colleagues.py` | rules NPCs: a clue only for a targeted question about it (naming its subject, asking for its kind of fact) that meets its condition |
+| `colleagues.py` | rules NPCs: a clue only for a targeted question about it (naming its subject, asking for its kind of fact) that meets its condition (its `after` clue out, its meeting started) |
 | `checkers.py` | `chat_sent`, `clue_obtained` (added to the `checker` predicate kind) |
-| `loading.py` | a scenario as an episode (one session per day, each day's files and app rows placed when it starts, day-2 feedback) |
+| `loading.py` | a scenario as an episode (one session per day, each day's files and app rows placed when it starts, the company's web pages under `web/`, day-2 feedback: each missed checkpoint and the mentor's advice) |
 | `figures.py` | Checkpoint Score, Success Rate, clues asked, guesses (an attempt before its clue came in counts), messages per clue |
 | `offline_play.py` | `play`: the oracle and the baselines played offline through the tools (in runs: `scripted:reference`, `passive`, `guess`, `canvass`), and the four-keyword asker (`KEYWORD_QUESTIONS` to every colleague; in runs: `tests/helpers/trainee_agents.py:KeywordCanvass`) |
 | `validity.py` | what `pbench validate --suite trainee` checks: each template over many seeds, and each scenario that runs (the default benchmark or a `--task` list) composed over two days |

@@ -35,7 +35,7 @@ class ChatSentArgs(CheckerArgsModel):
 
 
 class ClueObtainedArgs(CheckerArgsModel):
-    clue: str = Field(pattern=r"t[0-9]+\.k[0-9]+", description="The scenario clue id, e.g. t2.k1.")
+    clue: str = Field(pattern=r"^d[0-9]+\.t[0-9]+\.k[0-9]+$", description="The scenario clue id, e.g. d1.t2.k1 (TemplateContext.clue_ref).")
 
 
 def _chat_rows(evidence: Evidence) -> list[dict[str, Any]]:

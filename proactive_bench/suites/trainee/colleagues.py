@@ -5,7 +5,8 @@ The message's questions are screened by the main user's targeted-question rule
 a clue is claimed by the first admissible question about it — one that names
 the clue's subject (a ``subject`` cue: its product, supplier, meeting, the
 claims it rules) and asks for its kind of fact (an ``ask`` cue) — once its
-``after`` clue is out, so a bare keyword question ("What is the budget?")
+``after`` clue is out and, for a clue said during a meeting (``from_minute``), once
+that moment has come, so a bare keyword question ("What is the budget?")
 that fits every clue of a kind targets none; claims are capped (``user.cap_claims``);
 and once the colleague's patience is spent (``user.patience_spent_over`` over
 the thread: substantive questions that earned nothing) nothing more is released.
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from proactive_bench.env import ChatLine, ColleagueReply
 from proactive_bench.suites.trainee.compose import Scenario
@@ -40,6 +41,16 @@ class HeldClue:
     subject: tuple[re.Pattern[str], ...]
     """What the clue is about; a question must name it too."""
     after: str | None = None
+    from_moment: datetime | None = None
+    """Before this moment the holder does not know the clue yet (it is announced in a meeting then)."""
+
+    def is_open(self, released: set[str], moment: datetime) -> bool:
+        """Whether the holder can tell it now: not told yet, its ``after`` clue out, its moment come."""
+        return (
+            self.id not in released
+            and (self.after is None or self.after in released)
+            and (self.from_moment is None or moment >= self.from_moment)
+        )
 
     def names_subject(self, question: str) -> bool:
         """Whether the question names what the clue is about (the LLM colleagues' gate; the model judges the rest)."""
@@ -60,7 +71,7 @@ class RulesColleagues:
     def released_before(self, thread: list[ChatLine]) -> set[str]:
         return {c for line in thread for c in line.released}
 
-    def claims(self, handle: str, text: str, thread: list[ChatLine]) -> dict[str, str]:
+    def claims(self, handle: str, text: str, thread: list[ChatLine], moment: datetime) -> dict[str, str]:
         """Clue id -> the admissible question of ``text`` that targets it, within the caps and the colleague's patience."""
         if patience_spent_over(asked_and_earned(thread)):
             return {}
@@ -68,7 +79,7 @@ class RulesColleagues:
         admissible = screen_questions(text).admissible
         claims: dict[str, str] = {}
         for clue in self.clues:
-            if clue.holder != handle or clue.id in released or (clue.after is not None and clue.after not in released):
+            if clue.holder != handle or not clue.is_open(released, moment):
                 continue
             hit = next((q for q in admissible if clue.targeted_by(q)), None)
             if hit is not None:
@@ -76,7 +87,7 @@ class RulesColleagues:
         return cap_claims(claims)
 
     def reply(self, handle: str, text: str, thread: list[ChatLine], moment: datetime) -> ColleagueReply:
-        claims = self.claims(handle, text, thread)
+        claims = self.claims(handle, text, thread, moment)
         if not claims:
             spent = patience_spent_over(asked_and_earned(thread))
             return ColleagueReply(TIRED if spent else DEFLECTION, decided_by=RULES)
@@ -104,6 +115,7 @@ def held_clues(scenario: Scenario) -> tuple[HeldClue, ...]:
             _compiled(c.ask),
             _compiled(c.subject),
             task.clue_id(day.day, c.after) if c.after else None,
+            day.company.day_start + timedelta(minutes=c.from_minute) if c.from_minute is not None else None,
         )
         for day in scenario.days
         for task in day.tasks

@@ -79,7 +79,7 @@ class LLMColleagues:
         if patience_spent_over(asked_and_earned(thread)):
             return ColleagueReply(TIRED, decided_by=self.decided_by)
         released = {c for line in thread for c in line.released}
-        open_clues = [c for c in self.clues if c.holder == handle and c.id not in released and (c.after is None or c.after in released)]
+        open_clues = [c for c in self.clues if c.holder == handle and c.is_open(released, moment)]
         screen = screen_questions(text)
         if not open_clues or not screen.admissible:
             return ColleagueReply(DEFLECTION, decided_by=self.decided_by)

@@ -72,7 +72,11 @@ class ScenarioDay:
 
     @property
     def npcs(self) -> list[Npc]:
-        return [npc for task in self.tasks for npc in task.draft.npcs]
+        """The day's colleagues, each once (a shared colleague is declared by every task that reaches them)."""
+        unique: dict[str, Npc] = {}
+        for npc in (npc for task in self.tasks for npc in task.draft.npcs):
+            unique.setdefault(npc.handle, npc)
+        return list(unique.values())
 
     def minute(self, minute: int) -> str:
         return (self.company.day_start + timedelta(minutes=minute)).strftime("%H:%M")
@@ -99,7 +103,7 @@ def parse_name(name: str) -> tuple[int, int]:
     return seed, count
 
 
-def default_names(scenarios: int = 20) -> list[str]:
+def default_names(scenarios: int = 50) -> list[str]:
     """The default benchmark: seeds 1..N, task counts cycling through 2..6."""
     return [f"s{seed}-n{MIN_TASKS + (seed - 1) % (MAX_TASKS - MIN_TASKS + 1)}" for seed in range(1, scenarios + 1)]
 

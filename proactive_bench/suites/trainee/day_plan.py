@@ -21,8 +21,8 @@ from proactive_bench.env import ClockRates
 from proactive_bench.suites.trainee.compose import Scenario, ScenarioDay, Task
 from proactive_bench.suites.trainee.model import Step
 
-DAY_TOOLS = ["workspace", "memory", "chat", "clock", "gmail", "calendar", "spreadsheets", "documents"]
-"""The tools every scenario day offers (the simulated office)."""
+DAY_TOOLS = ["workspace", "memory", "chat", "clock", "gmail", "calendar", "spreadsheets", "documents", "images", "web"]
+"""The tools every scenario day offers (the simulated office; ``web``: the company's sites, ``images``: looking at pictures)."""
 INTERN_ACCOUNT_ID = 1
 
 
@@ -134,8 +134,11 @@ def app_rows(scenario: Scenario, day: ScenarioDay, hints: str) -> dict[str, list
     if day.day == 1:
         intern = day.company.intern
         rows["gmail_account"] = [{"id": INTERN_ACCOUNT_ID, "name": intern.name, "email": intern.email, "password": scenario.password}]
+    known = {n.handle for earlier in scenario.days[: day.day - 1] for n in earlier.npcs}  # a shared colleague is a contact already
     rows["chat_contact"] = [
-        {"handle": n.handle, "name": n.name, "role": n.role, "department": n.department, "email": n.email} for n in day.npcs
+        {"handle": n.handle, "name": n.name, "role": n.role, "department": n.department, "email": n.email}
+        for n in day.npcs
+        if n.handle not in known
     ]
     for task in day.tasks:
         for table, task_rows in task.draft.rows.items():
@@ -148,12 +151,18 @@ def files(day: ScenarioDay) -> dict[str, bytes | str]:
     return {path: content for task in day.tasks for path, content in task.draft.files.items()}
 
 
+def pages(scenario: Scenario) -> dict[str, str]:
+    """Every day's web pages by URL (the scenario's offline web: ``web_fetch`` reaches them)."""
+    return {url: html for day in scenario.days for task in day.tasks for url, html in task.draft.pages.items()}
+
+
 def _planned(day: ScenarioDay, task: Task, step: Step) -> PlannedStep:
     needs = tuple(task.clue_id(day.day, k) for k in step.needs)
     if step.ask is not None:
         clue = next(c for c in task.draft.clues if c.id == step.ask)
         if clue.in_file:
-            return PlannedStep(task.key, "read_file", {"path": clue.holder.removeprefix("file:")}, asks=task.clue_id(day.day, clue))
+            reader = "view_image" if clue.in_image else "read_file"
+            return PlannedStep(task.key, reader, {"path": clue.holder.removeprefix("file:")}, asks=task.clue_id(day.day, clue))
         return PlannedStep(task.key, "chat__send_message", {"to": clue.holder, "text": clue.question}, asks=task.clue_id(day.day, clue))
     if step.wait_until_minute is not None:
         return PlannedStep(task.key, "clock__wait_until", {"until": day.minute(step.wait_until_minute)})

@@ -5,9 +5,11 @@
 - **clues asked**: NPC-held clues released over chat / NPC-held clues.
 - **guesses**: checkpoints that need a clue whose ``attempt`` holds although a needed
   clue was never obtained (an NPC's never released; a file clue's file never read
-  by a successful ``read_file``, ``xlsx_read`` or ``docx_read``), or already held before the last needed clue was
+  by a successful ``read_file``, ``xlsx_read`` or ``docx_read``; a picture's by ``view_image``), or already held before the last needed clue was
   obtained (the attempt judged on the tool calls before that release and the app rows
-  sent before its minute: guessing first and asking afterwards is still guessing),
+  sent before its minute: guessing first and asking afterwards is still guessing; a
+  file's read has no minute of its own, so the rows are cut at the first chat message
+  sent after the read),
   / checkpoints that need a clue and have an ``attempt``.
 - **messages per clue**: the agent's chat messages / clues released (burden on colleagues).
 
@@ -32,6 +34,8 @@ from proactive_bench.suites.trainee.compose import ScenarioDay
 CHAT_TABLE = "chat_message"
 FILE_READERS = ("read_file", "xlsx_read", "docx_read")
 """The tools whose successful call on a clue's file reads the clue (naming its path in a failed call or a write does not)."""
+IMAGE_READERS = ("view_image",)
+"""The tools that read a clue drawn in a picture (its bytes read as text do not show it)."""
 
 
 @dataclass(frozen=True)
@@ -126,15 +130,15 @@ def day_figures(day: ScenarioDay, verdicts: dict[str, bool], records: list[ToolR
                 if any(p is None for p in points):  # a needed clue never obtained: any attempt is a guess
                     before = Evidence([], records, workspace, Memory(), no_python, apps=apps)
                 else:  # the attempt as it stood before the last needed clue came in
-                    seq = max(p.seq for p in points if p is not None)
-                    minutes = [p.minute for p in points if p is not None and p.minute is not None]
+                    last = max((p for p in points if p is not None), key=lambda p: p.seq)
+                    minute = last.minute or first_sent_minute(records, last.seq)
                     before = Evidence(
                         [],
-                        [r for r in records if r.seq < seq],
+                        [r for r in records if r.seq < last.seq],
                         workspace,
                         Memory(),
                         no_python,
-                        apps=apps_before(apps, max(minutes)) if minutes else None,
+                        apps=apps_before(apps, minute) if minute else apps,
                     )
                 guesses += evaluate(attempt_predicate(checkpoint.attempt), before)
     return DayFigures(task_scores(day, verdicts), len(clue_ids), len(released), len(sent), guessable, guesses)
@@ -156,7 +160,8 @@ def obtained_at(day: ScenarioDay, records: list[ToolRecord], chat: list[dict[str
             cid = task.clue_id(day.day, clue)
             if clue.in_file:
                 path = clue.holder.removeprefix("file:")
-                seq = next((r.seq for r in records if r.ok and r.tool_name in FILE_READERS and str(r.call.get("path")) == path), None)
+                readers = IMAGE_READERS if clue.in_image else FILE_READERS
+                seq = next((r.seq for r in records if r.ok and r.tool_name in readers and str(r.call.get("path")) == path), None)
                 found = Obtained(seq, None) if seq is not None else None
             else:
                 row = next((r for r in chat if r["direction"] == "in" and cid in (r.get("released") or [])), None)
@@ -179,6 +184,24 @@ def _release_call(records: list[ToolRecord], row: dict[str, Any]) -> Obtained | 
         ):
             return Obtained(r.seq, minute)
     return None
+
+
+def first_sent_minute(records: list[ToolRecord], seq: int) -> str | None:
+    """The minute of the first chat message sent by the call ``seq`` or a later one: where the rows sent after a file
+    clue was read begin (a read's own minute is not recorded; the clock moves on with every call). ``None`` when no chat
+    message was sent after it, so every chat row came before the read."""
+    return next(
+        (
+            str(r.result["response"]["at"])
+            for r in records
+            if r.seq >= seq
+            and r.ok
+            and r.tool_name == "chat__send_message"
+            and isinstance(r.result.get("response"), dict)
+            and "at" in r.result["response"]
+        ),
+        None,
+    )
 
 
 def apps_before(apps: AppStore, minute: str) -> AppStore:

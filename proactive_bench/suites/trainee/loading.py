@@ -4,7 +4,8 @@ The folder (under the system's temporary directory, named by scenario, days,
 hint setting, layout version and a digest of its content) holds
 ``session_files/day<N>/`` (the files of day N's tasks, placed in the workspace
 when day N starts: day 1 never sees day 2's files) and ``apps/day<N>/rows.yaml``
-(rows that appear when day N starts); both are the dataset's timed events. Each day is a session ``day<N>`` with no live user:
+(rows that appear when day N starts); both are the dataset's timed events. ``web/`` holds the company's
+sites (every day's pages, each on its own task's site; ``web_fetch`` reaches them). Each day is a session ``day<N>`` with no live user:
 the mentor's opening, the day's tools, every task's checkpoints as rule items
 and the oracle's steps as reference. Day 2 opens with the mentor's feedback on
 the checkpoints missed on day 1 (``LoadedEpisode.opening_note``).
@@ -25,7 +26,7 @@ from proactive_bench.dataset import Episode, LoadedEpisode, Persona, Session, Se
 from proactive_bench.env import ClockRates, Colleagues
 from proactive_bench.suites.trainee.colleagues import rules_colleagues
 from proactive_bench.suites.trainee.compose import Scenario, compose_scenario
-from proactive_bench.suites.trainee.day_plan import DAY_TOOLS, app_rows, checklist, files, opening, oracle_steps, reference
+from proactive_bench.suites.trainee.day_plan import DAY_TOOLS, app_rows, checklist, files, opening, oracle_steps, pages, reference
 
 SUITE_NAME = FOLDER = "trainee"
 CATEGORY = "trainee"
@@ -63,6 +64,21 @@ def materialize(scenario: Scenario, hints: str, directory: Path) -> None:
             _write(timed_files_dir(directory, sid) / rel, content if isinstance(content, bytes) else content.encode())
         rows = app_rows(scenario, day, hints)
         _write(timed_rows_dir(directory, sid) / "rows.yaml", yaml.safe_dump(rows, sort_keys=False, allow_unicode=True).encode())
+    site = pages(scenario)
+    index = {url: {"file": page_file(url)} for url in site}
+    for url, html in site.items():
+        _write(directory / WEB / page_file(url), html.encode())
+    if index:
+        _write(directory / WEB / "index.yaml", yaml.safe_dump(index, sort_keys=True).encode())
+
+
+WEB = "web"
+"""The scenario folder's offline web (the episode's ``web_root``)."""
+
+
+def page_file(url: str) -> str:
+    """Where a page's HTML lives under ``web/``: its host and path as folders (``status.acme.example/db.html``)."""
+    return url.removeprefix("https://").strip("/") + ".html"
 
 
 LAYOUT = "v2"
@@ -71,12 +87,21 @@ LAYOUT = "v2"
 
 
 def scenario_directory(scenario: Scenario, hints: str) -> Path:
-    digest = hashlib.sha256(repr([(t.template, t.seed) for d in scenario.days for t in d.tasks]).encode()).hexdigest()[:12]
+    """The scenario's folder, named after what is written into it (each day's files and app rows, the web pages): a
+    template whose files change (a renamed picture) gets a new folder, never a stale one."""
+    content = hashlib.sha256()
+    for day in scenario.days:
+        for rel, data in sorted(files(day).items()):
+            content.update(rel.encode() + b"\0" + (data if isinstance(data, bytes) else data.encode()) + b"\0")
+        content.update(repr(app_rows(scenario, day, hints)).encode())
+    content.update(repr(sorted(pages(scenario).items())).encode())
+    digest = content.hexdigest()[:12]
     return Path(tempfile.gettempdir()) / "pbench-trainee" / f"{scenario.name}-d{len(scenario.days)}-{hints}-{LAYOUT}-{digest}"
 
 
 def feedback_note(scenario: Scenario):  # a closure over the scenario
-    """The mentor's feedback on the missed checkpoints of the days before a session (``LoadedEpisode.opening_note``)."""
+    """The mentor's feedback on the missed checkpoints of the days before a session (``LoadedEpisode.opening_note``): as in the
+    paper's daily feedback, each missed checkpoint said (what was not done) with the mentor's advice (what to do, never the answer)."""
 
     def note(session: Session, earlier: list[dict[str, bool]]) -> str | None:
         if not earlier:
@@ -84,7 +109,7 @@ def feedback_note(scenario: Scenario):  # a closure over the scenario
         previous = scenario.days[len(earlier) - 1]
         verdicts = earlier[-1]
         lines = [
-            f"- {task.key} ({task.draft.title}): {c.feedback}"
+            f"- {task.key} ({task.draft.title}): not done: {c.text}. {c.feedback}"
             for task in previous.tasks
             for c in task.draft.checkpoints
             if not verdicts.get(f"{task.key}.{c.id}", False)

@@ -13,7 +13,17 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Difficulty = Literal["easy", "hard"]
-APPS = ("chat", "email", "calendar", "files", "spreadsheets", "documents")
+Domain = Literal["analysis", "scheduling", "inquiry", "optimization"]
+DOMAINS: dict[str, str] = {
+    "analysis": "information synthesis and analysis",
+    "scheduling": "time management and scheduling",
+    "inquiry": "proactive inquiry and monitoring",
+    "optimization": "strategic modeling and optimization",
+}
+"""The paper's four functional domains of meta-tasks, by the short name a template declares."""
+IMAGE_SUFFIXES = (".png",)
+"""Files an agent reads by looking at them (``view_image``): a clue in one is drawn, never written."""
+APPS = ("chat", "email", "calendar", "files", "spreadsheets", "documents", "web", "images")
 """The simulated applications a template may use."""
 HANDLE = r"[a-z][a-z0-9]*(\.[a-z][a-z0-9]*)+"
 
@@ -31,6 +41,11 @@ class Npc(_Frozen):
     department: str
     email: str
     persona: str = Field(description="One sentence: tone and what they do (never what clue they hold).")
+    shared: bool = Field(
+        default=False,
+        description="A colleague of the whole scenario (the HR partner, the engineering manager): every task that needs the role "
+        "reaches the same person, who then holds clues of several tasks.",
+    )
 
 
 class Clue(_Frozen):
@@ -53,15 +68,28 @@ class Clue(_Frozen):
     )
     question: str = Field(default="", description="The targeted question the oracle asks.")
     after: str | None = Field(default=None, description="A clue of the same holder that must be released first.")
+    from_minute: int | None = Field(
+        default=None,
+        ge=0,
+        description="Minutes after the day's start before which the holder does not know it yet (said during a meeting: "
+        "a task announced there).",
+    )
 
     @property
     def in_file(self) -> bool:
         return self.holder.startswith("file:")
 
+    @property
+    def in_image(self) -> bool:
+        """A clue drawn in a picture (a heatmap, a floor plan, a map): read by looking at it."""
+        return self.in_file and self.holder.lower().endswith(IMAGE_SUFFIXES)
+
     @model_validator(mode="after")
     def _well_formed(self) -> Clue:
         if self.value.casefold() not in self.text.casefold():
             raise ValueError(f"clue {self.id}: its text does not contain its value")
+        if self.in_file and self.from_minute is not None:
+            raise ValueError(f"clue {self.id}: a clue in a file is there from the start (from_minute is for colleagues)")
         if not self.in_file:
             if not self.ask or not self.subject or not self.question:
                 raise ValueError(f"clue {self.id}: a clue an NPC holds needs ask cues, subject cues and a question")
@@ -136,6 +164,9 @@ class TaskDraft(_Frozen):
     clues: tuple[Clue, ...]
     checkpoints: tuple[Checkpoint, ...] = Field(min_length=2, max_length=6)
     files: dict[str, bytes | str] = Field(default_factory=dict)
+    pages: dict[str, str] = Field(
+        default_factory=dict, description="Web pages of the company's sites (URL -> HTML), reached with web_fetch (website monitoring)."
+    )
     rows: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     timing: Timing = Timing()
     reference: tuple[Step, ...]
@@ -166,6 +197,9 @@ class TaskDraft(_Frozen):
             unknown = set(needs) - clue_ids
             if unknown:
                 raise ValueError(f"{where}: needs unknown clues {sorted(unknown)}")
+        for url in self.pages:
+            if not url.startswith("https://"):
+                raise ValueError(f"page {url!r}: a page's URL starts with https://")
         for n, step in enumerate(self.reference):
             if step.ask is not None and step.ask not in clue_ids:
                 raise ValueError(f"reference step {n}: asks for unknown clue {step.ask!r}")

@@ -27,11 +27,12 @@ from typing import Literal
 from proactive_bench.data_model import Evidence
 from proactive_bench.dataset import evaluate, start_session
 from proactive_bench.env import AppStore, ClockRates, Memory, ToolBox, ToolEnv, VirtualClock, Workspace, resolve_tool_names
+from proactive_bench.suites.trainee import checkers as _checkers  # noqa: F401  (adds the trainee checkers the checklists name)
 from proactive_bench.suites.trainee.colleagues import rules_colleagues
 from proactive_bench.suites.trainee.compose import Scenario
 from proactive_bench.suites.trainee.day_plan import DAY_TOOLS, PlannedStep, oracle_steps
 from proactive_bench.suites.trainee.figures import DayFigures, day_figures, no_python
-from proactive_bench.suites.trainee.loading import TraineeSettings, day_session, materialize
+from proactive_bench.suites.trainee.loading import WEB, TraineeSettings, day_session, materialize
 
 Mode = Literal["reference", "passive", "guess", "canvass", "keywords"]
 MODES: tuple[str, ...] = ("reference", "passive", "guess", "canvass", "keywords")
@@ -91,7 +92,9 @@ def play(scenario: Scenario, mode: str, rates: ClockRates = ClockRates(), hints:
         materialize(scenario, hints, folder)
         apps = AppStore()
         workspace = Workspace(folder / "run")  # each day's files appear when it starts
-        env = ToolEnv(workspace, Memory(), apps, colleagues=rules_colleagues(scenario), clock=VirtualClock(apps, rates))
+        env = ToolEnv(
+            workspace, Memory(), apps, web_root=folder / WEB, colleagues=rules_colleagues(scenario), clock=VirtualClock(apps, rates)
+        )
         played = []
         for day in scenario.days:
             session = day_session(scenario, day.day, TraineeSettings(days=len(scenario.days), hints=hints, rates=rates))

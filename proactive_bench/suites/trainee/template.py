@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Protocol, TypeVar
 
-from proactive_bench.suites.trainee.model import Difficulty, Npc, TaskDraft
+from proactive_bench.suites.trainee.model import Difficulty, Domain, Npc, TaskDraft
 
 FIRST_NAMES = (
     "Amara Bashir Camille Dorian Esme Farid Greta Hollis Ines Jonah Kaia Lucan Mirela Nestor Odile Pavel Quinn Rosalind "
@@ -30,7 +30,8 @@ LAST_NAMES = (
 WORDS: dict[str, tuple[str, ...]] = {
     "vendor": tuple(
         "Acorn Brightline Copperleaf Dunmore Everfield Foxglove Granite Harbourside Ironwood Juniper Kestrel Lakeshore "
-        "Meridian Northwind Oakridge Pinecrest Quarry Redwater Silverbirch Tidewater Upland Vantage Willowmere".split()
+        "Meridian Northwind Oakridge Pinecrest Quarry Redwater Silverbirch Tidewater Upland Vantage Willowmere Ashgrove Bellhaven "
+        "Caskwell Driftwood Elmstead Fernhill Goldcrest Hawthorne Ivywood Kingfisher Larkfield Moorland Netherby Primrose".split()
     ),
     "project": tuple(
         "Aurora Basalt Cinder Delta Ember Fjord Glacier Helix Indigo Jetty Kiln Lumen Mosaic Nimbus Orchid Prism "
@@ -44,6 +45,13 @@ WORDS["region"] = tuple(
     f"{side} {city}" for side in ("North", "South", "East", "West", "Upper", "Lower", "Central", "Coastal") for city in WORDS["city"]
 )
 """The pools ``NamePool.word`` draws from (written for pbench)."""
+SHARED_ROLES: dict[str, tuple[str, str, str]] = {
+    "hr": ("HR Partner", "People", "Knows who does what in the company and who owns which system or service."),
+    "engineering_manager": ("Engineering Manager", "Engineering", "Signs off changes to production systems; terse and busy."),
+    "office_manager": ("Office Manager", "Operations", "Runs the offices, rooms and supplies; cheerful and exact."),
+    "finance_controller": ("Finance Controller", "Finance", "Keeps the books and the spending rules of every team."),
+}
+"""The scenario-wide colleagues (role, department, persona) that several tasks may reach (``NamePool.shared``)."""
 COMPANIES = ("Larchmont Analytics", "Quillfeather Logistics", "Bramblewood Foods", "Corvid Robotics", "Saltmarsh Media")
 
 
@@ -75,6 +83,15 @@ class NamePool:
     _people: set[str] = field(default_factory=set)
     _words: set[tuple[str, str]] = field(default_factory=set)
     _paths: set[str] = field(default_factory=set)
+    _shared: dict[str, Person] = field(default_factory=dict)
+
+    def shared(self, role: str) -> Person:
+        """The scenario's one person in a shared role (:data:`SHARED_ROLES`): the same for every task that asks."""
+        if role not in SHARED_ROLES:
+            raise ValueError(f"no shared role {role!r}; known: {', '.join(SHARED_ROLES)}")
+        if role not in self._shared:
+            self._shared[role] = self.person()
+        return self._shared[role]
 
     def person(self) -> Person:
         for _ in range(10_000):
@@ -129,6 +146,16 @@ class TemplateContext:
     def day_start(self) -> datetime:
         return self.company.day_start
 
+    def clue_ref(self, clue: str) -> str:
+        """A clue's scenario id (``d1.t2.k1``), read from the task's folder (``t2_x/``, ``day2/t2_x/``): for ``clue_obtained``."""
+        match = FOLDER.fullmatch(self.folder)
+        if match is None:
+            raise ValueError(f"task folder {self.folder!r} is not t<N>_<template>/ or day<D>/t<N>_<template>/")
+        return f"d{match['day'] or 1}.{match['task']}.{clue}"
+
+
+FOLDER = re.compile(r"(?:day(?P<day>[0-9]+)/)?(?P<task>t[0-9]+)_[a-z0-9_]+/")
+
 
 class Template(Protocol):
     """A meta-task: code that turns a seed into one task (read-only attributes: a frozen dataclass fits)."""
@@ -137,6 +164,8 @@ class Template(Protocol):
     def name(self) -> str: ...
     @property
     def difficulty(self) -> Difficulty: ...
+    @property
+    def domain(self) -> Domain: ...
     @property
     def apps(self) -> tuple[str, ...]: ...
 
@@ -188,3 +217,11 @@ def minute_iso(ctx: TemplateContext, minute: int) -> str:
 def colleague(person: Person, role: str, department: str, persona: str) -> Npc:
     """An NPC for a person of the name pool (handle, name and e-mail from the person)."""
     return Npc(handle=person.handle, name=person.name, role=role, department=department, email=person.email, persona=persona)
+
+
+def shared_colleague(ctx: TemplateContext, role: str) -> Npc:
+    """The scenario's colleague in a shared role (:data:`SHARED_ROLES`): one person holding the clues of every task that needs
+    the role, each clue told apart by its subject."""
+    title, department, persona = SHARED_ROLES[role]
+    person = ctx.names.shared(role)
+    return Npc(handle=person.handle, name=person.name, role=title, department=department, email=person.email, persona=persona, shared=True)

@@ -6,9 +6,9 @@ it runs (its tasks together on one timeline, two days):
 it instantiates and composes; no clue's value shows in what the agent sees
 without asking; each NPC clue's question is admissible, matches its own cues
 and no other clue of the same holder; names and paths are unique; the oracle
-scores 1.0 and none of its tool calls fails (its timeline agrees with the
-run's clock); the passive and guessing baselines fail a checkpoint that needs a
-clue; the laundry-list canvasser and the four keyword questions to every
+scores 1.0, none of its tool calls fails (its timeline agrees with the run's
+clock) and no checkpoint counts it as guessing; the passive and guessing
+baselines fail a checkpoint that needs a clue; the laundry-list canvasser and the four keyword questions to every
 colleague obtain no clue. Each NPC clue is targeted only by questions about it
 (:func:`targeting_problems`).
 """
@@ -21,6 +21,7 @@ from functools import partial
 from proactive_bench.dataset import Problem
 from proactive_bench.suites.trainee.colleagues import held_clues
 from proactive_bench.suites.trainee.compose import Scenario, Task, compose_scenario, default_names
+from proactive_bench.suites.trainee.model import Npc
 from proactive_bench.suites.trainee.offline_play import CANVASS_PADDING, KEYWORD_QUESTIONS, play
 from proactive_bench.suites.trainee.template import TEMPLATES
 from proactive_bench.user import screen_questions
@@ -68,10 +69,19 @@ def visible_texts(scenario: Scenario) -> list[str]:
 
 
 def task_visible_texts(task: Task) -> list[str]:
-    """What the agent sees of one task without asking."""
+    """What the agent sees of one task without asking: its objective, method hint, personas, files and web pages, and the
+    files' names and the pages' addresses (a listing shows them: a picture named after what it shows needs no looking)."""
     hidden = {c.holder.removeprefix("file:") for c in task.draft.clues if c.in_file}
     files = [v if isinstance(v, str) else v.decode("latin-1") for p, v in task.draft.files.items() if p not in hidden]
-    return [task.draft.objective, task.draft.hints.method, *(n.persona for n in task.draft.npcs), *files]
+    return [
+        task.draft.objective,
+        task.draft.hints.method,
+        *(n.persona for n in task.draft.npcs),
+        *files,
+        *task.draft.files,
+        *task.draft.pages.values(),
+        *task.draft.pages,
+    ]
 
 
 def scenario_problems(scenario: Scenario) -> list[str]:
@@ -84,16 +94,28 @@ def scenario_problems(scenario: Scenario) -> list[str]:
             for clue in task.draft.clues:
                 if any(clue.value.casefold() in t for t in texts):
                     found.append(f"{where}: clue {clue.id}'s value {clue.value!r} shows without asking")
+                if clue.in_image and _image_spells(task, clue.holder.removeprefix("file:"), clue.value):
+                    found.append(f"{where}: clue {clue.id}'s value {clue.value!r} is written in its picture's bytes (it must be drawn)")
                 if not clue.in_file and screen_questions(clue.question).admissible != [clue.question]:
                     found.append(f"{where}: clue {clue.id}'s question is not one admissible targeted question")
     found += targeting_problems(scenario)
-    npcs = [n for day in scenario.days for n in day.npcs]
-    if len({n.handle for n in npcs}) != len(npcs):
-        found.append("two colleagues share a handle")
+    declared: dict[str, list[Npc]] = {}
+    for npc in (n for day in scenario.days for t in day.tasks for n in t.draft.npcs):
+        declared.setdefault(npc.handle, []).append(npc)
+    for handle, npcs in declared.items():  # only a shared colleague is declared twice, and then the same way
+        if len(npcs) > 1 and not all(n.shared and n == npcs[0] for n in npcs):
+            found.append(f"two colleagues share the handle {handle}")
     paths = [(t.folder, p) for day in scenario.days for t in day.tasks for p in t.draft.files]
     if len({p for _, p in paths}) != len(paths) or any(not p.startswith(folder) for folder, p in paths):
         found.append("files are not unique or not under their task's folder")
     return found
+
+
+def _image_spells(task: Task, path: str, value: str) -> bool:
+    """Whether a picture's bytes hold the value as text (metadata, an embedded label): then reading it as text finds it."""
+    content = task.draft.files[path]
+    raw = content if isinstance(content, str) else content.decode("latin-1")
+    return value.casefold() in raw.casefold()
 
 
 def targeting_problems(scenario: Scenario) -> list[str]:
@@ -127,11 +149,13 @@ def targeting_problems(scenario: Scenario) -> list[str]:
 
 
 def baseline_problems(scenario: Scenario) -> list[str]:
-    """The oracle scores 1.0; passive and guessing fail a clue checkpoint; the canvasser and the keyword asker obtain nothing."""
+    """The oracle scores 1.0 and guesses nothing; passive and guessing fail a clue checkpoint; the canvasser and the keyword asker obtain nothing."""
     found = []
     for n, day in enumerate(play(scenario, "reference"), start=1):
         if day.figures.checkpoint_score != 1.0:
             found.append(f"day {n}: the oracle misses {sorted(k for k, v in day.verdicts.items() if not v)}")
+        if day.figures.guesses:  # an attempt so loose that the oracle's question or earlier work already meets it
+            found.append(f"day {n}: the oracle counts as guessing {day.figures.guesses} checkpoint(s)")
         if day.failed:  # its timeline and the run's clock disagree (a wait after its time), or a step is wrong
             found.append(
                 f"day {n}: the oracle's call {day.failed[0]}" + (f" (and {len(day.failed) - 1} more failed)" if len(day.failed) > 1 else "")

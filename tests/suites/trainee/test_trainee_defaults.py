@@ -27,13 +27,14 @@ def test_every_default_scenario_lays_out_its_oracle_on_both_days(rates: ClockRat
     assert not late
 
 
-def test_a_meeting_right_after_a_step_that_ends_at_its_start_is_still_joined_on_time() -> None:
-    """s5-n6 day 2: a flexible step would end at minute 60, the meeting's start; the oracle switches before it, and its wait
-    (a step, then the call) comes by 60 in the run's clock, so no call fails and every checkpoint is met."""
-    scenario = compose_scenario("s5-n6", 2)
-    meeting = next(t for t in scenario.days[1].tasks if t.template == "meeting_attend")
-    assert meeting.start_minute == 60
-    steps = oracle_steps(scenario, scenario.days[1], ClockRates())
+def test_a_meeting_an_hour_into_a_full_day_is_still_joined_on_time() -> None:
+    """s50-n6 day 1 (the default benchmark's one meeting at minute 60 with five other tasks): the oracle switches to the
+    meeting before a flexible step would run past its start, and its wait (a step, then the call) comes by 60 in the run's
+    clock, so no call fails and every checkpoint is met."""
+    scenario = compose_scenario("s50-n6", 2)
+    meeting = next(t for t in scenario.days[0].tasks if t.template == "meeting_attend")
+    assert meeting.start_minute == 60 and len(scenario.days[0].tasks) == 6
+    steps = oracle_steps(scenario, scenario.days[0], ClockRates())
     wait = next(n for n, s in enumerate(steps) if s.tool == "clock__wait_until" and s.task == meeting.key)
     assert 1 + wait * 3 <= 60  # each earlier action is a step and a call (3 minutes); the wait's own step comes by the start
     played = play(scenario, "reference")

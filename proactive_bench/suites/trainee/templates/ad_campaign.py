@@ -138,4 +138,4 @@ class AdCampaign(TemplateHeading):
         )
 
 
-register_template(AdCampaign("ad_campaign", "hard", ("chat", "spreadsheets", "files", "email")))
+register_template(AdCampaign("ad_campaign", "hard", ("chat", "spreadsheets", "files", "email"), "optimization"))

@@ -140,4 +140,4 @@ class CampaignSplit(TemplateHeading):
         )
 
 
-register_template(CampaignSplit("campaign_split", "hard", ("chat", "spreadsheets", "email")))
+register_template(CampaignSplit("campaign_split", "hard", ("chat", "spreadsheets", "email"), "optimization"))

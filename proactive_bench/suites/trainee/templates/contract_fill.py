@@ -125,4 +125,4 @@ class ContractFill(TemplateHeading):
         )
 
 
-register_template(ContractFill("contract_fill", "easy", ("chat", "documents", "email")))
+register_template(ContractFill("contract_fill", "easy", ("chat", "documents", "email"), "inquiry"))

@@ -110,4 +110,4 @@ class DataCompletion(TemplateHeading):
         )
 
 
-register_template(DataCompletion("data_completion", "easy", ("chat", "spreadsheets")))
+register_template(DataCompletion("data_completion", "easy", ("chat", "spreadsheets"), "analysis"))

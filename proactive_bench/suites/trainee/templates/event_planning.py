@@ -158,4 +158,4 @@ class EventPlanning(TemplateHeading):
         )
 
 
-register_template(EventPlanning("event_planning", "hard", ("chat", "calendar", "spreadsheets", "email")))
+register_template(EventPlanning("event_planning", "hard", ("chat", "calendar", "spreadsheets", "email"), "optimization"))

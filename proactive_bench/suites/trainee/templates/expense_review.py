@@ -149,4 +149,4 @@ class ExpenseReview(TemplateHeading):
         )
 
 
-register_template(ExpenseReview("expense_review", "hard", ("chat", "spreadsheets", "files", "email")))
+register_template(ExpenseReview("expense_review", "hard", ("chat", "spreadsheets", "files", "email"), "analysis"))

@@ -159,4 +159,4 @@ class IncidentDrill(TemplateHeading):
         )
 
 
-register_template(IncidentDrill("incident_drill", "easy", ("chat", "files", "email")))
+register_template(IncidentDrill("incident_drill", "easy", ("chat", "files", "email"), "inquiry"))

@@ -125,4 +125,4 @@ class LaunchNotice(TemplateHeading):
         )
 
 
-register_template(LaunchNotice("launch_notice", "easy", ("chat", "documents", "files")))
+register_template(LaunchNotice("launch_notice", "easy", ("chat", "documents", "files"), "inquiry"))

@@ -94,4 +94,4 @@ class MeetingAttend(TemplateHeading):
         )
 
 
-register_template(MeetingAttend("meeting_attend", "easy", ("chat", "calendar")))
+register_template(MeetingAttend("meeting_attend", "easy", ("chat", "calendar"), "scheduling"))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from proactive_bench.suites.trainee.model import Difficulty, Step
+from proactive_bench.suites.trainee.model import Difficulty, Domain, Step
 from proactive_bench.suites.trainee.template import checker
 
 Predicate = dict[str, object]
@@ -17,11 +17,13 @@ Row = list[Any]
 
 @dataclass(frozen=True)
 class TemplateHeading:
-    """A template's name, difficulty and apps; a template subclasses it, adds ``instantiate`` and registers an instance."""
+    """A template's name, difficulty, apps and domain (the paper's four, ``model.DOMAINS``); a template subclasses it, adds
+    ``instantiate`` and registers an instance."""
 
     name: str
     difficulty: Difficulty
     apps: tuple[str, ...]
+    domain: Domain
 
 
 def called(tool: str, **args: str) -> Predicate:
@@ -48,3 +50,13 @@ def email_step(to: str, subject: str, body: str, needs: tuple[str, ...] = (), gu
     """The oracle's e-mail to one address; ``guessed_body`` is what an agent that did not ask would write instead."""
     mail = {"email_addresses": [to], "subject": subject, "body": body}
     return Step(tool="gmail__send_email", args=mail, needs=needs, guess=None if guessed_body is None else {**mail, "body": guessed_body})
+
+
+def number_forms(n: int) -> tuple[str, ...]:
+    """The ways a whole number is written in a message: ``27000`` and ``27,000`` (one form below a thousand)."""
+    return tuple(dict.fromkeys((str(n), f"{n:,}")))
+
+
+def any_form(n: int, holds: Callable[[str], Predicate]) -> Predicate:
+    """``holds`` for one of the number's written forms (:func:`number_forms`)."""
+    return {"any": [holds(form) for form in number_forms(n)]}

@@ -111,4 +111,4 @@ class PriceBackfill(TemplateHeading):
         )
 
 
-register_template(PriceBackfill("price_backfill", "easy", ("chat", "spreadsheets", "files")))
+register_template(PriceBackfill("price_backfill", "easy", ("chat", "spreadsheets", "files"), "analysis"))

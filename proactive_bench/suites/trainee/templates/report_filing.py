@@ -82,7 +82,7 @@ class ReportFiling(TemplateHeading):
                     text="the team lead was told where the report is",
                     needs=("k1",),
                     check=checker("chat_sent", to=lead.handle, contains=[target.rsplit("/", 1)[-1]]),
-                    attempt=checker("chat_sent", to=lead.handle),
+                    attempt=checker("chat_sent", to=lead.handle, contains=[".md"]),  # naming a report file, not asking for the manual
                     feedback="Tell your team lead where you filed the report (its file name).",
                 ),
             ),
@@ -111,4 +111,4 @@ class ReportFiling(TemplateHeading):
         )
 
 
-register_template(ReportFiling("report_filing", "easy", ("chat", "files")))
+register_template(ReportFiling("report_filing", "easy", ("chat", "files"), "inquiry"))

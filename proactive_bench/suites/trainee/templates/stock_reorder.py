@@ -139,4 +139,4 @@ class StockReorder(TemplateHeading):
         )
 
 
-register_template(StockReorder("stock_reorder", "hard", ("chat", "spreadsheets", "email")))
+register_template(StockReorder("stock_reorder", "hard", ("chat", "spreadsheets", "email"), "analysis"))

@@ -124,4 +124,4 @@ class TransactionAudit(TemplateHeading):
         )
 
 
-register_template(TransactionAudit("transaction_audit", "easy", ("chat", "spreadsheets", "files", "email")))
+register_template(TransactionAudit("transaction_audit", "easy", ("chat", "spreadsheets", "files", "email"), "analysis"))

@@ -159,4 +159,4 @@ class WorkshopBooking(TemplateHeading):
         )
 
 
-register_template(WorkshopBooking("workshop_booking", "hard", ("chat", "documents", "calendar", "email")))
+register_template(WorkshopBooking("workshop_booking", "hard", ("chat", "documents", "calendar", "email"), "scheduling"))
