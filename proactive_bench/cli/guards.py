@@ -13,7 +13,7 @@ import typer
 from proactive_bench.campaign import Interrupted, mark_interrupted, stop_on_signals
 from proactive_bench.cli.common import err_console, fail
 from proactive_bench.dataset import LoadedEpisode
-from proactive_bench.episode import RunSpec, enable_tracing, tracing_problem
+from proactive_bench.episode import LaunchError, RunSpec, enable_tracing, tracing_problem
 from proactive_bench.llm import EndpointError, check_reachable
 from proactive_bench.store import HeldLease, LeaseHeld, LeaseLost, Store, writing
 from proactive_bench.validation import VALIDATED_DIR, dataset_problems, participant_problem
@@ -86,6 +86,17 @@ def trace_runs(otel: bool) -> None:
         enable_tracing()
     if problem := tracing_problem():
         raise fail(problem)
+
+
+def check_keys(specs: Iterable[RunSpec]) -> None:
+    """Stop with one line when a role's ``--*-key-env`` variable is not set: a setting to fix, named before any
+    server is called (:func:`check_endpoints`) or any agent built."""
+    for spec in specs:
+        for role in spec.role_models():
+            try:
+                spec.api_key_for(role)
+            except LaunchError as exc:
+                raise fail(str(exc)) from None
 
 
 def check_endpoints(endpoints: dict[str, list[str]]) -> None:

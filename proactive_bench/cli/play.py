@@ -33,6 +33,7 @@ from proactive_bench.cli.episodes import episode_spec, load_or_exit
 from proactive_bench.cli.guards import (
     admit,
     check_endpoints,
+    check_keys,
     check_participants,
     owning,
     stops_cleanly,
@@ -120,6 +121,7 @@ def play(
     spec = episode_spec(
         persona, agent, chat_model, data, chosen, user=user, user_model=user_model, base_url=base_url, max_turns=max_turns, **given
     )
+    check_keys([spec])
     check_endpoints(spec.endpoints())
     check_participants([spec])
     if not no_validate:

@@ -41,7 +41,7 @@ from proactive_bench.cli.common import (
     warn,
 )
 from proactive_bench.cli.episodes import dataset_failure, episode_spec, load_or_exit, open_run
-from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly, trace_runs
+from proactive_bench.cli.guards import admit, check_endpoints, check_keys, check_participants, owning, stops_cleanly, trace_runs
 from proactive_bench.cli.option_groups import with_option_groups
 from proactive_bench.cli.options import AgentLimits, CallLimits, ExecutorChoice, ExternalAgentOptions, RoleEndpoints, SuiteChoice
 from proactive_bench.data_model import RunStatus, SessionOutcome, SweepStatus
@@ -166,6 +166,7 @@ def episode(
     spec = episode_spec(persona, agent_name, chat_model, data, chosen, **given)
     if problem := settings_problem(agent_name, chosen, user):
         raise fail(problem)
+    check_keys([spec])
     check_endpoints(spec.endpoints())  # a server that is not there fails before any agent or model client loads
     check_participants([spec])
     if not no_validate:
@@ -215,8 +216,10 @@ def resume(
                 raise dataset_failure(exc, f"the dataset of sweep {sweep.id}") from None
             for loaded in {id(loaded): loaded for _run, loaded in pending}.values() if not no_validate else []:
                 admit(loaded, [], results_dir(db))
+            specs = {(spec.agent, spec.model): spec for spec in (run_spec(run) for run, _ in pending)}.values()
+            check_keys(specs)
             check_endpoints(sweep_endpoints(config))
-            check_participants({(spec.agent, spec.model): spec for spec in (run_spec(run) for run, _ in pending)}.values())
+            check_participants(specs)
             sweep_and_report(store, sweep, pending, config, budget, as_json, held)
         return
     store, run, loaded = open_run(db, run_id)
@@ -225,6 +228,7 @@ def resume(
         return
     if not no_validate:
         admit(loaded, run_spec(run).sessions, results_dir(db))
+    check_keys([run_spec(run)])
     check_endpoints(run_spec(run).endpoints())
     check_participants([run_spec(run)])
     with owning(store, lease_scope(run)):

@@ -37,7 +37,7 @@ from proactive_bench.cli.common import (
     warn,
 )
 from proactive_bench.cli.episodes import dataset_failure
-from proactive_bench.cli.guards import admit, check_endpoints, check_participants, owning, stops_cleanly, trace_runs
+from proactive_bench.cli.guards import admit, check_endpoints, check_keys, check_participants, owning, stops_cleanly, trace_runs
 from proactive_bench.cli.option_groups import with_option_groups
 from proactive_bench.cli.options import (
     AgentLimits,
@@ -156,8 +156,10 @@ def start_and_report(settings: SweepConfig, db_path: str, as_json: bool, no_vali
         raise dataset_failure(exc, "the dataset") from None
     for loaded in episodes.values() if not no_validate else []:
         admit(loaded, [], results_dir(db_path))
+    specs = [sweep_run_spec(settings, arm, next(iter(episodes))) for arm in settings.arms()]
+    check_keys(specs)
     check_endpoints(sweep_endpoints(settings))  # a server that is not there fails before any agent or model client loads
-    check_participants(sweep_run_spec(settings, arm, next(iter(episodes))) for arm in settings.arms())
+    check_participants(specs)
     budget = budget_of(settings)
     store = open_store(db_path, create=True)
     try:
