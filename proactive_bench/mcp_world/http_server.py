@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import hmac
 import json
+import logging
 import secrets
 import socket
 import threading
@@ -50,7 +51,10 @@ class WorldStartError(RuntimeError):
 
 
 class BearerGuard:
-    """ASGI middleware: an HTTP request without ``Authorization: Bearer <token>`` gets 401 and never reaches the server."""
+    """ASGI middleware: an HTTP request without ``Authorization: Bearer <token>`` gets 401 and never reaches the server.
+
+    A GET (the stream a server may open for messages of its own) gets 405, as the MCP transport allows: the world sends
+    none, and a stream that never ends would hold every stop for its whole grace."""
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app = app
@@ -62,14 +66,11 @@ class BearerGuard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and not self.authorized(scope):
-            body = json.dumps({"error": "unauthorized: send the session's token as Authorization: Bearer <token>"}).encode()
-            headers = [
-                (b"content-type", b"application/json"),
-                (b"www-authenticate", b'Bearer realm="pbench"'),
-                (b"content-length", str(len(body)).encode()),
-            ]
-            await send({"type": "http.response.start", "status": 401, "headers": headers})
-            await send({"type": "http.response.body", "body": body})
+            challenge = [(b"www-authenticate", b'Bearer realm="pbench"')]
+            await refuse(send, 401, "unauthorized: send the session's token as Authorization: Bearer <token>", challenge)
+            return
+        if scope["type"] == "http" and scope.get("method") == "GET":
+            await refuse(send, 405, "this world opens no stream of its own: POST requests only", [(b"allow", b"POST, DELETE")])
             return
         await self.app(scope, receive, send)
 
@@ -77,6 +78,27 @@ class BearerGuard:
         expected = self.expected
         given = [value for name, value in scope["headers"] if name == b"authorization"]
         return expected is not None and len(given) == 1 and hmac.compare_digest(given[0], expected)
+
+
+class _CancelledAtStop(logging.Filter):
+    """uvicorn logs a request the stop cancelled past its grace as a traceback: one structured warning instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError):
+            log.warning("mcp_request_cancelled_at_stop", grace_s=GRACE_S)
+            return False
+        return True
+
+
+logging.getLogger("uvicorn.error").addFilter(_CancelledAtStop())
+
+
+async def refuse(send: Send, status: int, message: str, headers: list[tuple[bytes, bytes]]) -> None:
+    """Answer a request with ``status`` and ``{"error": message}`` without passing it on."""
+    body = json.dumps({"error": message}).encode()
+    start = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *headers]
+    await send({"type": "http.response.start", "status": status, "headers": start})
+    await send({"type": "http.response.body", "body": body})
 
 
 class _Once:

@@ -506,3 +506,21 @@ async def test_a_world_stops_without_uvicorn_s_pause_and_lets_a_running_call_fin
         waited = asyncio.get_running_loop().time() - began
         assert not (await call).is_error and waited > 0.2
     assert [r.tool_name for r in toolbox.records] == ["list_dir"]
+
+
+async def test_a_connected_client_s_get_stream_is_refused_so_a_stop_does_not_wait_out_the_grace(
+    pharmacist: LoadedEpisode, session: Session, tmp_path: Path
+) -> None:
+    """The official client opens a GET stream for server messages after initializing; the world sends none, so the
+    GET is answered 405 and a stop with the client still connected takes nowhere near the 1 s grace for requests
+    in flight (a stream kept open used to hold every such stop for the whole grace, and print its cancellation)."""
+    world = await McpWorld(world_toolbox(pharmacist, session, tmp_path)).astart()
+    async with httpx2.AsyncClient() as http:
+        stream = await http.get(world.url, headers={"Authorization": f"Bearer {world.token}", "Accept": "text/event-stream"})
+        assert stream.status_code == 405 and "POST" in stream.headers["allow"]
+    async with connected(world.url, world.token) as client:
+        assert (await client.list_tools()).tools
+        await asyncio.sleep(0.2)  # the client's GET has been sent by now
+        began = asyncio.get_running_loop().time()
+        await world.astop()
+        assert asyncio.get_running_loop().time() - began < 0.5
