@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from proactive_bench.testing.stub_server import StubServer
+from proactive_bench.testing.stub_zoo import plausible_model
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import MINI
 from tests.reliability.test_run_admission import assert_one_line_failure
@@ -280,10 +282,13 @@ def test_garbage_in_any_option_is_never_a_traceback(
 
 
 def test_an_unknown_react_option_is_one_line_naming_the_known_ones(tmp_path: Path) -> None:
-    result = run_cli(
-        "episode", "--data", str(MINI), "--persona", "mini", "--agent", "react", "--agent-option", "max_step=3",
-        "--model", "openai:stub", "--base-url", "http://127.0.0.1:9/v1", "--no-probe", "--db", str(tmp_path / "e.db"),
-    )  # fmt: skip
+    """On a server that is there (a dead one is named first, before the agent loads), the agent's option typo is one
+    line before any row is written."""
+    with StubServer(plausible_model) as server:
+        result = run_cli(
+            "episode", "--data", str(MINI), "--persona", "mini", "--agent", "react", "--agent-option", "max_step=3",
+            "--model", "openai:stub", "--base-url", server.base_url, "--no-probe", "--db", str(tmp_path / "e.db"),
+        )  # fmt: skip
     assert "react has no option 'max_step'; its options: context_tokens, max_retries, max_steps" in assert_one_line_failure(result, 2)
     assert not (tmp_path / "e.db").exists()
 
