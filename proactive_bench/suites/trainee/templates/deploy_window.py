@@ -15,16 +15,12 @@ from datetime import datetime, time, timedelta
 
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, named, register_template, shared_colleague
-from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, none_but
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, iso_minutes, none_but
 
 WINDOWS = (time(7, 0), time(11, 30), time(13, 0), time(16, 30), time(18, 0), time(20, 0))
 GUESSED_WINDOW = time(9, 0)
 LENGTH = timedelta(minutes=45)
 ENGINEERS = 3
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="minutes")
 
 
 class DeployWindow(TemplateHeading):
@@ -62,8 +58,8 @@ class DeployWindow(TemplateHeading):
         )
         event = {
             "title": title,
-            "start": _iso(start),
-            "end": _iso(start + LENGTH),
+            "start": iso_minutes(start),
+            "end": iso_minutes(start + LENGTH),
             "attendees": [runner.email],
             "description": f"Deployment of {project} {version}.",
         }
@@ -88,8 +84,12 @@ class DeployWindow(TemplateHeading):
                     text="the release is booked in the approved window, and at no other time",
                     needs=("k1",),
                     check=none_but(
-                        checker("calendar_event", title=title, start=_iso(start), end=_iso(start + LENGTH)),
-                        (checker("calendar_event", title=title, start=_iso(datetime.combine(tomorrow, w))) for w in WINDOWS if w != window),
+                        checker("calendar_event", title=title, start=iso_minutes(start), end=iso_minutes(start + LENGTH)),
+                        (
+                            checker("calendar_event", title=title, start=iso_minutes(datetime.combine(tomorrow, w)))
+                            for w in WINDOWS
+                            if w != window
+                        ),
                     ),
                     attempt=booked,
                     feedback="Ask the Engineering Manager for the approved release window before booking a release.",
@@ -114,7 +114,7 @@ class DeployWindow(TemplateHeading):
                     tool="calendar__create_event",
                     args=event,
                     needs=("k1", "k2"),
-                    guess={**event, "start": _iso(guessed), "end": _iso(guessed + LENGTH), "attendees": [decoys[0].email]},
+                    guess={**event, "start": iso_minutes(guessed), "end": iso_minutes(guessed + LENGTH), "attendees": [decoys[0].email]},
                 ),
             ),
             hints=Hints(

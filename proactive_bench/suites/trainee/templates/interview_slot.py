@@ -16,14 +16,10 @@ from datetime import datetime, time, timedelta
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, named, register_template, shared_colleague
-from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, none_but
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, iso_minutes, none_but
 
 HOURS = range(9, 17)
 """Interviews start on the hour, 09:00 to 16:00."""
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="minutes")
 
 
 class InterviewSlot(TemplateHeading):
@@ -59,8 +55,8 @@ class InterviewSlot(TemplateHeading):
         ]
         event = {
             "title": title,
-            "start": _iso(start),
-            "end": _iso(start + timedelta(hours=1)),
+            "start": iso_minutes(start),
+            "end": iso_minutes(start + timedelta(hours=1)),
             "attendees": [first.email, second.email, address],
         }
         guessed = datetime.combine(day, time(free[0]))
@@ -83,8 +79,12 @@ class InterviewSlot(TemplateHeading):
                     text="the interview is at the first hour that suits all three, and at no other time",
                     needs=("k1",),
                     check=none_but(
-                        checker("calendar_event", title=title, start=_iso(start), end=_iso(start + timedelta(hours=1))),
-                        (checker("calendar_event", title=title, start=_iso(datetime.combine(day, time(h)))) for h in HOURS if h != slot),
+                        checker("calendar_event", title=title, start=iso_minutes(start), end=iso_minutes(start + timedelta(hours=1))),
+                        (
+                            checker("calendar_event", title=title, start=iso_minutes(datetime.combine(day, time(h))))
+                            for h in HOURS
+                            if h != slot
+                        ),
                     ),
                     attempt=called("calendar__create_event", title=title),
                     feedback="Ask HR when a candidate is available before scheduling their interview.",
@@ -93,7 +93,7 @@ class InterviewSlot(TemplateHeading):
                     id="c2",
                     text="the interview at that hour invites both interviewers and the candidate",
                     needs=("k1",),
-                    check=checker("calendar_event", title=title, start=_iso(start), attendees=[first.email, second.email, address]),
+                    check=checker("calendar_event", title=title, start=iso_minutes(start), attendees=[first.email, second.email, address]),
                     attempt=called("calendar__create_event", title=title),
                     feedback="Invite everyone the interview needs.",
                 ),
@@ -106,7 +106,7 @@ class InterviewSlot(TemplateHeading):
                     tool="calendar__create_event",
                     args=event,
                     needs=("k1",),
-                    guess={**event, "start": _iso(guessed), "end": _iso(guessed + timedelta(hours=1))},
+                    guess={**event, "start": iso_minutes(guessed), "end": iso_minutes(guessed + timedelta(hours=1))},
                 ),
             ),
             hints=Hints(

@@ -13,15 +13,11 @@ from datetime import datetime, time, timedelta
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, named, register_template
-from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, none_but
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, iso_minutes, none_but
 
 NOTICE_DAYS = (45, 60, 90, 120)
 GUESSED_DAYS = 30
 AT = time(9, 0)
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="minutes")
 
 
 class NoticeDeadline(TemplateHeading):
@@ -46,7 +42,11 @@ class NoticeDeadline(TemplateHeading):
             question=f"What notice period does the {supplier} {service} contract have?",
         )
         wrong = [ends[service] - timedelta(days=d) for d in (*NOTICE_DAYS, GUESSED_DAYS) if d != notice]
-        event = {"title": title, "start": _iso(datetime.combine(last, AT)), "end": _iso(datetime.combine(last, AT) + timedelta(minutes=30))}
+        event = {
+            "title": title,
+            "start": iso_minutes(datetime.combine(last, AT)),
+            "end": iso_minutes(datetime.combine(last, AT) + timedelta(minutes=30)),
+        }
         guessed = datetime.combine(ends[service] - timedelta(days=GUESSED_DAYS), AT)
         return TaskDraft(
             title="Set a notice reminder",
@@ -63,7 +63,7 @@ class NoticeDeadline(TemplateHeading):
                     needs=("k1",),
                     check=none_but(
                         checker("calendar_event", title=title, start=event["start"]),
-                        (checker("calendar_event", title=title, start=_iso(datetime.combine(d, AT))) for d in wrong),
+                        (checker("calendar_event", title=title, start=iso_minutes(datetime.combine(d, AT))) for d in wrong),
                     ),
                     attempt=called("calendar__create_event", title=title),
                     feedback="Ask Legal for a contract's notice period and count back from its end date.",
@@ -85,7 +85,7 @@ class NoticeDeadline(TemplateHeading):
                     tool="calendar__create_event",
                     args=event,
                     needs=("k1",),
-                    guess={**event, "start": _iso(guessed), "end": _iso(guessed + timedelta(minutes=30))},
+                    guess={**event, "start": iso_minutes(guessed), "end": iso_minutes(guessed + timedelta(minutes=30))},
                 ),
             ),
             hints=Hints(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from proactive_bench.suites.trainee.model import Difficulty, Domain, Step
@@ -24,6 +25,11 @@ class TemplateHeading:
     difficulty: Difficulty
     apps: tuple[str, ...]
     domain: Domain
+
+
+def iso_minutes(moment: datetime) -> str:
+    """A moment as the calendar and clock apps write it: ISO 8601 to the minute."""
+    return moment.isoformat(timespec="minutes")
 
 
 def called(tool: str, **args: str) -> Predicate:

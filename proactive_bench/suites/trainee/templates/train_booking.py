@@ -15,14 +15,10 @@ from datetime import datetime, timedelta
 from proactive_bench.suites.trainee.files import xlsx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, named, register_template
-from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, none_but
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, iso_minutes, none_but
 
 MARGIN = timedelta(minutes=45)
 TRAINS = 7
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="minutes")
 
 
 class TrainBooking(TemplateHeading):
@@ -74,8 +70,8 @@ class TrainBooking(TemplateHeading):
         ]
         event = {
             "title": title,
-            "start": _iso(leaves),
-            "end": _iso(arrives),
+            "start": iso_minutes(leaves),
+            "end": iso_minutes(arrives),
             "description": f"{number}, fare {fare // 100}.{fare % 100:02d} EUR",
         }
         guess_train = cheapest
@@ -97,8 +93,8 @@ class TrainBooking(TemplateHeading):
                     text="the booked train is the cheapest that arrives in time, and no other train is booked",
                     needs=("k1",),
                     check=none_but(
-                        checker("calendar_event", title=title, start=_iso(leaves), end=_iso(arrives)),
-                        (checker("calendar_event", title=title, start=_iso(t[1])) for t in trains if t is not best),
+                        checker("calendar_event", title=title, start=iso_minutes(leaves), end=iso_minutes(arrives)),
+                        (checker("calendar_event", title=title, start=iso_minutes(t[1])) for t in trains if t is not best),
                     ),
                     attempt=called("calendar__create_event", title=title),
                     feedback="Find out when a meeting starts before choosing how to get there; then take the cheapest train in time.",
@@ -107,7 +103,7 @@ class TrainBooking(TemplateHeading):
                     id="c2",
                     text="the train arrives at least 45 minutes before the meeting",
                     needs=("k1",),
-                    check={"any": [checker("calendar_event", title=title, start=_iso(t[1])) for t in in_time]},
+                    check={"any": [checker("calendar_event", title=title, start=iso_minutes(t[1])) for t in in_time]},
                     attempt=called("calendar__create_event", title=title),
                     feedback="Leave enough margin: arriving after the meeting starts is not an option.",
                 ),
@@ -120,7 +116,11 @@ class TrainBooking(TemplateHeading):
                     tool="calendar__create_event",
                     args=event,
                     needs=("k1",),
-                    guess={**event, "start": _iso(guess_train[1]), "end": _iso(guess_train[1] + timedelta(minutes=guess_train[2]))},
+                    guess={
+                        **event,
+                        "start": iso_minutes(guess_train[1]),
+                        "end": iso_minutes(guess_train[1] + timedelta(minutes=guess_train[2])),
+                    },
                 ),
             ),
             hints=Hints(

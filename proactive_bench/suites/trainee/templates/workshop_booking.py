@@ -16,17 +16,13 @@ from datetime import datetime, time, timedelta
 from proactive_bench.suites.trainee.files import docx_bytes
 from proactive_bench.suites.trainee.model import Checkpoint, Clue, Hints, Step, TaskDraft, Timing
 from proactive_bench.suites.trainee.template import TemplateContext, checker, colleague, minute_iso, named, register_template
-from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step, none_but
+from proactive_bench.suites.trainee.templates.parts import TemplateHeading, called, email_step, iso_minutes, none_but
 
 SEATS = (6, 12, 20, 30)
 SLOTS = tuple(time(h, m) for h in range(9, 17) for m in (0, 30))
 """Every half-hour start the workshop could have (the checks forbid a booking at any but the right one)."""
 GUESSED_SLOT = time(13, 0)
 LENGTH = timedelta(minutes=90)
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="minutes")
 
 
 class WorkshopBooking(TemplateHeading):
@@ -81,8 +77,8 @@ class WorkshopBooking(TemplateHeading):
         guess_invite = f"{title}: tomorrow {GUESSED_SLOT.strftime('%H:%M')} in the {biggest} room."
         event = {
             "title": title,
-            "start": _iso(start),
-            "end": _iso(end),
+            "start": iso_minutes(start),
+            "end": iso_minutes(end),
             "location": f"{fitting} room",
             "attendees": [lead.email, sponsor.email],
             "description": f"{project} team workshop.",
@@ -104,8 +100,8 @@ class WorkshopBooking(TemplateHeading):
                     text="the workshop is booked once, at the time the sponsor is free",
                     needs=("k2",),
                     check=none_but(
-                        checker("calendar_event", title=title, start=_iso(start), end=_iso(end)),
-                        (checker("calendar_event", title=title, start=_iso(s)) for s in wrong_slots),
+                        checker("calendar_event", title=title, start=iso_minutes(start), end=iso_minutes(end)),
+                        (checker("calendar_event", title=title, start=iso_minutes(s)) for s in wrong_slots),
                     ),
                     attempt=booked,
                     feedback="Ask the sponsor's Executive Assistant when the sponsor is free before booking.",
@@ -148,7 +144,12 @@ class WorkshopBooking(TemplateHeading):
                     tool="calendar__create_event",
                     args=event,
                     needs=("k1", "k2"),
-                    guess={**event, "start": _iso(guessed_start), "end": _iso(guessed_start + LENGTH), "location": f"{biggest} room"},
+                    guess={
+                        **event,
+                        "start": iso_minutes(guessed_start),
+                        "end": iso_minutes(guessed_start + LENGTH),
+                        "location": f"{biggest} room",
+                    },
                 ),
                 email_step(lead.email, title, invite, needs=("k1", "k2"), guessed_body=guess_invite),
             ),
