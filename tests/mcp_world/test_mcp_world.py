@@ -524,3 +524,29 @@ async def test_a_connected_client_s_get_stream_is_refused_so_a_stop_does_not_wai
         began = asyncio.get_running_loop().time()
         await world.astop()
         assert asyncio.get_running_loop().time() - began < 0.5
+
+
+async def test_a_call_outlasting_the_stop_s_grace_is_cancelled_with_one_warning_and_no_traceback(
+    pharmacist: LoadedEpisode, session: Session, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The worst case of a stop: a call that never ends. The stop waits out its grace, cancels the call and returns; no
+    record with uvicorn's traceback of the cancellation is logged (the structured warning is)."""
+    toolbox = world_toolbox(pharmacist, session, tmp_path)
+    running = asyncio.Event()
+
+    async def hangs(name: str, args: dict[str, Any] | None = None) -> ToolRecord:
+        running.set()
+        await asyncio.sleep(60)
+        raise AssertionError("never reached")
+
+    toolbox.acall = hangs  # type: ignore[method-assign]
+    world = await McpWorld(toolbox).astart()
+    async with connected(world.url, world.token) as client:
+        await client.list_tools()
+        call = asyncio.create_task(client.call_tool("list_dir", {"path": "."}))
+        await running.wait()
+        began = asyncio.get_running_loop().time()
+        await world.astop()
+        assert asyncio.get_running_loop().time() - began < 5
+        call.cancel()
+    assert [r.getMessage() for r in caplog.records if r.exc_info] == []
