@@ -86,14 +86,7 @@ def validate_dataset(dataset: Dataset) -> list[Problem]:
 
 def validate_suites(root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
     """The episodes and problems of every other suite's tasks under ``root`` (odyssey tasks), by episode name."""
-    episodes: dict[str, LoadedEpisode] = {}
-    problems: list[Problem] = []
-    for name in SUITES.names():
-        if name != DEFAULT_SUITE:
-            found, found_problems = SUITES.get(name).load_all(root)
-            episodes.update(found)
-            problems += found_problems
-    return episodes, problems
+    return _merged([_load_suite(name, root) for name in _other_suites()])
 
 
 def validate_root(root: Path) -> tuple[Dataset, list[Problem]]:
@@ -117,23 +110,33 @@ def validate_all(root: Path) -> tuple[Dataset, dict[str, LoadedEpisode], list[Pr
 def _validate(root: Path, suites: bool) -> tuple[Dataset, dict[str, LoadedEpisode], list[Problem]]:
     drafts, problems = draft_dataset(root)
     dataset = runnable_dataset(root, drafts)
-    names = [name for name in SUITES.names() if name != DEFAULT_SUITE] if suites else []
+    names = _other_suites() if suites else []
     found = _in_workers(
         [partial(_draft_problems, d, dataset.root) for d in drafts.values()] + [partial(_load_suite, n, root) for n in names]
     )
     for episode_problems in found[: len(drafts)]:
         problems += episode_problems
     problems += cross_persona_cues(dataset)
-    tasks: dict[str, LoadedEpisode] = {}
-    task_problems: list[Problem] = []
-    for suite_tasks, suite_problems in found[len(drafts) :]:
-        tasks.update(suite_tasks)
-        task_problems += suite_problems
+    tasks, task_problems = _merged(found[len(drafts) :])
     return dataset, tasks, list(dict.fromkeys(problems)) + task_problems
+
+
+def _other_suites() -> list[str]:
+    return [name for name in SUITES.names() if name != DEFAULT_SUITE]
 
 
 def _load_suite(name: str, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
     return SUITES.get(name).load_all(root)
+
+
+def _merged(loaded: list[tuple[dict[str, LoadedEpisode], list[Problem]]]) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
+    """Suites' tasks and problems, each as :meth:`Suite.load_all` gives them, as one: tasks by name, problems in order."""
+    tasks: dict[str, LoadedEpisode] = {}
+    problems: list[Problem] = []
+    for suite_tasks, suite_problems in loaded:
+        tasks.update(suite_tasks)
+        problems += suite_problems
+    return tasks, problems
 
 
 _JOBS: list[Callable[[], Any]] = []
