@@ -2,11 +2,20 @@
 
 Every successful model answer of a run is stored (through the store's
 :class:`~proactive_bench.store.RecordedAnswers`) under the session it belongs
-to, keyed by a hash of the model's settings (model name, parameters, bound
-tools, response format) and the messages, and by *occurrence*: the n-th
-answer served for that key in that session. Replaying serves the same answers
-in the same order, so a run's decisions come out identical; retries after a
-malformed answer see the next recorded answer, as they did live.
+to, keyed by a hash of the call and by *occurrence*: the n-th answer served
+for that key in that session. Replaying serves the same answers in the same
+order, so a run's decisions come out identical; retries after a malformed
+answer see the next recorded answer, as they did live.
+
+Two keys and two stored forms:
+- a model on the transport (:class:`~proactive_bench.llm.transport.HttpChatOpenAI`) keys a call by
+  :func:`request_key`, a hash of the endpoint and the request body it sends, and stores the server's
+  answer body as JSON (:meth:`CallCache.lookup_request`, :meth:`CallCache.record_request`);
+- any other model (LangChain's cache interface: :meth:`CallCache.lookup`, :meth:`CallCache.update`),
+  token counts and embeddings key a call by :func:`call_key`, a hash of LangChain's dump of the model
+  settings and the messages, and store LangChain's dump of the generations. Runs recorded before
+  request keys existed hold only these: a session whose recorded answers have no request key is
+  keyed the old way throughout (:attr:`CallCache.legacy`), so it replays and resumes as recorded.
 
 Modes:
 - ``record``: hits are served (this makes an interrupted session resume
@@ -22,7 +31,7 @@ import hashlib
 import json
 import warnings
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import structlog
@@ -45,6 +54,16 @@ class ReplayMissError(RuntimeError):
 
 VOLATILE_MESSAGE_FIELDS = ("id", "response_metadata", "usage_metadata")
 """Message fields that differ between a live answer and the same answer served again."""
+
+
+REQUEST_KEY_PREFIX = "req:"
+"""What starts a :func:`request_key` (a :func:`call_key` is bare hex)."""
+
+
+def request_key(url: str, payload: dict[str, Any]) -> str:
+    """A hash of the request a transport model sends: the endpoint and the body's JSON (keys sorted)."""
+    body = json.dumps(payload, sort_keys=True)
+    return REQUEST_KEY_PREFIX + hashlib.sha256(f"{url}\x00{body}".encode()).hexdigest()
 
 
 def call_key(prompt: str, llm_string: str) -> str:
@@ -93,6 +112,8 @@ class CallCache(BaseCache):
         self._own_keys: set[tuple[str, int]] | None = None
         self._miss_keys: dict[tuple[str, str], str] = {}
         self._sessions_by_run: dict[str, set[str]] = {run_id: set()} if fresh else {}
+        self.legacy = False
+        """This session's answers were recorded before request keys: transport calls are keyed by :func:`call_key` too."""
 
     def begin_session(self, session_id: str) -> None:
         """Scope lookups and writes to one session; occurrence counts start again."""
@@ -100,6 +121,7 @@ class CallCache(BaseCache):
         self._served.clear()
         self._source_keys = self._own_keys = None
         self._miss_keys.clear()
+        self.legacy = False
 
     def flush(self) -> None:
         """Write the answers still waiting (when a run stops mid-session, so that resuming it finds them)."""
@@ -131,13 +153,22 @@ class CallCache(BaseCache):
         known = self._miss_keys.pop((prompt, llm_string), None)
         return known if known is not None else call_key(prompt, llm_string)
 
-    def lookup(self, prompt: str, llm_string: str) -> Sequence[Generation] | None:
-        key = self._key(prompt, llm_string)
-        occurrence = self._served[key]
+    def _read_session(self) -> set[tuple[str, int]]:
+        """The session's recorded (key, occurrence) in the source run, read at its first lookup; whether it is :attr:`legacy`
+        is decided there, from what the database holds (the source's answers and, reusing, this run's own)."""
         if self._source_keys is None:
             self._source_keys = self._recorded(self.source_run_id)
+            recorded = set(self._source_keys)
+            if self.mode == "reuse":
+                recorded |= self._own()
+            self.legacy = bool(recorded) and not any(key.startswith(REQUEST_KEY_PREFIX) for key, _ in recorded)
+        return self._source_keys
+
+    def _serve(self, key: str) -> str | None:
+        """The answer recorded for ``key``'s next occurrence (counted as served), or None; replay: a miss raises."""
+        occurrence = self._served[key]
         recorded = None
-        if (key, occurrence) in self._source_keys:
+        if (key, occurrence) in self._read_session():
             recorded = self.answers.generations(self._namespace(self.source_run_id), key, occurrence)
         if recorded is None and self.mode == "reuse" and (key, occurrence) in self._own():  # a resumed run's own answers
             recorded = self.answers.generations(self._namespace(self.run_id), key, occurrence)
@@ -147,25 +178,42 @@ class CallCache(BaseCache):
                     f"run {self.source_run_id} has no recorded answer #{occurrence + 1} for this call in session "
                     f"{self._session!r}: the run's settings, prompts or data differ from the recorded ones"
                 )
-            self._miss_keys[(prompt, llm_string)] = key
             return None
         self._served[key] += 1
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", LangChainBetaWarning)
-            generations: list[Generation] = loads(recorded, allowed_objects="core")
-        for generation in generations:
-            message = getattr(generation, "message", None)
-            if message is not None:
-                message.response_metadata[CACHED_FLAG] = True
         if self.source_run_id != self.run_id:  # replay, reuse: this run keeps what it was served
             self._store(key, occurrence, recorded)
-        return generations
+        return recorded
+
+    def lookup(self, prompt: str, llm_string: str) -> Sequence[Generation] | None:
+        key = self._key(prompt, llm_string)
+        recorded = self._serve(key)
+        if recorded is None:
+            self._miss_keys[(prompt, llm_string)] = key
+            return None
+        return served_generations(recorded)
 
     def update(self, prompt: str, llm_string: str, return_val: Sequence[Generation]) -> None:
         key = self._key(prompt, llm_string)
+        self._record(key, dumps([_serializable(g) for g in return_val]))
+
+    def lookup_request(self, key: str, legacy: Callable[[], tuple[str, str]]) -> tuple[str, str | None]:
+        """The key a transport call is recorded under in this session and the answer recorded for it, if any: the stored
+        text, a server answer's JSON (:meth:`record_request`) or, recorded before request keys, LangChain's dump of the
+        generations (:func:`served_generations`). ``key``: its :func:`request_key`; ``legacy``: the call's
+        ``(prompt, llm_string)`` for :func:`call_key`, asked only in a :attr:`legacy` session. Replay: a miss raises."""
+        self._read_session()
+        if self.legacy:
+            key = call_key(*legacy())
+        return key, self._serve(key)
+
+    def record_request(self, key: str, answer: str) -> None:
+        """Record the server's answer (its JSON) to a call :meth:`lookup_request` found no answer for, under the key it gave."""
+        self._record(key, answer)
+
+    def _record(self, key: str, answer: str) -> None:
         occurrence = self._served[key]
         self._served[key] += 1
-        self._store(key, occurrence, dumps([_serializable(g) for g in return_val]))
+        self._store(key, occurrence, answer)
 
     def _own(self) -> set[tuple[str, int]]:
         """(key, occurrence) of the answers this run recorded in this session (read once)."""
@@ -184,6 +232,18 @@ class CallCache(BaseCache):
     def clear(self, **kwargs: Any) -> None:
         """Forget this run's recorded answers."""
         self.answers.forget(self.run_id)
+
+
+def served_generations(recorded: str) -> list[Generation]:
+    """Generations stored as LangChain's dump (:meth:`CallCache.update`), flagged as served from the cache."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LangChainBetaWarning)
+        generations: list[Generation] = loads(recorded, allowed_objects="core")
+    for generation in generations:
+        message = getattr(generation, "message", None)
+        if message is not None:
+            message.response_metadata[CACHED_FLAG] = True
+    return generations
 
 
 def _serializable(generation: Generation) -> Generation:

@@ -40,6 +40,7 @@ import openai
 import structlog
 from langchain_core.caches import BaseCache
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun
+from langchain_core.load import dumps
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult, Generation
 from langchain_core.rate_limiters import BaseRateLimiter
@@ -48,9 +49,10 @@ from openai.lib import type_to_response_format_param
 from pydantic import BaseModel, PrivateAttr, SecretStr, ValidationError
 
 from proactive_bench.exports import moved_names
-from proactive_bench.llm.cache import ReplayMissError
+from proactive_bench.llm.cache import CallCache, ReplayMissError, request_key, served_generations
 from proactive_bench.llm.endpoints import EndpointHealth
 from proactive_bench.llm.faults import Fault, MalformedBodyError, classify, names_field
+from proactive_bench.llm.ledger import CACHED_FLAG
 from proactive_bench.llm.retry_log import note_retry
 from proactive_bench.llm.sent import note_request_sent
 from proactive_bench.llm.tokens import count_tokens
@@ -296,9 +298,19 @@ class HttpChatOpenAI(ChatOpenAI):
     SDK's type-driven ``_transform`` of the messages), which is far beyond
     the 5 % throughput budget of ``scripts/bench_sweep.py``. pyproject pins
     langchain-openai to the minor release these methods were checked on.
+
+    Given a :class:`~proactive_bench.llm.cache.CallCache`, the model records and
+    replays its calls itself, keyed by the request it sends and storing the
+    server's answer (:meth:`CallCache.lookup_request`), and takes the rate
+    limiter's token only for a call the cache does not answer (as LangChain
+    does): LangChain sees neither (``cache=False``, no ``rate_limiter``), since its
+    cache path dumps every prompt and answer, ~0.5 ms of CPU a call.
+    :attr:`call_cache` and :attr:`call_limiter` are the ones the model uses.
     """
 
     _transport: ChatTransport = PrivateAttr()
+    _calls: CallCache | None = PrivateAttr(default=None)
+    _limiter: BaseRateLimiter | None = PrivateAttr(default=None)
     _settings_key: str | None = PrivateAttr(default=None)
     """The settings part of :meth:`_get_llm_string`, LangChain's own, computed once per model (LangChain re-dumps it per call)."""
 
@@ -307,9 +319,24 @@ class HttpChatOpenAI(ChatOpenAI):
         cls, transport: ChatTransport, cache: BaseCache | None = None, rate_limiter: BaseRateLimiter | None = None, **settings: Any
     ) -> HttpChatOpenAI:
         """A model with these (JSON) settings on ``transport``; runs share one validated template per settings (building one costs ~1 ms)."""
-        model = _template(cls, json.dumps(settings, sort_keys=True)).model_copy(update={"cache": cache, "rate_limiter": rate_limiter})
+        template = _template(cls, json.dumps(settings, sort_keys=True))
+        if isinstance(cache, CallCache):  # recorded by the model itself, with the limiter (see the class)
+            model = template.model_copy(update={"cache": False, "rate_limiter": None})
+            model._calls, model._limiter = cache, rate_limiter
+        else:
+            model = template.model_copy(update={"cache": cache, "rate_limiter": rate_limiter})
         model._transport = transport
         return model
+
+    @property
+    def call_cache(self) -> BaseCache | None:
+        """The cache this model's calls are recorded in and served from, whether the model or LangChain applies it."""
+        return self._calls if self._calls is not None else self.cache if isinstance(self.cache, BaseCache) else None
+
+    @property
+    def call_limiter(self) -> BaseRateLimiter | None:
+        """The rate limiter this model's calls (those the cache does not answer) wait for."""
+        return self._limiter if self._calls is not None else self.rate_limiter
 
     @classmethod
     def lc_id(cls) -> list[str]:
@@ -347,11 +374,40 @@ class HttpChatOpenAI(ChatOpenAI):
             payload["response_format"] = response_format_param(schema)
         else:
             schema = None
+        calls, key = self._calls, ""
+        if calls is not None:
+            key, recorded = calls.lookup_request(request_key(self._chat_url(), payload), lambda: self._legacy_call(messages, stop, kwargs))
+            if recorded is not None:
+                return self._served(recorded, schema)
+        if self._limiter is not None:
+            await self._limiter.aacquire(blocking=True)
         answer = await self._complete(payload)
+        result = self._answer(answer, schema)
+        if calls is not None:
+            calls.record_request(key, json.dumps(answer))
+        return result
+
+    def _answer(self, answer: dict[str, Any], schema: type[BaseModel] | None) -> ChatResult:
+        """The result of a server's answer, as LangChain reads it, parsed into ``schema`` where one was asked for."""
         result = self._create_chat_result(answer)
         if schema is not None and result.generations:
             _attach_parsed(result, schema)
         return result
+
+    def _served(self, recorded: str, schema: type[BaseModel] | None) -> ChatResult:
+        """The result of a recorded answer (a server's JSON answer, or LangChain's dump of generations recorded before
+        request keys), flagged as served from the cache."""
+        if recorded.startswith("["):
+            return ChatResult(generations=served_generations(recorded))  # type: ignore[arg-type]  # chat calls recorded chat generations
+        result = self._answer(json.loads(recorded), schema)
+        for generation in result.generations:
+            generation.message.response_metadata[CACHED_FLAG] = True
+        return result
+
+    def _legacy_call(self, messages: list[BaseMessage], stop: list[str] | None, kwargs: dict[str, Any]) -> tuple[str, str]:
+        """The ``(prompt, llm_string)`` LangChain's cache path gives a call (the key of answers recorded before request keys)."""
+        normalized = [message.model_copy(update={"id": None}) if message.id is not None else message for message in messages]
+        return dumps(normalized), self._get_llm_string(stop=stop, **kwargs)
 
     async def _complete(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Send with one answer-cap field, the one the endpoint reads; a 400 naming it switches the endpoint to the other."""
@@ -377,7 +433,7 @@ class HttpChatOpenAI(ChatOpenAI):
         when it offers no count. The count is recorded and replayed by the model's cache like an answer, so a replayed run
         clips its prompts as the recorded one did (a count missing from a recording is None: estimated)."""
         key = f"pbench-tokenize:{self.model_name}"
-        cache = self.cache if isinstance(self.cache, BaseCache) else None
+        cache = self.call_cache
         if cache is not None:
             try:
                 recorded = await cache.alookup(text, key)
