@@ -9,7 +9,7 @@ answer see the next recorded answer, as they did live.
 
 Two keys and two stored forms:
 - a model on the transport (:class:`~proactive_bench.llm.transport.HttpChatOpenAI`) keys a call by
-  :func:`request_key`, a hash of the endpoint and the request body it sends, and stores the server's
+  :func:`request_key`, a hash of the endpoint and the request body it sends (its answer cap apart), and stores the server's
   answer body as JSON (:meth:`CallCache.lookup_request`, :meth:`CallCache.record_request`);
 - any other model (LangChain's cache interface: :meth:`CallCache.lookup`, :meth:`CallCache.update`),
   token counts and embeddings key a call by :func:`call_key`, a hash of LangChain's dump of the model
@@ -60,10 +60,10 @@ REQUEST_KEY_PREFIX = "req:"
 """What starts a :func:`request_key` (a :func:`call_key` is bare hex)."""
 
 
-def request_key(url: str, payload: dict[str, Any]) -> str:
-    """A hash of the request a transport model sends: the endpoint and the body's JSON (keys sorted)."""
-    body = json.dumps(payload, sort_keys=True)
-    return REQUEST_KEY_PREFIX + hashlib.sha256(f"{url}\x00{body}".encode()).hexdigest()
+def request_key(url: str, body: str, cap: int | None) -> str:
+    """A hash of the request a transport model sends: the endpoint, the JSON body but for its answer cap (whose field
+    depends on what the endpoint was found to read), and the cap."""
+    return REQUEST_KEY_PREFIX + hashlib.sha256(f"{url}\x00{cap}\x00{body}".encode()).hexdigest()
 
 
 def call_key(prompt: str, llm_string: str) -> str:

@@ -43,6 +43,7 @@ from langchain_core.callbacks import AsyncCallbackManagerForLLMRun
 from langchain_core.load import dumps
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult, Generation
+from langchain_core.prompt_values import ChatPromptValue
 from langchain_core.rate_limiters import BaseRateLimiter
 from langchain_openai import ChatOpenAI
 from openai.lib import type_to_response_format_param
@@ -127,12 +128,15 @@ class ChatTransport:
         self, url: str, headers: dict[str, str], payload: dict[str, Any], timeout: float, max_retries: int
     ) -> dict[str, Any]:
         """POST ``payload`` to ``url`` (chat completions or embeddings); the decoded JSON answer, retried on transient faults."""
+        return await self.send(url, headers, json.dumps(payload).encode(), timeout, max_retries)
+
+    async def send(self, url: str, headers: dict[str, str], body: bytes, timeout: float, max_retries: int) -> dict[str, Any]:
+        """POST a JSON ``body`` already encoded, as :meth:`complete` does."""
         if self.health is not None and self.health.paused and base_url_of(url) in self.health.paused:
             raise openai.APIConnectionError(
                 message=f"Connection error: {base_url_of(url)} is paused ({self.health.paused[base_url_of(url)]})",
                 request=httpx2.Request("POST", url),
             )
-        body = json.dumps(payload).encode()
         note_request_sent()  # set now, what waits on it runs once the request below is out and this task waits
         previous = ""
         for attempt in range(max_retries + 1):
@@ -311,6 +315,8 @@ class HttpChatOpenAI(ChatOpenAI):
     _transport: ChatTransport = PrivateAttr()
     _calls: CallCache | None = PrivateAttr(default=None)
     _limiter: BaseRateLimiter | None = PrivateAttr(default=None)
+    _compat: dict[str, Any] | None = PrivateAttr(default=None)
+    """LangChain's dictionary of the model's settings (:meth:`_dict_for_compat`), made once per template."""
     _settings_key: str | None = PrivateAttr(default=None)
     """The settings part of :meth:`_get_llm_string`, LangChain's own, computed once per model (LangChain re-dumps it per call)."""
 
@@ -345,6 +351,13 @@ class HttpChatOpenAI(ChatOpenAI):
     def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str:
         return super().get_name(suffix, name=name or self.name or ChatOpenAI.__name__)
 
+    def _dict_for_compat(self) -> dict[str, Any]:
+        """LangChain's dictionary of the model's settings, read twice a call for callbacks and tracing; made once (LangChain
+        makes it per read, catching deprecation warnings: ~60 µs)."""
+        if self._compat is None:
+            self._compat = super()._dict_for_compat()
+        return dict(self._compat)
+
     def _get_llm_string(self, stop: list[str] | None = None, **kwargs: Any) -> str:
         """LangChain's key of the call's settings (the cache's ``llm_string``), unchanged; the model's JSON part is taken from
         LangChain once per model, the call's parameters are formatted per call as LangChain does."""
@@ -363,7 +376,8 @@ class HttpChatOpenAI(ChatOpenAI):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        payload = self._get_request_payload(messages, stop=stop, **kwargs)
+        # The messages, already checked by LangChain's ainvoke, are not validated again (a list would be, per call).
+        payload = self._get_request_payload(ChatPromptValue.model_construct(messages=messages), stop=stop, **kwargs)
         if self._use_responses_api(payload):
             return await super()._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
         extra = payload.pop("extra_body", None)
@@ -374,14 +388,18 @@ class HttpChatOpenAI(ChatOpenAI):
             payload["response_format"] = response_format_param(schema)
         else:
             schema = None
+        cap = _pop_cap(payload)
+        body = json.dumps(payload)  # the request sent, but for its answer-cap field (the one the endpoint reads)
         calls, key = self._calls, ""
         if calls is not None:
-            key, recorded = calls.lookup_request(request_key(self._chat_url(), payload), lambda: self._legacy_call(messages, stop, kwargs))
+            key, recorded = calls.lookup_request(
+                request_key(self._chat_url(), body, cap), lambda: self._legacy_call(messages, stop, kwargs)
+            )
             if recorded is not None:
                 return self._served(recorded, schema)
         if self._limiter is not None:
             await self._limiter.aacquire(blocking=True)
-        answer = await self._complete(payload)
+        answer = await self._complete(body, cap)
         result = self._answer(answer, schema)
         if calls is not None:
             calls.record_request(key, json.dumps(answer))
@@ -409,23 +427,20 @@ class HttpChatOpenAI(ChatOpenAI):
         normalized = [message.model_copy(update={"id": None}) if message.id is not None else message for message in messages]
         return dumps(normalized), self._get_llm_string(stop=stop, **kwargs)
 
-    async def _complete(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """Send with one answer-cap field, the one the endpoint reads; a 400 naming it switches the endpoint to the other."""
+    async def _complete(self, body: str, cap: int | None) -> dict[str, Any]:
+        """Send ``body`` (a JSON object) with the answer cap in one field, the one the endpoint reads; a 400 naming it
+        switches the endpoint to the other."""
         url, base = self._chat_url(), (self.openai_api_base or DEFAULT_BASE_URL).rstrip("/")
-        cap = _pop_cap(payload)
         field = self._transport.cap_field(base)
         while True:
-            if cap is not None:
-                payload[field] = cap
             try:
-                return await self._transport.complete(
-                    url, self._headers(), payload, _timeout_s(self.request_timeout), self.max_retries or 0
+                return await self._transport.send(
+                    url, self._headers(), _with_cap(body, field, cap), _timeout_s(self.request_timeout), self.max_retries or 0
                 )
             except openai.APIStatusError as exc:
                 other = self._transport.refused_cap(base, field) if cap is not None and names_field(exc, field) else None
                 if other is None:
                     raise
-                del payload[field]
                 field = other
 
     async def count_tokens(self, text: str) -> int | None:
@@ -471,6 +486,7 @@ def _template(cls: type[HttpChatOpenAI], settings: str) -> HttpChatOpenAI:
     """A model built from JSON ``settings`` (a hashable key, dict values such as ``extra_body`` included)."""
     model = cls(**json.loads(settings))
     getattr(model, "_serialized", None)  # LangChain's cached dump of the settings (~0.3 ms), copied with the template
+    model._dict_for_compat()  # its dictionary of them, also copied
     return model
 
 
@@ -479,6 +495,13 @@ def _pop_cap(payload: dict[str, Any]) -> int | None:
     through ``extra_body``); the cap."""
     caps = [payload.pop(field, None) for field in CAP_FIELDS]
     return next((cap for cap in caps if cap is not None), None)
+
+
+def _with_cap(body: str, field: CapField, cap: int | None) -> bytes:
+    """The JSON object ``body`` with ``field: cap`` added last (what ``json.dumps`` gives the payload with the field set)."""
+    if cap is None:
+        return body.encode()
+    return f"{body[:-1]}{', ' if body != '{}' else ''}{json.dumps(field)}: {json.dumps(cap)}}}".encode()
 
 
 def _attach_parsed(result: ChatResult, schema: type[BaseModel]) -> None:

@@ -33,7 +33,8 @@ class ModelCallEntry(SQLModel, table=True):
     key: str
     occurrence: int
     generations: str = Field(sa_column=Column(CompressedText, nullable=False))
-    """The serialized answer, zstd-compressed when that is smaller (rows written before compression: text)."""
+    """The answer as :class:`~proactive_bench.llm.cache.CallCache` recorded it (a server's answer JSON, or LangChain's dump of
+    the generations), zstd-compressed when that is smaller (rows written before compression: text)."""
 
 
 Waiting = tuple[tuple[Fence, ...], dict[str, Any]]

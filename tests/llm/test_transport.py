@@ -13,6 +13,7 @@ import openai
 import pytest
 from langchain_core.messages import HumanMessage
 from langchain_core.tools import tool
+from langchain_openai import ChatOpenAI
 from pydantic import BaseModel
 
 from proactive_bench.llm.models import ChatSettings, make_chat_model
@@ -22,6 +23,7 @@ from proactive_bench.llm.transport import (
     ChatTransport,
     HttpChatOpenAI,
     MalformedBodyError,
+    _with_cap,
 )
 from proactive_bench.testing.stub_server import (
     DROP,
@@ -285,3 +287,21 @@ async def test_a_recorded_call_also_releases_work_waiting_for_a_request() -> Non
     finally:
         REQUEST_SENT.reset(token)
     assert sent.is_set() and len(ledger.take()) == 2
+
+
+@pytest.mark.parametrize("payload", [{"model": "m", "messages": [{"role": "user", "content": 'hé "x"'}]}, {}])
+def test_the_answer_cap_goes_last_in_the_body_as_json_dumps_puts_it(payload: dict[str, Any]) -> None:
+    """The body is encoded once, without its cap, for the call's key and the request; the cap field is added to the text."""
+    body = json.dumps(payload)
+    assert _with_cap(body, "max_tokens", 64) == json.dumps({**payload, "max_tokens": 64}).encode()
+    assert _with_cap(body, "max_completion_tokens", None) == body.encode()
+
+
+async def test_the_models_settings_dictionary_is_langchains_made_once(transport: ChatTransport) -> None:
+    """LangChain reads it for callbacks and tracing on every call; the model keeps it, each read gets its own copy."""
+    with StubServer(lambda body: text_reply("x")) as server:
+        model = http_model(server, transport, temperature=0.5, max_tokens=77)
+    expected = ChatOpenAI._dict_for_compat(model)
+    first = model._dict_for_compat()
+    first["stop"] = ["changed"]
+    assert model._dict_for_compat() == expected and expected["temperature"] == 0.5 and "stop" not in expected
