@@ -79,6 +79,9 @@ def write_snapshots(
     """
     if not snapshots:
         return {}
+    kinds = [snapshot["kind"] for snapshot in snapshots]
+    if len(set(kinds)) != len(kinds):
+        raise ValueError(f"a session's snapshots hold a kind twice: {sorted(kinds)}")
     previous = _latest_per_kind(db, run_id)
     rows, texts, lengths = [], [], []
     for snapshot in snapshots:
@@ -100,8 +103,8 @@ def write_snapshots(
         )
         texts.append(text)
         lengths.append(1 + (base.length if base else 0))
-    ids = db.execute(_insert_returning_ids(), rows).scalars().all()
-    return {(run_id, row["kind"]): Written(id_, text, length) for row, id_, text, length in zip(rows, ids, texts, lengths, strict=True)}
+    ids: dict[str, int] = {kind: id_ for id_, kind in db.execute(_insert_returning_ids(), rows)}
+    return {(run_id, row["kind"]): Written(ids[row["kind"]], text, length) for row, text, length in zip(rows, texts, lengths, strict=True)}
 
 
 def remember(last: LastWritten, written: LastWritten) -> None:
@@ -155,5 +158,6 @@ def _latest_per_kind_query() -> Any:
 
 @cache
 def _insert_returning_ids() -> Any:
-    """A session's snapshots' INSERT, returning their ids in the order given; built once."""
-    return insert(Snapshot).returning(col(Snapshot.id), sort_by_parameter_order=True)
+    """A session's snapshots' INSERT, returning each one's id with its kind (one per kind); built once. Returned in no
+    particular order, so the rows go in one statement (in parameter order, SQLite would take a statement per row)."""
+    return insert(Snapshot).returning(col(Snapshot.id), col(Snapshot.kind))

@@ -94,6 +94,17 @@ def test_delta_snapshots_are_rebuilt_exactly_over_many_sessions(tmp_path: Path) 
     assert all(len(row.content) < 400 for row in rows if row.base is not None)  # about 20 kB of JSON each
 
 
+def test_a_session_with_two_snapshots_of_one_kind_is_refused_and_nothing_of_it_is_saved(tmp_path: Path) -> None:
+    """Snapshot ids are matched to their rows by kind (one INSERT, no row order), so a kind may appear once per session."""
+    store = Store(tmp_path / "k.db")
+    run = Run(persona="p", model="m", user_backend="rules", data_root=".", workspace=".")
+    store.add(run)
+    twice = [pending_row(Snapshot, kind="apps", content={"a": 1}), pending_row(Snapshot, kind="apps", content={"a": 2})]
+    with pytest.raises(ValueError, match="kind twice"):
+        store.save_session(SessionRun(run_id=run.id, session_id="s1", position=1), twice, {})
+    assert store.session_runs(run.id) == []
+
+
 def test_resume_rescore_and_report_see_the_same_state_as_an_uninterrupted_run(tmp_path: Path) -> None:
     whole = run_episode_json(
         "--persona", "pharmacist", "--model", "scripted:reference", "--sessions", "1-4", "--db", str(tmp_path / "a.db")
