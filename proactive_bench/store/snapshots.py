@@ -79,9 +79,6 @@ def write_snapshots(
     """
     if not snapshots:
         return {}
-    kinds = [snapshot["kind"] for snapshot in snapshots]
-    if len(set(kinds)) != len(kinds):
-        raise ValueError(f"a session's snapshots hold a kind twice: {sorted(kinds)}")
     previous = _latest_per_kind(db, run_id)
     rows, texts, lengths = [], [], []
     for snapshot in snapshots:
@@ -158,6 +155,6 @@ def _latest_per_kind_query() -> Any:
 
 @cache
 def _insert_returning_ids() -> Any:
-    """A session's snapshots' INSERT, returning each one's id with its kind (one per kind); built once. Returned in no
-    particular order, so the rows go in one statement (in parameter order, SQLite would take a statement per row)."""
+    """A session's snapshots' INSERT, returning each one's id with its kind (one per kind: a unique key); built once.
+    Returned in no particular order, so the rows go in one statement (in parameter order, SQLite would take a statement per row)."""
     return insert(Snapshot).returning(col(Snapshot.id), col(Snapshot.kind))

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 from proactive_bench.env import expand_snapshot
 from proactive_bench.episode import opened_checkpoint
@@ -95,12 +96,12 @@ def test_delta_snapshots_are_rebuilt_exactly_over_many_sessions(tmp_path: Path) 
 
 
 def test_a_session_with_two_snapshots_of_one_kind_is_refused_and_nothing_of_it_is_saved(tmp_path: Path) -> None:
-    """Snapshot ids are matched to their rows by kind (one INSERT, no row order), so a kind may appear once per session."""
+    """Snapshot ids are matched to their rows by kind (one INSERT, no row order): the unique key keeps a kind once per session."""
     store = Store(tmp_path / "k.db")
     run = Run(persona="p", model="m", user_backend="rules", data_root=".", workspace=".")
     store.add(run)
     twice = [pending_row(Snapshot, kind="apps", content={"a": 1}), pending_row(Snapshot, kind="apps", content={"a": 2})]
-    with pytest.raises(ValueError, match="kind twice"):
+    with pytest.raises(IntegrityError, match="UNIQUE"):
         store.save_session(SessionRun(run_id=run.id, session_id="s1", position=1), twice, {})
     assert store.session_runs(run.id) == []
 
