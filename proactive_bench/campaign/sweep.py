@@ -282,7 +282,8 @@ async def run_episodes(
         async with limit:
             if on_event:
                 on_event(run, "start")
-            endpoints = run_spec(run).endpoints()
+            spec = run_spec(run)  # read once: it validates the stored settings
+            endpoints = spec.endpoints()
             ledger = episode.CallLedger(run.id, budget, paused=lambda failing_counts: health.pause_reason(endpoints, failing_counts))
             try:
                 await episode.execute_run(
@@ -290,7 +291,7 @@ async def run_episodes(
                     run,
                     loaded,
                     ledger,
-                    limiters.get(run_spec(run).base_url),
+                    limiters.get(spec.base_url),
                     on_progress=lambda _sid, result: on_event(run, "session") if on_event and result is not None else None,
                     transport=transport,
                 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import sqlite3
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -94,8 +95,10 @@ def make_engine(where: Location, read_only: bool = False) -> Engine:
     return engine
 
 
+@cache
 def insert_ignoring(table: Table | type[Any], dialect: str) -> Any:
-    """INSERT that keeps the row already there when a unique key collides (ON CONFLICT DO NOTHING)."""
+    """INSERT that keeps the row already there when a unique key collides (ON CONFLICT DO NOTHING); built once per
+    table and dialect (a statement built anew costs its construction and cache key at every execution)."""
     return _insert(dialect)(table).on_conflict_do_nothing()
 
 

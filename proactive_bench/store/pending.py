@@ -55,4 +55,10 @@ def insert_rows(db: Connection, session_run_id: int, rows: Sequence[PendingRow])
     for row in rows:
         by_table[row.table.__table__].append({**row.values, "session_run_id": session_run_id})  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
     for table, values in by_table.items():
-        db.execute(table.insert(), values)
+        db.execute(insert_into(table), values)
+
+
+@cache
+def insert_into(table: Table) -> Any:
+    """The table's plain INSERT, built once: executed as it is, it reuses its compiled form without computing its cache key again."""
+    return table.insert()

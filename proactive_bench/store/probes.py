@@ -6,8 +6,10 @@ The probe itself and the report's shape are :mod:`proactive_bench.llm.probe`'s.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import cache
+from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, bindparam
 from sqlmodel import Field, Session, SQLModel, col, select
 
 
@@ -29,15 +31,21 @@ class ProbeQueries:
 
     def probe_report(self, base_url: str, model: str) -> str | None:
         """The latest stored probe report of ``model`` on ``base_url`` (JSON), if any."""
-        with Session(self.engine) as db:
-            stmt = (
-                select(col(ProbeRow.report))
-                .where(col(ProbeRow.base_url) == base_url, col(ProbeRow.model) == model)
-                .order_by(col(ProbeRow.id).desc())
-            )
-            return db.exec(stmt).first()
+        with self.engine.connect() as db:  # Core: every run of a sweep asks, and the ORM session cost more than the query
+            return db.execute(_latest_report(), {"base_url": base_url, "model": model}).scalar()
 
     def add_probe_report(self, base_url: str, model: str, report: str) -> None:
         with Session(self.engine) as db:
             db.add(ProbeRow(base_url=base_url, model=model, report=report))
             db.commit()
+
+
+@cache
+def _latest_report() -> Any:
+    """The latest report of one model on one server; built once."""
+    return (
+        select(col(ProbeRow.report))
+        .where(col(ProbeRow.base_url) == bindparam("base_url"), col(ProbeRow.model) == bindparam("model"))
+        .order_by(col(ProbeRow.id).desc())
+        .limit(1)
+    )

@@ -14,7 +14,7 @@ from proactive_bench.store.answers import RecordedAnswers, write_answers
 from proactive_bench.store.codec import compress_if_smaller, decompress
 from proactive_bench.store.engine import insert_ignoring, upsert
 from proactive_bench.store.lease import Fences, check_fence
-from proactive_bench.store.pending import PendingRow, insert_rows
+from proactive_bench.store.pending import PendingRow, insert_into, insert_rows
 from proactive_bench.store.snapshots import LastWritten, remember, write_snapshots
 from proactive_bench.store.tables import (
     SESSION_TABLES,
@@ -62,7 +62,7 @@ class SessionQueries:
                 db.execute(started, {"run_id": session_run.run_id})  # the first write: the transaction holds the write lock from here
                 if self.fence is not None:
                     check_fence(db, self.fence)
-                inserted = db.execute(table.insert(), values).inserted_primary_key
+                inserted = db.execute(insert_into(table), values).inserted_primary_key
                 assert inserted is not None  # an INSERT of one row returns its key
                 session_run.id = inserted[0]
                 assert session_run.id is not None

@@ -41,7 +41,9 @@ class SnapshotQueries:
 
     def latest_snapshot(self, run_id: str, kind: str) -> dict[str, Any] | None:
         """The snapshot of ``kind`` that the run saved last, whole."""
-        return self._snapshot_by(_latest_per_kind().params(run_id=run_id, kinds=[kind]))
+        with self.engine.connect() as db:
+            snapshot_id = _latest_per_kind(db, run_id).get(kind)
+            return None if snapshot_id is None else json.loads(_whole(db, snapshot_id)[0])
 
     def _snapshot_by(self, stmt: Any) -> dict[str, Any] | None:
         with self.engine.connect() as db:
@@ -77,8 +79,7 @@ def write_snapshots(
     """
     if not snapshots:
         return {}
-    found = db.execute(_latest_per_kind(), {"run_id": run_id, "kinds": [s["kind"] for s in snapshots]})
-    previous: dict[str, int] = {kind: snapshot_id for snapshot_id, kind in found}
+    previous = _latest_per_kind(db, run_id)
     rows, texts, lengths = [], [], []
     for snapshot in snapshots:
         key, text = (run_id, snapshot["kind"]), dumps(snapshot["content"])
@@ -99,8 +100,8 @@ def write_snapshots(
         )
         texts.append(text)
         lengths.append(1 + (base.length if base else 0))
-    ids = db.execute(insert(Snapshot).returning(col(Snapshot.id), sort_by_parameter_order=True), rows).scalars().all()
-    return {(run_id, row["kind"]): Written(id_, text, length) for row, id_, text, length in zip(rows, ids, texts, lengths, strict=True)}
+    ids: dict[str, int] = {kind: id_ for id_, kind in db.execute(_insert_returning_ids(), rows)}
+    return {(run_id, row["kind"]): Written(ids[row["kind"]], text, length) for row, text, length in zip(rows, texts, lengths, strict=True)}
 
 
 def remember(last: LastWritten, written: LastWritten) -> None:
@@ -135,12 +136,25 @@ def _content_of() -> Any:
     return select(col(Snapshot.content), col(Snapshot.base)).where(col(Snapshot.id) == bindparam("id"))
 
 
+def _latest_per_kind(db: Connection, run_id: str) -> dict[str, int]:
+    """Per kind, the id of the run's last saved snapshot of that kind."""
+    return {kind: snapshot_id for snapshot_id, kind in db.execute(_latest_per_kind_query(), {"run_id": run_id})}
+
+
 @cache
-def _latest_per_kind() -> Any:
-    """The id of a run's last saved snapshot of each of some kinds, with its kind."""
+def _latest_per_kind_query() -> Any:
+    """Every kind of a run's snapshots, with the id of its last one: one statement whose compiled form is reused (a list of
+    kinds bound as an expanding IN would be rendered again at every save)."""
     return (
         select(func.max(Snapshot.id), col(Snapshot.kind))
         .join(SessionRun, col(Snapshot.session_run_id) == col(SessionRun.id))
-        .where(col(SessionRun.run_id) == bindparam("run_id"), col(Snapshot.kind).in_(bindparam("kinds", expanding=True)))
+        .where(col(SessionRun.run_id) == bindparam("run_id"))
         .group_by(Snapshot.kind)
     )
+
+
+@cache
+def _insert_returning_ids() -> Any:
+    """A session's snapshots' INSERT, returning each one's id with its kind (one per kind: a unique key); built once.
+    Returned in no particular order, so the rows go in one statement (in parameter order, SQLite would take a statement per row)."""
+    return insert(Snapshot).returning(col(Snapshot.id), col(Snapshot.kind))

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 from proactive_bench.env import expand_snapshot
 from proactive_bench.episode import opened_checkpoint
@@ -92,6 +93,17 @@ def test_delta_snapshots_are_rebuilt_exactly_over_many_sessions(tmp_path: Path) 
     rows = [row for s in sessions for row in store.rows(Snapshot, s.id) if row.kind == "apps"]
     assert [row.base is None for row in rows].count(True) == 3  # a whole one starts each chain of CHAIN
     assert all(len(row.content) < 400 for row in rows if row.base is not None)  # about 20 kB of JSON each
+
+
+def test_a_session_with_two_snapshots_of_one_kind_is_refused_and_nothing_of_it_is_saved(tmp_path: Path) -> None:
+    """Snapshot ids are matched to their rows by kind (one INSERT, no row order): the unique key keeps a kind once per session."""
+    store = Store(tmp_path / "k.db")
+    run = Run(persona="p", model="m", user_backend="rules", data_root=".", workspace=".")
+    store.add(run)
+    twice = [pending_row(Snapshot, kind="apps", content={"a": 1}), pending_row(Snapshot, kind="apps", content={"a": 2})]
+    with pytest.raises(IntegrityError, match="UNIQUE"):
+        store.save_session(SessionRun(run_id=run.id, session_id="s1", position=1), twice, {})
+    assert store.session_runs(run.id) == []
 
 
 def test_resume_rescore_and_report_see_the_same_state_as_an_uninterrupted_run(tmp_path: Path) -> None:
