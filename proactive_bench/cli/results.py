@@ -18,6 +18,7 @@ from proactive_bench.cli.common import (
     MaybeIdArg,
     err_console,
     fail,
+    open_reads,
     open_store,
     out_console,
     resolve_id,
@@ -137,7 +138,7 @@ def results(
         raise fail(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
     if ident is None:
         raise fail("give a sweep or run ID (with --compare BASELINE to compare two)")
-    store = open_store(db)
+    store = open_reads(db)
     scoring = PROTOCOLS[protocol].scoring if protocol else None
     if compare is not None:
         if fmt == "csv" or by is not None or agreement:
