@@ -46,7 +46,7 @@ def _as_is(value: Any) -> Any:
     return value
 
 
-JSON, ZSTD_JSON, TIME, FLAG = _json, _compressed_json, _time, _flag
+JSON, ZSTD_JSON, TIME, FLAG, STORED = _json, _compressed_json, _time, _flag, as_stored
 """How a column's stored value is read (any column not named: as it is)."""
 
 
@@ -259,8 +259,31 @@ class StoredAudit(Record):
     created: datetime
 
 
+@dataclass
+class StoredSnapshot(Record):
+    """A ``snapshot`` row as stored: ``content`` a zstd frame (a delta when ``base`` is set) or JSON text (``Store.snapshot`` reads one whole)."""
+
+    TABLE = "snapshot"
+    COLUMNS = columns("id", "session_run_id", "kind", "base", content=STORED)
+    id: int
+    session_run_id: int
+    kind: str
+    base: int | None
+    content: Any
+
+
 SESSION_RECORDS: dict[str, type[Record]] = {
-    kind.TABLE: kind for kind in (StoredMessage, StoredToolCall, StoredIntentEvent, StoredPersonLabel, StoredGrade, StoredAgentError)
+    kind.TABLE: kind
+    for kind in (
+        StoredMessage,
+        StoredToolCall,
+        StoredIntentEvent,
+        StoredPersonLabel,
+        StoredGrade,
+        StoredLLMCall,
+        StoredSnapshot,
+        StoredAgentError,
+    )
 }
 """The records of a session run's rows (``Store.rows``), by table."""
 

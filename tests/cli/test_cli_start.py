@@ -22,6 +22,8 @@ import yaml
 
 import proactive_bench.validation as validation
 from proactive_bench.cli import PbenchCommands
+from proactive_bench.store.engine import locate, make_engine
+from proactive_bench.store.migration import HEAD, migrate, revision_of
 from proactive_bench.testing import StubServer, error_reply
 from proactive_bench.validation import digests
 from tests.helpers.cli import LOADED, modules_loaded, run_cli
@@ -104,6 +106,46 @@ def recorded_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_read_only_command_imports_no_model_client_agent_loop_ray_or_suite(args: tuple[str, ...], recorded_db: Path) -> None:
     at = ("--db", str(recorded_db)) if args != ("--help",) else ()
     assert heavy_in(modules_loaded(*args, *at)) == []
+
+
+ORM = ("sqlalchemy", "sqlmodel", "alembic", "proactive_bench.store.tables", "proactive_bench.store.database")
+"""The results store's ORM and migrations: a command that only reads a SQLite database at this pbench's revision loads none."""
+
+
+def orm_in(loaded: set[str]) -> list[str]:
+    return sorted(m for m in loaded for orm in ORM if m == orm or m.startswith(orm + "."))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(("runs",), id="runs"),
+        pytest.param(("runs", "--json", "--persona", "mini", "--since", "1d"), id="runs-filtered"),
+        pytest.param(("sweeps",), id="sweeps"),
+        pytest.param(("results", "latest"), id="results"),
+        pytest.param(("results", "latest", "--json"), id="results-json"),
+    ],
+)
+def test_a_read_only_command_on_sqlite_reads_without_the_orm(args: tuple[str, ...], recorded_db: Path) -> None:
+    """``runs``, ``sweeps`` and ``results`` read a SQLite file at the head revision with the standard library's sqlite3
+    (``store/reader.py``): SQLAlchemy, SQLModel and Alembic stay unloaded."""
+    loaded = modules_loaded(*args, "--db", str(recorded_db))
+    assert "proactive_bench.store.reader" in loaded  # it did read the database
+    assert orm_in(loaded) == []
+
+
+def test_a_read_only_command_on_an_older_database_migrates_it_as_before(tmp_path: Path) -> None:
+    """A database at an earlier revision is not read as it is: ``runs`` opens it as the store does (SQLAlchemy loads),
+    which migrates it to the head revision, and lists its runs."""
+    db = tmp_path / "old.db"
+    engine = make_engine(locate(db))
+    migrate(engine, str(db), to="0008")
+    engine.dispose()
+    loaded = modules_loaded("runs", "--db", str(db))
+    assert "sqlalchemy" in loaded and "proactive_bench.store.database" in loaded
+    engine = make_engine(locate(db))
+    assert revision_of(engine) == HEAD
+    engine.dispose()
 
 
 @pytest.mark.parametrize("command", ["episode", "sweep"])
