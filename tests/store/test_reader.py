@@ -27,8 +27,8 @@ from proactive_bench.store import (
     StoredSweep,
     open_reader,
     pending_row,
+    tables as store_tables,
 )
-from proactive_bench.store import tables as store_tables
 from proactive_bench.store.engine import locate, make_engine
 from proactive_bench.store.migration import migrate
 from proactive_bench.store.records import SESSION_RECORDS, Record
