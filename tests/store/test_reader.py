@@ -82,7 +82,18 @@ def orm_rows(store: Store, kind: type[Record]) -> list[dict[str, Any]]:
         return [{name: getattr(row, name) for name, _ in kind.COLUMNS} for row in db.exec(select(table).order_by(key))]
 
 
-@pytest.mark.parametrize("kind", [StoredRun, StoredSweep, StoredSessionRun, StoredAudit, *SESSION_RECORDS.values()], ids=lambda k: k.TABLE)
+RECORDS = [StoredRun, StoredSweep, StoredSessionRun, StoredAudit, *SESSION_RECORDS.values()]
+
+
+@pytest.mark.parametrize("kind", RECORDS, ids=lambda k: k.TABLE)
+def test_a_record_holds_every_column_of_its_table(kind: type[Record]) -> None:
+    """A column added to a table (and its migration) needs its field in ``records.py`` too, or reads would drop it."""
+    names = [name for name, _ in kind.COLUMNS]
+    assert sorted(names) == sorted(TABLES[kind.TABLE].__table__.columns.keys())  # type: ignore[attr-defined]  # SQLModel sets __table__
+    assert sorted(names) == sorted(kind.__dataclass_fields__)  # type: ignore[attr-defined]  # records are dataclasses
+
+
+@pytest.mark.parametrize("kind", RECORDS, ids=lambda k: k.TABLE)
 def test_every_record_reads_as_the_orm_reads_its_row(filled: tuple[Store, ReadQueries], kind: type[Record]) -> None:
     """Each column decoded as the tables' column types do (UTC times, JSON, zstd JSON, flags, snapshots as stored)."""
     store, reads = filled
