@@ -21,7 +21,7 @@ from proactive_bench.cli.common import (
 )
 from proactive_bench.cli.option_groups import with_option_groups
 from proactive_bench.data_model import RunStatus, SweepStatus
-from proactive_bench.logs import configure_logging
+from proactive_bench.logs import configure_logging_on_import
 from proactive_bench.reporting import list_filter, run_rows, runs_table, sweep_rows, sweeps_table
 from proactive_bench.store import ListFilter, ReadQueries
 
@@ -45,7 +45,7 @@ class Listing:
 
     def open(self, statuses: type[StrEnum]) -> tuple[ReadQueries, ListFilter]:
         """The results database and the filter, or a one-line error for a status or time it cannot read."""
-        configure_logging()
+        configure_logging_on_import()  # nothing logs on the reader's path: structlog stays unloaded
         try:
             wanted = list_filter(self.persona, self.model, self.status, self.since, self.limit, statuses)
         except ValueError as exc:
