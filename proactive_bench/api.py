@@ -59,7 +59,7 @@ from proactive_bench.scoring import DEFAULT_JUDGE, EpisodeResult, SessionResult,
 from proactive_bench.store import (
     DEFAULT_DB,
     Location,
-    Run,
+    RunLike,
     Store,
     StoreOpenError,
     locate,
@@ -77,7 +77,7 @@ log = structlog.get_logger(__name__)
 
 SessionHook = Callable[[str, SessionResult | None], None]
 """Called with a session id and None as the session starts, and with its result as it ends."""
-RunEventHook = Callable[[Run, str], None]
+RunEventHook = Callable[[RunLike, str], None]
 """Called with a run and an event: ``start``, ``session`` (one finished) or ``end``."""
 
 OWN_PARAMETERS = frozenset({"judge", "user", "user_model", "judge_model", "base_url", "max_turns", "agent_options", "protocol"})

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from proactive_bench.dataset import LoadedEpisode, episode_files
 from proactive_bench.episode import run_spec
-from proactive_bench.store import Run
+from proactive_bench.store import RunLike
 
 CACHE = Path(tempfile.gettempdir()) / "pbench-datasets"
 """Where runners keep unpacked datasets, one folder per archive digest (shared by every runner of the machine)."""
@@ -53,7 +53,7 @@ class DatasetArchive:
     files: int
 
 
-def pack_datasets(runs: Iterable[tuple[Run, LoadedEpisode]]) -> dict[str, DatasetArchive]:
+def pack_datasets(runs: Iterable[tuple[RunLike, LoadedEpisode]]) -> dict[str, DatasetArchive]:
     """One archive per data root the runs load from (keyed as their specs name it), holding only what those runs read."""
     members: dict[str, set[Path]] = {}
     for run, loaded in runs:

@@ -8,19 +8,23 @@ settles the sweep's status.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
 from proactive_bench.campaign.ray_executor import RaySweep
 from proactive_bench.campaign.sweep import RunHook, SweepConfig, run_sweep
 from proactive_bench.campaign.workers import SweepWorkers
 from proactive_bench.dataset import LoadedEpisode
 from proactive_bench.llm import Budget
-from proactive_bench.store import Run, Store, Sweep
+from proactive_bench.store import RunLike, Store, SweepLike
 
 
 class LocalSweep:
     """A sweep's pending runs on this process's event loop, ``config.concurrency`` at once."""
 
-    def __init__(self, store: Store, sweep: Sweep, runs: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget) -> None:
+    def __init__(
+        self, store: Store, sweep: SweepLike, runs: Sequence[tuple[RunLike, LoadedEpisode]], config: SweepConfig, budget: Budget
+    ) -> None:
         self.store, self.sweep, self.runs, self.config, self.budget = store, sweep, runs, config, budget
 
     def start(self) -> None:
@@ -34,7 +38,9 @@ class LocalSweep:
 SweepExecutor = RaySweep | SweepWorkers | LocalSweep
 
 
-def sweep_executor(store: Store, sweep: Sweep, runs: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget) -> SweepExecutor:
+def sweep_executor(
+    store: Store, sweep: SweepLike, runs: Sequence[tuple[RunLike, LoadedEpisode]], config: SweepConfig, budget: Budget
+) -> SweepExecutor:
     """The executor ``config`` names: a Ray cluster (``executor: ray``), ``workers`` processes, or this process."""
     if config.executor == "ray":
         return RaySweep(store, sweep, runs, config, budget)

@@ -11,13 +11,13 @@ from collections.abc import Mapping
 
 from proactive_bench.campaign.sweep import RunHook
 from proactive_bench.data_model import FINAL_OUTCOMES
-from proactive_bench.store import Run, Store, Sweep
+from proactive_bench.store import RunLike, Store, SweepLike
 
 
 class StoredProgress:
     """The finished sessions of a sweep's runs (those in ``by_id``), counted from the store."""
 
-    def __init__(self, store: Store, sweep: Sweep, by_id: Mapping[str, Run]) -> None:
+    def __init__(self, store: Store, sweep: SweepLike, by_id: Mapping[str, RunLike]) -> None:
         self.store, self.sweep_id, self.by_id = store, sweep.id, by_id
         self.reported: dict[str, int] = {}
 

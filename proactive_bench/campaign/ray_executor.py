@@ -37,6 +37,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future
 from contextlib import AsyncExitStack, redirect_stdout
 from pathlib import Path
@@ -57,7 +58,7 @@ from proactive_bench.dataset import LoadedEpisode
 from proactive_bench.episode import run_spec
 from proactive_bench.llm import Budget, ChatTransport, PriceTable
 from proactive_bench.logs import configure_logging
-from proactive_bench.store import Fence, HeldLease, LeaseHeld, Run, Store, Sweep, writing_in_loop
+from proactive_bench.store import Fence, HeldLease, LeaseHeld, RunLike, Store, SweepLike, writing_in_loop
 
 log = structlog.get_logger(__name__)
 
@@ -292,7 +293,7 @@ async def wait_for_run_lease(stack: AsyncExitStack, store: Store, run_id: str, s
             await asyncio.sleep(LEASE_POLL_S)
 
 
-def local_workspace(run: Run) -> Path:
+def local_workspace(run: RunLike) -> Path:
     """Where this worker keeps the run's workspace: the path the run was given when this machine can write there, else a temporary folder."""
     given = Path(run.workspace)
     try:
@@ -307,7 +308,7 @@ def local_workspace(run: Run) -> Path:
 class RaySweep:
     """A sweep's pending runs on a Ray cluster: :meth:`start` connects (or starts a local cluster), :meth:`follow` runs them to the end."""
 
-    def __init__(self, store: Store, sweep: Sweep, runs: list[tuple[Run, Any]], config: SweepConfig, budget: Budget) -> None:
+    def __init__(self, store: Store, sweep: SweepLike, runs: Sequence[tuple[RunLike, Any]], config: SweepConfig, budget: Budget) -> None:
         self.ray = import_ray()
         self.store, self.sweep, self.config, self.budget = store, sweep, config, budget
         self.runs = runs

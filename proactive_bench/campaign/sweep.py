@@ -10,7 +10,7 @@ unfinished run and ``pbench results SWEEP`` aggregates them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -45,7 +45,7 @@ from proactive_bench.llm import (
 from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds import agent_and_model, agent_loader, reference_problem, unknown_agent
 from proactive_bench.scoring import protocol
-from proactive_bench.store import Run, Store, Sweep
+from proactive_bench.store import RunLike, Store, Sweep, SweepLike
 from proactive_bench.suites import SUITES, SuiteContext, settings_grid, suite_settings_problem
 from proactive_bench.user import check_user
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger(__name__)
 
-RunHook = Callable[[Run, str], None]
+RunHook = Callable[[RunLike, str], None]
 """Called with a run and an event: ``start``, ``session`` (one finished), ``end``."""
 
 
@@ -226,7 +226,7 @@ def create_sweep(
     config: SweepConfig,
     results_dir: Path,
     episodes: dict[str, LoadedEpisode] | None = None,
-) -> tuple[Sweep, list[tuple[Run, LoadedEpisode]]]:
+) -> tuple[SweepLike, list[tuple[RunLike, LoadedEpisode]]]:
     """The sweep row and one run row per model × persona × memory setting × ablation × repeat (``episodes``: from :func:`sweep_episodes`)."""
     episodes = sweep_episodes(config) if episodes is None else episodes
     suite = SUITES.get(config.suite)
@@ -249,7 +249,12 @@ def create_sweep(
 
 
 async def run_sweep(
-    store: Store, sweep: Sweep, runs: list[tuple[Run, LoadedEpisode]], config: SweepConfig, budget: Budget, on_event: RunHook | None = None
+    store: Store,
+    sweep: SweepLike,
+    runs: Sequence[tuple[RunLike, LoadedEpisode]],
+    config: SweepConfig,
+    budget: Budget,
+    on_event: RunHook | None = None,
 ) -> None:
     """Run (or continue) the sweep's runs concurrently; a run that cannot start is marked failed."""
     await run_episodes(store, runs, config, budget, on_event)
@@ -258,7 +263,7 @@ async def run_sweep(
 
 async def run_episodes(
     store: Store,
-    runs: list[tuple[Run, LoadedEpisode]],
+    runs: Sequence[tuple[RunLike, LoadedEpisode]],
     config: SweepConfig,
     budget: Budget,
     on_event: RunHook | None = None,
@@ -278,7 +283,7 @@ async def run_episodes(
     health = transport.health
     assert health is not None
 
-    async def one(run: Run, loaded: LoadedEpisode) -> None:
+    async def one(run: RunLike, loaded: LoadedEpisode) -> None:
         async with limit:
             if on_event:
                 on_event(run, "start")
@@ -333,7 +338,7 @@ async def start_one_by_one(coroutines: Iterable[Coroutine[Any, Any, None]]) -> N
         raise
 
 
-def finish_sweep(store: Store, sweep: Sweep) -> None:
+def finish_sweep(store: Store, sweep: SweepLike) -> None:
     """The sweep's status from its runs': finished, stopped (budget) or partial."""
     statuses = {r.status for r in store.runs(sweep.id)}
     if statuses <= {RunStatus.FINISHED}:
@@ -365,7 +370,7 @@ def shared_episode(spec: RunSpec, loaded: dict[EpisodeKey, LoadedEpisode]) -> Lo
     return loaded[key]
 
 
-def unfinished_runs(store: Store, sweep: Sweep) -> list[tuple[Run, LoadedEpisode]]:
+def unfinished_runs(store: Store, sweep: SweepLike) -> list[tuple[RunLike, LoadedEpisode]]:
     """Runs of a sweep that are not finished, with their episodes, for resuming."""
     loaded: dict[EpisodeKey, LoadedEpisode] = {}
     return [(run, shared_episode(run_spec(run), loaded)) for run in store.runs(sweep.id) if run.status != RunStatus.FINISHED]

@@ -25,6 +25,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any, Literal
 
@@ -42,7 +43,7 @@ from proactive_bench.campaign.sweep import (
 )
 from proactive_bench.llm import Budget, PriceTable
 from proactive_bench.logs import configure_logging
-from proactive_bench.store import Fences, LeaseLost, Run, Store, Sweep
+from proactive_bench.store import Fences, LeaseLost, RunLike, Store, SweepLike
 
 log = structlog.get_logger(__name__)
 
@@ -84,7 +85,7 @@ class SweepWorkers:
     else spawned; start them before any progress display starts its thread.
     """
 
-    def __init__(self, store: Store, sweep: Sweep, runs: list[tuple[Run, Any]], config: SweepConfig, budget: Budget) -> None:
+    def __init__(self, store: Store, sweep: SweepLike, runs: Sequence[tuple[RunLike, Any]], config: SweepConfig, budget: Budget) -> None:
         self.store, self.sweep, self.budget = store, sweep, budget
         self.by_id = {run.id: run for run, _ in runs}
         self.method: Literal["fork", "spawn"] = start_method()
@@ -205,7 +206,7 @@ def _worker(
     config_json: dict[str, Any],
     spent: Synchronized[float],
     fence: Fences | None,
-    forked: tuple[Store, list[tuple[Run, Any]]] | None,
+    forked: tuple[Store, list[tuple[RunLike, Any]]] | None,
 ) -> None:
     """One worker process: its share of the runs on its own event loop, saved under the parent's lease (``fence``).
 

@@ -19,7 +19,7 @@ from proactive_bench.store import DEFAULT_DB as DEFAULT_DB  # the commands take 
 from proactive_bench.terminal import TableConsole
 
 if TYPE_CHECKING:
-    from proactive_bench.store import Location, Run, Store, Sweep
+    from proactive_bench.store import Location, ReadQueries, Store, StoredRun, StoredSweep
 
 err_console = Console(stderr=True, soft_wrap=True)
 out_console = TableConsole()
@@ -68,10 +68,8 @@ def open_store(db: str, create: bool = False, read_only: bool = False) -> Store:
     """The results database at ``--db`` (a SQLite file, made if ``create``; or a database URL), or a one-line error;
     ``read_only``: opened so that nothing can be written (see :class:`~proactive_bench.store.Store`)."""
     file = store_location(db).file
-    if file is not None and file.is_dir():
-        raise fail(f"--db {db}: is a folder, not a results database")
-    if file is not None and not create and not file.is_file():
-        raise fail(f"no results database at {db}")
+    if file is not None:
+        check_file(db, file, create)
     try:
         return store_package.Store(db, read_only=read_only)
     except store_package.StoreSchemaError as exc:
@@ -80,6 +78,26 @@ def open_store(db: str, create: bool = False, read_only: bool = False) -> Store:
         raise fail(f"--db {db}: cannot open it as a results database: {exc.strerror}: {exc.filename}") from None
     except store_package.StoreOpenError as exc:
         raise fail(f"--db {store_package.locate(db).name}: cannot open it as a results database: {exc}") from None
+
+
+def open_reads(db: str) -> ReadQueries:
+    """The results database at ``--db`` for a command that only reads it: a SQLite file at this pbench's schema revision is
+    read with the standard library (:func:`~proactive_bench.store.open_reader`: no SQLAlchemy loads); anything else (a
+    URL, an older database, which is migrated, or one that cannot be read) opens as :func:`open_store` does."""
+    if "://" not in db and "\x00" not in db:  # a path: SQLite (a sqlite:/// URL opens through SQLAlchemy)
+        check_file(db, Path(db))
+        reader = store_package.open_reader(Path(db))
+        if reader is not None:
+            return reader
+    return open_store(db)
+
+
+def check_file(db: str, file: Path, create: bool = False) -> None:
+    """A one-line error unless ``--db``'s SQLite file is there (or may be made, with ``create``)."""
+    if file.is_dir():
+        raise fail(f"--db {db}: is a folder, not a results database")
+    if not create and not file.is_file():
+        raise fail(f"no results database at {db}")
 
 
 def store_location(db: str) -> Location:
@@ -95,7 +113,7 @@ def results_dir(db: str) -> Path:
     return store_location(db).results_dir
 
 
-def resolve_id(store: Store, ident: str, runs: bool = True, sweeps: bool = True) -> Run | Sweep:
+def resolve_id(store: ReadQueries, ident: str, runs: bool = True, sweeps: bool = True) -> StoredRun | StoredSweep:
     """The run or sweep an id names (whole, a unique prefix, or ``latest``), or a one-line error listing the candidates."""
     try:
         return store.resolve(ident, runs=runs, sweeps=sweeps)
@@ -103,7 +121,7 @@ def resolve_id(store: Store, ident: str, runs: bool = True, sweeps: bool = True)
         raise fail(str(exc)) from None
 
 
-def runs_of(store: Store, ident: str, db: str) -> list[Run]:
+def runs_of(store: ReadQueries, ident: str, db: str) -> list[StoredRun]:
     """The runs of a sweep or the run an id names (whole, a unique prefix, or ``latest``), or a one-line error."""
     found = resolve_id(store, ident)
     runs = store.runs_for(found.id)

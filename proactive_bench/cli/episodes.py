@@ -12,10 +12,11 @@ import proactive_bench.dataset as dataset  # the schema (and the tools its check
 import proactive_bench.episode as episode
 from proactive_bench.cli.common import err_console, fail, open_store, resolve_id, settings_error
 from proactive_bench.episode import LaunchError, RunSpec, run_spec
-from proactive_bench.store import Run, Store
+from proactive_bench.store import StoredRun
 
 if TYPE_CHECKING:
     from proactive_bench.dataset import DatasetError, LoadedEpisode, Session
+    from proactive_bench.store import Store
 
 
 def load_or_exit(data: Path, persona: str) -> LoadedEpisode:
@@ -43,11 +44,11 @@ def dataset_failure(exc: DatasetError, what: str) -> typer.Exit:
     return fail(f"{what} has {len(exc.problems)} problem(s)")
 
 
-def open_run(db: str, run_id: str) -> tuple[Store, Run, LoadedEpisode]:
+def open_run(db: str, run_id: str) -> tuple[Store, StoredRun, LoadedEpisode]:
     """A stored run (whole id, unique prefix or ``latest``) and its episode, or a one-line error."""
     store = open_store(db)
     run = resolve_id(store, run_id, sweeps=False)
-    assert isinstance(run, Run)
+    assert isinstance(run, StoredRun)
     try:
         return store, run, episode.load_spec_episode(run_spec(run))  # the runner and the suite load once a run is opened
     except dataset.DatasetError as exc:

@@ -52,7 +52,7 @@ from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table
 from proactive_bench.scaffolds import PERSON_AGENT, agent_and_model
 from proactive_bench.scoring import EpisodeResult
-from proactive_bench.store import PendingRow, PersonLabel, Run, Store, pending_row
+from proactive_bench.store import PendingRow, PersonLabel, RunLike, Store, pending_row
 from proactive_bench.user import PersonUser, Terminal, UserSimulator
 from proactive_bench.validation import settings_problem
 
@@ -162,7 +162,7 @@ def _label_rows(people: list[PersonUser], session_id: str) -> list[PendingRow]:
     ]
 
 
-def _report(store: Store, run: Run, result: EpisodeResult, total: int, seat: str) -> None:
+def _report(store: Store, run: RunLike, result: EpisodeResult, total: int, seat: str) -> None:
     """The run's results; input that ended early is said in one line (exit 0: stopping is the person's choice)."""
     out_console.print(results_table(result, total))
     err_console.print(f"results: {store.name} (run {run.id}); workspace: {run.workspace}", highlight=False)

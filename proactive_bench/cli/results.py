@@ -18,6 +18,7 @@ from proactive_bench.cli.common import (
     MaybeIdArg,
     err_console,
     fail,
+    open_reads,
     open_store,
     out_console,
     resolve_id,
@@ -26,7 +27,7 @@ from proactive_bench.cli.common import (
 from proactive_bench.cli.episodes import open_run
 from proactive_bench.episode import run_spec
 from proactive_bench.llm import ModelSpecError
-from proactive_bench.logs import configure_logging
+from proactive_bench.logs import configure_logging, configure_logging_on_import
 from proactive_bench.reporting import (
     Agreement,
     BurdenRow,
@@ -127,7 +128,7 @@ def results(
     ] = False,
 ) -> None:
     """Summaries of a sweep or a run (docs/metrics.md): Proc/Comp mean ± std and bootstrap interval, failures, pass^k, table 1, flip rates, ablation, statuses (table 7), turns (figure 4), categories (table 8), judge disagreement (table 6, once audited), cost; or two compared (ID --compare BASELINE)."""
-    configure_logging()
+    configure_logging_on_import()  # nothing logs on the reader's path: structlog stays unloaded
     fmt = "json" if as_json else fmt
     if fmt not in ("table", "json", "csv"):
         raise fail(f"--format must be table, json or csv, not {fmt!r}")
@@ -137,7 +138,7 @@ def results(
         raise fail(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
     if ident is None:
         raise fail("give a sweep or run ID (with --compare BASELINE to compare two)")
-    store = open_store(db)
+    store = open_reads(db)
     scoring = PROTOCOLS[protocol].scoring if protocol else None
     if compare is not None:
         if fmt == "csv" or by is not None or agreement:

@@ -57,7 +57,7 @@ from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table
 from proactive_bench.scaffolds import agent_and_model
 from proactive_bench.scoring import DEFAULT_JUDGE, EpisodeResult, SessionResult, default_user
-from proactive_bench.store import AgentErrorRow, Run, Store, lease_scope
+from proactive_bench.store import AgentErrorRow, RunLike, Store, lease_scope
 from proactive_bench.suites import DEFAULT_SUITE, suite_settings_problem
 from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.validation import settings_problem
@@ -257,7 +257,7 @@ def replay(
         _finish(store, run, loaded, as_json, verbose)
 
 
-def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool, verbose: bool) -> None:
+def _finish(store: Store, run: RunLike, loaded: LoadedEpisode, as_json: bool, verbose: bool) -> None:
     """Execute a run with a progress bar, print its results, exit 1 if a session errored (each on one line; ``verbose``: with the agent's frames)."""
     try:
         result = _run_with_progress(store, run, loaded)
@@ -273,7 +273,7 @@ def _finish(store: Store, run: Run, loaded: LoadedEpisode, as_json: bool, verbos
         raise typer.Exit(1)
 
 
-def _print_errors(store: Store, run: Run, result: EpisodeResult, verbose: bool) -> None:
+def _print_errors(store: Store, run: RunLike, result: EpisodeResult, verbose: bool) -> None:
     """One line per errored session on stderr; ``verbose``: then the frames of the agent's own code that raised."""
     stored = {sr.session_id: sr.id for sr in store.session_runs(run.id)}
     for session in result.sessions:
@@ -288,7 +288,7 @@ def _print_errors(store: Store, run: Run, result: EpisodeResult, verbose: bool) 
                 )
 
 
-def _run_with_progress(store: Store, run: Run, loaded: LoadedEpisode) -> EpisodeResult:
+def _run_with_progress(store: Store, run: RunLike, loaded: LoadedEpisode) -> EpisodeResult:
     columns = (
         SpinnerColumn(),
         TextColumn("{task.description}"),

@@ -16,14 +16,14 @@ from proactive_bench.cli.common import (
     DbOpt,
     err_console,
     fail,
-    open_store,
+    open_reads,
     out_console,
 )
 from proactive_bench.cli.option_groups import with_option_groups
 from proactive_bench.data_model import RunStatus, SweepStatus
-from proactive_bench.logs import configure_logging
+from proactive_bench.logs import configure_logging_on_import
 from proactive_bench.reporting import list_filter, run_rows, runs_table, sweep_rows, sweeps_table
-from proactive_bench.store import ListFilter, Store, locate
+from proactive_bench.store import ListFilter, ReadQueries
 
 
 @dataclass(frozen=True)
@@ -43,16 +43,16 @@ class Listing:
     db: DbOpt = DEFAULT_DB
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False
 
-    def open(self, statuses: type[StrEnum]) -> tuple[Store, ListFilter]:
+    def open(self, statuses: type[StrEnum]) -> tuple[ReadQueries, ListFilter]:
         """The results database and the filter, or a one-line error for a status or time it cannot read."""
-        configure_logging()
+        configure_logging_on_import()  # nothing logs on the reader's path: structlog stays unloaded
         try:
             wanted = list_filter(self.persona, self.model, self.status, self.since, self.limit, statuses)
         except ValueError as exc:
             raise fail(f"--{exc}") from None
-        return open_store(self.db), wanted
+        return open_reads(self.db), wanted
 
-    def show(self, rows: Sequence[Any], table: Callable[[Any], Table], what: str) -> None:
+    def show(self, store: ReadQueries, rows: Sequence[Any], table: Callable[[Any], Table], what: str) -> None:
         """Rows as a JSON list or a table; no rows is a line on stderr saying so (and whether filters left them out)."""
         if self.as_json:
             typer.echo(json.dumps([row.as_dict() for row in rows], indent=2))
@@ -60,18 +60,18 @@ class Listing:
             out_console.print(table(rows))
         else:
             filtered = any(f is not None for f in (self.persona, self.model, self.status, self.since))
-            err_console.print(f"no {what} in {locate(self.db).name}" + (" match the filters" if filtered else ""), highlight=False)
+            err_console.print(f"no {what} in {store.name}" + (" match the filters" if filtered else ""), highlight=False)
 
 
 @with_option_groups
 def runs(*, listing: Listing) -> None:
     """List runs, newest first: id, start, persona, model, user, ablation, status, sessions done, Proc, Comp, cost."""
     store, wanted = listing.open(RunStatus)
-    listing.show(run_rows(store, store.find_runs(wanted)), runs_table, "runs")
+    listing.show(store, run_rows(store, store.find_runs(wanted)), runs_table, "runs")
 
 
 @with_option_groups
 def sweeps(*, listing: Listing) -> None:
     """List sweeps, newest first: id, start, personas, models, user, status, runs, sessions done, Proc, Comp, cost."""
     store, wanted = listing.open(SweepStatus)
-    listing.show(sweep_rows(store, store.find_sweeps(wanted)), sweeps_table, "sweeps")
+    listing.show(store, sweep_rows(store, store.find_sweeps(wanted)), sweeps_table, "sweeps")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -55,7 +56,7 @@ from proactive_bench.llm import Budget, PriceFileError, PriceTable
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import summarize
 from proactive_bench.scaffolds import agent_and_model
-from proactive_bench.store import HeldLease, Run, Store, Sweep
+from proactive_bench.store import HeldLease, RunLike, Store, SweepLike
 
 
 @stops_cleanly
@@ -190,8 +191,8 @@ def budget_of(config: SweepConfig) -> Budget:
 
 def sweep_and_report(
     store: Store,
-    the_sweep: Sweep,
-    pending: list[tuple[Run, LoadedEpisode]],
+    the_sweep: SweepLike,
+    pending: Sequence[tuple[RunLike, LoadedEpisode]],
     config: SweepConfig,
     budget: Budget,
     as_json: bool,
@@ -212,7 +213,7 @@ def sweep_and_report(
     with Progress(*columns, console=err_console, transient=True) as progress:
         task = progress.add_task(f"sweep {the_sweep.id}", total=total)
 
-        def on_event(run: Run, event: str) -> None:
+        def on_event(run: RunLike, event: str) -> None:
             if event == "session":
                 progress.advance(task)
 

@@ -24,7 +24,8 @@ _EXPORTS = Exports(
     {
         "checkpoints": ("ResumeError", "archive_references", "opened_checkpoint"),
         "launch": ("START_FAILURES", "build_participants", "endpoint_limiter", "execute_run", "load_spec_episode", "start_run"),
-        "rows": ("grade_rows", "stored_session_result"),
+        "rows": ("grade_rows",),
+        "stored": ("stored_session_result",),
         "settings": ("DEFAULT_MAX_TURNS", "LaunchError", "RunSettings", "RunSpec", "run_spec"),
         "environment": ("episode_env",),
         "runner": ("CallLedger", "session_toolbox"),
@@ -43,9 +44,10 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         load_spec_episode,
         start_run,
     )
-    from proactive_bench.episode.rows import grade_rows, stored_session_result
+    from proactive_bench.episode.rows import grade_rows
     from proactive_bench.episode.runner import CallLedger, session_toolbox
     from proactive_bench.episode.settings import DEFAULT_MAX_TURNS, LaunchError, RunSettings, RunSpec, run_spec
+    from proactive_bench.episode.stored import stored_session_result
     from proactive_bench.episode.tracing import NO_TRACE, TRACING_ENV, RunTrace, enable_tracing, run_trace, tracing_on, tracing_problem
 
 __all__ = [

@@ -34,8 +34,8 @@ from typing import Any
 from proactive_bench.data_model import FINAL_OUTCOMES
 from proactive_bench.env import Workspace, jail
 from proactive_bench.store import (
-    Run,
-    SessionRun,
+    RunLike,
+    SessionRunLike,
     Store,
 )
 
@@ -182,7 +182,7 @@ def unpack_manifest(root: Path, manifest: bytes, store: Store) -> None:
             os.chmod(target, mode & 0o777)  # as the seed copy does: no setuid, setgid or sticky bit comes back from a checkpoint
 
 
-def restore_checkpoint(store: Store, run: Run, position: int, workspace: Workspace) -> None:
+def restore_checkpoint(store: Store, run: RunLike, position: int, workspace: Workspace) -> None:
     """Put the workspace back as it was after the run's ``position``-th session; ResumeError when it was not saved."""
     saved = store.checkpoint(run.id, position)
     if saved is None:
@@ -191,7 +191,7 @@ def restore_checkpoint(store: Store, run: Run, position: int, workspace: Workspa
 
 
 @contextmanager
-def opened_checkpoint(store: Store, run: Run, position: int) -> Iterator[Workspace | None]:
+def opened_checkpoint(store: Store, run: RunLike, position: int) -> Iterator[Workspace | None]:
     """A checkpoint's files as a temporary workspace folder, or None when it was not saved."""
     saved = store.checkpoint(run.id, position)
     if saved is None:
@@ -203,10 +203,10 @@ def opened_checkpoint(store: Store, run: Run, position: int) -> Iterator[Workspa
         yield workspace
 
 
-def split_session_runs(store: Store, run: Run) -> tuple[dict[str, SessionRun], list[SessionRun]]:
+def split_session_runs(store: Store, run: RunLike) -> tuple[dict[str, SessionRunLike], list[SessionRunLike]]:
     """The run's finished session runs by session id, and the unfinished ones."""
-    finished: dict[str, SessionRun] = {}
-    unfinished: list[SessionRun] = []
+    finished: dict[str, SessionRunLike] = {}
+    unfinished: list[SessionRunLike] = []
     for session_run in store.session_runs(run.id):
         if session_run.status in FINAL_OUTCOMES:
             finished[session_run.session_id] = session_run

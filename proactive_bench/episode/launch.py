@@ -59,7 +59,7 @@ from proactive_bench.scaffolds import (
     load_agent,
 )
 from proactive_bench.scoring import JUDGES, EpisodeResult, JudgeFactory, JudgeSettings, protocol
-from proactive_bench.store import MessageRow, PendingRow, Run, Store, ToolCallRow
+from proactive_bench.store import MessageRow, PendingRow, Run, RunLike, Store, ToolCallRow
 from proactive_bench.suites import SUITES
 from proactive_bench.user import USERS, UserOptions, UserSimulator, check_user
 
@@ -85,7 +85,7 @@ def load_spec_episode(spec: RunSpec) -> LoadedEpisode:
     return suite.load(Path(spec.data_root), spec.persona, spec.settings)
 
 
-def start_run(store: Store, loaded: LoadedEpisode, spec: RunSpec, results_dir: Path) -> Run:
+def start_run(store: Store, loaded: LoadedEpisode, spec: RunSpec, results_dir: Path) -> RunLike:
     """Insert the run row; the spec's session list is fixed here (ablation applied; LaunchError if it keeps none).
 
     The run's workspace lives under ``results_dir/workspaces/<run id>``.
@@ -238,7 +238,7 @@ def judge_factory(name: str) -> JudgeFactory:
 
 
 async def learn_servers(
-    store: Store, run: Run, transport: ChatTransport, to_probe: dict[str, tuple[str, str, str | None]]
+    store: Store, run: RunLike, transport: ChatTransport, to_probe: dict[str, tuple[str, str, str | None]]
 ) -> dict[str, Any]:
     """Probe (or recall) the servers of ``{role: (model, base URL, key)}``; what they support is kept in the run's config."""
     reports = await probe_reports(store, transport, to_probe)
@@ -253,7 +253,7 @@ async def learn_servers(
 
 async def execute_run(
     store: Store,
-    run: Run,
+    run: RunLike,
     loaded: LoadedEpisode,
     ledger: CallLedger | None = None,
     limiter: BaseRateLimiter | None = None,
@@ -279,7 +279,7 @@ async def execute_run(
 
 async def _execute(
     store: Store,
-    run: Run,
+    run: RunLike,
     loaded: LoadedEpisode,
     ledger: CallLedger,
     limiter: BaseRateLimiter | None,

@@ -32,7 +32,7 @@ from proactive_bench.env import ToolRecord
 from proactive_bench.episode.tracing import RunTrace
 from proactive_bench.llm import LLMCallRecord
 from proactive_bench.scoring import EpisodeResult, SessionResult
-from proactive_bench.store import Run
+from proactive_bench.store import RunLike
 
 log = structlog.get_logger(__name__)
 
@@ -90,7 +90,7 @@ def _present(attributes: dict[str, Any]) -> dict[str, Any]:
 class OtelRunTrace(RunTrace):
     """One run's spans; the episode span starts with it."""
 
-    def __init__(self, run: Run) -> None:
+    def __init__(self, run: RunLike) -> None:
         self.provider = tracer_provider()
         self.tracer = self.provider.get_tracer(SCOPE)
         self.run_id = run.id

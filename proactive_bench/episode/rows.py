@@ -1,4 +1,4 @@
-"""The one place a session's typed records become rows for the store, and its rows a result again.
+"""The one place a session's typed records become rows for the store (its rows become a result again in ``stored.py``).
 
 Messages, tool calls, intent labels, grades, model calls, snapshots and an agent's error are
 kept as :class:`~proactive_bench.store.database.PendingRow` values until the
@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from proactive_bench.data_model import IntentLabel, IntentStatus, Message, was_clipped
+from proactive_bench.data_model import IntentLabel, Message
+from proactive_bench.episode.stored import GAPS
 from proactive_bench.llm import LLMCallRecord
-from proactive_bench.scoring import GradeResult, SessionResult, comp, count_statuses
+from proactive_bench.scoring import GradeResult
 from proactive_bench.store import (
     AgentErrorRow,
     Grade,
@@ -19,9 +20,7 @@ from proactive_bench.store import (
     LLMCall,
     MessageRow,
     PendingRow,
-    SessionRun,
     Snapshot,
-    Store,
     ToolCallRow,
     pending_row,
 )
@@ -70,48 +69,9 @@ def snapshot_row(kind: str, content: Any) -> PendingRow:
     return pending_row(Snapshot, kind=kind, content=content)
 
 
-GAPS = "gaps"
-"""The snapshot kind of a session's ``gaps`` (what of its source world it lacked), saved only when it has some."""
-
-
 def gaps_row(gaps: list[str]) -> PendingRow:
     return snapshot_row(GAPS, {"gaps": gaps})
 
 
 def agent_error_row(turn: int, failure: ErrorTrace) -> PendingRow:
     return pending_row(AgentErrorRow, turn=turn, type=failure.type, message=failure.message, frames=failure.frame_dicts())
-
-
-def stored_grades(store: Store, session_run: SessionRun) -> list[GradeResult]:
-    assert session_run.id is not None
-    rows: list[Grade] = store.rows(Grade, session_run.id)
-    return [GradeResult(g.item_id, g.grader, g.weight, g.score, g.rationale, g.error) for g in rows]  # type: ignore[arg-type]  # the column holds the grader kind a GradeResult wrote
-
-
-def stored_transcript(store: Store, session_run: SessionRun) -> list[dict[str, str]]:
-    assert session_run.id is not None
-    return [{"role": m.role, "content": m.content} for m in store.rows(MessageRow, session_run.id)]
-
-
-def stored_session_result(store: Store, session_run: SessionRun) -> SessionResult:
-    """A finished session's result, rebuilt from its rows."""
-    assert session_run.id is not None
-    grades = stored_grades(store, session_run)
-    score, basis = comp(grades)
-    events: list[IntentEvent] = store.rows(IntentEvent, session_run.id)
-    counts = count_statuses([e.status for e in events], session_run.intents)
-    return SessionResult(
-        session_run.session_id,
-        session_run.status,
-        session_run.turns,
-        counts,
-        grades,
-        score,
-        basis,
-        session_run.error,
-        stored_transcript(store, session_run),
-        sum(was_clipped(e.evidence) for e in events),
-        tuple(e.intent_id for e in events if e.status == IntentStatus.PROVIDED),
-        tuple((e.intent_id, e.status) for e in events),
-        gaps=tuple((store.snapshot(session_run.id, GAPS) or {}).get("gaps", [])),
-    )

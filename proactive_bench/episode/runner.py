@@ -9,7 +9,7 @@ has finished sessions continues it (see :mod:`proactive_bench.episode.checkpoint
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -63,7 +63,6 @@ from proactive_bench.episode.rows import (
     label_row,
     message_row,
     snapshot_row,
-    stored_session_result,
     tool_call_row,
 )
 from proactive_bench.episode.session_graph import (
@@ -75,6 +74,7 @@ from proactive_bench.episode.session_graph import (
     run_session_graph,
 )
 from proactive_bench.episode.settings import DEFAULT_MAX_TURNS
+from proactive_bench.episode.stored import stored_session_result
 from proactive_bench.episode.tracing import NO_TRACE, RunTrace, run_trace
 from proactive_bench.llm import (
     REQUEST_SENT,
@@ -98,7 +98,7 @@ from proactive_bench.scoring import (
     grade_session,
     session_burden,
 )
-from proactive_bench.store import LLMCall, PendingRow, Run, SessionRun, Store, WriteThread
+from proactive_bench.store import LLMCall, PendingRow, RunLike, SessionRun, SessionRunLike, Store, WriteThread
 from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import FollowUpUser, UserSimulator
 
@@ -167,7 +167,7 @@ class EpisodeRun:
     """One run's wiring: its store and row, the episode it plays, who plays it, and where its model calls go."""
 
     store: Store
-    run: Run
+    run: RunLike
     episode: LoadedEpisode
     participants: Participants
     ledger: CallLedger
@@ -297,9 +297,9 @@ async def run_episode(
 
 def _episode_state(
     store: Store,
-    run: Run,
+    run: RunLike,
     episode: LoadedEpisode,
-    done: list[SessionRun],
+    done: Sequence[SessionRunLike],
     *,
     fresh: bool = False,
 ) -> tuple[Workspace, Memory, AppStore]:

@@ -35,7 +35,7 @@ from proactive_bench.llm import UNCAPPED, CallRole, MaxTokens, is_openai_model
 from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds import DEFAULT_AGENT, EXTERNAL_KINDS, is_external, starts_process
 from proactive_bench.scoring import DEFAULT_JUDGE, default_user, protocol_problem
-from proactive_bench.store import Run
+from proactive_bench.store import RunLike
 from proactive_bench.suites import (
     DEFAULT_SUITE,
     SUITES,
@@ -355,7 +355,7 @@ class LaunchError(ValueError):
     """Settings that cannot produce a run; the message says which and why."""
 
 
-def run_spec(run: Run) -> RunSpec:
+def run_spec(run: RunLike) -> RunSpec:
     """The settings stored with ``run`` (checked when it was stored: no suite or agent loads to read them)."""
     return RunSpec.model_validate(
         {"max_tokens": UNCAPPED, **run.config}, context=STORED

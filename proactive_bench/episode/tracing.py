@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # annotations only: the CLI reads the switch without loading 
     from proactive_bench.env import ToolRecord
     from proactive_bench.llm import LLMCallRecord
     from proactive_bench.scoring import EpisodeResult, SessionResult
-    from proactive_bench.store import Run
+    from proactive_bench.store import RunLike
 
 TRACING_ENV = "PBENCH_OTEL"
 """Set to 1 (``--otel``) to export each run's trace over OTLP (to ``OTEL_EXPORTER_OTLP_ENDPOINT``, by default http://localhost:4318)."""
@@ -100,7 +100,7 @@ NO_TRACE = RunTrace()
 """Tracing off: every hook does nothing."""
 
 
-def run_trace(run: Run) -> RunTrace:
+def run_trace(run: RunLike) -> RunTrace:
     """The trace of a run starting now: :data:`NO_TRACE` unless :func:`tracing_on`; LaunchError when on and the SDK is not installed."""
     if not tracing_on():
         return NO_TRACE

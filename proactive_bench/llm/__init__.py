@@ -24,10 +24,10 @@ _EXPORTS = Exports(
         ),
         "costs": ("Budget", "PriceFileError", "PriceTable"),
         "embeddings": ("EmbeddingClient", "EmbeddingsError"),
-        "endpoints": ("DEFAULT_PAUSE_AFTER", "EndpointError", "EndpointHealth", "check_reachable", "is_openai_model"),
+        "endpoints": ("DEFAULT_PAUSE_AFTER", "EndpointError", "EndpointHealth", "check_reachable"),
         "faults": ("is_context_length_error",),
         "ledger": ("LLMCallRecord", "Recorder", "ToolRole", "record_retries", "usage_fields"),
-        "model_specs": ("ModelSpecError",),
+        "model_specs": ("ModelSpecError", "is_openai_model"),
         "models": ("DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT_S", "ChatSettings", "make_chat_model"),
         "probe": ("probe_model", "probe_reports", "probe_table"),
         "prompts": ("Prompt", "load_prompt"),
@@ -58,10 +58,10 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     )
     from proactive_bench.llm.costs import Budget, PriceFileError, PriceTable
     from proactive_bench.llm.embeddings import EmbeddingClient, EmbeddingsError
-    from proactive_bench.llm.endpoints import DEFAULT_PAUSE_AFTER, EndpointError, EndpointHealth, check_reachable, is_openai_model
+    from proactive_bench.llm.endpoints import DEFAULT_PAUSE_AFTER, EndpointError, EndpointHealth, check_reachable
     from proactive_bench.llm.faults import is_context_length_error
     from proactive_bench.llm.ledger import LLMCallRecord, Recorder, ToolRole, record_retries, usage_fields
-    from proactive_bench.llm.model_specs import ModelSpecError
+    from proactive_bench.llm.model_specs import ModelSpecError, is_openai_model
     from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, ChatSettings, make_chat_model
     from proactive_bench.llm.probe import probe_model, probe_reports, probe_table
     from proactive_bench.llm.prompts import Prompt, load_prompt

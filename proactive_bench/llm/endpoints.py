@@ -17,8 +17,6 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import structlog
 
-from proactive_bench.llm.model_specs import ModelSpecError, model_name
-
 log = structlog.get_logger(__name__)
 
 CHECK_TIMEOUT_S = 3.0
@@ -26,14 +24,6 @@ CHECK_TIMEOUT_S = 3.0
 
 class EndpointError(RuntimeError):
     """A model server that cannot be reached."""
-
-
-def is_openai_model(spec: str | None) -> bool:
-    """Whether a model string means an OpenAI-compatible server (``openai:NAME``, ``openai/NAME`` or a bare name)."""
-    try:
-        return bool(spec) and model_name(spec or "")[0] == "openai"
-    except ModelSpecError:
-        return False
 
 
 def check_reachable(endpoints: Mapping[str, Sequence[str]], timeout: float = CHECK_TIMEOUT_S) -> None:

@@ -27,3 +27,11 @@ def model_name(spec: str) -> tuple[str, str]:
     if not name:
         raise ModelSpecError(f"model {spec!r} has no name after the provider")
     return provider, name
+
+
+def is_openai_model(spec: str | None) -> bool:
+    """Whether a model string means an OpenAI-compatible server (``openai:NAME``, ``openai/NAME`` or a bare name)."""
+    try:
+        return bool(spec) and model_name(spec or "")[0] == "openai"
+    except ModelSpecError:
+        return False

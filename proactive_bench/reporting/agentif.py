@@ -18,6 +18,7 @@ user turns per session.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import mean
@@ -28,7 +29,7 @@ from proactive_bench.data_model import SessionOutcome
 from proactive_bench.episode import run_spec
 from proactive_bench.reporting.row_tables import Rows, RowTables, group_by, no_rows
 from proactive_bench.scoring import SNAPSHOT_KIND, EpisodeResult
-from proactive_bench.store import Run, Store
+from proactive_bench.store import ReadQueries, RunLike
 
 if TYPE_CHECKING:
     from proactive_bench.suites import AgentIFTask, TaskScore
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 SUITE = "agentif"
 
 
-def is_agentif_run(run: Run) -> bool:
+def is_agentif_run(run: RunLike) -> bool:
     return run_spec(run).suite == SUITE
 
 
@@ -44,7 +45,7 @@ def is_agentif_run(run: Run) -> bool:
 class AgentIFRun:
     """One scored run of an AgentIF task."""
 
-    run: Run
+    run: RunLike
     score: TaskScore
     intents: tuple[int, int]
     """(completed + inferred, all) latent-rule labels of the run."""
@@ -62,7 +63,7 @@ def run_task_score(task: AgentIFTask, result: EpisodeResult) -> TaskScore:
     return suites.score_task(task, {g.item_id: g.status for g in session.grades}, session.provided_intents)
 
 
-def agentif_runs(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> tuple[list[AgentIFRun], list[str]]:
+def agentif_runs(store: ReadQueries, runs: Sequence[tuple[RunLike, EpisodeResult]]) -> tuple[list[AgentIFRun], list[str]]:
     """The runs scored against their tasks (read once per dataset and task), and one line per run whose task no longer loads."""
     tasks: dict[tuple[str, str], AgentIFTask | None] = {}
     scored, problems = [], []

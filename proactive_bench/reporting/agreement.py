@@ -20,7 +20,7 @@ from typing import Any
 from rich.table import Table
 
 import proactive_bench.user as user  # the person's seat (and the dataset it reads) loads when labels are compared
-from proactive_bench.store import PersonLabel, Run, Store
+from proactive_bench.store import ReadQueries, RunLike, StoredPersonLabel
 
 UNDEFINED = "undefined"
 
@@ -85,14 +85,14 @@ def label_agreement(pairs: Sequence[tuple[str, str]]) -> Agreement:
     return Agreement(len(pairs), sum(p == s for p, s in pairs), confusion, cohen_kappa(pairs), per_label)
 
 
-def run_agreement(store: Store, runs: Sequence[Run]) -> Agreement:
+def run_agreement(store: ReadQueries, runs: Sequence[RunLike]) -> Agreement:
     """The agreement over every person label stored for the runs' sessions."""
     pairs = [
         (row.person, row.simulator)
         for run in runs
         for session_run in store.session_runs(run.id)
         if session_run.id is not None
-        for row in store.rows(PersonLabel, session_run.id)
+        for row in store.rows(StoredPersonLabel, session_run.id)
     ]
     return label_agreement(pairs)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from statistics import mean
 from typing import Any
@@ -11,7 +12,7 @@ from rich.table import Table
 
 from proactive_bench.reporting.summary import load_run
 from proactive_bench.scoring import SNAPSHOT_KIND, Burden
-from proactive_bench.store import Run, Store
+from proactive_bench.store import ReadQueries, RunLike
 
 
 @dataclass
@@ -34,7 +35,7 @@ class BurdenRow:
         return asdict(self)
 
 
-def burden_rows(store: Store, runs: list[Run]) -> list[BurdenRow]:
+def burden_rows(store: ReadQueries, runs: Sequence[RunLike]) -> list[BurdenRow]:
     """Means per session (questions, words, user turns), pooled untargeted share, leak count and mean Proc, per model × persona."""
     grouped: dict[tuple[str, str], list[Burden]] = defaultdict(list)
     procs: dict[tuple[str, str], list[float]] = defaultdict(list)

@@ -12,6 +12,7 @@ difference smaller than it is marked.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import mean
 from typing import Any
@@ -22,12 +23,12 @@ from proactive_bench.reporting.flips import FlipRate, TaskKey, flip_rates
 from proactive_bench.reporting.summary import RunView, load_run, view_outcomes
 from proactive_bench.reporting.tables import WHOLE, flip_table, pct
 from proactive_bench.scoring import PairedDifference, Scoring, paired_difference
-from proactive_bench.store import Run, Store
+from proactive_bench.store import ReadQueries, RunLike
 
 FIGURES = {"proc": "Proc", "comp": "Comp"}
 
 
-def counted_views(store: Store, runs: list[Run], scoring: Scoring | None = None) -> list[RunView]:
+def counted_views(store: ReadQueries, runs: Sequence[RunLike], scoring: Scoring | None = None) -> list[RunView]:
     """The runs of one side with their results; partial runs are left out."""
     views = [load_run(store, run, scoring) for run in sorted(runs, key=lambda r: r.created)]
     return [view for view in views if not view.result.partial]
@@ -97,7 +98,11 @@ def _task_dict(task: TaskKey) -> dict[str, str]:
 
 
 def compare_runs(
-    store: Store, runs_a: list[Run], runs_b: list[Run], scoring: Scoring | None = None, labels: tuple[str, str] = ("A", "B")
+    store: ReadQueries,
+    runs_a: Sequence[RunLike],
+    runs_b: Sequence[RunLike],
+    scoring: Scoring | None = None,
+    labels: tuple[str, str] = ("A", "B"),
 ) -> Comparison:
     """B − A for Proc and Comp over the tasks both sides scored, with the tasks only one side has and each side's flip rates."""
     views_a, views_b = counted_views(store, runs_a, scoring), counted_views(store, runs_b, scoring)

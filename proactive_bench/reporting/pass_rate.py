@@ -13,6 +13,7 @@ Definitions (docs/metrics.md, "Odyssey tasks"):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import mean
@@ -21,7 +22,7 @@ from proactive_bench.data_model import SessionOutcome
 from proactive_bench.episode import run_spec
 from proactive_bench.reporting.row_tables import Rows, RowTables, group_by, no_rows
 from proactive_bench.scoring import EpisodeResult
-from proactive_bench.store import Run
+from proactive_bench.store import RunLike
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
 
 GROUPS = ("1-app", "2-app", "3-app")
@@ -42,7 +43,7 @@ def run_passed(result: EpisodeResult) -> bool:
 class PassRateRun:
     """One run of a pass-rate suite, as the tables see it."""
 
-    run: Run
+    run: RunLike
     result: EpisodeResult
     group: str
     memory: str
@@ -60,7 +61,7 @@ class _Groups:
     def __init__(self) -> None:
         self._cache: dict[tuple[str, str, str], str] = {}
 
-    def __call__(self, run: Run) -> str:
+    def __call__(self, run: RunLike) -> str:
         spec = run_spec(run)
         key = (spec.suite, spec.data_root, spec.persona)
         if key not in self._cache:
@@ -69,12 +70,12 @@ class _Groups:
         return self._cache[key]
 
 
-def is_pass_rate_run(run: Run) -> bool:
+def is_pass_rate_run(run: RunLike) -> bool:
     """Whether the run belongs to a suite scored by task success (any suite but personas)."""
     return run_spec(run).suite != DEFAULT_SUITE
 
 
-def pass_rate_runs(runs: list[tuple[Run, EpisodeResult]]) -> list[PassRateRun]:
+def pass_rate_runs(runs: Sequence[tuple[RunLike, EpisodeResult]]) -> list[PassRateRun]:
     groups = _Groups()
     out = []
     for run, result in runs:

@@ -8,6 +8,7 @@ per model and ablation), never computed another way.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
@@ -18,7 +19,7 @@ from rich.table import Table
 from proactive_bench.episode import run_spec
 from proactive_bench.reporting.summary import EpisodeShapes, load_runs, run_figures, summarize
 from proactive_bench.reporting.tables import pct
-from proactive_bench.store import ListFilter, Run, Store, Sweep
+from proactive_bench.store import ListFilter, ReadQueries, RunLike, SweepLike
 
 DURATION = re.compile(r"(\d+)\s*([mhdw])")
 UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
@@ -98,7 +99,7 @@ class SweepRow:
         return asdict(self) | {"started": self.started.isoformat()}
 
 
-def run_rows(store: Store, runs: list[Run]) -> list[RunRow]:
+def run_rows(store: ReadQueries, runs: Sequence[RunLike]) -> list[RunRow]:
     """The rows of ``runs``, in their order."""
     figures = {row["run_id"]: row for row in run_figures(load_runs(store, runs), include_partial=True)}
     costs = store.run_costs([run.id for run in runs])
@@ -125,7 +126,7 @@ def run_rows(store: Store, runs: list[Run]) -> list[RunRow]:
     return rows
 
 
-def sweep_rows(store: Store, sweeps: list[Sweep]) -> list[SweepRow]:
+def sweep_rows(store: ReadQueries, sweeps: Sequence[SweepLike]) -> list[SweepRow]:
     """The rows of ``sweeps``, in their order (partial runs left out of the figures, as in ``pbench results``)."""
     rows, shapes = [], EpisodeShapes()
     for sweep in sweeps:

@@ -26,7 +26,7 @@ Every figure follows ``docs/metrics.md`` (computed by :mod:`proactive_bench.scor
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from math import comb
 from statistics import mean, median
@@ -49,7 +49,7 @@ from proactive_bench.scoring import (
     episode_proc,
     run_stats,
 )
-from proactive_bench.store import Run, Store
+from proactive_bench.store import ReadQueries, RunLike
 
 Key = tuple[str, str, str]
 """(model, persona, ablation)."""
@@ -61,7 +61,7 @@ Arm = tuple[str, str]
 class RunView:
     """One run with its stored results."""
 
-    run: Run
+    run: RunLike
     ablation: str
     result: EpisodeResult
     categories: dict[str, str] = field(default_factory=dict)
@@ -77,7 +77,7 @@ class EpisodeShapes:
     def __init__(self) -> None:
         self._cache: dict[tuple[str, str], EpisodeShape] = {}
 
-    def __call__(self, run: Run) -> EpisodeShape:
+    def __call__(self, run: RunLike) -> EpisodeShape:
         spec = run_spec(run)
         key = (spec.data_root, spec.persona)
         if key not in self._cache:
@@ -85,12 +85,14 @@ class EpisodeShapes:
         return self._cache[key]
 
 
-def load_run(store: Store, run: Run, scoring: Scoring | None = None, shapes: EpisodeShapes | None = None) -> RunView:
+def load_run(store: ReadQueries, run: RunLike, scoring: Scoring | None = None, shapes: EpisodeShapes | None = None) -> RunView:
     shape = (shapes or EpisodeShapes())(run)
     return RunView(run, run_spec(run).ablation, stored_run_result(store, run, shape.depends_on, scoring), shape.categories)
 
 
-def load_runs(store: Store, runs: list[Run], scoring: Scoring | None = None, shapes: EpisodeShapes | None = None) -> list[RunView]:
+def load_runs(
+    store: ReadQueries, runs: Sequence[RunLike], scoring: Scoring | None = None, shapes: EpisodeShapes | None = None
+) -> list[RunView]:
     """Each run with its stored results, oldest first (``shapes``: the episodes already read, else read here)."""
     shapes = shapes or EpisodeShapes()
     return [load_run(store, run, scoring, shapes) for run in sorted(runs, key=lambda r: r.created)]
@@ -195,8 +197,8 @@ class Summary:
 
 
 def summarize(
-    store: Store,
-    runs: list[Run],
+    store: ReadQueries,
+    runs: Sequence[RunLike],
     scoring: Scoring | None = None,
     include_partial: bool = False,
     shapes: EpisodeShapes | None = None,
@@ -442,7 +444,7 @@ def task_failures(tasks: list[TaskScore]) -> dict[str, int]:
     ).as_dict()
 
 
-def _cost_rows(store: Store, runs: list[Run]) -> list[dict[str, Any]]:
+def _cost_rows(store: ReadQueries, runs: Sequence[RunLike]) -> list[dict[str, Any]]:
     totals: dict[tuple[str, str], dict[str, Any]] = {}
     for run in runs:
         for call in store.llm_calls(run.id):

@@ -10,6 +10,7 @@ counts every checkpoint as missed. Steps are the agent's decisions of the day as
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import mean
 from typing import TYPE_CHECKING, Any
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from proactive_bench.episode import run_spec
 from proactive_bench.reporting.row_tables import Rows, RowTables, group_by, no_rows
 from proactive_bench.scoring import EpisodeResult
-from proactive_bench.store import Run, Store, ToolCallRow
+from proactive_bench.store import ReadQueries, RunLike, StoredToolCall
 
 if TYPE_CHECKING:
     from proactive_bench.suites.trainee import DayFigures
@@ -39,11 +40,11 @@ class TraineeDay:
     tool_calls: int
 
 
-def is_trainee_run(run: Run) -> bool:
+def is_trainee_run(run: RunLike) -> bool:
     return run_spec(run).suite == SUITE
 
 
-def trainee_days(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> list[TraineeDay]:
+def trainee_days(store: ReadQueries, runs: Sequence[tuple[RunLike, EpisodeResult]]) -> list[TraineeDay]:
     """Every played day of the given trainee runs, with its figures."""
     if not runs:
         return []
@@ -63,7 +64,7 @@ def trainee_days(store: Store, runs: list[tuple[Run, EpisodeResult]]) -> list[Tr
             apps, records = AppStore(), []
             if row is not None and row.id is not None:
                 apps.restore(store.snapshot(row.id, "apps") or {})
-                records = [ToolRecord(r.tool_name, r.call, r.result, r.ok, r.turn, r.seq) for r in store.rows(ToolCallRow, row.id)]
+                records = [ToolRecord(r.tool_name, r.call, r.result, r.ok, r.turn, r.seq) for r in store.rows(StoredToolCall, row.id)]
             out.append(
                 TraineeDay(
                     run.model,

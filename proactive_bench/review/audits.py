@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -53,7 +54,7 @@ from proactive_bench.store import (
     Audit,
     Grade,
     IntentEvent,
-    Run,
+    RunLike,
     Store,
 )
 from proactive_bench.user import request_text
@@ -68,7 +69,7 @@ class AuditFileError(ValueError):
     """An audit file that cannot be imported: file, row, field and reason."""
 
 
-def audit_rows(store: Store, runs: list[Run], sample: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
+def audit_rows(store: Store, runs: Sequence[RunLike], sample: int | None = None, seed: int = 0) -> list[dict[str, Any]]:
     """Rubric grades and intent statuses of the runs' sessions, as rows to audit.
 
     With ``sample``, only the judgments of that many session runs, chosen by ``sample_sessions``.
@@ -203,7 +204,7 @@ def _judgment_exists(store: Store, session_run_id: int, kind: str, item_id: str,
     return any(e.intent_id == item_id and e.status == judged for e in store.rows(IntentEvent, session_run_id))
 
 
-def _item_texts(run: Run) -> dict[tuple[str, str, str], str]:
+def _item_texts(run: RunLike) -> dict[tuple[str, str, str], str]:
     """(session, kind, id) -> the intent's or checklist item's text, from the run's dataset when it is still there."""
     spec = run_spec(run)
     try:
@@ -217,7 +218,7 @@ def _item_texts(run: Run) -> dict[tuple[str, str, str], str]:
     return texts
 
 
-async def model_audit(store: Store, runs: list[Run], judge_model: str, base_url: str | None) -> int:
+async def model_audit(store: Store, runs: Sequence[RunLike], judge_model: str, base_url: str | None) -> int:
     """Another model's verdicts on the runs' rubric grades and intent statuses, stored as audits; return how many."""
     source, count = f"model:{judge_model}", 0
     for run in runs:

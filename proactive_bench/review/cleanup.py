@@ -17,12 +17,12 @@ import structlog
 
 from proactive_bench.env import jail
 from proactive_bench.episode import archive_references
-from proactive_bench.store import Garbage, Run, Store, lease_scope, writing
+from proactive_bench.store import Garbage, RunLike, Store, lease_scope, writing
 
 log = structlog.get_logger(__name__)
 
 
-def delete_runs(store: Store, runs: list[Run]) -> None:
+def delete_runs(store: Store, runs: list[RunLike]) -> None:
     """Delete each run (rows, recorded answers, checkpoints' pointers, its workspace folder); LeaseHeld when one is being written."""
     for run in runs:
         with writing(store, lease_scope(run), beat=False):
@@ -41,7 +41,7 @@ def collect_garbage(store: Store, *, dry_run: bool = False, gone: Collection[str
     return garbage
 
 
-def _run_folders(run: Run) -> list[Path]:
+def _run_folders(run: RunLike) -> list[Path]:
     """The run's workspace folder (``<results>/workspaces/<run id>``) and earlier versions' checkpoint folder, where they are pbench's."""
     workspace = Path(run.workspace)
     if workspace.name != run.id or workspace.parent.name != "workspaces":

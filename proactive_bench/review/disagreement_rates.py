@@ -7,13 +7,14 @@ Kept apart from :mod:`~proactive_bench.review.audits` (which samples, imports an
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import proactive_bench.suites as suites  # the AgentIF suite loads only for an AgentIF run
 from proactive_bench.episode import run_spec
-from proactive_bench.store import Audit, Run, Store
+from proactive_bench.store import AuditLike, ReadQueries, RunLike
 
 POLARITIES = ("bonus", "penalty")
 """The polarities of an AgentIF checklist item, in the order the table shows them."""
@@ -61,7 +62,7 @@ class Disagreement:
         return asdict(self) | {"checklist_rate": self.checklist_rate, "intents_rate": self.intents_rate}
 
 
-def item_polarities(run: Run) -> dict[str, str]:
+def item_polarities(run: RunLike) -> dict[str, str]:
     """Checklist item id -> ``bonus``/``penalty`` for a run of an AgentIF task (its task as the dataset holds it now); {} otherwise."""
     spec = run_spec(run)
     if spec.suite != "agentif":
@@ -70,7 +71,7 @@ def item_polarities(run: Run) -> dict[str, str]:
     return {item.id: item.polarity for item in task.rubric} if task is not None else {}
 
 
-def disagreement(store: Store, runs: list[Run]) -> list[Disagreement]:
+def disagreement(store: ReadQueries, runs: Sequence[RunLike]) -> list[Disagreement]:
     """How many audited checklist grades and intent statuses differ from the run's: one row for the
     human sources together (majority vote per judgment, see ``majority``), one per model source;
     AgentIF checklist judgments are also counted per item polarity."""
@@ -87,10 +88,10 @@ def disagreement(store: Store, runs: list[Run]) -> list[Disagreement]:
     return out
 
 
-def majority(audits: list[Audit]) -> tuple[dict[tuple[int, str, str], tuple[str, str]], dict[str, int]]:
+def majority(audits: Sequence[AuditLike]) -> tuple[dict[tuple[int, str, str], tuple[str, str]], dict[str, int]]:
     """Per judgment (session run, kind, item): (run's verdict, the verdict most sources gave), and the
     number of ties per kind: judgments whose top verdicts are tied get no verdict."""
-    votes: dict[tuple[int, str, str], list[Audit]] = {}
+    votes: dict[tuple[int, str, str], list[AuditLike]] = {}
     for audit in audits:
         votes.setdefault((audit.session_run_id, audit.kind, audit.item_id), []).append(audit)
     decided: dict[tuple[int, str, str], tuple[str, str]] = {}

@@ -13,17 +13,17 @@ so every record has the same shape and loads as one table (e.g. with the
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from proactive_bench.episode import run_spec, stored_session_result
-from proactive_bench.store import IntentEvent, MessageRow, Run, SessionRun, Store, ToolCallRow
+from proactive_bench.store import ReadQueries, RunLike, SessionRunLike, StoredIntentEvent, StoredMessage, StoredToolCall
 
 ROLES = {"user": "user", "event": "user", "agent": "assistant"}
 """Stored message roles -> chat roles (an event trigger is the user's side of the conversation)."""
 
 
-def session_records(store: Store, runs: list[Run]) -> Iterator[dict[str, Any]]:
+def session_records(store: ReadQueries, runs: Sequence[RunLike]) -> Iterator[dict[str, Any]]:
     """One record per stored session run of each run, in run and session order."""
     for run in runs:
         spec = run_spec(run)
@@ -31,10 +31,10 @@ def session_records(store: Store, runs: list[Run]) -> Iterator[dict[str, Any]]:
             yield _record(store, run, spec.ablation, session_run)
 
 
-def _record(store: Store, run: Run, ablation: str, session_run: SessionRun) -> dict[str, Any]:
+def _record(store: ReadQueries, run: RunLike, ablation: str, session_run: SessionRunLike) -> dict[str, Any]:
     assert session_run.id is not None
     result = stored_session_result(store, session_run)
-    events: list[IntentEvent] = store.rows(IntentEvent, session_run.id)
+    events: list[StoredIntentEvent] = store.rows(StoredIntentEvent, session_run.id)
     return {
         "run_id": run.id,
         "sweep_id": run.sweep_id,
@@ -47,7 +47,7 @@ def _record(store: Store, run: Run, ablation: str, session_run: SessionRun) -> d
         "error": session_run.error,
         "proc": result.proc,
         "comp": result.scored_comp,
-        "messages": chat_messages(store.rows(MessageRow, session_run.id), store.rows(ToolCallRow, session_run.id)),
+        "messages": chat_messages(store.rows(StoredMessage, session_run.id), store.rows(StoredToolCall, session_run.id)),
         "intents": [
             {"intent_id": e.intent_id, "status": e.status, "stage": e.stage, "turn": e.turn, "evidence": e.evidence} for e in events
         ],
@@ -66,9 +66,9 @@ def _record(store: Store, run: Run, ablation: str, session_run: SessionRun) -> d
     }
 
 
-def chat_messages(messages: list[MessageRow], calls: list[ToolCallRow]) -> list[dict[str, Any]]:
+def chat_messages(messages: list[StoredMessage], calls: list[StoredToolCall]) -> list[dict[str, Any]]:
     """A session's turns as chat messages: each agent turn's tool calls and their results come before its reply."""
-    by_turn: dict[int, list[ToolCallRow]] = {}
+    by_turn: dict[int, list[StoredToolCall]] = {}
     for call in sorted(calls, key=lambda c: (c.turn, c.seq)):
         by_turn.setdefault(call.turn, []).append(call)
     chat: list[dict[str, Any]] = []

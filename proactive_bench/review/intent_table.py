@@ -13,14 +13,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from proactive_bench.episode import run_spec
 from proactive_bench.review.stored_results import episode_shape, stored_run_result
 from proactive_bench.scoring import SessionResult, TaskScore
-from proactive_bench.store import IntentEvent, Run, Store
+from proactive_bench.store import ReadQueries, RunLike, StoredIntentEvent
 
 INTENT_COLUMNS = (
     "run_id",
@@ -64,7 +64,7 @@ class TableFormatError(Exception):
     """A table format that cannot be written here (pyarrow missing for Parquet)."""
 
 
-def intent_rows(store: Store, runs: list[Run]) -> Iterator[dict[str, Any]]:
+def intent_rows(store: ReadQueries, runs: Sequence[RunLike]) -> Iterator[dict[str, Any]]:
     """The rows of every finished session of each run, in run and session order."""
     for run in runs:
         spec = run_spec(run)
@@ -91,7 +91,7 @@ def intent_rows(store: Store, runs: list[Run]) -> Iterator[dict[str, Any]]:
             assert session_run.id is not None
             row = base | {"position": session_run.position, "category": shape.categories.get(session.session_id)}
             row |= _session_figures(session, tasks[session.session_id])
-            events: list[IntentEvent] = store.rows(IntentEvent, session_run.id)
+            events: list[StoredIntentEvent] = store.rows(StoredIntentEvent, session_run.id)
             for event in events:
                 yield row | {"intent_id": event.intent_id, "label": event.status, "label_stage": event.stage, "label_turn": event.turn}
             unlabelled = session.counts.total - len(events)

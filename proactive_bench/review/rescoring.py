@@ -33,15 +33,15 @@ from proactive_bench.scoring import (
 )
 from proactive_bench.store import (
     MessageRow,
-    Run,
-    SessionRun,
+    RunLike,
+    SessionRunLike,
     Store,
     ToolCallRow,
 )
 
 
 @contextmanager
-def saved_evidence(store: Store, run: Run, session_run: SessionRun, graders: GraderResolver) -> Iterator[Evidence]:
+def saved_evidence(store: Store, run: RunLike, session_run: SessionRunLike, graders: GraderResolver) -> Iterator[Evidence]:
     """The evidence of a finished session as it stood when the session ended (its workspace unpacked while in use)."""
     assert session_run.id is not None
     with opened_checkpoint(store, run, session_run.position) as workspace:
@@ -60,7 +60,7 @@ def saved_evidence(store: Store, run: Run, session_run: SessionRun, graders: Gra
         )
 
 
-async def rescore_run(store: Store, run: Run, loaded: LoadedEpisode, judge_model: str | None, base_url: str | None) -> EpisodeResult:
+async def rescore_run(store: Store, run: RunLike, loaded: LoadedEpisode, judge_model: str | None, base_url: str | None) -> EpisodeResult:
     """Re-grade every finished session of a run (an errored one only under the π-Bench protocol, which grades its partial
     trace) and return the updated result."""
     ledger = CallLedger(run.id)

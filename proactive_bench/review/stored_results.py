@@ -15,7 +15,7 @@ from proactive_bench.scoring import (
     chains,
     episode_result,
 )
-from proactive_bench.store import Run, Store
+from proactive_bench.store import ReadQueries, RunLike
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class EpisodeShape:
     categories: dict[str, str]
 
 
-def episode_shape(run: Run) -> EpisodeShape:
+def episode_shape(run: RunLike) -> EpisodeShape:
     """The run's episode as it was when the run started (kept in its settings); for a run stored before 0.2, as its
     dataset defines it now (the suite loads it), or when the dataset is gone, chains read from the run's units."""
     spec = run_spec(run)
@@ -39,18 +39,18 @@ def episode_shape(run: Run) -> EpisodeShape:
     return EpisodeShape(dataset.depends_on_map(loaded.episode), {s.id: s.category for s in loaded.sessions})
 
 
-def planned_sessions(run: Run) -> list[str]:
+def planned_sessions(run: RunLike) -> list[str]:
     return run_spec(run).sessions or [sid for unit in run.units for sid in unit]
 
 
-def run_scoring(run: Run) -> Scoring:
+def run_scoring(run: RunLike) -> Scoring:
     """The scoring rules of the protocol the run was made under."""
     return SCORINGS[run_spec(run).protocol]
 
 
 def stored_run_result(
-    store: Store,
-    run: Run,
+    store: ReadQueries,
+    run: RunLike,
     depends_on: dict[str, list[str]] | None = None,
     scoring: Scoring | None = None,
 ) -> EpisodeResult:

@@ -38,6 +38,26 @@ _EXPORTS = Exports(
         "lookup": ("LATEST", "IdLookupError", "ListFilter"),
         "db_info": ("StoreOverview", "overview", "upgrade_schema"),
         "pending": ("PendingRow", "pending_row"),
+        "reader": ("Reader", "open_reader"),
+        "reading": ("ReadQueries",),
+        "records": (
+            "AuditLike",
+            "RunLike",
+            "SessionRunLike",
+            "SweepLike",
+            "StoredAgentError",
+            "StoredAudit",
+            "StoredGrade",
+            "StoredIntentEvent",
+            "StoredLLMCall",
+            "StoredMessage",
+            "StoredPersonLabel",
+            "StoredRun",
+            "StoredSessionRun",
+            "StoredSnapshot",
+            "StoredSweep",
+            "StoredToolCall",
+        ),
         "writer": ("WriteThread",),
         "probes": ("ProbeRow",),
         "tables": (
@@ -86,6 +106,26 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.store.migration import StoreSchemaError
     from proactive_bench.store.pending import PendingRow, pending_row
     from proactive_bench.store.probes import ProbeRow
+    from proactive_bench.store.reader import Reader, open_reader
+    from proactive_bench.store.reading import ReadQueries
+    from proactive_bench.store.records import (
+        AuditLike,
+        RunLike,
+        SessionRunLike,
+        StoredAgentError,
+        StoredAudit,
+        StoredGrade,
+        StoredIntentEvent,
+        StoredLLMCall,
+        StoredMessage,
+        StoredPersonLabel,
+        StoredRun,
+        StoredSessionRun,
+        StoredSnapshot,
+        StoredSweep,
+        StoredToolCall,
+        SweepLike,
+    )
     from proactive_bench.store.tables import (
         AgentErrorRow,
         Audit,
@@ -106,6 +146,25 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.store.writer import WriteThread
 
 __all__ = [
+    "AuditLike",
+    "RunLike",
+    "SessionRunLike",
+    "SweepLike",
+    "Reader",
+    "ReadQueries",
+    "open_reader",
+    "StoredAgentError",
+    "StoredAudit",
+    "StoredGrade",
+    "StoredIntentEvent",
+    "StoredLLMCall",
+    "StoredMessage",
+    "StoredPersonLabel",
+    "StoredRun",
+    "StoredSessionRun",
+    "StoredSnapshot",
+    "StoredSweep",
+    "StoredToolCall",
     "DEFAULT_DB",
     "AgentErrorRow",
     "Audit",

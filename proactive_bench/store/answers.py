@@ -15,7 +15,7 @@ import structlog
 from sqlalchemy import UniqueConstraint, delete
 from sqlmodel import Column, Field, Session, SQLModel, col, select
 
-from proactive_bench.store.codec import CompressedText
+from proactive_bench.store.columns import CompressedText
 from proactive_bench.store.engine import bytewise, insert_ignoring
 from proactive_bench.store.lease import Fence, Fences, fence_tuple, lost_fences
 from proactive_bench.store.writer import WriteThread

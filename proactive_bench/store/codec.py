@@ -1,4 +1,5 @@
-"""How the results database compresses what it stores: zstd frames, optionally against a dictionary (a delta), and column types that compress.
+"""How the results database compresses what it stores: zstd frames, optionally against a dictionary (a delta); the column
+types that compress are in :mod:`~proactive_bench.store.columns` (this module loads no SQLAlchemy).
 
 zstd, not zlib, by measurement (``scripts/bench_results_size.py``): on a
 pharmacist reference run both shrink JSON about 5×, but only zstd can use a
@@ -8,7 +9,7 @@ Values written before compression existed are read as they are: SQLite keeps
 each value's storage class, so a column that now holds zstd bytes (BLOB)
 still returns older rows' text (TEXT) unchanged. PostgreSQL's binary columns
 return bytes either way, so the column types below tell a zstd frame from
-text by the frame's magic number (which no UTF-8 text starts with).
+text by the frame's magic number (which no UTF-8 text starts with): :func:`as_stored`.
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ import threading
 from typing import Any
 
 import zstandard
-from sqlalchemy import LargeBinary
-from sqlalchemy.types import TypeDecorator
 
 LEVEL = 9
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
@@ -73,53 +72,3 @@ def _compressor(dictionary: bytes | None) -> zstandard.ZstdCompressor:
 
 def _raw_dictionary(content: bytes) -> zstandard.ZstdCompressionDict:
     return zstandard.ZstdCompressionDict(content, dict_type=zstandard.DICT_TYPE_RAWCONTENT)
-
-
-class _Blob(LargeBinary):
-    """A BLOB column whose values reach the driver as they are: bytes, or text for a value that compression would not shrink."""
-
-    def bind_processor(self, dialect: Any) -> None:
-        return None
-
-
-class CompressedJSON(TypeDecorator[Any]):
-    """A JSON value stored as a zstd frame of its text (BLOB); a row written before compression (JSON text) is read as it is."""
-
-    impl = _Blob
-    cache_ok = True
-
-    def process_bind_param(self, value: Any, dialect: Any) -> bytes | None:
-        return None if value is None else compress(dumps(value))
-
-    def process_result_value(self, value: Any, dialect: Any) -> Any:
-        value = as_stored(value)
-        if value is None:
-            return None
-        return json.loads(decompress(value) if isinstance(value, bytes) else value)
-
-
-class CompressedText(TypeDecorator[str]):
-    """Text stored as a zstd frame (BLOB) when that is smaller, else as text; rows written before compression are text."""
-
-    impl = _Blob
-    cache_ok = True
-
-    def process_bind_param(self, value: str | None, dialect: Any) -> bytes | str | None:
-        if value is None:
-            return None
-        frame, codec = compress_if_smaller(value.encode("utf-8"))
-        return frame if codec or dialect.name != "sqlite" else value  # a binary column of PostgreSQL takes bytes only
-
-    def process_result_value(self, value: Any, dialect: Any) -> str | None:
-        value = as_stored(value)
-        return decompress(value).decode("utf-8") if isinstance(value, bytes) else value
-
-
-class StoredBytes(TypeDecorator[Any]):
-    """A column whose values are bytes (current encoding) or text (written before it); returned as stored, for the store to decode."""
-
-    impl = _Blob
-    cache_ok = True
-
-    def process_result_value(self, value: Any, dialect: Any) -> Any:
-        return as_stored(value)

@@ -13,10 +13,11 @@ the session in progress (whose model answers the call cache keeps).
 from __future__ import annotations
 
 import weakref
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, Table, update
+from sqlalchemy import Engine, Table, text, update
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, SQLModel
 
@@ -25,16 +26,20 @@ from proactive_bench.store.cleanup import CleanupQueries
 from proactive_bench.store.engine import StoreOpenError, locate, make_engine
 from proactive_bench.store.judgments import JudgmentQueries
 from proactive_bench.store.lease import Fences, check_fence
-from proactive_bench.store.lookup import LookupQueries
 from proactive_bench.store.migration import migrate, require_head
 from proactive_bench.store.probes import ProbeQueries
-from proactive_bench.store.runs import RunQueries
+from proactive_bench.store.reading import ReadQueries
+from proactive_bench.store.records import Record
 from proactive_bench.store.sessions import SessionQueries
-from proactive_bench.store.snapshots import LastWritten, SnapshotQueries
+from proactive_bench.store.snapshots import LastWritten
+from proactive_bench.store.tables import Run, Sweep
 from proactive_bench.store.writer import WriteThread
 
+UPDATABLE: dict[str, type[SQLModel]] = {"run": Run, "sweep": Sweep}
+"""The tables whose rows, as read (:mod:`~proactive_bench.store.records`), :meth:`Store.update` changes."""
 
-class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, JudgmentQueries, ProbeQueries, CleanupQueries):
+
+class Store(ReadQueries, SessionQueries, JudgmentQueries, ProbeQueries, CleanupQueries):
     """The results database of one results directory; the only holder of its engine."""
 
     def __init__(self, location: str | Path, *, read_only: bool = False) -> None:
@@ -48,6 +53,7 @@ class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, Judgment
         """The database as messages name it (a path, or the URL without its password)."""
         self.read_only = read_only
         self.engine: Engine = make_engine(self.location, read_only=read_only)
+        self.dialect = self.engine.dialect.name
         try:
             if read_only:
                 require_head(self.engine, self.name)
@@ -71,12 +77,18 @@ class Store(RunQueries, LookupQueries, SessionQueries, SnapshotQueries, Judgment
             db.add_all(rows)
             db.commit()  # keys are filled in by the flush; nothing is computed by the database
 
-    def update(self, row: SQLModel, **changes: Any) -> None:
-        """Set columns of a stored row, on the object and in the database (one UPDATE of those columns).
+    def _fetch(self, sql: str, params: Mapping[str, Any]) -> Sequence[Sequence[Any]]:
+        """The reads' statements (:mod:`~proactive_bench.store.sql`), on this store's engine."""
+        with self.engine.connect() as db:
+            return db.execute(text(sql), params).all()
+
+    def update(self, row: SQLModel | Record, **changes: Any) -> None:
+        """Set columns of a stored row (a table's object, or a run or sweep as read), on the object and in the database (one
+        UPDATE of those columns).
 
         Under a lease (``fence``), only while this process still holds it: LeaseLost otherwise, nothing changed (a
         writer that lost its run never writes a final status over the new holder's)."""
-        table: Table = row.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
+        table: Table = (UPDATABLE[row.TABLE] if isinstance(row, Record) else row).__table__  # type: ignore[union-attr]  # SQLModel sets __table__ on table classes; its stubs do not declare it
         primary = {column: getattr(row, column.key) for column in table.primary_key.columns}
         with self.engine.begin() as db:
             if db.execute(update(table).where(*(column == value for column, value in primary.items())).values(changes)).rowcount != 1:

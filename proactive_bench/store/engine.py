@@ -10,17 +10,16 @@ insert-or-ignore and upsert, and byte-wise ordering of text.
 from __future__ import annotations
 
 import importlib
-import sqlite3
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from sqlalchemy import URL, ColumnElement, Engine, Table, create_engine, event, make_url
 from sqlalchemy.exc import ArgumentError
 
 from proactive_bench.store.defaults import DEFAULT_RESULTS
+from proactive_bench.store.reader import sqlite_read_only
 
 DIALECTS = ("sqlite", "postgresql")
 """The databases the results store runs on."""
@@ -88,7 +87,7 @@ def make_engine(where: Location, read_only: bool = False) -> Engine:
         return create_engine(where.url, pool_pre_ping=True, connect_args=options)
     file = where.file
     if read_only:
-        return create_engine(where.url, creator=lambda: _sqlite_read_only(file))  # the file's URL: a pool of connections, as for writing
+        return create_engine(where.url, creator=lambda: sqlite_read_only(file))  # the file's URL: a pool of connections, as for writing
     where.file.parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(where.url, connect_args={"timeout": 30})
     event.listen(engine, "connect", _sqlite_pragmas)
@@ -117,13 +116,6 @@ def _insert(dialect: str) -> Any:
     if dialect not in DIALECTS:
         raise ValueError(f"the results store has no statements for {dialect}")
     return importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert  # the dialect in use only: PostgreSQL's costs a SQLite open
-
-
-def _sqlite_read_only(file: Path) -> sqlite3.Connection:
-    """A connection that cannot write (``mode=ro``): it reads the WAL a writer beside it keeps, and never checkpoints or changes it."""
-    connection = sqlite3.connect(f"file:{quote(str(file.resolve()))}?mode=ro", uri=True, timeout=30, check_same_thread=False)
-    connection.execute("PRAGMA query_only=ON")
-    return connection
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

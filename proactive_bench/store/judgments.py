@@ -1,14 +1,14 @@
-"""Store queries over judgments: a session's grades (re-scoring) and the audits of grades and intent statuses."""
+"""Store queries over judgments: swapping a session's grades (re-scoring) and replacing audits (reading them: ``reading.py``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from sqlalchemy import Engine, delete
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from proactive_bench.store.pending import PendingRow, insert_rows
-from proactive_bench.store.tables import Audit, Grade, SessionRun
+from proactive_bench.store.tables import Audit, Grade
 
 
 class JudgmentQueries:
@@ -21,12 +21,6 @@ class JudgmentQueries:
         with self.engine.begin() as db:
             db.execute(delete(Grade).where(col(Grade.session_run_id) == session_run_id))
             insert_rows(db, session_run_id, grades)
-
-    def audits(self, run_ids: Sequence[str]) -> list[Audit]:
-        """Every audit of a session run of the given runs."""
-        with Session(self.engine) as db:
-            ids = list(db.exec(select(SessionRun.id).where(col(SessionRun.run_id).in_(run_ids))))
-            return list(db.exec(select(Audit).where(col(Audit.session_run_id).in_(ids)))) if ids else []
 
     def replace_audits(self, audits: Sequence[Audit], source: str) -> None:
         """Store audits, replacing the same source's earlier verdicts on the same judgments, in one transaction."""

@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import TypeVar
+from datetime import datetime
+from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, Engine, func, or_
-from sqlmodel import Session, col, select
-from sqlmodel.sql.expression import SelectOfScalar
-
-from proactive_bench.store.tables import LLMCall, Run, Sweep
+from proactive_bench.store.records import StoredRun, StoredSweep
+from proactive_bench.store.sql import SqlReads, like_escaped, one_of
 
 LATEST = "latest"
 """The id word that names the newest run or sweep."""
 CANDIDATES_SHOWN = 8
 """How many matches an ambiguous prefix's error lists."""
 
-
-Listed = TypeVar("Listed", Run, Sweep)
+Listed = TypeVar("Listed", StoredRun, StoredSweep)
 
 
 class IdLookupError(LookupError):
@@ -36,33 +32,29 @@ class ListFilter:
     since: datetime | None = None
     limit: int | None = None
 
-    def of_runs(self) -> list[ColumnElement[bool]]:
-        """The conditions on a run: its persona and its model."""
+    def of_runs(self, reads: SqlReads) -> list[tuple[str, dict[str, Any]]]:
+        """The conditions on a run (SQL over ``run``'s columns, and their parameters): its persona and its model."""
         conditions = []
         if self.persona is not None:
-            conditions.append(or_(col(Run.persona) == self.persona, col(Run.config)["persona"].as_string() == self.persona))
+            conditions.append((f"(persona = :persona OR {reads.json_text('config', 'persona')} = :persona)", {"persona": self.persona}))
         if self.model is not None:
-            conditions.append(col(Run.model).contains(self.model, autoescape=True))
+            conditions.append(("model LIKE '%' || :model || '%' ESCAPE '/'", {"model": like_escaped(self.model)}))
         return conditions
 
-    def of_rows(self, table: type[Run] | type[Sweep]) -> list[ColumnElement[bool]]:
+    def of_rows(self, reads: SqlReads) -> list[tuple[str, dict[str, Any]]]:
         """The conditions on a run's or a sweep's own row: its status and when it started."""
         conditions = []
         if self.status is not None:
-            conditions.append(col(table.status) == self.status)
+            conditions.append(("status = :status", {"status": self.status}))
         if self.since is not None:
-            since = self.since.astimezone(UTC) if self.since.tzinfo else self.since.replace(tzinfo=UTC)  # a naive time is taken as UTC
-            conditions.append(col(table.created) >= since)
+            conditions.append(("created >= :since", {"since": reads.when(self.since)}))
         return conditions
 
 
-class LookupQueries:
-    """The :class:`~proactive_bench.store.database.Store` methods that find runs and sweeps."""
+class LookupQueries(SqlReads):
+    """The store's methods that find runs and sweeps."""
 
-    engine: Engine
-    name: str
-
-    def resolve(self, ident: str, runs: bool = True, sweeps: bool = True) -> Run | Sweep:
+    def resolve(self, ident: str, runs: bool = True, sweeps: bool = True) -> StoredRun | StoredSweep:
         """The run or sweep ``ident`` names: a whole id, a unique prefix of one, or ``latest``.
 
         ``latest`` is the newest sweep or the newest run outside a sweep,
@@ -75,54 +67,48 @@ class LookupQueries:
             if found is None:
                 raise IdLookupError(f"{self.name}: no {what} yet, so nothing is 'latest'")
             return found
-        with Session(self.engine) as db:
-            exact = (db.get(Sweep, ident) if sweeps else None) or (db.get(Run, ident) if runs else None)
-            if exact is not None:
-                return exact
-            matches: list[Run | Sweep] = []
-            if sweeps and ident:
-                matches += db.exec(select(Sweep).where(col(Sweep.id).startswith(ident, autoescape=True)).order_by(col(Sweep.created))).all()
-            if runs and ident:
-                matches += db.exec(select(Run).where(col(Run.id).startswith(ident, autoescape=True)).order_by(col(Run.created))).all()
+        kinds: list[type[StoredRun] | type[StoredSweep]] = [kind for kind, wanted in ((StoredSweep, sweeps), (StoredRun, runs)) if wanted]
+        for kind in kinds:
+            if exact := self.select(kind, "id = :id", {"id": ident}):
+                return exact[0]
+        matches: list[StoredRun | StoredSweep] = []
+        for kind in kinds if ident else []:
+            matches += self.select(kind, "id LIKE :prefix || '%' ESCAPE '/'", {"prefix": like_escaped(ident)}, "created")
         if not matches:
             raise IdLookupError(f"{self.name}: no {what} {ident!r}")
         if len(matches) > 1:
-            listed = ", ".join(f"{'sweep' if isinstance(m, Sweep) else 'run'} {m.id}" for m in matches[:CANDIDATES_SHOWN])
+            listed = ", ".join(f"{'sweep' if isinstance(m, StoredSweep) else 'run'} {m.id}" for m in matches[:CANDIDATES_SHOWN])
             more = f" and {len(matches) - CANDIDATES_SHOWN} more" if len(matches) > CANDIDATES_SHOWN else ""
             raise IdLookupError(f"{self.name}: {ident!r} is ambiguous: {listed}{more}; give more of the id")
         return matches[0]
 
-    def _latest(self, runs: bool, sweeps: bool) -> Run | Sweep | None:
-        with Session(self.engine) as db:
-            run_query = select(Run).order_by(col(Run.created).desc())
-            if sweeps:
-                run_query = run_query.where(col(Run.sweep_id).is_(None))
-            newest: list[Run | Sweep] = []
-            if runs and (run := db.exec(run_query.limit(1)).first()) is not None:
-                newest.append(run)
-            if sweeps and (sweep := db.exec(select(Sweep).order_by(col(Sweep.created).desc()).limit(1)).first()) is not None:
-                newest.append(sweep)
+    def _latest(self, runs: bool, sweeps: bool) -> StoredRun | StoredSweep | None:
+        newest: list[StoredRun | StoredSweep] = []
+        if runs:
+            newest += self.select(StoredRun, "sweep_id IS NULL" if sweeps else "", order="created DESC LIMIT 1")
+        if sweeps:
+            newest += self.select(StoredSweep, order="created DESC LIMIT 1")
         return max(newest, key=lambda row: row.created, default=None)
 
-    def find_runs(self, wanted: ListFilter) -> list[Run]:
+    def find_runs(self, wanted: ListFilter) -> list[StoredRun]:
         """Runs newest first: of a persona (its id or the episode it was asked for by), whose model contains the text, with a status, started since."""
-        return self._newest(select(Run).where(*wanted.of_runs(), *wanted.of_rows(Run)), Run, wanted.limit)
+        return self._newest(StoredRun, [*wanted.of_runs(self), *wanted.of_rows(self)], wanted.limit)
 
-    def find_sweeps(self, wanted: ListFilter) -> list[Sweep]:
+    def find_sweeps(self, wanted: ListFilter) -> list[StoredSweep]:
         """Sweeps newest first: with a run of the persona, with a run whose model contains the text, with a status, started since."""
-        of_runs = [col(Sweep.id).in_(select(Run.sweep_id).where(condition)) for condition in wanted.of_runs()]
-        return self._newest(select(Sweep).where(*of_runs, *wanted.of_rows(Sweep)), Sweep, wanted.limit)
+        of_runs = [(f"id IN (SELECT sweep_id FROM run WHERE {sql})", params) for sql, params in wanted.of_runs(self)]
+        return self._newest(StoredSweep, [*of_runs, *wanted.of_rows(self)], wanted.limit)
 
-    def _newest(self, query: SelectOfScalar[Listed], table: type[Run] | type[Sweep], limit: int | None) -> list[Listed]:
-        with Session(self.engine) as db:
-            return list(db.exec(query.order_by(col(table.created).desc()).limit(limit)))
+    def _newest(self, kind: type[Listed], conditions: list[tuple[str, dict[str, Any]]], limit: int | None) -> list[Listed]:
+        params = {key: value for _, given in conditions for key, value in given.items()}
+        if limit is not None:
+            params["limit"] = limit
+        return self.select(
+            kind, " AND ".join(sql for sql, _ in conditions), params, "created DESC" + (" LIMIT :limit" if limit is not None else "")
+        )
 
     def run_costs(self, run_ids: list[str]) -> dict[str, float]:
         """USD spent per run on priced model calls; a run without any is left out."""
-        query = (
-            select(LLMCall.run_id, func.sum(LLMCall.cost_usd))
-            .where(col(LLMCall.run_id).in_(run_ids), col(LLMCall.cost_usd).is_not(None))
-            .group_by(LLMCall.run_id)
-        )
-        with Session(self.engine) as db:
-            return {run_id: float(cost) for run_id, cost in db.exec(query) if cost is not None}  # none is: the query keeps priced calls
+        ids, params = one_of("run", run_ids)
+        sql = f"SELECT run_id, SUM(cost_usd) FROM llmcall WHERE run_id IN {ids} AND cost_usd IS NOT NULL GROUP BY run_id"
+        return {run_id: float(cost) for run_id, cost in self._fetch(sql, params) if cost is not None}

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 import structlog
 from sqlalchemy import Connection, Engine, inspect, text
 
+from proactive_bench.store.revision import HEAD, VERSION_TABLE
+
 if TYPE_CHECKING:
     from alembic.script import ScriptDirectory
 
@@ -26,10 +28,6 @@ log = structlog.get_logger(__name__)
 MIGRATIONS = Path(__file__).parent / "migrations"
 """The Alembic script folder; its ``versions/`` hold one module per revision."""
 _ADVISORY_KEY = 0x7062656E6368  # "pbench": the PostgreSQL lock that serializes migrations of one database
-HEAD = "0009"
-"""The schema revision this pbench writes: the newest of ``migrations/versions`` (tests/store checks they agree)."""
-VERSION_TABLE = "alembic_version"
-"""Where Alembic keeps a database's revision (one row, column ``version_num``)."""
 
 
 class StoreSchemaError(RuntimeError):

@@ -1,4 +1,5 @@
-"""Store queries over session runs: saving a finished session whole, its rows, and workspace checkpoints (compressed)."""
+"""Store queries over session runs: saving a finished session whole, deleting one, and workspace checkpoints (compressed);
+reading them is in :mod:`~proactive_bench.store.reading`."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import Engine, Table, bindparam, update
-from sqlmodel import Session, SQLModel, col, func, select
+from sqlmodel import Session, col, func, select
 
 from proactive_bench.store.answers import RecordedAnswers, write_answers
 from proactive_bench.store.codec import compress_if_smaller, decompress
 from proactive_bench.store.engine import insert_ignoring, upsert
 from proactive_bench.store.lease import Fences, check_fence
 from proactive_bench.store.pending import PendingRow, insert_into, insert_rows
+from proactive_bench.store.records import SessionRunLike
 from proactive_bench.store.snapshots import LastWritten, remember, write_snapshots
 from proactive_bench.store.tables import (
     SESSION_TABLES,
@@ -92,10 +94,6 @@ class SessionQueries:
         with self.engine.begin() as db:
             insert_rows(db, session_run_id, rows)
 
-    def session_runs(self, run_id: str) -> list[SessionRun]:
-        with Session(self.engine) as db:
-            return list(db.exec(select(SessionRun).where(col(SessionRun.run_id) == run_id).order_by(col(SessionRun.position))))
-
     def sessions_ending_per_run(self, sweep_id: str, statuses: Collection[str]) -> dict[str, int]:
         """Per run of the sweep, how many of its session runs have one of ``statuses`` (one grouped count: a sweep's
         progress, read every half second, costs a row per run rather than one per session)."""
@@ -108,13 +106,7 @@ class SessionQueries:
             )
             return {run_id: count for run_id, count in db.exec(query)}
 
-    def rows(self, table: type[SQLModel], session_run_id: int) -> list[Any]:
-        """A session run's rows of one of its tables (messages, tool calls, intent events, grades, ...), in insertion order."""
-        with Session(self.engine) as db:
-            stmt = select(table).where(table.session_run_id == session_run_id).order_by(table.id)  # type: ignore[attr-defined]  # table is one of several row classes, each with these columns
-            return list(db.exec(stmt))
-
-    def delete_session_run(self, session_run: SessionRun) -> None:
+    def delete_session_run(self, session_run: SessionRunLike) -> None:
         """Remove a session run and every row that belongs to it, in one transaction."""
         with Session(self.engine) as db:
             for table in SESSION_TABLES:

@@ -4,7 +4,7 @@ A snapshot's ``content`` is the zstd frame of its compact JSON; when
 ``base`` names the run's previous snapshot of the same kind, the frame was
 made with that snapshot's JSON as a dictionary, so it holds only what
 changed (an app state of 45 kB that a session touched costs under 1 kB).
-Reading one replays its chain of bases, at most :data:`CHAIN` long (a whole
+Reading one (:class:`~proactive_bench.store.reading.SessionReads`) replays its chain of bases, at most ``CHAIN`` long (a whole
 snapshot starts a new chain); saving does not, as the store remembers the
 last snapshot it wrote per run and kind (:func:`remember`). Rows written
 before compression hold their JSON as text and no base; they are read as
@@ -13,42 +13,17 @@ they are, and serve as bases.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, func, insert, select
+from sqlalchemy import Connection, insert, text as sql_text
 from sqlmodel import col
 
-from proactive_bench.store.codec import compress, decompress, dumps
-from proactive_bench.store.tables import SessionRun, Snapshot
-
-CHAIN = 16
-"""The most snapshots a read replays: every ``CHAIN``-th snapshot of a run and kind is stored whole."""
-
-
-class SnapshotQueries:
-    """The :class:`~proactive_bench.store.database.Store` methods that read snapshots."""
-
-    engine: Engine
-
-    def snapshot(self, session_run_id: int, kind: str) -> dict[str, Any] | None:
-        """A session run's snapshot of ``kind``, whole."""
-        stmt = select(col(Snapshot.id)).where(col(Snapshot.session_run_id) == session_run_id, col(Snapshot.kind) == kind)
-        return self._snapshot_by(stmt)
-
-    def latest_snapshot(self, run_id: str, kind: str) -> dict[str, Any] | None:
-        """The snapshot of ``kind`` that the run saved last, whole."""
-        with self.engine.connect() as db:
-            snapshot_id = _latest_per_kind(db, run_id).get(kind)
-            return None if snapshot_id is None else json.loads(_whole(db, snapshot_id)[0])
-
-    def _snapshot_by(self, stmt: Any) -> dict[str, Any] | None:
-        with self.engine.connect() as db:
-            snapshot_id = db.execute(stmt).scalars().first()
-            return None if snapshot_id is None else json.loads(_whole(db, snapshot_id)[0])
+from proactive_bench.store.codec import compress, dumps
+from proactive_bench.store.reading import CHAIN, LATEST_PER_KIND, whole_snapshot
+from proactive_bench.store.tables import Snapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +54,7 @@ def write_snapshots(
     """
     if not snapshots:
         return {}
-    previous = _latest_per_kind(db, run_id)
+    previous: dict[str, int] = {kind: snapshot_id for snapshot_id, kind in db.execute(sql_text(LATEST_PER_KIND), {"run_id": run_id})}
     rows, texts, lengths = [], [], []
     for snapshot in snapshots:
         key, text = (run_id, snapshot["kind"]), dumps(snapshot["content"])
@@ -87,7 +62,7 @@ def write_snapshots(
         if snapshot["kind"] in previous:
             known = last.get(key)
             latest = previous[snapshot["kind"]]
-            base = known if known is not None and known.id == latest else Written(latest, *_whole(db, latest))
+            base = known if known is not None and known.id == latest else Written(latest, *whole_snapshot(_fetch_on(db), latest))
             if base.length >= CHAIN:
                 base = None
         rows.append(
@@ -113,44 +88,13 @@ def remember(last: LastWritten, written: LastWritten) -> None:
         del last[next(iter(last))]
 
 
-def _whole(db: Connection, snapshot_id: int) -> tuple[bytes, int]:
-    """A stored snapshot's JSON text, rebuilt through its chain of bases, and the chain's length (1: stored whole)."""
-    chain: list[Any] = []
-    next_id: int | None = snapshot_id
-    while next_id is not None:
-        content, next_id = db.execute(_content_of(), {"id": next_id}).one()
-        chain.append(content)
-        if len(chain) > 10 * CHAIN:
-            raise RuntimeError(f"snapshot {snapshot_id}: its chain of bases does not end")
-    text = b""
-    for content in reversed(chain):  # the whole one first
-        if isinstance(content, str):  # written before compression: JSON text
-            text = content.encode("utf-8")
-        else:
-            text = decompress(content, text or None)
-    return text, len(chain)
+def _fetch_on(db: Connection) -> Any:
+    """The reads' ``fetch`` (:data:`~proactive_bench.store.reading.Fetch`) inside this transaction."""
 
+    def fetch(sql: str, params: Mapping[str, Any]) -> Sequence[Sequence[Any]]:
+        return db.execute(sql_text(sql), params).all()
 
-@cache
-def _content_of() -> Any:
-    return select(col(Snapshot.content), col(Snapshot.base)).where(col(Snapshot.id) == bindparam("id"))
-
-
-def _latest_per_kind(db: Connection, run_id: str) -> dict[str, int]:
-    """Per kind, the id of the run's last saved snapshot of that kind."""
-    return {kind: snapshot_id for snapshot_id, kind in db.execute(_latest_per_kind_query(), {"run_id": run_id})}
-
-
-@cache
-def _latest_per_kind_query() -> Any:
-    """Every kind of a run's snapshots, with the id of its last one: one statement whose compiled form is reused (a list of
-    kinds bound as an expanding IN would be rendered again at every save)."""
-    return (
-        select(func.max(Snapshot.id), col(Snapshot.kind))
-        .join(SessionRun, col(Snapshot.session_run_id) == col(SessionRun.id))
-        .where(col(SessionRun.run_id) == bindparam("run_id"))
-        .group_by(Snapshot.kind)
-    )
+    return fetch
 
 
 @cache

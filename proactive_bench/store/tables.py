@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Index, LargeBinary
 from sqlmodel import JSON, Column, Field, SQLModel
 
-from proactive_bench.store.codec import CompressedJSON, StoredBytes
+from proactive_bench.store.columns import CompressedJSON, StoredBytes
 
 
 def _now() -> datetime:

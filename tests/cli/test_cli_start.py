@@ -22,6 +22,8 @@ import yaml
 
 import proactive_bench.validation as validation
 from proactive_bench.cli import PbenchCommands
+from proactive_bench.store.engine import locate, make_engine
+from proactive_bench.store.migration import HEAD, migrate, revision_of
 from proactive_bench.testing import StubServer, error_reply
 from proactive_bench.validation import digests
 from tests.helpers.cli import LOADED, modules_loaded, run_cli
@@ -104,6 +106,71 @@ def recorded_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_read_only_command_imports_no_model_client_agent_loop_ray_or_suite(args: tuple[str, ...], recorded_db: Path) -> None:
     at = ("--db", str(recorded_db)) if args != ("--help",) else ()
     assert heavy_in(modules_loaded(*args, *at)) == []
+
+
+ORM = ("sqlalchemy", "sqlmodel", "alembic", "proactive_bench.store.tables", "proactive_bench.store.database", "structlog")
+"""The results store's ORM and migrations, and structlog: a command that only reads a SQLite database at this pbench's
+revision loads none (nothing logs on its path; structlog would be set up if something imported it, ``logs.py``)."""
+
+
+def orm_in(loaded: set[str]) -> list[str]:
+    return sorted(m for m in loaded for orm in ORM if m == orm or m.startswith(orm + "."))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(("runs",), id="runs"),
+        pytest.param(("runs", "--json", "--persona", "mini", "--since", "1d"), id="runs-filtered"),
+        pytest.param(("sweeps",), id="sweeps"),
+        pytest.param(("results", "latest"), id="results"),
+        pytest.param(("results", "latest", "--json"), id="results-json"),
+    ],
+)
+def test_a_read_only_command_on_sqlite_reads_without_the_orm(args: tuple[str, ...], recorded_db: Path) -> None:
+    """``runs``, ``sweeps`` and ``results`` read a SQLite file at the head revision with the standard library's sqlite3
+    (``store/reader.py``): SQLAlchemy, SQLModel, Alembic and structlog stay unloaded."""
+    loaded = modules_loaded(*args, "--db", str(recorded_db))
+    assert "proactive_bench.store.reader" in loaded  # it did read the database
+    assert orm_in(loaded) == []
+
+
+LOGS = """
+import sys
+from proactive_bench.logs import configure_logging_on_import
+configure_logging_on_import(verbose={verbose})
+print("loaded before:", "structlog" in sys.modules)
+import structlog
+log = structlog.get_logger("t")
+log.info("an info line")
+log.warning("a warning line", key=1)
+print("loader kept:", structlog.__spec__.loader is structlog.__loader__ and type(structlog.__loader__).__module__ != "proactive_bench.logs")
+"""
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_logging_set_up_on_import_applies_when_structlog_first_loads(verbose: bool) -> None:
+    """``pbench runs`` leaves structlog unloaded; whatever imports it later logs as configure_logging says (stderr,
+    warnings only unless verbose), not with structlog's defaults (every level, on stdout)."""
+    done = subprocess.run([sys.executable, "-c", LOGS.format(verbose=verbose)], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "loaded before: False" in done.stdout and "loader kept: True" in done.stdout
+    assert "a warning line" in done.stderr and "key=1" in done.stderr and "warning line" not in done.stdout
+    assert ("an info line" in done.stderr) is verbose and "an info line" not in done.stdout
+
+
+def test_a_read_only_command_on_an_older_database_migrates_it_as_before(tmp_path: Path) -> None:
+    """A database at an earlier revision is not read as it is: ``runs`` opens it as the store does (SQLAlchemy loads),
+    which migrates it to the head revision, and lists its runs."""
+    db = tmp_path / "old.db"
+    engine = make_engine(locate(db))
+    migrate(engine, str(db), to="0008")
+    engine.dispose()
+    loaded = modules_loaded("runs", "--db", str(db))
+    assert "sqlalchemy" in loaded and "proactive_bench.store.database" in loaded
+    engine = make_engine(locate(db))
+    assert revision_of(engine) == HEAD
+    engine.dispose()
 
 
 @pytest.mark.parametrize("command", ["episode", "sweep"])

@@ -8,11 +8,8 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from proactive_bench.llm.endpoints import (
-    EndpointError,
-    check_reachable,
-    is_openai_model,
-)
+from proactive_bench.llm.endpoints import EndpointError, check_reachable
+from proactive_bench.llm.model_specs import is_openai_model
 from proactive_bench.store import Run, Store, Sweep
 from proactive_bench.testing.stub_server import StubServer, text_reply
 from tests.helpers.cli import run_cli

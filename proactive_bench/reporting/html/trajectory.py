@@ -27,8 +27,8 @@ from proactive_bench.store import (
     AgentErrorRow,
     IntentEvent,
     MessageRow,
-    Run,
-    SessionRun,
+    RunLike,
+    SessionRunLike,
     Store,
     ToolCallRow,
 )
@@ -97,9 +97,9 @@ class IntentSummary:
 @dataclass
 class SessionView:
     anchor: str
-    run: Run
+    run: RunLike
     ablation: str
-    session_run: SessionRun
+    session_run: SessionRunLike
     title: str
     category: str
     result: SessionResult
@@ -120,7 +120,7 @@ class SessionView:
         return self.session_run.session_id
 
 
-def session_views(store: Store, run: Run, catalog: EpisodeCatalog) -> list[SessionView]:
+def session_views(store: Store, run: RunLike, catalog: EpisodeCatalog) -> list[SessionView]:
     """Every session run of a run, in order; each diff is against the previous snapshot (the seed first)."""
     views = []
     previous, base = catalog.seed_snapshot(store, run)
@@ -141,7 +141,7 @@ def session_views(store: Store, run: Run, catalog: EpisodeCatalog) -> list[Sessi
     return views
 
 
-def _session_view(store: Store, run: Run, ablation: str, session_run: SessionRun, session: Session | None) -> SessionView:
+def _session_view(store: Store, run: RunLike, ablation: str, session_run: SessionRunLike, session: Session | None) -> SessionView:
     assert session_run.id is not None
     intent_text = {i.id: i.text for i in session.intents} if session else {}
     events: list[IntentEvent] = store.rows(IntentEvent, session_run.id)
