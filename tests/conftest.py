@@ -41,7 +41,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     Session-scoped fixtures are built once per worker whatever the grouping; a test marked with its own
     ``xdist_group`` keeps it. xdist tells the group by a suffix of the test's id (``...::test@group``), which
     pytest-xdist 3.8 can no longer write on pytest 9.2 (its structured ids: pytest-xdist issue 1386), so it
-    is written here, after xdist's own hook, where it is missing."""
+    is written here, after xdist's own hook, where it is missing.
+
+    xdist hands out groups of several tests first (the largest first), then single tests in collection order; tests
+    marked ``heavy`` (tens of seconds each) are moved to the front of that order, so that a run does not end with
+    one worker playing a long test while the other has nothing left."""
     for item in items:
         if item.get_closest_marker("xdist_group") is None and isinstance(item, pytest.Function):
             defs = item._fixtureinfo.name2fixturedefs
@@ -54,6 +58,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(pytest.mark.xdist_group(":".join([scope, *values])))
         if config.getoption("loadgroup", False):
             _suffix_group(item)
+    if hasattr(config, "workerinput"):  # a worker's collection: the order xdist hands out single tests in
+        items.sort(key=lambda item: item.get_closest_marker("heavy") is None)
 
 
 def _suffix_group(item: pytest.Item) -> None:

@@ -32,7 +32,7 @@ from tests.helpers.cli import PBENCH, run_cli
 from tests.helpers.otlp_receiver import Receiver, attributes, clean_env
 from tests.helpers.paths import MINI, REPO
 from tests.helpers.stub_models import FakeUserModel, agent_model
-from tests.store.test_store_backends import sweep_everywhere, without_ids
+from tests.store.test_store_backends import sweep_everywhere, sweep_on_sqlite, without_ids
 
 ray = pytest.importorskip("ray", reason="the Ray executor's tests need ray: pip install -e '.[dev,distributed]'")
 pytestmark = pytest.mark.xdist_group("ray")  # one local Ray cluster at a time: the module's, or the one a sweep starts (otel)
@@ -76,8 +76,10 @@ def session_rows(location: str) -> list[tuple[str, str]]:
     return [(run_id, session_id) for run_id, session_id, _, _ in saved_sessions(location)]
 
 
-def test_a_sweep_on_ray_and_postgresql_equals_one_in_process_on_sqlite(cluster: str, tmp_path: Path, postgres_url: str) -> None:
-    local = sweep_everywhere(str(tmp_path / "r.db"), tmp_path)
+def test_a_sweep_on_ray_and_postgresql_equals_one_in_process_on_sqlite(
+    cluster: str, tmp_path: Path, postgres_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    local = sweep_on_sqlite(tmp_path_factory)
     on_ray = sweep_everywhere(postgres_url, tmp_path, "--executor", "ray", "--concurrency", "4")
     for key in local:
         assert on_ray[key] == local[key], key

@@ -12,6 +12,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlmodel import Session, func, select
 
 from proactive_bench.dataset.loading import load_episode
@@ -30,6 +31,7 @@ from proactive_bench.testing.stub_server import (
     StubServer,
 )
 from tests.helpers.cli import PBENCH, run_cli, stub_server_args
+from tests.helpers.once import once_per_run
 from tests.helpers.paths import MINI
 from tests.helpers.stub_models import FakeUserModel, agent_model
 
@@ -58,10 +60,22 @@ def only_run(db: Path) -> str:
     return run_id
 
 
-def test_sigkill_at_random_points_then_resume_gives_identical_results(tmp_path: Path) -> None:
-    baseline = subprocess.run([*PBENCH, *EPISODE, "--db", str(tmp_path / "base" / "r.db")], capture_output=True, text=True, check=True)
-    expected = json.loads(baseline.stdout)
-    expected_rows = row_counts(tmp_path / "base" / "r.db", expected["run_id"])
+def uninterrupted_episode(factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict[str, int]]:
+    """:data:`EPISODE` played whole in a child process: what it prints (``--json``) and its rows per table; played once per
+    test run (the SIGTERM test in tests/reliability/test_interrupts.py compares against it too)."""
+
+    def play(folder: Path) -> tuple[dict[str, Any], dict[str, int]]:
+        db = folder / "r.db"
+        done = subprocess.run([*PBENCH, *EPISODE, "--db", str(db)], capture_output=True, text=True, check=True)
+        printed = json.loads(done.stdout)
+        return printed, row_counts(db, printed["run_id"])
+
+    return once_per_run(factory, "pharmacist-passive-episode", play)
+
+
+@pytest.mark.heavy
+def test_sigkill_at_random_points_then_resume_gives_identical_results(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    expected, expected_rows = uninterrupted_episode(tmp_path_factory)
     rng = random.Random(7)
     resumed_some = 0
     for attempt in range(3):

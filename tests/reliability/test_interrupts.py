@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from proactive_bench.store import pid_alive
-from tests.episode.test_resume_replay import EPISODE, _finished_sessions, outcome
+from tests.episode.test_resume_replay import EPISODE, _finished_sessions, outcome, uninterrupted_episode
 from tests.helpers.cli import PBENCH
 from tests.reliability.test_run_lock import SWEEP, children, only_sweep, sweep_outcome, table_counts, uninterrupted  # noqa: F401 (a fixture)
 
@@ -88,7 +88,8 @@ def test_ctrl_c_twice_on_a_two_worker_sweep_stops_cleanly_and_resume_gives_the_u
     assert statuses(db) == (["finished"], ["finished", "finished"], 0)
 
 
-def test_sigterm_to_an_episode_stops_it_cleanly_and_resume_finishes_it(tmp_path: Path) -> None:
+@pytest.mark.heavy
+def test_sigterm_to_an_episode_stops_it_cleanly_and_resume_finishes_it(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     db = tmp_path / "r.db"
     code, err, _ = interrupted(EPISODE, db, after_sessions=3, signum=signal.SIGTERM, group=False)
     with closing(sqlite3.connect(db)) as conn:
@@ -98,10 +99,10 @@ def test_sigterm_to_an_episode_stops_it_cleanly_and_resume_finishes_it(tmp_path:
     assert_one_clean_line(err, run_id)
     assert statuses(db) == ([], ["interrupted"], 0) and 3 <= saved < 20
 
-    baseline = subprocess.run([*PBENCH, *EPISODE, "--db", str(tmp_path / "base" / "r.db")], capture_output=True, text=True, check=True)
+    baseline, _ = uninterrupted_episode(tmp_path_factory)
     resumed = subprocess.run([*PBENCH, "resume", run_id, "--db", str(db), "--json"], capture_output=True, text=True, timeout=180)
     assert resumed.returncode == 0, resumed.stderr
-    assert outcome(json.loads(resumed.stdout)) == outcome(json.loads(baseline.stdout))
+    assert outcome(json.loads(resumed.stdout)) == outcome(baseline)
     assert statuses(db) == ([], ["finished"], 0)
 
     again = subprocess.run([*PBENCH, "resume", run_id, "--db", str(db), "--json"], capture_output=True, text=True, timeout=60)

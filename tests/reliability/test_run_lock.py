@@ -42,6 +42,7 @@ from proactive_bench.store.lease import boot_id, process_started, stale_reason
 from proactive_bench.testing.stub_server import StubServer
 from tests.episode.test_resume_replay import _finished_sessions
 from tests.helpers.cli import PBENCH
+from tests.helpers.once import once_per_run
 from tests.helpers.paths import MINI
 from tests.helpers.stub_models import FakeUserModel
 
@@ -140,9 +141,14 @@ def pbench(*args: str) -> subprocess.Popen[str]:
 
 @pytest.fixture(scope="module")
 def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[Any, Any], dict[str, int]]:
-    db = tmp_path_factory.mktemp("base") / "r.db"
-    subprocess.run([*PBENCH, *SWEEP, "--db", str(db)], capture_output=True, text=True, check=True)
-    return sweep_outcome(db), table_counts(db)
+    """:data:`SWEEP` never interrupted: its outcome and row counts, played once per test run (test_interrupts.py compares against it too)."""
+
+    def play(folder: Path) -> tuple[dict[Any, Any], dict[str, int]]:
+        db = folder / "r.db"
+        subprocess.run([*PBENCH, *SWEEP, "--db", str(db)], capture_output=True, text=True, check=True)
+        return sweep_outcome(db), table_counts(db)
+
+    return once_per_run(tmp_path_factory, "pharmacist-sweep", play)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")

@@ -28,6 +28,7 @@ from proactive_bench.store import Lease, LeaseHeld, LeaseLost, SessionRun, Store
 from proactive_bench.store.engine import make_engine
 from proactive_bench.store.migration import head_revision, migrate, revision_of
 from tests.helpers.cli import run_cli
+from tests.helpers.once import once_per_run
 from tests.helpers.paths import MINI
 
 
@@ -198,8 +199,16 @@ def sweep_everywhere(location: str, tmp_path: Path, *executor: str) -> dict[str,
     }
 
 
-def test_the_same_sweep_on_sqlite_and_postgresql_gives_the_same_labels_grades_figures_and_export(tmp_path: Path, postgres_url: str) -> None:
-    on_sqlite = sweep_everywhere(str(tmp_path / "r.db"), tmp_path)
+def sweep_on_sqlite(factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """:func:`sweep_everywhere` on a SQLite file in one process, what a sweep on another backend or executor must
+    equal: played once per test run (this module and the Ray executor's tests compare against it)."""
+    return once_per_run(factory, "sweep-everywhere-sqlite", lambda folder: sweep_everywhere(str(folder / "r.db"), folder))
+
+
+def test_the_same_sweep_on_sqlite_and_postgresql_gives_the_same_labels_grades_figures_and_export(
+    tmp_path: Path, postgres_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    on_sqlite = sweep_on_sqlite(tmp_path_factory)
     on_postgres = sweep_everywhere(
         postgres_url, tmp_path, "--workers", "2", "--concurrency", "4"
     )  # forked workers, each its own connections

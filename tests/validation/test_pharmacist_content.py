@@ -10,7 +10,6 @@ and id to ``EPISODES``.
 
 from __future__ import annotations
 
-import functools
 import json
 import sqlite3
 from pathlib import Path
@@ -27,6 +26,7 @@ from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES
 from proactive_bench.validation.lint import validate_root
 from proactive_bench.validation.oracle import OracleOutcome, run_oracle
 from tests.helpers.cli import run_cli
+from tests.helpers.once import once_per_run
 from tests.helpers.paths import REPO
 
 DATA = REPO / "pbench_data"
@@ -71,16 +71,18 @@ def oracle(episode: LoadedEpisode) -> list[OracleOutcome]:
 # --------------------------------------------------------------------------- pbench validate --oracle
 
 
-@functools.cache
-def root_problems(root: Path) -> tuple[Problem, ...]:
-    """``validate_root`` of a dataset root (it replays every episode's reference), once per root and process: the
-    personas of one root read the same findings."""
-    _dataset, problems = validate_root(root)
-    return tuple(problems)
+def root_problems(root: Path, factory: pytest.TempPathFactory) -> tuple[Problem, ...]:
+    """``validate_root`` of a dataset root (it replays every episode's reference on every core), once per root and
+    test run: the personas of one root read the same findings, whichever worker plays them."""
+
+    def problems(_folder: Path) -> tuple[Problem, ...]:
+        return tuple(validate_root(root)[1])
+
+    return once_per_run(factory, f"validate-root-{root.name}", problems)
 
 
-def test_the_dataset_validates_without_warnings(episode: LoadedEpisode) -> None:
-    problems = root_problems(episode.directory.parent.parent)
+def test_the_dataset_validates_without_warnings(episode: LoadedEpisode, tmp_path_factory: pytest.TempPathFactory) -> None:
+    problems = root_problems(episode.directory.parent.parent, tmp_path_factory)
     assert [str(p) for p in problems if p.file.startswith(f"episodes/{episode.episode.id}/")] == []
 
 
@@ -221,6 +223,7 @@ def test_edits_keep_line_structure(sessions: list[Session]) -> None:
 # --------------------------------------------------------------------------- dependencies that matter
 
 
+@pytest.mark.heavy
 def test_every_persona_needs_its_dependency_history(tmp_path: Path) -> None:
     """Passive, with and without the history of dependent sessions: each shipped persona's final sessions lose work without it."""
     personas = sorted(p.stem for p in (DATA / "personas").glob("*.yaml"))

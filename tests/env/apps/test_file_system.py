@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 from pathlib import Path
@@ -204,8 +205,16 @@ def test_login_persists_across_sessions_and_restores(box: ToolBox, tmp_path: Pat
     assert again.env.require_apps().rows("file_system_account") == [{"username": "lauren", "password": "s3cret"}]
 
 
+HEADROOM = 250
+"""Frames the tool calls may use above the test's own: the recursion limit is lowered to the test's depth plus this
+while it runs, so a tree deeper than the limit is about 400 levels, not the default limit's 1,100 (each tool walks the
+tree once per level from the top: the time grows with the square of the depth), and still breaks per-level recursion."""
+
+
 def test_trees_deeper_than_the_recursion_limit_are_listed_checked_copied_and_deleted(box: ToolBox, tmp_path: Path) -> None:
     ws = tmp_path / "ws"
+    default_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack(0)) + HEADROOM)
     depth = sys.getrecursionlimit() + 100
     bottom = ws / "deep"
     bottom.mkdir()
@@ -234,3 +243,4 @@ def test_trees_deeper_than_the_recursion_limit_are_listed_checked_copied_and_del
     finally:
         for top in ("deep", "copy", "moved", "new"):
             jail.remove_tree(ws / top)  # pytest's own clean-up recurses per level
+        sys.setrecursionlimit(default_limit)

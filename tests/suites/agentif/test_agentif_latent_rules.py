@@ -137,6 +137,7 @@ def test_validate_flags_latent_evidence_met_by_copied_lines_or_an_empty_delivera
     )
 
 
+@pytest.mark.heavy
 def test_validate_and_the_oracle_pass_on_the_shipped_agentif_tasks(tmp_path: Path) -> None:
     (tmp_path / "agentif").symlink_to(DATA / "agentif")
     result = run_cli("validate", "--data", str(tmp_path), "--oracle", "--json")

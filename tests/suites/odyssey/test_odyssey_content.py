@@ -11,6 +11,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.helpers.cli import run_cli
@@ -60,6 +61,7 @@ def _odyssey_only(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.heavy
 def test_shipped_tasks_meet_the_oracle_bar(tmp_path: Path) -> None:
     """validate --oracle --strict: no problem or warning, reference passes each task, surface fails a criterion of each."""
     result = run_cli("validate", "--data", str(_odyssey_only(tmp_path)), "--strict", "--oracle")

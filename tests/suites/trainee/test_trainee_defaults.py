@@ -42,6 +42,7 @@ def test_a_meeting_an_hour_into_a_full_day_is_still_joined_on_time() -> None:
     assert [d.figures.checkpoint_score for d in played] == [1.0, 1.0]
 
 
+@pytest.mark.heavy
 def test_the_readme_trainee_commands_run_with_validation(tmp_path: Path) -> None:
     db = str(tmp_path / "pbench.db")
     summary = run_episode_json("--suite", "trainee", "--model", "scripted:reference", "--db", db)  # every default scenario

@@ -119,6 +119,7 @@ def test_a_model_agent_asks_a_colleague_and_sees_the_clock(tmp_path: Path) -> No
     assert calls[1].result["response"]["now"].endswith("09:04")  # two steps (1 min each) and one call before it (2 min)
 
 
+@pytest.mark.heavy
 def test_validate_checks_every_template_over_seeds_and_the_scenarios_given() -> None:
     result = run_cli(
         "validate", "--suite", "trainee", "--seeds", "1", "--task", "s5-n6,s3-n9", "--json"
