@@ -44,6 +44,7 @@ _EXPORTS = Exports(
             "load_episode",
             "load_episode_partly",
             "parse_partly",
+            "persona_names",
             "runnable_dataset",
         ),
         "selection": ("pick_sessions",),
@@ -122,6 +123,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         load_episode,
         load_episode_partly,
         parse_partly,
+        persona_names,
         runnable_dataset,
     )
     from proactive_bench.dataset.predicates import (
@@ -231,6 +233,7 @@ __all__ = [
     "draft_episode",
     "runnable_dataset",
     "parse_partly",
+    "persona_names",
     "pick_sessions",
     "load_dataset",
     "load_dataset_partly",

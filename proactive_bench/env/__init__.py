@@ -31,6 +31,7 @@ _EXPORTS = Exports(
         "image_tools": ("picture",),
         "memory": ("Memory",),
         "office_files": ("stable_office_bytes",),
+        "scratch": ("scratch_directory",),
         "toolbox": (
             "REGISTRY",
             "HistorySearch",
@@ -43,7 +44,7 @@ _EXPORTS = Exports(
             "render_result",
             "resolve_tool_names",
         ),
-        "workspace": ("PathEscapeError", "Workspace", "WorkspaceSeedError", "expand_snapshot", "resolve_inside"),
+        "workspace": ("PathEscapeError", "SteadyWorkspace", "Workspace", "WorkspaceSeedError", "expand_snapshot", "resolve_inside"),
     },
 )
 
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     from proactive_bench.env.image_tools import picture
     from proactive_bench.env.memory import Memory
     from proactive_bench.env.office_files import stable_office_bytes
+    from proactive_bench.env.scratch import scratch_directory
     from proactive_bench.env.toolbox import (
         REGISTRY,
         HistorySearch,
@@ -69,7 +71,14 @@ if TYPE_CHECKING:
         render_result,
         resolve_tool_names,
     )
-    from proactive_bench.env.workspace import PathEscapeError, Workspace, WorkspaceSeedError, expand_snapshot, resolve_inside
+    from proactive_bench.env.workspace import (
+        PathEscapeError,
+        SteadyWorkspace,
+        Workspace,
+        WorkspaceSeedError,
+        expand_snapshot,
+        resolve_inside,
+    )
 
 __all__ = [
     "REGISTRY",
@@ -85,6 +94,7 @@ __all__ = [
     "PathEscapeError",
     "Picture",
     "SeedError",
+    "SteadyWorkspace",
     "ToolBox",
     "ToolEnv",
     "ToolError",
@@ -108,6 +118,7 @@ __all__ = [
     "resolve_inside",
     "resolve_tool_names",
     "run_chromium",
+    "scratch_directory",
     "screenshot_png",
     "stable_office_bytes",
 ]

@@ -256,6 +256,34 @@ class Workspace:
         return {**delta, "": {"delta": True, "removed": sorted(set(previous) - set(self._snapshotted))}}
 
 
+class SteadyWorkspace(Workspace):
+    """A view of a workspace for judging one state of it: walked once and each file's text read once.
+
+    ``pbench validate`` judges the same unchanged world with many checks whose graders each glob and read it again.
+    A write through the view forgets what it read; a write through another object is not seen: make a new view
+    after the workspace changes.
+    """
+
+    def __init__(self, workspace: Workspace) -> None:
+        super().__init__(workspace.root)
+        self._scan: jail.Scan | None = None
+        self._texts: dict[str, str] = {}
+
+    def scan(self) -> jail.Scan:
+        if self._scan is None:
+            self._scan = super().scan()
+        return self._scan
+
+    def read_text(self, relative: str) -> str:
+        if relative not in self._texts:
+            self._texts[relative] = super().read_text(relative)
+        return self._texts[relative]
+
+    def write_bytes(self, relative: str, data: bytes) -> Path:
+        self._scan, self._texts = None, {}
+        return super().write_bytes(relative, data)
+
+
 def _stamp(stat: os.stat_result) -> tuple[int, int, int, int]:
     return (stat.st_size, stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns)
 

@@ -40,6 +40,7 @@ writes, so that its files land where the graders look.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from pathlib import PurePosixPath
@@ -276,9 +277,17 @@ def workspace_texts(workspace: Workspace) -> list[str]:
 def stuffing_words(request: str, texts: list[str], limit: int = 600) -> list[str]:
     """The request's words, then the most frequent words and codes of the workspace files."""
     from_request = list(dict.fromkeys(_WORD.findall(request)))
-    counts = Counter(w for text in texts for w in _WORD.findall(text))
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(_words_of(text))
     common = [w for w, _ in counts.most_common(limit) if w not in from_request]
     return from_request + common
+
+
+@functools.lru_cache(maxsize=512)
+def _words_of(text: str) -> tuple[str, ...]:
+    """A text's words and codes in order (kept: each session's stuffing reads the same unchanged files again)."""
+    return tuple(_WORD.findall(text))
 
 
 def adversarial_factory(mode: AdversaryMode):  # a factory of factories

@@ -34,7 +34,7 @@ from proactive_bench.dataset import (
     Session,
     evaluate,
 )
-from proactive_bench.env import Memory, ToolEnv, Workspace
+from proactive_bench.env import Memory, SteadyWorkspace, ToolEnv, Workspace
 from proactive_bench.scaffolds import (
     WORK_DIMENSIONS,
     stuffing_words,
@@ -76,11 +76,11 @@ class GamingChecks:
 
     def at_start(self, session: Session, env: ToolEnv) -> None:
         rel = f"episodes/{self.episode.episode.id}/sessions/{session.id}.yaml"
-        evidence = Evidence([], [], env.workspace, env.memory, self.resolver, env.apps, env.require_apps().snapshot())
+        evidence = Evidence([], [], SteadyWorkspace(env.workspace), env.memory, self.resolver, env.apps, env.require_apps().snapshot())
         start = SessionStart(session, rel, env.workspace, env.memory, evidence, list(self.reveals))
         self.started.add(session.id)
         if self.cues:
-            self.found += loose_cues(session, rel, workspace_files=env.workspace.files())
+            self.found += loose_cues(session, rel, workspace_files=evidence.workspace.files())
         self.found += _stuffing_session(start)
         self.reveals += [i.reveal for i in session.intents if i.reveal]
 
@@ -117,7 +117,7 @@ def copied_sentences(request: str, reveals: list[str]) -> list[str]:
 
 def _layouts(start: SessionStart) -> list[tuple[str, str, dict[str, str]]]:
     """(name, file content, memory entries) for each way of copying."""
-    texts = workspace_texts(start.workspace)
+    texts = workspace_texts(start.evidence.workspace)
     words = [*stuffing_words(start.session.trigger.message, texts), *WORK_DIMENSIONS]
     sentences = copied_sentences(start.session.trigger.message, start.earlier_reveals)
     one_line, per_word, per_sentence = " ".join(words), "\n".join(words), "\n".join(sentences)
@@ -134,7 +134,8 @@ def _stuffing_session(start: SessionStart) -> list[Problem]:
     checks = _checks(start.session)
     unstuffed = replace(start.evidence, memo={})  # one memo per state of the world: its walk and texts are shared by the checks
     before = {field: _value(check, unstuffed) for field, check in checks}
-    saved = {p: workspace.read_text(p) if workspace.glob_files(p) else None for p in paths}
+    view = unstuffed.workspace  # the world as the session starts (a steady view: walked once)
+    saved = {p: view.read_text(p) if view.glob_files(p) else None for p in paths}
     saved_memory = memory.as_dict()
     flagged: dict[str, str] = {}
     try:
@@ -145,7 +146,7 @@ def _stuffing_session(start: SessionStart) -> list[Problem]:
                 memory.delete(key)
             for key, text in {**saved_memory, **entries}.items():
                 memory.write(key, text)
-            stuffed = replace(start.evidence, memo={})
+            stuffed = replace(start.evidence, workspace=SteadyWorkspace(workspace), memo={})
             for field, check in checks:
                 if field not in flagged and not before[field] and _value(check, stuffed):
                     flagged[field] = layout

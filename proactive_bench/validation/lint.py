@@ -35,12 +35,13 @@ from proactive_bench.dataset import (
     Session,
     compile_pattern,
     dependency_units,
-    draft_dataset,
+    draft_episode,
+    persona_names,
     runnable_dataset,
     timed_files_dir,
     walk,
 )
-from proactive_bench.env import Workspace, resolve_tool_names
+from proactive_bench.env import Workspace, app_tables, resolve_tool_names
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
 from proactive_bench.validation.conventions import convention_problems
 from proactive_bench.validation.cues import cross_persona_cues
@@ -108,17 +109,31 @@ def validate_all(root: Path) -> tuple[Dataset, dict[str, LoadedEpisode], list[Pr
 
 
 def _validate(root: Path, suites: bool) -> tuple[Dataset, dict[str, LoadedEpisode], list[Problem]]:
-    drafts, problems = draft_dataset(root)
-    dataset = runnable_dataset(root, drafts)
+    """Each episode drafted and checked in one worker job (its draft comes back to build the dataset), the other
+    suites' tasks loaded in others; the problems in the order of one pass: every episode's load problems, then
+    its checks', then the cues across personas, then the tasks'."""
+    personas = persona_names(root.resolve())
     names = _other_suites() if suites else []
-    found = _in_workers(
-        [partial(_draft_problems, d, dataset.root) for d in drafts.values()] + [partial(_load_suite, n, root) for n in names]
-    )
-    for episode_problems in found[: len(drafts)]:
-        problems += episode_problems
-    problems += cross_persona_cues(dataset)
-    tasks, task_problems = _merged(found[len(drafts) :])
+    app_tables()  # every app's table models imported once, before the workers fork, not in each of them
+    found = _in_workers([partial(_checked_episode, root.resolve(), p) for p in personas] + [partial(_load_suite, n, root) for n in names])
+    drafts: dict[str, EpisodeDraft] = {}
+    problems: list[Problem] = []
+    checked: list[Problem] = []
+    for persona, (draft, load_problems, episode_problems) in zip(personas, found[: len(personas)], strict=True):
+        problems += load_problems
+        checked += episode_problems
+        if draft is not None:
+            drafts[persona] = draft
+    dataset = runnable_dataset(root, drafts)
+    problems += checked + cross_persona_cues(dataset)
+    tasks, task_problems = _merged(found[len(personas) :])
     return dataset, tasks, list(dict.fromkeys(problems)) + task_problems
+
+
+def _checked_episode(root: Path, persona: str) -> tuple[EpisodeDraft | None, list[Problem], list[Problem]]:
+    """One episode as :func:`~proactive_bench.dataset.draft_episode` drafts it, its problems, and its checks' problems."""
+    draft, problems = draft_episode(root, persona)
+    return draft, problems, [] if draft is None else _draft_problems(draft, root)
 
 
 def _other_suites() -> list[str]:
@@ -171,9 +186,13 @@ def _in_workers(jobs: list[Callable[[], Any]], workers: int | None = None) -> li
 
 
 def _size(job: Callable[[], Any]) -> float:
-    """How long a job runs, roughly: an episode's sessions, a suite's tasks longer than any episode."""
-    draft = getattr(job, "args", (None,))[0]
-    return len(draft.episode.sessions) if isinstance(draft, EpisodeDraft) else float("inf")
+    """How long a job runs, roughly: an episode's sessions (before it is drafted: its session files), a suite's tasks
+    longer than any episode."""
+    args: tuple[Any, ...] = getattr(job, "args", (None,))
+    if getattr(job, "func", None) is _checked_episode:
+        root, persona = args
+        return len(list((root / "episodes" / persona / "sessions").glob("*.yaml")))
+    return len(args[0].episode.sessions) if isinstance(args[0], EpisodeDraft) else float("inf")
 
 
 def _run_job(index: int) -> Any:

@@ -29,7 +29,7 @@ from proactive_bench.dataset import (
     evaluate,
     walk,
 )
-from proactive_bench.env import SeedError, ToolBox, ToolEnv, WorkspaceSeedError
+from proactive_bench.env import SeedError, SteadyWorkspace, ToolBox, ToolEnv, WorkspaceSeedError
 from proactive_bench.validation.scratch_world import (
     scratch_world,
     start_scratch_session,
@@ -94,7 +94,7 @@ def _replay_session(
     """
     env = box.env
     start = env.require_apps().snapshot()
-    before = Evidence([], [], env.workspace, env.memory, resolver, env.apps, start)
+    before = Evidence([], [], SteadyWorkspace(env.workspace), env.memory, resolver, env.apps, start)
     for n, intent in enumerate(session.intents):
         if intent.evidence is not None and _holds(intent.evidence, before, problems, rel, f"intents[{n}].evidence"):
             problems.append(
@@ -121,7 +121,9 @@ def _replay_session(
                 )
             )
             return False
-    after = Evidence([Message("agent", "\n\n".join(said), 1)], box.records, env.workspace, env.memory, resolver, env.apps, start)
+    after = Evidence(
+        [Message("agent", "\n\n".join(said), 1)], box.records, SteadyWorkspace(env.workspace), env.memory, resolver, env.apps, start
+    )
     for n, intent in enumerate(session.intents):
         if intent.evidence is not None and _holds(intent.evidence, after, problems, rel, f"intents[{n}].evidence") is False:
             problems.append(Problem(rel, f"intents[{n}].evidence", "the reference solution does not satisfy it"))

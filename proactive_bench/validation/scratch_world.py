@@ -7,7 +7,6 @@ judged on the rows the session really sees.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,18 +19,19 @@ from proactive_bench.env import (
     ToolEnv,
     Workspace,
     resolve_tool_names,
+    scratch_directory,
 )
 from proactive_bench.episode import episode_env
 
 
 @contextmanager
 def scratch_world(episode: LoadedEpisode) -> Iterator[ToolEnv]:
-    """The episode's seeded workspace, empty memory and seeded apps in a temporary folder.
+    """The episode's seeded workspace, empty memory and seeded apps in a temporary folder (in memory where possible).
 
     Raises :class:`~proactive_bench.env.apps.base.SeedError` on entry when the app seeds are broken,
     :class:`~proactive_bench.env.workspace.WorkspaceSeedError` when the workspace seed holds a link or special file.
     """
-    with tempfile.TemporaryDirectory(prefix="pbench-scratch-") as tmp:
+    with scratch_directory("pbench-scratch-") as tmp:
         apps = AppStore()
         apps.seed_from(episode.directory / "apps")
         yield episode_env(episode, Workspace.seeded(Path(tmp) / "ws", episode.workspace_seed), Memory(), apps)

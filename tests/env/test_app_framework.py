@@ -147,3 +147,25 @@ def test_in_memory_state_snapshots_follow_every_change(tmp_path: Path) -> None:
     assert "app_login" not in before and after["app_login"][0]["account"] == "me"
     apps.restore({"fwtest_account": after["fwtest_account"]})
     assert "app_login" not in apps.snapshot()
+
+
+def test_in_memory_rows_are_read_again_after_every_change_and_are_the_callers_own(tmp_path: Path) -> None:
+    apps = AppStore()
+    (tmp_path / "seed").mkdir()
+    (tmp_path / "seed" / "fwtest.yaml").write_text("fwtest_account:\n  - {username: me, password: pw}\n")
+    apps.seed_from(tmp_path / "seed")
+    first = apps.rows("fwtest_account")
+    first[0]["password"] = "changed by a grader"
+    first.append({"username": "ghost"})
+    assert apps.rows("fwtest_account") == [{"username": "me", "password": "pw"}]  # a caller's change is not kept
+    assert apps.rows("app_login") == []
+    apps.login("fwtest", "me")
+    assert [r["account"] for r in apps.rows("app_login")] == ["me"]  # the write is seen, though the empty table was read
+    apps.snapshot()  # the snapshot's rows serve while nothing changes
+    served = apps.rows("fwtest_account")
+    served[0]["password"] = "changed again"
+    assert apps.snapshot()["fwtest_account"] == [{"username": "me", "password": "pw"}]
+    apps.logout("fwtest")
+    assert apps.rows("app_login") == []
+    with pytest.raises(KeyError):
+        apps.rows("no_such_table")

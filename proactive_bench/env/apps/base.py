@@ -11,6 +11,7 @@ carried across sessions, and snapshotted and restored as JSON.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
 import sqlite3
@@ -211,6 +212,7 @@ class AppStore:
     engine: Any = field(init=False)
     _memory: sqlite3.Connection | None = field(default=None, init=False, repr=False)
     _snapshot: tuple[int, dict[str, list[dict[str, Any]]]] | None = field(default=None, init=False, repr=False)
+    _tables: tuple[int, dict[str, list[dict[str, Any]]]] = field(default=(-1, {}), init=False, repr=False)
 
     def __post_init__(self) -> None:
         catalog.load_app_tables()  # every app's tables, whichever tools the run offers: seeds and snapshots name any
@@ -343,12 +345,31 @@ class AppStore:
                 db.flush()
 
     def rows(self, table_name: str) -> list[dict[str, Any]]:
-        """Rows of one table as dicts (for predicates and graders)."""
+        """Rows of one table as dicts (for predicates and graders), the caller's own to change.
+
+        In memory, a table's rows are read once while the changed-row count stands still (as for :meth:`snapshot`,
+        whose rows serve too): graders and checks read the same tables of an unchanged world over and over.
+        """
         model = app_tables().get(table_name)
         if model is None:
             raise KeyError(table_name)
+        changes = self._memory.total_changes if self._memory is not None else None
+        if changes is not None and self._snapshot is not None and self._snapshot[0] == changes:
+            return _copied(self._snapshot[1].get(table_name, []))
+        if changes is not None and self._tables[0] == changes and table_name in self._tables[1]:
+            return _copied(self._tables[1][table_name])
         with self.db() as db:
-            return [row.model_dump(mode="json") for row in db.exec(select(model)).all()]
+            rows = [row.model_dump(mode="json") for row in db.exec(select(model)).all()]
+        if changes is not None:
+            if self._tables[0] != changes:
+                self._tables = (changes, {})
+            self._tables[1][table_name] = _copied(rows)
+        return rows
+
+
+def _copied(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows as JSON-ready dicts, copied to any depth (a JSON column holds a mapping or list)."""
+    return [{key: copy.deepcopy(value) if isinstance(value, dict | list) else value for key, value in row.items()} for row in rows]
 
 
 def app_tables() -> dict[str, type[AppModel]]:

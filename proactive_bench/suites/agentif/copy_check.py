@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import csv
 import shutil
-import tempfile
 from pathlib import Path, PurePosixPath
 
 from proactive_bench.data_model import Evidence
 from proactive_bench.dataset import GraderResolver, Predicate, Problem, evaluate
-from proactive_bench.env import DocumentError, Memory, Workspace, read_as_text
+from proactive_bench.env import DocumentError, Memory, SteadyWorkspace, Workspace, read_as_text, scratch_directory
 from proactive_bench.suites.agentif.task import AgentIFTask
 
 EMPTY = "empty"
@@ -94,13 +93,13 @@ def copied_line_problems(task: AgentIFTask, folder: Path, rel: str) -> list[Prob
     if not checks or not paths or not seed.is_dir():
         return []
     flagged: dict[str, tuple[str, str]] = {}
-    with tempfile.TemporaryDirectory(prefix="pbench-copy-check-") as tmp:
+    with scratch_directory("pbench-copy-check-") as tmp:
         for n, (what, lines) in enumerate(copies(task, seed)):
             root = Path(tmp) / str(n)
             shutil.copytree(seed, root)
             for path in paths:
                 _write_inside(root, path, lines)
-            evidence = Evidence([], [], Workspace(root), Memory(), GraderResolver(folder.parent.parent))
+            evidence = Evidence([], [], SteadyWorkspace(Workspace(root)), Memory(), GraderResolver(folder.parent.parent))
             for field, rule, check in checks:
                 if field not in flagged and _holds(check, evidence):
                     flagged[field] = (rule, what)

@@ -96,7 +96,13 @@ def _reached(days: Sequence[HistoryDay], target: Target) -> bool:
 def _usable(cues: Sequence[str], month: int) -> list[Exchange]:
     """The exchanges that suit the month and match none of the cues."""
     patterns = [re.compile(cue, re.IGNORECASE) for cue in cues]
-    return [ex for ex in library() if (not ex.months or month in ex.months) and not any(p.search(render_turns(ex.turns)) for p in patterns)]
+    return [ex for ex, text in _rendered_library() if (not ex.months or month in ex.months) and not any(p.search(text) for p in patterns)]
+
+
+@lru_cache(maxsize=1)
+def _rendered_library() -> tuple[tuple[Exchange, str], ...]:
+    """Each authored exchange with its turns rendered as a history shows them (what the cues are matched against)."""
+    return tuple((ex, render_turns(ex.turns)) for ex in library())
 
 
 def lengthen(
