@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import ssl
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -22,6 +23,8 @@ from mcp.client.streamable_http import streamable_http_client
 Turn = tuple[list[tuple[str, dict[str, Any]]], str]
 """One agent turn: its tool calls ``(name, arguments)`` in order, and its reply."""
 NOTHING_LEFT: Turn = ([], "Nothing further from me.")
+TLS = ssl.create_default_context()
+"""One TLS context for every MCP session's client (each new one would read the CA bundle again, tens of ms)."""
 
 
 def recorded_turns(path: str) -> dict[str, list[Turn]]:
@@ -46,7 +49,7 @@ async def mcp_session(url: str, token: str) -> AsyncIterator[ClientSession]:
     """An initialized MCP client session on the session's server, sending its bearer token."""
     headers = {"Authorization": f"Bearer {token}"}
     async with (
-        httpx2.AsyncClient(headers=headers) as http,
+        httpx2.AsyncClient(headers=headers, verify=TLS) as http,
         streamable_http_client(url, http_client=http) as (read, write),
         ClientSession(read, write) as session,
     ):

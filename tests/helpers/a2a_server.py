@@ -48,6 +48,7 @@ def loopback(build: Callable[[str], Starlette]) -> Iterator[str]:
     is built once the URL is known: an agent card names its own URL)."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as the example does: else 40 ms a request (delayed ACK)
     url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     server = uvicorn.Server(uvicorn.Config(build(url), log_level="warning", lifespan="off"))
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
