@@ -23,7 +23,7 @@ from proactive_bench.exports import Exports
 _EXPORTS = Exports(
     __name__,
     {
-        "adversarial": ("ADVERSARY_MODES", "WORK_DIMENSIONS", "stuffing_words", "workspace_texts", "written_paths"),
+        "adversarial": ("ADVERSARY_MODES", "WORK_DIMENSIONS", "stuffed_call", "stuffing_words", "workspace_texts", "written_paths"),
         "catalog": (
             "AGENT_KINDS",
             "ORACLES",
@@ -63,7 +63,14 @@ _EXPORTS = Exports(
 )
 
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
-    from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES, WORK_DIMENSIONS, stuffing_words, workspace_texts, written_paths
+    from proactive_bench.scaffolds.adversarial import (
+        ADVERSARY_MODES,
+        WORK_DIMENSIONS,
+        stuffed_call,
+        stuffing_words,
+        workspace_texts,
+        written_paths,
+    )
     from proactive_bench.scaffolds.catalog import (
         AGENT_KINDS,
         ORACLES,
@@ -136,6 +143,7 @@ __all__ = [
     "unknown_agent",
     "workspace_texts",
     "written_paths",
+    "stuffed_call",
 ]
 
 

@@ -14,9 +14,11 @@ a run: clock, timed app rows, the earlier sessions' references replayed):
   the workspace files with a generic work vocabulary (once all on one line,
   once one word per line), and the user's earlier sentences (the earlier
   sessions' reveals, which the agent has heard) with every ID code and date
-  they and the request hold, one per line (and in memory one per entry). An intent's
-  evidence or a rule item that holds on that, and did not hold before, is
-  satisfied by copying.
+  they and the request hold, one per line (and in memory one per entry). Each
+  file is written in its own format, as an agent would write it (a document
+  the graders can read: ``stuffed_call``). An intent's evidence or a rule item
+  that holds on that, and did not hold before, is satisfied by copying. The
+  files are then put back byte for byte and the folders the stuffing made go.
 """
 
 from __future__ import annotations
@@ -34,9 +36,10 @@ from proactive_bench.dataset import (
     Session,
     evaluate,
 )
-from proactive_bench.env import Memory, SteadyWorkspace, ToolEnv, Workspace
+from proactive_bench.env import REGISTRY, Memory, SteadyWorkspace, ToolEnv, Workspace, jail
 from proactive_bench.scaffolds import (
     WORK_DIMENSIONS,
+    stuffed_call,
     stuffing_words,
     workspace_texts,
     written_paths,
@@ -55,10 +58,17 @@ class SessionStart:
 
     session: Session
     rel: str
-    workspace: Workspace
-    memory: Memory
+    env: ToolEnv
     evidence: Evidence
     earlier_reveals: list[str]
+
+    @property
+    def workspace(self) -> Workspace:
+        return self.env.workspace
+
+    @property
+    def memory(self) -> Memory:
+        return self.env.memory
 
 
 class GamingChecks:
@@ -77,11 +87,11 @@ class GamingChecks:
     def at_start(self, session: Session, env: ToolEnv) -> None:
         rel = f"episodes/{self.episode.episode.id}/sessions/{session.id}.yaml"
         evidence = Evidence([], [], SteadyWorkspace(env.workspace), env.memory, self.resolver, env.apps, env.require_apps().snapshot())
-        start = SessionStart(session, rel, env.workspace, env.memory, evidence, list(self.reveals))
+        start = SessionStart(session, rel, env, evidence, list(self.reveals))
         self.started.add(session.id)
         if self.cues:
             self.found += loose_cues(session, rel, workspace_files=evidence.workspace.files())
-        self.found += _stuffing_session(start)
+        self.found += stuffable_session(start)
         self.reveals += [i.reveal for i in session.intents if i.reveal]
 
     def problems(self) -> list[Problem]:
@@ -128,20 +138,21 @@ def _layouts(start: SessionStart) -> list[tuple[str, str, dict[str, str]]]:
     ]
 
 
-def _stuffing_session(start: SessionStart) -> list[Problem]:
+def stuffable_session(start: SessionStart) -> list[Problem]:
     workspace, memory = start.workspace, start.memory
     paths = written_paths(start.session)
     checks = _checks(start.session)
     unstuffed = replace(start.evidence, memo={})  # one memo per state of the world: its walk and texts are shared by the checks
     before = {field: _value(check, unstuffed) for field, check in checks}
     view = unstuffed.workspace  # the world as the session starts (a steady view: walked once)
-    saved = {p: view.read_text(p) if view.glob_files(p) else None for p in paths}
+    saved = {p: workspace.read_bytes(p, limit=SAVED_BYTES) if view.glob_files(p) else None for p in paths}
+    made = [folder for p in paths if (folder := _first_missing_folder(workspace, p)) is not None]
     saved_memory = memory.as_dict()
     flagged: dict[str, str] = {}
     try:
         for layout, content, entries in _layouts(start):
             for path in paths:
-                workspace.write_text(path, f"# {path}\n\n{content}\n")
+                _write_stuffed(start.env, path, content)
             for key, _ in memory.items():
                 memory.delete(key)
             for key, text in {**saved_memory, **entries}.items():
@@ -155,7 +166,9 @@ def _stuffing_session(start: SessionStart) -> list[Problem]:
             if original is None:
                 workspace.resolve(path).unlink(missing_ok=True)
             else:
-                workspace.write_text(path, original)
+                workspace.write_bytes(path, original)
+        for folder in dict.fromkeys(made):
+            jail.remove_tree(workspace.resolve(folder))
         for key, _ in memory.items():
             memory.delete(key)
         for key, text in saved_memory.items():
@@ -170,6 +183,27 @@ def _stuffing_session(start: SessionStart) -> list[Problem]:
         )
         for field, layout in flagged.items()
     ]
+
+
+SAVED_BYTES = 1 << 30
+"""The largest file the stuffing check saves to put back (a reference's file is far smaller)."""
+
+
+def _write_stuffed(env: ToolEnv, path: str, content: str) -> None:
+    """Fill ``path`` with ``content`` in the file's own format, through the tool an agent would call (its jail, its writer)."""
+    tool, args = stuffed_call(path, content)
+    spec = REGISTRY[tool]
+    spec.func(env, spec.args_model.model_validate(args))
+
+
+def _first_missing_folder(workspace: Workspace, path: str) -> str | None:
+    """The outermost folder on ``path``'s way that does not exist yet (writing the file would make it), or None."""
+    parts = path.split("/")[:-1]
+    for n in range(1, len(parts) + 1):
+        folder = "/".join(parts[:n])
+        if not workspace.resolve(folder).exists():
+            return folder
+    return None
 
 
 def _value(check: Any, evidence: Evidence) -> bool:

@@ -108,3 +108,44 @@ def test_shipped_cues_pass_every_cue_check() -> None:
     assert result.exit_code == 0, result.output
     flagged = [line for line in result.output.splitlines() if line.startswith("warning ") and ".ask[" in line]
     assert flagged == []
+
+
+def test_stuffing_writes_documents_in_their_format_and_puts_every_file_back_byte_for_byte(tmp_path: Path) -> None:
+    """A grader that reads a .docx's text is tried on a real document (plain text in a .docx is unreadable, so it could
+    never be flagged); a non-UTF-8 file the reference rewrites comes back unchanged and the folders stuffing made go."""
+    from proactive_bench.data_model import Evidence
+    from proactive_bench.dataset import Session
+    from proactive_bench.env import Memory, SteadyWorkspace, ToolEnv, Workspace, file_text
+    from proactive_bench.validation.gaming import SessionStart, stuffable_session
+
+    workspace = Workspace(tmp_path / "ws")
+    binary = bytes(range(256)) * 4  # not UTF-8: a text round trip would change it
+    workspace.write_bytes("data/raw.bin", binary)
+    seen: list[str] = []
+
+    def reads_the_report(evidence: Evidence) -> bool:
+        text = file_text(evidence.workspace, "out/new/report.docx", 10_000)
+        seen.append(text)
+        return "batch" in text
+
+    session = Session.model_validate(
+        {
+            "id": "s1",
+            "title": "Report",
+            "category": "D",
+            "trigger": {"type": "user", "message": "Write the batch report."},
+            "checklist": [{"id": "c1", "text": "Names the batch", "grader": "rule", "check": {"python": "graders.report:names_batch"}}],
+            "reference": [
+                {"tool": "docx_create", "args": {"path": "out/new/report.docx", "blocks": [{"type": "paragraph", "text": "Batch 7"}]}},
+                {"tool": "write_file", "args": {"path": "data/raw.bin", "content": "rewritten"}},
+            ],
+        }
+    )
+    env = ToolEnv(workspace, Memory())
+    evidence = Evidence([], [], SteadyWorkspace(workspace), env.memory, lambda ref: reads_the_report)
+    problems = stuffable_session(SessionStart(session, "s1.yaml", env, evidence, []))
+
+    assert [p.field for p in problems] == ["checklist[0].check"]  # "batch" copied from the request, read from a real document
+    assert any("batch" in text for text in seen)
+    assert workspace.read_bytes("data/raw.bin", limit=len(binary)) == binary
+    assert not (workspace.root / "out").exists()
