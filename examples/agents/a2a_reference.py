@@ -38,6 +38,10 @@ CONVERSATIONS: dict[str, Conversation] = {}  # context id (one per session): its
 class Replay(AgentExecutor):
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         pbench = MessageToDict(context.message.metadata)["pbench"]
+        if pbench.get("type") == "session_end":  # the session is over: its MCP client goes, no idle task kept per context
+            if conversation := CONVERSATIONS.pop(context.context_id, None):
+                await conversation.close()
+            return await event_queue.enqueue_event(new_text_message("bye", context_id=context.context_id))
         if context.context_id not in CONVERSATIONS:
             CONVERSATIONS[context.context_id] = Conversation(pbench["mcp"]["url"], pbench["mcp"]["token"], TURNS.get(pbench["session"], []))
         reply = await CONVERSATIONS[context.context_id].next_turn()
