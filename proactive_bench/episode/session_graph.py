@@ -148,9 +148,9 @@ def agent_failed(turn: int, failure: ErrorTrace) -> str:
 @contextmanager
 def outside_graph_run() -> Iterator[None]:
     """Around a node's own work (the agent's reply, the user's judgment): the model and graph calls inside do not inherit the
-    session graph's run config, so LangChain builds no child callback managers for them from it (nor does an agent's own
-    LangGraph graph run as a subgraph of this one). When a callback handler listens on the session graph's run (a LangSmith
-    tracer), the config is kept, so the calls still nest under the node's run."""
+    session graph's run config, so LangChain builds no child callback managers for them from it nor merges its
+    ``langgraph_*`` metadata into theirs. When a callback handler listens on the session graph's run (a LangSmith tracer),
+    the config is kept, so the calls still nest under the node's run."""
     config = var_child_runnable_config.get()
     callbacks = config.get("callbacks") if config is not None else None
     if callbacks.handlers if isinstance(callbacks, BaseCallbackManager) else callbacks:
