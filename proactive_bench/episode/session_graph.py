@@ -2,8 +2,9 @@
 
 State is a typed dict of typed records (messages, intent labels, leaks);
 nodes are functions of the state that get the session's
-:class:`SessionRuntime` as LangGraph's run context (``context_schema``);
-routing is two small pure functions. The session ends when the user has
+:class:`SessionRuntime` as LangGraph's run context (``context_schema``) and
+route by the :class:`~langgraph.types.Command` they return (``goto``: the
+other node while the session runs, else the end). The session ends when the user has
 nothing left to reveal after an agent reply (every intent terminal), when a
 judgment fails (``error``), or at the turn cap (``truncated``, never scored as
 a normal end).
@@ -12,14 +13,19 @@ a normal end).
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Annotated, Any, Protocol, TypedDict
+from typing import Annotated, Any, Literal, Protocol, TypedDict
 
 import structlog
+from langchain_core.callbacks import BaseCallbackManager
 from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import var_child_runnable_config
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from proactive_bench.data_model import (
     Evidence,
@@ -139,19 +145,30 @@ def agent_failed(turn: int, failure: ErrorTrace) -> str:
     return f"agent failed {f'at turn {turn}' if turn else 'to start the session'}: {failure.summary}"
 
 
-# The routing functions are coroutine functions only so that LangGraph calls them on the
-# event loop: a plain function would be sent to a worker thread at every step.
+@contextmanager
+def outside_graph_run() -> Iterator[None]:
+    """Around a node's own work (the agent's reply, the user's judgment): the model and graph calls inside do not inherit the
+    session graph's run config, so LangChain builds no child callback managers for them from it nor merges its
+    ``langgraph_*`` metadata into theirs. When a callback handler listens on the session graph's run (a LangSmith tracer),
+    the config is kept, so the calls still nest under the node's run."""
+    config = var_child_runnable_config.get()
+    callbacks = config.get("callbacks") if config is not None else None
+    if callbacks.handlers if isinstance(callbacks, BaseCallbackManager) else callbacks:
+        yield
+        return
+    token = var_child_runnable_config.set(None)
+    try:
+        yield
+    finally:
+        var_child_runnable_config.reset(token)
 
 
-async def after_agent(state: SessionState) -> str:
-    return "user" if state["outcome"] == SessionOutcome.RUNNING else END
+def _next(node: Literal["agent", "user"], update: dict[str, Any]) -> Command[str]:
+    """The node's state update, going to ``node`` while the session runs, else to the end."""
+    return Command(update=update, goto=node if update.get("outcome", SessionOutcome.RUNNING) == SessionOutcome.RUNNING else END)
 
 
-async def after_user(state: SessionState) -> str:
-    return "agent" if state["outcome"] == SessionOutcome.RUNNING else END
-
-
-async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> dict[str, Any]:
+async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> Command[str]:
     """One agent turn: answer the pending message (tools run inside), note changed files."""
     rt = runtime.context
     turn = state["turn"] + 1
@@ -160,22 +177,22 @@ async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> d
     first_record = len(rt.toolbox.records)
     before = rt.workspace.fingerprint()
     try:
-        with rt.trace.agent_answering():
+        with rt.trace.agent_answering(), outside_graph_run():
             reply = (await call_respond(rt.agent, state["pending"])).reply
     except Exception as exc:  # the agent under test failed; record it, never score it as normal
         failure = ErrorTrace.of(exc)
         log.warning("agent_failed", session=rt.session.id, turn=turn, error=failure.summary)
         rt.sink.agent_turn(Message("agent", "", turn), rt.toolbox.records[first_record:])
-        return {"turn": turn, "outcome": SessionOutcome.ERROR, "error": agent_failed(turn, failure), "failure": failure}
+        return _next("user", {"turn": turn, "outcome": SessionOutcome.ERROR, "error": agent_failed(turn, failure), "failure": failure})
     rt.toolbox.end_turn()
     after = rt.workspace.fingerprint()
     changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
     message = Message("agent", reply, turn)
     rt.sink.agent_turn(message, rt.toolbox.records[first_record:])
-    return {"turn": turn, "transcript": [message], "changed_files": changed}
+    return _next("user", {"turn": turn, "transcript": [message], "changed_files": changed})
 
 
-async def user_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> dict[str, Any]:
+async def user_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> Command[str]:
     """One user turn: label intents, then reveal, answer, or end the session."""
     rt = runtime.context
     turn = state["turn"]
@@ -193,7 +210,8 @@ async def user_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> di
         known=rt.known,
     )
     try:
-        decision = await rt.user.decide(view)
+        with outside_graph_run():
+            decision = await rt.user.decide(view)
     except Exception as exc:  # a judgment that could not be made ends the session as an error
         decision_error: str | None = f"user simulator failed: {exc}"
     else:
@@ -202,7 +220,7 @@ async def user_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> di
             decision_error = "the user simulator produced no message while intents remain open"
     if decision_error is not None:
         rt.sink.user_turn([], None)
-        return {"outcome": SessionOutcome.ERROR, "error": decision_error}
+        return _next("agent", {"outcome": SessionOutcome.ERROR, "error": decision_error})
     labels, text, outcome = [replace(label, turn=turn) for label in decision.labels], decision.message, SessionOutcome.RUNNING
     if text is None:
         outcome = SessionOutcome.COMPLETED
@@ -219,18 +237,16 @@ async def user_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> di
     if message is not None:
         update["pending"] = message.content
         update["transcript"] = [message]
-    return update
+    return _next("agent", update)
 
 
 @cache
 def session_graph() -> Any:
     """The agent/user loop, compiled once; each run gets its session's runtime as the run context."""
     graph = StateGraph(SessionState, context_schema=SessionRuntime)
-    graph.add_node("agent", agent_node)
-    graph.add_node("user", user_node)
+    graph.add_node("agent", agent_node, destinations=("user", END))
+    graph.add_node("user", user_node, destinations=("agent", END))
     graph.add_edge(START, "agent")
-    graph.add_conditional_edges("agent", after_agent, ["user", END])
-    graph.add_conditional_edges("user", after_user, ["agent", END])
     return graph.compile()
 
 
