@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -21,6 +22,12 @@ from tests.helpers.paths import EXAMPLE, MINI
 # instead of compiling its sources again each time (about 0.6 s of CPU a start) where the environment says
 # PYTHONDONTWRITEBYTECODE; the first child writes the ``__pycache__`` files (git ignores them).
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+# A test run started in the background by a non-interactive shell (`cmd &`, nohup) inherits SIGINT ignored, and so
+# would every child a test starts: the Ctrl-C tests would then hang or see a clean exit. A handler set here becomes
+# the default again in each child (exec keeps only ignored signals ignored), whatever launched pytest.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.hookimpl(optionalhook=True)
