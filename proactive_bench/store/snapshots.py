@@ -54,7 +54,7 @@ def write_snapshots(
     """
     if not snapshots:
         return {}
-    previous: dict[str, int] = {kind: snapshot_id for snapshot_id, kind in db.execute(sql_text(LATEST_PER_KIND), {"run_id": run_id})}
+    previous: dict[str, int] = {kind: snapshot_id for snapshot_id, kind in db.execute(_latest_per_kind(), {"run_id": run_id})}
     rows, texts, lengths = [], [], []
     for snapshot in snapshots:
         key, text = (run_id, snapshot["kind"]), dumps(snapshot["content"])
@@ -95,6 +95,12 @@ def _fetch_on(db: Connection) -> Any:
         return db.execute(sql_text(sql), params).all()
 
     return fetch
+
+
+@cache
+def _latest_per_kind() -> Any:
+    """:data:`~proactive_bench.store.reading.LATEST_PER_KIND` as a statement, made once (not parsed again at every save)."""
+    return sql_text(LATEST_PER_KIND)
 
 
 @cache
