@@ -22,7 +22,9 @@ Printed per kind of trial: attempts, failures (a command that crashed, or a
 run left unfinished), duplicate session rows, results differing from the
 baseline, guessed decisions (an intent decision or rubric grade with no
 successful model call behind it), tracebacks in stderr, clean refusals of a
-second writer, and workers still alive one second after their parent's kill.
+second writer, workers still alive one second after their parent's kill, and
+void trials (killed before the command saved its first row, so nothing to
+resume: a machine too loaded to start it within the wait).
 The script stops by itself: each command has a timeout and no trial starts
 after ``--time-limit``.
 
@@ -114,6 +116,7 @@ class Figures:
     tracebacks: int = 0
     refusals: int = 0
     surviving_workers: int = 0
+    void: int = 0
     notes: list[str] = field(default_factory=list)
 
     def fail(self, note: str) -> None:
@@ -169,6 +172,14 @@ def ids(db: Path, table: str) -> list[str]:
         return [row[0] for row in conn.execute(f"select id from {table}")]  # a table name of ours
 
 
+def saved_ids(db: Path, table: str) -> list[str]:
+    """:func:`ids`, or none when the database or its tables were not made yet."""
+    try:
+        return ids(db, table)
+    except sqlite3.OperationalError:
+        return []
+
+
 def baseline(command: list[str], db: Path) -> tuple[Any, Any]:
     done = finish(pbench(*command, "--db", str(db)))
     if done.code != 0:
@@ -180,7 +191,12 @@ def kill_trial(kind: str, n: int, root: Path, rng: random.Random, expected: dict
     db = root / f"kill{n}" / "r.db"
     command = EPISODE if kind == "episode" else RAY_SWEEP if kind == RAY_KIND else SWEEP
     workers = kill_after(command, db, sessions=rng.randint(1, 8), delay=rng.uniform(0.0, 0.2))
-    scope = ids(db, "run")[0] if kind == "episode" else ids(db, "sweep")[0]
+    scopes = saved_ids(db, "run" if kind == "episode" else "sweep")
+    if not scopes:  # killed before its first row (a machine too loaded to start it within `started`'s wait): nothing to resume
+        figures.void += 1
+        figures.notes.append(f"{kind} #{n}: killed before it saved its first row, not counted")
+        return
+    scope = scopes[0]
     on_ray = ("--executor", "ray") if kind == RAY_KIND else ()
     resumes = [pbench("resume", scope, "--db", str(db), "--json", *on_ray) for _ in range(2 if kind == "two resumes at once" else 1)]
     gone_by = time.monotonic() + (RAY_SHUTDOWN_S if kind == RAY_KIND else 1.0)
@@ -340,7 +356,7 @@ def session_errors(db: Path) -> list[str]:
 
 
 def report(figures: dict[str, Figures], injected: Counter[tuple[str, str]], elapsed: float) -> None:
-    columns = ("attempts", "failures", "duplicates", "differing", "guessed", "tracebacks", "refusals", "surviving_workers")
+    columns = ("attempts", "failures", "duplicates", "differing", "guessed", "tracebacks", "refusals", "surviving_workers", "void")
     print(f"{'trial':<22}" + "".join(f"{c:>18}" for c in columns))
     for name, f in figures.items():
         print(f"{name:<22}" + "".join(f"{getattr(f, c):>18}" for c in columns))
