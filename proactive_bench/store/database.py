@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, Table, text, update
+from sqlalchemy import Engine, Table, bindparam, text, update
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, SQLModel
 
@@ -89,9 +90,11 @@ class Store(ReadQueries, SessionQueries, JudgmentQueries, ProbeQueries, CleanupQ
         Under a lease (``fence``), only while this process still holds it: LeaseLost otherwise, nothing changed (a
         writer that lost its run never writes a final status over the new holder's)."""
         table: Table = (UPDATABLE[row.TABLE] if isinstance(row, Record) else row).__table__  # type: ignore[union-attr]  # SQLModel sets __table__ on table classes; its stubs do not declare it
-        primary = {column: getattr(row, column.key) for column in table.primary_key.columns}
+        primary = {f"{KEY_PREFIX}{column.key}": getattr(row, column.key) for column in table.primary_key.columns}
+        if unknown := changes.keys() - table.columns.keys():
+            raise TypeError(f"{table.name} has no columns {sorted(unknown)}")
         with self.engine.begin() as db:
-            if db.execute(update(table).where(*(column == value for column, value in primary.items())).values(changes)).rowcount != 1:
+            if db.execute(_update_by_key(table), {**changes, **primary}).rowcount != 1:
                 raise LookupError(f"{table.name} {list(primary.values())} is not in {self.name}")
             if self.fence is not None:  # after the write: on SQLite the transaction then holds the write lock
                 check_fence(db, self.fence)
@@ -101,3 +104,14 @@ class Store(ReadQueries, SessionQueries, JudgmentQueries, ProbeQueries, CleanupQ
     def close_connections(self) -> None:
         """Close the pooled connections (before a fork: no handle may cross it; later calls reopen them)."""
         self.engine.dispose()
+
+
+KEY_PREFIX = "key_"
+"""The bound parameters naming the row :meth:`Store.update` changes (no column's key starts with it)."""
+
+
+@cache
+def _update_by_key(table: Table) -> Any:
+    """An UPDATE of ``table``'s row by its primary key, built once: the columns it sets are the other parameters' names
+    (a statement built per call cost its construction and cache key every time)."""
+    return update(table).where(*(column == bindparam(f"{KEY_PREFIX}{column.key}") for column in table.primary_key.columns))

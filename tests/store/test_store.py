@@ -107,3 +107,12 @@ def test_update_sets_the_columns_of_a_stored_row_and_refuses_a_missing_one(tmp_p
     assert (stored.status, stored.config, stored.model) == ("failed", {"failure": "no such model"}, "scripted:passive")
     with pytest.raises(LookupError, match="is not in"):
         store.update(Run(persona="mini", model="m", user_backend="rules", data_root="data", workspace="ws"), status="failed")
+    other = Run(persona="mini", model="other", user_backend="rules", data_root="data", workspace="ws")
+    store.add(other)
+    store.update(other, model="changed")  # the statement made once for the table sets only the columns given, of that row
+    assert [(r.model, r.status) for r in (store.run(run.id), store.run(other.id)) if r] == [
+        ("scripted:passive", "failed"),
+        ("changed", "created"),
+    ]
+    with pytest.raises(TypeError, match=r"run has no columns \['nosuch'\]"):
+        store.update(run, nosuch=1)

@@ -317,19 +317,21 @@ class AppStore:
         """Every table's rows as JSON-ready dicts, keyed by table name.
 
         In memory, the one connection counts every row changed: while the count
-        stands still, the last snapshot is returned again (do not modify it).
+        stands still, the last snapshot is returned again (do not modify it); at
+        zero, the database is still the empty one it was made from.
         """
         changes = self._memory.total_changes if self._memory is not None else None
         if changes is not None and self._snapshot is not None and self._snapshot[0] == changes:
             return self._snapshot[1]
         out: dict[str, list[dict[str, Any]]] = {}
-        tables = app_tables()
-        names = sorted(tables)
-        with self.db() as db:
-            counts = db.connection().exec_driver_sql("SELECT " + ", ".join(f'(SELECT count(*) FROM "{n}")' for n in names)).one()
-            for name, count in zip(names, counts, strict=True):
-                if count:
-                    out[name] = [row.model_dump(mode="json") for row in db.exec(select(tables[name])).all()]
+        if changes != 0:  # in memory, no row written since the empty database was copied in: every table is empty
+            tables = app_tables()
+            names = sorted(tables)
+            with self.db() as db:
+                counts = db.connection().exec_driver_sql("SELECT " + ", ".join(f'(SELECT count(*) FROM "{n}")' for n in names)).one()
+                for name, count in zip(names, counts, strict=True):
+                    if count:
+                        out[name] = [row.model_dump(mode="json") for row in db.exec(select(tables[name])).all()]
         if changes is not None:
             self._snapshot = (changes, out)
         return out
