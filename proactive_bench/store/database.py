@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy import Engine, Table, bindparam, text, update
 from sqlalchemy.exc import DBAPIError
-from sqlmodel import Session, SQLModel
+from sqlmodel import SQLModel
 
 from proactive_bench.store.answers import RecordedAnswers
 from proactive_bench.store.cleanup import CleanupQueries
@@ -28,6 +28,7 @@ from proactive_bench.store.engine import StoreOpenError, locate, make_engine
 from proactive_bench.store.judgments import JudgmentQueries
 from proactive_bench.store.lease import Fences, check_fence
 from proactive_bench.store.migration import migrate, require_head
+from proactive_bench.store.pending import insert_into
 from proactive_bench.store.probes import ProbeQueries
 from proactive_bench.store.reading import ReadQueries
 from proactive_bench.store.records import Record
@@ -73,10 +74,17 @@ class Store(ReadQueries, SessionQueries, JudgmentQueries, ProbeQueries, CleanupQ
         """The lease this process writes under (see :mod:`proactive_bench.store.lease`): every session save checks it."""
 
     def add(self, *rows: SQLModel) -> None:
-        """Insert rows in one transaction."""
-        with Session(self.engine, expire_on_commit=False) as db:
-            db.add_all(rows)
-            db.commit()  # keys are filled in by the flush; nothing is computed by the database
+        """Insert rows in one transaction, parents first (the tables' foreign-key order); a row's generated key is set on it.
+
+        Core, row by row: the ORM's unit of work cost more than the inserts (a run's row is added at every start)."""
+        with self.engine.begin() as db:
+            for row in sorted(rows, key=lambda row: _TABLE_ORDER.get(row.__table__.name, len(_TABLE_ORDER))):  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
+                table: Table = row.__table__  # type: ignore[attr-defined]  # as above
+                values = {c.key: value for c in table.columns if not ((value := getattr(row, c.key)) is None and c.primary_key)}
+                key = db.execute(insert_into(table), values).inserted_primary_key
+                for column, value in zip(table.primary_key.columns, key or (), strict=False):
+                    if getattr(row, column.key) is None:
+                        setattr(row, column.key, value)
 
     def _fetch(self, sql: str, params: Mapping[str, Any]) -> Sequence[Sequence[Any]]:
         """The reads' statements (:mod:`~proactive_bench.store.sql`), on this store's engine."""
@@ -105,6 +113,9 @@ class Store(ReadQueries, SessionQueries, JudgmentQueries, ProbeQueries, CleanupQ
         """Close the pooled connections (before a fork: no handle may cross it; later calls reopen them)."""
         self.engine.dispose()
 
+
+_TABLE_ORDER = {table.name: n for n, table in enumerate(SQLModel.metadata.sorted_tables)}
+"""Every results table's place in foreign-key order (parents first)."""
 
 KEY_PREFIX = "key_"
 """The bound parameters naming the row :meth:`Store.update` changes (no column's key starts with it)."""
