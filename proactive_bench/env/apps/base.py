@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, NaiveDatetime, ValidationError
-from sqlalchemy import JSON, Column, Engine, ForeignKey
+from sqlalchemy import JSON, Column, ForeignKey
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import registry
 from sqlmodel import Field, Session, SQLModel, delete, select
@@ -211,7 +211,7 @@ class AppStore:
     """
 
     path: Path | None = None
-    _engine: Engine | None = field(default=None, init=False, repr=False)
+    _engine: Any = field(default=None, init=False, repr=False)
     _memory: sqlite3.Connection | None = field(default=None, init=False, repr=False)
     _opening: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
     _snapshot: tuple[int, dict[str, list[dict[str, Any]]]] | None = field(default=None, init=False, repr=False)
@@ -223,11 +223,11 @@ class AppStore:
             self._open()  # the file is made (or its new tables added) now
 
     @property
-    def engine(self) -> Engine:
+    def engine(self) -> Any:
         """The app database's engine (the database made now if this is its first use)."""
         return self._open()
 
-    def _open(self) -> Engine:
+    def _open(self) -> Any:
         with self._opening:
             if self._engine is None:
                 opened = open_app_database(AppModel.metadata, self.path)
