@@ -14,7 +14,9 @@ This module imports nothing from pbench (the registry imports it).
 
 from __future__ import annotations
 
+import functools
 import importlib
+import sys
 
 GROUP_MODULES: dict[str, tuple[str, ...]] = {
     "workspace": ("general_tools", "file_search"),
@@ -85,7 +87,7 @@ def group_of(tool: str) -> str | None:
 def load_group(group: str) -> None:
     """Import the modules registering a built-in group's tools (nothing for a group no built-in module has)."""
     for module in GROUP_MODULES.get(group, ()):
-        importlib.import_module(f"proactive_bench.env.{module}")
+        _load(f"proactive_bench.env.{module}")
 
 
 def module_rank(group: str, module: str) -> int:
@@ -94,8 +96,16 @@ def module_rank(group: str, module: str) -> int:
     A module the group does not list (``apps.base``, which makes each app's login tools, or a plug-in's) ranks
     with the first, so those tools keep their registration place.
     """
-    modules = [f"proactive_bench.env.{name}" for name in GROUP_MODULES.get(group, ())]
-    return modules.index(module) if module in modules else 0
+    return _ranks(group).get(module, 0)
+
+
+@functools.cache
+def _ranks(group: str) -> dict[str, int]:
+    """A built-in group's modules (full names) by their place in :data:`GROUP_MODULES`."""
+    ranks: dict[str, int] = {}
+    for rank, name in enumerate(GROUP_MODULES.get(group, ())):
+        ranks.setdefault(f"proactive_bench.env.{name}", rank)
+    return ranks
 
 
 def load_tool(tool: str) -> None:
@@ -113,4 +123,11 @@ def load_all() -> None:
 def load_app_tables() -> None:
     """Import every module that defines app tables."""
     for module in TABLE_MODULES:
-        importlib.import_module(f"proactive_bench.env.{module}")
+        _load(f"proactive_bench.env.{module}")
+
+
+def _load(module: str) -> None:
+    """Import a module unless it is imported already (``import_module`` takes the import lock even then: every session
+    looks its tools up)."""
+    if module not in sys.modules:
+        importlib.import_module(module)

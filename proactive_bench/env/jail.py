@@ -242,8 +242,14 @@ def check_relative(relative: str) -> PurePosixPath:
 
 
 def real_relative(root: Path, relative: str) -> PurePosixPath:
-    """Where ``relative`` really points, relative to ``root``: symlinks inside are followed, one leaving is refused."""
+    """Where ``relative`` really points, relative to ``root``: symlinks inside are followed, one leaving is refused.
+
+    A path :func:`plainly_below` the root (the usual case) is its own answer, found without ``os.path.realpath``'s look
+    at every folder from ``/``.
+    """
     pure = check_relative(relative)
+    if plainly_below(root, pure):
+        return pure
     try:
         real = Path(os.path.realpath(root / pure, strict=False))
     except (OSError, RuntimeError):
@@ -253,6 +259,36 @@ def real_relative(root: Path, relative: str) -> PurePosixPath:
     if real != root and root not in real.parents:
         raise Refused("symlink leaving the workspace")
     return PurePosixPath(real.relative_to(root).as_posix())
+
+
+def plainly_below(root: Path, pure: PurePosixPath) -> bool:
+    """Whether ``root / pure`` is its own real path (``pure`` checked by :func:`check_relative`): the root is its own real
+    path and neither it nor a component of ``pure`` is a symlink. Only the root and the components below it are looked at
+    (an ``lstat`` each); the folders above the root (pbench's own, not the agent's) once per process."""
+    base = os.fspath(root)
+    return os.path.basename(base) != ".." and _real_folder(os.path.dirname(base)) and not _link_below(base, pure.parts)
+
+
+@functools.lru_cache(maxsize=256)
+def _real_folder(path: str) -> bool:
+    """Whether ``path`` is its own real path (absolute, normalised, no symlink on its way), checked once per folder and
+    process (a workspace root's folders above it are pbench's own, not the agent's; the root itself is looked at each time)."""
+    return os.path.realpath(path) == path
+
+
+def _link_below(root: str, parts: tuple[str, ...]) -> bool:
+    """Whether ``root`` or a component on the way down ``parts`` from it is a symlink; the way ends at the first one that
+    cannot be looked at (missing), as ``os.path.realpath`` (not strict) leaves the rest as it is."""
+    path = root.rstrip("/")
+    for part in ("", *parts):
+        path = f"{path}/{part}" if part else root
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            return False
+        if stat.S_ISLNK(mode):
+            return True
+    return False
 
 
 @contextmanager

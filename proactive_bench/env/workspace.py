@@ -41,12 +41,15 @@ def resolve_inside(root: Path, relative: str, what: str = "folder") -> Path:
         raise PathEscapeError(f"absolute paths are not allowed: {relative!r}")
     if ".." in pure.parts:
         raise PathEscapeError(f"'..' is not allowed in paths: {relative!r}")
-    try:
-        candidate = (root / pure).resolve()
-    except (RuntimeError, OSError):  # a symlink loop (RuntimeError before Python 3.13)
-        raise PathEscapeError(f"symlink loop: {jail.shown(relative)!r}") from None
-    if candidate != root and root not in candidate.parents:
-        raise PathEscapeError(f"path leaves the {what}: {relative!r}")
+    if jail.plainly_below(root, pure):  # no link on the way: it is its own real path (resolving looks at every folder from /)
+        candidate = root / pure
+    else:
+        try:
+            candidate = (root / pure).resolve()
+        except (RuntimeError, OSError):  # a symlink loop (RuntimeError before Python 3.13)
+            raise PathEscapeError(f"symlink loop: {jail.shown(relative)!r}") from None
+        if candidate != root and root not in candidate.parents:
+            raise PathEscapeError(f"path leaves the {what}: {relative!r}")
     if candidate.is_file() and candidate.stat().st_nlink > 1:
         raise PathEscapeError(f"hard-linked files are not allowed: {relative!r}")
     return candidate

@@ -384,7 +384,7 @@ async def _run_one(
     errored session's partial trace graded).
     """
     run, env, agent = wiring.run, stage.env, wiring.participants.agent
-    session_run = SessionRun(run_id=run.id, session_id=session.id, position=position, intents=len(session.intents))  # saved at the end
+    started = datetime.now(UTC)  # the session run's row is made whole at the end (an ORM attribute set costs more than a field)
     sink = StoreSink()
     sink.pending.append(message_row(opening_message(session)))
     toolbox, unplaced = open_session(env, wiring.episode, session)  # the clock moves, the session's timed app rows and files appear
@@ -437,9 +437,19 @@ async def _run_one(
     packs = {position: stage.packer.pack(env.workspace)} | ({0: start} if start is not None else {})
     if packs[position].cut:  # also in the checkpoint's manifest
         log.warning("checkpoint_cut", run=run.id, session=session.id, cut=packs[position].cut)
-    session_run.status, session_run.error, session_run.turns, session_run.finished = status, error, state["turn"], datetime.now(UTC)
     calls = wiring.ledger.take()
-    session_run.steps = agent_steps(toolbox, calls)
+    session_run = SessionRun(
+        run_id=run.id,
+        session_id=session.id,
+        position=position,
+        intents=len(session.intents),
+        status=status,
+        error=error,
+        turns=state["turn"],
+        steps=agent_steps(toolbox, calls),
+        started=started,
+        finished=datetime.now(UTC),
+    )
     save = partial(
         wiring.store.save_session,  # one transaction: a session is saved whole or not at all
         session_run,

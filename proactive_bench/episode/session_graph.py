@@ -257,5 +257,7 @@ def _all_closed(labels: list[IntentLabel], open_intents: list[Any]) -> bool:
 async def run_session_graph(rt: SessionRuntime) -> SessionState:
     """Run one session to its end and return the final state."""
     config: RunnableConfig = {"recursion_limit": 2 * rt.max_turns + 10}
-    state = await session_graph().ainvoke(initial_state(rt.session), config, context=rt)
+    # v2: the final state only (v1 streams every step's updates besides, to find interrupts the nodes never raise)
+    output = await session_graph().ainvoke(initial_state(rt.session), config, context=rt, version="v2")
+    state: SessionState = output.value
     return state

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, Table, text, update
+from sqlalchemy import Engine, Table, bindparam, text, update
 from sqlalchemy.exc import DBAPIError
-from sqlmodel import Session, SQLModel
+from sqlmodel import SQLModel
 
 from proactive_bench.store.answers import RecordedAnswers
 from proactive_bench.store.cleanup import CleanupQueries
@@ -27,6 +28,7 @@ from proactive_bench.store.engine import StoreOpenError, locate, make_engine
 from proactive_bench.store.judgments import JudgmentQueries
 from proactive_bench.store.lease import Fences, check_fence
 from proactive_bench.store.migration import migrate, require_head
+from proactive_bench.store.pending import insert_into
 from proactive_bench.store.probes import ProbeQueries
 from proactive_bench.store.reading import ReadQueries
 from proactive_bench.store.records import Record
@@ -72,10 +74,17 @@ class Store(ReadQueries, SessionQueries, JudgmentQueries, ProbeQueries, CleanupQ
         """The lease this process writes under (see :mod:`proactive_bench.store.lease`): every session save checks it."""
 
     def add(self, *rows: SQLModel) -> None:
-        """Insert rows in one transaction."""
-        with Session(self.engine, expire_on_commit=False) as db:
-            db.add_all(rows)
-            db.commit()  # keys are filled in by the flush; nothing is computed by the database
+        """Insert rows in one transaction, parents first (the tables' foreign-key order); a row's generated key is set on it.
+
+        Core, row by row: the ORM's unit of work cost more than the inserts (a run's row is added at every start)."""
+        with self.engine.begin() as db:
+            for row in sorted(rows, key=lambda row: _TABLE_ORDER.get(row.__table__.name, len(_TABLE_ORDER))):  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
+                table: Table = row.__table__  # type: ignore[attr-defined]  # as above
+                values = {c.key: value for c in table.columns if not ((value := getattr(row, c.key)) is None and c.primary_key)}
+                key = db.execute(insert_into(table), values).inserted_primary_key
+                for column, value in zip(table.primary_key.columns, key or (), strict=False):
+                    if getattr(row, column.key) is None:
+                        setattr(row, column.key, value)
 
     def _fetch(self, sql: str, params: Mapping[str, Any]) -> Sequence[Sequence[Any]]:
         """The reads' statements (:mod:`~proactive_bench.store.sql`), on this store's engine."""
@@ -89,9 +98,11 @@ class Store(ReadQueries, SessionQueries, JudgmentQueries, ProbeQueries, CleanupQ
         Under a lease (``fence``), only while this process still holds it: LeaseLost otherwise, nothing changed (a
         writer that lost its run never writes a final status over the new holder's)."""
         table: Table = (UPDATABLE[row.TABLE] if isinstance(row, Record) else row).__table__  # type: ignore[union-attr]  # SQLModel sets __table__ on table classes; its stubs do not declare it
-        primary = {column: getattr(row, column.key) for column in table.primary_key.columns}
+        primary = {f"{KEY_PREFIX}{column.key}": getattr(row, column.key) for column in table.primary_key.columns}
+        if unknown := changes.keys() - table.columns.keys():
+            raise TypeError(f"{table.name} has no columns {sorted(unknown)}")
         with self.engine.begin() as db:
-            if db.execute(update(table).where(*(column == value for column, value in primary.items())).values(changes)).rowcount != 1:
+            if db.execute(_update_by_key(table), {**changes, **primary}).rowcount != 1:
                 raise LookupError(f"{table.name} {list(primary.values())} is not in {self.name}")
             if self.fence is not None:  # after the write: on SQLite the transaction then holds the write lock
                 check_fence(db, self.fence)
@@ -101,3 +112,17 @@ class Store(ReadQueries, SessionQueries, JudgmentQueries, ProbeQueries, CleanupQ
     def close_connections(self) -> None:
         """Close the pooled connections (before a fork: no handle may cross it; later calls reopen them)."""
         self.engine.dispose()
+
+
+_TABLE_ORDER = {table.name: n for n, table in enumerate(SQLModel.metadata.sorted_tables)}
+"""Every results table's place in foreign-key order (parents first)."""
+
+KEY_PREFIX = "key_"
+"""The bound parameters naming the row :meth:`Store.update` changes (no column's key starts with it)."""
+
+
+@cache
+def _update_by_key(table: Table) -> Any:
+    """An UPDATE of ``table``'s row by its primary key, built once: the columns it sets are the other parameters' names
+    (a statement built per call cost its construction and cache key every time)."""
+    return update(table).where(*(column == bindparam(f"{KEY_PREFIX}{column.key}") for column in table.primary_key.columns))

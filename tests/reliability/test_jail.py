@@ -389,3 +389,56 @@ def test_a_write_is_never_redirected_by_a_link_planted_after_its_check(
         assert (outside / "secret.txt").read_text() == SECRET and sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
         swapped.unlink()
         swapped.with_name("moved-away").rename(swapped)
+
+
+def _realpath_answer(root: Path, relative: str) -> str:
+    """What ``jail.real_relative`` answers, worked out with ``os.path.realpath`` over the whole path (a refusal's reason)."""
+    real = Path(os.path.realpath(root / jail.check_relative(relative)))
+    if real.is_symlink():
+        return "refused: symlink loop"
+    if real != root and root not in real.parents:
+        return "refused: symlink leaving the workspace"
+    return real.relative_to(root).as_posix()
+
+
+def test_jail_resolution_answers_as_realpath_over_the_whole_path(ws: Workspace, outside: Path, tmp_path: Path) -> None:
+    """The jail's resolution and the workspace's path check look only below the root when nothing there is a link; every
+    answer is realpath's: plain
+    files and folders, missing ones, a file used as a folder, links inside, out, absolute, looping and dangling, and a root
+    reached through a link or spelled with ``..`` (resolved the whole way)."""
+    (ws.root / "a" / "b").mkdir(parents=True)
+    (ws.root / "a" / "b" / "f.txt").write_text("x")
+    os.symlink("a/b", ws.root / "in")
+    os.symlink(outside, ws.root / "out_abs")
+    os.symlink("../other-run", ws.root / "out_rel")
+    os.symlink("loop2", ws.root / "loop1")
+    os.symlink("loop1", ws.root / "loop2")
+    os.symlink("nowhere/x", ws.root / "dangling")
+    os.symlink(ws.root / "a", ws.root / "a" / "b" / "up")
+    paths = [".", "", "a", "a/b/f.txt", "a//b/./f.txt", "missing/x/y", "a/b/f.txt/deeper", "in/f.txt", "in", "out_abs/secret.txt"]
+    paths += ["out_rel", "loop1", "loop1/x", "dangling", "a/b/up/b/f.txt", "a/b/up", "out/real.md"]
+    os.symlink(ws.root, tmp_path / "ws-link")
+    roots = [ws.root, tmp_path / "ws-link", ws.root / "a" / ".." / "a", ws.root / "a" / "b" / "..", tmp_path / "no-such-root"]
+    for root in roots:
+        for relative in paths:
+            try:
+                answer = jail.real_relative(root, relative).as_posix()
+            except jail.Refused as exc:
+                answer = f"refused: {exc}"
+            assert answer == _realpath_answer(root, relative), (root, relative)
+            try:
+                checked = str(workspace_module.resolve_inside(root, relative))
+            except workspace_module.PathEscapeError as exc:
+                checked = f"refused: {exc}"
+            assert checked == _resolved_answer(root, relative), (root, relative)
+
+
+def _resolved_answer(root: Path, relative: str) -> str:
+    """What the workspace's path check answers, worked out with ``Path.resolve`` over the whole path."""
+    try:
+        candidate = (root / relative).resolve()
+    except RuntimeError:
+        return f"refused: symlink loop: {relative!r}"
+    if candidate != root and root not in candidate.parents:
+        return f"refused: path leaves the folder: {relative!r}"
+    return str(candidate)

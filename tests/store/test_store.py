@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 from proactive_bench.store import (
     Grade,
@@ -107,3 +108,28 @@ def test_update_sets_the_columns_of_a_stored_row_and_refuses_a_missing_one(tmp_p
     assert (stored.status, stored.config, stored.model) == ("failed", {"failure": "no such model"}, "scripted:passive")
     with pytest.raises(LookupError, match="is not in"):
         store.update(Run(persona="mini", model="m", user_backend="rules", data_root="data", workspace="ws"), status="failed")
+    other = Run(persona="mini", model="other", user_backend="rules", data_root="data", workspace="ws")
+    store.add(other)
+    store.update(other, model="changed")  # the statement made once for the table sets only the columns given, of that row
+    assert [(r.model, r.status) for r in (store.run(run.id), store.run(other.id)) if r] == [
+        ("scripted:passive", "failed"),
+        ("changed", "created"),
+    ]
+    with pytest.raises(TypeError, match=r"run has no columns \['nosuch'\]"):
+        store.update(run, nosuch=1)
+
+
+def test_add_inserts_parents_first_and_sets_generated_keys(tmp_path: Path) -> None:
+    """Rows given child first go in parents first (SQLite enforces the foreign key), in one transaction; a generated key
+    is set on its row, a given one kept; a refused row leaves none of the others."""
+    store = Store(tmp_path / "a.db")
+    run = Run(id="r-given", persona="mini", model="m", user_backend="rules", data_root="data", workspace="ws")
+    first, second = (SessionRun(run_id=run.id, session_id=s, position=n) for n, s in enumerate(("s1", "s2"), start=1))
+    store.add(first, second, run)
+    assert run.id == "r-given" and first.id is not None and second.id == first.id + 1
+    assert [(r.session_id, r.id) for r in store.session_runs(run.id)] == [("s1", first.id), ("s2", second.id)]
+    orphan = SessionRun(run_id="no-such-run", session_id="s9", position=1)
+    other = Run(id="r-other", persona="mini", model="m", user_backend="rules", data_root="data", workspace="ws")
+    with pytest.raises(IntegrityError):
+        store.add(other, orphan)
+    assert store.run("r-other") is None

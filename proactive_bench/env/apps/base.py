@@ -15,6 +15,7 @@ import copy
 import hashlib
 import re
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -205,19 +206,39 @@ class AppStore:
 
     Episode runs keep it in memory (it is scratch state: each session end
     snapshots it into the results store, and a resumed run restores it from
-    there); a file lets tests and tools reopen the same state.
+    there); a file lets tests and tools reopen the same state. An in-memory
+    database is made at its first use (a run whose sessions touch no app makes none).
     """
 
     path: Path | None = None
-    engine: Any = field(init=False)
+    _engine: Any = field(default=None, init=False, repr=False)
     _memory: sqlite3.Connection | None = field(default=None, init=False, repr=False)
+    _opening: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
     _snapshot: tuple[int, dict[str, list[dict[str, Any]]]] | None = field(default=None, init=False, repr=False)
     _tables: tuple[int, dict[str, list[dict[str, Any]]]] = field(default=(-1, {}), init=False, repr=False)
 
     def __post_init__(self) -> None:
         catalog.load_app_tables()  # every app's tables, whichever tools the run offers: seeds and snapshots name any
-        opened = open_app_database(AppModel.metadata, self.path)
-        self.engine, self._memory = opened.engine, opened.memory
+        if self.path is not None:
+            self._open()  # the file is made (or its new tables added) now
+
+    @property
+    def engine(self) -> Any:
+        """The app database's engine (the database made now if this is its first use)."""
+        return self._open()
+
+    def _open(self) -> Any:
+        with self._opening:
+            if self._engine is None:
+                opened = open_app_database(AppModel.metadata, self.path)
+                self._engine, self._memory = opened.engine, opened.memory
+            return self._engine
+
+    def _changes(self) -> int | None:
+        """In memory, the rows changed since the empty database was made (0 before it is); None for a file."""
+        if self.path is not None:
+            return None
+        return 0 if self._memory is None else self._memory.total_changes
 
     @contextmanager
     def db(self) -> Iterator[Session]:
@@ -317,19 +338,21 @@ class AppStore:
         """Every table's rows as JSON-ready dicts, keyed by table name.
 
         In memory, the one connection counts every row changed: while the count
-        stands still, the last snapshot is returned again (do not modify it).
+        stands still, the last snapshot is returned again (do not modify it); at
+        zero, the database is still the empty one it was made from.
         """
-        changes = self._memory.total_changes if self._memory is not None else None
+        changes = self._changes()
         if changes is not None and self._snapshot is not None and self._snapshot[0] == changes:
             return self._snapshot[1]
         out: dict[str, list[dict[str, Any]]] = {}
-        tables = app_tables()
-        names = sorted(tables)
-        with self.db() as db:
-            counts = db.connection().exec_driver_sql("SELECT " + ", ".join(f'(SELECT count(*) FROM "{n}")' for n in names)).one()
-            for name, count in zip(names, counts, strict=True):
-                if count:
-                    out[name] = [row.model_dump(mode="json") for row in db.exec(select(tables[name])).all()]
+        if changes != 0:  # in memory, no row written since the empty database was copied in: every table is empty
+            tables = app_tables()
+            names = sorted(tables)
+            with self.db() as db:
+                counts = db.connection().exec_driver_sql("SELECT " + ", ".join(f'(SELECT count(*) FROM "{n}")' for n in names)).one()
+                for name, count in zip(names, counts, strict=True):
+                    if count:
+                        out[name] = [row.model_dump(mode="json") for row in db.exec(select(tables[name])).all()]
         if changes is not None:
             self._snapshot = (changes, out)
         return out
@@ -353,7 +376,7 @@ class AppStore:
         model = app_tables().get(table_name)
         if model is None:
             raise KeyError(table_name)
-        changes = self._memory.total_changes if self._memory is not None else None
+        changes = self._changes()
         if changes is not None and self._snapshot is not None and self._snapshot[0] == changes:
             return _copied(self._snapshot[1].get(table_name, []))
         if changes is not None and self._tables[0] == changes and table_name in self._tables[1]:
