@@ -143,6 +143,12 @@ class ChatTransport:
 
     async def send(self, url: str, headers: dict[str, str], body: bytes, timeout: float, max_retries: int) -> dict[str, Any]:
         """POST a JSON ``body`` already encoded, as :meth:`complete` does."""
+        return (await self.exchange(url, headers, body, timeout, max_retries))[0]
+
+    async def exchange(
+        self, url: str, headers: dict[str, str], body: bytes, timeout: float, max_retries: int
+    ) -> tuple[dict[str, Any], bytes]:
+        """:meth:`send`, with the answer's body as it came (to be stored without encoding the decoded answer again)."""
         if self.health is not None and self.health.paused and base_url_of(url) in self.health.paused:
             raise openai.APIConnectionError(
                 message=f"Connection error: {base_url_of(url)} is paused ({self.health.paused[base_url_of(url)]})",
@@ -153,10 +159,10 @@ class ChatTransport:
         for attempt in range(max_retries + 1):
             started = time.perf_counter()
             try:
-                answer = await self._post(url, headers, body, timeout)
+                exchanged = await self._post(url, headers, body, timeout)
                 if self.health is not None:
                     self.health.succeeded(base_url_of(url))
-                return answer
+                return exchanged
             except (openai.APIStatusError, openai.APIConnectionError, MalformedBodyError) as exc:
                 error = f"{type(exc).__name__}: {exc}"
                 if self.health is not None and isinstance(exc, openai.APIConnectionError):
@@ -205,7 +211,7 @@ class ChatTransport:
         except (TimeoutError, aiohttp.ClientError, ValueError, MalformedBodyError):
             return None
 
-    async def _post(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> dict[str, Any]:
+    async def _post(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> tuple[dict[str, Any], bytes]:
         try:
             async with self._client().post(url, data=body, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
                 content = await _read_capped(response, self.max_response_bytes, url)
@@ -225,7 +231,7 @@ class ChatTransport:
             raise MalformedBodyError(f"{url} answered HTTP {status} with a body that is not JSON: {content[:200]!r}") from None
         if not isinstance(answer, dict):
             raise MalformedBodyError(f"{url} answered with JSON that is not an object: {content[:200]!r}")
-        return answer
+        return answer, content
 
 
 def max_response_bytes_setting() -> int:
@@ -450,10 +456,10 @@ class HttpChatOpenAI(ChatOpenAI):
                 return self._served(recorded, schema)
         if self._limiter is not None:
             await self._limiter.aacquire(blocking=True)
-        answer = await self._complete(body, cap)
+        answer, content = await self._complete(body, cap)
         result = self._answer(answer, schema)
         if calls is not None:
-            calls.record_request(key, json.dumps(answer))
+            calls.record_request(key, _answer_text(answer, content))
         return result
 
     def _answer(self, answer: dict[str, Any], schema: type[BaseModel] | None) -> ChatResult:
@@ -478,14 +484,14 @@ class HttpChatOpenAI(ChatOpenAI):
         normalized = [message.model_copy(update={"id": None}) if message.id is not None else message for message in messages]
         return dumps(normalized), self._get_llm_string(stop=stop, **kwargs)
 
-    async def _complete(self, body: str, cap: int | None) -> dict[str, Any]:
+    async def _complete(self, body: str, cap: int | None) -> tuple[dict[str, Any], bytes]:
         """Send ``body`` (a JSON object) with the answer cap in one field, the one the endpoint reads; a 400 naming it
-        switches the endpoint to the other."""
+        switches the endpoint to the other. The decoded answer and its body as it came."""
         url, base = self._chat_url(), (self.openai_api_base or DEFAULT_BASE_URL).rstrip("/")
         field = self._transport.cap_field(base)
         while True:
             try:
-                return await self._transport.send(
+                return await self._transport.exchange(
                     url, self._headers(), _with_cap(body, field, cap), _timeout_s(self.request_timeout), self.max_retries or 0
                 )
             except openai.APIStatusError as exc:
@@ -551,6 +557,16 @@ def _callbacks_and_run_id(config: RunnableConfig | None) -> tuple[Callbacks, Any
         callbacks if callbacks is not None else inherited.get("callbacks"),
         run_id if run_id is not None else inherited.get("run_id"),
     )
+
+
+def _answer_text(answer: dict[str, Any], content: bytes) -> str:
+    """The answer as the call cache stores it: its body as the server sent it when that is UTF-8 text of a JSON object (what
+    ``json.loads`` reads back as ``answer``), else ``answer`` encoded again (a body in another encoding, or with a BOM)."""
+    try:
+        text = content.decode()
+    except UnicodeDecodeError:
+        return json.dumps(answer)
+    return text if text.lstrip().startswith("{") else json.dumps(answer)
 
 
 def _handlers(callbacks: Callbacks) -> bool:
