@@ -435,7 +435,7 @@ class HttpChatOpenAI(ChatOpenAI):
     ) -> ChatResult:
         # The messages, already checked by ainvoke (LangChain's, or the lean path's convert_to_messages), are not validated again.
         payload = self._get_request_payload(ChatPromptValue.model_construct(messages=messages), stop=stop, **kwargs)
-        if self._use_responses_api(payload):
+        if "messages" not in payload:  # built for the Responses API (_get_request_payload asked _use_responses_api)
             return await super()._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
         extra = payload.pop("extra_body", None)
         if extra:  # merged into the JSON, as the SDK does

@@ -17,10 +17,12 @@ from langchain_core.callbacks import AsyncCallbackHandler, AsyncCallbackManager
 from langchain_core.globals import set_debug, set_llm_cache
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.rate_limiters import InMemoryRateLimiter
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langchain_core.tools import tool
 from langchain_core.tracers.context import collect_runs
+from langchain_openai import ChatOpenAI
 from langgraph.graph import END, START, StateGraph
 from langsmith import tracing_context
 from pydantic import BaseModel
@@ -236,3 +238,20 @@ async def test_calls_inside_a_langgraph_node_are_lean(transport: ChatTransport, 
         graph.add_edge("ask", END)
         out = await graph.compile().ainvoke({"answer": ""})
     assert out == {"answer": "ok"} and through_langchain == []
+
+
+async def test_responses_api_calls_go_to_langchains_own_client(transport: ChatTransport, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The transport speaks chat completions only: a model set to the Responses API is answered by ChatOpenAI's own call."""
+    answered: list[str] = []
+
+    async def responses_call(self: ChatOpenAI, messages: list[Any], **kwargs: Any) -> ChatResult:
+        answered.append(str(messages[-1].content))
+        return ChatResult(generations=[ChatGeneration(message=AIMessage("from the Responses API"))])
+
+    monkeypatch.setattr(ChatOpenAI, "_agenerate", responses_call)
+    with StubServer(lambda body: text_reply("from chat completions")) as server:
+        chat = http_model(server, transport)
+        responses = chat.model_copy(update={"use_responses_api": True})
+        assert (await responses.ainvoke(QUESTION)).content == "from the Responses API"
+        assert (await chat.ainvoke(QUESTION)).content == "from chat completions"
+    assert answered == ["What is on it?"] and len(server.requests) == 1
