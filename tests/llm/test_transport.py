@@ -7,6 +7,7 @@ import inspect
 import json
 import socket
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import openai
@@ -16,6 +17,7 @@ from langchain_core.tools import tool
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel
 
+from proactive_bench.llm.cache import CallCache
 from proactive_bench.llm.models import ChatSettings, make_chat_model
 from proactive_bench.llm.retry_log import listen, unlisten
 from proactive_bench.llm.sent import REQUEST_SENT
@@ -25,6 +27,7 @@ from proactive_bench.llm.transport import (
     MalformedBodyError,
     _with_cap,
 )
+from proactive_bench.store import Store
 from proactive_bench.testing.stub_server import (
     DROP,
     RawReply,
@@ -305,3 +308,46 @@ async def test_the_models_settings_dictionary_is_langchains_made_once(transport:
     first = model._dict_for_compat()
     first["stop"] = ["changed"]
     assert model._dict_for_compat() == expected and expected["temperature"] == 0.5 and "stop" not in expected
+
+
+ANSWER = {
+    "id": "c1",
+    "object": "chat.completion",
+    "model": "stub",
+    "choices": [{"index": 0, "message": {"role": "assistant", "content": "Milk, é."}, "finish_reason": "stop"}],
+    "usage": {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8},
+}
+
+
+@pytest.mark.parametrize(
+    ("body", "stored_as_sent"),
+    [
+        (json.dumps(ANSWER, indent=2).encode(), True),  # spaced as a server may space it: kept as sent
+        (json.dumps(ANSWER, ensure_ascii=False).encode(), True),
+        (b"\xef\xbb\xbf" + json.dumps(ANSWER).encode(), False),  # a BOM: JSON reads it, a str would not: encoded again
+        (json.dumps(ANSWER).encode("utf-16"), False),  # another encoding JSON detects: encoded again
+    ],
+)
+async def test_a_recorded_answer_is_the_body_the_server_sent_and_replays_the_same(
+    tmp_path: Path, transport: ChatTransport, body: bytes, stored_as_sent: bool
+) -> None:
+    """The call cache stores the answer's body without decoding and encoding it again; replayed, it is the same message."""
+    store = Store(tmp_path / "answers.db")
+    recording = CallCache(store.answers, "run-a", fresh=True)
+    recording.begin_session("s1")
+    replies = iter([RawReply(200, body)])
+    with StubServer(lambda request: next(replies, error_reply(500, "asked twice"))) as server:
+        live = await http_model(server, transport, cache=recording).ainvoke(QUESTION)
+        recording.flush()
+        ((key, occurrence),) = store.answers.keys("run-a/s1")
+        stored = store.answers.generations("run-a/s1", key, occurrence)
+        assert stored == (body.decode() if stored_as_sent else json.dumps(ANSWER))
+        replaying = CallCache(store.answers, "run-b", "replay", "run-a", fresh=True)
+        replaying.begin_session("s1")
+        replayed = await http_model(server, transport, cache=replaying).ainvoke(QUESTION.copy())
+    assert len(server.requests) == 1  # the replay asked nothing
+    assert (replayed.content, replayed.usage_metadata, replayed.response_metadata["finish_reason"]) == (
+        live.content,
+        live.usage_metadata,
+        "stop",
+    ) and live.content == "Milk, é."

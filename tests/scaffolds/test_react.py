@@ -18,13 +18,14 @@ from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, ToolRecord, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
 from proactive_bench.llm.ledger import LLMCallRecord
-from proactive_bench.llm.transport import ChatTransport
+from proactive_bench.llm.transport import ChatTransport, HttpChatOpenAI
 from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
 from proactive_bench.scaffolds.protocol import ScaffoldLoadError, ScaffoldOptions, SessionContext
 from proactive_bench.scaffolds.react import (
     EVENT_PREFIX,
     AgentModelError,
     ReactAgent,
+    _unbound,
     react_scaffold,
 )
 from proactive_bench.testing.stub_server import (
@@ -401,3 +402,16 @@ async def test_without_a_count_the_errors_ratio_shrinks_the_history_and_it_is_as
     assert over.count(True) == 1 and len(over) == READS + 2, [model.request_tokens(b) for b in stub.requests]
     assert [c.ok for c in rig.calls].count(False) == 1 and "context length" in (next(c for c in rig.calls if not c.ok).error or "")
     assert rig.agent.chars_per_token <= 1.5 * 1.05, "the ratio the error showed is kept"
+
+
+def test_tools_bound_as_plain_arguments_are_passed_with_each_call() -> None:
+    """``bind_tools``'s binding carries only the tools: the agent calls the model with them (no per-call config merge);
+    a binding with a configuration of its own, or anything else, is called as it is."""
+    model = HttpChatOpenAI(model="stub", api_key="none", base_url="http://127.0.0.1:9/v1")
+    tools = [{"type": "function", "function": {"name": "list_dir", "parameters": {"type": "object", "properties": {}}}}]
+    bound = model.bind_tools(tools)
+    runnable, arguments = _unbound(bound)
+    assert runnable is model and arguments == {"tools": tools} and arguments is not bound.kwargs
+    configured = bound.with_config(tags=["mine"])
+    assert _unbound(configured) == (configured, {})
+    assert _unbound(model) == (model, {})
