@@ -47,6 +47,7 @@ from typing import Any
 import structlog
 from langchain_core.rate_limiters import BaseRateLimiter
 
+from proactive_bench.campaign.cluster_limits import ClusterLimits
 from proactive_bench.campaign.dataset_archives import in_use, pack_datasets, unpacked
 from proactive_bench.campaign.interrupts import handlers_kept, stopped_by
 from proactive_bench.campaign.process_tuning import tune_for_runs
@@ -83,48 +84,6 @@ def import_ray() -> ModuleType:
         return importlib.import_module("ray")
     except ImportError:
         raise RayUnavailable(RAY_MISSING) from None
-
-
-class ClusterLimits:
-    """A sweep's request rate per endpoint and its spending for the whole cluster: one Ray actor that every runner calls.
-
-    The rate is a token bucket per endpoint (refilled at ``requests_per_second``,
-    holding at most one second of requests, as the local limiter does). A
-    caller reserves a token and is told how long to wait before sending, so the
-    actor never sleeps and one call costs one round trip.
-    """
-
-    def __init__(self, requests_per_second: float | None, spent_usd: float) -> None:
-        self.rate = requests_per_second
-        self.capacity = max(1.0, requests_per_second or 0.0)
-        self.buckets: dict[str, tuple[float, float]] = {}
-        """endpoint: (tokens, when counted); tokens below zero are reservations not yet due."""
-        self.spent_usd = spent_usd
-
-    def reserve(self, endpoint: str, blocking: bool = True) -> float:
-        """Take a token of the endpoint's bucket: the seconds to wait before sending; -1 (nothing taken) when not ``blocking`` and none is free."""
-        if not self.rate:
-            return 0.0
-        now = time.monotonic()
-        tokens, counted = self.buckets.get(endpoint, (self.capacity, now))
-        tokens = min(self.capacity, tokens + (now - counted) * self.rate)
-        if tokens < 1.0 and not blocking:
-            self.buckets[endpoint] = (tokens, now)
-            return -1.0
-        self.buckets[endpoint] = (tokens - 1.0, now)
-        return max(0.0, (1.0 - tokens) / self.rate)
-
-    def add(self, cost_usd: float) -> float:
-        """Count what a runner spent; the cluster's spending now."""
-        self.spent_usd += cost_usd
-        return self.spent_usd
-
-    def spent(self) -> float:
-        return self.spent_usd
-
-    def ready(self) -> bool:
-        """Answered once the actor is up (its process started and its module imported)."""
-        return True
 
 
 class ClusterRateLimiter(BaseRateLimiter):

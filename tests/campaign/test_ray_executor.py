@@ -22,10 +22,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import Engine, bindparam, create_engine, text
+from sqlalchemy.exc import SQLAlchemyError
 
+from proactive_bench.campaign.ray_executor import ClusterLimits  # the class the executor starts as its limits actor
 from proactive_bench.data_model import FINAL_OUTCOMES
 from proactive_bench.postgres_server import LocalPostgres
-from proactive_bench.store import IdLookupError, Store, StoreOpenError
+from proactive_bench.store import Store, locate
 from proactive_bench.testing.stub_server import Reply, StubServer
 from tests.helpers import killable_agent
 from tests.helpers.cli import PBENCH, run_cli
@@ -37,6 +40,14 @@ from tests.store.test_store_backends import sweep_everywhere, sweep_on_sqlite, w
 ray = pytest.importorskip("ray", reason="the Ray executor's tests need ray: pip install -e '.[dev,distributed]'")
 pytestmark = pytest.mark.xdist_group("ray")  # one local Ray cluster at a time: the module's, or the one a sweep starts (otel)
 
+LIMITS_MUST_NOT_LOAD = (
+    "langchain",
+    "langgraph",
+    "openai",
+    "sqlalchemy",
+    "proactive_bench.episode",
+    "proactive_bench.campaign.ray_executor",
+)
 SUMMARY_KEYS = ("main", "overall", "ablation", "statuses", "turns")
 PACED = ("--models", f"{Path(killable_agent.__file__)}:Paced", "--runs", "4")
 """A sweep of 4 runs × 3 sessions, each session at least PACE_S long."""
@@ -185,10 +196,18 @@ def test_a_worker_killed_mid_episode_is_retried_and_resumes_after_its_saved_sess
     assert out["main"][0]["proc"]["mean"] == 1.0
 
 
-def finished_sessions(location: str) -> int:
+FINISHED = text("select count(*) from sessionrun where status in :final").bindparams(
+    bindparam("final", [str(outcome) for outcome in FINAL_OUTCOMES], expanding=True)
+)
+
+
+def finished_sessions(database: Engine) -> int:
+    """Saved session runs with a final outcome in a database of one sweep, by one statement on an open engine: polled many
+    times a second, it costs the waiting test almost nothing (a Store opened per poll checks the schema and lists the runs)."""
     try:
-        return sum(1 for *_, status in saved_sessions(location) if status in FINAL_OUTCOMES)
-    except (IdLookupError, StoreOpenError):  # the driver has not created the sweep yet
+        with database.connect() as connection:
+            return int(connection.execute(FINISHED).scalar_one())
+    except SQLAlchemyError:  # the driver has not created its tables yet
         return 0
 
 
@@ -211,24 +230,35 @@ def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_fin
         )
         for (location, *_), log in zip(trials, logs, strict=True)
     ]
-    deadline, pending = time.monotonic() + 180, dict(enumerate(drivers))
-    while pending and time.monotonic() < deadline:  # each driver stopped once its sweep has finished more than its point's sessions
-        for n, process in list(pending.items()):
-            location, kill_after, signum, _ = trials[n]
-            assert process.poll() is None, "the driver ended before its kill point:\n" + logs[n].read_text()
-            if finished_sessions(location) > kill_after:
-                process.send_signal(signum)
-                assert process.wait(timeout=60) == (-signal.SIGKILL if signum == signal.SIGKILL else 128 + signum), logs[n].read_text()
-                del pending[n]
-        time.sleep(0.05)
-    assert not pending
+    databases = [create_engine(locate(location).url) for location, *_ in trials]
+    try:
+        deadline, pending = time.monotonic() + 180, dict(enumerate(drivers))
+        while pending and time.monotonic() < deadline:  # each driver stopped once its sweep has finished more than its point's sessions
+            for n, process in list(pending.items()):
+                _, kill_after, signum, _ = trials[n]
+                assert process.poll() is None, "the driver ended before its kill point:\n" + logs[n].read_text()
+                if finished_sessions(databases[n]) > kill_after:
+                    process.send_signal(signum)
+                    expected_code = -signal.SIGKILL if signum == signal.SIGKILL else 128 + signum
+                    assert process.wait(timeout=60) == expected_code, logs[n].read_text()
+                    del pending[n]
+            time.sleep(0.05)
+        assert not pending, "not at their kill points in time:\n" + "\n".join(logs[n].read_text() for n in pending)
+        finished = [finished_sessions(database) for database in databases]
+    finally:
+        for process in drivers:  # one left running (the test failed) would hold the cluster's CPUs from the tests after it
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        for database in databases:
+            database.dispose()
     stopped = Store(trials[1][0])
     assert {run.status for run in stopped.runs(stopped.resolve("latest", runs=False).id)} <= {
         "interrupted",
         "finished",
     }  # SIGTERM: a clean stop
-    for (location, kill_after, _, executor), log in zip(trials, logs, strict=True):
-        assert kill_after < finished_sessions(location) < total
+    for (location, kill_after, _, executor), log, finished_then in zip(trials, logs, finished, strict=True):
+        assert kill_after < finished_then < total
         resumed = run_cli("resume", "latest", "--db", location, "--json", "--executor", executor)
         assert resumed.exit_code == 0, resumed.output + log.read_text()
         out = json.loads(resumed.stdout)
@@ -269,6 +299,13 @@ def test_the_request_rate_holds_for_the_whole_cluster(cluster: str, postgres_url
     window = 2.0  # a bucket of one second's requests, then the rate: per-process limits would allow twice as many
     busiest = max(sum(1 for t in sent if start <= t < start + window) for start in sent)
     assert busiest <= rps * window + rps + 1, busiest
+    # the limits actor's worker process imports its class's module, which loads none of the episode stack a runner loads
+    actor_module = ClusterLimits.__module__
+    shown = "import sys, importlib; importlib.import_module(sys.argv[1]); print(*sys.modules)"
+    loaded = subprocess.run(
+        [sys.executable, "-c", shown, actor_module], capture_output=True, text=True, check=True, timeout=60
+    ).stdout.split()
+    assert actor_module in loaded and not [m for m in loaded if m.startswith(LIMITS_MUST_NOT_LOAD)]
 
 
 def test_without_ray_the_ray_executor_is_one_line(tmp_path: Path) -> None:

@@ -61,12 +61,14 @@ def only_run(db: Path) -> str:
 
 
 def uninterrupted_episode(factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict[str, int]]:
-    """:data:`EPISODE` played whole in a child process: what it prints (``--json``) and its rows per table; played once per
-    test run (the SIGTERM test in tests/reliability/test_interrupts.py compares against it too)."""
+    """:data:`EPISODE` played whole (in this process: a new interpreter would only add its imports): what it prints
+    (``--json``) and its rows per table; played once per test run (the SIGTERM test in
+    tests/reliability/test_interrupts.py compares against it too)."""
 
     def play(folder: Path) -> tuple[dict[str, Any], dict[str, int]]:
         db = folder / "r.db"
-        done = subprocess.run([*PBENCH, *EPISODE, "--db", str(db)], capture_output=True, text=True, check=True)
+        done = run_cli(*EPISODE, "--db", str(db))
+        assert done.exit_code == 0, done.output
         printed = json.loads(done.stdout)
         return printed, row_counts(db, printed["run_id"])
 
@@ -88,8 +90,8 @@ def test_sigkill_at_random_points_then_resume_gives_identical_results(tmp_path: 
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         run_id = only_run(db)
-        resumed = subprocess.run([*PBENCH, "resume", run_id, "--db", str(db), "--json"], capture_output=True, text=True)
-        assert resumed.returncode == 0, resumed.stderr
+        resumed = run_cli("resume", run_id, "--db", str(db), "--json")  # in this process: what the kill left is all it reads
+        assert resumed.exit_code == 0, resumed.output
         out = json.loads(resumed.stdout)
         assert outcome(out) == outcome(expected)
         assert (out["proc"], out["comp"]) == (expected["proc"], expected["comp"])

@@ -17,7 +17,7 @@ import pytest
 
 from proactive_bench.store import pid_alive
 from tests.episode.test_resume_replay import EPISODE, _finished_sessions, outcome, uninterrupted_episode
-from tests.helpers.cli import PBENCH
+from tests.helpers.cli import PBENCH, run_cli
 from tests.reliability.test_run_lock import SWEEP, children, only_sweep, sweep_outcome, table_counts, uninterrupted  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -100,12 +100,12 @@ def test_sigterm_to_an_episode_stops_it_cleanly_and_resume_finishes_it(tmp_path:
     assert statuses(db) == ([], ["interrupted"], 0) and 3 <= saved < 20
 
     baseline, _ = uninterrupted_episode(tmp_path_factory)
-    resumed = subprocess.run([*PBENCH, "resume", run_id, "--db", str(db), "--json"], capture_output=True, text=True, timeout=180)
-    assert resumed.returncode == 0, resumed.stderr
+    resumed = run_cli("resume", run_id, "--db", str(db), "--json")  # in this process: the stopped run's database is all it reads
+    assert resumed.exit_code == 0, resumed.output
     assert outcome(json.loads(resumed.stdout)) == outcome(baseline)
     assert statuses(db) == ([], ["finished"], 0)
 
-    again = subprocess.run([*PBENCH, "resume", run_id, "--db", str(db), "--json"], capture_output=True, text=True, timeout=60)
-    assert again.returncode == 0 and again.stdout == ""
+    again = run_cli("resume", run_id, "--db", str(db), "--json")
+    assert again.exit_code == 0 and again.stdout == ""
     assert again.stderr.strip() == f"run {run_id} is finished; nothing to resume (pbench results {run_id} shows it)"
     assert table_counts(db)["SessionRun"] == 20

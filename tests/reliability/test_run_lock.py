@@ -41,7 +41,7 @@ from proactive_bench.store import (
 from proactive_bench.store.lease import boot_id, process_started, stale_reason
 from proactive_bench.testing.stub_server import StubServer
 from tests.episode.test_resume_replay import _finished_sessions
-from tests.helpers.cli import PBENCH
+from tests.helpers.cli import PBENCH, run_cli
 from tests.helpers.once import once_per_run
 from tests.helpers.paths import MINI
 from tests.helpers.stub_models import FakeUserModel
@@ -265,8 +265,8 @@ def test_a_stale_lease_is_taken_over_with_a_log_line(tmp_path: Path, holder: str
         plant_lease(db, run_id, pid=dead_pid(), host=socket.gethostname(), expires_in=600)
     else:
         plant_lease(db, run_id, pid=os.getpid(), host="elsewhere.example", expires_in=-1)
-    resumed = subprocess.run([*PBENCH, "resume", run_id, "--db", str(db), "--json"], capture_output=True, text=True)
-    assert resumed.returncode == 0, resumed.stderr
+    resumed = run_cli("resume", run_id, "--db", str(db), "--json")  # in this process: the holder is another (or no) process
+    assert resumed.exit_code == 0, resumed.output
     assert "lease_taken_over" in resumed.stderr and reason in resumed.stderr
     assert json.loads(resumed.stdout)["proc"] is not None
     assert Store(db).run(run_id).status == "finished"  # type: ignore[union-attr]
@@ -290,10 +290,8 @@ def test_a_live_lease_is_refused_naming_its_holder_and_the_run_is_untouched(tmp_
 
 def test_a_run_of_a_sweep_shares_the_sweep_lease(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
-    done = subprocess.run(
-        [*PBENCH, "sweep", "--data", str(MINI), "--models", "scripted:reference", "--db", str(db)], capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
+    done = run_cli("sweep", "--data", str(MINI), "--models", "scripted:reference", "--db", str(db))
+    assert done.exit_code == 0, done.output
     sweep_id = only_sweep(db)
     with closing(sqlite3.connect(db)) as conn, conn:
         (run_id,) = conn.execute("select id from run").fetchone()

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, inspect, select, text
+from sqlalchemy import Engine, create_engine, inspect, select, text
 from sqlmodel import SQLModel
 
 from proactive_bench.store import Store, locate
@@ -76,21 +76,23 @@ def sweep_command(base_url: str) -> list[str]:
     ]
 
 
-def saved_sessions(location: str) -> int:
-    """Sessions the sweep has saved so far, read without creating or migrating anything."""
+def saved_sessions(location: str, engine: Engine | None = None) -> int:
+    """Sessions the sweep has saved so far, read without creating or migrating anything (``engine``: one open on
+    ``location`` to read with, as a poll many times a second does; else one made for this read)."""
     where = locate(location)
     if where.file is not None and not where.file.is_file():
         return 0
-    engine = create_engine(where.url)
+    reader = engine or create_engine(where.url)
     try:
-        with engine.connect() as db:
+        with reader.connect() as db:
             if "sessionrun" not in inspect(db).get_table_names():
                 return 0
             return int(db.execute(text("select count(*) from sessionrun where status = 'completed'")).scalar_one())
     except Exception:  # mid-creation: not readable yet
         return 0
     finally:
-        engine.dispose()
+        if engine is None:
+            reader.dispose()
 
 
 def started(base_url: str, location: str, cwd: Path) -> subprocess.Popen[str]:
@@ -101,9 +103,12 @@ def started(base_url: str, location: str, cwd: Path) -> subprocess.Popen[str]:
 
 
 def wait_for(proc: subprocess.Popen[str], location: str, sessions: int) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and saved_sessions(location) < sessions and proc.poll() is None:
-        time.sleep(0.02)
+    deadline, engine = time.monotonic() + 60, create_engine(locate(location).url)  # one engine (and connection) for every poll
+    try:
+        while time.monotonic() < deadline and saved_sessions(location, engine) < sessions and proc.poll() is None:
+            time.sleep(0.02)
+    finally:
+        engine.dispose()
     assert proc.poll() is None, f"the sweep ended before {sessions} sessions were saved"
 
 
