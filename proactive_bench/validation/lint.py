@@ -150,7 +150,7 @@ def _load_suite(name: str, root: Path) -> Loaded:
     return SUITES.get(name).load_all(root)
 
 
-TASKS_PER_JOB = 20
+TASKS_PER_JOB = 10
 """The tasks of a suite one worker job checks, where the suite loads a few at a time (``load_some``)."""
 
 
