@@ -13,6 +13,7 @@ import functools
 import json
 import re
 from collections.abc import Callable
+from re import _parser  # type: ignore[attr-defined]  # the stdlib's regex parser: typeshed has no stub for the private module
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import (
@@ -40,6 +41,37 @@ REGEX_FLAGS = re.IGNORECASE | re.MULTILINE
 def compile_pattern(pattern: str) -> re.Pattern[str]:
     """Compile a predicate pattern with the language's flags (once: ``validate`` evaluates each many times, more than ``re``'s cache holds)."""
     return re.compile(pattern, REGEX_FLAGS)
+
+
+@functools.lru_cache(maxsize=4096)
+def _searcher(pattern: str) -> Callable[[str], re.Match[str] | None]:
+    """``compile_pattern(pattern).search``, or its ``match`` where both find the same: see :func:`_holds_from_start`."""
+    regex = compile_pattern(pattern)
+    return regex.match if _holds_from_start(regex) else regex.search
+
+
+def _holds_from_start(regex: re.Pattern[str]) -> bool:
+    """Whether the pattern matches somewhere only if it matches at the text's start: it is nothing but greedy
+    ``(?=.*...)`` lookaheads with ``.`` matching newlines (``(?s)``), the "all of these anywhere" idiom.
+
+    Such a lookahead at a position takes the last place at or after it where its rest matches (the same place, so
+    the same groups, from every earlier position), so a later position satisfies a subset of what the start does.
+    A search tries every position, each try reading to the text's end (quadratic: seconds on a few kilobytes);
+    a match tries the start only and returns the same match.
+    """
+    if not regex.flags & re.DOTALL:
+        return False
+    items = list(_parser.parse(regex.pattern, regex.flags))
+    return bool(items) and all(op is _parser.ASSERT and arg[0] == 1 and _greedy_any(arg[1]) for op, arg in items)  # arg: (direction, body)
+
+
+def _greedy_any(body: Any) -> bool:
+    """Whether a lookahead's body starts with a greedy ``.*`` (any number of any character)."""
+    first = list(body)[:1]
+    if not first or first[0][0] is not _parser.MAX_REPEAT:
+        return False
+    low, high, repeated = first[0][1]
+    return low == 0 and high == _parser.MAXREPEAT and list(repeated) == [(_parser.ANY, None)]
 
 
 class _Strict(BaseModel):
@@ -363,20 +395,20 @@ def evaluate(predicate: BaseModel, evidence: Evidence) -> bool:
     """Evaluate a predicate on evidence. Errors from Python graders propagate."""
     match predicate:
         case ResponseMatches(response_matches=pattern):
-            return bool(compile_pattern(pattern).search(evidence.latest_statement))
+            return bool(_searcher(pattern)(evidence.latest_statement))
         case SaidMatches(said_matches=pattern):
-            regex = compile_pattern(pattern)
-            return any(regex.search(text) for text in evidence.statements)
+            search = _searcher(pattern)
+            return any(search(text) for text in evidence.statements)
         case FileExists(file_exists=path):
             return bool(_files(evidence, path))
         case FileMatches(file_matches=args):
-            regex = compile_pattern(args.pattern)
-            return any(regex.search(_text(evidence, p)) for p in _files(evidence, args.path))
+            search = _searcher(args.pattern)
+            return any(search(_text(evidence, p)) for p in _files(evidence, args.path))
         case ToolCalled(tool_called=args):
             return any(_tool_matches(args, record) for record in evidence.tool_records)
         case MemoryMatches(memory_matches=pattern):
-            regex = compile_pattern(pattern)
-            return any(regex.search(f"{key}: {value}") for key, value in evidence.memory.items())
+            search = _searcher(pattern)
+            return any(search(f"{key}: {value}") for key, value in evidence.memory.items())
         case AppRows(app_rows=args):
             if evidence.apps is None:
                 return False
@@ -478,8 +510,8 @@ def _lines(text: str, pattern: str | None) -> int:
     lines = text.splitlines()
     if pattern is None:
         return len(lines)
-    regex = compile_pattern(pattern)
-    return sum(bool(regex.search(line)) for line in lines)
+    search = _searcher(pattern)
+    return sum(bool(search(line)) for line in lines)
 
 
 def _tool_matches(args: ToolCalledArgs, record: Any) -> bool:
@@ -495,7 +527,7 @@ def _fields_match(patterns: dict[str, str], values: dict[str, Any]) -> bool:
             return False
         value = values[name]
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
-        if not compile_pattern(pattern).search(text):
+        if not _searcher(pattern)(text):
             return False
     return True
 

@@ -226,6 +226,9 @@ class Suite(Protocol):
 
         Returns:
             The episodes that load, by name, and every problem found in those that do not (and in those that do).
+
+        A suite may also define ``load_some(root, names)``, the same for the named episodes only (in their order):
+        ``pbench validate`` then checks its episodes in shares over the cores.
         """
         ...
 

@@ -9,7 +9,7 @@ the asking user both formats share.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
@@ -112,8 +112,8 @@ class TaskFolder(Generic[TaskModel]):
 
 
 class FolderSuite:
-    """The ``Suite`` methods shared by suites of task folders: ``names``, ``load_all`` and ``problems``, from the
-    subclass's ``tasks`` (its :class:`TaskFolder`) and ``checked`` (one task's episode and problems)."""
+    """The ``Suite`` methods shared by suites of task folders: ``names``, ``load_all`` (and ``load_some``) and
+    ``problems``, from the subclass's ``tasks`` (its :class:`TaskFolder`) and ``checked`` (one task's episode and problems)."""
 
     tasks: ClassVar[TaskFolder]
 
@@ -121,10 +121,14 @@ class FolderSuite:
         return self.tasks.names(root)
 
     def load_all(self, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
+        return self.load_some(root, self.names(root.resolve()))
+
+    def load_some(self, root: Path, names: Sequence[str]) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
+        """:meth:`load_all` of the named tasks only (``pbench validate`` checks a suite's tasks in shares, in parallel)."""
         root = root.resolve()
         episodes: dict[str, LoadedEpisode] = {}
         problems: list[Problem] = []
-        for name in self.names(root):
+        for name in names:
             loaded, found = self.checked(root, name)
             problems += found
             if loaded is not None:

@@ -7,12 +7,14 @@ annotations that weaken a session (e.g. intents the rules user cannot track).
 from __future__ import annotations
 
 import fnmatch
+import gc
 import multiprocessing
 import os
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -110,12 +112,12 @@ def validate_all(root: Path) -> tuple[Dataset, dict[str, LoadedEpisode], list[Pr
 
 def _validate(root: Path, suites: bool) -> tuple[Dataset, dict[str, LoadedEpisode], list[Problem]]:
     """Each episode drafted and checked in one worker job (its draft comes back to build the dataset), the other
-    suites' tasks loaded in others; the problems in the order of one pass: every episode's load problems, then
+    suites' tasks loaded in others (in shares where a suite can: :func:`_suite_jobs`); the problems in the order of one pass: every episode's load problems, then
     its checks', then the cues across personas, then the tasks'."""
     personas = persona_names(root.resolve())
-    names = _other_suites() if suites else []
+    suite_jobs = [job for name in _other_suites() for job in _suite_jobs(name, root)] if suites else []
     app_tables()  # every app's table models imported once, before the workers fork, not in each of them
-    found = _in_workers([partial(_checked_episode, root.resolve(), p) for p in personas] + [partial(_load_suite, n, root) for n in names])
+    found = _in_workers([partial(_checked_episode, root.resolve(), p) for p in personas] + suite_jobs)
     drafts: dict[str, EpisodeDraft] = {}
     problems: list[Problem] = []
     checked: list[Problem] = []
@@ -140,11 +142,35 @@ def _other_suites() -> list[str]:
     return [name for name in SUITES.names() if name != DEFAULT_SUITE]
 
 
-def _load_suite(name: str, root: Path) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
+Loaded = tuple[dict[str, LoadedEpisode], list[Problem]]
+"""Tasks by name and their problems, as :meth:`Suite.load_all` gives them."""
+
+
+def _load_suite(name: str, root: Path) -> Loaded:
     return SUITES.get(name).load_all(root)
 
 
-def _merged(loaded: list[tuple[dict[str, LoadedEpisode], list[Problem]]]) -> tuple[dict[str, LoadedEpisode], list[Problem]]:
+TASKS_PER_JOB = 10
+"""The tasks of a suite one worker job checks, where the suite loads a few at a time (``load_some``)."""
+
+
+def _suite_jobs(name: str, root: Path) -> list[Callable[[], Loaded]]:
+    """A suite's tasks as worker jobs whose results, in order, are :meth:`Suite.load_all`'s in parts: shares of
+    :data:`TASKS_PER_JOB` tasks (the suite loaded here, before the workers fork, not in each of them), or one job."""
+    suite = SUITES.get(name)
+    load_some = getattr(suite, "load_some", None)
+    if load_some is None:
+        return [partial(_load_suite, name, root)]
+    names = suite.names(root.resolve())
+    return [partial(_load_share, load_some, root, names[n : n + TASKS_PER_JOB]) for n in range(0, len(names), TASKS_PER_JOB)]
+
+
+def _load_share(load_some: Callable[[Path, list[str]], Loaded], root: Path, names: list[str]) -> Loaded:
+    """One share of a suite's tasks (:func:`_suite_jobs`)."""
+    return load_some(root, names)
+
+
+def _merged(loaded: list[Loaded]) -> Loaded:
     """Suites' tasks and problems, each as :meth:`Suite.load_all` gives them, as one: tasks by name, problems in order."""
     tasks: dict[str, LoadedEpisode] = {}
     problems: list[Problem] = []
@@ -169,29 +195,44 @@ def _in_workers(jobs: list[Callable[[], Any]], workers: int | None = None) -> li
     Each episode replays on its own scratch world and the checks are CPU-bound,
     so several jobs run at once in forked processes, one per core (``workers``:
     how many; 1 runs them here, one after the other), the longest first: a suite's
-    tasks (the shipped suites take longer than an episode), then the episodes by
-    their sessions.
+    tasks loaded whole, then the episodes by their sessions, then the shares of a
+    suite's tasks (short jobs, so the workers end together).
     """
     workers = min(len(jobs), workers or len(os.sched_getaffinity(0)))
-    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return [job() for job in jobs]
-    order = sorted(range(len(jobs)), key=lambda n: -_size(jobs[n]))
-    _JOBS[:] = jobs
-    try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            done = dict(zip(order, pool.map(_run_job, order), strict=True))
-    finally:
-        _JOBS.clear()
+    with _frozen_heap():
+        if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+            return [job() for job in jobs]
+        order = sorted(range(len(jobs)), key=lambda n: -_size(jobs[n]))
+        _JOBS[:] = jobs
+        try:
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                done = dict(zip(order, pool.map(_run_job, order), strict=True))
+        finally:
+            _JOBS.clear()
     return [done[n] for n in range(len(jobs))]
 
 
+@contextmanager
+def _frozen_heap() -> Iterator[None]:
+    """The objects made so far (modules, models, the loaded data) left out of garbage collection while the jobs
+    run: else every full collection walks them all again, in each forked worker (touching, so copying, their
+    pages), a sixth of the jobs' CPU time. What the jobs make is collected as usual."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def _size(job: Callable[[], Any]) -> float:
-    """How long a job runs, roughly: an episode's sessions (before it is drafted: its session files), a suite's tasks
-    longer than any episode."""
+    """How long a job runs, roughly: an episode's sessions (before it is drafted: its session files); a suite's
+    tasks loaded whole longer than any episode, a share of them shorter (the shares even out the workers' ends)."""
     args: tuple[Any, ...] = getattr(job, "args", (None,))
     if getattr(job, "func", None) is _checked_episode:
         root, persona = args
         return len(list((root / "episodes" / persona / "sessions").glob("*.yaml")))
+    if getattr(job, "func", None) is _load_share:
+        return 0
     return len(args[0].episode.sessions) if isinstance(args[0], EpisodeDraft) else float("inf")
 
 

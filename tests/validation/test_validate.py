@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from proactive_bench.dataset import draft_dataset, runnable_dataset
+from proactive_bench.validation import lint
 from proactive_bench.validation.lint import drafts_problems, validate_all, validate_root, validate_suites
 from tests.helpers.cli import edit_yaml as _edit, run_cli
-from tests.helpers.paths import DATA, EXAMPLE, ODYSSEY_MINI
+from tests.helpers.paths import AGENTIF_MINI, DATA, EXAMPLE, ODYSSEY_MINI
 
 LAB = "episodes/lab_manager/sessions"
 
@@ -481,3 +482,22 @@ def test_validate_all_reports_what_the_episodes_and_the_suites_report_apart(two_
     assert together_problems == problems + task_problems
     assert task_problems and any(p.level == "error" for p in problems)
     assert sorted(together_tasks) == sorted(tasks) and sorted(together.episodes) == sorted(dataset.episodes)
+
+
+def test_a_suite_s_tasks_checked_in_shares_report_what_its_load_all_does(
+    two_broken_episodes: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Shares of one task each, over the workers after the episodes: the tasks in the same order, the same problems."""
+    shutil.copytree(ODYSSEY_MINI / "odyssey", two_broken_episodes / "odyssey")
+    shutil.copytree(AGENTIF_MINI / "agentif", two_broken_episodes / "agentif")
+    broken = two_broken_episodes / "odyssey/od_test_vendor_memo/task.yaml"
+    broken.write_text(broken.read_text() + "\nunknown_field: 1\n")
+    _edit(two_broken_episodes / "odyssey/od_test_email_supplier/task.yaml", lambda d: d["reference"][0].update(details=["d9"]))
+    tasks, task_problems = validate_suites(two_broken_episodes)
+    monkeypatch.setattr(lint, "TASKS_PER_JOB", 1)
+    jobs = [job for name in ("odyssey", "agentif") for job in lint._suite_jobs(name, two_broken_episodes)]
+    assert len(jobs) == 6 and {lint._size(job) for job in jobs} == {0}  # after every episode
+    _, together_tasks, together_problems = validate_all(two_broken_episodes)
+    assert list(together_tasks) == list(tasks) and len(tasks) == 4
+    assert together_problems[-len(task_problems) :] == task_problems
+    assert {p.file for p in task_problems} >= {"odyssey/od_test_vendor_memo/task.yaml", "odyssey/od_test_email_supplier/task.yaml"}

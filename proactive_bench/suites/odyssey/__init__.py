@@ -12,7 +12,7 @@
 | `memory_docs.py` | `HistoryDay`, `MemoryDoc`, `Granularity`; raw documents (sessions, utterances) and rendering |
 | `memory_summaries.py` | `Summarizer`: session and chunk summaries, made once per task, model and prompt version (call cache) |
 | `memory_coverage.py` | `detail_coverage`: the share of a task's detail cues its memory context holds, with the context's tokens (offline) |
-| `distractors.py` | a task's history lengthened deterministically with the authored exchanges of `distractors.yaml`, those close to the task's apps first (plus: extra sessions; neo: longer days) |
+| `distractors.py` | a task's history lengthened deterministically with the authored exchanges of `distractors.yaml`, those close to the task's apps first (plus: extra sessions; neo: longer days), made once per task's arguments |
 | `memory_tokens.py` | the token counter of context figures (tiktoken offline, else chars/4) |
 | `retrieval.py` | `BM25Retriever` (offline default), `EmbeddingRetriever` (async; its queries on the run's model-call path once bound) |
 | `retrieval_embedders.py` | `Embedder`, `OpenAIEmbedder` (`/v1/embeddings` through `llm.EmbeddingClient`: document vectors kept per server and model, queries recorded calls of the run, role `embedder`) |

@@ -29,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from proactive_bench.suites.odyssey.memory_docs import HistoryDay, render_history, render_turns
+from proactive_bench.suites.odyssey.memory_docs import DAY_BREAK, HistoryDay, render_day, render_turns
 from proactive_bench.suites.odyssey.memory_tokens import ApproxCounter
 from proactive_bench.yaml_files import read_yaml_file
 
@@ -90,7 +90,14 @@ def library() -> tuple[Exchange, ...]:
 def _reached(days: Sequence[HistoryDay], target: Target) -> bool:
     if len(days) < target.sessions or sum(len(day.turns) for day in days) < target.turns:
         return False
-    return ApproxCounter().count(render_history(sorted(days, key=lambda day: day.date))) >= target.tokens
+    history = sum(map(_rendered_length, days)) + len(DAY_BREAK) * max(len(days) - 1, 0)  # len(render_history(days)), any order
+    return ApproxCounter().count_length(history) >= target.tokens
+
+
+@lru_cache(maxsize=4096)
+def _rendered_length(day: HistoryDay) -> int:
+    """``len(render_day(day))``, kept: the history is measured again after every exchange added, its days mostly unchanged."""
+    return len(render_day(day))
 
 
 def _usable(cues: Sequence[str], month: int) -> list[Exchange]:
@@ -110,13 +117,21 @@ def lengthen(
 ) -> list[HistoryDay]:
     """``days`` (the authored history, in date order) with distractors added to the split's target size; the
     exchanges close to ``apps`` (the task's) come first, each group in the seeded order."""
+    return list(_lengthened(tuple(days), split, seed, task_id, tuple(cues), now, frozenset(apps)))
+
+
+@lru_cache(maxsize=64)
+def _lengthened(
+    days: tuple[HistoryDay, ...], split: Split, seed: int, task_id: str, cues: tuple[str, ...], now: date, apps: frozenset[str]
+) -> tuple[HistoryDay, ...]:
+    """:func:`lengthen`'s history, kept by its arguments: validating a task asks for its history several times."""
     rng = random.Random(f"{task_id}/{seed}")
     pool = _usable(cues, now.month)
     rng.shuffle(pool)
-    pool.sort(key=lambda ex: not ex.apps & set(apps), reverse=True)  # popped from the end: the close ones first
+    pool.sort(key=lambda ex: not ex.apps & apps, reverse=True)  # popped from the end: the close ones first
     if split == "neo":
-        return _inserted(list(days), pool, TARGETS["neo"])
-    return _sessions(list(days), pool, rng, TARGETS["plus"], now)
+        return tuple(_inserted(list(days), pool, TARGETS["neo"]))
+    return tuple(_sessions(list(days), pool, rng, TARGETS["plus"], now))
 
 
 def _sessions(days: list[HistoryDay], pool: list[Exchange], rng: random.Random, target: Target, now: date) -> list[HistoryDay]:

@@ -77,9 +77,13 @@ def render_day(day: HistoryDay) -> str:
     return f"## {day.date.isoformat()}\n{render_turns(day.turns)}"
 
 
+DAY_BREAK = "\n\n"
+"""What separates two days in a rendered history."""
+
+
 def render_history(days: Sequence[HistoryDay]) -> str:
     """The whole history, day after day (the long-context setting)."""
-    return "\n\n".join(render_day(day) for day in days)
+    return DAY_BREAK.join(render_day(day) for day in days)
 
 
 def raw_documents(days: Sequence[HistoryDay], granularity: Granularity) -> list[MemoryDoc]:

@@ -44,7 +44,11 @@ class ApproxCounter:
     name: str = f"approx-chars/{CHARS_PER_TOKEN_ESTIMATE}"
 
     def count(self, text: str) -> int:
-        return math.ceil(len(text) / CHARS_PER_TOKEN_ESTIMATE)
+        return self.count_length(len(text))
+
+    def count_length(self, chars: int) -> int:
+        """The count of any text of ``chars`` characters."""
+        return math.ceil(chars / CHARS_PER_TOKEN_ESTIMATE)
 
 
 @dataclass(frozen=True)

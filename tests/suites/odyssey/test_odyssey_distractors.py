@@ -11,7 +11,7 @@ import yaml
 from pydantic import ValidationError
 
 from proactive_bench.suites.odyssey import TARGETS, HistoryDay, detail_coverage, lengthen, parse_memory_setting, render_history
-from proactive_bench.suites.odyssey.distractors import library
+from proactive_bench.suites.odyssey.distractors import Target, _reached, library
 from proactive_bench.suites.odyssey.memory_tokens import ApproxCounter
 from proactive_bench.suites.odyssey.task import APPS, OdysseyTask
 from tests.helpers.paths import DATA, ODYSSEY_MINI
@@ -71,6 +71,29 @@ def test_the_same_seed_gives_the_same_history_and_another_seed_or_task_another()
     assert one == lengthen(authored, "plus", 3, "t1", [], NOW)
     assert one != lengthen(authored, "plus", 4, "t1", [], NOW)
     assert one != lengthen(authored, "plus", 3, "t2", [], NOW)
+
+
+def test_a_history_is_measured_as_its_rendering_counts_in_any_order() -> None:
+    """The target is judged on the lengths of the days' renderings (kept per day), as on the rendered history."""
+    for split, seed in (("plus", 3), ("neo", 5), ("plus", 8)):
+        days = lengthen(_days(5 if split == "neo" else 6), split, seed, "t1", [], NOW)
+        for cut in (len(days), len(days) // 2, 1, 0):
+            some = days[:cut][::-1]  # out of date order, as while sessions are added
+            sessions, turns, tokens = _size(sorted(some, key=lambda d: d.date))
+            for target in (
+                Target(turns, tokens, sessions),
+                Target(turns, tokens + 1, sessions),
+                Target(turns, max(tokens - 1, 0), sessions),
+            ):
+                assert _reached(some, target) == (tokens >= target.tokens and turns >= target.turns and sessions >= target.sessions)
+
+
+def test_a_lengthened_history_is_kept_but_each_caller_gets_its_own_list() -> None:
+    authored = _days(6)
+    one = lengthen(authored, "plus", 3, "t1", [], NOW)
+    one.pop()
+    assert lengthen(authored, "plus", 3, "t1", [], NOW) == lengthen(list(authored), "plus", 3, "t1", (), NOW, ())
+    assert len(lengthen(authored, "plus", 3, "t1", [], NOW)) == len(one) + 1
 
 
 def test_an_exchange_matching_a_detail_cue_is_never_used() -> None:
