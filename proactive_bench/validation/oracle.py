@@ -28,6 +28,7 @@ import asyncio
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cache, lru_cache
 from pathlib import Path
 
 from proactive_bench.data_model import SessionOutcome
@@ -36,7 +37,7 @@ from proactive_bench.episode import RunSpec, execute_run, start_run
 from proactive_bench.scaffolds import ADVERSARY_MODES
 from proactive_bench.scoring import EpisodeResult
 from proactive_bench.store import Store
-from proactive_bench.suites import DEFAULT_SUITE, TaskScore, read_agentif_task, score_task
+from proactive_bench.suites import DEFAULT_SUITE, AgentIFTask, TaskScore, read_agentif_task, score_task
 
 REVEAL_ORDERS = ("forward", "reverse")
 
@@ -164,14 +165,22 @@ PASS_RATE_BASELINES: list[OracleBar] = [
 
 def agentif_rule_score(result: EpisodeResult, episode: LoadedEpisode) -> TaskScore | None:
     """The run's AgentIF score over the task's rule-graded items only (the oracle has no judge); None when the task does not load."""
-    task, _ = read_agentif_task(episode.directory.parent.parent, episode.episode.id)
-    if task is None:
+    file = episode.directory / "task.yaml"
+    ruled = _rule_graded_task(episode.directory.parent.parent, episode.episode.id, file.read_bytes() if file.is_file() else b"")
+    if ruled is None:
         return None
-    ruled = task.model_copy(update={"rubric": [i for i in task.rubric if i.grader == "rule"]})
     session = result.sessions[0] if result.sessions else None
     if session is None or session.status == SessionOutcome.ERROR:
         return score_task(ruled, {}, errored=True)
     return score_task(ruled, {g.item_id: g.status for g in session.grades}, session.provided_intents)
+
+
+@lru_cache(maxsize=16)
+def _rule_graded_task(root: Path, name: str, _content: bytes) -> AgentIFTask | None:
+    """The task with its rule-graded items only, read once per content of its file (``_content``): every bar and dropped
+    step of an oracle scores the same task, and parsing its file took a tenth of running them."""
+    task, _ = read_agentif_task(root, name)
+    return None if task is None else task.model_copy(update={"rubric": [i for i in task.rubric if i.grader == "rule"]})
 
 
 ScoreTest = Callable[[TaskScore, float, str], str | None]
@@ -291,7 +300,9 @@ def run_oracle(episode: LoadedEpisode, root: Path, bars: list[OracleBar] | None 
     """Run every baseline in each of its reveal orders on one scratch results store (the suite's bars, and the dropped-step
     runs, when ``bars`` is None)."""
     with tempfile.TemporaryDirectory(prefix="pbench-oracle-") as tmp:
-        store = Store(Path(tmp) / "oracle.db")
+        scratch = Path(tmp) / "oracle.db"
+        scratch.write_bytes(_empty_results_database())
+        store = Store(scratch)
 
         def play(played: LoadedEpisode, chosen: list[OracleBar]) -> list[OracleOutcome]:
             return _play_bars(store, Path(tmp), played, root, chosen)
@@ -299,6 +310,16 @@ def run_oracle(episode: LoadedEpisode, root: Path, bars: list[OracleBar] | None 
         if bars is not None:
             return play(episode, bars)
         return play(episode, SUITE_BASELINES.get(episode.suite, PASS_RATE_BASELINES)) + dropped_step_outcomes(episode, play)
+
+
+@cache
+def _empty_results_database() -> bytes:
+    """An empty results database at this pbench's schema, migrated once per process: each oracle's scratch store starts
+    as a copy of it (migrating a new database costs about ten times the copy, once per task of a dataset)."""
+    with tempfile.TemporaryDirectory(prefix="pbench-oracle-") as tmp:
+        path = Path(tmp) / "empty.db"
+        Store(path).close_connections()  # the write-ahead log folded into the file
+        return path.read_bytes()
 
 
 Play = Callable[[LoadedEpisode, list[OracleBar]], list[OracleOutcome]]

@@ -206,11 +206,26 @@ def first_sent_minute(records: list[ToolRecord], seq: int) -> str | None:
 
 def apps_before(apps: AppStore, minute: str) -> AppStore:
     """The apps without the rows sent at or after ``minute`` (mail, chat): what had been sent before it."""
-    earlier = AppStore()
-    earlier.restore(
-        {table: [r for r in rows if not ("sent_at" in r and str(r["sent_at"])[:16] >= minute)] for table, rows in apps.snapshot().items()}
-    )
-    return earlier
+    return _SentBefore(apps, minute)
+
+
+class _SentBefore(AppStore):
+    """A read-only view of the apps without the rows sent at or after a minute: it filters the apps' own rows as they are
+    read, instead of copying every table into a database of its own (most of a played day's figures went into such
+    copies). An attempt's predicates and checkers read app rows only (:meth:`AppStore.rows`); the view has no
+    database, so it has nothing to write to."""
+
+    def __init__(self, apps: AppStore, minute: str) -> None:  # not AppStore's: no database opened
+        self.path, self.apps, self.minute = None, apps, minute
+
+    def __repr__(self) -> str:
+        return f"_SentBefore({self.apps!r}, {self.minute!r})"
+
+    def rows(self, table_name: str) -> list[dict[str, Any]]:
+        return [r for r in self.apps.rows(table_name) if not ("sent_at" in r and str(r["sent_at"])[:16] >= self.minute)]
+
+    def snapshot(self) -> dict[str, list[dict[str, Any]]]:
+        return {table: kept for table in self.apps.snapshot() if (kept := self.rows(table))}
 
 
 def attempt_predicate(raw: dict[str, Any]) -> BaseModel:

@@ -31,7 +31,10 @@ from proactive_bench.suites.trainee.validity import baseline_problems, scenario_
 
 @pytest.mark.parametrize("template", sorted(TEMPLATES))
 def test_template_keeps_the_rules_over_seeds(template: str) -> None:
-    assert template_problems(template, range(1, 7)) == []
+    """Seeds 2-6 here; seed 1 of every template is checked by ``validate --suite trainee --seeds 1``
+    (tests/suites/trainee/test_trainee_runs.py), which finds no problem in any template: playing it again here
+    would repeat the same computation (a template and seed is ~1 s of CPU, a sixth of this test)."""
+    assert template_problems(template, range(2, 7)) == []
 
 
 @pytest.mark.parametrize("template", sorted(TEMPLATES))
