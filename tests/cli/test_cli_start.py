@@ -26,7 +26,7 @@ from proactive_bench.store.engine import locate, make_engine
 from proactive_bench.store.migration import HEAD, migrate, revision_of
 from proactive_bench.testing import StubServer, error_reply
 from proactive_bench.validation import digests
-from tests.helpers.cli import LOADED, modules_loaded, run_cli
+from tests.helpers.cli import loaded_run, modules_loaded, run_cli
 from tests.helpers.paths import MINI, REPO
 
 HEAVY = (
@@ -235,15 +235,8 @@ DEAD = "http://127.0.0.1:9/v1"
 def test_a_dead_endpoint_fails_before_loading_an_agent_or_runner(args: tuple[str, ...], tmp_path: Path) -> None:
     """A model server that is not there (nothing listens on port 9) is the first check that needs one: it fails before the
     agent, its model client (openai, LangChain) or the runner (LangGraph) is imported."""
-    done = subprocess.run(
-        [sys.executable, "-c", LOADED, *args, "--base-url", DEAD, "--db", str(tmp_path / "p.db")],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=120,
-    )
+    done, loaded = loaded_run(*args, "--base-url", DEAD, "--db", str(tmp_path / "p.db"))
     assert done.returncode == 2 and f"cannot reach the model server at {DEAD}" in done.stderr, done.stderr
-    loaded = set(json.loads(done.stderr.strip().splitlines()[-1]))
     assert "proactive_bench.dataset.loading" in loaded  # it did load the episodes
     unneeded = (*EPISODE_UNNEEDED, *AGENT, "proactive_bench.episode.runner", "proactive_bench.episode.launch")
     assert not {m for m in loaded for other in unneeded if m == other or m.startswith(other + ".")}
@@ -299,11 +292,8 @@ def test_a_cached_validate_loads_no_checks_and_no_database(tmp_path: Path) -> No
     """The second ``validate`` of unchanged data answers from the report the first stored (same output, same exit code)."""
     data = tmp_path / "mini"
     shutil.copytree(MINI, data)
-    cold = subprocess.run(
-        [sys.executable, "-c", LOADED, "validate", "--data", str(data)], capture_output=True, text=True, cwd=REPO, timeout=300
-    )
+    cold, checked = loaded_run("validate", "--data", str(data), timeout=300)
     assert cold.returncode == 0, cold.stderr
-    checked = set(json.loads(cold.stderr.strip().splitlines()[-1]))
     assert "proactive_bench.validation.lint" in checked and "proactive_bench.episode.environment" in checked  # it did replay
     unneeded = (
         "proactive_bench.episode.runner",

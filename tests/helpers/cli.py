@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -48,18 +50,36 @@ def run_episode_json(*args: str) -> dict[str, Any]:
 
 
 LOADED = """
-import atexit, json, sys
-atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))
+import atexit, json, os, sys
+def _write(path=os.environ.pop("PBENCH_MODULES_OUT")):
+    with open(path, "w") as out:
+        json.dump(sorted(sys.modules), out)
+atexit.register(_write)
 sys.argv[0] = "pbench"
 from proactive_bench.cli import app
 app()
 """
-"""``pbench ARGS`` in a child process that prints, as it exits, the modules it imported (a JSON list, the last line of stderr)."""
+"""``pbench ARGS`` in a child process that writes, as it exits, the modules it imported (a JSON list) to the file named by
+``PBENCH_MODULES_OUT``: a file, not stderr, where a list over 64 kB was once cut at the pipe's size in a CI run (the
+child still exited 0: an exception in an exit handler does not change the code; likely a full pipe whose shared open file
+another process had made non-blocking)."""
+
+
+def loaded_run(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """``pbench ARGS`` in a fresh process (``env``: its environment, default this one's): the finished process (text
+    output captured) and the modules it had imported when it exited (empty if it died before writing them)."""
+    with tempfile.TemporaryDirectory(prefix="pbench-modules-") as folder:
+        out = Path(folder) / "modules.json"
+        child_env = {**(os.environ if env is None else env), "PBENCH_MODULES_OUT": str(out)}
+        done = subprocess.run(
+            [sys.executable, "-c", LOADED, *args], capture_output=True, text=True, cwd=REPO, env=child_env, timeout=timeout
+        )
+        return done, set(json.loads(out.read_text())) if out.exists() else set()
 
 
 def modules_loaded(*args: str, code: int = 0, env: dict[str, str] | None = None) -> set[str]:
     """The modules a fresh ``pbench args`` process (``env``: its environment, default this one's) has imported when it exits
     (it must exit with ``code``)."""
-    done = subprocess.run([sys.executable, "-c", LOADED, *args], capture_output=True, text=True, cwd=REPO, env=env, timeout=120)
+    done, loaded = loaded_run(*args, env=env)
     assert done.returncode == code, done.stderr
-    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+    return loaded
