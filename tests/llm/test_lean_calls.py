@@ -20,30 +20,18 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.rate_limiters import InMemoryRateLimiter
 from langchain_core.runnables import RunnableConfig, RunnableLambda
-from langchain_core.tools import tool
 from langchain_core.tracers.context import collect_runs
 from langchain_openai import ChatOpenAI
 from langgraph.graph import END, START, StateGraph
 from langsmith import tracing_context
-from pydantic import BaseModel
 from typing_extensions import TypedDict
 
 from proactive_bench.llm.models import ChatSettings, make_chat_model
 from proactive_bench.llm.transport import ChatTransport, HttpChatOpenAI
 from proactive_bench.testing.stub_server import StubServer, text_reply, tool_call_reply
+from tests.helpers.chat_shapes import Verdict, read_list
 
 QUESTION = [SystemMessage("You keep the shopping list."), HumanMessage("What is on it?")]
-
-
-class Verdict(BaseModel):
-    label: str
-    score: int
-
-
-@tool
-def read_list(name: str) -> str:
-    """Read a shopping list by name."""
-    return name
 
 
 class Seen(AsyncCallbackHandler):

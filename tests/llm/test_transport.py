@@ -13,9 +13,7 @@ from typing import Any
 import openai
 import pytest
 from langchain_core.messages import HumanMessage
-from langchain_core.tools import tool
 from langchain_openai import ChatOpenAI
-from pydantic import BaseModel
 
 from proactive_bench.llm.cache import CallCache
 from proactive_bench.llm.models import ChatSettings, make_chat_model
@@ -37,19 +35,9 @@ from proactive_bench.testing.stub_server import (
     text_reply,
     tool_call_reply,
 )
+from tests.helpers.chat_shapes import Verdict, read_list
 
 QUESTION = [HumanMessage("What is on the shopping list?")]
-
-
-class Verdict(BaseModel):
-    label: str
-    score: int
-
-
-@tool
-def read_list(name: str) -> str:
-    """Read a shopping list by name."""
-    return name
 
 
 @pytest.fixture
