@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import itertools
 import os
 import re
 import stat
@@ -279,9 +280,7 @@ def _real_folder(path: str) -> bool:
 def _link_below(root: str, parts: tuple[str, ...]) -> bool:
     """Whether ``root`` or a component on the way down ``parts`` from it is a symlink; the way ends at the first one that
     cannot be looked at (missing), as ``os.path.realpath`` (not strict) leaves the rest as it is."""
-    path = root.rstrip("/")
-    for part in ("", *parts):
-        path = f"{path}/{part}" if part else root
+    for path in itertools.accumulate(parts, lambda above, part: f"{above}/{part}", initial=root):
         try:
             mode = os.lstat(path).st_mode
         except OSError:
