@@ -108,10 +108,11 @@ def test_a_wheel_installed_in_a_fresh_venv_runs_an_episode_from_another_folder(w
     # the dependencies (and pip) from this environment's site folders, as a plain path entry: their .pth files (this
     # checkout's editable install among them) are not read, so pbench itself comes only from the wheel
     (site / "dependencies.pth").write_text("\n".join(dict.fromkeys([sysconfig.get_path("purelib"), sysconfig.get_path("platlib")])) + "\n")
-    subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", str(wheel)], check=True, timeout=300)
+    # without PYTHONPATH, for pip too: a checkout on it (with its editable install's egg-info) reads as pbench installed
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", str(wheel)], check=True, timeout=300, env=env)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     found = "import json, proactive_bench, pbench_data; print(json.dumps([*proactive_bench.__path__, *pbench_data.__path__]))"  # pbench_data: a namespace package
     where = json.loads(subprocess.run([python, "-c", found], cwd=elsewhere, env=env, capture_output=True, text=True, check=True).stdout)
     assert where and all(Path(p).is_relative_to(site) for p in where), where  # not this checkout
