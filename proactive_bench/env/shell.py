@@ -211,16 +211,22 @@ def _limiter(timeout_s: float, max_processes: int) -> Callable[[], None]:
     return limit
 
 
-def count_processes(uid: int) -> int:
-    """How many processes the uid runs now (RLIMIT_NPROC counts them all, not just ours)."""
-    count = 0
+def processes_of(uid: int) -> set[int]:
+    """The pids the uid runs now (RLIMIT_NPROC counts them all, not just ours)."""
+    pids = set()
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
             uid_line = next(line for line in status.read_text().splitlines() if line.startswith("Uid:"))
         except (OSError, StopIteration):
             continue
-        count += int(uid_line.split()[1]) == uid
-    return count
+        if int(uid_line.split()[1]) == uid:
+            pids.add(int(status.parent.name))
+    return pids
+
+
+def count_processes(uid: int) -> int:
+    """How many processes the uid runs now."""
+    return len(processes_of(uid))
 
 
 def hand_over(root: Path) -> None:
