@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any, cast
 
 from sqlalchemy import Connection
@@ -26,16 +27,11 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement
 
-Bind = tuple[str, Callable[[Any], Any] | None, Any]
-"""A bound parameter: its name, its type's processor (None: the value as it is) and its own value (for a literal)."""
-
-_REQUIRED = object()
-
 
 class Direct:
     """A statement compiled for one dialect, executed straight on the driver's cursor (see the module)."""
 
-    __slots__ = ("_binds", "_error", "dialect", "positional", "sql")
+    __slots__ = ("_error", "_get", "_literals", "_names", "_processors", "dialect", "positional", "sql")
 
     def __init__(self, statement: ClauseElement, dialect: Dialect, keys: Sequence[str] | None = None, many: bool = False) -> None:
         """``keys``: the columns an INSERT or UPDATE without values of its own sets; ``many``: executed for several rows
@@ -48,19 +44,24 @@ class Direct:
         self.sql = compiled.string
         self.dialect = dialect
         self.positional = compiled.positional
-        names: Sequence[str] = compiled.positiontup if self.positional and compiled.positiontup is not None else list(compiled.binds)
-        self._binds: tuple[Bind, ...] = tuple(_bind(compiled.binds[name], name, dialect) for name in names)
+        names = tuple(compiled.positiontup if self.positional and compiled.positiontup is not None else compiled.binds)
+        binds = [compiled.binds[name] for name in names]
+        self._names = names
+        self._literals = {name: bind.effective_value for name, bind in zip(names, binds, strict=True) if not bind.required}
+        """The values of the parameters a row need not give (a literal's)."""
+        self._processors = tuple(
+            (n, process) for n, bind in enumerate(binds) if (process := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None
+        )
+        """Per parameter whose type has one, its place and the processor SQLAlchemy's execution applies (None included)."""
+        self._get: Callable[[Mapping[str, Any]], Sequence[Any]] = _getter(names)
         self._error = dialect.loaded_dbapi.Error
 
     def params(self, values: Mapping[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
         """The driver's parameters for one row of ``values`` (by bound parameter name), processed as SQLAlchemy does."""
-        processed = []
-        for name, process, own in self._binds:
-            value = values[name] if own is _REQUIRED else values.get(name, own)
-            processed.append(value if process is None else process(value))  # None too, as SQLAlchemy does
-        if self.positional:
-            return tuple(processed)
-        return {name: value for (name, _, _), value in zip(self._binds, processed, strict=True)}
+        row = list(self._get({**self._literals, **values} if self._literals else values))
+        for n, process in self._processors:
+            row[n] = process(row[n])
+        return tuple(row) if self.positional else dict(zip(self._names, row, strict=True))
 
     def execute(self, db: Connection, values: Mapping[str, Any] | None = None) -> list[Any]:
         """Run it once inside ``db``'s transaction; the rows it returns (a SELECT, or RETURNING), as the driver gives them."""
@@ -91,7 +92,11 @@ class Direct:
 def direct(statement: ClauseElement, dialect: Dialect, keys: Sequence[str] | None = None, many: bool = False) -> Direct:
     """``statement`` as a :class:`Direct` for ``dialect``, compiled at its first use (kept per dialect, as long as the
     dialect lives; the statement itself must be one built once, as each call site's ``functools.cache`` does)."""
-    found = _compiled.setdefault(dialect, {})
+    global _last
+    last_dialect, found = _last
+    if last_dialect is not dialect:
+        found = _compiled.setdefault(dialect, {})
+        _last = (dialect, found)  # in a process with one database, the same dialect comes next: no weak reference made
     key = (statement, None if keys is None else tuple(keys), many)
     made = found.get(key)
     if made is None:
@@ -101,10 +106,13 @@ def direct(statement: ClauseElement, dialect: Dialect, keys: Sequence[str] | Non
 
 _compiled: weakref.WeakKeyDictionary[Dialect, dict[tuple[Any, ...], Direct]] = weakref.WeakKeyDictionary()
 """Per dialect (each engine has its own), its statements as compiled for it."""
+_last: tuple[Dialect | None, dict[tuple[Any, ...], Direct]] = (None, {})
+"""The dialect looked up last and its statements."""
 
 
-def _bind(bind: Any, name: str, dialect: Dialect) -> Bind:
-    """A compiled statement's bound parameter as (name, processor, own value): the processor SQLAlchemy's execution applies
-    (``TypeEngine.dialect_impl(...).bind_processor``), the literal's value or :data:`_REQUIRED`."""
-    own = _REQUIRED if bind.required else bind.effective_value
-    return name, bind.type.dialect_impl(dialect).bind_processor(dialect), own
+def _getter(names: Sequence[str]) -> Callable[[Mapping[str, Any]], Sequence[Any]]:
+    """The values of ``names`` in a row, in order (``itemgetter``, which returns a lone value for a single name)."""
+    if len(names) == 1:
+        name = names[0]
+        return lambda values: (values[name],)
+    return itemgetter(*names) if names else lambda _: ()
