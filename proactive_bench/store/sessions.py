@@ -39,12 +39,14 @@ class SessionQueries:
 
     def save_session(
         self,
-        session_run: SessionRun,
+        session_run: SessionRun | PendingRow,
         rows: Sequence[PendingRow],
         checkpoints: Mapping[int, bytes],
         blobs: Mapping[str, bytes] | None = None,
     ) -> None:
         """A finished session, its rows and workspace checkpoints (position to archive), in one transaction.
+        ``session_run``: its row, as the table's object (its ``id`` is set here) or as ``pending_row(SessionRun, ...)``
+        (plain values: an ORM object costs tens of µs to make).
 
         ``blobs`` (sha256 to bytes: the file contents a checkpoint manifest names) go into the archive table too,
         compressed where that makes them smaller; snapshots are stored as deltas (:mod:`~proactive_bench.store.snapshots`).
@@ -55,23 +57,20 @@ class SessionQueries:
         every model answer recorded so far on this database; under a lease
         (``fence``), only while this process still holds it (LeaseLost otherwise).
         """
-        table: Table = SessionRun.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
-        values = {c.key: value for c in table.columns if not ((value := getattr(session_run, c.key)) is None and c.primary_key)}
+        values = _session_run_values(session_run)
+        run_id = values["run_id"]
         dialect = self.engine.dialect
         add_archive, point, started, insert_run = _session_statements(dialect.name)
         answers = self.answers.take()  # every answer recorded so far goes in with it (replay needs them all)
         try:
             with self.engine.begin() as db:  # the driver's cursor (direct.py): SQLAlchemy's execution cost more than the statements
-                direct(started, dialect).execute(
-                    db, {"run_id": session_run.run_id}
-                )  # the first write: the transaction holds the write lock from here
+                direct(started, dialect).execute(db, {"run_id": run_id})  # the first write: the transaction holds the write lock from here
                 lost = check_fence(db, self.fence or (), answer_fences(answers))  # the save's leases and the answers', in one read
                 write_answers(db, answers, lost)
-                inserted = direct(insert_run, dialect, tuple(values)).execute(db, values)
-                session_run.id = inserted[0][0]
-                insert_rows(db, session_run.id, [row for row in rows if row.table is not Snapshot])
+                ((session_run_id,),) = direct(insert_run, dialect, tuple(values)).execute(db, values)
+                insert_rows(db, session_run_id, [row for row in rows if row.table is not Snapshot])
                 snapshots = write_snapshots(
-                    db, session_run.run_id, session_run.id, [row.values for row in rows if row.table is Snapshot], self.last_snapshots
+                    db, run_id, session_run_id, [row.values for row in rows if row.table is Snapshot], self.last_snapshots
                 )
                 manifests = {position: (hashlib.sha256(data).hexdigest(), data) for position, data in checkpoints.items()}
                 archived = {**(blobs or {}), **dict(manifests.values())}
@@ -79,13 +78,14 @@ class SessionQueries:
                     db, [_archive_row(digest, data) for digest, data in archived.items()]
                 )
                 direct(point, dialect, CHECKPOINT_COLUMNS, many=True).executemany(
-                    db,
-                    [{"run_id": session_run.run_id, "position": position, "sha256": digest} for position, (digest, _) in manifests.items()],
+                    db, [{"run_id": run_id, "position": position, "sha256": digest} for position, (digest, _) in manifests.items()]
                 )
         except BaseException:
             self.answers.put_back(answers)  # written later, by the next flush or save
             raise
         remember(self.last_snapshots, snapshots)
+        if isinstance(session_run, SessionRun):
+            session_run.id = session_run_id
 
     def add_rows(self, session_run_id: int, rows: Sequence[PendingRow]) -> None:
         """Rows for a saved session (re-scoring's model calls, for instance), in one transaction."""
@@ -135,6 +135,16 @@ class SessionQueries:
                 )
                 found.update((digest, _content(data, codec)) for digest, data, codec in db.exec(stmt))
         return found
+
+
+def _session_run_values(session_run: SessionRun | PendingRow) -> dict[str, Any]:
+    """A session run's columns to insert (its key left out when it has none yet)."""
+    if isinstance(session_run, PendingRow):
+        if session_run.table is not SessionRun:
+            raise TypeError(f"a session run's row, not {session_run.table.__name__}'s")
+        return session_run.values
+    table: Table = SessionRun.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
+    return {c.key: value for c in table.columns if not ((value := getattr(session_run, c.key)) is None and c.primary_key)}
 
 
 def _archive_row(digest: str, content: bytes) -> dict[str, Any]:
