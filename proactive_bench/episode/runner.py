@@ -98,7 +98,7 @@ from proactive_bench.scoring import (
     grade_session,
     session_burden,
 )
-from proactive_bench.store import LLMCall, PendingRow, RunLike, SessionRun, SessionRunLike, Store, WriteThread
+from proactive_bench.store import LLMCall, PendingRow, RunLike, SessionRun, SessionRunLike, Store, WriteThread, pending_row
 from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import FollowUpUser, UserSimulator
 
@@ -438,7 +438,8 @@ async def _run_one(
     if packs[position].cut:  # also in the checkpoint's manifest
         log.warning("checkpoint_cut", run=run.id, session=session.id, cut=packs[position].cut)
     calls = wiring.ledger.take()
-    session_run = SessionRun(
+    session_run = pending_row(  # plain values: the ORM object cost more than its row's insert
+        SessionRun,
         run_id=run.id,
         session_id=session.id,
         position=position,

@@ -16,6 +16,7 @@ from sqlalchemy import UniqueConstraint, delete
 from sqlmodel import Column, Field, Session, SQLModel, col, select
 
 from proactive_bench.store.columns import CompressedText
+from proactive_bench.store.direct import direct
 from proactive_bench.store.engine import bytewise, insert_ignoring
 from proactive_bench.store.lease import Fence, Fences, fence_tuple, lost_fences
 from proactive_bench.store.writer import WriteThread
@@ -150,16 +151,28 @@ class RecordedAnswers:
             db.execute(delete(ModelCallEntry).where(col(ModelCallEntry.namespace).startswith(f"{run_id}/")))
 
 
-def write_answers(db: Any, waiting: list[Waiting]) -> None:
-    """Insert answers taken from :class:`RecordedAnswers` through a connection, as the transaction's first write; an
-    answer already recorded under the same (namespace, key, occurrence) stays, as the cache's own rule says (two writers
-    of a shared namespace, such as the runs of a sweep summarising one odyssey task, may record the same answer).
-    Answers recorded under a lease this process no longer holds are left out (:func:`~proactive_bench.store.lease.lost_fences`)."""
+def write_answers(db: Any, waiting: list[Waiting], lost: set[Fence] | None = None) -> None:
+    """Insert answers taken from :class:`RecordedAnswers` through a connection (one statement); an answer already
+    recorded under the same (namespace, key, occurrence) stays, as the cache's own rule says (two writers of a shared
+    namespace, such as the runs of a sweep summarising one odyssey task, may record the same answer). Answers recorded
+    under a lease this process no longer holds are left out: those in ``lost``, as the caller read them in this
+    transaction (:func:`~proactive_bench.store.lease.check_fence`), else read here as the transaction's first write
+    (:func:`~proactive_bench.store.lease.lost_fences`)."""
     if not waiting:
         return
-    lost = lost_fences(db, {fence for fences, _ in waiting for fence in fences})
+    if lost is None:
+        lost = lost_fences(db, answer_fences(waiting))
     rows = [row for fences, row in waiting if lost.isdisjoint(fences)]
-    if lost:
-        log.warning("answers_dropped_lease_lost", answers=len(waiting) - len(rows), leases=sorted(fence.scope for fence in lost))
-    if rows:
-        db.execute(insert_ignoring(ModelCallEntry, db.dialect.name), rows)
+    if len(rows) < len(waiting):
+        dropped = sorted({fence.scope for fences, _ in waiting for fence in fences if fence in lost})
+        log.warning("answers_dropped_lease_lost", answers=len(waiting) - len(rows), leases=dropped)
+    direct(insert_ignoring(ModelCallEntry, db.dialect.name), db.dialect, ANSWER_COLUMNS, many=True).executemany(db, rows)
+
+
+def answer_fences(waiting: list[Waiting]) -> set[Fence]:
+    """Every lease the waiting answers are written under."""
+    return {fence for fences, _ in waiting for fence in fences}
+
+
+ANSWER_COLUMNS = ("namespace", "key", "occurrence", "generations")
+"""The columns of a recorded answer's row (:meth:`RecordedAnswers.add`)."""

@@ -24,11 +24,11 @@ from sqlmodel import SQLModel
 
 from proactive_bench.store.answers import RecordedAnswers
 from proactive_bench.store.cleanup import CleanupQueries
+from proactive_bench.store.direct import direct
 from proactive_bench.store.engine import StoreOpenError, locate, make_engine
 from proactive_bench.store.judgments import JudgmentQueries
 from proactive_bench.store.lease import Fences, check_fence
 from proactive_bench.store.migration import migrate, require_head
-from proactive_bench.store.pending import insert_into
 from proactive_bench.store.probes import ProbeQueries
 from proactive_bench.store.reading import ReadQueries
 from proactive_bench.store.records import Record
@@ -76,13 +76,14 @@ class Store(ReadQueries, SessionQueries, JudgmentQueries, ProbeQueries, CleanupQ
     def add(self, *rows: SQLModel) -> None:
         """Insert rows in one transaction, parents first (the tables' foreign-key order); a row's generated key is set on it.
 
-        Core, row by row: the ORM's unit of work cost more than the inserts (a run's row is added at every start)."""
+        Row by row on the driver (:mod:`~proactive_bench.store.direct`): the ORM's unit of work cost more than the inserts
+        (a run's row is added at every start)."""
         with self.engine.begin() as db:
             for row in sorted(rows, key=lambda row: _TABLE_ORDER.get(row.__table__.name, len(_TABLE_ORDER))):  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
                 table: Table = row.__table__  # type: ignore[attr-defined]  # as above
                 values = {c.key: value for c in table.columns if not ((value := getattr(row, c.key)) is None and c.primary_key)}
-                key = db.execute(insert_into(table), values).inserted_primary_key
-                for column, value in zip(table.primary_key.columns, key or (), strict=False):
+                (key,) = direct(_insert_returning_key(table), db.dialect, tuple(values)).execute(db, values)
+                for column, value in zip(table.primary_key.columns, key, strict=True):
                     if getattr(row, column.key) is None:
                         setattr(row, column.key, value)
 
@@ -102,7 +103,7 @@ class Store(ReadQueries, SessionQueries, JudgmentQueries, ProbeQueries, CleanupQ
         if unknown := changes.keys() - table.columns.keys():
             raise TypeError(f"{table.name} has no columns {sorted(unknown)}")
         with self.engine.begin() as db:
-            if db.execute(_update_by_key(table), {**changes, **primary}).rowcount != 1:
+            if len(direct(_update_by_key(table), db.dialect, tuple(changes)).execute(db, {**changes, **primary})) != 1:
                 raise LookupError(f"{table.name} {list(primary.values())} is not in {self.name}")
             if self.fence is not None:  # after the write: on SQLite the transaction then holds the write lock
                 check_fence(db, self.fence)
@@ -123,6 +124,13 @@ KEY_PREFIX = "key_"
 
 @cache
 def _update_by_key(table: Table) -> Any:
-    """An UPDATE of ``table``'s row by its primary key, built once: the columns it sets are the other parameters' names
-    (a statement built per call cost its construction and cache key every time)."""
-    return update(table).where(*(column == bindparam(f"{KEY_PREFIX}{column.key}") for column in table.primary_key.columns))
+    """An UPDATE of ``table``'s row by its primary key, returning the key (a row changed or none), built once: the columns
+    it sets are the other parameters' names (a statement built per call cost its construction and cache key every time)."""
+    key = table.primary_key.columns
+    return update(table).where(*(column == bindparam(f"{KEY_PREFIX}{column.key}") for column in key)).returning(*key)
+
+
+@cache
+def _insert_returning_key(table: Table) -> Any:
+    """``table``'s INSERT returning the row's primary key (generated or given), built once."""
+    return table.insert().returning(*table.primary_key.columns)

@@ -52,6 +52,8 @@ from sqlalchemy import BigInteger, Column, Connection, bindparam, delete, insert
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import Field, SQLModel, col
 
+from proactive_bench.store.direct import direct
+
 log = structlog.get_logger(__name__)
 
 HEARTBEAT_S = 3.0
@@ -104,17 +106,19 @@ Fences = Fence | tuple[Fence, ...]
 """What a writer's saves check: one lease, or several that must all still be its own (a Ray task: its sweep's and its run's)."""
 
 
-def check_fence(db: Connection, fences: Fences) -> None:
-    """Inside a write transaction: raise LeaseLost unless every fence's owner still holds its lease (one primary-key read for all).
+def check_fence(db: Connection, fences: Fences, others: Collection[Fence] = ()) -> set[Fence]:
+    """Inside a write transaction that has written: raise LeaseLost unless every fence's owner still holds its lease;
+    those of ``others`` (the waiting answers' fences, say) no longer held, read in the same statement (one primary-key read for all).
 
     SQLite serializes the transaction once it has written; other databases
     lock the rows read here until commit (FOR SHARE), so a takeover waits.
     """
     checked = fence_tuple(fences)
-    owners = {scope: owner for scope, owner in db.execute(_owners_of(), {"scopes": [fence.scope for fence in checked]})}
+    lost = _lost(db, {*checked, *others})
     for fence in checked:
-        if owners.get(fence.scope) != fence.owner:
+        if fence in lost:
             raise LeaseLost(f"{fence.scope}: another process took over this run's lease; this one stops without saving")
+    return lost
 
 
 def fence_tuple(fences: Fences) -> tuple[Fence, ...]:
@@ -132,10 +136,17 @@ def lost_fences(db: Connection, fences: Collection[Fence]) -> set[Fence]:
     """
     if not fences:
         return set()
-    scopes = sorted({fence.scope for fence in fences})
     if db.dialect.name == "sqlite":
-        db.execute(update(Lease).where(col(Lease.scope).in_(scopes)).values(owner=col(Lease.owner)))
-    owners = {scope: owner for scope, owner in db.execute(_owners_of(), {"scopes": scopes})}
+        for chunk in _chunks(sorted({fence.scope for fence in fences})):
+            direct(_touch_leases(len(chunk)), db.dialect).execute(db, chunk)
+    return _lost(db, fences)
+
+
+def _lost(db: Connection, fences: Collection[Fence]) -> set[Fence]:
+    """Those of ``fences`` whose owner no longer holds the lease, read under a share lock."""
+    owners: dict[str, str] = {}
+    for chunk in _chunks(sorted({fence.scope for fence in fences})):
+        owners.update(direct(_owners_of(len(chunk)), db.dialect).execute(db, chunk))
     return {fence for fence in fences if owners.get(fence.scope) != fence.owner}
 
 
@@ -145,14 +156,30 @@ def holds(store: Any, fence: Fence) -> bool:
         return bool(db.execute(select(col(Lease.owner)).where(col(Lease.scope) == fence.scope)).scalar() == fence.owner)
 
 
+SCOPES_PER_STATEMENT = 512
+"""The most lease scopes one statement names (bound parameters stay well under every database's limit)."""
+
+
+def _chunks(scopes: list[str]) -> Iterator[dict[str, str]]:
+    """Scopes as the parameters of :func:`_owners_of` or :func:`_touch_leases`: at most SCOPES_PER_STATEMENT a chunk, each
+    chunk padded to a power of two by repeating its last scope (the same rows; a statement per size, not per count)."""
+    for start in range(0, len(scopes), SCOPES_PER_STATEMENT):
+        chunk = scopes[start : start + SCOPES_PER_STATEMENT]
+        size = 1 << (len(chunk) - 1).bit_length()
+        yield {f"scope{n}": chunk[min(n, len(chunk) - 1)] for n in range(size)}
+
+
 @cache
-def _owners_of() -> Any:
-    """The owners of some leases, read under a share lock; built once (this runs at every session save)."""
-    return (
-        select(col(Lease.scope), col(Lease.owner))
-        .where(col(Lease.scope).in_(bindparam("scopes", expanding=True)))
-        .with_for_update(read=True)
-    )
+def _owners_of(count: int) -> Any:
+    """The owners of ``count`` leases (parameters ``scope0``...), read under a share lock; built once per count (this runs at every session save)."""
+    scopes: list[Any] = [bindparam(f"scope{n}") for n in range(count)]
+    return select(col(Lease.scope), col(Lease.owner)).where(col(Lease.scope).in_(scopes)).with_for_update(read=True)
+
+
+@cache
+def _touch_leases(count: int) -> Any:
+    """An UPDATE of ``count`` leases' rows that changes no value (SQLite: the write lock); built once per count."""
+    return update(Lease).where(col(Lease.scope).in_([bindparam(f"scope{n}") for n in range(count)])).values(owner=col(Lease.owner))
 
 
 class HeldLease:

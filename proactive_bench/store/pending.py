@@ -11,6 +11,8 @@ from typing import Any
 from sqlalchemy import Connection, Table
 from sqlmodel import SQLModel
 
+from proactive_bench.store.direct import direct
+
 
 @dataclass(frozen=True, slots=True)
 class PendingRow:
@@ -50,12 +52,12 @@ def _column_defaults(table: type[SQLModel]) -> tuple[dict[str, Any], dict[str, C
 
 
 def insert_rows(db: Connection, session_run_id: int, rows: Sequence[PendingRow]) -> None:
-    """Insert pending rows for a session run: one bulk insert per table."""
+    """Insert pending rows for a session run: one bulk insert per table (run on the driver, :mod:`~proactive_bench.store.direct`)."""
     by_table: dict[Table, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         by_table[row.table.__table__].append({**row.values, "session_run_id": session_run_id})  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
     for table, values in by_table.items():
-        db.execute(insert_into(table), values)
+        direct(insert_into(table), db.dialect, tuple(values[0]), many=True).executemany(db, values)
 
 
 @cache

@@ -12,6 +12,8 @@ from typing import Any
 from sqlalchemy import Engine, bindparam
 from sqlmodel import Field, Session, SQLModel, col, select
 
+from proactive_bench.store.direct import direct
+
 
 class ProbeRow(SQLModel, table=True):
     """A stored probe of one model on one server."""
@@ -31,8 +33,9 @@ class ProbeQueries:
 
     def probe_report(self, base_url: str, model: str) -> str | None:
         """The latest stored probe report of ``model`` on ``base_url`` (JSON), if any."""
-        with self.engine.connect() as db:  # Core: every run of a sweep asks, and the ORM session cost more than the query
-            return db.execute(_latest_report(), {"base_url": base_url, "model": model}).scalar()
+        with self.engine.connect() as db:  # on the driver (direct.py): every run of a sweep asks, on the event loop
+            found = direct(_latest_report(), db.dialect).execute(db, {"base_url": base_url, "model": model})
+            return str(found[0][0]) if found else None
 
     def add_probe_report(self, base_url: str, model: str, report: str) -> None:
         with Session(self.engine) as db:

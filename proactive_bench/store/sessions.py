@@ -8,14 +8,15 @@ from collections.abc import Collection, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Engine, Table, bindparam, update
+from sqlalchemy import Engine, Table, bindparam, insert, or_, update
 from sqlmodel import Session, col, func, select
 
-from proactive_bench.store.answers import RecordedAnswers, write_answers
+from proactive_bench.store.answers import RecordedAnswers, answer_fences, write_answers
 from proactive_bench.store.codec import compress_if_smaller, decompress
+from proactive_bench.store.direct import direct
 from proactive_bench.store.engine import insert_ignoring, upsert
 from proactive_bench.store.lease import Fences, check_fence
-from proactive_bench.store.pending import PendingRow, insert_into, insert_rows
+from proactive_bench.store.pending import PendingRow, insert_rows
 from proactive_bench.store.records import SessionRunLike
 from proactive_bench.store.snapshots import LastWritten, remember, write_snapshots
 from proactive_bench.store.tables import (
@@ -38,12 +39,14 @@ class SessionQueries:
 
     def save_session(
         self,
-        session_run: SessionRun,
+        session_run: SessionRun | PendingRow,
         rows: Sequence[PendingRow],
         checkpoints: Mapping[int, bytes],
         blobs: Mapping[str, bytes] | None = None,
     ) -> None:
         """A finished session, its rows and workspace checkpoints (position to archive), in one transaction.
+        ``session_run``: its row, as the table's object (its ``id`` is set here) or as ``pending_row(SessionRun, ...)``
+        (plain values: an ORM object costs tens of µs to make).
 
         ``blobs`` (sha256 to bytes: the file contents a checkpoint manifest names) go into the archive table too,
         compressed where that makes them smaller; snapshots are stored as deltas (:mod:`~proactive_bench.store.snapshots`).
@@ -54,40 +57,35 @@ class SessionQueries:
         every model answer recorded so far on this database; under a lease
         (``fence``), only while this process still holds it (LeaseLost otherwise).
         """
-        table: Table = SessionRun.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
-        values = {c.key: value for c in table.columns if not ((value := getattr(session_run, c.key)) is None and c.primary_key)}
-        add_archive, point, started = _session_statements(self.engine.dialect.name)
+        values = _session_run_values(session_run)
+        run_id = values["run_id"]
+        dialect = self.engine.dialect
+        add_archive, point, started, insert_run = _session_statements(dialect.name)
         answers = self.answers.take()  # every answer recorded so far goes in with it (replay needs them all)
         try:
-            with self.engine.begin() as db:  # Core: the ORM session's bulk-insert path cost more than the inserts
-                write_answers(db, answers)
-                db.execute(started, {"run_id": session_run.run_id})  # the first write: the transaction holds the write lock from here
-                if self.fence is not None:
-                    check_fence(db, self.fence)
-                inserted = db.execute(insert_into(table), values).inserted_primary_key
-                assert inserted is not None  # an INSERT of one row returns its key
-                session_run.id = inserted[0]
-                assert session_run.id is not None
-                insert_rows(db, session_run.id, [row for row in rows if row.table is not Snapshot])
+            with self.engine.begin() as db:  # the driver's cursor (direct.py): SQLAlchemy's execution cost more than the statements
+                direct(started, dialect).execute(db, {"run_id": run_id})  # the first write: the transaction holds the write lock from here
+                lost = check_fence(db, self.fence or (), answer_fences(answers))  # the save's leases and the answers', in one read
+                write_answers(db, answers, lost)
+                ((session_run_id,),) = direct(insert_run, dialect, tuple(values)).execute(db, values)
+                insert_rows(db, session_run_id, [row for row in rows if row.table is not Snapshot])
                 snapshots = write_snapshots(
-                    db, session_run.run_id, session_run.id, [row.values for row in rows if row.table is Snapshot], self.last_snapshots
+                    db, run_id, session_run_id, [row.values for row in rows if row.table is Snapshot], self.last_snapshots
                 )
                 manifests = {position: (hashlib.sha256(data).hexdigest(), data) for position, data in checkpoints.items()}
                 archived = {**(blobs or {}), **dict(manifests.values())}
-                if archived:
-                    db.execute(add_archive, [_archive_row(digest, data) for digest, data in archived.items()])
-                if manifests:
-                    db.execute(
-                        point,
-                        [
-                            {"run_id": session_run.run_id, "position": position, "sha256": digest}
-                            for position, (digest, _) in manifests.items()
-                        ],
-                    )
+                direct(add_archive, dialect, ARCHIVE_COLUMNS, many=True).executemany(
+                    db, [_archive_row(digest, data) for digest, data in archived.items()]
+                )
+                direct(point, dialect, CHECKPOINT_COLUMNS, many=True).executemany(
+                    db, [{"run_id": run_id, "position": position, "sha256": digest} for position, (digest, _) in manifests.items()]
+                )
         except BaseException:
             self.answers.put_back(answers)  # written later, by the next flush or save
             raise
         remember(self.last_snapshots, snapshots)
+        if isinstance(session_run, SessionRun):
+            session_run.id = session_run_id
 
     def add_rows(self, session_run_id: int, rows: Sequence[PendingRow]) -> None:
         """Rows for a saved session (re-scoring's model calls, for instance), in one transaction."""
@@ -139,6 +137,16 @@ class SessionQueries:
         return found
 
 
+def _session_run_values(session_run: SessionRun | PendingRow) -> dict[str, Any]:
+    """A session run's columns to insert (its key left out when it has none yet)."""
+    if isinstance(session_run, PendingRow):
+        if session_run.table is not SessionRun:
+            raise TypeError(f"a session run's row, not {session_run.table.__name__}'s")
+        return session_run.values
+    table: Table = SessionRun.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
+    return {c.key: value for c in table.columns if not ((value := getattr(session_run, c.key)) is None and c.primary_key)}
+
+
 def _archive_row(digest: str, content: bytes) -> dict[str, Any]:
     data, codec = compress_if_smaller(content)
     return {"sha256": digest, "data": data, "codec": codec}
@@ -153,13 +161,21 @@ def _content(data: bytes, codec: str | None) -> bytes:
     return decompress(data)
 
 
+ARCHIVE_COLUMNS = ("sha256", "data", "codec")
+CHECKPOINT_COLUMNS = ("run_id", "position", "sha256")
+
+
 @cache
-def _session_statements(dialect: str) -> tuple[Any, Any, Any]:
+def _session_statements(dialect: str) -> tuple[Any, Any, Any, Any]:
     """Store an archive unless already there; point a run's position at an archive (replacing an earlier pointer);
-    mark a run that saves its first session (of this start) as running (RunStatus: created or interrupted → running)."""
+    mark a run that saves its first session (of this start) as running (RunStatus: created or interrupted → running);
+    insert the session run, returning its id."""
     runs = Run.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
+    sessions = SessionRun.__table__  # type: ignore[attr-defined]  # as above
+    resumable = or_(runs.c.status == "created", runs.c.status == "interrupted")  # not an IN: an IN's list is rendered at execution
     return (
         insert_ignoring(WorkspaceArchive, dialect),
         upsert(Checkpoint, ["run_id", "position"], ["sha256"], dialect),
-        update(runs).where(runs.c.id == bindparam("run_id"), runs.c.status.in_(("created", "interrupted"))).values(status="running"),
+        update(runs).where(runs.c.id == bindparam("run_id"), resumable).values(status="running"),
+        insert(sessions).returning(sessions.c.id),
     )

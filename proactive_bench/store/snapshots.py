@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, insert, text as sql_text
-from sqlmodel import col
+from sqlalchemy import Connection, bindparam, insert, text as sql_text
 
 from proactive_bench.store.codec import compress, dumps
+from proactive_bench.store.direct import direct
 from proactive_bench.store.reading import CHAIN, LATEST_PER_KIND, whole_snapshot
 from proactive_bench.store.tables import Snapshot
 
@@ -54,7 +54,9 @@ def write_snapshots(
     """
     if not snapshots:
         return {}
-    previous: dict[str, int] = {kind: snapshot_id for snapshot_id, kind in db.execute(_latest_per_kind(), {"run_id": run_id})}
+    previous: dict[str, int] = {
+        kind: snapshot_id for snapshot_id, kind in direct(_latest_per_kind(), db.dialect).execute(db, {"run_id": run_id})
+    }
     rows, texts, lengths = [], [], []
     for snapshot in snapshots:
         key, text = (run_id, snapshot["kind"]), dumps(snapshot["content"])
@@ -75,7 +77,8 @@ def write_snapshots(
         )
         texts.append(text)
         lengths.append(1 + (base.length if base else 0))
-    ids: dict[str, int] = {kind: id_ for id_, kind in db.execute(_insert_returning_ids(), rows)}
+    numbered = {f"{column}{n}": value for n, row in enumerate(rows) for column, value in row.items()}
+    ids: dict[str, int] = {kind: id_ for id_, kind in direct(_insert_returning_ids(len(rows)), db.dialect).execute(db, numbered)}
     return {(run_id, row["kind"]): Written(ids[row["kind"]], text, length) for row, text, length in zip(rows, texts, lengths, strict=True)}
 
 
@@ -104,7 +107,14 @@ def _latest_per_kind() -> Any:
 
 
 @cache
-def _insert_returning_ids() -> Any:
-    """A session's snapshots' INSERT, returning each one's id with its kind (one per kind: a unique key); built once.
-    Returned in no particular order, so the rows go in one statement (in parameter order, SQLite would take a statement per row)."""
-    return insert(Snapshot).returning(col(Snapshot.id), col(Snapshot.kind))
+def _insert_returning_ids(count: int) -> Any:
+    """An INSERT of ``count`` snapshots in one statement (parameters ``session_run_id0``, ``kind0``, ``content0``,
+    ``base0``, ...), returning each one's id with its kind (one per kind: a unique key); built once per count.
+    One statement for all: several would each be a round trip to a database server."""
+    table = Snapshot.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
+    rows = [{column: bindparam(f"{column}{n}", type_=table.c[column].type) for column in SNAPSHOT_COLUMNS} for n in range(count)]
+    return insert(table).values(rows).returning(table.c.id, table.c.kind)
+
+
+SNAPSHOT_COLUMNS = ("session_run_id", "kind", "content", "base")
+"""The columns a session's save sets in a snapshot's row."""

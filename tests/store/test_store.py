@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -96,6 +98,30 @@ def test_a_session_is_saved_with_its_rows_and_pending_rows_take_the_models_defau
     assert [m.content for m in store.rows(MessageRow, session_run.id)] == ["hi"]
     with pytest.raises(TypeError, match="no columns"):
         pending_row(MessageRow, turn=0, role="user", content="x", mood="happy")
+
+
+def test_a_session_run_given_as_a_pending_row_is_stored_as_its_object_would_be(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    run = Run(persona="p", model="m", user_backend="rules", data_root=".", workspace=".")
+    store.add(run)
+    when = datetime(2026, 1, 2, 3, 4, 5, 6789, tzinfo=UTC)
+    columns = {
+        "run_id": run.id,
+        "position": 1,
+        "status": "completed",
+        "turns": 3,
+        "steps": 4,
+        "error": "e",
+        "started": when,
+        "finished": when,
+    }
+    store.save_session(SessionRun(session_id="a1", **columns), [], {})  # type: ignore[arg-type]  # the columns' values, each of its type
+    store.save_session(pending_row(SessionRun, session_id="a2", **columns), [], {})
+    first, second = store.session_runs(run.id)
+    assert (second.id, second.session_id) == (first.id + 1, "a2")
+    assert replace(second, id=first.id, session_id="a1") == first
+    with pytest.raises(TypeError, match="a session run's row, not MessageRow's"):
+        store.save_session(pending_row(MessageRow, turn=0, role="user", content="x"), [], {})
 
 
 def test_update_sets_the_columns_of_a_stored_row_and_refuses_a_missing_one(tmp_path: Path) -> None:

@@ -1,0 +1,118 @@
+"""The statements of the hot write path (a session's save, the recorded answers' flush), compiled once per dialect and run
+on the driver's cursor.
+
+Through :meth:`sqlalchemy.engine.Connection.execute`, a statement already compiled still costs 15 to 25 µs of Python per
+execution (an execution context, every parameter set processed, a result set up), several times what SQLite takes to run
+it; a save runs about a dozen. A :class:`Direct` statement is compiled by SQLAlchemy once (its SQL, and the bound
+parameters' processors of its types: times as text on SQLite, JSON, compression), and each execution only applies those
+processors and hands the values to the DBAPI cursor of the transaction's connection, so what is stored is what
+SQLAlchemy would store (``tests/store/test_direct.py`` compares the rows on SQLite and PostgreSQL). A driver error is
+raised as SQLAlchemy raises it (``IntegrityError``, ``OperationalError``: :class:`sqlalchemy.exc.DBAPIError`).
+
+Only statements that need nothing at execution time qualify: no column default computed in Python, no expanding
+``IN``, no parameter name that needs escaping (refused when compiled), and result columns read as the driver returns
+them (ids, text).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
+from typing import Any, cast
+
+from sqlalchemy import Connection
+from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement
+
+
+class Direct:
+    """A statement compiled for one dialect, executed straight on the driver's cursor (see the module)."""
+
+    __slots__ = ("_error", "_get", "_literals", "_names", "_processors", "dialect", "positional", "sql")
+
+    def __init__(self, statement: ClauseElement, dialect: Dialect, keys: Sequence[str] | None = None, many: bool = False) -> None:
+        """``keys``: the columns an INSERT or UPDATE without values of its own sets; ``many``: executed for several rows
+        at once (no implicit RETURNING of the generated key)."""
+        compiled = cast(
+            SQLCompiler, statement.compile(dialect=dialect, column_keys=None if keys is None else list(keys), for_executemany=many)
+        )
+        if compiled.insert_prefetch or compiled.update_prefetch or compiled.post_compile_params or compiled.escaped_bind_names:
+            raise ValueError(f"not a statement to run directly (defaults computed in Python, an expanding IN or escaped names): {compiled}")
+        self.sql = compiled.string
+        self.dialect = dialect
+        self.positional = compiled.positional
+        names = tuple(compiled.positiontup if self.positional and compiled.positiontup is not None else compiled.binds)
+        binds = [compiled.binds[name] for name in names]
+        self._names = names
+        self._literals = {name: bind.effective_value for name, bind in zip(names, binds, strict=True) if not bind.required}
+        """The values of the parameters a row need not give (a literal's)."""
+        self._processors = tuple(
+            (n, process) for n, bind in enumerate(binds) if (process := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None
+        )
+        """Per parameter whose type has one, its place and the processor SQLAlchemy's execution applies (None included)."""
+        self._get: Callable[[Mapping[str, Any]], Sequence[Any]] = _getter(names)
+        self._error = dialect.loaded_dbapi.Error
+
+    def params(self, values: Mapping[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
+        """The driver's parameters for one row of ``values`` (by bound parameter name), processed as SQLAlchemy does."""
+        row = list(self._get({**self._literals, **values} if self._literals else values))
+        for n, process in self._processors:
+            row[n] = process(row[n])
+        return tuple(row) if self.positional else dict(zip(self._names, row, strict=True))
+
+    def execute(self, db: Connection, values: Mapping[str, Any] | None = None) -> list[Any]:
+        """Run it once inside ``db``'s transaction; the rows it returns (a SELECT, or RETURNING), as the driver gives them."""
+        params = self.params(values or {})
+        cursor = db.connection.cursor()
+        try:
+            cursor.execute(self.sql, params)
+            return list(cursor.fetchall()) if cursor.description is not None else []
+        except self._error as exc:
+            raise DBAPIError.instance(self.sql, params, exc, self._error, dialect=self.dialect) from exc
+        finally:
+            cursor.close()
+
+    def executemany(self, db: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Run it for every row (one driver call; no rows returned) inside ``db``'s transaction."""
+        if not rows:
+            return
+        params = [self.params(row) for row in rows]
+        cursor = db.connection.cursor()
+        try:
+            cursor.executemany(self.sql, params)  # type: ignore[arg-type]  # every row's parameters are of one kind (tuples or dicts)
+        except self._error as exc:
+            raise DBAPIError.instance(self.sql, params, exc, self._error, dialect=self.dialect, ismulti=True) from exc
+        finally:
+            cursor.close()
+
+
+def direct(statement: ClauseElement, dialect: Dialect, keys: Sequence[str] | None = None, many: bool = False) -> Direct:
+    """``statement`` as a :class:`Direct` for ``dialect``, compiled at its first use (kept per dialect, as long as the
+    dialect lives; the statement itself must be one built once, as each call site's ``functools.cache`` does)."""
+    global _last
+    last_dialect, found = _last
+    if last_dialect is not dialect:
+        found = _compiled.setdefault(dialect, {})
+        _last = (dialect, found)  # in a process with one database, the same dialect comes next: no weak reference made
+    key = (statement, None if keys is None else tuple(keys), many)
+    made = found.get(key)
+    if made is None:
+        made = found[key] = Direct(statement, dialect, keys, many)
+    return made
+
+
+_compiled: weakref.WeakKeyDictionary[Dialect, dict[tuple[Any, ...], Direct]] = weakref.WeakKeyDictionary()
+"""Per dialect (each engine has its own), its statements as compiled for it."""
+_last: tuple[Dialect | None, dict[tuple[Any, ...], Direct]] = (None, {})
+"""The dialect looked up last and its statements."""
+
+
+def _getter(names: Sequence[str]) -> Callable[[Mapping[str, Any]], Sequence[Any]]:
+    """The values of ``names`` in a row, in order (``itemgetter``, which returns a lone value for a single name)."""
+    if len(names) == 1:
+        name = names[0]
+        return lambda values: (values[name],)
+    return itemgetter(*names) if names else lambda _: ()

@@ -1,0 +1,166 @@
+"""Statements run on the driver (store/direct.py) store what SQLAlchemy's execution stores, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import bindparam, select, text
+from sqlalchemy.exc import IntegrityError
+
+from proactive_bench.store import Store, pending_row
+from proactive_bench.store.answers import ANSWER_COLUMNS, ModelCallEntry, write_answers
+from proactive_bench.store.direct import Direct, direct
+from proactive_bench.store.engine import insert_ignoring
+from proactive_bench.store.lease import Fence, check_fence, lost_fences, take_lease
+from proactive_bench.store.pending import insert_rows
+from proactive_bench.store.tables import (
+    SESSION_TABLES,
+    AgentErrorRow,
+    Grade,
+    IntentEvent,
+    LLMCall,
+    MessageRow,
+    PersonLabel,
+    Run,
+    SessionRun,
+    Snapshot,
+    ToolCallRow,
+)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    """A maker of new results databases: SQLite files, or databases on the test PostgreSQL server."""
+    made = iter(range(100))
+    if request.param == "sqlite":
+        return lambda: str(tmp_path / f"r{next(made)}.db")
+    server = request.getfixturevalue("local_postgres")
+    return lambda: server.create_database(f"d{next(made)}_{tmp_path.name[-20:].lower().replace('-', '_')}")
+
+
+WHEN = datetime(2026, 3, 4, 5, 6, 7, 891011, tzinfo=UTC)
+
+
+def session_rows() -> list[Any]:
+    """Rows of every kind a save writes, with the values whose stored form depends on the column type."""
+    return [
+        pending_row(MessageRow, turn=1, role="user", content="héllo ✓ 'quoted' \x01"),
+        pending_row(MessageRow, turn=2, role="assistant", content=""),
+        pending_row(ToolCallRow, turn=1, seq=0, tool_name="read", call={"path": "a b", "n": [1, 2.5, None]}, result={"ok": True}, ok=True),
+        pending_row(ToolCallRow, turn=1, seq=1, tool_name="write", call={}, result={"error": "ü" * 300}, ok=False),
+        pending_row(Grade, item_id="c1", grader="rule", weight=0.5, score=None, rationale="r", error="e"),
+        pending_row(Grade, item_id="c2", grader="judge", weight=1.0, score=1),
+        pending_row(
+            LLMCall,
+            run_id="run1",
+            role="agent",
+            purpose="respond",
+            model="m",
+            method="json",
+            ok=True,
+            attempt=1,
+            latency_ms=12.25,
+            created=WHEN,
+        ),
+        pending_row(
+            LLMCall,
+            run_id="run1",
+            role="user",
+            purpose="reply",
+            model="m",
+            method="tool",
+            ok=False,
+            attempt=2,
+            latency_ms=3,
+            cached=True,
+            cost_usd=0.001,
+        ),
+        pending_row(IntentEvent, intent_id="i1", status="inferred", stage="question", turn=2, evidence="said so", decided_by="llm"),
+        pending_row(PersonLabel, turn=2, intent_id="i1", person="inferred", simulator="pending", simulator_name="llm"),
+        pending_row(AgentErrorRow, turn=0, type="ValueError", message="bad", frames=[{"file": "a.py", "line": 3}]),
+    ]
+
+
+def stored(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+    """Every session table's rows as the driver returns them (no type processing), LLMCall's creation time left out where
+    it was not given (a default of now)."""
+    found = {}
+    with store.engine.connect() as db:
+        for table in SESSION_TABLES:
+            name = table.__tablename__  # type: ignore[attr-defined]
+            found[name] = [tuple(row) for row in db.execute(text(f"SELECT * FROM {name} ORDER BY id")).all()]
+    found["llmcall"] = [row[:-1] if n else row for n, row in enumerate(found["llmcall"])]
+    return found
+
+
+def new_store(location: Any) -> tuple[Store, int]:
+    store = Store(location())
+    store.add(Run(id="run1", persona="p", model="m", user_backend="rules", data_root="d", workspace="w", created=WHEN))
+    session_run = SessionRun(run_id="run1", session_id="s1", position=1, started=WHEN)
+    store.add(session_run)
+    return store, session_run.id
+
+
+def test_rows_inserted_on_the_driver_are_stored_as_sqlalchemy_stores_them(location: Any) -> None:
+    by_core, core_id = new_store(location)
+    by_driver, driver_id = new_store(location)
+    rows = session_rows()
+    with by_core.engine.begin() as db:
+        for table in {row.table for row in rows}:
+            db.execute(table.__table__.insert(), [{**row.values, "session_run_id": core_id} for row in rows if row.table is table])  # type: ignore[attr-defined]
+    with by_driver.engine.begin() as db:
+        insert_rows(db, driver_id, rows)
+    assert stored(by_driver) == stored(by_core)
+    assert stored(by_core)["toolcall"][0][5][:4] == b"\x28\xb5\x2f\xfd"  # compressed, as the column type does
+
+
+def test_answers_and_snapshots_written_on_the_driver_read_back_as_saved(location: Any) -> None:
+    store, session_run_id = new_store(location)
+    answer = {"namespace": "run1/s1", "key": "k", "occurrence": 0, "generations": "x" * 500}
+    with store.engine.begin() as db:
+        write_answers(db, [((), answer), ((), {**answer, "occurrence": 1, "generations": "short"})])
+        write_answers(db, [((), {**answer, "generations": "another"})])  # the same key again: the first stays
+    assert store.answers.generations("run1/s1", "k", 0) == "x" * 500
+    assert store.answers.generations("run1/s1", "k", 1) == "short"
+    later = SessionRun(run_id="run1", session_id="s2", position=2, started=WHEN)
+    memory = {"notes": ["ä"] * 50}
+    store.save_session(later, [pending_row(Snapshot, kind="memory", content=memory), pending_row(Snapshot, kind="apps", content={})], {})
+    assert later.id is not None and later.id != session_run_id
+    assert store.snapshot(later.id, "memory") == memory
+    assert store.snapshot(later.id, "apps") == {}
+
+
+def test_a_driver_error_is_raised_as_sqlalchemy_raises_it(location: Any) -> None:
+    store, session_run_id = new_store(location)
+    with pytest.raises(IntegrityError), store.engine.begin() as db:
+        insert_rows(db, session_run_id, [pending_row(Grade, item_id="c1", grader="g", weight=1.0)] * 2)  # a session's grade once
+
+
+def test_a_statement_that_needs_work_at_execution_is_refused(tmp_path: Path) -> None:
+    dialect = Store(tmp_path / "r.db").engine.dialect
+    expanding = select(ModelCallEntry.key).where(ModelCallEntry.key.in_(bindparam("keys", expanding=True)))  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="not a statement to run directly"):
+        Direct(expanding, dialect)
+    assert direct(insert_ignoring(ModelCallEntry, dialect.name), dialect, ANSWER_COLUMNS, many=True) is direct(
+        insert_ignoring(ModelCallEntry, dialect.name), dialect, ANSWER_COLUMNS, many=True
+    )  # compiled once
+
+
+@pytest.mark.parametrize("count", [1, 3, 600])
+def test_fences_are_read_in_padded_chunks_and_only_the_lost_ones_are_reported(location: Any, count: int) -> None:
+    store = Store(location())
+    held = [take_lease(store.engine, f"scope{n:03}", "test").fence for n in range(count)]
+    lost = {Fence(held[0].scope, "someone else"), Fence("no such scope", "x")}
+    with store.engine.begin() as db:
+        assert lost_fences(db, {*held, *lost}) == lost
+    with store.engine.begin() as db:
+        assert check_fence(db, tuple(held), lost) == lost
+    with pytest.raises(Exception, match="another process took over"), store.engine.begin() as db:
+        check_fence(db, (*held, Fence(held[-1].scope, "not me")))
+
+
+def test_every_session_table_is_covered() -> None:
+    assert {row.table for row in session_rows()} | {Snapshot} == set(SESSION_TABLES)  # snapshots: the test above
