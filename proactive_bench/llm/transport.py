@@ -417,14 +417,7 @@ class HttpChatOpenAI(ChatOpenAI):
             return False
         if self.cache is not False and (self.cache is not None or get_llm_cache() is not None):
             return False
-        if _handlers(callbacks) or _handlers(self.callbacks) or self.verbose or get_debug():
-            return False
-        if _tracing_v2_is_enabled() or env_var_is_set("LANGCHAIN_TRACING") or env_var_is_set("LANGCHAIN_HANDLER"):
-            return False
-        return not any(
-            var.get() is not None or (env_var is not None and handler_class is not None and env_var_is_set(env_var))
-            for var, _inheritable, handler_class, env_var in _configure_hooks
-        )
+        return not (_handlers(self.callbacks) or self.verbose) and unobserved(callbacks)
 
     async def _agenerate(
         self,
@@ -567,6 +560,20 @@ def _answer_text(answer: dict[str, Any], content: bytes) -> str:
     except UnicodeDecodeError:
         return json.dumps(answer)
     return text if text.lstrip().startswith("{") else json.dumps(answer)
+
+
+def unobserved(callbacks: Callbacks = None) -> bool:
+    """Whether a LangChain run given ``callbacks`` (a list of handlers or a manager) would have no callback handler: none in
+    them, and none from anywhere else ``CallbackManager.configure`` draws on (LangChain's debug flag, tracing by the
+    environment or a tracing context, configure hooks such as ``collect_runs``), checked without building the manager."""
+    if _handlers(callbacks) or get_debug():
+        return False
+    if _tracing_v2_is_enabled() or env_var_is_set("LANGCHAIN_TRACING") or env_var_is_set("LANGCHAIN_HANDLER"):
+        return False
+    return not any(
+        var.get() is not None or (env_var is not None and handler_class is not None and env_var_is_set(env_var))
+        for var, _inheritable, handler_class, env_var in _configure_hooks
+    )
 
 
 def _handlers(callbacks: Callbacks) -> bool:
