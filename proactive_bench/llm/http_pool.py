@@ -72,6 +72,7 @@ class _Connection(asyncio.Protocol):
         self._parser = httptools.HttpResponseParser(self)
         self._answer: asyncio.Future[Answer] | None = None
         self._begun = False
+        self._until_close = False
         self._headers: dict[str, str] = {}
         self._chunks: list[bytes] = []
         self._size = 0
@@ -81,6 +82,9 @@ class _Connection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        if self._until_close and exc is None:  # an answer with neither a length nor chunks ends with its connection
+            self._until_close = False
+            self.on_message_complete()
         if self._begun:
             self._fail(aiohttp.ClientPayloadError(f"Response payload is not completed{f': {exc}' if exc else ''}"))
         else:
@@ -99,7 +103,7 @@ class _Connection(asyncio.Protocol):
         """Send one request and wait for its whole answer."""
         assert self.transport is not None
         self._answer = asyncio.get_running_loop().create_future()
-        self._begun, self.reusable, self._headers, self._chunks, self._size = False, False, {}, [], 0
+        self._begun, self._until_close, self.reusable, self._headers, self._chunks, self._size = False, False, False, {}, [], 0
         self.transport.write(head + body)
         try:
             return await self._answer
@@ -124,9 +128,12 @@ class _Connection(asyncio.Protocol):
         self._headers[name.decode("latin-1")] = value.decode("latin-1")
 
     def on_headers_complete(self) -> None:
-        length = next((v for k, v in self._headers.items() if k.lower() == "content-length"), None)
+        names = {name.lower(): value for name, value in self._headers.items()}
+        length = names.get("content-length")
         if length is not None and length.strip().isdigit() and int(length) > self.max_bytes:
             self._fail(MalformedBodyError(f"{self.url} announced a {int(length)}-byte body, over the {self.max_bytes}-byte cap"))
+        bodiless = self._parser.get_status_code() < 200 or self._parser.get_status_code() in (204, 304)
+        self._until_close = not bodiless and length is None and "chunked" not in names.get("transfer-encoding", "").lower()
 
     def on_body(self, body: bytes) -> None:
         self._size += len(body)
@@ -136,10 +143,14 @@ class _Connection(asyncio.Protocol):
         self._chunks.append(body)
 
     def on_message_complete(self) -> None:
-        if self._answer is None or self._answer.done():
+        if self._answer is None or self._answer.done() or self._until_close:
             return
-        self.reusable = self._parser.should_keep_alive()
-        self._answer.set_result(Answer(self._parser.get_status_code(), self._headers, b"".join(self._chunks)))
+        status = self._parser.get_status_code()
+        if status < 200:  # an interim answer (103 Early Hints, an unasked-for 100): the real one follows
+            self._begun, self._headers, self._chunks, self._size = False, {}, [], 0
+            return
+        self.reusable = not self.closed and self._parser.should_keep_alive()
+        self._answer.set_result(Answer(status, self._headers, b"".join(self._chunks)))
 
 
 class PostPool:
@@ -180,6 +191,7 @@ class PostPool:
             connection.close()
         self._open.clear()
         self._idle.clear()
+        self._limits.clear()  # bound to this event loop once contended; a reopened transport may run in another
 
     def _reuse(self, key: tuple[str, str, int]) -> _Connection | None:
         idle = self._idle.get(key)

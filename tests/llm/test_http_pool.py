@@ -178,3 +178,13 @@ async def test_with_a_proxy_set_requests_go_through_aiohttp_to_the_proxy(server:
         answer = await transport.complete("http://models.example/v1/chat/completions", {}, {"a": 1}, 5.0, 0)
     assert answer == json.loads(ANSWER)
     assert server.request_lines == ["POST http://models.example/v1/chat/completions HTTP/1.1"]  # the proxy's form of the request
+
+
+async def test_an_answer_ended_by_closing_its_connection_and_one_after_an_interim_answer_are_read(server: Server) -> None:
+    pool = PostPool(8)
+    server.answer = lambda n: (
+        b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + ANSWER if n == 1 else b"HTTP/1.1 103 Early Hints\r\nLink: </x>\r\n\r\n" + framed()
+    )
+    assert await post(pool, server) == (200, ANSWER)
+    assert await post(pool, server) == (200, ANSWER)
+    assert server.connections == 2
