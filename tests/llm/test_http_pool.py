@@ -4,12 +4,20 @@ them (length, chunked, close), servers that drop connections, oversized answers,
 from __future__ import annotations
 
 import asyncio
+import datetime
+import ipaddress
 import json
+import ssl
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import aiohttp
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 from proactive_bench.llm.faults import MalformedBodyError
 from proactive_bench.llm.http_pool import PostPool
@@ -188,3 +196,45 @@ async def test_an_answer_ended_by_closing_its_connection_and_one_after_an_interi
     assert await post(pool, server) == (200, ANSWER)
     assert await post(pool, server) == (200, ANSWER)
     assert server.connections == 2
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 signed by its own key (both PEM files)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = folder / "cert.pem", folder / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    return cert_file, key_file
+
+
+async def test_https_goes_over_tls_verified_against_the_default_trust(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cert_file, key_file = self_signed(tmp_path)
+    serving = Server()
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert_file, key_file)
+    listening = await asyncio.start_server(serving.handle, "127.0.0.1", 0, ssl=context)
+    url = f"https://127.0.0.1:{listening.sockets[0].getsockname()[1]}/v1/chat/completions"
+    async with listening:
+        with pytest.raises(aiohttp.ClientConnectionError, match="ssl:default"):  # not trusted: refused
+            await PostPool(8).post(url, {}, b"{}", 5.0, CAP)
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert_file))  # what the default context trusts
+        pool = PostPool(8)
+        assert [(await pool.post(url, {}, b"{}", 5.0, CAP))[2] for _ in range(2)] == [ANSWER] * 2
+        pool.close()
+        while serving.open_now:  # the server's side sees the close (after TLS's own closing)
+            await asyncio.sleep(0.01)
+    assert serving.connections == 1  # one connection kept alive (the refused handshake never reached the handler)
