@@ -36,7 +36,7 @@ _EXPORTS = Exports(
         "structured": ("METHODS", "RetryPolicy", "StructuredCaller", "StructuredOutputError"),
         "tool_models": ("ToolModels",),
         "tool_users": ("UsesToolModels",),
-        "transport": ("ChatTransport",),
+        "transport": ("ChatTransport", "unobserved"),
     },
 )
 
@@ -70,7 +70,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.llm.structured import METHODS, RetryPolicy, StructuredCaller, StructuredOutputError
     from proactive_bench.llm.tool_models import ToolModels
     from proactive_bench.llm.tool_users import UsesToolModels
-    from proactive_bench.llm.transport import ChatTransport
+    from proactive_bench.llm.transport import ChatTransport, unobserved
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -128,6 +128,7 @@ __all__ = [
     "tokens_from_error",
     "trim_history",
     "unlisten",
+    "unobserved",
     "usage_fields",
 ]
 

@@ -4,8 +4,9 @@ The OpenAI SDK spends a few milliseconds of CPU on every request (type-driven
 transformation of the payload, its own HTTP stack, response models) — at
 tens of thousands of calls in a sweep that, not the server, limits how many
 episodes one machine can drive. :class:`ChatTransport` posts the JSON that
-LangChain's ``ChatOpenAI`` already builds over one pooled ``aiohttp``
-session and returns the decoded answer; :class:`HttpChatOpenAI` is
+LangChain's ``ChatOpenAI`` already builds over pooled keep-alive connections
+(:mod:`~proactive_bench.llm.http_pool`; through ``aiohttp`` when a proxy is
+set) and returns the decoded answer; :class:`HttpChatOpenAI` is
 ``ChatOpenAI`` with its async calls sent that way (everything else —
 message conversion, tools, structured output, result parsing — is
 LangChain's own).
@@ -31,7 +32,7 @@ import os
 import random
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Literal, cast
 
@@ -64,6 +65,7 @@ from proactive_bench.exports import moved_names
 from proactive_bench.llm.cache import CallCache, ReplayMissError, request_key, served_generations
 from proactive_bench.llm.endpoints import EndpointHealth
 from proactive_bench.llm.faults import Fault, MalformedBodyError, classify, names_field
+from proactive_bench.llm.http_pool import PostPool
 from proactive_bench.llm.ledger import CACHED_FLAG
 from proactive_bench.llm.retry_log import note_retry
 from proactive_bench.llm.sent import note_request_sent
@@ -116,6 +118,9 @@ class ChatTransport:
         self.tokenizers: dict[str, str | None] = {}
         """The ``/tokenize`` shape each server answers (:mod:`~proactive_bench.llm.tokens`), None: it counts no tokens."""
         self._session: aiohttp.ClientSession | None = None
+        self._pool = PostPool(connections_per_host)
+        """Where chat requests go (:mod:`~proactive_bench.llm.http_pool`), unless a proxy is set (:attr:`_proxied`)."""
+        self._proxied: bool | None = None
 
     async def __aenter__(self) -> ChatTransport:
         return self
@@ -124,6 +129,7 @@ class ChatTransport:
         await self.aclose()
 
     async def aclose(self) -> None:
+        self._pool.close()
         if self._session is not None:
             await self._session.close()
             self._session = None
@@ -213,10 +219,12 @@ class ChatTransport:
 
     async def _post(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> tuple[dict[str, Any], bytes]:
         try:
-            async with self._client().post(url, data=body, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
-                content = await _read_capped(response, self.max_response_bytes, url)
-                status = response.status
-                reply_headers = response.headers  # copied only for an error (below)
+            if self._proxied is None:  # HTTP(S)_PROXY as the SDK honours it, read once: aiohttp goes through the proxy
+                self._proxied = bool(urllib.request.getproxies())
+            if self._proxied:
+                status, reply_headers, content = await self._post_aiohttp(url, headers, body, timeout)
+            else:
+                status, reply_headers, content = await self._pool.post(url, headers, body, timeout, self.max_response_bytes)
         except TimeoutError:
             raise openai.APITimeoutError(request=httpx2.Request("POST", url)) from None
         except aiohttp.ClientError as exc:
@@ -232,6 +240,11 @@ class ChatTransport:
         if not isinstance(answer, dict):
             raise MalformedBodyError(f"{url} answered with JSON that is not an object: {content[:200]!r}")
         return answer, content
+
+    async def _post_aiohttp(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> tuple[int, Mapping[str, str], bytes]:
+        """The POST through ``aiohttp``'s client (which goes through the proxy): status, headers, body."""
+        async with self._client().post(url, data=body, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
+            return response.status, response.headers, await _read_capped(response, self.max_response_bytes, url)
 
 
 def max_response_bytes_setting() -> int:
@@ -417,14 +430,7 @@ class HttpChatOpenAI(ChatOpenAI):
             return False
         if self.cache is not False and (self.cache is not None or get_llm_cache() is not None):
             return False
-        if _handlers(callbacks) or _handlers(self.callbacks) or self.verbose or get_debug():
-            return False
-        if _tracing_v2_is_enabled() or env_var_is_set("LANGCHAIN_TRACING") or env_var_is_set("LANGCHAIN_HANDLER"):
-            return False
-        return not any(
-            var.get() is not None or (env_var is not None and handler_class is not None and env_var_is_set(env_var))
-            for var, _inheritable, handler_class, env_var in _configure_hooks
-        )
+        return not (_handlers(self.callbacks) or self.verbose) and unobserved(callbacks)
 
     async def _agenerate(
         self,
@@ -567,6 +573,20 @@ def _answer_text(answer: dict[str, Any], content: bytes) -> str:
     except UnicodeDecodeError:
         return json.dumps(answer)
     return text if text.lstrip().startswith("{") else json.dumps(answer)
+
+
+def unobserved(callbacks: Callbacks = None) -> bool:
+    """Whether a LangChain run given ``callbacks`` (a list of handlers or a manager) would have no callback handler: none in
+    them, and none from anywhere else ``CallbackManager.configure`` draws on (LangChain's debug flag, tracing by the
+    environment or a tracing context, configure hooks such as ``collect_runs``), checked without building the manager."""
+    if _handlers(callbacks) or get_debug():
+        return False
+    if _tracing_v2_is_enabled() or env_var_is_set("LANGCHAIN_TRACING") or env_var_is_set("LANGCHAIN_HANDLER"):
+        return False
+    return not any(
+        var.get() is not None or (env_var is not None and handler_class is not None and env_var_is_set(env_var))
+        for var, _inheritable, handler_class, env_var in _configure_hooks
+    )
 
 
 def _handlers(callbacks: Callbacks) -> bool:

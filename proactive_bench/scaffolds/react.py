@@ -29,7 +29,7 @@ from langchain_core.messages import (
 )
 from langchain_core.runnables import RunnableBinding
 
-from proactive_bench.env import ToolError, ToolRecord, picture, render_result
+from proactive_bench.env import ToolError, ToolRecord, ToolSpec, picture, render_result
 from proactive_bench.llm import (
     CHARS_PER_TOKEN,
     DEFAULT_MAX_RETRIES,
@@ -192,14 +192,20 @@ class ReactAgent:
         self._tool_names: set[str] = set()
         self._tools_text = ""
         """The session's tool schemas as sent with every call: counted with the history, never trimmed."""
+        self._bound: dict[tuple[ToolSpec, ...], tuple[Any, dict[str, Any], str]] = {}
+        """Per set of tools: the model to call, its call arguments (the tools) and the tools' text (see :meth:`start_session`)."""
 
     def start_session(self, ctx: SessionContext) -> None:
         self._ctx = ctx
-        self._tool_names = {spec.name for spec in ctx.tools.specs}
-        tools = openai_tool_schemas(ctx.tools)
-        self._tools_text = json.dumps(tools, ensure_ascii=False) if tools else ""
-        self._runnable, self._call_kwargs = _unbound(self.model.bind_tools(tools) if tools else self.model)
-        self._method = "tools" if tools else "text"
+        specs = tuple(ctx.tools.specs)
+        self._tool_names = {spec.name for spec in specs}
+        if specs not in self._bound:  # the same tools in most sessions: bound (and their text made) once
+            tools = openai_tool_schemas(ctx.tools)
+            runnable, kwargs = _unbound(self.model.bind_tools(tools) if tools else self.model)
+            self._bound[specs] = runnable, kwargs, json.dumps(tools, ensure_ascii=False) if tools else ""
+        self._runnable, kwargs, self._tools_text = self._bound[specs]
+        self._call_kwargs = dict(kwargs)
+        self._method = "tools" if specs else "text"
         self._messages = [SystemMessage(system_prompt(ctx))]
 
     def end_session(self) -> None:

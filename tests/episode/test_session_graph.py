@@ -1,18 +1,30 @@
-"""The session graph's nodes run their inner model calls outside the graph's run config, unless a callback handler listens."""
+"""The session graph's nodes run their inner model calls outside the graph's run config, unless a callback handler listens;
+a run nothing observes takes the lean graph (each node's function, then its writes), an observed one LangGraph's own, with the
+same session either way."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from contextlib import closing
+from pathlib import Path
 from typing import Any, TypedDict
 from uuid import UUID
 
+import pytest
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import var_child_runnable_config
 from langgraph.graph import END, START, StateGraph
 
+import proactive_bench.episode.session_graph as session_graph_module
 from proactive_bench.episode.session_graph import outside_graph_run
+from proactive_bench.testing.stub_server import Reply, StubServer
+from tests.helpers.cli import run_cli, stub_server_args
+from tests.helpers.paths import MINI
+from tests.helpers.stub_models import FakeUserModel, agent_model
 
 
 class _State(TypedDict):
@@ -64,3 +76,68 @@ def test_with_a_listener_on_the_graph_run_the_inner_call_still_nests_under_it() 
     (outside_parent, outside_meta), (inside_parent, _) = _run(graph_handler).calls
     assert outside_parent is not None and outside_meta.get("langgraph_node") == "node"
     assert len(graph_handler.calls) == 2  # the graph's handler saw both calls
+
+
+def _respond(body: dict[str, Any]) -> Reply:
+    """The user and judge models (``stub-*``) answer as a competent user; the agent writes the summary, then says so."""
+    return FakeUserModel(gullible=True)(body) if body["model"].startswith("stub-") else agent_model(body)
+
+
+def _episode(server: StubServer, db: Path) -> None:
+    result = run_cli(
+        "episode", "--data", str(MINI), "--persona", "mini", "--model", "openai:agent", *stub_server_args(server.base_url), "--db", str(db)
+    )
+    assert result.exit_code == 0, result.output
+
+
+def _session(db: Path) -> list[list[Any]]:
+    """What the run stored, without ids and times: messages, tool calls, labels, grades, sessions' ends."""
+    queries = [
+        "select s.position, m.turn, m.role, m.content from message m join sessionrun s on s.id = m.session_run_id",
+        "select s.position, t.turn, t.seq, t.tool_name, t.ok from toolcall t join sessionrun s on s.id = t.session_run_id",
+        "select s.position, e.turn, e.intent_id, e.status, e.stage from intentevent e join sessionrun s on s.id = e.session_run_id",
+        "select s.position, g.item_id, g.score, g.error from grade g join sessionrun s on s.id = g.session_run_id",
+        "select position, status, turns, steps, error from sessionrun",
+        "select role, purpose, method, ok, attempt from llmcall",
+    ]
+    with closing(sqlite3.connect(db)) as conn:
+        return [sorted(map(list, conn.execute(query))) for query in queries]
+
+
+class _Chains(BaseCallbackHandler):
+    """Records the name of each chain run started."""
+
+    run_inline = True
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def on_chain_start(self, serialized: dict[str, Any] | None, inputs: Any, **kwargs: Any) -> None:
+        self.names.add(str(kwargs.get("name")))
+
+
+def test_a_run_nothing_observes_takes_the_lean_graph_and_an_observed_one_langgraphs_with_the_same_session(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chosen: list[bool] = []
+    compiled = session_graph_module.session_graph
+
+    def spy(lean: bool = False) -> Any:
+        chosen.append(lean)
+        return compiled(lean)
+
+    monkeypatch.setattr(session_graph_module, "session_graph", spy)
+    with StubServer(_respond) as server:
+        _episode(server, tmp_path / "lean.db")
+        assert chosen and all(chosen)
+        chosen.clear()
+        chains = _Chains()
+        token = var_child_runnable_config.set({"callbacks": [chains]})  # the run is called from one a handler listens to
+        try:
+            _episode(server, tmp_path / "observed.db")
+        finally:
+            var_child_runnable_config.reset(token)
+        assert chosen and not any(chosen)
+    assert {"agent", "user"} <= chains.names  # the nodes' runs, as LangGraph reports them
+    lean, observed = _session(tmp_path / "lean.db"), _session(tmp_path / "observed.db")
+    assert all(lean[:5]) and lean == observed

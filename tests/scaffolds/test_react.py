@@ -415,3 +415,24 @@ def test_tools_bound_as_plain_arguments_are_passed_with_each_call() -> None:
     configured = bound.with_config(tags=["mine"])
     assert _unbound(configured) == (configured, {})
     assert _unbound(model) == (model, {})
+
+
+@pytest.mark.parametrize("server", [[text_reply("one"), text_reply("two"), text_reply("three")]], indirect=True)
+async def test_each_session_sends_its_own_tools_those_of_a_set_seen_before_bound_once(server: StubServer, tmp_path: Path) -> None:
+    rig = make_rig(server, tmp_path)
+    await rig.agent.respond("hello")
+    bound = rig.agent._runnable, rig.agent._call_kwargs
+
+    def session(toolbox: ToolBox, number: int) -> SessionContext:
+        return SessionContext(f"s{number}", "user", toolbox.env.workspace, toolbox.env.memory, toolbox)
+
+    fewer = ToolBox(rig.toolbox.env, resolve_tool_names(["read_file"]))
+    rig.agent.end_session()
+    rig.agent.start_session(session(fewer, 2))
+    await rig.agent.respond("hello")
+    rig.agent.end_session()
+    rig.agent.start_session(session(rig.toolbox, 3))
+    assert rig.agent._call_kwargs is not bound[1] and rig.agent._call_kwargs == bound[1]  # a copy of the first binding
+    await rig.agent.respond("hello")
+    names = [[t["function"]["name"] for t in body["tools"]] for body in server.requests]
+    assert names[0] == names[2] and len(names[0]) > 1 and names[1] == ["read_file"]
