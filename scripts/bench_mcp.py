@@ -6,7 +6,8 @@ One pharmacist session's world (``episode.session_toolbox``); the calls are ``re
 - in process: ``await toolbox.acall(...)``, the floor;
 - http, client in this process: ``McpWorld`` started on this event loop (the runner's set-up: calls run on this loop),
   the client on the same loop, sharing the interpreter with the server's thread;
-- http, client in another process: the same world, the client a second Python process (an external agent's shape);
+- http, client in another process: the same world, the client a second Python process (an external agent's shape:
+  ``scripts/bench_mcp_client.py``, the MCP SDK without pbench);
 - stdio: the client starts ``pbench mcp --transport stdio`` and talks to it on its stdin and stdout.
 
 Prints the median and the 90th percentile of each, in milliseconds, the server's and the client's CPU time per call
@@ -26,15 +27,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
-import httpx2
+from bench_mcp_client import CALLS, checked, http_client, timed
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.client.streamable_http import streamable_http_client
 
 from proactive_bench.dataset import DEFAULT_DATA_ROOT, load_episode
 from proactive_bench.episode import session_toolbox
@@ -42,46 +39,7 @@ from proactive_bench.logs import configure_logging
 from proactive_bench.mcp_world import McpWorld
 
 PERSONA, SESSION = "pharmacist", "s01_vanco_auc_review"
-CALLS = [("read_file", {"path": "protocols/vancomycin_auc_protocol.md"}), ("list_dir", {"path": "."})]
-
-
-async def timed(calls: int, one: Callable[[str, dict[str, Any]], Awaitable[Any]]) -> list[float]:
-    """Milliseconds per call, alternating the two calls (after a few warm-up calls)."""
-    for name, args in CALLS:
-        await one(name, args)
-    times = []
-    for i in range(calls):
-        name, args = CALLS[i % len(CALLS)]
-        start = time.perf_counter()
-        await one(name, args)
-        times.append((time.perf_counter() - start) * 1000)
-    return times
-
-
-@asynccontextmanager
-async def http_client(url: str, token: str) -> AsyncIterator[ClientSession]:
-    headers = {"Authorization": f"Bearer {token}"}
-    async with (
-        httpx2.AsyncClient(headers=headers) as http,
-        streamable_http_client(url, http_client=http) as (read, write),
-        ClientSession(read, write) as client,
-    ):
-        await client.initialize()
-        yield client
-
-
-async def checked(client: ClientSession, name: str, args: dict[str, Any]) -> None:
-    result = await client.call_tool(name, args)
-    if result.is_error:
-        raise SystemExit(f"{name} failed over MCP: {result.content}")
-
-
-async def client_process(url: str, token: str, calls: int) -> None:
-    """The second process: time the calls against ``url``; print the times and its CPU milliseconds per call as JSON."""
-    async with http_client(url, token) as client:
-        cpu = time.process_time()
-        times = await timed(calls, lambda name, args: checked(client, name, args))
-        print(json.dumps({"times": times, "cpu_ms": (time.process_time() - cpu) * 1000 / (calls + len(CALLS))}))
+CLIENT = Path(__file__).resolve().with_name("bench_mcp_client.py")
 
 
 async def bench(data: Path, calls: int, cpu_ms: dict[str, float]) -> dict[str, list[float]]:
@@ -106,8 +64,7 @@ async def bench(data: Path, calls: int, cpu_ms: dict[str, float]) -> dict[str, l
                 found["http, client in this process"] = await timed(calls, lambda name, args: checked(client, name, args))
             other = await asyncio.create_subprocess_exec(
                 sys.executable,
-                __file__,
-                "--client",
+                str(CLIENT),
                 world.url,
                 world.token,
                 "--calls",
@@ -147,12 +104,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA_ROOT)
-    parser.add_argument("--client", nargs=2, metavar=("URL", "TOKEN"), help=argparse.SUPPRESS)
     options = parser.parse_args()
     configure_logging()
-    if options.client:
-        asyncio.run(client_process(*options.client, options.calls))
-        return
     cpu_ms: dict[str, float] = {}
     found = asyncio.run(bench(options.data, options.calls, cpu_ms))
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())

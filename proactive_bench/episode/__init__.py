@@ -6,7 +6,8 @@
 - ``launch``: ``start_run``, ``build_participants``, ``execute_run``;
 - ``runner``: ``run_episode`` over an :class:`EpisodeRun` (store, run row,
   episode, :class:`Participants`, call ledger, cache), ``CallLedger``;
-  ``session_toolbox``, one session's world on its own (``pbench mcp``);
+- ``session_world``: ``session_toolbox``, one session's world on its own
+  (``pbench mcp``), loading no agent loop nor model client;
 - ``session_graph``: the LangGraph agent/user loop of one session, with its
   ``SessionRuntime`` as the graph's run context;
 - ``rows``: the one place a session's records become store rows;
@@ -28,7 +29,8 @@ _EXPORTS = Exports(
         "stored": ("stored_session_result",),
         "settings": ("DEFAULT_MAX_TURNS", "LaunchError", "RunSettings", "RunSpec", "run_spec"),
         "environment": ("episode_env",),
-        "runner": ("CallLedger", "session_toolbox"),
+        "runner": ("CallLedger",),
+        "session_world": ("session_toolbox",),
         "tracing": ("NO_TRACE", "TRACING_ENV", "RunTrace", "enable_tracing", "run_trace", "tracing_on", "tracing_problem"),
     },
 )
@@ -45,7 +47,8 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         start_run,
     )
     from proactive_bench.episode.rows import grade_rows
-    from proactive_bench.episode.runner import CallLedger, session_toolbox
+    from proactive_bench.episode.runner import CallLedger
+    from proactive_bench.episode.session_world import session_toolbox
     from proactive_bench.episode.settings import DEFAULT_MAX_TURNS, LaunchError, RunSettings, RunSpec, run_spec
     from proactive_bench.episode.stored import stored_session_result
     from proactive_bench.episode.tracing import NO_TRACE, TRACING_ENV, RunTrace, enable_tracing, run_trace, tracing_on, tracing_problem

@@ -33,20 +33,16 @@ from proactive_bench.dataset import (
     depends_on_map,
     known_intents,
     removed_sessions,
-    start_session,
     withheld_files,
 )
 from proactive_bench.env import (
     AppStore,
     Memory,
-    SeedError,
     ToolBox,
     ToolEnv,
     ToolRecord,
     Workspace,
-    WorkspaceSeedError,
     jail,
-    resolve_tool_names,
 )
 from proactive_bench.episode.checkpoints import (
     PackedWorkspace,
@@ -73,6 +69,7 @@ from proactive_bench.episode.session_graph import (
     opening_message,
     run_session_graph,
 )
+from proactive_bench.episode.session_world import open_session, seeded_state
 from proactive_bench.episode.settings import DEFAULT_MAX_TURNS
 from proactive_bench.episode.stored import stored_session_result
 from proactive_bench.episode.tracing import NO_TRACE, RunTrace, run_trace
@@ -317,13 +314,6 @@ def _episode_state(
     return workspace, Memory(store.snapshot(last.id, "memory") or {}), apps
 
 
-def seeded_state(episode: LoadedEpisode, root: Path) -> tuple[Workspace, Memory, AppStore]:
-    """The state an episode starts from: its seed copied into the workspace at ``root``, no notes, the seeded apps (in memory)."""
-    apps = AppStore()
-    apps.seed_from(episode.directory / "apps")
-    return Workspace.seeded(root, episode.workspace_seed), Memory(), apps
-
-
 def withhold_removed(workspace: Workspace, episode: LoadedEpisode, kept: list[str], ablation: str) -> list[str]:
     """Take the seeded files of the sessions an ablation removed out of a fresh workspace (and the folders they leave
     empty); the paths taken out. Under ``none`` nothing is removed."""
@@ -340,28 +330,6 @@ def withhold_removed(workspace: Workspace, episode: LoadedEpisode, kept: list[st
     if gone:
         log.info("ablation_withheld", files=len(gone))
     return gone
-
-
-def open_session(env: ToolEnv, episode: LoadedEpisode, session: Session) -> tuple[ToolBox, str | None]:
-    """The session's toolbox (only its own tools) once it has started (clock moved, its timed rows and files placed), and
-    why they could not be placed, if so (e.g. a folder the agent made where a later session's file goes)."""
-    toolbox = ToolBox(env, resolve_tool_names(session.tools))
-    try:
-        start_session(env.require_apps(), env.workspace, episode.directory, session)
-    except (SeedError, WorkspaceSeedError) as exc:
-        return toolbox, f"the session's timed rows or files cannot be placed: {str(exc).splitlines()[0]}"
-    return toolbox, None
-
-
-def session_toolbox(episode: LoadedEpisode, session: Session, root: Path, models: ToolModels | None = None) -> ToolBox:
-    """The toolbox of one session played on its own, in a fresh workspace at ``root``: the world as ``pbench episode
-    --sessions <id>`` starts it (seeded workspace and apps, the session started). SeedError or WorkspaceSeedError when
-    the seed or the session's timed rows or files cannot be placed."""
-    workspace, memory, apps = seeded_state(episode, root)
-    toolbox, unplaced = open_session(episode_env(episode, workspace, memory, apps, models), episode, session)
-    if unplaced is not None:
-        raise SeedError(unplaced)
-    return toolbox
 
 
 async def _run_one(

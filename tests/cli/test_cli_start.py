@@ -108,6 +108,15 @@ def test_a_read_only_command_imports_no_model_client_agent_loop_ray_or_suite(arg
     assert heavy_in(modules_loaded(*args, *at)) == []
 
 
+def test_serving_a_session_over_mcp_loads_no_agent_loop_nor_model_client(tmp_path: Path) -> None:
+    """``pbench mcp`` serves one session's tools (``episode.session_world``): the MCP SDK (and the OpenTelemetry API it
+    imports) and no runner, LangGraph, model client or Ray, which cost it 1.7 s of CPU a start when it loaded them."""
+    args = ("mcp", "--transport", "stdio", "--persona", "mini", "--data", str(MINI), "--session", "a1", "--workspace", str(tmp_path / "ws"))
+    loaded = modules_loaded(*args)  # stdin closed: the session is served, then ends
+    assert "proactive_bench.episode.session_world" in loaded and "mcp.server" in loaded
+    assert [m for m in heavy_in(loaded) if m.split(".")[0] not in ("mcp", "opentelemetry")] == []
+
+
 ORM = ("sqlalchemy", "sqlmodel", "alembic", "proactive_bench.store.tables", "proactive_bench.store.database", "structlog")
 """The results store's ORM and migrations, and structlog: a command that only reads a SQLite database at this pbench's
 revision loads none (nothing logs on its path; structlog would be set up if something imported it, ``logs.py``)."""

@@ -72,7 +72,13 @@ def loaded_run(*args: str, env: dict[str, str] | None = None, timeout: float = 1
         out = Path(folder) / "modules.json"
         child_env = {**(os.environ if env is None else env), "PBENCH_MODULES_OUT": str(out)}
         done = subprocess.run(
-            [sys.executable, "-c", LOADED, *args], capture_output=True, text=True, cwd=REPO, env=child_env, timeout=timeout
+            [sys.executable, "-c", LOADED, *args],
+            stdin=subprocess.DEVNULL,  # not the test process's: an xdist worker's stdin is its channel to the controller
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env=child_env,
+            timeout=timeout,
         )
         return done, set(json.loads(out.read_text())) if out.exists() else set()
 
