@@ -29,6 +29,7 @@ _EXPORTS = Exports(
         "ledger": ("LLMCallRecord", "Recorder", "ToolRole", "record_retries", "usage_fields"),
         "model_specs": ("ModelSpecError", "is_openai_model"),
         "models": ("DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT_S", "ChatSettings", "make_chat_model"),
+        "observers": ("unobserved",),
         "probe": ("probe_model", "probe_reports", "probe_table"),
         "prompts": ("Prompt", "load_prompt"),
         "retry_log": ("listen", "unlisten"),
@@ -36,7 +37,7 @@ _EXPORTS = Exports(
         "structured": ("METHODS", "RetryPolicy", "StructuredCaller", "StructuredOutputError"),
         "tool_models": ("ToolModels",),
         "tool_users": ("UsesToolModels",),
-        "transport": ("ChatTransport", "unobserved"),
+        "transport": ("ChatTransport",),
     },
 )
 
@@ -63,6 +64,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.llm.ledger import LLMCallRecord, Recorder, ToolRole, record_retries, usage_fields
     from proactive_bench.llm.model_specs import ModelSpecError, is_openai_model
     from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, ChatSettings, make_chat_model
+    from proactive_bench.llm.observers import unobserved
     from proactive_bench.llm.probe import probe_model, probe_reports, probe_table
     from proactive_bench.llm.prompts import Prompt, load_prompt
     from proactive_bench.llm.retry_log import listen, unlisten
@@ -70,7 +72,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.llm.structured import METHODS, RetryPolicy, StructuredCaller, StructuredOutputError
     from proactive_bench.llm.tool_models import ToolModels
     from proactive_bench.llm.tool_users import UsesToolModels
-    from proactive_bench.llm.transport import ChatTransport, unobserved
+    from proactive_bench.llm.transport import ChatTransport
 
 __all__ = [
     "CHARS_PER_TOKEN",

@@ -42,7 +42,7 @@ import openai
 import structlog
 from langchain_core.caches import BaseCache
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, Callbacks
-from langchain_core.globals import get_debug, get_llm_cache
+from langchain_core.globals import get_llm_cache
 from langchain_core.language_models import LanguageModelInput
 from langchain_core.language_models._utils import _normalize_messages
 from langchain_core.language_models.chat_models import _gen_info_and_msg_metadata
@@ -53,8 +53,6 @@ from langchain_core.prompt_values import ChatPromptValue
 from langchain_core.rate_limiters import BaseRateLimiter
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import var_child_runnable_config
-from langchain_core.tracers.context import _configure_hooks, _tracing_v2_is_enabled
-from langchain_core.utils.env import env_var_is_set
 from langchain_core.utils.utils import LC_ID_PREFIX
 from langchain_core.utils.uuid import uuid7
 from langchain_openai import ChatOpenAI
@@ -67,6 +65,7 @@ from proactive_bench.llm.endpoints import EndpointHealth
 from proactive_bench.llm.faults import Fault, MalformedBodyError, classify, names_field
 from proactive_bench.llm.http_pool import PostPool
 from proactive_bench.llm.ledger import CACHED_FLAG
+from proactive_bench.llm.observers import has_handlers, unobserved
 from proactive_bench.llm.retry_log import note_retry
 from proactive_bench.llm.sent import note_request_sent
 from proactive_bench.llm.tokens import count_tokens
@@ -430,7 +429,7 @@ class HttpChatOpenAI(ChatOpenAI):
             return False
         if self.cache is not False and (self.cache is not None or get_llm_cache() is not None):
             return False
-        return not (_handlers(self.callbacks) or self.verbose) and unobserved(callbacks)
+        return not (has_handlers(self.callbacks) or self.verbose) and unobserved(callbacks)
 
     async def _agenerate(
         self,
@@ -573,27 +572,6 @@ def _answer_text(answer: dict[str, Any], content: bytes) -> str:
     except UnicodeDecodeError:
         return json.dumps(answer)
     return text if text.lstrip().startswith("{") else json.dumps(answer)
-
-
-def unobserved(callbacks: Callbacks = None) -> bool:
-    """Whether a LangChain run given ``callbacks`` (a list of handlers or a manager) would have no callback handler: none in
-    them, and none from anywhere else ``CallbackManager.configure`` draws on (LangChain's debug flag, tracing by the
-    environment or a tracing context, configure hooks such as ``collect_runs``), checked without building the manager."""
-    if _handlers(callbacks) or get_debug():
-        return False
-    if _tracing_v2_is_enabled() or env_var_is_set("LANGCHAIN_TRACING") or env_var_is_set("LANGCHAIN_HANDLER"):
-        return False
-    return not any(
-        var.get() is not None or (env_var is not None and handler_class is not None and env_var_is_set(env_var))
-        for var, _inheritable, handler_class, env_var in _configure_hooks
-    )
-
-
-def _handlers(callbacks: Callbacks) -> bool:
-    """Whether ``callbacks`` (a list of handlers or a manager) brings a handler to a call."""
-    if callbacks is None:
-        return False
-    return bool(callbacks if isinstance(callbacks, list) else callbacks.handlers)
 
 
 def _pop_cap(payload: dict[str, Any]) -> int | None:
