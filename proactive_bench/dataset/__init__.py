@@ -64,6 +64,7 @@ _EXPORTS = Exports(
             "PibenchScriptArgs",
             "PredicateCheck",
             "PythonCheck",
+            "REGEX_FLAGS",
             "RegexList",
             "ToolCount",
             "check_regex",
@@ -128,6 +129,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     )
     from proactive_bench.dataset.predicates import (
         PREDICATE_CHECKS,
+        REGEX_FLAGS,
         AppRows,
         AppRowsAdded,
         CheckerArgs,
@@ -212,6 +214,7 @@ __all__ = [
     "Scope",
     "Session",
     "SessionEntry",
+    "REGEX_FLAGS",
     "ToolCount",
     "Trigger",
     "ablated_sessions",

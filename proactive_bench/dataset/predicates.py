@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from proactive_bench.env import AppStore
 
 REGEX_FLAGS = re.IGNORECASE | re.MULTILINE
+"""The flags every predicate pattern is compiled with (:func:`compile_pattern`)."""
 
 
 @functools.lru_cache(maxsize=4096)

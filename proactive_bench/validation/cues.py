@@ -41,7 +41,7 @@ from re import _parser  # type: ignore[attr-defined]  # the stdlib's regex parse
 from string import ascii_uppercase
 from typing import Any
 
-from proactive_bench.dataset import Dataset, Problem, Session, compile_pattern
+from proactive_bench.dataset import REGEX_FLAGS, Dataset, Problem, Session, compile_pattern
 from proactive_bench.user import screen_questions
 
 CORPUS = "offtarget_questions.txt"
@@ -153,14 +153,12 @@ class Questions:
         object.__setattr__(self, "starts", tuple(accumulate((len(q) + 1 for q in self.items[:-1]), initial=0)))
 
     def hits(self, pattern: str) -> list[str]:
-        """The questions the pattern fires on, in order."""
-        regex = compile_pattern(pattern)
-        return [self.items[n] for n in self._candidates(pattern) if regex.search(self.items[n])]
+        """The questions the pattern fires on, in order (compiled only when one may: see :meth:`_candidates`)."""
+        return [self.items[n] for n in self._candidates(pattern) if compile_pattern(pattern).search(self.items[n])]
 
     def first_hit(self, pattern: str) -> int | None:
         """The index of the first question the pattern fires on."""
-        regex = compile_pattern(pattern)
-        return next((n for n in self._candidates(pattern) if regex.search(self.items[n])), None)
+        return next((n for n in self._candidates(pattern) if compile_pattern(pattern).search(self.items[n])), None)
 
     def _candidates(self, pattern: str) -> Iterable[int]:
         """The indexes, in order, of the questions the pattern may fire on: those holding one of its required
@@ -185,13 +183,20 @@ def _folded(text: str) -> str | None:
     """``text`` with each character replaced by the ASCII character an ASCII ``ask`` literal that matches it ignoring
     case is, lower-cased ("K" and the Kelvin sign as "k"); None when a character has two."""
     table: dict[int, str] = {ord(c): c.lower() for c in ascii_uppercase}
-    for char in {c for c in text if not c.isascii()}:
-        matched = {chr(a).lower() for a in range(128) if re.fullmatch(re.escape(chr(a)), char, re.IGNORECASE)}
+    for char in {c for c in set(text) if not c.isascii()}:
+        matched = _ascii_alike(char)
         if len(matched) > 1:
             return None
         if matched:
-            table[ord(char)] = matched.pop()
+            table[ord(char)] = next(iter(matched))
     return text.translate(table)
+
+
+@cache
+def _ascii_alike(char: str) -> frozenset[str]:
+    """The lower-case ASCII characters whose literal matches ``char`` ignoring case (asked once per character: each
+    session's probe and path questions are folded anew, with the same few accented letters and dashes)."""
+    return frozenset(chr(a).lower() for a in range(128) if re.fullmatch(re.escape(chr(a)), char, re.IGNORECASE))
 
 
 @cache
@@ -245,8 +250,10 @@ def is_local(pattern: str) -> bool:
 
 @cache
 def _parsed(pattern: str) -> Any:
-    """The pattern as the stdlib's parser reads it, with the flags it is compiled with."""
-    return _parser.parse(pattern, compile_pattern(pattern).flags)
+    """The pattern as the stdlib's parser reads it, with the flags it is compiled with (parsed, not compiled: the cues
+    across personas are looked for in the parent process, where most patterns are never compiled, as they find no
+    required literal in the other personas' questions)."""
+    return _parser.parse(pattern, REGEX_FLAGS)
 
 
 def _local(items: Sequence[tuple[object, object]]) -> bool:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
+import weakref
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -501,3 +504,39 @@ def test_a_suite_s_tasks_checked_in_shares_report_what_its_load_all_does(
     assert list(together_tasks) == list(tasks) and len(tasks) == 4
     assert together_problems[-len(task_problems) :] == task_problems
     assert {p.file for p in task_problems} >= {"odyssey/od_test_vendor_memo/task.yaml", "odyssey/od_test_email_supplier/task.yaml"}
+
+
+def _wait_for(flag: Path) -> str:
+    """A worker job that ends when ``flag`` appears (or after 20 s)."""
+    deadline = time.monotonic() + 20
+    while not flag.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return "saw the flag" if flag.exists() else "timed out"
+
+
+def test_the_workers_results_stream_in_while_the_later_jobs_run(tmp_path: Path) -> None:
+    """The first result reaches the caller before the second job ends: it works on it (the cues) meanwhile."""
+    flag = tmp_path / "flag"
+    found = lint._streamed([partial(str, "first"), partial(_wait_for, flag)], workers=2)
+    assert next(found) == "first"
+    flag.touch()  # only now may the second job end
+    assert list(found) == ["saw the flag"]
+
+
+class _Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_a_job_s_cyclic_garbage_is_collected_when_it_ends() -> None:
+    """No collection while a job runs; the cycles it leaves are gone before the next starts."""
+    made: list[weakref.ref[_Cycle]] = []
+
+    def cycle() -> bool:
+        made.append(weakref.ref(_Cycle()))
+        return made[0]() is not None  # not collected while the job runs
+
+    def dead() -> bool:
+        return made[0]() is None
+
+    assert lint._in_workers([cycle, dead], workers=1) == [True, True]
