@@ -131,9 +131,10 @@ def compose_scenario(name: str, days: int = 1, templates: list[str] | None = Non
     composed in order), so one day is cut from two already composed."""
     if templates is not None:
         return _compose(name, days, templates)
-    key = (name, days)
+    registered = tuple((n, id(t)) for n, t in TEMPLATES.items())  # a template registered later makes another mix
+    key = (name, days, registered)
     if key not in _SHARED:
-        both = _SHARED.get((name, 2))
+        both = _SHARED.get((name, 2, registered))
         _SHARED[key] = replace(both, days=both.days[:1]) if days == 1 and both is not None else _compose(name, days, None)
         if len(_SHARED) > SHARED_SCENARIOS:
             del _SHARED[next(iter(_SHARED))]  # the oldest
@@ -142,7 +143,7 @@ def compose_scenario(name: str, days: int = 1, templates: list[str] | None = Non
 
 SHARED_SCENARIOS = 128
 """How many composed scenarios of the default mix a process keeps (the default benchmark has 50, over one and two days)."""
-_SHARED: dict[tuple[str, int], Scenario] = {}
+_SHARED: dict[tuple[str, int, tuple[tuple[str, int], ...]], Scenario] = {}
 
 
 def _compose(name: str, days: int, templates: list[str] | None) -> Scenario:
