@@ -12,11 +12,13 @@ cannot evaluate) raises :class:`CheckerError`, which grading records as an error
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import re
 from collections.abc import Callable
 from datetime import date, datetime
+from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -243,8 +245,7 @@ class _Sheet:
         real = self.real = ws.resolve(path)
         self._compiler: ExcelCompiler | None = None
         try:
-            self.formulas_book = load_workbook(real, data_only=False)
-            self.values_book = load_workbook(real, data_only=True)
+            self.formulas_book, self.values_book = _books(real.read_bytes())
         except Exception as exc:  # openpyxl raises many types for a file that is not a workbook
             raise _NotAWorkbook(str(exc)) from exc
         names = self.formulas_book.sheetnames
@@ -283,6 +284,14 @@ class _Sheet:
     def formula(self, coordinate: str) -> str | None:
         raw = self.formulas_book[self.name][coordinate].value
         return raw if isinstance(raw, str) and raw.startswith("=") else None
+
+
+@lru_cache(maxsize=8)
+def _books(content: bytes) -> tuple[Any, Any]:
+    """A workbook's formulas and cached values, parsed once per content of the file: a checklist checks one
+    spreadsheet several times and every baseline's untouched copy is the same file. Only read: a cell looked up that was
+    never written reads None however often it is looked up."""
+    return load_workbook(io.BytesIO(content), data_only=False), load_workbook(io.BytesIO(content), data_only=True)
 
 
 class _NotAWorkbook(Exception):

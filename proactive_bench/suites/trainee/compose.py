@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 import proactive_bench.suites.trainee.templates  # noqa: F401  (registers the shipped templates)
@@ -123,7 +123,30 @@ def pick_templates(seed: int, count: int, only: list[str] | None = None) -> list
 
 
 def compose_scenario(name: str, days: int = 1, templates: list[str] | None = None) -> Scenario:
-    """The scenario of a name (``s7-n3``) over one or two days; the same name always gives the same scenario."""
+    """The scenario of a name (``s7-n3``) over one or two days; the same name always gives the same scenario.
+
+    A scenario of the default template mix is composed once per process and then shared (read it, never change it;
+    its models are frozen): a run composes it when it admits it (two days), loads it and reports it, and its pictures
+    and office files are most of the composing. Its first day is the same whether it has one day or two (the days are
+    composed in order), so one day is cut from two already composed."""
+    if templates is not None:
+        return _compose(name, days, templates)
+    registered = tuple((n, id(t)) for n, t in TEMPLATES.items())  # a template registered later makes another mix
+    key = (name, days, registered)
+    if key not in _SHARED:
+        both = _SHARED.get((name, 2, registered))
+        _SHARED[key] = replace(both, days=both.days[:1]) if days == 1 and both is not None else _compose(name, days, None)
+        if len(_SHARED) > SHARED_SCENARIOS:
+            del _SHARED[next(iter(_SHARED))]  # the oldest
+    return _SHARED[key]
+
+
+SHARED_SCENARIOS = 128
+"""How many composed scenarios of the default mix a process keeps (the default benchmark has 50, over one and two days)."""
+_SHARED: dict[tuple[str, int, tuple[tuple[str, int], ...]], Scenario] = {}
+
+
+def _compose(name: str, days: int, templates: list[str] | None) -> Scenario:
     seed, count = parse_name(name)
     chosen = pick_templates(seed, count, templates)
     rng = random.Random(f"scenario:{seed}:password")

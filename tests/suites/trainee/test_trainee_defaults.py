@@ -9,16 +9,23 @@ from pathlib import Path
 import pytest
 
 from proactive_bench.env import ClockRates
-from proactive_bench.suites.trainee import compose_scenario, default_names, play
+from proactive_bench.suites.trainee import Scenario, compose_scenario, default_names, play
 from proactive_bench.suites.trainee.day_plan import TimelineError, oracle_steps
 from tests.helpers.cli import run_cli, run_episode_json
 
 
+@pytest.fixture(scope="module")
+def default_scenarios() -> dict[str, Scenario]:
+    """Every default scenario over both days, composed once for this module's tests (~12 s of CPU: their pictures and
+    office files); the tests only read them."""
+    return {name: compose_scenario(name, 2) for name in default_names()}
+
+
 @pytest.mark.parametrize("rates", [ClockRates(), ClockRates(5, 1), ClockRates(1, 0)])
-def test_every_default_scenario_lays_out_its_oracle_on_both_days(rates: ClockRates) -> None:
+def test_every_default_scenario_lays_out_its_oracle_on_both_days(rates: ClockRates, default_scenarios: dict[str, Scenario]) -> None:
     late = []
-    for name in default_names():
-        scenario = compose_scenario(name, 2)
+    assert list(default_scenarios) == default_names()
+    for name, scenario in default_scenarios.items():
         for day in scenario.days:
             try:
                 oracle_steps(scenario, day, rates)
@@ -27,11 +34,11 @@ def test_every_default_scenario_lays_out_its_oracle_on_both_days(rates: ClockRat
     assert not late
 
 
-def test_a_meeting_an_hour_into_a_full_day_is_still_joined_on_time() -> None:
+def test_a_meeting_an_hour_into_a_full_day_is_still_joined_on_time(default_scenarios: dict[str, Scenario]) -> None:
     """s50-n6 day 1 (the default benchmark's one meeting at minute 60 with five other tasks): the oracle switches to the
     meeting before a flexible step would run past its start, and its wait (a step, then the call) comes by 60 in the run's
     clock, so no call fails and every checkpoint is met."""
-    scenario = compose_scenario("s50-n6", 2)
+    scenario = default_scenarios["s50-n6"]
     meeting = next(t for t in scenario.days[0].tasks if t.template == "meeting_attend")
     assert meeting.start_minute == 60 and len(scenario.days[0].tasks) == 6
     steps = oracle_steps(scenario, scenario.days[0], ClockRates())
