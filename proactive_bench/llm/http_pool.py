@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import ssl
 import sys
+import zlib
 from functools import lru_cache
 from typing import NamedTuple
 from urllib.parse import urlsplit
@@ -164,7 +165,8 @@ class PostPool:
         self._tls: ssl.SSLContext | None = None
 
     async def post(self, url: str, headers: dict[str, str], body: bytes, timeout: float, max_bytes: int) -> Answer:
-        """POST ``body`` with ``headers`` (and ``Host``, ``Content-Length``, ``Accept``, ``User-Agent``); the answer."""
+        """POST ``body`` with ``headers`` (and ``Host``, ``Content-Length``, ``Accept``, ``Accept-Encoding: identity``,
+        ``User-Agent``); the answer, its body decoded if the server compressed it anyway (:func:`_decoded`)."""
         target = target_of(url)
         key = (target.scheme, target.host, target.port)
         head = _head(target, headers, len(body))
@@ -183,7 +185,7 @@ class PostPool:
             self._idle.setdefault(key, []).append(connection)
         else:
             self._discard(connection)
-        return answer
+        return _decoded(answer, url, max_bytes)
 
     def close(self) -> None:
         """Close every connection (those in use fail their request)."""
@@ -229,8 +231,30 @@ def _head(target: Target, headers: dict[str, str], length: int) -> bytes:
     """The request line and headers; a header with a line break is refused (it would start another header)."""
     lines = [f"POST {target.path} HTTP/1.1", f"Host: {target.authority}"]
     lines += [f"{name}: {value}" for name, value in headers.items()]
-    lines += [f"Content-Length: {length}", "Accept: */*", f"User-Agent: {USER_AGENT}", "", ""]
+    lines += [f"Content-Length: {length}", "Accept: */*", "Accept-Encoding: identity", f"User-Agent: {USER_AGENT}", "", ""]
     text = "\r\n".join(lines)
     if text.count("\n") != len(lines) - 1 or text.count("\r") != len(lines) - 1:
         raise ValueError("a request header holds a line break")
     return text.encode("latin-1")
+
+
+ZLIB_WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
+"""The content encodings decoded (``zlib``'s window bits for each), as aiohttp's client decoded them."""
+
+
+def _decoded(answer: Answer, url: str, max_bytes: int) -> Answer:
+    """``answer`` with a gzip or deflate body decoded (a server may compress though asked not to), at most ``max_bytes`` of
+    it: more, a body that does not decode or another encoding is a :class:`MalformedBodyError`."""
+    encoding = next((value.strip().lower() for name, value in answer.headers.items() if name.lower() == "content-encoding"), "identity")
+    if encoding in ("", "identity") or not answer.body:
+        return answer
+    if encoding not in ZLIB_WBITS:
+        raise MalformedBodyError(f"{url} answered in content encoding {encoding!r}, which pbench does not decode")
+    decoder = zlib.decompressobj(ZLIB_WBITS[encoding])
+    try:
+        body = decoder.decompress(answer.body, max_bytes + 1)
+    except zlib.error as exc:
+        raise MalformedBodyError(f"{url} sent a {encoding} body that does not decode: {exc}") from exc
+    if len(body) > max_bytes or decoder.unconsumed_tail:
+        raise MalformedBodyError(f"{url} sent a {encoding} body over the {max_bytes}-byte cap once decoded; cut there")
+    return answer._replace(body=body)

@@ -8,6 +8,7 @@ import datetime
 import ipaddress
 import json
 import ssl
+import zlib
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -238,3 +239,31 @@ async def test_https_goes_over_tls_verified_against_the_default_trust(tmp_path: 
         while serving.open_now:  # the server's side sees the close (after TLS's own closing)
             await asyncio.sleep(0.01)
     assert serving.connections == 1  # one connection kept alive (the refused handshake never reached the handler)
+
+
+def compressed(body: bytes, encoding: str) -> bytes:
+    """An answer whose body the server compressed (``gzip`` or ``deflate``) though it was asked not to."""
+    packed = zlib.compress(body, wbits=16 + zlib.MAX_WBITS if encoding == "gzip" else zlib.MAX_WBITS)
+    return f"HTTP/1.1 200 OK\r\nContent-Encoding: {encoding}\r\nContent-Length: {len(packed)}\r\n\r\n".encode() + packed
+
+
+async def test_a_compressed_answer_is_decoded_within_the_cap_and_others_are_malformed(server: Server) -> None:
+    """Asked for no compression, a server may compress anyway: gzip and deflate are decoded, not beyond the cap (a small
+    body that inflates past it is cut), and an encoding pbench does not decode is a malformed answer, never passed on."""
+    pool = PostPool(8)
+    replies = iter(
+        [compressed(ANSWER, "gzip"), compressed(ANSWER, "deflate"), compressed(b"x" * 4096, "gzip"), framed(b"\x1f\x8b garbage")]
+    )
+    server.answer = lambda n: next(replies)
+    assert await post(pool, server) == (200, ANSWER)
+    assert "Accept-Encoding: identity" in server.heads[0]
+    assert await post(pool, server) == (200, ANSWER)
+    with pytest.raises(MalformedBodyError, match="over the 1024-byte cap once decoded"):
+        await post(pool, server, cap=1024)
+    server.answer = lambda n: framed(b"\x1f\x8b garbage").replace(b"Content-Type", b"Content-Encoding: gzip\r\nContent-Type")
+    with pytest.raises(MalformedBodyError, match="does not decode"):
+        await post(pool, server)
+    server.answer = lambda n: framed(ANSWER).replace(b"Content-Type", b"Content-Encoding: br\r\nContent-Type")
+    with pytest.raises(MalformedBodyError, match="content encoding 'br'"):
+        await post(pool, server)
+    pool.close()
