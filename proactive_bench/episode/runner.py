@@ -73,6 +73,7 @@ from proactive_bench.episode.session_world import open_session, seeded_state
 from proactive_bench.episode.settings import DEFAULT_MAX_TURNS
 from proactive_bench.episode.stored import stored_session_result
 from proactive_bench.episode.tracing import NO_TRACE, RunTrace, run_trace
+from proactive_bench.exports import moved_names
 from proactive_bench.llm import (
     REQUEST_SENT,
     Budget,
@@ -491,3 +492,6 @@ async def _write(save: Callable[[], None], after: asyncio.Event, writer: WriteTh
     """A session's save as a task: it runs on the store's writing thread once ``after`` is set (the next session's first model request is out)."""
     await after.wait()
     await writer.run(save)
+
+
+__getattr__ = moved_names(__name__, {"session_toolbox": "proactive_bench.episode"})
