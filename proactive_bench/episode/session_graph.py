@@ -14,6 +14,7 @@ a normal end).
 
 from __future__ import annotations
 
+import asyncio
 import operator
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,7 +25,7 @@ from typing import Annotated, Any, Literal, Protocol, TypedDict, cast, get_origi
 import structlog
 from langchain_core.callbacks import BaseCallbackManager
 from langchain_core.runnables.config import var_child_runnable_config
-from langgraph.errors import ErrorCode, GraphRecursionError, create_error_message
+from langgraph.errors import ErrorCode, GraphRecursionError, NodeCancelledError, create_error_message
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Command
@@ -264,11 +265,18 @@ async def run_steps(rt: SessionRuntime, state: SessionState, recursion_limit: in
     """The graph's run for a session nothing observes: from the ``agent`` node, each node's :class:`Command` update merged into the
     state as the graph's channels merge it, then its ``goto`` followed, to the end; without LangGraph's step machinery (task
     preparation, channel writes, a checkpoint and a callback manager per step: about a sixth of pbench's CPU per session).
-    At ``recursion_limit`` node runs, LangGraph's :class:`GraphRecursionError`, as its graph raises it."""
+    At ``recursion_limit`` node runs, LangGraph's :class:`GraphRecursionError`; a :class:`asyncio.CancelledError` a node raises
+    itself (its task not being cancelled), LangGraph's :class:`NodeCancelledError`: as the graph raises them."""
     runtime = Runtime(context=rt)
     node, steps = "agent", 0
     while node != END:
-        command = await _NODES[node](state, runtime)
+        try:
+            command = await _NODES[node](state, runtime)
+        except asyncio.CancelledError as exc:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling() == 0:  # the node's own, not the run's cancellation: a node failure
+                raise NodeCancelledError(node) from exc
+            raise
         values: dict[str, Any] = dict(state)
         for key, value in (command.update or {}).items():
             values[key] = _REDUCERS[key](values[key], value) if key in _REDUCERS else value

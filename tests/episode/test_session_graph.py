@@ -19,7 +19,7 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import var_child_runnable_config
-from langgraph.errors import GraphRecursionError
+from langgraph.errors import GraphRecursionError, NodeCancelledError
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command
 
@@ -184,3 +184,40 @@ def test_the_step_loop_merges_updates_as_the_graphs_channels_do_and_stops_at_the
     with pytest.raises(GraphRecursionError) as by_loop:
         asyncio.run(session_graph_module.run_steps(rt, start, 5))
     assert str(by_loop.value) == str(by_graph.value)
+
+
+def test_a_cancellation_a_node_raises_itself_is_a_node_failure_in_the_step_loop_as_in_the_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A node body raising ``CancelledError`` while its task is not cancelled: LangGraph's ``NodeCancelledError`` either way."""
+
+    async def agent(state: Any, runtime: Any) -> Command[str]:
+        raise asyncio.CancelledError
+
+    monkeypatch.setattr(session_graph_module, "_NODES", {"agent": agent})
+    graph = StateGraph(_Loop)
+    graph.add_node("agent", agent, destinations=(END,))
+    graph.add_edge(START, "agent")
+    start: Any = {"turn": 0, "transcript": []}
+    with pytest.raises(NodeCancelledError):
+        asyncio.run(graph.compile().ainvoke(start, version="v2"))
+    with pytest.raises(NodeCancelledError) as by_loop:
+        asyncio.run(session_graph_module.run_steps(SimpleNamespace(), start, 5))  # type: ignore[arg-type]
+    assert isinstance(by_loop.value.__cause__, asyncio.CancelledError)
+
+
+def test_a_cancelled_run_of_the_step_loop_stays_cancelled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run's own cancellation (its task cancelled while a node waits) propagates as ``CancelledError``, as in the graph."""
+
+    async def agent(state: Any, runtime: Any) -> Command[str]:
+        await asyncio.Event().wait()
+        raise AssertionError("never set")
+
+    monkeypatch.setattr(session_graph_module, "_NODES", {"agent": agent})
+
+    async def cancelled() -> None:
+        run = asyncio.ensure_future(session_graph_module.run_steps(SimpleNamespace(), {"turn": 0}, 5))  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)
+        run.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await run
+
+    asyncio.run(cancelled())
