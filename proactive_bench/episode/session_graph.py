@@ -15,6 +15,7 @@ a normal end).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import operator
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -271,7 +272,9 @@ async def run_steps(rt: SessionRuntime, state: SessionState, recursion_limit: in
     node, steps = "agent", 0
     while node != END:
         try:
-            command = await _NODES[node](state, runtime)
+            # in a task of its own on a copy of the context, as LangGraph runs a node: what the node sets in context variables
+            # stays in it
+            command = await asyncio.create_task(_NODES[node](state, runtime), context=contextvars.copy_context())
         except asyncio.CancelledError as exc:
             task = asyncio.current_task()
             if task is not None and task.cancelling() == 0:  # the node's own, not the run's cancellation: a node failure

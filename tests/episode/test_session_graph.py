@@ -8,6 +8,7 @@ import asyncio
 import operator
 import sqlite3
 from contextlib import closing
+from contextvars import ContextVar
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Annotated, Any, TypedDict
@@ -221,3 +222,35 @@ def test_a_cancelled_run_of_the_step_loop_stays_cancelled(monkeypatch: pytest.Mo
             await run
 
     asyncio.run(cancelled())
+
+
+_MARK: ContextVar[str] = ContextVar("_MARK", default="unset")
+
+
+def test_what_a_node_sets_in_a_context_variable_stays_in_it_in_the_step_loop_as_in_the_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each node runs on a copy of the context: the next node and the caller do not see what it set, either way."""
+    seen: list[str] = []
+
+    async def agent(state: Any, runtime: Any) -> Command[str]:
+        seen.append(_MARK.get())
+        _MARK.set("set by agent")
+        return Command(update={"turn": 1}, goto="user")
+
+    async def user(state: Any, runtime: Any) -> Command[str]:
+        seen.append(_MARK.get())
+        return Command(update={"turn": 2}, goto=END)
+
+    monkeypatch.setattr(session_graph_module, "_NODES", {"agent": agent, "user": user})
+    graph = StateGraph(_Loop)
+    graph.add_node("agent", agent, destinations=("user",))
+    graph.add_node("user", user, destinations=(END,))
+    graph.add_edge(START, "agent")
+
+    async def both() -> None:
+        await graph.compile().ainvoke({"turn": 0, "transcript": []}, version="v2")
+        seen.append(_MARK.get())
+        await session_graph_module.run_steps(SimpleNamespace(), {"turn": 0, "transcript": []}, 5)  # type: ignore[arg-type]
+        seen.append(_MARK.get())
+
+    asyncio.run(both())
+    assert seen == ["unset"] * 6
