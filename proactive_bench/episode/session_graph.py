@@ -4,7 +4,9 @@ State is a typed dict of typed records (messages, intent labels, leaks);
 nodes are functions of the state that get the session's
 :class:`SessionRuntime` as LangGraph's run context (``context_schema``) and
 route by the :class:`~langgraph.types.Command` they return (``goto``: the
-other node while the session runs, else the end). The session ends when the user has
+other node while the session runs, else the end). A run a callback handler
+observes runs them in LangGraph's compiled graph; any other in
+:func:`run_steps`, the same steps without LangGraph's machinery. The session ends when the user has
 nothing left to reveal after an agent reply (every intent terminal), when a
 judgment fails (``error``), or at the turn cap (``truncated``, never scored as
 a normal end).
@@ -12,17 +14,19 @@ a normal end).
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import operator
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Annotated, Any, Literal, Protocol, TypedDict
+from typing import Annotated, Any, Literal, Protocol, TypedDict, cast, get_origin, get_type_hints
 
 import structlog
 from langchain_core.callbacks import BaseCallbackManager
-from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import var_child_runnable_config
+from langgraph.errors import ErrorCode, GraphRecursionError, NodeCancelledError, create_error_message
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Command
@@ -242,40 +246,53 @@ async def user_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> Co
 
 
 @cache
-def session_graph(lean: bool = False) -> Any:
-    """The agent/user loop, compiled once; each run gets its session's runtime as the run context. ``lean``: for a run nothing
-    observes, each node runs its function, then writes its update, without LangGraph's per-node sequence run (:class:`_Written`)."""
+def session_graph() -> Any:
+    """The agent/user loop as LangGraph's graph, compiled once; each run gets its session's runtime as the run context."""
     graph = StateGraph(SessionState, context_schema=SessionRuntime)
     graph.add_node("agent", agent_node, destinations=("user", END))
     graph.add_node("user", user_node, destinations=("agent", END))
     graph.add_edge(START, "agent")
-    compiled = graph.compile()
-    if lean:
-        for name in ("agent", "user"):
-            node = compiled.nodes[name]
-            compiled.nodes[name] = node.copy({"bound": _Written(node.bound, node.flat_writers), "writers": []})
-    return compiled
+    return graph.compile()
 
 
-class _Written(Runnable[Any, Any]):
-    """A node's function, then its writers (the state update and the route of the :class:`Command` it returns), called in
-    turn with the task's config: what LangGraph's sequence of the two does, without its run manager, child callback
-    managers and a task per node run (~70 µs of CPU a step). Only for runs no callback handler observes (the sequence's
-    run has no listener to report to)."""
+_NODES = {"agent": agent_node, "user": user_node}
+_REDUCERS: dict[str, Callable[[Any, Any], Any]] = {
+    key: hint.__metadata__[0] for key, hint in get_type_hints(SessionState, include_extras=True).items() if get_origin(hint) is Annotated
+}
+"""The state's keys that merge an update with their reducer (``operator.add``), as the graph's channels do; the others take it."""
 
-    def __init__(self, bound: Runnable[Any, Any], writers: list[Runnable[Any, Any]]) -> None:
-        self.bound = bound
-        self.writers = writers
-        self.name = bound.get_name()
 
-    def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        raise NotImplementedError("the session graph's nodes run asynchronously")
-
-    async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        output = await self.bound.ainvoke(input, config, **kwargs)
-        for writer in self.writers:
-            output = await writer.ainvoke(output, config)
-        return output
+async def run_steps(rt: SessionRuntime, state: SessionState, recursion_limit: int) -> SessionState:
+    """The graph's run for a session nothing observes: from the ``agent`` node, each node's :class:`Command` update merged into the
+    state as the graph's channels merge it, then its ``goto`` followed, to the end; without LangGraph's step machinery (task
+    preparation, channel writes, a checkpoint and a callback manager per step: about a sixth of pbench's CPU per session).
+    At ``recursion_limit`` node runs, LangGraph's :class:`GraphRecursionError`; a :class:`asyncio.CancelledError` a node raises
+    itself (its task not being cancelled), LangGraph's :class:`NodeCancelledError`: as the graph raises them."""
+    runtime = Runtime(context=rt)
+    node, steps = "agent", 0
+    while node != END:
+        try:
+            # in a task of its own on a copy of the context, as LangGraph runs a node: what the node sets in context variables
+            # stays in it
+            command = await asyncio.create_task(_NODES[node](state, runtime), context=contextvars.copy_context())
+        except asyncio.CancelledError as exc:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling() == 0:  # the node's own, not the run's cancellation: a node failure
+                raise NodeCancelledError(node) from exc
+            raise
+        values: dict[str, Any] = dict(state)
+        for key, value in (command.update or {}).items():
+            values[key] = _REDUCERS[key](values[key], value) if key in _REDUCERS else value
+        state, node, steps = cast(SessionState, values), cast(str, command.goto), steps + 1
+        if steps == recursion_limit:  # LangGraph's step count reaches its limit even when this step was the last
+            raise GraphRecursionError(
+                create_error_message(
+                    message=f"Recursion limit of {recursion_limit} reached without hitting a stop condition. "
+                    "You can increase the limit by setting the `recursion_limit` config key.",
+                    error_code=ErrorCode.GRAPH_RECURSION_LIMIT,
+                )
+            )
+    return state
 
 
 def _all_closed(labels: list[IntentLabel], open_intents: list[Any]) -> bool:
@@ -284,10 +301,11 @@ def _all_closed(labels: list[IntentLabel], open_intents: list[Any]) -> bool:
 
 async def run_session_graph(rt: SessionRuntime) -> SessionState:
     """Run one session to its end and return the final state."""
-    config: RunnableConfig = {"recursion_limit": 2 * rt.max_turns + 10}
+    limit = 2 * rt.max_turns + 10
     inherited = var_child_runnable_config.get()
-    graph = session_graph(lean=unobserved(inherited.get("callbacks") if inherited is not None else None))
+    if unobserved(inherited.get("callbacks") if inherited is not None else None):
+        return await run_steps(rt, initial_state(rt.session), limit)
     # v2: the final state only (v1 streams every step's updates besides, to find interrupts the nodes never raise)
-    output = await graph.ainvoke(initial_state(rt.session), config, context=rt, version="v2")
+    output = await session_graph().ainvoke(initial_state(rt.session), {"recursion_limit": limit}, context=rt, version="v2")
     state: SessionState = output.value
     return state

@@ -1,14 +1,17 @@
 """The session graph's nodes run their inner model calls outside the graph's run config, unless a callback handler listens;
-a run nothing observes takes the lean graph (each node's function, then its writes), an observed one LangGraph's own, with the
-same session either way."""
+a run nothing observes takes the plain step loop (each node's function, its update merged as the graph's channels merge it),
+an observed one LangGraph's graph, with the same session either way."""
 
 from __future__ import annotations
 
 import asyncio
+import operator
 import sqlite3
 from contextlib import closing
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, TypedDict
+from types import SimpleNamespace
+from typing import Annotated, Any, TypedDict
 from uuid import UUID
 
 import pytest
@@ -17,7 +20,9 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import var_child_runnable_config
+from langgraph.errors import GraphRecursionError, NodeCancelledError
 from langgraph.graph import END, START, StateGraph
+from langgraph.types import Command
 
 import proactive_bench.episode.session_graph as session_graph_module
 from proactive_bench.episode.session_graph import outside_graph_run
@@ -116,28 +121,136 @@ class _Chains(BaseCallbackHandler):
         self.names.add(str(kwargs.get("name")))
 
 
-def test_a_run_nothing_observes_takes_the_lean_graph_and_an_observed_one_langgraphs_with_the_same_session(
+def test_a_run_nothing_observes_takes_the_step_loop_and_an_observed_one_langgraphs_graph_with_the_same_session(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    chosen: list[bool] = []
-    compiled = session_graph_module.session_graph
+    taken: list[str] = []
+    compiled, steps = session_graph_module.session_graph, session_graph_module.run_steps
 
-    def spy(lean: bool = False) -> Any:
-        chosen.append(lean)
-        return compiled(lean)
+    def graph_spy() -> Any:
+        taken.append("graph")
+        return compiled()
 
-    monkeypatch.setattr(session_graph_module, "session_graph", spy)
+    async def steps_spy(*args: Any) -> Any:
+        taken.append("steps")
+        return await steps(*args)
+
+    monkeypatch.setattr(session_graph_module, "session_graph", graph_spy)
+    monkeypatch.setattr(session_graph_module, "run_steps", steps_spy)
     with StubServer(_respond) as server:
         _episode(server, tmp_path / "lean.db")
-        assert chosen and all(chosen)
-        chosen.clear()
+        assert taken and set(taken) == {"steps"}
+        taken.clear()
         chains = _Chains()
         token = var_child_runnable_config.set({"callbacks": [chains]})  # the run is called from one a handler listens to
         try:
             _episode(server, tmp_path / "observed.db")
         finally:
             var_child_runnable_config.reset(token)
-        assert chosen and not any(chosen)
+        assert taken and set(taken) == {"graph"}
     assert {"agent", "user"} <= chains.names  # the nodes' runs, as LangGraph reports them
     lean, observed = _session(tmp_path / "lean.db"), _session(tmp_path / "observed.db")
     assert all(lean[:5]) and lean == observed
+
+
+class _Loop(TypedDict):
+    turn: int
+    transcript: Annotated[list[int], operator.add]
+
+
+def test_the_step_loop_merges_updates_as_the_graphs_channels_do_and_stops_at_the_recursion_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both runs of nodes that count turns and append to the transcript end in the same state (five node runs within a limit of 6);
+    at the limit (five runs, the last one ending the run) both raise the same error."""
+
+    async def agent(state: Any, runtime: Any) -> Command[str]:
+        turn = state["turn"] + 1
+        return Command(update={"turn": turn, "transcript": [turn]}, goto="user" if turn < runtime.context.max_turns else END)
+
+    async def user(state: Any, runtime: Any) -> Command[str]:
+        return Command(update={"transcript": [-state["turn"]]}, goto="agent")
+
+    monkeypatch.setattr(session_graph_module, "_NODES", {"agent": agent, "user": user})
+    monkeypatch.setattr(session_graph_module, "_REDUCERS", {"transcript": operator.add})
+    graph = StateGraph(_Loop, context_schema=SimpleNamespace)
+    graph.add_node("agent", agent, destinations=("user", END))
+    graph.add_node("user", user, destinations=("agent", END))
+    graph.add_edge(START, "agent")
+    compiled = graph.compile()
+    rt: Any = SimpleNamespace(max_turns=3)
+    start: Any = {"turn": 0, "transcript": [0]}
+    expected = asyncio.run(compiled.ainvoke(start, {"recursion_limit": 6}, context=rt, version="v2")).value
+    assert asyncio.run(session_graph_module.run_steps(rt, start, 6)) == expected == {"turn": 3, "transcript": [0, 1, -1, 2, -2, 3]}
+    with pytest.raises(GraphRecursionError) as by_graph:
+        asyncio.run(compiled.ainvoke(start, {"recursion_limit": 5}, context=rt, version="v2"))
+    with pytest.raises(GraphRecursionError) as by_loop:
+        asyncio.run(session_graph_module.run_steps(rt, start, 5))
+    assert str(by_loop.value) == str(by_graph.value)
+
+
+def test_a_cancellation_a_node_raises_itself_is_a_node_failure_in_the_step_loop_as_in_the_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A node body raising ``CancelledError`` while its task is not cancelled: LangGraph's ``NodeCancelledError`` either way."""
+
+    async def agent(state: Any, runtime: Any) -> Command[str]:
+        raise asyncio.CancelledError
+
+    monkeypatch.setattr(session_graph_module, "_NODES", {"agent": agent})
+    graph = StateGraph(_Loop)
+    graph.add_node("agent", agent, destinations=(END,))
+    graph.add_edge(START, "agent")
+    start: Any = {"turn": 0, "transcript": []}
+    with pytest.raises(NodeCancelledError):
+        asyncio.run(graph.compile().ainvoke(start, version="v2"))
+    with pytest.raises(NodeCancelledError) as by_loop:
+        asyncio.run(session_graph_module.run_steps(SimpleNamespace(), start, 5))  # type: ignore[arg-type]
+    assert isinstance(by_loop.value.__cause__, asyncio.CancelledError)
+
+
+def test_a_cancelled_run_of_the_step_loop_stays_cancelled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run's own cancellation (its task cancelled while a node waits) propagates as ``CancelledError``, as in the graph."""
+
+    async def agent(state: Any, runtime: Any) -> Command[str]:
+        await asyncio.Event().wait()
+        raise AssertionError("never set")
+
+    monkeypatch.setattr(session_graph_module, "_NODES", {"agent": agent})
+
+    async def cancelled() -> None:
+        run = asyncio.ensure_future(session_graph_module.run_steps(SimpleNamespace(), {"turn": 0}, 5))  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)
+        run.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await run
+
+    asyncio.run(cancelled())
+
+
+_MARK: ContextVar[str] = ContextVar("_MARK", default="unset")
+
+
+def test_what_a_node_sets_in_a_context_variable_stays_in_it_in_the_step_loop_as_in_the_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each node runs on a copy of the context: the next node and the caller do not see what it set, either way."""
+    seen: list[str] = []
+
+    async def agent(state: Any, runtime: Any) -> Command[str]:
+        seen.append(_MARK.get())
+        _MARK.set("set by agent")
+        return Command(update={"turn": 1}, goto="user")
+
+    async def user(state: Any, runtime: Any) -> Command[str]:
+        seen.append(_MARK.get())
+        return Command(update={"turn": 2}, goto=END)
+
+    monkeypatch.setattr(session_graph_module, "_NODES", {"agent": agent, "user": user})
+    graph = StateGraph(_Loop)
+    graph.add_node("agent", agent, destinations=("user",))
+    graph.add_node("user", user, destinations=(END,))
+    graph.add_edge(START, "agent")
+
+    async def both() -> None:
+        await graph.compile().ainvoke({"turn": 0, "transcript": []}, version="v2")
+        seen.append(_MARK.get())
+        await session_graph_module.run_steps(SimpleNamespace(), {"turn": 0, "transcript": []}, 5)  # type: ignore[arg-type]
+        seen.append(_MARK.get())
+
+    asyncio.run(both())
+    assert seen == ["unset"] * 6
