@@ -19,6 +19,9 @@ DPI = 80
 
 
 def _png(figure: Figure) -> bytes:
+    """The figure's PNG; its layout is done (``tight_layout``), so no layout engine is left for ``savefig`` to run again
+    (the placeholder ``tight_layout`` leaves makes it draw the whole figure once more before drawing it into the PNG)."""
+    figure.set_layout_engine(None)
     out = io.BytesIO()
     figure.savefig(out, format="png", dpi=DPI, metadata={"Software": None})
     return out.getvalue()

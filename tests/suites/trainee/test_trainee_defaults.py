@@ -50,6 +50,7 @@ def test_a_meeting_an_hour_into_a_full_day_is_still_joined_on_time(default_scena
 
 
 @pytest.mark.heavy
+@pytest.mark.usefixtures("default_scenarios")  # on the worker that composed them: the run loads them from compose_scenario's share
 def test_the_readme_trainee_commands_run_with_validation(tmp_path: Path) -> None:
     db = str(tmp_path / "pbench.db")
     summary = run_episode_json("--suite", "trainee", "--model", "scripted:reference", "--db", db)  # every default scenario
