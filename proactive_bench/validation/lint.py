@@ -256,7 +256,8 @@ def _size(job: Callable[[], Any]) -> float:
     args: tuple[Any, ...] = getattr(job, "args", (None,))
     if getattr(job, "func", None) is _checked_episode:
         root, persona = args
-        return sum(path.lstat().st_size for path in (root / "episodes" / persona / "sessions").glob("*.yaml"))  # lstat: a dangling link is not an error here
+        sessions = (root / "episodes" / persona / "sessions").glob("*.yaml")
+        return sum(path.lstat().st_size for path in sessions)  # lstat: a dangling link is not an error here
     if getattr(job, "func", None) is _load_share:
         return 0
     return len(args[0].episode.sessions) if isinstance(args[0], EpisodeDraft) else float("inf")

@@ -154,7 +154,8 @@ def test_the_copy_check_writes_and_checks_each_distinct_copy_once(planted: Path,
     monkeypatch.setattr(copy_check, "write_copy", recording)
     problems = copy_check.copied_line_problems(one, folder, "task.yaml")
     assert lines and written == [()] * len(copy_check.deliverables(one)) + [lines] * len(copy_check.deliverables(one))
-    assert [p.field for p in problems] == ["rules[0].evidence"] and f"the lines of {one.attachments[0]} copied verbatim" in problems[0].reason
+    assert [p.field for p in problems] == ["rules[0].evidence"]
+    assert f"the lines of {one.attachments[0]} copied verbatim" in problems[0].reason
 
 
 @pytest.mark.heavy
