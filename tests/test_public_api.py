@@ -356,6 +356,7 @@ MOVED_IN_0_2 = [
     ("proactive_bench.llm.tool_models", "UsesToolModels", "proactive_bench.llm"),
     ("proactive_bench.llm.transport", "is_context_length_error", "proactive_bench.llm"),
     ("proactive_bench.episode.runner", "session_toolbox", "proactive_bench.episode"),
+    ("proactive_bench.suites.agentif.attachment_writers", "AttachmentPdf", "proactive_bench.suites.agentif.attachment_pdf"),
 ]
 
 

@@ -202,7 +202,7 @@ def _streamed(jobs: list[Callable[[], Any]], workers: int | None = None) -> Iter
     Each episode replays on its own scratch world and the checks are CPU-bound,
     so several jobs run at once in forked processes, one per core (``workers``:
     how many; 1 runs them here, one after the other, as the results are asked for), the
-    longest first: a suite's tasks loaded whole, then the episodes by their sessions,
+    longest first: a suite's tasks loaded whole, then the episodes by their sessions (:func:`_size`),
     then the shares of a suite's tasks (short jobs, so the workers end together).
     """
     workers = min(len(jobs), workers or len(os.sched_getaffinity(0)))
@@ -250,12 +250,14 @@ def _collected(job: Callable[[], Any]) -> Any:
 
 
 def _size(job: Callable[[], Any]) -> float:
-    """How long a job runs, roughly: an episode's sessions (before it is drafted: its session files); a suite's
-    tasks loaded whole longer than any episode, a share of them shorter (the shares even out the workers' ends)."""
+    """How long a job runs, roughly: an episode's sessions (before it is drafted: the bytes of its session files,
+    as the shipped episodes all have twenty sessions but not as many steps); a suite's tasks loaded whole longer
+    than any episode, a share of them shorter (the shares even out the workers' ends)."""
     args: tuple[Any, ...] = getattr(job, "args", (None,))
     if getattr(job, "func", None) is _checked_episode:
         root, persona = args
-        return len(list((root / "episodes" / persona / "sessions").glob("*.yaml")))
+        sessions = (root / "episodes" / persona / "sessions").glob("*.yaml")
+        return sum(path.lstat().st_size for path in sessions)  # lstat: a dangling link is not an error here
     if getattr(job, "func", None) is _load_share:
         return 0
     return len(args[0].episode.sessions) if isinstance(args[0], EpisodeDraft) else float("inf")

@@ -10,6 +10,7 @@ the data or pbench change.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -367,6 +368,21 @@ def test_an_unreadable_report_is_a_miss(tmp_path: Path, monkeypatch: pytest.Monk
         for stored in digests.cache_dir().glob("*.json"):
             stored.write_text(garbage)
         assert isinstance(run_cli("validate", "--data", str(MINI)).exception, AssertionError), garbage
+
+
+def test_a_validate_that_checked_leaves_the_heap_out_of_the_last_collection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checked (not recalled, no --oracle): ``gc.freeze`` runs at exit, so the interpreter does not walk the checks' objects."""
+    from proactive_bench.cli import validate as command
+
+    registered: list[object] = []
+    monkeypatch.setattr(command.atexit, "register", registered.append)
+    command._no_collection_at_exit.cache_clear()
+    assert run_cli("validate", "--data", str(MINI)).exit_code == 0
+    assert registered == [gc.freeze]
+    command._no_collection_at_exit.cache_clear()
+    assert run_cli("validate", "--data", str(MINI)).exit_code == 0
+    assert registered == [gc.freeze]  # recalled from the cache: nothing was checked, nothing more registered
+    command._no_collection_at_exit.cache_clear()
 
 
 def refuse(*_args: object) -> None:

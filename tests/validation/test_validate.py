@@ -506,6 +506,15 @@ def test_a_suite_s_tasks_checked_in_shares_report_what_its_load_all_does(
     assert {p.file for p in task_problems} >= {"odyssey/od_test_vendor_memo/task.yaml", "odyssey/od_test_email_supplier/task.yaml"}
 
 
+def test_the_episode_with_the_most_session_text_is_checked_first() -> None:
+    """The shipped episodes all have twenty sessions; the one with the longest session files (the most steps to
+    replay) starts first, so it does not end last on its worker."""
+    root = DATA.resolve()
+    sizes = {p: lint._size(partial(lint._checked_episode, root, p)) for p in ("pharmacist", "researcher")}
+    sessions = {p: len(list((root / "episodes" / p / "sessions").glob("*.yaml"))) for p in sizes}
+    assert sessions["pharmacist"] == sessions["researcher"] and sizes["pharmacist"] > sizes["researcher"] > 0
+
+
 def _wait_for(flag: Path) -> str:
     """A worker job that ends when ``flag`` appears (or after 20 s)."""
     deadline = time.monotonic() + 20

@@ -10,6 +10,7 @@
 | `scoring.py` | the paper's score of one task: `max(0, S+ - S-) / S_max`, bonuses tied to provided rules withheld |
 | `attachments.py` | runs the tasks' attachment generators (`python -m proactive_bench.suites.agentif.attachments`), `--check` for reproducibility |
 | `attachment_writers.py` | what the generators write with: the `--out` folder, byte-stable csv/srt/svg/text, one-sheet xlsx, docx and PDF writers |
+| `attachment_pdf.py` | the document `pdf_file` hands over (`AttachmentPdf`, fpdf2): loaded only when a PDF is written |
 | `suite.py` | `AgentIFSuite`, registered in `suites.SUITES` as `agentif` |
 | `generation_corpus.py` | the local attachment corpus of `pbench generate agentif`: files indexed by kind and extracted text, picked by BM25 |
 | `generation.py` | the synthesis pipeline: seed reading, workflow extraction, attachment picking, generator-verifier rounds checked by the validate rules |

@@ -17,15 +17,18 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docx import Document
 from docx.document import Document as DocxDocument
-from fpdf import FPDF
 from openpyxl import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from proactive_bench.env import stable_office_bytes
+from proactive_bench.exports import moved_names
+
+if TYPE_CHECKING:
+    from proactive_bench.suites.agentif.attachment_pdf import AttachmentPdf
 
 FIXED_TIME = datetime(2025, 1, 1)
 Cue = tuple[str, str, str]  # start, end ("HH:MM:SS,mmm"), text
@@ -117,54 +120,15 @@ def docx_file(path: Path, *, author: str = "pbench") -> Iterator[DocxDocument]:
     normalize_zip(path)
 
 
-class AttachmentPdf(FPDF):
-    """An fpdf2 document with a fixed creation date and its first page open, written as full-width lines."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.set_creation_date(FIXED_TIME)
-        self.add_page()
-
-    def write_lines(
-        self,
-        lines: Iterable[str],
-        height: float,
-        *,
-        size: float = 11,
-        style: str = "",
-        family: str = "Helvetica",
-        wrap: bool = False,
-    ) -> None:
-        """Each line in the given font, ``height`` mm high: one cell, or with ``wrap`` a multi-cell that wraps (an empty line stays blank)."""
-        self.set_font(family, style, size)
-        for line in lines:
-            if wrap:
-                self.multi_cell(0, height, line or " ", new_x="LMARGIN", new_y="NEXT")
-            else:
-                self.cell(0, height, line, new_x="LMARGIN", new_y="NEXT")
-
-    def heading(self, text: str, height: float, *, size: float = 12) -> None:
-        """One bold line."""
-        self.write_lines([text], height, size=size, style="B")
-
-    def sections(
-        self,
-        sections: Iterable[tuple[str, Sequence[str]]],
-        *,
-        heading_height: float,
-        line_height: float,
-        bullet: str = "- ",
-        wrap: bool = False,
-    ) -> None:
-        """Each section as a bold 12 pt heading over its lines, each line after ``bullet``."""
-        for title, lines in sections:
-            self.heading(title, heading_height)
-            self.write_lines([f"{bullet}{line}" for line in lines], line_height, wrap=wrap)
-
-
 @contextmanager
 def pdf_file(path: Path) -> Iterator[AttachmentPdf]:
-    """An :class:`AttachmentPdf` to write into; saved to ``path`` when the block ends."""
+    """An :class:`AttachmentPdf` with a fixed creation date to write into; saved to ``path`` when the block ends."""
+    from proactive_bench.suites.agentif.attachment_pdf import AttachmentPdf  # fpdf2 (fontTools, PIL): only writing a PDF pays for it
+
     pdf = AttachmentPdf()
+    pdf.set_creation_date(FIXED_TIME)
     yield pdf
     pdf.output(str(_parent_made(path)))
+
+
+__getattr__ = moved_names(__name__, {"AttachmentPdf": "proactive_bench.suites.agentif.attachment_pdf"})

@@ -6,7 +6,7 @@ deliverable of the task (each path its reference solution writes that is not an
 attachment) with attachment lines copied verbatim, as ``read_file`` shows them
 (documents extracted): none (empty files), then each attachment's lines alone,
 then every attachment's lines together, one line per line, paragraph or row, in the
-deliverable's format. A rule whose ``evidence``, or a rule-graded bonus item
+deliverable's format (a copy with the same lines as an earlier one, as with one attachment, is not made again). A rule whose ``evidence``, or a rule-graded bonus item
 tied to a rule, holds on such files is flagged: it rewards the rule's wording
 or the example's own lines, not what applying the rule produces.
 """
@@ -93,8 +93,12 @@ def copied_line_problems(task: AgentIFTask, folder: Path, rel: str) -> list[Prob
     if not checks or not paths or not seed.is_dir():
         return []
     flagged: dict[str, tuple[str, str]] = {}
+    written: set[tuple[str, ...]] = set()
     with scratch_directory("pbench-copy-check-") as tmp:
         for n, (what, lines) in enumerate(copies(task, seed)):
+            if tuple(lines) in written:  # the same files as an earlier copy (one attachment, or none readable): the same outcome
+                continue
+            written.add(tuple(lines))
             root = Path(tmp) / str(n)
             shutil.copytree(seed, root)
             for path in paths:

@@ -22,6 +22,7 @@ import yaml
 from proactive_bench.data_model import Evidence, Message
 from proactive_bench.env import Memory, Workspace, read_as_text
 from proactive_bench.suites import SUITES, SuiteContext, read_agentif_task
+from proactive_bench.suites.agentif import copy_check
 from proactive_bench.suites.agentif.copy_check import write_copy
 from proactive_bench.user import RulesUser, UserView
 from proactive_bench.validation import run_oracle
@@ -135,6 +136,26 @@ def test_validate_flags_latent_evidence_met_by_copied_lines_or_an_empty_delivera
     assert any(
         p["field"] == "rules[0].evidence" and "deliverables that are empty" in p["reason"] for p in json.loads(result.stdout)["problems"]
     )
+
+
+def test_the_copy_check_writes_and_checks_each_distinct_copy_once(planted: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one attachment, every attachment's lines together are that attachment's lines: not written and checked again."""
+    folder = planted / "agentif" / LATENT
+    task, _ = read_agentif_task(planted, LATENT)
+    assert task is not None
+    one = task.model_copy(update={"attachments": task.attachments[:1]})
+    lines = tuple(copy_check.attachment_lines(folder / "workspace", one.attachments[0]))
+    written: list[tuple[str, ...]] = []
+
+    def recording(path: Path, copied: list[str]) -> None:
+        written.append(tuple(copied))
+        write_copy(path, copied)
+
+    monkeypatch.setattr(copy_check, "write_copy", recording)
+    problems = copy_check.copied_line_problems(one, folder, "task.yaml")
+    assert lines and written == [()] * len(copy_check.deliverables(one)) + [lines] * len(copy_check.deliverables(one))
+    assert [p.field for p in problems] == ["rules[0].evidence"]
+    assert f"the lines of {one.attachments[0]} copied verbatim" in problems[0].reason
 
 
 @pytest.mark.heavy
