@@ -21,7 +21,7 @@ honoured, capped), other 5xx unless the same answer came twice in a row,
 rejections never. Every retried attempt is reported to the caller's
 :mod:`~proactive_bench.llm.retry_log` listener.
 
-Every run opens a transport, a scripted one sends nothing on it: the SDK,
+Every run opens a transport; a scripted run sends nothing on it. So the SDK,
 ``aiohttp`` and ``httpx2`` (~1 s of CPU to import) load with the first request
 or fault, in the methods that use them, not with this module.
 """
@@ -323,5 +323,6 @@ __getattr__ = moved_names(
         "is_context_length_error": "proactive_bench.llm",
         "HttpChatOpenAI": "proactive_bench.llm.http_chat",
         "response_format_param": "proactive_bench.llm.http_chat",
+        "UNSET_TIMEOUT_S": "proactive_bench.llm.http_chat",
     },
 )
