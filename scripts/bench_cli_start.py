@@ -5,10 +5,12 @@ Records a small results database first (one offline scripted episode of
 then runs each command ``--repeat`` times in a new ``python`` process:
 read-only commands and ``--help``; ``episode`` against a dead endpoint
 (``127.0.0.1:9``: it ends at its first model request, with the unreachable-server
-error); ``validate`` of the shipped data with an empty validation cache
+error); a whole scripted episode and a scripted sweep over two worker processes
+(the children the kill, resume and docs tests start most); ``validate`` of the shipped data with an empty validation cache
 (cold) and with the cache the cold runs filled (cached). It prints, as medians:
 
 - wall: the whole command, from process start to exit;
+- cpu: the CPU (user + system) of the command and the processes it waited for (a sweep's workers);
 - ratio: wall over the wall of a bare ``python -c "import typer"`` measured
   in the same run (the machine's speed and load cancel out, mostly);
 - target: the issue's bound (seconds on an idle machine), where it sets one;
@@ -30,6 +32,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -92,6 +95,7 @@ def record(db: Path) -> None:
 def commands(db: Path, out: Path) -> dict[str, Timed]:
     """The commands timed, by label."""
     at = ("--db", str(db))
+    scripted = ("--data", str(MINI), "--db", str(out / "scripted.db"))  # each run records a new run (or sweep) there
     dead = ("episode", "--persona", "pharmacist", "--model", "openai:x", "--base-url", DEAD_ENDPOINT, "--db", str(out / "dead.db"))
     return {
         "--help": Timed(("--help",)),
@@ -103,6 +107,10 @@ def commands(db: Path, out: Path) -> dict[str, Timed]:
         "report": Timed(("report", "latest", "--out", str(out / "report"), *at)),
         "episode --help": Timed(("episode", "--help")),
         "episode (dead endpoint)": Timed(dead, codes=(2,)),  # 2: the unreachable-server error
+        "episode (scripted)": Timed(("episode", *scripted, "--persona", "mini", "--model", "scripted:reference"), codes=(0, 1)),
+        "sweep (scripted, 2 workers)": Timed(
+            ("sweep", *scripted, "--models", "scripted:reference,scripted:asker", "--workers", "2"), codes=(0, 1)
+        ),
         "validate (cold)": Timed(("validate",), cache=out / "cache", cold=True),
         "validate (cached)": Timed(("validate",), cache=out / "cache"),
     }
@@ -123,13 +131,16 @@ def import_seconds(timed: Timed) -> tuple[float, int]:
     return microseconds / 1e6, int(loaded[1])
 
 
-def wall_seconds(timed: Timed, run: int) -> float:
+def wall_seconds(timed: Timed, run: int) -> tuple[float, float]:
+    """The wall of one run, and the CPU (user + system) it and the processes it waited for (a sweep's workers) used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = pbench(*timed.args, cache=cache_for(timed, run))
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in timed.codes:
         sys.exit(f"pbench {' '.join(timed.args)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
-    return elapsed
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def bare_seconds() -> float:
@@ -161,11 +172,17 @@ def main() -> None:
             "python -c 'import typer'": {"wall_s": round(statistics.median(bare), 3), "ratio": 1.0}
         }
         for label in chosen:
-            walls = [wall_seconds(timed[label], run) for run in range(options.repeat)]
+            walls, cpus = zip(*(wall_seconds(timed[label], run) for run in range(options.repeat)), strict=True)
             bare.append(bare_seconds())  # interleaved: the floor follows the machine's load through the run
             imports, modules = import_seconds(timed[label])
             wall = statistics.median(walls)
-            figures[label] = {"wall_s": round(wall, 3), "target_s": TARGETS.get(label), "imports_s": round(imports, 3), "modules": modules}
+            figures[label] = {
+                "wall_s": round(wall, 3),
+                "cpu_s": round(statistics.median(cpus), 3),
+                "target_s": TARGETS.get(label),
+                "imports_s": round(imports, 3),
+                "modules": modules,
+            }
         floor = statistics.median(bare)
         figures["python -c 'import typer'"]["wall_s"] = round(floor, 3)
         for row in figures.values():
@@ -173,11 +190,14 @@ def main() -> None:
     if options.json:
         print(json.dumps(figures, indent=2))
         return
-    print(f"{'command':<26} {'wall (median)':>14} {'ratio':>6} {'target':>7} {'imports':>9} {'modules':>8}")
+    print(f"{'command':<28} {'wall (median)':>14} {'ratio':>6} {'cpu':>7} {'target':>7} {'imports':>9} {'modules':>8}")
     for label, row in figures.items():
         target = f"{row['target_s']:.1f}s" if row.get("target_s") else ""
         imports = f"{row['imports_s']:.2f}s" if "imports_s" in row else ""
-        print(f"{label:<26} {row['wall_s']:>13.2f}s {row['ratio']:>6.1f} {target:>7} {imports:>9} {row.get('modules', ''):>8}")
+        cpu_shown = f"{row['cpu_s']:.2f}s" if "cpu_s" in row else ""
+        print(
+            f"{label:<28} {row['wall_s']:>13.2f}s {row['ratio']:>6.1f} {cpu_shown:>7} {target:>7} {imports:>9} {row.get('modules', ''):>8}"
+        )
 
 
 if __name__ == "__main__":

@@ -100,6 +100,14 @@ DEFERRED = {
     ): "LangGraph loads only when an agent named module:attr or path/file.py:attr is built (it may be a compiled graph)",
     ("proactive_bench.suites.odyssey.checkers", "pycel"): "pycel (with networkx) loads when a checker evaluates a formula",
     (
+        "proactive_bench.campaign.executors",
+        "proactive_bench.campaign.ray_executor",
+    ): "the Ray executor (and its dataset archives) loads only for a sweep on Ray, not in every sweep and its workers",
+    (
+        "proactive_bench.llm.models",
+        "proactive_bench.llm.http_chat",
+    ): "LangChain's OpenAI integration and the SDK load with the first openai chat model built, not with every run's transport",
+    (
         "proactive_bench.suites.trainee.pictures",
         "matplotlib",
     ): "matplotlib loads when a trainee picture (heatmap, floor plan, map) is drawn, not with every trainee scenario",

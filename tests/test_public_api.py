@@ -355,6 +355,9 @@ MOVED_IN_0_2 = [
     ("proactive_bench.review.audits", "POLARITIES", "proactive_bench.review"),
     ("proactive_bench.llm.tool_models", "UsesToolModels", "proactive_bench.llm"),
     ("proactive_bench.llm.transport", "is_context_length_error", "proactive_bench.llm"),
+    ("proactive_bench.llm.transport", "HttpChatOpenAI", "proactive_bench.llm.http_chat"),
+    ("proactive_bench.llm.transport", "response_format_param", "proactive_bench.llm.http_chat"),
+    ("proactive_bench.llm.transport", "UNSET_TIMEOUT_S", "proactive_bench.llm.http_chat"),
     ("proactive_bench.episode.runner", "session_toolbox", "proactive_bench.episode"),
     ("proactive_bench.suites.agentif.attachment_writers", "AttachmentPdf", "proactive_bench.suites.agentif.attachment_pdf"),
 ]

@@ -4,19 +4,24 @@
 progress display or the lease's heartbeat starts); ``follow`` runs the
 pending runs to the end, reporting each finished session to ``on_event``, and
 settles the sweep's status.
+
+The Ray executor (and its dataset archives) is imported only for a sweep on Ray.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
-from proactive_bench.campaign.ray_executor import RaySweep
 from proactive_bench.campaign.sweep import RunHook, SweepConfig, run_sweep
 from proactive_bench.campaign.workers import SweepWorkers
 from proactive_bench.dataset import LoadedEpisode
 from proactive_bench.llm import Budget
 from proactive_bench.store import RunLike, Store, SweepLike
+
+if TYPE_CHECKING:
+    from proactive_bench.campaign.ray_executor import RaySweep
 
 
 class LocalSweep:
@@ -35,7 +40,17 @@ class LocalSweep:
         run_fast(run_sweep(self.store, self.sweep, self.runs, self.config, self.budget, on_event))
 
 
-SweepExecutor = RaySweep | SweepWorkers | LocalSweep
+if TYPE_CHECKING:
+    SweepExecutor = RaySweep | SweepWorkers | LocalSweep
+else:
+
+    def __getattr__(name: str) -> Any:
+        """``SweepExecutor``, the union of the executors, made on first use (it names the Ray executor's class)."""
+        if name != "SweepExecutor":
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from proactive_bench.campaign.ray_executor import RaySweep
+
+        return RaySweep | SweepWorkers | LocalSweep
 
 
 def sweep_executor(
@@ -43,6 +58,8 @@ def sweep_executor(
 ) -> SweepExecutor:
     """The executor ``config`` names: a Ray cluster (``executor: ray``), ``workers`` processes, or this process."""
     if config.executor == "ray":
+        from proactive_bench.campaign.ray_executor import RaySweep
+
         return RaySweep(store, sweep, runs, config, budget)
     if config.workers > 1:
         return SweepWorkers(store, sweep, runs, config, budget)

@@ -41,6 +41,7 @@ from proactive_bench.campaign.sweep import (
     run_episodes,
     unfinished_runs,
 )
+from proactive_bench.episode import run_spec
 from proactive_bench.llm import Budget, PriceTable
 from proactive_bench.logs import configure_logging
 from proactive_bench.store import Fences, LeaseLost, RunLike, Store, SweepLike
@@ -54,7 +55,7 @@ PR_SET_PDEATHSIG = 1
 STOP_GRACE_S = 15.0
 """How long stopped workers may take to save their finished sessions before they are killed."""
 RUN_MODULES = ("proactive_bench.scoring.judge", "proactive_bench.user.llm", "proactive_bench.scaffolds.react", "langchain_openai")
-"""Modules a run imports on first use (participants are built lazily)."""
+"""Modules a run that calls a model imports on first use (participants are built lazily); a scripted run needs none."""
 
 
 class SharedBudget(Budget):
@@ -118,8 +119,9 @@ class SweepWorkers:
 
     def start(self) -> None:
         if self.method == "fork":
-            for module in RUN_MODULES:  # imported once here rather than in every worker
-                importlib.import_module(module)
+            if any(run_spec(run).role_models() for run in self.by_id.values()):  # imported once here rather than in every worker
+                for module in RUN_MODULES:
+                    importlib.import_module(module)
             self.store.close_connections()  # no SQLite handle crosses the fork; each worker opens its own
             tune_for_runs()
         try:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
@@ -74,14 +74,7 @@ from proactive_bench.episode.settings import DEFAULT_MAX_TURNS
 from proactive_bench.episode.stored import stored_session_result
 from proactive_bench.episode.tracing import NO_TRACE, RunTrace, run_trace
 from proactive_bench.exports import moved_names
-from proactive_bench.llm import (
-    REQUEST_SENT,
-    Budget,
-    CallCache,
-    LLMCallRecord,
-    ToolModels,
-    note_request_sent,
-)
+from proactive_bench.llm import REQUEST_SENT, note_request_sent
 from proactive_bench.scaffolds import Scaffold, SessionContext, call_end_episode, call_end_session, call_start_session
 from proactive_bench.scoring import (
     SCORINGS,
@@ -99,6 +92,9 @@ from proactive_bench.scoring import (
 from proactive_bench.store import LLMCall, PendingRow, RunLike, SessionRun, SessionRunLike, Store, WriteThread, pending_row
 from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import FollowUpUser, UserSimulator
+
+if TYPE_CHECKING:
+    from proactive_bench.llm import Budget, CallCache, LLMCallRecord, ToolModels
 
 log = structlog.get_logger(__name__)
 

@@ -8,7 +8,7 @@ order, so a run's decisions come out identical; retries after a malformed
 answer see the next recorded answer, as they did live.
 
 Two keys and two stored forms:
-- a model on the transport (:class:`~proactive_bench.llm.transport.HttpChatOpenAI`) keys a call by
+- a model on the transport (:class:`~proactive_bench.llm.http_chat.HttpChatOpenAI`) keys a call by
   :func:`request_key`, a hash of the endpoint and the request body it sends (its answer cap apart), and stores the server's
   answer body as JSON (:meth:`CallCache.lookup_request`, :meth:`CallCache.record_request`);
 - any other model (LangChain's cache interface: :meth:`CallCache.lookup`, :meth:`CallCache.update`),

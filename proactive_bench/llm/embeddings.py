@@ -20,7 +20,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import openai
 from langchain_core.outputs import Generation
 from langchain_core.rate_limiters import BaseRateLimiter
 
@@ -88,6 +87,8 @@ class EmbeddingClient:
             return vectors
         if self.rate_limiter is not None:
             await self.rate_limiter.aacquire()
+        import openai  # here: loading the SDK is for a client that calls
+
         listener = listen(record_retries(self.recorder, role=self.role, purpose=self.purpose, model=self.name, method=METHOD))
         try:
             answer = await self.transport.complete(

@@ -22,8 +22,6 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-import openai
-
 
 class MalformedBodyError(ValueError):
     """The server answered 200 with a body that is not a JSON object (cut short, an HTML error page, too large, ...)."""
@@ -53,6 +51,8 @@ CONTEXT_LENGTH = re.compile(
 
 def classify(exc: BaseException) -> Fault | None:
     """The kind of fault ``exc`` is; None for an exception that is no model server's answer (a bug, a cancellation)."""
+    import openai  # here, not at the top: a run that makes no model call never loads the SDK
+
     if isinstance(exc, openai.APIStatusError):
         status = exc.status_code
         if status in TRANSIENT_STATUSES:
@@ -71,6 +71,8 @@ def classify(exc: BaseException) -> Fault | None:
 
 def names_request_feature(exc: BaseException) -> bool:
     """Whether an HTTP error's message names a request feature (``classify`` decides whether that is a rejection)."""
+    import openai
+
     return isinstance(exc, openai.APIStatusError) and REQUEST_FEATURE.search(str(exc.message)) is not None
 
 
@@ -81,4 +83,6 @@ def names_field(exc: BaseException, field: str) -> bool:
 
 def is_context_length_error(exc: BaseException) -> bool:
     """Whether an HTTP error says the prompt is longer than the model's context."""
+    import openai
+
     return isinstance(exc, openai.APIStatusError) and CONTEXT_LENGTH.search(str(exc.message)) is not None

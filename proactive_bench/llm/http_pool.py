@@ -14,6 +14,7 @@ is an ``aiohttp.ClientConnectionError`` or ``ClientPayloadError``; the whole
 exchange (queueing, connecting, sending, reading) is bounded by ``timeout``
 (``TimeoutError``); an answer announced or read beyond ``max_bytes`` is cut
 there (:class:`~proactive_bench.llm.faults.MalformedBodyError`, the connection closed).
+``aiohttp`` is imported where one of its exceptions is raised: opening a pool loads none of it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from functools import lru_cache
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
-import aiohttp
 import httptools
 
 from proactive_bench.llm.faults import MalformedBodyError
@@ -49,6 +49,8 @@ def target_of(url: str) -> Target:
     """The :class:`Target` of an ``http``/``https`` URL (``aiohttp.InvalidURL`` for another scheme or no host)."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
+        import aiohttp
+
         raise aiohttp.InvalidURL(url, "not an http(s) URL with a host")
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     port = parts.port or (443 if parts.scheme == "https" else 80)
@@ -82,6 +84,8 @@ class _Connection(asyncio.Protocol):
         self.transport = transport  # type: ignore[assignment]  # a TCP (or TLS) connection: a full Transport
 
     def connection_lost(self, exc: Exception | None) -> None:
+        import aiohttp
+
         self.closed = True
         if self._until_close and exc is None:  # an answer with neither a length nor chunks ends with its connection
             self._until_close = False
@@ -98,6 +102,8 @@ class _Connection(asyncio.Protocol):
         try:
             self._parser.feed_data(data)
         except httptools.HttpParserError as exc:
+            import aiohttp
+
             self._fail(aiohttp.ClientPayloadError(f"invalid HTTP answer: {exc}"))
 
     async def exchange(self, head: bytes, body: bytes) -> Answer:
@@ -216,6 +222,8 @@ class PostPool:
                 lambda: _Connection(0, url), target.host, target.port, ssl=tls, server_hostname=target.host if tls else None
             )
         except OSError as exc:  # refused, unreachable, a name that does not resolve, a TLS handshake refused
+            import aiohttp
+
             raise aiohttp.ClientConnectionError(
                 f"Cannot connect to host {target.host}:{target.port} ssl:{'default' if tls else False} [{exc.strerror or exc}]"
             ) from exc

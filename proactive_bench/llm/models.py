@@ -9,11 +9,10 @@ from typing import Any
 from langchain_core.caches import BaseCache
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.rate_limiters import BaseRateLimiter
-from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from proactive_bench.llm.model_specs import ModelSpecError, known_providers, model_name
-from proactive_bench.llm.transport import ChatTransport, HttpChatOpenAI
+from proactive_bench.llm.transport import ChatTransport
 
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MAX_RETRIES = 3
@@ -28,7 +27,7 @@ class ChatSettings:
     records or replays answers (see :mod:`proactive_bench.llm.cache`);
     ``rate_limiter`` is shared by every model on one endpoint. With a
     ``transport``, openai models send their async calls over it (see
-    :mod:`proactive_bench.llm.transport`) instead of the OpenAI SDK's client.
+    :mod:`proactive_bench.llm.http_chat`) instead of the OpenAI SDK's client.
     ``max_tokens`` caps each answer (on a transport, sent in the one field the
     server reads: ``max_completion_tokens`` or the older ``max_tokens``, see
     :meth:`ChatTransport.cap_field`; the SDK's own client still sends both to
@@ -59,6 +58,8 @@ def make_chat_model(spec: str, settings: ChatSettings = ChatSettings()) -> BaseC
 
     Raises:
         ModelSpecError: An unknown provider, or an openai model with neither an API key nor a base URL.
+
+    LangChain's OpenAI integration (and the SDK) load here, with the first model built, not with this module.
     """
     provider, name = model_name(spec)
     kwargs: dict[str, Any] = {"timeout": settings.timeout, "max_retries": settings.max_retries}
@@ -77,7 +78,11 @@ def make_chat_model(spec: str, settings: ChatSettings = ChatSettings()) -> BaseC
         if key is None:
             raise ModelSpecError("openai models need OPENAI_API_KEY, or --base-url for a local server")
         if settings.transport is not None:
+            from proactive_bench.llm.http_chat import HttpChatOpenAI
+
             return HttpChatOpenAI.over(settings.transport, model=name, base_url=base_url, api_key=key, **kwargs)
+        from langchain_openai import ChatOpenAI
+
         return ChatOpenAI(model=name, base_url=base_url, api_key=SecretStr(key), **kwargs)
     if provider not in known_providers():
         raise ModelSpecError(

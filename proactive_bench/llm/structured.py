@@ -43,15 +43,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import json_repair
-import openai
 import structlog
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable
-from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, ValidationError
 
 from proactive_bench.llm.context import (
@@ -78,6 +76,9 @@ from proactive_bench.llm.ledger import (
 )
 from proactive_bench.llm.prompts import Prompt
 from proactive_bench.llm.retry_log import listen, unlisten
+
+if TYPE_CHECKING:
+    import openai
 
 log = structlog.get_logger(__name__)
 
@@ -366,6 +367,9 @@ class StructuredCaller:
             log.info("structured_method_dropped", model=self.model_name, method=method, reason=reason)
 
     async def _attempt(self, method: Method, schema: type[T], messages: list[BaseMessage]) -> tuple[AIMessage | None, T]:
+        import openai  # here, not at the top: a run whose user and judge call no model loads neither
+        from langchain_openai import ChatOpenAI
+
         try:
             if method == "json_schema" and isinstance(self.model, ChatOpenAI):
                 # The same request and cache key as with_structured_output(), without its runnable chain (~1.4 ms CPU a call).

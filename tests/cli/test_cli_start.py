@@ -264,6 +264,71 @@ def test_episode_loads_no_ray_executor_nor_dataset_archives(tmp_path: Path) -> N
     assert not {m for m in loaded for other in EPISODE_UNNEEDED if m == other or m.startswith(other + ".")}
 
 
+MODEL_CLIENT = ("openai", "langchain_openai", "aiohttp", "proactive_bench.llm.http_chat", "proactive_bench.scaffolds.react")
+"""The model clients (the SDK, LangChain's OpenAI integration, the transport's HTTP client) and the agent that uses them: a
+run whose agent, user and judge call no model loads none (the transport it opens loads its HTTP client on first request)."""
+
+
+def unneeded_by_scripted_runs(loaded: set[str], needed: tuple[str, ...] = ()) -> list[str]:
+    """What of :data:`EPISODE_UNNEEDED` and :data:`MODEL_CLIENT`, but ``needed``, is in ``loaded``."""
+    unneeded = [m for m in (*EPISODE_UNNEEDED, *MODEL_CLIENT) if m not in needed]
+    return sorted(m for m in loaded for other in unneeded if m == other or m.startswith(other + "."))
+
+
+@pytest.mark.parametrize("model", ["scripted:reference", "scripted:asker"])
+def test_a_scripted_episode_loads_no_model_client_ray_or_other_suite(model: str, tmp_path: Path) -> None:
+    """A scripted baseline with the rules user and no judge model runs its episode to the end without the model clients
+    (~1 s of CPU a start, which every kill, resume and docs test's child paid)."""
+    done, loaded = loaded_run("episode", "--data", str(MINI), "--persona", "mini", "--model", model, "--db", str(tmp_path / "p.db"))
+    assert done.returncode in (0, 1), done.stderr
+    assert "proactive_bench.episode.runner" in loaded and "proactive_bench.llm.transport" in loaded  # it did run, on a transport
+    assert unneeded_by_scripted_runs(loaded) == []
+
+
+WORKER_MODULES = """
+import json, os, sys
+from pathlib import Path
+from proactive_bench.campaign import workers
+folder = Path(os.environ.pop("PBENCH_WORKER_MODULES"))
+real = workers.run_episodes
+async def run_and_list(*args, **kwargs):
+    try:
+        return await real(*args, **kwargs)
+    finally:
+        (folder / f"{os.getpid()}.json").write_text(json.dumps(sorted(sys.modules)))
+workers.run_episodes = run_and_list
+sys.argv[0] = "pbench"
+from proactive_bench.cli import app
+app()
+"""
+"""``pbench ARGS`` whose (forked) sweep workers each write, once their runs are done, the modules they had imported (a JSON
+list in ``$PBENCH_WORKER_MODULES/<pid>.json``)."""
+
+
+def test_the_workers_of_a_scripted_sweep_load_no_model_client_nor_ray(tmp_path: Path) -> None:
+    """Forked workers share what the sweep's parent imported before the fork: it preloads the model clients only for runs
+    that call a model, and imports the Ray executor only for a sweep on Ray."""
+    folder = tmp_path / "modules"
+    folder.mkdir()
+    args = ("sweep", "--data", str(MINI), "--models", "scripted:reference,scripted:asker", "--workers", "2", "--db", str(tmp_path / "p.db"))
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER_MODULES, *args],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PBENCH_WORKER_MODULES": str(folder)},
+        timeout=300,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    listed = sorted(folder.glob("*.json"))
+    assert len(listed) == 2, f"expected one list per worker, got {[p.name for p in listed]}"
+    for listing in listed:
+        loaded = set(json.loads(listing.read_text()))
+        assert "proactive_bench.episode.runner" in loaded  # the worker did run its share
+        assert unneeded_by_scripted_runs(loaded, needed=("proactive_bench.campaign.workers",)) == [], listing.name
+
+
 def test_an_agent_name_is_checked_without_loading_its_module() -> None:
     """The built-in ``react`` is declared by name (``LAZY_SCAFFOLDS``): listing or checking agent names imports no model
     client; building it imports its module then."""

@@ -26,8 +26,9 @@ from langgraph.graph import END, START, StateGraph
 from langsmith import tracing_context
 from typing_extensions import TypedDict
 
+from proactive_bench.llm.http_chat import HttpChatOpenAI
 from proactive_bench.llm.models import ChatSettings, make_chat_model
-from proactive_bench.llm.transport import ChatTransport, HttpChatOpenAI
+from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.testing.stub_server import StubServer, text_reply, tool_call_reply
 from tests.helpers.chat_shapes import Verdict, read_list
 

@@ -16,15 +16,11 @@ from langchain_core.messages import HumanMessage
 from langchain_openai import ChatOpenAI
 
 from proactive_bench.llm.cache import CallCache
+from proactive_bench.llm.http_chat import HttpChatOpenAI, _with_cap
 from proactive_bench.llm.models import ChatSettings, make_chat_model
 from proactive_bench.llm.retry_log import listen, unlisten
 from proactive_bench.llm.sent import REQUEST_SENT
-from proactive_bench.llm.transport import (
-    ChatTransport,
-    HttpChatOpenAI,
-    MalformedBodyError,
-    _with_cap,
-)
+from proactive_bench.llm.transport import ChatTransport, MalformedBodyError
 from proactive_bench.store import Store
 from proactive_bench.testing.stub_server import (
     DROP,

@@ -17,8 +17,9 @@ from PIL import Image
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, ToolRecord, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
+from proactive_bench.llm.http_chat import HttpChatOpenAI
 from proactive_bench.llm.ledger import LLMCallRecord
-from proactive_bench.llm.transport import ChatTransport, HttpChatOpenAI
+from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
 from proactive_bench.scaffolds.protocol import ScaffoldLoadError, ScaffoldOptions, SessionContext
 from proactive_bench.scaffolds.react import (
