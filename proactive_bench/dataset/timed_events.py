@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from proactive_bench.dataset.schema import Session
-from proactive_bench.env import AppStore, Workspace, app_tables
+from proactive_bench.env import AppStore, Workspace, app_table
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 
@@ -72,7 +72,7 @@ def render_trigger(episode_dir: Path, session: Session) -> tuple[str | None, str
 
 
 def _find_row(folder: Path, table: str, row_id: int | str) -> dict[str, Any] | str:
-    model = app_tables().get(table)
+    model = app_table(table)
     if model is None:
         return f"unknown app table {table!r}"
     keys = [c.name for c in model.__table__.primary_key.columns]  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it

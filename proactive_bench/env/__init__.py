@@ -22,7 +22,7 @@ from proactive_bench.exports import Exports
 _EXPORTS = Exports(
     __name__,
     {
-        "apps.base": ("AppStore", "SeedError", "app_tables"),
+        "apps.base": ("AppStore", "SeedError", "app_table", "app_tables"),
         "apps.chat": ("ChatLine", "ColleagueReply", "Colleagues"),
         "apps.clock": ("ClockRates", "VirtualClock"),
         "browser": ("BrowserError", "chromium", "chromium_command", "run_chromium", "screenshot_png"),
@@ -49,7 +49,7 @@ _EXPORTS = Exports(
 )
 
 if TYPE_CHECKING:
-    from proactive_bench.env.apps.base import AppStore, SeedError, app_tables
+    from proactive_bench.env.apps.base import AppStore, SeedError, app_table, app_tables
     from proactive_bench.env.apps.chat import ChatLine, ColleagueReply, Colleagues
     from proactive_bench.env.apps.clock import ClockRates, VirtualClock
     from proactive_bench.env.browser import BrowserError, chromium, chromium_command, run_chromium, screenshot_png
@@ -103,6 +103,7 @@ __all__ = [
     "VirtualClock",
     "Workspace",
     "WorkspaceSeedError",
+    "app_table",
     "app_tables",
     "chromium",
     "chromium_command",

@@ -126,6 +126,20 @@ def load_app_tables() -> None:
         _load(f"proactive_bench.env.{module}")
 
 
+def table_module(table: str) -> str | None:
+    """The module that defines app table ``table``, by its name (an app's tables are ``<app>_...``, the scheduled
+    tasks ``general_...``); None for a name no app's prefix starts (``app_login``, ``app_clock``: the app base's own)."""
+    modules = {"general": "messaging", **{group: names[0] for group, names in GROUP_MODULES.items() if names[0].startswith("apps.")}}
+    owners = [prefix for prefix in modules if table.startswith(f"{prefix}_")]
+    return f"proactive_bench.env.{modules[max(owners, key=len)]}" if owners else None
+
+
+def load_table_module(table: str) -> None:
+    """Import the module :func:`table_module` names for ``table`` (nothing when it names none)."""
+    if (module := table_module(table)) is not None:
+        _load(module)
+
+
 def _load(module: str) -> None:
     """Import a module unless it is imported already (``import_module`` takes the import lock even then: every session
     looks its tools up)."""

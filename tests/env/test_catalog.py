@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from proactive_bench.env import REGISTRY, app_tables, catalog, resolve_tool_names
+from proactive_bench.env import REGISTRY, app_table, app_tables, catalog, resolve_tool_names
 from tests.helpers.paths import REPO
 
 HEAVY = ("openpyxl", "docx", "icalendar", "fpdf", "proactive_bench.env.apps.amazon", "proactive_bench.env.apps.spotify")
@@ -67,6 +67,18 @@ def test_every_app_table_exists_whichever_tools_were_looked_up() -> None:
     assert {f"proactive_bench.env.{m}" for m in catalog.TABLE_MODULES} <= loaded
     assert {"gmail_email", "general_scheduled_task", "todoist_task"} <= set(app_tables())
     assert [spec.name for spec in resolve_tool_names(["clock"])] == ["clock__now", "clock__wait_until"]
+
+
+def test_the_catalog_names_the_module_of_every_app_table_and_one_table_loads_only_its_app() -> None:
+    for name, model in app_tables().items():
+        if not model.__module__.startswith("proactive_bench."):
+            continue  # a test's own app
+        expected = None if model.__module__ == "proactive_bench.env.apps.base" else model.__module__
+        assert catalog.table_module(name) == expected, f"{name}: defined in {model.__module__}"
+        assert app_table(name) is model
+    assert app_table("no_such_table") is None and catalog.table_module("no_such_table") is None
+    loaded = loaded_after("from proactive_bench.env import app_table\nassert app_table('gmail_email') is not None")
+    assert "proactive_bench.env.apps.gmail" in loaded and "proactive_bench.env.apps.amazon" not in loaded
 
 
 def test_a_group_lists_its_tools_in_the_catalog_s_order_whichever_module_was_imported_first() -> None:

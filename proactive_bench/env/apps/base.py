@@ -395,6 +395,16 @@ def _copied(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{key: copy.deepcopy(value) if isinstance(value, dict | list) else value for key, value in row.items()} for row in rows]
 
 
+def app_table(name: str) -> type[AppModel] | None:
+    """One app table model by table name (None: no app has it), importing only its app's module where the name tells
+    which (``dataset`` renders a session's trigger row without loading every app)."""
+    catalog.load_table_module(name)
+    for mapper in AppModel._sa_registry.mappers:
+        if mapper.class_.__tablename__ == name:
+            return mapper.class_
+    return app_tables().get(name)
+
+
 def app_tables() -> dict[str, type[AppModel]]:
     """Every app table model by table name (every app module imported first)."""
     catalog.load_app_tables()
