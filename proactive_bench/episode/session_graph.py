@@ -36,7 +36,7 @@ from proactive_bench.data_model import (
     SessionOutcome,
 )
 from proactive_bench.dataset import GraderResolver, Persona, Session
-from proactive_bench.env import Memory, ToolBox, ToolRecord, Workspace
+from proactive_bench.env import Memory, SteadyWorkspace, ToolBox, ToolRecord, Workspace
 from proactive_bench.episode.tracing import NO_TRACE, RunTrace
 from proactive_bench.llm import unobserved
 from proactive_bench.scaffolds import Scaffold, call_respond
@@ -89,16 +89,21 @@ class SessionRuntime:
     """The user's labels of the last turn before the cap are kept, their message never delivered (the π-Bench release
     judges the last reply too); by default only its completions count."""
     apps_at_start: dict[str, list[dict[str, Any]]] | None = field(init=False)
+    fingerprint: dict[str, str] | None = field(default=None, init=False)
+    """The workspace's fingerprint after the last agent turn, the next turn's starting point: between turns only the user
+    simulator runs, which reads the workspace and never writes it (None before the first turn)."""
 
     def __post_init__(self) -> None:
         apps = self.toolbox.env.apps
         self.apps_at_start = apps.snapshot() if apps is not None else None  # for app_rows_added
 
     def evidence(self, transcript: list[Message]) -> Evidence:
+        """The session as it stands, for the user's judgment of a turn or the grades at its end: the workspace seen
+        through a :class:`SteadyWorkspace` (walked once and each file read once, however many checks glob and read it)."""
         return Evidence(
             transcript=list(transcript),
             tool_records=list(self.toolbox.records),
-            workspace=self.workspace,
+            workspace=SteadyWorkspace(self.workspace),
             memory=self.memory,
             resolve_python=self.graders,
             apps=self.toolbox.env.apps,
@@ -176,7 +181,7 @@ async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> C
     rt.toolbox.turn = turn
     rt.trace.begin_turn(turn)
     first_record = len(rt.toolbox.records)
-    before = rt.workspace.fingerprint()
+    before = rt.fingerprint if rt.fingerprint is not None else rt.workspace.fingerprint()
     try:
         with rt.trace.agent_answering(), outside_graph_run():
             reply = (await call_respond(rt.agent, state["pending"])).reply
@@ -186,7 +191,7 @@ async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> C
         rt.sink.agent_turn(Message("agent", "", turn), rt.toolbox.records[first_record:])
         return _next("user", {"turn": turn, "outcome": SessionOutcome.ERROR, "error": agent_failed(turn, failure), "failure": failure})
     rt.toolbox.end_turn()
-    after = rt.workspace.fingerprint()
+    after = rt.fingerprint = rt.workspace.fingerprint()
     changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
     message = Message("agent", reply, turn)
     rt.sink.agent_turn(message, rt.toolbox.records[first_record:])
