@@ -413,23 +413,25 @@ class SeededImage:
 
 _SEEDED_IMAGES: dict[tuple[tuple[str, ...], tuple[tuple[str, bytes], ...]], SeededImage] = {}
 _SEEDED_IMAGES_KEPT = 8
+_SEEDING = threading.Lock()
 
 
 def _seeded_image(directory: Path) -> SeededImage:
     """The database :meth:`AppStore.seed_from` makes of ``directory``'s seed files, seeded once per process, app tables
-    and seed content (the last few kept)."""
+    and seed content (the last few kept; runs in threads of one process seed one at a time)."""
     files = tuple((path.name, path.read_bytes()) for path in sorted(directory.glob("*.yaml"))) if directory.is_dir() else ()
     key = (tuple(sorted(AppModel.metadata.tables)), files)
-    if key not in _SEEDED_IMAGES:
-        store = AppStore()
-        store.seed_from(directory)
-        store._open()
-        assert store._memory is not None
-        image = SeededImage(store._memory.serialize(), store._memory.total_changes)
-        if len(_SEEDED_IMAGES) >= _SEEDED_IMAGES_KEPT:
-            _SEEDED_IMAGES.pop(next(iter(_SEEDED_IMAGES)))
-        _SEEDED_IMAGES[key] = image
-    return _SEEDED_IMAGES[key]
+    with _SEEDING:
+        if key not in _SEEDED_IMAGES:
+            store = AppStore()
+            store.seed_from(directory)
+            store._open()
+            assert store._memory is not None
+            image = SeededImage(store._memory.serialize(), store._memory.total_changes)
+            if len(_SEEDED_IMAGES) >= _SEEDED_IMAGES_KEPT:
+                _SEEDED_IMAGES.pop(next(iter(_SEEDED_IMAGES)))
+            _SEEDED_IMAGES[key] = image
+        return _SEEDED_IMAGES[key]
 
 
 def _copied(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
