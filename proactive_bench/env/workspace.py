@@ -269,12 +269,13 @@ class SteadyWorkspace(Workspace):
 
     def __init__(self, workspace: Workspace) -> None:
         super().__init__(workspace.root)
+        self._viewed = workspace
         self._scan: jail.Scan | None = None
         self._texts: dict[str, str] = {}
 
     def scan(self) -> jail.Scan:
         if self._scan is None:
-            self._scan = super().scan()
+            self._scan = self._viewed.scan()  # what it cut logged by the workspace, once per change, not once per view
         return self._scan
 
     def read_text(self, relative: str) -> str:

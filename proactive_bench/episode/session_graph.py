@@ -40,7 +40,7 @@ from proactive_bench.data_model import (
     SessionOutcome,
 )
 from proactive_bench.dataset import GraderResolver, Persona, Session
-from proactive_bench.env import Memory, ToolBox, ToolRecord, Workspace
+from proactive_bench.env import Memory, SteadyWorkspace, ToolBox, ToolRecord, Workspace
 from proactive_bench.episode.tracing import NO_TRACE, RunTrace
 from proactive_bench.llm import unobserved
 from proactive_bench.scaffolds import Scaffold, call_respond
@@ -99,10 +99,12 @@ class SessionRuntime:
         self.apps_at_start = apps.snapshot() if apps is not None else None  # for app_rows_added
 
     def evidence(self, transcript: list[Message]) -> Evidence:
+        """The session as it stands, for the user's judgment of a turn or the grades at its end: the workspace seen
+        through a :class:`SteadyWorkspace` (walked once and each file read once, however many checks glob and read it)."""
         return Evidence(
             transcript=list(transcript),
             tool_records=list(self.toolbox.records),
-            workspace=self.workspace,
+            workspace=SteadyWorkspace(self.workspace),
             memory=self.memory,
             resolve_python=self.graders,
             apps=self.toolbox.env.apps,

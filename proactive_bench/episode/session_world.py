@@ -20,8 +20,7 @@ if TYPE_CHECKING:
 
 def seeded_state(episode: LoadedEpisode, root: Path) -> tuple[Workspace, Memory, AppStore]:
     """The state an episode starts from: its seed copied into the workspace at ``root``, no notes, the seeded apps (in memory)."""
-    apps = AppStore()
-    apps.seed_from(episode.directory / "apps")
+    apps = AppStore.seeded(episode.directory / "apps")
     return Workspace.seeded(root, episode.workspace_seed), Memory(), apps
 
 

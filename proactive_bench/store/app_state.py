@@ -30,13 +30,14 @@ class AppDatabase:
     memory: sqlite3.Connection | None
 
 
-def open_app_database(metadata: MetaData, path: Path | None) -> AppDatabase:
+def open_app_database(metadata: MetaData, path: Path | None, image: bytes | None = None) -> AppDatabase:
     """The app state in memory (``path`` None) or in a database file, with every table of ``metadata``.
 
     A new database is a copy of an empty one built once per process (no DDL per
-    episode run); an existing file gets the tables added since it was made.
+    episode run), or of ``image`` (a serialized database of those tables) when
+    given; an existing file gets the tables added since it was made.
     """
-    image = _empty_database(metadata, tuple(sorted(metadata.tables)))
+    image = image or _empty_database(metadata, tuple(sorted(metadata.tables)))
     fresh = path is None or not path.exists()
     memory: sqlite3.Connection | None = None
     if path is None:

@@ -32,8 +32,7 @@ def scratch_world(episode: LoadedEpisode) -> Iterator[ToolEnv]:
     :class:`~proactive_bench.env.workspace.WorkspaceSeedError` when the workspace seed holds a link or special file.
     """
     with scratch_directory("pbench-scratch-") as tmp:
-        apps = AppStore()
-        apps.seed_from(episode.directory / "apps")
+        apps = AppStore.seeded(episode.directory / "apps")
         yield episode_env(episode, Workspace.seeded(Path(tmp) / "ws", episode.workspace_seed), Memory(), apps)
 
 

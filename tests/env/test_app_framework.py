@@ -117,6 +117,28 @@ def test_seed_files_may_split_an_app_and_clashing_ids_are_named(tmp_path: Path) 
         AppStore().seed_from(seed)
 
 
+def test_a_seeded_store_holds_what_seeding_makes_and_follows_its_seed_files(tmp_path: Path) -> None:
+    """``AppStore.seeded`` copies in a database seeded once per seed content: the same rows, change count and later
+    changes as ``seed_from`` on a new store; an edited seed file is seeded anew, a broken one raises every time."""
+    seed = tmp_path / "seed"
+    seed.mkdir()
+    (seed / "fwtest.yaml").write_text("fwtest_account:\n  - {username: me, password: pw}\n")
+    seeded_apart = AppStore()
+    seeded_apart.seed_from(seed)
+    first, second = AppStore.seeded(seed), AppStore.seeded(seed)
+    for store in (first, second):
+        assert store.snapshot() == seeded_apart.snapshot() and store._changes() == seeded_apart._changes() > 0
+    first.login("fwtest", "me")
+    assert "app_login" in first.snapshot() and "app_login" not in second.snapshot()  # each store its own copy
+    (seed / "fwtest.yaml").write_text("fwtest_account:\n  - {username: you, password: pw}\n")
+    assert [row["username"] for row in AppStore.seeded(seed).rows("fwtest_account")] == ["you"]
+    (seed / "fwtest.yaml").write_text("fwtest_account:\n  - {username: me}\n")
+    for _ in range(2):
+        with pytest.raises(SeedError, match=r"fwtest.yaml: fwtest_account\[0\]\.password: Field required"):
+            AppStore.seeded(seed)
+    assert AppStore.seeded(tmp_path / "missing").snapshot() == {}
+
+
 def test_set_clock_moves_the_simulated_time(tmp_path: Path) -> None:
     apps = AppStore()
     apps.set_clock(datetime(2025, 3, 12, 21, 0, tzinfo=UTC))

@@ -216,6 +216,8 @@ class AppStore:
     _opening: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
     _snapshot: tuple[int, dict[str, list[dict[str, Any]]]] | None = field(default=None, init=False, repr=False)
     _tables: tuple[int, dict[str, list[dict[str, Any]]]] = field(default=(-1, {}), init=False, repr=False)
+    _image: SeededImage | None = field(default=None, init=False, repr=False)
+    """The seeded database an in-memory store starts from (:meth:`seeded`), else the empty one."""
 
     def __post_init__(self) -> None:
         catalog.load_app_tables()  # every app's tables, whichever tools the run offers: seeds and snapshots name any
@@ -227,18 +229,29 @@ class AppStore:
         """The app database's engine (the database made now if this is its first use)."""
         return self._open()
 
+    @classmethod
+    def seeded(cls, directory: Path) -> AppStore:
+        """A new in-memory store holding the rows :meth:`seed_from` loads from ``directory``: seeded once per process and
+        seed (its files' names and bytes, and the app tables), then copied in, as the empty database is (every run of an
+        episode starts from the same seed). SeedError as :meth:`seed_from`."""
+        store = cls()
+        store._image = _seeded_image(directory)
+        return store
+
     def _open(self) -> Any:
         with self._opening:
             if self._engine is None:
-                opened = open_app_database(AppModel.metadata, self.path)
+                opened = open_app_database(AppModel.metadata, self.path, self._image.database if self._image else None)
                 self._engine, self._memory = opened.engine, opened.memory
             return self._engine
 
     def _changes(self) -> int | None:
-        """In memory, the rows changed since the empty database was made (0 before it is); None for a file."""
+        """In memory, the rows changed since the empty database was made (0 before it is; a seeded image's rows count
+        as they did when it was seeded); None for a file."""
         if self.path is not None:
             return None
-        return 0 if self._memory is None else self._memory.total_changes
+        seeded = self._image.changes if self._image else 0
+        return seeded + (0 if self._memory is None else self._memory.total_changes)
 
     @contextmanager
     def db(self) -> Iterator[Session]:
@@ -388,6 +401,37 @@ class AppStore:
                 self._tables = (changes, {})
             self._tables[1][table_name] = _copied(rows)
         return rows
+
+
+@dataclass(frozen=True)
+class SeededImage:
+    """An in-memory app database right after seeding: its serialized bytes and the rows seeding changed."""
+
+    database: bytes
+    changes: int
+
+
+_SEEDED_IMAGES: dict[tuple[tuple[str, ...], tuple[tuple[str, bytes], ...]], SeededImage] = {}
+_SEEDED_IMAGES_KEPT = 8
+_SEEDING = threading.Lock()
+
+
+def _seeded_image(directory: Path) -> SeededImage:
+    """The database :meth:`AppStore.seed_from` makes of ``directory``'s seed files, seeded once per process, app tables
+    and seed content (the last few kept; runs in threads of one process seed one at a time)."""
+    files = tuple((path.name, path.read_bytes()) for path in sorted(directory.glob("*.yaml"))) if directory.is_dir() else ()
+    key = (tuple(sorted(AppModel.metadata.tables)), files)
+    with _SEEDING:
+        if key not in _SEEDED_IMAGES:
+            store = AppStore()
+            store.seed_from(directory)
+            store._open()
+            assert store._memory is not None
+            image = SeededImage(store._memory.serialize(), store._memory.total_changes)
+            if len(_SEEDED_IMAGES) >= _SEEDED_IMAGES_KEPT:
+                _SEEDED_IMAGES.pop(next(iter(_SEEDED_IMAGES)))
+            _SEEDED_IMAGES[key] = image
+        return _SEEDED_IMAGES[key]
 
 
 def _copied(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
