@@ -61,6 +61,10 @@ class Workspace:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self.root.mkdir(parents=True, exist_ok=True)
+        self._forget()
+
+    def _forget(self) -> None:
+        """No file hashed, no cut logged, no snapshot taken yet."""
         self._hashed: dict[str, tuple[tuple[int, int, int, int], str]] = {}
         """By file (the walk's own spelling): its stamp and sha256 when :meth:`fingerprint` last read it settled."""
         self._logged_cut: list[str] = []
@@ -268,7 +272,8 @@ class SteadyWorkspace(Workspace):
     """
 
     def __init__(self, workspace: Workspace) -> None:
-        super().__init__(workspace.root)
+        self.root = workspace.root  # resolved and made by the workspace: a view per user turn looks at no folder from /
+        self._forget()
         self._viewed = workspace
         self._scan: jail.Scan | None = None
         self._texts: dict[str, str] = {}

@@ -61,3 +61,12 @@ def test_a_steady_workspace_walks_and_reads_once_until_written_through(tmp_path:
     assert SteadyWorkspace(workspace).files() == ["a.md", "b.md"]  # a new view sees the change
     view.write_text("c.md", "three")  # written through the view: it forgets what it read
     assert view.files() == ["a.md", "b.md", "c.md"] and view.read_text("a.md") == "changed"
+
+
+def test_a_steady_workspace_takes_its_workspace_root_as_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    workspace = Workspace(tmp_path / "link-free")
+    resolved: list[Path] = []
+    original = Path.resolve
+    monkeypatch.setattr(Path, "resolve", lambda self, *args, **kwargs: resolved.append(self) or original(self, *args, **kwargs))
+    view = SteadyWorkspace(workspace)  # the session makes one per user turn: resolving looks at every folder from /
+    assert view.root is workspace.root and resolved == []
