@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from string import Template
 
@@ -23,9 +24,10 @@ class Prompt:
     name: str
     text: str
 
-    @property
+    @cached_property
     def hash(self) -> str:
-        """A short sha256 of the text: changes whenever the prompt's wording changes."""
+        """A short sha256 of the text: changes whenever the prompt's wording changes (worked out once: the LLM user's
+        every judgment stores its prompts' hashes)."""
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()[:PROMPT_HASH_CHARS]
 
     def render(self, **values: str) -> str:
