@@ -122,8 +122,11 @@ def load_all() -> None:
 
 def load_app_tables() -> None:
     """Import every module that defines app tables."""
-    for module in TABLE_MODULES:
-        _load(f"proactive_bench.env.{module}")
+    for module in _TABLE_MODULE_NAMES:
+        _load(module)
+
+
+_TABLE_MODULE_NAMES = tuple(f"proactive_bench.env.{module}" for module in TABLE_MODULES)
 
 
 def table_module(table: str) -> str | None:

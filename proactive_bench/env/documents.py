@@ -37,11 +37,14 @@ def docx_blocks(source: Path | BinaryIO) -> list[Block]:
     from docx.table import Table
 
     blocks: list[Block] = []
+    styles: dict[str | None, str] = {}  # style name by the paragraph's style id: python-docx scans every style for each unstyled one
     for item in Document(str(source) if isinstance(source, Path) else source).iter_inner_content():
         if isinstance(item, Table):  # read as it is: no checks on the column count
             blocks.append(TableBlock.model_construct(type="table", rows=[[cell.text for cell in row.cells] for row in item.rows]))
             continue
-        style = item.style.name if item.style is not None else ""
+        if (style_id := item._p.style) not in styles:
+            styles[style_id] = found.name if (found := item.style) is not None else ""
+        style = styles[style_id]
         level = 1 if style == "Title" else int(style[8:]) if style.startswith("Heading ") and style[8:].isdigit() else 0
         if level and item.text.strip():
             blocks.append(HeadingBlock(type="heading", text=item.text, level=min(level, 3)))

@@ -81,6 +81,23 @@ def test_the_catalog_names_the_module_of_every_app_table_and_one_table_loads_onl
     assert "proactive_bench.env.apps.gmail" in loaded and "proactive_bench.env.apps.amazon" not in loaded
 
 
+def test_app_tables_names_a_table_model_declared_after_an_earlier_call_and_hands_out_copies() -> None:
+    """``app_tables`` keeps its mapping between calls: a table declared later (a plug-in's) is in the next one."""
+    code = (
+        "from sqlmodel import Field\n"
+        "from proactive_bench.env import app_tables\n"
+        "from proactive_bench.env.apps.base import AppModel\n"
+        "app_tables().clear()\n"
+        "assert 'gmail_email' in app_tables()\n"
+        "class LateNote(AppModel, table=True):\n"
+        "    __tablename__ = 'late_note'\n"
+        "    id: int = Field(primary_key=True)\n"
+        "later = app_tables()\n"
+        "assert later['late_note'] is LateNote and 'gmail_email' in later, sorted(later)\n"
+    )
+    loaded_after(code)
+
+
 def test_a_group_lists_its_tools_in_the_catalog_s_order_whichever_module_was_imported_first() -> None:
     """An agent's prompt lists a group's tools in this order: a module imported out of turn must not reorder them."""
     before = [spec.name for spec in REGISTRY.group("workspace")]

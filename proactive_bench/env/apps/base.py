@@ -450,6 +450,13 @@ def app_table(name: str) -> type[AppModel] | None:
 
 
 def app_tables() -> dict[str, type[AppModel]]:
-    """Every app table model by table name (every app module imported first)."""
+    """Every app table model by table name (every app module imported first): a copy of the mapping built when the
+    number of tables last changed (a plug-in or test may declare a table model later), not rebuilt on each call."""
     catalog.load_app_tables()
-    return {mapper.class_.__tablename__: mapper.class_ for mapper in AppModel._sa_registry.mappers}
+    if _TABLES[0] != (count := len(AppModel.metadata.tables)):
+        _TABLES[:] = [count, {mapper.class_.__tablename__: mapper.class_ for mapper in AppModel._sa_registry.mappers}]
+    return dict(_TABLES[1])
+
+
+_TABLES: list[Any] = [-1, {}]
+"""The table models :func:`app_tables` found last, with the number of tables (``AppModel.metadata``) then."""
