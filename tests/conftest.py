@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from proactive_bench.env import scratch
 from proactive_bench.postgres_server import LocalPostgres, missing
 from tests.helpers import oracles  # noqa: F401  (registers the test oracles and grants them the reference solution)
 from tests.helpers.paths import EXAMPLE, MINI
@@ -22,6 +23,39 @@ from tests.helpers.paths import EXAMPLE, MINI
 # instead of compiling its sources again each time (about 0.6 s of CPU a start) where the environment says
 # PYTHONDONTWRITEBYTECODE; the first child writes the ``__pycache__`` files (git ignores them).
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+# The tests' temporary files (pytest's tmp_path, tempfile, the children they start: TMPDIR) go to a folder in memory
+# (`env.scratch_directory`'s /dev/shm) unless TMPDIR names a place: on a disk mounted with `discard` (ext4 here) removing
+# a folder waits about 2 ms for the disk and each SQLite commit for its flush, which the suite does tens of thousands of
+# times. The run that makes the folder removes it at its end (its workers and children inherit TMPDIR and leave the
+# folder alone); one left by a killed run is removed by the next.
+
+
+def _scratch_in_memory() -> Path | None:
+    """Make a memory folder this run's TMPDIR when none is set and the machine has one; the folder when made here."""
+    if os.environ.get("TMPDIR"):
+        return None
+    base = scratch.memory_temp()
+    if base is None or shutil.disk_usage(base).free < 2 * 1024**3:
+        return None
+    for stale in Path(base).glob("pbt-*-*"):  # left by a run that was killed: its process is gone
+        pid = stale.name.split("-")[1]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(stale, ignore_errors=True)
+    folder = Path(tempfile.mkdtemp(prefix=f"pbt-{os.getpid()}-", dir=base))
+    folder.chmod(0o755)  # the local PostgreSQL server (as root: the postgres user) makes its folder in here
+    os.environ["TMPDIR"] = str(folder)
+    tempfile.tempdir = None  # gettempdir reads TMPDIR again
+    return folder
+
+
+_SCRATCH = _scratch_in_memory()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _SCRATCH is not None and not hasattr(config, "workerinput"):
+        shutil.rmtree(_SCRATCH, ignore_errors=True)
+
 
 # A test run started in the background by a non-interactive shell (`cmd &`, nohup) inherits SIGINT ignored, and so
 # would every child a test starts: the Ctrl-C tests would then hang or see a clean exit. A handler set here becomes

@@ -21,10 +21,11 @@ def scratch_directory(prefix: str) -> tempfile.TemporaryDirectory[str]:
     """A temporary folder (removed when its ``with`` block ends) in :data:`MEMORY_TEMP` when that is a writable folder
     of a file system that runs programs (not ``noexec``: a reference's ``shell_exec`` runs there as in a run) and
     ``TMPDIR`` does not name another place; else in the system's temporary folder."""
-    return tempfile.TemporaryDirectory(prefix=prefix, dir=None if os.environ.get("TMPDIR") else _memory_temp())
+    return tempfile.TemporaryDirectory(prefix=prefix, dir=None if os.environ.get("TMPDIR") else memory_temp())
 
 
-def _memory_temp() -> str | None:
+def memory_temp() -> str | None:
+    """:data:`MEMORY_TEMP` when it is a writable folder of a file system that runs programs, else None."""
     try:
         usable = MEMORY_TEMP.is_dir() and os.access(MEMORY_TEMP, os.W_OK | os.X_OK)
         return str(MEMORY_TEMP) if usable and not os.statvfs(MEMORY_TEMP).f_flag & os.ST_NOEXEC else None

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from proactive_bench.data_model import SessionOutcome
 from proactive_bench.dataset import LoadedEpisode, Problem
+from proactive_bench.env import scratch_directory
 from proactive_bench.episode import RunSpec, execute_run, start_run
 from proactive_bench.scaffolds import ADVERSARY_MODES
 from proactive_bench.scoring import EpisodeResult
@@ -299,7 +300,7 @@ def in_reveal_order(episode: LoadedEpisode, order: str) -> LoadedEpisode:
 def run_oracle(episode: LoadedEpisode, root: Path, bars: list[OracleBar] | None = None) -> list[OracleOutcome]:
     """Run every baseline in each of its reveal orders on one scratch results store (the suite's bars, and the dropped-step
     runs, when ``bars`` is None)."""
-    with tempfile.TemporaryDirectory(prefix="pbench-oracle-") as tmp:
+    with scratch_directory("pbench-oracle-") as tmp:  # throwaway runs and their store, in memory where possible
         scratch = Path(tmp) / "oracle.db"
         scratch.write_bytes(_empty_results_database())
         store = Store(scratch)

@@ -47,7 +47,7 @@ def test_a_noexec_tmpfs_is_not_used(monkeypatch: pytest.MonkeyPatch, tmp_path: P
 
     monkeypatch.setattr(scratch, "MEMORY_TEMP", tmp_path)
     monkeypatch.setattr(scratch.os, "statvfs", lambda _path: NoExec())
-    assert scratch._memory_temp() is None
+    assert scratch.memory_temp() is None
 
 
 def test_a_steady_workspace_walks_and_reads_once_until_written_through(tmp_path: Path) -> None:

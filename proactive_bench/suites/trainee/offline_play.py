@@ -19,14 +19,23 @@ files appear when the day starts, as in a run.
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from proactive_bench.data_model import Evidence
 from proactive_bench.dataset import evaluate, start_session
-from proactive_bench.env import AppStore, ClockRates, Memory, ToolBox, ToolEnv, VirtualClock, Workspace, resolve_tool_names
+from proactive_bench.env import (
+    AppStore,
+    ClockRates,
+    Memory,
+    ToolBox,
+    ToolEnv,
+    VirtualClock,
+    Workspace,
+    resolve_tool_names,
+    scratch_directory,
+)
 from proactive_bench.suites.trainee import checkers as _checkers  # noqa: F401  (adds the trainee checkers the checklists name)
 from proactive_bench.suites.trainee.colleagues import rules_colleagues
 from proactive_bench.suites.trainee.compose import Scenario
@@ -87,7 +96,7 @@ def play(scenario: Scenario, mode: str, rates: ClockRates = ClockRates(), hints:
     """Every day of the scenario played in ``mode``; the checklist verdicts and figures of each."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-    with tempfile.TemporaryDirectory() as tmp:
+    with scratch_directory("pbench-trainee-play-") as tmp:  # a throwaway world, in memory where possible
         folder = Path(tmp)
         materialize(scenario, hints, folder)
         apps = AppStore()
