@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from proactive_bench.env import scratch
+from proactive_bench.logs import configure_logging_on_import
 from proactive_bench.postgres_server import LocalPostgres, missing
 from tests.helpers import oracles  # noqa: F401  (registers the test oracles and grants them the reference solution)
 from tests.helpers.paths import EXAMPLE, MINI
@@ -56,6 +57,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if _SCRATCH is not None and not hasattr(config, "workerinput"):
         shutil.rmtree(_SCRATCH, ignore_errors=True)
 
+
+# Logs as the CLI sets them up (warnings and errors, on stderr) for the tests that call pbench's functions directly, not
+# only after some test ran a command in the process: structlog's own default renders every debug line (a line per tool
+# call) to stdout, 5% of a scripted episode's CPU.
+configure_logging_on_import()
 
 # A test run started in the background by a non-interactive shell (`cmd &`, nohup) inherits SIGINT ignored, and so
 # would every child a test starts: the Ctrl-C tests would then hang or see a clean exit. A handler set here becomes
