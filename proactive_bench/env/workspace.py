@@ -17,6 +17,9 @@ log = structlog.get_logger(__name__)
 TEXT_SNAPSHOT_LIMIT = 200_000
 RACY_NS = 2_000_000_000
 """Files changed this recently are always re-hashed: coarse file-system clocks (up to 2 s) could hide a later write."""
+FINE_RACY_NS = 100_000_000
+"""The window for a file whose times both carry sub-second digits: its file system keeps fine times (ext4, XFS, btrfs,
+tmpfs: nanoseconds from a clock ticking every 1-10 ms; exFAT 10 ms; NTFS 100 ns), so a later write gets a later stamp."""
 
 
 class PathEscapeError(ValueError):
@@ -198,9 +201,9 @@ class Workspace:
         """Per file, the sha256 of its bytes: change detection between turns.
 
         A file is read again unless its size, inode, mtime and ctime equal those
-        it had when last hashed and both times were then already ``RACY_NS``
-        old, so a later write cannot carry the same timestamps (as git does
-        for its index).
+        it had when last hashed and both times were then already older than
+        :func:`racy_window`, so a later write cannot carry the same timestamps
+        (as git does for its index).
         """
         started = time.time_ns()
         digests: dict[str, str] = {}
@@ -214,7 +217,7 @@ class Workspace:
                     digests[jail.shown(entry.path)] = exc.marker()  # read again next time: it is no digest
                     continue
             stat = entry.stat
-            if max(stat.st_mtime_ns, stat.st_ctime_ns) < started - RACY_NS:
+            if max(stat.st_mtime_ns, stat.st_ctime_ns) < started - racy_window(stat):
                 settled[entry.path] = (_stamp(stat), digest)
             digests[jail.shown(entry.path)] = digest
         self._hashed = settled
@@ -291,6 +294,15 @@ class SteadyWorkspace(Workspace):
     def write_bytes(self, relative: str, data: bytes) -> Path:
         self._scan, self._texts = None, {}
         return super().write_bytes(relative, data)
+
+
+def racy_window(stat: os.stat_result) -> int:
+    """How old (ns) a file's times must be before its digest is trusted while they stand: :data:`FINE_RACY_NS` when
+    both times carry sub-second digits (a file system with fine times), else :data:`RACY_NS` (whole seconds: FAT's 2 s,
+    HFS+, ext3 or ext4 with small inodes). A scripted run writes and fingerprints within a second: with the coarse window
+    every file it wrote was read again at each fingerprint."""
+    fine = stat.st_mtime_ns % 1_000_000_000 and stat.st_ctime_ns % 1_000_000_000
+    return min(RACY_NS, FINE_RACY_NS) if fine else RACY_NS
 
 
 def _stamp(stat: os.stat_result) -> tuple[int, int, int, int]:

@@ -92,3 +92,27 @@ def test_a_file_the_fingerprint_refused_is_never_taken_for_a_digest(tmp_path: Pa
     entry = ws.scan().files()[0]
     assert ws.settled_digest(entry) is None and marker == jail.Refused("too big").marker()
     assert WorkspacePacker().pack(ws).cut  # the packer reads it, is refused, and says so
+
+
+def _counted_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    reads: list[str] = []
+    original = jail.read_file
+    monkeypatch.setattr(jail, "read_file", lambda root, rel, *a, **k: reads.append(rel) or original(root, rel, *a, **k))
+    return reads
+
+
+def test_a_file_with_fine_times_settles_within_a_second_and_one_with_whole_seconds_does_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scripted run writes and fingerprints within a second: a file system keeping sub-second times lets its files
+    settle after :data:`FINE_RACY_NS`; whole-second times (a coarse file system) keep the 2 s window."""
+    ws = Workspace(tmp_path / "ws")
+    fine, coarse = ws.write_text("fine.md", "a"), ws.write_text("coarse.md", "b")
+    whole = (time.time_ns() // 10**9) * 10**9  # within the last second: racy for a 2 s clock
+    os.utime(coarse, ns=(whole, whole))
+    assert fine.stat().st_mtime_ns % 10**9 and fine.stat().st_ctime_ns % 10**9  # this file system keeps fine times
+    time.sleep(workspace_module.FINE_RACY_NS / 1e9 + 0.05)
+    first = ws.fingerprint()
+    reads = _counted_reads(monkeypatch)
+    assert ws.fingerprint() == first and reads == ["coarse.md"]
+    assert workspace_module.racy_window(coarse.stat()) == workspace_module.RACY_NS
