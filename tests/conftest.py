@@ -39,12 +39,11 @@ def _scratch_in_memory() -> Path | None:
     base = scratch.memory_temp()
     if base is None or shutil.disk_usage(base).free < 2 * 1024**3:
         return None
-    for stale in Path(base).glob("pbt-*-*"):  # left by a run that was killed: its process is gone
-        pid = stale.name.split("-")[1]
-        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+    for stale in Path(base).glob("pbt*"):  # left by a run that was killed: its process is gone
+        if stale.name[3:].isdigit() and not Path(f"/proc/{stale.name[3:]}").exists():
             shutil.rmtree(stale, ignore_errors=True)
-    folder = Path(tempfile.mkdtemp(prefix=f"pbt-{os.getpid()}-", dir=base))
-    folder.chmod(0o755)  # the local PostgreSQL server (as root: the postgres user) makes its folder in here
+    folder = Path(base) / f"pbt{os.getpid()}"  # short: the Unix sockets some tests make in tmp_path stay under 108 bytes
+    folder.mkdir(mode=0o755)  # the local PostgreSQL server (as root: the postgres user) makes its folder in here
     os.environ["TMPDIR"] = str(folder)
     tempfile.tempdir = None  # gettempdir reads TMPDIR again
     return folder
