@@ -43,7 +43,8 @@ def _scratch_in_memory() -> Path | None:
         if stale.name[3:].isdigit() and not Path(f"/proc/{stale.name[3:]}").exists():
             shutil.rmtree(stale, ignore_errors=True)
     folder = Path(base) / f"pbt{os.getpid()}"  # short: the Unix sockets some tests make in tmp_path stay under 108 bytes
-    folder.mkdir(mode=0o755)  # the local PostgreSQL server (as root: the postgres user) makes its folder in here
+    folder.mkdir()
+    folder.chmod(0o755)  # whatever the umask: the local PostgreSQL server (as root: the postgres user) makes its folder in here
     os.environ["TMPDIR"] = str(folder)
     tempfile.tempdir = None  # gettempdir reads TMPDIR again
     return folder
