@@ -229,18 +229,19 @@ class Workspace:
         known = self._hashed.get(entry.path)
         return known[1] if known is not None and known[0] == _stamp(entry.stat) else None
 
-    def snapshot(self) -> dict[str, dict[str, Any]]:
+    def snapshot(self, scan: jail.Scan | None = None) -> dict[str, dict[str, Any]]:
         """Per file: size, sha256 and, for small text files, the text; a file the jail refuses has its marker as text.
 
         After the first, a workspace's snapshots are deltas (so a session's
         snapshot costs what it changed): only files added or changed since its
         previous snapshot, and under the key ``""`` (never a file's path)
         ``{"delta": True, "removed": [...]}``. :func:`expand_snapshot` makes a
-        delta whole again from the previous snapshot.
+        delta whole again from the previous snapshot. ``scan``: a walk of this workspace taken since its last change
+        (:meth:`scan`), to snapshot instead of walking again.
         """
         full: dict[str, dict[str, Any]] = {}
         unchanged: dict[str, str] = {}
-        for item in self.scan().files():
+        for item in (scan or self.scan()).files():
             rel = jail.shown(item.path)
             if self._snapshotted is not None:
                 digest = self.settled_digest(item)

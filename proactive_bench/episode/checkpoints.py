@@ -27,7 +27,7 @@ import tempfile
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -76,10 +76,12 @@ class WorkspacePacker:
     stored: set[str] = field(default_factory=set)
     _base: tuple[str, dict[str, ManifestEntry]] | None = None
 
-    def pack(self, workspace: Workspace) -> PackedWorkspace:
+    def pack(self, workspace: Workspace, scan: jail.Scan | None = None) -> PackedWorkspace:
         """The manifest is zlib-compressed JSON after :data:`MANIFEST_MAGIC`; names that are not UTF-8 are kept
-        exactly (JSON escapes of their surrogates). What the walk cut is in the manifest (and logged)."""
-        scan = workspace.scan()
+        exactly (JSON escapes of their surrogates). What the walk cut is in the manifest (and logged). ``scan``: a walk
+        of the workspace taken since its last change (:meth:`Workspace.scan`), to pack instead of walking again (left
+        as it is: the files the jail refuses to read are noted in a copy)."""
+        scan = workspace.scan() if scan is None else replace(scan, cut=list(scan.cut))
         blobs: dict[str, bytes] = {}
         entries: dict[str, ManifestEntry] = {}
         for entry in scan.entries:

@@ -399,7 +399,8 @@ async def _run_one(
     if status != SessionOutcome.ERROR or scoring.errored_sessions_graded:  # π-Bench grades whatever trace a failed session left
         grades = await grade_session(session, rt.evidence(state["transcript"]), wiring.participants.judge)
     score, basis = comp(grades)
-    packs = {position: stage.packer.pack(env.workspace)} | ({0: start} if start is not None else {})
+    scan = env.workspace.scan()  # one walk for the checkpoint and the snapshot: nothing runs between them
+    packs = {position: stage.packer.pack(env.workspace, scan)} | ({0: start} if start is not None else {})
     if packs[position].cut:  # also in the checkpoint's manifest
         log.warning("checkpoint_cut", run=run.id, session=session.id, cut=packs[position].cut)
     calls = wiring.ledger.take()
@@ -423,7 +424,7 @@ async def _run_one(
             *sink.pending,
             *calls,
             *grade_rows(grades),
-            snapshot_row("workspace", env.workspace.snapshot()),
+            snapshot_row("workspace", env.workspace.snapshot(scan)),
             snapshot_row("memory", env.memory.as_dict()),
             snapshot_row("apps", env.require_apps().snapshot()),
             snapshot_row(BURDEN, session_burden(state["transcript"], state["labels"], state["leaks"]).as_dict()),

@@ -116,3 +116,39 @@ def test_a_file_with_fine_times_settles_within_a_second_and_one_with_whole_secon
     reads = _counted_reads(monkeypatch)
     assert ws.fingerprint() == first and reads == ["coarse.md"]
     assert workspace_module.racy_window(coarse.stat()) == workspace_module.RACY_NS
+
+
+def _world(root: Path) -> Workspace:
+    ws = Workspace(root)
+    ws.write_text("notes/a.md", "a")
+    ws.write_text("b.txt", "b")
+    os.link(ws.root / "b.txt", ws.root / "hard.txt")  # refused by the walk: in its cut
+    return ws
+
+
+def test_a_snapshot_and_a_checkpoint_given_one_walk_come_out_as_with_walks_of_their_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session's end walks its workspace once for both, and stores what two walks gave."""
+    own, shared = _world(tmp_path / "own"), _world(tmp_path / "shared")
+    expected_snapshot, expected_pack = own.snapshot(), WorkspacePacker().pack(own)
+    scan = shared.scan()
+    walks: list[Path] = []
+    original = jail.walk
+    monkeypatch.setattr(jail, "walk", lambda root, *a, **k: walks.append(root) or original(root, *a, **k))
+    snapshot, pack = shared.snapshot(scan), WorkspacePacker().pack(shared, scan)
+    assert walks == []
+    assert snapshot == expected_snapshot and expected_pack.cut
+    assert (pack.manifest, pack.blobs, pack.cut) == (expected_pack.manifest, expected_pack.blobs, expected_pack.cut)
+
+
+def test_a_checkpoint_notes_its_refused_reads_without_changing_the_walk_it_was_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws = _world(tmp_path / "ws")
+    scan = ws.scan()
+    cut = list(scan.cut)
+    monkeypatch.setattr(jail, "read_file", lambda *a, **k: (_ for _ in ()).throw(jail.Refused("unreadable")))
+    pack = WorkspacePacker().pack(ws, scan)
+    assert scan.cut == cut and scan.cut_count == len(cut)
+    assert pack.cut == [*cut, "notes/a.md: unreadable"]  # the one file the walk let through
