@@ -241,7 +241,7 @@ class Workspace:
         """
         full: dict[str, dict[str, Any]] = {}
         unchanged: dict[str, str] = {}
-        for item in (scan or self.scan()).files():
+        for item in (self.scan() if scan is None else scan).files():
             rel = jail.shown(item.path)
             if self._snapshotted is not None:
                 digest = self.settled_digest(item)
