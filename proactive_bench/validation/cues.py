@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import accumulate
@@ -199,12 +199,44 @@ def _ascii_alike(char: str) -> frozenset[str]:
     return frozenset(chr(a).lower() for a in range(128) if re.fullmatch(re.escape(chr(a)), char, re.IGNORECASE))
 
 
-@cache
+@dataclass(frozen=True)
+class CueShape:
+    """What the screens read of an ``ask`` pattern's parse: :func:`required_literals` and :func:`is_local`."""
+
+    literals: frozenset[str] | None
+    local: bool
+
+
+_SHAPES: dict[str, CueShape] = {}
+"""Each pattern's shape, worked out once per process (or learnt from another: :func:`learn_cue_shapes`)."""
+
+
+def cue_shape(pattern: str) -> CueShape:
+    """The pattern's shape, parsed by the stdlib's parser with the flags it is compiled with (parsed, not compiled: most
+    patterns find no required literal in the questions, so they are never compiled)."""
+    shape = _SHAPES.get(pattern)
+    if shape is None:
+        parsed = _parser.parse(pattern, REGEX_FLAGS)
+        shape = _SHAPES[pattern] = CueShape(_required(parsed), _local(parsed))
+    return shape
+
+
+def cue_shapes(patterns: Iterable[str]) -> dict[str, CueShape]:
+    """The shapes of ``patterns``, for another process's :func:`learn_cue_shapes`: the cues across personas are looked
+    for in ``validate``'s parent process, and the workers that checked each episode's cues have parsed its patterns."""
+    return {pattern: cue_shape(pattern) for pattern in patterns}
+
+
+def learn_cue_shapes(shapes: Mapping[str, CueShape]) -> None:
+    """Take the shapes :func:`cue_shapes` gave in another process (a shape is a function of its pattern alone)."""
+    _SHAPES.update(shapes)
+
+
 def required_literals(pattern: str) -> frozenset[str] | None:
     """Lower-case ASCII strings one of which every question the pattern fires on holds (ignoring case), as far as
     its parse shows: a run of literal characters, a group's or a positive lookaround's own, one of each
     alternative's, a repeat's of at least once; None when none is certain (the longest shortest one is kept)."""
-    return _required(_parsed(pattern))
+    return cue_shape(pattern).literals
 
 
 def _required(items: Sequence[tuple[object, Any]]) -> frozenset[str] | None:
@@ -237,7 +269,6 @@ def _required(items: Sequence[tuple[object, Any]]) -> frozenset[str] | None:
     return best
 
 
-@cache
 def is_local(pattern: str) -> bool:
     """Whether every match of the pattern on a question alone is one on that question as a line of a longer text.
 
@@ -245,15 +276,7 @@ def is_local(pattern: str) -> bool:
     ``\\A`` or ``\\Z``, or ``^``/``$`` with the MULTILINE flag turned off inside it; a positive lookaround is local when
     its own pattern is. Such a pattern is only ever tried question by question.
     """
-    return _local(_parsed(pattern))
-
-
-@cache
-def _parsed(pattern: str) -> Any:
-    """The pattern as the stdlib's parser reads it, with the flags it is compiled with (parsed, not compiled: the cues
-    across personas are looked for in the parent process, where most patterns are never compiled, as they find no
-    required literal in the other personas' questions)."""
-    return _parser.parse(pattern, REGEX_FLAGS)
+    return cue_shape(pattern).local
 
 
 def _local(items: Sequence[tuple[object, object]]) -> bool:

@@ -46,7 +46,7 @@ from proactive_bench.dataset import (
 from proactive_bench.env import Workspace, app_tables, resolve_tool_names
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
 from proactive_bench.validation.conventions import convention_problems
-from proactive_bench.validation.cues import cross_persona_cues
+from proactive_bench.validation.cues import CueShape, cross_persona_cues, cue_shapes, learn_cue_shapes
 from proactive_bench.validation.gaming import GamingChecks
 from proactive_bench.validation.reference_replay import replay_references
 from proactive_bench.validation.semantics import (
@@ -122,9 +122,10 @@ def _validate(root: Path, suites: bool) -> tuple[Dataset, dict[str, LoadedEpisod
     problems: list[Problem] = []
     checked: list[Problem] = []
     for persona in personas:
-        draft, load_problems, episode_problems = next(found)
+        draft, load_problems, episode_problems, shapes = next(found)
         problems += load_problems
         checked += episode_problems
+        learn_cue_shapes(shapes)
         if draft is not None:
             drafts[persona] = draft
     dataset = runnable_dataset(root, drafts)
@@ -133,10 +134,14 @@ def _validate(root: Path, suites: bool) -> tuple[Dataset, dict[str, LoadedEpisod
     return dataset, tasks, list(dict.fromkeys(problems)) + task_problems
 
 
-def _checked_episode(root: Path, persona: str) -> tuple[EpisodeDraft | None, list[Problem], list[Problem]]:
-    """One episode as :func:`~proactive_bench.dataset.draft_episode` drafts it, its problems, and its checks' problems."""
+def _checked_episode(root: Path, persona: str) -> tuple[EpisodeDraft | None, list[Problem], list[Problem], dict[str, CueShape]]:
+    """One episode as :func:`~proactive_bench.dataset.draft_episode` drafts it, its problems, its checks' problems, and
+    the shapes of its ``ask`` patterns (the checks parsed them: the parent looks for the cues across personas)."""
     draft, problems = draft_episode(root, persona)
-    return draft, problems, [] if draft is None else _draft_problems(draft, root)
+    if draft is None:
+        return None, problems, [], {}
+    asks = (pattern for session in draft.episode.sessions for intent in session.intents for pattern in intent.ask)
+    return draft, problems, _draft_problems(draft, root), cue_shapes(asks)
 
 
 def _other_suites() -> list[str]:

@@ -12,10 +12,14 @@ import yaml
 from hypothesis import given, settings, strategies as st
 
 from proactive_bench.dataset import compile_pattern, load_dataset
+from proactive_bench.validation import cues
 from proactive_bench.validation.cues import (
+    CueShape,
     Questions,
     bare_probes,
+    cue_shapes,
     is_local,
+    learn_cue_shapes,
     offtarget_questions,
     required_literals,
     top_level_alternatives,
@@ -129,6 +133,20 @@ def test_patterns_that_look_beyond_a_question_and_folded_letters_hit_as_one_by_o
     assert is_local(pattern) is local
     assert _naive_hits(pattern, questions)  # each case fires on something
     _same(pattern, questions)
+
+
+def test_a_shape_learnt_from_another_process_is_used_without_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    pattern = "learnt (shape|form) of a cue"
+    shapes = cue_shapes([pattern])
+    assert shapes[pattern] == CueShape(frozenset({" of a cue"}), True)
+    parsed: list[str] = []
+    parse = cues._parser.parse
+    monkeypatch.setattr(cues, "_SHAPES", {})
+    monkeypatch.setattr(cues._parser, "parse", lambda text, flags: parsed.append(text) or parse(text, flags))
+    learn_cue_shapes(shapes)
+    assert required_literals(pattern) == frozenset({" of a cue"}) and is_local(pattern)
+    assert required_literals("never learnt") == frozenset({"never learnt"})
+    assert parsed == ["never learnt"]
 
 
 @pytest.mark.parametrize(

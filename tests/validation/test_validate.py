@@ -13,9 +13,10 @@ import pytest
 
 from proactive_bench.dataset import draft_dataset, runnable_dataset
 from proactive_bench.validation import lint
+from proactive_bench.validation.cues import CueShape, is_local, required_literals
 from proactive_bench.validation.lint import drafts_problems, validate_all, validate_root, validate_suites
 from tests.helpers.cli import edit_yaml as _edit, run_cli
-from tests.helpers.paths import AGENTIF_MINI, DATA, EXAMPLE, ODYSSEY_MINI
+from tests.helpers.paths import AGENTIF_MINI, DATA, EXAMPLE, MINI, ODYSSEY_MINI
 
 LAB = "episodes/lab_manager/sessions"
 
@@ -504,6 +505,14 @@ def test_a_suite_s_tasks_checked_in_shares_report_what_its_load_all_does(
     assert list(together_tasks) == list(tasks) and len(tasks) == 4
     assert together_problems[-len(task_problems) :] == task_problems
     assert {p.file for p in task_problems} >= {"odyssey/od_test_vendor_memo/task.yaml", "odyssey/od_test_email_supplier/task.yaml"}
+
+
+def test_an_episode_job_hands_back_the_shape_of_each_ask_pattern_for_the_cues_across_personas() -> None:
+    """The parent looks for the cues across personas with the shapes the worker worked out (no parse of its own)."""
+    draft, _problems, _checked, shapes = lint._checked_episode(MINI.resolve(), "mini")
+    assert draft is not None
+    asks = {p for s in draft.episode.sessions for i in s.intents for p in i.ask}
+    assert len(asks) > 2 and shapes == {p: CueShape(required_literals(p), is_local(p)) for p in asks}
 
 
 def test_the_episode_with_the_most_session_text_is_checked_first() -> None:

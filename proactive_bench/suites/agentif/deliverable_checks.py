@@ -32,9 +32,10 @@ A file that is missing, or (but for ``ics_events``) that its library cannot open
 from __future__ import annotations
 
 import csv
+import functools
+import hashlib
 import io
 import re
-from collections.abc import Iterator
 from datetime import date, datetime
 from html.parser import HTMLParser
 from pathlib import Path
@@ -306,39 +307,55 @@ class _Workbook:
             raise CheckerError(f"{self.path.name}: {sheet}!{coordinate}: cannot evaluate the formula: {exc}") from exc
 
 
-def _tables(real: Path, sheet: str | None) -> Iterator[tuple[Table, _Workbook | None, str]]:
-    """Every table of a file: its rows of cell values, and for an xlsx sheet the workbook and sheet name."""
+def _tables(real: Path, sheet: str | None) -> tuple[tuple[Table, _Workbook | None, str], ...]:
+    """Every table of a file: its rows of cell values, and for an xlsx sheet the workbook and sheet name (the caller's
+    to read, not to change). Read once per file and content (:func:`_read_tables`): a task's checks read the same
+    deliverable over and over, and parsing it is the cost."""
+    try:
+        digest = hashlib.blake2b(real.read_bytes(), digest_size=16).digest()
+    except OSError:
+        return ()
+    return _read_tables(real, sheet, digest)
+
+
+TABLES_KEPT = 16
+"""The files whose tables :func:`_read_tables` keeps (the last read)."""
+
+
+@functools.lru_cache(maxsize=TABLES_KEPT)
+def _read_tables(real: Path, sheet: str | None, digest: bytes) -> tuple[tuple[Table, _Workbook | None, str], ...]:
+    """:func:`_tables` of the file at ``real`` holding the content of ``digest`` (an xlsx workbook evaluates its
+    formulas from that file)."""
+    tables: list[tuple[Table, _Workbook | None, str]] = []
     suffix = real.suffix.lower()
     try:
         if suffix == ".xlsx":
             book = _Workbook(real)
-            for name, table in book.tables(sheet):
-                yield table, book, name
+            tables += [(table, book, name) for name, table in book.tables(sheet)]
         elif suffix == ".docx":
             from docx import Document
 
             for grid in Document(str(real)).tables:
-                yield [[cell.text.strip() for cell in row.cells] for row in grid.rows], None, ""
+                tables.append(([[cell.text.strip() for cell in row.cells] for row in grid.rows], None, ""))
         elif suffix == ".pptx":
             from pptx import Presentation
 
             for slide in Presentation(str(real)).slides:
                 for shape in slide.shapes:
                     if getattr(shape, "has_table", False) and shape.has_table:
-                        yield [[cell.text.strip() for cell in row.cells] for row in shape.table.rows], None, ""
+                        tables.append(([[cell.text.strip() for cell in row.cells] for row in shape.table.rows], None, ""))
         elif suffix in (".csv", ".tsv"):
             text = real.read_text(encoding="utf-8-sig", errors="replace")
-            yield [row for row in csv.reader(io.StringIO(text), delimiter="\t" if suffix == ".tsv" else ",")], None, ""
+            tables.append(([row for row in csv.reader(io.StringIO(text), delimiter="\t" if suffix == ".tsv" else ",")], None, ""))
         elif suffix in (".html", ".htm"):
-            for table in _html(real).tables:
-                yield table, None, ""
+            tables += [(table, None, "") for table in _html(real).tables]
         else:
-            for table in _markdown_tables(real.read_text(encoding="utf-8", errors="replace")):
-                yield table, None, ""
+            tables += [(table, None, "") for table in _markdown_tables(real.read_text(encoding="utf-8", errors="replace"))]
     except CheckerError:
         raise
-    except Exception:  # the libraries raise many types for a file that is not what its name says: it holds no table
-        return
+    except Exception:  # the libraries raise many types for a file that is not what its name says: it holds no more table
+        pass
+    return tuple(tables)
 
 
 def _header(table: Table, column: str) -> tuple[int, int] | None:

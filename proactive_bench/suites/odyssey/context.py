@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from proactive_bench.env import HistorySearch
-from proactive_bench.suites.odyssey.memory import MemoryContext, memory_context
+from proactive_bench.suites.odyssey.memory import MemoryContext, memory_context, whole_context
 from proactive_bench.suites.odyssey.settings import MemorySetting, MemorySettingError
 from proactive_bench.suites.odyssey.task import OdysseyTask
 
@@ -64,7 +64,10 @@ def task_context(task: OdysseyTask, setting: MemorySetting, models: HistoryModel
     """The opening context of ``task`` under ``setting``; ValueError (one line) when it cannot be made."""
     if setting.granularity is not None and setting.granularity.summarized and not (models.summary_model and models.database):
         raise MemorySettingError(f"rag:{setting.granularity} needs a summary model (--summary-model) and the results database")
-    made = _run(_memory_context(task, setting, models))
+    if setting.kind != "rag" and models.summary_model is None:  # as _memory_context makes it, without an event loop
+        made = whole_context(task.days(), setting)
+    else:
+        made = _run(_memory_context(task, setting, models))
     if setting.kind == "rag":
         return OpeningContext(made.text, made.tokens, made.index, RETRIEVED_HEADING)
     return OpeningContext(made.text, made.tokens)

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
 from pathlib import Path
+from re import _parser  # type: ignore[attr-defined]  # the stdlib's regex parser: typeshed has no stub for the private module
 from typing import Literal
 
 from proactive_bench.suites.odyssey.memory_docs import DAY_BREAK, HistoryDay, render_day, render_turns
@@ -101,15 +102,46 @@ def _rendered_length(day: HistoryDay) -> int:
 
 
 def _usable(cues: Sequence[str], month: int) -> list[Exchange]:
-    """The exchanges that suit the month and match none of the cues."""
-    patterns = [re.compile(cue, re.IGNORECASE) for cue in cues]
-    return [ex for ex, text in _rendered_library() if (not ex.months or month in ex.months) and not any(p.search(text) for p in patterns)]
+    """The exchanges that suit the month and match none of the cues (each searched for ignoring case)."""
+    found = [_finder(cue) for cue in cues]
+    return [ex for ex, text in _rendered_library() if (not ex.months or month in ex.months) and not any(f(text) for f in found)]
+
+
+@lru_cache(maxsize=1024)
+def _finder(cue: str) -> Callable[[RenderedText], bool]:
+    """Whether a rendered exchange holds a match of ``cue``, ignoring case. A cue of ASCII characters matched literally
+    (most: a figure, a name, a phrase) is looked for in the lower-cased text where the text is ASCII: ignoring case
+    then pairs ASCII letters only, so it finds what the regex finds, without trying the regex at every position."""
+    items = list(_parser.parse(cue, re.IGNORECASE))  # raises re.error as compiling it would
+    literal = "".join(chr(code) for _op, code in items) if all(op is _parser.LITERAL and code < 128 for op, code in items) else None
+
+    def search(text: RenderedText) -> bool:
+        return _compiled(cue).search(text.text) is not None
+
+    if literal is None:
+        return search
+    lowered = literal.lower()
+    return lambda text: lowered in text.lowered if text.lowered is not None else search(text)
+
+
+@lru_cache(maxsize=1024)
+def _compiled(cue: str) -> re.Pattern[str]:
+    return re.compile(cue, re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class RenderedText:
+    """An exchange's turns as a history shows them, and (when ASCII) lower-cased."""
+
+    text: str
+    lowered: str | None
 
 
 @lru_cache(maxsize=1)
-def _rendered_library() -> tuple[tuple[Exchange, str], ...]:
+def _rendered_library() -> tuple[tuple[Exchange, RenderedText], ...]:
     """Each authored exchange with its turns rendered as a history shows them (what the cues are matched against)."""
-    return tuple((ex, render_turns(ex.turns)) for ex in library())
+    rendered = [(ex, render_turns(ex.turns)) for ex in library()]
+    return tuple((ex, RenderedText(text, text.lower() if text.isascii() else None)) for ex, text in rendered)
 
 
 def lengthen(

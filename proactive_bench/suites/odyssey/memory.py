@@ -63,6 +63,18 @@ async def build_documents(
     return await summarizer.documents(task_id, days, granularity)
 
 
+def whole_context(days: Sequence[HistoryDay], setting: MemorySetting, counter: TokenCounter | None = None) -> MemoryContext:
+    """The context of a setting that retrieves nothing (``long-context``: the whole history; ``none``), made at once:
+    no model, no index, nothing to wait for."""
+    counter = counter or default_token_counter()
+    if setting.kind == "none":
+        return MemoryContext(setting, (), "", 0, counter.name)
+    if setting.kind != "long-context":
+        raise ValueError(f"{setting.kind} retrieves: its context is made by memory_context")
+    text = render_history(days)
+    return MemoryContext(setting, tuple(raw_documents(days, Granularity.RAW_SESSION)), text, counter.count(text), counter.name)
+
+
 async def memory_context(
     days: Sequence[HistoryDay],
     setting: MemorySetting,
@@ -75,11 +87,8 @@ async def memory_context(
 ) -> MemoryContext:
     """The context for one task: ``query`` is the task intent (what rag retrieves by)."""
     counter = counter or default_token_counter()
-    if setting.kind == "none":
-        return MemoryContext(setting, (), "", 0, counter.name)
-    if setting.kind == "long-context":
-        text = render_history(days)
-        return MemoryContext(setting, tuple(raw_documents(days, Granularity.RAW_SESSION)), text, counter.count(text), counter.name)
+    if setting.kind != "rag":
+        return whole_context(days, setting, counter)
     assert setting.granularity is not None and setting.top_k is not None  # parse_memory_setting guarantees both
     docs = await build_documents(task_id, days, setting.granularity, summarizer)
     index: Retriever

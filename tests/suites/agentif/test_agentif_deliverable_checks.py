@@ -109,6 +109,25 @@ def test_table_value_reads_docx_csv_markdown_and_html_tables(box: ToolBox) -> No
     assert holds(box, "table_value", path="out/p.html", row="north", column="change", value=-9.7)  # a typographic minus
 
 
+def test_a_file_s_tables_are_read_once_per_content_and_again_when_it_changes(box: ToolBox, monkeypatch: pytest.MonkeyPatch) -> None:
+    opened: list[Path] = []
+    workbook = checks._Workbook
+    monkeypatch.setattr(checks, "_Workbook", lambda path: opened.append(path) or workbook(path))
+    checks._read_tables.cache_clear()
+    sheet(box, [["Training budget 2025"], [], *BUDGET])
+    for _ in range(3):
+        assert holds(box, "table_value", path="out/budget.xlsx", row="excel", column="^total$", value=2160)
+    assert len(opened) == 1
+    call(box, "xlsx_write", path="out/budget.xlsx", cells={"D4": 1980})  # the same file, another total
+    assert not holds(box, "table_value", path="out/budget.xlsx", row="excel", column="^total$", value=2160)
+    assert holds(box, "table_value", path="out/budget.xlsx", row="excel", column="^total$", value=1980)
+    assert len(opened) == 2
+    box.env.workspace.write_text("out/q.csv", "supplier,total\nKestrel,10\n")
+    assert holds(box, "table_value", path="out/q.csv", row="kestrel", column="total", value=10)
+    box.env.workspace.write_text("out/q.csv", "supplier,total\nKestrel,12\n")
+    assert holds(box, "table_value", path="out/q.csv", row="kestrel", column="total", value=12)
+
+
 def test_a_stuffed_deliverable_has_no_table(box: ToolBox) -> None:
     words = "Course Participants Total Excel for analysts 12 180 2160 First aid 8 95 760"
     call(box, "docx_create", path="out/minutes.docx", blocks=[{"type": "paragraph", "text": words}])

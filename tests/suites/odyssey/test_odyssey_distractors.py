@@ -3,6 +3,7 @@ and retrieval over the lengthened history can miss what the task needs (the deta
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -11,7 +12,7 @@ import yaml
 from pydantic import ValidationError
 
 from proactive_bench.suites.odyssey import TARGETS, HistoryDay, detail_coverage, lengthen, parse_memory_setting, render_history
-from proactive_bench.suites.odyssey.distractors import Target, _reached, library
+from proactive_bench.suites.odyssey.distractors import RenderedText, Target, _finder, _reached, library
 from proactive_bench.suites.odyssey.memory_tokens import ApproxCounter
 from proactive_bench.suites.odyssey.task import APPS, OdysseyTask
 from tests.helpers.paths import DATA, ODYSSEY_MINI
@@ -103,6 +104,38 @@ def test_an_exchange_matching_a_detail_cue_is_never_used() -> None:
         assert "Okonkwo" in text and "sourdough" not in text and "VLOOKUP" not in text and "peace lily" not in text.lower()
     used = render_history(lengthen(_days(6), "neo", 0, "t1", [], NOW))
     assert len(library()) > 40 and "{weekday}" not in used
+
+
+@pytest.mark.parametrize(
+    "cue",
+    [
+        "Peace Lily",
+        "peace lil",
+        "50.00",
+        "a.b",
+        "sourdough|VLOOKUP",
+        "\\bsalt\\b",
+        "(?-i:Salt)",
+        "Kelvin",
+        "stra\u00dfe",
+        "\u212aelvin",
+        "",
+        "(unclosed",
+    ],
+)
+@pytest.mark.parametrize(
+    "text", ["The peace lily, Kelvin and the SALT", "a+b 50,00 and 50.00", "\u212aelvin and the \u017falt", "Stra\u00dfe STRASSE", ""]
+)
+def test_a_cue_is_found_in_an_exchange_as_its_regex_finds_it(cue: str, text: str) -> None:
+    """Plain ASCII cues are looked for as lower-cased substrings of ASCII texts: the same as the regex, ignoring case."""
+    try:
+        regex = re.compile(cue, re.IGNORECASE)
+    except re.error:
+        with pytest.raises(re.error):
+            _finder(cue)
+        return
+    lowered = text.lower() if text.isascii() else None
+    assert _finder(cue)(RenderedText(text, lowered)) is (regex.search(text) is not None)
 
 
 def test_the_library_is_well_formed_with_closer_exchanges_for_every_app() -> None:

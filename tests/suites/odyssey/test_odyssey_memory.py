@@ -33,6 +33,7 @@ from proactive_bench.suites.odyssey import (
     parse_memory_setting,
     render_history,
 )
+from proactive_bench.suites.odyssey.memory import whole_context
 from proactive_bench.suites.odyssey.memory_tokens import ApproxCounter, default_token_counter
 from proactive_bench.testing import StubServer, error_reply, hashed_embeddings, prompt_text, text_reply
 
@@ -163,6 +164,14 @@ async def test_memory_context_per_setting() -> None:
     assert "Priya Raman" in rag.text and "espresso" not in rag.text
     assert rag.tokens == counter.count(rag.text) < long.tokens
     assert rag.retriever == "bm25" and rag.index is not None and rag.index.search("budget", 1)[0][0] == "2025-03-07 #1"
+
+
+async def test_a_context_that_retrieves_nothing_is_made_without_an_event_loop_as_memory_context_makes_it() -> None:
+    for label in ("long-context", "none"):
+        setting = parse_memory_setting(label)
+        assert whole_context(DAYS, setting) == await memory_context(DAYS, setting, INTENT, task_id="t1")
+    with pytest.raises(ValueError, match="retrieves"):
+        whole_context(DAYS, parse_memory_setting("rag:raw-utterance", 2))
 
 
 def test_memory_settings_are_parsed_with_one_line_errors() -> None:
