@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field as Arg, NaiveDatetime
 from sqlalchemy import Connection
-from sqlmodel import Field, col, insert, select, update
+from sqlmodel import Field, col, func, insert, select, update
 
 from proactive_bench.env.apps.base import DEFAULT_NOW, AppClock, AppModel, AppSpec, AppStore, NoArgs, now, register_app
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
@@ -50,25 +50,32 @@ class ClockRates:
             raise ValueError("clock rates must not be negative")
 
 
+_CLOCK_NOW = select(AppClock.now).where(col(AppClock.id) == 1).scalar_subquery()
+_NEXT_DUE = select(func.min(ClockNotice.at)).where(col(ClockNotice.delivered).is_(False)).scalar_subquery()
+"""The stored time (None before the clock is set) and the earliest undelivered notice's time (None: none left)."""
+
+
 def _advance(connection: Connection, to: Callable[[datetime], datetime]) -> tuple[datetime, list[str]]:
     """Move the clock to ``to`` of its time (never back) and deliver the notices due by then, oldest first; the time it shows then.
 
     In SQL statements on a connection, not ORM objects in a session (a tick per agent step and per tool call: the ORM's
-    session and unit of work were most of a tick's CPU); the rows written are the same."""
-    stored = connection.execute(select(AppClock.now).where(col(AppClock.id) == 1)).scalar_one_or_none()
+    session and unit of work were most of a tick's CPU); the rows written are the same. One statement reads the time and
+    when the next undelivered notice falls due: the notices are read only when one is due (most ticks deliver none)."""
+    stored, next_due = connection.execute(select(_CLOCK_NOW, _NEXT_DUE)).one()
     current = DEFAULT_NOW if stored is None else stored
     moment = to(current)
     if moment > current:
         change = update(AppClock).where(col(AppClock.id) == 1) if stored is not None else insert(AppClock).values(id=1)
         connection.execute(change.values(now=moment))
         current = moment
+    if next_due is None or next_due > current:
+        return current, []
     due = connection.execute(
         select(col(ClockNotice.id), col(ClockNotice.at), col(ClockNotice.text))
         .where(col(ClockNotice.delivered).is_(False), col(ClockNotice.at) <= current)
         .order_by(col(ClockNotice.at), col(ClockNotice.id))
     ).all()
-    if due:
-        connection.execute(update(ClockNotice).where(col(ClockNotice.id).in_([n.id for n in due])).values(delivered=True))
+    connection.execute(update(ClockNotice).where(col(ClockNotice.id).in_([n.id for n in due])).values(delivered=True))
     return current, [f"[{n.at.strftime('%H:%M')}] {n.text}" for n in due]
 
 

@@ -13,7 +13,7 @@
 | `checkers.py` | `chat_sent`, `clue_obtained` (added to the `checker` predicate kind) |
 | `loading.py` | a scenario as an episode (one session per day, each day's files and app rows placed when it starts, the company's web pages under `web/`, day-2 feedback: each missed checkpoint and the mentor's advice) |
 | `figures.py` | Checkpoint Score, Success Rate, clues asked, guesses (an attempt before its clue came in counts), messages per clue |
-| `offline_play.py` | `play`: the oracle and the baselines played offline through the tools (in runs: `scripted:reference`, `passive`, `guess`, `canvass`), and the four-keyword asker (`KEYWORD_QUESTIONS` to every colleague; in runs: `tests/helpers/trainee_agents.py:KeywordCanvass`) |
+| `offline_play.py` | `play`: the oracle and the baselines played offline through the tools (`play_modes`: several modes of one scenario, its folder and seeded day 1 made once) (in runs: `scripted:reference`, `passive`, `guess`, `canvass`), and the four-keyword asker (`KEYWORD_QUESTIONS` to every colleague; in runs: `tests/helpers/trainee_agents.py:KeywordCanvass`) |
 | `validity.py` | what `pbench validate --suite trainee` checks: each template over many seeds, and each scenario that runs (the default benchmark or a `--task` list) composed over two days |
 | `colleagues_llm.py` | LLM NPCs (prompt `prompts/npc.v1.md`): the model judges which clue a question targets, under the same screen; a structured call on the run's model-call path (role `npc`, replayed), a judgment that cannot be made a recorded no-reply |
 | `settings.py` | `TraineeOptions` (the suite's `settings_model`), loading nothing else of the suite (the CLI builds its options from it) |

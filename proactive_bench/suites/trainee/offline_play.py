@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from proactive_bench.data_model import Evidence
-from proactive_bench.dataset import evaluate, start_session
+from proactive_bench.dataset import Session, evaluate, start_session, timed_files_dir, timed_rows_dir
 from proactive_bench.env import (
     AppStore,
     ClockRates,
@@ -94,30 +94,68 @@ def _steps(steps: list[PlannedStep], mode: str) -> list[tuple[str, dict]]:
 
 def play(scenario: Scenario, mode: str, rates: ClockRates = ClockRates(), hints: str = "none") -> list[PlayedDay]:
     """Every day of the scenario played in ``mode``; the checklist verdicts and figures of each."""
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    return play_modes(scenario, (mode,), rates, hints)[mode]
+
+
+def play_modes(
+    scenario: Scenario, modes: tuple[str, ...], rates: ClockRates = ClockRates(), hints: str = "none"
+) -> dict[str, list[PlayedDay]]:
+    """Every day of the scenario played in each of ``modes``, each mode on its own workspace and app database: the
+    scenario's folder, its day sessions and the oracle's timeline are made once, and every mode starts day 1 from the
+    same seeded app database (copied in) and its snapshot."""
+    unknown = [m for m in modes if m not in MODES]
+    if unknown:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {unknown[0]!r}")
+    settings = TraineeSettings(days=len(scenario.days), hints=hints, rates=rates)
     with scratch_directory("pbench-trainee-play-") as tmp:  # a throwaway world, in memory where possible
         folder = Path(tmp)
         materialize(scenario, hints, folder)
-        apps = AppStore()
-        workspace = Workspace(folder / "run")  # each day's files appear when it starts
-        env = ToolEnv(
-            workspace, Memory(), apps, web_root=folder / WEB, colleagues=rules_colleagues(scenario), clock=VirtualClock(apps, rates)
+        plan = _Plan(
+            folder,
+            [day_session(scenario, day.day, settings) for day in scenario.days],
+            [oracle_steps(scenario, day, rates) for day in scenario.days],
         )
-        played = []
-        for day in scenario.days:
-            session = day_session(scenario, day.day, TraineeSettings(days=len(scenario.days), hints=hints, rates=rates))
+        return {mode: _play(scenario, mode, rates, plan, folder / "runs" / mode) for mode in modes}
+
+
+@dataclass
+class _Plan:
+    """What every mode of one scenario shares: its folder, its day sessions, the oracle's steps of each day, and the apps'
+    state when day 1 starts (taken by the first mode played)."""
+
+    folder: Path
+    sessions: list[Session]
+    steps: list[list[PlannedStep]]
+    first_start: dict[str, list[dict[str, Any]]] | None = None
+
+
+def _play(scenario: Scenario, mode: str, rates: ClockRates, plan: _Plan, root: Path) -> list[PlayedDay]:
+    """One mode's days: day 1 starts from the seeded image of its timed rows (as :func:`start_session` seeds them)."""
+    folder = plan.folder
+    apps = AppStore.seeded(timed_rows_dir(folder, plan.sessions[0].id))
+    workspace = Workspace(root / "run")  # each day's files appear when it starts
+    env = ToolEnv(workspace, Memory(), apps, web_root=folder / WEB, colleagues=rules_colleagues(scenario), clock=VirtualClock(apps, rates))
+    played = []
+    for day, session, steps in zip(scenario.days, plan.sessions, plan.steps, strict=True):
+        if day.day == 1:  # its rows are in the seeded image: the clock moves and the files appear
+            assert session.now is not None  # a day session starts at the day's start
+            apps.set_clock(session.now)
+            workspace.place(timed_files_dir(folder, session.id))
+            if plan.first_start is None:
+                plan.first_start = apps.snapshot()
+            at_start = plan.first_start
+        else:
             start_session(apps, workspace, folder, session)
             at_start = apps.snapshot()
-            box = ToolBox(env, resolve_tool_names(DAY_TOOLS))
-            if mode in ("canvass", "keywords"):
-                text = laundry_list(scenario, day.day) if mode == "canvass" else " ".join(KEYWORD_QUESTIONS)
-                for npc in day.npcs:
-                    box.call("chat__send_message", {"to": npc.handle, "text": text})
-            for tool, args in _steps(oracle_steps(scenario, day, rates), mode):
-                box.call(tool, args)
-            evidence = Evidence([], box.records, workspace, env.memory, no_python, apps=apps, apps_at_start=at_start)
-            verdicts = {item.id: evaluate(item.check, evidence) for item in session.checklist if item.check is not None}
-            failed = tuple(f"{r.tool_name}: {r.result.get('error')}" for r in box.records if not r.ok)
-            played.append(PlayedDay(verdicts, day_figures(day, verdicts, box.records, apps), len(box.records), failed))
-        return played
+        box = ToolBox(env, resolve_tool_names(DAY_TOOLS))
+        if mode in ("canvass", "keywords"):
+            text = laundry_list(scenario, day.day) if mode == "canvass" else " ".join(KEYWORD_QUESTIONS)
+            for npc in day.npcs:
+                box.call("chat__send_message", {"to": npc.handle, "text": text})
+        for tool, args in _steps(steps, mode):
+            box.call(tool, args)
+        evidence = Evidence([], box.records, workspace, env.memory, no_python, apps=apps, apps_at_start=at_start)
+        verdicts = {item.id: evaluate(item.check, evidence) for item in session.checklist if item.check is not None}
+        failed = tuple(f"{r.tool_name}: {r.result.get('error')}" for r in box.records if not r.ok)
+        played.append(PlayedDay(verdicts, day_figures(day, verdicts, box.records, apps), len(box.records), failed))
+    return played

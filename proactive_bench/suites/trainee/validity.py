@@ -22,7 +22,7 @@ from proactive_bench.dataset import Problem
 from proactive_bench.suites.trainee.colleagues import held_clues
 from proactive_bench.suites.trainee.compose import Scenario, Task, compose_scenario, default_names
 from proactive_bench.suites.trainee.model import Npc
-from proactive_bench.suites.trainee.offline_play import CANVASS_PADDING, KEYWORD_QUESTIONS, play
+from proactive_bench.suites.trainee.offline_play import CANVASS_PADDING, KEYWORD_QUESTIONS, MODES, play_modes
 from proactive_bench.suites.trainee.template import TEMPLATES
 from proactive_bench.user import screen_questions
 
@@ -151,7 +151,8 @@ def targeting_problems(scenario: Scenario) -> list[str]:
 def baseline_problems(scenario: Scenario) -> list[str]:
     """The oracle scores 1.0 and guesses nothing; passive and guessing fail a clue checkpoint; the canvasser and the keyword asker obtain nothing."""
     found = []
-    for n, day in enumerate(play(scenario, "reference"), start=1):
+    played = play_modes(scenario, MODES)
+    for n, day in enumerate(played["reference"], start=1):
         if day.figures.checkpoint_score != 1.0:
             found.append(f"day {n}: the oracle misses {sorted(k for k, v in day.verdicts.items() if not v)}")
         if day.figures.guesses:  # an attempt so loose that the oracle's question or earlier work already meets it
@@ -162,11 +163,11 @@ def baseline_problems(scenario: Scenario) -> list[str]:
             )
     needing = [{f"{t.key}.{c.id}" for t in d.tasks for c in t.draft.checkpoints if c.needs} for d in scenario.days]
     for mode in ("passive", "guess"):
-        for n, day in enumerate(play(scenario, mode), start=1):
+        for n, day in enumerate(played[mode], start=1):
             if all(day.verdicts[i] for i in needing[n - 1]):
                 found.append(f"day {n}: the {mode} baseline passes every checkpoint that needs a clue")
     for mode, what in (("canvass", "a laundry list"), ("keywords", "four keyword questions")):
-        for n, day in enumerate(play(scenario, mode), start=1):
+        for n, day in enumerate(played[mode], start=1):
             if day.figures.clues_asked:
                 found.append(f"day {n}: {what} to every colleague obtained {day.figures.clues_asked} clue(s)")
     return found

@@ -21,10 +21,11 @@ from pathlib import Path
 import pytest
 
 from proactive_bench.env import read_as_text
-from proactive_bench.suites.trainee import TEMPLATES, Scenario, compose_scenario, play
+from proactive_bench.suites.trainee import MODES, TEMPLATES, Scenario, compose_scenario, play
 from proactive_bench.suites.trainee.compose import Task
 from proactive_bench.suites.trainee.day_plan import PlannedStep
 from proactive_bench.suites.trainee.model import Clue, TaskDraft
+from proactive_bench.suites.trainee.offline_play import play_modes
 from proactive_bench.suites.trainee.templates.contract_fill import CAPS
 from proactive_bench.suites.trainee.validity import baseline_problems, scenario_problems, template_problems
 
@@ -69,6 +70,14 @@ def test_an_oracle_that_skips_a_step_is_found() -> None:
     day = scenario.days[0].__class__(1, scenario.days[0].company, (changed, *scenario.days[0].tasks[1:]))
     found = baseline_problems(scenario.__class__(scenario.name, scenario.seed, scenario.count, (day,), scenario.password))
     assert any("the oracle misses" in f for f in found), found
+
+
+def test_modes_played_together_play_as_each_alone() -> None:
+    """Modes of one scenario share its folder and seeded day 1 (and its first snapshot), never each other's state."""
+    scenario = compose_scenario("s2-n2", 2)
+    together = play_modes(scenario, tuple(reversed(MODES)))
+    assert together == {mode: play(scenario, mode) for mode in MODES}
+    assert together["reference"][0].verdicts != together["passive"][0].verdicts
 
 
 def _with_draft(scenario: Scenario, draft: TaskDraft) -> Scenario:
