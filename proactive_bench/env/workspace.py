@@ -303,7 +303,7 @@ def racy_window(stat: os.stat_result) -> int:
     HFS+, ext3 or ext4 with small inodes). A scripted run writes and fingerprints within a second: with the coarse window
     every file it wrote was read again at each fingerprint."""
     fine = stat.st_mtime_ns % 1_000_000_000 and stat.st_ctime_ns % 1_000_000_000
-    return min(RACY_NS, FINE_RACY_NS) if fine else RACY_NS
+    return FINE_RACY_NS if fine else RACY_NS
 
 
 def _stamp(stat: os.stat_result) -> tuple[int, int, int, int]:

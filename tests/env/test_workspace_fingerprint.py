@@ -21,6 +21,12 @@ def age(path: Path) -> None:
     os.utime(path, ns=(old, old))
 
 
+def settle_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No racy window, coarse or fine: a file's times (its ctime is now) count as settled."""
+    monkeypatch.setattr(workspace_module, "RACY_NS", 0)
+    monkeypatch.setattr(workspace_module, "FINE_RACY_NS", 0)
+
+
 def test_files_lists_regular_files_only(tmp_path: Path) -> None:
     ws = Workspace(tmp_path / "ws")
     ws.write_text("notes/a.md", "a")
@@ -42,14 +48,14 @@ def test_settled_files_are_not_read_again_until_they_change(tmp_path: Path, monk
     ws = Workspace(tmp_path / "ws")
     path = ws.write_text("seed.csv", "id,name\n1,aspirin\n")
     age(path)
-    monkeypatch.setattr(workspace_module, "RACY_NS", 0)  # the ctime (now) counts as settled too
+    settle_at_once(monkeypatch)  # the ctime (now) counts as settled too
     first = ws.fingerprint()
     reads: list[str] = []
     original = jail.read_file
     monkeypatch.setattr(jail, "read_file", lambda root, rel, *a, **k: reads.append(rel) or original(root, rel, *a, **k))
     assert ws.fingerprint() == first and reads == []
     mtime = path.stat().st_mtime_ns
-    time.sleep(0.05)  # RACY_NS is 0 here: let the file system's clock tick past the last ctime
+    time.sleep(0.05)  # no racy window here: let the file system's clock tick past the last ctime
     path.write_text("id,name\n1,ibuprofe\n")  # same size; the old mtime is put back, the ctime cannot be
     os.utime(path, ns=(mtime, mtime))
     assert ws.fingerprint()["seed.csv"] != first["seed.csv"] and reads == ["seed.csv"]
@@ -61,7 +67,7 @@ def test_snapshots_and_packs_reuse_settled_digests_and_still_see_every_change(tm
     kept, edited = ws.write_text("seed.csv", "id,name\n1,aspirin\n"), ws.write_text("plan.md", "draft A")
     for path in (kept, edited):
         age(path)
-    monkeypatch.setattr(workspace_module, "RACY_NS", 0)
+    settle_at_once(monkeypatch)
     packer = WorkspacePacker()
     first_snapshot, first_pack = ws.snapshot(), packer.pack(ws)
     ws.fingerprint()
@@ -86,7 +92,7 @@ def test_a_file_the_fingerprint_refused_is_never_taken_for_a_digest(tmp_path: Pa
     ws = Workspace(tmp_path / "ws")
     path = ws.write_text("big.bin", "x" * 64)
     age(path)
-    monkeypatch.setattr(workspace_module, "RACY_NS", 0)
+    settle_at_once(monkeypatch)
     monkeypatch.setattr(jail, "read_file", lambda *a, **k: (_ for _ in ()).throw(jail.Refused("too big")))
     marker = ws.fingerprint()["big.bin"]
     entry = ws.scan().files()[0]
