@@ -17,8 +17,8 @@ a ledger or a cache.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.rate_limiters import BaseRateLimiter
 
 from proactive_bench.exports import moved_names
@@ -27,6 +27,9 @@ from proactive_bench.llm.embeddings import EmbeddingClient
 from proactive_bench.llm.ledger import Recorder, ToolRole
 from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, ChatSettings, make_chat_model
 from proactive_bench.llm.transport import ChatTransport
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 
 @dataclass(frozen=True)

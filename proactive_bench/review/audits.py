@@ -24,9 +24,8 @@ import csv
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
@@ -58,6 +57,9 @@ from proactive_bench.store import (
     Store,
 )
 from proactive_bench.user import request_text
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 COLUMNS = ("session_run_id", "run_id", "model", "session_id", "kind", "item_id", "polarity", "text", "judged", "why", "audited", "note")
 CHECKLIST_VALUES = {"1": "1", "0": "0", "pass": "1", "fail": "0", "yes": "1", "no": "0"}

@@ -15,11 +15,10 @@ import json
 import re
 import time
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import openai
 import structlog
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
@@ -60,6 +59,9 @@ from proactive_bench.scaffolds.protocol import (
     ScaffoldOptions,
     SessionContext,
 )
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 log = structlog.get_logger(__name__)
 

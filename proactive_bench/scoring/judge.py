@@ -20,9 +20,8 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
-from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from proactive_bench.data_model import (
@@ -47,6 +46,9 @@ from proactive_bench.llm import (
 from proactive_bench.registry import Registry
 from proactive_bench.scoring.protocols import DEFAULT_JUDGE
 from proactive_bench.user import request_text
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 RUBRIC_PROMPT = load_prompt("scoring/judge_prompts", "rubric.v1")
 DEFAULT_CONCURRENCY = 4
@@ -195,7 +197,7 @@ class RubricJudge:
         return f" [{TEXT_FALLBACK}: {'; '.join(reasons)}]" if reasons else ""
 
 
-JudgeFactory = Callable[[BaseChatModel, str, Recorder | None, JudgeSettings], Judge]
+JudgeFactory = Callable[["BaseChatModel", str, Recorder | None, JudgeSettings], Judge]
 """Builds a judge from its chat model, the model's name, the call recorder and the settings (RubricJudge's own signature)."""
 
 JUDGES: Registry[JudgeFactory] = Registry("judges")

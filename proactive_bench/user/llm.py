@@ -19,10 +19,9 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
@@ -69,6 +68,9 @@ from proactive_bench.user.targeting import (
     match_admissible,
     screen_questions,
 )
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 log = structlog.get_logger(__name__)
 

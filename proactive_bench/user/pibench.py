@@ -23,15 +23,17 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from proactive_bench.data_model import IntentLabel, Stage, clipped_note, collecting_clips, questions_in, render_changed_files
 from proactive_bench.dataset import HiddenIntent, Session, compile_pattern
 from proactive_bench.llm import METHODS, Recorder, RetryPolicy, StructuredCaller, StructuredOutputError, load_prompt
 from proactive_bench.user.base import StageVerdict, UserDecision, UserView, check_finding_ids, combine_stages, revealed
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 PROMPT_FOLDER = "user/prompts"
 PIBENCH_COMPLETION_PROMPT = load_prompt(PROMPT_FOLDER, "pibench_completion.v1")

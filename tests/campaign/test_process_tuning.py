@@ -41,3 +41,14 @@ def restored_gc() -> Iterator[None]:
 def test_tune_for_runs_freezes_and_collects_less_often(restored_gc: None) -> None:
     tune_for_runs()
     assert gc.get_threshold()[0] == YOUNG_THRESHOLD and gc.get_freeze_count() > 0
+
+
+def test_a_first_freeze_collects_the_young_generations_a_later_one_all(restored_gc: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process's first freeze spares the full collection (every module's objects scanned, nothing found after imports);
+    a later one collects all, so the garbage of the runs before it is not frozen."""
+    gc.unfreeze()
+    collected: list[int] = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: collected.append(generation) or 0)
+    tune_for_runs()
+    tune_for_runs()
+    assert collected == [1, 2]

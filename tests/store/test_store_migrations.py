@@ -190,3 +190,28 @@ def test_the_head_revision_is_the_newest_migration_and_opening_at_it_loads_no_al
     code = f"import sys; from proactive_bench.store import Store; Store({str(tmp_path / 'p.db')!r}); print(sorted(m for m in sys.modules if m.startswith('alembic')))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr
+
+
+def _master(db: Path) -> tuple[list[Any], list[Any]]:
+    """Everything ``sqlite_master`` lists, in order (its statements, SQLite's automatic indexes), and the version row."""
+    with closing(sqlite3.connect(db)) as conn:
+        return conn.execute("select type, name, tbl_name, sql from sqlite_master order by rowid").fetchall(), conn.execute(
+            "select * from alembic_version"
+        ).fetchall()
+
+
+def test_a_new_sqlite_file_is_made_at_head_as_the_migrations_make_it_without_loading_alembic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new file is made from ``migrations/head.sqlite.json`` (``python -m proactive_bench.store.migration`` writes it):
+    the same ``sqlite_master`` as Alembic's nine revisions leave, in a process that never imports Alembic."""
+    code = f"import sys; from proactive_bench.store import Store; Store({str(tmp_path / 'new.db')!r}); print(sorted(m for m in sys.modules if m.startswith('alembic')))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    *logged, alembic = done.stdout.strip().splitlines()
+    assert done.returncode == 0 and alembic == "[]", done.stderr
+    assert "results_database_migrated" in logged[0] and "from_revision=None to_revision=" + migration.HEAD in logged[0]  # as before
+    monkeypatch.setattr(migration, "_head_schema", lambda _head: None)  # no schema file at this revision: Alembic makes it
+    Store(tmp_path / "alembic.db")
+    made, migrated = _master(tmp_path / "new.db"), _master(tmp_path / "alembic.db")
+    assert made == migrated, "migrations/head.sqlite.json is stale: `python -m proactive_bench.store.migration` writes it"
+    assert migrated[1] == [(migration.HEAD,)] and len(migrated[0]) > 20

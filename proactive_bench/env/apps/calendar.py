@@ -21,9 +21,8 @@ already in the calendar replaces that event instead of adding a copy.
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from icalendar import Calendar, Component, Event, vCalAddress
 from pydantic import BaseModel, Field as Arg, NaiveDatetime, StringConstraints, field_validator, model_validator
 from sqlmodel import Field, Session, col, select
 
@@ -38,6 +37,9 @@ from proactive_bench.env.apps.base import (
     register_app,
 )
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
+
+if TYPE_CHECKING:
+    from icalendar import Component
 
 APP = "calendar"
 ICS_LIMIT = 5 * 2**20
@@ -271,6 +273,8 @@ def _parsed_event(component: Component, where: str) -> CalendarEvent:
 @register_tool("calendar__import_ics", group=APP)
 def import_ics(env: ToolEnv, args: IcsPathArgs) -> dict[str, Any]:
     """Add the events of a workspace .ics file to the calendar (an event whose UID is already there is replaced)."""
+    from icalendar import Calendar  # with the first ICS file: every run loads the app's tables, few read a calendar file
+
     data = env.workspace.read_bytes(_ics_path(args.path), ICS_LIMIT)
     try:
         calendar = Calendar.from_ical(data)
@@ -302,6 +306,8 @@ class ExportArgs(IcsPathArgs):
 @register_tool("calendar__export_ics", group=APP)
 def export_ics(env: ToolEnv, args: ExportArgs) -> dict[str, Any]:
     """Write the calendar's events (optionally only those on the given days) to a workspace .ics file."""
+    from icalendar import Calendar, Event, vCalAddress  # as in import_ics
+
     path = _ics_path(args.path)
     calendar = Calendar()
     calendar.add("prodid", PRODID)

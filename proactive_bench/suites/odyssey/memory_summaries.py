@@ -18,7 +18,6 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import openai
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 
 from proactive_bench.llm import (
@@ -38,6 +37,8 @@ from proactive_bench.store import RecordedAnswers
 from proactive_bench.suites.odyssey.memory_docs import Granularity, HistoryDay, MemoryDoc, render_day
 
 if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
     from proactive_bench.llm.prompts import Prompt
 
 PROMPTS = "suites/odyssey/prompts"
