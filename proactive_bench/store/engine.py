@@ -9,11 +9,10 @@ insert-or-ignore and upsert, and byte-wise ordering of text.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import time
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +87,7 @@ def make_engine(where: Location, read_only: bool = False) -> Engine:
         options = {"options": "-c default_transaction_read_only=on"} if read_only else {}
         engine = create_engine(where.url, connect_args=options)
         event.listen(engine, "checkin", _note_use)
-        event.listen(engine, "checkout", functools.partial(_ping_if_idle, engine.dialect))
+        event.listen(engine, "checkout", partial(_ping_if_idle, engine.dialect))
         return engine
     file = where.file
     if read_only:
