@@ -53,7 +53,7 @@ from proactive_bench.campaign.interrupts import handlers_kept, stopped_by
 from proactive_bench.campaign.process_tuning import tune_for_runs
 from proactive_bench.campaign.progress import StoredProgress
 from proactive_bench.campaign.sweep import EpisodeKey, RunHook, SweepConfig, finish_sweep, run_episodes, shared_episode, sweep_transport
-from proactive_bench.campaign.workers import WorkerFailed
+from proactive_bench.campaign.workers import WorkerFailed, import_modules, run_modules
 from proactive_bench.data_model import RunStatus
 from proactive_bench.dataset import LoadedEpisode
 from proactive_bench.episode import run_spec
@@ -168,8 +168,11 @@ class EpisodeRunner:
     connection pool are shared, the fences are not).
     """
 
-    def __init__(self, where: str) -> None:
+    def __init__(self, where: str, modules: tuple[str, ...] = ()) -> None:
+        """``modules``: what the sweep's runs import on first use (:func:`~proactive_bench.campaign.workers.run_modules`),
+        imported before the runner answers :meth:`ready`, and frozen out of the collector's sight with the rest."""
         configure_logging()
+        import_modules(modules)
         tune_for_runs()
         self.store = Store(where)
         self.transport: ChatTransport | None = None
@@ -182,7 +185,7 @@ class EpisodeRunner:
         """The local copy of each shipped dataset by archive digest, unpacked once for all the runner's runs."""
 
     def ready(self) -> bool:
-        """Answered once the runner is up (its process started, pbench imported, its store open)."""
+        """Answered once the runner is up (its process started, pbench and its runs' modules imported, its store open)."""
         return True
 
     async def run(self, run_id: str, sweep_fence: Fence, config_json: dict[str, Any], limits: Any, dataset: tuple[str, Any]) -> str:
@@ -312,7 +315,8 @@ class RaySweep:
             max_task_retries=RUNNER_RESTARTS,
             max_concurrency=math.ceil(self.config.concurrency / count),
         )
-        self.runners = [runner.remote(self.store.location.reopen) for _ in range(count)]
+        modules = run_modules(self.by_id.values())
+        self.runners = [runner.remote(self.store.location.reopen, modules) for _ in range(count)]
         running: dict[Any, tuple[str, int]] = {}
         failures: list[str] = []
         try:

@@ -25,7 +25,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any, Literal
 
@@ -54,8 +54,16 @@ PARENT_POLL_S = 0.2
 PR_SET_PDEATHSIG = 1
 STOP_GRACE_S = 15.0
 """How long stopped workers may take to save their finished sessions before they are killed."""
-RUN_MODULES = ("proactive_bench.scoring.judge", "proactive_bench.user.llm", "proactive_bench.scaffolds.react", "langchain_openai")
+RUN_MODULES = (
+    "proactive_bench.scoring.judge",
+    "proactive_bench.user.llm",
+    "proactive_bench.scaffolds.react",
+    "proactive_bench.llm.http_chat",
+    "langchain_openai",
+)
 """Modules a run that calls a model imports on first use (participants are built lazily); a scripted run needs none."""
+EPISODE_MODULE = "proactive_bench.episode.launch"
+"""The episode stack (the session graph, the runner), which every run imports on first use."""
 
 
 class SharedBudget(Budget):
@@ -119,9 +127,7 @@ class SweepWorkers:
 
     def start(self) -> None:
         if self.method == "fork":
-            if any(run_spec(run).role_models() for run in self.by_id.values()):  # imported once here rather than in every worker
-                for module in RUN_MODULES:
-                    importlib.import_module(module)
+            import_modules(run_modules(self.by_id.values()))  # once here rather than in every worker
             self.store.close_connections()  # no SQLite handle crosses the fork; each worker opens its own
             tune_for_runs()
         try:
@@ -166,6 +172,17 @@ class SweepWorkers:
             if process.is_alive():
                 log.warning("worker_killed", worker=process.name, after_s=STOP_GRACE_S)
                 process.kill()
+
+
+def run_modules(runs: Iterable[RunLike]) -> tuple[str, ...]:
+    """What ``runs`` import on first use: the episode stack, and the model stack when one of them calls a model."""
+    return (EPISODE_MODULE, *(RUN_MODULES if any(run_spec(run).role_models() for run in runs) else ()))
+
+
+def import_modules(modules: Iterable[str]) -> None:
+    """Import ``modules`` now, before runs start: on first use they would stop every run of the event loop meanwhile."""
+    for module in modules:
+        importlib.import_module(module)
 
 
 def start_method() -> Literal["fork", "spawn"]:

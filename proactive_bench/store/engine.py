@@ -10,13 +10,14 @@ insert-or-ignore and upsert, and byte-wise ordering of text.
 from __future__ import annotations
 
 import importlib
+import time
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import URL, ColumnElement, Engine, Table, create_engine, event, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy import URL, ColumnElement, Dialect, Engine, Table, create_engine, event, make_url
+from sqlalchemy.exc import ArgumentError, InvalidatePoolError
 
 from proactive_bench.store.defaults import DEFAULT_RESULTS
 from proactive_bench.store.reader import sqlite_read_only
@@ -84,7 +85,10 @@ def make_engine(where: Location, read_only: bool = False) -> Engine:
     """The engine of a results database, with its dialect's connection settings; ``read_only``: no connection may write."""
     if where.file is None:
         options = {"options": "-c default_transaction_read_only=on"} if read_only else {}
-        return create_engine(where.url, pool_pre_ping=True, connect_args=options)
+        engine = create_engine(where.url, connect_args=options)
+        event.listen(engine, "checkin", _note_use)
+        event.listen(engine, "checkout", partial(_ping_if_idle, engine.dialect))
+        return engine
     file = where.file
     if read_only:
         return create_engine(where.url, creator=lambda: sqlite_read_only(file))  # the file's URL: a pool of connections, as for writing
@@ -116,6 +120,31 @@ def _insert(dialect: str) -> Any:
     if dialect not in DIALECTS:
         raise ValueError(f"the results store has no statements for {dialect}")
     return importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert  # the dialect in use only: PostgreSQL's costs a SQLite open
+
+
+PING_IDLE_S = 1.0
+"""A pooled PostgreSQL connection idle for longer is pinged before use (a server restarted meanwhile invalidates the pool);
+one used more recently is not: a ping at every checkout was a round trip, several per session (SQLAlchemy's pool_pre_ping)."""
+_USED = "pbench_used"
+"""The key of a pooled connection's ``info`` holding when it was last checked in (time.monotonic)."""
+
+
+def _note_use(_dbapi_connection: Any, record: Any) -> None:
+    record.info[_USED] = time.monotonic()
+
+
+def _ping_if_idle(dialect: Dialect, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+    """Ping a connection idle for over PING_IDLE_S (a new one is not); one found gone invalidates the pool's connections,
+    as pool_pre_ping does, and the pool connects again."""
+    used = record.info.get(_USED)
+    if used is None or time.monotonic() - used <= PING_IDLE_S:
+        return
+    try:
+        dialect.do_ping(dbapi_connection)
+    except dialect.loaded_dbapi.Error as exc:
+        if dialect.is_disconnect(exc, dbapi_connection, None):
+            raise InvalidatePoolError(f"the connection was lost while idle ({exc})") from exc
+        raise
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -212,8 +212,10 @@ def finished_sessions(database: Engine) -> int:
 
 
 def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_finishes(
-    cluster: str, tmp_path: Path, local_postgres: LocalPostgres
+    cluster: str, tmp_path: Path, local_postgres: LocalPostgres, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv(killable_agent.PACE_ENV, "0")  # unpaced in this process (the reference, the local resume); the drivers
+    # and the cluster's runners, whose environments were made before, are paced to be stopped midway
     reference = sweep(*PACED, "--db", str(tmp_path / "reference.db"))
     expected = json.loads(run_cli("results", "latest", "--db", str(tmp_path / "reference.db"), "--format", "json").stdout)
     total = sum(r["sessions_planned"] for r in reference["runs"])
@@ -223,10 +225,14 @@ def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_fin
         for n, (signum, executor) in enumerate(((signal.SIGKILL, "ray"), (signal.SIGTERM, "local")))
     ]
     driver = [sys.executable, "-c", "from proactive_bench.cli import app; app()", "sweep", "--data", str(MINI), *PACED]
+    paced = {key: value for key, value in os.environ.items() if key != killable_agent.PACE_ENV}
     logs = [tmp_path / f"driver{n}.log" for n in range(len(trials))]
     drivers = [  # at once: they share the cluster
         subprocess.Popen(
-            [*driver, "--executor", "ray", "--ray-address", cluster, "--db", location], stdout=log.open("w"), stderr=subprocess.STDOUT
+            [*driver, "--executor", "ray", "--ray-address", cluster, "--db", location],
+            stdout=log.open("w"),
+            stderr=subprocess.STDOUT,
+            env=paced,
         )
         for (location, *_), log in zip(trials, logs, strict=True)
     ]

@@ -60,11 +60,14 @@ class KilledOnce(MiniReference):
 
 
 PACE_S = 0.4
+PACE_ENV = "PBENCH_TEST_PACE_S"
+"""Seconds to take instead of PACE_S, where set: a sweep that is not stopped (a reference, a resume) need not be slow."""
 
 
 class Paced(MiniReference):
-    """``scripted:reference`` taking :data:`PACE_S` seconds to start each session: a sweep slow enough to be stopped at a chosen point."""
+    """``scripted:reference`` taking :data:`PACE_S` seconds (or :data:`PACE_ENV`'s) to start each session: a sweep slow enough to
+    be stopped at a chosen point."""
 
     def start_session(self, ctx: SessionContext) -> None:
-        time.sleep(PACE_S)
+        time.sleep(float(os.environ.get(PACE_ENV, PACE_S)))
         super().start_session(ctx)
