@@ -92,11 +92,13 @@ def migrate(engine: Engine, name: str, to: str | None = None) -> None:
         try:
             current = _current(db)  # again: another writer may have migrated meanwhile
             _refuse_unknown(current, name)
-            if current != head:
-                if current is None and _is_empty_sqlite(db) and (statements := _head_schema(head)) is not None:
-                    _create(db, statements, head)
-                else:
-                    _upgrade(db, head)
+            if current == head:  # another writer migrated it meanwhile
+                db.rollback()
+                return
+            if current is None and _is_empty_sqlite(db) and (statements := _head_schema(head)) is not None:
+                _create(db, statements, head)
+            else:
+                _upgrade(db, head)
             db.commit()
         except StoreSchemaError as exc:
             db.rollback()

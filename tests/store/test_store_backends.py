@@ -10,6 +10,7 @@ import csv
 import json
 import multiprocessing
 import re
+import sqlite3
 import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -73,6 +74,25 @@ def _open(location: str) -> str | None:
 def test_writers_opening_a_new_database_at_once_migrate_it_once(location: str) -> None:
     with multiprocessing.get_context("spawn").Pool(3) as pool:
         assert pool.map(_open, [location] * 3) == [head_revision()] * 3
+
+
+def test_a_new_file_another_process_is_writing_opens_once_its_lock_is_released(tmp_path: Path) -> None:
+    """A new file stays in rollback-journal mode until its first write: SQLite refuses the WAL switch at once (no busy
+    wait) while another connection holds its write lock, which failed one concurrent first open in about fifteen."""
+    path = tmp_path / "r.db"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("CREATE TABLE scratch (x)")
+    release = threading.Timer(0.3, lambda: other.execute("ROLLBACK"))
+    release.start()
+    try:
+        store = Store(str(path))
+    finally:
+        release.join()
+        other.close()
+    assert revision_of(store.engine) == head_revision()
+    with store.engine.connect() as db:
+        assert db.exec_driver_sql("PRAGMA journal_mode").scalar_one() == "wal"
 
 
 def test_a_bad_or_unreachable_database_url_is_one_line_without_its_password() -> None:
