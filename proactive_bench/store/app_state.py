@@ -84,8 +84,9 @@ def _app_db_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-MEMORY_QUERY_CACHE = 1000
-"""How many compiled statements the in-memory databases share (the apps' statements number a few hundred)."""
+MEMORY_QUERY_CACHE = 500
+"""How many compiled statements the in-memory engines keep together (an engine's default; a Trainee play's fill a few
+dozen: the ORM's flushes keep theirs on each table's mapper, keyed by the dialect too)."""
 
 
 @dataclass(frozen=True)
