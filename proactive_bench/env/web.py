@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 
@@ -28,6 +29,10 @@ PAGE_SUFFIXES = {".md", ".markdown", ".html", ".htm", ".txt"}
 TITLE_WEIGHT = 3
 SNIPPET_CHARS = 200
 FETCH_LIMIT = 50_000
+PARSED_PAGES = 128
+"""How many HTML pages' readable text is kept, keyed by the page's own text (each search and fetch reads the corpus again)."""
+PARSED_PAGE_CHARS = 200_000
+"""Larger pages are parsed on every read, so that the kept texts stay small."""
 
 
 class SearchArgs(BaseModel):
@@ -79,7 +84,18 @@ class _TextExtractor(HTMLParser):
 
 
 def html_to_text(html: str) -> tuple[str, str]:
-    """``(title, readable text)`` of an HTML document."""
+    """``(title, readable text)`` of an HTML document (a page already parsed is looked up by its text: never stale)."""
+    return _parsed_html(html) if len(html) <= PARSED_PAGE_CHARS else _parse_html(html)
+
+
+@lru_cache(maxsize=PARSED_PAGES)
+def _parsed_html(html: str) -> tuple[str, str]:
+    """:func:`_parse_html`, kept for the last pages parsed."""
+    return _parse_html(html)
+
+
+def _parse_html(html: str) -> tuple[str, str]:
+    """``(title, readable text)``, parsed now."""
     parser = _TextExtractor()
     parser.feed(html)
     parser.close()

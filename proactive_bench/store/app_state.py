@@ -5,20 +5,27 @@ define their own tables and query them on the session handed to them: their
 databases are part of the world under test, so that ORM code stays with the
 apps. Making the engine (file or in-memory, pragmas, pool) and opening a
 transaction are persistence plumbing and live here, like every other engine.
+
+Every in-memory database's engine shares one SQLite dialect and one compiled-statement cache
+(:func:`_memory_engine`): SQLAlchemy keys a compiled statement by its dialect object, and a dialect per engine
+compiled each app's statements again for every episode run. Only compiled SQL is shared; each engine has its own
+connection, so no row of one database is seen by another.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Engine, MetaData, event
+from sqlalchemy import URL, Engine, MetaData, event
+from sqlalchemy.engine import Dialect
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.util import LRUCache
 from sqlmodel import Session, create_engine
 
 
@@ -43,8 +50,7 @@ def open_app_database(metadata: MetaData, path: Path | None, image: bytes | None
     if path is None:
         memory = sqlite3.connect(":memory:", check_same_thread=False)
         memory.deserialize(image)  # every table, without running the DDL again
-        connection = memory
-        engine = create_engine("sqlite://", creator=lambda: connection, poolclass=StaticPool)
+        engine = _memory_engine(memory)
     else:
         if fresh:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -76,6 +82,44 @@ def _app_db_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=OFF")
     cursor.execute("PRAGMA journal_mode=MEMORY")
     cursor.close()
+
+
+MEMORY_QUERY_CACHE = 500
+"""How many compiled statements the in-memory engines keep together (an engine's default; a Trainee play's fill a few
+dozen: the ORM's flushes keep theirs on each table's mapper, keyed by the dialect too)."""
+
+
+@dataclass(frozen=True)
+class _MemoryKit:
+    """What every in-memory app database's engine shares: an initialized SQLite dialect, its URL, what it runs on each
+    new connection, and the compiled-statement cache."""
+
+    dialect: Dialect
+    url: URL
+    on_connect: Callable[[Any], None] | None
+    compiled: LRUCache[Any, Any]
+
+
+@cache
+def _memory_kit() -> _MemoryKit:
+    """Made once per process: the dialect is initialized on a throwaway connection, as ``create_engine`` does on an
+    engine's first connection."""
+    prototype = create_engine("sqlite://", poolclass=StaticPool)
+    with prototype.connect():
+        pass
+    prototype.dispose()
+    dialect = prototype.dialect
+    return _MemoryKit(dialect, prototype.url, dialect.on_connect_url(prototype.url), LRUCache(MEMORY_QUERY_CACHE))
+
+
+def _memory_engine(connection: sqlite3.Connection) -> Engine:
+    """An engine on one in-memory SQLite connection (its only connection) that compiles with the shared dialect and
+    cache, and runs on that connection what the dialect runs on each new one (``create_engine`` would too)."""
+    kit = _memory_kit()
+    pool = StaticPool(cast(Callable[[], Any], lambda: connection), dialect=kit.dialect)
+    if (on_connect := kit.on_connect) is not None:
+        event.listen(pool, "connect", lambda dbapi_connection, _record: on_connect(dbapi_connection))
+    return Engine(pool, kit.dialect, kit.url, execution_options={"compiled_cache": kit.compiled})
 
 
 @cache

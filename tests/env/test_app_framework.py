@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from sqlmodel import Field as Column
 
 from proactive_bench.env.apps.base import (
+    AppLogin,
     AppModel,
     AppSpec,
     AppStore,
@@ -191,3 +192,17 @@ def test_in_memory_rows_are_read_again_after_every_change_and_are_the_callers_ow
     assert apps.rows("app_login") == []
     with pytest.raises(KeyError):
         apps.rows("no_such_table")
+
+
+def test_in_memory_databases_share_compiled_statements_but_never_rows() -> None:
+    first, second = AppStore(), AppStore()
+    assert first.engine.dialect is second.engine.dialect  # one dialect: a statement compiled for one serves the other
+    first.login("fwtest", "me")
+    with second.db() as db:
+        assert db.get(AppLogin, "fwtest") is None  # the same compiled SELECT, on the other database's own connection
+    second.login("fwtest", "you")
+    for apps, account in ((first, "me"), (second, "you")):
+        with apps.db() as db:
+            login = db.get(AppLogin, "fwtest")
+            assert login is not None and login.account == account
+        assert [r["account"] for r in apps.rows("app_login")] == [account]

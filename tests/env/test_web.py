@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,15 @@ def test_broken_index_entries_are_errors(box: ToolBox, web: Path) -> None:
 )
 def test_normalize_url(url: str, normal: str) -> None:
     assert normalize_url(url) == normal
+
+
+def test_a_page_edited_in_place_is_read_again(box: ToolBox, web: Path) -> None:
+    """Parsed pages are kept by their text, not by a file stamp: an edit of the same size with the old mtime is read."""
+    page = web / "nhs" / "dosing.html"
+    stamp = page.stat()
+    first = box.call("web_fetch", {"url": "https://www.nhs.uk/medicines/paracetamol"}).result["response"]["text"]
+    page.write_text(DOSING_HTML.replace("500 mg", "250 mg"))
+    os.utime(page, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # a stamp of path, size and mtime would not see the edit
+    again = box.call("web_fetch", {"url": "https://www.nhs.uk/medicines/paracetamol"}).result["response"]["text"]
+    assert "Take 500 mg" in first and "Take 250 mg" in again and page.stat().st_size == stamp.st_size
+    assert html_to_text(DOSING_HTML)[1] == first  # and the first text is still the first page's

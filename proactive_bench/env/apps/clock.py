@@ -50,9 +50,15 @@ class ClockRates:
             raise ValueError("clock rates must not be negative")
 
 
-_CLOCK_NOW = select(AppClock.now).where(col(AppClock.id) == 1).scalar_subquery()
-_NEXT_DUE = select(func.min(ClockNotice.at)).where(col(ClockNotice.delivered).is_(False)).scalar_subquery()
+_NOW_AND_NEXT_DUE = select(
+    select(AppClock.now).where(col(AppClock.id) == 1).scalar_subquery(),
+    select(func.min(ClockNotice.at)).where(col(ClockNotice.delivered).is_(False)).scalar_subquery(),
+)
 """The stored time (None before the clock is set) and the earliest undelivered notice's time (None: none left)."""
+_SET_NOW = update(AppClock).where(col(AppClock.id) == 1)
+_FIRST_NOW = insert(AppClock).values(id=1)
+"""The time written (the new time is the statement's parameter ``now``). Built once: SQLAlchemy works out a statement's
+cache key once per statement object, and a tick's statements built anew cost it that work on every tick."""
 
 
 def _advance(connection: Connection, to: Callable[[datetime], datetime]) -> tuple[datetime, list[str]]:
@@ -61,12 +67,11 @@ def _advance(connection: Connection, to: Callable[[datetime], datetime]) -> tupl
     In SQL statements on a connection, not ORM objects in a session (a tick per agent step and per tool call: the ORM's
     session and unit of work were most of a tick's CPU); the rows written are the same. One statement reads the time and
     when the next undelivered notice falls due: the notices are read only when one is due (most ticks deliver none)."""
-    stored, next_due = connection.execute(select(_CLOCK_NOW, _NEXT_DUE)).one()
+    stored, next_due = connection.execute(_NOW_AND_NEXT_DUE).one()
     current = DEFAULT_NOW if stored is None else stored
     moment = to(current)
     if moment > current:
-        change = update(AppClock).where(col(AppClock.id) == 1) if stored is not None else insert(AppClock).values(id=1)
-        connection.execute(change.values(now=moment))
+        connection.execute(_SET_NOW if stored is not None else _FIRST_NOW, {"now": moment})
         current = moment
     if next_due is None or next_due > current:
         return current, []
