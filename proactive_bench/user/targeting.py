@@ -76,6 +76,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 
 from proactive_bench.data_model import IntentLabel, IntentStatus, Stage, questions_in
 
@@ -300,12 +301,19 @@ def patience_spent_over(turns: Iterable[tuple[str, int]]) -> bool:
     """The same rule over ``(message, how many things its questions earned)`` pairs (a colleague's thread, for instance)."""
     hits = misses = 0
     for message, credited in turns:
-        screen = screen_questions(message)
-        admissible = sum(screen.asks.values())
-        asked = admissible + sum(reason != Rejection.GENERIC for reason in screen.rejected.values())
+        admissible, asked = _asks_counted(message)
         earned = min(admissible, credited)
         hits, misses = hits + earned, misses + asked - earned
     return misses >= MAX_MISSES and misses > hits
+
+
+@lru_cache(maxsize=4096)
+def _asks_counted(message: str) -> tuple[int, int]:
+    """A message's admissible asks and the asks that count as asked (all but generic questions), as
+    :func:`patience_spent_over` counts them: screened once per text, not at each later turn that judges the patience."""
+    screen = screen_questions(message)
+    admissible = sum(screen.asks.values())
+    return admissible, admissible + sum(reason != Rejection.GENERIC for reason in screen.rejected.values())
 
 
 def match_admissible(quote: str, screen: QuestionScreen) -> str | None:
