@@ -7,6 +7,7 @@ The layering is the table in proactive_bench/README.md (bottom to top).
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,7 +169,10 @@ def imports_of(module: str, path: Path) -> Iterator[Import]:
                     yield Import(module, alias.name, (), node.lineno, id(node) in top_level)
 
 
-IMPORTS = [imp for module, path in sorted(MODULES.items()) for imp in imports_of(module, path)]
+@functools.cache
+def all_imports() -> list[Import]:
+    """Every package import in the package's source, parsed once per process when a test first asks (not at collection)."""
+    return [imp for module, path in sorted(MODULES.items()) for imp in imports_of(module, path)]
 
 
 def top(module: str) -> str:
@@ -201,7 +205,7 @@ def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
 
 def test_no_import_cycle_between_modules() -> None:
     edges: dict[str, set[str]] = {}
-    for imp in IMPORTS:
+    for imp in all_imports():
         if imp.top_level and imp.imported in MODULES and imp.imported != imp.importer:
             edges.setdefault(imp.importer, set()).add(imp.imported)
     cycle = find_cycle(edges)
@@ -211,7 +215,7 @@ def test_no_import_cycle_between_modules() -> None:
 def test_no_function_level_import_of_the_package() -> None:
     lazy = [
         f"{imp.importer}:{imp.line} imports {imp.imported} inside a function"
-        for imp in IMPORTS
+        for imp in all_imports()
         if not imp.top_level and not any(imp.importer.startswith(a) and imp.imported.startswith(b) for a, b in DEFERRED)
     ]
     assert not lazy, "\n".join(lazy)
@@ -224,7 +228,7 @@ def test_every_subpackage_has_a_layer() -> None:
 
 def upward_imports() -> dict[tuple[str, str], str]:
     found: dict[tuple[str, str], str] = {}
-    for imp in IMPORTS:
+    for imp in all_imports():
         a, b = top(imp.importer), top(imp.imported)
         if a != b and b and (LAYERS[b] > LAYERS[a] or (LAYERS[b] == LAYERS[a] and (a, b) not in SIDEWAYS)):
             found.setdefault((a, b), f"{imp.importer}:{imp.line} imports {imp.imported} (layer {LAYERS[a]} -> {LAYERS[b]})")
@@ -315,7 +319,7 @@ def module_defines(module: str) -> set[str]:
 
 def test_other_subpackages_import_only_public_names() -> None:
     wrong = []
-    for imp in IMPORTS:
+    for imp in all_imports():
         if imp.submodule or top(imp.importer) == top(imp.imported) or imp.imported not in MODULES:
             continue
         if MODULES[imp.imported].parent == PACKAGE and MODULES[imp.imported].name != "__init__.py":

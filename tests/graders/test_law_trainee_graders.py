@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from proactive_bench.data_model.evidence import Evidence
 from proactive_bench.dataset.loading import GraderResolver, load_episode
@@ -21,6 +20,7 @@ from proactive_bench.validation.scratch_world import (
     scratch_world,
     start_scratch_session,
 )
+from proactive_bench.yaml_files import read_yaml_file
 
 ROOT = Path(__file__).resolve().parents[2] / "pbench_data"
 SESSIONS = ROOT / "episodes" / "law_trainee" / "sessions"
@@ -35,9 +35,7 @@ def _grader_refs(node: Any) -> set[str]:
     return set()
 
 
-CASES = sorted(
-    (path.stem, ref) for path in SESSIONS.glob("*.yaml") for ref in _grader_refs(yaml.safe_load(path.read_text(encoding="utf-8")))
-)
+CASES = sorted((path.stem, ref) for path in SESSIONS.glob("*.yaml") for ref in _grader_refs(read_yaml_file(path)))
 HOLDS_AT_START = {
     # grader -> (its session, a step that undoes what it guards, applied after the reference solution)
     "graders.law_trainee.block_s16_s20:s20_limitation_with_jp": (
