@@ -47,7 +47,8 @@ def test_the_probe_reads_the_context_size_the_server_reports() -> None:
     assert report["max_context"] == 4096
 
 
-def test_probing_a_dead_server_is_one_line() -> None:
+def test_probing_a_dead_server_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("proactive_bench.llm.transport.FIRST_BACKOFF_S", 0.001)  # the retries still happen, without the waits
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

@@ -215,7 +215,7 @@ class Misbehaving:
             if self.fault == "status":
                 return Response(b"oops: the agent fell over", status_code=500)
             if self.fault == "slow":
-                await asyncio.sleep(4)
+                await asyncio.sleep(2)  # past the 1 s turn timeout; the server waits for it on shutdown
             return Response(b"<html>not json-rpc</html>", media_type="text/html")
 
         return Starlette(routes=[Route("/.well-known/agent-card.json", card_route), Route("/", rpc, methods=["POST"])])

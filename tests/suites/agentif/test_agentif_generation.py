@@ -315,7 +315,8 @@ def test_a_refinement_task_needs_its_follow_ups_and_gets_the_chosen_category(cor
     assert task["category"] == "refinement" and task["followups"][0]["id"] == "f1"
 
 
-def test_a_failing_server_is_a_one_line_failure_with_a_report(corpus: Path, tmp_path: Path) -> None:
+def test_a_failing_server_is_a_one_line_failure_with_a_report(corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("proactive_bench.llm.transport.FIRST_BACKOFF_S", 0.001)  # the retries still happen, without the waits
     out = tmp_path / "gen"
     with StubServer(lambda body: error_reply(500, "internal error")) as server:
         result = generate(server, corpus, out)

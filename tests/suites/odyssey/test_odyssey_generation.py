@@ -179,7 +179,8 @@ async def test_a_server_that_answers_prose_fails_after_bounded_attempts(seed_fil
     assert outcome.error is not None and outcome.error.startswith("round 1: the generator gen gave no valid history")
 
 
-def test_a_failing_server_is_reported_and_no_task_is_written(seed_file: Path, tmp_path: Path) -> None:
+def test_a_failing_server_is_reported_and_no_task_is_written(seed_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("proactive_bench.llm.transport.FIRST_BACKOFF_S", 0.001)  # the retries still happen, without the waits
     out = tmp_path / "gen" / "task.yaml"
     with StubServer(lambda body: error_reply(500, "internal error")) as server:
         result = generate(server, seed_file, out)
