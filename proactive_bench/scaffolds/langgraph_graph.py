@@ -27,11 +27,11 @@ from langgraph.pregel import Pregel
 from proactive_bench.env import ToolBox
 from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
 from proactive_bench.scaffolds.protocol import (
+    EVENT_PREFIX,
     AgentTurn,
     ScaffoldLoadError,
     SessionContext,
 )
-from proactive_bench.scaffolds.react import EVENT_PREFIX
 
 GraphFactory = Callable[[list[BaseTool]], Pregel]
 FACTORY_PARAMETER = "tools"

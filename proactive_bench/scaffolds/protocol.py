@@ -54,6 +54,10 @@ class SessionContext:
     pbench's own scripted baselines, the scaffolds :func:`grant_reference` marks; None for every other agent."""
 
 
+EVENT_PREFIX = "[Environment event; this is not a message typed by the user]\n"
+"""What pbench's chat agents (react, a LangGraph graph) put before the first message of a session whose trigger is an event."""
+
+
 @dataclass
 class AgentTurn:
     """The agent's answer to one message. Tool calls are recorded by the toolbox, not here."""

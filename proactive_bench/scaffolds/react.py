@@ -54,6 +54,7 @@ from proactive_bench.llm import (
 )
 from proactive_bench.scaffolds.langchain_tools import openai_tool_schemas
 from proactive_bench.scaffolds.protocol import (
+    EVENT_PREFIX,
     AgentTurn,
     ScaffoldLoadError,
     ScaffoldOptions,
@@ -93,7 +94,6 @@ EVENT_TRIGGER_NOTE = (
     "This session was started by an event in the user's environment, not by a message "
     "from the user; the user may join the conversation later.\n\n"
 )
-EVENT_PREFIX = "[Environment event; this is not a message typed by the user]\n"
 
 
 TEXT_TOOL_CALL = re.compile(r"^\s*(?:```(?:json)?|<tool_call>)?\s*([\[{].*[\]}])\s*(?:```|</tool_call>)?\s*$", re.DOTALL)

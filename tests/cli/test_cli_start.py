@@ -285,10 +285,14 @@ def unneeded_by_scripted_runs(loaded: set[str], needed: tuple[str, ...] = ()) ->
     return sorted(m for m in loaded for other in unneeded if m == other or m.startswith(other + "."))
 
 
-@pytest.mark.parametrize("model", ["scripted:reference", "scripted:asker"])
+OWN_SCRIPTED_AGENT = f"{REPO / 'tests' / 'helpers' / 'killable_agent.py'}:MiniReference"
+"""A scripted agent of the user's own file (``file.py:attr``): building it loads the LangGraph adapter, not the react agent."""
+
+
+@pytest.mark.parametrize("model", ["scripted:reference", "scripted:asker", pytest.param(OWN_SCRIPTED_AGENT, id="own-file")])
 def test_a_scripted_episode_loads_no_model_client_ray_or_other_suite(model: str, tmp_path: Path) -> None:
-    """A scripted baseline with the rules user and no judge model runs its episode to the end without the model clients
-    (~1 s of CPU a start, which every kill, resume and docs test's child paid)."""
+    """A scripted agent (a baseline or the user's own) with the rules user and no judge model runs its episode to the end
+    without the model clients (~1 s of CPU a start, which every kill, resume and docs test's child paid)."""
     done, loaded = loaded_run("episode", "--data", str(MINI), "--persona", "mini", "--model", model, "--db", str(tmp_path / "p.db"))
     assert done.returncode in (0, 1), done.stderr
     assert "proactive_bench.episode.runner" in loaded and "proactive_bench.llm.transport" in loaded  # it did run, on a transport
