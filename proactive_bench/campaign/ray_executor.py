@@ -40,6 +40,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import Future
 from contextlib import AsyncExitStack, redirect_stdout
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -233,7 +234,7 @@ async def continue_run(
 ) -> str:
     """Run (or continue) ``run_id`` on this worker under the held leases, its episode loaded from ``data_root`` (the
     shipped copy of the run's dataset; the stored run keeps the driver's path); its status at the end."""
-    run = store.run(run_id)  # read now: a former attempt may have saved sessions
+    run = await store.writer.run(partial(store.run, run_id))  # read now (a former attempt may have saved sessions), off the loop
     if run is None or run.status == RunStatus.FINISHED:
         return RunStatus.FINISHED if run is not None else "missing"
     loaded = shared_episode(run_spec(run).model_copy(update={"data_root": str(data_root)}), episodes)
