@@ -460,6 +460,14 @@ async def writing_in_loop(store: Any, scope: str, *, within: Fence | None = None
     thread (``Store.writer``), so the loop's other runs go on meanwhile. LeaseLost when ``within`` is no longer held."""
 
     held = await store.writer.run(partial(take_lease, store.engine, scope, command, within=within))
+    async with holding_in_loop(store, held, within=within):
+        yield held
+
+
+@asynccontextmanager
+async def holding_in_loop(store: Any, held: HeldLease, *, within: Fence | None = None) -> AsyncIterator[HeldLease]:
+    """A lease taken on the store's writing thread, held by one of many runs on an event loop: ``store``'s saves fenced
+    by it (and ``within``), the heartbeat renewing it, released on the writing thread at exit."""
     try:
         with _fencing(store, held, within, beat=True):
             yield held
