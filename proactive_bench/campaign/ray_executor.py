@@ -59,7 +59,7 @@ from proactive_bench.dataset import LoadedEpisode
 from proactive_bench.episode import run_spec
 from proactive_bench.llm import Budget, ChatTransport, PriceTable
 from proactive_bench.logs import configure_logging
-from proactive_bench.store import Fence, HeldLease, LeaseHeld, RunLike, Store, SweepLike, writing_in_loop
+from proactive_bench.store import Fence, HeldLease, LeaseHeld, RunLike, Store, SweepLike, holding_in_loop, take_lease
 
 log = structlog.get_logger(__name__)
 
@@ -198,8 +198,8 @@ class EpisodeRunner:
         data_root = await self.dataset(*dataset)
         store = copy.copy(self.store)
         async with AsyncExitStack() as stack:
-            await wait_for_run_lease(stack, store, run_id, sweep_fence)
-            return await continue_run(store, run_id, config, limits, self.budget, self.transport, self.episodes, data_root)
+            run = await wait_for_run_lease(stack, store, run_id, sweep_fence)
+            return await continue_run(store, run, config, limits, self.budget, self.transport, self.episodes, data_root)
 
     async def dataset(self, digest: str, archive: Any) -> Path:
         """The folder of this machine's copy of a shipped dataset, unpacked on first use (from a thread: the loop runs on)
@@ -223,7 +223,7 @@ class EpisodeRunner:
 
 async def continue_run(
     store: Store,
-    run_id: str,
+    run: RunLike | None,
     config: SweepConfig,
     limits: Any,
     budget: Budget,
@@ -231,9 +231,9 @@ async def continue_run(
     episodes: dict[EpisodeKey, LoadedEpisode],
     data_root: Path,
 ) -> str:
-    """Run (or continue) ``run_id`` on this worker under the held leases, its episode loaded from ``data_root`` (the
-    shipped copy of the run's dataset; the stored run keeps the driver's path); its status at the end."""
-    run = store.run(run_id)  # read now: a former attempt may have saved sessions
+    """Run (or continue) ``run`` (as read once its lease was held: a former attempt may have saved sessions; None: not
+    stored) on this worker under the held leases, its episode loaded from ``data_root`` (the shipped copy of the run's
+    dataset; the stored run keeps the driver's path); its status at the end."""
     if run is None or run.status == RunStatus.FINISHED:
         return RunStatus.FINISHED if run is not None else "missing"
     loaded = shared_episode(run_spec(run).model_copy(update={"data_root": str(data_root)}), episodes)
@@ -243,16 +243,32 @@ async def continue_run(
     return str(run.status)
 
 
-async def wait_for_run_lease(stack: AsyncExitStack, store: Store, run_id: str, sweep_fence: Fence) -> HeldLease:
-    """Hold the run's lease (released when ``stack`` closes), waiting while a live holder has it; LeaseLost once the sweep's
-    driver no longer holds the sweep (it stopped or died: the run is left for ``pbench resume``)."""
+async def wait_for_run_lease(stack: AsyncExitStack, store: Store, run_id: str, sweep_fence: Fence) -> RunLike | None:
+    """Hold the run's lease (released when ``stack`` closes), waiting while a live holder has it; the run as stored once
+    the lease is held (None: not stored). LeaseLost once the sweep's driver no longer holds the sweep (it stopped or
+    died: the run is left for ``pbench resume``).
+
+    The lease is taken and the run read in one job of the store's writing thread, off the event loop: a run's read
+    waits behind no other run's lease."""
+    command = f"pbench ray runner of sweep {sweep_fence.scope}"
+
+    def take_and_read() -> tuple[HeldLease, RunLike | None]:
+        held = take_lease(store.engine, run_id, command, within=sweep_fence)
+        try:
+            return held, store.run(run_id)
+        except BaseException:
+            held.release()
+            raise
+
     while True:
         try:
-            holding = writing_in_loop(store, run_id, within=sweep_fence, command=f"pbench ray runner of sweep {sweep_fence.scope}")
-            return await stack.enter_async_context(holding)
+            held, run = await store.writer.run(take_and_read)
         except LeaseHeld as exc:
             log.info("run_lease_wait", run=run_id, holder=str(exc))
             await asyncio.sleep(LEASE_POLL_S)
+            continue
+        await stack.enter_async_context(holding_in_loop(store, held, within=sweep_fence))
+        return run
 
 
 def local_workspace(run: RunLike) -> Path:

@@ -13,6 +13,7 @@ import difflib
 from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -247,7 +248,7 @@ async def learn_servers(
         "model_contexts": {role: r.max_context for role, r in reports.items() if r.max_context},
         "vision": {role: r.vision for role, r in reports.items()},
     }
-    store.update(run, config={**run.config, **found})
+    await store.writer.run(partial(store.update, run, config={**run.config, **found}))  # off the loop, as a session's save
     return found
 
 
@@ -310,7 +311,7 @@ async def _execute(
                 learning = asyncio.ensure_future(learn_servers(store, run, transport, to_probe))
                 stack.callback(learning.cancel)
             else:
-                store.update(run, config={**run.config, "structured_methods": {}})
+                await store.writer.run(partial(store.update, run, config={**run.config, "structured_methods": {}}))
         recorded = recorded_turns(store, spec.replay_of) if spec.replay_of and is_external(spec.agent) else None
         participants = build_participants(spec, ledger, cache, limiter, transport, recorded)
         if seat is not None:

@@ -285,7 +285,7 @@ async def run_episode(
         finally:
             ledger.trace = NO_TRACE
             await trace.end(scored, status if scored is not None else "interrupted")
-    store.update(run, status=status)
+    await store.writer.run(partial(store.update, run, status=status))  # off the loop: on a server, a round trip and a commit
     return scored
 
 

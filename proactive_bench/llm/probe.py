@@ -29,6 +29,7 @@ import time
 import zlib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any, Literal
 from weakref import WeakKeyDictionary
 
@@ -274,12 +275,19 @@ def store_probe(store: Store, report: ProbeReport) -> None:
     store.add_probe_report(report.base_url, report.model, report.to_json())
 
 
+def _keep_first(store: Store, base_url: str, model: str, report: ProbeReport) -> None:
+    """Store a reachable server's report of ``model`` on ``base_url`` unless one was stored meanwhile (by another run)."""
+    if stored_probe(store, base_url, model) is None and report.reachable:
+        store_probe(store, report)
+
+
 _in_flight: WeakKeyDictionary[ChatTransport, dict[tuple[str, str], asyncio.Task[ProbeReport]]] = WeakKeyDictionary()
 
 
 async def known_capabilities(store: Store, transport: ChatTransport, base_url: str, model: str, api_key: str) -> ProbeReport:
-    """The stored probe of ``model`` on ``base_url``, else a new one (stored); runs sharing a transport probe once."""
-    stored = stored_probe(store, base_url, model)
+    """The stored probe of ``model`` on ``base_url``, else a new one (stored); runs sharing a transport probe once.
+    The store is read and written on its writing thread: on a database server, a round trip would stall the event loop."""
+    stored = await store.writer.run(partial(stored_probe, store, base_url, model))
     if stored is not None:
         learn_cap_field(transport, stored)
         return stored
@@ -288,8 +296,7 @@ async def known_capabilities(store: Store, transport: ChatTransport, base_url: s
     if key not in probing:
         probing[key] = asyncio.ensure_future(probe(transport, base_url, model, api_key))
     report = await asyncio.shield(probing[key])
-    if stored_probe(store, base_url, model) is None and report.reachable:
-        store_probe(store, report)
+    await store.writer.run(partial(_keep_first, store, base_url, model, report))
     learn_cap_field(transport, report)
     return report
 

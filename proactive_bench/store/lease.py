@@ -19,8 +19,8 @@ gone is taken over (and logged); whether it is gone is decided by
   or a lease of an older pbench): by its heartbeat, older than
   :data:`EXPIRY_S`; a dead pid on this host still counts as gone at once.
 
-Taking and renewing are conditional writes (an INSERT that fails on an
-existing row; an UPDATE that names the owner token it expects), so the lease
+Taking and renewing are conditional writes (an INSERT that leaves an
+existing row alone; an UPDATE that names the owner token it expects), so the lease
 works the same on SQLite and on PostgreSQL (tested on both with concurrent
 takers). PostgreSQL's session advisory locks were not used: they belong to one
 pooled connection rather than to the process, say nothing about their holder
@@ -43,16 +43,17 @@ from collections.abc import AsyncIterator, Collection, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
 import structlog
-from sqlalchemy import BigInteger, Column, Connection, bindparam, delete, insert, select, update
+from sqlalchemy import BigInteger, Column, Connection, bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import Field, SQLModel, col
 
 from proactive_bench.store.direct import direct
+from proactive_bench.store.engine import insert_ignoring
 
 log = structlog.get_logger(__name__)
 
@@ -153,7 +154,13 @@ def _lost(db: Connection, fences: Collection[Fence]) -> set[Fence]:
 def holds(store: Any, fence: Fence) -> bool:
     """Whether ``fence.owner`` holds the lease of ``fence.scope`` in ``store`` now (outside any save: a waiting writer's check)."""
     with store.engine.connect() as db:
-        return bool(db.execute(select(col(Lease.owner)).where(col(Lease.scope) == fence.scope)).scalar() == fence.owner)
+        return _owner(db, fence.scope) == fence.owner
+
+
+def _owner(db: Connection, scope: str) -> str | None:
+    """Who holds the lease of ``scope`` (its owner token), or None."""
+    owner = db.execute(select(col(Lease.owner)).where(col(Lease.scope) == scope)).scalar()
+    return None if owner is None else str(owner)
 
 
 SCOPES_PER_STATEMENT = 512
@@ -293,8 +300,14 @@ def _forget_heartbeats() -> None:
 os.register_at_fork(after_in_child=_forget_heartbeats)
 
 
-def take_lease(engine: Any, scope: str, command: str | None = None) -> HeldLease:
-    """Take the lease of ``scope``, taking over a stale one; LeaseHeld when a live process holds it."""
+def take_lease(engine: Any, scope: str, command: str | None = None, *, within: Fence | None = None) -> HeldLease:
+    """Take the lease of ``scope``, taking over a stale one; LeaseHeld when a live process holds it.
+
+    ``within``: a lease someone else holds that must be held still (a Ray runner's: its sweep driver's); LeaseLost
+    when it is not, and nothing is taken. A free lease is taken in one transaction (an INSERT that leaves an existing
+    row alone, then the ``within`` read): one connection and commit per run. Only a lease already there is read apart,
+    and taken over by a conditional UPDATE when its holder is gone.
+    """
     for _ in range(_TAKE_ATTEMPTS):  # another taker may win between our read and our write: read again
         now = _now()
         mine = {
@@ -309,13 +322,18 @@ def take_lease(engine: Any, scope: str, command: str | None = None) -> HeldLease
             "heartbeat": now,
             "expires": now + timedelta(seconds=EXPIRY_S),
         }
+        with engine.begin() as db:  # the write first: on SQLite the transaction holds the write lock from its first statement
+            taken = db.execute(_insert_free(db.dialect.name), mine).first() is not None
+            if within is not None and _owner(db, within.scope) != within.owner:  # rolled back: nothing taken
+                raise LeaseLost(f"{within.scope}: its holder (the sweep's driver) no longer holds it; {scope} is left for pbench resume")
+            if taken:
+                return HeldLease(engine, mine)
         with engine.connect() as db:
             current = db.execute(select(Lease).where(col(Lease.scope) == scope)).mappings().first()
+        if current is None:  # released meanwhile: insert again
+            continue
         try:
             with engine.begin() as db:
-                if current is None:
-                    db.execute(insert(Lease).values(mine))
-                    return HeldLease(engine, mine)
                 reason = stale_reason(current, now)
                 if reason is None:
                     raise LeaseHeld(holder_message(current, now))
@@ -333,6 +351,13 @@ def take_lease(engine: Any, scope: str, command: str | None = None) -> HeldLease
         except IntegrityError:
             pass
     raise LeaseHeld(f"{scope}: could not take the lease (other writers kept taking it); try again")
+
+
+@cache
+def _insert_free(dialect: str) -> Any:
+    """An INSERT of a lease that leaves an existing row of its scope alone, returning the scope when it inserted (a
+    driver's row count of such an INSERT is not reliable); built once per dialect."""
+    return insert_ignoring(Lease, dialect).returning(col(Lease.scope))
 
 
 def stale_reason(lease: Any, now: datetime) -> str | None:
@@ -434,12 +459,15 @@ async def writing_in_loop(store: Any, scope: str, *, within: Fence | None = None
     """:func:`writing` for one of many runs on an event loop: the lease is taken and released on the store's writing
     thread (``Store.writer``), so the loop's other runs go on meanwhile. LeaseLost when ``within`` is no longer held."""
 
-    def take() -> HeldLease:
-        if within is not None and not holds(store, within):
-            raise LeaseLost(f"{within.scope}: its holder (the sweep's driver) no longer holds it; {scope} is left for pbench resume")
-        return take_lease(store.engine, scope, command)
+    held = await store.writer.run(partial(take_lease, store.engine, scope, command, within=within))
+    async with holding_in_loop(store, held, within=within):
+        yield held
 
-    held = await store.writer.run(take)
+
+@asynccontextmanager
+async def holding_in_loop(store: Any, held: HeldLease, *, within: Fence | None = None) -> AsyncIterator[HeldLease]:
+    """A lease taken on the store's writing thread, held by one of many runs on an event loop: ``store``'s saves fenced
+    by it (and ``within``), the heartbeat renewing it, released on the writing thread at exit."""
     try:
         with _fencing(store, held, within, beat=True):
             yield held
