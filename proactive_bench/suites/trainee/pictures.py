@@ -2,20 +2,58 @@
 
 What a picture shows is drawn, never written into the file: the PNG carries
 no text metadata (``validity`` checks its bytes do not spell the clue), so
-reading it as text finds nothing. The same data always gives the same bytes.
-matplotlib loads when the first picture is drawn, not with the suite.
+reading it as text finds nothing. The same data always gives the same bytes, so
+a process draws a picture once and keeps its bytes (the last :data:`PICTURES_KEPT`):
+a picture is ~0.1 s of CPU, and one process may compose the same template and seed
+again (the tests do, over and over). matplotlib loads when the first picture is
+drawn, not with the suite.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from functools import wraps
+from typing import TYPE_CHECKING, ParamSpec
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 DPI = 80
+PICTURES_KEPT = 256
+"""How many drawn pictures a process keeps (each a few tens of kB)."""
+_KEPT: OrderedDict[str, bytes] = OrderedDict()
+_KEEPING = threading.Lock()
+P = ParamSpec("P")
+
+
+def _kept(draw: Callable[P, bytes]) -> Callable[P, bytes]:
+    """``draw``, but a picture drawn before from the same data (the same ``repr`` of the arguments: ``1`` and ``1.0``,
+    which may be written differently, are different data) is returned as kept, not drawn again."""
+
+    @wraps(draw)
+    def kept(*args: P.args, **kwargs: P.kwargs) -> bytes:
+        key = f"{draw.__name__}{args!r}{sorted(kwargs.items())!r}"
+        with _KEEPING:
+            if (png := _KEPT.get(key)) is not None:
+                _KEPT.move_to_end(key)
+                return png
+        png = draw(*args, **kwargs)
+        with _KEEPING:
+            _KEPT[key] = png
+            if len(_KEPT) > PICTURES_KEPT:
+                _KEPT.popitem(last=False)  # the least recently used
+        return png
+
+    return kept
+
+
+def forget_pictures() -> None:
+    """Drop every kept picture: the next of each is drawn anew (a test that a picture is drawn the same way again)."""
+    with _KEEPING:
+        _KEPT.clear()
 
 
 def _png(figure: Figure) -> bytes:
@@ -33,6 +71,7 @@ def _figure(width: float, height: float) -> Figure:
     return Figure(figsize=(width, height))
 
 
+@_kept
 def heatmap(title: str, rows: Sequence[str], columns: Sequence[str], values: Sequence[Sequence[int]], unit: str) -> bytes:
     """A grid of cells coloured by value, each cell's value written in it; rows and columns labelled."""
     figure = _figure(7, 5.2)
@@ -51,6 +90,7 @@ def heatmap(title: str, rows: Sequence[str], columns: Sequence[str], values: Seq
     return _png(figure)
 
 
+@_kept
 def floor_plan(title: str, rooms: Sequence[tuple[str, int]]) -> bytes:
     """A corridor with the lift at its left end and rooms along it (alternately above and below), in order of distance from
     the lift; each room labelled with its name and seats."""
@@ -77,6 +117,7 @@ def floor_plan(title: str, rooms: Sequence[tuple[str, int]]) -> bytes:
     return _png(figure)
 
 
+@_kept
 def bar_chart(title: str, labels: Sequence[str], values: Sequence[int], unit: str) -> bytes:
     """Bars with their values written on top."""
     figure = _figure(9, 4.4)
@@ -90,6 +131,7 @@ def bar_chart(title: str, labels: Sequence[str], values: Sequence[int], unit: st
     return _png(figure)
 
 
+@_kept
 def site_map(title: str, places: Sequence[tuple[str, float, float, str]], size: int) -> bytes:
     """A map on a labelled grid (kilometres): each place a marker (``depot``: a square, ``customer``: a star) with its name."""
     figure = _figure(6.4, 6.4)
@@ -111,6 +153,7 @@ def site_map(title: str, places: Sequence[tuple[str, float, float, str]], size: 
     return _png(figure)
 
 
+@_kept
 def pie_chart(title: str, labels: Sequence[str], percents: Sequence[int]) -> bytes:
     """Slices labelled with their name and whole-number percentage."""
     figure = _figure(6.4, 5.6)
@@ -124,6 +167,7 @@ def pie_chart(title: str, labels: Sequence[str], percents: Sequence[int]) -> byt
     return _png(figure)
 
 
+@_kept
 def line_chart(title: str, labels: Sequence[str], values: Sequence[float], unit: str, decimals: int) -> bytes:
     """A line through the points, each point's value written beside it."""
     figure = _figure(10, 4.6)
@@ -140,6 +184,7 @@ def line_chart(title: str, labels: Sequence[str], values: Sequence[float], unit:
     return _png(figure)
 
 
+@_kept
 def receipt(lines: Sequence[str], seed: int) -> bytes:
     """A till receipt photographed slightly askew: its lines printed in a narrow monospaced column on a tilted paper strip."""
     from matplotlib.patches import Rectangle  # DEFERRED: matplotlib loads when a picture is drawn
@@ -161,6 +206,7 @@ def receipt(lines: Sequence[str], seed: int) -> bytes:
     return _png(figure)
 
 
+@_kept
 def car_park(title: str, bays: Sequence[tuple[str, str]], per_row: int) -> bytes:
     """Bays in rows, the entrance at the left: each bay labelled with its number, charging bays green and marked EV,
     reserved bays grey and marked RES."""

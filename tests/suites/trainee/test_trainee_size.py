@@ -24,8 +24,10 @@ from proactive_bench.suites.trainee.day_plan import oracle_steps
 from proactive_bench.suites.trainee.figures import obtained_at
 from proactive_bench.suites.trainee.loading import WEB, TraineeSettings, feedback_note, load_scenario, materialize, page_file
 from proactive_bench.suites.trainee.model import DOMAINS, Npc
+from proactive_bench.suites.trainee.pictures import bar_chart, forget_pictures
 from proactive_bench.suites.trainee.validity import scenario_problems
 from tests.helpers.paths import DATA, REPO
+from tests.helpers.trainee_pictures import IMAGE_TEMPLATES, by_template
 
 
 def _task(scenario: Scenario, template: str, day: int = 1) -> Task:
@@ -137,20 +139,7 @@ def test_a_colleague_declared_twice_without_being_shared_is_found() -> None:
 # --- image clues ------------------------------------------------------------------------------------------------------
 
 
-IMAGE_TEMPLATES = [
-    "kiosk_siting",
-    "training_room",
-    "order_dip",
-    "depot_dispatch",
-    "cost_share",
-    "uptime_review",
-    "rack_temperature",
-    "receipt_claim",
-    "parking_bays",
-]
-
-
-@pytest.mark.parametrize("template", IMAGE_TEMPLATES)
+@pytest.mark.parametrize("template", by_template(IMAGE_TEMPLATES))
 def test_an_image_clue_is_a_picture_that_spells_nothing_and_the_oracle_looks_at_it(template: str) -> None:
     scenario = compose_scenario("s5-n2", templates=[template])
     task = scenario.days[0].tasks[0]
@@ -160,6 +149,20 @@ def test_an_image_clue_is_a_picture_that_spells_nothing_and_the_oracle_looks_at_
     assert clue.value.encode() not in picture
     steps = oracle_steps(scenario, scenario.days[0], ClockRates())
     assert ("view_image", {"path": clue.holder.removeprefix("file:")}) in [(s.tool, s.args) for s in steps]
+
+
+def test_a_picture_is_drawn_once_for_the_same_data_and_anew_for_other_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    forget_pictures()
+    drawn = bar_chart("Orders", ["Mon", "Tue"], [3, 5], "orders")
+    assert bar_chart("Orders", ["Mon", "Tue"], [3, 5], "orders") is drawn  # kept
+    assert bar_chart("Orders", ("Mon", "Tue"), [3, 5], "orders") == drawn  # the same data spelled otherwise: the same bytes
+    assert bar_chart("Orders", ["Mon", "Tue"], [3.0, 5.0], "orders") != drawn  # 3.0 equals 3 but is written "3.0"
+    forget_pictures()
+    again = bar_chart("Orders", ["Mon", "Tue"], [3, 5], "orders")
+    assert again is not drawn and again == drawn
+    monkeypatch.setattr("proactive_bench.suites.trainee.pictures.PICTURES_KEPT", 1)  # the least recently used is dropped
+    bar_chart("Orders", ["Mon", "Tue"], [4, 5], "orders")
+    assert bar_chart("Orders", ["Mon", "Tue"], [3, 5], "orders") is not again
 
 
 def test_a_picture_read_as_text_is_not_looked_at_and_a_picture_that_spells_its_clue_is_found() -> None:
@@ -198,7 +201,7 @@ def _blind(scenario: Scenario, task: Task) -> Scenario:
     return _replace(scenario, task, reference=tuple(steps))
 
 
-@pytest.mark.parametrize("template", IMAGE_TEMPLATES)
+@pytest.mark.parametrize("template", by_template(IMAGE_TEMPLATES))
 def test_an_agent_that_does_everything_but_look_at_the_picture_fails_what_the_picture_holds(template: str) -> None:
     """The cheapest cheat on an image clue: everything else read and asked, the picture's figure guessed from its file name
     and the task's texts. Each checkpoint that needs the picture fails, on every seed, and no picture's name or other text
