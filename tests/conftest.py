@@ -18,7 +18,7 @@ from proactive_bench.env import scratch
 from proactive_bench.logs import configure_logging_on_import
 from proactive_bench.postgres_server import LocalPostgres, missing
 from tests.helpers import oracles  # noqa: F401  (registers the test oracles and grants them the reference solution)
-from tests.helpers.paths import EXAMPLE, MINI
+from tests.helpers.paths import DATA, EXAMPLE, MINI
 
 # The many ``pbench`` child processes the tests start read pbench's bytecode as an installed package does,
 # instead of compiling its sources again each time (about 0.6 s of CPU a start) where the environment says
@@ -139,6 +139,15 @@ def shipped_validation_cache(_shipped_validation_cache: Path, monkeypatch: pytes
     each. Mark such a test ``xdist_group("shipped-validation")`` so they share a worker."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(_shipped_validation_cache))
     return _shipped_validation_cache
+
+
+@pytest.fixture
+def admitted_pharmacist(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The shipped pharmacist episode already admitted where runs on ``tmp_path/<db>`` look (its checks run once per
+    test run: replaying its references costs more than a one-session run), for tests whose subject is not the data."""
+    from tests.helpers.admitted import admit_unchanged  # loads the dataset and validation code only for the tests using it
+
+    admit_unchanged(tmp_path, DATA, ["pharmacist"], tmp_path_factory)
 
 
 @pytest.fixture

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import BaseModel, Field
-from sqlmodel import Field as Column
+from sqlmodel import Field as Column, select
 
+from proactive_bench.env.apps import base
 from proactive_bench.env.apps.base import (
     AppLogin,
     AppModel,
     AppSpec,
     AppStore,
     SeedError,
+    app_tables,
     register_app,
 )
 from proactive_bench.env.memory import Memory
@@ -25,6 +28,7 @@ from proactive_bench.env.toolbox import (
     resolve_tool_names,
 )
 from proactive_bench.env.workspace import Workspace
+from tests.helpers.paths import DATA
 
 
 class FwtestAccount(AppModel, table=True):
@@ -192,6 +196,37 @@ def test_in_memory_rows_are_read_again_after_every_change_and_are_the_callers_ow
     assert apps.rows("app_login") == []
     with pytest.raises(KeyError):
         apps.rows("no_such_table")
+
+
+def test_a_snapshot_dumps_again_only_the_tables_whose_values_changed_and_hands_out_its_own_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    apps = AppStore.seeded(DATA / "episodes" / "pharmacist" / "apps")
+
+    def through_orm() -> dict[str, list[dict[str, Any]]]:
+        with apps.db() as db:
+            dumps = {name: [row.model_dump(mode="json") for row in db.exec(select(model)).all()] for name, model in app_tables().items()}
+        return {name: rows for name, rows in dumps.items() if rows}
+
+    dumped: list[str] = []
+
+    def counted(model: Any) -> Any:
+        dumped.append(model.__tablename__)
+        return select(model)
+
+    first = apps.snapshot()
+    assert first == through_orm() and len(first) > 10
+    first["todoist_task"][0]["title"] = "changed by a caller"
+    first["app_clock"].clear()
+    monkeypatch.setattr(base, "select", counted)
+    apps.set_clock(datetime(2026, 3, 9, 9, 0))
+    second = apps.snapshot()
+    assert dumped == ["app_clock"] and second["app_clock"] == [{"id": 1, "now": "2026-03-09T09:00:00"}]
+    monkeypatch.undo()
+    assert second == through_orm() and second["todoist_task"][0]["title"] != "changed by a caller"
+    with apps.db() as db:  # a write the ORM does not see: the values differ, so the table is dumped again
+        db.connection().exec_driver_sql("UPDATE todoist_task SET title = 'raw' WHERE id = (SELECT min(id) FROM todoist_task)")
+    third = apps.snapshot()
+    assert third == through_orm() != second and [t["title"] for t in third["todoist_task"]].count("raw") == 1
+    assert apps.rows("todoist_task") == third["todoist_task"] and apps.rows("todoist_task") is not third["todoist_task"]
 
 
 def test_in_memory_databases_share_compiled_statements_but_never_rows() -> None:

@@ -19,10 +19,12 @@ import pytest
 from proactive_bench.store import LLMCall, Store
 from proactive_bench.testing.stub_server import StubServer, prompt_text
 from proactive_bench.testing.stub_zoo import plausible_model, prompt_tokens, with_quirk
+from tests.helpers.admitted import admit_unchanged
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import DATA
 
 SESSION = "1"
+pytestmark = pytest.mark.usefixtures("admitted_pharmacist")  # the zoo is about servers, not the data's checks at the door
 
 
 @pytest.fixture(autouse=True)
@@ -217,7 +219,9 @@ def test_caps_and_call_timeout_flags_are_checked_and_stored(tmp_path: Path) -> N
     assert (spec.max_tokens.judge, spec.max_tokens.agent, spec.call_timeout) == (64, 4096, 9.0)
 
 
-def test_a_run_probes_each_server_once_starts_with_what_works_and_later_runs_reuse_it(tmp_path: Path) -> None:
+def test_a_run_probes_each_server_once_starts_with_what_works_and_later_runs_reuse_it(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     """Probed first, the 500-rejecting server never sees json_schema during decisions; the next run on the database does not probe."""
     with StubServer(with_quirk(plausible_model, "reject-format-500")) as server:
         _, out, calls = run_on("", tmp_path, server=server)
@@ -232,6 +236,7 @@ def test_a_run_probes_each_server_once_starts_with_what_works_and_later_runs_reu
 
     methods = run_spec(Store(tmp_path / "zoo.db").run(out["run_id"])).structured_methods  # type: ignore[arg-type]
     assert methods == {"user": ["function_calling", "prompt"], "judge": ["function_calling", "prompt"]}
+    admit_unchanged(tmp_path / "fresh", DATA, ["pharmacist"], tmp_path_factory)
     _, _, calls = run_on("reject-format-500", tmp_path / "fresh", "--no-probe")
     assert not [b for b in SENT if is_probe(b)] and any(c.method == "json_schema" and not c.ok for c in calls)
 

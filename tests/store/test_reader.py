@@ -5,6 +5,7 @@ filters of ``pbench runs``; a reader only of a database at the head revision, th
 from __future__ import annotations
 
 import sqlite3
+import uuid
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -43,11 +44,15 @@ TABLES: dict[str, type[SQLModel]] = {
 }
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def filled(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Store, ReadQueries]:
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def filled(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, ReadQueries]:
     """A database holding a sweep of two scripted models and a run outside it, a priced model call, an audit, a person
-    label and an agent error; the store and what reads it (SQLite: the stdlib reader; PostgreSQL: the store itself)."""
-    db = str(tmp_path / "p.db") if request.param == "sqlite" else str(request.getfixturevalue("postgres_url"))
+    label and an agent error; the store and what reads it (SQLite: the stdlib reader; PostgreSQL: the store itself).
+    Made once per backend for the module: its tests only read it."""
+    if request.param == "sqlite":
+        db = str(tmp_path_factory.mktemp("filled") / "p.db")
+    else:
+        db = str(request.getfixturevalue("local_postgres").create_database(f"t{uuid.uuid4().hex[:12]}"))
     for args in (("sweep", "--models", "scripted:asker,scripted:passive"), ("episode", "--persona", "mini", "--model", "scripted:asker")):
         done = run_cli(*args, "--data", str(MINI), *(("--personas", "mini") if args[0] == "sweep" else ()), "--db", db)
         assert done.exit_code in (0, 1), done.output

@@ -45,6 +45,7 @@ def snapshots(store: Store, run_id: str) -> list[dict[str, Any]]:
     return found
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")
 def test_a_twenty_session_reference_run_adds_at_most_one_megabyte(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     out = run_episode_json("--persona", "pharmacist", "--model", "scripted:reference", "--db", str(db))
@@ -58,6 +59,7 @@ def test_a_twenty_session_reference_run_adds_at_most_one_megabyte(tmp_path: Path
     assert compressed > 50
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")
 def test_a_three_run_sweep_adds_at_most_two_megabytes(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     result = run_cli("sweep", "--models", "scripted:reference", "--personas", "pharmacist", "--runs", "3", "--db", str(db), "--json")
@@ -106,6 +108,7 @@ def test_a_session_with_two_snapshots_of_one_kind_is_refused_and_nothing_of_it_i
     assert store.session_runs(run.id) == []
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")
 def test_resume_rescore_and_report_see_the_same_state_as_an_uninterrupted_run(tmp_path: Path) -> None:
     whole = run_episode_json(
         "--persona", "pharmacist", "--model", "scripted:reference", "--sessions", "1-4", "--db", str(tmp_path / "a.db")
@@ -144,6 +147,7 @@ def legacy_db(tmp_path: Path) -> Path:
     return db
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")
 def test_a_database_written_before_compression_opens_resumes_rescores_and_reports(legacy_db: Path, tmp_path: Path) -> None:
     with sqlite3.connect(legacy_db) as conn:
         assert "base" not in {row[1] for row in conn.execute("PRAGMA table_info(snapshot)")}

@@ -25,6 +25,7 @@ from proactive_bench.env.workspace import Workspace
 from proactive_bench.scaffolds.adversarial import ADVERSARY_MODES
 from proactive_bench.validation.lint import validate_root
 from proactive_bench.validation.oracle import OracleOutcome, run_oracle
+from tests.helpers.admitted import admit_unchanged
 from tests.helpers.cli import run_cli
 from tests.helpers.once import once_per_run
 from tests.helpers.paths import REPO
@@ -224,9 +225,10 @@ def test_edits_keep_line_structure(sessions: list[Session]) -> None:
 
 
 @pytest.mark.heavy
-def test_every_persona_needs_its_dependency_history(tmp_path: Path) -> None:
+def test_every_persona_needs_its_dependency_history(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     """Passive, with and without the history of dependent sessions: each shipped persona's final sessions lose work without it."""
     personas = sorted(p.stem for p in (DATA / "personas").glob("*.yaml"))
+    admit_unchanged(tmp_path, DATA, personas, tmp_path_factory)  # the data's checks are the tests' above, not this sweep's
     db = tmp_path / "ablation.db"
     swept = run_cli(
         "sweep",
