@@ -40,6 +40,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import Future
 from contextlib import AsyncExitStack, redirect_stdout
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -59,7 +60,7 @@ from proactive_bench.dataset import LoadedEpisode
 from proactive_bench.episode import run_spec
 from proactive_bench.llm import Budget, ChatTransport, PriceTable
 from proactive_bench.logs import configure_logging
-from proactive_bench.store import Fence, HeldLease, LeaseHeld, RunLike, Store, SweepLike, holding_in_loop, take_lease
+from proactive_bench.store import Fence, LeaseHeld, RunLike, Store, SweepLike, holding_in_loop, lease_run
 
 log = structlog.get_logger(__name__)
 
@@ -251,18 +252,9 @@ async def wait_for_run_lease(stack: AsyncExitStack, store: Store, run_id: str, s
     The lease is taken and the run read in one job of the store's writing thread, off the event loop: a run's read
     waits behind no other run's lease."""
     command = f"pbench ray runner of sweep {sweep_fence.scope}"
-
-    def take_and_read() -> tuple[HeldLease, RunLike | None]:
-        held = take_lease(store.engine, run_id, command, within=sweep_fence)
-        try:
-            return held, store.run(run_id)
-        except BaseException:
-            held.release()
-            raise
-
     while True:
         try:
-            held, run = await store.writer.run(take_and_read)
+            held, run = await store.writer.run(partial(lease_run, store, run_id, command, within=sweep_fence))
         except LeaseHeld as exc:
             log.info("run_lease_wait", run=run_id, holder=str(exc))
             await asyncio.sleep(LEASE_POLL_S)

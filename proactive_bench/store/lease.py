@@ -454,6 +454,18 @@ def writing(store: Any, scope: str, *, beat: bool = True, within: Fence | None =
         held.release()
 
 
+def lease_run(store: Any, run_id: str, command: str | None = None, *, within: Fence | None = None) -> tuple[HeldLease, Any]:
+    """Take the lease of run ``run_id`` in ``store`` (as :func:`take_lease`) and read the run under it: the lease and the
+    run as stored once held (None: not stored). The lease is released again when the read fails. Called on the store's
+    writing thread by a run of an event loop, so that its read waits behind no other run's lease."""
+    held = take_lease(store.engine, run_id, command, within=within)
+    try:
+        return held, store.run(run_id)
+    except BaseException:
+        held.release()
+        raise
+
+
 @asynccontextmanager
 async def writing_in_loop(store: Any, scope: str, *, within: Fence | None = None, command: str | None = None) -> AsyncIterator[HeldLease]:
     """:func:`writing` for one of many runs on an event loop: the lease is taken and released on the store's writing
