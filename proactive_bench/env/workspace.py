@@ -197,18 +197,19 @@ class Workspace:
         self._logged_cut = cut
         return scan
 
-    def fingerprint(self) -> dict[str, str]:
+    def fingerprint(self, scan: jail.Scan | None = None) -> dict[str, str]:
         """Per file, the sha256 of its bytes: change detection between turns.
 
         A file is read again unless its size, inode, mtime and ctime equal those
         it had when last hashed and both times were then already older than
         :func:`racy_window`, so a later write cannot carry the same timestamps
-        (as git does for its index).
+        (as git does for its index). ``scan``: a walk of this workspace taken just before (:meth:`scan`), to hash
+        instead of walking again.
         """
         started = time.time_ns()
         digests: dict[str, str] = {}
         settled: dict[str, tuple[tuple[int, int, int, int], str]] = {}
-        for entry in self.scan().files():
+        for entry in (self.scan() if scan is None else scan).files():
             digest = self.settled_digest(entry)
             if digest is None:
                 try:
@@ -272,14 +273,15 @@ class SteadyWorkspace(Workspace):
 
     ``pbench validate`` judges the same unchanged world with many checks whose graders each glob and read it again.
     A write through the view forgets what it read; a write through another object is not seen: make a new view
-    after the workspace changes.
+    after the workspace changes. ``scan``: a walk of the workspace in the state to judge (:meth:`Workspace.scan`), when
+    one was just taken.
     """
 
-    def __init__(self, workspace: Workspace) -> None:
+    def __init__(self, workspace: Workspace, scan: jail.Scan | None = None) -> None:
         self.root = workspace.root  # resolved and made by the workspace: a view per user turn looks at no folder from /
         self._forget()
         self._viewed = workspace
-        self._scan: jail.Scan | None = None
+        self._scan: jail.Scan | None = scan
         self._texts: dict[str, str] = {}
 
     def scan(self) -> jail.Scan:

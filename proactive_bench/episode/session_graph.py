@@ -40,7 +40,7 @@ from proactive_bench.data_model import (
     SessionOutcome,
 )
 from proactive_bench.dataset import GraderResolver, Persona, Session
-from proactive_bench.env import Memory, SteadyWorkspace, ToolBox, ToolRecord, Workspace
+from proactive_bench.env import Memory, SteadyWorkspace, ToolBox, ToolRecord, Workspace, jail
 from proactive_bench.episode.tracing import NO_TRACE, RunTrace
 from proactive_bench.llm import unobserved
 from proactive_bench.scaffolds import Scaffold, call_respond
@@ -93,18 +93,22 @@ class SessionRuntime:
     """The user's labels of the last turn before the cap are kept, their message never delivered (the π-Bench release
     judges the last reply too); by default only its completions count."""
     apps_at_start: dict[str, list[dict[str, Any]]] | None = field(init=False)
+    turn_end: tuple[dict[str, str], jail.Scan] | None = field(default=None, init=False)
+    """The workspace as the agent's last turn left it (its fingerprint and walk): the start the next turn's changes are
+    counted from, and what the user's judgment of the turn looks at (the user changes no file); None before the first."""
 
     def __post_init__(self) -> None:
         apps = self.toolbox.env.apps
         self.apps_at_start = apps.snapshot() if apps is not None else None  # for app_rows_added
 
-    def evidence(self, transcript: list[Message]) -> Evidence:
+    def evidence(self, transcript: list[Message], scan: jail.Scan | None = None) -> Evidence:
         """The session as it stands, for the user's judgment of a turn or the grades at its end: the workspace seen
-        through a :class:`SteadyWorkspace` (walked once and each file read once, however many checks glob and read it)."""
+        through a :class:`SteadyWorkspace` (walked once, or ``scan`` when given, and each file read once, however many
+        checks glob and read it)."""
         return Evidence(
             transcript=list(transcript),
             tool_records=list(self.toolbox.records),
-            workspace=SteadyWorkspace(self.workspace),
+            workspace=SteadyWorkspace(self.workspace, scan),
             memory=self.memory,
             resolve_python=self.graders,
             apps=self.toolbox.env.apps,
@@ -182,7 +186,7 @@ async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> C
     rt.toolbox.turn = turn
     rt.trace.begin_turn(turn)
     first_record = len(rt.toolbox.records)
-    before = rt.workspace.fingerprint()
+    before = rt.workspace.fingerprint() if rt.turn_end is None else rt.turn_end[0]
     try:
         with rt.trace.agent_answering(), outside_graph_run():
             reply = (await call_respond(rt.agent, state["pending"])).reply
@@ -192,7 +196,9 @@ async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> C
         rt.sink.agent_turn(Message("agent", "", turn), rt.toolbox.records[first_record:])
         return _next("user", {"turn": turn, "outcome": SessionOutcome.ERROR, "error": agent_failed(turn, failure), "failure": failure})
     rt.toolbox.end_turn()
-    after = rt.workspace.fingerprint()
+    scan = rt.workspace.scan()
+    after = rt.workspace.fingerprint(scan)
+    rt.turn_end = (after, scan)
     changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
     message = Message("agent", reply, turn)
     rt.sink.agent_turn(message, rt.toolbox.records[first_record:])
@@ -209,7 +215,7 @@ async def user_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> Co
         persona=rt.persona,
         session=rt.session,
         open_intents=open_intents,
-        evidence=rt.evidence(state["transcript"]),
+        evidence=rt.evidence(state["transcript"], rt.turn_end[1] if rt.turn_end is not None else None),
         turn=turn,
         turn_tool_records=[r for r in rt.toolbox.records if r.turn == turn],
         changed_files=state["changed_files"],
