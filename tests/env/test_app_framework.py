@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -28,7 +30,7 @@ from proactive_bench.env.toolbox import (
     resolve_tool_names,
 )
 from proactive_bench.env.workspace import Workspace
-from tests.helpers.paths import DATA
+from tests.helpers.paths import DATA, REPO
 
 
 class FwtestAccount(AppModel, table=True):
@@ -81,6 +83,25 @@ def test_app_tools_advertise_the_optional_token() -> None:
     (spec,) = [s for s in resolve_tool_names(["fwtest"]) if s.name == "fwtest__echo"]
     schema = spec.json_schema()
     assert "access_token" in schema["properties"] and schema["required"] == ["text"]
+
+
+def test_a_login_app_s_tool_gets_its_token_argument_when_first_read() -> None:
+    """Registering a login app's tools makes no model; reading one makes its ``access_token`` variant, once (the same spec
+    again after). A tool registered again under its name is read as registered until its group takes tokens again."""
+    code = (
+        "from proactive_bench.env import REGISTRY, catalog, toolbox\n"
+        "catalog.load_all()\n"
+        "assert toolbox._with_token.cache_info().currsize == 0, toolbox._with_token.cache_info()\n"
+        "spec = REGISTRY['gmail__send_email']\n"
+        "assert 'access_token' in spec.args_model.model_fields and REGISTRY['gmail__send_email'] is spec\n"
+        "assert 'access_token' not in REGISTRY['gmail__login'].args_model.model_fields\n"
+        "REGISTRY['gmail__send_email'] = REGISTRY.registered['gmail__send_email']\n"
+        "assert 'access_token' not in REGISTRY['gmail__send_email'].args_model.model_fields\n"
+        "toolbox.take_tokens('gmail')\n"
+        "assert REGISTRY['gmail__send_email'] is spec\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
 
 
 def test_state_survives_a_new_toolbox_and_restores(box: ToolBox, tmp_path: Path) -> None:
