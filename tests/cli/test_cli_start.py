@@ -274,9 +274,10 @@ MODEL_CLIENT = (
     "aiohttp",
     "proactive_bench.llm.http_chat",
     "proactive_bench.scaffolds.react",
+    "json_repair",
 )
-"""The model clients (the SDK, LangChain's OpenAI integration and chat-model machinery, the transport's HTTP client) and the
-agent that uses them: a run whose agent, user and judge call no model loads none (the transport it opens loads its HTTP
+"""The model clients (the SDK, LangChain's OpenAI integration and chat-model machinery, the transport's HTTP client, the
+repair of a model's broken JSON) and the agent that uses them: a run whose agent, user and judge call no model loads none (the transport it opens loads its HTTP
 client on first request; the modules that only name a chat model in annotations import it for type checking only)."""
 
 
