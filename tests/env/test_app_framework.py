@@ -104,6 +104,21 @@ def test_a_login_app_s_tool_gets_its_token_argument_when_first_read() -> None:
     assert done.returncode == 0, done.stderr
 
 
+def test_restoring_no_rows_into_a_new_store_makes_no_database_nor_loads_an_app() -> None:
+    """A resumed run whose sessions touched no app restores an empty snapshot: the store stays unmade (it is empty either
+    way); rows restored into a new store are there."""
+    code = (
+        "import sys\nfrom proactive_bench.env import AppStore\n"
+        "store = AppStore()\nstore.restore({'gmail_email': []})\n"
+        "assert store.snapshot() == {} and 'proactive_bench.env.apps.gmail' not in sys.modules\n"
+        "store.restore({'app_login': [{'app': 'gmail', 'account': 'me', 'access_token': 't-1'}]})\n"
+        "assert store.snapshot() == {'app_login': [{'app': 'gmail', 'account': 'me', 'access_token': 't-1'}]}, store.snapshot()\n"
+        "assert store.require_login('gmail') == 'me' and 'proactive_bench.env.apps.gmail' in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
 def test_state_survives_a_new_toolbox_and_restores(box: ToolBox, tmp_path: Path) -> None:
     box.call("fwtest__login", {"username": "me", "password": "pw"})
     snap = box.env.require_apps().snapshot()

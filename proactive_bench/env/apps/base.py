@@ -377,7 +377,10 @@ class AppStore:
         return out
 
     def restore(self, snapshot: dict[str, list[dict[str, Any]]]) -> None:
-        """Replace all app state with a snapshot's."""
+        """Replace all app state with a snapshot's. A snapshot without rows leaves a new in-memory store as it is: its
+        database, made at first use, is empty already (a resumed run whose sessions touched no app loads no app)."""
+        if self.path is None and self._image is None and self._engine is None and not any(snapshot.values()):
+            return
         tables = app_tables()
         with self.db() as db:
             for table in reversed(AppModel.metadata.sorted_tables):
