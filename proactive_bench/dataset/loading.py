@@ -15,14 +15,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Generic, TypeVar, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar, get_origin
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from proactive_bench.dataset.schema import ID_PATTERN, Episode, Persona, Session
 from proactive_bench.dataset.timed_events import render_trigger
-from proactive_bench.env import ClockRates, Colleagues, HistorySearch, PathEscapeError, resolve_inside, resolve_tool_names
+from proactive_bench.env import HistorySearch, PathEscapeError, resolve_inside, resolve_tool_names
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
+
+if TYPE_CHECKING:  # the chat and clock apps (their tables, their tools) load with a run that uses them
+    from proactive_bench.env import ClockRates, Colleagues
 
 M = TypeVar("M", bound=BaseModel)
 

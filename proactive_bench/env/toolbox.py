@@ -16,6 +16,7 @@ error saying to use ``acall``.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import time
@@ -114,23 +115,33 @@ class ToolRegistry(MutableMapping[str, ToolSpec]):
 
     ``registry[name]``, ``name in registry`` and ``get`` import only the module :mod:`~proactive_bench.env.catalog`
     names for ``name``; iterating (every name, ``values()``, ``len``) imports every built-in tool first. Tools a
-    plug-in registers (:func:`register_tool`) are there from their registration on.
+    plug-in registers (:func:`register_tool`) are there from their registration on. A tool of a login app is read with
+    its optional ``access_token`` argument (:func:`take_tokens`), a model made when the tool is first read.
     """
 
     def __init__(self) -> None:
         self.registered: dict[str, ToolSpec] = {}
-        """The tools registered so far, with no module imported to find more."""
+        """The tools registered so far, with no module imported to find more (as registered: no ``access_token``)."""
+        self.tokened: set[str] = set()
+        """The registered tools read with an optional ``access_token`` (see :func:`take_tokens`)."""
 
     def __getitem__(self, name: str) -> ToolSpec:
         if name not in self.registered:
             catalog.load_tool(name)
-        return self.registered[name]
+        return self._as_read(name, self.registered[name])
+
+    def __contains__(self, name: object) -> bool:
+        if isinstance(name, str) and name not in self.registered:
+            catalog.load_tool(name)
+        return name in self.registered
 
     def __setitem__(self, name: str, spec: ToolSpec) -> None:
         self.registered[name] = spec
+        self.tokened.discard(name)
 
     def __delitem__(self, name: str) -> None:
         del self.registered[name]
+        self.tokened.discard(name)
 
     def __iter__(self) -> Iterator[str]:
         catalog.load_all()
@@ -148,8 +159,17 @@ class ToolRegistry(MutableMapping[str, ToolSpec]):
         in :data:`~proactive_bench.env.catalog.GROUP_MODULES` order (:func:`~proactive_bench.env.catalog.module_rank`).
         """
         catalog.load_group(group)
-        members = [spec for spec in self.registered.values() if spec.group == group]
+        members = [self._as_read(name, spec) for name, spec in self.registered.items() if spec.group == group]
         return sorted(members, key=lambda spec: catalog.module_rank(group, spec.func.__module__))
+
+    def take_token(self, name: str) -> None:
+        """Read the registered tool ``name`` with an optional ``access_token`` when its group takes tokens (not its login)."""
+        spec = self.registered[name]
+        if spec.group in TOKEN_GROUPS and name != f"{spec.group}__login" and "access_token" not in spec.args_model.model_fields:
+            self.tokened.add(name)
+
+    def _as_read(self, name: str, spec: ToolSpec) -> ToolSpec:
+        return _with_token(spec) if name in self.tokened else spec
 
 
 REGISTRY = ToolRegistry()
@@ -179,7 +199,8 @@ def register_tool(name: str, group: str) -> Callable[[Callable[..., Any]], Calla
         if name in REGISTRY.registered:
             raise ValueError(f"tool {name} registered twice")
         description = inspect.cleandoc(fn.__doc__ or name)
-        REGISTRY[name] = _with_token(ToolSpec(name, description, args_model, fn, group))
+        REGISTRY[name] = ToolSpec(name, description, args_model, fn, group)
+        REGISTRY.take_token(name)
         return fn
 
     return decorate
@@ -188,14 +209,14 @@ def register_tool(name: str, group: str) -> Callable[[Callable[..., Any]], Calla
 def take_tokens(group: str) -> None:
     """Every tool of ``group`` but ``<group>__login``, registered or to come, takes an optional ``access_token`` (login apps)."""
     TOKEN_GROUPS.add(group)
-    for name, spec in list(REGISTRY.registered.items()):
-        REGISTRY[name] = _with_token(spec)
+    for name in list(REGISTRY.registered):
+        REGISTRY.take_token(name)
 
 
+@functools.cache
 def _with_token(tool: ToolSpec) -> ToolSpec:
-    """The tool with an optional ``access_token`` argument, as π-Bench-style agents pass it, when its group takes tokens."""
-    if tool.group not in TOKEN_GROUPS or tool.name == f"{tool.group}__login" or "access_token" in tool.args_model.model_fields:
-        return tool
+    """The tool with an optional ``access_token`` argument, as π-Bench-style agents pass it: made once, when first read
+    (a pydantic model per tool, for every login app's tools at import, cost a run 80 ms of CPU)."""
     model = create_model(
         tool.args_model.__name__,
         __base__=tool.args_model,

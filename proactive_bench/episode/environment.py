@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeVar
 
+import proactive_bench.env as env  # VirtualClock by attribute: the clock app (its tables and tools) loads with an episode that keeps time
 import proactive_bench.llm as llm  # the package, not its names: the model clients load only for a part bound to a run's models
-from proactive_bench.env import AppStore, Memory, ToolEnv, VirtualClock, Workspace
+from proactive_bench.env import AppStore, Memory, ToolEnv, Workspace
 
 if TYPE_CHECKING:
     from proactive_bench.dataset import LoadedEpisode
@@ -23,7 +24,7 @@ def episode_env(episode: LoadedEpisode, workspace: Workspace, memory: Memory, ap
 
     Colleagues and a history index that call a model get this run's own copy on ``models`` (the run's model-call path).
     """
-    clock = VirtualClock(apps, episode.clock_rates) if episode.clock_rates is not None else None
+    clock = env.VirtualClock(apps, episode.clock_rates) if episode.clock_rates is not None else None
     return ToolEnv(
         workspace,
         memory,

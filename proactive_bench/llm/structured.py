@@ -45,7 +45,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-import json_repair
 import structlog
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable
@@ -514,7 +513,7 @@ def _parse_tolerantly(schema: type[T], text: str, cut: bool = False) -> T:
     """
     if cut and not _closes_an_object(text):
         raise _Malformed("cut at the max_tokens cap before its JSON object closed", "cut")
-    data = json_repair.loads(text)
+    data = _repaired(text)
     if isinstance(data, list):  # JSON followed by more JSON or prose: the first object
         data = next((item for item in data if isinstance(item, dict)), None)
     if not isinstance(data, dict):
@@ -526,13 +525,20 @@ def _parse_tolerantly(schema: type[T], text: str, cut: bool = False) -> T:
         raise _Malformed(_clip(f"does not match the schema: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}"), "schema") from exc
 
 
+def _repaired(text: str) -> Any:
+    """``json_repair.loads``, imported with the first answer to parse (a run whose roles call no model never loads it)."""
+    import json_repair
+
+    return json_repair.loads(text)
+
+
 def _unwrap_tool_call(data: dict[str, Any], schema: type[BaseModel]) -> Any:
     """The arguments of ``{"name": <schema>, "arguments": {...}}`` (a tool call some servers put in the text), else ``data``."""
     if data.get("name") != schema.__name__ or "name" in schema.model_fields:
         return data
     arguments = data.get("arguments", data.get("parameters"))
     if isinstance(arguments, str):
-        arguments = json_repair.loads(arguments)
+        arguments = _repaired(arguments)
     return arguments if isinstance(arguments, dict) else data
 
 

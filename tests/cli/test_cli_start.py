@@ -23,6 +23,7 @@ import yaml
 
 import proactive_bench.validation as validation
 from proactive_bench.cli import PbenchCommands
+from proactive_bench.env import catalog
 from proactive_bench.store.engine import locate, make_engine
 from proactive_bench.store.migration import HEAD, migrate, revision_of
 from proactive_bench.testing import StubServer, error_reply
@@ -227,8 +228,8 @@ EPISODE_UNNEEDED = (
 """What ``episode`` of the react agent has no use for before its first model request: the sweep machinery, the PDF
 writer and figures, the external agents' transports and SDKs (A2A, gRPC, MCP), the formula evaluator of odyssey's checkers,
 the office tools a persona session does not offer (their modules load by tool name), the other suites (their options
-come from their settings models alone), and the calendar's ICS parser (the app's tables load with every run; the parser
-with the first .ics file read or written)."""
+come from their settings models alone), and the calendar's ICS parser (the app's tables load with a run's first app use;
+the parser with the first .ics file read or written)."""
 
 
 AGENT = ("openai", "langchain_core", "langchain_openai", "langgraph", "proactive_bench.scaffolds.react")
@@ -273,9 +274,10 @@ MODEL_CLIENT = (
     "aiohttp",
     "proactive_bench.llm.http_chat",
     "proactive_bench.scaffolds.react",
+    "json_repair",
 )
-"""The model clients (the SDK, LangChain's OpenAI integration and chat-model machinery, the transport's HTTP client) and the
-agent that uses them: a run whose agent, user and judge call no model loads none (the transport it opens loads its HTTP
+"""The model clients (the SDK, LangChain's OpenAI integration and chat-model machinery, the transport's HTTP client, the
+repair of a model's broken JSON) and the agent that uses them: a run whose agent, user and judge call no model loads none (the transport it opens loads its HTTP
 client on first request; the modules that only name a chat model in annotations import it for type checking only)."""
 
 
@@ -298,6 +300,12 @@ def test_a_scripted_episode_loads_no_model_client_ray_or_other_suite(model: str,
     assert "proactive_bench.episode.runner" in loaded and "proactive_bench.llm.transport" in loaded  # it did run, on a transport
     assert unneeded_by_scripted_runs(loaded) == []
     assert not [m for m in loaded if m.split(".")[0] == "alembic"]  # its new results file is made from the head schema
+    assert not loaded & UNTOUCHED_APPS, sorted(loaded & UNTOUCHED_APPS)  # its sessions touch no app: no app's tables are made
+
+
+UNTOUCHED_APPS = {f"proactive_bench.env.{m}" for m in catalog.TABLE_MODULES}
+"""The apps, none of which the mini episode's sessions use: their database is made at first use, with every app's tables
+(~0.3 s of CPU a start when every run made it); the chat and clock apps load with an episode that has colleagues or keeps time."""
 
 
 WORKER_MODULES = """

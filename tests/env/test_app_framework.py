@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -28,7 +30,7 @@ from proactive_bench.env.toolbox import (
     resolve_tool_names,
 )
 from proactive_bench.env.workspace import Workspace
-from tests.helpers.paths import DATA
+from tests.helpers.paths import DATA, REPO
 
 
 class FwtestAccount(AppModel, table=True):
@@ -81,6 +83,40 @@ def test_app_tools_advertise_the_optional_token() -> None:
     (spec,) = [s for s in resolve_tool_names(["fwtest"]) if s.name == "fwtest__echo"]
     schema = spec.json_schema()
     assert "access_token" in schema["properties"] and schema["required"] == ["text"]
+
+
+def test_a_login_app_s_tool_gets_its_token_argument_when_first_read() -> None:
+    """Registering a login app's tools makes no model; reading one makes its ``access_token`` variant, once (the same spec
+    again after). A tool registered again under its name is read as registered until its group takes tokens again."""
+    code = (
+        "from proactive_bench.env import REGISTRY, catalog, toolbox\n"
+        "catalog.load_all()\n"
+        "assert toolbox._with_token.cache_info().currsize == 0, toolbox._with_token.cache_info()\n"
+        "spec = REGISTRY['gmail__send_email']\n"
+        "assert 'access_token' in spec.args_model.model_fields and REGISTRY['gmail__send_email'] is spec\n"
+        "assert 'access_token' not in REGISTRY['gmail__login'].args_model.model_fields\n"
+        "REGISTRY['gmail__send_email'] = REGISTRY.registered['gmail__send_email']\n"
+        "assert 'access_token' not in REGISTRY['gmail__send_email'].args_model.model_fields\n"
+        "toolbox.take_tokens('gmail')\n"
+        "assert REGISTRY['gmail__send_email'] is spec\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+def test_restoring_no_rows_into_a_new_store_makes_no_database_nor_loads_an_app() -> None:
+    """A resumed run whose sessions touched no app restores an empty snapshot: the store stays unmade (it is empty either
+    way); rows restored into a new store are there."""
+    code = (
+        "import sys\nfrom proactive_bench.env import AppStore\n"
+        "store = AppStore()\nstore.restore({'gmail_email': []})\n"
+        "assert store.snapshot() == {} and 'proactive_bench.env.apps.gmail' not in sys.modules\n"
+        "store.restore({'app_login': [{'app': 'gmail', 'account': 'me', 'access_token': 't-1'}]})\n"
+        "assert store.snapshot() == {'app_login': [{'app': 'gmail', 'account': 'me', 'access_token': 't-1'}]}, store.snapshot()\n"
+        "assert store.require_login('gmail') == 'me' and 'proactive_bench.env.apps.gmail' in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
 
 
 def test_state_survives_a_new_toolbox_and_restores(box: ToolBox, tmp_path: Path) -> None:

@@ -62,9 +62,22 @@ def test_an_unknown_name_is_still_unknown_and_a_plug_in_s_tool_is_found() -> Non
 
 
 def test_every_app_table_exists_whichever_tools_were_looked_up() -> None:
-    code = "from proactive_bench.env import AppStore\nprint(len(AppStore().snapshot()))"
+    """An app database, made at the store's first use, holds every app's tables; an untouched store loads no app (its
+    snapshot is empty, as its database would be: a run whose sessions touch no app pays for none)."""
+    code = (
+        "from proactive_bench.env import AppStore\nstore = AppStore()\nassert store.snapshot() == {}\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+        "with store.db() as db:\n"
+        "    print(json.dumps(sorted(row[0] for row in db.connection().exec_driver_sql('SELECT name FROM sqlite_master'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", f"import json, sys\n{code}"], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
+    untouched, tables = (set(json.loads(line)) for line in done.stdout.splitlines()[-2:])
+    table_modules = {f"proactive_bench.env.{m}" for m in catalog.TABLE_MODULES}
+    assert not untouched & table_modules, sorted(untouched & table_modules)
+    assert {"gmail_email", "general_scheduled_task", "todoist_task", "amazon_order", "spotify_song"} <= tables
     loaded = loaded_after(code)
-    assert {f"proactive_bench.env.{m}" for m in catalog.TABLE_MODULES} <= loaded
+    assert table_modules <= loaded
     assert {"gmail_email", "general_scheduled_task", "todoist_task"} <= set(app_tables())
     assert [spec.name for spec in resolve_tool_names(["clock"])] == ["clock__now", "clock__wait_until"]
 

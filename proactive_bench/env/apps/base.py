@@ -207,7 +207,9 @@ class AppStore:
     Episode runs keep it in memory (it is scratch state: each session end
     snapshots it into the results store, and a resumed run restores it from
     there); a file lets tests and tools reopen the same state. An in-memory
-    database is made at its first use (a run whose sessions touch no app makes none).
+    database is made at its first use, with every app's tables (seeds and
+    snapshots name any), whose modules load then: a run whose sessions touch no
+    app makes none and loads no app (a third of a scripted mini episode's CPU).
     """
 
     path: Path | None = None
@@ -222,7 +224,6 @@ class AppStore:
     """The seeded database an in-memory store starts from (:meth:`seeded`), else the empty one."""
 
     def __post_init__(self) -> None:
-        catalog.load_app_tables()  # every app's tables, whichever tools the run offers: seeds and snapshots name any
         if self.path is not None:
             self._open()  # the file is made (or its new tables added) now
 
@@ -235,14 +236,17 @@ class AppStore:
     def seeded(cls, directory: Path) -> AppStore:
         """A new in-memory store holding the rows :meth:`seed_from` loads from ``directory``: seeded once per process and
         seed (its files' names and bytes, and the app tables), then copied in, as the empty database is (every run of an
-        episode starts from the same seed). SeedError as :meth:`seed_from`."""
+        episode starts from the same seed). Without seed files it is a new store: its empty database is made at first use.
+        SeedError as :meth:`seed_from`."""
         store = cls()
-        store._image = _seeded_image(directory)
+        if directory.is_dir() and any(directory.glob("*.yaml")):
+            store._image = _seeded_image(directory)
         return store
 
     def _open(self) -> Any:
         with self._opening:
             if self._engine is None:
+                catalog.load_app_tables()
                 opened = open_app_database(AppModel.metadata, self.path, self._image.database if self._image else None)
                 self._engine, self._memory = opened.engine, opened.memory
             return self._engine
@@ -373,7 +377,10 @@ class AppStore:
         return out
 
     def restore(self, snapshot: dict[str, list[dict[str, Any]]]) -> None:
-        """Replace all app state with a snapshot's."""
+        """Replace all app state with a snapshot's. A snapshot without rows leaves a new in-memory store as it is: its
+        database, made at first use, is empty already (a resumed run whose sessions touched no app loads no app)."""
+        if self.path is None and self._image is None and self._engine is None and not any(snapshot.values()):
+            return
         tables = app_tables()
         with self.db() as db:
             for table in reversed(AppModel.metadata.sorted_tables):
@@ -433,6 +440,7 @@ def _seeded_image(directory: Path) -> SeededImage:
     """The database :meth:`AppStore.seed_from` makes of ``directory``'s seed files, seeded once per process, app tables
     and seed content (the last few kept; runs in threads of one process seed one at a time)."""
     files = tuple((path.name, path.read_bytes()) for path in sorted(directory.glob("*.yaml"))) if directory.is_dir() else ()
+    catalog.load_app_tables()
     key = (tuple(sorted(AppModel.metadata.tables)), files)
     with _SEEDING:
         if key not in _SEEDED_IMAGES:
