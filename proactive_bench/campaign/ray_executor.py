@@ -289,7 +289,7 @@ class RaySweep:
         self.limits: Any = None
         self.runners: list[Any] = []
         self.per_runner = 1
-        """Runs one runner runs at once (its ``max_concurrency``): ``concurrency`` shared among the runners."""
+        """How many runs a runner runs at once (its ``max_concurrency``): ``concurrency`` shared among the runners."""
 
     def start(self) -> None:
         """Join the cluster at ``config.ray_address`` (none: start a local one, shut down at the end) and start the runners
@@ -411,11 +411,14 @@ class RaySweep:
                 self.ray.kill(actor, no_restart=True)
 
     def _settle(self) -> None:
-        """Add what the runners spent to the driver's budget; leave the cluster if this driver started it."""
+        """Add what the runners spent to the driver's budget; end the runners, so that their CPUs are free at once (one
+        still waiting for a CPU would take it), and leave the cluster if this driver started it."""
         try:
             if self.limits is not None:
                 self.budget.add(float(self.ray.get(self.limits.spent.remote())) - self.budget.spent_usd)
         finally:
+            for actor in self.runners:
+                self.ray.kill(actor, no_restart=True)
             if self.started_cluster:
                 self.ray.shutdown()
 

@@ -224,6 +224,10 @@ def test_a_sweep_runs_on_the_runners_it_gets_when_another_holds_cluster_cpus(clu
     assert [r["status"] for r in out["runs"]] == ["finished"] * 2
     rows = session_rows(postgres_url)
     assert sorted(rows) == sorted(set(rows)) and len(rows) == 6
+    deadline = time.monotonic() + 30  # the runner that never got a CPU does not take the one freed: the tests after need both
+    while ray.available_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert ray.available_resources().get("CPU", 0) == 2
 
 
 FINISHED = text("select count(*) from sessionrun where status in :final").bindparams(
