@@ -2,7 +2,7 @@
 
 The driver (``pbench sweep --executor ray``) holds the sweep's lease, starts
 one :class:`ClusterLimits` actor and one :class:`EpisodeRunner` actor per CPU
-of the cluster, and hands each pending run to the runner with the fewest, at
+of the cluster, and hands each pending run to the runner up with the fewest, at
 most ``concurrency`` at a time; a runner runs its runs concurrently on its own
 event loop (model calls are waits, so one process keeps many episodes going).
 The driver follows progress by reading finished sessions from the store, as
@@ -288,16 +288,31 @@ class RaySweep:
         self.started_cluster = False
         self.limits: Any = None
         self.runners: list[Any] = []
+        self.per_runner = 1
+        """How many runs a runner runs at once (its ``max_concurrency``): ``concurrency`` shared among the runners."""
 
     def start(self) -> None:
-        """Join the cluster at ``config.ray_address`` (none: start a local one, shut down at the end) and start the limits actor."""
+        """Join the cluster at ``config.ray_address`` (none: start a local one, shut down at the end) and start the runners
+        and the limits actor (they come up while the driver gets ready to follow)."""
         if not self.ray.is_initialized():
             with handlers_kept():  # Ctrl-C and SIGTERM stop the sweep cleanly (Ray's own SIGTERM handler would exit at once)
                 self.ray.init(
                     address=self.config.ray_address or "local", include_dashboard=False, logging_level="WARNING", log_to_driver=False
                 )
             self.started_cluster = True
+        self._start_runners()
         self.limits = self.ray.remote(ClusterLimits).options(num_cpus=0).remote(self.config.requests_per_second, self.budget.spent_usd)
+
+    def _start_runners(self) -> None:
+        """Start one :class:`EpisodeRunner` per CPU of the cluster (at most one per run), before the limits actor: Ray
+        starts as many worker processes at once as the node has CPUs, and the runners' are the ones the runs wait for."""
+        count = max(1, min(len(self.by_id), int(self.ray.cluster_resources().get("CPU", 1))))
+        self.per_runner = math.ceil(self.config.concurrency / count)
+        runner = self.ray.remote(EpisodeRunner).options(
+            num_cpus=1, max_restarts=RUNNER_RESTARTS, max_task_retries=RUNNER_RESTARTS, max_concurrency=self.per_runner
+        )
+        modules = run_modules(self.by_id.values())
+        self.runners = [runner.remote(self.store.location.reopen, modules) for _ in range(count)]
 
     def _ship_datasets(self) -> None:
         """Put one archive per data root the runs load from into the object store, once for every runner."""
@@ -313,24 +328,14 @@ class RaySweep:
         self.datasets = {run.id: shipped[run_spec(run).data_root] for run, _ in self.runs}
 
     def follow(self, on_event: RunHook | None = None) -> None:
-        """Hand the runs to :class:`EpisodeRunner` actors (at most ``concurrency`` at once) and report finished sessions until
+        """Hand the runs to the runners (at most ``concurrency`` at once) and report finished sessions until
         all end; then settle the budget and the sweep's status. Stopped (Ctrl-C, SIGTERM), it cancels the runs before re-raising."""
         assert isinstance(self.store.fence, Fence), "the driver holds the sweep's lease"
-        count = max(1, min(len(self.by_id), int(self.ray.cluster_resources().get("CPU", 1))))
-        runner = self.ray.remote(EpisodeRunner).options(
-            num_cpus=1,
-            max_restarts=RUNNER_RESTARTS,
-            max_task_retries=RUNNER_RESTARTS,
-            max_concurrency=math.ceil(self.config.concurrency / count),
-        )
-        modules = run_modules(self.by_id.values())
-        self.runners = [runner.remote(self.store.location.reopen, modules) for _ in range(count)]
         running: dict[Any, tuple[str, int]] = {}
         failures: list[str] = []
         try:
             with redirect_stdout(sys.stderr):  # Ray prints its notes (a worker died, ...) on stdout: that is for --json output
                 self._ship_datasets()
-                self._wait_until_up()
                 self._run_all(list(self.by_id), running, failures, StoredProgress(self.store, self.sweep, self.by_id), on_event)
         except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM
             self._stop(list(running))
@@ -346,16 +351,6 @@ class RaySweep:
             )
         finish_sweep(self.store, self.sweep)
 
-    def _wait_until_up(self) -> None:
-        """Wait until every runner and the limits actor are up before handing out runs: runners start at different
-        speeds (each imports pbench), and runs handed to a slow starter would wait while a ready one idles."""
-        try:
-            self.ray.get([actor.ready.remote() for actor in [*self.runners, self.limits]])
-        except self.ray.exceptions.RayActorError as exc:
-            raise WorkerFailed(
-                f"a runner could not start on the Ray cluster ({run_error(exc)}); continue with: pbench resume {self.sweep.id}"
-            ) from None
-
     def _run_all(
         self,
         waiting: list[str],
@@ -364,18 +359,27 @@ class RaySweep:
         progress: StoredProgress,
         on_event: RunHook | None,
     ) -> None:
-        """Keep ``concurrency`` runs going, each on the runner with the fewest, until none is left; a run's error goes to ``failures``."""
+        """Keep ``concurrency`` runs going, each on the runner up with the fewest, until none is left; a run's error goes to
+        ``failures``. A runner gets runs once it is up (its process started, pbench imported): runs handed to a slow
+        starter would wait while a ready one idles, and on a cluster shared with other sweeps a runner may wait for a CPU
+        until another sweep ends (each sweep runs on the runners it gets, so two sweeps holding one CPU each both go on)."""
         fence, config_json = self.store.fence, self.config.model_dump(mode="json")
+        starting = {actor.ready.remote(): n for n, actor in enumerate([*self.runners, self.limits])}
+        up: list[int] = []
         load = [0] * len(self.runners)
         while waiting or running:
-            while waiting and len(running) < self.config.concurrency:
-                run_id, n = waiting.pop(0), load.index(min(load))
+            while waiting and len(running) < self.config.concurrency and (free := [n for n in up if load[n] < self.per_runner]):
+                run_id, n = waiting.pop(0), min(free, key=load.__getitem__)
                 running[self.runners[n].run.remote(run_id, fence, config_json, self.limits, self.datasets[run_id])] = (run_id, n)
                 load[n] += 1
-            ready, _ = self.ray.wait(list(running), num_returns=1, timeout=POLL_S)
+            followed = [*starting, *running]
+            ready, _ = self.ray.wait(followed, num_returns=1, timeout=POLL_S)
             if ready:
-                ready, _ = self.ray.wait(list(running), num_returns=len(running), timeout=0)
+                ready, _ = self.ray.wait(followed, num_returns=len(followed), timeout=0)
             for ref in ready:
+                if ref in starting:
+                    up.extend(self._started(starting.pop(ref), ref))
+                    continue
                 run_id, n = running.pop(ref)
                 load[n] -= 1
                 try:
@@ -384,6 +388,17 @@ class RaySweep:
                     failures.append(f"run {run_id}: {run_error(exc)}")
                     log.error("ray_run_failed", run=run_id, error=run_error(exc))
             progress.report(on_event)
+
+    def _started(self, n: int, ready: Any) -> list[int]:
+        """``[n]`` once runner ``n`` answered ``ready`` (none for the limits actor, numbered after the runners); WorkerFailed
+        if the actor could not start."""
+        try:
+            self.ray.get(ready)
+        except self.ray.exceptions.RayActorError as exc:
+            raise WorkerFailed(
+                f"a runner could not start on the Ray cluster ({run_error(exc)}); continue with: pbench resume {self.sweep.id}"
+            ) from None
+        return [n] if n < len(self.runners) else []
 
     def _stop(self, running: list[Any]) -> None:
         """Cancel the running runs (each stops where it is; saved sessions stay); kill the runners if some are left after STOP_GRACE_S."""
@@ -396,11 +411,14 @@ class RaySweep:
                 self.ray.kill(actor, no_restart=True)
 
     def _settle(self) -> None:
-        """Add what the runners spent to the driver's budget; leave the cluster if this driver started it."""
+        """Add what the runners spent to the driver's budget; end the runners, so that their CPUs are free at once (one
+        still waiting for a CPU would take it), and leave the cluster if this driver started it."""
         try:
             if self.limits is not None:
                 self.budget.add(float(self.ray.get(self.limits.spent.remote())) - self.budget.spent_usd)
         finally:
+            for actor in self.runners:
+                self.ray.kill(actor, no_restart=True)
             if self.started_cluster:
                 self.ray.shutdown()
 

@@ -196,6 +196,40 @@ def test_a_worker_killed_mid_episode_is_retried_and_resumes_after_its_saved_sess
     assert out["main"][0]["proc"]["mean"] == 1.0
 
 
+class CpuHolder:
+    """Another sweep's runner, as the cluster sees it: one CPU taken for as long as it lives."""
+
+    def ready(self) -> bool:
+        return True
+
+
+def test_a_sweep_runs_on_the_runners_it_gets_when_another_holds_cluster_cpus(cluster: str, postgres_url: str) -> None:
+    holder = ray.remote(CpuHolder).options(num_cpus=1).remote()
+    ray.get(holder.ready.remote())  # one of the cluster's two CPUs taken: the sweep's second runner waits for it
+    released = threading.Event()
+
+    def release_after_deadline() -> None:  # a driver waiting for every runner would wait for good: end its wait, and fail
+        if not released.wait(120):
+            ray.kill(holder)
+
+    watchdog = threading.Thread(target=release_after_deadline)
+    watchdog.start()
+    try:
+        out = sweep("--models", "scripted:reference", "--runs", "2", "--executor", "ray", "--db", postgres_url)
+        assert ray.get(holder.ready.remote())  # still holding its CPU: the sweep ran on the one runner it got
+    finally:
+        released.set()
+        watchdog.join()
+        ray.kill(holder)
+    assert [r["status"] for r in out["runs"]] == ["finished"] * 2
+    rows = session_rows(postgres_url)
+    assert sorted(rows) == sorted(set(rows)) and len(rows) == 6
+    deadline = time.monotonic() + 30  # the runner that never got a CPU does not take the one freed: the tests after need both
+    while ray.available_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert ray.available_resources().get("CPU", 0) == 2
+
+
 FINISHED = text("select count(*) from sessionrun where status in :final").bindparams(
     bindparam("final", [str(outcome) for outcome in FINAL_OUTCOMES], expanding=True)
 )
