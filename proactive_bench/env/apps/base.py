@@ -91,15 +91,22 @@ def now(db: Session) -> datetime:
 @contextmanager
 def logged_in(env: ToolEnv, app: str) -> Iterator[tuple[Session, Any]]:
     """A transaction and the app's logged-in account (ToolError when nobody is logged in or it is gone)."""
-    apps = env.require_apps()
-    login = apps.require_login(app)
     find = APPS[app].find_account
     assert find is not None, f"app {app} has logins but no find_account"
-    with apps.db() as db:
+    with env.require_apps().db() as db:  # one transaction: the login and the account, as the tool's work sees them
+        login = _logged_in_account(db, app)
         account = find(db, login)
         if account is None:
             raise ToolError(f"the logged-in {app} account {login} no longer exists; log in again")
         yield db, account
+
+
+def _logged_in_account(db: Session, app: str) -> str:
+    """The logged-in account of an app, or a ToolError telling the agent to log in."""
+    login = db.get(AppLogin, app)
+    if login is None:
+        raise ToolError(f"not logged in to {app}; call {app}__login first")
+    return login.account
 
 
 def get_row(db: Session, model: type[T], row_id: Any, what: str) -> T:
@@ -265,10 +272,7 @@ class AppStore:
     def require_login(self, app: str) -> str:
         """The logged-in account of an app, or a ToolError telling the agent to log in."""
         with self.db() as db:
-            login = db.get(AppLogin, app)
-        if login is None:
-            raise ToolError(f"not logged in to {app}; call {app}__login first")
-        return login.account
+            return _logged_in_account(db, app)
 
     def login(self, app: str, account: str) -> str:
         """Log an account in and return its access token (deterministic, like every id here)."""
