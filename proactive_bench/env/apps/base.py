@@ -27,7 +27,7 @@ from pydantic import BaseModel, NaiveDatetime, ValidationError
 from sqlalchemy import JSON, Column, ForeignKey
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import registry
-from sqlmodel import Field, Session, SQLModel, delete, select
+from sqlmodel import Field, Session, SQLModel, col, delete, insert, select, update
 
 from proactive_bench.env import catalog
 from proactive_bench.env.toolbox import (
@@ -77,6 +77,11 @@ class AppClock(AppModel, table=True):
 
 
 DEFAULT_NOW = datetime(2026, 3, 2, 9, 0, 0)
+SET_NOW = update(AppClock).where(col(AppClock.id) == 1)
+FIRST_NOW = insert(AppClock).values(id=1)
+"""The time written to the ``app_clock`` row, or its first row made (the new time is the statement's parameter ``now``).
+Built once: SQLAlchemy works out a statement's cache key once per statement object, and statements built anew at each
+write cost it that work every time."""
 EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 """What the apps accept as an e-mail address: something@domain.tld, no spaces."""
 T = TypeVar("T", bound=AppModel)
@@ -91,15 +96,22 @@ def now(db: Session) -> datetime:
 @contextmanager
 def logged_in(env: ToolEnv, app: str) -> Iterator[tuple[Session, Any]]:
     """A transaction and the app's logged-in account (ToolError when nobody is logged in or it is gone)."""
-    apps = env.require_apps()
-    login = apps.require_login(app)
     find = APPS[app].find_account
     assert find is not None, f"app {app} has logins but no find_account"
-    with apps.db() as db:
+    with env.require_apps().db() as db:  # one transaction: the login and the account, as the tool's work sees them
+        login = _logged_in_account(db, app)
         account = find(db, login)
         if account is None:
             raise ToolError(f"the logged-in {app} account {login} no longer exists; log in again")
         yield db, account
+
+
+def _logged_in_account(db: Session, app: str) -> str:
+    """The logged-in account of an app, or a ToolError telling the agent to log in."""
+    login = db.get(AppLogin, app)
+    if login is None:
+        raise ToolError(f"not logged in to {app}; call {app}__login first")
+    return login.account
 
 
 def get_row(db: Session, model: type[T], row_id: Any, what: str) -> T:
@@ -218,8 +230,6 @@ class AppStore:
     _opening: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
     _snapshot: tuple[int, dict[str, list[dict[str, Any]]]] | None = field(default=None, init=False, repr=False)
     _tables: tuple[int, dict[str, list[dict[str, Any]]]] = field(default=(-1, {}), init=False, repr=False)
-    _dumped: dict[str, tuple[list[tuple[Any, ...]], list[dict[str, Any]]]] = field(default_factory=dict, init=False, repr=False)
-    """Per table, the values of its rows as SQLite last gave them and their ``model_dump`` (see :meth:`_table_rows`)."""
     _image: SeededImage | None = field(default=None, init=False, repr=False)
     """The seeded database an in-memory store starts from (:meth:`seeded`), else the empty one."""
 
@@ -269,10 +279,7 @@ class AppStore:
     def require_login(self, app: str) -> str:
         """The logged-in account of an app, or a ToolError telling the agent to log in."""
         with self.db() as db:
-            login = db.get(AppLogin, app)
-        if login is None:
-            raise ToolError(f"not logged in to {app}; call {app}__login first")
-        return login.account
+            return _logged_in_account(db, app)
 
     def login(self, app: str, account: str) -> str:
         """Log an account in and return its access token (deterministic, like every id here)."""
@@ -349,9 +356,12 @@ class AppStore:
                 raise SeedError(f"{where}: refers to a row of {parent} that no seed file holds")
 
     def set_clock(self, moment: datetime) -> None:
-        """Move the apps' simulated time (a session's start, for instance)."""
+        """Move the apps' simulated time (a session's start, for instance): the ``app_clock`` row written or made, in SQL
+        statements (a merge of an ORM object read the row first, at several times the cost)."""
         with self.db() as db:
-            db.merge(AppClock(id=1, now=moment.replace(tzinfo=None)))
+            connection = db.connection()
+            if connection.execute(SET_NOW, {"now": moment.replace(tzinfo=None)}).rowcount == 0:
+                connection.execute(FIRST_NOW, {"now": moment.replace(tzinfo=None)})
 
     def snapshot(self) -> dict[str, list[dict[str, Any]]]:
         """Every table's rows as JSON-ready dicts, keyed by table name.
@@ -413,14 +423,21 @@ class AppStore:
 
     def _table_rows(self, db: Session, name: str, model: type[AppModel]) -> list[dict[str, Any]]:
         """A table's rows as ``model_dump(mode="json")`` dicts, the caller's own. Dumped again only when the values SQLite
-        gives for the table differ from those it gave the last time (equal values dump to equal rows): a session changes a
-        few tables, and a snapshot reads them all, through ORM objects and pydantic at five times the cost of the values."""
+        gives for the table differ from those it gave the last time in this process, in this store or another (equal values
+        of one model dump to equal rows): a session changes a few tables, and a snapshot reads them all, through ORM objects
+        and pydantic at five times the cost of the values; the stores a scenario's modes play on hold the same tables
+        mostly."""
         values = [tuple(row) for row in db.connection().exec_driver_sql(f'SELECT * FROM "{name}"')]
-        known = self._dumped.get(name)
-        if known is None or known[0] != values:
-            known = values, [row.model_dump(mode="json") for row in db.exec(select(model)).all()]
-            self._dumped[name] = known
-        return _copied(known[1])
+        known = _DUMPED.get(name)
+        if known is None or known[0] is not model or known[1] != values:
+            known = model, values, [row.model_dump(mode="json") for row in db.exec(select(model)).all()]
+            _DUMPED[name] = known
+        return _copied(known[2])
+
+
+_DUMPED: dict[str, tuple[type[AppModel], list[tuple[Any, ...]], list[dict[str, Any]]]] = {}
+"""Per table name, the model, the values of its rows as SQLite last gave them in this process and their ``model_dump``
+(see :meth:`AppStore._table_rows`): one entry per table, replaced whole (threads may share it)."""
 
 
 @dataclass(frozen=True)

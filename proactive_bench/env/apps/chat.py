@@ -24,9 +24,10 @@ from inspect import isawaitable
 from typing import Annotated, Literal, Protocol
 
 from pydantic import BaseModel, Field as Arg, NaiveDatetime, StringConstraints
-from sqlmodel import Field, Session, col, select
+from sqlalchemy import Connection, bindparam
+from sqlmodel import Field, Session, col, insert, select
 
-from proactive_bench.env.apps.base import AppModel, AppSpec, NoArgs, json_list, now, register_app
+from proactive_bench.env.apps.base import DEFAULT_NOW, AppClock, AppModel, AppSpec, NoArgs, json_list, register_app
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 APP = "chat"
@@ -98,12 +99,20 @@ class HistoryArgs(BaseModel):
     with_: str = Arg(alias="with", description="The colleague's handle.")
 
 
+_HANDLES = select(col(ChatContact.handle)).order_by(col(ChatContact.handle))
+
+
 def _contact(db: Session, handle: str) -> ChatContact:
     contact = db.get(ChatContact, handle.strip().lower())
     if contact is None:
-        known = ", ".join(c.handle for c in db.exec(select(ChatContact).order_by(ChatContact.handle)).all()) or "none"
-        raise ToolError(f"no colleague with handle {handle!r}; known: {known}")
+        raise _no_colleague(db.connection(), handle)
     return contact
+
+
+def _no_colleague(connection: Connection, handle: str) -> ToolError:
+    """The error for a handle no colleague has, naming the known ones."""
+    known = ", ".join(connection.execute(_HANDLES).scalars()) or "none"
+    return ToolError(f"no colleague with handle {handle!r}; known: {known}")
 
 
 def _thread(db: Session, handle: str) -> list[ChatMessage]:
@@ -118,30 +127,53 @@ def list_contacts(env: ToolEnv, args: NoArgs) -> list[dict[str, str]]:
         return [{"handle": c.handle, "name": c.name, "role": c.role, "department": c.department} for c in rows]
 
 
+_SEND_CONTEXT = select(
+    select(col(ChatContact.handle)).where(col(ChatContact.handle) == bindparam("handle")).scalar_subquery(),
+    select(col(AppClock.now)).where(col(AppClock.id) == 1).scalar_subquery(),
+)
+"""The colleague's handle (None: no such colleague) and the stored time (None before the clock is set)."""
+_THREAD_LINES = (
+    select(col(ChatMessage.direction), col(ChatMessage.text), col(ChatMessage.released))
+    .where(col(ChatMessage.contact) == bindparam("handle"))
+    .order_by(col(ChatMessage.id))
+)
+_ADD_MESSAGES = insert(ChatMessage)
+"""Built once (a statement's cache key is worked out once per statement object, as the clock's are)."""
+
+
+def _sending(connection: Connection, to: str) -> tuple[str, datetime, list[ChatLine]]:
+    """The colleague's handle, the time and the thread so far, in SQL statements on a connection (a message per call of
+    a played scenario's every mode: the ORM's session, identity map and unit of work were most of a message's CPU); the
+    rows read and written are those of the ORM's ``_contact``, ``now`` and ``_thread``."""
+    handle, stored = connection.execute(_SEND_CONTEXT, {"handle": to.strip().lower()}).one()
+    if handle is None:
+        raise _no_colleague(connection, to)
+    lines = connection.execute(_THREAD_LINES, {"handle": handle}).all()
+    earlier = [ChatLine("out" if d == "out" else "in", text, tuple(released)) for d, text, released in lines]
+    return handle, DEFAULT_NOW if stored is None else stored, earlier
+
+
 @register_tool("chat__send_message", group=APP)
 async def send_message(env: ToolEnv, args: SendArgs) -> dict[str, str]:
     """Send a colleague a direct message; returns their reply (empty when nobody answers)."""
     apps = env.require_apps()
     with apps.db() as db:
-        contact = _contact(db, args.to)
-        handle, moment = contact.handle, now(db)
-        earlier = [ChatLine("out" if m.direction == "out" else "in", m.text, tuple(m.released)) for m in _thread(db, handle)]
+        handle, moment, earlier = _sending(db.connection(), args.to)
     answer = None
     if env.colleagues is not None:
         given = env.colleagues.reply(handle, args.text, earlier, moment)
         answer = await given if isawaitable(given) else given
+    sent = {"contact": handle, "direction": "out", "text": args.text, "sent_at": moment, "released": [], "decided_by": ""}
+    if answer is None:
+        with apps.db() as db:
+            db.connection().execute(_ADD_MESSAGES, [sent])
+        return {"reply": "", "at": moment.isoformat(timespec="minutes")}
+    decided_by = f"{answer.decided_by} failed: {answer.failure}" if answer.failure else answer.decided_by
+    reply = {**sent, "direction": "in", "text": answer.text, "released": list(answer.released), "decided_by": decided_by}
     with apps.db() as db:
-        db.add(ChatMessage(contact=handle, direction="out", text=args.text, sent_at=moment))
-        if answer is None:
-            return {"reply": "", "at": moment.isoformat(timespec="minutes")}
-        decided_by = f"{answer.decided_by} failed: {answer.failure}" if answer.failure else answer.decided_by
-        db.add(
-            ChatMessage(
-                contact=handle, direction="in", text=answer.text, sent_at=moment, released=list(answer.released), decided_by=decided_by
-            )
-        )
-    sent = {"reply": answer.text, "at": moment.isoformat(timespec="minutes")}
-    return sent | ({"failure": answer.failure} if answer.failure else {})
+        db.connection().execute(_ADD_MESSAGES, [sent, reply])
+    result = {"reply": answer.text, "at": moment.isoformat(timespec="minutes")}
+    return result | ({"failure": answer.failure} if answer.failure else {})
 
 
 @register_tool("chat__read_history", group=APP)

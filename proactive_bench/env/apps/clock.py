@@ -17,9 +17,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field as Arg, NaiveDatetime
 from sqlalchemy import Connection
-from sqlmodel import Field, col, func, insert, select, update
+from sqlmodel import Field, col, func, select, update
 
-from proactive_bench.env.apps.base import DEFAULT_NOW, AppClock, AppModel, AppSpec, AppStore, NoArgs, now, register_app
+from proactive_bench.env.apps.base import DEFAULT_NOW, FIRST_NOW, SET_NOW, AppClock, AppModel, AppSpec, AppStore, NoArgs, now, register_app
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 APP = "clock"
@@ -55,10 +55,6 @@ _NOW_AND_NEXT_DUE = select(
     select(func.min(ClockNotice.at)).where(col(ClockNotice.delivered).is_(False)).scalar_subquery(),
 )
 """The stored time (None before the clock is set) and the earliest undelivered notice's time (None: none left)."""
-_SET_NOW = update(AppClock).where(col(AppClock.id) == 1)
-_FIRST_NOW = insert(AppClock).values(id=1)
-"""The time written (the new time is the statement's parameter ``now``). Built once: SQLAlchemy works out a statement's
-cache key once per statement object, and a tick's statements built anew cost it that work on every tick."""
 
 
 def _advance(connection: Connection, to: Callable[[datetime], datetime]) -> tuple[datetime, list[str]]:
@@ -71,7 +67,7 @@ def _advance(connection: Connection, to: Callable[[datetime], datetime]) -> tupl
     current = DEFAULT_NOW if stored is None else stored
     moment = to(current)
     if moment > current:
-        connection.execute(_SET_NOW if stored is not None else _FIRST_NOW, {"now": moment})
+        connection.execute(SET_NOW if stored is not None else FIRST_NOW, {"now": moment})
         current = moment
     if next_due is None or next_due > current:
         return current, []

@@ -237,15 +237,16 @@ def _same_value(actual: Any, expected: Any, tolerance: float) -> bool:
 
 
 class _Sheet:
-    """One worksheet opened twice: formulas as written, and the values Excel cached (None when never computed)."""
+    """One worksheet: formulas as written, and (opened again when a formula is read) the values Excel cached (None when never computed)."""
 
     def __init__(self, ws: Workspace, path: str, sheet: str | None) -> None:
         if not _regular_file(ws, path):
             raise FileNotFoundError(path)
         real = self.real = ws.resolve(path)
         self._compiler: ExcelCompiler | None = None
+        self._content = real.read_bytes()
         try:
-            self.formulas_book, self.values_book = _books(real.read_bytes())
+            self.formulas_book = _book(self._content, values=False)
         except Exception as exc:  # openpyxl raises many types for a file that is not a workbook
             raise _NotAWorkbook(str(exc)) from exc
         names = self.formulas_book.sheetnames
@@ -259,7 +260,7 @@ class _Sheet:
         raw = self.formulas_book[self.name][coordinate].value
         if not (isinstance(raw, str) and raw.startswith("=")):
             return raw
-        cached = self.values_book[self.name][coordinate].value
+        cached = _book(self._content, values=True)[self.name][coordinate].value  # parsed when a formula is first read
         if cached is not None:
             return cached
         return self._evaluated(coordinate)
@@ -286,12 +287,12 @@ class _Sheet:
         return raw if isinstance(raw, str) and raw.startswith("=") else None
 
 
-@lru_cache(maxsize=8)
-def _books(content: bytes) -> tuple[Any, Any]:
-    """A workbook's formulas and cached values, parsed once per content of the file: a checklist checks one
-    spreadsheet several times and every baseline's untouched copy is the same file. Only read: a cell looked up that was
-    never written reads None however often it is looked up."""
-    return load_workbook(io.BytesIO(content), data_only=False), load_workbook(io.BytesIO(content), data_only=True)
+@lru_cache(maxsize=16)
+def _book(content: bytes, values: bool) -> Any:
+    """A workbook's formulas, or (``values``) the values a spreadsheet program cached, parsed once per content of the
+    file: a checklist checks one spreadsheet several times and every baseline's untouched copy is the same file. Only
+    read: a cell looked up that was never written reads None however often it is looked up."""
+    return load_workbook(io.BytesIO(content), data_only=values)
 
 
 class _NotAWorkbook(Exception):

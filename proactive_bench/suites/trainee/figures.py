@@ -19,7 +19,6 @@ again from a stored run (its tool calls and final app snapshot).
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ from pydantic import BaseModel
 
 from proactive_bench.data_model import Evidence
 from proactive_bench.dataset import ChecklistItem, evaluate
-from proactive_bench.env import AppStore, Memory, ToolRecord, Workspace
+from proactive_bench.env import AppStore, Memory, ToolRecord, Workspace, scratch_directory
 from proactive_bench.suites.trainee.compose import ScenarioDay
 
 CHAT_TABLE = "chat_message"
@@ -119,7 +118,7 @@ def day_figures(day: ScenarioDay, verdicts: dict[str, bool], records: list[ToolR
     sent = [row for row in chat if row["direction"] == "out" and any(row["contact"] == n.handle for n in day.npcs)]
     guessable = guesses = 0
     obtained = obtained_at(day, records, chat)
-    with tempfile.TemporaryDirectory() as scratch:
+    with scratch_directory("pbench-trainee-figures-") as scratch:  # in memory where possible
         workspace = Workspace(Path(scratch))
         for task in day.tasks:
             for checkpoint in task.draft.checkpoints:

@@ -29,6 +29,7 @@ from proactive_bench.env import (
     AppStore,
     ClockRates,
     Memory,
+    SteadyWorkspace,
     ToolBox,
     ToolEnv,
     VirtualClock,
@@ -154,7 +155,8 @@ def _play(scenario: Scenario, mode: str, rates: ClockRates, plan: _Plan, root: P
                 box.call("chat__send_message", {"to": npc.handle, "text": text})
         for tool, args in _steps(steps, mode):
             box.call(tool, args)
-        evidence = Evidence([], box.records, workspace, env.memory, no_python, apps=apps, apps_at_start=at_start)
+        seen = SteadyWorkspace(workspace)  # the day's end, walked once for its whole checklist
+        evidence = Evidence([], box.records, seen, env.memory, no_python, apps=apps, apps_at_start=at_start)
         verdicts = {item.id: evaluate(item.check, evidence) for item in session.checklist if item.check is not None}
         failed = tuple(f"{r.tool_name}: {r.result.get('error')}" for r in box.records if not r.ok)
         played.append(PlayedDay(verdicts, day_figures(day, verdicts, box.records, apps), len(box.records), failed))

@@ -14,7 +14,8 @@ from __future__ import annotations
 import io
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import wraps
 from typing import TYPE_CHECKING, ParamSpec
 
@@ -54,6 +55,25 @@ def forget_pictures() -> None:
     """Drop every kept picture: the next of each is drawn anew (a test that a picture is drawn the same way again)."""
     with _KEEPING:
         _KEPT.clear()
+
+
+@contextmanager
+def pictures_forgotten() -> Iterator[None]:
+    """Within the block every picture is drawn anew (none kept before is used); after it, the pictures kept before are kept
+    again: a test that a picture is drawn the same way again, without every other kept picture drawn anew after it."""
+    with _KEEPING:
+        before = OrderedDict(_KEPT)
+        _KEPT.clear()
+    try:
+        yield
+    finally:
+        with _KEEPING:
+            drawn = OrderedDict(_KEPT)
+            _KEPT.clear()
+            _KEPT.update(before)
+            _KEPT.update(drawn)  # the latest used last
+            while len(_KEPT) > PICTURES_KEPT:
+                _KEPT.popitem(last=False)
 
 
 def _png(figure: Figure) -> bytes:

@@ -24,7 +24,7 @@ from proactive_bench.suites.trainee.day_plan import oracle_steps
 from proactive_bench.suites.trainee.figures import obtained_at
 from proactive_bench.suites.trainee.loading import WEB, TraineeSettings, feedback_note, load_scenario, materialize, page_file
 from proactive_bench.suites.trainee.model import DOMAINS, Npc
-from proactive_bench.suites.trainee.pictures import bar_chart, forget_pictures
+from proactive_bench.suites.trainee.pictures import bar_chart, forget_pictures, pictures_forgotten
 from proactive_bench.suites.trainee.validity import scenario_problems
 from tests.helpers.paths import DATA, REPO
 from tests.helpers.trainee_pictures import IMAGE_TEMPLATES, by_template
@@ -163,6 +163,16 @@ def test_a_picture_is_drawn_once_for_the_same_data_and_anew_for_other_data(monke
     monkeypatch.setattr("proactive_bench.suites.trainee.pictures.PICTURES_KEPT", 1)  # the least recently used is dropped
     bar_chart("Orders", ["Mon", "Tue"], [4, 5], "orders")
     assert bar_chart("Orders", ["Mon", "Tue"], [3, 5], "orders") is not again
+
+
+def test_pictures_forgotten_for_a_block_are_kept_again_after_it() -> None:
+    kept = bar_chart("Orders", ["Mon", "Tue"], [6, 7], "orders")
+    with pictures_forgotten():
+        anew = bar_chart("Orders", ["Mon", "Tue"], [6, 7], "orders")
+        assert anew is not kept and anew == kept
+        drawn = bar_chart("Orders", ["Mon", "Tue"], [8, 9], "orders")
+    assert bar_chart("Orders", ["Mon", "Tue"], [6, 7], "orders") is anew  # kept (as drawn last), not drawn a third time
+    assert bar_chart("Orders", ["Mon", "Tue"], [8, 9], "orders") is drawn
 
 
 def test_a_picture_read_as_text_is_not_looked_at_and_a_picture_that_spells_its_clue_is_found() -> None:

@@ -26,7 +26,7 @@ from proactive_bench.suites.trainee.compose import Task
 from proactive_bench.suites.trainee.day_plan import PlannedStep
 from proactive_bench.suites.trainee.model import Clue, TaskDraft
 from proactive_bench.suites.trainee.offline_play import play_modes
-from proactive_bench.suites.trainee.pictures import forget_pictures
+from proactive_bench.suites.trainee.pictures import pictures_forgotten
 from proactive_bench.suites.trainee.templates.contract_fill import CAPS
 from proactive_bench.suites.trainee.validity import baseline_problems, scenario_problems, template_problems
 from tests.helpers.trainee_pictures import by_template
@@ -46,8 +46,8 @@ def test_same_seed_same_scenario_and_seeds_vary(template: str) -> None:
         return compose_scenario(f"s{seed}-n2", templates=[template]).days[0].tasks[0].draft.model_dump()
 
     drafts = {seed: first(seed) for seed in range(1, 13)}
-    forget_pictures()
-    assert first(3) == drafts[3]  # composed again, from nothing kept (its pictures drawn anew)
+    with pictures_forgotten():  # the other templates' kept pictures are kept again after it
+        assert first(3) == drafts[3]  # composed again, from nothing kept (its pictures drawn anew)
     assert len({repr(d) for d in drafts.values()}) >= 10
 
 
