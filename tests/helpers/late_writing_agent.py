@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from proactive_bench import AgentTurn, SessionContext
-from proactive_bench.env import Workspace
+from proactive_bench import AgentTurn, SessionContext, Workspace
 
 WALKS = [0]
 """Walks of any workspace so far (the test counts them)."""
