@@ -28,7 +28,7 @@ from proactive_bench.store.engine import locate, make_engine
 from proactive_bench.store.migration import HEAD, migrate, revision_of
 from proactive_bench.testing import StubServer, error_reply
 from proactive_bench.validation import digests
-from tests.helpers.cli import loaded_run, modules_loaded, run_cli
+from tests.helpers.cli import loaded_run, modules_loaded, run_cli, run_python
 from tests.helpers.paths import MINI, REPO
 
 HEAVY = (
@@ -362,9 +362,8 @@ def test_an_agent_name_is_checked_without_loading_its_module() -> None:
         "agent = load_agent('react', ScaffoldOptions(model='openai:x', base_url='http://127.0.0.1:9/v1'));"
         "print(type(agent).__name__, 'proactive_bench.scaffolds.react' in sys.modules)"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["react", "True", "False", "False", "ReactAgent", "True"]
+    out = run_python(code)
+    assert out.split() == ["react", "True", "False", "False", "ReactAgent", "True"]
 
 
 def test_an_a2a_agent_still_loads_its_transport_when_named() -> None:
@@ -373,17 +372,15 @@ def test_an_a2a_agent_still_loads_its_transport_when_named() -> None:
         "import sys; from proactive_bench.scaffolds import ScaffoldOptions; from proactive_bench.scaffolds.external import external_agent;"
         "agent = external_agent('a2a:http://127.0.0.1:9', ScaffoldOptions(model='')); print(type(agent).__name__, 'a2a' in sys.modules)"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["A2aAgent", "True"]
+    out = run_python(code)
+    assert out.split() == ["A2aAgent", "True"]
 
 
 def test_the_tools_load_no_pdf_writer_until_one_writes_a_pdf() -> None:
     """fpdf2 (with numpy, PIL, fontTools) and matplotlib, whose font the PDFs use, cost every command that loads the tools."""
     code = "import sys, proactive_bench.env; print(sorted(m for m in sys.modules if m.split('.')[0] in ('fpdf', 'matplotlib')))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout.replace("'", '"')) == []
+    out = run_python(code)
+    assert json.loads(out.replace("'", '"')) == []
 
 
 def test_a_cached_validate_loads_no_checks_and_no_database(tmp_path: Path) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -30,7 +28,8 @@ from proactive_bench.env.toolbox import (
     resolve_tool_names,
 )
 from proactive_bench.env.workspace import Workspace
-from tests.helpers.paths import DATA, REPO
+from tests.helpers.cli import run_python
+from tests.helpers.paths import DATA
 
 
 class FwtestAccount(AppModel, table=True):
@@ -100,8 +99,7 @@ def test_a_login_app_s_tool_gets_its_token_argument_when_first_read() -> None:
         "toolbox.take_tokens('gmail')\n"
         "assert REGISTRY['gmail__send_email'] is spec\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert done.returncode == 0, done.stderr
+    run_python(code)
 
 
 def test_restoring_no_rows_into_a_new_store_makes_no_database_nor_loads_an_app() -> None:
@@ -115,8 +113,7 @@ def test_restoring_no_rows_into_a_new_store_makes_no_database_nor_loads_an_app()
         "assert store.snapshot() == {'app_login': [{'app': 'gmail', 'account': 'me', 'access_token': 't-1'}]}, store.snapshot()\n"
         "assert store.require_login('gmail') == 'me' and 'proactive_bench.env.apps.gmail' in sys.modules\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert done.returncode == 0, done.stderr
+    run_python(code)
 
 
 def test_state_survives_a_new_toolbox_and_restores(box: ToolBox, tmp_path: Path) -> None:

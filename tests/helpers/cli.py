@@ -49,6 +49,21 @@ def run_episode_json(*args: str) -> dict[str, Any]:
     return json.loads(result.stdout)
 
 
+def run_python(code: str) -> str:
+    """``python -c CODE`` in a fresh interpreter (the one running the tests) at the repository, which must exit 0 (its
+    stderr is the failure's message); its stdout. A fresh process sees what an import loads, not what earlier tests did."""
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        stdin=subprocess.DEVNULL,  # not the test process's: an xdist worker's stdin is its channel to the controller
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 LOADED = """
 import atexit, json, os, sys
 def _write(path=os.environ.pop("PBENCH_MODULES_OUT")):

@@ -11,8 +11,6 @@ import os
 import shutil
 import sqlite3
 import stat
-import subprocess
-import sys
 import tarfile
 from contextlib import closing
 from pathlib import Path
@@ -24,8 +22,8 @@ from proactive_bench.env.workspace import Workspace
 from proactive_bench.episode.checkpoints import MANIFEST_MAGIC, opened_checkpoint, restore_checkpoint
 from proactive_bench.store import ListFilter, Store, StoreSchemaError, migration
 from proactive_bench.store.migration import head_revision, revision_of
-from tests.helpers.cli import run_cli
-from tests.helpers.paths import LEGACY_DBS, REPO
+from tests.helpers.cli import run_cli, run_python
+from tests.helpers.paths import LEGACY_DBS
 
 LEGACY = LEGACY_DBS / "main-30e009d.db.gz"
 LEGACY_RUN = "1564957dc721"
@@ -188,8 +186,7 @@ def test_the_head_revision_is_the_newest_migration_and_opening_at_it_loads_no_al
     assert migration.scripts().get_current_head() == migration.HEAD
     Store(tmp_path / "p.db")  # created and migrated to HEAD
     code = f"import sys; from proactive_bench.store import Store; Store({str(tmp_path / 'p.db')!r}); print(sorted(m for m in sys.modules if m.startswith('alembic')))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr
+    assert run_python(code).strip() == "[]"
 
 
 def _master(db: Path) -> tuple[list[Any], list[Any]]:
@@ -206,9 +203,8 @@ def test_a_new_sqlite_file_is_made_at_head_as_the_migrations_make_it_without_loa
     """A new file is made from ``migrations/head.sqlite.json`` (``python -m proactive_bench.store.migration`` writes it):
     the same ``sqlite_master`` as Alembic's nine revisions leave, in a process that never imports Alembic."""
     code = f"import sys; from proactive_bench.store import Store; Store({str(tmp_path / 'new.db')!r}); print(sorted(m for m in sys.modules if m.startswith('alembic')))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
-    *logged, alembic = done.stdout.strip().splitlines()
-    assert done.returncode == 0 and alembic == "[]", done.stderr
+    *logged, alembic = run_python(code).strip().splitlines()
+    assert alembic == "[]"
     assert "results_database_migrated" in logged[0] and "from_revision=None to_revision=" + migration.HEAD in logged[0]  # as before
     monkeypatch.setattr(migration, "_head_schema", lambda _head: None)  # no schema file at this revision: Alembic makes it
     Store(tmp_path / "alembic.db")

@@ -32,6 +32,7 @@ from proactive_bench.suites import (
 from proactive_bench.suites.base import BUILTIN_SETTINGS
 from proactive_bench.suites.trainee.settings import TraineeOptions
 from proactive_bench.suites.trainee.suite import scenario_settings
+from tests.helpers.cli import run_python
 from tests.helpers.paths import MINI, ODYSSEY_MINI, REPO
 from tests.helpers.plugins import install_fake_plugin
 
@@ -277,9 +278,8 @@ def test_a_built_in_suite_s_settings_model_is_its_suite_s_and_loads_without_it()
         "print(sorted(suite_settings_model(n).__name__ for n in SUITES.names()));"
         "print(sorted(m for m in sys.modules if m.startswith('proactive_bench.suites.') and m.count('.') > 2))"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert done.returncode == 0, done.stderr
-    models, loaded = done.stdout.splitlines()[:2]
+    out = run_python(code)
+    models, loaded = out.splitlines()[:2]
     assert "OdysseySettings" in models and "TraineeOptions" in models
     assert json.loads(loaded.replace("'", '"')) == [
         "proactive_bench.suites.odyssey.memory_docs",
