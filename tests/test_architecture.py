@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "terminal": 0,
     "tracebacks": 0,
     "postgres_server": 0,
+    "garbage_collection": 0,
     "store": 0,
     "llm": 1,
     "env": 1,

@@ -22,11 +22,9 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from proactive_bench.campaign.interrupts import run_event_loop
+from proactive_bench.garbage_collection import collect_young_less_often
 
 T = TypeVar("T")
-
-YOUNG_THRESHOLD = 10_000
-"""Net allocations between young collections (CPython's default: 700)."""
 
 
 def tune_for_runs() -> None:
@@ -38,8 +36,7 @@ def tune_for_runs() -> None:
     collects every generation, so an earlier run's garbage is not frozen for good."""
     gc.collect(1 if gc.get_freeze_count() == 0 else 2)
     gc.freeze()
-    _, middle, old = gc.get_threshold()
-    gc.set_threshold(YOUNG_THRESHOLD, middle, old)
+    collect_young_less_often()
 
 
 def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:

@@ -41,8 +41,11 @@ from dotenv import load_dotenv
 from typer._click.exceptions import ClickException, NoArgsIsHelpError  # typer 0.2x vendors click; neither is re-exported
 
 from proactive_bench.cli.lazy import CommandSource, LazyGroup
+from proactive_bench.garbage_collection import collect_young_less_often
 
 __all__ = ["app"]
+
+collect_young_less_often()  # before a command's imports, most of a short command's CPU (garbage_collection.py)
 
 
 class PbenchCommands(LazyGroup):

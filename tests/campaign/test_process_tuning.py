@@ -9,11 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from proactive_bench.campaign.process_tuning import (
-    YOUNG_THRESHOLD,
-    run_fast,
-    tune_for_runs,
-)
+from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
+from proactive_bench.garbage_collection import YOUNG_THRESHOLD
+from tests.helpers.cli import run_python
 
 
 async def loop_module() -> str:
@@ -39,6 +37,7 @@ def restored_gc() -> Iterator[None]:
 
 
 def test_tune_for_runs_freezes_and_collects_less_often(restored_gc: None) -> None:
+    gc.set_threshold(700, *gc.get_threshold()[1:])  # CPython's default (importing the CLI, as the tests do, sets ours)
     tune_for_runs()
     assert gc.get_threshold()[0] == YOUNG_THRESHOLD and gc.get_freeze_count() > 0
 
@@ -52,3 +51,19 @@ def test_a_first_freeze_collects_the_young_generations_a_later_one_all(restored_
     tune_for_runs()
     tune_for_runs()
     assert collected == [1, 2]
+
+
+def test_a_pbench_command_imports_its_modules_collecting_less_often() -> None:
+    """A ``pbench`` process sets the threshold as the CLI module loads, before a command's module and what it imports
+    (most of a short command's CPU), not only at a run's start."""
+    shown = """
+import gc, sys
+class Spy:
+    def find_spec(self, name, path=None, target=None):
+        if name == "proactive_bench.cli.run":
+            print(gc.get_threshold()[0])
+sys.meta_path.insert(0, Spy())
+from proactive_bench.cli import app
+import proactive_bench.cli.run
+"""
+    assert run_python(shown).split() == [str(YOUNG_THRESHOLD)]
