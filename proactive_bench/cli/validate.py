@@ -76,15 +76,15 @@ def validate(
         return
     if task is not None:
         raise fail("--task goes with --suite trainee (the scenarios to check)")
-    key = report_key(data, {"stats": stats, "oracle": oracle})
+    key = report_key(data, {"oracle": oracle})  # one report with and without --stats: the counts cost next to nothing
     report = recall_report(key) if cache else None
     if report is None or not report.keys() >= REPORT_KEYS:  # none, or not one this command wrote
-        report = validation_report(data, stats, oracle)
+        report = validation_report(data, oracle)
         remember_report(key, report)
         if not oracle:  # the oracle's agent loops may leave clients whose finalizers the last collection runs
             _no_collection_at_exit()
     if as_json:
-        typer.echo(json.dumps(report["json"], indent=2))
+        typer.echo(json.dumps(report["json"] if stats else {k: v for k, v in report["json"].items() if k != "stats"}, indent=2))
     else:
         for level, line in report["lines"]:
             err_console.print(f"[{'red' if level == 'error' else 'yellow'}]{level}[/] {line}", highlight=False)
@@ -103,8 +103,9 @@ def _no_collection_at_exit() -> None:
     atexit.register(gc.freeze)
 
 
-def validation_report(data: Path, stats: bool, oracle: bool) -> dict[str, Any]:
-    """Every check on ``data``: ``json`` (what ``--json`` prints), ``lines`` (each problem as ``[level, text]``) and the ``ok`` line."""
+def validation_report(data: Path, oracle: bool) -> dict[str, Any]:
+    """Every check on ``data``: ``json`` (what ``--json --stats`` prints), ``lines`` (each problem as ``[level, text]``) and
+    the ``ok`` line."""
     dataset, tasks, problems = validation.validate_all(data)
     if not dataset.episodes and not tasks and not problems:
         raise fail(f"no episodes under {data / 'episodes'} and no tasks of another suite", 1)
@@ -121,7 +122,8 @@ def validation_report(data: Path, stats: bool, oracle: bool) -> dict[str, Any]:
         "tasks": len(tasks),
         "problems": [{"file": p.file, "field": p.field, "reason": p.reason, "level": p.level} for p in problems],
         "oracle": [o.as_dict() for o in outcomes],
-    } | ({"stats": [asdict(validation.episode_stats(e)) for e in dataset.episodes.values()]} if stats else {})
+        "stats": [asdict(validation.episode_stats(e)) for e in dataset.episodes.values()],
+    }
     per_suite = "".join(f"{n} {suite} task(s), " for suite, n in sorted(Counter(e.suite for e in tasks.values()).items()))
     ok = f"ok: {len(dataset.episodes)} episode(s), {per_suite}{warnings} warning(s)" + (
         f", {len(outcomes)} oracle run(s) on the bar" if oracle else ""

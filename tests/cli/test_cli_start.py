@@ -428,6 +428,20 @@ def test_validate_answers_from_its_cache_until_the_data_changes(tmp_path: Path, 
     assert changed.exit_code == 1 and "a1.yaml" in changed.output
 
 
+def test_validate_with_and_without_stats_answers_from_one_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--stats`` is a view of the report, not another check: after one run, both forms (text and JSON) are recalled."""
+    plain = run_cli("validate", "--data", str(MINI), "--json")
+    assert plain.exit_code == 0, plain.output
+    monkeypatch.setattr(validation, "validate_all", refuse)
+    counted = run_cli("validate", "--data", str(MINI), "--stats", "--json")
+    assert counted.exit_code == 0, counted.output
+    shown, plain_json = json.loads(counted.stdout), json.loads(plain.stdout)
+    assert "stats" not in plain_json and {k: v for k, v in shown.items() if k != "stats"} == plain_json
+    assert [row["persona"] for row in shown["stats"]] == ["tester"] and shown["stats"][0]["sessions"] > 0
+    table = run_cli("validate", "--data", str(MINI), "--stats")
+    assert table.exit_code == 0 and "tester" in table.stdout, table.output
+
+
 def test_validate_checks_again_when_pbench_changes_or_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     code = tmp_path / "pbench"
     code.mkdir()
