@@ -25,7 +25,12 @@ import pytest
 from sqlalchemy import Engine, bindparam, create_engine, text
 from sqlalchemy.exc import SQLAlchemyError
 
-from proactive_bench.campaign.ray_executor import ClusterLimits  # the class the executor starts as its limits actor
+from proactive_bench.campaign.ray_executor import (
+    ClusterLimits,  # the class the executor starts as its limits actor
+    holds_limits,
+    runner_count,
+)
+from proactive_bench.campaign.sweep import SweepConfig
 from proactive_bench.data_model import FINAL_OUTCOMES
 from proactive_bench.postgres_server import LocalPostgres
 from proactive_bench.store import Store, locate
@@ -346,6 +351,16 @@ def test_the_request_rate_holds_for_the_whole_cluster(cluster: str, postgres_url
         [sys.executable, "-c", shown, actor_module], capture_output=True, text=True, check=True, timeout=60
     ).stdout.split()
     assert actor_module in loaded and not [m for m in loaded if m.startswith(LIMITS_MUST_NOT_LOAD)]
+
+
+def test_a_sweep_starts_a_runner_per_cpu_up_to_its_runs_and_concurrency_and_a_limits_actor_only_for_limits() -> None:
+    # (runs, concurrency, the cluster's CPUs): runners
+    cases = {(8, 4, 2.0): 2, (1, 4, 2.0): 1, (8, 1, 2.0): 1, (8, 16, 4.0): 4, (3, 2, 8.0): 2, (8, 4, 0.0): 1}
+    assert {case: runner_count(*case) for case in cases} == cases
+    plain = {"models": ["scripted:reference"]}
+    assert not holds_limits(SweepConfig.model_validate(plain))
+    assert holds_limits(SweepConfig.model_validate({**plain, "requests_per_second": 8.0}))
+    assert holds_limits(SweepConfig.model_validate({**plain, "max_cost_usd": 0.17}))
 
 
 def test_without_ray_the_ray_executor_is_one_line(tmp_path: Path) -> None:
