@@ -201,14 +201,15 @@ def test_a_worker_killed_mid_episode_is_retried_and_resumes_after_its_saved_sess
     assert out["main"][0]["proc"]["mean"] == 1.0
 
 
-class CpuHolder:
-    """Another sweep's runner, as the cluster sees it: one CPU taken for as long as it lives."""
-
-    def ready(self) -> bool:
-        return True
-
-
 def test_a_sweep_runs_on_the_runners_it_gets_when_another_holds_cluster_cpus(cluster: str, postgres_url: str) -> None:
+    class CpuHolder:
+        """Another sweep's runner, as the cluster sees it: one CPU taken for as long as it lives. A class of the test, not of
+        the module: Ray ships it whole, where a class of the module would have its worker import the module (pytest,
+        pbench, SQLAlchemy: a second of CPU)."""
+
+        def ready(self) -> bool:
+            return True
+
     holder = ray.remote(CpuHolder).options(num_cpus=1).remote()
     ray.get(holder.ready.remote())  # one of the cluster's two CPUs taken: the sweep's second runner waits for it
     released = threading.Event()
