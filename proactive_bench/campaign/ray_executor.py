@@ -1,10 +1,12 @@
 """The Ray executor: a sweep's runs on a local or remote Ray cluster, one episode run as the unit of scheduling.
 
 The driver (``pbench sweep --executor ray``) holds the sweep's lease, starts
-one :class:`ClusterLimits` actor and one :class:`EpisodeRunner` actor per CPU
-of the cluster, and hands each pending run to the runner up with the fewest, at
-most ``concurrency`` at a time; a runner runs its runs concurrently on its own
-event loop (model calls are waits, so one process keeps many episodes going).
+one :class:`EpisodeRunner` actor per CPU of the cluster (at most one per run
+and ``concurrency`` in all) and, when the sweep has a request rate or a budget
+to hold, one :class:`ClusterLimits` actor, and hands each pending run to the
+runner up with the fewest, at most ``concurrency`` at a time; a runner runs its
+runs concurrently on its own event loop (model calls are waits, so one process
+keeps many episodes going).
 The driver follows progress by reading finished sessions from the store, as
 :class:`~proactive_bench.campaign.workers.SweepWorkers` does.
 
@@ -180,7 +182,7 @@ class EpisodeRunner:
         """The runner's one transport, made in its event loop on the first run: its runs share connections and probes."""
         self.episodes: dict[EpisodeKey, LoadedEpisode] = {}
         """Episodes loaded once per runner and shared by its runs, as the local executor shares them."""
-        self.budget: ClusterBudget | None = None
+        self.budget: Budget | None = None
         """The runner's view of the sweep's spending, shared by its runs."""
         self.datasets: dict[str, asyncio.Future[Path]] = {}
         """The local copy of each shipped dataset by archive digest, unpacked once for all the runner's runs."""
@@ -191,11 +193,13 @@ class EpisodeRunner:
 
     async def run(self, run_id: str, sweep_fence: Fence, config_json: dict[str, Any], limits: Any, dataset: tuple[str, Any]) -> str:
         """The episode run ``run_id`` (continued where its last saved session left it); its status at the end.
-        ``dataset``: the digest and object of the shipped archive of the run's data root."""
+        ``limits``: the sweep's :class:`ClusterLimits` actor (None: it has neither a request rate nor a budget, and this
+        runner counts its own spending). ``dataset``: the digest and object of the shipped archive of the run's data root."""
         config = SweepConfig.model_validate(config_json)
         if self.transport is None or self.budget is None:
             self.transport = sweep_transport(config)
-            self.budget = ClusterBudget(PriceTable.load(config.prices), config.max_cost_usd, limits)
+            prices = PriceTable.load(config.prices)
+            self.budget = ClusterBudget(prices, config.max_cost_usd, limits) if limits is not None else Budget(prices, config.max_cost_usd)
         data_root = await self.dataset(*dataset)
         store = copy.copy(self.store)
         async with AsyncExitStack() as stack:
@@ -293,7 +297,7 @@ class RaySweep:
 
     def start(self) -> None:
         """Join the cluster at ``config.ray_address`` (none: start a local one, shut down at the end) and start the runners
-        and the limits actor (they come up while the driver gets ready to follow)."""
+        and the limits actor if the sweep has limits to hold (they come up while the driver gets ready to follow)."""
         if not self.ray.is_initialized():
             with handlers_kept():  # Ctrl-C and SIGTERM stop the sweep cleanly (Ray's own SIGTERM handler would exit at once)
                 self.ray.init(
@@ -301,12 +305,13 @@ class RaySweep:
                 )
             self.started_cluster = True
         self._start_runners()
-        self.limits = self.ray.remote(ClusterLimits).options(num_cpus=0).remote(self.config.requests_per_second, self.budget.spent_usd)
+        if holds_limits(self.config):
+            self.limits = self.ray.remote(ClusterLimits).options(num_cpus=0).remote(self.config.requests_per_second, self.budget.spent_usd)
 
     def _start_runners(self) -> None:
-        """Start one :class:`EpisodeRunner` per CPU of the cluster (at most one per run), before the limits actor: Ray
-        starts as many worker processes at once as the node has CPUs, and the runners' are the ones the runs wait for."""
-        count = max(1, min(len(self.by_id), int(self.ray.cluster_resources().get("CPU", 1))))
+        """Start the sweep's :class:`EpisodeRunner` actors (:func:`runner_count`) before the limits actor: Ray starts as many
+        worker processes at once as the node has CPUs, and the runners' are the ones the runs wait for."""
+        count = runner_count(len(self.by_id), self.config.concurrency, self.ray.cluster_resources().get("CPU", 1))
         self.per_runner = math.ceil(self.config.concurrency / count)
         runner = self.ray.remote(EpisodeRunner).options(
             num_cpus=1, max_restarts=RUNNER_RESTARTS, max_task_retries=RUNNER_RESTARTS, max_concurrency=self.per_runner
@@ -364,7 +369,8 @@ class RaySweep:
         starter would wait while a ready one idles, and on a cluster shared with other sweeps a runner may wait for a CPU
         until another sweep ends (each sweep runs on the runners it gets, so two sweeps holding one CPU each both go on)."""
         fence, config_json = self.store.fence, self.config.model_dump(mode="json")
-        starting = {actor.ready.remote(): n for n, actor in enumerate([*self.runners, self.limits])}
+        actors = [*self.runners, *([self.limits] if self.limits is not None else [])]
+        starting = {actor.ready.remote(): n for n, actor in enumerate(actors)}
         up: list[int] = []
         load = [0] * len(self.runners)
         while waiting or running:
@@ -421,6 +427,18 @@ class RaySweep:
                 self.ray.kill(actor, no_restart=True)
             if self.started_cluster:
                 self.ray.shutdown()
+
+
+def runner_count(runs: int, concurrency: int, cpus: float) -> int:
+    """How many runners a sweep starts: one per CPU of the cluster, at most one per run and ``concurrency`` in all (a
+    runner more would hold a CPU and start a process for no run), and at least one."""
+    return max(1, min(runs, concurrency, int(cpus)))
+
+
+def holds_limits(config: SweepConfig) -> bool:
+    """Whether a sweep needs a :class:`ClusterLimits` actor: it has a request rate or a budget to hold for the whole
+    cluster (without either, each runner counts its own spending, against no limit)."""
+    return config.requests_per_second is not None or config.max_cost_usd is not None
 
 
 def run_error(error: BaseException) -> str:

@@ -25,7 +25,12 @@ import pytest
 from sqlalchemy import Engine, bindparam, create_engine, text
 from sqlalchemy.exc import SQLAlchemyError
 
-from proactive_bench.campaign.ray_executor import ClusterLimits  # the class the executor starts as its limits actor
+from proactive_bench.campaign.ray_executor import (
+    ClusterLimits,  # the class the executor starts as its limits actor
+    holds_limits,
+    runner_count,
+)
+from proactive_bench.campaign.sweep import SweepConfig
 from proactive_bench.data_model import FINAL_OUTCOMES
 from proactive_bench.postgres_server import LocalPostgres
 from proactive_bench.store import Store, locate
@@ -196,14 +201,15 @@ def test_a_worker_killed_mid_episode_is_retried_and_resumes_after_its_saved_sess
     assert out["main"][0]["proc"]["mean"] == 1.0
 
 
-class CpuHolder:
-    """Another sweep's runner, as the cluster sees it: one CPU taken for as long as it lives."""
-
-    def ready(self) -> bool:
-        return True
-
-
 def test_a_sweep_runs_on_the_runners_it_gets_when_another_holds_cluster_cpus(cluster: str, postgres_url: str) -> None:
+    class CpuHolder:
+        """Another sweep's runner, as the cluster sees it: one CPU taken for as long as it lives. A class of the test, not of
+        the module: Ray ships it whole, where a class of the module would have its worker import the module (pytest,
+        pbench, SQLAlchemy: a second of CPU)."""
+
+        def ready(self) -> bool:
+            return True
+
     holder = ray.remote(CpuHolder).options(num_cpus=1).remote()
     ray.get(holder.ready.remote())  # one of the cluster's two CPUs taken: the sweep's second runner waits for it
     released = threading.Event()
@@ -346,6 +352,16 @@ def test_the_request_rate_holds_for_the_whole_cluster(cluster: str, postgres_url
         [sys.executable, "-c", shown, actor_module], capture_output=True, text=True, check=True, timeout=60
     ).stdout.split()
     assert actor_module in loaded and not [m for m in loaded if m.startswith(LIMITS_MUST_NOT_LOAD)]
+
+
+def test_a_sweep_starts_a_runner_per_cpu_up_to_its_runs_and_concurrency_and_a_limits_actor_only_for_limits() -> None:
+    # (runs, concurrency, the cluster's CPUs): runners
+    cases = {(8, 4, 2.0): 2, (1, 4, 2.0): 1, (8, 1, 2.0): 1, (8, 16, 4.0): 4, (3, 2, 8.0): 2, (8, 4, 0.0): 1}
+    assert {case: runner_count(*case) for case in cases} == cases
+    plain = {"models": ["scripted:reference"]}
+    assert not holds_limits(SweepConfig.model_validate(plain))
+    assert holds_limits(SweepConfig.model_validate({**plain, "requests_per_second": 8.0}))
+    assert holds_limits(SweepConfig.model_validate({**plain, "max_cost_usd": 0.17}))
 
 
 def test_without_ray_the_ray_executor_is_one_line(tmp_path: Path) -> None:
