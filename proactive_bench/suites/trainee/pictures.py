@@ -23,8 +23,9 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 DPI = 80
-PICTURES_KEPT = 256
-"""How many drawn pictures a process keeps (each a few tens of kB)."""
+PICTURES_KEPT = 512
+"""How many drawn pictures a process keeps (each ~25 kB, at most ~45 kB: ~12 MB when full). The trainee tests of one
+process draw ~450 different pictures, several of them in more than one test; 256 dropped some before their next use."""
 _KEPT: OrderedDict[str, bytes] = OrderedDict()
 _KEEPING = threading.Lock()
 P = ParamSpec("P")

@@ -151,18 +151,20 @@ def test_an_image_clue_is_a_picture_that_spells_nothing_and_the_oracle_looks_at_
     assert ("view_image", {"path": clue.holder.removeprefix("file:")}) in [(s.tool, s.args) for s in steps]
 
 
-def test_a_picture_is_drawn_once_for_the_same_data_and_anew_for_other_data(monkeypatch: pytest.MonkeyPatch) -> None:
-    forget_pictures()
-    drawn = bar_chart("Orders", ["Mon", "Tue"], [3, 5], "orders")
-    assert bar_chart("Orders", ["Mon", "Tue"], [3, 5], "orders") is drawn  # kept
-    assert bar_chart("Orders", ("Mon", "Tue"), [3, 5], "orders") == drawn  # the same data spelled otherwise: the same bytes
-    assert bar_chart("Orders", ["Mon", "Tue"], [3.0, 5.0], "orders") != drawn  # 3.0 equals 3 but is written "3.0"
-    forget_pictures()
-    again = bar_chart("Orders", ["Mon", "Tue"], [3, 5], "orders")
-    assert again is not drawn and again == drawn
-    monkeypatch.setattr("proactive_bench.suites.trainee.pictures.PICTURES_KEPT", 1)  # the least recently used is dropped
-    bar_chart("Orders", ["Mon", "Tue"], [4, 5], "orders")
-    assert bar_chart("Orders", ["Mon", "Tue"], [3, 5], "orders") is not again
+def test_a_picture_is_drawn_once_for_the_same_data_and_anew_for_other_data() -> None:
+    with pictures_forgotten():  # the pictures other tests drew are kept again after it, not drawn anew by the next
+        forget_pictures()
+        drawn = bar_chart("Orders", ["Mon", "Tue"], [3, 5], "orders")
+        assert bar_chart("Orders", ["Mon", "Tue"], [3, 5], "orders") is drawn  # kept
+        assert bar_chart("Orders", ("Mon", "Tue"), [3, 5], "orders") == drawn  # the same data spelled otherwise: the same bytes
+        assert bar_chart("Orders", ["Mon", "Tue"], [3.0, 5.0], "orders") != drawn  # 3.0 equals 3 but is written "3.0"
+        forget_pictures()
+        again = bar_chart("Orders", ["Mon", "Tue"], [3, 5], "orders")
+        assert again is not drawn and again == drawn
+        with pytest.MonkeyPatch.context() as patched:  # undone before the block ends, which keeps the pictures kept before
+            patched.setattr("proactive_bench.suites.trainee.pictures.PICTURES_KEPT", 1)  # the least recently used is dropped
+            bar_chart("Orders", ["Mon", "Tue"], [4, 5], "orders")
+            assert bar_chart("Orders", ["Mon", "Tue"], [3, 5], "orders") is not again
 
 
 def test_pictures_forgotten_for_a_block_are_kept_again_after_it() -> None:
