@@ -298,15 +298,18 @@ class RaySweep:
     def start(self) -> None:
         """Join the cluster at ``config.ray_address`` (none: start a local one, shut down at the end) and start the runners
         and the limits actor if the sweep has limits to hold (they come up while the driver gets ready to follow)."""
-        if not self.ray.is_initialized():
-            with handlers_kept():  # Ctrl-C and SIGTERM stop the sweep cleanly (Ray's own SIGTERM handler would exit at once)
-                self.ray.init(
-                    address=self.config.ray_address or "local", include_dashboard=False, logging_level="WARNING", log_to_driver=False
+        with redirect_stdout(sys.stderr):  # Ray's notes, as in follow
+            if not self.ray.is_initialized():
+                with handlers_kept():  # Ctrl-C and SIGTERM stop the sweep cleanly (Ray's own SIGTERM handler would exit at once)
+                    self.ray.init(
+                        address=self.config.ray_address or "local", include_dashboard=False, logging_level="WARNING", log_to_driver=False
+                    )
+                self.started_cluster = True
+            self._start_runners()
+            if holds_limits(self.config):
+                self.limits = (
+                    self.ray.remote(ClusterLimits).options(num_cpus=0).remote(self.config.requests_per_second, self.budget.spent_usd)
                 )
-            self.started_cluster = True
-        self._start_runners()
-        if holds_limits(self.config):
-            self.limits = self.ray.remote(ClusterLimits).options(num_cpus=0).remote(self.config.requests_per_second, self.budget.spent_usd)
 
     def _start_runners(self) -> None:
         """Start the sweep's :class:`EpisodeRunner` actors (:func:`runner_count`) before the limits actor: Ray starts as many
@@ -338,18 +341,20 @@ class RaySweep:
         assert isinstance(self.store.fence, Fence), "the driver holds the sweep's lease"
         running: dict[Any, tuple[str, int]] = {}
         failures: list[str] = []
-        try:
-            with redirect_stdout(sys.stderr):  # Ray prints its notes (a worker died, ...) on stdout: that is for --json output
+        # Ray prints its notes (a task retried, a worker died, ...) on stdout, from a thread, as they arrive: stdout is for
+        # --json output, so they go to stderr until the runners are ended and the driver has left the cluster
+        with redirect_stdout(sys.stderr):
+            try:
                 self._ship_datasets()
                 self._run_all(list(self.by_id), running, failures, StoredProgress(self.store, self.sweep, self.by_id), on_event)
-        except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM
-            self._stop(list(running))
-            raise stopped_by(stop) from None
-        except BaseException:
-            self._stop(list(running))
-            raise
-        finally:
-            self._settle()
+            except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM
+                self._stop(list(running))
+                raise stopped_by(stop) from None
+            except BaseException:
+                self._stop(list(running))
+                raise
+            finally:
+                self._settle()
         if failures:
             raise WorkerFailed(
                 f"{len(failures)} run(s) failed on the Ray cluster ({failures[0]}); continue with: pbench resume {self.sweep.id}"

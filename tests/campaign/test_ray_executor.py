@@ -107,9 +107,24 @@ def workers_folder() -> str:
     return os.getcwd()
 
 
+def noisy(call: Any) -> Any:
+    """``call`` that first prints a note on stdout, as Ray's driver does from a thread whenever the cluster reports one
+    (``(raylet) Task EpisodeRunner.ready failed. There are 3 retries remaining ...``)."""
+
+    def printing(*args: Any, **kwargs: Any) -> Any:
+        print("(raylet) a note from the cluster")
+        return call(*args, **kwargs)
+
+    return printing
+
+
 def test_runners_load_the_shipped_dataset_not_the_drivers_path(
     cluster: str, tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """... and what Ray prints on stdout while the sweep starts its runners or ends them goes to stderr: stdout holds the
+    --json output alone."""
+    for name in ("cluster_resources", "kill"):  # start(), _settle()
+        monkeypatch.setattr(ray, name, noisy(getattr(ray, name)))
     shutil.copytree(MINI, tmp_path / "mini")
     monkeypatch.chdir(tmp_path)  # the runs' data root is "mini": the driver finds it here, where its workers do not
     assert not (Path(ray.get(workers_folder.remote())) / "mini").exists()  # so a runner loading from the run's path would fail
@@ -128,6 +143,7 @@ def test_runners_load_the_shipped_dataset_not_the_drivers_path(
     )
     assert local.exit_code == 0 and on_ray.exit_code == 0, on_ray.output
     local_out, ray_out = json.loads(local.stdout), json.loads(on_ray.stdout)
+    assert "(raylet) a note from the cluster" in on_ray.stderr
     assert [r["status"] for r in ray_out["runs"]] == ["finished"] * 4
     assert {key: ray_out[key] for key in SUMMARY_KEYS} == {key: local_out[key] for key in SUMMARY_KEYS}
     stored = Store(postgres_url).runs(ray_out["runs"][0]["sweep_id"])
