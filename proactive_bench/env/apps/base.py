@@ -249,8 +249,7 @@ class AppStore:
         episode starts from the same seed). Without seed files it is a new store: its empty database is made at first use.
         SeedError as :meth:`seed_from`."""
         store = cls()
-        if directory.is_dir() and any(directory.glob("*.yaml")):
-            store._image = _seeded_image(directory)
+        store._image = _seeded_image(directory)
         return store
 
     def _open(self) -> Any:
@@ -453,10 +452,13 @@ _SEEDED_IMAGES_KEPT = 8
 _SEEDING = threading.Lock()
 
 
-def _seeded_image(directory: Path) -> SeededImage:
+def _seeded_image(directory: Path) -> SeededImage | None:
     """The database :meth:`AppStore.seed_from` makes of ``directory``'s seed files, seeded once per process, app tables
-    and seed content (the last few kept; runs in threads of one process seed one at a time)."""
+    and seed content (the last few kept; runs in threads of one process seed one at a time); None without seed files
+    (the store's empty database is made at its first use)."""
     files = tuple((path.name, path.read_bytes()) for path in sorted(directory.glob("*.yaml"))) if directory.is_dir() else ()
+    if not files:
+        return None
     catalog.load_app_tables()
     key = (tuple(sorted(AppModel.metadata.tables)), files)
     with _SEEDING:
