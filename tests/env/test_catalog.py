@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 from proactive_bench.env import REGISTRY, app_table, app_tables, catalog, resolve_tool_names
+from tests.helpers.cli import run_python
 from tests.helpers.paths import REPO
 
 HEAVY = ("openpyxl", "docx", "icalendar", "fpdf", "proactive_bench.env.apps.amazon", "proactive_bench.env.apps.spotify")
@@ -14,10 +13,8 @@ HEAVY = ("openpyxl", "docx", "icalendar", "fpdf", "proactive_bench.env.apps.amaz
 
 def loaded_after(code: str) -> set[str]:
     """The modules a fresh interpreter has loaded after running ``code``."""
-    script = f"import json, sys\n{code}\nprint(json.dumps(sorted(sys.modules)))"
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return set(json.loads(done.stdout.strip().splitlines()[-1]))
+    out = run_python(f"import json, sys\n{code}\nprint(json.dumps(sorted(sys.modules)))")
+    return set(json.loads(out.strip().splitlines()[-1]))
 
 
 def registering_module(name: str) -> str:
@@ -70,13 +67,11 @@ def test_every_app_table_exists_whichever_tools_were_looked_up() -> None:
         "with store.db() as db:\n"
         "    print(json.dumps(sorted(row[0] for row in db.connection().exec_driver_sql('SELECT name FROM sqlite_master'))))"
     )
-    done = subprocess.run([sys.executable, "-c", f"import json, sys\n{code}"], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert done.returncode == 0, done.stderr
-    untouched, tables = (set(json.loads(line)) for line in done.stdout.splitlines()[-2:])
+    out = run_python(f"import json, sys\n{code}\nprint(json.dumps(sorted(sys.modules)))")
+    untouched, tables, loaded = (set(json.loads(line)) for line in out.splitlines()[-3:])
     table_modules = {f"proactive_bench.env.{m}" for m in catalog.TABLE_MODULES}
     assert not untouched & table_modules, sorted(untouched & table_modules)
     assert {"gmail_email", "general_scheduled_task", "todoist_task", "amazon_order", "spotify_song"} <= tables
-    loaded = loaded_after(code)
     assert table_modules <= loaded
     assert {"gmail_email", "general_scheduled_task", "todoist_task"} <= set(app_tables())
     assert [spec.name for spec in resolve_tool_names(["clock"])] == ["clock__now", "clock__wait_until"]
