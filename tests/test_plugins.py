@@ -14,7 +14,7 @@ from proactive_bench.episode import CallLedger, LaunchError, RunSpec, build_part
 from proactive_bench.importers import IMPORTERS
 from proactive_bench.scoring import DEFAULT_JUDGE, JUDGES, RubricJudge
 from proactive_bench.user import USERS
-from tests.helpers.cli import run_cli, run_episode_json
+from tests.helpers.cli import PBENCH, run_cli, run_episode_json
 from tests.helpers.paths import MINI
 from tests.helpers.plugins import install_fake_plugin
 
@@ -116,7 +116,7 @@ def test_a_plugin_importer_is_mounted_under_pbench_import(plugin_dir: Path, tmp_
     site = install_fake_plugin(tmp_path, monkeypatch, "pbench.importers", "toy", "pbench_toy_importer:app")
     repo = Path(__file__).parent.parent
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(plugin_dir), str(repo)])}
-    cli = [sys.executable, "-c", "from proactive_bench.cli import app; app()", "import"]
+    cli = [*PBENCH, "import"]
     listing = subprocess.run([*cli, "--help"], env=env, capture_output=True, text=True, check=True).stdout
     assert "pibench" in listing and "toy" in listing and "Convert a toy suite" in listing
     ran = subprocess.run([*cli, "toy", "somewhere"], env=env, capture_output=True, text=True, check=True).stdout
@@ -126,7 +126,7 @@ def test_a_plugin_importer_is_mounted_under_pbench_import(plugin_dir: Path, tmp_
 def test_a_plugin_importer_that_cannot_load_fails_in_one_line_when_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     site = install_fake_plugin(tmp_path, monkeypatch, "pbench.importers", "broken", "pbench_no_such_importer_xyz:app")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(Path(__file__).parent.parent)])}
-    cli = [sys.executable, "-c", "from proactive_bench.cli import app; app()", "import"]
+    cli = [*PBENCH, "import"]
     assert "pibench" in subprocess.run([*cli, "--help"], env=env, capture_output=True, text=True, check=True).stdout
     failed = subprocess.run([*cli, "broken", "x"], env=env, capture_output=True, text=True)
     assert failed.returncode == 2

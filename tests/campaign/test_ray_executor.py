@@ -280,7 +280,7 @@ def test_drivers_killed_or_stopped_at_random_points_leave_sweeps_that_resume_fin
         (local_postgres.create_database(f"kill{n}_{os.getpid()}"), chance.randrange(total // 2), signum, executor)
         for n, (signum, executor) in enumerate(((signal.SIGKILL, "ray"), (signal.SIGTERM, "local")))
     ]
-    driver = [sys.executable, "-c", "from proactive_bench.cli import app; app()", "sweep", "--data", str(MINI), *PACED]
+    driver = [*PBENCH, "sweep", "--data", str(MINI), *PACED]
     paced = {key: value for key, value in os.environ.items() if key != killable_agent.PACE_ENV}
     logs = [tmp_path / f"driver{n}.log" for n in range(len(trials))]
     drivers = [  # at once: they share the cluster

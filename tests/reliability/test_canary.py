@@ -36,7 +36,7 @@ from proactive_bench.testing.stub_server import (
     structured_reply,
     text_reply,
 )
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import PBENCH, run_cli
 from tests.helpers.paths import MINI
 
 PLANTED_KEY = "sk-test-CANARY-7f3e9a1c"
@@ -115,7 +115,7 @@ def pbench(env: dict[str, str], log: Path, *args: str) -> subprocess.CompletedPr
     """A real ``pbench`` process (its own environment, so its /proc/self/environ holds the key); stderr logs to ``log``."""
     with log.open("ab") as stderr:
         return subprocess.run(
-            [sys.executable, "-c", "from proactive_bench.cli import app; app()", *args],
+            [*PBENCH, *args],
             env=env,
             stdout=subprocess.PIPE,
             stderr=stderr,

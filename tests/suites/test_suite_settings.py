@@ -8,7 +8,6 @@ import os
 import re
 import sqlite3
 import subprocess
-import sys
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,7 @@ from proactive_bench.suites import (
 from proactive_bench.suites.base import BUILTIN_SETTINGS
 from proactive_bench.suites.trainee.settings import TraineeOptions
 from proactive_bench.suites.trainee.suite import scenario_settings
-from tests.helpers.cli import run_python
+from tests.helpers.cli import PBENCH, run_python
 from tests.helpers.paths import MINI, ODYSSEY_MINI, REPO
 from tests.helpers.plugins import install_fake_plugin
 
@@ -221,9 +220,7 @@ def test_the_0_1_suite_settings_still_resolve_with_a_warning_and_load_a_suite() 
 
 def _pbench(site: Path, *args: str, log: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(REPO)]), "PBENCH_GREETING_LOG": str(log), "COLUMNS": "250"}
-    return subprocess.run(
-        [sys.executable, "-c", "from proactive_bench.cli import app; app()", *args], env=env, capture_output=True, text=True
-    )
+    return subprocess.run([*PBENCH, *args], env=env, capture_output=True, text=True)
 
 
 def test_a_plugin_suite_adds_a_setting_and_its_option_without_touching_pbench(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
