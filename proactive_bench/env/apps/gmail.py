@@ -272,6 +272,10 @@ def _flagging(*flags: str) -> Any:
 
 _READ_BY_SENDER = _flagging("read")
 _NEW_FOR_RECIPIENT = _flagging("read", "archived")
+_STATE_DEFAULTS = {
+    name: field.get_default(call_default_factory=True) for name, field in GmailThreadState.model_fields.items() if not field.is_required()
+}
+"""The flags and labels of a thread state row made without them (unread, unstarred, in the inbox, unlabelled)."""
 
 
 def _new_thread(connection: Connection, subject: str) -> int:
@@ -308,7 +312,7 @@ def _deliver(
     }
     connection = db.connection()
     email_id = connection.execute(_ADD_EMAIL, email).lastrowid
-    unread = {"thread_id": thread_id, "read": False, "starred": False, "archived": False, "labels": []}
+    unread = {**_STATE_DEFAULTS, "thread_id": thread_id, "read": False, "archived": False}
     connection.execute(_READ_BY_SENDER, {**unread, "account_id": me.id, "read": True})
     addresses = [address.strip().lower() for address in dict.fromkeys(to + cc)]
     accounts: dict[str, int] = {}
