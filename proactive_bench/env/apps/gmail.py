@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field as Arg, NaiveDatetime
 from sqlalchemy import Connection, bindparam, func, or_
-from sqlalchemy.dialects.sqlite import insert as upsert
+from sqlalchemy.dialects.sqlite import Insert, insert as upsert
 from sqlmodel import Field, Session, col, insert, select
 
 from proactive_bench.env.apps.base import (
@@ -257,7 +257,7 @@ _ACCOUNT_IDS = (
 """The accounts of lower-cased addresses, first made first (the one :func:`_find_account` finds of each)."""
 
 
-def _flagging(*flags: str) -> Any:
+def _flagging(*flags: str) -> Insert:
     """An account's flags for a thread set to the parameters' (``thread_id``, ``account_id``, every flag and ``labels``):
     its row updated where one of ``flags`` differs, or made from the parameters: the row ``_state(create=True)`` and
     attribute writes leave (an update only where a value changes), in one statement."""
