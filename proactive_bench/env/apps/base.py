@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, NaiveDatetime, ValidationError
-from sqlalchemy import JSON, Column, ForeignKey
+from sqlalchemy import JSON, Column, ForeignKey, bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import registry
 from sqlmodel import Field, Session, SQLModel, col, delete, insert, select, update
@@ -87,10 +87,17 @@ EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 T = TypeVar("T", bound=AppModel)
 
 
+_NOW = select(col(AppClock.now)).where(col(AppClock.id) == 1)
+_LOGIN = select(col(AppLogin.account)).where(col(AppLogin.app) == bindparam("app"))
+"""Read in SQL statements on the session's connection: a tool reads the time and its login at each call, and an ORM
+object loaded by key (``Session.get``) cost three times the statement."""
+
+
 def now(db: Session) -> datetime:
-    """The simulated wall-clock time (naive): the ``app_clock`` row, else a fixed default."""
-    clock = db.get(AppClock, 1)
-    return clock.now if clock else DEFAULT_NOW
+    """The simulated wall-clock time (naive): the ``app_clock`` row, else a fixed default. Read on the session's
+    connection: objects the session holds unflushed stay so (the clock row is written in SQL statements only)."""
+    stored: datetime | None = db.connection().execute(_NOW).scalar()
+    return DEFAULT_NOW if stored is None else stored
 
 
 @contextmanager
@@ -108,10 +115,10 @@ def logged_in(env: ToolEnv, app: str) -> Iterator[tuple[Session, Any]]:
 
 def _logged_in_account(db: Session, app: str) -> str:
     """The logged-in account of an app, or a ToolError telling the agent to log in."""
-    login = db.get(AppLogin, app)
-    if login is None:
+    account: str | None = db.connection().execute(_LOGIN, {"app": app}).scalar()
+    if account is None:
         raise ToolError(f"not logged in to {app}; call {app}__login first")
-    return login.account
+    return account
 
 
 def get_row(db: Session, model: type[T], row_id: Any, what: str) -> T:

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field as Arg, NaiveDatetime
-from sqlalchemy import func
-from sqlmodel import Field, Session, col, select
+from sqlalchemy import Connection, bindparam, func, or_
+from sqlalchemy.dialects.sqlite import Insert, insert as upsert
+from sqlmodel import Field, Session, col, insert, select
 
 from proactive_bench.env.apps.base import (
     AppModel,
@@ -109,8 +110,12 @@ class GmailDraft(AppModel, table=True):
     updated_at: NaiveDatetime | None = None
 
 
+_ACCOUNT_BY_EMAIL = select(GmailAccount).where(func.lower(GmailAccount.email) == bindparam("email"))
+"""Built once, like every statement below (a statement's cache key is worked out once per statement object)."""
+
+
 def _find_account(db: Session, email: str) -> GmailAccount | None:
-    return db.exec(select(GmailAccount).where(func.lower(GmailAccount.email) == email.strip().lower())).first()
+    return db.exec(_ACCOUNT_BY_EMAIL, params={"email": email.strip().lower()}).first()
 
 
 register_app(
@@ -242,50 +247,82 @@ def _email_dict(email: GmailEmail) -> dict[str, Any]:
     }
 
 
-def _new_thread(db: Session, subject: str) -> GmailThread:
-    thread = GmailThread(subject=subject)
-    db.add(thread)
-    db.flush()
-    return thread
+_ADD_THREAD = insert(GmailThread)
+_ADD_EMAIL = insert(GmailEmail)
+_ACCOUNT_IDS = (
+    select(func.lower(GmailAccount.email), col(GmailAccount.id))
+    .where(func.lower(GmailAccount.email).in_(bindparam("emails", expanding=True)))
+    .order_by(col(GmailAccount.id))
+)
+"""The accounts of lower-cased addresses, first made first (the one :func:`_find_account` finds of each)."""
+
+
+def _flagging(*flags: str) -> Insert:
+    """An account's flags for a thread set to the parameters' (``thread_id``, ``account_id``, every flag and ``labels``):
+    its row updated where one of ``flags`` differs, or made from the parameters: the row ``_state(create=True)`` and
+    attribute writes leave (an update only where a value changes), in one statement."""
+    new = upsert(GmailThreadState)
+    state = GmailThreadState.__table__.c  # type: ignore[attr-defined]  # SQLModel sets __table__ on table classes; its stubs do not declare it
+    return new.on_conflict_do_update(
+        index_elements=[state.thread_id, state.account_id],
+        set_={flag: new.excluded[flag] for flag in flags},
+        where=or_(*(state[flag] != new.excluded[flag] for flag in flags)),
+    )
+
+
+_READ_BY_SENDER = _flagging("read")
+_NEW_FOR_RECIPIENT = _flagging("read", "archived")
+_STATE_DEFAULTS = {
+    name: field.get_default(call_default_factory=True) for name, field in GmailThreadState.model_fields.items() if not field.is_required()
+}
+"""The flags and labels of a thread state row made without them (unread, unstarred, in the inbox, unlabelled)."""
+
+
+def _new_thread(connection: Connection, subject: str) -> int:
+    """A new thread's id."""
+    return connection.execute(_ADD_THREAD, {"subject": subject}).lastrowid
 
 
 def _deliver(
     db: Session,
     me: GmailAccount,
-    thread: GmailThread,
+    thread_id: int,
     to: list[str],
     cc: list[str],
     subject: str,
     body: str,
     attachments: list[str],
-) -> GmailEmail:
-    """Add an email to a thread; it is read for the sender and unread, in the inbox, for recipients."""
+) -> dict[str, Any]:
+    """Add an email to a thread; it is read for the sender and unread, in the inbox, for recipients; the tool's answer.
+
+    In SQL statements on the session's connection (a send per played scenario's task and mode: ORM objects, their
+    loads and flushes were most of a send's CPU); the rows written, and their order, are the ORM's."""
     if not subject.strip() and not body.strip():
         raise ToolError("an email needs a subject or a body")
-    email = GmailEmail(
-        thread_id=thread.id,
-        sender_email=me.email,
-        sender_name=me.name,
-        recipient_emails=to,
-        cc_emails=cc,
-        subject=subject,
-        body=body,
-        attachment_file_paths=attachments,
-        sent_at=now(db),
-    )
-    db.add(email)
-    _state(db, thread.id, me.id, create=True).read = True
-    for address in dict.fromkeys(to + cc):
-        other = _find_account(db, address)
-        if other is not None and other.id != me.id:
-            state = _state(db, thread.id, other.id, create=True)
-            state.read, state.archived = False, False
-    db.flush()
-    return email
-
-
-def _sent(email: GmailEmail) -> dict[str, Any]:
-    return {"message": "email sent", "email_id": email.id, "email_thread_id": email.thread_id}
+    email = {
+        "thread_id": thread_id,
+        "sender_email": me.email,
+        "sender_name": me.name,
+        "recipient_emails": to,
+        "cc_emails": cc,
+        "subject": subject,
+        "body": body,
+        "attachment_file_paths": attachments,
+        "sent_at": now(db),
+    }
+    connection = db.connection()
+    email_id = connection.execute(_ADD_EMAIL, email).lastrowid
+    unread = {**_STATE_DEFAULTS, "thread_id": thread_id, "read": False, "archived": False}
+    connection.execute(_READ_BY_SENDER, {**unread, "account_id": me.id, "read": True})
+    addresses = [address.strip().lower() for address in dict.fromkeys(to + cc)]
+    accounts: dict[str, int] = {}
+    for address, account_id in connection.execute(_ACCOUNT_IDS, {"emails": addresses}):
+        accounts.setdefault(address, account_id)
+    for address in addresses:
+        other = accounts.get(address)
+        if other is not None and other != me.id:
+            connection.execute(_NEW_FOR_RECIPIENT, {**unread, "account_id": other})
+    return {"message": "email sent", "email_id": email_id, "email_thread_id": thread_id}
 
 
 def _own_draft(db: Session, me: GmailAccount, draft_id: int) -> GmailDraft:
@@ -467,11 +504,11 @@ def send_email_from_draft(env: ToolEnv, args: DraftArgs) -> dict[str, Any]:
     with _session(env) as (db, me):
         draft = _own_draft(db, me, args.draft_id)
         to = email_addresses(draft.recipient_emails, "the draft's recipients", required=True)
-        thread = _new_thread(db, draft.subject)
+        thread_id = _new_thread(db.connection(), draft.subject)
         cc = email_addresses(draft.cc_emails, "the draft's cc")
-        email = _deliver(db, me, thread, to, cc, draft.subject, draft.body, draft.attachment_file_paths)
+        sent = _deliver(db, me, thread_id, to, cc, draft.subject, draft.body, draft.attachment_file_paths)
         db.delete(draft)
-        return _sent(email)
+        return sent
 
 
 @register_tool("gmail__send_email", group="gmail")
@@ -480,7 +517,7 @@ def send_email(env: ToolEnv, args: SendEmailArgs) -> dict[str, Any]:
     to = email_addresses(args.email_addresses, "email_addresses", required=True)
     cc = email_addresses(args.cc_email_addresses, "cc_email_addresses")
     with _session(env) as (db, me):
-        return _sent(_deliver(db, me, _new_thread(db, args.subject), to, cc, args.subject, args.body, []))
+        return _deliver(db, me, _new_thread(db.connection(), args.subject), to, cc, args.subject, args.body, [])
 
 
 @register_tool("gmail__reply_to_email", group="gmail")
@@ -494,7 +531,7 @@ def reply_to_email(env: ToolEnv, args: ReplyArgs) -> dict[str, Any]:
         to = email_addresses(original.recipient_emails if mine else [original.sender_email], "recipients", required=True)
         subject = original.subject if original.subject.lower().startswith("re:") else f"Re: {original.subject}"
         thread = get_row(db, GmailThread, original.thread_id, "email thread")
-        return _sent(_deliver(db, me, thread, to, [], subject, args.body, []))
+        return _deliver(db, me, thread.id, to, [], subject, args.body, [])
 
 
 @register_tool("gmail__forward_email_thread", group="gmail")
@@ -511,7 +548,7 @@ def forward_email_thread(env: ToolEnv, args: ForwardArgs) -> dict[str, Any]:
         body = "\n\n".join(([args.body] if args.body.strip() else []) + quoted)
         subject = f"Fwd: {view.thread.subject}"
         attachments = list(dict.fromkeys(p for e in view.emails for p in e.attachment_file_paths))
-        return _sent(_deliver(db, me, _new_thread(db, subject), to, [], subject, body, attachments))
+        return _deliver(db, me, _new_thread(db.connection(), subject), to, [], subject, body, attachments)
 
 
 @register_tool("gmail__show_email", group="gmail")

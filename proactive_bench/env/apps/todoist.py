@@ -20,7 +20,7 @@ from datetime import date, datetime
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, NaiveDatetime, StringConstraints
-from sqlalchemy import UniqueConstraint, func
+from sqlalchemy import UniqueConstraint, bindparam, func, union_all
 from sqlmodel import Field as Col, Session, col, delete, select
 
 from proactive_bench.env.apps.base import (
@@ -163,8 +163,13 @@ class TodoistNotification(AppModel, table=True):
     created_at: NaiveDatetime | None = None
 
 
+_USER_BY_EMAIL = select(TodoistUser).where(func.lower(TodoistUser.email) == bindparam("email"))
+"""Built once, like :data:`_PROJECT_IDS` (a statement's cache key is worked out once per statement object: a tool's
+login and visibility checks built theirs anew at each call)."""
+
+
 def _user_by_email(db: Session, email: str) -> TodoistUser | None:
-    return db.exec(select(TodoistUser).where(func.lower(TodoistUser.email) == email.strip().lower())).first()
+    return db.exec(_USER_BY_EMAIL, params={"email": email.strip().lower()}).first()
 
 
 register_app(
@@ -226,11 +231,15 @@ def _parse_date(value: str | None, what: str) -> date | None:
     raise ToolError(f"{what} must be a date as YYYY-MM-DD, got {value!r}")
 
 
+_PROJECT_IDS = union_all(
+    select(col(TodoistProject.id)).where(col(TodoistProject.owner_id) == bindparam("user")),
+    select(col(TodoistProjectCollaborator.project_id)).where(col(TodoistProjectCollaborator.user_id) == bindparam("user")),
+)
+
+
 def _project_ids(db: Session, user: TodoistUser) -> set[int]:
-    """Projects the user owns or collaborates on."""
-    owned = [p.id for p in _rows(db, TodoistProject, owner_id=user.id)]
-    shared = [c.project_id for c in _rows(db, TodoistProjectCollaborator, user_id=user.id)]
-    return {i for i in (*owned, *shared) if i is not None}
+    """Projects the user owns or collaborates on (one statement, the session's pending rows flushed first)."""
+    return {i for i in db.scalars(_PROJECT_IDS, {"user": user.id}) if i is not None}
 
 
 def _project(db: Session, me: TodoistUser, project_id: int, *, owner_only: str = "") -> TodoistProject:
