@@ -397,7 +397,9 @@ async def _run_one(
     counts = count_statuses([label.status for label in state["labels"]], len(session.intents))
     grades: list[GradeResult] = []
     if status != SessionOutcome.ERROR or scoring.errored_sessions_graded:  # π-Bench grades whatever trace a failed session left
-        grades = await grade_session(session, rt.evidence(state["transcript"]), wiring.participants.judge)
+        unchanged = rt.unchanged_walk() if status != SessionOutcome.ERROR else None  # a failed turn may have written unrecorded
+        evidence = rt.evidence(state["transcript"], unchanged[1] if unchanged is not None else None)
+        grades = await grade_session(session, evidence, wiring.participants.judge)
     score, basis = comp(grades)
     scan = env.workspace.scan()  # one walk for the checkpoint and the snapshot: nothing runs between them
     packs = {position: stage.packer.pack(env.workspace, scan)} | ({0: start} if start is not None else {})

@@ -43,7 +43,7 @@ from proactive_bench.dataset import GraderResolver, Persona, Session
 from proactive_bench.env import Memory, SteadyWorkspace, ToolBox, ToolRecord, Workspace, jail
 from proactive_bench.episode.tracing import NO_TRACE, RunTrace
 from proactive_bench.llm import unobserved
-from proactive_bench.scaffolds import Scaffold, call_respond
+from proactive_bench.scaffolds import Scaffold, acts_only_through_tools, call_respond
 from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import UserSimulator, UserView
 
@@ -94,12 +94,29 @@ class SessionRuntime:
     judges the last reply too); by default only its completions count."""
     apps_at_start: dict[str, list[dict[str, Any]]] | None = field(init=False)
     turn_end: tuple[dict[str, str], jail.Scan] | None = field(default=None, init=False)
-    """The workspace as the agent's last turn left it (its fingerprint and walk): the start the next turn's changes are
-    counted from, and what the user's judgment of the turn looks at (the user changes no file); None before the first."""
+    """The workspace as the agent's last turn left it (its fingerprint and walk), or as the session opened it before the
+    first turn: the start the next turn's changes are counted from, and what the user's judgment of the turn looks at
+    (the user changes no file); None until the first turn starts."""
+    walked_records: int = field(default=0, init=False)
+    """How many tool calls the session had made when ``turn_end`` was walked."""
 
     def __post_init__(self) -> None:
         apps = self.toolbox.env.apps
         self.apps_at_start = apps.snapshot() if apps is not None else None  # for app_rows_added
+
+    def walk(self) -> tuple[dict[str, str], jail.Scan]:
+        """Walk and fingerprint the workspace as it stands: the new ``turn_end``."""
+        scan = self.workspace.scan()
+        self.turn_end, self.walked_records = (self.workspace.fingerprint(scan), scan), len(self.toolbox.records)
+        return self.turn_end
+
+    def unchanged_walk(self) -> tuple[dict[str, str], jail.Scan] | None:
+        """``turn_end`` while the workspace is still as it was walked: the agent is one of pbench's own baselines, which
+        change it only through their tools (:func:`~proactive_bench.scaffolds.acts_only_through_tools`), and has called
+        none since; else None (walk it again)."""
+        if self.turn_end is not None and len(self.toolbox.records) == self.walked_records and acts_only_through_tools(self.agent):
+            return self.turn_end
+        return None
 
     def evidence(self, transcript: list[Message], scan: jail.Scan | None = None) -> Evidence:
         """The session as it stands, for the user's judgment of a turn or the grades at its end: the workspace seen
@@ -186,7 +203,7 @@ async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> C
     rt.toolbox.turn = turn
     rt.trace.begin_turn(turn)
     first_record = len(rt.toolbox.records)
-    before = rt.workspace.fingerprint() if rt.turn_end is None else rt.turn_end[0]
+    before = (rt.turn_end or rt.walk())[0]  # the session's first turn starts from the workspace as the session opened it
     try:
         with rt.trace.agent_answering(), outside_graph_run():
             reply = (await call_respond(rt.agent, state["pending"])).reply
@@ -196,9 +213,7 @@ async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> C
         rt.sink.agent_turn(Message("agent", "", turn), rt.toolbox.records[first_record:])
         return _next("user", {"turn": turn, "outcome": SessionOutcome.ERROR, "error": agent_failed(turn, failure), "failure": failure})
     rt.toolbox.end_turn()
-    scan = rt.workspace.scan()
-    after = rt.workspace.fingerprint(scan)
-    rt.turn_end = (after, scan)
+    after = (rt.unchanged_walk() or rt.walk())[0]
     changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
     message = Message("agent", reply, turn)
     rt.sink.agent_turn(message, rt.toolbox.records[first_record:])

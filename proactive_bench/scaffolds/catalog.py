@@ -24,7 +24,7 @@ from typing import Any
 
 import proactive_bench.scaffolds.adversarial
 import proactive_bench.scaffolds.person
-import proactive_bench.scaffolds.scripted  # noqa: F401
+import proactive_bench.scaffolds.scripted
 from proactive_bench.registry import PluginError, Registry
 from proactive_bench.scaffolds.defaults import DEFAULT_AGENT
 from proactive_bench.scaffolds.external import TRANSPORTS, external_agent
@@ -51,6 +51,20 @@ REFERENCE_ATTRIBUTE = "uses_reference_solution"
 ORACLES: tuple[str, ...] = tuple(name for name, _ in SCAFFOLDS.items() if name.startswith("scripted:"))
 """pbench's own scripted baselines, every ``scripted:*`` the built-in modules imported above registered: the only
 agents given each session's reference solution (granted at the end of this module, before any plugin can load)."""
+
+TOOL_ONLY_BASELINES: frozenset[type] = frozenset(
+    {proactive_bench.scaffolds.scripted.ScriptedAgent, proactive_bench.scaffolds.adversarial.AdversarialAgent}
+)
+"""The classes of pbench's own scripted and adversarial baselines: they change the workspace only through their
+session's tools, never by writing files themselves nor leaving anything running that writes after their turn."""
+
+
+def acts_only_through_tools(agent: object) -> bool:
+    """Whether ``agent`` is one of pbench's own baselines (:data:`TOOL_ONLY_BASELINES`), by its exact class: not a
+    subclass, nor anything an agent declares (an agent claiming it falsely would be graded on a stale workspace). After
+    a turn in which such an agent called no tool, the workspace is as its last walk found it."""
+    return type(agent) in TOOL_ONLY_BASELINES
+
 
 AgentLoader = Callable[[str, ScaffoldOptions], Any]
 """Builds an agent from its full ``--agent`` name and the run's options (a factory's result, checked by :func:`load_agent`)."""
