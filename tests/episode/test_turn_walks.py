@@ -62,8 +62,8 @@ def test_a_write_left_after_a_turn_counts_in_the_next_and_no_judgment_walks_the_
 Played = tuple[list[tuple[int, int, list[str], int]], int, EpisodeResult, list[dict[str, Any] | None]]
 
 
-def _asker_turns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Played:
-    """The mini episode played by ``scripted:asker``: per agent turn (turn, its tool calls, its changed files, the walks
+def _asker_turns(db: Path, monkeypatch: pytest.MonkeyPatch) -> Played:
+    """The mini episode played by ``scripted:asker`` on the results database ``db``: per agent turn (turn, its tool calls, its changed files, the walks
     during it), the walks made outside the agent's turns, the result and each session's stored workspace snapshot."""
     walks = [0]
     turns: list[tuple[int, int, list[str], int]] = []
@@ -83,7 +83,6 @@ def _asker_turns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Played:
     with monkeypatch.context() as patched:
         patched.setattr(jail, "walk", counted_walk)
         patched.setitem(session_graph._NODES, "agent", counted_turn)
-        db = tmp_path / f"r{len(list(tmp_path.iterdir()))}.db"
         result = api.run_episode("mini", agent="scripted:asker", db=db, data_root=MINI, validate=False)
     store = Store(db)
     snapshots = [store.snapshot(s.id, "workspace") for s in store.session_runs(result.run_id) if s.id is not None]
@@ -96,9 +95,9 @@ def test_pbench_s_own_baselines_are_walked_again_only_after_a_tool_call_with_the
     """A turn in which ``scripted:asker`` called no tool leaves the workspace as its last walk found it: not walked again,
     nor for the session's grades; the checkpoint's walk stays. Every figure is the one of the same agent walked at each
     turn's end (as any agent not of pbench's baselines' own classes is)."""
-    turns, outside, result, snapshots = _asker_turns(tmp_path, monkeypatch)
+    turns, outside, result, snapshots = _asker_turns(tmp_path / "skipping.db", monkeypatch)
     monkeypatch.setattr(catalog, "TOOL_ONLY_BASELINES", frozenset())
-    walked_turns, walked_outside, walked, walked_snapshots = _asker_turns(tmp_path, monkeypatch)
+    walked_turns, walked_outside, walked, walked_snapshots = _asker_turns(tmp_path / "walking.db", monkeypatch)
 
     sessions = sum(turn == 1 for turn, *_ in turns)
     assert any(calls == 0 for _, calls, *_ in turns[1:]) and any(calls for _, calls, *_ in turns)  # both kinds of turn
@@ -115,6 +114,8 @@ class _Asker(ScriptedAgent):
 
 
 class _Claims:
+    """An agent declaring that it acts only through its tools."""
+
     acts_only_through_tools = True
 
 
