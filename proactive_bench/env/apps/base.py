@@ -151,16 +151,15 @@ def matches_query(query: str | None, *texts: str | None) -> bool:
 
 def email_addresses(values: list[str], what: str, required: bool = False) -> list[str]:
     """Validated, lower-cased, de-duplicated email addresses."""
-    out: list[str] = []
+    out: dict[str, None] = {}  # in first-given order; a dict, not a list searched per address (an agent may give thousands)
     for value in values:
         address = value.strip().lower()
         if not EMAIL_RE.match(address):
             raise ToolError(f"invalid email address in {what}: {value!r}")
-        if address not in out:
-            out.append(address)
+        out[address] = None
     if required and not out:
         raise ToolError(f"{what} must contain at least one email address")
-    return out
+    return list(out)
 
 
 @dataclass(frozen=True)
