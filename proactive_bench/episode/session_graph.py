@@ -8,8 +8,8 @@ the other node while the session runs, else the end. A run a callback handler
 observes runs them in LangGraph's compiled graph, each node's update and route
 as the :class:`~langgraph.types.Command` it returns there; any other in
 :func:`run_steps`, the same steps without LangGraph's machinery nor its import
-(LangGraph, LangChain's callbacks and LangSmith: about 0.4 s of CPU at each
-start of a run nothing observes). The session ends when the user has
+(with LangChain's tracers and LangSmith, which it loads: about 0.45 s of CPU at
+each start of a run nothing observes). The session ends when the user has
 nothing left to reveal after an agent reply (every intent terminal), when a
 judgment fails (``error``), or at the turn cap (``truncated``, never scored as
 a normal end).
