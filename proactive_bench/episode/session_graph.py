@@ -3,10 +3,13 @@
 State is a typed dict of typed records (messages, intent labels, leaks);
 nodes are functions of the state that get the session's
 :class:`SessionRuntime` as LangGraph's run context (``context_schema``) and
-route by the :class:`~langgraph.types.Command` they return (``goto``: the
-other node while the session runs, else the end). A run a callback handler
-observes runs them in LangGraph's compiled graph; any other in
-:func:`run_steps`, the same steps without LangGraph's machinery. The session ends when the user has
+return the state's update; one pure rule (:func:`next_node`) routes from it:
+the other node while the session runs, else the end. A run a callback handler
+observes runs them in LangGraph's compiled graph, each node's update and route
+as the :class:`~langgraph.types.Command` it returns there; any other in
+:func:`run_steps`, the same steps without LangGraph's machinery nor its import
+(with LangChain's tracers and LangSmith, which it loads: about 0.45 s of CPU at
+each start of a run nothing observes). The session ends when the user has
 nothing left to reveal after an agent reply (every intent terminal), when a
 judgment fails (``error``), or at the turn cap (``truncated``, never scored as
 a normal end).
@@ -17,19 +20,14 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import operator
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Annotated, Any, Literal, Protocol, TypedDict, cast, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypedDict, cast, get_origin, get_type_hints
 
 import structlog
-from langchain_core.callbacks import BaseCallbackManager
-from langchain_core.runnables.config import var_child_runnable_config
-from langgraph.errors import ErrorCode, GraphRecursionError, NodeCancelledError, create_error_message
-from langgraph.graph import END, START, StateGraph
-from langgraph.runtime import Runtime
-from langgraph.types import Command
 
 from proactive_bench.data_model import (
     Evidence,
@@ -42,12 +40,18 @@ from proactive_bench.data_model import (
 from proactive_bench.dataset import GraderResolver, Persona, Session
 from proactive_bench.env import Memory, SteadyWorkspace, ToolBox, ToolRecord, Workspace, jail
 from proactive_bench.episode.tracing import NO_TRACE, RunTrace
-from proactive_bench.llm import unobserved
+from proactive_bench.llm import has_handlers, unobserved
 from proactive_bench.scaffolds import Scaffold, acts_only_through_tools, call_respond
 from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import UserSimulator, UserView
 
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
+
 log = structlog.get_logger(__name__)
+
+END = "__end__"
+"""Where a session's run goes when it ends: LangGraph's ``END`` node."""
 
 
 class SessionState(TypedDict):
@@ -173,17 +177,38 @@ def agent_failed(turn: int, failure: ErrorTrace) -> str:
     return f"agent failed {f'at turn {turn}' if turn else 'to start the session'}: {failure.summary}"
 
 
+class NodeRuntime(Protocol):
+    """What a node gets besides the state: LangGraph's ``Runtime`` in the graph, :func:`run_steps`' own outside it; both hold
+    the session's runtime as their ``context``."""
+
+    @property
+    def context(self) -> SessionRuntime: ...
+
+
+@dataclass(frozen=True)
+class _StepRuntime:
+    context: SessionRuntime
+
+
+def inherited_config() -> RunnableConfig | None:
+    """The LangChain run config a call made here would inherit (LangChain's ``var_child_runnable_config``); None while
+    LangChain's runnable-config module is not loaded, as then nothing can have set it."""
+    module = sys.modules.get("langchain_core.runnables.config")
+    return module.var_child_runnable_config.get() if module is not None else None
+
+
 @contextmanager
 def outside_graph_run() -> Iterator[None]:
     """Around a node's own work (the agent's reply, the user's judgment): the model and graph calls inside do not inherit the
     session graph's run config, so LangChain builds no child callback managers for them from it nor merges its
     ``langgraph_*`` metadata into theirs. When a callback handler listens on the session graph's run (a LangSmith tracer),
     the config is kept, so the calls still nest under the node's run."""
-    config = var_child_runnable_config.get()
-    callbacks = config.get("callbacks") if config is not None else None
-    if callbacks.handlers if isinstance(callbacks, BaseCallbackManager) else callbacks:
+    config = inherited_config()
+    if config is None or has_handlers(config.get("callbacks")):
         yield
         return
+    from langchain_core.runnables.config import var_child_runnable_config  # loaded: it holds a config
+
     token = var_child_runnable_config.set(None)
     try:
         yield
@@ -191,12 +216,14 @@ def outside_graph_run() -> Iterator[None]:
         var_child_runnable_config.reset(token)
 
 
-def _next(node: Literal["agent", "user"], update: dict[str, Any]) -> Command[str]:
-    """The node's state update, going to ``node`` while the session runs, else to the end."""
-    return Command(update=update, goto=node if update.get("outcome", SessionOutcome.RUNNING) == SessionOutcome.RUNNING else END)
+def next_node(node: str, update: dict[str, Any]) -> str:
+    """The pure routing rule: after ``node``'s ``update``, the other node while the session runs, else the end."""
+    if update.get("outcome", SessionOutcome.RUNNING) != SessionOutcome.RUNNING:
+        return END
+    return "user" if node == "agent" else "agent"
 
 
-async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> Command[str]:
+async def agent_node(state: SessionState, runtime: NodeRuntime) -> dict[str, Any]:
     """One agent turn: answer the pending message (tools run inside), note changed files."""
     rt = runtime.context
     turn = state["turn"] + 1
@@ -211,16 +238,16 @@ async def agent_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> C
         failure = ErrorTrace.of(exc)
         log.warning("agent_failed", session=rt.session.id, turn=turn, error=failure.summary)
         rt.sink.agent_turn(Message("agent", "", turn), rt.toolbox.records[first_record:])
-        return _next("user", {"turn": turn, "outcome": SessionOutcome.ERROR, "error": agent_failed(turn, failure), "failure": failure})
+        return {"turn": turn, "outcome": SessionOutcome.ERROR, "error": agent_failed(turn, failure), "failure": failure}
     rt.toolbox.end_turn()
     after = (rt.unchanged_walk() or rt.walk())[0]
     changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
     message = Message("agent", reply, turn)
     rt.sink.agent_turn(message, rt.toolbox.records[first_record:])
-    return _next("user", {"turn": turn, "transcript": [message], "changed_files": changed})
+    return {"turn": turn, "transcript": [message], "changed_files": changed}
 
 
-async def user_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> Command[str]:
+async def user_node(state: SessionState, runtime: NodeRuntime) -> dict[str, Any]:
     """One user turn: label intents, then reveal, answer, or end the session."""
     rt = runtime.context
     turn = state["turn"]
@@ -248,7 +275,7 @@ async def user_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> Co
             decision_error = "the user simulator produced no message while intents remain open"
     if decision_error is not None:
         rt.sink.user_turn([], None)
-        return _next("agent", {"outcome": SessionOutcome.ERROR, "error": decision_error})
+        return {"outcome": SessionOutcome.ERROR, "error": decision_error}
     labels, text, outcome = [replace(label, turn=turn) for label in decision.labels], decision.message, SessionOutcome.RUNNING
     if text is None:
         outcome = SessionOutcome.COMPLETED
@@ -265,20 +292,42 @@ async def user_node(state: SessionState, runtime: Runtime[SessionRuntime]) -> Co
     if message is not None:
         update["pending"] = message.content
         update["transcript"] = [message]
-    return _next("agent", update)
+    return update
+
+
+Node = Callable[[SessionState, NodeRuntime], Coroutine[Any, Any, dict[str, Any]]]
+_NODES: dict[str, Node] = {"agent": agent_node, "user": user_node}
 
 
 @cache
 def session_graph() -> Any:
     """The agent/user loop as LangGraph's graph, compiled once; each run gets its session's runtime as the run context."""
-    graph = StateGraph(SessionState, context_schema=SessionRuntime)
-    graph.add_node("agent", agent_node, destinations=("user", END))
-    graph.add_node("user", user_node, destinations=("agent", END))
+    return compile_graph(SessionState, _NODES, SessionRuntime)
+
+
+def compile_graph(state_schema: type[Any], nodes: dict[str, Node], context_schema: type[Any] | None = None) -> Any:
+    """``nodes`` (by name; the run starts at ``agent``) as LangGraph's compiled graph: each node returns its update with
+    :func:`next_node`'s route as a ``Command``, under its own name (a tracer sees the node runs by those names)."""
+    from langgraph.graph import START, StateGraph  # loads with an observed run only
+
+    graph = StateGraph(state_schema, context_schema=context_schema)
+    for name, node in nodes.items():
+        graph.add_node(name, _commanding(name, node), destinations=(next_node(name, {}), END))
     graph.add_edge(START, "agent")
     return graph.compile()
 
 
-_NODES = {"agent": agent_node, "user": user_node}
+def _commanding(name: str, node: Node) -> Callable[..., Coroutine[Any, Any, Any]]:
+    """The node ``name`` for LangGraph's graph: its update and route as a ``Command`` (LangGraph passes ``runtime`` by name)."""
+    from langgraph.types import Command
+
+    async def commanding(state: Any, *, runtime: Any) -> Any:
+        update = await node(state, runtime)
+        return Command(update=update, goto=next_node(name, update))
+
+    return commanding
+
+
 _REDUCERS: dict[str, Callable[[Any, Any], Any]] = {
     key: hint.__metadata__[0] for key, hint in get_type_hints(SessionState, include_extras=True).items() if get_origin(hint) is Annotated
 }
@@ -286,28 +335,33 @@ _REDUCERS: dict[str, Callable[[Any, Any], Any]] = {
 
 
 async def run_steps(rt: SessionRuntime, state: SessionState, recursion_limit: int) -> SessionState:
-    """The graph's run for a session nothing observes: from the ``agent`` node, each node's :class:`Command` update merged into the
-    state as the graph's channels merge it, then its ``goto`` followed, to the end; without LangGraph's step machinery (task
-    preparation, channel writes, a checkpoint and a callback manager per step: about a sixth of pbench's CPU per session).
-    At ``recursion_limit`` node runs, LangGraph's :class:`GraphRecursionError`; a :class:`asyncio.CancelledError` a node raises
-    itself (its task not being cancelled), LangGraph's :class:`NodeCancelledError`: as the graph raises them."""
-    runtime = Runtime(context=rt)
+    """The graph's run for a session nothing observes: from the ``agent`` node, each node's update merged into the state as the
+    graph's channels merge it, then :func:`next_node` followed, to the end; without LangGraph's step machinery (task
+    preparation, channel writes, a checkpoint and a callback manager per step: about a sixth of pbench's CPU per session) nor
+    its import. At ``recursion_limit`` node runs, LangGraph's :class:`~langgraph.errors.GraphRecursionError`; a
+    :class:`asyncio.CancelledError` a node raises itself (its task not being cancelled), LangGraph's
+    :class:`~langgraph.errors.NodeCancelledError`: as the graph raises them (LangGraph loads to raise them)."""
+    runtime = _StepRuntime(rt)
     node, steps = "agent", 0
     while node != END:
         try:
             # in a task of its own on a copy of the context, as LangGraph runs a node: what the node sets in context variables
             # stays in it
-            command = await asyncio.create_task(_NODES[node](state, runtime), context=contextvars.copy_context())
+            update = await asyncio.create_task(_NODES[node](state, runtime), context=contextvars.copy_context())
         except asyncio.CancelledError as exc:
             task = asyncio.current_task()
             if task is not None and task.cancelling() == 0:  # the node's own, not the run's cancellation: a node failure
+                from langgraph.errors import NodeCancelledError
+
                 raise NodeCancelledError(node) from exc
             raise
         values: dict[str, Any] = dict(state)
-        for key, value in (command.update or {}).items():
+        for key, value in update.items():
             values[key] = _REDUCERS[key](values[key], value) if key in _REDUCERS else value
-        state, node, steps = cast(SessionState, values), cast(str, command.goto), steps + 1
+        state, node, steps = cast(SessionState, values), next_node(node, update), steps + 1
         if steps == recursion_limit:  # LangGraph's step count reaches its limit even when this step was the last
+            from langgraph.errors import ErrorCode, GraphRecursionError, create_error_message
+
             raise GraphRecursionError(
                 create_error_message(
                     message=f"Recursion limit of {recursion_limit} reached without hitting a stop condition. "
@@ -325,7 +379,7 @@ def _all_closed(labels: list[IntentLabel], open_intents: list[Any]) -> bool:
 async def run_session_graph(rt: SessionRuntime) -> SessionState:
     """Run one session to its end and return the final state."""
     limit = 2 * rt.max_turns + 10
-    inherited = var_child_runnable_config.get()
+    inherited = inherited_config()
     if unobserved(inherited.get("callbacks") if inherited is not None else None):
         return await run_steps(rt, initial_state(rt.session), limit)
     # v2: the final state only (v1 streams every step's updates besides, to find interrupts the nodes never raise)

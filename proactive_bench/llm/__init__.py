@@ -29,7 +29,7 @@ _EXPORTS = Exports(
         "ledger": ("LLMCallRecord", "Recorder", "ToolRole", "record_retries", "usage_fields"),
         "model_specs": ("ModelSpecError", "is_openai_model"),
         "models": ("DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT_S", "ChatSettings", "make_chat_model"),
-        "observers": ("unobserved",),
+        "observers": ("has_handlers", "unobserved"),
         "probe": ("probe_model", "probe_reports", "probe_table"),
         "prompts": ("Prompt", "load_prompt"),
         "retry_log": ("listen", "unlisten"),
@@ -64,7 +64,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     from proactive_bench.llm.ledger import LLMCallRecord, Recorder, ToolRole, record_retries, usage_fields
     from proactive_bench.llm.model_specs import ModelSpecError, is_openai_model
     from proactive_bench.llm.models import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, ChatSettings, make_chat_model
-    from proactive_bench.llm.observers import unobserved
+    from proactive_bench.llm.observers import has_handlers, unobserved
     from proactive_bench.llm.probe import probe_model, probe_reports, probe_table
     from proactive_bench.llm.prompts import Prompt, load_prompt
     from proactive_bench.llm.retry_log import listen, unlisten
@@ -109,6 +109,7 @@ __all__ = [
     "UsesToolModels",
     "check_reachable",
     "fit_counted",
+    "has_handlers",
     "history_text",
     "is_context_length_error",
     "is_openai_model",

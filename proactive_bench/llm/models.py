@@ -6,15 +6,15 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from langchain_core.caches import BaseCache
-from langchain_core.rate_limiters import BaseRateLimiter
 from pydantic import SecretStr
 
 from proactive_bench.llm.model_specs import ModelSpecError, known_providers, model_name
 from proactive_bench.llm.transport import ChatTransport
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # LangChain's chat models load with the first model built, not with a scripted run's start
+    from langchain_core.caches import BaseCache
     from langchain_core.language_models import BaseChatModel
+    from langchain_core.rate_limiters import BaseRateLimiter
 
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MAX_RETRIES = 3

@@ -47,7 +47,6 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import structlog
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from langchain_core.runnables import Runnable
 from pydantic import BaseModel, ValidationError
 
 from proactive_bench.llm.context import (
@@ -78,6 +77,7 @@ from proactive_bench.llm.retry_log import listen, unlisten
 if TYPE_CHECKING:
     import openai
     from langchain_core.language_models import BaseChatModel
+    from langchain_core.runnables import Runnable  # LangChain's runnables load their tracers and LangSmith
 
 log = structlog.get_logger(__name__)
 

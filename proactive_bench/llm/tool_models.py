@@ -19,8 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from langchain_core.rate_limiters import BaseRateLimiter
-
 from proactive_bench.exports import moved_names
 from proactive_bench.llm.cache import CallCache
 from proactive_bench.llm.embeddings import EmbeddingClient
@@ -30,6 +28,7 @@ from proactive_bench.llm.transport import ChatTransport
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
+    from langchain_core.rate_limiters import BaseRateLimiter
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,9 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import var_child_runnable_config
 from langgraph.errors import GraphRecursionError, NodeCancelledError
 from langgraph.graph import END, START, StateGraph
-from langgraph.types import Command
 
 import proactive_bench.episode.session_graph as session_graph_module
+from proactive_bench.data_model import SessionOutcome
 from proactive_bench.episode.session_graph import outside_graph_run
 from proactive_bench.testing.stub_server import Reply, StubServer
 from tests.helpers.cli import run_cli, stub_server_args
@@ -156,30 +156,51 @@ def test_a_run_nothing_observes_takes_the_step_loop_and_an_observed_one_langgrap
 class _Loop(TypedDict):
     turn: int
     transcript: Annotated[list[int], operator.add]
+    outcome: SessionOutcome
+
+
+def test_the_session_graph_is_langgraph_s_with_the_nodes_and_routes_of_the_step_loop() -> None:
+    """The compiled graph has the ``agent`` and ``user`` nodes, from the start to ``agent``, each to the other or the end."""
+    drawn = session_graph_module.session_graph().get_graph()
+    assert {node for node in drawn.nodes} == {START, "agent", "user", END}
+    assert {(e.source, e.target) for e in drawn.edges} == {
+        (START, "agent"),
+        ("agent", "user"),
+        ("agent", END),
+        ("user", "agent"),
+        ("user", END),
+    }
+    assert session_graph_module.END == END
+    running, ended = {"turn": 1}, {"outcome": SessionOutcome.TRUNCATED}
+    assert [session_graph_module.next_node(node, update) for node in ("agent", "user") for update in (running, ended)] == [
+        "user",
+        END,
+        "agent",
+        END,
+    ]
 
 
 def test_the_step_loop_merges_updates_as_the_graphs_channels_do_and_stops_at_the_recursion_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """Both runs of nodes that count turns and append to the transcript end in the same state (five node runs within a limit of 6);
     at the limit (five runs, the last one ending the run) both raise the same error."""
 
-    async def agent(state: Any, runtime: Any) -> Command[str]:
+    async def agent(state: Any, runtime: Any) -> dict[str, Any]:
         turn = state["turn"] + 1
-        return Command(update={"turn": turn, "transcript": [turn]}, goto="user" if turn < runtime.context.max_turns else END)
+        ended = {} if turn < runtime.context.max_turns else {"outcome": SessionOutcome.COMPLETED}
+        return {"turn": turn, "transcript": [turn], **ended}
 
-    async def user(state: Any, runtime: Any) -> Command[str]:
-        return Command(update={"transcript": [-state["turn"]]}, goto="agent")
+    async def user(state: Any, runtime: Any) -> dict[str, Any]:
+        return {"transcript": [-state["turn"]]}
 
-    monkeypatch.setattr(session_graph_module, "_NODES", {"agent": agent, "user": user})
+    nodes = {"agent": agent, "user": user}
+    monkeypatch.setattr(session_graph_module, "_NODES", nodes)
     monkeypatch.setattr(session_graph_module, "_REDUCERS", {"transcript": operator.add})
-    graph = StateGraph(_Loop, context_schema=SimpleNamespace)
-    graph.add_node("agent", agent, destinations=("user", END))
-    graph.add_node("user", user, destinations=("agent", END))
-    graph.add_edge(START, "agent")
-    compiled = graph.compile()
+    compiled = session_graph_module.compile_graph(_Loop, nodes, SimpleNamespace)
     rt: Any = SimpleNamespace(max_turns=3)
-    start: Any = {"turn": 0, "transcript": [0]}
+    start: Any = {"turn": 0, "transcript": [0], "outcome": SessionOutcome.RUNNING}
     expected = asyncio.run(compiled.ainvoke(start, {"recursion_limit": 6}, context=rt, version="v2")).value
-    assert asyncio.run(session_graph_module.run_steps(rt, start, 6)) == expected == {"turn": 3, "transcript": [0, 1, -1, 2, -2, 3]}
+    assert asyncio.run(session_graph_module.run_steps(rt, start, 6)) == expected
+    assert expected == {"turn": 3, "transcript": [0, 1, -1, 2, -2, 3], "outcome": SessionOutcome.COMPLETED}
     with pytest.raises(GraphRecursionError) as by_graph:
         asyncio.run(compiled.ainvoke(start, {"recursion_limit": 5}, context=rt, version="v2"))
     with pytest.raises(GraphRecursionError) as by_loop:
@@ -190,16 +211,14 @@ def test_the_step_loop_merges_updates_as_the_graphs_channels_do_and_stops_at_the
 def test_a_cancellation_a_node_raises_itself_is_a_node_failure_in_the_step_loop_as_in_the_graph(monkeypatch: pytest.MonkeyPatch) -> None:
     """A node body raising ``CancelledError`` while its task is not cancelled: LangGraph's ``NodeCancelledError`` either way."""
 
-    async def agent(state: Any, runtime: Any) -> Command[str]:
+    async def agent(state: Any, runtime: Any) -> dict[str, Any]:
         raise asyncio.CancelledError
 
-    monkeypatch.setattr(session_graph_module, "_NODES", {"agent": agent})
-    graph = StateGraph(_Loop)
-    graph.add_node("agent", agent, destinations=(END,))
-    graph.add_edge(START, "agent")
+    nodes = {"agent": agent, "user": agent}  # the user node is never reached
+    monkeypatch.setattr(session_graph_module, "_NODES", nodes)
     start: Any = {"turn": 0, "transcript": []}
     with pytest.raises(NodeCancelledError):
-        asyncio.run(graph.compile().ainvoke(start, version="v2"))
+        asyncio.run(session_graph_module.compile_graph(_Loop, nodes).ainvoke(start, version="v2"))
     with pytest.raises(NodeCancelledError) as by_loop:
         asyncio.run(session_graph_module.run_steps(SimpleNamespace(), start, 5))  # type: ignore[arg-type]
     assert isinstance(by_loop.value.__cause__, asyncio.CancelledError)
@@ -208,7 +227,7 @@ def test_a_cancellation_a_node_raises_itself_is_a_node_failure_in_the_step_loop_
 def test_a_cancelled_run_of_the_step_loop_stays_cancelled(monkeypatch: pytest.MonkeyPatch) -> None:
     """The run's own cancellation (its task cancelled while a node waits) propagates as ``CancelledError``, as in the graph."""
 
-    async def agent(state: Any, runtime: Any) -> Command[str]:
+    async def agent(state: Any, runtime: Any) -> dict[str, Any]:
         await asyncio.Event().wait()
         raise AssertionError("never set")
 
@@ -231,25 +250,23 @@ def test_what_a_node_sets_in_a_context_variable_stays_in_it_in_the_step_loop_as_
     """Each node runs on a copy of the context: the next node and the caller do not see what it set, either way."""
     seen: list[str] = []
 
-    async def agent(state: Any, runtime: Any) -> Command[str]:
+    async def agent(state: Any, runtime: Any) -> dict[str, Any]:
         seen.append(_MARK.get())
         _MARK.set("set by agent")
-        return Command(update={"turn": 1}, goto="user")
+        return {"turn": 1}
 
-    async def user(state: Any, runtime: Any) -> Command[str]:
+    async def user(state: Any, runtime: Any) -> dict[str, Any]:
         seen.append(_MARK.get())
-        return Command(update={"turn": 2}, goto=END)
+        return {"turn": 2, "outcome": SessionOutcome.COMPLETED}
 
-    monkeypatch.setattr(session_graph_module, "_NODES", {"agent": agent, "user": user})
-    graph = StateGraph(_Loop)
-    graph.add_node("agent", agent, destinations=("user",))
-    graph.add_node("user", user, destinations=(END,))
-    graph.add_edge(START, "agent")
+    nodes = {"agent": agent, "user": user}
+    monkeypatch.setattr(session_graph_module, "_NODES", nodes)
+    start: Any = {"turn": 0, "transcript": [], "outcome": SessionOutcome.RUNNING}
 
     async def both() -> None:
-        await graph.compile().ainvoke({"turn": 0, "transcript": []}, version="v2")
+        await session_graph_module.compile_graph(_Loop, nodes).ainvoke(start, version="v2")
         seen.append(_MARK.get())
-        await session_graph_module.run_steps(SimpleNamespace(), {"turn": 0, "transcript": []}, 5)  # type: ignore[arg-type]
+        await session_graph_module.run_steps(SimpleNamespace(), start, 5)  # type: ignore[arg-type]
         seen.append(_MARK.get())
 
     asyncio.run(both())

@@ -8,13 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from langgraph.runtime import Runtime
-from langgraph.types import Command
 
 import proactive_bench.env.jail as jail
 from proactive_bench import api
 from proactive_bench.episode import runner, session_graph
-from proactive_bench.episode.session_graph import SessionRuntime, SessionState
+from proactive_bench.episode.session_graph import NodeRuntime, SessionState
 from proactive_bench.scaffolds import acts_only_through_tools, catalog
 from proactive_bench.scaffolds.adversarial import AdversarialAgent
 from proactive_bench.scaffolds.scripted import ScriptedAgent
@@ -73,12 +71,13 @@ def _asker_turns(db: Path, monkeypatch: pytest.MonkeyPatch) -> Played:
         walks[0] += 1
         return walk(*args, **kwargs)  # type: ignore[arg-type]
 
-    async def counted_turn(state: SessionState, runtime: Runtime[SessionRuntime]) -> Command[str]:
+    async def counted_turn(state: SessionState, runtime: NodeRuntime) -> dict[str, Any]:
         before, calls = walks[0], len(runtime.context.toolbox.records)
-        command = await agent_node(state, runtime)
-        changed = list((command.update or {}).get("changed_files", []))
-        turns.append((state["turn"] + 1, len(runtime.context.toolbox.records) - calls, changed, walks[0] - before))
-        return command
+        update = await agent_node(state, runtime)
+        turns.append(
+            (state["turn"] + 1, len(runtime.context.toolbox.records) - calls, list(update.get("changed_files", [])), walks[0] - before)
+        )
+        return update
 
     with monkeypatch.context() as patched:
         patched.setattr(jail, "walk", counted_walk)

@@ -31,6 +31,7 @@ from proactive_bench.llm.models import ChatSettings, make_chat_model
 from proactive_bench.llm.transport import ChatTransport
 from proactive_bench.testing.stub_server import StubServer, text_reply, tool_call_reply
 from tests.helpers.chat_shapes import Verdict, read_list
+from tests.helpers.cli import run_python
 
 QUESTION = [SystemMessage("You keep the shopping list."), HumanMessage("What is on it?")]
 
@@ -167,6 +168,29 @@ def test_streaming_and_tracing_are_observers(monkeypatch: pytest.MonkeyPatch) ->
         assert model._unobserved(None, {})
     monkeypatch.setenv("LANGCHAIN_HANDLER", "langchain")  # read at every call, as LangChain reads it
     assert not model._unobserved(None, {})
+
+
+FRESH_CHECKS = """
+import os, sys
+for name in [n for n in os.environ if n.startswith(("LANGCHAIN_", "LANGSMITH_"))]:
+    del os.environ[name]
+from proactive_bench.llm import unobserved
+seen = [unobserved(), any(m == "langsmith" or m.startswith("langchain_core.tracers") for m in sys.modules)]
+from langchain_core.globals import set_debug
+set_debug(True)
+seen.append(unobserved())
+set_debug(False)
+os.environ["LANGSMITH_TRACING"] = "true"
+seen.append(unobserved())
+print(*seen)
+"""
+"""In a fresh process: the check with nothing set, whether it loaded LangChain's tracers or LangSmith, the check with LangChain's
+debug flag on, then with tracing turned on by the environment."""
+
+
+def test_a_fresh_process_checks_without_loading_the_tracers_until_the_environment_names_one() -> None:
+    """Nothing loaded could have turned an observer on: the check loads no tracer; the debug flag and the environment still count."""
+    assert run_python(FRESH_CHECKS).split() == ["True", "False", "False", "False"]
 
 
 async def test_an_old_tracing_setting_fails_as_langchain_fails(transport: ChatTransport, monkeypatch: pytest.MonkeyPatch) -> None:
