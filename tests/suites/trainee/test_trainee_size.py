@@ -183,7 +183,9 @@ def test_an_office_file_is_built_once_for_the_same_data_and_anew_within_a_forget
     built = xlsx_bytes(sheets)
     assert xlsx_bytes({"Orders": [["day", "count"], ["Mon", 3]]}) is built  # kept
     assert xlsx_bytes({"Orders": [["day", "count"], ["Mon", 4]]}) != built
-    assert xlsx_bytes({"Orders": [["day", "count"], ["Mon", True]]}) != xlsx_bytes({"Orders": [["day", "count"], ["Mon", 1]]})  # equal, written otherwise
+    assert xlsx_bytes({"Orders": [["day", "count"], ["Mon", True]]}) != xlsx_bytes(
+        {"Orders": [["day", "count"], ["Mon", 1]]}
+    )  # equal, written otherwise
     document = docx_bytes("Notes", ["one", "two"])
     with office_files_forgotten():
         anew = xlsx_bytes(sheets)
