@@ -4,8 +4,9 @@
 | --- | --- |
 | `model.py` | what a template draws: `Npc` (`shared`: a scenario-wide colleague), `Clue` (`from_minute`: announced in a meeting; `in_image`: drawn in a picture), `Checkpoint`, `Timing`, `Step`, `Hints`, `TaskDraft` (`pages`: web pages); the four `DOMAINS` |
 | `template.py` | the `Template` protocol (name, difficulty, apps, domain), `TemplateContext`, `NamePool` (unique names; `shared`: the scenario's one person in a role of `SHARED_ROLES`), `TEMPLATES`, `register_template` |
-| `files.py` | generated spreadsheets and documents |
-| `pictures.py` | pictures holding a clue, drawn with matplotlib (loaded on first drawing): heatmap, floor plan, bar, line and pie charts, map, receipt |
+| `files.py` | generated spreadsheets and documents (kept per data) |
+| `pictures.py` | pictures holding a clue, drawn with matplotlib (loaded on first drawing): heatmap, floor plan, bar, line and pie charts, map, receipt (kept per data) |
+| `kept.py` | `KeptBytes`: a process's store of generated files, made once per data (the last few kept) |
 | `templates/` | the shipped templates, one module each |
 | `compose.py` | scenarios `s<seed>-n<count>`: templates by seed, unique names, the timeline, day 2's new seeds |
 | `day_plan.py` | one day as pbench material: opening, checklist, app rows, notices, the oracle's timeline |

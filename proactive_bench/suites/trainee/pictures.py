@@ -3,7 +3,7 @@
 What a picture shows is drawn, never written into the file: the PNG carries
 no text metadata (``validity`` checks its bytes do not spell the clue), so
 reading it as text finds nothing. The same data always gives the same bytes, so
-a process draws a picture once and keeps its bytes (the last :data:`PICTURES_KEPT`):
+a process draws a picture once and keeps its bytes (the last :data:`PICTURES_KEPT`; kept.py):
 a picture is ~0.1 s of CPU, and one process may compose the same template and seed
 again (the tests do, over and over). matplotlib loads when the first picture is
 drawn, not with the suite.
@@ -12,12 +12,11 @@ drawn, not with the suite.
 from __future__ import annotations
 
 import io
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from functools import wraps
-from typing import TYPE_CHECKING, ParamSpec
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
+
+from proactive_bench.suites.trainee.kept import KeptBytes
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -26,55 +25,19 @@ DPI = 80
 PICTURES_KEPT = 512
 """How many drawn pictures a process keeps (each ~25 kB, at most ~45 kB: ~12 MB when full). The trainee tests of one
 process draw ~450 different pictures, several of them in more than one test; 256 dropped some before their next use."""
-_KEPT: OrderedDict[str, bytes] = OrderedDict()
-_KEEPING = threading.Lock()
-P = ParamSpec("P")
-
-
-def _kept(draw: Callable[P, bytes]) -> Callable[P, bytes]:
-    """``draw``, but a picture drawn before from the same data (the same ``repr`` of the arguments: ``1`` and ``1.0``,
-    which may be written differently, are different data) is returned as kept, not drawn again."""
-
-    @wraps(draw)
-    def kept(*args: P.args, **kwargs: P.kwargs) -> bytes:
-        key = f"{draw.__name__}{args!r}{sorted(kwargs.items())!r}"
-        with _KEEPING:
-            if (png := _KEPT.get(key)) is not None:
-                _KEPT.move_to_end(key)
-                return png
-        png = draw(*args, **kwargs)
-        with _KEEPING:
-            _KEPT[key] = png
-            if len(_KEPT) > PICTURES_KEPT:
-                _KEPT.popitem(last=False)  # the least recently used
-        return png
-
-    return kept
+_PICTURES = KeptBytes(lambda: PICTURES_KEPT)
+_kept = _PICTURES.keep
 
 
 def forget_pictures() -> None:
     """Drop every kept picture: the next of each is drawn anew (a test that a picture is drawn the same way again)."""
-    with _KEEPING:
-        _KEPT.clear()
+    _PICTURES.forget()
 
 
-@contextmanager
-def pictures_forgotten() -> Iterator[None]:
+def pictures_forgotten() -> AbstractContextManager[None]:
     """Within the block every picture is drawn anew (none kept before is used); after it, the pictures kept before are kept
     again: a test that a picture is drawn the same way again, without every other kept picture drawn anew after it."""
-    with _KEEPING:
-        before = OrderedDict(_KEPT)
-        _KEPT.clear()
-    try:
-        yield
-    finally:
-        with _KEEPING:
-            drawn = OrderedDict(_KEPT)
-            _KEPT.clear()
-            _KEPT.update(before)
-            _KEPT.update(drawn)  # the latest used last
-            while len(_KEPT) > PICTURES_KEPT:
-                _KEPT.popitem(last=False)
+    return _PICTURES.forgotten()
 
 
 def _png(figure: Figure) -> bytes:

@@ -22,6 +22,7 @@ from proactive_bench.suites.trainee.colleagues import rules_colleagues
 from proactive_bench.suites.trainee.compose import Scenario, Task
 from proactive_bench.suites.trainee.day_plan import oracle_steps
 from proactive_bench.suites.trainee.figures import obtained_at
+from proactive_bench.suites.trainee.files import docx_bytes, office_files_forgotten, xlsx_bytes
 from proactive_bench.suites.trainee.loading import WEB, TraineeSettings, feedback_note, load_scenario, materialize, page_file
 from proactive_bench.suites.trainee.model import DOMAINS, Npc
 from proactive_bench.suites.trainee.pictures import bar_chart, forget_pictures, pictures_forgotten
@@ -175,6 +176,22 @@ def test_pictures_forgotten_for_a_block_are_kept_again_after_it() -> None:
         drawn = bar_chart("Orders", ["Mon", "Tue"], [8, 9], "orders")
     assert bar_chart("Orders", ["Mon", "Tue"], [6, 7], "orders") is anew  # kept (as drawn last), not drawn a third time
     assert bar_chart("Orders", ["Mon", "Tue"], [8, 9], "orders") is drawn
+
+
+def test_an_office_file_is_built_once_for_the_same_data_and_anew_within_a_forgetting_block() -> None:
+    sheets = {"Orders": [["day", "count"], ["Mon", 3]]}
+    built = xlsx_bytes(sheets)
+    assert xlsx_bytes({"Orders": [["day", "count"], ["Mon", 3]]}) is built  # kept
+    assert xlsx_bytes({"Orders": [["day", "count"], ["Mon", 4]]}) != built
+    assert xlsx_bytes({"Orders": [["day", "count"], ["Mon", True]]}) != xlsx_bytes(
+        {"Orders": [["day", "count"], ["Mon", 1]]}
+    )  # equal, written otherwise
+    document = docx_bytes("Notes", ["one", "two"])
+    with office_files_forgotten():
+        anew = xlsx_bytes(sheets)
+        assert anew is not built and anew == built
+        assert docx_bytes("Notes", ["one", "two"]) == document
+    assert xlsx_bytes(sheets) is anew  # kept (as built last)
 
 
 def test_a_picture_read_as_text_is_not_looked_at_and_a_picture_that_spells_its_clue_is_found() -> None:

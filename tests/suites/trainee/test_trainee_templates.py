@@ -24,6 +24,7 @@ from proactive_bench.env import read_as_text
 from proactive_bench.suites.trainee import MODES, TEMPLATES, Scenario, compose_scenario, play
 from proactive_bench.suites.trainee.compose import Task
 from proactive_bench.suites.trainee.day_plan import PlannedStep
+from proactive_bench.suites.trainee.files import office_files_forgotten
 from proactive_bench.suites.trainee.model import Clue, TaskDraft
 from proactive_bench.suites.trainee.offline_play import play_modes
 from proactive_bench.suites.trainee.pictures import pictures_forgotten
@@ -46,8 +47,8 @@ def test_same_seed_same_scenario_and_seeds_vary(template: str) -> None:
         return compose_scenario(f"s{seed}-n2", templates=[template]).days[0].tasks[0].draft.model_dump()
 
     drafts = {seed: first(seed) for seed in range(1, 13)}
-    with pictures_forgotten():  # the other templates' kept pictures are kept again after it
-        assert first(3) == drafts[3]  # composed again, from nothing kept (its pictures drawn anew)
+    with pictures_forgotten(), office_files_forgotten():  # the other templates' kept files are kept again after it
+        assert first(3) == drafts[3]  # composed again, from nothing kept (its pictures drawn and office files built anew)
     assert len({repr(d) for d in drafts.values()}) >= 10
 
 
