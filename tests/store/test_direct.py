@@ -164,6 +164,29 @@ def test_a_batch_goes_to_postgresql_as_multirow_statements(location: Any, monkey
     assert [row[2] for row in stored(store)["grade"]] == [f"c{n}" for n in range(9)]
 
 
+def test_reads_run_outside_transactions_on_postgresql_and_saves_inside_one(location: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    store, session_run_id = new_store(location)
+    if store.dialect != "postgresql":
+        return
+    seen: list[tuple[str, bool]] = []
+    execute = psycopg.Cursor.execute
+    monkeypatch.setattr(
+        psycopg.Cursor,
+        "execute",
+        lambda cursor, sql, *args, **kwargs: (
+            seen.append((str(sql).split()[0], cursor.connection.autocommit)) or execute(cursor, sql, *args, **kwargs)
+        ),
+    )
+    assert store.run("run1") is not None and store.probe_report("http://x", "m") is None
+    assert store.sessions_ending_per_run("no sweep", ["done"]) == {}
+    assert {autocommit for _, autocommit in seen} == {True} and len(seen) == 3
+    seen.clear()
+    store.save_session(
+        SessionRun(run_id="run1", session_id="s2", position=2, started=WHEN), [pending_row(MessageRow, turn=1, role="user", content="hi")], {}
+    )
+    assert {autocommit for _, autocommit in seen} == {False} and "INSERT" in dict(seen)  # the pool's connection, set back
+
+
 def test_a_driver_error_is_raised_as_sqlalchemy_raises_it(location: Any) -> None:
     store, session_run_id = new_store(location)
     with pytest.raises(IntegrityError), store.engine.begin() as db:
