@@ -182,7 +182,9 @@ def test_reads_run_outside_transactions_on_postgresql_and_saves_inside_one(locat
     assert {autocommit for _, autocommit in seen} == {True} and len(seen) == 3
     seen.clear()
     store.save_session(
-        SessionRun(run_id="run1", session_id="s2", position=2, started=WHEN), [pending_row(MessageRow, turn=1, role="user", content="hi")], {}
+        SessionRun(run_id="run1", session_id="s2", position=2, started=WHEN),
+        [pending_row(MessageRow, turn=1, role="user", content="hi")],
+        {},
     )
     assert {autocommit for _, autocommit in seen} == {False} and "INSERT" in dict(seen)  # the pool's connection, set back
 
