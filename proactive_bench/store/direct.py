@@ -16,7 +16,8 @@ them (ids, text).
 A batch of rows (:meth:`Direct.executemany`) of an INSERT goes to PostgreSQL as multi-row ``INSERT ... VALUES (...),
 (...)`` statements of at most :data:`ROWS_PER_INSERT` rows, in the batch's order: psycopg's ``executemany`` sends every
 row as a statement of its own, which the server parses, plans and runs one by one (about 25 a session's save). SQLite
-keeps ``executemany`` (one call into the driver's C loop, no round trips: a multi-row statement only added Python work).
+keeps ``executemany``: in process, with no round trips, one statement for six rows saved about 2 µs of 13 (measured
+with ``sqlite3``), not worth a second way of writing each statement there.
 An upsert's rows in one batch must not share a key (PostgreSQL refuses to update a row twice in one statement).
 """
 
