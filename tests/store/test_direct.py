@@ -12,6 +12,7 @@ from sqlalchemy import bindparam, select, text
 from sqlalchemy.exc import IntegrityError
 
 import proactive_bench.store.direct as direct_module
+import proactive_bench.store.engine as engine_module
 from proactive_bench.store import Store, pending_row
 from proactive_bench.store.answers import ANSWER_COLUMNS, ModelCallEntry, write_answers
 from proactive_bench.store.direct import Direct, direct
@@ -165,9 +166,10 @@ def test_a_batch_goes_to_postgresql_as_multirow_statements(location: Any, monkey
 
 
 def test_reads_run_outside_transactions_on_postgresql_and_saves_inside_one(location: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    store, session_run_id = new_store(location)
+    store, _ = new_store(location)
     if store.dialect != "postgresql":
         return
+    monkeypatch.setattr(engine_module, "PING_IDLE_S", 1e9)  # no ping at a checkout: only the store's own statements
     seen: list[tuple[str, bool]] = []
     execute = psycopg.Cursor.execute
     monkeypatch.setattr(
