@@ -19,7 +19,8 @@ first (all N at once would ideally take as long as one); lost or duplicate sessi
 session (SQLite: the file and its WAL; PostgreSQL: WAL bytes and table bytes),
 write statements per second with their mean and p95 server-side latency (with
 ``--statement-log``: from the server's log of every statement, which costs it
-CPU, so throughput runs go without), and the peak of open connections; CPU per session
+CPU, so throughput runs go without; the log's statements per session by first
+word too: BEGIN, COMMIT, ROLLBACK, INSERT, ...), and the peak of open connections; CPU per session
 of pbench's processes, Ray's daemons, the database server and the rest of the
 machine over the session span, and the machine's over the whole command (from
 /proc); model load:
@@ -128,6 +129,8 @@ class Figures:
     writes_per_s: float | None
     write_mean_ms: float | None
     write_p95_ms: float | None
+    statements_per_session: dict[str, float]
+    """With --statement-log: statements the server logged per session (the whole command's, the sweep's end included), by first word."""
     peak_connections: int | None
     cpu_ms_per_session: dict[str, float]
     """CPU per session of each group of processes over the session span (:data:`PROCESS_GROUPS`: pbench's driver, workers
@@ -315,17 +318,12 @@ class CpuByGroup:
         return busy0 + share * (busy1 - busy0), {g: spent0[g] + share * (spent1[g] - spent0[g]) for g in spent1}
 
 
-def write_latencies(log_file: Path, offset: int, database: str) -> list[float]:
-    """Server-side durations (ms) of the write statements and commits of ``database`` logged after ``offset``."""
+def logged_statements(log_file: Path, offset: int, database: str) -> list[tuple[str, float]]:
+    """The statements of ``database`` logged after ``offset``: each one's first word (upper case) and server-side duration (ms)."""
     with log_file.open("rb") as handle:
         handle.seek(offset)
         lines = handle.read().decode(errors="replace").splitlines()
-    found = []
-    for line in lines:
-        match = DURATION.match(line)
-        if match and match[1] == database and match[3].upper() in WRITES:
-            found.append(float(match[2]))
-    return found
+    return [(match[3].upper(), float(match[2])) for line in lines if (match := DURATION.match(line)) and match[1] == database]
 
 
 def p95(values: list[float]) -> float:
@@ -423,11 +421,12 @@ def run_sweep(
     if server is None:
         written = sqlite_bytes(tmp / f"{name}.db") - size_before
         wal = None
-        latencies: list[float] = []
+        statements: list[tuple[str, float]] = []
     else:
         written = int(scalar(url, TABLE_BYTES)) - size_before
         wal = int(scalar(url, "select wal_bytes from pg_stat_wal"))
-        latencies = write_latencies(server.log_file, log_offset, name)
+        statements = logged_statements(server.log_file, log_offset, name)
+    latencies = [ms for word, ms in statements if word in WRITES]
     span = stored["last_finished"] - stored["first_started"]
     busy_in_span, spent_in_span = cpu.between(stored["first_started"], stored["last_finished"])
     return Figures(
@@ -447,6 +446,7 @@ def run_sweep(
         writes_per_s=round(len(latencies) / span, 1) if latencies else None,
         write_mean_ms=round(statistics.mean(latencies), 3) if latencies else None,
         write_p95_ms=round(p95(latencies), 3) if latencies else None,
+        statements_per_session={word: round(count / sessions, 2) for word, count in Counter(word for word, _ in statements).most_common()},
         peak_connections=watcher.peak if isinstance(watcher, PeakConnections) else None,
         cpu_ms_per_session={group: round(1000 * spent / sessions, 1) for group, spent in spent_in_span.items()}
         if args.cpu_poll > 0
@@ -472,6 +472,9 @@ def show(figures: Figures) -> None:
         store += f" ({f.wal_bytes_per_session} B WAL), peak {f.peak_connections} connections"
     if f.writes_per_s is not None:
         store += f", {f.writes_per_s} writes/s mean {f.write_mean_ms} ms p95 {f.write_p95_ms} ms"
+    if f.statements_per_session:
+        logged = ", ".join(f"{word} {count}" for word, count in f.statements_per_session.items())
+        store += f", {sum(f.statements_per_session.values()):.1f} statements logged/session ({logged})"
     print(
         f"{f.config:15} {f.episodes:4} episodes{' (TIMED OUT: sessions done by then)' if f.timed_out else ''}: {f.sims_per_hour:8} sims/h {f.sessions_per_hour:8} sessions/h, efficiency {f.efficiency:.2f}"
         f" (span {f.span_s} s, ideal {f.ideal_s} s, command {f.command_s} s), lost/dup {f.lost_or_duplicate}; {store};"

@@ -25,7 +25,7 @@ from sqlmodel import SQLModel
 from proactive_bench.store.answers import RecordedAnswers
 from proactive_bench.store.cleanup import CleanupQueries
 from proactive_bench.store.direct import direct
-from proactive_bench.store.engine import StoreOpenError, locate, make_engine
+from proactive_bench.store.engine import StoreOpenError, autocommit_reads, locate, make_engine
 from proactive_bench.store.judgments import JudgmentQueries
 from proactive_bench.store.lease import Fences, check_fence
 from proactive_bench.store.migration import migrate, require_head
@@ -56,6 +56,8 @@ class Store(ReadQueries, SessionQueries, JudgmentQueries, ProbeQueries, CleanupQ
         self.read_only = read_only
         self.engine: Engine = make_engine(self.location, read_only=read_only)
         self.dialect = self.engine.dialect.name
+        self.reads: Engine = autocommit_reads(self.engine)
+        """Where reads of one statement run (no transaction around them on PostgreSQL), sharing the engine's connections."""
         try:
             if read_only:
                 require_head(self.engine, self.name)
@@ -89,7 +91,7 @@ class Store(ReadQueries, SessionQueries, JudgmentQueries, ProbeQueries, CleanupQ
 
     def _fetch(self, sql: str, params: Mapping[str, Any]) -> Sequence[Sequence[Any]]:
         """The reads' statements (:mod:`~proactive_bench.store.sql`), on this store's engine."""
-        with self.engine.connect() as db:
+        with self.reads.connect() as db:
             return db.execute(text(sql), params).all()
 
     def update(self, row: SQLModel | Record, **changes: Any) -> None:

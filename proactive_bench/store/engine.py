@@ -99,6 +99,14 @@ def make_engine(where: Location, read_only: bool = False) -> Engine:
     return engine
 
 
+def autocommit_reads(engine: Engine) -> Engine:
+    """The engine the store's reads of one statement run on: on PostgreSQL outside any transaction (autocommit: the SELECT
+    alone, one round trip and one server statement where psycopg's BEGIN and the pool's ROLLBACK around it made three;
+    one statement sees one snapshot either way); on SQLite the engine itself (its driver begins no transaction to read).
+    It shares the engine's pool: each checkout sets autocommit on the connection and its return sets it back."""
+    return engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else engine
+
+
 @cache
 def insert_ignoring(table: Table | type[Any], dialect: str) -> Any:
     """INSERT that keeps the row already there when a unique key collides (ON CONFLICT DO NOTHING); built once per

@@ -30,10 +30,11 @@ class ProbeQueries:
     """The :class:`~proactive_bench.store.database.Store` methods over stored probes."""
 
     engine: Engine
+    reads: Engine
 
     def probe_report(self, base_url: str, model: str) -> str | None:
         """The latest stored probe report of ``model`` on ``base_url`` (JSON), if any."""
-        with self.engine.connect() as db:  # on the driver (direct.py): every run of a sweep asks, on the event loop
+        with self.reads.connect() as db:  # on the driver (direct.py): every run of a sweep asks, on the event loop
             found = direct(_latest_report(), db.dialect).execute(db, {"base_url": base_url, "model": model})
             return str(found[0][0]) if found else None
 

@@ -33,6 +33,7 @@ class SessionQueries:
     """The :class:`~proactive_bench.store.database.Store` methods over session runs and checkpoints."""
 
     engine: Engine
+    reads: Engine
     answers: RecordedAnswers
     fence: Fences | None
     last_snapshots: LastWritten
@@ -95,7 +96,7 @@ class SessionQueries:
     def sessions_ending_per_run(self, sweep_id: str, statuses: Collection[str]) -> dict[str, int]:
         """Per run of the sweep, how many of its session runs have one of ``statuses`` (one grouped count: a sweep's
         progress, read every half second, costs a row per run rather than one per session)."""
-        with Session(self.engine) as db:
+        with Session(self.reads) as db:
             query = (
                 select(SessionRun.run_id, func.count())
                 .join(Run, col(Run.id) == col(SessionRun.run_id))

@@ -6,10 +6,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from sqlalchemy import bindparam, select, text
 from sqlalchemy.exc import IntegrityError
 
+import proactive_bench.store.direct as direct_module
+import proactive_bench.store.engine as engine_module
 from proactive_bench.store import Store, pending_row
 from proactive_bench.store.answers import ANSWER_COLUMNS, ModelCallEntry, write_answers
 from proactive_bench.store.direct import Direct, direct
@@ -133,6 +136,61 @@ def test_answers_and_snapshots_written_on_the_driver_read_back_as_saved(location
     assert store.snapshot(later.id, "apps") == {}
 
 
+def test_a_batch_larger_than_one_statement_is_stored_whole_in_order(location: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(direct_module, "ROWS_PER_INSERT", 3)
+    store, session_run_id = new_store(location)
+    rows = [pending_row(MessageRow, turn=n, role="user", content=f"m{n}") for n in range(7)]
+    answers = [((), {"namespace": "run1/s1", "key": "k", "occurrence": n % 2, "generations": f"g{n}"}) for n in range(7)]
+    with store.engine.begin() as db:
+        insert_rows(db, session_run_id, rows)
+        write_answers(db, answers)  # each key again in the same statement and in later ones: the first stays, as its own rule says
+    assert [(turn, content) for _, _, turn, _, content in stored(store)["message"]] == [(n, f"m{n}") for n in range(7)]
+    assert [store.answers.generations("run1/s1", "k", n) for n in range(3)] == ["g0", "g1", None]
+
+
+def test_a_batch_goes_to_postgresql_as_multirow_statements(location: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    store, session_run_id = new_store(location)
+    if store.dialect != "postgresql":
+        return
+    monkeypatch.setattr(direct_module, "ROWS_PER_INSERT", 4)
+    sent: list[str] = []
+    execute = psycopg.Cursor.execute
+    monkeypatch.setattr(
+        psycopg.Cursor, "execute", lambda cursor, sql, *args, **kwargs: sent.append(sql) or execute(cursor, sql, *args, **kwargs)
+    )
+    monkeypatch.setattr(psycopg.Cursor, "executemany", lambda *args, **kwargs: pytest.fail("a batch ran row by row"))
+    with store.engine.begin() as db:
+        insert_rows(db, session_run_id, [pending_row(Grade, item_id=f"c{n}", grader="rule", weight=1.0) for n in range(9)])
+    assert [sql.count("), (") + 1 for sql in sent if sql.startswith("INSERT")] == [4, 4, 1]
+    assert [row[2] for row in stored(store)["grade"]] == [f"c{n}" for n in range(9)]
+
+
+def test_reads_run_outside_transactions_on_postgresql_and_saves_inside_one(location: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    store, _ = new_store(location)
+    if store.dialect != "postgresql":
+        return
+    monkeypatch.setattr(engine_module, "PING_IDLE_S", 1e9)  # no ping at a checkout: only the store's own statements
+    seen: list[tuple[str, bool]] = []
+    execute = psycopg.Cursor.execute
+    monkeypatch.setattr(
+        psycopg.Cursor,
+        "execute",
+        lambda cursor, sql, *args, **kwargs: (
+            seen.append((str(sql).split()[0], cursor.connection.autocommit)) or execute(cursor, sql, *args, **kwargs)
+        ),
+    )
+    assert store.run("run1") is not None and store.probe_report("http://x", "m") is None
+    assert store.sessions_ending_per_run("no sweep", ["done"]) == {}
+    assert {autocommit for _, autocommit in seen} == {True} and len(seen) == 3
+    seen.clear()
+    store.save_session(
+        SessionRun(run_id="run1", session_id="s2", position=2, started=WHEN),
+        [pending_row(MessageRow, turn=1, role="user", content="hi")],
+        {},
+    )
+    assert {autocommit for _, autocommit in seen} == {False} and "INSERT" in dict(seen)  # the pool's connection, set back
+
+
 def test_a_driver_error_is_raised_as_sqlalchemy_raises_it(location: Any) -> None:
     store, session_run_id = new_store(location)
     with pytest.raises(IntegrityError), store.engine.begin() as db:
@@ -144,6 +202,8 @@ def test_a_statement_that_needs_work_at_execution_is_refused(tmp_path: Path) -> 
     expanding = select(ModelCallEntry.key).where(ModelCallEntry.key.in_(bindparam("keys", expanding=True)))  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="not a statement to run directly"):
         Direct(expanding, dialect)
+    with pytest.raises(ValueError, match="not an INSERT of one row"):
+        direct_module._multirow("INSERT INTO t (a) VALUES (%(a)s) ON CONFLICT (a) DO UPDATE SET a = %(b)s", ["a", "b"])
     assert direct(insert_ignoring(ModelCallEntry, dialect.name), dialect, ANSWER_COLUMNS, many=True) is direct(
         insert_ignoring(ModelCallEntry, dialect.name), dialect, ANSWER_COLUMNS, many=True
     )  # compiled once
