@@ -42,6 +42,11 @@ PERSONA, SESSION = "pharmacist", "s01_vanco_auc_review"
 CLIENT = Path(__file__).resolve().with_name("bench_mcp_client.py")
 
 
+def client_arguments(url: str, token: str, calls: int) -> list[str]:
+    """bench_mcp_client.py's command line: the URL and token after ``--``, as a token may start with "-" (1 in 64)."""
+    return ["--calls", str(calls), "--", url, token]
+
+
 async def bench(data: Path, calls: int, cpu_ms: dict[str, float]) -> dict[str, list[float]]:
     """Per path, milliseconds per call; ``cpu_ms`` gets the CPU milliseconds per call of the server and the client over http."""
     loaded = load_episode(data, PERSONA)
@@ -65,10 +70,7 @@ async def bench(data: Path, calls: int, cpu_ms: dict[str, float]) -> dict[str, l
             other = await asyncio.create_subprocess_exec(
                 sys.executable,
                 str(CLIENT),
-                world.url,
-                world.token,
-                "--calls",
-                str(calls),
+                *client_arguments(world.url, world.token, calls),
                 stdout=subprocess.PIPE,
             )
             cpu = time.process_time()  # this process only serves meanwhile: its CPU time is the server's

@@ -62,12 +62,17 @@ async def client_process(url: str, token: str, calls: int) -> None:
         print(json.dumps({"times": times, "cpu_ms": (time.process_time() - cpu) * 1000 / (calls + len(CALLS))}))
 
 
-def main() -> None:
+def arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line (``sys.argv``'s when ``argv`` is None)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("url")
     parser.add_argument("token")
     parser.add_argument("--calls", type=int, default=300)
-    options = parser.parse_args()
+    return parser.parse_args(argv)
+
+
+def main() -> None:
+    options = arguments()
     asyncio.run(client_process(options.url, options.token, options.calls))
 
 

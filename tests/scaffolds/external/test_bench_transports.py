@@ -3,10 +3,13 @@ path (in process and over MCP) and wall over model-waiting time for each transpo
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import subprocess
 import sys
+
+import pytest
 
 from tests.helpers.paths import REPO
 
@@ -47,3 +50,11 @@ def test_the_transport_benchmark_runs_at_tiny_sizes() -> None:
         # the ratio of the two: wall and waiting are printed to the hundredth, so their quotient can be off by that rounding
         rounding = over * (0.005 / wall + 0.005 / waiting) + 0.0005 if waiting > 0 else 0
         assert waiting > 0 and abs(over - wall / waiting) <= rounding, out
+
+
+def test_the_mcp_client_is_given_a_token_that_starts_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A world's token is ``secrets.token_urlsafe``: 1 in 64 start with "-", which argparse would take for an option."""
+    monkeypatch.syspath_prepend(str(REPO / "scripts"))
+    bench_mcp, client = importlib.import_module("bench_mcp"), importlib.import_module("bench_mcp_client")
+    options = client.arguments(bench_mcp.client_arguments("http://127.0.0.1:1/mcp", "-Tok_en", 7))
+    assert (options.url, options.token, options.calls) == ("http://127.0.0.1:1/mcp", "-Tok_en", 7)
