@@ -99,6 +99,10 @@ def stored(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     return found
 
 
+POSTGRESQL_ONLY = pytest.mark.parametrize("location", ["postgresql"], indirect=True)
+"""A test of how rows reach PostgreSQL's server (SQLite keeps executemany, in process)."""
+
+
 def new_store(location: Any) -> tuple[Store, int]:
     store = Store(location())
     store.add(Run(id="run1", persona="p", model="m", user_backend="rules", data_root="d", workspace="w", created=WHEN))
@@ -136,6 +140,17 @@ def test_answers_and_snapshots_written_on_the_driver_read_back_as_saved(location
     assert store.snapshot(later.id, "apps") == {}
 
 
+def test_rows_whose_text_looks_like_parameters_or_sql_are_stored_as_given_over_several_statements(location: Any) -> None:
+    """Values travel as parameters, never in the statement's text: a message that spells ``$1``, ``%s`` or a closing
+    ``), (`` is stored as written, across multi-row statements."""
+    store, session_run_id = new_store(location)
+    nasty = ["$1", "%s", "%(content)s", "%%", "'), ('x", "$$ ; DROP TABLE message; --", "é\u2028\t\n", ""]
+    contents = [nasty[n % len(nasty)] + f"#{n}" for n in range(250)]
+    with store.engine.begin() as db:
+        insert_rows(db, session_run_id, [pending_row(MessageRow, turn=n, role="user", content=c) for n, c in enumerate(contents)])
+    assert [content for *_, content in stored(store)["message"]] == contents
+
+
 def test_a_batch_larger_than_one_statement_is_stored_whole_in_order(location: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(direct_module, "ROWS_PER_INSERT", 3)
     store, session_run_id = new_store(location)
@@ -148,10 +163,9 @@ def test_a_batch_larger_than_one_statement_is_stored_whole_in_order(location: An
     assert [store.answers.generations("run1/s1", "k", n) for n in range(3)] == ["g0", "g1", None]
 
 
+@POSTGRESQL_ONLY
 def test_a_batch_goes_to_postgresql_as_multirow_statements(location: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     store, session_run_id = new_store(location)
-    if store.dialect != "postgresql":
-        return
     monkeypatch.setattr(direct_module, "ROWS_PER_INSERT", 4)
     sent: list[str] = []
     execute = psycopg.Cursor.execute
@@ -165,10 +179,9 @@ def test_a_batch_goes_to_postgresql_as_multirow_statements(location: Any, monkey
     assert [row[2] for row in stored(store)["grade"]] == [f"c{n}" for n in range(9)]
 
 
+@POSTGRESQL_ONLY
 def test_reads_run_outside_transactions_on_postgresql_and_saves_inside_one(location: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     store, _ = new_store(location)
-    if store.dialect != "postgresql":
-        return
     monkeypatch.setattr(engine_module, "PING_IDLE_S", 1e9)  # no ping at a checkout: only the store's own statements
     seen: list[tuple[str, bool]] = []
     execute = psycopg.Cursor.execute
