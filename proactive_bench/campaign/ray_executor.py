@@ -69,6 +69,8 @@ log = structlog.get_logger(__name__)
 RAY_MISSING = "--executor ray needs Ray, which is not installed here: pip install 'pbench[distributed]'"
 RUNNER_RESTARTS = 3
 """How often Ray restarts a runner whose process died, and hands it a run again."""
+READY_ASKS = RUNNER_RESTARTS + 1
+"""How often the driver asks an actor whether it is up: once, and again after each restart Ray gives it."""
 POLL_S = 0.5
 """How often the driver reads progress from the store."""
 LEASE_POLL_S = 1.0
@@ -375,7 +377,7 @@ class RaySweep:
         until another sweep ends (each sweep runs on the runners it gets, so two sweeps holding one CPU each both go on)."""
         fence, config_json = self.store.fence, self.config.model_dump(mode="json")
         actors = [*self.runners, *([self.limits] if self.limits is not None else [])]
-        starting = {actor.ready.remote(): n for n, actor in enumerate(actors)}
+        starting = {ask_ready(actor): (n, 1) for n, actor in enumerate(actors)}
         up: list[int] = []
         load = [0] * len(self.runners)
         while waiting or running:
@@ -389,7 +391,11 @@ class RaySweep:
                 ready, _ = self.ray.wait(followed, num_returns=len(followed), timeout=0)
             for ref in ready:
                 if ref in starting:
-                    up.extend(self._started(starting.pop(ref), ref))
+                    n, asked = starting.pop(ref)
+                    if self._started(n, ref, asked):
+                        up.extend([n] if n < len(self.runners) else [])  # the limits actor is numbered after the runners
+                    else:
+                        starting[ask_ready(actors[n])] = (n, asked + 1)
                     continue
                 run_id, n = running.pop(ref)
                 load[n] -= 1
@@ -400,16 +406,19 @@ class RaySweep:
                     log.error("ray_run_failed", run=run_id, error=run_error(exc))
             progress.report(on_event)
 
-    def _started(self, n: int, ready: Any) -> list[int]:
-        """``[n]`` once runner ``n`` answered ``ready`` (none for the limits actor, numbered after the runners); WorkerFailed
-        if the actor could not start."""
+    def _started(self, n: int, ready: Any, asked: int) -> bool:
+        """Whether actor ``n`` answered its ``asked``-th ``ready``; False if it died meanwhile and may be up again after a
+        restart (to be asked again); WorkerFailed once it failed every ask (:data:`READY_ASKS`)."""
         try:
             self.ray.get(ready)
         except self.ray.exceptions.RayActorError as exc:
+            if asked < READY_ASKS:
+                log.warning("ray_actor_restarting", actor=n, error=run_error(exc))
+                return False
             raise WorkerFailed(
                 f"a runner could not start on the Ray cluster ({run_error(exc)}); continue with: pbench resume {self.sweep.id}"
             ) from None
-        return [n] if n < len(self.runners) else []
+        return True
 
     def _stop(self, running: list[Any]) -> None:
         """Cancel the running runs (each stops where it is; saved sessions stay); kill the runners if some are left after STOP_GRACE_S."""
@@ -432,6 +441,14 @@ class RaySweep:
                 self.ray.kill(actor, no_restart=True)
             if self.started_cluster:
                 self.ray.shutdown()
+
+
+def ask_ready(actor: Any) -> Any:
+    """The reference of ``actor.ready()``, asked once without Ray's task retries. A call Ray would retry that meets its
+    actor's end (a sweep that ends before a runner is up kills it) makes Ray's driver print a note on stdout from a
+    thread, "Task ... failed. There are N retries remaining", which can arrive after the sweep's redirection of stdout
+    ended and land in --json output; an actor that died while starting is asked again instead (:meth:`RaySweep._started`)."""
+    return actor.ready.options(max_task_retries=0).remote()
 
 
 def runner_count(runs: int, concurrency: int, cpus: float) -> int:

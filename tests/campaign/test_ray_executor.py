@@ -26,7 +26,9 @@ from sqlalchemy import Engine, bindparam, create_engine, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from proactive_bench.campaign.ray_executor import (
+    RUNNER_RESTARTS,
     ClusterLimits,  # the class the executor starts as its limits actor
+    ask_ready,
     holds_limits,
     runner_count,
 )
@@ -368,6 +370,58 @@ def test_the_request_rate_holds_for_the_whole_cluster(cluster: str, postgres_url
         [sys.executable, "-c", shown, actor_module], capture_output=True, text=True, check=True, timeout=60
     ).stdout.split()
     assert actor_module in loaded and not [m for m in loaded if m.startswith(LIMITS_MUST_NOT_LOAD)]
+
+
+class SlowToAnswer:
+    """A runner as the driver sees it while it starts: its ``ready`` takes a while (or, the first time, its process dies
+    in ``ready``, as a runner's can). A class of the test: Ray ships it whole."""
+
+    def __init__(self, folder: str, crash_once: bool = False) -> None:
+        self.folder, self.crash_once = Path(folder), crash_once
+
+    def ready(self) -> bool:
+        (self.folder / "asked").write_text("")
+        if self.crash_once and not (self.folder / "crashed").exists():
+            (self.folder / "crashed").write_text("")
+            os._exit(1)  # Ray starts the actor again (max_restarts)
+        time.sleep(0 if self.crash_once else 3)
+        return True
+
+
+def runner_like(folder: Path, crash_once: bool = False) -> Any:
+    """A :class:`SlowToAnswer` actor with a runner's restart and retry settings."""
+    options = {"num_cpus": 0, "max_restarts": RUNNER_RESTARTS, "max_task_retries": RUNNER_RESTARTS}
+    return ray.remote(SlowToAnswer).options(**options).remote(str(folder), crash_once)
+
+
+def test_a_runner_ended_while_it_answers_ready_leaves_no_note_on_stdout(
+    cluster: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A sweep that ends before a runner is up kills it: a ``ready`` that Ray would retry then makes Ray's driver print
+    "(raylet) Task ... failed. There are 3 retries remaining" on stdout from a thread, after the sweep, into --json output."""
+    actor = runner_like(tmp_path)
+    answer = ask_ready(actor)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "asked").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    ray.kill(actor, no_restart=True)
+    with pytest.raises(ray.exceptions.RayActorError):
+        ray.get(answer, timeout=60)
+    time.sleep(2)  # the note, when there is one, comes through the cluster within a second
+    assert "retries remaining" not in capsys.readouterr().out
+
+
+def test_a_runner_that_died_answering_ready_answers_when_asked_again(cluster: str, tmp_path: Path) -> None:
+    """What the driver's next ask relies on (``ready`` is asked without retries): Ray starts the runner again, and the
+    next ``ready`` reaches it."""
+    actor = runner_like(tmp_path, crash_once=True)
+    try:
+        with pytest.raises(ray.exceptions.RayActorError):
+            ray.get(ask_ready(actor), timeout=60)
+        assert (tmp_path / "crashed").exists()
+        assert ray.get(ask_ready(actor), timeout=60) is True
+    finally:
+        ray.kill(actor, no_restart=True)
 
 
 def test_a_sweep_starts_a_runner_per_cpu_up_to_its_runs_and_concurrency_and_a_limits_actor_only_for_limits() -> None:
