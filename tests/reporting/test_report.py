@@ -220,14 +220,12 @@ def test_no_overflow_at_1400_px_readable_tags_and_a_bounded_index(
     db, out = sweep
     broken = next(r["run_id"] for r in out["runs"] if r["model"].endswith(":Broken") and r["ablation"] == "none")
     pages = [folder / "index.html", folder / "runs" / f"{run_id(out, 'scripted:reference')}.html", folder / "runs" / f"{broken}.html"]
-    colours = []
-    for page in pages:
-        probe = layout_probe(page, tmp_path / "profile", width=1400)
+    probes = [layout_probe(page, tmp_path / "profile", width=1400) for page in pages]
+    for page, probe in zip(pages, probes, strict=True):
         assert probe["width"] == 1400
         assert probe["wide"] == [] and probe["scrollWidth"] <= probe["width"], page
-        colours += probe["colours"]
-    index = layout_probe(pages[0], tmp_path / "profile", width=1400)
-    assert 2_000 < index["height"] < 8_000  # was one 277,000-pixel page for a sweep like this
+    colours = [colour for probe in probes for colour in probe["colours"]]
+    assert 2_000 < probes[0]["height"] < 8_000  # the index: was one 277,000-pixel page for a sweep like this
     assert {c[0] for c in colours} >= {"tag error", "tag completed", "tag pass", "error"}
     low = [(name, round(contrast(fg, bg), 2)) for name, fg, bg in colours if contrast(fg, bg) < 4.5]
     assert low == []  # WCAG AA for normal text
