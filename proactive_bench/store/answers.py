@@ -66,7 +66,9 @@ class RecordedAnswers:
         self.delay_s = delay_s
         self._pending: list[Waiting] = []
         self._lock = threading.Lock()
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: tuple[asyncio.AbstractEventLoop, asyncio.TimerHandle] | None = None
+        """The loop whose timer will write the waiting answers, and that timer (a loop closed before it fired leaves it: the
+        next answer, in another loop, sets its own)."""
         self._writing: set[asyncio.Task[None]] = set()
         """The timer's writes queued on the writing thread (held here: the loop keeps only weak references to tasks)."""
 
@@ -80,8 +82,8 @@ class RecordedAnswers:
         except RuntimeError:
             self.flush()
             return
-        if self._timer is None:
-            self._timer = loop.call_later(self.delay_s, self._flush_on_timer)
+        if self._timer is None or self._timer[0] is not loop:
+            self._timer = (loop, loop.call_later(self.delay_s, self._flush_on_timer, loop))
 
     def flush(self) -> None:
         """Write every waiting answer in one transaction; if that fails they stay waiting and the error is raised."""
@@ -105,8 +107,9 @@ class RecordedAnswers:
         with self._lock:
             self._pending = rows + self._pending
 
-    def _flush_on_timer(self) -> None:
-        self._timer = None
+    def _flush_on_timer(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._timer is not None and self._timer[0] is loop:
+            self._timer = None
         writing = asyncio.ensure_future(self._flush_off_loop())
         self._writing.add(writing)
         writing.add_done_callback(self._writing.discard)

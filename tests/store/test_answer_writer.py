@@ -49,6 +49,20 @@ async def test_flush_writes_what_is_waiting_and_leaves_the_timer_nothing(tmp_pat
     assert commits[0] == 0  # nothing left for the timer to write
 
 
+def test_an_answer_in_a_new_event_loop_is_written_when_the_last_loop_closed_before_its_timer(tmp_path: Path) -> None:
+    """One process plays runs one ``asyncio.run`` after another (the oracle, the pytest plugin): a loop that closes
+    before its timer fires must not leave the next loop's answers waiting for a flush."""
+    store = Store(tmp_path / "r.db")
+
+    async def record(occurrence: int, wait_s: float) -> list[tuple[str, int]]:
+        store.answers.add("run/s1", "k", occurrence, "[]")
+        await asyncio.sleep(wait_s)
+        return stored(store)
+
+    assert asyncio.run(record(0, 0)) == []  # its loop closed before the timer fired: the answer still waits
+    assert asyncio.run(record(1, store.answers.delay_s * 3)) == [("k", 0), ("k", 1)]
+
+
 def test_outside_an_event_loop_answers_are_written_at_once(tmp_path: Path) -> None:
     store = Store(tmp_path / "r.db")
     store.answers.add("run/s1", "k", 0, "[]")
