@@ -155,7 +155,7 @@ import structlog
 log = structlog.get_logger("t")
 log.info("an info line")
 log.warning("a warning line", key=1)
-print("loader kept:", structlog.__spec__.loader is structlog.__loader__ and type(structlog.__loader__).__module__ != "proactive_bench.logs")
+print("loader kept:", structlog.__spec__.loader is structlog.__loader__ and type(structlog.__loader__).__module__ != "proactive_bench.after_import")
 """
 
 
@@ -301,13 +301,27 @@ def test_a_scripted_episode_loads_no_model_client_ray_or_other_suite(model: str,
     assert unneeded_by_scripted_runs(loaded) == []
     assert not [m for m in loaded if m.split(".")[0] == "alembic"]  # its new results file is made from the head schema
     assert not loaded & UNTOUCHED_APPS, sorted(loaded & UNTOUCHED_APPS)  # its sessions touch no app: no app's tables are made
-    if model != OWN_SCRIPTED_AGENT:  # (the user's own agent may be a LangGraph graph: its adapter loads LangGraph)
-        assert [m for m in loaded for other in UNOBSERVED_UNNEEDED if m == other or m.startswith(other + ".")] == []
+    if model != OWN_SCRIPTED_AGENT:  # (the user's own agent may be a LangGraph graph: its adapter loads LangGraph and messages)
+        assert [m for m in loaded for other in (*UNOBSERVED_UNNEEDED, *LANGCHAIN_UNNEEDED) if m == other or m.startswith(other + ".")] == []
 
 
 UNOBSERVED_UNNEEDED = ("langgraph", "langsmith", "langchain_core.tracers")
 """What a run nothing observes has no use for: LangGraph (its sessions run as the session graph's plain step loop),
 LangChain's tracers and LangSmith (together ~0.4 s of CPU a start)."""
+
+
+LANGCHAIN_UNNEEDED = (
+    "langchain_core.caches",
+    "langchain_core.callbacks",
+    "langchain_core.messages",
+    "langchain_core.outputs",
+    "langchain_core.load",
+    "requests",
+    "pydantic.v1",
+)
+"""What a run that builds no LangChain model has no use for: LangChain's cache (the call cache becomes one as that module
+loads, ``llm/cache.py``), callbacks, messages, generations and dump, and the HTTP client and pydantic v1 its utilities
+import (~0.12 s of CPU a start; LangChain's rate limiter, a small module, stays)."""
 
 
 UNTOUCHED_APPS = {f"proactive_bench.env.{m}" for m in catalog.TABLE_MODULES}
@@ -357,6 +371,7 @@ def test_the_workers_of_a_scripted_sweep_load_no_model_client_nor_ray(tmp_path: 
         loaded = set(json.loads(listing.read_text()))
         assert "proactive_bench.episode.runner" in loaded  # the worker did run its share
         assert unneeded_by_scripted_runs(loaded, needed=("proactive_bench.campaign.workers",)) == [], listing.name
+        assert [m for m in loaded for other in LANGCHAIN_UNNEEDED if m == other or m.startswith(other + ".")] == [], listing.name
 
 
 def test_an_agent_name_is_checked_without_loading_its_module() -> None:
