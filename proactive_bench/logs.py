@@ -1,14 +1,16 @@
-"""structlog set-up: key-value logs on stderr, quiet unless asked.
+"""structlog set-up: key-value logs on stderr, quiet unless asked; pbench's loggers.
 
-A command that logs nothing on its usual path (``pbench runs``, ``sweeps``, ``results``) calls
-:func:`configure_logging_on_import`: structlog (about 40 ms of imports) then loads only if some module it reaches
-imports it, and is set up as :func:`configure_logging` sets it the moment it does.
+pbench's modules log through :func:`get_logger`, which imports structlog (about 40 ms of imports) when a logger is
+first used: a run that logs nothing (a scripted episode, ``pbench runs``) loads no structlog. Commands call
+:func:`configure_logging_on_import`: structlog is set up as :func:`configure_logging` sets it the moment it loads.
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+from dataclasses import dataclass
+from typing import Any
 
 from proactive_bench.after_import import after_import
 
@@ -26,7 +28,8 @@ class _CurrentStderr:
 def configure_logging(verbose: bool = False) -> None:
     import structlog  # here, not at the top: configure_logging_on_import leaves it unloaded until something uses it
 
-    level = logging.INFO if verbose else logging.WARNING
+    _ON_IMPORT.level = None
+    level = _level(verbose)
     structlog.configure(
         processors=[
             structlog.processors.add_log_level,
@@ -40,5 +43,58 @@ def configure_logging(verbose: bool = False) -> None:
 
 
 def configure_logging_on_import(verbose: bool = False) -> None:
-    """:func:`configure_logging` now if structlog is loaded, else once something imports it (nothing logs before then)."""
+    """:func:`configure_logging` now if structlog is loaded, else once something imports it (a pbench logger's first
+    message at or above the level, see :class:`_LazyLogger`)."""
+    if "structlog" not in sys.modules:
+        _ON_IMPORT.level = _level(verbose)
     after_import("structlog", lambda: configure_logging(verbose))
+
+
+def _level(verbose: bool) -> int:
+    return logging.INFO if verbose else logging.WARNING
+
+
+@dataclass
+class _SetUpOnImport:
+    level: int | None = None
+    """The level :func:`configure_logging_on_import` sets up once structlog loads; None: no set-up is waiting."""
+
+
+_ON_IMPORT = _SetUpOnImport()
+
+
+def get_logger(name: str) -> Any:
+    """``structlog.get_logger(name)``, made (and structlog imported) at the logger's first use."""
+    return _LazyLogger(name)
+
+
+FILTERED = {"debug": logging.DEBUG, "info": logging.INFO}
+"""A logger's methods that may log below the level set up on import, by level."""
+
+
+class _LazyLogger:
+    """structlog's logger of a name, made when one of its methods is first looked up.
+
+    While structlog is unloaded and :func:`configure_logging_on_import` will set it up at a level above a method's
+    (``info`` when not verbose), that method drops the message without loading structlog, as structlog's filtering
+    logger would (a new results database's ``results_database_migrated``, every scripted run's)."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._logger: Any = None
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("_"):  # not a logger's method (copy, pickle): nothing to load structlog for
+            raise AttributeError(attribute)
+        if self._logger is None:
+            waiting = _ON_IMPORT.level
+            if waiting is not None and FILTERED.get(attribute, waiting) < waiting and "structlog" not in sys.modules:
+                return _dropped
+            import structlog
+
+            self._logger = structlog.get_logger(self._name)
+        return getattr(self._logger, attribute)
+
+
+def _dropped(*_args: Any, **_kwargs: Any) -> None:
+    """A message below the level logs are set up at: nothing is written."""

@@ -45,7 +45,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-import structlog
 from pydantic import BaseModel, ValidationError
 
 from proactive_bench.llm.context import (
@@ -72,6 +71,7 @@ from proactive_bench.llm.ledger import (
 )
 from proactive_bench.llm.prompts import Prompt
 from proactive_bench.llm.retry_log import listen, unlisten
+from proactive_bench.logs import get_logger
 
 if TYPE_CHECKING:
     import openai
@@ -79,7 +79,7 @@ if TYPE_CHECKING:
     from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
     from langchain_core.runnables import Runnable  # LangChain's runnables load their tracers and LangSmith
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 Method = Literal["json_schema", "function_calling", "json_mode", "prompt"]
 METHODS: tuple[Method, ...] = ("json_schema", "function_calling", "json_mode", "prompt")

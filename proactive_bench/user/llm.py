@@ -21,7 +21,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-import structlog
 from pydantic import BaseModel, Field
 
 from proactive_bench.data_model import (
@@ -46,6 +45,7 @@ from proactive_bench.llm import (
     unlisten,
     usage_fields,
 )
+from proactive_bench.logs import get_logger
 from proactive_bench.user.base import (
     USERS,
     IntentLabel,
@@ -71,7 +71,7 @@ from proactive_bench.user.targeting import (
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 PROMPT_FOLDER = "user/prompts"
 COMPLETION_PROMPT = load_prompt(PROMPT_FOLDER, "completion.v1")

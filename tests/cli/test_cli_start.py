@@ -170,6 +170,42 @@ def test_logging_set_up_on_import_applies_when_structlog_first_loads(verbose: bo
     assert ("an info line" in done.stderr) is verbose and "an info line" not in done.stdout
 
 
+LAZY_LOGS = """
+import sys
+from proactive_bench.logs import configure_logging_on_import, get_logger
+{set_up}
+log = get_logger("t")
+log.debug("a debug line")
+log.info("an info line", key=1)
+print("loaded after info:", "structlog" in sys.modules)
+log.warning("a warning line", key=2)
+print("loaded after warning:", "structlog" in sys.modules)
+log.info("a later info line")
+"""
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_a_logger_loads_structlog_for_a_message_at_the_level_set_up(verbose: bool) -> None:
+    """pbench's loggers (``logs.get_logger``) leave structlog unloaded for what the level set up on import drops: a run
+    that logs nothing at its level loads no structlog; a message at the level loads it and is written as configured."""
+    code = LAZY_LOGS.format(set_up=f"configure_logging_on_import(verbose={verbose})")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert f"loaded after info: {verbose}" in done.stdout and "loaded after warning: True" in done.stdout
+    assert "a warning line" in done.stderr and "key=2" in done.stderr and "debug line" not in done.stderr + done.stdout
+    assert ("an info line" in done.stderr) is verbose and ("key=1" in done.stderr) is verbose
+    assert ("a later info line" in done.stderr) is verbose and "info line" not in done.stdout
+
+
+def test_a_logger_without_a_set_up_logs_as_structlog_s_own() -> None:
+    """Without pbench's set-up (a library caller), a pbench logger is structlog's: its first message loads structlog,
+    whose default writes every level."""
+    done = subprocess.run([sys.executable, "-c", LAZY_LOGS.format(set_up="")], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "loaded after info: True" in done.stdout
+    assert all(line in done.stdout for line in ("a debug line", "an info line", "a warning line", "a later info line"))
+
+
 def test_a_read_only_command_on_an_older_database_migrates_it_as_before(tmp_path: Path) -> None:
     """A database at an earlier revision is not read as it is: ``runs`` opens it as the store does (SQLAlchemy loads),
     which migrates it to the head revision, and lists its runs."""
@@ -301,6 +337,7 @@ def test_a_scripted_episode_loads_no_model_client_ray_or_other_suite(model: str,
     assert unneeded_by_scripted_runs(loaded) == []
     assert not [m for m in loaded if m.split(".")[0] == "alembic"]  # its new results file is made from the head schema
     assert not loaded & UNTOUCHED_APPS, sorted(loaded & UNTOUCHED_APPS)  # its sessions touch no app: no app's tables are made
+    assert not [m for m in loaded if m.split(".")[0] == "structlog"]  # nothing logged at its level: no logger loaded structlog
     if model != OWN_SCRIPTED_AGENT:  # (the user's own agent may be a LangGraph graph: its adapter loads LangGraph and messages)
         assert [m for m in loaded for other in (*UNOBSERVED_UNNEEDED, *LANGCHAIN_UNNEEDED) if m == other or m.startswith(other + ".")] == []
 
@@ -372,6 +409,7 @@ def test_the_workers_of_a_scripted_sweep_load_no_model_client_nor_ray(tmp_path: 
         assert "proactive_bench.episode.runner" in loaded  # the worker did run its share
         assert unneeded_by_scripted_runs(loaded, needed=("proactive_bench.campaign.workers",)) == [], listing.name
         assert [m for m in loaded for other in LANGCHAIN_UNNEEDED if m == other or m.startswith(other + ".")] == [], listing.name
+        assert not [m for m in loaded if m.split(".")[0] == "structlog"], listing.name  # nor structlog (logs.py)
 
 
 def test_an_agent_name_is_checked_without_loading_its_module() -> None:
