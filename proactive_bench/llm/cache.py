@@ -42,10 +42,10 @@ from proactive_bench.llm.ledger import CACHED_FLAG
 from proactive_bench.store import Fences, RecordedAnswers
 
 if TYPE_CHECKING:  # LangChain's cache, dump and generations load with the first call that uses them (see CallCache)
-    from langchain_core.caches import BaseCache as LangChainCache
+    from langchain_core.caches import BaseCache as _LangChainCache
     from langchain_core.outputs import Generation
 else:
-    LangChainCache = object
+    _LangChainCache = object
 
 CacheMode = Literal["record", "replay", "reuse"]
 
@@ -83,7 +83,7 @@ def call_key(prompt: str, llm_string: str) -> str:
     return hashlib.sha256(f"{llm_string}\x00{canonical}".encode()).hexdigest()
 
 
-class CallCache(LangChainCache):
+class CallCache(_LangChainCache):
     """The cache of one episode run; :meth:`begin_session` scopes it to a session.
 
     A LangChain cache (``isinstance(cache, BaseCache)``, for any chat model's ``cache``) without loading LangChain's cache
