@@ -52,7 +52,7 @@ from proactive_bench.episode import (
     start_run,
 )
 from proactive_bench.llm import Budget, EndpointError, PriceTable, check_reachable
-from proactive_bench.logs import configure_logging
+from proactive_bench.logs import configure_logging, get_logger
 from proactive_bench.review import stored_run_result
 from proactive_bench.scaffolds import agent_and_model
 from proactive_bench.scoring import DEFAULT_JUDGE, EpisodeResult, SessionResult, default_user
@@ -73,7 +73,7 @@ from proactive_bench.validation import (
     settings_problem,
 )
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 SessionHook = Callable[[str, SessionResult | None], None]
 """Called with a session id and None as the session starts, and with its result as it ends."""

@@ -1,20 +1,18 @@
-"""structlog set-up: key-value logs on stderr, quiet unless asked.
+"""structlog set-up: key-value logs on stderr, quiet unless asked; pbench's loggers.
 
-A command that logs nothing on its usual path (``pbench runs``, ``sweeps``, ``results``) calls
-:func:`configure_logging_on_import`: structlog (about 40 ms of imports) then loads only if some module it reaches
-imports it, and is set up as :func:`configure_logging` sets it the moment it does.
+pbench's modules log through :func:`get_logger`, which imports structlog (about 40 ms of imports) when a logger is
+first used: a run that logs nothing (a scripted episode, ``pbench runs``) loads no structlog. Commands call
+:func:`configure_logging_on_import`: structlog is set up as :func:`configure_logging` sets it the moment it loads.
 """
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.util
 import logging
 import sys
-from collections.abc import Callable, Sequence
-from importlib.machinery import ModuleSpec
-from types import ModuleType
+from dataclasses import dataclass
 from typing import Any
+
+from proactive_bench.after_import import after_import
 
 
 class _CurrentStderr:
@@ -30,7 +28,8 @@ class _CurrentStderr:
 def configure_logging(verbose: bool = False) -> None:
     import structlog  # here, not at the top: configure_logging_on_import leaves it unloaded until something uses it
 
-    level = logging.INFO if verbose else logging.WARNING
+    _ON_IMPORT.level = None
+    level = _level(verbose)
     structlog.configure(
         processors=[
             structlog.processors.add_log_level,
@@ -44,43 +43,58 @@ def configure_logging(verbose: bool = False) -> None:
 
 
 def configure_logging_on_import(verbose: bool = False) -> None:
-    """:func:`configure_logging` now if structlog is loaded, else once something imports it (nothing logs before then)."""
-    if "structlog" in sys.modules:
-        configure_logging(verbose)
-        return
-    sys.meta_path.insert(0, _AfterImport("structlog", lambda: configure_logging(verbose)))
+    """:func:`configure_logging` now if structlog is loaded, else once something imports it (a pbench logger's first
+    message at or above the level, see :class:`_LazyLogger`)."""
+    if "structlog" not in sys.modules:
+        _ON_IMPORT.level = _level(verbose)
+    after_import("structlog", lambda: configure_logging(verbose))
 
 
-class _AfterImport(importlib.abc.MetaPathFinder):
-    """Runs ``then`` right after the module ``name`` is first imported (found by the finders after this one, as usual)."""
-
-    def __init__(self, name: str, then: Callable[[], None]) -> None:
-        self.name = name
-        self.then = then
-
-    def find_spec(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None) -> ModuleSpec | None:
-        if fullname != self.name:
-            return None
-        sys.meta_path.remove(self)  # once: from here on the module's own finder answers
-        spec = importlib.util.find_spec(fullname)
-        if spec is not None and spec.loader is not None:
-            spec.loader = _LoadThen(spec.loader, self.then)
-        return spec
+def _level(verbose: bool) -> int:
+    return logging.INFO if verbose else logging.WARNING
 
 
-class _LoadThen(importlib.abc.Loader):
-    """A module's own loader, then ``then``; the module is left naming its own loader."""
+@dataclass
+class _SetUpOnImport:
+    level: int | None = None
+    """The level :func:`configure_logging_on_import` sets up once structlog loads; None: no set-up is waiting."""
 
-    def __init__(self, loader: Any, then: Callable[[], None]) -> None:
-        self.loader = loader
-        self.then = then
 
-    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
-        return self.loader.create_module(spec)
+_ON_IMPORT = _SetUpOnImport()
 
-    def exec_module(self, module: ModuleType) -> None:
-        module.__loader__ = self.loader
-        if module.__spec__ is not None:
-            module.__spec__.loader = self.loader
-        self.loader.exec_module(module)
-        self.then()
+
+def get_logger(name: str) -> Any:
+    """``structlog.get_logger(name)``, made (and structlog imported) at the logger's first use."""
+    return _LazyLogger(name)
+
+
+FILTERED = {"debug": logging.DEBUG, "info": logging.INFO}
+"""A logger's methods that may log below the level set up on import, by level."""
+
+
+class _LazyLogger:
+    """structlog's logger of a name, made when one of its methods is first looked up.
+
+    While structlog is unloaded and :func:`configure_logging_on_import` will set it up at a level above a method's
+    (``info`` when not verbose), that method drops the message without loading structlog, as structlog's filtering
+    logger would (a new results database's ``results_database_migrated``, every scripted run's)."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._logger: Any = None
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("_"):  # not a logger's method (copy, pickle): nothing to load structlog for
+            raise AttributeError(attribute)
+        if self._logger is None:
+            waiting = _ON_IMPORT.level
+            if waiting is not None and FILTERED.get(attribute, waiting) < waiting and "structlog" not in sys.modules:
+                return _dropped
+            import structlog
+
+            self._logger = structlog.get_logger(self._name)
+        return getattr(self._logger, attribute)
+
+
+def _dropped(*_args: Any, **_kwargs: Any) -> None:
+    """A message below the level logs are set up at: nothing is written."""

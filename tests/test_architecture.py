@@ -21,6 +21,7 @@ PACKAGE = ROOT / "proactive_bench"
 
 LAYERS: dict[str, int] = {
     "logs": 0,
+    "after_import": 0,
     "yaml_files": 0,
     "registry": 0,
     "exports": 0,
@@ -50,7 +51,7 @@ LAYERS: dict[str, int] = {
     "pytest_plugin": 8,
     "scaffold": 8,
 }
-SIDEWAYS = {("scoring", "user"), ("suites", "user"), ("store", "exports")}
+SIDEWAYS = {("scoring", "user"), ("suites", "user"), ("store", "exports"), ("store", "logs"), ("logs", "after_import")}
 """Imports allowed inside one layer (``(importer, imported)``); any other import must go down."""
 
 DEFERRED = {

@@ -47,7 +47,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import structlog
 from langchain_core.rate_limiters import BaseRateLimiter
 
 from proactive_bench.campaign.cluster_limits import ClusterLimits
@@ -61,10 +60,10 @@ from proactive_bench.data_model import RunStatus
 from proactive_bench.dataset import LoadedEpisode
 from proactive_bench.episode import run_spec
 from proactive_bench.llm import Budget, ChatTransport, PriceTable
-from proactive_bench.logs import configure_logging
+from proactive_bench.logs import configure_logging, get_logger
 from proactive_bench.store import Fence, LeaseHeld, RunLike, Store, SweepLike, holding_in_loop, lease_run
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 RAY_MISSING = "--executor ray needs Ray, which is not installed here: pip install 'pbench[distributed]'"
 RUNNER_RESTARTS = 3

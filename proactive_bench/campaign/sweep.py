@@ -14,7 +14,6 @@ from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-import structlog
 from pydantic import (
     ConfigDict,
     Field,
@@ -42,6 +41,7 @@ from proactive_bench.llm import (
     Budget,
     EndpointHealth,
 )
+from proactive_bench.logs import get_logger
 from proactive_bench.registry import PluginError
 from proactive_bench.scaffolds import agent_and_model, agent_loader, reference_problem, unknown_agent
 from proactive_bench.scoring import protocol
@@ -53,7 +53,7 @@ from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 if TYPE_CHECKING:
     from langchain_core.rate_limiters import BaseRateLimiter
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 RunHook = Callable[[RunLike, str], None]
 """Called with a run and an event: ``start``, ``session`` (one finished), ``end``."""

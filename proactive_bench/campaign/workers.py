@@ -29,8 +29,6 @@ from collections.abc import Iterable, Sequence
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any, Literal
 
-import structlog
-
 from proactive_bench.campaign.interrupts import Interrupted, as_worker, signals_held
 from proactive_bench.campaign.process_tuning import run_fast, tune_for_runs
 from proactive_bench.campaign.progress import StoredProgress
@@ -43,10 +41,10 @@ from proactive_bench.campaign.sweep import (
 )
 from proactive_bench.episode import run_spec
 from proactive_bench.llm import Budget, PriceTable
-from proactive_bench.logs import configure_logging
+from proactive_bench.logs import configure_logging_on_import, get_logger
 from proactive_bench.store import Fences, LeaseLost, RunLike, Store, SweepLike
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 POLL_S = 0.5
 PARENT_POLL_S = 0.2
@@ -234,7 +232,7 @@ def _worker(
     """
     as_worker()
     die_with_parent()
-    configure_logging()
+    configure_logging_on_import()
     config = SweepConfig.model_validate(config_json)
     if forked is not None:
         store, mine = forked  # the parent tuned the collector before forking

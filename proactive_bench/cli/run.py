@@ -53,7 +53,7 @@ from proactive_bench.dataset import (
     pick_sessions,
 )
 from proactive_bench.episode import run_spec
-from proactive_bench.logs import configure_logging
+from proactive_bench.logs import configure_logging_on_import
 from proactive_bench.reporting import results_table
 from proactive_bench.scaffolds import agent_and_model
 from proactive_bench.scoring import DEFAULT_JUDGE, EpisodeResult, SessionResult, default_user
@@ -109,7 +109,7 @@ def episode(
     otel: OtelOpt = False,
 ) -> None:
     """Run one persona's episode against an agent and score it; with --suite odyssey, agentif or trainee, run its tasks (one run each) and print their scores."""
-    configure_logging(verbose)
+    configure_logging_on_import(verbose)
     trace_runs(otel)
     try:
         agent_name, chat_model, note = agent_and_model(agent, model)
@@ -191,7 +191,7 @@ def resume(
     otel: OtelOpt = False,
 ) -> None:
     """Continue an interrupted run or sweep: finished sessions are kept, unfinished ones run again."""
-    configure_logging(verbose)
+    configure_logging_on_import(verbose)
     trace_runs(otel)
     store = open_store(db)
     run_id = resolve_id(store, run_id).id  # a unique prefix or latest
@@ -245,7 +245,7 @@ def replay(
     otel: OtelOpt = False,
 ) -> None:
     """Run a recorded run again as a new run, every model answer served from the record (no model calls)."""
-    configure_logging(verbose)
+    configure_logging_on_import(verbose)
     trace_runs(otel)
     store, source, loaded = open_run(db, run_id)
     spec = run_spec(source).model_copy(update={"replay_of": source.id})

@@ -53,7 +53,7 @@ from proactive_bench.cli.results import print_summary
 from proactive_bench.dataset import DatasetError, LoadedEpisode
 from proactive_bench.episode import run_spec
 from proactive_bench.llm import Budget, PriceFileError, PriceTable
-from proactive_bench.logs import configure_logging
+from proactive_bench.logs import configure_logging_on_import
 from proactive_bench.reporting import summarize
 from proactive_bench.scaffolds import agent_and_model
 from proactive_bench.store import HeldLease, RunLike, Store, SweepLike
@@ -107,7 +107,7 @@ def sweep(
     otel: OtelOpt = False,
 ) -> None:
     """Run models × personas (or odyssey tasks × memory settings) × repeats × ablations concurrently and print the summary tables."""
-    configure_logging(verbose)
+    configure_logging_on_import(verbose)
     trace_runs(otel)
     flags = {
         "agent": agent,

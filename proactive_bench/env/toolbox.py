@@ -25,19 +25,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-import structlog
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from proactive_bench.env import catalog
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.tool_args import argument_problems
 from proactive_bench.env.workspace import PathEscapeError, Workspace
+from proactive_bench.logs import get_logger
 
 if TYPE_CHECKING:
     from proactive_bench.env.apps.base import AppStore
     from proactive_bench.env.apps.chat import Colleagues
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 RESULT_TEXT_LIMIT = 20_000
 

@@ -8,11 +8,10 @@ import time
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import structlog
-
 import proactive_bench.env.jail as jail
+from proactive_bench.logs import get_logger
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 TEXT_SNAPSHOT_LIMIT = 200_000
 RACY_NS = 2_000_000_000

@@ -18,7 +18,6 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
-import structlog
 from opentelemetry import context as otel_context, trace
 from opentelemetry.context import Context
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
@@ -31,10 +30,11 @@ from proactive_bench.data_model import IntentLabel, SessionOutcome
 from proactive_bench.env import ToolRecord
 from proactive_bench.episode.tracing import RunTrace
 from proactive_bench.llm import LLMCallRecord
+from proactive_bench.logs import get_logger
 from proactive_bench.scoring import EpisodeResult, SessionResult
 from proactive_bench.store import RunLike
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 SCOPE = "proactive_bench"
 FLUSH_MS = 5000

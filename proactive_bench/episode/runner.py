@@ -16,8 +16,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import structlog
-
 from proactive_bench.data_model import (
     IntentLabel,
     IntentStatus,
@@ -75,6 +73,7 @@ from proactive_bench.episode.stored import stored_session_result
 from proactive_bench.episode.tracing import NO_TRACE, RunTrace, run_trace
 from proactive_bench.exports import moved_names
 from proactive_bench.llm import REQUEST_SENT, note_request_sent
+from proactive_bench.logs import get_logger
 from proactive_bench.scaffolds import Scaffold, SessionContext, call_end_episode, call_end_session, call_start_session
 from proactive_bench.scoring import (
     SCORINGS,
@@ -96,7 +95,7 @@ from proactive_bench.user import FollowUpUser, UserSimulator
 if TYPE_CHECKING:
     from proactive_bench.llm import Budget, CallCache, LLMCallRecord, ToolModels
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 
 class CallLedger:

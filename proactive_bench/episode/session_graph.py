@@ -27,8 +27,6 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypedDict, cast, get_origin, get_type_hints
 
-import structlog
-
 from proactive_bench.data_model import (
     Evidence,
     IntentLabel,
@@ -41,6 +39,7 @@ from proactive_bench.dataset import GraderResolver, Persona, Session
 from proactive_bench.env import Memory, SteadyWorkspace, ToolBox, ToolRecord, Workspace, jail
 from proactive_bench.episode.tracing import NO_TRACE, RunTrace
 from proactive_bench.llm import has_handlers, unobserved
+from proactive_bench.logs import get_logger
 from proactive_bench.scaffolds import Scaffold, acts_only_through_tools, call_respond
 from proactive_bench.tracebacks import ErrorTrace
 from proactive_bench.user import UserSimulator, UserView
@@ -48,7 +47,7 @@ from proactive_bench.user import UserSimulator, UserView
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 END = "__end__"
 """Where a session's run goes when it ends: LangGraph's ``END`` node."""

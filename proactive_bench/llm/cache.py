@@ -1,5 +1,8 @@
 """Record and replay of model calls, as a LangChain cache stored in the results database.
 
+The cache is LangChain's ``BaseCache`` without importing it: a run whose models are all on the transport (or none, a
+scripted run) loads neither LangChain's cache module nor the dump and generations only its other models' answers use.
+
 Every successful model answer of a run is stored (through the store's
 :class:`~proactive_bench.store.RecordedAnswers`) under the session it belongs
 to, keyed by a hash of the call and by *occurrence*: the n-th answer served
@@ -32,18 +35,17 @@ import json
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import structlog
-from langchain_core._api import LangChainBetaWarning
-from langchain_core.caches import BaseCache
-from langchain_core.load import dumps, loads
-from langchain_core.outputs import Generation
-
+from proactive_bench.after_import import after_import
 from proactive_bench.llm.ledger import CACHED_FLAG
 from proactive_bench.store import Fences, RecordedAnswers
 
-log = structlog.get_logger(__name__)
+if TYPE_CHECKING:  # LangChain's cache, dump and generations load with the first call that uses them (see CallCache)
+    from langchain_core.caches import BaseCache as _LangChainCache
+    from langchain_core.outputs import Generation
+else:
+    _LangChainCache = object
 
 CacheMode = Literal["record", "replay", "reuse"]
 
@@ -81,8 +83,13 @@ def call_key(prompt: str, llm_string: str) -> str:
     return hashlib.sha256(f"{llm_string}\x00{canonical}".encode()).hexdigest()
 
 
-class CallCache(BaseCache):
-    """The cache of one episode run; :meth:`begin_session` scopes it to a session."""
+class CallCache(_LangChainCache):
+    """The cache of one episode run; :meth:`begin_session` scopes it to a session.
+
+    A LangChain cache (``isinstance(cache, BaseCache)``, for any chat model's ``cache``) without loading LangChain's cache
+    module, its callbacks and messages (~0.1 s of CPU a start) in a run that builds no LangChain model: the class is
+    registered as a virtual subclass of ``BaseCache`` as that module loads (:func:`_register_as_langchain_cache`).
+    """
 
     def __init__(
         self,
@@ -145,6 +152,12 @@ class CallCache(BaseCache):
     async def aupdate(self, prompt: str, llm_string: str, return_val: Sequence[Generation]) -> None:
         self.update(prompt, llm_string, return_val)
 
+    async def aclear(self, **kwargs: Any) -> None:
+        """:meth:`clear` on a worker thread (as ``BaseCache.aclear``)."""
+        from langchain_core.runnables import run_in_executor
+
+        await run_in_executor(None, self.clear, **kwargs)
+
     def _namespace(self, run_id: str) -> str:
         return f"{run_id}/{self._session}"
 
@@ -193,6 +206,8 @@ class CallCache(BaseCache):
         return served_generations(recorded)
 
     def update(self, prompt: str, llm_string: str, return_val: Sequence[Generation]) -> None:
+        from langchain_core.load import dumps
+
         key = self._key(prompt, llm_string)
         self._record(key, dumps([_serializable(g) for g in return_val]))
 
@@ -236,6 +251,9 @@ class CallCache(BaseCache):
 
 def served_generations(recorded: str) -> list[Generation]:
     """Generations stored as LangChain's dump (:meth:`CallCache.update`), flagged as served from the cache."""
+    from langchain_core._api import LangChainBetaWarning
+    from langchain_core.load import loads
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", LangChainBetaWarning)
         generations: list[Generation] = loads(recorded, allowed_objects="core")
@@ -253,3 +271,13 @@ def _serializable(generation: Generation) -> Generation:
         return generation
     kwargs = {k: v for k, v in message.additional_kwargs.items() if k != "parsed"}
     return generation.model_copy(update={"message": message.model_copy(update={"additional_kwargs": kwargs})})
+
+
+def _register_as_langchain_cache() -> None:
+    """Make :class:`CallCache` a ``BaseCache`` for ``isinstance`` and ``issubclass`` (LangChain's chat models check it)."""
+    from langchain_core.caches import BaseCache
+
+    BaseCache.register(CallCache)
+
+
+after_import("langchain_core.caches", _register_as_langchain_cache)

@@ -23,11 +23,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TypeVar
-
-from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
+from typing import TYPE_CHECKING, TypeVar
 
 from proactive_bench.llm.caps import CHARS_PER_TOKEN
+
+if TYPE_CHECKING:  # LangChain's messages load with the first history trimmed, not with a run that calls no model
+    from langchain_core.messages import BaseMessage
 
 HISTORY_MARKER = "[{count} earlier message(s) of this session were removed to fit the model's context window]"
 CLIP_MARKER = "\n[... {count} characters clipped to fit the model's context window ...]\n"
@@ -163,6 +164,8 @@ def trim_history(messages: list[BaseMessage], budget_chars: int) -> tuple[list[B
     then long tool results of what is left clipped. Returns the messages and how many were dropped or clipped."""
     if message_chars(messages) <= budget_chars:
         return messages, 0
+    from langchain_core.messages import HumanMessage, ToolMessage
+
     head, body = messages[:1], messages[1:]
     starts = [i for i, m in enumerate(body) if not isinstance(m, ToolMessage)]  # a tool result stays with its call
     dropped = 0
@@ -185,6 +188,8 @@ def trim_history(messages: list[BaseMessage], budget_chars: int) -> tuple[list[B
 
 def _clip_tool_results(messages: list[BaseMessage], overflow: int) -> tuple[list[BaseMessage], int]:
     """Clip the longest tool results (and then the longest other texts) until ``overflow`` characters are gone."""
+    from langchain_core.messages import ToolMessage
+
     out = list(messages)
     clipped = 0
     order = sorted(range(len(out)), key=lambda i: (not isinstance(out[i], ToolMessage), -content_chars(out[i].content)))

@@ -20,7 +20,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_core.outputs import Generation
 from langchain_core.rate_limiters import BaseRateLimiter
 
 from proactive_bench.llm.cache import CallCache
@@ -87,7 +86,8 @@ class EmbeddingClient:
             return vectors
         if self.rate_limiter is not None:
             await self.rate_limiter.aacquire()
-        import openai  # here: loading the SDK is for a client that calls
+        import openai  # here: loading the SDK (and LangChain's generations, for the record) is for a client that calls
+        from langchain_core.outputs import Generation
 
         listener = listen(record_retries(self.recorder, role=self.role, purpose=self.purpose, model=self.name, method=METHOD))
         try:

@@ -15,9 +15,9 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterable, Mapping, Sequence
 
-import structlog
+from proactive_bench.logs import get_logger
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 CHECK_TIMEOUT_S = 3.0
 

@@ -45,8 +45,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-import structlog
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, ValidationError
 
 from proactive_bench.llm.context import (
@@ -73,13 +71,15 @@ from proactive_bench.llm.ledger import (
 )
 from proactive_bench.llm.prompts import Prompt
 from proactive_bench.llm.retry_log import listen, unlisten
+from proactive_bench.logs import get_logger
 
 if TYPE_CHECKING:
     import openai
     from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
     from langchain_core.runnables import Runnable  # LangChain's runnables load their tracers and LangSmith
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 Method = Literal["json_schema", "function_calling", "json_mode", "prompt"]
 METHODS: tuple[Method, ...] = ("json_schema", "function_calling", "json_mode", "prompt")
@@ -367,6 +367,7 @@ class StructuredCaller:
 
     async def _attempt(self, method: Method, schema: type[T], messages: list[BaseMessage]) -> tuple[AIMessage | None, T]:
         import openai  # here, not at the top: a run whose user and judge call no model loads neither
+        from langchain_core.messages import SystemMessage
         from langchain_openai import ChatOpenAI
 
         try:
@@ -445,6 +446,8 @@ _LABELS: dict[type[_Failure], str] = {
 
 def prompt_message(text: str, images: Sequence[tuple[str, bytes]] = ()) -> HumanMessage:
     """The user message of a prompt: plain text, or text then one ``image_url`` part (a base64 data URL) per image."""
+    from langchain_core.messages import HumanMessage  # here: LangChain's messages load with the first prompt, not with the module
+
     if not images:
         return HumanMessage(text)
     parts: list[str | dict[str, Any]] = [{"type": "text", "text": text}]

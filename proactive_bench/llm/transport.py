@@ -37,21 +37,20 @@ import urllib.request
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
-import structlog
-
 from proactive_bench.exports import moved_names
 from proactive_bench.llm.endpoints import EndpointHealth
 from proactive_bench.llm.faults import Fault, MalformedBodyError, classify
 from proactive_bench.llm.http_pool import PostPool
 from proactive_bench.llm.retry_log import note_retry
 from proactive_bench.llm.sent import note_request_sent
+from proactive_bench.logs import get_logger
 
 if TYPE_CHECKING:
     import aiohttp
     import httpx2
     import openai
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 MAX_RETRY_AFTER_S = 60.0
 FIRST_BACKOFF_S = 1.0

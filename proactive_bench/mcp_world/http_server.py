@@ -20,13 +20,13 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from types import TracebackType
 from typing import Any, Self
 
-import structlog
 import uvicorn
 
 from proactive_bench.env import ToolBox
+from proactive_bench.logs import get_logger
 from proactive_bench.mcp_world.tools import ToolCalls, tool_server
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 LOOPBACK = "127.0.0.1"
 """The only interface a world listens on."""

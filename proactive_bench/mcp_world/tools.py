@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from importlib.metadata import version
 from typing import Any
 
-import structlog
 from mcp import types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
 from proactive_bench.env import ToolBox, ToolRecord, render_result
+from proactive_bench.logs import get_logger
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 
 @dataclass

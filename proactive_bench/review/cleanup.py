@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Collection
 from pathlib import Path
 
-import structlog
-
 from proactive_bench.env import jail
 from proactive_bench.episode import archive_references
+from proactive_bench.logs import get_logger
 from proactive_bench.store import Garbage, RunLike, Store, lease_scope, writing
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 
 def delete_runs(store: Store, runs: list[RunLike]) -> None:

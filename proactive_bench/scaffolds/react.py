@@ -18,7 +18,6 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 import openai
-import structlog
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
@@ -52,6 +51,7 @@ from proactive_bench.llm import (
     unlisten,
     usage_fields,
 )
+from proactive_bench.logs import get_logger
 from proactive_bench.scaffolds.langchain_tools import openai_tool_schemas
 from proactive_bench.scaffolds.protocol import (
     EVENT_PREFIX,
@@ -64,7 +64,7 @@ from proactive_bench.scaffolds.protocol import (
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 DEFAULT_MAX_STEPS = 20
 HISTORY_MESSAGE_CHARS = 300

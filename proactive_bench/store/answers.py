@@ -11,17 +11,17 @@ import asyncio
 import threading
 from typing import Any
 
-import structlog
 from sqlalchemy import UniqueConstraint, delete
 from sqlmodel import Column, Field, Session, SQLModel, col, select
 
+from proactive_bench.logs import get_logger
 from proactive_bench.store.columns import CompressedText
 from proactive_bench.store.direct import direct
 from proactive_bench.store.engine import bytewise, insert_ignoring
 from proactive_bench.store.lease import Fence, Fences, fence_tuple, lost_fences
 from proactive_bench.store.writer import WriteThread
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 
 class ModelCallEntry(SQLModel, table=True):

@@ -47,15 +47,15 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
-import structlog
 from sqlalchemy import BigInteger, Column, Connection, bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import Field, SQLModel, col
 
+from proactive_bench.logs import get_logger
 from proactive_bench.store.direct import direct
 from proactive_bench.store.engine import insert_ignoring
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 HEARTBEAT_S = 3.0
 """Seconds between renewals of a held lease."""

@@ -23,15 +23,15 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import structlog
 from sqlalchemy import Connection, Engine, inspect, text
 
+from proactive_bench.logs import get_logger
 from proactive_bench.store.revision import HEAD, VERSION_TABLE
 
 if TYPE_CHECKING:
     from alembic.script import ScriptDirectory
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 """The Alembic script folder; its ``versions/`` hold one module per revision."""

@@ -21,8 +21,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-import structlog
-from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
 from proactive_bench.data_model import (
@@ -47,6 +45,7 @@ from proactive_bench.llm import (
     unlisten,
     usage_fields,
 )
+from proactive_bench.logs import get_logger
 from proactive_bench.user.base import (
     USERS,
     IntentLabel,
@@ -72,7 +71,7 @@ from proactive_bench.user.targeting import (
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 PROMPT_FOLDER = "user/prompts"
 COMPLETION_PROMPT = load_prompt(PROMPT_FOLDER, "completion.v1")
@@ -268,6 +267,8 @@ class LLMUser:
     async def _write(self, view: UserView, prompt: str, prompt_hash: str, refuse: Callable[[str], str | None] | None = None) -> str | None:
         """One reply from the model, recorded once; None (its record says the fallback) on any failure or when ``refuse``
         names a reason not to use the text."""
+        from langchain_core.messages import HumanMessage  # here: a run whose user calls no model loads no LangChain message
+
         started = time.perf_counter()
         token = listen(
             record_retries(self.recorder, role="user", purpose="reply", model=self.model_name, method="text", prompt_hash=prompt_hash)

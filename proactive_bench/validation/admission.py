@@ -17,19 +17,18 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-import structlog
-
 import proactive_bench.episode as episode  # the runner and the agents load when participants are built, not with the checks
 from proactive_bench.dataset import LoadedEpisode, Problem, Session
 from proactive_bench.episode import LaunchError, RunSpec
 from proactive_bench.llm import ModelSpecError
+from proactive_bench.logs import get_logger
 from proactive_bench.scaffolds import ScaffoldLoadError, reference_problem
 from proactive_bench.suites import DEFAULT_SUITE, SUITES
 from proactive_bench.user import USERS, known_users
 from proactive_bench.validation.digests import PACKAGE, content_digest
 from proactive_bench.validation.lint import validate_episode
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 VALIDATED_DIR = "validated"
 """Under a results folder: one empty ``<digest>.ok`` file per episode content that passed."""

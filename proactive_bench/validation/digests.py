@@ -23,9 +23,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-import structlog
+from proactive_bench.logs import get_logger
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 PACKAGE = Path(__file__).resolve().parent.parent
 """pbench's own source: a report depends on the code that checked."""

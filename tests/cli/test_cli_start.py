@@ -155,7 +155,7 @@ import structlog
 log = structlog.get_logger("t")
 log.info("an info line")
 log.warning("a warning line", key=1)
-print("loader kept:", structlog.__spec__.loader is structlog.__loader__ and type(structlog.__loader__).__module__ != "proactive_bench.logs")
+print("loader kept:", structlog.__spec__.loader is structlog.__loader__ and type(structlog.__loader__).__module__ != "proactive_bench.after_import")
 """
 
 
@@ -168,6 +168,42 @@ def test_logging_set_up_on_import_applies_when_structlog_first_loads(verbose: bo
     assert "loaded before: False" in done.stdout and "loader kept: True" in done.stdout
     assert "a warning line" in done.stderr and "key=1" in done.stderr and "warning line" not in done.stdout
     assert ("an info line" in done.stderr) is verbose and "an info line" not in done.stdout
+
+
+LAZY_LOGS = """
+import sys
+from proactive_bench.logs import configure_logging_on_import, get_logger
+{set_up}
+log = get_logger("t")
+log.debug("a debug line")
+log.info("an info line", key=1)
+print("loaded after info:", "structlog" in sys.modules)
+log.warning("a warning line", key=2)
+print("loaded after warning:", "structlog" in sys.modules)
+log.info("a later info line")
+"""
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_a_logger_loads_structlog_for_a_message_at_the_level_set_up(verbose: bool) -> None:
+    """pbench's loggers (``logs.get_logger``) leave structlog unloaded for what the level set up on import drops: a run
+    that logs nothing at its level loads no structlog; a message at the level loads it and is written as configured."""
+    code = LAZY_LOGS.format(set_up=f"configure_logging_on_import(verbose={verbose})")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert f"loaded after info: {verbose}" in done.stdout and "loaded after warning: True" in done.stdout
+    assert "a warning line" in done.stderr and "key=2" in done.stderr and "debug line" not in done.stderr + done.stdout
+    assert ("an info line" in done.stderr) is verbose and ("key=1" in done.stderr) is verbose
+    assert ("a later info line" in done.stderr) is verbose and "info line" not in done.stdout
+
+
+def test_a_logger_without_a_set_up_logs_as_structlog_s_own() -> None:
+    """Without pbench's set-up (a library caller), a pbench logger is structlog's: its first message loads structlog,
+    whose default writes every level."""
+    done = subprocess.run([sys.executable, "-c", LAZY_LOGS.format(set_up="")], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "loaded after info: True" in done.stdout
+    assert all(line in done.stdout for line in ("a debug line", "an info line", "a warning line", "a later info line"))
 
 
 def test_a_read_only_command_on_an_older_database_migrates_it_as_before(tmp_path: Path) -> None:
@@ -301,13 +337,28 @@ def test_a_scripted_episode_loads_no_model_client_ray_or_other_suite(model: str,
     assert unneeded_by_scripted_runs(loaded) == []
     assert not [m for m in loaded if m.split(".")[0] == "alembic"]  # its new results file is made from the head schema
     assert not loaded & UNTOUCHED_APPS, sorted(loaded & UNTOUCHED_APPS)  # its sessions touch no app: no app's tables are made
-    if model != OWN_SCRIPTED_AGENT:  # (the user's own agent may be a LangGraph graph: its adapter loads LangGraph)
-        assert [m for m in loaded for other in UNOBSERVED_UNNEEDED if m == other or m.startswith(other + ".")] == []
+    assert not [m for m in loaded if m.split(".")[0] == "structlog"]  # nothing logged at its level: no logger loaded structlog
+    if model != OWN_SCRIPTED_AGENT:  # (the user's own agent may be a LangGraph graph: its adapter loads LangGraph and messages)
+        assert [m for m in loaded for other in (*UNOBSERVED_UNNEEDED, *LANGCHAIN_UNNEEDED) if m == other or m.startswith(other + ".")] == []
 
 
 UNOBSERVED_UNNEEDED = ("langgraph", "langsmith", "langchain_core.tracers")
 """What a run nothing observes has no use for: LangGraph (its sessions run as the session graph's plain step loop),
 LangChain's tracers and LangSmith (together ~0.4 s of CPU a start)."""
+
+
+LANGCHAIN_UNNEEDED = (
+    "langchain_core.caches",
+    "langchain_core.callbacks",
+    "langchain_core.messages",
+    "langchain_core.outputs",
+    "langchain_core.load",
+    "requests",
+    "pydantic.v1",
+)
+"""What a run that builds no LangChain model has no use for: LangChain's cache (the call cache becomes one as that module
+loads, ``llm/cache.py``), callbacks, messages, generations and dump, and the HTTP client and pydantic v1 its utilities
+import (~0.12 s of CPU a start; LangChain's rate limiter, a small module, stays)."""
 
 
 UNTOUCHED_APPS = {f"proactive_bench.env.{m}" for m in catalog.TABLE_MODULES}
@@ -357,6 +408,8 @@ def test_the_workers_of_a_scripted_sweep_load_no_model_client_nor_ray(tmp_path: 
         loaded = set(json.loads(listing.read_text()))
         assert "proactive_bench.episode.runner" in loaded  # the worker did run its share
         assert unneeded_by_scripted_runs(loaded, needed=("proactive_bench.campaign.workers",)) == [], listing.name
+        assert [m for m in loaded for other in LANGCHAIN_UNNEEDED if m == other or m.startswith(other + ".")] == [], listing.name
+        assert not [m for m in loaded if m.split(".")[0] == "structlog"], listing.name  # nor structlog (logs.py)
 
 
 def test_an_agent_name_is_checked_without_loading_its_module() -> None:

@@ -29,7 +29,6 @@ from typing import Any
 from uuid import uuid4
 
 import httpx
-import structlog
 from a2a.client import (
     A2ACardResolver,
     A2AClientError,
@@ -50,6 +49,7 @@ from a2a.types import (
     TaskState,
 )
 
+from proactive_bench.logs import get_logger
 from proactive_bench.scaffolds.external.messages import ExternalAgentError, shown
 from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings, tls_context
 from proactive_bench.scaffolds.external.tool_server import (
@@ -59,7 +59,7 @@ from proactive_bench.scaffolds.external.tool_server import (
 )
 from proactive_bench.scaffolds.protocol import ScaffoldLoadError, SessionContext
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 POLL_S = 0.2
 """How often, at most, a task still ``submitted`` or ``working`` is asked for again."""

@@ -33,8 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-import structlog
-
+from proactive_bench.logs import get_logger
 from proactive_bench.scaffolds.external.environment import agent_environment
 from proactive_bench.scaffolds.external.messages import (
     MAX_LINE_BYTES,
@@ -52,7 +51,7 @@ from proactive_bench.scaffolds.external.tool_server import (
 )
 from proactive_bench.scaffolds.protocol import ScaffoldLoadError, SessionContext
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 STDERR_LOG_BYTES = 1 << 20
 """How much of a session's stderr is logged; the rest is read and dropped (so the agent never blocks on it)."""

@@ -27,9 +27,8 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar, get_args
 
-import structlog
-
 from proactive_bench.llm import note_request_sent
+from proactive_bench.logs import get_logger
 from proactive_bench.scaffolds.external.environment import check_passed
 from proactive_bench.scaffolds.external.messages import (
     ExternalAgentError,
@@ -50,7 +49,7 @@ from proactive_bench.scaffolds.protocol import (
     SessionContext,
 )
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 DEFAULT_TURN_TIMEOUT_S = 300.0
 DEFAULT_EXIT_GRACE_S = 5.0

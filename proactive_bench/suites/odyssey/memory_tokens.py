@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 
-import structlog
+from proactive_bench.logs import get_logger
 
 try:  # installed with langchain-openai; optional here, and its encodings are downloads
     import tiktoken
 except ImportError:  # pragma: no cover
     tiktoken = None  # type: ignore[assignment]  # the optional module's stand-in: callers check for None
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 CHARS_PER_TOKEN_ESTIMATE = 4
 TIKTOKEN_ENCODING = "cl100k_base"
