@@ -5,7 +5,9 @@ save sessions shaped like a mini session of ``bench_scale.py`` (five messages, s
 answers, two grades, an intent event, five snapshots, a checkpoint and a file content; the answers go into the save's
 transaction, as during a sweep), under a lease, then read each back as a sweep's summary does (its grades, intent
 events, messages, gaps snapshot). Printed per session: this process's CPU and the server's (the postmaster and its
-children, from /proc) for each. CPU time, not throughput: the figures hold on a shared machine, where throughput does
+children, from /proc) for each. Then, per run (one for three sessions), a Ray runner's store work at a run's start
+and end: the run's lease taken within the sweep's and the run read, its two models' stored probe read, the lease
+released (``run_client_ms``, ``run_server_ms``). CPU time, not throughput: the figures hold on a shared machine, where throughput does
 not. Run it once per tree, with ``PYTHONPATH`` naming the tree:
 
     python scripts/bench_store_cpu.py [--sessions 600]
@@ -20,16 +22,21 @@ import os
 import tempfile
 import time
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
+from proactive_bench.llm import ChatTransport
+from proactive_bench.llm.probe import ProbeReport, known_capabilities, store_probe
 from proactive_bench.postgres_server import LocalPostgres, missing
-from proactive_bench.store import Store, StoredGrade, StoredIntentEvent, StoredMessage, pending_row
+from proactive_bench.store import Store, StoredGrade, StoredIntentEvent, StoredMessage, lease_run, pending_row
 from proactive_bench.store.lease import take_lease
 from proactive_bench.store.tables import Grade, IntentEvent, LLMCall, MessageRow, Run, SessionRun, Snapshot
 
 WARM_UP = 30
 """Sessions saved before the clock starts (connections made, statements compiled and prepared)."""
 KINDS = ("workspace", "memory", "apps", "burden", "apps_start")
+MODELS_URL = "http://127.0.0.1:9/v1"
+"""The (never called) server of the two models whose stored probe a run reads."""
 
 
 def server_cpu_s(postmaster: int) -> float:
@@ -100,7 +107,32 @@ async def measure(store: Store, postmaster: int, sessions: int) -> dict[str, flo
         "read_client_ms": (time.process_time() - client) / len(ids),
         "read_server_ms": (server_cpu_s(postmaster) - server) / len(ids),
     }
+    figures |= await run_starts(store, postmaster, runs)
     return {name: round(1000 * seconds, 3) for name, seconds in figures.items()}
+
+
+async def run_starts(store: Store, postmaster: int, runs: list[str]) -> dict[str, float]:
+    """Per run, a Ray runner's store work at its start and end, on the store's writing thread as the runner does it."""
+    sweep = take_lease(store.engine, "bench-sweep", "bench_store_cpu")
+    for model in ("agent", "user"):
+        store_probe(store, ProbeReport(MODELS_URL, model))
+    async with ChatTransport() as transport:
+
+        async def start_and_end(run_id: str) -> None:
+            held, _run = await store.writer.run(partial(lease_run, store, run_id, "bench_store_cpu runner", within=sweep.fence))
+            for model in ("agent", "user"):
+                await known_capabilities(store, transport, MODELS_URL, model, "key")
+            await store.writer.run(held.release)
+
+        warm = WARM_UP // 3
+        for run_id in runs[:warm]:
+            await start_and_end(run_id)
+        client, server = time.process_time(), server_cpu_s(postmaster)
+        for run_id in runs[warm:]:
+            await start_and_end(run_id)
+    sweep.release()
+    timed = len(runs) - warm
+    return {"run_client_ms": (time.process_time() - client) / timed, "run_server_ms": (server_cpu_s(postmaster) - server) / timed}
 
 
 def main() -> None:

@@ -379,6 +379,7 @@ class RaySweep:
         starting = {ask_ready(actor): (n, 1) for n, actor in enumerate(actors)}
         up: list[int] = []
         load = [0] * len(self.runners)
+        next_report = 0.0
         while waiting or running:
             while waiting and len(running) < self.config.concurrency and (free := [n for n in up if load[n] < self.per_runner]):
                 run_id, n = waiting.pop(0), min(free, key=load.__getitem__)
@@ -403,7 +404,9 @@ class RaySweep:
                 except Exception as exc:  # the run's own error, or its runner's death after every retry
                     failures.append(f"run {run_id}: {run_error(exc)}")
                     log.error("ray_run_failed", run=run_id, error=run_error(exc))
-            progress.report(on_event)
+            if time.monotonic() >= next_report or not (waiting or running):  # a read per POLL_S, not per run ended, and the last
+                progress.report(on_event)
+                next_report = time.monotonic() + POLL_S
 
     def _started(self, n: int, ready: Any, asked: int) -> bool:
         """Whether actor ``n`` answered its ``asked``-th ``ready``; False if it died meanwhile and may be up again after a

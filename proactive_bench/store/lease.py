@@ -159,8 +159,21 @@ def holds(store: Any, fence: Fence) -> bool:
 
 def _owner(db: Connection, scope: str) -> str | None:
     """Who holds the lease of ``scope`` (its owner token), or None."""
-    owner = db.execute(select(col(Lease.owner)).where(col(Lease.scope) == scope)).scalar()
-    return None if owner is None else str(owner)
+    found = direct(_owner_of(), db.dialect).execute(db, {"scope": scope})
+    return str(found[0][0]) if found else None
+
+
+@cache
+def _owner_of() -> Any:
+    """The owner of one lease (parameter ``scope``); built once (a Ray runner reads its sweep's at every run's start)."""
+    return select(col(Lease.owner)).where(col(Lease.scope) == bindparam("scope"))
+
+
+@cache
+def _delete_held() -> Any:
+    """The DELETE of one lease (parameters ``scope`` and ``owner``) if its owner still holds it; built once (a Ray runner
+    releases a lease at every run's end)."""
+    return delete(Lease).where(col(Lease.scope) == bindparam("scope"), col(Lease.owner) == bindparam("owner"))
 
 
 SCOPES_PER_STATEMENT = 512
@@ -209,7 +222,7 @@ class HeldLease:
                 beating.discard(self)
         try:
             with self.engine.begin() as db:
-                db.execute(delete(Lease).where(col(Lease.scope) == self.fence.scope, col(Lease.owner) == self.fence.owner))
+                direct(_delete_held(), db.dialect).execute(db, {"scope": self.fence.scope, "owner": self.fence.owner})
         except SQLAlchemyError as exc:  # the lease then expires by itself; the caller's own error matters more
             log.warning("lease_release_failed", scope=self.fence.scope, error=f"{type(exc).__name__}: {exc}")
 
@@ -323,7 +336,7 @@ def take_lease(engine: Any, scope: str, command: str | None = None, *, within: F
             "expires": now + timedelta(seconds=EXPIRY_S),
         }
         with engine.begin() as db:  # the write first: on SQLite the transaction holds the write lock from its first statement
-            taken = db.execute(_insert_free(db.dialect.name), mine).first() is not None
+            taken = bool(direct(_insert_free(db.dialect.name), db.dialect, tuple(mine)).execute(db, mine))
             if within is not None and _owner(db, within.scope) != within.owner:  # rolled back: nothing taken
                 raise LeaseLost(f"{within.scope}: its holder (the sweep's driver) no longer holds it; {scope} is left for pbench resume")
             if taken:

@@ -10,6 +10,7 @@ import openai
 import pytest
 from langchain_core.messages import HumanMessage
 
+from proactive_bench.llm import probe
 from proactive_bench.llm.models import ChatSettings, make_chat_model
 from proactive_bench.llm.probe import known_capabilities
 from proactive_bench.llm.transport import ChatTransport
@@ -102,3 +103,22 @@ async def test_the_probe_decides_the_field_and_its_finding_is_stored(tmp_path: P
             await known_capabilities(store, later, server.base_url, "stub", "key")
             assert later.cap_field(server.base_url) == field
     assert sent == [(field,)] * 2
+
+
+async def test_runs_sharing_a_transport_read_the_stored_probe_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sweep's runs of one process (one transport) start with the stored report the first of them read; a run of
+    another transport reads the store again."""
+    store = Store(tmp_path / "probe.db")
+    reads: list[str] = []
+    stored_probe = probe.stored_probe
+    monkeypatch.setattr(probe, "stored_probe", lambda *args: reads.append(args[2]) or stored_probe(*args))
+    with StubServer(strict_server(None)) as server:
+        async with ChatTransport() as transport:
+            first = await known_capabilities(store, transport, server.base_url, "stub", "key")  # probed, then stored
+            assert reads == ["stub", "stub"]  # none stored yet; read again before storing its own
+            again = [await known_capabilities(store, transport, server.base_url, "stub", "key") for _ in range(3)]
+            assert reads == ["stub"] * 3  # the stored report, read once
+            assert [r.capabilities for r in again] == [first.capabilities] * 3
+        async with ChatTransport() as other:
+            await known_capabilities(store, other, server.base_url, "stub", "key")
+            assert reads == ["stub"] * 4
