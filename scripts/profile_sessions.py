@@ -47,7 +47,8 @@ from proactive_bench.llm.costs import Budget, PriceTable
 from proactive_bench.logs import configure_logging
 from proactive_bench.store import Store
 
-MINI = Path(__file__).resolve().parent.parent / "tests" / "data" / "mini"
+REPO = Path(__file__).resolve().parent.parent
+MINI = REPO / "tests" / "data" / "mini"
 
 
 def cpu_seconds() -> float:
@@ -107,7 +108,7 @@ def top_frames(stats: pstats.Stats, top: int) -> str:
 
     def name(key: tuple[str, int, str]) -> str:
         path, line, function = key
-        short = path.split("site-packages/")[-1].split("wt-cpusession/")[-1].split("/work/main/")[-1]
+        short = path.split("site-packages/")[-1].removeprefix(f"{REPO}/")
         return f"{short}:{line}({function})" if line else function
 
     lines = [f"{'own %':>6} {'cum %':>6} {'calls':>9}  frame"]

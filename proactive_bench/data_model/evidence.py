@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +19,12 @@ _ABBREVIATION = re.compile(r"(?:\b(?:dr|mr|mrs|ms|prof|st|no|vs|approx|etc|fig|a
 
 def split_sentences(text: str) -> list[str]:
     """Sentences and lines of a text; a period after a common abbreviation ("Dr.", "e.g.") ends none."""
+    return list(_sentences(text))
+
+
+@functools.lru_cache(maxsize=1024)
+def _sentences(text: str) -> tuple[str, ...]:
+    """:func:`split_sentences`, split once per text: the user's checks read every reply and message again at each turn."""
     sentences: list[str] = []
     for line in text.splitlines():
         current = ""
@@ -28,17 +35,17 @@ def split_sentences(text: str) -> list[str]:
             current = f"{current} {piece}" if current else piece
         if current:
             sentences.append(current)
-    return sentences
+    return tuple(sentences)
 
 
 def questions_in(text: str) -> list[str]:
     """The sentences of a reply that are questions."""
-    return [s for s in split_sentences(text) if s.endswith("?")]
+    return [s for s in _sentences(text) if s.endswith("?")]
 
 
 def without_questions(text: str) -> str:
     """A reply with its questions removed: asking about a requirement is not meeting it."""
-    return "\n".join(s for s in split_sentences(text) if not s.endswith("?"))
+    return "\n".join(s for s in _sentences(text) if not s.endswith("?"))
 
 
 @dataclass

@@ -236,6 +236,12 @@ def check_relative(relative: str) -> PurePosixPath:
     """A workspace-relative path as parts; absolute paths, ``~``, ``..`` and NUL are refused."""
     if not isinstance(relative, str) or "\x00" in relative:
         raise Refused(f"invalid path {relative!r}")
+    return _checked_relative(relative)
+
+
+@functools.lru_cache(maxsize=4096)
+def _checked_relative(relative: str) -> PurePosixPath:
+    """:func:`check_relative` of a string, parsed once per path (every read of a file checks its path again)."""
     pure = PurePosixPath(relative.replace("\\", "/"))
     if pure.is_absolute() or relative.startswith("~") or ".." in pure.parts:
         raise Refused(f"path leaves the workspace: {relative!r}")

@@ -166,16 +166,19 @@ class Workspace:
         instead of walking again.
         """
         try:
-            regex = jail.glob_regex(jail.check_pattern(pattern))
+            pattern = jail.check_pattern(pattern)
         except jail.Refused:
             return []
         scan = scan or self.scan()
+        if "*" in pattern or "?" in pattern or "[" in pattern:
+            regex = jail.glob_regex(pattern)
+            matched = [e for e in scan.entries if regex.match(e.path) and e.kind in ("file", "link")]
+        else:  # a plain path: its glob matches that path alone
+            matched = [e for e in scan.entries if e.path == pattern and e.kind in ("file", "link")]
+        if all(e.kind == "file" for e in matched):  # no link to resolve: the walk's files are needed for links only
+            return [e.path for e in matched]
         files = {e.path for e in scan.files()}
-        return [
-            e.path
-            for e in scan.entries
-            if regex.match(e.path) and (e.path in files or (e.kind == "link" and self._links_to(e.path, files)))
-        ]
+        return [e.path for e in matched if e.kind == "file" or self._links_to(e.path, files)]
 
     def _links_to(self, link: str, files: set[str]) -> bool:
         try:

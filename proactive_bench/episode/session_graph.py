@@ -240,7 +240,7 @@ async def agent_node(state: SessionState, runtime: NodeRuntime) -> dict[str, Any
         return {"turn": turn, "outcome": SessionOutcome.ERROR, "error": agent_failed(turn, failure), "failure": failure}
     rt.toolbox.end_turn()
     after = (rt.unchanged_walk() or rt.walk())[0]
-    changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
+    changed = [] if after is before else sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
     message = Message("agent", reply, turn)
     rt.sink.agent_turn(message, rt.toolbox.records[first_record:])
     return {"turn": turn, "transcript": [message], "changed_files": changed}

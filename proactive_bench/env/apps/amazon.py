@@ -231,9 +231,14 @@ def _rating(db: Session, product: AmazonProduct) -> tuple[float, int]:
     return round((product.star_rating * product.star_rating_count + sum(stars)) / count, 1), count
 
 
-def _product_view(db: Session, product: AmazonProduct) -> dict[str, Any]:
-    seller = get_row(db, AmazonSeller, product.seller_id, "seller")
-    product_type = get_row(db, AmazonProductType, product.product_type_id, "product type")
+def _parents(db: Session, product: AmazonProduct) -> tuple[AmazonSeller, AmazonProductType]:
+    """A product's seller and type (ToolError when one is gone)."""
+    return get_row(db, AmazonSeller, product.seller_id, "seller"), get_row(db, AmazonProductType, product.product_type_id, "product type")
+
+
+def _product_view(db: Session, product: AmazonProduct, parents: tuple[AmazonSeller, AmazonProductType] | None = None) -> dict[str, Any]:
+    """What the tools show of a product (``parents``: its :func:`_parents`, when the caller has read them)."""
+    seller, product_type = parents or _parents(db, product)
     rating, count = _rating(db, product)
     return {
         "product_id": product.id,
@@ -493,15 +498,15 @@ def search_products(env: ToolEnv, args: SearchProductsArgs) -> list[dict[str, An
     with env.require_apps().db() as db:
         views = []
         for product in db.exec(select(AmazonProduct).order_by(col(AmazonProduct.id))).all():
-            view = _product_view(db, product)
+            seller, product_type = parents = _parents(db, product)
             if (
-                matches_query(args.query, product.name, product.description, view["product_type"], view["seller_name"])
-                and (args.product_type is None or view["product_type"].lower() == args.product_type.lower())
+                matches_query(args.query, product.name, product.description, product_type.name, seller.name)
+                and (args.product_type is None or product_type.name.lower() == args.product_type.lower())
                 and (args.seller_id is None or product.seller_id == args.seller_id)
                 and (args.min_price is None or product.price >= args.min_price)
                 and (args.max_price is None or product.price <= args.max_price)
             ):
-                views.append(view)
+                views.append(_product_view(db, product, parents))  # its rating read for a match only
         keys = {
             "price": lambda v: (v["price"], v["product_id"]),
             "rating": lambda v: (-v["rating"], -v["num_ratings"], v["product_id"]),

@@ -235,7 +235,8 @@ class AppStore:
     _memory: sqlite3.Connection | None = field(default=None, init=False, repr=False)
     _opening: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
     _snapshot: tuple[int, dict[str, list[dict[str, Any]]]] | None = field(default=None, init=False, repr=False)
-    _tables: tuple[int, dict[str, list[dict[str, Any]]]] = field(default=(-1, {}), init=False, repr=False)
+    _tables: tuple[int, dict[str, _Dumped]] = field(default=(-1, {}), init=False, repr=False)
+    """The tables read while the changed-row count stood at its first element (every table, at a snapshot)."""
     _image: SeededImage | None = field(default=None, init=False, repr=False)
     """The seeded database an in-memory store starts from (:meth:`seeded`), else the empty one."""
 
@@ -379,16 +380,18 @@ class AppStore:
         if changes is not None and self._snapshot is not None and self._snapshot[0] == changes:
             return self._snapshot[1]
         out: dict[str, list[dict[str, Any]]] = {}
+        read: dict[str, _Dumped] = {}
         if changes != 0:  # in memory, no row written since the empty database was copied in: every table is empty
             tables = app_tables()
             names = sorted(tables)
             with self.db() as db:
                 counts = db.connection().exec_driver_sql("SELECT " + ", ".join(f'(SELECT count(*) FROM "{n}")' for n in names)).one()
                 for name, count in zip(names, counts, strict=True):
+                    read[name] = self._table_rows(db, name, tables[name]) if count else _NO_ROWS
                     if count:
-                        out[name] = self._table_rows(db, name, tables[name])
+                        out[name] = read[name].copied()
         if changes is not None:
-            self._snapshot = (changes, out)
+            self._snapshot, self._tables = (changes, out), (changes, read)
         return out
 
     def restore(self, snapshot: dict[str, list[dict[str, Any]]]) -> None:
@@ -414,35 +417,62 @@ class AppStore:
         if model is None:
             raise KeyError(table_name)
         changes = self._changes()
-        if changes is not None and self._snapshot is not None and self._snapshot[0] == changes:
-            return _copied(self._snapshot[1].get(table_name, []))
-        if changes is not None and self._tables[0] == changes and table_name in self._tables[1]:
-            return _copied(self._tables[1][table_name])
+        snapshotted = changes is not None and self._snapshot is not None and self._snapshot[0] == changes
+        if changes is not None and self._tables[0] == changes and (table_name in self._tables[1] or snapshotted):
+            return self._tables[1].get(table_name, _NO_ROWS).copied()
         with self.db() as db:
-            rows = self._table_rows(db, table_name, model)
+            dumped = self._table_rows(db, table_name, model)
         if changes is not None:
             if self._tables[0] != changes:
                 self._tables = (changes, {})
-            self._tables[1][table_name] = _copied(rows)
-        return rows
+            self._tables[1][table_name] = dumped
+        return dumped.copied()
 
-    def _table_rows(self, db: Session, name: str, model: type[AppModel]) -> list[dict[str, Any]]:
-        """A table's rows as ``model_dump(mode="json")`` dicts, the caller's own. Dumped again only when the values SQLite
-        gives for the table differ from those it gave the last time in this process, in this store or another (equal values
-        of one model dump to equal rows): a session changes a few tables, and a snapshot reads them all, through ORM objects
-        and pydantic at five times the cost of the values; the stores a scenario's modes play on hold the same tables
-        mostly."""
-        values = [tuple(row) for row in db.connection().exec_driver_sql(f'SELECT * FROM "{name}"')]
+    def _table_rows(self, db: Session, name: str, model: type[AppModel]) -> _Dumped:
+        """A table's rows as ``model_dump(mode="json")`` dicts (copy them before handing them out). Dumped again only when
+        the values SQLite gives for the table differ from those it gave the last time in this process, in this store or
+        another (equal values of one model dump to equal rows): a session changes a few tables, and a snapshot reads them
+        all, through ORM objects and pydantic at five times the cost of the values; the stores a scenario's modes play on
+        hold the same tables mostly. The values are read on the session's own DBAPI connection (SQLAlchemy's result rows
+        cost three times the query)."""
+        raw = db.connection().connection.driver_connection  # the session's own sqlite3 connection, in its transaction
+        assert raw is not None
+        values = raw.execute(f'SELECT * FROM "{name}"').fetchall()
         known = _DUMPED.get(name)
-        if known is None or known[0] is not model or known[1] != values:
-            known = model, values, [row.model_dump(mode="json") for row in db.exec(select(model)).all()]
+        if known is None or known.model is not model or known.values != values:
+            known = _Dumped.of([row.model_dump(mode="json") for row in db.exec(select(model)).all()], model, values)
             _DUMPED[name] = known
-        return _copied(known[2])
+        return known
 
 
-_DUMPED: dict[str, tuple[type[AppModel], list[tuple[Any, ...]], list[dict[str, Any]]]] = {}
-"""Per table name, the model, the values of its rows as SQLite last gave them in this process and their ``model_dump``
-(see :meth:`AppStore._table_rows`): one entry per table, replaced whole (threads may share it)."""
+@dataclass(frozen=True)
+class _Dumped:
+    """A table's rows as ``model_dump(mode="json")`` gave them, never handed out themselves (:meth:`copied`), with the
+    model and the values SQLite gave for them."""
+
+    rows: list[dict[str, Any]]
+    model: type[AppModel] | None = None
+    values: list[tuple[Any, ...]] = field(default_factory=list)
+    nested: frozenset[str] = frozenset()
+    """The keys whose value is a mapping or list in some row (a JSON column): the only values a copy copies deeper."""
+
+    @classmethod
+    def of(cls, rows: list[dict[str, Any]], model: type[AppModel], values: list[tuple[Any, ...]]) -> _Dumped:
+        nested = frozenset(key for row in rows for key, value in row.items() if isinstance(value, dict | list))
+        return cls(rows, model, values, nested)
+
+    def copied(self) -> list[dict[str, Any]]:
+        """The rows, copied to any depth: the caller's own."""
+        if not self.nested:
+            return [row.copy() for row in self.rows]
+        return [row | {key: copy.deepcopy(row[key]) for key in self.nested if key in row} for row in self.rows]
+
+
+_NO_ROWS = _Dumped([])
+"""An empty table's rows."""
+_DUMPED: dict[str, _Dumped] = {}
+"""Per table name, its rows as SQLite last gave them in this process and their ``model_dump`` (see
+:meth:`AppStore._table_rows`): one entry per table, replaced whole (threads may share it)."""
 
 
 @dataclass(frozen=True)
@@ -478,11 +508,6 @@ def _seeded_image(directory: Path) -> SeededImage | None:
                 _SEEDED_IMAGES.pop(next(iter(_SEEDED_IMAGES)))
             _SEEDED_IMAGES[key] = image
         return _SEEDED_IMAGES[key]
-
-
-def _copied(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rows as JSON-ready dicts, copied to any depth (a JSON column holds a mapping or list)."""
-    return [{key: copy.deepcopy(value) if isinstance(value, dict | list) else value for key, value in row.items()} for row in rows]
 
 
 def app_table(name: str) -> type[AppModel] | None:
