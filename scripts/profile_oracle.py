@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from profile_sessions import ThreadProfiles, cpu_seconds, top_frames
+from profile_sessions import cpu_seconds, print_plain_then_profile
 
 from proactive_bench.dataset import LoadedEpisode
 from proactive_bench.logs import configure_logging
@@ -60,18 +60,7 @@ def main() -> None:
         cpu, sessions = play(episode, args.data)
         plain.append(1000 * cpu / sessions)
         print(f"plain pass {n + 1}: {sessions} sessions, {1000 * cpu:.0f} ms CPU: {plain[-1]:.2f} ms per session", flush=True)
-    plain.sort()
-    if plain:
-        print(f"CPU per session, plain: median {plain[len(plain) // 2]:.2f} ms (min {plain[0]:.2f}, max {plain[-1]:.2f})")
-    if args.no_profile:
-        return
-    with ThreadProfiles() as profiles:
-        cpu, sessions = play(episode, args.data)
-    print(f"CPU per session, under cProfile: {1000 * cpu / sessions:.2f} ms ({sessions} sessions)\n")
-    stats = profiles.stats()
-    if args.out:
-        stats.dump_stats(str(args.out))
-    print(top_frames(stats, args.top))
+    print_plain_then_profile(plain, None if args.no_profile else lambda: play(episode, args.data), args)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +124,23 @@ def top_frames(stats: pstats.Stats, top: int) -> str:
     return "\n".join(lines)
 
 
+def print_plain_then_profile(plain: list[float], profiled: Callable[[], tuple[float, int]] | None, args: argparse.Namespace) -> None:
+    """Print the plain rounds' median CPU ms per session; then, unless ``profiled`` is None, run it (CPU seconds and
+    sessions of one pass) under :class:`ThreadProfiles` and print its top ``args.top`` frames (and write them to ``args.out``)."""
+    plain = sorted(plain)
+    if plain:
+        print(f"CPU per session, plain: median {plain[len(plain) // 2]:.2f} ms (min {plain[0]:.2f}, max {plain[-1]:.2f})")
+    if profiled is None:
+        return
+    with ThreadProfiles() as profiles:
+        cpu, sessions = profiled()
+    print(f"CPU per session, under cProfile: {1000 * cpu / sessions:.2f} ms ({sessions} sessions)\n")
+    stats = profiles.stats()
+    if args.out:
+        stats.dump_stats(str(args.out))
+    print(top_frames(stats, args.top))
+
+
 def resident_bytes() -> int:
     """This process's resident memory now (/proc/self/statm)."""
     return int(Path("/proc/self/statm").read_text().split()[1]) * resource.getpagesize()
@@ -184,17 +202,7 @@ def main() -> None:
                 f" {1000 * cpu:.0f} ms CPU: {plain[-1]:.2f} ms per session; {memory / 1e6:.2f} MB per concurrent episode",
                 flush=True,
             )
-        plain.sort()
-        print(f"CPU per session, plain: median {plain[len(plain) // 2]:.2f} ms (min {plain[0]:.2f}, max {plain[-1]:.2f})")
-        if args.no_profile:
-            return
-        with ThreadProfiles() as profiles:
-            cpu, sessions, _ = measure(tmp, base_url, args.episodes, "profiled")
-        print(f"CPU per session, under cProfile: {1000 * cpu / sessions:.2f} ms ({sessions} sessions)\n")
-        stats = profiles.stats()
-        if args.out:
-            stats.dump_stats(str(args.out))
-        print(top_frames(stats, args.top))
+        print_plain_then_profile(plain, None if args.no_profile else lambda: measure(tmp, base_url, args.episodes, "profiled")[:2], args)
 
 
 if __name__ == "__main__":

@@ -283,7 +283,7 @@ def _keep_first(store: Store, base_url: str, model: str, report: ProbeReport) ->
 
 _in_flight: WeakKeyDictionary[ChatTransport, dict[tuple[str, str], asyncio.Task[ProbeReport]]] = WeakKeyDictionary()
 _found: WeakKeyDictionary[ChatTransport, dict[tuple[Any, str, str], ProbeReport]] = WeakKeyDictionary()
-"""Per transport, the stored reports its runs have read, by database engine, base URL and model."""
+"""Per transport, the stored reports its runs have read, by database (its location), base URL and model."""
 
 
 async def known_capabilities(store: Store, transport: ChatTransport, base_url: str, model: str, api_key: str) -> ProbeReport:
@@ -291,7 +291,7 @@ async def known_capabilities(store: Store, transport: ChatTransport, base_url: s
     read a stored report once (a sweep's runs of one process start with the report the first of them read).
     The store is read and written on its writing thread: on a database server, a round trip would stall the event loop."""
     found = _found.setdefault(transport, {})
-    where = (store.engine, base_url, model)
+    where = (store.location, base_url, model)
     stored = found.get(where) or await store.writer.run(partial(stored_probe, store, base_url, model))
     if stored is not None:
         found[where] = stored
