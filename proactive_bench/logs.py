@@ -44,10 +44,21 @@ def configure_logging(verbose: bool = False) -> None:
 
 def configure_logging_on_import(verbose: bool = False) -> None:
     """:func:`configure_logging` now if structlog is loaded, else once something imports it (a pbench logger's first
-    message at or above the level, see :class:`_LazyLogger`)."""
-    if "structlog" not in sys.modules:
-        _ON_IMPORT.level = _level(verbose)
-    after_import("structlog", lambda: configure_logging(verbose))
+    message at or above the level, see :class:`_LazyLogger`). Called again before then, the latest call's level applies
+    (one import hook waits, not one per call)."""
+    if "structlog" in sys.modules:
+        configure_logging(verbose)
+        return
+    waiting = _ON_IMPORT.level is not None
+    _ON_IMPORT.level = _level(verbose)
+    if not waiting:
+        after_import("structlog", _configure_as_waiting)
+
+
+def _configure_as_waiting() -> None:
+    """:func:`configure_logging` at the level the latest :func:`configure_logging_on_import` asked for, if one still waits."""
+    if _ON_IMPORT.level is not None:
+        configure_logging(verbose=_ON_IMPORT.level <= logging.INFO)
 
 
 def _level(verbose: bool) -> int:

@@ -197,6 +197,18 @@ def test_a_logger_loads_structlog_for_a_message_at_the_level_set_up(verbose: boo
     assert ("a later info line" in done.stderr) is verbose and "info line" not in done.stdout
 
 
+def test_logging_set_up_on_import_twice_applies_the_latest_level_with_one_hook() -> None:
+    """Set up again before structlog loads (an in-process CLI runner, a service calling the commands), the latest level
+    applies, and one import hook waits for structlog, not one per call."""
+    code = LAZY_LOGS.format(
+        set_up="import sys\nconfigure_logging_on_import(verbose=False)\nhooks = len(sys.meta_path)\n"
+        "configure_logging_on_import(verbose=True)\nassert len(sys.meta_path) == hooks, sys.meta_path"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "an info line" in done.stderr and "a debug line" not in done.stderr
+
+
 def test_a_logger_without_a_set_up_logs_as_structlog_s_own() -> None:
     """Without pbench's set-up (a library caller), a pbench logger is structlog's: its first message loads structlog,
     whose default writes every level."""
