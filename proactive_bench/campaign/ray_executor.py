@@ -449,7 +449,8 @@ def ask_ready(actor: Any) -> Any:
     """The reference of ``actor.ready()``, asked once without Ray's task retries. A call Ray would retry that meets its
     actor's end (a sweep that ends before a runner is up kills it) makes Ray's driver print a note on stdout from a
     thread, "Task ... failed. There are N retries remaining", which can arrive after the sweep's redirection of stdout
-    ended and land in --json output; an actor that died while starting is asked again instead (:meth:`RaySweep._started`)."""
+    ended and land in --json output; an actor that died while answering is asked again instead (:meth:`RaySweep._started`;
+    one that dies before it is up needs no second ask: Ray holds the first until it has started it again)."""
     return actor.ready.options(max_task_retries=0).remote()
 
 
