@@ -86,14 +86,12 @@ class Direct:
     def execute(self, db: Connection, values: Mapping[str, Any] | None = None) -> list[Any]:
         """Run it once inside ``db``'s transaction; the rows it returns (a SELECT, or RETURNING), as the driver gives them."""
         params = self.params(values or {})
-        cursor = db.connection.cursor()
+        cursor = kept_cursor(db)
         try:
             cursor.execute(self.sql, params)
             return list(cursor.fetchall()) if cursor.description is not None else []
         except self._error as exc:
             raise DBAPIError.instance(self.sql, params, exc, self._error, dialect=self.dialect) from exc
-        finally:
-            cursor.close()
 
     def executemany(self, db: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
         """Run it for every row (one driver call; no rows returned) inside ``db``'s transaction."""
@@ -103,28 +101,22 @@ class Direct:
             self._insert_values(db, rows, self._rows[3])
             return
         params = [self.params(row) for row in rows]
-        cursor = db.connection.cursor()
         try:
-            cursor.executemany(self.sql, params)  # type: ignore[arg-type]  # every row's parameters are of one kind (tuples or dicts)
+            kept_cursor(db).executemany(self.sql, params)
         except self._error as exc:
             raise DBAPIError.instance(self.sql, params, exc, self._error, dialect=self.dialect, ismulti=True) from exc
-        finally:
-            cursor.close()
 
     def _insert_values(self, db: Connection, rows: Sequence[Mapping[str, Any]], order: tuple[int, ...]) -> None:
         """The rows as multi-row INSERTs of at most :data:`ROWS_PER_INSERT` rows each, in order, on a raw cursor."""
-        cursor = self.dialect.loaded_dbapi.RawCursor(db.connection.dbapi_connection)
-        try:
-            for start in range(0, len(rows), ROWS_PER_INSERT):
-                chunk = rows[start : start + ROWS_PER_INSERT]
-                sql = self._by_count.get(len(chunk)) or self._by_count.setdefault(len(chunk), self._sql_for(len(chunk)))
-                params = [values[n] for values in map(self._processed, chunk) for n in order]
-                try:
-                    cursor.execute(sql, params)
-                except self._error as exc:
-                    raise DBAPIError.instance(sql, params, exc, self._error, dialect=self.dialect) from exc
-        finally:
-            cursor.close()
+        cursor = kept_cursor(db, raw=True)
+        for start in range(0, len(rows), ROWS_PER_INSERT):
+            chunk = rows[start : start + ROWS_PER_INSERT]
+            sql = self._by_count.get(len(chunk)) or self._by_count.setdefault(len(chunk), self._sql_for(len(chunk)))
+            params = [values[n] for values in map(self._processed, chunk) for n in order]
+            try:
+                cursor.execute(sql, params)
+            except self._error as exc:
+                raise DBAPIError.instance(sql, params, exc, self._error, dialect=self.dialect) from exc
 
     def _sql_for(self, count: int) -> str:
         """The INSERT of ``count`` rows, its parameters numbered ``$1``, ``$2``, ... row after row."""
@@ -133,6 +125,25 @@ class Direct:
         width = len(pieces) - 1
         rows = ("".join(f"{piece}${row * width + n}" for n, piece in enumerate(pieces[:-1], 1)) + pieces[-1] for row in range(count))
         return head + ", ".join(rows) + tail
+
+
+def kept_cursor(db: Connection, raw: bool = False) -> Any:
+    """The cursor :class:`Direct` statements run on in ``db``: one per driver connection (a ``psycopg.RawCursor`` for
+    ``raw``), made at its first use and kept in the pool's record of that connection, which drops it with the connection.
+    A new psycopg cursor learns again how to send and read each type, about 18 µs a statement, on top of its making."""
+    pooled = db.connection
+    key = _RAW_CURSOR if raw else _CURSOR
+    cursor = pooled.info.get(key)
+    if cursor is None:
+        driver = pooled.dbapi_connection
+        assert driver is not None, "a checked-out connection has its driver's"
+        cursor = db.dialect.loaded_dbapi.RawCursor(driver) if raw else driver.cursor()
+        pooled.info[key] = cursor
+    return cursor
+
+
+_CURSOR, _RAW_CURSOR = "pbench_cursor", "pbench_raw_cursor"
+"""The keys of a pooled connection's ``info`` holding its kept cursors."""
 
 
 def direct(statement: ClauseElement, dialect: Dialect, keys: Sequence[str] | None = None, many: bool = False) -> Direct:
