@@ -14,17 +14,17 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, Table, bindparam, text, update
+from sqlalchemy import Dialect, Engine, Table, bindparam, text, update
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import SQLModel
 
 from proactive_bench.store.answers import RecordedAnswers
 from proactive_bench.store.cleanup import CleanupQueries
-from proactive_bench.store.direct import direct
+from proactive_bench.store.direct import Direct, direct
 from proactive_bench.store.engine import StoreOpenError, autocommit_reads, locate, make_engine
 from proactive_bench.store.judgments import JudgmentQueries
 from proactive_bench.store.lease import Fences, check_fence
@@ -90,9 +90,12 @@ class Store(ReadQueries, SessionQueries, JudgmentQueries, ProbeQueries, CleanupQ
                         setattr(row, column.key, value)
 
     def _fetch(self, sql: str, params: Mapping[str, Any]) -> Sequence[Sequence[Any]]:
-        """The reads' statements (:mod:`~proactive_bench.store.sql`), on this store's engine."""
+        """The reads' statements (:mod:`~proactive_bench.store.sql`), on this store's engine: each SQL text compiled once (as
+        ``text(sql)``) and run on the driver (:mod:`~proactive_bench.store.direct`; untyped, its columns come back as the
+        driver reads them, as through SQLAlchemy). A Ray runner reads its run at every run's start, a sweep's summary
+        each session's rows."""
         with self.reads.connect() as db:
-            return db.execute(text(sql), params).all()
+            return _read(sql, db.dialect).execute(db, params)
 
     def update(self, row: SQLModel | Record, **changes: Any) -> None:
         """Set columns of a stored row (a table's object, or a run or sweep as read), on the object and in the database (one
@@ -122,6 +125,16 @@ _TABLE_ORDER = {table.name: n for n, table in enumerate(SQLModel.metadata.sorted
 
 KEY_PREFIX = "key_"
 """The bound parameters naming the row :meth:`Store.update` changes (no column's key starts with it)."""
+
+
+READS_KEPT = 512
+"""The most read statements kept compiled (their texts differ by query, and by the count of an ``IN`` list's values)."""
+
+
+@lru_cache(maxsize=READS_KEPT)
+def _read(sql: str, dialect: Dialect) -> Direct:
+    """A read's SQL (``:name`` parameters) compiled for ``dialect``, kept for the next read of the same text."""
+    return Direct(text(sql), dialect)
 
 
 @cache
