@@ -3,8 +3,8 @@
 Each read query is written once, here and in the query modules (``lookup.py``, ``runs.py``, ``reading.py``), and
 returns records (:mod:`~proactive_bench.store.records`). :class:`SqlReads` runs it through ``_fetch``: the SQLite
 reader of the read-only commands (:mod:`~proactive_bench.store.reader`) hands it to ``sqlite3``, the full
-:class:`~proactive_bench.store.database.Store` to its SQLAlchemy engine (``text``), so on PostgreSQL too the same
-SQL runs. A time given as a parameter is written as each dialect compares it (:meth:`SqlReads.when`).
+:class:`~proactive_bench.store.database.Store` to its engine's driver (compiled once per text as SQLAlchemy's ``text``,
+:mod:`~proactive_bench.store.direct`), so on PostgreSQL too the same SQL runs. A time given as a parameter is written as each dialect compares it (:meth:`SqlReads.when`).
 """
 
 from __future__ import annotations
