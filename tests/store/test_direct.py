@@ -15,7 +15,7 @@ import proactive_bench.store.direct as direct_module
 import proactive_bench.store.engine as engine_module
 from proactive_bench.store import Store, pending_row
 from proactive_bench.store.answers import ANSWER_COLUMNS, ModelCallEntry, write_answers
-from proactive_bench.store.direct import Direct, direct
+from proactive_bench.store.direct import Direct, direct, kept_cursor
 from proactive_bench.store.engine import insert_ignoring
 from proactive_bench.store.lease import Fence, check_fence, lost_fences, take_lease
 from proactive_bench.store.pending import insert_rows
@@ -202,6 +202,38 @@ def test_reads_run_outside_transactions_on_postgresql_and_saves_inside_one(locat
         {},
     )
     assert {autocommit for _, autocommit in seen} == {False} and "INSERT" in dict(seen)  # the pool's connection, set back
+
+
+def test_a_connection_replaced_midway_leaves_no_cursor_or_lock_behind(location: Any) -> None:
+    store, session_run_id = new_store(location)
+    with store.engine.connect() as db:
+        insert_rows(db, session_run_id, [pending_row(MessageRow, turn=1, role="user", content="a")])  # never committed
+        db.invalidate()  # the connection is closed and replaced
+    with store.engine.begin() as db:  # on SQLite, a cursor kept past that close kept the first write's lock
+        insert_rows(db, session_run_id, [pending_row(MessageRow, turn=2, role="user", content="b")])
+    assert [row[2:] for row in stored(store)["message"]] == [(2, "user", "b")]
+
+
+@POSTGRESQL_ONLY
+def test_statements_share_one_cursor_per_postgresql_connection_and_a_new_connection_gets_its_own(location: Any) -> None:
+    store, session_run_id = new_store(location)
+    with store.engine.connect() as db:
+        kept = kept_cursor(db)
+        insert_rows(db, session_run_id, [pending_row(MessageRow, turn=1, role="user", content="a")])
+        assert kept_cursor(db) is kept and kept.connection is db.connection.dbapi_connection
+        db.invalidate()
+    with store.engine.connect() as db:
+        assert kept_cursor(db) is not kept and kept_cursor(db).connection is db.connection.dbapi_connection
+
+
+def test_reads_return_what_sqlalchemy_returns_for_the_same_sql(location: Any) -> None:
+    store, _ = new_store(location)
+    sql = "SELECT id, created, config, units, status FROM run WHERE id = :id AND persona = :persona OR id = :id"
+    params = {"id": "run1", "persona": "p"}
+    with store.engine.connect() as db:
+        expected = [tuple(row) for row in db.execute(text(sql), params).all()]
+    assert [tuple(row) for row in store._fetch(sql, params)] == expected and len(expected) == 1
+    assert store.run("run1") == store.run("run1") and store.run("run1").created == WHEN  # type: ignore[union-attr]
 
 
 def test_a_driver_error_is_raised_as_sqlalchemy_raises_it(location: Any) -> None:
