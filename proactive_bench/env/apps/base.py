@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, NaiveDatetime, ValidationError
-from sqlalchemy import JSON, Column, ForeignKey, bindparam
+from sqlalchemy import JSON, Column, ForeignKey, Table, bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import registry
 from sqlmodel import Field, Session, SQLModel, col, delete, insert, select, update
@@ -316,10 +316,20 @@ class AppStore:
         """Load every ``*.yaml`` file (table name to rows); raise SeedError naming file, field and reason.
 
         Files may split an app's rows (e.g. accounts in one file, each session's mail in another):
-        rows are inserted table by table in foreign-key order, whatever file they come from.
+        rows are inserted table by table in foreign-key order, whatever file they come from. A table's rows are inserted
+        together; when some row does not fit, nothing is kept and the rows are inserted again one at a time (each
+        flushed alone), which names the first that does not fit.
         """
         if not directory.is_dir():
             return
+        try:
+            self._insert_seed(directory, one_by_one=False)
+        except IntegrityError:
+            self._insert_seed(directory, one_by_one=True)
+
+    def _insert_seed(self, directory: Path, one_by_one: bool) -> None:
+        """Insert ``directory``'s seed rows (:meth:`seed_from`): each table's together (IntegrityError when one does not
+        fit), or ``one_by_one`` (SeedError naming the first that does not fit)."""
         tables = app_tables()
         pending: dict[str, list[tuple[str, AppModel]]] = {}
         seen: dict[tuple[Any, ...], str] = {}
@@ -350,8 +360,14 @@ class AppStore:
                     seen[key] = where
                     pending.setdefault(table_name, []).append((where, record))
         with self.db() as db:
-            for table in AppModel.metadata.sorted_tables:
-                for where, row in pending.get(table.name, []):
+            for table in _sorted_tables():
+                rows = pending.get(table.name, [])
+                if not one_by_one:
+                    if rows:
+                        db.add_all(row for _, row in rows)
+                        db.flush()
+                    continue
+                for where, row in rows:
                     db.add(row)
                     try:
                         db.flush()
@@ -401,9 +417,9 @@ class AppStore:
             return
         tables = app_tables()
         with self.db() as db:
-            for table in reversed(AppModel.metadata.sorted_tables):
+            for table in reversed(_sorted_tables()):
                 db.exec(delete(tables[table.name]))
-            for table in AppModel.metadata.sorted_tables:
+            for table in _sorted_tables():
                 db.add_all(tables[table.name].model_validate(row) for row in snapshot.get(table.name, []))
                 db.flush()
 
@@ -518,6 +534,21 @@ def app_table(name: str) -> type[AppModel] | None:
         if mapper.class_.__tablename__ == name:
             return mapper.class_
     return app_tables().get(name)
+
+
+def _sorted_tables() -> list[Table]:
+    """The app tables in foreign-key order (parents first), sorted once per set of tables: ``sorted_tables`` sorts them
+    anew at each reading (~1 ms), and seeding reads it at every session start. A table declared again under its name is
+    another table (the orders kept hold their tables, so no id is reused)."""
+    key = tuple((name, id(table)) for name, table in AppModel.metadata.tables.items())
+    order = _TABLE_ORDERS.get(key)
+    if order is None:
+        order = _TABLE_ORDERS[key] = AppModel.metadata.sorted_tables
+    return order
+
+
+_TABLE_ORDERS: dict[tuple[tuple[str, int], ...], list[Table]] = {}
+"""Per set of app tables (as loaded so far: each name with its table's id), the tables in foreign-key order."""
 
 
 def app_tables() -> dict[str, type[AppModel]]:
