@@ -267,9 +267,10 @@ class AppStore:
                 self._engine, self._memory = opened.engine, opened.memory
             return self._engine
 
-    def _changes(self) -> int | None:
+    def changes(self) -> int | None:
         """In memory, the rows changed since the empty database was made (0 before it is; a seeded image's rows count
-        as they did when it was seeded); None for a file."""
+        as they did when it was seeded; a statement rolled back counts too); None for a file. While it stands still,
+        nothing was written: what was read before still holds."""
         if self.path is not None:
             return None
         seeded = self._image.changes if self._image else 0
@@ -392,7 +393,7 @@ class AppStore:
         stands still, the last snapshot is returned again (do not modify it); at
         zero, the database is still the empty one it was made from.
         """
-        changes = self._changes()
+        changes = self.changes()
         if changes is not None and self._snapshot is not None and self._snapshot[0] == changes:
             return self._snapshot[1]
         out: dict[str, list[dict[str, Any]]] = {}
@@ -432,7 +433,7 @@ class AppStore:
         model = app_tables().get(table_name)
         if model is None:
             raise KeyError(table_name)
-        changes = self._changes()
+        changes = self.changes()
         snapshotted = changes is not None and self._snapshot is not None and self._snapshot[0] == changes
         if changes is not None and self._tables[0] == changes and (table_name in self._tables[1] or snapshotted):
             return self._tables[1].get(table_name, _NO_ROWS).copied()
