@@ -177,7 +177,7 @@ def test_a_seeded_store_holds_what_seeding_makes_and_follows_its_seed_files(tmp_
     seeded_apart.seed_from(seed)
     first, second = AppStore.seeded(seed), AppStore.seeded(seed)
     for store in (first, second):
-        assert store.snapshot() == seeded_apart.snapshot() and store._changes() == seeded_apart._changes() > 0
+        assert store.snapshot() == seeded_apart.snapshot() and store.changes() == seeded_apart.changes() > 0
     first.login("fwtest", "me")
     assert "app_login" in first.snapshot() and "app_login" not in second.snapshot()  # each store its own copy
     (seed / "fwtest.yaml").write_text("fwtest_account:\n  - {username: you, password: pw}\n")
