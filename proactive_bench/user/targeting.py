@@ -215,8 +215,10 @@ def _menu(text: str) -> bool:
     return len(_SEPARATOR.findall(_masked(text))) >= MENU_SEPARATORS or len(text.split()) > MAX_QUESTION_WORDS
 
 
+@lru_cache(maxsize=4096)
 def _judge(question: str) -> tuple[str, int] | Rejection:
-    """What an admissible question asks (the text to match) and how many asks it holds, or why it is set aside."""
+    """What an admissible question asks (the text to match) and how many asks it holds, or why it is set aside: judged
+    once per text (a colleague screens the same questions from every agent and baseline; the answer is immutable)."""
     example = _EXAMPLE.search(question)
     if example is not None and _open_frame(question[: example.start()]):
         asked = question[example.end() :].strip()  # the open frame earns nothing: the example is the question

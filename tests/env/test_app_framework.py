@@ -136,6 +136,18 @@ def test_bad_seed_rows_name_file_table_row_and_field(tmp_path: Path) -> None:
         AppStore().seed_from(seed)
 
 
+def test_a_seed_row_the_database_refuses_is_named_and_nothing_of_its_seeding_is_kept(tmp_path: Path) -> None:
+    """A table's rows go in together; when one does not fit (here a row already there), the error names it."""
+    apps, later = AppStore(), tmp_path / "later"
+    later.mkdir()
+    (tmp_path / "first.yaml").write_text("fwtest_account:\n  - {username: me, password: pw}\n")
+    apps.seed_from(tmp_path)
+    (later / "fwtest.yaml").write_text("fwtest_account:\n  - {username: you, password: a}\n  - {username: me, password: b}\n")
+    with pytest.raises(SeedError, match=r"^fwtest.yaml: fwtest_account\[1\]: UNIQUE constraint failed: fwtest_account.username$"):
+        apps.seed_from(later)
+    assert apps.snapshot()["fwtest_account"] == [{"username": "me", "password": "pw"}]
+
+
 def test_seed_files_may_split_an_app_and_clashing_ids_are_named(tmp_path: Path) -> None:
     seed = tmp_path / "seed"
     seed.mkdir()
@@ -165,7 +177,7 @@ def test_a_seeded_store_holds_what_seeding_makes_and_follows_its_seed_files(tmp_
     seeded_apart.seed_from(seed)
     first, second = AppStore.seeded(seed), AppStore.seeded(seed)
     for store in (first, second):
-        assert store.snapshot() == seeded_apart.snapshot() and store._changes() == seeded_apart._changes() > 0
+        assert store.snapshot() == seeded_apart.snapshot() and store.changes() == seeded_apart.changes() > 0
     first.login("fwtest", "me")
     assert "app_login" in first.snapshot() and "app_login" not in second.snapshot()  # each store its own copy
     (seed / "fwtest.yaml").write_text("fwtest_account:\n  - {username: you, password: pw}\n")

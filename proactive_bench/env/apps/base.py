@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, NaiveDatetime, ValidationError
-from sqlalchemy import JSON, Column, ForeignKey, bindparam
+from sqlalchemy import JSON, Column, ForeignKey, Table, bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import registry
 from sqlmodel import Field, Session, SQLModel, col, delete, insert, select, update
@@ -267,9 +267,10 @@ class AppStore:
                 self._engine, self._memory = opened.engine, opened.memory
             return self._engine
 
-    def _changes(self) -> int | None:
+    def changes(self) -> int | None:
         """In memory, the rows changed since the empty database was made (0 before it is; a seeded image's rows count
-        as they did when it was seeded); None for a file."""
+        as they did when it was seeded; a statement rolled back counts too); None for a file. While it stands still,
+        nothing was written: what was read before still holds."""
         if self.path is not None:
             return None
         seeded = self._image.changes if self._image else 0
@@ -316,10 +317,20 @@ class AppStore:
         """Load every ``*.yaml`` file (table name to rows); raise SeedError naming file, field and reason.
 
         Files may split an app's rows (e.g. accounts in one file, each session's mail in another):
-        rows are inserted table by table in foreign-key order, whatever file they come from.
+        rows are inserted table by table in foreign-key order, whatever file they come from. A table's rows are inserted
+        together; when some row does not fit, nothing is kept and the rows are inserted again one at a time (each
+        flushed alone), which names the first that does not fit.
         """
         if not directory.is_dir():
             return
+        try:
+            self._insert_seed(directory, one_by_one=False)
+        except IntegrityError:
+            self._insert_seed(directory, one_by_one=True)
+
+    def _insert_seed(self, directory: Path, one_by_one: bool) -> None:
+        """Insert ``directory``'s seed rows (:meth:`seed_from`): each table's together (IntegrityError when one does not
+        fit), or ``one_by_one`` (SeedError naming the first that does not fit)."""
         tables = app_tables()
         pending: dict[str, list[tuple[str, AppModel]]] = {}
         seen: dict[tuple[Any, ...], str] = {}
@@ -350,8 +361,14 @@ class AppStore:
                     seen[key] = where
                     pending.setdefault(table_name, []).append((where, record))
         with self.db() as db:
-            for table in AppModel.metadata.sorted_tables:
-                for where, row in pending.get(table.name, []):
+            for table in _sorted_tables():
+                rows = pending.get(table.name, [])
+                if not one_by_one:
+                    if rows:
+                        db.add_all(row for _, row in rows)
+                        db.flush()
+                    continue
+                for where, row in rows:
                     db.add(row)
                     try:
                         db.flush()
@@ -376,7 +393,7 @@ class AppStore:
         stands still, the last snapshot is returned again (do not modify it); at
         zero, the database is still the empty one it was made from.
         """
-        changes = self._changes()
+        changes = self.changes()
         if changes is not None and self._snapshot is not None and self._snapshot[0] == changes:
             return self._snapshot[1]
         out: dict[str, list[dict[str, Any]]] = {}
@@ -401,9 +418,9 @@ class AppStore:
             return
         tables = app_tables()
         with self.db() as db:
-            for table in reversed(AppModel.metadata.sorted_tables):
+            for table in reversed(_sorted_tables()):
                 db.exec(delete(tables[table.name]))
-            for table in AppModel.metadata.sorted_tables:
+            for table in _sorted_tables():
                 db.add_all(tables[table.name].model_validate(row) for row in snapshot.get(table.name, []))
                 db.flush()
 
@@ -416,7 +433,7 @@ class AppStore:
         model = app_tables().get(table_name)
         if model is None:
             raise KeyError(table_name)
-        changes = self._changes()
+        changes = self.changes()
         snapshotted = changes is not None and self._snapshot is not None and self._snapshot[0] == changes
         if changes is not None and self._tables[0] == changes and (table_name in self._tables[1] or snapshotted):
             return self._tables[1].get(table_name, _NO_ROWS).copied()
@@ -518,6 +535,21 @@ def app_table(name: str) -> type[AppModel] | None:
         if mapper.class_.__tablename__ == name:
             return mapper.class_
     return app_tables().get(name)
+
+
+def _sorted_tables() -> list[Table]:
+    """The app tables in foreign-key order (parents first), sorted once per set of tables: ``sorted_tables`` sorts them
+    anew at each reading (~1 ms), and seeding reads it at every session start. A table declared again under its name is
+    another table (the orders kept hold their tables, so no id is reused)."""
+    key = tuple((name, id(table)) for name, table in AppModel.metadata.tables.items())
+    order = _TABLE_ORDERS.get(key)
+    if order is None:
+        order = _TABLE_ORDERS[key] = AppModel.metadata.sorted_tables
+    return order
+
+
+_TABLE_ORDERS: dict[tuple[tuple[str, int], ...], list[Table]] = {}
+"""Per set of app tables (as loaded so far: each name with its table's id), the tables in foreign-key order."""
 
 
 def app_tables() -> dict[str, type[AppModel]]:

@@ -11,9 +11,9 @@ first tool result after its time. The agent reads the time with
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, Field as Arg, NaiveDatetime
 from sqlalchemy import Connection
@@ -57,40 +57,61 @@ _NOW_AND_NEXT_DUE = select(
 """The stored time (None before the clock is set) and the earliest undelivered notice's time (None: none left)."""
 
 
-def _advance(connection: Connection, to: Callable[[datetime], datetime]) -> tuple[datetime, list[str]]:
-    """Move the clock to ``to`` of its time (never back) and deliver the notices due by then, oldest first; the time it shows then.
+def _advance(
+    connection: Connection, to: Callable[[datetime], datetime], known: _Known | None = None
+) -> tuple[datetime, list[str], _Known | None]:
+    """Move the clock to ``to`` of its time (never back) and deliver the notices due by then, oldest first; the time it
+    shows then, the notices, and the stored time and next notice's time now (None when notices were delivered: then
+    the next one is not known without reading).
 
     In SQL statements on a connection, not ORM objects in a session (a tick per agent step and per tool call: the ORM's
     session and unit of work were most of a tick's CPU); the rows written are the same. One statement reads the time and
-    when the next undelivered notice falls due: the notices are read only when one is due (most ticks deliver none)."""
-    stored, next_due = connection.execute(_NOW_AND_NEXT_DUE).one()
+    when the next undelivered notice falls due (unless ``known``: as the last tick left them, nothing written since): the
+    notices are read only when one is due (most ticks deliver none)."""
+    stored, next_due = known if known is not None else connection.execute(_NOW_AND_NEXT_DUE).one()
     current = DEFAULT_NOW if stored is None else stored
     moment = to(current)
     if moment > current:
         connection.execute(SET_NOW if stored is not None else FIRST_NOW, {"now": moment})
-        current = moment
+        stored = current = moment
     if next_due is None or next_due > current:
-        return current, []
+        return current, [], _Known(stored, next_due)
     due = connection.execute(
         select(col(ClockNotice.id), col(ClockNotice.at), col(ClockNotice.text))
         .where(col(ClockNotice.delivered).is_(False), col(ClockNotice.at) <= current)
         .order_by(col(ClockNotice.at), col(ClockNotice.id))
     ).all()
     connection.execute(update(ClockNotice).where(col(ClockNotice.id).in_([n.id for n in due])).values(delivered=True))
-    return current, [f"[{n.at.strftime('%H:%M')}] {n.text}" for n in due]
+    return current, [f"[{n.at.strftime('%H:%M')}] {n.text}" for n in due], None
+
+
+class _Known(NamedTuple):
+    """The stored time (None before the clock is set) and the earliest undelivered notice's time (None: none left)."""
+
+    stored: datetime | None
+    next_due: datetime | None
 
 
 @dataclass
 class VirtualClock:
-    """The run's clock: each tick advances the apps' time at its rate and returns the notices that fell due."""
+    """The run's clock: each tick advances the apps' time at its rate and returns the notices that fell due.
+
+    A tick remembers what it left (the time, the next notice) with the apps' changed-row count then: while the count
+    stands still (nothing written since, in memory), the next tick does not read them again."""
 
     apps: AppStore
     rates: ClockRates
+    _left: tuple[int, _Known] | None = field(default=None, init=False, repr=False, compare=False)
 
     def tick(self, kind: Literal["call", "step"]) -> list[str]:
         minutes = self.rates.per_call_minutes if kind == "call" else self.rates.per_step_minutes
+        left = self._left
         with self.apps.engine.begin() as connection:  # committed when the block ends, rolled back on error
-            return _advance(connection, lambda current: current + timedelta(minutes=minutes))[1]
+            known = left[1] if left is not None and left[0] == self.apps.changes() else None
+            _, notices, after = _advance(connection, lambda current: current + timedelta(minutes=minutes), known)
+        changes = self.apps.changes()
+        self._left = (changes, after) if changes is not None and after is not None else None
+        return notices
 
 
 class WaitArgs(BaseModel):
@@ -124,5 +145,5 @@ def wait_until(env: ToolEnv, args: WaitArgs) -> dict[str, object]:
         target = _target(args.until, current)
         if target < current:
             raise ToolError(f"it is already {current.isoformat(timespec='minutes')}; time does not go back")
-        moved, notices = _advance(db.connection(), lambda _: target)
+        moved, notices, _ = _advance(db.connection(), lambda _: target)
         return {"now": moved.isoformat(timespec="minutes"), "notices": notices}

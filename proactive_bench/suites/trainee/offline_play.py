@@ -32,13 +32,14 @@ from proactive_bench.env import (
     SteadyWorkspace,
     ToolBox,
     ToolEnv,
+    ToolSpec,
     VirtualClock,
     Workspace,
     resolve_tool_names,
     scratch_directory,
 )
 from proactive_bench.suites.trainee import checkers as _checkers  # noqa: F401  (adds the trainee checkers the checklists name)
-from proactive_bench.suites.trainee.colleagues import rules_colleagues
+from proactive_bench.suites.trainee.colleagues import RulesColleagues, rules_colleagues
 from proactive_bench.suites.trainee.compose import Scenario
 from proactive_bench.suites.trainee.day_plan import DAY_TOOLS, PlannedStep, oracle_steps
 from proactive_bench.suites.trainee.figures import DayFigures, day_figures, no_python
@@ -103,7 +104,7 @@ def play_modes(
 ) -> dict[str, list[PlayedDay]]:
     """Every day of the scenario played in each of ``modes``, each mode on its own workspace and app database: the
     scenario's folder, its day sessions and the oracle's timeline are made once, and every mode starts day 1 from the
-    same seeded app database (copied in) and its snapshot."""
+    same seeded app database (copied in) and its snapshot; the day's tools are resolved and the colleagues built once."""
     unknown = [m for m in modes if m not in MODES]
     if unknown:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {unknown[0]!r}")
@@ -115,18 +116,23 @@ def play_modes(
             folder,
             [day_session(scenario, day.day, settings) for day in scenario.days],
             [oracle_steps(scenario, day, rates) for day in scenario.days],
+            resolve_tool_names(DAY_TOOLS),
+            rules_colleagues(scenario),
         )
         return {mode: _play(scenario, mode, rates, plan, folder / "runs" / mode) for mode in modes}
 
 
 @dataclass
 class _Plan:
-    """What every mode of one scenario shares: its folder, its day sessions, the oracle's steps of each day, and the apps'
-    state when day 1 starts (taken by the first mode played)."""
+    """What every mode of one scenario shares: its folder, its day sessions, the oracle's steps of each day, the day's
+    tools, the colleagues (they keep no state: a thread is read from each mode's own apps), and the apps' state when day 1
+    starts (taken by the first mode played)."""
 
     folder: Path
     sessions: list[Session]
     steps: list[list[PlannedStep]]
+    tools: list[ToolSpec]
+    colleagues: RulesColleagues
     first_start: dict[str, list[dict[str, Any]]] | None = None
 
 
@@ -135,7 +141,7 @@ def _play(scenario: Scenario, mode: str, rates: ClockRates, plan: _Plan, root: P
     folder = plan.folder
     apps = AppStore.seeded(timed_rows_dir(folder, plan.sessions[0].id))
     workspace = Workspace(root / "run")  # each day's files appear when it starts
-    env = ToolEnv(workspace, Memory(), apps, web_root=folder / WEB, colleagues=rules_colleagues(scenario), clock=VirtualClock(apps, rates))
+    env = ToolEnv(workspace, Memory(), apps, web_root=folder / WEB, colleagues=plan.colleagues, clock=VirtualClock(apps, rates))
     played = []
     for day, session, steps in zip(scenario.days, plan.sessions, plan.steps, strict=True):
         if day.day == 1:  # its rows are in the seeded image: the clock moves and the files appear
@@ -148,7 +154,7 @@ def _play(scenario: Scenario, mode: str, rates: ClockRates, plan: _Plan, root: P
         else:
             start_session(apps, workspace, folder, session)
             at_start = apps.snapshot()
-        box = ToolBox(env, resolve_tool_names(DAY_TOOLS))
+        box = ToolBox(env, list(plan.tools))
         if mode in ("canvass", "keywords"):
             text = laundry_list(scenario, day.day) if mode == "canvass" else " ".join(KEYWORD_QUESTIONS)
             for npc in day.npcs:
