@@ -166,8 +166,7 @@ PASS_RATE_BASELINES: list[OracleBar] = [
 
 def agentif_rule_score(result: EpisodeResult, episode: LoadedEpisode) -> TaskScore | None:
     """The run's AgentIF score over the task's rule-graded items only (the oracle has no judge); None when the task does not load."""
-    file = episode.directory / "task.yaml"
-    ruled = _rule_graded_task(episode.directory.parent.parent, episode.episode.id, file.read_bytes() if file.is_file() else b"")
+    ruled = _rule_graded_task(*_task_key(episode))
     if ruled is None:
         return None
     session = result.sessions[0] if result.sessions else None
@@ -176,11 +175,23 @@ def agentif_rule_score(result: EpisodeResult, episode: LoadedEpisode) -> TaskSco
     return score_task(ruled, {g.item_id: g.status for g in session.grades}, session.provided_intents)
 
 
+def _task_key(episode: LoadedEpisode) -> tuple[Path, str, bytes]:
+    """The AgentIF episode's dataset root, task id and task file content: the key of :func:`_agentif_task`."""
+    file = episode.directory / "task.yaml"
+    return episode.directory.parent.parent, episode.episode.id, file.read_bytes() if file.is_file() else b""
+
+
 @lru_cache(maxsize=16)
-def _rule_graded_task(root: Path, name: str, _content: bytes) -> AgentIFTask | None:
-    """The task with its rule-graded items only, read once per content of its file (``_content``): every bar and dropped
-    step of an oracle scores the same task, and parsing its file took a tenth of running them."""
-    task, _ = read_agentif_task(root, name)
+def _agentif_task(root: Path, name: str, _content: bytes) -> AgentIFTask | None:
+    """The task, read once per content of its file (``_content``): every bar and dropped step of an oracle reads the same
+    task (only reads it), and parsing its file took a tenth of running them."""
+    return read_agentif_task(root, name)[0]
+
+
+@lru_cache(maxsize=16)
+def _rule_graded_task(root: Path, name: str, content: bytes) -> AgentIFTask | None:
+    """:func:`_agentif_task` with its rule-graded items only."""
+    task = _agentif_task(root, name, content)
     return None if task is None else task.model_copy(update={"rubric": [i for i in task.rubric if i.grader == "rule"]})
 
 
@@ -361,7 +372,7 @@ def dropped_step_outcomes(episode: LoadedEpisode, play: Play) -> list[OracleOutc
     """``scripted:reference`` on an AgentIF task once per step writing a file no rubric (judge) item reads, that step left out; each must lose points."""
     if episode.suite != "agentif":
         return []
-    task, _ = read_agentif_task(episode.directory.parent.parent, episode.episode.id)
+    task = _agentif_task(*_task_key(episode))
     judged = {path for item in task.rubric if item.grader == "rubric" for path in item.evidence.files} if task else set()
     session = episode.sessions[0]
     bar = OracleBar("scripted:reference", agentif_bar(_below_one), DROPPED_STEP_BAR, ("forward",))

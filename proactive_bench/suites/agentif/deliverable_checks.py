@@ -279,8 +279,14 @@ class _Workbook:
 
         self.path = path
         self.formulas = load_workbook(path, data_only=False)
-        self.values = load_workbook(path, data_only=True)
         self._compiler: Any = None
+
+    @functools.cached_property
+    def values(self) -> Any:
+        """The values a spreadsheet program cached, read when a formula is first read (a book without one never is)."""
+        from openpyxl import load_workbook
+
+        return load_workbook(self.path, data_only=True)
 
     def tables(self, sheet: str | None) -> list[tuple[str, Table]]:
         names = [n for n in self.formulas.sheetnames if sheet is None or n == sheet]
