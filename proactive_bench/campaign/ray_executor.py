@@ -392,10 +392,10 @@ class RaySweep:
             for ref in ready:
                 if ref in starting:
                     n, asked = starting.pop(ref)
-                    if self._started(n, ref, asked):
-                        up.extend([n] if n < len(self.runners) else [])  # the limits actor is numbered after the runners
-                    else:
+                    if not self._started(n, ref, asked):
                         starting[ask_ready(actors[n])] = (n, asked + 1)
+                    elif n < len(self.runners):  # the limits actor is numbered after the runners
+                        up.append(n)
                     continue
                 run_id, n = running.pop(ref)
                 load[n] -= 1
