@@ -34,7 +34,7 @@ from typing import Any, cast
 
 from sqlalchemy import Connection
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, StatementError
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement
 
@@ -92,7 +92,7 @@ class Direct:
                 cursor.execute(self.sql, params)
                 return list(cursor.fetchall()) if cursor.description is not None else []
             except self._error as exc:
-                raise DBAPIError.instance(self.sql, params, exc, self._error, dialect=self.dialect) from exc
+                raise self._raised(db, self.sql, params, exc) from exc
 
     def executemany(self, db: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
         """Run it for every row (one driver call; no rows returned) inside ``db``'s transaction."""
@@ -106,7 +106,7 @@ class Direct:
             try:
                 cursor.executemany(self.sql, params)
             except self._error as exc:
-                raise DBAPIError.instance(self.sql, params, exc, self._error, dialect=self.dialect, ismulti=True) from exc
+                raise self._raised(db, self.sql, params, exc, ismulti=True) from exc
 
     def _insert_values(self, db: Connection, rows: Sequence[Mapping[str, Any]], order: tuple[int, ...]) -> None:
         """The rows as multi-row INSERTs of at most :data:`ROWS_PER_INSERT` rows each, in order, on a raw cursor."""
@@ -118,7 +118,16 @@ class Direct:
             try:
                 cursor.execute(sql, params)
             except self._error as exc:
-                raise DBAPIError.instance(sql, params, exc, self._error, dialect=self.dialect) from exc
+                raise self._raised(db, sql, params, exc) from exc
+
+    def _raised(self, db: Connection, sql: str, params: Any, exc: Any, ismulti: bool = False) -> StatementError:
+        """The driver's error ``exc`` (its DBAPI's ``Error``) as SQLAlchemy raises it from its own execution: when it tells
+        of a lost connection (a server that ended it, a restart), ``db`` is invalidated first, so the pool replaces the
+        connection (and its kept cursor) instead of resetting a dead one, which logged a traceback."""
+        lost = self.dialect.is_disconnect(exc, db.connection.dbapi_connection, None)
+        if lost:
+            db.invalidate(exc)
+        return DBAPIError.instance(sql, params, exc, self._error, dialect=self.dialect, connection_invalidated=lost, ismulti=ismulti)
 
     def _sql_for(self, count: int) -> str:
         """The INSERT of ``count`` rows, its parameters numbered ``$1``, ``$2``, ... row after row."""

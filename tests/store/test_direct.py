@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import psycopg
 import pytest
 from sqlalchemy import bindparam, select, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 import proactive_bench.store.direct as direct_module
 import proactive_bench.store.engine as engine_module
@@ -224,6 +225,33 @@ def test_statements_share_one_cursor_per_postgresql_connection_and_a_new_connect
         db.invalidate()
     with store.engine.connect() as db:
         assert kept_cursor(db) is not kept and kept_cursor(db).connection is db.connection.dbapi_connection
+
+
+@POSTGRESQL_ONLY
+def test_a_connection_the_server_ended_is_replaced_after_one_error_and_no_traceback_is_logged(
+    location: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A read and a save on a pooled connection the server ended (as a restart would) each fail once, as SQLAlchemy's
+    own execution fails; the pool then replaces the connection instead of resetting the dead one (which logged a
+    traceback), and the next statement runs."""
+    monkeypatch.setattr(engine_module, "PING_IDLE_S", 1e9)  # no ping at a checkout: the store's own statement meets the loss
+    store, session_run_id = new_store(location)
+
+    def write() -> bool:
+        with store.engine.begin() as db:
+            insert_rows(db, session_run_id, [pending_row(MessageRow, turn=1, role="user", content="a")])
+        return True
+
+    for use in (lambda: store.run("run1"), write):
+        with store.engine.connect() as db:
+            backend = db.execute(text("select pg_backend_pid()")).scalar_one()
+        with Store(store.engine.url.render_as_string(hide_password=False)).engine.connect() as other:
+            assert other.execute(text("select pg_terminate_backend(:pid)"), {"pid": backend}).scalar_one()
+        with pytest.raises(OperationalError) as lost:
+            use()
+        assert lost.value.connection_invalidated
+        assert use() is not None
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
 
 
 def test_reads_return_what_sqlalchemy_returns_for_the_same_sql(location: Any) -> None:
