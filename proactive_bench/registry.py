@@ -19,15 +19,39 @@ This module imports nothing from pbench: any layer may own a registry.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Iterator, Mapping
-from functools import cached_property
-from importlib.metadata import EntryPoint, entry_points
-from typing import Generic, TypeVar
+from functools import cached_property, lru_cache
+from importlib.metadata import EntryPoint, EntryPoints, entry_points
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:  # Python 3.11's entry_points() without a group (3.12 gives EntryPoints); both select by group
+    from importlib.metadata import SelectableGroups
 
 T = TypeVar("T")
 E = TypeVar("E")
 
 ENTRY_POINT_PREFIX = "pbench."
+
+
+def installed_entry_points() -> EntryPoints | SelectableGroups:
+    """Every installed entry point, of every group: one scan shared by all registries (a scan reads every installed
+    distribution's metadata, a few milliseconds each time), read again when a folder of ``sys.path`` changed (a
+    distribution added or removed, as ``importlib.metadata`` itself tells) or after a :meth:`Registry.rescan`."""
+    return _scan(tuple((folder, _modified(folder)) for folder in sys.path))
+
+
+@lru_cache(maxsize=1)
+def _scan(_path: tuple[tuple[str, float], ...]) -> EntryPoints | SelectableGroups:
+    return entry_points()
+
+
+def _modified(folder: str) -> float:
+    try:
+        return os.stat(folder or ".").st_mtime
+    except OSError:
+        return -1.0
 
 
 class PluginError(LookupError):
@@ -119,10 +143,12 @@ class Registry(Generic[T]):
     @cached_property
     def plugins(self) -> dict[str, EntryPoint]:
         """The declared built-ins, then the installed entry points of this registry's group, read once (scanning is slow)."""
-        return {**self._builtins, **{ep.name: ep for ep in entry_points(group=self.group) if ep.name not in self._builtins}}
+        installed = installed_entry_points().select(group=self.group)
+        return {**self._builtins, **{ep.name: ep for ep in installed if ep.name not in self._builtins}}
 
     def rescan(self) -> None:
         """Forget the entry points read so far and the plugins loaded from them (after installing or removing a plugin in a running process; tests)."""
+        _scan.cache_clear()
         self.__dict__.pop("plugins", None)
         for name in self._loaded:
             self._entries.pop(name, None)

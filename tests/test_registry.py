@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from proactive_bench import registry
 from proactive_bench.dataset import PREDICATE_CHECKS
 from proactive_bench.importers.pibench.scripts import script_check
 from proactive_bench.registry import PluginError, Registry
@@ -68,3 +69,20 @@ def test_a_built_in_wins_over_a_plugin_of_the_same_name(plugin_module: str, tmp_
 
 def test_the_pibench_check_is_declared_without_package_metadata() -> None:
     assert PREDICATE_CHECKS.get("pibench_script") is script_check  # pbench is not installed in the test venv
+
+
+def test_registries_share_one_scan_of_the_installed_entry_points(
+    plugin_module: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scanning reads every installed distribution's metadata: the registries a process uses read it once between them,
+    and find what a scan per group found; a rescan reads it again (a plugin installed since is found)."""
+    scans: list[dict[str, str]] = []
+    real = registry.entry_points
+    monkeypatch.setattr(registry, "entry_points", lambda **params: scans.append(params) or real(**params))
+    first, second = Registry("things"), Registry("scaffolds")
+    first.rescan()  # from no scan read so far
+    assert [ep.value for ep in second.plugins.values()] == [ep.value for ep in real(group="pbench.scaffolds")]
+    assert "shout" not in first and len(scans) == 1
+    install_fake_plugin(tmp_path, monkeypatch, "pbench.things", "shout", f"{plugin_module}:shout")
+    first.rescan()
+    assert first.get("shout")("hi") == "HI" and len(scans) == 2
