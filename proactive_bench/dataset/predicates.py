@@ -521,13 +521,18 @@ def _tool_matches(args: ToolCalledArgs, record: Any) -> bool:
     return _fields_match(args.args, record.call)
 
 
+_field_json = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
+"""A non-string field value as the text its pattern is searched in: ``json.dumps(value, ensure_ascii=False, sort_keys=True)``
+with one encoder made once (``dumps`` made one per call: half the cost of encoding an app row's number)."""
+
+
 def _fields_match(patterns: dict[str, str], values: dict[str, Any]) -> bool:
     """Every named field is present and its value (JSON-encoded if not a string) matches its regex."""
     for name, pattern in patterns.items():
         if name not in values:
             return False
         value = values[name]
-        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
+        text = value if isinstance(value, str) else _field_json(value)
         if not _searcher(pattern)(text):
             return False
     return True

@@ -12,6 +12,7 @@ carried across sessions, and snapshotted and restored as JSON.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import re
 import sqlite3
@@ -400,9 +401,9 @@ class AppStore:
         read: dict[str, _Dumped] = {}
         if changes != 0:  # in memory, no row written since the empty database was copied in: every table is empty
             tables = app_tables()
-            names = sorted(tables)
+            names = tuple(sorted(tables))
             with self.db() as db:
-                counts = db.connection().exec_driver_sql("SELECT " + ", ".join(f'(SELECT count(*) FROM "{n}")' for n in names)).one()
+                counts = _driver_connection(db).execute(_count_rows_sql(names)).fetchone()
                 for name, count in zip(names, counts, strict=True):
                     read[name] = self._table_rows(db, name, tables[name]) if count else _NO_ROWS
                     if count:
@@ -452,14 +453,26 @@ class AppStore:
         all, through ORM objects and pydantic at five times the cost of the values; the stores a scenario's modes play on
         hold the same tables mostly. The values are read on the session's own DBAPI connection (SQLAlchemy's result rows
         cost three times the query)."""
-        raw = db.connection().connection.driver_connection  # the session's own sqlite3 connection, in its transaction
-        assert raw is not None
-        values = raw.execute(f'SELECT * FROM "{name}"').fetchall()
+        values = _driver_connection(db).execute(f'SELECT * FROM "{name}"').fetchall()
         known = _DUMPED.get(name)
         if known is None or known.model is not model or known.values != values:
             known = _Dumped.of([row.model_dump(mode="json") for row in db.exec(select(model)).all()], model, values)
             _DUMPED[name] = known
         return known
+
+
+def _driver_connection(db: Session) -> sqlite3.Connection:
+    """The session's own sqlite3 connection, in its transaction: a read of plain values there skips SQLAlchemy's result
+    set-up (for the row counts' one row of a column per table, most of the query's cost)."""
+    raw = db.connection().connection.driver_connection
+    assert isinstance(raw, sqlite3.Connection)
+    return raw
+
+
+@functools.lru_cache(maxsize=8)
+def _count_rows_sql(names: tuple[str, ...]) -> str:
+    """One query counting the rows of each of these tables, in their order (built once per set of tables)."""
+    return "SELECT " + ", ".join(f'(SELECT count(*) FROM "{n}")' for n in names)
 
 
 @dataclass(frozen=True)
