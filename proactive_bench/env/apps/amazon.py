@@ -23,6 +23,7 @@ from proactive_bench.env.apps.base import (
     AppSpec,
     NoArgs,
     PageArgs,
+    dump_row,
     foreign_key,
     get_row,
     logged_in,
@@ -303,7 +304,7 @@ def _card_view(card: AmazonPaymentCard) -> dict[str, Any]:
 
 
 def _address_view(address: AmazonAddress) -> dict[str, Any]:
-    return {"address_id": address.id} | address.model_dump(exclude={"id", "account_id"})
+    return {"address_id": address.id} | dump_row(address, exclude={"id", "account_id"})
 
 
 def _order_view(db: Session, order: AmazonOrder, detailed: bool) -> dict[str, Any]:
@@ -433,7 +434,7 @@ class OrderIdArgs(BaseModel):
 def show_account(env: ToolEnv, args: NoArgs) -> dict[str, Any]:
     """Show the logged-in shopper's account details."""
     with _shopper(env) as (_, account):
-        return account.model_dump(exclude={"id", "password"}) | {"account_id": account.id}
+        return dump_row(account, exclude={"id", "password"}) | {"account_id": account.id}
 
 
 @register_tool("amazon__show_addresses", group=APP)

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, NaiveDatetime, ValidationError
 from sqlalchemy import JSON, Column, ForeignKey, Table, bindparam
@@ -58,6 +58,14 @@ class AppModel(SQLModel, registry=registry()):
     A table's generated key is declared ``id: int = Field(default=None, primary_key=True)``: None until the row
     is flushed, then the database's number; typed ``int`` because code reads it from stored rows only.
     """
+
+
+def dump_row(row: AppModel, *, mode: Literal["json", "python"] = "python", exclude: set[str] | None = None) -> dict[str, Any]:
+    """A row's fields as ``model_dump`` gives them, in the order its table declares them. A row the ORM loaded holds its
+    attributes in an order that changes from process to process (``model_dump`` follows it), and what an agent reads
+    and a snapshot stores must be the same on every run."""
+    values = row.model_dump(mode=mode, exclude=exclude)
+    return {name: values[name] for name in type(row).model_fields if name in values}
 
 
 class AppLogin(AppModel, table=True):
@@ -447,7 +455,7 @@ class AppStore:
         return dumped.copied()
 
     def _table_rows(self, db: Session, name: str, model: type[AppModel]) -> _Dumped:
-        """A table's rows as ``model_dump(mode="json")`` dicts (copy them before handing them out). Dumped again only when
+        """A table's rows as ``dump_row(row, mode="json")`` dicts (copy them before handing them out). Dumped again only when
         the values SQLite gives for the table differ from those it gave the last time in this process, in this store or
         another (equal values of one model dump to equal rows): a session changes a few tables, and a snapshot reads them
         all, through ORM objects and pydantic at five times the cost of the values; the stores a scenario's modes play on
@@ -456,7 +464,7 @@ class AppStore:
         values = _driver_connection(db).execute(f'SELECT * FROM "{name}"').fetchall()
         known = _DUMPED.get(name)
         if known is None or known.model is not model or known.values != values:
-            known = _Dumped.of([row.model_dump(mode="json") for row in db.exec(select(model)).all()], model, values)
+            known = _Dumped.of([dump_row(row, mode="json") for row in db.exec(select(model)).all()], model, values)
             _DUMPED[name] = known
         return known
 
@@ -477,7 +485,7 @@ def _count_rows_sql(names: tuple[str, ...]) -> str:
 
 @dataclass(frozen=True)
 class _Dumped:
-    """A table's rows as ``model_dump(mode="json")`` gave them, never handed out themselves (:meth:`copied`), with the
+    """A table's rows as ``dump_row(row, mode="json")`` gave them, never handed out themselves (:meth:`copied`), with the
     model and the values SQLite gave for them."""
 
     rows: list[dict[str, Any]]

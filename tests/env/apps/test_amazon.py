@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from proactive_bench.env.apps.base import AppStore, SeedError
+from proactive_bench.env.apps.base import AppStore, SeedError, app_tables
 from proactive_bench.env.toolbox import ToolBox
 from tests.helpers.app_calls import app_box, err, ok, seed_database
 
@@ -244,3 +244,16 @@ def test_seed_rows_are_validated(tmp_path: Path) -> None:
     )
     with pytest.raises(SeedError, match=r"amazon_review\[0\]\.rating: Input should be less than or equal to 5"):
         AppStore().seed_from(tmp_path / "seed")
+
+
+def test_rows_read_back_keep_their_table_s_field_order(box: ToolBox) -> None:
+    """What the agent reads and what a snapshot stores list a row's fields as its table declares them: a row the ORM
+    loaded holds its attributes in an order that differs between processes, and ``model_dump`` follows it."""
+    ok(box, "amazon__add_address", name="Laura", street_address="5 Oak Rd", city="Salem", state="MA", zip_code="01970")
+    for address in ok(box, "amazon__show_addresses"):
+        assert list(address) == ["address_id", "name", "street_address", "city", "state", "zip_code", "country"]
+    assert list(ok(box, "amazon__show_account")) == ["email", "name", "phone_number", "account_id"]
+    snapshot = box.env.require_apps().snapshot()
+    for name, model in app_tables().items():
+        for row in snapshot.get(name, []):
+            assert list(row) == list(model.model_fields), name
