@@ -114,6 +114,10 @@ DEFERRED = {
         "proactive_bench.suites.trainee.pictures",
         "matplotlib",
     ): "matplotlib loads when a trainee picture (heatmap, floor plan, map) is drawn, not with every trainee scenario",
+    (
+        "proactive_bench.suites.trainee.pictures",
+        "proactive_bench.suites.trainee.canvas",
+    ): "the pictures' canvas (a matplotlib subclass) loads with matplotlib, when a trainee picture is drawn",
 }
 """Function-level imports kept on purpose, ``(importer prefix, imported module prefix): why``: start-up time only."""
 

@@ -6,6 +6,7 @@
 | `template.py` | the `Template` protocol (name, difficulty, apps, domain), `TemplateContext`, `NamePool` (unique names; `shared`: the scenario's one person in a role of `SHARED_ROLES`), `TEMPLATES`, `register_template` |
 | `files.py` | generated spreadsheets and documents (kept per data) |
 | `pictures.py` | pictures holding a clue, drawn with matplotlib (loaded on first drawing): heatmap, floor plan, bar, line and pie charts, map, receipt (kept per data) |
+| `canvas.py` | `PictureCanvas`: matplotlib's Agg canvas the pictures are drawn on, plain text measured once per process (same bytes) |
 | `kept.py` | `KeptBytes`: a process's store of generated files, made once per data (the last few kept) |
 | `templates/` | the shipped templates, one module each |
 | `compose.py` | scenarios `s<seed>-n<count>`: templates by seed, unique names, the timeline, day 2's new seeds |

@@ -3,7 +3,8 @@
 Office files are zip archives stamped with the time they are saved; the
 archive is rewritten with one fixed stamp (:data:`STAMP`: zip entry times and
 the document's created/modified properties), so the same data always gives the
-same bytes (same seed, same scenario). So a process builds a file once per data and keeps its bytes
+same bytes (same seed, same scenario). A spreadsheet is written uncompressed (stored) for that rewrite, which
+compresses each entry once. So a process builds a file once per data and keeps its bytes
 (the last :data:`OFFICE_FILES_KEPT`; kept.py): a file is ~5 ms of CPU, and the tests compose many files again.
 """
 
@@ -13,9 +14,11 @@ import io
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
+from zipfile import ZIP_STORED, ZipFile
 
 from docx import Document
 from openpyxl import Workbook
+from openpyxl.writer.excel import ExcelWriter
 
 from proactive_bench.env import stable_office_bytes
 from proactive_bench.suites.trainee.kept import KeptBytes
@@ -47,7 +50,7 @@ def xlsx_bytes(sheets: dict[str, list[list[Any]]]) -> bytes:
         for row in rows:
             sheet.append(row)
     out = io.BytesIO()
-    book.save(out)
+    ExcelWriter(book, ZipFile(out, "w", ZIP_STORED)).save()  # stored: _stable compresses every entry once
     return _stable(out.getvalue())
 
 

@@ -6,7 +6,7 @@ reading it as text finds nothing. The same data always gives the same bytes, so
 a process draws a picture once and keeps its bytes (the last :data:`PICTURES_KEPT`; kept.py):
 a picture is ~0.1 s of CPU, and one process may compose the same template and seed
 again (the tests do, over and over). matplotlib loads when the first picture is
-drawn, not with the suite.
+drawn, not with the suite. A figure is drawn on canvas.py's canvas, which measures a text once per process.
 """
 
 from __future__ import annotations
@@ -50,9 +50,14 @@ def _png(figure: Figure) -> bytes:
 
 
 def _figure(width: float, height: float) -> Figure:
+    """A figure on a :class:`~proactive_bench.suites.trainee.canvas.PictureCanvas` (text measured once per process)."""
     from matplotlib.figure import Figure  # DEFERRED: matplotlib loads when a picture is drawn
 
-    return Figure(figsize=(width, height))
+    from proactive_bench.suites.trainee.canvas import PictureCanvas  # DEFERRED: it loads matplotlib
+
+    figure = Figure(figsize=(width, height))
+    PictureCanvas(figure)
+    return figure
 
 
 @_kept
