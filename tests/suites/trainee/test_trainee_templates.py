@@ -52,6 +52,14 @@ def test_same_seed_same_scenario_and_seeds_vary(template: str) -> None:
     assert len({repr(d) for d in drafts.values()}) >= 10
 
 
+def test_leave_cover_on_seeds_whose_tickets_first_gave_the_colleague_away_none_open() -> None:
+    """Seeds 11, 27 and 51 drew a single open ticket of the colleague on leave, which the fix-up giving them a closed one
+    then closed: composing failed (IndexError). The rules hold on the first of them."""
+    for seed in (11, 27, 51):
+        compose_scenario(f"s{seed}-n2", templates=["leave_cover"])
+    assert template_problems("leave_cover", [11]) == []
+
+
 def test_a_leaked_clue_and_an_untargetable_question_are_found() -> None:
     scenario = compose_scenario("s2-n2", templates=["transaction_audit"])
     task = scenario.days[0].tasks[0]

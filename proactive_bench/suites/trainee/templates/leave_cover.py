@@ -37,6 +37,8 @@ class LeaveCover(TemplateHeading):
             tickets[0][1:] = [away.name, "open"]
         if not any(t[1] == away.name and t[2] != "open" for t in tickets):
             tickets[1][1:] = [away.name, "closed"]
+            if not any(t[1] == away.name and t[2] == "open" for t in tickets):  # that was their one open ticket
+                tickets[0][1:] = [away.name, "open"]
         handover = [t[0] for t in tickets if t[1] == away.name and t[2] == "open"]
         not_handed = [t[0] for t in tickets if t[0] not in handover]
         clue = Clue(
