@@ -203,3 +203,5 @@ def _problems_of(compose: Callable[[], Scenario]) -> list[str]:
         return scenario_problems(scenario) + baseline_problems(scenario)
     except (ValueError, RuntimeError) as exc:  # a bad name, a draft that does not validate, a timeline that cannot be kept
         return [str(exc).splitlines()[0]]
+    except Exception as exc:  # a template's own bug: a problem of that template and seed, not the end of the validation
+        return [f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'raised while composing'}"]

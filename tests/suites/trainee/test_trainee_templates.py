@@ -60,6 +60,19 @@ def test_leave_cover_on_seeds_whose_tickets_first_gave_the_colleague_away_none_o
     assert template_problems("leave_cover", [11]) == []
 
 
+def test_a_template_that_raises_is_a_problem_of_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A template's own bug (here an IndexError) is reported for the template and seed; validation goes on."""
+
+    def broken(ctx: object) -> TaskDraft:
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(TEMPLATES["leave_cover"], "instantiate", broken)
+    problems = template_problems("leave_cover", range(1, 3))
+    assert [(p.file, p.field, p.reason) for p in problems] == [
+        ("trainee/leave_cover", f"seed {seed}", "IndexError: list index out of range") for seed in (1, 2)
+    ]
+
+
 def test_a_leaked_clue_and_an_untargetable_question_are_found() -> None:
     scenario = compose_scenario("s2-n2", templates=["transaction_audit"])
     task = scenario.days[0].tasks[0]
