@@ -30,12 +30,14 @@ from proactive_bench.testing.stub_server import (
     Reply,
     StubServer,
 )
+from tests.helpers.admitted import admit_unchanged
 from tests.helpers.cli import PBENCH, run_cli, stub_server_args
 from tests.helpers.once import once_per_run
-from tests.helpers.paths import MINI
+from tests.helpers.paths import DATA, MINI
 from tests.helpers.stub_models import FakeUserModel, agent_model
 
 EPISODE = ["episode", "--persona", "pharmacist", "--model", "scripted:passive", "--json"]
+"""Its runs find the episode admitted (:func:`admit_unchanged`): their subject is the kill and the resume, not the data's checks."""
 
 
 def outcome(out: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -67,6 +69,7 @@ def uninterrupted_episode(factory: pytest.TempPathFactory) -> tuple[dict[str, An
 
     def play(folder: Path) -> tuple[dict[str, Any], dict[str, int]]:
         db = folder / "r.db"
+        admit_unchanged(folder, DATA, ["pharmacist"], factory)
         done = run_cli(*EPISODE, "--db", str(db))
         assert done.exit_code == 0, done.output
         printed = json.loads(done.stdout)
@@ -82,6 +85,7 @@ def test_sigkill_at_random_points_then_resume_gives_identical_results(tmp_path: 
     resumed_some = 0
     for attempt in range(3):
         db = tmp_path / f"k{attempt}" / "r.db"
+        admit_unchanged(db.parent, DATA, ["pharmacist"], tmp_path_factory)
         proc = subprocess.Popen([*PBENCH, *EPISODE, "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (db.exists() and _finished_sessions(db) >= 1 + attempt):

@@ -20,7 +20,10 @@ from tests.episode.test_resume_replay import EPISODE, _finished_sessions, outcom
 from tests.helpers.cli import PBENCH, run_cli
 from tests.reliability.test_run_lock import SWEEP, children, only_sweep, sweep_outcome, table_counts, uninterrupted  # noqa: F401 (a fixture)
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"),
+    pytest.mark.usefixtures("admitted_pharmacist"),  # the signals are the subject here, not the data's checks at the door
+]
 
 
 def _as_from_a_terminal() -> None:

@@ -41,13 +41,15 @@ from proactive_bench.store import (
 from proactive_bench.store.lease import boot_id, process_started, stale_reason
 from proactive_bench.testing.stub_server import StubServer
 from tests.episode.test_resume_replay import _finished_sessions
+from tests.helpers.admitted import admit_unchanged
 from tests.helpers.cli import PBENCH, run_cli
 from tests.helpers.once import once_per_run
-from tests.helpers.paths import MINI
+from tests.helpers.paths import DATA, MINI
 from tests.helpers.stub_models import FakeUserModel
 
 SWEEP = ["sweep", "--personas", "pharmacist", "--models", "scripted:passive,scripted:reference", "--workers", "2", "--json"]
-"""Two runs of the 20-session pharmacist episode, one per worker: about 5 s, long enough to kill mid-way."""
+"""Two runs of the 20-session pharmacist episode, one per worker: about 5 s, long enough to kill mid-way. The tests
+that run it find the episode admitted (``admitted_pharmacist``): their subject is the processes, not the data's checks."""
 ROW_TABLES = (SessionRun, MessageRow, ToolCallRow, IntentEvent, Grade, Snapshot, LLMCall)
 
 
@@ -145,6 +147,7 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[Any, A
 
     def play(folder: Path) -> tuple[dict[Any, Any], dict[str, int]]:
         db = folder / "r.db"
+        admit_unchanged(folder, DATA, ["pharmacist"], tmp_path_factory)
         subprocess.run([*PBENCH, *SWEEP, "--db", str(db)], capture_output=True, text=True, check=True)
         return sweep_outcome(db), table_counts(db)
 
@@ -152,6 +155,7 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[Any, A
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.usefixtures("admitted_pharmacist")
 def test_kill_9_of_a_sweep_parent_stops_its_workers_and_an_immediate_resume_gives_identical_results(
     tmp_path: Path, uninterrupted: tuple[dict[Any, Any], dict[str, int]]
 ) -> None:
@@ -171,6 +175,7 @@ def test_kill_9_of_a_sweep_parent_stops_its_workers_and_an_immediate_resume_give
     assert all(run["status"] == "finished" for run in json.loads(out)["runs"])
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")
 def test_two_resumes_of_one_sweep_at_once_run_each_session_once(
     tmp_path: Path, uninterrupted: tuple[dict[Any, Any], dict[str, int]]
 ) -> None:
@@ -188,6 +193,7 @@ def test_two_resumes_of_one_sweep_at_once_run_each_session_once(
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.usefixtures("admitted_pharmacist")
 def test_ctrl_c_of_a_sweep_stops_its_workers_and_releases_the_lease(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     proc = started(SWEEP, db, sessions=4)
@@ -199,6 +205,7 @@ def test_ctrl_c_of_a_sweep_stops_its_workers_and_releases_the_lease(tmp_path: Pa
         assert conn.execute("select count(*) from lease").fetchone()[0] == 0
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")
 def test_workers_whose_lease_was_taken_over_save_nothing_more_and_the_sweep_ends_with_one_line(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     proc = started(SWEEP, db, sessions=4)

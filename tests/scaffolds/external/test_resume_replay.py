@@ -20,11 +20,13 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.admitted import admit_unchanged
 from tests.helpers.cli import PBENCH, run_cli
-from tests.helpers.paths import HELPERS, REPO
+from tests.helpers.paths import DATA, HELPERS
 from tests.helpers.reference_replay import EXAMPLES, Recording, agent_side, exported
 
-SESSIONS = ["--data", str(REPO / "pbench_data"), "--persona", "pharmacist", "--sessions", "1-3"]
+SESSIONS = ["--data", str(DATA), "--persona", "pharmacist", "--sessions", "1-3"]
+"""Run where the episode is admitted (:func:`admit_unchanged`): the subject is the agent's process, not the data's checks."""
 IDS = ["s01_vanco_auc_review", "s02_dalbavancin_pt_review", "s03_oral_vanc_bud_worksheet"]
 
 
@@ -36,6 +38,7 @@ def outcome(result: dict[str, Any]) -> list[tuple[Any, ...]]:
 def recording(tmp_path_factory: pytest.TempPathFactory) -> Recording:
     """The in-process reference on the pharmacist's first three sessions, exported."""
     folder = tmp_path_factory.mktemp("reference")
+    admit_unchanged(folder, DATA, ["pharmacist"], tmp_path_factory)
     result = run_cli("episode", "--json", *SESSIONS, "--agent", "scripted:reference", "--db", str(folder / "r.db"))
     assert result.exit_code == 0, result.output
     records = exported(folder / "r.db", json.loads(result.stdout)["run_id"], folder / "reference.jsonl")
@@ -49,12 +52,14 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory, recording: Recording
     agents = folder / "agents"
     shutil.copytree(EXAMPLES, agents)
     db = folder / "r.db"
+    admit_unchanged(folder, DATA, ["pharmacist"], tmp_path_factory)
     agent = f"cmd:{sys.executable} {agents / 'cmd_reference.py'} {recording[0]}"
     result = run_cli("episode", "--json", *SESSIONS, "--agent", agent, "--db", str(db))
     assert result.exit_code == 0, result.output
     return db, json.loads(result.stdout), agents
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")
 @pytest.mark.parametrize("at", ["asked", "worked"])  # between sessions; mid-session, its tool calls made
 def test_a_killed_run_resumes_with_a_fresh_agent_at_the_first_unfinished_session(
     tmp_path: Path, recording: Recording, uninterrupted: tuple[Path, dict[str, Any], Path], at: str
@@ -79,6 +84,7 @@ def test_a_killed_run_resumes_with_a_fresh_agent_at_the_first_unfinished_session
     assert [agent_side(r) for r in ours] == [agent_side(r) for r in recording[1]]
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")
 def test_a_replay_serves_the_recorded_turns_without_starting_the_agent(
     tmp_path: Path, uninterrupted: tuple[Path, dict[str, Any], Path]
 ) -> None:
@@ -97,6 +103,7 @@ def test_a_replay_serves_the_recorded_turns_without_starting_the_agent(
     assert not (same.left_only or same.right_only or same.diff_files), (same.left_only, same.right_only, same.diff_files)
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")
 @pytest.mark.parametrize(
     ("tamper", "expected"),
     [
