@@ -94,6 +94,7 @@ def test_the_package_is_typed() -> None:
 # --- the entry points -------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")  # the subject is the API against the command, not the data's checks
 def test_run_episode_gives_what_pbench_episode_json_prints(tmp_path: Path) -> None:
     """The acceptance line of issue 36, as a user runs it (a fresh interpreter), against the command on the same sessions."""
     code = (

@@ -37,6 +37,7 @@ def pharmacist() -> tuple[list[Session], dict[str, set[str]], Path]:
     return loaded.sessions, earlier_of(loaded.sessions, {e.id: list(e.depends_on) for e in loaded.episode.sessions}), loaded.workspace_seed
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")  # the subject is the ablation, not the data's checks
 def test_the_ablation_plays_only_the_finals_without_their_earlier_sessions(
     tmp_path: Path, pharmacist: tuple[list[Session], dict[str, set[str]], Path]
 ) -> None:
@@ -71,6 +72,7 @@ def test_the_ablation_plays_only_the_finals_without_their_earlier_sessions(
         assert len(world.history) == n and not {openings[r] for r in removed} & set(world.history)
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")  # the subject is the ablation, not the data's checks
 def test_the_full_run_shows_the_same_final_its_earlier_sessions_world(
     tmp_path: Path, pharmacist: tuple[list[Session], dict[str, set[str]], Path]
 ) -> None:

@@ -17,6 +17,7 @@ from tests.helpers.paths import MINI, REPO
 CRASHER = "test:crashing-reference"  # tests/helpers/crashing_agent.py, granted the reference solution in conftest
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")  # the subject is the crashes, not the data's checks
 def test_a_reference_agent_crashing_on_two_of_twenty_pharmacist_sessions_loses_them(tmp_path: Path) -> None:
     result = run_cli("episode", "--json", "--persona", "pharmacist", "--model", CRASHER, "--db", str(tmp_path / "r.db"))
     assert result.exit_code == 1  # a session errored

@@ -27,6 +27,7 @@ def rows(db: Path) -> tuple[int, int]:
         return len(list(s.exec(select(Run)))), len(list(s.exec(select(Sweep))))
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")  # the subject is the dead server, not the data's checks
 @pytest.mark.parametrize("command", ["episode", "sweep"])
 def test_an_unreachable_endpoint_is_one_line_and_no_rows(command: str, tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{closed_port()}/v1"

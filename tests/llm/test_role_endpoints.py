@@ -13,6 +13,7 @@ from tests.helpers.cli import run_cli
 from tests.helpers.paths import DATA
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")  # the subject is the servers and keys, not the data's checks
 def test_each_role_goes_to_its_server_with_its_key_from_dotenv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("ZOO_AGENT_KEY", raising=False)

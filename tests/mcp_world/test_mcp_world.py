@@ -386,6 +386,7 @@ def stored_calls(db: Path, run_id: str) -> list[tuple[str, int, int, str, Any, A
     ]
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")  # the subject is the MCP transport, not the data's checks
 def test_the_reference_replayed_over_mcp_scores_and_records_as_in_process(tmp_path: Path) -> None:
     """A run whose agent makes every call through an McpWorld started on the runner's loop: the same Proc, Comp and stored calls."""
     sessions = "s01_vanco_auc_review,s02_dalbavancin_pt_review"

@@ -101,6 +101,7 @@ def test_a_graph_factory_returning_something_else_ends_each_session_with_a_one_l
     assert "the graph factory returned str, not a compiled LangGraph graph" in session["error"] and "\n" not in session["error"]
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")  # the subject is the graph, not the data's checks
 def test_the_replay_graph_gives_the_in_process_reference_figures_and_tool_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """examples/agents/langgraph_reference.py (the prebuilt ReAct graph on a model replaying scripted:reference), on a
     session whose longest turn makes 96 tool calls: the graph's own recursion limit, not pbench, bounds a turn."""

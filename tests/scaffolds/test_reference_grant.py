@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from proactive_bench.scaffolds import ADVERSARY_MODES, ORACLES, SCAFFOLDS, grants_reference
 from proactive_bench.scaffolds.scripted import ScriptedAgent
 from tests.helpers.cli import run_cli, run_episode_json
@@ -129,6 +131,7 @@ def test_the_grant_is_pbench_s_not_an_attribute() -> None:
     assert not hasattr(ScriptedAgent, "uses_reference_solution")
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")  # the subject is the grant, not the data's checks
 def test_scripted_reference_still_scores_full_marks_on_the_pharmacist(tmp_path: Path) -> None:
     out = run_episode_json(
         "--data", str(DATA), "--persona", "pharmacist", "--model", "scripted:reference", "--user", "rules", "--db", str(tmp_path / "r.db")

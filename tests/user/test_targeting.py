@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from proactive_bench.data_model.evidence import Evidence, Message
 from proactive_bench.data_model.labels import IntentLabel, Stage
 from proactive_bench.data_model.status import IntentStatus
@@ -117,6 +119,7 @@ def test_questions_that_earn_nothing_use_up_the_users_patience() -> None:
     assert patience_spent([(1, laundry_list_question()), (2, laundry_list_question()), (3, laundry_list_question())], [])
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")  # the subject is the user's patience, not the data's checks
 def test_a_drip_of_generic_questions_stops_earning_after_a_few_misses(tmp_path: Path) -> None:
     from tests.helpers.cli import run_episode_json
 

@@ -26,8 +26,9 @@ from starlette.routing import Route
 
 from proactive_bench.scaffolds.external import A2aAgent, ExternalAgentError, ExternalSettings
 from tests.helpers.a2a_server import a2a_app, agent_card, loopback, serve
+from tests.helpers.admitted import admit_unchanged
 from tests.helpers.cli import run_cli
-from tests.helpers.paths import MINI
+from tests.helpers.paths import DATA, MINI
 from tests.helpers.reference_replay import assert_replays_reference, example_service, median_round_trip_ms, record_reference
 from tests.helpers.session_contexts import mini_context, served_nothing
 
@@ -266,8 +267,12 @@ def test_an_a2a_url_that_is_not_http_is_refused_before_the_run(tmp_path: Path) -
 # --- the shipped example: a recorded scripted:reference run replayed over MCP, behind A2A ------------------------
 
 
-def test_the_a2a_replay_example_gives_the_in_process_reference_figures_and_tool_calls(tmp_path: Path) -> None:
+@pytest.mark.usefixtures("admitted_pharmacist")  # the subject is the agent's transport, not the data's checks
+def test_the_a2a_replay_example_gives_the_in_process_reference_figures_and_tool_calls(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     (tmp_path / "reference").mkdir()
+    admit_unchanged(tmp_path / "reference", DATA, ["pharmacist"], tmp_path_factory)
     path, reference = record_reference(tmp_path / "reference")
     with example_service("a2a_reference.py", path) as url:
         assert_replays_reference(tmp_path, f"a2a:{url}", reference)

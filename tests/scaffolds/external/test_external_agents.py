@@ -34,8 +34,9 @@ from proactive_bench.scaffolds.external import (
     ExternalSettings,
     McpEndpoint,
 )
+from tests.helpers.admitted import admit_unchanged
 from tests.helpers.cli import PBENCH, run_cli
-from tests.helpers.paths import HELPERS, MINI, REPO
+from tests.helpers.paths import DATA, HELPERS, MINI, REPO
 from tests.helpers.reference_replay import (
     EXAMPLES,
     Recording,
@@ -515,9 +516,12 @@ def test_an_unreachable_http_agent_ends_its_session_as_error(tmp_path: Path) -> 
 
 @pytest.fixture(scope="module")
 def recording(tmp_path_factory: pytest.TempPathFactory) -> Recording:
-    return record_reference(tmp_path_factory.mktemp("reference"))
+    folder = tmp_path_factory.mktemp("reference")
+    admit_unchanged(folder, DATA, ["pharmacist"], tmp_path_factory)  # the subject is the agent's transport, not the data's checks
+    return record_reference(folder)
 
 
+@pytest.mark.usefixtures("admitted_pharmacist")
 @pytest.mark.parametrize(("transport", "flags"), [("cmd", []), ("cmd", ["--agent-lifetime", "episode"]), ("http", [])])
 def test_the_replay_example_gives_the_in_process_reference_figures_and_tool_calls(
     tmp_path: Path,

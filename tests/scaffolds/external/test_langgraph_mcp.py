@@ -18,6 +18,7 @@ from proactive_bench.testing.stub_server import (
     text_reply,
     tool_call_reply,
 )
+from tests.helpers.admitted import admit_unchanged
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import DATA, REPO
 from tests.helpers.reference_replay import exported
@@ -71,7 +72,11 @@ def transcript(record: dict[str, Any]) -> list[tuple[str, str, list[tuple[str, A
     ]
 
 
-def test_a_react_graph_over_mcp_leaves_the_evidence_of_the_same_calls_in_process(tmp_path: Path, stub: StubServer) -> None:
+def test_a_react_graph_over_mcp_leaves_the_evidence_of_the_same_calls_in_process(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, stub: StubServer
+) -> None:
+    for folder in ("mcp", "react"):  # the subject is the graph over MCP, not the data's checks
+        admit_unchanged(tmp_path / folder, DATA, ["pharmacist"], tmp_path_factory)
     outside, [over_mcp] = play(tmp_path / "mcp", "--agent", AGENT, "--agent-option", "env=OPENAI_BASE_URL,OPENAI_API_KEY,LANGGRAPH_MODEL")
     inside, [in_process] = play(tmp_path / "react", "--agent", "react", "--model", "openai:stub", "--base-url", stub.base_url)
 
