@@ -63,9 +63,10 @@ class AppModel(SQLModel, registry=registry()):
 def dump_row(row: AppModel, *, mode: Literal["json", "python"] = "python", exclude: set[str] | None = None) -> dict[str, Any]:
     """A row's fields as ``model_dump`` gives them, in the order its table declares them. A row the ORM loaded holds its
     attributes in an order that changes from process to process (``model_dump`` follows it), and what an agent reads
-    and a snapshot stores must be the same on every run."""
+    and a snapshot stores must be the same on every run. Anything dumped beyond the declared fields keeps its place after
+    them, never dropped."""
     values = row.model_dump(mode=mode, exclude=exclude)
-    return {name: values[name] for name in type(row).model_fields if name in values}
+    return {name: values[name] for name in type(row).model_fields if name in values} | values
 
 
 class AppLogin(AppModel, table=True):
