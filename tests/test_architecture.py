@@ -62,7 +62,15 @@ DEFERRED = {
     ("proactive_bench.cli", "proactive_bench.reporting.html"): "matplotlib loads only for `pbench report`",
     (
         "proactive_bench.cli.run",
+        "proactive_bench.cli.run_exec",
+    ): "a run's work (the campaign, dataset, store and agent code) loads when episode, resume or replay runs, not for their --help",
+    (
         "proactive_bench.cli.sweep",
+        "proactive_bench.cli.sweep_exec",
+    ): "a sweep's work (the campaign, dataset, store and agent code) loads when the sweep command runs, not for its --help",
+    (
+        "proactive_bench.cli.run_exec",
+        "proactive_bench.cli.sweep_exec",
     ): "the sweep command and its results tables load for a suite's tasks or a sweep's resume, not for one episode",
     ("proactive_bench.cli.validate", "proactive_bench.suites.trainee"): "the trainee templates load only for `validate --suite trainee`",
     (

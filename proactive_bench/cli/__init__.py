@@ -2,8 +2,8 @@
 
 | module | commands |
 |---|---|
-| `run.py` | `episode`, `resume`, `replay` |
-| `sweep.py` | `sweep` |
+| `run.py` | `episode`, `resume`, `replay` (their options; `run_exec.py` their work) |
+| `sweep.py` | `sweep` (its options; `sweep_exec.py` its work) |
 | `probe.py` | `probe` |
 | `results.py` | `results`, `rescore`, `report`, `export` |
 | `runs.py` | `runs`, `sweeps` |
@@ -24,7 +24,7 @@ pays only for its own imports. `common.py` holds what every command uses
 (consoles, one-line failures, opening the results database, ids resolved from
 a prefix or ``latest``; no dataset, agent or model code), `episodes.py` loading
 an episode from a dataset or a stored run, `guards.py` the checks before and
-around a run, `option_groups.py` options taken as one dataclass parameter,
+around a run, `stopping.py` a clean stop on Ctrl-C or SIGTERM, `option_groups.py` options taken as one dataclass parameter,
 `options.py` the groups ``episode`` and ``sweep`` share.
 """
 

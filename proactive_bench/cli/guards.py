@@ -1,16 +1,14 @@
-"""The checks before and around a run or sweep: the data admitted, the model servers there, the lease held, a clean stop."""
+"""The checks before and around a run or sweep: the data admitted, the model servers there, the lease held (a clean stop: ``stopping.py``)."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
 
 import typer
 
-from proactive_bench.campaign import Interrupted, mark_interrupted, stop_on_signals
+from proactive_bench.campaign import Interrupted, mark_interrupted
 from proactive_bench.cli.common import err_console, fail
 from proactive_bench.dataset import LoadedEpisode
 from proactive_bench.episode import LaunchError, RunSpec, enable_tracing, tracing_problem
@@ -29,27 +27,6 @@ def admit(loaded: LoadedEpisode, session_ids: list[str], results_dir: Path) -> N
             f"{len(problems)} error(s) in episode {loaded.episode.id} (see pbench validate); nothing was run. --no-validate skips these checks",
             1,
         )
-
-
-Command = TypeVar("Command", bound=Callable[..., Any])
-
-
-def stops_cleanly(command: Command) -> Command:
-    """A command that Ctrl-C or SIGTERM stops with one line and exit 128 + the signal, never a traceback.
-
-    Inside :func:`owning` the runs are marked interrupted and the line says how to resume them.
-    """
-
-    @functools.wraps(command)
-    def stoppable(*args: Any, **kwargs: Any) -> Any:
-        with stop_on_signals():
-            try:
-                return command(*args, **kwargs)
-            except Interrupted as stop:
-                err_console.print("interrupted; nothing was run", highlight=False)
-                raise typer.Exit(stop.exit_code) from None
-
-    return stoppable  # type: ignore[return-value]  # functools.wraps keeps the wrapped command's signature, which mypy cannot follow
 
 
 def check_participants(specs: Iterable[RunSpec]) -> None:

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 import typer
 from pydantic.fields import FieldInfo
 
+import proactive_bench.store as store_package  # its engine (SQLAlchemy) loads when a suite's settings name a database, not for --help
 from proactive_bench.cli.common import warn
 from proactive_bench.episode import DEFAULT_MAX_TURNS
 from proactive_bench.llm import ROLES, CallRole, MaxTokens, parse_max_tokens
-from proactive_bench.store import locate
 from proactive_bench.suites import (
     DEFAULT_SUITE,
     SUITES,
@@ -200,7 +200,7 @@ class SuiteOptions:
         fields: dict[str, Any] = {"suite": suite} if suite != DEFAULT_SUITE else {}
         if values := self.suite_values():
             fields["suite_settings"] = values
-            fields["summaries_db"] = locate(db).shareable
+            fields["summaries_db"] = store_package.locate(db).shareable
         if tasks := self.task_ids:
             fields["personas"] = split_list(tasks)
         return fields

@@ -36,10 +36,10 @@ from proactive_bench.cli.guards import (
     check_keys,
     check_participants,
     owning,
-    stops_cleanly,
 )
 from proactive_bench.cli.option_groups import with_option_groups
 from proactive_bench.cli.options import CallLimits, ExternalAgentOptions, RoleEndpoints
+from proactive_bench.cli.stopping import stops_cleanly
 from proactive_bench.data_model import INPUT_ENDED, SessionOutcome
 from proactive_bench.dataset import DEFAULT_DATA_ROOT, pick_sessions
 from proactive_bench.episode import (

@@ -245,6 +245,31 @@ def test_a_run_command_s_help_loads_no_trace_exporter(command: str) -> None:
     }
 
 
+RUN_STACK = (
+    "proactive_bench.cli.run_exec",
+    "proactive_bench.cli.sweep_exec",
+    "proactive_bench.cli.guards",
+    "proactive_bench.campaign.sweep",
+    "proactive_bench.dataset.loading",
+    "proactive_bench.store.engine",
+    "proactive_bench.episode.launch",
+    "proactive_bench.episode.runner",
+    "sqlalchemy",
+    "langgraph",
+)
+"""What a run command's work loads (its checks, the sweep and dataset code, the results store and its ORM, the runner)
+and its ``--help`` has no use for: the options come from ``options.py``, ``common.py`` and the suites' settings models."""
+
+
+@pytest.mark.parametrize("command", ["episode", "resume", "replay", "sweep"])
+def test_a_run_command_s_help_loads_none_of_the_run_stack(command: str) -> None:
+    """``pbench episode --help`` (and resume's, replay's, sweep's) builds the command from its options alone (``run.py``,
+    ``sweep.py``); the run's work (``run_exec.py``, ``sweep_exec.py``) loads when it runs (0.65 s of CPU a --help when it did)."""
+    loaded = modules_loaded(command, "--help")
+    assert f"proactive_bench.cli.{'sweep' if command == 'sweep' else 'run'}" in loaded  # it did build the command
+    assert sorted(m for m in loaded for other in RUN_STACK if m == other or m.startswith(other + ".")) == []
+
+
 EPISODE_UNNEEDED = (
     "ray",
     "proactive_bench.campaign.ray_executor",
