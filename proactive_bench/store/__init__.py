@@ -16,7 +16,7 @@ _EXPORTS = Exports(
     {
         "answers": ("ModelCallEntry", "RecordedAnswers"),
         "cleanup": ("Garbage",),
-        "app_state": ("app_transaction", "open_app_database"),
+        "app_state": ("app_transaction", "driver_transaction", "open_app_database"),
         "database": ("Store",),
         "defaults": ("DEFAULT_DB",),
         "engine": ("Location", "StoreOpenError", "locate"),
@@ -84,7 +84,7 @@ _EXPORTS = Exports(
 
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
     from proactive_bench.store.answers import ModelCallEntry, RecordedAnswers
-    from proactive_bench.store.app_state import app_transaction, open_app_database
+    from proactive_bench.store.app_state import app_transaction, driver_transaction, open_app_database
     from proactive_bench.store.cleanup import Garbage
     from proactive_bench.store.database import Store
     from proactive_bench.store.db_info import StoreOverview, overview, upgrade_schema
@@ -205,6 +205,7 @@ __all__ = [
     "WorkspaceArchive",
     "WriteThread",
     "app_transaction",
+    "driver_transaction",
     "holding_in_loop",
     "holds",
     "lease_run",

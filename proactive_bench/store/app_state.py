@@ -57,6 +57,8 @@ def open_app_database(metadata: MetaData, path: Path | None, image: bytes | None
             path.write_bytes(image)
         engine = create_engine(f"sqlite:///{path}", connect_args={"check_same_thread": False})
     event.listen(engine, "connect", _app_db_pragmas)
+    if memory is not None:  # the pool's one connection set up now (pragmas, dialect), as :func:`driver_transaction` uses it
+        engine.raw_connection().close()
     if not fresh:
         metadata.create_all(engine)
     return AppDatabase(engine, memory)
@@ -72,6 +74,27 @@ def app_transaction(engine: Engine) -> Iterator[Session]:
         except BaseException:
             session.rollback()
             raise
+
+
+@contextmanager
+def driver_transaction(engine: Engine, memory: sqlite3.Connection | None = None) -> Iterator[sqlite3.Connection]:
+    """A transaction on an app database's own sqlite3 connection: committed when the block ends normally, rolled back on
+    error. In memory (``memory``, :class:`AppDatabase`'s) the connection itself, the only one its engine's pool holds;
+    a file's checked out from the engine's pool, as a session takes it. For a few plain statements run often (the
+    simulated clock's): a session's or SQLAlchemy connection's set-up, the pool's check-out and the statements' compiling
+    and result handling cost several times the statements."""
+    pooled = engine.raw_connection() if memory is None else None
+    driver = memory if pooled is None else pooled.driver_connection
+    assert isinstance(driver, sqlite3.Connection)
+    try:
+        yield driver
+        driver.commit()
+    except BaseException:
+        driver.rollback()
+        raise
+    finally:
+        if pooled is not None:
+            pooled.close()
 
 
 def _app_db_pragmas(dbapi_connection: Any, _record: Any) -> None:

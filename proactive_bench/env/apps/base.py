@@ -18,7 +18,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -26,9 +26,10 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, NaiveDatetime, ValidationError
 from sqlalchemy import JSON, Column, ForeignKey, Table, bindparam
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import registry
-from sqlmodel import Field, Session, SQLModel, col, delete, insert, select, update
+from sqlmodel import Field, Session, SQLModel, col, delete, select
 
 from proactive_bench.env import catalog
 from proactive_bench.env.toolbox import (
@@ -38,7 +39,7 @@ from proactive_bench.env.toolbox import (
     register_tool,
     take_tokens,
 )
-from proactive_bench.store import app_transaction, open_app_database
+from proactive_bench.store import app_transaction, driver_transaction, open_app_database
 from proactive_bench.yaml_files import YamlFileError, read_yaml_file
 
 
@@ -87,11 +88,45 @@ class AppClock(AppModel, table=True):
 
 
 DEFAULT_NOW = datetime(2026, 3, 2, 9, 0, 0)
-SET_NOW = update(AppClock).where(col(AppClock.id) == 1)
-FIRST_NOW = insert(AppClock).values(id=1)
-"""The time written to the ``app_clock`` row, or its first row made (the new time is the statement's parameter ``now``).
-Built once: SQLAlchemy works out a statement's cache key once per statement object, and statements built anew at each
-write cost it that work every time."""
+
+
+def _timestamp_processors() -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """How SQLAlchemy writes an app timestamp (every one is ``NaiveDatetime``) to SQLite and reads it back: the column
+    type's own processors for SQLite's dialect (text ``YYYY-MM-DD HH:MM:SS.ffffff``)."""
+    dialect = sqlite.dialect()
+    timestamp = AppModel.metadata.tables["app_clock"].c.now.type.dialect_impl(dialect)
+    write, read = timestamp.bind_processor(dialect), timestamp.result_processor(dialect, None)
+    assert write is not None and read is not None  # SQLite's DATETIME converts both ways
+    return write, read
+
+
+_WRITE_TIME, _READ_TIME = _timestamp_processors()
+
+
+def stored_time(moment: datetime) -> str:
+    """A naive timestamp as SQLAlchemy stores it in an app database: for statements on the sqlite3 connection itself."""
+    stored: str = _WRITE_TIME(moment)
+    return stored
+
+
+def read_time(stored: str) -> datetime:
+    """A stored app timestamp read as SQLAlchemy reads it (:func:`stored_time`'s inverse)."""
+    moment: datetime = _READ_TIME(stored)
+    return moment
+
+
+_SET_NOW = "UPDATE app_clock SET now = ? WHERE id = 1"
+_FIRST_NOW = "INSERT INTO app_clock (id, now) VALUES (1, ?)"
+
+
+def write_now(connection: sqlite3.Connection, moment: datetime) -> None:
+    """Set the simulated time (naive) in a transaction on an app database's sqlite3 connection: the ``app_clock`` row
+    written, or made when there is none."""
+    stored = stored_time(moment)
+    if connection.execute(_SET_NOW, (stored,)).rowcount == 0:
+        connection.execute(_FIRST_NOW, (stored,))
+
+
 EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 """What the apps accept as an e-mail address: something@domain.tld, no spaces."""
 T = TypeVar("T", bound=AppModel)
@@ -292,6 +327,11 @@ class AppStore:
         with app_transaction(self.engine) as session:
             yield session
 
+    def driver(self) -> AbstractContextManager[sqlite3.Connection]:
+        """A transaction on the database's own sqlite3 connection, for a few plain SQL statements run often (the
+        clock's): committed when the block ends normally, rolled back on error (:func:`driver_transaction`)."""
+        return driver_transaction(self.engine, self._memory)
+
     # ---- login -----------------------------------------------------------------
     def require_login(self, app: str) -> str:
         """The logged-in account of an app, or a ToolError telling the agent to log in."""
@@ -390,11 +430,9 @@ class AppStore:
 
     def set_clock(self, moment: datetime) -> None:
         """Move the apps' simulated time (a session's start, for instance): the ``app_clock`` row written or made, in SQL
-        statements (a merge of an ORM object read the row first, at several times the cost)."""
-        with self.db() as db:
-            connection = db.connection()
-            if connection.execute(SET_NOW, {"now": moment.replace(tzinfo=None)}).rowcount == 0:
-                connection.execute(FIRST_NOW, {"now": moment.replace(tzinfo=None)})
+        statements on the sqlite3 connection (:meth:`driver`; a session's set-up cost more than the statements)."""
+        with self.driver() as connection:
+            write_now(connection, moment.replace(tzinfo=None))
 
     def snapshot(self) -> dict[str, list[dict[str, Any]]]:
         """Every table's rows as JSON-ready dicts, keyed by table name.
@@ -412,7 +450,7 @@ class AppStore:
             tables = app_tables()
             names = tuple(sorted(tables))
             with self.db() as db:
-                counts = _driver_connection(db).execute(_count_rows_sql(names)).fetchone()
+                counts = driver_connection(db).execute(_count_rows_sql(names)).fetchone()
                 for name, count in zip(names, counts, strict=True):
                     read[name] = self._table_rows(db, name, tables[name]) if count else _NO_ROWS
                     if count:
@@ -462,7 +500,7 @@ class AppStore:
         all, through ORM objects and pydantic at five times the cost of the values; the stores a scenario's modes play on
         hold the same tables mostly. The values are read on the session's own DBAPI connection (SQLAlchemy's result rows
         cost three times the query)."""
-        values = _driver_connection(db).execute(f'SELECT * FROM "{name}"').fetchall()
+        values = driver_connection(db).execute(f'SELECT * FROM "{name}"').fetchall()
         known = _DUMPED.get(name)
         if known is None or known.model is not model or known.values != values:
             known = _Dumped.of([dump_row(row, mode="json") for row in db.exec(select(model)).all()], model, values)
@@ -470,7 +508,7 @@ class AppStore:
         return known
 
 
-def _driver_connection(db: Session) -> sqlite3.Connection:
+def driver_connection(db: Session) -> sqlite3.Connection:
     """The session's own sqlite3 connection, in its transaction: a read of plain values there skips SQLAlchemy's result
     set-up (for the row counts' one row of a column per table, most of the query's cost)."""
     raw = db.connection().connection.driver_connection

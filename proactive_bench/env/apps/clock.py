@@ -10,16 +10,28 @@ first tool result after its time. The agent reads the time with
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, Field as Arg, NaiveDatetime
-from sqlalchemy import Connection
-from sqlmodel import Field, col, func, select, update
+from sqlmodel import Field, col, select
 
-from proactive_bench.env.apps.base import DEFAULT_NOW, FIRST_NOW, SET_NOW, AppClock, AppModel, AppSpec, AppStore, NoArgs, now, register_app
+from proactive_bench.env.apps.base import (
+    DEFAULT_NOW,
+    AppModel,
+    AppSpec,
+    AppStore,
+    NoArgs,
+    driver_connection,
+    now,
+    read_time,
+    register_app,
+    stored_time,
+    write_now,
+)
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 APP = "clock"
@@ -50,39 +62,40 @@ class ClockRates:
             raise ValueError("clock rates must not be negative")
 
 
-_NOW_AND_NEXT_DUE = select(
-    select(AppClock.now).where(col(AppClock.id) == 1).scalar_subquery(),
-    select(func.min(ClockNotice.at)).where(col(ClockNotice.delivered).is_(False)).scalar_subquery(),
-)
-"""The stored time (None before the clock is set) and the earliest undelivered notice's time (None: none left)."""
+_NOW_AND_NEXT_DUE = "SELECT (SELECT now FROM app_clock WHERE id = 1), (SELECT min(at) FROM clock_notice WHERE delivered IS 0)"
+"""The stored time (NULL before the clock is set) and the earliest undelivered notice's time (NULL: none left)."""
+_DUE = "SELECT at, text FROM clock_notice WHERE delivered IS 0 AND at <= ? ORDER BY at, id"
+_DELIVER = "UPDATE clock_notice SET delivered = 1 WHERE delivered IS 0 AND at <= ?"
+"""The notices due by a time, oldest first, and marking them delivered (the same rows, in one transaction)."""
 
 
 def _advance(
-    connection: Connection, to: Callable[[datetime], datetime], known: _Known | None = None
+    connection: sqlite3.Connection, to: Callable[[datetime], datetime], known: _Known | None = None
 ) -> tuple[datetime, list[str], _Known | None]:
     """Move the clock to ``to`` of its time (never back) and deliver the notices due by then, oldest first; the time it
     shows then, the notices, and the stored time and next notice's time now (None when notices were delivered: then
     the next one is not known without reading).
 
-    In SQL statements on a connection, not ORM objects in a session (a tick per agent step and per tool call: the ORM's
-    session and unit of work were most of a tick's CPU); the rows written are the same. One statement reads the time and
-    when the next undelivered notice falls due (unless ``known``: as the last tick left them, nothing written since): the
-    notices are read only when one is due (most ticks deliver none)."""
-    stored, next_due = known if known is not None else connection.execute(_NOW_AND_NEXT_DUE).one()
+    In plain SQL statements on the sqlite3 connection, in its transaction (a tick per agent step and per tool call: an
+    ORM session, then SQLAlchemy's connection, compiling and result handling were most of a tick's CPU); the rows
+    written and the times read are SQLAlchemy's (:func:`stored_time`, :func:`read_time`). One statement reads the time
+    and when the next undelivered notice falls due (unless ``known``: as the last tick left them, nothing written
+    since): the notices are read only when one is due (most ticks deliver none)."""
+    if known is None:
+        stored_now, stored_next = connection.execute(_NOW_AND_NEXT_DUE).fetchone()
+        known = _Known(None if stored_now is None else read_time(stored_now), None if stored_next is None else read_time(stored_next))
+    stored, next_due = known
     current = DEFAULT_NOW if stored is None else stored
     moment = to(current)
     if moment > current:
-        connection.execute(SET_NOW if stored is not None else FIRST_NOW, {"now": moment})
+        write_now(connection, moment)
         stored = current = moment
     if next_due is None or next_due > current:
         return current, [], _Known(stored, next_due)
-    due = connection.execute(
-        select(col(ClockNotice.id), col(ClockNotice.at), col(ClockNotice.text))
-        .where(col(ClockNotice.delivered).is_(False), col(ClockNotice.at) <= current)
-        .order_by(col(ClockNotice.at), col(ClockNotice.id))
-    ).all()
-    connection.execute(update(ClockNotice).where(col(ClockNotice.id).in_([n.id for n in due])).values(delivered=True))
-    return current, [f"[{n.at.strftime('%H:%M')}] {n.text}" for n in due], None
+    by = (stored_time(current),)
+    due = connection.execute(_DUE, by).fetchall()
+    connection.execute(_DELIVER, by)
+    return current, [f"[{read_time(at).strftime('%H:%M')}] {text}" for at, text in due], None
 
 
 class _Known(NamedTuple):
@@ -106,7 +119,7 @@ class VirtualClock:
     def tick(self, kind: Literal["call", "step"]) -> list[str]:
         minutes = self.rates.per_call_minutes if kind == "call" else self.rates.per_step_minutes
         left = self._left
-        with self.apps.engine.begin() as connection:  # committed when the block ends, rolled back on error
+        with self.apps.driver() as connection:  # committed when the block ends, rolled back on error
             known = left[1] if left is not None and left[0] == self.apps.changes() else None
             _, notices, after = _advance(connection, lambda current: current + timedelta(minutes=minutes), known)
         changes = self.apps.changes()
@@ -145,5 +158,5 @@ def wait_until(env: ToolEnv, args: WaitArgs) -> dict[str, object]:
         target = _target(args.until, current)
         if target < current:
             raise ToolError(f"it is already {current.isoformat(timespec='minutes')}; time does not go back")
-        moved, notices, _ = _advance(db.connection(), lambda _: target)
+        moved, notices, _ = _advance(driver_connection(db), lambda _: target)
         return {"now": moved.isoformat(timespec="minutes"), "notices": notices}
