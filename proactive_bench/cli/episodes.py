@@ -10,8 +10,9 @@ from pydantic import ValidationError
 
 import proactive_bench.dataset as dataset  # the schema (and the tools its checks read) loads once an episode is loaded
 import proactive_bench.episode as episode
-from proactive_bench.cli.common import err_console, fail, open_store, resolve_id, settings_error
+from proactive_bench.cli.common import err_console, fail, open_store, resolve_id, settings_error, warn
 from proactive_bench.episode import LaunchError, RunSpec, run_spec
+from proactive_bench.scaffolds import agent_and_model
 from proactive_bench.store import StoredRun
 
 if TYPE_CHECKING:
@@ -25,6 +26,18 @@ def load_or_exit(data: Path, persona: str) -> LoadedEpisode:
         return dataset.load_episode(data, persona)
     except dataset.DatasetError as exc:
         raise dataset_failure(exc, f"dataset {data}") from None
+
+
+def agent_or_exit(agent: str | None, model: str | None) -> tuple[str, str | None]:
+    """The agent and chat model ``--agent`` and ``--model`` name (:func:`~proactive_bench.scaffolds.agent_and_model`), its
+    note warned; a one-line error when they name none."""
+    try:
+        name, chat_model, note = agent_and_model(agent, model)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if note:
+        warn(note)
+    return name, chat_model
 
 
 def episode_spec(persona: str, agent: str, model: str | None, data: Path, sessions: list[Session], **settings: Any) -> RunSpec:

@@ -27,9 +27,8 @@ from proactive_bench.cli.common import (
     open_store,
     out_console,
     results_dir,
-    warn,
 )
-from proactive_bench.cli.episodes import episode_spec, load_or_exit
+from proactive_bench.cli.episodes import agent_or_exit, episode_spec, load_or_exit
 from proactive_bench.cli.guards import (
     admit,
     check_endpoints,
@@ -50,7 +49,7 @@ from proactive_bench.episode import (
 )
 from proactive_bench.logs import configure_logging
 from proactive_bench.reporting import results_table
-from proactive_bench.scaffolds import PERSON_AGENT, agent_and_model
+from proactive_bench.scaffolds import PERSON_AGENT
 from proactive_bench.scoring import EpisodeResult
 from proactive_bench.store import PendingRow, PersonLabel, RunLike, Store, pending_row
 from proactive_bench.user import PersonUser, Terminal, UserSimulator
@@ -101,12 +100,7 @@ def play(
     if seat == "user":
         if agent is None and model is None:
             raise fail("--as user needs --agent: the agent you play the user for")
-        try:
-            agent, chat_model, note = agent_and_model(agent, model)
-        except ValueError as exc:
-            raise fail(str(exc)) from None
-        if note:
-            warn(note)
+        agent, chat_model = agent_or_exit(agent, model)
     loaded = load_or_exit(data, persona)
     try:
         chosen = pick_sessions(sessions, loaded.sessions)

@@ -37,7 +37,7 @@ from proactive_bench.cli.common import (
     results_dir,
     warn,
 )
-from proactive_bench.cli.episodes import dataset_failure, episode_spec, load_or_exit, open_run
+from proactive_bench.cli.episodes import agent_or_exit, dataset_failure, episode_spec, load_or_exit, open_run
 from proactive_bench.cli.guards import admit, check_endpoints, check_keys, check_participants, owning, trace_runs
 from proactive_bench.cli.options import AgentLimits, CallLimits, ExecutorChoice, ExternalAgentOptions, RoleEndpoints, SuiteChoice
 from proactive_bench.data_model import RunStatus, SessionOutcome, SweepStatus
@@ -50,7 +50,6 @@ from proactive_bench.dataset import (
 from proactive_bench.episode import run_spec
 from proactive_bench.logs import configure_logging_on_import
 from proactive_bench.reporting import results_table
-from proactive_bench.scaffolds import agent_and_model
 from proactive_bench.scoring import EpisodeResult, SessionResult, default_user
 from proactive_bench.store import AgentErrorRow, RunLike, Store, lease_scope
 from proactive_bench.suites import DEFAULT_SUITE, suite_settings_problem
@@ -85,12 +84,7 @@ def run_episode(
     """``pbench episode``: one persona's episode run and scored; a suite of tasks' run as a sweep of them."""
     configure_logging_on_import(verbose)
     trace_runs(otel)
-    try:
-        agent_name, chat_model, note = agent_and_model(agent, model)
-    except ValueError as exc:
-        raise fail(str(exc)) from None
-    if note:
-        warn(note)
+    agent_name, chat_model = agent_or_exit(agent, model)
     user = user or default_user(protocol)
     try:
         given: dict[str, Any] = {
