@@ -58,8 +58,13 @@ RUN_MODULES = (
     "proactive_bench.scaffolds.react",
     "proactive_bench.llm.http_chat",
     "langchain_openai",
+    "openai.resources.chat.chat",  # the chat API of the OpenAI client langchain_openai builds with a model (imported on first access)
+    "httpcore2",  # httpx2's connections, imported as langchain_openai builds a model's default HTTP client
+    "json_repair",  # the structured caller's repair, imported with the first answer it parses
 )
-"""Modules a run that calls a model imports on first use (participants are built lazily); a scripted run needs none."""
+"""Modules a run that calls a model imports on first use (participants are built lazily); a scripted run needs none.
+Imported before the runs start (a local sweep's parent before it forks, a Ray runner before it is ready): on first use
+they would stop the event loop's runs for their import, 0.1-0.2 s of CPU in each process."""
 EPISODE_MODULE = "proactive_bench.episode.launch"
 """The episode stack (the session graph, the runner), which every run imports on first use."""
 
