@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field, model_validator
 
+from proactive_bench.env.apps.base import env_now
 from proactive_bench.env.documents import docx_blocks, pdf_pages
 from proactive_bench.env.office_blocks import Block, BulletsBlock, HeadingBlock, ParagraphBlock, TableBlock, blocks_text
 from proactive_bench.env.office_files import load, require_new, require_suffix, save
@@ -139,6 +141,7 @@ def pdf_create(env: ToolEnv, args: CreateArgs) -> str:
     if (size := len(blocks_text(blocks))) > MAX_CHARACTERS:
         raise ToolError(f"{args.from_docx or 'text'}: {size} characters, more than the {MAX_CHARACTERS} a PDF is made of here")
     pdf = render_pdf(blocks, args.title)
+    pdf.set_creation_date(env_now(env).replace(tzinfo=UTC))  # the world's time (the apps' is UTC): same text, same bytes
     size = save(env, args.path, lambda stream: stream.write(pdf.output()))
     return f"wrote {args.path} ({pdf.pages_count} pages, {size} bytes)"
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
 import proactive_bench.env.pdf_tools as pdf_tools
+from proactive_bench.env import AppStore, Memory, ToolEnv, Workspace, resolve_tool_names
+from proactive_bench.env.apps.base import DEFAULT_NOW
 from proactive_bench.env.pdf_tools import text_blocks
 from proactive_bench.env.toolbox import ToolBox
 from tests.helpers.app_calls import err, ok
@@ -117,3 +120,26 @@ def test_paths_are_jailed_and_bad_files_refused(box: ToolBox, tmp_path: Path, mo
     assert_refuses_bad_files(box, monkeypatch, "pdf_extract_text", "path", ".pdf")
     assert_refuses_bad_files(box, monkeypatch, "pdf_create", "from_docx", ".docx", path="x.pdf")
     assert not (box.env.workspace.root / "x.pdf").exists()
+
+
+def test_a_pdf_is_dated_with_the_simulated_time_so_the_same_text_gives_the_same_bytes(tmp_path: Path) -> None:
+    """fpdf2 dates a PDF with the machine's clock unless told otherwise: a PDF the agent made carried the real date, not
+    the world's, and the same session played twice wrote different bytes. The size the tool reports stays the same."""
+    made = []
+    for n in range(2):
+        apps = AppStore()
+        apps.set_clock(datetime(2026, 3, 4, 10, 30))
+        box = ToolBox(ToolEnv(Workspace(tmp_path / f"ws{n}"), Memory(), apps), resolve_tool_names(["pdf"]))
+        said = ok(box, "pdf_create", path="memo.pdf", text=TEXT)
+        made.append((said, (tmp_path / f"ws{n}" / "memo.pdf").read_bytes()))
+    assert made[0] == made[1]
+    assert PdfReader(tmp_path / "ws0" / "memo.pdf").metadata.creation_date == datetime(2026, 3, 4, 10, 30, tzinfo=UTC)
+    undated = pdf_tools.render_pdf(text_blocks(TEXT), None).output()
+    assert made[0][0].endswith(
+        f", {len(undated)} bytes)"
+    )  # the same size as a PDF dated by the machine: the text an agent reads is unchanged
+
+
+def test_a_pdf_made_without_apps_is_dated_with_the_apps_default_time(box: ToolBox) -> None:
+    ok(box, "pdf_create", path="memo.pdf", text=TEXT)
+    assert PdfReader(box.env.workspace.root / "memo.pdf").metadata.creation_date == DEFAULT_NOW.replace(tzinfo=UTC)

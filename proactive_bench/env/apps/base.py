@@ -145,6 +145,15 @@ def now(db: Session) -> datetime:
     return DEFAULT_NOW if stored is None else stored
 
 
+def env_now(env: ToolEnv) -> datetime:
+    """The simulated time (naive) of a tool's world: its apps' clock (:func:`now`), or the fixed default where the run
+    has no apps. What a file the agent makes is dated with, so that it carries the world's time, not the machine's."""
+    if env.apps is None:
+        return DEFAULT_NOW
+    with env.apps.db() as db:
+        return now(db)
+
+
 @contextmanager
 def logged_in(env: ToolEnv, app: str) -> Iterator[tuple[Session, Any]]:
     """A transaction and the app's logged-in account (ToolError when nobody is logged in or it is gone)."""
