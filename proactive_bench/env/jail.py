@@ -397,7 +397,9 @@ def _refusal(exc: OSError, otherwise: str) -> Refused:
         return Missing("no such file")
     if exc.errno == errno.EISDIR:
         return Refused("a folder, not a file")
-    return Refused("symlink on the way" if exc.errno in (errno.ELOOP, errno.ENOTDIR) else exc.strerror or otherwise)
+    if exc.errno == errno.ENOTDIR:  # a folder on the way opened with O_NOFOLLOW is a file, or a link Linux would not follow
+        return Refused("a file or symlink on the way")
+    return Refused("symlink on the way" if exc.errno == errno.ELOOP else exc.strerror or otherwise)
 
 
 def read_file(root: Path, relative: str, limit: int = DEFAULT_LIMITS.file_bytes, prefix: int | None = None) -> bytes:

@@ -36,7 +36,8 @@ from proactive_bench.dataset import (
     Session,
     evaluate,
 )
-from proactive_bench.env import REGISTRY, Memory, SteadyWorkspace, ToolEnv, Workspace, jail
+from proactive_bench.env import REGISTRY, Memory, PathEscapeError, SteadyWorkspace, ToolEnv, Workspace, jail
+from proactive_bench.env.toolbox import TOOL_FAILURES
 from proactive_bench.scaffolds import (
     WORK_DIMENSIONS,
     stuffed_call,
@@ -140,7 +141,7 @@ def _layouts(start: SessionStart) -> list[tuple[str, str, dict[str, str]]]:
 
 def stuffable_session(start: SessionStart) -> list[Problem]:
     workspace, memory = start.workspace, start.memory
-    paths = written_paths(start.session)
+    paths = _stuffable_paths(workspace, start.session)
     checks = _checks(start.session)
     unstuffed = replace(start.evidence, memo={})  # one memo per state of the world: its walk and texts are shared by the checks
     before = {field: _value(check, unstuffed) for field, check in checks}
@@ -149,10 +150,15 @@ def stuffable_session(start: SessionStart) -> list[Problem]:
     made = [folder for p in paths if (folder := _first_missing_folder(workspace, p)) is not None]
     saved_memory = memory.as_dict()
     flagged: dict[str, str] = {}
+    wrote: set[str] = set()
     try:
         for layout, content, entries in _layouts(start):
             for path in paths:
-                _write_stuffed(start.env, path, content)
+                try:
+                    _write_stuffed(start.env, path, content)
+                except TOOL_FAILURES:  # no file can be there (a file on its way): the replay reports the reference's step
+                    continue
+                wrote.add(path)
             for key, _ in memory.items():
                 memory.delete(key)
             for key, text in {**saved_memory, **entries}.items():
@@ -163,10 +169,10 @@ def stuffable_session(start: SessionStart) -> list[Problem]:
                     flagged[field] = layout
     finally:
         for path, original in saved.items():
-            if original is None:
-                workspace.resolve(path).unlink(missing_ok=True)
-            else:
+            if original is not None:
                 workspace.write_bytes(path, original)
+            elif path in wrote:
+                workspace.resolve(path).unlink(missing_ok=True)
         for folder in dict.fromkeys(made):
             jail.remove_tree(workspace.resolve(folder))
         for key, _ in memory.items():
@@ -187,6 +193,19 @@ def stuffable_session(start: SessionStart) -> list[Problem]:
 
 SAVED_BYTES = 1 << 30
 """The largest file the stuffing check saves to put back (a reference's file is far smaller)."""
+
+
+def _stuffable_paths(workspace: Workspace, session: Session) -> list[str]:
+    """The paths the session's reference writes that can name a file in the workspace: inside it and not a folder (a
+    reference step writing anywhere else fails in the replay, which reports it; stuffing cannot go there either)."""
+    paths = []
+    for path in written_paths(session):
+        try:
+            if not workspace.resolve(path).is_dir():
+                paths.append(path)
+        except PathEscapeError:
+            continue
+    return paths
 
 
 def _write_stuffed(env: ToolEnv, path: str, content: str) -> None:

@@ -149,3 +149,25 @@ def test_stuffing_writes_documents_in_their_format_and_puts_every_file_back_byte
     assert any("batch" in text for text in seen)
     assert workspace.read_bytes("data/raw.bin", limit=len(binary)) == binary
     assert not (workspace.root / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("path", "reason"),
+    [
+        ("", ": a folder, not a file"),
+        (".", ".: a folder, not a file"),
+        ("notes", "notes: a folder, not a file"),
+        ("notes/batch.csv/x.md", "notes/batch.csv/x.md: a file or symlink on the way"),
+        ("../x.md", "'..' is not allowed in paths: '../x.md'"),
+    ],
+)
+def test_a_reference_writing_where_no_file_can_be_is_one_error_line(mini_copy: Path, path: str, reason: str) -> None:
+    """The stuffing check skips a path no file can have (it tried to write there, then to remove what it found: the
+    workspace itself, a folder), and the replay reports the step, as for any other failing step."""
+    _edit(mini_copy / A1, lambda d: d["reference"][1]["args"].update(path=path))
+    result = run_cli("validate", "--data", str(mini_copy))
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("error ")]
+    assert errors == [
+        f"error {A1}: reference[1]: write_file failed: {reason} (the first failing step; the session's later checks are skipped)"
+    ]
