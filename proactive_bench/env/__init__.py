@@ -34,6 +34,7 @@ _EXPORTS = Exports(
         "scratch": ("scratch_directory",),
         "toolbox": (
             "REGISTRY",
+            "TOOL_FAILURES",
             "HistorySearch",
             "ToolBox",
             "ToolEnv",
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
     from proactive_bench.env.scratch import scratch_directory
     from proactive_bench.env.toolbox import (
         REGISTRY,
+        TOOL_FAILURES,
         HistorySearch,
         ToolBox,
         ToolEnv,
@@ -82,6 +84,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "REGISTRY",
+    "TOOL_FAILURES",
     "AppStore",
     "BrowserError",
     "ChatLine",

@@ -36,8 +36,7 @@ from proactive_bench.dataset import (
     Session,
     evaluate,
 )
-from proactive_bench.env import REGISTRY, Memory, PathEscapeError, SteadyWorkspace, ToolEnv, Workspace, jail
-from proactive_bench.env.toolbox import TOOL_FAILURES
+from proactive_bench.env import REGISTRY, TOOL_FAILURES, Memory, PathEscapeError, SteadyWorkspace, ToolEnv, Workspace, jail
 from proactive_bench.scaffolds import (
     WORK_DIMENSIONS,
     stuffed_call,
