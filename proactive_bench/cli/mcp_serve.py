@@ -8,17 +8,17 @@ import signal
 import tempfile
 import threading
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from proactive_bench.cli.common import DataOpt, err_console, fail
 from proactive_bench.cli.episodes import load_or_exit
 from proactive_bench.dataset import DEFAULT_DATA_ROOT
-from proactive_bench.env import SeedError, ToolBox, WorkspaceSeedError
-from proactive_bench.episode import session_toolbox
 from proactive_bench.logs import configure_logging
-from proactive_bench.mcp_world import McpWorld, WorldStartError, serve_stdio
+
+if TYPE_CHECKING:
+    from proactive_bench.env import ToolBox
 
 
 def mcp(
@@ -44,6 +44,11 @@ def mcp(
     The tools, their schemas, the jail and the limits are those an agent has in the session, and every call is recorded
     as in a run. With http, the URL and the bearer token are printed; send the token as Authorization: Bearer TOKEN.
     """
+    # the session's world and the MCP server load when the command runs, not for its --help
+    from proactive_bench.env import SeedError, WorkspaceSeedError
+    from proactive_bench.episode import session_toolbox
+    from proactive_bench.mcp_world import serve_stdio
+
     configure_logging(verbose)
     loaded = load_or_exit(data, persona)
     chosen = next((s for s in loaded.sessions if s.id == session), None)
@@ -81,6 +86,8 @@ def _workspace_folder(given: Path | None, persona: str) -> Path:
 
 def _serve_http(toolbox: ToolBox, port: int, about: list[str]) -> None:
     """Serve on 127.0.0.1 until SIGINT or SIGTERM; the URL and token on stdout."""
+    from proactive_bench.mcp_world import McpWorld, WorldStartError
+
     try:
         world = McpWorld(toolbox, port=port).start()
     except WorldStartError as exc:

@@ -10,7 +10,6 @@ import typer
 
 from proactive_bench.cli.common import DEFAULT_DB, DbOpt, err_console, fail, open_store, warn
 from proactive_bench.logs import configure_logging
-from proactive_bench.reporting.view import ViewServer, ViewServerError, view_app
 
 DEFAULT_PORT = 8765
 
@@ -24,6 +23,8 @@ def view(
     open_browser: Annotated[bool, typer.Option("--open/--no-open", help="Open the start page in a web browser.")] = False,
 ) -> None:
     """Browse runs and sweeps in a local web app: reports, trajectories, two runs side by side, a sweep's live progress (read-only)."""
+    from proactive_bench.reporting.view import ViewServer, ViewServerError, view_app  # the web app loads when the command runs
+
     configure_logging()
     store = open_store(db, read_only=True)
     try:
