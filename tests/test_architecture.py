@@ -74,6 +74,14 @@ DEFERRED = {
     ): "the sweep command and its results tables load for a suite's tasks or a sweep's resume, not for one episode",
     ("proactive_bench.cli.validate", "proactive_bench.suites.trainee"): "the trainee templates load only for `validate --suite trainee`",
     (
+        "proactive_bench.cli.view",
+        "proactive_bench.reporting.view",
+    ): "the web app (starlette, uvicorn) loads when `pbench view` runs, not for its --help",
+    (
+        "proactive_bench.cli.mcp_serve",
+        "proactive_bench.cli.mcp_exec",
+    ): "the session's world and the MCP SDK load when `pbench mcp` runs, not for its --help",
+    (
         "proactive_bench.reporting.trainee",
         "proactive_bench.suites.trainee",
     ): "the trainee suite (and odyssey's checkers) load only to report a trainee run",

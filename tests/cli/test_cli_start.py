@@ -290,7 +290,7 @@ def test_a_run_command_s_help_loads_none_of_the_run_stack(command: str) -> None:
 )
 def test_a_server_command_s_help_loads_neither_its_server_nor_the_store(command: str, unneeded: tuple[str, ...]) -> None:
     """``pbench view --help`` and ``pbench mcp --help`` build the command from its options; the web app, the session's
-    world and the MCP SDK load when it runs (1,137 and 999 modules a --help when they did, 440 and 520 now)."""
+    world and the MCP SDK load when it runs (1,137 and 999 modules a --help when they did, 440 each now)."""
     loaded = modules_loaded(command, "--help")
     assert f"proactive_bench.cli.{'view' if command == 'view' else 'mcp_serve'}" in loaded  # it did build the command
     assert sorted(m for m in loaded for other in unneeded if m == other or m.startswith(other + ".")) == []
