@@ -70,19 +70,31 @@ def require_new(env: ToolEnv, path: str, overwrite: bool) -> None:
 
 
 _CORE_TIMES = re.compile(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*(</dcterms:)")
+_MODIFIED_TIME = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:)")
 CORE_PROPERTIES = "docProps/core.xml"
 
 
 def stable_office_bytes(archive: bytes, when: datetime) -> bytes:
     """An Office file (docx, xlsx, pptx: a zip archive) with every entry time and its created/modified
     properties set to ``when``, so the same content always gives the same bytes."""
+    return _stamped(archive, when, _CORE_TIMES)
+
+
+def saved_at(archive: bytes, when: datetime) -> bytes:
+    """An Office file as saved at ``when``: its entries' times and its modified property set to it, its created property
+    kept (a tool's save of a workbook the agent edits), so the same content saved at the same time gives the same bytes."""
+    return _stamped(archive, when, _MODIFIED_TIME)
+
+
+def _stamped(archive: bytes, when: datetime, properties: re.Pattern[bytes]) -> bytes:
+    """``archive`` rewritten with every entry's time and the core properties ``properties`` matches set to ``when``."""
     stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(archive)) as source, zipfile.ZipFile(out, "w") as target:
         for info in source.infolist():
             data = source.read(info)
             if info.filename == CORE_PROPERTIES:
-                data = _CORE_TIMES.sub(rb"\g<1>" + stamp + rb"\g<2>", data)
+                data = properties.sub(rb"\g<1>" + stamp + rb"\g<2>", data)
             fixed = zipfile.ZipInfo(info.filename, date_time=when.timetuple()[:6])
             fixed.compress_type, fixed.external_attr = zipfile.ZIP_DEFLATED, info.external_attr
             target.writestr(fixed, data)

@@ -12,6 +12,8 @@ import pytest
 from openpyxl.styles import Font
 
 import proactive_bench.env.xlsx_tools as xlsx_tools
+from proactive_bench.env import AppStore, Memory, ToolEnv, Workspace, resolve_tool_names
+from proactive_bench.env.apps.base import DEFAULT_NOW
 from proactive_bench.env.toolbox import ToolBox
 from tests.helpers.app_calls import err, ok
 from tests.helpers.office_calls import assert_jailed, assert_refuses_bad_files, office_box
@@ -159,3 +161,36 @@ def test_paths_are_jailed_and_bad_files_refused(box: ToolBox, tmp_path: Path, mo
     assert_refuses_bad_files(box, monkeypatch, "xlsx_read", "path", ".xlsx")
     assert_refuses_bad_files(box, monkeypatch, "xlsx_write", "path", ".xlsx", creates=True, cells={"A1": 1})
     assert_refuses_bad_files(box, monkeypatch, "xlsx_append_rows", "path", ".xlsx", creates=True, rows=[[1]])
+
+
+def _core(path: Path) -> bytes:
+    with zipfile.ZipFile(path) as archive:
+        return archive.read("docProps/core.xml")
+
+
+def test_a_workbook_is_dated_with_the_simulated_time_so_the_same_cells_give_the_same_bytes(tmp_path: Path) -> None:
+    """openpyxl dates a workbook, its zip entries and its modified time with the machine's clock at each save: the same
+    session played twice wrote different bytes, and a directory listing showed sizes that changed with the time of day.
+    A new workbook is created and modified at the world's time; an edit keeps when it was created."""
+    made = []
+    for n in range(2):
+        apps = AppStore()
+        apps.set_clock(datetime(2026, 3, 4, 10, 30))
+        box = ToolBox(ToolEnv(Workspace(tmp_path / f"ws{n}"), Memory(), apps), resolve_tool_names(["spreadsheets"]))
+        ok(box, "xlsx_write", path="t.xlsx", cells={"A1": "dose", "B1": 5})
+        made.append((tmp_path / f"ws{n}" / "t.xlsx").read_bytes())
+        apps.set_clock(datetime(2026, 3, 5, 9, 0))
+        ok(box, "xlsx_append_rows", path="t.xlsx", rows=[["dose", 6]])
+    assert made[0] == made[1]
+    core = _core(tmp_path / "ws0" / "t.xlsx")
+    assert b">2026-03-04T10:30:00Z</dcterms:created>" in core and b">2026-03-05T09:00:00Z</dcterms:modified>" in core
+    with zipfile.ZipFile(tmp_path / "ws0" / "t.xlsx") as archive:
+        assert {info.date_time for info in archive.infolist()} == {(2026, 3, 5, 9, 0, 0)}
+    assert (tmp_path / "ws0" / "t.xlsx").read_bytes() == (tmp_path / "ws1" / "t.xlsx").read_bytes()
+
+
+def test_a_workbook_made_without_apps_is_dated_with_the_apps_default_time(box: ToolBox) -> None:
+    ok(box, "xlsx_write", path="t.xlsx", cells={"A1": 1})
+    stamp = DEFAULT_NOW.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
+    core = _core(box.env.workspace.root / "t.xlsx")
+    assert core.count(b">" + stamp + b"</dcterms:") == 2
