@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from proactive_bench.env.documents import read_docx
 from proactive_bench.env.office_blocks import BLOCKS_HELP, Block, BulletsBlock, HeadingBlock, ParagraphBlock
-from proactive_bench.env.office_files import load, require_new, require_suffix, save
+from proactive_bench.env.office_files import load, require_new, require_suffix, save_office
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 GROUP = "documents"
@@ -112,7 +112,7 @@ def docx_create(env: ToolEnv, args: CreateArgs) -> str:
     require_new(env, args.path, args.overwrite)
     document = Document()
     add_blocks(document, args.blocks)
-    size = save(env, args.path, document.save)
+    size = save_office(env, args.path, document.save, modified=False)
     return f"wrote {args.path} ({len(args.blocks)} blocks, {size} bytes)"
 
 
@@ -139,7 +139,7 @@ def docx_edit(env: ToolEnv, args: EditArgs) -> dict[str, Any]:
         if not counts[pair.old]:
             raise ToolError(f"{args.path}: text not found: {pair.old!r} (nothing was changed)")
     add_blocks(document, args.append)
-    save(env, args.path, document.save)
+    save_office(env, args.path, document.save, modified=False)
     return {"message": f"edited {args.path}", "replaced": counts, "appended_blocks": len(args.append)}
 
 

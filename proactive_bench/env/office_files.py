@@ -18,6 +18,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TypeVar
 
+from proactive_bench.env.apps.base import env_now
 from proactive_bench.env.toolbox import ToolEnv, ToolError
 
 FILE_LIMIT = 20 * 2**20
@@ -60,6 +61,17 @@ def save(env: ToolEnv, path: str, write: Callable[[io.BytesIO], object]) -> int:
     return buffer.tell()
 
 
+def save_office(env: ToolEnv, path: str, write: Callable[[io.BytesIO], object], modified: bool) -> int:
+    """:func:`save` for a DOCX or XLSX, with the machine's time its library wrote replaced by the world's simulated time
+    (:func:`env_now`): every zip entry's and, with ``modified``, the modified property (openpyxl's; python-docx keeps
+    fixed dates). The same content saved at the same simulated time gives the same bytes and the same size."""
+    written = io.BytesIO()
+    write(written)
+    data = _stamped(written.getvalue(), env_now(env), _MODIFIED_TIME if modified else None)
+    env.workspace.write_bytes(path, data)
+    return len(data)
+
+
 def require_new(env: ToolEnv, path: str, overwrite: bool) -> None:
     """Refuse to replace an existing file unless ``overwrite`` is set."""
     target = env.workspace.resolve(path)
@@ -80,20 +92,14 @@ def stable_office_bytes(archive: bytes, when: datetime) -> bytes:
     return _stamped(archive, when, _CORE_TIMES)
 
 
-def saved_at(archive: bytes, when: datetime) -> bytes:
-    """An Office file as saved at ``when``: its entries' times and its modified property set to it, its created property
-    kept (a tool's save of a workbook the agent edits), so the same content saved at the same time gives the same bytes."""
-    return _stamped(archive, when, _MODIFIED_TIME)
-
-
-def _stamped(archive: bytes, when: datetime, properties: re.Pattern[bytes]) -> bytes:
-    """``archive`` rewritten with every entry's time and the core properties ``properties`` matches set to ``when``."""
+def _stamped(archive: bytes, when: datetime, properties: re.Pattern[bytes] | None) -> bytes:
+    """``archive`` rewritten with every entry's time, and the core properties ``properties`` matches, set to ``when``."""
     stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ").encode()
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(archive)) as source, zipfile.ZipFile(out, "w") as target:
         for info in source.infolist():
             data = source.read(info)
-            if info.filename == CORE_PROPERTIES:
+            if properties is not None and info.filename == CORE_PROPERTIES:
                 data = properties.sub(rb"\g<1>" + stamp + rb"\g<2>", data)
             fixed = zipfile.ZipInfo(info.filename, date_time=when.timetuple()[:6])
             fixed.compress_type, fixed.external_attr = zipfile.ZIP_DEFLATED, info.external_attr

@@ -24,7 +24,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from pydantic import BaseModel, Field
 
 from proactive_bench.env.apps.base import env_now
-from proactive_bench.env.office_files import load, require_suffix, save, saved_at
+from proactive_bench.env.office_files import load, require_suffix, save_office
 from proactive_bench.env.toolbox import ToolEnv, ToolError, register_tool
 
 GROUP = "spreadsheets"
@@ -146,7 +146,7 @@ def _open_for_writing(env: ToolEnv, path: str, sheet_name: str | None) -> tuple[
         book = load(env, path, ".xlsx", load_workbook)
     else:
         book = Workbook()
-        book.properties.created = env_now(env)  # the world's time, not the machine's (as the save's: _save)
+        book.properties.created = env_now(env)  # the world's time, not the machine's (save_office dates the rest)
         first = book.active
         assert isinstance(first, Worksheet)  # a new workbook opens with one worksheet
         first.title = (sheet_name or DEFAULT_SHEET).strip()
@@ -159,15 +159,6 @@ def _open_for_writing(env: ToolEnv, path: str, sheet_name: str | None) -> tuple[
         except ValueError as exc:
             raise ToolError(f"invalid sheet name {sheet_name!r}: {exc}") from None
     return book, sheet
-
-
-def _save(env: ToolEnv, path: str, book: Workbook) -> None:
-    """Store the workbook dated with the world's simulated time, not the machine's (openpyxl sets its modified time to
-    the machine's at each save): the same cells saved at the same simulated time give the same bytes, and the same
-    size in a directory listing."""
-    written = io.BytesIO()
-    book.save(written)
-    save(env, path, lambda stream: stream.write(saved_at(written.getvalue(), env_now(env))))
 
 
 def _put(sheet: Worksheet, row: int, column: int, value: CellValue) -> None:
@@ -199,7 +190,7 @@ def xlsx_write(env: ToolEnv, args: WriteArgs) -> str:
     book, sheet = _open_for_writing(env, args.path, args.sheet)
     for (row, column), value in targets:
         _put(sheet, row, column, value)
-    _save(env, args.path, book)
+    save_office(env, args.path, book.save, modified=True)
     return f"wrote {len(targets)} cells to sheet {sheet.title!r} of {args.path}"
 
 
@@ -232,7 +223,7 @@ def xlsx_append_rows(env: ToolEnv, args: AppendArgs) -> dict[str, Any]:
     for offset, values in enumerate(args.rows):
         for column, value in enumerate(values, start=1):
             _put(sheet, first + offset, column, value)
-    _save(env, args.path, book)
+    save_office(env, args.path, book.save, modified=True)
     return {
         "message": f"appended {len(args.rows)} rows to sheet {sheet.title!r} of {args.path}",
         "first_row": first,

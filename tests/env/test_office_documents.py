@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import io
+import zipfile
+from datetime import datetime
 from pathlib import Path
 
 import docx
 import pytest
+from pydantic import TypeAdapter
 
+from proactive_bench.env import AppStore, Memory, ToolEnv, Workspace, resolve_tool_names
 from proactive_bench.env.documents import read_as_text
+from proactive_bench.env.docx_tools import add_blocks
+from proactive_bench.env.office_blocks import Block
 from proactive_bench.env.toolbox import ToolBox
 from tests.helpers.app_calls import err, ok
 from tests.helpers.office_calls import assert_jailed, assert_refuses_bad_files, office_box
@@ -138,3 +145,25 @@ def test_paths_are_jailed_and_bad_files_refused(box: ToolBox, tmp_path: Path, mo
 
 def test_tools_are_in_the_documents_group(box: ToolBox) -> None:
     assert {spec.name for spec in box.specs} == {"docx_create", "docx_edit", "docx_read"}
+
+
+def test_a_document_is_dated_with_the_simulated_time_and_its_reported_size_stays(tmp_path: Path) -> None:
+    """python-docx stamps a document's zip entries with the machine's clock (its created and modified properties are
+    fixed): the same session played twice wrote different bytes. The entries now carry the world's time; the size
+    docx_create reports is that of the machine-dated file, so the text an agent reads is unchanged."""
+    blocks = [{"type": "heading", "text": "Batch 7", "level": 1}, {"type": "paragraph", "text": "Two samples."}]
+    made = []
+    for n in range(2):
+        apps = AppStore()
+        apps.set_clock(datetime(2026, 3, 4, 10, 30))
+        box = ToolBox(ToolEnv(Workspace(tmp_path / f"ws{n}"), Memory(), apps), resolve_tool_names(["documents"]))
+        said = ok(box, "docx_create", path="r.docx", blocks=blocks)
+        made.append((said, (tmp_path / f"ws{n}" / "r.docx").read_bytes()))
+    assert made[0] == made[1]
+    with zipfile.ZipFile(tmp_path / "ws0" / "r.docx") as archive:
+        assert {info.date_time for info in archive.infolist()} == {(2026, 3, 4, 10, 30, 0)}
+    machine_dated = io.BytesIO()
+    document = docx.Document()
+    add_blocks(document, TypeAdapter(list[Block]).validate_python(blocks))
+    document.save(machine_dated)
+    assert made[0][0].endswith(f", {len(machine_dated.getvalue())} bytes)")
