@@ -11,13 +11,12 @@ import docx
 import pytest
 from pydantic import TypeAdapter
 
-from proactive_bench.env import AppStore, Memory, ToolEnv, Workspace, resolve_tool_names
 from proactive_bench.env.documents import read_as_text
 from proactive_bench.env.docx_tools import add_blocks
 from proactive_bench.env.office_blocks import Block
 from proactive_bench.env.toolbox import ToolBox
 from tests.helpers.app_calls import err, ok
-from tests.helpers.office_calls import assert_jailed, assert_refuses_bad_files, office_box
+from tests.helpers.office_calls import assert_jailed, assert_refuses_bad_files, office_box, office_box_at
 
 MEMO = [
     {"type": "heading", "text": "Vendor comparison", "level": 1},
@@ -154,9 +153,7 @@ def test_a_document_is_dated_with_the_simulated_time_and_its_reported_size_stays
     blocks = [{"type": "heading", "text": "Batch 7", "level": 1}, {"type": "paragraph", "text": "Two samples."}]
     made = []
     for n in range(2):
-        apps = AppStore()
-        apps.set_clock(datetime(2026, 3, 4, 10, 30))
-        box = ToolBox(ToolEnv(Workspace(tmp_path / f"ws{n}"), Memory(), apps), resolve_tool_names(["documents"]))
+        box = office_box_at(tmp_path / f"ws{n}", "documents", datetime(2026, 3, 4, 10, 30))
         said = ok(box, "docx_create", path="r.docx", blocks=blocks)
         made.append((said, (tmp_path / f"ws{n}" / "r.docx").read_bytes()))
     assert made[0] == made[1]

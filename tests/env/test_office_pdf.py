@@ -9,12 +9,11 @@ import pytest
 from pypdf import PdfReader
 
 import proactive_bench.env.pdf_tools as pdf_tools
-from proactive_bench.env import AppStore, Memory, ToolEnv, Workspace, resolve_tool_names
 from proactive_bench.env.apps.base import DEFAULT_NOW
 from proactive_bench.env.pdf_tools import text_blocks
 from proactive_bench.env.toolbox import ToolBox
 from tests.helpers.app_calls import err, ok
-from tests.helpers.office_calls import assert_jailed, assert_refuses_bad_files, office_box
+from tests.helpers.office_calls import assert_jailed, assert_refuses_bad_files, office_box, office_box_at
 
 TEXT = """# Larkspur Dental – vendor memo
 
@@ -127,9 +126,7 @@ def test_a_pdf_is_dated_with_the_simulated_time_so_the_same_text_gives_the_same_
     the world's, and the same session played twice wrote different bytes. The size the tool reports stays the same."""
     made = []
     for n in range(2):
-        apps = AppStore()
-        apps.set_clock(datetime(2026, 3, 4, 10, 30))
-        box = ToolBox(ToolEnv(Workspace(tmp_path / f"ws{n}"), Memory(), apps), resolve_tool_names(["pdf"]))
+        box = office_box_at(tmp_path / f"ws{n}", "pdf", datetime(2026, 3, 4, 10, 30))
         said = ok(box, "pdf_create", path="memo.pdf", text=TEXT)
         made.append((said, (tmp_path / f"ws{n}" / "memo.pdf").read_bytes()))
     assert made[0] == made[1]

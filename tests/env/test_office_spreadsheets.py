@@ -12,11 +12,10 @@ import pytest
 from openpyxl.styles import Font
 
 import proactive_bench.env.xlsx_tools as xlsx_tools
-from proactive_bench.env import AppStore, Memory, ToolEnv, Workspace, resolve_tool_names
 from proactive_bench.env.apps.base import DEFAULT_NOW
 from proactive_bench.env.toolbox import ToolBox
 from tests.helpers.app_calls import err, ok
-from tests.helpers.office_calls import assert_jailed, assert_refuses_bad_files, office_box
+from tests.helpers.office_calls import assert_jailed, assert_refuses_bad_files, office_box, office_box_at
 
 
 @pytest.fixture
@@ -174,12 +173,10 @@ def test_a_workbook_is_dated_with_the_simulated_time_so_the_same_cells_give_the_
     A new workbook is created and modified at the world's time; an edit keeps when it was created."""
     made = []
     for n in range(2):
-        apps = AppStore()
-        apps.set_clock(datetime(2026, 3, 4, 10, 30))
-        box = ToolBox(ToolEnv(Workspace(tmp_path / f"ws{n}"), Memory(), apps), resolve_tool_names(["spreadsheets"]))
+        box = office_box_at(tmp_path / f"ws{n}", "spreadsheets", datetime(2026, 3, 4, 10, 30))
         ok(box, "xlsx_write", path="t.xlsx", cells={"A1": "dose", "B1": 5})
         made.append((tmp_path / f"ws{n}" / "t.xlsx").read_bytes())
-        apps.set_clock(datetime(2026, 3, 5, 9, 0))
+        box.env.require_apps().set_clock(datetime(2026, 3, 5, 9, 0))
         ok(box, "xlsx_append_rows", path="t.xlsx", rows=[["dose", 6]])
     assert made[0] == made[1]
     core = _core(tmp_path / "ws0" / "t.xlsx")

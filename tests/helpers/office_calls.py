@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import zipfile
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 import proactive_bench.env.office_files as office_files
+from proactive_bench.env.apps.base import AppStore
 from proactive_bench.env.memory import Memory
 from proactive_bench.env.office_files import FILE_LIMIT
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
@@ -22,6 +24,13 @@ from tests.helpers.app_calls import err
 def office_box(folder: Path, *groups: str) -> ToolBox:
     """The tools of ``groups`` on an empty workspace ``folder/ws``."""
     return ToolBox(ToolEnv(Workspace(folder / "ws"), Memory()), resolve_tool_names(list(groups)))
+
+
+def office_box_at(folder: Path, group: str, when: datetime) -> ToolBox:
+    """:func:`office_box` for one group in a world with apps, its simulated clock at ``when`` (what files are dated with)."""
+    apps = AppStore()
+    apps.set_clock(when)
+    return ToolBox(ToolEnv(Workspace(folder), Memory(), apps), resolve_tool_names([group]))
 
 
 def assert_jailed(box: ToolBox, tool: str, path_arg: str, outside: Path, **extra: Any) -> None:
