@@ -16,7 +16,7 @@ from proactive_bench.env.docx_tools import add_blocks
 from proactive_bench.env.office_blocks import Block
 from proactive_bench.env.toolbox import ToolBox
 from tests.helpers.app_calls import err, ok
-from tests.helpers.office_calls import assert_jailed, assert_refuses_bad_files, office_box, office_box_at
+from tests.helpers.office_calls import assert_jailed, assert_refuses_bad_files, made_twice_at, office_box
 
 MEMO = [
     {"type": "heading", "text": "Vendor comparison", "level": 1},
@@ -151,16 +151,11 @@ def test_a_document_is_dated_with_the_simulated_time_and_its_reported_size_stays
     fixed): the same session played twice wrote different bytes. The entries now carry the world's time; the size
     docx_create reports is that of the machine-dated file, so the text an agent reads is unchanged."""
     blocks = [{"type": "heading", "text": "Batch 7", "level": 1}, {"type": "paragraph", "text": "Two samples."}]
-    made = []
-    for n in range(2):
-        box = office_box_at(tmp_path / f"ws{n}", "documents", datetime(2026, 3, 4, 10, 30))
-        said = ok(box, "docx_create", path="r.docx", blocks=blocks)
-        made.append((said, (tmp_path / f"ws{n}" / "r.docx").read_bytes()))
-    assert made[0] == made[1]
+    said = made_twice_at(tmp_path, "documents", datetime(2026, 3, 4, 10, 30), "docx_create", "r.docx", blocks=blocks)
     with zipfile.ZipFile(tmp_path / "ws0" / "r.docx") as archive:
         assert {info.date_time for info in archive.infolist()} == {(2026, 3, 4, 10, 30, 0)}
     machine_dated = io.BytesIO()
     document = docx.Document()
     add_blocks(document, TypeAdapter(list[Block]).validate_python(blocks))
     document.save(machine_dated)
-    assert made[0][0].endswith(f", {len(machine_dated.getvalue())} bytes)")
+    assert said.endswith(f", {len(machine_dated.getvalue())} bytes)")

@@ -13,7 +13,7 @@ from proactive_bench.env.apps.base import DEFAULT_NOW
 from proactive_bench.env.pdf_tools import text_blocks
 from proactive_bench.env.toolbox import ToolBox
 from tests.helpers.app_calls import err, ok
-from tests.helpers.office_calls import assert_jailed, assert_refuses_bad_files, office_box, office_box_at
+from tests.helpers.office_calls import assert_jailed, assert_refuses_bad_files, made_twice_at, office_box
 
 TEXT = """# Larkspur Dental – vendor memo
 
@@ -124,17 +124,10 @@ def test_paths_are_jailed_and_bad_files_refused(box: ToolBox, tmp_path: Path, mo
 def test_a_pdf_is_dated_with_the_simulated_time_so_the_same_text_gives_the_same_bytes(tmp_path: Path) -> None:
     """fpdf2 dates a PDF with the machine's clock unless told otherwise: a PDF the agent made carried the real date, not
     the world's, and the same session played twice wrote different bytes. The size the tool reports stays the same."""
-    made = []
-    for n in range(2):
-        box = office_box_at(tmp_path / f"ws{n}", "pdf", datetime(2026, 3, 4, 10, 30))
-        said = ok(box, "pdf_create", path="memo.pdf", text=TEXT)
-        made.append((said, (tmp_path / f"ws{n}" / "memo.pdf").read_bytes()))
-    assert made[0] == made[1]
+    said = made_twice_at(tmp_path, "pdf", datetime(2026, 3, 4, 10, 30), "pdf_create", "memo.pdf", text=TEXT)
     assert PdfReader(tmp_path / "ws0" / "memo.pdf").metadata.creation_date == datetime(2026, 3, 4, 10, 30, tzinfo=UTC)
     undated = pdf_tools.render_pdf(text_blocks(TEXT), None).output()
-    assert made[0][0].endswith(
-        f", {len(undated)} bytes)"
-    )  # the same size as a PDF dated by the machine: the text an agent reads is unchanged
+    assert said.endswith(f", {len(undated)} bytes)")  # the same size as a PDF dated by the machine: the text an agent reads is unchanged
 
 
 def test_a_pdf_made_without_apps_is_dated_with_the_apps_default_time(box: ToolBox) -> None:

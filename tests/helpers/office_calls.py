@@ -18,7 +18,7 @@ from proactive_bench.env.memory import Memory
 from proactive_bench.env.office_files import FILE_LIMIT
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
-from tests.helpers.app_calls import err
+from tests.helpers.app_calls import err, ok
 
 
 def office_box(folder: Path, *groups: str) -> ToolBox:
@@ -31,6 +31,18 @@ def office_box_at(folder: Path, group: str, when: datetime) -> ToolBox:
     apps = AppStore()
     apps.set_clock(when)
     return ToolBox(ToolEnv(Workspace(folder), Memory(), apps), resolve_tool_names([group]))
+
+
+def made_twice_at(folder: Path, group: str, when: datetime, tool: str, path: str, **args: Any) -> str:
+    """Make ``path`` with ``tool`` in two new worlds at ``when`` (``folder/ws0``, ``folder/ws1``), assert that both gave
+    the same reply and the same bytes, and return the reply."""
+    made = []
+    for n in range(2):
+        box = office_box_at(folder / f"ws{n}", group, when)
+        said = ok(box, tool, path=path, **args)
+        made.append((said, (folder / f"ws{n}" / path).read_bytes()))
+    assert made[0] == made[1]
+    return str(made[0][0])
 
 
 def assert_jailed(box: ToolBox, tool: str, path_arg: str, outside: Path, **extra: Any) -> None:
