@@ -4,8 +4,8 @@ Two layers, see README.md ("Sandbox") for what each guarantees:
 
 * always: a scrubbed environment, a wall-clock time limit after which the
   command's processes are killed, an output cap, resource limits, and (when
-  the runner is root) the unprivileged uid SANDBOX_UID, to which the
-  workspace is handed;
+  the runner is root) an unprivileged uid of its own while it runs (see
+  sandbox_uids), to which the workspace is handed;
 * when user namespaces work (probed once): private user, network, PID and
   mount namespaces whose root file system holds only the system folders
   (read-only, mounts locked), a private /tmp, /dev and /proc, and the
@@ -22,7 +22,8 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -31,13 +32,12 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 import proactive_bench.env.jail as jail
+from proactive_bench.env.sandbox_uids import claimed_uid, process_counts
 from proactive_bench.env.toolbox import ToolEnv, register_tool
 
 DEFAULT_TIMEOUT_S = 20
 MAX_TIMEOUT_S = 60
 OUTPUT_LIMIT = 20_000
-SANDBOX_UID = 65534
-"""The uid commands run as when the runner is root (``nobody`` on most systems)."""
 SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 TMP_DIR_NAME = ".shell-tmp"
 EXTRA_PROCESSES = 128
@@ -96,26 +96,24 @@ def run_sandboxed(root: Path, command: str, timeout_s: float = DEFAULT_TIMEOUT_S
     home = "/workspace" if isolated else str(root)
     tmp = root / TMP_DIR_NAME
     tmp.mkdir(exist_ok=True)
-    if os.geteuid() == 0:
-        hand_over(root)
     env = {"PATH": SANDBOX_PATH, "HOME": home, "LANG": "C.UTF-8", "TMPDIR": f"{home}/{TMP_DIR_NAME}"}
-    uid = SANDBOX_UID if os.geteuid() == 0 else os.getuid()
     try:
-        proc = subprocess.Popen(
-            _argv(command) if isolated else ["bash", "-c", command],
-            cwd=root,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            preexec_fn=_limiter(timeout_s, count_processes(uid) + EXTRA_PROCESSES),
-            **_identity(),
-        )
-        try:
-            data, total, timed_out = _collect(proc, timeout_s)
-        finally:
-            _stop(proc, isolated)
+        with _identity(root) as (identity, max_processes):
+            proc = subprocess.Popen(
+                _argv(command) if isolated else ["bash", "-c", command],
+                cwd=root,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=_limiter(timeout_s, max_processes),
+                **identity,
+            )
+            try:
+                data, total, timed_out = _collect(proc, timeout_s)
+            finally:
+                _stop(proc, isolated)
     finally:
         jail.remove_tree(tmp)
     text = data.decode("utf-8", errors="replace")
@@ -192,9 +190,20 @@ def _argv(command: str) -> list[str]:
     return ["unshare", *namespaces, "bash", "-c", PRELUDE, "sandbox", command]
 
 
-def _identity() -> dict[str, Any]:
-    """Popen arguments that drop root to SANDBOX_UID (nothing when the runner is not root)."""
-    return {"user": SANDBOX_UID, "group": SANDBOX_UID, "extra_groups": []} if os.geteuid() == 0 else {}
+@contextmanager
+def _identity(root: Path) -> Iterator[tuple[dict[str, Any], int]]:
+    """The Popen arguments that give a command in ``root`` its uid, and its process limit.
+
+    A root runner claims a uid for the command alone (it runs no process yet)
+    and hands it the workspace first; any other runner runs commands as itself,
+    beside whatever else it runs.
+    """
+    if os.geteuid() != 0:
+        yield {}, process_counts()[os.getuid()] + EXTRA_PROCESSES
+        return
+    with claimed_uid(prefer=root.lstat().st_uid) as uid:
+        hand_over(root, uid)
+        yield {"user": uid, "group": uid, "extra_groups": []}, EXTRA_PROCESSES
 
 
 def _limiter(timeout_s: float, max_processes: int) -> Callable[[], None]:
@@ -211,34 +220,16 @@ def _limiter(timeout_s: float, max_processes: int) -> Callable[[], None]:
     return limit
 
 
-def processes_of(uid: int) -> set[int]:
-    """The pids the uid runs now (RLIMIT_NPROC counts them all, not just ours)."""
-    pids = set()
-    for status in Path("/proc").glob("[0-9]*/status"):
-        try:
-            uid_line = next(line for line in status.read_text().splitlines() if line.startswith("Uid:"))
-        except (OSError, StopIteration):
-            continue
-        if int(uid_line.split()[1]) == uid:
-            pids.add(int(status.parent.name))
-    return pids
-
-
-def count_processes(uid: int) -> int:
-    """How many processes the uid runs now."""
-    return len(processes_of(uid))
-
-
-def hand_over(root: Path) -> None:
-    """Give the workspace to SANDBOX_UID, never following symlinks.
+def hand_over(root: Path, uid: int) -> None:
+    """Give the workspace to ``uid`` (as user and group), never following symlinks.
 
     Hard-linked files are skipped: their data may be shared with a file outside.
     """
-    os.lchown(root, SANDBOX_UID, SANDBOX_UID)
+    os.lchown(root, uid, uid)
     for entry in jail.walk(root, jail.UNLIMITED).entries:  # iterative, so any depth
-        mine = entry.stat.st_uid == SANDBOX_UID and entry.stat.st_gid == SANDBOX_UID  # what the shell made
-        if entry.kind != "refused" and not mine:  # refused: hard-linked and special files
-            os.lchown(os.path.join(root, entry.path), SANDBOX_UID, SANDBOX_UID)
+        owned = entry.stat.st_uid == uid and entry.stat.st_gid == uid  # what the shell made last time
+        if entry.kind != "refused" and not owned:  # refused: hard-linked and special files
+            os.lchown(os.path.join(root, entry.path), uid, uid)
 
 
 @cache
@@ -246,11 +237,9 @@ def namespaces_available() -> bool:
     """Whether the namespace layer works here (probed once with a trivial command)."""
     if shutil.which("unshare", path=SANDBOX_PATH) is None:
         return False
-    with tempfile.TemporaryDirectory() as folder:
-        if os.geteuid() == 0:
-            hand_over(Path(folder))
+    with tempfile.TemporaryDirectory() as folder, _identity(Path(folder)) as (identity, _):
         try:
-            proc = subprocess.run(_argv("echo ok"), cwd=folder, env={"PATH": SANDBOX_PATH}, capture_output=True, timeout=10, **_identity())
+            proc = subprocess.run(_argv("echo ok"), cwd=folder, env={"PATH": SANDBOX_PATH}, capture_output=True, timeout=10, **identity)
         except (OSError, subprocess.SubprocessError):
             return False
     return proc.returncode == 0 and proc.stdout == b"ok\n"

@@ -24,6 +24,7 @@ import pytest
 
 from proactive_bench.env import shell
 from proactive_bench.env.memory import Memory
+from proactive_bench.env.sandbox_uids import process_owners
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, ToolRecord, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
 
@@ -32,7 +33,7 @@ PLANTED_KEY = "sk-test-PLANTED-123"
 ISOLATED = shell.namespaces_available()
 """The namespace layer works here: the shell sees no host files, no network, no host processes."""
 DROPS_ROOT = os.geteuid() == 0
-"""The runner is root, so commands run as SANDBOX_UID, which owns only the workspace."""
+"""The runner is root, so each command runs as a uid of its own (sandbox_uids), which owns only the workspace."""
 NOT_GUARANTEED = "not guaranteed in this sandbox mode (see proactive_bench/env/README.md, Sandbox)"
 
 
@@ -258,6 +259,11 @@ def host_processes(marker: str) -> list[int]:
     return pids
 
 
+def mine() -> set[int]:
+    """The pids the runner's uid runs now."""
+    return {pid for pid, uid in process_owners().items() if uid == os.getuid()}
+
+
 @pytest.mark.skipif(not ISOLATED, reason="without a PID namespace a process that calls setsid outlives the call")
 def test_process_flood_is_refused_and_nothing_survives(world: World) -> None:
     """A bounded fork flood (500 sleeps): the process limit refuses most, and none outlive the call."""
@@ -266,11 +272,11 @@ def test_process_flood_is_refused_and_nothing_survives(world: World) -> None:
         "except OSError as exc:\n    print('refused after', len(started), exc.errno)\nelse:\n    print('started all', len(started))\n"
     )
     world.box.env.workspace.write_text("flood.py", code)
-    uid = shell.SANDBOX_UID if DROPS_ROOT else os.getuid()
-    before = shell.processes_of(uid)
+    before = mine()
     result = world.box.call("shell_exec", {"command": "python3 flood.py"}).result["response"]
-    freed = len(before - shell.processes_of(uid))  # RLIMIT_NPROC counts the uid's every process: one that exits
-    # while the flood runs (another test's sandbox command on another xdist worker) frees a slot for it
+    # A root runner's command has a uid of its own; any other runner's commands share the runner's uid, and
+    # RLIMIT_NPROC counts its every process: one that exits while the flood runs frees a slot for it
+    freed = 0 if DROPS_ROOT else len(before - mine())
     assert "refused after" in result["output"], result
     assert int(result["output"].split("refused after ")[1].split()[0]) <= shell.EXTRA_PROCESSES + freed
     assert host_processes("sleep 77.5") == []

@@ -1,0 +1,116 @@
+"""A root runner's shell commands each run as a uid of their own, so one command's fork flood cannot starve another's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from proactive_bench.env import sandbox_uids, shell
+from proactive_bench.env.memory import Memory
+from proactive_bench.env.sandbox_uids import SANDBOX_UIDS, claimed_uid
+from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
+from proactive_bench.env.workspace import Workspace
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="only a root runner can give commands uids of their own")
+
+FLOOD = """
+import os, subprocess, time
+started = []
+try:
+    while True:
+        started.append(subprocess.Popen(["sleep", "60"]))
+except OSError:
+    pass
+open("full", "w").write(str(len(started)))
+while not os.path.exists("done"):
+    time.sleep(0.02)
+"""
+
+
+@pytest.fixture(params=["sandbox", "plain"])
+def two_boxes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[ToolBox, ToolBox]]:
+    """Two toolboxes with the shell in workspaces of their own, in this machine's sandbox mode and in the plain fallback."""
+    if request.param == "plain":
+        monkeypatch.setattr(shell, "namespaces_available", lambda: False)
+    with tempfile.TemporaryDirectory() as first, tempfile.TemporaryDirectory() as second:
+        one, two = (ToolBox(ToolEnv(Workspace(Path(f)), Memory()), resolve_tool_names(["shell", "workspace"])) for f in (first, second))
+        yield one, two
+
+
+def wait_for(path: Path) -> None:
+    deadline = time.monotonic() + 20
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert path.exists(), f"{path.name} never appeared"
+
+
+def test_a_fork_flood_does_not_starve_a_command_running_beside_it(two_boxes: tuple[ToolBox, ToolBox]) -> None:
+    """The other command starts first, the flood fills its process limit, and then the other command forks."""
+    flooding, other = two_boxes
+    flooding.env.workspace.write_text("flood.py", FLOOD)
+    waits = ": > started; while [ ! -e go ]; do :; done; for i in $(seq 20); do /bin/true; done; echo ok"  # no fork until go
+    replies: list[dict] = []
+    threads = [
+        threading.Thread(target=lambda: replies.append(other.call("shell_exec", {"command": waits, "timeout_s": 15}).result)),
+        threading.Thread(target=flooding.call, args=("shell_exec", {"command": "python3 flood.py", "timeout_s": 30})),
+    ]
+    try:
+        threads[0].start()
+        wait_for(other.env.workspace.root / "started")
+        threads[1].start()
+        wait_for(flooding.env.workspace.root / "full")
+        other.env.workspace.write_text("go", "")
+        threads[0].join()
+    finally:
+        other.env.workspace.write_text("go", "")
+        flooding.env.workspace.write_text("done", "")
+        for thread in threads:
+            if thread.ident is not None:  # started
+                thread.join()
+    assert replies == [{"response": {"exit_code": 0, "output": "ok\n", "timed_out": False}}]
+    assert int((flooding.env.workspace.root / "full").read_text()) <= shell.EXTRA_PROCESSES
+
+
+def test_concurrent_commands_hold_different_uids_and_a_workspace_keeps_its_own(tmp_path: Path) -> None:
+    with claimed_uid(prefer=0) as first, claimed_uid(prefer=first) as second:
+        assert first in SANDBOX_UIDS and second in SANDBOX_UIDS and second != first
+    with claimed_uid(prefer=second) as again:
+        assert again == second  # a workspace the last command owned is not handed over anew
+    box = ToolBox(ToolEnv(Workspace(tmp_path), Memory()), resolve_tool_names(["shell", "workspace"]))
+    box.call("shell_exec", {"command": "touch made.txt"})
+    owner = (tmp_path / "made.txt").stat().st_uid
+    assert owner in SANDBOX_UIDS and tmp_path.stat().st_uid == owner
+    box.call("shell_exec", {"command": "touch again.txt"})
+    assert (tmp_path / "again.txt").stat().st_uid == owner
+
+
+def test_a_uid_that_still_runs_a_process_is_not_claimed() -> None:
+    with claimed_uid(prefer=0) as uid:
+        pass
+    leftover = subprocess.Popen(["sleep", "30"], user=uid, group=uid, extra_groups=[])
+    try:
+        with claimed_uid(prefer=uid) as claimed:
+            assert claimed != uid
+    finally:
+        leftover.kill()
+        leftover.wait()
+
+
+def test_a_lock_folder_others_can_write_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "locks"
+    folder.mkdir(mode=0o777)
+    folder.chmod(0o777)
+    monkeypatch.setattr(sandbox_uids, "LOCK_FOLDER", folder)
+    with pytest.raises(PermissionError, match="only root can write"), claimed_uid(prefer=0):
+        pass
+    folder.rmdir()
+    folder.symlink_to(tmp_path)
+    with pytest.raises(PermissionError, match="locks: not a folder"), claimed_uid(prefer=0):
+        pass
