@@ -23,6 +23,7 @@ LAYERS: dict[str, int] = {
     "logs": 0,
     "after_import": 0,
     "yaml_files": 0,
+    "json_text": 0,
     "registry": 0,
     "exports": 0,
     "terminal": 0,

@@ -33,6 +33,7 @@ from functools import partial
 from typing import Any, Literal
 from weakref import WeakKeyDictionary
 
+from proactive_bench.json_text import parse_json
 from proactive_bench.llm.faults import Fault, classify
 from proactive_bench.llm.model_specs import ModelSpecError, model_name
 from proactive_bench.llm.structured import METHODS
@@ -225,7 +226,7 @@ def _honours_cap(answer: dict[str, Any]) -> tuple[Outcome, str]:
 def _json_answer(answer: dict[str, Any]) -> tuple[Outcome, str]:
     text = str(_message(answer).get("content") or "").strip()
     try:
-        data = json.loads(text)
+        data = parse_json(text)
     except ValueError:
         return "ignored", f"not JSON: {text[:60]!r}"
     return ("supported", text[:60]) if isinstance(data, dict) and "answer" in data else ("ignored", f"other JSON: {text[:60]}")

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from proactive_bench.json_text import TOO_DEEP
 from proactive_bench.llm.context import (
     CHARS_PER_TOKEN,
     FIT_ROUNDS,
@@ -503,7 +504,7 @@ def _closes_an_object(text: str) -> bool:
         return False
     try:
         json.JSONDecoder().raw_decode(text, start)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep to read
         return False
     return True
 
@@ -529,10 +530,14 @@ def _parse_tolerantly(schema: type[T], text: str, cut: bool = False) -> T:
 
 
 def _repaired(text: str) -> Any:
-    """``json_repair.loads``, imported with the first answer to parse (a run whose roles call no model never loads it)."""
+    """``json_repair.loads``, imported with the first answer to parse (a run whose roles call no model never loads it);
+    text nested too deep for its parser is a ``ValueError`` (``json_text.TOO_DEEP``), as unreadable text is."""
     import json_repair
 
-    return json_repair.loads(text)
+    try:
+        return json_repair.loads(text)
+    except RecursionError:
+        raise ValueError(TOO_DEEP) from None
 
 
 def _unwrap_tool_call(data: dict[str, Any], schema: type[BaseModel]) -> Any:

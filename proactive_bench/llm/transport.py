@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from proactive_bench.exports import moved_names
+from proactive_bench.json_text import parse_json
 from proactive_bench.llm.endpoints import EndpointHealth
 from proactive_bench.llm.faults import Fault, MalformedBodyError, classify
 from proactive_bench.llm.http_pool import PostPool
@@ -199,7 +200,7 @@ class ChatTransport:
         try:
             async with self._client().post(url, json=payload, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
                 content = await _read_capped(response, self.max_response_bytes, url)
-                return json.loads(content) if response.status == 200 else None
+                return parse_json(content) if response.status == 200 else None
         except (TimeoutError, aiohttp.ClientError, ValueError, MalformedBodyError):
             return None
 
@@ -221,7 +222,7 @@ class ChatTransport:
         if status >= 400:
             raise _status_error(url, status, dict(reply_headers), content)
         try:
-            answer = json.loads(content)
+            answer = parse_json(content)
         except ValueError:
             raise MalformedBodyError(f"{url} answered HTTP {status} with a body that is not JSON: {content[:200]!r}") from None
         if not isinstance(answer, dict):
@@ -274,7 +275,7 @@ def _status_error(url: str, status: int, headers: dict[str, str], content: bytes
     import openai
 
     try:
-        body: Any = json.loads(content)
+        body: Any = parse_json(content)
     except ValueError:
         body = content.decode(errors="replace")
     error = body.get("error") if isinstance(body, dict) else None

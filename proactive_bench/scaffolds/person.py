@@ -15,6 +15,7 @@ import sys
 from typing import TextIO
 
 from proactive_bench.data_model import INPUT_ENDED, InputEnded
+from proactive_bench.json_text import parse_json
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     AgentTurn,
@@ -66,9 +67,10 @@ class PersonAgent:
         assert self.ctx is not None
         name, _, raw = rest.partition(" ")
         try:
-            args = json.loads(raw) if raw.strip() else {}
-        except json.JSONDecodeError as exc:
-            self._say(f'  the arguments of {name} are not JSON ({exc.msg}); e.g. /tool read_file {{"path": "notes.txt"}}')
+            args = parse_json(raw) if raw.strip() else {}
+        except ValueError as exc:
+            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+            self._say(f'  the arguments of {name} are not JSON ({reason}); e.g. /tool read_file {{"path": "notes.txt"}}')
             return
         if not isinstance(args, dict):
             self._say(f'  the arguments of {name} must be a JSON object, e.g. {{"path": "notes.txt"}}')

@@ -28,6 +28,7 @@ from langchain_core.messages import (
 from langchain_core.runnables import RunnableBinding
 
 from proactive_bench.env import ToolError, ToolRecord, ToolSpec, picture, render_result
+from proactive_bench.json_text import parse_json
 from proactive_bench.llm import (
     CHARS_PER_TOKEN,
     DEFAULT_MAX_RETRIES,
@@ -111,7 +112,7 @@ def tool_calls_in_text(text: str, tool_names: set[str]) -> list[dict[str, Any]]:
     if match is None:
         return []
     try:
-        data = json.loads(match.group(1))
+        data = parse_json(match.group(1))
     except ValueError:
         return []
     calls = []
@@ -119,7 +120,7 @@ def tool_calls_in_text(text: str, tool_names: set[str]) -> list[dict[str, Any]]:
         arguments = item.get("arguments", item.get("parameters", {})) if isinstance(item, dict) else None
         if isinstance(arguments, str):
             try:
-                arguments = json.loads(arguments)
+                arguments = parse_json(arguments)
             except ValueError:
                 return []
         if not isinstance(arguments, dict) or item.get("name") not in tool_names:

@@ -126,6 +126,7 @@ def test_a_person_in_the_agents_seat_is_scored_like_any_agent(tmp_path: Path) ->
         "/tools",
         '/tool read_file {"path": "notes/batch.csv"}',
         "/tool read_file {bad",
+        "/tool read_file " + "[" * 100_000,
         "/frob",
         "Which units should I report the values in?",
         '/tool write_file {"path": "out/summary.md", "content": "# Batch summary\\n\\nValues in mg/L; the mean is 4.65.\\n"}',
@@ -136,6 +137,7 @@ def test_a_person_in_the_agents_seat_is_scored_like_any_agent(tmp_path: Path) ->
     assert result.exit_code == 0, result.output
     assert "read_file: Read a file" in result.output
     assert "are not JSON" in result.output and "not understood: '/frob'" in result.output
+    assert "are not JSON (JSON nested too deep to read)" in result.output
     store = Store(tmp_path / "r.db")
     run = store.resolve("latest")
     assert run.model == "person"

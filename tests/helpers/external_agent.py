@@ -2,7 +2,7 @@
 
 Every mode appends its pid to ``pids.txt`` in its working folder. Modes: ``echo`` (well behaved: notes each message in ``seen.txt`` in its working folder, replies ``turn N``),
 ``crash SESSION`` (like echo, but raises at its first message in SESSION), ``hang [SESSION]`` (never replies, ignores
-SIGTERM; given SESSION, only there, like echo elsewhere), ``flood`` (one endless line), ``blank`` (endless blank lines), ``junk`` (prints a line that is not JSON), ``twice`` (two
+SIGTERM; given SESSION, only there, like echo elsewhere), ``flood`` (one endless line), ``blank`` (endless blank lines), ``junk`` (prints a line that is not JSON), ``deep`` (a line of JSON nested too deep to read), ``twice`` (two
 replies per message), ``linger`` (like echo, but does not exit after session_end, ignoring SIGTERM), ``chatter`` (replies, then
 writes replies without end), ``dump PATH`` (like echo, and appends its environment, arguments and every message it
 receives to PATH as JSON lines; ``dump PATH tools`` also the answers of the session's MCP server to a tool listing
@@ -83,6 +83,8 @@ def main() -> None:
                 sys.stdout.write("\n" * 65536)
         if mode == "junk":
             print("thinking about it...", flush=True)
+        if mode == "deep":
+            print("[" * 100_000, flush=True)
         reply = json.dumps({"type": "reply", "text": f"turn {turn}"}) + "\n"
         sys.stdout.write(reply * (2 if mode == "twice" else 1))  # twice: both lines in one write, so both arrive before the next turn
         sys.stdout.flush()

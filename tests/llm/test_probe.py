@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from proactive_bench.testing.stub_server import StubServer
+from proactive_bench.testing.stub_server import StubServer, text_reply
 from proactive_bench.testing.stub_zoo import model_listing, plausible_model, with_quirk
 from tests.helpers.cli import run_cli
 
@@ -54,3 +54,11 @@ def test_probing_a_dead_server_is_one_line(monkeypatch: pytest.MonkeyPatch) -> N
         port = probe.getsockname()[1]
     result = run_cli("probe", "--model", "openai:zoo", "--base-url", f"http://127.0.0.1:{port}/v1")
     assert result.exit_code == 2 and "no answer from" in result.output and "Traceback" not in result.output
+
+
+def test_answers_nested_too_deep_are_not_json_not_a_failed_probe() -> None:
+    with StubServer(lambda body: text_reply('{"answer": ' + "[" * 100_000)) as server:
+        result = run_cli("probe", "--model", "openai:zoo", "--base-url", server.base_url, "--json")
+    assert result.exit_code == 0, result.output
+    outcomes = {c["name"]: (c["outcome"], c["detail"][:9]) for c in json.loads(result.stdout)["capabilities"]}
+    assert outcomes["json_schema"] == outcomes["json_mode"] == ("ignored", "not JSON:")

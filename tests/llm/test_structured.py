@@ -334,3 +334,21 @@ async def test_a_200_without_choices_is_malformed_not_an_escape(transport: ChatT
     with StubServer(respond) as server, pytest.raises(StructuredOutputError):
         await ask(caller(server, records, transport))
     assert records and not any(r.ok for r in records)
+
+
+@pytest.mark.parametrize("cut", [False, True])
+async def test_an_answer_nested_too_deep_is_malformed_not_an_escape(transport: ChatTransport | None, cut: bool) -> None:
+    """JSON nested deeper than Python's parser goes, in every method's answer: each attempt is malformed and recorded
+    (the judgment is not made), never a RecursionError out of the caller."""
+
+    def respond(body: dict[str, Any]) -> Reply:
+        reply = text_reply('{"label": ' + "[" * 100_000)
+        if cut:
+            reply["choices"][0]["finish_reason"] = "length"
+        return reply
+
+    records: list[LLMCallRecord] = []
+    with StubServer(respond) as server, pytest.raises(StructuredOutputError):
+        await ask(caller(server, records, transport))
+    assert records and not any(r.ok for r in records)
+    assert all("malformed" in (r.error or "") for r in records)

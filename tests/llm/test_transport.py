@@ -173,7 +173,10 @@ async def test_a_closed_port_is_a_connection_error(transport: ChatTransport) -> 
         await model.ainvoke(QUESTION)
 
 
-@pytest.mark.parametrize(("body", "reason"), [(b"<html>proxy error</html>", "not JSON"), (json.dumps("ok").encode(), "not an object")])
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [(b"<html>proxy error</html>", "not JSON"), (json.dumps("ok").encode(), "not an object"), (b"[" * 100_000, "not JSON")],
+)
 async def test_answers_that_are_not_json_objects_are_named(transport: ChatTransport, body: bytes, reason: str) -> None:
     with StubServer(lambda request: RawReply(200, body)) as server, pytest.raises(ValueError, match=reason) as raised:
         await http_model(server, transport).ainvoke(QUESTION)

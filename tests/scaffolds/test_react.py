@@ -28,6 +28,7 @@ from proactive_bench.scaffolds.react import (
     ReactAgent,
     _unbound,
     react_scaffold,
+    tool_calls_in_text,
 )
 from proactive_bench.testing.stub_server import (
     DROP,
@@ -332,6 +333,15 @@ async def test_tool_calls_written_as_text_are_run(tmp_path: Path) -> None:
     assert turn.reply == '{"name": "no_such_tool", "arguments": {}}'  # JSON naming no tool is an answer, not a call
     assert tool_messages(server.requests[1]) == ["wrote 8 characters to notes/todo.md"]
     assert server.requests[1]["messages"][2]["tool_calls"][0]["function"]["name"] == "write_file"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[" * 100_000 + "]" * 100_000, '{"name": "write_file", "arguments": "' + "[" * 100_000 + '"}'],
+    ids=["nested", "nested-arguments"],
+)
+def test_text_nested_too_deep_is_an_answer_not_a_tool_call(text: str) -> None:
+    assert tool_calls_in_text(text, {"write_file"}) == []
 
 
 def test_unknown_agent_options_are_refused_naming_the_known_ones() -> None:

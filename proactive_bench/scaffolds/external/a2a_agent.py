@@ -49,6 +49,7 @@ from a2a.types import (
     TaskState,
 )
 
+from proactive_bench.json_text import TOO_DEEP
 from proactive_bench.logs import get_logger
 from proactive_bench.scaffolds.external.messages import ExternalAgentError, shown
 from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings, tls_context
@@ -140,6 +141,8 @@ class A2aAgent(ExternalAgent):
             self._client = ClientFactory(ClientConfig(streaming=False, httpx_client=self._http)).create(card)
         except (A2AClientError, ValueError) as exc:
             raise ExternalAgentError(f"cannot use the agent card of {self.target}: {one_line(exc)}") from None
+        except RecursionError:  # the SDK's JSON parser on a card nested too deep
+            raise ExternalAgentError(f"cannot use the agent card of {self.target}: {TOO_DEEP}") from None
 
     async def _end(self, event: dict[str, Any]) -> None:
         """The session's last message (see the module's docstring); a task still open after it is canceled."""
@@ -209,6 +212,8 @@ class A2aAgent(ExternalAgent):
             raise ExternalAgentError(f"cannot reach the agent at {self.target}: {type(exc).__name__}: {one_line(exc)}") from None
         except (A2AClientError, ValueError) as exc:  # the SDK's errors for a bad answer
             raise ExternalAgentError(f"the agent's A2A answer failed: {type(exc).__name__}: {one_line(exc)}") from None
+        except RecursionError:  # the SDK's JSON parser on an answer nested too deep
+            raise ExternalAgentError(f"the agent's A2A answer failed: {TOO_DEEP}") from None
 
 
 def _text(text: str, what: str) -> str:

@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from proactive_bench.json_text import parse_json
+
 MAX_LINE_BYTES = 1 << 20
 """The longest line (or HTTP response body) an agent may send: 1 MiB."""
 MAX_UNREAD_BYTES = 4 << 20
@@ -79,7 +81,7 @@ def parse_reply(raw: bytes | str, what: str) -> str:
     """The text of a ``{"type": "reply", "text": ...}`` object, or an :class:`ExternalAgentError` naming ``what``
     (``stdout line``, ``response body``) and quoting it."""
     try:
-        event = json.loads(raw)
+        event = parse_json(raw)
     except ValueError:
         raise ExternalAgentError(f"the agent's {what} is not JSON: {shown(raw)}") from None
     if not isinstance(event, dict) or event.get("type") != "reply" or not isinstance(event.get("text"), str):

@@ -201,7 +201,7 @@ async def test_the_a2a_client_and_its_thread_end_with_the_episode(tmp_path: Path
 
 
 class Misbehaving:
-    """A card that is fine, then a JSON-RPC endpoint that answers 500, garbage or late."""
+    """A card that is fine (or garbage, or nested too deep), then a JSON-RPC endpoint that answers 500, garbage, JSON nested too deep or late."""
 
     def __init__(self, fault: str) -> None:
         self.fault = fault
@@ -210,6 +210,8 @@ class Misbehaving:
         card = MessageToDict(agent_card(url))
 
         async def card_route(request: Request) -> Response:
+            if self.fault == "deepcard":
+                return Response(b'{"name": ' * 100_000, media_type="application/json")
             return Response(b"<html>no card here</html>", media_type="text/html") if self.fault == "card" else JSONResponse(card)
 
         async def rpc(request: Request) -> Response:
@@ -217,6 +219,8 @@ class Misbehaving:
                 return Response(b"oops: the agent fell over", status_code=500)
             if self.fault == "slow":
                 await asyncio.sleep(2)  # past the 1 s turn timeout; the server waits for it on shutdown
+            if self.fault == "deep":
+                return Response(b"[" * 100_000, media_type="application/json")
             return Response(b"<html>not json-rpc</html>", media_type="text/html")
 
         return Starlette(routes=[Route("/.well-known/agent-card.json", card_route), Route("/", rpc, methods=["POST"])])
@@ -226,7 +230,9 @@ A2A_FAULTS = {
     "status": "the agent's A2A answer failed: A2AClientError: HTTP Error 500",
     "garbage": "the agent's A2A answer failed: A2AClientError: JSON Decode Error",
     "slow": "no reply within the turn timeout (1 s)",
-    "card": "cannot use the agent card of http://127.0.0.1:",  # (at the session's start: "agent failed to start the session")
+    "deep": "the agent's A2A answer failed: JSON nested too deep to read",
+    "card": "cannot use the agent card of http://127.0.0.1:",
+    "deepcard": "JSON nested too deep to read",  # (at the session's start: "agent failed to start the session")
 }
 
 

@@ -112,6 +112,7 @@ FAULTS = {
     "flood": "the agent wrote a stdout line over 1048576 bytes: 'xxxx",
     "blank": "the agent's stdout line is not JSON: ''",
     "junk": "the agent's stdout line is not JSON: 'thinking about it...'",
+    "deep": "the agent's stdout line is not JSON: '[[[[",
     "twice": 'the agent wrote on stdout when no reply was asked: \'{"type": "reply", "text": "turn 1"}\'',
     "chatter": 'the agent wrote on stdout when no reply was asked: \'{"type": "reply", "text": "turn 1"}\'',  # read up to 4 MiB, then blocked
 }
@@ -402,7 +403,7 @@ async def test_the_session_s_tool_server_reaches_the_agent_and_stops_with_the_se
 
 
 class AgentService(BaseHTTPRequestHandler):
-    """An ``http:`` agent: replies ``turn N`` at ``/ok``; ``/status``, ``/junk`` and ``/slow`` misbehave on user messages,
+    """An ``http:`` agent: replies ``turn N`` at ``/ok``; ``/status``, ``/junk``, ``/deep`` and ``/slow`` misbehave on user messages,
     ``/first-fails`` on the run's first one only. Each event is noted with the client's port (its connection); the
     ports whose connection closed are noted in ``closed`` (HTTP/1.1: a connection stays open until the client closes it)."""
 
@@ -426,6 +427,8 @@ class AgentService(BaseHTTPRequestHandler):
                 status, body = 500, b"oops: the agent fell over"
             elif self.path == "/junk":
                 body = b"<html>not a reply</html>"
+            elif self.path == "/deep":
+                body = b'{"type": ' * 100_000
             elif self.path == "/slow":
                 time.sleep(4)
         try:
@@ -491,6 +494,7 @@ def test_after_an_http_fault_the_next_session_gets_a_new_client(tmp_path: Path, 
 HTTP_FAULTS = {
     "/status": "the agent answered user with HTTP 500: 'oops: the agent fell over'",
     "/junk": "the agent's response body is not JSON: '<html>not a reply</html>'",
+    "/deep": 'the agent\'s response body is not JSON: \'{"type": {"type": ',
     "/slow": "no reply within the turn timeout (1 s)",
 }
 
