@@ -20,6 +20,7 @@ WHOLE_PACKAGE = {
     "test_registry.py",
     "test_terminal.py",
     "test_yaml_files.py",
+    "test_json_text.py",
     "test_docs_commands.py",
 }
 """The test modules at the top: the package as a whole and its top-level modules (a subpackage's tests go in its folder)."""

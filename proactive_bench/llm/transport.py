@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from proactive_bench.exports import moved_names
 from proactive_bench.json_text import parse_json
+from proactive_bench.llm.answer_shape import mend_chat_answer
 from proactive_bench.llm.endpoints import EndpointHealth
 from proactive_bench.llm.faults import Fault, MalformedBodyError, classify
 from proactive_bench.llm.http_pool import PostPool
@@ -227,6 +228,12 @@ class ChatTransport:
             raise MalformedBodyError(f"{url} answered HTTP {status} with a body that is not JSON: {content[:200]!r}") from None
         if not isinstance(answer, dict):
             raise MalformedBodyError(f"{url} answered with JSON that is not an object: {content[:200]!r}")
+        if url.endswith(CHAT_PATH):
+            try:
+                if mend_chat_answer(answer):
+                    content = json.dumps(answer).encode()  # what is read is what a replay reads
+            except ValueError as exc:
+                raise MalformedBodyError(f"{url} answered with JSON that is not a chat completion ({exc}): {content[:200]!r}") from None
         return answer, content
 
     async def _post_aiohttp(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> tuple[int, Mapping[str, str], bytes]:
