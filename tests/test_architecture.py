@@ -52,7 +52,14 @@ LAYERS: dict[str, int] = {
     "pytest_plugin": 8,
     "scaffold": 8,
 }
-SIDEWAYS = {("scoring", "user"), ("suites", "user"), ("store", "exports"), ("store", "logs"), ("logs", "after_import")}
+SIDEWAYS = {
+    ("scoring", "user"),
+    ("suites", "user"),
+    ("store", "exports"),
+    ("store", "logs"),
+    ("store", "json_text"),
+    ("logs", "after_import"),
+}
 """Imports allowed inside one layer (``(importer, imported)``); any other import must go down."""
 
 DEFERRED = {

@@ -5,14 +5,16 @@ that is null, text that is a number, ``tool_calls`` that is not a list of named
 functions) is a malformed body, retried within bounds as one, never an
 AttributeError or KeyError out of the reader. Where the meaning is plain, the
 answer is mended instead: tool call arguments sent as a JSON object (a quirk of
-some servers) become the JSON text the format asks for, and a ``usage`` that is
-not token counts is dropped.
+some servers) become the JSON text the format asks for, lone surrogates escaped in
+them become U+FFFD, and a ``usage`` that is not token counts is dropped.
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+from proactive_bench.json_text import escapes_a_surrogate, parse_json, valid_unicode
 
 USAGE_COUNTS = ("prompt_tokens", "completion_tokens", "total_tokens")
 USAGE_DETAILS = ("prompt_tokens_details", "completion_tokens_details")
@@ -57,9 +59,14 @@ def _message_problem(message: dict[str, Any]) -> tuple[str | None, bool]:
             return f"tool_calls[{k}] names no function", mended
         arguments = function.get("arguments")
         if isinstance(arguments, dict):
-            function["arguments"], mended = json.dumps(arguments), True
+            function["arguments"], mended = json.dumps(valid_unicode(arguments)), True
         elif not isinstance(arguments, str):
             return f"tool_calls[{k}].function.arguments is {type(arguments).__name__}, not JSON text", mended
+        elif escapes_a_surrogate(arguments):  # read as JSON, they would hold a lone surrogate: U+FFFD instead
+            try:
+                function["arguments"], mended = json.dumps(parse_json(arguments)), True
+            except ValueError:
+                pass  # not JSON: LangChain keeps them as an invalid tool call, as text
     return None, mended
 
 

@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from proactive_bench.exports import moved_names
-from proactive_bench.json_text import parse_json
+from proactive_bench.json_text import escapes_a_surrogate, parse_json
 from proactive_bench.llm.answer_shape import mend_chat_answer
 from proactive_bench.llm.endpoints import EndpointHealth
 from proactive_bench.llm.faults import Fault, MalformedBodyError, classify
@@ -230,10 +230,11 @@ class ChatTransport:
             raise MalformedBodyError(f"{url} answered with JSON that is not an object: {content[:200]!r}")
         if url.endswith(CHAT_PATH):
             try:
-                if mend_chat_answer(answer):
-                    content = json.dumps(answer).encode()  # what is read is what a replay reads
+                mended = mend_chat_answer(answer)
             except ValueError as exc:
                 raise MalformedBodyError(f"{url} answered with JSON that is not a chat completion ({exc}): {content[:200]!r}") from None
+            if mended or escapes_a_surrogate(content):
+                content = json.dumps(answer).encode()  # what was read (mended, lone surrogates replaced) is what a replay reads
         return answer, content
 
     async def _post_aiohttp(self, url: str, headers: dict[str, str], body: bytes, timeout: float) -> tuple[int, Mapping[str, str], bytes]:

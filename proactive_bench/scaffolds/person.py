@@ -15,7 +15,7 @@ import sys
 from typing import TextIO
 
 from proactive_bench.data_model import INPUT_ENDED, InputEnded
-from proactive_bench.json_text import parse_json
+from proactive_bench.json_text import parse_json, valid_unicode
 from proactive_bench.scaffolds.protocol import (
     SCAFFOLDS,
     AgentTurn,
@@ -47,7 +47,7 @@ class PersonAgent:
             line = self.lines.readline()
             if not line:
                 raise InputEnded(INPUT_ENDED)
-            text = line.strip()
+            text = valid_unicode(line.strip())  # a terminal in the C locale reads bytes that are not UTF-8 as lone surrogates
             if not text:
                 continue
             if not text.startswith("/"):

@@ -11,6 +11,8 @@ from typing import Any
 from sqlalchemy import Engine, Table, bindparam, insert, or_, update
 from sqlmodel import Session, col, func, select
 
+from proactive_bench.json_text import valid_unicode
+from proactive_bench.logs import get_logger
 from proactive_bench.store.answers import RecordedAnswers, answer_fences, write_answers
 from proactive_bench.store.codec import compress_if_smaller, decompress
 from proactive_bench.store.direct import direct
@@ -27,6 +29,8 @@ from proactive_bench.store.tables import (
     Snapshot,
     WorkspaceArchive,
 )
+
+log = get_logger(__name__)
 
 
 class SessionQueries:
@@ -58,7 +62,21 @@ class SessionQueries:
         every model answer recorded so far on this database; under a lease
         (``fence``), only while this process still holds it (LeaseLost otherwise).
         """
-        values = _session_run_values(session_run)
+        try:
+            session_run_id = self._save(_session_run_values(session_run), rows, checkpoints, blobs or {})
+        except UnicodeEncodeError:  # a lone surrogate no reader of outside text caught: stored as U+FFFD, the session kept
+            log.warning("lone_surrogates_replaced", run_id=_session_run_values(session_run)["run_id"])
+            values = valid_unicode(_session_run_values(session_run))
+            session_run_id = self._save(
+                values, [PendingRow(row.table, valid_unicode(row.values)) for row in rows], checkpoints, blobs or {}
+            )
+        if isinstance(session_run, SessionRun):
+            session_run.id = session_run_id
+
+    def _save(
+        self, values: dict[str, Any], rows: Sequence[PendingRow], checkpoints: Mapping[int, bytes], blobs: Mapping[str, bytes]
+    ) -> int:
+        """:meth:`save_session`'s transaction; the session run's id."""
         run_id = values["run_id"]
         dialect = self.engine.dialect
         add_archive, point, started, insert_run = _session_statements(dialect.name)
@@ -74,7 +92,7 @@ class SessionQueries:
                     db, run_id, session_run_id, [row.values for row in rows if row.table is Snapshot], self.last_snapshots
                 )
                 manifests = {position: (hashlib.sha256(data).hexdigest(), data) for position, data in checkpoints.items()}
-                archived = {**(blobs or {}), **dict(manifests.values())}
+                archived = {**blobs, **dict(manifests.values())}
                 direct(add_archive, dialect, ARCHIVE_COLUMNS, many=True).executemany(
                     db, [_archive_row(digest, data) for digest, data in archived.items()]
                 )
@@ -85,8 +103,7 @@ class SessionQueries:
             self.answers.put_back(answers)  # written later, by the next flush or save
             raise
         remember(self.last_snapshots, snapshots)
-        if isinstance(session_run, SessionRun):
-            session_run.id = session_run_id
+        return int(session_run_id)
 
     def add_rows(self, session_run_id: int, rows: Sequence[PendingRow]) -> None:
         """Rows for a saved session (re-scoring's model calls, for instance), in one transaction."""

@@ -18,6 +18,7 @@ from typing import TextIO
 
 from proactive_bench.data_model import INPUT_ENDED, InputEnded, IntentLabel, IntentStatus, Stage
 from proactive_bench.dataset import HiddenIntent
+from proactive_bench.json_text import valid_unicode
 from proactive_bench.user.base import UserDecision, UserSimulator, UserView
 
 PERSON = "person"
@@ -59,7 +60,7 @@ class Terminal:
         line = self.lines.readline()
         if not line:
             raise InputEnded(INPUT_ENDED)
-        return line.strip()
+        return valid_unicode(line.strip())  # a terminal in the C locale reads bytes that are not UTF-8 as lone surrogates
 
 
 def parse_label(text: str) -> str | None:

@@ -112,3 +112,28 @@ async def test_object_arguments_are_read_and_replay_as_read(tmp_path: Path, tran
         replayed = await model(server, transport, max_retries=0, cache=replaying).bind_tools([read_list]).ainvoke(QUESTION.copy())
     assert [(c["name"], c["args"]) for c in live.tool_calls] == [("read_list", {"name": "weekly"})]
     assert replayed.tool_calls == live.tool_calls and len(server.requests) == 1
+
+
+async def test_lone_surrogates_in_text_and_arguments_are_read_and_replayed_as_the_replacement_character(
+    tmp_path: Path, transport: ChatTransport
+) -> None:
+    """JSON may escape a lone surrogate (``\\ud800``), which no stored text can hold: the answer is read with U+FFFD in
+    its place, in its text and in its tool calls' arguments (JSON text within JSON), and the call cache keeps it so."""
+    texts = RawReply(200, json.dumps(text_reply("ok PLACE done")).replace("PLACE", "\\ud800").encode())
+    called = tool_call_reply([("read_list", {"name": "PLACE"})])
+    called["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = '{"name": "week\\udfff"}'
+    store = Store(tmp_path / "answers.db")
+    recording = CallCache(store.answers, "run-a", fresh=True)
+    recording.begin_session("s1")
+    replies = iter([texts, raw(called)])
+    with StubServer(lambda body: next(replies, error_reply(500, "asked twice"))) as server:
+        said = await model(server, transport, max_retries=0, cache=recording).ainvoke(QUESTION)
+        asked = await model(server, transport, max_retries=0, cache=recording).bind_tools([read_list]).ainvoke(QUESTION)
+        recording.flush()
+        replaying = CallCache(store.answers, "run-b", "replay", "run-a", fresh=True)
+        replaying.begin_session("s1")
+        said_again = await model(server, transport, max_retries=0, cache=replaying).ainvoke(QUESTION.copy())
+        asked_again = await model(server, transport, max_retries=0, cache=replaying).bind_tools([read_list]).ainvoke(QUESTION.copy())
+    assert said.content == said_again.content == "ok \ufffd done"
+    assert asked.tool_calls[0]["args"] == asked_again.tool_calls[0]["args"] == {"name": "week\ufffd"}
+    assert len(server.requests) == 2

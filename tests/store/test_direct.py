@@ -141,6 +141,22 @@ def test_answers_and_snapshots_written_on_the_driver_read_back_as_saved(location
     assert store.snapshot(later.id, "apps") == {}
 
 
+def test_a_lone_surrogate_no_reader_caught_is_saved_as_the_replacement_character(location: Any) -> None:
+    """No UTF-8 text holds a lone surrogate, so neither database takes one: the session is saved with U+FFFD in its
+    place (the rest as given) instead of failing its save."""
+    store, _ = new_store(location)
+    later = SessionRun(run_id="run1", session_id="s2", position=2, started=WHEN, error="quoted \udfff")
+    rows = [
+        pending_row(MessageRow, turn=1, role="assistant", content="ok \ud800 done ✓"),
+        pending_row(ToolCallRow, turn=1, seq=0, tool_name="read", call={"path": "a\udc80.md"}, result={"ok": True}, ok=True),
+    ]
+    store.save_session(later, rows, {})
+    assert later.id is not None
+    assert [content for *_, content in stored(store)["message"]] == ["ok \ufffd done ✓"]
+    assert [row.call for row in store.rows(ToolCallRow, later.id)] == [{"path": "a\ufffd.md"}]
+    assert [r.error for r in store.session_runs("run1") if r.id == later.id] == ["quoted \ufffd"]
+
+
 def test_rows_whose_text_looks_like_parameters_or_sql_are_stored_as_given_over_several_statements(location: Any) -> None:
     """Values travel as parameters, never in the statement's text: a message that spells ``$1``, ``%s`` or a closing
     ``), (`` is stored as written, across multi-row statements."""
