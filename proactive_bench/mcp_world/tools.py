@@ -21,7 +21,6 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
 from proactive_bench.env import ToolBox, ToolRecord, render_result
-from proactive_bench.json_text import valid_unicode
 from proactive_bench.logs import get_logger
 
 log = get_logger(__name__)
@@ -67,7 +66,7 @@ def tool_server(calls: ToolCalls, name: str = "pbench") -> Server[Any]:
         return types.ListToolsResult(tools=tools)
 
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
-        record = await calls.call(valid_unicode(params.name), valid_unicode(params.arguments))
+        record = await calls.call(params.name, params.arguments)
         log.info("mcp_tool_call", tool=params.name, ok=record.ok)
         return call_result(record)
 

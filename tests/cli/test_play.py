@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import time
@@ -147,6 +148,23 @@ def test_a_person_in_the_agents_seat_is_scored_like_any_agent(tmp_path: Path) ->
     assert calls == [("read_file", True), ("write_file", True)]
     statuses = {e.intent_id: e.status for e in store.rows(IntentEvent, session_run.id)}
     assert statuses == {"units": "inferred", "mean": "completed"}
+
+
+def test_a_person_typing_bytes_that_are_not_utf8_in_the_c_locale_is_saved_with_the_replacement_character(tmp_path: Path) -> None:
+    """In the C locale Python reads stdin as UTF-8, bytes that are not as lone surrogates, which no stored text holds:
+    the reply is kept with U+FFFD in their place, and the session is saved."""
+    done = subprocess.run(
+        [*PBENCH, "play", "--persona", "mini", "--sessions", "a1", "--data", str(MINI), "--db", str(tmp_path / "r.db")],
+        input=b"/reply The summary \xff is in out/summary.md.\n",
+        capture_output=True,
+        env={**os.environ, "LC_ALL": "C", "PYTHONUTF8": ""},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    store = Store(tmp_path / "r.db")
+    (session_run,) = store.session_runs(store.resolve("latest").id)
+    said = [(m.role, m.content) for m in store.rows(MessageRow, session_run.id)]
+    assert ("agent", "The summary \ufffd is in out/summary.md.") in said, said
 
 
 def test_a_person_agent_whose_input_ends_stops_every_session(tmp_path: Path) -> None:

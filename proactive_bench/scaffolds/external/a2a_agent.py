@@ -49,7 +49,7 @@ from a2a.types import (
     TaskState,
 )
 
-from proactive_bench.json_text import TOO_DEEP, valid_unicode
+from proactive_bench.json_text import TOO_DEEP
 from proactive_bench.logs import get_logger
 from proactive_bench.scaffolds.external.messages import ExternalAgentError, shown
 from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings, tls_context
@@ -219,7 +219,7 @@ class A2aAgent(ExternalAgent):
 def _text(text: str, what: str) -> str:
     if not text:
         raise ExternalAgentError(f"the agent's {what} has no text part")
-    return valid_unicode(text)
+    return text
 
 
 def one_line(exc: BaseException) -> str:
