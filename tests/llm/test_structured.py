@@ -70,6 +70,22 @@ def only(*formats: str, payload: dict[str, Any] = GOOD) -> Any:
     return respond
 
 
+def cut(reply: dict[str, Any]) -> dict[str, Any]:
+    """The reply as a server stopped at the token cap sends it (finish reason ``length``)."""
+    reply["choices"][0]["finish_reason"] = "length"
+    return reply
+
+
+async def no_judgment(respond: Any, transport: ChatTransport | None) -> list[LLMCallRecord]:
+    """The attempts of a call to a server answering with ``respond``, which must end without a judgment: every attempt
+    recorded, none of them ok."""
+    records: list[LLMCallRecord] = []
+    with StubServer(respond) as server, pytest.raises(StructuredOutputError):
+        await ask(caller(server, records, transport))
+    assert records and not any(r.ok for r in records)
+    return records
+
+
 async def test_json_schema_server_answers_in_one_attempt(transport: ChatTransport | None) -> None:
     records: list[LLMCallRecord] = []
     with StubServer(only("json_schema")) as server:
@@ -299,15 +315,7 @@ async def test_a_prompt_over_the_context_is_clipped_asked_again_and_noted(transp
 async def test_an_answer_cut_before_its_json_closed_is_not_repaired_into_a_judgment(transport: ChatTransport | None) -> None:
     """A judge stopped at the token cap mid-object: json_repair would complete it; the attempt is malformed instead."""
 
-    def respond(body: dict[str, Any]) -> Reply:
-        reply = text_reply('{"label": "ok", "score": 3, "label": "the agent did not yet')
-        reply["choices"][0]["finish_reason"] = "length"
-        return reply
-
-    records: list[LLMCallRecord] = []
-    with StubServer(respond) as server, pytest.raises(StructuredOutputError):
-        await ask(caller(server, records, transport))
-    assert records and not any(r.ok for r in records)
+    records = await no_judgment(lambda body: cut(text_reply('{"label": "ok", "score": 3, "label": "the agent did not yet')), transport)
     assert any("cut at the max_tokens cap before its JSON object closed" in (r.error or "") for r in records)
 
 
@@ -315,9 +323,7 @@ async def test_an_answer_cut_after_its_json_closed_still_counts(transport: ChatT
     def respond(body: dict[str, Any]) -> Reply:
         if requested_format(body) != "text":
             return error_reply(400, "response_format is not supported")
-        reply = text_reply('{"label": "ok", "score": 3} and then the model ran on and on')
-        reply["choices"][0]["finish_reason"] = "length"
-        return reply
+        return cut(text_reply('{"label": "ok", "score": 3} and then the model ran on and on'))
 
     with StubServer(respond) as server:
         result = await ask(caller(server, [], transport))
@@ -325,30 +331,15 @@ async def test_an_answer_cut_after_its_json_closed_still_counts(transport: ChatT
 
 
 async def test_a_200_without_choices_is_malformed_not_an_escape(transport: ChatTransport | None) -> None:
-    def respond(body: dict[str, Any]) -> Reply:
-        return RawReply(
-            200, json.dumps({"id": "x", "object": "chat.completion", "choices": []}).encode(), {"content-type": "application/json"}
-        )
-
-    records: list[LLMCallRecord] = []
-    with StubServer(respond) as server, pytest.raises(StructuredOutputError):
-        await ask(caller(server, records, transport))
-    assert records and not any(r.ok for r in records)
+    empty = json.dumps({"id": "x", "object": "chat.completion", "choices": []}).encode()
+    await no_judgment(lambda body: RawReply(200, empty, {"content-type": "application/json"}), transport)
 
 
-@pytest.mark.parametrize("cut", [False, True])
-async def test_an_answer_nested_too_deep_is_malformed_not_an_escape(transport: ChatTransport | None, cut: bool) -> None:
+@pytest.mark.parametrize("was_cut", [False, True])
+async def test_an_answer_nested_too_deep_is_malformed_not_an_escape(transport: ChatTransport | None, was_cut: bool) -> None:
     """JSON nested deeper than Python's parser goes, in every method's answer: each attempt is malformed and recorded
     (the judgment is not made), never a RecursionError out of the caller."""
 
-    def respond(body: dict[str, Any]) -> Reply:
-        reply = text_reply('{"label": ' + "[" * 100_000)
-        if cut:
-            reply["choices"][0]["finish_reason"] = "length"
-        return reply
-
-    records: list[LLMCallRecord] = []
-    with StubServer(respond) as server, pytest.raises(StructuredOutputError):
-        await ask(caller(server, records, transport))
-    assert records and not any(r.ok for r in records)
+    deep = text_reply('{"label": ' + "[" * 100_000)
+    records = await no_judgment(lambda body: cut(deep) if was_cut else deep, transport)
     assert all("malformed" in (r.error or "") for r in records)
