@@ -222,6 +222,8 @@ class ChatTransport:
             raise openai.APIConnectionError(message=f"Connection error: {type(exc).__name__}: {exc}", request=_request(url)) from exc
         if status >= 400:
             raise _status_error(url, status, dict(reply_headers), content)
+        if 300 <= status < 400:  # followed, the request could reach another host with the key: named instead, not retried
+            raise _redirect_error(url, status, dict(reply_headers), content)
         try:
             answer = parse_json(content)
         except ValueError:
@@ -298,6 +300,18 @@ def _status_error(url: str, status: int, headers: dict[str, str], content: bytes
         else openai.APIStatusError
     )
     return kind(message, response=response, body=body)
+
+
+def _redirect_error(url: str, status: int, headers: dict[str, str], content: bytes) -> openai.APIStatusError:
+    """A redirect as the SDK's exception for an answer that is not a success, naming where it points."""
+    import httpx2
+    import openai
+
+    location = next((value for key, value in headers.items() if key.lower() == "location"), None)
+    message = f"Error code: {status} - a redirect to {location or 'nowhere named'}; pbench does not follow redirects: give the address it points to as the base URL"
+    return openai.APIStatusError(
+        message, response=httpx2.Response(status, headers=headers, content=content, request=_request(url)), body=None
+    )
 
 
 def _request(url: str) -> httpx2.Request:

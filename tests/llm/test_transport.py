@@ -159,6 +159,16 @@ async def test_client_errors_are_not_retried(transport: ChatTransport) -> None:
     assert len(server.requests) == 1
 
 
+async def test_a_redirect_is_named_and_not_followed_or_retried(transport: ChatTransport) -> None:
+    moved = "https://models.example/v1/chat/completions"
+    with (
+        StubServer(lambda body: RawReply(307, b"", {"Location": moved})) as server,
+        pytest.raises(openai.APIStatusError, match=f"307 - a redirect to {moved}; pbench does not follow redirects") as raised,
+    ):
+        await http_model(server, transport, max_retries=3).ainvoke(QUESTION)
+    assert raised.value.status_code == 307 and len(server.requests) == 1
+
+
 async def test_a_slow_server_times_out(transport: ChatTransport) -> None:
     with StubServer(lambda body: text_reply("late"), delay=1.0) as server, pytest.raises(openai.APITimeoutError):
         await http_model(server, transport, timeout=0.2).ainvoke(QUESTION)
