@@ -7,21 +7,23 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 TOO_DEEP = "JSON nested too deep to read"
 REPLACEMENT = "\ufffd"
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE_BYTES = re.compile(_SURROGATE_ESCAPE.pattern.encode())
 T = TypeVar("T")
 
 
-def parse_json(raw: str | bytes) -> Any:
-    """``json.loads(raw)``, its strings valid Unicode (:func:`valid_unicode`); text nested deeper than the interpreter's
-    recursion limit raises ``ValueError(TOO_DEEP)`` like any other text that is not JSON (``[`` repeated a hundred
-    thousand times is a 100 KB body)."""
+def parse_json(raw: str | bytes, loads: Callable[[Any], Any] = json.loads) -> Any:
+    """``loads(raw)`` (``json.loads``, or a tolerant reader such as ``json_repair.loads``), its strings valid Unicode
+    (:func:`valid_unicode`); text nested deeper than the interpreter's recursion limit raises ``ValueError(TOO_DEEP)``
+    like any other text that is not JSON (``[`` repeated a hundred thousand times is a 100 KB body)."""
     try:
-        value = json.loads(raw)
+        value = loads(raw)
         return valid_unicode(value) if escapes_a_surrogate(raw) else value
     except RecursionError:  # from the parser, or from the walk over what it could just read
         raise ValueError(TOO_DEEP) from None
@@ -29,7 +31,9 @@ def parse_json(raw: str | bytes) -> Any:
 
 def escapes_a_surrogate(raw: str | bytes) -> bool:
     """Whether JSON text writes a surrogate as an escape (a pair, whole, is fine, but only a walk can tell)."""
-    return _SURROGATE_ESCAPE.search(raw.encode() if isinstance(raw, str) else raw) is not None
+    if isinstance(raw, str):
+        return _SURROGATE_ESCAPE.search(raw) is not None
+    return _SURROGATE_ESCAPE_BYTES.search(raw) is not None
 
 
 def valid_unicode(value: T) -> T:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from proactive_bench.json_text import escapes_a_surrogate, parse_json, valid_unicode
+from proactive_bench.json_text import escapes_a_surrogate, parse_json
 
 USAGE_COUNTS = ("prompt_tokens", "completion_tokens", "total_tokens")
 USAGE_DETAILS = ("prompt_tokens_details", "completion_tokens_details")
@@ -59,7 +59,7 @@ def _message_problem(message: dict[str, Any]) -> tuple[str | None, bool]:
             return f"tool_calls[{k}] names no function", mended
         arguments = function.get("arguments")
         if isinstance(arguments, dict):
-            function["arguments"], mended = json.dumps(valid_unicode(arguments)), True
+            function["arguments"], mended = json.dumps(arguments), True  # read by parse_json: its text is valid already
         elif not isinstance(arguments, str):
             return f"tool_calls[{k}].function.arguments is {type(arguments).__name__}, not JSON text", mended
         elif escapes_a_surrogate(arguments):  # read as JSON, they would hold a lone surrogate: U+FFFD instead

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from proactive_bench.json_text import TOO_DEEP, escapes_a_surrogate, valid_unicode
+from proactive_bench.json_text import parse_json
 from proactive_bench.llm.context import (
     CHARS_PER_TOKEN,
     FIT_ROUNDS,
@@ -531,15 +531,11 @@ def _parse_tolerantly(schema: type[T], text: str, cut: bool = False) -> T:
 
 def _repaired(text: str) -> Any:
     """``json_repair.loads``, imported with the first answer to parse (a run whose roles call no model never loads it);
-    text nested too deep for its parser is a ``ValueError`` (``json_text.TOO_DEEP``), as unreadable text is, and lone
-    surrogates it escapes become U+FFFD."""
+    read as :func:`~proactive_bench.json_text.parse_json` reads (nested too deep: a ``ValueError``; lone surrogates:
+    U+FFFD)."""
     import json_repair
 
-    try:
-        data = json_repair.loads(text)
-        return valid_unicode(data) if escapes_a_surrogate(text) else data
-    except RecursionError:
-        raise ValueError(TOO_DEEP) from None
+    return parse_json(text, json_repair.loads)
 
 
 def _unwrap_tool_call(data: dict[str, Any], schema: type[BaseModel]) -> Any:

@@ -62,14 +62,13 @@ class SessionQueries:
         every model answer recorded so far on this database; under a lease
         (``fence``), only while this process still holds it (LeaseLost otherwise).
         """
+        values = _session_run_values(session_run)
         try:
-            session_run_id = self._save(_session_run_values(session_run), rows, checkpoints, blobs or {})
+            session_run_id = self._save(values, rows, checkpoints, blobs or {})
         except UnicodeEncodeError:  # a lone surrogate no reader of outside text caught: stored as U+FFFD, the session kept
-            log.warning("lone_surrogates_replaced", run_id=_session_run_values(session_run)["run_id"])
-            values = valid_unicode(_session_run_values(session_run))
-            session_run_id = self._save(
-                values, [PendingRow(row.table, valid_unicode(row.values)) for row in rows], checkpoints, blobs or {}
-            )
+            log.warning("lone_surrogates_replaced", run_id=values["run_id"])
+            rows = [PendingRow(row.table, valid_unicode(row.values)) for row in rows]
+            session_run_id = self._save(valid_unicode(values), rows, checkpoints, blobs or {})
         if isinstance(session_run, SessionRun):
             session_run.id = session_run_id
 
