@@ -270,10 +270,16 @@ class ToolBox:
     """The agent's steps so far: one per decision, whatever kind of agent (see :meth:`begin_step`)."""
     on_record: Callable[[ToolRecord, int], None] | None = None
     """Told of each call as it is recorded, with the time it started (``time.time_ns()``): the run's trace."""
+    max_calls_per_turn: int | None = None
+    """The most tool calls one turn may make (None: no limit). A call past it is refused: not run, not recorded."""
+    on_call_limit: Callable[[], object] | None = None
+    """Told once per turn, at the first call past :attr:`max_calls_per_turn` (from the thread that made it)."""
     _pending_notices: list[str] = field(default_factory=list)
     _step_open: bool = False
     _calls_in_step: int = 0
     _call_started: int = 0
+    _calls_in_turn: tuple[int, int] = (0, 0)
+    """The turn the calls were counted in, and how many it has made."""
 
     def spec(self, name: str) -> ToolSpec | None:
         return next((s for s in self.specs if s.name == name), None)
@@ -284,6 +290,9 @@ class ToolBox:
         With a clock, the call advances simulated time and the notices that fell due ride on its result (``notices``).
         An ``async`` tool that has to wait (on a model server) fails here: await :meth:`acall` instead.
         """
+        refused = self._past_call_limit(name, args)
+        if refused is not None:
+            return refused
         self._enter_call()
         checked = self._check(name, dict(args or {}))
         if isinstance(checked, ToolRecord):
@@ -298,6 +307,9 @@ class ToolBox:
 
     async def acall(self, name: str, args: dict[str, Any] | None = None) -> ToolRecord:
         """:meth:`call` for async scaffolds: an ``async`` tool is awaited on the running event loop."""
+        refused = self._past_call_limit(name, args)
+        if refused is not None:
+            return refused
         self._enter_call()
         checked = self._check(name, dict(args or {}))
         if isinstance(checked, ToolRecord):
@@ -327,6 +339,21 @@ class ToolBox:
         if not (self._step_open and self._calls_in_step == 0):
             self._count_step()
         self._step_open, self._calls_in_step = False, 0
+
+    def _past_call_limit(self, name: str, args: dict[str, Any] | None) -> ToolRecord | None:
+        """None while this turn's calls are within :attr:`max_calls_per_turn`; past it, the refusal (unrecorded: an agent
+        calling in a loop adds nothing to the session's evidence), and :attr:`on_call_limit` told at the first one."""
+        if self.max_calls_per_turn is None:
+            return None
+        counted_turn, made = self._calls_in_turn
+        made = made + 1 if counted_turn == self.turn else 1
+        self._calls_in_turn = (self.turn, made)
+        if made <= self.max_calls_per_turn:
+            return None
+        if made == self.max_calls_per_turn + 1 and self.on_call_limit is not None:
+            self.on_call_limit()
+        error = f"this turn's {self.max_calls_per_turn} tool calls are spent: the call was not run"
+        return ToolRecord(name, dict(args or {}), {"error": error}, ok=False, turn=self.turn, seq=len(self.records))
 
     def _enter_call(self) -> None:
         """A call inside a declared step is part of it; any other is a decision of its own, and costs one in simulated time."""

@@ -65,3 +65,23 @@ def test_memory_tools_and_snapshots(box: ToolBox) -> None:
     assert first["keep.md"]["text"] == "v1" and set(second) == {"extra.md", ""}  # a delta: only what changed
     assert expand_snapshot(first, second) == {"keep.md": first["keep.md"], "extra.md": second["extra.md"]}
     assert expand_snapshot({}, first) == first
+
+
+def test_calls_past_a_turn_s_limit_are_refused_unrun_and_unrecorded_and_the_limit_is_told_once(box: ToolBox) -> None:
+    told: list[int] = []
+    box.max_calls_per_turn, box.on_call_limit = 2, lambda: told.append(box.turn)
+    box.turn = 1
+    made = [box.call("write_file", {"path": f"n{i}.md", "content": "x"}) for i in range(4)]
+    assert [r.ok for r in made] == [True, True, False, False] and told == [1]
+    assert made[2].result == {"error": "this turn's 2 tool calls are spent: the call was not run"}
+    assert [r.call["path"] for r in box.records] == ["n0.md", "n1.md"]
+    assert sorted(p.name for p in box.env.workspace.root.iterdir()) == ["n0.md", "n1.md"]  # refused calls never ran
+    box.turn = 2  # a new turn has its own calls
+    assert box.call("list_dir", {"path": "."}).ok and box.call("memory_read", {}).ok and not box.call("list_dir", {"path": "."}).ok
+    assert told == [1, 2] and len(box.records) == 4
+
+
+async def test_async_calls_count_against_the_same_limit(box: ToolBox) -> None:
+    box.max_calls_per_turn = 1
+    assert (await box.acall("list_dir", {"path": "."})).ok
+    assert not (await box.acall("list_dir", {"path": "."})).ok and len(box.records) == 1

@@ -22,11 +22,12 @@ import ssl
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar, get_args
 
+from proactive_bench.env import ToolBox
 from proactive_bench.llm import note_request_sent
 from proactive_bench.logs import get_logger
 from proactive_bench.scaffolds.external.environment import check_passed
@@ -53,6 +54,7 @@ log = get_logger(__name__)
 
 DEFAULT_TURN_TIMEOUT_S = 300.0
 DEFAULT_EXIT_GRACE_S = 5.0
+DEFAULT_MAX_TOOL_CALLS = 500
 BACKSTOP_S = 2.0
 """How long past the turn timeout pbench waits for a transport stuck outside its own deadline (a blocked write)."""
 Lifetime = Literal["session", "episode"]
@@ -62,6 +64,7 @@ OPTIONS = {
     "turn_timeout": "seconds one turn may take (default 300; also --turn-timeout)",
     "env": "comma-separated names of pbench's environment variables to pass to a cmd: agent (also --agent-env NAME)",
     "exit_grace": "seconds a cmd: agent has to exit once its stdin closes (after session_end, or the run's end with lifetime=episode) before it is killed (default 5)",
+    "max_tool_calls": f"tool calls one turn may make; the next ends the session as error (default {DEFAULT_MAX_TOOL_CALLS})",
     "lifetime": "session or episode: a cmd: agent's process per session (default) or kept across the run's sessions (set by --agent-lifetime)",
 }
 T = TypeVar("T")
@@ -82,6 +85,7 @@ class ExternalSettings:
     env: tuple[str, ...] = ()
     exit_grace: float = DEFAULT_EXIT_GRACE_S
     lifetime: Lifetime = "session"
+    max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS
 
     @classmethod
     def from_options(cls, extra: Mapping[str, Any]) -> ExternalSettings:
@@ -102,6 +106,7 @@ class ExternalSettings:
             env,
             _seconds(extra, "exit_grace", DEFAULT_EXIT_GRACE_S),
             lifetime,
+            _count(extra, "max_tool_calls", DEFAULT_MAX_TOOL_CALLS),
         )
 
 
@@ -113,6 +118,17 @@ def _seconds(extra: Mapping[str, Any], key: str, default: float) -> float:
         value = -1.0
     if not value > 0 or value == float("inf"):
         raise ScaffoldLoadError(f"external agent: --agent-option {key}={raw}: expected a positive number of seconds")
+    return value
+
+
+def _count(extra: Mapping[str, Any], key: str, default: int) -> int:
+    raw = str(extra.get(key, default))
+    try:
+        value = int(raw) if raw.isascii() and raw.isdigit() else 0
+    except ValueError:  # more digits than Python converts
+        value = 0
+    if value < 1:
+        raise ScaffoldLoadError(f"external agent: --agent-option {key}={raw[:40]}: expected a whole number above 0")
     return value
 
 
@@ -131,6 +147,7 @@ class ExternalAgent(ABC):
             )
         self.serve_tools = serve_tools
         self.session_id = ""
+        self._calls_spent = asyncio.Event()
         self._conversation = ""
         self._stack: AsyncExitStack | None = None
         self._pending: list[dict[str, Any]] = []
@@ -139,6 +156,7 @@ class ExternalAgent(ABC):
     async def start_session(self, ctx: SessionContext) -> None:
         self._stack, self._broken, self.session_id = AsyncExitStack(), False, ctx.session_id
         self._conversation = secrets.token_hex(8)
+        self._limit_calls(ctx.tools)
         try:
             endpoint = await enter_served(self._stack, self.serve_tools(ctx.tools))
             self._pending = [
@@ -164,7 +182,8 @@ class ExternalAgent(ABC):
         timeout = self.settings.turn_timeout
         note_request_sent()  # the agent is at work: the previous session's save may be written meanwhile, as during a model call
         try:
-            reply = await asyncio.wait_for(off_loop(self._turn, message, time.monotonic() + timeout), timeout + BACKSTOP_S)
+            turn = asyncio.wait_for(off_loop(self._turn, message, time.monotonic() + timeout), timeout + BACKSTOP_S)
+            reply = await self._within_call_limit(turn)
         except TimeoutError:
             self._broken = True
             raise ExternalAgentError(self.timed_out()) from None
@@ -172,6 +191,29 @@ class ExternalAgent(ABC):
             self._broken = True  # the agent is in an unknown state: no session_end, just teardown
             raise
         return AgentTurn(reply)
+
+    async def _within_call_limit(self, turn: Coroutine[Any, Any, str]) -> str:
+        """The turn's reply, unless the agent makes more tool calls in it than ``max_tool_calls`` first: then the turn ends
+        there (the toolbox refuses the calls past the limit and records none of them)."""
+        replied, limited = asyncio.ensure_future(turn), asyncio.ensure_future(self._calls_spent.wait())
+        try:
+            await asyncio.wait((replied, limited), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            limited.cancel()
+            if not replied.done():
+                replied.cancel()  # the limit was reached, or the session is cancelled
+        if self._calls_spent.is_set():
+            if replied.done() and not replied.cancelled():
+                replied.exception()  # the turn ended meanwhile too: its outcome is read (so never reported unread), then set aside
+            raise ExternalAgentError(f"the agent made more than {self.settings.max_tool_calls} tool calls in one turn (max_tool_calls)")
+        return replied.result()
+
+    def _limit_calls(self, tools: ToolBox) -> None:
+        """Bound the session's tool calls per turn by ``max_tool_calls``; the first call past it sets :attr:`_calls_spent`."""
+        loop, spent = asyncio.get_running_loop(), asyncio.Event()
+        self._calls_spent = spent
+        tools.max_calls_per_turn = self.settings.max_tool_calls
+        tools.on_call_limit = functools.partial(loop.call_soon_threadsafe, spent.set)
 
     async def end_session(self) -> None:
         try:

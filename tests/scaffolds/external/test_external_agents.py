@@ -34,6 +34,7 @@ from proactive_bench.scaffolds.external import (
     ExternalSettings,
     McpEndpoint,
 )
+from proactive_bench.store import Store, ToolCallRow
 from tests.helpers.admitted import admit_unchanged
 from tests.helpers.cli import PBENCH, run_cli
 from tests.helpers.paths import DATA, HELPERS, MINI, REPO
@@ -160,6 +161,33 @@ def test_a_flooding_agent_costs_pbench_no_more_than_its_line_limit(tmp_path: Pat
     assert flooded - quiet < 64 * 1024, f"pbench grew by {(flooded - quiet) // 1024} MiB reading the flood"
 
 
+def stored_calls(db: Path, run_id: str) -> list[tuple[int, str, bool]]:
+    """The run's stored tool calls: turn, tool and whether it succeeded."""
+    store = Store(db)
+    return [(r.turn, r.tool_name, r.ok) for sr in store.session_runs(run_id) for r in store.rows(ToolCallRow, sr.id)]
+
+
+def test_an_agent_calling_tools_without_end_is_stopped_at_its_turn_s_limit_and_only_the_calls_within_it_are_stored(
+    tmp_path: Path,
+) -> None:
+    began = time.monotonic()
+    result = play(tmp_path, cmd("busy"), "--sessions", "a1", "--agent-option", "max_tool_calls=5", "--agent-option", "turn_timeout=60")
+    assert time.monotonic() - began < 30  # ended at the limit, not by the turn timeout
+    assert "the agent made more than 5 tool calls in one turn (max_tool_calls)" in one_line_error(result, "a1")
+    assert stored_calls(tmp_path / "r.db", result["run_id"]) == [(1, "list_dir", True)] * 5
+    answers = (result["workspace"] / "calls.txt").read_text().splitlines()
+    assert all(" ok: " in line for line in answers[:5]) and all("tool calls are spent" in line for line in answers[5:]), answers
+    assert not any(alive(pid) for pid in pids(result["workspace"]))
+
+
+def test_an_agent_making_as_many_calls_as_its_limit_allows_in_each_turn_plays_on(tmp_path: Path) -> None:
+    result = play(tmp_path, cmd("busy 4"), "--sessions", "a1", "--agent-option", "max_tool_calls=4")
+    assert statuses(result) == {"a1": ("completed", None)}
+    calls = stored_calls(tmp_path / "r.db", result["run_id"])
+    turns = sorted({turn for turn, _, _ in calls})
+    assert len(turns) > 1 and calls == [(turn, "list_dir", True) for turn in turns for _ in range(4)]  # each turn its own 4
+
+
 def test_an_agent_that_does_not_exit_after_session_end_is_killed_after_its_grace(tmp_path: Path) -> None:
     began = time.monotonic()
     result = play(tmp_path, cmd("linger"), "--sessions", "a3", "--agent-option", "exit_grace=1")
@@ -256,6 +284,9 @@ def test_the_messages_of_an_episode(tmp_path: Path) -> None:
         ("http:ftp://127.0.0.1/agent", [], "expected http:URL with an http:// or https:// URL"),
         ("cmd:true", ["--agent-option", "turn_timeouts=3"], "unknown --agent-option turn_timeouts"),
         ("cmd:true", ["--agent-option", "turn_timeout=soon"], "turn_timeout=soon: expected a positive number of seconds"),
+        ("cmd:true", ["--agent-option", "max_tool_calls=0"], "max_tool_calls=0: expected a whole number above 0"),
+        ("cmd:true", ["--agent-option", "max_tool_calls=2.5"], "max_tool_calls=2.5: expected a whole number above 0"),
+        ("cmd:true", ["--agent-option", "max_tool_calls=" + "9" * 5000], "expected a whole number above 0"),
         (
             "cmd:true",
             ["--agent-option", "env=PBENCH_NOT_SET_ANYWHERE"],
