@@ -29,8 +29,9 @@ from typing import Any
 
 from proactive_bench.dataset import DEFAULT_DATA_ROOT
 from proactive_bench.suites.agentif.copy_check import deliverables
+from proactive_bench.suites.agentif.kinds import CATEGORIES, DOMAINS
 from proactive_bench.suites.agentif.loading import read_task, task_names
-from proactive_bench.suites.agentif.task import CATEGORIES, DOMAINS, AgentIFTask
+from proactive_bench.suites.agentif.task import AgentIFTask
 from proactive_bench.suites.odyssey import SUITE as ODYSSEY, default_token_counter, render_history
 from proactive_bench.suites.trainee import TEMPLATES, compose_scenario, default_names
 from proactive_bench.suites.trainee.model import DOMAINS as TRAINEE_DOMAINS, TaskDraft

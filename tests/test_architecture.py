@@ -90,6 +90,18 @@ DEFERRED = {
         "proactive_bench.cli.mcp_exec",
     ): "the session's world and the MCP SDK load when `pbench mcp` runs, not for its --help",
     (
+        "proactive_bench.cli.generate",
+        "proactive_bench.cli.generate_exec",
+    ): "the models and the suites' generation code load when a `pbench generate` command runs, not for its --help",
+    (
+        "proactive_bench.cli.audit",
+        "proactive_bench.cli.audit_exec",
+    ): "the review code, the results store and the model clients load when a `pbench audit` command runs, not for its --help",
+    (
+        "proactive_bench.cli.play",
+        "proactive_bench.cli.play_exec",
+    ): "the run stack and the terminal participants load when `pbench play` runs, not for its --help",
+    (
         "proactive_bench.reporting.trainee",
         "proactive_bench.suites.trainee",
     ): "the trainee suite (and odyssey's checkers) load only to report a trainee run",

@@ -10,12 +10,12 @@
 | `view.py` | `view`: a local web app over a results database (read-only) |
 | `validate.py` | `validate` (a report of unchanged files and pbench comes from the user's cache) |
 | `dataset.py` | `schema`, `tools` |
-| `audit.py` | `audit export/import/model/show` |
+| `audit.py` | `audit export/import/model/show` (their options; `audit_exec.py` their work) |
 | `imports.py` | `import <suite>`: every importer in `importers.IMPORTERS` |
-| `generate.py` | `generate odyssey`: a task's dialogue history; `generate odyssey-neo`: a new task and its history from an environment; `generate agentif`: a new task from a seed's workflow and a local corpus; both from a generator and a verifier model |
+| `generate.py` | `generate odyssey`: a task's dialogue history; `generate odyssey-neo`: a new task and its history from an environment; `generate agentif`: a new task from a seed's workflow and a local corpus; both from a generator and a verifier model (their options; `generate_exec.py` their work) |
 | `cleanup.py` | `gc` |
 | `db.py` | `db serve/stop/info/upgrade`: a local PostgreSQL server to try, a results database's revision and counts |
-| `play.py` | `play`: a person at the terminal in the agent's seat or the user's (`--as user`: their labels stored beside the simulator's) |
+| `play.py` | `play`: a person at the terminal in the agent's seat or the user's (`--as user`: their labels stored beside the simulator's; its options, `play_exec.py` its work) |
 | `mcp_serve.py` | `mcp`: one session's world over MCP on its own (http on 127.0.0.1 with a token, or stdio) |
 
 `lazy.py` holds the group that imports a command's module only when that

@@ -1,36 +1,17 @@
-"""``pbench audit``: checklist grades and intent statuses exported for auditors, their verdicts stored, disagreement shown."""
+"""``pbench audit``: checklist grades and intent statuses exported for auditors, their verdicts stored, disagreement shown.
+
+This module holds the commands' options, all ``--help`` needs; their work (``audit_exec.py``: the review code, the
+results store, the model clients) loads when one runs.
+"""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from proactive_bench.campaign import run_fast
-from proactive_bench.cli.common import (
-    DEFAULT_DB,
-    DbOpt,
-    IdArg,
-    err_console,
-    fail,
-    open_store,
-    out_console,
-    runs_of,
-)
-from proactive_bench.episode import ResumeError
-from proactive_bench.llm import ModelSpecError
-from proactive_bench.logs import configure_logging
-from proactive_bench.reporting import audit_table
-from proactive_bench.review import (
-    AuditFileError,
-    audit_rows,
-    disagreement,
-    import_audit_file,
-    model_audit,
-    write_audit_file,
-)
+from proactive_bench.cli.common import DEFAULT_DB, DbOpt, IdArg
 
 audit_app = typer.Typer(help="Audits of checklist grades and intent statuses (the disagreement rates of table 6).", no_args_is_help=True)
 
@@ -47,13 +28,9 @@ def audit_export(
     db: DbOpt = DEFAULT_DB,
 ) -> None:
     """Write rubric grades and intent statuses to a CSV for auditors to fill in (column 'audited')."""
-    store = open_store(db)
-    rows = audit_rows(store, runs_of(store, ident, db), sample, seed)
-    try:
-        write_audit_file(rows, out)
-    except OSError as exc:
-        raise fail(f"cannot write {out}: {exc.strerror}") from None
-    err_console.print(f"{len(rows)} judgment(s) to audit: {out}", highlight=False)
+    from proactive_bench.cli.audit_exec import export_audit  # the review code and the store load when it runs
+
+    export_audit(ident, out, sample, seed, db)
 
 
 @audit_app.command("import")
@@ -63,12 +40,9 @@ def audit_import(
     db: DbOpt = DEFAULT_DB,
 ) -> None:
     """Store the verdicts of a filled audit CSV (blank rows are skipped; nothing is stored if a row is bad)."""
-    store = open_store(db)
-    try:
-        count = import_audit_file(store, path, source)
-    except AuditFileError as exc:
-        raise fail(str(exc)) from None
-    err_console.print(f"{count} verdict(s) stored from {source}", highlight=False)
+    from proactive_bench.cli.audit_exec import import_audit  # the review code and the store load when it runs
+
+    import_audit(path, source, db)
 
 
 @audit_app.command("model")
@@ -79,13 +53,9 @@ def audit_model(
     db: DbOpt = DEFAULT_DB,
 ) -> None:
     """Have another model judge the rubric items and intent statuses again (source model:NAME)."""
-    configure_logging()
-    store = open_store(db)
-    try:
-        count = run_fast(model_audit(store, runs_of(store, ident, db), model, base_url))
-    except (ModelSpecError, ResumeError) as exc:
-        raise fail(str(exc)) from None
-    err_console.print(f"{count} verdict(s) stored from model:{model}", highlight=False)
+    from proactive_bench.cli.audit_exec import audit_by_model  # the review code, the store and the model clients load when it runs
+
+    audit_by_model(ident, model, base_url, db)
 
 
 @audit_app.command("show")
@@ -95,9 +65,6 @@ def audit_show(
     as_json: Annotated[bool, typer.Option("--json", help="Print the rates as JSON: one object per audit source.")] = False,
 ) -> None:
     """Disagreement rates (table 6): human sources by majority vote per judgment (ties counted), each model source apart."""
-    store = open_store(db)
-    rows = disagreement(store, runs_of(store, ident, db))
-    if as_json:
-        typer.echo(json.dumps([row.as_dict() for row in rows], indent=2))
-        return
-    out_console.print(audit_table(rows) if rows else "no audits recorded for these runs")
+    from proactive_bench.cli.audit_exec import show_audit  # the review code and the store load when it runs
+
+    show_audit(ident, db, as_json)

@@ -5,7 +5,7 @@
 OdysseyBench-style suite (history-grounded office workflows), ``agentif/``
 the AgentIF-OneDay-style suite (everyday tasks with bonus/penalty rubrics),
 registered by name; ``task_files`` reads the task folders both use;
-``generation_rounds`` runs the generator-verifier rounds of ``pbench generate``. The
+``generation_rounds`` runs the generator-verifier rounds of ``pbench generate`` (``generation_limits``: how many). The
 AgentIF scoring names are exported here for the layers above (reporting,
 validation, review). Each name loads on first use (``proactive_bench/exports.py``): reading ``SUITES`` or a
 settings model loads ``base`` only, and a built-in suite loads when ``SUITES`` is first asked for it. See README.md here.
@@ -35,28 +35,29 @@ _EXPORTS = Exports(
             "suite_settings_model",
             "suite_settings_problem",
         ),
+        "generation_limits": ("AGENTIF_MAX_ROUNDS", "ODYSSEY_MAX_ROUNDS"),
         "personas": ("PersonasSuite",),
         "agentif.scoring": ("ItemOutcome", "TaskScore", "score_task"),
         "agentif.task": ("AgentIFTask",),
     },
     renamed={
         "GenerationOutcome": "generation_rounds:Outcome",
-        "AGENTIF_CATEGORIES": "agentif.task:CATEGORIES",
-        "AGENTIF_DOMAINS": "agentif.task:DOMAINS",
-        "AGENTIF_ITEM_CATEGORIES": "agentif.task:ITEM_CATEGORIES",
+        "AGENTIF_CATEGORIES": "agentif.kinds:CATEGORIES",
+        "AGENTIF_DOMAINS": "agentif.kinds:DOMAINS",
+        "AGENTIF_ITEM_CATEGORIES": "agentif.kinds:ITEM_CATEGORIES",
         "read_agentif_task": "agentif.loading:read_task",
     },
 )
 
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
-    from proactive_bench.suites.agentif.loading import read_task as read_agentif_task
-    from proactive_bench.suites.agentif.scoring import ItemOutcome, TaskScore, score_task
-    from proactive_bench.suites.agentif.task import (
+    from proactive_bench.suites.agentif.kinds import (
         CATEGORIES as AGENTIF_CATEGORIES,
         DOMAINS as AGENTIF_DOMAINS,
         ITEM_CATEGORIES as AGENTIF_ITEM_CATEGORIES,
-        AgentIFTask,
     )
+    from proactive_bench.suites.agentif.loading import read_task as read_agentif_task
+    from proactive_bench.suites.agentif.scoring import ItemOutcome, TaskScore, score_task
+    from proactive_bench.suites.agentif.task import AgentIFTask
     from proactive_bench.suites.base import (
         DEFAULT_SUITE,
         SUITES,
@@ -72,6 +73,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
         suite_settings_model,
         suite_settings_problem,
     )
+    from proactive_bench.suites.generation_limits import AGENTIF_MAX_ROUNDS, ODYSSEY_MAX_ROUNDS
     from proactive_bench.suites.generation_rounds import Outcome as GenerationOutcome
     from proactive_bench.suites.personas import PersonasSuite
 
@@ -79,7 +81,9 @@ __all__ = [
     "AGENTIF_CATEGORIES",
     "AGENTIF_DOMAINS",
     "AGENTIF_ITEM_CATEGORIES",
+    "AGENTIF_MAX_ROUNDS",
     "DEFAULT_SUITE",
+    "ODYSSEY_MAX_ROUNDS",
     "SUITES",
     "SWEPT",
     "AgentIFTask",

@@ -2,6 +2,7 @@
 
 | module | owns |
 | --- | --- |
+| `kinds.py` | the names tasks are sorted by (`CATEGORIES`, `DOMAINS`, `ITEM_CATEGORIES`), plain tuples loading nothing |
 | `task.py` | `AgentIFTask`: the task format (pydantic; in `pbench schema`) |
 | `loading.py` | reads `agentif/<task id>/task.yaml` and converts a task into a one-session episode (rules as hidden intents no question earns, the user's pointers to their source; follow-ups) |
 | `validity.py` | `pbench validate` checks: attachments made by the task's script, rule cues in the source and not in the request, named checkers' arguments, penalty share |
@@ -49,12 +50,12 @@ _EXPORTS = Exports(
             "SUITE",
             "AgentIFSuite",
         ),
-        "task": (
+        "kinds": (
             "CATEGORIES",
             "DOMAINS",
             "ITEM_CATEGORIES",
-            "AgentIFTask",
         ),
+        "task": ("AgentIFTask",),
     },
     renamed={
         "GENERATION_CRITERIA": "generation:CRITERIA",
@@ -75,10 +76,11 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
     )
     from proactive_bench.suites.agentif.generation_corpus import CorpusError, index_corpus
     from proactive_bench.suites.agentif.generation_files import replaceable, write_generation
+    from proactive_bench.suites.agentif.kinds import CATEGORIES, DOMAINS, ITEM_CATEGORIES
     from proactive_bench.suites.agentif.loading import read_task as read_agentif_task
     from proactive_bench.suites.agentif.scoring import ItemOutcome, TaskScore, clamped_score, score_task
     from proactive_bench.suites.agentif.suite import SUITE, AgentIFSuite
-    from proactive_bench.suites.agentif.task import CATEGORIES, DOMAINS, ITEM_CATEGORIES, AgentIFTask
+    from proactive_bench.suites.agentif.task import AgentIFTask
 
 __all__ = [
     "CATEGORIES",

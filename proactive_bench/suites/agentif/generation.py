@@ -39,6 +39,7 @@ from proactive_bench.suites.agentif.generation_corpus import KINDS, CorpusFile, 
 from proactive_bench.suites.agentif.loading import FOLDER
 from proactive_bench.suites.agentif.suite import SUITE
 from proactive_bench.suites.agentif.task import AgentIFTask
+from proactive_bench.suites.generation_limits import AGENTIF_MAX_ROUNDS
 from proactive_bench.suites.generation_rounds import (
     GenerationInputError,
     Outcome as RoundsOutcome,
@@ -53,7 +54,7 @@ PROMPTS = "suites/agentif/prompts"
 EXTRACTION_PROMPT = load_prompt(PROMPTS, "workflow_extraction.v1")
 WRITER_PROMPT = load_prompt(PROMPTS, "task_writer.v1")
 VERIFIER_PROMPT = load_prompt(PROMPTS, "task_verifier.v1")
-MAX_ROUNDS = 3
+MAX_ROUNDS = AGENTIF_MAX_ROUNDS
 CRITERIA = ("workflow_preserved", "grounded", "verifiable", "time_independent", "safe", "rubric_aligned")
 CATEGORY_MEANINGS = {
     "workflow": "open workflow execution: a long explicit multi-step request followed exactly",

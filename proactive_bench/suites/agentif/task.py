@@ -18,10 +18,6 @@ from pydantic import Field, field_validator, model_validator
 from proactive_bench.dataset import ID_PATTERN, Predicate, RegexList, RubricEvidence, check_grader_fields, check_one_action, check_regex
 from proactive_bench.suites.task_files import StrictModel as _Model, TaskUser
 
-CATEGORIES = ("workflow", "latent", "refinement")
-"""Open workflow execution, latent instruction inference, iterative refinement."""
-DOMAINS = ("work", "study", "life")
-ITEM_CATEGORIES = ("content", "form", "execution")
 POLARITIES = ("bonus", "penalty")
 MIN_ITEMS = 3
 MAX_POINTS = 5

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, Field
 
 from proactive_bench.llm import StructuredCaller, load_prompt
+from proactive_bench.suites.generation_limits import ODYSSEY_MAX_ROUNDS
 from proactive_bench.suites.generation_rounds import Outcome as RoundsOutcome, RoundSteps, RoundVerdict, run_rounds
 from proactive_bench.suites.odyssey.generation_seed import SeedTask
 from proactive_bench.suites.odyssey.memory_docs import HistoryDay, history_days, render_history
@@ -30,7 +31,7 @@ from proactive_bench.suites.odyssey.task import Day
 PROMPTS = "suites/odyssey/prompts"
 GENERATOR_PROMPT = load_prompt(PROMPTS, "history_generator.v2")
 VERIFIER_PROMPT = load_prompt(PROMPTS, "history_verifier.v2")
-MAX_ROUNDS = 5
+MAX_ROUNDS = ODYSSEY_MAX_ROUNDS
 MIN_DAYS = 5
 MIN_TOKENS, MAX_TOKENS = 1000, 5000
 """The task format's bounds on a history's size, in tokens of the default counter."""

@@ -1,0 +1,227 @@
+"""``pbench generate``'s work: the generator and verifier models, the suites' generation code, the rounds printed.
+
+``generate.py`` holds the commands' options, all ``--help`` needs; this module loads when one of them runs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import typer
+from rich.table import Table
+
+from proactive_bench.campaign import run_fast
+from proactive_bench.cli.common import fail, out_console
+from proactive_bench.cli.guards import check_endpoints
+from proactive_bench.llm import ChatSettings, ChatTransport, LLMCallRecord, ModelSpecError, StructuredCaller, make_chat_model
+from proactive_bench.logs import configure_logging
+from proactive_bench.suites import GenerationOutcome
+from proactive_bench.suites.agentif import (
+    GENERATION_CRITERIA,
+    SUITE as AGENTIF_SUITE,
+    CorpusError,
+    generate_task,
+    index_corpus,
+    load_seed,
+    new_task_id,
+    replaceable,
+    write_generation,
+)
+from proactive_bench.suites.odyssey import (
+    CRITERIA,
+    GenerationInputError,
+    generate_history,
+    generate_neo,
+    load_environment,
+    load_seed_task,
+    report_path,
+    write_neo_outcome,
+    write_outcome,
+)
+from proactive_bench.validation import oracle_problems, run_oracle
+
+T = TypeVar("T")
+
+
+def generate_odyssey(
+    source: Path,
+    model: str,
+    base_url: str | None,
+    verifier_model: str | None,
+    out: Path | None,
+    max_rounds: int,
+    force: bool,
+    as_json: bool,
+) -> None:
+    """``pbench generate odyssey``: a task's dialogue history, written and judged in rounds."""
+    configure_logging(False)
+    try:
+        task = load_seed_task(source)
+    except GenerationInputError as exc:
+        raise fail(str(exc)) from None
+    out = out or Path("generated") / task.id / "task.yaml"
+    existing = [p for p in (out, report_path(out)) if p.exists()]
+    if existing and not force:
+        raise fail(f"--out: {existing[0]} exists; --force replaces it")
+    verifier = verifier_model or model
+    calls: list[LLMCallRecord] = []
+    outcome = _with_models(model, verifier, base_url, calls, lambda writer, judge: generate_history(task, writer, judge, max_rounds))
+    written = write_outcome(out, task, outcome, model, verifier, calls)
+    _print_rounds(outcome, CRITERIA, written, as_json, {})
+    if outcome.status == "rejected":
+        raise fail(f"task {task.id}: not approved after {len(outcome.rounds)} round(s); no task file written (see {written[0]})", 1)
+
+
+def generate_odyssey_neo(
+    source: Path,
+    model: str,
+    base_url: str | None,
+    verifier_model: str | None,
+    out: Path | None,
+    max_rounds: int,
+    force: bool,
+    as_json: bool,
+) -> None:
+    """``pbench generate odyssey-neo``: a new task and its 5-day history from an environment."""
+    configure_logging(False)
+    try:
+        env = load_environment(source)
+    except GenerationInputError as exc:
+        raise fail(str(exc)) from None
+    out = out or Path("generated") / env.id
+    existing = [p for p in (out / "task.yaml", report_path(out / "task.yaml")) if p.exists()]
+    if existing and not force:
+        raise fail(f"--out: {existing[0]} exists; --force replaces it")
+    verifier = verifier_model or model
+    calls: list[LLMCallRecord] = []
+    outcome = _with_models(model, verifier, base_url, calls, lambda writer, judge: generate_neo(source, writer, judge, max_rounds))
+    written = write_neo_outcome(out, source, outcome, model, verifier, calls)
+    if outcome.dialogue is not None:
+        _print_rounds(outcome.dialogue, CRITERIA, written, as_json, {"environment": env.id})
+    if outcome.status != "approved":
+        raise fail(f"environment {env.id}: {outcome.error or 'not approved'}; no task written (see {written[-1]})", 1)
+
+
+def generate_agentif(
+    source: Path,
+    model: str,
+    base_url: str | None,
+    verifier_model: str | None,
+    corpus: Path,
+    category: str | None,
+    domain: str | None,
+    out: Path | None,
+    max_rounds: int,
+    oracle: bool,
+    force: bool,
+    as_json: bool,
+) -> None:
+    """``pbench generate agentif``: a new task from a seed's workflow and a local corpus (``category``/``domain``
+    None: the seed's)."""
+    configure_logging(False)
+    try:
+        seed = load_seed(source)
+        files = index_corpus(corpus, exclude=seed.folder)
+    except (GenerationInputError, CorpusError) as exc:
+        raise fail(str(exc)) from None
+    chosen_category, chosen_domain = (category or seed.task.category), (domain or seed.task.domain)
+    out = out or Path("generated") / "agentif" / new_task_id(seed.task.id, chosen_category, chosen_domain)
+    refusal = replaceable(out)
+    if refusal:
+        raise fail(refusal)
+    if out.exists() and not force:
+        raise fail(f"--out: {out} exists; --force replaces it")
+    verifier = verifier_model or model
+    calls: list[LLMCallRecord] = []
+    generation = _with_models(
+        model,
+        verifier,
+        base_url,
+        calls,
+        lambda writer, judge: generate_task(
+            seed,
+            files,
+            chosen_category,
+            chosen_domain,
+            writer,
+            judge,
+            max_rounds,
+            _oracle_problems if oracle else None,
+        ),
+    )
+    written = write_generation(out, generation, seed, corpus, model, verifier, calls)
+    outcome = generation.outcome
+    _print_rounds(outcome, GENERATION_CRITERIA, written, as_json, {"task": generation.task_id})
+    if outcome.status == "rejected":
+        raise fail(f"task {generation.task_id}: not approved after {len(outcome.rounds)} round(s); no task written (see {written[-1]})", 1)
+
+
+def _oracle_problems(root: Path, task_id: str) -> list[str]:
+    """What ``pbench validate --oracle`` finds in a candidate task under ``root``: the baselines that miss their bars
+    (one line each); an oracle run that crashes is a problem of the round, not of the command."""
+    loaded, problems = AGENTIF_SUITE.checked(root.resolve(), task_id)
+    if loaded is None:
+        return [f"{p.field}: {p.reason}" for p in problems] or [f"{task_id}: does not load"]
+    try:
+        outcomes = run_oracle(loaded, root)
+    except Exception as exc:  # a generated task may break a baseline in any way; the round fails, named
+        return [f"oracle: could not run the baselines: {type(exc).__name__}: {exc}"]
+    return [f"{p.field}: {p.reason}" for p in oracle_problems(outcomes)]
+
+
+def _with_models(
+    model: str,
+    verifier: str,
+    base_url: str | None,
+    calls: list[LLMCallRecord],
+    work: Callable[[StructuredCaller, StructuredCaller], Awaitable[T]],
+) -> T:
+    """``work(generator, verifier)`` run with the two models' structured callers, every call recorded in ``calls``."""
+    if base_url:
+        check_endpoints({base_url: ["generator", "verifier"]})
+
+    async def run() -> T:
+        async with ChatTransport() as transport:
+            settings = ChatSettings(base_url=base_url, transport=transport)
+            writer = StructuredCaller(make_chat_model(model, settings), model, "agent", calls.append)
+            judge = StructuredCaller(make_chat_model(verifier, settings), verifier, "judge", calls.append)
+            return await work(writer, judge)
+
+    try:
+        return run_fast(run())
+    except ModelSpecError as exc:
+        raise fail(str(exc)) from None
+
+
+def _print_rounds(
+    outcome: GenerationOutcome[Any, Any], criteria: tuple[str, ...], written: list[Path], as_json: bool, head: dict[str, Any]
+) -> None:
+    """The rounds as a table (or JSON) and the files written; a failed generation ends with its one-line error."""
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    **head,
+                    "status": outcome.status,
+                    "written": [str(p) for p in written],
+                    "error": outcome.error,
+                    "rounds": [
+                        {"round": r.number, "passed": r.passed, "problems": r.problems, "verdict": r.verdict.model_dump()}
+                        for r in outcome.rounds
+                    ],
+                },
+                indent=2,
+            )
+        )
+    else:
+        table = Table("round", *criteria, "checks", "passed", title=f"generation: {outcome.status}")
+        for r in outcome.rounds:
+            marks = ["yes" if getattr(r.verdict, name) else "no" for name in criteria]
+            table.add_row(str(r.number), *marks, "; ".join(r.problems) or "ok", "yes" if r.passed else "no")
+        out_console.print(table)
+        out_console.print(f"wrote {', '.join(str(p) for p in written)}", highlight=False)
+    if outcome.status == "failed":
+        raise fail(outcome.error or "generation failed", 1)
