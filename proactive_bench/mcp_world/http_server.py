@@ -39,6 +39,9 @@ DRAIN_POLL_S = 0.002
 looks every 0.1 s: a world stops once per session, and the session waits for it)."""
 GRACE_S = 1.0
 """How long a stopping server lets a request still running finish before it is cancelled."""
+MAX_CLIENT_SESSIONS = 32
+"""MCP sessions a world keeps open at once (the SDK's default is 10,000, about 38 KB each): an agent that opens a session
+per call and never ends them gets 503 from then on, instead of growing pbench's memory by ~380 MB per session."""
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -271,7 +274,7 @@ class McpWorld:
         """The server's thread: build the server (the SDK's app over the toolbox's calls) and run it until stopped."""
         try:
             app = tool_server(ToolCalls(self.toolbox, loop), self._name).streamable_http_app(
-                streamable_http_path=MCP_PATH, json_response=True, host=LOOPBACK
+                streamable_http_path=MCP_PATH, json_response=True, host=LOOPBACK, max_sessions=MAX_CLIENT_SESSIONS
             )
             self._guard = BearerGuard(app, self.token)
             config = uvicorn.Config(

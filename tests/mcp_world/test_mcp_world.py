@@ -33,7 +33,7 @@ from proactive_bench.dataset import (
 )
 from proactive_bench.env import ToolBox, ToolRecord
 from proactive_bench.episode import session_toolbox
-from proactive_bench.mcp_world import LOOPBACK, BearerGuard, McpWorld, WorldStartError
+from proactive_bench.mcp_world import LOOPBACK, MAX_CLIENT_SESSIONS, BearerGuard, McpWorld, WorldStartError
 from proactive_bench.store import Store, ToolCallRow
 from tests.helpers.cli import run_cli, run_episode_json
 from tests.helpers.loop_gates import ServerGates
@@ -551,3 +551,30 @@ async def test_a_call_outlasting_the_stop_s_grace_is_cancelled_with_one_warning_
         assert asyncio.get_running_loop().time() - began < 5
         call.cancel()
     assert [r.getMessage() for r in caplog.records if r.exc_info] == []
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "leaky", "version": "1"}},
+}
+
+
+async def test_an_agent_that_never_ends_its_mcp_sessions_is_refused_new_ones_past_the_cap(
+    pharmacist: LoadedEpisode, session: Session, tmp_path: Path
+) -> None:
+    """An agent opening a session per call and never ending it (~38 KB of pbench's memory each, 10,000 by the SDK's
+    default) gets 503 once MAX_CLIENT_SESSIONS are open; the open ones still answer, and one ended makes room."""
+    toolbox = world_toolbox(pharmacist, session, tmp_path / "ws")
+    async with McpWorld(toolbox) as world, httpx2.AsyncClient() as http:
+        headers = world.headers | {"Accept": "application/json, text/event-stream"}
+        opened = [await http.post(world.url, json=INITIALIZE, headers=headers) for _ in range(MAX_CLIENT_SESSIONS)]
+        assert {r.status_code for r in opened} == {200}
+        refused = await http.post(world.url, json=INITIALIZE, headers=headers)
+        assert refused.status_code == 503 and "Too many open sessions" in refused.text
+        first = headers | {"mcp-session-id": opened[0].headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
+        listed = await http.post(world.url, json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, headers=first)
+        assert listed.status_code == 200 and "list_dir" in listed.text
+        assert (await http.delete(world.url, headers=first)).status_code == 200
+        assert (await http.post(world.url, json=INITIALIZE, headers=headers)).status_code == 200
