@@ -6,7 +6,10 @@ episodes' commands running at the same moment. So each command holds a uid of
 SANDBOX_UIDS that no other command holds (a ``flock`` on a file per uid, which
 the kernel drops when its holder exits, so a killed process leaves no stale
 claim) and that runs no process (so nothing left over from an earlier command
-can reach the workspace it is handed).
+can reach the workspace it is handed). When the command ends, every process of
+its uid is killed before the uid is released, so none outlives the call, not even
+one that left the command's session (``setsid``, ``nohup``) where no PID namespace
+would have ended it.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import fcntl
 import os
 import pwd
 import stat
+import subprocess
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -49,7 +53,28 @@ def claimed_uid(prefer: int) -> Iterator[int]:
     try:
         yield uid
     finally:
-        os.close(fd)
+        try:
+            end_processes(uid)
+        finally:
+            os.close(fd)
+
+
+def end_processes(uid: int) -> None:
+    """SIGKILL every process ``uid`` runs: ``kill -KILL -1`` run as ``uid``, so the kernel signals them all at once and
+    none can fork past it (the uid must be a sandbox uid: for any other it would kill what that user runs)."""
+    if uid not in SANDBOX_UIDS:
+        raise ValueError(f"uid {uid} is not a sandbox uid")
+    subprocess.run(
+        ["sh", "-c", "kill -KILL -1"],
+        user=uid,
+        group=uid,
+        extra_groups=[],
+        env={"PATH": "/usr/bin:/bin"},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+    )
 
 
 def _claim(prefer: int) -> tuple[int, int] | None:

@@ -103,6 +103,37 @@ def test_a_uid_that_still_runs_a_process_is_not_claimed() -> None:
         leftover.wait()
 
 
+def running(marker: str) -> list[int]:
+    """Host pids whose command line contains ``marker``."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if marker.encode() in cmdline.read_bytes().replace(b"\0", b" "):
+                found.append(int(cmdline.parent.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_no_process_of_a_command_outlives_its_call(two_boxes: tuple[ToolBox, ToolBox]) -> None:
+    """Not even one that left the command's session (setsid, nohup): in the plain fallback no PID namespace ends it, the
+    uid's every process is killed before the uid is released (before, it kept running, and kept its uid busy)."""
+    box, _ = two_boxes
+    result = box.call(
+        "shell_exec", {"command": "setsid sleep 77.3 </dev/null >/dev/null 2>&1 & nohup sleep 77.4 >/dev/null 2>&1 & echo left"}
+    )
+    assert result.result["response"]["output"] == "left\n"
+    deadline = time.monotonic() + 5
+    while (running("sleep 77.3") or running("sleep 77.4")) and time.monotonic() < deadline:
+        time.sleep(0.02)  # SIGKILL is delivered at once; a killed process leaves /proc when its parent reaps it
+    assert running("sleep 77.3") == running("sleep 77.4") == []
+
+
+def test_ending_a_uid_s_processes_refuses_any_uid_outside_the_pool() -> None:
+    with pytest.raises(ValueError, match="not a sandbox uid"):
+        sandbox_uids.end_processes(os.getuid())
+
+
 def test_a_lock_folder_others_can_write_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "locks"
     folder.mkdir(mode=0o777)
