@@ -78,15 +78,19 @@ def test_a_fork_flood_does_not_starve_a_command_running_beside_it(two_boxes: tup
     assert int((flooding.env.workspace.root / "full").read_text()) <= shell.EXTRA_PROCESSES
 
 
-def test_concurrent_commands_hold_different_uids_and_a_workspace_keeps_its_own(tmp_path: Path) -> None:
+def test_concurrent_commands_hold_different_uids_and_a_workspace_keeps_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a pool of uids of its own: another test process's command, claiming the first free uid of the usual pool, could
+    take the workspace's uid between its two calls (it is free then), and the workspace would rightly change hands."""
+    pool = range(SANDBOX_UIDS.stop + 64, SANDBOX_UIDS.stop + 72)
+    monkeypatch.setattr(sandbox_uids, "SANDBOX_UIDS", pool)
     with claimed_uid(prefer=0) as first, claimed_uid(prefer=first) as second:
-        assert first in SANDBOX_UIDS and second in SANDBOX_UIDS and second != first
+        assert first in pool and second in pool and second != first
     with claimed_uid(prefer=second) as again:
         assert again == second  # a workspace the last command owned is not handed over anew
     box = ToolBox(ToolEnv(Workspace(tmp_path), Memory()), resolve_tool_names(["shell", "workspace"]))
     box.call("shell_exec", {"command": "touch made.txt"})
     owner = (tmp_path / "made.txt").stat().st_uid
-    assert owner in SANDBOX_UIDS and tmp_path.stat().st_uid == owner
+    assert owner in pool and tmp_path.stat().st_uid == owner
     box.call("shell_exec", {"command": "touch again.txt"})
     assert (tmp_path / "again.txt").stat().st_uid == owner
 
