@@ -42,9 +42,9 @@ def odyssey(
     as_json: JsonOpt = False,
 ) -> None:
     """Write a >= 5-day dialogue history carrying every detail of an atomic task (generator-verifier loop, HomerAgents-style)."""
-    from proactive_bench.cli.generate_exec import generate_odyssey  # the models and generation code load when it runs
+    from proactive_bench.cli.generate_exec import GenerationRequest, generate_odyssey  # the models and generation code load when it runs
 
-    generate_odyssey(source, model, base_url, verifier_model, out, max_rounds, force, as_json)
+    generate_odyssey(GenerationRequest(source, model, verifier_model, base_url, out, max_rounds, force, as_json))
 
 
 @generate_app.command("odyssey-neo")
@@ -60,9 +60,12 @@ def odyssey_neo(
 ) -> None:
     """A new task and its 5-day history from an environment (HomerAgents-Neo: plan, surf the apps, write the task,
     write the days, verifier rounds), for review."""
-    from proactive_bench.cli.generate_exec import generate_odyssey_neo  # the models and generation code load when it runs
+    from proactive_bench.cli.generate_exec import (
+        GenerationRequest,
+        generate_odyssey_neo,
+    )  # the models and generation code load when it runs
 
-    generate_odyssey_neo(source, model, base_url, verifier_model, out, max_rounds, force, as_json)
+    generate_odyssey_neo(GenerationRequest(source, model, verifier_model, base_url, out, max_rounds, force, as_json))
 
 
 @generate_app.command("agentif")
@@ -86,19 +89,12 @@ def agentif(
 ) -> None:
     """A new AgentIF task with the seed's workflow, attachments from a local corpus and a bonus/penalty rubric (the paper's
     synthesis pipeline), for review; `pbench validate --data generated` checks it."""
-    from proactive_bench.cli.generate_exec import generate_agentif  # the models and generation code load when it runs
+    from proactive_bench.cli.generate_exec import GenerationRequest, generate_agentif  # the models and generation code load when it runs
 
     generate_agentif(
-        source,
-        model,
-        base_url,
-        verifier_model,
+        GenerationRequest(source, model, verifier_model, base_url, out, max_rounds, force, as_json),
         corpus,
         category.value if category else None,
         domain.value if domain else None,
-        out,
-        max_rounds,
         oracle,
-        force,
-        as_json,
     )

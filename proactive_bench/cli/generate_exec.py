@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -46,100 +47,84 @@ from proactive_bench.validation import oracle_problems, run_oracle
 T = TypeVar("T")
 
 
-def generate_odyssey(
-    source: Path,
-    model: str,
-    base_url: str | None,
-    verifier_model: str | None,
-    out: Path | None,
-    max_rounds: int,
-    force: bool,
-    as_json: bool,
-) -> None:
+@dataclass(frozen=True)
+class GenerationRequest:
+    """What every ``pbench generate`` command is given: its source, the generator and verifier models and their
+    endpoint, where to write (None: the command's default), how many rounds, and how to report."""
+
+    source: Path
+    model: str
+    verifier_model: str | None
+    base_url: str | None
+    out: Path | None
+    max_rounds: int
+    force: bool
+    as_json: bool
+
+    @property
+    def verifier(self) -> str:
+        return self.verifier_model or self.model
+
+    def refuse_existing(self, paths: list[Path]) -> None:
+        """A one-line failure when one of ``paths`` exists and ``--force`` was not given."""
+        existing = [p for p in paths if p.exists()]
+        if existing and not self.force:
+            raise fail(f"--out: {existing[0]} exists; --force replaces it")
+
+
+def generate_odyssey(request: GenerationRequest) -> None:
     """``pbench generate odyssey``: a task's dialogue history, written and judged in rounds."""
     configure_logging(False)
     try:
-        task = load_seed_task(source)
+        task = load_seed_task(request.source)
     except GenerationInputError as exc:
         raise fail(str(exc)) from None
-    out = out or Path("generated") / task.id / "task.yaml"
-    existing = [p for p in (out, report_path(out)) if p.exists()]
-    if existing and not force:
-        raise fail(f"--out: {existing[0]} exists; --force replaces it")
-    verifier = verifier_model or model
+    out = request.out or Path("generated") / task.id / "task.yaml"
+    request.refuse_existing([out, report_path(out)])
     calls: list[LLMCallRecord] = []
-    outcome = _with_models(model, verifier, base_url, calls, lambda writer, judge: generate_history(task, writer, judge, max_rounds))
-    written = write_outcome(out, task, outcome, model, verifier, calls)
-    _print_rounds(outcome, CRITERIA, written, as_json, {})
+    outcome = _with_models(request, calls, lambda writer, judge: generate_history(task, writer, judge, request.max_rounds))
+    written = write_outcome(out, task, outcome, request.model, request.verifier, calls)
+    _print_rounds(outcome, CRITERIA, written, request.as_json, {})
     if outcome.status == "rejected":
         raise fail(f"task {task.id}: not approved after {len(outcome.rounds)} round(s); no task file written (see {written[0]})", 1)
 
 
-def generate_odyssey_neo(
-    source: Path,
-    model: str,
-    base_url: str | None,
-    verifier_model: str | None,
-    out: Path | None,
-    max_rounds: int,
-    force: bool,
-    as_json: bool,
-) -> None:
+def generate_odyssey_neo(request: GenerationRequest) -> None:
     """``pbench generate odyssey-neo``: a new task and its 5-day history from an environment."""
     configure_logging(False)
     try:
-        env = load_environment(source)
+        env = load_environment(request.source)
     except GenerationInputError as exc:
         raise fail(str(exc)) from None
-    out = out or Path("generated") / env.id
-    existing = [p for p in (out / "task.yaml", report_path(out / "task.yaml")) if p.exists()]
-    if existing and not force:
-        raise fail(f"--out: {existing[0]} exists; --force replaces it")
-    verifier = verifier_model or model
+    out = request.out or Path("generated") / env.id
+    request.refuse_existing([out / "task.yaml", report_path(out / "task.yaml")])
     calls: list[LLMCallRecord] = []
-    outcome = _with_models(model, verifier, base_url, calls, lambda writer, judge: generate_neo(source, writer, judge, max_rounds))
-    written = write_neo_outcome(out, source, outcome, model, verifier, calls)
+    outcome = _with_models(request, calls, lambda writer, judge: generate_neo(request.source, writer, judge, request.max_rounds))
+    written = write_neo_outcome(out, request.source, outcome, request.model, request.verifier, calls)
     if outcome.dialogue is not None:
-        _print_rounds(outcome.dialogue, CRITERIA, written, as_json, {"environment": env.id})
+        _print_rounds(outcome.dialogue, CRITERIA, written, request.as_json, {"environment": env.id})
     if outcome.status != "approved":
         raise fail(f"environment {env.id}: {outcome.error or 'not approved'}; no task written (see {written[-1]})", 1)
 
 
-def generate_agentif(
-    source: Path,
-    model: str,
-    base_url: str | None,
-    verifier_model: str | None,
-    corpus: Path,
-    category: str | None,
-    domain: str | None,
-    out: Path | None,
-    max_rounds: int,
-    oracle: bool,
-    force: bool,
-    as_json: bool,
-) -> None:
+def generate_agentif(request: GenerationRequest, corpus: Path, category: str | None, domain: str | None, oracle: bool) -> None:
     """``pbench generate agentif``: a new task from a seed's workflow and a local corpus (``category``/``domain``
     None: the seed's)."""
     configure_logging(False)
     try:
-        seed = load_seed(source)
+        seed = load_seed(request.source)
         files = index_corpus(corpus, exclude=seed.folder)
     except (GenerationInputError, CorpusError) as exc:
         raise fail(str(exc)) from None
     chosen_category, chosen_domain = (category or seed.task.category), (domain or seed.task.domain)
-    out = out or Path("generated") / "agentif" / new_task_id(seed.task.id, chosen_category, chosen_domain)
+    out = request.out or Path("generated") / "agentif" / new_task_id(seed.task.id, chosen_category, chosen_domain)
     refusal = replaceable(out)
     if refusal:
         raise fail(refusal)
-    if out.exists() and not force:
-        raise fail(f"--out: {out} exists; --force replaces it")
-    verifier = verifier_model or model
+    request.refuse_existing([out])
     calls: list[LLMCallRecord] = []
     generation = _with_models(
-        model,
-        verifier,
-        base_url,
+        request,
         calls,
         lambda writer, judge: generate_task(
             seed,
@@ -148,13 +133,13 @@ def generate_agentif(
             chosen_domain,
             writer,
             judge,
-            max_rounds,
+            request.max_rounds,
             _oracle_problems if oracle else None,
         ),
     )
-    written = write_generation(out, generation, seed, corpus, model, verifier, calls)
+    written = write_generation(out, generation, seed, corpus, request.model, request.verifier, calls)
     outcome = generation.outcome
-    _print_rounds(outcome, GENERATION_CRITERIA, written, as_json, {"task": generation.task_id})
+    _print_rounds(outcome, GENERATION_CRITERIA, written, request.as_json, {"task": generation.task_id})
     if outcome.status == "rejected":
         raise fail(f"task {generation.task_id}: not approved after {len(outcome.rounds)} round(s); no task written (see {written[-1]})", 1)
 
@@ -173,21 +158,17 @@ def _oracle_problems(root: Path, task_id: str) -> list[str]:
 
 
 def _with_models(
-    model: str,
-    verifier: str,
-    base_url: str | None,
-    calls: list[LLMCallRecord],
-    work: Callable[[StructuredCaller, StructuredCaller], Awaitable[T]],
+    request: GenerationRequest, calls: list[LLMCallRecord], work: Callable[[StructuredCaller, StructuredCaller], Awaitable[T]]
 ) -> T:
-    """``work(generator, verifier)`` run with the two models' structured callers, every call recorded in ``calls``."""
-    if base_url:
-        check_endpoints({base_url: ["generator", "verifier"]})
+    """``work(generator, verifier)`` run with the request's two models' structured callers, every call recorded in ``calls``."""
+    if request.base_url:
+        check_endpoints({request.base_url: ["generator", "verifier"]})
 
     async def run() -> T:
         async with ChatTransport() as transport:
-            settings = ChatSettings(base_url=base_url, transport=transport)
-            writer = StructuredCaller(make_chat_model(model, settings), model, "agent", calls.append)
-            judge = StructuredCaller(make_chat_model(verifier, settings), verifier, "judge", calls.append)
+            settings = ChatSettings(base_url=request.base_url, transport=transport)
+            writer = StructuredCaller(make_chat_model(request.model, settings), request.model, "agent", calls.append)
+            judge = StructuredCaller(make_chat_model(request.verifier, settings), request.verifier, "judge", calls.append)
             return await work(writer, judge)
 
     try:

@@ -27,6 +27,7 @@ from proactive_bench.env.memory import Memory
 from proactive_bench.env.sandbox_uids import process_owners
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, ToolRecord, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
+from tests.helpers.host_processes import host_processes
 
 SECRET = "TOP-SECRET-4711"
 PLANTED_KEY = "sk-test-PLANTED-123"
@@ -245,18 +246,6 @@ def test_output_flood_is_capped(world: World) -> None:
     result = record.result["response"]
     assert result["timed_out"] and time.monotonic() - started < 5
     assert len(result["output"]) < shell.OUTPUT_LIMIT + 300 and "[output cut:" in result["output"]
-
-
-def host_processes(marker: str) -> list[int]:
-    """Host pids whose command line contains the marker."""
-    pids = []
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            if marker.encode() in cmdline.read_bytes().replace(b"\0", b" "):
-                pids.append(int(cmdline.parent.name))
-        except OSError:
-            continue
-    return pids
 
 
 def mine() -> set[int]:

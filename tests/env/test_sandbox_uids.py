@@ -17,6 +17,7 @@ from proactive_bench.env.memory import Memory
 from proactive_bench.env.sandbox_uids import SANDBOX_UIDS, claimed_uid
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
+from tests.helpers.host_processes import host_processes
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="only a root runner can give commands uids of their own")
 
@@ -107,18 +108,6 @@ def test_a_uid_that_still_runs_a_process_is_not_claimed() -> None:
         leftover.wait()
 
 
-def running(marker: str) -> list[int]:
-    """Host pids whose command line contains ``marker``."""
-    found = []
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            if marker.encode() in cmdline.read_bytes().replace(b"\0", b" "):
-                found.append(int(cmdline.parent.name))
-        except OSError:
-            continue
-    return found
-
-
 def test_no_process_of_a_command_outlives_its_call(two_boxes: tuple[ToolBox, ToolBox]) -> None:
     """Not even one that left the command's session (setsid, nohup): in the plain fallback no PID namespace ends it, the
     uid's every process is killed before the uid is released (before, it kept running, and kept its uid busy)."""
@@ -128,9 +117,9 @@ def test_no_process_of_a_command_outlives_its_call(two_boxes: tuple[ToolBox, Too
     )
     assert result.result["response"]["output"] == "left\n"
     deadline = time.monotonic() + 5
-    while (running("sleep 77.3") or running("sleep 77.4")) and time.monotonic() < deadline:
+    while (host_processes("sleep 77.3") or host_processes("sleep 77.4")) and time.monotonic() < deadline:
         time.sleep(0.02)  # SIGKILL is delivered at once; a killed process leaves /proc when its parent reaps it
-    assert running("sleep 77.3") == running("sleep 77.4") == []
+    assert host_processes("sleep 77.3") == host_processes("sleep 77.4") == []
 
 
 def test_ending_a_uid_s_processes_refuses_any_uid_outside_the_pool() -> None:
