@@ -74,11 +74,7 @@ class GenerationRequest:
 
 def generate_odyssey(request: GenerationRequest) -> None:
     """``pbench generate odyssey``: a task's dialogue history, written and judged in rounds."""
-    configure_logging(False)
-    try:
-        task = load_seed_task(request.source)
-    except GenerationInputError as exc:
-        raise fail(str(exc)) from None
+    task = _read_source(load_seed_task, request.source)
     out = request.out or Path("generated") / task.id / "task.yaml"
     request.refuse_existing([out, report_path(out)])
     calls: list[LLMCallRecord] = []
@@ -91,11 +87,7 @@ def generate_odyssey(request: GenerationRequest) -> None:
 
 def generate_odyssey_neo(request: GenerationRequest) -> None:
     """``pbench generate odyssey-neo``: a new task and its 5-day history from an environment."""
-    configure_logging(False)
-    try:
-        env = load_environment(request.source)
-    except GenerationInputError as exc:
-        raise fail(str(exc)) from None
+    env = _read_source(load_environment, request.source)
     out = request.out or Path("generated") / env.id
     request.refuse_existing([out / "task.yaml", report_path(out / "task.yaml")])
     calls: list[LLMCallRecord] = []
@@ -142,6 +134,15 @@ def generate_agentif(request: GenerationRequest, corpus: Path, category: str | N
     _print_rounds(outcome, GENERATION_CRITERIA, written, request.as_json, {"task": generation.task_id})
     if outcome.status == "rejected":
         raise fail(f"task {generation.task_id}: not approved after {len(outcome.rounds)} round(s); no task written (see {written[-1]})", 1)
+
+
+def _read_source(read: Callable[[Path], T], source: Path) -> T:
+    """The command's ``--from`` read by ``read`` (logging set up first); a bad one is a one-line failure."""
+    configure_logging(False)
+    try:
+        return read(source)
+    except GenerationInputError as exc:
+        raise fail(str(exc)) from None
 
 
 def _oracle_problems(root: Path, task_id: str) -> list[str]:
