@@ -78,9 +78,9 @@ class AgentLimits:
     max_turns: Annotated[
         int | None, typer.Option(min=1, help=f"Agent turns before a session is truncated (default {DEFAULT_MAX_TURNS}).")
     ] = None
-    agent_option: Annotated[list[str] | None, typer.Option(help="KEY=VALUE for the agent, repeatable (react: max_steps, max_retries).")] = (
-        None
-    )
+    agent_option: Annotated[
+        list[str] | None, typer.Option(help="KEY=VALUE for the agent, repeatable (react: max_steps, max_tool_calls, max_retries).")
+    ] = None
     no_probe: Annotated[
         bool, typer.Option("--no-probe", help="Do not probe the model servers' capabilities before the first decision.")
     ] = False

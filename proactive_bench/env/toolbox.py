@@ -340,6 +340,12 @@ class ToolBox:
             self._count_step()
         self._step_open, self._calls_in_step = False, 0
 
+    @property
+    def call_limit_reached(self) -> bool:
+        """Whether this turn has tried a call past :attr:`max_calls_per_turn` (that call and any after it were refused)."""
+        turn, made = self._calls_in_turn
+        return self.max_calls_per_turn is not None and turn == self.turn and made > self.max_calls_per_turn
+
     def _past_call_limit(self, name: str, args: dict[str, Any] | None) -> ToolRecord | None:
         """None while this turn's calls are within :attr:`max_calls_per_turn`; past it, the refusal (unrecorded: an agent
         calling in a loop adds nothing to the session's evidence), and :attr:`on_call_limit` told at the first one."""

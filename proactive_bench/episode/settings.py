@@ -70,7 +70,7 @@ class RunSettings(BaseModel):
     base_url: str | None = Field(default=None, description="The OpenAI-compatible endpoint of every model (--base-url).")
     max_turns: int = Field(default=DEFAULT_MAX_TURNS, ge=1, description="Agent turns before a session is truncated.")
     agent_options: dict[str, str] = Field(
-        default_factory=dict, description="KEY=VALUE settings of the agent (--agent-option; react: max_steps, max_retries)."
+        default_factory=dict, description="KEY=VALUE settings of the agent (--agent-option; react: max_steps, max_tool_calls, max_retries)."
     )
     agent_env: list[str] = Field(
         default_factory=list,

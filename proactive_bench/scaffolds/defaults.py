@@ -1,10 +1,12 @@
-"""The agent of a run that names only a chat model, and the kinds of agent outside pbench's process, in a module
-that loads no agent (stored run settings read it)."""
+"""The agent of a run that names only a chat model, the kinds of agent outside pbench's process and the agents'
+shared defaults, in a module that loads no agent (stored run settings read it)."""
 
 from __future__ import annotations
 
 DEFAULT_AGENT = "react"
 """The agent of a run that names only a chat model (``--model openai:gpt-4o``)."""
+DEFAULT_MAX_TOOL_CALLS = 500
+"""The tool calls one agent turn may make unless ``--agent-option max_tool_calls`` says otherwise (react, external agents)."""
 EXTERNAL_KINDS = ("cmd", "http", "a2a")
 """The ``--agent`` prefixes of agents outside pbench's process (``scaffolds/external``'s ``TRANSPORTS``)."""
 

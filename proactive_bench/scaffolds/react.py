@@ -53,6 +53,7 @@ from proactive_bench.llm import (
     usage_fields,
 )
 from proactive_bench.logs import get_logger
+from proactive_bench.scaffolds.defaults import DEFAULT_MAX_TOOL_CALLS
 from proactive_bench.scaffolds.langchain_tools import openai_tool_schemas
 from proactive_bench.scaffolds.protocol import (
     EVENT_PREFIX,
@@ -163,7 +164,8 @@ def _unbound(runnable: Any) -> tuple[Any, dict[str, Any]]:
 
 
 class ReactAgent:
-    """A ReAct loop: the model calls tools until it answers, at most ``max_steps`` model calls per message."""
+    """A ReAct loop: the model calls tools until it answers, at most ``max_steps`` model calls and ``max_tool_calls`` tool
+    calls per message (a model answering with thousands of calls at once would otherwise have them all run)."""
 
     def __init__(
         self,
@@ -173,11 +175,12 @@ class ReactAgent:
         max_steps: int = DEFAULT_MAX_STEPS,
         context_tokens: int | None = None,
         max_tokens: int | None = None,
+        max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS,
     ) -> None:
         """``context_tokens``: the model's context window, when known (else learnt from a context-length error);
         ``max_tokens``: the answer cap, kept free in the window."""
-        if max_steps < 1:
-            raise ValueError("max_steps must be at least 1")
+        if max_steps < 1 or max_tool_calls < 1:
+            raise ValueError("max_steps and max_tool_calls must be at least 1")
         self.context_tokens = context_tokens
         self.max_tokens = max_tokens
         self.chars_per_token: float = CHARS_PER_TOKEN
@@ -186,6 +189,7 @@ class ReactAgent:
         self.model_name = model_name
         self.recorder = recorder
         self.max_steps = max_steps
+        self.max_tool_calls = max_tool_calls
         self._ctx: SessionContext | None = None
         self._runnable: Any = None
         self._call_kwargs: dict[str, Any] = {}
@@ -200,6 +204,7 @@ class ReactAgent:
 
     def start_session(self, ctx: SessionContext) -> None:
         self._ctx = ctx
+        ctx.tools.max_calls_per_turn = self.max_tool_calls
         specs = tuple(ctx.tools.specs)
         self._tool_names = {spec.name for spec in specs}
         if specs not in self._bound:  # the same tools in most sessions: bound (and their text made) once
@@ -232,8 +237,15 @@ class ReactAgent:
             if not ai.tool_calls and not ai.invalid_tool_calls:
                 return AgentTurn(reply=str(ai.text))
             self._messages.extend(await self._run_tools(ai))
+            if ctx.tools.call_limit_reached:
+                log.warning("react_tool_call_cap", session=ctx.session_id, max_tool_calls=self.max_tool_calls)
+                return self._stopped(f"{self.max_tool_calls} tool calls")
         log.warning("react_step_cap", session=ctx.session_id, max_steps=self.max_steps)
-        reply = f"I stopped after {self.max_steps} steps without finishing this request."
+        return self._stopped(f"{self.max_steps} steps")
+
+    def _stopped(self, spent: str) -> AgentTurn:
+        """The turn's reply when a cap ends it: said as the agent's answer, so the history stays valid for the next message."""
+        reply = f"I stopped after {spent} without finishing this request."
         self._messages.append(AIMessage(reply))
         return AgentTurn(reply=reply)
 
@@ -348,12 +360,13 @@ class ReactAgent:
         )
 
 
-REACT_OPTIONS = ("context_tokens", "max_retries", "max_steps")
+REACT_OPTIONS = ("context_tokens", "max_retries", "max_steps", "max_tool_calls")
 """The ``--agent-option`` keys the ``react`` agent reads."""
 
 
 def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
-    """The ``react`` built-in: ``options.extra`` may set ``max_steps``, ``max_retries`` and ``context_tokens``, nothing else."""
+    """The ``react`` built-in: ``options.extra`` may set ``max_steps``, ``max_tool_calls``, ``max_retries`` and
+    ``context_tokens``, nothing else."""
     unknown = sorted(set(options.extra) - set(REACT_OPTIONS))
     if unknown:
         raise ScaffoldLoadError(
@@ -361,6 +374,7 @@ def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
         )
     max_retries = _int_option(options, "max_retries", DEFAULT_MAX_RETRIES, minimum=0)
     max_steps = _int_option(options, "max_steps", DEFAULT_MAX_STEPS, minimum=1)
+    max_tool_calls = _int_option(options, "max_tool_calls", DEFAULT_MAX_TOOL_CALLS, minimum=1)
     model = make_chat_model(
         options.model,
         ChatSettings(
@@ -382,6 +396,7 @@ def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
         max_steps=max_steps,
         context_tokens=context,
         max_tokens=options.max_tokens,
+        max_tool_calls=max_tool_calls,
     )
 
 
@@ -390,7 +405,7 @@ def _int_option(options: ScaffoldOptions, key: str, default: int, minimum: int) 
     try:
         value = int(raw)
     except (TypeError, ValueError):
-        raise ScaffoldLoadError(f"react option {key}: expected an integer, got {raw!r}") from None
+        raise ScaffoldLoadError(f"react option {key}: expected an integer, got {str(raw)[:40]!r}") from None
     if value < minimum:
         raise ScaffoldLoadError(f"react option {key}: must be at least {minimum}, got {value}")
     return value

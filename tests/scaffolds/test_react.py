@@ -180,6 +180,23 @@ async def test_step_cap_stops_the_loop(server: StubServer, tmp_path: Path) -> No
     assert server.requests[3]["messages"][-2:] == [{"role": "assistant", "content": turn.reply}, {"role": "user", "content": "and now?"}]
 
 
+FLOOD = tool_call_reply([("list_dir", {"path": "."})] * 600)
+"""A model answering with 600 tool calls at once (a strange server, or a model gone wrong)."""
+
+
+@pytest.mark.parametrize("server", [[FLOOD, text_reply("done")]], indirect=True)
+async def test_a_turn_s_tool_calls_are_capped_and_the_rest_refused_unrun(server: StubServer, tmp_path: Path) -> None:
+    rig = make_rig(server, tmp_path, max_tool_calls=50)
+    turn = await rig.agent.respond("list everything")
+    assert turn.reply == "I stopped after 50 tool calls without finishing this request."
+    assert len(server.requests) == 1 and len(rig.toolbox.records) == 50  # one answer; only 50 of its calls ran and were recorded
+    rig.toolbox.turn = 1  # the runner numbers the next turn
+    assert (await rig.agent.respond("and now?")).reply == "done"
+    answered = tool_messages(server.requests[1])
+    assert len(answered) == 600 and sum("tool calls are spent" in text for text in answered) == 550  # every call id answered
+    assert server.requests[1]["messages"][-2:] == [{"role": "assistant", "content": turn.reply}, {"role": "user", "content": "and now?"}]
+
+
 @pytest.mark.parametrize("server", [[text_reply("first answer"), text_reply("second answer")]], indirect=True)
 async def test_history_is_kept_across_messages(server: StubServer, tmp_path: Path) -> None:
     rig = make_rig(server, tmp_path)
@@ -283,7 +300,27 @@ def test_cli_rejects_bad_agent_options(tmp_path: Path) -> None:
             "--agent-option",
             "max_steps=lots",
         )
+        refusals = [
+            run_cli(
+                "episode",
+                "--data",
+                str(MINI),
+                "--persona",
+                "mini",
+                "--model",
+                "openai:x",
+                "--base-url",
+                stub.base_url,
+                "--db",
+                str(tmp_path / "r.db"),
+                "--agent-option",
+                f"max_tool_calls={value}",
+            )
+            for value in ("0", "9" * 5000)
+        ]
     assert result.exit_code == 2 and "max_steps: expected an integer, got 'lots'" in result.output
+    for refused, why in zip(refusals, ("max_tool_calls: must be at least 1, got 0", "max_tool_calls: expected an integer"), strict=True):
+        assert refused.exit_code == 2 and why in refused.output and len(refused.output.strip().splitlines()) == 1, refused.output
     result = run_cli(
         "episode",
         "--data",

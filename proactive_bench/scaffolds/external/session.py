@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Literal, TypeVar, get_args
 from proactive_bench.env import ToolBox
 from proactive_bench.llm import note_request_sent
 from proactive_bench.logs import get_logger
+from proactive_bench.scaffolds.defaults import DEFAULT_MAX_TOOL_CALLS
 from proactive_bench.scaffolds.external.environment import check_passed
 from proactive_bench.scaffolds.external.messages import (
     ExternalAgentError,
@@ -54,7 +55,6 @@ log = get_logger(__name__)
 
 DEFAULT_TURN_TIMEOUT_S = 300.0
 DEFAULT_EXIT_GRACE_S = 5.0
-DEFAULT_MAX_TOOL_CALLS = 500
 BACKSTOP_S = 2.0
 """How long past the turn timeout pbench waits for a transport stuck outside its own deadline (a blocked write)."""
 Lifetime = Literal["session", "episode"]
