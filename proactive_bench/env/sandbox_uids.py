@@ -14,6 +14,7 @@ would have ended it.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import pwd
@@ -32,6 +33,8 @@ LOCK_FOLDER = Path("/tmp/pbench-sandbox-uids")
 """A fixed place, so every pbench process on the machine sees the same claims whatever its TMPDIR."""
 WAIT_S = 30.0
 """How long a command waits for a uid when every one is held, before it fails."""
+REAP_S = 1.0
+"""How long a pbench that is PID 1 waits for a command's killed processes to end, collecting them."""
 
 
 class NoSandboxUid(OSError):
@@ -75,6 +78,21 @@ def end_processes(uid: int) -> None:
         stderr=subprocess.DEVNULL,
         check=False,
     )
+    if os.getpid() == 1:
+        _reap(uid)
+
+
+def _reap(uid: int) -> None:
+    """As PID 1 (a container started without an init), the killed processes that had left their command's session are
+    this process's children: collect them, or each would stay a zombie of ``uid`` and keep the uid busy for good."""
+    deadline = time.monotonic() + REAP_S
+    while left := [pid for pid, owner in process_owners().items() if owner == uid]:
+        for pid in left:
+            with contextlib.suppress(ChildProcessError):  # not ours: a namespace's init collects it
+                os.waitpid(pid, os.WNOHANG)
+        if time.monotonic() > deadline:
+            return  # the claim skips a uid that still runs a process
+        time.sleep(0.005)
 
 
 def _claim(prefer: int) -> tuple[int, int] | None:

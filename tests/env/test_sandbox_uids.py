@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -18,6 +20,7 @@ from proactive_bench.env.sandbox_uids import SANDBOX_UIDS, claimed_uid
 from proactive_bench.env.toolbox import ToolBox, ToolEnv, resolve_tool_names
 from proactive_bench.env.workspace import Workspace
 from tests.helpers.host_processes import host_processes
+from tests.helpers.paths import REPO
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="only a root runner can give commands uids of their own")
 
@@ -120,6 +123,34 @@ def test_no_process_of_a_command_outlives_its_call(two_boxes: tuple[ToolBox, Too
     while (host_processes("sleep 77.3") or host_processes("sleep 77.4")) and time.monotonic() < deadline:
         time.sleep(0.02)  # SIGKILL is delivered at once; a killed process leaves /proc when its parent reaps it
     assert host_processes("sleep 77.3") == host_processes("sleep 77.4") == []
+
+
+AS_PID_ONE = """
+import sys, tempfile, time
+from pathlib import Path
+from proactive_bench.env import Memory, ToolBox, ToolEnv, Workspace, resolve_tool_names, shell
+from proactive_bench.env.sandbox_uids import process_counts
+shell.namespaces_available = lambda: False  # the plain fallback
+with tempfile.TemporaryDirectory() as folder:
+    box = ToolBox(ToolEnv(Workspace(Path(folder)), Memory()), resolve_tool_names(["shell"]))
+    box.call("shell_exec", {"command": "setsid sleep 77.8 </dev/null >/dev/null 2>&1 & echo left"})
+    print(process_counts()[Path(folder).stat().st_uid])
+"""
+
+
+@pytest.mark.skipif(shutil.which("unshare") is None, reason="needs unshare to start a process as PID 1")
+def test_as_pid_one_the_killed_leftovers_are_collected_not_left_as_zombies_keeping_their_uid() -> None:
+    """pbench as PID 1 (a container without an init): a leftover killed at the call's end is pbench's child by then;
+    uncollected, it stays a zombie of the uid, and a uid that runs a process is never claimed again."""
+    ran = subprocess.run(
+        ["unshare", "--pid", "--fork", "--mount-proc", sys.executable, "-c", AS_PID_ONE],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines()[-1] == "0", ran.stdout  # (log lines go to stdout before it)
 
 
 def test_ending_a_uid_s_processes_refuses_any_uid_outside_the_pool() -> None:
