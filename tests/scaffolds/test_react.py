@@ -283,44 +283,20 @@ def test_cli_runs_react_over_http_and_later_sessions_see_earlier_ones(tmp_path: 
     assert a2_system and "Earlier sessions with this user" in a2_system[0] and "summarise notes/batch.csv" in a2_system[0]
 
 
+BAD_REACT_OPTIONS = {
+    "max_steps=lots": "max_steps: expected an integer, got 'lots'",
+    "max_tool_calls=0": "max_tool_calls: must be at least 1, got 0",
+    "max_tool_calls=" + "9" * 5000: "max_tool_calls: expected an integer",
+}
+
+
 def test_cli_rejects_bad_agent_options(tmp_path: Path) -> None:
+    episode = ["episode", "--data", str(MINI), "--persona", "mini", "--model", "openai:x", "--db", str(tmp_path / "r.db")]
     with StubServer(scripted(text_reply("ok"))) as stub:
-        result = run_cli(
-            "episode",
-            "--data",
-            str(MINI),
-            "--persona",
-            "mini",
-            "--model",
-            "openai:x",
-            "--base-url",
-            stub.base_url,
-            "--db",
-            str(tmp_path / "r.db"),
-            "--agent-option",
-            "max_steps=lots",
-        )
-        refusals = [
-            run_cli(
-                "episode",
-                "--data",
-                str(MINI),
-                "--persona",
-                "mini",
-                "--model",
-                "openai:x",
-                "--base-url",
-                stub.base_url,
-                "--db",
-                str(tmp_path / "r.db"),
-                "--agent-option",
-                f"max_tool_calls={value}",
-            )
-            for value in ("0", "9" * 5000)
-        ]
-    assert result.exit_code == 2 and "max_steps: expected an integer, got 'lots'" in result.output
-    for refused, why in zip(refusals, ("max_tool_calls: must be at least 1, got 0", "max_tool_calls: expected an integer"), strict=True):
-        assert refused.exit_code == 2 and why in refused.output and len(refused.output.strip().splitlines()) == 1, refused.output
+        refusals = {bad: run_cli(*episode, "--base-url", stub.base_url, "--agent-option", bad) for bad in BAD_REACT_OPTIONS}
+    for bad, refused in refusals.items():
+        assert refused.exit_code == 2 and BAD_REACT_OPTIONS[bad] in refused.output, refused.output
+        assert len(refused.output.strip().splitlines()) == 1, refused.output
     result = run_cli(
         "episode",
         "--data",
