@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from proactive_bench.dataset import ID_PATTERN, Predicate, RegexList, RubricEvidence, check_grader_fields, check_one_action, check_regex
+from proactive_bench.exports import moved_names
 from proactive_bench.suites.task_files import StrictModel as _Model, TaskUser
 
 POLARITIES = ("bonus", "penalty")
@@ -168,3 +169,6 @@ class AgentIFTask(_Model):
 def _known(field: str, value: str | None, known: set[str], what: str) -> None:
     if value is not None and value not in known:
         raise ValueError(f"{field}: unknown {what} {value!r}")
+
+
+__getattr__ = moved_names(__name__, dict.fromkeys(("CATEGORIES", "DOMAINS", "ITEM_CATEGORIES"), "proactive_bench.suites.agentif"))

@@ -243,3 +243,15 @@ def test_the_oracle_fails_a_task_whose_reference_writes_a_file_nothing_checks(ag
         in result.output
     )
     assert "error: 1 error(s), 0 warning(s)" in result.output  # the task's other written files are each checked
+
+
+@pytest.mark.parametrize("name", ["CATEGORIES", "DOMAINS", "ITEM_CATEGORIES"])
+def test_the_kinds_moved_from_the_task_module_still_resolve_there_with_a_warning(name: str) -> None:
+    import proactive_bench.suites.agentif as agentif
+    import proactive_bench.suites.agentif.task as task_module
+
+    with pytest.warns(DeprecationWarning, match=f"agentif.task.{name} moved: import it from proactive_bench.suites.agentif"):
+        moved = getattr(task_module, name)
+    assert moved == getattr(agentif, name)
+    with pytest.raises(AttributeError):
+        task_module.NO_SUCH_NAME  # noqa: B018
