@@ -24,6 +24,7 @@ LAYERS: dict[str, int] = {
     "after_import": 0,
     "yaml_files": 0,
     "json_text": 0,
+    "content_encoding": 0,
     "registry": 0,
     "exports": 0,
     "terminal": 0,

@@ -21,6 +21,7 @@ WHOLE_PACKAGE = {
     "test_terminal.py",
     "test_yaml_files.py",
     "test_json_text.py",
+    "test_content_encoding.py",
     "test_docs_commands.py",
 }
 """The test modules at the top: the package as a whole and its top-level modules (a subpackage's tests go in its folder)."""

@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 import httptools
 
+from proactive_bench.content_encoding import CappedDecoder, UnknownEncodingError
 from proactive_bench.llm.faults import MalformedBodyError
 
 USER_AGENT = f"Python/{sys.version_info[0]}.{sys.version_info[1]} proactive-bench"
@@ -246,23 +247,20 @@ def _head(target: Target, headers: dict[str, str], length: int) -> bytes:
     return text.encode("latin-1")
 
 
-ZLIB_WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
-"""The content encodings decoded (``zlib``'s window bits for each), as aiohttp's client decoded them."""
-
-
 def _decoded(answer: Answer, url: str, max_bytes: int) -> Answer:
     """``answer`` with a gzip or deflate body decoded (a server may compress though asked not to), at most ``max_bytes`` of
     it: more, a body that does not decode or another encoding is a :class:`MalformedBodyError`."""
-    encoding = next((value.strip().lower() for name, value in answer.headers.items() if name.lower() == "content-encoding"), "identity")
-    if encoding in ("", "identity") or not answer.body:
-        return answer
-    if encoding not in ZLIB_WBITS:
-        raise MalformedBodyError(f"{url} answered in content encoding {encoding!r}, which pbench does not decode")
-    decoder = zlib.decompressobj(ZLIB_WBITS[encoding])
+    encoding = next((value for name, value in answer.headers.items() if name.lower() == "content-encoding"), "")
     try:
-        body = decoder.decompress(answer.body, max_bytes + 1)
+        decoder = CappedDecoder(encoding, max_bytes)
+    except UnknownEncodingError as exc:
+        raise MalformedBodyError(f"{url} answered in content encoding {str(exc)!r}, which pbench does not decode") from None
+    if decoder.encoding == "identity" or not answer.body:
+        return answer
+    try:
+        body = decoder.feed(answer.body)
     except zlib.error as exc:
-        raise MalformedBodyError(f"{url} sent a {encoding} body that does not decode: {exc}") from exc
-    if len(body) > max_bytes or decoder.unconsumed_tail:
-        raise MalformedBodyError(f"{url} sent a {encoding} body over the {max_bytes}-byte cap once decoded; cut there")
+        raise MalformedBodyError(f"{url} sent a {decoder.encoding} body that does not decode: {exc}") from exc
+    if decoder.over:
+        raise MalformedBodyError(f"{url} sent a {decoder.encoding} body over the {max_bytes}-byte cap once decoded; cut there")
     return answer._replace(body=body)

@@ -15,7 +15,8 @@ answer is not read, and a task it leaves open is canceled (``tasks/cancel``), so
 The reply is the text parts of the answer: a message's, or a task's artifacts added since the previous turn, or
 else its status message (an ``input-required`` task's question). A task still ``submitted`` or ``working`` is polled until the turn's deadline. Faults, each a one-line
 :class:`ExternalAgentError`: the card unreachable or invalid, an error answer, a task ending ``failed``,
-``rejected``, ``canceled`` or ``auth-required``, an answer with no text, no answer by the deadline.
+``rejected``, ``canceled`` or ``auth-required``, an answer with no text or over ``MAX_ANSWER_BYTES`` (once decoded:
+pbench asks for no compression), no answer by the deadline.
 pbench sends no credentials and reads none from its environment (``trust_env`` off).
 """
 
@@ -51,6 +52,7 @@ from a2a.types import (
 
 from proactive_bench.json_text import TOO_DEEP
 from proactive_bench.logs import get_logger
+from proactive_bench.scaffolds.external.capped_http import capped_client
 from proactive_bench.scaffolds.external.messages import ExternalAgentError, shown
 from proactive_bench.scaffolds.external.session import ExternalAgent, ExternalSettings, tls_context
 from proactive_bench.scaffolds.external.tool_server import (
@@ -62,6 +64,9 @@ from proactive_bench.scaffolds.protocol import ScaffoldLoadError, SessionContext
 
 log = get_logger(__name__)
 
+MAX_ANSWER_BYTES = 8 << 20
+"""The most an A2A answer (the card, a message, a task with its artifacts and history) may hold once decoded: 8 MiB.
+A longer one, or one that does not end, is cut there and fails the turn, never read until its deadline."""
 POLL_S = 0.2
 """How often, at most, a task still ``submitted`` or ``working`` is asked for again."""
 FIRST_POLL_S = 0.01
@@ -131,7 +136,7 @@ class A2aAgent(ExternalAgent):
             loop.close()
 
     async def _connect(self) -> None:
-        self._http = httpx.AsyncClient(trust_env=False, follow_redirects=False, verify=tls_context())
+        self._http = capped_client(MAX_ANSWER_BYTES, tls_context())
         card_path = None
         base = self.target
         if base.endswith(".json"):

@@ -6,16 +6,19 @@ client serves the run's sessions (its connections kept alive between them) and c
 (:meth:`end_episode`), or at once after a fault. pbench
 sends no credentials and reads none from its environment or ``.netrc`` (``trust_env`` off). Faults, each a
 one-line :class:`ExternalAgentError`: the service unreachable, a status other than 2xx (with the start of its
-body), a body that is not a reply or over ``MAX_LINE_BYTES``, no answer by the deadline.
+body), a body that is not a reply or over ``MAX_LINE_BYTES`` (once decoded: pbench asks for no compression, and decodes
+gzip or deflate within the cap if a service compresses anyway; any other encoding is a fault), no answer by the deadline.
 """
 
 from __future__ import annotations
 
 import time
+import zlib
 from typing import Any
 
 import httpx2
 
+from proactive_bench.content_encoding import CappedDecoder, UnknownEncodingError
 from proactive_bench.scaffolds.external.messages import (
     MAX_LINE_BYTES,
     ExternalAgentError,
@@ -70,10 +73,11 @@ class HttpAgent(ExternalAgent):
             raise ExternalAgentError(self.timed_out())
         body = b""
         try:
-            with self._client.stream("POST", self.target, json=event, timeout=remaining) as response:
-                for chunk in response.iter_bytes():
-                    body += chunk
-                    if len(body) > MAX_LINE_BYTES:
+            with self._client.stream("POST", self.target, json=event, timeout=remaining, headers=IDENTITY) as response:
+                decoder = _decoder(response, event["type"])
+                for chunk in response.iter_raw():  # as sent: a compressed body is decoded here, within the cap
+                    body += _decoded(decoder, chunk, event["type"])
+                    if decoder.over:
                         raise ExternalAgentError(f"the agent's response to {event['type']} is over {MAX_LINE_BYTES} bytes: {shown(body)}")
                     if time.monotonic() > deadline:
                         raise ExternalAgentError(self.timed_out())
@@ -87,3 +91,25 @@ class HttpAgent(ExternalAgent):
         if not 200 <= status < 300:
             raise ExternalAgentError(f"the agent answered {event['type']} with HTTP {status}: {shown(body)}")
         return body
+
+
+IDENTITY = {"Accept-Encoding": "identity"}
+"""pbench asks an agent's service not to compress its answers (one that does anyway is decoded within the cap)."""
+
+
+def _decoder(response: httpx2.Response, event_type: str) -> CappedDecoder:
+    """The decoder of ``response``'s content encoding, capped at ``MAX_LINE_BYTES``; another encoding is a fault."""
+    try:
+        return CappedDecoder(response.headers.get("Content-Encoding", ""), MAX_LINE_BYTES)
+    except UnknownEncodingError as exc:
+        raise ExternalAgentError(
+            f"the agent's response to {event_type} is in content encoding {str(exc)!r}, which pbench does not decode"
+        ) from None
+
+
+def _decoded(decoder: CappedDecoder, chunk: bytes, event_type: str) -> bytes:
+    """``chunk``'s decoded bytes; a body that does not decode is a fault."""
+    try:
+        return decoder.feed(chunk)
+    except zlib.error as exc:
+        raise ExternalAgentError(f"the agent's response to {event_type} is a {decoder.encoding} body that does not decode: {exc}") from None

@@ -9,6 +9,7 @@ import asyncio
 import json
 import threading
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +22,14 @@ from a2a.server.tasks import TaskUpdater
 from google.protobuf.json_format import MessageToDict
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from proactive_bench.scaffolds.external import A2aAgent, ExternalAgentError, ExternalSettings
+from proactive_bench.scaffolds.external.a2a_agent import MAX_ANSWER_BYTES
 from tests.helpers.a2a_server import a2a_app, agent_card, loopback, serve
 from tests.helpers.admitted import admit_unchanged
+from tests.helpers.bodies import gzip_bomb
 from tests.helpers.cli import run_cli
 from tests.helpers.paths import DATA, MINI
 from tests.helpers.reference_replay import assert_replays_reference, example_service, median_round_trip_ms, record_reference
@@ -201,7 +204,8 @@ async def test_the_a2a_client_and_its_thread_end_with_the_episode(tmp_path: Path
 
 
 class Misbehaving:
-    """A card that is fine (or garbage, or nested too deep), then a JSON-RPC endpoint that answers 500, garbage, JSON nested too deep or late."""
+    """A card that is fine (or garbage, or nested too deep), then a JSON-RPC endpoint that answers 500, garbage, JSON nested too
+    deep, late, a gzip body inflating to 64 MiB, or a body without end."""
 
     def __init__(self, fault: str) -> None:
         self.fault = fault
@@ -221,6 +225,10 @@ class Misbehaving:
                 await asyncio.sleep(2)  # past the 1 s turn timeout; the server waits for it on shutdown
             if self.fault == "deep":
                 return Response(b"[" * 100_000, media_type="application/json")
+            if self.fault == "bomb":
+                return Response(gzip_bomb(), headers={"Content-Encoding": "gzip"}, media_type="application/json")
+            if self.fault == "endless":
+                return StreamingResponse(endless(), media_type="application/json")
             return Response(b"<html>not json-rpc</html>", media_type="text/html")
 
         return Starlette(routes=[Route("/.well-known/agent-card.json", card_route), Route("/", rpc, methods=["POST"])])
@@ -231,9 +239,19 @@ A2A_FAULTS = {
     "garbage": "the agent's A2A answer failed: A2AClientError: JSON Decode Error",
     "slow": "no reply within the turn timeout (1 s)",
     "deep": "the agent's A2A answer failed: JSON nested too deep to read",
+    "bomb": f"the agent's A2A answer failed: A2AClientError: Network communication error: an answer over {MAX_ANSWER_BYTES} bytes",
+    "endless": f"the agent's A2A answer failed: A2AClientError: Network communication error: an answer over {MAX_ANSWER_BYTES} bytes",
     "card": "cannot use the agent card of http://127.0.0.1:",
     "deepcard": "JSON nested too deep to read",  # (at the session's start: "agent failed to start the session")
 }
+
+
+async def endless() -> AsyncIterator[bytes]:
+    """A body that never ends: spaces, as fast as the connection takes them."""
+    chunk = b" " * (64 << 10)
+    while True:
+        yield chunk
+        await asyncio.sleep(0)
 
 
 @pytest.mark.parametrize("fault", sorted(A2A_FAULTS))

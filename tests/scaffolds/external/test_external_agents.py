@@ -13,6 +13,8 @@ import subprocess
 import sys
 import threading
 import time
+import tracemalloc
+import zlib
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -28,14 +30,17 @@ from proactive_bench.env import Memory, Workspace
 from proactive_bench.scaffolds import SessionContext
 from proactive_bench.scaffolds.external import (
     KEPT,
+    MAX_LINE_BYTES,
     SESSION_VARIABLES,
     CommandAgent,
     ExternalAgentError,
     ExternalSettings,
+    HttpAgent,
     McpEndpoint,
 )
 from proactive_bench.store import Store, ToolCallRow
 from tests.helpers.admitted import admit_unchanged
+from tests.helpers.bodies import BOMB_INFLATED, gzip_bomb
 from tests.helpers.cli import PBENCH, run_cli
 from tests.helpers.paths import DATA, HELPERS, MINI, REPO
 from tests.helpers.reference_replay import (
@@ -46,6 +51,7 @@ from tests.helpers.reference_replay import (
     median_round_trip_ms,
     record_reference,
 )
+from tests.helpers.session_contexts import mini_context
 
 AGENT = HELPERS / "external_agent.py"
 SESSIONS = ["a1", "a2", "a3"]
@@ -448,7 +454,7 @@ class AgentService(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         event = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.events.append({**event, "path": self.path, "port": self.client_address[1]})
+        self.events.append({**event, "path": self.path, "port": self.client_address[1], "accepts": self.headers["Accept-Encoding"]})
         status, body = 200, b""
         if event["type"] == "user":
             turns = sum(e["type"] == "user" and e["conversation"] == event["conversation"] for e in self.events)
@@ -462,8 +468,12 @@ class AgentService(BaseHTTPRequestHandler):
                 body = b'{"type": ' * 100_000
             elif self.path == "/slow":
                 time.sleep(4)
+            elif self.path in ("/gzip", "/gzip-bomb", "/brotli"):
+                body = zlib.compress(body, wbits=16 + zlib.MAX_WBITS) if self.path != "/gzip-bomb" else gzip_bomb()
         try:
             self.send_response(status)
+            if event["type"] == "user" and self.path in ("/gzip", "/gzip-bomb", "/brotli"):
+                self.send_header("Content-Encoding", "br" if self.path == "/brotli" else "gzip")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
@@ -527,6 +537,8 @@ HTTP_FAULTS = {
     "/junk": "the agent's response body is not JSON: '<html>not a reply</html>'",
     "/deep": 'the agent\'s response body is not JSON: \'{"type": {"type": ',
     "/slow": "no reply within the turn timeout (1 s)",
+    "/gzip-bomb": f"the agent's response to user is over {MAX_LINE_BYTES} bytes: '     ",
+    "/brotli": "the agent's response to user is in content encoding 'br', which pbench does not decode",
 }
 
 
@@ -536,6 +548,28 @@ def test_a_misbehaving_http_agent_gets_a_one_line_reason(tmp_path: Path, service
     result = play(tmp_path, f"http:{service}{path}", "--sessions", "a1", "--agent-option", "turn_timeout=1")
     assert HTTP_FAULTS[path] in one_line_error(result, "a1")
     assert time.monotonic() - began < 10
+
+
+def test_an_http_agent_is_asked_for_no_compression_and_a_compressed_reply_is_decoded(tmp_path: Path, service: str) -> None:
+    result = play(tmp_path, f"http:{service}/gzip", "--sessions", "a1")
+    assert statuses(result)["a1"] == ("completed", None)
+    assert {e["accepts"] for e in AgentService.events} == {"identity"}
+
+
+def test_a_compressed_http_reply_is_cut_at_the_cap_as_it_is_decoded(tmp_path: Path, service: str) -> None:
+    """A 64 KB gzip body inflating to 64 MiB: decoded a chunk at a time up to the 1 MiB cap (read whole, each 64 KiB network
+    read inflated to 64 MiB first)."""
+    agent = HttpAgent(f"{service}/gzip-bomb")
+    agent._open(mini_context(tmp_path), None)
+    tracemalloc.start()
+    try:
+        with pytest.raises(ExternalAgentError, match=f"over {MAX_LINE_BYTES} bytes"):
+            agent._post({"type": "user", "conversation": "c", "text": "hi"}, time.monotonic() + 30)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        agent._end_episode()
+    assert peak < 8 * MAX_LINE_BYTES < BOMB_INFLATED
 
 
 def test_an_unreachable_http_agent_ends_its_session_as_error(tmp_path: Path) -> None:
