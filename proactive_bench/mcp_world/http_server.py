@@ -43,6 +43,11 @@ MAX_CLIENT_SESSIONS = 32
 """MCP sessions a world keeps open at once (the SDK's default is 10,000, about 38 KB each): an agent that opens a session
 per call and never ends them gets 503 from then on, instead of growing pbench's memory by ~380 MB per session."""
 
+MAX_REQUEST_BYTES = 128 << 20
+"""The longest request body a world reads: more than the largest file a workspace keeps (``jail.Limits.file_bytes``,
+100 MiB) with its JSON. A longer one, declared or sent, gets 413 before the SDK, which reads a body whole, sees it: an
+agent streaming a body without end would grow pbench's memory until the session's end."""
+
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
@@ -57,11 +62,13 @@ class BearerGuard:
     """ASGI middleware: an HTTP request without ``Authorization: Bearer <token>`` gets 401 and never reaches the server.
 
     A GET (the stream a server may open for messages of its own) gets 405, as the MCP transport allows: the world sends
-    none, and a stream that never ends would hold every stop for its whole grace."""
+    none, and a stream that never ends would hold every stop for its whole grace. A POST's body is read here, up to
+    ``max_body_bytes`` (:func:`read_bounded`)."""
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+    def __init__(self, app: ASGIApp, token: str, max_body_bytes: int = MAX_REQUEST_BYTES) -> None:
         self.app = app
         self.expected: bytes | None = f"Bearer {token}".encode()
+        self.max_body_bytes = max_body_bytes
 
     def revoke(self) -> None:
         """Refuse every request from now on, the token's too: its session is over (the server is stopping)."""
@@ -75,12 +82,49 @@ class BearerGuard:
         if scope["type"] == "http" and scope.get("method") == "GET":
             await refuse(send, 405, "this world opens no stream of its own: POST requests only", [(b"allow", b"POST, DELETE")])
             return
+        if scope["type"] == "http" and scope.get("method") == "POST":
+            bounded = await read_bounded(scope, receive, send, self.max_body_bytes)
+            if bounded is None:
+                return
+            receive = bounded
         await self.app(scope, receive, send)
 
     def authorized(self, scope: Scope) -> bool:
         expected = self.expected
         given = [value for name, value in scope["headers"] if name == b"authorization"]
         return expected is not None and len(given) == 1 and hmac.compare_digest(given[0], expected)
+
+
+async def read_bounded(scope: Scope, receive: Receive, send: Send, max_bytes: int) -> Receive | None:
+    """Read a request's body, at most ``max_bytes`` of it; the ``receive`` that hands it on in one message, or None when
+    the body is longer (answered 413, the rest unread, the connection closed) or the client left before sending it all."""
+    declared = next((value for name, value in scope["headers"] if name == b"content-length"), b"")
+    if declared.isdigit() and int(declared) > max_bytes:
+        await refuse(send, 413, f"request body over {max_bytes} bytes", [(b"connection", b"close")])
+        return None
+    chunks: list[bytes] = []
+    size, more = 0, True
+    while more:
+        message = await receive()
+        if message["type"] != "http.request":  # the client went away
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > max_bytes:
+            await refuse(send, 413, f"request body over {max_bytes} bytes", [(b"connection", b"close")])
+            return None
+        chunks.append(chunk)
+        more = message.get("more_body", False)
+    body, handed = b"".join(chunks), False
+
+    async def replay() -> MutableMapping[str, Any]:
+        nonlocal handed
+        if handed:  # what the server sends after the body (a disconnect)
+            return await receive()
+        handed = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
 
 
 class _CancelledAtStop(logging.Filter):
@@ -276,7 +320,7 @@ class McpWorld:
             app = tool_server(ToolCalls(self.toolbox, loop), self._name).streamable_http_app(
                 streamable_http_path=MCP_PATH, json_response=True, host=LOOPBACK, max_sessions=MAX_CLIENT_SESSIONS
             )
-            self._guard = BearerGuard(app, self.token)
+            self._guard = BearerGuard(app, self.token, MAX_REQUEST_BYTES)
             config = uvicorn.Config(
                 self._guard,
                 host=LOOPBACK,

@@ -4,6 +4,7 @@ recording as an in-process agent gets; the bearer token; 127.0.0.1 only; ``pbenc
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -33,7 +34,7 @@ from proactive_bench.dataset import (
 )
 from proactive_bench.env import ToolBox, ToolRecord
 from proactive_bench.episode import session_toolbox
-from proactive_bench.mcp_world import LOOPBACK, MAX_CLIENT_SESSIONS, BearerGuard, McpWorld, WorldStartError
+from proactive_bench.mcp_world import LOOPBACK, MAX_CLIENT_SESSIONS, BearerGuard, McpWorld, WorldStartError, http_server
 from proactive_bench.store import Store, ToolCallRow
 from tests.helpers.cli import run_cli, run_episode_json
 from tests.helpers.loop_gates import ServerGates
@@ -578,3 +579,61 @@ async def test_an_agent_that_never_ends_its_mcp_sessions_is_refused_new_ones_pas
         assert listed.status_code == 200 and "list_dir" in listed.text
         assert (await http.delete(world.url, headers=first)).status_code == 200
         assert (await http.post(world.url, json=INITIALIZE, headers=headers)).status_code == 200
+
+
+def write_call(content: str) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {"name": "write_file", "arguments": {"path": "big.txt", "content": content}},
+    }
+
+
+async def test_a_request_body_over_the_cap_gets_413_unread_and_one_within_it_runs(
+    pharmacist: LoadedEpisode, session: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A body declared longer than the cap is refused before a byte of it is read (the SDK would wait for it all, then
+    hold it whole); one within the cap runs as any other."""
+    monkeypatch.setattr(http_server, "MAX_REQUEST_BYTES", 64 << 10)
+    toolbox = world_toolbox(pharmacist, session, tmp_path / "ws")
+    async with McpWorld(toolbox) as world, httpx2.AsyncClient() as http:
+        headers = world.headers | {"Accept": "application/json, text/event-stream"}
+        opened = await http.post(world.url, json=INITIALIZE, headers=headers)
+        headers |= {"mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
+        refused = await http.post(world.url, json=write_call("x" * (64 << 10)), headers=headers)
+        assert refused.status_code == 413 and f"request body over {64 << 10} bytes" in refused.text
+        reader, writer = await asyncio.open_connection(LOOPBACK, world.port)  # a length no client would send, and no body
+        head = f"POST /mcp HTTP/1.1\r\nHost: {LOOPBACK}\r\nContent-Type: application/json\r\nContent-Length: {1 << 40}\r\n"
+        writer.write(f"{head}Authorization: {world.headers['Authorization']}\r\n\r\n".encode())
+        assert (await asyncio.wait_for(reader.readline(), 5)).startswith(b"HTTP/1.1 413")
+        writer.close()
+        written = await http.post(world.url, json=write_call("y" * 1000), headers=headers)
+        assert written.status_code == 200 and "error" not in written.json()
+    assert [r.tool_name for r in toolbox.records] == ["write_file"] and (tmp_path / "ws" / "big.txt").read_text() == "y" * 1000
+
+
+async def test_a_request_body_streamed_past_the_cap_is_cut_there(
+    pharmacist: LoadedEpisode, session: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chunked body that goes on past the cap: 413 and the connection closed once the cap is passed, not read to its
+    end (64 MiB here; an agent's could be endless)."""
+    monkeypatch.setattr(http_server, "MAX_REQUEST_BYTES", 1 << 20)
+    toolbox = world_toolbox(pharmacist, session, tmp_path / "ws")
+    async with McpWorld(toolbox) as world:
+        reader, writer = await asyncio.open_connection(LOOPBACK, world.port)
+        head = f"POST /mcp HTTP/1.1\r\nHost: {LOOPBACK}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+        writer.write(f"{head}Authorization: {world.headers['Authorization']}\r\n\r\n".encode())
+        chunk, sent = b"%x\r\n%s\r\n" % (64 << 10, b" " * (64 << 10)), 0
+        with contextlib.suppress(ConnectionError):
+            while sent < 64 << 20 and not reader.at_eof():
+                writer.write(chunk)
+                await asyncio.wait_for(writer.drain(), 5)
+                sent += 64 << 10
+        answer = b""
+        with contextlib.suppress(ConnectionError):
+            answer = await asyncio.wait_for(reader.read(1000), 5)
+        writer.close()
+    assert sent < 16 << 20, sent  # refused within a few buffers of the cap
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 413")
+    assert toolbox.records == []
