@@ -15,7 +15,15 @@ from proactive_bench.exports import Exports
 _EXPORTS = Exports(
     __name__,
     {
-        "http_server": ("LOOPBACK", "MAX_CLIENT_SESSIONS", "MAX_REQUEST_BYTES", "BearerGuard", "McpWorld", "WorldStartError"),
+        "http_server": (
+            "LOOPBACK",
+            "MAX_CLIENT_SESSIONS",
+            "MAX_OPEN_CONNECTIONS",
+            "MAX_REQUEST_BYTES",
+            "BearerGuard",
+            "McpWorld",
+            "WorldStartError",
+        ),
         "stdio": ("serve_stdio",),
         "tools": ("ToolCalls", "call_result", "tool_listing", "tool_server"),
     },
@@ -36,6 +44,7 @@ if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first 
 __all__ = [
     "LOOPBACK",
     "MAX_CLIENT_SESSIONS",
+    "MAX_OPEN_CONNECTIONS",
     "MAX_REQUEST_BYTES",
     "BearerGuard",
     "McpWorld",

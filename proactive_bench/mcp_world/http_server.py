@@ -43,10 +43,14 @@ MAX_CLIENT_SESSIONS = 32
 """MCP sessions a world keeps open at once (the SDK's default is 10,000, about 38 KB each): an agent that opens a session
 per call and never ends them gets 503 from then on, instead of growing pbench's memory by ~380 MB per session."""
 
-MAX_REQUEST_BYTES = 128 << 20
-"""The longest request body a world reads: more than the largest file a workspace keeps (``jail.Limits.file_bytes``,
-100 MiB) with its JSON. A longer one, declared or sent, gets 413 before the SDK, which reads a body whole, sees it: an
-agent streaming a body without end would grow pbench's memory until the session's end."""
+MAX_REQUEST_BYTES = 16 << 20
+"""The longest request body a world reads (a tool call's arguments: a model writes far less in a turn). A longer one,
+declared or sent, gets 413 before the SDK, which reads a body whole, sees it: an agent streaming a body without end
+would grow pbench's memory until the session's end."""
+MAX_OPEN_CONNECTIONS = 64
+"""Connections a world serves at once; a request on one more gets 503 (uvicorn's ``limit_concurrency``). With
+``MAX_REQUEST_BYTES``, this bounds what an agent's requests can hold of pbench's memory at once (64 x 16 MiB), however
+many it opens; a client needs one or two (the world runs one tool call at a time)."""
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -127,17 +131,21 @@ async def read_bounded(scope: Scope, receive: Receive, send: Send, max_bytes: in
     return replay
 
 
-class _CancelledAtStop(logging.Filter):
-    """uvicorn logs a request the stop cancelled past its grace as a traceback: one structured warning instead."""
+class _UvicornNotes(logging.Filter):
+    """uvicorn's notes as pbench's structured warnings: a request the stop cancelled past its grace (uvicorn logs a
+    traceback), and one refused past ``MAX_OPEN_CONNECTIONS``."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError):
             log.warning("mcp_request_cancelled_at_stop", grace_s=GRACE_S)
             return False
+        if record.getMessage() == "Exceeded concurrency limit.":
+            log.warning("mcp_connections_over_cap", cap=MAX_OPEN_CONNECTIONS)
+            return False
         return True
 
 
-logging.getLogger("uvicorn.error").addFilter(_CancelledAtStop())
+logging.getLogger("uvicorn.error").addFilter(_UvicornNotes())
 
 
 async def refuse(send: Send, status: int, message: str, headers: list[tuple[bytes, bytes]]) -> None:
@@ -329,6 +337,7 @@ class McpWorld:
                 log_level="warning",
                 access_log=False,
                 lifespan="on",
+                limit_concurrency=MAX_OPEN_CONNECTIONS,
             )
             server = _Server(config, self._listening)
             with self._lock:

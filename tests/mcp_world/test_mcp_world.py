@@ -34,7 +34,15 @@ from proactive_bench.dataset import (
 )
 from proactive_bench.env import ToolBox, ToolRecord
 from proactive_bench.episode import session_toolbox
-from proactive_bench.mcp_world import LOOPBACK, MAX_CLIENT_SESSIONS, BearerGuard, McpWorld, WorldStartError, http_server
+from proactive_bench.mcp_world import (
+    LOOPBACK,
+    MAX_CLIENT_SESSIONS,
+    MAX_OPEN_CONNECTIONS,
+    BearerGuard,
+    McpWorld,
+    WorldStartError,
+    http_server,
+)
 from proactive_bench.store import Store, ToolCallRow
 from tests.helpers.cli import run_cli, run_episode_json
 from tests.helpers.loop_gates import ServerGates
@@ -637,3 +645,33 @@ async def test_a_request_body_streamed_past_the_cap_is_cut_there(
     assert sent < 16 << 20, sent  # refused within a few buffers of the cap
     assert answer == b"" or answer.startswith(b"HTTP/1.1 413")
     assert toolbox.records == []
+
+
+async def test_connections_past_the_cap_get_503_and_a_closed_one_makes_room(
+    pharmacist: LoadedEpisode, session: Session, tmp_path: Path
+) -> None:
+    """An agent opening connection after connection (each could hold a request body) is served up to
+    MAX_OPEN_CONNECTIONS at once; the request on the next gets 503, and closing one makes room."""
+    toolbox = world_toolbox(pharmacist, session, tmp_path / "ws")
+    async with McpWorld(toolbox) as world:
+        idle = [await asyncio.open_connection(LOOPBACK, world.port) for _ in range(MAX_OPEN_CONNECTIONS - 1)]
+        request = f"POST /mcp HTTP/1.1\r\nHost: {LOOPBACK}:{world.port}\r\nAuthorization: {world.headers['Authorization']}\r\n"
+        request += "Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n"
+        body = json.dumps(INITIALIZE).encode()
+        request_bytes = f"{request}Content-Length: {len(body)}\r\n\r\n".encode() + body
+
+        async def status() -> bytes:
+            reader, writer = await asyncio.open_connection(LOOPBACK, world.port)
+            writer.write(request_bytes)
+            line = await asyncio.wait_for(reader.readline(), 5)
+            writer.close()
+            return line.split()[1]
+
+        assert await status() == b"503"
+        for _, writer in idle[:2]:
+            writer.close()
+            await writer.wait_closed()
+        await asyncio.sleep(0.1)
+        assert await status() == b"200"
+        for _, writer in idle[2:]:
+            writer.close()
