@@ -15,37 +15,20 @@ from proactive_bench.exports import Exports
 _EXPORTS = Exports(
     __name__,
     {
-        "http_server": (
-            "LOOPBACK",
-            "MAX_CLIENT_SESSIONS",
-            "MAX_OPEN_CONNECTIONS",
-            "MAX_REQUEST_BYTES",
-            "BearerGuard",
-            "McpWorld",
-            "WorldStartError",
-        ),
+        "http_server": ("LOOPBACK", "MAX_CLIENT_SESSIONS", "BearerGuard", "McpWorld", "WorldStartError"),
         "stdio": ("serve_stdio",),
         "tools": ("ToolCalls", "call_result", "tool_listing", "tool_server"),
     },
 )
 
 if TYPE_CHECKING:  # the names' types for mypy (at run time each loads on first use)
-    from proactive_bench.mcp_world.http_server import (
-        LOOPBACK,
-        MAX_CLIENT_SESSIONS,
-        MAX_REQUEST_BYTES,
-        BearerGuard,
-        McpWorld,
-        WorldStartError,
-    )
+    from proactive_bench.mcp_world.http_server import LOOPBACK, MAX_CLIENT_SESSIONS, BearerGuard, McpWorld, WorldStartError
     from proactive_bench.mcp_world.stdio import serve_stdio
     from proactive_bench.mcp_world.tools import ToolCalls, call_result, tool_listing, tool_server
 
 __all__ = [
     "LOOPBACK",
     "MAX_CLIENT_SESSIONS",
-    "MAX_OPEN_CONNECTIONS",
-    "MAX_REQUEST_BYTES",
     "BearerGuard",
     "McpWorld",
     "ToolCalls",

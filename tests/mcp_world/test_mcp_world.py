@@ -34,15 +34,8 @@ from proactive_bench.dataset import (
 )
 from proactive_bench.env import ToolBox, ToolRecord
 from proactive_bench.episode import session_toolbox
-from proactive_bench.mcp_world import (
-    LOOPBACK,
-    MAX_CLIENT_SESSIONS,
-    MAX_OPEN_CONNECTIONS,
-    BearerGuard,
-    McpWorld,
-    WorldStartError,
-    http_server,
-)
+from proactive_bench.mcp_world import LOOPBACK, MAX_CLIENT_SESSIONS, BearerGuard, McpWorld, WorldStartError, http_server
+from proactive_bench.mcp_world.http_server import MAX_OPEN_CONNECTIONS
 from proactive_bench.store import Store, ToolCallRow
 from tests.helpers.cli import run_cli, run_episode_json
 from tests.helpers.loop_gates import ServerGates
