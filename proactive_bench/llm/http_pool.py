@@ -251,12 +251,12 @@ def _decoded(answer: Answer, url: str, max_bytes: int) -> Answer:
     """``answer`` with a gzip or deflate body decoded (a server may compress though asked not to), at most ``max_bytes`` of
     it: more, a body that does not decode or another encoding is a :class:`MalformedBodyError`."""
     encoding = next((value for name, value in answer.headers.items() if name.lower() == "content-encoding"), "")
+    if encoding.strip().lower() in ("", "identity") or not answer.body:  # nearly every answer: no decoder made
+        return answer
     try:
         decoder = CappedDecoder(encoding, max_bytes)
     except UnknownEncodingError as exc:
         raise MalformedBodyError(f"{url} answered in content encoding {str(exc)!r}, which pbench does not decode") from None
-    if decoder.encoding == "identity" or not answer.body:
-        return answer
     try:
         body = decoder.feed(answer.body)
     except zlib.error as exc:
