@@ -8,7 +8,9 @@ call recorded through the session's toolbox) and returns such a graph; it is cal
 Each user turn invokes the graph with the new human message; the reply is the text of the last AI message. A
 graph compiled with a checkpointer gets a fresh thread per session on it; a graph without one is given the
 session's whole message list each turn (kept here), so it also starts each session afresh. Each chat-model
-call of the graph declares a step on the session's toolbox, as the ``react`` scaffold's model calls do.
+call of the graph declares a step on the session's toolbox, as the ``react`` scaffold's model calls do. A turn makes
+at most ``DEFAULT_MAX_TOOL_CALLS`` tool calls, as the ``react`` scaffold's and external agents' do: the ones past it are
+refused unrun (a prebuilt ReAct graph runs every call of a model answer at once, however many it holds).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.pregel import Pregel
 
 from proactive_bench.env import ToolBox
+from proactive_bench.scaffolds.defaults import DEFAULT_MAX_TOOL_CALLS
 from proactive_bench.scaffolds.langchain_tools import as_langchain_tools
 from proactive_bench.scaffolds.protocol import (
     EVENT_PREFIX,
@@ -64,8 +67,9 @@ def check_graph(graph: Any, spec: str) -> Pregel:
 class GraphAgent:
     """A scaffold driving a compiled LangGraph graph, one conversation (thread) per session."""
 
-    def __init__(self, source: Pregel | GraphFactory, spec: str) -> None:
+    def __init__(self, source: Pregel | GraphFactory, spec: str, max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS) -> None:
         self.spec = spec
+        self.max_tool_calls = max_tool_calls
         self._source = check_graph(source, spec) if isinstance(source, Pregel) else source
         self._graph: Pregel | None = None
         self._ctx: SessionContext | None = None
@@ -76,6 +80,7 @@ class GraphAgent:
     def start_session(self, ctx: SessionContext) -> None:
         graph = self._source if isinstance(self._source, Pregel) else check_graph(self._source(as_langchain_tools(ctx.tools)), self.spec)
         self._graph, self._ctx, self._messages, self._turns = graph, ctx, [], 0
+        ctx.tools.max_calls_per_turn = self.max_tool_calls
         self._thread = f"pbench-{ctx.session_id}-{uuid.uuid4().hex[:12]}"
 
     def end_session(self) -> None:

@@ -4,11 +4,14 @@ given pbench's tools as LangChain tools, plays mini sessions through ``pbench ep
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from proactive_bench.scaffolds.defaults import DEFAULT_MAX_TOOL_CALLS
+from proactive_bench.store import Store, ToolCallRow
 from proactive_bench.testing.stub_server import (
     Reply,
     StubServer,
@@ -118,3 +121,28 @@ def test_the_replay_graph_gives_the_in_process_reference_figures_and_tool_calls(
     for ours, theirs in zip(replayed, reference, strict=True):
         assert (ours["status"], ours["proc"], ours["comp"]) == (theirs["status"], theirs["proc"], theirs["comp"])
         assert agent_side(ours) == agent_side(theirs) and agent_side(ours)[0][0], ours["session_id"]  # the same calls, in order
+
+
+FLOOD = tool_call_reply([("list_dir", {"path": "."})] * 600)
+"""A model answering with 600 tool calls at once (a strange server, or a model gone wrong)."""
+
+
+def flooding_model(body: dict[str, Any]) -> Reply:
+    """600 tool calls on a turn's first model call, then an answer."""
+    return text_reply("done") if body["messages"][-1]["role"] == "tool" else FLOOD
+
+
+def test_a_graph_s_tool_calls_in_one_turn_are_capped_and_the_rest_refused_unrun(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The prebuilt ReAct graph runs every call of an answer at once: past DEFAULT_MAX_TOOL_CALLS they are refused, unrun and
+    unrecorded, every call id still answered, and the turn goes on."""
+    with StubServer(flooding_model) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-stub-not-a-key")
+        code, result, _ = play(tmp_path, f"{GRAPHS}:uncheckpointed", "a1")
+        answered = [m for m in server.requests[1]["messages"] if m["role"] == "tool"]
+    assert code == 0 and result["sessions"][0]["status"] == "completed", result
+    store = Store(str(tmp_path / "r.db"))
+    (session,) = store.session_runs(result["run_id"])
+    per_turn = Counter(row.turn for row in store.rows(ToolCallRow, session.id))
+    assert len(per_turn) == session.turns and set(per_turn.values()) == {DEFAULT_MAX_TOOL_CALLS}  # each turn has its own
+    assert len(answered) == 600 and sum("tool calls are spent" in m["content"] for m in answered) == 100
