@@ -6,7 +6,7 @@ from __future__ import annotations
 DEFAULT_AGENT = "react"
 """The agent of a run that names only a chat model (``--model openai:gpt-4o``)."""
 DEFAULT_MAX_TOOL_CALLS = 500
-"""The tool calls one agent turn may make unless ``--agent-option max_tool_calls`` says otherwise (react, external agents)."""
+"""The tool calls one agent turn may make unless ``--agent-option max_tool_calls`` says otherwise (react, external agents; LangGraph graph agents always)."""
 EXTERNAL_KINDS = ("cmd", "http", "a2a")
 """The ``--agent`` prefixes of agents outside pbench's process (``scaffolds/external``'s ``TRANSPORTS``)."""
 
