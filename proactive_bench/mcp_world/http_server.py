@@ -102,9 +102,13 @@ class BearerGuard:
 async def read_bounded(scope: Scope, receive: Receive, send: Send, max_bytes: int) -> Receive | None:
     """Read a request's body, at most ``max_bytes`` of it; the ``receive`` that hands it on in one message, or None when
     the body is longer (answered 413, the rest unread, the connection closed) or the client left before sending it all."""
+
+    async def too_long() -> None:
+        await refuse(send, 413, f"request body over {max_bytes} bytes", [(b"connection", b"close")])
+
     declared = next((value for name, value in scope["headers"] if name == b"content-length"), b"")
     if declared.isdigit() and int(declared) > max_bytes:
-        await refuse(send, 413, f"request body over {max_bytes} bytes", [(b"connection", b"close")])
+        await too_long()
         return None
     chunks: list[bytes] = []
     size, more = 0, True
@@ -115,7 +119,7 @@ async def read_bounded(scope: Scope, receive: Receive, send: Send, max_bytes: in
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > max_bytes:
-            await refuse(send, 413, f"request body over {max_bytes} bytes", [(b"connection", b"close")])
+            await too_long()
             return None
         chunks.append(chunk)
         more = message.get("more_body", False)
