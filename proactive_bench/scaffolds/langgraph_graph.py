@@ -67,9 +67,8 @@ def check_graph(graph: Any, spec: str) -> Pregel:
 class GraphAgent:
     """A scaffold driving a compiled LangGraph graph, one conversation (thread) per session."""
 
-    def __init__(self, source: Pregel | GraphFactory, spec: str, max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS) -> None:
+    def __init__(self, source: Pregel | GraphFactory, spec: str) -> None:
         self.spec = spec
-        self.max_tool_calls = max_tool_calls
         self._source = check_graph(source, spec) if isinstance(source, Pregel) else source
         self._graph: Pregel | None = None
         self._ctx: SessionContext | None = None
@@ -80,7 +79,7 @@ class GraphAgent:
     def start_session(self, ctx: SessionContext) -> None:
         graph = self._source if isinstance(self._source, Pregel) else check_graph(self._source(as_langchain_tools(ctx.tools)), self.spec)
         self._graph, self._ctx, self._messages, self._turns = graph, ctx, [], 0
-        ctx.tools.max_calls_per_turn = self.max_tool_calls
+        ctx.tools.max_calls_per_turn = DEFAULT_MAX_TOOL_CALLS
         self._thread = f"pbench-{ctx.session_id}-{uuid.uuid4().hex[:12]}"
 
     def end_session(self) -> None:
