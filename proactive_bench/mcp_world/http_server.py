@@ -24,7 +24,7 @@ import uvicorn
 
 from proactive_bench.env import ToolBox
 from proactive_bench.logs import get_logger
-from proactive_bench.mcp_world.tools import ToolCalls, tool_server
+from proactive_bench.mcp_world.tools import MAX_MESSAGE_BYTES, ToolCalls, tool_server
 
 log = get_logger(__name__)
 
@@ -43,8 +43,8 @@ MAX_CLIENT_SESSIONS = 32
 """MCP sessions a world keeps open at once (the SDK's default is 10,000, about 38 KB each): an agent that opens a session
 per call and never ends them gets 503 from then on, instead of growing pbench's memory by ~380 MB per session."""
 
-MAX_REQUEST_BYTES = 16 << 20
-"""The longest request body a world reads (a tool call's arguments: a model writes far less in a turn). A longer one,
+MAX_REQUEST_BYTES = MAX_MESSAGE_BYTES
+"""The longest request body a world reads (:data:`~proactive_bench.mcp_world.tools.MAX_MESSAGE_BYTES`). A longer one,
 declared or sent, gets 413 before the SDK, which reads a body whole, sees it: an agent streaming a body without end
 would grow pbench's memory until the session's end."""
 MAX_OPEN_CONNECTIONS = 64

@@ -25,6 +25,10 @@ from proactive_bench.logs import get_logger
 
 log = get_logger(__name__)
 
+MAX_MESSAGE_BYTES = 16 << 20
+"""The longest message a world reads from a client, over either transport (a tool call's arguments: a model writes far
+less in a turn); a longer one is refused unread, so a client sending without end cannot grow pbench's memory."""
+
 
 @dataclass
 class ToolCalls:
