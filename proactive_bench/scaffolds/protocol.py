@@ -16,7 +16,7 @@ toolbox records every call; evidence the framework did not record does not count
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import (
     TYPE_CHECKING,
@@ -99,6 +99,21 @@ class Scaffold(Protocol):
 
 class ScaffoldLoadError(ValueError):
     """A scaffold name that cannot be turned into an agent."""
+
+
+WHOLE_NUMBER_DIGITS = 18
+"""The most digits a whole-number option takes (a larger count is no setting, and Python refuses to read 4,300 digits)."""
+
+
+def whole_number_option(extra: Mapping[str, Any], key: str, default: int, *, minimum: int, scaffold: str) -> int:
+    """``--agent-option key=N`` (``default`` when not given): ASCII digits only, no sign, at least ``minimum``; else a
+    :class:`ScaffoldLoadError` naming the scaffold, the option, its value and what it takes. Every scaffold's counts
+    read by this one rule."""
+    raw = str(extra.get(key, default))
+    value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= WHOLE_NUMBER_DIGITS else None
+    if value is None or value < minimum:
+        raise ScaffoldLoadError(f"{scaffold}: --agent-option {key}={raw[:40]}: expected a whole number of at least {minimum}")
+    return value
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,7 @@ from proactive_bench.scaffolds.protocol import (
     ScaffoldLoadError,
     ScaffoldOptions,
     SessionContext,
+    whole_number_option,
 )
 
 if TYPE_CHECKING:
@@ -372,9 +373,9 @@ def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
         raise ScaffoldLoadError(
             f"react has no option {', '.join(map(repr, unknown))}; its options: {', '.join(REACT_OPTIONS)} (--agent-option KEY=VALUE)"
         )
-    max_retries = _int_option(options, "max_retries", DEFAULT_MAX_RETRIES, minimum=0)
-    max_steps = _int_option(options, "max_steps", DEFAULT_MAX_STEPS, minimum=1)
-    max_tool_calls = _int_option(options, "max_tool_calls", DEFAULT_MAX_TOOL_CALLS, minimum=1)
+    max_retries = whole_number_option(options.extra, "max_retries", DEFAULT_MAX_RETRIES, minimum=0, scaffold="react")
+    max_steps = whole_number_option(options.extra, "max_steps", DEFAULT_MAX_STEPS, minimum=1, scaffold="react")
+    max_tool_calls = whole_number_option(options.extra, "max_tool_calls", DEFAULT_MAX_TOOL_CALLS, minimum=1, scaffold="react")
     model = make_chat_model(
         options.model,
         ChatSettings(
@@ -388,7 +389,7 @@ def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
             timeout=options.call_timeout or DEFAULT_TIMEOUT_S,
         ),
     )
-    context = _int_option(options, "context_tokens", 0, minimum=0) or options.context_tokens
+    context = whole_number_option(options.extra, "context_tokens", 0, minimum=0, scaffold="react") or options.context_tokens
     return ReactAgent(
         model,
         model_name=options.model,
@@ -398,14 +399,3 @@ def react_scaffold(options: ScaffoldOptions) -> ReactAgent:
         max_tokens=options.max_tokens,
         max_tool_calls=max_tool_calls,
     )
-
-
-def _int_option(options: ScaffoldOptions, key: str, default: int, minimum: int) -> int:
-    raw = options.extra.get(key, default)
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
-        raise ScaffoldLoadError(f"react option {key}: expected an integer, got {str(raw)[:40]!r}") from None
-    if value < minimum:
-        raise ScaffoldLoadError(f"react option {key}: must be at least {minimum}, got {value}")
-    return value

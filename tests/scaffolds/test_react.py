@@ -284,9 +284,12 @@ def test_cli_runs_react_over_http_and_later_sessions_see_earlier_ones(tmp_path: 
 
 
 BAD_REACT_OPTIONS = {
-    "max_steps=lots": "max_steps: expected an integer, got 'lots'",
-    "max_tool_calls=0": "max_tool_calls: must be at least 1, got 0",
-    "max_tool_calls=" + "9" * 5000: "max_tool_calls: expected an integer",
+    "max_steps=lots": "react: --agent-option max_steps=lots: expected a whole number of at least 1",
+    "max_tool_calls=0": "react: --agent-option max_tool_calls=0: expected a whole number of at least 1",
+    "max_tool_calls=" + "9" * 5000: "max_tool_calls=" + "9" * 40 + ": expected a whole number of at least 1",
+    "max_retries=-1": "max_retries=-1: expected a whole number of at least 0",
+    "max_steps=1_000": "max_steps=1_000: expected a whole number",
+    "context_tokens=+8192": "context_tokens=+8192: expected a whole number",
 }
 
 

@@ -49,6 +49,7 @@ from proactive_bench.scaffolds.protocol import (
     AgentTurn,
     ScaffoldLoadError,
     SessionContext,
+    whole_number_option,
 )
 
 log = get_logger(__name__)
@@ -106,7 +107,7 @@ class ExternalSettings:
             env,
             _seconds(extra, "exit_grace", DEFAULT_EXIT_GRACE_S),
             lifetime,
-            _count(extra, "max_tool_calls", DEFAULT_MAX_TOOL_CALLS),
+            whole_number_option(extra, "max_tool_calls", DEFAULT_MAX_TOOL_CALLS, minimum=1, scaffold="external agent"),
         )
 
 
@@ -118,17 +119,6 @@ def _seconds(extra: Mapping[str, Any], key: str, default: float) -> float:
         value = -1.0
     if not value > 0 or value == float("inf"):
         raise ScaffoldLoadError(f"external agent: --agent-option {key}={raw}: expected a positive number of seconds")
-    return value
-
-
-def _count(extra: Mapping[str, Any], key: str, default: int) -> int:
-    raw = str(extra.get(key, default))
-    try:
-        value = int(raw) if raw.isascii() and raw.isdigit() else 0
-    except ValueError:  # more digits than Python converts
-        value = 0
-    if value < 1:
-        raise ScaffoldLoadError(f"external agent: --agent-option {key}={raw[:40]}: expected a whole number above 0")
     return value
 
 

@@ -290,9 +290,9 @@ def test_the_messages_of_an_episode(tmp_path: Path) -> None:
         ("http:ftp://127.0.0.1/agent", [], "expected http:URL with an http:// or https:// URL"),
         ("cmd:true", ["--agent-option", "turn_timeouts=3"], "unknown --agent-option turn_timeouts"),
         ("cmd:true", ["--agent-option", "turn_timeout=soon"], "turn_timeout=soon: expected a positive number of seconds"),
-        ("cmd:true", ["--agent-option", "max_tool_calls=0"], "max_tool_calls=0: expected a whole number above 0"),
-        ("cmd:true", ["--agent-option", "max_tool_calls=2.5"], "max_tool_calls=2.5: expected a whole number above 0"),
-        ("cmd:true", ["--agent-option", "max_tool_calls=" + "9" * 5000], "expected a whole number above 0"),
+        ("cmd:true", ["--agent-option", "max_tool_calls=0"], "max_tool_calls=0: expected a whole number of at least 1"),
+        ("cmd:true", ["--agent-option", "max_tool_calls=2.5"], "max_tool_calls=2.5: expected a whole number of at least 1"),
+        ("cmd:true", ["--agent-option", "max_tool_calls=" + "9" * 5000], "expected a whole number of at least 1"),
         (
             "cmd:true",
             ["--agent-option", "env=PBENCH_NOT_SET_ANYWHERE"],
