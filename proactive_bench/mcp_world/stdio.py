@@ -3,16 +3,20 @@
 The SDK's stdio transport reads stdin a line at a time, however long the line: a client writing without a newline would
 grow this process's memory until the session's end. Here stdin is read in chunks into lines of at most
 ``MAX_MESSAGE_BYTES`` (as over HTTP); a longer line is dropped as it arrives, never held whole, and answered with a
-JSON-RPC error without an id (its request's id is in the dropped bytes).
+JSON-RPC error without an id (its request's id is in the dropped bytes). The chunks are read on a daemon thread of
+their own, one when asked: a read blocked on a client that says nothing does not keep the process from ending at
+Ctrl-C (the SDK's reads, on anyio's worker threads, did: the interpreter waited for them at exit).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+import queue
+import threading
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
-import anyio.to_thread
 from mcp import types
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
@@ -41,6 +45,9 @@ class BoundedLines:
         self.dropped = 0
         """Bytes of the current line dropped so far (0: the line is kept)."""
         self.ended = False
+        self.asks: queue.SimpleQueue[tuple[asyncio.AbstractEventLoop, asyncio.Future[bytes]]] = queue.SimpleQueue()
+        """Reads asked of the reading thread (started at the first): each answered with one chunk, b"" at the end."""
+        self.reader: threading.Thread | None = None
 
     def __aiter__(self) -> BoundedLines:
         return self
@@ -68,15 +75,42 @@ class BoundedLines:
                 line = bytes(self.held)
                 self.held.clear()
                 return line.decode("utf-8", errors="replace")
-            # abandoned on cancel: a read blocked on a client that says nothing does not hold up the server's exit
-            chunk = await anyio.to_thread.run_sync(os.read, self.fd, READ_CHUNK, abandon_on_cancel=True)
+            chunk = await self._chunk()
             self.ended = not chunk
             self.held += chunk
+
+    async def _chunk(self) -> bytes:
+        """The next chunk of the descriptor (b"": its end), read on the reading thread."""
+        if self.reader is None:
+            self.reader = threading.Thread(target=self._read, name="pbench-mcp-stdin", daemon=True)
+            self.reader.start()
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[bytes] = loop.create_future()
+        self.asks.put((loop, answer))
+        return await answer
+
+    def _read(self) -> None:
+        """The reading thread: one chunk per ask, until the end of the input (or an error reading it, taken as its end)."""
+        while True:
+            loop, answer = self.asks.get()
+            try:
+                chunk = os.read(self.fd, READ_CHUNK)
+            except OSError:
+                chunk = b""
+            with suppress(RuntimeError):  # the loop closed meanwhile: the server has ended
+                loop.call_soon_threadsafe(_answer, answer, chunk)
+            if not chunk:
+                return
 
     async def _over(self, length: int) -> None:
         log.warning("mcp_stdio_message_over_cap", bytes=length, cap=self.max_bytes)
         if self.on_over is not None:
             await self.on_over(length)
+
+
+def _answer(answer: asyncio.Future[bytes], chunk: bytes) -> None:
+    if not answer.done():  # not cancelled: the server stopping while it waited
+        answer.set_result(chunk)
 
 
 def over_cap_error(length: int, cap: int) -> SessionMessage:
@@ -89,7 +123,7 @@ def over_cap_error(length: int, cap: int) -> SessionMessage:
 def claimed_stdin() -> Iterator[int]:
     """A private descriptor of this process's stdin, with fd 0 pointed at the null device meanwhile (tools and their
     children read end of file, never the client's messages); fd 0 is the wire again at exit. The private descriptor is
-    left open: a read abandoned at exit may still block on it, and a closed number could be reused under it."""
+    left open: the reading thread may still block on it at exit, and a closed number could be reused under it."""
     wire = os.dup(0)
     null = os.open(os.devnull, os.O_RDONLY)
     try:

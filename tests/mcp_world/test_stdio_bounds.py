@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import sys
 import threading
 import tracemalloc
@@ -78,6 +79,14 @@ async def test_a_line_at_the_cap_is_kept_and_one_byte_more_is_dropped() -> None:
     assert got == ["y" * 100 + "\n"] and over == [101, 200]
 
 
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "stdio-test", "version": "1"}},
+}
+
+
 def message(payload: dict[str, Any]) -> bytes:
     return json.dumps(payload).encode() + b"\n"
 
@@ -101,16 +110,7 @@ async def test_pbench_mcp_over_stdio_answers_a_message_over_the_cap_and_serves_t
         return dict(json.loads(await asyncio.wait_for(process.stdout.readline(), 60)))  # type: ignore[union-attr]
 
     try:
-        process.stdin.write(
-            message(
-                {
-                    "jsonrpc": "2.0",
-                    "id": 1,
-                    "method": "initialize",
-                    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "long", "version": "1"}},
-                }
-            )
-        )
+        process.stdin.write(message(INITIALIZE))
         assert (await answer())["id"] == 1
         process.stdin.write(message({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         process.stdin.write(
@@ -128,6 +128,32 @@ async def test_pbench_mcp_over_stdio_answers_a_message_over_the_cap_and_serves_t
         assert await asyncio.wait_for(process.wait(), 60) == 0
         errors = (await process.stderr.read()).decode()
         assert "mcp_stdio_message_over_cap" in errors and "Traceback" not in errors
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def test_pbench_mcp_over_stdio_ends_at_ctrl_c_while_its_client_keeps_stdin_open(tmp_path: Path) -> None:
+    """Ctrl-C while the client says nothing and keeps stdin open: the report and a prompt exit (a read blocked on stdin
+    in a worker thread the interpreter waits for kept the process alive until the client went)."""
+    process = await asyncio.create_subprocess_exec(
+        str(PBENCH),
+        *("mcp", "--transport", "stdio", "--persona", "pharmacist", "--session", SESSION, "--workspace", str(tmp_path / "ws")),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        cwd=tmp_path,
+    )
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    try:
+        process.stdin.write(message(INITIALIZE))
+        assert json.loads(await asyncio.wait_for(process.stdout.readline(), 60))["id"] == 1  # serving, its read waiting
+        process.send_signal(signal.SIGINT)
+        assert await asyncio.wait_for(process.wait(), 20) == 0
+        errors = (await process.stderr.read()).decode()
+        assert "0 tool calls recorded" in errors and "Traceback" not in errors
     finally:
         if process.returncode is None:
             process.kill()
