@@ -437,6 +437,11 @@ def run_sweep(
         statements = logged_statements(server.log_file, log_offset, name)
     latencies = [ms for word, ms in statements if word in WRITES]
     span = stored["last_finished"] - stored["first_started"]
+    if span > command_s:  # stored times are the wall clock's, the command's time the monotonic clock's
+        raise RuntimeError(
+            f"{config} x {episodes}: the session span ({span:.2f} s by the stored times) is longer than the whole command"
+            f" ({command_s:.2f} s): the wall clock jumped meanwhile (a VM paused, moved or had its clock stepped); not counted"
+        )
     busy_in_span, spent_in_span = cpu.between(stored["first_started"], stored["last_finished"])
     return Figures(
         config=config,
@@ -539,7 +544,10 @@ def main() -> None:
         if server is not None:
             server.start(database=None)
         try:
-            alone = run_sweep("local-sqlite", 1, args, stub, None, tmp, None, 0.0)
+            try:
+                alone = run_sweep("local-sqlite", 1, args, stub, None, tmp, None, 0.0)
+            except RuntimeError as exc:  # no ideal span to measure the others against
+                parser.exit(1, f"one episode alone: {exc}\n")
             ideal = session_figures(f"sqlite:///{tmp / 'blocal_sqlite_1.db'}")["waiting"]
             print(
                 f"one episode alone: {ideal:.2f} s waiting on the model over {alone.sessions} sessions (the ideal span of any number at once)",
