@@ -91,10 +91,9 @@ def message(payload: dict[str, Any]) -> bytes:
     return json.dumps(payload).encode() + b"\n"
 
 
-async def test_pbench_mcp_over_stdio_answers_a_message_over_the_cap_and_serves_the_next(tmp_path: Path) -> None:
-    """A client line one byte over MAX_MESSAGE_BYTES (the SDK alone would read it whole and drop it without a word): an
-    invalid-request error with no id, and the session's next request answered as usual."""
-    process = await asyncio.create_subprocess_exec(
+async def served_over_stdio(tmp_path: Path) -> asyncio.subprocess.Process:
+    """``pbench mcp --transport stdio`` on the pharmacist's first session, its three streams piped."""
+    return await asyncio.create_subprocess_exec(
         str(PBENCH),
         *("mcp", "--transport", "stdio", "--persona", "pharmacist", "--session", SESSION, "--workspace", str(tmp_path / "ws")),
         stdin=asyncio.subprocess.PIPE,
@@ -104,6 +103,12 @@ async def test_pbench_mcp_over_stdio_answers_a_message_over_the_cap_and_serves_t
         cwd=tmp_path,
         limit=1 << 20,
     )
+
+
+async def test_pbench_mcp_over_stdio_answers_a_message_over_the_cap_and_serves_the_next(tmp_path: Path) -> None:
+    """A client line one byte over MAX_MESSAGE_BYTES (the SDK alone would read it whole and drop it without a word): an
+    invalid-request error with no id, and the session's next request answered as usual."""
+    process = await served_over_stdio(tmp_path)
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
 
     async def answer() -> dict[str, Any]:
@@ -137,15 +142,7 @@ async def test_pbench_mcp_over_stdio_answers_a_message_over_the_cap_and_serves_t
 async def test_pbench_mcp_over_stdio_ends_at_ctrl_c_while_its_client_keeps_stdin_open(tmp_path: Path) -> None:
     """Ctrl-C while the client says nothing and keeps stdin open: the report and a prompt exit (a read blocked on stdin
     in a worker thread the interpreter waits for kept the process alive until the client went)."""
-    process = await asyncio.create_subprocess_exec(
-        str(PBENCH),
-        *("mcp", "--transport", "stdio", "--persona", "pharmacist", "--session", SESSION, "--workspace", str(tmp_path / "ws")),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        cwd=tmp_path,
-    )
+    process = await served_over_stdio(tmp_path)
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
     try:
         process.stdin.write(message(INITIALIZE))
