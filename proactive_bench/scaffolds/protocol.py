@@ -28,6 +28,7 @@ from typing import (
 
 from proactive_bench.dataset import ReferenceStep, Session
 from proactive_bench.env import Memory, ToolBox, Workspace
+from proactive_bench.llm.context import one_line
 from proactive_bench.registry import Registry
 
 if TYPE_CHECKING:  # LangChain's types for the options' fields: checking an agent's name loads no LangChain
@@ -112,7 +113,8 @@ def whole_number_option(extra: Mapping[str, Any], key: str, default: int, *, min
     raw = str(extra.get(key, default))
     value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= WHOLE_NUMBER_DIGITS else None
     if value is None or value < minimum:
-        raise ScaffoldLoadError(f"{scaffold}: --agent-option {key}={raw[:40]}: expected a whole number of at least {minimum}")
+        shown = one_line(raw[:40], 40)  # a newline or tab in the value keeps the refusal on one line
+        raise ScaffoldLoadError(f"{scaffold}: --agent-option {key}={shown}: expected a whole number of at least {minimum}")
     return value
 
 

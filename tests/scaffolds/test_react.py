@@ -290,6 +290,7 @@ BAD_REACT_OPTIONS = {
     "max_retries=-1": "max_retries=-1: expected a whole number of at least 0",
     "max_steps=1_000": "max_steps=1_000: expected a whole number",
     "context_tokens=+8192": "context_tokens=+8192: expected a whole number",
+    "max_steps=3\n4": "max_steps=3 4: expected a whole number of at least 1",
 }
 
 
