@@ -28,7 +28,7 @@ from typing import (
 
 from proactive_bench.dataset import ReferenceStep, Session
 from proactive_bench.env import Memory, ToolBox, Workspace
-from proactive_bench.llm.context import one_line
+from proactive_bench.llm import one_line
 from proactive_bench.registry import Registry
 
 if TYPE_CHECKING:  # LangChain's types for the options' fields: checking an agent's name loads no LangChain
